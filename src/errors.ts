@@ -1,0 +1,83 @@
+/**
+ * The error catalogue: every failure the API reports, as `{ error, code }`
+ * with its HTTP status. Anything thrown that is not a {@link BoardError} is
+ * answered as a 500 without its stack.
+ *
+ * @module
+ */
+
+/** Machine-readable error codes of the REST API. */
+export type ErrorCode =
+  | "INVALID_PARAM"
+  | "TASK_NOT_FOUND"
+  | "JOB_NOT_FOUND"
+  | "SCHEDULE_NOT_FOUND"
+  | "WORKFLOW_NOT_FOUND"
+  | "INVALID_STATE"
+  | "READ_ONLY"
+  | "STORE_UNAVAILABLE"
+  | "INCOMPATIBLE_STORE"
+  | "INTERNAL";
+
+const STATUS: Record<ErrorCode, 400 | 403 | 404 | 409 | 500 | 503> = {
+  INVALID_PARAM: 400,
+  TASK_NOT_FOUND: 404,
+  JOB_NOT_FOUND: 404,
+  SCHEDULE_NOT_FOUND: 404,
+  WORKFLOW_NOT_FOUND: 404,
+  INVALID_STATE: 409,
+  READ_ONLY: 403,
+  STORE_UNAVAILABLE: 503,
+  INCOMPATIBLE_STORE: 503,
+  INTERNAL: 500,
+};
+
+/** An error the API answers with a known status and code. */
+export class BoardError extends Error {
+  /** The catalogue code. */
+  readonly code: ErrorCode;
+  /** The HTTP status it maps to. */
+  readonly status: 400 | 403 | 404 | 409 | 500 | 503;
+
+  /** Creates an error with a catalogue code and a message for the operator. */
+  constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "BoardError";
+    this.code = code;
+    this.status = STATUS[code];
+  }
+}
+
+/** The store (Redis) cannot be reached or did not answer in time. */
+export class StoreUnavailableError extends BoardError {
+  /** Wraps the underlying cause. */
+  constructor(message = "The task store is unavailable", options?: ErrorOptions) {
+    super("STORE_UNAVAILABLE", message, options);
+    this.name = "StoreUnavailableError";
+  }
+}
+
+/** The keyspace was written in a wire format this board does not understand. */
+export class IncompatibleStoreError extends BoardError {
+  /** Names the versions found and understood. */
+  constructor(message: string) {
+    super("INCOMPATIBLE_STORE", message);
+    this.name = "IncompatibleStoreError";
+  }
+}
+
+/** Shorthand for a 400 that names the parameter and what is allowed. */
+export function invalidParam(name: string, reason: string): BoardError {
+  return new BoardError("INVALID_PARAM", `Invalid ${name}: ${reason}`);
+}
+
+/** The JSON body and status an error is answered with. */
+export function errorBody(error: unknown): {
+  status: 400 | 403 | 404 | 409 | 500 | 503;
+  body: { error: string; code: ErrorCode };
+} {
+  if (error instanceof BoardError) {
+    return { status: error.status, body: { error: error.message, code: error.code } };
+  }
+  return { status: 500, body: { error: "Internal error", code: "INTERNAL" } };
+}

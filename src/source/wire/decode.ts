@@ -1,0 +1,171 @@
+/**
+ * Decoding of taskora's stored values (wire format 6) into the port's types.
+ * Pure functions: the Redis source feeds them what it read, the memory source
+ * uses them to import a keyspace dump.
+ *
+ * @module
+ */
+
+import {
+  JOB_STATES,
+  type JobRecord,
+  type JobState,
+  type LogEntry,
+  type ScheduleConfig,
+  type ScheduleRecord,
+  type WorkflowDetail,
+  type WorkflowGraphNode,
+  type WorkflowState,
+} from "../types.ts";
+
+/**
+ * Decodes a value written by taskora's JSON serializer. A value that is not
+ * JSON (a custom serializer) is shown as the string it is, never dropped.
+ */
+export function decodeValue(raw: string | null | undefined): unknown {
+  if (raw === null || raw === undefined || raw === "") return null;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Progress is a number or a JSON object; anything else is shown as a string. */
+export function decodeProgress(
+  raw: string | null | undefined,
+): number | Record<string, unknown> | null {
+  if (raw === null || raw === undefined || raw === "") return null;
+  const value = decodeValue(raw);
+  if (typeof value === "number") return value;
+  if (value !== null && typeof value === "object") return value as Record<string, unknown>;
+  return { value: String(value) };
+}
+
+function toNumber(raw: string | null | undefined): number | null {
+  if (raw === null || raw === undefined || raw === "") return null;
+  const n = Number(raw);
+  return Number.isFinite(n) ? n : null;
+}
+
+function toState(raw: string | undefined): JobState {
+  return (JOB_STATES as readonly string[]).includes(raw ?? "") ? raw as JobState : "waiting";
+}
+
+/**
+ * Builds a job record from its hash fields.
+ *
+ * @param runAt the job's score in the delayed set, when it is delayed or retrying
+ */
+export function decodeJob(
+  task: string,
+  id: string,
+  fields: Record<string, string>,
+  runAt: number | null = null,
+): JobRecord {
+  const workflowId = fields._wf;
+  return {
+    id,
+    task,
+    state: toState(fields.state),
+    data: decodeValue(fields.data),
+    result: decodeValue(fields.result),
+    error: fields.error || null,
+    progress: decodeProgress(fields.progress),
+    attempt: toNumber(fields.attempt) ?? 1,
+    maxAttempts: toNumber(fields.maxAttempts) ?? 1,
+    version: toNumber(fields._v) ?? 1,
+    priority: toNumber(fields.priority) ?? 0,
+    createdAt: toNumber(fields.ts) ?? 0,
+    processedAt: toNumber(fields.processedOn),
+    finishedAt: toNumber(fields.finishedOn),
+    runAt,
+    cancelledAt: toNumber(fields.cancelledAt),
+    cancelReason: fields.cancelReason || null,
+    expireAt: toNumber(fields.expireAt),
+    stalledCount: toNumber(fields.stalledCount) ?? 0,
+    workflow: workflowId ? { id: workflowId, nodeIndex: toNumber(fields._wfNode) ?? 0 } : null,
+  };
+}
+
+/** Decodes a job's log list; an entry that is not JSON becomes a plain message. */
+export function decodeLogs(entries: string[]): LogEntry[] {
+  return entries.map((entry) => {
+    const value = decodeValue(entry);
+    if (value !== null && typeof value === "object" && "message" in value) {
+      const log = value as Partial<LogEntry>;
+      return {
+        level: String(log.level ?? "info"),
+        message: String(log.message),
+        ...(log.meta !== undefined ? { meta: log.meta } : {}),
+        timestamp: Number(log.timestamp ?? 0),
+      };
+    }
+    return { level: "info", message: String(entry), timestamp: 0 };
+  });
+}
+
+/** Decodes a schedule's stored JSON and its place in the next-run set. */
+export function decodeSchedule(
+  name: string,
+  json: string,
+  nextRun: number | null,
+  lastRunStatus: JobState | null,
+): ScheduleRecord {
+  const stored = (decodeValue(json) ?? {}) as Record<string, unknown>;
+  const { lastRun, lastJobId, ...rest } = stored;
+  const config: ScheduleConfig = { task: String(rest.task ?? "") };
+  if ("data" in rest) config.data = rest.data;
+  if (typeof rest.every === "number") config.every = rest.every;
+  if (typeof rest.cron === "string") config.cron = rest.cron;
+  if (typeof rest.timezone === "string") config.timezone = rest.timezone;
+  if (typeof rest.onMissed === "string") config.onMissed = rest.onMissed;
+  if (typeof rest.overlap === "boolean") config.overlap = rest.overlap;
+  return {
+    name,
+    config,
+    nextRun,
+    lastRun: typeof lastRun === "number" ? lastRun : null,
+    lastJobId: typeof lastJobId === "string" ? lastJobId : null,
+    lastRunStatus,
+    paused: nextRun === null,
+  };
+}
+
+/** The id of the last run's job, read from a schedule's stored JSON. */
+export function scheduleLastJobId(json: string): string | null {
+  const stored = decodeValue(json);
+  if (stored === null || typeof stored !== "object") return null;
+  const id = (stored as Record<string, unknown>).lastJobId;
+  return typeof id === "string" ? id : null;
+}
+
+const WORKFLOW_STATES: readonly string[] = ["running", "completed", "failed", "cancelled"];
+
+/** Builds a workflow from its hash, or null when the hash is not a workflow. */
+export function decodeWorkflow(id: string, hash: Record<string, string>): WorkflowDetail | null {
+  if (!hash.state || !hash.graph) return null;
+  const graph = decodeValue(hash.graph) as WorkflowDetail["graph"] | string | null;
+  if (graph === null || typeof graph !== "object" || !Array.isArray(graph.nodes)) return null;
+  const nodes = graph.nodes.map((node: WorkflowGraphNode, index: number) => ({
+    index,
+    taskName: node.taskName,
+    jobId: node.jobId,
+    deps: node.deps ?? [],
+    state: hash[`n:${index}:state`] ?? "pending",
+    result: decodeValue(hash[`n:${index}:result`]),
+    error: hash[`n:${index}:error`] || null,
+  }));
+  return {
+    id,
+    name: graph.name ?? null,
+    state: (WORKFLOW_STATES.includes(hash.state) ? hash.state : "running") as WorkflowState,
+    createdAt: toNumber(hash.createdAt) ?? 0,
+    nodeCount: nodes.length,
+    tasks: [...new Set(nodes.map((node) => node.taskName))],
+    graph: { nodes: graph.nodes, terminal: graph.terminal ?? [], name: graph.name },
+    nodes,
+    result: decodeValue(hash.result),
+    error: hash.error || null,
+  };
+}

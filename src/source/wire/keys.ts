@@ -1,0 +1,110 @@
+/**
+ * Key names of taskora's Redis wire format (version 6).
+ *
+ * Every per-task key carries the task name as a Redis Cluster hash tag
+ * (`{task}`), so all keys of one task live in one slot.
+ *
+ * @module
+ */
+
+/** The wire-format versions this board reads. */
+export const SUPPORTED_WIRE_VERSIONS = { min: 6, max: 6 } as const;
+
+/** The root of every key: `taskora` or `taskora:<prefix>`. */
+export function keyRoot(prefix?: string): string {
+  return prefix ? `taskora:${prefix}` : "taskora";
+}
+
+/** Keys of one task. */
+export interface TaskKeys {
+  wait: string;
+  prioritized: string;
+  active: string;
+  delayed: string;
+  completed: string;
+  failed: string;
+  expired: string;
+  cancelled: string;
+  events: string;
+  stalled: string;
+  marker: string;
+  cancelChannel: string;
+  /** Prefix of job hashes: `<jobPrefix><id>`, `<jobPrefix><id>:logs`, `<jobPrefix><id>:lock`. */
+  jobPrefix: string;
+}
+
+/** Builds the keys of one task. */
+export function taskKeys(task: string, prefix?: string): TaskKeys {
+  const base = `${keyRoot(prefix)}:{${task}}`;
+  return {
+    wait: `${base}:wait`,
+    prioritized: `${base}:prioritized`,
+    active: `${base}:active`,
+    delayed: `${base}:delayed`,
+    completed: `${base}:completed`,
+    failed: `${base}:failed`,
+    expired: `${base}:expired`,
+    cancelled: `${base}:cancelled`,
+    events: `${base}:events`,
+    stalled: `${base}:stalled`,
+    marker: `${base}:marker`,
+    cancelChannel: `${base}:cancel`,
+    jobPrefix: `${base}:`,
+  };
+}
+
+/** Key of a throughput counter: one per task, kind and minute. */
+export function metricKey(
+  task: string,
+  kind: "completed" | "failed",
+  bucket: number,
+  prefix?: string,
+): string {
+  return `${taskKeys(task, prefix).jobPrefix}metrics:${kind}:${bucket}`;
+}
+
+/** Keys shared by the whole keyspace. */
+export function globalKeys(prefix?: string): {
+  meta: string;
+  schedules: string;
+  schedulesNext: string;
+  schedulesLock: string;
+} {
+  const root = keyRoot(prefix);
+  return {
+    meta: `${root}:meta`,
+    schedules: `${root}:schedules`,
+    schedulesNext: `${root}:schedules:next`,
+    schedulesLock: `${root}:schedules:lock`,
+  };
+}
+
+/** Key of a workflow hash (its own hash tag: one slot per workflow). */
+export function workflowKey(id: string, prefix?: string): string {
+  return `${keyRoot(prefix)}:wf:{${id}}`;
+}
+
+/** What a key name says about itself. */
+export type ParsedKey =
+  | { kind: "task"; task: string; rest: string }
+  | { kind: "workflow"; id: string }
+  | { kind: "global"; name: string };
+
+/**
+ * Splits a key of the keyspace under `prefix` into its parts, or returns null
+ * for a key that is not taskora's.
+ */
+export function parseKey(key: string, prefix?: string): ParsedKey | null {
+  const root = `${keyRoot(prefix)}:`;
+  if (!key.startsWith(root)) return null;
+  const tail = key.slice(root.length);
+  if (tail.startsWith("wf:{") && tail.endsWith("}")) {
+    return { kind: "workflow", id: tail.slice(4, -1) };
+  }
+  if (tail.startsWith("{")) {
+    const close = tail.indexOf("}:");
+    if (close < 0) return null;
+    return { kind: "task", task: tail.slice(1, close), rest: tail.slice(close + 2) };
+  }
+  return { kind: "global", name: tail };
+}
