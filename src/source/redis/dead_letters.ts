@@ -1,0 +1,152 @@
+/**
+ * Dead letters: the failed jobs of every task (or one), as one newest-first
+ * list and grouped by error.
+ *
+ * @module
+ */
+
+import { type DeadLetterEntry, groupDeadLetters } from "../dead_letters.ts";
+import type { DeadLetterGroup, JobPage, JobRecord } from "../types.ts";
+import { decodeJob } from "../wire/decode.ts";
+import { taskKeys } from "../wire/keys.ts";
+import type { Command, RedisConnection } from "./client.ts";
+import { fieldsOf } from "./jobs.ts";
+import { CHUNK_SIZE, FAILED_ERRORS } from "./scripts.ts";
+
+/**
+ * Failed jobs across tasks, most recently failed first. Two round trips:
+ * per task ZCARD + ZREVRANGE WITHSCORES of its newest offset+limit members
+ * (one pipeline), merged by score; then HGETALL of the page's jobs (one
+ * pipeline). Cost grows with (offset + limit) × tasks, not with the sets.
+ */
+export async function listDeadLetters(
+  connection: RedisConnection,
+  tasks: readonly string[],
+  offset: number,
+  limit: number,
+  prefix?: string,
+): Promise<JobPage> {
+  const top = offset + limit;
+  const replies = await connection.pipeline(tasks.flatMap((task) => {
+    const failed = taskKeys(task, prefix).failed;
+    return top > 0
+      ? [["ZCARD", failed], ["ZREVRANGE", failed, "0", String(top - 1), "WITHSCORES"]]
+      : [["ZCARD", failed], ["ZCARD", failed]];
+  }));
+  let total = 0;
+  const merged: { task: string; id: string; at: number }[] = [];
+  tasks.forEach((task, i) => {
+    total += replies[i * 2] as number;
+    if (top === 0) return;
+    const members = replies[i * 2 + 1] as string[];
+    for (let j = 0; j + 1 < members.length; j += 2) {
+      merged.push({ task, id: members[j], at: Number(members[j + 1]) });
+    }
+  });
+  merged.sort((a, b) => b.at - a.at || (a.task < b.task ? -1 : a.task > b.task ? 1 : 0));
+  const page = merged.slice(offset, top);
+  const hashes = await connection.pipeline(
+    page.map(({ task, id }) => ["HGETALL", `${taskKeys(task, prefix).jobPrefix}${id}`]),
+  );
+  const jobs: JobRecord[] = [];
+  page.forEach(({ task, id }, i) => {
+    const flat = hashes[i] as string[];
+    if (flat.length > 0) jobs.push(decodeJob(task, id, fieldsOf(flat)));
+  });
+  return { jobs, total };
+}
+
+/**
+ * Every failed job's id, task, error and failure time: one pipeline of
+ * ZCARDs, then one pipeline of script calls that each read 1,000 members.
+ */
+export async function readDeadLetterEntries(
+  connection: RedisConnection,
+  tasks: readonly string[],
+  prefix?: string,
+): Promise<DeadLetterEntry[]> {
+  const sizes = (await connection.pipeline(
+    tasks.map((task) => ["ZCARD", taskKeys(task, prefix).failed]),
+  )) as number[];
+  const calls: { task: string; command: Command }[] = [];
+  tasks.forEach((task, i) => {
+    const keys = taskKeys(task, prefix);
+    for (let start = 0; start < sizes[i]; start += CHUNK_SIZE) {
+      calls.push({
+        task,
+        command: {
+          script: FAILED_ERRORS,
+          keys: [keys.failed],
+          args: [keys.jobPrefix, start, start + CHUNK_SIZE - 1],
+        },
+      });
+    }
+  });
+  const replies = (await connection.pipeline(calls.map((c) => c.command))) as string[][];
+  const entries: DeadLetterEntry[] = [];
+  replies.forEach((flat, i) => {
+    for (let j = 0; j + 2 < flat.length; j += 3) {
+      entries.push({
+        id: flat[j],
+        task: calls[i].task,
+        error: flat[j + 2] || null,
+        failedAt: Number(flat[j + 1]),
+      });
+    }
+  });
+  return entries;
+}
+
+/** How long a grouping is served before it is recomputed, ms. */
+export const GROUPS_FRESH_MS = 5000;
+
+/**
+ * Cached groupings by scope (one task, or all). A fresh entry is served as
+ * is; a stale one is served while a refresh runs in the background
+ * (stale-while-revalidate); a missing one is computed and awaited.
+ */
+export class DeadLetterGroups {
+  readonly #read: (task?: string) => Promise<DeadLetterEntry[]>;
+  readonly #freshMs: number;
+  readonly #cache = new Map<string, { at: number; groups: DeadLetterGroup[] }>();
+  readonly #inFlight = new Map<string, Promise<DeadLetterGroup[]>>();
+
+  /** `read` returns the entries of one task, or of every task when none is given. */
+  constructor(read: (task?: string) => Promise<DeadLetterEntry[]>, freshMs = GROUPS_FRESH_MS) {
+    this.#read = read;
+    this.#freshMs = freshMs;
+  }
+
+  /** The groups of one task's failed jobs, or of all tasks'. */
+  async get(task?: string): Promise<DeadLetterGroup[]> {
+    const scope = task ?? "";
+    const cached = this.#cache.get(scope);
+    if (cached && Date.now() - cached.at < this.#freshMs) return cached.groups;
+    const refresh = this.#refresh(scope, task);
+    if (cached) {
+      refresh.catch(() => {});
+      return cached.groups;
+    }
+    return await refresh;
+  }
+
+  /** Waits for refreshes in flight (before closing the connection). */
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.#inFlight.values());
+  }
+
+  #refresh(scope: string, task?: string): Promise<DeadLetterGroup[]> {
+    let running = this.#inFlight.get(scope);
+    if (!running) {
+      running = this.#read(task)
+        .then((entries) => {
+          const groups = groupDeadLetters(entries);
+          this.#cache.set(scope, { at: Date.now(), groups });
+          return groups;
+        })
+        .finally(() => this.#inFlight.delete(scope));
+      this.#inFlight.set(scope, running);
+    }
+    return running;
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Reading jobs: a page of a task's jobs in one state, and one job by id.
+ *
+ * @module
+ */
+
+import type { JobDetail, JobPage, JobRecord, JobState } from "../types.ts";
+import { decodeJob, decodeLogs } from "../wire/decode.ts";
+import { taskKeys } from "../wire/keys.ts";
+import type { Command, RedisConnection } from "./client.ts";
+import { CHUNK_SIZE, COUNT_RETRYING, DELAYED_PAGE, JOB_PAGE } from "./scripts.ts";
+
+/** Turns a flat `[field, value, ...]` reply (HGETALL) into a record. */
+export function fieldsOf(flat: readonly string[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
+  return fields;
+}
+
+/** A `{id, score, fields}` entry as the page scripts return it. */
+type ScriptEntry = [string, string, string[]];
+
+function decodeEntries(task: string, state: JobState, entries: ScriptEntry[]): JobRecord[] {
+  const jobs: JobRecord[] = [];
+  for (const [id, score, flat] of entries) {
+    // An id whose hash is gone (trimmed or deleted) is not shown.
+    if (flat.length === 0) continue;
+    const fields = fieldsOf(flat);
+    fields.state ??= state;
+    const runAt = state === "delayed" || state === "retrying" ? Number(score) : null;
+    jobs.push(decodeJob(task, id, fields, runAt));
+  }
+  return jobs;
+}
+
+const PAGE_MODE: Record<Exclude<JobState, "delayed" | "retrying">, {
+  mode: "waiting" | "list" | "newest";
+  key: "wait" | "active" | "completed" | "failed" | "cancelled" | "expired";
+}> = {
+  waiting: { mode: "waiting", key: "wait" },
+  active: { mode: "list", key: "active" },
+  completed: { mode: "newest", key: "completed" },
+  failed: { mode: "newest", key: "failed" },
+  cancelled: { mode: "newest", key: "cancelled" },
+  expired: { mode: "newest", key: "expired" },
+};
+
+/**
+ * One page of a task's jobs in a state, with the size of the whole list.
+ *
+ * - waiting, active, completed, failed, cancelled, expired: one script call,
+ *   one round trip, O(limit) (plus O(log N) for sorted sets). Waiting is in
+ *   run order: the wait list from its tail, then the prioritized set.
+ *   Finished sets are newest first.
+ * - delayed, retrying: see {@link listDelayedJobs}.
+ */
+export async function listJobs(
+  connection: RedisConnection,
+  task: string,
+  state: JobState,
+  offset: number,
+  limit: number,
+  prefix?: string,
+): Promise<JobPage> {
+  if (state === "delayed" || state === "retrying") {
+    return await listDelayedJobs(connection, task, state, offset, limit, prefix);
+  }
+  const keys = taskKeys(task, prefix);
+  const { mode, key } = PAGE_MODE[state];
+  const [total, ...entries] = await connection.call<[number, ...ScriptEntry[]]>({
+    script: JOB_PAGE,
+    keys: [keys[key], keys.prioritized],
+    args: [keys.jobPrefix, mode, offset, limit],
+  });
+  return { jobs: decodeEntries(task, state, entries), total };
+}
+
+/**
+ * A page of delayed or retrying jobs. Both share the delayed set, so the set
+ * is walked in run-at order, 1,000 members per script call, keeping the
+ * members whose hash state matches. Cost: the page itself takes
+ * ceil((members before the page's end) / 1,000) round trips — cheap near
+ * the start, linear for deep pages; the total takes one more pipelined round
+ * trip when the set has over 1,000 members (retrying counted over the whole
+ * set, 1,000 per call).
+ */
+export async function listDelayedJobs(
+  connection: RedisConnection,
+  task: string,
+  state: "delayed" | "retrying",
+  offset: number,
+  limit: number,
+  prefix?: string,
+): Promise<JobPage> {
+  const keys = taskKeys(task, prefix);
+  const countChunk = (start: number): Command => ({
+    script: COUNT_RETRYING,
+    keys: [keys.delayed],
+    args: [keys.jobPrefix, start, start + CHUNK_SIZE - 1],
+  });
+  const pageCall = (start: number, skip: number, want: number): Command => ({
+    script: DELAYED_PAGE,
+    keys: [keys.delayed],
+    args: [keys.jobPrefix, state, start, CHUNK_SIZE, skip, want],
+  });
+
+  const [size, firstRetrying, firstPage] = await connection.pipeline([
+    ["ZCARD", keys.delayed],
+    countChunk(0),
+    pageCall(0, offset, limit),
+  ]) as [number, number, [number, number, ...ScriptEntry[]]];
+
+  const countRest = async (): Promise<number> => {
+    const chunks: Command[] = [];
+    for (let start = CHUNK_SIZE; start < size; start += CHUNK_SIZE) chunks.push(countChunk(start));
+    const counts = (await connection.pipeline(chunks)) as number[];
+    return counts.reduce((sum, n) => sum + n, firstRetrying);
+  };
+  const walk = async (): Promise<ScriptEntry[]> => {
+    let [next, skip, ...found] = firstPage;
+    while (next !== -1 && found.length < limit) {
+      const [again, skipLeft, ...more] = await connection.call<[number, number, ...ScriptEntry[]]>(
+        pageCall(next, skip, limit - found.length),
+      );
+      [next, skip] = [again, skipLeft];
+      found = [...found, ...more];
+    }
+    return found;
+  };
+
+  const [retrying, entries] = await Promise.all([countRest(), walk()]);
+  const total = state === "retrying" ? retrying : size - retrying;
+  return { jobs: decodeEntries(task, state, entries), total: Math.max(total, 0) };
+}
+
+/**
+ * A job by id, looked up in every task in one pipelined round trip
+ * (HGETALL of the hash, LRANGE of its logs, ZSCORE in the delayed set, per
+ * task). Null when no task has it.
+ */
+export async function getJob(
+  connection: RedisConnection,
+  tasks: readonly string[],
+  jobId: string,
+  prefix?: string,
+): Promise<JobDetail | null> {
+  if (jobId === "" || tasks.length === 0) return null;
+  const commands = tasks.flatMap((task) => {
+    const keys = taskKeys(task, prefix);
+    const jobKey = `${keys.jobPrefix}${jobId}`;
+    return [
+      ["HGETALL", jobKey],
+      ["LRANGE", `${jobKey}:logs`, "0", "-1"],
+      ["ZSCORE", keys.delayed, jobId],
+    ];
+  });
+  // Settled: an id that names another kind of key (e.g. "wait") answers WRONGTYPE.
+  const replies = await connection.pipelineSettled(commands);
+  for (let i = 0; i < tasks.length; i++) {
+    const [hash, logs, score] = replies.slice(i * 3, i * 3 + 3);
+    if (!Array.isArray(hash) || hash.length === 0) continue;
+    const fields = fieldsOf(hash as string[]);
+    const waitsToRun = fields.state === "delayed" || fields.state === "retrying";
+    const runAt = waitsToRun && typeof score === "string" ? Number(score) : null;
+    const job = decodeJob(tasks[i], jobId, fields, runAt);
+    return { ...job, logs: Array.isArray(logs) ? decodeLogs(logs as string[]) : [] };
+  }
+  return null;
+}

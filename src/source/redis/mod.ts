@@ -1,0 +1,254 @@
+/**
+ * The Redis TaskSource: taskora's wire format 6, read straight from Redis.
+ *
+ * @example
+ * ```ts ignore
+ * import { createRedisSource } from "./mod.ts";
+ *
+ * const source = createRedisSource({ url: "redis://127.0.0.1:6379" });
+ * const tasks = await source.listTasks();
+ * console.log(await source.getStats(tasks));
+ * await source.close();
+ * ```
+ *
+ * @module
+ */
+
+import { BoardError, IncompatibleStoreError } from "../../errors.ts";
+import type {
+  DeadLetterGroup,
+  JobDetail,
+  JobPage,
+  JobState,
+  QueueStats,
+  ScheduleRecord,
+  StoreInfo,
+  TaskSource,
+  TaskStorage,
+  ThroughputBucket,
+  ThroughputQuery,
+  VersionDistribution,
+  WorkflowDetail,
+  WorkflowPage,
+} from "../types.ts";
+import { type RedisClientLike, RedisConnection } from "./client.ts";
+import { DeadLetterGroups, listDeadLetters, readDeadLetterEntries } from "./dead_letters.ts";
+import { TaskDiscovery } from "./discovery.ts";
+import { getStoreInfo } from "./info.ts";
+import { getJob, listJobs } from "./jobs.ts";
+import { checkWireVersion } from "./meta.ts";
+import { listSchedules } from "./schedules.ts";
+import { getStats } from "./stats.ts";
+import { getTaskStorage } from "./storage.ts";
+import { getThroughput } from "./throughput.ts";
+import { getVersionDistribution } from "./versions.ts";
+import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
+
+export type { RedisClientLike } from "./client.ts";
+export { RedisConnection } from "./client.ts";
+
+/** Options of {@link createRedisSource}. */
+export interface RedisSourceOptions {
+  /** Redis URL (default `redis://127.0.0.1:6379`); ignored when `client` is given. */
+  url?: string;
+  /** A node-redis v5 client of yours: connected if it is not yet, never closed by the source. */
+  client?: RedisClientLike;
+  /** taskora's key prefix: keys become `taskora:<prefix>:...`. */
+  prefix?: string;
+  /** The tasks to show; when given, no SCAN is made to discover them. */
+  tasks?: string[];
+  /** How often tasks and workflows are rediscovered in the background, ms (default 10,000). */
+  discoveryIntervalMs?: number;
+  /** Longest wait for Redis before a call fails with STORE_UNAVAILABLE, ms (default 2000). */
+  commandTimeoutMs?: number;
+}
+
+/** How long a failed wire-version check is trusted before Redis is asked again, ms. */
+const RECHECK_INCOMPATIBLE_MS = 10_000;
+
+/**
+ * A {@link TaskSource} over a taskora keyspace in Redis. Every method
+ * rejects with `StoreUnavailableError` within `commandTimeoutMs` while Redis
+ * is unreachable, and with `IncompatibleStoreError` when the keyspace's wire
+ * format is one this board does not read.
+ */
+export class RedisTaskSource implements TaskSource {
+  /** The connection every read goes through. */
+  readonly connection: RedisConnection;
+  /** The configured key prefix, if any. */
+  readonly prefix?: string;
+  readonly #discovery: TaskDiscovery;
+  readonly #workflows: WorkflowIndex;
+  readonly #deadLetters: DeadLetterGroups;
+  #wireCheck: Promise<void> | null = null;
+  #wire: { ok: true } | { ok: false; error: IncompatibleStoreError; at: number } | null = null;
+  readonly #offReconnect: () => void;
+
+  /** Creates the source; see {@link createRedisSource}. */
+  constructor(options: RedisSourceOptions = {}) {
+    this.prefix = options.prefix;
+    this.connection = new RedisConnection({
+      url: options.url,
+      client: options.client,
+      commandTimeoutMs: options.commandTimeoutMs,
+    });
+    // A reconnection may be to another server: check its wire version again.
+    this.#offReconnect = this.connection.onReconnect(() => this.#wire = null);
+    this.#discovery = new TaskDiscovery(this.connection, {
+      prefix: options.prefix,
+      tasks: options.tasks,
+      intervalMs: options.discoveryIntervalMs,
+    });
+    this.#workflows = new WorkflowIndex(this.connection, {
+      prefix: options.prefix,
+      intervalMs: options.discoveryIntervalMs,
+    });
+    this.#deadLetters = new DeadLetterGroups(async (task) =>
+      readDeadLetterEntries(
+        this.connection,
+        task ? [task] : await this.#discovery.list(),
+        this.prefix,
+      )
+    );
+  }
+
+  /** Resolves when Redis is reachable and its keyspace is one we read. */
+  async #ready(): Promise<void> {
+    await this.connection.ready();
+    const verdict = this.#wire;
+    if (verdict?.ok) return;
+    if (verdict && Date.now() - verdict.at < RECHECK_INCOMPATIBLE_MS) throw verdict.error;
+    this.#wireCheck ??= checkWireVersion(this.connection, this.prefix)
+      .then(
+        () => void (this.#wire = { ok: true }),
+        (error) => {
+          if (!(error instanceof IncompatibleStoreError)) throw error;
+          this.#wire = { ok: false, error, at: Date.now() };
+        },
+      )
+      .finally(() => this.#wireCheck = null);
+    await this.#wireCheck;
+    if (this.#wire && !this.#wire.ok) throw this.#wire.error;
+  }
+
+  async #requireTask(task: string): Promise<void> {
+    if (!await this.#discovery.has(task)) {
+      throw new BoardError("TASK_NOT_FOUND", `No task named "${task}"`);
+    }
+  }
+
+  /** Names of every known task, sorted (cached, refreshed in the background). */
+  async listTasks(): Promise<string[]> {
+    await this.#ready();
+    return await this.#discovery.list();
+  }
+
+  /** Rediscovers tasks now. */
+  async refreshTasks(): Promise<string[]> {
+    await this.#ready();
+    return await this.#discovery.refresh();
+  }
+
+  /** Counts per state of each task; see `stats.ts` for the cost. */
+  async getStats(tasks: string[]): Promise<Map<string, QueueStats>> {
+    await this.#ready();
+    return await getStats(this.connection, tasks, this.prefix);
+  }
+
+  /** Key count and memory of a task (partly estimated; see `storage.ts`). */
+  async getTaskStorage(task: string): Promise<TaskStorage> {
+    await this.#ready();
+    await this.#requireTask(task);
+    return await getTaskStorage(this.connection, task, this.prefix);
+  }
+
+  /** A page of a task's jobs in one state; see `jobs.ts` for the cost. */
+  async listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage> {
+    await this.#ready();
+    await this.#requireTask(task);
+    return await listJobs(this.connection, task, state, offset, limit, this.prefix);
+  }
+
+  /** A job by id across all tasks, or null. */
+  async getJob(jobId: string): Promise<JobDetail | null> {
+    await this.#ready();
+    return await getJob(this.connection, await this.#discovery.list(), jobId, this.prefix);
+  }
+
+  /** Task-version spread of the jobs yet to run. */
+  async getVersionDistribution(task: string): Promise<VersionDistribution> {
+    await this.#ready();
+    await this.#requireTask(task);
+    return await getVersionDistribution(this.connection, task, this.prefix);
+  }
+
+  /** Every schedule, sorted by name. */
+  async listSchedules(): Promise<ScheduleRecord[]> {
+    await this.#ready();
+    return await listSchedules(this.connection, this.prefix);
+  }
+
+  /** Workflows, newest first. */
+  async listWorkflows(offset: number, limit: number): Promise<WorkflowPage> {
+    await this.#ready();
+    return await listWorkflows(this.connection, this.#workflows, offset, limit, this.prefix);
+  }
+
+  /** A workflow by id, or null. */
+  async getWorkflow(id: string): Promise<WorkflowDetail | null> {
+    await this.#ready();
+    return await getWorkflow(this.connection, id, this.prefix);
+  }
+
+  /** Failed jobs, most recently failed first. */
+  async listDeadLetters(offset: number, limit: number, task?: string): Promise<JobPage> {
+    await this.#ready();
+    if (task !== undefined) await this.#requireTask(task);
+    const tasks = task !== undefined ? [task] : await this.#discovery.list();
+    return await listDeadLetters(this.connection, tasks, offset, limit, this.prefix);
+  }
+
+  /** Failed jobs grouped by error (cached a few seconds). */
+  async groupDeadLetters(task?: string): Promise<DeadLetterGroup[]> {
+    await this.#ready();
+    if (task !== undefined) await this.#requireTask(task);
+    return await this.#deadLetters.get(task);
+  }
+
+  /** Finished-job counts per bucket, oldest first. */
+  async getThroughput(query: ThroughputQuery = {}): Promise<ThroughputBucket[]> {
+    await this.#ready();
+    if (query.task !== undefined) await this.#requireTask(query.task);
+    const tasks = query.task !== undefined ? [query.task] : await this.#discovery.list();
+    return await getThroughput(this.connection, tasks, {
+      bucketMs: query.bucketMs,
+      count: query.count,
+      prefix: this.prefix,
+    });
+  }
+
+  /** Version, memory and uptime of Redis. */
+  async getStoreInfo(): Promise<StoreInfo> {
+    await this.connection.ready();
+    return await getStoreInfo(this.connection);
+  }
+
+  /** Stops background work and closes the client if the source created it. */
+  async close(): Promise<void> {
+    this.#offReconnect();
+    await Promise.all([this.#discovery.stop(), this.#workflows.stop(), this.#deadLetters.settle()]);
+    await this.connection.close();
+  }
+}
+
+/**
+ * Creates the Redis TaskSource.
+ *
+ * @example
+ * ```ts ignore
+ * const source = createRedisSource({ url: "redis://127.0.0.1:6379", prefix: "app" });
+ * ```
+ */
+export function createRedisSource(options: RedisSourceOptions = {}): RedisTaskSource {
+  return new RedisTaskSource(options);
+}

@@ -1,0 +1,57 @@
+/**
+ * Reading taskora's schedules with the state of each one's last run.
+ *
+ * @module
+ */
+
+import { JOB_STATES, type JobState, type ScheduleRecord } from "../types.ts";
+import { decodeSchedule, decodeValue, scheduleLastJobId } from "../wire/decode.ts";
+import { globalKeys, taskKeys } from "../wire/keys.ts";
+import type { RedisConnection } from "./client.ts";
+import { fieldsOf } from "./jobs.ts";
+
+function taskOf(json: string): string | null {
+  const stored = decodeValue(json);
+  if (stored === null || typeof stored !== "object") return null;
+  const task = (stored as Record<string, unknown>).task;
+  return typeof task === "string" ? task : null;
+}
+
+function asState(raw: unknown): JobState | null {
+  return typeof raw === "string" && (JOB_STATES as readonly string[]).includes(raw)
+    ? raw as JobState
+    : null;
+}
+
+/**
+ * Every schedule, sorted by name. Two round trips: HGETALL of the
+ * schedules hash + ZRANGE WITHSCORES of the next-run set, then one pipeline
+ * of `HGET <job> state` for each schedule's last job (in its task's slot).
+ */
+export async function listSchedules(
+  connection: RedisConnection,
+  prefix?: string,
+): Promise<ScheduleRecord[]> {
+  const keys = globalKeys(prefix);
+  const [hash, next] = (await connection.pipeline([
+    ["HGETALL", keys.schedules],
+    ["ZRANGE", keys.schedulesNext, "0", "-1", "WITHSCORES"],
+  ])) as [string[], string[]];
+  const configs = fieldsOf(hash);
+  const nextRuns = new Map<string, number>();
+  for (let i = 0; i + 1 < next.length; i += 2) nextRuns.set(next[i], Number(next[i + 1]));
+
+  const names = Object.keys(configs).sort();
+  const lookups = names.map((name) => {
+    const jobId = scheduleLastJobId(configs[name]);
+    const task = taskOf(configs[name]);
+    return jobId && task ? { name, key: `${taskKeys(task, prefix).jobPrefix}${jobId}` } : null;
+  });
+  const wanted = lookups.filter((l) => l !== null);
+  const states = await connection.pipelineSettled(wanted.map((l) => ["HGET", l.key, "state"]));
+  const lastState = new Map(wanted.map((l, i) => [l.name, asState(states[i])]));
+
+  return names.map((name) =>
+    decodeSchedule(name, configs[name], nextRuns.get(name) ?? null, lastState.get(name) ?? null)
+  );
+}

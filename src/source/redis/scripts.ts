@@ -1,0 +1,200 @@
+/**
+ * The board's own Lua scripts (read-only). Each one touches keys of a single
+ * `{task}` slot and a bounded number of members per call, so Redis is never
+ * blocked for long and every script works unchanged on Redis Cluster.
+ *
+ * Scripts are sent with EVALSHA by {@link RedisConnection}, which loads them
+ * when Redis does not know them yet.
+ *
+ * @module
+ */
+
+/** A Lua script; its SHA-1 is computed by the connection. */
+export interface LuaScript {
+  /** A name for logs and errors. */
+  readonly name: string;
+  /** The Lua source. */
+  readonly source: string;
+}
+
+/** How many members one script call looks at, at most. */
+export const CHUNK_SIZE = 1000;
+
+/**
+ * Counts the `retrying` jobs among members `start..stop` (by index) of a
+ * task's delayed set. The other members of the set are `delayed` jobs.
+ *
+ * KEYS[1] = delayed set; ARGV = jobPrefix, start, stop. Returns an integer.
+ */
+export const COUNT_RETRYING: LuaScript = {
+  name: "count-retrying",
+  source: `
+local prefix = ARGV[1]
+local ids = redis.call('ZRANGE', KEYS[1], tonumber(ARGV[2]), tonumber(ARGV[3]))
+local retrying = 0
+for _, id in ipairs(ids) do
+  if redis.call('HGET', prefix .. id, 'state') == 'retrying' then
+    retrying = retrying + 1
+  end
+end
+return retrying
+`,
+};
+
+/**
+ * One page of a task's jobs: the ids of a range plus each job's hash.
+ *
+ * KEYS[1] = the list or set; KEYS[2] = the prioritized set (mode `waiting`).
+ * ARGV = jobPrefix, mode, offset, limit. Modes:
+ * - `waiting`: run order, i.e. the wait list from its tail (workers RPOP it),
+ *   then the prioritized set by score (workers fall back to ZPOPMIN);
+ * - `list`: a list from its head (`active`);
+ * - `newest`: a sorted set by descending score (finished sets).
+ *
+ * Returns `{ total, {id, score, {field, value, ...}}, ... }` (score `""` for lists).
+ */
+export const JOB_PAGE: LuaScript = {
+  name: "job-page",
+  source: `
+local prefix, mode = ARGV[1], ARGV[2]
+local offset, limit = tonumber(ARGV[3]), tonumber(ARGV[4])
+local ids, scores, total = {}, {}, 0
+
+if mode == 'waiting' then
+  local listLen = redis.call('LLEN', KEYS[1])
+  total = listLen + redis.call('ZCARD', KEYS[2])
+  if limit > 0 and offset < listLen then
+    local last = math.min(offset + limit, listLen)
+    local got = redis.call('LRANGE', KEYS[1], -last, -(offset + 1))
+    for i = #got, 1, -1 do ids[#ids + 1] = got[i] end
+  end
+  local remaining = limit - #ids
+  if remaining > 0 then
+    local start = math.max(offset - listLen, 0)
+    for _, id in ipairs(redis.call('ZRANGE', KEYS[2], start, start + remaining - 1)) do
+      ids[#ids + 1] = id
+    end
+  end
+elseif mode == 'list' then
+  total = redis.call('LLEN', KEYS[1])
+  if limit > 0 then ids = redis.call('LRANGE', KEYS[1], offset, offset + limit - 1) end
+else
+  total = redis.call('ZCARD', KEYS[1])
+  if limit > 0 then
+    local got = redis.call('ZREVRANGE', KEYS[1], offset, offset + limit - 1, 'WITHSCORES')
+    for i = 1, #got, 2 do
+      ids[#ids + 1] = got[i]
+      scores[#ids] = got[i + 1]
+    end
+  end
+end
+
+local out = { total }
+for i, id in ipairs(ids) do
+  out[#out + 1] = { id, scores[i] or '', redis.call('HGETALL', prefix .. id) }
+end
+return out
+`,
+};
+
+/**
+ * Walks a task's delayed set in run-at order and returns the members whose
+ * hash state is the wanted one (`retrying`, or `delayed` for any other).
+ * Looks at no more than `budget` members per call; the caller continues
+ * from `nextIndex`.
+ *
+ * KEYS[1] = delayed set; ARGV = jobPrefix, wanted, start, budget, skip, want.
+ * Returns `{ nextIndex (-1 at the end), skipLeft, {id, score, {fields}}, ... }`.
+ */
+export const DELAYED_PAGE: LuaScript = {
+  name: "delayed-page",
+  source: `
+local prefix, wanted = ARGV[1], ARGV[2]
+local start, budget = tonumber(ARGV[3]), tonumber(ARGV[4])
+local skip, want = tonumber(ARGV[5]), tonumber(ARGV[6])
+local got = redis.call('ZRANGE', KEYS[1], start, start + budget - 1, 'WITHSCORES')
+local found = {}
+local looked = 0
+for i = 1, #got, 2 do
+  if #found >= want then break end
+  local id = got[i]
+  looked = looked + 1
+  local isRetrying = redis.call('HGET', prefix .. id, 'state') == 'retrying'
+  if isRetrying == (wanted == 'retrying') then
+    if skip > 0 then
+      skip = skip - 1
+    else
+      found[#found + 1] = { id, got[i + 1], redis.call('HGETALL', prefix .. id) }
+    end
+  end
+end
+local nextIndex = start + looked
+if looked * 2 >= #got and #got < budget * 2 then nextIndex = -1 end
+local out = { nextIndex, skip }
+for _, entry in ipairs(found) do out[#out + 1] = entry end
+return out
+`,
+};
+
+/**
+ * Counts jobs by task version (`_v`) over an index range of a list or set.
+ *
+ * KEYS[1] = list or set; ARGV = jobPrefix, mode (`list` | `zset` | `zrev`),
+ * start, stop, split (`1`: bucket by delayed/retrying state).
+ * Returns `{ "<bucket> <version>", count, ... }` with bucket `all`, `delayed` or `retrying`.
+ */
+export const COUNT_VERSIONS: LuaScript = {
+  name: "count-versions",
+  source: `
+local prefix, mode = ARGV[1], ARGV[2]
+local start, stop, split = tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5] == '1'
+local ids
+if mode == 'list' then
+  ids = redis.call('LRANGE', KEYS[1], start, stop)
+elseif mode == 'zrev' then
+  ids = redis.call('ZREVRANGE', KEYS[1], start, stop)
+else
+  ids = redis.call('ZRANGE', KEYS[1], start, stop)
+end
+local counts = {}
+for _, id in ipairs(ids) do
+  local fields = redis.call('HMGET', prefix .. id, '_v', 'state')
+  if fields[1] then
+    local bucket = 'all'
+    if split then
+      bucket = (fields[2] == 'retrying') and 'retrying' or 'delayed'
+    end
+    local key = bucket .. ' ' .. fields[1]
+    counts[key] = (counts[key] or 0) + 1
+  end
+end
+local out = {}
+for key, count in pairs(counts) do
+  out[#out + 1] = key
+  out[#out + 1] = count
+end
+return out
+`,
+};
+
+/**
+ * The id, failure time and error of failed jobs `start..stop` (by index,
+ * oldest first) of a task's failed set.
+ *
+ * KEYS[1] = failed set; ARGV = jobPrefix, start, stop.
+ * Returns `{ id, score, error, ... }` (error `""` when the hash has none).
+ */
+export const FAILED_ERRORS: LuaScript = {
+  name: "failed-errors",
+  source: `
+local prefix = ARGV[1]
+local got = redis.call('ZRANGE', KEYS[1], tonumber(ARGV[2]), tonumber(ARGV[3]), 'WITHSCORES')
+local out = {}
+for i = 1, #got, 2 do
+  out[#out + 1] = got[i]
+  out[#out + 1] = got[i + 1]
+  out[#out + 1] = redis.call('HGET', prefix .. got[i], 'error') or ''
+end
+return out
+`,
+};
