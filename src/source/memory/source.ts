@@ -1,0 +1,386 @@
+/**
+ * `MemorySource`: the TaskSource port answered from a {@link MemoryStore},
+ * following the same rules as the Redis source reading taskora's keyspace
+ * (the contract suite holds both to the same answers).
+ *
+ * @module
+ */
+
+import { BoardError } from "../../errors.ts";
+import { type DeadLetterEntry, groupDeadLetters } from "../dead_letters.ts";
+import {
+  type DeadLetterGroup,
+  FINISHED_STATES,
+  JOB_STATES,
+  type JobDetail,
+  type JobPage,
+  type JobRecord,
+  type JobState,
+  type QueueStats,
+  type ScheduleRecord,
+  type StoreInfo,
+  type TaskSource,
+  type TaskStorage,
+  type ThroughputBucket,
+  type ThroughputQuery,
+  type VersionCounts,
+  type VersionDistribution,
+  type WorkflowDetail,
+  type WorkflowPage,
+  type WorkflowSummary,
+} from "../types.ts";
+import { decodeSchedule, decodeWorkflow, scheduleLastJobId } from "../wire/decode.ts";
+import type { Simulator } from "./simulator.ts";
+import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, type TaskQueue } from "./store.ts";
+
+/** What an idle Redis reports as used memory; the estimate starts there. */
+const BASE_MEMORY_BYTES = 1_000_000;
+
+/** A job's record (its hash), without its logs. */
+function toRecord(job: StoredJob): JobRecord {
+  return {
+    id: job.id,
+    task: job.task,
+    state: job.state,
+    data: job.data,
+    result: job.result,
+    error: job.error,
+    progress: job.progress,
+    attempt: job.attempt,
+    maxAttempts: job.maxAttempts,
+    version: job.version,
+    priority: job.priority,
+    createdAt: job.createdAt,
+    processedAt: job.processedAt,
+    finishedAt: job.finishedAt,
+    runAt: job.runAt,
+    cancelledAt: job.cancelledAt,
+    cancelReason: job.cancelReason,
+    expireAt: job.expireAt,
+    stalledCount: job.stalledCount,
+    workflow: job.workflow ? { ...job.workflow } : null,
+  };
+}
+
+/**
+ * Bytes as Redis's `used_memory_human` shows them: `812B`, `1.02K`, `3.40M`, `1.10G`.
+ *
+ * @example
+ * ```ts
+ * humanBytes(3_565_158); // "3.40M"
+ * ```
+ */
+export function humanBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes}B`;
+  const units = ["K", "M", "G", "T"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(2)}${units[unit]}`;
+}
+
+/** Ids of a task's jobs in one state, in the order the board lists them. */
+function* idsInState(queue: TaskQueue, state: JobState): Generator<string> {
+  switch (state) {
+    case "waiting":
+      // Workers pop the wait list before the prioritized set: list in that order.
+      yield* queue.wait;
+      for (const { member } of queue.prioritized.ascending()) yield member;
+      return;
+    case "active":
+      yield* queue.active;
+      return;
+    case "delayed":
+    case "retrying":
+      for (const { member } of queue.delayed.ascending()) {
+        if (queue.jobs.get(member)?.state === state) yield member;
+      }
+      return;
+    default:
+      for (const { member } of queue.finished[state].descending()) yield member;
+  }
+}
+
+function countState(queue: TaskQueue, state: JobState): number {
+  switch (state) {
+    case "waiting":
+      return queue.wait.length + queue.prioritized.size;
+    case "active":
+      return queue.active.length;
+    case "delayed":
+    case "retrying": {
+      let count = 0;
+      for (const { member } of queue.delayed.ascending()) {
+        if (queue.jobs.get(member)?.state === state) count++;
+      }
+      return count;
+    }
+    default:
+      return queue.finished[state].size;
+  }
+}
+
+/** The TaskSource of an in-process store, optionally driven by the workload simulator. */
+export class MemorySource implements TaskSource {
+  /** The state it answers from; mutations (retry, cancel, clean) go through it. */
+  readonly store: MemoryStore;
+  /** The workload simulator, when the source runs one. */
+  readonly simulator: Simulator | null;
+  #closed = false;
+
+  /** A source over `store`; `close()` stops `simulator` when given. */
+  constructor(store: MemoryStore, simulator: Simulator | null = null) {
+    this.store = store;
+    this.simulator = simulator;
+  }
+
+  /** Sorted names of every task with any key. */
+  listTasks(): Promise<string[]> {
+    return Promise.resolve([...this.store.tasks.keys()].sort());
+  }
+
+  /** Same as {@link listTasks}: the store is its own cache. */
+  refreshTasks(): Promise<string[]> {
+    return this.listTasks();
+  }
+
+  /** Counts per state; a task the store does not know counts zero everywhere. */
+  getStats(tasks: string[]): Promise<Map<string, QueueStats>> {
+    const stats = new Map<string, QueueStats>();
+    for (const task of tasks) {
+      const queue = this.store.tasks.get(task);
+      stats.set(
+        task,
+        Object.fromEntries(
+          JOB_STATES.map((state) => [state, queue ? countState(queue, state) : 0]),
+        ) as QueueStats,
+      );
+    }
+    return Promise.resolve(stats);
+  }
+
+  /** Keys taskora would hold for the task and their estimated memory. */
+  getTaskStorage(task: string): Promise<TaskStorage> {
+    return Promise.try(() => {
+      const queue = this.#queue(task);
+      let keyCount = queue.jobs.size;
+      for (const job of queue.jobs.values()) if (job.logs.length > 0) keyCount++;
+      const structures = [
+        queue.wait.length,
+        queue.prioritized.size,
+        queue.active.length,
+        queue.delayed.size,
+        ...FINISHED_STATES.map((state) => queue.finished[state].size),
+        queue.streamLength,
+      ].filter((size) => size > 0).length;
+      let metricKeys = 0;
+      for (const counts of queue.metrics.values()) {
+        metricKeys += (counts.completed > 0 ? 1 : 0) + (counts.failed > 0 ? 1 : 0);
+      }
+      keyCount += structures + metricKeys;
+      return {
+        keyCount,
+        memoryBytes: queue.jobBytes + queue.structureBytes + structures * KEY_OVERHEAD_BYTES,
+      };
+    });
+  }
+
+  /**
+   * One page of jobs: waiting (the wait list, then the prioritized set) and active in
+   * run order, delayed and retrying by run time, finished newest first.
+   */
+  listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage> {
+    return Promise.try(() => {
+      const queue = this.#queue(task);
+      const from = Math.max(0, offset);
+      const to = from + Math.max(0, limit);
+      const jobs: JobRecord[] = [];
+      let total = 0;
+      for (const id of idsInState(queue, state)) {
+        if (total >= from && total < to) {
+          const job = queue.jobs.get(id);
+          // A member whose hash is gone still counts, as ZCARD / LLEN would.
+          if (job) jobs.push(toRecord(job));
+        }
+        total++;
+      }
+      return { jobs, total };
+    });
+  }
+
+  /** A job with its logs, or null. */
+  getJob(jobId: string): Promise<JobDetail | null> {
+    const job = this.store.findJob(jobId);
+    return Promise.resolve(
+      job ? { ...toRecord(job), logs: job.logs.map((log) => ({ ...log })) } : null,
+    );
+  }
+
+  /** Versions of waiting + active, delayed and retrying jobs; the highest `_v` of any job. */
+  getVersionDistribution(task: string): Promise<VersionDistribution> {
+    return Promise.try(() => {
+      const queue = this.#queue(task);
+      const tally = (counts: VersionCounts, id: string) => {
+        const job = queue.jobs.get(id);
+        if (job) counts[job.version] = (counts[job.version] ?? 0) + 1;
+      };
+      const distribution: VersionDistribution = {
+        queue: {},
+        delayed: {},
+        retrying: {},
+        latestVersion: null,
+      };
+      for (const id of idsInState(queue, "waiting")) tally(distribution.queue, id);
+      for (const id of queue.active) tally(distribution.queue, id);
+      for (const { member } of queue.delayed.ascending()) {
+        const state = queue.jobs.get(member)?.state;
+        if (state === "delayed" || state === "retrying") tally(distribution[state], member);
+      }
+      for (const job of queue.jobs.values()) {
+        if (distribution.latestVersion === null || job.version > distribution.latestVersion) {
+          distribution.latestVersion = job.version;
+        }
+      }
+      return distribution;
+    });
+  }
+
+  /** Every schedule, sorted by name, with the state of its last run's job. */
+  listSchedules(): Promise<ScheduleRecord[]> {
+    const names = [...this.store.schedules.keys()].sort();
+    return Promise.resolve(names.map((name) => {
+      const { json, nextRun } = this.store.schedules.get(name)!;
+      const lastJobId = scheduleLastJobId(json);
+      const status = lastJobId ? this.store.findJob(lastJobId)?.state ?? null : null;
+      return decodeSchedule(name, json, nextRun, status);
+    }));
+  }
+
+  /** Workflows, newest first. */
+  listWorkflows(offset: number, limit: number): Promise<WorkflowPage> {
+    const all = this.#workflows().sort((a, b) =>
+      b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
+    );
+    const from = Math.max(0, offset);
+    const workflows: WorkflowSummary[] = all.slice(from, from + Math.max(0, limit)).map((
+      { id, name, state, createdAt, nodeCount, tasks },
+    ) => ({ id, name, state, createdAt, nodeCount, tasks }));
+    return Promise.resolve({ workflows, total: all.length });
+  }
+
+  /** A workflow in full, or null. */
+  getWorkflow(id: string): Promise<WorkflowDetail | null> {
+    const hash = this.store.workflows.get(id);
+    return Promise.resolve(hash ? decodeWorkflow(id, hash) : null);
+  }
+
+  /** Failed jobs, most recently failed first (ties: task name, then id descending). */
+  listDeadLetters(offset: number, limit: number, task?: string): Promise<JobPage> {
+    return Promise.try(() => {
+      const entries = this.#failed(task);
+      const from = Math.max(0, offset);
+      const jobs = entries.slice(from, from + Math.max(0, limit))
+        .map((entry) => this.store.tasks.get(entry.task)?.jobs.get(entry.id))
+        .filter((job): job is StoredJob => job !== undefined)
+        .map(toRecord);
+      return { jobs, total: entries.length };
+    });
+  }
+
+  /** Failed jobs grouped by error pattern, most frequent first. */
+  groupDeadLetters(task?: string): Promise<DeadLetterGroup[]> {
+    return Promise.try(() => groupDeadLetters(this.#failed(task)));
+  }
+
+  /** Completed and failed counts per bucket, oldest first, ending with the current bucket. */
+  getThroughput(query: ThroughputQuery = {}): Promise<ThroughputBucket[]> {
+    return Promise.try(() => {
+      const bucketMs = query.bucketMs ?? 60_000;
+      const count = query.count ?? 1_440;
+      const queues = query.task === undefined
+        ? [...this.store.tasks.values()]
+        : [this.#queue(query.task)];
+      const last = Math.floor(this.store.now() / bucketMs) * bucketMs;
+      const first = last - (count - 1) * bucketMs;
+      const buckets: ThroughputBucket[] = Array.from({ length: count }, (_, i) => ({
+        timestamp: first + i * bucketMs,
+        completed: 0,
+        failed: 0,
+      }));
+      for (const queue of queues) {
+        for (const [minute, counts] of queue.metrics) {
+          const index = (Math.floor(minute / bucketMs) * bucketMs - first) / bucketMs;
+          if (index < 0 || index >= count) continue;
+          buckets[index].completed += counts.completed;
+          buckets[index].failed += counts.failed;
+        }
+      }
+      return buckets;
+    });
+  }
+
+  /** An estimate of what Redis would report for the same data. */
+  getStoreInfo(): Promise<StoreInfo> {
+    let bytes = BASE_MEMORY_BYTES;
+    for (const queue of this.store.tasks.values()) bytes += queue.jobBytes + queue.structureBytes;
+    for (const hash of this.store.workflows.values()) {
+      bytes += KEY_OVERHEAD_BYTES;
+      for (const [field, value] of Object.entries(hash)) bytes += field.length + value.length + 8;
+    }
+    for (const [name, { json }] of this.store.schedules) bytes += name.length + json.length + 24;
+    return Promise.resolve({
+      version: "memory",
+      usedMemory: humanBytes(bytes),
+      usedMemoryBytes: bytes,
+      uptime: Math.floor((this.store.now() - this.store.createdAt) / 1000),
+      connected: true,
+    });
+  }
+
+  /** Stops the simulator; the store's data stays readable. */
+  close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      this.simulator?.stop();
+    }
+    return Promise.resolve();
+  }
+
+  #queue(task: string): TaskQueue {
+    const queue = this.store.tasks.get(task);
+    if (!queue) throw new BoardError("TASK_NOT_FOUND", `Task "${task}" not found`);
+    return queue;
+  }
+
+  #workflows(): WorkflowDetail[] {
+    const all: WorkflowDetail[] = [];
+    for (const [id, hash] of this.store.workflows) {
+      const workflow = decodeWorkflow(id, hash);
+      if (workflow) all.push(workflow);
+    }
+    return all;
+  }
+
+  /** Failed jobs of one task or all, most recently failed first. */
+  #failed(task?: string): DeadLetterEntry[] {
+    const queues = task === undefined ? [...this.store.tasks.values()] : [this.#queue(task)];
+    const entries: DeadLetterEntry[] = [];
+    for (const queue of queues) {
+      for (const { member, score } of queue.finished.failed.descending()) {
+        entries.push({
+          id: member,
+          task: queue.name,
+          error: queue.jobs.get(member)?.error ?? null,
+          failedAt: score,
+        });
+      }
+    }
+    // Equal times: by task name, then (the sort being stable) ZREVRANGE order.
+    return entries.sort((a, b) =>
+      b.failedAt - a.failedAt || (a.task < b.task ? -1 : a.task > b.task ? 1 : 0)
+    );
+  }
+}
