@@ -1,0 +1,20 @@
+/**
+ * The banner that shows a failed request: the API's own `error` message and code.
+ *
+ * @module
+ */
+import { ApiError } from "../lib/api.ts";
+import { html } from "../lib/html.ts";
+
+/** Renders nothing when `error` is null. */
+export function ErrorBanner({ error }: { error: Error | null }) {
+  if (!error) return null;
+  const code = error instanceof ApiError ? error.code : null;
+  return html`
+    <div class="banner banner-error" role="alert">
+      <strong class="banner-title">Request failed</strong>
+      <span class="banner-message">${error.message}</span>
+      ${code ? html`<code class="banner-code">${code}</code>` : null}
+    </div>
+  `;
+}

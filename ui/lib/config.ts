@@ -1,0 +1,45 @@
+/**
+ * Where the board lives and how it is configured. The base path is not known
+ * at build time: the server writes it into `<meta name="queue-board-base">`.
+ *
+ * @module
+ */
+import type { Api } from "./api.ts";
+import type { BoardConfig, Theme } from "./types.ts";
+
+/** The defaults used for any field `/api/config` leaves out. */
+export const DEFAULT_CONFIG: BoardConfig = {
+  title: "queue-board",
+  logo: null,
+  favicon: null,
+  theme: "auto",
+  readOnly: false,
+  refreshInterval: 5000,
+  authEnabled: false,
+};
+
+/** Reads the base path injected by the server; always ends with `/`. */
+export function readBasePath(doc: Document = document): string {
+  const meta = doc.querySelector<HTMLMetaElement>('meta[name="queue-board-base"]');
+  const raw = meta?.content ?? "/";
+  const base = raw.startsWith("/") ? raw : "/";
+  return base.endsWith("/") ? base : `${base}/`;
+}
+
+/** Fetches `/api/config` and fills in defaults for missing or malformed fields. */
+export async function loadConfig(api: Api, signal?: AbortSignal): Promise<BoardConfig> {
+  const raw = await api.get<Partial<BoardConfig>>("config", { signal });
+  const theme: Theme = raw.theme === "light" || raw.theme === "dark" ? raw.theme : "auto";
+  const interval = Number(raw.refreshInterval);
+  return {
+    title: typeof raw.title === "string" && raw.title ? raw.title : DEFAULT_CONFIG.title,
+    logo: typeof raw.logo === "string" && raw.logo ? raw.logo : null,
+    favicon: typeof raw.favicon === "string" && raw.favicon ? raw.favicon : null,
+    theme,
+    readOnly: raw.readOnly === true,
+    refreshInterval: Number.isFinite(interval) && interval >= 500
+      ? interval
+      : DEFAULT_CONFIG.refreshInterval,
+    authEnabled: raw.authEnabled === true,
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * Number, size and duration formatting shared by the pages.
+ *
+ * @module
+ */
+
+const integer = new Intl.NumberFormat("en-US");
+
+/** `12345` → `12,345`; non-numbers → `—`. */
+export function formatCount(n: unknown): string {
+  return typeof n === "number" && Number.isFinite(n) ? integer.format(n) : "—";
+}
+
+const compact = new Intl.NumberFormat("en-US", {
+  notation: "compact",
+  maximumFractionDigits: 2,
+});
+
+/** Like {@link formatCount}, but `1,656,008` → `1.66M` from a million up. */
+export function formatCompact(n: unknown): string {
+  return typeof n === "number" && Math.abs(n) >= 1e6 ? compact.format(n) : formatCount(n);
+}
+
+/** Bytes → `1.4 MB`; strings (Redis' own `used_memory_human`) pass through. */
+export function formatBytes(value: number | string): string {
+  if (typeof value === "string") return value;
+  if (!Number.isFinite(value)) return "—";
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let n = value;
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i++;
+  }
+  return `${i === 0 ? n : n.toFixed(1)} ${units[i]}`;
+}
+
+/** Seconds → `3d 4h`, `5h 12m`, `42s`. */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return "—";
+  const s = Math.floor(seconds);
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d > 0) return `${d}d ${h}h`;
+  if (h > 0) return `${h}h ${m}m`;
+  if (m > 0) return `${m}m ${s % 60}s`;
+  return `${s}s`;
+}

@@ -1,0 +1,62 @@
+/**
+ * The per-task table of the overview: health and one column per job state.
+ *
+ * @module
+ */
+import { formatCount } from "../../lib/format.ts";
+import { html } from "../../lib/html.ts";
+import { type Overview, STATES, type TaskHealth } from "../../lib/types.ts";
+
+const HEALTH_TONE: Record<string, string> = {
+  healthy: "ok",
+  idle: "neutral",
+  warning: "warn",
+  critical: "bad",
+};
+
+/** A coloured health label; the reason shows on hover. */
+export function HealthBadge({ health }: { health: TaskHealth | null | undefined }) {
+  const status = health?.status ?? "unknown";
+  return html`<span class=${`health health-${HEALTH_TONE[status] ?? "neutral"}`} title=${
+    health?.reason || undefined
+  }>${status}</span>`;
+}
+
+const taskHref = (name: string) => `tasks/${encodeURIComponent(name)}`;
+
+/** The task table; links each task to its page. */
+export function TaskTable({ tasks }: { tasks: Overview["tasks"] }) {
+  if (tasks.length === 0) {
+    return html`<p class="empty">No tasks found in this store yet.</p>`;
+  }
+  return html`
+    <div class="table-wrap">
+      <table class="table">
+        <thead>
+          <tr>
+            <th scope="col">Task</th>
+            <th scope="col">Health</th>
+            ${STATES.map((s) =>
+              html`<th key=${s} scope="col" class="num"><span class=${`dot state-${s}`}></span>${s}</th>`
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          ${tasks.map((task) =>
+            html`
+              <tr key=${task.name}>
+                <th scope="row"><a class="task-link" href=${taskHref(task.name)}>${task
+                  .name}</a></th>
+                <td><${HealthBadge} health=${task.health} /></td>
+                ${STATES.map((s) => {
+                  const n = task.stats?.[s] ?? 0;
+                  return html`<td key=${s} class=${n ? "num" : "num zero"}>${formatCount(n)}</td>`;
+                })}
+              </tr>
+            `
+          )}
+        </tbody>
+      </table>
+    </div>
+  `;
+}
