@@ -17,6 +17,7 @@ export type ErrorCode =
   | "READ_ONLY"
   | "STORE_UNAVAILABLE"
   | "INCOMPATIBLE_STORE"
+  | "NOT_FOUND"
   | "INTERNAL";
 
 const STATUS: Record<ErrorCode, 400 | 403 | 404 | 409 | 500 | 503> = {
@@ -29,6 +30,7 @@ const STATUS: Record<ErrorCode, 400 | 403 | 404 | 409 | 500 | 503> = {
   READ_ONLY: 403,
   STORE_UNAVAILABLE: 503,
   INCOMPATIBLE_STORE: 503,
+  NOT_FOUND: 404,
   INTERNAL: 500,
 };
 

@@ -40,59 +40,87 @@ export type WorkflowState = "running" | "completed" | "failed" | "cancelled";
 
 /** One entry of a job's log list. */
 export interface LogEntry {
+  /** `info`, `warn` or `error`. */
   level: string;
+  /** What the job logged. */
   message: string;
+  /** Structured context the job attached. */
   meta?: Record<string, unknown>;
+  /** When it was logged (ms). */
   timestamp: number;
 }
 
 /** Where a job sits in a workflow graph. */
 export interface WorkflowLink {
+  /** The workflow id. */
   id: string;
+  /** The job's node in the workflow graph. */
   nodeIndex: number;
 }
 
 /** A job as listed in a table: everything but its logs. */
 export interface JobRecord {
+  /** The job id. */
   id: string;
+  /** The task the job belongs to. */
   task: string;
+  /** Where the job is now. */
   state: JobState;
+  /** The job's input, decoded. */
   data: unknown;
+  /** What the job returned, decoded; null until it completes. */
   result: unknown;
+  /** The last error message, or null. */
   error: string | null;
+  /** The last progress the job reported: a number or an object. */
   progress: number | Record<string, unknown> | null;
+  /** The attempt running or last run (1 for the first). */
   attempt: number;
+  /** How many attempts the job may have. */
   maxAttempts: number;
   /** The task version (`_v`) the job was dispatched with. */
   version: number;
+  /** Dispatch priority (0 = the plain wait list). */
   priority: number;
   /** Dispatch time (`ts`), ms. */
   createdAt: number;
+  /** When the last attempt started (`processedOn`), ms. */
   processedAt: number | null;
+  /** When the job finished (`finishedOn`), ms. */
   finishedAt: number | null;
   /** When a delayed or retrying job becomes runnable (its delayed-set score), ms. */
   runAt: number | null;
+  /** When a cancel was requested (ms). */
   cancelledAt: number | null;
+  /** Why it was cancelled. */
   cancelReason: string | null;
+  /** When the job expires if it has not started (ms). */
   expireAt: number | null;
+  /** How often a worker lost the job. */
   stalledCount: number;
+  /** The workflow node this job runs, or null. */
   workflow: WorkflowLink | null;
 }
 
 /** A job in full: its record plus its logs. */
 export interface JobDetail extends JobRecord {
+  /** Everything the job logged, oldest first. */
   logs: LogEntry[];
 }
 
 /** One page of jobs and the size of the whole list it was cut from. */
 export interface JobPage {
+  /** The jobs of the page. */
   jobs: JobRecord[];
+  /** How many jobs the whole list holds. */
   total: number;
 }
 
 /** Storage footprint of one task. */
 export interface TaskStorage {
+  /** Keys the task holds. */
   keyCount: number;
+  /** Bytes they take (partly estimated). */
   memoryBytes: number;
 }
 
@@ -103,7 +131,9 @@ export type VersionCounts = Record<string, number>;
 export interface VersionDistribution {
   /** Waiting and active jobs. */
   queue: VersionCounts;
+  /** Delayed jobs. */
   delayed: VersionCounts;
+  /** Jobs waiting for a retry. */
   retrying: VersionCounts;
   /** The highest `_v` seen on any job of the task (including finished ones), or null. */
   latestVersion: number | null;
@@ -111,34 +141,51 @@ export interface VersionDistribution {
 
 /** A schedule as stored by taskora's scheduler. */
 export interface ScheduleConfig {
+  /** The task each run dispatches. */
   task: string;
+  /** The data each run dispatches. */
   data?: unknown;
+  /** Interval between runs (ms), when not cron. */
   every?: number;
+  /** Cron expression, when not an interval. */
   cron?: string;
+  /** Time zone of the cron expression. */
   timezone?: string;
+  /** What to do with runs missed while no scheduler ran. */
   onMissed?: string;
+  /** Whether a run may start while the last one is still going. */
   overlap?: boolean;
 }
 
 /** A schedule with its run bookkeeping. */
 export interface ScheduleRecord {
+  /** The schedule's name. */
   name: string;
+  /** How it runs. */
   config: ScheduleConfig;
   /** Next run (ms), or null when paused. */
   nextRun: number | null;
+  /** When it last ran (ms). */
   lastRun: number | null;
+  /** The job its last run dispatched. */
   lastJobId: string | null;
   /** State of the last run's job, or null when it has none or the job is gone. */
   lastRunStatus: JobState | null;
+  /** Paused schedules have no next run. */
   paused: boolean;
 }
 
 /** A workflow as listed. */
 export interface WorkflowSummary {
+  /** The workflow id. */
   id: string;
+  /** Its name, e.g. `chain(a → b)`, when taskora stored one. */
   name: string | null;
+  /** The workflow's overall state. */
   state: WorkflowState;
+  /** When it was dispatched (ms). */
   createdAt: number;
+  /** How many jobs the graph holds. */
   nodeCount: number;
   /** Distinct task names of the nodes, in node order. */
   tasks: string[];
@@ -146,36 +193,53 @@ export interface WorkflowSummary {
 
 /** One node of a workflow graph, as taskora stores it. */
 export interface WorkflowGraphNode {
+  /** The node's task. */
   taskName: string;
+  /** Indexes of the nodes it waits for. */
   deps: number[];
+  /** The job id the node runs as. */
   jobId: string;
+  /** The task version the node was dispatched with. */
   _v: number;
+  /** The node's serialized input, when it had its own. */
   data?: string;
 }
 
 /** A node's run state inside a workflow. */
 export interface WorkflowNodeState {
+  /** Position in the graph. */
   index: number;
+  /** The node's task. */
   taskName: string;
+  /** The job id the node runs as. */
   jobId: string;
+  /** Indexes of the nodes it waits for. */
   deps: number[];
   /** The node's state (`pending` until taskora writes one). */
   state: string;
+  /** The node's result, decoded. */
   result: unknown;
+  /** The node's error, if it failed. */
   error: string | null;
 }
 
 /** A workflow in full. */
 export interface WorkflowDetail extends WorkflowSummary {
+  /** The graph as taskora stored it. */
   graph: { nodes: WorkflowGraphNode[]; terminal: number[]; name?: string };
+  /** Every node's run state, by index. */
   nodes: WorkflowNodeState[];
+  /** The workflow's result, decoded. */
   result: unknown;
+  /** Why it failed or was cancelled. */
   error: string | null;
 }
 
 /** One page of workflows. */
 export interface WorkflowPage {
+  /** The workflows of the page. */
   workflows: WorkflowSummary[];
+  /** How many workflows there are. */
   total: number;
 }
 
@@ -185,27 +249,39 @@ export interface DeadLetterGroup {
   pattern: string;
   /** One real error message of the group. */
   sample: string;
+  /** How many failed jobs share it. */
   count: number;
+  /** The tasks they belong to. */
   tasks: string[];
+  /** When the first of them failed (ms). */
   firstSeen: number;
+  /** When the last of them failed (ms). */
   lastSeen: number;
+  /** A few of their job ids. */
   sampleJobIds: string[];
 }
 
 /** One minute (or other bucket) of finished jobs. */
 export interface ThroughputBucket {
+  /** Start of the bucket (ms). */
   timestamp: number;
+  /** Jobs completed in it. */
   completed: number;
+  /** Jobs that failed for good in it. */
   failed: number;
 }
 
 /** What the board shows about the store behind the source. */
 export interface StoreInfo {
+  /** The store's version (Redis `redis_version`). */
   version: string;
+  /** Memory in use, human-readable (`46.00M`). */
   usedMemory: string;
+  /** Memory in use in bytes. */
   usedMemoryBytes: number;
   /** Seconds the store has been up. */
   uptime: number;
+  /** Whether the store answers. */
   connected: boolean;
 }
 
@@ -234,7 +310,11 @@ export interface TaskSource {
   getStats(tasks: string[]): Promise<Map<string, QueueStats>>;
   /** Key count and memory of one task. */
   getTaskStorage(task: string): Promise<TaskStorage>;
-  /** One page of a task's jobs in a state: newest finished first, queues in run order. */
+  /**
+   * One page of a task's jobs in a state. Queues come in the order workers take
+   * them (the wait list, then the prioritized set by priority), delayed and
+   * retrying jobs by run time, finished jobs newest first.
+   */
   listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage>;
   /** A job by id, looked up across every task; null when no task has it. */
   getJob(jobId: string): Promise<JobDetail | null>;

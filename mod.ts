@@ -1,0 +1,94 @@
+/**
+ * queue-board: the admin dashboard for the taskora task queue.
+ *
+ * One call gives a single-page UI, a REST API under `{basePath}/api` and the
+ * handlers to serve them from Deno, a Hono app, Node.js or Deno Deploy.
+ *
+ * @example Serve the board for a Redis that taskora writes to
+ * ```ts
+ * import { createBoard } from "@x/queue-board";
+ *
+ * const board = createBoard("redis://127.0.0.1:6379", { title: "Production queues" });
+ * Deno.serve({ port: 3000 }, board.fetch); // http://localhost:3000/board
+ * ```
+ *
+ * @example Mount it in a Hono app
+ * ```ts
+ * import { Hono } from "hono";
+ * import { createBoard, createMemorySource } from "@x/queue-board";
+ *
+ * const board = createBoard(createMemorySource(), { basePath: "/admin/queues" });
+ * const host = new Hono().route("/admin/queues", board.app);
+ * Deno.serve(host.fetch);
+ * ```
+ *
+ * @module
+ */
+
+import {
+  createMemorySource as openMemorySource,
+  type MemorySourceOptions,
+} from "./src/source/memory/mod.ts";
+import {
+  createRedisSource as openRedisSource,
+  type RedisSourceOptions,
+} from "./src/source/redis/mod.ts";
+import type { TaskSource } from "./src/source/types.ts";
+
+export { type Board, createBoard, type NodeHandler } from "./src/board.ts";
+export type {
+  AuthHook,
+  BoardOptions,
+  BoardUser,
+  Formatters,
+  SessionAuthOptions,
+} from "./src/options.ts";
+export { BoardOptionsError } from "./src/options.ts";
+export {
+  BoardError,
+  type ErrorCode,
+  IncompatibleStoreError,
+  StoreUnavailableError,
+} from "./src/errors.ts";
+export type * from "./src/source/types.ts";
+export type { RedisClientLike, RedisSourceOptions } from "./src/source/redis/mod.ts";
+export type {
+  DumpedKey,
+  DumpedMember,
+  KeyspaceDump,
+  MemorySourceOptions,
+  MemoryStoreOptions,
+  RandomFn,
+  SimulatorOptions,
+} from "./src/source/memory/mod.ts";
+
+/**
+ * The source for a Redis that taskora writes to (wire format 6). Tasks are
+ * discovered from the keyspace; a keyspace in a format the board does not
+ * understand is refused with {@link IncompatibleStoreError}.
+ *
+ * @example
+ * ```ts
+ * import { createBoard, createRedisSource } from "@x/queue-board";
+ * const source = createRedisSource({ url: "redis://127.0.0.1:6379", prefix: "prod" });
+ * const board = createBoard(source);
+ * ```
+ */
+export function createRedisSource(options: RedisSourceOptions): TaskSource {
+  return openRedisSource(options);
+}
+
+/**
+ * The in-process source: empty, seeded from a keyspace dump, or driven by a
+ * workload simulator that behaves like a small taskora deployment (the demo).
+ *
+ * @example
+ * ```ts
+ * import { createBoard, createMemorySource } from "@x/queue-board";
+ * const demo = createBoard(createMemorySource({ simulate: true }));
+ * ```
+ */
+export function createMemorySource(options?: MemorySourceOptions): TaskSource {
+  return openMemorySource(options);
+}
+export { FINISHED_STATES, JOB_STATES } from "./src/source/types.ts";

@@ -1,0 +1,30 @@
+/**
+ * What every route file is given: the source, the resolved options and the
+ * presenter. Routes parse, call the source, and shape the answer; nothing else.
+ *
+ * @module
+ */
+
+import { BoardError } from "../errors.ts";
+import type { ResolvedOptions } from "../options.ts";
+import type { TaskSource } from "../source/types.ts";
+import type { Presenter } from "./present.ts";
+
+/** Shared dependencies of the API routes. */
+export interface ApiDeps {
+  source: TaskSource;
+  options: ResolvedOptions;
+  present: Presenter;
+  /** When the board was created (ms), for its uptime. */
+  startedAt: number;
+}
+
+/**
+ * Throws `TASK_NOT_FOUND` unless the source knows the task, rediscovering
+ * once so a task whose first job appeared a moment ago is found.
+ */
+export async function requireTask(source: TaskSource, task: string): Promise<void> {
+  if ((await source.listTasks()).includes(task)) return;
+  if ((await source.refreshTasks()).includes(task)) return;
+  throw new BoardError("TASK_NOT_FOUND", `Task "${task}" not found`);
+}

@@ -1,0 +1,30 @@
+/**
+ * `GET /jobs/{id}`: one job in full, found across every task.
+ *
+ * @module
+ */
+
+import { Hono } from "hono";
+import { BoardError, invalidParam } from "../errors.ts";
+import type { ApiDeps } from "./deps.ts";
+
+/** Longest job id accepted; taskora's are UUIDs, custom ids stay well below. */
+export const MAX_JOB_ID_LENGTH = 256;
+
+/** Checks a job id from the path. */
+export function jobIdParam(raw: string): string {
+  if (raw.length === 0 || raw.length > MAX_JOB_ID_LENGTH) {
+    throw invalidParam("jobId", `must be 1 to ${MAX_JOB_ID_LENGTH} characters`);
+  }
+  return raw;
+}
+
+/** Routes under `/jobs`. */
+export function jobRoutes({ source, present }: ApiDeps): Hono {
+  return new Hono().get("/jobs/:jobId", async (c) => {
+    const jobId = jobIdParam(c.req.param("jobId"));
+    const job = await source.getJob(jobId);
+    if (!job) throw new BoardError("JOB_NOT_FOUND", `Job "${jobId}" not found`);
+    return c.json(present.jobDetail(job));
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * The REST API under `{basePath}/api`: one Hono app assembled from one route
+ * file per resource.
+ *
+ * @module
+ */
+
+import { Hono } from "hono";
+import { configRoutes } from "./config.ts";
+import { deadLetterRoutes } from "./dlq.ts";
+import type { ApiDeps } from "./deps.ts";
+import { jobRoutes } from "./jobs.ts";
+import { overviewRoutes } from "./overview.ts";
+import { scheduleRoutes } from "./schedules.ts";
+import { taskRoutes } from "./tasks.ts";
+import { throughputRoutes } from "./throughput.ts";
+import { workflowRoutes } from "./workflows.ts";
+
+/** Builds the API routes (relative to `/api`). */
+export function createApi(deps: ApiDeps): Hono {
+  const api = new Hono();
+  for (
+    const routes of [
+      overviewRoutes,
+      taskRoutes,
+      jobRoutes,
+      scheduleRoutes,
+      workflowRoutes,
+      deadLetterRoutes,
+      throughputRoutes,
+      configRoutes,
+    ]
+  ) {
+    api.route("/", routes(deps));
+  }
+  return api;
+}

@@ -1,0 +1,45 @@
+/**
+ * Parsing of query parameters, with a 400 `INVALID_PARAM` that names the
+ * parameter and what it allows.
+ *
+ * @module
+ */
+
+import { invalidParam } from "../errors.ts";
+import { JOB_STATES, type JobState } from "../source/types.ts";
+
+/** The largest page a list endpoint serves. */
+export const MAX_LIMIT = 1000;
+
+/** Parses a non-negative integer parameter, or returns the fallback when absent. */
+export function integerParam(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw)) throw invalidParam(name, `must be a non-negative integer (got "${raw}")`);
+  const value = Number(raw);
+  if (value > max) throw invalidParam(name, `must be at most ${max} (got ${raw})`);
+  return value;
+}
+
+/** Parses `limit` (1–1000, default 20) and `offset` (default 0). */
+export function pageParams(
+  query: (name: string) => string | undefined,
+  defaultLimit = 20,
+): { limit: number; offset: number } {
+  const limit = integerParam("limit", query("limit"), defaultLimit, MAX_LIMIT);
+  if (limit === 0) throw invalidParam("limit", "must be at least 1 (got 0)");
+  return { limit, offset: integerParam("offset", query("offset"), 0) };
+}
+
+/** Parses a job state (default `waiting`). */
+export function stateParam(raw: string | undefined): JobState {
+  if (raw === undefined || raw === "") return "waiting";
+  if (!(JOB_STATES as readonly string[]).includes(raw)) {
+    throw invalidParam("state", `must be one of ${JOB_STATES.join(", ")} (got "${raw}")`);
+  }
+  return raw as JobState;
+}

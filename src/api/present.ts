@@ -1,0 +1,145 @@
+/**
+ * Shapes what a source returns into API answers: formatters first, then
+ * redaction, so nothing masked ever leaves the server.
+ *
+ * @module
+ */
+
+import type { ResolvedOptions } from "../options.ts";
+import { createRedactor } from "../redact.ts";
+import type { JobDetail, JobRecord, LogEntry, WorkflowLink } from "../source/types.ts";
+
+/** One step of a job's life. */
+export interface TimelineEntry {
+  state: string;
+  at: number;
+}
+
+/** A job as the API answers it in lists. */
+export interface JobResponse {
+  id: string;
+  task: string;
+  state: string;
+  data: unknown;
+  result: unknown;
+  error: string | null;
+  progress: number | Record<string, unknown> | null;
+  attempt: number;
+  maxAttempts: number;
+  version: number;
+  priority: number;
+  timestamps: {
+    created: number;
+    processed: number | null;
+    finished: number | null;
+    runAt: number | null;
+    cancelled: number | null;
+    expireAt: number | null;
+  };
+  timeline: TimelineEntry[];
+  cancelReason: string | null;
+  stalledCount: number;
+  workflow: WorkflowLink | null;
+}
+
+/** A job as `GET /jobs/{id}` answers it. */
+export interface JobDetailResponse extends JobResponse {
+  logs: LogEntry[];
+}
+
+/** Shapes job values for the API. */
+export interface Presenter {
+  /** A job row. */
+  job(job: JobRecord): JobResponse;
+  /** A job in full, with its logs. */
+  jobDetail(job: JobDetail): JobDetailResponse;
+  /** A job's input of a task, formatted then redacted. */
+  data(value: unknown, task: string): unknown;
+  /** A job's result of a task (a workflow node's, an event's), formatted then redacted. */
+  result(value: unknown, task: string): unknown;
+  /** A value of no single task, redacted only. */
+  value(value: unknown): unknown;
+}
+
+const TERMINAL = new Set(["completed", "failed", "cancelled", "expired"]);
+
+/** The job's life rebuilt from its timestamps, oldest first. */
+export function timelineOf(job: JobRecord): TimelineEntry[] {
+  const steps: TimelineEntry[] = [];
+  if (job.createdAt) steps.push({ state: "waiting", at: job.createdAt });
+  if (job.processedAt) steps.push({ state: "active", at: job.processedAt });
+  if ((job.state === "delayed" || job.state === "retrying") && job.runAt !== null) {
+    steps.push({ state: job.state, at: job.runAt });
+  }
+  if (job.finishedAt && TERMINAL.has(job.state)) {
+    steps.push({ state: job.state, at: job.finishedAt });
+  } else if (job.cancelledAt && job.state === "active") {
+    steps.push({ state: "cancelling", at: job.cancelledAt });
+  }
+  return steps.sort((a, b) => a.at - b.at);
+}
+
+/** Builds the presenter for the board's formatters and redaction keys. */
+export function createPresenter(
+  options: Pick<ResolvedOptions, "formatters" | "redact">,
+): Presenter {
+  const redact = createRedactor(options.redact);
+  const formatData = options.formatters.data ?? ((value: unknown) => value);
+  const formatResult = options.formatters.result ?? ((value: unknown) => value);
+
+  function redactError(error: string | null): string | null {
+    if (error === null || options.redact.length === 0) return error;
+    const trimmed = error.trimStart();
+    if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return error;
+    try {
+      return JSON.stringify(redact(JSON.parse(error)));
+    } catch {
+      return error;
+    }
+  }
+
+  function job(record: JobRecord): JobResponse {
+    return {
+      id: record.id,
+      task: record.task,
+      state: record.state,
+      data: redact(formatData(record.data, record.task)),
+      result: record.result === null ? null : redact(formatResult(record.result, record.task)),
+      error: redactError(record.error),
+      progress: record.progress,
+      attempt: record.attempt,
+      maxAttempts: record.maxAttempts,
+      version: record.version,
+      priority: record.priority,
+      timestamps: {
+        created: record.createdAt,
+        processed: record.processedAt,
+        finished: record.finishedAt,
+        runAt: record.runAt,
+        cancelled: record.cancelledAt,
+        expireAt: record.expireAt,
+      },
+      timeline: timelineOf(record),
+      cancelReason: record.cancelReason,
+      stalledCount: record.stalledCount,
+      workflow: record.workflow,
+    };
+  }
+
+  return {
+    job,
+    jobDetail(detail) {
+      return {
+        ...job(detail),
+        logs: detail.logs.map((entry) =>
+          entry.meta === undefined
+            ? entry
+            : { ...entry, meta: redact(entry.meta) as Record<string, unknown> }
+        ),
+      };
+    },
+    data: (value, task) => redact(formatData(value, task)),
+    result: (value, task) => value === null ? null : redact(formatResult(value, task)),
+    value: redact,
+  };
+}

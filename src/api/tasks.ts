@@ -1,0 +1,94 @@
+/**
+ * Per-task routes: a page of jobs in one state, the task's counts and
+ * storage, and its version spread for migrations.
+ *
+ * @module
+ */
+
+import { Hono } from "hono";
+import type { VersionCounts } from "../source/types.ts";
+import { type ApiDeps, requireTask } from "./deps.ts";
+import { integerParam, pageParams, stateParam } from "./params.ts";
+
+/** Counts of one bucket of the migration view. */
+export interface VersionBucket {
+  /** The lowest version present, or null when the bucket is empty. */
+  oldest: number | null;
+  byVersion: VersionCounts;
+}
+
+/** The answer of `GET /tasks/{task}/migrations`. */
+export interface MigrationsResponse {
+  /** The newest task version seen on any job. */
+  version: number;
+  /** The task's declared `since`; the keyspace does not record it, so null. */
+  since: number | null;
+  queue: VersionBucket;
+  delayed: VersionBucket;
+  retrying: VersionBucket;
+  /** The highest `since` no waiting, active, delayed or retrying job is below. */
+  canBumpSince: number;
+  /** Whether `?since=N` is safe (present only when asked). */
+  canBump?: boolean;
+  /** How many jobs the proposed floor would strand (present only when asked). */
+  blockedJobs?: number;
+}
+
+function bucketOf(byVersion: VersionCounts): VersionBucket {
+  const versions = Object.keys(byVersion).map(Number);
+  return { oldest: versions.length ? Math.min(...versions) : null, byVersion };
+}
+
+function countBelow(byVersion: VersionCounts, floor: number): number {
+  let count = 0;
+  for (const [version, n] of Object.entries(byVersion)) {
+    if (Number(version) < floor) count += n;
+  }
+  return count;
+}
+
+/** Routes under `/tasks/{task}`. */
+export function taskRoutes({ source, present }: ApiDeps): Hono {
+  return new Hono()
+    .get("/tasks/:task/jobs", async (c) => {
+      const state = stateParam(c.req.query("state"));
+      const { limit, offset } = pageParams((name) => c.req.query(name));
+      const task = c.req.param("task");
+      await requireTask(source, task);
+      const page = await source.listJobs(task, state, offset, limit);
+      c.header("X-Total-Count", String(page.total));
+      return c.json(page.jobs.map(present.job));
+    })
+    .get("/tasks/:task/stats", async (c) => {
+      const task = c.req.param("task");
+      await requireTask(source, task);
+      const [stats, storage] = await Promise.all([
+        source.getStats([task]),
+        source.getTaskStorage(task),
+      ]);
+      return c.json({ task, ...stats.get(task)!, ...storage });
+    })
+    .get("/tasks/:task/migrations", async (c) => {
+      const task = c.req.param("task");
+      const proposed = c.req.query("since");
+      const since = proposed === undefined ? null : integerParam("since", proposed, 0);
+      await requireTask(source, task);
+      const dist = await source.getVersionDistribution(task);
+      const buckets = [dist.queue, dist.delayed, dist.retrying];
+      const pendingVersions = buckets.flatMap((b) => Object.keys(b).map(Number));
+      const version = dist.latestVersion ?? 1;
+      const body: MigrationsResponse = {
+        version,
+        since: null,
+        queue: bucketOf(dist.queue),
+        delayed: bucketOf(dist.delayed),
+        retrying: bucketOf(dist.retrying),
+        canBumpSince: pendingVersions.length ? Math.min(...pendingVersions) : version,
+      };
+      if (since !== null) {
+        body.canBump = since <= body.canBumpSince;
+        body.blockedJobs = buckets.reduce((sum, b) => sum + countBelow(b, since), 0);
+      }
+      return c.json(body);
+    });
+}

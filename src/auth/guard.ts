@@ -1,0 +1,40 @@
+/**
+ * The session guard: API requests without a valid session get 401, pages
+ * get sent to the login form with a way back.
+ *
+ * @module
+ */
+
+import type { MiddlewareHandler } from "hono";
+import { needsRenewal, readSession, type SessionConfig, writeSession } from "./session.ts";
+
+/** The exact body of an unauthenticated API request. */
+export const UNAUTHORIZED_BODY = { error: "Unauthorized" } as const;
+
+/** Paths (relative to the base path) that need no session. */
+function isPublic(path: string): boolean {
+  return path === "/login" || path.startsWith("/auth/") || path.startsWith("/assets/");
+}
+
+/**
+ * Guards every route of the board. `basePath` is stripped from the request
+ * path to decide what kind of route it is.
+ */
+export function sessionGuard(config: SessionConfig, basePath: string): MiddlewareHandler {
+  const strip = basePath === "/" ? 0 : basePath.length;
+  const loginPath = basePath === "/" ? "/login" : `${basePath}/login`;
+
+  return async function guard(c, next) {
+    const path = c.req.path.slice(strip) || "/";
+    if (isPublic(path)) return await next();
+    const session = await readSession(c, config);
+    if (!session) {
+      if (path === "/api" || path.startsWith("/api/")) return c.json(UNAUTHORIZED_BODY, 401);
+      const url = new URL(c.req.url);
+      const back = encodeURIComponent(`${url.pathname}${url.search}`);
+      return c.redirect(`${loginPath}?redirect=${back}`, 302);
+    }
+    if (needsRenewal(session, config)) await writeSession(c, config, session.user);
+    await next();
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * The login flow: `GET /login`, `POST /auth/login`, `POST /auth/logout`.
+ *
+ * @module
+ */
+
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { BoardUser, SessionAuthOptions } from "../options.ts";
+import { renderLoginPage } from "./login_page.ts";
+import { safeRedirect } from "./redirect.ts";
+import { clearSession, type SessionConfig, writeSession } from "./session.ts";
+
+/** What the login routes need. */
+export interface LoginConfig {
+  session: SessionConfig;
+  authenticate: SessionAuthOptions["authenticate"];
+  basePath: string;
+  title: string;
+  logo: string | null;
+}
+
+/** The one message a failed sign-in gets, whatever failed. */
+export const LOGIN_FAILED = "Invalid username or password";
+const LOGIN_INCOMPLETE = "Enter a username and a password";
+const LOGIN_BODY_LIMIT = 16 * 1024;
+
+interface Credentials {
+  username: unknown;
+  password: unknown;
+  redirect: unknown;
+}
+
+function prefixed(basePath: string, path: string): string {
+  return basePath === "/" ? path : `${basePath}${path}`;
+}
+
+async function readCredentials(c: Context, json: boolean): Promise<Credentials | null> {
+  try {
+    const body = json ? await c.req.json() : await c.req.parseBody();
+    if (body === null || typeof body !== "object" || Array.isArray(body)) return null;
+    return body as Credentials;
+  } catch {
+    return null;
+  }
+}
+
+function asUser(user: unknown): BoardUser | null {
+  if (!user) return null;
+  return typeof user === "object" ? user as BoardUser : { id: String(user) };
+}
+
+/** Builds the login routes. */
+export function loginRoutes(config: LoginConfig): Hono {
+  const action = prefixed(config.basePath, "/auth/login");
+
+  function page(c: Context, redirect: unknown, error: string | null, status: 200 | 400 | 401) {
+    c.header("Cache-Control", "no-store");
+    return c.html(
+      renderLoginPage({
+        title: config.title,
+        logo: config.logo,
+        action,
+        redirect: safeRedirect(redirect, config.basePath),
+        error,
+        nonce: c.get("secureHeadersNonce") ?? "",
+      }),
+      status,
+    );
+  }
+
+  return new Hono()
+    .get("/login", (c) => page(c, c.req.query("redirect"), null, 200))
+    .post(
+      "/auth/login",
+      bodyLimit({
+        maxSize: LOGIN_BODY_LIMIT,
+        onError: (c) => c.json({ error: "Request body too large", code: "INVALID_PARAM" }, 413),
+      }),
+      async (c) => {
+        const json = (c.req.header("content-type") ?? "").includes("application/json");
+        const body = await readCredentials(c, json);
+        const redirect = body?.redirect ?? c.req.query("redirect");
+        if (typeof body?.username !== "string" || typeof body?.password !== "string") {
+          return json
+            ? c.json({
+              error: `${LOGIN_INCOMPLETE} (username and password strings)`,
+              code: "INVALID_PARAM",
+            }, 400)
+            : page(c, redirect, LOGIN_INCOMPLETE, 400);
+        }
+        let user: BoardUser | null = null;
+        try {
+          user = asUser(
+            await config.authenticate(
+              { username: body.username, password: body.password },
+              c.req.raw,
+            ),
+          );
+        } catch {
+          user = null;
+        }
+        if (!user) {
+          return json
+            ? c.json({ error: LOGIN_FAILED, code: "UNAUTHORIZED" }, 401)
+            : page(c, redirect, LOGIN_FAILED, 401);
+        }
+        await writeSession(c, config.session, user);
+        return c.redirect(safeRedirect(redirect, config.basePath), 303);
+      },
+    )
+    .post("/auth/logout", (c) => {
+      clearSession(c, config.session);
+      return c.redirect(prefixed(config.basePath, "/login"), 303);
+    });
+}

@@ -1,0 +1,238 @@
+/**
+ * `createBoard`: validates the options, then mounts the API guards, the API
+ * and the UI under the base path.
+ *
+ * @module
+ */
+
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { NONCE, secureHeaders } from "hono/secure-headers";
+import { sessionGuard } from "./auth/guard.ts";
+import { loginRoutes } from "./auth/routes.ts";
+import type { SessionConfig } from "./auth/session.ts";
+import { getRequestListener } from "@hono/node-server";
+import { createApi } from "./api/mod.ts";
+import { createPresenter } from "./api/present.ts";
+import { BoardError, errorBody } from "./errors.ts";
+import {
+  type AuthHook,
+  type BoardOptions,
+  type ResolvedOptions,
+  resolveOptions,
+} from "./options.ts";
+import { createRedisSource } from "./source/redis/mod.ts";
+import type { TaskSource } from "./source/types.ts";
+import { serveUi } from "./static.ts";
+
+/** A Node.js `(req, res)` request listener. */
+// deno-lint-ignore no-explicit-any
+export type NodeHandler = (req: any, res: any) => Promise<void>;
+
+/**
+ * What {@link createBoard} returns: `app`, the Hono app with routes relative to
+ * the base path (mount it with `host.route(basePath, board.app)`), and the
+ * handlers below.
+ */
+export interface Board {
+  /**
+   * The Hono app with routes relative to the base path: mount it with
+   * `host.route(basePath, board.app)`.
+   *
+   * @ignore Hono's own types are documented by Hono (npm:hono).
+   */
+  app: Hono;
+  /** A web-standard handler serving the board under its base path (`Deno.serve(board.fetch)`). */
+  fetch: (request: Request) => Response | Promise<Response>;
+  /** A Node.js request listener (`http.createServer(board.handler)`). */
+  handler: NodeHandler;
+  /** Starts `Deno.serve` on the port and prints where the board listens. */
+  listen: (port?: number) => Deno.HttpServer<Deno.NetAddr>;
+  /** Releases what the board opened itself (the Redis connection when given a URL). */
+  close: () => Promise<void>;
+}
+
+const SOURCE_METHODS: (keyof TaskSource)[] = [
+  "listTasks",
+  "refreshTasks",
+  "getStats",
+  "getTaskStorage",
+  "listJobs",
+  "getJob",
+  "getVersionDistribution",
+  "listSchedules",
+  "listWorkflows",
+  "getWorkflow",
+  "listDeadLetters",
+  "groupDeadLetters",
+  "getThroughput",
+  "getStoreInfo",
+  "close",
+];
+
+function resolveSource(source: TaskSource | string): { source: TaskSource; owned: boolean } {
+  if (typeof source === "string") {
+    if (!/^rediss?:\/\//.test(source)) {
+      throw new TypeError(
+        `queue-board: source must be a TaskSource or a redis:// URL (got ${
+          JSON.stringify(source)
+        })`,
+      );
+    }
+    return { source: createRedisSource({ url: source }), owned: true };
+  }
+  const missing = SOURCE_METHODS.filter((method) =>
+    typeof (source as unknown as Record<string, unknown> | null)?.[method] !== "function"
+  );
+  if (missing.length > 0) {
+    throw new TypeError(
+      `queue-board: source must be a TaskSource or a redis:// URL (missing ${missing.join(", ")})`,
+    );
+  }
+  return { source, owned: false };
+}
+
+function onError(error: Error, c: Context): Response {
+  const { status, body } = errorBody(error);
+  if (status === 500) console.error("queue-board: unexpected error", error);
+  return c.json(body, status);
+}
+
+/** The largest request body the API reads. */
+export const API_BODY_LIMIT = 1024 * 1024;
+
+function bodyTooLarge(c: Context): Response {
+  return c.json({ error: `Request body over ${API_BODY_LIMIT} bytes`, code: "INVALID_PARAM" }, 413);
+}
+
+function originOf(url: string | null): string[] {
+  if (url === null || !/^https?:\/\//.test(url)) return [];
+  return [new URL(url).origin];
+}
+
+/** Headers for every answer: a CSP that lets only the board's own code run, no framing. */
+function securityHeaders(options: ResolvedOptions): Parameters<typeof secureHeaders>[0] {
+  return {
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", NONCE],
+      imgSrc: ["'self'", "data:", ...originOf(options.logo), ...originOf(options.favicon)],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+    xFrameOptions: "DENY",
+    referrerPolicy: "same-origin",
+    strictTransportSecurity: false,
+  };
+}
+
+function readOnlyGuard(): MiddlewareHandler {
+  return async function readOnly(c, next) {
+    if (c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.method !== "OPTIONS") {
+      throw new BoardError("READ_ONLY", "The board is read-only: mutations are disabled");
+    }
+    await next();
+  };
+}
+
+function hookGuard(hook: AuthHook): MiddlewareHandler {
+  return async function authHook(c, next) {
+    const answer = await hook(c.req.raw);
+    if (answer instanceof Response) return answer;
+    await next();
+  };
+}
+
+/**
+ * Creates the board for a task system.
+ *
+ * @param source a {@link TaskSource} (e.g. `createMemorySource()`), or a Redis URL
+ *   that taskora writes to
+ * @param options see {@link BoardOptions}; a bad option throws naming it
+ *
+ * @example Standalone on Deno
+ * ```ts
+ * import { createBoard } from "@x/queue-board";
+ * const board = createBoard("redis://127.0.0.1:6379", { readOnly: true });
+ * board.listen(3000); // queue-board listening on http://localhost:3000/board
+ * ```
+ */
+export function createBoard(source: TaskSource | string, options: BoardOptions = {}): Board {
+  const resolved = resolveOptions(options);
+  const { source: taskSource, owned } = resolveSource(source);
+  const deps = {
+    source: taskSource,
+    options: resolved,
+    present: createPresenter(resolved),
+    startedAt: Date.now(),
+  };
+
+  const api = new Hono();
+  api.onError(onError);
+  api.use("*", bodyLimit({ maxSize: API_BODY_LIMIT, onError: bodyTooLarge }));
+  if (resolved.cors) {
+    api.use(
+      "*",
+      cors({ origin: resolved.cors.origin, credentials: true, exposeHeaders: ["X-Total-Count"] }),
+    );
+  }
+  if (typeof resolved.auth === "function") api.use("*", hookGuard(resolved.auth));
+  if (resolved.readOnly) api.use("*", readOnlyGuard());
+  api.route("/", createApi(deps));
+  api.all("*", (c) => {
+    throw new BoardError("NOT_FOUND", `No API route ${c.req.method} ${c.req.path}`);
+  });
+
+  const app = new Hono();
+  app.onError(onError);
+  app.use("*", secureHeaders(securityHeaders(resolved)));
+  if (resolved.auth !== null && typeof resolved.auth === "object") {
+    const session: SessionConfig = {
+      cookieName: resolved.auth.cookieName,
+      secret: resolved.auth.cookiePassword,
+      ttlMs: resolved.auth.sessionTtlMs,
+      path: resolved.basePath,
+      trustProxy: resolved.trustProxy,
+    };
+    app.use("*", sessionGuard(session, resolved.basePath));
+    app.route(
+      "/",
+      loginRoutes({
+        session,
+        authenticate: resolved.auth.authenticate,
+        basePath: resolved.basePath,
+        title: resolved.title,
+        logo: resolved.logo,
+      }),
+    );
+  }
+  app.route("/api", api);
+  app.route("/", serveUi(resolved));
+
+  const root = resolved.basePath === "/" ? app : new Hono().route(resolved.basePath, app);
+  const fetch = (request: Request) => root.fetch(request);
+
+  return {
+    app,
+    fetch,
+    // The host's own Request/Response stay untouched (the default would replace the globals).
+    handler: getRequestListener(fetch, { overrideGlobalObjects: false }),
+    listen(port = 3000) {
+      return Deno.serve({
+        port,
+        onListen({ port }) {
+          const path = resolved.basePath === "/" ? "/" : resolved.basePath;
+          console.log(`queue-board listening on http://localhost:${port}${path}`);
+        },
+      }, fetch);
+    },
+    async close() {
+      if (owned) await taskSource.close();
+    },
+  };
+}

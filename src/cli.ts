@@ -1,0 +1,190 @@
+/**
+ * The standalone server: `deno task start`. With no Redis configured it
+ * serves a live demo on the in-memory task system.
+ *
+ * ```sh
+ * deno run -A jsr:@x/queue-board/cli --redis redis://127.0.0.1:6379 --read-only
+ * ```
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { createBoard } from "./board.ts";
+import { parseDuration } from "./duration.ts";
+import { timingSafeEqual } from "hono/utils/buffer";
+import type { BoardOptions, SessionAuthOptions } from "./options.ts";
+import { createMemorySource } from "./source/memory/mod.ts";
+import { createRedisSource } from "./source/redis/mod.ts";
+import type { TaskSource } from "./source/types.ts";
+
+/** The text `--help` prints. */
+export const USAGE = `queue-board: the admin dashboard for taskora queues
+
+Usage: deno task start [options]
+
+Options:
+  --redis <url>        Redis that taskora writes to (env REDIS_URL).
+                       Without it, a live demo runs on an in-memory task system.
+  --prefix <prefix>    taskora's key prefix option (keys taskora:<prefix>:...)
+  --port <port>        Port to listen on (env PORT, default 3000)
+  --base-path <path>   Path the board is served under (default /board)
+  --read-only          Disable every mutation
+  --redact <a,b>       Keys to mask in job data, results, errors and log meta
+  --title <title>      Title shown in the header
+  --session-ttl <dur>  Rolling session expiry, e.g. 30m or 1d (with session login)
+  -h, --help           Show this help
+
+Session login is on when BOARD_USERNAME, BOARD_PASSWORD and BOARD_COOKIE_SECRET
+(32+ characters) are all set.
+`;
+
+/** A command-line mistake: printed with the usage hint, exit code 2. */
+export class UsageError extends Error {}
+
+/** What the command line asks for. */
+export interface CliConfig {
+  redisUrl: string | null;
+  prefix: string | undefined;
+  port: number;
+  options: BoardOptions;
+  help: boolean;
+}
+
+/** Parses flags (and the environment) into a configuration; throws {@link UsageError}. */
+export function parseCli(args: string[], env: (name: string) => string | undefined): CliConfig {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        redis: { type: "string" },
+        prefix: { type: "string" },
+        port: { type: "string" },
+        "base-path": { type: "string" },
+        "read-only": { type: "boolean" },
+        redact: { type: "string" },
+        title: { type: "string" },
+        "session-ttl": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const flags = parsed.values;
+  const rawPort = flags.port ?? env("PORT") ?? "3000";
+  const port = Number(rawPort);
+  if (!/^\d+$/.test(rawPort) || port < 1 || port > 65535) {
+    throw new UsageError(`--port must be a number from 1 to 65535 (got "${rawPort}")`);
+  }
+  const redisUrl = flags.redis ?? env("REDIS_URL") ?? null;
+  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new UsageError(`--redis must be a redis:// or rediss:// URL (got "${redisUrl}")`);
+  }
+  const options: BoardOptions = {};
+  const auth = sessionFromEnv(env, flags["session-ttl"]);
+  if (auth) options.auth = auth;
+  if (flags["base-path"] !== undefined) options.basePath = flags["base-path"];
+  if (flags["read-only"]) options.readOnly = true;
+  if (flags.title !== undefined) options.title = flags.title;
+  if (flags.redact !== undefined) {
+    options.redact = flags.redact.split(",").map((key) => key.trim()).filter(Boolean);
+  }
+  return { redisUrl, prefix: flags.prefix, port, options, help: flags.help ?? false };
+}
+
+const AUTH_ENV = ["BOARD_USERNAME", "BOARD_PASSWORD", "BOARD_COOKIE_SECRET"] as const;
+
+/**
+ * Session login from `BOARD_USERNAME`, `BOARD_PASSWORD` and
+ * `BOARD_COOKIE_SECRET`: all three or none. Credentials are compared in
+ * constant time.
+ */
+export function sessionFromEnv(
+  env: (name: string) => string | undefined,
+  sessionTtl: string | undefined,
+): SessionAuthOptions | null {
+  const missing = AUTH_ENV.filter((name) => !env(name));
+  if (missing.length === AUTH_ENV.length) {
+    if (sessionTtl !== undefined) {
+      throw new UsageError(`--session-ttl needs session login: set ${AUTH_ENV.join(", ")}`);
+    }
+    return null;
+  }
+  if (missing.length > 0) {
+    throw new UsageError(
+      `session login needs all of ${AUTH_ENV.join(", ")} (missing ${missing.join(", ")})`,
+    );
+  }
+  const [username, password, secret] = AUTH_ENV.map((name) => env(name)!);
+  if (secret.length < 32) {
+    throw new UsageError("BOARD_COOKIE_SECRET must be at least 32 characters");
+  }
+  if (sessionTtl !== undefined && parseDuration(sessionTtl) === null) {
+    throw new UsageError(
+      `--session-ttl must be a duration like 30s, 5m, 2h or 1d (got "${sessionTtl}")`,
+    );
+  }
+  return {
+    cookiePassword: secret,
+    sessionTtl: sessionTtl ?? false,
+    async authenticate(credentials) {
+      const [userMatches, passwordMatches] = await Promise.all([
+        timingSafeEqual(credentials.username, username),
+        timingSafeEqual(credentials.password, password),
+      ]);
+      return userMatches && passwordMatches ? { name: username } : null;
+    },
+  };
+}
+
+/** Runs the server; resolves when it has shut down. */
+export async function main(args: string[]): Promise<number> {
+  let config: CliConfig;
+  try {
+    config = parseCli(args, (name) => Deno.env.get(name));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`queue-board: ${error.message}\nRun with --help for usage.`);
+    return 2;
+  }
+  if (config.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  let source: TaskSource;
+  if (config.redisUrl) {
+    source = createRedisSource({ url: config.redisUrl, prefix: config.prefix });
+    console.log(`queue-board: reading taskora data from ${redactUrl(config.redisUrl)}`);
+  } else {
+    source = createMemorySource({ simulate: true });
+    console.log("queue-board: no Redis configured (--redis or REDIS_URL): serving a live demo");
+  }
+  let board;
+  try {
+    board = createBoard(source, config.options);
+  } catch (error) {
+    console.error((error as Error).message);
+    await source.close();
+    return 2;
+  }
+  const server = board.listen(config.port);
+  const stop = () => server.shutdown();
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  await server.finished;
+  await source.close();
+  return 0;
+}
+
+/** Hides the password of a Redis URL for logs. */
+function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
+}
+
+if (import.meta.main) {
+  Deno.exit(await main(Deno.args));
+}

@@ -1,0 +1,288 @@
+/**
+ * Board options and their validation. Every option is checked once, when the
+ * board is created, and a bad one throws a message that names the option and
+ * what it allows.
+ *
+ * @module
+ */
+
+import { parseDuration } from "./duration.ts";
+
+/** A signed-in user, as returned by `authenticate`. */
+export interface BoardUser {
+  /** Whatever `authenticate` returned: it is signed into the session cookie. */
+  [key: string]: unknown;
+}
+
+/** Session login: the board shows a login form and keeps a signed cookie. */
+export interface SessionAuthOptions {
+  /** Secret for the cookie signature, at least 32 characters. */
+  cookiePassword: string;
+  /** Checks credentials; a truthy user signs in, null refuses. */
+  authenticate: (
+    credentials: { username: string; password: string },
+    request: Request,
+  ) => BoardUser | null | undefined | Promise<BoardUser | null | undefined>;
+  /** Cookie name (default `queue_board_session`). */
+  cookieName?: string;
+  /** `false` (default) or a duration (`"30s" | "5m" | "2h" | "1d"` or ms) for rolling expiry. */
+  sessionTtl?: false | string | number;
+}
+
+/** A hook run on every API request: a Response stops the request, undefined lets it through. */
+export type AuthHook = (request: Request) => Response | undefined | Promise<Response | undefined>;
+
+/** Functions that reshape job values before redaction, per task. */
+export interface Formatters {
+  /** Reshapes a job's data before it is shown. */
+  data?: (value: unknown, task: string) => unknown;
+  /** Reshapes a job's result before it is shown. */
+  result?: (value: unknown, task: string) => unknown;
+}
+
+/** Options of {@link createBoard}. All are optional. */
+export interface BoardOptions {
+  /** Path the board is served under (default `/board`). Must start with `/`. */
+  basePath?: string;
+  /** Refuse every mutation with 403 and hide mutation controls. */
+  readOnly?: boolean;
+  /** Session login or an API hook. */
+  auth?: SessionAuthOptions | AuthHook;
+  /** Title shown in the header and the browser tab (default `queue-board`). */
+  title?: string;
+  /** URL of a logo image for the header. */
+  logo?: string;
+  /** URL of the favicon. */
+  favicon?: string;
+  /** Default theme (default `auto`: follows the operating system). */
+  theme?: "light" | "dark" | "auto";
+  /** How often the UI polls when live updates are down, in ms (default 5000). */
+  refreshInterval?: number;
+  /** Keys whose values are masked in data, results, errors and log meta (case-insensitive). */
+  redact?: string[];
+  /** CORS for the API: only this origin is allowed. */
+  cors?: { origin: string | string[] };
+  /** Per-task reshaping of data and results, applied before redaction. */
+  formatters?: Formatters;
+  /**
+   * Trust `X-Forwarded-Proto` from a TLS-terminating proxy when deciding
+   * whether the session cookie is `Secure` (default false: only set it when
+   * the board itself sees HTTPS). Turn on only behind a proxy that sets it.
+   */
+  trustProxy?: boolean;
+}
+
+/** Session login after validation. */
+export interface ResolvedSessionAuth {
+  cookiePassword: string;
+  authenticate: SessionAuthOptions["authenticate"];
+  cookieName: string;
+  /** Rolling lifetime in ms, or null for no server-side expiry. */
+  sessionTtlMs: number | null;
+}
+
+/** Options after validation, with defaults filled in. */
+export interface ResolvedOptions {
+  basePath: string;
+  readOnly: boolean;
+  auth: ResolvedSessionAuth | AuthHook | null;
+  title: string;
+  logo: string | null;
+  favicon: string | null;
+  theme: "light" | "dark" | "auto";
+  refreshInterval: number;
+  redact: string[];
+  cors: { origin: string | string[] } | null;
+  formatters: Formatters;
+  trustProxy: boolean;
+}
+
+const KNOWN_OPTIONS = [
+  "basePath",
+  "readOnly",
+  "auth",
+  "title",
+  "logo",
+  "favicon",
+  "theme",
+  "refreshInterval",
+  "redact",
+  "cors",
+  "formatters",
+  "trustProxy",
+];
+
+const THEMES = ["light", "dark", "auto"] as const;
+
+/** Thrown by {@link resolveOptions} for an option that is not allowed. */
+export class BoardOptionsError extends TypeError {
+  /** Names the option and what it allows. */
+  constructor(option: string, allowed: string, got: unknown) {
+    super(`queue-board: option "${option}" must be ${allowed} (got ${describe(got)})`);
+    this.name = "BoardOptionsError";
+  }
+}
+
+function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (value === null || typeof value !== "object") return String(value);
+  return Array.isArray(value) ? "an array" : "an object";
+}
+
+/**
+ * Normalises a base path: one leading slash, no trailing slash, `/` for the
+ * root. Throws when it does not start with `/` or holds characters a path
+ * segment cannot.
+ */
+export function normaliseBasePath(value: unknown): string {
+  const allowed = 'a path starting with "/" made of URL path characters';
+  if (typeof value !== "string" || !value.startsWith("/")) {
+    throw new BoardOptionsError("basePath", allowed, value);
+  }
+  if (!/^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/.test(value) || value.includes("//")) {
+    throw new BoardOptionsError("basePath", allowed, value);
+  }
+  const trimmed = value.replace(/\/+$/, "");
+  return trimmed === "" ? "/" : trimmed;
+}
+
+function optionalString(options: BoardOptions, key: "title" | "logo" | "favicon"): string | null {
+  const value = options[key];
+  if (value === undefined) return null;
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new BoardOptionsError(key, "a non-empty string", value);
+  }
+  return value;
+}
+
+function checkAuth(auth: unknown): ResolvedSessionAuth | AuthHook | null {
+  if (auth === undefined || auth === null) return null;
+  if (typeof auth === "function") {
+    if ("cookiePassword" in auth || "authenticate" in auth) {
+      throw new BoardOptionsError(
+        "auth",
+        "either a hook function or a session object, not both",
+        "a function with session fields",
+      );
+    }
+    return auth as AuthHook;
+  }
+  const allowed = "a hook function or { cookiePassword, authenticate, cookieName?, sessionTtl? }";
+  if (typeof auth !== "object") throw new BoardOptionsError("auth", allowed, auth);
+  const session = auth as Partial<SessionAuthOptions>;
+  if (typeof session.authenticate !== "function") {
+    throw new BoardOptionsError("auth.authenticate", "a function", session.authenticate);
+  }
+  if (typeof session.cookiePassword !== "string" || session.cookiePassword.length < 32) {
+    throw new BoardOptionsError(
+      "auth.cookiePassword",
+      "a string of at least 32 characters",
+      typeof session.cookiePassword === "string" ? "a shorter string" : session.cookiePassword,
+    );
+  }
+  const cookieName = session.cookieName ?? "queue_board_session";
+  if (typeof cookieName !== "string" || !/^[A-Za-z0-9_\-]{1,64}$/.test(cookieName)) {
+    throw new BoardOptionsError("auth.cookieName", "1 to 64 letters, digits, _ or -", cookieName);
+  }
+  const ttl = session.sessionTtl ?? false;
+  const sessionTtlMs = ttl === false ? null : parseDuration(ttl);
+  if (sessionTtlMs === 0 || (ttl !== false && sessionTtlMs === null)) {
+    throw new BoardOptionsError(
+      "auth.sessionTtl",
+      'false or a duration like "30s", "5m", "2h", "1d" or a number of ms',
+      ttl,
+    );
+  }
+  for (const key of Object.keys(session)) {
+    if (!["cookiePassword", "authenticate", "cookieName", "sessionTtl"].includes(key)) {
+      throw new BoardOptionsError(
+        `auth.${key}`,
+        "absent: session auth takes cookiePassword, authenticate, cookieName and sessionTtl",
+        key,
+      );
+    }
+  }
+  return {
+    cookiePassword: session.cookiePassword,
+    authenticate: session.authenticate,
+    cookieName,
+    sessionTtlMs,
+  };
+}
+
+function checkCors(cors: unknown): { origin: string | string[] } | null {
+  if (cors === undefined) return null;
+  const allowed = '{ origin: "https://host" } or { origin: ["https://a", "https://b"] }';
+  const origin = (cors as { origin?: unknown } | null)?.origin;
+  const origins = Array.isArray(origin) ? origin : [origin];
+  const valid = origins.length > 0 &&
+    origins.every((o) => typeof o === "string" && o !== "*" && /^https?:\/\/[^/\s]+$/.test(o));
+  if (!valid) throw new BoardOptionsError("cors", allowed, cors);
+  return { origin: origin as string | string[] };
+}
+
+function checkFormatters(formatters: unknown): Formatters {
+  if (formatters === undefined) return {};
+  const allowed = "{ data?: (value, task) => unknown, result?: (value, task) => unknown }";
+  if (formatters === null || typeof formatters !== "object") {
+    throw new BoardOptionsError("formatters", allowed, formatters);
+  }
+  for (const [key, fn] of Object.entries(formatters)) {
+    if ((key !== "data" && key !== "result") || typeof fn !== "function") {
+      throw new BoardOptionsError(`formatters.${key}`, allowed, fn);
+    }
+  }
+  return formatters as Formatters;
+}
+
+/** Validates options and fills in defaults. Throws {@link BoardOptionsError}. */
+export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
+  if (options === null || typeof options !== "object") {
+    throw new BoardOptionsError("options", "an object", options);
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.includes(key)) {
+      throw new BoardOptionsError(
+        key,
+        `one of the known options (${KNOWN_OPTIONS.join(", ")})`,
+        key,
+      );
+    }
+  }
+  if (options.readOnly !== undefined && typeof options.readOnly !== "boolean") {
+    throw new BoardOptionsError("readOnly", "a boolean", options.readOnly);
+  }
+  const theme = options.theme ?? "auto";
+  if (!THEMES.includes(theme)) {
+    throw new BoardOptionsError("theme", '"light", "dark" or "auto"', theme);
+  }
+  const refreshInterval = options.refreshInterval ?? 5000;
+  if (!Number.isInteger(refreshInterval) || refreshInterval < 500 || refreshInterval > 3_600_000) {
+    throw new BoardOptionsError(
+      "refreshInterval",
+      "a whole number of milliseconds from 500 to 3600000",
+      refreshInterval,
+    );
+  }
+  if (options.trustProxy !== undefined && typeof options.trustProxy !== "boolean") {
+    throw new BoardOptionsError("trustProxy", "a boolean", options.trustProxy);
+  }
+  const redact = options.redact ?? [];
+  if (!Array.isArray(redact) || !redact.every((k) => typeof k === "string" && k !== "")) {
+    throw new BoardOptionsError("redact", "an array of non-empty key names", redact);
+  }
+  return {
+    basePath: normaliseBasePath(options.basePath ?? "/board"),
+    readOnly: options.readOnly ?? false,
+    auth: checkAuth(options.auth),
+    title: optionalString(options, "title") ?? "queue-board",
+    logo: optionalString(options, "logo"),
+    favicon: optionalString(options, "favicon"),
+    theme,
+    refreshInterval,
+    redact,
+    cors: checkCors(options.cors),
+    formatters: checkFormatters(options.formatters),
+    trustProxy: options.trustProxy ?? false,
+  };
+}

@@ -1,0 +1,27 @@
+import { createClient } from "redis";
+import { createRedisSource } from "../../src/source/redis/mod.ts";
+import { type CommandSender, writeKeyspace } from "../helpers/fixture.ts";
+import { startRedis } from "../helpers/redis_server.ts";
+import { sourceContract } from "./source_contract.ts";
+
+const redis = await startRedis();
+const client = createClient({ url: redis.url });
+client.on("error", () => {});
+await client.connect();
+
+sourceContract("redis source", async (dump) => {
+  await client.flushAll();
+  await writeKeyspace(client as unknown as CommandSender, dump);
+  const source = createRedisSource({ url: redis.url });
+  return { source, close: () => source.close() };
+});
+
+Deno.test({
+  name: "redis source: (stop the throwaway server)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await client.close();
+    await redis.stop();
+  },
+});
