@@ -75,12 +75,12 @@ export function parseCli(args: string[], env: (name: string) => string | undefin
     throw new UsageError((error as Error).message);
   }
   const flags = parsed.values;
-  const rawPort = flags.port ?? env("PORT") ?? "3000";
+  const rawPort = flags.port ?? (env("PORT") || "3000");
   const port = Number(rawPort);
   if (!/^\d+$/.test(rawPort) || port < 1 || port > 65535) {
     throw new UsageError(`--port must be a number from 1 to 65535 (got "${rawPort}")`);
   }
-  const redisUrl = flags.redis ?? env("REDIS_URL") ?? null;
+  const redisUrl = flags.redis ?? (env("REDIS_URL") || null);
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
     throw new UsageError(`--redis must be a redis:// or rediss:// URL (got "${redisUrl}")`);
   }

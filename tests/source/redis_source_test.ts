@@ -10,6 +10,7 @@ import type { QueueStats } from "../../src/source/types.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
+import { metricKey } from "../../src/source/wire/keys.ts";
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
 
@@ -382,6 +383,27 @@ Deno.test("getThroughput() returns minute buckets ending now, summed over tasks"
     assert.equal(hourly.length, 24);
     assert.equal(hourly.reduce((sum, b) => sum + b.completed, 0), 29);
   }, { metricsAt: now });
+});
+
+Deno.test("getThroughput() reads a closed minute once, and always rereads the last ones", async () => {
+  const now = Date.now();
+  const minute = Math.floor(now / 60_000) * 60_000;
+  const old = minute - 10 * 60_000;
+  await withSource(async ({ source, client }) => {
+    await client.set(metricKey("report", "completed", old), "4");
+    await client.set(metricKey("report", "completed", minute), "1");
+    const first = await source.getThroughput({ task: "report", count: 15 });
+    assert.equal(first.find((b) => b.timestamp === old)?.completed, 4);
+    await client.set(metricKey("report", "completed", old), "400");
+    await client.set(metricKey("report", "completed", minute), "2");
+    const second = await source.getThroughput({ task: "report", count: 15 });
+    assert.equal(
+      second.find((b) => b.timestamp === old)?.completed,
+      4,
+      "closed: served from cache",
+    );
+    assert.equal(second.at(-1)?.completed, 2, "the current minute is read again");
+  });
 });
 
 Deno.test("getStoreInfo() reports the Redis version, memory and uptime", async () => {

@@ -40,7 +40,7 @@ import { checkWireVersion } from "./meta.ts";
 import { listSchedules } from "./schedules.ts";
 import { getStats } from "./stats.ts";
 import { getTaskStorage } from "./storage.ts";
-import { getThroughput } from "./throughput.ts";
+import { ClosedMinutes, getThroughput } from "./throughput.ts";
 import { getVersionDistribution } from "./versions.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
 
@@ -80,6 +80,7 @@ export class RedisTaskSource implements TaskSource {
   readonly #discovery: TaskDiscovery;
   readonly #workflows: WorkflowIndex;
   readonly #deadLetters: DeadLetterGroups;
+  readonly #closedMinutes = new ClosedMinutes();
   #wireCheck: Promise<void> | null = null;
   #wire: { ok: true } | { ok: false; error: IncompatibleStoreError; at: number } | null = null;
   readonly #offReconnect: () => void;
@@ -224,6 +225,7 @@ export class RedisTaskSource implements TaskSource {
       bucketMs: query.bucketMs,
       count: query.count,
       prefix: this.prefix,
+      cache: this.#closedMinutes,
     });
   }
 

@@ -14,8 +14,53 @@ const MINUTE = 60_000;
 /** Counters expire after 24 h: older minutes are not asked for. */
 const RETAINED_MINUTES = 1440;
 
+/** Minutes younger than this may still be counted into (worker clocks drift): always reread. */
+const SETTLE_MINUTES = 2;
+const KINDS = ["completed", "failed"] as const;
+
+/** Completed and failed counts of one minute. */
+export type MinuteCounts = [completed: number, failed: number];
+
+/**
+ * Counts of minutes that are over: taskora only increments the current
+ * minute's counter, so a closed minute is read once and kept until it falls
+ * out of the 24 h window. Turns the 24 h query from 2,880 keys per task into
+ * the last few minutes.
+ */
+export class ClosedMinutes {
+  #byTask = new Map<string, Map<number, MinuteCounts>>();
+
+  /** Whether the minute of the task is known. */
+  has(task: string, minute: number): boolean {
+    return this.#byTask.get(task)?.has(minute) ?? false;
+  }
+
+  /** The counts of a known minute. */
+  get(task: string, minute: number): MinuteCounts | undefined {
+    return this.#byTask.get(task)?.get(minute);
+  }
+
+  /** Keeps a closed minute's counts. */
+  set(task: string, minute: number, counts: MinuteCounts): void {
+    let minutes = this.#byTask.get(task);
+    if (!minutes) this.#byTask.set(task, minutes = new Map());
+    minutes.set(minute, counts);
+  }
+
+  /** Forgets minutes before `oldest`. */
+  prune(oldest: number): void {
+    for (const minutes of this.#byTask.values()) {
+      for (const minute of minutes.keys()) {
+        if (minute < oldest) minutes.delete(minute);
+      }
+    }
+  }
+}
+
 /** Options of {@link getThroughput}. */
 export interface ThroughputOptions {
+  /** Closed minutes already read; filled as minutes close. */
+  cache?: ClosedMinutes;
   bucketMs?: number;
   count?: number;
   prefix?: string;
@@ -27,8 +72,8 @@ export interface ThroughputOptions {
  * `count` buckets of `bucketMs` (a multiple of one minute), oldest first,
  * the last one holding the current minute; each bucket sums the minutes
  * inside it over all given tasks. One round trip: per task, one MGET per
- * kind over the retained minutes of the window (same slot), all in one
- * pipeline.
+ * kind over the minutes of the window not yet in `cache` (same slot), all
+ * in one pipeline.
  */
 export async function getThroughput(
   connection: RedisConnection,
@@ -58,22 +103,39 @@ export async function getThroughput(
   for (let m = currentMinute; m >= oldestMinute; m -= MINUTE) minutes.push(m);
   if (minutes.length === 0 || tasks.length === 0) return buckets;
 
-  const kinds = ["completed", "failed"] as const;
-  const replies = await connection.pipeline(
-    tasks.flatMap((task) =>
-      kinds.map((kind) => [
-        "MGET",
-        ...minutes.map((m) => metricKey(task, kind, m, options.prefix)),
-      ])
+  const settled = currentMinute - SETTLE_MINUTES * MINUTE;
+  const cache = options.cache;
+  cache?.prune(currentMinute - (RETAINED_MINUTES - 1) * MINUTE);
+  const asks = tasks.map((task) => ({
+    task,
+    minutes: cache ? minutes.filter((m) => m >= settled || !cache.has(task, m)) : minutes,
+  })).filter((ask) => ask.minutes.length > 0);
+  const replies = asks.length === 0 ? [] : await connection.pipeline(
+    asks.flatMap(({ task, minutes }) =>
+      KINDS.map((kind) => ["MGET", ...minutes.map((m) => metricKey(task, kind, m, options.prefix))])
     ),
   );
-  replies.forEach((values, i) => {
-    const kind = kinds[i % kinds.length];
-    (values as (string | null)[]).forEach((value, j) => {
-      if (value === null) return;
-      const index = Math.floor((minutes[j] - firstBucket) / bucketMs);
-      if (index >= 0 && index < count) buckets[index][kind] += Number(value) || 0;
+  const read = new Map<string, Map<number, MinuteCounts>>();
+  asks.forEach(({ task, minutes }, i) => {
+    const completed = replies[i * KINDS.length] as (string | null)[];
+    const failed = replies[i * KINDS.length + 1] as (string | null)[];
+    const counts = new Map<number, MinuteCounts>();
+    minutes.forEach((minute, j) => {
+      const pair: MinuteCounts = [Number(completed[j]) || 0, Number(failed[j]) || 0];
+      counts.set(minute, pair);
+      if (minute < settled) cache?.set(task, minute, pair);
     });
+    read.set(task, counts);
   });
+  for (const task of tasks) {
+    for (const minute of minutes) {
+      const counts = read.get(task)?.get(minute) ?? cache?.get(task, minute);
+      if (!counts) continue;
+      const index = Math.floor((minute - firstBucket) / bucketMs);
+      if (index < 0 || index >= count) continue;
+      buckets[index].completed += counts[0];
+      buckets[index].failed += counts[1];
+    }
+  }
   return buckets;
 }

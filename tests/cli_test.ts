@@ -1,0 +1,123 @@
+/**
+ * The standalone server: flags, the environment, and the demo it starts with
+ * no Redis configured.
+ */
+
+import assert from "node:assert/strict";
+import { parseCli, UsageError } from "../src/cli.ts";
+import type { SessionAuthOptions } from "../src/options.ts";
+
+const noEnv = () => undefined;
+const CLI = new URL("../src/cli.ts", import.meta.url).pathname;
+
+function env(values: Record<string, string>) {
+  return (name: string) => values[name];
+}
+
+Deno.test("parseCli() reads flags and the environment, flags first", () => {
+  const config = parseCli(
+    ["--redis", "redis://127.0.0.1:6390", "--prefix", "prod", "--base-path", "/q", "--read-only"],
+    env({ PORT: "4000", REDIS_URL: "redis://ignored" }),
+  );
+  assert.equal(config.redisUrl, "redis://127.0.0.1:6390");
+  assert.equal(config.prefix, "prod");
+  assert.equal(config.port, 4000);
+  assert.deepEqual(config.options, { basePath: "/q", readOnly: true });
+  const defaults = parseCli(["--redact", "password, apiKey", "--title", "Ops"], noEnv);
+  assert.equal(defaults.port, 3000);
+  assert.equal(defaults.redisUrl, null);
+  assert.deepEqual(defaults.options, { redact: ["password", "apiKey"], title: "Ops" });
+});
+
+Deno.test("parseCli() refuses bad flags with a clear message", () => {
+  const cases: Array<[string[], RegExp]> = [
+    [["--port", "abc"], /--port/],
+    [["--port", "70000"], /--port/],
+    [["--redis", "http://x"], /--redis/],
+    [["--bogus"], /bogus/],
+    [["stray"], /stray|positional/i],
+    [["--session-ttl", "1h"], /BOARD_USERNAME/],
+  ];
+  for (const [args, message] of cases) {
+    assert.throws(
+      () => parseCli(args, noEnv),
+      (e: Error) => e instanceof UsageError && message.test(e.message),
+    );
+  }
+});
+
+Deno.test("session login comes on with all three BOARD_* variables, never with some", () => {
+  const all = { BOARD_USERNAME: "ops", BOARD_PASSWORD: "pw", BOARD_COOKIE_SECRET: "s".repeat(32) };
+  const config = parseCli(["--session-ttl", "8h"], env(all));
+  const auth = config.options.auth as SessionAuthOptions;
+  assert.equal(auth.sessionTtl, "8h");
+  assert.throws(
+    () => parseCli([], env({ BOARD_USERNAME: "ops" })),
+    /missing BOARD_PASSWORD, BOARD_COOKIE_SECRET/,
+  );
+  assert.throws(() => parseCli([], env({ ...all, BOARD_COOKIE_SECRET: "short" })), /32/);
+  assert.throws(() => parseCli(["--session-ttl", "soon"], env(all)), /--session-ttl/);
+});
+
+Deno.test("the env credentials are checked by authenticate", async () => {
+  const all = { BOARD_USERNAME: "ops", BOARD_PASSWORD: "pw", BOARD_COOKIE_SECRET: "s".repeat(32) };
+  const auth = parseCli([], env(all)).options.auth as SessionAuthOptions;
+  const request = new Request("http://board.test/");
+  const check = (username: string, password: string) =>
+    auth.authenticate({ username, password }, request);
+  assert.deepEqual(await check("ops", "pw"), { name: "ops" });
+  assert.equal(await check("ops", "pW"), null);
+  assert.equal(await check("op", "pw"), null);
+});
+
+async function run(args: string[], envVars: Record<string, string> = {}) {
+  const command = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-net", "--allow-env", "--allow-read", CLI, ...args],
+    env: envVars,
+    stdout: "piped",
+    stderr: "piped",
+  });
+  return await command.output();
+}
+
+Deno.test("--help prints usage; a bad flag exits non-zero with the reason", async () => {
+  const help = await run(["--help"]);
+  assert.equal(help.code, 0);
+  assert.match(new TextDecoder().decode(help.stdout), /Usage: deno task start/);
+  const bad = await run(["--port", "nope"]);
+  assert.equal(bad.code, 2);
+  assert.match(new TextDecoder().decode(bad.stderr), /--port must be a number/);
+});
+
+Deno.test("with no Redis configured it serves the live demo and says so", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-net", "--allow-env", "--allow-read", CLI, "--port", String(port)],
+    env: { REDIS_URL: "" },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let printed = "";
+  while (!printed.includes("listening on")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    printed += value;
+  }
+  try {
+    assert.match(printed, /live demo/);
+    assert.match(printed, new RegExp(`queue-board listening on http://localhost:${port}/board`));
+    const overview = await (await fetch(`http://127.0.0.1:${port}/board/api/overview`)).json();
+    assert.ok(overview.tasks.length >= 5, "the simulator's tasks");
+    const page = await fetch(`http://127.0.0.1:${port}/board/`);
+    assert.equal(page.status, 200);
+    await page.body?.cancel();
+  } finally {
+    child.kill("SIGTERM");
+    await reader.cancel();
+    const status = await child.status;
+    assert.equal(status.code, 0, "a clean shutdown on SIGTERM");
+  }
+});

@@ -1,0 +1,89 @@
+/**
+ * The board over a real Redis holding the taskora fixture: the API reads it,
+ * Redis going away is a quick 503, and the board recovers by itself.
+ */
+
+import assert from "node:assert/strict";
+import { createBoard } from "../../mod.ts";
+import { loadFixture } from "../helpers/fixture.ts";
+import { connectClient, startRedis } from "../helpers/redis_server.ts";
+
+async function get(board: { fetch: (r: Request) => Response | Promise<Response> }, path: string) {
+  return await board.fetch(new Request(`http://board.test/board/api${path}`));
+}
+
+Deno.test("the API reads the real keyspace from a Redis URL", async () => {
+  const redis = await startRedis();
+  await loadFixture(redis.url, { metricsAt: Date.now() });
+  const board = createBoard(redis.url, { redact: ["password"] });
+  try {
+    const overview = await (await get(board, "/overview")).json();
+    assert.equal(overview.tasks.length, 11);
+    assert.equal(overview.totals.completed, 29);
+    assert.equal(overview.redis.connected, true);
+    assert.match(overview.redis.version, /^\d+\.\d+/);
+    const job = await (await get(board, "/jobs/7deea1e0-af8c-4c24-bb84-c89069ee4b0a")).json();
+    assert.equal(job.data.password, "[REDACTED]");
+    assert.equal(job.logs.length, 2);
+    const page = await get(board, "/tasks/send-email/jobs?state=failed&limit=2");
+    assert.equal(page.headers.get("x-total-count"), "5");
+    const throughput = await (await get(board, "/throughput")).json();
+    assert.equal(throughput.reduce((sum: number, b: { failed: number }) => sum + b.failed, 0), 5);
+  } finally {
+    await board.close();
+    await redis.stop();
+  }
+});
+
+Deno.test("Redis down is a 503 STORE_UNAVAILABLE within 2 s, and the board recovers", async () => {
+  const redis = await startRedis();
+  await loadFixture(redis.url);
+  const board = createBoard(redis.url);
+  try {
+    assert.equal((await get(board, "/overview")).status, 200);
+    await redis.stop();
+    for (const path of ["/overview", "/jobs/7deea1e0-af8c-4c24-bb84-c89069ee4b0a", "/dlq"]) {
+      const started = performance.now();
+      const response = await get(board, path);
+      const elapsed = performance.now() - started;
+      assert.equal(response.status, 503, path);
+      assert.equal((await response.json()).code, "STORE_UNAVAILABLE");
+      assert.ok(elapsed < 2500, `${path} answered in ${Math.round(elapsed)} ms`);
+    }
+    await redis.restart();
+    await loadFixture(redis.url);
+    let status = 0;
+    for (let attempt = 0; attempt < 40 && status !== 200; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const response = await get(board, "/overview");
+      status = response.status;
+      await response.body?.cancel();
+    }
+    assert.equal(status, 200, "recovered without a restart of the board");
+  } finally {
+    await board.close();
+    await redis.stop();
+  }
+});
+
+Deno.test("a keyspace in a wire format the board does not read is a clear 503", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  await client.hSet("taskora:meta", {
+    wireVersion: "9",
+    minCompat: "8",
+    writtenBy: "taskora-wire-9",
+  });
+  const board = createBoard(redis.url);
+  try {
+    const response = await get(board, "/overview");
+    assert.equal(response.status, 503);
+    const body = await response.json();
+    assert.equal(body.code, "INCOMPATIBLE_STORE");
+    assert.match(body.error, /9/);
+  } finally {
+    await board.close();
+    await client.close();
+    await redis.stop();
+  }
+});
