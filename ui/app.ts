@@ -44,7 +44,12 @@ export function App({ basePath }: { basePath: string }) {
 
   return html`
     <div class="layout" onClick=${router.onClick}>
-      <${Sidebar} title=${cfg.title} logo=${cfg.logo} path=${path} />
+      <${Sidebar}
+        title=${cfg.title}
+        logo=${cfg.logo}
+        path=${path}
+        authEnabled=${cfg.authEnabled}
+      />
       <div class="main">
         <header class="topbar">
           <h1 class="page-title">${item.label}</h1>

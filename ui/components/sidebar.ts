@@ -1,5 +1,7 @@
 /**
- * The left navigation: brand (logo + title) and one link per page.
+ * The left navigation: brand (logo + title), one link per page, and the
+ * sign-out button when session login is on (a plain form: it works without
+ * JavaScript).
  *
  * @module
  */
@@ -41,7 +43,12 @@ export function activeItem(path: string): NavItem {
 
 /** Sidebar with brand and navigation; `path` marks the current page. */
 export function Sidebar(
-  { title, logo, path }: { title: string; logo: string | null; path: string },
+  { title, logo, path, authEnabled }: {
+    title: string;
+    logo: string | null;
+    path: string;
+    authEnabled: boolean;
+  },
 ) {
   const active = activeItem(path);
   return html`
@@ -68,6 +75,12 @@ export function Sidebar(
           )}
         </ul>
       </nav>
+      ${authEnabled &&
+        html`
+          <form class="sidebar-account" method="post" action="auth/logout">
+            <button type="submit" class="signout">Sign out</button>
+          </form>
+        `}
       <footer class="sidebar-foot">taskora</footer>
     </aside>
   `;
