@@ -16,6 +16,7 @@ import { getRequestListener } from "@hono/node-server";
 import { createApi } from "./api/mod.ts";
 import { createPresenter } from "./api/present.ts";
 import { BoardError, errorBody } from "./errors.ts";
+import { createEventHub } from "./events/hub.ts";
 import {
   type AuthHook,
   type BoardOptions,
@@ -165,11 +166,13 @@ function hookGuard(hook: AuthHook): MiddlewareHandler {
 export function createBoard(source: TaskSource | string, options: BoardOptions = {}): Board {
   const resolved = resolveOptions(options);
   const { source: taskSource, owned } = resolveSource(source);
+  const present = createPresenter(resolved);
   const deps = {
     source: taskSource,
     options: resolved,
-    present: createPresenter(resolved),
+    present,
     startedAt: Date.now(),
+    events: createEventHub(taskSource, present),
   };
 
   const api = new Hono();
@@ -232,6 +235,7 @@ export function createBoard(source: TaskSource | string, options: BoardOptions =
       }, fetch);
     },
     async close() {
+      await deps.events.close();
       if (owned) await taskSource.close();
     },
   };

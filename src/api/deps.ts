@@ -6,6 +6,7 @@
  */
 
 import { BoardError } from "../errors.ts";
+import type { EventHub } from "../events/hub.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { Presenter } from "./present.ts";
@@ -17,6 +18,8 @@ export interface ApiDeps {
   present: Presenter;
   /** When the board was created (ms), for its uptime. */
   startedAt: number;
+  /** The board's live event hub (`GET /events`). */
+  events: EventHub;
 }
 
 /**

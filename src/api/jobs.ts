@@ -1,11 +1,13 @@
 /**
- * `GET /jobs/{id}`: one job in full, found across every task.
+ * One job, found across every task: `GET /jobs/{id}` in full, and its
+ * `retry` and `cancel` actions.
  *
  * @module
  */
 
 import { Hono } from "hono";
 import { BoardError, invalidParam } from "../errors.ts";
+import { optionalString, readJsonObject } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 
 /** Longest job id accepted; taskora's are UUIDs, custom ids stay well below. */
@@ -21,10 +23,21 @@ export function jobIdParam(raw: string): string {
 
 /** Routes under `/jobs`. */
 export function jobRoutes({ source, present }: ApiDeps): Hono {
-  return new Hono().get("/jobs/:jobId", async (c) => {
-    const jobId = jobIdParam(c.req.param("jobId"));
-    const job = await source.getJob(jobId);
-    if (!job) throw new BoardError("JOB_NOT_FOUND", `Job "${jobId}" not found`);
-    return c.json(present.jobDetail(job));
-  });
+  return new Hono()
+    .get("/jobs/:jobId", async (c) => {
+      const jobId = jobIdParam(c.req.param("jobId"));
+      const job = await source.getJob(jobId);
+      if (!job) throw new BoardError("JOB_NOT_FOUND", `Job "${jobId}" not found`);
+      return c.json(present.jobDetail(job));
+    })
+    .post("/jobs/:jobId/retry", async (c) => {
+      const jobId = jobIdParam(c.req.param("jobId"));
+      await readJsonObject(c, []);
+      return c.json({ ok: true, ...await source.retryJob(jobId) });
+    })
+    .post("/jobs/:jobId/cancel", async (c) => {
+      const jobId = jobIdParam(c.req.param("jobId"));
+      const reason = optionalString(await readJsonObject(c, ["reason"]), "reason");
+      return c.json({ ok: true, ...await source.cancelJob(jobId, reason) });
+    });
 }

@@ -9,6 +9,7 @@ import { Hono } from "hono";
 import { configRoutes } from "./config.ts";
 import { deadLetterRoutes } from "./dlq.ts";
 import type { ApiDeps } from "./deps.ts";
+import { eventRoutes } from "./events.ts";
 import { jobRoutes } from "./jobs.ts";
 import { overviewRoutes } from "./overview.ts";
 import { scheduleRoutes } from "./schedules.ts";
@@ -29,6 +30,7 @@ export function createApi(deps: ApiDeps): Hono {
       deadLetterRoutes,
       throughputRoutes,
       configRoutes,
+      eventRoutes,
     ]
   ) {
     api.route("/", routes(deps));

@@ -1,21 +1,109 @@
 /**
- * `GET /schedules`: every schedule with its next run and how its last run went.
+ * Schedules: the list with next run and last-run status, and the actions
+ * (pause, resume, trigger now, update, delete).
  *
  * @module
  */
 
 import { Hono } from "hono";
+import { parseDuration } from "../duration.ts";
+import { invalidParam } from "../errors.ts";
+import { assertValidCron } from "../source/schedule_time.ts";
+import type { SchedulePatch, ScheduleRecord } from "../source/types.ts";
+import { type JsonObject, optionalString, readJsonObject } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
+import type { Presenter } from "./present.ts";
+
+const PATCH_FIELDS = ["cron", "every", "timezone", "data", "onMissed", "overlap"] as const;
+const MISSED_POLICY = /^(skip|catch-up|catch-up-limit:\d+)$/;
+
+/** Validates a `PUT /schedules/{name}` body into a patch. */
+export function schedulePatch(body: JsonObject): SchedulePatch {
+  if (Object.keys(body).length === 0) {
+    throw invalidParam("body", `nothing to change (fields: ${PATCH_FIELDS.join(", ")})`);
+  }
+  if (body.cron !== undefined && body.every !== undefined) {
+    throw invalidParam("cron", "cron and every are exclusive: send one");
+  }
+  const patch: SchedulePatch = {};
+  const cron = optionalString(body, "cron", 200);
+  if (cron !== undefined) patch.cron = cron;
+  if (body.every !== undefined) {
+    const every = parseDuration(body.every);
+    if (every === null || every < 1000) {
+      throw invalidParam(
+        "every",
+        `must be at least 1000 ms, as ms or a duration like "30s", "5m", "2h", "1d" (got ${
+          JSON.stringify(body.every)
+        })`,
+      );
+    }
+    patch.every = every;
+  }
+  if (body.timezone !== undefined) {
+    if (body.timezone !== null && typeof body.timezone !== "string") {
+      throw invalidParam("timezone", "must be an IANA time zone name or null");
+    }
+    patch.timezone = body.timezone;
+  }
+  if (patch.cron !== undefined || typeof patch.timezone === "string") {
+    assertValidCron(patch.cron ?? "* * * * *", patch.timezone ?? undefined);
+  }
+  if ("data" in body) patch.data = body.data;
+  const onMissed = optionalString(body, "onMissed", 100);
+  if (onMissed !== undefined) {
+    if (!MISSED_POLICY.test(onMissed)) {
+      throw invalidParam(
+        "onMissed",
+        `must be skip, catch-up or catch-up-limit:N (got "${onMissed}")`,
+      );
+    }
+    patch.onMissed = onMissed;
+  }
+  if (body.overlap !== undefined) {
+    if (typeof body.overlap !== "boolean") throw invalidParam("overlap", "must be a boolean");
+    patch.overlap = body.overlap;
+  }
+  return patch;
+}
+
+function presentSchedule(schedule: ScheduleRecord, present: Presenter): ScheduleRecord {
+  if (!("data" in schedule.config)) return schedule;
+  return {
+    ...schedule,
+    config: { ...schedule.config, data: present.data(schedule.config.data, schedule.config.task) },
+  };
+}
 
 /** Routes under `/schedules`. */
 export function scheduleRoutes({ source, present }: ApiDeps): Hono {
-  return new Hono().get("/schedules", async (c) => {
-    const schedules = await source.listSchedules();
-    return c.json(schedules.map((schedule) => ({
-      ...schedule,
-      config: "data" in schedule.config
-        ? { ...schedule.config, data: present.data(schedule.config.data, schedule.config.task) }
-        : schedule.config,
-    })));
-  });
+  return new Hono()
+    .get("/schedules", async (c) => {
+      const schedules = await source.listSchedules();
+      return c.json(schedules.map((schedule) => presentSchedule(schedule, present)));
+    })
+    .post("/schedules/:name/pause", async (c) => {
+      await readJsonObject(c, []);
+      const schedule = await source.pauseSchedule(c.req.param("name"));
+      return c.json({ ok: true, schedule: presentSchedule(schedule, present) });
+    })
+    .post("/schedules/:name/resume", async (c) => {
+      await readJsonObject(c, []);
+      const schedule = await source.resumeSchedule(c.req.param("name"));
+      return c.json({ ok: true, schedule: presentSchedule(schedule, present) });
+    })
+    .post("/schedules/:name/trigger", async (c) => {
+      await readJsonObject(c, []);
+      return c.json({ ok: true, ...await source.triggerSchedule(c.req.param("name")) });
+    })
+    .put("/schedules/:name", async (c) => {
+      const patch = schedulePatch(await readJsonObject(c, PATCH_FIELDS, { required: true }));
+      const schedule = await source.updateSchedule(c.req.param("name"), patch);
+      return c.json({ ok: true, schedule: presentSchedule(schedule, present) });
+    })
+    .delete("/schedules/:name", async (c) => {
+      const name = c.req.param("name");
+      await source.removeSchedule(name);
+      return c.json({ ok: true, name });
+    });
 }

@@ -1,12 +1,16 @@
 /**
  * Per-task routes: a page of jobs in one state, the task's counts and
- * storage, and its version spread for migrations.
+ * storage, its version spread for migrations, and the bulk actions
+ * (retry every failed job, clean finished jobs by age).
  *
  * @module
  */
 
 import { Hono } from "hono";
-import type { VersionCounts } from "../source/types.ts";
+import { parseDuration } from "../duration.ts";
+import { invalidParam } from "../errors.ts";
+import { FINISHED_STATES, type FinishedState, type VersionCounts } from "../source/types.ts";
+import { readJsonObject } from "./body.ts";
 import { type ApiDeps, requireTask } from "./deps.ts";
 import { integerParam, pageParams, stateParam } from "./params.ts";
 
@@ -90,5 +94,34 @@ export function taskRoutes({ source, present }: ApiDeps): Hono {
         body.blockedJobs = buckets.reduce((sum, b) => sum + countBelow(b, since), 0);
       }
       return c.json(body);
+    })
+    .post("/tasks/:task/retry-all", async (c) => {
+      const task = c.req.param("task");
+      await readJsonObject(c, []);
+      await requireTask(source, task);
+      return c.json({ ok: true, task, ...await source.retryAllFailed(task) });
+    })
+    .post("/tasks/:task/clean", async (c) => {
+      const task = c.req.param("task");
+      const body = await readJsonObject(c, ["state", "olderThan"], { required: true });
+      const state = body.state;
+      if (typeof state !== "string" || !(FINISHED_STATES as readonly string[]).includes(state)) {
+        throw invalidParam(
+          "state",
+          `must be one of ${FINISHED_STATES.join(", ")} (got ${JSON.stringify(state)})`,
+        );
+      }
+      const olderThan = parseDuration(body.olderThan);
+      if (olderThan === null) {
+        throw invalidParam(
+          "olderThan",
+          `must be milliseconds or a duration like "30s", "5m", "2h", "1d" (got ${
+            JSON.stringify(body.olderThan)
+          })`,
+        );
+      }
+      await requireTask(source, task);
+      const { removed } = await source.cleanJobs(task, state as FinishedState, olderThan);
+      return c.json({ ok: true, task, state, olderThan, removed });
     });
 }

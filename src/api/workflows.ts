@@ -1,6 +1,6 @@
 /**
- * Workflow routes: the list, newest first, and one workflow's graph with
- * every node's state, result and error.
+ * Workflow routes: the list, newest first, one workflow's graph with every
+ * node's state, result and error, and cancelling a running one.
  *
  * @module
  */
@@ -8,6 +8,7 @@
 import { Hono } from "hono";
 import { BoardError } from "../errors.ts";
 import { decodeValue } from "../source/wire/decode.ts";
+import { optionalString, readJsonObject } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { pageParams } from "./params.ts";
 
@@ -43,5 +44,10 @@ export function workflowRoutes({ source, present }: ApiDeps): Hono {
           ? present.result(workflow.result, terminalTasks[0])
           : present.value(workflow.result),
       });
+    })
+    .post("/workflows/:id/cancel", async (c) => {
+      const id = c.req.param("id");
+      const reason = optionalString(await readJsonObject(c, ["reason"]), "reason");
+      return c.json({ ok: true, id, ...await source.cancelWorkflow(id, reason) });
     });
 }

@@ -295,6 +295,65 @@ export interface ThroughputQuery {
   count?: number;
 }
 
+/** What a single-job action did. */
+export interface JobActionResult {
+  /** The job id. */
+  id: string;
+  /** The job's task. */
+  task: string;
+  /** The state it was in. */
+  from: JobState;
+  /**
+   * The state it is in now; `cancelling` for an active job that was only
+   * signalled (its worker finishes the cancel).
+   */
+  to: JobState | "cancelling";
+}
+
+/** Changes to a schedule; absent fields keep their value. `cron` and `every` replace each other. */
+export interface SchedulePatch {
+  /** A cron expression (drops `every`). */
+  cron?: string;
+  /** An interval in ms (drops `cron` and `timezone`). */
+  every?: number;
+  /** Time zone of the cron expression; null removes it. */
+  timezone?: string | null;
+  /** The data each run dispatches. */
+  data?: unknown;
+  /** What to do with missed runs. */
+  onMissed?: string;
+  /** Whether runs may overlap. */
+  overlap?: boolean;
+}
+
+/** What cancelling a workflow did. */
+export interface WorkflowCancelResult {
+  /** Node jobs cancelled at once (waiting, delayed, retrying, or never dispatched). */
+  cancelled: number;
+  /** Active node jobs whose workers were signalled to stop. */
+  signalled: number;
+}
+
+/**
+ * One entry of a task's event stream (`taskora:{T}:events`), as the worker
+ * wrote it: the kind, the job, and the other fields as raw strings.
+ */
+export interface TaskEvent {
+  /** The task whose stream it is. */
+  task: string;
+  /**
+   * The kind: waiting, delayed, active, progress, completed, failed,
+   * retrying, cancelled, stalled, expired, promoted, …
+   */
+  event: string;
+  /** The job it is about. */
+  jobId: string;
+  /** The other stream fields (attempt, result, duration, error, value, …), undecoded. */
+  fields: Record<string, string>;
+  /** When it was written (ms; for Redis the time part of the stream entry id). */
+  at: number;
+}
+
 /**
  * The port between the board and a task system.
  *
@@ -334,6 +393,48 @@ export interface TaskSource {
   getThroughput(query?: ThroughputQuery): Promise<ThroughputBucket[]>;
   /** Version, memory and uptime of the store. */
   getStoreInfo(): Promise<StoreInfo>;
+  /**
+   * Sends a failed (or cancelled) job back to waiting, attempt 1, as a fresh
+   * dispatch. `JOB_NOT_FOUND` for an unknown id; `INVALID_STATE` (naming the
+   * state) when the job is in none of the `from` states.
+   */
+  retryJob(jobId: string, from?: readonly ("failed" | "cancelled")[]): Promise<JobActionResult>;
+  /**
+   * Cancels a waiting, delayed or retrying job at once, or signals an active
+   * one's worker; `INVALID_STATE` for a finished job.
+   */
+  cancelJob(jobId: string, reason?: string): Promise<JobActionResult>;
+  /**
+   * Sends every failed job of one task (or of every task, rediscovered first)
+   * back to waiting, in atomic batches of 100.
+   */
+  retryAllFailed(task?: string): Promise<{ retried: number }>;
+  /** Removes finished jobs of a state that finished more than `olderThanMs` ago, in batches. */
+  cleanJobs(task: string, state: FinishedState, olderThanMs: number): Promise<{ removed: number }>;
+  /** Pauses a schedule (no next run); `SCHEDULE_NOT_FOUND` for an unknown name. */
+  pauseSchedule(name: string): Promise<ScheduleRecord>;
+  /** Resumes a schedule, its next run computed from now. */
+  resumeSchedule(name: string): Promise<ScheduleRecord>;
+  /** Dispatches one run of a schedule now; its next run does not move. */
+  triggerSchedule(name: string): Promise<{ jobId: string }>;
+  /** Changes a schedule; the next run is recomputed unless it is paused. */
+  updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord>;
+  /** Deletes a schedule. */
+  removeSchedule(name: string): Promise<void>;
+  /**
+   * Cancels a running workflow: pending node jobs become cancelled, active
+   * ones are signalled, finished ones keep their state. `INVALID_STATE` for a
+   * finished workflow.
+   */
+  cancelWorkflow(id: string, reason?: string): Promise<WorkflowCancelResult>;
+  /**
+   * Calls `listener` for every event written to any task's stream from now
+   * on (tasks that appear later included), in stream order per task; returns
+   * the unsubscribe function. Sources share one reader between all
+   * listeners: the first subscription starts it, the last unsubscribe stops
+   * it. Listeners must not throw.
+   */
+  subscribe(listener: (event: TaskEvent) => void): () => void;
   /** Stops background work and releases connections the source owns. */
   close(): Promise<void>;
 }

@@ -1,7 +1,11 @@
 import { createMemorySource } from "../../src/source/memory/mod.ts";
-import { sourceContract } from "./source_contract.ts";
+import { mutationContract } from "./mutation_contract.ts";
+import { type Seed, sourceContract } from "./source_contract.ts";
 
-sourceContract("memory source", (dump) => {
+const seed: Seed = (dump) => {
   const source = createMemorySource({ seed: dump });
   return Promise.resolve({ source, close: () => source.close() });
-});
+};
+
+sourceContract("memory source", seed);
+mutationContract("memory source", seed);

@@ -2,19 +2,23 @@ import { createClient } from "redis";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { type CommandSender, writeKeyspace } from "../helpers/fixture.ts";
 import { startRedis } from "../helpers/redis_server.ts";
-import { sourceContract } from "./source_contract.ts";
+import { mutationContract } from "./mutation_contract.ts";
+import { type Seed, sourceContract } from "./source_contract.ts";
 
 const redis = await startRedis();
 const client = createClient({ url: redis.url });
 client.on("error", () => {});
 await client.connect();
 
-sourceContract("redis source", async (dump) => {
+const seed: Seed = async (dump) => {
   await client.flushAll();
   await writeKeyspace(client as unknown as CommandSender, dump);
   const source = createRedisSource({ url: redis.url });
   return { source, close: () => source.close() };
-});
+};
+
+sourceContract("redis source", seed);
+mutationContract("redis source", seed);
 
 Deno.test({
   name: "redis source: (stop the throwaway server)",

@@ -22,9 +22,9 @@ import {
   type WorkflowShape,
 } from "./profiles.ts";
 import type { MemoryStore, StoredJob } from "./store.ts";
+import { cancelWorkflow } from "./workflow_actions.ts";
 import {
   advanceWorkflow,
-  cancelWorkflow,
   createWorkflow,
   failWorkflow,
   type NodeDispatch,
@@ -333,9 +333,7 @@ export class Simulator {
       const running = [...this.store.workflows].filter(([, hash]) => hash.state === "running");
       if (running.length > 0) {
         const [id] = d.pick(running);
-        for (const ref of cancelWorkflow(this.store, id, "cancelled by operator")) {
-          this.store.cancel(ref.task, ref.jobId, "cancelled by operator");
-        }
+        cancelWorkflow(this.store, id, "cancelled by operator", { stampCancelledAt: false });
         return;
       }
     }

@@ -11,27 +11,35 @@ import { type DeadLetterEntry, groupDeadLetters } from "../dead_letters.ts";
 import {
   type DeadLetterGroup,
   FINISHED_STATES,
+  type FinishedState,
   JOB_STATES,
+  type JobActionResult,
   type JobDetail,
   type JobPage,
   type JobRecord,
   type JobState,
   type QueueStats,
+  type SchedulePatch,
   type ScheduleRecord,
   type StoreInfo,
+  type TaskEvent,
   type TaskSource,
   type TaskStorage,
   type ThroughputBucket,
   type ThroughputQuery,
   type VersionCounts,
   type VersionDistribution,
+  type WorkflowCancelResult,
   type WorkflowDetail,
   type WorkflowPage,
   type WorkflowSummary,
 } from "../types.ts";
 import { decodeSchedule, decodeWorkflow, scheduleLastJobId } from "../wire/decode.ts";
+import * as jobActions from "./job_actions.ts";
+import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
 import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, type TaskQueue } from "./store.ts";
+import { cancelWorkflow } from "./workflow_actions.ts";
 
 /** What an idle Redis reports as used memory; the estimate starts there. */
 const BASE_MEMORY_BYTES = 1_000_000;
@@ -125,7 +133,7 @@ function countState(queue: TaskQueue, state: JobState): number {
 
 /** The TaskSource of an in-process store, optionally driven by the workload simulator. */
 export class MemorySource implements TaskSource {
-  /** The state it answers from; mutations (retry, cancel, clean) go through it. */
+  /** The state it answers from; the actions below change it through its transitions. */
   readonly store: MemoryStore;
   /** The workload simulator, when the source runs one. */
   readonly simulator: Simulator | null;
@@ -251,12 +259,7 @@ export class MemorySource implements TaskSource {
   /** Every schedule, sorted by name, with the state of its last run's job. */
   listSchedules(): Promise<ScheduleRecord[]> {
     const names = [...this.store.schedules.keys()].sort();
-    return Promise.resolve(names.map((name) => {
-      const { json, nextRun } = this.store.schedules.get(name)!;
-      const lastJobId = scheduleLastJobId(json);
-      const status = lastJobId ? this.store.findJob(lastJobId)?.state ?? null : null;
-      return decodeSchedule(name, json, nextRun, status);
-    }));
+    return Promise.resolve(names.map((name) => this.#schedule(name)));
   }
 
   /** Workflows, newest first. */
@@ -340,6 +343,101 @@ export class MemorySource implements TaskSource {
     });
   }
 
+  // ── actions ─────────────────────────────────────────────────────────
+
+  /** Sends a failed (or cancelled) job back to waiting, attempt 1, as a fresh dispatch. */
+  retryJob(
+    jobId: string,
+    from?: readonly ("failed" | "cancelled")[],
+  ): Promise<JobActionResult> {
+    return Promise.try(() => jobActions.retryJob(this.store, jobId, from));
+  }
+
+  /** Cancels a waiting, delayed or retrying job, or flags an active one for its worker. */
+  cancelJob(jobId: string, reason?: string): Promise<JobActionResult> {
+    return Promise.try(() => jobActions.cancelJob(this.store, jobId, reason));
+  }
+
+  /** Sends every failed job of one task (or of every task) back to waiting, in batches. */
+  async retryAllFailed(task?: string): Promise<{ retried: number }> {
+    const tasks = task === undefined ? await this.refreshTasks() : [this.#queue(task).name];
+    return { retried: await jobActions.retryAllFailed(this.store, tasks) };
+  }
+
+  /** Deletes finished jobs of a state that finished more than `olderThanMs` ago. */
+  async cleanJobs(
+    task: string,
+    state: FinishedState,
+    olderThanMs: number,
+  ): Promise<{ removed: number }> {
+    this.#queue(task);
+    return { removed: await jobActions.cleanJobs(this.store, task, state, olderThanMs) };
+  }
+
+  /** Pauses a schedule. */
+  pauseSchedule(name: string): Promise<ScheduleRecord> {
+    return Promise.try(() => {
+      scheduleActions.pauseSchedule(this.store, name);
+      return this.#schedule(name);
+    });
+  }
+
+  /** Resumes a schedule, its next run computed from now. */
+  resumeSchedule(name: string): Promise<ScheduleRecord> {
+    return Promise.try(() => {
+      scheduleActions.resumeSchedule(this.store, name);
+      return this.#schedule(name);
+    });
+  }
+
+  /** Dispatches one run of a schedule now. */
+  triggerSchedule(name: string): Promise<{ jobId: string }> {
+    return Promise.try(() => ({ jobId: scheduleActions.triggerSchedule(this.store, name) }));
+  }
+
+  /** Changes a schedule; the next run is recomputed unless it is paused. */
+  updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord> {
+    return Promise.try(() => {
+      scheduleActions.updateSchedule(this.store, name, patch);
+      return this.#schedule(name);
+    });
+  }
+
+  /** Deletes a schedule. */
+  removeSchedule(name: string): Promise<void> {
+    return Promise.try(() => scheduleActions.removeSchedule(this.store, name));
+  }
+
+  /** Cancels a running workflow and its unfinished node jobs. */
+  cancelWorkflow(id: string, reason?: string): Promise<WorkflowCancelResult> {
+    return Promise.try(() => cancelWorkflow(this.store, id, reason));
+  }
+
+  /**
+   * Every event the store writes from now on. Delivered a microtask later,
+   * as a Redis reader would deliver it after the write, so a listener never
+   * runs in the middle of a transition; a listener that throws is logged and
+   * does not stop the others.
+   */
+  subscribe(listener: (event: TaskEvent) => void): () => void {
+    let subscribed = true;
+    const unsubscribe = this.store.subscribe((event) => {
+      const copy: TaskEvent = { ...event, fields: { ...event.fields } };
+      queueMicrotask(() => {
+        if (!subscribed) return;
+        try {
+          listener(copy);
+        } catch (error) {
+          console.error("queue-board memory source: an event listener threw", error);
+        }
+      });
+    });
+    return () => {
+      subscribed = false;
+      unsubscribe();
+    };
+  }
+
   /** Stops the simulator; the store's data stays readable. */
   close(): Promise<void> {
     if (!this.#closed) {
@@ -353,6 +451,14 @@ export class MemorySource implements TaskSource {
     const queue = this.store.tasks.get(task);
     if (!queue) throw new BoardError("TASK_NOT_FOUND", `Task "${task}" not found`);
     return queue;
+  }
+
+  /** A stored schedule as the port shows it. */
+  #schedule(name: string): ScheduleRecord {
+    const { json, nextRun } = this.store.schedules.get(name)!;
+    const lastJobId = scheduleLastJobId(json);
+    const status = lastJobId ? this.store.findJob(lastJobId)?.state ?? null : null;
+    return decodeSchedule(name, json, nextRun, status);
   }
 
   #workflows(): WorkflowDetail[] {

@@ -2,7 +2,8 @@
  * The in-memory state of a taskora deployment, kept in the same shapes as
  * taskora's Redis keyspace (wire format 6), and the job transitions that
  * change it, one method per taskora script (enqueue, moveToActive, ack, fail,
- * cancel, finishCancel, promotion of due delayed jobs).
+ * cancel, finishCancel, promotion of due delayed jobs, retryDLQ, retryAllDLQ,
+ * cleanJobs).
  *
  * Per task: the wait list, the prioritized set, the active list, the delayed
  * set (delayed and retrying jobs), the four finished sets, the job records
@@ -18,6 +19,7 @@ import {
   type FinishedState,
   type JobRecord,
   type LogEntry,
+  type TaskEvent,
   type WorkflowLink,
 } from "../types.ts";
 import { SortedSet } from "./sorted_set.ts";
@@ -36,19 +38,11 @@ export interface MinuteCounts {
   failed: number;
 }
 
-/** One entry of a task's event stream (`taskora:{T}:events`), as it is written. */
-export interface StoreEvent {
-  /** The task whose stream it is. */
-  task: string;
-  /** waiting, delayed, active, progress, completed, failed, retrying, cancelled, expired, promoted. */
-  event: string;
-  /** The job it is about. */
-  jobId: string;
-  /** The other stream fields of the entry (attempt, error, duration, …), as strings. */
-  fields: Record<string, string>;
-  /** When it was written (ms). */
-  at: number;
-}
+/**
+ * One entry of a task's event stream (`taskora:{T}:events`), as it is
+ * written: the port's {@link TaskEvent}.
+ */
+export type StoreEvent = TaskEvent;
 
 /** A schedule as taskora's scheduler stores it. */
 export interface StoredSchedule {
@@ -446,9 +440,16 @@ export class MemoryStore {
   /**
    * cancel: a waiting, delayed or retrying job is cancelled at once; an active
    * one is only flagged (`cancelledAt`) for its worker to stop, which then
-   * calls {@link finishCancel}.
+   * calls {@link finishCancel}. With `stampCancelledAt` a job cancelled at
+   * once gets `cancelledAt` too, as the board's own cancel writes it (taskora's
+   * CANCEL sets it only on active jobs).
    */
-  cancel(task: string, id: string, reason = ""): CancelOutcome {
+  cancel(
+    task: string,
+    id: string,
+    reason = "",
+    options: { stampCancelledAt?: boolean } = {},
+  ): CancelOutcome {
     const queue = this.tasks.get(task);
     const job = queue?.jobs.get(id);
     if (!queue || !job) return "not-cancellable";
@@ -475,6 +476,7 @@ export class MemoryStore {
     }
     job.state = "cancelled";
     job.finishedAt = now;
+    if (options.stampCancelledAt) job.cancelledAt = now;
     if (reason) job.cancelReason = reason;
     this.touch(job);
     this.addFinished(job, "cancelled", now);
@@ -495,6 +497,63 @@ export class MemoryStore {
     return job;
   }
 
+  /**
+   * retryDLQ, widened to cancelled jobs: a failed or cancelled job leaves its
+   * finished set and goes back to waiting as a fresh dispatch (see
+   * {@link #requeue}). Returns the job, or null when it is not in the failed
+   * or cancelled set.
+   */
+  retry(task: string, id: string): StoredJob | null {
+    const queue = this.tasks.get(task);
+    const job = queue?.jobs.get(id);
+    if (!queue || !job) return null;
+    if (job.state !== "failed" && job.state !== "cancelled") return null;
+    if (!queue.finished[job.state].remove(id)) return null;
+    this.#requeue(queue, job);
+    return job;
+  }
+
+  /**
+   * retryAllDLQ: takes the `limit` longest-failed members of the failed set
+   * and sends those whose job still says `failed` back to waiting (a member
+   * whose job is gone or moved on is only dropped from the set). Returns how
+   * many members were taken (the caller loops while a batch is full) and
+   * how many jobs were retried.
+   */
+  retryFailed(task: string, limit: number): { taken: number; retried: number } {
+    const queue = this.tasks.get(task);
+    if (!queue) return { taken: 0, retried: 0 };
+    const ids = queue.finished.failed.range(0, limit);
+    let retried = 0;
+    for (const id of ids) {
+      queue.finished.failed.remove(id);
+      const job = queue.jobs.get(id);
+      if (job?.state !== "failed") continue;
+      this.#requeue(queue, job);
+      retried++;
+    }
+    return { taken: ids.length, retried };
+  }
+
+  /**
+   * cleanJobs: up to `limit` jobs of a finished set that finished at or before
+   * `cutoff` (ms), oldest first, are deleted with their logs. Returns how many.
+   */
+  clean(task: string, state: FinishedState, cutoff: number, limit: number): number {
+    const queue = this.tasks.get(task);
+    if (!queue) return 0;
+    const ids: string[] = [];
+    for (const { member, score } of queue.finished[state].ascending()) {
+      if (score > cutoff || ids.length >= limit) break;
+      ids.push(member);
+    }
+    for (const id of ids) {
+      queue.finished[state].remove(id);
+      this.deleteJob(task, id);
+    }
+    return ids.length;
+  }
+
   /** A progress update of an active job (a number or an object). */
   setProgress(task: string, id: string, value: number | Record<string, unknown>): void {
     const job = this.tasks.get(task)?.jobs.get(id);
@@ -510,6 +569,34 @@ export class MemoryStore {
     if (!job) return;
     job.logs.push(entry);
     this.touch(job);
+  }
+
+  /**
+   * A finished job back to waiting as a fresh dispatch: attempt 1, `ts` now
+   * (so it queues behind jobs dispatched meanwhile), a `waiting` event.
+   * Everything its last run left behind is cleared: `error`, `finishedOn` and
+   * `result` as taskora's retryDLQ does, and also `processedOn`, `progress`,
+   * the cancel fields and `stalledCount`, so it reads like a new job, a worker
+   * does not take an old `cancelledAt` for a cancel request, and a job that
+   * failed by stalling is not failed again at its first stall.
+   */
+  #requeue(queue: TaskQueue, job: StoredJob): void {
+    Object.assign(job, {
+      attempt: 1,
+      createdAt: this.now(),
+      error: null,
+      result: null,
+      progress: null,
+      processedAt: null,
+      finishedAt: null,
+      runAt: null,
+      cancelledAt: null,
+      cancelReason: null,
+      stalledCount: 0,
+    });
+    this.#toWaiting(queue, job);
+    this.touch(job);
+    this.emit(queue.name, "waiting", job.id);
   }
 
   #toWaiting(queue: TaskQueue, job: StoredJob): void {

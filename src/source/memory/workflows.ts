@@ -24,7 +24,7 @@ export interface NodeDispatch {
   data: string;
 }
 
-/** A node job that was running when its workflow failed or was cancelled. */
+/** A node job that was open when its workflow failed or was cancelled. */
 export interface NodeJobRef {
   task: string;
   jobId: string;
@@ -143,15 +143,25 @@ export function failWorkflow(
 }
 
 /**
- * cancelWorkflow: the workflow and its pending and active nodes are cancelled.
- * Returns the active node jobs to stop.
+ * cancelWorkflow: the workflow and its unfinished nodes (pending, active, or
+ * with no state written) are cancelled, `error` set to the reason when one is
+ * given. Returns every node it cancelled, pending ones included: taskora
+ * leaves a root node `pending` while its job waits or runs, so a pending node
+ * may have a job to stop too. Nothing when the workflow is not running.
  */
 export function cancelWorkflow(store: MemoryStore, id: string, reason = ""): NodeJobRef[] {
   const hash = store.workflows.get(id);
   if (!hash || hash.state !== "running") return [];
   hash.state = "cancelled";
   if (reason) hash.error = reason;
-  return settleOpenNodes(hash, "cancelled", -1);
+  const open: NodeJobRef[] = [];
+  graphOf(hash).nodes.forEach((node, index) => {
+    const state = hash[`n:${index}:state`];
+    if (state !== undefined && state !== "pending" && state !== "active") return;
+    hash[`n:${index}:state`] = "cancelled";
+    open.push({ task: node.taskName, jobId: node.jobId });
+  });
+  return open;
 }
 
 function settleOpenNodes(

@@ -130,6 +130,11 @@ export class DeadLetterGroups {
     return await refresh;
   }
 
+  /** Drops every cached grouping (after failed jobs were retried or removed). */
+  invalidate(): void {
+    this.#cache.clear();
+  }
+
   /** Waits for refreshes in flight (before closing the connection). */
   async settle(): Promise<void> {
     await Promise.allSettled(this.#inFlight.values());

@@ -127,6 +127,16 @@ export class TaskDiscovery {
     return (await this.refresh()).includes(task);
   }
 
+  /**
+   * Rediscovers after a lookup missed (an id in no known task), at most once
+   * a second; null when the list is fixed or was refreshed within the second.
+   */
+  async refreshOnMiss(): Promise<string[] | null> {
+    if (this.#fixed) return null;
+    if (Date.now() - this.#lastRefresh < MISS_REFRESH_MS && !this.#inFlight) return null;
+    return await this.refresh();
+  }
+
   /** Stops the background refresh and waits for one in flight. */
   async stop(): Promise<void> {
     this.#stopped = true;

@@ -17,31 +17,49 @@
 import { BoardError, IncompatibleStoreError } from "../../errors.ts";
 import type {
   DeadLetterGroup,
+  FinishedState,
+  JobActionResult,
   JobDetail,
   JobPage,
   JobState,
   QueueStats,
+  SchedulePatch,
   ScheduleRecord,
   StoreInfo,
+  TaskEvent,
   TaskSource,
   TaskStorage,
   ThroughputBucket,
   ThroughputQuery,
   VersionDistribution,
+  WorkflowCancelResult,
   WorkflowDetail,
   WorkflowPage,
 } from "../types.ts";
+import { cancelJob } from "./cancel.ts";
+import { cleanJobs } from "./clean.ts";
 import { type RedisClientLike, RedisConnection } from "./client.ts";
 import { DeadLetterGroups, listDeadLetters, readDeadLetterEntries } from "./dead_letters.ts";
 import { TaskDiscovery } from "./discovery.ts";
+import { duplicateClient, RedisEventReader } from "./event_reader.ts";
 import { getStoreInfo } from "./info.ts";
 import { getJob, listJobs } from "./jobs.ts";
+import { locateJob } from "./locate.ts";
 import { checkWireVersion } from "./meta.ts";
+import { retryAllFailed, retryJob } from "./retry.ts";
+import {
+  pauseSchedule,
+  removeSchedule,
+  resumeSchedule,
+  triggerSchedule,
+  updateSchedule,
+} from "./schedule_actions.ts";
 import { listSchedules } from "./schedules.ts";
 import { getStats } from "./stats.ts";
 import { getTaskStorage } from "./storage.ts";
 import { ClosedMinutes, getThroughput } from "./throughput.ts";
 import { getVersionDistribution } from "./versions.ts";
+import { cancelWorkflow } from "./workflow_cancel.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
 
 export type { RedisClientLike } from "./client.ts";
@@ -84,10 +102,14 @@ export class RedisTaskSource implements TaskSource {
   #wireCheck: Promise<void> | null = null;
   #wire: { ok: true } | { ok: false; error: IncompatibleStoreError; at: number } | null = null;
   readonly #offReconnect: () => void;
+  /** The live event reader, made on the first {@link subscribe}. */
+  #events: RedisEventReader | null = null;
+  readonly #eventRefreshMs: number;
 
   /** Creates the source; see {@link createRedisSource}. */
   constructor(options: RedisSourceOptions = {}) {
     this.prefix = options.prefix;
+    this.#eventRefreshMs = Math.min(options.discoveryIntervalMs ?? 5000, 5000);
     this.connection = new RedisConnection({
       url: options.url,
       client: options.client,
@@ -235,9 +257,126 @@ export class RedisTaskSource implements TaskSource {
     return await getStoreInfo(this.connection);
   }
 
+  /**
+   * Every event written to any task's stream from now on. All subscribers
+   * share one blocking connection (a duplicate of the command client),
+   * opened by the first and closed after the last; see `event_reader.ts`.
+   */
+  subscribe(listener: (event: TaskEvent) => void): () => void {
+    this.#events ??= new RedisEventReader({
+      createClient: () => duplicateClient(this.connection.client),
+      listTasks: () => this.#discovery.list(),
+      refreshTasks: () => this.#discovery.refresh(),
+    }, { prefix: this.prefix, refreshMs: this.#eventRefreshMs });
+    return this.#events.subscribe(listener);
+  }
+
+  /** Blocking connections the live event reader holds (0 or 1). */
+  get eventConnections(): number {
+    return this.#events?.connections ?? 0;
+  }
+
+  /**
+   * The task holding a job: one pipelined lookup over the known tasks, and
+   * when the id is in none of them, one more over the tasks a rediscovery
+   * finds (at most one rediscovery a second). `JOB_NOT_FOUND` when no task
+   * has it.
+   */
+  async #taskOfJob(jobId: string): Promise<string> {
+    const known = await this.#discovery.list();
+    let task = await locateJob(this.connection, known, jobId, this.prefix);
+    if (task === null) {
+      const fresh = (await this.#discovery.refreshOnMiss() ?? []).filter((t) => !known.includes(t));
+      task = await locateJob(this.connection, fresh, jobId, this.prefix);
+    }
+    if (task === null) throw new BoardError("JOB_NOT_FOUND", `Job "${jobId}" not found`);
+    return task;
+  }
+
+  /** Sends a failed or cancelled job back to waiting; see `retry.ts`. */
+  async retryJob(
+    jobId: string,
+    from: readonly ("failed" | "cancelled")[] = ["failed", "cancelled"],
+  ): Promise<JobActionResult> {
+    await this.#ready();
+    const task = await this.#taskOfJob(jobId);
+    const result = await retryJob(this.connection, task, jobId, from, this.prefix);
+    this.#deadLetters.invalidate();
+    return result;
+  }
+
+  /** Cancels a job, or signals its worker when it is active; see `cancel.ts`. */
+  async cancelJob(jobId: string, reason?: string): Promise<JobActionResult> {
+    await this.#ready();
+    const task = await this.#taskOfJob(jobId);
+    return await cancelJob(this.connection, task, jobId, reason, this.prefix);
+  }
+
+  /** Every failed job of a task (or of every task, rediscovered first) back to waiting. */
+  async retryAllFailed(task?: string): Promise<{ retried: number }> {
+    await this.#ready();
+    if (task !== undefined) await this.#requireTask(task);
+    const tasks = task !== undefined ? [task] : await this.#discovery.refresh();
+    const counts = await Promise.all(
+      tasks.map((name) => retryAllFailed(this.connection, name, this.prefix)),
+    );
+    this.#deadLetters.invalidate();
+    return { retried: counts.reduce((sum, n) => sum + n, 0) };
+  }
+
+  /** Removes finished jobs older than `olderThanMs`; see `clean.ts`. */
+  async cleanJobs(
+    task: string,
+    state: FinishedState,
+    olderThanMs: number,
+  ): Promise<{ removed: number }> {
+    await this.#ready();
+    await this.#requireTask(task);
+    const removed = await cleanJobs(this.connection, task, state, olderThanMs, this.prefix);
+    if (state === "failed") this.#deadLetters.invalidate();
+    return { removed };
+  }
+
+  /** Pauses a schedule. */
+  async pauseSchedule(name: string): Promise<ScheduleRecord> {
+    await this.#ready();
+    return await pauseSchedule(this.connection, name, this.prefix);
+  }
+
+  /** Resumes a schedule from now. */
+  async resumeSchedule(name: string): Promise<ScheduleRecord> {
+    await this.#ready();
+    return await resumeSchedule(this.connection, name, this.prefix);
+  }
+
+  /** Dispatches one run of a schedule now. */
+  async triggerSchedule(name: string): Promise<{ jobId: string }> {
+    await this.#ready();
+    return await triggerSchedule(this.connection, name, this.prefix);
+  }
+
+  /** Changes a schedule; see `schedule_actions.ts`. */
+  async updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord> {
+    await this.#ready();
+    return await updateSchedule(this.connection, name, patch, this.prefix);
+  }
+
+  /** Deletes a schedule. */
+  async removeSchedule(name: string): Promise<void> {
+    await this.#ready();
+    await removeSchedule(this.connection, name, this.prefix);
+  }
+
+  /** Cancels a running workflow and its unfinished node jobs; see `workflow_cancel.ts`. */
+  async cancelWorkflow(id: string, reason?: string): Promise<WorkflowCancelResult> {
+    await this.#ready();
+    return await cancelWorkflow(this.connection, id, reason, this.prefix);
+  }
+
   /** Stops background work and closes the client if the source created it. */
   async close(): Promise<void> {
     this.#offReconnect();
+    await this.#events?.close();
     await Promise.all([this.#discovery.stop(), this.#workflows.stop(), this.#deadLetters.settle()]);
     await this.connection.close();
   }

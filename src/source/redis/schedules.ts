@@ -55,3 +55,30 @@ export async function listSchedules(
     decodeSchedule(name, configs[name], nextRuns.get(name) ?? null, lastState.get(name) ?? null)
   );
 }
+
+/**
+ * One schedule by name, or null. Two round trips: HGET of its JSON + ZSCORE
+ * in the next-run set, then `HGET <job> state` of its last job.
+ */
+export async function getSchedule(
+  connection: RedisConnection,
+  name: string,
+  prefix?: string,
+): Promise<ScheduleRecord | null> {
+  const keys = globalKeys(prefix);
+  const [json, score] = (await connection.pipeline([
+    ["HGET", keys.schedules, name],
+    ["ZSCORE", keys.schedulesNext, name],
+  ])) as [string | null, string | null];
+  if (json === null) return null;
+  const jobId = scheduleLastJobId(json);
+  const task = taskOf(json);
+  let lastState: JobState | null = null;
+  if (jobId && task) {
+    const [state] = await connection.pipelineSettled([
+      ["HGET", `${taskKeys(task, prefix).jobPrefix}${jobId}`, "state"],
+    ]);
+    lastState = asState(state);
+  }
+  return decodeSchedule(name, json, score === null ? null : Number(score), lastState);
+}

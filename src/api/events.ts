@@ -1,0 +1,49 @@
+/**
+ * `GET /events`: the live event stream (server-sent events).
+ *
+ * - `event: job:<kind>` (`job:active`, `job:completed`, `job:failed`,
+ *   `job:retrying`, `job:cancelled`, `job:stalled`, `job:progress`,
+ *   `job:waiting`, …) with `{ id, task, at, ...fields }`, fields decoded,
+ *   `result` and progress objects formatted and redacted.
+ * - `event: stats:update` every few seconds with every task's counts, the
+ *   totals and `connected` (whether the store answered).
+ * - `: ping` comments at least every 15 s; one `retry:` hint at the start.
+ * - `?tasks=a,b` limits the job events to those tasks; `stats:update` frames
+ *   always carry every task.
+ *
+ * The stream is fed by the board's one {@link EventHub}: opening more
+ * streams opens no more store connections.
+ *
+ * @module
+ */
+
+import { Hono } from "hono";
+import { joinFrames } from "../events/hub.ts";
+import { sseResponse } from "../events/sse.ts";
+import type { ApiDeps } from "./deps.ts";
+
+/** Parses `?tasks=a,b` into a set, or null for all tasks. */
+export function tasksParam(raw: string | undefined): Set<string> | null {
+  const names = (raw ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "");
+  return names.length > 0 ? new Set(names) : null;
+}
+
+/** Routes under `/events`. */
+export function eventRoutes({ events }: Pick<ApiDeps, "events">): Hono {
+  return new Hono().get("/events", (c) => {
+    const tasks = tasksParam(c.req.query("tasks"));
+    return sseResponse(c, async function stream(sse) {
+      const client = events.connect({ tasks });
+      // The browser left: release the client. The hub ended it (overflow, board
+      // closed): abort, which also unblocks a write stuck on a full socket.
+      sse.onAbort(() => client.close("client"));
+      client.onClose((reason) => {
+        if (reason !== "client") sse.abort();
+      });
+      for (let frames = await client.next(); frames !== null; frames = await client.next()) {
+        await sse.write(joinFrames(frames));
+        if (sse.aborted) client.close("client");
+      }
+    });
+  });
+}

@@ -1,0 +1,415 @@
+/**
+ * The event hub of one board: every connected SSE client, one source
+ * subscription and one stats poll shared by all of them.
+ *
+ * Lifecycle
+ * - The first client subscribes the hub to the source (for Redis: the one
+ *   blocking XREAD connection of the board) and starts two timers: the
+ *   stats poll (`statsIntervalMs`, 3 s) and the heartbeat (`heartbeatMs`,
+ *   15 s). Further clients add nothing but their queue.
+ * - When the last client leaves, both timers stop at once; the source
+ *   subscription is kept for `idleStopMs` (5 s) so a page reload or a
+ *   reconnecting browser does not reopen the Redis connection, then dropped.
+ * - `close()` (from `board.close()`) ends every stream, clears every timer
+ *   and drops the subscription.
+ *
+ * Bounds
+ * - Each event is decoded, presented and framed once. Frames are flushed to
+ *   the clients together: every client without a `?tasks` filter queues the
+ *   same joined bytes and writes them in one write. Flushes are spaced so
+ *   that all clients together make at most ~10,000 writes/s (1 client: no
+ *   wait; 1,000 clients: one flush per 100 ms); a quiet stream flushes at
+ *   once. Per-write overhead, not bytes, is what costs CPU at 1,000 clients. A client's queue holds at most `maxQueue` frames (1,000):
+ *   a client that falls further behind is disconnected (the browser
+ *   reconnects after the `retry:` hint) instead of growing memory.
+ *
+ * @example
+ * ```ts
+ * import { createEventHub } from "./hub.ts";
+ * import { createPresenter } from "../api/present.ts";
+ * import { createMemorySource } from "../source/memory/mod.ts";
+ *
+ * const hub = createEventHub(createMemorySource(), createPresenter({ formatters: {}, redact: [] }));
+ * const client = hub.connect();
+ * const frames = await client.next(); // the retry hint, then a stats:update
+ * console.log(frames?.length);
+ * client.close();
+ * await hub.close();
+ * ```
+ *
+ * @module
+ */
+
+import { totalsOf } from "../api/overview.ts";
+import type { Presenter } from "../api/present.ts";
+import type { TaskEvent, TaskSource } from "../source/types.ts";
+import { jobEventName, jobEventPayload, type StatsPayload } from "./frames.ts";
+import { PING_FRAME, renderMessage, retryFrame } from "./sse.ts";
+
+/** Options of {@link createEventHub}. */
+export interface EventHubOptions {
+  /** How often `stats:update` is sent, ms (default 3000). */
+  statsIntervalMs?: number;
+  /** How often the `: ping` comment is sent, ms (default 15,000). */
+  heartbeatMs?: number;
+  /** Frames a client may have queued before it is disconnected (default 1000). */
+  maxQueue?: number;
+  /** The reconnection time suggested to browsers, ms (default 3000). */
+  retryMs?: number;
+  /** How long the source subscription outlives the last client, ms (default 5000). */
+  idleStopMs?: number;
+  /**
+   * Writes per second the hub aims to stay under, over all clients
+   * (default 10,000). Each flush writes once per client, so flushes are
+   * spaced `clients / writesPerSecond` apart (1 client: at once; 1,000
+   * clients: 100 ms), at most `maxBatchMs`. A quiet stream sends each event
+   * at once.
+   */
+  writesPerSecond?: number;
+  /** Longest spacing between two flushes, ms (default 250). */
+  maxBatchMs?: number;
+}
+
+/** What a client receives: job events of some tasks (all when null). */
+export interface ConnectOptions {
+  /** Only job events of these tasks; stats frames stay complete. */
+  tasks?: ReadonlySet<string> | null;
+}
+
+/** Why a client's stream ended. */
+export type CloseReason = "client" | "overflow" | "hub";
+
+/** One connected client, as the route sees it. */
+export interface EventClient {
+  /** Waits for frames and returns all queued ones, oldest first; null once closed. */
+  next(): Promise<Uint8Array[] | null>;
+  /** Ends the client (idempotent) and releases what it holds. */
+  close(reason?: CloseReason): void;
+  /** Calls `listener` once when the client closes, whoever closes it. */
+  onClose(listener: (reason: CloseReason) => void): void;
+  /** Whether it is closed. */
+  readonly closed: boolean;
+}
+
+/** What the hub holds right now: for tests and leak checks. */
+export interface HubState {
+  /** Connected clients. */
+  clients: number;
+  /** Timers the hub has pending (stats, heartbeat, idle stop): 0 when idle and released. */
+  timers: number;
+  /** Whether the hub is subscribed to the source. */
+  subscribed: boolean;
+  /** Frames queued over all clients. */
+  queued: number;
+}
+
+class Client implements EventClient {
+  readonly tasks: ReadonlySet<string> | null;
+  readonly #max: number;
+  readonly #release: (client: Client) => void;
+  #queue: Uint8Array[] = [];
+  /** Frames in the queue (one chunk may hold several). */
+  #frames = 0;
+  #wake: (() => void) | null = null;
+  #closed = false;
+  #onClose: ((reason: CloseReason) => void) | null = null;
+
+  constructor(tasks: ReadonlySet<string> | null, max: number, release: (client: Client) => void) {
+    this.tasks = tasks;
+    this.#max = max;
+    this.#release = release;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  get queued(): number {
+    return this.#frames;
+  }
+
+  /**
+   * Queues a chunk of `frames` frames. A client that still has frames queued
+   * and would go past the bound is disconnected; an empty queue takes any
+   * chunk (its client keeps up, however large a burst is).
+   */
+  push(chunk: Uint8Array, frames = 1): void {
+    if (this.#closed) return;
+    if (this.#frames > 0 && this.#frames + frames > this.#max) return this.close("overflow");
+    this.#queue.push(chunk);
+    this.#frames += frames;
+    this.#wake?.();
+  }
+
+  async next(): Promise<Uint8Array[] | null> {
+    while (this.#queue.length === 0) {
+      if (this.#closed) return null;
+      await new Promise<void>((resolve) => this.#wake = resolve);
+      this.#wake = null;
+    }
+    const chunks = this.#queue;
+    this.#queue = [];
+    this.#frames = 0;
+    return chunks;
+  }
+
+  onClose(listener: (reason: CloseReason) => void): void {
+    this.#onClose = listener;
+  }
+
+  close(reason: CloseReason = "client"): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#queue = [];
+    this.#frames = 0;
+    this.#wake?.();
+    this.#release(this);
+    const listener = this.#onClose;
+    this.#onClose = null;
+    listener?.(reason);
+  }
+}
+
+/** Several frames as one chunk. */
+export function joinFrames(frames: readonly Uint8Array[]): Uint8Array {
+  if (frames.length === 1) return frames[0];
+  const bytes = new Uint8Array(frames.reduce((sum, frame) => sum + frame.length, 0));
+  let offset = 0;
+  for (const frame of frames) {
+    bytes.set(frame, offset);
+    offset += frame.length;
+  }
+  return bytes;
+}
+
+/**
+ * The per-board hub; see the module documentation for its lifecycle and
+ * bounds.
+ */
+export class EventHub {
+  readonly #source: TaskSource;
+  readonly #present: Presenter;
+  readonly #statsIntervalMs: number;
+  readonly #heartbeatMs: number;
+  readonly #maxQueue: number;
+  readonly #retryFrame: Uint8Array;
+  readonly #idleStopMs: number;
+  readonly #writesPerSecond: number;
+  readonly #maxBatchMs: number;
+  #lastFlush = 0;
+  readonly #clients = new Set<Client>();
+  #unsubscribe: (() => void) | null = null;
+  #statsTimer: ReturnType<typeof setInterval> | null = null;
+  #heartbeatTimer: ReturnType<typeof setInterval> | null = null;
+  #idleTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Frames rendered since the last flush, and the timer of the next flush. */
+  #outbox: Array<{ frame: Uint8Array; task?: string }> = [];
+  #flushTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Frames are rendered in order, one after the other. */
+  #rendering: Promise<void> = Promise.resolve();
+  #poll: Promise<void> | null = null;
+  #stats: StatsPayload | null = null;
+  #statsFrame: Uint8Array | null = null;
+  #closed = false;
+
+  /** Creates the hub; nothing runs until the first client connects. */
+  constructor(source: TaskSource, present: Presenter, options: EventHubOptions = {}) {
+    this.#source = source;
+    this.#present = present;
+    this.#statsIntervalMs = options.statsIntervalMs ?? 3000;
+    this.#heartbeatMs = options.heartbeatMs ?? 15_000;
+    this.#maxQueue = options.maxQueue ?? 1000;
+    this.#retryFrame = retryFrame(options.retryMs ?? 3000);
+    this.#idleStopMs = options.idleStopMs ?? 5000;
+    this.#writesPerSecond = options.writesPerSecond ?? 10_000;
+    this.#maxBatchMs = options.maxBatchMs ?? 250;
+  }
+
+  /** What the hub holds right now. */
+  state(): HubState {
+    let queued = 0;
+    for (const client of this.#clients) queued += client.queued;
+    return {
+      clients: this.#clients.size,
+      timers: [this.#statsTimer, this.#heartbeatTimer, this.#idleTimer, this.#flushTimer]
+        .filter((timer) => timer !== null).length,
+      subscribed: this.#unsubscribe !== null,
+      queued,
+    };
+  }
+
+  /**
+   * Connects a client: its queue starts with the `retry:` hint and the last
+   * stats frame (a fresh one follows at once for the first client).
+   */
+  connect(options: ConnectOptions = {}): EventClient {
+    const client = new Client(
+      options.tasks && options.tasks.size > 0 ? options.tasks : null,
+      this.#maxQueue,
+      (gone) => this.#remove(gone),
+    );
+    if (this.#closed) {
+      client.close("hub");
+      return client;
+    }
+    this.#clients.add(client);
+    client.push(this.#retryFrame);
+    if (this.#statsFrame) client.push(this.#statsFrame);
+    if (this.#clients.size === 1) this.#wake();
+    return client;
+  }
+
+  /** Ends every client, stops every timer and the source subscription. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const client of [...this.#clients]) client.close("hub");
+    this.#stopSubscription();
+    await Promise.all([this.#poll, this.#rendering]);
+    if (this.#flushTimer !== null) clearTimeout(this.#flushTimer);
+    this.#flushTimer = null;
+    this.#outbox = [];
+  }
+
+  /** The first client: subscribe (unless still subscribed) and start the timers. */
+  #wake(): void {
+    if (this.#idleTimer !== null) {
+      clearTimeout(this.#idleTimer);
+      this.#idleTimer = null;
+    }
+    try {
+      this.#unsubscribe ??= this.#source.subscribe((event) => this.#onEvent(event));
+    } catch (error) {
+      // No job events then; the stats frames still flow.
+      console.error("queue-board: could not subscribe to the source's events", error);
+    }
+    this.#statsTimer = setInterval(() => this.#pollStats(), this.#statsIntervalMs);
+    this.#heartbeatTimer = setInterval(() => this.#broadcast(PING_FRAME), this.#heartbeatMs);
+    this.#pollStats();
+  }
+
+  #remove(client: Client): void {
+    if (!this.#clients.delete(client) || this.#clients.size > 0) return;
+    clearInterval(this.#statsTimer ?? undefined);
+    clearInterval(this.#heartbeatTimer ?? undefined);
+    clearTimeout(this.#flushTimer ?? undefined);
+    this.#statsTimer = this.#heartbeatTimer = this.#flushTimer = null;
+    this.#outbox = [];
+    if (this.#closed || this.#idleStopMs <= 0) return this.#stopSubscription();
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = null;
+      this.#stopSubscription();
+    }, this.#idleStopMs);
+  }
+
+  #stopSubscription(): void {
+    if (this.#idleTimer !== null) clearTimeout(this.#idleTimer);
+    this.#idleTimer = null;
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+  }
+
+  #broadcast(frame: Uint8Array): void {
+    for (const client of this.#clients) client.push(frame);
+  }
+
+  /**
+   * Collects a rendered frame for the next flush. Frames that arrive
+   * together (one XREAD reply, a burst of store events) leave together:
+   * one chunk and one write per client instead of one per frame.
+   */
+  #post(frame: Uint8Array, task?: string): void {
+    if (this.#clients.size === 0) return;
+    this.#outbox.push({ frame, task });
+    if (this.#flushTimer !== null) return;
+    const spacing = Math.min(this.#maxBatchMs, (this.#clients.size * 1000) / this.#writesPerSecond);
+    const wait = Math.max(0, this.#lastFlush + spacing - performance.now());
+    this.#flushTimer = setTimeout(() => this.#flush(), wait);
+  }
+
+  #flush(): void {
+    this.#flushTimer = null;
+    this.#lastFlush = performance.now();
+    const outbox = this.#outbox;
+    this.#outbox = [];
+    if (outbox.length === 0 || this.#clients.size === 0) return;
+    const all = joinFrames(outbox.map(({ frame }) => frame));
+    for (const client of this.#clients) {
+      if (client.tasks === null) {
+        client.push(all, outbox.length);
+        continue;
+      }
+      const mine = outbox.filter(({ task }) => task === undefined || client.tasks!.has(task));
+      if (mine.length > 0) client.push(joinFrames(mine.map(({ frame }) => frame)), mine.length);
+    }
+  }
+
+  /** Queues the rendering of a frame after the ones before it, then sends it. */
+  #send(event: string, data: unknown, task?: string): void {
+    const json = JSON.stringify(data);
+    this.#rendering = this.#rendering
+      .then(() => renderMessage({ event, data: json }))
+      .then((frame) => {
+        if (event === "stats:update") this.#statsFrame = frame;
+        this.#post(frame, task);
+      })
+      .catch((error) => console.error("queue-board: could not send an event", error));
+  }
+
+  #onEvent(event: TaskEvent): void {
+    if (this.#clients.size === 0) return;
+    const name = jobEventName(event.event);
+    if (name === null) return;
+    try {
+      this.#send(name, jobEventPayload(event, this.#present), event.task);
+    } catch (error) {
+      // A formatter threw: this event is dropped, the stream goes on.
+      console.error("queue-board: could not present an event", error);
+    }
+  }
+
+  /** Reads every task's counts (unless a read is under way) and sends them. */
+  #pollStats(): void {
+    if (this.#poll !== null) return;
+    this.#poll = this.#readStats().finally(() => this.#poll = null);
+  }
+
+  async #readStats(): Promise<void> {
+    let payload: StatsPayload;
+    try {
+      const tasks = await this.#source.listTasks();
+      const stats = await this.#source.getStats(tasks);
+      payload = {
+        tasks: tasks.map((name) => ({ name, stats: stats.get(name)! })),
+        totals: totalsOf(stats.values()),
+        connected: true,
+        at: Date.now(),
+      };
+      this.#stats = payload;
+    } catch (error) {
+      const last = this.#stats;
+      payload = {
+        tasks: last?.tasks ?? [],
+        totals: last?.totals ?? totalsOf([]),
+        connected: false,
+        error: error instanceof Error ? error.message : String(error),
+        at: last?.at ?? Date.now(),
+      };
+    }
+    if (this.#clients.size > 0) this.#send("stats:update", payload);
+  }
+}
+
+/**
+ * Creates the hub of one board.
+ *
+ * @param source where events and counts come from
+ * @param present the board's presenter (formatters, then redaction)
+ * @param options intervals and bounds; the defaults suit production
+ */
+export function createEventHub(
+  source: TaskSource,
+  present: Presenter,
+  options: EventHubOptions = {},
+): EventHub {
+  return new EventHub(source, present, options);
+}

@@ -1,0 +1,155 @@
+/**
+ * What the board's job buttons do to a memory store: retry one job, cancel
+ * one job, retry every failed job, clean finished jobs. Each follows the rule
+ * of the taskora script it stands for (retryDLQ, cancel, retryAllDLQ,
+ * cleanJobs; see `store.ts`) and answers or refuses exactly as the Redis
+ * source does.
+ *
+ * @module
+ */
+
+import { BoardError, invalidParam } from "../../errors.ts";
+import {
+  FINISHED_STATES,
+  type FinishedState,
+  type JobActionResult,
+  type JobState,
+} from "../types.ts";
+import type { MemoryStore, StoredJob } from "./store.ts";
+
+/** Failed jobs sent back per step of a retry-all, as the Redis source does per script call. */
+export const RETRY_BATCH = 100;
+
+/** Finished jobs deleted per step of a clean, as the Redis source does per script call. */
+export const CLEAN_BATCH = 500;
+
+/** The states a job may be retried from. */
+export type RetryableState = "failed" | "cancelled";
+
+const RETRYABLE: readonly RetryableState[] = ["failed", "cancelled"];
+
+function findJob(store: MemoryStore, jobId: string): StoredJob {
+  const job = store.findJob(jobId);
+  if (!job) throw new BoardError("JOB_NOT_FOUND", `Job "${jobId}" not found`);
+  return job;
+}
+
+/** "failed", "failed or cancelled", "a, b or c". */
+function either(states: readonly string[]): string {
+  return states.length <= 1
+    ? states.join("")
+    : `${states.slice(0, -1).join(", ")} or ${states[states.length - 1]}`;
+}
+
+/**
+ * Sends a failed or cancelled job back to waiting (attempt 1, fresh `ts`).
+ *
+ * @throws {BoardError} `JOB_NOT_FOUND` for an unknown id; `INVALID_STATE`
+ * naming the job's state when it is in none of `from`.
+ */
+export function retryJob(
+  store: MemoryStore,
+  jobId: string,
+  from: readonly RetryableState[] = RETRYABLE,
+): JobActionResult {
+  const job = findJob(store, jobId);
+  const state = job.state;
+  if (!(from as readonly JobState[]).includes(state)) {
+    throw new BoardError(
+      "INVALID_STATE",
+      `Job ${jobId} is ${state}; only ${either(from)} jobs can be retried`,
+    );
+  }
+  if (!store.retry(job.task, jobId)) {
+    // The hash says failed or cancelled but the job is not in that set: retryDLQ refuses it too.
+    throw new BoardError("INVALID_STATE", `Job ${jobId} is not in the ${state} set`);
+  }
+  return { id: jobId, task: job.task, from: state, to: "waiting" };
+}
+
+/**
+ * Cancels a waiting, delayed or retrying job at once (`cancelledAt` and
+ * `finishedOn` both now, as the Redis source writes it); an active job is only
+ * flagged (`cancelledAt`), and its worker finishes the cancel.
+ *
+ * @throws {BoardError} `JOB_NOT_FOUND` for an unknown id; `INVALID_STATE` for
+ * a finished job.
+ */
+export function cancelJob(store: MemoryStore, jobId: string, reason?: string): JobActionResult {
+  const job = findJob(store, jobId);
+  const state = job.state;
+  const outcome = store.cancel(job.task, jobId, reason ?? "", { stampCancelledAt: true });
+  if (outcome === "not-cancellable") {
+    throw new BoardError(
+      "INVALID_STATE",
+      `Job ${jobId} is ${state}; only waiting, delayed, retrying or active jobs can be cancelled`,
+    );
+  }
+  return {
+    id: jobId,
+    task: job.task,
+    from: state,
+    to: outcome === "flagged" ? "cancelling" : "cancelled",
+  };
+}
+
+/** Lets timers and I/O run between two batches of a long action. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * Sends every failed job of the given tasks back to waiting, {@link RETRY_BATCH}
+ * at a time, yielding between batches so one click never blocks the process
+ * for long. Returns how many were retried.
+ */
+export async function retryAllFailed(
+  store: MemoryStore,
+  tasks: readonly string[],
+): Promise<number> {
+  let retried = 0;
+  for (const task of tasks) {
+    for (;;) {
+      const batch = store.retryFailed(task, RETRY_BATCH);
+      retried += batch.retried;
+      if (batch.taken < RETRY_BATCH) break;
+      await yieldToEventLoop();
+    }
+  }
+  return retried;
+}
+
+/**
+ * Deletes, with their logs, the jobs of a finished set that finished at or
+ * before `now - olderThanMs` (0: all of them), {@link CLEAN_BATCH} at a time.
+ * Returns how many were removed.
+ *
+ * @throws {BoardError} `INVALID_PARAM` for a state that is not a finished one
+ * or a negative age.
+ */
+export async function cleanJobs(
+  store: MemoryStore,
+  task: string,
+  state: FinishedState,
+  olderThanMs: number,
+): Promise<number> {
+  if (!(FINISHED_STATES as readonly string[]).includes(state)) {
+    throw invalidParam(
+      "state",
+      `${JSON.stringify(state)} is not one of ${FINISHED_STATES.join(", ")}`,
+    );
+  }
+  if (!Number.isFinite(olderThanMs) || olderThanMs < 0) {
+    throw invalidParam("olderThan", "must be a number of milliseconds, 0 or more");
+  }
+  // 0 means all of them, even one stamped a little ahead of this clock.
+  const cutoff = olderThanMs === 0 ? Infinity : store.now() - olderThanMs;
+  let removed = 0;
+  for (;;) {
+    const count = store.clean(task, state, cutoff, CLEAN_BATCH);
+    removed += count;
+    if (count < CLEAN_BATCH) break;
+    await yieldToEventLoop();
+  }
+  return removed;
+}

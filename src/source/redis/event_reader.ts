@@ -1,0 +1,326 @@
+/**
+ * The live event reader of the Redis source: one dedicated blocking
+ * connection that follows every task's `:events` stream with `XREAD BLOCK`
+ * and hands each entry to the source's subscribers.
+ *
+ * - Started by the first subscriber, stopped (its connection closed) by the
+ *   last unsubscribe. Each start reads from the moment it started (Redis
+ *   `TIME`), never replaying history.
+ * - The stream set follows task discovery: the task list is rediscovered
+ *   every `refreshMs` (one SCAN, shared with the source's own discovery), and
+ *   the next XREAD (at most `blockMs` later) includes the new streams. A new
+ *   stream is read from the reader's start, so the first events of a task
+ *   that appeared meanwhile are not lost.
+ * - A dropped connection, a timeout or a Redis restart: the connection is
+ *   thrown away and a new one made after a backoff (100 ms doubling, at most
+ *   5 s); reading resumes from the last entry id seen per stream, so nothing
+ *   still in the streams is lost.
+ *
+ * Cost while idle: one XREAD per `blockMs` (default 2 s) on one connection,
+ * plus one SCAN per `refreshMs`. On Redis Cluster one XREAD may not name
+ * streams of several slots: {@link readStreams} is the one place to split it
+ * (pipelined non-blocking XREADs per node).
+ *
+ * @module
+ */
+
+import type { TaskEvent } from "../types.ts";
+import { taskKeys } from "../wire/keys.ts";
+import type { RedisClientLike } from "./client.ts";
+
+/** Options of {@link RedisEventReader}. */
+export interface EventReaderOptions {
+  /** taskora's key prefix. */
+  prefix?: string;
+  /** `XREAD BLOCK` timeout, ms (default 2000, at most 5000). */
+  blockMs?: number;
+  /** Entries read per stream per XREAD (default 500). */
+  count?: number;
+  /** How often the task list is rediscovered while reading, ms (default 5000). */
+  refreshMs?: number;
+  /** Longest wait for a connection or a non-blocking reply, ms (default 2000). */
+  timeoutMs?: number;
+}
+
+/** What the reader needs from the source. */
+export interface EventReaderDeps {
+  /** Makes a new client for the blocking connection (not connected yet). */
+  createClient: () => RedisClientLike;
+  /** The cached task list. */
+  listTasks: () => Promise<string[]>;
+  /** Rediscovers the task list now. */
+  refreshTasks: () => Promise<string[]>;
+}
+
+/** A stream entry as XREAD returns it: id and flat field list. */
+type RawEntry = [id: string, fields: string[]];
+/** XREAD's reply: per stream with new entries, its key and entries; null on timeout. */
+type XReadReply = [key: string, entries: RawEntry[]][] | null;
+
+/** A connected client of the reader, and how to give it back (close it, uncount it). */
+type Connected = RedisClientLike & { release(): void };
+
+/** Longest pause between two reconnection attempts, ms. */
+export const MAX_BACKOFF_MS = 5000;
+
+/** Pause before the n-th (1-based) reconnection attempt: 100 ms doubling, capped. */
+export function backoffDelay(failures: number): number {
+  return Math.min(100 * 2 ** Math.max(0, failures - 1), MAX_BACKOFF_MS);
+}
+
+/** Turns one stream entry into a {@link TaskEvent}. */
+export function toTaskEvent(task: string, id: string, flat: readonly string[]): TaskEvent {
+  const fields: Record<string, string> = {};
+  let event = "";
+  let jobId = "";
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const [name, value] = [flat[i], flat[i + 1]];
+    if (name === "event") event = value;
+    else if (name === "jobId") jobId = value;
+    else fields[name] = value;
+  }
+  return { task, event, jobId, fields, at: Number(id.slice(0, id.indexOf("-"))) };
+}
+
+/**
+ * One `XREAD COUNT n BLOCK ms STREAMS k1 … kn id1 … idn` over every stream.
+ * The blocking connection is busy until it answers (new entries, or null
+ * after `blockMs`).
+ */
+export async function readStreams(
+  client: RedisClientLike,
+  streams: ReadonlyMap<string, string>,
+  count: number,
+  blockMs: number,
+): Promise<XReadReply> {
+  return await client.sendCommand<XReadReply>([
+    "XREAD",
+    "COUNT",
+    String(count),
+    "BLOCK",
+    String(blockMs),
+    "STREAMS",
+    ...streams.keys(),
+    ...streams.values(),
+  ]);
+}
+
+/** Rejects after `ms` unless `work` settles first. */
+async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+    work.catch(() => {});
+  }
+}
+
+/** Closes a client at once (rejecting a blocked XREAD); a closed one is left alone. */
+function destroy(client: RedisClientLike): void {
+  try {
+    if (client.isOpen) client.destroy();
+  } catch {
+    // already closed
+  }
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
+  });
+}
+
+/**
+ * The shared reader: any number of subscribers, one blocking connection
+ * while at least one is subscribed, none otherwise.
+ */
+export class RedisEventReader {
+  readonly #deps: EventReaderDeps;
+  readonly #prefix?: string;
+  readonly #blockMs: number;
+  readonly #count: number;
+  readonly #refreshMs: number;
+  readonly #timeoutMs: number;
+  readonly #listeners = new Set<(event: TaskEvent) => void>();
+  #run: { stop: AbortController; done: Promise<void> } | null = null;
+  #connections = 0;
+
+  /** Creates the reader; nothing runs until the first subscriber. */
+  constructor(deps: EventReaderDeps, options: EventReaderOptions = {}) {
+    this.#deps = deps;
+    this.#prefix = options.prefix;
+    this.#blockMs = Math.min(options.blockMs ?? 2000, 5000);
+    this.#count = options.count ?? 500;
+    this.#refreshMs = options.refreshMs ?? 5000;
+    this.#timeoutMs = options.timeoutMs ?? 2000;
+  }
+
+  /** Whether the read loop runs. */
+  get running(): boolean {
+    return this.#run !== null;
+  }
+
+  /** Blocking connections open right now (0 or 1). */
+  get connections(): number {
+    return this.#connections;
+  }
+
+  /** Subscribers right now. */
+  get listenerCount(): number {
+    return this.#listeners.size;
+  }
+
+  /** Adds a subscriber (starting the loop for the first); returns the unsubscribe function. */
+  subscribe(listener: (event: TaskEvent) => void): () => void {
+    const wrapped = (event: TaskEvent) => listener(event);
+    this.#listeners.add(wrapped);
+    if (this.#run === null) this.#start();
+    return () => {
+      if (this.#listeners.delete(wrapped) && this.#listeners.size === 0) void this.#halt();
+    };
+  }
+
+  /** Drops every subscriber and stops the loop, closing its connection. */
+  async close(): Promise<void> {
+    this.#listeners.clear();
+    await this.#halt();
+  }
+
+  #start(): void {
+    const stop = new AbortController();
+    this.#run = { stop, done: this.#loop(stop.signal) };
+  }
+
+  async #halt(): Promise<void> {
+    const run = this.#run;
+    if (run === null) return;
+    this.#run = null;
+    run.stop.abort();
+    await run.done;
+  }
+
+  #emit(event: TaskEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        console.error("queue-board: an event listener threw", error);
+      }
+    }
+  }
+
+  /** A connected client for this run, or an error after the timeout. */
+  async #connect(signal: AbortSignal): Promise<Connected> {
+    const client = this.#deps.createClient();
+    client.on("error", () => {});
+    this.#connections++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.#connections--;
+      destroy(client);
+    };
+    const onAbort = () => destroy(client);
+    signal.addEventListener("abort", onAbort);
+    try {
+      await within(client.connect(), this.#timeoutMs, "Redis did not accept a connection");
+      return Object.assign(client, { release });
+    } catch (error) {
+      release();
+      throw error;
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  async #loop(signal: AbortSignal): Promise<void> {
+    let client: Connected | null = null;
+    const onAbort = () => client && destroy(client);
+    signal.addEventListener("abort", onAbort);
+    /** Stream key → last entry id read; streams not in it start at `startId`. */
+    const lastIds = new Map<string, string>();
+    const taskOf = new Map<string, string>();
+    let startId: string | null = null;
+    let refreshedAt = 0;
+    let failures = 0;
+    try {
+      while (!signal.aborted) {
+        try {
+          client ??= await this.#connect(signal);
+          if (startId === null) {
+            const [seconds, micros] = await within(
+              client.sendCommand<[string, string]>(["TIME"]),
+              this.#timeoutMs,
+              "Redis did not answer TIME",
+            );
+            startId = `${Number(seconds) * 1000 + Math.floor(Number(micros) / 1000)}-0`;
+          }
+          const fresh = Date.now() - refreshedAt >= this.#refreshMs;
+          const tasks = fresh ? await this.#deps.refreshTasks() : await this.#deps.listTasks();
+          if (fresh) refreshedAt = Date.now();
+          const streams = new Map<string, string>();
+          for (const task of tasks) {
+            const key = taskKeys(task, this.#prefix).events;
+            taskOf.set(key, task);
+            streams.set(key, lastIds.get(key) ?? startId);
+          }
+          if (signal.aborted) break;
+          if (streams.size === 0) {
+            await pause(this.#blockMs, signal);
+            continue;
+          }
+          const reply = await within(
+            readStreams(client, streams, this.#count, this.#blockMs),
+            this.#blockMs + this.#timeoutMs,
+            "Redis did not answer XREAD",
+          );
+          failures = 0;
+          for (const [key, entries] of reply ?? []) {
+            const task = taskOf.get(key)!;
+            for (const [id, flat] of entries) {
+              lastIds.set(key, id);
+              this.#emit(toTaskEvent(task, id, flat));
+            }
+          }
+        } catch {
+          if (signal.aborted) break;
+          // The connection may hold a half-read reply or a blocked XREAD: replace it.
+          client?.release();
+          client = null;
+          failures++;
+          await pause(backoffDelay(failures), signal);
+        }
+      }
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      client?.release();
+    }
+  }
+}
+
+/**
+ * A new client for the blocking connection: a duplicate of the command
+ * client (same URL, TLS and credentials), since XREAD BLOCK holds the
+ * connection it runs on.
+ */
+export function duplicateClient(client: RedisClientLike): RedisClientLike {
+  const duplicate = (client as RedisClientLike & { duplicate?: () => RedisClientLike }).duplicate;
+  if (typeof duplicate !== "function") {
+    throw new TypeError(
+      "queue-board: live events need a node-redis client that can duplicate() itself",
+    );
+  }
+  return duplicate.call(client);
+}

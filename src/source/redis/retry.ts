@@ -1,0 +1,96 @@
+/**
+ * Retrying jobs: one failed or cancelled job, or every failed job of a task
+ * in atomic batches. What a retry writes is described at
+ * {@link RETRY_JOB} and the `requeue` function of `action_scripts.ts`.
+ *
+ * @module
+ */
+
+import { BoardError, invalidParam } from "../../errors.ts";
+import type { JobActionResult, JobState } from "../types.ts";
+import { taskKeys } from "../wire/keys.ts";
+import { RETRY_BATCH, RETRY_FAILED_BATCH, RETRY_JOB } from "./action_scripts.ts";
+import type { Command, RedisConnection } from "./client.ts";
+
+/** States a job may be retried from. */
+export type RetryableState = "failed" | "cancelled";
+
+/** Batch script calls sent per round trip by {@link retryAllFailed}. */
+const CALLS_PER_ROUND_TRIP = 10;
+
+/** `a`, `a or b`, `a, b or c`. */
+export function listOr(words: readonly string[]): string {
+  return words.length <= 1
+    ? words.join("")
+    : `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+}
+
+function checkFrom(from: readonly string[]): RetryableState[] {
+  const states = [...new Set(from)];
+  if (states.length === 0 || states.some((s) => s !== "failed" && s !== "cancelled")) {
+    throw invalidParam("from", "retry works from failed and/or cancelled");
+  }
+  return states as RetryableState[];
+}
+
+/**
+ * Sends a job of `task` back to waiting when its state is one of `from`
+ * (one script call). `JOB_NOT_FOUND` when the hash is gone,
+ * `INVALID_STATE` naming the state otherwise.
+ */
+export async function retryJob(
+  connection: RedisConnection,
+  task: string,
+  jobId: string,
+  from: readonly string[],
+  prefix?: string,
+): Promise<JobActionResult> {
+  const allowed = checkFrom(from);
+  const keys = taskKeys(task, prefix);
+  const [outcome, state] = await connection.call<[string, string?]>({
+    script: RETRY_JOB,
+    keys: [keys.wait, keys.prioritized, keys.marker, keys.events, keys.failed, keys.cancelled],
+    args: [keys.jobPrefix, jobId, Date.now(), allowed.join(",")],
+  });
+  if (outcome === "missing") throw new BoardError("JOB_NOT_FOUND", `Job "${jobId}" not found`);
+  if (outcome === "refused") {
+    throw new BoardError(
+      "INVALID_STATE",
+      `Job ${jobId} is ${state}; only ${listOr(allowed)} jobs can be retried`,
+    );
+  }
+  return { id: jobId, task, from: state as JobState, to: "waiting" };
+}
+
+/**
+ * Sends every failed job of `task` back to waiting, {@link RETRY_BATCH} per
+ * script call (each call takes the oldest 100 left in the failed set, so
+ * Redis is never blocked for long), ten calls per round trip. The number of
+ * calls is fixed by the size of the failed set when it starts: jobs that
+ * fail while it runs are left for the next retry-all. Returns how many jobs
+ * were requeued.
+ */
+export async function retryAllFailed(
+  connection: RedisConnection,
+  task: string,
+  prefix?: string,
+): Promise<number> {
+  const keys = taskKeys(task, prefix);
+  let left = await connection.call<number>(["ZCARD", keys.failed]);
+  let retried = 0;
+  while (left > 0) {
+    const calls = Math.min(Math.ceil(left / RETRY_BATCH), CALLS_PER_ROUND_TRIP);
+    const batch: Command[] = Array.from({ length: calls }, () => ({
+      script: RETRY_FAILED_BATCH,
+      keys: [keys.wait, keys.prioritized, keys.marker, keys.events, keys.failed],
+      args: [keys.jobPrefix, RETRY_BATCH, Date.now()],
+    }));
+    const replies = (await connection.pipeline(batch)) as [number, number][];
+    for (const [taken, requeued] of replies) {
+      retried += requeued;
+      left -= RETRY_BATCH;
+      if (taken < RETRY_BATCH) left = 0;
+    }
+  }
+  return retried;
+}

@@ -1,0 +1,265 @@
+/**
+ * Steering taskora's schedules: pause, resume, trigger one run now, change,
+ * remove. Schedules live in `<root>:schedules` (name → JSON) and
+ * `<root>:schedules:next` (name → next run, absent when paused); both are
+ * written the way taskora's scheduler and ScheduleManager write them.
+ *
+ * A change is read, merged here (cron-parser lives here, not in Lua), and
+ * written by a compare-and-set script that refuses when the JSON changed in
+ * between (e.g. the scheduler stored a new `lastRun`); the read is then
+ * made again. So nothing the scheduler writes is lost by a board write.
+ * The one race left is taskora's own: while the scheduler is dispatching a
+ * due run it holds the config in memory and writes it back afterwards.
+ *
+ * @module
+ */
+
+import { BoardError, invalidParam } from "../../errors.ts";
+import { assertValidCron, nextRunOf } from "../schedule_time.ts";
+import type { ScheduleConfig, SchedulePatch, ScheduleRecord } from "../types.ts";
+import { decodeSchedule, decodeValue } from "../wire/decode.ts";
+import { globalKeys, taskKeys } from "../wire/keys.ts";
+import {
+  SCHEDULE_PAUSE,
+  SCHEDULE_REMOVE,
+  SCHEDULE_WRITE,
+  TRIGGER_DISPATCH,
+} from "./action_scripts.ts";
+import type { RedisConnection } from "./client.ts";
+import { getSchedule } from "./schedules.ts";
+
+/** Compare-and-set attempts before a change gives up. */
+const WRITE_ATTEMPTS = 5;
+
+/** Newest members per structure looked at for the task's version. */
+const VERSION_SAMPLE = 20;
+
+function notFound(name: string): BoardError {
+  return new BoardError("SCHEDULE_NOT_FOUND", `Schedule "${name}" not found`);
+}
+
+function scheduleKeys(prefix?: string): string[] {
+  const keys = globalKeys(prefix);
+  return [keys.schedules, keys.schedulesNext];
+}
+
+async function readJson(
+  connection: RedisConnection,
+  name: string,
+  prefix?: string,
+): Promise<string> {
+  const json = await connection.call<string | null>(["HGET", globalKeys(prefix).schedules, name]);
+  if (json === null) throw notFound(name);
+  return json;
+}
+
+async function recordOf(
+  connection: RedisConnection,
+  name: string,
+  prefix?: string,
+): Promise<ScheduleRecord> {
+  const record = await getSchedule(connection, name, prefix);
+  if (!record) throw notFound(name);
+  return record;
+}
+
+/**
+ * Reads a schedule, lets `change` compute its new JSON (or `""` to keep it)
+ * and next run, and writes both with {@link SCHEDULE_WRITE}, reading again
+ * when the JSON changed in between.
+ */
+async function writeSchedule(
+  connection: RedisConnection,
+  name: string,
+  mode: "always" | "XX",
+  change: (json: string) => { json: string; nextRun: number },
+  prefix?: string,
+): Promise<void> {
+  for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+    const json = await readJson(connection, name, prefix);
+    const next = change(json);
+    const written = await connection.call<number>({
+      script: SCHEDULE_WRITE,
+      keys: scheduleKeys(prefix),
+      args: [name, json, next.json, next.nextRun, mode],
+    });
+    if (written === -1) throw notFound(name);
+    if (written === 1) return;
+  }
+  throw new BoardError(
+    "INVALID_STATE",
+    `Schedule "${name}" kept changing while it was being written; try again`,
+  );
+}
+
+/** Pauses a schedule: its next run is removed (the scheduler skips it). */
+export async function pauseSchedule(
+  connection: RedisConnection,
+  name: string,
+  prefix?: string,
+): Promise<ScheduleRecord> {
+  const found = await connection.call<number>({
+    script: SCHEDULE_PAUSE,
+    keys: scheduleKeys(prefix),
+    args: [name],
+  });
+  if (found === 0) throw notFound(name);
+  return await recordOf(connection, name, prefix);
+}
+
+/**
+ * Resumes a schedule: its next run is computed from now and set, as
+ * taskora's ScheduleManager.resume does (also for one that was not paused).
+ */
+export async function resumeSchedule(
+  connection: RedisConnection,
+  name: string,
+  prefix?: string,
+): Promise<ScheduleRecord> {
+  await writeSchedule(connection, name, "always", (json) => ({
+    json: "",
+    nextRun: nextRunOf(decodeSchedule(name, json, null, null).config, Date.now()),
+  }), prefix);
+  return await recordOf(connection, name, prefix);
+}
+
+function checkPatch(patch: SchedulePatch): void {
+  if (patch.cron !== undefined && patch.every !== undefined) {
+    throw invalidParam("schedule", "cron and every replace each other; give one of them");
+  }
+  if (patch.every !== undefined && !(Number.isSafeInteger(patch.every) && patch.every > 0)) {
+    throw invalidParam("every", "must be a whole number of milliseconds above 0");
+  }
+  if (patch.cron !== undefined && (typeof patch.cron !== "string" || patch.cron.trim() === "")) {
+    throw invalidParam("cron", "must be a cron expression");
+  }
+  if (
+    patch.timezone !== undefined && patch.timezone !== null && typeof patch.timezone !== "string"
+  ) {
+    throw invalidParam("timezone", "must be a time zone name or null");
+  }
+  if (
+    patch.onMissed !== undefined &&
+    !/^(skip|catch-up|catch-up-limit:\d+)$/.test(String(patch.onMissed))
+  ) {
+    throw invalidParam("onMissed", "must be skip, catch-up or catch-up-limit:<n>");
+  }
+  if (patch.overlap !== undefined && typeof patch.overlap !== "boolean") {
+    throw invalidParam("overlap", "must be true or false");
+  }
+}
+
+/**
+ * A stored schedule with a patch applied, as taskora's ScheduleManager.update
+ * merges it: `cron` drops `every`; `every` drops `cron` and `timezone`;
+ * `timezone: null` removes it; other fields replace their value. Fields
+ * the board does not know, `lastRun` and `lastJobId` are kept as they are.
+ * Throws `INVALID_PARAM` for a patch or result that is not a valid schedule.
+ */
+export function applySchedulePatch(
+  stored: Record<string, unknown>,
+  patch: SchedulePatch,
+): Record<string, unknown> {
+  checkPatch(patch);
+  const next: Record<string, unknown> = { ...stored };
+  if (patch.cron !== undefined) {
+    next.cron = patch.cron;
+    delete next.every;
+  }
+  if (patch.every !== undefined) {
+    next.every = patch.every;
+    delete next.cron;
+    delete next.timezone;
+  }
+  if (patch.timezone === null) delete next.timezone;
+  else if (patch.timezone !== undefined) next.timezone = patch.timezone;
+  if (patch.data !== undefined) next.data = patch.data;
+  if (patch.onMissed !== undefined) next.onMissed = patch.onMissed;
+  if (patch.overlap !== undefined) next.overlap = patch.overlap;
+
+  if (typeof next.cron === "string") {
+    assertValidCron(next.cron, typeof next.timezone === "string" ? next.timezone : undefined);
+  } else if (next.timezone !== undefined) {
+    throw invalidParam("timezone", "only applies to a cron schedule");
+  } else if (typeof next.every !== "number") {
+    throw invalidParam("schedule", "needs either every or cron");
+  }
+  return next;
+}
+
+/**
+ * Changes a schedule (see {@link applySchedulePatch}) and recomputes its
+ * next run from now, unless it is paused (then it stays paused; taskora's
+ * ScheduleManager.update would resume it).
+ */
+export async function updateSchedule(
+  connection: RedisConnection,
+  name: string,
+  patch: SchedulePatch,
+  prefix?: string,
+): Promise<ScheduleRecord> {
+  await writeSchedule(connection, name, "XX", (json) => {
+    const stored = decodeValue(json);
+    const base = stored !== null && typeof stored === "object"
+      ? stored as Record<string, unknown>
+      : {};
+    const merged = applySchedulePatch(base, patch);
+    return {
+      json: JSON.stringify(merged),
+      nextRun: nextRunOf(merged as Pick<ScheduleConfig, "every" | "cron">, Date.now()),
+    };
+  }, prefix);
+  return await recordOf(connection, name, prefix);
+}
+
+/** Deletes a schedule: its JSON and its next run. */
+export async function removeSchedule(
+  connection: RedisConnection,
+  name: string,
+  prefix?: string,
+): Promise<void> {
+  const removed = await connection.call<number>({
+    script: SCHEDULE_REMOVE,
+    keys: scheduleKeys(prefix),
+    args: [name],
+  });
+  if (removed === 0) throw notFound(name);
+}
+
+/**
+ * Dispatches one run of a schedule now, as taskora's ScheduleManager.trigger
+ * does (`task.dispatch(config.data ?? null)`): one job of the schedule's
+ * task, its data serialized with JSON (taskora's default serializer), in
+ * one script on the task's slot ({@link TRIGGER_DISPATCH}, which also picks
+ * the task's current `_v` and `maxAttempts`). Like upstream, neither the
+ * next run nor `lastRun` / `lastJobId` change.
+ */
+export async function triggerSchedule(
+  connection: RedisConnection,
+  name: string,
+  prefix?: string,
+): Promise<{ jobId: string }> {
+  const json = await readJson(connection, name, prefix);
+  const record = decodeSchedule(name, json, null, null);
+  if (record.config.task === "") {
+    throw new BoardError("INVALID_STATE", `Schedule "${name}" names no task`);
+  }
+  const keys = taskKeys(record.config.task, prefix);
+  const jobId = crypto.randomUUID();
+  const data = JSON.stringify(record.config.data !== undefined ? record.config.data : null);
+  await connection.call({
+    script: TRIGGER_DISPATCH,
+    keys: [
+      keys.wait,
+      keys.marker,
+      keys.events,
+      keys.active,
+      keys.delayed,
+      keys.completed,
+      keys.failed,
+      keys.cancelled,
+    ],
+    args: [keys.jobPrefix, jobId, data, Date.now(), record.lastJobId ?? "", VERSION_SAMPLE],
+  });
+  return { jobId };
+}

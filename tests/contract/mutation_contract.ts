@@ -1,0 +1,542 @@
+/**
+ * The TaskSource mutation contract: every action (retry, cancel, retry-all,
+ * clean, the schedule buttons, workflow cancel) does the same thing, with the
+ * same refusals, on every source. Each test seeds a fresh source from the
+ * fixture keyspace. `memory_contract_test.ts` and `redis_contract_test.ts`
+ * run it against each source, next to the read contract.
+ */
+
+import assert from "node:assert/strict";
+import { nextRunOf } from "../../src/source/schedule_time.ts";
+import type { JobState, TaskSource } from "../../src/source/types.ts";
+import type { Fixture as KeyspaceDump } from "../helpers/fixture.ts";
+import { recentFixture, type Seed, withQueuedBilling } from "./source_contract.ts";
+
+const FAILED_EMAIL = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
+const CANCELLED_EMAIL = "cfa125ab-710e-4e8f-8ca0-2f1fe8870b15";
+const COMPLETED_EMAIL = "d2d954a9-6cc5-4bb4-b341-01e347a69342";
+const ACTIVE_TRANSCODE = "d8e1df37-39dd-4863-9508-f7c9bd517880";
+const COMPLETED_CHORD = "69fbb603-1f1d-4dd0-82d4-a6f176fcec3a";
+const RUNNING_WORKFLOW = "0f9d7c2e-1111-4a7b-9c3d-5e6f70809a0b";
+const UNKNOWN_JOB = "00000000-0000-0000-0000-000000000000";
+const DAY = 86_400_000;
+
+/**
+ * The fixture plus a running workflow, chord(chain(square → square), square → sum),
+ * in the shape taskora leaves it: node 0 done; node 1 dispatched by
+ * advanceWorkflow (`active`) and running; node 2 a root, which taskora leaves
+ * `pending` while its job waits; node 3 never dispatched.
+ */
+export function withRunningWorkflow(dump: KeyspaceDump): KeyspaceDump {
+  const t = dump.dumpedAt - 2_000;
+  const graph = {
+    nodes: [
+      { taskName: "square", deps: [] as number[], jobId: "wf-run-0", _v: 1, data: "6" },
+      { taskName: "square", deps: [0], jobId: "wf-run-1", _v: 1 },
+      { taskName: "square", deps: [] as number[], jobId: "wf-run-2", _v: 1, data: "7" },
+      { taskName: "sum", deps: [1, 2], jobId: "wf-run-3", _v: 1 },
+    ],
+    terminal: [3],
+    name: "chord(chain(square → square), square → sum)",
+  };
+  const node = (index: number, data: string, fields: Record<string, string>) => ({
+    type: "hash" as const,
+    pttl: -1,
+    value: {
+      ts: String(t + index),
+      _v: "1",
+      attempt: "1",
+      maxAttempts: "1",
+      priority: "0",
+      data,
+      _wf: RUNNING_WORKFLOW,
+      _wfNode: String(index),
+      ...fields,
+    },
+  });
+  const completed = dump.keys["taskora:{square}:completed"].value as {
+    value: string;
+    score: number;
+  }[];
+  return {
+    ...dump,
+    keys: {
+      ...dump.keys,
+      [`taskora:wf:{${RUNNING_WORKFLOW}}`]: {
+        type: "hash",
+        pttl: -1,
+        value: {
+          graph: JSON.stringify(graph),
+          state: "running",
+          createdAt: String(t),
+          "n:0:state": "completed",
+          "n:0:result": "36",
+          "n:1:state": "active",
+          "n:2:state": "pending",
+          "n:3:state": "pending",
+        },
+      },
+      "taskora:{square}:wf-run-0": node(0, "6", {
+        state: "completed",
+        processedOn: String(t + 10),
+        finishedOn: String(t + 20),
+        result: "36",
+      }),
+      "taskora:{square}:wf-run-1": node(1, "36", { state: "active", processedOn: String(t + 30) }),
+      "taskora:{square}:wf-run-2": node(2, "7", { state: "waiting" }),
+      "taskora:{square}:completed": {
+        type: "zset",
+        pttl: -1,
+        value: [...completed, { value: "wf-run-0", score: t + 20 }],
+      },
+      "taskora:{square}:active": { type: "list", pttl: -1, value: ["wf-run-1"] },
+      "taskora:{square}:wait": { type: "list", pttl: -1, value: ["wf-run-2"] },
+    },
+  };
+}
+
+/** The fixture with the billing queue, and schedules for billing and resize-image. */
+export function withMoreSchedules(dump: KeyspaceDump): KeyspaceDump {
+  const queued = withQueuedBilling(dump);
+  const schedules = queued.keys["taskora:schedules"].value as Record<string, string>;
+  return {
+    ...queued,
+    keys: {
+      ...queued.keys,
+      "taskora:schedules": {
+        type: "hash",
+        pttl: -1,
+        value: {
+          ...schedules,
+          invoices: JSON.stringify({
+            task: "billing",
+            overlap: false,
+            onMissed: "skip",
+            every: 60_000,
+            data: { run: "monthly" },
+          }),
+          thumbnails: JSON.stringify({ task: "resize-image", every: 3_600_000 }),
+        },
+      },
+    },
+  };
+}
+
+type CodedError = Error & { code?: string; status?: number };
+
+/** A rejection predicate: the error carries this catalogue code (and the message, when given, contains `mentions`). */
+function code(expected: string, mentions?: string): (error: CodedError) => boolean {
+  return (error) => {
+    assert.equal(error.code, expected, `code of: ${error.message}`);
+    if (mentions !== undefined) {
+      assert.ok(error.message.includes(mentions), `"${error.message}" mentions "${mentions}"`);
+    }
+    return true;
+  };
+}
+
+async function count(source: TaskSource, task: string, state: JobState): Promise<number> {
+  return (await source.getStats([task])).get(task)![state];
+}
+
+async function ids(source: TaskSource, task: string, state: JobState): Promise<string[]> {
+  return (await source.listJobs(task, state, 0, 1_000)).jobs.map((job) => job.id);
+}
+
+/** Registers the mutation contract tests for one source. */
+export function mutationContract(name: string, seed: Seed): void {
+  const { dump } = recentFixture();
+  const queued = withQueuedBilling(dump);
+  const running = withRunningWorkflow(dump);
+
+  function contract(
+    title: string,
+    body: (source: TaskSource) => Promise<void>,
+    from: KeyspaceDump = dump,
+  ): void {
+    Deno.test(`${name}: ${title}`, async () => {
+      const harness = await seed(from);
+      try {
+        await body(harness.source);
+      } finally {
+        await harness.close();
+      }
+    });
+  }
+
+  // ── retry ─────────────────────────────────────────────────────────
+
+  contract("retries a failed job: back to waiting once, attempt 1, a clean slate", async (s) => {
+    const before = Date.now();
+    const result = await s.retryJob(FAILED_EMAIL);
+    assert.deepEqual(result, {
+      id: FAILED_EMAIL,
+      task: "send-email",
+      from: "failed",
+      to: "waiting",
+    });
+    const waiting = await s.listJobs("send-email", "waiting", 0, 50);
+    assert.deepEqual(waiting.jobs.map((job) => job.id), [FAILED_EMAIL]);
+    assert.equal(waiting.total, 1);
+    assert.equal(waiting.jobs[0].attempt, 1);
+    assert.equal(await count(s, "send-email", "failed"), 4);
+    assert.ok(!(await ids(s, "send-email", "failed")).includes(FAILED_EMAIL));
+    const job = await s.getJob(FAILED_EMAIL);
+    assert.ok(job);
+    assert.equal(job.state, "waiting");
+    assert.equal(job.error, null);
+    assert.equal(job.result, null);
+    assert.equal(job.finishedAt, null);
+    assert.equal(job.processedAt, null);
+    assert.equal(job.progress, null);
+    assert.ok(job.createdAt >= before, "a fresh ts");
+    assert.deepEqual(job.data, { to: "u0@x.io", password: "hunter2", mode: "fail", i: 0 });
+    assert.equal(job.logs.length, 2, "the logs stay");
+  });
+
+  contract("retries a cancelled job and clears its cancel", async (s) => {
+    assert.deepEqual(await s.retryJob(CANCELLED_EMAIL), {
+      id: CANCELLED_EMAIL,
+      task: "send-email",
+      from: "cancelled",
+      to: "waiting",
+    });
+    assert.equal(await count(s, "send-email", "cancelled"), 0);
+    const job = await s.getJob(CANCELLED_EMAIL);
+    assert.equal(job?.state, "waiting");
+    assert.equal(job?.cancelReason, null);
+    assert.equal(job?.cancelledAt, null);
+    assert.equal(job?.finishedAt, null);
+  });
+
+  contract("refuses to retry a job outside the allowed states", async (s) => {
+    await assert.rejects(
+      s.retryJob(COMPLETED_EMAIL),
+      code("INVALID_STATE", "completed"),
+    );
+    await assert.rejects(
+      s.retryJob(CANCELLED_EMAIL, ["failed"]),
+      code("INVALID_STATE", "cancelled"),
+    );
+    await assert.rejects(s.retryJob(UNKNOWN_JOB), code("JOB_NOT_FOUND"));
+    assert.equal(await count(s, "send-email", "completed"), 10);
+    assert.equal(await count(s, "send-email", "cancelled"), 1);
+  });
+
+  contract("two retries of one job at once: exactly one wins", async (s) => {
+    const outcomes = await Promise.allSettled([s.retryJob(FAILED_EMAIL), s.retryJob(FAILED_EMAIL)]);
+    const won = outcomes.filter((o) => o.status === "fulfilled");
+    const lost = outcomes.filter((o) => o.status === "rejected");
+    assert.equal(won.length, 1);
+    assert.equal(lost.length, 1);
+    assert.equal(((lost[0] as PromiseRejectedResult).reason as CodedError).code, "INVALID_STATE");
+    assert.deepEqual(await ids(s, "send-email", "waiting"), [FAILED_EMAIL]);
+    assert.equal(await count(s, "send-email", "waiting"), 1);
+  });
+
+  // ── cancel ────────────────────────────────────────────────────────
+
+  contract("cancels waiting, prioritized, delayed and retrying jobs at once", async (s) => {
+    const cases: [string, JobState][] = [
+      ["w1", "waiting"],
+      ["p-high", "waiting"],
+      ["d1", "delayed"],
+      ["r1", "retrying"],
+    ];
+    const before = Date.now();
+    for (const [id, state] of cases) {
+      assert.deepEqual(await s.cancelJob(id, "not needed"), {
+        id,
+        task: "billing",
+        from: state,
+        to: "cancelled",
+      });
+      const job = await s.getJob(id);
+      assert.equal(job?.state, "cancelled");
+      assert.equal(job?.cancelReason, "not needed");
+      assert.ok(job!.finishedAt! >= before);
+      assert.equal(job?.cancelledAt, job?.finishedAt, "the board stamps the cancel time");
+      assert.equal(job?.runAt, null);
+    }
+    const stats = (await s.getStats(["billing"])).get("billing")!;
+    assert.deepEqual([stats.waiting, stats.delayed, stats.retrying, stats.cancelled], [3, 0, 0, 4]);
+    assert.deepEqual(await ids(s, "billing", "waiting"), ["w2", "w3", "p-low"]);
+    assert.deepEqual((await ids(s, "billing", "cancelled")).toSorted(), [
+      "d1",
+      "p-high",
+      "r1",
+      "w1",
+    ]);
+  }, queued);
+
+  contract("a cancel without a reason leaves cancelReason empty", async (s) => {
+    assert.equal((await s.cancelJob("w2")).to, "cancelled");
+    assert.equal((await s.getJob("w2"))?.cancelReason, null);
+  }, queued);
+
+  contract("cancelling an active job only signals its worker", async (s) => {
+    const before = Date.now();
+    assert.deepEqual(await s.cancelJob(ACTIVE_TRANSCODE, "too slow"), {
+      id: ACTIVE_TRANSCODE,
+      task: "transcode",
+      from: "active",
+      to: "cancelling",
+    });
+    const job = await s.getJob(ACTIVE_TRANSCODE);
+    assert.equal(job?.state, "active");
+    assert.ok(job!.cancelledAt! >= before);
+    assert.equal(job?.cancelReason, "too slow");
+    assert.equal(job?.finishedAt, null);
+    assert.equal(await count(s, "transcode", "active"), 1);
+    assert.equal(await count(s, "transcode", "cancelled"), 0);
+  });
+
+  contract("refuses to cancel a finished job (409) or an unknown one", async (s) => {
+    await assert.rejects(s.cancelJob(COMPLETED_EMAIL), (error: CodedError) => {
+      assert.equal(error.code, "INVALID_STATE");
+      assert.equal(error.status, 409);
+      assert.ok(error.message.includes("completed"), error.message);
+      return true;
+    });
+    await assert.rejects(s.cancelJob(CANCELLED_EMAIL), code("INVALID_STATE", "cancelled"));
+    await assert.rejects(s.cancelJob(UNKNOWN_JOB), code("JOB_NOT_FOUND"));
+    assert.equal((await s.getJob(COMPLETED_EMAIL))?.state, "completed");
+  });
+
+  // ── retry all, clean ──────────────────────────────────────────────
+
+  contract("retries every failed job of one task", async (s) => {
+    const failed = await ids(s, "send-email", "failed");
+    assert.deepEqual(await s.retryAllFailed("send-email"), { retried: 5 });
+    assert.equal(await count(s, "send-email", "failed"), 0);
+    const waiting = await s.listJobs("send-email", "waiting", 0, 50);
+    assert.equal(waiting.total, 5);
+    assert.deepEqual(waiting.jobs.map((job) => job.id).toSorted(), failed.toSorted());
+    assert.ok(waiting.jobs.every((job) => job.attempt === 1 && job.error === null));
+    // Longest-failed first: the oldest failure runs first.
+    assert.equal(waiting.jobs[0].id, FAILED_EMAIL);
+    assert.deepEqual(await s.retryAllFailed("send-email"), { retried: 0 });
+    await assert.rejects(s.retryAllFailed("no-such-task"), code("TASK_NOT_FOUND"));
+  });
+
+  contract("retries every failed job of every task", async (s) => {
+    assert.deepEqual(await s.retryAllFailed(), { retried: 5 });
+    const stats = await s.getStats(await s.listTasks());
+    assert.equal([...stats.values()].reduce((sum, st) => sum + st.failed, 0), 0);
+    assert.equal((await s.listDeadLetters(0, 10)).total, 0);
+  });
+
+  contract("cleans finished jobs of a state with their logs", async (s) => {
+    const completed = await ids(s, "send-email", "completed");
+    assert.deepEqual(await s.cleanJobs("send-email", "completed", 0), { removed: 10 });
+    assert.equal(await count(s, "send-email", "completed"), 0);
+    for (const id of completed) assert.equal(await s.getJob(id), null);
+    assert.equal(await count(s, "send-email", "failed"), 5, "other states stay");
+    assert.deepEqual(await s.cleanJobs("send-email", "completed", 0), { removed: 0 });
+  });
+
+  contract("cleans only jobs older than the given age", async (s) => {
+    assert.deepEqual(await s.cleanJobs("send-email", "failed", 3_650 * DAY), { removed: 0 });
+    assert.equal(await count(s, "send-email", "failed"), 5);
+    assert.deepEqual(await s.cleanJobs("send-email", "cancelled", 60_000), { removed: 1 });
+    assert.equal(await s.getJob(CANCELLED_EMAIL), null);
+    await assert.rejects(s.cleanJobs("no-such-task", "completed", 0), code("TASK_NOT_FOUND"));
+  });
+
+  // ── schedules ─────────────────────────────────────────────────────
+
+  contract("pauses and resumes schedules", async (s) => {
+    const paused = await s.pauseSchedule("heartbeat");
+    assert.equal(paused.paused, true);
+    assert.equal(paused.nextRun, null);
+    assert.equal(paused.lastJobId, "49e833ba-6ef4-41a3-9c4a-827a99ffcd1b");
+    assert.deepEqual(paused.config, {
+      task: "report",
+      every: 1000,
+      onMissed: "skip",
+      overlap: false,
+    });
+    assert.deepEqual(
+      (await s.listSchedules()).find((schedule) => schedule.name === "heartbeat"),
+      paused,
+    );
+
+    const before = Date.now();
+    const weekly = await s.resumeSchedule("weekly-cleanup");
+    const after = Date.now();
+    assert.equal(weekly.paused, false);
+    assert.ok(weekly.nextRun! >= before + 604_800_000 && weekly.nextRun! <= after + 604_800_000);
+
+    // As taskora's resume: the next run is computed from now, paused or not.
+    const nightly = await s.resumeSchedule("nightly-report");
+    assert.equal(nightly.paused, false);
+    const low = nextRunOf({ cron: "0 3 * * *" }, before);
+    const high = nextRunOf({ cron: "0 3 * * *" }, Date.now());
+    assert.ok(nightly.nextRun! >= low && nightly.nextRun! <= high, `${nightly.nextRun}`);
+    assert.equal(new Date(nightly.nextRun!).getUTCHours(), 3);
+  });
+
+  contract("triggers a schedule: one job of its task, its next run unmoved", async (s) => {
+    const { jobId } = await s.triggerSchedule("nightly-report");
+    const job = await s.getJob(jobId);
+    assert.ok(job);
+    assert.equal(job.task, "report");
+    assert.equal(job.state, "waiting");
+    assert.deepEqual(job.data, { scope: "all" });
+    assert.equal(job.attempt, 1);
+    assert.equal(job.version, 1);
+    assert.equal(job.workflow, null);
+    assert.deepEqual(await ids(s, "report", "waiting"), [jobId]);
+    const nightly = (await s.listSchedules()).find((schedule) =>
+      schedule.name === "nightly-report"
+    );
+    assert.equal(nightly?.nextRun, 1795402800000);
+    assert.equal(nightly?.lastJobId, null, "a manual trigger is not a scheduler run");
+
+    const second = await s.triggerSchedule("heartbeat");
+    assert.notEqual(second.jobId, jobId);
+    assert.equal((await s.getJob(second.jobId))?.data, null);
+    assert.equal(await count(s, "report", "waiting"), 2);
+    const heartbeat = (await s.listSchedules()).find((schedule) => schedule.name === "heartbeat");
+    assert.equal(heartbeat?.nextRun, 1795345693911);
+    assert.equal(heartbeat?.lastJobId, "49e833ba-6ef4-41a3-9c4a-827a99ffcd1b");
+  });
+
+  contract("a triggered job carries the task's newest version and attempts", async (s) => {
+    const invoice = await s.getJob((await s.triggerSchedule("invoices")).jobId);
+    assert.deepEqual(invoice?.data, { run: "monthly" });
+    assert.equal(invoice?.version, 2, "the highest _v of billing's jobs");
+    assert.equal(invoice?.maxAttempts, 3);
+    assert.equal(invoice?.priority, 0);
+    assert.equal((await ids(s, "billing", "waiting"))[3], invoice?.id, "after w1..w3");
+    const thumbnail = await s.getJob((await s.triggerSchedule("thumbnails")).jobId);
+    assert.equal(thumbnail?.version, 3);
+    assert.equal(thumbnail?.maxAttempts, 1);
+  }, withMoreSchedules(dump));
+
+  contract("updates a schedule: cron and every replace each other", async (s) => {
+    const before = Date.now();
+    const hourly = await s.updateSchedule("heartbeat", { cron: "0 * * * *" });
+    assert.equal(hourly.config.cron, "0 * * * *");
+    assert.equal(hourly.config.every, undefined);
+    assert.equal(hourly.lastJobId, "49e833ba-6ef4-41a3-9c4a-827a99ffcd1b");
+    assert.ok(hourly.nextRun! > before && hourly.nextRun! <= before + 3_600_000);
+    assert.equal(new Date(hourly.nextRun!).getUTCMinutes(), 0);
+
+    const berlin = await s.updateSchedule("nightly-report", { timezone: "Europe/Berlin" });
+    assert.equal(berlin.config.timezone, "Europe/Berlin");
+    assert.equal(berlin.config.cron, "0 3 * * *");
+    assert.equal(berlin.nextRun, nextRunOf(berlin.config, Date.now()));
+    const utc = await s.updateSchedule("nightly-report", { timezone: null });
+    assert.equal(utc.config.timezone, undefined);
+
+    const every = await s.updateSchedule("nightly-report", {
+      every: 60_000,
+      data: { scope: "eu" },
+      overlap: true,
+    });
+    const after = Date.now();
+    assert.equal(every.config.cron, undefined);
+    assert.equal(every.config.timezone, undefined);
+    assert.equal(every.config.every, 60_000);
+    assert.deepEqual(every.config.data, { scope: "eu" });
+    assert.equal(every.config.overlap, true);
+    assert.equal(every.config.onMissed, "skip");
+    assert.ok(every.nextRun! >= before + 60_000 && every.nextRun! <= after + 60_000);
+    assert.deepEqual(
+      (await s.listSchedules()).find((schedule) => schedule.name === "nightly-report"),
+      every,
+    );
+  });
+
+  contract("an update keeps a paused schedule paused", async (s) => {
+    const weekly = await s.updateSchedule("weekly-cleanup", { every: 86_400_000 });
+    assert.equal(weekly.paused, true);
+    assert.equal(weekly.nextRun, null);
+    assert.equal(weekly.config.every, 86_400_000);
+  });
+
+  contract("refuses an invalid cron or an unknown schedule", async (s) => {
+    await assert.rejects(
+      s.updateSchedule("nightly-report", { cron: "not a cron" }),
+      code("INVALID_PARAM"),
+    );
+    await assert.rejects(
+      s.updateSchedule("nightly-report", { timezone: "Mars/Olympus_Mons" }),
+      code("INVALID_PARAM"),
+    );
+    const nightly = (await s.listSchedules()).find((schedule) =>
+      schedule.name === "nightly-report"
+    );
+    assert.equal(nightly?.config.cron, "0 3 * * *", "a refused update changes nothing");
+    assert.equal(nightly?.config.timezone, undefined);
+    for (
+      const action of [
+        () => s.pauseSchedule("nope"),
+        () => s.resumeSchedule("nope"),
+        () => s.triggerSchedule("nope"),
+        () => s.updateSchedule("nope", { every: 1000 }),
+        () => s.removeSchedule("nope"),
+      ]
+    ) {
+      await assert.rejects(action(), code("SCHEDULE_NOT_FOUND"));
+    }
+  });
+
+  contract("removes a schedule", async (s) => {
+    assert.equal(await s.removeSchedule("weekly-cleanup"), undefined);
+    assert.deepEqual((await s.listSchedules()).map((schedule) => schedule.name), [
+      "heartbeat",
+      "nightly-report",
+    ]);
+    await assert.rejects(s.removeSchedule("weekly-cleanup"), code("SCHEDULE_NOT_FOUND"));
+  });
+
+  // ── workflows ─────────────────────────────────────────────────────
+
+  contract(
+    "cancels a running workflow: open node jobs cancelled or signalled, finished ones kept",
+    async (s) => {
+      const before = Date.now();
+      assert.deepEqual(await s.cancelWorkflow(RUNNING_WORKFLOW, "operator stop"), {
+        cancelled: 2,
+        signalled: 1,
+      });
+      const workflow = await s.getWorkflow(RUNNING_WORKFLOW);
+      assert.equal(workflow?.state, "cancelled");
+      assert.equal(workflow?.error, "operator stop");
+      assert.deepEqual(workflow?.nodes.map((node) => node.state), [
+        "completed",
+        "cancelled",
+        "cancelled",
+        "cancelled",
+      ]);
+      assert.equal((await s.getJob("wf-run-0"))?.state, "completed");
+      const runningNode = await s.getJob("wf-run-1");
+      assert.equal(runningNode?.state, "active");
+      assert.ok(runningNode!.cancelledAt! >= before);
+      assert.equal(runningNode?.cancelReason, "operator stop");
+      const rootNode = await s.getJob("wf-run-2");
+      assert.equal(rootNode?.state, "cancelled", "a pending root's waiting job is cancelled too");
+      assert.equal(rootNode?.cancelReason, "operator stop");
+      assert.equal(await s.getJob("wf-run-3"), null, "a never-dispatched node gets no job");
+      assert.equal(await count(s, "square", "waiting"), 0);
+      assert.equal(await count(s, "square", "active"), 1);
+      await assert.rejects(s.cancelWorkflow(RUNNING_WORKFLOW), code("INVALID_STATE", "cancelled"));
+    },
+    running,
+  );
+
+  contract("a workflow cancel without a reason gives node jobs taskora's default", async (s) => {
+    await s.cancelWorkflow(RUNNING_WORKFLOW);
+    assert.equal((await s.getWorkflow(RUNNING_WORKFLOW))?.error, null);
+    assert.equal((await s.getJob("wf-run-2"))?.cancelReason, "workflow cancelled");
+    assert.equal((await s.getJob("wf-run-1"))?.cancelReason, "workflow cancelled");
+  }, running);
+
+  contract("refuses to cancel a finished or unknown workflow", async (s) => {
+    await assert.rejects(s.cancelWorkflow(COMPLETED_CHORD), code("INVALID_STATE", "completed"));
+    assert.equal((await s.getWorkflow(COMPLETED_CHORD))?.state, "completed");
+    await assert.rejects(s.cancelWorkflow("no-such-workflow"), code("WORKFLOW_NOT_FOUND"));
+  });
+}

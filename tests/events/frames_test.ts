@@ -1,0 +1,78 @@
+/**
+ * A task event as the stream sends it: numbers as numbers, results and
+ * progress objects formatted and redacted like the REST API.
+ */
+
+import assert from "node:assert/strict";
+import { createPresenter } from "../../src/api/present.ts";
+import { jobEventName, jobEventPayload } from "../../src/events/frames.ts";
+import { renderMessage } from "../../src/events/sse.ts";
+
+const present = createPresenter({
+  redact: ["password"],
+  formatters: { result: (value, task) => task === "wrap" ? { wrapped: value } : value },
+});
+
+Deno.test("jobEventPayload() decodes numbers and JSON, then formats and redacts", () => {
+  const completed = jobEventPayload({
+    task: "wrap",
+    event: "completed",
+    jobId: "j1",
+    at: 1000,
+    fields: { result: '{"password":"x","ok":true}', duration: "12", attempt: "2" },
+  }, present);
+  assert.deepEqual(completed, {
+    id: "j1",
+    task: "wrap",
+    at: 1000,
+    result: { wrapped: { password: "[REDACTED]", ok: true } },
+    duration: 12,
+    attempt: 2,
+  });
+
+  const retrying = jobEventPayload({
+    task: "t",
+    event: "retrying",
+    jobId: "j2",
+    at: 1,
+    fields: { attempt: "2", nextAttemptAt: "1795345687929", error: '{"password":"p"}' },
+  }, present);
+  assert.deepEqual(retrying, {
+    id: "j2",
+    task: "t",
+    at: 1,
+    attempt: 2,
+    nextAttemptAt: 1795345687929,
+    error: '{"password":"[REDACTED]"}',
+  });
+});
+
+Deno.test("jobEventPayload() keeps progress numbers and redacts progress objects", () => {
+  const progress = (value: string) =>
+    jobEventPayload({ task: "t", event: "progress", jobId: "j", at: 0, fields: { value } }, present)
+      .value;
+  assert.equal(progress("50"), 50);
+  assert.deepEqual(progress('{"step":"render","password":"s"}'), {
+    step: "render",
+    password: "[REDACTED]",
+  });
+  assert.equal(
+    jobEventPayload(
+      { task: "t", event: "failed", jobId: "j", at: 0, fields: { error: "boom 42" } },
+      present,
+    )
+      .error,
+    "boom 42",
+  );
+});
+
+Deno.test("jobEventName() names kinds job:<kind> and refuses what cannot be an event line", () => {
+  assert.equal(jobEventName("completed"), "job:completed");
+  assert.equal(jobEventName("stalled"), "job:stalled");
+  assert.equal(jobEventName("bad\nkind"), null);
+});
+
+Deno.test("renderMessage() frames with hono's writeSSE", async () => {
+  const bytes = await renderMessage({ event: "job:active", data: '{"id":"1"}' });
+  assert.equal(new TextDecoder().decode(bytes), 'event: job:active\ndata: {"id":"1"}\n\n');
+});

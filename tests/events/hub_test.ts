@@ -1,0 +1,218 @@
+/**
+ * The event hub over the memory source: events reach every client, slow
+ * clients are cut off, and connecting and leaving a thousand times leaves
+ * nothing behind.
+ */
+
+import assert from "node:assert/strict";
+import { Hono } from "hono";
+import { eventRoutes } from "../../src/api/events.ts";
+import { createPresenter } from "../../src/api/present.ts";
+import { createEventHub, type EventHubOptions } from "../../src/events/hub.ts";
+import { createMemorySource, type MemorySource } from "../../src/source/memory/mod.ts";
+import { dataOf, isEvent, openStream } from "./sse_client.ts";
+
+const present = createPresenter({ redact: ["password"], formatters: {} });
+const URL_ = "http://board.test/api/events";
+
+function hubApp(source: MemorySource, options: EventHubOptions = {}) {
+  const hub = createEventHub(source, present, options);
+  const app = new Hono().route("/api", eventRoutes({ events: hub }));
+  return { hub, fetch: (request: Request) => app.fetch(request) };
+}
+
+const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(condition: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await tick(10);
+  }
+}
+
+Deno.test("a memory store's events reach every client, presented", async () => {
+  const source = createMemorySource();
+  const { hub, fetch } = hubApp(source);
+  const streams = await Promise.all([1, 2, 3].map(() => openStream(fetch, URL_)));
+  try {
+    source.store.enqueue("mail", { id: "m1", data: {} });
+    source.store.emit("mail", "completed", "m1", {
+      result: '{"password":"hunter2","sent":true}',
+      duration: "7",
+    });
+    for (const stream of streams) {
+      const frame = await stream.waitFor(isEvent("job:completed"), 1000);
+      assert.deepEqual(dataOf(frame), {
+        id: "m1",
+        task: "mail",
+        at: dataOf(frame).at,
+        result: { password: "[REDACTED]", sent: true },
+        duration: 7,
+      });
+      await stream.waitFor(isEvent("job:waiting", (d) => d.id === "m1"), 1000);
+    }
+  } finally {
+    await Promise.all(streams.map((stream) => stream.close()));
+    await hub.close();
+    await source.close();
+  }
+});
+
+Deno.test("a client gets the retry hint, then stats:update with totals, repeatedly", async () => {
+  const source = createMemorySource();
+  source.store.enqueue("mail", { id: "m1", data: {} });
+  const { hub, fetch } = hubApp(source, { statsIntervalMs: 100 });
+  const stream = await openStream(fetch, URL_);
+  try {
+    assert.equal(stream.response.headers.get("content-type"), "text/event-stream");
+    assert.equal(stream.response.headers.get("cache-control"), "no-cache");
+    assert.equal(stream.response.headers.get("x-accel-buffering"), "no");
+    await stream.waitFor(() => true);
+    assert.equal(stream.frames[0].retry, 3000);
+    const first = await stream.waitFor(isEvent("stats:update"));
+    const stats = dataOf(first);
+    assert.equal(stats.connected, true);
+    assert.deepEqual(stats.tasks, [{ name: "mail", stats: { ...ZERO, waiting: 1 } }]);
+    assert.equal((stats.totals as Record<string, number>).waiting, 1);
+    const index = stream.frames.indexOf(first);
+    await stream.waitFor(isEvent("stats:update"), 1000, index + 1);
+  } finally {
+    await stream.close();
+    await hub.close();
+  }
+});
+
+const ZERO = {
+  waiting: 0,
+  active: 0,
+  delayed: 0,
+  retrying: 0,
+  failed: 0,
+  completed: 0,
+  cancelled: 0,
+  expired: 0,
+};
+
+Deno.test("heartbeat comments come every heartbeatMs", async () => {
+  const source = createMemorySource();
+  const { hub, fetch } = hubApp(source, { heartbeatMs: 50 });
+  const stream = await openStream(fetch, URL_);
+  try {
+    await stream.waitFor((frame) => frame.comment === "ping", 1000);
+  } finally {
+    await stream.close();
+    await hub.close();
+  }
+});
+
+Deno.test("?tasks=a,b keeps job events of those tasks only; stats stay complete", async () => {
+  const source = createMemorySource();
+  const { hub, fetch } = hubApp(source, { statsIntervalMs: 50 });
+  const stream = await openStream(fetch, `${URL_}?tasks=a,b`);
+  try {
+    await stream.waitFor(isEvent("stats:update"));
+    for (const task of ["c", "a", "c", "b"]) source.store.emit(task, "active", `${task}-1`);
+    await stream.waitFor(isEvent("job:active", (d) => d.task === "b"));
+    const seen = stream.frames.filter((f) => f.event === "job:active").map((f) => dataOf(f).task);
+    assert.deepEqual(seen, ["a", "b"]);
+    const stats = await stream.waitFor(
+      isEvent("stats:update", (d) => (d.tasks as unknown[]).length === 3),
+      1000,
+    );
+    assert.ok(stats);
+  } finally {
+    await stream.close();
+    await hub.close();
+  }
+});
+
+Deno.test("a client that does not read is disconnected once its queue is full", async () => {
+  const source = createMemorySource();
+  const { hub, fetch } = hubApp(source, { maxQueue: 50 });
+  const reader = await openStream(fetch, URL_);
+  const stalled = await fetch(new Request(URL_)); // never read
+  try {
+    await until(() => hub.state().clients === 2);
+    const blob = JSON.stringify({ pad: "x".repeat(2000) });
+    for (let i = 0; i < 2000; i++) {
+      source.store.emit("t", "progress", `j${i}`, { value: blob });
+      if (i % 100 === 0) await tick();
+    }
+    await until(() => hub.state().clients === 1);
+    assert.ok(hub.state().queued <= 50);
+    // The reading client got everything.
+    await reader.waitFor(isEvent("job:progress", (d) => d.id === "j1999"), 5000);
+    // The stalled one's stream ends once it is read.
+    const body = await new Response(stalled.body).text();
+    assert.ok(body.length < 2000 * 2000, "bounded");
+  } finally {
+    await reader.close();
+    await hub.close();
+  }
+});
+
+Deno.test("the source subscription outlives the last client by idleStopMs", async () => {
+  const source = createMemorySource();
+  const { hub, fetch } = hubApp(source, { idleStopMs: 100 });
+  try {
+    const one = await openStream(fetch, URL_);
+    await one.waitFor(() => true);
+    assert.deepEqual(hub.state(), { clients: 1, timers: 2, subscribed: true, queued: 0 });
+    await one.close();
+    await until(() => hub.state().clients === 0);
+    assert.deepEqual(hub.state(), { clients: 0, timers: 1, subscribed: true, queued: 0 });
+    const two = await openStream(fetch, URL_);
+    await two.waitFor(() => true);
+    assert.equal(hub.state().timers, 2, "the idle stop was cancelled");
+    await two.close();
+    await until(() => !hub.state().subscribed);
+    assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
+  } finally {
+    await hub.close();
+  }
+});
+
+Deno.test("1,000 connect/disconnect cycles leave no client, timer or listener behind", async () => {
+  const source = createMemorySource();
+  const { hub, fetch } = hubApp(source, { idleStopMs: 0 });
+  try {
+    for (let i = 0; i < 1000; i++) {
+      const stream = await openStream(fetch, URL_);
+      await stream.waitFor(() => true);
+      assert.equal(hub.state().subscribed, true);
+      source.store.emit("t", "active", "j");
+      await stream.close();
+    }
+    await until(() => hub.state().clients === 0);
+    assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
+  } finally {
+    await hub.close();
+  }
+});
+
+Deno.test("1,000 connect/disconnect cycles leave the heap where it was (after a full GC)", async () => {
+  const probe = new URL("./cycles_probe.ts", import.meta.url).pathname;
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--v8-flags=--expose-gc", probe, "1000"],
+    stderr: "inherit",
+  }).output();
+  assert.ok(output.success);
+  const { before, after, state } = JSON.parse(new TextDecoder().decode(output.stdout));
+  assert.deepEqual(state, { clients: 0, timers: 0, subscribed: false, queued: 0 });
+  const grown = after - before;
+  assert.ok(grown < 1024 * 1024, `heap grew ${grown} bytes over 1,000 cycles`);
+  console.log(`heap before ${before}, after ${after} (${grown >= 0 ? "+" : ""}${grown} bytes)`);
+});
+
+Deno.test("closing the hub ends every stream", async () => {
+  const source = createMemorySource();
+  const { hub, fetch } = hubApp(source);
+  const streams = await Promise.all([1, 2].map(() => openStream(fetch, URL_)));
+  await Promise.all(streams.map((stream) => stream.waitFor(() => true)));
+  await hub.close();
+  await Promise.all(streams.map((stream) => stream.ended));
+  assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
+  const late = await openStream(fetch, URL_);
+  await late.ended;
+});

@@ -1,0 +1,124 @@
+/**
+ * `GET /board/api/events` through the whole board: the session guard and the
+ * auth hook apply to it like to every API route, and it streams the source's
+ * events.
+ */
+
+import assert from "node:assert/strict";
+import { Hono } from "hono";
+import { createBoard } from "../../mod.ts";
+import { eventRoutes } from "../../src/api/events.ts";
+import { createPresenter } from "../../src/api/present.ts";
+import { createEventHub } from "../../src/events/hub.ts";
+import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { isEvent, openStream } from "./sse_client.ts";
+
+const EVENTS = "http://board.test/board/api/events";
+
+Deno.test("under session auth: 401 without a cookie, the stream with one", async () => {
+  const source = createMemorySource();
+  const board = createBoard(source, {
+    auth: {
+      cookiePassword: "a-cookie-secret-of-at-least-32-chars!",
+      authenticate: ({ username }) => username === "ada" ? { name: "Ada" } : null,
+    },
+  });
+  try {
+    const denied = await board.fetch(new Request(EVENTS));
+    assert.equal(denied.status, 401);
+    assert.equal(await denied.text(), '{"error":"Unauthorized"}');
+
+    const login = await board.fetch(
+      new Request("http://board.test/board/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "username=ada&password=x",
+      }),
+    );
+    assert.equal(login.status, 303);
+    const cookie = login.headers.get("set-cookie")!.split(";")[0];
+    const stream = await openStream(board.fetch, EVENTS, { headers: { cookie } });
+    try {
+      assert.equal(stream.response.status, 200);
+      assert.equal(stream.response.headers.get("content-type"), "text/event-stream");
+      source.store.emit("mail", "active", "m1");
+      await stream.waitFor(isEvent("job:active", (d) => d.id === "m1"), 1000);
+    } finally {
+      await stream.close();
+    }
+  } finally {
+    await board.close();
+    await source.close();
+  }
+});
+
+Deno.test("the auth hook answers for the event stream too", async () => {
+  const source = createMemorySource();
+  const board = createBoard(source, {
+    auth: (request) =>
+      request.headers.get("x-key") === "open sesame"
+        ? undefined
+        : new Response("go away", { status: 403 }),
+  });
+  try {
+    const denied = await board.fetch(new Request(EVENTS));
+    assert.equal(denied.status, 403);
+    assert.equal(await denied.text(), "go away");
+    const stream = await openStream(board.fetch, EVENTS, { headers: { "x-key": "open sesame" } });
+    try {
+      assert.equal(stream.response.status, 200);
+      await stream.waitFor(isEvent("stats:update"), 1000);
+    } finally {
+      await stream.close();
+    }
+  } finally {
+    await board.close();
+    await source.close();
+  }
+});
+
+Deno.test("the simulator's jobs stream live through the board", async () => {
+  const source = createMemorySource({ simulate: { history: false } });
+  const board = createBoard(source);
+  const stream = await openStream(board.fetch, EVENTS);
+  try {
+    await stream.waitFor(isEvent("job:completed"), 5000);
+    await stream.waitFor(isEvent("job:active"), 5000);
+  } finally {
+    await stream.close();
+    await board.close();
+    await source.close();
+  }
+});
+
+Deno.test("over a real socket (Deno.serve), a browser that leaves is released", async () => {
+  const source = createMemorySource();
+  const hub = createEventHub(source, createPresenter({ redact: [], formatters: {} }));
+  const app = new Hono().route("/api", eventRoutes({ events: hub }));
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
+  const url = `http://127.0.0.1:${server.addr.port}/api/events`;
+  try {
+    const leaving = new AbortController();
+    const stream = await openStream(fetch, url, { signal: leaving.signal });
+    const staying = await openStream(fetch, url);
+    assert.equal(stream.response.headers.get("x-accel-buffering"), "no");
+    source.store.emit("mail", "active", "m1");
+    await stream.waitFor(isEvent("job:active"), 1000);
+    assert.equal(hub.state().clients, 2);
+    leaving.abort();
+    await stream.ended;
+    // The server notices the closed socket at once or on its next write.
+    const deadline = Date.now() + 3000;
+    while (hub.state().clients !== 1 && Date.now() < deadline) {
+      source.store.emit("mail", "progress", "m2", { value: "1" });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(hub.state().clients, 1, "the browser that left is released");
+    await staying.waitFor(isEvent("job:progress"), 1000);
+    await staying.close();
+  } finally {
+    await hub.close();
+    await server.shutdown();
+    await source.close();
+  }
+});
