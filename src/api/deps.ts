@@ -5,11 +5,11 @@
  * @module
  */
 
-import { BoardError } from "../errors.ts";
 import type { EventHub } from "../events/hub.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { Presenter } from "./present.ts";
+import { taskNotFound } from "../source/refusals.ts";
 
 /** Shared dependencies of the API routes. */
 export interface ApiDeps {
@@ -29,5 +29,5 @@ export interface ApiDeps {
 export async function requireTask(source: TaskSource, task: string): Promise<void> {
   if ((await source.listTasks()).includes(task)) return;
   if ((await source.refreshTasks()).includes(task)) return;
-  throw new BoardError("TASK_NOT_FOUND", `Task "${task}" not found`);
+  throw taskNotFound(task);
 }

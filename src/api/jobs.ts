@@ -6,9 +6,10 @@
  */
 
 import { Hono } from "hono";
-import { BoardError, invalidParam } from "../errors.ts";
+import { invalidParam } from "../errors.ts";
 import { optionalString, readJsonObject } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
+import { jobNotFound } from "../source/refusals.ts";
 
 /** Longest job id accepted; taskora's are UUIDs, custom ids stay well below. */
 export const MAX_JOB_ID_LENGTH = 256;
@@ -27,7 +28,7 @@ export function jobRoutes({ source, present }: ApiDeps): Hono {
     .get("/jobs/:jobId", async (c) => {
       const jobId = jobIdParam(c.req.param("jobId"));
       const job = await source.getJob(jobId);
-      if (!job) throw new BoardError("JOB_NOT_FOUND", `Job "${jobId}" not found`);
+      if (!job) throw jobNotFound(jobId);
       return c.json(present.jobDetail(job));
     })
     .post("/jobs/:jobId/retry", async (c) => {

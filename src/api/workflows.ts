@@ -6,11 +6,11 @@
  */
 
 import { Hono } from "hono";
-import { BoardError } from "../errors.ts";
 import { decodeValue } from "../source/wire/decode.ts";
 import { optionalString, readJsonObject } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { pageParams } from "./params.ts";
+import { workflowNotFound } from "../source/refusals.ts";
 
 /** Routes under `/workflows`. */
 export function workflowRoutes({ source, present }: ApiDeps): Hono {
@@ -24,7 +24,7 @@ export function workflowRoutes({ source, present }: ApiDeps): Hono {
     .get("/workflows/:id", async (c) => {
       const id = c.req.param("id");
       const workflow = await source.getWorkflow(id);
-      if (!workflow) throw new BoardError("WORKFLOW_NOT_FOUND", `Workflow "${id}" not found`);
+      if (!workflow) throw workflowNotFound(id);
       const terminalTasks = workflow.graph.terminal.map((i) => workflow.nodes[i]?.taskName);
       return c.json({
         ...workflow,

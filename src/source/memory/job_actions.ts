@@ -16,6 +16,7 @@ import {
   type JobState,
 } from "../types.ts";
 import type { MemoryStore, StoredJob } from "./store.ts";
+import { cannotCancel, cannotRetry, jobNotFound } from "../refusals.ts";
 
 /** Failed jobs sent back per step of a retry-all, as the Redis source does per script call. */
 export const RETRY_BATCH = 100;
@@ -30,15 +31,8 @@ const RETRYABLE: readonly RetryableState[] = ["failed", "cancelled"];
 
 function findJob(store: MemoryStore, jobId: string): StoredJob {
   const job = store.findJob(jobId);
-  if (!job) throw new BoardError("JOB_NOT_FOUND", `Job "${jobId}" not found`);
+  if (!job) throw jobNotFound(jobId);
   return job;
-}
-
-/** "failed", "failed or cancelled", "a, b or c". */
-function either(states: readonly string[]): string {
-  return states.length <= 1
-    ? states.join("")
-    : `${states.slice(0, -1).join(", ")} or ${states[states.length - 1]}`;
 }
 
 /**
@@ -55,10 +49,7 @@ export function retryJob(
   const job = findJob(store, jobId);
   const state = job.state;
   if (!(from as readonly JobState[]).includes(state)) {
-    throw new BoardError(
-      "INVALID_STATE",
-      `Job ${jobId} is ${state}; only ${either(from)} jobs can be retried`,
-    );
+    throw cannotRetry(jobId, state, from);
   }
   if (!store.retry(job.task, jobId)) {
     // The hash says failed or cancelled but the job is not in that set: retryDLQ refuses it too.
@@ -80,10 +71,7 @@ export function cancelJob(store: MemoryStore, jobId: string, reason?: string): J
   const state = job.state;
   const outcome = store.cancel(job.task, jobId, reason ?? "", { stampCancelledAt: true });
   if (outcome === "not-cancellable") {
-    throw new BoardError(
-      "INVALID_STATE",
-      `Job ${jobId} is ${state}; only waiting, delayed, retrying or active jobs can be cancelled`,
-    );
+    throw cannotCancel(jobId, state);
   }
   return {
     id: jobId,

@@ -10,10 +10,11 @@
  * @module
  */
 
-import { BoardError, invalidParam } from "../../errors.ts";
+import { invalidParam } from "../../errors.ts";
 import { assertValidCron, nextRunOf } from "../schedule_time.ts";
 import type { SchedulePatch } from "../types.ts";
 import type { MemoryStore, StoredJob, StoredSchedule } from "./store.ts";
+import { scheduleNotFound } from "../refusals.ts";
 
 /** A schedule's stored JSON, parsed. */
 interface StoredConfig {
@@ -36,7 +37,7 @@ function load(
   name: string,
 ): { schedule: StoredSchedule; config: StoredConfig } {
   const schedule = store.schedules.get(name);
-  if (!schedule) throw new BoardError("SCHEDULE_NOT_FOUND", `Schedule "${name}" not found`);
+  if (!schedule) throw scheduleNotFound(name);
   return { schedule, config: JSON.parse(schedule.json) as StoredConfig };
 }
 

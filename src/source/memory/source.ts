@@ -6,7 +6,6 @@
  * @module
  */
 
-import { BoardError } from "../../errors.ts";
 import { type DeadLetterEntry, groupDeadLetters } from "../dead_letters.ts";
 import {
   type DeadLetterGroup,
@@ -40,6 +39,7 @@ import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
 import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, type TaskQueue } from "./store.ts";
 import { cancelWorkflow } from "./workflow_actions.ts";
+import { taskNotFound } from "../refusals.ts";
 
 /** What an idle Redis reports as used memory; the estimate starts there. */
 const BASE_MEMORY_BYTES = 1_000_000;
@@ -449,7 +449,7 @@ export class MemorySource implements TaskSource {
 
   #queue(task: string): TaskQueue {
     const queue = this.store.tasks.get(task);
-    if (!queue) throw new BoardError("TASK_NOT_FOUND", `Task "${task}" not found`);
+    if (!queue) throw taskNotFound(task);
     return queue;
   }
 

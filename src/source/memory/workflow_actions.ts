@@ -8,10 +8,10 @@
  * @module
  */
 
-import { BoardError } from "../../errors.ts";
 import type { WorkflowCancelResult } from "../types.ts";
 import type { MemoryStore } from "./store.ts";
 import { cancelWorkflow as cancelWorkflowHash } from "./workflows.ts";
+import { cannotCancelWorkflow, workflowNotFound } from "../refusals.ts";
 
 /** The cancel reason node jobs get when none is given (taskora's default). */
 export const DEFAULT_NODE_CANCEL_REASON = "workflow cancelled";
@@ -41,13 +41,10 @@ export function cancelWorkflow(
 ): WorkflowCancelResult {
   const hash = store.workflows.get(id);
   if (!hash?.state || !hash.graph) {
-    throw new BoardError("WORKFLOW_NOT_FOUND", `Workflow "${id}" not found`);
+    throw workflowNotFound(id);
   }
   if (hash.state !== "running") {
-    throw new BoardError(
-      "INVALID_STATE",
-      `Workflow ${id} is ${hash.state}; only running workflows can be cancelled`,
-    );
+    throw cannotCancelWorkflow(id, hash.state);
   }
   const stampCancelledAt = options.stampCancelledAt ?? true;
   let cancelled = 0;

@@ -6,11 +6,11 @@
  * @module
  */
 
-import { BoardError } from "../../errors.ts";
 import type { JobActionResult, JobState } from "../types.ts";
 import { type TaskKeys, taskKeys } from "../wire/keys.ts";
 import { CANCEL_JOB } from "./action_scripts.ts";
 import type { RedisConnection } from "./client.ts";
+import { cannotCancel, jobNotFound } from "../refusals.ts";
 
 /** The KEYS of the cancel scripts, in their order. */
 export function cancelKeys(keys: TaskKeys): string[] {
@@ -43,12 +43,9 @@ export async function cancelJob(
     keys: cancelKeys(keys),
     args: [keys.jobPrefix, Date.now(), reason ?? "", jobId],
   });
-  if (outcome === "missing") throw new BoardError("JOB_NOT_FOUND", `Job "${jobId}" not found`);
+  if (outcome === "missing") throw jobNotFound(jobId);
   if (outcome === "refused") {
-    throw new BoardError(
-      "INVALID_STATE",
-      `Job ${jobId} is ${state}; only waiting, delayed, retrying or active jobs can be cancelled`,
-    );
+    throw cannotCancel(jobId, state);
   }
   return {
     id: jobId,

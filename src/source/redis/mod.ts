@@ -61,6 +61,7 @@ import { ClosedMinutes, getThroughput } from "./throughput.ts";
 import { getVersionDistribution } from "./versions.ts";
 import { cancelWorkflow } from "./workflow_cancel.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
+import { jobNotFound } from "../refusals.ts";
 
 export type { RedisClientLike } from "./client.ts";
 export { RedisConnection } from "./client.ts";
@@ -289,7 +290,7 @@ export class RedisTaskSource implements TaskSource {
       const fresh = (await this.#discovery.refreshOnMiss() ?? []).filter((t) => !known.includes(t));
       task = await locateJob(this.connection, fresh, jobId, this.prefix);
     }
-    if (task === null) throw new BoardError("JOB_NOT_FOUND", `Job "${jobId}" not found`);
+    if (task === null) throw jobNotFound(jobId);
     return task;
   }
 

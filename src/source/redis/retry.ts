@@ -6,24 +6,18 @@
  * @module
  */
 
-import { BoardError, invalidParam } from "../../errors.ts";
+import { invalidParam } from "../../errors.ts";
 import type { JobActionResult, JobState } from "../types.ts";
 import { taskKeys } from "../wire/keys.ts";
 import { RETRY_BATCH, RETRY_FAILED_BATCH, RETRY_JOB } from "./action_scripts.ts";
 import type { Command, RedisConnection } from "./client.ts";
+import { cannotRetry, jobNotFound } from "../refusals.ts";
 
 /** States a job may be retried from. */
 export type RetryableState = "failed" | "cancelled";
 
 /** Batch script calls sent per round trip by {@link retryAllFailed}. */
 const CALLS_PER_ROUND_TRIP = 10;
-
-/** `a`, `a or b`, `a, b or c`. */
-export function listOr(words: readonly string[]): string {
-  return words.length <= 1
-    ? words.join("")
-    : `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
-}
 
 function checkFrom(from: readonly string[]): RetryableState[] {
   const states = [...new Set(from)];
@@ -52,12 +46,9 @@ export async function retryJob(
     keys: [keys.wait, keys.prioritized, keys.marker, keys.events, keys.failed, keys.cancelled],
     args: [keys.jobPrefix, jobId, Date.now(), allowed.join(",")],
   });
-  if (outcome === "missing") throw new BoardError("JOB_NOT_FOUND", `Job "${jobId}" not found`);
+  if (outcome === "missing") throw jobNotFound(jobId);
   if (outcome === "refused") {
-    throw new BoardError(
-      "INVALID_STATE",
-      `Job ${jobId} is ${state}; only ${listOr(allowed)} jobs can be retried`,
-    );
+    throw cannotRetry(jobId, state, allowed);
   }
   return { id: jobId, task, from: state as JobState, to: "waiting" };
 }

@@ -27,6 +27,7 @@ import {
 } from "./action_scripts.ts";
 import type { RedisConnection } from "./client.ts";
 import { getSchedule } from "./schedules.ts";
+import { scheduleNotFound } from "../refusals.ts";
 
 /** Compare-and-set attempts before a change gives up. */
 const WRITE_ATTEMPTS = 5;
@@ -35,7 +36,7 @@ const WRITE_ATTEMPTS = 5;
 const VERSION_SAMPLE = 20;
 
 function notFound(name: string): BoardError {
-  return new BoardError("SCHEDULE_NOT_FOUND", `Schedule "${name}" not found`);
+  return scheduleNotFound(name);
 }
 
 function scheduleKeys(prefix?: string): string[] {

@@ -6,12 +6,12 @@
  * @module
  */
 
-import { BoardError } from "../../errors.ts";
 import type { WorkflowCancelResult } from "../types.ts";
 import { taskKeys, workflowKey } from "../wire/keys.ts";
 import { CANCEL_NODE_JOBS, CANCEL_WORKFLOW } from "./action_scripts.ts";
 import { cancelKeys } from "./cancel.ts";
 import type { Command, RedisConnection } from "./client.ts";
+import { cannotCancelWorkflow, workflowNotFound } from "../refusals.ts";
 
 /** The reason node jobs get when none is given (taskora's WorkflowHandle.cancel uses it). */
 export const DEFAULT_NODE_REASON = "workflow cancelled";
@@ -38,13 +38,10 @@ export async function cancelWorkflow(
     args: [reason ?? ""],
   });
   if (outcome === "missing") {
-    throw new BoardError("WORKFLOW_NOT_FOUND", `Workflow "${id}" not found`);
+    throw workflowNotFound(id);
   }
   if (outcome === "refused") {
-    throw new BoardError(
-      "INVALID_STATE",
-      `Workflow ${id} is ${rest[0]}; only running workflows can be cancelled`,
-    );
+    throw cannotCancelWorkflow(id, rest[0]);
   }
 
   const byTask = new Map<string, string[]>();
