@@ -69,6 +69,17 @@ const SOURCE_METHODS: (keyof TaskSource)[] = [
   "groupDeadLetters",
   "getThroughput",
   "getStoreInfo",
+  "retryJob",
+  "cancelJob",
+  "retryAllFailed",
+  "cleanJobs",
+  "pauseSchedule",
+  "resumeSchedule",
+  "triggerSchedule",
+  "updateSchedule",
+  "removeSchedule",
+  "cancelWorkflow",
+  "subscribe",
   "close",
 ];
 
