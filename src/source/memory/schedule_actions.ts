@@ -12,19 +12,12 @@
 
 import { invalidParam } from "../../errors.ts";
 import { assertValidCron, nextRunOf } from "../schedule_time.ts";
-import type { SchedulePatch } from "../types.ts";
+import type { ScheduleConfig, SchedulePatch } from "../types.ts";
 import type { MemoryStore, StoredJob, StoredSchedule } from "./store.ts";
 import { scheduleNotFound } from "../refusals.ts";
 
 /** A schedule's stored JSON, parsed. */
-interface StoredConfig {
-  task: string;
-  data?: unknown;
-  every?: number;
-  cron?: string;
-  timezone?: string;
-  onMissed?: string;
-  overlap?: boolean;
+interface StoredConfig extends ScheduleConfig {
   lastRun?: number | null;
   lastJobId?: string | null;
   [field: string]: unknown;
