@@ -183,7 +183,7 @@ export function createBoard(source: TaskSource | string, options: BoardOptions =
     options: resolved,
     present,
     startedAt: Date.now(),
-    events: createEventHub(taskSource, present),
+    events: createEventHub(taskSource, present, { statsIntervalMs: resolved.statsInterval }),
   };
 
   const api = new Hono();

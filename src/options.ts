@@ -58,6 +58,8 @@ export interface BoardOptions {
   theme?: "light" | "dark" | "auto";
   /** How often the UI polls when live updates are down, in ms (default 5000). */
   refreshInterval?: number;
+  /** How often the event stream sends every task's counts (`stats:update`), in ms (default 3000). */
+  statsInterval?: number;
   /** Keys whose values are masked in data, results, errors and log meta (case-insensitive). */
   redact?: string[];
   /** CORS for the API: only this origin is allowed. */
@@ -91,6 +93,7 @@ export interface ResolvedOptions {
   favicon: string | null;
   theme: "light" | "dark" | "auto";
   refreshInterval: number;
+  statsInterval: number;
   redact: string[];
   cors: { origin: string | string[] } | null;
   formatters: Formatters;
@@ -106,6 +109,7 @@ const KNOWN_OPTIONS = [
   "favicon",
   "theme",
   "refreshInterval",
+  "statsInterval",
   "redact",
   "cors",
   "formatters",
@@ -264,6 +268,14 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
       refreshInterval,
     );
   }
+  const statsInterval = options.statsInterval ?? 3000;
+  if (!Number.isInteger(statsInterval) || statsInterval < 500 || statsInterval > 60_000) {
+    throw new BoardOptionsError(
+      "statsInterval",
+      "a whole number of milliseconds from 500 to 60000",
+      statsInterval,
+    );
+  }
   if (options.trustProxy !== undefined && typeof options.trustProxy !== "boolean") {
     throw new BoardOptionsError("trustProxy", "a boolean", options.trustProxy);
   }
@@ -280,6 +292,7 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
     favicon: optionalString(options, "favicon"),
     theme,
     refreshInterval,
+    statsInterval,
     redact,
     cors: checkCors(options.cors),
     formatters: checkFormatters(options.formatters),

@@ -122,3 +122,21 @@ Deno.test("over a real socket (Deno.serve), a browser that leaves is released", 
     await source.close();
   }
 });
+
+Deno.test("the statsInterval option sets how often stats:update frames come", async () => {
+  const source = createMemorySource();
+  const board = createBoard(source, { statsInterval: 500 });
+  const stream = await openStream(board.fetch, EVENTS);
+  try {
+    const started = performance.now();
+    const first = await stream.waitFor(isEvent("stats:update"), 3000);
+    const at = stream.frames.indexOf(first) + 1;
+    await stream.waitFor(isEvent("stats:update"), 3000, at);
+    assert.ok(performance.now() - started < 2500, "two frames well within the 3 s default");
+  } finally {
+    await stream.close();
+    await board.close();
+    await source.close();
+  }
+  assert.throws(() => createBoard(source, { statsInterval: 10 }), /statsInterval/);
+});
