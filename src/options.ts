@@ -239,6 +239,15 @@ function checkFormatters(formatters: unknown): Formatters {
   return formatters as Formatters;
 }
 
+/** A whole number of milliseconds from 500 to `max`, or the default when absent. */
+function interval(option: string, value: unknown, fallback: number, max: number): number {
+  const ms = value ?? fallback;
+  if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 500 || ms > max) {
+    throw new BoardOptionsError(option, `a whole number of milliseconds from 500 to ${max}`, ms);
+  }
+  return ms;
+}
+
 /** Validates options and fills in defaults. Throws {@link BoardOptionsError}. */
 export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
   if (options === null || typeof options !== "object") {
@@ -260,22 +269,8 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
   if (!THEMES.includes(theme)) {
     throw new BoardOptionsError("theme", '"light", "dark" or "auto"', theme);
   }
-  const refreshInterval = options.refreshInterval ?? 5000;
-  if (!Number.isInteger(refreshInterval) || refreshInterval < 500 || refreshInterval > 3_600_000) {
-    throw new BoardOptionsError(
-      "refreshInterval",
-      "a whole number of milliseconds from 500 to 3600000",
-      refreshInterval,
-    );
-  }
-  const statsInterval = options.statsInterval ?? 3000;
-  if (!Number.isInteger(statsInterval) || statsInterval < 500 || statsInterval > 60_000) {
-    throw new BoardOptionsError(
-      "statsInterval",
-      "a whole number of milliseconds from 500 to 60000",
-      statsInterval,
-    );
-  }
+  const refreshInterval = interval("refreshInterval", options.refreshInterval, 5000, 3_600_000);
+  const statsInterval = interval("statsInterval", options.statsInterval, 3000, 60_000);
   if (options.trustProxy !== undefined && typeof options.trustProxy !== "boolean") {
     throw new BoardOptionsError("trustProxy", "a boolean", options.trustProxy);
   }
