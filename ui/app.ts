@@ -1,20 +1,73 @@
 /**
- * The application shell: loads `/api/config`, applies the theme, and renders
- * the sidebar, the top bar and the page for the current route.
+ * The application shell: loads `/api/config`, applies the theme, opens the
+ * live connection, installs the keyboard shortcuts, and renders the
+ * sidebar, the top bar and the page for the current route.
  *
  * @module
  */
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { ConfirmHost } from "./components/confirm_dialog.ts";
 import { ErrorBanner } from "./components/error_banner.ts";
-import { activeItem, Sidebar } from "./components/sidebar.ts";
+import { Sidebar } from "./components/sidebar.ts";
+import { Toasts } from "./components/toasts.ts";
+import { Topbar } from "./components/topbar.ts";
 import { createApi } from "./lib/api.ts";
-import { DEFAULT_CONFIG, loadConfig } from "./lib/config.ts";
+import { BoardContext, type BoardServices } from "./lib/board_context.ts";
+import { loadConfig } from "./lib/config.ts";
 import { html } from "./lib/html.ts";
-import { createRouter } from "./lib/router.ts";
-import { applyTheme } from "./lib/theme.ts";
+import { createLive } from "./lib/live.ts";
+import { createRouter, matchRoute, type Route } from "./lib/router.ts";
+import { installShortcuts } from "./lib/shortcuts.ts";
+import { initTheme } from "./lib/theme.ts";
 import type { BoardConfig } from "./lib/types.ts";
-import { ComingSoon } from "./pages/coming_soon.ts";
+import { DlqPage } from "./pages/dlq/index.ts";
+import { JobPage } from "./pages/job/index.ts";
+import { MigrationsPage } from "./pages/migrations/index.ts";
+import { NotFoundPage } from "./pages/not_found.ts";
 import { OverviewPage } from "./pages/overview/index.ts";
+import { SchedulesPage } from "./pages/schedules/index.ts";
+import { TaskPage } from "./pages/task/index.ts";
+import { TasksPage } from "./pages/tasks/index.ts";
+import { WorkflowPage } from "./pages/workflow/index.ts";
+import { WorkflowsPage } from "./pages/workflows/index.ts";
+
+const TITLES: Record<Route["page"], string> = {
+  overview: "Overview",
+  tasks: "Tasks",
+  task: "Task",
+  job: "Job",
+  workflows: "Workflows",
+  workflow: "Workflow",
+  schedules: "Schedules",
+  dlq: "Dead-letter queue",
+  migrations: "Migrations",
+  "not-found": "Not found",
+};
+
+function Page({ route }: { route: Route }) {
+  switch (route.page) {
+    case "overview":
+      return html`<${OverviewPage} />`;
+    case "tasks":
+      return html`<${TasksPage} />`;
+    case "task":
+      return html`<${TaskPage} key=${route.task} task=${route.task} />`;
+    case "job":
+      return html`<${JobPage} key=${route.id} id=${route.id} />`;
+    case "workflows":
+      return html`<${WorkflowsPage} />`;
+    case "workflow":
+      return html`<${WorkflowPage} key=${route.id} id=${route.id} />`;
+    case "schedules":
+      return html`<${SchedulesPage} />`;
+    case "dlq":
+      return html`<${DlqPage} />`;
+    case "migrations":
+      return html`<${MigrationsPage} />`;
+    case "not-found":
+      return html`<${NotFoundPage} />`;
+  }
+}
 
 /** The whole board UI for one base path (ending in `/`). */
 export function App({ basePath }: { basePath: string }) {
@@ -22,6 +75,7 @@ export function App({ basePath }: { basePath: string }) {
   const router = useMemo(() => createRouter(basePath), [basePath]);
   const [config, setConfig] = useState<BoardConfig | null>(null);
   const [configError, setConfigError] = useState<Error | null>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => router.dispose, [router]);
 
@@ -30,40 +84,61 @@ export function App({ basePath }: { basePath: string }) {
     loadConfig(api, abort.signal).then((cfg) => {
       setConfig(cfg);
       setConfigError(null);
-      applyTheme(cfg.theme);
-      document.title = cfg.title;
+      initTheme(cfg.theme);
     }, (err) => {
       if (!abort.signal.aborted) setConfigError(err);
     });
     return () => abort.abort();
   }, [api]);
 
-  const path = router.path.value;
-  const item = activeItem(path);
-  const cfg = config ?? DEFAULT_CONFIG;
+  const live = useMemo(() => config ? createLive(basePath) : null, [config !== null, basePath]);
+  useEffect(() => () => live?.close(), [live]);
 
-  return html`
-    <div class="layout" onClick=${router.onClick}>
-      <${Sidebar}
-        title=${cfg.title}
-        logo=${cfg.logo}
-        path=${path}
-        authEnabled=${cfg.authEnabled}
-      />
-      <div class="main">
-        <header class="topbar">
-          <h1 class="page-title">${item.label}</h1>
-          ${cfg.readOnly ? html`<span class="badge">Read-only</span>` : null}
-        </header>
-        <main class="content">
-          <${ErrorBanner} error=${configError} />
-          ${config === null
-            ? null
-            : item.path === "/"
-            ? html`<${OverviewPage} api=${api} refreshInterval=${config.refreshInterval} />`
-            : html`<${ComingSoon} label=${item.label} />`}
-        </main>
+  useEffect(() =>
+    installShortcuts({
+      navigate: router.navigate,
+      focusSearch: () => searchRef.current?.focus(),
+    }), [router]);
+
+  const path = router.path.value;
+  const route = matchRoute(path);
+  const title = TITLES[route.page];
+  useEffect(() => {
+    if (config) document.title = `${title} · ${config.title}`;
+  }, [title, config]);
+
+  if (!config || !live) {
+    return html`
+      <div class="boot">
+        ${configError
+          ? html`<${ErrorBanner} error=${configError} />`
+          : html`<p class="muted" role="status">Loading…</p>`}
       </div>
-    </div>
+    `;
+  }
+  const services: BoardServices = { api, router, config, live };
+  return html`
+    <${BoardContext.Provider} value=${services}>
+      <div class="layout" onClick=${router.onClick}>
+        <a class="skip-link" href="#content" onClick=${(e: Event) => {
+          e.preventDefault();
+          document.getElementById("content")?.focus();
+        }}>Skip to content</a>
+        <${Sidebar}
+          title=${config.title}
+          logo=${config.logo}
+          path=${path}
+          authEnabled=${config.authEnabled}
+        />
+        <div class="main">
+          <${Topbar} title=${title} searchRef=${searchRef} />
+          <main class="content" id="content" tabindex="-1">
+            <${Page} route=${route} />
+          </main>
+        </div>
+      </div>
+      <${Toasts} />
+      <${ConfirmHost} />
+      <//>
   `;
 }

@@ -22,29 +22,65 @@ export class ApiError extends Error {
   }
 }
 
+/** One page of a paginated list and the `X-Total-Count` the server sent with it. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** Options of a read. */
+export interface ReadInit {
+  signal?: AbortSignal;
+}
+
 /** A client bound to one board base path. */
 export interface Api {
   /** GETs `<base>api/<path>` and parses the JSON body. */
-  get<T>(path: string, init?: { signal?: AbortSignal }): Promise<T>;
+  get<T>(path: string, init?: ReadInit): Promise<T>;
+  /** GETs a paginated list: the array body and its `X-Total-Count`. */
+  getPage<T>(path: string, init?: ReadInit): Promise<Page<T>>;
+  /** Sends a mutation (`POST`, `PUT`, `DELETE`) with an optional JSON body. */
+  send<T>(method: "POST" | "PUT" | "DELETE", path: string, body?: unknown): Promise<T>;
 }
 
 /** Creates the API client for a base path ending in `/` (e.g. `/board/`). */
 export function createApi(basePath: string): Api {
   const root = `${basePath}api/`;
+
+  const request = async (path: string, init: RequestInit): Promise<Response> => {
+    let res: Response;
+    try {
+      res = await fetch(root + path, { credentials: "same-origin", ...init });
+    } catch (err) {
+      if (init.signal?.aborted) throw err;
+      throw new ApiError(0, "NETWORK", "Cannot reach the board server");
+    }
+    if (res.status === 401) {
+      // The session ended: the login page brings the user back here.
+      location.assign(`${basePath}login?redirect=${encodeURIComponent(location.pathname)}`);
+    }
+    if (!res.ok) throw await toError(res);
+    return res;
+  };
+  const read = (path: string, init: ReadInit) =>
+    request(path, { headers: { accept: "application/json" }, signal: init.signal });
+
   return {
-    async get<T>(path: string, init: { signal?: AbortSignal } = {}): Promise<T> {
-      let res: Response;
-      try {
-        res = await fetch(root + path, {
-          headers: { accept: "application/json" },
-          credentials: "same-origin",
-          signal: init.signal,
-        });
-      } catch (err) {
-        if (init.signal?.aborted) throw err;
-        throw new ApiError(0, "NETWORK", "Cannot reach the board server");
-      }
-      if (!res.ok) throw await toError(res);
+    async get<T>(path: string, init: ReadInit = {}): Promise<T> {
+      return await (await read(path, init)).json() as T;
+    },
+    async getPage<T>(path: string, init: ReadInit = {}): Promise<Page<T>> {
+      const res = await read(path, init);
+      const items = await res.json() as T[];
+      const total = Number(res.headers.get("x-total-count"));
+      return { items, total: Number.isFinite(total) ? total : items.length };
+    },
+    async send<T>(method: "POST" | "PUT" | "DELETE", path: string, body?: unknown): Promise<T> {
+      const res = await request(path, {
+        method,
+        headers: { accept: "application/json", "content-type": "application/json" },
+        body: JSON.stringify(body ?? {}),
+      });
       return await res.json() as T;
     },
   };

@@ -47,3 +47,26 @@ export function formatDuration(seconds: number): string {
   if (m > 0) return `${m}m ${s % 60}s`;
   return `${s}s`;
 }
+
+const dateTime = new Intl.DateTimeFormat(undefined, {
+  year: "numeric",
+  month: "short",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
+
+/** Epoch ms → local date and time (`Nov 23, 2026, 14:03:12`); null → `—`. */
+export function formatDateTime(ms: number | null | undefined): string {
+  return typeof ms === "number" && Number.isFinite(ms) ? dateTime.format(ms) : "—";
+}
+
+/** Epoch ms → `3m ago` / `in 12s`, relative to `now`; null → `—`. */
+export function formatRelative(ms: number | null | undefined, now: number = Date.now()): string {
+  if (typeof ms !== "number" || !Number.isFinite(ms)) return "—";
+  const delta = (ms - now) / 1000;
+  if (Math.abs(delta) < 1) return "now";
+  const span = formatDuration(Math.abs(delta));
+  return delta < 0 ? `${span} ago` : `in ${span}`;
+}

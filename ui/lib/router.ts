@@ -11,8 +11,10 @@ import { type Signal, signal } from "@preact/signals";
 export interface Router {
   /** Path below the base, starting with `/` (`/`, `/tasks/email`). */
   readonly path: Signal<string>;
-  /** Navigates to a path below the base. */
-  navigate(path: string): void;
+  /** The query string of the current URL (`?state=failed`, or ``). */
+  readonly search: Signal<string>;
+  /** Navigates to a path below the base, optionally with a query (`/tasks/a?state=failed`). */
+  navigate(path: string, options?: { replace?: boolean }): void;
   /** Click handler for a container: intercepts same-origin links under the base. */
   onClick(event: MouseEvent): void;
   /** Stops listening to `popstate`. */
@@ -24,15 +26,21 @@ export function createRouter(basePath: string): Router {
   const strip = (pathname: string): string =>
     pathname.startsWith(basePath) ? `/${pathname.slice(basePath.length)}` : "/";
   const path = signal(strip(location.pathname));
-  const onPop = () => {
+  const search = signal(location.search);
+  const sync = () => {
     path.value = strip(location.pathname);
+    search.value = location.search;
   };
-  addEventListener("popstate", onPop);
+  addEventListener("popstate", sync);
 
-  const navigate = (to: string) => {
+  const navigate = (to: string, { replace = false } = {}) => {
     const target = basePath + to.replace(/^\//, "");
-    if (target !== location.pathname) history.pushState(null, "", target);
-    path.value = strip(location.pathname);
+    if (target !== location.pathname + location.search) {
+      if (replace) history.replaceState(null, "", target);
+      else history.pushState(null, "", target);
+      if (!replace) scrollTo(0, 0);
+    }
+    sync();
   };
 
   const onClick = (event: MouseEvent) => {
@@ -44,8 +52,58 @@ export function createRouter(basePath: string): Router {
     if (url.origin !== location.origin || !url.pathname.startsWith(basePath)) return;
     if (url.pathname.startsWith(`${basePath}api/`)) return;
     event.preventDefault();
-    navigate(strip(url.pathname));
+    navigate(strip(url.pathname) + url.search);
   };
 
-  return { path, navigate, onClick, dispose: () => removeEventListener("popstate", onPop) };
+  return { path, search, navigate, onClick, dispose: () => removeEventListener("popstate", sync) };
+}
+
+/** A route of the board: the page and the decoded path parameters. */
+export type Route =
+  | { page: "overview" }
+  | { page: "tasks" }
+  | { page: "task"; task: string }
+  | { page: "job"; id: string }
+  | { page: "workflows" }
+  | { page: "workflow"; id: string }
+  | { page: "schedules" }
+  | { page: "dlq" }
+  | { page: "migrations" }
+  | { page: "not-found" };
+
+function decode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/** Matches a path below the base (`/tasks/email`) to its route. */
+export function matchRoute(path: string): Route {
+  const [first = "", second, ...rest] = path.replace(/^\/+|\/+$/g, "").split("/");
+  if (rest.length) return { page: "not-found" };
+  const param = second === undefined ? null : decode(second);
+  if (second !== undefined && !param) return { page: "not-found" };
+  switch (first) {
+    case "":
+      return second === undefined ? { page: "overview" } : { page: "not-found" };
+    case "tasks":
+      return param ? { page: "task", task: param } : { page: "tasks" };
+    case "jobs":
+      return param ? { page: "job", id: param } : { page: "not-found" };
+    case "workflows":
+      return param ? { page: "workflow", id: param } : { page: "workflows" };
+    case "schedules":
+    case "dlq":
+    case "migrations":
+      return param ? { page: "not-found" } : { page: first };
+    default:
+      return { page: "not-found" };
+  }
+}
+
+/** The href (relative to `<base href>`) of a path below the base: `/jobs/a b` → `jobs/a%20b`. */
+export function href(...segments: string[]): string {
+  return segments.map(encodeURIComponent).join("/");
 }

@@ -1,42 +1,55 @@
 /**
- * The overview page: state counters, the task table and the Redis panel,
- * refreshed every `refreshInterval`.
+ * The overview page: state counters, the 24 h throughput chart, the task
+ * table and the Redis panel. Counts follow the event stream's
+ * `stats:update` as soon as it is newer than the last overview answer.
  *
  * @module
  */
-import { useCallback } from "preact/hooks";
-import { Card } from "../../components/card.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
-import type { Api } from "../../lib/api.ts";
-import { formatCount } from "../../lib/format.ts";
+import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
 import type { Overview } from "../../lib/types.ts";
-import { usePoll } from "../../lib/use_poll.ts";
+import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { RedisCard } from "./redis_card.ts";
 import { StateCounters } from "./state_counters.ts";
-import { TaskTable } from "./task_table.ts";
+import { TasksCard } from "./task_table.ts";
+import { ThroughputCard } from "./throughput_card.ts";
+
+/** The overview answer merged with the newest `stats:update`. */
+export function useOverview() {
+  const { api, live } = useBoard();
+  const overview = useLiveResource(
+    (signal) => api.get<Overview & { at?: number }>("overview", { signal }),
+    [],
+    // Counts arrive by stats:update; the overview itself refreshes on the backstop timer.
+    { relevant: () => false },
+  );
+  const stats = live.stats.value;
+  const data = overview.data;
+  if (!data || !stats || !stats.connected) return overview;
+  const fresh = new Map(stats.tasks.map((task) => [task.name, task.stats]));
+  return {
+    ...overview,
+    data: {
+      ...data,
+      totals: stats.totals,
+      tasks: data.tasks.map((task) => ({
+        ...task,
+        stats: { ...task.stats, ...fresh.get(task.name) } as typeof task.stats,
+      })),
+    },
+  };
+}
 
 /** The overview page. */
-export function OverviewPage({ api, refreshInterval }: { api: Api; refreshInterval: number }) {
-  const load = useCallback((signal: AbortSignal) => api.get<Overview>("overview", { signal }), [
-    api,
-  ]);
-  const { data, error, loading } = usePoll(load, refreshInterval);
+export function OverviewPage() {
+  const { data, error, loading } = useOverview();
   return html`
     <${ErrorBanner} error=${error} />
     <${StateCounters} totals=${data?.totals ?? null} />
+    <${ThroughputCard} />
     <div class="grid">
-      <${Card}
-        title="Tasks"
-        flush=${true}
-        actions=${data
-          ? html`<span class="muted">${formatCount(data.tasks.length)} tasks</span>`
-          : null}
-      >
-        ${data
-          ? html`<${TaskTable} tasks=${data.tasks} />`
-          : html`<p class="empty">${loading ? "Loading…" : "No data."}</p>`}
-      <//>
+      <${TasksCard} title="Tasks" tasks=${data?.tasks ?? null} loading=${loading} />
       ${data ? html`<${RedisCard} redis=${data.redis} uptime=${data.uptime} />` : null}
     </div>
   `;

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { Card } from "../../components/card.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { type Overview, STATES, type TaskHealth } from "../../lib/types.ts";
@@ -58,5 +59,22 @@ export function TaskTable({ tasks }: { tasks: Overview["tasks"] }) {
         </tbody>
       </table>
     </div>
+  `;
+}
+
+/** The task table in a card, with the task count, or a loading/empty notice. */
+export function TasksCard(
+  { title, tasks, loading }: { title: string; tasks: Overview["tasks"] | null; loading: boolean },
+) {
+  return html`
+    <${Card}
+      title=${title}
+      flush=${true}
+      actions=${tasks ? html`<span class="muted">${formatCount(tasks.length)} tasks</span>` : null}
+    >
+      ${tasks
+        ? html`<${TaskTable} tasks=${tasks} />`
+        : html`<p class="empty">${loading ? "Loading…" : "No data."}</p>`}
+    <//>
   `;
 }

@@ -1,0 +1,70 @@
+/**
+ * The bar above every page: the page title, the read-only badge, the
+ * live/polling indicator, the job search and the theme switch.
+ *
+ * @module
+ */
+import type { Ref } from "preact";
+import { useBoard } from "../lib/board_context.ts";
+import { html } from "../lib/html.ts";
+import { chooseTheme, theme } from "../lib/theme.ts";
+import type { Theme } from "../lib/types.ts";
+import { JobSearch } from "./job_search.ts";
+
+const LIVE_LABEL = {
+  connecting: ["Connecting", "Opening the live event stream"],
+  live: ["Live", "Updates arrive over the live event stream"],
+  polling: ["Polling", "The event stream is down; refreshing on a timer"],
+} as const;
+
+function LiveIndicator() {
+  const { live, config } = useBoard();
+  const status = live.status.value;
+  const [label, why] = LIVE_LABEL[status];
+  const detail = status === "polling" ? `${why} (every ${config.refreshInterval / 1000}s)` : why;
+  return html`
+    <span class=${`live live-${status}`} title=${detail} aria-label=${`${label}: ${detail}`}>
+      <span class="live-dot" aria-hidden="true"></span>${label}
+    </span>
+  `;
+}
+
+const THEMES: { value: Theme; label: string }[] = [
+  { value: "light", label: "Light" },
+  { value: "dark", label: "Dark" },
+  { value: "auto", label: "Auto" },
+];
+
+function ThemeSwitch() {
+  return html`
+    <div class="theme-switch" role="group" aria-label="Colour theme">
+      ${THEMES.map(({ value, label }) =>
+        html`
+          <button
+            key=${value}
+            type="button"
+            class="theme-option"
+            aria-pressed=${theme.value === value ? "true" : "false"}
+            onClick=${() => chooseTheme(value)}
+          >${label}</button>
+        `
+      )}
+    </div>
+  `;
+}
+
+/** The top bar; `searchRef` lets the `/` shortcut focus the search. */
+export function Topbar({ title, searchRef }: { title: string; searchRef: Ref<HTMLInputElement> }) {
+  const { config } = useBoard();
+  return html`
+    <header class="topbar">
+      <h1 class="page-title">${title}</h1>
+      ${config.readOnly ? html`<span class="badge">Read-only</span>` : null}
+      <${LiveIndicator} />
+      <div class="topbar-tools">
+        <${JobSearch} inputRef=${searchRef} />
+        <${ThemeSwitch} />
+      </div>
+    </header>
+  `;
+}

@@ -1,0 +1,30 @@
+/**
+ * What every page needs from the shell, handed down by context: the API
+ * client, the router, the board's config and the live connection.
+ *
+ * @module
+ */
+import { createContext } from "preact";
+import { useContext } from "preact/hooks";
+import type { Api } from "./api.ts";
+import type { Live } from "./live.ts";
+import type { Router } from "./router.ts";
+import type { BoardConfig } from "./types.ts";
+
+/** The shell's services. */
+export interface BoardServices {
+  api: Api;
+  router: Router;
+  config: BoardConfig;
+  live: Live;
+}
+
+/** Provided once by the app shell. */
+export const BoardContext = createContext<BoardServices | null>(null);
+
+/** The shell's services; only valid below the app shell. */
+export function useBoard(): BoardServices {
+  const services = useContext(BoardContext);
+  if (!services) throw new Error("useBoard() used outside the board shell");
+  return services;
+}

@@ -1,0 +1,124 @@
+/**
+ * `useLiveResource(load, deps)`: data that stays current. It loads when `deps`
+ * change; while the event stream is live it reloads after relevant job events
+ * (at most once a second, and once every few refresh intervals as a
+ * backstop); while the stream is down it polls every `refreshInterval`. A
+ * failed refresh keeps the last good data and reports the error.
+ *
+ * @module
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import { useBoard } from "./board_context.ts";
+import type { JobEvent } from "./live.ts";
+
+/** What a live resource has produced so far. */
+export interface LiveResource<T> {
+  data: T | null;
+  error: Error | null;
+  /** True until the first answer for the current `deps`. */
+  loading: boolean;
+  /** Loads again now (after a mutation, for instance). */
+  reload(): void;
+}
+
+/** Options of {@link useLiveResource}. */
+export interface LiveResourceOptions {
+  /** Which job events make the data stale; every event when left out. */
+  relevant?: (event: JobEvent) => boolean;
+}
+
+/** Shortest gap between two event-driven reloads. */
+const MIN_RELOAD_GAP_MS = 1000;
+/** While live, a reload still happens every this many refresh intervals. */
+const BACKSTOP_FACTOR = 6;
+
+/** Loads `load` and keeps it current; `deps` restart it (like `useEffect`). */
+export function useLiveResource<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  deps: readonly unknown[],
+  options: LiveResourceOptions = {},
+): LiveResource<T> {
+  const { live, config } = useBoard();
+  const [state, setState] = useState<Omit<LiveResource<T>, "reload">>({
+    data: null,
+    error: null,
+    loading: true,
+  });
+  const latest = useRef({ load, options });
+  latest.current = { load, options };
+  const controller = useRef<{ schedule(): void; reload(): void } | null>(null);
+  const status = live.status.value;
+
+  useEffect(() => {
+    setState({ data: null, error: null, loading: true });
+    const abort = new AbortController();
+    let inFlight = false;
+    let again = false;
+    let lastRun = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    const run = async () => {
+      if (inFlight) {
+        again = true;
+        return;
+      }
+      inFlight = true;
+      lastRun = Date.now();
+      try {
+        const data = await latest.current.load(abort.signal);
+        if (!abort.signal.aborted) setState({ data, error: null, loading: false });
+      } catch (err) {
+        if (!abort.signal.aborted) {
+          setState((s) => ({ ...s, error: err as Error, loading: false }));
+        }
+      } finally {
+        inFlight = false;
+        if (again && !abort.signal.aborted) {
+          again = false;
+          schedule();
+        }
+      }
+    };
+    const schedule = () => {
+      if (timer !== undefined || abort.signal.aborted) return;
+      const wait = Math.max(0, lastRun + MIN_RELOAD_GAP_MS - Date.now());
+      timer = setTimeout(() => {
+        timer = undefined;
+        run();
+      }, wait);
+    };
+    controller.current = {
+      schedule,
+      reload() {
+        clearTimeout(timer);
+        timer = undefined;
+        run();
+      },
+    };
+
+    run();
+    const unsubscribe = live.subscribe((events) => {
+      const relevant = latest.current.options.relevant;
+      if (!relevant || events.some(relevant)) schedule();
+    });
+    return () => {
+      abort.abort();
+      clearTimeout(timer);
+      unsubscribe();
+    };
+  }, [...deps, live]);
+
+  // The polling period depends on the stream: slow backstop while live,
+  // `refreshInterval` while it is down.
+  useEffect(() => {
+    const period = status === "live"
+      ? config.refreshInterval * BACKSTOP_FACTOR
+      : config.refreshInterval;
+    const poll = setInterval(() => {
+      if (!document.hidden) controller.current?.schedule();
+    }, period);
+    return () => clearInterval(poll);
+  }, [status, config.refreshInterval]);
+
+  return { ...state, reload: () => controller.current?.reload() };
+}

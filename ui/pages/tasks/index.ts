@@ -1,0 +1,19 @@
+/**
+ * The task list: every task with its health and per-state counts, each
+ * linking to its own page.
+ *
+ * @module
+ */
+import { ErrorBanner } from "../../components/error_banner.ts";
+import { html } from "../../lib/html.ts";
+import { useOverview } from "../overview/index.ts";
+import { TasksCard } from "../overview/task_table.ts";
+
+/** The task list page. */
+export function TasksPage() {
+  const { data, error, loading } = useOverview();
+  return html`
+    <${ErrorBanner} error=${error} />
+    <${TasksCard} title="All tasks" tasks=${data?.tasks ?? null} loading=${loading} />
+  `;
+}

@@ -1,0 +1,15 @@
+/**
+ * Placeholder while this view is being built.
+ *
+ * @module
+ */
+import { html } from "../../lib/html.ts";
+
+/** Placeholder. */
+export function WorkflowPage({ id }: { id: string }) {
+  return html`
+    <div class="card empty-state">
+      <p class="muted">WorkflowPage ${id} is being built.</p>
+    </div>
+  `;
+}
