@@ -1,11 +1,13 @@
 /**
  * The dead-letter queue of every task (or one): `GET /dlq` gives a page of
- * failed jobs and the failures grouped by error; one or all can be retried.
+ * failed jobs (of one error group, with `?pattern=`) and the failures
+ * grouped by error; one job, one group or all can be retried.
  *
  * @module
  */
 
 import { Hono } from "hono";
+import { invalidParam } from "../errors.ts";
 import { readJsonObject } from "./body.ts";
 import { type ApiDeps, requireTask } from "./deps.ts";
 import { jobIdParam } from "./jobs.ts";
@@ -16,19 +18,27 @@ export function deadLetterRoutes({ source, present }: ApiDeps): Hono {
   return new Hono().get("/dlq", async (c) => {
     const { limit, offset } = pageParams((name) => c.req.query(name));
     const task = c.req.query("task") || undefined;
+    const pattern = c.req.query("pattern");
+    if (pattern === "") throw invalidParam("pattern", "must be a group's pattern, not empty");
     if (task) await requireTask(source, task);
     const [page, groups] = await Promise.all([
-      source.listDeadLetters(offset, limit, task),
+      source.listDeadLetters(offset, limit, task, pattern),
       source.groupDeadLetters(task),
     ]);
     c.header("X-Total-Count", String(page.total));
     return c.json({ total: page.total, jobs: page.jobs.map(present.job), groups });
   })
     .post("/dlq/retry-all", async (c) => {
-      await readJsonObject(c, []);
+      const { pattern } = await readJsonObject(c, ["pattern"]);
+      if (pattern !== undefined && (typeof pattern !== "string" || pattern === "")) {
+        throw invalidParam("pattern", "must be a group's pattern (a non-empty string)");
+      }
       const task = c.req.query("task") || undefined;
       if (task) await requireTask(source, task);
-      return c.json({ ok: true, ...await source.retryAllFailed(task) });
+      const result = pattern === undefined
+        ? await source.retryAllFailed(task)
+        : await source.retryDeadLetterGroup(pattern, task);
+      return c.json({ ok: true, ...result });
     })
     .post("/dlq/:jobId/retry", async (c) => {
       const jobId = jobIdParam(c.req.param("jobId"));

@@ -103,7 +103,7 @@ export function taskRoutes({ source, present }: ApiDeps): Hono {
     })
     .post("/tasks/:task/clean", async (c) => {
       const task = c.req.param("task");
-      const body = await readJsonObject(c, ["state", "olderThan"], { required: true });
+      const body = await readJsonObject(c, ["state", "olderThan", "dryRun"], { required: true });
       const state = body.state;
       if (typeof state !== "string" || !(FINISHED_STATES as readonly string[]).includes(state)) {
         throw invalidParam(
@@ -120,7 +120,14 @@ export function taskRoutes({ source, present }: ApiDeps): Hono {
           })`,
         );
       }
+      if (body.dryRun !== undefined && typeof body.dryRun !== "boolean") {
+        throw invalidParam("dryRun", `must be true or false (got ${JSON.stringify(body.dryRun)})`);
+      }
       await requireTask(source, task);
+      if (body.dryRun) {
+        const count = await source.countCleanable(task, state as FinishedState, olderThan);
+        return c.json({ ok: true, task, state, olderThan, dryRun: true, count });
+      }
       const { removed } = await source.cleanJobs(task, state as FinishedState, olderThan);
       return c.json({ ok: true, task, state, olderThan, removed });
     });

@@ -40,12 +40,25 @@ export function errorPattern(message: string): string {
     .trim();
 }
 
+/** What a failed job without an error message is grouped under. */
+const NO_MESSAGE = "(no error message)";
+
+/** The group pattern of one failed job. */
+export function patternOf(entry: DeadLetterEntry): string {
+  return errorPattern(entry.error ?? NO_MESSAGE);
+}
+
+/** The failed jobs of one group (by {@link errorPattern}), in the order given. */
+export function inGroup(entries: readonly DeadLetterEntry[], pattern: string): DeadLetterEntry[] {
+  return entries.filter((entry) => patternOf(entry) === pattern);
+}
+
 /** Groups failed jobs by {@link errorPattern}, most frequent first. */
 export function groupDeadLetters(entries: Iterable<DeadLetterEntry>): DeadLetterGroup[] {
   const groups = new Map<string, DeadLetterGroup & { taskSet: Set<string> }>();
   for (const entry of entries) {
-    const message = entry.error ?? "(no error message)";
-    const pattern = errorPattern(message);
+    const message = entry.error ?? NO_MESSAGE;
+    const pattern = patternOf(entry);
     let group = groups.get(pattern);
     if (!group) {
       group = {

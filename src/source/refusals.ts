@@ -5,7 +5,8 @@
  * @module
  */
 
-import { BoardError } from "../errors.ts";
+import { BoardError, invalidParam } from "../errors.ts";
+import { FINISHED_STATES, type FinishedState } from "./types.ts";
 
 /** "a", "a or b", "a, b or c". */
 export function listOr(words: readonly string[]): string {
@@ -62,4 +63,20 @@ export function cannotCancelWorkflow(id: string, state: string | undefined): Boa
     "INVALID_STATE",
     `Workflow ${id} is ${state ?? "gone"}; only running workflows can be cancelled`,
   );
+}
+
+/**
+ * Refuses a clean of a state that is not a finished one, or with a negative
+ * or non-finite age (`INVALID_PARAM`).
+ */
+export function assertCleanable(state: FinishedState, olderThanMs: number): void {
+  if (!(FINISHED_STATES as readonly string[]).includes(state)) {
+    throw invalidParam(
+      "state",
+      `${JSON.stringify(state)} is not one of ${listOr(FINISHED_STATES)}`,
+    );
+  }
+  if (!Number.isFinite(olderThanMs) || olderThanMs < 0) {
+    throw invalidParam("olderThan", "must be a number of milliseconds, 0 or more");
+  }
 }

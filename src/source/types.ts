@@ -385,8 +385,16 @@ export interface TaskSource {
   listWorkflows(offset: number, limit: number): Promise<WorkflowPage>;
   /** A workflow by id, or null. */
   getWorkflow(id: string): Promise<WorkflowDetail | null>;
-  /** Failed jobs of every task (or one), most recently failed first. */
-  listDeadLetters(offset: number, limit: number, task?: string): Promise<JobPage>;
+  /**
+   * Failed jobs of every task (or one), most recently failed first; with
+   * `pattern`, only those of that error group (a {@link DeadLetterGroup.pattern}).
+   */
+  listDeadLetters(
+    offset: number,
+    limit: number,
+    task?: string,
+    pattern?: string,
+  ): Promise<JobPage>;
   /** Failed jobs grouped by error, most frequent first. */
   groupDeadLetters(task?: string): Promise<DeadLetterGroup[]>;
   /** Finished-job counts per bucket, oldest first. */
@@ -409,8 +417,12 @@ export interface TaskSource {
    * back to waiting, in atomic batches of 100.
    */
   retryAllFailed(task?: string): Promise<{ retried: number }>;
+  /** Sends the failed jobs of one error group (of every task, or one) back to waiting. */
+  retryDeadLetterGroup(pattern: string, task?: string): Promise<{ retried: number }>;
   /** Removes finished jobs of a state that finished more than `olderThanMs` ago, in batches. */
   cleanJobs(task: string, state: FinishedState, olderThanMs: number): Promise<{ removed: number }>;
+  /** How many jobs {@link TaskSource.cleanJobs} would remove now, removing none. */
+  countCleanable(task: string, state: FinishedState, olderThanMs: number): Promise<number>;
   /** Pauses a schedule (no next run); `SCHEDULE_NOT_FOUND` for an unknown name. */
   pauseSchedule(name: string): Promise<ScheduleRecord>;
   /** Resumes a schedule, its next run computed from now. */

@@ -335,6 +335,27 @@ export function mutationContract(name: string, seed: Seed): void {
     assert.deepEqual(await s.cleanJobs("send-email", "completed", 0), { removed: 0 });
   });
 
+  contract("retries the failed jobs of one error group only", async (s) => {
+    assert.deepEqual(await s.retryDeadLetterGroup("Mailbox full"), { retried: 2 });
+    const groups = await s.groupDeadLetters();
+    assert.deepEqual(groups.map((g) => [g.pattern, g.count]), [["SMTP timeout", 3]]);
+    assert.equal(await count(s, "send-email", "waiting"), 2);
+    assert.deepEqual(await s.retryDeadLetterGroup("Mailbox full", "send-email"), { retried: 0 });
+    await assert.rejects(s.retryDeadLetterGroup("SMTP timeout", "nope"), code("TASK_NOT_FOUND"));
+  });
+
+  contract("counts what a clean would remove, removing nothing", async (s) => {
+    assert.equal(await s.countCleanable("send-email", "completed", 0), 10);
+    assert.equal(await s.countCleanable("send-email", "failed", 3_650 * DAY), 0);
+    assert.equal(await s.countCleanable("send-email", "cancelled", 60_000), 1);
+    assert.equal(await count(s, "send-email", "completed"), 10, "a count removes nothing");
+    await assert.rejects(s.countCleanable("no-such-task", "completed", 0), code("TASK_NOT_FOUND"));
+    await assert.rejects(
+      s.countCleanable("send-email", "waiting" as "completed", 0),
+      code("INVALID_PARAM"),
+    );
+  });
+
   contract("cleans only jobs older than the given age", async (s) => {
     assert.deepEqual(await s.cleanJobs("send-email", "failed", 3_650 * DAY), { removed: 0 });
     assert.equal(await count(s, "send-email", "failed"), 5);

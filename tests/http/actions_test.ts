@@ -124,8 +124,16 @@ action("bodies must be JSON objects with known fields of the right types", async
 action(
   "POST /tasks/{task}/retry-all and /dlq/retry-all answer how many went back",
   async (call) => {
+    const group = await (await call("POST", "/dlq/retry-all", { pattern: "Mailbox full" })).json();
+    assert.deepEqual(group, { ok: true, retried: 2 });
+    await expectError(
+      await call("POST", "/dlq/retry-all", { pattern: 3 }),
+      400,
+      "INVALID_PARAM",
+      /pattern/,
+    );
     const task = await (await call("POST", "/tasks/send-email/retry-all")).json();
-    assert.deepEqual(task, { ok: true, task: "send-email", retried: 5 });
+    assert.deepEqual(task, { ok: true, task: "send-email", retried: 3 });
     const again = await (await call("POST", "/dlq/retry-all")).json();
     assert.deepEqual(again, { ok: true, retried: 0 });
     await expectError(await call("POST", "/tasks/nope/retry-all"), 404, "TASK_NOT_FOUND", /nope/);
@@ -155,6 +163,19 @@ action("POST /tasks/{task}/clean removes finished jobs older than a duration", a
     await (await call("POST", "/tasks/send-email/clean", { state: "completed", olderThan: "1d" }))
       .json();
   assert.equal(kept.removed, 0);
+  const preview = await (await call("POST", "/tasks/send-email/clean", {
+    state: "completed",
+    olderThan: 0,
+    dryRun: true,
+  })).json();
+  assert.deepEqual(preview, {
+    ok: true,
+    task: "send-email",
+    state: "completed",
+    olderThan: 0,
+    dryRun: true,
+    count: 10,
+  });
   const all =
     await (await call("POST", "/tasks/send-email/clean", { state: "completed", olderThan: 0 }))
       .json();
@@ -166,6 +187,12 @@ action("POST /tasks/{task}/clean removes finished jobs older than a duration", a
     removed: 10,
   });
   await expectError(await call("POST", "/tasks/send-email/clean"), 400, "INVALID_PARAM", /body/);
+  await expectError(
+    await call("POST", "/tasks/send-email/clean", { state: "failed", olderThan: 0, dryRun: 1 }),
+    400,
+    "INVALID_PARAM",
+    /dryRun/,
+  );
   await expectError(
     await call("POST", "/tasks/send-email/clean", { state: "waiting", olderThan: 0 }),
     400,

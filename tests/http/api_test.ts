@@ -289,6 +289,16 @@ api("GET /dlq gives failed jobs of all tasks and their error groups", async (get
     ["SMTP timeout", 3],
     ["Mailbox full", 2],
   ]);
+  const group = await get("/board/api/dlq?pattern=Mailbox%20full");
+  assert.equal(group.headers.get("x-total-count"), "2");
+  const groupBody = await group.json();
+  assert.deepEqual(groupBody.jobs.map((job: { error: string }) => job.error), [
+    "Mailbox full",
+    "Mailbox full",
+  ]);
+  const empty = await get("/board/api/dlq?pattern=");
+  assert.equal(empty.status, 400);
+  assert.equal((await empty.json()).code, "INVALID_PARAM");
 });
 
 api("GET /throughput gives 1,440 one-minute buckets, all tasks or one", async (get) => {

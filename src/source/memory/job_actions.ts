@@ -8,15 +8,10 @@
  * @module
  */
 
-import { BoardError, invalidParam } from "../../errors.ts";
-import {
-  FINISHED_STATES,
-  type FinishedState,
-  type JobActionResult,
-  type JobState,
-} from "../types.ts";
+import { BoardError } from "../../errors.ts";
+import type { FinishedState, JobActionResult, JobState } from "../types.ts";
 import type { MemoryStore, StoredJob } from "./store.ts";
-import { cannotCancel, cannotRetry, jobNotFound } from "../refusals.ts";
+import { assertCleanable, cannotCancel, cannotRetry, jobNotFound } from "../refusals.ts";
 
 /** Failed jobs sent back per step of a retry-all, as the Redis source does per script call. */
 export const RETRY_BATCH = 100;
@@ -107,6 +102,22 @@ export async function retryAllFailed(
   return retried;
 }
 
+function cleanCutoff(store: MemoryStore, state: FinishedState, olderThanMs: number): number {
+  assertCleanable(state, olderThanMs);
+  // 0 means all of them, even one stamped a little ahead of this clock.
+  return olderThanMs === 0 ? Infinity : store.now() - olderThanMs;
+}
+
+/** How many jobs {@link cleanJobs} would remove now. */
+export function countCleanable(
+  store: MemoryStore,
+  task: string,
+  state: FinishedState,
+  olderThanMs: number,
+): number {
+  return store.countFinishedBefore(task, state, cleanCutoff(store, state, olderThanMs));
+}
+
 /**
  * Deletes, with their logs, the jobs of a finished set that finished at or
  * before `now - olderThanMs` (0: all of them), {@link CLEAN_BATCH} at a time.
@@ -121,17 +132,7 @@ export async function cleanJobs(
   state: FinishedState,
   olderThanMs: number,
 ): Promise<number> {
-  if (!(FINISHED_STATES as readonly string[]).includes(state)) {
-    throw invalidParam(
-      "state",
-      `${JSON.stringify(state)} is not one of ${FINISHED_STATES.join(", ")}`,
-    );
-  }
-  if (!Number.isFinite(olderThanMs) || olderThanMs < 0) {
-    throw invalidParam("olderThan", "must be a number of milliseconds, 0 or more");
-  }
-  // 0 means all of them, even one stamped a little ahead of this clock.
-  const cutoff = olderThanMs === 0 ? Infinity : store.now() - olderThanMs;
+  const cutoff = cleanCutoff(store, state, olderThanMs);
   let removed = 0;
   for (;;) {
     const count = store.clean(task, state, cutoff, CLEAN_BATCH);

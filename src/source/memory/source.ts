@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type DeadLetterEntry, groupDeadLetters } from "../dead_letters.ts";
+import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import {
   type DeadLetterGroup,
   FINISHED_STATES,
@@ -280,10 +280,19 @@ export class MemorySource implements TaskSource {
     return Promise.resolve(hash ? decodeWorkflow(id, hash) : null);
   }
 
-  /** Failed jobs, most recently failed first (ties: task name, then id descending). */
-  listDeadLetters(offset: number, limit: number, task?: string): Promise<JobPage> {
+  /**
+   * Failed jobs (of one error group, with `pattern`), most recently failed
+   * first (ties: task name, then id descending).
+   */
+  listDeadLetters(
+    offset: number,
+    limit: number,
+    task?: string,
+    pattern?: string,
+  ): Promise<JobPage> {
     return Promise.try(() => {
-      const entries = this.#failed(task);
+      const failed = this.#failed(task);
+      const entries = pattern === undefined ? failed : inGroup(failed, pattern);
       const from = Math.max(0, offset);
       const jobs = entries.slice(from, from + Math.max(0, limit))
         .map((entry) => this.store.tasks.get(entry.task)?.jobs.get(entry.id))
@@ -353,6 +362,15 @@ export class MemorySource implements TaskSource {
     return Promise.try(() => jobActions.retryJob(this.store, jobId, from));
   }
 
+  /** Sends the failed jobs of one error group back to waiting. */
+  retryDeadLetterGroup(pattern: string, task?: string): Promise<{ retried: number }> {
+    return Promise.try(() => {
+      const members = inGroup(this.#failed(task), pattern);
+      for (const { id } of members) jobActions.retryJob(this.store, id, ["failed"]);
+      return { retried: members.length };
+    });
+  }
+
   /** Cancels a waiting, delayed or retrying job, or flags an active one for its worker. */
   cancelJob(jobId: string, reason?: string): Promise<JobActionResult> {
     return Promise.try(() => jobActions.cancelJob(this.store, jobId, reason));
@@ -372,6 +390,14 @@ export class MemorySource implements TaskSource {
   ): Promise<{ removed: number }> {
     this.#queue(task);
     return { removed: await jobActions.cleanJobs(this.store, task, state, olderThanMs) };
+  }
+
+  /** How many jobs a clean would remove now. */
+  countCleanable(task: string, state: FinishedState, olderThanMs: number): Promise<number> {
+    return Promise.try(() => {
+      this.#queue(task);
+      return jobActions.countCleanable(this.store, task, state, olderThanMs);
+    });
   }
 
   /** Pauses a schedule. */

@@ -539,6 +539,18 @@ export class MemoryStore {
    * cleanJobs: up to `limit` jobs of a finished set that finished at or before
    * `cutoff` (ms), oldest first, are deleted with their logs. Returns how many.
    */
+  /** How many jobs of a finished set finished at or before `cutoff`. */
+  countFinishedBefore(task: string, state: FinishedState, cutoff: number): number {
+    const queue = this.tasks.get(task);
+    if (!queue) return 0;
+    let count = 0;
+    for (const { score } of queue.finished[state].ascending()) {
+      if (score > cutoff) break;
+      count++;
+    }
+    return count;
+  }
+
   clean(task: string, state: FinishedState, cutoff: number, limit: number): number {
     const queue = this.tasks.get(task);
     if (!queue) return 0;

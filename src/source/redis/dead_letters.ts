@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type DeadLetterEntry, groupDeadLetters } from "../dead_letters.ts";
+import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import type { DeadLetterGroup, JobPage, JobRecord } from "../types.ts";
 import { decodeJob } from "../wire/decode.ts";
 import { taskKeys } from "../wire/keys.ts";
@@ -43,8 +43,20 @@ export async function listDeadLetters(
       merged.push({ task, id: members[j], at: Number(members[j + 1]) });
     }
   });
-  merged.sort((a, b) => b.at - a.at || (a.task < b.task ? -1 : a.task > b.task ? 1 : 0));
-  const page = merged.slice(offset, top);
+  merged.sort((a, b) => b.at - a.at || byTask(a, b));
+  return { jobs: await readJobs(connection, merged.slice(offset, top), prefix), total };
+}
+
+function byTask(a: { task: string }, b: { task: string }): number {
+  return a.task < b.task ? -1 : a.task > b.task ? 1 : 0;
+}
+
+/** The jobs of a page of dead letters, in its order (one pipeline of HGETALL). */
+async function readJobs(
+  connection: RedisConnection,
+  page: readonly { task: string; id: string }[],
+  prefix?: string,
+): Promise<JobRecord[]> {
   const hashes = await connection.pipeline(
     page.map(({ task, id }) => ["HGETALL", `${taskKeys(task, prefix).jobPrefix}${id}`]),
   );
@@ -53,7 +65,23 @@ export async function listDeadLetters(
     const flat = hashes[i] as string[];
     if (flat.length > 0) jobs.push(decodeJob(task, id, fieldsOf(flat)));
   });
-  return { jobs, total };
+  return jobs;
+}
+
+/**
+ * One page of the failed jobs of an error group, most recently failed
+ * first, from the group's members (see {@link DeadLetterGroups.members}):
+ * one pipeline of HGETALL.
+ */
+export async function listGroupDeadLetters(
+  connection: RedisConnection,
+  members: readonly DeadLetterEntry[],
+  offset: number,
+  limit: number,
+  prefix?: string,
+): Promise<JobPage> {
+  const page = members.slice(offset, offset + limit);
+  return { jobs: await readJobs(connection, page, prefix), total: members.length };
 }
 
 /**
@@ -100,6 +128,13 @@ export async function readDeadLetterEntries(
 /** How long a grouping is served before it is recomputed, ms. */
 export const GROUPS_FRESH_MS = 5000;
 
+/** The failed jobs of one scope, newest first, and their groups, as read at `at`. */
+interface Grouping {
+  at: number;
+  groups: DeadLetterGroup[];
+  entries: DeadLetterEntry[];
+}
+
 /**
  * Cached groupings by scope (one task, or all). A fresh entry is served as
  * is; a stale one is served while a refresh runs in the background
@@ -108,8 +143,8 @@ export const GROUPS_FRESH_MS = 5000;
 export class DeadLetterGroups {
   readonly #read: (task?: string) => Promise<DeadLetterEntry[]>;
   readonly #freshMs: number;
-  readonly #cache = new Map<string, { at: number; groups: DeadLetterGroup[] }>();
-  readonly #inFlight = new Map<string, Promise<DeadLetterGroup[]>>();
+  readonly #cache = new Map<string, Grouping>();
+  readonly #inFlight = new Map<string, Promise<Grouping>>();
 
   /** `read` returns the entries of one task, or of every task when none is given. */
   constructor(read: (task?: string) => Promise<DeadLetterEntry[]>, freshMs = GROUPS_FRESH_MS) {
@@ -119,13 +154,22 @@ export class DeadLetterGroups {
 
   /** The groups of one task's failed jobs, or of all tasks'. */
   async get(task?: string): Promise<DeadLetterGroup[]> {
+    return (await this.#grouping(task)).groups;
+  }
+
+  /** The failed jobs of one group, most recently failed first. */
+  async members(pattern: string, task?: string): Promise<DeadLetterEntry[]> {
+    return inGroup((await this.#grouping(task)).entries, pattern);
+  }
+
+  async #grouping(task?: string): Promise<Grouping> {
     const scope = task ?? "";
     const cached = this.#cache.get(scope);
-    if (cached && Date.now() - cached.at < this.#freshMs) return cached.groups;
+    if (cached && Date.now() - cached.at < this.#freshMs) return cached;
     const refresh = this.#refresh(scope, task);
     if (cached) {
       refresh.catch(() => {});
-      return cached.groups;
+      return cached;
     }
     return await refresh;
   }
@@ -140,14 +184,15 @@ export class DeadLetterGroups {
     await Promise.allSettled(this.#inFlight.values());
   }
 
-  #refresh(scope: string, task?: string): Promise<DeadLetterGroup[]> {
+  #refresh(scope: string, task?: string): Promise<Grouping> {
     let running = this.#inFlight.get(scope);
     if (!running) {
       running = this.#read(task)
         .then((entries) => {
-          const groups = groupDeadLetters(entries);
-          this.#cache.set(scope, { at: Date.now(), groups });
-          return groups;
+          entries.sort((a, b) => b.failedAt - a.failedAt || byTask(a, b));
+          const grouping = { at: Date.now(), groups: groupDeadLetters(entries), entries };
+          this.#cache.set(scope, grouping);
+          return grouping;
         })
         .finally(() => this.#inFlight.delete(scope));
       this.#inFlight.set(scope, running);

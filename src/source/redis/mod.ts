@@ -37,16 +37,22 @@ import type {
   WorkflowPage,
 } from "../types.ts";
 import { cancelJob } from "./cancel.ts";
-import { cleanJobs } from "./clean.ts";
+import { cleanJobs, cleanRange, countCleanable } from "./clean.ts";
 import { type RedisClientLike, RedisConnection } from "./client.ts";
-import { DeadLetterGroups, listDeadLetters, readDeadLetterEntries } from "./dead_letters.ts";
+import {
+  DeadLetterGroups,
+  listDeadLetters,
+  listGroupDeadLetters,
+  readDeadLetterEntries,
+} from "./dead_letters.ts";
 import { TaskDiscovery } from "./discovery.ts";
 import { duplicateClient, RedisEventReader } from "./event_reader.ts";
 import { getStoreInfo } from "./info.ts";
 import { getJob, listJobs } from "./jobs.ts";
 import { locateJob } from "./locate.ts";
 import { checkWireVersion } from "./meta.ts";
-import { retryAllFailed, retryJob } from "./retry.ts";
+import { retryAllFailed, retryFailedJobs, retryJob } from "./retry.ts";
+import { inGroup } from "../dead_letters.ts";
 import {
   pauseSchedule,
   removeSchedule,
@@ -224,10 +230,19 @@ export class RedisTaskSource implements TaskSource {
     return await getWorkflow(this.connection, id, this.prefix);
   }
 
-  /** Failed jobs, most recently failed first. */
-  async listDeadLetters(offset: number, limit: number, task?: string): Promise<JobPage> {
+  /** Failed jobs (of one error group, with `pattern`), most recently failed first. */
+  async listDeadLetters(
+    offset: number,
+    limit: number,
+    task?: string,
+    pattern?: string,
+  ): Promise<JobPage> {
     await this.#ready();
     if (task !== undefined) await this.#requireTask(task);
+    if (pattern !== undefined) {
+      const members = await this.#deadLetters.members(pattern, task);
+      return await listGroupDeadLetters(this.connection, members, offset, limit, this.prefix);
+    }
     const tasks = task !== undefined ? [task] : await this.#discovery.list();
     return await listDeadLetters(this.connection, tasks, offset, limit, this.prefix);
   }
@@ -325,6 +340,20 @@ export class RedisTaskSource implements TaskSource {
     return { retried: counts.reduce((sum, n) => sum + n, 0) };
   }
 
+  /**
+   * Sends the failed jobs of one error group back to waiting. The group is
+   * read afresh, not from the grouping cache, so only jobs failed now are touched.
+   */
+  async retryDeadLetterGroup(pattern: string, task?: string): Promise<{ retried: number }> {
+    await this.#ready();
+    if (task !== undefined) await this.#requireTask(task);
+    const tasks = task !== undefined ? [task] : await this.#discovery.list();
+    const entries = await readDeadLetterEntries(this.connection, tasks, this.prefix);
+    const retried = await retryFailedJobs(this.connection, inGroup(entries, pattern), this.prefix);
+    this.#deadLetters.invalidate();
+    return { retried };
+  }
+
   /** Removes finished jobs older than `olderThanMs`; see `clean.ts`. */
   async cleanJobs(
     task: string,
@@ -333,9 +362,20 @@ export class RedisTaskSource implements TaskSource {
   ): Promise<{ removed: number }> {
     await this.#ready();
     await this.#requireTask(task);
-    const removed = await cleanJobs(this.connection, task, state, olderThanMs, this.prefix);
+    const range = cleanRange(task, state, olderThanMs, this.prefix);
+    const removed = await cleanJobs(this.connection, range);
     if (state === "failed") this.#deadLetters.invalidate();
     return { removed };
+  }
+
+  /** How many jobs a clean would remove; see `clean.ts`. */
+  async countCleanable(task: string, state: FinishedState, olderThanMs: number): Promise<number> {
+    await this.#ready();
+    await this.#requireTask(task);
+    return await countCleanable(
+      this.connection,
+      cleanRange(task, state, olderThanMs, this.prefix),
+    );
   }
 
   /** Pauses a schedule. */

@@ -27,6 +27,20 @@ function checkFrom(from: readonly string[]): RetryableState[] {
   return states as RetryableState[];
 }
 
+function retryCommand(
+  task: string,
+  jobId: string,
+  allowed: readonly RetryableState[],
+  prefix?: string,
+): Command {
+  const keys = taskKeys(task, prefix);
+  return {
+    script: RETRY_JOB,
+    keys: [keys.wait, keys.prioritized, keys.marker, keys.events, keys.failed, keys.cancelled],
+    args: [keys.jobPrefix, jobId, Date.now(), allowed.join(",")],
+  };
+}
+
 /**
  * Sends a job of `task` back to waiting when its state is one of `from`
  * (one script call). `JOB_NOT_FOUND` when the hash is gone,
@@ -40,17 +54,39 @@ export async function retryJob(
   prefix?: string,
 ): Promise<JobActionResult> {
   const allowed = checkFrom(from);
-  const keys = taskKeys(task, prefix);
-  const [outcome, state] = await connection.call<[string, string?]>({
-    script: RETRY_JOB,
-    keys: [keys.wait, keys.prioritized, keys.marker, keys.events, keys.failed, keys.cancelled],
-    args: [keys.jobPrefix, jobId, Date.now(), allowed.join(",")],
-  });
+  const [outcome, state] = await connection.call<[string, string?]>(
+    retryCommand(task, jobId, allowed, prefix),
+  );
   if (outcome === "missing") throw jobNotFound(jobId);
   if (outcome === "refused") {
     throw cannotRetry(jobId, state, allowed);
   }
   return { id: jobId, task, from: state as JobState, to: "waiting" };
+}
+
+/** Single-job retries sent per round trip by {@link retryFailedJobs}. */
+const RETRIES_PER_ROUND_TRIP = 100;
+
+/**
+ * Sends the given failed jobs back to waiting, one {@link RETRY_JOB} call per
+ * job, pipelined. A job that is no longer failed (retried meanwhile) is
+ * skipped. Returns how many were requeued.
+ */
+export async function retryFailedJobs(
+  connection: RedisConnection,
+  jobs: readonly { task: string; id: string }[],
+  prefix?: string,
+): Promise<number> {
+  let retried = 0;
+  for (let start = 0; start < jobs.length; start += RETRIES_PER_ROUND_TRIP) {
+    const calls = jobs.slice(start, start + RETRIES_PER_ROUND_TRIP).map(({ task, id }) =>
+      retryCommand(task, id, ["failed"], prefix)
+    );
+    const replies = (await connection.pipeline(calls)) as [string, string?][];
+    retried += replies.filter(([outcome]) => outcome !== "missing" && outcome !== "refused")
+      .length;
+  }
+  return retried;
 }
 
 /**
