@@ -1,0 +1,105 @@
+/**
+ * A uPlot chart as a component. uPlot is loaded on first use (its own
+ * chunk), sized to its container and redrawn when the theme changes; axis
+ * and grid colours come from the stylesheet's variables at draw time, so
+ * they follow light, dark and auto. The canvas is described for screen
+ * readers by `label`.
+ *
+ * @module
+ */
+import type uPlot from "uplot";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { html } from "../lib/html.ts";
+import { theme } from "../lib/theme.ts";
+
+/** Options for a chart, without the size (the container gives it). */
+export type ChartOptions = Omit<uPlot.Options, "width" | "height">;
+
+let probe: HTMLElement | null = null;
+
+/**
+ * The current value of a colour variable (`--text-muted`). Variables hold
+ * `light-dark()` pairs, which only an element's computed colour resolves.
+ */
+export function themeColor(variable: string): string {
+  if (!probe) {
+    probe = document.createElement("span");
+    probe.hidden = true;
+    document.body.append(probe);
+  }
+  probe.style.color = `var(${variable})`;
+  return getComputedStyle(probe).color;
+}
+
+/** Axis and grid styling that follows the theme. */
+export function themedAxis(axis: uPlot.Axis = {}): uPlot.Axis {
+  return {
+    stroke: () => themeColor("--text-muted"),
+    grid: { stroke: () => themeColor("--border"), width: 1 },
+    ticks: { stroke: () => themeColor("--border"), width: 1 },
+    ...axis,
+  };
+}
+
+/** Renders `data` with `options`; `label` describes the chart in words. */
+export function UPlotChart(
+  { options, data, height, label }: {
+    options: ChartOptions;
+    data: uPlot.AlignedData;
+    height: number;
+    label: string;
+  },
+) {
+  const container = useRef<HTMLDivElement>(null);
+  const [chart, setChart] = useState<uPlot | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    const el = container.current;
+    if (!el) return;
+    let created: uPlot | null = null;
+    let cancelled = false;
+    const resize = new ResizeObserver(() => {
+      created?.setSize({ width: el.clientWidth, height });
+    });
+    import("uplot").then(({ default: UPlot }) => {
+      if (cancelled) return;
+      created = new UPlot({ ...options, width: el.clientWidth, height }, data, el);
+      resize.observe(el);
+      setChart(created);
+    }, () => setFailed(true));
+    return () => {
+      cancelled = true;
+      resize.disconnect();
+      created?.destroy();
+    };
+    // The chart is built once; data updates go through setData below.
+  }, [options, height]);
+
+  useEffect(() => {
+    if (!chart || chart.data === data) return;
+    // Keep the user's zoom: rescale to the new data only when nothing is zoomed.
+    const x = chart.scales.x;
+    const shown = chart.data[0];
+    const zoomed = shown.length > 0 && x.min != null && x.max != null &&
+      (x.min > shown[0] || x.max < shown[shown.length - 1]);
+    chart.setData(data, !zoomed);
+  }, [chart, data]);
+
+  // Theme switches (and the OS scheme under "auto") recolour the axes.
+  const current = theme.value;
+  useEffect(() => {
+    chart?.redraw(false);
+    const media = matchMedia("(prefers-color-scheme: dark)");
+    const redraw = () => chart?.redraw(false);
+    media.addEventListener("change", redraw);
+    return () => media.removeEventListener("change", redraw);
+  }, [chart, current]);
+
+  return html`
+    <div class="chart" role="img" aria-label=${label}>
+      <div ref=${container} style=${{ minHeight: `${height}px` }}></div>
+      ${failed ? html`<p class="muted">The chart could not be loaded.</p>` : null}
+    </div>
+  `;
+}
