@@ -34,10 +34,11 @@ export const NAV: readonly NavItem[] = [
   { path: "/migrations", label: "Migrations", icon: "migrations" },
 ];
 
-/** The nav item a path belongs to (Overview for `/` and unknown paths). */
+/** The nav item a path belongs to: a job under Tasks, Overview for `/` and unknown paths. */
 export function activeItem(path: string): NavItem {
+  const section = path.startsWith("/jobs/") ? "/tasks" : path;
   return NAV.find((item) =>
-    item.path !== "/" && (path === item.path || path.startsWith(`${item.path}/`))
+    item.path !== "/" && (section === item.path || section.startsWith(`${item.path}/`))
   ) ?? NAV[0];
 }
 

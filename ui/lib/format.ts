@@ -70,3 +70,16 @@ export function formatRelative(ms: number | null | undefined, now: number = Date
   const span = formatDuration(Math.abs(delta));
   return delta < 0 ? `${span} ago` : `in ${span}`;
 }
+
+/** Milliseconds → `27 ms`, `1.4 s`, then as {@link formatDuration} (`3m 12s`); negative → `—`. */
+export function formatElapsed(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return "—";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return formatDuration(ms / 1000);
+}
+
+/** `1` → `1 job`, `1200` → `1,200 jobs` (`noun` singular; `plural` when not just `+s`). */
+export function formatCountOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${formatCount(n)} ${n === 1 ? noun : plural}`;
+}

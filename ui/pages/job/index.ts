@@ -1,15 +1,52 @@
 /**
- * Placeholder while this view is being built.
+ * The job page (`/jobs/{id}`): header with state and actions, the payload
+ * tabs and the timeline. It reloads when an event for this job arrives.
  *
  * @module
  */
+import { ErrorBanner } from "../../components/error_banner.ts";
+import { ApiError } from "../../lib/api.ts";
+import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
+import { href } from "../../lib/router.ts";
+import { useLiveResource } from "../../lib/use_live_resource.ts";
+import { DetailTabs } from "./detail_tabs.ts";
+import { JobHeader } from "./job_header.ts";
+import { TimelineCard } from "./timeline.ts";
+import type { JobDetail } from "./types.ts";
 
-/** Placeholder. */
-export function JobPage({ id }: { id: string }) {
+function JobNotFound({ id }: { id: string }) {
   return html`
     <div class="card empty-state">
-      <p class="muted">JobPage ${id} is being built.</p>
+      <p><strong>No job with ID <code>${id}</code></strong></p>
+      <p class="muted">It may have been cleaned, or the ID is mistyped.</p>
+    </div>
+  `;
+}
+
+/** The page of one job. */
+export function JobPage({ id }: { id: string }) {
+  const { api } = useBoard();
+  const { data: job, error, loading, reload } = useLiveResource(
+    (signal) => api.get<JobDetail>(href("jobs", id), { signal }),
+    [id],
+    { relevant: (event) => event.id === id },
+  );
+  if (error instanceof ApiError && error.code === "JOB_NOT_FOUND") {
+    return html`<${JobNotFound} id=${id} />`;
+  }
+  if (!job) {
+    return html`
+      <${ErrorBanner} error=${error} />
+      ${loading ? html`<p class="muted" role="status">Loading job…</p>` : null}
+    `;
+  }
+  return html`
+    <${ErrorBanner} error=${error} />
+    <${JobHeader} job=${job} onChanged=${reload} />
+    <div class="job-grid">
+      <${DetailTabs} job=${job} />
+      <${TimelineCard} job=${job} />
     </div>
   `;
 }

@@ -1,0 +1,271 @@
+/**
+ * The task page and the job page in a real browser, on the real taskora
+ * fixture: what they show, the actions they offer (and hide when
+ * read-only), and live progress applied in place.
+ *
+ * Fixture facts used below: task `send-email` holds 5 failed jobs (errors
+ * "SMTP timeout" ×3 and "Mailbox full" ×2), 10 completed, 1 delayed and 1
+ * cancelled ("operator request"); task `transcode` has one active job at
+ * 10 % progress.
+ */
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { connectClient } from "../helpers/redis_server.ts";
+import { screenshotThemes, withBoard } from "./harness.ts";
+
+/** A failed send-email job: attempt 2 of 2, password in its data, two log lines. */
+const FAILED_JOB = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
+/** The active transcode job, at 10 % progress. */
+const ACTIVE_JOB = "d8e1df37-39dd-4863-9508-f7c9bd517880";
+
+const browserTest = (name: string, fn: () => Promise<void>) =>
+  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
+
+/** The rows of the job table on screen. */
+const jobRows = (page: Page) => page.locator(".job-table tbody tr");
+
+/** The tab of a state on the task page; its name is the state and its count. */
+const stateTab = (page: Page, state: string, count: number) =>
+  page.getByRole("tab", { name: new RegExp(`^${state}\\s*${count}$`, "i") });
+
+/** The confirmation dialog's confirm button. */
+const confirmButton = (page: Page, label: string) =>
+  page.getByRole("dialog").getByRole("button", { name: label, exact: true });
+
+/** Waits for the confirmation to say `message`, confirms with `label`, and waits for the `toast`. */
+async function confirmThenToast(
+  page: Page,
+  { message, label, toast }: { message: string; label: string; toast: string },
+): Promise<void> {
+  await page.getByRole("dialog").getByText(message).waitFor();
+  await confirmButton(page, label).click();
+  await page.getByRole("status").getByText(toast).waitFor();
+}
+
+browserTest("the task page opens on the failed jobs, with every state's count", async () => {
+  await withBoard({}, async ({ page, root }) => {
+    await page.goto(`${root}tasks/send-email`);
+    await page.getByRole("heading", { name: "send-email" }).waitFor();
+
+    // With failures present, the page opens on them, and says so in the URL.
+    await stateTab(page, "failed", 5).and(page.locator("[aria-selected=true]")).waitFor();
+    assert.match(page.url(), /\/tasks\/send-email\?state=failed$/);
+    for (const [state, count] of [["waiting", 0], ["delayed", 1], ["completed", 10]] as const) {
+      await stateTab(page, state, count).waitFor();
+    }
+
+    await jobRows(page).nth(4).waitFor();
+    assert.equal(await jobRows(page).count(), 5);
+    assert.equal(await page.locator(".excerpt", { hasText: "SMTP timeout" }).count(), 3);
+    assert.equal(await page.locator(".excerpt", { hasText: "Mailbox full" }).count(), 2);
+    await page.getByRole("link", { name: FAILED_JOB }).waitFor();
+    await screenshotThemes(page, "task");
+
+    await stateTab(page, "completed", 10).click();
+    await page.waitForURL(/\?state=completed$/);
+    await jobRows(page).nth(9).waitFor();
+
+    // A deep link opens its own tab.
+    await page.goto(`${root}tasks/send-email?state=cancelled`);
+    await page.locator(".excerpt", { hasText: "operator request" }).waitFor();
+    await page.goto(`${root}tasks/send-email?state=expired`);
+    await page.getByText("No expired jobs").waitFor();
+  });
+});
+
+browserTest(
+  "a live progress event moves its row in place, without reloading the list",
+  async () => {
+    await withBoard({}, async ({ page, root, redis }) => {
+      let listLoads = 0;
+      page.on("request", (request) => {
+        if (request.url().includes("/api/tasks/transcode/jobs")) listLoads++;
+      });
+      await page.goto(`${root}tasks/transcode`);
+      const row = page.locator(`tr[data-job="${ACTIVE_JOB}"]`);
+      await row.getByText("10%").waitFor();
+      await page.locator(".live-live").waitFor();
+      const loadsBefore = listLoads;
+
+      const writer = await connectClient(redis.url);
+      try {
+        const progress = (jobId: string, value: number) => [
+          "XADD",
+          "taskora:{transcode}:events",
+          "*",
+          "event",
+          "progress",
+          "jobId",
+          jobId,
+          "value",
+          String(value),
+        ];
+        // The board's stream reader starts with the browser's subscription;
+        // write until the first event is seen.
+        for (let tries = 0; tries < 10; tries++) {
+          await writer.sendCommand(progress(ACTIVE_JOB, 73));
+          if (await row.getByText("73%").isVisible()) break;
+          await page.waitForTimeout(300);
+        }
+        await row.getByText("73%").waitFor();
+
+        // A burst of a thousand events (most for jobs not on screen) is applied
+        // in one go and leaves the page responsive.
+        const burst = Array.from(
+          { length: 1000 },
+          (_, i) =>
+            i % 100 === 99
+              ? progress(ACTIVE_JOB, 80 + Math.floor(i / 100))
+              : progress(crypto.randomUUID(), i % 100),
+        );
+        await Promise.all(burst.map((args) => writer.sendCommand(args)));
+        await row.getByText("89%").waitFor({ timeout: 5000 });
+        const started = Date.now();
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+        assert.ok(Date.now() - started < 500, "the page still paints promptly");
+      } finally {
+        await writer.close();
+      }
+      assert.equal(listLoads, loadsBefore, "progress never reloads the list");
+    });
+  },
+);
+
+browserTest(
+  "the job page shows a failed job's error, timeline, redacted data and logs",
+  async () => {
+    await withBoard({ redact: ["password"] }, async ({ page, root }) => {
+      await page.goto(`${root}jobs/${FAILED_JOB}`);
+      await page.getByRole("heading", { name: FAILED_JOB }).waitFor();
+      const header = page.locator(".detail-head");
+      await header.locator(".state-badge", { hasText: "failed" }).waitFor();
+      assert.equal(await header.getByText("2 / 2").count(), 1, "attempt 2 of 2");
+      await header.getByText("v1").waitFor();
+      await header.getByRole("link", { name: "send-email" }).first().waitFor();
+
+      // A failed job opens on its error.
+      await page.getByRole("tab", { name: /Error/, selected: true }).waitFor();
+      await page.getByRole("tabpanel").getByText("SMTP timeout").waitFor();
+
+      const timeline = page.locator(".timeline");
+      for (const step of ["Created", "Started", "Failed"]) await timeline.getByText(step).waitFor();
+      await page.getByText("27 ms", { exact: true }).waitFor(); // waited: processed − created
+      await screenshotThemes(page, "job");
+
+      await page.getByRole("tab", { name: /Data/ }).click();
+      const data = await page.getByRole("tabpanel").textContent();
+      assert.match(data ?? "", /"password": "\[REDACTED\]"/);
+      assert.doesNotMatch(data ?? "", /hunter2/);
+
+      await page.getByRole("tab", { name: /Logs/ }).click();
+      await page.locator(".logs tbody tr").nth(1).waitFor();
+      assert.equal(await page.locator(".logs tbody tr").count(), 2);
+      await page.locator(".log-meta summary").first().click();
+      const meta = await page.locator(".log-meta pre").first().textContent();
+      assert.match(meta ?? "", /"Password": "\[REDACTED\]"/);
+
+      await page.getByRole("tab", { name: /Progress/ }).click();
+      await page.locator(".tree").getByText('"render"').waitFor();
+
+      await page.goto(`${root}jobs/no-such-job`);
+      await page.getByText("No job with ID no-such-job").waitFor();
+    });
+  },
+);
+
+browserTest(
+  "Retry sends a failed job back to waiting; Cancel asks first, then cancels",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      await page.goto(`${root}jobs/${FAILED_JOB}`);
+      const badge = page.locator(".detail-head .state-badge");
+      await badge.getByText("failed").waitFor();
+      assert.equal(await page.getByRole("button", { name: "Cancel" }).count(), 0);
+
+      await page.getByRole("button", { name: "Retry" }).click();
+      await page.getByRole("status").getByText("Job sent back to waiting").waitFor();
+      await badge.getByText("waiting").waitFor();
+      assert.equal(await page.getByRole("button", { name: "Retry" }).count(), 0);
+
+      // Backing out of the confirmation changes nothing.
+      await page.getByRole("button", { name: "Cancel", exact: true }).click();
+      await page.getByRole("dialog").getByText("Cancel this job?").waitFor();
+      await page.getByRole("dialog").getByRole("button", { name: "Cancel", exact: true }).click();
+      await page.getByRole("dialog").waitFor({ state: "hidden" });
+      await badge.getByText("waiting").waitFor();
+
+      await page.getByRole("button", { name: "Cancel", exact: true }).click();
+      await confirmThenToast(page, {
+        message: "The waiting job is removed from the queue and will not run.",
+        label: "Cancel job",
+        toast: "Job cancelled",
+      });
+      await badge.getByText("cancelled").waitFor();
+      await page.getByRole("button", { name: "Retry" }).waitFor();
+    });
+  },
+);
+
+browserTest("Clean counts the jobs first and says how many will be deleted", async () => {
+  await withBoard({}, async ({ page, root }) => {
+    await page.goto(`${root}tasks/send-email?state=completed`);
+    await stateTab(page, "completed", 10).waitFor();
+    await page.getByRole("button", { name: "Clean…" }).click();
+    const form = page.getByRole("form", { name: "Clean finished jobs" });
+    await form.getByLabel("Delete jobs that are").selectOption("completed");
+
+    await form.getByLabel("and finished more than").selectOption("custom");
+    await form.getByRole("textbox", { name: "Custom age" }).fill("30");
+    await form.getByRole("button", { name: "Clean jobs…" }).click();
+    await form.getByText("Write an age with its unit").waitFor();
+
+    await form.getByRole("textbox", { name: "Custom age" }).fill("3650d");
+    await form.getByRole("button", { name: "Clean jobs…" }).click();
+    await form.getByText("Nothing to clean: no completed jobs older than 3650d.").waitFor();
+
+    await form.getByLabel("and finished more than").selectOption("1h");
+    await form.getByRole("button", { name: "Clean jobs…" }).click();
+    await confirmThenToast(page, {
+      message: "10 completed jobs older than 1h will be deleted. This cannot be undone.",
+      label: "Delete jobs",
+      toast: "Removed 10 jobs",
+    });
+    await stateTab(page, "completed", 0).waitFor();
+    await page.getByText("No completed jobs").waitFor();
+  });
+});
+
+browserTest("Retry all failed says how many, then retries them all", async () => {
+  await withBoard({}, async ({ page, root }) => {
+    await page.goto(`${root}tasks/send-email`);
+    await jobRows(page).nth(4).waitFor();
+    await page.getByRole("button", { name: "Retry all failed" }).click();
+    await confirmThenToast(page, {
+      message: "5 failed jobs of send-email will be sent back to waiting and run again.",
+      label: "Retry all",
+      toast: "Retried 5 jobs",
+    });
+    await stateTab(page, "failed", 0).waitFor();
+    await stateTab(page, "waiting", 5).waitFor();
+    await page.getByText("No failed jobs").waitFor();
+    assert.ok(await page.getByRole("button", { name: "Retry all failed" }).isDisabled());
+  });
+});
+
+browserTest("a read-only board shows no actions on the task and job pages", async () => {
+  await withBoard({ readOnly: true }, async ({ page, root }) => {
+    await page.goto(`${root}tasks/send-email`);
+    await jobRows(page).nth(4).waitFor();
+    assert.equal(await page.getByRole("button", { name: "Retry all failed" }).count(), 0);
+    assert.equal(await page.getByRole("button", { name: "Clean…" }).count(), 0);
+
+    await page.goto(`${root}jobs/${FAILED_JOB}`);
+    await page.getByRole("heading", { name: FAILED_JOB }).waitFor();
+    assert.equal(await page.getByRole("button", { name: "Retry" }).count(), 0);
+
+    await page.goto(`${root}jobs/${ACTIVE_JOB}`);
+    await page.getByRole("heading", { name: ACTIVE_JOB }).waitFor();
+    assert.equal(await page.getByRole("button", { name: "Cancel" }).count(), 0);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * The top of the job page: the job's ID and state, the facts an operator
+ * checks first (task, attempt, version, when it was created), why it was
+ * cancelled, the workflow it belongs to, and its actions.
+ *
+ * @module
+ */
+import type { ComponentChildren } from "preact";
+import { StateBadge } from "../../components/state_badge.ts";
+import { Time } from "../../components/time.ts";
+import { formatCount } from "../../lib/format.ts";
+import { html } from "../../lib/html.ts";
+import { href } from "../../lib/router.ts";
+import { JobActions } from "./job_actions.ts";
+import type { Job } from "./types.ts";
+
+function Fact({ label, children }: { label: string; children: ComponentChildren }) {
+  return html`
+    <div>
+      <dt>${label}</dt>
+      <dd>${children}</dd>
+    </div>
+  `;
+}
+
+/** The header card; `onChanged` reloads the job after an action. */
+export function JobHeader({ job, onChanged }: { job: Job; onChanged(): void }) {
+  const taskHref = href("tasks", job.task);
+  return html`
+    <section class="card detail-head">
+      <div class="detail-head-top">
+        <div class="detail-title">
+          <a class="back-link" href=${taskHref}>← ${job.task}</a>
+          <div class="job-title-row">
+            <h2 class="job-id">${job.id}</h2>
+            <${StateBadge} state=${job.state} />
+          </div>
+        </div>
+        <${JobActions} job=${job} onDone=${onChanged} />
+      </div>
+      <dl class="facts job-facts">
+        <${Fact} label="Task"><a class="task-link" href=${taskHref}>${job.task}</a><//>
+        <${Fact} label="Attempt">${formatCount(job.attempt)} / ${formatCount(job.maxAttempts)}<//>
+        <${Fact} label="Version">v${job.version}<//>
+        <${Fact} label="Priority">${formatCount(job.priority)}<//>
+        <${Fact} label="Created"><${Time} at=${job.timestamps.created} /><//>
+        ${job.stalledCount > 0
+          ? html`<${Fact} label="Stalled">${formatCount(job.stalledCount)}×<//>`
+          : null}
+      </dl>
+      ${job.cancelReason
+        ? html`<p class="job-note">Cancel reason: <q>${job.cancelReason}</q></p>`
+        : null}
+      ${job.workflow
+        ? html`
+          <p class="job-note">
+            Part of workflow <a class="task-link mono" href=${href(
+              "workflows",
+              job.workflow.id,
+            )}>${job.workflow.id}</a>, node #${job.workflow.nodeIndex}
+          </p>
+        `
+        : null}
+    </section>
+  `;
+}

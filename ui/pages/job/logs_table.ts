@@ -1,0 +1,60 @@
+/**
+ * What a job logged: one row per line, its level coloured, its time, its
+ * message, and its structured meta folded away in a `<details>`.
+ *
+ * @module
+ */
+import { formatDateTime, formatRelative } from "../../lib/format.ts";
+import { html } from "../../lib/html.ts";
+import type { LogEntry } from "./types.ts";
+
+/** Time of day with milliseconds: log lines of one attempt are often a few ms apart. */
+const clock = new Intl.DateTimeFormat(undefined, {
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  fractionalSecondDigits: 3,
+});
+
+function LogTime({ at }: { at: number }) {
+  return html`<time datetime=${new Date(at).toISOString()} title=${`${formatDateTime(at)} (${
+    formatRelative(at)
+  })`}>${clock.format(at)}</time>`;
+}
+
+const COLUMNS = ["Time", "Level", "Message"];
+
+/** The log table, oldest line first; a notice when the job logged nothing. */
+export function LogsTable({ logs }: { logs: readonly LogEntry[] }) {
+  if (logs.length === 0) return html`<p class="empty">This job has not logged anything.</p>`;
+  return html`
+    <div class="table-wrap">
+      <table class="table logs">
+        <thead>
+          <tr>${COLUMNS.map((label) => html`<th key=${label} scope="col">${label}</th>`)}</tr>
+        </thead>
+        <tbody>
+          ${logs.map((entry, index) =>
+            html`
+              <tr key=${index}>
+                <td class="log-time">
+                  <${LogTime} at=${entry.timestamp} />
+                </td>
+                <td><span class=${`log-level log-${entry.level}`}>${entry.level}</span></td>
+                <td class="log-message">
+                  <span>${entry.message}</span>
+                  ${entry.meta === undefined ? null : html`
+                    <details class="log-meta">
+                      <summary>meta</summary>
+                      <pre class="code-block">${JSON.stringify(entry.meta, null, 2)}</pre>
+                    </details>
+                  `}
+                </td>
+              </tr>
+            `
+          )}
+        </tbody>
+      </table>
+    </div>
+  `;
+}

@@ -1,0 +1,26 @@
+/**
+ * The job as the REST API answers it: the server's own types
+ * (`src/api/present.ts`, type-only, so no server code reaches the bundle),
+ * under the names the pages use, and the states each action accepts.
+ *
+ * @module
+ */
+import type { JobDetailResponse, JobResponse } from "../../../src/api/present.ts";
+
+export type { TimelineEntry } from "../../../src/api/present.ts";
+export type { LogEntry } from "../../../src/source/types.ts";
+
+/** A job as task job lists return it. */
+export type Job = JobResponse;
+
+/** `GET /jobs/{id}`: the job and everything it logged, oldest first. */
+export type JobDetail = JobDetailResponse;
+
+/** A job's progress: a percentage, or whatever object the job reported. */
+export type Progress = Job["progress"];
+
+/** States a job can be retried from (`POST /jobs/{id}/retry`; see `src/source/redis/retry.ts`). */
+export const RETRYABLE_STATES: readonly string[] = ["failed", "cancelled"];
+
+/** States a job can be cancelled in (`POST /jobs/{id}/cancel`; active ones are only signalled). */
+export const CANCELLABLE_STATES: readonly string[] = ["waiting", "delayed", "retrying", "active"];

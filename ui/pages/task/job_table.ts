@@ -1,0 +1,126 @@
+/**
+ * The task page's table of jobs in one state. Every state shows the ID,
+ * creation time, attempts and progress; each adds the column that matters
+ * for it: when an active job started, when a delayed or retrying one is due,
+ * when a finished one finished, and why a failed or cancelled one ended.
+ *
+ * @module
+ */
+import type { ComponentChildren } from "preact";
+import { StateBadge } from "../../components/state_badge.ts";
+import { Time } from "../../components/time.ts";
+import { formatCount } from "../../lib/format.ts";
+import { html } from "../../lib/html.ts";
+import { href } from "../../lib/router.ts";
+import type { JobState } from "../../lib/types.ts";
+import { ProgressCell } from "../job/progress.ts";
+import type { Job } from "../job/types.ts";
+
+/** One column: its header and how a job fills its cell. */
+interface Column {
+  label: string;
+  className?: string;
+  cell(job: Job, listed: JobState): ComponentChildren;
+}
+
+/** The first line of a message; the cell's CSS truncates it further. */
+function firstLine(text: string): string {
+  const end = text.indexOf("\n");
+  return end === -1 ? text : `${text.slice(0, end)} …`;
+}
+
+/** A long text cut to one line, the whole of it on hover; `—` when there is none. */
+function Excerpt({ text }: { text: string | null }) {
+  if (!text) return html`<span class="muted">—</span>`;
+  return html`<span class="excerpt" title=${text}>${firstLine(text)}</span>`;
+}
+
+const ID: Column = {
+  label: "ID",
+  className: "job-id-cell",
+  // A live event may have moved the job on since the list loaded: say where to.
+  cell: (job, listed) =>
+    html`
+      <a class="task-link mono" href=${href("jobs", job.id)}>${job.id}</a>
+      ${job.state !== listed
+        ? html`
+          <${StateBadge} state=${job.state} />
+        `
+        : null}
+    `,
+};
+const CREATED: Column = {
+  label: "Created",
+  cell: (job) => html`<${Time} at=${job.timestamps.created} />`,
+};
+const STARTED: Column = {
+  label: "Started",
+  cell: (job) => html`<${Time} at=${job.timestamps.processed} />`,
+};
+const DUE: Column = { label: "Due", cell: (job) => html`<${Time} at=${job.timestamps.runAt} />` };
+const FINISHED: Column = {
+  label: "Finished",
+  cell: (job) => html`<${Time} at=${job.timestamps.finished} />`,
+};
+const ATTEMPTS: Column = {
+  label: "Attempts",
+  className: "num",
+  cell: (job) => `${formatCount(job.attempt)} / ${formatCount(job.maxAttempts)}`,
+};
+const ERROR: Column = {
+  label: "Error",
+  className: "wide",
+  cell: (job) => html`<${Excerpt} text=${job.error} />`,
+};
+const REASON: Column = {
+  label: "Reason",
+  className: "wide",
+  cell: (job) => html`<${Excerpt} text=${job.cancelReason} />`,
+};
+const PROGRESS: Column = {
+  label: "Progress",
+  className: "progress-cell",
+  cell: (job) => html`<${ProgressCell} progress=${job.progress} />`,
+};
+
+const COLUMNS: Record<JobState, readonly Column[]> = {
+  waiting: [ID, CREATED, ATTEMPTS, PROGRESS],
+  active: [ID, CREATED, STARTED, ATTEMPTS, PROGRESS],
+  delayed: [ID, CREATED, DUE, ATTEMPTS, PROGRESS],
+  retrying: [ID, CREATED, DUE, ATTEMPTS, ERROR, PROGRESS],
+  failed: [ID, CREATED, FINISHED, ATTEMPTS, ERROR, PROGRESS],
+  completed: [ID, CREATED, FINISHED, ATTEMPTS, PROGRESS],
+  cancelled: [ID, CREATED, FINISHED, ATTEMPTS, REASON, PROGRESS],
+  expired: [ID, CREATED, FINISHED, ATTEMPTS, PROGRESS],
+};
+
+/** The jobs of one state; `state` is the state they were listed for. */
+export function JobTable({ jobs, state }: { jobs: readonly Job[]; state: JobState }) {
+  const columns = COLUMNS[state];
+  return html`
+    <div class="table-wrap">
+      <table class="table job-table">
+        <thead>
+          <tr>
+            ${columns.map((column) =>
+              html`<th key=${column.label} scope="col" class=${column.className}>${column.label}</th>`
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          ${jobs.map((job) =>
+            html`
+              <tr key=${job.id} data-job=${job.id}>
+                ${columns.map((column) =>
+                  html`<td key=${column.label} class=${column.className}>${
+                    column.cell(job, state)
+                  }</td>`
+                )}
+              </tr>
+            `
+          )}
+        </tbody>
+      </table>
+    </div>
+  `;
+}

@@ -1,0 +1,108 @@
+/**
+ * The task's jobs: one tab per state with its count, and a page of the
+ * selected state's jobs kept live (rows updated in place by events, the
+ * list reloaded when jobs change state).
+ *
+ * @module
+ */
+import { useEffect, useState } from "preact/hooks";
+import { ErrorBanner } from "../../components/error_banner.ts";
+import { Pagination } from "../../components/pagination.ts";
+import { Tabs } from "../../components/tabs.ts";
+import { useBoard } from "../../lib/board_context.ts";
+import { formatCount } from "../../lib/format.ts";
+import { html } from "../../lib/html.ts";
+import { href } from "../../lib/router.ts";
+import { type JobState, STATES, type TaskStats } from "../../lib/types.ts";
+import { useLiveResource } from "../../lib/use_live_resource.ts";
+import type { Job } from "../job/types.ts";
+import { JobTable } from "./job_table.ts";
+import { useLiveRows } from "./live_rows.ts";
+
+/** Jobs per page. */
+const PAGE_SIZE = 50;
+
+/** Events that change which jobs a state holds; progress is applied to the rows instead. */
+export const changesJobs = (task: string) => (event: { task: string; kind: string }) =>
+  event.task === task && event.kind !== "progress";
+
+const NO_JOBS: readonly Job[] = [];
+
+/** One state's jobs; a new `changes` count (after a bulk action) reloads them. */
+function JobList({ task, state, changes }: { task: string; state: JobState; changes: number }) {
+  const { api } = useBoard();
+  const [offset, setOffset] = useState(0);
+  const { data, error, loading, reload } = useLiveResource(
+    (signal) =>
+      api.getPage<Job>(
+        `${href("tasks", task, "jobs")}?state=${state}&limit=${PAGE_SIZE}&offset=${offset}`,
+        { signal },
+      ),
+    [task, state, offset],
+    { relevant: changesJobs(task) },
+  );
+  const rows = useLiveRows(task, data?.items ?? NO_JOBS);
+  useEffect(() => {
+    if (changes > 0) reload();
+  }, [changes]);
+
+  // The page emptied under us (jobs retried, cleaned, finished): step back to the last page.
+  const total = data?.total ?? 0;
+  useEffect(() => {
+    if (data && data.items.length === 0 && offset > 0) {
+      setOffset(Math.max(0, Math.ceil(total / PAGE_SIZE) - 1) * PAGE_SIZE);
+    }
+  }, [data, offset, total]);
+
+  if (!data) {
+    return html`
+      <${ErrorBanner} error=${error} />
+      <p class="empty" role="status">${loading ? "Loading…" : "No data."}</p>
+    `;
+  }
+  return html`
+    <${ErrorBanner} error=${error} />
+    ${rows.length === 0
+      ? html`<p class="empty">No ${state} jobs</p>`
+      : html`<${JobTable} jobs=${rows} state=${state} />`}
+    <${Pagination} offset=${offset} limit=${PAGE_SIZE} total=${total} onChange=${setOffset} />
+  `;
+}
+
+/** A tab's count, tinted in its state's colour when the state has jobs. */
+function Count({ state, n }: { state: JobState; n: number }) {
+  return html`<span class=${n > 0 ? `tab-count state-${state}` : "tab-count"}>${
+    formatCount(n)
+  }</span>`;
+}
+
+/** The tabbed job list of a task; `stats` null while the counts load. */
+export function JobsCard(
+  { task, state, stats, changes, onSelect }: {
+    task: string;
+    state: JobState;
+    stats: TaskStats | null;
+    /** Counts the bulk actions done on this page; each reloads the list. */
+    changes: number;
+    onSelect(state: JobState): void;
+  },
+) {
+  return html`
+    <section class="card task-jobs">
+      <${Tabs}
+        items=${STATES.map((s) => ({
+          key: s,
+          label: s,
+          badge: stats ? html`<${Count} state=${s} n=${stats[s]} />` : "…",
+        }))}
+        selected=${state}
+        onSelect=${(key: string) => onSelect(key as JobState)}
+        label="Job state"
+        idPrefix="task-state"
+      />
+      <div id="task-state-panel" role="tabpanel" aria-labelledby=${`task-state-tab-${state}`}>
+        <${JobList} key=${state} task=${task} state=${state} changes=${changes} />
+      </div>
+    </section>
+  `;
+}
