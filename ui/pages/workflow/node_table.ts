@@ -1,0 +1,61 @@
+/**
+ * Every node of a workflow as a table row: its task, state, job, what it
+ * waits for and, when any node failed, the errors. The same facts as the graph, in a form that can
+ * be read top to bottom, searched and copied (job ids, whole errors).
+ *
+ * @module
+ */
+import { Card } from "../../components/card.ts";
+import { StateBadge } from "../../components/state_badge.ts";
+import { html } from "../../lib/html.ts";
+import { href } from "../../lib/router.ts";
+import type { WorkflowNode } from "./types.ts";
+
+/** `#0, #2`, or `—` for a node that starts the workflow. */
+function waitsFor(deps: readonly number[]): string {
+  return deps.length ? deps.map((dep) => `#${dep}`).join(", ") : "—";
+}
+
+/** The node table in a card. */
+export function NodeTable({ nodes }: { nodes: readonly WorkflowNode[] }) {
+  const hasErrors = nodes.some((node) => node.error);
+  return html`
+    <${Card} title="Nodes" flush=${true}>
+      <div class="table-wrap">
+        <table class="table wf-node-table">
+          <thead>
+            <tr>
+              <th scope="col" class="num">#</th>
+              <th scope="col">Task</th>
+              <th scope="col">State</th>
+              <th scope="col">Job</th>
+              <th scope="col">Waits for</th>
+              ${hasErrors ? html`<th scope="col">Error</th>` : null}
+            </tr>
+          </thead>
+          <tbody>
+            ${nodes.map((node) =>
+              html`
+                <tr key=${node.index}>
+                  <td class="num muted">${node.index}</td>
+                  <th scope="row">${node.taskName}</th>
+                  <td>
+                    <${StateBadge} state=${node.state} />
+                  </td>
+                  <td><a class="task-link wf-job-link" href=${href("jobs", node.jobId)}>${node
+                    .jobId}</a></td>
+                  <td class="muted">${waitsFor(node.deps)}</td>
+                  ${hasErrors
+                    ? html`<td class="wf-node-error" title=${
+                      node.error ?? undefined
+                    }>${node.error}</td>`
+                    : null}
+                </tr>
+              `
+            )}
+          </tbody>
+        </table>
+      </div>
+      <//>
+  `;
+}

@@ -1,0 +1,21 @@
+/**
+ * The shapes the workflow API answers with (see `src/api/workflows.ts`),
+ * from the server's own types (type-only, so no server code reaches the
+ * bundle), and the node states the graph knows how to draw.
+ *
+ * @module
+ */
+import type {
+  WorkflowCancelResult,
+  WorkflowDetail,
+  WorkflowNodeState,
+  WorkflowSummary,
+} from "../../../src/source/types.ts";
+
+export type { WorkflowCancelResult, WorkflowDetail, WorkflowSummary };
+
+/** One node of a workflow and how far it got. */
+export type WorkflowNode = WorkflowNodeState;
+
+/** The node states taskora writes, in the order a node goes through them. */
+export const NODE_STATES = ["pending", "active", "completed", "failed", "cancelled"] as const;
