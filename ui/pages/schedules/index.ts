@@ -1,15 +1,83 @@
 /**
- * Placeholder while this view is being built.
+ * The schedules page: every taskora schedule with a live countdown to its
+ * next run, and (unless read-only) pause, resume, run now, edit and delete.
  *
  * @module
  */
+import { useEffect, useRef, useState } from "preact/hooks";
+import { Card } from "../../components/card.ts";
+import { ErrorBanner } from "../../components/error_banner.ts";
+import { useBoard } from "../../lib/board_context.ts";
+import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
+import { useLiveResource } from "../../lib/use_live_resource.ts";
+import { useClock } from "./countdown.ts";
+import { ScheduleTable } from "./schedule_table.ts";
+import type { Schedule } from "./types.ts";
 
-/** Placeholder. */
+/** Time after a due run before asking again, so the scheduler has dispatched it. */
+const AFTER_DUE_MS = 1500;
+/** setTimeout's ceiling (~24.8 days); later runs are caught by the regular refresh. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Reloads once just after the soonest next run, when the scheduler has moved it on. */
+function useReloadWhenDue(schedules: Schedule[] | null, reload: () => void): void {
+  useEffect(() => {
+    const now = Date.now();
+    const upcoming = (schedules ?? [])
+      .map((s) => s.nextRun)
+      .filter((at): at is number => at !== null && at > now);
+    if (upcoming.length === 0) return;
+    const wait = Math.min(Math.min(...upcoming) - now + AFTER_DUE_MS, MAX_TIMER_MS);
+    const timer = setTimeout(reload, wait);
+    return () => clearTimeout(timer);
+  }, [schedules]);
+}
+
+/** The schedules page. */
 export function SchedulesPage() {
+  const { api, config } = useBoard();
+  const clock = useClock();
+  const [editing, setEditing] = useState<string | null>(null);
+  const [triggered, setTriggered] = useState<Record<string, string>>({});
+  // A run shows up as a new job of a scheduled task, its last-run status as that job moves.
+  const scheduledTasks = useRef(new Set<string>());
+  const { data, error, loading, reload } = useLiveResource(
+    (signal) => api.get<Schedule[]>("schedules", { signal }),
+    [],
+    { relevant: (event) => scheduledTasks.current.has(event.task) },
+  );
+  scheduledTasks.current = new Set(data?.map((s) => s.config.task));
+  useReloadWhenDue(data, reload);
+
+  const paused = data?.filter((s) => s.paused).length ?? 0;
+  const summary = data
+    ? html`<span class="muted">${formatCount(data.length)} schedules${
+      paused ? ` · ${formatCount(paused)} paused` : ""
+    }</span>`
+    : null;
   return html`
-    <div class="card empty-state">
-      <p class="muted">SchedulesPage  is being built.</p>
-    </div>
+    <${ErrorBanner} error=${error} />
+    <${Card} title="Schedules" actions=${summary} flush=${true}>
+      ${data === null
+        ? html`<p class="empty">${loading ? "Loading…" : "No data."}</p>`
+        : data.length === 0
+        ? html`<p class="empty">
+          No schedules: taskora stores one when a worker registers <code>app.schedule()</code>.
+        </p>`
+        : html`
+          <${ScheduleTable}
+            schedules=${data}
+            clock=${clock}
+            readOnly=${config.readOnly}
+            editing=${editing}
+            triggered=${triggered}
+            onEdit=${setEditing}
+            onTriggered=${(name: string, jobId: string) =>
+              setTriggered((t) => ({ ...t, [name]: jobId }))}
+            onChanged=${reload}
+          />
+        `}
+    <//>
   `;
 }

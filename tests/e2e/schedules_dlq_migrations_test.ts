@@ -1,0 +1,277 @@
+/**
+ * Schedules, the dead-letter queue and migrations in a real browser, on real
+ * Redis holding the taskora fixture: three schedules (`heartbeat` every
+ * second and overdue, `nightly-report` on cron, `weekly-cleanup` paused),
+ * five failed `send-email` jobs (3 × "SMTP timeout", 2 × "Mailbox full"),
+ * and `resize-image` jobs delayed on v1 and v2 while the task is at v3.
+ */
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { screenshotThemes, withBoard } from "./harness.ts";
+
+const HEARTBEAT_LAST_JOB = "49e833ba-6ef4-41a3-9c4a-827a99ffcd1b";
+
+const browserTest = (name: string, fn: () => Promise<void>) =>
+  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
+
+/** The table row that names `text` (a schedule, an error). */
+function row(page: Page, text: string) {
+  return page.locator("tbody tr", { hasText: text }).first();
+}
+
+/** Confirms the open dialog after checking what it says. */
+async function confirm(page: Page, says: RegExp, button: string): Promise<void> {
+  const dialog = page.getByRole("dialog");
+  await dialog.waitFor();
+  assert.match(await dialog.textContent() ?? "", says);
+  await dialog.getByRole("button", { name: button }).click();
+}
+
+/** Waits for a toast with this text. */
+async function toast(page: Page, text: string | RegExp): Promise<string> {
+  const notice = page.locator(".toast", { hasText: text }).first();
+  await notice.waitFor();
+  return await notice.textContent() ?? "";
+}
+
+browserTest("schedules list the fixture's schedules with a live next-run countdown", async () => {
+  await withBoard({}, async ({ page, root }) => {
+    await page.goto(`${root}schedules`);
+    const heartbeat = row(page, "heartbeat");
+    await heartbeat.waitFor();
+    assert.equal(await page.locator(".schedule-table > tbody > tr").count(), 3);
+
+    const heartbeatText = await heartbeat.textContent() ?? "";
+    assert.match(heartbeatText, /runs report/);
+    assert.match(heartbeatText, /every second/);
+    assert.match(heartbeatText, /overdue/, "its next run is in the fixture's past");
+    assert.match(heartbeatText, /completed/i, "the last run's job completed");
+    assert.equal(
+      await heartbeat.getByRole("link", { name: HEARTBEAT_LAST_JOB.slice(0, 8) })
+        .getAttribute("href"),
+      `jobs/${HEARTBEAT_LAST_JOB}`,
+    );
+    assert.match(await row(page, "nightly-report").textContent() ?? "", /0 3 \* \* \*/);
+    const weekly = row(page, "weekly-cleanup");
+    assert.match(await weekly.textContent() ?? "", /Paused.*every 7 days.*none while paused/);
+
+    // Resumed, it runs a week from now, and the countdown ticks.
+    await weekly.getByRole("button", { name: "Resume" }).click();
+    await toast(page, "Resumed weekly-cleanup");
+    const countdown = weekly.locator(".schedule-countdown");
+    await countdown.filter({ hasText: /^in 6d 23:59:\d\d$/ }).waitFor();
+    const before = await countdown.textContent();
+    await page.waitForFunction(
+      ([el, text]) => (el as Element).textContent !== text,
+      [await countdown.elementHandle(), before] as const,
+      { timeout: 2500 },
+    );
+    await screenshotThemes(page, "schedules");
+
+    await heartbeat.getByRole("button", { name: "Pause" }).click();
+    await toast(page, "Paused heartbeat");
+    await heartbeat.filter({ hasText: "none while paused" }).waitFor();
+    assert.match(await heartbeat.textContent() ?? "", /Paused/);
+  });
+});
+
+browserTest("run now, edit (errors inline, next to the field) and delete a schedule", async () => {
+  await withBoard({}, async ({ page, root }) => {
+    await page.goto(`${root}schedules`);
+    const nightly = row(page, "nightly-report");
+    await nightly.waitFor();
+
+    await nightly.getByRole("button", { name: "Run now" }).click();
+    await confirm(page, /One report job is dispatched now/, "Run now");
+    const jobId = /job ([0-9a-f-]{36})/.exec(await toast(page, "Triggered nightly-report"))?.[1];
+    assert.ok(jobId, "the toast names the new job");
+    assert.equal(
+      await nightly.getByRole("link", { name: jobId.slice(0, 8) }).getAttribute("href"),
+      `jobs/${jobId}`,
+    );
+    const job = await (await fetch(`${root}api/jobs/${jobId}`)).json();
+    assert.deepEqual([job.task, job.state, job.data], ["report", "waiting", { scope: "all" }]);
+
+    // An invalid cron: the API's 400 shows under the Cron field.
+    const heartbeat = row(page, "heartbeat");
+    await heartbeat.getByRole("button", { name: "Edit" }).click();
+    const form = page.getByRole("form", { name: "Edit schedule heartbeat" });
+    assert.equal(await form.getByLabel("Every").inputValue(), "1s");
+    await form.getByLabel("On a cron expression").check();
+    const cron = form.getByRole("textbox", { name: "Cron" });
+    await cron.fill("every tuesday");
+    await form.getByRole("button", { name: "Save changes" }).click();
+    await form.locator(".field-error", { hasText: /^Invalid cron: "every tuesday"/ }).waitFor();
+    assert.equal(await cron.getAttribute("aria-invalid"), "true");
+    assert.equal(await cron.evaluate((el) => el === document.activeElement), true);
+    const described = await cron.getAttribute("aria-describedby") ?? "";
+    assert.match(
+      await page.locator(`[id="${described.split(" ").pop()}"]`).textContent() ?? "",
+      /is not a valid schedule/,
+      "the cron input is described by its error",
+    );
+
+    // Data that is not JSON never leaves the browser.
+    await form.getByLabel("At a fixed interval").check();
+    await form.getByLabel("Every").fill("5m");
+    const data = form.getByLabel("Data (JSON)");
+    await data.fill("{ scope: all }");
+    await form.getByRole("button", { name: "Save changes" }).click();
+    await form.locator(".field-error", { hasText: /^Not valid JSON/ }).waitFor();
+    assert.equal(await data.getAttribute("aria-invalid"), "true");
+
+    await data.fill('{ "scope": "eu" }');
+    await form.getByRole("button", { name: "Save changes" }).click();
+    await toast(page, "Saved schedule heartbeat");
+    await heartbeat.filter({ hasText: /every 5 minutes/ }).waitFor();
+    await heartbeat.locator(".schedule-countdown", { hasText: /^in 0[45]:\d\d$/ }).waitFor();
+    const saved = (await (await fetch(`${root}api/schedules`)).json())
+      .find((s: { name: string }) => s.name === "heartbeat");
+    assert.deepEqual([saved.config.every, saved.config.data], [300_000, { scope: "eu" }]);
+
+    // Delete asks first; cancelling keeps the schedule.
+    const weekly = row(page, "weekly-cleanup");
+    await weekly.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+    assert.equal(await weekly.isVisible(), true);
+    await weekly.getByRole("button", { name: "Delete" }).click();
+    await confirm(page, /cannot be undone/, "Delete schedule");
+    await toast(page, "Deleted schedule weekly-cleanup");
+    await page.locator("tbody tr", { hasText: "weekly-cleanup" }).waitFor({ state: "detached" });
+    assert.equal(await page.locator(".schedule-table > tbody > tr").count(), 2);
+  });
+});
+
+browserTest(
+  "the DLQ groups failures by error, most frequent first; retries change the counts",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      await page.goto(`${root}dlq`);
+      const groups = page.locator(".dlq-group");
+      await groups.first().waitFor();
+      assert.deepEqual(
+        await groups.evaluateAll((rows) =>
+          rows.map((
+            r,
+          ) => [
+            r.querySelector(".dlq-sample")?.textContent,
+            r.querySelector(".dlq-count")?.textContent,
+          ])
+        ),
+        [["SMTP timeout", "3"], ["Mailbox full", "2"]],
+      );
+      const failedJobs = page.locator(".counter.state-failed .counter-value");
+      assert.equal(await failedJobs.textContent(), "5");
+
+      // Opening a group lists only its jobs.
+      const smtp = page.getByRole("button", { name: "SMTP timeout", exact: true });
+      assert.equal(await smtp.getAttribute("aria-expanded"), "false");
+      await smtp.click();
+      assert.equal(await smtp.getAttribute("aria-expanded"), "true");
+      const jobs = page.locator(".dlq-jobs-table tbody tr");
+      await jobs.first().waitFor();
+      assert.equal(await jobs.count(), 3);
+      assert.deepEqual(
+        new Set(await jobs.locator(".dlq-job-error").allTextContents()),
+        new Set(["SMTP timeout"]),
+      );
+      await screenshotThemes(page, "dlq");
+
+      await jobs.first().getByRole("button", { name: /^Retry job / }).click();
+      await confirm(page, /1 failed send-email job goes back to waiting/, "Retry 1 job");
+      await toast(page, "Retried 1 job");
+      await failedJobs.filter({ hasText: /^4$/ }).waitFor();
+      await row(page, "SMTP timeout").locator(".dlq-count", { hasText: /^2$/ }).waitFor();
+      await jobs.nth(2).waitFor({ state: "detached" });
+
+      await row(page, "Mailbox full").getByRole("button", { name: /^Retry 2 jobs/ }).click();
+      await confirm(page, /2 jobs failing with “Mailbox full”/, "Retry 2 jobs");
+      await toast(page, "Retried 2 jobs");
+      await page.locator(".dlq-group", { hasText: "Mailbox full" }).waitFor({ state: "detached" });
+      await failedJobs.filter({ hasText: /^2$/ }).waitFor();
+
+      await page.getByRole("button", { name: "Retry all 2 jobs" }).click();
+      await confirm(page, /Every failed job of every task \(2 jobs\)/, "Retry 2 jobs");
+      await toast(page, "Retried 2 jobs");
+      await page.getByText("No failed jobs — the dead-letter queue is empty").waitFor();
+      await screenshotThemes(page, "dlq-empty");
+    });
+  },
+);
+
+browserTest("the DLQ filters by task through the URL", async () => {
+  await withBoard({}, async ({ page, root }) => {
+    await page.goto(`${root}dlq`);
+    const filter = page.getByLabel("Task");
+    await filter.locator("option", { hasText: "send-email (5)" }).waitFor({ state: "attached" });
+    const filtered = page.waitForResponse((res) => res.url().includes("api/dlq?task=send-email"));
+    await filter.selectOption("send-email");
+    await page.waitForURL(/\/dlq\?task=send-email$/);
+    await filtered;
+    await page.locator(".dlq-group").nth(1).waitFor();
+    assert.equal(await page.locator(".dlq-group").count(), 2);
+    await page.goto(`${root}dlq?task=report`);
+    await page.getByText("No failed jobs in report.").waitFor();
+  });
+});
+
+browserTest(
+  "migrations show pending jobs per version and whether `since` can be raised",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      await page.goto(`${root}migrations`);
+      const resize = page.locator(".mig-card", { hasText: "resize-image" });
+      await resize.locator("canvas").first().waitFor();
+      assert.deepEqual(
+        await resize.locator(".mig-table tbody tr").evaluateAll((rows) =>
+          rows.map((r) => [...r.children].map((cell) => cell.textContent?.trim()))
+        ),
+        [
+          ["v1", "0", "2", "0", "2"],
+          ["v2", "0", "3", "0", "3"],
+          ["v3 current", "0", "0", "0", "0"],
+        ],
+      );
+      const resizeText = await resize.textContent() ?? "";
+      assert.match(resizeText, /Current versionv3/);
+      assert.match(resizeText, /not recorded in the store/);
+      assert.match(resizeText, /Raising since above v1 would strand 2 jobs still on v1\./);
+      assert.match(resizeText, /Blocked above v1/);
+      assert.match(
+        await page.locator(".mig-card", { hasText: "send-email" }).textContent() ?? "",
+        /Safe to raise since up to v1: no pending job is older\./,
+      );
+      // Blocked tasks come first.
+      assert.equal(
+        await page.locator(".mig-card .card-title").first().textContent(),
+        "resize-image",
+      );
+      const drained = page.locator(".mig-drained li", { hasText: "fetch-user" });
+      assert.match(await drained.textContent() ?? "", /v1.*No pending jobs/);
+      assert.equal(await page.locator(".mig-drained li").count(), 7);
+      await screenshotThemes(page, "migrations");
+    });
+  },
+);
+
+browserTest(
+  "a read-only board shows schedules, DLQ and migrations without action buttons",
+  async () => {
+    await withBoard({ readOnly: true }, async ({ page, root }) => {
+      await page.goto(`${root}schedules`);
+      await row(page, "heartbeat").waitFor();
+      assert.equal(await page.locator(".content .card button").count(), 0);
+      assert.equal(await page.getByRole("columnheader", { name: "Actions" }).count(), 0);
+
+      await page.goto(`${root}dlq`);
+      await page.getByRole("button", { name: "SMTP timeout", exact: true }).click();
+      await page.locator(".dlq-jobs-table tbody tr").first().waitFor();
+      assert.equal(await page.getByRole("button", { name: /Retry/ }).count(), 0);
+
+      await page.goto(`${root}migrations`);
+      await page.locator(".mig-card").first().waitFor();
+      assert.equal(await page.locator(".content button").count(), 0);
+    });
+  },
+);

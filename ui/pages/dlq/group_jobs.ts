@@ -1,0 +1,101 @@
+/**
+ * The jobs of one error group, shown when the group is expanded: a page at
+ * a time from `GET api/dlq?pattern=`, each with a link to the job and
+ * (unless read-only) its own retry.
+ *
+ * @module
+ */
+import { useEffect, useState } from "preact/hooks";
+import { ErrorBanner } from "../../components/error_banner.ts";
+import { Pagination } from "../../components/pagination.ts";
+import { Time } from "../../components/time.ts";
+import { useBoard } from "../../lib/board_context.ts";
+import { html } from "../../lib/html.ts";
+import { href } from "../../lib/router.ts";
+import { useLiveResource } from "../../lib/use_live_resource.ts";
+import { retryJob } from "./retry.ts";
+import { RetryButton, RetryColumnHead } from "./retry_button.ts";
+import { type DeadLetterGroup, type DeadLetters, dlqQuery } from "./types.ts";
+
+const PAGE_SIZE = 10;
+
+/** The group's jobs; `refresh` changes whenever the page reloaded after an action. */
+export function GroupJobs(
+  { group, task, refresh, onRetried }: {
+    group: DeadLetterGroup;
+    task: string | null;
+    refresh: number;
+    onRetried(): void;
+  },
+) {
+  const { api, config } = useBoard();
+  const [offset, setOffset] = useState(0);
+  const query = dlqQuery({ task, pattern: group.pattern, limit: PAGE_SIZE, offset });
+  const { data, error } = useLiveResource(
+    (signal) => api.get<DeadLetters>(`dlq${query}`, { signal }),
+    [query, refresh],
+    { relevant: (event) => event.kind === "failed" },
+  );
+  // After retries the last page can empty out: step back to one that has jobs.
+  const emptied = data !== null && data.jobs.length === 0 && offset > 0;
+  useEffect(() => {
+    if (emptied) setOffset((o) => Math.max(0, o - PAGE_SIZE));
+  }, [emptied]);
+
+  return html`
+    <div class="dlq-jobs">
+      ${group.pattern !== group.sample
+        ? html`<p class="dlq-pattern">
+          <span class="muted">Grouped as</span> <code>${group.pattern}</code>
+        </p>`
+        : null}
+      <${ErrorBanner} error=${error} />
+      ${data === null ? html`<p class="muted dlq-jobs-loading">Loading jobs…</p>` : html`
+        <table class="table dlq-jobs-table">
+          <caption class="visually-hidden">Failed jobs with this error</caption>
+          <thead>
+            <tr>
+              <th scope="col">Job</th>
+              <th scope="col">Task</th>
+              <th scope="col" class="num">Attempts</th>
+              <th scope="col">Failed</th>
+              <th scope="col">Error</th>
+              ${config.readOnly ? null : html`<${RetryColumnHead} />`}
+            </tr>
+          </thead>
+          <tbody>
+            ${data.jobs.map((job) =>
+              html`
+                <tr key=${job.id}>
+                  <th scope="row">
+                    <a class="dlq-job-link" href=${href("jobs", job.id)}>${job.id}</a>
+                  </th>
+                  <td><a class="task-link" href=${href("tasks", job.task)}>${job.task}</a></td>
+                  <td class="num">${job.attempt}/${job.maxAttempts}</td>
+                  <td><${Time} at=${job.timestamps.finished} /></td>
+                  <td class="dlq-job-error" title=${job.error ?? undefined}>${job.error ?? "—"}</td>
+                  ${config.readOnly ? null : html`
+                    <td class="dlq-job-actions">
+                      <${RetryButton}
+                        label="Retry"
+                        description=${`Retry job ${job.id}`}
+                        retry=${() => retryJob(api, job)}
+                        onRetried=${onRetried}
+                      />
+                    </td>
+                  `}
+                </tr>
+              `
+            )}
+          </tbody>
+        </table>
+        <${Pagination}
+          offset=${offset}
+          limit=${PAGE_SIZE}
+          total=${data.total}
+          onChange=${setOffset}
+        />
+      `}
+    </div>
+  `;
+}

@@ -1,0 +1,114 @@
+/**
+ * The error groups, most frequent first: how many jobs, which tasks, when
+ * the first and last of them failed, and the error itself. A disclosure
+ * button opens a group to its jobs; (unless read-only) a group can be
+ * retried as a whole.
+ *
+ * @module
+ */
+import { useState } from "preact/hooks";
+import { Time } from "../../components/time.ts";
+import { useBoard } from "../../lib/board_context.ts";
+import { formatCount } from "../../lib/format.ts";
+import { html } from "../../lib/html.ts";
+import { href } from "../../lib/router.ts";
+import { GroupJobs } from "./group_jobs.ts";
+import { jobCount, retryGroup } from "./retry.ts";
+import { RetryButton, RetryColumnHead } from "./retry_button.ts";
+import type { DeadLetterGroup } from "./types.ts";
+
+/** The groups table; `refresh` is handed to open groups so they reload with the page. */
+export function GroupTable(
+  { groups, task, refresh, onRetried }: {
+    groups: DeadLetterGroup[];
+    task: string | null;
+    refresh: number;
+    onRetried(): void;
+  },
+) {
+  const { api, config } = useBoard();
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (pattern: string) =>
+    setOpen((current) => {
+      const next = new Set(current);
+      if (!next.delete(pattern)) next.add(pattern);
+      return next;
+    });
+  const sorted = [...groups].sort((a, b) => b.count - a.count);
+  const columns = config.readOnly ? 5 : 6;
+
+  return html`
+    <div class="table-wrap">
+      <table class="table dlq-groups">
+        <thead>
+          <tr>
+            <th scope="col">Error</th>
+            <th scope="col" class="num">Jobs</th>
+            <th scope="col">Tasks</th>
+            <th scope="col">First seen</th>
+            <th scope="col">Last seen</th>
+            ${config.readOnly ? null : html`<${RetryColumnHead} />`}
+          </tr>
+        </thead>
+        <tbody>
+          ${sorted.map((group, index) => {
+            const expanded = open.has(group.pattern);
+            const panelId = `dlq-group-${index}`;
+            return html`
+              <tr key=${group.pattern} class=${expanded ? "dlq-group is-open" : "dlq-group"}>
+                <th scope="row" class="dlq-error-cell">
+                  <button
+                    type="button"
+                    class="dlq-disclosure"
+                    aria-expanded=${expanded ? "true" : "false"}
+                    aria-controls=${expanded ? panelId : undefined}
+                    onClick=${() => toggle(group.pattern)}
+                  >
+                    <svg class="dlq-chevron" viewBox="0 0 16 16" aria-hidden="true">
+                      <path d="M6 4l4 4-4 4" />
+                    </svg>
+                    <span class="dlq-sample">${group.sample}</span>
+                  </button>
+                </th>
+                <td class="num dlq-count">${formatCount(group.count)}</td>
+                <td>
+                  <span class="dlq-tasks">
+                    ${group.tasks.map((name) =>
+                      html`<a key=${name} class="dlq-task" href=${href("tasks", name)}>${name}</a>`
+                    )}
+                  </span>
+                </td>
+                <td><${Time} at=${group.firstSeen} /></td>
+                <td><${Time} at=${group.lastSeen} /></td>
+                ${config.readOnly ? null : html`
+                  <td class="dlq-group-actions">
+                    <${RetryButton}
+                      label=${`Retry ${jobCount(group.count)}`}
+                      description=${`Retry ${jobCount(group.count)} failing with ${group.sample}`}
+                      retry=${() => retryGroup(api, group, task)}
+                      onRetried=${onRetried}
+                    />
+                  </td>
+                `}
+              </tr>
+              ${expanded
+                ? html`
+                  <tr key=${`${group.pattern}:jobs`} class="dlq-group-panel" id=${panelId}>
+                    <td colspan=${columns}>
+                      <${GroupJobs}
+                        group=${group}
+                        task=${task}
+                        refresh=${refresh}
+                        onRetried=${onRetried}
+                      />
+                    </td>
+                  </tr>
+                `
+                : null}
+            `;
+          })}
+        </tbody>
+      </table>
+    </div>
+  `;
+}

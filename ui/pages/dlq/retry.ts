@@ -1,0 +1,75 @@
+/**
+ * The three retries of the dead-letter queue (one job, one error group,
+ * everything), each behind a confirmation that says how many jobs go back
+ * to waiting, and reported by a toast (`Retried 3 jobs`).
+ *
+ * @module
+ */
+import { confirmAction } from "../../components/confirm_dialog.ts";
+import { runAction } from "../../components/toasts.ts";
+import type { Api } from "../../lib/api.ts";
+import { formatCount } from "../../lib/format.ts";
+import { type DeadLetterGroup, dlqQuery, type FailedJob } from "./types.ts";
+
+/** `1 job`, `3 jobs`. */
+export function jobCount(n: number): string {
+  return `${formatCount(n)} ${n === 1 ? "job" : "jobs"}`;
+}
+
+const FRESH = "goes back to waiting as a fresh dispatch (attempt 1)";
+const FRESH_MANY = "go back to waiting as fresh dispatches (attempt 1)";
+
+async function retryMany(
+  api: Api,
+  task: string | null,
+  body: { pattern?: string },
+): Promise<boolean> {
+  const result = await runAction(
+    () => api.send<{ retried: number }>("POST", `dlq/retry-all${dlqQuery({ task })}`, body),
+    ({ retried }) => `Retried ${jobCount(retried)}`,
+  );
+  return result !== undefined;
+}
+
+/** Retries one failed job after confirmation; true when it was sent back to waiting. */
+export async function retryJob(api: Api, job: FailedJob): Promise<boolean> {
+  const confirmed = await confirmAction({
+    title: `Retry job ${job.id.slice(0, 8)}?`,
+    message: `1 failed ${job.task} job ${FRESH}.`,
+    confirmLabel: "Retry 1 job",
+  });
+  if (!confirmed) return false;
+  const result = await runAction(
+    () => api.send("POST", `dlq/${encodeURIComponent(job.id)}/retry`),
+    () => "Retried 1 job",
+  );
+  return result !== undefined;
+}
+
+/** Retries every job of an error group (of the filtered task, if any) after confirmation. */
+export async function retryGroup(
+  api: Api,
+  group: DeadLetterGroup,
+  task: string | null,
+): Promise<boolean> {
+  const confirmed = await confirmAction({
+    title: `Retry ${jobCount(group.count)} with this error?`,
+    message: `${jobCount(group.count)} failing with “${group.sample}” ${
+      group.count === 1 ? FRESH : FRESH_MANY
+    }.`,
+    confirmLabel: `Retry ${jobCount(group.count)}`,
+  });
+  return confirmed && await retryMany(api, task, { pattern: group.pattern });
+}
+
+/** Retries every failed job (of the filtered task, if any) after confirmation. */
+export async function retryAll(api: Api, total: number, task: string | null): Promise<boolean> {
+  const confirmed = await confirmAction({
+    title: `Retry all ${jobCount(total)}?`,
+    message: `Every failed job ${task ? `of ${task}` : "of every task"} (${jobCount(total)}) ${
+      total === 1 ? FRESH : FRESH_MANY
+    }. Jobs that fail again come back here.`,
+    confirmLabel: `Retry ${jobCount(total)}`,
+  });
+  return confirmed && await retryMany(api, task, {});
+}

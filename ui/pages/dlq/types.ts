@@ -1,0 +1,34 @@
+/**
+ * The shapes `GET api/dlq` answers with (see `src/api/dlq.ts`), built from
+ * the server's own types (type-only, so no server code reaches the bundle),
+ * and the query string of its requests.
+ *
+ * @module
+ */
+import type { JobResponse } from "../../../src/api/present.ts";
+import type { DeadLetterGroup } from "../../../src/source/types.ts";
+
+export type { DeadLetterGroup };
+
+/** A failed job as the DLQ lists it. */
+export type FailedJob = JobResponse;
+
+/** `GET api/dlq`: one page of failed jobs (of one group with `?pattern=`) and every group. */
+export interface DeadLetters {
+  total: number;
+  jobs: FailedJob[];
+  groups: DeadLetterGroup[];
+}
+
+/** The query string of a DLQ request: the task filter and, for one group's jobs, its pattern. */
+export function dlqQuery(
+  params: { task: string | null; pattern?: string; limit?: number; offset?: number },
+): string {
+  const query = new URLSearchParams();
+  if (params.pattern !== undefined) query.set("pattern", params.pattern);
+  if (params.task) query.set("task", params.task);
+  if (params.limit !== undefined) query.set("limit", String(params.limit));
+  if (params.offset) query.set("offset", String(params.offset));
+  const text = query.toString();
+  return text ? `?${text}` : "";
+}

@@ -1,0 +1,140 @@
+/**
+ * The schedules table: what each schedule dispatches, how it runs, a live
+ * countdown to its next run, how its last run went, and (unless the board
+ * is read-only) its actions, with the edit form opening under its row.
+ *
+ * @module
+ */
+import type { ReadonlySignal } from "@preact/signals";
+import { StateBadge } from "../../components/state_badge.ts";
+import { Time } from "../../components/time.ts";
+import { html } from "../../lib/html.ts";
+import { href } from "../../lib/router.ts";
+import { NextRun } from "./countdown.ts";
+import { describeEvery } from "./every.ts";
+import { ScheduleActions } from "./schedule_actions.ts";
+import { ScheduleEditor } from "./schedule_editor.ts";
+import type { Schedule } from "./types.ts";
+
+/** A job id as a link to its page: short on screen, whole in the tooltip. */
+function JobLink({ id }: { id: string }) {
+  return html`<a class="schedule-job" href=${href("jobs", id)} title=${id}>${id.slice(0, 8)}</a>`;
+}
+
+function Cadence({ schedule }: { schedule: Schedule }) {
+  const { cron, every, timezone } = schedule.config;
+  if (cron !== undefined) {
+    return html`
+      <code class="schedule-cron">${cron}</code>
+      <span class="muted schedule-zone">${timezone ?? "worker time zone"}</span>
+    `;
+  }
+  return every !== undefined
+    ? html`<span>${describeEvery(every)}</span>`
+    : html`<span class="muted">—</span>`;
+}
+
+function LastRun({ schedule }: { schedule: Schedule }) {
+  if (schedule.lastRun === null) return html`<span class="muted">never</span>`;
+  return html`
+    <span class="schedule-last-run">
+      <span class="schedule-last-job">
+        ${schedule.lastRunStatus
+          ? html`<${StateBadge} state=${schedule.lastRunStatus} />`
+          : schedule.lastJobId
+          ? html`<span class="muted" title="The job is no longer in the store">job gone</span>`
+          : null}
+        ${schedule.lastJobId ? html`<${JobLink} id=${schedule.lastJobId} />` : null}
+      </span>
+      <span class="schedule-last-at muted"><${Time} at=${schedule.lastRun} /></span>
+    </span>
+  `;
+}
+
+/** What the table does to a row, by schedule name. */
+export interface ScheduleTableProps {
+  schedules: Schedule[];
+  clock: ReadonlySignal<number>;
+  readOnly: boolean;
+  /** The schedule whose edit form is open. */
+  editing: string | null;
+  /** The job each schedule's "Run now" dispatched in this visit. */
+  triggered: Readonly<Record<string, string>>;
+  onEdit(name: string | null): void;
+  onTriggered(name: string, jobId: string): void;
+  onChanged(): void;
+}
+
+/** The table; rows in the API's order (by name). */
+export function ScheduleTable(props: ScheduleTableProps) {
+  const { schedules, clock, readOnly, editing, triggered } = props;
+  const columns = readOnly ? 4 : 5;
+  return html`
+    <div class="table-wrap">
+      <table class="table schedule-table">
+        <thead>
+          <tr>
+            <th scope="col">Schedule</th>
+            <th scope="col">Runs</th>
+            <th scope="col">Next run</th>
+            <th scope="col">Last run</th>
+            ${readOnly ? null : html`<th scope="col" class="schedule-actions-col">Actions</th>`}
+          </tr>
+        </thead>
+        <tbody>
+          ${schedules.map((schedule) => {
+            const { name, paused, nextRun, config: { task } } = schedule;
+            const isEditing = editing === name;
+            return html`
+              <tr key=${name} class=${paused ? "is-paused" : undefined}>
+                <th scope="row">
+                  <span class="schedule-name">
+                    ${name}
+                    ${paused ? html`<span class="health health-warn">Paused</span>` : null}
+                  </span>
+                  <span class="schedule-task muted">
+                    runs <a class="task-link" href=${href("tasks", task)}>${task}</a>
+                  </span>
+                  ${triggered[name]
+                    ? html`<span class="schedule-triggered">
+                      triggered: <${JobLink} id=${triggered[name]} />
+                    </span>`
+                    : null}
+                </th>
+                <td><${Cadence} schedule=${schedule} /></td>
+                <td><${NextRun} at=${nextRun} paused=${paused} clock=${clock} /></td>
+                <td><${LastRun} schedule=${schedule} /></td>
+                ${readOnly ? null : html`
+                  <td class="schedule-actions-col">
+                    <${ScheduleActions}
+                      schedule=${schedule}
+                      editing=${isEditing}
+                      onChanged=${props.onChanged}
+                      onTriggered=${(jobId: string) => props.onTriggered(name, jobId)}
+                      onEdit=${() => props.onEdit(name)}
+                    />
+                  </td>
+                `}
+              </tr>
+              ${isEditing && !readOnly
+                ? html`
+                  <tr key=${`${name}:edit`} class="schedule-edit-row">
+                    <td colspan=${columns}>
+                      <${ScheduleEditor}
+                        schedule=${schedule}
+                        onDone=${(saved: boolean) => {
+                          props.onEdit(null);
+                          if (saved) props.onChanged();
+                        }}
+                      />
+                    </td>
+                  </tr>
+                `
+                : null}
+            `;
+          })}
+        </tbody>
+      </table>
+    </div>
+  `;
+}
