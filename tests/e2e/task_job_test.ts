@@ -50,7 +50,7 @@ browserTest("the task page opens on the failed jobs, with every state's count", 
 
     // With failures present, the page opens on them, and says so in the URL.
     await stateTab(page, "failed", 5).and(page.locator("[aria-selected=true]")).waitFor();
-    assert.match(page.url(), /\/tasks\/send-email\?state=failed$/);
+    await page.waitForURL(/\/tasks\/send-email\?state=failed$/);
     for (const [state, count] of [["waiting", 0], ["delayed", 1], ["completed", 10]] as const) {
       await stateTab(page, state, count).waitFor();
     }
