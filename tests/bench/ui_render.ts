@@ -61,12 +61,13 @@ await withBoard({}, async ({ page, root, redis }) => {
       } (${RUNS} loads)`,
     );
 
-    // A task page with 50 active jobs on screen, then 1,000 progress events for them.
+    // A task page with 50 active jobs on screen (of a fixture task, whose event
+    // stream the board already reads), then 1,000 progress events for them.
     const ids: string[] = [];
     for (let i = 0; i < 50; i++) {
-      ids.push(await writeJob(client, { task: "bench-burst", state: "active", data: { i } }));
+      ids.push(await writeJob(client, { task: "report", state: "active", data: { i } }));
     }
-    await page.goto(`${root}tasks/bench-burst?state=active`);
+    await page.goto(`${root}tasks/report?state=active`);
     await page.getByRole("link", { name: ids[0] }).waitFor();
     await page.evaluate(() => {
       const g = globalThis as unknown as { __longest: number; __renders: number };
@@ -90,7 +91,7 @@ await withBoard({}, async ({ page, root, redis }) => {
         attributes: true,
       });
     });
-    const events = taskKeys("bench-burst").events;
+    const events = taskKeys("report").events;
     const at = Date.now();
     await Promise.all(Array.from({ length: BURST }, (_, i) =>
       client.sendCommand([
@@ -107,6 +108,10 @@ await withBoard({}, async ({ page, root, redis }) => {
         String(at),
       ])));
     await page.waitForTimeout(2000);
+    // The last event for each row carries its final value: the rows must show it.
+    const last = ids[(BURST - 1) % ids.length];
+    const lastValue = Math.round(((BURST - 1) / BURST) * 100);
+    await page.getByRole("row", { name: new RegExp(last) }).getByText(`${lastValue}%`).waitFor();
     const { longest, renders } = await page.evaluate(() => {
       const g = globalThis as unknown as { __longest: number; __renders: number };
       return { longest: g.__longest, renders: g.__renders };
