@@ -15,7 +15,7 @@ export interface Router {
   readonly search: Signal<string>;
   /** Navigates to a path below the base, optionally with a query (`/tasks/a?state=failed`). */
   navigate(path: string, options?: { replace?: boolean }): void;
-  /** Click handler for a container: intercepts same-origin links under the base. */
+  /** Click handler for a container: intercepts same-origin links (HTML or SVG) under the base. */
   onClick(event: MouseEvent): void;
   /** Stops listening to `popstate`. */
   dispose(): void;
@@ -46,9 +46,12 @@ export function createRouter(basePath: string): Router {
   const onClick = (event: MouseEvent) => {
     if (event.defaultPrevented || event.button !== 0) return;
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    // Attributes, not properties: an SVG link's `href` and `target` are objects.
     const link = (event.target as Element | null)?.closest?.("a");
-    if (!link || link.target || link.hasAttribute("download")) return;
-    const url = new URL(link.href, document.baseURI);
+    const target = link?.getAttribute("href");
+    if (!link || target == null || link.getAttribute("target")) return;
+    if (link.hasAttribute("download")) return;
+    const url = new URL(target, document.baseURI);
     if (url.origin !== location.origin || !url.pathname.startsWith(basePath)) return;
     if (url.pathname.startsWith(`${basePath}api/`)) return;
     event.preventDefault();

@@ -1,5 +1,6 @@
 /**
  * Shapes of the REST API answers the UI reads (see DESIGN.md, "REST API contract").
+ * The server's own types are re-exported, so an answer's shape is written once.
  *
  * @module
  */
@@ -19,48 +20,8 @@ export interface BoardConfig {
 /** Colour theme; `auto` follows the operating system (`prefers-color-scheme`). */
 export type Theme = "light" | "dark" | "auto";
 
-/** Job states counted per task. */
-export const STATES = [
-  "waiting",
-  "active",
-  "delayed",
-  "retrying",
-  "failed",
-  "completed",
-  "cancelled",
-  "expired",
-] as const;
-
-/** One job state. */
-export type JobState = typeof STATES[number];
-
-/** Per-state job counts of one task. */
-export type TaskStats = Record<JobState, number>;
-
-/** Totals across tasks (no `retrying`: those jobs are counted in `delayed`). */
-export type Totals = Omit<TaskStats, "retrying">;
-
-/** How a task is doing (see `src/api/health.ts`). */
-export interface TaskHealth {
-  status: "healthy" | "warning" | "critical" | "idle";
-  /** Why, in words. */
-  reason: string;
-  /** Failed share of finished jobs in the health window (0–1), null when none finished. */
-  failureRate: number | null;
-}
-
-/** `GET <base>/api/overview`. */
-export interface Overview {
-  tasks: { name: string; stats: TaskStats; health: TaskHealth }[];
-  totals: Totals;
-  redis: {
-    version: string;
-    /** Human-readable (Redis' `used_memory_human`), or bytes. */
-    usedMemory: number | string;
-    /** Seconds. */
-    uptime: number;
-    connected: boolean;
-  };
-  /** Milliseconds since the board started. */
-  uptime: number;
-}
+/** Job states counted per task, in the order the board shows them. */
+export { JOB_STATES as STATES } from "../../src/source/types.ts";
+export type { JobState, QueueStats as TaskStats } from "../../src/source/types.ts";
+export type { TaskHealth } from "../../src/api/health.ts";
+export type { OverviewResponse as Overview, Totals } from "../../src/api/overview.ts";

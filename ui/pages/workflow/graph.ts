@@ -8,7 +8,6 @@
  * @module
  */
 import { useId, useMemo } from "preact/hooks";
-import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import type { NodeBox, PlacedEdge, PlacedNode } from "./layout.ts";
@@ -64,16 +63,6 @@ function Edge(
 function GraphNode(
   { node, place, box, name }: { node: WorkflowNode; place: PlacedNode; box: NodeBox; name: string },
 ) {
-  const { router } = useBoard();
-  // The shell's router only follows HTML links; an SVG link is followed here
-  // (a modified click still opens a new tab the browser's way).
-  const open = (event: MouseEvent) => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) {
-      return;
-    }
-    event.preventDefault();
-    router.navigate(`/${href("jobs", node.jobId)}`);
-  };
   const tooltip = [`${node.taskName} · ${node.state}`, `job ${node.jobId}`, node.error]
     .filter(Boolean).join("\n");
   return html`
@@ -82,7 +71,6 @@ function GraphNode(
       href=${href("jobs", node.jobId)}
       aria-label=${`${node.taskName}, ${node.state}`}
       transform=${`translate(${place.x - box.width / 2},${place.y - box.height / 2})`}
-      onClick=${open}
     >
       <title>${tooltip}</title>
       <rect class="wf-node-box" width=${box.width} height=${box.height} rx="8" />
