@@ -59,9 +59,9 @@ async function bundleCss(entry: string): Promise<Uint8Array> {
 /**
  * Bundles the app with code splitting: the entry, plus one chunk per
  * dynamically imported library (uPlot, d3-dag), so each loads only on the
- * views that draw with it. Returns the entry and the chunks by file name;
- * esbuild names chunks by their content hash and the entry imports them
- * relative to itself, so they are served next to it unrenamed.
+ * views that draw with it. Returns the entry and the chunks by file name,
+ * with every chunk renamed by {@link renameChunks}; the entry imports them
+ * relative to itself, so they are served next to it.
  */
 async function bundleApp(
   entry: string,
@@ -69,21 +69,68 @@ async function bundleApp(
   const outdir = await Deno.makeTempDir({ prefix: "queue-board-ui-" });
   try {
     await runBundle(["--code-splitting", "--outdir", outdir, entry]);
-    const chunks = new Map<string, Uint8Array>();
-    let main: Uint8Array | null = null;
-    const names: string[] = [];
-    for await (const file of Deno.readDir(outdir)) names.push(file.name);
-    for (const name of names.sort()) {
-      const bytes = await Deno.readFile(`${outdir}/${name}`);
-      if (name === "main.js") main = bytes;
-      else if (name.endsWith(".js")) chunks.set(name, bytes);
-      else throw new Error(`deno bundle wrote an unexpected file: ${name}`);
+    const chunks = new Map<string, string>();
+    let main: string | null = null;
+    for await (const file of Deno.readDir(outdir)) {
+      const text = await Deno.readTextFile(`${outdir}/${file.name}`);
+      if (file.name === "main.js") main = text;
+      else if (file.name.endsWith(".js")) chunks.set(file.name, text);
+      else throw new Error(`deno bundle wrote an unexpected file: ${file.name}`);
     }
-    if (!main) throw new Error("deno bundle wrote no main.js");
-    return { main, chunks };
+    if (main === null) throw new Error("deno bundle wrote no main.js");
+    const renamed = await renameChunks(main, chunks);
+    const encoder = new TextEncoder();
+    return {
+      main: encoder.encode(renamed.main),
+      chunks: new Map([...renamed.chunks].map(([name, text]) => [name, encoder.encode(text)])),
+    };
   } finally {
     await Deno.remove(outdir, { recursive: true });
   }
+}
+
+const ESBUILD_CHUNK = /^(.+)-[A-Z0-9]{8}\.js$/;
+
+/**
+ * esbuild names a chunk `<stem>-<HASH>.js`, and that hash covers the paths of
+ * its inputs, which sit in the npm cache (`DENO_DIR`): the same sources built
+ * on another machine would get other names, and `--check` would fail there.
+ * So each chunk is renamed `<stem>.<hash>.js`, hashing its own text and the
+ * text of every chunk it reaches, with chunk references reduced to their
+ * stems; a chunk's name then changes whenever anything it loads changes.
+ */
+async function renameChunks(
+  main: string,
+  chunks: Map<string, string>,
+): Promise<{ main: string; chunks: Map<string, string> }> {
+  const stemOf = (name: string) => {
+    const match = ESBUILD_CHUNK.exec(name);
+    if (!match) throw new Error(`deno bundle wrote a chunk with an unexpected name: ${name}`);
+    return match[1];
+  };
+  const names = [...chunks.keys()];
+  const referencesIn = (text: string) => names.filter((name) => text.includes(name));
+  const replaceAll = (text: string, to: (name: string) => string) =>
+    names.reduce((out, name) => out.replaceAll(name, to(name)), text);
+  const normalized = new Map(names.map((name) => [name, replaceAll(chunks.get(name)!, stemOf)]));
+
+  const finalName = new Map<string, string>();
+  for (const name of names) {
+    const reached = new Set([name]);
+    for (const seen of reached) {
+      for (const next of referencesIn(chunks.get(seen)!)) reached.add(next);
+    }
+    const texts = [...reached].map((each) => normalized.get(each)!).sort();
+    const hash = await sha256Hex(new TextEncoder().encode(texts.join("\0")));
+    const renamed = `${stemOf(name)}.${hash.slice(0, 8)}.js`;
+    if ([...finalName.values()].includes(renamed)) throw new Error(`two chunks named ${renamed}`);
+    finalName.set(name, renamed);
+  }
+  const rename = (name: string) => finalName.get(name)!;
+  return {
+    main: replaceAll(main, rename),
+    chunks: new Map(names.map((name) => [rename(name), replaceAll(chunks.get(name)!, rename)])),
+  };
 }
 
 async function sha256Hex(bytes: Uint8Array): Promise<string> {
@@ -106,7 +153,7 @@ function base64(bytes: Uint8Array): string {
 
 const JS = "text/javascript; charset=utf-8";
 
-/** One asset; named `<stem>.<hash>.<ext>`, or exactly `fixedName` (a chunk named by esbuild). */
+/** One asset; named `<stem>.<hash>.<ext>`, or exactly `fixedName` (a chunk already named by its content). */
 async function asset(
   stem: string,
   ext: string,
@@ -125,8 +172,10 @@ async function asset(
 
 /** Builds everything in memory; returns the module text and size facts. */
 export async function build(): Promise<{ source: string; sizes: Record<string, number[]> }> {
-  const [js, css, icon, template] = await Promise.all([
-    bundleApp("ui/main.ts"),
+  // The app first: bundling it fills the npm cache, and the stylesheet's
+  // `@import` of uPlot's CSS reads from that cache without filling it.
+  const js = await bundleApp("ui/main.ts");
+  const [css, icon, template] = await Promise.all([
     bundleCss("ui/styles.css"),
     Deno.readFile(new URL("favicon.svg", UI)),
     Deno.readTextFile(new URL("index.html", UI)),
