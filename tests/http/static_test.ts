@@ -205,3 +205,18 @@ Deno.test("scripts/build_ui.ts --check passes on the committed build", async () 
   assert.equal(code, 0, out);
   assert.match(out, /up to date/);
 });
+
+Deno.test("the whole UI, every JS chunk and the CSS, is under 80 KB gzipped", () => {
+  const parts = Object.entries(assets).filter(([name]) => /\.(js|css)$/.test(name));
+  const gzipped = parts.map(([name, asset]) => {
+    assert.ok(asset.gzip, `${name} is served without a gzip variant`);
+    return [name, fromBase64(asset.gzip).length] as const;
+  });
+  const total = gzipped.reduce((sum, [, size]) => sum + size, 0);
+  assert.ok(
+    total < 80 * 1024,
+    `${(total / 1024).toFixed(1)} KB: ${
+      gzipped.map(([name, size]) => `${name} ${size} B`).join(", ")
+    }`,
+  );
+});

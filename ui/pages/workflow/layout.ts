@@ -1,13 +1,23 @@
 /**
- * Places a workflow graph, left to right, with d3-dag's Sugiyama layout.
+ * Places a workflow graph, left to right, with d3-dag's Sugiyama method.
  *
- * The only module that imports d3-dag: the library is large and does not
- * tree-shake, so the workflow page loads this module with a dynamic
- * `import()` and the rest of the board never pays for it.
+ * The only module that imports d3-dag. We take d3-dag 0.11's per-module
+ * build (`dist/`, written for bundlers) and run the Sugiyama steps ourselves
+ * with the combinatorial operators only: d3-dag's all-in-one `sugiyama()`
+ * (like every 1.x release, which ships a single prebuilt bundle) pulls in an
+ * LP solver and a quadratic-programming solver, 38 KB gzipped, for layouts a
+ * workflow does not need. This way the graph page's layout code is about
+ * 8 KB, and it still loads with a dynamic `import()` only on that page.
  *
  * @module
  */
-import { coordCenter, decrossDfs, graph, layeringLongestPath, sugiyama, tweakFlip } from "d3-dag";
+import { stratify } from "d3-dag/dist/dag/create.js";
+import type { Dag } from "d3-dag/dist/dag/index.d.ts";
+import { greedy as coordGreedy } from "d3-dag/dist/sugiyama/coord/greedy.js";
+import { dfs as decrossDfs } from "d3-dag/dist/sugiyama/decross/dfs.js";
+import { twoLayer as decrossTwoLayer } from "d3-dag/dist/sugiyama/decross/two-layer.js";
+import { longestPath as layeringLongestPath } from "d3-dag/dist/sugiyama/layering/longest-path.js";
+import { sugify, unsugify } from "d3-dag/dist/sugiyama/utils.js";
 
 /** The size of every node box, in pixels. */
 export interface NodeBox {
@@ -47,12 +57,19 @@ const ROW_GAP = 20;
 /** Space between layers: room for the curve and its arrowhead. */
 const LAYER_GAP = 84;
 /**
- * Above this many nodes plus dependencies, the optimal operators (simplex
- * layering and coordinates, two-layer crossing reduction) take seconds on
- * the main thread; the greedy ones stay under half a second for thousands of
- * nodes, at the price of straighter, wider layouts.
+ * Up to this many nodes plus dependencies, crossings are reduced by repeated
+ * two-layer sweeps, which count every crossing after each sweep (quadratic in
+ * the width of a layer); larger graphs, such as a group of a thousand jobs,
+ * get one depth-first ordering, which is linear.
  */
-const OPTIMAL_LIMIT = 300;
+const SWEEP_LIMIT = 300;
+
+/** What each d3-dag node carries: its index in the workflow. */
+interface NodeDatum {
+  id: string;
+  parentIds: string[];
+  index: number;
+}
 
 /**
  * Lays out a workflow whose node `i` waits for the nodes `deps[i]`.
@@ -60,38 +77,43 @@ const OPTIMAL_LIMIT = 300;
  * a cycle (which taskora never writes) makes it throw.
  */
 export function layoutWorkflow(deps: readonly (readonly number[])[], box: NodeBox): GraphLayout {
-  const dag = graph<number, undefined>();
-  const nodes = deps.map((_, index) => dag.node(index));
+  if (deps.length === 0) return { width: 0, height: 0, nodes: [], edges: [] };
   let links = 0;
-  deps.forEach((parents, index) => {
-    for (const parent of new Set(parents)) {
-      if (parent === index || !nodes[parent]) continue;
-      dag.link(nodes[parent], nodes[index]);
-      links++;
-    }
+  const data: NodeDatum[] = deps.map((parents, index) => {
+    const parentIds = [...new Set(parents)]
+      .filter((parent) => parent !== index && parent >= 0 && parent < deps.length)
+      .map(String);
+    links += parentIds.length;
+    return { id: String(index), parentIds, index };
   });
-  if (nodes.length === 0) return { width: 0, height: 0, nodes: [], edges: [] };
+  const dag: Dag<NodeDatum> = stratify()(data);
 
-  // Sugiyama stacks layers top to bottom; the diagonal flip turns that into
-  // left to right, so the node size is given as (height, width).
-  const layout = sugiyama()
-    .nodeSize([box.height, box.width])
-    .gap([ROW_GAP, LAYER_GAP])
-    .tweaks([tweakFlip("diagonal")]);
-  const { width, height } = nodes.length + links > OPTIMAL_LIMIT
-    ? layout.layering(layeringLongestPath()).decross(decrossDfs()).coord(coordCenter())(dag)
-    : layout(dag);
+  // Sugiyama stacks layers top to bottom; we run them left to right, so a
+  // node's extent within its layer is the box's height, and each layer is
+  // one box wide.
+  layeringLongestPath()(dag);
+  const layers = sugify(dag);
+  const decross = deps.length + links > SWEEP_LIMIT ? decrossDfs() : decrossTwoLayer();
+  decross(layers);
+  const height = coordGreedy()(
+    layers,
+    (node) => ("node" in node.data ? box.height : 0) + ROW_GAP,
+  );
+  layers.forEach((layer, depth) => {
+    for (const node of layer) node.y = depth * (box.width + LAYER_GAP) + box.width / 2;
+  });
+  unsugify(layers);
 
   const half = box.width / 2;
   return {
-    width,
+    width: layers.length * (box.width + LAYER_GAP) - LAYER_GAP,
     height,
-    nodes: nodes.map((node) => ({ index: node.data, x: node.x, y: node.y })),
-    edges: [...dag.links()].map((link) => {
-      const points = link.points.map(([x, y]) => [x, y] as [number, number]);
-      points[0] = [link.source.x + half, link.source.y];
-      points[points.length - 1] = [link.target.x - half, link.target.y];
-      return { from: link.source.data, to: link.target.data, points };
+    nodes: [...dag].map((node) => ({ index: node.data.index, x: node.y!, y: node.x! })),
+    edges: [...dag.ilinks()].map(({ source, target, points }) => {
+      const path = points.map(({ x, y }) => [y!, x!] as [number, number]);
+      path[0] = [source.y! + half, source.x!];
+      path[path.length - 1] = [target.y! - half, target.x!];
+      return { from: source.data.index, to: target.data.index, points: path };
     }),
   };
 }
