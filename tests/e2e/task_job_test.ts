@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { connectClient } from "../helpers/redis_server.ts";
-import { screenshotThemes, withBoard } from "./harness.ts";
+import { screenshot, screenshotThemes, withBoard } from "./harness.ts";
 
 /** A failed send-email job: attempt 2 of 2, password in its data, two log lines. */
 const FAILED_JOB = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
@@ -175,7 +175,7 @@ browserTest(
 );
 
 browserTest(
-  "Retry sends a failed job back to waiting; Cancel asks first, then cancels",
+  "Retry sends a failed job back to waiting; Cancel asks first, with a reason, then cancels",
   async () => {
     await withBoard({}, async ({ page, root }) => {
       await page.goto(`${root}jobs/${FAILED_JOB}`);
@@ -196,12 +196,15 @@ browserTest(
       await badge.getByText("waiting").waitFor();
 
       await page.getByRole("button", { name: "Cancel", exact: true }).click();
+      await page.getByRole("dialog").getByLabel("Reason").fill("  duplicate of a resent email ");
+      await screenshot(page, "job-cancel-dialog");
       await confirmThenToast(page, {
         message: "The waiting job is removed from the queue and will not run.",
         label: "Cancel job",
         toast: "Job cancelled",
       });
       await badge.getByText("cancelled").waitFor();
+      await page.getByText("Cancel reason: duplicate of a resent email").waitFor();
       await page.getByRole("button", { name: "Retry" }).waitFor();
     });
   },

@@ -1,12 +1,12 @@
 /**
  * The job's buttons: Retry for a failed or cancelled job, Cancel (after a
- * confirmation) for one that has not finished. Only the actions the API
+ * confirmation that takes an optional reason) for one that has not finished. Only the actions the API
  * accepts for the job's state are shown, and none on a read-only board.
  *
  * @module
  */
 import { useState } from "preact/hooks";
-import { confirmAction } from "../../components/confirm_dialog.ts";
+import { confirmWithNote } from "../../components/confirm_dialog.ts";
 import { runAction } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
@@ -35,27 +35,33 @@ export function JobActions({ job, onDone }: { job: Job; onDone(): void }) {
   const [busy, setBusy] = useState(false);
   if (config.readOnly) return null;
 
-  const act = async (action: "retry" | "cancel", success: (r: JobActionResult) => string) => {
+  const act = async (
+    action: "retry" | "cancel",
+    body: { reason?: string },
+    success: (r: JobActionResult) => string,
+  ) => {
     setBusy(true);
     await runAction(
-      () => api.send<JobActionResult>("POST", href("jobs", job.id, action), {}),
+      () => api.send<JobActionResult>("POST", href("jobs", job.id, action), body),
       success,
     );
     setBusy(false);
     onDone();
   };
 
-  const retry = () => act("retry", () => "Job sent back to waiting");
+  const retry = () => act("retry", {}, () => "Job sent back to waiting");
   const cancel = async () => {
-    const confirmed = await confirmAction({
+    const reason = await confirmWithNote({
       title: "Cancel this job?",
       message: cancelMessage(job),
+      noteLabel: "Reason (optional, kept on the job)",
       confirmLabel: "Cancel job",
       tone: "danger",
     });
-    if (!confirmed) return;
+    if (reason === null) return;
     await act(
       "cancel",
+      reason ? { reason } : {},
       (r) =>
         r.to === "cancelling" ? "Cancel requested: the worker will stop the job" : "Job cancelled",
     );
