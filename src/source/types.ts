@@ -215,8 +215,17 @@ export interface WorkflowNodeState {
   jobId: string;
   /** Indexes of the nodes it waits for. */
   deps: number[];
-  /** The node's state (`pending` until taskora writes one). */
+  /**
+   * The node's state as the workflow sees it (`pending` until taskora writes
+   * one; `active` once its job is dispatched, whether it runs yet or not).
+   */
   state: string;
+  /**
+   * The state of the node's own job (a dispatched node's job may still be
+   * waiting, delayed or retrying), or null when there is no such job: never
+   * dispatched, or already removed by retention.
+   */
+  jobState: JobState | null;
   /** The node's result, decoded. */
   result: unknown;
   /** The node's error, if it failed. */

@@ -515,6 +515,16 @@ export function mutationContract(name: string, seed: Seed): void {
 
   // ── workflows ─────────────────────────────────────────────────────
 
+  contract("a running workflow's nodes carry their own job's state", async (s) => {
+    const workflow = await s.getWorkflow(RUNNING_WORKFLOW);
+    assert.deepEqual(workflow?.nodes.map((node) => [node.state, node.jobState]), [
+      ["completed", "completed"],
+      ["active", "active"],
+      ["pending", "waiting"],
+      ["pending", null],
+    ], "a pending root already has a waiting job; a node never dispatched has none");
+  }, running);
+
   contract(
     "cancels a running workflow: open node jobs cancelled or signalled, finished ones kept",
     async (s) => {

@@ -302,6 +302,12 @@ export function sourceContract(name: string, seed: Seed): void {
       ["sum", "completed", 29],
     ]);
     assert.deepEqual(chord.nodes[3].deps, [0, 1, 2]);
+    assert.deepEqual(chord.nodes.map((n) => n.jobState), [
+      "completed",
+      "completed",
+      "completed",
+      "completed",
+    ]);
     const cancelled = await source.getWorkflow("1c78cf3d-5b2d-4961-a5dd-6dd2224e7980");
     assert.equal(cancelled?.error, "demo cancel");
     assert.deepEqual(cancelled?.nodes.map((n) => n.state), ["completed", "cancelled", "cancelled"]);

@@ -123,9 +123,10 @@ workflowTest(
     await screenshotThemes(page, "workflow-chord");
 
     await openWorkflow(page, root, CANCELLED);
+    // taskora left the `slow` node's job running: a cancel only signals an active job.
     assert.deepEqual(await nodeColours(page), [
       `notify, cancelled: ${CANCELLED_RGB}`,
-      `slow, cancelled: ${CANCELLED_RGB}`,
+      `slow, cancelled, job active: ${CANCELLED_RGB}`,
       `square, completed: ${COMPLETED_RGB}`,
     ]);
     assert.equal(await page.getByText("Cancelled: demo cancel").count(), 1);
@@ -153,12 +154,17 @@ workflowTest(
   {},
   async ({ page, root }) => {
     await openWorkflow(page, root, RUNNING);
+    // The pending root's job is already queued: the node says so.
     assert.deepEqual(await nodeColours(page), [
       `square, active: ${ACTIVE_RGB}`,
       `square, completed: ${COMPLETED_RGB}`,
-      `square, pending: ${PENDING_RGB}`,
+      `square, pending, job waiting: ${PENDING_RGB}`,
       `sum, pending: ${PENDING_RGB}`,
     ]);
+    const jobStates = await page.locator(".wf-node-table tbody tr").evaluateAll((rows) =>
+      rows.map((row) => row.querySelectorAll("td")[2].textContent?.trim())
+    );
+    assert.deepEqual(jobStates, ["completed", "active", "waiting", "—"]);
     const flowing = page.locator(".wf-edge-flowing");
     const animation = () => flowing.evaluate((edge) => getComputedStyle(edge).animationName);
     assert.equal(await animation(), "wf-flow");
@@ -192,10 +198,11 @@ workflowTest(
     await openWorkflow(page, root, RUNNING);
     await page.getByRole("link", { name: "square, active" }).waitFor();
 
-    // What taskora does when node 1's job completes: the node's state in the
-    // workflow hash, then the job's `completed` event.
+    // What taskora does when node 1's job completes: the job's state, the
+    // node's state in the workflow hash, then the job's `completed` event.
     const client = await connectClient(redis.url);
     try {
+      await client.hSet("taskora:{square}:wf-run-1", { state: "completed" });
       await client.hSet(`taskora:wf:{${RUNNING}}`, { "n:1:state": "completed" });
       await client.xAdd("taskora:{square}:events", "*", { event: "completed", jobId: "wf-run-1" });
     } finally {
@@ -205,7 +212,7 @@ workflowTest(
     assert.deepEqual(await nodeNames(page), [
       "square, completed",
       "square, completed",
-      "square, pending",
+      "square, pending, job waiting",
       "sum, pending",
     ]);
   },
@@ -223,8 +230,9 @@ workflowTest(
     await page.getByText("Workflow cancelled: 2 node jobs cancelled, 1 signalled to stop.")
       .waitFor({ timeout: 10_000 });
     await page.locator(".wf-head .state-badge", { hasText: "cancelled" }).waitFor();
+    // The running node's job was only signalled: it runs until its worker stops it.
     assert.deepEqual(await nodeNames(page), [
-      "square, cancelled",
+      "square, cancelled, job active",
       "square, cancelled",
       "square, completed",
       "sum, cancelled",

@@ -274,10 +274,14 @@ export class MemorySource implements TaskSource {
     return Promise.resolve({ workflows, total: all.length });
   }
 
-  /** A workflow in full, or null. */
+  /** A workflow in full, with each node's job state, or null. */
   getWorkflow(id: string): Promise<WorkflowDetail | null> {
     const hash = this.store.workflows.get(id);
-    return Promise.resolve(hash ? decodeWorkflow(id, hash) : null);
+    const workflow = hash ? decodeWorkflow(id, hash) : null;
+    for (const node of workflow?.nodes ?? []) {
+      node.jobState = this.store.tasks.get(node.taskName)?.jobs.get(node.jobId)?.state ?? null;
+    }
+    return Promise.resolve(workflow);
   }
 
   /**

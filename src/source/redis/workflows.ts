@@ -6,8 +6,8 @@
  */
 
 import type { WorkflowDetail, WorkflowPage, WorkflowSummary } from "../types.ts";
-import { decodeWorkflow } from "../wire/decode.ts";
-import { keyRoot, parseKey, workflowKey } from "../wire/keys.ts";
+import { decodeJobState, decodeWorkflow } from "../wire/decode.ts";
+import { keyRoot, parseKey, taskKeys, workflowKey } from "../wire/keys.ts";
 import type { RedisConnection } from "./client.ts";
 import { globEscape, scanKeys } from "./discovery.ts";
 import { fieldsOf } from "./jobs.ts";
@@ -150,7 +150,11 @@ export async function listWorkflows(
   return { workflows, total };
 }
 
-/** A workflow in full (one HGETALL), or null. */
+/**
+ * A workflow in full, or null: one HGETALL, then one pipeline of
+ * `HGET <node job> state` for its nodes (settled: a node's job hash may be
+ * gone, or its task name may not be a job key's).
+ */
 export async function getWorkflow(
   connection: RedisConnection,
   id: string,
@@ -158,5 +162,16 @@ export async function getWorkflow(
 ): Promise<WorkflowDetail | null> {
   const flat = await connection.pipelineSettled([["HGETALL", workflowKey(id, prefix)]]);
   if (!Array.isArray(flat[0])) return null;
-  return decodeWorkflow(id, fieldsOf(flat[0] as string[]));
+  const workflow = decodeWorkflow(id, fieldsOf(flat[0] as string[]));
+  if (!workflow) return null;
+  const states = await connection.pipelineSettled(
+    workflow.nodes.map((
+      node,
+    ) => ["HGET", `${taskKeys(node.taskName, prefix).jobPrefix}${node.jobId}`, "state"]),
+  );
+  workflow.nodes.forEach((node, i) => {
+    const state = states[i];
+    node.jobState = typeof state === "string" ? decodeJobState(state) : null;
+  });
+  return workflow;
 }

@@ -48,7 +48,8 @@ function toNumber(raw: string | null | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-function toState(raw: string | undefined): JobState {
+/** A job hash's `state` field as a {@link JobState} (taskora's enqueue writes `waiting` or none). */
+export function decodeJobState(raw: string | undefined): JobState {
   return (JOB_STATES as readonly string[]).includes(raw ?? "") ? raw as JobState : "waiting";
 }
 
@@ -67,7 +68,7 @@ export function decodeJob(
   return {
     id,
     task,
-    state: toState(fields.state),
+    state: decodeJobState(fields.state),
     data: decodeValue(fields.data),
     result: decodeValue(fields.result),
     error: fields.error || null,
@@ -142,7 +143,11 @@ export function scheduleLastJobId(json: string): string | null {
 
 const WORKFLOW_STATES: readonly string[] = ["running", "completed", "failed", "cancelled"];
 
-/** Builds a workflow from its hash, or null when the hash is not a workflow. */
+/**
+ * Builds a workflow from its hash, or null when the hash is not a workflow.
+ * Node job states are left null: they live in other keys, which the source
+ * reads when it needs them.
+ */
 export function decodeWorkflow(id: string, hash: Record<string, string>): WorkflowDetail | null {
   if (!hash.state || !hash.graph) return null;
   const graph = decodeValue(hash.graph) as WorkflowDetail["graph"] | string | null;
@@ -153,6 +158,7 @@ export function decodeWorkflow(id: string, hash: Record<string, string>): Workfl
     jobId: node.jobId,
     deps: node.deps ?? [],
     state: hash[`n:${index}:state`] ?? "pending",
+    jobState: null,
     result: decodeValue(hash[`n:${index}:result`]),
     error: hash[`n:${index}:error`] || null,
   }));

@@ -60,23 +60,37 @@ function Edge(
   `;
 }
 
+/**
+ * The job's own state, when it says more than the node's: a dispatched
+ * ("active") node whose job still waits, or is delayed or retrying.
+ */
+function distinctJobState(node: WorkflowNode): string | null {
+  return node.jobState !== null && node.jobState !== node.state ? node.jobState : null;
+}
+
 function GraphNode(
   { node, place, box, name }: { node: WorkflowNode; place: PlacedNode; box: NodeBox; name: string },
 ) {
-  const tooltip = [`${node.taskName} · ${node.state}`, `job ${node.jobId}`, node.error]
-    .filter(Boolean).join("\n");
+  const jobState = distinctJobState(node);
+  const tooltip = [
+    `${node.taskName} · ${node.state}`,
+    `job ${node.jobId}${node.jobState ? ` · ${node.jobState}` : ""}`,
+    node.error,
+  ].filter(Boolean).join("\n");
   return html`
     <a
       class=${`wf-node state-${node.state}`}
       href=${href("jobs", node.jobId)}
-      aria-label=${`${node.taskName}, ${node.state}`}
+      aria-label=${`${node.taskName}, ${node.state}${jobState ? `, job ${jobState}` : ""}`}
       transform=${`translate(${place.x - box.width / 2},${place.y - box.height / 2})`}
     >
       <title>${tooltip}</title>
       <rect class="wf-node-box" width=${box.width} height=${box.height} rx="8" />
       <circle class="wf-node-dot" cx="16" cy="18" r="4.5" />
       <text class="wf-node-name" x=${NAME_X} y="22.5">${name}</text>
-      <text class="wf-node-meta" x="16" y="39">${node.state} · ${shortId(node.jobId)}</text>
+      <text class="wf-node-meta" x="16" y="39">${node.state} · ${jobState
+        ? `job ${jobState}`
+        : shortId(node.jobId)}</text>
     </a>
   `;
 }

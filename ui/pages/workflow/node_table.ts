@@ -28,6 +28,7 @@ export function NodeTable({ nodes }: { nodes: readonly WorkflowNode[] }) {
               <th scope="col" class="num">#</th>
               <th scope="col">Task</th>
               <th scope="col">State</th>
+              <th scope="col">Job state</th>
               <th scope="col">Job</th>
               <th scope="col">Waits for</th>
               ${hasErrors ? html`<th scope="col">Error</th>` : null}
@@ -41,6 +42,11 @@ export function NodeTable({ nodes }: { nodes: readonly WorkflowNode[] }) {
                   <th scope="row">${node.taskName}</th>
                   <td>
                     <${StateBadge} state=${node.state} />
+                  </td>
+                  <td>
+                    ${node.jobState
+                      ? html`<${StateBadge} state=${node.jobState} />`
+                      : html`<span class="muted" title="not dispatched, or removed by retention">—</span>`}
                   </td>
                   <td><a class="task-link wf-job-link" href=${href("jobs", node.jobId)}>${node
                     .jobId}</a></td>
