@@ -6,7 +6,7 @@
  */
 
 import { invalidParam } from "../errors.ts";
-import { JOB_STATES, type JobState } from "../source/types.ts";
+import { JOB_STATES, type JobState, WORKFLOW_STATES, type WorkflowState } from "../source/types.ts";
 
 /** The largest page a list endpoint serves. */
 export const MAX_LIMIT = 1000;
@@ -35,11 +35,20 @@ export function pageParams(
   return { limit, offset: integerParam("offset", query("offset"), 0) };
 }
 
+/** Checks `raw` against the values a `state` parameter allows. */
+function oneOfStates<T extends string>(raw: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw invalidParam("state", `must be one of ${allowed.join(", ")} (got "${raw}")`);
+  }
+  return raw as T;
+}
+
 /** Parses a job state (default `waiting`). */
 export function stateParam(raw: string | undefined): JobState {
-  if (raw === undefined || raw === "") return "waiting";
-  if (!(JOB_STATES as readonly string[]).includes(raw)) {
-    throw invalidParam("state", `must be one of ${JOB_STATES.join(", ")} (got "${raw}")`);
-  }
-  return raw as JobState;
+  return raw === undefined || raw === "" ? "waiting" : oneOfStates(raw, JOB_STATES);
+}
+
+/** Parses an optional workflow state filter (absent or empty: every state). */
+export function workflowStateParam(raw: string | undefined): WorkflowState | undefined {
+  return raw === undefined || raw === "" ? undefined : oneOfStates(raw, WORKFLOW_STATES);
 }

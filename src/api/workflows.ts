@@ -9,7 +9,7 @@ import { Hono } from "hono";
 import { decodeValue } from "../source/wire/decode.ts";
 import { optionalString, readJsonObject } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
-import { pageParams } from "./params.ts";
+import { pageParams, workflowStateParam } from "./params.ts";
 import { workflowNotFound } from "../source/refusals.ts";
 
 /** Routes under `/workflows`. */
@@ -17,7 +17,8 @@ export function workflowRoutes({ source, present }: ApiDeps): Hono {
   return new Hono()
     .get("/workflows", async (c) => {
       const { limit, offset } = pageParams((name) => c.req.query(name));
-      const page = await source.listWorkflows(offset, limit);
+      const state = workflowStateParam(c.req.query("state"));
+      const page = await source.listWorkflows(offset, limit, state);
       c.header("X-Total-Count", String(page.total));
       return c.json(page.workflows);
     })

@@ -35,8 +35,11 @@ export type FinishedState = typeof FINISHED_STATES[number];
 /** Job counts of one task, one number per state. */
 export type QueueStats = Record<JobState, number>;
 
+/** Every overall state taskora writes on a workflow. */
+export const WORKFLOW_STATES = ["running", "completed", "failed", "cancelled"] as const;
+
 /** A workflow's overall state, as taskora writes it. */
-export type WorkflowState = "running" | "completed" | "failed" | "cancelled";
+export type WorkflowState = typeof WORKFLOW_STATES[number];
 
 /** One entry of a job's log list. */
 export interface LogEntry {
@@ -390,8 +393,8 @@ export interface TaskSource {
   getVersionDistribution(task: string): Promise<VersionDistribution>;
   /** Every schedule, sorted by name. */
   listSchedules(): Promise<ScheduleRecord[]>;
-  /** Workflows, newest first. */
-  listWorkflows(offset: number, limit: number): Promise<WorkflowPage>;
+  /** Workflows (only those in `state`, when given), newest first. */
+  listWorkflows(offset: number, limit: number, state?: WorkflowState): Promise<WorkflowPage>;
   /** A workflow by id, or null. */
   getWorkflow(id: string): Promise<WorkflowDetail | null>;
   /**

@@ -558,6 +558,16 @@ export function mutationContract(name: string, seed: Seed): void {
     running,
   );
 
+  contract("a cancelled workflow leaves the running list at once", async (s) => {
+    const running = await s.listWorkflows(0, 10, "running");
+    assert.deepEqual(running.workflows.map((w) => w.id), [RUNNING_WORKFLOW]);
+    await s.cancelWorkflow(RUNNING_WORKFLOW);
+    assert.deepEqual(await s.listWorkflows(0, 10, "running"), { workflows: [], total: 0 });
+    const cancelled = await s.listWorkflows(0, 10, "cancelled");
+    assert.equal(cancelled.total, 2);
+    assert.equal(cancelled.workflows[0].id, RUNNING_WORKFLOW, "the newest first");
+  }, running);
+
   contract("a workflow cancel without a reason gives node jobs taskora's default", async (s) => {
     await s.cancelWorkflow(RUNNING_WORKFLOW);
     assert.equal((await s.getWorkflow(RUNNING_WORKFLOW))?.error, null);

@@ -289,6 +289,21 @@ export function sourceContract(name: string, seed: Seed): void {
     assert.deepEqual(second.workflows.map((w) => w.id), all.workflows.slice(1, 3).map((w) => w.id));
   });
 
+  contract("lists the workflows of one state, newest first", async (source) => {
+    const completed = await source.listWorkflows(0, 10, "completed");
+    assert.equal(completed.total, 3);
+    assert.deepEqual(completed.workflows.map((w) => w.id), [
+      "534bef22-f368-43d6-b6cd-31868a816f0c",
+      "69fbb603-1f1d-4dd0-82d4-a6f176fcec3a",
+      "05031e79-13f6-4dca-94e8-957133427217",
+    ]);
+    const paged = await source.listWorkflows(2, 2, "completed");
+    assert.deepEqual(paged, { workflows: [completed.workflows[2]], total: 3 });
+    const cancelled = await source.listWorkflows(0, 10, "cancelled");
+    assert.deepEqual(cancelled.workflows.map((w) => w.name), ["chain(square → slow → notify)"]);
+    assert.deepEqual(await source.listWorkflows(0, 10, "failed"), { workflows: [], total: 0 });
+  });
+
   contract("reads a chord's graph and every node's state and result", async (source) => {
     const chord = await source.getWorkflow("69fbb603-1f1d-4dd0-82d4-a6f176fcec3a");
     assert.ok(chord);

@@ -79,7 +79,7 @@ async function nodeNames(page: Page): Promise<string[]> {
 }
 
 workflowTest(
-  "the list shows every workflow, newest first, with its state and node count",
+  "the list shows every workflow, newest first, with its state and node count, and filters by state",
   {},
   async ({ page, root }) => {
     await page.goto(`${root}workflows`);
@@ -100,6 +100,18 @@ workflowTest(
     ]);
     assert.equal(await page.getByText("5 workflows").count(), 1);
     await screenshotThemes(page, "workflows-list");
+
+    // One tab per state; the choice lives in the URL.
+    await page.getByRole("tab", { name: "cancelled" }).click();
+    await page.getByText("1 cancelled workflow").waitFor();
+    assert.equal(new URL(page.url()).search, "?state=cancelled");
+    assert.deepEqual(await rows.locator(".wf-table-name").allTextContents(), [
+      "chain(square → slow → notify)",
+    ]);
+    await page.getByRole("tab", { name: "failed" }).click();
+    await page.getByText("No failed workflows.").waitFor();
+    await page.getByRole("tab", { name: "all" }).click();
+    await page.getByText("5 workflows").waitFor();
 
     await page.getByRole("link", { name: "chord(square, square, square → sum)" }).click();
     await page.locator("svg.wf-graph").waitFor();

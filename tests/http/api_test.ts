@@ -146,6 +146,7 @@ api("bad list parameters are 400 INVALID_PARAM naming the parameter", async (get
     "offset",
   );
   await expectError(await get("/board/api/workflows?limit=0"), 400, "INVALID_PARAM", "limit");
+  await expectError(await get("/board/api/workflows?state=done"), 400, "INVALID_PARAM", "state");
   await expectError(await get("/board/api/throughput?bucket=1000"), 400, "INVALID_PARAM", "bucket");
   await expectError(
     await get("/board/api/tasks/send-email/migrations?since=x"),
@@ -264,20 +265,29 @@ api("GET /schedules gives next run, last run and its status", async (get) => {
   assert.equal(schedules[2].paused, true);
 });
 
-api("GET /workflows pages newest first; /workflows/{id} gives the graph", async (get) => {
-  const response = await get("/board/api/workflows?limit=2");
-  assert.equal(response.headers.get("x-total-count"), "4");
-  const list = await response.json();
-  assert.equal(list.length, 2);
-  assert.equal(list[0].id, "1c78cf3d-5b2d-4961-a5dd-6dd2224e7980");
-  const group = await (await get("/board/api/workflows/534bef22-f368-43d6-b6cd-31868a816f0c"))
-    .json();
-  assert.equal(group.name, "group(chain(fetch-user → render), square)");
-  assert.deepEqual(group.graph.terminal, [1, 2]);
-  assert.deepEqual(group.graph.nodes[0].data, { id: "7" });
-  assert.deepEqual(group.nodes.map((n: { deps: number[] }) => n.deps), [[], [0], []]);
-  assert.deepEqual(group.result, ["Hello Ada", 81]);
-});
+api(
+  "GET /workflows pages newest first, of one state with ?state=; /workflows/{id} gives the graph",
+  async (get) => {
+    const response = await get("/board/api/workflows?limit=2");
+    assert.equal(response.headers.get("x-total-count"), "4");
+    const list = await response.json();
+    assert.equal(list.length, 2);
+    assert.equal(list[0].id, "1c78cf3d-5b2d-4961-a5dd-6dd2224e7980");
+    const completed = await get("/board/api/workflows?state=completed&limit=1");
+    assert.equal(completed.headers.get("x-total-count"), "3");
+    assert.deepEqual(
+      (await completed.json()).map((w: { id: string; state: string }) => [w.id, w.state]),
+      [["534bef22-f368-43d6-b6cd-31868a816f0c", "completed"]],
+    );
+    const group = await (await get("/board/api/workflows/534bef22-f368-43d6-b6cd-31868a816f0c"))
+      .json();
+    assert.equal(group.name, "group(chain(fetch-user → render), square)");
+    assert.deepEqual(group.graph.terminal, [1, 2]);
+    assert.deepEqual(group.graph.nodes[0].data, { id: "7" });
+    assert.deepEqual(group.nodes.map((n: { deps: number[] }) => n.deps), [[], [0], []]);
+    assert.deepEqual(group.result, ["Hello Ada", 81]);
+  },
+);
 
 api("GET /dlq gives failed jobs of all tasks and their error groups", async (get) => {
   const response = await get("/board/api/dlq?limit=2");

@@ -323,6 +323,24 @@ Deno.test("listWorkflows() is newest first; getWorkflow() has node states", asyn
   });
 });
 
+Deno.test("a state filter corrects the index when a workflow changed state behind it", async () => {
+  await withSource(async ({ source, client }) => {
+    const id = "69fbb603-1f1d-4dd0-82d4-a6f176fcec3a";
+    assert.equal((await source.listWorkflows(0, 10, "completed")).total, 3);
+    // A workflow changes state outside the board, after the index read it.
+    await client.hSet(`taskora:wf:{${id}}`, { state: "failed" });
+
+    const completed = await source.listWorkflows(0, 10, "completed");
+    assert.deepEqual(completed.workflows.map((w) => w.id), [
+      "534bef22-f368-43d6-b6cd-31868a816f0c",
+      "05031e79-13f6-4dca-94e8-957133427217",
+    ], "the page skips it and fills up from the next ones");
+    assert.equal(completed.total, 2);
+    const failed = await source.listWorkflows(0, 10, "failed");
+    assert.deepEqual(failed.workflows.map((w) => w.id), [id], "the read taught the index");
+  });
+});
+
 Deno.test("listDeadLetters() merges failed jobs of all tasks, newest first", async () => {
   await withSource(async ({ source, client }) => {
     await writeJob(client, {

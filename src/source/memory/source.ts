@@ -31,6 +31,7 @@ import {
   type WorkflowCancelResult,
   type WorkflowDetail,
   type WorkflowPage,
+  type WorkflowState,
   type WorkflowSummary,
 } from "../types.ts";
 import { decodeSchedule, decodeWorkflow, scheduleLastJobId } from "../wire/decode.ts";
@@ -262,11 +263,11 @@ export class MemorySource implements TaskSource {
     return Promise.resolve(names.map((name) => this.#schedule(name)));
   }
 
-  /** Workflows, newest first. */
-  listWorkflows(offset: number, limit: number): Promise<WorkflowPage> {
-    const all = this.#workflows().sort((a, b) =>
-      b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
-    );
+  /** Workflows (only those in `state`, when given), newest first. */
+  listWorkflows(offset: number, limit: number, state?: WorkflowState): Promise<WorkflowPage> {
+    const all = this.#workflows()
+      .filter((workflow) => state === undefined || workflow.state === state)
+      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
     const from = Math.max(0, offset);
     const workflows: WorkflowSummary[] = all.slice(from, from + Math.max(0, limit)).map((
       { id, name, state, createdAt, nodeCount, tasks },

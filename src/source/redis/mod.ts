@@ -35,6 +35,7 @@ import type {
   WorkflowCancelResult,
   WorkflowDetail,
   WorkflowPage,
+  WorkflowState,
 } from "../types.ts";
 import { cancelJob } from "./cancel.ts";
 import { cleanJobs, cleanRange, countCleanable } from "./clean.ts";
@@ -218,10 +219,14 @@ export class RedisTaskSource implements TaskSource {
     return await listSchedules(this.connection, this.prefix);
   }
 
-  /** Workflows, newest first. */
-  async listWorkflows(offset: number, limit: number): Promise<WorkflowPage> {
+  /** Workflows (only those in `state`, when given), newest first. */
+  async listWorkflows(
+    offset: number,
+    limit: number,
+    state?: WorkflowState,
+  ): Promise<WorkflowPage> {
     await this.#ready();
-    return await listWorkflows(this.connection, this.#workflows, offset, limit, this.prefix);
+    return await listWorkflows(this.connection, this.#workflows, offset, limit, this.prefix, state);
   }
 
   /** A workflow by id, or null. */
@@ -411,7 +416,9 @@ export class RedisTaskSource implements TaskSource {
   /** Cancels a running workflow and its unfinished node jobs; see `workflow_cancel.ts`. */
   async cancelWorkflow(id: string, reason?: string): Promise<WorkflowCancelResult> {
     await this.#ready();
-    return await cancelWorkflow(this.connection, id, reason, this.prefix);
+    const result = await cancelWorkflow(this.connection, id, reason, this.prefix);
+    this.#workflows.note(id, "cancelled");
+    return result;
   }
 
   /** Stops background work and closes the client if the source created it. */

@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { WorkflowDetail, WorkflowPage, WorkflowSummary } from "../types.ts";
-import { decodeJobState, decodeWorkflow } from "../wire/decode.ts";
+import type { WorkflowDetail, WorkflowPage, WorkflowState, WorkflowSummary } from "../types.ts";
+import { decodeJobState, decodeWorkflow, decodeWorkflowState } from "../wire/decode.ts";
 import { keyRoot, parseKey, taskKeys, workflowKey } from "../wire/keys.ts";
 import type { RedisConnection } from "./client.ts";
 import { globEscape, scanKeys } from "./discovery.ts";
@@ -19,18 +19,27 @@ export interface WorkflowIndexOptions {
   intervalMs?: number;
 }
 
+/** What the index keeps of one workflow. */
+interface IndexEntry {
+  createdAt: number;
+  state: WorkflowState;
+}
+
 /**
- * Workflow ids and their `createdAt`, newest first. Built on first use by
- * walking `<root>:wf:{*` with {@link scanKeys}; refreshed in the background
- * every `intervalMs` (unref'd timer). A refresh only reads `createdAt` of
- * ids it has not seen (one HMGET pipeline per SCAN batch) and drops ids
- * whose hash is gone.
+ * Workflow ids with their `createdAt` and state, newest first. Built on
+ * first use by walking `<root>:wf:{*` with {@link scanKeys}; refreshed in
+ * the background every `intervalMs` (unref'd timer). A refresh reads
+ * `createdAt` and `state` of ids it has not seen and `state` of the ones
+ * still running (one pipeline per SCAN batch); a finished workflow never
+ * changes again, so it costs nothing after its first read. Ids whose hash
+ * is gone are dropped. States can lag by up to `intervalMs`: readers
+ * correct them with {@link WorkflowIndex.note} when they read a workflow.
  */
 export class WorkflowIndex {
   readonly #connection: RedisConnection;
   readonly #prefix?: string;
   readonly #intervalMs: number;
-  #createdAt = new Map<string, number>();
+  #entries = new Map<string, IndexEntry>();
   #sorted: string[] | null = null;
   #built: Promise<void> | null = null;
   #inFlight: Promise<void> | null = null;
@@ -44,8 +53,11 @@ export class WorkflowIndex {
     this.#intervalMs = options.intervalMs ?? 10_000;
   }
 
-  /** Workflow ids, newest first (building the index on first use). */
-  async ids(): Promise<string[]> {
+  /**
+   * Workflow ids, newest first, of every workflow or of those the index
+   * last saw in `state` (building the index on first use).
+   */
+  async ids(state?: WorkflowState): Promise<string[]> {
     if (!this.#built) {
       this.#built = this.refresh().catch((error) => {
         this.#built = null;
@@ -53,15 +65,23 @@ export class WorkflowIndex {
       });
     }
     await this.#built;
-    this.#sorted ??= [...this.#createdAt.entries()]
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    this.#sorted ??= [...this.#entries.entries()]
+      .sort((a, b) => b[1].createdAt - a[1].createdAt || (a[0] < b[0] ? -1 : 1))
       .map(([id]) => id);
-    return this.#sorted;
+    return state === undefined
+      ? this.#sorted
+      : this.#sorted.filter((id) => this.#entries.get(id)?.state === state);
+  }
+
+  /** Records a workflow's state as just read. */
+  note(id: string, state: WorkflowState): void {
+    const entry = this.#entries.get(id);
+    if (entry) entry.state = state;
   }
 
   /** Forgets an id whose hash turned out to be gone. */
   forget(id: string): void {
-    if (this.#createdAt.delete(id)) this.#sorted = null;
+    if (this.#entries.delete(id)) this.#sorted = null;
   }
 
   /** Rescans now; concurrent callers share one walk. */
@@ -81,26 +101,30 @@ export class WorkflowIndex {
   }
 
   async #walk(): Promise<void> {
-    const seen = new Map<string, number>();
+    const seen = new Map<string, IndexEntry>();
     const pattern = `${globEscape(keyRoot(this.#prefix))}:wf:{*`;
     for await (const keys of scanKeys(this.#connection, pattern)) {
-      const fresh: string[] = [];
+      const toRead: string[] = [];
       for (const key of keys) {
         const parsed = parseKey(key, this.#prefix);
         if (parsed?.kind !== "workflow") continue;
-        const known = this.#createdAt.get(parsed.id);
-        if (known === undefined) fresh.push(parsed.id);
-        else seen.set(parsed.id, known);
+        const known = this.#entries.get(parsed.id);
+        if (known && known.state !== "running") seen.set(parsed.id, known);
+        else toRead.push(parsed.id);
       }
-      const created = await this.#connection.pipelineSettled(
-        fresh.map((id) => ["HGET", workflowKey(id, this.#prefix), "createdAt"]),
+      const replies = await this.#connection.pipelineSettled(
+        toRead.map((id) => ["HMGET", workflowKey(id, this.#prefix), "createdAt", "state"]),
       );
-      fresh.forEach((id, i) => {
-        const at = Number(created[i]);
-        if (typeof created[i] === "string" && Number.isFinite(at)) seen.set(id, at);
+      toRead.forEach((id, i) => {
+        const [createdAt, state] = (Array.isArray(replies[i]) ? replies[i] : []) as unknown[];
+        const at = Number(createdAt);
+        if (typeof createdAt !== "string" || typeof state !== "string" || !Number.isFinite(at)) {
+          return;
+        }
+        seen.set(id, { createdAt: at, state: decodeWorkflowState(state) });
       });
     }
-    this.#createdAt = seen;
+    this.#entries = seen;
     this.#sorted = null;
   }
 
@@ -119,9 +143,12 @@ function summarize(detail: WorkflowDetail): WorkflowSummary {
 }
 
 /**
- * Workflows newest first: a slice of the index, then one pipeline of
- * HMGET state/createdAt/graph for the page (one round trip once the index
- * is built).
+ * Workflows newest first (only those in `state`, when given): a slice of
+ * the index, then one pipeline of HMGET state/createdAt/graph for the page
+ * (one round trip once the index is built). Workflows whose hash is gone,
+ * or whose state moved out of `state` since the index last looked, are
+ * skipped and the page is filled from the ones after them. One that moved
+ * into `state` joins the list at the index's next refresh.
  */
 export async function listWorkflows(
   connection: RedisConnection,
@@ -129,25 +156,31 @@ export async function listWorkflows(
   offset: number,
   limit: number,
   prefix?: string,
+  state?: WorkflowState,
 ): Promise<WorkflowPage> {
-  const ids = await index.ids();
-  const total = ids.length;
-  const page = ids.slice(offset, offset + limit);
-  const replies = await connection.pipeline(
-    page.map((id) => ["HMGET", workflowKey(id, prefix), "state", "createdAt", "graph"]),
-  );
+  const ids = await index.ids(state);
   const workflows: WorkflowSummary[] = [];
-  page.forEach((id, i) => {
-    const [state, createdAt, graph] = replies[i] as (string | null)[];
-    const hash: Record<string, string> = {};
-    if (state !== null) hash.state = state;
-    if (createdAt !== null) hash.createdAt = createdAt;
-    if (graph !== null) hash.graph = graph;
-    const detail = decodeWorkflow(id, hash);
-    if (detail) workflows.push(summarize(detail));
-    else index.forget(id);
-  });
-  return { workflows, total };
+  let next = offset;
+  while (workflows.length < limit && next < ids.length) {
+    const batch = ids.slice(next, next + limit - workflows.length);
+    next += batch.length;
+    const replies = await connection.pipeline(
+      batch.map((id) => ["HMGET", workflowKey(id, prefix), "state", "createdAt", "graph"]),
+    );
+    batch.forEach((id, i) => {
+      const [current, createdAt, graph] = replies[i] as (string | null)[];
+      const hash: Record<string, string> = {};
+      if (current !== null) hash.state = current;
+      if (createdAt !== null) hash.createdAt = createdAt;
+      if (graph !== null) hash.graph = graph;
+      const detail = decodeWorkflow(id, hash);
+      if (!detail) return index.forget(id);
+      index.note(id, detail.state);
+      if (state === undefined || detail.state === state) workflows.push(summarize(detail));
+    });
+  }
+  // Read again: the states just noted may have moved workflows out of `state`.
+  return { workflows, total: (await index.ids(state)).length };
 }
 
 /**

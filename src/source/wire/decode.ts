@@ -13,6 +13,7 @@ import {
   type LogEntry,
   type ScheduleConfig,
   type ScheduleRecord,
+  WORKFLOW_STATES,
   type WorkflowDetail,
   type WorkflowGraphNode,
   type WorkflowState,
@@ -141,7 +142,12 @@ export function scheduleLastJobId(json: string): string | null {
   return typeof id === "string" ? id : null;
 }
 
-const WORKFLOW_STATES: readonly string[] = ["running", "completed", "failed", "cancelled"];
+/** A workflow hash's `state` field as a {@link WorkflowState} (anything unknown reads as running). */
+export function decodeWorkflowState(raw: string | undefined): WorkflowState {
+  return (WORKFLOW_STATES as readonly string[]).includes(raw ?? "")
+    ? raw as WorkflowState
+    : "running";
+}
 
 /**
  * Builds a workflow from its hash, or null when the hash is not a workflow.
@@ -165,7 +171,7 @@ export function decodeWorkflow(id: string, hash: Record<string, string>): Workfl
   return {
     id,
     name: graph.name ?? null,
-    state: (WORKFLOW_STATES.includes(hash.state) ? hash.state : "running") as WorkflowState,
+    state: decodeWorkflowState(hash.state),
     createdAt: toNumber(hash.createdAt) ?? 0,
     nodeCount: nodes.length,
     tasks: [...new Set(nodes.map((node) => node.taskName))],

@@ -9,10 +9,12 @@ import type {
   WorkflowCancelResult,
   WorkflowDetail,
   WorkflowNodeState,
+  WorkflowState,
   WorkflowSummary,
 } from "../../../src/source/types.ts";
 
-export type { WorkflowCancelResult, WorkflowDetail, WorkflowSummary };
+export { WORKFLOW_STATES } from "../../../src/source/types.ts";
+export type { WorkflowCancelResult, WorkflowDetail, WorkflowState, WorkflowSummary };
 
 /** One node of a workflow and how far it got. */
 export type WorkflowNode = WorkflowNodeState;

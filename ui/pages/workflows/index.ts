@@ -1,7 +1,8 @@
 /**
- * The workflows page (`/workflows`): every workflow, newest first, a page at
- * a time (the page offset lives in the URL, so Back returns to it). It
- * reloads when jobs start, finish or are dispatched, which is when
+ * The workflows page (`/workflows`): every workflow, or those of one state
+ * (a tab each), newest first, a page at a time. The state and the page
+ * offset live in the URL (`?state=failed&offset=25`), so Back returns to
+ * them. It reloads when jobs start, finish or are dispatched, which is when
  * workflows change state or appear.
  *
  * @module
@@ -9,13 +10,14 @@
 import { Card } from "../../components/card.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { Pagination } from "../../components/pagination.ts";
+import { Tabs } from "../../components/tabs.ts";
 import type { Page } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
-import { formatCount } from "../../lib/format.ts";
+import { formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import type { JobEvent } from "../../lib/live.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
-import type { WorkflowSummary } from "../workflow/types.ts";
+import { WORKFLOW_STATES, type WorkflowState, type WorkflowSummary } from "../workflow/types.ts";
 import { WorkflowTable } from "./workflow_table.ts";
 
 /** Workflows per page. */
@@ -35,23 +37,46 @@ function changesWorkflows(event: JobEvent): boolean {
   return CHANGING_KINDS.has(event.kind);
 }
 
-/** The `offset` query parameter, or 0 when absent or not a whole number. */
-function offsetFrom(search: string): number {
-  const offset = Number(new URLSearchParams(search).get("offset"));
-  return Number.isSafeInteger(offset) && offset > 0 ? offset : 0;
+/** The list's filter: one workflow state, or every workflow. */
+type Filter = WorkflowState | "all";
+
+const FILTERS: readonly Filter[] = ["all", ...WORKFLOW_STATES];
+
+/** The filter and page offset a query string names; unknown values fall back to all, 0. */
+function viewFrom(search: string): { filter: Filter; offset: number } {
+  const query = new URLSearchParams(search);
+  const state = query.get("state") ?? "";
+  const offset = Number(query.get("offset"));
+  return {
+    filter: (WORKFLOW_STATES as readonly string[]).includes(state) ? state as Filter : "all",
+    offset: Number.isSafeInteger(offset) && offset > 0 ? offset : 0,
+  };
+}
+
+/** The URL of a view of the list. */
+function viewPath(filter: Filter, offset: number): string {
+  const query = new URLSearchParams();
+  if (filter !== "all") query.set("state", filter);
+  if (offset) query.set("offset", String(offset));
+  const search = query.toString();
+  return search ? `/workflows?${search}` : "/workflows";
 }
 
 /** The table and its pages, or what to show while there is none. */
 function WorkflowList(
-  { page, loading, offset, onPage }: {
+  { page, loading, filter, offset, onPage }: {
     page: Page<WorkflowSummary> | null;
     loading: boolean;
+    filter: Filter;
     offset: number;
     onPage(offset: number): void;
   },
 ) {
   if (!page) {
     return html`<p class="empty" role="status">${loading ? "Loading workflows…" : "No data."}</p>`;
+  }
+  if (page.total === 0 && filter !== "all") {
+    return html`<p class="empty">No ${filter} workflows.</p>`;
   }
   if (page.total === 0) {
     return html`
@@ -73,22 +98,40 @@ function WorkflowList(
 /** The workflow list. */
 export function WorkflowsPage() {
   const { api, router } = useBoard();
-  const offset = offsetFrom(router.search.value);
+  const { filter, offset } = viewFrom(router.search.value);
+  const stateQuery = filter === "all" ? "" : `&state=${filter}`;
   const { data, error, loading } = useLiveResource(
     (signal) =>
-      api.getPage<WorkflowSummary>(`workflows?limit=${PAGE_SIZE}&offset=${offset}`, { signal }),
-    [offset],
+      api.getPage<WorkflowSummary>(`workflows?limit=${PAGE_SIZE}&offset=${offset}${stateQuery}`, {
+        signal,
+      }),
+    [filter, offset],
     { relevant: changesWorkflows },
   );
-  const goTo = (next: number) => router.navigate(next ? `/workflows?offset=${next}` : "/workflows");
+  const noun = filter === "all" ? "workflow" : `${filter} workflow`;
   return html`
     <${ErrorBanner} error=${error} />
     <${Card}
       title="Workflows"
       flush=${true}
-      actions=${data ? html`<span class="muted">${formatCount(data.total)} workflows</span>` : null}
+      actions=${data ? html`<span class="muted">${formatCountOf(data.total, noun)}</span>` : null}
     >
-      <${WorkflowList} page=${data} loading=${loading} offset=${offset} onPage=${goTo} />
+      <${Tabs}
+        items=${FILTERS.map((key) => ({ key, label: key }))}
+        selected=${filter}
+        onSelect=${(key: string) => router.navigate(viewPath(key as Filter, 0))}
+        label="Workflow state"
+        idPrefix="wf-state"
+      />
+      <div id="wf-state-panel" role="tabpanel" aria-labelledby=${`wf-state-tab-${filter}`}>
+        <${WorkflowList}
+          page=${data}
+          loading=${loading}
+          filter=${filter}
+          offset=${offset}
+          onPage=${(next: number) => router.navigate(viewPath(filter, next))}
+        />
+      </div>
       <//>
   `;
 }
