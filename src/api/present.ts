@@ -7,7 +7,7 @@
 
 import type { ResolvedOptions } from "../options.ts";
 import { createRedactor } from "../redact.ts";
-import type { JobDetail, JobRecord, LogEntry, WorkflowLink } from "../source/types.ts";
+import type { JobDetail, JobRecord, LogEntry } from "../source/types.ts";
 
 /** One step of a job's life. */
 export interface TimelineEntry {
@@ -15,19 +15,17 @@ export interface TimelineEntry {
   at: number;
 }
 
-/** A job as the API answers it in lists. */
-export interface JobResponse {
-  id: string;
-  task: string;
-  state: string;
-  data: unknown;
-  result: unknown;
-  error: string | null;
-  progress: number | Record<string, unknown> | null;
-  attempt: number;
-  maxAttempts: number;
-  version: number;
-  priority: number;
+/** The record's time fields, which the API groups under `timestamps`. */
+type RecordTimes =
+  | "createdAt"
+  | "processedAt"
+  | "finishedAt"
+  | "runAt"
+  | "cancelledAt"
+  | "expireAt";
+
+/** A job as the API answers it in lists: the record, its times grouped, and its timeline. */
+export interface JobResponse extends Omit<JobRecord, RecordTimes> {
   timestamps: {
     created: number;
     processed: number | null;
@@ -37,9 +35,6 @@ export interface JobResponse {
     expireAt: number | null;
   };
   timeline: TimelineEntry[];
-  cancelReason: string | null;
-  stalledCount: number;
-  workflow: WorkflowLink | null;
 }
 
 /** A job as `GET /jobs/{id}` answers it. */

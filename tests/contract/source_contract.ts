@@ -6,7 +6,12 @@
 
 import assert from "node:assert/strict";
 import type { TaskSource } from "../../src/source/types.ts";
-import { type Fixture as KeyspaceDump, readFixture } from "../helpers/fixture.ts";
+import {
+  type Fixture as KeyspaceDump,
+  FIXTURE_TASKS,
+  readFixture,
+  SEND_EMAIL_STATS,
+} from "../helpers/fixture.ts";
 
 /** A source seeded with a keyspace dump, and how to tear it down. */
 export interface Harness {
@@ -100,33 +105,12 @@ export function sourceContract(name: string, seed: Seed): void {
   }
 
   contract("discovers every task that has a key", async (source) => {
-    assert.deepEqual(await source.listTasks(), [
-      "fetch-user",
-      "notify",
-      "orphan",
-      "render",
-      "report",
-      "resize-image",
-      "send-email",
-      "slow",
-      "square",
-      "sum",
-      "transcode",
-    ]);
+    assert.deepEqual(await source.listTasks(), FIXTURE_TASKS);
   });
 
   contract("counts jobs per state for many tasks at once", async (source) => {
     const stats = await source.getStats(["send-email", "resize-image", "transcode", "orphan"]);
-    assert.deepEqual(stats.get("send-email"), {
-      waiting: 0,
-      active: 0,
-      delayed: 1,
-      retrying: 0,
-      failed: 5,
-      completed: 10,
-      cancelled: 1,
-      expired: 0,
-    });
+    assert.deepEqual(stats.get("send-email"), SEND_EMAIL_STATS);
     assert.equal(stats.get("resize-image")!.delayed, 5);
     assert.equal(stats.get("resize-image")!.completed, 3);
     assert.equal(stats.get("transcode")!.active, 1);

@@ -10,6 +10,7 @@ import { eventRoutes } from "../../src/api/events.ts";
 import { createPresenter } from "../../src/api/present.ts";
 import { createEventHub, type EventHubOptions } from "../../src/events/hub.ts";
 import { createMemorySource, type MemorySource } from "../../src/source/memory/mod.ts";
+import { NO_JOBS } from "../helpers/fixture.ts";
 import { dataOf, isEvent, openStream } from "./sse_client.ts";
 
 const present = createPresenter({ redact: ["password"], formatters: {} });
@@ -73,7 +74,7 @@ Deno.test("a client gets the retry hint, then stats:update with totals, repeated
     const first = await stream.waitFor(isEvent("stats:update"));
     const stats = dataOf(first);
     assert.equal(stats.connected, true);
-    assert.deepEqual(stats.tasks, [{ name: "mail", stats: { ...ZERO, waiting: 1 } }]);
+    assert.deepEqual(stats.tasks, [{ name: "mail", stats: { ...NO_JOBS, waiting: 1 } }]);
     assert.equal((stats.totals as Record<string, number>).waiting, 1);
     const index = stream.frames.indexOf(first);
     await stream.waitFor(isEvent("stats:update"), 1000, index + 1);
@@ -82,17 +83,6 @@ Deno.test("a client gets the retry hint, then stats:update with totals, repeated
     await hub.close();
   }
 });
-
-const ZERO = {
-  waiting: 0,
-  active: 0,
-  delayed: 0,
-  retrying: 0,
-  failed: 0,
-  completed: 0,
-  cancelled: 0,
-  expired: 0,
-};
 
 Deno.test("heartbeat comments come every heartbeatMs", async () => {
   const source = createMemorySource();

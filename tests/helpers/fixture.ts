@@ -6,6 +6,7 @@
  */
 
 import { createClient } from "redis";
+import type { QueueStats } from "../../src/source/types.ts";
 
 /** One key of the dump. */
 export type FixtureKey =
@@ -27,6 +28,42 @@ const FIXTURE_URL = new URL("../fixtures/taskora-wire6-sample.json", import.meta
 export function readFixture(): Fixture {
   return JSON.parse(Deno.readTextFileSync(FIXTURE_URL));
 }
+
+/** Every task of the dump that has a key, sorted: what task discovery finds. */
+export const FIXTURE_TASKS: readonly string[] = [
+  "fetch-user",
+  "notify",
+  "orphan",
+  "render",
+  "report",
+  "resize-image",
+  "send-email",
+  "slow",
+  "square",
+  "sum",
+  "transcode",
+];
+
+/** Per-state counts of a task with no jobs. */
+export const NO_JOBS: Readonly<QueueStats> = {
+  waiting: 0,
+  active: 0,
+  delayed: 0,
+  retrying: 0,
+  failed: 0,
+  completed: 0,
+  cancelled: 0,
+  expired: 0,
+};
+
+/** `send-email`'s counts in the dump: the task with a job in most states. */
+export const SEND_EMAIL_STATS: Readonly<QueueStats> = {
+  ...NO_JOBS,
+  delayed: 1,
+  failed: 5,
+  completed: 10,
+  cancelled: 1,
+};
 
 const METRIC = /^(.*:metrics:(?:completed|failed):)(\d+)$/;
 

@@ -8,6 +8,7 @@ import { createBoard } from "../../mod.ts";
 import type { BoardOptions } from "../../src/options.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { recentFixture } from "../contract/source_contract.ts";
+import { SEND_EMAIL_STATS } from "../helpers/fixture.ts";
 
 const { dump, minute } = recentFixture();
 
@@ -45,16 +46,7 @@ api("GET /overview gives every task's stats and health, the totals and the store
   const body = await response.json();
   assert.equal(body.tasks.length, 11);
   const email = body.tasks.find((t: { name: string }) => t.name === "send-email");
-  assert.deepEqual(email.stats, {
-    waiting: 0,
-    active: 0,
-    delayed: 1,
-    retrying: 0,
-    failed: 5,
-    completed: 10,
-    cancelled: 1,
-    expired: 0,
-  });
+  assert.deepEqual(email.stats, SEND_EMAIL_STATS);
   assert.equal(email.health.status, "warning");
   assert.equal(email.health.failureRate, 5 / 15);
   assert.deepEqual(body.totals, {

@@ -14,6 +14,7 @@ import {
 } from "../../src/source/memory/mod.ts";
 import { parseKey } from "../../src/source/wire/keys.ts";
 import fixture from "../fixtures/taskora-wire6-sample.json" with { type: "json" };
+import { FIXTURE_TASKS, SEND_EMAIL_STATS } from "../helpers/fixture.ts";
 
 const dump = fixture as unknown as KeyspaceDump;
 const NOW = dump.dumpedAt!;
@@ -31,34 +32,13 @@ function manual() {
 
 Deno.test("importKeyspace() knows every task that has a key, sorted", async () => {
   const source = seeded();
-  assert.deepEqual(await source.listTasks(), [
-    "fetch-user",
-    "notify",
-    "orphan",
-    "render",
-    "report",
-    "resize-image",
-    "send-email",
-    "slow",
-    "square",
-    "sum",
-    "transcode",
-  ]);
+  assert.deepEqual(await source.listTasks(), FIXTURE_TASKS);
   assert.deepEqual(await source.refreshTasks(), await source.listTasks());
 });
 
 Deno.test("getStats() counts all eight states as the keyspace holds them", async () => {
   const stats = await seeded().getStats(["send-email", "transcode", "orphan", "resize-image"]);
-  assert.deepEqual(stats.get("send-email"), {
-    waiting: 0,
-    active: 0,
-    delayed: 1,
-    retrying: 0,
-    failed: 5,
-    completed: 10,
-    cancelled: 1,
-    expired: 0,
-  });
+  assert.deepEqual(stats.get("send-email"), SEND_EMAIL_STATS);
   assert.equal(stats.get("transcode")?.active, 1);
   assert.equal(stats.get("orphan")?.expired, 1);
   assert.equal(stats.get("resize-image")?.delayed, 5);

@@ -6,8 +6,7 @@
 import assert from "node:assert/strict";
 import { IncompatibleStoreError, StoreUnavailableError } from "../../src/errors.ts";
 import { createRedisSource, type RedisTaskSource } from "../../src/source/redis/mod.ts";
-import type { QueueStats } from "../../src/source/types.ts";
-import { loadFixture } from "../helpers/fixture.ts";
+import { FIXTURE_TASKS, loadFixture, NO_JOBS, SEND_EMAIL_STATS } from "../helpers/fixture.ts";
 import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 import { metricKey } from "../../src/source/wire/keys.ts";
@@ -34,31 +33,6 @@ async function withSource(
     await redis.stop();
   }
 }
-
-const ZERO: QueueStats = {
-  waiting: 0,
-  active: 0,
-  delayed: 0,
-  retrying: 0,
-  failed: 0,
-  completed: 0,
-  cancelled: 0,
-  expired: 0,
-};
-
-const FIXTURE_TASKS = [
-  "fetch-user",
-  "notify",
-  "orphan",
-  "render",
-  "report",
-  "resize-image",
-  "send-email",
-  "slow",
-  "square",
-  "sum",
-  "transcode",
-];
 
 Deno.test("listTasks() discovers every task that has a key", async () => {
   await withSource(async ({ source }) => {
@@ -90,19 +64,13 @@ Deno.test("refreshTasks() finds a task added since the last discovery", async ()
 Deno.test("getStats() counts every state of every task in the fixture", async () => {
   await withSource(async ({ source }) => {
     const stats = await source.getStats([...FIXTURE_TASKS, "no-such-task"]);
-    assert.deepEqual(stats.get("send-email"), {
-      ...ZERO,
-      failed: 5,
-      completed: 10,
-      delayed: 1,
-      cancelled: 1,
-    });
-    assert.deepEqual(stats.get("resize-image"), { ...ZERO, delayed: 5, completed: 3 });
-    assert.deepEqual(stats.get("transcode"), { ...ZERO, active: 1 });
-    assert.deepEqual(stats.get("slow"), { ...ZERO, active: 1 });
-    assert.deepEqual(stats.get("orphan"), { ...ZERO, expired: 1 });
-    assert.deepEqual(stats.get("report"), { ...ZERO, completed: 5 });
-    assert.deepEqual(stats.get("no-such-task"), ZERO);
+    assert.deepEqual(stats.get("send-email"), SEND_EMAIL_STATS);
+    assert.deepEqual(stats.get("resize-image"), { ...NO_JOBS, delayed: 5, completed: 3 });
+    assert.deepEqual(stats.get("transcode"), { ...NO_JOBS, active: 1 });
+    assert.deepEqual(stats.get("slow"), { ...NO_JOBS, active: 1 });
+    assert.deepEqual(stats.get("orphan"), { ...NO_JOBS, expired: 1 });
+    assert.deepEqual(stats.get("report"), { ...NO_JOBS, completed: 5 });
+    assert.deepEqual(stats.get("no-such-task"), NO_JOBS);
   });
 });
 

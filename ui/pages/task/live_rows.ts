@@ -13,13 +13,14 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useBoard } from "../../lib/board_context.ts";
 import type { JobEvent } from "../../lib/live.ts";
+import type { JobState } from "../../lib/types.ts";
 import type { Job, Progress } from "../job/types.ts";
 
 /** What events can change on a row. */
 type RowPatch = Partial<Pick<Job, "state" | "progress" | "attempt" | "error">>;
 
 /** The state a job is in after an event of each kind; kinds not listed leave it. */
-const STATE_AFTER: Record<string, string> = {
+const STATE_AFTER: Record<string, JobState> = {
   waiting: "waiting",
   promoted: "waiting",
   delayed: "delayed",
