@@ -41,6 +41,8 @@ export class WorkflowIndex {
   readonly #intervalMs: number;
   #entries = new Map<string, IndexEntry>();
   #sorted: string[] | null = null;
+  /** {@link WorkflowIndex.ids} of each state, split from `#sorted` on first use. */
+  #byState: Map<WorkflowState, string[]> | null = null;
   #built: Promise<void> | null = null;
   #inFlight: Promise<void> | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -68,20 +70,35 @@ export class WorkflowIndex {
     this.#sorted ??= [...this.#entries.entries()]
       .sort((a, b) => b[1].createdAt - a[1].createdAt || (a[0] < b[0] ? -1 : 1))
       .map(([id]) => id);
-    return state === undefined
-      ? this.#sorted
-      : this.#sorted.filter((id) => this.#entries.get(id)?.state === state);
+    if (state === undefined) return this.#sorted;
+    if (!this.#byState) {
+      this.#byState = new Map();
+      for (const id of this.#sorted) {
+        const of = this.#entries.get(id)!.state;
+        const ids = this.#byState.get(of);
+        if (ids) ids.push(id);
+        else this.#byState.set(of, [id]);
+      }
+    }
+    return this.#byState.get(state) ?? [];
   }
 
   /** Records a workflow's state as just read. */
   note(id: string, state: WorkflowState): void {
     const entry = this.#entries.get(id);
-    if (entry) entry.state = state;
+    if (!entry || entry.state === state) return;
+    entry.state = state;
+    this.#byState = null;
   }
 
   /** Forgets an id whose hash turned out to be gone. */
   forget(id: string): void {
-    if (this.#entries.delete(id)) this.#sorted = null;
+    if (this.#entries.delete(id)) this.#invalidate();
+  }
+
+  #invalidate(): void {
+    this.#sorted = null;
+    this.#byState = null;
   }
 
   /** Rescans now; concurrent callers share one walk. */
@@ -125,7 +142,7 @@ export class WorkflowIndex {
       });
     }
     this.#entries = seen;
-    this.#sorted = null;
+    this.#invalidate();
   }
 
   #schedule(): void {
@@ -179,7 +196,8 @@ export async function listWorkflows(
       if (state === undefined || detail.state === state) workflows.push(summarize(detail));
     });
   }
-  // Read again: the states just noted may have moved workflows out of `state`.
+  // Read again: the states just noted may have moved workflows out of `state`
+  // (free when none did: the index keeps its lists until something changes).
   return { workflows, total: (await index.ids(state)).length };
 }
 
