@@ -23,11 +23,127 @@ export interface Fixture {
 }
 
 const FIXTURE_URL = new URL("../fixtures/taskora-wire6-sample.json", import.meta.url);
+const MINUTE = 60_000;
 
-/** The parsed dump (a fresh copy each call). */
-export function readFixture(): Fixture {
+/** The dump as taskora wrote it, its times those of the day it was taken. */
+function readDump(): Fixture {
   return JSON.parse(Deno.readTextFileSync(FIXTURE_URL));
 }
+
+/**
+ * How far every time of the fixture is moved so that it reads as if it had
+ * just been dumped: now − `dumpedAt`, in whole minutes so the throughput
+ * counters stay on their minute boundaries. One value per test process, so
+ * every test sees the same times.
+ */
+export const FIXTURE_SHIFT: number = Math.floor((Date.now() - readDump().dumpedAt) / MINUTE) *
+  MINUTE;
+
+/** A time written in the fixture file (ms), as the loaded fixture holds it. */
+export function fixtureTime(original: number): number {
+  return original + FIXTURE_SHIFT;
+}
+
+/** Hash fields taskora writes as epoch milliseconds (jobs, workflows, `taskora:meta`). */
+const TIME_FIELDS = new Set([
+  "ts",
+  "processedOn",
+  "finishedOn",
+  "cancelledAt",
+  "expireAt",
+  "createdAt",
+  "writtenAt",
+]);
+/** Stream fields taskora writes as epoch milliseconds. */
+const EVENT_TIME_FIELDS = new Set(["nextAttemptAt"]);
+const METRIC = /^(.*:metrics:(?:completed|failed):)(\d+)$/;
+
+function shiftText(value: string): string {
+  return String(Number(value) + FIXTURE_SHIFT);
+}
+
+function shiftFields(fields: Record<string, string>, times: ReadonlySet<string>) {
+  return Object.fromEntries(
+    Object.entries(fields).map(([field, value]) => [
+      field,
+      times.has(field) ? shiftText(value) : value,
+    ]),
+  );
+}
+
+/** A JSON text whose top-level `field` is a time, moved (logs' `timestamp`, schedules' `lastRun`). */
+function shiftJsonField(text: string, field: string): string {
+  const value = JSON.parse(text);
+  if (typeof value[field] !== "number") return text;
+  return JSON.stringify({ ...value, [field]: value[field] + FIXTURE_SHIFT });
+}
+
+function rebaseKey(name: string, key: FixtureKey): FixtureKey {
+  switch (key.type) {
+    case "hash":
+      if (name.endsWith(":schedules")) {
+        const configs = Object.entries(key.value).map((
+          [schedule, json],
+        ) => [schedule, shiftJsonField(json, "lastRun")]);
+        return { ...key, value: Object.fromEntries(configs) };
+      }
+      return { ...key, value: shiftFields(key.value, TIME_FIELDS) };
+    case "list":
+      return name.endsWith(":logs")
+        ? { ...key, value: key.value.map((entry) => shiftJsonField(entry, "timestamp")) }
+        : key;
+    case "zset":
+      // Every sorted set of the dump is scored by time (prioritized: -(priority*1e13)+ts).
+      return {
+        ...key,
+        value: key.value.map((m) => ({ value: m.value, score: m.score + FIXTURE_SHIFT })),
+      };
+    case "stream":
+      return {
+        ...key,
+        value: key.value.map((entry) => {
+          const [ms, sequence] = entry.id.split("-");
+          return {
+            id: `${shiftText(ms)}-${sequence}`,
+            fields: shiftFields(entry.fields, EVENT_TIME_FIELDS),
+          };
+        }),
+      };
+    case "string":
+      return key;
+  }
+}
+
+function rebaseName(name: string): string {
+  const metric = METRIC.exec(name);
+  return metric ? `${metric[1]}${shiftText(metric[2])}` : name;
+}
+
+/**
+ * The dump (a fresh copy each call) with every time moved by
+ * {@link FIXTURE_SHIFT}: job, workflow and meta times, sorted-set scores,
+ * stream ids, log and schedule times, and the minute of every throughput
+ * counter. What a test reads is then as old as it was when taskora wrote it,
+ * whatever day the test runs.
+ */
+export function readFixture(): Fixture {
+  const dump = readDump();
+  const keys: Fixture["keys"] = {};
+  for (const [name, key] of Object.entries(dump.keys)) {
+    keys[rebaseName(name)] = rebaseKey(name, key);
+  }
+  return { dumpedAt: dump.dumpedAt + FIXTURE_SHIFT, keys };
+}
+
+/** The minute (ms) the fixture's throughput counters count, once rebased. */
+export const FIXTURE_METRIC_MINUTE: number = fixtureTime(
+  Math.max(
+    ...Object.keys(readDump().keys).flatMap((name) => {
+      const metric = METRIC.exec(name);
+      return metric ? [Number(metric[2])] : [];
+    }),
+  ),
+);
 
 /** Every task of the dump that has a key, sorted: what task discovery finds. */
 export const FIXTURE_TASKS: readonly string[] = [
@@ -65,14 +181,12 @@ export const SEND_EMAIL_STATS: Readonly<QueueStats> = {
   cancelled: 1,
 };
 
-const METRIC = /^(.*:metrics:(?:completed|failed):)(\d+)$/;
-
 /** Options of {@link loadFixture}. */
 export interface LoadFixtureOptions {
   /**
-   * Moves the throughput counters so the newest minute of the dump becomes
-   * the minute holding this time (ms); the others keep their distance to it.
-   * Every other key is written unchanged.
+   * Moves the throughput counters (all in one minute) into the minute
+   * holding this time (ms), for tests of the current, still-open minute.
+   * Every other key is written as {@link readFixture} gives it.
    */
   metricsAt?: number;
 }
@@ -131,27 +245,22 @@ export async function writeKeyspace(target: string | CommandSender, dump: Fixtur
 }
 
 /**
- * Writes the fixture into Redis exactly (see {@link writeKeyspace}), its
- * throughput counters optionally moved in time. Returns the names written.
+ * Writes the fixture, rebased to now (see {@link readFixture}), into Redis
+ * exactly (see {@link writeKeyspace}), its throughput counters optionally
+ * moved to another minute. Returns the names written.
  */
 export async function loadFixture(
   target: string | CommandSender,
   options: LoadFixtureOptions = {},
 ): Promise<string[]> {
   const fixture = readFixture();
-  let shift = 0;
-  if (options.metricsAt !== undefined) {
-    const minutes = Object.keys(fixture.keys)
-      .map((name) => METRIC.exec(name))
-      .filter((m) => m !== null)
-      .map((m) => Number(m[2]));
-    const newest = Math.max(...minutes);
-    shift = Math.floor(options.metricsAt / 60_000) * 60_000 - newest;
-  }
+  const move = options.metricsAt === undefined
+    ? 0
+    : Math.floor(options.metricsAt / MINUTE) * MINUTE - FIXTURE_METRIC_MINUTE;
   const keys: Fixture["keys"] = {};
-  for (const [original, key] of Object.entries(fixture.keys)) {
-    const metric = METRIC.exec(original);
-    keys[metric && shift !== 0 ? `${metric[1]}${Number(metric[2]) + shift}` : original] = key;
+  for (const [name, key] of Object.entries(fixture.keys)) {
+    const metric = METRIC.exec(name);
+    keys[metric ? `${metric[1]}${Number(metric[2]) + move}` : name] = key;
   }
   await writeKeyspace(target, { ...fixture, keys });
   return Object.keys(keys);

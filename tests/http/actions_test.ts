@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { createBoard } from "../../mod.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
-import { recentFixture } from "../contract/source_contract.ts";
+import { readFixture } from "../helpers/fixture.ts";
 
-const { dump } = recentFixture();
+const dump = readFixture();
 const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
 const COMPLETED = "a1cc1051-e5de-4ae3-babd-cdd4d73d08cc";
 const ACTIVE = "d8e1df37-39dd-4863-9508-f7c9bd517880";

@@ -7,10 +7,15 @@ import assert from "node:assert/strict";
 import { createBoard } from "../../mod.ts";
 import type { BoardOptions } from "../../src/options.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
-import { recentFixture } from "../contract/source_contract.ts";
-import { SEND_EMAIL_STATS } from "../helpers/fixture.ts";
+import {
+  FIXTURE_METRIC_MINUTE,
+  fixtureTime,
+  readFixture,
+  SEND_EMAIL_STATS,
+} from "../helpers/fixture.ts";
 
-const { dump, minute } = recentFixture();
+const dump = readFixture();
+const minute = FIXTURE_METRIC_MINUTE;
 
 async function withBoard(
   options: BoardOptions,
@@ -196,11 +201,11 @@ api("GET /jobs/{id} gives the job in full with its timeline", async (get) => {
   assert.equal(job.version, 1);
   assert.equal(job.error, "SMTP timeout");
   assert.deepEqual(job.progress, { step: "render", done: 2, of: 3 });
-  assert.deepEqual(job.timestamps.created, 1795345687902);
+  assert.deepEqual(job.timestamps.created, fixtureTime(1795345687902));
   assert.deepEqual(job.timeline, [
-    { state: "waiting", at: 1795345687902 },
-    { state: "active", at: 1795345687929 },
-    { state: "failed", at: 1795345687930 },
+    { state: "waiting", at: fixtureTime(1795345687902) },
+    { state: "active", at: fixtureTime(1795345687929) },
+    { state: "failed", at: fixtureTime(1795345687930) },
   ]);
   assert.equal(job.logs.length, 2);
   assert.equal(job.workflow, null);

@@ -9,9 +9,9 @@ import type { AddressInfo } from "node:net";
 import { Hono } from "hono";
 import { createBoard } from "../../mod.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
-import { recentFixture } from "../contract/source_contract.ts";
+import { readFixture } from "../helpers/fixture.ts";
 
-const { dump } = recentFixture();
+const dump = readFixture();
 
 function seeded() {
   return createMemorySource({ seed: dump });

@@ -17,9 +17,9 @@ import {
   type StoreEvent,
 } from "../../src/source/memory/mod.ts";
 import { priorityScore } from "../../src/source/memory/store.ts";
-import fixture from "../fixtures/taskora-wire6-sample.json" with { type: "json" };
+import { readFixture } from "../helpers/fixture.ts";
 
-const dump = fixture as unknown as KeyspaceDump;
+const dump: KeyspaceDump = readFixture();
 const FAILED_EMAIL = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
 const START = Date.UTC(2026, 10, 23, 12, 0, 0);
 const TICK = 250;

@@ -13,10 +13,9 @@ import {
   MemoryStore,
 } from "../../src/source/memory/mod.ts";
 import { parseKey } from "../../src/source/wire/keys.ts";
-import fixture from "../fixtures/taskora-wire6-sample.json" with { type: "json" };
-import { FIXTURE_TASKS, SEND_EMAIL_STATS } from "../helpers/fixture.ts";
+import { FIXTURE_TASKS, fixtureTime, readFixture, SEND_EMAIL_STATS } from "../helpers/fixture.ts";
 
-const dump = fixture as unknown as KeyspaceDump;
+const dump: KeyspaceDump = readFixture();
 const NOW = dump.dumpedAt!;
 
 function seeded(): MemorySource {
@@ -76,7 +75,7 @@ Deno.test("listJobs() lists delayed jobs by run time, with runAt set from the de
   assert.equal(page.total, 5);
   const runAts = page.jobs.map((job) => job.runAt!);
   assert.deepEqual(runAts, [...runAts].sort((a, b) => a - b));
-  assert.equal(runAts[0], 1795349287498);
+  assert.equal(runAts[0], fixtureTime(1795349287498));
   assert.equal(page.jobs[0].state, "delayed");
 });
 
@@ -216,7 +215,7 @@ Deno.test("listSchedules() sorts by name; paused means no next run; last run's j
   assert.equal(heartbeat.lastJobId, "49e833ba-6ef4-41a3-9c4a-827a99ffcd1b");
   assert.equal(heartbeat.config.every, 1000);
   assert.equal(nightly.config.cron, "0 3 * * *");
-  assert.equal(nightly.nextRun, 1795402800000);
+  assert.equal(nightly.nextRun, fixtureTime(1795402800000));
   assert.equal(nightly.lastRunStatus, null);
   assert.equal(weekly.nextRun, null);
 });
@@ -278,7 +277,7 @@ Deno.test("groupDeadLetters() groups failed jobs by error", async () => {
     ["SMTP timeout", 3],
     ["Mailbox full", 2],
   ]);
-  assert.equal(groups[0].lastSeen, 1795345688007);
+  assert.equal(groups[0].lastSeen, fixtureTime(1795345688007));
 });
 
 Deno.test("getThroughput() buckets per minute, oldest first, ending with the current minute", async () => {
@@ -288,11 +287,11 @@ Deno.test("getThroughput() buckets per minute, oldest first, ending with the cur
   assert.equal(buckets.at(-1)!.timestamp, Math.floor(NOW / 60_000) * 60_000);
   assert.equal(buckets[1].timestamp - buckets[0].timestamp, 60_000);
   const busy = buckets.filter((bucket) => bucket.completed + bucket.failed > 0);
-  assert.deepEqual(busy, [{ timestamp: 1795345680000, completed: 29, failed: 5 }]);
+  assert.deepEqual(busy, [{ timestamp: fixtureTime(1795345680000), completed: 29, failed: 5 }]);
 
   const sendEmail = await source.getThroughput({ task: "send-email", count: 60 });
   assert.deepEqual(sendEmail.find((bucket) => bucket.completed > 0), {
-    timestamp: 1795345680000,
+    timestamp: fixtureTime(1795345680000),
     completed: 10,
     failed: 5,
   });

@@ -10,7 +10,7 @@ import { SCHEDULE_WRITE } from "../../src/source/redis/action_scripts.ts";
 import { createRedisSource, type RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { nextRunOf } from "../../src/source/schedule_time.ts";
 import { globalKeys, taskKeys, workflowKey } from "../../src/source/wire/keys.ts";
-import { loadFixture } from "../helpers/fixture.ts";
+import { fixtureTime, loadFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { jobCommands, type WireJob, writeJob } from "../helpers/wire_writer.ts";
 
@@ -504,7 +504,7 @@ Deno.test("triggerSchedule() dispatches one job exactly as taskora's ENQUEUE", a
     // Like taskora's ScheduleManager.trigger: the next run and lastRun stay.
     assert.equal(
       await send(client, "ZSCORE", SCHEDULES.schedulesNext, "nightly-report"),
-      "1795402800000",
+      String(fixtureTime(1795402800000)),
     );
     assert.equal(await send(client, "HGET", SCHEDULES.schedules, "nightly-report"), jsonBefore);
   });
@@ -553,7 +553,7 @@ Deno.test("updateSchedule() merges a patch, keeps what it does not know, recompu
       overlap: false,
       onMissed: "skip",
       lastJobId: "49e833ba-6ef4-41a3-9c4a-827a99ffcd1b",
-      lastRun: 1795345692911,
+      lastRun: fixtureTime(1795345692911),
       owner: "ops",
       cron: "*/5 * * * *",
       timezone: "Europe/Berlin",
@@ -615,7 +615,10 @@ Deno.test("a schedule write refuses when the config changed since it was read", 
   await withSource(async ({ source, client }) => {
     const stale = await send<string>(client, "HGET", SCHEDULES.schedules, "heartbeat");
     // The scheduler stores a new lastRun in between.
-    const current = stale.replace("1795345692911", "1795345699999");
+    const lastRun = String(fixtureTime(1795345692911));
+    const newerRun = String(fixtureTime(1795345699999));
+    const current = stale.replace(lastRun, newerRun);
+    assert.notEqual(current, stale);
     await send(client, "HSET", SCHEDULES.schedules, "heartbeat", current);
     const written = await source.connection.call({
       script: SCHEDULE_WRITE,
@@ -626,12 +629,12 @@ Deno.test("a schedule write refuses when the config changed since it was read", 
     assert.equal(await send(client, "HGET", SCHEDULES.schedules, "heartbeat"), current);
     assert.equal(
       await send(client, "ZSCORE", SCHEDULES.schedulesNext, "heartbeat"),
-      "1795345693911",
+      String(fixtureTime(1795345693911)),
     );
     // updateSchedule() reads again and keeps the scheduler's lastRun.
     await source.updateSchedule("heartbeat", { every: 2_000 });
     const json = JSON.parse(await send(client, "HGET", SCHEDULES.schedules, "heartbeat"));
-    assert.equal(json.lastRun, 1795345699999);
+    assert.equal(json.lastRun, Number(newerRun));
     assert.equal(json.every, 2_000);
   });
 });

@@ -6,7 +6,13 @@
 import assert from "node:assert/strict";
 import { IncompatibleStoreError, StoreUnavailableError } from "../../src/errors.ts";
 import { createRedisSource, type RedisTaskSource } from "../../src/source/redis/mod.ts";
-import { FIXTURE_TASKS, loadFixture, NO_JOBS, SEND_EMAIL_STATS } from "../helpers/fixture.ts";
+import {
+  FIXTURE_TASKS,
+  fixtureTime,
+  loadFixture,
+  NO_JOBS,
+  SEND_EMAIL_STATS,
+} from "../helpers/fixture.ts";
 import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 import { metricKey } from "../../src/source/wire/keys.ts";
@@ -160,7 +166,7 @@ Deno.test("listJobs() lists delayed and retrying jobs separately, by run-at time
     const runAts = delayed.jobs.map((job) => job.runAt!);
     assert.deepEqual(runAts, [...runAts].sort((a, b) => a - b));
     assert.equal(delayed.jobs[0].id, "29edcd55-6a5a-4d7f-ae0c-3919ab99f8e9");
-    assert.equal(delayed.jobs[0].runAt, 1795349287498);
+    assert.equal(delayed.jobs[0].runAt, fixtureTime(1795349287498));
 
     const retrying = await source.listJobs("resize-image", "retrying", 0, 10);
     assert.equal(retrying.total, 1);
@@ -212,7 +218,7 @@ Deno.test("getJob() finds a job in any task, with its logs", async () => {
     assert.deepEqual(job.logs[0].meta?.host, "smtp.local");
 
     const delayed = await source.getJob("5a69f8cc-4a71-423d-8cc7-3680d5198d0f");
-    assert.equal(delayed?.runAt, 1795349287928);
+    assert.equal(delayed?.runAt, fixtureTime(1795349287928));
     const wf = await source.getJob("485336b8-640e-4fb4-8639-b47005927994");
     assert.deepEqual(wf?.workflow, { id: "1c78cf3d-5b2d-4961-a5dd-6dd2224e7980", nodeIndex: 1 });
 
@@ -256,7 +262,7 @@ Deno.test("listSchedules() reads every schedule with its last run's state", asyn
     const [heartbeat, nightly, weekly] = schedules;
     assert.equal(heartbeat.lastJobId, "49e833ba-6ef4-41a3-9c4a-827a99ffcd1b");
     assert.equal(heartbeat.lastRunStatus, "completed");
-    assert.equal(heartbeat.nextRun, 1795345693911);
+    assert.equal(heartbeat.nextRun, fixtureTime(1795345693911));
     assert.equal(heartbeat.config.every, 1000);
     assert.equal(nightly.config.cron, "0 3 * * *");
     assert.deepEqual(nightly.config.data, { scope: "all" });
@@ -315,7 +321,7 @@ Deno.test("listDeadLetters() merges failed jobs of all tasks, newest first", asy
       task: "render",
       state: "failed",
       error: "Template 12 missing",
-      finishedOn: 1795345687940,
+      finishedOn: fixtureTime(1795345687940),
     });
     const page = await source.listDeadLetters(0, 3);
     assert.equal(page.total, 6);

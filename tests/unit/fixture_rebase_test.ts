@@ -1,0 +1,37 @@
+/**
+ * The fixture is read as if taskora had just written it, so that no test
+ * depends on the day the dump was taken or the day it runs.
+ */
+
+import assert from "node:assert/strict";
+import {
+  FIXTURE_METRIC_MINUTE,
+  FIXTURE_SHIFT,
+  fixtureTime,
+  readFixture,
+} from "../helpers/fixture.ts";
+
+const RAW = Deno.readTextFileSync(
+  new URL("../fixtures/taskora-wire6-sample.json", import.meta.url),
+);
+/** Epoch milliseconds of the dump's era (2026), wherever they appear: names, values, scores, ids, JSON. */
+const EPOCH_MS = /17\d{11}/g;
+
+Deno.test("readFixture() moves the dump so that it was taken in the last minute", () => {
+  const { dumpedAt } = readFixture();
+  const age = Date.now() - dumpedAt;
+  assert.ok(age >= 0 && age < 2 * 60_000, `dumped ${age} ms ago`);
+  assert.equal(FIXTURE_SHIFT % 60_000, 0, "whole minutes: counters stay on minute boundaries");
+  assert.equal(FIXTURE_METRIC_MINUTE % 60_000, 0);
+});
+
+Deno.test("readFixture() moves every time of the dump by the same shift, and nothing else", () => {
+  const raw = [...RAW.matchAll(EPOCH_MS)].map(([digits]) => Number(digits));
+  const rebased = [...JSON.stringify(readFixture()).matchAll(EPOCH_MS)].map(([d]) => Number(d));
+  assert.ok(raw.length > 300, `${raw.length} times in the dump`);
+  // Same order: key names, hash fields, scores, stream ids, log and schedule JSON, dumpedAt.
+  assert.deepEqual(rebased, raw.map(fixtureTime));
+  const rawValues = JSON.stringify(JSON.parse(RAW)).replace(EPOCH_MS, "T");
+  const rebasedValues = JSON.stringify(readFixture()).replace(EPOCH_MS, "T");
+  assert.equal(rebasedValues, rawValues, "only the times differ");
+});
