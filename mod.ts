@@ -5,7 +5,7 @@
  * handlers to serve them from Deno, a Hono app, Node.js or Deno Deploy.
  *
  * @example Serve the board for a Redis that taskora writes to
- * ```ts
+ * ```ts ignore
  * import { createBoard } from "@x/queue-board";
  *
  * const board = createBoard("redis://127.0.0.1:6379", { title: "Production queues" });
@@ -13,7 +13,7 @@
  * ```
  *
  * @example Mount it in a Hono app
- * ```ts
+ * ```ts ignore
  * import { Hono } from "hono";
  * import { createBoard, createMemorySource } from "@x/queue-board";
  *

@@ -170,7 +170,7 @@ function hookGuard(hook: AuthHook): MiddlewareHandler {
  * @param options see {@link BoardOptions}; a bad option throws naming it
  *
  * @example Standalone on Deno
- * ```ts
+ * ```ts ignore
  * import { createBoard } from "@x/queue-board";
  * const board = createBoard("redis://127.0.0.1:6379", { readOnly: true });
  * board.listen(3000); // queue-board listening on http://localhost:3000/board

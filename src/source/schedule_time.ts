@@ -33,7 +33,9 @@ export function assertValidCron(cron: string, timezone?: string): void {
  *
  * @example
  * ```ts
- * nextRunOf({ task: "report", every: 60_000 }, 1_000); // 61000
+ * import { nextRunOf } from "./schedule_time.ts";
+ * nextRunOf({ every: 60_000 }, 1_000); // 61000
+ * nextRunOf({ cron: "0 3 * * *", timezone: "UTC" }, Date.UTC(2026, 0, 1)); // 2026-01-01T03:00Z
  * ```
  */
 export function nextRunOf(
