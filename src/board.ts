@@ -23,6 +23,7 @@ import {
   type ResolvedOptions,
   resolveOptions,
 } from "./options.ts";
+import { routeFallback } from "./route_fallback.ts";
 import { createRedisSource } from "./source/redis/mod.ts";
 import type { TaskSource } from "./source/types.ts";
 import { serveUi } from "./static.ts";
@@ -200,9 +201,6 @@ export function createBoard(source: TaskSource | string, options: BoardOptions =
   if (typeof resolved.auth === "function") api.use("*", hookGuard(resolved.auth));
   if (resolved.readOnly) api.use("*", readOnlyGuard());
   api.route("/", createApi(deps));
-  api.all("*", (c) => {
-    throw new BoardError("NOT_FOUND", `No API route ${c.req.method} ${c.req.path}`);
-  });
 
   const app = new Hono();
   app.onError(onError);
@@ -229,6 +227,7 @@ export function createBoard(source: TaskSource | string, options: BoardOptions =
   }
   app.route("/api", api);
   app.route("/", serveUi(resolved));
+  app.all("*", routeFallback(app, { mountPath: resolved.basePath }));
 
   const root = resolved.basePath === "/" ? app : new Hono().route(resolved.basePath, app);
   const fetch = (request: Request) => root.fetch(request);
