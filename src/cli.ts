@@ -172,12 +172,50 @@ export async function main(args: string[]): Promise<number> {
     return 2;
   }
   const server = board.listen(config.port);
-  const stop = () => server.shutdown();
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
-  await server.finished;
-  await source.close();
+  await stopSignal(server.finished);
+  // Stop taking connections, then end the event streams: shutdown() waits for
+  // open responses, and a browser's stream never ends by itself.
+  const finished = server.shutdown();
+  const stopped = await settlesWithin(
+    (async () => {
+      await board.close();
+      await finished;
+      await source.close();
+    })(),
+    SHUTDOWN_GRACE_MS,
+  );
+  if (!stopped) {
+    console.error(`queue-board: still closing after ${SHUTDOWN_GRACE_MS} ms: stopping anyway`);
+  }
   return 0;
+}
+
+/** How long a shutdown waits for open requests and the store before it exits anyway. */
+export const SHUTDOWN_GRACE_MS = 5_000;
+
+/** Resolves on the first SIGINT or SIGTERM (SIGBREAK on Windows), or when `finished` does. */
+async function stopSignal(finished: Promise<void>): Promise<void> {
+  const signals: Deno.Signal[] = Deno.build.os === "windows"
+    ? ["SIGINT", "SIGBREAK"]
+    : ["SIGINT", "SIGTERM"];
+  const received = Promise.withResolvers<void>();
+  for (const signal of signals) Deno.addSignalListener(signal, received.resolve);
+  try {
+    await Promise.race([received.promise, finished]);
+  } finally {
+    for (const signal of signals) Deno.removeSignalListener(signal, received.resolve);
+  }
+}
+
+/** Whether `work` settled within `ms`; its error is thrown. */
+async function settlesWithin(work: Promise<void>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), ms));
+  try {
+    return await Promise.race([work.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Hides the password of a Redis URL for logs. */

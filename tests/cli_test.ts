@@ -89,23 +89,44 @@ Deno.test("--help prints usage; a bad flag exits non-zero with the reason", asyn
   assert.match(new TextDecoder().decode(bad.stderr), /--port must be a number/);
 });
 
-Deno.test("with no Redis configured it serves the live demo and says so", async () => {
+/** A free port on 127.0.0.1. */
+function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
+  return port;
+}
+
+/** Starts the CLI on the memory demo and waits for its start line. */
+async function startDemo(args: string[] = []) {
+  const port = freePort();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-net", "--allow-env", "--allow-read", CLI, "--port", String(port)],
+    args: [
+      "run",
+      "--allow-net",
+      "--allow-env",
+      "--allow-read",
+      CLI,
+      "--port",
+      String(port),
+      ...args,
+    ],
     env: { REDIS_URL: "" },
     stdout: "piped",
-    stderr: "inherit",
+    stderr: "piped",
   }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let printed = "";
   while (!printed.includes("listening on")) {
-    const { value, done } = await reader.read();
+    const { value, done } = await lines.read();
     if (done) break;
     printed += value;
   }
+  return { child, port, printed, lines };
+}
+
+Deno.test("with no Redis configured it serves the live demo and says so", async () => {
+  const { child, port, printed, lines } = await startDemo();
   try {
     assert.match(printed, /live demo/);
     assert.match(printed, new RegExp(`queue-board listening on http://localhost:${port}/board`));
@@ -116,8 +137,33 @@ Deno.test("with no Redis configured it serves the live demo and says so", async 
     await page.body?.cancel();
   } finally {
     child.kill("SIGTERM");
-    await reader.cancel();
+    await lines.cancel();
+    await child.stderr.cancel();
     const status = await child.status;
     assert.equal(status.code, 0, "a clean shutdown on SIGTERM");
   }
+});
+
+Deno.test("SIGTERM ends the open event streams and the process exits 0", async () => {
+  const { child, port, lines } = await startDemo();
+  const events = await fetch(`http://127.0.0.1:${port}/board/api/events`);
+  assert.equal(events.status, 200);
+  const stream = events.body!.getReader();
+  assert.equal((await stream.read()).done, false, "the stream is open and sending");
+  child.kill("SIGTERM");
+  // A watchdog, not a timing assertion: before the fix the process never
+  // exited, and a test that hangs says nothing. The CLI's own bound is 5 s.
+  const watchdog = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const status = await child.status;
+  clearTimeout(watchdog);
+  assert.equal(status.signal, null, "it exited by itself, not killed by the watchdog");
+  assert.equal(status.code, 0);
+  while (!(await stream.read()).done) { /* the frames sent before the end */ }
+  const stderr = await new Response(child.stderr).text();
+  assert.doesNotMatch(
+    stderr,
+    /stopping anyway/,
+    "the streams ended; the grace period was not needed",
+  );
+  await lines.cancel();
 });
