@@ -211,6 +211,14 @@ export function createBoard(source: TaskSource | string, options: BoardOptions =
   if (typeof resolved.auth === "function") api.use("*", hookGuard(resolved.auth));
   if (resolved.readOnly) api.use("*", readOnlyGuard());
   api.route("/", createApi(deps));
+  api.all(
+    "*",
+    routeFallback(api, {
+      mountPath: resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`,
+      preflight: !!resolved.cors,
+      json: true,
+    }),
+  );
 
   const app = new Hono();
   app.onError(onError);

@@ -6,7 +6,6 @@
  */
 
 import { Hono } from "hono";
-import { routeFallback } from "../route_fallback.ts";
 import { configRoutes } from "./config.ts";
 import { deadLetterRoutes } from "./dlq.ts";
 import type { ApiDeps } from "./deps.ts";
@@ -18,11 +17,7 @@ import { taskRoutes } from "./tasks.ts";
 import { throughputRoutes } from "./throughput.ts";
 import { workflowRoutes } from "./workflows.ts";
 
-/**
- * Builds the API routes (relative to `/api`, mounted at `{basePath}/api`).
- * A path that is no route answers 404 `NOT_FOUND`; a route asked with a
- * method it does not take answers 405 `METHOD_NOT_ALLOWED` with `Allow`.
- */
+/** Builds the API routes (relative to `/api`). */
 export function createApi(deps: ApiDeps): Hono {
   const api = new Hono();
   for (
@@ -40,13 +35,5 @@ export function createApi(deps: ApiDeps): Hono {
   ) {
     api.route("/", routes(deps));
   }
-  const { basePath, cors } = deps.options;
-  return api.all(
-    "*",
-    routeFallback(api, {
-      mountPath: basePath === "/" ? "/api" : `${basePath}/api`,
-      preflight: cors !== null,
-      json: true,
-    }),
-  );
+  return api;
 }
