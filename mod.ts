@@ -36,6 +36,7 @@ import {
 import type { TaskSource } from "./src/source/types.ts";
 
 export { type Board, createBoard, type NodeHandler } from "./src/board.ts";
+export type { ListenOptions } from "./src/listen.ts";
 export type {
   AuthHook,
   BoardOptions,

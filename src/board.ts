@@ -23,6 +23,8 @@ import {
   type ResolvedOptions,
   resolveOptions,
 } from "./options.ts";
+import { listen, type ListenOptions } from "./listen.ts";
+import { routeFallback } from "./route_fallback.ts";
 import { createRedisSource } from "./source/redis/mod.ts";
 import type { TaskSource } from "./source/types.ts";
 import { serveUi } from "./static.ts";
@@ -48,8 +50,16 @@ export interface Board {
   fetch: (request: Request) => Response | Promise<Response>;
   /** A Node.js request listener (`http.createServer(board.handler)`). */
   handler: NodeHandler;
-  /** Starts `Deno.serve` on the port and prints where the board listens. */
-  listen: (port?: number) => Deno.HttpServer<Deno.NetAddr>;
+  /**
+   * Starts `Deno.serve` and prints one line saying what is exposed: the URL,
+   * mutations, login and redaction on or off, with a warning when the board is
+   * reachable from other machines with no login and mutations on.
+   *
+   * Takes a port (`listen(3000)`, as before) or {@link ListenOptions}
+   * (`listen({ port: 3000, hostname: "127.0.0.1" })`). The hostname defaults
+   * to `Deno.serve`'s, every interface (`0.0.0.0`).
+   */
+  listen: (options?: number | ListenOptions) => Deno.HttpServer<Deno.NetAddr>;
   /** Releases what the board opened itself (the Redis connection when given a URL). */
   close: () => Promise<void>;
 }
@@ -173,7 +183,8 @@ function hookGuard(hook: AuthHook): MiddlewareHandler {
  * ```ts ignore
  * import { createBoard } from "@x/queue-board";
  * const board = createBoard("redis://127.0.0.1:6379", { readOnly: true });
- * board.listen(3000); // queue-board listening on http://localhost:3000/board
+ * board.listen({ port: 3000, hostname: "127.0.0.1" });
+ * // queue-board listening on http://127.0.0.1:3000/board (mutations off, login off, redaction off)
  * ```
  */
 export function createBoard(source: TaskSource | string, options: BoardOptions = {}): Board {
@@ -200,9 +211,14 @@ export function createBoard(source: TaskSource | string, options: BoardOptions =
   if (typeof resolved.auth === "function") api.use("*", hookGuard(resolved.auth));
   if (resolved.readOnly) api.use("*", readOnlyGuard());
   api.route("/", createApi(deps));
-  api.all("*", (c) => {
-    throw new BoardError("NOT_FOUND", `No API route ${c.req.method} ${c.req.path}`);
-  });
+  api.all(
+    "*",
+    routeFallback(api, {
+      mountPath: resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`,
+      preflight: !!resolved.cors,
+      json: true,
+    }),
+  );
 
   const app = new Hono();
   app.onError(onError);
@@ -229,6 +245,7 @@ export function createBoard(source: TaskSource | string, options: BoardOptions =
   }
   app.route("/api", api);
   app.route("/", serveUi(resolved));
+  app.all("*", routeFallback(app, { mountPath: resolved.basePath }));
 
   const root = resolved.basePath === "/" ? app : new Hono().route(resolved.basePath, app);
   const fetch = (request: Request) => root.fetch(request);
@@ -238,15 +255,7 @@ export function createBoard(source: TaskSource | string, options: BoardOptions =
     fetch,
     // The host's own Request/Response stay untouched (the default would replace the globals).
     handler: getRequestListener(fetch, { overrideGlobalObjects: false }),
-    listen(port = 3000) {
-      return Deno.serve({
-        port,
-        onListen({ port }) {
-          const path = resolved.basePath === "/" ? "/" : resolved.basePath;
-          console.log(`queue-board listening on http://localhost:${port}${path}`);
-        },
-      }, fetch);
-    },
+    listen: (listenOptions) => listen(fetch, resolved, listenOptions),
     async close() {
       await deps.events.close();
       if (owned) await taskSource.close();

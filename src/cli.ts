@@ -28,6 +28,8 @@ Options:
                        Without it, a live demo runs on an in-memory task system.
   --prefix <prefix>    taskora's key prefix option (keys taskora:<prefix>:...)
   --port <port>        Port to listen on (env PORT, default 3000)
+  --host <address>     Interface to listen on (env BOARD_HOST, default 127.0.0.1:
+                       this machine only; 0.0.0.0 for every interface)
   --base-path <path>   Path the board is served under (default /board)
   --read-only          Disable every mutation
   --redact <a,b>       Keys to mask in job data, results, errors and log meta
@@ -47,6 +49,8 @@ export interface CliConfig {
   redisUrl: string | null;
   prefix: string | undefined;
   port: number;
+  /** The interface to listen on. */
+  hostname: string;
   options: BoardOptions;
   help: boolean;
 }
@@ -63,6 +67,7 @@ export function parseCli(args: string[], env: (name: string) => string | undefin
         redis: { type: "string" },
         prefix: { type: "string" },
         port: { type: "string" },
+        host: { type: "string" },
         "base-path": { type: "string" },
         "read-only": { type: "boolean" },
         redact: { type: "string" },
@@ -80,6 +85,14 @@ export function parseCli(args: string[], env: (name: string) => string | undefin
   if (!/^\d+$/.test(rawPort) || port < 1 || port > 65535) {
     throw new UsageError(`--port must be a number from 1 to 65535 (got "${rawPort}")`);
   }
+  // BOARD_HOST, not HOST: tcsh and some images export HOST as the machine's
+  // name, and which interface the board is exposed on must be asked for.
+  const hostname = flags.host ?? (env("BOARD_HOST") || "127.0.0.1");
+  if (!isHost(hostname)) {
+    throw new UsageError(
+      `--host must be an IP address or a host name, without a port or brackets (got "${hostname}")`,
+    );
+  }
   const redisUrl = flags.redis ?? (env("REDIS_URL") || null);
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
     throw new UsageError(`--redis must be a redis:// or rediss:// URL (got "${redisUrl}")`);
@@ -93,7 +106,12 @@ export function parseCli(args: string[], env: (name: string) => string | undefin
   if (flags.redact !== undefined) {
     options.redact = flags.redact.split(",").map((key) => key.trim()).filter(Boolean);
   }
-  return { redisUrl, prefix: flags.prefix, port, options, help: flags.help ?? false };
+  return { redisUrl, prefix: flags.prefix, port, hostname, options, help: flags.help ?? false };
+}
+
+/** An IPv4 address, a host name, or an IPv6 address without brackets. */
+function isHost(value: string): boolean {
+  return /^[A-Za-z0-9.-]+$/.test(value) || /^[0-9A-Fa-f.]*(:[0-9A-Fa-f.]*){2,}$/.test(value);
 }
 
 const AUTH_ENV = ["BOARD_USERNAME", "BOARD_PASSWORD", "BOARD_COOKIE_SECRET"] as const;
@@ -171,13 +189,67 @@ export async function main(args: string[]): Promise<number> {
     await source.close();
     return 2;
   }
-  const server = board.listen(config.port);
-  const stop = () => server.shutdown();
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
-  await server.finished;
-  await source.close();
+  let server;
+  try {
+    server = board.listen({
+      port: config.port,
+      hostname: config.hostname,
+      detail: config.redisUrl ? `Redis ${redactUrl(config.redisUrl)}` : "memory demo",
+    });
+  } catch (error) {
+    console.error(
+      `queue-board: cannot listen on ${config.hostname} port ${config.port}: ${
+        (error as Error).message
+      }`,
+    );
+    await board.close();
+    await source.close();
+    return 1;
+  }
+  await stopSignal(server.finished);
+  // Stop taking connections, then end the event streams: shutdown() waits for
+  // open responses, and a browser's stream never ends by itself.
+  const finished = server.shutdown();
+  const stopped = await settlesWithin(
+    (async () => {
+      await board.close();
+      await finished;
+      await source.close();
+    })(),
+    SHUTDOWN_GRACE_MS,
+  );
+  if (!stopped) {
+    console.error(`queue-board: still closing after ${SHUTDOWN_GRACE_MS} ms: stopping anyway`);
+  }
   return 0;
+}
+
+/** How long a shutdown waits for open requests and the store before it exits anyway. */
+export const SHUTDOWN_GRACE_MS = 5_000;
+
+/** Resolves on the first SIGINT or SIGTERM (SIGBREAK on Windows), or when `finished` does. */
+async function stopSignal(finished: Promise<void>): Promise<void> {
+  const signals: Deno.Signal[] = Deno.build.os === "windows"
+    ? ["SIGINT", "SIGBREAK"]
+    : ["SIGINT", "SIGTERM"];
+  const received = Promise.withResolvers<void>();
+  for (const signal of signals) Deno.addSignalListener(signal, received.resolve);
+  try {
+    await Promise.race([received.promise, finished]);
+  } finally {
+    for (const signal of signals) Deno.removeSignalListener(signal, received.resolve);
+  }
+}
+
+/** Whether `work` settled within `ms`; its error is thrown. */
+async function settlesWithin(work: Promise<void>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), ms));
+  try {
+    return await Promise.race([work.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Hides the password of a Redis URL for logs. */

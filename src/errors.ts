@@ -18,9 +18,10 @@ export type ErrorCode =
   | "STORE_UNAVAILABLE"
   | "INCOMPATIBLE_STORE"
   | "NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
   | "INTERNAL";
 
-const STATUS: Record<ErrorCode, 400 | 403 | 404 | 409 | 500 | 503> = {
+const STATUS: Record<ErrorCode, 400 | 403 | 404 | 405 | 409 | 500 | 503> = {
   INVALID_PARAM: 400,
   TASK_NOT_FOUND: 404,
   JOB_NOT_FOUND: 404,
@@ -31,6 +32,7 @@ const STATUS: Record<ErrorCode, 400 | 403 | 404 | 409 | 500 | 503> = {
   STORE_UNAVAILABLE: 503,
   INCOMPATIBLE_STORE: 503,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   INTERNAL: 500,
 };
 
@@ -39,7 +41,7 @@ export class BoardError extends Error {
   /** The catalogue code. */
   readonly code: ErrorCode;
   /** The HTTP status it maps to. */
-  readonly status: 400 | 403 | 404 | 409 | 500 | 503;
+  readonly status: 400 | 403 | 404 | 405 | 409 | 500 | 503;
 
   /** Creates an error with a catalogue code and a message for the operator. */
   constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
@@ -75,7 +77,7 @@ export function invalidParam(name: string, reason: string): BoardError {
 
 /** The JSON body and status an error is answered with. */
 export function errorBody(error: unknown): {
-  status: 400 | 403 | 404 | 409 | 500 | 503;
+  status: 400 | 403 | 404 | 405 | 409 | 500 | 503;
   body: { error: string; code: ErrorCode };
 } {
   if (error instanceof BoardError) {

@@ -42,7 +42,12 @@ export interface Formatters {
 
 /** Options of {@link createBoard}. All are optional. */
 export interface BoardOptions {
-  /** Path the board is served under (default `/board`). Must start with `/`. */
+  /**
+   * Path the board is served under (default `/board`). Must start with `/`;
+   * trailing slashes are dropped. Refused when no request could reach it:
+   * percent-encoded characters, `?`, `#`, `;`, `*`, a segment starting with
+   * `:`, `.`/`..` segments, a leading `//`, and characters browsers percent-encode.
+   */
   basePath?: string;
   /** Refuse every mutation with 403 and hide mutation controls. */
   readOnly?: boolean;
@@ -120,9 +125,13 @@ const THEMES = ["light", "dark", "auto"] as const;
 
 /** Thrown by {@link resolveOptions} for an option that is not allowed. */
 export class BoardOptionsError extends TypeError {
-  /** Names the option and what it allows. */
-  constructor(option: string, allowed: string, got: unknown) {
-    super(`queue-board: option "${option}" must be ${allowed} (got ${describe(got)})`);
+  /** Names the option and what it allows, and why when that is not obvious. */
+  constructor(option: string, allowed: string, got: unknown, why?: string) {
+    super(
+      `queue-board: option "${option}" must be ${allowed} (got ${describe(got)})${
+        why ? `: ${why}` : ""
+      }`,
+    );
     this.name = "BoardOptionsError";
   }
 }
@@ -134,19 +143,47 @@ function describe(value: unknown): string {
 }
 
 /**
+ * Base paths the board cannot be served under, with the reason. Requests are
+ * routed by their decoded path, and the base path is also the session
+ * cookie's `Path` and the UI's `<base href>`, so it must read the same in all
+ * three and match only itself.
+ */
+const UNMATCHABLE_BASE_PATHS: [RegExp, string][] = [
+  [
+    /%/,
+    "requests are routed by their decoded path, so a percent-encoded character never matches: write the character itself",
+  ],
+  [/[?#]/, "? and # start a URL's query and fragment, never part of its path"],
+  [
+    /^\/\//,
+    "a leading // names a host: the UI's <base href> and the login redirects would leave the board",
+  ],
+  [/(^|\/)\.{1,2}(\/|$)/, "the URL parser resolves . and .. segments before any request is routed"],
+  [/\*/, "* is a router wildcard: the board would answer paths it does not own"],
+  [
+    /\/:/,
+    "a segment starting with : is a router parameter: the board would answer paths it does not own",
+  ],
+  [/;/, "; would end the session cookie's Path attribute"],
+  [
+    /[^A-Za-z0-9\-._~!$&'()+,=:@/]/,
+    "browsers percent-encode spaces, quotes, brackets and non-ASCII characters, so the path they send would not match",
+  ],
+];
+
+/**
  * Normalises a base path: one leading slash, no trailing slash, `/` for the
- * root. Throws when it does not start with `/` or holds characters a path
- * segment cannot.
+ * root. Throws, saying why, when it does not start with `/` or when no request
+ * path could match it.
  */
 export function normaliseBasePath(value: unknown): string {
   const allowed = 'a path starting with "/" made of URL path characters';
   if (typeof value !== "string" || !value.startsWith("/")) {
     throw new BoardOptionsError("basePath", allowed, value);
   }
-  if (!/^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/.test(value) || value.includes("//")) {
-    throw new BoardOptionsError("basePath", allowed, value);
-  }
   const trimmed = value.replace(/\/+$/, "");
+  const rule = UNMATCHABLE_BASE_PATHS.find(([pattern]) => pattern.test(trimmed));
+  if (rule) throw new BoardOptionsError("basePath", allowed, value, rule[1]);
   return trimmed === "" ? "/" : trimmed;
 }
 

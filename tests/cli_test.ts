@@ -29,6 +29,16 @@ Deno.test("parseCli() reads flags and the environment, flags first", () => {
   assert.deepEqual(defaults.options, { redact: ["password", "apiKey"], title: "Ops" });
 });
 
+Deno.test("parseCli() listens on 127.0.0.1 unless --host or BOARD_HOST says otherwise", () => {
+  assert.equal(parseCli([], noEnv).hostname, "127.0.0.1");
+  assert.equal(parseCli([], env({ HOST: "workstation" })).hostname, "127.0.0.1", "not HOST");
+  assert.equal(parseCli([], env({ BOARD_HOST: "0.0.0.0" })).hostname, "0.0.0.0");
+  assert.equal(parseCli(["--host", "::"], env({ BOARD_HOST: "0.0.0.0" })).hostname, "::");
+  for (const host of ["10.0.0.5", "board.internal", "::1", "fe80::1", "::ffff:10.0.0.5"]) {
+    assert.equal(parseCli(["--host", host], noEnv).hostname, host);
+  }
+});
+
 Deno.test("parseCli() refuses bad flags with a clear message", () => {
   const cases: Array<[string[], RegExp]> = [
     [["--port", "abc"], /--port/],
@@ -37,6 +47,11 @@ Deno.test("parseCli() refuses bad flags with a clear message", () => {
     [["--bogus"], /bogus/],
     [["stray"], /stray|positional/i],
     [["--session-ttl", "1h"], /BOARD_USERNAME/],
+    [["--host", "1.2.3.4:80"], /--host.*without a port/],
+    [["--host", "[::1]"], /--host/],
+    [["--host", "http://0.0.0.0"], /--host/],
+    [["--host", "a b"], /--host/],
+    [["--host", ""], /--host/],
   ];
   for (const [args, message] of cases) {
     assert.throws(
@@ -89,26 +104,53 @@ Deno.test("--help prints usage; a bad flag exits non-zero with the reason", asyn
   assert.match(new TextDecoder().decode(bad.stderr), /--port must be a number/);
 });
 
-Deno.test("with no Redis configured it serves the live demo and says so", async () => {
+/** A free port on 127.0.0.1. */
+function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
+  return port;
+}
+
+/** Starts the CLI on the memory demo and waits for its start line. */
+async function startDemo(args: string[] = [], envVars: Record<string, string> = {}) {
+  const port = freePort();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-net", "--allow-env", "--allow-read", CLI, "--port", String(port)],
-    env: { REDIS_URL: "" },
+    args: [
+      "run",
+      "--allow-net",
+      "--allow-env",
+      "--allow-read",
+      CLI,
+      "--port",
+      String(port),
+      ...args,
+    ],
+    env: { REDIS_URL: "", ...envVars },
     stdout: "piped",
-    stderr: "inherit",
+    stderr: "piped",
   }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let printed = "";
   while (!printed.includes("listening on")) {
-    const { value, done } = await reader.read();
+    const { value, done } = await lines.read();
     if (done) break;
     printed += value;
   }
+  return { child, port, printed, lines };
+}
+
+Deno.test("with no Redis configured it serves the live demo and says so", async () => {
+  const { child, port, printed, lines } = await startDemo();
   try {
     assert.match(printed, /live demo/);
-    assert.match(printed, new RegExp(`queue-board listening on http://localhost:${port}/board`));
+    assert.ok(
+      printed.includes(
+        `queue-board listening on http://127.0.0.1:${port}/board ` +
+          "(mutations on, login off, redaction off; memory demo)\n",
+      ),
+      printed,
+    );
     const overview = await (await fetch(`http://127.0.0.1:${port}/board/api/overview`)).json();
     assert.ok(overview.tasks.length >= 5, "the simulator's tasks");
     const page = await fetch(`http://127.0.0.1:${port}/board/`);
@@ -116,8 +158,56 @@ Deno.test("with no Redis configured it serves the live demo and says so", async 
     await page.body?.cancel();
   } finally {
     child.kill("SIGTERM");
-    await reader.cancel();
+    await lines.cancel();
+    await child.stderr.cancel();
     const status = await child.status;
     assert.equal(status.code, 0, "a clean shutdown on SIGTERM");
   }
+});
+
+Deno.test("the start line says what BOARD_HOST, --read-only and --redact expose", async () => {
+  const { child, port, printed, lines } = await startDemo(
+    ["--read-only", "--redact", "password,token"],
+    { BOARD_HOST: "127.0.0.1" },
+  );
+  try {
+    assert.ok(
+      printed.includes(
+        `listening on http://127.0.0.1:${port}/board ` +
+          "(mutations off, login off, redaction on (2 keys); memory demo)\n",
+      ),
+      printed,
+    );
+    const config = await fetch(`http://127.0.0.1:${port}/board/api/config`);
+    assert.equal((await config.json()).readOnly, true);
+  } finally {
+    child.kill("SIGTERM");
+    await lines.cancel();
+    await child.stderr.cancel();
+    await child.status;
+  }
+});
+
+Deno.test("SIGTERM ends the open event streams and the process exits 0", async () => {
+  const { child, port, lines } = await startDemo();
+  const events = await fetch(`http://127.0.0.1:${port}/board/api/events`);
+  assert.equal(events.status, 200);
+  const stream = events.body!.getReader();
+  assert.equal((await stream.read()).done, false, "the stream is open and sending");
+  child.kill("SIGTERM");
+  // A watchdog, not a timing assertion: before the fix the process never
+  // exited, and a test that hangs says nothing. The CLI's own bound is 5 s.
+  const watchdog = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const status = await child.status;
+  clearTimeout(watchdog);
+  assert.equal(status.signal, null, "it exited by itself, not killed by the watchdog");
+  assert.equal(status.code, 0);
+  while (!(await stream.read()).done) { /* the frames sent before the end */ }
+  const stderr = await new Response(child.stderr).text();
+  assert.doesNotMatch(
+    stderr,
+    /stopping anyway/,
+    "the streams ended; the grace period was not needed",
+  );
+  await lines.cancel();
 });
