@@ -1,6 +1,8 @@
 /**
  * Shapes what a source returns into API answers: formatters first, then
- * redaction, so nothing masked ever leaves the server.
+ * redaction, so nothing masked ever leaves the server. A value that cannot
+ * be shown (its formatter threw) is replaced by {@link UNPRESENTABLE}, so one
+ * bad job never fails the page it is on.
  *
  * @module
  */
@@ -56,6 +58,19 @@ export interface Presenter {
   value(value: unknown): unknown;
 }
 
+/** What a value is shown as when it cannot be presented (e.g. its formatter threw). */
+export const UNPRESENTABLE = "[UNPRESENTABLE]";
+
+/** `compute()`, or {@link UNPRESENTABLE} when it throws: never the raw, unredacted value. */
+function presented(compute: () => unknown, what: string): unknown {
+  try {
+    return compute();
+  } catch (error) {
+    console.warn(`queue-board: cannot present ${what}: ${error}`);
+    return UNPRESENTABLE;
+  }
+}
+
 const TERMINAL = new Set(["completed", "failed", "cancelled", "expired"]);
 
 /** The job's life rebuilt from its timestamps, oldest first. */
@@ -93,13 +108,20 @@ export function createPresenter(
     }
   }
 
+  const data = (value: unknown, task: string): unknown =>
+    presented(() => redact(formatData(value, task)), `the data of a ${task} job`);
+  const result = (value: unknown, task: string): unknown =>
+    value === null
+      ? null
+      : presented(() => redact(formatResult(value, task)), `the result of a ${task} job`);
+
   function job(record: JobRecord): JobResponse {
     return {
       id: record.id,
       task: record.task,
       state: record.state,
-      data: redact(formatData(record.data, record.task)),
-      result: record.result === null ? null : redact(formatResult(record.result, record.task)),
+      data: data(record.data, record.task),
+      result: result(record.result, record.task),
       error: redactError(record.error),
       progress: record.progress,
       attempt: record.attempt,
@@ -133,8 +155,8 @@ export function createPresenter(
         ),
       };
     },
-    data: (value, task) => redact(formatData(value, task)),
-    result: (value, task) => value === null ? null : redact(formatResult(value, task)),
+    data,
+    result,
     value: redact,
   };
 }
