@@ -322,6 +322,17 @@ export interface JobActionResult {
   to: JobState | "cancelling";
 }
 
+/** What triggering a schedule did. */
+export interface TriggerResult {
+  /** The job the run was dispatched as. */
+  jobId: string;
+  /**
+   * False when a trigger with the same idempotency key had already
+   * dispatched it: nothing new was dispatched.
+   */
+  created: boolean;
+}
+
 /** Changes to a schedule; absent fields keep their value. `cron` and `every` replace each other. */
 export interface SchedulePatch {
   /** A cron expression (drops `every`). */
@@ -439,8 +450,14 @@ export interface TaskSource {
   pauseSchedule(name: string): Promise<ScheduleRecord>;
   /** Resumes a schedule, its next run computed from now. */
   resumeSchedule(name: string): Promise<ScheduleRecord>;
-  /** Dispatches one run of a schedule now; its next run does not move. */
-  triggerSchedule(name: string): Promise<{ jobId: string }>;
+  /**
+   * Dispatches one run of a schedule now; its next run does not move. With
+   * an `idempotencyKey` (1 to 200 printable ASCII characters) the job id is
+   * derived from the schedule and the key, and a trigger whose job exists
+   * already dispatches nothing and returns that job (`created: false`), so
+   * an operator's retry after an unconfirmed answer never makes a second one.
+   */
+  triggerSchedule(name: string, idempotencyKey?: string): Promise<TriggerResult>;
   /** Changes a schedule; the next run is recomputed unless it is paused. */
   updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord>;
   /** Deletes a schedule. */

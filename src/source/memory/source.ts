@@ -26,6 +26,7 @@ import {
   type TaskStorage,
   type ThroughputBucket,
   type ThroughputQuery,
+  type TriggerResult,
   type VersionCounts,
   type VersionDistribution,
   type WorkflowCancelResult,
@@ -35,6 +36,7 @@ import {
   type WorkflowSummary,
 } from "../types.ts";
 import { decodeSchedule, decodeWorkflow, scheduleLastJobId } from "../wire/decode.ts";
+import { triggerJobId } from "../trigger_id.ts";
 import * as jobActions from "./job_actions.ts";
 import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
@@ -421,9 +423,10 @@ export class MemorySource implements TaskSource {
     });
   }
 
-  /** Dispatches one run of a schedule now. */
-  triggerSchedule(name: string): Promise<{ jobId: string }> {
-    return Promise.try(() => ({ jobId: scheduleActions.triggerSchedule(this.store, name) }));
+  /** Dispatches one run of a schedule now (once per idempotency key). */
+  async triggerSchedule(name: string, idempotencyKey?: string): Promise<TriggerResult> {
+    const jobId = await triggerJobId(name, idempotencyKey);
+    return scheduleActions.triggerSchedule(this.store, name, jobId);
   }
 
   /** Changes a schedule; the next run is recomputed unless it is paused. */

@@ -31,6 +31,7 @@ import type {
   TaskStorage,
   ThroughputBucket,
   ThroughputQuery,
+  TriggerResult,
   VersionDistribution,
   WorkflowCancelResult,
   WorkflowDetail,
@@ -395,10 +396,10 @@ export class RedisTaskSource implements TaskSource {
     return await resumeSchedule(this.connection, name, this.prefix);
   }
 
-  /** Dispatches one run of a schedule now. */
-  async triggerSchedule(name: string): Promise<{ jobId: string }> {
+  /** Dispatches one run of a schedule now (once per idempotency key). */
+  async triggerSchedule(name: string, idempotencyKey?: string): Promise<TriggerResult> {
     await this.#ready();
-    return await triggerSchedule(this.connection, name, this.prefix);
+    return await triggerSchedule(this.connection, name, idempotencyKey, this.prefix);
   }
 
   /** Changes a schedule; see `schedule_actions.ts`. */
