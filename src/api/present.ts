@@ -41,15 +41,20 @@ export interface JobResponse extends Omit<JobRecord, RecordTimes> {
 
 /** A job as `GET /jobs/{id}` answers it. */
 export interface JobDetailResponse extends JobResponse {
+  /** The newest log entries (at most `JOB_DETAIL_LOGS`), oldest first; `GET /jobs/{id}/logs` pages them all. */
   logs: LogEntry[];
+  /** How many entries the job's log holds. */
+  logCount: number;
 }
 
 /** Shapes job values for the API. */
 export interface Presenter {
   /** A job row. */
   job(job: JobRecord): JobResponse;
-  /** A job in full, with its logs. */
+  /** A job in full, with its newest logs. */
   jobDetail(job: JobDetail): JobDetailResponse;
+  /** Log entries, their meta redacted. */
+  logs(entries: readonly LogEntry[]): LogEntry[];
   /** A job's input of a task, formatted then redacted. */
   data(value: unknown, task: string): unknown;
   /** A job's result of a task (a workflow node's, an event's), formatted then redacted. */
@@ -143,18 +148,17 @@ export function createPresenter(
     };
   }
 
+  const logs = (entries: readonly LogEntry[]): LogEntry[] =>
+    entries.map((entry) =>
+      entry.meta === undefined
+        ? entry
+        : { ...entry, meta: redact(entry.meta) as Record<string, unknown> }
+    );
+
   return {
     job,
-    jobDetail(detail) {
-      return {
-        ...job(detail),
-        logs: detail.logs.map((entry) =>
-          entry.meta === undefined
-            ? entry
-            : { ...entry, meta: redact(entry.meta) as Record<string, unknown> }
-        ),
-      };
-    },
+    jobDetail: (detail) => ({ ...job(detail), logs: logs(detail.logs), logCount: detail.logCount }),
+    logs,
     data,
     result,
     value: redact,
