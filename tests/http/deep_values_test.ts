@@ -13,22 +13,7 @@ import type { BoardOptions } from "../../src/options.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-
-/** `levels` of arrays and objects in turn around `bottom`. */
-function nested(levels: number, bottom: unknown): unknown {
-  let value = bottom;
-  for (let i = 0; i < levels; i++) value = i % 2 === 0 ? [value] : { inner: value };
-  return value;
-}
-
-/** The innermost value of {@link nested}, found without recursion. */
-function innermost(value: unknown, levels: number): unknown {
-  let current = value;
-  for (let i = levels - 1; i >= 0; i--) {
-    current = i % 2 === 0 ? (current as unknown[])[0] : (current as { inner: unknown }).inner;
-  }
-  return current;
-}
+import { innermost, nested } from "../helpers/nested.ts";
 
 type Call = (method: string, path: string, body?: unknown) => Promise<Response>;
 type Client = Awaited<ReturnType<typeof connectClient>>;

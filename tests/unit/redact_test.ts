@@ -1,21 +1,6 @@
 import assert from "node:assert/strict";
 import { CIRCULAR, createRedactor, REDACTED } from "../../src/redact.ts";
-
-/** `levels` of arrays and objects in turn around `bottom`. */
-function nested(levels: number, bottom: unknown): unknown {
-  let value = bottom;
-  for (let i = 0; i < levels; i++) value = i % 2 === 0 ? [value] : { inner: value };
-  return value;
-}
-
-/** The innermost value of {@link nested}, found without recursion. */
-function innermost(value: unknown, levels: number): unknown {
-  let current = value;
-  for (let i = levels - 1; i >= 0; i--) {
-    current = i % 2 === 0 ? (current as unknown[])[0] : (current as { inner: unknown }).inner;
-  }
-  return current;
-}
+import { innermost, nested } from "../helpers/nested.ts";
 
 Deno.test("createRedactor() masks keys at any depth, in any case, inside arrays", () => {
   const redact = createRedactor(["password", "APIKEY"]);
