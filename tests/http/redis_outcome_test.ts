@@ -23,12 +23,13 @@ const REPORT = taskKeys("report");
 
 async function withPausableBoard(
   body: (ctx: { post: Post; admin: Client; redis: TestRedis }) => Promise<void>,
+  commandTimeoutMs = 500,
 ): Promise<void> {
   const redis = await startRedis();
   await loadFixture(redis.url);
   const admin = await connectClient(redis.url);
-  // Short replies deadline: the pause below outlasts it whatever the machine's load.
-  const source = createRedisSource({ url: redis.url, commandTimeoutMs: 500 });
+  // Short replies deadline by default: the pauses below outlast it whatever the machine's load.
+  const source = createRedisSource({ url: redis.url, commandTimeoutMs });
   const board = createBoard(source);
   const post: Post = async (path, headers = {}) =>
     await board.fetch(
@@ -111,6 +112,23 @@ Deno.test("a trigger while Redis pauses writes is 504; sent again with its key, 
     assert.equal(other.created, true, "another click is another run");
     assert.notEqual(other.jobId, dispatched);
   });
+});
+
+Deno.test("a write whose connection drops before the answer is 504 OUTCOME_UNKNOWN", async () => {
+  await withPausableBoard(async ({ post, admin }) => {
+    await admin.scriptLoad(RETRY_FAILED_BATCH.source);
+    await admin.sendCommand(["CLIENT", "PAUSE", "20000", "WRITE"]);
+    const answer = post("/tasks/send-email/retry-all");
+    // Once the board's retry waits in Redis, its connection is cut.
+    await eventually(
+      async () => (await admin.sendCommand(["CLIENT", "LIST"]) as string).includes("cmd=evalsha"),
+      "the retry reached Redis",
+    );
+    await admin.sendCommand(["CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"]);
+    const message = await expectCode(await answer, 504, "OUTCOME_UNKNOWN");
+    assert.doesNotMatch(message, /did not answer within/, "cut, not timed out");
+    await admin.sendCommand(["CLIENT", "UNPAUSE"]);
+  }, 30_000);
 });
 
 Deno.test("a mutation while Redis is down was never sent: 503 STORE_UNAVAILABLE", async () => {
