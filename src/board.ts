@@ -71,6 +71,7 @@ const SOURCE_METHODS: (keyof TaskSource)[] = [
   "getTaskStorage",
   "listJobs",
   "getJob",
+  "getJobLogs",
   "getVersionDistribution",
   "listSchedules",
   "listWorkflows",

@@ -16,12 +16,13 @@ export type ErrorCode =
   | "INVALID_STATE"
   | "READ_ONLY"
   | "STORE_UNAVAILABLE"
+  | "OUTCOME_UNKNOWN"
   | "INCOMPATIBLE_STORE"
   | "NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
   | "INTERNAL";
 
-const STATUS: Record<ErrorCode, 400 | 403 | 404 | 405 | 409 | 500 | 503> = {
+const STATUS: Record<ErrorCode, 400 | 403 | 404 | 405 | 409 | 500 | 503 | 504> = {
   INVALID_PARAM: 400,
   TASK_NOT_FOUND: 404,
   JOB_NOT_FOUND: 404,
@@ -30,6 +31,7 @@ const STATUS: Record<ErrorCode, 400 | 403 | 404 | 405 | 409 | 500 | 503> = {
   INVALID_STATE: 409,
   READ_ONLY: 403,
   STORE_UNAVAILABLE: 503,
+  OUTCOME_UNKNOWN: 504,
   INCOMPATIBLE_STORE: 503,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
@@ -41,7 +43,7 @@ export class BoardError extends Error {
   /** The catalogue code. */
   readonly code: ErrorCode;
   /** The HTTP status it maps to. */
-  readonly status: 400 | 403 | 404 | 405 | 409 | 500 | 503;
+  readonly status: 400 | 403 | 404 | 405 | 409 | 500 | 503 | 504;
 
   /** Creates an error with a catalogue code and a message for the operator. */
   constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
@@ -61,6 +63,24 @@ export class StoreUnavailableError extends BoardError {
   }
 }
 
+/**
+ * A write was sent but not confirmed (no reply in time, or the connection
+ * dropped after sending): it may have been applied, or may still be, e.g.
+ * once a failover stops pausing writes. Unlike {@link StoreUnavailableError},
+ * which means nothing was sent, the operator must look before retrying.
+ */
+export class OutcomeUnknownError extends BoardError {
+  /** Wraps the underlying cause. */
+  constructor(
+    message = "The task store did not confirm the change: it may have been applied, or may " +
+      "still be. Check before retrying.",
+    options?: ErrorOptions,
+  ) {
+    super("OUTCOME_UNKNOWN", message, options);
+    this.name = "OutcomeUnknownError";
+  }
+}
+
 /** The keyspace was written in a wire format this board does not understand. */
 export class IncompatibleStoreError extends BoardError {
   /** Names the versions found and understood. */
@@ -77,7 +97,7 @@ export function invalidParam(name: string, reason: string): BoardError {
 
 /** The JSON body and status an error is answered with. */
 export function errorBody(error: unknown): {
-  status: 400 | 403 | 404 | 405 | 409 | 500 | 503;
+  status: 400 | 403 | 404 | 405 | 409 | 500 | 503 | 504;
   body: { error: string; code: ErrorCode };
 } {
   if (error instanceof BoardError) {

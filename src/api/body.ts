@@ -8,6 +8,7 @@
 
 import type { Context } from "hono";
 import { invalidParam } from "../errors.ts";
+import { assertFieldDepth } from "./body_depth.ts";
 
 /** A JSON object body. */
 export type JsonObject = Record<string, unknown>;
@@ -48,6 +49,8 @@ export async function readJsonObject(
       })`,
     );
   }
+  // Before anything is written: a deep value would be stored and weigh on every read.
+  assertFieldDepth(body as JsonObject);
   return body as JsonObject;
 }
 

@@ -1,6 +1,8 @@
 /**
  * Shapes what a source returns into API answers: formatters first, then
- * redaction, so nothing masked ever leaves the server.
+ * redaction, so nothing masked ever leaves the server. A value that cannot
+ * be shown (its formatter threw) is replaced by {@link UNPRESENTABLE}, so one
+ * bad job never fails the page it is on.
  *
  * @module
  */
@@ -39,21 +41,39 @@ export interface JobResponse extends Omit<JobRecord, RecordTimes> {
 
 /** A job as `GET /jobs/{id}` answers it. */
 export interface JobDetailResponse extends JobResponse {
+  /** The newest log entries (at most `JOB_DETAIL_LOGS`), oldest first; `GET /jobs/{id}/logs` pages them all. */
   logs: LogEntry[];
+  /** How many entries the job's log holds. */
+  logCount: number;
 }
 
 /** Shapes job values for the API. */
 export interface Presenter {
   /** A job row. */
   job(job: JobRecord): JobResponse;
-  /** A job in full, with its logs. */
+  /** A job in full, with its newest logs. */
   jobDetail(job: JobDetail): JobDetailResponse;
+  /** Log entries, their meta redacted. */
+  logs(entries: readonly LogEntry[]): LogEntry[];
   /** A job's input of a task, formatted then redacted. */
   data(value: unknown, task: string): unknown;
   /** A job's result of a task (a workflow node's, an event's), formatted then redacted. */
   result(value: unknown, task: string): unknown;
   /** A value of no single task, redacted only. */
   value(value: unknown): unknown;
+}
+
+/** What a value is shown as when it cannot be presented (e.g. its formatter threw). */
+export const UNPRESENTABLE = "[UNPRESENTABLE]";
+
+/** `compute()`, or {@link UNPRESENTABLE} when it throws: never the raw, unredacted value. */
+function presented(compute: () => unknown, what: string): unknown {
+  try {
+    return compute();
+  } catch (error) {
+    console.warn(`queue-board: cannot present ${what}: ${error}`);
+    return UNPRESENTABLE;
+  }
 }
 
 const TERMINAL = new Set(["completed", "failed", "cancelled", "expired"]);
@@ -93,13 +113,20 @@ export function createPresenter(
     }
   }
 
+  const data = (value: unknown, task: string): unknown =>
+    presented(() => redact(formatData(value, task)), `the data of a ${task} job`);
+  const result = (value: unknown, task: string): unknown =>
+    value === null
+      ? null
+      : presented(() => redact(formatResult(value, task)), `the result of a ${task} job`);
+
   function job(record: JobRecord): JobResponse {
     return {
       id: record.id,
       task: record.task,
       state: record.state,
-      data: redact(formatData(record.data, record.task)),
-      result: record.result === null ? null : redact(formatResult(record.result, record.task)),
+      data: data(record.data, record.task),
+      result: result(record.result, record.task),
       error: redactError(record.error),
       progress: record.progress,
       attempt: record.attempt,
@@ -121,20 +148,19 @@ export function createPresenter(
     };
   }
 
+  const logs = (entries: readonly LogEntry[]): LogEntry[] =>
+    entries.map((entry) =>
+      entry.meta === undefined
+        ? entry
+        : { ...entry, meta: redact(entry.meta) as Record<string, unknown> }
+    );
+
   return {
     job,
-    jobDetail(detail) {
-      return {
-        ...job(detail),
-        logs: detail.logs.map((entry) =>
-          entry.meta === undefined
-            ? entry
-            : { ...entry, meta: redact(entry.meta) as Record<string, unknown> }
-        ),
-      };
-    },
-    data: (value, task) => redact(formatData(value, task)),
-    result: (value, task) => value === null ? null : redact(formatResult(value, task)),
+    jobDetail: (detail) => ({ ...job(detail), logs: logs(detail.logs), logCount: detail.logCount }),
+    logs,
+    data,
+    result,
     value: redact,
   };
 }

@@ -9,10 +9,14 @@ import { Hono } from "hono";
 import { parseDuration } from "../duration.ts";
 import { invalidParam } from "../errors.ts";
 import { assertValidCron } from "../source/schedule_time.ts";
+import { assertIdempotencyKey } from "../source/trigger_id.ts";
 import type { SchedulePatch, ScheduleRecord } from "../source/types.ts";
 import { type JsonObject, optionalString, readJsonObject } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import type { Presenter } from "./present.ts";
+
+/** The header a trigger's idempotency key comes in (one per operator click, resent on retry). */
+const IDEMPOTENCY_HEADER = "Idempotency-Key";
 
 const PATCH_FIELDS = ["cron", "every", "timezone", "data", "onMissed", "overlap"] as const;
 const MISSED_POLICY = /^(skip|catch-up|catch-up-limit:\d+)$/;
@@ -94,7 +98,9 @@ export function scheduleRoutes({ source, present }: ApiDeps): Hono {
     })
     .post("/schedules/:name/trigger", async (c) => {
       await readJsonObject(c, []);
-      return c.json({ ok: true, ...await source.triggerSchedule(c.req.param("name")) });
+      const key = c.req.header(IDEMPOTENCY_HEADER);
+      if (key !== undefined) assertIdempotencyKey(key, IDEMPOTENCY_HEADER);
+      return c.json({ ok: true, ...await source.triggerSchedule(c.req.param("name"), key) });
     })
     .put("/schedules/:name", async (c) => {
       const patch = schedulePatch(await readJsonObject(c, PATCH_FIELDS, { required: true }));

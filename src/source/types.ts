@@ -105,10 +105,26 @@ export interface JobRecord {
   workflow: WorkflowLink | null;
 }
 
-/** A job in full: its record plus its logs. */
+/** How many of a job's newest log entries {@link TaskSource.getJob} carries. */
+export const JOB_DETAIL_LOGS = 100;
+
+/** A job in full: its record plus its newest logs. */
 export interface JobDetail extends JobRecord {
-  /** Everything the job logged, oldest first. */
+  /**
+   * The newest {@link JOB_DETAIL_LOGS} entries the job logged, oldest first;
+   * {@link TaskSource.getJobLogs} pages through all of them.
+   */
   logs: LogEntry[];
+  /** How many entries the job's log holds. */
+  logCount: number;
+}
+
+/** A page of a job's log and the size of the whole log. */
+export interface LogPage {
+  /** The entries of the page, oldest first. */
+  logs: LogEntry[];
+  /** How many entries the job's log holds. */
+  total: number;
 }
 
 /** One page of jobs and the size of the whole list it was cut from. */
@@ -322,6 +338,17 @@ export interface JobActionResult {
   to: JobState | "cancelling";
 }
 
+/** What triggering a schedule did. */
+export interface TriggerResult {
+  /** The job the run was dispatched as. */
+  jobId: string;
+  /**
+   * False when a trigger with the same idempotency key had already
+   * dispatched it: nothing new was dispatched.
+   */
+  created: boolean;
+}
+
 /** Changes to a schedule; absent fields keep their value. `cron` and `every` replace each other. */
 export interface SchedulePatch {
   /** A cron expression (drops `every`). */
@@ -387,8 +414,17 @@ export interface TaskSource {
    * retrying jobs by run time, finished jobs newest first.
    */
   listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage>;
-  /** A job by id, looked up across every task; null when no task has it. */
+  /**
+   * A job by id, looked up across every task, with its newest
+   * {@link JOB_DETAIL_LOGS} log entries; null when no task has it.
+   */
   getJob(jobId: string): Promise<JobDetail | null>;
+  /**
+   * Entries `offset` to `offset + limit - 1` of a job's log (counted from
+   * the oldest, so a page stays put while the job logs more), and how many
+   * there are; null when no task has the job. Costs O(limit), not O(log).
+   */
+  getJobLogs(jobId: string, offset: number, limit: number): Promise<LogPage | null>;
   /** Task-version spread of the jobs that have yet to run. */
   getVersionDistribution(task: string): Promise<VersionDistribution>;
   /** Every schedule, sorted by name. */
@@ -439,8 +475,14 @@ export interface TaskSource {
   pauseSchedule(name: string): Promise<ScheduleRecord>;
   /** Resumes a schedule, its next run computed from now. */
   resumeSchedule(name: string): Promise<ScheduleRecord>;
-  /** Dispatches one run of a schedule now; its next run does not move. */
-  triggerSchedule(name: string): Promise<{ jobId: string }>;
+  /**
+   * Dispatches one run of a schedule now; its next run does not move. With
+   * an `idempotencyKey` (1 to 200 printable ASCII characters) the job id is
+   * derived from the schedule and the key, and a trigger whose job exists
+   * already dispatches nothing and returns that job (`created: false`), so
+   * an operator's retry after an unconfirmed answer never makes a second one.
+   */
+  triggerSchedule(name: string, idempotencyKey?: string): Promise<TriggerResult>;
   /** Changes a schedule; the next run is recomputed unless it is paused. */
   updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord>;
   /** Deletes a schedule. */

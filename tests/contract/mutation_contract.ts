@@ -423,6 +423,31 @@ export function mutationContract(name: string, seed: Seed): void {
     assert.equal(heartbeat?.lastJobId, "49e833ba-6ef4-41a3-9c4a-827a99ffcd1b");
   });
 
+  contract("a trigger sent again with its idempotency key dispatches nothing more", async (s) => {
+    const first = await s.triggerSchedule("nightly-report", "click-1");
+    assert.equal(first.created, true);
+    const again = await s.triggerSchedule("nightly-report", "click-1");
+    assert.deepEqual(again, { jobId: first.jobId, created: false });
+    assert.deepEqual(await ids(s, "report", "waiting"), [first.jobId]);
+
+    const otherClick = await s.triggerSchedule("nightly-report", "click-2");
+    const otherSchedule = await s.triggerSchedule("heartbeat", "click-1");
+    assert.equal(otherClick.created && otherSchedule.created, true);
+    assert.equal(new Set([first.jobId, otherClick.jobId, otherSchedule.jobId]).size, 3);
+    assert.equal(await count(s, "report", "waiting"), 3);
+    assert.equal((await s.triggerSchedule("nightly-report")).created, true, "no key: a new run");
+
+    await assert.rejects(
+      () => s.triggerSchedule("nightly-report", "has space"),
+      (error: Error & { code?: string }) =>
+        error.code === "INVALID_PARAM" && /idempotencyKey/.test(error.message),
+    );
+    await assert.rejects(
+      () => s.triggerSchedule("nightly-report", "x".repeat(201)),
+      (error: Error & { code?: string }) => error.code === "INVALID_PARAM",
+    );
+  });
+
   contract("a triggered job carries the task's newest version and attempts", async (s) => {
     const invoice = await s.getJob((await s.triggerSchedule("invoices")).jobId);
     assert.deepEqual(invoice?.data, { run: "monthly" });

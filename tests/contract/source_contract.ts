@@ -75,6 +75,32 @@ export function withQueuedBilling(dump: KeyspaceDump): KeyspaceDump {
   };
 }
 
+/** A `send-email` job of {@link withLoggedJob}, which logged `line 0` to `line <n - 1>`. */
+export const CHATTY_JOB = "c4a77e11-0000-4000-8000-000000000250";
+
+/** The fixture plus {@link CHATTY_JOB}, a completed job with `lines` log entries. */
+export function withLoggedJob(dump: KeyspaceDump, lines = 250): KeyspaceDump {
+  const base = `taskora:{send-email}:${CHATTY_JOB}`;
+  return {
+    ...dump,
+    keys: {
+      ...dump.keys,
+      [base]: job({ state: "completed", ts: String(T), finishedOn: String(T + lines) }),
+      [`${base}:logs`]: {
+        type: "list",
+        pttl: -1,
+        value: Array.from({ length: lines }, (_, i) =>
+          JSON.stringify({
+            level: i % 50 === 49 ? "warn" : "info",
+            message: `line ${i}`,
+            meta: { i, password: "hunter2" },
+            timestamp: T + i,
+          })),
+      },
+    },
+  };
+}
+
 function zsetOf(dump: KeyspaceDump, key: string): Array<{ value: string; score: number }> {
   return dump.keys[key].value as Array<{ value: string; score: number }>;
 }
@@ -84,9 +110,13 @@ export function sourceContract(name: string, seed: Seed): void {
   const dump = readFixture();
   const minute = FIXTURE_METRIC_MINUTE;
 
-  function contract(title: string, body: (source: TaskSource) => Promise<void>): void {
+  function contract(
+    title: string,
+    body: (source: TaskSource) => Promise<void>,
+    from: KeyspaceDump = dump,
+  ): void {
     Deno.test(`${name}: ${title}`, async () => {
-      const harness = await seed(dump);
+      const harness = await seed(from);
       try {
         await body(harness.source);
       } finally {
@@ -194,6 +224,34 @@ export function sourceContract(name: string, seed: Seed): void {
     });
     assert.equal(job.workflow, null);
   });
+
+  contract("carries a job's newest 100 log lines and pages through all of them", async (source) => {
+    const lines = (logs: { message: string }[]) => logs.map((log) => log.message);
+    const range = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `line ${from + i}`);
+    const job = await source.getJob(CHATTY_JOB);
+    assert.equal(job?.logCount, 250);
+    assert.deepEqual(lines(job!.logs), range(150, 250), "the newest 100, oldest first");
+    assert.deepEqual(job!.logs[99], {
+      level: "warn",
+      message: "line 249",
+      meta: { i: 249, password: "hunter2" },
+      timestamp: T + 249,
+    });
+
+    const first = await source.getJobLogs(CHATTY_JOB, 0, 10);
+    assert.equal(first?.total, 250);
+    assert.deepEqual(lines(first!.logs), range(0, 10));
+    assert.deepEqual(lines((await source.getJobLogs(CHATTY_JOB, 245, 10))!.logs), range(245, 250));
+    assert.deepEqual(await source.getJobLogs(CHATTY_JOB, 250, 10), { logs: [], total: 250 });
+
+    const quiet = await source.getJobLogs("a1cc1051-e5de-4ae3-babd-cdd4d73d08cc", 0, 10);
+    assert.deepEqual(quiet, { logs: [], total: 0 }, "a job that logged nothing");
+    const failed = await source.getJob("7deea1e0-af8c-4c24-bb84-c89069ee4b0a");
+    assert.equal(failed?.logCount, 2);
+    assert.equal(await source.getJobLogs("00000000-0000-0000-0000-000000000000", 0, 10), null);
+    assert.equal(await source.getJobLogs("wait", 0, 10), null, "an id naming another key");
+  }, withLoggedJob(dump));
 
   contract("reads numeric progress, workflow links and cancel requests", async (source) => {
     const transcode = await source.getJob("d8e1df37-39dd-4863-9508-f7c9bd517880");

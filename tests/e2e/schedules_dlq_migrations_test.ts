@@ -8,6 +8,9 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { TRIGGER_DISPATCH } from "../../src/source/redis/action_scripts.ts";
+import { taskKeys } from "../../src/source/wire/keys.ts";
+import { connectClient } from "../helpers/redis_server.ts";
 import { screenshotThemes, withBoard } from "./harness.ts";
 
 const HEARTBEAT_LAST_JOB = "49e833ba-6ef4-41a3-9c4a-827a99ffcd1b";
@@ -142,6 +145,50 @@ browserTest("run now, edit (errors inline, next to the field) and delete a sched
     assert.equal(await page.locator(".schedule-table > tbody > tr").count(), 2);
   });
 });
+
+browserTest(
+  "Run now left unconfirmed (Redis pausing writes) says to check; the retry finds its job",
+  async () => {
+    await withBoard({}, async ({ page, root, redis }) => {
+      const admin = await connectClient(redis.url);
+      const report = taskKeys("report");
+      try {
+        // Loaded now, so the paused call is the dispatch itself, not a NOSCRIPT.
+        await admin.scriptLoad(TRIGGER_DISPATCH.source);
+        await page.goto(`${root}schedules`);
+        const nightly = row(page, "nightly-report");
+        await nightly.waitFor();
+        const waiting = await admin.lLen(report.wait);
+
+        await admin.sendCommand(["CLIENT", "PAUSE", "30000", "WRITE"]);
+        await nightly.getByRole("button", { name: "Run now" }).click();
+        await confirm(page, /One report job is dispatched now/, "Run now");
+        const warning = await toast(page, /^Not confirmed/);
+        assert.match(warning, /may have been.*Check before you try again.*OUTCOME_UNKNOWN/);
+        await admin.sendCommand(["CLIENT", "UNPAUSE"]);
+        // Redis runs the paused dispatch once writes resume.
+        for (let i = 0; i < 100 && await admin.lLen(report.wait) === waiting; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        const [dispatched] = await admin.lRange(report.wait, 0, 0);
+
+        await nightly.getByRole("button", { name: "Run now" }).click();
+        await confirm(page, /last try was not confirmed/, "Run now");
+        assert.match(await toast(page, /already been triggered/), new RegExp(`job ${dispatched}`));
+        assert.equal(await admin.lLen(report.wait), waiting + 1, "one job for the two tries");
+
+        // A new click is a new run.
+        await nightly.getByRole("button", { name: "Run now" }).click();
+        await confirm(page, /One report job is dispatched now/, "Run now");
+        await toast(page, "Triggered nightly-report");
+        assert.equal(await admin.lLen(report.wait), waiting + 2);
+      } finally {
+        await admin.sendCommand(["CLIENT", "UNPAUSE"]);
+        admin.destroy();
+      }
+    });
+  },
+);
 
 browserTest(
   "the DLQ groups failures by error, most frequent first; retries change the counts",

@@ -173,6 +173,53 @@ browserTest(
   },
 );
 
+browserTest("the Logs tab shows a long log's newest lines and pages back through it", async () => {
+  await withBoard({}, async ({ page, root, redis }) => {
+    // The fixture's two lines ("connecting"), then 250 more: 252 in all.
+    const client = await connectClient(redis.url);
+    await client.rPush(
+      `taskora:{send-email}:${FAILED_JOB}:logs`,
+      Array.from(
+        { length: 250 },
+        (_, i) =>
+          JSON.stringify({ level: "info", message: `line ${i}`, timestamp: 1795345688000 + i }),
+      ),
+    );
+    client.destroy();
+    const requests: string[] = [];
+    page.on("request", (request) => requests.push(new URL(request.url()).pathname));
+
+    await page.goto(`${root}jobs/${FAILED_JOB}`);
+    await page.getByRole("tab", { name: /^Logs\s*252$/ }).click();
+    const rows = page.locator(".logs tbody tr");
+    const pages = page.getByRole("navigation", { name: "Pages" });
+    const showing = async (range: string, first: string, last: string) => {
+      await pages.getByText(`${range} of 252`).waitFor();
+      await rows.first().filter({ hasText: first }).waitFor();
+      assert.match(await rows.last().textContent() ?? "", new RegExp(`${last}$`));
+    };
+    await showing("153–252", "line 150", "line 249");
+    assert.equal(await rows.count(), 100, "the newest 100 lines came with the job");
+    assert.equal(requests.filter((path) => path.endsWith("/logs")).length, 0);
+    for (const width of [390, 1280, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `job-logs-${width}`);
+    }
+
+    await pages.getByRole("button", { name: "Previous" }).click();
+    await showing("53–152", "line 50", "line 149");
+    await pages.getByRole("button", { name: "Previous" }).click();
+    await showing("1–100", "connecting", "line 97");
+    assert.equal(await pages.getByRole("button", { name: "Previous" }).isDisabled(), true);
+    await pages.getByRole("button", { name: "Next" }).click();
+    await showing("101–200", "line 98", "line 197");
+    await pages.getByRole("button", { name: "Next" }).click();
+    await showing("153–252", "line 150", "line 249");
+    assert.equal(await pages.getByRole("button", { name: "Next" }).isDisabled(), true);
+    assert.equal(requests.filter((path) => path.endsWith(`/jobs/${FAILED_JOB}/logs`)).length, 3);
+  });
+});
+
 browserTest(
   "Retry sends a failed job back to waiting; Cancel asks first, with a reason, then cancels",
   async () => {

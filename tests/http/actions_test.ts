@@ -13,17 +13,23 @@ const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
 const COMPLETED = "a1cc1051-e5de-4ae3-babd-cdd4d73d08cc";
 const ACTIVE = "d8e1df37-39dd-4863-9508-f7c9bd517880";
 
-type Call = (method: string, path: string, body?: unknown, type?: string) => Promise<Response>;
+type Call = (
+  method: string,
+  path: string,
+  body?: unknown,
+  type?: string,
+  headers?: Record<string, string>,
+) => Promise<Response>;
 
 function action(name: string, body: (call: Call) => Promise<void>) {
   Deno.test(name, async () => {
     const source = createMemorySource({ seed: dump });
     const board = createBoard(source);
-    const call: Call = (method, path, payload, type = "application/json") =>
+    const call: Call = (method, path, payload, type = "application/json", headers = {}) =>
       Promise.resolve(board.fetch(
         new Request(`http://board.test/board/api${path}`, {
           method,
-          headers: payload === undefined ? {} : { "content-type": type },
+          headers: payload === undefined ? headers : { "content-type": type, ...headers },
           body: payload === undefined
             ? undefined
             : typeof payload === "string"
@@ -236,6 +242,33 @@ action("schedule actions: pause, resume, trigger, update, delete", async (call) 
   );
   assert.deepEqual(names, ["heartbeat", "nightly-report"]);
 });
+
+action(
+  "POST /schedules/{name}/trigger is idempotent on its Idempotency-Key header",
+  async (call) => {
+    const click = { "idempotency-key": "9d0c6a3e-click" };
+    const first =
+      await (await call("POST", "/schedules/nightly-report/trigger", {}, undefined, click))
+        .json();
+    assert.equal(first.created, true);
+    const again = await call("POST", "/schedules/nightly-report/trigger", {}, undefined, click);
+    assert.deepEqual(await again.json(), { ok: true, jobId: first.jobId, created: false });
+    assert.equal(
+      (await call("GET", "/tasks/report/jobs?state=waiting")).headers.get("x-total-count"),
+      "1",
+    );
+    for (const bad of ["two words", "x".repeat(201), "é"]) {
+      await expectError(
+        await call("POST", "/schedules/nightly-report/trigger", {}, undefined, {
+          "idempotency-key": bad,
+        }),
+        400,
+        "INVALID_PARAM",
+        /^Invalid Idempotency-Key: must be 1 to 200 printable ASCII/,
+      );
+    }
+  },
+);
 
 action(
   "schedule refusals: unknown name, bad cron, both cron and every, bad types",

@@ -10,7 +10,7 @@
 export class ApiError extends Error {
   /** HTTP status, or 0 when the server could not be reached. */
   readonly status: number;
-  /** The API's error code (`STORE_UNAVAILABLE`, …), `NETWORK` or `HTTP_<status>`. */
+  /** The API's error code (`STORE_UNAVAILABLE`, `OUTCOME_UNKNOWN`, …), `NETWORK` or `HTTP_<status>`. */
   readonly code: string;
 
   /** Creates an error from a status, code and message. */
@@ -21,6 +21,15 @@ export class ApiError extends Error {
     this.code = code;
   }
 }
+
+/**
+ * What the operator reads when a change was sent but not confirmed (504
+ * `OUTCOME_UNKNOWN`): it may have happened, so trying again blindly could
+ * do it twice.
+ */
+export const OUTCOME_UNKNOWN_MESSAGE =
+  "Not confirmed: the change was sent, but the store did not " +
+  "say whether it was applied. It may have been, or may be shortly. Check before you try again.";
 
 /** One page of a paginated list and the `X-Total-Count` the server sent with it. */
 export interface Page<T> {
@@ -33,6 +42,12 @@ export interface ReadInit {
   signal?: AbortSignal;
 }
 
+/** Options of a mutation. */
+export interface SendInit {
+  /** Sent as the `Idempotency-Key` header: the same key for a retry of the same click. */
+  idempotencyKey?: string;
+}
+
 /** A client bound to one board base path. */
 export interface Api {
   /** GETs `<base>api/<path>` and parses the JSON body. */
@@ -40,7 +55,12 @@ export interface Api {
   /** GETs a paginated list: the array body and its `X-Total-Count`. */
   getPage<T>(path: string, init?: ReadInit): Promise<Page<T>>;
   /** Sends a mutation (`POST`, `PUT`, `DELETE`) with an optional JSON body. */
-  send<T>(method: "POST" | "PUT" | "DELETE", path: string, body?: unknown): Promise<T>;
+  send<T>(
+    method: "POST" | "PUT" | "DELETE",
+    path: string,
+    body?: unknown,
+    init?: SendInit,
+  ): Promise<T>;
 }
 
 /** Creates the API client for a base path ending in `/` (e.g. `/board/`). */
@@ -53,7 +73,12 @@ export function createApi(basePath: string): Api {
       res = await fetch(root + path, { credentials: "same-origin", ...init });
     } catch (err) {
       if (init.signal?.aborted) throw err;
-      throw new ApiError(0, "NETWORK", "Cannot reach the board server");
+      // A change whose request failed may have reached the server all the same.
+      const message = init.method === undefined
+        ? "Cannot reach the board server"
+        : "Cannot reach the board server: this change may or may not have been applied. " +
+          "Check before you try again.";
+      throw new ApiError(0, "NETWORK", message);
     }
     if (res.status === 401) {
       // The session ended: the login page brings the user back here.
@@ -75,10 +100,19 @@ export function createApi(basePath: string): Api {
       const total = Number(res.headers.get("x-total-count"));
       return { items, total: Number.isFinite(total) ? total : items.length };
     },
-    async send<T>(method: "POST" | "PUT" | "DELETE", path: string, body?: unknown): Promise<T> {
+    async send<T>(
+      method: "POST" | "PUT" | "DELETE",
+      path: string,
+      body?: unknown,
+      init: SendInit = {},
+    ): Promise<T> {
       const res = await request(path, {
         method,
-        headers: { accept: "application/json", "content-type": "application/json" },
+        headers: {
+          accept: "application/json",
+          "content-type": "application/json",
+          ...(init.idempotencyKey ? { "idempotency-key": init.idempotencyKey } : {}),
+        },
         body: JSON.stringify(body ?? {}),
       });
       return await res.json() as T;
@@ -93,9 +127,11 @@ async function toError(res: Response): Promise<ApiError> {
   } catch {
     // not JSON: fall back to the status line
   }
-  const message = typeof body?.error === "string" && body.error
+  const code = typeof body?.code === "string" ? body.code : `HTTP_${res.status}`;
+  const message = code === "OUTCOME_UNKNOWN"
+    ? OUTCOME_UNKNOWN_MESSAGE
+    : typeof body?.error === "string" && body.error
     ? body.error
     : `Request failed: ${res.status} ${res.statusText}`.trim();
-  const code = typeof body?.code === "string" ? body.code : `HTTP_${res.status}`;
   return new ApiError(res.status, code, message);
 }

@@ -12,7 +12,7 @@
 
 import { invalidParam } from "../../errors.ts";
 import { assertValidCron, nextRunOf } from "../schedule_time.ts";
-import type { ScheduleConfig, SchedulePatch } from "../types.ts";
+import type { ScheduleConfig, SchedulePatch, TriggerResult } from "../types.ts";
 import type { MemoryStore, StoredJob, StoredSchedule } from "./store.ts";
 import { scheduleNotFound } from "../refusals.ts";
 
@@ -73,16 +73,19 @@ function currentDispatch(
  * task's current version and attempts, like taskora's `schedules.trigger`:
  * a plain dispatch that leaves the next run
  * and `lastRun` / `lastJobId` as they were (only the scheduler's own runs
- * record those). Returns the new job's id.
+ * record those). When the task already holds a job `jobId` (derived from an
+ * idempotency key by `trigger_id.ts`), nothing is dispatched, as the Redis
+ * source's script does.
  */
-export function triggerSchedule(store: MemoryStore, name: string): string {
+export function triggerSchedule(store: MemoryStore, name: string, jobId: string): TriggerResult {
   const { config } = load(store, name);
-  const job = store.enqueue(config.task, {
-    id: crypto.randomUUID(),
+  if (store.tasks.get(config.task)?.jobs.has(jobId)) return { jobId, created: false };
+  store.enqueue(config.task, {
+    id: jobId,
     data: config.data !== undefined ? config.data : null,
     ...currentDispatch(store, config.task),
   });
-  return job.id;
+  return { jobId, created: true };
 }
 
 function checkPatch(patch: SchedulePatch): void {

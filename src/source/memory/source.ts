@@ -11,12 +11,15 @@ import {
   type DeadLetterGroup,
   FINISHED_STATES,
   type FinishedState,
+  JOB_DETAIL_LOGS,
   JOB_STATES,
   type JobActionResult,
   type JobDetail,
   type JobPage,
   type JobRecord,
   type JobState,
+  type LogEntry,
+  type LogPage,
   type QueueStats,
   type SchedulePatch,
   type ScheduleRecord,
@@ -26,6 +29,7 @@ import {
   type TaskStorage,
   type ThroughputBucket,
   type ThroughputQuery,
+  type TriggerResult,
   type VersionCounts,
   type VersionDistribution,
   type WorkflowCancelResult,
@@ -35,6 +39,7 @@ import {
   type WorkflowSummary,
 } from "../types.ts";
 import { decodeSchedule, decodeWorkflow, scheduleLastJobId } from "../wire/decode.ts";
+import { triggerJobId } from "../trigger_id.ts";
 import * as jobActions from "./job_actions.ts";
 import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
@@ -44,6 +49,11 @@ import { taskNotFound } from "../refusals.ts";
 
 /** What an idle Redis reports as used memory; the estimate starts there. */
 const BASE_MEMORY_BYTES = 1_000_000;
+
+/** Copies of log entries, so a caller never holds the store's own. */
+function copyLogs(logs: readonly LogEntry[]): LogEntry[] {
+  return logs.map((log) => ({ ...log }));
+}
 
 /** A job's record (its hash), without its logs. */
 function toRecord(job: StoredJob): JobRecord {
@@ -220,12 +230,20 @@ export class MemorySource implements TaskSource {
     });
   }
 
-  /** A job with its logs, or null. */
+  /** A job with its newest logs, or null. */
   getJob(jobId: string): Promise<JobDetail | null> {
     const job = this.store.findJob(jobId);
-    return Promise.resolve(
-      job ? { ...toRecord(job), logs: job.logs.map((log) => ({ ...log })) } : null,
-    );
+    if (!job) return Promise.resolve(null);
+    const logs = copyLogs(job.logs.slice(-JOB_DETAIL_LOGS));
+    return Promise.resolve({ ...toRecord(job), logs, logCount: job.logs.length });
+  }
+
+  /** A page of a job's log, oldest first, or null. */
+  getJobLogs(jobId: string, offset: number, limit: number): Promise<LogPage | null> {
+    const job = this.store.findJob(jobId);
+    if (!job) return Promise.resolve(null);
+    const logs = copyLogs(job.logs.slice(offset, offset + limit));
+    return Promise.resolve({ logs, total: job.logs.length });
   }
 
   /** Versions of waiting + active, delayed and retrying jobs; the highest `_v` of any job. */
@@ -421,9 +439,10 @@ export class MemorySource implements TaskSource {
     });
   }
 
-  /** Dispatches one run of a schedule now. */
-  triggerSchedule(name: string): Promise<{ jobId: string }> {
-    return Promise.try(() => ({ jobId: scheduleActions.triggerSchedule(this.store, name) }));
+  /** Dispatches one run of a schedule now (once per idempotency key). */
+  async triggerSchedule(name: string, idempotencyKey?: string): Promise<TriggerResult> {
+    const jobId = await triggerJobId(name, idempotencyKey);
+    return scheduleActions.triggerSchedule(this.store, name, jobId);
   }
 
   /** Changes a schedule; the next run is recomputed unless it is paused. */

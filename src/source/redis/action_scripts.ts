@@ -70,6 +70,7 @@ end
  */
 export const RETRY_JOB: LuaScript = {
   name: "retry-job",
+  writes: true,
   source: `
 local prefix = ARGV[1]
 local waitKey, prioritizedKey, eventsKey = KEYS[1], KEYS[2], KEYS[4]
@@ -105,6 +106,7 @@ return { 'done', state }
  */
 export const RETRY_FAILED_BATCH: LuaScript = {
   name: "retry-failed-batch",
+  writes: true,
   source: `
 local prefix = ARGV[1]
 local waitKey, prioritizedKey, eventsKey = KEYS[1], KEYS[2], KEYS[4]
@@ -188,6 +190,7 @@ local cancelledKey, eventsKey, channel = KEYS[4], KEYS[5], KEYS[6]
  */
 export const CANCEL_JOB: LuaScript = {
   name: "cancel-job",
+  writes: true,
   source: `${CANCEL_LOCALS}${CANCEL_FN}
 local outcome, state = cancel(ARGV[4])
 if not state then return { outcome } end
@@ -207,6 +210,7 @@ return { outcome, state }
  */
 export const CANCEL_NODE_JOBS: LuaScript = {
   name: "cancel-node-jobs",
+  writes: true,
   source: `${CANCEL_LOCALS}${CANCEL_FN}
 local cancelled, signalled = 0, 0
 for i = 4, #ARGV do
@@ -234,6 +238,7 @@ return { cancelled, signalled }
  */
 export const CANCEL_WORKFLOW: LuaScript = {
   name: "cancel-workflow",
+  writes: true,
   source: `
 local key, reason = KEYS[1], ARGV[1]
 local state = redis.call('HGET', key, 'state')
@@ -266,6 +271,7 @@ return out
  */
 export const CLEAN_FINISHED: LuaScript = {
   name: "clean-finished",
+  writes: true,
   source: `
 local prefix = ARGV[1]
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
@@ -290,14 +296,21 @@ return #ids
  * cancelled sets; the highest `_v` wins, and `maxAttempts` comes from the
  * newest (`ts`) job that has it. Nothing found: `_v=1`, `maxAttempts=1`.
  *
+ * When a job hash with the id already exists, nothing is written: the id
+ * was derived from an idempotency key, and this is the trigger sent again
+ * (see `src/source/trigger_id.ts`). The check and the dispatch are one
+ * script on the task's slot, so two triggers with one key make one job.
+ *
  * KEYS = wait, marker, events, active, delayed, completed, failed, cancelled.
  * ARGV = jobPrefix, jobId, serialized data, now, lastJobId (`""` = none), sample.
- * Returns `{ _v, maxAttempts }`.
+ * Returns `{ 1, _v, maxAttempts }` when dispatched, `{ 0 }` when the job existed.
  */
 export const TRIGGER_DISPATCH: LuaScript = {
   name: "trigger-dispatch",
+  writes: true,
   source: `
 local prefix, id, data, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+if redis.call('EXISTS', prefix .. id) == 1 then return { 0 } end
 local sample = tonumber(ARGV[6])
 local candidates = {}
 if ARGV[5] ~= '' then candidates[1] = ARGV[5] end
@@ -328,7 +341,7 @@ redis.call('HSET', prefix .. id,
 redis.call('LPUSH', KEYS[1], id)
 redis.call('ZADD', KEYS[2], 0, '0')
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', 10000, '*', 'event', 'waiting', 'jobId', id)
-return { version, tonumber(maxAttempts) }
+return { 1, version, tonumber(maxAttempts) }
 `,
 };
 
@@ -340,6 +353,7 @@ return { version, tonumber(maxAttempts) }
  */
 export const SCHEDULE_PAUSE: LuaScript = {
   name: "schedule-pause",
+  writes: true,
   source: `
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('ZREM', KEYS[2], ARGV[1])
@@ -361,6 +375,7 @@ return 1
  */
 export const SCHEDULE_WRITE: LuaScript = {
   name: "schedule-write",
+  writes: true,
   source: `
 local current = redis.call('HGET', KEYS[1], ARGV[1])
 if not current then return -1 end
@@ -383,6 +398,7 @@ return 1
  */
 export const SCHEDULE_REMOVE: LuaScript = {
   name: "schedule-remove",
+  writes: true,
   source: `
 local removed = redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])

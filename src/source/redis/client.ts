@@ -1,7 +1,9 @@
 /**
  * The connection to Redis: connecting, reconnecting, timeouts, pipelines and
  * Lua scripts, and the mapping of every connection failure to
- * {@link StoreUnavailableError}.
+ * {@link StoreUnavailableError} (nothing was sent, or a read went
+ * unanswered) or {@link OutcomeUnknownError} (a write was sent and not
+ * confirmed).
  *
  * Every other file of the Redis source talks to Redis through
  * {@link RedisConnection.pipeline}: one call is one round trip.
@@ -9,8 +11,8 @@
  * @module
  */
 
-import { createClient, ErrorReply } from "redis";
-import { StoreUnavailableError } from "../../errors.ts";
+import { ClientClosedError, ClientOfflineError, createClient, ErrorReply } from "redis";
+import { OutcomeUnknownError, StoreUnavailableError } from "../../errors.ts";
 import type { LuaScript } from "./scripts.ts";
 
 /**
@@ -74,11 +76,27 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Whether a batch changes the keyspace: it calls a script that {@link LuaScript.writes}. */
+function writes(commands: readonly Command[]): boolean {
+  return commands.some((command) => isScriptCall(command) && command.script.writes === true);
+}
+
+/** node-redis refused the command before queueing it: it never reached the socket. */
+function neverSent(error: StoreUnavailableError): boolean {
+  return error.cause instanceof ClientOfflineError || error.cause instanceof ClientClosedError;
+}
+
 /**
  * One command client with fail-fast semantics: the offline queue is off, so
  * while Redis is unreachable every call rejects (after at most
  * `commandTimeoutMs`) with {@link StoreUnavailableError}, and node-redis keeps
  * reconnecting in the background (backoff capped at two seconds).
+ *
+ * A batch that writes (calls a script marked {@link LuaScript.writes}) and
+ * was handed to the socket but not answered in time, or whose connection
+ * dropped before the answer, rejects with {@link OutcomeUnknownError}
+ * instead: Redis may have run it, or may run it later (a failover pauses
+ * writes with `CLIENT PAUSE WRITE` and runs them when it resumes).
  */
 export class RedisConnection {
   /** The node-redis client in use. */
@@ -167,7 +185,8 @@ export class RedisConnection {
     if (commands.length === 0) return [];
     await this.ready();
     const argv = await Promise.all(commands.map((command) => this.#toArgs(command)));
-    let replies = await this.#send(argv);
+    const write = writes(commands);
+    let replies = await this.#send(argv, write);
     const missing = commands
       .map((command, index) => ({ command, index }))
       .filter(({ index }) =>
@@ -175,8 +194,9 @@ export class RedisConnection {
       );
     if (missing.length > 0) {
       const scripts = [...new Set(missing.map(({ command }) => (command as ScriptCall).script))];
-      await this.#send(scripts.map((script) => ["SCRIPT", "LOAD", script.source]));
-      const retried = await this.#send(missing.map(({ index }) => argv[index]));
+      // NOSCRIPT: those calls did not run, so loading their scripts writes nothing of ours.
+      await this.#send(scripts.map((script) => ["SCRIPT", "LOAD", script.source]), false);
+      const retried = await this.#send(missing.map(({ index }) => argv[index]), write);
       replies = [...replies];
       missing.forEach(({ index }, i) => replies[index] = retried[i]);
     }
@@ -237,9 +257,11 @@ export class RedisConnection {
   /**
    * Writes all commands in the same tick, which node-redis sends as one
    * batch (one round trip). Replies that are Redis errors are returned as
-   * values; a connection failure or timeout rejects the whole batch.
+   * values; a connection failure or timeout rejects the whole batch, with
+   * {@link OutcomeUnknownError} when the batch `writes` and may have reached
+   * Redis.
    */
-  async #send(argv: readonly string[][]): Promise<unknown[]> {
+  async #send(argv: readonly string[][], writes: boolean): Promise<unknown[]> {
     if (!this.client.isReady) throw new StoreUnavailableError("Redis is not reachable");
     const sent = argv.map((args) =>
       this.client.sendCommand(args).then(
@@ -250,8 +272,16 @@ export class RedisConnection {
         },
       )
     );
-    const all = Promise.all(sent);
-    return await this.#within(all, "Redis did not answer");
+    try {
+      return await this.#within(Promise.all(sent), "Redis did not answer");
+    } catch (error) {
+      if (!writes || !(error instanceof StoreUnavailableError) || neverSent(error)) throw error;
+      throw new OutcomeUnknownError(
+        `Redis did not confirm the change (${error.message}): it may have been applied, or ` +
+          "may still be once Redis resumes. Check before retrying.",
+        { cause: error },
+      );
+    }
   }
 
   /** Races `work` against the command timeout; connection errors become StoreUnavailableError. */

@@ -1,10 +1,19 @@
 /**
- * Reading jobs: a page of a task's jobs in one state, and one job by id.
+ * Reading jobs: a page of a task's jobs in one state, one job by id, and a
+ * page of one job's log.
  *
  * @module
  */
 
-import type { JobDetail, JobPage, JobRecord, JobState } from "../types.ts";
+import {
+  JOB_DETAIL_LOGS,
+  type JobDetail,
+  type JobPage,
+  type JobRecord,
+  type JobState,
+  type LogEntry,
+  type LogPage,
+} from "../types.ts";
 import { decodeJob, decodeLogs } from "../wire/decode.ts";
 import { taskKeys } from "../wire/keys.ts";
 import type { Command, RedisConnection } from "./client.ts";
@@ -135,8 +144,9 @@ export async function listDelayedJobs(
 
 /**
  * A job by id, looked up in every task in one pipelined round trip
- * (HGETALL of the hash, LRANGE of its logs, ZSCORE in the delayed set, per
- * task). Null when no task has it.
+ * (HGETALL of the hash, ZSCORE in the delayed set, and LRANGE of the newest
+ * {@link JOB_DETAIL_LOGS} log entries plus LLEN of its log, per task). Null
+ * when no task has it.
  */
 export async function getJob(
   connection: RedisConnection,
@@ -150,20 +160,62 @@ export async function getJob(
     const jobKey = `${keys.jobPrefix}${jobId}`;
     return [
       ["HGETALL", jobKey],
-      ["LRANGE", `${jobKey}:logs`, "0", "-1"],
       ["ZSCORE", keys.delayed, jobId],
+      ["LRANGE", `${jobKey}:logs`, String(-JOB_DETAIL_LOGS), "-1"],
+      ["LLEN", `${jobKey}:logs`],
     ];
   });
   // Settled: an id that names another kind of key (e.g. "wait") answers WRONGTYPE.
   const replies = await connection.pipelineSettled(commands);
   for (let i = 0; i < tasks.length; i++) {
-    const [hash, logs, score] = replies.slice(i * 3, i * 3 + 3);
+    const [hash, score, logs, count] = replies.slice(i * 4, i * 4 + 4);
     if (!Array.isArray(hash) || hash.length === 0) continue;
     const fields = fieldsOf(hash as string[]);
     const waitsToRun = fields.state === "delayed" || fields.state === "retrying";
     const runAt = waitsToRun && typeof score === "string" ? Number(score) : null;
     const job = decodeJob(tasks[i], jobId, fields, runAt);
-    return { ...job, logs: Array.isArray(logs) ? decodeLogs(logs as string[]) : [] };
+    return { ...job, ...logPageOf(logs, count) };
+  }
+  return null;
+}
+
+/** A log page from LRANGE and LLEN replies (a key of another type reads as no log). */
+function logPageOf(entries: unknown, count: unknown): { logs: LogEntry[]; logCount: number } {
+  return {
+    logs: Array.isArray(entries) ? decodeLogs(entries as string[]) : [],
+    logCount: typeof count === "number" ? count : 0,
+  };
+}
+
+/**
+ * Entries `offset` to `offset + limit - 1` of a job's log, oldest first, and
+ * its length: one pipelined round trip of TYPE of the job key, LLEN and
+ * LRANGE of its log per task, so O(limit) whatever the log's size. Null when
+ * no task holds a job hash with the id.
+ */
+export async function getJobLogs(
+  connection: RedisConnection,
+  tasks: readonly string[],
+  jobId: string,
+  offset: number,
+  limit: number,
+  prefix?: string,
+): Promise<LogPage | null> {
+  if (jobId === "" || tasks.length === 0) return null;
+  const commands = tasks.flatMap((task) => {
+    const jobKey = `${taskKeys(task, prefix).jobPrefix}${jobId}`;
+    return [
+      ["TYPE", jobKey],
+      ["LRANGE", `${jobKey}:logs`, String(offset), String(offset + limit - 1)],
+      ["LLEN", `${jobKey}:logs`],
+    ];
+  });
+  const replies = await connection.pipelineSettled(commands);
+  for (let i = 0; i < tasks.length; i++) {
+    const [type, entries, count] = replies.slice(i * 3, i * 3 + 3);
+    if (type !== "hash") continue;
+    const { logs, logCount } = logPageOf(entries, count);
+    return { logs, total: logCount };
   }
   return null;
 }

@@ -22,6 +22,7 @@ import type {
   JobDetail,
   JobPage,
   JobState,
+  LogPage,
   QueueStats,
   SchedulePatch,
   ScheduleRecord,
@@ -31,6 +32,7 @@ import type {
   TaskStorage,
   ThroughputBucket,
   ThroughputQuery,
+  TriggerResult,
   VersionDistribution,
   WorkflowCancelResult,
   WorkflowDetail,
@@ -49,7 +51,7 @@ import {
 import { TaskDiscovery } from "./discovery.ts";
 import { duplicateClient, RedisEventReader } from "./event_reader.ts";
 import { getStoreInfo } from "./info.ts";
-import { getJob, listJobs } from "./jobs.ts";
+import { getJob, getJobLogs, listJobs } from "./jobs.ts";
 import { locateJob } from "./locate.ts";
 import { checkWireVersion } from "./meta.ts";
 import { retryAllFailed, retryFailedJobs, retryJob } from "./retry.ts";
@@ -204,6 +206,13 @@ export class RedisTaskSource implements TaskSource {
   async getJob(jobId: string): Promise<JobDetail | null> {
     await this.#ready();
     return await getJob(this.connection, await this.#discovery.list(), jobId, this.prefix);
+  }
+
+  /** A page of a job's log, oldest first, or null when no task has the job. */
+  async getJobLogs(jobId: string, offset: number, limit: number): Promise<LogPage | null> {
+    await this.#ready();
+    const tasks = await this.#discovery.list();
+    return await getJobLogs(this.connection, tasks, jobId, offset, limit, this.prefix);
   }
 
   /** Task-version spread of the jobs yet to run. */
@@ -395,10 +404,10 @@ export class RedisTaskSource implements TaskSource {
     return await resumeSchedule(this.connection, name, this.prefix);
   }
 
-  /** Dispatches one run of a schedule now. */
-  async triggerSchedule(name: string): Promise<{ jobId: string }> {
+  /** Dispatches one run of a schedule now (once per idempotency key). */
+  async triggerSchedule(name: string, idempotencyKey?: string): Promise<TriggerResult> {
     await this.#ready();
-    return await triggerSchedule(this.connection, name, this.prefix);
+    return await triggerSchedule(this.connection, name, idempotencyKey, this.prefix);
   }
 
   /** Changes a schedule; see `schedule_actions.ts`. */

@@ -16,7 +16,8 @@
 
 import { BoardError, invalidParam } from "../../errors.ts";
 import { assertValidCron, nextRunOf } from "../schedule_time.ts";
-import type { ScheduleConfig, SchedulePatch, ScheduleRecord } from "../types.ts";
+import { triggerJobId } from "../trigger_id.ts";
+import type { ScheduleConfig, SchedulePatch, ScheduleRecord, TriggerResult } from "../types.ts";
 import { decodeSchedule, decodeValue } from "../wire/decode.ts";
 import { globalKeys, taskKeys } from "../wire/keys.ts";
 import {
@@ -234,21 +235,26 @@ export async function removeSchedule(
  * one script on the task's slot ({@link TRIGGER_DISPATCH}, which also picks
  * the task's current `_v` and `maxAttempts`). Like upstream, neither the
  * next run nor `lastRun` / `lastJobId` change.
+ *
+ * With an idempotency key the job id is derived from it
+ * ({@link triggerJobId}); when that job exists already the script writes
+ * nothing and its id comes back with `created: false`.
  */
 export async function triggerSchedule(
   connection: RedisConnection,
   name: string,
+  idempotencyKey?: string,
   prefix?: string,
-): Promise<{ jobId: string }> {
+): Promise<TriggerResult> {
+  const jobId = await triggerJobId(name, idempotencyKey);
   const json = await readJson(connection, name, prefix);
   const record = decodeSchedule(name, json, null, null);
   if (record.config.task === "") {
     throw new BoardError("INVALID_STATE", `Schedule "${name}" names no task`);
   }
   const keys = taskKeys(record.config.task, prefix);
-  const jobId = crypto.randomUUID();
   const data = JSON.stringify(record.config.data !== undefined ? record.config.data : null);
-  await connection.call({
+  const [created] = await connection.call<[number, ...number[]]>({
     script: TRIGGER_DISPATCH,
     keys: [
       keys.wait,
@@ -262,5 +268,5 @@ export async function triggerSchedule(
     ],
     args: [keys.jobPrefix, jobId, data, Date.now(), record.lastJobId ?? "", VERSION_SAMPLE],
   });
-  return { jobId };
+  return { jobId, created: created === 1 };
 }

@@ -15,6 +15,12 @@ export interface LuaScript {
   readonly name: string;
   /** The Lua source. */
   readonly source: string;
+  /**
+   * Whether it changes the keyspace. A write that was sent and not answered
+   * is reported as of unknown outcome (Redis may still run it, e.g. after a
+   * failover's `CLIENT PAUSE WRITE`), a read as the store being unavailable.
+   */
+  readonly writes?: true;
 }
 
 /** How many members one script call looks at, at most. */

@@ -12,7 +12,7 @@ import { type TabItem, Tabs } from "../../components/tabs.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { JsonBlock } from "./json_block.ts";
-import { LogsTable } from "./logs_table.ts";
+import { JobLogs } from "./job_logs.ts";
 import { ProgressBar, ValueTree } from "./progress.ts";
 import type { JobDetail } from "./types.ts";
 
@@ -34,7 +34,7 @@ function tabItems(job: JobDetail): TabItem[] {
     { key: "data", label: "Data", badge: filled(job.data !== null) },
     { key: "result", label: "Result", badge: filled(job.result !== null) },
     { key: "error", label: "Error", badge: filled(job.error !== null) },
-    { key: "logs", label: "Logs", badge: formatCount(job.logs.length) },
+    { key: "logs", label: "Logs", badge: formatCount(job.logCount) },
     { key: "progress", label: "Progress", badge: filled(job.progress !== null) },
   ];
 }
@@ -58,7 +58,7 @@ function Panel({ tab, job }: { tab: DetailTab; job: JobDetail }) {
         ? html`<p class="empty">No error recorded.</p>`
         : html`<pre class="code-block error-block">${job.error}</pre>`;
     case "logs":
-      return html`<${LogsTable} logs=${job.logs} />`;
+      return html`<${JobLogs} job=${job} />`;
     case "progress":
       if (job.progress === null) return html`<p class="empty">No progress reported.</p>`;
       return typeof job.progress === "number"

@@ -13,7 +13,7 @@ export type { LogEntry } from "../../../src/source/types.ts";
 /** A job as task job lists return it. */
 export type Job = JobResponse;
 
-/** `GET /jobs/{id}`: the job and everything it logged, oldest first. */
+/** `GET /jobs/{id}`: the job, its newest log lines (oldest first) and how many it logged. */
 export type JobDetail = JobDetailResponse;
 
 /** A job's progress: a percentage, or whatever object the job reported. */

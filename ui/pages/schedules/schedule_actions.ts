@@ -3,9 +3,14 @@
  * Each reports through a toast; running now and deleting ask first, since
  * one dispatches a real job and the other cannot be undone.
  *
+ * "Run now" sends an idempotency key, made per run the operator asks for and
+ * sent again when that run did not succeed: a retry after an unconfirmed
+ * answer (504, or the network) then finds the job the first try dispatched
+ * instead of dispatching a second one.
+ *
  * @module
  */
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { confirmAction } from "../../components/confirm_dialog.ts";
 import { runAction } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
@@ -23,6 +28,12 @@ export interface ScheduleActionEvents {
   onEdit(): void;
 }
 
+/** A fresh idempotency key (`crypto.randomUUID` needs a secure context; this does not). */
+function newRunKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /** The action buttons; disabled while one of them runs. */
 export function ScheduleActions(
   { schedule, editing, onChanged, onTriggered, onEdit }:
@@ -31,6 +42,8 @@ export function ScheduleActions(
 ) {
   const { api } = useBoard();
   const [busy, setBusy] = useState(false);
+  // The run asked for and not yet confirmed: kept until a trigger succeeds.
+  const runKey = useRef<string | null>(null);
   const path = `schedules/${encodeURIComponent(schedule.name)}`;
   const { name, config } = schedule;
 
@@ -56,15 +69,27 @@ export function ScheduleActions(
       const confirmed = await confirmAction({
         title: `Run ${name} now?`,
         message: `One ${config.task} job is dispatched now with the schedule's data. ` +
-          `The next scheduled run${next} stays where it is.`,
+          `The next scheduled run${next} stays where it is.` +
+          (runKey.current === null ? "" : " Your last try was not confirmed: if it went " +
+            "through, this finds its job and dispatches no second one."),
         confirmLabel: "Run now",
       });
       if (!confirmed) return undefined;
+      const idempotencyKey = runKey.current ??= newRunKey();
       const result = await runAction(
-        () => api.send<{ jobId: string }>("POST", `${path}/trigger`),
-        ({ jobId }) => `Triggered ${name}: job ${jobId}`,
+        () =>
+          api.send<{ jobId: string; created: boolean }>("POST", `${path}/trigger`, undefined, {
+            idempotencyKey,
+          }),
+        ({ jobId, created }) =>
+          created
+            ? `Triggered ${name}: job ${jobId}`
+            : `${name} had already been triggered by the earlier try: job ${jobId}`,
       );
-      if (result) onTriggered(result.jobId);
+      if (result) {
+        runKey.current = null;
+        onTriggered(result.jobId);
+      }
       return result;
     });
 

@@ -1,0 +1,145 @@
+/**
+ * A mutation Redis did not confirm is never reported as not done. A second
+ * client pauses writes (`CLIENT PAUSE ... WRITE`, what a failover does): the
+ * board's write is sent, unanswered, and run once the pause ends, so the
+ * answer is 504 `OUTCOME_UNKNOWN`, not 503. A schedule trigger repeated with
+ * the same idempotency key after the pause makes exactly one job. A write
+ * that never left the board (Redis down) stays 503 `STORE_UNAVAILABLE`.
+ */
+
+import assert from "node:assert/strict";
+import { createBoard } from "../../mod.ts";
+import { RETRY_FAILED_BATCH, TRIGGER_DISPATCH } from "../../src/source/redis/action_scripts.ts";
+import { createRedisSource } from "../../src/source/redis/mod.ts";
+import { taskKeys } from "../../src/source/wire/keys.ts";
+import { loadFixture } from "../helpers/fixture.ts";
+import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
+
+type Client = Awaited<ReturnType<typeof connectClient>>;
+type Post = (path: string, headers?: Record<string, string>) => Promise<Response>;
+
+const EMAIL = taskKeys("send-email");
+const REPORT = taskKeys("report");
+
+async function withPausableBoard(
+  body: (ctx: { post: Post; admin: Client; redis: TestRedis }) => Promise<void>,
+  commandTimeoutMs = 500,
+): Promise<void> {
+  const redis = await startRedis();
+  await loadFixture(redis.url);
+  const admin = await connectClient(redis.url);
+  // Short replies deadline by default: the pauses below outlast it whatever the machine's load.
+  const source = createRedisSource({ url: redis.url, commandTimeoutMs });
+  const board = createBoard(source);
+  const post: Post = async (path, headers = {}) =>
+    await board.fetch(
+      new Request(`http://board.test/board/api${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: "{}",
+      }),
+    );
+  try {
+    await body({ post, admin, redis });
+  } finally {
+    await board.close();
+    await source.close();
+    admin.destroy();
+    await redis.stop();
+  }
+}
+
+/** Waits (bounded) until `check` holds: Redis runs the paused writes once it resumes. */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail(`never happened: ${what}`);
+}
+
+async function expectCode(response: Response, status: number, code: string): Promise<string> {
+  const body = await response.json();
+  assert.equal(response.status, status, JSON.stringify(body));
+  assert.equal(body.code, code);
+  return body.error;
+}
+
+Deno.test("retry-all while Redis pauses writes is 504 OUTCOME_UNKNOWN, and it is applied later", async () => {
+  await withPausableBoard(async ({ post, admin }) => {
+    // Loaded now, so the paused call is the retry itself, not a NOSCRIPT.
+    await admin.scriptLoad(RETRY_FAILED_BATCH.source);
+    assert.equal(await admin.zCard(EMAIL.failed), 5);
+    await admin.sendCommand(["CLIENT", "PAUSE", "20000", "WRITE"]);
+    const message = await expectCode(
+      await post("/tasks/send-email/retry-all"),
+      504,
+      "OUTCOME_UNKNOWN",
+    );
+    assert.match(message, /may have been applied.*Check before retrying/);
+    await admin.sendCommand(["CLIENT", "UNPAUSE"]);
+    await eventually(async () => await admin.zCard(EMAIL.failed) === 0, "the retry ran");
+    assert.equal(
+      await admin.hGet(`${EMAIL.jobPrefix}7deea1e0-af8c-4c24-bb84-c89069ee4b0a`, "state"),
+      "waiting",
+    );
+  });
+});
+
+Deno.test("a trigger while Redis pauses writes is 504; sent again with its key, it makes one job", async () => {
+  await withPausableBoard(async ({ post, admin }) => {
+    await admin.scriptLoad(TRIGGER_DISPATCH.source);
+    const key = { "Idempotency-Key": "click-7f3a" };
+    const waitingBefore = await admin.lLen(REPORT.wait);
+    await admin.sendCommand(["CLIENT", "PAUSE", "20000", "WRITE"]);
+    await expectCode(await post("/schedules/nightly-report/trigger", key), 504, "OUTCOME_UNKNOWN");
+    await admin.sendCommand(["CLIENT", "UNPAUSE"]);
+    await eventually(
+      async () => await admin.lLen(REPORT.wait) === waitingBefore + 1,
+      "the paused trigger dispatched",
+    );
+    const [dispatched] = await admin.lRange(REPORT.wait, 0, 0);
+
+    const again = await post("/schedules/nightly-report/trigger", key);
+    assert.equal(again.status, 200);
+    assert.deepEqual(await again.json(), { ok: true, jobId: dispatched, created: false });
+    assert.equal(await admin.lLen(REPORT.wait), waitingBefore + 1, "exactly one job");
+    assert.equal(await admin.hGet(`${REPORT.jobPrefix}${dispatched}`, "state"), "waiting");
+
+    const other = await (await post("/schedules/nightly-report/trigger", {
+      "Idempotency-Key": "click-8b01",
+    })).json();
+    assert.equal(other.created, true, "another click is another run");
+    assert.notEqual(other.jobId, dispatched);
+  });
+});
+
+Deno.test("a write whose connection drops before the answer is 504 OUTCOME_UNKNOWN", async () => {
+  await withPausableBoard(async ({ post, admin }) => {
+    await admin.scriptLoad(RETRY_FAILED_BATCH.source);
+    await admin.sendCommand(["CLIENT", "PAUSE", "20000", "WRITE"]);
+    const answer = post("/tasks/send-email/retry-all");
+    // Once the board's retry waits in Redis, its connection is cut.
+    await eventually(
+      async () => (await admin.sendCommand(["CLIENT", "LIST"]) as string).includes("cmd=evalsha"),
+      "the retry reached Redis",
+    );
+    await admin.sendCommand(["CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"]);
+    const message = await expectCode(await answer, 504, "OUTCOME_UNKNOWN");
+    assert.doesNotMatch(message, /did not answer within/, "cut, not timed out");
+    await admin.sendCommand(["CLIENT", "UNPAUSE"]);
+  }, 30_000);
+});
+
+Deno.test("a mutation while Redis is down was never sent: 503 STORE_UNAVAILABLE", async () => {
+  await withPausableBoard(async ({ post, redis }) => {
+    assert.equal((await post("/tasks/send-email/retry-all")).status, 200);
+    await redis.stop();
+    await expectCode(await post("/tasks/send-email/retry-all"), 503, "STORE_UNAVAILABLE");
+    await expectCode(
+      await post("/schedules/nightly-report/trigger", { "Idempotency-Key": "k" }),
+      503,
+      "STORE_UNAVAILABLE",
+    );
+  });
+});
