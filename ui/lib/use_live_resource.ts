@@ -2,8 +2,10 @@
  * `useLiveResource(load, deps)`: data that stays current. It loads when `deps`
  * change; while the event stream is live it reloads after relevant job events
  * (at most once a second, and once every few refresh intervals as a
- * backstop); while the stream is down it polls every `refreshInterval`. A
- * failed refresh keeps the last good data and reports the error.
+ * backstop); while the stream is down it polls every `refreshInterval`.
+ * When the board is back
+ * after an outage (Redis, the board itself, or the stream), it reloads at
+ * once. A failed refresh keeps the last good data and reports the error.
  *
  * @module
  */
@@ -38,7 +40,7 @@ export function useLiveResource<T>(
   deps: readonly unknown[],
   options: LiveResourceOptions = {},
 ): LiveResource<T> {
-  const { live, config } = useBoard();
+  const { live, config, connectivity } = useBoard();
   const [state, setState] = useState<Omit<LiveResource<T>, "reload">>({
     data: null,
     error: null,
@@ -47,7 +49,8 @@ export function useLiveResource<T>(
   const latest = useRef({ load, options });
   latest.current = { load, options };
   const controller = useRef<{ schedule(): void; reload(): void } | null>(null);
-  const status = live.status.value;
+  const stream = connectivity.stream.value;
+  const recoveries = connectivity.recoveries.value;
 
   useEffect(() => {
     setState({ data: null, error: null, loading: true });
@@ -108,17 +111,25 @@ export function useLiveResource<T>(
     };
   }, [...deps, live]);
 
-  // The polling period depends on the stream: slow backstop while live,
-  // `refreshInterval` while it is down.
+  // Back from an outage: whatever happened meanwhile, load again now.
+  const seenRecoveries = useRef(recoveries);
   useEffect(() => {
-    const period = status === "live"
+    if (recoveries === seenRecoveries.current) return;
+    seenRecoveries.current = recoveries;
+    controller.current?.reload();
+  }, [recoveries]);
+
+  // The polling period depends on the stream: slow backstop while it is
+  // open, `refreshInterval` while it is down.
+  useEffect(() => {
+    const period = stream === "open"
       ? config.refreshInterval * BACKSTOP_FACTOR
       : config.refreshInterval;
     const poll = setInterval(() => {
       if (!document.hidden) controller.current?.schedule();
     }, period);
     return () => clearInterval(poll);
-  }, [status, config.refreshInterval]);
+  }, [stream, config.refreshInterval]);
 
   return { ...state, reload: () => controller.current?.reload() };
 }
