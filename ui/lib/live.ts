@@ -11,6 +11,7 @@
 import { type Signal, signal } from "@preact/signals";
 import type { Connectivity } from "./connectivity.ts";
 import type { StatsPayload as StatsUpdate } from "../../src/events/frames.ts";
+import type { TaskStats } from "./types.ts";
 
 /** A `job:<kind>` event: `{ id, task, at, ...fields }` as the server decoded them. */
 export interface JobEvent {
@@ -24,6 +25,11 @@ export interface JobEvent {
 
 /** The `stats:update` payload, as the server's event hub sends it. */
 export type { StatsPayload as StatsUpdate } from "../../src/events/frames.ts";
+
+/** One task's counts in a stats frame; null when the frame does not list the task. */
+export function taskCounts(stats: StatsUpdate, task: string): TaskStats | null {
+  return stats.tasks.find((t) => t.name === task)?.stats ?? null;
+}
 
 /** The page-wide live connection. */
 export interface Live {
