@@ -1,7 +1,8 @@
 /**
  * The application shell: loads `/api/config`, applies the theme, opens the
  * live connection, installs the keyboard shortcuts, and renders the
- * sidebar, the top bar and the page for the current route.
+ * sidebar, the top bar and the page for the current route (greyed, with a
+ * note saying how old it is, while Redis or the board does not answer).
  *
  * @module
  */
@@ -9,11 +10,13 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ConfirmHost } from "./components/confirm_dialog.ts";
 import { ErrorBanner } from "./components/error_banner.ts";
 import { Sidebar } from "./components/sidebar.ts";
+import { StaleNote, useStaleness } from "./components/stale_note.ts";
 import { Toasts } from "./components/toasts.ts";
 import { Topbar } from "./components/topbar.ts";
 import { createApi } from "./lib/api.ts";
 import { BoardContext, type BoardServices } from "./lib/board_context.ts";
 import { loadConfig } from "./lib/config.ts";
+import { createConnectivity } from "./lib/connectivity.ts";
 import { html } from "./lib/html.ts";
 import { createLive } from "./lib/live.ts";
 import { createRouter, matchRoute, type Route } from "./lib/router.ts";
@@ -69,9 +72,21 @@ function Page({ route }: { route: Route }) {
   }
 }
 
+/** The page's content, greyed while stale. */
+function Content({ route }: { route: Route }) {
+  const { stale } = useStaleness();
+  return html`
+    <main class=${stale ? "content is-stale" : "content"} id="content" tabindex="-1">
+      <${StaleNote} />
+      <${Page} route=${route} />
+    </main>
+  `;
+}
+
 /** The whole board UI for one base path (ending in `/`). */
 export function App({ basePath }: { basePath: string }) {
-  const api = useMemo(() => createApi(basePath), [basePath]);
+  const connectivity = useMemo(() => createConnectivity(), [basePath]);
+  const api = useMemo(() => createApi(basePath, connectivity.requestEnded), [connectivity]);
   const router = useMemo(() => createRouter(basePath), [basePath]);
   const [config, setConfig] = useState<BoardConfig | null>(null);
   const [configError, setConfigError] = useState<Error | null>(null);
@@ -91,7 +106,10 @@ export function App({ basePath }: { basePath: string }) {
     return () => abort.abort();
   }, [api]);
 
-  const live = useMemo(() => config ? createLive(basePath) : null, [config !== null, basePath]);
+  const live = useMemo(
+    () => config ? createLive(basePath, connectivity) : null,
+    [config !== null, connectivity],
+  );
   useEffect(() => () => live?.close(), [live]);
 
   useEffect(() =>
@@ -116,7 +134,7 @@ export function App({ basePath }: { basePath: string }) {
       </div>
     `;
   }
-  const services: BoardServices = { api, router, config, live };
+  const services: BoardServices = { api, router, config, live, connectivity };
   return html`
     <${BoardContext.Provider} value=${services}>
       <div class="layout" onClick=${router.onClick}>
@@ -132,9 +150,7 @@ export function App({ basePath }: { basePath: string }) {
         />
         <div class="main">
           <${Topbar} title=${title} searchRef=${searchRef} />
-          <main class="content" id="content" tabindex="-1">
-            <${Page} route=${route} />
-          </main>
+          <${Content} route=${route} />
         </div>
       </div>
       <${Toasts} />

@@ -1,6 +1,8 @@
 /**
  * A throwaway redis-server for tests: on a free port of 127.0.0.1, with no
- * persistence, stopped (and restartable on the same port) by the test.
+ * persistence, stopped (and restartable on the same port) by the test. Its
+ * working directory is a temporary one of its own, so a `SAVE` (which
+ * `stop({ keepData: true })` sends) never writes into the project.
  *
  * @module
  */
@@ -12,9 +14,16 @@ export interface TestRedis {
   /** `redis://127.0.0.1:<port>` */
   url: string;
   port: number;
-  /** Kills the server and waits for it to exit. */
-  stop(): Promise<void>;
-  /** Starts it again on the same port (empty: nothing is persisted). */
+  /**
+   * Kills the server (SIGKILL, by its pid) and waits for it to exit. With
+   * `keepData`, it first saves its data to disk (as a Redis with persistence
+   * would have), so the next {@link TestRedis.start} comes back with it;
+   * without, the data is gone.
+   */
+  stop(options?: { keepData?: boolean }): Promise<void>;
+  /** Starts a stopped server again on the same port (a no-op while it runs). */
+  start(): Promise<void>;
+  /** Stops and starts it on the same port, empty. */
   restart(): Promise<void>;
   /** Freezes the process (SIGSTOP): connections stay open, nothing answers. */
   pause(): void;
@@ -29,20 +38,25 @@ function freePort(): number {
   return port;
 }
 
-/** Sends PING over a raw socket until the server answers (or 5 s pass). */
+/** Sends one inline command over a raw socket; resolves to the start of the reply. */
+async function rawCommand(port: number, command: string): Promise<string> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await conn.write(new TextEncoder().encode(`${command}\r\n`));
+    const buf = new Uint8Array(16);
+    const n = await conn.read(buf);
+    return n ? new TextDecoder().decode(buf.subarray(0, n)) : "";
+  } finally {
+    conn.close();
+  }
+}
+
+/** Sends PING until the server answers (or 5 s pass). */
 async function waitForPing(port: number): Promise<void> {
   const deadline = Date.now() + 5000;
   while (Date.now() < deadline) {
     try {
-      const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-      try {
-        await conn.write(new TextEncoder().encode("PING\r\n"));
-        const buf = new Uint8Array(16);
-        const n = await conn.read(buf);
-        if (n && new TextDecoder().decode(buf.subarray(0, n)).startsWith("+PONG")) return;
-      } finally {
-        conn.close();
-      }
+      if ((await rawCommand(port, "PING")).startsWith("+PONG")) return;
     } catch {
       // not listening yet
     }
@@ -55,8 +69,11 @@ async function waitForPing(port: number): Promise<void> {
 export async function startRedis(): Promise<TestRedis> {
   const port = freePort();
   let child: Deno.ChildProcess | null = null;
+  let dir: string | null = null;
 
   const start = async () => {
+    if (child) return;
+    dir ??= await Deno.makeTempDir({ prefix: "queue-board-redis-" });
     child = new Deno.Command("redis-server", {
       args: [
         "--port",
@@ -67,22 +84,32 @@ export async function startRedis(): Promise<TestRedis> {
         "",
         "--appendonly",
         "no",
+        "--dir",
+        dir,
       ],
       stdout: "null",
       stderr: "null",
     }).spawn();
     await waitForPing(port);
   };
-  const stop = async () => {
+  const stop = async ({ keepData = false }: { keepData?: boolean } = {}) => {
     if (!child) return;
     const running = child;
     child = null;
+    if (keepData) {
+      const reply = await rawCommand(port, "SAVE");
+      if (!reply.startsWith("+OK")) throw new Error(`redis-server SAVE failed: ${reply}`);
+    }
     try {
       running.kill("SIGKILL");
     } catch {
       // already gone
     }
     await running.status;
+    if (!keepData && dir) {
+      await Deno.remove(dir, { recursive: true });
+      dir = null;
+    }
   };
 
   await start();
@@ -90,6 +117,7 @@ export async function startRedis(): Promise<TestRedis> {
     url: `redis://127.0.0.1:${port}`,
     port,
     stop,
+    start,
     restart: async () => {
       await stop();
       await start();

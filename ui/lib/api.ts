@@ -1,10 +1,13 @@
 /**
  * The one fetch wrapper of the UI. Every request goes to `<base>api/<path>`;
  * a failed request rejects with an {@link ApiError} carrying the API's
- * `{ error, code }` body, so pages can show the server's own message.
+ * `{ error, code }` body, so pages can show the server's own message. How
+ * each request ended is reported to `onOutcome` (the page's connectivity),
+ * so one failed fetch is enough to mark the data on screen stale.
  *
  * @module
  */
+import type { RequestOutcome } from "./connectivity.ts";
 
 /** A failed API request: the server's message and code, or a network failure. */
 export class ApiError extends Error {
@@ -64,7 +67,10 @@ export interface Api {
 }
 
 /** Creates the API client for a base path ending in `/` (e.g. `/board/`). */
-export function createApi(basePath: string): Api {
+export function createApi(
+  basePath: string,
+  onOutcome: (outcome: RequestOutcome) => void = () => {},
+): Api {
   const root = `${basePath}api/`;
 
   const request = async (path: string, init: RequestInit): Promise<Response> => {
@@ -73,6 +79,7 @@ export function createApi(basePath: string): Api {
       res = await fetch(root + path, { credentials: "same-origin", ...init });
     } catch (err) {
       if (init.signal?.aborted) throw err;
+      onOutcome("unreachable");
       // A change whose request failed may have reached the server all the same.
       const message = init.method === undefined
         ? "Cannot reach the board server"
@@ -84,8 +91,13 @@ export function createApi(basePath: string): Api {
       // The session ended: the login page brings the user back here.
       location.assign(`${basePath}login?redirect=${encodeURIComponent(location.pathname)}`);
     }
-    if (!res.ok) throw await toError(res);
-    return res;
+    if (res.ok) {
+      onOutcome("ok");
+      return res;
+    }
+    const error = await toError(res);
+    onOutcome(error.code === "STORE_UNAVAILABLE" ? "store-down" : "answered");
+    throw error;
   };
   const read = (path: string, init: ReadInit) =>
     request(path, { headers: { accept: "application/json" }, signal: init.signal });

@@ -1,12 +1,14 @@
 /**
  * What every page needs from the shell, handed down by context: the API
- * client, the router, the board's config and the live connection.
+ * client, the router, the board's config, the live connection and what is
+ * known of the connection's health.
  *
  * @module
  */
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
 import type { Api } from "./api.ts";
+import type { Connectivity } from "./connectivity.ts";
 import type { Live } from "./live.ts";
 import type { Router } from "./router.ts";
 import type { BoardConfig } from "./types.ts";
@@ -17,6 +19,7 @@ export interface BoardServices {
   router: Router;
   config: BoardConfig;
   live: Live;
+  connectivity: Connectivity;
 }
 
 /** Provided once by the app shell. */

@@ -62,6 +62,18 @@ export function formatDateTime(ms: number | null | undefined): string {
   return typeof ms === "number" && Number.isFinite(ms) ? dateTime.format(ms) : "—";
 }
 
+const clock = new Intl.DateTimeFormat(undefined, {
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
+
+/** Epoch ms → local time of day (`14:03:12`); null → `—`. */
+export function formatClock(ms: number | null | undefined): string {
+  return typeof ms === "number" && Number.isFinite(ms) ? clock.format(ms) : "—";
+}
+
 /** Epoch ms → `3m ago` / `in 12s`, relative to `now`; null → `—`. */
 export function formatRelative(ms: number | null | undefined, now: number = Date.now()): string {
   if (typeof ms !== "number" || !Number.isFinite(ms)) return "—";

@@ -2,16 +2,16 @@
  * The live connection: one `EventSource` on `<base>api/events` for the whole
  * page. Job events are handed to listeners in batches, at most one batch per
  * animation frame, so a burst of a thousand events is one render, not a
- * thousand. While the stream is down the status is `polling` and
- * {@link useLiveResource} falls back to polling at `refreshInterval`.
+ * thousand. The stream's open and error events and every `stats:update` go
+ * to the page's {@link Connectivity}, which says what is live; while the
+ * stream is down, {@link useLiveResource} polls at `refreshInterval`.
  *
  * @module
  */
 import { type Signal, signal } from "@preact/signals";
-import type { Totals } from "./types.ts";
-
-/** `live`: the event stream is open; `polling`: it is down and pages poll. */
-export type LiveStatus = "connecting" | "live" | "polling";
+import type { Connectivity } from "./connectivity.ts";
+import type { StatsPayload as StatsUpdate } from "../../src/events/frames.ts";
+import type { TaskStats } from "./types.ts";
 
 /** A `job:<kind>` event: `{ id, task, at, ...fields }` as the server decoded them. */
 export interface JobEvent {
@@ -23,18 +23,16 @@ export interface JobEvent {
   [field: string]: unknown;
 }
 
-/** The `stats:update` payload. */
-export interface StatsUpdate {
-  tasks: { name: string; stats: Record<string, number> }[];
-  totals: Totals;
-  connected: boolean;
-  error?: string;
-  at: number;
+/** The `stats:update` payload, as the server's event hub sends it. */
+export type { StatsPayload as StatsUpdate } from "../../src/events/frames.ts";
+
+/** One task's counts in a stats frame; null when the frame does not list the task. */
+export function taskCounts(stats: StatsUpdate, task: string): TaskStats | null {
+  return stats.tasks.find((t) => t.name === task)?.stats ?? null;
 }
 
 /** The page-wide live connection. */
 export interface Live {
-  readonly status: Signal<LiveStatus>;
   /** The newest `stats:update`, or null before the first. */
   readonly stats: Signal<StatsUpdate | null>;
   /** Receives job events in per-frame batches; returns the unsubscribe function. */
@@ -80,9 +78,8 @@ export function frameBatcher<T>(flush: (items: T[]) => void): (item: T) => void 
   };
 }
 
-/** Opens the event stream of a base path ending in `/`. */
-export function createLive(basePath: string): Live {
-  const status = signal<LiveStatus>("connecting");
+/** Opens the event stream of a base path ending in `/`, reporting to `connectivity`. */
+export function createLive(basePath: string, connectivity: Connectivity): Live {
   const stats = signal<StatsUpdate | null>(null);
   const listeners = new Set<(events: JobEvent[]) => void>();
   const push = frameBatcher<JobEvent>((events) => {
@@ -90,17 +87,17 @@ export function createLive(basePath: string): Live {
   });
 
   const source = new EventSource(`${basePath}api/events`, { withCredentials: true });
-  source.onopen = () => {
-    status.value = "live";
-  };
+  source.onopen = () => connectivity.streamOpened();
   // EventSource reconnects by itself (after the server's `retry:` hint);
   // until it does, pages poll.
-  source.onerror = () => {
-    status.value = "polling";
-  };
+  source.onerror = () => connectivity.streamFailed();
   source.addEventListener("stats:update", (event) => {
     const payload = parse(event);
-    if (payload) stats.value = payload as unknown as StatsUpdate;
+    if (!isStatsUpdate(payload)) return;
+    stats.value = payload;
+    // A frame sent before the board ever read Redis carries no counts, and no time for them.
+    const counted = payload.connected || payload.tasks.length > 0;
+    connectivity.statsReceived({ connected: payload.connected, at: counted ? payload.at : null });
   });
   for (const kind of JOB_EVENT_KINDS) {
     source.addEventListener(`job:${kind}`, (event) => {
@@ -112,7 +109,6 @@ export function createLive(basePath: string): Live {
   }
 
   return {
-    status,
     stats,
     subscribe(listener) {
       listeners.add(listener);
@@ -123,6 +119,15 @@ export function createLive(basePath: string): Live {
       listeners.clear();
     },
   };
+}
+
+/** The shape the views rely on; a frame without it is dropped. */
+function isStatsUpdate(value: Record<string, unknown> | null): value is StatsUpdate & {
+  [key: string]: unknown;
+} {
+  return value !== null && typeof value.connected === "boolean" &&
+    typeof value.at === "number" && Array.isArray(value.tasks) &&
+    typeof value.totals === "object" && value.totals !== null;
 }
 
 function parse(event: Event): Record<string, unknown> | null {

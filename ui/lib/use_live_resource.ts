@@ -1,15 +1,17 @@
 /**
  * `useLiveResource(load, deps)`: data that stays current. It loads when `deps`
  * change; while the event stream is live it reloads after relevant job events
- * (at most once a second, and once every few refresh intervals as a
- * backstop); while the stream is down it polls every `refreshInterval`. A
- * failed refresh keeps the last good data and reports the error.
+ * and when the part of `stats:update` it follows changes (at most once a
+ * second, and once every few refresh intervals as a backstop); while the
+ * stream is down it polls every `refreshInterval`. When the board is back
+ * after an outage (Redis, the board itself, or the stream), it reloads at
+ * once. A failed refresh keeps the last good data and reports the error.
  *
  * @module
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useBoard } from "./board_context.ts";
-import type { JobEvent } from "./live.ts";
+import type { JobEvent, StatsUpdate } from "./live.ts";
 
 /** What a live resource has produced so far. */
 export interface LiveResource<T> {
@@ -22,23 +24,32 @@ export interface LiveResource<T> {
 }
 
 /** Options of {@link useLiveResource}. */
-export interface LiveResourceOptions {
+export interface LiveResourceOptions<T> {
   /** Which job events make the data stale; every event when left out. */
   relevant?: (event: JobEvent) => boolean;
+  /**
+   * The part of a `stats:update` the data follows (counts it shows, or holds
+   * rows of): once a frame's part differs from the part in the newest frame
+   * when the data was loaded, it reloads. This catches what comes without
+   * job events (a clean, a new task) within one stats interval. Compared by
+   * JSON; `undefined` means nothing to follow. Frames sent while Redis is
+   * down are skipped.
+   */
+  follows?: (stats: StatsUpdate, data: T) => unknown;
 }
 
 /** Shortest gap between two event-driven reloads. */
 const MIN_RELOAD_GAP_MS = 1000;
 /** While live, a reload still happens every this many refresh intervals. */
-const BACKSTOP_FACTOR = 6;
+export const BACKSTOP_FACTOR = 6;
 
 /** Loads `load` and keeps it current; `deps` restart it (like `useEffect`). */
 export function useLiveResource<T>(
   load: (signal: AbortSignal) => Promise<T>,
   deps: readonly unknown[],
-  options: LiveResourceOptions = {},
+  options: LiveResourceOptions<T> = {},
 ): LiveResource<T> {
-  const { live, config } = useBoard();
+  const { live, config, connectivity } = useBoard();
   const [state, setState] = useState<Omit<LiveResource<T>, "reload">>({
     data: null,
     error: null,
@@ -47,7 +58,8 @@ export function useLiveResource<T>(
   const latest = useRef({ load, options });
   latest.current = { load, options };
   const controller = useRef<{ schedule(): void; reload(): void } | null>(null);
-  const status = live.status.value;
+  const stream = connectivity.stream.value;
+  const recoveries = connectivity.recoveries.value;
 
   useEffect(() => {
     setState({ data: null, error: null, loading: true });
@@ -56,6 +68,15 @@ export function useLiveResource<T>(
     let again = false;
     let lastRun = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    /** The newest data, and the followed part of the stats frame current when it was asked for. */
+    let loaded: { data: T } | null = null;
+    let loadedPart: string | undefined;
+    const partOf = (frame: StatsUpdate | null): string | undefined => {
+      const follows = latest.current.options.follows;
+      if (!follows || !loaded || !frame?.connected) return undefined;
+      const part = follows(frame, loaded.data);
+      return part === undefined ? undefined : JSON.stringify(part);
+    };
 
     const run = async () => {
       if (inFlight) {
@@ -64,14 +85,19 @@ export function useLiveResource<T>(
       }
       inFlight = true;
       lastRun = Date.now();
+      const frame = live.stats.peek();
       try {
         const data = await latest.current.load(abort.signal);
+        loaded = { data };
         if (!abort.signal.aborted) setState({ data, error: null, loading: false });
       } catch (err) {
         if (!abort.signal.aborted) {
           setState((s) => ({ ...s, error: err as Error, loading: false }));
         }
       } finally {
+        // Asked at this frame (or, before the first, at the one that came
+        // meanwhile), answered or not: the next change is what counts.
+        loadedPart = partOf(frame ?? live.stats.peek());
         inFlight = false;
         if (again && !abort.signal.aborted) {
           again = false;
@@ -101,24 +127,39 @@ export function useLiveResource<T>(
       const relevant = latest.current.options.relevant;
       if (!relevant || events.some(relevant)) schedule();
     });
+    const unfollow = live.stats.subscribe((frame) => {
+      const part = partOf(frame);
+      if (part === undefined) return;
+      if (loadedPart === undefined) loadedPart = part;
+      else if (part !== loadedPart) schedule();
+    });
     return () => {
       abort.abort();
       clearTimeout(timer);
       unsubscribe();
+      unfollow();
     };
   }, [...deps, live]);
 
-  // The polling period depends on the stream: slow backstop while live,
-  // `refreshInterval` while it is down.
+  // Back from an outage: whatever happened meanwhile, load again now.
+  const seenRecoveries = useRef(recoveries);
   useEffect(() => {
-    const period = status === "live"
+    if (recoveries === seenRecoveries.current) return;
+    seenRecoveries.current = recoveries;
+    controller.current?.reload();
+  }, [recoveries]);
+
+  // The polling period depends on the stream: slow backstop while it is
+  // open, `refreshInterval` while it is down.
+  useEffect(() => {
+    const period = stream === "open"
       ? config.refreshInterval * BACKSTOP_FACTOR
       : config.refreshInterval;
     const poll = setInterval(() => {
       if (!document.hidden) controller.current?.schedule();
     }, period);
     return () => clearInterval(poll);
-  }, [status, config.refreshInterval]);
+  }, [stream, config.refreshInterval]);
 
   return { ...state, reload: () => controller.current?.reload() };
 }

@@ -1,11 +1,13 @@
 /**
  * The jobs of one error group, shown when the group is expanded: a page at
  * a time from `GET api/dlq?pattern=`, each with a link to the job and
- * (unless read-only) its own retry.
+ * (unless read-only) its own retry. The page reloads when a job fails (it
+ * may join the group), when an event says a listed job left the failed
+ * state (retried, here or anywhere), and when the group's count changes.
  *
  * @module
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { Pagination } from "../../components/pagination.ts";
 import { Time } from "../../components/time.ts";
@@ -15,11 +17,15 @@ import { href } from "../../lib/router.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { retryJob } from "./retry.ts";
 import { RetryButton, RetryColumnHead } from "./retry_button.ts";
-import { type DeadLetterGroup, type DeadLetters, dlqQuery } from "./types.ts";
+import { type DeadLetterGroup, type DeadLetters, dlqQuery, joinsDlq } from "./types.ts";
 
 const PAGE_SIZE = 10;
 
-/** The group's jobs; `refresh` changes whenever the page reloaded after an action. */
+function listed(page: DeadLetters | null, id: string): boolean {
+  return page?.jobs.some((job) => job.id === id) ?? false;
+}
+
+/** The group's jobs; a new `refresh` (after a retry on the page) reloads them. */
 export function GroupJobs(
   { group, task, refresh, onRetried }: {
     group: DeadLetterGroup;
@@ -31,11 +37,22 @@ export function GroupJobs(
   const { api, config } = useBoard();
   const [offset, setOffset] = useState(0);
   const query = dlqQuery({ task, pattern: group.pattern, limit: PAGE_SIZE, offset });
-  const { data, error } = useLiveResource(
-    (signal) => api.get<DeadLetters>(`dlq${query}`, { signal }),
-    [query, refresh],
-    { relevant: (event) => event.kind === "failed" },
+  const joins = joinsDlq(task);
+  const { data, error, reload } = useLiveResource<DeadLetters>(
+    (signal) => api.get(`dlq${query}`, { signal }),
+    [query],
+    {
+      relevant: (event): boolean =>
+        joins(event) || (event.kind !== "failed" && listed(data, event.id)),
+    },
   );
+  const version = `${refresh}:${group.count}`;
+  const shown = useRef(version);
+  useEffect(() => {
+    if (shown.current === version) return;
+    shown.current = version;
+    reload();
+  }, [version]);
   // After retries the last page can empty out: step back to one that has jobs.
   const emptied = data !== null && data.jobs.length === 0 && offset > 0;
   useEffect(() => {

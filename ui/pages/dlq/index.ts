@@ -17,7 +17,7 @@ import { GroupTable } from "./group_table.ts";
 import { jobCount, retryAll } from "./retry.ts";
 import { RetryButton } from "./retry_button.ts";
 import { TaskFilter, useTaskFilter } from "./task_filter.ts";
-import { type DeadLetters, dlqQuery } from "./types.ts";
+import { type DeadLetters, dlqQuery, failedCount, joinsDlq } from "./types.ts";
 
 /** Failed jobs, groups, tasks affected and the latest failure, as counter cards. */
 function Summary({ dlq }: { dlq: DeadLetters | null }) {
@@ -71,10 +71,12 @@ export function DlqPage() {
   const [task, setTask] = useTaskFilter();
   // Bumped after every retry so open groups reload their jobs with the page.
   const [refresh, setRefresh] = useState(0);
+  // New failures come as events; jobs that leave (retried here or elsewhere,
+  // cleaned) show in the failed count of the next stats frame.
   const { data, error, loading, reload } = useLiveResource(
     (signal) => api.get<DeadLetters>(`dlq${dlqQuery({ task, limit: 1 })}`, { signal }),
     [task],
-    { relevant: (event) => event.kind === "failed" && (!task || event.task === task) },
+    { relevant: joinsDlq(task), follows: (stats) => failedCount(stats, task) },
   );
   const afterRetry = () => {
     reload();

@@ -1,5 +1,6 @@
 /**
- * The DLQ's task filter: a select of the tasks that have failed jobs. The
+ * The DLQ's task filter: a select of the tasks that have failed jobs, with
+ * their failed counts as the event stream's stats frames give them. The
  * choice lives in the URL (`dlq?task=send-email`), so it can be linked.
  *
  * @module
@@ -7,8 +8,7 @@
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
-import type { Overview } from "../../lib/types.ts";
-import { useLiveResource } from "../../lib/use_live_resource.ts";
+import { useOverview } from "../overview/use_overview.ts";
 
 /** The task the DLQ is filtered to, read from the URL; null for every task. */
 export function useTaskFilter(): [string | null, (task: string | null) => void] {
@@ -23,13 +23,7 @@ export function useTaskFilter(): [string | null, (task: string | null) => void] 
 export function TaskFilter(
   { task, onChange }: { task: string | null; onChange(task: string | null): void },
 ) {
-  const { api } = useBoard();
-  const overview = useLiveResource(
-    (signal) => api.get<Overview>("overview", { signal }),
-    [],
-    // Failed counts here only label the options; the backstop refresh keeps them close enough.
-    { relevant: () => false },
-  );
+  const overview = useOverview();
   const failing = (overview.data?.tasks ?? []).filter((t) => t.stats.failed > 0);
   const known = failing.some((t) => t.name === task);
   return html`

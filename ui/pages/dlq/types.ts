@@ -7,6 +7,7 @@
  */
 import type { JobResponse } from "../../../src/api/present.ts";
 import type { DeadLetterGroup } from "../../../src/source/types.ts";
+import { type JobEvent, type StatsUpdate, taskCounts } from "../../lib/live.ts";
 
 export type { DeadLetterGroup };
 
@@ -31,4 +32,14 @@ export function dlqQuery(
   if (params.offset) query.set("offset", String(params.offset));
   const text = query.toString();
   return text ? `?${text}` : "";
+}
+
+/** The failed count the DLQ shows, from a stats frame: of one task, or of every task. */
+export function failedCount(stats: StatsUpdate, task: string | null): number {
+  return task ? taskCounts(stats, task)?.failed ?? 0 : stats.totals.failed;
+}
+
+/** A job event that may add a job to the DLQ: a failure (of the filtered task, if any). */
+export function joinsDlq(task: string | null): (event: JobEvent) => boolean {
+  return (event) => event.kind === "failed" && (!task || event.task === task);
 }

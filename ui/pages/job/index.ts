@@ -1,6 +1,8 @@
 /**
  * The job page (`/jobs/{id}`): header with state and actions, the payload
- * tabs and the timeline. It reloads when an event for this job arrives.
+ * tabs and the timeline. It reloads when an event for this job arrives, and
+ * when the count of its state in its task changes (a clean removes jobs
+ * without events).
  *
  * @module
  */
@@ -8,7 +10,9 @@ import { ErrorBanner } from "../../components/error_banner.ts";
 import { ApiError } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
+import { taskCounts } from "../../lib/live.ts";
 import { href } from "../../lib/router.ts";
+import type { JobState } from "../../lib/types.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { DetailTabs } from "./detail_tabs.ts";
 import { JobHeader } from "./job_header.ts";
@@ -30,7 +34,10 @@ export function JobPage({ id }: { id: string }) {
   const { data: job, error, loading, reload } = useLiveResource(
     (signal) => api.get<JobDetail>(href("jobs", id), { signal }),
     [id],
-    { relevant: (event) => event.id === id },
+    {
+      relevant: (event) => event.id === id,
+      follows: (stats, job) => taskCounts(stats, job.task)?.[job.state as JobState] ?? null,
+    },
   );
   if (error instanceof ApiError && error.code === "JOB_NOT_FOUND") {
     return html`<${JobNotFound} id=${id} />`;

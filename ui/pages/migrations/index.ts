@@ -4,22 +4,39 @@
  * its `since` can be raised without stranding any of them. Tasks with
  * pending jobs get a card with a chart; the others one line each.
  *
+ * It follows the stream's stats frames: when a task's pending counts move,
+ * that task (and only that one: counting versions reads every pending job)
+ * is asked again.
+ *
  * @module
  */
+import { useRef } from "preact/hooks";
 import { Card } from "../../components/card.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
-import type { Overview } from "../../lib/types.ts";
-import { useLiveResource } from "../../lib/use_live_resource.ts";
+import type { Overview, TaskStats } from "../../lib/types.ts";
+import { BACKSTOP_FACTOR, useLiveResource } from "../../lib/use_live_resource.ts";
 import { MigrationCard, SinceValue } from "./migration_card.ts";
 import { type Migrations, pendingTotal } from "./types.ts";
 import { isFullySafe } from "./verdict.ts";
 
 interface TaskMigrations {
   task: string;
+  migrations: Migrations;
+}
+
+/** The counts a task's answer depends on: its jobs yet to run. */
+function pendingCounts(stats: TaskStats): string {
+  return `${stats.waiting},${stats.active},${stats.delayed},${stats.retrying}`;
+}
+
+/** A task's answer, the pending counts it was read at, and when. */
+interface Known {
+  counts: string;
+  at: number;
   migrations: Migrations;
 }
 
@@ -56,21 +73,31 @@ function byUrgency(a: TaskMigrations, b: TaskMigrations): number {
 
 /** The migrations page. */
 export function MigrationsPage() {
-  const { api } = useBoard();
+  const { api, config } = useBoard();
+  const known = useRef(new Map<string, Known>());
   const { data, error, loading } = useLiveResource(
     async (signal): Promise<TaskMigrations[]> => {
       const overview = await api.get<Overview>("overview", { signal });
-      return await Promise.all(overview.tasks.map(async ({ name }) => ({
-        task: name,
-        migrations: await api.get<Migrations>(
-          `tasks/${encodeURIComponent(name)}/migrations`,
-          { signal },
-        ),
-      })));
+      // Still good: read at the same counts, within the backstop period.
+      const since = Date.now() - config.refreshInterval * BACKSTOP_FACTOR;
+      const next = new Map<string, Known>();
+      const tasks = await Promise.all(overview.tasks.map(async ({ name, stats }) => {
+        const counts = pendingCounts(stats);
+        const last = known.current.get(name);
+        const entry = last && last.counts === counts && last.at > since ? last : {
+          counts,
+          at: Date.now(),
+          migrations: await api.get<Migrations>(href("tasks", name, "migrations"), { signal }),
+        };
+        next.set(name, entry);
+        return { task: name, migrations: entry.migrations };
+      }));
+      known.current = next;
+      return tasks;
     },
     [],
-    // One request per task: refresh on the backstop timer, not on every job event.
-    { relevant: () => false },
+    // Job events come by the thousand; the counts they move arrive in every stats frame.
+    { relevant: () => false, follows: (frame) => frame.tasks.map((t) => pendingCounts(t.stats)) },
   );
 
   if (data === null) {

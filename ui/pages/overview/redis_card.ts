@@ -8,13 +8,25 @@ import { formatBytes, formatDuration } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import type { Overview } from "../../lib/types.ts";
 
-/** Redis facts from the overview. */
+/** Whether the board reaches Redis now; `unknown` while the board itself does not answer. */
+export type RedisLink = "connected" | "disconnected" | "unknown";
+
+const LINK = {
+  connected: html`<span class="status status-ok">Connected</span>`,
+  disconnected: html`<span class="status status-bad">Disconnected</span>`,
+  unknown: html`<span class="status status-neutral">Unknown</span>`,
+};
+
+/** Redis facts from the overview; `link` is the connection now, the facts are the last read. */
 export function RedisCard(
-  { redis, uptime }: { redis: Overview["redis"]; /** Board uptime, ms. */ uptime: number },
+  { redis, link, uptime }: {
+    redis: Overview["redis"];
+    link: RedisLink;
+    /** Board uptime, ms. */
+    uptime: number;
+  },
 ) {
-  const status = redis.connected
-    ? html`<span class="status status-ok">Connected</span>`
-    : html`<span class="status status-bad">Disconnected</span>`;
+  const status = LINK[link];
   return html`
     <${Card} title="Redis" actions=${status}>
       <dl class="facts">

@@ -6,7 +6,8 @@
 import { Card } from "../../components/card.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
-import { type Overview, STATES, type TaskHealth } from "../../lib/types.ts";
+import { STATES, type TaskHealth } from "../../lib/types.ts";
+import type { OverviewTask } from "./use_overview.ts";
 
 const HEALTH_TONE: Record<string, string> = {
   healthy: "ok",
@@ -26,7 +27,7 @@ export function HealthBadge({ health }: { health: TaskHealth | null | undefined 
 const taskHref = (name: string) => `tasks/${encodeURIComponent(name)}`;
 
 /** The task table; links each task to its page. */
-export function TaskTable({ tasks }: { tasks: Overview["tasks"] }) {
+export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
   if (tasks.length === 0) {
     return html`<p class="empty">No tasks found in this store yet.</p>`;
   }
@@ -64,7 +65,11 @@ export function TaskTable({ tasks }: { tasks: Overview["tasks"] }) {
 
 /** The task table in a card, with the task count, or a loading/empty notice. */
 export function TasksCard(
-  { title, tasks, loading }: { title: string; tasks: Overview["tasks"] | null; loading: boolean },
+  { title, tasks, loading }: {
+    title: string;
+    tasks: readonly OverviewTask[] | null;
+    loading: boolean;
+  },
 ) {
   return html`
     <${Card}

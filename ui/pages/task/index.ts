@@ -1,7 +1,9 @@
 /**
  * The task page (`/tasks/{task}`): the task's header with its bulk actions,
  * and its jobs by state. Counts and the list reload when this task's jobs
- * change state; progress events move the rows on screen in place.
+ * change state, and when its counts in the stream's stats frames change
+ * (a clean, for instance, writes no events); progress events move the rows
+ * on screen in place.
  *
  * @module
  */
@@ -10,6 +12,7 @@ import { ErrorBanner } from "../../components/error_banner.ts";
 import { ApiError } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
+import { taskCounts } from "../../lib/live.ts";
 import { href } from "../../lib/router.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { changesJobs, JobsCard } from "./jobs_card.ts";
@@ -32,7 +35,7 @@ export function TaskPage({ task }: { task: string }) {
   const stats = useLiveResource(
     (signal) => api.get<TaskStatsResponse>(href("tasks", task, "stats"), { signal }),
     [task],
-    { relevant: changesJobs(task) },
+    { relevant: changesJobs(task), follows: (frame) => taskCounts(frame, task) },
   );
   const [state, select] = useSelectedState(task, stats.data);
   const [changes, setChanges] = useState(0);

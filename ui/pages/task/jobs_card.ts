@@ -15,6 +15,7 @@ import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import { type JobState, STATES, type TaskStats } from "../../lib/types.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
+import { taskCounts } from "../../lib/live.ts";
 import type { Job } from "../job/types.ts";
 import { JobTable } from "./job_table.ts";
 import { useLiveRows } from "./live_rows.ts";
@@ -39,7 +40,7 @@ function JobList({ task, state, changes }: { task: string; state: JobState; chan
         { signal },
       ),
     [task, state, offset],
-    { relevant: changesJobs(task) },
+    { relevant: changesJobs(task), follows: (stats) => taskCounts(stats, task)?.[state] },
   );
   const rows = useLiveRows(task, data?.items ?? NO_JOBS);
   useEffect(() => {

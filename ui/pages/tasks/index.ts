@@ -6,8 +6,8 @@
  */
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { html } from "../../lib/html.ts";
-import { useOverview } from "../overview/index.ts";
 import { TasksCard } from "../overview/task_table.ts";
+import { useOverview } from "../overview/use_overview.ts";
 
 /** The task list page. */
 export function TasksPage() {

@@ -1,0 +1,46 @@
+/**
+ * `useOverview()`: the overview answer kept current by the event stream. The
+ * counts of the newest `stats:update` replace the answer's (while Redis is
+ * down the frame carries the last counts the board read, which are still the
+ * newest); a task that appears in the frames is listed at once and the
+ * answer reloaded for its health, so a row never lags the counts by more
+ * than one stats interval.
+ *
+ * @module
+ */
+import { useBoard } from "../../lib/board_context.ts";
+import type { StatsUpdate } from "../../lib/live.ts";
+import type { Overview, TaskHealth } from "../../lib/types.ts";
+import { type LiveResource, useLiveResource } from "../../lib/use_live_resource.ts";
+
+/** A task row: its health is null until the overview answer that knows the task arrives. */
+export type OverviewTask = Omit<Overview["tasks"][number], "health"> & {
+  health: TaskHealth | null;
+};
+
+/** The overview answer with the stream's counts merged in. */
+export type LiveOverview = Omit<Overview, "tasks"> & { tasks: OverviewTask[] };
+
+/** The overview answer with the counts of `stats` (when it carries any) merged in. */
+export function mergeStats(overview: Overview, stats: StatsUpdate | null): LiveOverview {
+  if (!stats || (!stats.connected && stats.tasks.length === 0)) return overview;
+  const health = new Map(overview.tasks.map((task) => [task.name, task.health]));
+  return {
+    ...overview,
+    totals: stats.totals,
+    tasks: stats.tasks.map((task) => ({ ...task, health: health.get(task.name) ?? null })),
+  };
+}
+
+/** The overview answer merged with the newest `stats:update`. */
+export function useOverview(): LiveResource<LiveOverview> {
+  const { api, live } = useBoard();
+  const overview = useLiveResource(
+    (signal) => api.get<Overview>("overview", { signal }),
+    [],
+    // Counts arrive by stats:update; the answer reloads when the task list changes.
+    { relevant: () => false, follows: (stats) => stats.tasks.map((task) => task.name) },
+  );
+  const stats = live.stats.value;
+  return overview.data ? { ...overview, data: mergeStats(overview.data, stats) } : overview;
+}
