@@ -31,7 +31,10 @@ Deno.test("under session auth: 401 without a cookie, the stream with one", async
     const login = await board.fetch(
       new Request("http://board.test/board/auth/login", {
         method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          origin: "http://board.test",
+        },
         body: "username=ada&password=x",
       }),
     );
