@@ -12,7 +12,8 @@
  *   always carry every task.
  *
  * The stream is fed by the board's one {@link EventHub}: opening more
- * streams opens no more store connections.
+ * streams opens no more store connections. `HEAD /events` answers the
+ * headers and opens nothing.
  *
  * @module
  */
@@ -33,16 +34,25 @@ export function eventRoutes({ events }: Pick<ApiDeps, "events">): Hono {
   return new Hono().get("/events", (c) => {
     const tasks = tasksParam(c.req.query("tasks"));
     return sseResponse(c, async function stream(sse) {
+      const { signal } = c.req.raw;
+      if (signal.aborted) return;
       const client = events.connect({ tasks });
-      // The browser left: release the client. The hub ended it (overflow, board
-      // closed): abort, which also unblocks a write stuck on a full socket.
+      // The browser left (the runtime aborts the request, or cancels the body):
+      // abort, which releases the client and unblocks a write stuck on a full socket.
+      const leave = () => sse.abort();
+      signal.addEventListener("abort", leave, { once: true });
       sse.onAbort(() => client.close("client"));
+      // The hub ended it (overflow, board closed): abort too.
       client.onClose((reason) => {
         if (reason !== "client") sse.abort();
       });
-      for (let frames = await client.next(); frames !== null; frames = await client.next()) {
-        await sse.write(joinFrames(frames));
-        if (sse.aborted) client.close("client");
+      try {
+        for (let frames = await client.next(); frames !== null; frames = await client.next()) {
+          await sse.write(joinFrames(frames));
+          if (sse.aborted) client.close("client");
+        }
+      } finally {
+        signal.removeEventListener("abort", leave);
       }
     });
   });

@@ -14,7 +14,8 @@
  *   a heartbeat comment (WHATWG HTML § 9.2.6: a line starting with `:` is a
  *   comment; `retry:` sets the reconnection time).
  * - {@link sseResponse}: `X-Accel-Buffering: no`, so nginx does not buffer
- *   the stream (`streamSSE` already sends `Cache-Control: no-cache`).
+ *   the stream (`streamSSE` already sends `Cache-Control: no-cache`), and a
+ *   HEAD answered with headers only.
  *
  * @module
  */
@@ -69,12 +70,17 @@ export const PING_FRAME: Uint8Array = encoder.encode(": ping\n\n");
 
 /**
  * `streamSSE` with the proxy header added: the response streams `run`'s
- * writes; the stream ends when `run` returns.
+ * writes; the stream ends when `run` returns. A HEAD gets the same headers
+ * and no stream: `run` never starts (the runtime drops a HEAD's body
+ * without cancelling it, so a stream would never end).
  */
 export function sseResponse(
   c: Context,
   run: (stream: SSEStreamingApi) => Promise<void>,
 ): Response {
   c.header("X-Accel-Buffering", "no");
+  if (c.req.method === "HEAD") {
+    return c.body(null, 200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+  }
   return streamSSE(c, run);
 }
