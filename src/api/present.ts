@@ -101,7 +101,7 @@ export function createPresenter(
       data: redact(formatData(record.data, record.task)),
       result: record.result === null ? null : redact(formatResult(record.result, record.task)),
       error: redactError(record.error),
-      progress: record.progress,
+      progress: redact(record.progress) as JobRecord["progress"],
       attempt: record.attempt,
       maxAttempts: record.maxAttempts,
       version: record.version,

@@ -302,3 +302,32 @@ Deno.test("a configured cors origin can mutate; its preflight passes, others' do
     await source.close();
   }
 });
+
+// ── redaction ───────────────────────────────────────────────────────────
+
+Deno.test("job progress is redacted in REST answers as in the event stream", async () => {
+  const source = createMemorySource({ seed: recentFixture().dump });
+  const board = createBoard(source, { redact: ["token"] });
+  const get = async (path: string) =>
+    await (await board.fetch(new Request(`${BOARD}/board/api${path}`))).json();
+  try {
+    source.store.setProgress("send-email", FAILED_JOB, {
+      step: "render",
+      auth: { Token: "s3cret" },
+      parts: [{ token: "s3cret", done: 2 }],
+    });
+    const expected = {
+      step: "render",
+      auth: { Token: "[REDACTED]" },
+      parts: [{ token: "[REDACTED]", done: 2 }],
+    };
+    assert.deepEqual((await get(`/jobs/${FAILED_JOB}`)).progress, expected, "job detail");
+    const page = await get("/tasks/send-email/jobs?state=failed&limit=100");
+    const row = page.find((job: { id: string }) => job.id === FAILED_JOB);
+    assert.deepEqual(row.progress, expected, "job list");
+    assert.equal((await get(`/jobs/${ACTIVE_JOB}`)).progress, 10, "a number stays a number");
+  } finally {
+    await board.close();
+    await source.close();
+  }
+});
