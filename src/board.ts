@@ -193,12 +193,6 @@ export function createBoard(source: TaskSource | string, options: BoardOptions =
   const api = new Hono();
   api.onError(onError);
   api.use("*", bodyLimit({ maxSize: API_BODY_LIMIT, onError: bodyTooLarge }));
-  if (resolved.cors) {
-    api.use(
-      "*",
-      cors({ origin: resolved.cors.origin, credentials: true, exposeHeaders: ["X-Total-Count"] }),
-    );
-  }
   if (typeof resolved.auth === "function") api.use("*", hookGuard(resolved.auth));
   if (resolved.readOnly) api.use("*", readOnlyGuard());
   api.use("*", jsonMutations());
@@ -210,6 +204,13 @@ export function createBoard(source: TaskSource | string, options: BoardOptions =
   const app = new Hono();
   app.onError(onError);
   app.use("*", secureHeaders(securityHeaders(resolved)));
+  // First: a browser sends a preflight without the session cookie, so no guard may answer it.
+  if (resolved.cors) {
+    app.use(
+      "/api/*",
+      cors({ origin: resolved.cors.origin, credentials: true, exposeHeaders: ["X-Total-Count"] }),
+    );
+  }
   // Before the session guard and the auth hook: a forged request runs no authentication.
   const sameOriginGuard = sameOrigin({
     origins: [resolved.cors?.origin ?? []].flat(),

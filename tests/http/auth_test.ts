@@ -339,6 +339,44 @@ Deno.test("another site cannot sign the user out", async () => {
   await close();
 });
 
+Deno.test("with cors, a signed-in page of a cors origin can mutate: the preflight passes before auth", async () => {
+  const { call, close } = sessionBoard({}, { cors: { origin: "https://ops.board.test" } });
+  const cookie = await signIn(call);
+  const preflight = await call("/board/api/jobs/x/retry", {
+    method: "OPTIONS",
+    headers: {
+      origin: "https://ops.board.test",
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "content-type",
+    },
+  });
+  assert.equal(preflight.status, 204, "no cookie on a preflight, and no 401");
+  assert.equal(preflight.headers.get("access-control-allow-origin"), "https://ops.board.test");
+  assert.equal(preflight.headers.get("access-control-allow-credentials"), "true");
+  assert.match(preflight.headers.get("access-control-allow-methods")!, /POST/);
+
+  const retry = await call("/board/api/jobs/x/retry", {
+    method: "POST",
+    headers: {
+      cookie,
+      origin: "https://ops.board.test",
+      "sec-fetch-site": "same-site",
+      "content-type": "application/json",
+    },
+  });
+  assert.equal(retry.status, 404, "through the guards to the route");
+  assert.equal((await retry.json()).code, "JOB_NOT_FOUND");
+  assert.equal(retry.headers.get("access-control-allow-origin"), "https://ops.board.test");
+
+  const anonymous = await call("/board/api/overview", {
+    headers: { origin: "https://ops.board.test" },
+  });
+  assert.equal(anonymous.status, 401, "the session guard still answers everything but preflights");
+  assert.equal(anonymous.headers.get("access-control-allow-origin"), "https://ops.board.test");
+  await anonymous.body?.cancel();
+  await close();
+});
+
 Deno.test("the login never redirects outside the board", async () => {
   const { call, close } = sessionBoard();
   const attempts = [
