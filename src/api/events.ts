@@ -13,14 +13,16 @@
  *
  * The stream is fed by the board's one {@link EventHub}: opening more
  * streams opens no more store connections. `HEAD /events` answers the
- * headers and opens nothing.
+ * headers and opens nothing. Under session login the stream ends when the
+ * session expires.
  *
  * @module
  */
 
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { joinFrames } from "../events/hub.ts";
 import { sseResponse } from "../events/sse.ts";
+import type { SessionEnv } from "../auth/session.ts";
 import type { ApiDeps } from "./deps.ts";
 
 /** Parses `?tasks=a,b` into a set, or null for all tasks. */
@@ -29,9 +31,12 @@ export function tasksParam(raw: string | undefined): Set<string> | null {
   return names.length > 0 ? new Set(names) : null;
 }
 
+/** The longest delay `setTimeout` takes; a later session expiry ends the stream early (it reconnects). */
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
 /** Routes under `/events`. */
 export function eventRoutes({ events }: Pick<ApiDeps, "events">): Hono {
-  return new Hono().get("/events", (c) => {
+  return new Hono().get("/events", (c: Context<SessionEnv>) => {
     const tasks = tasksParam(c.req.query("tasks"));
     return sseResponse(c, async function stream(sse) {
       const { signal } = c.req.raw;
@@ -41,6 +46,12 @@ export function eventRoutes({ events }: Pick<ApiDeps, "events">): Hono {
       // abort, which releases the client and unblocks a write stuck on a full socket.
       const leave = () => sse.abort();
       signal.addEventListener("abort", leave, { once: true });
+      // The session ends (logout, expiry): so does the stream. The browser reconnects and
+      // meets the session guard.
+      const exp = c.get("sessionExp");
+      const expiry = typeof exp === "number"
+        ? setTimeout(leave, Math.min(Math.max(0, exp - Date.now()), MAX_DELAY_MS))
+        : undefined;
       sse.onAbort(() => client.close("client"));
       // The hub ended it (overflow, board closed): abort too.
       client.onClose((reason) => {
@@ -53,6 +64,7 @@ export function eventRoutes({ events }: Pick<ApiDeps, "events">): Hono {
         }
       } finally {
         signal.removeEventListener("abort", leave);
+        clearTimeout(expiry);
       }
     });
   });

@@ -57,6 +57,42 @@ Deno.test("under session auth: 401 without a cookie, the stream with one", async
   }
 });
 
+Deno.test("under session auth the stream ends when the session expires, and the reconnect is 401", async () => {
+  const source = createMemorySource();
+  const board = createBoard(source, {
+    auth: {
+      cookiePassword: "a-cookie-secret-of-at-least-32-chars!",
+      sessionTtl: 1500,
+      authenticate: () => ({ name: "Ada" }),
+    },
+  });
+  try {
+    const login = await board.fetch(
+      new Request("http://board.test/board/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://board.test" },
+        body: JSON.stringify({ username: "ada", password: "x" }),
+      }),
+    );
+    const cookie = login.headers.get("set-cookie")!.split(";")[0];
+    const stream = await openStream(board.fetch, EVENTS, { headers: { cookie } });
+    assert.equal(stream.response.status, 200);
+    await stream.waitFor(isEvent("stats:update"), 1000);
+    const ended = await Promise.race([
+      stream.ended.then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), 4000)),
+    ]);
+    if (!ended) await stream.close();
+    assert.ok(ended, "the stream ended with the session");
+    const again = await board.fetch(new Request(EVENTS, { headers: { cookie } }));
+    assert.equal(again.status, 401);
+    await again.body?.cancel();
+  } finally {
+    await board.close();
+    await source.close();
+  }
+});
+
 Deno.test("the auth hook answers for the event stream too", async () => {
   const source = createMemorySource();
   const board = createBoard(source, {

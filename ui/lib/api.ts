@@ -43,6 +43,11 @@ export interface Api {
   send<T>(method: "POST" | "PUT" | "DELETE", path: string, body?: unknown): Promise<T>;
 }
 
+/** The session ended: the login page of a base path ending in `/` brings the user back here. */
+export function goToLogin(basePath: string): void {
+  location.assign(`${basePath}login?redirect=${encodeURIComponent(location.pathname)}`);
+}
+
 /** Creates the API client for a base path ending in `/` (e.g. `/board/`). */
 export function createApi(basePath: string): Api {
   const root = `${basePath}api/`;
@@ -55,10 +60,7 @@ export function createApi(basePath: string): Api {
       if (init.signal?.aborted) throw err;
       throw new ApiError(0, "NETWORK", "Cannot reach the board server");
     }
-    if (res.status === 401) {
-      // The session ended: the login page brings the user back here.
-      location.assign(`${basePath}login?redirect=${encodeURIComponent(location.pathname)}`);
-    }
+    if (res.status === 401) goToLogin(basePath);
     if (!res.ok) throw await toError(res);
     return res;
   };

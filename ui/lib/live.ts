@@ -8,6 +8,7 @@
  * @module
  */
 import { type Signal, signal } from "@preact/signals";
+import { goToLogin } from "./api.ts";
 import type { Totals } from "./types.ts";
 
 /** `live`: the event stream is open; `polling`: it is down and pages poll. */
@@ -89,7 +90,8 @@ export function createLive(basePath: string): Live {
     for (const listener of listeners) listener(events);
   });
 
-  const source = new EventSource(`${basePath}api/events`, { withCredentials: true });
+  const url = `${basePath}api/events`;
+  const source = new EventSource(url, { withCredentials: true });
   source.onopen = () => {
     status.value = "live";
   };
@@ -97,6 +99,13 @@ export function createLive(basePath: string): Live {
   // until it does, pages poll.
   source.onerror = () => {
     status.value = "polling";
+    // A refused reconnect (the session ended with the stream) closes the
+    // EventSource for good and hides the status: a HEAD, answered like the GET
+    // without a stream, tells.
+    if (source.readyState !== EventSource.CLOSED) return;
+    fetch(url, { method: "HEAD", credentials: "same-origin" }).then((res) => {
+      if (res.status === 401) goToLogin(basePath);
+    }, () => {}); // the board is unreachable: pages poll and say so
   };
   source.addEventListener("stats:update", (event) => {
     const payload = parse(event);
