@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { createBoard } from "../../mod.ts";
+import { type Board, createBoard } from "../../mod.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { recentFixture } from "../contract/source_contract.ts";
 import { loadFixture } from "../helpers/fixture.ts";
@@ -140,7 +140,7 @@ async function keyspace(client: Awaited<ReturnType<typeof connectClient>>): Prom
 }
 
 function mutate(
-  board: { fetch: (request: Request) => Response | Promise<Response> },
+  board: Board,
   { method, path }: { method: string; path: string },
   headers: Record<string, string>,
   body?: string,
@@ -150,12 +150,25 @@ function mutate(
   ));
 }
 
-Deno.test("a mutation from another origin is refused with 403 and leaves the keyspace as it was", async () => {
+/** Runs `fn` on a board over a throwaway Redis holding the fixture, with a client to inspect it. */
+async function withRedisBoard(
+  fn: (board: Board, client: Awaited<ReturnType<typeof connectClient>>) => Promise<void>,
+): Promise<void> {
   const redis = await startRedis();
   await loadFixture(redis.url);
   const client = await connectClient(redis.url);
   const board = createBoard(redis.url);
   try {
+    await fn(board, client);
+  } finally {
+    await board.close();
+    await client.close();
+    await redis.stop();
+  }
+}
+
+Deno.test("a mutation from another origin is refused with 403 and leaves the keyspace as it was", () =>
+  withRedisBoard(async (board, client) => {
     const before = await keyspace(client);
     for (const mutation of MUTATIONS) {
       for (const forgery of FORGERIES) {
@@ -178,19 +191,10 @@ Deno.test("a mutation from another origin is refused with 403 and leaves the key
     assert.equal(own.status, 200);
     assert.equal((await own.json()).retried, 5);
     assert.notDeepEqual(await keyspace(client), before, "the snapshot sees a write");
-  } finally {
-    await board.close();
-    await client.close();
-    await redis.stop();
-  }
-});
+  }));
 
-Deno.test("every mutation must send Content-Type: application/json, empty body or not", async () => {
-  const redis = await startRedis();
-  await loadFixture(redis.url);
-  const client = await connectClient(redis.url);
-  const board = createBoard(redis.url);
-  try {
+Deno.test("every mutation must send Content-Type: application/json, empty body or not", () =>
+  withRedisBoard(async (board, client) => {
     const before = await keyspace(client);
     const sameOrigin = { origin: BOARD, "sec-fetch-site": "same-origin" };
     const types: Array<Record<string, string>> = [
@@ -217,12 +221,7 @@ Deno.test("every mutation must send Content-Type: application/json, empty body o
       }
     }
     assert.deepEqual(await keyspace(client), before, "nothing was written");
-  } finally {
-    await board.close();
-    await client.close();
-    await redis.stop();
-  }
-});
+  }));
 
 Deno.test("JSON mutations from the board's own origin, from tooling and behind a TLS proxy go through", async () => {
   const source = createMemorySource({ seed: recentFixture().dump });
