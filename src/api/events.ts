@@ -46,8 +46,8 @@ export function eventRoutes({ events }: Pick<ApiDeps, "events">): Hono {
       // abort, which releases the client and unblocks a write stuck on a full socket.
       const leave = () => sse.abort();
       signal.addEventListener("abort", leave, { once: true });
-      // The session ends (logout, expiry): so does the stream. The browser reconnects and
-      // meets the session guard.
+      // The session expires, and so does the stream (a stolen or signed-out cookie lives no
+      // longer): the browser reconnects and meets the session guard.
       const exp = c.get("sessionExp");
       const expiry = typeof exp === "number"
         ? setTimeout(leave, Math.min(Math.max(0, exp - Date.now()), MAX_DELAY_MS))
