@@ -11,8 +11,10 @@ import { cors } from "hono/cors";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { sessionGuard } from "./auth/guard.ts";
 import { loginRoutes } from "./auth/routes.ts";
+import { sameOrigin } from "./auth/same_origin.ts";
 import type { SessionConfig } from "./auth/session.ts";
 import { getRequestListener } from "@hono/node-server";
+import { jsonMutations } from "./api/body.ts";
 import { createApi } from "./api/mod.ts";
 import { createPresenter } from "./api/present.ts";
 import { BoardError, errorBody } from "./errors.ts";
@@ -203,14 +205,9 @@ export function createBoard(source: TaskSource | string, options: BoardOptions =
   const api = new Hono();
   api.onError(onError);
   api.use("*", bodyLimit({ maxSize: API_BODY_LIMIT, onError: bodyTooLarge }));
-  if (resolved.cors) {
-    api.use(
-      "*",
-      cors({ origin: resolved.cors.origin, credentials: true, exposeHeaders: ["X-Total-Count"] }),
-    );
-  }
   if (typeof resolved.auth === "function") api.use("*", hookGuard(resolved.auth));
   if (resolved.readOnly) api.use("*", readOnlyGuard());
+  api.use("*", jsonMutations());
   api.route("/", createApi(deps));
   api.all(
     "*",
@@ -224,6 +221,20 @@ export function createBoard(source: TaskSource | string, options: BoardOptions =
   const app = new Hono();
   app.onError(onError);
   app.use("*", secureHeaders(securityHeaders(resolved)));
+  // First: a browser sends a preflight without the session cookie, so no guard may answer it.
+  if (resolved.cors) {
+    app.use(
+      "/api/*",
+      cors({ origin: resolved.cors.origin, credentials: true, exposeHeaders: ["X-Total-Count"] }),
+    );
+  }
+  // Before the session guard and the auth hook: a forged request runs no authentication.
+  const sameOriginGuard = sameOrigin({
+    origins: [resolved.cors?.origin ?? []].flat(),
+    trustProxy: resolved.trustProxy,
+  });
+  app.use("/api/*", sameOriginGuard);
+  app.use("/auth/*", sameOriginGuard);
   if (resolved.auth !== null && typeof resolved.auth === "object") {
     const session: SessionConfig = {
       cookieName: resolved.auth.cookieName,

@@ -6,16 +6,39 @@
  * @module
  */
 
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { invalidParam } from "../errors.ts";
 import { assertFieldDepth } from "./body_depth.ts";
+
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
+const SAFE_METHOD = /^(GET|HEAD|OPTIONS)$/;
+
+/**
+ * Refuses a mutation whose `Content-Type` is not JSON, whether it has a body
+ * or not (400 `INVALID_PARAM`). A page of another site can send a form or
+ * `text/plain` without a CORS preflight, but not JSON.
+ */
+export function jsonMutations(): MiddlewareHandler {
+  return async function requireJson(c, next) {
+    const type = c.req.header("content-type");
+    if (!SAFE_METHOD.test(c.req.method) && !JSON_TYPE.test(type ?? "")) {
+      throw invalidParam(
+        "body",
+        `send JSON with Content-Type: application/json (got ${
+          type === undefined ? "no Content-Type" : JSON.stringify(type)
+        })`,
+      );
+    }
+    await next();
+  };
+}
 
 /** A JSON object body. */
 export type JsonObject = Record<string, unknown>;
 
 /**
  * Parses the body as a JSON object that holds only `allowed` fields. An empty
- * body is `{}` unless `required`.
+ * body is `{}` unless `required`. The type was checked by {@link jsonMutations}.
  */
 export async function readJsonObject(
   c: Context,
@@ -26,10 +49,6 @@ export async function readJsonObject(
   if (text.trim() === "") {
     if (required) throw invalidParam("body", `expected a JSON object with ${allowed.join(", ")}`);
     return {};
-  }
-  const type = c.req.header("content-type") ?? "";
-  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-    throw invalidParam("body", `send JSON with Content-Type: application/json (got "${type}")`);
   }
   let body: unknown;
   try {

@@ -12,14 +12,17 @@
  *   always carry every task.
  *
  * The stream is fed by the board's one {@link EventHub}: opening more
- * streams opens no more store connections.
+ * streams opens no more store connections. `HEAD /events` answers the
+ * headers and opens nothing. Under session login the stream ends when the
+ * session expires.
  *
  * @module
  */
 
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { joinFrames } from "../events/hub.ts";
 import { sseResponse } from "../events/sse.ts";
+import type { SessionEnv } from "../auth/session.ts";
 import type { ApiDeps } from "./deps.ts";
 
 /** Parses `?tasks=a,b` into a set, or null for all tasks. */
@@ -28,21 +31,40 @@ export function tasksParam(raw: string | undefined): Set<string> | null {
   return names.length > 0 ? new Set(names) : null;
 }
 
+/** The longest delay `setTimeout` takes; a later session expiry ends the stream early (it reconnects). */
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
 /** Routes under `/events`. */
 export function eventRoutes({ events }: Pick<ApiDeps, "events">): Hono {
-  return new Hono().get("/events", (c) => {
+  return new Hono().get("/events", (c: Context<SessionEnv>) => {
     const tasks = tasksParam(c.req.query("tasks"));
     return sseResponse(c, async function stream(sse) {
+      const { signal } = c.req.raw;
+      if (signal.aborted) return;
       const client = events.connect({ tasks });
-      // The browser left: release the client. The hub ended it (overflow, board
-      // closed): abort, which also unblocks a write stuck on a full socket.
+      // The browser left (the runtime aborts the request, or cancels the body):
+      // abort, which releases the client and unblocks a write stuck on a full socket.
+      const leave = () => sse.abort();
+      signal.addEventListener("abort", leave, { once: true });
+      // The session expires, and so does the stream (a stolen or signed-out cookie lives no
+      // longer): the browser reconnects and meets the session guard.
+      const exp = c.get("sessionExp");
+      const expiry = typeof exp === "number"
+        ? setTimeout(leave, Math.min(Math.max(0, exp - Date.now()), MAX_DELAY_MS))
+        : undefined;
       sse.onAbort(() => client.close("client"));
+      // The hub ended it (overflow, board closed): abort too.
       client.onClose((reason) => {
         if (reason !== "client") sse.abort();
       });
-      for (let frames = await client.next(); frames !== null; frames = await client.next()) {
-        await sse.write(joinFrames(frames));
-        if (sse.aborted) client.close("client");
+      try {
+        for (let frames = await client.next(); frames !== null; frames = await client.next()) {
+          await sse.write(joinFrames(frames));
+          if (sse.aborted) client.close("client");
+        }
+      } finally {
+        signal.removeEventListener("abort", leave);
+        clearTimeout(expiry);
       }
     });
   });

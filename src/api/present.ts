@@ -128,7 +128,7 @@ export function createPresenter(
       data: data(record.data, record.task),
       result: result(record.result, record.task),
       error: redactError(record.error),
-      progress: record.progress,
+      progress: redact(record.progress) as JobRecord["progress"],
       attempt: record.attempt,
       maxAttempts: record.maxAttempts,
       version: record.version,

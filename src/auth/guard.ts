@@ -6,7 +6,13 @@
  */
 
 import type { MiddlewareHandler } from "hono";
-import { needsRenewal, readSession, type SessionConfig, writeSession } from "./session.ts";
+import {
+  needsRenewal,
+  readSession,
+  type SessionConfig,
+  type SessionEnv,
+  writeSession,
+} from "./session.ts";
 
 /** The exact body of an unauthenticated API request. */
 export const UNAUTHORIZED_BODY = { error: "Unauthorized" } as const;
@@ -18,9 +24,12 @@ function isPublic(path: string): boolean {
 
 /**
  * Guards every route of the board. `basePath` is stripped from the request
- * path to decide what kind of route it is.
+ * path to decide what kind of route it is. Sets `sessionExp` for the routes.
  */
-export function sessionGuard(config: SessionConfig, basePath: string): MiddlewareHandler {
+export function sessionGuard(
+  config: SessionConfig,
+  basePath: string,
+): MiddlewareHandler<SessionEnv> {
   const strip = basePath === "/" ? 0 : basePath.length;
   const loginPath = basePath === "/" ? "/login" : `${basePath}/login`;
 
@@ -34,7 +43,10 @@ export function sessionGuard(config: SessionConfig, basePath: string): Middlewar
       const back = encodeURIComponent(`${url.pathname}${url.search}`);
       return c.redirect(`${loginPath}?redirect=${back}`, 302);
     }
-    if (needsRenewal(session, config)) await writeSession(c, config, session.user);
+    c.set(
+      "sessionExp",
+      needsRenewal(session, config) ? await writeSession(c, config, session.user) : session.exp,
+    );
     await next();
   };
 }

@@ -29,6 +29,15 @@ export interface Session {
   exp: number | null;
 }
 
+/**
+ * What the session guard hands the routes after it: `sessionExp`, when the
+ * request's session expires (ms; null when it does not). Absent without
+ * session login.
+ */
+export interface SessionEnv {
+  Variables: { sessionExp?: number | null };
+}
+
 /** Whether the browser reached us over HTTPS (directly, or through a trusted proxy). */
 export function isHttps(c: Context, trustProxy: boolean): boolean {
   if (new URL(c.req.url).protocol === "https:") return true;
@@ -37,8 +46,12 @@ export function isHttps(c: Context, trustProxy: boolean): boolean {
   return forwarded === "https";
 }
 
-/** Signs the session into the response's cookie. */
-export async function writeSession(c: Context, config: SessionConfig, user: BoardUser) {
+/** Signs the session into the response's cookie; returns its expiry (ms), null when none. */
+export async function writeSession(
+  c: Context,
+  config: SessionConfig,
+  user: BoardUser,
+): Promise<number | null> {
   const exp = config.ttlMs === null ? null : Date.now() + config.ttlMs;
   await setSignedCookie(c, config.cookieName, JSON.stringify({ user, exp }), config.secret, {
     path: config.path,
@@ -47,6 +60,7 @@ export async function writeSession(c: Context, config: SessionConfig, user: Boar
     secure: isHttps(c, config.trustProxy),
     ...(config.ttlMs === null ? {} : { maxAge: Math.ceil(config.ttlMs / 1000) }),
   });
+  return exp;
 }
 
 /** Clears the session cookie. */

@@ -44,7 +44,7 @@ import { totalsOf } from "../api/overview.ts";
 import type { Presenter } from "../api/present.ts";
 import type { TaskEvent, TaskSource } from "../source/types.ts";
 import { jobEventName, jobEventPayload, type StatsPayload } from "./frames.ts";
-import { PING_FRAME, renderMessage, retryFrame } from "./sse.ts";
+import { frameMessage, PING_FRAME, retryFrame } from "./sse.ts";
 
 /** Options of {@link createEventHub}. */
 export interface EventHubOptions {
@@ -202,11 +202,9 @@ export class EventHub {
   #statsTimer: ReturnType<typeof setInterval> | null = null;
   #heartbeatTimer: ReturnType<typeof setInterval> | null = null;
   #idleTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Frames rendered since the last flush, and the timer of the next flush. */
+  /** Frames framed since the last flush, and the timer of the next flush. */
   #outbox: Array<{ frame: Uint8Array; task?: string }> = [];
   #flushTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Frames are rendered in order, one after the other. */
-  #rendering: Promise<void> = Promise.resolve();
   #poll: Promise<void> | null = null;
   #stats: StatsPayload | null = null;
   #statsFrame: Uint8Array | null = null;
@@ -264,7 +262,7 @@ export class EventHub {
     this.#closed = true;
     for (const client of [...this.#clients]) client.close("hub");
     this.#stopSubscription();
-    await Promise.all([this.#poll, this.#rendering]);
+    await this.#poll;
     if (this.#flushTimer !== null) clearTimeout(this.#flushTimer);
     this.#flushTimer = null;
     this.#outbox = [];
@@ -313,7 +311,7 @@ export class EventHub {
   }
 
   /**
-   * Collects a rendered frame for the next flush. Frames that arrive
+   * Collects a framed message for the next flush. Frames that arrive
    * together (one XREAD reply, a burst of store events) leave together:
    * one chunk and one write per client instead of one per frame.
    */
@@ -343,16 +341,11 @@ export class EventHub {
     }
   }
 
-  /** Queues the rendering of a frame after the ones before it, then sends it. */
+  /** Frames a message (synchronously: frames keep their order) and sends it. */
   #send(event: string, data: unknown, task?: string): void {
-    const json = JSON.stringify(data);
-    this.#rendering = this.#rendering
-      .then(() => renderMessage({ event, data: json }))
-      .then((frame) => {
-        if (event === "stats:update") this.#statsFrame = frame;
-        this.#post(frame, task);
-      })
-      .catch((error) => console.error("queue-board: could not send an event", error));
+    const frame = frameMessage({ event, data: JSON.stringify(data) });
+    if (event === "stats:update") this.#statsFrame = frame;
+    this.#post(frame, task);
   }
 
   #onEvent(event: TaskEvent): void {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { createPresenter } from "../../src/api/present.ts";
 import { jobEventName, jobEventPayload } from "../../src/events/frames.ts";
-import { renderMessage } from "../../src/events/sse.ts";
+import { frameMessage } from "../../src/events/sse.ts";
 
 const present = createPresenter({
   redact: ["password"],
@@ -72,7 +72,22 @@ Deno.test("jobEventName() names kinds job:<kind> and refuses what cannot be an e
   assert.equal(jobEventName("bad\nkind"), null);
 });
 
-Deno.test("renderMessage() frames with hono's writeSSE", async () => {
-  const bytes = await renderMessage({ event: "job:active", data: '{"id":"1"}' });
-  assert.equal(new TextDecoder().decode(bytes), 'event: job:active\ndata: {"id":"1"}\n\n');
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+Deno.test("frameMessage() frames an SSE message synchronously: event, data, blank line", () => {
+  const bytes = frameMessage({ event: "job:active", data: '{"id":"1"}' });
+  assert.equal(text(bytes), 'event: job:active\ndata: {"id":"1"}\n\n');
+});
+
+Deno.test("frameMessage() gives each line of the data its own data: line, and sends the id", () => {
+  assert.equal(
+    text(frameMessage({ event: "note", data: "one\r\ntwo\rthree\nfour", id: "7" })),
+    "event: note\ndata: one\ndata: two\ndata: three\ndata: four\nid: 7\n\n",
+  );
+  assert.equal(text(frameMessage({ data: "" })), "data: \n\n", "no event: the default message");
+});
+
+Deno.test("frameMessage() refuses a line break in event or id (it would inject a field)", () => {
+  assert.throws(() => frameMessage({ event: "x\ndata: forged", data: "{}" }), /event/);
+  assert.throws(() => frameMessage({ event: "x", data: "{}", id: "1\rretry: 1" }), /id/);
 });

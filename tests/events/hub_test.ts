@@ -147,13 +147,16 @@ Deno.test("the source subscription outlives the last client by idleStopMs", asyn
   const { hub, fetch } = hubApp(source, { idleStopMs: 100 });
   try {
     const one = await openStream(fetch, URL_);
-    await one.waitFor(() => true);
+    // Once the first stats frame is out, no flush is pending: the stats poll and the heartbeat.
+    await one.waitFor(isEvent("stats:update"));
     assert.deepEqual(hub.state(), { clients: 1, timers: 2, subscribed: true, queued: 0 });
     await one.close();
     await until(() => hub.state().clients === 0);
     assert.deepEqual(hub.state(), { clients: 0, timers: 1, subscribed: true, queued: 0 });
     const two = await openStream(fetch, URL_);
-    await two.waitFor(() => true);
+    // It gets the last stats frame at once, then the fresh poll's.
+    const last = await two.waitFor(isEvent("stats:update"));
+    await two.waitFor(isEvent("stats:update"), 5000, two.frames.indexOf(last) + 1);
     assert.equal(hub.state().timers, 2, "the idle stop was cancelled");
     await two.close();
     await until(() => !hub.state().subscribed);

@@ -14,6 +14,8 @@ import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { isEvent, openStream } from "./sse_client.ts";
 
 const EVENTS = "http://board.test/board/api/events";
+/** The route mounted alone, on a hub of the test's own. */
+const HUB_EVENTS = "http://board.test/api/events";
 
 Deno.test("under session auth: 401 without a cookie, the stream with one", async () => {
   const source = createMemorySource();
@@ -31,7 +33,10 @@ Deno.test("under session auth: 401 without a cookie, the stream with one", async
     const login = await board.fetch(
       new Request("http://board.test/board/auth/login", {
         method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          origin: "http://board.test",
+        },
         body: "username=ada&password=x",
       }),
     );
@@ -46,6 +51,42 @@ Deno.test("under session auth: 401 without a cookie, the stream with one", async
     } finally {
       await stream.close();
     }
+  } finally {
+    await board.close();
+    await source.close();
+  }
+});
+
+Deno.test("under session auth the stream ends when the session expires, and the reconnect is 401", async () => {
+  const source = createMemorySource();
+  const board = createBoard(source, {
+    auth: {
+      cookiePassword: "a-cookie-secret-of-at-least-32-chars!",
+      sessionTtl: 1500,
+      authenticate: () => ({ name: "Ada" }),
+    },
+  });
+  try {
+    const login = await board.fetch(
+      new Request("http://board.test/board/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://board.test" },
+        body: JSON.stringify({ username: "ada", password: "x" }),
+      }),
+    );
+    const cookie = login.headers.get("set-cookie")!.split(";")[0];
+    const stream = await openStream(board.fetch, EVENTS, { headers: { cookie } });
+    assert.equal(stream.response.status, 200);
+    await stream.waitFor(isEvent("stats:update"), 1000);
+    const ended = await Promise.race([
+      stream.ended.then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), 4000)),
+    ]);
+    if (!ended) await stream.close();
+    assert.ok(ended, "the stream ended with the session");
+    const again = await board.fetch(new Request(EVENTS, { headers: { cookie } }));
+    assert.equal(again.status, 401);
+    await again.body?.cancel();
   } finally {
     await board.close();
     await source.close();
@@ -139,4 +180,57 @@ Deno.test("the statsInterval option sets how often stats:update frames come", as
     await source.close();
   }
   assert.throws(() => createBoard(source, { statsInterval: 10 }), /statsInterval/);
+});
+
+Deno.test("HEAD /events answers the stream's headers without a stream, and holds nothing", async () => {
+  const source = createMemorySource();
+  const hub = createEventHub(source, createPresenter({ redact: [], formatters: {} }));
+  const app = new Hono().route("/api", eventRoutes({ events: hub }));
+  try {
+    for (let i = 0; i < 500; i++) {
+      const response = await app.fetch(new Request(HUB_EVENTS, { method: "HEAD" }));
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get("content-type"), "text/event-stream");
+      assert.equal(response.body, null);
+    }
+    // Let anything a HEAD might have started (a stats poll, a flush) run.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
+  } finally {
+    await hub.close();
+    await source.close();
+  }
+});
+
+Deno.test("a GET whose request is aborted releases its client, body read or not", async () => {
+  const source = createMemorySource();
+  const hub = createEventHub(source, createPresenter({ redact: [], formatters: {} }), {
+    idleStopMs: 0,
+  });
+  const app = new Hono().route("/api", eventRoutes({ events: hub }));
+  try {
+    // A runtime that aborts the request's signal when the client goes, and never cancels the body.
+    const leaving = new AbortController();
+    const response = await app.fetch(new Request(HUB_EVENTS, { signal: leaving.signal }));
+    assert.equal(response.status, 200);
+    const deadline = Date.now() + 1000;
+    while (hub.state().clients === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    assert.equal(hub.state().clients, 1);
+    leaving.abort();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
+
+    // A request aborted before the route runs connects nothing.
+    const gone = new AbortController();
+    gone.abort();
+    const late = await app.fetch(new Request(HUB_EVENTS, { signal: gone.signal }));
+    await late.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
+  } finally {
+    await hub.close();
+    await source.close();
+  }
 });

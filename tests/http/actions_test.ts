@@ -29,7 +29,8 @@ function action(name: string, body: (call: Call) => Promise<void>) {
       Promise.resolve(board.fetch(
         new Request(`http://board.test/board/api${path}`, {
           method,
-          headers: payload === undefined ? headers : { "content-type": type, ...headers },
+          // As the UI sends every mutation: from the board's page, typed JSON even when empty.
+          headers: { origin: "http://board.test", "content-type": type, ...headers },
           body: payload === undefined
             ? undefined
             : typeof payload === "string"

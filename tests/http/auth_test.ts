@@ -30,10 +30,16 @@ function sessionBoard(
   return { board, call, close: () => source.close() };
 }
 
-function form(fields: Record<string, string>): RequestInit {
+/** What a browser sends for the board's own form. */
+const SAME_ORIGIN = { origin: "http://board.test", "sec-fetch-site": "same-origin" };
+
+function form(
+  fields: Record<string, string>,
+  from: Record<string, string> = SAME_ORIGIN,
+): { method: string; headers: Record<string, string>; body: string } {
   return {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
+    headers: { "content-type": "application/x-www-form-urlencoded", ...from },
     body: new URLSearchParams(fields).toString(),
   };
 }
@@ -138,7 +144,7 @@ Deno.test("a login with a missing or mistyped field is a 400, not a crash", asyn
   const json = (body: string) =>
     call("/board/auth/login", {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...SAME_ORIGIN },
       body,
     });
   for (
@@ -148,7 +154,8 @@ Deno.test("a login with a missing or mistyped field is a 400, not a crash", asyn
     assert.equal(response.status, 400, body);
     assert.equal((await response.json()).code, "INVALID_PARAM");
   }
-  assert.equal((await call("/board/auth/login", { method: "POST" })).status, 400);
+  const empty = await call("/board/auth/login", { method: "POST", headers: SAME_ORIGIN });
+  assert.equal(empty.status, 400);
   await close();
 });
 
@@ -161,7 +168,10 @@ Deno.test('without a session the API is 401 with exactly {"error":"Unauthorized"
     assert.equal(response.status, 401, path);
     assert.equal(await response.text(), '{"error":"Unauthorized"}');
   }
-  const post = await call("/board/api/jobs/x/retry", { method: "POST" });
+  const post = await call("/board/api/jobs/x/retry", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...SAME_ORIGIN },
+  });
   assert.equal(post.status, 401);
   await close();
 });
@@ -257,10 +267,113 @@ Deno.test("sessionTtl expires a session and rolls it forward while it is used", 
 Deno.test("logout clears the cookie and goes to the login page", async () => {
   const { call, close } = sessionBoard();
   const cookie = await signIn(call);
-  const response = await call("/board/auth/logout", { method: "POST", headers: { cookie } });
+  const response = await call("/board/auth/logout", {
+    method: "POST",
+    headers: { cookie, ...SAME_ORIGIN },
+  });
   assert.equal(response.status, 303);
   assert.equal(response.headers.get("location"), "/board/login");
   assert.match(response.headers.get("set-cookie")!, /queue_board_session=;.*Max-Age=0/);
+  await close();
+});
+
+Deno.test("the login form posts only from the board's own origin (no login CSRF)", async () => {
+  let attempts = 0;
+  const { call, close } = sessionBoard({
+    authenticate: ({ username, password }) => {
+      attempts++;
+      return username === "eve" && password === "eve" ? { name: "Eve" } : null;
+    },
+  });
+  const forgeries: Array<Record<string, string>> = [
+    { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+    { origin: "http://evil.board.test", "sec-fetch-site": "same-site" },
+    { origin: "https://evil.example" },
+    { origin: "null" },
+    {},
+  ];
+  for (const from of forgeries) {
+    const response = await call(
+      "/board/auth/login",
+      form({ username: "eve", password: "eve" }, from),
+    );
+    assert.equal(response.status, 403, JSON.stringify(from));
+    assert.equal((await response.json()).code, "CROSS_ORIGIN");
+    assert.equal(response.headers.get("set-cookie"), null, "no session for the attacker's account");
+  }
+  const json = await call("/board/auth/login", {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: "https://evil.example" },
+    body: JSON.stringify({ username: "eve", password: "eve" }),
+  });
+  assert.equal(json.status, 403);
+  await json.body?.cancel();
+  assert.equal(attempts, 0, "authenticate never ran for a forged login");
+
+  // Browsers that send only Origin, or only Sec-Fetch-Site, still sign in from the board's page.
+  const browsers: Array<Record<string, string>> = [
+    { origin: "http://board.test" },
+    { "sec-fetch-site": "same-origin" },
+  ];
+  for (const from of browsers) {
+    const response = await call(
+      "/board/auth/login",
+      form({ username: "eve", password: "eve" }, from),
+    );
+    assert.equal(response.status, 303, JSON.stringify(from));
+    cookieOf(response);
+  }
+  await close();
+});
+
+Deno.test("another site cannot sign the user out", async () => {
+  const { call, close } = sessionBoard();
+  const cookie = await signIn(call);
+  const response = await call("/board/auth/logout", {
+    method: "POST",
+    headers: { cookie, origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+  });
+  assert.equal(response.status, 403);
+  assert.equal(response.headers.get("set-cookie"), null);
+  await response.body?.cancel();
+  await close();
+});
+
+Deno.test("with cors, a signed-in page of a cors origin can mutate: the preflight passes before auth", async () => {
+  const { call, close } = sessionBoard({}, { cors: { origin: "https://ops.board.test" } });
+  const cookie = await signIn(call);
+  const preflight = await call("/board/api/jobs/x/retry", {
+    method: "OPTIONS",
+    headers: {
+      origin: "https://ops.board.test",
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "content-type",
+    },
+  });
+  assert.equal(preflight.status, 204, "no cookie on a preflight, and no 401");
+  assert.equal(preflight.headers.get("access-control-allow-origin"), "https://ops.board.test");
+  assert.equal(preflight.headers.get("access-control-allow-credentials"), "true");
+  assert.match(preflight.headers.get("access-control-allow-methods")!, /POST/);
+
+  const retry = await call("/board/api/jobs/x/retry", {
+    method: "POST",
+    headers: {
+      cookie,
+      origin: "https://ops.board.test",
+      "sec-fetch-site": "same-site",
+      "content-type": "application/json",
+    },
+  });
+  assert.equal(retry.status, 404, "through the guards to the route");
+  assert.equal((await retry.json()).code, "JOB_NOT_FOUND");
+  assert.equal(retry.headers.get("access-control-allow-origin"), "https://ops.board.test");
+
+  const anonymous = await call("/board/api/overview", {
+    headers: { origin: "https://ops.board.test" },
+  });
+  assert.equal(anonymous.status, 401, "the session guard still answers everything but preflights");
+  assert.equal(anonymous.headers.get("access-control-allow-origin"), "https://ops.board.test");
+  await anonymous.body?.cancel();
   await close();
 });
 

@@ -119,7 +119,9 @@ Deno.test("readOnly refuses every mutation with 403 READ_ONLY before any handler
       ["POST", "/board/api/anything"],
     ]
   ) {
-    const response = await board.fetch(new Request(`http://x${path}`, { method }));
+    const response = await board.fetch(
+      new Request(`http://x${path}`, { method, headers: { "content-type": "application/json" } }),
+    );
     assert.equal(response.status, 403, `${method} ${path}`);
     assert.equal((await response.json()).code, "READ_ONLY");
   }

@@ -66,6 +66,11 @@ export interface Api {
   ): Promise<T>;
 }
 
+/** The session ended: the login page of a base path ending in `/` brings the user back here. */
+export function goToLogin(basePath: string): void {
+  location.assign(`${basePath}login?redirect=${encodeURIComponent(location.pathname)}`);
+}
+
 /** Creates the API client for a base path ending in `/` (e.g. `/board/`). */
 export function createApi(
   basePath: string,
@@ -87,10 +92,7 @@ export function createApi(
           "Check before you try again.";
       throw new ApiError(0, "NETWORK", message);
     }
-    if (res.status === 401) {
-      // The session ended: the login page brings the user back here.
-      location.assign(`${basePath}login?redirect=${encodeURIComponent(location.pathname)}`);
-    }
+    if (res.status === 401) goToLogin(basePath);
     if (res.ok) {
       onOutcome("ok");
       return res;

@@ -9,6 +9,7 @@
  * @module
  */
 import { type Signal, signal } from "@preact/signals";
+import { goToLogin } from "./api.ts";
 import type { Connectivity } from "./connectivity.ts";
 import type { StatsPayload as StatsUpdate } from "../../src/events/frames.ts";
 import type { TaskStats } from "./types.ts";
@@ -86,11 +87,20 @@ export function createLive(basePath: string, connectivity: Connectivity): Live {
     for (const listener of listeners) listener(events);
   });
 
-  const source = new EventSource(`${basePath}api/events`, { withCredentials: true });
+  const url = `${basePath}api/events`;
+  const source = new EventSource(url, { withCredentials: true });
   source.onopen = () => connectivity.streamOpened();
   // EventSource reconnects by itself (after the server's `retry:` hint);
   // until it does, pages poll.
-  source.onerror = () => connectivity.streamFailed();
+  source.onerror = () => {
+    connectivity.streamFailed();
+    // A refused reconnect (the session ended with the stream) closes the
+    // EventSource for good: a HEAD, answered like the GET without a stream, tells.
+    if (source.readyState !== EventSource.CLOSED) return;
+    fetch(url, { method: "HEAD", credentials: "same-origin" }).then((res) => {
+      if (res.status === 401) goToLogin(basePath);
+    }, () => {}); // the board is unreachable: pages poll and say so
+  };
   source.addEventListener("stats:update", (event) => {
     const payload = parse(event);
     if (!isStatsUpdate(payload)) return;
