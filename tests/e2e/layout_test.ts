@@ -17,6 +17,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { createBoard } from "../../mod.ts";
+import { JOB_STATES } from "../../src/source/types.ts";
 import { serveBoard } from "./browser.ts";
 import { screenshot, withBoard } from "./harness.ts";
 
@@ -28,7 +29,7 @@ const VIEWPORTS = [
   { width: 1920, height: 1080 },
 ] as const;
 
-/** Below this width tables are laid out as cards. */
+/** Up to this width every table cell must be on screen (the tables are cards). */
 const PHONE = 390;
 
 /** A failed send-email job with two log lines. */
@@ -44,17 +45,6 @@ interface View {
   open?: (page: Page) => Promise<void>;
 }
 
-const STATES = [
-  "waiting",
-  "active",
-  "delayed",
-  "retrying",
-  "failed",
-  "completed",
-  "cancelled",
-  "expired",
-] as const;
-
 /** The task with the most jobs in `state` (the fixture has no waiting job at all). */
 async function busiestTask(root: string, state: string): Promise<string> {
   const overview = await (await fetch(`${root}api/overview`)).json() as {
@@ -63,8 +53,9 @@ async function busiestTask(root: string, state: string): Promise<string> {
   return overview.tasks.sort((a, b) => b.stats[state] - a.stats[state])[0].name;
 }
 
+/** Every view, the task page once per state tab. */
 async function views(root: string): Promise<View[]> {
-  const taskTabs = await Promise.all(STATES.map(async (state) => ({
+  const taskTabs = await Promise.all(JOB_STATES.map(async (state) => ({
     name: `task-${state}`,
     path: `tasks/${await busiestTask(root, state)}?state=${state}`,
     ready: ".job-table tbody tr, #task-state-panel > p.empty:not([role])",
