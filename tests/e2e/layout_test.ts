@@ -18,6 +18,8 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { createBoard } from "../../mod.ts";
 import { JOB_STATES } from "../../src/source/types.ts";
+import { connectClient } from "../helpers/redis_server.ts";
+import { writeJob } from "../helpers/wire_writer.ts";
 import { serveBoard } from "./browser.ts";
 import { screenshot, withBoard } from "./harness.ts";
 
@@ -184,12 +186,23 @@ async function settle(page: Page): Promise<void> {
   });
 }
 
-/** Checks the page as it stands at this width and saves its screenshot. */
-async function check(page: Page, name: string, width: number): Promise<string[]> {
-  await settle(page);
-  const problems = await page.evaluate(layoutProblems, width <= PHONE);
-  await screenshot(page, `${name}-${width}`);
-  return problems.map((problem) => `${name} at ${width} px: ${problem}`);
+/**
+ * Opens `view` under `root` at every viewport and checks it; returns the
+ * problems found, and saves a screenshot at each width.
+ */
+async function checkView(page: Page, root: string, view: View): Promise<string[]> {
+  const problems: string[] = [];
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${root}${view.path}`);
+    await view.open?.(page);
+    await page.locator(view.ready).first().waitFor({ timeout: 10_000 });
+    await settle(page);
+    const found = await page.evaluate(layoutProblems, viewport.width <= PHONE);
+    await screenshot(page, `${view.name}-${viewport.width}`);
+    problems.push(...found.map((problem) => `${view.name} at ${viewport.width} px: ${problem}`));
+  }
+  return problems;
 }
 
 Deno.test({
@@ -200,15 +213,7 @@ Deno.test({
     withBoard({}, async ({ page, root }) => {
       for (const view of await views(root)) {
         await t.step(view.name, async () => {
-          const problems: string[] = [];
-          for (const viewport of VIEWPORTS) {
-            await page.setViewportSize(viewport);
-            await page.goto(`${root}${view.path}`);
-            await view.open?.(page);
-            await page.locator(view.ready).first().waitFor({ timeout: 10_000 });
-            problems.push(...await check(page, view.name, viewport.width));
-          }
-          assert.deepEqual(problems, []);
+          assert.deepEqual(await checkView(page, root, view), []);
         });
       }
     }),
@@ -263,17 +268,49 @@ Deno.test({
       });
       const server = serveBoard(board);
       try {
-        const problems: string[] = [];
-        for (const viewport of VIEWPORTS) {
-          await page.setViewportSize(viewport);
-          await page.goto(`${server.url}/board/login`);
-          await page.getByRole("button", { name: "Sign in" }).waitFor();
-          problems.push(...await check(page, "login", viewport.width));
-        }
-        assert.deepEqual(problems, []);
+        const login = { name: "login", path: "login", ready: "button[type=submit]" };
+        assert.deepEqual(await checkView(page, `${server.url}/board/`, login), []);
       } finally {
         await server.stop();
         await board.close();
       }
+    }),
+});
+
+Deno.test({
+  name: "a long task name and a long error wrap or scroll, never widen the page",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: () =>
+    withBoard({}, async ({ page, root, redis }) => {
+      const task = `import-${"x".repeat(90)}`;
+      const error = `E${"0123456789abcdef".repeat(120)} at ${"/srv/app/".repeat(40)}`;
+      const client = await connectClient(redis.url);
+      try {
+        await writeJob(client, {
+          task,
+          state: "failed",
+          attempt: 1,
+          error,
+          finishedOn: Date.now(),
+        });
+      } finally {
+        await client.close();
+      }
+      const problems = [
+        ...await checkView(page, root, { name: "long-overview", path: "", ready: ".chart canvas" }),
+        ...await checkView(page, root, {
+          name: "long-task",
+          path: `tasks/${task}?state=failed`,
+          ready: ".job-table tbody tr",
+        }),
+        ...await checkView(page, root, {
+          name: "long-dlq",
+          path: `dlq?task=${task}`,
+          ready: ".dlq-jobs-table tbody tr",
+          open: (page) => page.locator(".dlq-disclosure").first().click(),
+        }),
+      ];
+      assert.deepEqual(problems, []);
     }),
 });

@@ -70,8 +70,10 @@ export function GroupJobs(
                   <th scope="row">
                     <a class="dlq-job-link" href=${href("jobs", job.id)}>${job.id}</a>
                   </th>
-                  <td data-label="Task"><a class="task-link" href=${href("tasks", job.task)}>${job
-                    .task}</a></td>
+                  <td data-label="Task">
+                    <a class="task-link" href=${href("tasks", job.task)} title=${job.task}>${job
+                      .task}</a>
+                  </td>
                   <td class="num" data-label="Attempts">${job.attempt}/${job.maxAttempts}</td>
                   <td data-label="Failed"><${Time} at=${job.timestamps.finished} /></td>
                   <td class="dlq-job-error wide" data-label="Error" title=${job.error ??

@@ -75,7 +75,9 @@ export function GroupTable(
                 <td data-label="Tasks">
                   <span class="dlq-tasks">
                     ${group.tasks.map((name) =>
-                      html`<a key=${name} class="dlq-task" href=${href("tasks", name)}>${name}</a>`
+                      html`<a key=${name} class="dlq-task" href=${
+                        href("tasks", name)
+                      } title=${name}>${name}</a>`
                     )}
                   </span>
                 </td>
