@@ -278,13 +278,14 @@ Deno.test({
 });
 
 Deno.test({
-  name: "a long task name and a long error wrap or scroll, never widen the page",
+  name: "long task and schedule names and a long error wrap or scroll, never widen the page",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: () =>
     withBoard({}, async ({ page, root, redis }) => {
       const task = `import-${"x".repeat(90)}`;
       const error = `E${"0123456789abcdef".repeat(120)} at ${"/srv/app/".repeat(40)}`;
+      const schedule = `sync-${"y".repeat(80)}`;
       const client = await connectClient(redis.url);
       try {
         await writeJob(client, {
@@ -293,6 +294,15 @@ Deno.test({
           attempt: 1,
           error,
           finishedOn: Date.now(),
+        });
+        await client.hSet(
+          "taskora:schedules",
+          schedule,
+          JSON.stringify({ task, overlap: false, onMissed: "skip", cron: "*/5 * * * *" }),
+        );
+        await client.zAdd("taskora:schedules:next", {
+          value: schedule,
+          score: Date.now() + 60_000,
         });
       } finally {
         await client.close();
@@ -309,6 +319,11 @@ Deno.test({
           path: `dlq?task=${task}`,
           ready: ".dlq-jobs-table tbody tr",
           open: (page) => page.locator(".dlq-disclosure").first().click(),
+        }),
+        ...await checkView(page, root, {
+          name: "long-schedules",
+          path: "schedules",
+          ready: ".schedule-table tbody tr",
         }),
       ];
       assert.deepEqual(problems, []);
