@@ -68,7 +68,7 @@ export function GroupJobs(
         : null}
       <${ErrorBanner} error=${error} />
       ${data === null ? html`<p class="muted dlq-jobs-loading">Loading jobs…</p>` : html`
-        <table class="table dlq-jobs-table">
+        <table class="table cards dlq-jobs-table">
           <caption class="visually-hidden">Failed jobs with this error</caption>
           <thead>
             <tr>
@@ -87,10 +87,14 @@ export function GroupJobs(
                   <th scope="row">
                     <a class="dlq-job-link" href=${href("jobs", job.id)}>${job.id}</a>
                   </th>
-                  <td><a class="task-link" href=${href("tasks", job.task)}>${job.task}</a></td>
-                  <td class="num">${job.attempt}/${job.maxAttempts}</td>
-                  <td><${Time} at=${job.timestamps.finished} /></td>
-                  <td class="dlq-job-error" title=${job.error ?? undefined}>${job.error ?? "—"}</td>
+                  <td data-label="Task">
+                    <a class="task-link" href=${href("tasks", job.task)} title=${job.task}>${job
+                      .task}</a>
+                  </td>
+                  <td class="num" data-label="Attempts">${job.attempt}/${job.maxAttempts}</td>
+                  <td data-label="Failed"><${Time} at=${job.timestamps.finished} /></td>
+                  <td class="dlq-job-error wide" data-label="Error" title=${job.error ??
+                    undefined}>${job.error ?? "—"}</td>
                   ${config.readOnly ? null : html`
                     <td class="dlq-job-actions">
                       <${RetryButton}

@@ -7,6 +7,7 @@
  * @module
  */
 import { useState } from "preact/hooks";
+import { ScrollArea } from "../../components/scroll_area.ts";
 import { Time } from "../../components/time.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCount } from "../../lib/format.ts";
@@ -38,8 +39,8 @@ export function GroupTable(
   const columns = config.readOnly ? 5 : 6;
 
   return html`
-    <div class="table-wrap">
-      <table class="table dlq-groups">
+    <${ScrollArea}>
+      <table class="table cards dlq-groups">
         <thead>
           <tr>
             <th scope="col">Error</th>
@@ -70,16 +71,18 @@ export function GroupTable(
                     <span class="dlq-sample">${group.sample}</span>
                   </button>
                 </th>
-                <td class="num dlq-count">${formatCount(group.count)}</td>
-                <td>
+                <td class="num dlq-count" data-label="Jobs">${formatCount(group.count)}</td>
+                <td data-label="Tasks">
                   <span class="dlq-tasks">
                     ${group.tasks.map((name) =>
-                      html`<a key=${name} class="dlq-task" href=${href("tasks", name)}>${name}</a>`
+                      html`<a key=${name} class="dlq-task" href=${
+                        href("tasks", name)
+                      } title=${name}>${name}</a>`
                     )}
                   </span>
                 </td>
-                <td><${Time} at=${group.firstSeen} /></td>
-                <td><${Time} at=${group.lastSeen} /></td>
+                <td data-label="First seen"><${Time} at=${group.firstSeen} /></td>
+                <td data-label="Last seen"><${Time} at=${group.lastSeen} /></td>
                 ${config.readOnly ? null : html`
                   <td class="dlq-group-actions">
                     <${RetryButton}
@@ -109,6 +112,6 @@ export function GroupTable(
           })}
         </tbody>
       </table>
-    </div>
+      <//>
   `;
 }

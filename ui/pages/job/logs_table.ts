@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ScrollArea } from "../../components/scroll_area.ts";
 import { formatDateTime, formatRelative } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import type { LogEntry } from "./types.ts";
@@ -28,8 +29,8 @@ const COLUMNS = ["Time", "Level", "Message"];
 export function LogsTable({ logs }: { logs: readonly LogEntry[] }) {
   if (logs.length === 0) return html`<p class="empty">This job has not logged anything.</p>`;
   return html`
-    <div class="table-wrap">
-      <table class="table logs">
+    <${ScrollArea}>
+      <table class="table cards logs">
         <thead>
           <tr>${COLUMNS.map((label) => html`<th key=${label} scope="col">${label}</th>`)}</tr>
         </thead>
@@ -37,10 +38,11 @@ export function LogsTable({ logs }: { logs: readonly LogEntry[] }) {
           ${logs.map((entry, index) =>
             html`
               <tr key=${index}>
-                <td class="log-time">
+                <td class="log-time" data-label="Time">
                   <${LogTime} at=${entry.timestamp} />
                 </td>
-                <td><span class=${`log-level log-${entry.level}`}>${entry.level}</span></td>
+                <td data-label="Level"><span class=${`log-level log-${entry.level}`}>${entry
+                  .level}</span></td>
                 <td class="log-message">
                   <span>${entry.message}</span>
                   ${entry.meta === undefined ? null : html`
@@ -55,6 +57,6 @@ export function LogsTable({ logs }: { logs: readonly LogEntry[] }) {
           )}
         </tbody>
       </table>
-    </div>
+      <//>
   `;
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import { Card } from "../../components/card.ts";
+import { ScrollArea } from "../../components/scroll_area.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { STATES, type TaskHealth } from "../../lib/types.ts";
@@ -32,8 +33,8 @@ export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
     return html`<p class="empty">No tasks found in this store yet.</p>`;
   }
   return html`
-    <div class="table-wrap">
-      <table class="table">
+    <${ScrollArea}>
+      <table class="table cards task-table">
         <thead>
           <tr>
             <th scope="col">Task</th>
@@ -52,14 +53,16 @@ export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
                 <td><${HealthBadge} health=${task.health} /></td>
                 ${STATES.map((s) => {
                   const n = task.stats?.[s] ?? 0;
-                  return html`<td key=${s} class=${n ? "num" : "num zero"}>${formatCount(n)}</td>`;
+                  return html`<td key=${s} class=${n ? "num" : "num zero"} data-label=${s}>${
+                    formatCount(n)
+                  }</td>`;
                 })}
               </tr>
             `
           )}
         </tbody>
       </table>
-    </div>
+      <//>
   `;
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 import type { ReadonlySignal } from "@preact/signals";
+import { ScrollArea } from "../../components/scroll_area.ts";
 import { StateBadge } from "../../components/state_badge.ts";
 import { Time } from "../../components/time.ts";
 import { html } from "../../lib/html.ts";
@@ -70,8 +71,8 @@ export function ScheduleTable(props: ScheduleTableProps) {
   const { schedules, clock, readOnly, editing, triggered } = props;
   const columns = readOnly ? 4 : 5;
   return html`
-    <div class="table-wrap">
-      <table class="table schedule-table">
+    <${ScrollArea}>
+      <table class="table cards schedule-table">
         <thead>
           <tr>
             <th scope="col">Schedule</th>
@@ -101,9 +102,9 @@ export function ScheduleTable(props: ScheduleTableProps) {
                     </span>`
                     : null}
                 </th>
-                <td><${Cadence} schedule=${schedule} /></td>
-                <td><${NextRun} at=${nextRun} paused=${paused} clock=${clock} /></td>
-                <td><${LastRun} schedule=${schedule} /></td>
+                <td data-label="Runs"><${Cadence} schedule=${schedule} /></td>
+                <td data-label="Next run"><${NextRun} at=${nextRun} paused=${paused} clock=${clock} /></td>
+                <td data-label="Last run"><${LastRun} schedule=${schedule} /></td>
                 ${readOnly ? null : html`
                   <td class="schedule-actions-col">
                     <${ScheduleActions}
@@ -135,6 +136,6 @@ export function ScheduleTable(props: ScheduleTableProps) {
           })}
         </tbody>
       </table>
-    </div>
+      <//>
   `;
 }

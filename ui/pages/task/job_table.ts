@@ -7,6 +7,7 @@
  * @module
  */
 import type { ComponentChildren } from "preact";
+import { ScrollArea } from "../../components/scroll_area.ts";
 import { StateBadge } from "../../components/state_badge.ts";
 import { Time } from "../../components/time.ts";
 import { formatCount } from "../../lib/format.ts";
@@ -98,8 +99,8 @@ const COLUMNS: Record<JobState, readonly Column[]> = {
 export function JobTable({ jobs, state }: { jobs: readonly Job[]; state: JobState }) {
   const columns = COLUMNS[state];
   return html`
-    <div class="table-wrap">
-      <table class="table job-table">
+    <${ScrollArea}>
+      <table class="table cards job-table">
         <thead>
           <tr>
             ${columns.map((column) =>
@@ -112,15 +113,19 @@ export function JobTable({ jobs, state }: { jobs: readonly Job[]; state: JobStat
             html`
               <tr key=${job.id} data-job=${job.id}>
                 ${columns.map((column) =>
-                  html`<td key=${column.label} class=${column.className}>${
-                    column.cell(job, state)
-                  }</td>`
+                  html`
+                    <td
+                      key=${column.label}
+                      class=${column.className}
+                      data-label=${column === ID ? undefined : column.label}
+                    >${column.cell(job, state)}</td>
+                  `
                 )}
               </tr>
             `
           )}
         </tbody>
       </table>
-    </div>
+      <//>
   `;
 }

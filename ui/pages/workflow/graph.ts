@@ -8,6 +8,7 @@
  * @module
  */
 import { useId, useMemo } from "preact/hooks";
+import { ScrollArea } from "../../components/scroll_area.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import type { NodeBox, PlacedEdge, PlacedNode } from "./layout.ts";
@@ -115,7 +116,7 @@ export function WorkflowGraph({ nodes }: { nodes: readonly WorkflowNode[] }) {
   const width = layout.width + 2 * PADDING;
   const height = layout.height + 2 * PADDING;
   return html`
-    <div class="wf-graph-scroll">
+    <${ScrollArea} class="wf-graph-scroll">
       <svg
         class="wf-graph"
         width=${width}
@@ -174,6 +175,6 @@ export function WorkflowGraph({ nodes }: { nodes: readonly WorkflowNode[] }) {
           )}
         </g>
       </svg>
-    </div>
+      <//>
   `;
 }

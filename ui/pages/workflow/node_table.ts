@@ -6,6 +6,7 @@
  * @module
  */
 import { Card } from "../../components/card.ts";
+import { ScrollArea } from "../../components/scroll_area.ts";
 import { StateBadge } from "../../components/state_badge.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
@@ -21,8 +22,8 @@ export function NodeTable({ nodes }: { nodes: readonly WorkflowNode[] }) {
   const hasErrors = nodes.some((node) => node.error);
   return html`
     <${Card} title="Nodes" flush=${true}>
-      <div class="table-wrap">
-        <table class="table wf-node-table">
+      <${ScrollArea}>
+        <table class="table cards wf-node-table">
           <thead>
             <tr>
               <th scope="col" class="num">#</th>
@@ -38,21 +39,24 @@ export function NodeTable({ nodes }: { nodes: readonly WorkflowNode[] }) {
             ${nodes.map((node) =>
               html`
                 <tr key=${node.index}>
-                  <td class="num muted">${node.index}</td>
-                  <th scope="row">${node.taskName}</th>
-                  <td>
+                  <td class="num muted" data-label="#">${node.index}</td>
+                  <th scope="row" data-label="Task">${node.taskName}</th>
+                  <td data-label="State">
                     <${StateBadge} state=${node.state} />
                   </td>
-                  <td>
+                  <td data-label="Job state">
                     ${node.jobState
                       ? html`<${StateBadge} state=${node.jobState} />`
                       : html`<span class="muted" title="not dispatched, or removed by retention">—</span>`}
                   </td>
-                  <td><a class="task-link wf-job-link" href=${href("jobs", node.jobId)}>${node
+                  <td class="wide" data-label="Job"><a class="task-link wf-job-link" href=${href(
+                    "jobs",
+                    node.jobId,
+                  )}>${node
                     .jobId}</a></td>
-                  <td class="muted">${waitsFor(node.deps)}</td>
+                  <td class="muted" data-label="Waits for">${waitsFor(node.deps)}</td>
                   ${hasErrors
-                    ? html`<td class="wf-node-error" title=${
+                    ? html`<td class="wf-node-error wide" data-label="Error" title=${
                       node.error ?? undefined
                     }>${node.error}</td>`
                     : null}
@@ -61,7 +65,7 @@ export function NodeTable({ nodes }: { nodes: readonly WorkflowNode[] }) {
             )}
           </tbody>
         </table>
-      </div>
-      <//>
+        <//>
+        <//>
   `;
 }

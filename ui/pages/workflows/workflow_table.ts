@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ScrollArea } from "../../components/scroll_area.ts";
 import { StateBadge } from "../../components/state_badge.ts";
 import { Time } from "../../components/time.ts";
 import { formatCount } from "../../lib/format.ts";
@@ -14,8 +15,8 @@ import type { WorkflowSummary } from "../workflow/types.ts";
 /** One table row per workflow, newest first as the API sends them. */
 export function WorkflowTable({ workflows }: { workflows: readonly WorkflowSummary[] }) {
   return html`
-    <div class="table-wrap">
-      <table class="table wf-table">
+    <${ScrollArea}>
+      <table class="table cards wf-table">
         <thead>
           <tr>
             <th scope="col">Workflow</th>
@@ -37,18 +38,18 @@ export function WorkflowTable({ workflows }: { workflows: readonly WorkflowSumma
                     .name ?? "Unnamed workflow"}</a>
                   <code class="wf-table-id muted">${workflow.id}</code>
                 </th>
-                <td>
+                <td data-label="State">
                   <${StateBadge} state=${workflow.state} />
                 </td>
-                <td>
+                <td data-label="Tasks">
                   <ul class="wf-task-chips">
                     ${workflow.tasks.map((task) =>
                       html`<li key=${task} class="wf-task-chip">${task}</li>`
                     )}
                   </ul>
                 </td>
-                <td class="num">${formatCount(workflow.nodeCount)}</td>
-                <td>
+                <td class="num" data-label="Nodes">${formatCount(workflow.nodeCount)}</td>
+                <td data-label="Created">
                   <${Time} at=${workflow.createdAt} />
                 </td>
               </tr>
@@ -56,6 +57,6 @@ export function WorkflowTable({ workflows }: { workflows: readonly WorkflowSumma
           )}
         </tbody>
       </table>
-    </div>
+      <//>
   `;
 }
