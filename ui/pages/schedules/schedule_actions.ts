@@ -75,6 +75,7 @@ export function ScheduleActions(
         message: `${name} stops dispatching ${config.task} jobs and its configuration is ` +
           "removed from the store. Jobs it already dispatched are kept. This cannot be undone.",
         confirmLabel: "Delete schedule",
+        keepLabel: "Keep schedule",
         tone: "danger",
       });
       if (!confirmed) return undefined;
