@@ -283,6 +283,17 @@ export interface ThroughputBucket {
   failed: number;
 }
 
+/**
+ * The ends of a task's queues that tell whether work moves: the job active
+ * longest and the delayed (or retrying) job due first.
+ */
+export interface QueueHeads {
+  /** The job claimed longest ago and still active, with when its attempt started (ms). */
+  oldestActive: { id: string; since: number } | null;
+  /** The delayed or retrying job that runs next, with its run-at time (ms). */
+  nextDue: { id: string; at: number } | null;
+}
+
 /** What the board shows about the store behind the source. */
 export interface StoreInfo {
   /** The store's version (Redis `redis_version`). */
@@ -379,6 +390,12 @@ export interface TaskSource {
   refreshTasks(): Promise<string[]>;
   /** Counts per state for each named task, in one batch. */
   getStats(tasks: string[]): Promise<Map<string, QueueStats>>;
+  /**
+   * For each named task, its {@link QueueHeads}, in one batch: the tail of
+   * the active list and the head of the delayed set, O(1) per task (plus
+   * O(log N) for the set); nulls for a task the store does not know.
+   */
+  getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>>;
   /** Key count and memory of one task. */
   getTaskStorage(task: string): Promise<TaskStorage>;
   /**

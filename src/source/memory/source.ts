@@ -17,6 +17,7 @@ import {
   type JobPage,
   type JobRecord,
   type JobState,
+  type QueueHeads,
   type QueueStats,
   type SchedulePatch,
   type ScheduleRecord,
@@ -169,6 +170,23 @@ export class MemorySource implements TaskSource {
       );
     }
     return Promise.resolve(stats);
+  }
+
+  /** The job active longest (the active list's tail) and the one due first, per task. */
+  getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>> {
+    const heads = new Map<string, QueueHeads>();
+    for (const task of tasks) {
+      const queue = this.store.tasks.get(task);
+      const active = queue?.jobs.get(queue.active[queue.active.length - 1]);
+      const due = queue?.delayed.peekMin();
+      heads.set(task, {
+        oldestActive: active?.processedAt != null
+          ? { id: active.id, since: active.processedAt }
+          : null,
+        nextDue: due ? { id: due.member, at: due.score } : null,
+      });
+    }
+    return Promise.resolve(heads);
   }
 
   /** Keys taskora would hold for the task and their estimated memory. */

@@ -22,6 +22,7 @@ import type {
   JobDetail,
   JobPage,
   JobState,
+  QueueHeads,
   QueueStats,
   SchedulePatch,
   ScheduleRecord,
@@ -52,6 +53,7 @@ import { getStoreInfo } from "./info.ts";
 import { getJob, listJobs } from "./jobs.ts";
 import { locateJob } from "./locate.ts";
 import { checkWireVersion } from "./meta.ts";
+import { getQueueHeads } from "./queue_heads.ts";
 import { retryAllFailed, retryFailedJobs, retryJob } from "./retry.ts";
 import { inGroup } from "../dead_letters.ts";
 import {
@@ -184,6 +186,12 @@ export class RedisTaskSource implements TaskSource {
   async getStats(tasks: string[]): Promise<Map<string, QueueStats>> {
     await this.#ready();
     return await getStats(this.connection, tasks, this.prefix);
+  }
+
+  /** The job active longest and the one due first, per task; see `queue_heads.ts`. */
+  async getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>> {
+    await this.#ready();
+    return await getQueueHeads(this.connection, tasks, this.prefix);
   }
 
   /** Key count and memory of a task (partly estimated; see `storage.ts`). */
