@@ -61,6 +61,14 @@ export interface WorkflowLink {
   nodeIndex: number;
 }
 
+/** A job named by its id and its task, as a search finds it. */
+export interface JobRef {
+  /** The job id. */
+  id: string;
+  /** The task the job belongs to. */
+  task: string;
+}
+
 /** A job as listed in a table: everything but its logs. */
 export interface JobRecord {
   /** The job id. */
@@ -406,6 +414,14 @@ export interface TaskSource {
   listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage>;
   /** A job by id, looked up across every task; null when no task has it. */
   getJob(jobId: string): Promise<JobDetail | null>;
+  /**
+   * Jobs whose id starts with `prefix`, at most `limit`, sorted by id: how
+   * the short ids the UI shows are found. Bounded by design: the memory
+   * source looks at every job it holds; the Redis source only at the ids it
+   * has recently served (a prefix search of the keyspace is a full SCAN,
+   * see `redis/recent_job_ids.ts`).
+   */
+  findJobsByIdPrefix(prefix: string, limit: number): Promise<JobRef[]>;
   /** Task-version spread of the jobs that have yet to run. */
   getVersionDistribution(task: string): Promise<VersionDistribution>;
   /** Every schedule, sorted by name. */

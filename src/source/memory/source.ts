@@ -16,6 +16,7 @@ import {
   type JobDetail,
   type JobPage,
   type JobRecord,
+  type JobRef,
   type JobState,
   type QueueHeads,
   type QueueStats,
@@ -244,6 +245,21 @@ export class MemorySource implements TaskSource {
     return Promise.resolve(
       job ? { ...toRecord(job), logs: job.logs.map((log) => ({ ...log })) } : null,
     );
+  }
+
+  /**
+   * Jobs whose id starts with `prefix`, sorted by id: every job of the store
+   * is looked at (it holds a bounded number, see `retention`).
+   */
+  findJobsByIdPrefix(prefix: string, limit: number): Promise<JobRef[]> {
+    const found: JobRef[] = [];
+    for (const queue of this.store.tasks.values()) {
+      for (const id of queue.jobs.keys()) {
+        if (id.startsWith(prefix)) found.push({ id, task: queue.name });
+      }
+    }
+    found.sort((a, b) => (a.id < b.id ? -1 : 1));
+    return Promise.resolve(found.slice(0, limit));
   }
 
   /** Versions of waiting + active, delayed and retrying jobs; the highest `_v` of any job. */

@@ -1,6 +1,8 @@
 /**
- * The TaskSource contract for `getQueueHeads`: the job active longest and
- * the delayed job due first, read from the same keyspace by every source.
+ * The TaskSource contract for the lookups behind health and search:
+ * `getQueueHeads` (the job active longest, the delayed job due first) and
+ * `findJobsByIdPrefix` (jobs by the start of their id, once listed), read
+ * from the same keyspace by every source.
  */
 
 import assert from "node:assert/strict";
@@ -35,8 +37,44 @@ function withBusyBilling(dump: KeyspaceDump): KeyspaceDump {
   };
 }
 
-/** Registers the queue-heads contract for one source. */
-export function queueHeadsContract(name: string, seed: Seed): void {
+const TWINS = ["c0ffee00-0000-4000-8000-000000000001", "c0ffee00-0000-4000-8000-000000000002"];
+
+/** Two waiting send-email jobs whose ids share their first 34 characters. */
+function withTwins(dump: KeyspaceDump): KeyspaceDump {
+  const base = "taskora:{send-email}";
+  const keys = { ...dump.keys };
+  keys[`${base}:wait`] = { type: "list", pttl: -1, value: [...TWINS].reverse() };
+  for (const id of TWINS) {
+    keys[`${base}:${id}`] = {
+      type: "hash",
+      pttl: -1,
+      value: { state: "waiting", _v: "1", attempt: "1", maxAttempts: "1", ts: String(T) },
+    };
+  }
+  return { ...dump, keys };
+}
+
+/** Registers the lookup contract for one source. */
+export function lookupContract(name: string, seed: Seed): void {
+  Deno.test(`${name}: finds listed jobs by the start of their id`, async () => {
+    const harness = await seed(withTwins(recentFixture().dump));
+    try {
+      const { source } = harness;
+      await source.listJobs("send-email", "waiting", 0, 10);
+      const [failed] = (await source.listJobs("send-email", "failed", 0, 1)).jobs;
+      const twins = TWINS.map((id) => ({ id, task: "send-email" }));
+      assert.deepEqual(await source.findJobsByIdPrefix("c0ffee00", 10), twins);
+      assert.deepEqual(await source.findJobsByIdPrefix("c0ffee00", 1), [twins[0]]);
+      assert.deepEqual(await source.findJobsByIdPrefix(TWINS[1], 10), [twins[1]]);
+      assert.deepEqual(await source.findJobsByIdPrefix(failed.id.slice(0, 8), 10), [
+        { id: failed.id, task: "send-email" },
+      ]);
+      assert.deepEqual(await source.findJobsByIdPrefix("no-such-prefix", 10), []);
+    } finally {
+      await harness.close();
+    }
+  });
+
   Deno.test(`${name}: reads the job active longest and the one due first, per task`, async () => {
     const harness = await seed(withBusyBilling(recentFixture().dump));
     try {
