@@ -52,7 +52,9 @@ export function ScheduleActions(
 
   const trigger = () =>
     run(async () => {
-      const next = schedule.nextRun === null ? "" : ` (${formatDateTime(schedule.nextRun)})`;
+      const next = schedule.nextRun === null
+        ? ""
+        : ` (${formatDateTime(schedule.nextRun, { timeZone: config.timezone })})`;
       const confirmed = await confirmAction({
         title: `Run ${name} now?`,
         message: `One ${config.task} job is dispatched now with the schedule's data. ` +

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { ReadonlySignal } from "@preact/signals";
 import { StateBadge } from "../../components/state_badge.ts";
 import { Time } from "../../components/time.ts";
 import { html } from "../../lib/html.ts";
@@ -54,7 +53,6 @@ function LastRun({ schedule }: { schedule: Schedule }) {
 /** What the table does to a row, by schedule name. */
 export interface ScheduleTableProps {
   schedules: Schedule[];
-  clock: ReadonlySignal<number>;
   readOnly: boolean;
   /** The schedule whose edit form is open. */
   editing: string | null;
@@ -67,7 +65,7 @@ export interface ScheduleTableProps {
 
 /** The table; rows in the API's order (by name). */
 export function ScheduleTable(props: ScheduleTableProps) {
-  const { schedules, clock, readOnly, editing, triggered } = props;
+  const { schedules, readOnly, editing, triggered } = props;
   const columns = readOnly ? 4 : 5;
   return html`
     <div class="table-wrap">
@@ -83,7 +81,7 @@ export function ScheduleTable(props: ScheduleTableProps) {
         </thead>
         <tbody>
           ${schedules.map((schedule) => {
-            const { name, paused, nextRun, config: { task } } = schedule;
+            const { name, paused, nextRun, config: { task, timezone } } = schedule;
             const isEditing = editing === name;
             return html`
               <tr key=${name} class=${paused ? "is-paused" : undefined}>
@@ -102,7 +100,7 @@ export function ScheduleTable(props: ScheduleTableProps) {
                     : null}
                 </th>
                 <td><${Cadence} schedule=${schedule} /></td>
-                <td><${NextRun} at=${nextRun} paused=${paused} clock=${clock} /></td>
+                <td><${NextRun} at=${nextRun} paused=${paused} timeZone=${timezone} /></td>
                 <td><${LastRun} schedule=${schedule} /></td>
                 ${readOnly ? null : html`
                   <td class="schedule-actions-col">
