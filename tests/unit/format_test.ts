@@ -7,6 +7,7 @@ import {
   formatElapsed,
   formatLogTime,
   formatRelative,
+  shortId,
 } from "../../ui/lib/format.ts";
 
 const AT = Date.UTC(2026, 10, 23, 13, 3, 12, 345);
@@ -61,4 +62,9 @@ Deno.test("formatCount() and formatCountOf() group digits and agree in number", 
   assert.equal(formatCount("12"), "—");
   assert.equal(formatCountOf(1, "job"), "1 job");
   assert.equal(formatCountOf(1200, "job"), "1,200 jobs");
+});
+
+Deno.test("shortId() keeps the first 8 characters, as the UI shows ids", () => {
+  assert.equal(shortId("1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"), "1a2b3c4d");
+  assert.equal(shortId("job-7"), "job-7");
 });

@@ -110,3 +110,11 @@ export function formatElapsed(ms: number): string {
 export function formatCountOf(n: number, noun: string, plural = `${noun}s`): string {
   return `${formatCount(n)} ${n === 1 ? noun : plural}`;
 }
+
+/**
+ * An id as the board shows it: its first 8 characters, enough to tell jobs
+ * apart on a page, and what the job search finds a job by.
+ */
+export function shortId(id: string): string {
+  return id.slice(0, 8);
+}

@@ -7,6 +7,7 @@
  */
 import { StateBadge } from "../../components/state_badge.ts";
 import { Time } from "../../components/time.ts";
+import { shortId } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import { NextRun } from "./countdown.ts";
@@ -17,7 +18,7 @@ import type { Schedule } from "./types.ts";
 
 /** A job id as a link to its page: short on screen, whole in the tooltip. */
 function JobLink({ id }: { id: string }) {
-  return html`<a class="schedule-job" href=${href("jobs", id)} title=${id}>${id.slice(0, 8)}</a>`;
+  return html`<a class="schedule-job" href=${href("jobs", id)} title=${id}>${shortId(id)}</a>`;
 }
 
 function Cadence({ schedule }: { schedule: Schedule }) {

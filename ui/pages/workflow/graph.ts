@@ -8,6 +8,7 @@
  * @module
  */
 import { useId, useMemo } from "preact/hooks";
+import { shortId } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import type { NodeBox, PlacedEdge, PlacedNode } from "./layout.ts";
@@ -41,11 +42,6 @@ function curveThrough(points: readonly [number, number][]): string {
     [px, py] = [x, y];
   }
   return path;
-}
-
-/** The first 8 characters of a job id: enough to tell the nodes apart. */
-function shortId(jobId: string): string {
-  return jobId.length > 8 ? jobId.slice(0, 8) : jobId;
 }
 
 function Edge(
