@@ -6,19 +6,11 @@ import {
   taskHealth,
 } from "../../src/api/health.ts";
 import type { QueueHeads, QueueStats, ThroughputBucket } from "../../src/source/types.ts";
+import { NO_JOBS } from "../helpers/fixture.ts";
 
 const NOW = 1_800_000_000_000;
 const HOUR = 3_600_000;
-const IDLE: QueueStats = {
-  waiting: 0,
-  active: 0,
-  delayed: 0,
-  retrying: 0,
-  failed: 0,
-  completed: 0,
-  cancelled: 0,
-  expired: 0,
-};
+const IDLE: QueueStats = NO_JOBS;
 const NO_HEADS: QueueHeads = { oldestActive: null, nextDue: null };
 
 function minutes(completed: number, failed: number): ThroughputBucket[] {
