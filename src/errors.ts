@@ -46,13 +46,20 @@ export class BoardError extends Error {
   readonly code: ErrorCode;
   /** The HTTP status it maps to. */
   readonly status: 400 | 403 | 404 | 405 | 409 | 500 | 503 | 504;
+  /** The request parameter or body field at fault (`INVALID_PARAM`), for clients to point at. */
+  readonly param?: string;
 
   /** Creates an error with a catalogue code and a message for the operator. */
-  constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options?: ErrorOptions & { param?: string },
+  ) {
     super(message, options);
     this.name = "BoardError";
     this.code = code;
     this.status = STATUS[code];
+    if (options?.param !== undefined) this.param = options.param;
   }
 }
 
@@ -92,18 +99,34 @@ export class IncompatibleStoreError extends BoardError {
   }
 }
 
-/** Shorthand for a 400 that names the parameter and what is allowed. */
+/**
+ * Shorthand for a 400 that names the parameter and what is allowed; the
+ * answer carries the name in `param` too, so a form can mark the field
+ * without parsing the message.
+ */
 export function invalidParam(name: string, reason: string): BoardError {
-  return new BoardError("INVALID_PARAM", `Invalid ${name}: ${reason}`);
+  return new BoardError("INVALID_PARAM", `Invalid ${name}: ${reason}`, { param: name });
+}
+
+/** The JSON body of an error answer. */
+export interface ErrorBody {
+  /** What went wrong, for the operator. */
+  error: string;
+  /** The catalogue code. */
+  code: ErrorCode;
+  /** The parameter at fault, on `INVALID_PARAM` answers that name one. */
+  param?: string;
 }
 
 /** The JSON body and status an error is answered with. */
 export function errorBody(error: unknown): {
   status: 400 | 403 | 404 | 405 | 409 | 500 | 503 | 504;
-  body: { error: string; code: ErrorCode };
+  body: ErrorBody;
 } {
   if (error instanceof BoardError) {
-    return { status: error.status, body: { error: error.message, code: error.code } };
+    const body: ErrorBody = { error: error.message, code: error.code };
+    if (error.param !== undefined) body.param = error.param;
+    return { status: error.status, body };
   }
   return { status: 500, body: { error: "Internal error", code: "INTERNAL" } };
 }

@@ -19,6 +19,7 @@ import { loadConfig } from "./lib/config.ts";
 import { createConnectivity } from "./lib/connectivity.ts";
 import { html } from "./lib/html.ts";
 import { createLive } from "./lib/live.ts";
+import { documentTitle } from "./lib/page_title.ts";
 import { createRouter, matchRoute, type Route } from "./lib/router.ts";
 import { installShortcuts } from "./lib/shortcuts.ts";
 import { initTheme } from "./lib/theme.ts";
@@ -122,7 +123,10 @@ export function App({ basePath }: { basePath: string }) {
   const route = matchRoute(path);
   const title = TITLES[route.page];
   useEffect(() => {
-    if (config) document.title = `${title} · ${config.title}`;
+    // A task, job or workflow page names its tab itself (usePageTitle).
+    if (config && !("task" in route || "id" in route)) {
+      document.title = documentTitle([title], config.title);
+    }
   }, [title, config]);
 
   if (!config || !live) {

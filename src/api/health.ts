@@ -1,11 +1,12 @@
 /**
- * A task's health at a glance, from its counts and its last minutes of
- * throughput.
+ * A task's health at a glance, from its counts, its last minutes of
+ * throughput and the heads of its queues (the job active longest, the
+ * delayed job due first).
  *
  * @module
  */
 
-import type { QueueStats, ThroughputBucket } from "../source/types.ts";
+import type { QueueHeads, QueueStats, ThroughputBucket } from "../source/types.ts";
 
 /** How a task is doing. */
 export interface TaskHealth {
@@ -19,12 +20,45 @@ export interface TaskHealth {
 /** Minutes of throughput the health looks at. */
 export const HEALTH_WINDOW_MINUTES = 15;
 
+/** A job active longer than this is likely stuck (or its worker is gone). */
+export const ACTIVE_TOO_LONG_MS = 60 * 60_000;
+
 /**
- * Judges a task: critical when at least half of recent jobs failed or work
- * waits with nothing running and nothing finishing; warning at 10 % failures
- * or when jobs are retrying; idle when there is nothing to do.
+ * A delayed job whose run-at passed this long ago has not been promoted:
+ * workers promote due jobs each time they poll, so none is polling.
  */
-export function taskHealth(stats: QueueStats, recent: ThroughputBucket[]): TaskHealth {
+export const OVERDUE_AFTER_MS = 5 * 60_000;
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** A span in the unit an operator thinks in: `45 s`, `12 min`, `3 h`, `2 d`. */
+export function roughDuration(ms: number): string {
+  if (ms < MINUTE) return `${Math.max(0, Math.floor(ms / 1000))} s`;
+  if (ms < HOUR) return `${Math.floor(ms / MINUTE)} min`;
+  if (ms < 48 * HOUR) return `${Math.floor(ms / HOUR)} h`;
+  return `${Math.floor(ms / (24 * HOUR))} d`;
+}
+
+/** The first 8 characters of an id, as the UI shows it (and its search finds it). */
+function short(id: string): string {
+  return id.slice(0, 8);
+}
+
+/**
+ * Judges a task at `now` (ms). Critical when at least half of recent jobs
+ * failed, or work waits with nothing running and nothing finishing.
+ * Warning, in this order: 10 % failures; a delayed job overdue by
+ * {@link OVERDUE_AFTER_MS} (nothing is promoting due jobs); a job active for
+ * over {@link ACTIVE_TOO_LONG_MS}; jobs retrying. Idle when there is nothing
+ * to do; healthy otherwise.
+ */
+export function taskHealth(
+  stats: QueueStats,
+  recent: readonly ThroughputBucket[],
+  heads: QueueHeads,
+  now: number,
+): TaskHealth {
   let completed = 0;
   let failed = 0;
   for (const bucket of recent) {
@@ -35,30 +69,44 @@ export function taskHealth(stats: QueueStats, recent: ThroughputBucket[]): TaskH
   const failureRate = finished === 0 ? null : failed / finished;
   const percent = failureRate === null ? "" : `${Math.round(failureRate * 100)} %`;
   const window = `the last ${HEALTH_WINDOW_MINUTES} min`;
+  const verdict = (status: TaskHealth["status"], reason: string): TaskHealth => ({
+    status,
+    reason,
+    failureRate,
+  });
 
   if (failureRate !== null && failureRate >= 0.5) {
-    return { status: "critical", reason: `${percent} of jobs failed in ${window}`, failureRate };
+    return verdict("critical", `${percent} of jobs failed in ${window}`);
   }
   if (stats.waiting > 0 && stats.active === 0 && finished === 0) {
-    return {
-      status: "critical",
-      reason: `${stats.waiting} waiting, none running or finished in ${window}`,
-      failureRate,
-    };
+    return verdict("critical", `${stats.waiting} waiting, none running or finished in ${window}`);
   }
   if (failureRate !== null && failureRate >= 0.1) {
-    return { status: "warning", reason: `${percent} of jobs failed in ${window}`, failureRate };
+    return verdict("warning", `${percent} of jobs failed in ${window}`);
   }
-  if (stats.retrying > 0) {
-    return { status: "warning", reason: `${stats.retrying} jobs retrying`, failureRate };
+  const { nextDue, oldestActive } = heads;
+  if (nextDue && now - nextDue.at > OVERDUE_AFTER_MS) {
+    return verdict(
+      "warning",
+      `job ${short(nextDue.id)} overdue by ${
+        roughDuration(now - nextDue.at)
+      }: no worker is picking up due jobs`,
+    );
   }
+  if (oldestActive && now - oldestActive.since > ACTIVE_TOO_LONG_MS) {
+    return verdict(
+      "warning",
+      `job ${short(oldestActive.id)} active for ${roughDuration(now - oldestActive.since)}`,
+    );
+  }
+  if (stats.retrying > 0) return verdict("warning", `${stats.retrying} jobs retrying`);
   const pending = stats.waiting + stats.active + stats.delayed + stats.retrying;
   if (pending === 0 && finished === 0) {
-    return { status: "idle", reason: "nothing queued or finished recently", failureRate };
+    return verdict("idle", "nothing queued or finished recently");
   }
-  return {
-    status: "healthy",
-    reason: failureRate === null ? "no failures" : `${percent} failures in ${window}`,
-    failureRate,
-  };
+  if (failureRate === null) return verdict("healthy", `nothing finished in ${window}`);
+  return verdict(
+    "healthy",
+    failed === 0 ? `no failures in ${window}` : `${failed} of ${finished} jobs failed in ${window}`,
+  );
 }

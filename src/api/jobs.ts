@@ -1,13 +1,14 @@
 /**
- * One job, found across every task: `GET /jobs/{id}` in full (with its
- * newest logs), `GET /jobs/{id}/logs` paging its whole log, and its `retry`
- * and `cancel` actions.
+ * One job, found across every task: `GET /jobs/{id}` in full (by its id, or
+ * by the start of it, with its newest logs), `GET /jobs/{id}/logs` paging its
+ * whole log, and its `retry` and `cancel` actions (whole ids only).
  *
  * @module
  */
 
 import { Hono } from "hono";
-import { invalidParam } from "../errors.ts";
+import { BoardError, invalidParam } from "../errors.ts";
+import type { JobDetail, TaskSource } from "../source/types.ts";
 import { optionalString, readJsonObject } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { jobNotFound } from "../source/refusals.ts";
@@ -16,6 +17,45 @@ import { pageParams } from "./params.ts";
 
 /** Longest job id accepted; taskora's are UUIDs, custom ids stay well below. */
 export const MAX_JOB_ID_LENGTH = 256;
+
+/**
+ * Shortest start of an id `GET /jobs/{id}` looks a job up by. The UI shows
+ * 8 characters; below 6 a prefix of a UUID names too many jobs to be useful.
+ */
+export const MIN_ID_PREFIX = 6;
+
+/** How many candidates an ambiguous prefix names. */
+const CANDIDATES = 5;
+
+/**
+ * The job whose id is `id`, else the one job whose id starts with it (see
+ * {@link TaskSource.findJobsByIdPrefix} for which jobs a prefix can find).
+ * `JOB_NOT_FOUND` when none is; `INVALID_PARAM` naming the candidates when
+ * several are.
+ */
+export async function findJob(source: TaskSource, id: string): Promise<JobDetail> {
+  const exact = await source.getJob(id);
+  if (exact) return exact;
+  if (id.length < MIN_ID_PREFIX) throw jobNotFound(id);
+  const found = await source.findJobsByIdPrefix(id, CANDIDATES + 1);
+  if (found.length > 1) {
+    const names = found.slice(0, CANDIDATES).map((job) => `${job.id} (${job.task})`).join(", ");
+    const more = found.length > CANDIDATES ? ", and more" : "";
+    throw new BoardError(
+      "INVALID_PARAM",
+      `"${id}" is the start of several job IDs: ${names}${more}. Type more of the ID.`,
+      { param: "jobId" },
+    );
+  }
+  const job = found.length === 1 ? await source.getJob(found[0].id) : null;
+  if (!job) {
+    throw new BoardError(
+      "JOB_NOT_FOUND",
+      `Job "${id}" not found: no job has this ID, and none the board listed recently starts with it`,
+    );
+  }
+  return job;
+}
 
 /** Checks a job id from the path. */
 export function jobIdParam(raw: string): string {
@@ -29,9 +69,7 @@ export function jobIdParam(raw: string): string {
 export function jobRoutes({ source, present }: ApiDeps): Hono {
   return new Hono()
     .get("/jobs/:jobId", async (c) => {
-      const jobId = jobIdParam(c.req.param("jobId"));
-      const job = await source.getJob(jobId);
-      if (!job) throw jobNotFound(jobId);
+      const job = await findJob(source, jobIdParam(c.req.param("jobId")));
       return c.json(present.jobDetail(job));
     })
     .get("/jobs/:jobId/logs", async (c) => {

@@ -48,17 +48,20 @@ export function totalsOf(stats: Iterable<QueueStats>): Totals {
 export function overviewRoutes({ source, startedAt }: ApiDeps): Hono {
   return new Hono().get("/overview", async (c) => {
     const tasks = await source.listTasks();
-    const [stats, store, recent] = await Promise.all([
+    const [stats, heads, store, recent] = await Promise.all([
       source.getStats(tasks),
+      source.getQueueHeads(tasks),
       source.getStoreInfo(),
       Promise.all(
         tasks.map((task) => source.getThroughput({ task, count: HEALTH_WINDOW_MINUTES })),
       ),
     ]);
+    const now = Date.now();
     const body: OverviewResponse = {
       tasks: tasks.map((name, i) => {
         const taskStats = stats.get(name)!;
-        return { name, stats: taskStats, health: taskHealth(taskStats, recent[i]) };
+        const health = taskHealth(taskStats, recent[i], heads.get(name)!, now);
+        return { name, stats: taskStats, health };
       }),
       totals: totalsOf(stats.values()),
       redis: {

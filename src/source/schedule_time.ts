@@ -11,18 +11,33 @@ import { invalidParam } from "../errors.ts";
 import type { ScheduleConfig } from "./types.ts";
 
 /**
+ * Checks a time zone name the way cron-parser will use it; throws
+ * `INVALID_PARAM` naming `timezone`.
+ */
+export function assertValidTimeZone(timezone: string): void {
+  try {
+    CronExpressionParser.parse("* * * * *", { tz: timezone }).next();
+  } catch {
+    throw invalidParam(
+      "timezone",
+      `${JSON.stringify(timezone)} is not an IANA time zone name (e.g. Europe/Berlin, UTC)`,
+    );
+  }
+}
+
+/**
  * Checks a cron expression (and time zone); throws `INVALID_PARAM` naming
- * what is wrong.
+ * the one that is wrong: the time zone is checked first, on its own, so a
+ * bad zone is never blamed on the expression.
  */
 export function assertValidCron(cron: string, timezone?: string): void {
+  if (timezone) assertValidTimeZone(timezone);
   try {
     CronExpressionParser.parse(cron, timezone ? { tz: timezone } : undefined).next();
   } catch (error) {
     throw invalidParam(
-      timezone ? "cron or timezone" : "cron",
-      `${JSON.stringify(cron)}${timezone ? ` in ${timezone}` : ""} is not a valid schedule (${
-        (error as Error).message
-      })`,
+      "cron",
+      `${JSON.stringify(cron)} is not a valid schedule (${(error as Error).message})`,
     );
   }
 }

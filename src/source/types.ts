@@ -61,6 +61,14 @@ export interface WorkflowLink {
   nodeIndex: number;
 }
 
+/** A job named by its id and its task, as a search finds it. */
+export interface JobRef {
+  /** The job id. */
+  id: string;
+  /** The task the job belongs to. */
+  task: string;
+}
+
 /** A job as listed in a table: everything but its logs. */
 export interface JobRecord {
   /** The job id. */
@@ -299,6 +307,17 @@ export interface ThroughputBucket {
   failed: number;
 }
 
+/**
+ * The ends of a task's queues that tell whether work moves: the job active
+ * longest and the delayed (or retrying) job due first.
+ */
+export interface QueueHeads {
+  /** The job claimed longest ago and still active, with when its attempt started (ms). */
+  oldestActive: { id: string; since: number } | null;
+  /** The delayed or retrying job that runs next, with its run-at time (ms). */
+  nextDue: { id: string; at: number } | null;
+}
+
 /** What the board shows about the store behind the source. */
 export interface StoreInfo {
   /** The store's version (Redis `redis_version`). */
@@ -406,6 +425,12 @@ export interface TaskSource {
   refreshTasks(): Promise<string[]>;
   /** Counts per state for each named task, in one batch. */
   getStats(tasks: string[]): Promise<Map<string, QueueStats>>;
+  /**
+   * For each named task, its {@link QueueHeads}, in one batch: the tail of
+   * the active list and the head of the delayed set, O(1) per task (plus
+   * O(log N) for the set); nulls for a task the store does not know.
+   */
+  getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>>;
   /** Key count and memory of one task. */
   getTaskStorage(task: string): Promise<TaskStorage>;
   /**
@@ -425,6 +450,14 @@ export interface TaskSource {
    * there are; null when no task has the job. Costs O(limit), not O(log).
    */
   getJobLogs(jobId: string, offset: number, limit: number): Promise<LogPage | null>;
+  /**
+   * Jobs whose id starts with `prefix`, at most `limit`, sorted by id: how
+   * the short ids the UI shows are found. Bounded by design: the memory
+   * source looks at every job it holds; the Redis source only at the ids it
+   * has recently served (a prefix search of the keyspace is a full SCAN,
+   * see `redis/recent_job_ids.ts`).
+   */
+  findJobsByIdPrefix(prefix: string, limit: number): Promise<JobRef[]>;
   /** Task-version spread of the jobs that have yet to run. */
   getVersionDistribution(task: string): Promise<VersionDistribution>;
   /** Every schedule, sorted by name. */

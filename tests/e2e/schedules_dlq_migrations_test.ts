@@ -136,7 +136,7 @@ browserTest("run now, edit (errors inline, next to the field) and delete a sched
     // Delete asks first; cancelling keeps the schedule.
     const weekly = row(page, "weekly-cleanup");
     await weekly.getByRole("button", { name: "Delete" }).click();
-    await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Keep schedule" }).click();
     assert.equal(await weekly.isVisible(), true);
     await weekly.getByRole("button", { name: "Delete" }).click();
     await confirm(page, /cannot be undone/, "Delete schedule");

@@ -43,7 +43,7 @@ browserTest("the overview shows the fixture's counts, tasks, throughput and Redi
       await page.locator(".card", { hasText: "Redis" }).textContent() ?? "",
       /Connected/,
     );
-    assert.equal(await page.title(), "Overview · queue-board");
+    assert.equal(await page.title(), "Overview — queue-board");
     await screenshotThemes(page, "overview");
   });
 });
@@ -160,7 +160,7 @@ browserTest("mounted at another base path, deep links and navigation stay below 
     await page.waitForURL("**/ops/queues/tasks/send-email**");
     await page.reload();
     await page.locator(".page-title").filter({ hasText: "Task" }).waitFor();
-    assert.match(await page.title(), / · Acme queues$/);
+    assert.equal(await page.title(), "send-email — Acme queues");
     await page.getByRole("link", { name: "Overview" }).click();
     assert.equal(new URL(page.url()).pathname, "/ops/queues/");
   });

@@ -237,7 +237,7 @@ browserTest(
       // Backing out of the confirmation changes nothing.
       await page.getByRole("button", { name: "Cancel", exact: true }).click();
       await page.getByRole("dialog").getByText("Cancel this job?").waitFor();
-      await page.getByRole("dialog").getByRole("button", { name: "Cancel", exact: true }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Keep job" }).click();
       await page.getByRole("dialog").waitFor({ state: "hidden" });
       await badge.getByText("waiting").waitFor();
 

@@ -1,8 +1,12 @@
 /**
- * The confirmation before a destructive action: a modal `<dialog>` (focus
- * trapped, Escape cancels) opened by {@link confirmAction}, which resolves
- * to whether the user confirmed, or by {@link confirmWithNote}, which also
+ * The confirmation before an action: a modal `<dialog>` (focus trapped,
+ * Escape backs out) opened by {@link confirmAction}, which resolves to
+ * whether the user confirmed, or by {@link confirmWithNote}, which also
  * takes an optional note (a cancel reason) and resolves to it.
+ *
+ * A destructive (`danger`) dialog starts on its safe button, so Enter or a
+ * stray Space backs out, and that button names what it keeps ("Keep job"):
+ * next to "Cancel job", a plain "Cancel" would read as the action itself.
  *
  * @module
  */
@@ -11,30 +15,38 @@ import { useEffect, useRef } from "preact/hooks";
 import { html } from "../lib/html.ts";
 
 /** What the dialog asks. */
-export interface ConfirmRequest {
-  title: string;
-  /** The consequence, in words ("12 failed jobs will be retried."). */
-  message: string;
-  /** The confirm button's label ("Delete schedule"). */
-  confirmLabel: string;
-  /** `danger` paints the confirm button red. */
-  tone?: "danger" | "default";
-}
+export type ConfirmRequest =
+  & {
+    title: string;
+    /** The consequence, in words ("12 failed jobs will be retried."). */
+    message: string;
+    /** The confirm button's label ("Delete schedule"). */
+    confirmLabel: string;
+  }
+  & (
+    | { tone?: "default" }
+    | {
+      /** Paints the confirm button red and focuses the safe one. */
+      tone: "danger";
+      /** The safe button's label, naming what it keeps ("Keep schedule"). */
+      keepLabel: string;
+    }
+  );
 
 /** A confirmation that also offers an optional, free-text note. */
-export interface NoteRequest extends ConfirmRequest {
+export type NoteRequest = ConfirmRequest & {
   /** The note field's label ("Reason (optional)"). */
   noteLabel: string;
-}
+};
 
 /** The longest note accepted: the API's limit for a free-text field such as a cancel reason. */
 const NOTE_MAX_LENGTH = 1000;
 
-interface Pending extends ConfirmRequest {
+type Pending = ConfirmRequest & {
   noteLabel?: string;
   /** The trimmed note when confirmed (empty when none was typed), or null. */
   resolve(note: string | null): void;
-}
+};
 
 const pending = signal<Pending | null>(null);
 
@@ -68,6 +80,7 @@ function settle(note: string | null): void {
 export function ConfirmHost() {
   const dialog = useRef<HTMLDialogElement>(null);
   const request = pending.value;
+  const danger = request?.tone === "danger";
   useEffect(() => {
     const el = dialog.current;
     if (!el) return;
@@ -100,11 +113,12 @@ export function ConfirmHost() {
               `
               : null}
             <div class="confirm-actions">
-              <button type="button" class="btn" onClick=${() => settle(null)}>Cancel</button>
+              <button type="button" class="btn" autofocus=${danger} onClick=${() =>
+                settle(null)}>${danger ? request.keepLabel : "Cancel"}</button>
               <button
                 type="submit"
-                class=${request.tone === "danger" ? "btn btn-danger" : "btn btn-primary"}
-                autofocus
+                class=${danger ? "btn btn-danger" : "btn btn-primary"}
+                autofocus=${!danger}
               >${request.confirmLabel}</button>
             </div>
           </form>

@@ -1,6 +1,7 @@
 /**
- * The global job-ID search: opens the job's page, or says the ID was not
- * found. `/` focuses it (see `lib/shortcuts.ts`).
+ * The global job-ID search: opens the job's page, by its whole ID or by the
+ * 8 characters the board shows (the API resolves a unique start of an ID),
+ * or says why it cannot. `/` focuses it (see `lib/shortcuts.ts`).
  *
  * @module
  */
@@ -25,9 +26,10 @@ export function JobSearch({ inputRef }: { inputRef: Ref<HTMLInputElement> }) {
     setBusy(true);
     setProblem(null);
     try {
-      await api.get(href("jobs", id));
+      // A short ID answers the whole job: its page lives at its whole ID.
+      const job = await api.get<{ id: string }>(href("jobs", id));
       setQuery("");
-      router.navigate(`/${href("jobs", id)}`);
+      router.navigate(`/${href("jobs", job.id)}`);
     } catch (err) {
       setProblem(
         err instanceof ApiError && err.status === 404

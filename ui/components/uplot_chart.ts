@@ -41,16 +41,23 @@ export function themedAxis(axis: uPlot.Axis = {}): uPlot.Axis {
   };
 }
 
-/** Renders `data` with `options`; `label` describes the chart in words. */
+/**
+ * Renders `data` with `options`; `label` describes the chart in words.
+ * `onScale` hears the x range (in the data's unit) each time it is set:
+ * on the first draw, on a zoom, and on the double-click that zooms out.
+ */
 export function UPlotChart(
-  { options, data, height, label }: {
+  { options, data, height, label, onScale }: {
     options: ChartOptions;
     data: uPlot.AlignedData;
     height: number;
     label: string;
+    onScale?: (min: number, max: number) => void;
   },
 ) {
   const container = useRef<HTMLDivElement>(null);
+  const scaleListener = useRef(onScale);
+  scaleListener.current = onScale;
   const [chart, setChart] = useState<uPlot | null>(null);
   const [failed, setFailed] = useState(false);
 
@@ -64,7 +71,12 @@ export function UPlotChart(
     });
     import("uplot").then(({ default: UPlot }) => {
       if (cancelled) return;
-      created = new UPlot({ ...options, width: el.clientWidth, height }, data, el);
+      const setScale: uPlot.Hooks.Defs["setScale"] = (u, key) => {
+        const { min, max } = u.scales[key];
+        if (key === "x" && min != null && max != null) scaleListener.current?.(min, max);
+      };
+      const hooks = { ...options.hooks, setScale: [...(options.hooks?.setScale ?? []), setScale] };
+      created = new UPlot({ ...options, hooks, width: el.clientWidth, height }, data, el);
       resize.observe(el);
       setChart(created);
     }, () => setFailed(true));

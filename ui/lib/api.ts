@@ -15,13 +15,16 @@ export class ApiError extends Error {
   readonly status: number;
   /** The API's error code (`STORE_UNAVAILABLE`, `OUTCOME_UNKNOWN`, …), `NETWORK` or `HTTP_<status>`. */
   readonly code: string;
+  /** The parameter an `INVALID_PARAM` answer names, when it names one. */
+  readonly param?: string;
 
-  /** Creates an error from a status, code and message. */
-  constructor(status: number, code: string, message: string) {
+  /** Creates an error from a status, code and message (and the parameter at fault). */
+  constructor(status: number, code: string, message: string, param?: string) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
+    if (param !== undefined) this.param = param;
   }
 }
 
@@ -135,7 +138,7 @@ export function createApi(
 }
 
 async function toError(res: Response): Promise<ApiError> {
-  let body: { error?: unknown; code?: unknown } | null = null;
+  let body: { error?: unknown; code?: unknown; param?: unknown } | null = null;
   try {
     body = await res.json();
   } catch {
@@ -147,5 +150,6 @@ async function toError(res: Response): Promise<ApiError> {
     : typeof body?.error === "string" && body.error
     ? body.error
     : `Request failed: ${res.status} ${res.statusText}`.trim();
-  return new ApiError(res.status, code, message);
+  const param = typeof body?.param === "string" ? body.param : undefined;
+  return new ApiError(res.status, code, message, param);
 }

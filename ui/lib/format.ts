@@ -1,8 +1,9 @@
 /**
- * Number, size and duration formatting shared by the pages.
+ * Number, size, duration and time formatting shared by the pages.
  *
  * @module
  */
+import { sameDay, zonedFormat, zoneLabel, type ZoneOptions } from "./time_zone.ts";
 
 const integer = new Intl.NumberFormat("en-US");
 
@@ -48,18 +49,44 @@ export function formatDuration(seconds: number): string {
   return `${s}s`;
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, {
+const DATE_TIME: Intl.DateTimeFormatOptions = {
   year: "numeric",
   month: "short",
   day: "2-digit",
   hour: "2-digit",
   minute: "2-digit",
   second: "2-digit",
-});
+};
 
-/** Epoch ms → local date and time (`Nov 23, 2026, 14:03:12`); null → `—`. */
-export function formatDateTime(ms: number | null | undefined): string {
-  return typeof ms === "number" && Number.isFinite(ms) ? dateTime.format(ms) : "—";
+/**
+ * Epoch ms → date and time with the zone they are in:
+ * `Nov 23, 2026, 14:03:12 UTC+01:00` in the browser's zone,
+ * `Nov 24, 2026, 03:00:00 Asia/Tokyo (UTC+09:00)` in a chosen one; null → `—`.
+ */
+export function formatDateTime(ms: number | null | undefined, options: ZoneOptions = {}): string {
+  if (typeof ms !== "number" || !Number.isFinite(ms)) return "—";
+  return `${zonedFormat("date-time", DATE_TIME, options).format(ms)} ${
+    zoneLabel(ms, options.timeZone)
+  }`;
+}
+
+const CLOCK: Intl.DateTimeFormatOptions = {
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  fractionalSecondDigits: 3,
+};
+
+/**
+ * A log line's time: to the millisecond (lines of one attempt are often a
+ * few ms apart), with the day in front when it is not the day of `now`:
+ * `14:03:12.345`, `Nov 22, 14:03:12.345`.
+ */
+export function formatLogTime(ms: number, now: number, options: ZoneOptions = {}): string {
+  const clock = zonedFormat("log-clock", CLOCK, options).format(ms);
+  if (sameDay(ms, now, options.timeZone)) return clock;
+  const day = zonedFormat("log-day", { month: "short", day: "numeric" }, options).format(ms);
+  return `${day}, ${clock}`;
 }
 
 const clock = new Intl.DateTimeFormat(undefined, {
@@ -94,4 +121,12 @@ export function formatElapsed(ms: number): string {
 /** `1` → `1 job`, `1200` → `1,200 jobs` (`noun` singular; `plural` when not just `+s`). */
 export function formatCountOf(n: number, noun: string, plural = `${noun}s`): string {
   return `${formatCount(n)} ${n === 1 ? noun : plural}`;
+}
+
+/**
+ * An id as the board shows it: its first 8 characters, enough to tell jobs
+ * apart on a page, and what the job search finds a job by.
+ */
+export function shortId(id: string): string {
+  return id.slice(0, 8);
 }

@@ -17,9 +17,11 @@ import {
   type JobDetail,
   type JobPage,
   type JobRecord,
+  type JobRef,
   type JobState,
   type LogEntry,
   type LogPage,
+  type QueueHeads,
   type QueueStats,
   type SchedulePatch,
   type ScheduleRecord,
@@ -181,6 +183,23 @@ export class MemorySource implements TaskSource {
     return Promise.resolve(stats);
   }
 
+  /** The job active longest (the active list's tail) and the one due first, per task. */
+  getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>> {
+    const heads = new Map<string, QueueHeads>();
+    for (const task of tasks) {
+      const queue = this.store.tasks.get(task);
+      const active = queue?.jobs.get(queue.active[queue.active.length - 1]);
+      const due = queue?.delayed.peekMin();
+      heads.set(task, {
+        oldestActive: active?.processedAt != null
+          ? { id: active.id, since: active.processedAt }
+          : null,
+        nextDue: due ? { id: due.member, at: due.score } : null,
+      });
+    }
+    return Promise.resolve(heads);
+  }
+
   /** Keys taskora would hold for the task and their estimated memory. */
   getTaskStorage(task: string): Promise<TaskStorage> {
     return Promise.try(() => {
@@ -244,6 +263,21 @@ export class MemorySource implements TaskSource {
     if (!job) return Promise.resolve(null);
     const logs = copyLogs(job.logs.slice(offset, offset + limit));
     return Promise.resolve({ logs, total: job.logs.length });
+  }
+
+  /**
+   * Jobs whose id starts with `prefix`, sorted by id: every job of the store
+   * is looked at (it holds a bounded number, see `retention`).
+   */
+  findJobsByIdPrefix(prefix: string, limit: number): Promise<JobRef[]> {
+    const found: JobRef[] = [];
+    for (const queue of this.store.tasks.values()) {
+      for (const id of queue.jobs.keys()) {
+        if (id.startsWith(prefix)) found.push({ id, task: queue.name });
+      }
+    }
+    found.sort((a, b) => (a.id < b.id ? -1 : 1));
+    return Promise.resolve(found.slice(0, limit));
   }
 
   /** Versions of waiting + active, delayed and retrying jobs; the highest `_v` of any job. */

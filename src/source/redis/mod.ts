@@ -21,8 +21,10 @@ import type {
   JobActionResult,
   JobDetail,
   JobPage,
+  JobRef,
   JobState,
   LogPage,
+  QueueHeads,
   QueueStats,
   SchedulePatch,
   ScheduleRecord,
@@ -54,6 +56,8 @@ import { getStoreInfo } from "./info.ts";
 import { getJob, getJobLogs, listJobs } from "./jobs.ts";
 import { locateJob } from "./locate.ts";
 import { checkWireVersion } from "./meta.ts";
+import { getQueueHeads } from "./queue_heads.ts";
+import { RecentJobIds } from "./recent_job_ids.ts";
 import { retryAllFailed, retryFailedJobs, retryJob } from "./retry.ts";
 import { inGroup } from "../dead_letters.ts";
 import {
@@ -109,6 +113,8 @@ export class RedisTaskSource implements TaskSource {
   readonly #workflows: WorkflowIndex;
   readonly #deadLetters: DeadLetterGroups;
   readonly #closedMinutes = new ClosedMinutes();
+  /** Job ids this source served lately: what a prefix search looks at. */
+  readonly #recentIds = new RecentJobIds();
   #wireCheck: Promise<void> | null = null;
   #wire: { ok: true } | { ok: false; error: IncompatibleStoreError; at: number } | null = null;
   readonly #offReconnect: () => void;
@@ -188,6 +194,12 @@ export class RedisTaskSource implements TaskSource {
     return await getStats(this.connection, tasks, this.prefix);
   }
 
+  /** The job active longest and the one due first, per task; see `queue_heads.ts`. */
+  async getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>> {
+    await this.#ready();
+    return await getQueueHeads(this.connection, tasks, this.prefix);
+  }
+
   /** Key count and memory of a task (partly estimated; see `storage.ts`). */
   async getTaskStorage(task: string): Promise<TaskStorage> {
     await this.#ready();
@@ -199,13 +211,29 @@ export class RedisTaskSource implements TaskSource {
   async listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage> {
     await this.#ready();
     await this.#requireTask(task);
-    return await listJobs(this.connection, task, state, offset, limit, this.prefix);
+    return this.#served(await listJobs(this.connection, task, state, offset, limit, this.prefix));
   }
 
   /** A job by id across all tasks, or null. */
   async getJob(jobId: string): Promise<JobDetail | null> {
     await this.#ready();
-    return await getJob(this.connection, await this.#discovery.list(), jobId, this.prefix);
+    const job = await getJob(this.connection, await this.#discovery.list(), jobId, this.prefix);
+    if (job) this.#recentIds.note([job]);
+    return job;
+  }
+
+  /**
+   * Jobs served lately whose id starts with `prefix`; no Redis command (see
+   * `recent_job_ids.ts` for why not a SCAN).
+   */
+  findJobsByIdPrefix(prefix: string, limit: number): Promise<JobRef[]> {
+    return Promise.resolve(this.#recentIds.find(prefix, limit));
+  }
+
+  /** Remembers the jobs of a page for {@link findJobsByIdPrefix}, and passes the page on. */
+  #served(page: JobPage): JobPage {
+    this.#recentIds.note(page.jobs);
+    return page;
   }
 
   /** A page of a job's log, oldest first, or null when no task has the job. */
@@ -225,7 +253,11 @@ export class RedisTaskSource implements TaskSource {
   /** Every schedule, sorted by name. */
   async listSchedules(): Promise<ScheduleRecord[]> {
     await this.#ready();
-    return await listSchedules(this.connection, this.prefix);
+    const schedules = await listSchedules(this.connection, this.prefix);
+    this.#recentIds.note(
+      schedules.flatMap((s) => s.lastJobId ? [{ id: s.lastJobId, task: s.config.task }] : []),
+    );
+    return schedules;
   }
 
   /** Workflows (only those in `state`, when given), newest first. */
@@ -241,7 +273,9 @@ export class RedisTaskSource implements TaskSource {
   /** A workflow by id, or null. */
   async getWorkflow(id: string): Promise<WorkflowDetail | null> {
     await this.#ready();
-    return await getWorkflow(this.connection, id, this.prefix);
+    const workflow = await getWorkflow(this.connection, id, this.prefix);
+    this.#recentIds.note(workflow?.nodes.map((n) => ({ id: n.jobId, task: n.taskName })) ?? []);
+    return workflow;
   }
 
   /** Failed jobs (of one error group, with `pattern`), most recently failed first. */
@@ -255,10 +289,12 @@ export class RedisTaskSource implements TaskSource {
     if (task !== undefined) await this.#requireTask(task);
     if (pattern !== undefined) {
       const members = await this.#deadLetters.members(pattern, task);
-      return await listGroupDeadLetters(this.connection, members, offset, limit, this.prefix);
+      return this.#served(
+        await listGroupDeadLetters(this.connection, members, offset, limit, this.prefix),
+      );
     }
     const tasks = task !== undefined ? [task] : await this.#discovery.list();
-    return await listDeadLetters(this.connection, tasks, offset, limit, this.prefix);
+    return this.#served(await listDeadLetters(this.connection, tasks, offset, limit, this.prefix));
   }
 
   /** Failed jobs grouped by error (cached a few seconds). */

@@ -208,7 +208,7 @@ export async function updateSchedule(
     const merged = applySchedulePatch(base, patch);
     return {
       json: JSON.stringify(merged),
-      nextRun: nextRunOf(merged as Pick<ScheduleConfig, "every" | "cron">, Date.now()),
+      nextRun: nextRunOf(merged as Pick<ScheduleConfig, "every" | "cron" | "timezone">, Date.now()),
     };
   }, prefix);
   return await recordOf(connection, name, prefix);

@@ -11,22 +11,16 @@ import { ApiError } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
 import { taskCounts } from "../../lib/live.ts";
+import { shortId } from "../../lib/format.ts";
+import { usePageTitle } from "../../lib/page_title.ts";
 import { href } from "../../lib/router.ts";
 import type { JobState } from "../../lib/types.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
+import { NotFoundPage } from "../not_found.ts";
 import { DetailTabs } from "./detail_tabs.ts";
 import { JobHeader } from "./job_header.ts";
 import { TimelineCard } from "./timeline.ts";
 import type { JobDetail } from "./types.ts";
-
-function JobNotFound({ id }: { id: string }) {
-  return html`
-    <div class="card empty-state">
-      <p><strong>No job with ID <code>${id}</code></strong></p>
-      <p class="muted">It may have been cleaned, or the ID is mistyped.</p>
-    </div>
-  `;
-}
 
 /** The page of one job. */
 export function JobPage({ id }: { id: string }) {
@@ -39,8 +33,14 @@ export function JobPage({ id }: { id: string }) {
       follows: (stats, job) => taskCounts(stats, job.task)?.[job.state as JobState] ?? null,
     },
   );
+  usePageTitle(`Job ${shortId(job?.id ?? id)}`, job?.task);
   if (error instanceof ApiError && error.code === "JOB_NOT_FOUND") {
-    return html`<${JobNotFound} id=${id} />`;
+    return html`
+      <${NotFoundPage}
+        heading=${html`No job with ID <code>${id}</code>`}
+        detail="It may have been cleaned, or the ID is mistyped."
+      />
+    `;
   }
   if (!job) {
     return html`

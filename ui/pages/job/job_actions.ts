@@ -56,6 +56,7 @@ export function JobActions({ job, onDone }: { job: Job; onDone(): void }) {
       message: cancelMessage(job),
       noteLabel: "Reason (optional, kept on the job)",
       confirmLabel: "Cancel job",
+      keepLabel: "Keep job",
       tone: "danger",
     });
     if (reason === null) return;

@@ -1,29 +1,21 @@
 /**
- * What a job logged: one row per line, its level coloured, its time, its
- * message, and its structured meta folded away in a `<details>`.
+ * What a job logged: one row per line, its level coloured, its time (with
+ * the day when not today), its message, and its structured meta folded away
+ * in a `<details>`.
  *
  * @module
  */
 import { ScrollArea } from "../../components/scroll_area.ts";
-import { formatDateTime, formatRelative } from "../../lib/format.ts";
+import { formatDateTime, formatLogTime } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
+import { zoneLabel } from "../../lib/time_zone.ts";
 import type { LogEntry } from "./types.ts";
 
-/** Time of day with milliseconds: log lines of one attempt are often a few ms apart. */
-const clock = new Intl.DateTimeFormat(undefined, {
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  fractionalSecondDigits: 3,
-});
-
 function LogTime({ at }: { at: number }) {
-  return html`<time datetime=${new Date(at).toISOString()} title=${`${formatDateTime(at)} (${
-    formatRelative(at)
-  })`}>${clock.format(at)}</time>`;
+  return html`<time datetime=${new Date(at).toISOString()} title=${formatDateTime(at)}>${
+    formatLogTime(at, Date.now())
+  }</time>`;
 }
-
-const COLUMNS = ["Time", "Level", "Message"];
 
 /** The log table, oldest line first; a notice when the job logged nothing. */
 export function LogsTable({ logs }: { logs: readonly LogEntry[] }) {
@@ -32,7 +24,9 @@ export function LogsTable({ logs }: { logs: readonly LogEntry[] }) {
     <${ScrollArea}>
       <table class="table cards logs">
         <thead>
-          <tr>${COLUMNS.map((label) => html`<th key=${label} scope="col">${label}</th>`)}</tr>
+          <tr>${[`Time (${zoneLabel(Date.now())})`, "Level", "Message"].map((label) =>
+            html`<th key=${label} scope="col">${label}</th>`
+          )}</tr>
         </thead>
         <tbody>
           ${logs.map((entry, index) =>

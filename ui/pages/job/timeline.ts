@@ -6,6 +6,7 @@
  * @module
  */
 import { Card } from "../../components/card.ts";
+import { currentTime } from "../../lib/clock.ts";
 import { formatDateTime, formatElapsed, formatRelative } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import type { Job, TimelineEntry } from "./types.ts";
@@ -38,7 +39,7 @@ function Step({ entry, previous }: { entry: TimelineEntry; previous: TimelineEnt
       </div>
       <time class="timeline-when" datetime=${new Date(entry.at).toISOString()}>
         ${formatDateTime(entry.at)}
-        <span class="muted"> · ${formatRelative(entry.at)}</span>
+        <span class="muted"> · ${formatRelative(entry.at, currentTime())}</span>
       </time>
     </li>
   `;
@@ -59,7 +60,7 @@ function durations(job: Job, now: number): [string, number][] {
 
 /** The timeline card of the job page. */
 export function TimelineCard({ job }: { job: Job }) {
-  const spans = durations(job, Date.now());
+  const spans = durations(job, currentTime());
   const expireAt = job.timestamps.expireAt;
   return html`
     <${Card} title="Timeline">

@@ -1,5 +1,6 @@
 /**
- * The per-task table of the overview: health and one column per job state.
+ * The per-task table of the overview: health (and why, in words) and one
+ * column per job state.
  *
  * @module
  */
@@ -50,7 +51,10 @@ export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
               <tr key=${task.name}>
                 <th scope="row"><a class="task-link" href=${taskHref(task.name)}>${task
                   .name}</a></th>
-                <td><${HealthBadge} health=${task.health} /></td>
+                <td class="health-cell">
+                  <${HealthBadge} health=${task.health} />
+                  <span class="health-reason muted">${task.health?.reason}</span>
+                </td>
                 ${STATES.map((s) => {
                   const n = task.stats?.[s] ?? 0;
                   return html`<td key=${s} class=${n ? "num" : "num zero"} data-label=${s}>${

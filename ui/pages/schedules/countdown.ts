@@ -1,26 +1,14 @@
 /**
- * The next-run cell: a countdown that ticks every second. All countdowns of
- * the page read one shared clock signal ({@link useClock}), so a hundred
- * schedules cost one timer, and only the countdown cells re-render per tick.
+ * The next-run cell: a countdown that ticks every second, and the exact
+ * time in the schedule's own time zone, named. All countdowns read the one
+ * shared clock (`lib/clock.ts`), so a hundred schedules cost one timer, and
+ * only the countdown cells re-render per tick.
  *
  * @module
  */
-import { type ReadonlySignal, useSignal } from "@preact/signals";
-import { useEffect } from "preact/hooks";
+import { currentTime } from "../../lib/clock.ts";
 import { formatDateTime, formatDuration } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
-
-/** The current time (ms), updated once a second while the calling component is mounted. */
-export function useClock(): ReadonlySignal<number> {
-  const now = useSignal(Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => {
-      now.value = Date.now();
-    }, 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -38,14 +26,15 @@ export function formatCountdown(ms: number): string {
 /**
  * When a schedule runs next: `in 04:12:09`, `due now`, or `overdue 3h 2m`
  * when the time has passed and no scheduler has moved it (no worker is
- * running taskora's scheduler, or it lags).
+ * running taskora's scheduler, or it lags). The exact time is in
+ * `timeZone` (a cron schedule's own), else in the browser's, and says which.
  */
 export function NextRun(
-  { at, paused, clock }: { at: number | null; paused: boolean; clock: ReadonlySignal<number> },
+  { at, paused, timeZone }: { at: number | null; paused: boolean; timeZone?: string },
 ) {
   if (paused || at === null) return html`<span class="muted">none while paused</span>`;
-  const ahead = at - clock.value;
-  const exact = formatDateTime(at);
+  const ahead = at - currentTime();
+  const exact = formatDateTime(at, { timeZone });
   if (ahead > 0) {
     return html`
       <span class="schedule-next">

@@ -11,7 +11,6 @@ import { useBoard } from "../../lib/board_context.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
-import { useClock } from "./countdown.ts";
 import { ScheduleTable } from "./schedule_table.ts";
 import type { Schedule } from "./types.ts";
 
@@ -37,7 +36,6 @@ function useReloadWhenDue(schedules: Schedule[] | null, reload: () => void): voi
 /** The schedules page. */
 export function SchedulesPage() {
   const { api, config } = useBoard();
-  const clock = useClock();
   const [editing, setEditing] = useState<string | null>(null);
   const [triggered, setTriggered] = useState<Record<string, string>>({});
   // A run shows up as a new job of a scheduled task, its last-run status as that job moves.
@@ -68,7 +66,6 @@ export function SchedulesPage() {
         : html`
           <${ScheduleTable}
             schedules=${data}
-            clock=${clock}
             readOnly=${config.readOnly}
             editing=${editing}
             triggered=${triggered}

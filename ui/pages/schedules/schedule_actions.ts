@@ -65,7 +65,9 @@ export function ScheduleActions(
 
   const trigger = () =>
     run(async () => {
-      const next = schedule.nextRun === null ? "" : ` (${formatDateTime(schedule.nextRun)})`;
+      const next = schedule.nextRun === null
+        ? ""
+        : ` (${formatDateTime(schedule.nextRun, { timeZone: config.timezone })})`;
       const confirmed = await confirmAction({
         title: `Run ${name} now?`,
         message: `One ${config.task} job is dispatched now with the schedule's data. ` +
@@ -100,6 +102,7 @@ export function ScheduleActions(
         message: `${name} stops dispatching ${config.task} jobs and its configuration is ` +
           "removed from the store. Jobs it already dispatched are kept. This cannot be undone.",
         confirmLabel: "Delete schedule",
+        keepLabel: "Keep schedule",
         tone: "danger",
       });
       if (!confirmed) return undefined;

@@ -2,7 +2,7 @@
  * The inline edit form of one schedule: cron (with time zone) or interval,
  * and the data as JSON. Problems show next to their field: JSON the browser
  * cannot parse, and the API's own 400 message for a bad cron, interval or
- * time zone.
+ * time zone, next to the field the answer's `param` names.
  *
  * @module
  */
@@ -107,7 +107,7 @@ export function ScheduleEditor(
       toastSuccess(`Saved schedule ${schedule.name}`);
       onDone(true);
     } catch (error) {
-      setErrors(errorsFromApi(error, result.body));
+      setErrors(errorsFromApi(error));
       setSaving(false);
     }
   };

@@ -93,18 +93,14 @@ export function patchOf(
 const FIELDS: readonly DraftField[] = ["cron", "every", "timezone", "data"];
 
 /**
- * Where an API error belongs. A 400 `INVALID_PARAM` reads
- * `Invalid <param>: <why>` (`Invalid cron or timezone: …`); it goes next to
- * the field it names (of several, the one the request changed), or to the
- * form when it names none.
+ * Where an API error belongs: an `INVALID_PARAM` goes next to the field its
+ * `param` names (`timezone`, `cron`, …); anything else, or a parameter the
+ * form has no field for, goes to the form.
  */
-export function errorsFromApi(error: unknown, sent: Record<string, unknown>): DraftErrors {
+export function errorsFromApi(error: unknown): DraftErrors {
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof ApiError && error.code === "INVALID_PARAM") {
-    const named = /^Invalid ([\w ]+?):/.exec(message)?.[1].split(" or ") ?? [];
-    const fields = FIELDS.filter((field) => named.includes(field));
-    const field = fields.find((f) => f in sent) ?? fields[0];
-    if (field) return { [field]: message };
-  }
-  return { form: message };
+  const field = error instanceof ApiError && error.code === "INVALID_PARAM"
+    ? FIELDS.find((name) => name === error.param)
+    : undefined;
+  return { [field ?? "form"]: message };
 }

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { ReadonlySignal } from "@preact/signals";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { StateBadge } from "../../components/state_badge.ts";
 import { Time } from "../../components/time.ts";
+import { shortId } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import { NextRun } from "./countdown.ts";
@@ -19,7 +19,7 @@ import type { Schedule } from "./types.ts";
 
 /** A job id as a link to its page: short on screen, whole in the tooltip. */
 function JobLink({ id }: { id: string }) {
-  return html`<a class="schedule-job" href=${href("jobs", id)} title=${id}>${id.slice(0, 8)}</a>`;
+  return html`<a class="schedule-job" href=${href("jobs", id)} title=${id}>${shortId(id)}</a>`;
 }
 
 function Cadence({ schedule }: { schedule: Schedule }) {
@@ -55,7 +55,6 @@ function LastRun({ schedule }: { schedule: Schedule }) {
 /** What the table does to a row, by schedule name. */
 export interface ScheduleTableProps {
   schedules: Schedule[];
-  clock: ReadonlySignal<number>;
   readOnly: boolean;
   /** The schedule whose edit form is open. */
   editing: string | null;
@@ -68,7 +67,7 @@ export interface ScheduleTableProps {
 
 /** The table; rows in the API's order (by name). */
 export function ScheduleTable(props: ScheduleTableProps) {
-  const { schedules, clock, readOnly, editing, triggered } = props;
+  const { schedules, readOnly, editing, triggered } = props;
   const columns = readOnly ? 4 : 5;
   return html`
     <${ScrollArea}>
@@ -84,7 +83,7 @@ export function ScheduleTable(props: ScheduleTableProps) {
         </thead>
         <tbody>
           ${schedules.map((schedule) => {
-            const { name, paused, nextRun, config: { task } } = schedule;
+            const { name, paused, nextRun, config: { task, timezone } } = schedule;
             const isEditing = editing === name;
             return html`
               <tr key=${name} class=${paused ? "is-paused" : undefined}>
@@ -103,7 +102,7 @@ export function ScheduleTable(props: ScheduleTableProps) {
                     : null}
                 </th>
                 <td data-label="Runs"><${Cadence} schedule=${schedule} /></td>
-                <td data-label="Next run"><${NextRun} at=${nextRun} paused=${paused} clock=${clock} /></td>
+                <td data-label="Next run"><${NextRun} at=${nextRun} paused=${paused} timeZone=${timezone} /></td>
                 <td data-label="Last run"><${LastRun} schedule=${schedule} /></td>
                 ${readOnly ? null : html`
                   <td class="schedule-actions-col">

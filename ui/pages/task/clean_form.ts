@@ -82,6 +82,7 @@ export function CleanForm(
           `${formatCountOf(count, `${state} job`)} older than ${olderThan} will be deleted. ` +
           "This cannot be undone.",
         confirmLabel: "Delete jobs",
+        keepLabel: "Keep jobs",
         tone: "danger",
       });
       if (!confirmed) return;

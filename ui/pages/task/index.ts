@@ -13,25 +13,19 @@ import { ApiError } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
 import { taskCounts } from "../../lib/live.ts";
+import { usePageTitle } from "../../lib/page_title.ts";
 import { href } from "../../lib/router.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
+import { NotFoundPage } from "../not_found.ts";
 import { changesJobs, JobsCard } from "./jobs_card.ts";
 import { useSelectedState } from "./selected_state.ts";
 import { TaskHeader } from "./task_header.ts";
 import type { TaskStatsResponse } from "./types.ts";
 
-function TaskNotFound({ task }: { task: string }) {
-  return html`
-    <div class="card empty-state">
-      <p><strong>No task named <code>${task}</code></strong></p>
-      <p class="muted">It has no jobs in this store. <a class="task-link" href="tasks">All tasks</a></p>
-    </div>
-  `;
-}
-
 /** The page of one task. */
 export function TaskPage({ task }: { task: string }) {
   const { api } = useBoard();
+  usePageTitle(task);
   const stats = useLiveResource(
     (signal) => api.get<TaskStatsResponse>(href("tasks", task, "stats"), { signal }),
     [task],
@@ -45,7 +39,13 @@ export function TaskPage({ task }: { task: string }) {
   };
 
   if (stats.error instanceof ApiError && stats.error.code === "TASK_NOT_FOUND") {
-    return html`<${TaskNotFound} task=${task} />`;
+    return html`
+      <${NotFoundPage}
+        heading=${html`No task named <code>${task}</code>`}
+        detail="It has no jobs in this store."
+        back=${{ href: "tasks", label: "All tasks" }}
+      />
+    `;
   }
   return html`
     <${ErrorBanner} error=${stats.error} />

@@ -31,6 +31,7 @@ export function CancelWorkflowButton(
       message: "Nodes that have not started are cancelled, running ones are told to stop. " +
         "Finished nodes keep their results. This cannot be undone.",
       confirmLabel: "Cancel workflow",
+      keepLabel: "Keep workflow",
       tone: "danger",
     });
     if (!confirmed) return;

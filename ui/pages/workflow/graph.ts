@@ -9,6 +9,7 @@
  */
 import { useId, useMemo } from "preact/hooks";
 import { ScrollArea } from "../../components/scroll_area.ts";
+import { shortId } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import type { NodeBox, PlacedEdge, PlacedNode } from "./layout.ts";
@@ -42,11 +43,6 @@ function curveThrough(points: readonly [number, number][]): string {
     [px, py] = [x, y];
   }
   return path;
-}
-
-/** The first 8 characters of a job id: enough to tell the nodes apart. */
-function shortId(jobId: string): string {
-  return jobId.length > 8 ? jobId.slice(0, 8) : jobId;
 }
 
 function Edge(

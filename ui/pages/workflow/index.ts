@@ -9,9 +9,13 @@
 import { useRef } from "preact/hooks";
 import { Card } from "../../components/card.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
+import { ApiError } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
+import { shortId } from "../../lib/format.ts";
+import { usePageTitle } from "../../lib/page_title.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
+import { NotFoundPage } from "../not_found.ts";
 import { WorkflowGraph } from "./graph.ts";
 import { WorkflowHeader } from "./header.ts";
 import { GraphLegend } from "./legend.ts";
@@ -35,7 +39,17 @@ export function WorkflowPage({ id }: { id: string }) {
     [id],
     { relevant: (event) => nodeJobs.current.has(event.id) },
   );
+  usePageTitle(`Workflow ${shortId(id)}`, data?.name);
 
+  if (error instanceof ApiError && error.code === "WORKFLOW_NOT_FOUND") {
+    return html`
+      <${NotFoundPage}
+        heading=${html`No workflow with ID <code>${id}</code>`}
+        detail="It may have been removed by retention, or the ID is mistyped."
+        back=${{ href: "workflows", label: "All workflows" }}
+      />
+    `;
+  }
   if (!data) {
     return html`
       <${ErrorBanner} error=${error} />

@@ -1,0 +1,60 @@
+/**
+ * The job search in a real browser, on real Redis holding the taskora
+ * fixture: the 8-character ids the board shows (a workflow node, a
+ * schedule's last run) open their job, and a start of an id that fits
+ * several jobs says which.
+ */
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { connectClient } from "../helpers/redis_server.ts";
+import { writeJob } from "../helpers/wire_writer.ts";
+import { withBoard } from "./harness.ts";
+
+/** The fixture's chord and the job its `sum` node ran as. */
+const CHORD = "69fbb603-1f1d-4dd0-82d4-a6f176fcec3a";
+const CHORD_SUM_JOB = "ba97ca90-c092-41f3-9c46-bd8484a51a7d";
+
+const browserTest = (name: string, fn: () => Promise<void>) =>
+  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
+
+async function search(page: Page, text: string): Promise<void> {
+  const field = page.getByLabel("Find a job by ID");
+  await field.fill(text);
+  await field.press("Enter");
+}
+
+browserTest("the short id on a workflow node opens that node's job", async () => {
+  await withBoard({}, async ({ page, root }) => {
+    await page.goto(`${root}workflows/${CHORD}`);
+    const short = CHORD_SUM_JOB.slice(0, 8);
+    await page.locator(".wf-node-meta", { hasText: short }).waitFor();
+
+    await search(page, short);
+    await page.locator(".detail-head").getByText("sum").first().waitFor();
+    assert.equal(new URL(page.url()).pathname, `/board/jobs/${CHORD_SUM_JOB}`);
+  });
+});
+
+browserTest("a start of an id shared by several jobs lists them", async () => {
+  await withBoard({}, async ({ page, root, redis }) => {
+    const client = await connectClient(redis.url);
+    for (const n of [1, 2]) {
+      await writeJob(client, {
+        task: "send-email",
+        id: `c0ffee00-0000-4000-8000-00000000000${n}`,
+        state: "waiting",
+      });
+    }
+    await client.close();
+    await page.goto(`${root}tasks/send-email?state=waiting`);
+    await page.getByRole("link", { name: /^c0ffee00-/ }).first().waitFor();
+
+    await search(page, "c0ffee00");
+    const problem = await page.getByRole("alert").filter({ hasText: "several job IDs" })
+      .textContent();
+    assert.match(problem ?? "", /c0ffee00-0000-4000-8000-000000000001 \(send-email\)/);
+    assert.match(problem ?? "", /c0ffee00-0000-4000-8000-000000000002 \(send-email\)/);
+    assert.equal(new URL(page.url()).pathname, "/board/tasks/send-email");
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * The overview's throughput chart in a real browser, on real Redis holding
+ * the taskora fixture (29 completed and 5 failed jobs in the current minute)
+ * plus 7 jobs completed 30 minutes ago and 3 failed 2 hours ago.
+ */
+
+import assert from "node:assert/strict";
+import { metricKey } from "../../src/source/wire/keys.ts";
+import { connectClient } from "../helpers/redis_server.ts";
+import { withBoard } from "./harness.ts";
+
+const MINUTE = 60_000;
+
+const browserTest = (name: string, fn: () => Promise<void>) =>
+  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
+
+browserTest("zooming sets the header's span and totals; the axis is per minute", async () => {
+  await withBoard({}, async ({ page, root, redis }) => {
+    const current = Math.floor(Date.now() / MINUTE) * MINUTE;
+    const client = await connectClient(redis.url);
+    await client.set(metricKey("report", "completed", current - 30 * MINUTE), "7");
+    await client.set(metricKey("report", "failed", current - 120 * MINUTE), "3");
+    await client.close();
+
+    // Record what the chart writes on its canvas: the axis labels are drawn, not in the DOM.
+    await page.addInitScript(() => {
+      const drawn: string[] = [];
+      Object.assign(globalThis, { __drawn: drawn });
+      const fillText = CanvasRenderingContext2D.prototype.fillText;
+      CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+        drawn.push(String(text));
+        return fillText.call(this, text, ...rest);
+      };
+    });
+    await page.goto(root);
+    const card = page.locator(".card", { hasText: "Throughput" });
+    const totals = card.locator(".throughput-totals");
+    await totals.filter({ hasText: "36 completed" }).waitFor();
+    assert.match(await totals.textContent() ?? "", /36 completed\s*8 failed/);
+    const drawn: string[] = await page.evaluate(() =>
+      (globalThis as unknown as { __drawn: string[] }).__drawn
+    );
+    assert.ok(drawn.some((text) => /^\d+\/min$/.test(text)), `y axis labels: ${drawn.join(" ")}`);
+
+    // Drag across 20 minutes around the jobs completed 30 minutes ago.
+    const over = card.locator(".u-over");
+    const box = (await over.boundingBox())!;
+    const x = (minutesAgo: number) => box.x + box.width * (1439 - minutesAgo) / 1439;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(x(40), y);
+    await page.mouse.down();
+    await page.mouse.move(x(30), y, { steps: 5 });
+    await page.mouse.move(x(20), y, { steps: 5 });
+    await page.mouse.up();
+
+    await totals.filter({ hasText: /^\s*7 completed\s*0 failed\s*$/ }).waitFor();
+    assert.match(
+      await card.locator(".card-title").textContent() ?? "",
+      /^Throughput, \d\d:\d\d( [AP]M)? – \d\d:\d\d( [AP]M)?$/,
+    );
+    assert.match(
+      await page.getByRole("img", { name: /Jobs finished per minute/ }).getAttribute(
+        "aria-label",
+      ) ??
+        "",
+      /\d\d:\d\d( [AP]M)? – \d\d:\d\d( [AP]M)?: 7 completed, 0 failed/,
+    );
+
+    // Double-click: the whole day again.
+    await over.dblclick();
+    await totals.filter({ hasText: "36 completed" }).waitFor();
+    assert.equal(await card.locator(".card-title").textContent(), "Throughput, last 24 hours");
+  });
+});
+
+browserTest(
+  "the current minute is its own, dashed series, and says it is still counting",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      await page.goto(root);
+      const card = page.locator(".card", { hasText: "Throughput" });
+      const over = card.locator(".u-over");
+      await over.waitFor();
+      const box = (await over.boundingBox())!;
+      // Hover the right edge: the last bucket, this minute.
+      await page.mouse.move(box.x + box.width - 1, box.y + box.height / 2);
+      const legend = card.locator(".u-legend");
+      await legend.filter({ hasText: "29 so far" }).waitFor();
+      assert.match(await legend.textContent() ?? "", /Completed\s*29 so far.*Failed\s*5 so far/s);
+      assert.equal(await legend.locator(".chart-partial").first().isVisible(), false);
+    });
+  },
+);

@@ -1,0 +1,114 @@
+/**
+ * Times in a real browser, on real Redis holding the taskora fixture: the
+ * relative times tick on the shared clock without asking the server again,
+ * log lines carry their day when it is not today, the zone of absolute
+ * times is named, and a schedule's next run is shown in its own zone.
+ * The browser runs in Europe/Berlin, so its zone is not the server's (UTC).
+ */
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { connectClient } from "../helpers/redis_server.ts";
+import { writeJob } from "../helpers/wire_writer.ts";
+import { type BoardPage, withBoard } from "./harness.ts";
+
+const DAY = 86_400_000;
+
+const browserTest = (name: string, fn: () => Promise<void>) =>
+  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
+
+/** A page in Berlin time with US English dates. */
+async function berlinPage({ browser }: BoardPage): Promise<Page> {
+  const context = await browser.newContext({ timezoneId: "Europe/Berlin", locale: "en-US" });
+  return await context.newPage();
+}
+
+browserTest("relative times tick on one clock, without a refetch", async () => {
+  // No polling within the test: only the clock can change the text.
+  await withBoard({ refreshInterval: 3_600_000 }, async (ctx) => {
+    const client = await connectClient(ctx.redis.url);
+    const id = await writeJob(client, {
+      task: "send-email",
+      state: "waiting",
+      ts: Date.now() - 3000,
+    });
+    await client.close();
+
+    const page = await berlinPage(ctx);
+    await page.clock.install();
+    const reads: string[] = [];
+    page.on("request", (request) => {
+      if (/\/api\/(?!events)/.test(request.url())) reads.push(request.url());
+    });
+    await page.goto(`${ctx.root}tasks/send-email?state=waiting`);
+    const created = page.getByRole("row", { name: new RegExp(id) }).locator("time").first();
+    await created.filter({ hasText: /^\d+s ago$/ }).waitFor();
+    const before = reads.length;
+
+    await page.clock.fastForward("01:00");
+    await created.filter({ hasText: /^1m \d+s ago$/ }).waitFor();
+    await page.clock.fastForward("30:00");
+    await created.filter({ hasText: /^31m \d+s ago$/ }).waitFor();
+    assert.deepEqual(reads.slice(before), [], "the text changed with no request to the API");
+    assert.match(await created.getAttribute("title") ?? "", / UTC\+01:00$/, "the zone is named");
+  });
+});
+
+browserTest("log lines show their day when it is not today, and the zone", async () => {
+  await withBoard({}, async (ctx) => {
+    const client = await connectClient(ctx.redis.url);
+    const now = Date.now();
+    const id = await writeJob(client, { task: "send-email", state: "waiting", ts: now - 2 * DAY });
+    const line = (message: string, timestamp: number) =>
+      JSON.stringify({ level: "info", message, timestamp });
+    await client.sendCommand([
+      "RPUSH",
+      `taskora:{send-email}:${id}:logs`,
+      line("queued long ago", now - 2 * DAY),
+      line("still here", now),
+    ]);
+    await client.close();
+
+    const page = await berlinPage(ctx);
+    await page.goto(`${ctx.root}jobs/${id}`);
+    await page.getByRole("tab", { name: /Logs/ }).click();
+    const time = (message: string) =>
+      page.getByRole("row", { name: new RegExp(message) }).locator("time").textContent();
+    const old = new Intl.DateTimeFormat("en-US", {
+      timeZone: "Europe/Berlin",
+      month: "short",
+      day: "numeric",
+    }).format(now - 2 * DAY);
+    assert.match(
+      await time("queued long ago") ?? "",
+      new RegExp(`^${old}, \\d\\d:\\d\\d:\\d\\d\\.\\d{3}`),
+    );
+    assert.match(await time("still here") ?? "", /^\d\d:\d\d:\d\d\.\d{3}( [AP]M)?$/);
+    assert.match(
+      await page.getByRole("columnheader", { name: /^Time/ }).textContent() ?? "",
+      /^Time \(UTC\+0[12]:00\)$/,
+    );
+  });
+});
+
+browserTest("a schedule's next run is shown in its own time zone, named", async () => {
+  await withBoard({}, async (ctx) => {
+    const put = await fetch(`${ctx.root}api/schedules/nightly-report`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ timezone: "Asia/Tokyo" }),
+    });
+    assert.equal(put.status, 200, await put.text());
+
+    const page = await berlinPage(ctx);
+    await page.goto(`${ctx.root}schedules`);
+    const next = page.locator("tbody tr", { hasText: "nightly-report" }).locator(
+      ".schedule-next-at",
+    );
+    assert.match(
+      await next.textContent() ?? "",
+      /, 03:00:00 AM Asia\/Tokyo \(UTC\+09:00\)$/,
+      "0 3 * * * in Tokyo is 03:00 there, whatever the browser's zone",
+    );
+  });
+});

@@ -1,0 +1,105 @@
+import assert from "node:assert/strict";
+import {
+  ACTIVE_TOO_LONG_MS,
+  OVERDUE_AFTER_MS,
+  roughDuration,
+  taskHealth,
+} from "../../src/api/health.ts";
+import type { QueueHeads, QueueStats, ThroughputBucket } from "../../src/source/types.ts";
+import { NO_JOBS } from "../helpers/fixture.ts";
+
+const NOW = 1_800_000_000_000;
+const HOUR = 3_600_000;
+const IDLE: QueueStats = NO_JOBS;
+const NO_HEADS: QueueHeads = { oldestActive: null, nextDue: null };
+
+function minutes(completed: number, failed: number): ThroughputBucket[] {
+  return [{ timestamp: NOW - 60_000, completed, failed }];
+}
+
+Deno.test("taskHealth() says no failures only when jobs finished and none failed", () => {
+  const busy = { ...IDLE, active: 2 };
+  assert.deepEqual(taskHealth(busy, minutes(40, 0), NO_HEADS, NOW), {
+    status: "healthy",
+    reason: "no failures in the last 15 min",
+    failureRate: 0,
+  });
+  assert.deepEqual(taskHealth(busy, [], NO_HEADS, NOW), {
+    status: "healthy",
+    reason: "nothing finished in the last 15 min",
+    failureRate: null,
+  });
+  assert.equal(
+    taskHealth(busy, minutes(299, 1), NO_HEADS, NOW).reason,
+    "1 of 300 jobs failed in the last 15 min",
+  );
+});
+
+Deno.test("taskHealth() flags a job active for hours, naming it and for how long", () => {
+  const heads: QueueHeads = {
+    oldestActive: { id: "1a2b3c4d-0000-4000-8000-000000000000", since: NOW - 3 * HOUR - 60_000 },
+    nextDue: null,
+  };
+  assert.deepEqual(taskHealth({ ...IDLE, active: 1 }, minutes(5, 0), heads, NOW), {
+    status: "warning",
+    reason: "job 1a2b3c4d active for 3 h",
+    failureRate: 0,
+  });
+  const recent = { ...heads, oldestActive: { id: "x", since: NOW - ACTIVE_TOO_LONG_MS + 1 } };
+  assert.equal(taskHealth({ ...IDLE, active: 1 }, minutes(5, 0), recent, NOW).status, "healthy");
+});
+
+Deno.test("taskHealth() flags a delayed job long past its run time", () => {
+  const heads: QueueHeads = {
+    oldestActive: null,
+    nextDue: { id: "9f8e7d6c5b", at: NOW - 2 * HOUR },
+  };
+  assert.deepEqual(taskHealth({ ...IDLE, delayed: 4 }, [], heads, NOW), {
+    status: "warning",
+    reason: "job 9f8e7d6c overdue by 2 h: no worker is picking up due jobs",
+    failureRate: null,
+  });
+  // Due a moment ago is the workers' polling, not a problem; due later is fine.
+  for (const at of [NOW - OVERDUE_AFTER_MS + 1, NOW + HOUR]) {
+    const due = { oldestActive: null, nextDue: { id: "9f8e7d6c5b", at } };
+    assert.equal(taskHealth({ ...IDLE, delayed: 4 }, [], due, NOW).status, "healthy");
+  }
+});
+
+Deno.test("taskHealth() puts failures before stuck jobs, and stuck jobs before retries", () => {
+  const stuck: QueueHeads = {
+    oldestActive: { id: "active-1", since: NOW - 5 * HOUR },
+    nextDue: { id: "due-1", at: NOW - HOUR },
+  };
+  const stats = { ...IDLE, active: 1, delayed: 1, retrying: 2 };
+  assert.equal(
+    taskHealth(stats, minutes(1, 1), stuck, NOW).reason,
+    "50 % of jobs failed in the last 15 min",
+  );
+  assert.equal(
+    taskHealth(stats, minutes(8, 2), stuck, NOW).reason,
+    "20 % of jobs failed in the last 15 min",
+  );
+  assert.match(taskHealth(stats, minutes(9, 0), stuck, NOW).reason, /^job due-1 overdue by 1 h/);
+  const active = { ...stuck, nextDue: null };
+  assert.equal(taskHealth(stats, minutes(9, 0), active, NOW).reason, "job active-1 active for 5 h");
+  assert.equal(taskHealth(stats, minutes(9, 0), NO_HEADS, NOW).reason, "2 jobs retrying");
+});
+
+Deno.test("taskHealth() is critical when waiting work does not move, idle when there is none", () => {
+  assert.deepEqual(taskHealth({ ...IDLE, waiting: 7 }, [], NO_HEADS, NOW), {
+    status: "critical",
+    reason: "7 waiting, none running or finished in the last 15 min",
+    failureRate: null,
+  });
+  assert.equal(taskHealth(IDLE, [], NO_HEADS, NOW).status, "idle");
+});
+
+Deno.test("roughDuration() speaks in the unit that matters", () => {
+  assert.equal(roughDuration(42_000), "42 s");
+  assert.equal(roughDuration(12 * 60_000 + 59_000), "12 min");
+  assert.equal(roughDuration(3 * HOUR + 59 * 60_000), "3 h");
+  assert.equal(roughDuration(47 * HOUR), "47 h");
+  assert.equal(roughDuration(50 * HOUR), "2 d");
+  assert.equal(roughDuration(-5), "0 s");
+});
