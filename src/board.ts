@@ -16,7 +16,7 @@ import type { SessionConfig } from "./auth/session.ts";
 import { getRequestListener } from "@hono/node-server";
 import { jsonMutations } from "./api/body.ts";
 import { createApi } from "./api/mod.ts";
-import { createPresenter } from "./api/present.ts";
+import { createPresenter } from "./contract/present.ts";
 import { BoardError, errorBody } from "./errors.ts";
 import { createEventHub } from "./events/hub.ts";
 import {

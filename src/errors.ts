@@ -6,22 +6,9 @@
  * @module
  */
 
-/** Machine-readable error codes of the REST API. */
-export type ErrorCode =
-  | "INVALID_PARAM"
-  | "TASK_NOT_FOUND"
-  | "JOB_NOT_FOUND"
-  | "SCHEDULE_NOT_FOUND"
-  | "WORKFLOW_NOT_FOUND"
-  | "INVALID_STATE"
-  | "READ_ONLY"
-  | "CROSS_ORIGIN"
-  | "STORE_UNAVAILABLE"
-  | "OUTCOME_UNKNOWN"
-  | "INCOMPATIBLE_STORE"
-  | "NOT_FOUND"
-  | "METHOD_NOT_ALLOWED"
-  | "INTERNAL";
+import type { ErrorBody, ErrorCode } from "./contract/errors.ts";
+
+export type { ErrorBody, ErrorCode };
 
 const STATUS: Record<ErrorCode, 400 | 403 | 404 | 405 | 409 | 500 | 503 | 504> = {
   INVALID_PARAM: 400,
@@ -106,16 +93,6 @@ export class IncompatibleStoreError extends BoardError {
  */
 export function invalidParam(name: string, reason: string): BoardError {
   return new BoardError("INVALID_PARAM", `Invalid ${name}: ${reason}`, { param: name });
-}
-
-/** The JSON body of an error answer. */
-export interface ErrorBody {
-  /** What went wrong, for the operator. */
-  error: string;
-  /** The catalogue code. */
-  code: ErrorCode;
-  /** The parameter at fault, on `INVALID_PARAM` answers that name one. */
-  param?: string;
 }
 
 /** The JSON body and status an error is answered with. */

@@ -5,10 +5,10 @@
  * @module
  */
 
+import type { Presenter } from "../contract/present.ts";
 import type { EventHub } from "../events/hub.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { TaskSource } from "../source/types.ts";
-import type { Presenter } from "./present.ts";
 import { taskNotFound } from "../source/refusals.ts";
 
 /** Shared dependencies of the API routes. */

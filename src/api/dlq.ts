@@ -7,6 +7,8 @@
  */
 
 import { Hono } from "hono";
+import type { DeadLettersResponse, DlqRetryResponse } from "../contract/dlq.ts";
+import type { JobActionResponse } from "../contract/jobs.ts";
 import { invalidParam } from "../errors.ts";
 import { readJsonObject } from "./body.ts";
 import { type ApiDeps, requireTask } from "./deps.ts";
@@ -26,7 +28,9 @@ export function deadLetterRoutes({ source, present }: ApiDeps): Hono {
       source.groupDeadLetters(task),
     ]);
     c.header("X-Total-Count", String(page.total));
-    return c.json({ total: page.total, jobs: page.jobs.map(present.job), groups });
+    return c.json(
+      { total: page.total, jobs: page.jobs.map(present.job), groups } satisfies DeadLettersResponse,
+    );
   })
     .post("/dlq/retry-all", async (c) => {
       const { pattern } = await readJsonObject(c, ["pattern"]);
@@ -38,11 +42,12 @@ export function deadLetterRoutes({ source, present }: ApiDeps): Hono {
       const result = pattern === undefined
         ? await source.retryAllFailed(task)
         : await source.retryDeadLetterGroup(pattern, task);
-      return c.json({ ok: true, ...result });
+      return c.json({ ok: true, ...result } satisfies DlqRetryResponse);
     })
     .post("/dlq/:jobId/retry", async (c) => {
       const jobId = jobIdParam(c.req.param("jobId"));
       await readJsonObject(c, []);
-      return c.json({ ok: true, ...await source.retryJob(jobId, ["failed"]) });
+      const retried = await source.retryJob(jobId, ["failed"]);
+      return c.json({ ok: true, ...retried } satisfies JobActionResponse);
     });
 }

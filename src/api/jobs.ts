@@ -7,12 +7,12 @@
  */
 
 import { Hono } from "hono";
+import { JOB_DETAIL_LOGS, type JobActionResponse } from "../contract/jobs.ts";
 import { BoardError, invalidParam } from "../errors.ts";
 import type { JobDetail, TaskSource } from "../source/types.ts";
 import { optionalString, readJsonObject } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { jobNotFound } from "../source/refusals.ts";
-import { JOB_DETAIL_LOGS } from "../source/types.ts";
 import { pageParams } from "./params.ts";
 
 /** Longest job id accepted; taskora's are UUIDs, custom ids stay well below. */
@@ -83,11 +83,12 @@ export function jobRoutes({ source, present }: ApiDeps): Hono {
     .post("/jobs/:jobId/retry", async (c) => {
       const jobId = jobIdParam(c.req.param("jobId"));
       await readJsonObject(c, []);
-      return c.json({ ok: true, ...await source.retryJob(jobId) });
+      return c.json({ ok: true, ...await source.retryJob(jobId) } satisfies JobActionResponse);
     })
     .post("/jobs/:jobId/cancel", async (c) => {
       const jobId = jobIdParam(c.req.param("jobId"));
       const reason = optionalString(await readJsonObject(c, ["reason"]), "reason");
-      return c.json({ ok: true, ...await source.cancelJob(jobId, reason) });
+      const cancelled = await source.cancelJob(jobId, reason);
+      return c.json({ ok: true, ...cancelled } satisfies JobActionResponse);
     });
 }

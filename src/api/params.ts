@@ -6,7 +6,12 @@
  */
 
 import { invalidParam } from "../errors.ts";
-import { JOB_STATES, type JobState, WORKFLOW_STATES, type WorkflowState } from "../source/types.ts";
+import {
+  JOB_STATES,
+  type JobState,
+  WORKFLOW_STATES,
+  type WorkflowState,
+} from "../contract/states.ts";
 
 /** The largest page a list endpoint serves. */
 export const MAX_LIMIT = 1000;

@@ -10,10 +10,15 @@ import { parseDuration } from "../duration.ts";
 import { invalidParam } from "../errors.ts";
 import { assertValidCron } from "../source/schedule_time.ts";
 import { assertIdempotencyKey } from "../source/trigger_id.ts";
-import type { SchedulePatch, ScheduleRecord } from "../source/types.ts";
+import type {
+  ScheduleActionResponse,
+  ScheduleRecord,
+  ScheduleRemoveResponse,
+  TriggerResponse,
+} from "../contract/schedules.ts";
+import type { SchedulePatch } from "../source/types.ts";
 import { type JsonObject, optionalString, readJsonObject } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
-import type { Presenter } from "./present.ts";
 
 /** The header a trigger's idempotency key comes in (one per operator click, resent on retry). */
 const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -71,45 +76,39 @@ export function schedulePatch(body: JsonObject): SchedulePatch {
   return patch;
 }
 
-function presentSchedule(schedule: ScheduleRecord, present: Presenter): ScheduleRecord {
-  if (!("data" in schedule.config)) return schedule;
-  return {
-    ...schedule,
-    config: { ...schedule.config, data: present.data(schedule.config.data, schedule.config.task) },
-  };
-}
-
 /** Routes under `/schedules`. */
 export function scheduleRoutes({ source, present }: ApiDeps): Hono {
+  const changed = (schedule: ScheduleRecord): ScheduleActionResponse => ({
+    ok: true,
+    schedule: present.schedule(schedule),
+  });
   return new Hono()
     .get("/schedules", async (c) => {
       const schedules = await source.listSchedules();
-      return c.json(schedules.map((schedule) => presentSchedule(schedule, present)));
+      return c.json(schedules.map(present.schedule));
     })
     .post("/schedules/:name/pause", async (c) => {
       await readJsonObject(c, []);
-      const schedule = await source.pauseSchedule(c.req.param("name"));
-      return c.json({ ok: true, schedule: presentSchedule(schedule, present) });
+      return c.json(changed(await source.pauseSchedule(c.req.param("name"))));
     })
     .post("/schedules/:name/resume", async (c) => {
       await readJsonObject(c, []);
-      const schedule = await source.resumeSchedule(c.req.param("name"));
-      return c.json({ ok: true, schedule: presentSchedule(schedule, present) });
+      return c.json(changed(await source.resumeSchedule(c.req.param("name"))));
     })
     .post("/schedules/:name/trigger", async (c) => {
       await readJsonObject(c, []);
       const key = c.req.header(IDEMPOTENCY_HEADER);
       if (key !== undefined) assertIdempotencyKey(key, IDEMPOTENCY_HEADER);
-      return c.json({ ok: true, ...await source.triggerSchedule(c.req.param("name"), key) });
+      const triggered = await source.triggerSchedule(c.req.param("name"), key);
+      return c.json({ ok: true, ...triggered } satisfies TriggerResponse);
     })
     .put("/schedules/:name", async (c) => {
       const patch = schedulePatch(await readJsonObject(c, PATCH_FIELDS, { required: true }));
-      const schedule = await source.updateSchedule(c.req.param("name"), patch);
-      return c.json({ ok: true, schedule: presentSchedule(schedule, present) });
+      return c.json(changed(await source.updateSchedule(c.req.param("name"), patch)));
     })
     .delete("/schedules/:name", async (c) => {
       const name = c.req.param("name");
       await source.removeSchedule(name);
-      return c.json({ ok: true, name });
+      return c.json({ ok: true, name } satisfies ScheduleRemoveResponse);
     });
 }

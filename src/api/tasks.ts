@@ -9,34 +9,19 @@
 import { Hono } from "hono";
 import { parseDuration } from "../duration.ts";
 import { invalidParam } from "../errors.ts";
-import { FINISHED_STATES, type FinishedState, type VersionCounts } from "../source/types.ts";
+import { FINISHED_STATES, type FinishedState } from "../contract/states.ts";
+import type {
+  CleanPreviewResponse,
+  CleanResponse,
+  MigrationsResponse,
+  RetryAllResponse,
+  TaskStatsResponse,
+  VersionBucket,
+  VersionCounts,
+} from "../contract/tasks.ts";
 import { readJsonObject } from "./body.ts";
 import { type ApiDeps, requireTask } from "./deps.ts";
 import { integerParam, pageParams, stateParam } from "./params.ts";
-
-/** Counts of one bucket of the migration view. */
-export interface VersionBucket {
-  /** The lowest version present, or null when the bucket is empty. */
-  oldest: number | null;
-  byVersion: VersionCounts;
-}
-
-/** The answer of `GET /tasks/{task}/migrations`. */
-export interface MigrationsResponse {
-  /** The newest task version seen on any job. */
-  version: number;
-  /** The task's declared `since`; the keyspace does not record it, so null. */
-  since: number | null;
-  queue: VersionBucket;
-  delayed: VersionBucket;
-  retrying: VersionBucket;
-  /** The highest `since` no waiting, active, delayed or retrying job is below. */
-  canBumpSince: number;
-  /** Whether `?since=N` is safe (present only when asked). */
-  canBump?: boolean;
-  /** How many jobs the proposed floor would strand (present only when asked). */
-  blockedJobs?: number;
-}
 
 function bucketOf(byVersion: VersionCounts): VersionBucket {
   const versions = Object.keys(byVersion).map(Number);
@@ -70,7 +55,7 @@ export function taskRoutes({ source, present }: ApiDeps): Hono {
         source.getStats([task]),
         source.getTaskStorage(task),
       ]);
-      return c.json({ task, ...stats.get(task)!, ...storage });
+      return c.json({ task, ...stats.get(task)!, ...storage } satisfies TaskStatsResponse);
     })
     .get("/tasks/:task/migrations", async (c) => {
       const task = c.req.param("task");
@@ -99,7 +84,9 @@ export function taskRoutes({ source, present }: ApiDeps): Hono {
       const task = c.req.param("task");
       await readJsonObject(c, []);
       await requireTask(source, task);
-      return c.json({ ok: true, task, ...await source.retryAllFailed(task) });
+      return c.json(
+        { ok: true, task, ...await source.retryAllFailed(task) } satisfies RetryAllResponse,
+      );
     })
     .post("/tasks/:task/clean", async (c) => {
       const task = c.req.param("task");
@@ -124,11 +111,23 @@ export function taskRoutes({ source, present }: ApiDeps): Hono {
         throw invalidParam("dryRun", `must be true or false (got ${JSON.stringify(body.dryRun)})`);
       }
       await requireTask(source, task);
+      const finished = state as FinishedState;
       if (body.dryRun) {
-        const count = await source.countCleanable(task, state as FinishedState, olderThan);
-        return c.json({ ok: true, task, state, olderThan, dryRun: true, count });
+        const count = await source.countCleanable(task, finished, olderThan);
+        return c.json(
+          {
+            ok: true,
+            task,
+            state: finished,
+            olderThan,
+            dryRun: true,
+            count,
+          } satisfies CleanPreviewResponse,
+        );
       }
-      const { removed } = await source.cleanJobs(task, state as FinishedState, olderThan);
-      return c.json({ ok: true, task, state, olderThan, removed });
+      const { removed } = await source.cleanJobs(task, finished, olderThan);
+      return c.json(
+        { ok: true, task, state: finished, olderThan, removed } satisfies CleanResponse,
+      );
     });
 }

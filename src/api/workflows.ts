@@ -6,11 +6,11 @@
  */
 
 import { Hono } from "hono";
-import { decodeValue } from "../source/wire/decode.ts";
+import type { WorkflowCancelResponse } from "../contract/workflows.ts";
+import { workflowNotFound } from "../source/refusals.ts";
 import { optionalString, readJsonObject } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { pageParams, workflowStateParam } from "./params.ts";
-import { workflowNotFound } from "../source/refusals.ts";
 
 /** Routes under `/workflows`. */
 export function workflowRoutes({ source, present }: ApiDeps): Hono {
@@ -26,29 +26,12 @@ export function workflowRoutes({ source, present }: ApiDeps): Hono {
       const id = c.req.param("id");
       const workflow = await source.getWorkflow(id);
       if (!workflow) throw workflowNotFound(id);
-      const terminalTasks = workflow.graph.terminal.map((i) => workflow.nodes[i]?.taskName);
-      return c.json({
-        ...workflow,
-        graph: {
-          ...workflow.graph,
-          nodes: workflow.graph.nodes.map(({ data, ...node }) =>
-            data === undefined
-              ? node
-              : { ...node, data: present.data(decodeValue(data), node.taskName) }
-          ),
-        },
-        nodes: workflow.nodes.map((node) => ({
-          ...node,
-          result: present.result(node.result, node.taskName),
-        })),
-        result: terminalTasks.length === 1
-          ? present.result(workflow.result, terminalTasks[0])
-          : present.value(workflow.result),
-      });
+      return c.json(present.workflow(workflow));
     })
     .post("/workflows/:id/cancel", async (c) => {
       const id = c.req.param("id");
       const reason = optionalString(await readJsonObject(c, ["reason"]), "reason");
-      return c.json({ ok: true, id, ...await source.cancelWorkflow(id, reason) });
+      const cancelled = await source.cancelWorkflow(id, reason);
+      return c.json({ ok: true, id, ...cancelled } satisfies WorkflowCancelResponse);
     });
 }

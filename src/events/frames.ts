@@ -6,9 +6,9 @@
  * @module
  */
 
-import type { Presenter } from "../api/present.ts";
-import type { Totals } from "../api/overview.ts";
-import type { QueueStats, TaskEvent } from "../source/types.ts";
+import type { JobEventPayload } from "../contract/events.ts";
+import type { Presenter } from "../contract/present.ts";
+import type { TaskEvent } from "../source/types.ts";
 
 /** Stream fields taskora writes as decimal strings, sent as numbers. */
 const NUMERIC_FIELDS = new Set([
@@ -36,18 +36,6 @@ const KIND = /^[A-Za-z0-9_.-]+$/;
 /** The SSE event name of a job event kind (`job:completed`), or null for a kind we do not forward. */
 export function jobEventName(kind: string): string | null {
   return KIND.test(kind) ? `job:${kind}` : null;
-}
-
-/** The payload of a `job:<kind>` event. */
-export interface JobEventPayload {
-  /** The job id. */
-  id: string;
-  /** The job's task. */
-  task: string;
-  /** When the event was written (ms). */
-  at: number;
-  /** The other stream fields, decoded. */
-  [field: string]: unknown;
 }
 
 function parseJson(raw: string): unknown {
@@ -99,18 +87,4 @@ export function jobEventPayload(event: TaskEvent, present: Presenter): JobEventP
     payload[name] = decodeField(name, raw, event.task, present);
   }
   return payload;
-}
-
-/** The payload of a `stats:update` event. */
-export interface StatsPayload {
-  /** Every task's counts (all tasks, whatever `?tasks` filter the client gave). */
-  tasks: Array<{ name: string; stats: QueueStats }>;
-  /** The sums over tasks, as `GET /overview` answers them. */
-  totals: Totals;
-  /** Whether the store answered the last poll; when not, tasks and totals are the last known. */
-  connected: boolean;
-  /** Why the last poll failed, when it did. */
-  error?: string;
-  /** When the counts were read (ms). */
-  at: number;
 }

@@ -26,7 +26,7 @@
  * @example
  * ```ts
  * import { createEventHub } from "./hub.ts";
- * import { createPresenter } from "../api/present.ts";
+ * import { createPresenter } from "../contract/present.ts";
  * import { createMemorySource } from "../source/memory/mod.ts";
  *
  * const hub = createEventHub(createMemorySource(), createPresenter({ formatters: {}, redact: [] }));
@@ -40,10 +40,11 @@
  * @module
  */
 
-import { totalsOf } from "../api/overview.ts";
-import type { Presenter } from "../api/present.ts";
+import type { StatsPayload } from "../contract/events.ts";
+import type { Presenter } from "../contract/present.ts";
+import { totalsOf } from "../contract/totals.ts";
 import type { TaskEvent, TaskSource } from "../source/types.ts";
-import { jobEventName, jobEventPayload, type StatsPayload } from "./frames.ts";
+import { jobEventName, jobEventPayload } from "./frames.ts";
 import { frameMessage, PING_FRAME, retryFrame } from "./sse.ts";
 
 /** Options of {@link createEventHub}. */

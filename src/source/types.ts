@@ -11,55 +11,57 @@
  * @module
  */
 
-/** Every state a taskora job can be in, in the order the board shows them. */
-export const JOB_STATES = [
-  "waiting",
-  "active",
-  "delayed",
-  "retrying",
-  "failed",
-  "completed",
-  "cancelled",
-  "expired",
-] as const;
+import type { DeadLetterGroup } from "../contract/dlq.ts";
+import type { QueueHeads } from "../contract/health.ts";
+import type {
+  JobActionResult,
+  JobDetail,
+  JobRecord,
+  LogEntry,
+  LogPage,
+  WorkflowLink,
+} from "../contract/jobs.ts";
+import type { ScheduleConfig, ScheduleRecord, TriggerResult } from "../contract/schedules.ts";
+import type { FinishedState, JobState, QueueStats, WorkflowState } from "../contract/states.ts";
+import type { VersionCounts } from "../contract/tasks.ts";
+import type { ThroughputBucket } from "../contract/throughput.ts";
+import type {
+  WorkflowCancelResult,
+  WorkflowDetail,
+  WorkflowGraph,
+  WorkflowGraphNode,
+  WorkflowNodeState,
+  WorkflowSummary,
+} from "../contract/workflows.ts";
 
-/** A taskora job state. `retrying` jobs share the delayed set with `delayed` ones. */
-export type JobState = typeof JOB_STATES[number];
-
-/** States whose jobs have finished and sit in a set scored by finish time. */
-export const FINISHED_STATES = ["completed", "failed", "cancelled", "expired"] as const;
-
-/** A finished job state. */
-export type FinishedState = typeof FINISHED_STATES[number];
-
-/** Job counts of one task, one number per state. */
-export type QueueStats = Record<JobState, number>;
-
-/** Every overall state taskora writes on a workflow. */
-export const WORKFLOW_STATES = ["running", "completed", "failed", "cancelled"] as const;
-
-/** A workflow's overall state, as taskora writes it. */
-export type WorkflowState = typeof WORKFLOW_STATES[number];
-
-/** One entry of a job's log list. */
-export interface LogEntry {
-  /** `info`, `warn` or `error`. */
-  level: string;
-  /** What the job logged. */
-  message: string;
-  /** Structured context the job attached. */
-  meta?: Record<string, unknown>;
-  /** When it was logged (ms). */
-  timestamp: number;
-}
-
-/** Where a job sits in a workflow graph. */
-export interface WorkflowLink {
-  /** The workflow id. */
-  id: string;
-  /** The job's node in the workflow graph. */
-  nodeIndex: number;
-}
+// The port's values that are also wire types are the contract's, named here too.
+export { FINISHED_STATES, JOB_STATES, WORKFLOW_STATES } from "../contract/states.ts";
+export { JOB_DETAIL_LOGS } from "../contract/jobs.ts";
+export type {
+  DeadLetterGroup,
+  FinishedState,
+  JobActionResult,
+  JobDetail,
+  JobRecord,
+  JobState,
+  LogEntry,
+  LogPage,
+  QueueHeads,
+  QueueStats,
+  ScheduleConfig,
+  ScheduleRecord,
+  ThroughputBucket,
+  TriggerResult,
+  VersionCounts,
+  WorkflowCancelResult,
+  WorkflowDetail,
+  WorkflowGraph,
+  WorkflowGraphNode,
+  WorkflowLink,
+  WorkflowNodeState,
+  WorkflowState,
+  WorkflowSummary,
+};
 
 /** A job named by its id and its task, as a search finds it. */
 export interface JobRef {
@@ -67,72 +69,6 @@ export interface JobRef {
   id: string;
   /** The task the job belongs to. */
   task: string;
-}
-
-/** A job as listed in a table: everything but its logs. */
-export interface JobRecord {
-  /** The job id. */
-  id: string;
-  /** The task the job belongs to. */
-  task: string;
-  /** Where the job is now. */
-  state: JobState;
-  /** The job's input, decoded. */
-  data: unknown;
-  /** What the job returned, decoded; null until it completes. */
-  result: unknown;
-  /** The last error message, or null. */
-  error: string | null;
-  /** The last progress the job reported: a number or an object. */
-  progress: number | Record<string, unknown> | null;
-  /** The attempt running or last run (1 for the first). */
-  attempt: number;
-  /** How many attempts the job may have. */
-  maxAttempts: number;
-  /** The task version (`_v`) the job was dispatched with. */
-  version: number;
-  /** Dispatch priority (0 = the plain wait list). */
-  priority: number;
-  /** Dispatch time (`ts`), ms. */
-  createdAt: number;
-  /** When the last attempt started (`processedOn`), ms. */
-  processedAt: number | null;
-  /** When the job finished (`finishedOn`), ms. */
-  finishedAt: number | null;
-  /** When a delayed or retrying job becomes runnable (its delayed-set score), ms. */
-  runAt: number | null;
-  /** When a cancel was requested (ms). */
-  cancelledAt: number | null;
-  /** Why it was cancelled. */
-  cancelReason: string | null;
-  /** When the job expires if it has not started (ms). */
-  expireAt: number | null;
-  /** How often a worker lost the job. */
-  stalledCount: number;
-  /** The workflow node this job runs, or null. */
-  workflow: WorkflowLink | null;
-}
-
-/** How many of a job's newest log entries {@link TaskSource.getJob} carries. */
-export const JOB_DETAIL_LOGS = 100;
-
-/** A job in full: its record plus its newest logs. */
-export interface JobDetail extends JobRecord {
-  /**
-   * The newest {@link JOB_DETAIL_LOGS} entries the job logged, oldest first;
-   * {@link TaskSource.getJobLogs} pages through all of them.
-   */
-  logs: LogEntry[];
-  /** How many entries the job's log holds. */
-  logCount: number;
-}
-
-/** A page of a job's log and the size of the whole log. */
-export interface LogPage {
-  /** The entries of the page, oldest first. */
-  logs: LogEntry[];
-  /** How many entries the job's log holds. */
-  total: number;
 }
 
 /** One page of jobs and the size of the whole list it was cut from. */
@@ -151,9 +87,6 @@ export interface TaskStorage {
   memoryBytes: number;
 }
 
-/** Job counts by task version (`_v` → count). */
-export type VersionCounts = Record<string, number>;
-
 /** How the jobs still to run are spread over task versions. */
 export interface VersionDistribution {
   /** Waiting and active jobs. */
@@ -166,156 +99,12 @@ export interface VersionDistribution {
   latestVersion: number | null;
 }
 
-/** A schedule as stored by taskora's scheduler. */
-export interface ScheduleConfig {
-  /** The task each run dispatches. */
-  task: string;
-  /** The data each run dispatches. */
-  data?: unknown;
-  /** Interval between runs (ms), when not cron. */
-  every?: number;
-  /** Cron expression, when not an interval. */
-  cron?: string;
-  /** Time zone of the cron expression. */
-  timezone?: string;
-  /** What to do with runs missed while no scheduler ran. */
-  onMissed?: string;
-  /** Whether a run may start while the last one is still going. */
-  overlap?: boolean;
-}
-
-/** A schedule with its run bookkeeping. */
-export interface ScheduleRecord {
-  /** The schedule's name. */
-  name: string;
-  /** How it runs. */
-  config: ScheduleConfig;
-  /** Next run (ms), or null when paused. */
-  nextRun: number | null;
-  /** When it last ran (ms). */
-  lastRun: number | null;
-  /** The job its last run dispatched. */
-  lastJobId: string | null;
-  /** State of the last run's job, or null when it has none or the job is gone. */
-  lastRunStatus: JobState | null;
-  /** Paused schedules have no next run. */
-  paused: boolean;
-}
-
-/** A workflow as listed. */
-export interface WorkflowSummary {
-  /** The workflow id. */
-  id: string;
-  /** Its name, e.g. `chain(a → b)`, when taskora stored one. */
-  name: string | null;
-  /** The workflow's overall state. */
-  state: WorkflowState;
-  /** When it was dispatched (ms). */
-  createdAt: number;
-  /** How many jobs the graph holds. */
-  nodeCount: number;
-  /** Distinct task names of the nodes, in node order. */
-  tasks: string[];
-}
-
-/** One node of a workflow graph, as taskora stores it. */
-export interface WorkflowGraphNode {
-  /** The node's task. */
-  taskName: string;
-  /** Indexes of the nodes it waits for. */
-  deps: number[];
-  /** The job id the node runs as. */
-  jobId: string;
-  /** The task version the node was dispatched with. */
-  _v: number;
-  /** The node's serialized input, when it had its own. */
-  data?: string;
-}
-
-/** A node's run state inside a workflow. */
-export interface WorkflowNodeState {
-  /** Position in the graph. */
-  index: number;
-  /** The node's task. */
-  taskName: string;
-  /** The job id the node runs as. */
-  jobId: string;
-  /** Indexes of the nodes it waits for. */
-  deps: number[];
-  /**
-   * The node's state as the workflow sees it (`pending` until taskora writes
-   * one; `active` once its job is dispatched, whether it runs yet or not).
-   */
-  state: string;
-  /**
-   * The state of the node's own job (a dispatched node's job may still be
-   * waiting, delayed or retrying), or null when there is no such job: never
-   * dispatched, or already removed by retention.
-   */
-  jobState: JobState | null;
-  /** The node's result, decoded. */
-  result: unknown;
-  /** The node's error, if it failed. */
-  error: string | null;
-}
-
-/** A workflow in full. */
-export interface WorkflowDetail extends WorkflowSummary {
-  /** The graph as taskora stored it. */
-  graph: { nodes: WorkflowGraphNode[]; terminal: number[]; name?: string };
-  /** Every node's run state, by index. */
-  nodes: WorkflowNodeState[];
-  /** The workflow's result, decoded. */
-  result: unknown;
-  /** Why it failed or was cancelled. */
-  error: string | null;
-}
-
 /** One page of workflows. */
 export interface WorkflowPage {
   /** The workflows of the page. */
   workflows: WorkflowSummary[];
   /** How many workflows there are. */
   total: number;
-}
-
-/** Failed jobs that share one error, once numbers, ids and hex are set aside. */
-export interface DeadLetterGroup {
-  /** The error with its variable parts replaced by placeholders. */
-  pattern: string;
-  /** One real error message of the group. */
-  sample: string;
-  /** How many failed jobs share it. */
-  count: number;
-  /** The tasks they belong to. */
-  tasks: string[];
-  /** When the first of them failed (ms). */
-  firstSeen: number;
-  /** When the last of them failed (ms). */
-  lastSeen: number;
-  /** A few of their job ids. */
-  sampleJobIds: string[];
-}
-
-/** One minute (or other bucket) of finished jobs. */
-export interface ThroughputBucket {
-  /** Start of the bucket (ms). */
-  timestamp: number;
-  /** Jobs completed in it. */
-  completed: number;
-  /** Jobs that failed for good in it. */
-  failed: number;
-}
-
-/**
- * The ends of a task's queues that tell whether work moves: the job active
- * longest and the delayed (or retrying) job due first.
- */
-export interface QueueHeads {
-  /** The job claimed longest ago and still active, with when its attempt started (ms). */
-  oldestActive: { id: string; since: number } | null;
-  /** The delayed or retrying job that runs next, with its run-at time (ms). */
-  nextDue: { id: string; at: number } | null;
 }
 
 /** What the board shows about the store behind the source. */
@@ -342,32 +131,6 @@ export interface ThroughputQuery {
   count?: number;
 }
 
-/** What a single-job action did. */
-export interface JobActionResult {
-  /** The job id. */
-  id: string;
-  /** The job's task. */
-  task: string;
-  /** The state it was in. */
-  from: JobState;
-  /**
-   * The state it is in now; `cancelling` for an active job that was only
-   * signalled (its worker finishes the cancel).
-   */
-  to: JobState | "cancelling";
-}
-
-/** What triggering a schedule did. */
-export interface TriggerResult {
-  /** The job the run was dispatched as. */
-  jobId: string;
-  /**
-   * False when a trigger with the same idempotency key had already
-   * dispatched it: nothing new was dispatched.
-   */
-  created: boolean;
-}
-
 /** Changes to a schedule; absent fields keep their value. `cron` and `every` replace each other. */
 export interface SchedulePatch {
   /** A cron expression (drops `every`). */
@@ -382,14 +145,6 @@ export interface SchedulePatch {
   onMissed?: string;
   /** Whether runs may overlap. */
   overlap?: boolean;
-}
-
-/** What cancelling a workflow did. */
-export interface WorkflowCancelResult {
-  /** Node jobs cancelled at once (waiting, delayed, retrying, or never dispatched). */
-  cancelled: number;
-  /** Active node jobs whose workers were signalled to stop. */
-  signalled: number;
 }
 
 /**

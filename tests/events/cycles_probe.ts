@@ -8,7 +8,7 @@
 
 import { Hono } from "hono";
 import { eventRoutes } from "../../src/api/events.ts";
-import { createPresenter } from "../../src/api/present.ts";
+import { createPresenter } from "../../src/contract/present.ts";
 import { createEventHub } from "../../src/events/hub.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { openStream } from "./sse_client.ts";

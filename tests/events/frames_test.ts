@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { createPresenter } from "../../src/api/present.ts";
+import { createPresenter } from "../../src/contract/present.ts";
 import { jobEventName, jobEventPayload } from "../../src/events/frames.ts";
 import { frameMessage } from "../../src/events/sse.ts";
 

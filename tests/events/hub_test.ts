@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { eventRoutes } from "../../src/api/events.ts";
-import { createPresenter } from "../../src/api/present.ts";
+import { createPresenter } from "../../src/contract/present.ts";
 import { createEventHub, type EventHubOptions } from "../../src/events/hub.ts";
 import { createMemorySource, type MemorySource } from "../../src/source/memory/mod.ts";
 import { NO_JOBS } from "../helpers/fixture.ts";

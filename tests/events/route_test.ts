@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { createBoard } from "../../mod.ts";
 import { eventRoutes } from "../../src/api/events.ts";
-import { createPresenter } from "../../src/api/present.ts";
+import { createPresenter } from "../../src/contract/present.ts";
 import { createEventHub } from "../../src/events/hub.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { isEvent, openStream } from "./sse_client.ts";

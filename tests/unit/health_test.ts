@@ -2,10 +2,12 @@ import assert from "node:assert/strict";
 import {
   ACTIVE_TOO_LONG_MS,
   OVERDUE_AFTER_MS,
+  type QueueHeads,
   roughDuration,
   taskHealth,
-} from "../../src/api/health.ts";
-import type { QueueHeads, QueueStats, ThroughputBucket } from "../../src/source/types.ts";
+} from "../../src/contract/health.ts";
+import type { QueueStats } from "../../src/contract/states.ts";
+import type { ThroughputBucket } from "../../src/contract/throughput.ts";
 import { NO_JOBS } from "../helpers/fixture.ts";
 
 const NOW = 1_800_000_000_000;

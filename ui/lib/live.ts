@@ -11,7 +11,7 @@
 import { type Signal, signal } from "@preact/signals";
 import { goToLogin } from "./api.ts";
 import type { Connectivity } from "./connectivity.ts";
-import type { StatsPayload as StatsUpdate } from "../../src/events/frames.ts";
+import type { StatsPayload as StatsUpdate } from "../../src/contract/events.ts";
 import type { TaskStats } from "./types.ts";
 
 /** A `job:<kind>` event: `{ id, task, at, ...fields }` as the server decoded them. */
@@ -25,7 +25,7 @@ export interface JobEvent {
 }
 
 /** The `stats:update` payload, as the server's event hub sends it. */
-export type { StatsPayload as StatsUpdate } from "../../src/events/frames.ts";
+export type { StatsPayload as StatsUpdate } from "../../src/contract/events.ts";
 
 /** One task's counts in a stats frame; null when the frame does not list the task. */
 export function taskCounts(stats: StatsUpdate, task: string): TaskStats | null {

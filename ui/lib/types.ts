@@ -21,7 +21,8 @@ export interface BoardConfig {
 export type Theme = "light" | "dark" | "auto";
 
 /** Job states counted per task, in the order the board shows them. */
-export { JOB_STATES as STATES } from "../../src/source/types.ts";
-export type { JobState, QueueStats as TaskStats } from "../../src/source/types.ts";
-export type { TaskHealth } from "../../src/api/health.ts";
-export type { OverviewResponse as Overview, Totals } from "../../src/api/overview.ts";
+export { JOB_STATES as STATES } from "../../src/contract/states.ts";
+export type { JobState, QueueStats as TaskStats } from "../../src/contract/states.ts";
+export type { TaskHealth } from "../../src/contract/health.ts";
+export type { OverviewResponse as Overview } from "../../src/contract/overview.ts";
+export type { Totals } from "../../src/contract/totals.ts";

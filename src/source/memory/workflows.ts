@@ -11,7 +11,7 @@
  * @module
  */
 
-import type { WorkflowGraphNode } from "../types.ts";
+import type { StoredWorkflowGraph } from "../wire/decode.ts";
 import type { MemoryStore } from "./store.ts";
 
 /** A node job to dispatch: its graph entry and its input (serialized, as taskora passes it). */
@@ -30,15 +30,8 @@ export interface NodeJobRef {
   jobId: string;
 }
 
-/** A workflow graph as taskora serializes it into the hash's `graph` field. */
-export interface WorkflowGraph {
-  nodes: WorkflowGraphNode[];
-  terminal: number[];
-  name?: string;
-}
-
-function graphOf(hash: Record<string, string>): WorkflowGraph {
-  return JSON.parse(hash.graph) as WorkflowGraph;
+function graphOf(hash: Record<string, string>): StoredWorkflowGraph {
+  return JSON.parse(hash.graph) as StoredWorkflowGraph;
 }
 
 /** Nodes no other node depends on: the graph's terminal nodes. */
@@ -54,7 +47,7 @@ export function terminalNodes(nodes: readonly { deps: number[] }[]): number[] {
 export function createWorkflow(
   store: MemoryStore,
   id: string,
-  graph: WorkflowGraph,
+  graph: StoredWorkflowGraph,
 ): NodeDispatch[] {
   const hash: Record<string, string> = {
     graph: JSON.stringify(graph),

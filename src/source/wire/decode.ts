@@ -15,9 +15,34 @@ import {
   type ScheduleRecord,
   WORKFLOW_STATES,
   type WorkflowDetail,
+  type WorkflowGraph,
   type WorkflowGraphNode,
   type WorkflowState,
 } from "../types.ts";
+
+/** One node of a workflow graph as taskora serializes it into the hash's `graph` field. */
+export interface StoredGraphNode {
+  /** The node's task. */
+  taskName: string;
+  /** Indexes of the nodes it waits for. */
+  deps: number[];
+  /** The job id the node runs as. */
+  jobId: string;
+  /** The task version the node was dispatched with. */
+  _v: number;
+  /** The node's own input, serialized, when it has one. */
+  data?: string;
+}
+
+/** A workflow graph as taskora serializes it into the hash's `graph` field. */
+export interface StoredWorkflowGraph {
+  /** Every node, by index. */
+  nodes: StoredGraphNode[];
+  /** Indexes of the terminal nodes. */
+  terminal: number[];
+  /** The workflow's name, when it has one. */
+  name?: string;
+}
 
 /**
  * Decodes a value written by taskora's JSON serializer. A value that is not
@@ -43,10 +68,16 @@ export function decodeProgress(
   return { value: String(value) };
 }
 
-function toNumber(raw: string | null | undefined): number | null {
-  if (raw === null || raw === undefined || raw === "") return null;
+function toNumber(raw: unknown): number | null {
+  if (typeof raw === "number") return Number.isFinite(raw) ? raw : null;
+  if (typeof raw !== "string" || raw.trim() === "") return null;
   const n = Number(raw);
   return Number.isFinite(n) ? n : null;
+}
+
+/** A task version (`_v`) as written on a job or a workflow node; 1 when it has none. */
+export function decodeVersion(raw: unknown): number {
+  return toNumber(raw) ?? 1;
 }
 
 /** A job hash's `state` field as a {@link JobState} (taskora's enqueue writes `waiting` or none). */
@@ -76,7 +107,7 @@ export function decodeJob(
     progress: decodeProgress(fields.progress),
     attempt: toNumber(fields.attempt) ?? 1,
     maxAttempts: toNumber(fields.maxAttempts) ?? 1,
-    version: toNumber(fields._v) ?? 1,
+    version: decodeVersion(fields._v),
     priority: toNumber(fields.priority) ?? 0,
     createdAt: toNumber(fields.ts) ?? 0,
     processedAt: toNumber(fields.processedOn),
@@ -149,6 +180,18 @@ export function decodeWorkflowState(raw: string | undefined): WorkflowState {
     : "running";
 }
 
+/** A graph node with its version a number and its own input decoded. */
+function decodeGraphNode(node: StoredGraphNode): WorkflowGraphNode {
+  const decoded: WorkflowGraphNode = {
+    taskName: node.taskName,
+    deps: node.deps ?? [],
+    jobId: node.jobId,
+    _v: decodeVersion(node._v),
+  };
+  if (node.data !== undefined) decoded.data = decodeValue(node.data);
+  return decoded;
+}
+
 /**
  * Builds a workflow from its hash, or null when the hash is not a workflow.
  * Node job states are left null: they live in other keys, which the source
@@ -156,13 +199,18 @@ export function decodeWorkflowState(raw: string | undefined): WorkflowState {
  */
 export function decodeWorkflow(id: string, hash: Record<string, string>): WorkflowDetail | null {
   if (!hash.state || !hash.graph) return null;
-  const graph = decodeValue(hash.graph) as WorkflowDetail["graph"] | string | null;
-  if (graph === null || typeof graph !== "object" || !Array.isArray(graph.nodes)) return null;
-  const nodes = graph.nodes.map((node: WorkflowGraphNode, index: number) => ({
+  const stored = decodeValue(hash.graph) as StoredWorkflowGraph | string | null;
+  if (stored === null || typeof stored !== "object" || !Array.isArray(stored.nodes)) return null;
+  const graph: WorkflowGraph = {
+    nodes: stored.nodes.map(decodeGraphNode),
+    terminal: stored.terminal ?? [],
+    name: stored.name,
+  };
+  const nodes = graph.nodes.map((node, index) => ({
     index,
     taskName: node.taskName,
     jobId: node.jobId,
-    deps: node.deps ?? [],
+    deps: node.deps,
     state: hash[`n:${index}:state`] ?? "pending",
     jobState: null,
     result: decodeValue(hash[`n:${index}:result`]),
@@ -175,7 +223,7 @@ export function decodeWorkflow(id: string, hash: Record<string, string>): Workfl
     createdAt: toNumber(hash.createdAt) ?? 0,
     nodeCount: nodes.length,
     tasks: [...new Set(nodes.map((node) => node.taskName))],
-    graph: { nodes: graph.nodes, terminal: graph.terminal ?? [], name: graph.name },
+    graph,
     nodes,
     result: decodeValue(hash.result),
     error: hash.error || null,

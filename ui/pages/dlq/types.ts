@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { JobResponse } from "../../../src/api/present.ts";
-import type { DeadLetterGroup } from "../../../src/source/types.ts";
+import type { DeadLetterGroup } from "../../../src/contract/dlq.ts";
+import type { JobResponse } from "../../../src/contract/jobs.ts";
 import { type JobEvent, type StatsUpdate, taskCounts } from "../../lib/live.ts";
 
 export type { DeadLetterGroup };

@@ -5,10 +5,9 @@
  *
  * @module
  */
-import type { JobDetailResponse, JobResponse } from "../../../src/api/present.ts";
+import type { JobDetailResponse, JobResponse } from "../../../src/contract/jobs.ts";
 
-export type { TimelineEntry } from "../../../src/api/present.ts";
-export type { LogEntry } from "../../../src/source/types.ts";
+export type { LogEntry, TimelineEntry } from "../../../src/contract/jobs.ts";
 
 /** A job as task job lists return it. */
 export type Job = JobResponse;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { MigrationsResponse } from "../../../src/api/tasks.ts";
+import type { MigrationsResponse } from "../../../src/contract/tasks.ts";
 
 /** How a task's pending jobs are spread over its versions. */
 export type Migrations = MigrationsResponse;

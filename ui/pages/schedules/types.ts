@@ -4,4 +4,7 @@
  *
  * @module
  */
-export type { ScheduleConfig, ScheduleRecord as Schedule } from "../../../src/source/types.ts";
+export type {
+  ScheduleConfig,
+  ScheduleRecord as Schedule,
+} from "../../../src/contract/schedules.ts";

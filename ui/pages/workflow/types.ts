@@ -5,15 +5,15 @@
  *
  * @module
  */
+import type { WorkflowState } from "../../../src/contract/states.ts";
 import type {
   WorkflowCancelResult,
   WorkflowDetail,
   WorkflowNodeState,
-  WorkflowState,
   WorkflowSummary,
-} from "../../../src/source/types.ts";
+} from "../../../src/contract/workflows.ts";
 
-export { WORKFLOW_STATES } from "../../../src/source/types.ts";
+export { WORKFLOW_STATES } from "../../../src/contract/states.ts";
 export type { WorkflowCancelResult, WorkflowDetail, WorkflowState, WorkflowSummary };
 
 /** One node of a workflow and how far it got. */

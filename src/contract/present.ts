@@ -4,50 +4,31 @@
  * be shown (its formatter threw) is replaced by {@link UNPRESENTABLE}, so one
  * bad job never fails the page it is on.
  *
+ * @example
+ * ```ts
+ * import { createPresenter } from "./present.ts";
+ * const present = createPresenter({ redact: ["password"], formatters: {} });
+ * present.data({ user: "ada", password: "s3cret" }, "login"); // { user: "ada", password: "[REDACTED]" }
+ * ```
+ *
  * @module
  */
 
 import type { ResolvedOptions } from "../options.ts";
 import { createRedactor } from "../redact.ts";
-import type { JobDetail, JobRecord, LogEntry } from "../source/types.ts";
+import type {
+  JobDetail,
+  JobDetailResponse,
+  JobRecord,
+  JobResponse,
+  JobTimestamps,
+  LogEntry,
+} from "./jobs.ts";
+import type { ScheduleRecord } from "./schedules.ts";
+import { timelineOf } from "./timeline.ts";
+import type { WorkflowDetail } from "./workflows.ts";
 
-/** One step of a job's life. */
-export interface TimelineEntry {
-  state: string;
-  at: number;
-}
-
-/** The record's time fields, which the API groups under `timestamps`. */
-type RecordTimes =
-  | "createdAt"
-  | "processedAt"
-  | "finishedAt"
-  | "runAt"
-  | "cancelledAt"
-  | "expireAt";
-
-/** A job as the API answers it in lists: the record, its times grouped, and its timeline. */
-export interface JobResponse extends Omit<JobRecord, RecordTimes> {
-  timestamps: {
-    created: number;
-    processed: number | null;
-    finished: number | null;
-    runAt: number | null;
-    cancelled: number | null;
-    expireAt: number | null;
-  };
-  timeline: TimelineEntry[];
-}
-
-/** A job as `GET /jobs/{id}` answers it. */
-export interface JobDetailResponse extends JobResponse {
-  /** The newest log entries (at most `JOB_DETAIL_LOGS`), oldest first; `GET /jobs/{id}/logs` pages them all. */
-  logs: LogEntry[];
-  /** How many entries the job's log holds. */
-  logCount: number;
-}
-
-/** Shapes job values for the API. */
+/** Shapes source values for the API and the event stream. */
 export interface Presenter {
   /** A job row. */
   job(job: JobRecord): JobResponse;
@@ -55,10 +36,16 @@ export interface Presenter {
   jobDetail(job: JobDetail): JobDetailResponse;
   /** Log entries, their meta redacted. */
   logs(entries: readonly LogEntry[]): LogEntry[];
+  /** A schedule, its data formatted and redacted as its task's. */
+  schedule(schedule: ScheduleRecord): ScheduleRecord;
+  /** A workflow in full: node inputs, node results and its result formatted and redacted. */
+  workflow(workflow: WorkflowDetail): WorkflowDetail;
   /** A job's input of a task, formatted then redacted. */
   data(value: unknown, task: string): unknown;
   /** A job's result of a task (a workflow node's, an event's), formatted then redacted. */
   result(value: unknown, task: string): unknown;
+  /** An error message: one that is JSON gets its keys redacted. */
+  error(message: string): string;
   /** A value of no single task, redacted only. */
   value(value: unknown): unknown;
 }
@@ -76,22 +63,16 @@ function presented(compute: () => unknown, what: string): unknown {
   }
 }
 
-const TERMINAL = new Set(["completed", "failed", "cancelled", "expired"]);
-
-/** The job's life rebuilt from its timestamps, oldest first. */
-export function timelineOf(job: JobRecord): TimelineEntry[] {
-  const steps: TimelineEntry[] = [];
-  if (job.createdAt) steps.push({ state: "waiting", at: job.createdAt });
-  if (job.processedAt) steps.push({ state: "active", at: job.processedAt });
-  if ((job.state === "delayed" || job.state === "retrying") && job.runAt !== null) {
-    steps.push({ state: job.state, at: job.runAt });
-  }
-  if (job.finishedAt && TERMINAL.has(job.state)) {
-    steps.push({ state: job.state, at: job.finishedAt });
-  } else if (job.cancelledAt && job.state === "active") {
-    steps.push({ state: "cancelling", at: job.cancelledAt });
-  }
-  return steps.sort((a, b) => a.at - b.at);
+/** The record's times as the API groups them. */
+function timestampsOf(record: JobRecord): JobTimestamps {
+  return {
+    created: record.createdAt,
+    processed: record.processedAt,
+    finished: record.finishedAt,
+    runAt: record.runAt,
+    cancelled: record.cancelledAt,
+    expireAt: record.expireAt,
+  };
 }
 
 /** Builds the presenter for the board's formatters and redaction keys. */
@@ -102,14 +83,14 @@ export function createPresenter(
   const formatData = options.formatters.data ?? ((value: unknown) => value);
   const formatResult = options.formatters.result ?? ((value: unknown) => value);
 
-  function redactError(error: string | null): string | null {
-    if (error === null || options.redact.length === 0) return error;
-    const trimmed = error.trimStart();
-    if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return error;
+  function error(message: string): string {
+    if (options.redact.length === 0) return message;
+    const trimmed = message.trimStart();
+    if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return message;
     try {
-      return JSON.stringify(redact(JSON.parse(error)));
+      return JSON.stringify(redact(JSON.parse(message)));
     } catch {
-      return error;
+      return message;
     }
   }
 
@@ -121,27 +102,21 @@ export function createPresenter(
       : presented(() => redact(formatResult(value, task)), `the result of a ${task} job`);
 
   function job(record: JobRecord): JobResponse {
+    const timestamps = timestampsOf(record);
     return {
       id: record.id,
       task: record.task,
       state: record.state,
       data: data(record.data, record.task),
       result: result(record.result, record.task),
-      error: redactError(record.error),
+      error: record.error === null ? null : error(record.error),
       progress: redact(record.progress) as JobRecord["progress"],
       attempt: record.attempt,
       maxAttempts: record.maxAttempts,
       version: record.version,
       priority: record.priority,
-      timestamps: {
-        created: record.createdAt,
-        processed: record.processedAt,
-        finished: record.finishedAt,
-        runAt: record.runAt,
-        cancelled: record.cancelledAt,
-        expireAt: record.expireAt,
-      },
-      timeline: timelineOf(record),
+      timestamps,
+      timeline: timelineOf(record.state, timestamps),
       cancelReason: record.cancelReason,
       stalledCount: record.stalledCount,
       workflow: record.workflow,
@@ -155,12 +130,43 @@ export function createPresenter(
         : { ...entry, meta: redact(entry.meta) as Record<string, unknown> }
     );
 
+  function schedule(record: ScheduleRecord): ScheduleRecord {
+    if (!("data" in record.config)) return record;
+    return {
+      ...record,
+      config: { ...record.config, data: data(record.config.data, record.config.task) },
+    };
+  }
+
+  function workflow(detail: WorkflowDetail): WorkflowDetail {
+    const terminalTasks = detail.graph.terminal.map((i) => detail.nodes[i]?.taskName);
+    return {
+      ...detail,
+      graph: {
+        ...detail.graph,
+        nodes: detail.graph.nodes.map((node) =>
+          node.data === undefined ? node : { ...node, data: data(node.data, node.taskName) }
+        ),
+      },
+      nodes: detail.nodes.map((node) => ({
+        ...node,
+        result: result(node.result, node.taskName),
+      })),
+      result: terminalTasks.length === 1
+        ? result(detail.result, terminalTasks[0])
+        : redact(detail.result),
+    };
+  }
+
   return {
     job,
     jobDetail: (detail) => ({ ...job(detail), logs: logs(detail.logs), logCount: detail.logCount }),
     logs,
+    schedule,
+    workflow,
     data,
     result,
+    error,
     value: redact,
   };
 }

@@ -6,10 +6,23 @@
  * @module
  */
 
-import type { QueueHeads, QueueStats, ThroughputBucket } from "../source/types.ts";
+import type { QueueStats } from "./states.ts";
+import type { ThroughputBucket } from "./throughput.ts";
+
+/**
+ * The ends of a task's queues that tell whether work moves: the job active
+ * longest and the delayed (or retrying) job due first.
+ */
+export interface QueueHeads {
+  /** The job claimed longest ago and still active, with when its attempt started (ms). */
+  oldestActive: { id: string; since: number } | null;
+  /** The delayed or retrying job that runs next, with its run-at time (ms). */
+  nextDue: { id: string; at: number } | null;
+}
 
 /** How a task is doing. */
 export interface TaskHealth {
+  /** The verdict. */
   status: "healthy" | "warning" | "critical" | "idle";
   /** Why, in words an operator reads during an incident. */
   reason: string;

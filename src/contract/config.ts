@@ -1,0 +1,28 @@
+/**
+ * `GET /config`: what the UI needs to know about the board.
+ *
+ * @module
+ */
+
+/** Colour theme; `auto` follows the operating system (`prefers-color-scheme`). */
+export type Theme = "light" | "dark" | "auto";
+
+/** The answer of `GET /config`. */
+export interface ConfigResponse {
+  /** Header and tab title. */
+  title: string;
+  /** URL of the header's logo. */
+  logo: string | null;
+  /** URL of the favicon. */
+  favicon: string | null;
+  /** The default theme. */
+  theme: Theme;
+  /** Whether every mutation is refused (the UI hides them). */
+  readOnly: boolean;
+  /** Polling period in milliseconds, while live updates are down. */
+  refreshInterval: number;
+  /** Whether the board asks for a login. */
+  authEnabled: boolean;
+  /** The path the board is served under. */
+  basePath: string;
+}

@@ -1,0 +1,34 @@
+/**
+ * The body of every error answer of the API: what went wrong, the catalogue
+ * code, and the parameter at fault, so a form marks the field by its name
+ * and never by reading the message.
+ *
+ * @module
+ */
+
+/** Machine-readable error codes of the REST API. */
+export type ErrorCode =
+  | "INVALID_PARAM"
+  | "TASK_NOT_FOUND"
+  | "JOB_NOT_FOUND"
+  | "SCHEDULE_NOT_FOUND"
+  | "WORKFLOW_NOT_FOUND"
+  | "INVALID_STATE"
+  | "READ_ONLY"
+  | "CROSS_ORIGIN"
+  | "STORE_UNAVAILABLE"
+  | "OUTCOME_UNKNOWN"
+  | "INCOMPATIBLE_STORE"
+  | "NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
+  | "INTERNAL";
+
+/** The JSON body of an error answer. */
+export interface ErrorBody {
+  /** What went wrong, for the operator. */
+  error: string;
+  /** The catalogue code. */
+  code: ErrorCode;
+  /** The parameter or body field at fault, on `INVALID_PARAM` answers that name one. */
+  param?: string;
+}

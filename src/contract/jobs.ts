@@ -1,0 +1,170 @@
+/**
+ * Jobs: the record a source decodes from the store, and the answers the API
+ * builds from it (a row of a list, a job in full, a page of its log, what
+ * an action did).
+ *
+ * @module
+ */
+
+import type { JobState } from "./states.ts";
+
+/** One entry of a job's log list. */
+export interface LogEntry {
+  /** `info`, `warn` or `error`. */
+  level: string;
+  /** What the job logged. */
+  message: string;
+  /** Structured context the job attached. */
+  meta?: Record<string, unknown>;
+  /** When it was logged (ms). */
+  timestamp: number;
+}
+
+/** Where a job sits in a workflow graph. */
+export interface WorkflowLink {
+  /** The workflow id. */
+  id: string;
+  /** The job's node in the workflow graph. */
+  nodeIndex: number;
+}
+
+/**
+ * A job as a source reads it from the store: everything but its logs, every
+ * value decoded (JSON parsed, numbers as numbers) but neither formatted nor
+ * redacted. The presenter shapes it into a {@link JobResponse}.
+ */
+export interface JobRecord {
+  /** The job id. */
+  id: string;
+  /** The task the job belongs to. */
+  task: string;
+  /** Where the job is now. */
+  state: JobState;
+  /** The job's input, decoded. */
+  data: unknown;
+  /** What the job returned, decoded; null until it completes. */
+  result: unknown;
+  /** The last error message, or null. */
+  error: string | null;
+  /** The last progress the job reported: a number or an object. */
+  progress: number | Record<string, unknown> | null;
+  /** The attempt running or last run (1 for the first). */
+  attempt: number;
+  /** How many attempts the job may have. */
+  maxAttempts: number;
+  /** The task version (`_v`) the job was dispatched with. */
+  version: number;
+  /** Dispatch priority (0 = the plain wait list). */
+  priority: number;
+  /** Dispatch time (`ts`), ms. */
+  createdAt: number;
+  /** When the last attempt started (`processedOn`), ms. */
+  processedAt: number | null;
+  /** When the job finished (`finishedOn`), ms. */
+  finishedAt: number | null;
+  /** When a delayed or retrying job becomes runnable (its delayed-set score), ms. */
+  runAt: number | null;
+  /** When a cancel was requested (ms). */
+  cancelledAt: number | null;
+  /** Why it was cancelled. */
+  cancelReason: string | null;
+  /** When the job expires if it has not started (ms). */
+  expireAt: number | null;
+  /** How often a worker lost the job. */
+  stalledCount: number;
+  /** The workflow node this job runs, or null. */
+  workflow: WorkflowLink | null;
+}
+
+/** How many of a job's newest log entries a {@link JobDetail} carries. */
+export const JOB_DETAIL_LOGS = 100;
+
+/** A job in full, as a source reads it: its record plus its newest logs. */
+export interface JobDetail extends JobRecord {
+  /** The newest {@link JOB_DETAIL_LOGS} entries the job logged, oldest first. */
+  logs: LogEntry[];
+  /** How many entries the job's log holds. */
+  logCount: number;
+}
+
+/** A page of a job's log and the size of the whole log. */
+export interface LogPage {
+  /** The entries of the page, oldest first. */
+  logs: LogEntry[];
+  /** How many entries the job's log holds. */
+  total: number;
+}
+
+/** The record's time fields, which the API groups under `timestamps`. */
+type RecordTimes =
+  | "createdAt"
+  | "processedAt"
+  | "finishedAt"
+  | "runAt"
+  | "cancelledAt"
+  | "expireAt";
+
+/** One step of a job's life (see `timeline.ts`). */
+export interface TimelineEntry {
+  /** The state it entered, or `cancelling` when a cancel was asked of it while it ran. */
+  state: string;
+  /** When (ms). */
+  at: number;
+}
+
+/** A job's times (ms), as the API groups them. */
+export interface JobTimestamps {
+  /** Dispatch time. */
+  created: number;
+  /** When the last attempt started. */
+  processed: number | null;
+  /** When the job finished. */
+  finished: number | null;
+  /** When a delayed or retrying job becomes runnable. */
+  runAt: number | null;
+  /** When a cancel was requested. */
+  cancelled: number | null;
+  /** When the job expires if it has not started. */
+  expireAt: number | null;
+}
+
+/**
+ * A job as the API answers it in lists (`GET /tasks/{task}/jobs`,
+ * `GET /dlq`): the record formatted and redacted, its times grouped, and its
+ * timeline.
+ */
+export interface JobResponse extends Omit<JobRecord, RecordTimes> {
+  /** The job's times. */
+  timestamps: JobTimestamps;
+  /** The job's life, oldest step first. */
+  timeline: TimelineEntry[];
+}
+
+/** A job as `GET /jobs/{id}` answers it. */
+export interface JobDetailResponse extends JobResponse {
+  /** The newest log entries (at most {@link JOB_DETAIL_LOGS}), oldest first; `GET /jobs/{id}/logs` pages them all. */
+  logs: LogEntry[];
+  /** How many entries the job's log holds. */
+  logCount: number;
+}
+
+/** What a single-job action did. */
+export interface JobActionResult {
+  /** The job id. */
+  id: string;
+  /** The job's task. */
+  task: string;
+  /** The state it was in. */
+  from: JobState;
+  /**
+   * The state it is in now; `cancelling` for an active job that was only
+   * signalled (its worker finishes the cancel).
+   */
+  to: JobState | "cancelling";
+}
+
+/** The answer of `POST /jobs/{id}/retry`, `/cancel` and `POST /dlq/{id}/retry`. */
+export interface JobActionResponse extends JobActionResult {
+  /** Always true: a refused action is an error answer. */
+  ok: true;
+}

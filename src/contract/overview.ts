@@ -1,0 +1,43 @@
+/**
+ * `GET /overview`: every task's counts and health, the totals, and the store.
+ *
+ * @module
+ */
+
+import type { TaskHealth } from "./health.ts";
+import type { QueueStats } from "./states.ts";
+import type { Totals } from "./totals.ts";
+
+/** One task of the overview. */
+export interface OverviewTask {
+  /** The task name. */
+  name: string;
+  /** Its job counts. */
+  stats: QueueStats;
+  /** How it is doing. */
+  health: TaskHealth;
+}
+
+/** The store behind the board, as the overview shows it. */
+export interface StoreSummary {
+  /** The store's version (Redis `redis_version`). */
+  version: string;
+  /** Memory in use, human-readable (`46.00M`). */
+  usedMemory: string;
+  /** Seconds the store has been up. */
+  uptime: number;
+  /** Whether the store answers. */
+  connected: boolean;
+}
+
+/** The answer of `GET /overview`. */
+export interface OverviewResponse {
+  /** Every task, sorted by name. */
+  tasks: OverviewTask[];
+  /** The counts of every task added up. */
+  totals: Totals;
+  /** The store. */
+  redis: StoreSummary;
+  /** Milliseconds since the board started. */
+  uptime: number;
+}

@@ -1,0 +1,76 @@
+/**
+ * Schedules: `GET /schedules` and what their actions answer.
+ *
+ * @module
+ */
+
+import type { JobState } from "./states.ts";
+
+/** A schedule as stored by taskora's scheduler. */
+export interface ScheduleConfig {
+  /** The task each run dispatches. */
+  task: string;
+  /** The data each run dispatches. */
+  data?: unknown;
+  /** Interval between runs (ms), when not cron. */
+  every?: number;
+  /** Cron expression, when not an interval. */
+  cron?: string;
+  /** Time zone of the cron expression. */
+  timezone?: string;
+  /** What to do with runs missed while no scheduler ran. */
+  onMissed?: string;
+  /** Whether a run may start while the last one is still going. */
+  overlap?: boolean;
+}
+
+/** A schedule with its run bookkeeping: one item of `GET /schedules`. */
+export interface ScheduleRecord {
+  /** The schedule's name. */
+  name: string;
+  /** How it runs. */
+  config: ScheduleConfig;
+  /** Next run (ms), or null when paused. */
+  nextRun: number | null;
+  /** When it last ran (ms). */
+  lastRun: number | null;
+  /** The job its last run dispatched. */
+  lastJobId: string | null;
+  /** State of the last run's job, or null when it has none or the job is gone. */
+  lastRunStatus: JobState | null;
+  /** Paused schedules have no next run. */
+  paused: boolean;
+}
+
+/** The answer of pausing, resuming or changing a schedule: the schedule as it is now. */
+export interface ScheduleActionResponse {
+  /** Always true: a refused action is an error answer. */
+  ok: true;
+  /** The schedule after the change. */
+  schedule: ScheduleRecord;
+}
+
+/** What triggering a schedule did. */
+export interface TriggerResult {
+  /** The job the run was dispatched as. */
+  jobId: string;
+  /**
+   * False when a trigger with the same idempotency key had already
+   * dispatched it: nothing new was dispatched.
+   */
+  created: boolean;
+}
+
+/** The answer of `POST /schedules/{name}/trigger`. */
+export interface TriggerResponse extends TriggerResult {
+  /** Always true: a refused action is an error answer. */
+  ok: true;
+}
+
+/** The answer of `DELETE /schedules/{name}`. */
+export interface ScheduleRemoveResponse {
+  /** Always true: a refused action is an error answer. */
+  ok: true;
+  /** The schedule that was deleted. */
+  name: string;
+}

@@ -1,0 +1,85 @@
+/**
+ * Per-task answers: a task's counts and storage, its version spread for
+ * migrations, and what its bulk actions did.
+ *
+ * @module
+ */
+
+import type { FinishedState, QueueStats } from "./states.ts";
+
+/** The answer of `GET /tasks/{task}/stats`: the per-state counts and the task's share of the store. */
+export interface TaskStatsResponse extends QueueStats {
+  /** The task name. */
+  task: string;
+  /** Keys the task holds. */
+  keyCount: number;
+  /** Bytes they take (partly estimated). */
+  memoryBytes: number;
+}
+
+/** Job counts by task version (`_v` → count). */
+export type VersionCounts = Record<string, number>;
+
+/** Counts of one bucket of the migration view. */
+export interface VersionBucket {
+  /** The lowest version present, or null when the bucket is empty. */
+  oldest: number | null;
+  /** Jobs per version. */
+  byVersion: VersionCounts;
+}
+
+/** The answer of `GET /tasks/{task}/migrations`. */
+export interface MigrationsResponse {
+  /** The newest task version seen on any job. */
+  version: number;
+  /** The task's declared `since`; the keyspace does not record it, so null. */
+  since: number | null;
+  /** Waiting and active jobs. */
+  queue: VersionBucket;
+  /** Delayed jobs. */
+  delayed: VersionBucket;
+  /** Jobs waiting for a retry. */
+  retrying: VersionBucket;
+  /** The highest `since` no waiting, active, delayed or retrying job is below. */
+  canBumpSince: number;
+  /** Whether `?since=N` is safe (present only when asked). */
+  canBump?: boolean;
+  /** How many jobs the proposed floor would strand (present only when asked). */
+  blockedJobs?: number;
+}
+
+/** The answer of `POST /tasks/{task}/retry-all`. */
+export interface RetryAllResponse {
+  /** Always true: a refused action is an error answer. */
+  ok: true;
+  /** The task. */
+  task: string;
+  /** How many failed jobs went back to waiting. */
+  retried: number;
+}
+
+/** What every answer of `POST /tasks/{task}/clean` repeats: what it was asked. */
+export interface CleanSummary {
+  /** Always true: a refused action is an error answer. */
+  ok: true;
+  /** The task. */
+  task: string;
+  /** The finished state cleaned. */
+  state: FinishedState;
+  /** The age, ms: jobs that finished longer ago than this. */
+  olderThan: number;
+}
+
+/** The answer of `POST /tasks/{task}/clean` with `dryRun: true`: how many jobs would go. */
+export interface CleanPreviewResponse extends CleanSummary {
+  /** Always true here. */
+  dryRun: true;
+  /** How many jobs a clean would remove now. */
+  count: number;
+}
+
+/** The answer of `POST /tasks/{task}/clean`. */
+export interface CleanResponse extends CleanSummary {
+  /** How many jobs were removed. */
+  removed: number;
+}

@@ -1,0 +1,100 @@
+/**
+ * Who may import whom, read from Deno's own module graph (`deno info`,
+ * type-only imports included): the contract sits below the routes and the
+ * event layer, the event layer never reaches back into the routes, and the
+ * UI reaches no server code but the contract.
+ */
+
+import assert from "node:assert/strict";
+import { relative } from "node:path";
+import { fileURLToPath as fromFileUrl } from "node:url";
+
+const ROOT = fromFileUrl(new URL("../../", import.meta.url));
+
+/** Local module (path from the project root) → the local modules it imports, code or type. */
+type Graph = Map<string, string[]>;
+
+interface InfoModule {
+  specifier: string;
+  dependencies?: { code?: { specifier: string }; type?: { specifier: string } }[];
+}
+
+/** The local part of the module graph of `entry`, as `deno info --json` resolves it. */
+async function graphOf(entry: string): Promise<Graph> {
+  const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", entry],
+    cwd: ROOT,
+  }).output();
+  assert.ok(success, new TextDecoder().decode(stderr));
+  const { modules } = JSON.parse(new TextDecoder().decode(stdout)) as { modules: InfoModule[] };
+  const local = (specifier: string) =>
+    specifier.startsWith("file:") ? relative(ROOT, fromFileUrl(specifier)) : null;
+  const graph: Graph = new Map();
+  for (const module of modules) {
+    const from = local(module.specifier);
+    if (from === null) continue;
+    const imports = (module.dependencies ?? []).flatMap((dependency) =>
+      [dependency.code?.specifier, dependency.type?.specifier]
+        .map((specifier) => specifier === undefined ? null : local(specifier))
+        .filter((path) => path !== null)
+    );
+    graph.set(from, [...new Set(imports)]);
+  }
+  return graph;
+}
+
+/** Every module `start` reaches, itself included (an explicit stack: no recursion). */
+function reach(graph: Graph, start: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [start];
+  while (stack.length > 0) {
+    const path = stack.pop()!;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    stack.push(...graph.get(path) ?? []);
+  }
+  return seen;
+}
+
+/** `from → to` for every import of a module under `from` of one under `to`. */
+function edges(graph: Graph, from: string, to: string): string[] {
+  return [...graph].flatMap(([path, imports]) =>
+    path.startsWith(from)
+      ? imports.filter((i) => i.startsWith(to)).map((i) => `${path} → ${i}`)
+      : []
+  );
+}
+
+const server = await graphOf("mod.ts");
+const ui = await graphOf("ui/main.ts");
+
+Deno.test("the contract imports only itself, the options' types and the redactor", () => {
+  const outside = edges(server, "src/contract/", "")
+    .filter((edge) => !/→ (src\/contract\/|src\/options\.ts$|src\/redact\.ts$)/.test(edge));
+  assert.deepEqual(outside, []);
+  for (const path of server.keys()) {
+    if (!path.startsWith("src/contract/")) continue;
+    const reached = [...reach(server, path)].filter((p) => /^src\/(api|events|source)\//.test(p));
+    assert.deepEqual(reached, [], `${path} reaches no route, event or source module`);
+  }
+});
+
+Deno.test("the event layer never reaches the routes; the routes take only the hub from it", () => {
+  for (const path of server.keys()) {
+    if (!path.startsWith("src/events/")) continue;
+    const routes = [...reach(server, path)].filter((p) => p.startsWith("src/api/"));
+    assert.deepEqual(routes, [], `${path} reaches no route: no circle between api/ and events/`);
+  }
+  assert.deepEqual(edges(server, "src/api/", "src/events/"), [
+    "src/api/deps.ts → src/events/hub.ts",
+    "src/api/events.ts → src/events/hub.ts",
+    "src/api/events.ts → src/events/sse.ts",
+  ]);
+});
+
+Deno.test("the UI reaches no server code but the contract", () => {
+  const server = [...reach(ui, "ui/main.ts")].filter((path) => path.startsWith("src/"));
+  assert.ok(server.length > 0, "the UI reads the contract");
+  assert.deepEqual(server.filter((path) => !path.startsWith("src/contract/")), []);
+  assert.ok(!server.includes("src/contract/present.ts"), "the presenter stays on the server");
+});
