@@ -1,7 +1,7 @@
 /**
- * What the event stream sends: a task event as a `job:<kind>` payload
- * (stream fields decoded, then formatted and redacted like the REST API),
- * and the `stats:update` payload.
+ * What the event stream sends: a task event as a `job:<kind>` payload (its
+ * fields, which the source decoded, formatted and redacted like the REST
+ * API's), and the name of its SSE event.
  *
  * @module
  */
@@ -9,26 +9,6 @@
 import type { JobEventPayload } from "../contract/events.ts";
 import type { Presenter } from "../contract/present.ts";
 import type { TaskEvent } from "../source/types.ts";
-
-/** Stream fields taskora writes as decimal strings, sent as numbers. */
-const NUMERIC_FIELDS = new Set([
-  "attempt",
-  "maxAttempts",
-  "duration",
-  "nextAttemptAt",
-  "count",
-  "delay",
-  "runAt",
-  "ts",
-  "timestamp",
-  "processedOn",
-  "finishedOn",
-  "expireAt",
-  "cancelledAt",
-  "stalledCount",
-  "priority",
-  "_v",
-]);
 
 /** Event kinds that may appear in an SSE `event:` line. */
 const KIND = /^[A-Za-z0-9_.-]+$/;
@@ -38,53 +18,27 @@ export function jobEventName(kind: string): string | null {
   return KIND.test(kind) ? `job:${kind}` : null;
 }
 
-function parseJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
-}
-
-/** An error message that is JSON gets its keys redacted, as the REST API does. */
-function presentError(raw: string, present: Presenter): string {
-  const trimmed = raw.trimStart();
-  if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return raw;
-  try {
-    return JSON.stringify(present.value(JSON.parse(raw)));
-  } catch {
-    return raw;
-  }
-}
-
-function decodeField(name: string, raw: string, task: string, present: Presenter): unknown {
-  if (NUMERIC_FIELDS.has(name)) {
-    const number = Number(raw);
-    return raw.trim() !== "" && Number.isFinite(number) ? number : raw;
-  }
+/** One decoded field as the client sees it: job values formatted, then everything redacted. */
+function presentField(name: string, value: unknown, task: string, present: Presenter): unknown {
   switch (name) {
     case "result":
-      return present.result(parseJson(raw), task);
+      return present.result(value, task);
     case "data":
-      return present.data(parseJson(raw), task);
-    case "value": {
-      // Progress: a number stays a number, an object is redacted.
-      const value = parseJson(raw);
-      return typeof value === "object" && value !== null ? present.value(value) : value;
-    }
+      return present.data(value, task);
     case "error":
-      return presentError(raw, present);
+      return typeof value === "string" ? present.error(value) : present.value(value);
     default:
-      return raw;
+      // Numbers and text pass as they are; a progress object (or any other) is redacted.
+      return typeof value === "object" && value !== null ? present.value(value) : value;
   }
 }
 
-/** The payload of a task event: `{ id, task, at, ...fields }`, fields decoded and presented. */
+/** The payload of a task event: `{ id, task, at, ...fields }`, fields presented. */
 export function jobEventPayload(event: TaskEvent, present: Presenter): JobEventPayload {
   const payload: JobEventPayload = { id: event.jobId, task: event.task, at: event.at };
-  for (const [name, raw] of Object.entries(event.fields)) {
+  for (const [name, value] of Object.entries(event.fields)) {
     if (name in payload) continue;
-    payload[name] = decodeField(name, raw, event.task, present);
+    payload[name] = presentField(name, value, event.task, present);
   }
   return payload;
 }

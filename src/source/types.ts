@@ -148,8 +148,31 @@ export interface SchedulePatch {
 }
 
 /**
- * One entry of a task's event stream (`taskora:{T}:events`), as the worker
- * wrote it: the kind, the job, and the other fields as raw strings.
+ * The fields of a task event other than its kind and its job, decoded by
+ * the source: numbers as numbers, JSON values parsed, text as written.
+ */
+export interface TaskEventFields {
+  /** The attempt the event is about (`active`, `failed`, `retrying`). */
+  attempt?: number;
+  /** How long the attempt ran, ms (`completed`). */
+  duration?: number;
+  /** When a retrying job runs again, ms (`retrying`). */
+  nextAttemptAt?: number;
+  /** What the job returned (`completed`), decoded. */
+  result?: unknown;
+  /** The progress reported (`progress`): a number or an object. */
+  value?: unknown;
+  /** The error message (`failed`, `retrying`). */
+  error?: string;
+  /** Why the job was cancelled (`cancelled`). */
+  reason?: string;
+  /** Any other field the worker wrote, decoded the same way. */
+  [field: string]: unknown;
+}
+
+/**
+ * One entry of a task's event stream (`taskora:{T}:events`): the kind, the
+ * job, and the other fields, decoded.
  */
 export interface TaskEvent {
   /** The task whose stream it is. */
@@ -161,8 +184,8 @@ export interface TaskEvent {
   event: string;
   /** The job it is about. */
   jobId: string;
-  /** The other stream fields (attempt, result, duration, error, value, …), undecoded. */
-  fields: Record<string, string>;
+  /** The other stream fields (attempt, result, duration, error, value, …), decoded. */
+  fields: TaskEventFields;
   /** When it was written (ms; for Redis the time part of the stream entry id). */
   at: number;
 }

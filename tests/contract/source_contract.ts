@@ -188,6 +188,30 @@ export function sourceContract(name: string, seed: Seed): void {
     }
   });
 
+  Deno.test(`${name}: counts task versions by their number, as each job's version reads`, async () => {
+    const base = "taskora:{legacy}";
+    const harness = await seed({
+      ...dump,
+      keys: {
+        ...dump.keys,
+        [`${base}:wait`]: { type: "list", pttl: -1, value: ["c", "b", "a"] },
+        [`${base}:a`]: job({ state: "waiting", ts: String(T), _v: "02" }),
+        [`${base}:b`]: job({ state: "waiting", ts: String(T + 1), _v: "2" }),
+        [`${base}:c`]: job({ state: "waiting", ts: String(T + 2), _v: "v3" }),
+      },
+    });
+    try {
+      const { source } = harness;
+      const waiting = await source.listJobs("legacy", "waiting", 0, 10);
+      assert.deepEqual(waiting.jobs.map((j) => [j.id, j.version]), [["a", 2], ["b", 2], ["c", 1]]);
+      const spread = await source.getVersionDistribution("legacy");
+      assert.deepEqual(spread.queue, { "1": 1, "2": 2 });
+      assert.equal(spread.latestVersion, 2);
+    } finally {
+      await harness.close();
+    }
+  });
+
   contract("an empty page past the end still reports the total", async (source) => {
     const page = await source.listJobs("send-email", "completed", 50, 10);
     assert.deepEqual(page.jobs, []);
@@ -343,6 +367,14 @@ export function sourceContract(name: string, seed: Seed): void {
     assert.equal(chord.state, "completed");
     assert.equal(chord.result, 29);
     assert.deepEqual(chord.graph.terminal, [3]);
+    // The graph as the source hands it over: versions as numbers, each node's own input decoded.
+    assert.deepEqual(chord.graph.nodes.map((n) => [n.taskName, n._v, n.data]), [
+      ["square", 1, 2],
+      ["square", 1, 3],
+      ["square", 1, 4],
+      ["sum", 1, undefined],
+    ]);
+    assert.equal("data" in chord.graph.nodes[3], false, "a node without its own input has none");
     assert.deepEqual(chord.nodes.map((n) => [n.taskName, n.state, n.result]), [
       ["square", "completed", 4],
       ["square", "completed", 9],

@@ -1,6 +1,6 @@
 /**
- * A task event as the stream sends it: numbers as numbers, results and
- * progress objects formatted and redacted like the REST API.
+ * A task event as the stream sends it: the fields the source decoded,
+ * results and progress objects formatted and redacted like the REST API.
  */
 
 import assert from "node:assert/strict";
@@ -13,13 +13,13 @@ const present = createPresenter({
   formatters: { result: (value, task) => task === "wrap" ? { wrapped: value } : value },
 });
 
-Deno.test("jobEventPayload() decodes numbers and JSON, then formats and redacts", () => {
+Deno.test("jobEventPayload() formats and redacts results, keeps numbers, redacts JSON errors", () => {
   const completed = jobEventPayload({
     task: "wrap",
     event: "completed",
     jobId: "j1",
     at: 1000,
-    fields: { result: '{"password":"x","ok":true}', duration: "12", attempt: "2" },
+    fields: { result: { password: "x", ok: true }, duration: 12, attempt: 2 },
   }, present);
   assert.deepEqual(completed, {
     id: "j1",
@@ -35,7 +35,7 @@ Deno.test("jobEventPayload() decodes numbers and JSON, then formats and redacts"
     event: "retrying",
     jobId: "j2",
     at: 1,
-    fields: { attempt: "2", nextAttemptAt: "1795345687929", error: '{"password":"p"}' },
+    fields: { attempt: 2, nextAttemptAt: 1795345687929, error: '{"password":"p"}' },
   }, present);
   assert.deepEqual(retrying, {
     id: "j2",
@@ -48,11 +48,11 @@ Deno.test("jobEventPayload() decodes numbers and JSON, then formats and redacts"
 });
 
 Deno.test("jobEventPayload() keeps progress numbers and redacts progress objects", () => {
-  const progress = (value: string) =>
+  const progress = (value: unknown) =>
     jobEventPayload({ task: "t", event: "progress", jobId: "j", at: 0, fields: { value } }, present)
       .value;
-  assert.equal(progress("50"), 50);
-  assert.deepEqual(progress('{"step":"render","password":"s"}'), {
+  assert.equal(progress(50), 50);
+  assert.deepEqual(progress({ step: "render", password: "s" }), {
     step: "render",
     password: "[REDACTED]",
   });
@@ -64,6 +64,14 @@ Deno.test("jobEventPayload() keeps progress numbers and redacts progress objects
       .error,
     "boom 42",
   );
+});
+
+Deno.test("jobEventPayload() never lets a field replace the id, task or time", () => {
+  const payload = jobEventPayload(
+    { task: "t", event: "active", jobId: "j", at: 5, fields: { id: "forged", at: 0 } },
+    present,
+  );
+  assert.deepEqual(payload, { id: "j", task: "t", at: 5 });
 });
 
 Deno.test("jobEventName() names kinds job:<kind> and refuses what cannot be an event line", () => {

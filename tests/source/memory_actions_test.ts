@@ -17,6 +17,7 @@ import {
   type StoreEvent,
 } from "../../src/source/memory/mod.ts";
 import { priorityScore } from "../../src/source/memory/store.ts";
+import type { TaskEvent, TaskEventFields } from "../../src/source/types.ts";
 import { readFixture } from "../helpers/fixture.ts";
 
 const dump: KeyspaceDump = readFixture();
@@ -314,7 +315,7 @@ Deno.test("subscribe() delivers each action's events after the write, until unsu
   const { store, source } = manual();
   finishedJob(store, "mail", "a", "failed", START - 5_000);
   finishedJob(store, "mail", "b", "failed", START - 4_000);
-  const seen: [string, string, Record<string, string>][] = [];
+  const seen: [string, string, TaskEventFields][] = [];
   const unsubscribe = source.subscribe((event) => {
     seen.push([event.event, event.jobId, event.fields]);
     assert.equal(event.task, "mail");
@@ -333,4 +334,22 @@ Deno.test("subscribe() delivers each action's events after the write, until unsu
   await source.retryJob("b");
   await Promise.resolve();
   assert.equal(seen.length, 2);
+});
+
+Deno.test("subscribe() hands over fields decoded as the Redis source decodes a stream entry", async () => {
+  const { clock, store, source } = manual();
+  const seen: TaskEvent[] = [];
+  source.subscribe((event) => seen.push(event));
+  const job = store.enqueue("mail", { id: "m1", data: {} });
+  store.claim("mail");
+  store.setProgress("mail", job.id, { step: 2 });
+  clock.now += 40;
+  store.complete("mail", job.id, { sent: true });
+  await Promise.resolve();
+  assert.deepEqual(seen.map(({ event, fields }) => [event, fields]), [
+    ["waiting", {}],
+    ["active", {}],
+    ["progress", { value: { step: 2 } }],
+    ["completed", { result: { sent: true }, duration: 40 }],
+  ]);
 });

@@ -41,6 +41,7 @@ import {
   type WorkflowSummary,
 } from "../types.ts";
 import { decodeSchedule, decodeWorkflow, scheduleLastJobId } from "../wire/decode.ts";
+import { decodeEventFields } from "../wire/event_fields.ts";
 import { triggerJobId } from "../trigger_id.ts";
 import * as jobActions from "./job_actions.ts";
 import * as scheduleActions from "./schedule_actions.ts";
@@ -498,15 +499,16 @@ export class MemorySource implements TaskSource {
   }
 
   /**
-   * Every event the store writes from now on. Delivered a microtask later,
-   * as a Redis reader would deliver it after the write, so a listener never
-   * runs in the middle of a transition; a listener that throws is logged and
-   * does not stop the others.
+   * Every event the store writes from now on, its fields decoded as the
+   * Redis source decodes a stream entry. Delivered a microtask later, as a
+   * Redis reader would deliver it after the write, so a listener never runs
+   * in the middle of a transition; a listener that throws is logged and does
+   * not stop the others.
    */
   subscribe(listener: (event: TaskEvent) => void): () => void {
     let subscribed = true;
     const unsubscribe = this.store.subscribe((event) => {
-      const copy: TaskEvent = { ...event, fields: { ...event.fields } };
+      const copy: TaskEvent = { ...event, fields: decodeEventFields(event.fields) };
       queueMicrotask(() => {
         if (!subscribed) return;
         try {

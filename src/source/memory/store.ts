@@ -19,7 +19,6 @@ import {
   type FinishedState,
   type JobRecord,
   type LogEntry,
-  type TaskEvent,
   type WorkflowLink,
 } from "../types.ts";
 import { SortedSet } from "./sorted_set.ts";
@@ -39,10 +38,22 @@ export interface MinuteCounts {
 }
 
 /**
- * One entry of a task's event stream (`taskora:{T}:events`), as it is
- * written: the port's {@link TaskEvent}.
+ * One entry of a task's event stream (`taskora:{T}:events`), as taskora's
+ * scripts write it: every field a string. The source decodes it into the
+ * port's `TaskEvent`.
  */
-export type StoreEvent = TaskEvent;
+export interface StoreEvent {
+  /** The task whose stream it is. */
+  task: string;
+  /** The kind (waiting, active, completed, …). */
+  event: string;
+  /** The job it is about. */
+  jobId: string;
+  /** The other stream fields, as written. */
+  fields: Record<string, string>;
+  /** When it was written (ms). */
+  at: number;
+}
 
 /** A schedule as taskora's scheduler stores it. */
 export interface StoredSchedule {

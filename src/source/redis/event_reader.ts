@@ -25,6 +25,7 @@
  */
 
 import type { TaskEvent } from "../types.ts";
+import { decodeEventFields } from "../wire/event_fields.ts";
 import { taskKeys } from "../wire/keys.ts";
 import type { RedisClientLike } from "./client.ts";
 
@@ -68,7 +69,7 @@ export function backoffDelay(failures: number): number {
   return Math.min(100 * 2 ** Math.max(0, failures - 1), MAX_BACKOFF_MS);
 }
 
-/** Turns one stream entry into a {@link TaskEvent}. */
+/** Turns one stream entry into a {@link TaskEvent}, its fields decoded. */
 export function toTaskEvent(task: string, id: string, flat: readonly string[]): TaskEvent {
   const fields: Record<string, string> = {};
   let event = "";
@@ -79,7 +80,13 @@ export function toTaskEvent(task: string, id: string, flat: readonly string[]): 
     else if (name === "jobId") jobId = value;
     else fields[name] = value;
   }
-  return { task, event, jobId, fields, at: Number(id.slice(0, id.indexOf("-"))) };
+  return {
+    task,
+    event,
+    jobId,
+    fields: decodeEventFields(fields),
+    at: Number(id.slice(0, id.indexOf("-"))),
+  };
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 
 import type { VersionCounts, VersionDistribution } from "../types.ts";
+import { decodeVersion } from "../wire/decode.ts";
 import { taskKeys } from "../wire/keys.ts";
 import type { Command, RedisConnection } from "./client.ts";
 import { CHUNK_SIZE, COUNT_VERSIONS } from "./scripts.ts";
@@ -18,6 +19,8 @@ const RECENT_FINISHED = 50;
  * failed jobs. Two round trips: the sizes, then every 1,000-member chunk of
  * every structure as one script call, all in one pipeline (Redis never runs
  * a script over more than 1,000 jobs). Redis work is O(jobs yet to run).
+ * Versions are counted by their number, as a job's is read (`"02"` is 2;
+ * none or not a number is 1), not by the text stored.
  */
 export async function getVersionDistribution(
   connection: RedisConnection,
@@ -59,18 +62,21 @@ export async function getVersionDistribution(
   )[][];
 
   const result: VersionDistribution = { queue: {}, delayed: {}, retrying: {}, latestVersion: null };
-  const bump = (counts: VersionCounts, version: string, n: number) => {
+  const bump = (counts: VersionCounts, version: number, n: number) => {
     counts[version] = (counts[version] ?? 0) + n;
   };
   replies.forEach((reply, i) => {
     const isQueue = i < queueCalls.length;
     const isDelayed = !isQueue && i < queueCalls.length + delayedCalls.length;
     for (let j = 0; j + 1 < reply.length; j += 2) {
-      const [bucket, version] = String(reply[j]).split(" ");
+      // "<bucket> <_v as stored>": the bucket never holds a space, the stored text may.
+      const key = String(reply[j]);
+      const space = key.indexOf(" ");
+      const [bucket, raw] = [key.slice(0, space), key.slice(space + 1)];
       const n = Number(reply[j + 1]);
-      const v = Number(version);
-      if (Number.isFinite(v) && (result.latestVersion === null || v > result.latestVersion)) {
-        result.latestVersion = v;
+      const version = decodeVersion(raw);
+      if (result.latestVersion === null || version > result.latestVersion) {
+        result.latestVersion = version;
       }
       if (isQueue) bump(result.queue, version, n);
       else if (isDelayed) {
