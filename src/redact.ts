@@ -8,14 +8,9 @@
  * @module
  */
 
-/** What a masked value is replaced with. */
-export const REDACTED = "[REDACTED]";
+import { CIRCULAR, REDACTED } from "./contract/masks.ts";
 
-/**
- * What a value that contains itself is cut at. Decoded JSON never does; a
- * formatter's output may.
- */
-export const CIRCULAR = "[Circular]";
+export { CIRCULAR, REDACTED };
 
 /** A function that returns a masked copy of a value. */
 export type Redactor = (value: unknown) => unknown;

@@ -25,6 +25,7 @@ import type {
   LogEntry,
 } from "./jobs.ts";
 import type { ScheduleRecord } from "./schedules.ts";
+import { UNPRESENTABLE } from "./masks.ts";
 import { timelineOf } from "./timeline.ts";
 import type { WorkflowDetail } from "./workflows.ts";
 
@@ -50,8 +51,7 @@ export interface Presenter {
   value(value: unknown): unknown;
 }
 
-/** What a value is shown as when it cannot be presented (e.g. its formatter threw). */
-export const UNPRESENTABLE = "[UNPRESENTABLE]";
+export { UNPRESENTABLE };
 
 /** `compute()`, or {@link UNPRESENTABLE} when it throws: never the raw, unredacted value. */
 function presented(compute: () => unknown, what: string): unknown {

@@ -26,6 +26,15 @@ export const FINISHED_STATES = ["completed", "failed", "cancelled", "expired"] a
 /** A finished job state. */
 export type FinishedState = typeof FINISHED_STATES[number];
 
+/** States a job can be retried from: it goes back to waiting as a fresh dispatch. */
+export const RETRYABLE_STATES = ["failed", "cancelled"] as const;
+
+/** A state a job can be retried from. */
+export type RetryableState = typeof RETRYABLE_STATES[number];
+
+/** States a job can be cancelled in: at once, or (active) by signalling its worker. */
+export const CANCELLABLE_STATES = ["waiting", "delayed", "retrying", "active"] as const;
+
 /** Job counts of one task, one number per state. */
 export type QueueStats = Record<JobState, number>;
 

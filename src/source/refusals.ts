@@ -6,7 +6,7 @@
  */
 
 import { BoardError, invalidParam } from "../errors.ts";
-import { FINISHED_STATES, type FinishedState } from "./types.ts";
+import { CANCELLABLE_STATES, FINISHED_STATES, type FinishedState } from "./types.ts";
 
 /** "a", "a or b", "a, b or c". */
 export function listOr(words: readonly string[]): string {
@@ -51,9 +51,7 @@ export function cannotRetry(
 export function cannotCancel(jobId: string, state: string | undefined): BoardError {
   return new BoardError(
     "INVALID_STATE",
-    `Job ${jobId} is ${
-      state ?? "gone"
-    }; only waiting, delayed, retrying or active jobs can be cancelled`,
+    `Job ${jobId} is ${state ?? "gone"}; only ${listOr(CANCELLABLE_STATES)} jobs can be cancelled`,
   );
 }
 

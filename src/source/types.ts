@@ -22,7 +22,13 @@ import type {
   WorkflowLink,
 } from "../contract/jobs.ts";
 import type { ScheduleConfig, ScheduleRecord, TriggerResult } from "../contract/schedules.ts";
-import type { FinishedState, JobState, QueueStats, WorkflowState } from "../contract/states.ts";
+import type {
+  FinishedState,
+  JobState,
+  QueueStats,
+  RetryableState,
+  WorkflowState,
+} from "../contract/states.ts";
 import type { VersionCounts } from "../contract/tasks.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type {
@@ -35,7 +41,13 @@ import type {
 } from "../contract/workflows.ts";
 
 // The port's values that are also wire types are the contract's, named here too.
-export { FINISHED_STATES, JOB_STATES, WORKFLOW_STATES } from "../contract/states.ts";
+export {
+  CANCELLABLE_STATES,
+  FINISHED_STATES,
+  JOB_STATES,
+  RETRYABLE_STATES,
+  WORKFLOW_STATES,
+} from "../contract/states.ts";
 export { JOB_DETAIL_LOGS } from "../contract/jobs.ts";
 export type {
   DeadLetterGroup,
@@ -48,6 +60,7 @@ export type {
   LogPage,
   QueueHeads,
   QueueStats,
+  RetryableState,
   ScheduleConfig,
   ScheduleRecord,
   ThroughputBucket,
@@ -265,7 +278,7 @@ export interface TaskSource {
    * dispatch. `JOB_NOT_FOUND` for an unknown id; `INVALID_STATE` (naming the
    * state) when the job is in none of the `from` states.
    */
-  retryJob(jobId: string, from?: readonly ("failed" | "cancelled")[]): Promise<JobActionResult>;
+  retryJob(jobId: string, from?: readonly RetryableState[]): Promise<JobActionResult>;
   /**
    * Cancels a waiting, delayed or retrying job at once, or signals an active
    * one's worker; `INVALID_STATE` for a finished job.

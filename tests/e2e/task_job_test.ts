@@ -286,6 +286,30 @@ browserTest("Clean counts the jobs first and says how many will be deleted", asy
   });
 });
 
+browserTest(
+  "an age the API refuses is shown at the age field, found by the answer's param",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      await page.goto(`${root}tasks/send-email?state=completed`);
+      await stateTab(page, "completed", 10).waitFor();
+      await page.getByRole("button", { name: "Clean…" }).click();
+      const form = page.getByRole("form", { name: "Clean finished jobs" });
+      await form.getByLabel("and finished more than").selectOption("custom");
+      const age = form.getByRole("textbox", { name: "Custom age" });
+      // Written as the form asks (digits and a unit), but more milliseconds than the API counts.
+      await age.fill("999999999999d");
+      await form.getByRole("button", { name: "Clean jobs…" }).click();
+      await form.getByRole("alert").getByText("Invalid olderThan").waitFor();
+      assert.equal(await age.getAttribute("aria-invalid"), "true");
+      assert.equal(await page.locator(".toast").count(), 0, "not a toast away from the field");
+      for (const width of [390, 1280, 1920]) {
+        await page.setViewportSize({ width, height: 860 });
+        await screenshot(page, `clean-age-refused-${width}`);
+      }
+    });
+  },
+);
+
 browserTest("Retry all failed says how many, then retries them all", async () => {
   await withBoard({}, async ({ page, root }) => {
     await page.goto(`${root}tasks/send-email`);

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { ErrorBody } from "../../src/contract/errors.ts";
 import type { RequestOutcome } from "./connectivity.ts";
 
 /** A failed API request: the server's message and code, or a network failure. */
@@ -138,7 +139,8 @@ export function createApi(
 }
 
 async function toError(res: Response): Promise<ApiError> {
-  let body: { error?: unknown; code?: unknown; param?: unknown } | null = null;
+  // The contract's ErrorBody, checked field by field: a proxy may answer with anything.
+  let body: { [field in keyof ErrorBody]?: unknown } | null = null;
   try {
     body = await res.json();
   } catch {

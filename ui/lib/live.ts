@@ -11,18 +11,15 @@
 import { type Signal, signal } from "@preact/signals";
 import { goToLogin } from "./api.ts";
 import type { Connectivity } from "./connectivity.ts";
-import type { StatsPayload as StatsUpdate } from "../../src/contract/events.ts";
+import {
+  JOB_EVENT_KINDS,
+  type JobEventPayload,
+  type StatsPayload as StatsUpdate,
+} from "../../src/contract/events.ts";
 import type { TaskStats } from "./types.ts";
 
-/** A `job:<kind>` event: `{ id, task, at, ...fields }` as the server decoded them. */
-export interface JobEvent {
-  /** The event kind without the `job:` prefix (`completed`, `progress`, …). */
-  kind: string;
-  id: string;
-  task: string;
-  at: number;
-  [field: string]: unknown;
-}
+/** A `job:<kind>` event's payload, with its kind: the SSE event name without `job:`. */
+export type JobEvent = JobEventPayload & { kind: string };
 
 /** The `stats:update` payload, as the server's event hub sends it. */
 export type { StatsPayload as StatsUpdate } from "../../src/contract/events.ts";
@@ -41,23 +38,6 @@ export interface Live {
   /** Closes the stream. */
   close(): void;
 }
-
-/** The job event kinds taskora writes to a task's event stream. */
-export const JOB_EVENT_KINDS = [
-  "waiting",
-  "delayed",
-  "promoted",
-  "active",
-  "progress",
-  "completed",
-  "failed",
-  "retrying",
-  "stalled",
-  "cancelled",
-  "expired",
-  "debounced",
-  "collect",
-] as const;
 
 /** Hands queued items to `flush` once per animation frame (or soon, when the tab is hidden). */
 export function frameBatcher<T>(flush: (items: T[]) => void): (item: T) => void {

@@ -1,25 +1,16 @@
 /**
- * Shapes of the REST API answers the UI reads (see DESIGN.md, "REST API contract").
- * The server's own types are re-exported, so an answer's shape is written once.
+ * The contract's types under the names the UI's shared code uses. Every
+ * answer's shape is written once, in `src/contract/` (type-only imports: no
+ * server code reaches the bundle; tests/unit/layering_test.ts holds it).
  *
  * @module
  */
+import type { ConfigResponse } from "../../src/contract/config.ts";
 
-/** `GET <base>/api/config`. */
-export interface BoardConfig {
-  title: string;
-  logo: string | null;
-  favicon: string | null;
-  theme: Theme;
-  readOnly: boolean;
-  /** Polling period in milliseconds. */
-  refreshInterval: number;
-  authEnabled: boolean;
-}
+/** What the UI keeps of `GET <base>/api/config`: its base path comes from the page itself. */
+export type BoardConfig = Omit<ConfigResponse, "basePath">;
 
-/** Colour theme; `auto` follows the operating system (`prefers-color-scheme`). */
-export type Theme = "light" | "dark" | "auto";
-
+export type { Theme } from "../../src/contract/config.ts";
 /** Job states counted per task, in the order the board shows them. */
 export { JOB_STATES as STATES } from "../../src/contract/states.ts";
 export type { JobState, QueueStats as TaskStats } from "../../src/contract/states.ts";

@@ -9,7 +9,13 @@
  */
 
 import { BoardError } from "../../errors.ts";
-import type { FinishedState, JobActionResult, JobState } from "../types.ts";
+import {
+  type FinishedState,
+  type JobActionResult,
+  type JobState,
+  RETRYABLE_STATES,
+  type RetryableState,
+} from "../types.ts";
 import type { MemoryStore, StoredJob } from "./store.ts";
 import { assertCleanable, cannotCancel, cannotRetry, jobNotFound } from "../refusals.ts";
 
@@ -18,11 +24,6 @@ export const RETRY_BATCH = 100;
 
 /** Finished jobs deleted per step of a clean, as the Redis source does per script call. */
 export const CLEAN_BATCH = 500;
-
-/** The states a job may be retried from. */
-export type RetryableState = "failed" | "cancelled";
-
-const RETRYABLE: readonly RetryableState[] = ["failed", "cancelled"];
 
 function findJob(store: MemoryStore, jobId: string): StoredJob {
   const job = store.findJob(jobId);
@@ -39,7 +40,7 @@ function findJob(store: MemoryStore, jobId: string): StoredJob {
 export function retryJob(
   store: MemoryStore,
   jobId: string,
-  from: readonly RetryableState[] = RETRYABLE,
+  from: readonly RetryableState[] = RETRYABLE_STATES,
 ): JobActionResult {
   const job = findJob(store, jobId);
   const state = job.state;

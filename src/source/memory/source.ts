@@ -23,6 +23,7 @@ import {
   type LogPage,
   type QueueHeads,
   type QueueStats,
+  type RetryableState,
   type SchedulePatch,
   type ScheduleRecord,
   type StoreInfo,
@@ -415,7 +416,7 @@ export class MemorySource implements TaskSource {
   /** Sends a failed (or cancelled) job back to waiting, attempt 1, as a fresh dispatch. */
   retryJob(
     jobId: string,
-    from?: readonly ("failed" | "cancelled")[],
+    from?: readonly RetryableState[],
   ): Promise<JobActionResult> {
     return Promise.try(() => jobActions.retryJob(this.store, jobId, from));
   }

@@ -26,6 +26,7 @@ import type {
   LogPage,
   QueueHeads,
   QueueStats,
+  RetryableState,
   SchedulePatch,
   ScheduleRecord,
   StoreInfo,
@@ -41,6 +42,7 @@ import type {
   WorkflowPage,
   WorkflowState,
 } from "../types.ts";
+import { RETRYABLE_STATES } from "../types.ts";
 import { cancelJob } from "./cancel.ts";
 import { cleanJobs, cleanRange, countCleanable } from "./clean.ts";
 import { type RedisClientLike, RedisConnection } from "./client.ts";
@@ -362,7 +364,7 @@ export class RedisTaskSource implements TaskSource {
   /** Sends a failed or cancelled job back to waiting; see `retry.ts`. */
   async retryJob(
     jobId: string,
-    from: readonly ("failed" | "cancelled")[] = ["failed", "cancelled"],
+    from: readonly RetryableState[] = RETRYABLE_STATES,
   ): Promise<JobActionResult> {
     await this.#ready();
     const task = await this.#taskOfJob(jobId);

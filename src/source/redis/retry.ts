@@ -7,21 +7,24 @@
  */
 
 import { invalidParam } from "../../errors.ts";
-import type { JobActionResult, JobState } from "../types.ts";
+import {
+  type JobActionResult,
+  type JobState,
+  RETRYABLE_STATES,
+  type RetryableState,
+} from "../types.ts";
 import { taskKeys } from "../wire/keys.ts";
 import { RETRY_BATCH, RETRY_FAILED_BATCH, RETRY_JOB } from "./action_scripts.ts";
 import type { Command, RedisConnection } from "./client.ts";
 import { cannotRetry, jobNotFound } from "../refusals.ts";
-
-/** States a job may be retried from. */
-export type RetryableState = "failed" | "cancelled";
 
 /** Batch script calls sent per round trip by {@link retryAllFailed}. */
 const CALLS_PER_ROUND_TRIP = 10;
 
 function checkFrom(from: readonly string[]): RetryableState[] {
   const states = [...new Set(from)];
-  if (states.length === 0 || states.some((s) => s !== "failed" && s !== "cancelled")) {
+  const retryable: readonly string[] = RETRYABLE_STATES;
+  if (states.length === 0 || states.some((s) => !retryable.includes(s))) {
     throw invalidParam("from", "retry works from failed and/or cancelled");
   }
   return states as RetryableState[];

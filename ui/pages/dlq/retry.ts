@@ -9,7 +9,13 @@ import { confirmAction } from "../../components/confirm_dialog.ts";
 import { runAction } from "../../components/toasts.ts";
 import type { Api } from "../../lib/api.ts";
 import { formatCount } from "../../lib/format.ts";
-import { type DeadLetterGroup, dlqQuery, type FailedJob } from "./types.ts";
+import {
+  type DeadLetterGroup,
+  dlqQuery,
+  type DlqRetryResponse,
+  type FailedJob,
+  type JobActionResponse,
+} from "./types.ts";
 
 /** `1 job`, `3 jobs`. */
 export function jobCount(n: number): string {
@@ -25,7 +31,7 @@ async function retryMany(
   body: { pattern?: string },
 ): Promise<boolean> {
   const result = await runAction(
-    () => api.send<{ retried: number }>("POST", `dlq/retry-all${dlqQuery({ task })}`, body),
+    () => api.send<DlqRetryResponse>("POST", `dlq/retry-all${dlqQuery({ task })}`, body),
     ({ retried }) => `Retried ${jobCount(retried)}`,
   );
   return result !== undefined;
@@ -40,7 +46,7 @@ export async function retryJob(api: Api, job: FailedJob): Promise<boolean> {
   });
   if (!confirmed) return false;
   const result = await runAction(
-    () => api.send("POST", `dlq/${encodeURIComponent(job.id)}/retry`),
+    () => api.send<JobActionResponse>("POST", `dlq/${encodeURIComponent(job.id)}/retry`),
     () => "Retried 1 job",
   );
   return result !== undefined;

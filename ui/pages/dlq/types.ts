@@ -1,25 +1,22 @@
 /**
- * The shapes `GET api/dlq` answers with (see `src/api/dlq.ts`), built from
- * the server's own types (type-only, so no server code reaches the bundle),
- * and the query string of its requests.
+ * The shapes `GET api/dlq` and its retries answer with (the contract's,
+ * type-only, so no server code reaches the bundle), and the query string
+ * of its requests.
  *
  * @module
  */
-import type { DeadLetterGroup } from "../../../src/contract/dlq.ts";
 import type { JobResponse } from "../../../src/contract/jobs.ts";
 import { type JobEvent, type StatsUpdate, taskCounts } from "../../lib/live.ts";
 
-export type { DeadLetterGroup };
+export type {
+  DeadLetterGroup,
+  DeadLettersResponse as DeadLetters,
+  DlqRetryResponse,
+} from "../../../src/contract/dlq.ts";
+export type { JobActionResponse } from "../../../src/contract/jobs.ts";
 
 /** A failed job as the DLQ lists it. */
 export type FailedJob = JobResponse;
-
-/** `GET api/dlq`: one page of failed jobs (of one group with `?pattern=`) and every group. */
-export interface DeadLetters {
-  total: number;
-  jobs: FailedJob[];
-  groups: DeadLetterGroup[];
-}
 
 /** The query string of a DLQ request: the task filter and, for one group's jobs, its pattern. */
 export function dlqQuery(

@@ -11,17 +11,7 @@ import { runAction } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
-import { CANCELLABLE_STATES, type Job, RETRYABLE_STATES } from "./types.ts";
-
-/** What `POST /jobs/{id}/retry` and `/cancel` answer. */
-interface JobActionResult {
-  ok: true;
-  id: string;
-  task: string;
-  from: string;
-  /** `cancelling` when an active job's worker was only signalled. */
-  to: string;
-}
+import { CANCELLABLE_STATES, type Job, type JobActionResponse, RETRYABLE_STATES } from "./types.ts";
 
 function cancelMessage(job: Job): string {
   return job.state === "active"
@@ -38,11 +28,11 @@ export function JobActions({ job, onDone }: { job: Job; onDone(): void }) {
   const act = async (
     action: "retry" | "cancel",
     body: { reason?: string },
-    success: (r: JobActionResult) => string,
+    success: (r: JobActionResponse) => string,
   ) => {
     setBusy(true);
     await runAction(
-      () => api.send<JobActionResult>("POST", href("jobs", job.id, action), body),
+      () => api.send<JobActionResponse>("POST", href("jobs", job.id, action), body),
       success,
     );
     setBusy(false);
@@ -69,10 +59,11 @@ export function JobActions({ job, onDone }: { job: Job; onDone(): void }) {
   };
 
   // An active job already asked to stop has nothing more to cancel.
-  const cancellable = CANCELLABLE_STATES.includes(job.state) && job.timestamps.cancelled === null;
+  const cancellable = (CANCELLABLE_STATES as readonly string[]).includes(job.state) &&
+    job.timestamps.cancelled === null;
   return html`
     <div class="detail-actions">
-      ${RETRYABLE_STATES.includes(job.state)
+      ${(RETRYABLE_STATES as readonly string[]).includes(job.state)
         ? html`
           <button type="button" class="btn btn-primary" disabled=${busy}
             onClick=${retry}>Retry</button>

@@ -1,5 +1,5 @@
 /**
- * The answer of `GET api/tasks/{task}/migrations` (the server's own type,
+ * The answer of `GET api/tasks/{task}/migrations` (the contract's type,
  * type-only, so no server code reaches the bundle) and what the page
  * derives from it: the buckets, the versions to chart, pending counts.
  *

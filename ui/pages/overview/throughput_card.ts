@@ -21,13 +21,7 @@ import { formatCount, formatDateTime } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { sameDay, zonedFormat } from "../../lib/time_zone.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
-
-/** One minute of `GET /throughput`. */
-export interface ThroughputBucket {
-  timestamp: number;
-  completed: number;
-  failed: number;
-}
+import type { ThroughputBucket } from "../../../src/contract/throughput.ts";
 
 const COMPLETED = "#10b981";
 const FAILED = "#ef4444";

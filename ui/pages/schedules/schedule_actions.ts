@@ -16,7 +16,12 @@ import { runAction } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
-import type { Schedule } from "./types.ts";
+import type {
+  Schedule,
+  ScheduleActionResponse,
+  ScheduleRemoveResponse,
+  TriggerResponse,
+} from "./types.ts";
 
 /** What the row needs to hear back from its actions. */
 export interface ScheduleActionEvents {
@@ -59,8 +64,14 @@ export function ScheduleActions(
   const togglePause = () =>
     run(() =>
       schedule.paused
-        ? runAction(() => api.send("POST", `${path}/resume`), () => `Resumed ${name}`)
-        : runAction(() => api.send("POST", `${path}/pause`), () => `Paused ${name}`)
+        ? runAction(
+          () => api.send<ScheduleActionResponse>("POST", `${path}/resume`),
+          () => `Resumed ${name}`,
+        )
+        : runAction(
+          () => api.send<ScheduleActionResponse>("POST", `${path}/pause`),
+          () => `Paused ${name}`,
+        )
     );
 
   const trigger = () =>
@@ -80,7 +91,7 @@ export function ScheduleActions(
       const idempotencyKey = runKey.current ??= newRunKey();
       const result = await runAction(
         () =>
-          api.send<{ jobId: string; created: boolean }>("POST", `${path}/trigger`, undefined, {
+          api.send<TriggerResponse>("POST", `${path}/trigger`, undefined, {
             idempotencyKey,
           }),
         ({ jobId, created }) =>
@@ -106,7 +117,10 @@ export function ScheduleActions(
         tone: "danger",
       });
       if (!confirmed) return undefined;
-      return await runAction(() => api.send("DELETE", path), () => `Deleted schedule ${name}`);
+      return await runAction(
+        () => api.send<ScheduleRemoveResponse>("DELETE", path),
+        () => `Deleted schedule ${name}`,
+      );
     });
 
   return html`

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { REDACTED } from "../../../src/contract/masks.ts";
 import { ApiError } from "../../lib/api.ts";
 import type { ScheduleConfig } from "./types.ts";
 import { everyAsDuration } from "./every.ts";
@@ -26,9 +27,6 @@ export type DraftField = "cron" | "every" | "timezone" | "data" | "form";
 
 /** Problems to show, by field. */
 export type DraftErrors = Partial<Record<DraftField, string>>;
-
-/** The mask the API puts in place of redacted values (`src/redact.ts`). */
-const REDACTED = "[REDACTED]";
 
 /** The draft of a schedule as it is now. */
 export function draftOf(config: ScheduleConfig): ScheduleDraft {

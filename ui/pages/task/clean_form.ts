@@ -1,20 +1,21 @@
 /**
  * "Clean": delete finished jobs of one state older than an age. The board
  * first asks the API how many jobs that is (a dry run), says the number in
- * the confirmation, and deletes only after the operator confirms it.
+ * the confirmation, and deletes only after the operator confirms it. An age
+ * the API refuses is shown at the age, found by the answer's `param`.
  *
  * @module
  */
 import { useState } from "preact/hooks";
+import { FINISHED_STATES } from "../../../src/contract/states.ts";
 import { confirmAction } from "../../components/confirm_dialog.ts";
 import { runAction, toastError } from "../../components/toasts.ts";
+import { ApiError } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
-
-/** The states `POST /tasks/{task}/clean` accepts: finished ones. */
-const CLEANABLE = ["completed", "failed", "cancelled", "expired"] as const;
+import type { CleanPreviewResponse, CleanResponse } from "./types.ts";
 
 /** Preset ages, as the API's duration strings. */
 const AGES = [
@@ -32,14 +33,9 @@ const CUSTOM = "custom";
  */
 const DURATION = /^\d+(ms|s|m|h|d)$/;
 
-/** `{ dryRun: true }` answer: how many jobs would go. */
-interface CleanPreview {
-  count: number;
-}
-
-/** The real clean's answer. */
-interface CleanResult {
-  removed: number;
+/** Whether the API refused the age (rather than the task, the store, …). */
+function refusesAge(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.code === "INVALID_PARAM" && error.param === "olderThan";
 }
 
 /** The clean form of a task; `onDone` reloads the page, `onClose` hides the form. */
@@ -54,12 +50,10 @@ export function CleanForm(
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const clean = (olderThan: string, dryRun: boolean) =>
-    api.send<CleanPreview & CleanResult>("POST", href("tasks", task, "clean"), {
-      state,
-      olderThan,
-      ...(dryRun ? { dryRun } : {}),
-    });
+  const path = href("tasks", task, "clean");
+  const preview = (olderThan: string) =>
+    api.send<CleanPreviewResponse>("POST", path, { state, olderThan, dryRun: true });
+  const clean = (olderThan: string) => api.send<CleanResponse>("POST", path, { state, olderThan });
 
   const onSubmit = async (event: Event) => {
     event.preventDefault();
@@ -71,7 +65,7 @@ export function CleanForm(
     setNote(null);
     setBusy(true);
     try {
-      const { count } = await clean(olderThan, true);
+      const { count } = await preview(olderThan);
       if (count === 0) {
         setNote(`Nothing to clean: no ${state} jobs older than ${olderThan}.`);
         return;
@@ -87,7 +81,7 @@ export function CleanForm(
       });
       if (!confirmed) return;
       const done = await runAction(
-        () => clean(olderThan, false),
+        () => clean(olderThan),
         ({ removed }) => `Removed ${formatCountOf(removed, "job")}`,
       );
       if (done) {
@@ -95,7 +89,8 @@ export function CleanForm(
         onClose();
       }
     } catch (error) {
-      toastError(error);
+      if (refusesAge(error)) setProblem(error.message);
+      else toastError(error);
     } finally {
       setBusy(false);
     }
@@ -109,7 +104,7 @@ export function CleanForm(
           setState((e.target as HTMLSelectElement).value);
           setNote(null);
         }}>
-          ${CLEANABLE.map((s) => html`<option key=${s} value=${s}>${s}</option>`)}
+          ${FINISHED_STATES.map((s) => html`<option key=${s} value=${s}>${s}</option>`)}
         </select>
       </label>
       <label class="field">

@@ -11,11 +11,7 @@ import { useBoard } from "../../lib/board_context.ts";
 import { formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
-
-/** `POST /tasks/{task}/retry-all`'s answer. */
-interface RetryAllResult {
-  retried: number;
-}
+import type { RetryAllResponse } from "./types.ts";
 
 /** The button; disabled while the task has no failed jobs. `onDone` reloads the page. */
 export function RetryAllButton(
@@ -33,7 +29,7 @@ export function RetryAllButton(
     if (!confirmed) return;
     setBusy(true);
     await runAction(
-      () => api.send<RetryAllResult>("POST", href("tasks", task, "retry-all"), {}),
+      () => api.send<RetryAllResponse>("POST", href("tasks", task, "retry-all"), {}),
       ({ retried }) => `Retried ${formatCountOf(retried, "job")}`,
     );
     setBusy(false);

@@ -1,13 +1,11 @@
 /**
- * What the task page reads from the API.
+ * What the task page reads from the API: the contract's answers.
  *
  * @module
  */
-import type { TaskStats } from "../../lib/types.ts";
-
-/** `GET /tasks/{task}/stats`: the per-state counts and the task's share of Redis. */
-export interface TaskStatsResponse extends TaskStats {
-  task: string;
-  keyCount: number;
-  memoryBytes: number;
-}
+export type {
+  CleanPreviewResponse,
+  CleanResponse,
+  RetryAllResponse,
+  TaskStatsResponse,
+} from "../../../src/contract/tasks.ts";

@@ -10,10 +10,10 @@ import { confirmAction } from "../../components/confirm_dialog.ts";
 import { runAction } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
-import type { WorkflowCancelResult, WorkflowDetail } from "./types.ts";
+import type { WorkflowCancelResponse, WorkflowDetail } from "./types.ts";
 
 /** "2 node jobs cancelled, 1 signalled to stop." */
-function cancelledMessage({ cancelled, signalled }: WorkflowCancelResult): string {
+function cancelledMessage({ cancelled, signalled }: WorkflowCancelResponse): string {
   const jobs = `${cancelled} node job${cancelled === 1 ? "" : "s"} cancelled`;
   return `Workflow cancelled: ${jobs}, ${signalled} signalled to stop.`;
 }
@@ -36,7 +36,7 @@ export function CancelWorkflowButton(
     });
     if (!confirmed) return;
     const path = `workflows/${encodeURIComponent(workflow.id)}/cancel`;
-    await runAction(() => api.send<WorkflowCancelResult>("POST", path), cancelledMessage);
+    await runAction(() => api.send<WorkflowCancelResponse>("POST", path), cancelledMessage);
     onCancelled();
   };
   return html`<button type="button" class="btn btn-danger" onClick=${cancel}>Cancel workflow</button>`;

@@ -1,20 +1,20 @@
 /**
- * The shapes the workflow API answers with (see `src/api/workflows.ts`),
- * from the server's own types (type-only, so no server code reaches the
- * bundle), and the node states the graph knows how to draw.
+ * The shapes the workflow API answers with: the contract's (type-only, so
+ * no server code reaches the bundle), and the node states the graph knows
+ * how to draw.
  *
  * @module
  */
 import type { WorkflowState } from "../../../src/contract/states.ts";
 import type {
-  WorkflowCancelResult,
+  WorkflowCancelResponse,
   WorkflowDetail,
   WorkflowNodeState,
   WorkflowSummary,
 } from "../../../src/contract/workflows.ts";
 
 export { WORKFLOW_STATES } from "../../../src/contract/states.ts";
-export type { WorkflowCancelResult, WorkflowDetail, WorkflowState, WorkflowSummary };
+export type { WorkflowCancelResponse, WorkflowDetail, WorkflowState, WorkflowSummary };
 
 /** One node of a workflow and how far it got. */
 export type WorkflowNode = WorkflowNodeState;
