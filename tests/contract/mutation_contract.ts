@@ -7,8 +7,9 @@
  */
 
 import assert from "node:assert/strict";
+import { BoardError } from "../../src/errors.ts";
 import { nextRunOf } from "../../src/source/schedule_time.ts";
-import type { JobState, TaskSource } from "../../src/source/types.ts";
+import type { JobState, SchedulePatch, TaskSource } from "../../src/source/types.ts";
 import { type Fixture as KeyspaceDump, fixtureTime, readFixture } from "../helpers/fixture.ts";
 import { type Seed, withQueuedBilling } from "./source_contract.ts";
 
@@ -527,6 +528,36 @@ export function mutationContract(name: string, seed: Seed): void {
     ) {
       await assert.rejects(action(), code("SCHEDULE_NOT_FOUND"));
     }
+  });
+
+  contract(
+    'refuses an empty or blank cron: cron-parser would read "" as every minute',
+    async (s) => {
+      for (const cron of ["", "   "]) {
+        await assert.rejects(s.updateSchedule("nightly-report", { cron }), code("INVALID_PARAM"));
+      }
+      const nightly = (await s.listSchedules()).find((schedule) =>
+        schedule.name === "nightly-report"
+      );
+      assert.equal(nightly?.config.cron, "0 3 * * *", "a refused update changes nothing");
+    },
+  );
+
+  contract("holds a patch to the rules the API holds a request to", async (s) => {
+    const refused: [SchedulePatch, string][] = [
+      [{ every: 999 }, "every"],
+      [{ cron: "0 3 * * *", every: 60_000 }, "cron"],
+      [{ cron: `0 3 * * *${" ".repeat(200)}` }, "cron"],
+      [{ onMissed: "catch-up-limit:" }, "onMissed"],
+    ];
+    for (const [patch, param] of refused) {
+      await assert.rejects(s.updateSchedule("heartbeat", patch), (error: unknown) => {
+        assert.ok(error instanceof BoardError && error.code === "INVALID_PARAM", String(error));
+        assert.equal(error.param, param, `${JSON.stringify(patch)}: ${error.message}`);
+        return true;
+      });
+    }
+    assert.equal((await s.updateSchedule("heartbeat", { every: 1000 })).config.every, 1000);
   });
 
   contract("removes a schedule", async (s) => {

@@ -58,3 +58,7 @@ Deno.test("every other INVALID_PARAM names its parameter too", async () => {
   await expectParam(await putSchedule("heartbeat", { every: "often" }), "every", /every/);
   await expectParam(await putSchedule("heartbeat", { overlap: "yes" }), "overlap", /boolean/);
 });
+
+Deno.test("an empty cron is a 400 naming cron, not a schedule that runs every minute", async () => {
+  await expectParam(await putSchedule("nightly-report", { cron: "" }), "cron", /cron expression/);
+});

@@ -10,8 +10,8 @@
  * @module
  */
 
-import { invalidParam } from "../../errors.ts";
-import { assertValidCron, nextRunOf } from "../schedule_time.ts";
+import { applySchedulePatch } from "../schedule_patch.ts";
+import { nextRunOf } from "../schedule_time.ts";
 import type { ScheduleConfig, SchedulePatch, TriggerResult } from "../types.ts";
 import type { MemoryStore, StoredJob, StoredSchedule } from "./store.ts";
 import { scheduleNotFound } from "../refusals.ts";
@@ -22,8 +22,6 @@ interface StoredConfig extends ScheduleConfig {
   lastJobId?: string | null;
   [field: string]: unknown;
 }
-
-const ON_MISSED = /^(skip|catch-up|catch-up-limit:\d+)$/;
 
 function load(
   store: MemoryStore,
@@ -88,66 +86,18 @@ export function triggerSchedule(store: MemoryStore, name: string, jobId: string)
   return { jobId, created: true };
 }
 
-function checkPatch(patch: SchedulePatch): void {
-  if (patch.cron !== undefined && patch.every !== undefined) {
-    throw invalidParam("schedule", "give either cron or every, not both");
-  }
-  if (patch.every !== undefined && !(Number.isSafeInteger(patch.every) && patch.every > 0)) {
-    throw invalidParam("every", "must be a whole number of milliseconds above 0");
-  }
-  if (patch.cron !== undefined && typeof patch.cron !== "string") {
-    throw invalidParam("cron", "must be a cron expression");
-  }
-  if (
-    patch.timezone !== undefined && patch.timezone !== null && typeof patch.timezone !== "string"
-  ) {
-    throw invalidParam("timezone", "must be an IANA time zone name or null");
-  }
-  if (patch.onMissed !== undefined && !ON_MISSED.test(String(patch.onMissed))) {
-    throw invalidParam("onMissed", "must be skip, catch-up or catch-up-limit:<n>");
-  }
-  if (patch.overlap !== undefined && typeof patch.overlap !== "boolean") {
-    throw invalidParam("overlap", "must be true or false");
-  }
-}
-
 /**
- * Changes a schedule as taskora's `schedules.update` does: `every` replaces
- * `cron` (and drops its time zone), `cron` replaces `every`, a null time zone
- * removes it, the other fields overwrite. The next run is recomputed from now
- * unless the schedule is paused, which it stays.
+ * Changes a schedule as taskora's `schedules.update` does (see
+ * `schedule_patch.ts`, whose rules it is checked by). The next run is
+ * recomputed from now unless the schedule is paused, which it stays.
  *
- * @throws {BoardError} `INVALID_PARAM` for an invalid cron expression or
- * time zone, an interval that is not a positive whole number, both `cron`
- * and `every`, or a time zone on an interval schedule.
+ * @throws {BoardError} `INVALID_PARAM` for a patch those rules refuse.
  */
 export function updateSchedule(store: MemoryStore, name: string, patch: SchedulePatch): void {
   const { schedule, config } = load(store, name);
-  checkPatch(patch);
-  if (patch.every !== undefined) {
-    config.every = patch.every;
-    delete config.cron;
-    delete config.timezone;
-  }
-  if (patch.cron !== undefined) {
-    config.cron = patch.cron;
-    delete config.every;
-  }
-  if (patch.timezone === null) delete config.timezone;
-  else if (patch.timezone !== undefined) config.timezone = patch.timezone;
-  if (patch.data !== undefined) config.data = patch.data;
-  if (patch.onMissed !== undefined) config.onMissed = patch.onMissed;
-  if (patch.overlap !== undefined) config.overlap = patch.overlap;
-
-  if (config.cron !== undefined) assertValidCron(config.cron, config.timezone);
-  else if (config.timezone !== undefined) {
-    throw invalidParam("timezone", "only applies to cron schedules");
-  } else if (typeof config.every !== "number") {
-    throw invalidParam("schedule", "needs either every or cron");
-  }
-  const nextRun = schedule.nextRun === null ? null : nextRunOf(config, store.now());
-  schedule.json = JSON.stringify(config);
-  schedule.nextRun = nextRun;
+  const merged = applySchedulePatch(config, patch) as StoredConfig;
+  schedule.nextRun = schedule.nextRun === null ? null : nextRunOf(merged, store.now());
+  schedule.json = JSON.stringify(merged);
 }
 
 /** Deletes a schedule (its config and its next run). */

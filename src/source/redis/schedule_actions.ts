@@ -14,8 +14,9 @@
  * @module
  */
 
-import { BoardError, invalidParam } from "../../errors.ts";
-import { assertValidCron, nextRunOf } from "../schedule_time.ts";
+import { BoardError } from "../../errors.ts";
+import { applySchedulePatch } from "../schedule_patch.ts";
+import { nextRunOf } from "../schedule_time.ts";
 import { triggerJobId } from "../trigger_id.ts";
 import type { ScheduleConfig, SchedulePatch, ScheduleRecord, TriggerResult } from "../types.ts";
 import { decodeSchedule, decodeValue } from "../wire/decode.ts";
@@ -125,72 +126,8 @@ export async function resumeSchedule(
   return await recordOf(connection, name, prefix);
 }
 
-function checkPatch(patch: SchedulePatch): void {
-  if (patch.cron !== undefined && patch.every !== undefined) {
-    throw invalidParam("schedule", "cron and every replace each other; give one of them");
-  }
-  if (patch.every !== undefined && !(Number.isSafeInteger(patch.every) && patch.every > 0)) {
-    throw invalidParam("every", "must be a whole number of milliseconds above 0");
-  }
-  if (patch.cron !== undefined && (typeof patch.cron !== "string" || patch.cron.trim() === "")) {
-    throw invalidParam("cron", "must be a cron expression");
-  }
-  if (
-    patch.timezone !== undefined && patch.timezone !== null && typeof patch.timezone !== "string"
-  ) {
-    throw invalidParam("timezone", "must be a time zone name or null");
-  }
-  if (
-    patch.onMissed !== undefined &&
-    !/^(skip|catch-up|catch-up-limit:\d+)$/.test(String(patch.onMissed))
-  ) {
-    throw invalidParam("onMissed", "must be skip, catch-up or catch-up-limit:<n>");
-  }
-  if (patch.overlap !== undefined && typeof patch.overlap !== "boolean") {
-    throw invalidParam("overlap", "must be true or false");
-  }
-}
-
 /**
- * A stored schedule with a patch applied, as taskora's ScheduleManager.update
- * merges it: `cron` drops `every`; `every` drops `cron` and `timezone`;
- * `timezone: null` removes it; other fields replace their value. Fields
- * the board does not know, `lastRun` and `lastJobId` are kept as they are.
- * Throws `INVALID_PARAM` for a patch or result that is not a valid schedule.
- */
-export function applySchedulePatch(
-  stored: Record<string, unknown>,
-  patch: SchedulePatch,
-): Record<string, unknown> {
-  checkPatch(patch);
-  const next: Record<string, unknown> = { ...stored };
-  if (patch.cron !== undefined) {
-    next.cron = patch.cron;
-    delete next.every;
-  }
-  if (patch.every !== undefined) {
-    next.every = patch.every;
-    delete next.cron;
-    delete next.timezone;
-  }
-  if (patch.timezone === null) delete next.timezone;
-  else if (patch.timezone !== undefined) next.timezone = patch.timezone;
-  if (patch.data !== undefined) next.data = patch.data;
-  if (patch.onMissed !== undefined) next.onMissed = patch.onMissed;
-  if (patch.overlap !== undefined) next.overlap = patch.overlap;
-
-  if (typeof next.cron === "string") {
-    assertValidCron(next.cron, typeof next.timezone === "string" ? next.timezone : undefined);
-  } else if (next.timezone !== undefined) {
-    throw invalidParam("timezone", "only applies to a cron schedule");
-  } else if (typeof next.every !== "number") {
-    throw invalidParam("schedule", "needs either every or cron");
-  }
-  return next;
-}
-
-/**
- * Changes a schedule (see {@link applySchedulePatch}) and recomputes its
+ * Changes a schedule (see `schedule_patch.ts`) and recomputes its
  * next run from now, unless it is paused (then it stays paused; taskora's
  * ScheduleManager.update would resume it).
  */
