@@ -49,26 +49,21 @@ Deno.test("every page's path round-trips through href() and matchRoute(), whatev
   }
 });
 
-Deno.test("paths no page answers give not-found", () => {
-  for (
-    const path of [
-      "/nope",
-      "/overview",
-      "/not-found",
-      "/jobs",
-      "/jobs/",
-      "/tasks/a/b",
-      "/tasks//x",
-      "/workflows/w1/nodes",
-      "/schedules/x",
-      "/dlq/x",
-      "/migrations/x",
-      "/jobs/%E0%A4%A",
-      "/:task",
-      "/tasks/:task/x",
-    ]
-  ) {
-    assert.deepEqual(matchRoute(path), { page: "not-found" }, path);
+Deno.test("a page's path with a segment too many, a bad parameter or another case is not found", () => {
+  for (const page of NAMES) {
+    const { path } = PAGES[page];
+    const longer = `${pathOf(path, paramsOf(path, "x"))}/x/y`;
+    assert.deepEqual(matchRoute(longer), { page: "not-found" }, longer);
+    if (path.includes(":")) {
+      const undecodable = `/${
+        segmentsOf(path).map((part) => part.startsWith(":") ? "%E0%A4%A" : part).join("/")
+      }`;
+      assert.deepEqual(matchRoute(undecodable), { page: "not-found" }, undecodable);
+    }
+    if (path !== "/") {
+      const shouted = path.toUpperCase();
+      assert.deepEqual(matchRoute(shouted), { page: "not-found" }, shouted);
+    }
   }
 });
 

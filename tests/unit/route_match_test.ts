@@ -29,6 +29,12 @@ Deno.test("matchRoute() sends everything else to not-found", () => {
       "/jobs/%E0%A4%A",
       "/overview/x",
       "/x/y",
+      "/overview",
+      "/not-found",
+      "/tasks//x",
+      "/schedules/x",
+      "/migrations/x",
+      "/:task",
     ]
   ) {
     assert.deepEqual(matchRoute(path), { page: "not-found" }, path);
