@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ConfirmHost } from "./components/confirm_dialog.ts";
 import { ErrorBanner } from "./components/error_banner.ts";
@@ -20,66 +21,19 @@ import { createConnectivity } from "./lib/connectivity.ts";
 import { html } from "./lib/html.ts";
 import { createLive } from "./lib/live.ts";
 import { documentTitle } from "./lib/page_title.ts";
-import { createRouter, matchRoute, type Route } from "./lib/router.ts";
+import { createRouter } from "./lib/router.ts";
 import { installShortcuts } from "./lib/shortcuts.ts";
 import { initTheme } from "./lib/theme.ts";
 import type { BoardConfig } from "./lib/types.ts";
-import { DlqPage } from "./pages/dlq/index.ts";
-import { JobPage } from "./pages/job/index.ts";
-import { MigrationsPage } from "./pages/migrations/index.ts";
-import { NotFoundPage } from "./pages/not_found.ts";
-import { OverviewPage } from "./pages/overview/index.ts";
-import { SchedulesPage } from "./pages/schedules/index.ts";
-import { TaskPage } from "./pages/task/index.ts";
-import { TasksPage } from "./pages/tasks/index.ts";
-import { WorkflowPage } from "./pages/workflow/index.ts";
-import { WorkflowsPage } from "./pages/workflows/index.ts";
-
-const TITLES: Record<Route["page"], string> = {
-  overview: "Overview",
-  tasks: "Tasks",
-  task: "Task",
-  job: "Job",
-  workflows: "Workflows",
-  workflow: "Workflow",
-  schedules: "Schedules",
-  dlq: "Dead-letter queue",
-  migrations: "Migrations",
-  "not-found": "Not found",
-};
-
-function Page({ route }: { route: Route }) {
-  switch (route.page) {
-    case "overview":
-      return html`<${OverviewPage} />`;
-    case "tasks":
-      return html`<${TasksPage} />`;
-    case "task":
-      return html`<${TaskPage} key=${route.task} task=${route.task} />`;
-    case "job":
-      return html`<${JobPage} key=${route.id} id=${route.id} />`;
-    case "workflows":
-      return html`<${WorkflowsPage} />`;
-    case "workflow":
-      return html`<${WorkflowPage} key=${route.id} id=${route.id} />`;
-    case "schedules":
-      return html`<${SchedulesPage} />`;
-    case "dlq":
-      return html`<${DlqPage} />`;
-    case "migrations":
-      return html`<${MigrationsPage} />`;
-    case "not-found":
-      return html`<${NotFoundPage} />`;
-  }
-}
+import { matchRoute, NAV, navEntryFor, NOT_FOUND, PAGES } from "./pages/registry.ts";
 
 /** The page's content, greyed while stale. */
-function Content({ route }: { route: Route }) {
+function Content({ children }: { children: ComponentChildren }) {
   const { stale } = useStaleness();
   return html`
     <main class=${stale ? "content is-stale" : "content"} id="content" tabindex="-1">
       <${StaleNote} />
-      <${Page} route=${route} />
+      ${children}
     </main>
   `;
 }
@@ -115,16 +69,17 @@ export function App({ basePath }: { basePath: string }) {
 
   useEffect(() =>
     installShortcuts({
+      pages: NAV,
       navigate: router.navigate,
       focusSearch: () => searchRef.current?.focus(),
     }), [router]);
 
   const path = router.path.value;
-  const route = matchRoute(path);
-  const title = TITLES[route.page];
+  const { page, ...params } = matchRoute(path);
+  const { title, component } = page === "not-found" ? NOT_FOUND : PAGES[page];
   useEffect(() => {
-    // A task, job or workflow page names its tab itself (usePageTitle).
-    if (config && !("task" in route || "id" in route)) {
+    // A page with parameters (a task, a job) names its tab itself (usePageTitle).
+    if (config && Object.keys(params).length === 0) {
       document.title = documentTitle([title], config.title);
     }
   }, [title, config]);
@@ -139,6 +94,7 @@ export function App({ basePath }: { basePath: string }) {
     `;
   }
   const services: BoardServices = { api, router, config, live, connectivity };
+  // The page is keyed by its path: another task or job gets a fresh page, not the last one re-aimed.
   return html`
     <${BoardContext.Provider} value=${services}>
       <div class="layout" onClick=${router.onClick}>
@@ -149,12 +105,13 @@ export function App({ basePath }: { basePath: string }) {
         <${Sidebar}
           title=${config.title}
           logo=${config.logo}
-          path=${path}
+          items=${NAV}
+          active=${navEntryFor(path)}
           authEnabled=${config.authEnabled}
         />
         <div class="main">
           <${Topbar} title=${title} searchRef=${searchRef} />
-          <${Content} route=${route} />
+          <${Content}>${html`<${component} key=${path} ...${params} />`}<//>
         </div>
       </div>
       <${Toasts} />

@@ -13,6 +13,7 @@
 import { createBoard } from "../../mod.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { spawnBoardProcess } from "./board_process.ts";
 
 const args = Deno.args;
 const flag = (name: string, fallback: number) => {
@@ -45,22 +46,11 @@ const probe = await connectClient(redis.url);
 await probe.sendCommand(["HSET", "taskora:meta", "wireVersion", "6", "minCompat", "6"]);
 for (let i = 0; i < 10; i++) await probe.sendCommand(["RPUSH", `taskora:{bench-${i}}:wait`, "x"]);
 
-const child = new Deno.Command(Deno.execPath(), {
-  args: [
-    "run",
-    "-A",
-    "--v8-flags=--expose-gc",
-    new URL(import.meta.url).pathname,
-    "--serve",
-    redis.url,
-  ],
-  stdout: "piped",
-  stderr: "inherit",
-}).spawn();
-const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-const { port } = JSON.parse((await lines.read()).value!.split("\n")[0]);
-lines.releaseLock();
-const base = `http://127.0.0.1:${port}`;
+const { child, base } = await spawnBoardProcess(
+  new URL(import.meta.url),
+  redis.url,
+  ["--v8-flags=--expose-gc"],
+);
 
 async function sample(label: string) {
   const { rss, heapUsed } = await (await fetch(`${base}/__rss`)).json();

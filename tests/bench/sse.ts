@@ -17,6 +17,7 @@ import process from "node:process";
 import { createBoard } from "../../mod.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { spawnBoardProcess } from "./board_process.ts";
 
 const args = Deno.args;
 const flag = (name: string, fallback: number) => {
@@ -171,15 +172,7 @@ async function main(): Promise<void> {
     await producer.sendCommand(["RPUSH", `taskora:{${task}}:wait`, "seed"]);
   }
 
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL(import.meta.url).pathname, "--serve", redis.url],
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  const { port } = JSON.parse((await lines.read()).value!.split("\n")[0]);
-  lines.releaseLock();
-  const base = `http://127.0.0.1:${port}`;
+  const { child, base } = await spawnBoardProcess(new URL(import.meta.url), redis.url);
   const usage = async () =>
     (await (await fetch(`${base}/__rss`)).json()) as { rss: number; cpuMs: number };
   const rss = async () => (await usage()).rss;

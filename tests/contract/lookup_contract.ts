@@ -6,10 +6,10 @@
  */
 
 import assert from "node:assert/strict";
-import { type Fixture as KeyspaceDump, readFixture } from "../helpers/fixture.ts";
+import { type Fixture as KeyspaceDump, fixtureTime, readFixture } from "../helpers/fixture.ts";
 import type { Seed } from "./source_contract.ts";
 
-const T = 1795345700000;
+const T = fixtureTime(1795345700000);
 
 /** Two active jobs (the list's head is the one claimed last) and a delayed and a retrying one. */
 function withBusyBilling(dump: KeyspaceDump): KeyspaceDump {
@@ -90,12 +90,15 @@ export function lookupContract(name: string, seed: Seed): void {
         nextDue: { id: "r-first", at: T + 2000 },
       });
       assert.deepEqual(heads.get("transcode"), {
-        oldestActive: { id: "d8e1df37-39dd-4863-9508-f7c9bd517880", since: 1795345687928 },
+        oldestActive: {
+          id: "d8e1df37-39dd-4863-9508-f7c9bd517880",
+          since: fixtureTime(1795345687928),
+        },
         nextDue: null,
       });
       assert.deepEqual(heads.get("resize-image"), {
         oldestActive: null,
-        nextDue: { id: "29edcd55-6a5a-4d7f-ae0c-3919ab99f8e9", at: 1795349287498 },
+        nextDue: { id: "29edcd55-6a5a-4d7f-ae0c-3919ab99f8e9", at: fixtureTime(1795349287498) },
       });
       const none = { oldestActive: null, nextDue: null };
       assert.deepEqual(heads.get("sum"), none);

@@ -75,3 +75,16 @@ export async function screenshotThemes(page: Page, name: string): Promise<void> 
     await screenshot(page, `${name}-${theme.toLowerCase()}`);
   }
 }
+
+/**
+ * Opens `path` below the board, which sends the browser to the login form,
+ * signs in as ada/lovelace and waits to be back on `path`.
+ */
+export async function signIn(page: Page, root: string, path: string): Promise<void> {
+  await page.goto(`${root}${path}`);
+  await page.waitForURL("**/board/login**");
+  await page.getByLabel("Username").fill("ada");
+  await page.getByLabel("Password").fill("lovelace");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(`**/board/${path}`);
+}

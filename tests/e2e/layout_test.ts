@@ -164,7 +164,8 @@ function layoutProblems(phone: boolean): string[] {
   }
 
   if (phone) {
-    for (const table of document.querySelectorAll("table")) {
+    // uPlot's legend is a table too; it hides the current-minute series on purpose.
+    for (const table of document.querySelectorAll("table:not(.u-legend)")) {
       const cut = [...table.querySelectorAll(":scope > tbody > tr > :is(td, th)")].filter((cell) =>
         (cell.textContent ?? "").trim() && (!cell.checkVisibility() || clippedBy(cell))
       );

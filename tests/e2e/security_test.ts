@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { connectClient } from "../helpers/redis_server.ts";
-import { withBoard } from "./harness.ts";
+import { signIn, withBoard } from "./harness.ts";
 
 const browserTest = (name: string, fn: () => Promise<void>) =>
   Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
@@ -55,12 +55,7 @@ browserTest("when the session expires the live page goes to the login form", asy
   };
   // Polling once an hour: only the event stream can notice the session ended.
   await withBoard({ auth, refreshInterval: 3_600_000 }, async ({ page, root }) => {
-    await page.goto(`${root}dlq`);
-    await page.waitForURL("**/board/login**");
-    await page.getByLabel("Username").fill("ada");
-    await page.getByLabel("Password").fill("lovelace");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL("**/board/dlq");
+    await signIn(page, root, "dlq");
     await page.locator(".topbar").filter({ hasText: "Live" }).waitFor();
     // The stream ends at the expiry (4 s), the reconnect (3 s later) is refused.
     await page.waitForURL("**/board/login?redirect=%2Fboard%2Fdlq", { timeout: 15_000 });

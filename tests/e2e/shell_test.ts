@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { connectClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { screenshotThemes, withBoard } from "./harness.ts";
+import { screenshotThemes, signIn, withBoard } from "./harness.ts";
 
 const FAILED_EMAIL = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
 const browserTest = (name: string, fn: () => Promise<void>) =>
@@ -180,12 +180,7 @@ browserTest("signing in opens the page asked for; signing out ends the session",
       username === "ada" && password === "lovelace" ? { name: "Ada" } : null,
   };
   await withBoard({ auth }, async ({ page, root }) => {
-    await page.goto(`${root}dlq`);
-    await page.waitForURL("**/board/login**");
-    await page.getByLabel("Username").fill("ada");
-    await page.getByLabel("Password").fill("lovelace");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL("**/board/dlq");
+    await signIn(page, root, "dlq");
     await page.locator(".page-title").filter({ hasText: "Dead-letter queue" }).waitFor();
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL("**/board/login**");

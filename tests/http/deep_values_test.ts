@@ -86,6 +86,7 @@ Deno.test("a schedule update nested over 64 levels is a 400 naming data, and not
     assert.deepEqual(await response.json(), {
       error: "Invalid data: nests objects and arrays more than 64 levels deep",
       code: "INVALID_PARAM",
+      param: "data",
     });
     assert.equal(await client.hGet("taskora:schedules", "nightly-report"), before);
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { href, matchRoute } from "../../ui/lib/router.ts";
+import { href, matchPath } from "../../ui/lib/router.ts";
+import { matchRoute } from "../../ui/pages/registry.ts";
 
 Deno.test("matchRoute() maps each view's path to its page", () => {
   assert.deepEqual(matchRoute("/"), { page: "overview" });
@@ -28,6 +29,12 @@ Deno.test("matchRoute() sends everything else to not-found", () => {
       "/jobs/%E0%A4%A",
       "/overview/x",
       "/x/y",
+      "/overview",
+      "/not-found",
+      "/tasks//x",
+      "/schedules/x",
+      "/migrations/x",
+      "/:task",
     ]
   ) {
     assert.deepEqual(matchRoute(path), { page: "not-found" }, path);
@@ -38,4 +45,13 @@ Deno.test("href() encodes each segment, so any id round-trips through matchRoute
   const id = "weird id/with?#%";
   assert.equal(href("jobs", id), "jobs/weird%20id%2Fwith%3F%23%25");
   assert.deepEqual(matchRoute(`/${href("jobs", id)}`), { page: "job", id });
+});
+
+Deno.test("matchPath() gives a pattern's decoded parameters, or null for any other path", () => {
+  assert.deepEqual(matchPath("/", "/"), {});
+  assert.deepEqual(matchPath("/tasks/:task", "/tasks/a%20b"), { task: "a b" });
+  assert.deepEqual(matchPath("/a/:x/b/:y", "a/1/b/2/"), { x: "1", y: "2" });
+  for (const path of ["/", "/tasks", "/task/x", "/tasks/x/y", "/tasks/%E0%A4%A", "/tasks//"]) {
+    assert.equal(matchPath("/tasks/:task", path), null, path);
+  }
 });

@@ -1,7 +1,7 @@
 /**
- * The left navigation: brand (logo + title), one link per page, and the
- * sign-out button when session login is on (a plain form: it works without
- * JavaScript).
+ * The left navigation: brand (logo + title), the links it is given (the
+ * page registry's, `ui/pages/registry.ts`), and the sign-out button when
+ * session login is on (a plain form: it works without JavaScript).
  *
  * @module
  */
@@ -24,34 +24,16 @@ export interface NavItem {
   icon: IconName;
 }
 
-/** The pages of the board, in navigation order. */
-export const NAV: readonly NavItem[] = [
-  { path: "/", label: "Overview", icon: "overview" },
-  { path: "/tasks", label: "Tasks", icon: "tasks" },
-  { path: "/workflows", label: "Workflows", icon: "workflows" },
-  { path: "/schedules", label: "Schedules", icon: "schedules" },
-  { path: "/dlq", label: "DLQ", icon: "dlq" },
-  { path: "/migrations", label: "Migrations", icon: "migrations" },
-];
-
-/** The nav item a path belongs to: a job under Tasks, Overview for `/` and unknown paths. */
-export function activeItem(path: string): NavItem {
-  const section = path.startsWith("/jobs/") ? "/tasks" : path;
-  return NAV.find((item) =>
-    item.path !== "/" && (section === item.path || section.startsWith(`${item.path}/`))
-  ) ?? NAV[0];
-}
-
-/** Sidebar with brand and navigation; `path` marks the current page. */
+/** Sidebar with brand and navigation; `active` is the link of the current page. */
 export function Sidebar(
-  { title, logo, path, authEnabled }: {
+  { title, logo, items, active, authEnabled }: {
     title: string;
     logo: string | null;
-    path: string;
+    items: readonly NavItem[];
+    active: NavItem;
     authEnabled: boolean;
   },
 ) {
-  const active = activeItem(path);
   return html`
     <aside class="sidebar">
       <header class="brand">
@@ -60,12 +42,12 @@ export function Sidebar(
       </header>
       <nav aria-label="Main">
         <ul class="nav">
-          ${NAV.map((item) =>
+          ${items.map((item) =>
             html`
               <li key=${item.path}>
                 <a
                   class=${item === active ? "nav-link active" : "nav-link"}
-                  href=${item.path === "/" ? "./" : item.path.slice(1)}
+                  href=${`.${item.path}`}
                   aria-current=${item === active ? "page" : undefined}
                 >
                   <${Icon} name=${item.icon} />

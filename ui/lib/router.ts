@@ -1,7 +1,9 @@
 /**
- * History-API routing below the base path. The current route is a signal;
+ * History-API routing below the base path. The current path is a signal;
  * links are plain `<a href>` (relative to `<base href>`) that {@link Router.onClick}
- * turns into `pushState` navigations.
+ * turns into `pushState` navigations. Which page a path shows is the page
+ * registry's business (`ui/pages/registry.ts`); {@link matchPath} is the
+ * pattern matching it uses.
  *
  * @module
  */
@@ -25,12 +27,13 @@ export interface Router {
 export function createRouter(basePath: string): Router {
   const strip = (pathname: string): string =>
     pathname.startsWith(basePath) ? `/${pathname.slice(basePath.length)}` : "/";
-  const path = signal(strip(location.pathname));
-  const search = signal(location.search);
+  const path = signal("");
+  const search = signal("");
   const sync = () => {
     path.value = strip(location.pathname);
     search.value = location.search;
   };
+  sync();
   addEventListener("popstate", sync);
 
   const navigate = (to: string, { replace = false } = {}) => {
@@ -61,49 +64,37 @@ export function createRouter(basePath: string): Router {
   return { path, search, navigate, onClick, dispose: () => removeEventListener("popstate", sync) };
 }
 
-/** A route of the board: the page and the decoded path parameters. */
-export type Route =
-  | { page: "overview" }
-  | { page: "tasks" }
-  | { page: "task"; task: string }
-  | { page: "job"; id: string }
-  | { page: "workflows" }
-  | { page: "workflow"; id: string }
-  | { page: "schedules" }
-  | { page: "dlq" }
-  | { page: "migrations" }
-  | { page: "not-found" };
-
-function decode(segment: string): string | null {
+/** A segment decoded, or `""` when it is not valid percent-encoding. */
+function decode(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    return null;
+    return "";
   }
 }
 
-/** Matches a path below the base (`/tasks/email`) to its route. */
-export function matchRoute(path: string): Route {
-  const [first = "", second, ...rest] = path.replace(/^\/+|\/+$/g, "").split("/");
-  if (rest.length) return { page: "not-found" };
-  const param = second === undefined ? null : decode(second);
-  if (second !== undefined && !param) return { page: "not-found" };
-  switch (first) {
-    case "":
-      return second === undefined ? { page: "overview" } : { page: "not-found" };
-    case "tasks":
-      return param ? { page: "task", task: param } : { page: "tasks" };
-    case "jobs":
-      return param ? { page: "job", id: param } : { page: "not-found" };
-    case "workflows":
-      return param ? { page: "workflow", id: param } : { page: "workflows" };
-    case "schedules":
-    case "dlq":
-    case "migrations":
-      return param ? { page: "not-found" } : { page: first };
-    default:
-      return { page: "not-found" };
-  }
+/** The segments of a path, without slashes at its ends: `//tasks/x/` → `["tasks", "x"]`, `/` → `[""]`. */
+export function segmentsOf(path: string): string[] {
+  return path.replace(/^\/+|\/+$/g, "").split("/");
+}
+
+/**
+ * Matches a path below the base against a pattern of literal and `:name`
+ * segments (`/tasks/:task`): the decoded parameters (`{ task: "a b" }`), or
+ * `null` when the path has other segments, or a parameter that is empty or
+ * not valid percent-encoding.
+ */
+export function matchPath(pattern: string, path: string): Record<string, string> | null {
+  const parts = segmentsOf(pattern);
+  const segments = segmentsOf(path);
+  const params: Record<string, string> = {};
+  const matches = parts.length === segments.length && parts.every((part, i) => {
+    if (!part.startsWith(":")) return part === segments[i];
+    const value = decode(segments[i]);
+    params[part.slice(1)] = value;
+    return value !== "";
+  });
+  return matches ? params : null;
 }
 
 /** The href (relative to `<base href>`) of a path below the base: `/jobs/a b` → `jobs/a%20b`. */

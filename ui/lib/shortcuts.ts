@@ -1,25 +1,29 @@
 /**
- * Keyboard shortcuts: `1`–`5` open Overview, Tasks, Workflows, Schedules and
- * DLQ; `/` focuses the job search. None fire while the user types in a
- * field or holds a modifier.
+ * Keyboard shortcuts: a digit opens the page the page registry gives it
+ * (`1`–`5`: Overview, Tasks, Workflows, Schedules, DLQ); `/` focuses the job
+ * search. None fire while the user types in a field or holds a modifier.
  *
  * @module
  */
 
-/** The pages behind keys `1`–`5`, in order. */
-export const SHORTCUT_PAGES = ["/", "/tasks", "/workflows", "/schedules", "/dlq"] as const;
+/** A page a key opens: the path below the base, and the key (links without one are skipped). */
+export interface Shortcut {
+  path: string;
+  key?: string;
+}
 
 function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable ||
-    target instanceof HTMLInputElement ||
-    target instanceof HTMLTextAreaElement ||
-    target instanceof HTMLSelectElement;
+  return target instanceof HTMLElement &&
+    (target.isContentEditable || target.matches("input, textarea, select"));
 }
 
 /** Installs the shortcuts; returns the function that removes them. */
 export function installShortcuts(
-  { navigate, focusSearch }: { navigate(path: string): void; focusSearch(): void },
+  { pages, navigate, focusSearch }: {
+    pages: readonly Shortcut[];
+    navigate(path: string): void;
+    focusSearch(): void;
+  },
 ): () => void {
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey) return;
@@ -29,10 +33,10 @@ export function installShortcuts(
       focusSearch();
       return;
     }
-    const index = Number(event.key) - 1;
-    if (Number.isInteger(index) && index >= 0 && index < SHORTCUT_PAGES.length) {
+    const page = pages.find(({ key }) => key === event.key);
+    if (page) {
       event.preventDefault();
-      navigate(SHORTCUT_PAGES[index]);
+      navigate(page.path);
     }
   };
   addEventListener("keydown", onKeyDown);

@@ -1,0 +1,155 @@
+/**
+ * Every page of the board, declared once: the path it answers, the
+ * component that draws it, its title, and, for a page in the sidebar, its
+ * label, icon and digit shortcut. The app matches paths and renders pages
+ * from here; the sidebar and the keyboard shortcuts get their entries from
+ * here. A new page is one entry in {@link PAGES} (and its folder).
+ *
+ * @module
+ */
+import type { ComponentChildren } from "preact";
+import type { IconName } from "../components/icon.ts";
+import type { NavItem } from "../components/sidebar.ts";
+import { matchPath, segmentsOf } from "../lib/router.ts";
+import { DlqPage } from "./dlq/index.ts";
+import { JobPage } from "./job/index.ts";
+import { MigrationsPage } from "./migrations/index.ts";
+import { NotFoundPage } from "./not_found.ts";
+import { OverviewPage } from "./overview/index.ts";
+import { SchedulesPage } from "./schedules/index.ts";
+import { TaskPage } from "./task/index.ts";
+import { TasksPage } from "./tasks/index.ts";
+import { WorkflowPage } from "./workflow/index.ts";
+import { WorkflowsPage } from "./workflows/index.ts";
+
+/** The names of a path pattern's `:name` segments: `/tasks/:task` → `"task"`. */
+type ParamNames<P extends string> = P extends `${infer Head}/${infer Tail}`
+  ? ParamNames<Head> | ParamNames<Tail>
+  : P extends `:${infer Name}` ? Name
+  : never;
+
+/** The decoded parameters of a path pattern: `/jobs/:id` → `{ id: string }`. */
+export type Params<P extends string> = { [Name in ParamNames<P>]: string };
+
+/** A page's component: a function of its parameters. */
+export type PageComponent<Props> = (props: Props) => ComponentChildren;
+
+/** One page of the board. */
+export interface PageEntry<P extends string = string> {
+  /** Its path below the base: literal and `:name` segments (`/tasks/:task`). */
+  path: P;
+  /**
+   * The top bar's title; the tab's too for a page without parameters (one
+   * with parameters names its tab after what it shows, with `usePageTitle`).
+   */
+  title: string;
+  /** Draws the page, given the decoded parameters as props. */
+  component: PageComponent<Params<P>>;
+  /** Its link in the sidebar (labelled with its title by default), and the digit key opening it. */
+  nav?: { label?: string; icon: IconName; key?: string };
+  /**
+   * The page whose sidebar link it marks, when that is not the first page
+   * whose path begins with the same segment (a job, `/jobs/:id`, marks Tasks).
+   */
+  under?: string;
+}
+
+/** An entry, its component checked against its path's parameters. */
+const page = <P extends string>(entry: PageEntry<P>): PageEntry<P> => entry;
+
+/** The pages in sidebar order; a path shows the first page whose pattern it matches. */
+export const PAGES = {
+  overview: page({
+    path: "/",
+    title: "Overview",
+    component: OverviewPage,
+    nav: { icon: "overview", key: "1" },
+  }),
+  tasks: page({
+    path: "/tasks",
+    title: "Tasks",
+    component: TasksPage,
+    nav: { icon: "tasks", key: "2" },
+  }),
+  task: page({ path: "/tasks/:task", title: "Task", component: TaskPage }),
+  job: page({ path: "/jobs/:id", title: "Job", component: JobPage, under: "tasks" }),
+  workflows: page({
+    path: "/workflows",
+    title: "Workflows",
+    component: WorkflowsPage,
+    nav: { icon: "workflows", key: "3" },
+  }),
+  workflow: page({
+    path: "/workflows/:id",
+    title: "Workflow",
+    component: WorkflowPage,
+  }),
+  schedules: page({
+    path: "/schedules",
+    title: "Schedules",
+    component: SchedulesPage,
+    nav: { icon: "schedules", key: "4" },
+  }),
+  dlq: page({
+    path: "/dlq",
+    title: "Dead-letter queue",
+    component: DlqPage,
+    nav: { label: "DLQ", icon: "dlq", key: "5" },
+  }),
+  migrations: page({
+    path: "/migrations",
+    title: "Migrations",
+    component: MigrationsPage,
+    nav: { icon: "migrations" },
+  }),
+};
+
+/** The name of a page (`overview`, `task`, …). */
+export type PageName = keyof typeof PAGES;
+
+/** What a path shows: a page and its decoded parameters (`{ page: "task", task: "email" }`). */
+export type Route =
+  | { [Name in PageName]: { page: Name } & Params<(typeof PAGES)[Name]["path"]> }[PageName]
+  | { page: "not-found" };
+
+/** What a path no page answers shows. */
+export const NOT_FOUND: Omit<PageEntry<"">, "path"> = {
+  title: "Not found",
+  component: NotFoundPage,
+};
+
+const NAMES = Object.keys(PAGES) as PageName[];
+
+/** Matches a path below the base (`/tasks/email`) to its route. */
+export function matchRoute(path: string): Route {
+  for (const name of NAMES) {
+    const params = matchPath(PAGES[name].path, path);
+    if (params) return { page: name, ...params } as Route;
+  }
+  return { page: "not-found" };
+}
+
+/** A sidebar link and the page it opens. */
+export interface NavEntry extends NavItem {
+  page: PageName;
+  /** The digit key that opens the page. */
+  key?: string;
+}
+
+/** The sidebar's links, in order. */
+export const NAV: readonly NavEntry[] = NAMES.flatMap((name) => {
+  const { path, title, nav } = PAGES[name];
+  return nav ? [{ page: name, path, label: title, ...nav }] : [];
+});
+
+/**
+ * The sidebar link a path marks: that of the first page whose path begins
+ * with the same segment (`/tasks/email` and `/dlq/x` mark Tasks and DLQ),
+ * or of the page that one is `under`; else the first link.
+ */
+export function navEntryFor(path: string): NavEntry {
+  const [first] = segmentsOf(path);
+  const owner = NAMES.find((name) => segmentsOf(PAGES[name].path)[0] === first);
+  const marked = owner && (PAGES[owner].under ?? owner);
+  return NAV.find((entry) => entry.page === marked) ?? NAV[0];
+}
