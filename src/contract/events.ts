@@ -26,17 +26,11 @@ export const JOB_EVENT_KINDS = [
 ] as const;
 
 /**
- * The payload of a `job:<kind>` event: the job, when the event was written,
- * and the other fields the worker wrote, decoded (numbers as numbers, JSON
- * values parsed), then formatted and redacted like the REST API's.
+ * The fields a worker writes on a job event besides its kind and its job,
+ * decoded: numbers as numbers, JSON values parsed, text as written. A source
+ * hands them over so; the event stream sends them formatted and redacted.
  */
-export interface JobEventPayload {
-  /** The job id. */
-  id: string;
-  /** The job's task. */
-  task: string;
-  /** When the event was written (ms). */
-  at: number;
+export interface JobEventFields {
   /** The attempt the event is about (`active`, `failed`, `retrying`). */
   attempt?: number;
   /** How long the attempt ran, ms (`completed`). */
@@ -53,6 +47,20 @@ export interface JobEventPayload {
   reason?: string;
   /** Any other field the worker wrote. */
   [field: string]: unknown;
+}
+
+/**
+ * The payload of a `job:<kind>` event: the job, when the event was written,
+ * and the other fields the worker wrote, formatted and redacted like the
+ * REST API's values.
+ */
+export interface JobEventPayload extends JobEventFields {
+  /** The job id. */
+  id: string;
+  /** The job's task. */
+  task: string;
+  /** When the event was written (ms). */
+  at: number;
 }
 
 /** One task's counts in a `stats:update` event. */

@@ -15,7 +15,7 @@
  */
 
 import type { ResolvedOptions } from "../options.ts";
-import { createRedactor } from "../redact.ts";
+import { createRedactor } from "./redact.ts";
 import type {
   JobDetail,
   JobDetailResponse,
@@ -50,8 +50,6 @@ export interface Presenter {
   /** A value of no single task, redacted only. */
   value(value: unknown): unknown;
 }
-
-export { UNPRESENTABLE };
 
 /** `compute()`, or {@link UNPRESENTABLE} when it throws: never the raw, unredacted value. */
 function presented(compute: () => unknown, what: string): unknown {

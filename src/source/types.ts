@@ -12,6 +12,7 @@
  */
 
 import type { DeadLetterGroup } from "../contract/dlq.ts";
+import type { JobEventFields as TaskEventFields } from "../contract/events.ts";
 import type { QueueHeads } from "../contract/health.ts";
 import type {
   JobActionResult,
@@ -63,6 +64,7 @@ export type {
   RetryableState,
   ScheduleConfig,
   ScheduleRecord,
+  TaskEventFields,
   ThroughputBucket,
   TriggerResult,
   VersionCounts,
@@ -158,29 +160,6 @@ export interface SchedulePatch {
   onMissed?: string;
   /** Whether runs may overlap. */
   overlap?: boolean;
-}
-
-/**
- * The fields of a task event other than its kind and its job, decoded by
- * the source: numbers as numbers, JSON values parsed, text as written.
- */
-export interface TaskEventFields {
-  /** The attempt the event is about (`active`, `failed`, `retrying`). */
-  attempt?: number;
-  /** How long the attempt ran, ms (`completed`). */
-  duration?: number;
-  /** When a retrying job runs again, ms (`retrying`). */
-  nextAttemptAt?: number;
-  /** What the job returned (`completed`), decoded. */
-  result?: unknown;
-  /** The progress reported (`progress`): a number or an object. */
-  value?: unknown;
-  /** The error message (`failed`, `retrying`). */
-  error?: string;
-  /** Why the job was cancelled (`cancelled`). */
-  reason?: string;
-  /** Any other field the worker wrote, decoded the same way. */
-  [field: string]: unknown;
 }
 
 /**

@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { createBoard } from "../../mod.ts";
-import { UNPRESENTABLE } from "../../src/contract/present.ts";
+import { UNPRESENTABLE } from "../../src/contract/masks.ts";
 import type { BoardOptions } from "../../src/options.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";

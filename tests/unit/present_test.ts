@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { JobRecord } from "../../src/contract/jobs.ts";
-import { createPresenter, UNPRESENTABLE } from "../../src/contract/present.ts";
+import { UNPRESENTABLE } from "../../src/contract/masks.ts";
+import { createPresenter } from "../../src/contract/present.ts";
 import type { WorkflowDetail } from "../../src/contract/workflows.ts";
 
 const present = createPresenter({

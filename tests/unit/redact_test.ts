@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { CIRCULAR, createRedactor, REDACTED } from "../../src/redact.ts";
+import { CIRCULAR, REDACTED } from "../../src/contract/masks.ts";
+import { createRedactor } from "../../src/contract/redact.ts";
 import { innermost, nested } from "../helpers/nested.ts";
 
 Deno.test("createRedactor() masks keys at any depth, in any case, inside arrays", () => {

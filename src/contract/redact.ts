@@ -8,9 +8,7 @@
  * @module
  */
 
-import { CIRCULAR, REDACTED } from "./contract/masks.ts";
-
-export { CIRCULAR, REDACTED };
+import { CIRCULAR, REDACTED } from "./masks.ts";
 
 /** A function that returns a masked copy of a value. */
 export type Redactor = (value: unknown) => unknown;
