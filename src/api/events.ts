@@ -3,8 +3,8 @@
  *
  * - `event: job:<kind>` (`job:active`, `job:completed`, `job:failed`,
  *   `job:retrying`, `job:cancelled`, `job:stalled`, `job:progress`,
- *   `job:waiting`, …) with `{ id, task, at, ...fields }`, fields decoded,
- *   `result` and progress objects formatted and redacted.
+ *   `job:waiting`, …) with `{ id, task, at, ...fields }`, fields decoded
+ *   by the source, `result` and progress objects formatted and redacted.
  * - `event: stats:update` every few seconds with every task's counts, the
  *   totals and `connected` (whether the store answered).
  * - `: ping` comments at least every 15 s; one `retry:` hint at the start.

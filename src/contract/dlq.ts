@@ -24,7 +24,10 @@ export interface DeadLetterGroup {
   sampleJobIds: string[];
 }
 
-/** The answer of `GET /dlq`: one page of failed jobs (of one group with `?pattern=`) and every group. */
+/**
+ * The answer of `GET /dlq`: one page of failed jobs (of one group with
+ * `?pattern=`) and every group.
+ */
 export interface DeadLettersResponse {
   /** How many failed jobs the list holds. */
   total: number;

@@ -7,7 +7,7 @@
 
 import type { FinishedState, QueueStats } from "./states.ts";
 
-/** The answer of `GET /tasks/{task}/stats`: the per-state counts and the task's share of the store. */
+/** The answer of `GET /tasks/{task}/stats`: the counts per state and the task's share of the store. */
 export interface TaskStatsResponse extends QueueStats {
   /** The task name. */
   task: string;

@@ -14,9 +14,9 @@
  *   and drops the subscription.
  *
  * Bounds
- * - Each event is decoded, presented and framed once. Frames are flushed to
- *   the clients together: every client without a `?tasks` filter queues the
- *   same joined bytes and writes them in one write. Flushes are spaced so
+ * - Each event (decoded by the source) is presented and framed once.
+ *   Frames are flushed to the clients together: every client without a
+ *   `?tasks` filter queues the same joined bytes and writes them in one write. Flushes are spaced so
  *   that all clients together make at most ~10,000 writes/s (1 client: no
  *   wait; 1,000 clients: one flush per 100 ms); a quiet stream flushes at
  *   once. Per-write overhead, not bytes, is what costs CPU at 1,000 clients. A client's queue holds at most `maxQueue` frames (1,000):

@@ -5,8 +5,10 @@
  * (`src/source/redis`) and the in-memory source (`src/source/memory`) implement
  * it, and one contract suite (`tests/contract`) holds both to the same answers.
  *
- * Values here are decoded (JSON parsed, numbers as numbers) but neither
- * formatted nor redacted: presentation is the API layer's job.
+ * Values here are decoded (JSON parsed, numbers as numbers, no raw storage
+ * strings left) but neither formatted nor redacted: presentation is the
+ * presenter's job (`src/contract/present.ts`), for the routes and the event
+ * stream alike. Values that are also wire types are the contract's.
  *
  * @module
  */
