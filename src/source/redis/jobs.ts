@@ -17,6 +17,7 @@ import {
 import { decodeJob, decodeLogs } from "../wire/decode.ts";
 import { taskKeys } from "../wire/keys.ts";
 import type { Command, RedisConnection } from "./client.ts";
+import { locateJob } from "./locate.ts";
 import { CHUNK_SIZE, COUNT_RETRYING, DELAYED_PAGE, JOB_PAGE } from "./scripts.ts";
 
 /** Turns a flat `[field, value, ...]` reply (HGETALL) into a record. */
@@ -143,10 +144,11 @@ export async function listDelayedJobs(
 }
 
 /**
- * A job by id, looked up in every task in one pipelined round trip
- * (HGETALL of the hash, ZSCORE in the delayed set, and LRANGE of the newest
- * {@link JOB_DETAIL_LOGS} log entries plus LLEN of its log, per task). Null
- * when no task has it.
+ * A job by id, or null when no task has it. Two round trips whatever its
+ * log's size: {@link locateJob} probes every task for the hash (one command
+ * per task), then one pipeline reads that task's HGETALL of the hash, ZSCORE
+ * in the delayed set, and LRANGE of the newest {@link JOB_DETAIL_LOGS} log
+ * entries plus LLEN of its log.
  */
 export async function getJob(
   connection: RedisConnection,
@@ -154,29 +156,23 @@ export async function getJob(
   jobId: string,
   prefix?: string,
 ): Promise<JobDetail | null> {
-  if (jobId === "" || tasks.length === 0) return null;
-  const commands = tasks.flatMap((task) => {
-    const keys = taskKeys(task, prefix);
-    const jobKey = `${keys.jobPrefix}${jobId}`;
-    return [
-      ["HGETALL", jobKey],
-      ["ZSCORE", keys.delayed, jobId],
-      ["LRANGE", `${jobKey}:logs`, String(-JOB_DETAIL_LOGS), "-1"],
-      ["LLEN", `${jobKey}:logs`],
-    ];
-  });
-  // Settled: an id that names another kind of key (e.g. "wait") answers WRONGTYPE.
-  const replies = await connection.pipelineSettled(commands);
-  for (let i = 0; i < tasks.length; i++) {
-    const [hash, score, logs, count] = replies.slice(i * 4, i * 4 + 4);
-    if (!Array.isArray(hash) || hash.length === 0) continue;
-    const fields = fieldsOf(hash as string[]);
-    const waitsToRun = fields.state === "delayed" || fields.state === "retrying";
-    const runAt = waitsToRun && typeof score === "string" ? Number(score) : null;
-    const job = decodeJob(tasks[i], jobId, fields, runAt);
-    return { ...job, ...logPageOf(logs, count) };
-  }
-  return null;
+  const task = await locateJob(connection, tasks, jobId, prefix, "hash");
+  if (task === null) return null;
+  const keys = taskKeys(task, prefix);
+  const jobKey = `${keys.jobPrefix}${jobId}`;
+  // Settled: the log key may be of another type, which reads as no log.
+  const [hash, score, logs, count] = await connection.pipelineSettled([
+    ["HGETALL", jobKey],
+    ["ZSCORE", keys.delayed, jobId],
+    ["LRANGE", `${jobKey}:logs`, String(-JOB_DETAIL_LOGS), "-1"],
+    ["LLEN", `${jobKey}:logs`],
+  ]);
+  // Gone between the probe and the read (removed or trimmed meanwhile).
+  if (!Array.isArray(hash) || hash.length === 0) return null;
+  const fields = fieldsOf(hash as string[]);
+  const waitsToRun = fields.state === "delayed" || fields.state === "retrying";
+  const runAt = waitsToRun && typeof score === "string" ? Number(score) : null;
+  return { ...decodeJob(task, jobId, fields, runAt), ...logPageOf(logs, count) };
 }
 
 /** A log page from LRANGE and LLEN replies (a key of another type reads as no log). */
@@ -189,9 +185,9 @@ function logPageOf(entries: unknown, count: unknown): { logs: LogEntry[]; logCou
 
 /**
  * Entries `offset` to `offset + limit - 1` of a job's log, oldest first, and
- * its length: one pipelined round trip of TYPE of the job key, LLEN and
- * LRANGE of its log per task, so O(limit) whatever the log's size. Null when
- * no task holds a job hash with the id.
+ * its length, so O(limit) whatever the log's size. Two round trips:
+ * {@link locateJob} probes every task for the hash, then LRANGE and LLEN of
+ * that task's log. Null when no task holds a job hash with the id.
  */
 export async function getJobLogs(
   connection: RedisConnection,
@@ -201,21 +197,13 @@ export async function getJobLogs(
   limit: number,
   prefix?: string,
 ): Promise<LogPage | null> {
-  if (jobId === "" || tasks.length === 0) return null;
-  const commands = tasks.flatMap((task) => {
-    const jobKey = `${taskKeys(task, prefix).jobPrefix}${jobId}`;
-    return [
-      ["TYPE", jobKey],
-      ["LRANGE", `${jobKey}:logs`, String(offset), String(offset + limit - 1)],
-      ["LLEN", `${jobKey}:logs`],
-    ];
-  });
-  const replies = await connection.pipelineSettled(commands);
-  for (let i = 0; i < tasks.length; i++) {
-    const [type, entries, count] = replies.slice(i * 3, i * 3 + 3);
-    if (type !== "hash") continue;
-    const { logs, logCount } = logPageOf(entries, count);
-    return { logs, total: logCount };
-  }
-  return null;
+  const task = await locateJob(connection, tasks, jobId, prefix, "hash");
+  if (task === null) return null;
+  const logKey = `${taskKeys(task, prefix).jobPrefix}${jobId}:logs`;
+  const [entries, count] = await connection.pipelineSettled([
+    ["LRANGE", logKey, String(offset), String(offset + limit - 1)],
+    ["LLEN", logKey],
+  ]);
+  const { logs, logCount } = logPageOf(entries, count);
+  return { logs, total: logCount };
 }
