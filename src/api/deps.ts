@@ -9,7 +9,6 @@ import type { Presenter } from "../contract/present.ts";
 import type { EventHub } from "../events/hub.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { TaskSource } from "../source/types.ts";
-import { taskNotFound } from "../source/refusals.ts";
 
 /** Shared dependencies of the API routes. */
 export interface ApiDeps {
@@ -20,14 +19,4 @@ export interface ApiDeps {
   startedAt: number;
   /** The board's live event hub (`GET /events`). */
   events: EventHub;
-}
-
-/**
- * Throws `TASK_NOT_FOUND` unless the source knows the task, rediscovering
- * once so a task whose first job appeared a moment ago is found.
- */
-export async function requireTask(source: TaskSource, task: string): Promise<void> {
-  if ((await source.listTasks()).includes(task)) return;
-  if ((await source.refreshTasks()).includes(task)) return;
-  throw taskNotFound(task);
 }

@@ -11,7 +11,7 @@ import type { DeadLettersResponse, DlqRetryResponse } from "../contract/dlq.ts";
 import type { JobActionResponse } from "../contract/jobs.ts";
 import { invalidParam } from "../errors.ts";
 import { readJsonObject } from "./body.ts";
-import { type ApiDeps, requireTask } from "./deps.ts";
+import type { ApiDeps } from "./deps.ts";
 import { jobIdParam } from "./jobs.ts";
 import { pageParams } from "./params.ts";
 
@@ -22,7 +22,6 @@ export function deadLetterRoutes({ source, present }: ApiDeps): Hono {
     const task = c.req.query("task") || undefined;
     const pattern = c.req.query("pattern");
     if (pattern === "") throw invalidParam("pattern", "must be a group's pattern, not empty");
-    if (task) await requireTask(source, task);
     const [page, groups] = await Promise.all([
       source.listDeadLetters(offset, limit, task, pattern),
       source.groupDeadLetters(task),
@@ -38,7 +37,6 @@ export function deadLetterRoutes({ source, present }: ApiDeps): Hono {
         throw invalidParam("pattern", "must be a group's pattern (a non-empty string)");
       }
       const task = c.req.query("task") || undefined;
-      if (task) await requireTask(source, task);
       const result = pattern === undefined
         ? await source.retryAllFailed(task)
         : await source.retryDeadLetterGroup(pattern, task);

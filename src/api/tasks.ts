@@ -20,7 +20,7 @@ import type {
   VersionCounts,
 } from "../contract/tasks.ts";
 import { readJsonObject } from "./body.ts";
-import { type ApiDeps, requireTask } from "./deps.ts";
+import type { ApiDeps } from "./deps.ts";
 import { integerParam, pageParams, stateParam } from "./params.ts";
 
 function bucketOf(byVersion: VersionCounts): VersionBucket {
@@ -43,14 +43,12 @@ export function taskRoutes({ source, present }: ApiDeps): Hono {
       const state = stateParam(c.req.query("state"));
       const { limit, offset } = pageParams((name) => c.req.query(name));
       const task = c.req.param("task");
-      await requireTask(source, task);
       const page = await source.listJobs(task, state, offset, limit);
       c.header("X-Total-Count", String(page.total));
       return c.json(page.jobs.map(present.job));
     })
     .get("/tasks/:task/stats", async (c) => {
       const task = c.req.param("task");
-      await requireTask(source, task);
       const [stats, storage] = await Promise.all([
         source.getStats([task]),
         source.getTaskStorage(task),
@@ -61,7 +59,6 @@ export function taskRoutes({ source, present }: ApiDeps): Hono {
       const task = c.req.param("task");
       const proposed = c.req.query("since");
       const since = proposed === undefined ? null : integerParam("since", proposed, 0);
-      await requireTask(source, task);
       const dist = await source.getVersionDistribution(task);
       const buckets = [dist.queue, dist.delayed, dist.retrying];
       const pendingVersions = buckets.flatMap((b) => Object.keys(b).map(Number));
@@ -83,7 +80,6 @@ export function taskRoutes({ source, present }: ApiDeps): Hono {
     .post("/tasks/:task/retry-all", async (c) => {
       const task = c.req.param("task");
       await readJsonObject(c, []);
-      await requireTask(source, task);
       return c.json(
         { ok: true, task, ...await source.retryAllFailed(task) } satisfies RetryAllResponse,
       );
@@ -110,7 +106,6 @@ export function taskRoutes({ source, present }: ApiDeps): Hono {
       if (body.dryRun !== undefined && typeof body.dryRun !== "boolean") {
         throw invalidParam("dryRun", `must be true or false (got ${JSON.stringify(body.dryRun)})`);
       }
-      await requireTask(source, task);
       const finished = state as FinishedState;
       if (body.dryRun) {
         const count = await source.countCleanable(task, finished, olderThan);

@@ -188,7 +188,9 @@ export interface TaskEvent {
  * The port between the board and a task system.
  *
  * Every method that reads across tasks does it in a constant number of round
- * trips; none scans the whole store per call.
+ * trips; none scans the whole store per call. Every method naming one task
+ * rejects with `TASK_NOT_FOUND` when the source does not know it: the port
+ * alone decides, the routes do not check first.
  */
 export interface TaskSource {
   /** Names of every task the store knows, sorted. Served from a cache refreshed in the background. */

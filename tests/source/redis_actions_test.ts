@@ -29,13 +29,16 @@ const SCHEDULES = globalKeys();
 /** Runs `fn` with a fresh server holding the fixture, a source on it and a setup client. */
 async function withSource(
   fn: (ctx: { source: RedisTaskSource; client: Client; url: string }) => Promise<void>,
-  options: { fixture?: boolean } = {},
+  options: { fixture?: boolean; discoveryIntervalMs?: number } = {},
 ): Promise<void> {
   const redis = await startRedis();
   const client = await connectClient(redis.url);
   try {
     if (options.fixture !== false) await loadFixture(client);
-    const source = createRedisSource({ url: redis.url });
+    const source = createRedisSource({
+      url: redis.url,
+      discoveryIntervalMs: options.discoveryIntervalMs,
+    });
     try {
       await fn({ source, client, url: redis.url });
     } finally {
@@ -204,10 +207,10 @@ Deno.test("retryJob() finds a job of a task discovered after the source listed t
   await withSource(async ({ source, client }) => {
     await source.listTasks();
     const id = await writeJob(client, { task: "late-task", state: "failed" });
-    // A miss rediscovers at most once a second.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // A miss rediscovers at most once per discovery interval.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal((await source.retryJob(id)).task, "late-task");
-  });
+  }, { discoveryIntervalMs: 200 });
 });
 
 Deno.test("two concurrent retries of one job queue it once", async () => {

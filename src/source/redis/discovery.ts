@@ -62,17 +62,20 @@ export interface TaskDiscoveryOptions {
   prefix?: string;
   /** A fixed task list: no SCAN at all. */
   tasks?: string[];
-  /** Background refresh period, ms (default 10,000). */
+  /**
+   * Background refresh period, ms (default 10,000); also the shortest pause
+   * between two rediscoveries asked for by a miss.
+   */
   intervalMs?: number;
 }
-
-/** Shortest pause between two rediscoveries asked for by a miss, ms. */
-const MISS_REFRESH_MS = 1000;
 
 /**
  * The cached task list: discovered on first use, refreshed in the
  * background every `intervalMs` (unref'd timer, cleared by {@link stop}),
- * and on demand by {@link refresh}.
+ * and on demand by {@link refresh}. A miss ({@link has},
+ * {@link refreshOnMiss}) rediscovers at most once per `intervalMs`, sharing
+ * the SCAN in flight, so requests naming unknown tasks cannot each start a
+ * keyspace SCAN.
  */
 export class TaskDiscovery {
   readonly #connection: RedisConnection;
@@ -117,23 +120,22 @@ export class TaskDiscovery {
   }
 
   /**
-   * Whether the task is known; a miss rediscovers (at most once a second)
-   * before answering no.
+   * Whether the task is known; a miss rediscovers (at most once per
+   * interval) before answering no.
    */
   async has(task: string): Promise<boolean> {
     if ((await this.list()).includes(task)) return true;
-    if (this.#fixed) return false;
-    if (Date.now() - this.#lastRefresh < MISS_REFRESH_MS && !this.#inFlight) return false;
-    return (await this.refresh()).includes(task);
+    return (await this.refreshOnMiss())?.includes(task) ?? false;
   }
 
   /**
-   * Rediscovers after a lookup missed (an id in no known task), at most once
-   * a second; null when the list is fixed or was refreshed within the second.
+   * Rediscovers after a lookup missed (an unknown task, or an id in no known
+   * task), at most once per interval; null when the list is fixed or was
+   * refreshed within the interval.
    */
   async refreshOnMiss(): Promise<string[] | null> {
     if (this.#fixed) return null;
-    if (Date.now() - this.#lastRefresh < MISS_REFRESH_MS && !this.#inFlight) return null;
+    if (Date.now() - this.#lastRefresh < this.#intervalMs && !this.#inFlight) return null;
     return await this.refresh();
   }
 

@@ -14,7 +14,7 @@
  * @module
  */
 
-import { BoardError, IncompatibleStoreError } from "../../errors.ts";
+import { IncompatibleStoreError } from "../../errors.ts";
 import type {
   DeadLetterGroup,
   FinishedState,
@@ -76,7 +76,7 @@ import { ClosedMinutes, getThroughput } from "./throughput.ts";
 import { getVersionDistribution } from "./versions.ts";
 import { cancelWorkflow } from "./workflow_cancel.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
-import { jobNotFound } from "../refusals.ts";
+import { jobNotFound, taskNotFound } from "../refusals.ts";
 
 export type { RedisClientLike } from "./client.ts";
 export { RedisConnection } from "./client.ts";
@@ -174,7 +174,7 @@ export class RedisTaskSource implements TaskSource {
 
   async #requireTask(task: string): Promise<void> {
     if (!await this.#discovery.has(task)) {
-      throw new BoardError("TASK_NOT_FOUND", `No task named "${task}"`);
+      throw taskNotFound(task);
     }
   }
 
