@@ -14,6 +14,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { connectClient } from "../helpers/redis_server.ts";
+import { metricKey } from "../../src/source/wire/keys.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 import { screenshot, withBoard } from "./harness.ts";
 
@@ -201,3 +202,24 @@ browserTest(
     });
   },
 );
+
+browserTest("a task's health on the overview follows the counts it is judged on", async () => {
+  // Polling once an hour: only the stats frames can bring the new health.
+  await withBoard({ refreshInterval: 3_600_000 }, async ({ page, root, redis }) => {
+    await page.goto(root);
+    const notify = page.getByRole("row", { name: /notify/ });
+    await notify.locator(".health", { hasText: "healthy" }).waitFor();
+    await liveness(page, /^Live$/).waitFor();
+
+    // Five failures this minute against the one completed job: no job event is written.
+    const client = await connectClient(redis.url);
+    try {
+      for (let i = 0; i < 5; i++) await writeJob(client, { task: "notify", state: "failed" });
+      const minute = Math.floor(Date.now() / 60_000) * 60_000;
+      await client.sendCommand(["INCRBY", metricKey("notify", "failed", minute), "5"]);
+    } finally {
+      await client.close();
+    }
+    await notify.locator(".health", { hasText: "critical" }).waitFor(FOLLOWS);
+  });
+});

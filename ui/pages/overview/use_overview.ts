@@ -2,9 +2,9 @@
  * `useOverview()`: the overview answer kept current by the event stream. The
  * counts of the newest `stats:update` replace the answer's (while Redis is
  * down the frame carries the last counts the board read, which are still the
- * newest); a task that appears in the frames is listed at once and the
- * answer reloaded for its health, so a row never lags the counts by more
- * than one stats interval.
+ * newest); a task that appears in the frames is listed at once, and the
+ * answer is reloaded for health whenever the counts health is judged on
+ * change, so a row never lags the counts by more than one stats interval.
  *
  * @module
  */
@@ -32,14 +32,26 @@ export function mergeStats(overview: Overview, stats: StatsUpdate | null): LiveO
   };
 }
 
+/** What of a stats frame a task's health depends on: the tasks and their finished and queued counts. */
+export function healthInputs(stats: StatsUpdate): unknown {
+  return stats.tasks.map(({ name, stats: { failed, completed, active, delayed } }) => [
+    name,
+    failed,
+    completed,
+    active,
+    delayed,
+  ]);
+}
+
 /** The overview answer merged with the newest `stats:update`. */
 export function useOverview(): LiveResource<LiveOverview> {
   const { api, live } = useBoard();
   const overview = useLiveResource(
     (signal) => api.get<Overview>("overview", { signal }),
     [],
-    // Counts arrive by stats:update; the answer reloads when the task list changes.
-    { relevant: () => false, follows: (stats) => stats.tasks.map((task) => task.name) },
+    // Counts arrive by stats:update. The answer reloads for each task's health when the task
+    // list or the counts health is judged on (finished, active, delayed) change.
+    { relevant: () => false, follows: healthInputs },
   );
   const stats = live.stats.value;
   return overview.data ? { ...overview, data: mergeStats(overview.data, stats) } : overview;
