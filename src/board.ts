@@ -16,6 +16,7 @@ import type { SessionConfig } from "./auth/session.ts";
 import { getRequestListener } from "@hono/node-server";
 import { jsonMutations } from "./api/body.ts";
 import { createApi } from "./api/mod.ts";
+import { migrationGuard } from "./api/migration_lock.ts";
 import { createPresenter } from "./contract/present.ts";
 import { BoardError, errorBody } from "./errors.ts";
 import { createEventHub } from "./events/hub.ts";
@@ -29,6 +30,7 @@ import { listen, type ListenOptions } from "./listen.ts";
 import { routeFallback } from "./route_fallback.ts";
 import { createRedisSource } from "./source/redis/mod.ts";
 import type { TaskSource } from "./source/types.ts";
+import { createAppSource, isTaskoraApp, type TaskoraAppLike } from "./taskora/mod.ts";
 import { serveUi } from "./static.ts";
 
 /** A Node.js `(req, res)` request listener. */
@@ -98,11 +100,15 @@ const SOURCE_METHODS: (keyof TaskSource)[] = [
   "close",
 ];
 
-function resolveSource(source: TaskSource | string): { source: TaskSource; owned: boolean } {
+function resolveSource(
+  source: TaskSource | TaskoraAppLike | string,
+): { source: TaskSource; owned: boolean } {
+  // The App's connection stays the App's: the source it gets borrows it.
+  if (isTaskoraApp(source)) return { source: createAppSource(source), owned: true };
   if (typeof source === "string") {
     if (!/^rediss?:\/\//.test(source)) {
       throw new TypeError(
-        `queue-board: source must be a TaskSource or a redis:// URL (got ${
+        `queue-board: source must be a taskora App, a TaskSource or a redis:// URL (got ${
           JSON.stringify(source)
         })`,
       );
@@ -114,7 +120,8 @@ function resolveSource(source: TaskSource | string): { source: TaskSource; owned
   );
   if (missing.length > 0) {
     throw new TypeError(
-      `queue-board: source must be a TaskSource or a redis:// URL (missing ${missing.join(", ")})`,
+      "queue-board: source must be a taskora App, a TaskSource or a redis:// URL " +
+        `(missing ${missing.join(", ")})`,
     );
   }
   return { source, owned: false };
@@ -178,8 +185,10 @@ function hookGuard(hook: AuthHook): MiddlewareHandler {
 /**
  * Creates the board for a task system.
  *
- * @param source a {@link TaskSource} (e.g. `createMemorySource()`), or a Redis URL
- *   that taskora writes to
+ * @param source the taskora App (what `createTaskora()` returns: the board then
+ *   reuses its Redis connection and prefix, and knows each task's version,
+ *   `since` and configuration), a Redis URL that taskora writes to, or a
+ *   {@link TaskSource} (e.g. `createMemorySource()`)
  * @param options see {@link BoardOptions}; a bad option throws naming it
  *
  * @example Standalone on Deno
@@ -190,7 +199,10 @@ function hookGuard(hook: AuthHook): MiddlewareHandler {
  * // queue-board listening on http://127.0.0.1:3000/board (mutations off, login off, redaction off)
  * ```
  */
-export function createBoard(source: TaskSource | string, options: BoardOptions = {}): Board {
+export function createBoard(
+  source: TaskoraAppLike | TaskSource | string,
+  options: BoardOptions = {},
+): Board {
   const resolved = resolveOptions(options);
   const { source: taskSource, owned } = resolveSource(source);
   const present = createPresenter(resolved);
@@ -208,6 +220,7 @@ export function createBoard(source: TaskSource | string, options: BoardOptions =
   if (typeof resolved.auth === "function") api.use("*", hookGuard(resolved.auth));
   if (resolved.readOnly) api.use("*", readOnlyGuard());
   api.use("*", jsonMutations());
+  api.use("*", migrationGuard(taskSource));
   api.route("/", createApi(deps));
   api.all(
     "*",

@@ -11,6 +11,7 @@ import { deadLetterRoutes } from "./dlq.ts";
 import type { ApiDeps } from "./deps.ts";
 import { eventRoutes } from "./events.ts";
 import { jobRoutes } from "./jobs.ts";
+import { migrationLockRoutes } from "./migration_lock.ts";
 import { overviewRoutes } from "./overview.ts";
 import { scheduleRoutes } from "./schedules.ts";
 import { taskRoutes } from "./tasks.ts";
@@ -31,6 +32,7 @@ export function createApi(deps: ApiDeps): Hono {
       throughputRoutes,
       configRoutes,
       eventRoutes,
+      migrationLockRoutes,
     ]
   ) {
     api.route("/", routes(deps));

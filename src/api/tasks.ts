@@ -15,6 +15,7 @@ import type {
   CleanResponse,
   MigrationsResponse,
   RetryAllResponse,
+  TaskDefinitionResponse,
   TaskStatsResponse,
   VersionBucket,
   VersionCounts,
@@ -59,23 +60,34 @@ export function taskRoutes({ source, present }: ApiDeps): Hono {
       const task = c.req.param("task");
       const proposed = c.req.query("since");
       const since = proposed === undefined ? null : integerParam("since", proposed, 0);
-      const dist = await source.getVersionDistribution(task);
+      const [dist, definition] = await Promise.all([
+        source.getVersionDistribution(task),
+        source.getTaskDefinition?.(task) ?? null,
+      ]);
       const buckets = [dist.queue, dist.delayed, dist.retrying];
       const pendingVersions = buckets.flatMap((b) => Object.keys(b).map(Number));
-      const version = dist.latestVersion ?? 1;
+      // The App's own version when embedded; without it, a guess from the jobs seen.
+      const version = definition?.version ?? dist.latestVersion ?? 1;
       const body: MigrationsResponse = {
         version,
-        since: null,
+        since: definition?.since ?? null,
         queue: bucketOf(dist.queue),
         delayed: bucketOf(dist.delayed),
         retrying: bucketOf(dist.retrying),
         canBumpSince: pendingVersions.length ? Math.min(...pendingVersions) : version,
       };
       if (since !== null) {
-        body.canBump = since <= body.canBumpSince;
+        // A floor above the version would refuse the jobs the App dispatches now.
+        body.canBump = since <= body.canBumpSince && since <= version;
         body.blockedJobs = buckets.reduce((sum, b) => sum + countBelow(b, since), 0);
       }
       return c.json(body);
+    })
+    .get("/tasks/:task/definition", async (c) => {
+      const task = c.req.param("task");
+      const definition = source.getTaskDefinition ? await source.getTaskDefinition(task) : null;
+      if (definition === null) await source.getTaskStorage(task); // TASK_NOT_FOUND when unknown
+      return c.json({ task, definition } satisfies TaskDefinitionResponse);
     })
     .post("/tasks/:task/retry-all", async (c) => {
       const task = c.req.param("task");

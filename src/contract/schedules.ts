@@ -40,6 +40,11 @@ export interface ScheduleRecord {
   lastRunStatus: JobState | null;
   /** Paused schedules have no next run. */
   paused: boolean;
+  /**
+   * Declared in the App's code (known only with the App): every worker
+   * start registers it again, undoing changes made here.
+   */
+  declaredInCode?: boolean;
 }
 
 /** The answer of pausing, resuming or changing a schedule: the schedule as it is now. */

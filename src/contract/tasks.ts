@@ -28,11 +28,61 @@ export interface VersionBucket {
   byVersion: VersionCounts;
 }
 
+/**
+ * What the taskora App declares for a task (`GET /tasks/{task}/definition`):
+ * only known when the board is embedded with the App, since the keyspace
+ * records none of it.
+ */
+export interface TaskDefinition {
+  /** The task name. */
+  name: string;
+  /** The version jobs are dispatched with (`_v`). */
+  version: number;
+  /** The oldest job version a worker still runs; older jobs fail. */
+  since: number;
+  /** How many migration functions the task has. */
+  migrations: number;
+  /** Jobs one worker runs at once. */
+  concurrency: number | null;
+  /** Longest run of one attempt, ms. */
+  timeout: number | null;
+  /** Retry policy: attempts, backoff (`fixed`, `exponential`, `linear` or `custom`), delays in ms. */
+  retry: {
+    attempts: number | null;
+    backoff: string | null;
+    delay: number | null;
+    maxDelay: number | null;
+    jitter: boolean | null;
+  } | null;
+  /** Stall detection: check interval (ms) and how many stalls fail a job. */
+  stall: { interval: number | null; maxCount: number | null } | null;
+  /** One job at a time across all workers. */
+  singleton: boolean;
+  /** Default limit per concurrency key. */
+  concurrencyLimit: number | null;
+  /** Time to live of a waiting job, ms, and what happens when it runs out. */
+  ttl: { maxMs: number; onExpire: string } | null;
+  /** Batching of a collect task. */
+  collect: { delayMs: number; maxSize: number; maxWaitMs: number } | null;
+  /** Whether this process runs the task's handler (false for a contract-only registration). */
+  hasHandler: boolean;
+  /** Schedules declared in code for the task (re-registered at every worker start). */
+  schedules: string[];
+}
+
+/** The answer of `GET /tasks/{task}/definition`. */
+export interface TaskDefinitionResponse {
+  /** The task. */
+  task: string;
+  /** What the App declares; null when the board runs without the App (or the App lacks the task). */
+  definition: TaskDefinition | null;
+}
+
 /** The answer of `GET /tasks/{task}/migrations`. */
 export interface MigrationsResponse {
-  /** The newest task version seen on any job. */
+  /** The task's version: the App's when embedded, else the newest seen on any job. */
   version: number;
-  /** The task's declared `since`; the keyspace does not record it, so null. */
+  /** The task's declared `since` (from the App); null without it, since the keyspace does not record it. */
   since: number | null;
   /** Waiting and active jobs. */
   queue: VersionBucket;

@@ -32,7 +32,8 @@ import type {
   RetryableState,
   WorkflowState,
 } from "../contract/states.ts";
-import type { VersionCounts } from "../contract/tasks.ts";
+import type { MigrationLock } from "../contract/migration_lock.ts";
+import type { TaskDefinition, VersionCounts } from "../contract/tasks.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type {
   WorkflowCancelResult,
@@ -61,11 +62,13 @@ export type {
   JobState,
   LogEntry,
   LogPage,
+  MigrationLock,
   QueueHeads,
   QueueStats,
   RetryableState,
   ScheduleConfig,
   ScheduleRecord,
+  TaskDefinition,
   TaskEventFields,
   ThroughputBucket,
   TriggerResult,
@@ -310,4 +313,16 @@ export interface TaskSource {
   subscribe(listener: (event: TaskEvent) => void): () => void;
   /** Stops background work and releases connections the source owns. */
   close(): Promise<void>;
+  /**
+   * taskora's migration lock while it halts writers, else null. While it is
+   * held the board refuses every mutation (503 `MIGRATION_IN_PROGRESS`).
+   * Sources with no such lock leave it out.
+   */
+  getMigrationLock?(): Promise<MigrationLock | null>;
+  /**
+   * What the taskora App declares for a task (version, since, config,
+   * schedules in code); null when the source has no App to ask, and
+   * `TASK_NOT_FOUND` for a task the App does not know.
+   */
+  getTaskDefinition?(task: string): Promise<TaskDefinition | null>;
 }

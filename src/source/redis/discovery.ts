@@ -67,6 +67,8 @@ export interface TaskDiscoveryOptions {
    * between two rediscoveries asked for by a miss.
    */
   intervalMs?: number;
+  /** Tasks known without a SCAN (a taskora App's registered ones), added to every discovery. */
+  known?: () => readonly string[];
 }
 
 /**
@@ -82,6 +84,7 @@ export class TaskDiscovery {
   readonly #prefix?: string;
   readonly #fixed?: string[];
   readonly #intervalMs: number;
+  readonly #known?: () => readonly string[];
   #tasks: string[] | null = null;
   #inFlight: Promise<string[]> | null = null;
   #lastRefresh = 0;
@@ -94,6 +97,7 @@ export class TaskDiscovery {
     this.#prefix = options.prefix;
     this.#fixed = options.tasks ? [...new Set(options.tasks)].sort() : undefined;
     this.#intervalMs = options.intervalMs ?? 10_000;
+    this.#known = options.known;
   }
 
   /** The cached tasks (discovering them on first use). */
@@ -108,7 +112,8 @@ export class TaskDiscovery {
     if (this.#fixed) return Promise.resolve([...this.#fixed]);
     if (!this.#inFlight) {
       this.#inFlight = discoverTasks(this.#connection, this.#prefix)
-        .then((tasks) => {
+        .then((found) => {
+          const tasks = this.#known ? [...new Set([...found, ...this.#known()])].sort() : found;
           this.#tasks = tasks;
           this.#lastRefresh = Date.now();
           this.#schedule();

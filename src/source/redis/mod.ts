@@ -58,6 +58,8 @@ import { getStoreInfo } from "./info.ts";
 import { getJob, getJobLogs, listJobs } from "./jobs.ts";
 import { locateJob } from "./locate.ts";
 import { checkWireVersion } from "./meta.ts";
+import { MigrationWatch } from "./migration_watch.ts";
+import type { MigrationLock } from "../../contract/migration_lock.ts";
 import { getQueueHeads } from "./queue_heads.ts";
 import { RecentJobIds } from "./recent_job_ids.ts";
 import { retryAllFailed, retryFailedJobs, retryJob } from "./retry.ts";
@@ -91,6 +93,8 @@ export interface RedisSourceOptions {
   prefix?: string;
   /** The tasks to show; when given, no SCAN is made to discover them. */
   tasks?: string[];
+  /** Tasks known without a SCAN (a taskora App's registered ones), always listed. */
+  knownTasks?: () => readonly string[];
   /** How often tasks and workflows are rediscovered in the background, ms (default 10,000). */
   discoveryIntervalMs?: number;
   /** Longest wait for Redis before a call fails with STORE_UNAVAILABLE, ms (default 2000). */
@@ -120,6 +124,7 @@ export class RedisTaskSource implements TaskSource {
   #wireCheck: Promise<void> | null = null;
   #wire: { ok: true } | { ok: false; error: IncompatibleStoreError; at: number } | null = null;
   readonly #offReconnect: () => void;
+  readonly #migration: MigrationWatch;
   /** The live event reader, made on the first {@link subscribe}. */
   #events: RedisEventReader | null = null;
   readonly #eventRefreshMs: number;
@@ -135,10 +140,13 @@ export class RedisTaskSource implements TaskSource {
     });
     // A reconnection may be to another server: check its wire version again.
     this.#offReconnect = this.connection.onReconnect(() => this.#wire = null);
+    // A migrator taking or freeing its lock may change the wire version too.
+    this.#migration = new MigrationWatch(this.connection, options.prefix, () => this.#wire = null);
     this.#discovery = new TaskDiscovery(this.connection, {
       prefix: options.prefix,
       tasks: options.tasks,
       intervalMs: options.discoveryIntervalMs,
+      known: options.knownTasks,
     });
     this.#workflows = new WorkflowIndex(this.connection, {
       prefix: options.prefix,
@@ -468,9 +476,19 @@ export class RedisTaskSource implements TaskSource {
     return result;
   }
 
+  /**
+   * taskora's migration lock when it halts writers (see
+   * `wire/migration_lock.ts`), else null; one round trip.
+   */
+  async getMigrationLock(): Promise<MigrationLock | null> {
+    await this.connection.ready();
+    return await this.#migration.read();
+  }
+
   /** Stops background work and closes the client if the source created it. */
   async close(): Promise<void> {
     this.#offReconnect();
+    this.#migration.close();
     await this.#events?.close();
     await Promise.all([this.#discovery.stop(), this.#workflows.stop(), this.#deadLetters.settle()]);
     await this.connection.close();

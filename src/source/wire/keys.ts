@@ -69,6 +69,8 @@ export function globalKeys(prefix?: string): {
   schedules: string;
   schedulesNext: string;
   schedulesLock: string;
+  migrationLock: string;
+  migrationChannel: string;
 } {
   const root = keyRoot(prefix);
   return {
@@ -76,6 +78,9 @@ export function globalKeys(prefix?: string): {
     schedules: `${root}:schedules`,
     schedulesNext: `${root}:schedules:next`,
     schedulesLock: `${root}:schedules:lock`,
+    // taskora's reserved migration keys (redis/keys.ts, buildMigrationKeys).
+    migrationLock: `${root}:migration:lock`,
+    migrationChannel: `${root}:migration:broadcast`,
   };
 }
 

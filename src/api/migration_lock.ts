@@ -1,0 +1,49 @@
+/**
+ * taskora's migration lock at the API: `GET /migration-lock` for the UI's
+ * banner, and the guard that refuses every mutation while the lock is
+ * held (503 `MIGRATION_IN_PROGRESS`), as every taskora process halts its
+ * writes then. Reads go on.
+ *
+ * @module
+ */
+
+import { Hono, type MiddlewareHandler } from "hono";
+import { BoardError } from "../errors.ts";
+import type { MigrationLock, MigrationLockResponse } from "../contract/migration_lock.ts";
+import type { TaskSource } from "../source/types.ts";
+import type { ApiDeps } from "./deps.ts";
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+function describe(lock: MigrationLock): string {
+  const what = [
+    lock.reason && `"${lock.reason}"`,
+    lock.by && `by ${lock.by}`,
+    lock.startedAt !== null && `started ${new Date(lock.startedAt).toISOString()}`,
+  ].filter(Boolean).join(", ");
+  const until = lock.expiresInMs === null
+    ? ""
+    : `; the lock expires by itself in ${Math.ceil(lock.expiresInMs / 1000)} s`;
+  return `taskora is migrating the keyspace${what ? ` (${what})` : ""}: every taskora process ` +
+    `halts its writes until the migration lock is freed, and so does the board${until}. ` +
+    "Reads go on; try again when it is done.";
+}
+
+/** Refuses mutations while the source says the lock is held. */
+export function migrationGuard(source: TaskSource): MiddlewareHandler {
+  return async function migrationLock(c, next) {
+    if (!READS.has(c.req.method) && source.getMigrationLock) {
+      const lock = await source.getMigrationLock();
+      if (lock) throw new BoardError("MIGRATION_IN_PROGRESS", describe(lock));
+    }
+    await next();
+  };
+}
+
+/** `GET /migration-lock`. */
+export function migrationLockRoutes({ source }: ApiDeps): Hono {
+  return new Hono().get("/migration-lock", async (c) => {
+    const lock = source.getMigrationLock ? await source.getMigrationLock() : null;
+    return c.json({ held: lock !== null, lock } satisfies MigrationLockResponse);
+  });
+}

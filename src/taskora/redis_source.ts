@@ -1,0 +1,109 @@
+/**
+ * The board over the App's own Redis: the Redis source on the App's ioredis
+ * connection and key prefix, with what only the App knows added (task
+ * definitions, schedules declared in code) and triggers dispatched by the
+ * App itself.
+ *
+ * @module
+ */
+
+import type {
+  SchedulePatch,
+  ScheduleRecord,
+  TaskDefinition,
+  TriggerResult,
+} from "../source/types.ts";
+import { RedisTaskSource } from "../source/redis/mod.ts";
+import type { RedisConnection } from "../source/redis/client.ts";
+import { getSchedule } from "../source/redis/schedules.ts";
+import { scheduleNotFound, taskNotFound } from "../source/refusals.ts";
+import { keyRoot } from "../source/wire/keys.ts";
+import type { TaskoraAppLike } from "./app.ts";
+import { appTaskDefinition, DeclaredSchedules } from "./definitions.ts";
+import { fromIoredis, type IoredisLike } from "./ioredis_client.ts";
+import { TRIGGER_KEY_TTL_MS, type TriggerLedger, triggerThroughApp } from "./trigger.ts";
+
+/**
+ * Trigger keys in Redis (`<root>:board:trigger:<uuid>`, one string per key,
+ * expiring after a day), so that board replicas share them.
+ */
+function redisLedger(connection: RedisConnection, prefix?: string): TriggerLedger {
+  const key = (token: string) => `${keyRoot(prefix)}:board:trigger:${token}`;
+  return {
+    async claim(token) {
+      const [set, existing] = await connection.pipeline([
+        ["SET", key(token), "", "NX", "PX", String(TRIGGER_KEY_TTL_MS)],
+        ["GET", key(token)],
+      ]) as [string | null, string | null];
+      return set === "OK" ? null : existing ?? "";
+    },
+    async record(token, jobId) {
+      await connection.call(["SET", key(token), jobId, "PX", String(TRIGGER_KEY_TTL_MS)]);
+    },
+    async release(token) {
+      await connection.call(["DEL", key(token)]);
+    },
+  };
+}
+
+/** The Redis source of a taskora App with the ioredis Redis adapter. */
+export class AppRedisSource extends RedisTaskSource {
+  readonly #app: TaskoraAppLike;
+  readonly #declared: DeclaredSchedules;
+  readonly #ledger: TriggerLedger;
+
+  /** Reads through `redis` (never closed here) under the App's `prefix`. */
+  constructor(app: TaskoraAppLike, redis: IoredisLike, prefix?: string) {
+    super({
+      client: fromIoredis(redis),
+      prefix,
+      knownTasks: () => [...app.getRegisteredTasks()].map((task) => task.name),
+    });
+    this.#app = app;
+    this.#declared = new DeclaredSchedules(app);
+    this.#ledger = redisLedger(this.connection, prefix);
+  }
+
+  /** The App's definition of a task; null for a task it does not register. */
+  async getTaskDefinition(task: string): Promise<TaskDefinition | null> {
+    const definition = appTaskDefinition(this.#app, this.#declared, task);
+    if (definition === null && !(await this.listTasks()).includes(task)) throw taskNotFound(task);
+    return definition;
+  }
+
+  #mark(schedule: ScheduleRecord): ScheduleRecord {
+    return { ...schedule, declaredInCode: this.#declared.has(schedule.name) };
+  }
+
+  /** Every schedule, those declared in code marked so. */
+  override async listSchedules(): Promise<ScheduleRecord[]> {
+    return (await super.listSchedules()).map((s) => this.#mark(s));
+  }
+
+  /** Pauses a schedule. */
+  override async pauseSchedule(name: string): Promise<ScheduleRecord> {
+    return this.#mark(await super.pauseSchedule(name));
+  }
+
+  /** Resumes a schedule from now. */
+  override async resumeSchedule(name: string): Promise<ScheduleRecord> {
+    return this.#mark(await super.resumeSchedule(name));
+  }
+
+  /** Changes a schedule (one declared in code is reset by the next `app.start()`). */
+  override async updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord> {
+    return this.#mark(await super.updateSchedule(name, patch));
+  }
+
+  /** Dispatches one run through the App; see `trigger.ts`. */
+  override async triggerSchedule(name: string, idempotencyKey?: string): Promise<TriggerResult> {
+    const record = await getSchedule(this.connection, name, this.prefix);
+    if (!record) throw scheduleNotFound(name);
+    return await triggerThroughApp(
+      this.#app,
+      this.#ledger,
+      { name, task: record.config.task },
+      idempotencyKey,
+    );
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Triggering a schedule through the App (`app.schedules.trigger`): the job
+ * is dispatched by taskora itself, so its `_v`, TTL, collect buffering,
+ * input schema and serializer are the task's own.
+ *
+ * taskora gives the dispatched job a random id, so an idempotency key
+ * cannot name the job as it does without the App. Instead the board notes
+ * each key's job in a {@link TriggerLedger} for a day: a trigger sent again
+ * with the same key finds the job the first one made.
+ *
+ * @module
+ */
+
+import { BoardError } from "../errors.ts";
+import type { TriggerResult } from "../contract/schedules.ts";
+import { scheduleNotFound } from "../source/refusals.ts";
+import { triggerJobId } from "../source/trigger_id.ts";
+import { findTask, type TaskoraAppLike } from "./app.ts";
+
+/** How long a trigger's idempotency key is remembered, ms. */
+export const TRIGGER_KEY_TTL_MS = 24 * 60 * 60_000;
+
+/** Where the job of each idempotency key is noted. */
+export interface TriggerLedger {
+  /**
+   * Claims `token` for a new trigger: null when claimed, otherwise the job
+   * its first trigger made (`""` while that one is still dispatching).
+   */
+  claim(token: string): Promise<string | null>;
+  /** Notes the job a claimed token dispatched. */
+  record(token: string, jobId: string): Promise<void>;
+  /** Gives a claim back (its dispatch failed). */
+  release(token: string): Promise<void>;
+}
+
+/** Most keys a {@link memoryLedger} keeps; the oldest go first. */
+const MEMORY_LEDGER_SIZE = 1000;
+
+/** A ledger in this process, bounded, for an App whose store is in memory too. */
+export function memoryLedger(now: () => number = Date.now): TriggerLedger {
+  const entries = new Map<string, { jobId: string; at: number }>();
+  return {
+    claim(token) {
+      const entry = entries.get(token);
+      if (entry && now() - entry.at < TRIGGER_KEY_TTL_MS) return Promise.resolve(entry.jobId);
+      entries.delete(token);
+      entries.set(token, { jobId: "", at: now() });
+      if (entries.size > MEMORY_LEDGER_SIZE) entries.delete(entries.keys().next().value!);
+      return Promise.resolve(null);
+    },
+    record(token, jobId) {
+      entries.set(token, { jobId, at: now() });
+      return Promise.resolve();
+    },
+    release(token) {
+      entries.delete(token);
+      return Promise.resolve();
+    },
+  };
+}
+
+function failure(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Dispatches one run of schedule `name` (which runs `task`) through the
+ * App. `INVALID_STATE` when this App does not register the task (the fix:
+ * register it where the board runs) or when taskora refuses the dispatch
+ * (e.g. its input schema rejects the schedule's data).
+ */
+export async function triggerThroughApp(
+  app: TaskoraAppLike,
+  ledger: TriggerLedger,
+  schedule: { name: string; task: string },
+  idempotencyKey?: string,
+): Promise<TriggerResult> {
+  const { name, task } = schedule;
+  if (!findTask(app, task)) {
+    throw new BoardError(
+      "INVALID_STATE",
+      `Schedule "${name}" runs task "${task}", which this App does not register: register it ` +
+        "(app.task, or app.register(contract)) in the process that serves the board",
+    );
+  }
+  const token = idempotencyKey === undefined ? null : await triggerJobId(name, idempotencyKey);
+  if (token !== null) {
+    const existing = await ledger.claim(token);
+    if (existing === "") {
+      throw new BoardError(
+        "INVALID_STATE",
+        `A trigger of "${name}" with this Idempotency-Key is still being dispatched; look again`,
+      );
+    }
+    if (existing !== null) return { jobId: existing, created: false };
+  }
+  let jobId: string;
+  try {
+    jobId = String(await app.schedules.trigger(name));
+  } catch (error) {
+    if (token !== null) await ledger.release(token).catch(() => {});
+    if (/not found/i.test(failure(error)) && /schedule/i.test(failure(error))) {
+      throw scheduleNotFound(name);
+    }
+    if (error instanceof BoardError) throw error;
+    throw new BoardError("INVALID_STATE", `taskora refused the dispatch: ${failure(error)}`, {
+      cause: error,
+    });
+  }
+  if (token !== null) await ledger.record(token, jobId);
+  return { jobId, created: true };
+}

@@ -1,0 +1,100 @@
+/**
+ * A real taskora App (../shared/taskora/taskora.js, taskora 0.5.0) on a
+ * throwaway redis-server, with real workers, and the board embedded with
+ * `createBoard(app)`; plus polling helpers that wait for a condition with a
+ * deadline (never a fixed sleep).
+ *
+ * @module
+ */
+
+// deno-lint-ignore-file no-explicit-any
+import { createBoard } from "../../mod.ts";
+import { startRedis } from "../helpers/redis_server.ts";
+import { createTaskora, memoryAdapter, redisAdapter } from "../../../shared/taskora/taskora.js";
+
+export { createTaskora, memoryAdapter, redisAdapter };
+
+/** A board and what the test drives it with. */
+export interface AppWorld {
+  app: any;
+  board: ReturnType<typeof createBoard>;
+  url: string;
+  /** GET a path under `/board/api`, parsed. */
+  get(path: string): Promise<{ status: number; body: any }>;
+  /** POST (or another method) JSON to a path under `/board/api`, parsed. */
+  send(
+    path: string,
+    body?: unknown,
+    init?: { method?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any }>;
+}
+
+async function call(
+  board: ReturnType<typeof createBoard>,
+  path: string,
+  init: RequestInit,
+): Promise<{ status: number; body: any }> {
+  const response = await board.fetch(new Request(`http://localhost/board/api${path}`, init));
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+/** Builds a world around an App made by `define(app)` before `app.start()`. */
+export async function withApp(
+  kind: "redis" | "memory",
+  define: (app: any) => void,
+  fn: (world: AppWorld) => Promise<void>,
+  options: { start?: boolean } = {},
+): Promise<void> {
+  const redis = kind === "redis" ? await startRedis() : null;
+  const app = createTaskora({
+    adapter: redis ? redisAdapter(redis.url) : memoryAdapter(),
+    scheduler: { pollInterval: 100 },
+  });
+  try {
+    define(app);
+    const board = createBoard(app);
+    try {
+      if (options.start !== false) await app.start();
+      await fn({
+        app,
+        board,
+        url: redis?.url ?? "",
+        get: (path) => call(board, path, {}),
+        send: (path, body, init = {}) =>
+          call(board, path, {
+            method: init.method ?? "POST",
+            headers: { "content-type": "application/json", ...init.headers },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          }),
+      });
+    } finally {
+      await board.close();
+    }
+  } finally {
+    await app.close();
+    await redis?.stop();
+  }
+}
+
+/** Polls `probe` until it returns a value other than undefined, or fails after 10 s. */
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Waits until job `id` is in `state` as the board answers it. */
+export function waitForState(world: AppWorld, id: string, state: string): Promise<any> {
+  return waitFor(`job ${id} ${state}`, async () => {
+    const { status, body } = await world.get(`/jobs/${id}`);
+    return status === 200 && body.state === state ? body : undefined;
+  });
+}
