@@ -64,6 +64,14 @@ export interface TriggerResult {
    * dispatched it: nothing new was dispatched.
    */
   created: boolean;
+  /** The `_v` the new job was stamped with (absent when nothing was dispatched). */
+  version?: number;
+  /**
+   * Where that version came from: `app`, the taskora App's task (exact);
+   * `recent-jobs`, the highest `_v` among the task's jobs in the store (the
+   * board runs without the App and cannot know better).
+   */
+  versionFrom?: "app" | "recent-jobs";
 }
 
 /** The answer of `POST /schedules/{name}/trigger`. */

@@ -78,3 +78,16 @@ export function assertCleanable(state: FinishedState, olderThanMs: number): void
     throw invalidParam("olderThan", "must be a number of milliseconds, 0 or more");
   }
 }
+
+/**
+ * `VERSION_UNKNOWN`: a trigger without the App, for a task with no job left
+ * to learn its version from.
+ */
+export function versionUnknown(schedule: string, task: string): BoardError {
+  return new BoardError(
+    "VERSION_UNKNOWN",
+    `Schedule "${schedule}" was not triggered: no job of task "${task}" is left to learn its ` +
+      "version from, and a guessed _v makes a job that fails at once or is migrated again. " +
+      "Embed the board with the taskora App (createBoard(app)) to trigger through it.",
+  );
+}

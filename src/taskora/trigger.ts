@@ -76,7 +76,8 @@ export async function triggerThroughApp(
   idempotencyKey?: string,
 ): Promise<TriggerResult> {
   const { name, task } = schedule;
-  if (!findTask(app, task)) {
+  const definition = findTask(app, task);
+  if (!definition) {
     throw new BoardError(
       "INVALID_STATE",
       `Schedule "${name}" runs task "${task}", which this App does not register: register it ` +
@@ -108,5 +109,5 @@ export async function triggerThroughApp(
     });
   }
   if (token !== null) await ledger.record(token, jobId);
-  return { jobId, created: true };
+  return { jobId, created: true, version: definition.version, versionFrom: "app" };
 }

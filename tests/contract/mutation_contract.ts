@@ -117,6 +117,7 @@ export function withMoreSchedules(dump: KeyspaceDump): KeyspaceDump {
             data: { run: "monthly" },
           }),
           thumbnails: JSON.stringify({ task: "resize-image", every: 3_600_000 }),
+          "ghost-sync": JSON.stringify({ task: "ghost", every: 60_000, data: { full: true } }),
         },
       },
     },
@@ -460,6 +461,24 @@ export function mutationContract(name: string, seed: Seed): void {
     assert.equal(thumbnail?.version, 3);
     assert.equal(thumbnail?.maxAttempts, 1);
   }, withMoreSchedules(dump));
+
+  contract("a trigger says which version it stamped, learnt from the task's jobs", async (s) => {
+    const answer = await s.triggerSchedule("invoices");
+    assert.equal(answer.version, 2);
+    assert.equal(answer.versionFrom, "recent-jobs");
+  }, withMoreSchedules(dump));
+
+  contract(
+    "a trigger with no job to learn the version from is refused, nothing dispatched",
+    async (s) => {
+      await assert.rejects(
+        () => s.triggerSchedule("ghost-sync"),
+        code("VERSION_UNKNOWN", "createBoard(app)"),
+      );
+      await assert.rejects(() => s.listJobs("ghost", "waiting", 0, 10), code("TASK_NOT_FOUND"));
+    },
+    withMoreSchedules(dump),
+  );
 
   contract("updates a schedule: cron and every replace each other", async (s) => {
     const before = Date.now();

@@ -14,7 +14,7 @@ import { applySchedulePatch } from "../schedule_patch.ts";
 import { nextRunOf } from "../schedule_time.ts";
 import type { ScheduleConfig, SchedulePatch, TriggerResult } from "../types.ts";
 import type { MemoryStore, StoredJob, StoredSchedule } from "./store.ts";
-import { scheduleNotFound } from "../refusals.ts";
+import { scheduleNotFound, versionUnknown } from "../refusals.ts";
 
 /** A schedule's stored JSON, parsed. */
 interface StoredConfig extends ScheduleConfig {
@@ -49,11 +49,12 @@ export function resumeSchedule(store: MemoryStore, name: string): void {
 /**
  * What a dispatch of the task carries today, read off its jobs (the store
  * holds the task's definition nowhere else): the highest `_v`, and the
- * `maxAttempts` of the newest job of that version. `_v` 1 and one attempt
- * when the task has no jobs.
+ * `maxAttempts` of the newest job of that version. `VERSION_UNKNOWN` when
+ * the task has no jobs (as the Redis source's script refuses).
  */
 function currentDispatch(
   store: MemoryStore,
+  name: string,
   task: string,
 ): { version: number; maxAttempts: number } {
   let newest: StoredJob | null = null;
@@ -63,7 +64,8 @@ function currentDispatch(
       (job.version === newest.version && job.createdAt > newest.createdAt)
     ) newest = job;
   }
-  return { version: newest?.version ?? 1, maxAttempts: newest?.maxAttempts ?? 1 };
+  if (newest === null) throw versionUnknown(name, task);
+  return { version: newest.version, maxAttempts: newest.maxAttempts };
 }
 
 /**
@@ -78,12 +80,13 @@ function currentDispatch(
 export function triggerSchedule(store: MemoryStore, name: string, jobId: string): TriggerResult {
   const { config } = load(store, name);
   if (store.tasks.get(config.task)?.jobs.has(jobId)) return { jobId, created: false };
+  const dispatch = currentDispatch(store, name, config.task);
   store.enqueue(config.task, {
     id: jobId,
     data: config.data !== undefined ? config.data : null,
-    ...currentDispatch(store, config.task),
+    ...dispatch,
   });
-  return { jobId, created: true };
+  return { jobId, created: true, version: dispatch.version, versionFrom: "recent-jobs" };
 }
 
 /**

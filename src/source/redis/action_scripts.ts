@@ -294,7 +294,9 @@ return #ids
  * nowhere else): the schedule's last job plus the newest `sample` members
  * of the wait list, active list, delayed set and completed, failed and
  * cancelled sets; the highest `_v` wins, and `maxAttempts` comes from the
- * newest (`ts`) job that has it. Nothing found: `_v=1`, `maxAttempts=1`.
+ * newest (`ts`) job that has it. No job to learn the version from: nothing
+ * is written (`{ 2 }`), since a guessed `_v` makes a job that fails at once
+ * (below the task's `since`) or is migrated again (already current).
  *
  * When a job hash with the id already exists, nothing is written: the id
  * was derived from an idempotency key, and this is the trigger sent again
@@ -303,7 +305,8 @@ return #ids
  *
  * KEYS = wait, marker, events, active, delayed, completed, failed, cancelled.
  * ARGV = jobPrefix, jobId, serialized data, now, lastJobId (`""` = none), sample.
- * Returns `{ 1, _v, maxAttempts }` when dispatched, `{ 0 }` when the job existed.
+ * Returns `{ 1, _v, maxAttempts }` when dispatched, `{ 0 }` when the job
+ * existed, `{ 2 }` when no job says the task's version.
  */
 export const TRIGGER_DISPATCH: LuaScript = {
   name: "trigger-dispatch",
@@ -328,7 +331,7 @@ for _, c in ipairs(candidates) do
     if f[2] then maxAttempts = f[2] end
   end
 end
-version = version or 1
+if not version then return { 2 } end
 
 redis.call('HSET', prefix .. id,
   'ts', now,

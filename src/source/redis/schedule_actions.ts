@@ -29,7 +29,7 @@ import {
 } from "./action_scripts.ts";
 import type { RedisConnection } from "./client.ts";
 import { getSchedule } from "./schedules.ts";
-import { scheduleNotFound } from "../refusals.ts";
+import { scheduleNotFound, versionUnknown } from "../refusals.ts";
 
 /** Compare-and-set attempts before a change gives up. */
 const WRITE_ATTEMPTS = 5;
@@ -170,8 +170,9 @@ export async function removeSchedule(
  * does (`task.dispatch(config.data ?? null)`): one job of the schedule's
  * task, its data serialized with JSON (taskora's default serializer), in
  * one script on the task's slot ({@link TRIGGER_DISPATCH}, which also picks
- * the task's current `_v` and `maxAttempts`). Like upstream, neither the
- * next run nor `lastRun` / `lastJobId` change.
+ * the task's current `_v` and `maxAttempts`: the highest `_v` among its
+ * jobs, said in the answer; with no job to learn it from, `VERSION_UNKNOWN`).
+ * Like upstream, neither the next run nor `lastRun` / `lastJobId` change.
  *
  * With an idempotency key the job id is derived from it
  * ({@link triggerJobId}); when that job exists already the script writes
@@ -191,7 +192,7 @@ export async function triggerSchedule(
   }
   const keys = taskKeys(record.config.task, prefix);
   const data = JSON.stringify(record.config.data !== undefined ? record.config.data : null);
-  const [created] = await connection.call<[number, ...number[]]>({
+  const [outcome, version] = await connection.call<[number, ...number[]]>({
     script: TRIGGER_DISPATCH,
     keys: [
       keys.wait,
@@ -205,5 +206,7 @@ export async function triggerSchedule(
     ],
     args: [keys.jobPrefix, jobId, data, Date.now(), record.lastJobId ?? "", VERSION_SAMPLE],
   });
-  return { jobId, created: created === 1 };
+  if (outcome === 2) throw versionUnknown(name, record.config.task);
+  if (outcome === 0) return { jobId, created: false };
+  return { jobId, created: true, version, versionFrom: "recent-jobs" };
 }
