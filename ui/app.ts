@@ -10,6 +10,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ConfirmHost } from "./components/confirm_dialog.ts";
 import { ErrorBanner } from "./components/error_banner.ts";
+import { MigrationBanner } from "./components/migration_banner.ts";
 import { Sidebar } from "./components/sidebar.ts";
 import { StaleNote, useStaleness } from "./components/stale_note.ts";
 import { Toasts } from "./components/toasts.ts";
@@ -33,6 +34,7 @@ function Content({ children }: { children: ComponentChildren }) {
   return html`
     <main class=${stale ? "content is-stale" : "content"} id="content" tabindex="-1">
       <${StaleNote} />
+      <${MigrationBanner} />
       ${children}
     </main>
   `;

@@ -94,10 +94,13 @@ export function ScheduleActions(
           api.send<TriggerResponse>("POST", `${path}/trigger`, undefined, {
             idempotencyKey,
           }),
-        ({ jobId, created }) =>
-          created
-            ? `Triggered ${name}: job ${jobId}`
-            : `${name} had already been triggered by the earlier try: job ${jobId}`,
+        ({ jobId, created, version, versionFrom }) =>
+          !created
+            ? `${name} had already been triggered by the earlier try: job ${jobId}`
+            : versionFrom === "recent-jobs"
+            ? `Triggered ${name}: job ${jobId}, stamped v${version}, the newest version among ` +
+              `${config.task}'s jobs (embed the board with the taskora App to use the task's own)`
+            : `Triggered ${name}: job ${jobId} (v${version})`,
       );
       if (result) {
         runKey.current = null;

@@ -104,7 +104,11 @@ export function ScheduleEditor(
     setSaving(true);
     try {
       await api.send("PUT", `schedules/${encodeURIComponent(schedule.name)}`, result.body);
-      toastSuccess(`Saved schedule ${schedule.name}`);
+      toastSuccess(
+        schedule.declaredInCode
+          ? `Saved schedule ${schedule.name}; the next worker start resets it from the code`
+          : `Saved schedule ${schedule.name}`,
+      );
       onDone(true);
     } catch (error) {
       setErrors(errorsFromApi(error));
@@ -122,6 +126,12 @@ export function ScheduleEditor(
       onKeyDown=${(e: KeyboardEvent) => e.key === "Escape" && onDone(false)}
       noValidate
     >
+      ${schedule.declaredInCode
+        ? html`<p class="banner banner-warning" role="note">
+          This schedule is declared in the App's code: the next worker start registers it
+          again and resets what you change here. Change the code to keep it.
+        </p>`
+        : null}
       <fieldset class="schedule-kind">
         <legend class="schedule-label">Runs</legend>
         ${(["cron", "every"] as const).map((kind) =>
