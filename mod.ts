@@ -37,7 +37,7 @@ import type { TaskSource } from "./src/source/types.ts";
 
 export { type Board, createBoard, type NodeHandler } from "./src/board.ts";
 export type { ListenOptions } from "./src/listen.ts";
-export type { TaskoraAppLike } from "./src/taskora/app.ts";
+export type { TaskoraApp } from "./src/taskora/app.ts";
 export type {
   AuthHook,
   BoardOptions,

@@ -30,7 +30,8 @@ import { listen, type ListenOptions } from "./listen.ts";
 import { routeFallback } from "./route_fallback.ts";
 import { createRedisSource } from "./source/redis/mod.ts";
 import type { TaskSource } from "./source/types.ts";
-import { createAppSource, isTaskoraApp, type TaskoraAppLike } from "./taskora/mod.ts";
+import { createAppSource, isTaskoraApp } from "./taskora/mod.ts";
+import type { TaskoraApp } from "./taskora/app.ts";
 import { serveUi } from "./static.ts";
 
 /** A Node.js `(req, res)` request listener. */
@@ -101,7 +102,7 @@ const SOURCE_METHODS: (keyof TaskSource)[] = [
 ];
 
 function resolveSource(
-  source: TaskSource | TaskoraAppLike | string,
+  source: TaskSource | TaskoraApp | string,
 ): { source: TaskSource; owned: boolean } {
   // The App's connection stays the App's: the source it gets borrows it.
   if (isTaskoraApp(source)) return { source: createAppSource(source), owned: true };
@@ -124,7 +125,7 @@ function resolveSource(
         `(missing ${missing.join(", ")})`,
     );
   }
-  return { source, owned: false };
+  return { source: source as TaskSource, owned: false };
 }
 
 function onError(error: Error, c: Context): Response {
@@ -200,7 +201,7 @@ function hookGuard(hook: AuthHook): MiddlewareHandler {
  * ```
  */
 export function createBoard(
-  source: TaskoraAppLike | TaskSource | string,
+  source: TaskoraApp | TaskSource | string,
   options: BoardOptions = {},
 ): Board {
   const resolved = resolveOptions(options);

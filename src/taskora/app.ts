@@ -107,6 +107,24 @@ export interface TaskoraAppLike {
 }
 
 /**
+ * A taskora App (what `createTaskora()` returns), as `createBoard` recognises
+ * it: taskora is not a dependency, so any object with these members is
+ * taken for one.
+ */
+export interface TaskoraApp {
+  /** taskora's adapter (`redisAdapter(...)` or `memoryAdapter()`). */
+  readonly adapter: object;
+  /** The schedule manager (`app.schedules`). */
+  readonly schedules: object;
+  /** Registers a task. */
+  task(...args: never[]): unknown;
+  /** taskora's Inspector. */
+  inspect(): unknown;
+  /** The registered tasks. */
+  getRegisteredTasks(): Iterable<unknown>;
+}
+
+/**
  * Whether `value` is a taskora App: an object with `task`, `inspect` and
  * `getRegisteredTasks` functions, a `schedules` manager and an `adapter`.
  * A {@link TaskSource}-shaped object never has all of them.
