@@ -267,9 +267,9 @@ Deno.test("triggerSchedule() dispatches with the task's newest version", async (
   assert.equal((await source.getJob(jobId))?.version, 4);
   assert.equal((await source.getJob(jobId))?.data, null);
   assert.equal(store.schedules.get("digest")!.nextRun, null, "a paused schedule stays paused");
-  const other = await source.triggerSchedule("fresh");
-  assert.equal((await source.getJob(other.jobId))?.version, 1);
-  assert.deepEqual(await source.listTasks(), ["brand-new", "digest"]);
+  // No job says brand-new's version: refused, not guessed as 1.
+  await assert.rejects(() => source.triggerSchedule("fresh"), { code: "VERSION_UNKNOWN" });
+  assert.deepEqual(await source.listTasks(), ["digest"]);
 });
 
 Deno.test("updateSchedule() refuses patches taskora's scheduler could not run", async () => {
