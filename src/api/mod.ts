@@ -11,6 +11,7 @@ import { deadLetterRoutes } from "./dlq.ts";
 import type { ApiDeps } from "./deps.ts";
 import { eventRoutes } from "./events.ts";
 import { jobRoutes } from "./jobs.ts";
+import { livenessRoutes } from "./liveness.ts";
 import { migrationLockRoutes } from "./migration_lock.ts";
 import { overviewRoutes } from "./overview.ts";
 import { scheduleRoutes } from "./schedules.ts";
@@ -33,6 +34,7 @@ export function createApi(deps: ApiDeps): Hono {
       configRoutes,
       eventRoutes,
       migrationLockRoutes,
+      livenessRoutes,
     ]
   ) {
     api.route("/", routes(deps));

@@ -32,6 +32,7 @@ import type {
   RetryableState,
   WorkflowState,
 } from "../contract/states.ts";
+import type { SchedulerLeadership, TaskLiveness } from "../contract/liveness.ts";
 import type { MigrationLock } from "../contract/migration_lock.ts";
 import type { TaskDefinition, VersionCounts } from "../contract/tasks.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
@@ -68,8 +69,10 @@ export type {
   RetryableState,
   ScheduleConfig,
   ScheduleRecord,
+  SchedulerLeadership,
   TaskDefinition,
   TaskEventFields,
+  TaskLiveness,
   ThroughputBucket,
   TriggerResult,
   VersionCounts,
@@ -325,4 +328,13 @@ export interface TaskSource {
    * `TASK_NOT_FOUND` for a task the App does not know.
    */
   getTaskDefinition?(task: string): Promise<TaskDefinition | null>;
+  /**
+   * The locks of the named jobs (the active jobs of the page on screen,
+   * at most `MAX_LIVENESS_IDS`: O(ids), never all active jobs) and a
+   * sample of the task's stalled set; `known: false` with the reason when
+   * the source cannot see them. `TASK_NOT_FOUND` for an unknown task.
+   */
+  getTaskLiveness?(task: string, jobIds: readonly string[]): Promise<TaskLiveness>;
+  /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
+  getSchedulerLeadership?(): Promise<SchedulerLeadership>;
 }

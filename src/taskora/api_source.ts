@@ -46,9 +46,11 @@ import {
   type RetryableState,
   type SchedulePatch,
   type ScheduleRecord,
+  type SchedulerLeadership,
   type StoreInfo,
   type TaskDefinition,
   type TaskEvent,
+  type TaskLiveness,
   type TaskSource,
   type TaskStorage,
   type ThroughputBucket,
@@ -621,6 +623,27 @@ export class AppApiSource implements TaskSource {
   getTaskDefinition(task: string): Promise<TaskDefinition | null> {
     this.#requireTask(task);
     return Promise.resolve(appTaskDefinition(this.#app, this.#declared, task));
+  }
+
+  /** Not known: taskora's API shows no job lock and no stalled set. */
+  getTaskLiveness(task: string): Promise<TaskLiveness> {
+    return Promise.try(() => {
+      this.#requireTask(task);
+      return {
+        known: false,
+        reason: "taskora's App API shows no job lock and no stalled set; the board reads them " +
+          "from Redis, with the App's Redis adapter or a redis:// URL",
+      };
+    });
+  }
+
+  /** Not known: taskora's API does not say which scheduler leads. */
+  getSchedulerLeadership(): Promise<SchedulerLeadership> {
+    return Promise.resolve({
+      known: false,
+      reason: "taskora's App API does not say which scheduler holds the leader lock; the board " +
+        "reads it from Redis, with the App's Redis adapter or a redis:// URL",
+    });
   }
 
   /** Stops the event subscription; the App is the host's to close. */

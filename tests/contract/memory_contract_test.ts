@@ -1,5 +1,6 @@
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { mutationContract } from "./mutation_contract.ts";
+import { livenessContract } from "./liveness_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
 import { type Seed, sourceContract } from "./source_contract.ts";
 
@@ -11,3 +12,4 @@ const seed: Seed = (dump) => {
 sourceContract("memory source", seed);
 mutationContract("memory source", seed);
 lookupContract("memory source", seed);
+livenessContract("memory source", seed);

@@ -3,6 +3,7 @@ import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { type CommandSender, writeKeyspace } from "../helpers/fixture.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { mutationContract } from "./mutation_contract.ts";
+import { livenessContract } from "./liveness_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
 import { type Seed, sourceContract } from "./source_contract.ts";
 
@@ -21,6 +22,7 @@ const seed: Seed = async (dump) => {
 sourceContract("redis source", seed);
 mutationContract("redis source", seed);
 lookupContract("redis source", seed);
+livenessContract("redis source", seed);
 
 Deno.test({
   name: "redis source: (stop the throwaway server)",

@@ -11,7 +11,7 @@ import type { QueueStats } from "../../src/source/types.ts";
 /** One key of the dump. */
 export type FixtureKey =
   | { type: "hash"; pttl: number; value: Record<string, string> }
-  | { type: "list"; pttl: number; value: string[] }
+  | { type: "list" | "set"; pttl: number; value: string[] }
   | { type: "zset"; pttl: number; value: { value: string; score: number }[] }
   | { type: "stream"; pttl: number; value: { id: string; fields: Record<string, string> }[] }
   | { type: "string"; pttl: number; value: string };
@@ -88,6 +88,8 @@ function rebaseKey(name: string, key: FixtureKey): FixtureKey {
         return { ...key, value: Object.fromEntries(configs) };
       }
       return { ...key, value: shiftFields(key.value, TIME_FIELDS) };
+    case "set":
+      return key;
     case "list":
       return name.endsWith(":logs")
         ? { ...key, value: key.value.map((entry) => shiftJsonField(entry, "timestamp")) }
@@ -202,6 +204,8 @@ function commandsFor(name: string, key: FixtureKey): string[][] {
       return [["HSET", name, ...Object.entries(key.value).flat()]];
     case "list":
       return [["RPUSH", name, ...key.value]];
+    case "set":
+      return [["SADD", name, ...key.value]];
     case "zset":
       return [["ZADD", name, ...key.value.flatMap((m) => [String(m.score), m.value])]];
     case "stream":
@@ -218,7 +222,7 @@ function commandsFor(name: string, key: FixtureKey): string[][] {
 
 /**
  * Writes every key of a dump into Redis: hashes with HSET, lists with RPUSH in
- * order, sorted sets with ZADD, streams with XADD and their ids, strings with
+ * order, sets with SADD, sorted sets with ZADD, streams with XADD and their ids, strings with
  * SET, and PEXPIRE for keys that had a TTL.
  */
 export async function writeKeyspace(target: string | CommandSender, dump: Fixture): Promise<void> {

@@ -211,3 +211,28 @@ Deno.test("close() stops the simulator's timer", async () => {
   assert.equal(source.simulator?.running, false);
   // Deno's test sanitizer fails this test if an interval is left behind.
 });
+
+Deno.test("simulated workers hold a 30 s lock on each active job, renewed while it runs; the scheduler leads", async () => {
+  const run = await simulate(240); // a minute: jobs of 10 s and more were renewed
+  try {
+    const { source } = run;
+    const leadership = await source.getSchedulerLeadership();
+    assert.ok(leadership.known && leadership.leader, "the simulated scheduler holds the lock");
+    assert.ok(leadership.leader.ttlMs! > 29_000 && leadership.leader.ttlMs! <= 30_000);
+    let checked = 0;
+    for (const task of await source.listTasks()) {
+      const active = (await source.listJobs(task, "active", 0, 100)).jobs.map((job) => job.id);
+      const liveness = await source.getTaskLiveness(task, active);
+      assert.ok(liveness.known);
+      for (const lock of liveness.locks) {
+        assert.ok(lock.token, `${task} ${lock.id} holds a lock`);
+        // Renewed every 10 s of a 30 s lock: never below 20 s while the worker runs.
+        assert.ok(lock.ttlMs! > 20_000 && lock.ttlMs! <= 30_000, `${lock.id}: ${lock.ttlMs}`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 0, "some job was active");
+  } finally {
+    await run.source.close();
+  }
+});

@@ -14,7 +14,7 @@ import { IncompatibleStoreError } from "../../errors.ts";
 import { FINISHED_STATES, type FinishedState } from "../types.ts";
 import { decodeJob, decodeLogs } from "../wire/decode.ts";
 import { parseKey, SUPPORTED_WIRE_VERSIONS } from "../wire/keys.ts";
-import { MemoryStore, type MemoryStoreOptions, type StoredJob } from "./store.ts";
+import { MemoryStore, type MemoryStoreOptions, type StoredJob, type StoredLock } from "./store.ts";
 
 /** One sorted-set member of a dump. */
 export interface DumpedMember {
@@ -70,6 +70,9 @@ export function importKeyspace(dump: KeyspaceDump, options: ImportOptions = {}):
       if (parsed.name === "meta" && key.type === "hash") checkWireVersion(key.value);
       else if (parsed.name === "schedules" && key.type === "hash") schedules = key.value;
       else if (parsed.name === "schedules:next" && key.type === "zset") nextRuns = key.value;
+      else if (parsed.name === "schedules:lock" && key.type === "string") {
+        store.schedulerLock = lockFrom(store, key);
+      }
       continue;
     }
     if (parsed.kind === "workflow") {
@@ -113,7 +116,12 @@ function checkWireVersion(meta: Record<string, string>): void {
   }
 }
 
-/** Puts one of a task's lists, sets, counters or stream into the store. */
+/** A lock string of the dump, expiring its `pttl` from now as a restored key would. */
+function lockFrom(store: MemoryStore, key: DumpedKey & { type: "string" }): StoredLock {
+  return { token: key.value, expiresAt: key.pttl > 0 ? store.now() + key.pttl : null };
+}
+
+/** Puts one of a task's lists, sets, counters, locks or stream into the store. */
 function placeStructure(store: MemoryStore, task: string, rest: string, key: DumpedKey): void {
   const queue = store.task(task);
   const metric = METRIC.exec(rest);
@@ -127,6 +135,14 @@ function placeStructure(store: MemoryStore, task: string, rest: string, key: Dum
     return;
   }
   switch (key.type) {
+    case "string":
+      if (rest.endsWith(":lock")) {
+        queue.locks.set(rest.slice(0, -":lock".length), lockFrom(store, key));
+      }
+      return;
+    case "set":
+      if (rest === "stalled") { for (const id of key.value) queue.stalled.add(id); }
+      return;
     case "list":
       // A dump lists a Redis list head first; the wait list is kept in run order (tail first).
       if (rest === "wait") queue.wait.push(...[...key.value].reverse());

@@ -21,7 +21,7 @@ import {
   WORKFLOW_SHAPES,
   type WorkflowShape,
 } from "./profiles.ts";
-import type { MemoryStore, StoredJob } from "./store.ts";
+import { JOB_LOCK_RENEW_MS, JOB_LOCK_TTL_MS, type MemoryStore, type StoredJob } from "./store.ts";
 import { cancelWorkflow } from "./workflow_actions.ts";
 import {
   advanceWorkflow,
@@ -60,6 +60,8 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 /** A tick never simulates more than this much time (after a suspended process). */
 const MAX_STEP_MS = 5_000;
+/** taskora's scheduler leader lock TTL (`lockTtl`), ms. */
+const SCHEDULER_LOCK_TTL_MS = 30_000;
 const STAGES = ["download", "decode", "process", "encode", "upload"];
 
 /** Drives a store like a running taskora deployment. */
@@ -71,6 +73,8 @@ export class Simulator {
   #timer: ReturnType<typeof setInterval> | undefined;
   #running = new Map<string, Attempt>();
   #lastTick: number;
+  /** The simulated scheduler's token in the leader lock (random, as taskora's is). */
+  readonly #schedulerToken = crypto.randomUUID();
 
   /** A simulator on `store`; call {@link prefill} and {@link start} to run it. */
   constructor(store: MemoryStore, options: SimulatorOptions = {}) {
@@ -217,10 +221,18 @@ export class Simulator {
           timestamp: now,
         });
         this.store.finishCancel(task, id);
-      } else if (now >= attempt.endsAt) {
+        continue;
+      }
+      if (now >= attempt.endsAt) {
         this.#running.delete(id);
         this.#finish(attempt, now);
-      } else if (profile.progress && now - attempt.lastProgressAt >= 1_000) {
+        continue;
+      }
+      const lock = queue.locks.get(id);
+      if (lock?.expiresAt && lock.expiresAt - now <= JOB_LOCK_TTL_MS - JOB_LOCK_RENEW_MS) {
+        this.store.extendLock(task, id);
+      }
+      if (profile.progress && now - attempt.lastProgressAt >= 1_000) {
         attempt.lastProgressAt = now;
         this.store.setProgress(
           task,
@@ -355,6 +367,11 @@ export class Simulator {
   // ── schedules ───────────────────────────────────────────────────────
 
   #fireSchedules(now: number): void {
+    // The one scheduler leads: it takes or renews the leader lock each tick.
+    this.store.schedulerLock = {
+      token: this.#schedulerToken,
+      expiresAt: now + SCHEDULER_LOCK_TTL_MS,
+    };
     for (const schedule of this.store.schedules.values()) {
       if (schedule.nextRun === null || schedule.nextRun > now) continue;
       const stored = JSON.parse(schedule.json) as Record<string, unknown> & {

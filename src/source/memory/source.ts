@@ -26,8 +26,10 @@ import {
   type RetryableState,
   type SchedulePatch,
   type ScheduleRecord,
+  type SchedulerLeadership,
   type StoreInfo,
   type TaskEvent,
+  type TaskLiveness,
   type TaskSource,
   type TaskStorage,
   type ThroughputBucket,
@@ -45,6 +47,7 @@ import { decodeSchedule, decodeWorkflow, scheduleLastJobId } from "../wire/decod
 import { decodeEventFields } from "../wire/event_fields.ts";
 import { triggerJobId } from "../trigger_id.ts";
 import * as jobActions from "./job_actions.ts";
+import { schedulerLeadership, taskLiveness } from "./liveness.ts";
 import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
 import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, type TaskQueue } from "./store.ts";
@@ -523,6 +526,16 @@ export class MemorySource implements TaskSource {
       subscribed = false;
       unsubscribe();
     };
+  }
+
+  /** The named jobs' locks and the task's stalled set; see `liveness.ts`. */
+  getTaskLiveness(task: string, jobIds: readonly string[]): Promise<TaskLiveness> {
+    return Promise.try(() => taskLiveness(this.store, this.#queue(task), jobIds));
+  }
+
+  /** The scheduler leader lock (the simulator's scheduler holds it while it runs). */
+  getSchedulerLeadership(): Promise<SchedulerLeadership> {
+    return Promise.resolve(schedulerLeadership(this.store));
   }
 
   /** Stops the simulator; the store's data stays readable. */

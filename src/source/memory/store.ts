@@ -63,6 +63,20 @@ export interface StoredSchedule {
   nextRun: number | null;
 }
 
+/** A lock string (`<job>:lock`, `schedules:lock`): its token and when it expires. */
+export interface StoredLock {
+  /** The value taskora wrote: a random token. */
+  token: string;
+  /** When it expires (ms); null for no expiry. */
+  expiresAt: number | null;
+}
+
+/** How long taskora's worker locks a job it claims, and renews it to, ms (`LOCK_TTL`). */
+export const JOB_LOCK_TTL_MS = 30_000;
+
+/** How often taskora's worker renews the locks of its jobs, ms (`LOCK_EXTEND_INTERVAL`). */
+export const JOB_LOCK_RENEW_MS = 10_000;
+
 /** What a dispatch (taskora's `dispatch()` / enqueue scripts) carries. */
 export interface DispatchInput {
   /** Client-generated id; a workflow node passes the id from its graph. */
@@ -150,6 +164,10 @@ export class TaskQueue {
   readonly jobs: Map<string, StoredJob> = new Map();
   /** Throughput counters: minute start (ms) → counts. */
   readonly metrics: Map<number, MinuteCounts> = new Map();
+  /** Locks of active jobs (`<job>:lock`) by job id; see {@link MemoryStore.lockOf}. */
+  readonly locks: Map<string, StoredLock> = new Map();
+  /** The stalled set: active jobs of the last stall check not renewed since. */
+  readonly stalled: Set<string> = new Set();
   /** Entries in the task's event stream (capped like taskora's). */
   streamLength = 0;
   #bytes = new Map<string, number>();
@@ -211,6 +229,8 @@ export class MemoryStore {
   readonly workflows: Map<string, Record<string, string>> = new Map();
   /** Schedules by name. */
   readonly schedules: Map<string, StoredSchedule> = new Map();
+  /** The scheduler leader lock (`schedules:lock`), or null; see {@link MemoryStore.lockOf}. */
+  schedulerLock: StoredLock | null = null;
   #jobTask = new Map<string, string>();
   #listeners = new Set<(event: StoreEvent) => void>();
 
@@ -391,6 +411,7 @@ export class MemoryStore {
         continue;
       }
       queue.active.unshift(id);
+      queue.locks.set(id, { token: crypto.randomUUID(), expiresAt: now + JOB_LOCK_TTL_MS });
       job.state = "active";
       job.processedAt = now;
       this.emit(task, "active", id);
@@ -577,6 +598,24 @@ export class MemoryStore {
     return ids.length;
   }
 
+  /**
+   * extendLock: the worker of an active job renews its lock (and leaves the
+   * stalled set); a lock that is gone stays gone, as taskora's token check
+   * refuses it.
+   */
+  extendLock(task: string, id: string): void {
+    const queue = this.tasks.get(task);
+    const lock = queue && this.lockOf(queue.locks.get(id) ?? null);
+    if (!queue || !lock) return;
+    lock.expiresAt = this.now() + JOB_LOCK_TTL_MS;
+    queue.stalled.delete(id);
+  }
+
+  /** `lock`, or null once it has expired (Redis would have dropped the key by then). */
+  lockOf(lock: StoredLock | null): StoredLock | null {
+    return lock && (lock.expiresAt === null || lock.expiresAt > this.now()) ? lock : null;
+  }
+
   /** A progress update of an active job (a number or an object). */
   setProgress(task: string, id: string, value: number | Record<string, unknown>): void {
     const job = this.tasks.get(task)?.jobs.get(id);
@@ -643,6 +682,7 @@ export class MemoryStore {
     const index = queue.active.indexOf(id);
     if (index < 0) return null;
     queue.active.splice(index, 1);
+    queue.locks.delete(id);
     return job;
   }
 }

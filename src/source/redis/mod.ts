@@ -56,10 +56,12 @@ import { TaskDiscovery } from "./discovery.ts";
 import { duplicateClient, RedisEventReader } from "./event_reader.ts";
 import { getStoreInfo } from "./info.ts";
 import { getJob, getJobLogs, listJobs } from "./jobs.ts";
+import { readSchedulerLeadership, readTaskLiveness } from "./liveness.ts";
 import { locateJob } from "./locate.ts";
 import { checkWireVersion } from "./meta.ts";
 import { MigrationWatch } from "./migration_watch.ts";
 import type { MigrationLock } from "../../contract/migration_lock.ts";
+import type { SchedulerLeadership, TaskLiveness } from "../../contract/liveness.ts";
 import { getQueueHeads } from "./queue_heads.ts";
 import { RecentJobIds } from "./recent_job_ids.ts";
 import { retryAllFailed, retryFailedJobs, retryJob } from "./retry.ts";
@@ -483,6 +485,19 @@ export class RedisTaskSource implements TaskSource {
   async getMigrationLock(): Promise<MigrationLock | null> {
     await this.connection.ready();
     return await this.#migration.read();
+  }
+
+  /** The named jobs' locks and the task's stalled set; see `liveness.ts`. */
+  async getTaskLiveness(task: string, jobIds: readonly string[]): Promise<TaskLiveness> {
+    await this.#ready();
+    await this.#requireTask(task);
+    return await readTaskLiveness(this.connection, task, jobIds, this.prefix);
+  }
+
+  /** The scheduler leader lock; see `liveness.ts`. */
+  async getSchedulerLeadership(): Promise<SchedulerLeadership> {
+    await this.#ready();
+    return await readSchedulerLeadership(this.connection, this.prefix);
   }
 
   /** Stops background work and closes the client if the source created it. */
