@@ -1,27 +1,20 @@
 /**
  * The top of the job page: the job's ID and state, the facts an operator
  * checks first (task, attempt, version, when it was created), why it was
- * cancelled, the workflow it belongs to, and its actions.
+ * cancelled, the workflow it belongs to, its version against its task's,
+ * an active job's lock, the scheduler leader, and its actions.
  *
  * @module
  */
-import type { ComponentChildren } from "preact";
 import { StateBadge } from "../../components/state_badge.ts";
 import { Time } from "../../components/time.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
+import { Fact } from "../../components/fact.ts";
 import { href } from "../../lib/router.ts";
 import { JobActions } from "./job_actions.ts";
+import { JobLockFact, JobVersion, SchedulerLine } from "./job_liveness.ts";
 import type { Job } from "./types.ts";
-
-function Fact({ label, children }: { label: string; children: ComponentChildren }) {
-  return html`
-    <div>
-      <dt>${label}</dt>
-      <dd>${children}</dd>
-    </div>
-  `;
-}
 
 /** The header card; `onChanged` reloads the job after an action. */
 export function JobHeader({ job, onChanged }: { job: Job; onChanged(): void }) {
@@ -41,12 +34,13 @@ export function JobHeader({ job, onChanged }: { job: Job; onChanged(): void }) {
       <dl class="facts job-facts">
         <${Fact} label="Task"><a class="task-link" href=${taskHref}>${job.task}</a><//>
         <${Fact} label="Attempt">${formatCount(job.attempt)} / ${formatCount(job.maxAttempts)}<//>
-        <${Fact} label="Version">v${job.version}<//>
+        <${Fact} label="Version"><${JobVersion} job=${job} /><//>
         <${Fact} label="Priority">${formatCount(job.priority)}<//>
         <${Fact} label="Created"><${Time} at=${job.timestamps.created} /><//>
         ${job.stalledCount > 0
           ? html`<${Fact} label="Stalled">${formatCount(job.stalledCount)}×<//>`
           : null}
+        ${job.state === "active" ? html`<${JobLockFact} job=${job} />` : null}
       </dl>
       ${job.cancelReason
         ? html`<p class="job-note">Cancel reason: <q>${job.cancelReason}</q></p>`
@@ -61,6 +55,7 @@ export function JobHeader({ job, onChanged }: { job: Job; onChanged(): void }) {
           </p>
         `
         : null}
+      <${SchedulerLine} />
     </section>
   `;
 }

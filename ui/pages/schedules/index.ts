@@ -1,15 +1,18 @@
 /**
  * The schedules page: every taskora schedule with a live countdown to its
- * next run, and (unless read-only) pause, resume, run now, edit and delete.
+ * next run, who leads the schedulers, and (unless read-only) pause, resume,
+ * run now, edit and delete.
  *
  * @module
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Card } from "../../components/card.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
+import { SchedulerLeaderNote } from "../../components/liveness.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
+import { useSchedulerLeadership } from "../../lib/liveness.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { ScheduleTable } from "./schedule_table.ts";
 import type { Schedule } from "./types.ts";
@@ -48,6 +51,7 @@ export function SchedulesPage() {
   scheduledTasks.current = new Set(data?.map((s) => s.config.task));
   useReloadWhenDue(data, reload);
 
+  const leadership = useSchedulerLeadership();
   const paused = data?.filter((s) => s.paused).length ?? 0;
   const summary = data
     ? html`<span class="muted">${formatCount(data.length)} schedules${
@@ -57,6 +61,7 @@ export function SchedulesPage() {
   return html`
     <${ErrorBanner} error=${error} />
     <${Card} title="Schedules" actions=${summary} flush=${true}>
+      <p class="liveness-bar"><${SchedulerLeaderNote} leadership=${leadership.data} /></p>
       ${data === null
         ? html`<p class="empty">${loading ? "Loading…" : "No data."}</p>`
         : data.length === 0

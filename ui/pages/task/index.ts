@@ -17,6 +17,7 @@ import { usePageTitle } from "../../lib/page_title.ts";
 import { href } from "../../lib/router.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { NotFoundPage } from "../not_found.ts";
+import { DefinitionCard } from "./definition_card.ts";
 import { changesJobs, JobsCard } from "./jobs_card.ts";
 import { useSelectedState } from "./selected_state.ts";
 import { TaskHeader } from "./task_header.ts";
@@ -50,6 +51,7 @@ export function TaskPage({ task }: { task: string }) {
   return html`
     <${ErrorBanner} error=${stats.error} />
     <${TaskHeader} task=${task} stats=${stats.data} onChanged=${onChanged} />
+    <${DefinitionCard} task=${task} />
     ${state
       ? html`
         <${JobsCard}

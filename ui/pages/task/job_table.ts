@@ -8,10 +8,12 @@
  */
 import type { ComponentChildren } from "preact";
 import { ScrollArea } from "../../components/scroll_area.ts";
+import { LockCell } from "../../components/liveness.ts";
 import { StateBadge } from "../../components/state_badge.ts";
 import { Time } from "../../components/time.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
+import type { JobLock } from "../../lib/liveness.ts";
 import { href } from "../../lib/router.ts";
 import type { JobState } from "../../lib/types.ts";
 import { ProgressCell } from "../job/progress.ts";
@@ -95,9 +97,30 @@ const COLUMNS: Record<JobState, readonly Column[]> = {
   expired: [ID, CREATED, FINISHED, ATTEMPTS, PROGRESS],
 };
 
-/** The jobs of one state; `state` is the state they were listed for. */
-export function JobTable({ jobs, state }: { jobs: readonly Job[]; state: JobState }) {
-  const columns = COLUMNS[state];
+/** The locks of the listed jobs as read, and when the reading arrived. */
+export interface ListedLocks {
+  list: readonly JobLock[];
+  receivedAt: number;
+}
+
+/** The lock column of active jobs. */
+function lockColumn({ list, receivedAt }: ListedLocks): Column {
+  const byId = new Map(list.map((lock) => [lock.id, lock]));
+  return {
+    label: "Lock",
+    className: "lock-cell",
+    cell: (job) => html`<${LockCell} lock=${byId.get(job.id)} receivedAt=${receivedAt} />`,
+  };
+}
+
+/**
+ * The jobs of one state; `state` is the state they were listed for. With
+ * `locks` (active jobs), a column shows each job's lock.
+ */
+export function JobTable(
+  { jobs, state, locks }: { jobs: readonly Job[]; state: JobState; locks?: ListedLocks },
+) {
+  const columns = locks ? [...COLUMNS[state], lockColumn(locks)] : COLUMNS[state];
   return html`
     <${ScrollArea}>
       <table class="table cards job-table">

@@ -17,6 +17,7 @@ import { type JobState, STATES, type TaskStats } from "../../lib/types.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { taskCounts } from "../../lib/live.ts";
 import type { Job } from "../job/types.ts";
+import { ActiveJobs } from "./active_liveness.ts";
 import { JobTable } from "./job_table.ts";
 import { useLiveRows } from "./live_rows.ts";
 
@@ -63,7 +64,9 @@ function JobList({ task, state, changes }: { task: string; state: JobState; chan
   }
   return html`
     <${ErrorBanner} error=${error} />
-    ${rows.length === 0
+    ${state === "active"
+      ? html`<${ActiveJobs} task=${task} jobs=${rows} />`
+      : rows.length === 0
       ? html`<p class="empty">No ${state} jobs</p>`
       : html`<${JobTable} jobs=${rows} state=${state} />`}
     <${Pagination} offset=${offset} limit=${PAGE_SIZE} total=${total} onChange=${setOffset} />

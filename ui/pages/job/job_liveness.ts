@@ -1,0 +1,67 @@
+/**
+ * What the job page says about the job's version and its worker: the
+ * job's `_v` against the task's version and since (when the App is known),
+ * an active job's lock (time left, or "stalled?" when it is gone), and who
+ * leads the schedulers.
+ *
+ * @module
+ */
+import { LockCell, ReadAge, SchedulerLeaderNote } from "../../components/liveness.ts";
+import { Fact } from "../../components/fact.ts";
+import { html } from "../../lib/html.ts";
+import { useSchedulerLeadership, useTaskLiveness } from "../../lib/liveness.ts";
+import { NO_APP_NOTE, type TaskDefinition, useTaskDefinition } from "../../lib/task_definition.ts";
+import type { Job } from "./types.ts";
+
+/** States whose jobs a worker has yet to start (and so to migrate or refuse). */
+const PENDING = new Set(["waiting", "delayed", "retrying"]);
+
+/** `task at v3, since 2: will migrate`, or what else the task's version means for the job. */
+export function versionVerdict(job: Job, d: TaskDefinition): string {
+  const task = `task at v${d.version}, since ${d.since}`;
+  if (!PENDING.has(job.state)) return task;
+  if (job.version < d.since) return `${task}: below since, will fail`;
+  if (job.version < d.version) return `${task}: will migrate`;
+  if (job.version > d.version) return `${task}: newer than this App`;
+  return `${task}: current`;
+}
+
+/** The job's version, set against its task's. */
+export function JobVersion({ job }: { job: Job }) {
+  const definition = useTaskDefinition(job.task).data;
+  const d = definition?.definition;
+  return html`
+    v${job.version}${d
+      ? html`<span class="version-verdict"> · ${versionVerdict(job, d)}</span>`
+      : definition
+      ? html`
+        <span class="muted version-verdict" title=${NO_APP_NOTE}>· task version unknown</span>
+      `
+      : null}
+  `;
+}
+
+/** An active job's lock as read, with the reading's age. */
+export function JobLockFact({ job }: { job: Job }) {
+  const data = useTaskLiveness(job.task, [job.id]).data;
+  return html`
+    <${Fact} label="Lock">${!data ? "…" : data.known
+      ? html`
+        <${LockCell} lock=${data.locks[0]} receivedAt=${data.receivedAt} />
+        <${ReadAge} receivedAt=${data.receivedAt} />
+      `
+      : html`<span class="muted" title=${data.reason}>not known</span>`}<//>
+  `;
+}
+
+/** Who leads the schedulers, in a note line. */
+export function SchedulerLine() {
+  const leadership = useSchedulerLeadership().data;
+  return leadership
+    ? html`
+      <p class="job-note">
+        <${SchedulerLeaderNote} leadership=${leadership} />
+      </p>
+    `
+    : null;
+}
