@@ -31,13 +31,11 @@ export function JobVersion({ job }: { job: Job }) {
   const definition = useTaskDefinition(job.task).data;
   const d = definition?.definition;
   return html`
-    v${job.version}${d
-      ? html`<span class="version-verdict"> · ${versionVerdict(job, d)}</span>`
+    v${job.version} <span class="muted">${d
+      ? `· ${versionVerdict(job, d)}`
       : definition
-      ? html`
-        <span class="muted version-verdict" title=${NO_APP_NOTE}>· task version unknown</span>
-      `
-      : null}
+      ? html`<span title=${NO_APP_NOTE}>· task version unknown</span>`
+      : null}</span>
   `;
 }
 
@@ -47,7 +45,7 @@ export function JobLockFact({ job }: { job: Job }) {
   return html`
     <${Fact} label="Lock">${!data ? "…" : data.known
       ? html`
-        <${LockCell} lock=${data.locks[0]} receivedAt=${data.receivedAt} />
+        <${LockCell} lock=${data.locks[0]} receivedAt=${data.receivedAt} /><br />
         <${ReadAge} receivedAt=${data.receivedAt} />
       `
       : html`<span class="muted" title=${data.reason}>not known</span>`}<//>

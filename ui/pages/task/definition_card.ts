@@ -39,10 +39,8 @@ function Definition({ d }: { d: TaskDefinition }) {
     <dl class="facts definition-facts">
       <${Fact} label="Version">
         v${d.version} · since ${d.since}${d.migrations
-          ? html`
-            <span class="muted">· ${formatCountOf(d.migrations, "migration")}</span>
-          `
-          : null}
+          ? ` · ${formatCountOf(d.migrations, "migration")}`
+          : ""}
       <//>
       <${Fact} label="Retry">${retryText(d.retry)}<//>
       <${Fact} label="Timeout">${d.timeout !== null ? formatElapsed(d.timeout) : NONE}<//>

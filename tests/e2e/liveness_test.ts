@@ -1,0 +1,180 @@
+/**
+ * Liveness, the migration-lock banner and the App's definition in a real
+ * browser. On the fixture's Redis: a worker's lock on the `slow` job (with
+ * the job in the stalled set), none on the `transcode` job, a scheduler
+ * holding the leader lock, then a migrator holding the migration lock. With
+ * a real taskora App: the task's Definition card and the schedule editor's
+ * warning for a schedule declared in code. Screenshots at 390, 1280 and
+ * 1920 px under tests/e2e/screenshots/.
+ */
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { createBoard } from "../../mod.ts";
+import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { createTaskora, redisAdapter } from "../taskora/harness.ts";
+import { launchBrowser, serveBoard } from "./browser.ts";
+import { screenshot, withBoard } from "./harness.ts";
+
+const SLOW_ACTIVE = "485336b8-640e-4fb4-8639-b47005927994";
+const TRANSCODE_ACTIVE = "d8e1df37-39dd-4863-9508-f7c9bd517880";
+const WIDTHS = [390, 1280, 1920];
+
+const browserTest = (name: string, fn: () => Promise<void>) =>
+  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
+
+/** Screenshots the page at each of {@link WIDTHS}. */
+async function atWidths(page: Page, name: string): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(100);
+    await screenshot(page, `${name}-${width}`);
+  }
+  await page.setViewportSize({ width: 1360, height: 860 });
+}
+
+browserTest(
+  "the active tab shows each job's lock time left, 'stalled?' without one, the stalled set and the scheduler leader",
+  async () => {
+    await withBoard({}, async ({ page, root, redis }) => {
+      const client = await connectClient(redis.url);
+      try {
+        await client.sendCommand([
+          "SET",
+          `taskora:{slow}:${SLOW_ACTIVE}:lock`,
+          "tok",
+          "PX",
+          "90000",
+        ]);
+        await client.sendCommand(["SADD", "taskora:{slow}:stalled", SLOW_ACTIVE]);
+        await client.sendCommand(["SET", "taskora:schedules:lock", "3f0c2a9e-lead", "PX", "90000"]);
+      } finally {
+        await client.close();
+      }
+      await page.goto(`${root}tasks/slow?state=active`);
+      const row = page.locator(`tr[data-job="${SLOW_ACTIVE}"]`);
+      await row.locator(".lock-left").waitFor();
+      assert.match(await row.textContent() ?? "", /1m \d+s left/);
+      const bar = page.locator(".liveness-bar");
+      await bar.getByText("Scheduler leader").waitFor();
+      const barText = await bar.textContent() ?? "";
+      assert.match(barText, /Stalled set: 1 job\s+485336b8/);
+      assert.match(barText, /Scheduler leader 3f0c2a9e/);
+      assert.match(barText, /read (now|\d+s ago)/, "the reading's age is said");
+      assert.match(
+        await page.locator(".card", { hasText: "Definition" }).textContent() ?? "",
+        /Known only when the board is embedded with createBoard\(app\)/,
+      );
+      await atWidths(page, "liveness-active-tab");
+
+      await page.goto(`${root}tasks/transcode?state=active`);
+      const flag = page.locator(`tr[data-job="${TRANSCODE_ACTIVE}"] .stalled-flag`);
+      await flag.waitFor();
+      assert.equal(await flag.textContent(), "stalled?");
+
+      await page.goto(`${root}jobs/${SLOW_ACTIVE}`);
+      const facts = page.locator(".job-facts");
+      await facts.locator(".lock-left").waitFor();
+      assert.match(await facts.textContent() ?? "", /Lock\s*1m \d+s left/);
+      assert.match(await facts.textContent() ?? "", /v1\s*· task version unknown/);
+      await page.getByText("Scheduler leader").waitFor();
+      await atWidths(page, "liveness-job");
+      await page.goto(`${root}jobs/${TRANSCODE_ACTIVE}`);
+      await page.locator(".job-facts .stalled-flag").waitFor();
+
+      await page.goto(`${root}schedules`);
+      await page.locator(".liveness-bar", { hasText: "Scheduler leader 3f0c2a9e" }).waitFor();
+      await atWidths(page, "liveness-schedules");
+    });
+  },
+);
+
+browserTest(
+  "the migration-lock banner says who holds the lock and why while a migrator runs",
+  async () => {
+    await withBoard({}, async ({ page, root, redis }) => {
+      await page.goto(`${root}tasks/send-email`);
+      await page.locator(".task-name").waitFor();
+      assert.equal(await page.locator(".banner-warning").count(), 0);
+      const client = await connectClient(redis.url);
+      try {
+        const payload = {
+          by: "taskora-wire-7",
+          reason: "wireVersion-6-to-7",
+          startedAt: Date.now(),
+          expectedDurationMs: 60_000,
+          targetWireVersion: 7,
+        };
+        await client.sendCommand([
+          "SET",
+          "taskora:migration:lock",
+          JSON.stringify(payload),
+          "PX",
+          "120000",
+        ]);
+      } finally {
+        await client.close();
+      }
+      await page.reload();
+      const banner = page.locator(".banner-warning", { hasText: "taskora migration in progress" });
+      await banner.waitFor();
+      assert.match(await banner.textContent() ?? "", /wireVersion-6-to-7, by taskora-wire-7/);
+      await atWidths(page, "migration-banner");
+    });
+  },
+);
+
+browserTest(
+  "with a taskora App: the Definition card and the editor's warning for a schedule declared in code",
+  async () => {
+    const redis = await startRedis();
+    const app = createTaskora({ adapter: redisAdapter(redis.url) });
+    app.task("report", {
+      version: 3,
+      since: 2,
+      migrate: { 2: (d: unknown) => d, 3: (d: unknown) => d },
+      retry: { attempts: 5, backoff: "exponential", delay: 1000, maxDelay: 60_000 },
+      timeout: 30_000,
+      concurrency: 4,
+      ttl: { max: "1h" },
+      handler: () => "ok",
+    });
+    app.schedule("nightly-report", { task: "report", cron: "0 3 * * *", data: {} });
+    const board = createBoard(app);
+    const server = serveBoard(board);
+    const browser = await launchBrowser();
+    try {
+      await app.start();
+      const page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
+      const root = `${server.url}/board/`;
+      await page.goto(`${root}tasks/report`);
+      const card = page.locator(".card", { hasText: "Definition" });
+      await card.locator(".definition-facts").waitFor();
+      const text = await card.textContent() ?? "";
+      assert.match(text, /v3 · since 2/);
+      assert.match(text, /5 attempts · exponential backoff from 1\.0 s, max 1m 0s/);
+      assert.match(text, /30\.0 s/);
+      assert.match(text, /4 per worker/);
+      assert.match(text, /nightly-report/);
+      assert.equal(
+        await card.getByRole("link", { name: "nightly-report" }).getAttribute("href"),
+        "schedules",
+      );
+      await atWidths(page, "definition-app");
+
+      await page.goto(`${root}schedules`);
+      const row = page.locator("tbody tr", { hasText: "nightly-report" }).first();
+      await row.getByRole("button", { name: /Edit/ }).click();
+      const warning = page.locator(".schedule-editor [role=note]");
+      await warning.waitFor();
+      assert.match(await warning.textContent() ?? "", /declared in the App's code/);
+      await atWidths(page, "schedule-declared-in-code");
+    } finally {
+      await browser.close();
+      await server.stop();
+      await board.close();
+      await app.close();
+      await redis.stop();
+    }
+  },
+);
