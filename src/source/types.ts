@@ -32,7 +32,14 @@ import type {
   RetryableState,
   WorkflowState,
 } from "../contract/states.ts";
-import type { SchedulerLeadership, TaskLiveness } from "../contract/liveness.ts";
+import type {
+  JobLock,
+  LivenessUnknown,
+  SchedulerLeader,
+  SchedulerLeadership,
+  StalledSet,
+  TaskLiveness,
+} from "../contract/liveness.ts";
 import type { MigrationLock } from "../contract/migration_lock.ts";
 import type { TaskDefinition, VersionCounts } from "../contract/tasks.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
@@ -59,8 +66,10 @@ export type {
   FinishedState,
   JobActionResult,
   JobDetail,
+  JobLock,
   JobRecord,
   JobState,
+  LivenessUnknown,
   LogEntry,
   LogPage,
   MigrationLock,
@@ -69,7 +78,9 @@ export type {
   RetryableState,
   ScheduleConfig,
   ScheduleRecord,
+  SchedulerLeader,
   SchedulerLeadership,
+  StalledSet,
   TaskDefinition,
   TaskEventFields,
   TaskLiveness,

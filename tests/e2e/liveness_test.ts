@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { createBoard } from "../../mod.ts";
+import { holdMigrationLock } from "../helpers/migration_lock.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { createTaskora, redisAdapter } from "../taskora/harness.ts";
 import { launchBrowser, serveBoard } from "./browser.ts";
@@ -98,20 +99,7 @@ browserTest(
       assert.equal(await page.locator(".banner-warning").count(), 0);
       const client = await connectClient(redis.url);
       try {
-        const payload = {
-          by: "taskora-wire-7",
-          reason: "wireVersion-6-to-7",
-          startedAt: Date.now(),
-          expectedDurationMs: 60_000,
-          targetWireVersion: 7,
-        };
-        await client.sendCommand([
-          "SET",
-          "taskora:migration:lock",
-          JSON.stringify(payload),
-          "PX",
-          "120000",
-        ]);
+        await holdMigrationLock(client);
       } finally {
         await client.close();
       }

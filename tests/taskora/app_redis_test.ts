@@ -5,6 +5,7 @@
  */
 
 import assert from "node:assert/strict";
+import { holdMigrationLock } from "../helpers/migration_lock.ts";
 import { type AppWorld, waitFor, waitForState, withApp } from "./harness.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -81,14 +82,7 @@ Deno.test("while taskora's migration lock is held every mutation is 503, reads g
     const { connectClient } = await import("../helpers/redis_server.ts");
     const client = await connectClient(world.url);
     try {
-      const payload = {
-        by: "taskora-wire-7",
-        reason: "wireVersion-6-to-7",
-        startedAt: Date.now(),
-        expectedDurationMs: 60_000,
-        targetWireVersion: 7,
-      };
-      await client.set("taskora:migration:lock", JSON.stringify(payload), { PX: 120_000 });
+      await holdMigrationLock(client);
       const refused = await world.send("/schedules/nightly-report/trigger");
       assert.equal(refused.status, 503);
       assert.equal(refused.body.code, "MIGRATION_IN_PROGRESS");
