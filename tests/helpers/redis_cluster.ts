@@ -125,8 +125,11 @@ export interface TestCluster {
   client(): Promise<ReturnType<typeof createCluster>>;
   /** Removes every key on every master. */
   flushAll(): Promise<void>;
-  /** Kills the master serving `key` and waits until its replica serves the slot. */
-  failOver(key: string): Promise<void>;
+  /**
+   * Kills the master serving `key`; the returned promise resolves once its
+   * replica serves the slot and the cluster is ok again.
+   */
+  killMaster(key: string): Promise<{ promoted: Promise<void> }>;
   /** Kills every node and removes their directories. */
   stop(): Promise<void>;
 }
@@ -188,6 +191,17 @@ export async function startCluster(): Promise<TestCluster> {
     return true;
   });
 
+  // A replica that never synced refuses to take over (its data is too old).
+  await waitFor("every replica to be in sync", async () => {
+    let synced = 0;
+    for (const node of live()) {
+      if ((await redisCli(node.port, "INFO", "replication")).includes("master_link_status:up")) {
+        synced++;
+      }
+    }
+    return synced === 3;
+  });
+
   const clients: ReturnType<typeof createCluster>[] = [];
   const masterPorts = async () => {
     const lines = (await redisCli(live()[0].port, "CLUSTER", "NODES")).split("\n");
@@ -229,15 +243,16 @@ export async function startCluster(): Promise<TestCluster> {
     flushAll: async () => {
       for (const port of await masterPorts()) await redisCli(port, "FLUSHALL");
     },
-    failOver: async (key) => {
+    killMaster: async (key) => {
       const port = await masterOf(key);
       const node = nodes.find((n) => n.port === port)!;
       alive.delete(node);
       await node.kill();
-      await waitFor(
+      const promoted = waitFor(
         `a replica to take over from ${port}`,
         async () => (await masterOf(key)) !== port && await ok(),
       );
+      return { promoted };
     },
     stop: async () => {
       for (const cluster of clients) cluster.destroy();
