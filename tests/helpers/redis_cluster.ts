@@ -272,7 +272,7 @@ export interface TestSentinel {
   replica: TestNode;
   /** The port of the master the sentinel names now. */
   masterPort(): Promise<number>;
-  /** Kills the master and waits until the sentinel names the replica. */
+  /** Kills the master (if still running) and waits until the sentinel names the replica. */
   failOver(): Promise<void>;
   /** Kills every process and removes their directories. */
   stop(): Promise<void>;
