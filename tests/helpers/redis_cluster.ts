@@ -14,6 +14,7 @@
 
 import { createCluster } from "redis";
 import type { CommandSender } from "./fixture.ts";
+import { serverArgs } from "./redis_server.ts";
 
 /** A running redis-server process of a test set. */
 export interface TestNode {
@@ -78,19 +79,7 @@ async function spawnNode(
   args: string[],
 ): Promise<TestNode> {
   const child = new Deno.Command("redis-server", {
-    args: [
-      ...args,
-      "--port",
-      String(port),
-      "--bind",
-      "127.0.0.1",
-      "--save",
-      "",
-      "--appendonly",
-      "no",
-      "--dir",
-      dir,
-    ],
+    args: [...args, ...serverArgs(port, dir)],
     stdout: "null",
     stderr: "null",
   }).spawn();
