@@ -53,7 +53,13 @@ export {
   StoreUnavailableError,
 } from "./src/errors.ts";
 export type * from "./src/source/types.ts";
-export type { RedisClientLike, RedisSourceOptions } from "./src/source/redis/mod.ts";
+export type {
+  RedisClientLike,
+  RedisClusterConfig,
+  RedisNodeAddress,
+  RedisSentinelConfig,
+  RedisSourceOptions,
+} from "./src/source/redis/mod.ts";
 export type {
   DumpedKey,
   DumpedMember,

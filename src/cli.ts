@@ -15,7 +15,7 @@ import { parseDuration } from "./duration.ts";
 import { timingSafeEqual } from "hono/utils/buffer";
 import type { BoardOptions, SessionAuthOptions } from "./options.ts";
 import { createMemorySource } from "./source/memory/mod.ts";
-import { createRedisSource } from "./source/redis/mod.ts";
+import { createRedisSource, type RedisNodeAddress } from "./source/redis/mod.ts";
 import type { TaskSource } from "./source/types.ts";
 
 /** The text `--help` prints. */
@@ -25,7 +25,13 @@ Usage: deno task start [options]
 
 Options:
   --redis <url>        Redis that taskora writes to (env REDIS_URL).
-                       Without it, a live demo runs on an in-memory task system.
+                       Without it (or the two below), a live demo runs on an
+                       in-memory task system.
+  --redis-cluster <host:port,...>
+                       A Redis Cluster instead: some of its nodes (env REDIS_CLUSTER)
+  --redis-sentinel <name@host:port,...>
+                       A Sentinel set instead: the master's name and some
+                       sentinels (env REDIS_SENTINEL)
   --prefix <prefix>    taskora's key prefix option (keys taskora:<prefix>:...)
   --port <port>        Port to listen on (env PORT, default 3000)
   --host <address>     Interface to listen on (env BOARD_HOST, default 127.0.0.1:
@@ -47,6 +53,10 @@ export class UsageError extends Error {}
 /** What the command line asks for. */
 export interface CliConfig {
   redisUrl: string | null;
+  /** `--redis-cluster`: some nodes of the cluster. */
+  redisCluster: RedisNodeAddress[] | null;
+  /** `--redis-sentinel`: the master's name and some sentinels. */
+  redisSentinel: { name: string; sentinels: RedisNodeAddress[] } | null;
   prefix: string | undefined;
   port: number;
   /** The interface to listen on. */
@@ -65,6 +75,8 @@ export function parseCli(args: string[], env: (name: string) => string | undefin
       allowPositionals: false,
       options: {
         redis: { type: "string" },
+        "redis-cluster": { type: "string" },
+        "redis-sentinel": { type: "string" },
         prefix: { type: "string" },
         port: { type: "string" },
         host: { type: "string" },
@@ -97,6 +109,14 @@ export function parseCli(args: string[], env: (name: string) => string | undefin
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
     throw new UsageError(`--redis must be a redis:// or rediss:// URL (got "${redisUrl}")`);
   }
+  const clusterNodes = flags["redis-cluster"] ?? (env("REDIS_CLUSTER") || null);
+  const redisCluster = clusterNodes === null ? null : nodeList("--redis-cluster", clusterNodes);
+  const sentinelSpec = flags["redis-sentinel"] ?? (env("REDIS_SENTINEL") || null);
+  const redisSentinel = sentinelSpec === null ? null : sentinelOf(sentinelSpec);
+  const targets = [redisUrl, redisCluster, redisSentinel].filter((target) => target !== null);
+  if (targets.length > 1) {
+    throw new UsageError("give one of --redis, --redis-cluster and --redis-sentinel");
+  }
   const options: BoardOptions = {};
   const auth = sessionFromEnv(env, flags["session-ttl"]);
   if (auth) options.auth = auth;
@@ -106,7 +126,67 @@ export function parseCli(args: string[], env: (name: string) => string | undefin
   if (flags.redact !== undefined) {
     options.redact = flags.redact.split(",").map((key) => key.trim()).filter(Boolean);
   }
-  return { redisUrl, prefix: flags.prefix, port, hostname, options, help: flags.help ?? false };
+  return {
+    redisUrl,
+    redisCluster,
+    redisSentinel,
+    prefix: flags.prefix,
+    port,
+    hostname,
+    options,
+    help: flags.help ?? false,
+  };
+}
+
+/** Parses `host:port,host:port` (IPv6 in brackets: `[::1]:7000`). */
+function nodeList(flag: string, value: string): RedisNodeAddress[] {
+  const nodes = value.split(",").map((item) => item.trim()).filter(Boolean).map((item) => {
+    const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(item);
+    const port = Number(match?.[3]);
+    if (!match || port < 1 || port > 65535) {
+      throw new UsageError(`${flag} takes host:port pairs separated by commas (got "${item}")`);
+    }
+    return { host: match[1] ?? match[2], port };
+  });
+  if (nodes.length === 0) throw new UsageError(`${flag} needs at least one host:port`);
+  return nodes;
+}
+
+/** Parses `name@host:port,host:port`. */
+function sentinelOf(value: string): { name: string; sentinels: RedisNodeAddress[] } {
+  const at = value.indexOf("@");
+  const name = value.slice(0, Math.max(at, 0));
+  if (at < 1 || !/^[A-Za-z0-9._-]+$/.test(name)) {
+    throw new UsageError(
+      `--redis-sentinel takes the master's name, @, then sentinels: name@host:port,... (got "${value}")`,
+    );
+  }
+  return { name, sentinels: nodeList("--redis-sentinel", value.slice(at + 1)) };
+}
+
+/** The Redis source the configuration names, and how to log it; null for the demo. */
+function redisSourceOf(config: CliConfig): { source: TaskSource; where: string } | null {
+  const prefix = config.prefix;
+  const nodes = (list: RedisNodeAddress[]) => list.map((n) => `${n.host}:${n.port}`).join(",");
+  if (config.redisCluster) {
+    return {
+      source: createRedisSource({ cluster: { rootNodes: config.redisCluster }, prefix }),
+      where: `Redis Cluster ${nodes(config.redisCluster)}`,
+    };
+  }
+  if (config.redisSentinel) {
+    return {
+      source: createRedisSource({ sentinel: config.redisSentinel, prefix }),
+      where: `Redis Sentinel ${config.redisSentinel.name}@${nodes(config.redisSentinel.sentinels)}`,
+    };
+  }
+  if (config.redisUrl) {
+    return {
+      source: createRedisSource({ url: config.redisUrl, prefix }),
+      where: `Redis ${redactUrl(config.redisUrl)}`,
+    };
+  }
+  return null;
 }
 
 /** An IPv4 address, a host name, or an IPv6 address without brackets. */
@@ -173,10 +253,11 @@ export async function main(args: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  const redis = redisSourceOf(config);
   let source: TaskSource;
-  if (config.redisUrl) {
-    source = createRedisSource({ url: config.redisUrl, prefix: config.prefix });
-    console.log(`queue-board: reading taskora data from ${redactUrl(config.redisUrl)}`);
+  if (redis) {
+    source = redis.source;
+    console.log(`queue-board: reading taskora data from ${redis.where}`);
   } else {
     source = createMemorySource({ simulate: true });
     console.log("queue-board: no Redis configured (--redis or REDIS_URL): serving a live demo");
@@ -194,7 +275,7 @@ export async function main(args: string[]): Promise<number> {
     server = board.listen({
       port: config.port,
       hostname: config.hostname,
-      detail: config.redisUrl ? `Redis ${redactUrl(config.redisUrl)}` : "memory demo",
+      detail: redis?.where ?? "memory demo",
     });
   } catch (error) {
     console.error(

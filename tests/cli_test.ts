@@ -211,3 +211,46 @@ Deno.test("SIGTERM ends the open event streams and the process exits 0", async (
   );
   await lines.cancel();
 });
+
+Deno.test("parseCli() reads --redis-cluster and --redis-sentinel, or their env", () => {
+  const cluster = parseCli(["--redis-cluster", "10.0.0.1:7000, redis-b:7001,[::1]:7002"], noEnv);
+  assert.deepEqual(cluster.redisCluster, [
+    { host: "10.0.0.1", port: 7000 },
+    { host: "redis-b", port: 7001 },
+    { host: "::1", port: 7002 },
+  ]);
+  assert.equal(cluster.redisUrl, null);
+  assert.equal(cluster.redisSentinel, null);
+  const sentinel = parseCli([], env({ REDIS_SENTINEL: "mymaster@s1:26379,s2:26379" }));
+  assert.deepEqual(sentinel.redisSentinel, {
+    name: "mymaster",
+    sentinels: [{ host: "s1", port: 26379 }, { host: "s2", port: 26379 }],
+  });
+  assert.deepEqual(
+    parseCli([], env({ REDIS_CLUSTER: "h:1" })).redisCluster,
+    [{ host: "h", port: 1 }],
+  );
+});
+
+Deno.test("parseCli() refuses a bad cluster or sentinel list, or two Redis targets", () => {
+  const cases: Array<[string[], RegExp]> = [
+    [["--redis-cluster", "host"], /--redis-cluster takes host:port/],
+    [["--redis-cluster", "host:0"], /--redis-cluster.*"host:0"/],
+    [["--redis-cluster", "host:99999"], /--redis-cluster/],
+    [["--redis-cluster", "a b:1"], /--redis-cluster/],
+    [["--redis-cluster", ","], /at least one/],
+    [["--redis-sentinel", "s1:26379"], /--redis-sentinel takes the master's name/],
+    [["--redis-sentinel", "@s1:26379"], /--redis-sentinel/],
+    [["--redis-sentinel", "m@"], /at least one/],
+    [["--redis-sentinel", "m@s1"], /--redis-sentinel takes host:port/],
+    [["--redis", "redis://x", "--redis-cluster", "h:1"], /one of --redis/],
+    [["--redis-cluster", "h:1", "--redis-sentinel", "m@h:2"], /one of --redis/],
+  ];
+  for (const [args, message] of cases) {
+    assert.throws(
+      () => parseCli(args, noEnv),
+      (e: Error) => e instanceof UsageError && message.test(e.message),
+      args.join(" "),
+    );
+  }
+});

@@ -65,6 +65,22 @@ async function waitForPing(port: number): Promise<void> {
   throw new Error(`redis-server on port ${port} did not answer PING`);
 }
 
+/** redis-server arguments of a throwaway node: loopback, `port`, no persistence, working in `dir`. */
+export function serverArgs(port: number, dir: string): string[] {
+  return [
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+    "--dir",
+    dir,
+  ];
+}
+
 /** Starts redis-server on a free port and waits until it answers PING. */
 export async function startRedis(): Promise<TestRedis> {
   const port = freePort();
@@ -75,18 +91,7 @@ export async function startRedis(): Promise<TestRedis> {
     if (child) return;
     dir ??= await Deno.makeTempDir({ prefix: "queue-board-redis-" });
     child = new Deno.Command("redis-server", {
-      args: [
-        "--port",
-        String(port),
-        "--bind",
-        "127.0.0.1",
-        "--save",
-        "",
-        "--appendonly",
-        "no",
-        "--dir",
-        dir,
-      ],
+      args: serverArgs(port, dir),
       stdout: "null",
       stderr: "null",
     }).spawn();

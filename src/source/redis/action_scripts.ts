@@ -349,31 +349,37 @@ return { 1, version, tonumber(maxAttempts) }
 };
 
 /**
- * Pauses a schedule: ZREM from the next-run set (taskora's pauseSchedule).
+ * Sets or removes a schedule's next run (taskora's resumeSchedule ZADDs,
+ * pauseSchedule and removeSchedule ZREM). `taskora:schedules` and
+ * `taskora:schedules:next` share no hash tag, so on Redis Cluster no one
+ * script may touch both: the hash and the next-run set are written by
+ * separate calls, as taskora itself writes them (two commands, not atomic).
  *
- * KEYS = schedules hash, next-run set. ARGV = name.
- * Returns 0 when no schedule has the name, else 1.
+ * KEYS = next-run set. ARGV = name, `remove` | `always` | `XX`, next run.
+ * Returns 1.
  */
-export const SCHEDULE_PAUSE: LuaScript = {
-  name: "schedule-pause",
+export const SCHEDULE_NEXT: LuaScript = {
+  name: "schedule-next",
   writes: true,
   source: `
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
-redis.call('ZREM', KEYS[2], ARGV[1])
+if ARGV[2] == 'remove' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+elseif ARGV[2] == 'XX' then
+  redis.call('ZADD', KEYS[1], 'XX', ARGV[3], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+end
 return 1
 `,
 };
 
 /**
- * Writes a schedule whose config was read and changed by the caller,
- * provided nobody changed it meanwhile (compare-and-set on the JSON), and
- * sets its next run: always (`resume`, as taskora's resumeSchedule ZADDs),
- * or only when it has one (`XX`: an update leaves a paused schedule
- * paused). taskora's own updateScheduleNextRun is a MULTI of HSET + ZADD
- * on the same two keys (which share no hash tag).
+ * Writes a schedule's config that the caller read and changed, provided
+ * nobody changed it meanwhile (compare-and-set on the JSON); its next run
+ * is set afterwards with {@link SCHEDULE_NEXT}.
  *
- * KEYS = schedules hash, next-run set.
- * ARGV = name, the JSON read, the new JSON (`""` = unchanged), next run, `always` | `XX`.
+ * KEYS = schedules hash.
+ * ARGV = name, the JSON read, the new JSON (`""` = unchanged).
  * Returns -1 (no such schedule), 0 (changed meanwhile: read again) or 1.
  */
 export const SCHEDULE_WRITE: LuaScript = {
@@ -384,27 +390,21 @@ local current = redis.call('HGET', KEYS[1], ARGV[1])
 if not current then return -1 end
 if current ~= ARGV[2] then return 0 end
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
-if ARGV[5] == 'XX' then
-  redis.call('ZADD', KEYS[2], 'XX', ARGV[4], ARGV[1])
-else
-  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
-end
 return 1
 `,
 };
 
 /**
- * Deletes a schedule: HDEL + ZREM (taskora's removeSchedule).
+ * Deletes a schedule's config (taskora's removeSchedule HDELs); its next
+ * run goes with {@link SCHEDULE_NEXT}.
  *
- * KEYS = schedules hash, next-run set. ARGV = name.
+ * KEYS = schedules hash. ARGV = name.
  * Returns 0 when no schedule had the name, else 1.
  */
 export const SCHEDULE_REMOVE: LuaScript = {
   name: "schedule-remove",
   writes: true,
   source: `
-local removed = redis.call('HDEL', KEYS[1], ARGV[1])
-redis.call('ZREM', KEYS[2], ARGV[1])
-return removed
+return redis.call('HDEL', KEYS[1], ARGV[1])
 `,
 };

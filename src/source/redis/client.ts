@@ -11,9 +11,20 @@
  * @module
  */
 
-import { ClientClosedError, ClientOfflineError, createClient, ErrorReply } from "redis";
+import { ClientClosedError, ClientOfflineError, ErrorReply } from "redis";
 import { OutcomeUnknownError, StoreUnavailableError } from "../../errors.ts";
 import type { LuaScript } from "./scripts.ts";
+import {
+  ClusterTopology,
+  type CommandTarget,
+  type RedisClusterConfig,
+  type RedisSentinelConfig,
+  SentinelTopology,
+  serverClient,
+  ServerTopology,
+  type Topology,
+  type TopologyTiming,
+} from "./topology.ts";
 
 /**
  * What the source needs of a node-redis v5 client. A client made by
@@ -51,12 +62,16 @@ export interface ScriptCall {
 /** A raw command (`["HGETALL", key]`) or a script call. */
 export type Command = readonly string[] | ScriptCall;
 
-/** Options of {@link RedisConnection}. */
+/** Options of {@link RedisConnection}: at most one of `url`, `client`, `cluster`, `sentinel`. */
 export interface ConnectionOptions {
-  /** Redis URL, used when no client is given (default `redis://127.0.0.1:6379`). */
+  /** Redis URL, used when nothing else is given (default `redis://127.0.0.1:6379`). */
   url?: string;
   /** A node-redis client of the caller's; it is neither connected twice nor closed by us. */
   client?: RedisClientLike;
+  /** A Redis Cluster (node-redis `createCluster`). */
+  cluster?: RedisClusterConfig;
+  /** The master of a Sentinel set (node-redis `createSentinel`). */
+  sentinel?: RedisSentinelConfig;
   /** Longest wait for a connection or a reply, ms (default 2000). */
   commandTimeoutMs?: number;
 }
@@ -72,6 +87,37 @@ function isScriptCall(command: Command): command is ScriptCall {
   return !Array.isArray(command);
 }
 
+/** Commands of ours that name no key: on a cluster they may go to any node. */
+const KEYLESS = new Set(["INFO", "TIME", "PING", "SCAN", "SCRIPT", "DBSIZE"]);
+
+/** A command ready to send: its argv and the key that routes it (its first). */
+interface Routed {
+  key: string | undefined;
+  args: string[];
+  /** Sent to this node instead of the one serving `key`. */
+  node?: CommandTarget;
+}
+
+/** Commands whose first key follows a subcommand (`MEMORY USAGE key`). */
+const SUBCOMMANDS = new Set(["MEMORY", "OBJECT", "XINFO"]);
+
+/** The routing key of a raw command: its first key, or none. */
+export function firstKey(args: readonly string[]): string | undefined {
+  const name = args[0].toUpperCase();
+  if (KEYLESS.has(name)) return undefined;
+  if (SUBCOMMANDS.has(name)) return args[2];
+  if (name === "XREAD") return args[args.findIndex((arg) => arg.toUpperCase() === "STREAMS") + 1];
+  return args[1];
+}
+
+/**
+ * Error replies that say the command was not run because the store cannot
+ * serve it right now: a cluster without a master for some slot, a slot
+ * being moved, a node loading its data, a replica (after a failover) refusing
+ * a write. They fail the batch with {@link StoreUnavailableError}.
+ */
+const UNAVAILABLE_REPLIES = /^(CLUSTERDOWN|TRYAGAIN|LOADING|MASTERDOWN|READONLY|UNBLOCKED)\b/;
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -81,9 +127,26 @@ function writes(commands: readonly Command[]): boolean {
   return commands.some((command) => isScriptCall(command) && command.script.writes === true);
 }
 
-/** node-redis refused the command before queueing it: it never reached the socket. */
-function neverSent(error: StoreUnavailableError): boolean {
-  return error.cause instanceof ClientOfflineError || error.cause instanceof ClientClosedError;
+/** The command never ran: node-redis refused it before the socket, or Redis refused to run it. */
+function neverRan(error: unknown): boolean {
+  return error instanceof ClientOfflineError || error instanceof ClientClosedError ||
+    (error instanceof ErrorReply && UNAVAILABLE_REPLIES.test(error.message));
+}
+
+/** Makes the topology the options name. */
+function topologyOf(options: ConnectionOptions, timing: TopologyTiming): Topology {
+  const given = [options.url, options.client, options.cluster, options.sentinel]
+    .filter((option) => option !== undefined);
+  if (given.length > 1) {
+    throw new TypeError(
+      "queue-board: give the Redis source one of url, client, cluster or sentinel",
+    );
+  }
+  if (options.cluster) return new ClusterTopology(options.cluster, timing);
+  if (options.sentinel) return new SentinelTopology(options.sentinel, timing);
+  return new ServerTopology(
+    options.client ?? serverClient(options.url ?? "redis://127.0.0.1:6379", timing),
+  );
 }
 
 /**
@@ -99,8 +162,8 @@ function neverSent(error: StoreUnavailableError): boolean {
  * writes with `CLIENT PAUSE WRITE` and runs them when it resumes).
  */
 export class RedisConnection {
-  /** The node-redis client in use. */
-  readonly client: RedisClientLike;
+  /** Where the commands go: one server, a cluster, or a sentinel set's master. */
+  readonly topology: Topology;
   readonly #owned: boolean;
   readonly #timeoutMs: number;
   readonly #shas = new Map<LuaScript, Promise<string>>();
@@ -112,32 +175,23 @@ export class RedisConnection {
   /** Creates the connection and, for a client of its own, starts connecting. */
   constructor(options: ConnectionOptions = {}) {
     this.#timeoutMs = options.commandTimeoutMs ?? 2000;
-    if (options.client) {
-      this.client = options.client;
-      this.#owned = false;
-    } else {
-      this.client = createClient({
-        url: options.url ?? "redis://127.0.0.1:6379",
-        disableOfflineQueue: true,
-        socket: {
-          connectTimeout: this.#timeoutMs,
-          reconnectStrategy: reconnectDelay,
-        },
-      }) as unknown as RedisClientLike;
-      this.#owned = true;
-      // Stays after close(): a late 'error' event must not crash the process.
-      this.client.on("error", () => {});
-    }
+    this.topology = topologyOf(options, {
+      connectTimeoutMs: this.#timeoutMs,
+      reconnectDelay,
+    });
+    this.#owned = options.client === undefined;
+    // Stays after close(): a late 'error' event must not crash the process.
+    if (this.#owned) this.topology.on("error", () => {});
     // Also keeps node-redis 'error' events from crashing the process.
-    this.client.on("error", this.#onError);
-    this.client.on("ready", this.#onReady);
+    this.topology.on("error", this.#onError);
+    this.topology.on("ready", this.#onReady);
     // connect() settles only once connected; failures are retried by node-redis.
-    if (!this.client.isOpen) this.client.connect().catch(() => {});
+    if (!this.topology.isOpen) this.topology.connect().catch(() => {});
   }
 
   /** Whether the client is connected right now. */
   get connected(): boolean {
-    return this.client.isReady;
+    return this.topology.isReady;
   }
 
   /** Calls `listener` after every (re)connection; returns the unsubscribe function. */
@@ -158,20 +212,20 @@ export class RedisConnection {
   /** Resolves once connected; rejects with StoreUnavailableError after the timeout. */
   async ready(): Promise<void> {
     if (this.#closed) throw new StoreUnavailableError("The Redis source is closed");
-    if (this.client.isReady) return;
-    if (!this.client.isOpen) {
+    if (this.topology.isReady) return;
+    if (!this.topology.isOpen) {
       throw new StoreUnavailableError("The Redis client is closed");
     }
     if (this.#down) throw new StoreUnavailableError("Redis is not reachable (reconnecting)");
     let onReady = (): void => {};
     const connected = new Promise<void>((resolve) => {
       onReady = () => resolve();
-      this.client.on("ready", onReady);
+      this.topology.on("ready", onReady);
     });
     try {
       await this.#within(connected, "Redis is not reachable");
     } finally {
-      this.client.off("ready", onReady);
+      this.topology.off("ready", onReady);
     }
   }
 
@@ -184,19 +238,25 @@ export class RedisConnection {
   async pipelineSettled(commands: readonly Command[]): Promise<unknown[]> {
     if (commands.length === 0) return [];
     await this.ready();
-    const argv = await Promise.all(commands.map((command) => this.#toArgs(command)));
+    const routed = await Promise.all(commands.map((command) => this.#route(command)));
     const write = writes(commands);
-    let replies = await this.#send(argv, write);
+    let replies = await this.#send(routed, write);
     const missing = commands
       .map((command, index) => ({ command, index }))
       .filter(({ index }) =>
         replies[index] instanceof Error && describe(replies[index]).startsWith("NOSCRIPT")
       );
     if (missing.length > 0) {
-      const scripts = [...new Set(missing.map(({ command }) => (command as ScriptCall).script))];
+      // Loaded on the node that answered NOSCRIPT: the one serving the call's first key.
+      const loads = new Map<string, Routed>();
+      for (const { command, index } of missing) {
+        const { script } = command as ScriptCall;
+        const key = routed[index].key;
+        loads.set(`${script.name}\0${key}`, { key, args: ["SCRIPT", "LOAD", script.source] });
+      }
       // NOSCRIPT: those calls did not run, so loading their scripts writes nothing of ours.
-      await this.#send(scripts.map((script) => ["SCRIPT", "LOAD", script.source]), false);
-      const retried = await this.#send(missing.map(({ index }) => argv[index]), write);
+      await this.#send([...loads.values()], false);
+      const retried = await this.#send(missing.map(({ index }) => routed[index]), write);
       replies = [...replies];
       missing.forEach(({ index }, i) => replies[index] = retried[i]);
     }
@@ -217,30 +277,53 @@ export class RedisConnection {
     return reply as T;
   }
 
+  /** The masters (one, unless on a cluster), for {@link callOn}. */
+  async masters(): Promise<CommandTarget[]> {
+    await this.ready();
+    try {
+      return await this.#within(this.topology.masters(), "Redis did not connect every master");
+    } catch (error) {
+      this.topology.failed();
+      if (error instanceof StoreUnavailableError) throw error;
+      throw new StoreUnavailableError(`Redis is unavailable: ${describe(error)}`, { cause: error });
+    }
+  }
+
+  /** One read-only command on one node of {@link masters} (SCAN walks each). */
+  async callOn<T = unknown>(node: CommandTarget, args: readonly string[]): Promise<T> {
+    await this.ready();
+    const [reply] = await this.#send([{ key: undefined, args: [...args], node }], false);
+    if (reply instanceof Error) throw reply;
+    return reply as T;
+  }
+
   /** Stops using the client; closes it only when this connection created it. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.client.off("ready", this.#onReady);
-    this.client.off("error", this.#onError);
+    this.topology.off("ready", this.#onReady);
+    this.topology.off("error", this.#onError);
     if (!this.#owned) return;
-    if (this.client.isReady) {
-      await this.client.close().catch(() => this.client.destroy());
-    } else if (this.client.isOpen) {
-      this.client.destroy();
+    if (this.topology.isReady) {
+      await this.topology.close().catch(() => this.topology.destroy());
+    } else if (this.topology.isOpen) {
+      this.topology.destroy();
     }
   }
 
-  async #toArgs(command: Command): Promise<string[]> {
-    if (!isScriptCall(command)) return [...command];
+  async #route(command: Command): Promise<Routed> {
+    if (!isScriptCall(command)) return { key: firstKey(command), args: [...command] };
     const sha = await this.#sha(command.script);
-    return [
-      "EVALSHA",
-      sha,
-      String(command.keys.length),
-      ...command.keys,
-      ...command.args.map(String),
-    ];
+    return {
+      key: command.keys[0],
+      args: [
+        "EVALSHA",
+        sha,
+        String(command.keys.length),
+        ...command.keys,
+        ...command.args.map(String),
+      ],
+    };
   }
 
   #sha(script: LuaScript): Promise<string> {
@@ -256,32 +339,51 @@ export class RedisConnection {
 
   /**
    * Writes all commands in the same tick, which node-redis sends as one
-   * batch (one round trip). Replies that are Redis errors are returned as
-   * values; a connection failure or timeout rejects the whole batch, with
-   * {@link OutcomeUnknownError} when the batch `writes` and may have reached
-   * Redis.
+   * batch per node (one round trip). Replies that are Redis errors are
+   * returned as values; a connection failure, a timeout or a reply saying
+   * the store cannot serve now ({@link UNAVAILABLE_REPLIES}) rejects the
+   * whole batch: with {@link OutcomeUnknownError} when the batch `writes`
+   * and any of its commands may have run (on a cluster, one node may have
+   * run its part while another was down), else with
+   * {@link StoreUnavailableError}.
    */
-  async #send(argv: readonly string[][], writes: boolean): Promise<unknown[]> {
-    if (!this.client.isReady) throw new StoreUnavailableError("Redis is not reachable");
-    const sent = argv.map((args) =>
-      this.client.sendCommand(args).then(
-        (reply) => reply,
-        (error: unknown) => {
-          if (error instanceof ErrorReply) return new Error(error.message);
+  async #send(routed: readonly Routed[], writes: boolean): Promise<unknown[]> {
+    if (!this.topology.isReady) throw new StoreUnavailableError("Redis is not reachable");
+    const sent = Promise.allSettled(
+      routed.map(({ key, args, node }) =>
+        (node ? node.sendCommand(args) : this.topology.send(key, args)).catch((error: unknown) => {
+          if (error instanceof ErrorReply && !neverRan(error)) return new Error(error.message);
           throw error;
-        },
-      )
+        })
+      ),
     );
+    let settled: PromiseSettledResult<unknown>[];
     try {
-      return await this.#within(Promise.all(sent), "Redis did not answer");
+      settled = await this.#within(sent, "Redis did not answer");
     } catch (error) {
-      if (!writes || !(error instanceof StoreUnavailableError) || neverSent(error)) throw error;
-      throw new OutcomeUnknownError(
-        `Redis did not confirm the change (${error.message}): it may have been applied, or ` +
-          "may still be once Redis resumes. Check before retrying.",
-        { cause: error },
-      );
+      this.topology.failed();
+      if (!writes) throw error;
+      throw this.#unconfirmed(error as StoreUnavailableError);
     }
+    const failed = settled.find((result) => result.status === "rejected");
+    if (!failed) return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value);
+    this.topology.failed();
+    const error = new StoreUnavailableError(`Redis is unavailable: ${describe(failed.reason)}`, {
+      cause: failed.reason,
+    });
+    const allRefused = settled.every((result) =>
+      result.status === "rejected" && neverRan(result.reason)
+    );
+    if (!writes || allRefused) throw error;
+    throw this.#unconfirmed(error);
+  }
+
+  #unconfirmed(error: StoreUnavailableError): OutcomeUnknownError {
+    return new OutcomeUnknownError(
+      `Redis did not confirm the change (${error.message}): it may have been applied, or ` +
+        "may still be once Redis resumes. Check before retrying.",
+      { cause: error },
+    );
   }
 
   /** Races `work` against the command timeout; connection errors become StoreUnavailableError. */
@@ -295,11 +397,6 @@ export class RedisConnection {
     });
     try {
       return await Promise.race([work, timeout]);
-    } catch (error) {
-      if (error instanceof StoreUnavailableError) throw error;
-      throw new StoreUnavailableError(`Redis is unavailable: ${describe(error)}`, {
-        cause: error,
-      });
     } finally {
       clearTimeout(timer);
       // A batch that lost the race may still reject later; nobody awaits it.

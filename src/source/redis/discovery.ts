@@ -20,26 +20,29 @@ export function globEscape(literal: string): string {
 /**
  * Walks the whole keyspace with `SCAN <cursor> MATCH <pattern> COUNT 1000`
  * and yields each batch of matching keys. Every SCAN of the source goes
- * through here. Cost: one round trip per 1,000 keys of the keyspace
+ * through here; on Redis Cluster it walks every master in turn (each holds
+ * its own slots). Cost: one round trip per 1,000 keys of the keyspace
  * (matching or not); Redis does O(COUNT) work per call.
  */
 export async function* scanKeys(
   connection: RedisConnection,
   pattern: string,
 ): AsyncGenerator<string[]> {
-  let cursor = "0";
-  do {
-    const [next, keys] = await connection.call<[string, string[]]>([
-      "SCAN",
-      cursor,
-      "MATCH",
-      pattern,
-      "COUNT",
-      String(SCAN_COUNT),
-    ]);
-    cursor = next;
-    if (keys.length > 0) yield keys;
-  } while (cursor !== "0");
+  for (const node of await connection.masters()) {
+    let cursor = "0";
+    do {
+      const [next, keys] = await connection.callOn<[string, string[]]>(node, [
+        "SCAN",
+        cursor,
+        "MATCH",
+        pattern,
+        "COUNT",
+        String(SCAN_COUNT),
+      ]);
+      cursor = next;
+      if (keys.length > 0) yield keys;
+    } while (cursor !== "0");
+  }
 }
 
 /** Finds every task that has at least one key (`<root>:{T}:*`), sorted. */

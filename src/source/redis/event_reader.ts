@@ -17,9 +17,16 @@
  *   still in the streams is lost.
  *
  * Cost while idle: one XREAD per `blockMs` (default 2 s) on one connection,
- * plus one SCAN per `refreshMs`. On Redis Cluster one XREAD may not name
- * streams of several slots: {@link readStreams} is the one place to split it
- * (pipelined non-blocking XREADs per node).
+ * plus one SCAN per `refreshMs`.
+ *
+ * On Redis Cluster one command may not name keys of several slots (CROSSSLOT,
+ * even on one node), and every task is its own slot, so no XREAD can block
+ * on two tasks' streams. There the reader polls instead ({@link pollStreams}):
+ * one non-blocking XREAD per stream, sent through the command connection,
+ * which routes each to its master and pipelines those of one master into one
+ * round trip; when no stream had anything new it waits `pollMs` (default
+ * 250) before the next round. Cost while idle: one round trip per master and
+ * one XREAD per task every `pollMs`.
  *
  * @module
  */
@@ -41,12 +48,20 @@ export interface EventReaderOptions {
   refreshMs?: number;
   /** Longest wait for a connection or a non-blocking reply, ms (default 2000). */
   timeoutMs?: number;
+  /** Pause between two polling rounds that found nothing (cluster), ms (default 250). */
+  pollMs?: number;
 }
 
 /** What the reader needs from the source. */
 export interface EventReaderDeps {
-  /** Makes a new client for the blocking connection (not connected yet). */
-  createClient: () => RedisClientLike;
+  /**
+   * Makes a new client for the blocking connection (not connected yet); null
+   * when the streams cannot share one XREAD (Redis Cluster): then the reader
+   * polls through `pipeline`.
+   */
+  createClient: (() => RedisClientLike) | null;
+  /** Sends commands through the command connection, each to the node of its key. */
+  pipeline: (commands: string[][]) => Promise<unknown[]>;
   /** The cached task list. */
   listTasks: () => Promise<string[]>;
   /** Rediscovers the task list now. */
@@ -58,8 +73,15 @@ type RawEntry = [id: string, fields: string[]];
 /** XREAD's reply: per stream with new entries, its key and entries; null on timeout. */
 type XReadReply = [key: string, entries: RawEntry[]][] | null;
 
-/** A connected client of the reader, and how to give it back (close it, uncount it). */
-type Connected = RedisClientLike & { release(): void };
+/** How one run of the reader reads: the server's clock, then new entries; release gives it back. */
+interface StreamSource {
+  /** Redis `TIME`: seconds and microseconds. */
+  time(): Promise<[string, string]>;
+  /** New entries after the given id of each stream (null: none). */
+  read(streams: ReadonlyMap<string, string>, signal: AbortSignal): Promise<XReadReply>;
+  /** Closes what the run opened. */
+  release(): void;
+}
 
 /** Longest pause between two reconnection attempts, ms. */
 export const MAX_BACKOFF_MS = 5000;
@@ -112,6 +134,23 @@ export async function readStreams(
   ]);
 }
 
+/**
+ * One non-blocking `XREAD COUNT n STREAMS key id` per stream, all sent at
+ * once through `pipeline` (on a cluster, one round trip per master), merged
+ * into one XREAD reply; null when none had new entries.
+ */
+export async function pollStreams(
+  pipeline: (commands: string[][]) => Promise<unknown[]>,
+  streams: ReadonlyMap<string, string>,
+  count: number,
+): Promise<XReadReply> {
+  const replies = await pipeline(
+    [...streams].map(([key, id]) => ["XREAD", "COUNT", String(count), "STREAMS", key, id]),
+  );
+  const merged = replies.flatMap((reply) => (reply as XReadReply) ?? []);
+  return merged.length > 0 ? merged : null;
+}
+
 /** Rejects after `ms` unless `work` settles first. */
 async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -159,6 +198,7 @@ export class RedisEventReader {
   readonly #count: number;
   readonly #refreshMs: number;
   readonly #timeoutMs: number;
+  readonly #pollMs: number;
   readonly #listeners = new Set<(event: TaskEvent) => void>();
   #run: { stop: AbortController; done: Promise<void> } | null = null;
   #connections = 0;
@@ -171,6 +211,7 @@ export class RedisEventReader {
     this.#count = options.count ?? 500;
     this.#refreshMs = options.refreshMs ?? 5000;
     this.#timeoutMs = options.timeoutMs ?? 2000;
+    this.#pollMs = options.pollMs ?? 250;
   }
 
   /** Whether the read loop runs. */
@@ -227,9 +268,43 @@ export class RedisEventReader {
     }
   }
 
-  /** A connected client for this run, or an error after the timeout. */
-  async #connect(signal: AbortSignal): Promise<Connected> {
-    const client = this.#deps.createClient();
+  /** How this run reads: a blocking connection of its own, or polls (cluster). */
+  async #open(signal: AbortSignal): Promise<StreamSource> {
+    const pipeline = this.#deps.pipeline;
+    if (this.#deps.createClient === null) {
+      return {
+        time: async () => (await pipeline([["TIME"]]))[0] as [string, string],
+        read: async (streams, signal) => {
+          const reply = await pollStreams(pipeline, streams, this.#count);
+          if (reply === null) await pause(this.#pollMs, signal);
+          return reply;
+        },
+        release: () => {},
+      };
+    }
+    const client = await this.#connect(this.#deps.createClient(), signal);
+    return {
+      time: () =>
+        within(
+          client.sendCommand<[string, string]>(["TIME"]),
+          this.#timeoutMs,
+          "Redis did not answer TIME",
+        ),
+      read: (streams) =>
+        within(
+          readStreams(client, streams, this.#count, this.#blockMs),
+          this.#blockMs + this.#timeoutMs,
+          "Redis did not answer XREAD",
+        ),
+      release: client.release,
+    };
+  }
+
+  /** Connects the blocking client, or fails after the timeout. */
+  async #connect(
+    client: RedisClientLike,
+    signal: AbortSignal,
+  ): Promise<RedisClientLike & { release(): void }> {
     client.on("error", () => {});
     this.#connections++;
     let released = false;
@@ -239,7 +314,7 @@ export class RedisEventReader {
       this.#connections--;
       destroy(client);
     };
-    const onAbort = () => destroy(client);
+    const onAbort = () => release();
     signal.addEventListener("abort", onAbort);
     try {
       await within(client.connect(), this.#timeoutMs, "Redis did not accept a connection");
@@ -253,8 +328,8 @@ export class RedisEventReader {
   }
 
   async #loop(signal: AbortSignal): Promise<void> {
-    let client: Connected | null = null;
-    const onAbort = () => client && destroy(client);
+    let source: StreamSource | null = null;
+    const onAbort = () => source?.release();
     signal.addEventListener("abort", onAbort);
     /** Stream key → last entry id read; streams not in it start at `startId`. */
     const lastIds = new Map<string, string>();
@@ -265,13 +340,9 @@ export class RedisEventReader {
     try {
       while (!signal.aborted) {
         try {
-          client ??= await this.#connect(signal);
+          source ??= await this.#open(signal);
           if (startId === null) {
-            const [seconds, micros] = await within(
-              client.sendCommand<[string, string]>(["TIME"]),
-              this.#timeoutMs,
-              "Redis did not answer TIME",
-            );
+            const [seconds, micros] = await source.time();
             startId = `${Number(seconds) * 1000 + Math.floor(Number(micros) / 1000)}-0`;
           }
           const fresh = Date.now() - refreshedAt >= this.#refreshMs;
@@ -288,11 +359,7 @@ export class RedisEventReader {
             await pause(this.#blockMs, signal);
             continue;
           }
-          const reply = await within(
-            readStreams(client, streams, this.#count, this.#blockMs),
-            this.#blockMs + this.#timeoutMs,
-            "Redis did not answer XREAD",
-          );
+          const reply = await source.read(streams, signal);
           failures = 0;
           for (const [key, entries] of reply ?? []) {
             const task = taskOf.get(key)!;
@@ -304,30 +371,15 @@ export class RedisEventReader {
         } catch {
           if (signal.aborted) break;
           // The connection may hold a half-read reply or a blocked XREAD: replace it.
-          client?.release();
-          client = null;
+          source?.release();
+          source = null;
           failures++;
           await pause(backoffDelay(failures), signal);
         }
       }
     } finally {
       signal.removeEventListener("abort", onAbort);
-      client?.release();
+      source?.release();
     }
   }
-}
-
-/**
- * A new client for the blocking connection: a duplicate of the command
- * client (same URL, TLS and credentials), since XREAD BLOCK holds the
- * connection it runs on.
- */
-export function duplicateClient(client: RedisClientLike): RedisClientLike {
-  const duplicate = (client as RedisClientLike & { duplicate?: () => RedisClientLike }).duplicate;
-  if (typeof duplicate !== "function") {
-    throw new TypeError(
-      "queue-board: live events need a node-redis client that can duplicate() itself",
-    );
-  }
-  return duplicate.call(client);
 }

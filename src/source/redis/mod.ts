@@ -46,6 +46,7 @@ import { RETRYABLE_STATES } from "../types.ts";
 import { cancelJob } from "./cancel.ts";
 import { cleanJobs, cleanRange, countCleanable } from "./clean.ts";
 import { type RedisClientLike, RedisConnection } from "./client.ts";
+import type { RedisClusterConfig, RedisSentinelConfig } from "./topology.ts";
 import {
   DeadLetterGroups,
   listDeadLetters,
@@ -53,7 +54,7 @@ import {
   readDeadLetterEntries,
 } from "./dead_letters.ts";
 import { TaskDiscovery } from "./discovery.ts";
-import { duplicateClient, RedisEventReader } from "./event_reader.ts";
+import { RedisEventReader } from "./event_reader.ts";
 import { getStoreInfo } from "./info.ts";
 import { getJob, getJobLogs, listJobs } from "./jobs.ts";
 import { readSchedulerLeadership, readTaskLiveness } from "./liveness.ts";
@@ -84,13 +85,25 @@ import { jobNotFound, taskNotFound } from "../refusals.ts";
 
 export type { RedisClientLike } from "./client.ts";
 export { RedisConnection } from "./client.ts";
+export type { RedisClusterConfig, RedisNodeAddress, RedisSentinelConfig } from "./topology.ts";
 
-/** Options of {@link createRedisSource}. */
+/**
+ * Options of {@link createRedisSource}. Where Redis is: at most one of
+ * `url`, `client`, `cluster` and `sentinel`.
+ */
 export interface RedisSourceOptions {
-  /** Redis URL (default `redis://127.0.0.1:6379`); ignored when `client` is given. */
+  /** Redis URL (default `redis://127.0.0.1:6379`). */
   url?: string;
   /** A node-redis v5 client of yours: connected if it is not yet, never closed by the source. */
   client?: RedisClientLike;
+  /**
+   * A Redis Cluster: some of its nodes (node-redis `createCluster` finds the
+   * rest). Every task's keys share one slot (`{task}`), so each command
+   * goes to one master; SCAN runs on every master.
+   */
+  cluster?: RedisClusterConfig;
+  /** A Sentinel set: the master's name and some sentinels (node-redis `createSentinel`). */
+  sentinel?: RedisSentinelConfig;
   /** taskora's key prefix: keys become `taskora:<prefix>:...`. */
   prefix?: string;
   /** The tasks to show; when given, no SCAN is made to discover them. */
@@ -138,6 +151,8 @@ export class RedisTaskSource implements TaskSource {
     this.connection = new RedisConnection({
       url: options.url,
       client: options.client,
+      cluster: options.cluster,
+      sentinel: options.sentinel,
       commandTimeoutMs: options.commandTimeoutMs,
     });
     // A reconnection may be to another server: check its wire version again.
@@ -341,8 +356,10 @@ export class RedisTaskSource implements TaskSource {
    * opened by the first and closed after the last; see `event_reader.ts`.
    */
   subscribe(listener: (event: TaskEvent) => void): () => void {
+    const topology = this.connection.topology;
     this.#events ??= new RedisEventReader({
-      createClient: () => duplicateClient(this.connection.client),
+      createClient: topology.sharded ? null : () => topology.blockingClient()!,
+      pipeline: (commands) => this.connection.pipeline(commands),
       listTasks: () => this.#discovery.list(),
       refreshTasks: () => this.#discovery.refresh(),
     }, { prefix: this.prefix, refreshMs: this.#eventRefreshMs });

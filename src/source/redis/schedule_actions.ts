@@ -8,6 +8,8 @@
  * written by a compare-and-set script that refuses when the JSON changed in
  * between (e.g. the scheduler stored a new `lastRun`); the read is then
  * made again. So nothing the scheduler writes is lost by a board write.
+ * The two keys share no hash tag (on Redis Cluster they live on different
+ * slots), so the config and the next run are written by separate calls.
  * The one race left is taskora's own: while the scheduler is dispatching a
  * due run it holds the config in memory and writes it back afterwards.
  *
@@ -22,12 +24,12 @@ import type { ScheduleConfig, SchedulePatch, ScheduleRecord, TriggerResult } fro
 import { decodeSchedule, decodeValue } from "../wire/decode.ts";
 import { globalKeys, taskKeys } from "../wire/keys.ts";
 import {
-  SCHEDULE_PAUSE,
+  SCHEDULE_NEXT,
   SCHEDULE_REMOVE,
   SCHEDULE_WRITE,
   TRIGGER_DISPATCH,
 } from "./action_scripts.ts";
-import type { RedisConnection } from "./client.ts";
+import type { RedisConnection, ScriptCall } from "./client.ts";
 import { getSchedule } from "./schedules.ts";
 import { scheduleNotFound, versionUnknown } from "../refusals.ts";
 
@@ -41,9 +43,18 @@ function notFound(name: string): BoardError {
   return scheduleNotFound(name);
 }
 
-function scheduleKeys(prefix?: string): string[] {
-  const keys = globalKeys(prefix);
-  return [keys.schedules, keys.schedulesNext];
+/** Sets (`always`, or `XX`: only when it has one) or removes a schedule's next run. */
+function setNextRun(
+  name: string,
+  mode: "remove" | "always" | "XX",
+  nextRun: number,
+  prefix?: string,
+): ScriptCall {
+  return {
+    script: SCHEDULE_NEXT,
+    keys: [globalKeys(prefix).schedulesNext],
+    args: [name, mode, nextRun],
+  };
 }
 
 async function readJson(
@@ -68,8 +79,8 @@ async function recordOf(
 
 /**
  * Reads a schedule, lets `change` compute its new JSON (or `""` to keep it)
- * and next run, and writes both with {@link SCHEDULE_WRITE}, reading again
- * when the JSON changed in between.
+ * and next run, writes the JSON with {@link SCHEDULE_WRITE} (reading again
+ * when it changed in between), then the next run.
  */
 async function writeSchedule(
   connection: RedisConnection,
@@ -83,11 +94,14 @@ async function writeSchedule(
     const next = change(json);
     const written = await connection.call<number>({
       script: SCHEDULE_WRITE,
-      keys: scheduleKeys(prefix),
-      args: [name, json, next.json, next.nextRun, mode],
+      keys: [globalKeys(prefix).schedules],
+      args: [name, json, next.json],
     });
     if (written === -1) throw notFound(name);
-    if (written === 1) return;
+    if (written === 1) {
+      await connection.call(setNextRun(name, mode, next.nextRun, prefix));
+      return;
+    }
   }
   throw new BoardError(
     "INVALID_STATE",
@@ -101,11 +115,10 @@ export async function pauseSchedule(
   name: string,
   prefix?: string,
 ): Promise<ScheduleRecord> {
-  const found = await connection.call<number>({
-    script: SCHEDULE_PAUSE,
-    keys: scheduleKeys(prefix),
-    args: [name],
-  });
+  const [found] = await connection.pipeline([
+    ["HEXISTS", globalKeys(prefix).schedules, name],
+    setNextRun(name, "remove", 0, prefix),
+  ]);
   if (found === 0) throw notFound(name);
   return await recordOf(connection, name, prefix);
 }
@@ -157,11 +170,10 @@ export async function removeSchedule(
   name: string,
   prefix?: string,
 ): Promise<void> {
-  const removed = await connection.call<number>({
-    script: SCHEDULE_REMOVE,
-    keys: scheduleKeys(prefix),
-    args: [name],
-  });
+  const [removed] = await connection.pipeline([
+    { script: SCHEDULE_REMOVE, keys: [globalKeys(prefix).schedules], args: [name] },
+    setNextRun(name, "remove", 0, prefix),
+  ]);
   if (removed === 0) throw notFound(name);
 }
 

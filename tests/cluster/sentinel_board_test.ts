@@ -1,0 +1,92 @@
+/**
+ * The board through a Sentinel set, across a failover: the master is
+ * killed, the sentinel promotes the replica, and the board answers 503 for
+ * a while, then serves from the new master by itself; the event stream
+ * resumes from the last id it saw, and a retry made around the failover
+ * lands once.
+ */
+
+import assert from "node:assert/strict";
+import { createBoard } from "../../mod.ts";
+import { createRedisSource } from "../../src/source/redis/mod.ts";
+import { dataOf, isEvent, openStream } from "../events/sse_client.ts";
+import { loadFixture } from "../helpers/fixture.ts";
+import { redisCli, startSentinel, waitFor } from "../helpers/redis_cluster.ts";
+
+Deno.test({
+  name:
+    "a sentinel failover: 503 for a while, then the board serves, events resume, a retry runs once",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const set = await startSentinel();
+    const source = createRedisSource({ sentinel: { name: set.name, sentinels: set.sentinels } });
+    const board = createBoard(source);
+    const api = (path: string, init?: RequestInit) =>
+      board.fetch(new Request(`http://board.test/board/api${path}`, init));
+    try {
+      await loadFixture(`redis://127.0.0.1:${set.master.port}`);
+      const failed = await (await api("/tasks/send-email/jobs?state=failed")).json();
+      const jobId: string = failed[0].id;
+      const xadd = (port: number, jobId: string) =>
+        redisCli(
+          port,
+          "XADD",
+          "taskora:{send-email}:events",
+          "*",
+          "event",
+          "progress",
+          "jobId",
+          jobId,
+        );
+      const stream = await openStream(board.fetch, "http://board.test/board/api/events");
+      await stream.waitFor(isEvent("stats:update"), 10_000);
+      await xadd(set.master.port, "before");
+      await stream.waitFor(isEvent("job:progress", (d) => d.id === "before"), 10_000);
+      await xadd(set.master.port, "around");
+      await redisCli(set.master.port, "WAIT", "1", "2000");
+
+      await set.master.kill();
+      const promoted = set.failOver();
+      const statuses: number[] = [];
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        assert.ok(Date.now() < deadline, `the board never served again: ${statuses.join(",")}`);
+        const response = await api(`/jobs/${jobId}/retry`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: "{}",
+        });
+        statuses.push(response.status);
+        const body = await response.json();
+        if (response.status === 200 || response.status === 409) break;
+        assert.ok([503, 504].includes(response.status), `status ${response.status}`);
+        assert.ok(["STORE_UNAVAILABLE", "OUTCOME_UNKNOWN"].includes(body.code), body.code);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await promoted;
+      console.log(`retry statuses: ${statuses.join(",")}`);
+      await waitFor("the board to serve again", async () => {
+        const response = await api("/overview");
+        await response.body?.cancel();
+        return response.status === 200;
+      }, 30_000);
+
+      const port = set.replica.port;
+      const wait = (await redisCli(port, "LRANGE", "taskora:{send-email}:wait", "0", "-1"))
+        .split("\n");
+      assert.deepEqual(wait.filter((id) => id === jobId), [jobId], "queued once");
+
+      await xadd(port, "after");
+      await stream.waitFor(isEvent("job:progress", (d) => d.id === "after"), 15_000);
+      const seen = stream.frames.filter((f) => f.event === "job:progress").map((f) => dataOf(f).id);
+      assert.deepEqual(seen.filter((id) => id === "around"), ["around"]);
+      assert.deepEqual(seen.filter((id) => id === "before"), ["before"]);
+      await stream.close();
+    } finally {
+      await board.close();
+      await source.close();
+      await set.stop();
+    }
+  },
+});

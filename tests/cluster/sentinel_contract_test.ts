@@ -1,0 +1,34 @@
+/**
+ * The TaskSource contract through a Sentinel set (a master, a replica, a
+ * sentinel): the source finds the master by asking the sentinel.
+ */
+
+import { createRedisSource } from "../../src/source/redis/mod.ts";
+import { writeKeyspace } from "../helpers/fixture.ts";
+import { redisCli, startSentinel } from "../helpers/redis_cluster.ts";
+import { mutationContract } from "../contract/mutation_contract.ts";
+import { lookupContract } from "../contract/lookup_contract.ts";
+import { type Seed, sourceContract } from "../contract/source_contract.ts";
+
+const set = await startSentinel();
+const masterUrl = `redis://127.0.0.1:${set.master.port}`;
+
+const seed: Seed = async (dump) => {
+  await redisCli(set.master.port, "FLUSHALL");
+  await writeKeyspace(masterUrl, dump);
+  const source = createRedisSource({ sentinel: { name: set.name, sentinels: set.sentinels } });
+  return { source, close: () => source.close() };
+};
+
+sourceContract("redis sentinel source", seed);
+mutationContract("redis sentinel source", seed);
+lookupContract("redis sentinel source", seed);
+
+Deno.test({
+  name: "redis sentinel source: (stop the throwaway sentinel set)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await set.stop();
+  },
+});

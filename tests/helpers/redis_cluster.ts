@@ -1,0 +1,331 @@
+/**
+ * Throwaway Redis Cluster and Sentinel sets for tests, made of Debian's
+ * `redis-server` on loopback ports, each node in a temporary directory of
+ * its own, stopped by pid.
+ *
+ * - {@link startCluster}: 3 masters and 3 replicas (`redis-cli --cluster
+ *   create ... --cluster-replicas 1 --cluster-yes`), node timeout 1 s, so
+ *   killing a master promotes its replica within a few seconds.
+ * - {@link startSentinel}: a master, a replica and one sentinel (quorum 1,
+ *   down-after 1 s), so killing the master promotes the replica.
+ *
+ * @module
+ */
+
+import { createCluster } from "redis";
+import type { CommandSender } from "./fixture.ts";
+import { serverArgs } from "./redis_server.ts";
+
+/** A running redis-server process of a test set. */
+export interface TestNode {
+  port: number;
+  /** Kills it (SIGKILL, by its pid) and waits for it to exit. */
+  kill(): Promise<void>;
+}
+
+/** Sends one command with `redis-cli`; resolves to its raw output. */
+export async function redisCli(port: number, ...args: string[]): Promise<string> {
+  const { stdout } = await new Deno.Command("redis-cli", {
+    args: ["-h", "127.0.0.1", "-p", String(port), ...args],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return new TextDecoder().decode(stdout).trim();
+}
+
+function listening(port: number): boolean {
+  try {
+    Deno.listen({ hostname: "127.0.0.1", port }).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A free loopback port below 45000 whose cluster bus port (+10000) is free
+ * too; `taken` keeps the ports of one set apart.
+ */
+function freePort(taken: Set<number>): number {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 25000);
+    if (taken.has(port) || taken.has(port + 10000)) continue;
+    if (listening(port) && listening(port + 10000)) {
+      taken.add(port);
+      taken.add(port + 10000);
+      return port;
+    }
+  }
+}
+
+/** Polls `check` every 50 ms until it holds, or throws after `ms`. */
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  ms = 15_000,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Starts one redis-server with extra args (or a config file) in `dir`. */
+async function spawnNode(
+  port: number,
+  dir: string,
+  args: string[],
+): Promise<TestNode> {
+  const child = new Deno.Command("redis-server", {
+    args: [...args, ...serverArgs(port, dir)],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  let gone = false;
+  await waitFor(`redis-server on ${port}`, async () => (await redisCli(port, "PING")) === "PONG");
+  return {
+    port,
+    kill: async () => {
+      if (gone) return;
+      gone = true;
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+      await child.status;
+    },
+  };
+}
+
+/** A running test cluster. */
+export interface TestCluster {
+  /** Every node, masters first as created. */
+  nodes: TestNode[];
+  /** `{ host, port }` of every node, for `createRedisSource({ cluster: { rootNodes } })`. */
+  rootNodes: { host: string; port: number }[];
+  /** Ports of the current masters, as the live nodes say. */
+  masterPorts(): Promise<number[]>;
+  /** The port of the master serving `key`'s slot. */
+  masterOf(key: string): Promise<number>;
+  /** A connected node-redis cluster client for test setup (closed by {@link stop}). */
+  client(): Promise<ReturnType<typeof createCluster>>;
+  /** Removes every key on every master. */
+  flushAll(): Promise<void>;
+  /**
+   * Kills the master serving `key`; the returned promise resolves once its
+   * replica serves the slot and the cluster is ok again.
+   */
+  killMaster(key: string): Promise<{ promoted: Promise<void> }>;
+  /** Kills every node and removes their directories. */
+  stop(): Promise<void>;
+}
+
+/** Routes each raw command of a fixture writer by its key (the second argument). */
+export function clusterSender(cluster: ReturnType<typeof createCluster>): CommandSender {
+  return { sendCommand: (args) => cluster.sendCommand(args[1], false, args) };
+}
+
+/** Starts 3 masters and 3 replicas, and waits until the cluster is ok. */
+export async function startCluster(): Promise<TestCluster> {
+  const dir = await Deno.makeTempDir({ prefix: "queue-board-cluster-" });
+  const taken = new Set<number>();
+  const ports = Array.from({ length: 6 }, () => freePort(taken));
+  const nodes = await Promise.all(ports.map(async (port) => {
+    const nodeDir = `${dir}/${port}`;
+    await Deno.mkdir(nodeDir);
+    return await spawnNode(port, nodeDir, [
+      "--cluster-enabled",
+      "yes",
+      "--cluster-config-file",
+      "nodes.conf",
+      "--cluster-node-timeout",
+      "1000",
+    ]);
+  }));
+  const created = await new Deno.Command("redis-cli", {
+    args: [
+      "--cluster",
+      "create",
+      ...ports.map((port) => `127.0.0.1:${port}`),
+      "--cluster-replicas",
+      "1",
+      "--cluster-yes",
+    ],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!created.success) {
+    throw new Error(`redis-cli --cluster create: ${new TextDecoder().decode(created.stderr)}`);
+  }
+  const alive = new Set(nodes);
+  const live = () => [...alive];
+  const ok = async () => {
+    for (const node of live()) {
+      if (!(await redisCli(node.port, "CLUSTER", "INFO")).includes("cluster_state:ok")) {
+        return false;
+      }
+    }
+    return true;
+  };
+  await waitFor("the cluster to be ok", ok, 30_000);
+  // Every node must see every replica before a failover can be asked of one.
+  await waitFor("every node to know its peers", async () => {
+    for (const node of live()) {
+      const lines = (await redisCli(node.port, "CLUSTER", "NODES")).split("\n");
+      if (lines.filter((line) => line.includes("slave")).length < 3) return false;
+    }
+    return true;
+  });
+
+  // A replica that never synced refuses to take over (its data is too old).
+  await waitFor("every replica to be in sync", async () => {
+    let synced = 0;
+    for (const node of live()) {
+      if ((await redisCli(node.port, "INFO", "replication")).includes("master_link_status:up")) {
+        synced++;
+      }
+    }
+    return synced === 3;
+  });
+
+  const clients: ReturnType<typeof createCluster>[] = [];
+  const masterPorts = async () => {
+    const lines = (await redisCli(live()[0].port, "CLUSTER", "NODES")).split("\n");
+    return lines
+      .filter((line) => line.includes("master") && !line.includes("fail"))
+      .map((line) => Number(line.split(" ")[1].split(":")[1].split("@")[0]));
+  };
+  const masterOf = async (key: string) => {
+    const slot = await redisCli(live()[0].port, "CLUSTER", "KEYSLOT", key);
+    const lines = (await redisCli(live()[0].port, "CLUSTER", "NODES")).split("\n");
+    for (const line of lines) {
+      const fields = line.split(" ");
+      if (!fields[2]?.includes("master") || fields[2].includes("fail")) continue;
+      for (const range of fields.slice(8)) {
+        const [from, to = from] = range.split("-").map(Number);
+        if (Number(slot) >= from && Number(slot) <= to) {
+          return Number(fields[1].split(":")[1].split("@")[0]);
+        }
+      }
+    }
+    throw new Error(`no master serves ${key}`);
+  };
+  const client = async () => {
+    const cluster = createCluster({
+      rootNodes: ports.map((port) => ({ socket: { host: "127.0.0.1", port } })),
+    });
+    cluster.on("error", () => {});
+    cluster.on("node-error", () => {});
+    await cluster.connect();
+    clients.push(cluster);
+    return cluster;
+  };
+  return {
+    nodes,
+    rootNodes: ports.map((port) => ({ host: "127.0.0.1", port })),
+    masterPorts,
+    masterOf,
+    client,
+    flushAll: async () => {
+      for (const port of await masterPorts()) await redisCli(port, "FLUSHALL");
+    },
+    killMaster: async (key) => {
+      const port = await masterOf(key);
+      const node = nodes.find((n) => n.port === port)!;
+      alive.delete(node);
+      await node.kill();
+      const promoted = waitFor(
+        `a replica to take over from ${port}`,
+        async () => (await masterOf(key)) !== port && await ok(),
+      );
+      return { promoted };
+    },
+    stop: async () => {
+      for (const cluster of clients) cluster.destroy();
+      await Promise.all(nodes.map((node) => node.kill()));
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** A running master, replica and sentinel. */
+export interface TestSentinel {
+  /** The master's name the sentinel monitors. */
+  name: string;
+  /** `{ host, port }` of the sentinel. */
+  sentinels: { host: string; port: number }[];
+  master: TestNode;
+  replica: TestNode;
+  /** The port of the master the sentinel names now. */
+  masterPort(): Promise<number>;
+  /** Kills the master (if still running) and waits until the sentinel names the replica. */
+  failOver(): Promise<void>;
+  /** Kills every process and removes their directories. */
+  stop(): Promise<void>;
+}
+
+/** Starts a master, a replica of it and a sentinel monitoring them. */
+export async function startSentinel(name = "queue-board"): Promise<TestSentinel> {
+  const dir = await Deno.makeTempDir({ prefix: "queue-board-sentinel-" });
+  const taken = new Set<number>();
+  const [masterPort, replicaPort, sentinelPort] = [
+    freePort(taken),
+    freePort(taken),
+    freePort(taken),
+  ];
+  for (const sub of ["master", "replica", "sentinel"]) await Deno.mkdir(`${dir}/${sub}`);
+  const master = await spawnNode(masterPort, `${dir}/master`, []);
+  const replica = await spawnNode(replicaPort, `${dir}/replica`, [
+    "--replicaof",
+    "127.0.0.1",
+    String(masterPort),
+  ]);
+  const config = `${dir}/sentinel/sentinel.conf`;
+  await Deno.writeTextFile(
+    config,
+    [
+      `sentinel monitor ${name} 127.0.0.1 ${masterPort} 1`,
+      `sentinel down-after-milliseconds ${name} 1000`,
+      `sentinel failover-timeout ${name} 3000`,
+      "",
+    ].join("\n"),
+  );
+  const sentinel = await spawnNode(sentinelPort, `${dir}/sentinel`, [config, "--sentinel"]);
+  const masterNow = async () => {
+    const reply = await redisCli(sentinelPort, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", name);
+    return Number(reply.split("\n")[1]);
+  };
+  await waitFor(
+    "the replica to be in sync",
+    async () =>
+      (await redisCli(replicaPort, "INFO", "replication")).includes("master_link_status:up"),
+  );
+  await waitFor(
+    "the sentinel to know the replica",
+    async () =>
+      (await redisCli(sentinelPort, "SENTINEL", "REPLICAS", name)).includes(String(replicaPort)),
+  );
+  return {
+    name,
+    sentinels: [{ host: "127.0.0.1", port: sentinelPort }],
+    master,
+    replica,
+    masterPort: masterNow,
+    failOver: async () => {
+      await master.kill();
+      await waitFor(
+        "the sentinel to promote the replica",
+        async () =>
+          (await masterNow()) === replicaPort &&
+          (await redisCli(replicaPort, "ROLE")).startsWith("master"),
+      );
+    },
+    stop: async () => {
+      await Promise.all([sentinel.kill(), replica.kill(), master.kill()]);
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
