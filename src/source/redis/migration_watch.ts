@@ -18,10 +18,8 @@ interface Subscriber extends RedisClientLike {
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
 }
 
-function canSubscribe(client: RedisClientLike): client is RedisClientLike & {
-  duplicate(): Subscriber;
-} {
-  return typeof (client as { duplicate?: unknown }).duplicate === "function";
+function canSubscribe(client: RedisClientLike): client is Subscriber {
+  return typeof (client as { subscribe?: unknown }).subscribe === "function";
 }
 
 /** Reads the lock and calls `onChange` when a broadcast or a read says it changed. */
@@ -60,12 +58,15 @@ export class MigrationWatch {
     return lock;
   }
 
-  /** One subscriber connection (a duplicate); without one, reads alone notice changes. */
+  /**
+   * One subscriber connection (the topology's blocking client); without one
+   * (a cluster has none), reads alone notice changes.
+   */
   async #listen(): Promise<void> {
-    const client = this.#connection.client;
-    if (!canSubscribe(client)) return;
     try {
-      const subscriber = this.#subscriber = client.duplicate();
+      const client = this.#connection.topology.blockingClient();
+      if (client === null || !canSubscribe(client)) return;
+      const subscriber = this.#subscriber = client;
       subscriber.on("error", () => {});
       await subscriber.connect();
       await subscriber.subscribe(globalKeys(this.#prefix).migrationChannel, () => this.#onChange());
