@@ -45,7 +45,7 @@ function filterParams(query: (name: string) => string | undefined): LogFilter {
     filter.level = level.toLowerCase();
   }
   const attempt = integerParam("attempt", query("attempt"), 0);
-  if (query("attempt") !== undefined && attempt === 0) {
+  if (query("attempt") && attempt === 0) {
     throw invalidParam("attempt", "must be at least 1 (got 0)");
   }
   if (attempt > 0) filter.attempt = attempt;

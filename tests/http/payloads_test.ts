@@ -277,6 +277,7 @@ Deno.test("GET /jobs/{id}/logs filters by level and by attempt among the newest 
     assert.deepEqual(await messages("attempt=2"), ["2", ["2 info at 2500", "3 error at 2900"]]);
     assert.deepEqual(await messages("attempt=3&level=error"), ["1", ["4 error at 3500"]]);
     assert.deepEqual(await messages("attempt=9"), ["0", []]);
+    assert.deepEqual(await messages("level=warn&attempt="), ["0", []], "empty: no filter");
     for (const [query, param] of [["level=in%20fo", "level"], ["attempt=0", "attempt"]]) {
       const bad = await get(`/jobs/${id}/logs?${query}`);
       assert.equal(bad.status, 400, query);
