@@ -69,7 +69,7 @@ function Node(
 ) {
   const [open, setOpen] = useState(startOpen);
   const key = name === undefined ? null : html`
-    <span class="jt-key">${name}</span>:
+    <span class="jt-key">${name}:</span>
   `;
   if (!isContainer(value)) return html`<li role="treeitem">${key}<${Leaf} value=${value} /></li>`;
   return html`
