@@ -19,20 +19,30 @@ import { screenshot, withBoard } from "./harness.ts";
 const browserTest = (name: string, fn: () => Promise<void>) =>
   Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
-/** Starts counting main-thread tasks over 200 ms in every page loaded from now on. */
-async function countLongTasks(page: Page): Promise<void> {
+/** Records every main-thread task over 50 ms (`longtask`) of the pages the test loads. */
+async function recordLongTasks(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const w = globalThis as unknown as { longTasks: number[] };
+    const w = globalThis as unknown as { longTasks: [number, number][] };
     w.longTasks = [];
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) w.longTasks.push(entry.duration);
+      for (const entry of list.getEntries()) w.longTasks.push([entry.startTime, entry.duration]);
     }).observe({ type: "longtask", buffered: true });
   });
 }
 
+/**
+ * Starts the count from now: the work the payload views do, not the boot of
+ * the bundle (which a loaded CI machine may stretch whatever the job holds).
+ */
+async function countLongTasks(page: Page): Promise<void> {
+  await page.evaluate(() => (globalThis as unknown as { since: number }).since = performance.now());
+}
+
 const longTasksOver200 = async (page: Page) =>
-  (await page.evaluate(() => (globalThis as unknown as { longTasks: number[] }).longTasks))
-    .filter((ms) => ms > 200);
+  await page.evaluate(() => {
+    const w = globalThis as unknown as { longTasks: [number, number][]; since?: number };
+    return w.longTasks.filter(([at, ms]) => at >= (w.since ?? 0) && ms > 200).map(([, ms]) => ms);
+  });
 
 browserTest("a 10 MB input and 10,000 log lines keep the job page responsive", async () => {
   await withBoard({}, async ({ page, root, redis }) => {
@@ -57,8 +67,10 @@ browserTest("a 10 MB input and 10,000 log lines keep the job page responsive", a
     } finally {
       client.destroy();
     }
-    await countLongTasks(page);
+    await recordLongTasks(page);
     await page.goto(`${root}jobs/${id}`);
+    await page.getByRole("tab", { name: /Data/ }).waitFor();
+    await countLongTasks(page);
     await page.getByRole("tab", { name: /Data/ }).click();
     await page.getByText(/Too big to show at once/).waitFor();
     await page.getByRole("button", { name: /^Load all 10\.0 MB/ }).waitFor();
@@ -94,6 +106,7 @@ browserTest(
         client.destroy();
       }
       await countLongTasks(page);
+      await recordLongTasks(page);
       await page.goto(`${root}jobs/${id}`);
       await page.getByRole("tab", { name: /Data/ }).click();
       const tree = page.getByRole("tree", { name: "Job data" });

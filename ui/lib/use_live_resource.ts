@@ -144,7 +144,10 @@ export function useLiveResource<T>(
   }, [...deps, live]);
 
   const paused = options.paused ?? false;
+  const wasPaused = useRef(paused);
   useEffect(() => {
+    if (paused === wasPaused.current) return;
+    wasPaused.current = paused;
     if (!paused) controller.current?.schedule();
   }, [paused]);
 
