@@ -19,6 +19,8 @@
  * @module
  */
 
+import { collapseHtmWhitespace, htmTag } from "./htm_whitespace.ts";
+
 const ROOT = new URL("../", import.meta.url);
 const UI = new URL("ui/", ROOT);
 const OUT = new URL("ui/dist/assets.ts", ROOT);
@@ -78,7 +80,8 @@ async function bundleApp(
       else throw new Error(`deno bundle wrote an unexpected file: ${file.name}`);
     }
     if (main === null) throw new Error("deno bundle wrote no main.js");
-    const renamed = await renameChunks(main, chunks);
+    // Only the entry renders templates; the chunks are uPlot and d3-dag.
+    const renamed = await renameChunks(collapseHtmWhitespace(main, htmTag(main)), chunks);
     const encoder = new TextEncoder();
     return {
       main: encoder.encode(renamed.main),

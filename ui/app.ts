@@ -24,6 +24,7 @@ import { createLive } from "./lib/live.ts";
 import { documentTitle } from "./lib/page_title.ts";
 import { createRouter } from "./lib/router.ts";
 import { installShortcuts } from "./lib/shortcuts.ts";
+import { ShortcutsHelp, shortcutsOpen } from "./components/shortcuts_help.ts";
 import { initTheme } from "./lib/theme.ts";
 import type { BoardConfig } from "./lib/types.ts";
 import { matchRoute, NAV, navEntryFor, NOT_FOUND, PAGES } from "./pages/registry.ts";
@@ -74,6 +75,7 @@ export function App({ basePath }: { basePath: string }) {
       pages: NAV,
       navigate: router.navigate,
       focusSearch: () => searchRef.current?.focus(),
+      showHelp: () => shortcutsOpen.value = true,
     }), [router]);
 
   const path = router.path.value;
@@ -118,6 +120,7 @@ export function App({ basePath }: { basePath: string }) {
       </div>
       <${Toasts} />
       <${ConfirmHost} />
+      <${ShortcutsHelp} pages=${NAV} />
       <//>
   `;
 }

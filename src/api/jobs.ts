@@ -1,19 +1,19 @@
 /**
  * One job, found across every task: `GET /jobs/{id}` in full (by its id, or
- * by the start of it, with its newest logs), `GET /jobs/{id}/logs` paging its
- * whole log, and its `retry` and `cancel` actions (whole ids only).
+ * by the start of it, with its newest logs; payloads over the limit by their
+ * size), and its `retry` and `cancel` actions (whole ids only). Its log is
+ * `job_logs.ts`; its payloads whole and its attempts, `job_payloads.ts`.
  *
  * @module
  */
 
 import { Hono } from "hono";
-import { JOB_DETAIL_LOGS, type JobActionResponse } from "../contract/jobs.ts";
+import type { JobActionResponse } from "../contract/jobs.ts";
 import { BoardError, invalidParam } from "../errors.ts";
 import type { JobDetail, TaskSource } from "../source/types.ts";
 import { optionalString, readJsonObject } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { jobNotFound } from "../source/refusals.ts";
-import { pageParams } from "./params.ts";
 
 /** Longest job id accepted; taskora's are UUIDs, custom ids stay well below. */
 export const MAX_JOB_ID_LENGTH = 256;
@@ -71,14 +71,6 @@ export function jobRoutes({ source, present }: ApiDeps): Hono {
     .get("/jobs/:jobId", async (c) => {
       const job = await findJob(source, jobIdParam(c.req.param("jobId")));
       return c.json(present.jobDetail(job));
-    })
-    .get("/jobs/:jobId/logs", async (c) => {
-      const jobId = jobIdParam(c.req.param("jobId"));
-      const { limit, offset } = pageParams((name) => c.req.query(name), JOB_DETAIL_LOGS);
-      const page = await source.getJobLogs(jobId, offset, limit);
-      if (!page) throw jobNotFound(jobId);
-      c.header("X-Total-Count", String(page.total));
-      return c.json(present.logs(page.logs));
     })
     .post("/jobs/:jobId/retry", async (c) => {
       const jobId = jobIdParam(c.req.param("jobId"));

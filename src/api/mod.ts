@@ -10,6 +10,8 @@ import { configRoutes } from "./config.ts";
 import { deadLetterRoutes } from "./dlq.ts";
 import type { ApiDeps } from "./deps.ts";
 import { eventRoutes } from "./events.ts";
+import { jobLogRoutes } from "./job_logs.ts";
+import { jobPayloadRoutes } from "./job_payloads.ts";
 import { jobRoutes } from "./jobs.ts";
 import { livenessRoutes } from "./liveness.ts";
 import { migrationLockRoutes } from "./migration_lock.ts";
@@ -27,6 +29,8 @@ export function createApi(deps: ApiDeps): Hono {
       overviewRoutes,
       taskRoutes,
       jobRoutes,
+      jobLogRoutes,
+      jobPayloadRoutes,
       scheduleRoutes,
       workflowRoutes,
       deadLetterRoutes,

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { PayloadField, PayloadSize } from "./payload.ts";
 import type { JobState } from "./states.ts";
 
 /** One entry of a job's log list. */
@@ -76,6 +77,9 @@ export interface JobRecord {
   workflow: WorkflowLink | null;
 }
 
+/** A job as a source lists it: its record without its payloads (lists never carry data or result). */
+export type JobRow = Omit<JobRecord, "data" | "result">;
+
 /** How many of a job's newest log entries a {@link JobDetail} carries. */
 export const JOB_DETAIL_LOGS = 100;
 
@@ -85,6 +89,18 @@ export interface JobDetail extends JobRecord {
   logs: LogEntry[];
   /** How many entries the job's log holds. */
   logCount: number;
+}
+
+/**
+ * A log line as the API serves it: where it sits in the job's log (counted
+ * from the oldest line), and, when its meta is over the limit, the meta's
+ * size in place of the meta (`GET /jobs/{id}/logs/{index}/meta` has it whole).
+ */
+export interface LogLine extends LogEntry {
+  /** Its place in the job's log, oldest first. */
+  index: number;
+  /** Set when the meta was left out for its size. */
+  metaSize?: PayloadSize;
 }
 
 /** A page of a job's log and the size of the whole log. */
@@ -128,22 +144,40 @@ export interface JobTimestamps {
   expireAt: number | null;
 }
 
+/** Longest error message a list row carries (characters); the job page has it whole. */
+export const LIST_ERROR_CHARS = 1000;
+
+/** Largest progress (bytes of compact JSON) a list row carries; over it, the row's progress is null. */
+export const LIST_PROGRESS_LIMIT = 2048;
+
 /**
  * A job as the API answers it in lists (`GET /tasks/{task}/jobs`,
  * `GET /dlq`): the record formatted and redacted, its times grouped, and its
- * timeline.
+ * timeline. Lists never carry payloads: no data or result, the error cut to
+ * {@link LIST_ERROR_CHARS}, a progress over {@link LIST_PROGRESS_LIMIT} left
+ * out (null); `GET /jobs/{id}` has them.
  */
-export interface JobResponse extends Omit<JobRecord, RecordTimes> {
+export interface JobResponse extends Omit<JobRecord, RecordTimes | "data" | "result"> {
   /** The job's times. */
   timestamps: JobTimestamps;
   /** The job's life, oldest step first. */
   timeline: TimelineEntry[];
 }
 
-/** A job as `GET /jobs/{id}` answers it. */
+/**
+ * A job as `GET /jobs/{id}` answers it. A payload over the limit (see
+ * `payload.ts`) reads null, and {@link JobDetailResponse.payloads} says so,
+ * with its size and the start of its text.
+ */
 export interface JobDetailResponse extends JobResponse {
+  /** The job's input, formatted and redacted; null when absent or truncated. */
+  data: unknown;
+  /** What the job returned; null when absent or truncated. */
+  result: unknown;
+  /** The size of each payload the job has (absent ones are left out). */
+  payloads: Partial<Record<PayloadField, PayloadSize>>;
   /** The newest log entries (at most {@link JOB_DETAIL_LOGS}), oldest first; `GET /jobs/{id}/logs` pages them all. */
-  logs: LogEntry[];
+  logs: LogLine[];
   /** How many entries the job's log holds. */
   logCount: number;
 }

@@ -15,15 +15,28 @@
  */
 
 import type { ResolvedOptions } from "../options.ts";
+import type { AttemptHistory } from "./attempts.ts";
 import { createRedactor } from "./redact.ts";
-import type {
-  JobDetail,
-  JobDetailResponse,
-  JobRecord,
-  JobResponse,
-  JobTimestamps,
-  LogEntry,
+import {
+  type JobDetail,
+  type JobDetailResponse,
+  type JobResponse,
+  type JobRow,
+  type JobTimestamps,
+  LIST_ERROR_CHARS,
+  LIST_PROGRESS_LIMIT,
+  type LogEntry,
+  type LogLine,
 } from "./jobs.ts";
+import {
+  clipValue,
+  LOG_META_LIMIT,
+  PAYLOAD_FIELDS,
+  PAYLOAD_LIMIT,
+  type PayloadField,
+  type PayloadSize,
+  PREVIEW_CHARS,
+} from "./payload.ts";
 import type { ScheduleRecord } from "./schedules.ts";
 import { UNPRESENTABLE } from "./masks.ts";
 import { timelineOf } from "./timeline.ts";
@@ -31,12 +44,19 @@ import type { WorkflowDetail } from "./workflows.ts";
 
 /** Shapes source values for the API and the event stream. */
 export interface Presenter {
-  /** A job row. */
-  job(job: JobRecord): JobResponse;
-  /** A job in full, with its newest logs. */
+  /** A job row: no payloads, its error cut, a big progress left out. */
+  job(job: JobRow): JobResponse;
+  /** A job in full, with its newest logs; payloads over the limit give their size instead. */
   jobDetail(job: JobDetail): JobDetailResponse;
-  /** Log entries, their meta redacted. */
-  logs(entries: readonly LogEntry[]): LogEntry[];
+  /**
+   * Log entries, their meta redacted (and left out over the limit); `first`
+   * is the index of the first in the job's log.
+   */
+  logs(entries: readonly LogEntry[], first: number): LogLine[];
+  /** An attempt history, its errors redacted and cut to {@link PREVIEW_CHARS}. */
+  attempts(history: AttemptHistory): AttemptHistory;
+  /** One payload of a job in full, formatted and redacted: what `GET /jobs/{id}/payloads/{field}` serves. */
+  payload(job: JobDetail, field: PayloadField): unknown;
   /** A schedule, its data formatted and redacted as its task's. */
   schedule(schedule: ScheduleRecord): ScheduleRecord;
   /** A workflow in full: node inputs, node results and its result formatted and redacted. */
@@ -62,7 +82,7 @@ function presented(compute: () => unknown, what: string): unknown {
 }
 
 /** The record's times as the API groups them. */
-function timestampsOf(record: JobRecord): JobTimestamps {
+function timestampsOf(record: JobRow): JobTimestamps {
   return {
     created: record.createdAt,
     processed: record.processedAt,
@@ -99,16 +119,17 @@ export function createPresenter(
       ? null
       : presented(() => redact(formatResult(value, task)), `the result of a ${task} job`);
 
-  function job(record: JobRecord): JobResponse {
+  const progress = (value: JobRow["progress"]) => redact(value) as JobRow["progress"];
+
+  /** The row with the error and progress it is to show. */
+  function row(record: JobRow, shownError: string | null, shownProgress: unknown): JobResponse {
     const timestamps = timestampsOf(record);
     return {
       id: record.id,
       task: record.task,
       state: record.state,
-      data: data(record.data, record.task),
-      result: result(record.result, record.task),
-      error: record.error === null ? null : error(record.error),
-      progress: redact(record.progress) as JobRecord["progress"],
+      error: shownError,
+      progress: shownProgress as JobRow["progress"],
       attempt: record.attempt,
       maxAttempts: record.maxAttempts,
       version: record.version,
@@ -121,12 +142,59 @@ export function createPresenter(
     };
   }
 
-  const logs = (entries: readonly LogEntry[]): LogEntry[] =>
-    entries.map((entry) =>
-      entry.meta === undefined
-        ? entry
-        : { ...entry, meta: redact(entry.meta) as Record<string, unknown> }
+  /** An error message redacted, then cut to `chars`. */
+  const excerpt = (message: string, chars: number): string => {
+    const shown = error(message);
+    return shown.length > chars ? `${shown.slice(0, chars)}…` : shown;
+  };
+
+  function job(record: JobRow): JobResponse {
+    return row(
+      record,
+      record.error === null ? null : excerpt(record.error, LIST_ERROR_CHARS),
+      clipValue(progress(record.progress), LIST_PROGRESS_LIMIT).value,
     );
+  }
+
+  /** Each payload presented, as the job page and the payload route show it. */
+  const shown: Record<PayloadField, (job: JobDetail) => unknown> = {
+    data: (job) => data(job.data, job.task),
+    result: (job) => result(job.result, job.task),
+    error: (job) => job.error === null ? null : error(job.error),
+    progress: (job) => progress(job.progress),
+  };
+
+  function jobDetail(detail: JobDetail): JobDetailResponse {
+    const payloads: Partial<Record<PayloadField, PayloadSize>> = {};
+    const values = {} as Record<PayloadField, unknown>;
+    for (const field of PAYLOAD_FIELDS) {
+      const value = shown[field](detail);
+      values[field] = value;
+      if (value === null) continue;
+      const clip = clipValue(value, PAYLOAD_LIMIT, field === "error");
+      values[field] = clip.value;
+      payloads[field] = clip.size;
+    }
+    return {
+      ...row(detail, values.error as string | null, values.progress),
+      data: values.data,
+      result: values.result,
+      payloads,
+      logs: logs(detail.logs, detail.logCount - detail.logs.length),
+      logCount: detail.logCount,
+    };
+  }
+
+  const logs = (entries: readonly LogEntry[], first: number): LogLine[] =>
+    entries.map((entry, i) => {
+      const index = first + i;
+      if (entry.meta === undefined) return { ...entry, index };
+      const clip = clipValue(redact(entry.meta), LOG_META_LIMIT);
+      const { meta: _, ...rest } = entry;
+      return clip.size.truncated
+        ? { ...rest, index, metaSize: clip.size }
+        : { ...rest, index, meta: clip.value as Record<string, unknown> };
+    });
 
   function schedule(record: ScheduleRecord): ScheduleRecord {
     if (!("data" in record.config)) return record;
@@ -158,8 +226,16 @@ export function createPresenter(
 
   return {
     job,
-    jobDetail: (detail) => ({ ...job(detail), logs: logs(detail.logs), logCount: detail.logCount }),
+    jobDetail,
     logs,
+    payload: (detail, field) => shown[field](detail),
+    attempts: (history) => ({
+      ...history,
+      attempts: history.attempts.map((attempt) => ({
+        ...attempt,
+        error: attempt.error === null ? null : excerpt(attempt.error, PREVIEW_CHARS),
+      })),
+    }),
     schedule,
     workflow,
     data,

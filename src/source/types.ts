@@ -13,6 +13,7 @@
  * @module
  */
 
+import type { AttemptHistory, AttemptRecord } from "../contract/attempts.ts";
 import type { DeadLetterGroup } from "../contract/dlq.ts";
 import type { JobEventFields as TaskEventFields } from "../contract/events.ts";
 import type { QueueHeads } from "../contract/health.ts";
@@ -20,6 +21,7 @@ import type {
   JobActionResult,
   JobDetail,
   JobRecord,
+  JobRow,
   LogEntry,
   LogPage,
   WorkflowLink,
@@ -62,12 +64,15 @@ export {
 } from "../contract/states.ts";
 export { JOB_DETAIL_LOGS } from "../contract/jobs.ts";
 export type {
+  AttemptHistory,
+  AttemptRecord,
   DeadLetterGroup,
   FinishedState,
   JobActionResult,
   JobDetail,
   JobLock,
   JobRecord,
+  JobRow,
   JobState,
   LivenessUnknown,
   LogEntry,
@@ -107,8 +112,8 @@ export interface JobRef {
 
 /** One page of jobs and the size of the whole list it was cut from. */
 export interface JobPage {
-  /** The jobs of the page. */
-  jobs: JobRecord[];
+  /** The jobs of the page, without their payloads (a source need not read them). */
+  jobs: JobRow[];
   /** How many jobs the whole list holds. */
   total: number;
 }
@@ -333,6 +338,12 @@ export interface TaskSource {
    * Sources with no such lock leave it out.
    */
   getMigrationLock?(): Promise<MigrationLock | null>;
+  /**
+   * A job's failed attempts from its task's event stream (see
+   * `attempt_history.ts` for the bound and when it is complete); null when
+   * no task has the job. Sources with no event stream to read leave it out.
+   */
+  getAttemptHistory?(jobId: string): Promise<AttemptHistory | null>;
   /**
    * What the taskora App declares for a task (version, since, config,
    * schedules in code); null when the source has no App to ask, and

@@ -222,13 +222,14 @@ Deno.test("redaction masks data, results, errors and log meta at any depth", asy
     assert.equal(job.logs[0].meta.nested.Password, "[REDACTED]");
     assert.equal(job.logs[0].meta.host, "smtp.local");
     const list = await (await get("/board/api/tasks/send-email/jobs?state=failed")).json();
-    assert.ok(
-      list.every((row: { data: { password: string } }) => row.data.password === "[REDACTED]"),
-    );
     const dlq = await (await get("/board/api/dlq")).json();
-    assert.ok(
-      dlq.jobs.every((row: { data: { password: string } }) => row.data.password === "[REDACTED]"),
-    );
+    for (const row of [...list, ...dlq.jobs]) {
+      assert.ok(!("data" in row) && !("result" in row), "lists carry no payloads");
+    }
+    const full = await (await get(
+      "/board/api/jobs/7deea1e0-af8c-4c24-bb84-c89069ee4b0a/payloads/data",
+    )).json();
+    assert.equal(full.password, "[REDACTED]", "the payload route redacts too");
   });
 });
 

@@ -55,13 +55,11 @@ function warned(body: () => void): string[] {
   return warnings;
 }
 
-Deno.test("job() groups the times, rebuilds the timeline, formats then redacts every value", () => {
+Deno.test("job() groups the times, rebuilds the timeline, redacts, and carries no payload", () => {
   assert.deepEqual(present.job(record()), {
     id: "j1",
     task: "wrap",
     state: "failed",
-    data: { wrapped: { to: "ada@x.io", password: "[REDACTED]" } },
-    result: null,
     error: '{"message":"denied","password":"[REDACTED]"}',
     progress: { step: 2, password: "[REDACTED]" },
     attempt: 2,
@@ -87,11 +85,13 @@ Deno.test("job() groups the times, rebuilds the timeline, formats then redacts e
   });
 });
 
-Deno.test("job() shows a value its formatter cannot present as a marker, never raw", () => {
-  let row;
-  const warnings = warned(() => row = present.job(record({ task: "broken", result: 7 })));
-  assert.equal(row!.result, UNPRESENTABLE);
-  assert.deepEqual(row!.data, { to: "ada@x.io", password: "[REDACTED]" }, "the rest is shown");
+Deno.test("jobDetail() shows a value its formatter cannot present as a marker, never raw", () => {
+  let job;
+  const warnings = warned(() =>
+    job = present.jobDetail({ ...record({ task: "broken", result: 7 }), logs: [], logCount: 0 })
+  );
+  assert.equal(job!.result, UNPRESENTABLE);
+  assert.deepEqual(job!.data, { to: "ada@x.io", password: "[REDACTED]" }, "the rest is shown");
   assert.equal(warnings.length, 1);
   assert.match(warnings[0], /the result of a broken job/);
 });
@@ -106,9 +106,16 @@ Deno.test("jobDetail() adds the logs, their meta redacted, and the log's size", 
     logCount: 250,
   });
   assert.deepEqual(detail.logs, [
-    { level: "info", message: "start", timestamp: 1 },
-    { level: "warn", message: "retry", meta: { password: "[REDACTED]", n: 1 }, timestamp: 2 },
+    { level: "info", message: "start", timestamp: 1, index: 248 },
+    {
+      level: "warn",
+      message: "retry",
+      meta: { password: "[REDACTED]", n: 1 },
+      timestamp: 2,
+      index: 249,
+    },
   ]);
+  assert.deepEqual(detail.data, { wrapped: { to: "ada@x.io", password: "[REDACTED]" } });
   assert.equal(detail.logCount, 250);
   assert.equal(detail.timeline.length, 3);
 });

@@ -1,7 +1,7 @@
 /**
  * Keyboard shortcuts: a digit opens the page the page registry gives it
  * (`1`–`5`: Overview, Tasks, Workflows, Schedules, DLQ); `/` focuses the job
- * search. None fire while the user types in a field or holds a modifier.
+ * search; `?` lists them all. None fire while the user types in a field or holds a modifier.
  *
  * @module
  */
@@ -19,18 +19,19 @@ function isTyping(target: EventTarget | null): boolean {
 
 /** Installs the shortcuts; returns the function that removes them. */
 export function installShortcuts(
-  { pages, navigate, focusSearch }: {
+  { pages, navigate, focusSearch, showHelp }: {
     pages: readonly Shortcut[];
     navigate(path: string): void;
     focusSearch(): void;
+    showHelp(): void;
   },
 ): () => void {
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey) return;
     if (isTyping(event.target) || document.querySelector("dialog[open]")) return;
-    if (event.key === "/") {
+    if (event.key === "/" || event.key === "?") {
       event.preventDefault();
-      focusSearch();
+      (event.key === "/" ? focusSearch : showHelp)();
       return;
     }
     const page = pages.find(({ key }) => key === event.key);

@@ -36,6 +36,8 @@ export interface LiveResourceOptions<T> {
    * down are skipped.
    */
   follows?: (stats: StatsUpdate, data: T) => unknown;
+  /** While true, nothing reloads it but `reload()` (the user paused a list); unpausing reloads. */
+  paused?: boolean;
 }
 
 /** Shortest gap between two event-driven reloads. */
@@ -106,7 +108,7 @@ export function useLiveResource<T>(
       }
     };
     const schedule = () => {
-      if (timer !== undefined || abort.signal.aborted) return;
+      if (timer !== undefined || abort.signal.aborted || latest.current.options.paused) return;
       const wait = Math.max(0, lastRun + MIN_RELOAD_GAP_MS - Date.now());
       timer = setTimeout(() => {
         timer = undefined;
@@ -140,6 +142,14 @@ export function useLiveResource<T>(
       unfollow();
     };
   }, [...deps, live]);
+
+  const paused = options.paused ?? false;
+  const wasPaused = useRef(paused);
+  useEffect(() => {
+    if (paused === wasPaused.current) return;
+    wasPaused.current = paused;
+    if (!paused) controller.current?.schedule();
+  }, [paused]);
 
   // Back from an outage: whatever happened meanwhile, load again now.
   const seenRecoveries = useRef(recoveries);

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { type AttemptHistory, type AttemptRecord, collectAttempts } from "../attempt_history.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import {
   type DeadLetterGroup,
@@ -268,6 +269,36 @@ export class MemorySource implements TaskSource {
     if (!job) return Promise.resolve(null);
     const logs = copyLogs(job.logs.slice(offset, offset + limit));
     return Promise.resolve({ logs, total: job.logs.length });
+  }
+  /** A job's failed attempts from the stream entries this store keeps (1,000 per chunk, as Redis). */
+  async getAttemptHistory(jobId: string): Promise<AttemptHistory | null> {
+    const job = this.store.findJob(jobId);
+    if (!job) return null;
+    const stream = this.store.task(job.task).stream;
+    let end = stream.length;
+    return await collectAttempts(job, () => {
+      const start = Math.max(0, end - 1000);
+      const entries = stream.slice(start, end).reverse();
+      end = start;
+      const found = entries
+        .filter((e) => e.jobId === jobId && (e.event === "failed" || e.event === "retrying"))
+        .map((e): AttemptRecord => {
+          const fields = decodeEventFields(e.fields);
+          return {
+            attempt: typeof fields.attempt === "number" ? fields.attempt : 1,
+            outcome: e.event as AttemptRecord["outcome"],
+            error: typeof fields.error === "string" && fields.error !== "" ? fields.error : null,
+            at: e.at,
+            nextAttemptAt: typeof fields.nextAttemptAt === "number" ? fields.nextAttemptAt : null,
+          };
+        });
+      return Promise.resolve({
+        found,
+        scanned: entries.length,
+        oldestAt: entries.at(-1)?.at ?? null,
+        reachedStart: start === 0,
+      });
+    });
   }
 
   /**

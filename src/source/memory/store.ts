@@ -170,6 +170,11 @@ export class TaskQueue {
   readonly stalled: Set<string> = new Set();
   /** Entries in the task's event stream (capped like taskora's). */
   streamLength = 0;
+  /**
+   * The entries this store wrote to the stream, oldest first, trimmed like
+   * taskora's `MAXLEN ~`: to {@link STREAM_CAP} once a tenth over it.
+   */
+  readonly stream: StoreEvent[] = [];
   #bytes = new Map<string, number>();
   #totalBytes = 0;
 
@@ -314,8 +319,11 @@ export class MemoryStore {
   emit(task: string, event: string, jobId: string, fields: Record<string, string> = {}): void {
     const queue = this.task(task);
     queue.streamLength = Math.min(STREAM_CAP, queue.streamLength + 1);
-    if (this.#listeners.size === 0) return;
     const entry: StoreEvent = { task, event, jobId, fields, at: this.now() };
+    queue.stream.push(entry);
+    if (queue.stream.length > STREAM_CAP * 1.1) {
+      queue.stream.splice(0, queue.stream.length - STREAM_CAP);
+    }
     for (const listener of this.#listeners) listener(entry);
   }
 

@@ -6,17 +6,16 @@
  */
 
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
-import type { DeadLetterGroup, JobPage, JobRecord } from "../types.ts";
-import { decodeJob } from "../wire/decode.ts";
+import type { DeadLetterGroup, JobPage, JobRow } from "../types.ts";
+import { decodeRow } from "../wire/decode.ts";
 import { taskKeys } from "../wire/keys.ts";
 import type { Command, RedisConnection } from "./client.ts";
-import { fieldsOf } from "./jobs.ts";
-import { CHUNK_SIZE, FAILED_ERRORS } from "./scripts.ts";
+import { CHUNK_SIZE, FAILED_ERRORS, ROW_FIELD_NAMES } from "./scripts.ts";
 
 /**
  * Failed jobs across tasks, most recently failed first. Two round trips:
  * per task ZCARD + ZREVRANGE WITHSCORES of its newest offset+limit members
- * (one pipeline), merged by score; then HGETALL of the page's jobs (one
+ * (one pipeline), merged by score; then HMGET of the page's jobs' row fields (one
  * pipeline). Cost grows with (offset + limit) × tasks, not with the sets.
  */
 export async function listDeadLetters(
@@ -51,19 +50,26 @@ function byTask(a: { task: string }, b: { task: string }): number {
   return a.task < b.task ? -1 : a.task > b.task ? 1 : 0;
 }
 
-/** The jobs of a page of dead letters, in its order (one pipeline of HGETALL). */
+/** The jobs of a page of dead letters without their payloads, in its order (one pipeline of HMGET). */
 async function readJobs(
   connection: RedisConnection,
   page: readonly { task: string; id: string }[],
   prefix?: string,
-): Promise<JobRecord[]> {
+): Promise<JobRow[]> {
   const hashes = await connection.pipeline(
-    page.map(({ task, id }) => ["HGETALL", `${taskKeys(task, prefix).jobPrefix}${id}`]),
+    page.map((
+      { task, id },
+    ) => ["HMGET", `${taskKeys(task, prefix).jobPrefix}${id}`, ...ROW_FIELD_NAMES]),
   );
-  const jobs: JobRecord[] = [];
+  const jobs: JobRow[] = [];
   page.forEach(({ task, id }, i) => {
-    const flat = hashes[i] as string[];
-    if (flat.length > 0) jobs.push(decodeJob(task, id, fieldsOf(flat)));
+    const values = hashes[i] as (string | null)[];
+    const fields: Record<string, string> = {};
+    ROW_FIELD_NAMES.forEach((name, j) => {
+      if (values[j] !== null) fields[name] = values[j]!;
+    });
+    // An id whose hash is gone (every field null) is not shown.
+    if (Object.keys(fields).length > 0) jobs.push(decodeRow(task, id, fields));
   });
   return jobs;
 }
@@ -71,7 +77,7 @@ async function readJobs(
 /**
  * One page of the failed jobs of an error group, most recently failed
  * first, from the group's members (see {@link DeadLetterGroups.members}):
- * one pipeline of HGETALL.
+ * one pipeline of HMGET.
  */
 export async function listGroupDeadLetters(
   connection: RedisConnection,

@@ -9,12 +9,12 @@ import {
   JOB_DETAIL_LOGS,
   type JobDetail,
   type JobPage,
-  type JobRecord,
+  type JobRow,
   type JobState,
   type LogEntry,
   type LogPage,
 } from "../types.ts";
-import { decodeJob, decodeLogs } from "../wire/decode.ts";
+import { decodeJob, decodeLogs, decodeRow } from "../wire/decode.ts";
 import { taskKeys } from "../wire/keys.ts";
 import type { Command, RedisConnection } from "./client.ts";
 import { locateJob } from "./locate.ts";
@@ -30,15 +30,15 @@ export function fieldsOf(flat: readonly string[]): Record<string, string> {
 /** A `{id, score, fields}` entry as the page scripts return it. */
 type ScriptEntry = [string, string, string[]];
 
-function decodeEntries(task: string, state: JobState, entries: ScriptEntry[]): JobRecord[] {
-  const jobs: JobRecord[] = [];
+function decodeEntries(task: string, state: JobState, entries: ScriptEntry[]): JobRow[] {
+  const jobs: JobRow[] = [];
   for (const [id, score, flat] of entries) {
     // An id whose hash is gone (trimmed or deleted) is not shown.
     if (flat.length === 0) continue;
     const fields = fieldsOf(flat);
     fields.state ??= state;
     const runAt = state === "delayed" || state === "retrying" ? Number(score) : null;
-    jobs.push(decodeJob(task, id, fields, runAt));
+    jobs.push(decodeRow(task, id, fields, runAt));
   }
   return jobs;
 }

@@ -16,6 +16,7 @@
 
 import { IncompatibleStoreError } from "../../errors.ts";
 import type {
+  AttemptHistory,
   DeadLetterGroup,
   FinishedState,
   JobActionResult,
@@ -58,6 +59,7 @@ import { RedisEventReader } from "./event_reader.ts";
 import { getStoreInfo } from "./info.ts";
 import { getJob, getJobLogs, listJobs } from "./jobs.ts";
 import { readSchedulerLeadership, readTaskLiveness } from "./liveness.ts";
+import { getAttemptHistory } from "./attempts.ts";
 import { locateJob } from "./locate.ts";
 import { checkWireVersion } from "./meta.ts";
 import { MigrationWatch } from "./migration_watch.ts";
@@ -268,6 +270,13 @@ export class RedisTaskSource implements TaskSource {
     await this.#ready();
     const tasks = await this.#discovery.list();
     return await getJobLogs(this.connection, tasks, jobId, offset, limit, this.prefix);
+  }
+
+  /** A job's failed attempts from its task's event stream; see `attempts.ts` for the cost. */
+  async getAttemptHistory(jobId: string): Promise<AttemptHistory | null> {
+    await this.#ready();
+    const tasks = await this.#discovery.list();
+    return await getAttemptHistory(this.connection, tasks, jobId, this.prefix);
   }
 
   /** Task-version spread of the jobs yet to run. */

@@ -48,7 +48,47 @@ return retrying
 };
 
 /**
- * One page of a task's jobs: the ids of a range plus each job's hash.
+ * The job hash fields a list row needs: every field but `data` and `result`,
+ * so a page of jobs with 10 MB inputs reads kilobytes.
+ */
+export const ROW_FIELD_NAMES: readonly string[] = [
+  "state",
+  "_v",
+  "attempt",
+  "maxAttempts",
+  "priority",
+  "ts",
+  "processedOn",
+  "finishedOn",
+  "error",
+  "progress",
+  "cancelledAt",
+  "cancelReason",
+  "expireAt",
+  "stalledCount",
+  "_wf",
+  "_wfNode",
+];
+
+/** `row(key)`, shared by the page scripts: {@link ROW_FIELD_NAMES} as `{field, value, ...}`, like HGETALL (empty when the hash is gone). */
+const ROW_FIELDS = `
+local ROW_FIELDS = { ${ROW_FIELD_NAMES.map((name) => `'${name}'`).join(", ")} }
+local function row(key)
+  local values = redis.call('HMGET', key, unpack(ROW_FIELDS))
+  local out = {}
+  for i, name in ipairs(ROW_FIELDS) do
+    if values[i] then
+      out[#out + 1] = name
+      out[#out + 1] = values[i]
+    end
+  end
+  return out
+end
+`;
+
+/**
+ * One page of a task's jobs: the ids of a range plus each job's hash
+ * without its payloads.
  *
  * KEYS[1] = the list or set; KEYS[2] = the prioritized set (mode `waiting`).
  * ARGV = jobPrefix, mode, offset, limit. Modes:
@@ -61,7 +101,7 @@ return retrying
  */
 export const JOB_PAGE: LuaScript = {
   name: "job-page",
-  source: `
+  source: `${ROW_FIELDS}
 local prefix, mode = ARGV[1], ARGV[2]
 local offset, limit = tonumber(ARGV[3]), tonumber(ARGV[4])
 local ids, scores, total = {}, {}, 0
@@ -97,15 +137,15 @@ end
 
 local out = { total }
 for i, id in ipairs(ids) do
-  out[#out + 1] = { id, scores[i] or '', redis.call('HGETALL', prefix .. id) }
+  out[#out + 1] = { id, scores[i] or '', row(prefix .. id) }
 end
 return out
 `,
 };
 
 /**
- * Walks a task's delayed set in run-at order and returns the members whose
- * hash state is the wanted one (`retrying`, or `delayed` for any other).
+ * Walks a task's delayed set in run-at order and returns the members (their
+ * hash without its payloads) whose hash state is the wanted one (`retrying`, or `delayed` for any other).
  * Looks at no more than `budget` members per call; the caller continues
  * from `nextIndex`.
  *
@@ -114,7 +154,7 @@ return out
  */
 export const DELAYED_PAGE: LuaScript = {
   name: "delayed-page",
-  source: `
+  source: `${ROW_FIELDS}
 local prefix, wanted = ARGV[1], ARGV[2]
 local start, budget = tonumber(ARGV[3]), tonumber(ARGV[4])
 local skip, want = tonumber(ARGV[5]), tonumber(ARGV[6])
@@ -130,7 +170,7 @@ for i = 1, #got, 2 do
     if skip > 0 then
       skip = skip - 1
     else
-      found[#found + 1] = { id, got[i + 1], redis.call('HGETALL', prefix .. id) }
+      found[#found + 1] = { id, got[i + 1], row(prefix .. id) }
     end
   end
 end
@@ -200,6 +240,33 @@ for i = 1, #got, 2 do
   out[#out + 1] = got[i]
   out[#out + 1] = got[i + 1]
   out[#out + 1] = redis.call('HGET', prefix .. got[i], 'error') or ''
+end
+return out
+`,
+};
+
+/**
+ * The entries of one job among up to `count` entries of a task's event
+ * stream, newest first, from `end` (`+`, or `(<id>` to continue below an id):
+ * only `failed` and `retrying` ones, only the fields an attempt history
+ * needs, so entries carrying big results are never sent.
+ *
+ * KEYS[1] = events stream; ARGV = jobId, end, count.
+ * Returns `{ scanned, oldestId ("" when none), {id, event, attempt, error, nextAttemptAt}, ... }`.
+ */
+export const ATTEMPT_ENTRIES: LuaScript = {
+  name: "attempt-entries",
+  source: `
+local entries = redis.call('XREVRANGE', KEYS[1], ARGV[2], '-', 'COUNT', tonumber(ARGV[3]))
+local last = entries[#entries]
+local out = { #entries, last and last[1] or '' }
+for _, entry in ipairs(entries) do
+  local f = entry[2]
+  local got = {}
+  for i = 1, #f, 2 do got[f[i]] = f[i + 1] end
+  if got.jobId == ARGV[1] and (got.event == 'failed' or got.event == 'retrying') then
+    out[#out + 1] = { entry[1], got.event, got.attempt or '', got.error or '', got.nextAttemptAt or '' }
+  end
 end
 return out
 `,

@@ -9,6 +9,7 @@
 import {
   JOB_STATES,
   type JobRecord,
+  type JobRow,
   type JobState,
   type LogEntry,
   type ScheduleConfig,
@@ -119,6 +120,17 @@ export function decodeJob(
     stalledCount: toNumber(fields.stalledCount) ?? 0,
     workflow: workflowId ? { id: workflowId, nodeIndex: toNumber(fields._wfNode) ?? 0 } : null,
   };
+}
+
+/** A list row from hash fields read without the payloads (see {@link decodeJob}). */
+export function decodeRow(
+  task: string,
+  id: string,
+  fields: Record<string, string>,
+  runAt: number | null = null,
+): JobRow {
+  const { data: _data, result: _result, ...row } = decodeJob(task, id, fields, runAt);
+  return row;
 }
 
 /** Decodes a job's log list; an entry that is not JSON becomes a plain message. */

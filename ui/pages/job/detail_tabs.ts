@@ -1,5 +1,6 @@
 /**
- * The job's payloads behind tabs: Data, Result, Error, Logs and Progress.
+ * The job's payloads behind tabs: Data, Result, Error, Logs, Progress and
+ * Attempts (each failed attempt's error, fetched when the tab opens).
  * The tab shown first is the one that answers "what happened": the error of
  * a failed job, the result of a completed one, the progress of a running
  * one, the data otherwise. An empty
@@ -11,17 +12,19 @@ import { useState } from "preact/hooks";
 import { type TabItem, Tabs } from "../../components/tabs.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
-import { JsonBlock } from "./json_block.ts";
+import { Attempts } from "./attempts.ts";
 import { JobLogs } from "./job_logs.ts";
-import { ProgressBar, ValueTree } from "./progress.ts";
+import { PayloadView } from "./payload_view.ts";
+import { ProgressBar } from "./progress.ts";
 import type { JobDetail } from "./types.ts";
 
-type DetailTab = "data" | "result" | "error" | "logs" | "progress";
+type DetailTab = "data" | "result" | "error" | "logs" | "progress" | "attempts";
 
 function firstTab(job: JobDetail): DetailTab {
-  if (job.error !== null && (job.state === "failed" || job.state === "retrying")) return "error";
-  if (job.state === "completed" && job.result !== null) return "result";
-  if (job.state === "active" && job.progress !== null) return "progress";
+  const { error, result, progress } = job.payloads;
+  if (error && (job.state === "failed" || job.state === "retrying")) return "error";
+  if (job.state === "completed" && result) return "result";
+  if (job.state === "active" && progress) return "progress";
   return "data";
 }
 
@@ -31,11 +34,12 @@ const FILLED = html`<span class="tab-dot"><span class="visually-hidden">has cont
 function tabItems(job: JobDetail): TabItem[] {
   const filled = (present: boolean) => (present ? FILLED : undefined);
   return [
-    { key: "data", label: "Data", badge: filled(job.data !== null) },
-    { key: "result", label: "Result", badge: filled(job.result !== null) },
-    { key: "error", label: "Error", badge: filled(job.error !== null) },
+    { key: "data", label: "Data", badge: filled(!!job.payloads.data) },
+    { key: "result", label: "Result", badge: filled(!!job.payloads.result) },
+    { key: "error", label: "Error", badge: filled(!!job.payloads.error) },
     { key: "logs", label: "Logs", badge: formatCount(job.logCount) },
-    { key: "progress", label: "Progress", badge: filled(job.progress !== null) },
+    { key: "progress", label: "Progress", badge: filled(!!job.payloads.progress) },
+    { key: "attempts", label: "Attempts" },
   ];
 }
 
@@ -50,28 +54,23 @@ function resultNotice(state: string): string {
 function Panel({ tab, job }: { tab: DetailTab; job: JobDetail }) {
   switch (tab) {
     case "data":
-      return html`<${JsonBlock} value=${job.data} empty="This job has no input data." />`;
+      return html`<${PayloadView} job=${job} field="data" empty="This job has no input data." />`;
     case "result":
-      return html`<${JsonBlock} value=${job.result} empty=${resultNotice(job.state)} />`;
+      return html`<${PayloadView} job=${job} field="result" empty=${resultNotice(job.state)} />`;
     case "error":
-      return job.error === null
-        ? html`<p class="empty">No error recorded.</p>`
-        : html`<pre class="code-block error-block">${job.error}</pre>`;
+      return html`<${PayloadView} job=${job} field="error" empty="No error recorded." />`;
     case "logs":
       return html`<${JobLogs} job=${job} />`;
+    case "attempts":
+      return html`<${Attempts} job=${job} />`;
     case "progress":
-      if (job.progress === null) return html`<p class="empty">No progress reported.</p>`;
       return typeof job.progress === "number"
         ? html`
           <div class="progress-panel">
             <${ProgressBar} value=${job.progress} />
           </div>
         `
-        : html`
-          <div class="progress-panel">
-            <${ValueTree} value=${job.progress} />
-          </div>
-        `;
+        : html`<${PayloadView} job=${job} field="progress" empty="No progress reported." />`;
   }
 }
 

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { CopyButton } from "../../components/copy_button.ts";
 import { StateBadge } from "../../components/state_badge.ts";
 import { Time } from "../../components/time.ts";
 import { formatCount } from "../../lib/format.ts";
@@ -26,6 +27,7 @@ export function JobHeader({ job, onChanged }: { job: Job; onChanged(): void }) {
           <a class="back-link" href=${taskHref}>← ${job.task}</a>
           <div class="job-title-row">
             <h2 class="job-id">${job.id}</h2>
+            <${CopyButton} text=${job.id} label="Copy job ID" />
             <${StateBadge} state=${job.state} />
           </div>
         </div>

@@ -1,15 +1,20 @@
 /**
  * What a job logged: one row per line, its level coloured, its time (with
  * the day when not today), its message, and its structured meta folded away
- * in a `<details>`.
+ * in a `<details>` as a lazy tree (a meta too big for the page loads on
+ * demand).
  *
  * @module
  */
+import { useState } from "preact/hooks";
+import { JsonTree } from "../../components/json_tree.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
-import { formatDateTime, formatLogTime } from "../../lib/format.ts";
+import { useBoard } from "../../lib/board_context.ts";
+import { formatBytes, formatDateTime, formatLogTime } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
+import { href } from "../../lib/router.ts";
 import { zoneLabel } from "../../lib/time_zone.ts";
-import type { LogEntry } from "./types.ts";
+import type { LogLine } from "./types.ts";
 
 function LogTime({ at }: { at: number }) {
   return html`<time datetime=${new Date(at).toISOString()} title=${formatDateTime(at)}>${
@@ -17,8 +22,36 @@ function LogTime({ at }: { at: number }) {
   }</time>`;
 }
 
+/** A meta left out for its size: its size and a button that fetches it. */
+function BigMeta({ jobId, line }: { jobId: string; line: LogLine }) {
+  const { api } = useBoard();
+  const [meta, setMeta] = useState<unknown>(undefined);
+  if (meta !== undefined) return html`<${JsonTree} value=${meta} label="Log meta" />`;
+  const load = async () =>
+    setMeta(await api.get(href("jobs", jobId, "logs", String(line.index), "meta")));
+  return html`<button type="button" class="link-button" onClick=${load}>Load meta (${
+    formatBytes(line.metaSize?.bytes ?? 0)
+  })</button>`;
+}
+
+/** A line's meta folded away; its tree is built only once it is opened. */
+function LogMeta({ jobId, line }: { jobId: string; line: LogLine }) {
+  const [open, setOpen] = useState(false);
+  return html`
+    <details class="log-meta" onToggle=${(e: Event) =>
+      setOpen((e.target as HTMLDetailsElement).open)}>
+      <summary>meta</summary>
+      ${!open
+        ? null
+        : line.metaSize
+        ? html`<${BigMeta} jobId=${jobId} line=${line} />`
+        : html`<${JsonTree} value=${line.meta} label="Log meta" />`}
+    </details>
+  `;
+}
+
 /** The log table, oldest line first; a notice when the job logged nothing. */
-export function LogsTable({ logs }: { logs: readonly LogEntry[] }) {
+export function LogsTable({ logs, jobId }: { logs: readonly LogLine[]; jobId: string }) {
   if (logs.length === 0) return html`<p class="empty">This job has not logged anything.</p>`;
   return html`
     <${ScrollArea}>
@@ -29,9 +62,9 @@ export function LogsTable({ logs }: { logs: readonly LogEntry[] }) {
           )}</tr>
         </thead>
         <tbody>
-          ${logs.map((entry, index) =>
+          ${logs.map((entry) =>
             html`
-              <tr key=${index}>
+              <tr key=${entry.index}>
                 <td class="log-time" data-label="Time">
                   <${LogTime} at=${entry.timestamp} />
                 </td>
@@ -39,12 +72,9 @@ export function LogsTable({ logs }: { logs: readonly LogEntry[] }) {
                   .level}</span></td>
                 <td class="log-message">
                   <span>${entry.message}</span>
-                  ${entry.meta === undefined ? null : html`
-                    <details class="log-meta">
-                      <summary>meta</summary>
-                      <pre class="code-block">${JSON.stringify(entry.meta, null, 2)}</pre>
-                    </details>
-                  `}
+                  ${entry.meta === undefined && !entry.metaSize
+                    ? null
+                    : html`<${LogMeta} jobId=${jobId} line=${entry} />`}
                 </td>
               </tr>
             `

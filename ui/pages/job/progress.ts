@@ -1,7 +1,7 @@
 /**
  * A job's progress, in the two shapes taskora allows: a number (a
  * percentage, drawn as a bar) or an object the job reported (shown as a
- * tree on the job page, as one line of `key value` pairs in tables).
+ * JSON tree on the job page, as one line of `key value` pairs in tables).
  *
  * @module
  */
@@ -41,31 +41,4 @@ export function ProgressCell({ progress }: { progress: Progress }) {
   return html`<span class="progress-text" title=${JSON.stringify(progress, null, 2)}>${
     summarize(progress)
   }</span>`;
-}
-
-/** Any JSON value as a nested definition list, keys in order; leaves as JSON text. */
-export function ValueTree({ value }: { value: unknown }) {
-  if (value === null || typeof value !== "object") {
-    return html`<code class=${`tree-leaf tree-${value === null ? "null" : typeof value}`}>${
-      JSON.stringify(value)
-    }</code>`;
-  }
-  const entries = Object.entries(value);
-  if (entries.length === 0) {
-    return html`<code class="tree-leaf">${Array.isArray(value) ? "[]" : "{}"}</code>`;
-  }
-  return html`
-    <dl class="tree">
-      ${entries.map(([key, inner]) =>
-        html`
-          <div key=${key} class="tree-row">
-            <dt>${key}</dt>
-            <dd>
-              <${ValueTree} value=${inner} />
-            </dd>
-          </div>
-        `
-      )}
-    </dl>
-  `;
 }

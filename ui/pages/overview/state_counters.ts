@@ -1,5 +1,7 @@
 /**
- * One counter card per job state, from the overview totals.
+ * One counter card per job state, from the overview totals; each opens the
+ * jobs of its state: the DLQ for failed ones, else the task list sorted by
+ * that state, whose cells open each task's tab.
  *
  * @module
  */
@@ -24,10 +26,12 @@ export function StateCounters({ totals }: { totals: Totals | null }) {
       ${ORDER.map((state) =>
         html`
           <li key=${state} class=${`counter state-${state}`}>
-            <span class="counter-label">${state}</span>
-            <span class="counter-value" title=${totals
-              ? formatCount(totals[state])
-              : undefined}>${totals ? formatCompact(totals[state]) : "—"}</span>
+            <a class="counter-link" href=${state === "failed" ? "dlq" : `tasks?state=${state}`}>
+              <span class="counter-label">${state}</span>
+              <span class="counter-value" title=${totals
+                ? formatCount(totals[state])
+                : undefined}>${totals ? formatCompact(totals[state]) : "—"}</span>
+            </a>
           </li>
         `
       )}

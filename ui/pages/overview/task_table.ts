@@ -1,6 +1,6 @@
 /**
  * The per-task table of the overview: health (and why, in words) and one
- * column per job state.
+ * column per job state, each count opening that state's tab of the task.
  *
  * @module
  */
@@ -57,9 +57,10 @@ export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
                 </td>
                 ${STATES.map((s) => {
                   const n = task.stats?.[s] ?? 0;
-                  return html`<td key=${s} class=${n ? "num" : "num zero"} data-label=${s}>${
+                  return html`<td key=${s} class=${n ? "num" : "num zero"} data-label=${s}><a
+                    class="cell-link" href=${`${taskHref(task.name)}?state=${s}`}>${
                     formatCount(n)
-                  }</td>`;
+                  }</a></td>`;
                 })}
               </tr>
             `

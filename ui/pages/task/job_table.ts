@@ -7,6 +7,7 @@
  * @module
  */
 import type { ComponentChildren } from "preact";
+import { CopyButton } from "../../components/copy_button.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { LockCell } from "../../components/liveness.ts";
 import { StateBadge } from "../../components/state_badge.ts";
@@ -45,6 +46,7 @@ const ID: Column = {
   cell: (job, listed) =>
     html`
       <a class="task-link mono" href=${href("jobs", job.id)}>${job.id}</a>
+      <${CopyButton} text=${job.id} label="Copy job ID" />
       ${job.state !== listed
         ? html`
           <${StateBadge} state=${job.state} />

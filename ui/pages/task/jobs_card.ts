@@ -34,6 +34,7 @@ const NO_JOBS: readonly Job[] = [];
 function JobList({ task, state, changes }: { task: string; state: JobState; changes: number }) {
   const { api } = useBoard();
   const [offset, setOffset] = useState(0);
+  const [paused, setPaused] = useState(false);
   const { data, error, loading, reload } = useLiveResource(
     (signal) =>
       api.getPage<Job>(
@@ -41,9 +42,9 @@ function JobList({ task, state, changes }: { task: string; state: JobState; chan
         { signal },
       ),
     [task, state, offset],
-    { relevant: changesJobs(task), follows: (stats) => taskCounts(stats, task)?.[state] },
+    { relevant: changesJobs(task), follows: (stats) => taskCounts(stats, task)?.[state], paused },
   );
-  const rows = useLiveRows(task, data?.items ?? NO_JOBS);
+  const rows = useLiveRows(task, data?.items ?? NO_JOBS, paused);
   useEffect(() => {
     if (changes > 0) reload();
   }, [changes]);
@@ -63,6 +64,13 @@ function JobList({ task, state, changes }: { task: string; state: JobState; chan
     `;
   }
   return html`
+    <div class="list-live">
+      <button type="button" class="btn btn-small" aria-pressed=${paused}
+        onClick=${() => setPaused(!paused)}>${paused
+          ? "Resume live updates"
+          : "Pause live updates"}</button>
+      ${paused ? html`<span class="muted">Paused: the list stays as it is.</span>` : null}
+    </div>
     <${ErrorBanner} error=${error} />
     ${state === "active"
       ? html`<${ActiveJobs} task=${task} jobs=${rows} />`

@@ -48,15 +48,18 @@ interface Patches {
   byId: ReadonlyMap<string, RowPatch>;
 }
 
-/** `rows` with the live events of `task` applied; a fresh `rows` (a reload) starts clean. */
-export function useLiveRows(task: string, rows: readonly Job[]): Job[] {
+/**
+ * `rows` with the live events of `task` applied; a fresh `rows` (a reload)
+ * starts clean. While `paused`, events are not applied.
+ */
+export function useLiveRows(task: string, rows: readonly Job[], paused = false): Job[] {
   const { live } = useBoard();
   const [patches, setPatches] = useState<Patches>({ rows, byId: new Map() });
   const current = useRef(rows);
   current.current = rows;
 
   useEffect(() =>
-    live.subscribe((events) => {
+    paused ? undefined : live.subscribe((events) => {
       const onScreen = current.current;
       const ids = new Set(onScreen.map((job) => job.id));
       const batch = new Map<string, RowPatch>();
@@ -71,7 +74,7 @@ export function useLiveRows(task: string, rows: readonly Job[]): Job[] {
         for (const [id, patch] of batch) byId.set(id, { ...byId.get(id), ...patch });
         return { rows: onScreen, byId };
       });
-    }), [live, task]);
+    }), [live, task, paused]);
 
   if (patches.rows !== rows || patches.byId.size === 0) return rows as Job[];
   return rows.map((job) => {

@@ -1,0 +1,164 @@
+/**
+ * Big payloads in a real browser, on Redis in taskora's wire format: a job
+ * with a 10 MB input and 10,000 log lines keeps the page responsive (no
+ * main-thread task over 200 ms, counted by a `longtask` observer: a count of
+ * work done, not a timing); a value 5,000 levels deep renders as a lazy
+ * tree; "Load all" fetches a truncated payload; logs filter by level; the
+ * shortcuts are listed behind `?`; overview counters and task cells open
+ * the matching tab.
+ */
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { taskKeys } from "../../src/source/wire/keys.ts";
+import { connectClient } from "../helpers/redis_server.ts";
+import { nested } from "../helpers/nested.ts";
+import { writeJob } from "../helpers/wire_writer.ts";
+import { screenshot, withBoard } from "./harness.ts";
+
+const browserTest = (name: string, fn: () => Promise<void>) =>
+  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
+
+/** Records every main-thread task over 50 ms (`longtask`) of the pages the test loads. */
+async function recordLongTasks(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = globalThis as unknown as { longTasks: [number, number][] };
+    w.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.longTasks.push([entry.startTime, entry.duration]);
+    }).observe({ type: "longtask", buffered: true });
+  });
+}
+
+/**
+ * Starts the count from now: the work the payload views do, not the boot of
+ * the bundle (which a loaded CI machine may stretch whatever the job holds).
+ */
+async function countLongTasks(page: Page): Promise<void> {
+  await page.evaluate(() => (globalThis as unknown as { since: number }).since = performance.now());
+}
+
+const longTasksOver200 = async (page: Page) =>
+  await page.evaluate(() => {
+    const w = globalThis as unknown as { longTasks: [number, number][]; since?: number };
+    return w.longTasks.filter(([at, ms]) => at >= (w.since ?? 0) && ms > 200).map(([, ms]) => ms);
+  });
+
+browserTest("a 10 MB input and 10,000 log lines keep the job page responsive", async () => {
+  await withBoard({}, async ({ page, root, redis }) => {
+    const client = await connectClient(redis.url);
+    let id: string;
+    try {
+      id = await writeJob(client, {
+        task: "send-email",
+        state: "failed",
+        data: { to: "ada@x.io", blob: "x".repeat(10 * 1024 * 1024) },
+        error: "boom",
+        finishedOn: Date.now(),
+      });
+      const logs = Array.from({ length: 10_000 }, (_, i) =>
+        JSON.stringify({
+          level: i % 10 === 0 ? "error" : "info",
+          message: `line ${i}`,
+          meta: { i, nested: { deep: [i, i + 1] } },
+          timestamp: Date.now() - 10_000 + i,
+        }));
+      await client.rPush(`${taskKeys("send-email").jobPrefix}${id}:logs`, logs);
+    } finally {
+      client.destroy();
+    }
+    await recordLongTasks(page);
+    await page.goto(`${root}jobs/${id}`);
+    await page.getByRole("tab", { name: /Data/ }).waitFor();
+    await countLongTasks(page);
+    await page.getByRole("tab", { name: /Data/ }).click();
+    await page.getByText(/Too big to show at once/).waitFor();
+    await page.getByRole("button", { name: /^Load all 10\.0 MB/ }).waitFor();
+    for (const width of [390, 1280, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `job-big-payload-${width}`);
+    }
+    await page.getByRole("tab", { name: /Logs/ }).click();
+    await page.getByText("line 9999", { exact: true }).waitFor();
+    await page.getByLabel("Level").selectOption("error");
+    await page.getByText("line 0", { exact: true }).waitFor();
+    assert.equal(await page.locator("table.logs tbody tr").count(), 100);
+    await page.locator("details.log-meta summary").first().click();
+    await page.getByRole("tree", { name: "Log meta" }).waitFor();
+    assert.deepEqual(await longTasksOver200(page), [], "no main-thread task over 200 ms");
+  });
+});
+
+browserTest(
+  "a value 5,000 levels deep renders as a lazy tree, opened a level at a time",
+  async () => {
+    await withBoard({}, async ({ page, root, redis }) => {
+      const client = await connectClient(redis.url);
+      let id: string;
+      try {
+        id = await writeJob(client, {
+          task: "send-email",
+          state: "completed",
+          data: nested(5000, { bottom: true }),
+          finishedOn: Date.now(),
+        });
+      } finally {
+        client.destroy();
+      }
+      await countLongTasks(page);
+      await recordLongTasks(page);
+      await page.goto(`${root}jobs/${id}`);
+      await page.getByRole("tab", { name: /Data/ }).click();
+      const tree = page.getByRole("tree", { name: "Job data" });
+      await tree.waitFor();
+      // Only what is open exists: the root and its one child.
+      assert.equal(await tree.getByRole("treeitem").count(), 2);
+      await tree.getByRole("button").last().click();
+      assert.equal(await tree.getByRole("treeitem").count(), 3);
+      const text = await tree.textContent();
+      assert.ok(text!.length < 200, `the tree holds ${text!.length} characters`);
+      assert.deepEqual(await longTasksOver200(page), []);
+      for (const width of [390, 1280, 1920]) {
+        await page.setViewportSize({ width, height: 900 });
+        await screenshot(page, `job-tree-${width}`);
+      }
+    });
+  },
+);
+
+browserTest(
+  "? lists the shortcuts; overview counters and task cells open the matching tab",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      await page.goto(root);
+      await page.locator(".task-table").waitFor();
+      for (const width of [390, 1280, 1920]) {
+        await page.setViewportSize({ width, height: 900 });
+        await screenshot(page, `overview-clickable-${width}`);
+      }
+      await page.keyboard.press("?");
+      const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+      await help.getByText("Find a job by ID").waitFor();
+      await help.getByText("Open Overview").waitFor();
+      for (const width of [390, 1280, 1920]) {
+        await page.setViewportSize({ width, height: 900 });
+        await screenshot(page, `shortcuts-${width}`);
+      }
+      await page.keyboard.press("Escape");
+      await help.waitFor({ state: "hidden" });
+
+      await page.locator(".task-table a.cell-link[href='tasks/send-email?state=completed']")
+        .click();
+      await page.waitForURL(/\/tasks\/send-email\?state=completed$/);
+      await page.getByRole("tab", { name: /^completed/i, selected: true }).waitFor();
+
+      await page.goto(root);
+      await page.locator(".counter-link", { hasText: "delayed" }).click();
+      await page.waitForURL(/\/tasks\?state=delayed$/);
+      await page.getByRole("heading", { name: "Tasks by delayed jobs" }).waitFor();
+      await page.goto(root);
+      await page.locator(".counter-link", { hasText: "failed" }).click();
+      await page.waitForURL(/\/dlq$/);
+    });
+  },
+);

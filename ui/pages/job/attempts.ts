@@ -1,0 +1,57 @@
+/**
+ * The Attempts tab: each attempt that failed, with its error, read from the
+ * task's event stream when the tab opens. The stream keeps only its newest
+ * ~10,000 entries, so the tab says when older attempts may be missing.
+ *
+ * @module
+ */
+import { ErrorBanner } from "../../components/error_banner.ts";
+import { Time } from "../../components/time.ts";
+import { useBoard } from "../../lib/board_context.ts";
+import { formatCount } from "../../lib/format.ts";
+import { html } from "../../lib/html.ts";
+import { href } from "../../lib/router.ts";
+import { useLiveResource } from "../../lib/use_live_resource.ts";
+import type { AttemptHistory, JobDetail } from "./types.ts";
+
+/** The failed attempts of `job`, oldest first. */
+export function Attempts({ job }: { job: JobDetail }) {
+  const { api } = useBoard();
+  const { data, error } = useLiveResource(
+    (signal) => api.get<AttemptHistory>(href("jobs", job.id, "attempts"), { signal }),
+    [job.id],
+    { relevant: (event) => event.id === job.id && /failed|retrying/.test(event.kind) },
+  );
+  if (!data) {
+    return html`
+      <${ErrorBanner} error=${error} />
+      <p class="muted" role="status">Loading attempts…</p>
+    `;
+  }
+  return html`
+    <${ErrorBanner} error=${error} />
+    ${data.complete ? null : html`<p class="job-note">
+      The task's event stream keeps only its newest entries (looked at ${
+      formatCount(data.scanned)
+    }):
+      earlier attempts may be missing.
+    </p>`}
+    ${data.attempts.length === 0
+      ? html`<p class="empty">No failed attempt ${data.complete ? "recorded" : "found"}.</p>`
+      : html`
+        <ol class="attempts">
+          ${data.attempts.map((attempt) =>
+            html`
+              <li key=${attempt.at}>
+                <strong>Attempt ${attempt.attempt}</strong>
+                <span class="muted"> · ${attempt.outcome === "failed"
+                  ? "failed for good"
+                  : "failed, retried"} · <${Time} at=${attempt.at} /></span>
+                <pre class="code-block error-block">${attempt.error ?? "(no error recorded)"}</pre>
+              </li>
+            `
+          )}
+        </ol>
+      `}
+  `;
+}
