@@ -23,11 +23,12 @@ export function overviewRoutes({ source, startedAt }: ApiDeps): Hono {
       ),
     ]);
     const now = Date.now();
+    const asOf = source.retryingAsOf(tasks);
     const body: OverviewResponse = {
       tasks: tasks.map((name, i) => {
         const taskStats = stats.get(name)!;
         const health = taskHealth(taskStats, recent[i], heads.get(name)!, now);
-        return { name, stats: taskStats, health };
+        return { name, stats: taskStats, retryingAsOf: asOf.get(name) ?? null, health };
       }),
       totals: totalsOf(stats.values()),
       redis: {

@@ -53,7 +53,10 @@ export function taskRoutes({ source, present }: ApiDeps): Hono {
         source.getStats([task]),
         source.getTaskStorage(task),
       ]);
-      return c.json({ task, ...stats.get(task)!, ...storage } satisfies TaskStatsResponse);
+      const retryingAsOf = source.retryingAsOf([task]).get(task) ?? null;
+      return c.json(
+        { task, ...stats.get(task)!, ...storage, retryingAsOf } satisfies TaskStatsResponse,
+      );
     })
     .get("/tasks/:task/migrations", async (c) => {
       const task = c.req.param("task");

@@ -80,7 +80,7 @@ Deno.test("getStats() counts every state of every task in the fixture", async ()
   });
 });
 
-Deno.test("getStats() splits the delayed set into delayed and retrying, beyond 1,000 members", async () => {
+Deno.test("after a reconcile, getStats() splits the delayed set into delayed and retrying, beyond 1,000 members", async () => {
   await withSource(async ({ source, client }) => {
     const now = Date.now();
     const writes = [];
@@ -93,9 +93,13 @@ Deno.test("getStats() splits the delayed set into delayed and retrying, beyond 1
       }));
     }
     await Promise.all(writes);
+    assert.deepEqual(source.retryingAsOf(["big"]), new Map([["big", null]]), "never counted");
+    const before = Date.now();
+    await source.reconcileRetrying();
     const stats = await source.getStats(["big"]);
     assert.equal(stats.get("big")?.retrying, 500);
     assert.equal(stats.get("big")?.delayed, 1000);
+    assert.ok(source.retryingAsOf(["big"]).get("big")! >= before);
   }, { fixture: false });
 });
 

@@ -185,6 +185,12 @@ export class MemorySource implements TaskSource {
     return Promise.resolve(stats);
   }
 
+  /** The store counts exactly: every figure is as of now. */
+  retryingAsOf(tasks: string[]): Map<string, number | null> {
+    const now = Date.now();
+    return new Map(tasks.map((task) => [task, now]));
+  }
+
   /** The job active longest (the active list's tail) and the one due first, per task. */
   getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>> {
     const heads = new Map<string, QueueHeads>();

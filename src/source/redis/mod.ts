@@ -52,7 +52,7 @@ import {
   listGroupDeadLetters,
   readDeadLetterEntries,
 } from "./dead_letters.ts";
-import { TaskDiscovery } from "./discovery.ts";
+import { DEFAULT_SCANS_PER_SECOND, TaskDiscovery } from "./discovery.ts";
 import { duplicateClient, RedisEventReader } from "./event_reader.ts";
 import { getStoreInfo } from "./info.ts";
 import { getJob, getJobLogs, listJobs } from "./jobs.ts";
@@ -70,11 +70,15 @@ import {
   updateSchedule,
 } from "./schedule_actions.ts";
 import { listSchedules } from "./schedules.ts";
+import { Pacer } from "./pacer.ts";
+import { RetryingReconciler } from "./retrying_reconcile.ts";
+import { RetryingSplit } from "./retrying_split.ts";
 import { getStats } from "./stats.ts";
 import { getTaskStorage } from "./storage.ts";
 import { ClosedMinutes, getThroughput } from "./throughput.ts";
 import { getVersionDistribution } from "./versions.ts";
 import { cancelWorkflow } from "./workflow_cancel.ts";
+import { Watch } from "./watch.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
 import { jobNotFound, taskNotFound } from "../refusals.ts";
 
@@ -91,8 +95,21 @@ export interface RedisSourceOptions {
   prefix?: string;
   /** The tasks to show; when given, no SCAN is made to discover them. */
   tasks?: string[];
-  /** How often tasks and workflows are rediscovered in the background, ms (default 10,000). */
+  /**
+   * Shortest pause between two background rediscoveries of tasks and
+   * workflows, ms (default 10,000); the pause grows with the keyspace (see
+   * `TaskDiscovery`).
+   */
   discoveryIntervalMs?: number;
+  /** SCAN calls per second the background walks of the keyspace may make together (default 250). */
+  scansPerSecond?: number;
+  /**
+   * Redis commands per second the reconcile of the retrying split may spend,
+   * the commands its scripts run included (default 500); see `retrying_reconcile.ts`.
+   */
+  reconcileCommandsPerSecond?: number;
+  /** How long a request keeps background work going, ms (default 60,000); see `watch.ts`. */
+  idleAfterMs?: number;
   /** Longest wait for Redis before a call fails with STORE_UNAVAILABLE, ms (default 2000). */
   commandTimeoutMs?: number;
 }
@@ -115,6 +132,14 @@ export class RedisTaskSource implements TaskSource {
   readonly #workflows: WorkflowIndex;
   readonly #deadLetters: DeadLetterGroups;
   readonly #closedMinutes = new ClosedMinutes();
+  /** Whether anyone looks at the board: background work runs only then. */
+  readonly #watch: Watch;
+  /** Which delayed jobs are retrying, kept from events and reconciles. */
+  readonly #split = new RetryingSplit();
+  readonly #reconciler: RetryingReconciler;
+  /** Live subscribers, and how to stop the split following events when the last leaves. */
+  #subscribers = 0;
+  #stopFollowing: (() => void) | null = null;
   /** Job ids this source served lately: what a prefix search looks at. */
   readonly #recentIds = new RecentJobIds();
   #wireCheck: Promise<void> | null = null;
@@ -135,15 +160,28 @@ export class RedisTaskSource implements TaskSource {
     });
     // A reconnection may be to another server: check its wire version again.
     this.#offReconnect = this.connection.onReconnect(() => this.#wire = null);
+    this.#watch = new Watch(options.idleAfterMs);
+    const scans = new Pacer(options.scansPerSecond ?? DEFAULT_SCANS_PER_SECOND);
     this.#discovery = new TaskDiscovery(this.connection, {
       prefix: options.prefix,
       tasks: options.tasks,
       intervalMs: options.discoveryIntervalMs,
+      watch: this.#watch,
+      pacer: scans,
     });
     this.#workflows = new WorkflowIndex(this.connection, {
       prefix: options.prefix,
       intervalMs: options.discoveryIntervalMs,
+      watch: this.#watch,
+      pacer: scans,
     });
+    this.#reconciler = new RetryingReconciler(
+      this.connection,
+      this.#split,
+      () => this.#discovery.list(),
+      this.#watch,
+      { prefix: options.prefix, commandsPerSecond: options.reconcileCommandsPerSecond },
+    );
     this.#deadLetters = new DeadLetterGroups(async (task) =>
       readDeadLetterEntries(
         this.connection,
@@ -155,6 +193,7 @@ export class RedisTaskSource implements TaskSource {
 
   /** Resolves when Redis is reachable and its keyspace is one we read. */
   async #ready(): Promise<void> {
+    this.#watch.touch();
     await this.connection.ready();
     const verdict = this.#wire;
     if (verdict?.ok) return;
@@ -190,10 +229,33 @@ export class RedisTaskSource implements TaskSource {
     return await this.#discovery.refresh();
   }
 
-  /** Counts per state of each task; see `stats.ts` for the cost. */
+  /**
+   * Counts per state of each task: 8 O(1) commands per task (`stats.ts`);
+   * the retrying figure is the kept split's, clamped to the delayed set.
+   */
   async getStats(tasks: string[]): Promise<Map<string, QueueStats>> {
     await this.#ready();
-    return await getStats(this.connection, tasks, this.prefix);
+    return await getStats(
+      this.connection,
+      tasks,
+      (task) => this.#split.read(task).retrying,
+      this.prefix,
+    );
+  }
+
+  /**
+   * Since when each task's retrying figure is exact: now while the events
+   * are followed (an SSE client is connected) since its last reconcile,
+   * else that reconcile's start; null before the first. See `retrying_split.ts`.
+   */
+  retryingAsOf(tasks: string[]): Map<string, number | null> {
+    return new Map(tasks.map((task) => [task, this.#split.read(task).asOf]));
+  }
+
+  /** Reconciles the retrying split of every due task now (under its budget); for tests and tools. */
+  async reconcileRetrying(): Promise<void> {
+    await this.#ready();
+    await this.#reconciler.run();
   }
 
   /** The job active longest and the one due first, per task; see `queue_heads.ts`. */
@@ -331,12 +393,36 @@ export class RedisTaskSource implements TaskSource {
    * opened by the first and closed after the last; see `event_reader.ts`.
    */
   subscribe(listener: (event: TaskEvent) => void): () => void {
+    // The reader's periodic "refresh" reads the cached list: discovery's own
+    // cadence keeps it fresh, so following events adds no SCAN of its own.
     this.#events ??= new RedisEventReader({
       createClient: () => duplicateClient(this.connection.client),
       listTasks: () => this.#discovery.list(),
-      refreshTasks: () => this.#discovery.refresh(),
+      refreshTasks: () => this.#discovery.list(),
     }, { prefix: this.prefix, refreshMs: this.#eventRefreshMs });
-    return this.#events.subscribe(listener);
+    const events = this.#events;
+    if (this.#subscribers++ === 0) {
+      // The split follows the events while (and only while) someone else does.
+      const release = this.#watch.hold();
+      this.#split.following(true);
+      const off = events.subscribe((event) => this.#split.observe(event));
+      this.#stopFollowing = () => {
+        off();
+        this.#split.following(false);
+        release();
+      };
+    }
+    const off = events.subscribe(listener);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      off();
+      if (--this.#subscribers === 0) {
+        this.#stopFollowing?.();
+        this.#stopFollowing = null;
+      }
+    };
   }
 
   /** Blocking connections the live event reader holds (0 or 1). */
@@ -377,7 +463,9 @@ export class RedisTaskSource implements TaskSource {
   async cancelJob(jobId: string, reason?: string): Promise<JobActionResult> {
     await this.#ready();
     const task = await this.#taskOfJob(jobId);
-    return await cancelJob(this.connection, task, jobId, reason, this.prefix);
+    const result = await cancelJob(this.connection, task, jobId, reason, this.prefix);
+    if (result.from === "retrying") this.#split.forget(task, jobId);
+    return result;
   }
 
   /** Every failed job of a task (or of every task, rediscovered first) back to waiting. */
@@ -472,7 +560,7 @@ export class RedisTaskSource implements TaskSource {
   async close(): Promise<void> {
     this.#offReconnect();
     await this.#events?.close();
-    await Promise.all([this.#discovery.stop(), this.#workflows.stop(), this.#deadLetters.settle()]);
+    await Promise.all([this.#reconciler.stop(), this.#discovery.stop(), this.#workflows.stop(), this.#deadLetters.settle()]);
     await this.connection.close();
   }
 }

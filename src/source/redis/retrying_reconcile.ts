@@ -1,0 +1,153 @@
+/**
+ * The background pass that keeps the retrying split ({@link RetryingSplit})
+ * right: it walks each task's delayed set and reads the state of every
+ * member, under a hard budget of Redis commands per second, and only while
+ * the board is watched.
+ *
+ * @module
+ */
+
+import { taskKeys } from "../wire/keys.ts";
+import { Cadence } from "./cadence.ts";
+import type { RedisConnection } from "./client.ts";
+import { Pacer } from "./pacer.ts";
+import type { RetryingSplit } from "./retrying_split.ts";
+import { RETRYING_IDS } from "./scripts.ts";
+import type { Watch } from "./watch.ts";
+
+/** Options of {@link RetryingReconciler}. */
+export interface RetryingReconcilerOptions {
+  /** taskora's key prefix. */
+  prefix?: string;
+  /**
+   * Redis commands per second the reconcile may spend, counting the
+   * commands its scripts run (one ZSCAN and one HGET per member looked at);
+   * default 500.
+   */
+  commandsPerSecond?: number;
+  /** How often it looks for tasks due a reconcile while watched, ms (default 15,000). */
+  intervalMs?: number;
+  /** A task whose events were not followed is reconciled again after this, ms (default 300,000). */
+  staleMs?: number;
+  /** A task whose events were followed is reconciled again after this, ms (default 3,600,000). */
+  recheckMs?: number;
+}
+
+/** Members one script call looks at, at most. */
+const MAX_STEP = 1000;
+
+/**
+ * Reconciles, while the board is watched, every task that is due: never
+ * reconciled, estimated (ids past the cap), not exact while events are
+ * followed (a pass then makes it exact from then on), reconciled without
+ * events followed more than `staleMs` ago, or exact for `recheckMs` (to catch what events cannot
+ * show: stream entries trimmed before they were read, hashes deleted by
+ * retention). Tasks go one after the other, never reconciled first.
+ *
+ * Cost: per member of a delayed set, one HGET inside the script, plus one
+ * EVALSHA and one ZSCAN per step; all of it paced under
+ * `commandsPerSecond` (a step's HGETs are charged when its reply tells how
+ * many members it looked at, so a window may go one step, ≤ 1,000
+ * commands, over before the pace makes up for it). A task with D delayed jobs takes D / 500 s at the
+ * default budget (12,500 jobs: 25 s; 250,000: 8 min 20 s).
+ */
+export class RetryingReconciler {
+  readonly #connection: RedisConnection;
+  readonly #split: RetryingSplit;
+  readonly #listTasks: () => Promise<string[]>;
+  readonly #prefix?: string;
+  readonly #pacer: Pacer;
+  readonly #staleMs: number;
+  readonly #recheckMs: number;
+  readonly #cadence: Cadence<void>;
+
+  /** Creates the reconciler; it runs at the first wake of `watch`. */
+  constructor(
+    connection: RedisConnection,
+    split: RetryingSplit,
+    listTasks: () => Promise<string[]>,
+    watch: Watch,
+    options: RetryingReconcilerOptions = {},
+  ) {
+    this.#connection = connection;
+    this.#split = split;
+    this.#listTasks = listTasks;
+    this.#prefix = options.prefix;
+    this.#pacer = new Pacer(options.commandsPerSecond ?? 500);
+    this.#staleMs = options.staleMs ?? 300_000;
+    this.#recheckMs = options.recheckMs ?? 3_600_000;
+    this.#cadence = new Cadence((signal) => this.#pass(signal), watch, {
+      minMs: options.intervalMs ?? 15_000,
+      factor: 1,
+      pacer: this.#pacer,
+    });
+  }
+
+  /** Commands spent so far (the budget's count). */
+  get spent(): number {
+    return this.#pacer.spent;
+  }
+
+  /** Reconciles every due task now (joining a pass under way). */
+  run(): Promise<void> {
+    return this.#cadence.run();
+  }
+
+  /** Stops: no more passes; the one under way is abandoned. */
+  async stop(): Promise<void> {
+    await this.#cadence.stop();
+  }
+
+  #due(task: string, now: number): boolean {
+    const at = this.#split.reconciledAt(task);
+    if (at === null || this.#split.estimated(task)) return true;
+    if (this.#split.live(task)) return now - at >= this.#recheckMs;
+    // Reconciled now, while events are followed, the figure stays exact from then on.
+    return this.#split.isFollowing || now - at >= this.#staleMs;
+  }
+
+  async #pass(signal: AbortSignal): Promise<void> {
+    const tasks = await this.#listTasks();
+    this.#split.retain(tasks);
+    const now = Date.now();
+    const due = tasks.filter((task) => this.#due(task, now))
+      .sort((a, b) => (this.#split.reconciledAt(a) ?? 0) - (this.#split.reconciledAt(b) ?? 0));
+    for (const task of due) {
+      if (signal.aborted) return;
+      await this.#reconcile(task, signal);
+    }
+  }
+
+  async #reconcile(task: string, signal: AbortSignal): Promise<void> {
+    const keys = taskKeys(task, this.#prefix);
+    const step = Math.max(1, Math.min(MAX_STEP, this.#pacer.perSecond - 2));
+    const found = new Set<string>();
+    let more = 0;
+    let cursor = "0";
+    this.#split.begin(task);
+    try {
+      do {
+        // The EVALSHA and its ZSCAN now; the HGETs once known (a small set comes whole
+        // in one step, however small the budget): the next step waits until they are repaid.
+        await this.#pacer.take(2, signal);
+        if (signal.aborted) return this.#split.abandon(task);
+        const [next, looked, ...ids] = await this.#connection.call<[string, number, ...string[]]>({
+          script: RETRYING_IDS,
+          keys: [keys.delayed],
+          args: [keys.jobPrefix, cursor, step],
+        });
+        this.#pacer.charge(looked);
+        for (const id of ids) {
+          if (found.has(id)) continue;
+          if (found.size < this.#split.room) found.add(id);
+          else more++;
+        }
+        cursor = next;
+      } while (cursor !== "0");
+      this.#split.finish(task, found, more);
+    } catch (error) {
+      this.#split.abandon(task);
+      throw error;
+    }
+  }
+}
