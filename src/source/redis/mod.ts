@@ -560,7 +560,12 @@ export class RedisTaskSource implements TaskSource {
   async close(): Promise<void> {
     this.#offReconnect();
     await this.#events?.close();
-    await Promise.all([this.#reconciler.stop(), this.#discovery.stop(), this.#workflows.stop(), this.#deadLetters.settle()]);
+    await Promise.all([
+      this.#reconciler.stop(),
+      this.#discovery.stop(),
+      this.#workflows.stop(),
+      this.#deadLetters.settle(),
+    ]);
     await this.connection.close();
   }
 }

@@ -10,12 +10,7 @@ import { decodeJobState, decodeWorkflow, decodeWorkflowState } from "../wire/dec
 import { keyRoot, parseKey, taskKeys, workflowKey } from "../wire/keys.ts";
 import { Cadence } from "./cadence.ts";
 import type { RedisConnection } from "./client.ts";
-import {
-  DEFAULT_SCANS_PER_SECOND,
-  globEscape,
-  pacedConnection,
-  scanKeys,
-} from "./discovery.ts";
+import { DEFAULT_SCANS_PER_SECOND, globEscape, pacedConnection, scanKeys } from "./discovery.ts";
 import { Pacer } from "./pacer.ts";
 import { Watch } from "./watch.ts";
 import { fieldsOf } from "./jobs.ts";
