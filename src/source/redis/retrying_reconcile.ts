@@ -60,6 +60,7 @@ export class RetryingReconciler {
   readonly #staleMs: number;
   readonly #recheckMs: number;
   readonly #cadence: Cadence<void>;
+  readonly #watch: Watch;
 
   /** Creates the reconciler; it runs at the first wake of `watch`. */
   constructor(
@@ -76,6 +77,7 @@ export class RetryingReconciler {
     this.#pacer = new Pacer(options.commandsPerSecond ?? 500);
     this.#staleMs = options.staleMs ?? 300_000;
     this.#recheckMs = options.recheckMs ?? 3_600_000;
+    this.#watch = watch;
     this.#cadence = new Cadence((signal) => this.#pass(signal), watch, {
       minMs: options.intervalMs ?? 15_000,
       factor: 1,
@@ -113,7 +115,7 @@ export class RetryingReconciler {
     const due = tasks.filter((task) => this.#due(task, now))
       .sort((a, b) => (this.#split.reconciledAt(a) ?? 0) - (this.#split.reconciledAt(b) ?? 0));
     for (const task of due) {
-      if (signal.aborted) return;
+      if (signal.aborted || !this.#watch.watched) return;
       await this.#reconcile(task, signal);
     }
   }
@@ -130,7 +132,8 @@ export class RetryingReconciler {
         // The EVALSHA and its ZSCAN now; the HGETs once known (a small set comes whole
         // in one step, however small the budget): the next step waits until they are repaid.
         await this.#pacer.take(2, signal);
-        if (signal.aborted) return this.#split.abandon(task);
+        // Nobody looks any more: an idle board spends nothing, the pass resumes at the next wake.
+        if (signal.aborted || !this.#watch.watched) return this.#split.abandon(task);
         const [next, looked, ...ids] = await this.#connection.call<[string, number, ...string[]]>({
           script: RETRYING_IDS,
           keys: [keys.delayed],

@@ -71,8 +71,8 @@ export interface ThroughputOptions {
 /**
  * `count` buckets of `bucketMs` (a multiple of one minute), oldest first,
  * the last one holding the current minute; each bucket sums the minutes
- * inside it over all given tasks. One round trip: per task, one MGET per
- * kind over the minutes of the window not yet in `cache` (same slot), all
+ * inside it over all given tasks. One round trip: per task, one MGET of
+ * both kinds over the minutes of the window not yet in `cache` (same slot), all
  * in one pipeline.
  */
 export async function getThroughput(
@@ -110,15 +110,17 @@ export async function getThroughput(
     task,
     minutes: cache ? minutes.filter((m) => m >= settled || !cache.has(task, m)) : minutes,
   })).filter((ask) => ask.minutes.length > 0);
+  // One MGET per task for both kinds (the keys share the task's slot).
   const replies = asks.length === 0 ? [] : await connection.pipeline(
-    asks.flatMap(({ task, minutes }) =>
-      KINDS.map((kind) => ["MGET", ...minutes.map((m) => metricKey(task, kind, m, options.prefix))])
-    ),
-  );
+    asks.map(({ task, minutes }) => [
+      "MGET",
+      ...KINDS.flatMap((kind) => minutes.map((m) => metricKey(task, kind, m, options.prefix))),
+    ]),
+  ) as (string | null)[][];
   const read = new Map<string, Map<number, MinuteCounts>>();
   asks.forEach(({ task, minutes }, i) => {
-    const completed = replies[i * KINDS.length] as (string | null)[];
-    const failed = replies[i * KINDS.length + 1] as (string | null)[];
+    const completed = replies[i].slice(0, minutes.length);
+    const failed = replies[i].slice(minutes.length);
     const counts = new Map<number, MinuteCounts>();
     minutes.forEach((minute, j) => {
       const pair: MinuteCounts = [Number(completed[j]) || 0, Number(failed[j]) || 0];
