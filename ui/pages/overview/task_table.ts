@@ -5,6 +5,7 @@
  * @module
  */
 import { Card } from "../../components/card.ts";
+import { RetryingAsOf } from "../../components/retrying_as_of.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
@@ -59,6 +60,8 @@ export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
                   const n = task.stats?.[s] ?? 0;
                   return html`<td key=${s} class=${n ? "num" : "num zero"} data-label=${s}>${
                     formatCount(n)
+                  }${
+                    s === "retrying" ? html`<${RetryingAsOf} at=${task.retryingAsOf} />` : null
                   }</td>`;
                 })}
               </tr>
