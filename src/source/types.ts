@@ -265,6 +265,15 @@ export interface TaskSource {
   groupDeadLetters(task?: string): Promise<DeadLetterGroup[]>;
   /** Finished-job counts per bucket, oldest first. */
   getThroughput(query?: ThroughputQuery): Promise<ThroughputBucket[]>;
+  /**
+   * Each named task's own finished-job counts per bucket (as
+   * {@link TaskSource.getThroughput} with `task`), in one batch; zeros for
+   * a task the store does not know.
+   */
+  getThroughputByTask(
+    tasks: string[],
+    query?: Omit<ThroughputQuery, "task">,
+  ): Promise<Map<string, ThroughputBucket[]>>;
   /** Version, memory and uptime of the store. */
   getStoreInfo(): Promise<StoreInfo>;
   /**

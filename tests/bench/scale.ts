@@ -135,7 +135,9 @@ async function run(jobs: number): Promise<void> {
   const scans = watched.get("scan") ?? 0;
   console.log(
     `${SSE_CLIENTS} SSE clients: ${perSecond(sum(watched))} commands/s: reconcile of the split ` +
-      `${perSecond(reconcile)}/s (its budget: 500/s while it runs), stats frames ${
+      `${
+        perSecond(reconcile)
+      }/s (budget: 500/s for a first count, 50/s for rechecks), stats frames ${
         perSecond(sum(watched, ["llen", "zcard"]))
       }/s, discovery ${perSecond(scans)} SCAN/s (${
         (scans * 60_000 / WINDOW_MS).toFixed(0)

@@ -75,7 +75,7 @@ import { RetryingReconciler } from "./retrying_reconcile.ts";
 import { RetryingSplit } from "./retrying_split.ts";
 import { getStats } from "./stats.ts";
 import { getTaskStorage } from "./storage.ts";
-import { ClosedMinutes, getThroughput } from "./throughput.ts";
+import { ClosedMinutes, getThroughput, getThroughputByTask } from "./throughput.ts";
 import { getVersionDistribution } from "./versions.ts";
 import { cancelWorkflow } from "./workflow_cancel.ts";
 import { Watch } from "./watch.ts";
@@ -105,7 +105,8 @@ export interface RedisSourceOptions {
   scansPerSecond?: number;
   /**
    * Redis commands per second the reconcile of the retrying split may spend,
-   * the commands its scripts run included (default 500); see `retrying_reconcile.ts`.
+   * the commands its scripts run included: one cap for all of it (default:
+   * 500 for a task's first count, 50 for the rechecks); see `retrying_reconcile.ts`.
    */
   reconcileCommandsPerSecond?: number;
   /** How long a request keeps background work going, ms (default 60,000); see `watch.ts`. */
@@ -180,7 +181,11 @@ export class RedisTaskSource implements TaskSource {
       this.#split,
       () => this.#discovery.list(),
       this.#watch,
-      { prefix: options.prefix, commandsPerSecond: options.reconcileCommandsPerSecond },
+      {
+        prefix: options.prefix,
+        commandsPerSecond: options.reconcileCommandsPerSecond,
+        firstCommandsPerSecond: options.reconcileCommandsPerSecond,
+      },
     );
     this.#deadLetters = new DeadLetterGroups(async (task) =>
       readDeadLetterEntries(
@@ -374,6 +379,20 @@ export class RedisTaskSource implements TaskSource {
     if (query.task !== undefined) await this.#requireTask(query.task);
     const tasks = query.task !== undefined ? [query.task] : await this.#discovery.list();
     return await getThroughput(this.connection, tasks, {
+      bucketMs: query.bucketMs,
+      count: query.count,
+      prefix: this.prefix,
+      cache: this.#closedMinutes,
+    });
+  }
+
+  /** Each task's own finished-job counts per bucket, one pipeline for all; see `throughput.ts`. */
+  async getThroughputByTask(
+    tasks: string[],
+    query: Omit<ThroughputQuery, "task"> = {},
+  ): Promise<Map<string, ThroughputBucket[]>> {
+    await this.#ready();
+    return await getThroughputByTask(this.connection, tasks, {
       bucketMs: query.bucketMs,
       count: query.count,
       prefix: this.prefix,

@@ -20,11 +20,16 @@ export interface RetryingReconcilerOptions {
   /** taskora's key prefix. */
   prefix?: string;
   /**
-   * Redis commands per second the reconcile may spend, counting the
-   * commands its scripts run (one ZSCAN and one HGET per member looked at);
-   * default 500.
+   * Redis commands per second a reconcile of a task counted before may
+   * spend, counting the commands its scripts run (one ZSCAN and one HGET per
+   * member looked at); default 50.
    */
   commandsPerSecond?: number;
+  /**
+   * The same for the first count of a task (its figure says "not counted
+   * yet" until then); default 500.
+   */
+  firstCommandsPerSecond?: number;
   /** How often it looks for tasks due a reconcile while watched, ms (default 15,000). */
   intervalMs?: number;
   /** A task whose events were not followed is reconciled again after this, ms (default 300,000). */
@@ -45,11 +50,14 @@ const MAX_STEP = 1000;
  * retention). Tasks go one after the other, never reconciled first.
  *
  * Cost: per member of a delayed set, one HGET inside the script, plus one
- * EVALSHA and one ZSCAN per step; all of it paced under
- * `commandsPerSecond` (a step's HGETs are charged when its reply tells how
- * many members it looked at, so a window may go one step, ≤ 1,000
- * commands, over before the pace makes up for it). A task with D delayed jobs takes D / 500 s at the
- * default budget (12,500 jobs: 25 s; 250,000: 8 min 20 s).
+ * EVALSHA and one ZSCAN per step, paced under `firstCommandsPerSecond`
+ * (500) for a task's first count and `commandsPerSecond` (50) for the
+ * rechecks after it, so that a watched board stays under ~100 commands/s
+ * once every task was counted. A step's HGETs are charged when its reply
+ * says how many members it looked at, so a window may go one step (≤ 1,000
+ * commands) over before the pace makes up for it. A task with D delayed
+ * jobs is first counted in D / 500 s (12,500: 25 s; 250,000 over 20 tasks:
+ * 8 min 20 s), and rechecked in D / 50 s.
  */
 export class RetryingReconciler {
   readonly #connection: RedisConnection;
@@ -57,6 +65,7 @@ export class RetryingReconciler {
   readonly #listTasks: () => Promise<string[]>;
   readonly #prefix?: string;
   readonly #pacer: Pacer;
+  readonly #firstPacer: Pacer;
   readonly #staleMs: number;
   readonly #recheckMs: number;
   readonly #cadence: Cadence<void>;
@@ -74,7 +83,8 @@ export class RetryingReconciler {
     this.#split = split;
     this.#listTasks = listTasks;
     this.#prefix = options.prefix;
-    this.#pacer = new Pacer(options.commandsPerSecond ?? 500);
+    this.#pacer = new Pacer(options.commandsPerSecond ?? 50);
+    this.#firstPacer = new Pacer(options.firstCommandsPerSecond ?? 500);
     this.#staleMs = options.staleMs ?? 300_000;
     this.#recheckMs = options.recheckMs ?? 3_600_000;
     this.#watch = watch;
@@ -85,9 +95,9 @@ export class RetryingReconciler {
     });
   }
 
-  /** Commands spent so far (the budget's count). */
+  /** Commands spent so far. */
   get spent(): number {
-    return this.#pacer.spent;
+    return this.#pacer.spent + this.#firstPacer.spent;
   }
 
   /** Reconciles every due task now (joining a pass under way). */
@@ -122,7 +132,8 @@ export class RetryingReconciler {
 
   async #reconcile(task: string, signal: AbortSignal): Promise<void> {
     const keys = taskKeys(task, this.#prefix);
-    const step = Math.max(1, Math.min(MAX_STEP, this.#pacer.perSecond - 2));
+    const pacer = this.#split.reconciledAt(task) === null ? this.#firstPacer : this.#pacer;
+    const step = Math.max(1, Math.min(MAX_STEP, pacer.perSecond - 2));
     const found = new Set<string>();
     let more = 0;
     let cursor = "0";
@@ -131,7 +142,7 @@ export class RetryingReconciler {
       do {
         // The EVALSHA and its ZSCAN now; the HGETs once known (a small set comes whole
         // in one step, however small the budget): the next step waits until they are repaid.
-        await this.#pacer.take(2, signal);
+        await pacer.take(2, signal);
         // Nobody looks any more: an idle board spends nothing, the pass resumes at the next wake.
         if (signal.aborted || !this.#watch.watched) return this.#split.abandon(task);
         const [next, looked, ...ids] = await this.#connection.call<[string, number, ...string[]]>({
@@ -139,7 +150,7 @@ export class RetryingReconciler {
           keys: [keys.delayed],
           args: [keys.jobPrefix, cursor, step],
         });
-        this.#pacer.charge(looked);
+        pacer.charge(looked);
         for (const id of ids) {
           if (found.has(id)) continue;
           if (found.size < this.#split.room) found.add(id);
