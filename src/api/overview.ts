@@ -23,7 +23,7 @@ export function overviewRoutes({ source, startedAt }: ApiDeps): Hono {
     const now = Date.now();
     const asOf = source.retryingAsOf(tasks);
     const body: OverviewResponse = {
-      tasks: tasks.map((name, i) => {
+      tasks: tasks.map((name) => {
         const taskStats = stats.get(name)!;
         const health = taskHealth(taskStats, recent.get(name)!, heads.get(name)!, now);
         return { name, stats: taskStats, retryingAsOf: asOf.get(name) ?? null, health };

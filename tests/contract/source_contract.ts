@@ -456,6 +456,11 @@ export function sourceContract(name: string, seed: Seed): void {
   );
 
   contract("says since when each task's retrying split is exact", async (source) => {
+    const stats = await source.getStats(["resize-image"]);
+    assert.deepEqual([stats.get("resize-image")!.delayed, stats.get("resize-image")!.retrying], [
+      5,
+      0,
+    ]);
     const asOf = source.retryingAsOf(["send-email", "resize-image"]);
     for (const at of asOf.values()) {
       assert.ok(typeof at === "number" && at <= Date.now(), `counted: ${at}`);
