@@ -14,6 +14,7 @@
 import { createBoard } from "../../mod.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { commandsOf as delta, totalCalls as sum } from "../helpers/command_stats.ts";
 import { fillRedis } from "../helpers/wire_writer.ts";
 import { startRoundTripProxy } from "./rtt_proxy.ts";
 
@@ -32,29 +33,6 @@ function median(values: number[]): number {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function commandsRun(client: Client): Promise<Map<string, number>> {
-  const info = String(await client.sendCommand(["INFO", "commandstats"]));
-  const calls = new Map<string, number>();
-  for (const [, name, n] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
-    if (name !== "info") calls.set(name, Number(n));
-  }
-  return calls;
-}
-
-async function delta(client: Client, work: () => Promise<unknown>): Promise<Map<string, number>> {
-  const before = await commandsRun(client);
-  await work();
-  const out = new Map<string, number>();
-  for (const [name, n] of await commandsRun(client)) {
-    const d = n - (before.get(name) ?? 0);
-    if (d > 0) out.set(name, d);
-  }
-  return out;
-}
-
-const sum = (calls: Map<string, number>, names?: string[]) =>
-  [...calls].filter(([name]) => !names || names.includes(name)).reduce((s, [, n]) => s + n, 0);
 
 const perSecond = (n: number) => (n / (WINDOW_MS / 1000)).toFixed(1);
 

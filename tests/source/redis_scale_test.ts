@@ -11,38 +11,10 @@ import { createBoard } from "../../mod.ts";
 import { createRedisSource, type RedisTaskSource } from "../../src/source/redis/mod.ts";
 import type { TaskEvent } from "../../src/source/types.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { commandsOf, totalCalls as total } from "../helpers/command_stats.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
-
-/** Commands Redis ran so far, per command, all kinds but INFO (the counting itself). */
-async function commandsRun(client: Client): Promise<Map<string, number>> {
-  const info = String(await client.sendCommand(["INFO", "commandstats"]));
-  const calls = new Map<string, number>();
-  for (const [, name, n] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
-    if (name !== "info") calls.set(name, Number(n));
-  }
-  return calls;
-}
-
-/** Commands run by `work`, per command. */
-async function commandsOf(
-  client: Client,
-  work: () => Promise<unknown>,
-): Promise<Map<string, number>> {
-  const before = await commandsRun(client);
-  await work();
-  const delta = new Map<string, number>();
-  for (const [name, n] of await commandsRun(client)) {
-    const d = n - (before.get(name) ?? 0);
-    if (d > 0) delta.set(name, d);
-  }
-  return delta;
-}
-
-function total(calls: Map<string, number>): number {
-  return [...calls.values()].reduce((sum, n) => sum + n, 0);
-}
 
 const TASKS = ["alpha", "beta", "gamma"];
 
