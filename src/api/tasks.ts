@@ -37,7 +37,7 @@ function countBelow(byVersion: VersionCounts, floor: number): number {
 }
 
 /** Routes under `/tasks/{task}`. */
-export function taskRoutes({ source, present }: ApiDeps): Hono {
+export function taskRoutes({ source, present, events }: ApiDeps): Hono {
   return new Hono()
     .get("/tasks/:task/jobs", async (c) => {
       const state = stateParam(c.req.query("state"));
@@ -124,6 +124,8 @@ export function taskRoutes({ source, present }: ApiDeps): Hono {
         );
       }
       const { removed } = await source.cleanJobs(task, finished, olderThan);
+      // A clean writes no job event: the stats frames would not reread the task otherwise.
+      events.invalidate(task);
       return c.json(
         { ok: true, task, state: finished, olderThan, removed } satisfies CleanResponse,
       );

@@ -279,6 +279,14 @@ export class EventHub {
     return client;
   }
 
+  /**
+   * Marks a task's counts as changed by something that writes no job event
+   * (a clean made through this board): the next stats frame rereads them.
+   */
+  invalidate(task: string): void {
+    if (this.#clients.size > 0) this.#dirty.add(task);
+  }
+
   /** Ends every client, stops every timer and the source subscription. */
   async close(): Promise<void> {
     this.#closed = true;

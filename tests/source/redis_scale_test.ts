@@ -180,3 +180,23 @@ Deno.test("without events followed, the split is as of its last reconcile, and s
     }
   });
 });
+
+Deno.test("a page of the retrying tab reads the jobs it lists, not the whole delayed set", async () => {
+  await withRedis(async (client, url) => {
+    await fill(client, 2500);
+    const source = createRedisSource({ url, tasks: TASKS, reconcileCommandsPerSecond: 1_000_000 });
+    try {
+      await source.reconcileRetrying();
+      let page = { total: 0, jobs: [] as unknown[] };
+      const calls = await commandsOf(client, async () => {
+        page = await source.listJobs("alpha", "retrying", 0, 10);
+      });
+      assert.equal(page.jobs.length, 10);
+      assert.equal(page.total, 2500, "the total is the kept split's");
+      // The set holds 5,000 members: the page looks at the first few dozen of them.
+      assert.ok((calls.get("hget") ?? 0) < 100, `${calls.get("hget")} HGETs`);
+    } finally {
+      await source.close();
+    }
+  });
+});

@@ -154,7 +154,7 @@ Deno.test("listJobs('waiting') is in run order: wait list from its tail, then by
   }, { fixture: false });
 });
 
-Deno.test("listJobs() lists delayed and retrying jobs separately, by run-at time", async () => {
+Deno.test("listJobs() lists delayed and retrying jobs separately, by run-at time; totals from the kept split", async () => {
   await withSource(async ({ source, client }) => {
     const now = Date.now();
     const retry = await writeJob(client, {
@@ -163,6 +163,10 @@ Deno.test("listJobs() lists delayed and retrying jobs separately, by run-at time
       runAt: now + 1000,
       error: "boom",
     });
+    // The page is read, so it is exact at once; the total is the kept split's, as the counts say.
+    const early = await source.listJobs("resize-image", "retrying", 0, 10);
+    assert.deepEqual([early.jobs.map((job) => job.id), early.total], [[retry], 0]);
+    await source.reconcileRetrying();
     const delayed = await source.listJobs("resize-image", "delayed", 0, 10);
     assert.equal(delayed.total, 5);
     assert.equal(delayed.jobs.length, 5);
@@ -194,6 +198,7 @@ Deno.test("listJobs() pages deep into a delayed set that spans many chunks", asy
         ts: now,
         delay: 100_000 + i,
       })));
+    await source.reconcileRetrying();
     const page = await source.listJobs("big", "retrying", 1100, 3);
     assert.equal(page.total, 1250);
     assert.deepEqual(page.jobs.map((job) => job.id), ["job-2200", "job-2202", "job-2204"]);

@@ -27,6 +27,11 @@ export interface CadenceOptions {
   freshnessMs?: number;
   /** The budget the pass spends under: time waiting for it is not Redis time. */
   pacer?: Pacer;
+  /**
+   * Whether a wake starts the first pass too (default false: the first
+   * {@link Cadence.run} does, so what is never used never runs).
+   */
+  startOnWake?: boolean;
 }
 
 /**
@@ -122,6 +127,7 @@ export class Cadence<T> {
 
   #onWake(): void {
     if (this.#stop.signal.aborted || this.#inFlight || this.#timer !== undefined) return;
+    if (this.#endedAt === -Infinity && !this.#options.startOnWake) return;
     this.#schedule(Math.max(0, this.#endedAt + this.#options.minMs - performance.now()));
   }
 }

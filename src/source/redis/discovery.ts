@@ -47,22 +47,37 @@ export async function* scanKeys(
 
 /**
  * The connection as {@link scanKeys} sees it when a walk is paced: each
- * command waits for one of the budget first (every SCAN call, including
- * those whose batch matched nothing and so yield nothing). Stops a walk
- * whose `signal` aborted.
+ * command it sends (`call`, or each command of a `pipeline`) waits for one
+ * of the budget first, every SCAN call included, those whose batch matched
+ * nothing and so yield nothing. A walk whose `signal` aborted stops at its
+ * next command. Everything else is the connection's own (a Proxy, so that
+ * however `scanKeys` talks to Redis it goes through the budget).
  */
 export function pacedConnection(
   connection: RedisConnection,
   pacer: Pacer,
   signal?: AbortSignal,
 ): RedisConnection {
-  const paced = Object.create(connection) as RedisConnection;
-  paced.call = async <T>(command: Command): Promise<T> => {
-    await pacer.take(1, signal);
+  const spend = async (cost: number) => {
+    await pacer.take(cost, signal);
     if (signal?.aborted) throw new Error("the walk was stopped");
+  };
+  const call = async <T>(command: Command): Promise<T> => {
+    await spend(1);
     return await connection.call<T>(command);
   };
-  return paced;
+  const pipeline = async (commands: readonly Command[]): Promise<unknown[]> => {
+    await spend(commands.length);
+    return await connection.pipeline(commands);
+  };
+  return new Proxy(connection, {
+    get(target, property) {
+      if (property === "call") return call;
+      if (property === "pipeline") return pipeline;
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /**

@@ -135,6 +135,8 @@ export class RedisTaskSource implements TaskSource {
   readonly #closedMinutes = new ClosedMinutes();
   /** Whether anyone looks at the board: background work runs only then. */
   readonly #watch: Watch;
+  /** Whether anyone looks at counts (stats, the event stream): the reconcile runs only then. */
+  readonly #countsWatch: Watch;
   /** Which delayed jobs are retrying, kept from events and reconciles. */
   readonly #split = new RetryingSplit();
   readonly #reconciler: RetryingReconciler;
@@ -162,6 +164,7 @@ export class RedisTaskSource implements TaskSource {
     // A reconnection may be to another server: check its wire version again.
     this.#offReconnect = this.connection.onReconnect(() => this.#wire = null);
     this.#watch = new Watch(options.idleAfterMs);
+    this.#countsWatch = new Watch(options.idleAfterMs);
     const scans = new Pacer(options.scansPerSecond ?? DEFAULT_SCANS_PER_SECOND);
     this.#discovery = new TaskDiscovery(this.connection, {
       prefix: options.prefix,
@@ -180,7 +183,7 @@ export class RedisTaskSource implements TaskSource {
       this.connection,
       this.#split,
       () => this.#discovery.list(),
-      this.#watch,
+      this.#countsWatch,
       {
         prefix: options.prefix,
         commandsPerSecond: options.reconcileCommandsPerSecond,
@@ -240,6 +243,7 @@ export class RedisTaskSource implements TaskSource {
    */
   async getStats(tasks: string[]): Promise<Map<string, QueueStats>> {
     await this.#ready();
+    this.#countsWatch.touch();
     return await getStats(
       this.connection,
       tasks,
@@ -260,6 +264,7 @@ export class RedisTaskSource implements TaskSource {
   /** Reconciles the retrying split of every due task now (under its budget); for tests and tools. */
   async reconcileRetrying(): Promise<void> {
     await this.#ready();
+    this.#countsWatch.touch();
     await this.#reconciler.run();
   }
 
@@ -280,7 +285,12 @@ export class RedisTaskSource implements TaskSource {
   async listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage> {
     await this.#ready();
     await this.#requireTask(task);
-    return this.#served(await listJobs(this.connection, task, state, offset, limit, this.prefix));
+    // The page is read; its total is the kept split's, as the task's counts say.
+    if (state === "delayed" || state === "retrying") this.#countsWatch.touch();
+    const retrying = this.#split.read(task).retrying;
+    return this.#served(
+      await listJobs(this.connection, task, state, offset, limit, this.prefix, retrying),
+    );
   }
 
   /** A job by id across all tasks, or null. */
@@ -423,11 +433,13 @@ export class RedisTaskSource implements TaskSource {
     if (this.#subscribers++ === 0) {
       // The split follows the events while (and only while) someone else does.
       const release = this.#watch.hold();
+      const releaseCounts = this.#countsWatch.hold();
       this.#split.following(true);
       const off = events.subscribe((event) => this.#split.observe(event));
       this.#stopFollowing = () => {
         off();
         this.#split.following(false);
+        releaseCounts();
         release();
       };
     }

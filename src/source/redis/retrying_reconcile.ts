@@ -92,6 +92,7 @@ export class RetryingReconciler {
       minMs: options.intervalMs ?? 15_000,
       factor: 1,
       pacer: this.#pacer,
+      startOnWake: true,
     });
   }
 

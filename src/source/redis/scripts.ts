@@ -27,27 +27,6 @@ export interface LuaScript {
 export const CHUNK_SIZE = 1000;
 
 /**
- * Counts the `retrying` jobs among members `start..stop` (by index) of a
- * task's delayed set. The other members of the set are `delayed` jobs.
- *
- * KEYS[1] = delayed set; ARGV = jobPrefix, start, stop. Returns an integer.
- */
-export const COUNT_RETRYING: LuaScript = {
-  name: "count-retrying",
-  source: `
-local prefix = ARGV[1]
-local ids = redis.call('ZRANGE', KEYS[1], tonumber(ARGV[2]), tonumber(ARGV[3]))
-local retrying = 0
-for _, id in ipairs(ids) do
-  if redis.call('HGET', prefix .. id, 'state') == 'retrying' then
-    retrying = retrying + 1
-  end
-end
-return retrying
-`,
-};
-
-/**
  * One step of the walk that reconciles a task's retrying jobs: `ZSCAN` of
  * the delayed set from `cursor` (ZSCAN returns every member present for
  * the whole walk at least once, however the set changes meanwhile), and
