@@ -109,7 +109,7 @@ async function run(jobs: number): Promise<void> {
   }));
   await sleep(3000);
   const watched = await delta(client, () => sleep(WINDOW_MS));
-  const reconcile = sum(watched, ["evalsha", "zscan", "hget"]);
+  const reconcile = sum(watched, ["zscan", "hget"]);
   const scans = watched.get("scan") ?? 0;
   console.log(
     `${SSE_CLIENTS} SSE clients: ${perSecond(sum(watched))} commands/s: reconcile of the split ` +

@@ -12,7 +12,6 @@ import { Cadence } from "./cadence.ts";
 import type { RedisConnection } from "./client.ts";
 import { Pacer } from "./pacer.ts";
 import type { RetryingSplit } from "./retrying_split.ts";
-import { RETRYING_IDS } from "./scripts.ts";
 import type { Watch } from "./watch.ts";
 
 /** Options of {@link RetryingReconciler}. */
@@ -49,15 +48,16 @@ const MAX_STEP = 1000;
  * show: stream entries trimmed before they were read, hashes deleted by
  * retention). Tasks go one after the other, never reconciled first.
  *
- * Cost: per member of a delayed set, one HGET inside the script, plus one
- * EVALSHA and one ZSCAN per step, paced under `firstCommandsPerSecond`
- * (500) for a task's first count and `commandsPerSecond` (50) for the
- * rechecks after it, so that a watched board stays under ~100 commands/s
- * once every task was counted. A step's HGETs are charged when its reply
- * says how many members it looked at, so a window may go one step (≤ 1,000
- * commands) over before the pace makes up for it. A task with D delayed
- * jobs is first counted in D / 500 s (12,500: 25 s; 250,000 over 20 tasks:
- * 8 min 20 s), and rechecked in D / 50 s.
+ * Cost: per step, one ZSCAN of the delayed set (every member present for
+ * the whole walk comes at least once, however the set changes meanwhile),
+ * then one pipeline of `HGET <job> state` for the members it returned: plain
+ * reads, no script (a script would be held by `CLIENT PAUSE WRITE` during a
+ * failover, and every command behind it on the connection). Paced under
+ * `firstCommandsPerSecond` (500) for a task's first count and
+ * `commandsPerSecond` (50) for the rechecks after it, so that a watched
+ * board stays under ~100 commands/s once every task was counted. A task
+ * with D delayed jobs is first counted in D / 500 s (12,500: 25 s; 250,000
+ * over 20 tasks: 8 min 20 s), and rechecked in D / 50 s.
  */
 export class RetryingReconciler {
   readonly #connection: RedisConnection;
@@ -134,29 +134,30 @@ export class RetryingReconciler {
   async #reconcile(task: string, signal: AbortSignal): Promise<void> {
     const keys = taskKeys(task, this.#prefix);
     const pacer = this.#split.reconciledAt(task) === null ? this.#firstPacer : this.#pacer;
-    const step = Math.max(1, Math.min(MAX_STEP, pacer.perSecond - 2));
+    const step = Math.max(1, Math.min(MAX_STEP, pacer.perSecond - 1));
     const found = new Set<string>();
     let more = 0;
     let cursor = "0";
     this.#split.begin(task);
     try {
       do {
-        // The EVALSHA and its ZSCAN now; the HGETs once known (a small set comes whole
-        // in one step, however small the budget): the next step waits until they are repaid.
-        await pacer.take(2, signal);
+        await pacer.take(1, signal);
         // Nobody looks any more: an idle board spends nothing, the pass resumes at the next wake.
         if (signal.aborted || !this.#watch.watched) return this.#split.abandon(task);
-        const [next, looked, ...ids] = await this.#connection.call<[string, number, ...string[]]>({
-          script: RETRYING_IDS,
-          keys: [keys.delayed],
-          args: [keys.jobPrefix, cursor, step],
-        });
-        pacer.charge(looked);
-        for (const id of ids) {
-          if (found.has(id)) continue;
+        const [next, flat] = await this.#connection.call<[string, string[]]>(
+          ["ZSCAN", keys.delayed, cursor, "COUNT", String(step)],
+        );
+        const members = flat.filter((_, i) => i % 2 === 0);
+        await pacer.take(members.length, signal);
+        if (signal.aborted) return this.#split.abandon(task);
+        const states = await this.#connection.pipelineSettled(
+          members.map((id) => ["HGET", `${keys.jobPrefix}${id}`, "state"]),
+        );
+        members.forEach((id, i) => {
+          if (states[i] !== "retrying" || found.has(id)) return;
           if (found.size < this.#split.room) found.add(id);
           else more++;
-        }
+        });
         cursor = next;
       } while (cursor !== "0");
       this.#split.finish(task, found, more);

@@ -27,31 +27,6 @@ export interface LuaScript {
 export const CHUNK_SIZE = 1000;
 
 /**
- * One step of the walk that reconciles a task's retrying jobs: `ZSCAN` of
- * the delayed set from `cursor` (ZSCAN returns every member present for
- * the whole walk at least once, however the set changes meanwhile), and
- * the ids of those whose hash state is `retrying`. Looks at about `count`
- * members (ZSCAN's COUNT is a hint; a small set comes whole).
- *
- * KEYS[1] = delayed set; ARGV = jobPrefix, cursor, count.
- * Returns `{ nextCursor ("0" at the end), looked, id, ... }`.
- */
-export const RETRYING_IDS: LuaScript = {
-  name: "retrying-ids",
-  source: `
-local reply = redis.call('ZSCAN', KEYS[1], ARGV[2], 'COUNT', tonumber(ARGV[3]))
-local members = reply[2]
-local out = { reply[1], #members / 2 }
-for i = 1, #members, 2 do
-  if redis.call('HGET', ARGV[1] .. members[i], 'state') == 'retrying' then
-    out[#out + 1] = members[i]
-  end
-end
-return out
-`,
-};
-
-/**
  * One page of a task's jobs: the ids of a range plus each job's hash.
  *
  * KEYS[1] = the list or set; KEYS[2] = the prioritized set (mode `waiting`).
