@@ -200,3 +200,16 @@ Deno.test("a page of the retrying tab reads the jobs it lists, not the whole del
     }
   });
 });
+
+Deno.test("a budget that is not a positive number is refused before any connection opens", () => {
+  for (const bad of [0, -5, Number.NaN, Infinity]) {
+    assert.throws(
+      () => createRedisSource({ url: "redis://127.0.0.1:1", reconcileCommandsPerSecond: bad }),
+      /reconcileCommandsPerSecond must be a positive number/,
+    );
+    assert.throws(
+      () => createRedisSource({ url: "redis://127.0.0.1:1", scansPerSecond: bad }),
+      /scansPerSecond must be a positive number/,
+    );
+  }
+});

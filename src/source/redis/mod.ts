@@ -154,6 +154,13 @@ export class RedisTaskSource implements TaskSource {
 
   /** Creates the source; see {@link createRedisSource}. */
   constructor(options: RedisSourceOptions = {}) {
+    // Checked before anything opens a connection, so a bad rate leaves nothing behind.
+    for (const name of ["scansPerSecond", "reconcileCommandsPerSecond"] as const) {
+      const rate = options[name];
+      if (rate !== undefined && !(Number.isFinite(rate) && rate > 0)) {
+        throw new TypeError(`queue-board: ${name} must be a positive number (got ${rate})`);
+      }
+    }
     this.prefix = options.prefix;
     this.#eventRefreshMs = Math.min(options.discoveryIntervalMs ?? 5000, 5000);
     this.connection = new RedisConnection({
