@@ -18,16 +18,15 @@ export function overviewRoutes({ source, startedAt }: ApiDeps): Hono {
       source.getStats(tasks),
       source.getQueueHeads(tasks),
       source.getStoreInfo(),
-      Promise.all(
-        tasks.map((task) => source.getThroughput({ task, count: HEALTH_WINDOW_MINUTES })),
-      ),
+      source.getThroughputByTask(tasks, { count: HEALTH_WINDOW_MINUTES }),
     ]);
     const now = Date.now();
+    const asOf = source.retryingAsOf(tasks);
     const body: OverviewResponse = {
-      tasks: tasks.map((name, i) => {
+      tasks: tasks.map((name) => {
         const taskStats = stats.get(name)!;
-        const health = taskHealth(taskStats, recent[i], heads.get(name)!, now);
-        return { name, stats: taskStats, health };
+        const health = taskHealth(taskStats, recent.get(name)!, heads.get(name)!, now);
+        return { name, stats: taskStats, retryingAsOf: asOf.get(name) ?? null, health };
       }),
       totals: totalsOf(stats.values()),
       redis: {

@@ -38,7 +38,7 @@ function countBelow(byVersion: VersionCounts, floor: number): number {
 }
 
 /** Routes under `/tasks/{task}`. */
-export function taskRoutes({ source, present }: ApiDeps): Hono {
+export function taskRoutes({ source, present, events }: ApiDeps): Hono {
   return new Hono()
     .get("/tasks/:task/jobs", async (c) => {
       const state = stateParam(c.req.query("state"));
@@ -54,7 +54,10 @@ export function taskRoutes({ source, present }: ApiDeps): Hono {
         source.getStats([task]),
         source.getTaskStorage(task),
       ]);
-      return c.json({ task, ...stats.get(task)!, ...storage } satisfies TaskStatsResponse);
+      const retryingAsOf = source.retryingAsOf([task]).get(task) ?? null;
+      return c.json(
+        { task, ...stats.get(task)!, ...storage, retryingAsOf } satisfies TaskStatsResponse,
+      );
     })
     .get("/tasks/:task/migrations", async (c) => {
       const task = c.req.param("task");
@@ -133,6 +136,8 @@ export function taskRoutes({ source, present }: ApiDeps): Hono {
         );
       }
       const { removed } = await source.cleanJobs(task, finished, olderThan);
+      // A clean writes no job event: the stats frames would not reread the task otherwise.
+      events.invalidate(task);
       return c.json(
         { ok: true, task, state: finished, olderThan, removed } satisfies CleanResponse,
       );

@@ -69,6 +69,12 @@ export interface TaskCounts {
   name: string;
   /** Its job counts. */
   stats: QueueStats;
+  /**
+   * Since when its `retrying` / `delayed` split is exact (ms): about `at`
+   * when it is exact now, earlier when it is as of then, null when it was
+   * never counted (retrying then counts only what the board saw since).
+   */
+  retryingAsOf: number | null;
 }
 
 /** The payload of a `stats:update` event. */

@@ -14,6 +14,8 @@ export interface OverviewTask {
   name: string;
   /** Its job counts. */
   stats: QueueStats;
+  /** Since when the `retrying` / `delayed` split of `stats` is exact (ms), or null; see `TaskCounts`. */
+  retryingAsOf: number | null;
   /** How it is doing. */
   health: TaskHealth;
 }

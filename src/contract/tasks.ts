@@ -15,6 +15,8 @@ export interface TaskStatsResponse extends QueueStats {
   keyCount: number;
   /** Bytes they take (partly estimated). */
   memoryBytes: number;
+  /** Since when the `retrying` / `delayed` split is exact (ms), or null; see `TaskCounts`. */
+  retryingAsOf: number | null;
 }
 
 /** Job counts by task version (`_v` → count). */

@@ -7,6 +7,13 @@
  *   blocking XREAD connection of the board) and starts two timers: the
  *   stats poll (`statsIntervalMs`, 3 s) and the heartbeat (`heartbeatMs`,
  *   15 s). Further clients add nothing but their queue.
+ * - A stats poll rereads only the tasks that had events since the last one
+ *   (a count changes with an event), and every task every
+ *   `fullStatsEveryMs` (30 s: what changes without an event, such as
+ *   retention trimming a finished set). So its Redis cost follows the
+ *   activity of the queues, not the number of clients or of tasks: an idle
+ *   keyspace of 20 tasks costs 20 × 8 O(1) commands per 30 s (≈ 5/s),
+ *   whether 1 or 1,000 clients watch.
  * - When the last client leaves, both timers stop at once; the source
  *   subscription is kept for `idleStopMs` (5 s) so a page reload or a
  *   reconnecting browser does not reopen the Redis connection, then dropped.
@@ -43,7 +50,7 @@
 import type { StatsPayload } from "../contract/events.ts";
 import type { Presenter } from "../contract/present.ts";
 import { totalsOf } from "../contract/totals.ts";
-import type { TaskEvent, TaskSource } from "../source/types.ts";
+import type { QueueStats, TaskEvent, TaskSource } from "../source/types.ts";
 import { jobEventName, jobEventPayload } from "./frames.ts";
 import { frameMessage, PING_FRAME, retryFrame } from "./sse.ts";
 
@@ -69,6 +76,11 @@ export interface EventHubOptions {
   writesPerSecond?: number;
   /** Longest spacing between two flushes, ms (default 250). */
   maxBatchMs?: number;
+  /**
+   * How often a stats poll rereads every task, ms (default 30,000); the
+   * polls between reread only the tasks that had events.
+   */
+  fullStatsEveryMs?: number;
 }
 
 /** What a client receives: job events of some tasks (all when null). */
@@ -207,6 +219,14 @@ export class EventHub {
   #outbox: Array<{ frame: Uint8Array; task?: string }> = [];
   #flushTimer: ReturnType<typeof setTimeout> | null = null;
   #poll: Promise<void> | null = null;
+  readonly #fullStatsEveryMs: number;
+  /** When every task was last read (ms). */
+  #fullAt = -Infinity;
+  /** Tasks with events since their counts were last read. */
+  readonly #dirty = new Set<string>();
+  /** The last counts read per task. */
+  #counts = new Map<string, QueueStats>();
+  #pollFailed = false;
   #stats: StatsPayload | null = null;
   #statsFrame: Uint8Array | null = null;
   #closed = false;
@@ -222,6 +242,7 @@ export class EventHub {
     this.#idleStopMs = options.idleStopMs ?? 5000;
     this.#writesPerSecond = options.writesPerSecond ?? 10_000;
     this.#maxBatchMs = options.maxBatchMs ?? 250;
+    this.#fullStatsEveryMs = options.fullStatsEveryMs ?? 30_000;
   }
 
   /** What the hub holds right now. */
@@ -258,6 +279,14 @@ export class EventHub {
     return client;
   }
 
+  /**
+   * Marks a task's counts as changed by something that writes no job event
+   * (a clean made through this board): the next stats frame rereads them.
+   */
+  invalidate(task: string): void {
+    if (this.#clients.size > 0) this.#dirty.add(task);
+  }
+
   /** Ends every client, stops every timer and the source subscription. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -281,6 +310,8 @@ export class EventHub {
       // No job events then; the stats frames still flow.
       console.error("queue-board: could not subscribe to the source's events", error);
     }
+    // Counts kept from before were not followed meanwhile: the first poll reads all.
+    this.#fullAt = -Infinity;
     this.#statsTimer = setInterval(() => this.#pollStats(), this.#statsIntervalMs);
     this.#heartbeatTimer = setInterval(() => this.#broadcast(PING_FRAME), this.#heartbeatMs);
     this.#pollStats();
@@ -351,6 +382,7 @@ export class EventHub {
 
   #onEvent(event: TaskEvent): void {
     if (this.#clients.size === 0) return;
+    this.#dirty.add(event.task);
     const name = jobEventName(event.event);
     if (name === null) return;
     try {
@@ -367,19 +399,44 @@ export class EventHub {
     this.#poll = this.#readStats().finally(() => this.#poll = null);
   }
 
+  /** The tasks a poll rereads: all of them now and then, else those with events or never read. */
+  #toRead(tasks: readonly string[], now: number): readonly string[] {
+    // Without the event subscription, or after a failed poll, changes cannot be told apart.
+    const full = now - this.#fullAt >= this.#fullStatsEveryMs || this.#unsubscribe === null ||
+      this.#pollFailed;
+    if (full) {
+      this.#fullAt = now;
+      return tasks;
+    }
+    return tasks.filter((task) => this.#dirty.has(task) || !this.#counts.has(task));
+  }
+
   async #readStats(): Promise<void> {
     let payload: StatsPayload;
     try {
       const tasks = await this.#source.listTasks();
-      const stats = await this.#source.getStats(tasks);
+      const toRead = this.#toRead(tasks, Date.now());
+      // Events from here on mark their task for the next poll.
+      for (const task of toRead) this.#dirty.delete(task);
+      const read = toRead.length > 0 ? await this.#source.getStats([...toRead]) : new Map();
+      const counts = new Map<string, QueueStats>();
+      for (const task of tasks) counts.set(task, read.get(task) ?? this.#counts.get(task)!);
+      this.#counts = counts;
+      const asOf = this.#source.retryingAsOf(tasks);
       payload = {
-        tasks: tasks.map((name) => ({ name, stats: stats.get(name)! })),
-        totals: totalsOf(stats.values()),
+        tasks: tasks.map((name) => ({
+          name,
+          stats: counts.get(name)!,
+          retryingAsOf: asOf.get(name) ?? null,
+        })),
+        totals: totalsOf(counts.values()),
         connected: true,
         at: Date.now(),
       };
       this.#stats = payload;
+      this.#pollFailed = false;
     } catch (error) {
+      this.#pollFailed = true;
       const last = this.#stats;
       payload = {
         tasks: last?.tasks ?? [],

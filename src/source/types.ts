@@ -219,8 +219,19 @@ export interface TaskSource {
   listTasks(): Promise<string[]>;
   /** Rediscovers tasks now (before an all-task action) and returns them. */
   refreshTasks(): Promise<string[]>;
-  /** Counts per state for each named task, in one batch. */
+  /**
+   * Counts per state for each named task, in one batch of O(1) reads per
+   * task. The split of a task's delayed set into `delayed` and `retrying`
+   * may be kept rather than read (see {@link TaskSource.retryingAsOf}).
+   */
   getStats(tasks: string[]): Promise<Map<string, QueueStats>>;
+  /**
+   * For each named task, since when its `retrying` figure (and so its
+   * `delayed` one) is exact, ms: the current time when it is, an earlier
+   * time when it is as of then, null when it was never counted. No store
+   * read.
+   */
+  retryingAsOf(tasks: string[]): Map<string, number | null>;
   /**
    * For each named task, its {@link QueueHeads}, in one batch: the tail of
    * the active list and the head of the delayed set, O(1) per task (plus
@@ -276,6 +287,15 @@ export interface TaskSource {
   groupDeadLetters(task?: string): Promise<DeadLetterGroup[]>;
   /** Finished-job counts per bucket, oldest first. */
   getThroughput(query?: ThroughputQuery): Promise<ThroughputBucket[]>;
+  /**
+   * Each named task's own finished-job counts per bucket (as
+   * {@link TaskSource.getThroughput} with `task`), in one batch; zeros for
+   * a task the store does not know.
+   */
+  getThroughputByTask(
+    tasks: string[],
+    query?: Omit<ThroughputQuery, "task">,
+  ): Promise<Map<string, ThroughputBucket[]>>;
   /** Version, memory and uptime of the store. */
   getStoreInfo(): Promise<StoreInfo>;
   /**

@@ -235,6 +235,12 @@ export class AppApiSource implements TaskSource {
     return new Map(entries);
   }
 
+  /** The split is read whole on every {@link getStats} (the store is in-process): exact now. */
+  retryingAsOf(tasks: string[]): Map<string, number | null> {
+    const now = Date.now();
+    return new Map(tasks.map((task) => [task, now]));
+  }
+
   /** The job active longest; the next due delayed job is not exposed by the API (null). */
   async getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>> {
     const known = new Set(this.#tasks());
@@ -452,6 +458,15 @@ export class AppApiSource implements TaskSource {
       query.bucketMs ?? 60_000,
       query.count ?? 1440,
     );
+  }
+
+  /** {@link getThroughput} of each task. */
+  async getThroughputByTask(
+    tasks: string[],
+    query: Omit<ThroughputQuery, "task"> = {},
+  ): Promise<Map<string, ThroughputBucket[]>> {
+    const series = await Promise.all(tasks.map((task) => this.getThroughput({ ...query, task })));
+    return new Map(tasks.map((task, i) => [task, series[i]]));
   }
 
   /** What the adapter reports about its store. */

@@ -9,6 +9,7 @@ import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { writeKeyspace } from "../helpers/fixture.ts";
 import { clusterSender, startCluster } from "../helpers/redis_cluster.ts";
 import { mutationContract } from "../contract/mutation_contract.ts";
+import { livenessContract } from "../contract/liveness_contract.ts";
 import { lookupContract } from "../contract/lookup_contract.ts";
 import { type Seed, sourceContract } from "../contract/source_contract.ts";
 
@@ -19,12 +20,15 @@ const seed: Seed = async (dump) => {
   await cluster.flushAll();
   await writeKeyspace(clusterSender(client), dump);
   const source = createRedisSource({ cluster: { rootNodes: cluster.rootNodes } });
+  // The retrying split is kept, not read per request: count it once, as a watched board does.
+  await source.reconcileRetrying();
   return { source, close: () => source.close() };
 };
 
 sourceContract("redis cluster source", seed);
 mutationContract("redis cluster source", seed);
 lookupContract("redis cluster source", seed);
+livenessContract("redis cluster source", seed);
 
 Deno.test({
   name: "redis cluster source: (stop the throwaway cluster)",

@@ -16,6 +16,8 @@ const seed: Seed = async (dump) => {
   await client.flushAll();
   await writeKeyspace(client as unknown as CommandSender, dump);
   const source = createRedisSource({ url: redis.url });
+  // The retrying split is kept, not read per request: count it once, as a watched board does.
+  await source.reconcileRetrying();
   return { source, close: () => source.close() };
 };
 

@@ -439,6 +439,34 @@ export function sourceContract(name: string, seed: Seed): void {
     });
   });
 
+  contract(
+    "gives each task its own throughput in one batch, zeros for an unknown task",
+    async (source) => {
+      const byTask = await source.getThroughputByTask(["send-email", "transcode", "nope"], {
+        count: 30,
+      });
+      assert.deepEqual([...byTask.keys()], ["send-email", "transcode", "nope"]);
+      for (const task of ["send-email", "transcode"]) {
+        assert.deepEqual(byTask.get(task), await source.getThroughput({ task, count: 30 }));
+      }
+      assert.equal(byTask.get("send-email")!.find((b) => b.timestamp === minute)?.completed, 10);
+      assert.ok(byTask.get("nope")!.every((b) => b.completed === 0 && b.failed === 0));
+      assert.equal(byTask.get("nope")!.length, 30);
+    },
+  );
+
+  contract("says since when each task's retrying split is exact", async (source) => {
+    const stats = await source.getStats(["resize-image"]);
+    assert.deepEqual([stats.get("resize-image")!.delayed, stats.get("resize-image")!.retrying], [
+      5,
+      0,
+    ]);
+    const asOf = source.retryingAsOf(["send-email", "resize-image"]);
+    for (const at of asOf.values()) {
+      assert.ok(typeof at === "number" && at <= Date.now(), `counted: ${at}`);
+    }
+  });
+
   contract("reports the store and a task's footprint", async (source) => {
     const info = await source.getStoreInfo();
     assert.equal(info.connected, true);

@@ -74,7 +74,13 @@ Deno.test("a client gets the retry hint, then stats:update with totals, repeated
     const first = await stream.waitFor(isEvent("stats:update"));
     const stats = dataOf(first);
     assert.equal(stats.connected, true);
-    assert.deepEqual(stats.tasks, [{ name: "mail", stats: { ...NO_JOBS, waiting: 1 } }]);
+    const [mail] = stats.tasks as { retryingAsOf: number }[];
+    assert.ok(mail.retryingAsOf <= Date.now(), "the memory source counts exactly: as of now");
+    assert.deepEqual(stats.tasks, [{
+      name: "mail",
+      stats: { ...NO_JOBS, waiting: 1 },
+      retryingAsOf: mail.retryingAsOf,
+    }]);
     assert.equal((stats.totals as Record<string, number>).waiting, 1);
     const index = stream.frames.indexOf(first);
     await stream.waitFor(isEvent("stats:update"), 1000, index + 1);
@@ -208,4 +214,36 @@ Deno.test("closing the hub ends every stream", async () => {
   assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
   const late = await openStream(fetch, URL_);
   await late.ended;
+});
+
+Deno.test("stats polls reread only tasks with events, and every task each fullStatsEveryMs", async () => {
+  const source = createMemorySource();
+  source.store.enqueue("mail", { id: "m1", data: {} });
+  source.store.enqueue("pdf", { id: "p1", data: {} });
+  const asked: string[][] = [];
+  const getStats = source.getStats.bind(source);
+  source.getStats = (tasks) => {
+    asked.push(tasks);
+    return getStats(tasks);
+  };
+  const { hub, fetch } = hubApp(source, { statsIntervalMs: 20, fullStatsEveryMs: 60_000 });
+  const streams = await Promise.all(Array.from({ length: 100 }, () => openStream(fetch, URL_)));
+  try {
+    await until(() => asked.length >= 1);
+    assert.deepEqual(asked[0], ["mail", "pdf"], "the first poll reads every task");
+    // Several polls go by with no event: no read at all, whatever the number of clients.
+    await until(() => streams[0].frames.filter(isEvent("stats:update")).length >= 4);
+    assert.equal(asked.length, 1);
+    source.store.enqueue("pdf", { id: "p2", data: {} });
+    await until(() => asked.length >= 2);
+    assert.deepEqual(asked[1], ["pdf"], "only the task that had an event");
+    const frame = await streams[0].waitFor(
+      isEvent("stats:update", (d) => (d.totals as { waiting: number }).waiting === 3),
+      1000,
+    );
+    assert.ok(frame);
+  } finally {
+    await Promise.all(streams.map((stream) => stream.close()));
+    await hub.close();
+  }
 });

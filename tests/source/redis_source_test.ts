@@ -80,7 +80,7 @@ Deno.test("getStats() counts every state of every task in the fixture", async ()
   });
 });
 
-Deno.test("getStats() splits the delayed set into delayed and retrying, beyond 1,000 members", async () => {
+Deno.test("after a reconcile, getStats() splits the delayed set into delayed and retrying, beyond 1,000 members", async () => {
   await withSource(async ({ source, client }) => {
     const now = Date.now();
     const writes = [];
@@ -93,9 +93,13 @@ Deno.test("getStats() splits the delayed set into delayed and retrying, beyond 1
       }));
     }
     await Promise.all(writes);
+    assert.deepEqual(source.retryingAsOf(["big"]), new Map([["big", null]]), "never counted");
+    const before = Date.now();
+    await source.reconcileRetrying();
     const stats = await source.getStats(["big"]);
     assert.equal(stats.get("big")?.retrying, 500);
     assert.equal(stats.get("big")?.delayed, 1000);
+    assert.ok(source.retryingAsOf(["big"]).get("big")! >= before);
   }, { fixture: false });
 });
 
@@ -150,7 +154,7 @@ Deno.test("listJobs('waiting') is in run order: wait list from its tail, then by
   }, { fixture: false });
 });
 
-Deno.test("listJobs() lists delayed and retrying jobs separately, by run-at time", async () => {
+Deno.test("listJobs() lists delayed and retrying jobs separately, by run-at time; totals from the kept split", async () => {
   await withSource(async ({ source, client }) => {
     const now = Date.now();
     const retry = await writeJob(client, {
@@ -159,6 +163,10 @@ Deno.test("listJobs() lists delayed and retrying jobs separately, by run-at time
       runAt: now + 1000,
       error: "boom",
     });
+    // The page is read, so it is exact at once; the total is the kept split's, as the counts say.
+    const early = await source.listJobs("resize-image", "retrying", 0, 10);
+    assert.deepEqual([early.jobs.map((job) => job.id), early.total], [[retry], 0]);
+    await source.reconcileRetrying();
     const delayed = await source.listJobs("resize-image", "delayed", 0, 10);
     assert.equal(delayed.total, 5);
     assert.equal(delayed.jobs.length, 5);
@@ -190,6 +198,7 @@ Deno.test("listJobs() pages deep into a delayed set that spans many chunks", asy
         ts: now,
         delay: 100_000 + i,
       })));
+    await source.reconcileRetrying();
     const page = await source.listJobs("big", "retrying", 1100, 3);
     assert.equal(page.total, 1250);
     assert.deepEqual(page.jobs.map((job) => job.id), ["job-2200", "job-2202", "job-2204"]);

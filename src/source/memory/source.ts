@@ -189,6 +189,12 @@ export class MemorySource implements TaskSource {
     return Promise.resolve(stats);
   }
 
+  /** The store counts exactly: every figure is as of now. */
+  retryingAsOf(tasks: string[]): Map<string, number | null> {
+    const now = Date.now();
+    return new Map(tasks.map((task) => [task, now]));
+  }
+
   /** The job active longest (the active list's tail) and the one due first, per task. */
   getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>> {
     const heads = new Map<string, QueueHeads>();
@@ -400,31 +406,54 @@ export class MemorySource implements TaskSource {
     return Promise.try(() => groupDeadLetters(this.#failed(task)));
   }
 
+  /** Each task's own buckets; zeros for a task the store does not know. */
+  getThroughputByTask(
+    tasks: string[],
+    query: Omit<ThroughputQuery, "task"> = {},
+  ): Promise<Map<string, ThroughputBucket[]>> {
+    return Promise.try(() => {
+      const byTask = new Map<string, ThroughputBucket[]>();
+      for (const task of tasks) {
+        const queue = this.store.tasks.get(task);
+        byTask.set(task, this.#buckets(queue ? [queue] : [], query));
+      }
+      return byTask;
+    });
+  }
+
   /** Completed and failed counts per bucket, oldest first, ending with the current bucket. */
   getThroughput(query: ThroughputQuery = {}): Promise<ThroughputBucket[]> {
     return Promise.try(() => {
-      const bucketMs = query.bucketMs ?? 60_000;
-      const count = query.count ?? 1_440;
       const queues = query.task === undefined
         ? [...this.store.tasks.values()]
         : [this.#queue(query.task)];
-      const last = Math.floor(this.store.now() / bucketMs) * bucketMs;
-      const first = last - (count - 1) * bucketMs;
-      const buckets: ThroughputBucket[] = Array.from({ length: count }, (_, i) => ({
-        timestamp: first + i * bucketMs,
-        completed: 0,
-        failed: 0,
-      }));
-      for (const queue of queues) {
-        for (const [minute, counts] of queue.metrics) {
-          const index = (Math.floor(minute / bucketMs) * bucketMs - first) / bucketMs;
-          if (index < 0 || index >= count) continue;
-          buckets[index].completed += counts.completed;
-          buckets[index].failed += counts.failed;
-        }
-      }
-      return buckets;
+      return this.#buckets(queues, query);
     });
+  }
+
+  /** The finished-job counts of `queues` summed per bucket, oldest first. */
+  #buckets(
+    queues: readonly TaskQueue[],
+    query: Omit<ThroughputQuery, "task">,
+  ): ThroughputBucket[] {
+    const bucketMs = query.bucketMs ?? 60_000;
+    const count = query.count ?? 1_440;
+    const last = Math.floor(this.store.now() / bucketMs) * bucketMs;
+    const first = last - (count - 1) * bucketMs;
+    const buckets: ThroughputBucket[] = Array.from({ length: count }, (_, i) => ({
+      timestamp: first + i * bucketMs,
+      completed: 0,
+      failed: 0,
+    }));
+    for (const queue of queues) {
+      for (const [minute, counts] of queue.metrics) {
+        const index = (Math.floor(minute / bucketMs) * bucketMs - first) / bucketMs;
+        if (index < 0 || index >= count) continue;
+        buckets[index].completed += counts.completed;
+        buckets[index].failed += counts.failed;
+      }
+    }
+    return buckets;
   }
 
   /** An estimate of what Redis would report for the same data. */

@@ -7,7 +7,11 @@
  */
 
 import { keyRoot, parseKey } from "../wire/keys.ts";
-import type { RedisConnection } from "./client.ts";
+import { Cadence } from "./cadence.ts";
+import type { Command, RedisConnection } from "./client.ts";
+import type { CommandTarget } from "./topology.ts";
+import { Pacer } from "./pacer.ts";
+import { Watch } from "./watch.ts";
 
 /** Keys asked for per SCAN call. */
 export const SCAN_COUNT = 1000;
@@ -45,13 +49,59 @@ export async function* scanKeys(
   }
 }
 
-/** Finds every task that has at least one key (`<root>:{T}:*`), sorted. */
+/**
+ * The connection as {@link scanKeys} sees it when a walk is paced: each
+ * command it sends (`call`, `callOn`, or each command of a `pipeline`) waits for one
+ * of the budget first, every SCAN call included, those whose batch matched
+ * nothing and so yield nothing. A walk whose `signal` aborted stops at its
+ * next command. Everything else is the connection's own (a Proxy, so that
+ * however `scanKeys` talks to Redis it goes through the budget).
+ */
+export function pacedConnection(
+  connection: RedisConnection,
+  pacer: Pacer,
+  signal?: AbortSignal,
+): RedisConnection {
+  const spend = async (cost: number) => {
+    await pacer.take(cost, signal);
+    if (signal?.aborted) throw new Error("the walk was stopped");
+  };
+  const call = async <T>(command: Command): Promise<T> => {
+    await spend(1);
+    return await connection.call<T>(command);
+  };
+  const pipeline = async (commands: readonly Command[]): Promise<unknown[]> => {
+    await spend(commands.length);
+    return await connection.pipeline(commands);
+  };
+  const callOn = async <T>(node: CommandTarget, args: readonly string[]): Promise<T> => {
+    await spend(1);
+    return await connection.callOn<T>(node, args);
+  };
+  return new Proxy(connection, {
+    get(target, property) {
+      if (property === "call") return call;
+      if (property === "pipeline") return pipeline;
+      if (property === "callOn") return callOn;
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * Finds every task that has at least one key (`<root>:{T}:*`), sorted. With
+ * a `pacer`, each SCAN call waits for one command of its budget.
+ */
 export async function discoverTasks(
   connection: RedisConnection,
   prefix?: string,
+  pacer?: Pacer,
+  signal?: AbortSignal,
 ): Promise<string[]> {
   const tasks = new Set<string>();
-  for await (const keys of scanKeys(connection, `${globEscape(keyRoot(prefix))}:{*`)) {
+  const walker = pacer ? pacedConnection(connection, pacer, signal) : connection;
+  for await (const keys of scanKeys(walker, `${globEscape(keyRoot(prefix))}:{*`)) {
     for (const key of keys) {
       const parsed = parseKey(key, prefix);
       if (parsed?.kind === "task") tasks.add(parsed.task);
@@ -60,27 +110,51 @@ export async function discoverTasks(
   return [...tasks].sort();
 }
 
+/** SCAN calls per second every walk of the keyspace may make, by default. */
+export const DEFAULT_SCANS_PER_SECOND = 250;
+
+/** By default, a task that gets its first key is listed within this many ms while watched. */
+export const DEFAULT_FRESHNESS_MS = 60_000;
+
 /** Options of {@link TaskDiscovery}. */
 export interface TaskDiscoveryOptions {
   prefix?: string;
   /** A fixed task list: no SCAN at all. */
   tasks?: string[];
   /**
-   * Background refresh period, ms (default 10,000); also the shortest pause
-   * between two rediscoveries asked for by a miss.
+   * Shortest pause between two passes, ms (default 10,000); also the
+   * shortest pause between two rediscoveries asked for by a miss.
    */
   intervalMs?: number;
+  /** Who looks at the board: passes run only while someone does (default: a new one). */
+  watch?: Watch;
+  /** The SCAN budget, shared with the source's other walks (default 250 SCAN calls/s). */
+  pacer?: Pacer;
+  /** How old the list may be while watched, ms (default 60,000); see {@link TaskDiscovery}. */
+  freshnessMs?: number;
   /** Tasks known without a SCAN (a taskora App's registered ones), added to every discovery. */
   known?: () => readonly string[];
 }
 
 /**
- * The cached task list: discovered on first use, refreshed in the
- * background every `intervalMs` (unref'd timer, cleared by {@link stop}),
- * and on demand by {@link refresh}. A miss ({@link has},
- * {@link refreshOnMiss}) rediscovers at most once per `intervalMs`, sharing
- * the SCAN in flight, so requests naming unknown tasks cannot each start a
- * keyspace SCAN.
+ * The cached task list: discovered on first use, then refreshed by
+ * background passes while the board is watched, and on demand by
+ * {@link refresh}. A miss ({@link has}, {@link refreshOnMiss}) rediscovers
+ * at most once per `intervalMs`, sharing the pass in flight, so requests
+ * naming unknown tasks cannot each start a keyspace SCAN.
+ *
+ * Cost and freshness. A pass is one `SCAN … COUNT 1000` per 1,000 keys of
+ * the keyspace, paced by the SCAN budget (250 calls/s by default). The next
+ * pass waits 30 times the Redis time the last one took (so discovery uses
+ * at most ~3% of Redis's time), at least `intervalMs`, and at most what
+ * keeps the list `freshnessMs` (60 s) fresh: pause + pass ≤ 60 s. For a
+ * keyspace of K keys, a pass takes at least K / 250,000 s: 1M keys → 4 s
+ * (≈ 1,000 SCANs every ~20 s on this machine, ~40 commands/s), 10M keys →
+ * 40 s, paused 20 s: a new task shows within a minute, for ≈ 167 SCANs/s
+ * while watched. Beyond 15M keys a pass alone takes longer than the
+ * freshness (K / 250,000 s). While nobody watches (no SSE client, no
+ * request for a minute) no pass runs: an idle board makes no SCAN; the
+ * first request after idle answers from the cache and starts a pass.
  */
 export class TaskDiscovery {
   readonly #connection: RedisConnection;
@@ -88,11 +162,10 @@ export class TaskDiscovery {
   readonly #fixed?: string[];
   readonly #intervalMs: number;
   readonly #known?: () => readonly string[];
+  readonly #pacer: Pacer;
+  readonly #cadence: Cadence<string[]>;
   #tasks: string[] | null = null;
-  #inFlight: Promise<string[]> | null = null;
-  #lastRefresh = 0;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #stopped = false;
+  #lastRefresh = -Infinity;
 
   /** Creates the discovery; nothing runs until first use. */
   constructor(connection: RedisConnection, options: TaskDiscoveryOptions = {}) {
@@ -101,6 +174,18 @@ export class TaskDiscovery {
     this.#fixed = options.tasks ? [...new Set(options.tasks)].sort() : undefined;
     this.#intervalMs = options.intervalMs ?? 10_000;
     this.#known = options.known;
+    this.#pacer = options.pacer ?? new Pacer(DEFAULT_SCANS_PER_SECOND);
+    this.#cadence = new Cadence((signal) => this.#pass(signal), options.watch ?? new Watch(), {
+      minMs: this.#intervalMs,
+      factor: 30,
+      freshnessMs: options.freshnessMs ?? DEFAULT_FRESHNESS_MS,
+      pacer: this.#pacer,
+    });
+  }
+
+  /** The pause planned before the next background pass, ms. */
+  get nextPassInMs(): number {
+    return this.#cadence.nextPauseMs;
   }
 
   /** The cached tasks (discovering them on first use). */
@@ -110,21 +195,10 @@ export class TaskDiscovery {
     return [...this.#tasks];
   }
 
-  /** Discovers now; concurrent callers share one SCAN. */
-  refresh(): Promise<string[]> {
-    if (this.#fixed) return Promise.resolve([...this.#fixed]);
-    if (!this.#inFlight) {
-      this.#inFlight = discoverTasks(this.#connection, this.#prefix)
-        .then((found) => {
-          const tasks = this.#known ? [...new Set([...found, ...this.#known()])].sort() : found;
-          this.#tasks = tasks;
-          this.#lastRefresh = Date.now();
-          this.#schedule();
-          return tasks;
-        })
-        .finally(() => this.#inFlight = null);
-    }
-    return this.#inFlight.then((tasks) => [...tasks]);
+  /** Discovers now; concurrent callers share one pass. */
+  async refresh(): Promise<string[]> {
+    if (this.#fixed) return [...this.#fixed];
+    return [...await this.#cadence.run()];
   }
 
   /**
@@ -143,24 +217,22 @@ export class TaskDiscovery {
    */
   async refreshOnMiss(): Promise<string[] | null> {
     if (this.#fixed) return null;
-    if (Date.now() - this.#lastRefresh < this.#intervalMs && !this.#inFlight) return null;
+    const recent = performance.now() - this.#lastRefresh < this.#intervalMs;
+    if (recent && !this.#cadence.running) return null;
     return await this.refresh();
   }
 
-  /** Stops the background refresh and waits for one in flight. */
+  /** Stops the background passes and waits for one in flight. */
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#inFlight?.catch(() => {});
+    await this.#cadence.stop();
   }
 
-  #schedule(): void {
-    if (this.#stopped) return;
-    clearTimeout(this.#timer);
-    const timer = setTimeout(() => {
-      this.refresh().catch(() => this.#schedule());
-    }, this.#intervalMs);
-    Deno.unrefTimer(timer);
-    this.#timer = timer;
+  async #pass(signal: AbortSignal): Promise<string[]> {
+    // Counted from the start: a miss during a long pass joins it instead of queueing another.
+    this.#lastRefresh = performance.now();
+    const found = await discoverTasks(this.#connection, this.#prefix, this.#pacer, signal);
+    const tasks = this.#known ? [...new Set([...found, ...this.#known()])].sort() : found;
+    this.#tasks = tasks;
+    return tasks;
   }
 }

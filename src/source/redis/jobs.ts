@@ -18,7 +18,7 @@ import { decodeJob, decodeLogs, decodeRow } from "../wire/decode.ts";
 import { taskKeys } from "../wire/keys.ts";
 import type { Command, RedisConnection } from "./client.ts";
 import { locateJob } from "./locate.ts";
-import { CHUNK_SIZE, COUNT_RETRYING, DELAYED_PAGE, JOB_PAGE } from "./scripts.ts";
+import { CHUNK_SIZE, DELAYED_PAGE, JOB_PAGE } from "./scripts.ts";
 
 /** Turns a flat `[field, value, ...]` reply (HGETALL) into a record. */
 export function fieldsOf(flat: readonly string[]): Record<string, string> {
@@ -71,9 +71,10 @@ export async function listJobs(
   offset: number,
   limit: number,
   prefix?: string,
+  retrying = 0,
 ): Promise<JobPage> {
   if (state === "delayed" || state === "retrying") {
-    return await listDelayedJobs(connection, task, state, offset, limit, prefix);
+    return await listDelayedJobs(connection, task, state, offset, limit, prefix, retrying);
   }
   const keys = taskKeys(task, prefix);
   const { mode, key } = PAGE_MODE[state];
@@ -88,11 +89,12 @@ export async function listJobs(
 /**
  * A page of delayed or retrying jobs. Both share the delayed set, so the set
  * is walked in run-at order, 1,000 members per script call, keeping the
- * members whose hash state matches. Cost: the page itself takes
- * ceil((members before the page's end) / 1,000) round trips — cheap near
- * the start, linear for deep pages; the total takes one more pipelined round
- * trip when the set has over 1,000 members (retrying counted over the whole
- * set, 1,000 per call).
+ * members whose hash state matches: the page is exact. Cost: ZCARD and the
+ * first call in one round trip, then ceil((members before the page's end) /
+ * 1,000) more — cheap near the start, linear for deep pages. The total is
+ * the caller's kept `retrying` figure (clamped to the set), or the rest of
+ * the set for `delayed`, as the task's counts say it: no request reads the
+ * whole set to count it.
  */
 export async function listDelayedJobs(
   connection: RedisConnection,
@@ -101,31 +103,20 @@ export async function listDelayedJobs(
   offset: number,
   limit: number,
   prefix?: string,
+  retrying = 0,
 ): Promise<JobPage> {
   const keys = taskKeys(task, prefix);
-  const countChunk = (start: number): Command => ({
-    script: COUNT_RETRYING,
-    keys: [keys.delayed],
-    args: [keys.jobPrefix, start, start + CHUNK_SIZE - 1],
-  });
   const pageCall = (start: number, skip: number, want: number): Command => ({
     script: DELAYED_PAGE,
     keys: [keys.delayed],
     args: [keys.jobPrefix, state, start, CHUNK_SIZE, skip, want],
   });
 
-  const [size, firstRetrying, firstPage] = await connection.pipeline([
+  const [size, firstPage] = await connection.pipeline([
     ["ZCARD", keys.delayed],
-    countChunk(0),
     pageCall(0, offset, limit),
-  ]) as [number, number, [number, number, ...ScriptEntry[]]];
+  ]) as [number, [number, number, ...ScriptEntry[]]];
 
-  const countRest = async (): Promise<number> => {
-    const chunks: Command[] = [];
-    for (let start = CHUNK_SIZE; start < size; start += CHUNK_SIZE) chunks.push(countChunk(start));
-    const counts = (await connection.pipeline(chunks)) as number[];
-    return counts.reduce((sum, n) => sum + n, firstRetrying);
-  };
   const walk = async (): Promise<ScriptEntry[]> => {
     let [next, skip, ...found] = firstPage;
     while (next !== -1 && found.length < limit) {
@@ -138,9 +129,10 @@ export async function listDelayedJobs(
     return found;
   };
 
-  const [retrying, entries] = await Promise.all([countRest(), walk()]);
-  const total = state === "retrying" ? retrying : size - retrying;
-  return { jobs: decodeEntries(task, state, entries), total: Math.max(total, 0) };
+  const entries = await walk();
+  const kept = Math.max(0, Math.min(retrying, size));
+  const total = state === "retrying" ? kept : size - kept;
+  return { jobs: decodeEntries(task, state, entries), total };
 }
 
 /**

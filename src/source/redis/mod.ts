@@ -54,7 +54,7 @@ import {
   listGroupDeadLetters,
   readDeadLetterEntries,
 } from "./dead_letters.ts";
-import { TaskDiscovery } from "./discovery.ts";
+import { DEFAULT_SCANS_PER_SECOND, TaskDiscovery } from "./discovery.ts";
 import { RedisEventReader } from "./event_reader.ts";
 import { getStoreInfo } from "./info.ts";
 import { getJob, getJobLogs, listJobs } from "./jobs.ts";
@@ -77,11 +77,15 @@ import {
   updateSchedule,
 } from "./schedule_actions.ts";
 import { listSchedules } from "./schedules.ts";
+import { Pacer } from "./pacer.ts";
+import { RetryingReconciler } from "./retrying_reconcile.ts";
+import { RetryingSplit } from "./retrying_split.ts";
 import { getStats } from "./stats.ts";
 import { getTaskStorage } from "./storage.ts";
-import { ClosedMinutes, getThroughput } from "./throughput.ts";
+import { ClosedMinutes, getThroughput, getThroughputByTask } from "./throughput.ts";
 import { getVersionDistribution } from "./versions.ts";
 import { cancelWorkflow } from "./workflow_cancel.ts";
+import { Watch } from "./watch.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
 import { jobNotFound, taskNotFound } from "../refusals.ts";
 
@@ -112,8 +116,22 @@ export interface RedisSourceOptions {
   tasks?: string[];
   /** Tasks known without a SCAN (a taskora App's registered ones), always listed. */
   knownTasks?: () => readonly string[];
-  /** How often tasks and workflows are rediscovered in the background, ms (default 10,000). */
+  /**
+   * Shortest pause between two background rediscoveries of tasks and
+   * workflows, ms (default 10,000); the pause grows with the keyspace (see
+   * `TaskDiscovery`).
+   */
   discoveryIntervalMs?: number;
+  /** SCAN calls per second the background walks of the keyspace may make together (default 250). */
+  scansPerSecond?: number;
+  /**
+   * Redis commands per second the reconcile of the retrying split may spend,
+   * the commands its scripts run included: one cap for all of it (default:
+   * 80 for a task's first count, 40 for the rechecks); see `retrying_reconcile.ts`.
+   */
+  reconcileCommandsPerSecond?: number;
+  /** How long a request keeps background work going, ms (default 60,000); see `watch.ts`. */
+  idleAfterMs?: number;
   /** Longest wait for Redis before a call fails with STORE_UNAVAILABLE, ms (default 2000). */
   commandTimeoutMs?: number;
 }
@@ -136,6 +154,16 @@ export class RedisTaskSource implements TaskSource {
   readonly #workflows: WorkflowIndex;
   readonly #deadLetters: DeadLetterGroups;
   readonly #closedMinutes = new ClosedMinutes();
+  /** Whether anyone looks at the board: background work runs only then. */
+  readonly #watch: Watch;
+  /** Whether anyone looks at counts (stats, the event stream): the reconcile runs only then. */
+  readonly #countsWatch: Watch;
+  /** Which delayed jobs are retrying, kept from events and reconciles. */
+  readonly #split = new RetryingSplit();
+  readonly #reconciler: RetryingReconciler;
+  /** Live subscribers, and how to stop the split following events when the last leaves. */
+  #subscribers = 0;
+  #stopFollowing: (() => void) | null = null;
   /** Job ids this source served lately: what a prefix search looks at. */
   readonly #recentIds = new RecentJobIds();
   #wireCheck: Promise<void> | null = null;
@@ -148,6 +176,13 @@ export class RedisTaskSource implements TaskSource {
 
   /** Creates the source; see {@link createRedisSource}. */
   constructor(options: RedisSourceOptions = {}) {
+    // Checked before anything opens a connection, so a bad rate leaves nothing behind.
+    for (const name of ["scansPerSecond", "reconcileCommandsPerSecond"] as const) {
+      const rate = options[name];
+      if (rate !== undefined && !(Number.isFinite(rate) && rate > 0)) {
+        throw new TypeError(`queue-board: ${name} must be a positive number (got ${rate})`);
+      }
+    }
     this.prefix = options.prefix;
     this.#eventRefreshMs = Math.min(options.discoveryIntervalMs ?? 5000, 5000);
     this.connection = new RedisConnection({
@@ -161,16 +196,34 @@ export class RedisTaskSource implements TaskSource {
     this.#offReconnect = this.connection.onReconnect(() => this.#wire = null);
     // A migrator taking or freeing its lock may change the wire version too.
     this.#migration = new MigrationWatch(this.connection, options.prefix, () => this.#wire = null);
+    this.#watch = new Watch(options.idleAfterMs);
+    this.#countsWatch = new Watch(options.idleAfterMs);
+    const scans = new Pacer(options.scansPerSecond ?? DEFAULT_SCANS_PER_SECOND);
     this.#discovery = new TaskDiscovery(this.connection, {
       prefix: options.prefix,
       tasks: options.tasks,
       intervalMs: options.discoveryIntervalMs,
       known: options.knownTasks,
+      watch: this.#watch,
+      pacer: scans,
     });
     this.#workflows = new WorkflowIndex(this.connection, {
       prefix: options.prefix,
       intervalMs: options.discoveryIntervalMs,
+      watch: this.#watch,
+      pacer: scans,
     });
+    this.#reconciler = new RetryingReconciler(
+      this.connection,
+      this.#split,
+      () => this.#discovery.list(),
+      this.#countsWatch,
+      {
+        prefix: options.prefix,
+        commandsPerSecond: options.reconcileCommandsPerSecond,
+        firstCommandsPerSecond: options.reconcileCommandsPerSecond,
+      },
+    );
     this.#deadLetters = new DeadLetterGroups(async (task) =>
       readDeadLetterEntries(
         this.connection,
@@ -182,6 +235,7 @@ export class RedisTaskSource implements TaskSource {
 
   /** Resolves when Redis is reachable and its keyspace is one we read. */
   async #ready(): Promise<void> {
+    this.#watch.touch();
     await this.connection.ready();
     const verdict = this.#wire;
     if (verdict?.ok) return;
@@ -217,10 +271,35 @@ export class RedisTaskSource implements TaskSource {
     return await this.#discovery.refresh();
   }
 
-  /** Counts per state of each task; see `stats.ts` for the cost. */
+  /**
+   * Counts per state of each task: 8 O(1) commands per task (`stats.ts`);
+   * the retrying figure is the kept split's, clamped to the delayed set.
+   */
   async getStats(tasks: string[]): Promise<Map<string, QueueStats>> {
     await this.#ready();
-    return await getStats(this.connection, tasks, this.prefix);
+    this.#countsWatch.touch();
+    return await getStats(
+      this.connection,
+      tasks,
+      (task) => this.#split.read(task).retrying,
+      this.prefix,
+    );
+  }
+
+  /**
+   * Since when each task's retrying figure is exact: now while the events
+   * are followed (an SSE client is connected) since its last reconcile,
+   * else that reconcile's start; null before the first. See `retrying_split.ts`.
+   */
+  retryingAsOf(tasks: string[]): Map<string, number | null> {
+    return new Map(tasks.map((task) => [task, this.#split.read(task).asOf]));
+  }
+
+  /** Reconciles the retrying split of every due task now (under its budget); for tests and tools. */
+  async reconcileRetrying(): Promise<void> {
+    await this.#ready();
+    this.#countsWatch.touch();
+    await this.#reconciler.run();
   }
 
   /** The job active longest and the one due first, per task; see `queue_heads.ts`. */
@@ -240,7 +319,12 @@ export class RedisTaskSource implements TaskSource {
   async listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage> {
     await this.#ready();
     await this.#requireTask(task);
-    return this.#served(await listJobs(this.connection, task, state, offset, limit, this.prefix));
+    // The page is read; its total is the kept split's, as the task's counts say.
+    if (state === "delayed" || state === "retrying") this.#countsWatch.touch();
+    const retrying = this.#split.read(task).retrying;
+    return this.#served(
+      await listJobs(this.connection, task, state, offset, limit, this.prefix, retrying),
+    );
   }
 
   /** A job by id across all tasks, or null. */
@@ -353,6 +437,20 @@ export class RedisTaskSource implements TaskSource {
     });
   }
 
+  /** Each task's own finished-job counts per bucket, one pipeline for all; see `throughput.ts`. */
+  async getThroughputByTask(
+    tasks: string[],
+    query: Omit<ThroughputQuery, "task"> = {},
+  ): Promise<Map<string, ThroughputBucket[]>> {
+    await this.#ready();
+    return await getThroughputByTask(this.connection, tasks, {
+      bucketMs: query.bucketMs,
+      count: query.count,
+      prefix: this.prefix,
+      cache: this.#closedMinutes,
+    });
+  }
+
   /** Version, memory and uptime of Redis. */
   async getStoreInfo(): Promise<StoreInfo> {
     await this.connection.ready();
@@ -365,14 +463,40 @@ export class RedisTaskSource implements TaskSource {
    * opened by the first and closed after the last; see `event_reader.ts`.
    */
   subscribe(listener: (event: TaskEvent) => void): () => void {
+    // The reader's periodic "refresh" reads the cached list: discovery's own
+    // cadence keeps it fresh, so following events adds no SCAN of its own.
     const topology = this.connection.topology;
     this.#events ??= new RedisEventReader({
       createClient: topology.sharded ? null : () => topology.blockingClient()!,
       pipeline: (commands) => this.connection.pipeline(commands),
       listTasks: () => this.#discovery.list(),
-      refreshTasks: () => this.#discovery.refresh(),
+      refreshTasks: () => this.#discovery.list(),
     }, { prefix: this.prefix, refreshMs: this.#eventRefreshMs });
-    return this.#events.subscribe(listener);
+    const events = this.#events;
+    if (this.#subscribers++ === 0) {
+      // The split follows the events while (and only while) someone else does.
+      const release = this.#watch.hold();
+      const releaseCounts = this.#countsWatch.hold();
+      this.#split.following(true);
+      const off = events.subscribe((event) => this.#split.observe(event));
+      this.#stopFollowing = () => {
+        off();
+        this.#split.following(false);
+        releaseCounts();
+        release();
+      };
+    }
+    const off = events.subscribe(listener);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      off();
+      if (--this.#subscribers === 0) {
+        this.#stopFollowing?.();
+        this.#stopFollowing = null;
+      }
+    };
   }
 
   /** Blocking connections the live event reader holds (0 or 1). */
@@ -413,7 +537,9 @@ export class RedisTaskSource implements TaskSource {
   async cancelJob(jobId: string, reason?: string): Promise<JobActionResult> {
     await this.#ready();
     const task = await this.#taskOfJob(jobId);
-    return await cancelJob(this.connection, task, jobId, reason, this.prefix);
+    const result = await cancelJob(this.connection, task, jobId, reason, this.prefix);
+    if (result.from === "retrying") this.#split.forget(task, jobId);
+    return result;
   }
 
   /** Every failed job of a task (or of every task, rediscovered first) back to waiting. */
@@ -531,7 +657,12 @@ export class RedisTaskSource implements TaskSource {
     this.#offReconnect();
     this.#migration.close();
     await this.#events?.close();
-    await Promise.all([this.#discovery.stop(), this.#workflows.stop(), this.#deadLetters.settle()]);
+    await Promise.all([
+      this.#reconciler.stop(),
+      this.#discovery.stop(),
+      this.#workflows.stop(),
+      this.#deadLetters.settle(),
+    ]);
     await this.connection.close();
   }
 }

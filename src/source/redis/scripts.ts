@@ -27,27 +27,6 @@ export interface LuaScript {
 export const CHUNK_SIZE = 1000;
 
 /**
- * Counts the `retrying` jobs among members `start..stop` (by index) of a
- * task's delayed set. The other members of the set are `delayed` jobs.
- *
- * KEYS[1] = delayed set; ARGV = jobPrefix, start, stop. Returns an integer.
- */
-export const COUNT_RETRYING: LuaScript = {
-  name: "count-retrying",
-  source: `
-local prefix = ARGV[1]
-local ids = redis.call('ZRANGE', KEYS[1], tonumber(ARGV[2]), tonumber(ARGV[3]))
-local retrying = 0
-for _, id in ipairs(ids) do
-  if redis.call('HGET', prefix .. id, 'state') == 'retrying' then
-    retrying = retrying + 1
-  end
-end
-return retrying
-`,
-};
-
-/**
  * The job hash fields a list row needs: every field but `data` and `result`,
  * so a page of jobs with 10 MB inputs reads kilobytes.
  */

@@ -68,18 +68,43 @@ export interface ThroughputOptions {
   now?: number;
 }
 
+/** Empty buckets `firstBucket`, `firstBucket + bucketMs`, … (`count` of them). */
+function emptyBuckets(firstBucket: number, bucketMs: number, count: number): ThroughputBucket[] {
+  return Array.from({ length: count }, (_, i) => ({
+    timestamp: firstBucket + i * bucketMs,
+    completed: 0,
+    failed: 0,
+  }));
+}
+
 /**
  * `count` buckets of `bucketMs` (a multiple of one minute), oldest first,
  * the last one holding the current minute; each bucket sums the minutes
- * inside it over all given tasks. One round trip: per task, one MGET per
- * kind over the minutes of the window not yet in `cache` (same slot), all
- * in one pipeline.
+ * inside it over all given tasks. One round trip; see {@link getThroughputByTask}.
  */
 export async function getThroughput(
   connection: RedisConnection,
   tasks: readonly string[],
   options: ThroughputOptions = {},
 ): Promise<ThroughputBucket[]> {
+  const { firstBucket, bucketMs, count } = windowOf(options);
+  const sum = emptyBuckets(firstBucket, bucketMs, count);
+  for (const buckets of (await getThroughputByTask(connection, tasks, options)).values()) {
+    buckets.forEach((bucket, i) => {
+      sum[i].completed += bucket.completed;
+      sum[i].failed += bucket.failed;
+    });
+  }
+  return sum;
+}
+
+/** The buckets asked for, checked: their width, number, and the first one's start. */
+function windowOf(options: ThroughputOptions): {
+  bucketMs: number;
+  count: number;
+  firstBucket: number;
+  now: number;
+} {
   const bucketMs = options.bucketMs ?? MINUTE;
   const count = options.count ?? 1440;
   if (!Number.isInteger(bucketMs) || bucketMs <= 0 || bucketMs % MINUTE !== 0) {
@@ -89,36 +114,48 @@ export async function getThroughput(
     throw invalidParam("count", "must be a positive integer");
   }
   const now = options.now ?? Date.now();
-  const lastBucket = Math.floor(now / bucketMs) * bucketMs;
-  const firstBucket = lastBucket - (count - 1) * bucketMs;
-  const buckets: ThroughputBucket[] = Array.from({ length: count }, (_, i) => ({
-    timestamp: firstBucket + i * bucketMs,
-    completed: 0,
-    failed: 0,
-  }));
+  const firstBucket = Math.floor(now / bucketMs) * bucketMs - (count - 1) * bucketMs;
+  return { bucketMs, count, firstBucket, now };
+}
+
+/**
+ * Each task's own buckets, as {@link getThroughput} counts them. One round
+ * trip: per task, one MGET of both kinds over the minutes of the window
+ * not yet in `cache` (same slot), all in one pipeline.
+ */
+export async function getThroughputByTask(
+  connection: RedisConnection,
+  tasks: readonly string[],
+  options: ThroughputOptions = {},
+): Promise<Map<string, ThroughputBucket[]>> {
+  const { bucketMs, count, firstBucket, now } = windowOf(options);
+  const byTask = new Map<string, ThroughputBucket[]>();
+  for (const task of tasks) byTask.set(task, emptyBuckets(firstBucket, bucketMs, count));
 
   const currentMinute = Math.floor(now / MINUTE) * MINUTE;
   const oldestMinute = Math.max(firstBucket, currentMinute - (RETAINED_MINUTES - 1) * MINUTE);
   const minutes: number[] = [];
   for (let m = currentMinute; m >= oldestMinute; m -= MINUTE) minutes.push(m);
-  if (minutes.length === 0 || tasks.length === 0) return buckets;
+  if (minutes.length === 0) return byTask;
 
   const settled = currentMinute - SETTLE_MINUTES * MINUTE;
   const cache = options.cache;
   cache?.prune(currentMinute - (RETAINED_MINUTES - 1) * MINUTE);
-  const asks = tasks.map((task) => ({
+  const asks = [...byTask.keys()].map((task) => ({
     task,
     minutes: cache ? minutes.filter((m) => m >= settled || !cache.has(task, m)) : minutes,
   })).filter((ask) => ask.minutes.length > 0);
+  // One MGET per task for both kinds (the keys share the task's slot).
   const replies = asks.length === 0 ? [] : await connection.pipeline(
-    asks.flatMap(({ task, minutes }) =>
-      KINDS.map((kind) => ["MGET", ...minutes.map((m) => metricKey(task, kind, m, options.prefix))])
-    ),
-  );
+    asks.map(({ task, minutes }) => [
+      "MGET",
+      ...KINDS.flatMap((kind) => minutes.map((m) => metricKey(task, kind, m, options.prefix))),
+    ]),
+  ) as (string | null)[][];
   const read = new Map<string, Map<number, MinuteCounts>>();
   asks.forEach(({ task, minutes }, i) => {
-    const completed = replies[i * KINDS.length] as (string | null)[];
-    const failed = replies[i * KINDS.length + 1] as (string | null)[];
+    const completed = replies[i].slice(0, minutes.length);
+    const failed = replies[i].slice(minutes.length);
     const counts = new Map<number, MinuteCounts>();
     minutes.forEach((minute, j) => {
       const pair: MinuteCounts = [Number(completed[j]) || 0, Number(failed[j]) || 0];
@@ -127,7 +164,7 @@ export async function getThroughput(
     });
     read.set(task, counts);
   });
-  for (const task of tasks) {
+  for (const [task, buckets] of byTask) {
     for (const minute of minutes) {
       const counts = read.get(task)?.get(minute) ?? cache?.get(task, minute);
       if (!counts) continue;
@@ -137,5 +174,5 @@ export async function getThroughput(
       buckets[index].failed += counts[1];
     }
   }
-  return buckets;
+  return byTask;
 }

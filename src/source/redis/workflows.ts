@@ -8,15 +8,24 @@
 import type { WorkflowDetail, WorkflowPage, WorkflowState, WorkflowSummary } from "../types.ts";
 import { decodeJobState, decodeWorkflow, decodeWorkflowState } from "../wire/decode.ts";
 import { keyRoot, parseKey, taskKeys, workflowKey } from "../wire/keys.ts";
+import { Cadence } from "./cadence.ts";
 import type { RedisConnection } from "./client.ts";
-import { globEscape, scanKeys } from "./discovery.ts";
+import { DEFAULT_SCANS_PER_SECOND, globEscape, pacedConnection, scanKeys } from "./discovery.ts";
+import { Pacer } from "./pacer.ts";
+import { Watch } from "./watch.ts";
 import { fieldsOf } from "./jobs.ts";
 
 /** Options of {@link WorkflowIndex}. */
 export interface WorkflowIndexOptions {
   prefix?: string;
-  /** Background refresh period, ms (default 10,000). */
+  /** Shortest pause between two background passes, ms (default 10,000). */
   intervalMs?: number;
+  /** Who looks at the board: passes run only while someone does (default: a new one). */
+  watch?: Watch;
+  /** The SCAN budget, shared with the source's other walks (default 250 SCAN calls/s). */
+  pacer?: Pacer;
+  /** How old the index may be while watched, ms (default 120,000). */
+  freshnessMs?: number;
 }
 
 /** What the index keeps of one workflow. */
@@ -27,32 +36,40 @@ interface IndexEntry {
 
 /**
  * Workflow ids with their `createdAt` and state, newest first. Built on
- * first use by walking `<root>:wf:{*` with {@link scanKeys}; refreshed in
- * the background every `intervalMs` (unref'd timer). A refresh reads
+ * first use by walking `<root>:wf:{*` with {@link scanKeys}; refreshed by
+ * background passes while the board is watched, on the same terms as task
+ * discovery (`TaskDiscovery` documents the arithmetic): SCAN calls paced by
+ * the shared budget, the next pass after 30 times the last one's Redis
+ * time, at least `intervalMs`, at most what keeps the index `freshnessMs`
+ * (2 min) fresh; no pass while nobody watches. A refresh reads
  * `createdAt` and `state` of ids it has not seen and `state` of the ones
  * still running (one pipeline per SCAN batch); a finished workflow never
  * changes again, so it costs nothing after its first read. Ids whose hash
- * is gone are dropped. States can lag by up to `intervalMs`: readers
+ * is gone are dropped. States can lag by up to `freshnessMs`: readers
  * correct them with {@link WorkflowIndex.note} when they read a workflow.
  */
 export class WorkflowIndex {
   readonly #connection: RedisConnection;
   readonly #prefix?: string;
-  readonly #intervalMs: number;
+  readonly #pacer: Pacer;
+  readonly #cadence: Cadence<void>;
   #entries = new Map<string, IndexEntry>();
   #sorted: string[] | null = null;
   /** {@link WorkflowIndex.ids} of each state, split from `#sorted` on first use. */
   #byState: Map<WorkflowState, string[]> | null = null;
   #built: Promise<void> | null = null;
-  #inFlight: Promise<void> | null = null;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #stopped = false;
 
   /** Creates the index; nothing runs until first use. */
   constructor(connection: RedisConnection, options: WorkflowIndexOptions = {}) {
     this.#connection = connection;
     this.#prefix = options.prefix;
-    this.#intervalMs = options.intervalMs ?? 10_000;
+    this.#pacer = options.pacer ?? new Pacer(DEFAULT_SCANS_PER_SECOND);
+    this.#cadence = new Cadence((signal) => this.#walk(signal), options.watch ?? new Watch(), {
+      minMs: options.intervalMs ?? 10_000,
+      factor: 30,
+      freshnessMs: options.freshnessMs ?? 120_000,
+      pacer: this.#pacer,
+    });
   }
 
   /**
@@ -103,24 +120,19 @@ export class WorkflowIndex {
 
   /** Rescans now; concurrent callers share one walk. */
   refresh(): Promise<void> {
-    this.#inFlight ??= this.#walk().finally(() => {
-      this.#inFlight = null;
-      this.#schedule();
-    });
-    return this.#inFlight;
+    return this.#cadence.run();
   }
 
   /** Stops the background refresh and waits for one in flight. */
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#inFlight?.catch(() => {});
+    await this.#cadence.stop();
   }
 
-  async #walk(): Promise<void> {
+  async #walk(signal: AbortSignal): Promise<void> {
     const seen = new Map<string, IndexEntry>();
     const pattern = `${globEscape(keyRoot(this.#prefix))}:wf:{*`;
-    for await (const keys of scanKeys(this.#connection, pattern)) {
+    const walker = pacedConnection(this.#connection, this.#pacer, signal);
+    for await (const keys of scanKeys(walker, pattern)) {
       const toRead: string[] = [];
       for (const key of keys) {
         const parsed = parseKey(key, this.#prefix);
@@ -129,6 +141,7 @@ export class WorkflowIndex {
         if (known && known.state !== "running") seen.set(parsed.id, known);
         else toRead.push(parsed.id);
       }
+      this.#pacer.charge(toRead.length);
       const replies = await this.#connection.pipelineSettled(
         toRead.map((id) => ["HMGET", workflowKey(id, this.#prefix), "createdAt", "state"]),
       );
@@ -143,14 +156,6 @@ export class WorkflowIndex {
     }
     this.#entries = seen;
     this.#invalidate();
-  }
-
-  #schedule(): void {
-    if (this.#stopped) return;
-    clearTimeout(this.#timer);
-    const timer = setTimeout(() => this.refresh().catch(() => {}), this.#intervalMs);
-    Deno.unrefTimer(timer);
-    this.#timer = timer;
   }
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import { Card } from "../../components/card.ts";
+import { RetryingAsOf } from "../../components/retrying_as_of.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
@@ -60,7 +61,9 @@ export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
                   return html`<td key=${s} class=${n ? "num" : "num zero"} data-label=${s}><a
                     class="cell-link" href=${`${taskHref(task.name)}?state=${s}`}>${
                     formatCount(n)
-                  }</a></td>`;
+                  }</a>${
+                    s === "retrying" ? html`<${RetryingAsOf} at=${task.retryingAsOf} />` : null
+                  }</td>`;
                 })}
               </tr>
             `

@@ -25,7 +25,7 @@ import type { TaskStatsResponse } from "./types.ts";
 
 /** The page of one task. */
 export function TaskPage({ task }: { task: string }) {
-  const { api } = useBoard();
+  const { api, live } = useBoard();
   usePageTitle(task);
   const stats = useLiveResource(
     (signal) => api.get<TaskStatsResponse>(href("tasks", task, "stats"), { signal }),
@@ -33,6 +33,9 @@ export function TaskPage({ task }: { task: string }) {
     { relevant: changesJobs(task), follows: (frame) => taskCounts(frame, task) },
   );
   const [state, select] = useSelectedState(task, stats.data);
+  // The stream's frames say it afresh every few seconds; the answer, when there is no stream.
+  const retryingAsOf = live.stats.value?.tasks.find((t) => t.name === task)?.retryingAsOf ??
+    stats.data?.retryingAsOf;
   const [changes, setChanges] = useState(0);
   const onChanged = () => {
     stats.reload();
@@ -58,6 +61,7 @@ export function TaskPage({ task }: { task: string }) {
           task=${task}
           state=${state}
           stats=${stats.data}
+          retryingAsOf=${retryingAsOf}
           changes=${changes}
           onSelect=${select}
         />

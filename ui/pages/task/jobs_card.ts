@@ -8,6 +8,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { Pagination } from "../../components/pagination.ts";
+import { RetryingAsOf } from "../../components/retrying_as_of.ts";
 import { Tabs } from "../../components/tabs.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCount } from "../../lib/format.ts";
@@ -90,10 +91,12 @@ function Count({ state, n }: { state: JobState; n: number }) {
 
 /** The tabbed job list of a task; `stats` null while the counts load. */
 export function JobsCard(
-  { task, state, stats, changes, onSelect }: {
+  { task, state, stats, retryingAsOf, changes, onSelect }: {
     task: string;
     state: JobState;
     stats: TaskStats | null;
+    /** Since when the retrying count is exact (null: not counted yet; undefined: unknown). */
+    retryingAsOf?: number | null;
     /** Counts the bulk actions done on this page; each reloads the list. */
     changes: number;
     onSelect(state: JobState): void;
@@ -105,7 +108,11 @@ export function JobsCard(
         items=${STATES.map((s) => ({
           key: s,
           label: s,
-          badge: stats ? html`<${Count} state=${s} n=${stats[s]} />` : "…",
+          badge: stats
+            ? html`<${Count} state=${s} n=${stats[s]} />${
+              s === "retrying" ? html`<${RetryingAsOf} at=${retryingAsOf} />` : null
+            }`
+            : "…",
         }))}
         selected=${state}
         onSelect=${(key: string) => onSelect(key as JobState)}

@@ -1,0 +1,42 @@
+/**
+ * Counting what Redis runs: `INFO commandstats` deltas, which count the
+ * commands Lua scripts run too (an EVALSHA's HGETs show as `hget`).
+ *
+ * @module
+ */
+
+import type { connectClient } from "./redis_server.ts";
+
+type Client = Awaited<ReturnType<typeof connectClient>>;
+
+/** Commands Redis ran so far, per command, all kinds but INFO (the counting itself). */
+export async function commandsRun(client: Client): Promise<Map<string, number>> {
+  const info = String(await client.sendCommand(["INFO", "commandstats"]));
+  const calls = new Map<string, number>();
+  for (const [, name, n] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+    if (name !== "info") calls.set(name, Number(n));
+  }
+  return calls;
+}
+
+/** The commands Redis ran while `work` ran, per command (those it ran at least once). */
+export async function commandsOf(
+  client: Client,
+  work: () => Promise<unknown>,
+): Promise<Map<string, number>> {
+  const before = await commandsRun(client);
+  await work();
+  const delta = new Map<string, number>();
+  for (const [name, n] of await commandsRun(client)) {
+    const d = n - (before.get(name) ?? 0);
+    if (d > 0) delta.set(name, d);
+  }
+  return delta;
+}
+
+/** The sum of `calls`, of the named commands only when `names` is given. */
+export function totalCalls(calls: Map<string, number>, names?: readonly string[]): number {
+  let sum = 0;
+  for (const [name, n] of calls) if (!names || names.includes(name)) sum += n;
+  return sum;
+}

@@ -1,0 +1,215 @@
+/**
+ * What the Redis source costs at scale, on a real redis-server, counted in
+ * Redis commands (`INFO commandstats` deltas, which count the commands
+ * scripts run too): the overview's are O(tasks) and do not grow with the
+ * delayed sets, an idle source makes none, and the retrying split kept off
+ * the request path stays right.
+ */
+
+import assert from "node:assert/strict";
+import { createBoard } from "../../mod.ts";
+import { createRedisSource, type RedisTaskSource } from "../../src/source/redis/mod.ts";
+import type { TaskEvent } from "../../src/source/types.ts";
+import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { commandsOf, totalCalls as total } from "../helpers/command_stats.ts";
+import { writeJob } from "../helpers/wire_writer.ts";
+
+type Client = Awaited<ReturnType<typeof connectClient>>;
+
+const TASKS = ["alpha", "beta", "gamma"];
+
+/** Writes `delayed` delayed and as many retrying jobs into each task. */
+async function fill(client: Client, delayed: number): Promise<void> {
+  const now = Date.now();
+  const writes: Promise<string>[] = [];
+  for (const task of TASKS) {
+    for (let i = 0; i < delayed; i++) {
+      writes.push(writeJob(client, { task, state: "delayed", delay: 60_000 + i }));
+      writes.push(writeJob(client, { task, state: "retrying", runAt: now + 60_000 + i }));
+    }
+    writes.push(writeJob(client, { task, state: "active" }));
+  }
+  await Promise.all(writes);
+}
+
+async function withRedis(fn: (client: Client, url: string) => Promise<void>): Promise<void> {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  try {
+    await fn(client, redis.url);
+  } finally {
+    await client.close();
+    await redis.stop();
+  }
+}
+
+/** The commands one `GET /api/overview` makes, once the split is counted. */
+async function overviewCommands(client: Client, url: string): Promise<Map<string, number>> {
+  const source = createRedisSource({ url, tasks: TASKS, reconcileCommandsPerSecond: 1_000_000 });
+  const board = createBoard(source);
+  try {
+    await source.reconcileRetrying();
+    const get = async () => {
+      const response = await board.fetch(new Request("http://x/board/api/overview"));
+      assert.equal(response.status, 200);
+      return await response.json();
+    };
+    await get();
+    return await commandsOf(client, get);
+  } finally {
+    await board.close();
+    await source.close();
+  }
+}
+
+Deno.test("the overview's Redis commands are O(tasks): the same for 10 and 5,000 delayed jobs a task", async () => {
+  let small = new Map<string, number>();
+  let big = new Map<string, number>();
+  await withRedis(async (client, url) => {
+    await fill(client, 5);
+    small = await overviewCommands(client, url);
+  });
+  await withRedis(async (client, url) => {
+    await fill(client, 2500);
+    big = await overviewCommands(client, url);
+  });
+  assert.deepEqual(big, small, "no command count grows with the delayed sets");
+  // 8 counts, 1 queue-heads script (LINDEX, HGET, ZRANGE 0 0 inside), 2 MGET per task; 2 INFO.
+  assert.ok(
+    total(big) <= TASKS.length * 14 + 2,
+    `${total(big)} commands for ${TASKS.length} tasks`,
+  );
+  assert.equal(big.get("evalsha") ?? 0, TASKS.length, "one O(1) script per task: the queue heads");
+});
+
+Deno.test("an idle Redis source (no subscriber, no request for idleAfterMs) makes no command at all", async () => {
+  await withRedis(async (client, url) => {
+    await fill(client, 5);
+    await client.hSet("taskora:wf:{w1}", { graph: "{}", state: "running", createdAt: "1" });
+    const source = createRedisSource({ url, discoveryIntervalMs: 20, idleAfterMs: 50 });
+    try {
+      await source.listTasks();
+      await source.listWorkflows(0, 10);
+      // Watched until idleAfterMs has passed since the last request; then nothing may run.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const idle = await commandsOf(
+        client,
+        () => new Promise((resolve) => setTimeout(resolve, 1000)),
+      );
+      assert.deepEqual(idle, new Map(), "no SCAN, no reconcile while nobody watches");
+      // The first request after idle answers from the cache, and wakes discovery.
+      const woken = await commandsOf(client, async () => {
+        assert.deepEqual(await source.listTasks(), TASKS);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      });
+      assert.ok((woken.get("scan") ?? 0) > 0, "a pass after the wake");
+    } finally {
+      await source.close();
+    }
+  });
+});
+
+/** Waits until `listener` saw an event matching `match`. */
+function seen(events: TaskEvent[], match: (e: TaskEvent) => boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + 5000;
+    const look = () => {
+      if (events.some(match)) return resolve();
+      if (Date.now() > deadline) return reject(new Error("event not seen"));
+      setTimeout(look, 10);
+    };
+    look();
+  });
+}
+
+Deno.test("the retrying split follows retrying and active events, exact as of now while followed", async () => {
+  await withRedis(async (client, url) => {
+    await fill(client, 3);
+    const source: RedisTaskSource = createRedisSource({ url, tasks: TASKS });
+    const events: TaskEvent[] = [];
+    const off = source.subscribe((event) => events.push(event));
+    try {
+      // The reader starts at Redis TIME: wait until it reads (progress says nothing of the split).
+      while (!events.some((e) => e.jobId === "probe")) {
+        await client.xAdd("taskora:{alpha}:events", "*", { event: "progress", jobId: "probe" });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await source.reconcileRetrying();
+      const counted = (await source.getStats(["alpha"])).get("alpha")!;
+      assert.deepEqual([counted.retrying, counted.delayed], [3, 3]);
+      const id = await writeJob(client, {
+        task: "alpha",
+        state: "retrying",
+        runAt: Date.now() + 1,
+      });
+      await seen(events, (e) => e.jobId === id && e.event === "retrying");
+      const after = (await source.getStats(["alpha"])).get("alpha")!;
+      assert.deepEqual([after.retrying, after.delayed], [4, 3], "no reconcile needed");
+      const asOf = source.retryingAsOf(["alpha"]).get("alpha")!;
+      assert.ok(Date.now() - asOf < 1000, "followed since the reconcile: exact now");
+      // A worker takes it: the delayed set shrinks, the split follows the active event.
+      await client.zRem("taskora:{alpha}:delayed", id);
+      await client.xAdd("taskora:{alpha}:events", "*", { event: "active", jobId: id });
+      await seen(events, (e) => e.jobId === id && e.event === "active");
+      const taken = (await source.getStats(["alpha"])).get("alpha")!;
+      assert.deepEqual([taken.retrying, taken.delayed], [3, 3]);
+    } finally {
+      off();
+      await source.close();
+    }
+  });
+});
+
+Deno.test("without events followed, the split is as of its last reconcile, and says so", async () => {
+  await withRedis(async (client, url) => {
+    await fill(client, 2);
+    const source = createRedisSource({ url, tasks: TASKS });
+    try {
+      assert.equal(source.retryingAsOf(["beta"]).get("beta"), null);
+      const before = Date.now();
+      await source.reconcileRetrying();
+      const asOf = source.retryingAsOf(["beta"]).get("beta")!;
+      assert.ok(asOf >= before && asOf <= Date.now());
+      await writeJob(client, { task: "beta", state: "retrying", runAt: Date.now() + 1 });
+      const stats = (await source.getStats(["beta"])).get("beta")!;
+      // Not followed: the new job counts as delayed until the next reconcile; the totals are right.
+      assert.deepEqual([stats.retrying, stats.delayed], [2, 3]);
+      assert.equal(source.retryingAsOf(["beta"]).get("beta"), asOf);
+    } finally {
+      await source.close();
+    }
+  });
+});
+
+Deno.test("a page of the retrying tab reads the jobs it lists, not the whole delayed set", async () => {
+  await withRedis(async (client, url) => {
+    await fill(client, 2500);
+    const source = createRedisSource({ url, tasks: TASKS, reconcileCommandsPerSecond: 1_000_000 });
+    try {
+      await source.reconcileRetrying();
+      let page = { total: 0, jobs: [] as unknown[] };
+      const calls = await commandsOf(client, async () => {
+        page = await source.listJobs("alpha", "retrying", 0, 10);
+      });
+      assert.equal(page.jobs.length, 10);
+      assert.equal(page.total, 2500, "the total is the kept split's");
+      // The set holds 5,000 members: the page looks at the first few dozen of them.
+      assert.ok((calls.get("hget") ?? 0) < 100, `${calls.get("hget")} HGETs`);
+    } finally {
+      await source.close();
+    }
+  });
+});
+
+Deno.test("a budget that is not a positive number is refused before any connection opens", () => {
+  for (const bad of [0, -5, Number.NaN, Infinity]) {
+    assert.throws(
+      () => createRedisSource({ url: "redis://127.0.0.1:1", reconcileCommandsPerSecond: bad }),
+      /reconcileCommandsPerSecond must be a positive number/,
+    );
+    assert.throws(
+      () => createRedisSource({ url: "redis://127.0.0.1:1", scansPerSecond: bad }),
+      /scansPerSecond must be a positive number/,
+    );
+  }
+});
