@@ -6,6 +6,7 @@
  */
 
 import { Hono } from "hono";
+import { auditRoutes } from "./audit.ts";
 import { configRoutes } from "./config.ts";
 import { deadLetterRoutes } from "./dlq.ts";
 import type { ApiDeps } from "./deps.ts";
@@ -39,6 +40,7 @@ export function createApi(deps: ApiDeps): Hono {
       eventRoutes,
       migrationLockRoutes,
       livenessRoutes,
+      auditRoutes,
     ]
   ) {
     api.route("/", routes(deps));
