@@ -14,7 +14,13 @@
  */
 
 import type { AttemptHistory, AttemptRecord } from "../contract/attempts.ts";
-import type { AuditEntry, AuditPage, AuditQuery, AuditRecord } from "../contract/audit.ts";
+import type {
+  AuditEntry,
+  AuditOutcome,
+  AuditPage,
+  AuditQuery,
+  AuditRecord,
+} from "../contract/audit.ts";
 import type { DeadLetterGroup } from "../contract/dlq.ts";
 import type { JobEventFields as TaskEventFields } from "../contract/events.ts";
 import type { QueueHeads } from "../contract/health.ts";
@@ -68,6 +74,7 @@ export type {
   AttemptHistory,
   AttemptRecord,
   AuditEntry,
+  AuditOutcome,
   AuditPage,
   AuditQuery,
   AuditRecord,
