@@ -1,9 +1,10 @@
 /**
  * The audit middleware: around every mutation route, one place records who
  * did what, on what, how many, when, and the outcome (the error code of a
- * refusal included), after the answer is made. Recording never changes the
- * answer: a trail that cannot be written is logged, and the mutation's own
- * answer still goes out.
+ * refusal included), after the answer is made. Recording never changes or
+ * delays the answer: the record is written while the answer goes out (a
+ * store pausing writes must not hold back, or time out, the answer of the
+ * change it already made), and one that cannot be written is logged.
  *
  * @module
  */
@@ -78,10 +79,8 @@ export function auditMutations(options: AuditMutationsOptions): MiddlewareHandle
       code: ok ? null : error instanceof BoardError ? error.code : String(body.code ?? "INTERNAL"),
       detail: ok ? null : present.error(typeof body.error === "string" ? body.error : ""),
     };
-    try {
-      await trail.append(record);
-    } catch (failure) {
-      console.error("queue-board: cannot record the audit entry", record, failure);
-    }
+    trail.append(record).catch((failure) =>
+      console.error("queue-board: cannot record the audit entry", record, failure)
+    );
   };
 }

@@ -27,7 +27,22 @@ export function createAuditTrail(source: TaskSource, maxEntries: number): AuditT
   if (source.appendAudit && source.listAudit) {
     const append = source.appendAudit.bind(source);
     const list = source.listAudit.bind(source);
-    return { append: (record) => append(record, maxEntries), list, shared: true, maxEntries };
+    // Mutations do not wait for their record (see audit_record.ts); a read on
+    // this board waits for the last one it started, so it sees its own writes.
+    let written: Promise<unknown> = Promise.resolve();
+    return {
+      append(record) {
+        const entry = append(record, maxEntries);
+        written = entry.catch(() => {});
+        return entry;
+      },
+      async list(query) {
+        await written;
+        return await list(query);
+      },
+      shared: true,
+      maxEntries,
+    };
   }
   const ring = new AuditRing();
   return {
