@@ -14,7 +14,10 @@ import { loginRoutes } from "./auth/routes.ts";
 import { sameOrigin } from "./auth/same_origin.ts";
 import type { SessionConfig } from "./auth/session.ts";
 import { getRequestListener } from "@hono/node-server";
+import { auditMutations } from "./api/audit_record.ts";
+import { createAuditTrail } from "./api/audit_trail.ts";
 import { jsonMutations } from "./api/body.ts";
+import { type UserEnv, userName } from "./auth/user.ts";
 import { createApi } from "./api/mod.ts";
 import { migrationGuard } from "./api/migration_lock.ts";
 import { createPresenter } from "./contract/present.ts";
@@ -177,10 +180,11 @@ function readOnlyGuard(): MiddlewareHandler {
   };
 }
 
-function hookGuard(hook: AuthHook): MiddlewareHandler {
+function hookGuard(hook: AuthHook): MiddlewareHandler<UserEnv> {
   return async function authHook(c, next) {
     const answer = await hook(c.req.raw);
     if (answer instanceof Response) return answer;
+    if (answer) c.set("user", userName(answer));
     await next();
   };
 }
@@ -215,20 +219,24 @@ export function createBoard(
     present,
     startedAt: Date.now(),
     events: createEventHub(taskSource, present, { statsIntervalMs: resolved.statsInterval }),
+    audit: createAuditTrail(taskSource, resolved.auditMaxEntries),
   };
+  const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;
 
   const api = new Hono();
   api.onError(onError);
   api.use("*", bodyLimit({ maxSize: API_BODY_LIMIT, onError: bodyTooLarge }));
   if (typeof resolved.auth === "function") api.use("*", hookGuard(resolved.auth));
   if (resolved.readOnly) api.use("*", readOnlyGuard());
+  // After the read-only guard (a read-only board performs no mutation), before every other refusal.
+  api.use("*", auditMutations({ trail: deps.audit, present, mountPath: apiPath }));
   api.use("*", jsonMutations());
   api.use("*", migrationGuard(taskSource));
   api.route("/", createApi(deps));
   api.all(
     "*",
     routeFallback(api, {
-      mountPath: resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`,
+      mountPath: apiPath,
       preflight: !!resolved.cors,
       json: true,
     }),

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { AUDIT_DEFAULT_MAX_ENTRIES } from "./contract/audit.ts";
 import { parseDuration } from "./duration.ts";
 
 /** A signed-in user, as returned by `authenticate`. */
@@ -29,8 +30,14 @@ export interface SessionAuthOptions {
   sessionTtl?: false | string | number;
 }
 
-/** A hook run on every API request: a Response stops the request, undefined lets it through. */
-export type AuthHook = (request: Request) => Response | undefined | Promise<Response | undefined>;
+/**
+ * A hook run on every API request: a Response stops the request; undefined
+ * lets it through, and so does a user object, which also names who acts in
+ * the audit trail (by its `name`, `username`, `email` or `id`).
+ */
+export type AuthHook = (
+  request: Request,
+) => Response | BoardUser | undefined | Promise<Response | BoardUser | undefined>;
 
 /** Functions that reshape job values before redaction, per task. */
 export interface Formatters {
@@ -77,6 +84,11 @@ export interface BoardOptions {
    * the board itself sees HTTPS). Turn on only behind a proxy that sets it.
    */
   trustProxy?: boolean;
+  /**
+   * About how many entries the audit trail keeps (default 10,000): older
+   * ones are trimmed (`XADD MAXLEN ~`, so a few more may stay).
+   */
+  auditMaxEntries?: number;
 }
 
 /** Session login after validation. */
@@ -103,6 +115,7 @@ export interface ResolvedOptions {
   cors: { origin: string | string[] } | null;
   formatters: Formatters;
   trustProxy: boolean;
+  auditMaxEntries: number;
 }
 
 const KNOWN_OPTIONS = [
@@ -118,6 +131,7 @@ const KNOWN_OPTIONS = [
   "redact",
   "cors",
   "formatters",
+  "auditMaxEntries",
   "trustProxy",
 ];
 
@@ -311,6 +325,17 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
   if (options.trustProxy !== undefined && typeof options.trustProxy !== "boolean") {
     throw new BoardOptionsError("trustProxy", "a boolean", options.trustProxy);
   }
+  const auditMaxEntries = options.auditMaxEntries ?? AUDIT_DEFAULT_MAX_ENTRIES;
+  if (
+    typeof auditMaxEntries !== "number" || !Number.isInteger(auditMaxEntries) ||
+    auditMaxEntries < 100 || auditMaxEntries > 1_000_000
+  ) {
+    throw new BoardOptionsError(
+      "auditMaxEntries",
+      "a whole number from 100 to 1,000,000",
+      auditMaxEntries,
+    );
+  }
   const redact = options.redact ?? [];
   if (!Array.isArray(redact) || !redact.every((k) => typeof k === "string" && k !== "")) {
     throw new BoardOptionsError("redact", "an array of non-empty key names", redact);
@@ -329,5 +354,6 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
     cors: checkCors(options.cors),
     formatters: checkFormatters(options.formatters),
     trustProxy: options.trustProxy ?? false,
+    auditMaxEntries,
   };
 }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { AuditTrail } from "./audit_trail.ts";
 import type { Presenter } from "../contract/present.ts";
 import type { EventHub } from "../events/hub.ts";
 import type { ResolvedOptions } from "../options.ts";
@@ -19,4 +20,6 @@ export interface ApiDeps {
   startedAt: number;
   /** The board's live event hub (`GET /events`). */
   events: EventHub;
+  /** Where mutations are recorded (`GET /audit`). */
+  audit: AuditTrail;
 }

@@ -6,10 +6,12 @@
  */
 
 import { Hono } from "hono";
+import { auditRoutes } from "./audit.ts";
 import { configRoutes } from "./config.ts";
 import { deadLetterRoutes } from "./dlq.ts";
 import type { ApiDeps } from "./deps.ts";
 import { eventRoutes } from "./events.ts";
+import { jobExportRoutes } from "./job_export.ts";
 import { jobLogRoutes } from "./job_logs.ts";
 import { jobPayloadRoutes } from "./job_payloads.ts";
 import { jobRoutes } from "./jobs.ts";
@@ -27,6 +29,7 @@ export function createApi(deps: ApiDeps): Hono {
   for (
     const routes of [
       overviewRoutes,
+      jobExportRoutes,
       taskRoutes,
       jobRoutes,
       jobLogRoutes,
@@ -39,6 +42,7 @@ export function createApi(deps: ApiDeps): Hono {
       eventRoutes,
       migrationLockRoutes,
       livenessRoutes,
+      auditRoutes,
     ]
   ) {
     api.route("/", routes(deps));

@@ -13,6 +13,7 @@ import {
   type SessionEnv,
   writeSession,
 } from "./session.ts";
+import { type UserEnv, userName } from "./user.ts";
 
 /** The exact body of an unauthenticated API request. */
 export const UNAUTHORIZED_BODY = { error: "Unauthorized" } as const;
@@ -29,7 +30,7 @@ function isPublic(path: string): boolean {
 export function sessionGuard(
   config: SessionConfig,
   basePath: string,
-): MiddlewareHandler<SessionEnv> {
+): MiddlewareHandler<SessionEnv & UserEnv> {
   const strip = basePath === "/" ? 0 : basePath.length;
   const loginPath = basePath === "/" ? "/login" : `${basePath}/login`;
 
@@ -43,6 +44,7 @@ export function sessionGuard(
       const back = encodeURIComponent(`${url.pathname}${url.search}`);
       return c.redirect(`${loginPath}?redirect=${back}`, 302);
     }
+    c.set("user", userName(session.user));
     c.set(
       "sessionExp",
       needsRenewal(session, config) ? await writeSession(c, config, session.user) : session.exp,

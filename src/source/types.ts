@@ -14,6 +14,13 @@
  */
 
 import type { AttemptHistory, AttemptRecord } from "../contract/attempts.ts";
+import type {
+  AuditEntry,
+  AuditOutcome,
+  AuditPage,
+  AuditQuery,
+  AuditRecord,
+} from "../contract/audit.ts";
 import type { DeadLetterGroup } from "../contract/dlq.ts";
 import type { JobEventFields as TaskEventFields } from "../contract/events.ts";
 import type { QueueHeads } from "../contract/health.ts";
@@ -66,6 +73,11 @@ export { JOB_DETAIL_LOGS } from "../contract/jobs.ts";
 export type {
   AttemptHistory,
   AttemptRecord,
+  AuditEntry,
+  AuditOutcome,
+  AuditPage,
+  AuditQuery,
+  AuditRecord,
   DeadLetterGroup,
   FinishedState,
   JobActionResult,
@@ -377,6 +389,15 @@ export interface TaskSource {
    * the source cannot see them. `TASK_NOT_FOUND` for an unknown task.
    */
   getTaskLiveness?(task: string, jobIds: readonly string[]): Promise<TaskLiveness>;
+  /**
+   * Appends a record to the audit trail the store keeps for every board on
+   * it, trimmed to about `maxEntries`; returns it with its id. Sources with
+   * no shared store leave it (and {@link listAudit}) out: the board then
+   * keeps an in-process trail of the same bound.
+   */
+  appendAudit?(record: AuditRecord, maxEntries: number): Promise<AuditEntry>;
+  /** A page of the audit trail, newest first, filtered; bounded per call (see {@link AuditPage}). */
+  listAudit?(query: AuditQuery): Promise<AuditPage>;
   /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
   getSchedulerLeadership?(): Promise<SchedulerLeadership>;
 }

@@ -1,4 +1,5 @@
 import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { auditContract } from "./audit_contract.ts";
 import { mutationContract } from "./mutation_contract.ts";
 import { livenessContract } from "./liveness_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
@@ -13,3 +14,4 @@ sourceContract("memory source", seed);
 mutationContract("memory source", seed);
 lookupContract("memory source", seed);
 livenessContract("memory source", seed);
+auditContract("memory source", seed);

@@ -2,6 +2,7 @@ import { createClient } from "redis";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { type CommandSender, writeKeyspace } from "../helpers/fixture.ts";
 import { startRedis } from "../helpers/redis_server.ts";
+import { auditContract } from "./audit_contract.ts";
 import { mutationContract } from "./mutation_contract.ts";
 import { livenessContract } from "./liveness_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
@@ -25,6 +26,7 @@ sourceContract("redis source", seed);
 mutationContract("redis source", seed);
 lookupContract("redis source", seed);
 livenessContract("redis source", seed);
+auditContract("redis source", seed);
 
 Deno.test({
   name: "redis source: (stop the throwaway server)",

@@ -4,6 +4,7 @@
  */
 
 import assert from "node:assert/strict";
+import { auditKey } from "../../src/source/wire/keys.ts";
 import { type Board, createBoard } from "../../mod.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { loadFixture, readFixture } from "../helpers/fixture.ts";
@@ -131,8 +132,10 @@ const FORGERIES: Array<{ name: string; headers: Record<string, string>; body?: s
 ];
 
 /** Every key with its type and serialized value: equal snapshots, unchanged keyspace. */
+/** Every key but the board's audit trail (which records refusals too), dumped. */
 async function keyspace(client: Awaited<ReturnType<typeof connectClient>>): Promise<string[]> {
-  const keys = (await client.sendCommand(["KEYS", "*"]) as string[]).sort();
+  const keys = (await client.sendCommand(["KEYS", "*"]) as string[])
+    .filter((key) => key !== auditKey()).sort();
   return await Promise.all(
     keys.map(async (key) => `${key} ${await client.sendCommand(["DUMP", key])}`),
   );
@@ -220,6 +223,11 @@ Deno.test("every mutation must send Content-Type: application/json, empty body o
       }
     }
     assert.deepEqual(await keyspace(client), before, "nothing was written");
+    // Refused on the board's own origin: recorded, with the code.
+    const audit = await board.fetch(new Request(`${BOARD}/board/api/audit?limit=200`));
+    const { entries } = await audit.json();
+    assert.equal(entries.length, MUTATIONS.length * types.length);
+    assert.ok(entries.every((e: { code: string }) => e.code === "INVALID_PARAM"));
   }));
 
 Deno.test("JSON mutations from the board's own origin, from tooling and behind a TLS proxy go through", async () => {

@@ -21,7 +21,7 @@ function pathOf(pattern: string, params: Record<string, string>): string {
   return `/${href(...segments)}`;
 }
 
-Deno.test("the sidebar lists Overview to Migrations, keys 1–5 opening the first five", () => {
+Deno.test("the sidebar lists Overview to Activity, keys 1–5 opening the first five", () => {
   assert.deepEqual(NAV.map(({ label, path, key }) => [label, path, key]), [
     ["Overview", "/", "1"],
     ["Tasks", "/tasks", "2"],
@@ -29,6 +29,7 @@ Deno.test("the sidebar lists Overview to Migrations, keys 1–5 opening the firs
     ["Schedules", "/schedules", "4"],
     ["DLQ", "/dlq", "5"],
     ["Migrations", "/migrations", undefined],
+    ["Activity", "/activity", undefined],
   ]);
 });
 

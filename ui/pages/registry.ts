@@ -11,6 +11,7 @@ import type { ComponentChildren } from "preact";
 import type { IconName } from "../components/icon.ts";
 import type { NavItem } from "../components/sidebar.ts";
 import { matchPath, segmentsOf } from "../lib/router.ts";
+import { ActivityPage } from "./activity/index.ts";
 import { DlqPage } from "./dlq/index.ts";
 import { JobPage } from "./job/index.ts";
 import { MigrationsPage } from "./migrations/index.ts";
@@ -101,6 +102,12 @@ export const PAGES = {
     title: "Migrations",
     component: MigrationsPage,
     nav: { icon: "migrations" },
+  }),
+  activity: page({
+    path: "/activity",
+    title: "Activity",
+    component: ActivityPage,
+    nav: { icon: "activity" },
   }),
 };
 

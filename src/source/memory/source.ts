@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { AuditEntry, AuditPage, AuditQuery, AuditRecord } from "../../contract/audit.ts";
+import { AuditRing } from "../audit_ring.ts";
 import { type AttemptHistory, type AttemptRecord, collectAttempts } from "../attempt_history.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import {
@@ -157,11 +159,22 @@ export class MemorySource implements TaskSource {
   /** The workload simulator, when the source runs one. */
   readonly simulator: Simulator | null;
   #closed = false;
+  readonly #audit = new AuditRing();
 
   /** A source over `store`; `close()` stops `simulator` when given. */
   constructor(store: MemoryStore, simulator: Simulator | null = null) {
     this.store = store;
     this.simulator = simulator;
+  }
+
+  /** Appends to the source's own audit trail (in process, like the rest of its state). */
+  appendAudit(record: AuditRecord, maxEntries: number): Promise<AuditEntry> {
+    return Promise.resolve(this.#audit.append(record, maxEntries));
+  }
+
+  /** A page of the audit trail, newest first. */
+  listAudit(query: AuditQuery): Promise<AuditPage> {
+    return Promise.resolve(this.#audit.list(query));
   }
 
   /** Sorted names of every task with any key. */

@@ -17,6 +17,10 @@
 import { IncompatibleStoreError } from "../../errors.ts";
 import type {
   AttemptHistory,
+  AuditEntry,
+  AuditPage,
+  AuditQuery,
+  AuditRecord,
   DeadLetterGroup,
   FinishedState,
   JobActionResult,
@@ -88,6 +92,7 @@ import { cancelWorkflow } from "./workflow_cancel.ts";
 import { Watch } from "./watch.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
 import { jobNotFound, taskNotFound } from "../refusals.ts";
+import { appendAudit, listAudit } from "./audit.ts";
 
 export type { RedisClientLike } from "./client.ts";
 export { RedisConnection } from "./client.ts";
@@ -361,6 +366,18 @@ export class RedisTaskSource implements TaskSource {
     await this.#ready();
     const tasks = await this.#discovery.list();
     return await getAttemptHistory(this.connection, tasks, jobId, this.prefix);
+  }
+
+  /** Appends to the audit stream every board on this keyspace shares; see `audit.ts`. */
+  async appendAudit(record: AuditRecord, maxEntries: number): Promise<AuditEntry> {
+    await this.#ready();
+    return await appendAudit(this.connection, record, maxEntries, this.prefix);
+  }
+
+  /** A page of the audit stream, newest first; see `audit.ts` for the bound. */
+  async listAudit(query: AuditQuery): Promise<AuditPage> {
+    await this.#ready();
+    return await listAudit(this.connection, query, this.prefix);
   }
 
   /** Task-version spread of the jobs yet to run. */

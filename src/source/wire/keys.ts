@@ -84,6 +84,15 @@ export function globalKeys(prefix?: string): {
   };
 }
 
+/**
+ * Key of the board's audit trail: a stream beside taskora's keys, so every
+ * board replica on the keyspace reads and writes the same trail. One key,
+ * one slot.
+ */
+export function auditKey(prefix?: string): string {
+  return `${keyRoot(prefix)}:board:audit`;
+}
+
 /** Key of a workflow hash (its own hash tag: one slot per workflow). */
 export function workflowKey(id: string, prefix?: string): string {
   return `${keyRoot(prefix)}:wf:{${id}}`;

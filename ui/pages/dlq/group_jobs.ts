@@ -12,6 +12,7 @@ import { ErrorBanner } from "../../components/error_banner.ts";
 import { Pagination } from "../../components/pagination.ts";
 import { Time } from "../../components/time.ts";
 import { useBoard } from "../../lib/board_context.ts";
+import { ExportLinks } from "../../components/export_links.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
@@ -66,6 +67,10 @@ export function GroupJobs(
           <span class="muted">Grouped as</span> <code>${group.pattern}</code>
         </p>`
         : null}
+      <${ExportLinks}
+        path=${`api/dlq/export${dlqQuery({ task, pattern: group.pattern })}`}
+        label="this group's failed jobs"
+      />
       <${ErrorBanner} error=${error} />
       ${data === null ? html`<p class="muted dlq-jobs-loading">Loading jobs…</p>` : html`
         <table class="table cards dlq-jobs-table">

@@ -12,6 +12,7 @@ import { RetryingAsOf } from "../../components/retrying_as_of.ts";
 import { Tabs } from "../../components/tabs.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCount } from "../../lib/format.ts";
+import { ExportLinks } from "../../components/export_links.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import { type JobState, STATES, type TaskStats } from "../../lib/types.ts";
@@ -71,6 +72,10 @@ function JobList({ task, state, changes }: { task: string; state: JobState; chan
           ? "Resume live updates"
           : "Pause live updates"}</button>
       ${paused ? html`<span class="muted">Paused: the list stays as it is.</span>` : null}
+      <${ExportLinks}
+        path=${`api/${href("tasks", task, "jobs", "export")}?state=${state}`}
+        label=${`the ${state} jobs of ${task}`}
+      />
     </div>
     <${ErrorBanner} error=${error} />
     ${state === "active"

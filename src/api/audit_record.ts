@@ -1,0 +1,86 @@
+/**
+ * The audit middleware: around every mutation route, one place records who
+ * did what, on what, how many, when, and the outcome (the error code of a
+ * refusal included), after the answer is made. Recording never changes or
+ * delays the answer: the record is written while the answer goes out (a
+ * store pausing writes must not hold back, or time out, the answer of the
+ * change it already made), and one that cannot be written is logged.
+ *
+ * @module
+ */
+
+import type { Context, MiddlewareHandler } from "hono";
+import type { AuditRecord } from "../contract/audit.ts";
+import type { Presenter } from "../contract/present.ts";
+import { BoardError } from "../errors.ts";
+import { ANONYMOUS, type UserEnv } from "../auth/user.ts";
+import { auditedAction } from "./audit_actions.ts";
+import type { AuditTrail } from "./audit_trail.ts";
+
+/** Options of {@link auditMutations}. */
+export interface AuditMutationsOptions {
+  /** Where records go. */
+  trail: AuditTrail;
+  /** Redacts error messages before they are recorded. */
+  present: Presenter;
+  /** The path the API is mounted at (`/board/api`), stripped to find the route. */
+  mountPath: string;
+}
+
+/** The number of things an answer says it changed. */
+function countOf(body: Record<string, unknown>): number {
+  for (const field of ["retried", "removed"]) {
+    if (typeof body[field] === "number") return body[field] as number;
+  }
+  if (typeof body.cancelled === "number" && typeof body.signalled === "number") {
+    return body.cancelled + body.signalled;
+  }
+  return body.created === false ? 0 : 1;
+}
+
+async function answerOf(c: Context): Promise<Record<string, unknown>> {
+  try {
+    const body = await c.res.clone().json();
+    return body !== null && typeof body === "object" ? body : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Records every mutation request that reaches it (place it after the
+ * read-only guard: a read-only board performs none, and writes no trail).
+ *
+ * @example
+ * ```ts ignore
+ * api.use("*", auditMutations({ trail, present, mountPath: "/board/api" }));
+ * ```
+ */
+export function auditMutations(options: AuditMutationsOptions): MiddlewareHandler<UserEnv> {
+  const { trail, present, mountPath } = options;
+  return async function audit(c, next) {
+    const path = c.req.path.startsWith(mountPath) ? c.req.path.slice(mountPath.length) : "";
+    const what = auditedAction(c.req.method, path);
+    if (what === null) return await next();
+    await next();
+    const body = await answerOf(c);
+    if (body.dryRun === true) return;
+    const ok = c.res.status < 400;
+    const error = c.error;
+    const record: AuditRecord = {
+      at: Date.now(),
+      user: c.get("user") ?? ANONYMOUS,
+      action: what.action,
+      target: what.target,
+      task: what.task ?? (typeof body.task === "string" ? body.task : null),
+      count: ok ? countOf(body) : null,
+      outcome: ok ? "ok" : "error",
+      status: c.res.status,
+      code: ok ? null : error instanceof BoardError ? error.code : String(body.code ?? "INTERNAL"),
+      detail: ok ? null : present.error(typeof body.error === "string" ? body.error : ""),
+    };
+    trail.append(record).catch((failure) =>
+      console.error("queue-board: cannot record the audit entry", record, failure)
+    );
+  };
+}

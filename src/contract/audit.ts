@@ -1,0 +1,100 @@
+/**
+ * The audit trail's wire types: one entry per mutation the board performed
+ * (or refused), and a page of them, newest first. The API serves them as
+ * they are stored; the UI's Activity page reads them.
+ *
+ * @module
+ */
+
+/** Whether the mutation succeeded. */
+export type AuditOutcome = "ok" | "error";
+
+/** The outcomes, for filters. */
+export const AUDIT_OUTCOMES: readonly AuditOutcome[] = ["ok", "error"];
+
+/** What the board records of one mutation, before the store gives it an id. */
+export interface AuditRecord {
+  /** When the answer was sent (ms); a store with its own clock (Redis) records its time instead. */
+  at: number;
+  /** Who: the session user, the auth hook's user, or `anonymous`. */
+  user: string;
+  /** What, e.g. `job.retry`, `task.clean`, `schedule.update` (see `src/api/audit_actions.ts`). */
+  action: string;
+  /** On what: the job id, task, schedule name, workflow id or error group (`*` for every task). */
+  target: string;
+  /** The task it concerned, when one. */
+  task: string | null;
+  /** How many jobs (or schedules, workflows) it changed, from the answer; null when unknown (failure). */
+  count: number | null;
+  /** `ok`, or `error` with {@link AuditRecord.code}. */
+  outcome: AuditOutcome;
+  /** The HTTP status of the answer. */
+  status: number;
+  /** The error code of a failure (`INVALID_STATE`, `READ_ONLY`…), else null. */
+  code: string | null;
+  /** The error message of a failure, redacted; else null. */
+  detail: string | null;
+}
+
+/** A recorded entry: the record and its id in the trail (a stream id, `<ms>-<seq>`). */
+export interface AuditEntry extends AuditRecord {
+  /** The entry's id: ordered, and the cursor to read on from. */
+  id: string;
+}
+
+/** Filters and the cursor of one read of the trail. */
+export interface AuditQuery {
+  /** Entries to return at most (the read also stops after scanning {@link AUDIT_SCAN_LIMIT}). */
+  limit: number;
+  /** Only entries older than this id (the previous page's `next`). */
+  before?: string;
+  /** Only entries at or after this time (ms). */
+  from?: number;
+  /** Only entries at or before this time (ms). */
+  to?: number;
+  /** Only this user's. */
+  user?: string;
+  /** Only this action's. */
+  action?: string;
+  /** Only those of this task. */
+  task?: string;
+  /** Only those with this outcome. */
+  outcome?: AuditOutcome;
+}
+
+/** One page of the trail, newest first. */
+export interface AuditPage {
+  /** The matching entries, newest first. */
+  entries: AuditEntry[];
+  /**
+   * The cursor to pass as `before` for older entries, or null when the trail
+   * (within `from`) is read to its end. A page may hold fewer than `limit`
+   * entries and still have a `next`: the read stops after scanning
+   * {@link AUDIT_SCAN_LIMIT} entries, so a rare filter costs bounded work per call.
+   */
+  next: string | null;
+}
+
+/** Most entries one read scans, matching or not. */
+export const AUDIT_SCAN_LIMIT = 2_000;
+
+/** Default length of the trail: older entries are trimmed (approximately, `MAXLEN ~`). */
+export const AUDIT_DEFAULT_MAX_ENTRIES = 10_000;
+
+/** Whether an entry passes a query's filters (the cursor and time range aside). */
+export function matchesAudit(entry: AuditRecord, query: AuditQuery): boolean {
+  return (query.user === undefined || entry.user === query.user) &&
+    (query.action === undefined || entry.action === query.action) &&
+    (query.task === undefined || entry.task === query.task) &&
+    (query.outcome === undefined || entry.outcome === query.outcome);
+}
+
+/** The answer of `GET /audit`. */
+export interface AuditResponse extends AuditPage {
+  /** Whether every board on the store shares this trail (false: this board's process only). */
+  shared: boolean;
+  /** About how many entries the trail keeps before the oldest go. */
+  maxEntries: number;
+  /** Every action name, for filters. */
+  actions: readonly string[];
+}

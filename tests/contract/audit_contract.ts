@@ -1,0 +1,95 @@
+/**
+ * The TaskSource contract for the audit trail: `appendAudit` keeps about
+ * `maxEntries` records, `listAudit` reads them newest first, filtered, a
+ * page at a time with a cursor, on every source that keeps a trail.
+ */
+
+import assert from "node:assert/strict";
+import type { AuditRecord } from "../../src/contract/audit.ts";
+import { readFixture } from "../helpers/fixture.ts";
+import type { Seed } from "./source_contract.ts";
+
+function record(n: number, fields: Partial<AuditRecord> = {}): AuditRecord {
+  return {
+    at: Date.now(),
+    user: "ada",
+    action: "job.retry",
+    target: `job-${n}`,
+    task: "email",
+    count: 1,
+    outcome: "ok",
+    status: 200,
+    code: null,
+    detail: null,
+    ...fields,
+  };
+}
+
+/** Registers the audit contract for the source `seed` makes. */
+export function auditContract(name: string, seed: Seed): void {
+  const dump = readFixture();
+
+  Deno.test(`${name}: the audit trail reads newest first, a page at a time`, async () => {
+    const { source, close } = await seed(dump);
+    try {
+      for (let i = 1; i <= 5; i++) await source.appendAudit!(record(1_000 * i), 1000);
+      const first = await source.listAudit!({ limit: 2 });
+      assert.deepEqual(first.entries.map((e) => e.target), ["job-5000", "job-4000"]);
+      assert.equal(first.entries[0].user, "ada");
+      assert.equal(first.entries[0].id.split("-")[0], String(first.entries[0].at));
+      assert.notEqual(first.next, null);
+      const second = await source.listAudit!({ limit: 10, before: first.next! });
+      assert.deepEqual(second.entries.map((e) => e.target), ["job-3000", "job-2000", "job-1000"]);
+      assert.equal(second.next, null);
+    } finally {
+      await close();
+    }
+  });
+
+  Deno.test(`${name}: the audit trail filters by user, action, task, outcome and time`, async () => {
+    const { source, close } = await seed(dump);
+    try {
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 2));
+      await source.appendAudit!(record(1_000, { user: "bob" }), 1000);
+      await pause();
+      const second = await source.appendAudit!(
+        record(2_000, { action: "task.clean", task: "image" }),
+        1000,
+      );
+      const third = await source.appendAudit!(
+        record(3_000, { outcome: "error", code: "INVALID_STATE" }),
+        1000,
+      );
+      await pause();
+      await source.appendAudit!(record(4_000), 1000);
+      const targets = async (query: Parameters<NonNullable<typeof source.listAudit>>[0]) =>
+        (await source.listAudit!(query)).entries.map((e) => e.target);
+      assert.deepEqual(await targets({ limit: 10, user: "bob" }), ["job-1000"]);
+      assert.deepEqual(await targets({ limit: 10, action: "task.clean" }), ["job-2000"]);
+      assert.deepEqual(await targets({ limit: 10, task: "image" }), ["job-2000"]);
+      assert.deepEqual(await targets({ limit: 10, outcome: "error" }), ["job-3000"]);
+      assert.deepEqual(await targets({ limit: 10, from: second.at, to: third.at }), [
+        "job-3000",
+        "job-2000",
+      ]);
+    } finally {
+      await close();
+    }
+  });
+
+  Deno.test(`${name}: the audit trail keeps about maxEntries`, async () => {
+    const { source, close } = await seed(dump);
+    try {
+      for (let i = 1; i <= 1_500; i++) await source.appendAudit!(record(i), 100);
+      const page = await source.listAudit!({ limit: 1000 });
+      // MAXLEN ~ trims whole stream nodes: at least 100 stay, never the 1,500.
+      assert.ok(
+        page.entries.length >= 100 && page.entries.length < 1_500,
+        `${page.entries.length}`,
+      );
+      assert.equal(page.entries[0].target, "job-1500");
+    } finally {
+      await close();
+    }
+  });
+}

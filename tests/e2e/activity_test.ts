@@ -1,0 +1,66 @@
+/**
+ * The Activity page in a real browser, on Redis: the mutations made through
+ * the board are listed newest first with who made them; the outcome filter
+ * lives in the URL; the export link names the filters. Screenshots at 390,
+ * 1280 and 1920 px.
+ */
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { screenshot, withBoard } from "./harness.ts";
+
+const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
+
+const browserTest = (name: string, fn: () => Promise<void>) =>
+  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
+
+/** Sends a mutation from the board's page, as its own code does. */
+async function mutate(page: Page, path: string): Promise<number> {
+  return await page.evaluate(async (path) => {
+    const response = await fetch(`api/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+    });
+    return response.status;
+  }, path);
+}
+
+browserTest("the Activity page lists the board's mutations, filtered by outcome", async () => {
+  await withBoard({ auth: () => ({ name: "ada" }) }, async ({ page, root }) => {
+    await page.goto(`${root}activity`);
+    await page.getByText("No activity yet").waitFor();
+    assert.equal(await mutate(page, `jobs/${FAILED}/retry`), 200);
+    assert.equal(await mutate(page, `jobs/${FAILED}/retry`), 409);
+    assert.equal(await mutate(page, "tasks/send-email/retry-all"), 200);
+    await page.reload();
+    const rows = page.locator(".activity-table tbody tr");
+    await rows.nth(2).waitFor();
+    assert.equal(await rows.count(), 3);
+    assert.match(
+      await rows.nth(0).innerText(),
+      /ada[\s\S]*task\.retry-all[\s\S]*send-email[\s\S]*4[\s\S]*ok/,
+    );
+    assert.match(await rows.nth(1).innerText(), /job\.retry[\s\S]*INVALID_STATE/);
+    assert.equal(
+      await rows.nth(2).getByRole("link", { name: FAILED }).getAttribute("href"),
+      `jobs/${FAILED}`,
+    );
+
+    await page.getByLabel("Outcome").selectOption("error");
+    await page.waitForURL("**/activity?outcome=error");
+    await page.waitForFunction(() =>
+      document.querySelectorAll(".activity-table tbody tr").length === 1
+    );
+    assert.match(await rows.nth(0).innerText(), /INVALID_STATE/);
+    assert.equal(
+      await page.getByRole("link", { name: "Export NDJSON" }).getAttribute("href"),
+      "api/audit?outcome=error&format=ndjson",
+    );
+    await page.getByLabel("Outcome").selectOption("");
+    await rows.nth(2).waitFor();
+    for (const width of [390, 1280, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `activity-${width}`);
+    }
+  });
+});

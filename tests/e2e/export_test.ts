@@ -1,0 +1,41 @@
+/**
+ * Export links in a real browser, on Redis: a task's job list and a DLQ
+ * group offer CSV and NDJSON of exactly what they list, and the file the
+ * link serves is that list.
+ */
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { screenshot, withBoard } from "./harness.ts";
+
+const browserTest = (name: string, fn: () => Promise<void>) =>
+  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
+
+/** The body the link serves, fetched by the page (same origin, same cookies). */
+async function download(page: Page, href: string): Promise<string> {
+  return await page.evaluate(async (href) => await (await fetch(href)).text(), href);
+}
+
+browserTest("a task's failed list and a DLQ group export as CSV and NDJSON", async () => {
+  await withBoard({}, async ({ page, root }) => {
+    await page.goto(`${root}tasks/send-email?state=failed`);
+    const exports = page.getByRole("group", { name: "Export the failed jobs of send-email" });
+    const csv = exports.getByRole("link", { name: "CSV" });
+    await csv.waitFor();
+    const href = await csv.getAttribute("href");
+    assert.equal(href, "api/tasks/send-email/jobs/export?state=failed&format=csv");
+    const rows = (await download(page, href!)).trim().split("\r\n");
+    assert.equal(rows[0].split(",")[0], "id");
+    assert.equal(rows.length, 1 + 5);
+    await screenshot(page, "export-task-1280");
+
+    await page.goto(`${root}dlq`);
+    await page.locator(".dlq-disclosure").first().click();
+    const group = page.getByRole("group", { name: "Export this group's failed jobs" });
+    const ndjson = await group.getByRole("link", { name: "NDJSON" }).getAttribute("href");
+    assert.match(ndjson!, /^api\/dlq\/export\?pattern=.+&format=ndjson$/);
+    const lines = (await download(page, ndjson!)).trim().split("\n").map((l) => JSON.parse(l));
+    assert.ok(lines.length >= 1);
+    assert.ok(lines.every((job) => job.state === "failed"));
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * The audit trail over HTTP on a real Redis: every mutation, refused or
+ * not, is recorded once with who, what, on what, how many and the outcome;
+ * two boards on one keyspace read the same trail; `GET /audit` filters and
+ * pages it, `?format=ndjson` exports it; a read-only board writes none.
+ */
+
+import assert from "node:assert/strict";
+import { createBoard } from "../../mod.ts";
+import type { AuditEntry } from "../../src/contract/audit.ts";
+import { loadFixture } from "../helpers/fixture.ts";
+import { startRedis } from "../helpers/redis_server.ts";
+
+const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
+type Board = ReturnType<typeof createBoard>;
+
+function call(board: Board, method: string, path: string, headers: Record<string, string> = {}) {
+  return Promise.resolve(board.fetch(
+    new Request(`http://board.test/board/api${path}`, {
+      method,
+      headers: { origin: "http://board.test", "content-type": "application/json", ...headers },
+    }),
+  ));
+}
+
+async function entries(board: Board, query = ""): Promise<AuditEntry[]> {
+  const response = await call(board, "GET", `/audit${query}`);
+  assert.equal(response.status, 200);
+  return (await response.json()).entries;
+}
+
+Deno.test("every mutation is recorded once, with its user, target, count and outcome", async () => {
+  const redis = await startRedis();
+  await loadFixture(redis.url);
+  // The hook names who acts; a second board on the same keyspace shares the trail.
+  const hook = (request: Request) => ({ name: request.headers.get("x-user") ?? "nobody" });
+  const board = createBoard(redis.url, { auth: hook });
+  const replica = createBoard(redis.url);
+  try {
+    assert.equal(
+      (await call(board, "POST", `/jobs/${FAILED}/retry`, { "x-user": "ada" })).status,
+      200,
+    );
+    const again = await call(board, "POST", `/jobs/${FAILED}/retry`, { "x-user": "bob" });
+    assert.equal(again.status, 409);
+    assert.equal((await call(replica, "POST", "/tasks/send-email/retry-all")).status, 200);
+    const refused = await call(board, "POST", "/tasks/send-email/clean", {
+      "content-type": "text/plain",
+    });
+    assert.equal(refused.status, 400);
+
+    const trail = await entries(replica);
+    assert.deepEqual(
+      trail.map((e) => [e.user, e.action, e.target, e.task, e.count, e.outcome, e.code]),
+      [
+        ["nobody", "task.clean", "send-email", "send-email", null, "error", "INVALID_PARAM"],
+        ["anonymous", "task.retry-all", "send-email", "send-email", 4, "ok", null],
+        ["bob", "job.retry", FAILED, null, null, "error", "INVALID_STATE"],
+        ["ada", "job.retry", FAILED, "send-email", 1, "ok", null],
+      ],
+    );
+    assert.match(trail[2].detail!, /waiting/);
+
+    assert.deepEqual((await entries(board, "?user=bob")).map((e) => e.user), ["bob"]);
+    assert.deepEqual((await entries(board, "?outcome=ok&action=job.retry")).map((e) => e.user), [
+      "ada",
+    ]);
+    const first = await (await call(board, "GET", "/audit?limit=1")).json();
+    assert.equal(first.entries.length, 1);
+    assert.equal(first.shared, true);
+    assert.equal(first.maxEntries, 10_000);
+    const rest = await entries(board, `?before=${first.next}`);
+    assert.equal(rest.length, 3);
+
+    const exported = await call(board, "GET", "/audit?format=ndjson&task=send-email");
+    assert.equal(exported.headers.get("content-type"), "application/x-ndjson");
+    const lines = (await exported.text()).trim().split("\n").map((line) => JSON.parse(line));
+    assert.deepEqual(lines.map((e) => e.action), [
+      "task.clean",
+      "task.retry-all",
+      "job.retry",
+    ]);
+  } finally {
+    await board.close();
+    await replica.close();
+    await redis.stop();
+  }
+});
+
+Deno.test("a read-only board records nothing; bad audit filters are a 400 naming them", async () => {
+  const redis = await startRedis();
+  await loadFixture(redis.url);
+  const board = createBoard(redis.url, { readOnly: true });
+  try {
+    assert.equal((await call(board, "POST", `/jobs/${FAILED}/retry`)).status, 403);
+    assert.deepEqual(await entries(board), []);
+    for (
+      const [query, param] of [
+        ["?limit=0", "limit"],
+        ["?limit=201", "limit"],
+        ["?before=abc", "before"],
+        ["?from=5&to=1", "from"],
+        ["?outcome=maybe", "outcome"],
+        ["?action=drop.table", "action"],
+        ["?format=xml", "format"],
+        [`?user=${"x".repeat(300)}`, "user"],
+      ]
+    ) {
+      const response = await call(board, "GET", `/audit${query}`);
+      assert.equal(response.status, 400, query);
+      const body = await response.json();
+      assert.equal(body.code, "INVALID_PARAM");
+      assert.equal(body.param, param);
+    }
+  } finally {
+    await board.close();
+    await redis.stop();
+  }
+});

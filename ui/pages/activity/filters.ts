@@ -1,0 +1,82 @@
+/**
+ * The Activity page's filters: user, action, task and outcome, kept in the
+ * URL (`activity?user=ada&outcome=error`) so a view can be linked, and the
+ * query string the API takes for them.
+ *
+ * @module
+ */
+import { html } from "../../lib/html.ts";
+
+/** The filter fields, in the order the form shows them. */
+export const FILTER_FIELDS = ["user", "action", "task", "outcome"] as const;
+
+/** A filter field. */
+export type FilterField = (typeof FILTER_FIELDS)[number];
+
+/** The chosen filters; absent means any. */
+export type Filters = Partial<Record<FilterField, string>>;
+
+/** The filters a query string names. */
+export function filtersFrom(search: string): Filters {
+  const query = new URLSearchParams(search);
+  const filters: Filters = {};
+  for (const field of FILTER_FIELDS) {
+    const value = query.get(field);
+    if (value) filters[field] = value;
+  }
+  return filters;
+}
+
+/** The query string of the filters (and more parameters), without `?`. */
+export function queryOf(filters: Filters, extra: Record<string, string> = {}): string {
+  const query = new URLSearchParams();
+  for (const field of FILTER_FIELDS) if (filters[field]) query.set(field, filters[field]!);
+  for (const [name, value] of Object.entries(extra)) query.set(name, value);
+  return query.toString();
+}
+
+/** The form: text fields for user and task (applied on Enter or leaving them), selects for the rest. */
+export function FilterBar(
+  { filters, actions, onChange }: {
+    filters: Filters;
+    actions: readonly string[];
+    onChange(filters: Filters): void;
+  },
+) {
+  const set = (field: FilterField) => (event: Event) => {
+    const value = (event.currentTarget as HTMLInputElement | HTMLSelectElement).value.trim();
+    if ((filters[field] ?? "") !== value) onChange({ ...filters, [field]: value || undefined });
+  };
+  const text = (field: FilterField, label: string) =>
+    html`
+      <label class="activity-filter">
+        <span class="muted">${label}</span>
+        <input class="input" name=${field} value=${filters[field] ?? ""} onChange=${set(field)} />
+      </label>
+    `;
+  return html`
+    <form class="activity-filters" role="search" onSubmit=${(e: Event) => e.preventDefault()}>
+      ${text("user", "User")}
+      <label class="activity-filter">
+        <span class="muted">Action</span>
+        <select class="select" name="action" value=${filters.action ?? ""} onChange=${set(
+          "action",
+        )}>
+          <option value="">Any action</option>
+          ${actions.map((action) => html`<option key=${action} value=${action}>${action}</option>`)}
+        </select>
+      </label>
+      ${text("task", "Task")}
+      <label class="activity-filter">
+        <span class="muted">Outcome</span>
+        <select class="select" name="outcome" value=${filters.outcome ?? ""} onChange=${set(
+          "outcome",
+        )}>
+          <option value="">Any outcome</option>
+          <option value="ok">ok</option>
+          <option value="error">error</option>
+        </select>
+      </label>
+    </form>
+  `;
+}

@@ -1,0 +1,83 @@
+/**
+ * The Activity page (`/activity`): the audit trail of every mutation the
+ * board performed, newest first, filtered by user, action, task and
+ * outcome, older pages by cursor, and the filtered trail as NDJSON. It
+ * reloads after job events (a mutation makes some) and, like every live
+ * list, on the backstop interval.
+ *
+ * @module
+ */
+import { useState } from "preact/hooks";
+import { Card } from "../../components/card.ts";
+import { ErrorBanner } from "../../components/error_banner.ts";
+import { useBoard } from "../../lib/board_context.ts";
+import { formatCount } from "../../lib/format.ts";
+import { html } from "../../lib/html.ts";
+import { useLiveResource } from "../../lib/use_live_resource.ts";
+import { ActivityTable } from "./activity_table.ts";
+import { FilterBar, type Filters, filtersFrom, queryOf } from "./filters.ts";
+import type { AuditResponse } from "./types.ts";
+
+/** Entries per page. */
+const PAGE_SIZE = 50;
+
+/** What the trail holds and where it lives, in one line. */
+function TrailNote({ page }: { page: AuditResponse }) {
+  return html`
+    <p class="muted activity-note">
+      Keeps about ${formatCount(page.maxEntries)} entries${page.shared
+        ? ", shared by every board on this Redis"
+        : ", in this board process only"}.
+    </p>
+  `;
+}
+
+/** The trail page. */
+export function ActivityPage() {
+  const { api, router } = useBoard();
+  const filters = filtersFrom(router.search.value);
+  // Older pages: the cursors of the pages before the current one.
+  const [cursors, setCursors] = useState<string[]>([]);
+  const before = cursors.at(-1);
+  const query = queryOf(filters, { limit: String(PAGE_SIZE), ...before ? { before } : {} });
+  const { data, error, loading } = useLiveResource(
+    (signal) => api.get<AuditResponse>(`audit?${query}`, { signal }),
+    [query],
+    { paused: before !== undefined },
+  );
+  const choose = (next: Filters) => {
+    setCursors([]);
+    const search = queryOf(next);
+    router.navigate(search ? `/activity?${search}` : "/activity", { replace: true });
+  };
+  return html`
+    <${ErrorBanner} error=${error} />
+    <${Card}
+      title="Activity"
+      flush=${true}
+      actions=${html`
+        <a class="btn" href=${`api/audit?${queryOf(filters, { format: "ndjson" })}`} download>
+          Export NDJSON
+        </a>
+      `}
+    >
+      <${FilterBar} filters=${filters} actions=${data?.actions ?? []} onChange=${choose} />
+      ${!data
+        ? html`<p class="empty" role="status">${loading ? "Loading activity…" : "No data."}</p>`
+        : data.entries.length === 0
+        ? html`<p class="empty">No ${cursors.length ? "older " : ""}activity${
+          Object.keys(filters).length
+            ? " matches these filters"
+            : " yet: mutations made on this board appear here"
+        }.</p>`
+        : html`<${ActivityTable} entries=${data.entries} />`}
+      <nav class="activity-pages" aria-label="Activity pages">
+        <button class="btn" disabled=${cursors.length === 0} onClick=${() =>
+          setCursors(cursors.slice(0, -1))}>Newer</button>
+        <button class="btn" disabled=${!data?.next} onClick=${() =>
+          setCursors([...cursors, data!.next!])}>Older</button>
+      </nav>
+      ${data ? html`<${TrailNote} page=${data} />` : null}
+      <//>
+  `;
+}
