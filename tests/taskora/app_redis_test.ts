@@ -8,6 +8,9 @@ import assert from "node:assert/strict";
 import { holdMigrationLock } from "../helpers/migration_lock.ts";
 import { type AppWorld, waitFor, waitForState, withApp } from "./harness.ts";
 
+/** Where the board's writes come from: the App's own calls, or the board's scripts on a URL. */
+const BOARDS = ["app", "url"] as const;
+
 // deno-lint-ignore no-explicit-any
 function defineTasks(app: any): void {
   app.task("double", { handler: (d: { n: number }) => d.n * 2 });
@@ -77,6 +80,22 @@ Deno.test("a trigger from the board runs on a real worker, stamped with the task
   });
 });
 
+Deno.test("a trigger from a standalone board stamps the highest _v among the task's jobs, and a real worker runs it", async () => {
+  await withApp("redis", defineTasks, async (world) => {
+    const refused = await world.send("/schedules/nightly-report/trigger");
+    assert.equal(refused.status, 409, "no job to learn the version from");
+    assert.equal(refused.body.code, "VERSION_UNKNOWN");
+    const report = taskOf(world.app, "report");
+    await waitForState(world, await report.dispatch({ day: "yesterday" }), "completed");
+    const triggered = await world.send("/schedules/nightly-report/trigger");
+    assert.equal(triggered.status, 200, JSON.stringify(triggered.body));
+    assert.equal(triggered.body.version, 2);
+    const job = await waitForState(world, triggered.body.jobId, "completed");
+    assert.equal(job.version, 2, "since is 2: a job stamped 1 would fail at once");
+    assert.deepEqual(job.result, { reported: "today" });
+  }, { boardOn: "url" });
+});
+
 Deno.test("while taskora's migration lock is held every mutation is 503, reads go on", async () => {
   await withApp("redis", defineTasks, async (world) => {
     const { connectClient } = await import("../helpers/redis_server.ts");
@@ -131,41 +150,45 @@ function taskOf(app: any, name: string): any {
   return [...app.getRegisteredTasks()].find((t: { name: string }) => t.name === name);
 }
 
-Deno.test("retry, retry-all and DLQ retry from the board are run again by a real worker", async () => {
-  let state!: ReturnType<typeof steerable>;
-  await withApp("redis", (app) => state = steerable(app), async (world) => {
-    const flaky = taskOf(world.app, "flaky");
-    const ids: string[] = await Promise.all([1, 2, 3, 4].map(() => flaky.dispatch({})));
-    for (const id of ids) await waitForState(world, id, "failed");
-    state.down = false;
-    const one = await world.send(`/jobs/${ids[0]}/retry`);
-    assert.equal(one.status, 200, JSON.stringify(one.body));
-    assert.equal((await waitForState(world, ids[0], "completed")).result, "ok");
-    const dlq = await world.send(`/dlq/${ids[1]}/retry`);
-    assert.equal(dlq.status, 200, JSON.stringify(dlq.body));
-    await waitForState(world, ids[1], "completed");
-    const all = await world.send("/tasks/flaky/retry-all");
-    assert.equal(all.body.retried, 2);
-    for (const id of ids.slice(2)) await waitForState(world, id, "completed");
+for (const boardOn of BOARDS) {
+  Deno.test(`retry, retry-all and DLQ retry from the board (${boardOn}) are run again by a real worker`, async () => {
+    let state!: ReturnType<typeof steerable>;
+    await withApp("redis", (app) => state = steerable(app), async (world) => {
+      const flaky = taskOf(world.app, "flaky");
+      const ids: string[] = await Promise.all([1, 2, 3, 4].map(() => flaky.dispatch({})));
+      for (const id of ids) await waitForState(world, id, "failed");
+      state.down = false;
+      const one = await world.send(`/jobs/${ids[0]}/retry`);
+      assert.equal(one.status, 200, JSON.stringify(one.body));
+      assert.equal((await waitForState(world, ids[0], "completed")).result, "ok");
+      const dlq = await world.send(`/dlq/${ids[1]}/retry`);
+      assert.equal(dlq.status, 200, JSON.stringify(dlq.body));
+      await waitForState(world, ids[1], "completed");
+      const all = await world.send("/tasks/flaky/retry-all");
+      assert.equal(all.body.retried, 2);
+      for (const id of ids.slice(2)) await waitForState(world, id, "completed");
+    }, { boardOn });
   });
-});
+}
 
-Deno.test("cancel from the board: a waiting job never runs, an active one is stopped by its worker", async () => {
-  await withApp("redis", steerable, async (world) => {
-    const slow = taskOf(world.app, "slow");
-    const active = await slow.dispatch({});
-    await waitForState(world, active, "active");
-    const waiting = await slow.dispatch({});
-    const first = await world.send(`/jobs/${waiting}/cancel`, { reason: "not needed" });
-    assert.equal(first.body.to, "cancelled");
-    const second = await world.send(`/jobs/${active}/cancel`);
-    assert.equal(second.body.to, "cancelling");
-    await waitForState(world, active, "cancelled");
-    const after = await world.get(`/jobs/${waiting}`);
-    assert.equal(after.body.state, "cancelled");
-    assert.equal(after.body.timestamps.processed, null, "the waiting job never ran");
+for (const boardOn of BOARDS) {
+  Deno.test(`cancel from the board (${boardOn}): a waiting job never runs, an active one is stopped by its worker`, async () => {
+    await withApp("redis", steerable, async (world) => {
+      const slow = taskOf(world.app, "slow");
+      const active = await slow.dispatch({});
+      await waitForState(world, active, "active");
+      const waiting = await slow.dispatch({});
+      const first = await world.send(`/jobs/${waiting}/cancel`, { reason: "not needed" });
+      assert.equal(first.body.to, "cancelled");
+      const second = await world.send(`/jobs/${active}/cancel`);
+      assert.equal(second.body.to, "cancelling");
+      await waitForState(world, active, "cancelled");
+      const after = await world.get(`/jobs/${waiting}`);
+      assert.equal(after.body.state, "cancelled");
+      assert.equal(after.body.timestamps.processed, null, "the waiting job never ran");
+    }, { boardOn });
   });
-});
+}
 
 Deno.test("clean from the board removes finished jobs while the worker keeps working", async () => {
   await withApp("redis", steerable, async (world) => {

@@ -39,12 +39,17 @@ async function call(
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
 
-/** Builds a world around an App made by `define(app)` before `app.start()`. */
+/**
+ * Builds a world around an App made by `define(app)` before `app.start()`.
+ * The board is `createBoard(app)`, or with `boardOn: "url"` a standalone
+ * board on the App's Redis URL, which writes with its own scripts what the
+ * App's workers then run.
+ */
 export async function withApp(
   kind: "redis" | "memory",
   define: (app: any) => void,
   fn: (world: AppWorld) => Promise<void>,
-  options: { start?: boolean } = {},
+  options: { start?: boolean; boardOn?: "app" | "url" } = {},
 ): Promise<void> {
   const redis = kind === "redis" ? await startRedis() : null;
   const app = createTaskora({
@@ -53,7 +58,7 @@ export async function withApp(
   });
   try {
     define(app);
-    const board = createBoard(app);
+    const board = options.boardOn === "url" && redis ? createBoard(redis.url) : createBoard(app);
     try {
       if (options.start !== false) await app.start();
       await fn({
