@@ -18,6 +18,7 @@ import { BoardError, invalidParam } from "../errors.ts";
 import type { JobDetail, TaskSource } from "../source/types.ts";
 import { optionalString, readJsonObject } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
+import type { ResolvedOptions } from "../options.ts";
 import { jobNotFound } from "../source/refusals.ts";
 
 /** Longest job id accepted; taskora's are UUIDs, custom ids stay well below. */
@@ -87,8 +88,19 @@ export function editedData(body: Record<string, unknown>): unknown {
   return body.data;
 }
 
+/**
+ * Whether the board shows job data as stored: with redaction or a data
+ * formatter the editor would hold masked or reshaped values, and an edited
+ * retry would write them over the real ones.
+ */
+export function dataShownAsStored(
+  options: Pick<ResolvedOptions, "redact" | "formatters">,
+): boolean {
+  return options.redact.length === 0 && options.formatters.data === undefined;
+}
+
 /** Routes under `/jobs`. */
-export function jobRoutes({ source, present }: ApiDeps): Hono {
+export function jobRoutes({ source, present, options }: ApiDeps): Hono {
   return new Hono()
     .get("/jobs/:jobId", async (c) => {
       const job = await findJob(source, jobIdParam(c.req.param("jobId")));
@@ -101,6 +113,13 @@ export function jobRoutes({ source, present }: ApiDeps): Hono {
     })
     .post("/jobs/:jobId/retry-edited", async (c) => {
       const jobId = jobIdParam(c.req.param("jobId"));
+      if (!dataShownAsStored(options)) {
+        throw new BoardError(
+          "INVALID_STATE",
+          "This board masks (redact) or reshapes (formatters.data) job data, so an edited " +
+            "retry would write what it shows over what is stored: it is off here",
+        );
+      }
       const data = editedData(await readJsonObject(c, ["data"], { required: true }));
       const retried = await source.retryJobWithData(jobId, data);
       return c.json({ ok: true, ...retried } satisfies JobActionResponse);

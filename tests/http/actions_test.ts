@@ -147,6 +147,37 @@ action(
   },
 );
 
+Deno.test("a board that masks or reshapes data refuses the edited retry and says so in /config", async () => {
+  for (const options of [{ redact: ["password"] }, { formatters: { data: (v: unknown) => v } }]) {
+    const source = createMemorySource({ seed: dump });
+    const board = createBoard(source, options);
+    try {
+      const ask = (method: string, path: string, body?: unknown) =>
+        board.fetch(
+          new Request(`http://board.test/board/api${path}`, {
+            method,
+            headers: { origin: "http://board.test", "content-type": "application/json" },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          }),
+        );
+      assert.equal((await (await ask("GET", "/config")).json()).editableData, false);
+      await expectError(
+        await ask("POST", `/jobs/${FAILED}/retry-edited`, { data: { password: "[REDACTED]" } }),
+        409,
+        "INVALID_STATE",
+        /masks \(redact\) or reshapes/,
+      );
+      assert.equal((await source.getJob(FAILED))?.state, "failed", "nothing was retried");
+      assert.equal(
+        ((await source.getJob(FAILED))?.data as { password: string }).password,
+        "hunter2",
+      );
+    } finally {
+      await source.close();
+    }
+  }
+});
+
 action("POST /jobs/{id}/cancel cancels or signals, and refuses finished jobs", async (call) => {
   const active = await (await call("POST", `/jobs/${ACTIVE}/cancel`, { reason: "operator" }))
     .json();

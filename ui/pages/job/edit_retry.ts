@@ -16,6 +16,9 @@ import { href } from "../../lib/router.ts";
 import { collapse, lineDiff, MAX_DIFF_LINES } from "./line_diff.ts";
 import type { JobActionResponse, JobDetail } from "./types.ts";
 
+// htm drops a newline typed in the template; an interpolated one stays in the <pre>.
+const NEWLINE = "\n";
+
 const pretty = (value: unknown): string => JSON.stringify(value, null, 2) ?? "null";
 
 /** What is wrong with the edited text, or null when it can be sent. */
@@ -52,10 +55,10 @@ function Diff({ before, after }: { before: string; after: string }) {
       line,
     ) =>
       line.kind === "gap"
-        ? html`<span class="diff-gap">⋯ ${formatCount(line.lines)} unchanged lines\n</span>`
+        ? html`<span class="diff-gap">⋯ ${formatCount(line.lines)} unchanged lines${NEWLINE}</span>`
         : html`<span class=${`diff-${line.kind}`}>${
           line.kind === "added" ? "+ " : line.kind === "removed" ? "- " : "  "
-        }${line.text}\n</span>`
+        }${line.text}${NEWLINE}</span>`
     )}</pre>
   `;
 }

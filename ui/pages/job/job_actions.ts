@@ -94,8 +94,12 @@ export function JobActions({ job, onDone }: { job: JobDetail; onDone(): void }) 
         ? html`
           <button type="button" class="btn btn-primary" disabled=${busy}
             onClick=${retry}>Retry</button>
-          <button type="button" class="btn" disabled=${busy}
-            onClick=${() => setEditing(true)}>Edit and retry</button>
+          ${config.editableData
+            ? html`
+              <button type="button" class="btn" disabled=${busy}
+                onClick=${() => setEditing(true)}>Edit and retry</button>
+            `
+            : null}
         `
         : null}
       <button type="button" class="btn" disabled=${busy} onClick=${rerun}>Run again</button>
