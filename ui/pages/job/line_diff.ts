@@ -48,12 +48,17 @@ export function lineDiff(before: string, after: string): DiffLine[] | null {
   const n = endA - start;
   const m = endB - start;
   if (n > MAX_DIFF_LINES || m > MAX_DIFF_LINES) return null;
+  // Lines as numbers, so the n × m loop compares integers, not strings.
+  const ids = new Map<string, number>();
+  const idOf = (line: string) => ids.get(line) ?? ids.set(line, ids.size).size - 1;
+  const idA = Int32Array.from(a.slice(start, endA), idOf);
+  const idB = Int32Array.from(b.slice(start, endB), idOf);
   // common[i * width + j]: the LCS length of a[start + i ..] and b[start + j ..] (≤ 2,000: fits 16 bits).
   const width = m + 1;
   const common = new Uint16Array((n + 1) * width);
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      common[i * width + j] = a[start + i] === b[start + j]
+      common[i * width + j] = idA[i] === idB[j]
         ? common[(i + 1) * width + j + 1] + 1
         : Math.max(common[(i + 1) * width + j], common[i * width + j + 1]);
     }
