@@ -19,6 +19,7 @@ export interface AuditedAction {
 /** method, path under `/api`, action; `:target` names the target, `:task` a task target. */
 const ROUTES: readonly [method: string, path: string, action: string][] = [
   ["POST", "/jobs/:target/retry", "job.retry"],
+  ["POST", "/jobs/:target/retry-edited", "job.retry-edited"],
   ["POST", "/jobs/:target/rerun", "job.rerun"],
   ["POST", "/jobs/:target/cancel", "job.cancel"],
   ["POST", "/tasks/:task/retry-all", "task.retry-all"],

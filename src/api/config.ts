@@ -7,6 +7,7 @@
 import { Hono } from "hono";
 import type { ConfigResponse } from "../contract/config.ts";
 import type { ApiDeps } from "./deps.ts";
+import { dataShownAsStored } from "./jobs.ts";
 
 /** Routes under `/config`. */
 export function configRoutes({ options }: ApiDeps): Hono {
@@ -18,6 +19,7 @@ export function configRoutes({ options }: ApiDeps): Hono {
         favicon: options.favicon,
         theme: options.theme,
         readOnly: options.readOnly,
+        editableData: dataShownAsStored(options),
         refreshInterval: options.refreshInterval,
         authEnabled: options.auth !== null && typeof options.auth === "object",
         basePath: options.basePath,

@@ -19,6 +19,11 @@ export interface ConfigResponse {
   theme: Theme;
   /** Whether every mutation is refused (the UI hides them). */
   readOnly: boolean;
+  /**
+   * Whether a job's data is shown as stored (no redaction, no data
+   * formatter), so an edited retry writes back only what was changed.
+   */
+  editableData: boolean;
   /** Polling period in milliseconds, while live updates are down. */
   refreshInterval: number;
   /** Whether the board asks for a login. */

@@ -197,7 +197,38 @@ export interface JobActionResult {
   to: JobState | "cancelling";
 }
 
-/** The answer of `POST /jobs/{id}/retry`, `/cancel` and `POST /dlq/{id}/retry`. */
+/** What running a job again (`POST /jobs/{id}/rerun`) dispatched. */
+export interface RerunResult {
+  /** The new job. */
+  jobId: string;
+  /** Its task (the job's own). */
+  task: string;
+  /** The `_v` the new job was stamped with. */
+  version: number;
+  /**
+   * Where that version came from: `app`, the taskora App's task (exact);
+   * `recent-jobs`, the highest `_v` among the job run again and the task's
+   * newest jobs (the board runs without the App and cannot know better).
+   */
+  versionFrom: "app" | "recent-jobs";
+}
+
+/** The answer of `POST /jobs/{id}/rerun`. */
+export interface RerunResponse extends RerunResult {
+  /** Always true: a refused action is an error answer. */
+  ok: true;
+}
+
+/**
+ * Most bytes of the JSON text of the data an edited retry
+ * (`POST /jobs/{id}/retry-edited`) writes.
+ */
+export const MAX_EDITED_DATA_BYTES = 512 * 1024;
+
+/**
+ * The answer of `POST /jobs/{id}/retry`, `/retry-edited`, `/cancel` and
+ * `POST /dlq/{id}/retry`.
+ */
 export interface JobActionResponse extends JobActionResult {
   /** Always true: a refused action is an error answer. */
   ok: true;

@@ -80,14 +80,15 @@ export function assertCleanable(state: FinishedState, olderThanMs: number): void
 }
 
 /**
- * `VERSION_UNKNOWN`: a trigger without the App, for a task with no job left
- * to learn its version from.
+ * `VERSION_UNKNOWN`: a dispatch without the App (a trigger, a re-run) for a
+ * task with no job left to learn its version from; `refused` says what was
+ * not done, e.g. `Schedule "nightly" was not triggered`.
  */
-export function versionUnknown(schedule: string, task: string): BoardError {
+export function versionUnknown(refused: string, task: string): BoardError {
   return new BoardError(
     "VERSION_UNKNOWN",
-    `Schedule "${schedule}" was not triggered: no job of task "${task}" is left to learn its ` +
+    `${refused}: no job of task "${task}" is left to learn its ` +
       "version from, and a guessed _v makes a job that fails at once or is migrated again. " +
-      "Embed the board with the taskora App (createBoard(app)) to trigger through it.",
+      "Embed the board with the taskora App (createBoard(app)) to dispatch through it.",
   );
 }

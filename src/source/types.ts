@@ -31,6 +31,7 @@ import type {
   JobRow,
   LogEntry,
   LogPage,
+  RerunResult,
   WorkflowLink,
 } from "../contract/jobs.ts";
 import type { ScheduleConfig, ScheduleRecord, TriggerResult } from "../contract/schedules.ts";
@@ -92,6 +93,7 @@ export type {
   MigrationLock,
   QueueHeads,
   QueueStats,
+  RerunResult,
   RetryableState,
   ScheduleConfig,
   ScheduleRecord,
@@ -316,6 +318,18 @@ export interface TaskSource {
    * state) when the job is in none of the `from` states.
    */
   retryJob(jobId: string, from?: readonly RetryableState[]): Promise<JobActionResult>;
+  /**
+   * {@link TaskSource.retryJob} of a failed or cancelled job with its data
+   * replaced by `data`, in the same atomic step (a job refused keeps its
+   * data). `INVALID_STATE` where the store's API cannot replace it.
+   */
+  retryJobWithData(jobId: string, data: unknown): Promise<JobActionResult>;
+  /**
+   * Dispatches a new job of the job's task with the job's data, as the task
+   * itself would (with the App: `task.dispatch(data)`). `JOB_NOT_FOUND` for
+   * an unknown id; `VERSION_UNKNOWN` when no job says the task's version.
+   */
+  rerunJob(jobId: string): Promise<RerunResult>;
   /**
    * Cancels a waiting, delayed or retrying job at once, or signals an active
    * one's worker; `INVALID_STATE` for a finished job.

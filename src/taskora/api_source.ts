@@ -42,6 +42,7 @@ import {
   type LogPage,
   type QueueHeads,
   type QueueStats,
+  type RerunResult,
   RETRYABLE_STATES,
   type RetryableState,
   type SchedulePatch,
@@ -67,7 +68,7 @@ import { decodeEventFields } from "../source/wire/event_fields.ts";
 import { decodeJob, decodeJobState, decodeLogs, decodeWorkflow } from "../source/wire/decode.ts";
 import { findTask, type TaskoraAppLike } from "./app.ts";
 import { appTaskDefinition, DeclaredSchedules } from "./definitions.ts";
-import { memoryLedger, type TriggerLedger, triggerThroughApp } from "./trigger.ts";
+import { memoryLedger, rerunThroughApp, type TriggerLedger, triggerThroughApp } from "./trigger.ts";
 
 /** taskora's raw job (`Adapter.getJobDetails`). */
 interface RawJob {
@@ -499,6 +500,26 @@ export class AppApiSource implements TaskSource {
     }
     if (!await this.#app.deadLetters.retry(task, jobId)) throw cannotRetry(jobId, "gone", from);
     return { id: jobId, task, from: "failed", to: "waiting" };
+  }
+
+  /**
+   * Refused: the App's API re-dispatches a job as it is (`deadLetters.retry`)
+   * and has no way to replace its data.
+   */
+  async retryJobWithData(jobId: string): Promise<JobActionResult> {
+    if (await this.#taskOf(jobId) === null) throw jobNotFound(jobId);
+    throw new BoardError(
+      "INVALID_STATE",
+      `Job ${jobId} was not retried: through the App's API a job's data cannot be replaced; ` +
+        "retry it as it is, or run it again (a new job with the same data)",
+    );
+  }
+
+  /** Runs a job again through the App (`task.dispatch`); see `trigger.ts`. */
+  async rerunJob(jobId: string): Promise<RerunResult> {
+    const job = await this.getJob(jobId);
+    if (!job) throw jobNotFound(jobId);
+    return await rerunThroughApp(this.#app, job);
   }
 
   /** Cancels a job through the adapter (an active one is flagged for its worker). */

@@ -8,6 +8,7 @@
  */
 
 import type {
+  RerunResult,
   SchedulePatch,
   ScheduleRecord,
   TaskDefinition,
@@ -16,12 +17,17 @@ import type {
 import { RedisTaskSource } from "../source/redis/mod.ts";
 import type { RedisConnection } from "../source/redis/client.ts";
 import { getSchedule } from "../source/redis/schedules.ts";
-import { scheduleNotFound, taskNotFound } from "../source/refusals.ts";
+import { jobNotFound, scheduleNotFound, taskNotFound } from "../source/refusals.ts";
 import { keyRoot } from "../source/wire/keys.ts";
 import type { TaskoraAppLike } from "./app.ts";
 import { appTaskDefinition, DeclaredSchedules } from "./definitions.ts";
 import { fromIoredis, type IoredisLike } from "./ioredis_client.ts";
-import { TRIGGER_KEY_TTL_MS, type TriggerLedger, triggerThroughApp } from "./trigger.ts";
+import {
+  rerunThroughApp,
+  TRIGGER_KEY_TTL_MS,
+  type TriggerLedger,
+  triggerThroughApp,
+} from "./trigger.ts";
 
 /**
  * Trigger keys in Redis (`<root>:board:trigger:<uuid>`, one string per key,
@@ -105,5 +111,12 @@ export class AppRedisSource extends RedisTaskSource {
       { name, task: record.config.task },
       idempotencyKey,
     );
+  }
+
+  /** Runs a job again through the App (`task.dispatch`); see `trigger.ts`. */
+  override async rerunJob(jobId: string): Promise<RerunResult> {
+    const job = await this.getJob(jobId);
+    if (!job) throw jobNotFound(jobId);
+    return await rerunThroughApp(this.#app, job);
   }
 }

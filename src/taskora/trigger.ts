@@ -1,6 +1,6 @@
 /**
- * Triggering a schedule through the App (`app.schedules.trigger`): the job
- * is dispatched by taskora itself, so its `_v`, TTL, collect buffering,
+ * Triggering a schedule (`app.schedules.trigger`) and running a job again
+ * (`task.dispatch`) through the App: the job is dispatched by taskora itself, so its `_v`, TTL, collect buffering,
  * input schema and serializer are the task's own.
  *
  * taskora gives the dispatched job a random id, so an idempotency key
@@ -12,6 +12,7 @@
  */
 
 import { BoardError } from "../errors.ts";
+import type { RerunResult } from "../contract/jobs.ts";
 import type { TriggerResult } from "../contract/schedules.ts";
 import { scheduleNotFound } from "../source/refusals.ts";
 import { triggerJobId } from "../source/trigger_id.ts";
@@ -63,6 +64,41 @@ function failure(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+function refusedDispatch(error: unknown): BoardError {
+  if (error instanceof BoardError) return error;
+  return new BoardError("INVALID_STATE", `taskora refused the dispatch: ${failure(error)}`, {
+    cause: error,
+  });
+}
+
+/**
+ * Runs job `jobId` of `task` again through the App: `task.dispatch(data)`,
+ * so the new job's `_v`, TTL, collect buffering, input schema and
+ * serializer are the task's own. `INVALID_STATE` when this App does not
+ * register the task or taskora refuses the dispatch (e.g. its input schema
+ * rejects the data).
+ */
+export async function rerunThroughApp(
+  app: TaskoraAppLike,
+  job: { id: string; task: string; data: unknown },
+): Promise<RerunResult> {
+  const definition = findTask(app, job.task);
+  if (!definition) {
+    throw new BoardError(
+      "INVALID_STATE",
+      `Job ${job.id} is of task "${job.task}", which this App does not register: register it ` +
+        "(app.task, or app.register(contract)) in the process that serves the board",
+    );
+  }
+  let jobId: string;
+  try {
+    jobId = String(await definition.dispatch(job.data));
+  } catch (error) {
+    throw refusedDispatch(error);
+  }
+  return { jobId, task: job.task, version: definition.version, versionFrom: "app" };
+}
+
 /**
  * Dispatches one run of schedule `name` (which runs `task`) through the
  * App. `INVALID_STATE` when this App does not register the task (the fix:
@@ -103,10 +139,7 @@ export async function triggerThroughApp(
     if (/not found/i.test(failure(error)) && /schedule/i.test(failure(error))) {
       throw scheduleNotFound(name);
     }
-    if (error instanceof BoardError) throw error;
-    throw new BoardError("INVALID_STATE", `taskora refused the dispatch: ${failure(error)}`, {
-      cause: error,
-    });
+    throw refusedDispatch(error);
   }
   if (token !== null) await ledger.record(token, jobId);
   return { jobId, created: true, version: definition.version, versionFrom: "app" };

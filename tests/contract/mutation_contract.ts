@@ -236,6 +236,58 @@ export function mutationContract(name: string, seed: Seed): void {
     assert.equal(await count(s, "send-email", "waiting"), 1);
   });
 
+  // ── edited retry ──────────────────────────────────────────────────
+
+  contract("an edited retry sends the job back with its new data, in one step", async (s) => {
+    const edited = { to: "fixed@x.io", mode: "ok", nested: { list: [1, "two", null] } };
+    assert.deepEqual(await s.retryJobWithData(FAILED_EMAIL, edited), {
+      id: FAILED_EMAIL,
+      task: "send-email",
+      from: "failed",
+      to: "waiting",
+    });
+    const job = await s.getJob(FAILED_EMAIL);
+    assert.equal(job?.state, "waiting");
+    assert.equal(job?.attempt, 1);
+    assert.deepEqual(job?.data, edited);
+    assert.deepEqual(await ids(s, "send-email", "waiting"), [FAILED_EMAIL]);
+    await s.retryJobWithData(CANCELLED_EMAIL, null);
+    assert.equal((await s.getJob(CANCELLED_EMAIL))?.data, null, "null is data too");
+  });
+
+  contract("a refused edited retry leaves the job's data as it was", async (s) => {
+    const before = (await s.getJob(COMPLETED_EMAIL))?.data;
+    await assert.rejects(
+      s.retryJobWithData(COMPLETED_EMAIL, { replaced: true }),
+      code("INVALID_STATE", "completed"),
+    );
+    assert.deepEqual((await s.getJob(COMPLETED_EMAIL))?.data, before);
+    await assert.rejects(s.retryJobWithData(UNKNOWN_JOB, {}), code("JOB_NOT_FOUND"));
+  });
+
+  // ── run again ─────────────────────────────────────────────────────
+
+  contract("runs a job again: a new waiting job of its task, its data, its version", async (s) => {
+    const result = await s.rerunJob(COMPLETED_EMAIL);
+    assert.equal(result.task, "send-email");
+    assert.equal(result.version, 1, "the fixture's send-email jobs are all _v 1");
+    assert.equal(result.versionFrom, "recent-jobs");
+    assert.notEqual(result.jobId, COMPLETED_EMAIL);
+    const fresh = await s.getJob(result.jobId);
+    const original = await s.getJob(COMPLETED_EMAIL);
+    assert.ok(fresh && original);
+    assert.equal(fresh.state, "waiting");
+    assert.equal(fresh.attempt, 1);
+    assert.equal(fresh.maxAttempts, 2);
+    assert.equal(fresh.version, 1);
+    assert.deepEqual(fresh.data, original.data);
+    assert.equal(original.state, "completed", "the job run again stays as it was");
+    assert.deepEqual(await ids(s, "send-email", "waiting"), [result.jobId]);
+    const second = await s.rerunJob(COMPLETED_EMAIL);
+    assert.notEqual(second.jobId, result.jobId, "each run again is a new job");
+    await assert.rejects(s.rerunJob(UNKNOWN_JOB), code("JOB_NOT_FOUND"));
+  });
+
   // ── cancel ────────────────────────────────────────────────────────
 
   contract("cancels waiting, prioritized, delayed and retrying jobs at once", async (s) => {

@@ -230,10 +230,10 @@ browserTest(
       await badge.getByText("failed").waitFor();
       assert.equal(await page.getByRole("button", { name: "Cancel" }).count(), 0);
 
-      await page.getByRole("button", { name: "Retry" }).click();
+      await page.getByRole("button", { name: "Retry", exact: true }).click();
       await page.getByRole("status").getByText("Job sent back to waiting").waitFor();
       await badge.getByText("waiting").waitFor();
-      assert.equal(await page.getByRole("button", { name: "Retry" }).count(), 0);
+      assert.equal(await page.getByRole("button", { name: "Retry", exact: true }).count(), 0);
 
       // Backing out of the confirmation changes nothing.
       await page.getByRole("button", { name: "Cancel", exact: true }).click();
@@ -252,7 +252,7 @@ browserTest(
       });
       await badge.getByText("cancelled").waitFor();
       await page.getByText("Cancel reason: duplicate of a resent email").waitFor();
-      await page.getByRole("button", { name: "Retry" }).waitFor();
+      await page.getByRole("button", { name: "Retry", exact: true }).waitFor();
     });
   },
 );
@@ -337,7 +337,7 @@ browserTest("a read-only board shows no actions on the task and job pages", asyn
 
     await page.goto(`${root}jobs/${FAILED_JOB}`);
     await page.getByRole("heading", { name: FAILED_JOB }).waitFor();
-    assert.equal(await page.getByRole("button", { name: "Retry" }).count(), 0);
+    assert.equal(await page.getByRole("button", { name: "Retry", exact: true }).count(), 0);
 
     await page.goto(`${root}jobs/${ACTIVE_JOB}`);
     await page.getByRole("heading", { name: ACTIVE_JOB }).waitFor();

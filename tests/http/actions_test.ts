@@ -6,12 +6,16 @@
 import assert from "node:assert/strict";
 import { createBoard } from "../../mod.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { MAX_EDITED_DATA_BYTES } from "../../src/contract/jobs.ts";
 import { readFixture } from "../helpers/fixture.ts";
+import { nested } from "../helpers/nested.ts";
 
 const dump = readFixture();
 const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
 const COMPLETED = "a1cc1051-e5de-4ae3-babd-cdd4d73d08cc";
 const ACTIVE = "d8e1df37-39dd-4863-9508-f7c9bd517880";
+/** What a retry of {@link FAILED} answers, edited or not. */
+const FAILED_RETRIED = { ok: true, id: FAILED, task: "send-email", from: "failed", to: "waiting" };
 
 type Call = (
   method: string,
@@ -56,13 +60,7 @@ async function expectError(response: Response, status: number, code: string, men
 action("POST /jobs/{id}/retry sends a failed job back to waiting", async (call) => {
   const response = await call("POST", `/jobs/${FAILED}/retry`);
   assert.equal(response.status, 200);
-  assert.deepEqual(await response.json(), {
-    ok: true,
-    id: FAILED,
-    task: "send-email",
-    from: "failed",
-    to: "waiting",
-  });
+  assert.deepEqual(await response.json(), FAILED_RETRIED);
   const job = await (await call("GET", `/jobs/${FAILED}`)).json();
   assert.equal(job.state, "waiting");
   assert.equal(job.attempt, 1);
@@ -78,6 +76,96 @@ action("retrying a job in the wrong state is 409 INVALID_STATE naming the state"
   );
   await expectError(await call("POST", `/jobs/${ACTIVE}/retry`), 409, "INVALID_STATE", /active/);
   await expectError(await call("POST", "/jobs/nope/retry"), 404, "JOB_NOT_FOUND", /nope/);
+});
+
+action("POST /jobs/{id}/rerun dispatches a new job with the job's data", async (call) => {
+  const response = await call("POST", `/jobs/${COMPLETED}/rerun`);
+  const body = await response.json();
+  assert.equal(response.status, 200, JSON.stringify(body));
+  assert.equal(body.ok, true);
+  assert.equal(body.versionFrom, "recent-jobs");
+  assert.equal(typeof body.version, "number");
+  const [fresh, original] = await Promise.all(
+    [body.jobId, COMPLETED].map(async (id) => await (await call("GET", `/jobs/${id}`)).json()),
+  );
+  assert.equal(fresh.task, body.task);
+  assert.equal(fresh.state, "waiting");
+  assert.deepEqual(fresh.data, original.data);
+  await expectError(
+    await call("POST", `/jobs/${COMPLETED}/rerun`, { data: 1 }),
+    400,
+    "INVALID_PARAM",
+    /unknown field data/,
+  );
+  await expectError(await call("POST", "/jobs/nope-nope/rerun"), 404, "JOB_NOT_FOUND", /nope-nope/);
+});
+
+action(
+  "POST /jobs/{id}/retry-edited retries with new data; bad data is a 400 naming data",
+  async (call) => {
+    const response = await call("POST", `/jobs/${FAILED}/retry-edited`, {
+      data: { fixed: [1, 2] },
+    });
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), FAILED_RETRIED);
+    assert.deepEqual((await (await call("GET", `/jobs/${FAILED}`)).json()).data, { fixed: [1, 2] });
+
+    const url = `/jobs/${COMPLETED}/retry-edited`;
+    await expectError(await call("POST", url, {}), 400, "INVALID_PARAM", /data.*required/);
+    await expectError(await call("POST", url), 400, "INVALID_PARAM", /body/);
+    await expectError(await call("POST", url, '{"data": '), 400, "INVALID_PARAM", /not valid JSON/);
+    await expectError(
+      await call("POST", url, { data: 1, extra: 2 }),
+      400,
+      "INVALID_PARAM",
+      /extra/,
+    );
+    await expectError(
+      await call("POST", url, { data: nested(65, 1) }),
+      400,
+      "INVALID_PARAM",
+      /data: nests .* more than 64 levels/,
+    );
+    const big = "x".repeat(MAX_EDITED_DATA_BYTES);
+    await expectError(
+      await call("POST", url, { data: big }),
+      400,
+      "INVALID_PARAM",
+      new RegExp(`Invalid data: must be at most ${MAX_EDITED_DATA_BYTES} bytes`),
+    );
+    await expectError(await call("POST", url, { data: 1 }), 409, "INVALID_STATE", /completed/);
+  },
+);
+
+Deno.test("a board that masks or reshapes data refuses the edited retry and says so in /config", async () => {
+  for (const options of [{ redact: ["password"] }, { formatters: { data: (v: unknown) => v } }]) {
+    const source = createMemorySource({ seed: dump });
+    const board = createBoard(source, options);
+    try {
+      const ask = (method: string, path: string, body?: unknown) =>
+        board.fetch(
+          new Request(`http://board.test/board/api${path}`, {
+            method,
+            headers: { origin: "http://board.test", "content-type": "application/json" },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          }),
+        );
+      assert.equal((await (await ask("GET", "/config")).json()).editableData, false);
+      await expectError(
+        await ask("POST", `/jobs/${FAILED}/retry-edited`, { data: { password: "[REDACTED]" } }),
+        409,
+        "INVALID_STATE",
+        /masks \(redact\) or reshapes/,
+      );
+      assert.equal((await source.getJob(FAILED))?.state, "failed", "nothing was retried");
+      assert.equal(
+        ((await source.getJob(FAILED))?.data as { password: string }).password,
+        "hunter2",
+      );
+    } finally {
+      await source.close();
+    }
+  }
 });
 
 action("POST /jobs/{id}/cancel cancels or signals, and refuses finished jobs", async (call) => {

@@ -332,6 +332,7 @@ Deno.test("GET /config tells the UI how the board is set up", async () => {
         favicon: null,
         theme: "dark",
         readOnly: true,
+        editableData: true,
         refreshInterval: 2000,
         authEnabled: false,
         basePath: "/board",

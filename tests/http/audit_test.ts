@@ -87,6 +87,25 @@ Deno.test("every mutation is recorded once, with its user, target, count and out
   }
 });
 
+Deno.test("Run again and the edited retry are recorded under their own actions", async () => {
+  const redis = await startRedis();
+  await loadFixture(redis.url);
+  const board = createBoard(redis.url);
+  try {
+    assert.equal((await call(board, "POST", `/jobs/${FAILED}/rerun`)).status, 200);
+    assert.equal((await call(board, "POST", `/jobs/${FAILED}/retry-edited`)).status, 400);
+    const trail = await entries(board);
+    assert.deepEqual(trail.map((e) => [e.action, e.target, e.task, e.outcome, e.code]), [
+      ["job.retry-edited", FAILED, null, "error", "INVALID_PARAM"],
+      ["job.rerun", FAILED, "send-email", "ok", null],
+    ]);
+    assert.equal((await entries(board, "?action=job.retry-edited")).length, 1);
+  } finally {
+    await board.close();
+    await redis.stop();
+  }
+});
+
 Deno.test("a read-only board records nothing; bad audit filters are a 400 naming them", async () => {
   const redis = await startRedis();
   await loadFixture(redis.url);

@@ -114,6 +114,8 @@ Deno.test("readOnly refuses every mutation with 403 READ_ONLY before any handler
   for (
     const [method, path] of [
       ["POST", "/board/api/jobs/7deea1e0-af8c-4c24-bb84-c89069ee4b0a/retry"],
+      ["POST", "/board/api/jobs/7deea1e0-af8c-4c24-bb84-c89069ee4b0a/retry-edited"],
+      ["POST", "/board/api/jobs/7deea1e0-af8c-4c24-bb84-c89069ee4b0a/rerun"],
       ["PUT", "/board/api/schedules/heartbeat"],
       ["DELETE", "/board/api/schedules/heartbeat"],
       ["POST", "/board/api/anything"],

@@ -14,6 +14,7 @@ export const DEFAULT_CONFIG: BoardConfig = {
   favicon: null,
   theme: "auto",
   readOnly: false,
+  editableData: false,
   refreshInterval: 5000,
   authEnabled: false,
 };
@@ -37,6 +38,7 @@ export async function loadConfig(api: Api, signal?: AbortSignal): Promise<BoardC
     favicon: typeof raw.favicon === "string" && raw.favicon ? raw.favicon : null,
     theme,
     readOnly: raw.readOnly === true,
+    editableData: raw.editableData === true,
     refreshInterval: Number.isFinite(interval) && interval >= 500
       ? interval
       : DEFAULT_CONFIG.refreshInterval,

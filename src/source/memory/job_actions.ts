@@ -13,10 +13,12 @@ import {
   type FinishedState,
   type JobActionResult,
   type JobState,
+  type RerunResult,
   RETRYABLE_STATES,
   type RetryableState,
 } from "../types.ts";
 import type { MemoryStore, StoredJob } from "./store.ts";
+import { currentDispatch } from "./schedule_actions.ts";
 import { assertCleanable, cannotCancel, cannotRetry, jobNotFound } from "../refusals.ts";
 
 /** Failed jobs sent back per step of a retry-all, as the Redis source does per script call. */
@@ -32,7 +34,8 @@ function findJob(store: MemoryStore, jobId: string): StoredJob {
 }
 
 /**
- * Sends a failed or cancelled job back to waiting (attempt 1, fresh `ts`).
+ * Sends a failed or cancelled job back to waiting (attempt 1, fresh `ts`),
+ * its data replaced by `data` when given.
  *
  * @throws {BoardError} `JOB_NOT_FOUND` for an unknown id; `INVALID_STATE`
  * naming the job's state when it is in none of `from`.
@@ -41,6 +44,7 @@ export function retryJob(
   store: MemoryStore,
   jobId: string,
   from: readonly RetryableState[] = RETRYABLE_STATES,
+  data?: { value: unknown },
 ): JobActionResult {
   const job = findJob(store, jobId);
   const state = job.state;
@@ -51,7 +55,27 @@ export function retryJob(
     // The hash says failed or cancelled but the job is not in that set: retryDLQ refuses it too.
     throw new BoardError("INVALID_STATE", `Job ${jobId} is not in the ${state} set`);
   }
+  if (data !== undefined) {
+    // Stored as a worker would read it back from the hash: serialized and parsed again.
+    job.data = JSON.parse(JSON.stringify(data.value));
+    store.touch(job);
+  }
   return { id: jobId, task: job.task, from: state, to: "waiting" };
+}
+
+/**
+ * Dispatches a new job of the job's task with a copy of its data and the
+ * task's current version and attempts (see `currentDispatch`; the job
+ * itself is among the jobs it learns them from).
+ *
+ * @throws {BoardError} `JOB_NOT_FOUND` for an unknown id.
+ */
+export function rerunJob(store: MemoryStore, jobId: string): RerunResult {
+  const job = findJob(store, jobId);
+  const dispatch = currentDispatch(store, `Job ${jobId} was not run again`, job.task);
+  const id = crypto.randomUUID();
+  store.enqueue(job.task, { id, data: structuredClone(job.data), ...dispatch });
+  return { jobId: id, task: job.task, version: dispatch.version, versionFrom: "recent-jobs" };
 }
 
 /**

@@ -50,11 +50,12 @@ export function resumeSchedule(store: MemoryStore, name: string): void {
  * What a dispatch of the task carries today, read off its jobs (the store
  * holds the task's definition nowhere else): the highest `_v`, and the
  * `maxAttempts` of the newest job of that version. `VERSION_UNKNOWN` when
- * the task has no jobs (as the Redis source's script refuses).
+ * the task has no jobs (as the Redis source's script refuses), saying what
+ * was `refused`.
  */
-function currentDispatch(
+export function currentDispatch(
   store: MemoryStore,
-  name: string,
+  refused: string,
   task: string,
 ): { version: number; maxAttempts: number } {
   let newest: StoredJob | null = null;
@@ -64,7 +65,7 @@ function currentDispatch(
       (job.version === newest.version && job.createdAt > newest.createdAt)
     ) newest = job;
   }
-  if (newest === null) throw versionUnknown(name, task);
+  if (newest === null) throw versionUnknown(refused, task);
   return { version: newest.version, maxAttempts: newest.maxAttempts };
 }
 
@@ -80,7 +81,7 @@ function currentDispatch(
 export function triggerSchedule(store: MemoryStore, name: string, jobId: string): TriggerResult {
   const { config } = load(store, name);
   if (store.tasks.get(config.task)?.jobs.has(jobId)) return { jobId, created: false };
-  const dispatch = currentDispatch(store, name, config.task);
+  const dispatch = currentDispatch(store, `Schedule "${name}" was not triggered`, config.task);
   store.enqueue(config.task, {
     id: jobId,
     data: config.data !== undefined ? config.data : null,

@@ -26,6 +26,8 @@ import {
   type LogPage,
   type QueueHeads,
   type QueueStats,
+  type RerunResult,
+  RETRYABLE_STATES,
   type RetryableState,
   type SchedulePatch,
   type ScheduleRecord,
@@ -495,6 +497,18 @@ export class MemorySource implements TaskSource {
     from?: readonly RetryableState[],
   ): Promise<JobActionResult> {
     return Promise.try(() => jobActions.retryJob(this.store, jobId, from));
+  }
+
+  /** Sends a failed or cancelled job back to waiting with new data. */
+  retryJobWithData(jobId: string, data: unknown): Promise<JobActionResult> {
+    return Promise.try(() =>
+      jobActions.retryJob(this.store, jobId, RETRYABLE_STATES, { value: data })
+    );
+  }
+
+  /** Dispatches a new job of the job's task with its data. */
+  rerunJob(jobId: string): Promise<RerunResult> {
+    return Promise.try(() => jobActions.rerunJob(this.store, jobId));
   }
 
   /** Sends the failed jobs of one error group back to waiting. */

@@ -64,8 +64,12 @@ end
  * The state is checked inside the script, so of two concurrent retries of
  * one job only the first requeues it; the second sees `waiting`.
  *
+ * With a fifth ARGV the job's `data` field is replaced by it (the data
+ * serialized, as taskora's ENQUEUE stores it) in the same step, so a job
+ * refused keeps its data and a worker never sees the new data on the old run.
+ *
  * KEYS = wait, prioritized, marker, events, failed, cancelled.
- * ARGV = jobPrefix, jobId, now, allowed states (comma-separated).
+ * ARGV = jobPrefix, jobId, now, allowed states (comma-separated)[, data].
  * Returns `{"missing"}`, `{"refused", state}` or `{"done", previous state}`.
  */
 export const RETRY_JOB: LuaScript = {
@@ -83,6 +87,7 @@ for wanted in string.gmatch(ARGV[4], '[^,]+') do
   if wanted == state then allowed = true end
 end
 if not allowed then return { 'refused', state } end
+if #ARGV >= 5 then redis.call('HSET', prefix .. id, 'data', ARGV[5]) end
 if state == 'failed' then
   redis.call('ZREM', KEYS[5], id)
 else

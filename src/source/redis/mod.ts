@@ -31,6 +31,7 @@ import type {
   LogPage,
   QueueHeads,
   QueueStats,
+  RerunResult,
   RetryableState,
   SchedulePatch,
   ScheduleRecord,
@@ -71,6 +72,7 @@ import type { MigrationLock } from "../../contract/migration_lock.ts";
 import type { SchedulerLeadership, TaskLiveness } from "../../contract/liveness.ts";
 import { getQueueHeads } from "./queue_heads.ts";
 import { RecentJobIds } from "./recent_job_ids.ts";
+import { rerunJob } from "./rerun.ts";
 import { retryAllFailed, retryFailedJobs, retryJob } from "./retry.ts";
 import { inGroup } from "../dead_letters.ts";
 import {
@@ -548,6 +550,28 @@ export class RedisTaskSource implements TaskSource {
     const result = await retryJob(this.connection, task, jobId, from, this.prefix);
     this.#deadLetters.invalidate();
     return result;
+  }
+
+  /** Sends a failed or cancelled job back to waiting with new data; see `retry.ts`. */
+  async retryJobWithData(jobId: string, data: unknown): Promise<JobActionResult> {
+    await this.#ready();
+    const task = await this.#taskOfJob(jobId);
+    const result = await retryJob(
+      this.connection,
+      task,
+      jobId,
+      RETRYABLE_STATES,
+      this.prefix,
+      { value: data },
+    );
+    this.#deadLetters.invalidate();
+    return result;
+  }
+
+  /** Dispatches a new job with a job's data; see `rerun.ts`. */
+  async rerunJob(jobId: string): Promise<RerunResult> {
+    await this.#ready();
+    return await rerunJob(this.connection, await this.#taskOfJob(jobId), jobId, this.prefix);
   }
 
   /** Cancels a job, or signals its worker when it is active; see `cancel.ts`. */

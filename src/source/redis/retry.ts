@@ -35,19 +35,23 @@ function retryCommand(
   jobId: string,
   allowed: readonly RetryableState[],
   prefix?: string,
+  data?: string,
 ): Command {
   const keys = taskKeys(task, prefix);
+  const args: (string | number)[] = [keys.jobPrefix, jobId, Date.now(), allowed.join(",")];
+  if (data !== undefined) args.push(data);
   return {
     script: RETRY_JOB,
     keys: [keys.wait, keys.prioritized, keys.marker, keys.events, keys.failed, keys.cancelled],
-    args: [keys.jobPrefix, jobId, Date.now(), allowed.join(",")],
+    args,
   };
 }
 
 /**
  * Sends a job of `task` back to waiting when its state is one of `from`
- * (one script call). `JOB_NOT_FOUND` when the hash is gone,
- * `INVALID_STATE` naming the state otherwise.
+ * (one script call), its data replaced by `data` when given (serialized
+ * with JSON, taskora's default serializer). `JOB_NOT_FOUND` when the hash
+ * is gone, `INVALID_STATE` naming the state otherwise.
  */
 export async function retryJob(
   connection: RedisConnection,
@@ -55,10 +59,12 @@ export async function retryJob(
   jobId: string,
   from: readonly string[],
   prefix?: string,
+  data?: { value: unknown },
 ): Promise<JobActionResult> {
   const allowed = checkFrom(from);
+  const serialized = data === undefined ? undefined : JSON.stringify(data.value);
   const [outcome, state] = await connection.call<[string, string?]>(
-    retryCommand(task, jobId, allowed, prefix),
+    retryCommand(task, jobId, allowed, prefix, serialized),
   );
   if (outcome === "missing") throw jobNotFound(jobId);
   if (outcome === "refused") {

@@ -178,6 +178,33 @@ export async function removeSchedule(
 }
 
 /**
+ * One {@link TRIGGER_DISPATCH} call: a job `jobId` of `task` with the
+ * serialized `data`, its `_v` learnt from `lastJobId` and the task's newest
+ * jobs. Answers the script's `{ outcome, _v?, maxAttempts? }`.
+ */
+export async function dispatchAsTask(
+  connection: RedisConnection,
+  job: { task: string; jobId: string; data: string; lastJobId: string },
+  prefix?: string,
+): Promise<[number, ...number[]]> {
+  const keys = taskKeys(job.task, prefix);
+  return await connection.call<[number, ...number[]]>({
+    script: TRIGGER_DISPATCH,
+    keys: [
+      keys.wait,
+      keys.marker,
+      keys.events,
+      keys.active,
+      keys.delayed,
+      keys.completed,
+      keys.failed,
+      keys.cancelled,
+    ],
+    args: [keys.jobPrefix, job.jobId, job.data, Date.now(), job.lastJobId, VERSION_SAMPLE],
+  });
+}
+
+/**
  * Dispatches one run of a schedule now, as taskora's ScheduleManager.trigger
  * does (`task.dispatch(config.data ?? null)`): one job of the schedule's
  * task, its data serialized with JSON (taskora's default serializer), in
@@ -202,23 +229,16 @@ export async function triggerSchedule(
   if (record.config.task === "") {
     throw new BoardError("INVALID_STATE", `Schedule "${name}" names no task`);
   }
-  const keys = taskKeys(record.config.task, prefix);
   const data = JSON.stringify(record.config.data !== undefined ? record.config.data : null);
-  const [outcome, version] = await connection.call<[number, ...number[]]>({
-    script: TRIGGER_DISPATCH,
-    keys: [
-      keys.wait,
-      keys.marker,
-      keys.events,
-      keys.active,
-      keys.delayed,
-      keys.completed,
-      keys.failed,
-      keys.cancelled,
-    ],
-    args: [keys.jobPrefix, jobId, data, Date.now(), record.lastJobId ?? "", VERSION_SAMPLE],
-  });
-  if (outcome === 2) throw versionUnknown(name, record.config.task);
+  const [outcome, version] = await dispatchAsTask(connection, {
+    task: record.config.task,
+    jobId,
+    data,
+    lastJobId: record.lastJobId ?? "",
+  }, prefix);
+  if (outcome === 2) {
+    throw versionUnknown(`Schedule "${name}" was not triggered`, record.config.task);
+  }
   if (outcome === 0) return { jobId, created: false };
   return { jobId, created: true, version, versionFrom: "recent-jobs" };
 }

@@ -15,10 +15,10 @@ import { Fact } from "../../components/fact.ts";
 import { href } from "../../lib/router.ts";
 import { JobActions } from "./job_actions.ts";
 import { JobLockFact, JobVersion, SchedulerLine } from "./job_liveness.ts";
-import type { Job } from "./types.ts";
+import type { JobDetail } from "./types.ts";
 
 /** The header card; `onChanged` reloads the job after an action. */
-export function JobHeader({ job, onChanged }: { job: Job; onChanged(): void }) {
+export function JobHeader({ job, onChanged }: { job: JobDetail; onChanged(): void }) {
   const taskHref = href("tasks", job.task);
   return html`
     <section class="card detail-head">
