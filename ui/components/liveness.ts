@@ -57,8 +57,8 @@ export function SchedulerLeaderNote(
   if (!leader) {
     return html`
       <span class="scheduler-leader">
-        <strong>No scheduler leads</strong>: no schedule fires until an App with schedules runs.
-        <${ReadAge} receivedAt=${receivedAt} />
+        <strong>No scheduler leads</strong>: no schedule fires until an App with
+        schedules runs · <${ReadAge} receivedAt=${receivedAt} />
       </span>
     `;
   }
