@@ -74,12 +74,22 @@ Deno.test("the overview's Redis commands are O(tasks): the same for 10 and 5,000
     big = await overviewCommands(client, url);
   });
   assert.deepEqual(big, small, "no command count grows with the delayed sets");
-  // 8 counts, 1 queue-heads script (LINDEX, HGET, ZRANGE 0 0 inside), 2 MGET per task; 2 INFO.
+  // Per task: 1 counts script (8 LLEN/ZCARD inside), 1 queue-heads script (LINDEX, HGET,
+  // ZRANGE 0 0 inside), 2 MGET; and 2 INFO.
   assert.ok(
-    total(big) <= TASKS.length * 14 + 2,
+    total(big) <= TASKS.length * 15 + 2,
     `${total(big)} commands for ${TASKS.length} tasks`,
   );
-  assert.equal(big.get("evalsha") ?? 0, TASKS.length, "one O(1) script per task: the queue heads");
+  assert.equal(
+    big.get("evalsha") ?? 0,
+    2 * TASKS.length,
+    "two O(1) scripts per task: the counts and the queue heads",
+  );
+  const inside = total(big, ["llen", "zcard", "lindex", "hget", "zrange"]);
+  assert.ok(
+    total(big) - inside <= TASKS.length * 4 + 2,
+    `${total(big) - inside} commands on the wire for ${TASKS.length} tasks`,
+  );
 });
 
 Deno.test("an idle Redis source (no subscriber, no request for idleAfterMs) makes no command at all", async () => {

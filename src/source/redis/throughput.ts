@@ -29,6 +29,7 @@ export type MinuteCounts = [completed: number, failed: number];
  */
 export class ClosedMinutes {
   #byTask = new Map<string, Map<number, MinuteCounts>>();
+  #prunedBefore = -Infinity;
 
   /** Whether the minute of the task is known. */
   has(task: string, minute: number): boolean {
@@ -47,8 +48,13 @@ export class ClosedMinutes {
     minutes.set(minute, counts);
   }
 
-  /** Forgets minutes before `oldest`. */
+  /**
+   * Forgets minutes before `oldest`. Walks the cache only when `oldest` has
+   * moved on, i.e. once a minute, not on every request.
+   */
   prune(oldest: number): void {
+    if (oldest <= this.#prunedBefore) return;
+    this.#prunedBefore = oldest;
     for (const minutes of this.#byTask.values()) {
       for (const minute of minutes.keys()) {
         if (minute < oldest) minutes.delete(minute);
