@@ -106,15 +106,51 @@ export function collapseHtmWhitespace(code: string, tag: string): string {
   return out;
 }
 
-/** The name the bundle binds htm to (`s=xx.bind(yy)` after htm's code), found by its templates. */
-export function htmTag(code: string): string {
+/** `text` as a regular expression matching itself. */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The identifier tagging most templates that start with a tag (`x\`<div>…\``), if any. */
+function mostUsedTag(code: string): string | undefined {
   const counts = new Map<string, number>();
   for (const match of code.matchAll(/(?<![.\w$])([\w$]+)`\s*</g)) {
     counts.set(match[1], (counts.get(match[1]) ?? 0) + 1);
   }
-  const [tag] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
-  if (!tag || !new RegExp(`[,;{ ]${tag.replace(/\$/g, "\\$")}=[\\w$]+\\.bind\\(`).test(code)) {
-    throw new Error("cannot find the htm tag in the bundle");
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+/** The name a file binds htm to (`s=xx.bind(yy)` after htm's code), found by its templates. */
+function boundTag(code: string): string | undefined {
+  const tag = mostUsedTag(code);
+  return tag && new RegExp(`[,;{ ]${escape(tag)}=[\\w$]+\\.bind\\(`).test(code) ? tag : undefined;
+}
+
+/**
+ * The local name of the bound htm in each file of a code-split bundle: in the
+ * file that binds it, that name; in a file importing it from there
+ * (`import{j as a}from"./chunk.js"`), the import's local name. Files that
+ * neither bind nor import it are left out.
+ */
+export function htmTags(files: ReadonlyMap<string, string>): Map<string, string> {
+  const binding = [...files].flatMap(([name, code]) => {
+    const tag = boundTag(code);
+    return tag ? [{ name, tag }] : [];
+  });
+  if (binding.length !== 1) {
+    throw new Error(
+      `htm must be bound in exactly one file of the bundle (found ${binding.length})`,
+    );
   }
-  return tag;
+  const [{ name: home, tag }] = binding;
+  const tags = new Map([[home, tag]]);
+  const exports = new RegExp(`export\\{[^}]*?(?<![\\w$])${escape(tag)}(?: as ([\\w$]+))?[,}]`)
+    .exec(files.get(home)!);
+  if (!exports) return tags;
+  const exported = exports[1] ?? tag;
+  for (const [name, code] of files) {
+    const imports = new RegExp(`import\\{([^}]*)\\}from"\\./${escape(home)}"`).exec(code)?.[1];
+    const local = imports?.split(",").map((each) => each.split(" as "))
+      .find(([from]) => from === exported);
+    if (local) tags.set(name, local[1] ?? local[0]);
+  }
+  return tags;
 }

@@ -188,3 +188,19 @@ browserTest("signing in opens the page asked for; signing out ends the session",
     assert.equal(api.status(), 401);
   });
 });
+
+browserTest("a page whose code cannot be fetched says so and offers a reload", async () => {
+  await withBoard({}, async ({ page, root }) => {
+    let blocked = true;
+    await page.route(/\/assets\/job\.[0-9a-f]+\.js$/, (route) => {
+      return blocked ? route.abort() : route.continue();
+    });
+    await page.goto(`${root}jobs/${FAILED_EMAIL}`);
+    const alert = page.getByRole("alert").filter({ hasText: "did not load" });
+    await alert.waitFor();
+    blocked = false;
+    await page.getByRole("button", { name: "Reload" }).click();
+    await page.getByText(FAILED_EMAIL).first().waitFor();
+    assert.equal(await alert.count(), 0);
+  });
+});

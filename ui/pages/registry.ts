@@ -3,25 +3,34 @@
  * component that draws it, its title, and, for a page in the sidebar, its
  * label, icon and digit shortcut. The app matches paths and renders pages
  * from here; the sidebar and the keyboard shortcuts get their entries from
- * here. A new page is one entry in {@link PAGES} (and its folder).
+ * here. A new page is one entry in {@link PAGES}, one lazy import (each page
+ * is its own chunk) and its folder.
  *
  * @module
  */
 import type { ComponentChildren } from "preact";
 import type { IconName } from "../components/icon.ts";
 import type { NavItem } from "../components/sidebar.ts";
+import { lazyPage } from "../lib/lazy_page.ts";
 import { matchPath, segmentsOf } from "../lib/router.ts";
-import { ActivityPage } from "./activity/index.ts";
-import { DlqPage } from "./dlq/index.ts";
-import { JobPage } from "./job/index.ts";
-import { MigrationsPage } from "./migrations/index.ts";
 import { NotFoundPage } from "./not_found.ts";
 import { OverviewPage } from "./overview/index.ts";
-import { SchedulesPage } from "./schedules/index.ts";
-import { TaskPage } from "./task/index.ts";
 import { TasksPage } from "./tasks/index.ts";
-import { WorkflowPage } from "./workflow/index.ts";
-import { WorkflowsPage } from "./workflows/index.ts";
+
+/*
+ * Each page but the landing ones (the overview, the task list) is its own
+ * chunk, loaded when first shown (see lazyPage).
+ */
+const ActivityPage = lazyPage(() => import("./activity/index.ts").then((m) => m.ActivityPage));
+const DlqPage = lazyPage(() => import("./dlq/index.ts").then((m) => m.DlqPage));
+const JobPage = lazyPage(() => import("./job/index.ts").then((m) => m.JobPage));
+const MigrationsPage = lazyPage(() =>
+  import("./migrations/index.ts").then((m) => m.MigrationsPage)
+);
+const SchedulesPage = lazyPage(() => import("./schedules/index.ts").then((m) => m.SchedulesPage));
+const TaskPage = lazyPage(() => import("./task/index.ts").then((m) => m.TaskPage));
+const WorkflowPage = lazyPage(() => import("./workflow/index.ts").then((m) => m.WorkflowPage));
+const WorkflowsPage = lazyPage(() => import("./workflows/index.ts").then((m) => m.WorkflowsPage));
 
 /** The names of a path pattern's `:name` segments: `/tasks/:task` → `"task"`. */
 type ParamNames<P extends string> = P extends `${infer Head}/${infer Tail}`
