@@ -38,13 +38,13 @@ const MAX_DELAY_MS = 2 ** 31 - 1;
 export function eventRoutes({ events }: Pick<ApiDeps, "events">): Hono {
   return new Hono().get("/events", (c: Context<SessionEnv>) => {
     const tasks = tasksParam(c.req.query("tasks"));
-    return sseResponse(c, async function stream(sse) {
-      const { signal } = c.req.raw;
-      if (signal.aborted) return;
+    return sseResponse(c, () => {
       const client = events.connect({ tasks });
-      // The browser left (the runtime aborts the request, or cancels the body):
-      // abort, which releases the client and unblocks a write stuck on a full socket.
-      const leave = () => sse.abort();
+      // The browser left (the runtime aborts the request, or cancels the body): release the
+      // client, which ends the stream.
+      const { signal } = c.req.raw;
+      const leave = () => client.close("client");
+      if (signal.aborted) leave();
       signal.addEventListener("abort", leave, { once: true });
       // The session expires, and so does the stream (a stolen or signed-out cookie lives no
       // longer): the browser reconnects and meets the session guard.
@@ -52,20 +52,17 @@ export function eventRoutes({ events }: Pick<ApiDeps, "events">): Hono {
       const expiry = typeof exp === "number"
         ? setTimeout(leave, Math.min(Math.max(0, exp - Date.now()), MAX_DELAY_MS))
         : undefined;
-      sse.onAbort(() => client.close("client"));
-      // The hub ended it (overflow, board closed): abort too.
-      client.onClose((reason) => {
-        if (reason !== "client") sse.abort();
-      });
-      try {
-        for (let frames = await client.next(); frames !== null; frames = await client.next()) {
-          await sse.write(joinFrames(frames));
-          if (sse.aborted) client.close("client");
-        }
-      } finally {
+      client.onClose(() => {
         signal.removeEventListener("abort", leave);
         clearTimeout(expiry);
-      }
+      });
+      return {
+        next: async () => {
+          const frames = await client.next();
+          return frames === null ? null : joinFrames(frames);
+        },
+        cancel: leave,
+      };
     });
   });
 }

@@ -24,8 +24,8 @@
  * - Each event (decoded by the source) is presented and framed once.
  *   Frames are flushed to the clients together: every client without a
  *   `?tasks` filter queues the same joined bytes and writes them in one write. Flushes are spaced so
- *   that all clients together make at most ~10,000 writes/s (1 client: no
- *   wait; 1,000 clients: one flush per 100 ms); a quiet stream flushes at
+ *   that all clients together make at most ~40,000 writes/s (1 client: no
+ *   wait; 1,000 clients: one flush per 25 ms); a quiet stream flushes at
  *   once. Per-write overhead, not bytes, is what costs CPU at 1,000 clients. A client's queue holds at most `maxQueue` frames (1,000):
  *   a client that falls further behind is disconnected (the browser
  *   reconnects after the `retry:` hint) instead of growing memory.
@@ -68,9 +68,9 @@ export interface EventHubOptions {
   idleStopMs?: number;
   /**
    * Writes per second the hub aims to stay under, over all clients
-   * (default 10,000). Each flush writes once per client, so flushes are
+   * (default 40,000). Each flush writes once per client, so flushes are
    * spaced `clients / writesPerSecond` apart (1 client: at once; 1,000
-   * clients: 100 ms), at most `maxBatchMs`. A quiet stream sends each event
+   * clients: 25 ms), at most `maxBatchMs`. A quiet stream sends each event
    * at once.
    */
   writesPerSecond?: number;
@@ -240,7 +240,7 @@ export class EventHub {
     this.#maxQueue = options.maxQueue ?? 1000;
     this.#retryFrame = retryFrame(options.retryMs ?? 3000);
     this.#idleStopMs = options.idleStopMs ?? 5000;
-    this.#writesPerSecond = options.writesPerSecond ?? 10_000;
+    this.#writesPerSecond = options.writesPerSecond ?? 40_000;
     this.#maxBatchMs = options.maxBatchMs ?? 250;
     this.#fullStatsEveryMs = options.fullStatsEveryMs ?? 30_000;
   }

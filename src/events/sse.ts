@@ -1,15 +1,18 @@
 /**
- * Server-sent events over `hono/streaming`, with what it lacks for a
- * fan-out to many clients.
+ * Server-sent events for a fan-out to many clients.
  *
- * `streamSSE` gives the response, its headers and the abort handling, used
- * as it is. What this file adds, and why:
- * - {@link frameMessage}: `writeSSE` frames a message and writes it in one
- *   awaited call, per client. Sent to 1,000 clients that is 1,000 framings
- *   and 1,000 awaited writes per event; instead each event is framed once,
- *   synchronously, by a pure function, and the same bytes are queued for
- *   every client, which writes all it has queued in one write. Nothing is
- *   shared between boards or clients.
+ * - {@link frameMessage}: `hono/streaming`'s `writeSSE` frames a message and
+ *   writes it in one awaited call, per client. Sent to 1,000 clients that is
+ *   1,000 framings and 1,000 awaited writes per event; instead each event is
+ *   framed once, synchronously, by a pure function, and the same bytes are
+ *   queued for every client, which writes all it has queued in one write.
+ *   Nothing is shared between boards or clients.
+ * - {@link sseResponse}: the response is a pull stream over the client's
+ *   queue. `streamSSE` pipes each write through a TransformStream and a
+ *   second ReadableStream; at 1,000 clients those promise hops were most of
+ *   the board's CPU (measured with `tests/bench/sse.ts`), so the runtime
+ *   pulls the queued bytes directly: one stream, one read per write, and no
+ *   pull at all while a client's socket is full.
  * - {@link retryFrame} and {@link PING_FRAME}: a reconnection hint alone and
  *   a heartbeat comment (WHATWG HTML § 9.2.6: a line starting with `:` is a
  *   comment; `retry:` sets the reconnection time).
@@ -21,7 +24,6 @@
  */
 
 import type { Context } from "hono";
-import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 
 const encoder = new TextEncoder();
 
@@ -68,19 +70,37 @@ export function retryFrame(ms: number): Uint8Array {
 /** A heartbeat comment: keeps proxies from closing an idle stream, ignored by EventSource. */
 export const PING_FRAME: Uint8Array = encoder.encode(": ping\n\n");
 
+/** Where a stream's bytes come from: resolves with the next bytes, or null once it ended. */
+export interface SseSource {
+  /** The next bytes to send (waits for them); null when the stream is over. */
+  next(): Promise<Uint8Array | null>;
+  /** The browser left (the runtime cancelled the body): release what the source holds. */
+  cancel(): void;
+}
+
 /**
- * `streamSSE` with the proxy header added: the response streams `run`'s
- * writes; the stream ends when `run` returns. A HEAD gets the same headers
- * and no stream: `run` never starts (the runtime drops a HEAD's body
- * without cancelling it, so a stream would never end).
+ * The event-stream response: `text/event-stream`, not cached, and not
+ * buffered by nginx (`X-Accel-Buffering: no`). The runtime pulls the source
+ * `open` returns as the socket drains; the stream ends when its `next()`
+ * resolves null. A HEAD gets the same headers and no body, and `open` is
+ * not called (the runtime drops a HEAD's body without cancelling it, so a
+ * source would never be released).
  */
-export function sseResponse(
-  c: Context,
-  run: (stream: SSEStreamingApi) => Promise<void>,
-): Response {
-  c.header("X-Accel-Buffering", "no");
-  if (c.req.method === "HEAD") {
-    return c.body(null, 200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
-  }
-  return streamSSE(c, run);
+export function sseResponse(c: Context, open: () => SseSource): Response {
+  const headers = {
+    "Content-Type": "text/event-stream",
+    "Cache-Control": "no-cache",
+    "X-Accel-Buffering": "no",
+  };
+  if (c.req.method === "HEAD") return c.body(null, 200, headers);
+  const source = open();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const bytes = await source.next();
+      if (bytes === null) controller.close();
+      else controller.enqueue(bytes);
+    },
+    cancel: () => source.cancel(),
+  }, { highWaterMark: 0 });
+  return c.body(body, 200, headers);
 }
