@@ -112,6 +112,31 @@ browserTest(
   },
 );
 
+browserTest("the banner counts the lock's expiry down and goes once the lock lapses", async () => {
+  await withBoard({}, async ({ page, root, redis }) => {
+    const client = await connectClient(redis.url);
+    try {
+      await holdMigrationLock(client, 6000);
+    } finally {
+      await client.close();
+    }
+    await page.goto(`${root}tasks/send-email`);
+    const banner = page.locator(".banner-warning", { hasText: "taskora migration in progress" });
+    await banner.waitFor();
+    const secondsLeft = async () =>
+      Number(/expires in (\d+) s/.exec(await banner.textContent() ?? "")?.[1]);
+    const first = await secondsLeft();
+    assert.ok(first > 0 && first <= 6, `expires in ${first} s`);
+    // No request or event in between: the count goes down by itself.
+    await page.waitForFunction(
+      (before) => /expires in (\d+) s/.exec(document.body.textContent ?? "")?.[1] !== before,
+      String(first),
+    );
+    assert.ok(await secondsLeft() < first);
+    await banner.waitFor({ state: "detached", timeout: 15_000 });
+  });
+});
+
 browserTest(
   "with a taskora App: the Definition card and the editor's warning for a schedule declared in code",
   async () => {

@@ -16,10 +16,11 @@ export const MIGRATION_PAYLOAD = {
   targetWireVersion: 7,
 };
 
-/** Holds the lock for two minutes from now. */
+/** Holds the lock for `ttlMs` (two minutes) from now. */
 export async function holdMigrationLock(
   client: Awaited<ReturnType<typeof connectClient>>,
+  ttlMs = 120_000,
 ): Promise<void> {
   const payload = { ...MIGRATION_PAYLOAD, startedAt: Date.now() };
-  await client.set("taskora:migration:lock", JSON.stringify(payload), { PX: 120_000 });
+  await client.set("taskora:migration:lock", JSON.stringify(payload), { PX: ttlMs });
 }

@@ -2,12 +2,15 @@
  * The banner shown while taskora's migration lock is held: every taskora
  * process halts its writes, and the board refuses changes (503
  * `MIGRATION_IN_PROGRESS`) until the migrator frees it. Says who holds it,
- * why, since when, and when it expires by itself.
+ * why, since when, and when it expires by itself (counted down from when
+ * it was read).
  *
  * @module
  */
 import type { MigrationLockResponse } from "../../src/contract/migration_lock.ts";
+import { useEffect, useMemo } from "preact/hooks";
 import { useBoard } from "../lib/board_context.ts";
+import { currentTime } from "../lib/clock.ts";
 import { formatClock } from "../lib/format.ts";
 import { html } from "../lib/html.ts";
 import { useLiveResource } from "../lib/use_live_resource.ts";
@@ -15,17 +18,28 @@ import { useLiveResource } from "../lib/use_live_resource.ts";
 /** Renders nothing while no lock is held. */
 export function MigrationBanner() {
   const { api } = useBoard();
-  const { data } = useLiveResource(
+  const { data, reload } = useLiveResource(
     (signal) => api.get<MigrationLockResponse>("migration-lock", { signal }),
     [],
   );
   const lock = data?.lock;
+  const expiresAt = useMemo(
+    () => lock?.expiresInMs == null ? null : Date.now() + lock.expiresInMs,
+    [data],
+  );
+  const left = expiresAt === null
+    ? null
+    : Math.max(0, Math.ceil((expiresAt - currentTime()) / 1000));
+  // The lock lapsed by itself: read it again rather than show a lock that is gone.
+  useEffect(() => {
+    if (left === 0) reload();
+  }, [left === 0]);
   if (!lock) return null;
   const parts = [
     lock.reason,
     lock.by && `by ${lock.by}`,
     lock.startedAt !== null && `started ${formatClock(lock.startedAt)}`,
-    lock.expiresInMs !== null && `expires in ${Math.ceil(lock.expiresInMs / 1000)} s`,
+    left !== null && (left > 0 ? `expires in ${left} s` : "expired, rechecking"),
   ].filter(Boolean);
   return html`
     <div class="banner banner-warning" role="alert">
