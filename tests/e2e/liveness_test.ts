@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { createBoard } from "../../mod.ts";
 import { holdMigrationLock } from "../helpers/migration_lock.ts";
-import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { connectClient, startRedis, withClient } from "../helpers/redis_server.ts";
 import { createTaskora, redisAdapter } from "../taskora/harness.ts";
 import { launchBrowser, serveBoard } from "./browser.ts";
 import { screenshot, withBoard } from "./harness.ts";
@@ -97,12 +97,7 @@ browserTest(
       await page.goto(`${root}tasks/send-email`);
       await page.locator(".task-name").waitFor();
       assert.equal(await page.locator(".banner-warning").count(), 0);
-      const client = await connectClient(redis.url);
-      try {
-        await holdMigrationLock(client);
-      } finally {
-        await client.close();
-      }
+      await withClient(redis.url, (client) => holdMigrationLock(client));
       await page.reload();
       const banner = page.locator(".banner-warning", { hasText: "taskora migration in progress" });
       await banner.waitFor();
@@ -114,12 +109,7 @@ browserTest(
 
 browserTest("the banner counts the lock's expiry down and goes once the lock lapses", async () => {
   await withBoard({}, async ({ page, root, redis }) => {
-    const client = await connectClient(redis.url);
-    try {
-      await holdMigrationLock(client, 6000);
-    } finally {
-      await client.close();
-    }
+    await withClient(redis.url, (client) => holdMigrationLock(client, 6000));
     await page.goto(`${root}tasks/send-email`);
     const banner = page.locator(".banner-warning", { hasText: "taskora migration in progress" });
     await banner.waitFor();

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { taskKeys } from "../../src/source/wire/keys.ts";
-import { connectClient } from "../helpers/redis_server.ts";
+import { withClient } from "../helpers/redis_server.ts";
 import { nested } from "../helpers/nested.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 import { screenshot, withBoard } from "./harness.ts";
@@ -46,10 +46,8 @@ const longTasksOver200 = async (page: Page) =>
 
 browserTest("a 10 MB input and 10,000 log lines keep the job page responsive", async () => {
   await withBoard({}, async ({ page, root, redis }) => {
-    const client = await connectClient(redis.url);
-    let id: string;
-    try {
-      id = await writeJob(client, {
+    const id = await withClient(redis.url, async (client) => {
+      const id = await writeJob(client, {
         task: "send-email",
         state: "failed",
         data: { to: "ada@x.io", blob: "x".repeat(10 * 1024 * 1024) },
@@ -64,9 +62,8 @@ browserTest("a 10 MB input and 10,000 log lines keep the job page responsive", a
           timestamp: Date.now() - 10_000 + i,
         }));
       await client.rPush(`${taskKeys("send-email").jobPrefix}${id}:logs`, logs);
-    } finally {
-      client.destroy();
-    }
+      return id;
+    });
     await recordLongTasks(page);
     await page.goto(`${root}jobs/${id}`);
     await page.getByRole("tab", { name: /Data/ }).waitFor();
@@ -93,18 +90,13 @@ browserTest(
   "a value 5,000 levels deep renders as a lazy tree, opened a level at a time",
   async () => {
     await withBoard({}, async ({ page, root, redis }) => {
-      const client = await connectClient(redis.url);
-      let id: string;
-      try {
-        id = await writeJob(client, {
+      const id = await withClient(redis.url, (client) =>
+        writeJob(client, {
           task: "send-email",
           state: "completed",
           data: nested(5000, { bottom: true }),
           finishedOn: Date.now(),
-        });
-      } finally {
-        client.destroy();
-      }
+        }));
       await countLongTasks(page);
       await recordLongTasks(page);
       await page.goto(`${root}jobs/${id}`);

@@ -139,3 +139,16 @@ export async function connectClient(url: string): Promise<ReturnType<typeof crea
   await client.connect();
   return client;
 }
+
+/** Runs `fn` with a client of `url` (see {@link connectClient}), closed afterwards whatever happens. */
+export async function withClient<T>(
+  url: string,
+  fn: (client: ReturnType<typeof createClient>) => Promise<T>,
+): Promise<T> {
+  const client = await connectClient(url);
+  try {
+    return await fn(client);
+  } finally {
+    client.destroy();
+  }
+}
