@@ -24,9 +24,12 @@
  * on two tasks' streams. There the reader polls instead ({@link pollStreams}):
  * one non-blocking XREAD per stream, sent through the command connection,
  * which routes each to its master and pipelines those of one master into one
- * round trip; when no stream had anything new it waits `pollMs` (default
- * 250) before the next round. Cost while idle: one round trip per master and
- * one XREAD per task every `pollMs`.
+ * round trip. A round that finds events is followed at once by the next; an
+ * empty one by a pause of `pollMs` (default 250), twice as long after each
+ * further empty round, up to `idlePollMs` (default 1000). A busy cluster is
+ * followed within 250 ms, and the first event after a quiet spell within a
+ * second. Cost while idle: one round trip per master and one
+ * XREAD per task every `idlePollMs`.
  *
  * @module
  */
@@ -48,8 +51,10 @@ export interface EventReaderOptions {
   refreshMs?: number;
   /** Longest wait for a connection or a non-blocking reply, ms (default 2000). */
   timeoutMs?: number;
-  /** Pause between two polling rounds that found nothing (cluster), ms (default 250). */
+  /** Pause after a polling round that found nothing (cluster), ms (default 250). */
   pollMs?: number;
+  /** Longest pause between polling rounds, reached after empty rounds (cluster), ms (default 1000). */
+  idlePollMs?: number;
 }
 
 /** What the reader needs from the source. */
@@ -199,6 +204,7 @@ export class RedisEventReader {
   readonly #refreshMs: number;
   readonly #timeoutMs: number;
   readonly #pollMs: number;
+  readonly #idlePollMs: number;
   readonly #listeners = new Set<(event: TaskEvent) => void>();
   #run: { stop: AbortController; done: Promise<void> } | null = null;
   #connections = 0;
@@ -212,6 +218,7 @@ export class RedisEventReader {
     this.#refreshMs = options.refreshMs ?? 5000;
     this.#timeoutMs = options.timeoutMs ?? 2000;
     this.#pollMs = options.pollMs ?? 250;
+    this.#idlePollMs = Math.max(this.#pollMs, options.idlePollMs ?? 1000);
   }
 
   /** Whether the read loop runs. */
@@ -272,12 +279,18 @@ export class RedisEventReader {
   async #open(signal: AbortSignal): Promise<StreamSource> {
     const pipeline = this.#deps.pipeline;
     if (this.#deps.createClient === null) {
+      let wait = this.#pollMs;
       return {
         time: async () => (await pipeline([["TIME"]]))[0] as [string, string],
         read: async (streams, signal) => {
           const reply = await pollStreams(pipeline, streams, this.#count);
-          if (reply === null) await pause(this.#pollMs, signal);
-          return reply;
+          if (reply !== null) {
+            wait = this.#pollMs;
+            return reply;
+          }
+          await pause(wait, signal);
+          wait = Math.min(wait * 2, this.#idlePollMs);
+          return null;
         },
         release: () => {},
       };
