@@ -16,6 +16,7 @@ import type { SessionConfig } from "./auth/session.ts";
 import { getRequestListener } from "@hono/node-server";
 import { auditMutations } from "./api/audit_record.ts";
 import { createAuditTrail } from "./api/audit_trail.ts";
+import { createLatencySampler } from "./api/latency_sampler.ts";
 import { jsonMutations } from "./api/body.ts";
 import { type UserEnv, userName } from "./auth/user.ts";
 import { createApi } from "./api/mod.ts";
@@ -78,6 +79,7 @@ const SOURCE_METHODS: (keyof TaskSource)[] = [
   "getStats",
   "retryingAsOf",
   "getTaskStorage",
+  "getFinishedTimings",
   "listJobs",
   "getJob",
   "getJobLogs",
@@ -220,6 +222,7 @@ export function createBoard(
     startedAt: Date.now(),
     events: createEventHub(taskSource, present, { statsIntervalMs: resolved.statsInterval }),
     audit: createAuditTrail(taskSource, resolved.auditMaxEntries),
+    latency: createLatencySampler(taskSource),
   };
   const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;
 

@@ -1,6 +1,7 @@
 /**
- * The per-task table of the overview: health (and why, in words) and one
- * column per job state, each count opening that state's tab of the task.
+ * The per-task table of the overview: health (and why, in words), the age of
+ * the oldest waiting job, finished jobs per minute over the last hour, and
+ * one column per job state, each count opening that state's tab of the task.
  *
  * @module
  */
@@ -10,6 +11,8 @@ import { ScrollArea } from "../../components/scroll_area.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { STATES, type TaskHealth } from "../../lib/types.ts";
+import { QueueAge } from "./queue_age.ts";
+import { RateSparkline } from "./sparkline.ts";
 import type { OverviewTask } from "./use_overview.ts";
 
 const HEALTH_TONE: Record<string, string> = {
@@ -41,6 +44,8 @@ export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
           <tr>
             <th scope="col">Task</th>
             <th scope="col">Health</th>
+            <th scope="col">Oldest waiting</th>
+            <th scope="col">Jobs/min (1 h)</th>
             ${STATES.map((s) =>
               html`<th key=${s} scope="col" class="num"><span class=${`dot state-${s}`}></span>${s}</th>`
             )}
@@ -55,6 +60,12 @@ export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
                 <td class="health-cell">
                   <${HealthBadge} health=${task.health} />
                   <span class="health-reason muted">${task.health?.reason}</span>
+                </td>
+                <td class="latency-cell" data-label="oldest waiting">
+                  <${QueueAge} latency=${task.latency} />
+                </td>
+                <td class="rate-cell" data-label="jobs/min">
+                  <${RateSparkline} rate=${task.rate} />
                 </td>
                 ${STATES.map((s) => {
                   const n = task.stats?.[s] ?? 0;
