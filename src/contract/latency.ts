@@ -158,6 +158,8 @@ export function summarize(durations: readonly number[]): DurationSummary {
 
 /** The times of one finished (completed or failed) job, as a source reads them. */
 export interface FinishedTiming {
+  /** The job id. */
+  id: string;
   /** Dispatch time (`ts`), ms. */
   createdAt: number;
   /** The dispatch delay (`delay`), ms, 0 when none. */
@@ -168,22 +170,47 @@ export interface FinishedTiming {
   finishedAt: number;
 }
 
-/** The sample's summaries of finished jobs' times (newest first), as read at `readAt`. */
+/** What one finished job adds to a sample: when it finished, its wait and run (null when it never ran). */
+export interface FinishedDurations {
+  /** When it finished, ms. */
+  finishedAt: number;
+  /** Run-at (`ts + delay`) to the last attempt's start, ms. */
+  wait: number | null;
+  /** The last attempt's run time, ms. */
+  run: number | null;
+}
+
+/** The durations of a finished job's times. */
+export function durationsOf(timing: FinishedTiming): FinishedDurations {
+  const { createdAt, delay, processedAt, finishedAt } = timing;
+  return {
+    finishedAt,
+    wait: processedAt === null ? null : processedAt - createdAt - delay,
+    run: processedAt === null ? null : finishedAt - processedAt,
+  };
+}
+
+/** The sample's summaries of finished jobs' durations, as read at `readAt`. */
 export function latencySample(
-  timings: readonly FinishedTiming[],
+  jobs: readonly FinishedDurations[],
   sampleSize: number,
   readAt: number,
   maxAgeMs: number,
 ): LatencySample {
-  const ran = timings.filter((t) => t.processedAt !== null);
+  let from: number | null = null;
+  let to: number | null = null;
+  for (const { finishedAt } of jobs) {
+    if (from === null || finishedAt < from) from = finishedAt;
+    if (to === null || finishedAt > to) to = finishedAt;
+  }
   return {
     sampleSize,
-    jobs: timings.length,
-    from: timings.length ? Math.min(...timings.map((t) => t.finishedAt)) : null,
-    to: timings.length ? Math.max(...timings.map((t) => t.finishedAt)) : null,
+    jobs: jobs.length,
+    from,
+    to,
     readAt,
     maxAgeMs,
-    wait: summarize(ran.map((t) => t.processedAt! - t.createdAt - t.delay)),
-    run: summarize(ran.map((t) => t.finishedAt - t.processedAt!)),
+    wait: summarize(jobs.flatMap((job) => job.wait === null ? [] : [job.wait])),
+    run: summarize(jobs.flatMap((job) => job.run === null ? [] : [job.run])),
   };
 }

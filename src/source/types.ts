@@ -258,10 +258,12 @@ export interface TaskSource {
   getTaskStorage(task: string): Promise<TaskStorage>;
   /**
    * The times of the task's newest `limit` finished jobs, completed and
-   * failed together, newest first: `limit` reads from the newest end of the
-   * two sets, never the whole sets. `TASK_NOT_FOUND` for an unknown task.
+   * failed together, newest first; with `since` (ms), only those that
+   * finished at or after it. Reads from the newest end of the two sets,
+   * at most `limit` of each, never the whole sets. `TASK_NOT_FOUND` for an
+   * unknown task.
    */
-  getFinishedTimings(task: string, limit: number): Promise<FinishedTiming[]>;
+  getFinishedTimings(task: string, limit: number, since?: number): Promise<FinishedTiming[]>;
   /**
    * One page of a task's jobs in a state. Queues come in the order workers take
    * them (the wait list, then the prioritized set by priority), delayed and

@@ -277,8 +277,12 @@ export class AppApiSource implements TaskSource {
     return new Map(entries);
   }
 
-  /** The newest `limit` completed and failed jobs the adapter lists, newest first. */
-  async getFinishedTimings(task: string, limit: number): Promise<FinishedTiming[]> {
+  /** The newest `limit` completed and failed jobs the adapter lists (finished at or after `since`). */
+  async getFinishedTimings(
+    task: string,
+    limit: number,
+    since = -Infinity,
+  ): Promise<FinishedTiming[]> {
     this.#requireTask(task);
     const lists = await Promise.all(
       (["completed", "failed"] as const).map((state) =>
@@ -290,8 +294,9 @@ export class AppApiSource implements TaskSource {
         job: this.#decode(task, id, details),
         delay: Number(details.fields.delay) || 0,
       }))
-      .filter(({ job }) => job.finishedAt !== null)
+      .filter(({ job }) => job.finishedAt !== null && job.finishedAt >= since)
       .map(({ job, delay }) => ({
+        id: job.id,
         createdAt: job.createdAt,
         delay,
         processedAt: job.processedAt,

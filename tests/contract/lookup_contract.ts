@@ -214,13 +214,17 @@ export function lookupContract(name: string, seed: Seed): void {
       const { source } = harness;
       const newest = await source.getFinishedTimings("billing", 3);
       assert.deepEqual(newest, [
-        { createdAt: T + 5000, delay: 0, processedAt: null, finishedAt: T + 9000 },
-        { createdAt: T + 4000, delay: 0, processedAt: T + 4040, finishedAt: T + 4440 },
-        { createdAt: T + 3000, delay: 5, processedAt: T + 3030, finishedAt: T + 3330 },
+        { id: "f5", createdAt: T + 5000, delay: 0, processedAt: null, finishedAt: T + 9000 },
+        { id: "f4", createdAt: T + 4000, delay: 0, processedAt: T + 4040, finishedAt: T + 4440 },
+        { id: "f3", createdAt: T + 3000, delay: 5, processedAt: T + 3030, finishedAt: T + 3330 },
       ]);
+      // Down to a finish time, inclusive: what a kept sample reads to catch up.
+      const since = await source.getFinishedTimings("billing", 100, T + 3330);
+      assert.deepEqual(since.map((t) => t.id), ["f5", "f4", "f3"]);
       const all = await source.getFinishedTimings("billing", 100);
       assert.equal(all.length, 5);
       assert.deepEqual(all[4], {
+        id: "f1",
         createdAt: T + 1000,
         delay: 0,
         processedAt: T + 1010,

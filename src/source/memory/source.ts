@@ -239,22 +239,30 @@ export class MemorySource implements TaskSource {
     return Promise.resolve(heads);
   }
 
-  /** The newest `limit` of the task's completed and failed jobs, newest first, with their times. */
-  getFinishedTimings(task: string, limit: number): Promise<FinishedTiming[]> {
+  /** The newest `limit` of the task's completed and failed jobs (finished at or after `since`). */
+  getFinishedTimings(task: string, limit: number, since = -Infinity): Promise<FinishedTiming[]> {
     return Promise.try(() => {
       const queue = this.#queue(task);
-      const newest = (["completed", "failed"] as const)
-        .flatMap((state) => queue.finished[state].range(0, limit, true))
-        .map((id) => queue.jobs.get(id))
-        .filter((job): job is StoredJob => job !== undefined && job.finishedAt !== null)
+      const newest: StoredJob[] = [];
+      for (const state of ["completed", "failed"] as const) {
+        let taken = 0;
+        for (const { member, score } of queue.finished[state].descending()) {
+          if (score < since || taken === limit) break;
+          taken++;
+          const job = queue.jobs.get(member);
+          if (job && job.finishedAt !== null) newest.push(job);
+        }
+      }
+      return newest
         .sort((a, b) => b.finishedAt! - a.finishedAt!)
-        .slice(0, limit);
-      return newest.map((job) => ({
-        createdAt: job.createdAt,
-        delay: job.delay ?? 0,
-        processedAt: job.processedAt,
-        finishedAt: job.finishedAt!,
-      }));
+        .slice(0, limit)
+        .map((job) => ({
+          id: job.id,
+          createdAt: job.createdAt,
+          delay: job.delay ?? 0,
+          processedAt: job.processedAt,
+          finishedAt: job.finishedAt!,
+        }));
     });
   }
 

@@ -1,7 +1,8 @@
 /**
  * The times of a task's newest finished jobs, for the wait and run
  * percentiles: two reads from the newest end of the completed and failed
- * sets, then one pipeline of HMGET over the `limit` newest of both.
+ * sets (down to a finish time, for a sample kept up to date), then one
+ * pipeline of HMGET over the `limit` newest of both.
  *
  * @module
  */
@@ -21,20 +22,34 @@ function pairs(reply: string[]): { id: string; finishedAt: number }[] {
 
 /**
  * The newest `limit` finished jobs of the task (completed and failed
- * together, newest first), with their times. Two round trips of O(limit)
- * each, whatever the sets hold; a job whose hash is gone is left out.
+ * together, newest first) that finished at or after `since`, with their
+ * times. Two round trips of O(log N + limit) each, whatever the sets hold;
+ * a job whose hash is gone is left out.
  */
 export async function getFinishedTimings(
   connection: RedisConnection,
   task: string,
   limit: number,
+  since?: number,
   prefix?: string,
 ): Promise<FinishedTiming[]> {
   if (limit <= 0) return [];
   const keys = taskKeys(task, prefix);
+  const newestOf = (key: string) => [
+    "ZRANGE",
+    key,
+    "+inf",
+    since === undefined ? "-inf" : String(since),
+    "BYSCORE",
+    "REV",
+    "LIMIT",
+    "0",
+    String(limit),
+    "WITHSCORES",
+  ];
   const [completed, failed] = await connection.pipeline([
-    ["ZRANGE", keys.completed, "0", String(limit - 1), "REV", "WITHSCORES"],
-    ["ZRANGE", keys.failed, "0", String(limit - 1), "REV", "WITHSCORES"],
+    newestOf(keys.completed),
+    newestOf(keys.failed),
   ]) as [string[], string[]];
   const newest = [...pairs(completed), ...pairs(failed)]
     .sort((a, b) => b.finishedAt - a.finishedAt)
@@ -44,10 +59,11 @@ export async function getFinishedTimings(
     newest.map(({ id }) => ["HMGET", keys.jobPrefix + id, "ts", "delay", "processedOn"]),
   ) as (string | null)[][];
   const timings: FinishedTiming[] = [];
-  newest.forEach(({ finishedAt }, i) => {
+  newest.forEach(({ id, finishedAt }, i) => {
     const [ts, delay, processedOn] = fields[i];
     if (ts === null) return;
     timings.push({
+      id,
       createdAt: Number(ts),
       delay: Number(delay) || 0,
       processedAt: processedOn === null ? null : Number(processedOn),

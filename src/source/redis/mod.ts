@@ -318,10 +318,14 @@ export class RedisTaskSource implements TaskSource {
   }
 
   /** The times of the task's newest finished jobs; see `finished_timings.ts`. */
-  async getFinishedTimings(task: string, limit: number): Promise<FinishedTiming[]> {
+  async getFinishedTimings(
+    task: string,
+    limit: number,
+    since?: number,
+  ): Promise<FinishedTiming[]> {
     await this.#ready();
     await this.#requireTask(task);
-    return await getFinishedTimings(this.connection, task, limit, this.prefix);
+    return await getFinishedTimings(this.connection, task, limit, since, this.prefix);
   }
 
   /** Key count and memory of a task (partly estimated; see `storage.ts`). */
