@@ -56,8 +56,7 @@ Deno.test("createLatencySampler() reuses a sample for maxAgeMs, then reads only 
 
 Deno.test("createLatencySampler() keeps no failed read and at most maxTasks tasks", async () => {
   const { source, reads, failOnce } = fakeSource([job("a", 1000)]);
-  let clock = 0;
-  const sampler = createLatencySampler(source, { maxAgeMs: 100, maxTasks: 2, now: () => clock });
+  const sampler = createLatencySampler(source, { maxAgeMs: 100, maxTasks: 2, now: () => 0 });
   failOnce();
   await assert.rejects(sampler.sample("t"), /store down/);
   assert.equal((await sampler.sample("t")).jobs, 1);
