@@ -1,6 +1,7 @@
 /**
  * A task's finished jobs per minute over the last hour, as a tiny SVG: the
- * completed line, and the failed one over it when any failed.
+ * completed line, over the failed one when any failed (most minutes fail
+ * none: the completed line stays readable where both are at zero).
  *
  * @module
  */
@@ -38,12 +39,9 @@ export function RateSparkline({ rate }: { rate: TaskRate | null | undefined }) {
       height=${HEIGHT}
       role="img"
       aria-label=${label}
-    ><title>${label}</title><polyline class="spark-completed" points=${points(
-      rate.completed,
-      max,
-    )} />${failed > 0
+    ><title>${label}</title>${failed > 0
       ? html`<polyline class="spark-failed" points=${points(rate.failed, max)} />`
-      : null}</svg><span
+      : null}<polyline class="spark-completed" points=${points(rate.completed, max)} /></svg><span
       class="spark-peak muted">${formatCount(peak)}/min</span>
   `;
 }

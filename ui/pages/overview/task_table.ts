@@ -45,7 +45,7 @@ export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
             <th scope="col">Task</th>
             <th scope="col">Health</th>
             <th scope="col">Oldest waiting</th>
-            <th scope="col">Jobs/min (1 h)</th>
+            <th scope="col" title="Jobs completed and failed per minute over the last hour">Throughput</th>
             ${STATES.map((s) =>
               html`<th key=${s} scope="col" class="num"><span class=${`dot state-${s}`}></span>${s}</th>`
             )}
@@ -64,7 +64,7 @@ export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
                 <td class="latency-cell" data-label="oldest waiting">
                   <${QueueAge} latency=${task.latency} />
                 </td>
-                <td class="rate-cell" data-label="jobs/min">
+                <td class="rate-cell" data-label="throughput">
                   <${RateSparkline} rate=${task.rate} />
                 </td>
                 ${STATES.map((s) => {
