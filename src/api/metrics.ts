@@ -44,51 +44,40 @@ const STORE_ERRORS = new Set(["STORE_UNAVAILABLE", "OUTCOME_UNKNOWN"]);
 export function createBoardMetrics({ source, latency, events }: BoardMetricsDeps): BoardMetrics {
   const registry = new Registry();
   const registers = [registry];
-  const jobs = new Gauge({
-    name: "taskora_jobs",
-    help: "Jobs of a task in a state, now.",
-    labelNames: ["task", "state"],
-    registers,
-  });
-  const finished = new Gauge({
-    name: "taskora_jobs_finished_last_minute",
-    help: "Jobs of a task that completed or failed for good in the last closed minute " +
+  const gauge = (name: string, help: string, labelNames: string[]) =>
+    new Gauge({ name, help, labelNames, registers });
+  const jobs = gauge("taskora_jobs", "Jobs of a task in a state, now.", ["task", "state"]);
+  const finished = gauge(
+    "taskora_jobs_finished_last_minute",
+    "Jobs of a task that completed or failed for good in the last closed minute " +
       "(taskora's per-minute counters).",
-    labelNames: ["task", "outcome"],
-    registers,
-  });
-  const oldestWaiting = new Gauge({
-    name: "taskora_oldest_waiting_seconds",
-    help: "How long the task's oldest waiting job has waited (0 when none waits).",
-    labelNames: ["task"],
-    registers,
-  });
-  const overdue = new Gauge({
-    name: "taskora_delayed_overdue_seconds",
-    help:
-      "How far past its run-at the task's first delayed or retrying job is (0 when none is due).",
-    labelNames: ["task"],
-    registers,
-  });
-  const wait = new Gauge({
-    name: "taskora_job_wait_seconds",
-    help:
-      "Wait (run-at to the last attempt's start) of the task's newest finished jobs, by quantile.",
-    labelNames: ["task", "quantile"],
-    registers,
-  });
-  const run = new Gauge({
-    name: "taskora_job_run_seconds",
-    help: "Run time of the last attempt of the task's newest finished jobs, by quantile.",
-    labelNames: ["task", "quantile"],
-    registers,
-  });
-  const sampled = new Gauge({
-    name: "taskora_latency_sample_jobs",
-    help: "Finished jobs the wait and run quantiles are computed from.",
-    labelNames: ["task"],
-    registers,
-  });
+    ["task", "outcome"],
+  );
+  const oldestWaiting = gauge(
+    "taskora_oldest_waiting_seconds",
+    "How long the task's oldest waiting job has waited (0 when none waits).",
+    ["task"],
+  );
+  const overdue = gauge(
+    "taskora_delayed_overdue_seconds",
+    "How far past its run-at the task's first delayed or retrying job is (0 when none is due).",
+    ["task"],
+  );
+  const wait = gauge(
+    "taskora_job_wait_seconds",
+    "Wait (run-at to the last attempt's start) of the task's newest finished jobs, by quantile.",
+    ["task", "quantile"],
+  );
+  const run = gauge(
+    "taskora_job_run_seconds",
+    "Run time of the last attempt of the task's newest finished jobs, by quantile.",
+    ["task", "quantile"],
+  );
+  const sampled = gauge(
+    "taskora_latency_sample_jobs",
+    "Finished jobs the wait and run quantiles are computed from.",
+    ["task"],
+  );
   new Gauge({
     name: "queue_board_sse_clients",
     help: "Clients connected to this board's live event stream.",

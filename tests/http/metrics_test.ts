@@ -209,3 +209,35 @@ Deno.test("bad metrics and health options throw, naming the option", () => {
     });
   }
 });
+
+Deno.test("a task name cannot forge a sample line: label values are escaped", async () => {
+  const task = 'we"ird\\\ntaskora_jobs{task="forged"} 1';
+  const base = `taskora:{${task}}`;
+  const source = createMemorySource({
+    seed: {
+      dumpedAt: Date.now(),
+      keys: {
+        [`${base}:wait`]: { type: "list", pttl: -1, value: ["j1"] },
+        [`${base}:j1`]: {
+          type: "hash",
+          pttl: -1,
+          value: { state: "waiting", ts: String(Date.now()), _v: "1", attempt: "1" },
+        },
+      },
+    },
+  });
+  const { get, close } = boardOf({}, source);
+  try {
+    const text = await (await get("/board/metrics")).text();
+    assert.doesNotMatch(text, /^taskora_jobs\{task="forged"\}/m);
+    assert.equal(
+      sampleOf(
+        text,
+        'taskora_jobs{task="we\\"ird\\\\\\ntaskora_jobs{task=\\"forged\\"} 1",state="waiting"}',
+      ),
+      1,
+    );
+  } finally {
+    await close();
+  }
+});
