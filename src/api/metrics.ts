@@ -13,6 +13,7 @@
  */
 
 import type { Context, MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { LatencySample } from "../contract/latency.ts";
 import { errorBody } from "../errors.ts";
@@ -151,7 +152,8 @@ export function createBoardMetrics({ source, latency, events }: BoardMetricsDeps
       try {
         await next();
       } finally {
-        end({ route: c.req.routePath, status: String(c.res.status) });
+        // After next(): the route index is the handler's that answered, so its pattern, not "*".
+        end({ route: routePath(c), status: String(c.res.status) });
       }
     },
     countError,
