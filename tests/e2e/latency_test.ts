@@ -35,8 +35,8 @@ browserTest(
       await page.goto(root);
       const row = (task: string) => page.getByRole("row", { name: new RegExp(`^${task} `) });
       await row("export").waitFor();
-      const age = row("export").locator(".latency-cell a");
-      assert.match(await age.textContent() ?? "", /^25m \d+s$/);
+      const age = row("export").locator(".latency-age");
+      assert.match(await age.textContent() ?? "", /^oldest waiting 25m \d+s$/);
       assert.equal(await age.getAttribute("href"), `jobs/${old}`);
       assert.match(
         await row("export").locator(".health-cell").textContent() ?? "",

@@ -9,8 +9,8 @@ import type { TaskRate } from "../../../src/contract/latency.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 
-const WIDTH = 96;
-const HEIGHT = 22;
+const WIDTH = 72;
+const HEIGHT = 16;
 
 /** SVG points of per-minute counts scaled to `max` (the top of the box). */
 function points(counts: readonly number[], max: number): string {

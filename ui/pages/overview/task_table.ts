@@ -1,7 +1,9 @@
 /**
- * The per-task table of the overview: health (and why, in words), the age of
- * the oldest waiting job, finished jobs per minute over the last hour, and
- * one column per job state, each count opening that state's tab of the task.
+ * The per-task table of the overview: under each task's name its finished
+ * jobs per minute over the last hour and how far its queue is behind (kept
+ * out of columns of their own so the table still fits a wide screen), its
+ * health (and why, in words), and one column per job state, each count
+ * opening that state's tab of the task.
  *
  * @module
  */
@@ -44,8 +46,6 @@ export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
           <tr>
             <th scope="col">Task</th>
             <th scope="col">Health</th>
-            <th scope="col">Oldest waiting</th>
-            <th scope="col" title="Jobs completed and failed per minute over the last hour">Throughput</th>
             ${STATES.map((s) =>
               html`<th key=${s} scope="col" class="num"><span class=${`dot state-${s}`}></span>${s}</th>`
             )}
@@ -55,17 +55,16 @@ export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
           ${tasks.map((task) =>
             html`
               <tr key=${task.name}>
-                <th scope="row"><a class="task-link" href=${taskHref(task.name)}>${task
-                  .name}</a></th>
+                <th scope="row">
+                  <a class="task-link" href=${taskHref(task.name)}>${task.name}</a>
+                  <div class="task-vitals">
+                    <${RateSparkline} rate=${task.rate} />
+                    <${QueueAge} latency=${task.latency} />
+                  </div>
+                </th>
                 <td class="health-cell">
                   <${HealthBadge} health=${task.health} />
                   <span class="health-reason muted">${task.health?.reason}</span>
-                </td>
-                <td class="latency-cell" data-label="oldest waiting">
-                  <${QueueAge} latency=${task.latency} />
-                </td>
-                <td class="rate-cell" data-label="throughput">
-                  <${RateSparkline} rate=${task.rate} />
                 </td>
                 ${STATES.map((s) => {
                   const n = task.stats?.[s] ?? 0;
