@@ -236,7 +236,9 @@ export function createBoard(
     latency: createLatencySampler(taskSource),
   };
   const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;
-  const metrics = resolved.metrics ? createBoardMetrics(deps) : null;
+  const metrics = resolved.metrics
+    ? createBoardMetrics({ ...deps, sseClients: () => deps.events.state().clients })
+    : null;
   const serveMetrics = async (c: Context) => {
     const { text, contentType } = await metrics!.scrape();
     return c.body(text, 200, { "Content-Type": contentType, "Cache-Control": "no-store" });

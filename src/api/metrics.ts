@@ -17,7 +17,6 @@ import { routePath } from "hono/route";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { LatencySample } from "../contract/latency.ts";
 import { errorBody } from "../errors.ts";
-import type { EventHub } from "../events/hub.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { LatencySampler } from "./latency_sampler.ts";
 
@@ -25,7 +24,8 @@ import type { LatencySampler } from "./latency_sampler.ts";
 export interface BoardMetricsDeps {
   source: TaskSource;
   latency: LatencySampler;
-  events: EventHub;
+  /** How many clients the board's event stream has now. */
+  sseClients: () => number;
 }
 
 /** One board's metrics: its registry, the middleware that times its API, the scrape. */
@@ -42,7 +42,9 @@ const QUANTILES = [["0.5", "p50"], ["0.95", "p95"], ["0.99", "p99"]] as const;
 const STORE_ERRORS = new Set(["STORE_UNAVAILABLE", "OUTCOME_UNKNOWN"]);
 
 /** Creates the metrics of one board. */
-export function createBoardMetrics({ source, latency, events }: BoardMetricsDeps): BoardMetrics {
+export function createBoardMetrics(
+  { source, latency, sseClients }: BoardMetricsDeps,
+): BoardMetrics {
   const registry = new Registry();
   const registers = [registry];
   const gauge = (name: string, help: string, labelNames: string[]) =>
@@ -84,7 +86,7 @@ export function createBoardMetrics({ source, latency, events }: BoardMetricsDeps
     help: "Clients connected to this board's live event stream.",
     registers,
     collect() {
-      this.set(events.state().clients);
+      this.set(sseClients());
     },
   });
   const storeErrors = new Counter({
