@@ -22,6 +22,19 @@
  * Deno.serve(host.fetch);
  * ```
  *
+ * @example Alert on queue latency: `health.maxWaitMs` and `GET /board/metrics` for Prometheus
+ * ```ts ignore
+ * import { createBoard } from "@x/queue-board";
+ *
+ * const board = createBoard("redis://127.0.0.1:6379", {
+ *   // A task whose oldest waiting job waited over 2 min is a warning (default 10 min).
+ *   health: { maxWaitMs: 120_000 },
+ *   // Scrapers send `Authorization: Bearer <token>`; signed-in users need none.
+ *   metrics: { token: Deno.env.get("METRICS_TOKEN")! },
+ * });
+ * Deno.serve({ port: 3000 }, board.fetch); // http://localhost:3000/board/metrics
+ * ```
+ *
  * @module
  */
 

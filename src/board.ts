@@ -16,6 +16,9 @@ import type { SessionConfig } from "./auth/session.ts";
 import { getRequestListener } from "@hono/node-server";
 import { auditMutations } from "./api/audit_record.ts";
 import { createAuditTrail } from "./api/audit_trail.ts";
+import { createLatencySampler } from "./api/latency_sampler.ts";
+import { type BoardMetrics, createBoardMetrics } from "./api/metrics.ts";
+import { metricsToken } from "./auth/metrics_token.ts";
 import { jsonMutations } from "./api/body.ts";
 import { type UserEnv, userName } from "./auth/user.ts";
 import { createApi } from "./api/mod.ts";
@@ -78,6 +81,7 @@ const SOURCE_METHODS: (keyof TaskSource)[] = [
   "getStats",
   "retryingAsOf",
   "getTaskStorage",
+  "getFinishedTimings",
   "listJobs",
   "getJob",
   "getJobLogs",
@@ -137,6 +141,15 @@ function onError(error: Error, c: Context): Response {
   const { status, body } = errorBody(error);
   if (status === 500) console.error("queue-board: unexpected error", error);
   return c.json(body, status);
+}
+
+/** The board's error handler, counting the store's errors into its metrics. */
+function countingErrors(metrics: BoardMetrics | null): (error: Error, c: Context) => Response {
+  if (!metrics) return onError;
+  return function onCountedError(error, c) {
+    metrics.countError(error);
+    return onError(error, c);
+  };
 }
 
 /** The largest request body the API reads. */
@@ -220,11 +233,20 @@ export function createBoard(
     startedAt: Date.now(),
     events: createEventHub(taskSource, present, { statsIntervalMs: resolved.statsInterval }),
     audit: createAuditTrail(taskSource, resolved.auditMaxEntries),
+    latency: createLatencySampler(taskSource),
   };
   const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;
+  const metrics = resolved.metrics
+    ? createBoardMetrics({ ...deps, sseClients: () => deps.events.state().clients })
+    : null;
+  const serveMetrics = async (c: Context) => {
+    const { text, contentType } = await metrics!.scrape();
+    return c.body(text, 200, { "Content-Type": contentType, "Cache-Control": "no-store" });
+  };
 
   const api = new Hono();
-  api.onError(onError);
+  api.onError(countingErrors(metrics));
+  if (metrics) api.use("*", metrics.timing);
   api.use("*", bodyLimit({ maxSize: API_BODY_LIMIT, onError: bodyTooLarge }));
   if (typeof resolved.auth === "function") api.use("*", hookGuard(resolved.auth));
   if (resolved.readOnly) api.use("*", readOnlyGuard());
@@ -259,6 +281,17 @@ export function createBoard(
   });
   app.use("/api/*", sameOriginGuard);
   app.use("/auth/*", sameOriginGuard);
+  // Before the session guard: a scraper with the token needs no session.
+  if (metrics && resolved.metrics?.token) {
+    app.use(
+      "/metrics",
+      metricsToken({
+        token: resolved.metrics.token,
+        required: resolved.auth === null,
+        serve: serveMetrics,
+      }),
+    );
+  }
   if (resolved.auth !== null && typeof resolved.auth === "object") {
     const session: SessionConfig = {
       cookieName: resolved.auth.cookieName,
@@ -280,6 +313,12 @@ export function createBoard(
     );
   }
   app.route("/api", api);
+  if (metrics) {
+    const scrape = new Hono();
+    scrape.onError(countingErrors(metrics));
+    if (typeof resolved.auth === "function") scrape.use("*", hookGuard(resolved.auth));
+    app.route("/metrics", scrape.get("/", serveMetrics));
+  }
   app.route("/", serveUi(resolved));
   app.all("*", routeFallback(app, { mountPath: resolved.basePath }));
 

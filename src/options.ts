@@ -7,6 +7,7 @@
  */
 
 import { AUDIT_DEFAULT_MAX_ENTRIES } from "./contract/audit.ts";
+import { DEFAULT_MAX_WAIT_MS } from "./contract/health.ts";
 import { parseDuration } from "./duration.ts";
 
 /** A signed-in user, as returned by `authenticate`. */
@@ -89,6 +90,19 @@ export interface BoardOptions {
    * ones are trimmed (`XADD MAXLEN ~`, so a few more may stay).
    */
   auditMaxEntries?: number;
+  /**
+   * What the health verdict tolerates. `maxWaitMs`: a task whose oldest
+   * waiting job has waited longer is not healthy (a warning naming the job);
+   * default 600,000 (10 min), from 1,000 to 604,800,000 (7 d).
+   */
+  health?: { maxWaitMs?: number };
+  /**
+   * `GET {basePath}/metrics` (Prometheus text format). On by default and
+   * guarded like the API (session or hook); `token` (16 to 256 printable
+   * characters) also lets a scraper in with `Authorization: Bearer <token>`,
+   * and is then required when the board has no login. `false` turns it off.
+   */
+  metrics?: { token?: string } | false;
 }
 
 /** Session login after validation. */
@@ -116,6 +130,9 @@ export interface ResolvedOptions {
   formatters: Formatters;
   trustProxy: boolean;
   auditMaxEntries: number;
+  health: { maxWaitMs: number };
+  /** null when `metrics: false`. */
+  metrics: { token: string | null } | null;
 }
 
 const KNOWN_OPTIONS = [
@@ -133,6 +150,8 @@ const KNOWN_OPTIONS = [
   "formatters",
   "auditMaxEntries",
   "trustProxy",
+  "health",
+  "metrics",
 ];
 
 const THEMES = ["light", "dark", "auto"] as const;
@@ -290,6 +309,44 @@ function checkFormatters(formatters: unknown): Formatters {
   return formatters as Formatters;
 }
 
+function checkHealth(health: unknown): { maxWaitMs: number } {
+  const allowed = "{ maxWaitMs?: a whole number of milliseconds from 1000 to 604800000 }";
+  if (health === undefined) return { maxWaitMs: DEFAULT_MAX_WAIT_MS };
+  if (health === null || typeof health !== "object" || Array.isArray(health)) {
+    throw new BoardOptionsError("health", allowed, health);
+  }
+  for (const key of Object.keys(health)) {
+    if (key !== "maxWaitMs") throw new BoardOptionsError(`health.${key}`, "absent", key);
+  }
+  const ms = (health as { maxWaitMs?: unknown }).maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 1000 || ms > 604_800_000) {
+    throw new BoardOptionsError("health.maxWaitMs", allowed, ms);
+  }
+  return { maxWaitMs: ms };
+}
+
+function checkMetrics(metrics: unknown): { token: string | null } | null {
+  if (metrics === false) return null;
+  if (metrics === undefined) return { token: null };
+  const allowed = "false or { token?: 16 to 256 printable ASCII characters, no spaces }";
+  if (metrics === null || typeof metrics !== "object" || Array.isArray(metrics)) {
+    throw new BoardOptionsError("metrics", allowed, metrics);
+  }
+  for (const key of Object.keys(metrics)) {
+    if (key !== "token") throw new BoardOptionsError(`metrics.${key}`, "absent", key);
+  }
+  const token = (metrics as { token?: unknown }).token;
+  if (token === undefined) return { token: null };
+  if (typeof token !== "string" || !/^[\x21-\x7e]{16,256}$/.test(token)) {
+    throw new BoardOptionsError(
+      "metrics.token",
+      allowed,
+      typeof token === "string" ? "a string that is not" : token,
+    );
+  }
+  return { token };
+}
+
 /** A whole number of milliseconds from 500 to `max`, or the default when absent. */
 function interval(option: string, value: unknown, fallback: number, max: number): number {
   const ms = value ?? fallback;
@@ -355,5 +412,7 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
     formatters: checkFormatters(options.formatters),
     trustProxy: options.trustProxy ?? false,
     auditMaxEntries,
+    health: checkHealth(options.health),
+    metrics: checkMetrics(options.metrics),
   };
 }

@@ -15,6 +15,7 @@ import { jobExportRoutes } from "./job_export.ts";
 import { jobLogRoutes } from "./job_logs.ts";
 import { jobPayloadRoutes } from "./job_payloads.ts";
 import { jobRoutes } from "./jobs.ts";
+import { latencyRoutes } from "./latency.ts";
 import { livenessRoutes } from "./liveness.ts";
 import { migrationLockRoutes } from "./migration_lock.ts";
 import { overviewRoutes } from "./overview.ts";
@@ -31,6 +32,7 @@ export function createApi(deps: ApiDeps): Hono {
       overviewRoutes,
       jobExportRoutes,
       taskRoutes,
+      latencyRoutes,
       jobRoutes,
       jobLogRoutes,
       jobPayloadRoutes,

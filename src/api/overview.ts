@@ -6,27 +6,44 @@
 
 import { Hono } from "hono";
 import { HEALTH_WINDOW_MINUTES, taskHealth } from "../contract/health.ts";
+import { queueLatency, RATE_MINUTES, taskRate } from "../contract/latency.ts";
 import type { OverviewResponse } from "../contract/overview.ts";
 import { totalsOf } from "../contract/totals.ts";
 import type { ApiDeps } from "./deps.ts";
 
 /** Routes of the overview. */
-export function overviewRoutes({ source, startedAt }: ApiDeps): Hono {
+export function overviewRoutes({ source, startedAt, options }: ApiDeps): Hono {
   return new Hono().get("/overview", async (c) => {
     const tasks = await source.listTasks();
     const [stats, heads, store, recent] = await Promise.all([
       source.getStats(tasks),
       source.getQueueHeads(tasks),
       source.getStoreInfo(),
-      source.getThroughputByTask(tasks, { count: HEALTH_WINDOW_MINUTES }),
+      // One read serves the rate sparkline and, from its last minutes, the health.
+      source.getThroughputByTask(tasks, { count: RATE_MINUTES }),
     ]);
     const now = Date.now();
     const asOf = source.retryingAsOf(tasks);
     const body: OverviewResponse = {
       tasks: tasks.map((name) => {
         const taskStats = stats.get(name)!;
-        const health = taskHealth(taskStats, recent.get(name)!, heads.get(name)!, now);
-        return { name, stats: taskStats, retryingAsOf: asOf.get(name) ?? null, health };
+        const minutes = recent.get(name)!;
+        const taskHeads = heads.get(name)!;
+        const health = taskHealth(
+          taskStats,
+          minutes.slice(-HEALTH_WINDOW_MINUTES),
+          taskHeads,
+          now,
+          options.health.maxWaitMs,
+        );
+        return {
+          name,
+          stats: taskStats,
+          retryingAsOf: asOf.get(name) ?? null,
+          health,
+          latency: queueLatency(taskHeads, now),
+          rate: taskRate(minutes),
+        };
       }),
       totals: totalsOf(stats.values()),
       redis: {

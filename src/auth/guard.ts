@@ -39,7 +39,10 @@ export function sessionGuard(
     if (isPublic(path)) return await next();
     const session = await readSession(c, config);
     if (!session) {
-      if (path === "/api" || path.startsWith("/api/")) return c.json(UNAUTHORIZED_BODY, 401);
+      // The API and the metrics answer machines: 401, never a login page.
+      if (path === "/api" || path.startsWith("/api/") || path === "/metrics") {
+        return c.json(UNAUTHORIZED_BODY, 401);
+      }
       const url = new URL(c.req.url);
       const back = encodeURIComponent(`${url.pathname}${url.search}`);
       return c.redirect(`${loginPath}?redirect=${back}`, 302);

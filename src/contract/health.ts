@@ -1,7 +1,7 @@
 /**
  * A task's health at a glance, from its counts, its last minutes of
- * throughput and the heads of its queues (the job active longest, the
- * delayed job due first).
+ * throughput and the heads of its queues (the job waiting longest, the job
+ * active longest, the delayed job due first).
  *
  * @module
  */
@@ -10,10 +10,16 @@ import type { QueueStats } from "./states.ts";
 import type { ThroughputBucket } from "./throughput.ts";
 
 /**
- * The ends of a task's queues that tell whether work moves: the job active
- * longest and the delayed (or retrying) job due first.
+ * The ends of a task's queues that tell whether work moves: the job waiting
+ * longest, the job active longest and the delayed (or retrying) job due first.
  */
 export interface QueueHeads {
+  /**
+   * The job that has waited longest to run, of the two a worker takes from
+   * (the wait list's tail, the prioritized set's head), with since when it
+   * waits (ms, see {@link queuedSince}).
+   */
+  oldestWaiting: { id: string; since: number } | null;
   /** The job claimed longest ago and still active, with when its attempt started (ms). */
   oldestActive: { id: string; since: number } | null;
   /** The delayed or retrying job that runs next, with its run-at time (ms). */
@@ -42,8 +48,36 @@ export const ACTIVE_TOO_LONG_MS = 60 * 60_000;
  */
 export const OVERDUE_AFTER_MS = 5 * 60_000;
 
+/**
+ * Default of the `health.maxWaitMs` option: a task whose oldest waiting job
+ * has waited longer is not healthy (its workers fall behind, or none run).
+ */
+export const DEFAULT_MAX_WAIT_MS = 10 * 60_000;
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+
+/** The fields of a job hash that say since when it waits. */
+export interface QueuedFields {
+  /** Dispatch time (`ts`), ms; taskora sets it anew when it retries a failed job. */
+  createdAt: number;
+  /** The dispatch delay (`delay`), ms, 0 when none. */
+  delay: number;
+  /** When its last attempt started (`processedOn`), or null. */
+  processedAt: number | null;
+}
+
+/**
+ * Since when a waiting job waits, ms, from what its hash keeps: a job that
+ * never ran since its dispatch waits from its run-at (`ts + delay`); one that
+ * ran and is back (a retry, a stall) from the later of its dispatch and its
+ * last attempt's start. taskora keeps no time of the retry's promotion, so
+ * for a retried job this counts its last run and backoff as waiting too: the
+ * age errs long, never short.
+ */
+export function queuedSince({ createdAt, delay, processedAt }: QueuedFields): number {
+  return processedAt === null ? createdAt + delay : Math.max(createdAt, processedAt);
+}
 
 /** A span in the unit an operator thinks in: `45 s`, `12 min`, `3 h`, `2 d`. */
 export function roughDuration(ms: number): string {
@@ -61,7 +95,8 @@ function short(id: string): string {
 /**
  * Judges a task at `now` (ms). Critical when at least half of recent jobs
  * failed, or work waits with nothing running and nothing finishing.
- * Warning, in this order: 10 % failures; a delayed job overdue by
+ * Warning, in this order: 10 % failures; a job waiting longer than
+ * `maxWaitMs` (default {@link DEFAULT_MAX_WAIT_MS}); a delayed job overdue by
  * {@link OVERDUE_AFTER_MS} (nothing is promoting due jobs); a job active for
  * over {@link ACTIVE_TOO_LONG_MS}; jobs retrying. Idle when there is nothing
  * to do; healthy otherwise.
@@ -71,6 +106,7 @@ export function taskHealth(
   recent: readonly ThroughputBucket[],
   heads: QueueHeads,
   now: number,
+  maxWaitMs: number = DEFAULT_MAX_WAIT_MS,
 ): TaskHealth {
   let completed = 0;
   let failed = 0;
@@ -97,7 +133,15 @@ export function taskHealth(
   if (failureRate !== null && failureRate >= 0.1) {
     return verdict("warning", `${percent} of jobs failed in ${window}`);
   }
-  const { nextDue, oldestActive } = heads;
+  const { nextDue, oldestActive, oldestWaiting } = heads;
+  if (oldestWaiting && now - oldestWaiting.since > maxWaitMs) {
+    return verdict(
+      "warning",
+      `job ${short(oldestWaiting.id)} waiting for ${
+        roughDuration(now - oldestWaiting.since)
+      } (over ${roughDuration(maxWaitMs)})`,
+    );
+  }
   if (nextDue && now - nextDue.at > OVERDUE_AFTER_MS) {
     return verdict(
       "warning",

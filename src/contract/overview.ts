@@ -5,6 +5,7 @@
  */
 
 import type { TaskHealth } from "./health.ts";
+import type { QueueLatency, TaskRate } from "./latency.ts";
 import type { QueueStats } from "./states.ts";
 import type { Totals } from "./totals.ts";
 
@@ -18,6 +19,10 @@ export interface OverviewTask {
   retryingAsOf: number | null;
   /** How it is doing. */
   health: TaskHealth;
+  /** How far its queue is behind, at the answer's time. */
+  latency: QueueLatency;
+  /** Its finished jobs per minute over the last hour (`RATE_MINUTES`). */
+  rate: TaskRate;
 }
 
 /** The store behind the board, as the overview shows it. */

@@ -24,6 +24,7 @@ import type {
 import type { DeadLetterGroup } from "../contract/dlq.ts";
 import type { JobEventFields as TaskEventFields } from "../contract/events.ts";
 import type { QueueHeads } from "../contract/health.ts";
+import type { FinishedTiming } from "../contract/latency.ts";
 import type {
   JobActionResult,
   JobDetail,
@@ -81,6 +82,7 @@ export type {
   AuditRecord,
   DeadLetterGroup,
   FinishedState,
+  FinishedTiming,
   JobActionResult,
   JobDetail,
   JobLock,
@@ -254,6 +256,14 @@ export interface TaskSource {
   getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>>;
   /** Key count and memory of one task. */
   getTaskStorage(task: string): Promise<TaskStorage>;
+  /**
+   * The times of the task's newest `limit` finished jobs, completed and
+   * failed together, newest first; with `since` (ms), only those that
+   * finished at or after it. Reads from the newest end of the two sets,
+   * at most `limit` of each, never the whole sets. `TASK_NOT_FOUND` for an
+   * unknown task.
+   */
+  getFinishedTimings(task: string, limit: number, since?: number): Promise<FinishedTiming[]>;
   /**
    * One page of a task's jobs in a state. Queues come in the order workers take
    * them (the wait list, then the prioritized set by priority), delayed and

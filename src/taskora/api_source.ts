@@ -18,6 +18,7 @@
  * @module
  */
 
+import { queuedSince } from "../contract/health.ts";
 import { BoardError } from "../errors.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../source/dead_letters.ts";
 import {
@@ -32,6 +33,7 @@ import { assertCleanable } from "../source/refusals.ts";
 import {
   type DeadLetterGroup,
   type FinishedState,
+  type FinishedTiming,
   JOB_DETAIL_LOGS,
   type JobActionResult,
   type JobDetail,
@@ -242,23 +244,66 @@ export class AppApiSource implements TaskSource {
     return new Map(tasks.map((task) => [task, now]));
   }
 
-  /** The job active longest; the next due delayed job is not exposed by the API (null). */
+  /**
+   * The job waiting longest (the first the adapter lists, in dequeue order)
+   * and the job active longest; the next due delayed job is not exposed by
+   * the API (null).
+   */
   async getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>> {
     const known = new Set(this.#tasks());
     const entries = await Promise.all(tasks.map(async (task) => {
-      if (!known.has(task)) return [task, { oldestActive: null, nextDue: null }] as const;
-      const active = (await this.#adapter.listJobDetails(task, "active", 0, SCAN_LIMIT))
+      const none: QueueHeads = { oldestWaiting: null, oldestActive: null, nextDue: null };
+      if (!known.has(task)) return [task, none] as const;
+      const [waiting, active] = await Promise.all([
+        this.#adapter.listJobDetails(task, "waiting", 0, 1),
+        this.#adapter.listJobDetails(task, "active", 0, SCAN_LIMIT),
+      ]);
+      const next = waiting.map(({ id, details }) => {
+        const job = this.#decode(task, id, details);
+        const delay = Number(details.fields.delay) || 0;
+        return { id, since: queuedSince({ ...job, delay }) };
+      })[0];
+      const oldest = active
         .map(({ id, details }) => this.#decode(task, id, details))
         .filter((job) => job.processedAt !== null)
-        .sort((a, b) => a.processedAt! - b.processedAt!);
-      const oldest = active[0];
+        .sort((a, b) => a.processedAt! - b.processedAt!)[0];
       const heads: QueueHeads = {
+        oldestWaiting: next ?? null,
         oldestActive: oldest ? { id: oldest.id, since: oldest.processedAt! } : null,
         nextDue: null,
       };
       return [task, heads] as const;
     }));
     return new Map(entries);
+  }
+
+  /** The newest `limit` completed and failed jobs the adapter lists (finished at or after `since`). */
+  async getFinishedTimings(
+    task: string,
+    limit: number,
+    since = -Infinity,
+  ): Promise<FinishedTiming[]> {
+    this.#requireTask(task);
+    const lists = await Promise.all(
+      (["completed", "failed"] as const).map((state) =>
+        this.#adapter.listJobDetails(task, state, 0, limit)
+      ),
+    );
+    return lists.flat()
+      .map(({ id, details }) => ({
+        job: this.#decode(task, id, details),
+        delay: Number(details.fields.delay) || 0,
+      }))
+      .filter(({ job }) => job.finishedAt !== null && job.finishedAt >= since)
+      .map(({ job, delay }) => ({
+        id: job.id,
+        createdAt: job.createdAt,
+        delay,
+        processedAt: job.processedAt,
+        finishedAt: job.finishedAt!,
+      }))
+      .sort((a, b) => b.finishedAt - a.finishedAt)
+      .slice(0, limit);
   }
 
   /** What the adapter reports for the task. */

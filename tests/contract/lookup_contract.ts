@@ -1,6 +1,8 @@
 /**
  * The TaskSource contract for the lookups behind health and search:
- * `getQueueHeads` (the job active longest, the delayed job due first) and
+ * `getQueueHeads` (the job waiting longest, the job active longest, the
+ * delayed job due first), `getFinishedTimings` (the newest finished jobs'
+ * times) and
  * `findJobsByIdPrefix` (jobs by the start of their id, once listed), read
  * from the same keyspace by every source.
  */
@@ -11,8 +13,12 @@ import type { Seed } from "./source_contract.ts";
 
 const T = fixtureTime(1795345700000);
 
-/** Two active jobs (the list's head is the one claimed last) and a delayed and a retrying one. */
-function withBusyBilling(dump: KeyspaceDump): KeyspaceDump {
+/**
+ * Two active jobs (the list's head is the one claimed last), a delayed and a
+ * retrying one, two on the wait list and a retried one in the prioritized
+ * set whose last attempt started at `retriedStart`.
+ */
+function withBusyBilling(dump: KeyspaceDump, retriedStart = T - 200): KeyspaceDump {
   const base = "taskora:{billing}";
   const job = (state: string, fields: Record<string, string>) => ({
     type: "hash" as const,
@@ -33,6 +39,70 @@ function withBusyBilling(dump: KeyspaceDump): KeyspaceDump {
       },
       [`${base}:d-later`]: job("delayed", {}),
       [`${base}:r-first`]: job("retrying", { attempt: "2", maxAttempts: "3" }),
+      // The wait list's tail (w-tail) waits from its run-at; w-head came later.
+      [`${base}:wait`]: { type: "list", pttl: -1, value: ["w-head", "w-tail"] },
+      [`${base}:w-head`]: job("waiting", { ts: String(T + 50) }),
+      [`${base}:w-tail`]: job("waiting", { ts: String(T - 4000), delay: "3000" }),
+      // The prioritized set's head is a retried job: it waits from its last start, later still.
+      [`${base}:prioritized`]: {
+        type: "zset",
+        pttl: -1,
+        value: [{ value: "p-first", score: -5e13 + T - 9000 }],
+      },
+      [`${base}:p-first`]: job("waiting", {
+        ts: String(T - 9000),
+        priority: "5",
+        attempt: "2",
+        processedOn: String(retriedStart),
+      }),
+    },
+  };
+}
+
+/** Finished billing jobs: three completed and two failed, one of which never ran. */
+function withFinishedBilling(dump: KeyspaceDump): KeyspaceDump {
+  const base = "taskora:{billing}";
+  const job = (state: string, id: number, fields: Record<string, string>) => [
+    `${base}:f${id}`,
+    {
+      type: "hash" as const,
+      pttl: -1,
+      value: {
+        state,
+        _v: "1",
+        attempt: "1",
+        maxAttempts: "1",
+        ts: String(T + id * 1000),
+        ...fields,
+      },
+    },
+  ];
+  const at = (id: number, wait: number, run: number) => ({
+    processedOn: String(T + id * 1000 + wait),
+    finishedOn: String(T + id * 1000 + wait + run),
+  });
+  const finished = (ids: number[]) =>
+    ids.map((id) => {
+      const { finishedOn } = at(id, id * 10, id * 100);
+      return { value: `f${id}`, score: Number(finishedOn) };
+    });
+  return {
+    ...dump,
+    keys: {
+      ...dump.keys,
+      [`${base}:completed`]: { type: "zset", pttl: -1, value: finished([1, 2, 4]) },
+      [`${base}:failed`]: {
+        type: "zset",
+        pttl: -1,
+        value: [...finished([3]), { value: "f5", score: T + 9000 }],
+      },
+      ...Object.fromEntries([
+        job("completed", 1, at(1, 10, 100)),
+        job("completed", 2, at(2, 20, 200)),
+        job("failed", 3, { ...at(3, 30, 300), delay: "5" }),
+        job("completed", 4, at(4, 40, 400)),
+        job("failed", 5, { finishedOn: String(T + 9000) }),
+      ]),
     },
   };
 }
@@ -86,10 +156,12 @@ export function lookupContract(name: string, seed: Seed): void {
         "no-such-task",
       ]);
       assert.deepEqual(heads.get("billing"), {
+        oldestWaiting: { id: "w-tail", since: T - 1000 },
         oldestActive: { id: "a-old", since: T + 100 },
         nextDue: { id: "r-first", at: T + 2000 },
       });
       assert.deepEqual(heads.get("transcode"), {
+        oldestWaiting: null,
         oldestActive: {
           id: "d8e1df37-39dd-4863-9508-f7c9bd517880",
           since: fixtureTime(1795345687928),
@@ -97,12 +169,71 @@ export function lookupContract(name: string, seed: Seed): void {
         nextDue: null,
       });
       assert.deepEqual(heads.get("resize-image"), {
+        oldestWaiting: null,
         oldestActive: null,
         nextDue: { id: "29edcd55-6a5a-4d7f-ae0c-3919ab99f8e9", at: fixtureTime(1795349287498) },
       });
-      const none = { oldestActive: null, nextDue: null };
+      const none = { oldestWaiting: null, oldestActive: null, nextDue: null };
       assert.deepEqual(heads.get("sum"), none);
       assert.deepEqual(heads.get("no-such-task"), none);
+    } finally {
+      await harness.close();
+    }
+  });
+
+  Deno.test(`${name}: the oldest waiting job is the prioritized head when it waits longer`, async () => {
+    // The retried prioritized job restarted before the wait list's tail became runnable.
+    const harness = await seed(withBusyBilling(readFixture(), T - 2500));
+    try {
+      const heads = await harness.source.getQueueHeads(["billing"]);
+      assert.deepEqual(heads.get("billing")?.oldestWaiting, { id: "p-first", since: T - 2500 });
+    } finally {
+      await harness.close();
+    }
+  });
+
+  Deno.test(`${name}: a failed delayed job retried waits from its retry, not past it`, async () => {
+    const harness = await seed(withFinishedBilling(readFixture()));
+    try {
+      const { source } = harness;
+      const before = Date.now();
+      await source.retryJob("f3");
+      const heads = await source.getQueueHeads(["billing"]);
+      const waiting = heads.get("billing")?.oldestWaiting;
+      assert.equal(waiting?.id, "f3");
+      // A fresh dispatch has no delay left: it waits from the retry (ts), not ts + its old delay.
+      assert.ok(waiting.since >= before && waiting.since <= Date.now(), `since ${waiting.since}`);
+    } finally {
+      await harness.close();
+    }
+  });
+
+  Deno.test(`${name}: reads the newest finished jobs' times, completed and failed together`, async () => {
+    const harness = await seed(withFinishedBilling(readFixture()));
+    try {
+      const { source } = harness;
+      const newest = await source.getFinishedTimings("billing", 3);
+      assert.deepEqual(newest, [
+        { id: "f5", createdAt: T + 5000, delay: 0, processedAt: null, finishedAt: T + 9000 },
+        { id: "f4", createdAt: T + 4000, delay: 0, processedAt: T + 4040, finishedAt: T + 4440 },
+        { id: "f3", createdAt: T + 3000, delay: 5, processedAt: T + 3030, finishedAt: T + 3330 },
+      ]);
+      // Down to a finish time, inclusive: what a kept sample reads to catch up.
+      const since = await source.getFinishedTimings("billing", 100, T + 3330);
+      assert.deepEqual(since.map((t) => t.id), ["f5", "f4", "f3"]);
+      const all = await source.getFinishedTimings("billing", 100);
+      assert.equal(all.length, 5);
+      assert.deepEqual(all[4], {
+        id: "f1",
+        createdAt: T + 1000,
+        delay: 0,
+        processedAt: T + 1010,
+        finishedAt: T + 1110,
+      });
+      assert.deepEqual(await source.getFinishedTimings("billing", 0), []);
+      await assert.rejects(source.getFinishedTimings("no-such-task", 10), {
+        code: "TASK_NOT_FOUND",
+      });
     } finally {
       await harness.close();
     }

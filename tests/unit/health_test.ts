@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import {
   ACTIVE_TOO_LONG_MS,
+  DEFAULT_MAX_WAIT_MS,
   OVERDUE_AFTER_MS,
+  queuedSince,
   type QueueHeads,
   roughDuration,
   taskHealth,
@@ -13,7 +15,7 @@ import { NO_JOBS } from "../helpers/fixture.ts";
 const NOW = 1_800_000_000_000;
 const HOUR = 3_600_000;
 const IDLE: QueueStats = NO_JOBS;
-const NO_HEADS: QueueHeads = { oldestActive: null, nextDue: null };
+const NO_HEADS: QueueHeads = { oldestWaiting: null, oldestActive: null, nextDue: null };
 
 function minutes(completed: number, failed: number): ThroughputBucket[] {
   return [{ timestamp: NOW - 60_000, completed, failed }];
@@ -39,8 +41,8 @@ Deno.test("taskHealth() says no failures only when jobs finished and none failed
 
 Deno.test("taskHealth() flags a job active for hours, naming it and for how long", () => {
   const heads: QueueHeads = {
+    ...NO_HEADS,
     oldestActive: { id: "1a2b3c4d-0000-4000-8000-000000000000", since: NOW - 3 * HOUR - 60_000 },
-    nextDue: null,
   };
   assert.deepEqual(taskHealth({ ...IDLE, active: 1 }, minutes(5, 0), heads, NOW), {
     status: "warning",
@@ -52,10 +54,7 @@ Deno.test("taskHealth() flags a job active for hours, naming it and for how long
 });
 
 Deno.test("taskHealth() flags a delayed job long past its run time", () => {
-  const heads: QueueHeads = {
-    oldestActive: null,
-    nextDue: { id: "9f8e7d6c5b", at: NOW - 2 * HOUR },
-  };
+  const heads: QueueHeads = { ...NO_HEADS, nextDue: { id: "9f8e7d6c5b", at: NOW - 2 * HOUR } };
   assert.deepEqual(taskHealth({ ...IDLE, delayed: 4 }, [], heads, NOW), {
     status: "warning",
     reason: "job 9f8e7d6c overdue by 2 h: no worker is picking up due jobs",
@@ -63,13 +62,14 @@ Deno.test("taskHealth() flags a delayed job long past its run time", () => {
   });
   // Due a moment ago is the workers' polling, not a problem; due later is fine.
   for (const at of [NOW - OVERDUE_AFTER_MS + 1, NOW + HOUR]) {
-    const due = { oldestActive: null, nextDue: { id: "9f8e7d6c5b", at } };
+    const due = { ...NO_HEADS, nextDue: { id: "9f8e7d6c5b", at } };
     assert.equal(taskHealth({ ...IDLE, delayed: 4 }, [], due, NOW).status, "healthy");
   }
 });
 
 Deno.test("taskHealth() puts failures before stuck jobs, and stuck jobs before retries", () => {
   const stuck: QueueHeads = {
+    oldestWaiting: null,
     oldestActive: { id: "active-1", since: NOW - 5 * HOUR },
     nextDue: { id: "due-1", at: NOW - HOUR },
   };
@@ -86,6 +86,33 @@ Deno.test("taskHealth() puts failures before stuck jobs, and stuck jobs before r
   const active = { ...stuck, nextDue: null };
   assert.equal(taskHealth(stats, minutes(9, 0), active, NOW).reason, "job active-1 active for 5 h");
   assert.equal(taskHealth(stats, minutes(9, 0), NO_HEADS, NOW).reason, "2 jobs retrying");
+});
+
+Deno.test("taskHealth() flags a job waiting longer than maxWaitMs, before overdue ones", () => {
+  const heads: QueueHeads = {
+    ...NO_HEADS,
+    oldestWaiting: { id: "5e6f7a8b9c", since: NOW - 25 * 60_000 },
+    nextDue: { id: "due-1", at: NOW - HOUR },
+  };
+  const busy = { ...IDLE, waiting: 30, active: 1, delayed: 1 };
+  assert.deepEqual(taskHealth(busy, minutes(9, 0), heads, NOW), {
+    status: "warning",
+    reason: "job 5e6f7a8b waiting for 25 min (over 10 min)",
+    failureRate: 0,
+  });
+  // The threshold is the board's option: a longer one lets the wait pass.
+  assert.match(taskHealth(busy, minutes(9, 0), heads, NOW, HOUR).reason, /^job due-1 overdue/);
+  const fresh = { ...NO_HEADS, oldestWaiting: { id: "x", since: NOW - DEFAULT_MAX_WAIT_MS + 1 } };
+  assert.equal(taskHealth(busy, minutes(9, 0), fresh, NOW).status, "healthy");
+});
+
+Deno.test("queuedSince() counts a delayed dispatch from its run-at, a rerun from its last start", () => {
+  assert.equal(queuedSince({ createdAt: 1000, delay: 0, processedAt: null }), 1000);
+  assert.equal(queuedSince({ createdAt: 1000, delay: 500, processedAt: null }), 1500);
+  // Retried by taskora: ts kept, so the last attempt's start is the later.
+  assert.equal(queuedSince({ createdAt: 1000, delay: 500, processedAt: 4000 }), 4000);
+  // Retried from the dead letters by taskora's retryDLQ: a fresh ts, processedOn kept.
+  assert.equal(queuedSince({ createdAt: 9000, delay: 0, processedAt: 4000 }), 9000);
 });
 
 Deno.test("taskHealth() is critical when waiting work does not move, idle when there is none", () => {

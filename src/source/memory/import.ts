@@ -82,7 +82,12 @@ export function importKeyspace(dump: KeyspaceDump, options: ImportOptions = {}):
     const { task, rest } = parsed;
     store.task(task);
     if (key.type === "hash" && !rest.includes(":")) {
-      store.putJob({ ...decodeJob(task, rest, key.value), logs: [] });
+      const delay = Number(key.value.delay) || 0;
+      store.putJob({
+        ...decodeJob(task, rest, key.value),
+        logs: [],
+        ...(delay > 0 ? { delay } : {}),
+      });
     } else if (key.type === "list" && rest.endsWith(":logs")) {
       logs.push([task, rest.slice(0, -":logs".length), key.value]);
     } else {

@@ -14,6 +14,7 @@ import {
   type DeadLetterGroup,
   FINISHED_STATES,
   type FinishedState,
+  type FinishedTiming,
   JOB_DETAIL_LOGS,
   JOB_STATES,
   type JobActionResult,
@@ -56,6 +57,7 @@ import { schedulerLeadership, taskLiveness } from "./liveness.ts";
 import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
 import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, type TaskQueue } from "./store.ts";
+import { queuedSince } from "../../contract/health.ts";
 import { cancelWorkflow } from "./workflow_actions.ts";
 import { taskNotFound } from "../refusals.ts";
 
@@ -210,14 +212,24 @@ export class MemorySource implements TaskSource {
     return new Map(tasks.map((task) => [task, now]));
   }
 
-  /** The job active longest (the active list's tail) and the one due first, per task. */
+  /**
+   * The job waiting longest (the older of the wait list's tail and the
+   * prioritized set's head), the job active longest (the active list's tail)
+   * and the one due first, per task.
+   */
   getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>> {
     const heads = new Map<string, QueueHeads>();
     for (const task of tasks) {
       const queue = this.store.tasks.get(task);
       const active = queue?.jobs.get(queue.active[queue.active.length - 1]);
       const due = queue?.delayed.peekMin();
+      const waiting = [queue?.wait[0], queue?.prioritized.peekMin()?.member]
+        .map((id) => id === undefined ? undefined : queue?.jobs.get(id))
+        .filter((job) => job !== undefined)
+        .map((job) => ({ id: job.id, since: queuedSince({ ...job, delay: job.delay ?? 0 }) }))
+        .sort((a, b) => a.since - b.since);
       heads.set(task, {
+        oldestWaiting: waiting[0] ?? null,
         oldestActive: active?.processedAt != null
           ? { id: active.id, since: active.processedAt }
           : null,
@@ -225,6 +237,33 @@ export class MemorySource implements TaskSource {
       });
     }
     return Promise.resolve(heads);
+  }
+
+  /** The newest `limit` of the task's completed and failed jobs (finished at or after `since`). */
+  getFinishedTimings(task: string, limit: number, since = -Infinity): Promise<FinishedTiming[]> {
+    return Promise.try(() => {
+      const queue = this.#queue(task);
+      const newest: StoredJob[] = [];
+      for (const state of ["completed", "failed"] as const) {
+        let taken = 0;
+        for (const { member, score } of queue.finished[state].descending()) {
+          if (score < since || taken === limit) break;
+          taken++;
+          const job = queue.jobs.get(member);
+          if (job && job.finishedAt !== null) newest.push(job);
+        }
+      }
+      return newest
+        .sort((a, b) => b.finishedAt! - a.finishedAt!)
+        .slice(0, limit)
+        .map((job) => ({
+          id: job.id,
+          createdAt: job.createdAt,
+          delay: job.delay ?? 0,
+          processedAt: job.processedAt,
+          finishedAt: job.finishedAt!,
+        }));
+    });
   }
 
   /** Keys taskora would hold for the task and their estimated memory. */

@@ -27,6 +27,8 @@ import { SortedSet } from "./sorted_set.ts";
 export interface StoredJob extends JobRecord {
   /** The job's log list, oldest first. */
   logs: LogEntry[];
+  /** The dispatch delay, ms (the hash's `delay`; absent when dispatched without one). */
+  delay?: number;
 }
 
 /** Finished-job counts of one minute. */
@@ -356,6 +358,7 @@ export class MemoryStore {
       stalledCount: 0,
       workflow: input.workflow ?? null,
       logs: [],
+      ...(delay > 0 ? { delay } : {}),
     };
     this.putJob(job);
     const queue = this.task(task);
@@ -663,6 +666,7 @@ export class MemoryStore {
       cancelledAt: null,
       cancelReason: null,
       stalledCount: 0,
+      delay: undefined,
     });
     this.#toWaiting(queue, job);
     this.touch(job);

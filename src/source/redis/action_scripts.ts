@@ -39,7 +39,9 @@ export const CLEAN_BATCH = 500;
  * - `stalledCount`: STALLED_CHECK fails a job whose count passes the limit,
  *   so a job that failed by stalling would fail at its first stall again;
  * - `processedOn`, `progress`: the last attempt's, which no worker reads
- *   before writing them again (MOVE_TO_ACTIVE sets `processedOn`).
+ *   before writing them again (MOVE_TO_ACTIVE sets `processedOn`);
+ * - `delay`: the first dispatch's, which no worker reads; kept, it would put
+ *   the fresh job's run-at (`ts + delay`, see `queuedSince`) in the future.
  *
  * Needs locals `prefix`, `waitKey`, `prioritizedKey`, `eventsKey`.
  */
@@ -48,7 +50,7 @@ local function requeue(id, now, nowText)
   local jobKey = prefix .. id
   redis.call('HSET', jobKey, 'state', 'waiting', 'attempt', 1, 'ts', nowText)
   redis.call('HDEL', jobKey, 'error', 'finishedOn', 'result',
-    'cancelledAt', 'cancelReason', 'stalledCount', 'processedOn', 'progress')
+    'cancelledAt', 'cancelReason', 'stalledCount', 'processedOn', 'progress', 'delay')
   local priority = tonumber(redis.call('HGET', jobKey, 'priority') or '0') or 0
   if priority > 0 then
     redis.call('ZADD', prioritizedKey, -priority * 1e13 + now, id)

@@ -23,6 +23,7 @@ import type {
   AuditRecord,
   DeadLetterGroup,
   FinishedState,
+  FinishedTiming,
   JobActionResult,
   JobDetail,
   JobPage,
@@ -71,6 +72,7 @@ import { MigrationWatch } from "./migration_watch.ts";
 import type { MigrationLock } from "../../contract/migration_lock.ts";
 import type { SchedulerLeadership, TaskLiveness } from "../../contract/liveness.ts";
 import { getQueueHeads } from "./queue_heads.ts";
+import { getFinishedTimings } from "./finished_timings.ts";
 import { RecentJobIds } from "./recent_job_ids.ts";
 import { rerunJob } from "./rerun.ts";
 import { retryAllFailed, retryFailedJobs, retryJob } from "./retry.ts";
@@ -313,6 +315,17 @@ export class RedisTaskSource implements TaskSource {
   async getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>> {
     await this.#ready();
     return await getQueueHeads(this.connection, tasks, this.prefix);
+  }
+
+  /** The times of the task's newest finished jobs; see `finished_timings.ts`. */
+  async getFinishedTimings(
+    task: string,
+    limit: number,
+    since?: number,
+  ): Promise<FinishedTiming[]> {
+    await this.#ready();
+    await this.#requireTask(task);
+    return await getFinishedTimings(this.connection, task, limit, since, this.prefix);
   }
 
   /** Key count and memory of a task (partly estimated; see `storage.ts`). */

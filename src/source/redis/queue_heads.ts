@@ -1,35 +1,65 @@
 /**
- * The heads of many tasks' queues at once: the job active longest and the
- * delayed job due first, for the health verdict.
+ * The heads of many tasks' queues at once: the job waiting longest, the job
+ * active longest and the delayed job due first, for the health verdict and
+ * the queue latency.
  *
  * @module
  */
 
+import { queuedSince } from "../../contract/health.ts";
 import type { QueueHeads } from "../types.ts";
 import { taskKeys } from "../wire/keys.ts";
 import type { RedisConnection } from "./client.ts";
 import type { LuaScript } from "./scripts.ts";
 
 /**
- * KEYS[1] = active list, KEYS[2] = delayed set; ARGV[1] = jobPrefix.
- * Workers LPUSH the jobs they claim, so the list's tail is the one claimed
- * longest ago; its hash's `processedOn` says when that attempt started. The
- * delayed set's lowest score is the next run-at. Returns
- * `{ activeId, processedOn, dueId, runAt }`, `""` for what is missing.
+ * KEYS[1] = active list, KEYS[2] = delayed set, KEYS[3] = wait list,
+ * KEYS[4] = prioritized set; ARGV[1] = jobPrefix.
+ * Workers LPUSH the jobs they claim, so the active list's tail is the one
+ * claimed longest ago; its hash's `processedOn` says when that attempt
+ * started. The delayed set's lowest score is the next run-at. A worker takes
+ * the wait list's tail (the oldest LPUSH) first, else the prioritized set's
+ * head: of those two the longer waiting is the queue's latency, read from
+ * `ts`, `delay` and `processedOn` of each. Returns
+ * `{ activeId, processedOn, dueId, runAt, waitId, ts, delay, processedOn,
+ * prioId, ts, delay, processedOn }`, `""` for what is missing.
  */
 export const QUEUE_HEADS: LuaScript = {
   name: "queue-heads",
   source: `
+local function queued(id)
+  if not id then return { '', '', '', '' } end
+  local f = redis.call('HMGET', ARGV[1] .. id, 'ts', 'delay', 'processedOn')
+  return { id, f[1] or '', f[2] or '', f[3] or '' }
+end
 local active = redis.call('LINDEX', KEYS[1], -1)
 local since = ''
 if active then since = redis.call('HGET', ARGV[1] .. active, 'processedOn') or '' end
 local due = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-return { active or '', since, due[1] or '', due[2] or '' }
+local reply = { active or '', since, due[1] or '', due[2] or '' }
+local waiting = queued(redis.call('LINDEX', KEYS[3], -1))
+local prioritized = queued(redis.call('ZRANGE', KEYS[4], 0, 0)[1])
+for i = 1, 4 do reply[4 + i] = waiting[i] end
+for i = 1, 4 do reply[8 + i] = prioritized[i] end
+return reply
 `,
 };
 
+type Queued = [id: string, ts: string, delay: string, processedOn: string];
+
+/** The waiting job of a script reply, with since when it waits; null for none or a hash gone. */
+function waitingOf([id, ts, delay, processedOn]: Queued): { id: string; since: number } | null {
+  if (id === "" || ts === "") return null;
+  const since = queuedSince({
+    createdAt: Number(ts),
+    delay: Number(delay) || 0,
+    processedAt: processedOn === "" ? null : Number(processedOn),
+  });
+  return { id, since };
+}
+
 /**
- * Each task's {@link QueueHeads}: one script call per task (two keys of its
+ * Each task's {@link QueueHeads}: one script call per task (four keys of its
  * slot, O(1) and O(log N)), all in one pipelined round trip.
  */
 export async function getQueueHeads(
@@ -40,12 +70,21 @@ export async function getQueueHeads(
   const unique = [...new Set(tasks)];
   const replies = await connection.pipeline(unique.map((task) => {
     const keys = taskKeys(task, prefix);
-    return { script: QUEUE_HEADS, keys: [keys.active, keys.delayed], args: [keys.jobPrefix] };
-  })) as [string, string, string, string][];
+    return {
+      script: QUEUE_HEADS,
+      keys: [keys.active, keys.delayed, keys.wait, keys.prioritized],
+      args: [keys.jobPrefix],
+    };
+  })) as string[][];
   const heads = new Map<string, QueueHeads>();
   unique.forEach((task, i) => {
     const [activeId, since, dueId, at] = replies[i];
+    const waiting = [
+      waitingOf(replies[i].slice(4, 8) as Queued),
+      waitingOf(replies[i].slice(8, 12) as Queued),
+    ].filter((head) => head !== null);
     heads.set(task, {
+      oldestWaiting: waiting.sort((a, b) => a.since - b.since)[0] ?? null,
       oldestActive: activeId && since !== "" ? { id: activeId, since: Number(since) } : null,
       nextDue: dueId ? { id: dueId, at: Number(at) } : null,
     });

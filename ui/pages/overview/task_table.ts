@@ -1,6 +1,9 @@
 /**
- * The per-task table of the overview: health (and why, in words) and one
- * column per job state, each count opening that state's tab of the task.
+ * The per-task table of the overview: under each task's name its finished
+ * jobs per minute over the last hour and how far its queue is behind (kept
+ * out of columns of their own so the table still fits a wide screen), its
+ * health (and why, in words), and one column per job state, each count
+ * opening that state's tab of the task.
  *
  * @module
  */
@@ -10,6 +13,8 @@ import { ScrollArea } from "../../components/scroll_area.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { STATES, type TaskHealth } from "../../lib/types.ts";
+import { QueueAge } from "./queue_age.ts";
+import { RateSparkline } from "./sparkline.ts";
 import type { OverviewTask } from "./use_overview.ts";
 
 const HEALTH_TONE: Record<string, string> = {
@@ -50,8 +55,13 @@ export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
           ${tasks.map((task) =>
             html`
               <tr key=${task.name}>
-                <th scope="row"><a class="task-link" href=${taskHref(task.name)}>${task
-                  .name}</a></th>
+                <th scope="row">
+                  <a class="task-link" href=${taskHref(task.name)}>${task.name}</a>
+                  <div class="task-vitals">
+                    <${RateSparkline} rate=${task.rate} />
+                    <${QueueAge} latency=${task.latency} />
+                  </div>
+                </th>
                 <td class="health-cell">
                   <${HealthBadge} health=${task.health} />
                   <span class="health-reason muted">${task.health?.reason}</span>

@@ -13,9 +13,16 @@ import type { StatsUpdate } from "../../lib/live.ts";
 import type { Overview, TaskHealth } from "../../lib/types.ts";
 import { type LiveResource, useLiveResource } from "../../lib/use_live_resource.ts";
 
-/** A task row: its health is null until the overview answer that knows the task arrives. */
-export type OverviewTask = Omit<Overview["tasks"][number], "health"> & {
+type AnsweredTask = Overview["tasks"][number];
+
+/**
+ * A task row: its health, latency and rate are null until the overview
+ * answer that knows the task arrives.
+ */
+export type OverviewTask = Omit<AnsweredTask, "health" | "latency" | "rate"> & {
   health: TaskHealth | null;
+  latency: AnsweredTask["latency"] | null;
+  rate: AnsweredTask["rate"] | null;
 };
 
 /** The overview answer with the stream's counts merged in. */
@@ -24,11 +31,19 @@ export type LiveOverview = Omit<Overview, "tasks"> & { tasks: OverviewTask[] };
 /** The overview answer with the counts of `stats` (when it carries any) merged in. */
 export function mergeStats(overview: Overview, stats: StatsUpdate | null): LiveOverview {
   if (!stats || (!stats.connected && stats.tasks.length === 0)) return overview;
-  const health = new Map(overview.tasks.map((task) => [task.name, task.health]));
+  const answered = new Map(overview.tasks.map((task) => [task.name, task]));
   return {
     ...overview,
     totals: stats.totals,
-    tasks: stats.tasks.map((task) => ({ ...task, health: health.get(task.name) ?? null })),
+    tasks: stats.tasks.map((task) => {
+      const known = answered.get(task.name);
+      return {
+        ...task,
+        health: known?.health ?? null,
+        latency: known?.latency ?? null,
+        rate: known?.rate ?? null,
+      };
+    }),
   };
 }
 

@@ -1,0 +1,175 @@
+/**
+ * `GET {basePath}/metrics`: the board's numbers in Prometheus text format,
+ * through prom-client with one registry per board (never prom-client's
+ * global default one: two boards in a process share nothing).
+ *
+ * Per scrape the store is read in O(tasks): the counts, the queue heads and
+ * the last minutes of throughput in one pipelined batch each, and the wait
+ * and run percentiles from the board's latency sampler (kept for
+ * `LATENCY_MAX_AGE_MS`, then one read of `LATENCY_SAMPLE_SIZE` jobs per
+ * task). Scrapes that arrive while one is being read share its answer.
+ *
+ * @module
+ */
+
+import type { Context, MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { LatencySample } from "../contract/latency.ts";
+import { errorBody } from "../errors.ts";
+import type { TaskSource } from "../source/types.ts";
+import type { LatencySampler } from "./latency_sampler.ts";
+
+/** What the metrics read. */
+export interface BoardMetricsDeps {
+  source: TaskSource;
+  latency: LatencySampler;
+  /** How many clients the board's event stream has now. */
+  sseClients: () => number;
+}
+
+/** One board's metrics: its registry, the middleware that times its API, the scrape. */
+export interface BoardMetrics {
+  /** Times every API request into the request-duration histogram. */
+  timing: MiddlewareHandler;
+  /** Counts an error the board answered with, when the store caused it. */
+  countError(error: unknown): void;
+  /** The exposition text of a scrape and its content type. */
+  scrape(): Promise<{ text: string; contentType: string }>;
+}
+
+const QUANTILES = [["0.5", "p50"], ["0.95", "p95"], ["0.99", "p99"]] as const;
+const STORE_ERRORS = new Set(["STORE_UNAVAILABLE", "OUTCOME_UNKNOWN"]);
+
+/** Creates the metrics of one board. */
+export function createBoardMetrics(
+  { source, latency, sseClients }: BoardMetricsDeps,
+): BoardMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  const gauge = (name: string, help: string, labelNames: string[]) =>
+    new Gauge({ name, help, labelNames, registers });
+  const jobs = gauge("taskora_jobs", "Jobs of a task in a state, now.", ["task", "state"]);
+  const finished = gauge(
+    "taskora_jobs_finished_last_minute",
+    "Jobs of a task that completed or failed for good in the last closed minute " +
+      "(taskora's per-minute counters).",
+    ["task", "outcome"],
+  );
+  const oldestWaiting = gauge(
+    "taskora_oldest_waiting_seconds",
+    "How long the task's oldest waiting job has waited (0 when none waits).",
+    ["task"],
+  );
+  const overdue = gauge(
+    "taskora_delayed_overdue_seconds",
+    "How far past its run-at the task's first delayed or retrying job is (0 when none is due).",
+    ["task"],
+  );
+  const wait = gauge(
+    "taskora_job_wait_seconds",
+    "Wait (run-at to the last attempt's start) of the task's newest finished jobs, by quantile.",
+    ["task", "quantile"],
+  );
+  const run = gauge(
+    "taskora_job_run_seconds",
+    "Run time of the last attempt of the task's newest finished jobs, by quantile.",
+    ["task", "quantile"],
+  );
+  const sampled = gauge(
+    "taskora_latency_sample_jobs",
+    "Finished jobs the wait and run quantiles are computed from.",
+    ["task"],
+  );
+  new Gauge({
+    name: "queue_board_sse_clients",
+    help: "Clients connected to this board's live event stream.",
+    registers,
+    collect() {
+      this.set(sseClients());
+    },
+  });
+  const storeErrors = new Counter({
+    name: "queue_board_store_errors_total",
+    help:
+      "Requests this board answered with a store error (503 STORE_UNAVAILABLE, 504 OUTCOME_UNKNOWN).",
+    labelNames: ["code"],
+    registers,
+  });
+  const duration = new Histogram({
+    name: "queue_board_http_request_duration_seconds",
+    help: "Time this board took to answer API requests, by route pattern.",
+    labelNames: ["method", "route", "status"],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+
+  function countError(error: unknown): void {
+    const { body } = errorBody(error);
+    if (STORE_ERRORS.has(body.code)) storeErrors.inc({ code: body.code });
+  }
+
+  async function read(): Promise<void> {
+    const tasks = await source.listTasks();
+    const [stats, heads, recent, samples] = await Promise.all([
+      source.getStats(tasks),
+      source.getQueueHeads(tasks),
+      source.getThroughputByTask(tasks, { count: 2 }),
+      Promise.all(tasks.map((task) => latency.sample(task))),
+    ]);
+    const now = Date.now();
+    for (const gauge of [jobs, finished, oldestWaiting, overdue, wait, run, sampled]) {
+      gauge.reset();
+    }
+    tasks.forEach((task, i) => {
+      for (const [state, count] of Object.entries(stats.get(task)!)) {
+        jobs.set({ task, state }, count);
+      }
+      // The last closed minute: the current one is still being counted into.
+      const closed = recent.get(task)![0];
+      finished.set({ task, outcome: "completed" }, closed.completed);
+      finished.set({ task, outcome: "failed" }, closed.failed);
+      const { oldestWaiting: waiting, nextDue } = heads.get(task)!;
+      oldestWaiting.set({ task }, waiting ? Math.max(0, now - waiting.since) / 1000 : 0);
+      overdue.set({ task }, nextDue ? Math.max(0, now - nextDue.at) / 1000 : 0);
+      setQuantiles(task, samples[i]);
+    });
+  }
+
+  function setQuantiles(task: string, sample: LatencySample): void {
+    sampled.set({ task }, sample.jobs);
+    for (const [gauge, summary] of [[wait, sample.wait], [run, sample.run]] as const) {
+      if (!summary.percentiles) continue;
+      for (const [quantile, key] of QUANTILES) {
+        gauge.set({ task, quantile }, summary.percentiles[key] / 1000);
+      }
+    }
+  }
+
+  let inflight: Promise<{ text: string; contentType: string }> | null = null;
+
+  return {
+    timing: async function requestTiming(c: Context, next) {
+      const end = duration.startTimer({ method: c.req.method });
+      try {
+        await next();
+      } finally {
+        // After next(): the route index is the handler's that answered, so its pattern, not "*".
+        end({ route: routePath(c), status: String(c.res.status) });
+      }
+    },
+    countError,
+    scrape() {
+      // Reading and rendering share one registry: a scrape during another waits for its answer.
+      inflight ??= (async () => {
+        try {
+          await read();
+          return { text: await registry.metrics(), contentType: registry.contentType };
+        } finally {
+          inflight = null;
+        }
+      })();
+      return inflight;
+    },
+  };
+}

@@ -1,0 +1,243 @@
+/**
+ * `GET {basePath}/metrics`: what it exposes, who may read it (the API's
+ * guards, or the scrapers' bearer token), and what it refuses.
+ */
+
+import assert from "node:assert/strict";
+import { createBoard } from "../../mod.ts";
+import { StoreUnavailableError } from "../../src/errors.ts";
+import { type BoardOptions, BoardOptionsError } from "../../src/options.ts";
+import { createMemorySource } from "../../src/source/memory/mod.ts";
+import type { TaskSource } from "../../src/source/types.ts";
+import { readFixture } from "../helpers/fixture.ts";
+
+const TOKEN = "scrape-token-0123456789";
+const SECRET = "a-cookie-secret-of-at-least-32-chars!";
+const SESSION: BoardOptions["auth"] = {
+  cookiePassword: SECRET,
+  authenticate: () => ({ name: "ada" }),
+};
+
+function boardOf(
+  options: BoardOptions,
+  source: TaskSource = createMemorySource({ seed: readFixture() }),
+) {
+  const board = createBoard(source, options);
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    Promise.resolve(board.fetch(new Request(`http://board.test${path}`, { headers })));
+  return {
+    get,
+    async close() {
+      await board.close();
+      await source.close();
+    },
+  };
+}
+
+/** The value of the sample line `name{labels}` in an exposition, or undefined. */
+function sampleOf(text: string, series: string): number | undefined {
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+async function expectUnauthorized(response: Response): Promise<void> {
+  assert.equal(response.status, 401);
+  assert.deepEqual(await response.json(), { error: "Unauthorized" });
+}
+
+Deno.test("GET /metrics exposes jobs by state, queue ages, quantiles and the board's own numbers", async () => {
+  const { get, close } = boardOf({});
+  try {
+    await get("/board/api/overview");
+    const response = await get("/board/metrics");
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get("content-type")!, /^text\/plain; version=0\.0\.4/);
+    const text = await response.text();
+    assert.equal(sampleOf(text, 'taskora_jobs{task="send-email",state="completed"}'), 10);
+    assert.equal(sampleOf(text, 'taskora_jobs{task="send-email",state="failed"}'), 5);
+    assert.equal(sampleOf(text, 'taskora_oldest_waiting_seconds{task="send-email"}'), 0);
+    assert.equal(sampleOf(text, 'taskora_latency_sample_jobs{task="send-email"}'), 15);
+    for (const quantile of ["0.5", "0.95", "0.99"]) {
+      const wait = sampleOf(
+        text,
+        `taskora_job_wait_seconds{task="send-email",quantile="${quantile}"}`,
+      );
+      assert.ok(wait !== undefined && wait >= 0, `wait ${quantile}`);
+    }
+    assert.match(
+      text,
+      /^taskora_jobs_finished_last_minute\{task="send-email",outcome="failed"\} \d+$/m,
+    );
+    assert.equal(sampleOf(text, "queue_board_sse_clients"), 0);
+    assert.equal(
+      sampleOf(
+        text,
+        'queue_board_http_request_duration_seconds_count{method="GET",route="/board/api/overview",status="200"}',
+      ),
+      1,
+    );
+    assert.match(text, /# TYPE queue_board_store_errors_total counter/);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("every board has its own registry: one board's requests are not in another's metrics", async () => {
+  const a = boardOf({});
+  const b = boardOf({ basePath: "/other" });
+  try {
+    await a.get("/board/api/overview");
+    const text = await (await b.get("/other/metrics")).text();
+    assert.doesNotMatch(text, /route="\/board\/api\/overview"/);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+Deno.test("GET /metrics counts the store's errors the board answered with", async () => {
+  const source = createMemorySource({ seed: readFixture() });
+  let down = false;
+  const getStats = source.getStats.bind(source);
+  source.getStats = (tasks) =>
+    down ? Promise.reject(new StoreUnavailableError("Redis is not reachable")) : getStats(tasks);
+  const { get, close } = boardOf({}, source);
+  try {
+    down = true;
+    assert.equal((await get("/board/api/overview")).status, 503);
+    // A scrape while the store is down is a 503 too, and counted.
+    const failed = await get("/board/metrics");
+    assert.equal(failed.status, 503);
+    assert.equal((await failed.json()).code, "STORE_UNAVAILABLE");
+    down = false;
+    const text = await (await get("/board/metrics")).text();
+    assert.equal(sampleOf(text, 'queue_board_store_errors_total{code="STORE_UNAVAILABLE"}'), 2);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("under session login /metrics is 401 without a session, never the login page", async () => {
+  const { get, close } = boardOf({ auth: SESSION });
+  try {
+    await expectUnauthorized(await get("/board/metrics"));
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("metrics.token admits a scraper without a session; a wrong or malformed token is 401", async () => {
+  const { get, close } = boardOf({ auth: SESSION, metrics: { token: TOKEN } });
+  try {
+    const ok = await get("/board/metrics", { authorization: `Bearer ${TOKEN}` });
+    assert.equal(ok.status, 200);
+    assert.match(await ok.text(), /^taskora_jobs\{/m);
+    for (
+      const header of [
+        `Bearer ${TOKEN}x`,
+        `Bearer ${TOKEN.slice(0, -1)}`,
+        `Basic ${btoa(`x:${TOKEN}`)}`,
+        `Bearer`,
+        `Bearer ${TOKEN} extra`,
+      ]
+    ) {
+      const refused = await get("/board/metrics", { authorization: header });
+      assert.equal(refused.headers.get("www-authenticate"), 'Bearer realm="queue-board metrics"');
+      await expectUnauthorized(refused);
+    }
+    // The token opens the metrics only, never the API.
+    await expectUnauthorized(
+      await get("/board/api/overview", { authorization: `Bearer ${TOKEN}` }),
+    );
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("with a token and no login, the token is required", async () => {
+  const { get, close } = boardOf({ metrics: { token: TOKEN } });
+  try {
+    await expectUnauthorized(await get("/board/metrics"));
+    assert.equal((await get("/board/metrics", { authorization: `Bearer ${TOKEN}` })).status, 200);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("the auth hook guards /metrics like the API", async () => {
+  const hook = (request: Request) =>
+    request.headers.get("x-user") === "ops" ? { name: "ops" } : new Response("no", { status: 403 });
+  const { get, close } = boardOf({ auth: hook, metrics: { token: TOKEN } });
+  try {
+    assert.equal((await get("/board/metrics")).status, 403);
+    assert.equal((await get("/board/metrics", { "x-user": "ops" })).status, 200);
+    assert.equal((await get("/board/metrics", { authorization: `Bearer ${TOKEN}` })).status, 200);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("metrics: false removes the route (the path is the UI's, which has no such page)", async () => {
+  const { get, close } = boardOf({ metrics: false });
+  try {
+    const response = await get("/board/metrics");
+    assert.doesNotMatch(response.headers.get("content-type") ?? "", /text\/plain/);
+    assert.doesNotMatch(await response.text(), /taskora_jobs/);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("bad metrics and health options throw, naming the option", () => {
+  const source = createMemorySource();
+  const bad: [BoardOptions, RegExp][] = [
+    [{ metrics: { token: "short" } }, /"metrics\.token"/],
+    [{ metrics: { token: `${TOKEN} with spaces` } }, /"metrics\.token"/],
+    [{ metrics: { token: 42 as unknown as string } }, /"metrics\.token"/],
+    [{ metrics: { tokn: TOKEN } as unknown as BoardOptions["metrics"] }, /"metrics\.tokn"/],
+    [{ metrics: true as unknown as BoardOptions["metrics"] }, /"metrics"/],
+    [{ health: { maxWaitMs: 10 } }, /"health\.maxWaitMs"/],
+    [{ health: { maxWaitMs: 1.5e3 + 0.5 } }, /"health\.maxWaitMs"/],
+    [{ health: { maxWait: 1000 } as unknown as BoardOptions["health"] }, /"health\.maxWait"/],
+    [{ health: null as unknown as BoardOptions["health"] }, /"health"/],
+  ];
+  for (const [options, message] of bad) {
+    assert.throws(() => createBoard(source, options), (error: Error) => {
+      assert.ok(error instanceof BoardOptionsError);
+      assert.match(error.message, message);
+      return true;
+    });
+  }
+});
+
+Deno.test("a task name cannot forge a sample line: label values are escaped", async () => {
+  const task = 'we"ird\\\ntaskora_jobs{task="forged"} 1';
+  const base = `taskora:{${task}}`;
+  const source = createMemorySource({
+    seed: {
+      dumpedAt: Date.now(),
+      keys: {
+        [`${base}:wait`]: { type: "list", pttl: -1, value: ["j1"] },
+        [`${base}:j1`]: {
+          type: "hash",
+          pttl: -1,
+          value: { state: "waiting", ts: String(Date.now()), _v: "1", attempt: "1" },
+        },
+      },
+    },
+  });
+  const { get, close } = boardOf({}, source);
+  try {
+    const text = await (await get("/board/metrics")).text();
+    assert.doesNotMatch(text, /^taskora_jobs\{task="forged"\}/m);
+    assert.equal(
+      sampleOf(
+        text,
+        'taskora_jobs{task="we\\"ird\\\\\\ntaskora_jobs{task=\\"forged\\"} 1",state="waiting"}',
+      ),
+      1,
+    );
+  } finally {
+    await close();
+  }
+});

@@ -1,0 +1,88 @@
+/**
+ * The task page's latency card: how far the queue is behind (its oldest
+ * waiting job, its most overdue delayed one) and the wait and run
+ * percentiles of its newest finished jobs, each with its histogram. The
+ * sample's size, time span and age are said, as the API states them.
+ *
+ * @module
+ */
+import { Card } from "../../components/card.ts";
+import { Fact } from "../../components/fact.ts";
+import { useBoard } from "../../lib/board_context.ts";
+import { formatCount, formatDateTime, formatElapsed, shortId } from "../../lib/format.ts";
+import { html } from "../../lib/html.ts";
+import { taskCounts } from "../../lib/live.ts";
+import { href } from "../../lib/router.ts";
+import { useLiveResource } from "../../lib/use_live_resource.ts";
+import type { DurationSummary, TaskLatencyResponse } from "../../../src/contract/latency.ts";
+import { LatencyHistogram } from "./latency_histogram.ts";
+
+function Percentiles({ title, summary }: { title: string; summary: DurationSummary }) {
+  const p = summary.percentiles;
+  return html`
+    <div class="latency-dist">
+      <h3 class="latency-title">${title}</h3>
+      ${p
+        ? html`
+          <dl class="facts latency-percentiles">
+            <${Fact} label="p50">${formatElapsed(p.p50)}<//>
+            <${Fact} label="p95">${formatElapsed(p.p95)}<//>
+            <${Fact} label="p99">${formatElapsed(p.p99)}<//>
+          </dl>
+          <${LatencyHistogram} summary=${summary} label=${`${title} histogram`} />
+        `
+        : html`<p class="muted">No finished job ran yet.</p>`}
+    </div>
+  `;
+}
+
+/** The latency card of one task. */
+export function LatencyCard({ task }: { task: string }) {
+  const { api } = useBoard();
+  const latency = useLiveResource(
+    (signal) => api.get<TaskLatencyResponse>(href("tasks", task, "latency"), { signal }),
+    [task],
+    // Finished counts move the percentiles, queued ones the ages.
+    { relevant: () => false, follows: (frame) => taskCounts(frame, task) },
+  );
+  const data = latency.data;
+  if (!data) {
+    return html`
+      <${Card} title="Latency">
+        <p class="empty">${latency.loading ? "Loading…" : "No data."}</p>
+        <//>
+    `;
+  }
+  const { queue, sample } = data;
+  const span = sample.from === null
+    ? "no finished job yet"
+    : `newest ${formatCount(sample.jobs)} of at most ${
+      formatCount(sample.sampleSize)
+    } finished jobs, ${formatDateTime(sample.from)} – ${formatDateTime(sample.to)}`;
+  return html`
+    <${Card} title="Latency" actions=${html`<span class="muted latency-span">${span}</span>`}>
+      <dl class="facts">
+        <${Fact} label="Oldest waiting">${queue.oldestWaiting
+          ? html`${formatElapsed(queue.oldestWaiting.ageMs)} <a href=${
+            href(
+              "jobs",
+              queue.oldestWaiting.id,
+            )
+          } class="muted">${shortId(queue.oldestWaiting.id)}</a>`
+          : "none waiting"}<//>
+        <${Fact} label="Most overdue delayed">${queue.mostOverdue
+          ? html`${formatElapsed(queue.mostOverdue.overdueMs)} late <a href=${
+            href(
+              "jobs",
+              queue.mostOverdue.id,
+            )
+          } class="muted">${shortId(queue.mostOverdue.id)}</a>`
+          : "none due"}<//>
+      </dl>
+      <div class="latency-grid">
+        <${Percentiles} title="Wait (run-at to start)" summary=${sample.wait} />
+        <${Percentiles} title="Run (last attempt)" summary=${sample.run} />
+      </div>
+    <//>
+  `;
+}
