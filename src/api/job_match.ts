@@ -36,7 +36,10 @@ function valueAt(root: unknown, path: readonly string[]): unknown {
 
 function holds(condition: PayloadCondition, value: unknown): boolean {
   if ("contains" in condition) {
-    return asciiLower(textOf(value)).includes(asciiLower(condition.contains));
+    // Inside a JSON text a quote or a newline of a string is escaped: look for both forms.
+    const text = asciiLower(textOf(value));
+    const needle = asciiLower(condition.contains);
+    return text.includes(needle) || text.includes(JSON.stringify(needle).slice(1, -1));
   }
   const leaf = valueAt(value, condition.path);
   if (typeof leaf === "string") return leaf === condition.value;
