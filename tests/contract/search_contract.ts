@@ -30,7 +30,7 @@ function hash(state: string, fields: Record<string, string>) {
 }
 
 /** A task `finder` with completed, failed, waiting, delayed and retrying jobs to find. */
-function withFinder(dump: KeyspaceDump): KeyspaceDump {
+export function withFinder(dump: KeyspaceDump): KeyspaceDump {
   const keys = { ...dump.keys };
   const completed: { value: string; score: number }[] = [];
   for (let i = 0; i < COMPLETED; i++) {
