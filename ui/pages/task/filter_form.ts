@@ -67,12 +67,12 @@ export function FilterForm({ task, state }: { task: string; state: JobState }) {
       <label class="field">
         <span class="field-label">ID starts with</span>
         <input class="input mono" name="id" value=${values.id} onInput=${set("id")}
-          autocomplete="off" spellcheck="false" />
+          autocomplete="off" spellcheck=${false} />
       </label>
       ${time("from", "from")} ${time("to", "to")}
       <label class="field">
         <span class="field-label">Look in</span>
-        <select class="select" name="field" value=${values.field} onChange=${set("field")}>
+        <select class="select" name="field" aria-label="Look in" value=${values.field} onChange=${set("field")}>
           <option value="">—</option>
           ${SEARCH_FIELDS.map((f) => html`<option key=${f} value=${f}>${f}</option>`)}
         </select>
@@ -81,7 +81,7 @@ export function FilterForm({ task, state }: { task: string; state: JobState }) {
         ? html`
           <label class="field">
             <span class="field-label">Match</span>
-            <select class="select" name="match" value=${match}
+            <select class="select" name="match" aria-label="Match" value=${match}
               onChange=${(e: Event) => setMatch((e.target as HTMLSelectElement).value as Match)}>
               <option value="contains">contains text</option>
               <option value="path">key path equals</option>
@@ -99,12 +99,12 @@ export function FilterForm({ task, state }: { task: string; state: JobState }) {
               <label class="field">
                 <span class="field-label">Key path</span>
                 <input class="input mono" name="path" placeholder="user.id" value=${values.path}
-                  onInput=${set("path")} required spellcheck="false" />
+                  onInput=${set("path")} required spellcheck=${false} />
               </label>
               <label class="field">
                 <span class="field-label">Value</span>
                 <input class="input mono" name="value" value=${values.value}
-                  onInput=${set("value")} spellcheck="false" />
+                  onInput=${set("value")} spellcheck=${false} />
               </label>
             `}
         `
