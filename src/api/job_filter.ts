@@ -35,7 +35,8 @@ import type { SearchPosition } from "../source/types.ts";
 /** Reads one query parameter. */
 export type QueryReader = (name: string) => string | undefined;
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
 /** Parses a time: epoch ms digits, or ISO 8601 (a date-time needs its zone, so it is not read in the server's). */
 export function parseTime(name: string, raw: string): number {
@@ -58,7 +59,9 @@ export function parseTime(name: string, raw: string): number {
 }
 
 function bounded(name: string, raw: string, max: number): string {
-  if (raw.length > max) throw invalidParam(name, `must be at most ${max} characters (got ${raw.length})`);
+  if (raw.length > max) {
+    throw invalidParam(name, `must be at most ${max} characters (got ${raw.length})`);
+  }
   return raw;
 }
 
@@ -69,7 +72,10 @@ function parsePath(raw: string, redact: readonly string[]): string[] {
     throw invalidParam("path", `must have at most ${MAX_PATH_DEPTH} segments (got ${path.length})`);
   }
   if (path.some((segment) => segment === "")) {
-    throw invalidParam("path", `must be keys joined by dots, like user.id or items.0.sku (got "${raw}")`);
+    throw invalidParam(
+      "path",
+      `must be keys joined by dots, like user.id or items.0.sku (got "${raw}")`,
+    );
   }
   const masked = new Set(redact.map((key) => key.toLowerCase()));
   const hidden = path.find((segment) => masked.has(segment.toLowerCase()));
@@ -87,11 +93,16 @@ function parsePayload(query: QueryReader, redact: readonly string[]): PayloadCon
   const value = query("value");
   if (field === undefined) {
     const stray = contains !== undefined ? "contains" : path !== undefined ? "path" : null;
-    if (stray) throw invalidParam("field", `is needed with ${stray}: one of ${SEARCH_FIELDS.join(", ")}`);
+    if (stray) {
+      throw invalidParam("field", `is needed with ${stray}: one of ${SEARCH_FIELDS.join(", ")}`);
+    }
     return null;
   }
   if (!(SEARCH_FIELDS as readonly string[]).includes(field)) {
-    throw invalidParam("field", `must be one of ${SEARCH_FIELDS.join(", ")} (got "${field.slice(0, 64)}")`);
+    throw invalidParam(
+      "field",
+      `must be one of ${SEARCH_FIELDS.join(", ")} (got "${field.slice(0, 64)}")`,
+    );
   }
   const searched = field as SearchField;
   if (contains !== undefined) {
@@ -99,7 +110,9 @@ function parsePayload(query: QueryReader, redact: readonly string[]): PayloadCon
     return { field: searched, contains: bounded("contains", contains, MAX_NEEDLE_CHARS) };
   }
   if (path === undefined) throw invalidParam("contains", "or path and value are needed with field");
-  if (value === undefined) throw invalidParam("value", "is needed with path (an empty value is value=)");
+  if (value === undefined) {
+    throw invalidParam("value", "is needed with path (an empty value is value=)");
+  }
   return {
     field: searched,
     path: parsePath(path, redact),
@@ -119,7 +132,10 @@ export function parseJobFilter(query: QueryReader, redact: readonly string[]): J
   const from = time("from");
   const to = time("to");
   if (from !== null && to !== null && from > to) {
-    throw invalidParam("to", `must not be before from (${new Date(to).toISOString()} < ${new Date(from).toISOString()})`);
+    throw invalidParam(
+      "to",
+      `must not be before from (${new Date(to).toISOString()} < ${new Date(from).toISOString()})`,
+    );
   }
   const id = query("id");
   return {

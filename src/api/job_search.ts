@@ -14,11 +14,7 @@
 
 import { Hono } from "hono";
 import { stream } from "hono/streaming";
-import {
-  MAX_SEARCH_PAGE,
-  type SearchFrame,
-  type SearchProgress,
-} from "../contract/job_filter.ts";
+import { MAX_SEARCH_PAGE, type SearchFrame, type SearchProgress } from "../contract/job_filter.ts";
 import { BoardError, errorBody, invalidParam } from "../errors.ts";
 import type { ApiDeps } from "./deps.ts";
 import { encodeCursor, parseCursor, parseJobFilter } from "./job_filter.ts";
@@ -44,7 +40,12 @@ export function jobSearchRoutes({ source, present, options }: ApiDeps): Hono {
     const signal = c.req.raw.signal;
     // The first slice is read before the answer starts: an unknown task is still a 404.
     let slice = await search(task, state, filter, position, limit);
-    const progress: SearchProgress = { scanned: position?.scanned ?? 0, total: 0, found: 0, skipped: 0 };
+    const progress: SearchProgress = {
+      scanned: position?.scanned ?? 0,
+      total: 0,
+      found: 0,
+      skipped: 0,
+    };
 
     c.header("Content-Type", "application/x-ndjson");
     c.header("Cache-Control", "no-store");

@@ -10,11 +10,11 @@
 
 import type { JobResponse } from "./jobs.ts";
 
-/** The job fields a payload condition can look into. */
-export const SEARCH_FIELDS = ["data", "result", "error", "logs"] as const;
+/** A job field a payload condition can look into. */
+export type SearchField = "data" | "result" | "error" | "logs";
 
-/** One of {@link SEARCH_FIELDS}. */
-export type SearchField = typeof SEARCH_FIELDS[number];
+/** Every {@link SearchField}, in the order the form offers them. */
+export const SEARCH_FIELDS: readonly SearchField[] = ["data", "result", "error", "logs"];
 
 /** Most segments a key path may have. */
 export const MAX_PATH_DEPTH = 16;
@@ -27,6 +27,14 @@ export const MAX_ID_PREFIX_CHARS = 200;
 
 /** Most jobs one slice of a search looks at (one Redis call). */
 export const SLICE_JOBS = 1000;
+
+/**
+ * Jobs one slice looks at when it reads a field of each: reading costs
+ * Redis about ten times what the id and time checks do (see
+ * `tests/bench/search.ts`), so a quarter of {@link SLICE_JOBS} keeps each
+ * call to a few ms.
+ */
+export const PAYLOAD_SLICE_JOBS = 250;
 
 /** A field larger than this (bytes as stored) is not searched; the frames count it as skipped. */
 export const MAX_SEARCHED_FIELD_BYTES = 256 * 1024;
@@ -98,6 +106,11 @@ export type SearchFrame =
     reason: "page" | "done";
   } & SearchProgress)
   | { type: "error"; error: string; code: string };
+
+/** How many jobs one slice of a search with this filter looks at. */
+export function sliceJobsOf(filter: JobFilter): number {
+  return filter.payload === null ? SLICE_JOBS : PAYLOAD_SLICE_JOBS;
+}
 
 /** The time-range meaning for a state: the finish time (indexed) or the created time. */
 export function timeFieldOf(state: string): "finished" | "created" {

@@ -22,7 +22,7 @@ import type {
   AuditRecord,
 } from "../contract/audit.ts";
 import type { DeadLetterGroup } from "../contract/dlq.ts";
-import type { JobFilter } from "../contract/job_filter.ts";
+import type { JobFilter, PayloadCondition, SearchField } from "../contract/job_filter.ts";
 import type { JobEventFields as TaskEventFields } from "../contract/events.ts";
 import type { QueueHeads } from "../contract/health.ts";
 import type {
@@ -74,7 +74,6 @@ export {
 export { JOB_DETAIL_LOGS } from "../contract/jobs.ts";
 export type {
   AttemptHistory,
-  JobFilter,
   AttemptRecord,
   AuditEntry,
   AuditOutcome,
@@ -85,6 +84,7 @@ export type {
   FinishedState,
   JobActionResult,
   JobDetail,
+  JobFilter,
   JobLock,
   JobRecord,
   JobRow,
@@ -93,6 +93,7 @@ export type {
   LogEntry,
   LogPage,
   MigrationLock,
+  PayloadCondition,
   QueueHeads,
   QueueStats,
   RerunResult,
@@ -101,6 +102,7 @@ export type {
   ScheduleRecord,
   SchedulerLeader,
   SchedulerLeadership,
+  SearchField,
   StalledSet,
   TaskDefinition,
   TaskEventFields,
@@ -308,9 +310,9 @@ export interface TaskSource {
   listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage>;
   /**
    * One slice of a search of a task's jobs in a state, in the order
-   * {@link TaskSource.listJobs} gives them: at most `SLICE_JOBS` (1,000)
-   * jobs looked at (fewer once `want` candidates are found, or a byte budget
-   * is spent), in one store call, from `position` (null: the start). A time
+   * {@link TaskSource.listJobs} gives them: at most `sliceJobsOf(filter)`
+   * jobs looked at (1,000, or 250 when a field of each is read; fewer once
+   * `want` candidates are found, or a byte budget is spent), in one store call, from `position` (null: the start). A time
    * range on a finished state narrows the scanned range itself (O(log n));
    * see {@link JobFilter}. Sources that cannot search leave it out.
    */

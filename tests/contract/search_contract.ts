@@ -37,7 +37,10 @@ export function withFinder(dump: KeyspaceDump): KeyspaceDump {
     const id = completedId(i);
     completed.push({ value: id, score: finishedAt(i) });
     keys[`${BASE}:${id}`] = hash("completed", {
-      data: JSON.stringify({ user: { id: i % 100, name: `User ${i}` }, tags: ["a", i % 2 ? "odd" : "even"] }),
+      data: JSON.stringify({
+        user: { id: i % 100, name: `User ${i}` },
+        tags: ["a", i % 2 ? "odd" : "even"],
+      }),
       result: JSON.stringify(i === 1234 ? { note: 'said "hi"\nthen left' } : { ok: true }),
       finishedOn: String(finishedAt(i)),
     });
@@ -46,7 +49,11 @@ export function withFinder(dump: KeyspaceDump): KeyspaceDump {
   const failed = [
     { id: "fail-1", error: "Timeout: upstream took 30s", at: T + 10 },
     { id: "fail-2", error: "connection REFUSED by db", at: T + 20 },
-    { id: "fail-3", error: JSON.stringify({ message: "bad card", password: "hunter2" }), at: T + 30 },
+    {
+      id: "fail-3",
+      error: JSON.stringify({ message: "bad card", password: "hunter2" }),
+      at: T + 30,
+    },
   ];
   for (const { id, error, at } of failed) {
     keys[`${BASE}:${id}`] = hash("failed", { error, data: "{}", finishedOn: String(at) });
@@ -56,7 +63,12 @@ export function withFinder(dump: KeyspaceDump): KeyspaceDump {
     pttl: -1,
     value: [
       JSON.stringify({ level: "info", message: "connecting", timestamp: T }),
-      JSON.stringify({ level: "error", message: "gave up", meta: { host: "db-7" }, timestamp: T + 1 }),
+      JSON.stringify({
+        level: "error",
+        message: "gave up",
+        meta: { host: "db-7" },
+        timestamp: T + 1,
+      }),
     ],
   };
   keys[`${BASE}:failed`] = {
@@ -68,7 +80,10 @@ export function withFinder(dump: KeyspaceDump): KeyspaceDump {
   const waiting = ["w-0", "w-1", "w-2", "x-3"];
   keys[`${BASE}:wait`] = { type: "list", pttl: -1, value: [...waiting].reverse() };
   waiting.forEach((id, i) => {
-    keys[`${BASE}:${id}`] = hash("waiting", { ts: String(T + i * 1000), data: JSON.stringify({ n: i }) });
+    keys[`${BASE}:${id}`] = hash("waiting", {
+      ts: String(T + i * 1000),
+      data: JSON.stringify({ n: i }),
+    });
   });
   keys[`${BASE}:delayed`] = {
     type: "zset",
@@ -190,7 +205,13 @@ export function searchContract(name: string, seed: Seed): void {
       idPrefix: "done-0000",
       payload: { field: "data", path: ["tags", "1"], value: "odd" },
     });
-    assert.deepEqual(byIndex.ids, ["done-00009", "done-00007", "done-00005", "done-00003", "done-00001"]);
+    assert.deepEqual(byIndex.ids, [
+      "done-00009",
+      "done-00007",
+      "done-00005",
+      "done-00003",
+      "done-00001",
+    ]);
   });
 
   test("a substring matches the value's text, ignoring case, escapes included", async (source) => {

@@ -123,7 +123,9 @@ Deno.test("bad filters are a 400 INVALID_PARAM naming the parameter", async () =
       new Request(`${SEARCH}?state=completed&cursor=${waitingCursor.cursor}`),
     );
     assert.equal((await crossed.json()).param, "cursor", "a cursor is for its own state");
-    const unknown = await board.fetch(new Request(`${SEARCH.replace("finder", "nope")}?state=waiting`));
+    const unknown = await board.fetch(
+      new Request(`${SEARCH.replace("finder", "nope")}?state=waiting`),
+    );
     assert.equal(unknown.status, 404);
   } finally {
     await source.close();

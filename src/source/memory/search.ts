@@ -1,6 +1,6 @@
 /**
  * One slice of a job search over a task held in memory: the same bounds as
- * the Redis source's (at most `SLICE_JOBS` jobs a slice, fields over
+ * the Redis source's (at most `sliceJobsOf(filter)` jobs a slice, fields over
  * `MAX_SEARCHED_FIELD_BYTES` skipped, the newest `SEARCHED_LOG_ENTRIES`
  * log entries), with no prefilter: every job that passes the time range
  * and the id prefix is a candidate, and the caller's match decides.
@@ -12,7 +12,7 @@ import {
   type JobFilter,
   MAX_SEARCHED_FIELD_BYTES,
   SEARCHED_LOG_ENTRIES,
-  SLICE_JOBS,
+  sliceJobsOf,
   timeFieldOf,
 } from "../../contract/job_filter.ts";
 import type { JobRow, JobState, SearchCandidate, SearchPosition, SearchSlice } from "../types.ts";
@@ -57,7 +57,7 @@ export function searchQueue(
   const candidates: SearchCandidate[] = [];
   let looked = 0;
   let skipped = 0;
-  for (const id of range.slice(start, start + SLICE_JOBS)) {
+  for (const id of range.slice(start, start + sliceJobsOf(filter))) {
     if (candidates.length >= want) break;
     looked++;
     const job = queue.jobs.get(id);
@@ -81,6 +81,8 @@ export function searchQueue(
     scanned: looked,
     skipped,
     total: range.length,
-    next: next < range.length ? { at: next, skip: 0, scanned: (position?.scanned ?? 0) + looked } : null,
+    next: next < range.length
+      ? { at: next, skip: 0, scanned: (position?.scanned ?? 0) + looked }
+      : null,
   };
 }

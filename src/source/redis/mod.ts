@@ -348,7 +348,15 @@ export class RedisTaskSource implements TaskSource {
   ): Promise<SearchSlice> {
     await this.#ready();
     await this.#requireTask(task);
-    const slice = await searchJobs(this.connection, task, state, filter, position, want, this.prefix);
+    const slice = await searchJobs(
+      this.connection,
+      task,
+      state,
+      filter,
+      position,
+      want,
+      this.prefix,
+    );
     // Found jobs are served jobs: their short ids must be findable too.
     this.#recentIds.note(slice.candidates.map((c) => c.job));
     return slice;

@@ -1,6 +1,6 @@
 /**
  * One slice of a job search: a single {@link SEARCH_SLICE} script call over
- * at most {@link SLICE_JOBS} members of the state's list or set, matching in
+ * at most `sliceJobsOf(filter)` members of the state's list or set, matching in
  * Redis with a plain-text prefilter so only candidates (their row and the
  * one field searched) travel back.
  *
@@ -11,7 +11,7 @@ import {
   type JobFilter,
   MAX_SEARCHED_FIELD_BYTES,
   SEARCHED_LOG_ENTRIES,
-  SLICE_JOBS,
+  sliceJobsOf,
 } from "../../contract/job_filter.ts";
 import type { JobState, SearchCandidate, SearchPosition, SearchSlice } from "../types.ts";
 import { decodeLogs, decodeRow, decodeValue } from "../wire/decode.ts";
@@ -79,7 +79,7 @@ export async function searchJobs(
       state,
       position === null ? "" : String(position.at),
       String(position?.skip ?? 0),
-      String(SLICE_JOBS),
+      String(sliceJobsOf(filter)),
       String(want),
       filter.from === null ? "" : String(filter.from),
       filter.to === null ? "" : String(filter.to),

@@ -72,7 +72,8 @@ export function FilterForm({ task, state }: { task: string; state: JobState }) {
       ${time("from", "from")} ${time("to", "to")}
       <label class="field">
         <span class="field-label">Look in</span>
-        <select class="select" name="field" aria-label="Look in" value=${values.field} onChange=${set("field")}>
+        <select class="select" name="field" aria-label="Look in" value=${values
+          .field} onChange=${set("field")}>
           <option value="">—</option>
           ${SEARCH_FIELDS.map((f) => html`<option key=${f} value=${f}>${f}</option>`)}
         </select>
@@ -112,7 +113,8 @@ export function FilterForm({ task, state }: { task: string; state: JobState }) {
       <div class="filter-buttons">
         <button type="submit" class="btn btn-primary">Find</button>
         ${hasFilter(search)
-          ? html`<button type="button" class="btn" onClick=${() => go(`state=${state}`)}>Clear</button>`
+          ? html`<button type="button" class="btn" onClick=${() =>
+            go(`state=${state}`)}>Clear</button>`
           : null}
       </div>
     </form>

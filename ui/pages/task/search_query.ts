@@ -19,8 +19,9 @@ export type FilterValues = Record<FilterParam, string>;
 /** The filter values of a query string. */
 export function filterOf(search: string): FilterValues {
   const query = new URLSearchParams(search);
-  return Object.fromEntries(FILTER_PARAMS.map((name) => [name, query.get(name) ?? ""])) as
-    FilterValues;
+  return Object.fromEntries(
+    FILTER_PARAMS.map((name) => [name, query.get(name) ?? ""]),
+  ) as FilterValues;
 }
 
 /** Whether a query string holds a filter (the tab then shows a search, not the list). */

@@ -106,8 +106,10 @@ export function SearchResults({ task, state }: { task: string; state: JobState }
         ? html`<button type="button" class="btn btn-small" onClick=${stop}>Stop</button>`
         : null}
       ${next && status === "ended"
-        ? html`<button type="button" class="btn btn-small btn-primary"
-          onClick=${() => router.navigate(next)}>Continue</button>`
+        ? html`
+          <button type="button" class="btn btn-small btn-primary"
+            onClick=${() => router.navigate(next)}>Continue</button>
+        `
         : null}
     </div>
     <${ErrorBanner} error=${error} />
