@@ -66,6 +66,33 @@ end
 `;
 
 /**
+ * `waitingIds(list, set, offset, limit)`, shared by the page and search
+ * scripts: ids `offset..offset+limit-1` of the waiting jobs in run order
+ * (the wait list from its tail, workers RPOP it, then the prioritized set
+ * by score, which workers ZPOPMIN after), and how many there are.
+ */
+const WAITING_IDS = `
+local function waitingIds(list, set, offset, limit)
+  local ids = {}
+  local listLen = redis.call('LLEN', list)
+  local total = listLen + redis.call('ZCARD', set)
+  if limit > 0 and offset < listLen then
+    local last = math.min(offset + limit, listLen)
+    local got = redis.call('LRANGE', list, -last, -(offset + 1))
+    for i = #got, 1, -1 do ids[#ids + 1] = got[i] end
+  end
+  local remaining = limit - #ids
+  if remaining > 0 then
+    local first = math.max(offset - listLen, 0)
+    for _, id in ipairs(redis.call('ZRANGE', set, first, first + remaining - 1)) do
+      ids[#ids + 1] = id
+    end
+  end
+  return ids, total
+end
+`;
+
+/**
  * One page of a task's jobs: the ids of a range plus each job's hash
  * without its payloads.
  *
@@ -80,26 +107,13 @@ end
  */
 export const JOB_PAGE: LuaScript = {
   name: "job-page",
-  source: `${ROW_FIELDS}
+  source: `${ROW_FIELDS}${WAITING_IDS}
 local prefix, mode = ARGV[1], ARGV[2]
 local offset, limit = tonumber(ARGV[3]), tonumber(ARGV[4])
 local ids, scores, total = {}, {}, 0
 
 if mode == 'waiting' then
-  local listLen = redis.call('LLEN', KEYS[1])
-  total = listLen + redis.call('ZCARD', KEYS[2])
-  if limit > 0 and offset < listLen then
-    local last = math.min(offset + limit, listLen)
-    local got = redis.call('LRANGE', KEYS[1], -last, -(offset + 1))
-    for i = #got, 1, -1 do ids[#ids + 1] = got[i] end
-  end
-  local remaining = limit - #ids
-  if remaining > 0 then
-    local start = math.max(offset - listLen, 0)
-    for _, id in ipairs(redis.call('ZRANGE', KEYS[2], start, start + remaining - 1)) do
-      ids[#ids + 1] = id
-    end
-  end
+  ids, total = waitingIds(KEYS[1], KEYS[2], offset, limit)
 elseif mode == 'list' then
   total = redis.call('LLEN', KEYS[1])
   if limit > 0 then ids = redis.call('LRANGE', KEYS[1], offset, offset + limit - 1) end
@@ -276,7 +290,7 @@ return out
  */
 export const SEARCH_SLICE: LuaScript = {
   name: "search-slice",
-  source: `${ROW_FIELDS}
+  source: `${ROW_FIELDS}${WAITING_IDS}
 local prefix, mode, wanted = ARGV[1], ARGV[2], ARGV[3]
 local at, skip = ARGV[4], tonumber(ARGV[5])
 local budget, want = tonumber(ARGV[6]), tonumber(ARGV[7])
@@ -301,20 +315,7 @@ elseif mode == 'list' then
   total = redis.call('LLEN', KEYS[1])
   ids = redis.call('LRANGE', KEYS[1], start, start + budget - 1)
 elseif mode == 'waiting' then
-  local listLen = redis.call('LLEN', KEYS[1])
-  total = listLen + redis.call('ZCARD', KEYS[2])
-  if start < listLen then
-    local last = math.min(start + budget, listLen)
-    local got = redis.call('LRANGE', KEYS[1], -last, -(start + 1))
-    for i = #got, 1, -1 do ids[#ids + 1] = got[i] end
-  end
-  local remaining = budget - #ids
-  if remaining > 0 then
-    local first = math.max(start - listLen, 0)
-    for _, id in ipairs(redis.call('ZRANGE', KEYS[2], first, first + remaining - 1)) do
-      ids[#ids + 1] = id
-    end
-  end
+  ids, total = waitingIds(KEYS[1], KEYS[2], start, budget)
 else
   total = redis.call('ZCARD', KEYS[1])
   local got = redis.call('ZRANGE', KEYS[1], start, start + budget - 1, 'WITHSCORES')
