@@ -168,3 +168,18 @@ Deno.test("a client that goes away stops the scan before the next slice", async 
     await inner.close();
   }
 });
+
+Deno.test("a source that cannot search says so, with INVALID_STATE", async () => {
+  const inner = createMemorySource({ seed: withFinder(readFixture()) });
+  const source: TaskSource = Object.assign(Object.create(inner), { searchJobs: undefined });
+  try {
+    const response = await boardOn(source).fetch(new Request(`${SEARCH}?state=waiting`));
+    assert.equal(response.status, 409);
+    assert.deepEqual(await response.json(), {
+      error: "This task source cannot search jobs",
+      code: "INVALID_STATE",
+    });
+  } finally {
+    await inner.close();
+  }
+});
