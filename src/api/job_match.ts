@@ -8,15 +8,10 @@
  * @module
  */
 
-import type { PayloadCondition } from "../contract/job_filter.ts";
-import type { LogEntry } from "../contract/jobs.ts";
+import { asciiLower, type JobFilter, type PayloadCondition } from "../contract/job_filter.ts";
+import type { JobRow, LogEntry } from "../contract/jobs.ts";
 import type { Presenter } from "../contract/present.ts";
-import type { SearchCandidate } from "../source/types.ts";
-
-/** Lower-cases A-Z only, as Redis's Lua `string.lower` does, so both sources match alike. */
-export function asciiLower(text: string): string {
-  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
-}
+import type { SearchCandidate, SearchSlice } from "../source/types.ts";
 
 function textOf(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value) ?? "";
@@ -59,7 +54,7 @@ function errorValue(message: string): unknown {
 }
 
 /** Whether a candidate's presented field meets the condition. */
-export function matchesCondition(
+function matchesCondition(
   condition: PayloadCondition,
   candidate: SearchCandidate,
   present: Presenter,
@@ -76,4 +71,12 @@ export function matchesCondition(
       return Array.isArray(value) &&
         (value as LogEntry[]).some((entry) => holds(condition, present.value(entry)));
   }
+}
+
+/** The jobs of a search slice that match its filter: the candidates, checked on their presented value. */
+export function matchesOf(filter: JobFilter, slice: SearchSlice, present: Presenter): JobRow[] {
+  const { payload } = filter;
+  return slice.candidates
+    .filter((candidate) => payload === null || matchesCondition(payload, candidate, present))
+    .map((candidate) => candidate.job);
 }

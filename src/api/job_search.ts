@@ -18,7 +18,7 @@ import { MAX_SEARCH_PAGE, type SearchFrame, type SearchProgress } from "../contr
 import { BoardError, errorBody, invalidParam } from "../errors.ts";
 import type { ApiDeps } from "./deps.ts";
 import { encodeCursor, parseCursor, parseJobFilter } from "./job_filter.ts";
-import { matchesCondition } from "./job_match.ts";
+import { matchesOf } from "./job_match.ts";
 import { integerParam, stateParam } from "./params.ts";
 
 const line = (frame: SearchFrame) => `${JSON.stringify(frame)}\n`;
@@ -55,11 +55,9 @@ export function jobSearchRoutes({ source, present, options }: ApiDeps): Hono {
           progress.scanned += slice.scanned;
           progress.skipped += slice.skipped;
           progress.total = slice.total;
-          for (const candidate of slice.candidates) {
-            const { payload } = filter;
-            if (payload !== null && !matchesCondition(payload, candidate, present)) continue;
+          for (const job of matchesOf(filter, slice, present)) {
             progress.found++;
-            await out.write(line({ type: "match", job: present.job(candidate.job) }));
+            await out.write(line({ type: "match", job: present.job(job) }));
           }
           position = slice.next;
           await out.write(line({ type: "progress", ...progress }));

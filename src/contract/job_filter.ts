@@ -107,6 +107,11 @@ export type SearchFrame =
   } & SearchProgress)
   | { type: "error"; error: string; code: string };
 
+/** Lower-cases A-Z only, as Redis's Lua `string.lower` does, so both sources match alike. */
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
 /** How many jobs one slice of a search with this filter looks at. */
 export function sliceJobsOf(filter: JobFilter): number {
   return filter.payload === null ? SLICE_JOBS : PAYLOAD_SLICE_JOBS;

@@ -12,7 +12,7 @@
  * of `deno task bench`: it takes longer than the others together.
  */
 
-import { matchesCondition } from "../../src/api/job_match.ts";
+import { matchesOf } from "../../src/api/job_match.ts";
 import type { JobFilter } from "../../src/contract/job_filter.ts";
 import { createPresenter } from "../../src/contract/present.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
@@ -126,10 +126,7 @@ try {
         const slice = await source.searchJobs(TASK, "completed", filter, position, page - found);
         times.push(performance.now() - t);
         scanned += slice.scanned;
-        for (const candidate of slice.candidates) {
-          const { payload } = filter;
-          if (payload === null || matchesCondition(payload, candidate, present)) found++;
-        }
+        found += matchesOf(filter, slice, present).length;
         position = slice.next;
       } while (position !== null && found < page);
     }

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { matchesCondition } from "../../src/api/job_match.ts";
+import { matchesOf } from "../../src/api/job_match.ts";
 import type { JobFilter } from "../../src/contract/job_filter.ts";
 import { createPresenter } from "../../src/contract/present.ts";
 import type { JobState, SearchPosition, TaskSource } from "../../src/source/types.ts";
@@ -115,11 +115,7 @@ async function findAll(
     const slice = await source.searchJobs!("finder", state, filter, position, want);
     total = slice.total;
     scanned += slice.scanned;
-    for (const candidate of slice.candidates) {
-      if (filter.payload === null || matchesCondition(filter.payload, candidate, present)) {
-        ids.push(candidate.job.id);
-      }
-    }
+    ids.push(...matchesOf(filter, slice, present).map((job) => job.id));
     position = slice.next;
   } while (position !== null);
   return { ids, total, scanned };

@@ -8,6 +8,7 @@
  */
 
 import {
+  asciiLower,
   type JobFilter,
   MAX_SEARCHED_FIELD_BYTES,
   SEARCHED_LOG_ENTRIES,
@@ -34,7 +35,7 @@ function needles(filter: JobFilter): [kind: string, a: string, b: string] {
   const condition = filter.payload;
   if (condition === null) return ["", "", ""];
   if ("contains" in condition) {
-    const lower = condition.contains.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+    const lower = asciiLower(condition.contains);
     return ["contains", lower, JSON.stringify(lower).slice(1, -1)];
   }
   return ["value", condition.value, JSON.stringify(condition.value).slice(1, -1)];
