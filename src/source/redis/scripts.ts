@@ -65,6 +65,16 @@ local function row(key)
 end
 `;
 
+/** `addScored(got, ids, scores)`: appends a WITHSCORES reply's members to `ids`, their scores to `scores`. */
+const ADD_SCORED = `
+local function addScored(got, ids, scores)
+  for i = 1, #got, 2 do
+    ids[#ids + 1] = got[i]
+    scores[#ids] = got[i + 1]
+  end
+end
+`;
+
 /**
  * `waitingIds(list, set, offset, limit)`, shared by the page and search
  * scripts: ids `offset..offset+limit-1` of the waiting jobs in run order
@@ -107,7 +117,7 @@ end
  */
 export const JOB_PAGE: LuaScript = {
   name: "job-page",
-  source: `${ROW_FIELDS}${WAITING_IDS}
+  source: `${ROW_FIELDS}${WAITING_IDS}${ADD_SCORED}
 local prefix, mode = ARGV[1], ARGV[2]
 local offset, limit = tonumber(ARGV[3]), tonumber(ARGV[4])
 local ids, scores, total = {}, {}, 0
@@ -121,10 +131,7 @@ else
   total = redis.call('ZCARD', KEYS[1])
   if limit > 0 then
     local got = redis.call('ZREVRANGE', KEYS[1], offset, offset + limit - 1, 'WITHSCORES')
-    for i = 1, #got, 2 do
-      ids[#ids + 1] = got[i]
-      scores[#ids] = got[i + 1]
-    end
+    addScored(got, ids, scores)
   end
 end
 
@@ -290,7 +297,7 @@ return out
  */
 export const SEARCH_SLICE: LuaScript = {
   name: "search-slice",
-  source: `${ROW_FIELDS}${WAITING_IDS}
+  source: `${ROW_FIELDS}${WAITING_IDS}${ADD_SCORED}
 local prefix, mode, wanted = ARGV[1], ARGV[2], ARGV[3]
 local at, skip = ARGV[4], tonumber(ARGV[5])
 local budget, want = tonumber(ARGV[6]), tonumber(ARGV[7])
@@ -307,10 +314,7 @@ if mode == 'finished' then
   total = redis.call('ZCOUNT', KEYS[1], lo, top)
   local hi = (at ~= '') and at or top
   local got = redis.call('ZREVRANGEBYSCORE', KEYS[1], hi, lo, 'WITHSCORES', 'LIMIT', skip, budget)
-  for i = 1, #got, 2 do
-    ids[#ids + 1] = got[i]
-    scores[#ids] = got[i + 1]
-  end
+  addScored(got, ids, scores)
 elseif mode == 'list' then
   total = redis.call('LLEN', KEYS[1])
   ids = redis.call('LRANGE', KEYS[1], start, start + budget - 1)
@@ -319,10 +323,7 @@ elseif mode == 'waiting' then
 else
   total = redis.call('ZCARD', KEYS[1])
   local got = redis.call('ZRANGE', KEYS[1], start, start + budget - 1, 'WITHSCORES')
-  for i = 1, #got, 2 do
-    ids[#ids + 1] = got[i]
-    scores[#ids] = got[i + 1]
-  end
+  addScored(got, ids, scores)
 end
 
 local function hit(text)
