@@ -150,7 +150,9 @@ try {
           (scanned / runs).toLocaleString("en")
         } jobs scanned, ${found} found, ${(total / 1000).toFixed(2)} s a run\n` +
         `per slice call, at the board: ${spread(times)}\n` +
-        `per slice call, in Redis (SLOWLOG): ${spread(scripts.map((entry) => entry[2] / 1000))}`,
+        `per slice call, in Redis (SLOWLOG): ${
+          spread(scripts.map((entry) => entry[2] / 1000))
+        } of the ${scripts.length} of ${times.length} calls over 0.1 ms`,
     );
   }
   // Shared machines: other work on the cores shows in the p99 and max, not in the median.
