@@ -13,6 +13,7 @@ import type { ApiDeps } from "./deps.ts";
 import { eventRoutes } from "./events.ts";
 import { jobExportRoutes } from "./job_export.ts";
 import { jobLogRoutes } from "./job_logs.ts";
+import { jobSearchRoutes } from "./job_search.ts";
 import { jobPayloadRoutes } from "./job_payloads.ts";
 import { jobRoutes } from "./jobs.ts";
 import { latencyRoutes } from "./latency.ts";
@@ -31,6 +32,7 @@ export function createApi(deps: ApiDeps): Hono {
     const routes of [
       overviewRoutes,
       jobExportRoutes,
+      jobSearchRoutes,
       taskRoutes,
       latencyRoutes,
       jobRoutes,

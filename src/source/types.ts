@@ -22,6 +22,7 @@ import type {
   AuditRecord,
 } from "../contract/audit.ts";
 import type { DeadLetterGroup } from "../contract/dlq.ts";
+import type { JobFilter, PayloadCondition, SearchField } from "../contract/job_filter.ts";
 import type { JobEventFields as TaskEventFields } from "../contract/events.ts";
 import type { QueueHeads } from "../contract/health.ts";
 import type { FinishedTiming } from "../contract/latency.ts";
@@ -85,6 +86,7 @@ export type {
   FinishedTiming,
   JobActionResult,
   JobDetail,
+  JobFilter,
   JobLock,
   JobRecord,
   JobRow,
@@ -93,6 +95,7 @@ export type {
   LogEntry,
   LogPage,
   MigrationLock,
+  PayloadCondition,
   QueueHeads,
   QueueStats,
   RerunResult,
@@ -101,6 +104,7 @@ export type {
   ScheduleRecord,
   SchedulerLeader,
   SchedulerLeadership,
+  SearchField,
   StalledSet,
   TaskDefinition,
   TaskEventFields,
@@ -132,6 +136,50 @@ export interface JobPage {
   jobs: JobRow[];
   /** How many jobs the whole list holds. */
   total: number;
+}
+
+/**
+ * Where a search of a state's jobs goes on from. `at` is the score the next
+ * slice starts at (finished states, scanned newest first: members at or
+ * below it, less the first `skip` of that exact score) or the index in the
+ * state's list (other states). `scanned` is carried for the progress shown.
+ */
+export interface SearchPosition {
+  /** A score or an index, as above. */
+  at: number;
+  /** Members of score `at` already looked at (finished states); 0 otherwise. */
+  skip: number;
+  /** Jobs looked at before this position, for progress. */
+  scanned: number;
+}
+
+/** A job a search slice found, with the value its payload condition looked at. */
+export interface SearchCandidate {
+  /** The job's row. */
+  job: JobRow;
+  /**
+   * The decoded value of the condition's field (`logs`: the entries looked
+   * at); absent when the filter has no payload condition.
+   */
+  value?: unknown;
+}
+
+/** What one slice of a search looked at and found. */
+export interface SearchSlice {
+  /**
+   * Jobs that pass the time range and the id prefix and whose field may
+   * match the payload condition: the caller decides on the presented
+   * value ({@link SearchCandidate.value}), a source may over-include.
+   */
+  candidates: SearchCandidate[];
+  /** Jobs looked at by this slice. */
+  scanned: number;
+  /** Jobs whose field was over `MAX_SEARCHED_FIELD_BYTES` and not searched. */
+  skipped: number;
+  /** Jobs of the scanned range (the state, or its time range when that is indexed). */
+  total: number;
+  /** Where the next slice starts, or null when the range is done. */
+  next: SearchPosition | null;
 }
 
 /** Storage footprint of one task. */
@@ -270,6 +318,21 @@ export interface TaskSource {
    * retrying jobs by run time, finished jobs newest first.
    */
   listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage>;
+  /**
+   * One slice of a search of a task's jobs in a state, in the order
+   * {@link TaskSource.listJobs} gives them: at most `sliceJobsOf(filter)`
+   * jobs looked at (1,000, or 250 when a field of each is read; fewer once
+   * `want` candidates are found, or a byte budget is spent), in one store call, from `position` (null: the start). A time
+   * range on a finished state narrows the scanned range itself (O(log n));
+   * see {@link JobFilter}. Sources that cannot search leave it out.
+   */
+  searchJobs?(
+    task: string,
+    state: JobState,
+    filter: JobFilter,
+    position: SearchPosition | null,
+    want: number,
+  ): Promise<SearchSlice>;
   /**
    * A job by id, looked up across every task, with its newest
    * {@link JOB_DETAIL_LOGS} log entries; null when no task has it.

@@ -3,6 +3,7 @@ import { auditContract } from "./audit_contract.ts";
 import { mutationContract } from "./mutation_contract.ts";
 import { livenessContract } from "./liveness_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
+import { searchContract } from "./search_contract.ts";
 import { type Seed, sourceContract } from "./source_contract.ts";
 
 const seed: Seed = (dump) => {
@@ -13,5 +14,6 @@ const seed: Seed = (dump) => {
 sourceContract("memory source", seed);
 mutationContract("memory source", seed);
 lookupContract("memory source", seed);
+searchContract("memory source", seed);
 livenessContract("memory source", seed);
 auditContract("memory source", seed);

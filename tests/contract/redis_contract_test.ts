@@ -6,6 +6,7 @@ import { auditContract } from "./audit_contract.ts";
 import { mutationContract } from "./mutation_contract.ts";
 import { livenessContract } from "./liveness_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
+import { searchContract } from "./search_contract.ts";
 import { type Seed, sourceContract } from "./source_contract.ts";
 
 const redis = await startRedis();
@@ -25,6 +26,7 @@ const seed: Seed = async (dump) => {
 sourceContract("redis source", seed);
 mutationContract("redis source", seed);
 lookupContract("redis source", seed);
+searchContract("redis source", seed);
 livenessContract("redis source", seed);
 auditContract("redis source", seed);
 

@@ -222,3 +222,22 @@ Deno.test("a workflow cancelled from the board stops: its next node never runs",
     assert.equal(after.body.nodes[1].jobState, null, "the second node was never dispatched");
   });
 });
+
+Deno.test("with the App, a job search runs through the App's ioredis connection", async () => {
+  await withApp("redis", defineTasks, async (world) => {
+    const task = world.app.getRegisteredTasks().next().value;
+    const ids = [await task.dispatch({ n: 7 }), await task.dispatch({ n: 8 })];
+    for (const id of ids) await waitForState(world, id, "completed");
+    const response = await world.board.fetch(
+      new Request(
+        "http://localhost/board/api/tasks/double/jobs/search?state=completed&field=result&contains=16",
+      ),
+    );
+    const frames = (await response.text()).trim().split("\n").map((line) => JSON.parse(line));
+    assert.deepEqual(
+      frames.filter((f) => f.type === "match").map((f) => f.job.id),
+      [ids[1]],
+    );
+    assert.equal(frames.at(-1).type, "end");
+  });
+});

@@ -61,6 +61,8 @@ export interface Api {
   get<T>(path: string, init?: ReadInit): Promise<T>;
   /** GETs a paginated list: the array body and its `X-Total-Count`. */
   getPage<T>(path: string, init?: ReadInit): Promise<Page<T>>;
+  /** GETs a streamed answer (NDJSON); errors before the first byte are thrown as for `get`. */
+  stream(path: string, init?: ReadInit): Promise<Response>;
   /** Sends a mutation (`POST`, `PUT`, `DELETE`) with an optional JSON body. */
   send<T>(
     method: "POST" | "PUT" | "DELETE",
@@ -118,6 +120,8 @@ export function createApi(
       const total = Number(res.headers.get("x-total-count"));
       return { items, total: Number.isFinite(total) ? total : items.length };
     },
+    stream: (path: string, init: ReadInit = {}) =>
+      request(path, { headers: { accept: "application/x-ndjson" }, signal: init.signal }),
     async send<T>(
       method: "POST" | "PUT" | "DELETE",
       path: string,

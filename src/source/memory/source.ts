@@ -19,6 +19,7 @@ import {
   JOB_STATES,
   type JobActionResult,
   type JobDetail,
+  type JobFilter,
   type JobPage,
   type JobRecord,
   type JobRef,
@@ -33,6 +34,8 @@ import {
   type SchedulePatch,
   type ScheduleRecord,
   type SchedulerLeadership,
+  type SearchPosition,
+  type SearchSlice,
   type StoreInfo,
   type TaskEvent,
   type TaskLiveness,
@@ -58,6 +61,7 @@ import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
 import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, type TaskQueue } from "./store.ts";
 import { queuedSince } from "../../contract/health.ts";
+import { searchQueue } from "./search.ts";
 import { cancelWorkflow } from "./workflow_actions.ts";
 import { taskNotFound } from "../refusals.ts";
 
@@ -312,6 +316,20 @@ export class MemorySource implements TaskSource {
         total++;
       }
       return { jobs, total };
+    });
+  }
+
+  /** One slice of a job search; see `search.ts`. */
+  searchJobs(
+    task: string,
+    state: JobState,
+    filter: JobFilter,
+    position: SearchPosition | null,
+    want: number,
+  ): Promise<SearchSlice> {
+    return Promise.try(() => {
+      const queue = this.#queue(task);
+      return searchQueue(queue, state, idsInState(queue, state), toRecord, filter, position, want);
     });
   }
 

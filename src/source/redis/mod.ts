@@ -26,6 +26,7 @@ import type {
   FinishedTiming,
   JobActionResult,
   JobDetail,
+  JobFilter,
   JobPage,
   JobRef,
   JobState,
@@ -36,6 +37,8 @@ import type {
   RetryableState,
   SchedulePatch,
   ScheduleRecord,
+  SearchPosition,
+  SearchSlice,
   StoreInfo,
   TaskEvent,
   TaskSource,
@@ -64,6 +67,7 @@ import { DEFAULT_SCANS_PER_SECOND, TaskDiscovery } from "./discovery.ts";
 import { RedisEventReader } from "./event_reader.ts";
 import { getStoreInfo } from "./info.ts";
 import { getJob, getJobLogs, listJobs } from "./jobs.ts";
+import { searchJobs } from "./search.ts";
 import { readSchedulerLeadership, readTaskLiveness } from "./liveness.ts";
 import { getAttemptHistory } from "./attempts.ts";
 import { locateJob } from "./locate.ts";
@@ -345,6 +349,30 @@ export class RedisTaskSource implements TaskSource {
     return this.#served(
       await listJobs(this.connection, task, state, offset, limit, this.prefix, retrying),
     );
+  }
+
+  /** One slice of a job search; see `search.ts` for the cost. */
+  async searchJobs(
+    task: string,
+    state: JobState,
+    filter: JobFilter,
+    position: SearchPosition | null,
+    want: number,
+  ): Promise<SearchSlice> {
+    await this.#ready();
+    await this.#requireTask(task);
+    const slice = await searchJobs(
+      this.connection,
+      task,
+      state,
+      filter,
+      position,
+      want,
+      this.prefix,
+    );
+    // Found jobs are served jobs: their short ids must be findable too.
+    this.#recentIds.note(slice.candidates.map((c) => c.job));
+    return slice;
   }
 
   /** A job by id across all tasks, or null. */

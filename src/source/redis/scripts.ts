@@ -65,6 +65,43 @@ local function row(key)
 end
 `;
 
+/** `addScored(got, ids, scores)`: appends a WITHSCORES reply's members to `ids`, their scores to `scores`. */
+const ADD_SCORED = `
+local function addScored(got, ids, scores)
+  for i = 1, #got, 2 do
+    ids[#ids + 1] = got[i]
+    scores[#ids] = got[i + 1]
+  end
+end
+`;
+
+/**
+ * `waitingIds(list, set, offset, limit)`, shared by the page and search
+ * scripts: ids `offset..offset+limit-1` of the waiting jobs in run order
+ * (the wait list from its tail, workers RPOP it, then the prioritized set
+ * by score, which workers ZPOPMIN after), and how many there are.
+ */
+const WAITING_IDS = `
+local function waitingIds(list, set, offset, limit)
+  local ids = {}
+  local listLen = redis.call('LLEN', list)
+  local total = listLen + redis.call('ZCARD', set)
+  if limit > 0 and offset < listLen then
+    local last = math.min(offset + limit, listLen)
+    local got = redis.call('LRANGE', list, -last, -(offset + 1))
+    for i = #got, 1, -1 do ids[#ids + 1] = got[i] end
+  end
+  local remaining = limit - #ids
+  if remaining > 0 then
+    local first = math.max(offset - listLen, 0)
+    for _, id in ipairs(redis.call('ZRANGE', set, first, first + remaining - 1)) do
+      ids[#ids + 1] = id
+    end
+  end
+  return ids, total
+end
+`;
+
 /**
  * One page of a task's jobs: the ids of a range plus each job's hash
  * without its payloads.
@@ -80,26 +117,13 @@ end
  */
 export const JOB_PAGE: LuaScript = {
   name: "job-page",
-  source: `${ROW_FIELDS}
+  source: `${ROW_FIELDS}${WAITING_IDS}${ADD_SCORED}
 local prefix, mode = ARGV[1], ARGV[2]
 local offset, limit = tonumber(ARGV[3]), tonumber(ARGV[4])
 local ids, scores, total = {}, {}, 0
 
 if mode == 'waiting' then
-  local listLen = redis.call('LLEN', KEYS[1])
-  total = listLen + redis.call('ZCARD', KEYS[2])
-  if limit > 0 and offset < listLen then
-    local last = math.min(offset + limit, listLen)
-    local got = redis.call('LRANGE', KEYS[1], -last, -(offset + 1))
-    for i = #got, 1, -1 do ids[#ids + 1] = got[i] end
-  end
-  local remaining = limit - #ids
-  if remaining > 0 then
-    local start = math.max(offset - listLen, 0)
-    for _, id in ipairs(redis.call('ZRANGE', KEYS[2], start, start + remaining - 1)) do
-      ids[#ids + 1] = id
-    end
-  end
+  ids, total = waitingIds(KEYS[1], KEYS[2], offset, limit)
 elseif mode == 'list' then
   total = redis.call('LLEN', KEYS[1])
   if limit > 0 then ids = redis.call('LRANGE', KEYS[1], offset, offset + limit - 1) end
@@ -107,10 +131,7 @@ else
   total = redis.call('ZCARD', KEYS[1])
   if limit > 0 then
     local got = redis.call('ZREVRANGE', KEYS[1], offset, offset + limit - 1, 'WITHSCORES')
-    for i = 1, #got, 2 do
-      ids[#ids + 1] = got[i]
-      scores[#ids] = got[i + 1]
-    end
+    addScored(got, ids, scores)
   end
 end
 
@@ -247,6 +268,126 @@ for _, entry in ipairs(entries) do
     out[#out + 1] = { entry[1], got.event, got.attempt or '', got.error or '', got.nextAttemptAt or '' }
   end
 end
+return out
+`,
+};
+
+/**
+ * One slice of a job search over a state's list or set: looks at up to
+ * `budget` members from a position, keeps those that pass the time range,
+ * the id prefix and a plain-text prefilter of one field, and returns them
+ * with their row and that field as stored. Stops early once `want` are
+ * found or `byteBudget` bytes of fields were read; a field over `maxBytes`
+ * (HSTRLEN, O(1)) is not read and counts as skipped.
+ *
+ * KEYS[1] = the list or set; KEYS[2] = the prioritized set (mode `waiting`).
+ * ARGV = jobPrefix, mode, wanted state, at, skip, budget, want, from, to,
+ * idPrefix, field, kind, needleA, needleB, maxBytes, byteBudget, logEntries.
+ * Modes: `finished` (newest first from score `at` down to `from`, skipping
+ * the first `skip` of score `at`; the range is `[from, to]` of the score),
+ * `list` (`active` from its head), `waiting` (the wait list from its tail,
+ * then the prioritized set), `delayed` (by run time; only jobs whose hash
+ * state is the wanted one). Outside `finished` the range is on `ts`.
+ * Kinds: `contains` (either needle in the ASCII-lowercased field), `value`
+ * (either needle in the field), `` (no condition).
+ *
+ * Returns `{ total, looked, skipped, nextAt ("" at the end), nextSkip,
+ * {id, score, {fields}, field}, ... }` (`field`: the raw string, or the log
+ * entries as a list).
+ */
+export const SEARCH_SLICE: LuaScript = {
+  name: "search-slice",
+  source: `${ROW_FIELDS}${WAITING_IDS}${ADD_SCORED}
+local prefix, mode, wanted = ARGV[1], ARGV[2], ARGV[3]
+local at, skip = ARGV[4], tonumber(ARGV[5])
+local budget, want = tonumber(ARGV[6]), tonumber(ARGV[7])
+local from, to = tonumber(ARGV[8]), tonumber(ARGV[9])
+local idPrefix, field, kind = ARGV[10], ARGV[11], ARGV[12]
+local needleA, needleB = ARGV[13], ARGV[14]
+local maxBytes, byteBudget, logEntries = tonumber(ARGV[15]), tonumber(ARGV[16]), tonumber(ARGV[17])
+
+local ids, scores, total = {}, {}, 0
+local start = tonumber(at) or 0
+if mode == 'finished' then
+  local lo = from and ARGV[8] or '-inf'
+  local top = to and ARGV[9] or '+inf'
+  total = redis.call('ZCOUNT', KEYS[1], lo, top)
+  local hi = (at ~= '') and at or top
+  local got = redis.call('ZREVRANGEBYSCORE', KEYS[1], hi, lo, 'WITHSCORES', 'LIMIT', skip, budget)
+  addScored(got, ids, scores)
+elseif mode == 'list' then
+  total = redis.call('LLEN', KEYS[1])
+  ids = redis.call('LRANGE', KEYS[1], start, start + budget - 1)
+elseif mode == 'waiting' then
+  ids, total = waitingIds(KEYS[1], KEYS[2], start, budget)
+else
+  total = redis.call('ZCARD', KEYS[1])
+  local got = redis.call('ZRANGE', KEYS[1], start, start + budget - 1, 'WITHSCORES')
+  addScored(got, ids, scores)
+end
+
+local function hit(text)
+  if kind == 'contains' then text = string.lower(text) end
+  return string.find(text, needleA, 1, true) ~= nil or string.find(text, needleB, 1, true) ~= nil
+end
+
+local found, looked, skipped, bytes = {}, 0, 0, 0
+for i, id in ipairs(ids) do
+  if #found >= want or bytes >= byteBudget then break end
+  looked = i
+  local key = prefix .. id
+  local keep = idPrefix == '' or string.sub(id, 1, #idPrefix) == idPrefix
+  if keep and mode == 'delayed' then
+    keep = (redis.call('HGET', key, 'state') == 'retrying') == (wanted == 'retrying')
+  end
+  if keep and mode ~= 'finished' and (from or to) then
+    local ts = tonumber(redis.call('HGET', key, 'ts'))
+    keep = ts ~= nil and (not from or ts >= from) and (not to or ts <= to)
+  end
+  local value = false
+  if keep and field == 'logs' then
+    local entries = redis.call('LRANGE', key .. ':logs', -logEntries, -1)
+    keep = false
+    for _, entry in ipairs(entries) do
+      bytes = bytes + #entry
+      if hit(entry) then keep = true end
+    end
+    value = entries
+  elseif keep and field ~= '' then
+    local size = redis.call('HSTRLEN', key, field)
+    if size > maxBytes then
+      skipped = skipped + 1
+      keep = false
+    else
+      bytes = bytes + size
+      value = redis.call('HGET', key, field)
+      keep = value ~= false and (kind == '' or hit(value))
+    end
+  end
+  if keep then
+    local fields = row(key)
+    if #fields > 0 then found[#found + 1] = { id, scores[i] or '', fields, value } end
+  end
+end
+
+local nextAt, nextSkip = '', 0
+if looked < #ids or #ids >= budget then
+  if mode == 'finished' then
+    local last = scores[looked]
+    nextAt = last
+    for i = looked, 1, -1 do
+      if tonumber(scores[i]) ~= tonumber(last) then break end
+      nextSkip = nextSkip + 1
+    end
+    if at ~= '' and tonumber(last) == tonumber(at) and nextSkip == looked then
+      nextSkip = nextSkip + skip
+    end
+  else
+    nextAt = tostring(start + looked)
+  end
+end
+local out = { total, looked, skipped, nextAt, nextSkip }
+for _, entry in ipairs(found) do out[#out + 1] = entry end
 return out
 `,
 };

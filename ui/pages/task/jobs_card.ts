@@ -1,7 +1,8 @@
 /**
- * The task's jobs: one tab per state with its count, and a page of the
- * selected state's jobs kept live (rows updated in place by events, the
- * list reloaded when jobs change state).
+ * The task's jobs: one tab per state with its count, the filter form, and
+ * either a page of the selected state's jobs kept live (rows updated in
+ * place by events, the list reloaded when jobs change state) or, when the
+ * URL holds a filter, the search's matches.
  *
  * @module
  */
@@ -20,8 +21,11 @@ import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { taskCounts } from "../../lib/live.ts";
 import type { Job } from "../job/types.ts";
 import { ActiveJobs } from "./active_liveness.ts";
+import { FilterForm } from "./filter_form.ts";
 import { JobTable } from "./job_table.ts";
 import { useLiveRows } from "./live_rows.ts";
+import { hasFilter } from "./search_query.ts";
+import { SearchResults } from "./search_results.ts";
 
 /** Jobs per page. */
 const PAGE_SIZE = 50;
@@ -107,6 +111,7 @@ export function JobsCard(
     onSelect(state: JobState): void;
   },
 ) {
+  const search = useBoard().router.search.value;
   return html`
     <section class="card task-jobs">
       <${Tabs}
@@ -125,7 +130,10 @@ export function JobsCard(
         idPrefix="task-state"
       />
       <div id="task-state-panel" role="tabpanel" aria-labelledby=${`task-state-tab-${state}`}>
-        <${JobList} key=${state} task=${task} state=${state} changes=${changes} />
+        <${FilterForm} key=${`${state}${search}`} task=${task} state=${state} />
+        ${hasFilter(search)
+          ? html`<${SearchResults} key=${state} task=${task} state=${state} />`
+          : html`<${JobList} key=${state} task=${task} state=${state} changes=${changes} />`}
       </div>
     </section>
   `;

@@ -9,6 +9,7 @@ import { useEffect } from "preact/hooks";
 import { useBoard } from "../../lib/board_context.ts";
 import { href } from "../../lib/router.ts";
 import { type JobState, STATES, type TaskStats } from "../../lib/types.ts";
+import { filterOf, filterQuery } from "./search_query.ts";
 
 /**
  * The order in which states are considered for the default tab: trouble
@@ -48,8 +49,12 @@ export function useSelectedState(
   const { router } = useBoard();
   const fromUrl = stateFromSearch(router.search.value);
   // Replace, not push: switching tabs should not fill the back button's history.
+  // The filter goes along (without its cursor, which is the old state's).
   const select = (state: JobState) =>
-    router.navigate(`/${href("tasks", task)}?state=${state}`, { replace: true });
+    router.navigate(
+      `/${href("tasks", task)}?${filterQuery(state, filterOf(router.search.value))}`,
+      { replace: true },
+    );
   const fallback = stats ? defaultState(stats) : null;
   useEffect(() => {
     if (!fromUrl && fallback) select(fallback);

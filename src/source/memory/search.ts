@@ -1,0 +1,88 @@
+/**
+ * One slice of a job search over a task held in memory: the same bounds as
+ * the Redis source's (at most `sliceJobsOf(filter)` jobs a slice, fields over
+ * `MAX_SEARCHED_FIELD_BYTES` skipped, the newest `SEARCHED_LOG_ENTRIES`
+ * log entries), with no prefilter: every job that passes the time range
+ * and the id prefix is a candidate, and the caller's match decides.
+ *
+ * @module
+ */
+
+import {
+  type JobFilter,
+  MAX_SEARCHED_FIELD_BYTES,
+  SEARCHED_LOG_ENTRIES,
+  sliceJobsOf,
+  timeFieldOf,
+} from "../../contract/job_filter.ts";
+import type { JobRow, JobState, SearchCandidate, SearchPosition, SearchSlice } from "../types.ts";
+import type { StoredJob, TaskQueue } from "./store.ts";
+
+const encoder = new TextEncoder();
+
+/** Bytes of a field as Redis would store it (a string error as itself, anything else as JSON). */
+function storedBytes(value: unknown): number {
+  return encoder.encode(typeof value === "string" ? value : JSON.stringify(value) ?? "").length;
+}
+
+function inRange(filter: JobFilter, at: number | null | undefined): boolean {
+  if (filter.from === null && filter.to === null) return true;
+  return typeof at === "number" && (filter.from === null || at >= filter.from) &&
+    (filter.to === null || at <= filter.to);
+}
+
+/**
+ * A slice of the jobs `ids` (the state's, in list order) of `queue`. A time
+ * range on a finished state narrows the range (and its total) by the set's
+ * score, as ZCOUNT and ZREVRANGEBYSCORE do; on other states it is checked
+ * on each job's created time.
+ */
+export function searchQueue(
+  queue: TaskQueue,
+  state: JobState,
+  ids: Iterable<string>,
+  toRow: (job: StoredJob) => JobRow,
+  filter: JobFilter,
+  position: SearchPosition | null,
+  want: number,
+): SearchSlice {
+  const finished = timeFieldOf(state) === "finished";
+  const range = finished
+    ? [...ids].filter((id) =>
+      inRange(filter, queue.finished[state as keyof TaskQueue["finished"]].score(id))
+    )
+    : [...ids];
+  const start = position?.at ?? 0;
+  const field = filter.payload?.field;
+  const candidates: SearchCandidate[] = [];
+  let looked = 0;
+  let skipped = 0;
+  for (const id of range.slice(start, start + sliceJobsOf(filter))) {
+    if (candidates.length >= want) break;
+    looked++;
+    const job = queue.jobs.get(id);
+    if (!job || (filter.idPrefix !== null && !id.startsWith(filter.idPrefix))) continue;
+    if (!finished && !inRange(filter, job.createdAt)) continue;
+    if (field === undefined) {
+      candidates.push({ job: toRow(job) });
+      continue;
+    }
+    const value = field === "logs" ? job.logs.slice(-SEARCHED_LOG_ENTRIES) : job[field];
+    if (value === null || value === undefined) continue;
+    if (field !== "logs" && storedBytes(value) > MAX_SEARCHED_FIELD_BYTES) {
+      skipped++;
+      continue;
+    }
+    candidates.push({ job: toRow(job), value });
+  }
+  const next = start + looked;
+  return {
+    candidates,
+    scanned: looked,
+    skipped,
+    total: range.length,
+    next: next < range.length
+      ? { at: next, skip: 0, scanned: (position?.scanned ?? 0) + looked }
+      : null,
+  };
+}

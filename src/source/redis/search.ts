@@ -1,0 +1,119 @@
+/**
+ * One slice of a job search: a single {@link SEARCH_SLICE} script call over
+ * at most `sliceJobsOf(filter)` members of the state's list or set, matching in
+ * Redis with a plain-text prefilter so only candidates (their row and the
+ * one field searched) travel back.
+ *
+ * @module
+ */
+
+import {
+  asciiLower,
+  type JobFilter,
+  MAX_SEARCHED_FIELD_BYTES,
+  SEARCHED_LOG_ENTRIES,
+  sliceJobsOf,
+} from "../../contract/job_filter.ts";
+import type { JobState, SearchCandidate, SearchPosition, SearchSlice } from "../types.ts";
+import { decodeLogs, decodeRow, decodeValue } from "../wire/decode.ts";
+import { type TaskKeys, taskKeys } from "../wire/keys.ts";
+import type { RedisConnection } from "./client.ts";
+import { fieldsOf } from "./jobs.ts";
+import { SEARCH_SLICE } from "./scripts.ts";
+
+/** Bytes of fields one slice reads at most before it stops early. */
+export const SLICE_BYTE_BUDGET = 2 * 1024 * 1024;
+
+type Entry = [string, string, string[], string | string[] | null];
+
+/**
+ * What the script looks for in the stored text: the needle as typed and as
+ * it is escaped inside a JSON string (a quote, a backslash, a newline), so
+ * the prefilter never drops a job the exact match would keep.
+ */
+function needles(filter: JobFilter): [kind: string, a: string, b: string] {
+  const condition = filter.payload;
+  if (condition === null) return ["", "", ""];
+  if ("contains" in condition) {
+    const lower = asciiLower(condition.contains);
+    return ["contains", lower, JSON.stringify(lower).slice(1, -1)];
+  }
+  return ["value", condition.value, JSON.stringify(condition.value).slice(1, -1)];
+}
+
+function modeOf(state: JobState): { mode: string; key: keyof TaskKeys } {
+  switch (state) {
+    case "waiting":
+      return { mode: "waiting", key: "wait" };
+    case "active":
+      return { mode: "list", key: "active" };
+    case "delayed":
+    case "retrying":
+      return { mode: "delayed", key: "delayed" };
+    default:
+      return { mode: "finished", key: state };
+  }
+}
+
+/** One slice of a search of `task`'s jobs in `state` (see `TaskSource.searchJobs`). */
+export async function searchJobs(
+  connection: RedisConnection,
+  task: string,
+  state: JobState,
+  filter: JobFilter,
+  position: SearchPosition | null,
+  want: number,
+  prefix?: string,
+): Promise<SearchSlice> {
+  const keys = taskKeys(task, prefix);
+  const { mode, key } = modeOf(state);
+  const field = filter.payload?.field ?? "";
+  const [kind, a, b] = needles(filter);
+  // Where every member is a match (a time range on a finished set, or no filter), reading
+  // `want` members is enough: the page costs O(log n + want).
+  const everyOne = filter.payload === null && filter.idPrefix === null &&
+    (mode === "finished" || (mode !== "delayed" && filter.from === null && filter.to === null));
+  const budget = everyOne ? Math.min(want, sliceJobsOf(filter)) : sliceJobsOf(filter);
+  const [total, looked, skipped, nextAt, nextSkip, ...entries] = await connection.call<
+    [number, number, number, string, number, ...Entry[]]
+  >({
+    script: SEARCH_SLICE,
+    keys: [keys[key], keys.prioritized],
+    args: [
+      keys.jobPrefix,
+      mode,
+      state,
+      position === null ? "" : String(position.at),
+      String(position?.skip ?? 0),
+      String(budget),
+      String(want),
+      filter.from === null ? "" : String(filter.from),
+      filter.to === null ? "" : String(filter.to),
+      filter.idPrefix ?? "",
+      field,
+      kind,
+      a,
+      b,
+      String(MAX_SEARCHED_FIELD_BYTES),
+      String(SLICE_BYTE_BUDGET),
+      String(SEARCHED_LOG_ENTRIES),
+    ],
+  });
+  const waitsToRun = state === "delayed" || state === "retrying";
+  const candidates = entries.map(([id, score, flat, raw]): SearchCandidate => {
+    const fields = fieldsOf(flat);
+    fields.state ??= state;
+    const job = decodeRow(task, id, fields, waitsToRun ? Number(score) : null);
+    if (field === "") return { job };
+    if (field === "logs") return { job, value: decodeLogs(raw as string[]) };
+    return { job, value: field === "error" ? raw : decodeValue(raw as string) };
+  });
+  const scanned = (position?.scanned ?? 0) + looked;
+  return {
+    candidates,
+    scanned: looked,
+    skipped,
+    total,
+    next: nextAt === "" ? null : { at: Number(nextAt), skip: nextSkip, scanned },
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * `GET /tasks/{task}/jobs/search`: an NDJSON stream of progress, matches and
+ * an end line whose cursor continues the search; bad filters are a 400
+ * naming the parameter before any byte is sent; a client that goes away
+ * stops the scan; redacted values are neither shown nor matched.
+ */
+
+import assert from "node:assert/strict";
+import { createBoard } from "../../mod.ts";
+import type { SearchFrame } from "../../src/contract/job_filter.ts";
+import { createMemorySource } from "../../src/source/memory/mod.ts";
+import type { TaskSource } from "../../src/source/types.ts";
+import { readFixture } from "../helpers/fixture.ts";
+import { withFinder } from "../contract/search_contract.ts";
+
+const SEARCH = "http://board.test/board/api/tasks/finder/jobs/search";
+
+function boardOn(source: TaskSource) {
+  return createBoard(source, { redact: ["password"] });
+}
+
+async function frames(response: Response): Promise<SearchFrame[]> {
+  assert.equal(response.status, 200, await response.clone().text());
+  assert.equal(response.headers.get("content-type"), "application/x-ndjson");
+  return (await response.text()).trim().split("\n").map((line) => JSON.parse(line));
+}
+
+Deno.test("a search streams its matches, progress, and an end line with the cursor to continue", async () => {
+  const source = createMemorySource({ seed: withFinder(readFixture()) });
+  const board = boardOn(source);
+  try {
+    const query = "state=completed&field=data&path=user.id&value=42";
+    const first = await frames(await board.fetch(new Request(`${SEARCH}?${query}&limit=10`)));
+    const matches = first.filter((f) => f.type === "match");
+    assert.equal(matches.length, 10);
+    assert.ok(first.some((f) => f.type === "progress"));
+    const end = first.at(-1)!;
+    assert.equal(end.type, "end");
+    if (end.type !== "end") return;
+    assert.equal(end.reason, "page");
+    assert.equal(end.found, 10);
+    assert.equal(end.total, 2503);
+    assert.ok(end.cursor);
+
+    const more = await frames(
+      await board.fetch(new Request(`${SEARCH}?${query}&cursor=${end.cursor}&limit=200`)),
+    );
+    const last = more.at(-1)!;
+    assert.equal(last.type, "end");
+    if (last.type !== "end") return;
+    assert.equal(last.reason, "done");
+    assert.equal(last.cursor, null);
+    assert.equal(last.scanned, 2503, "the scan count goes on across the continue");
+    const ids = [...matches, ...more.filter((f) => f.type === "match")].map((f) =>
+      f.type === "match" ? f.job.id : ""
+    );
+    assert.equal(ids.length, 25); // user.id 42 for i = 42, 142, … 2442
+    assert.equal(new Set(ids).size, 25);
+  } finally {
+    await source.close();
+  }
+});
+
+Deno.test("search answers show redacted errors and never match what redaction hides", async () => {
+  const source = createMemorySource({ seed: withFinder(readFixture()) });
+  const board = boardOn(source);
+  try {
+    const hidden = await frames(
+      await board.fetch(new Request(`${SEARCH}?state=failed&field=error&contains=hunter2`)),
+    );
+    assert.deepEqual(hidden.filter((f) => f.type === "match"), []);
+    const shown = await frames(
+      await board.fetch(new Request(`${SEARCH}?state=failed&field=error&contains=bad%20card`)),
+    );
+    const [match] = shown.filter((f) => f.type === "match");
+    assert.ok(match?.type === "match");
+    assert.doesNotMatch(JSON.stringify(match), /hunter2/);
+    assert.match(match.job.error ?? "", /REDACTED/);
+  } finally {
+    await source.close();
+  }
+});
+
+Deno.test("bad filters are a 400 INVALID_PARAM naming the parameter", async () => {
+  const source = createMemorySource({ seed: withFinder(readFixture()) });
+  const board = boardOn(source);
+  const cases: [string, string][] = [
+    ["from=yesterday", "from"],
+    ["from=2026-02-30", "from"],
+    ["from=2026-11-23T10:00:00", "from"], // a date-time without a zone
+    ["to=1e12", "to"],
+    ["from=2000&to=1000", "to"],
+    ["field=payload&contains=x", "field"],
+    ["contains=x", "field"],
+    ["field=data", "contains"],
+    ["field=data&path=user.id", "value"],
+    ["field=data&path=user..id&value=1", "path"],
+    [`field=data&path=${Array(17).fill("a").join(".")}&value=1`, "path"],
+    ["field=data&path=user.Password&value=1", "path"],
+    ["field=data&path=a&value=1&contains=x", "path"],
+    [`field=data&contains=${"x".repeat(257)}`, "contains"],
+    [`id=${"x".repeat(201)}`, "id"],
+    ["cursor=%%%", "cursor"],
+    ["cursor=bm90IGEgY3Vyc29y", "cursor"],
+    ["limit=0", "limit"],
+    ["limit=201", "limit"],
+    ["state=bogus", "state"],
+  ];
+  try {
+    for (const [query, param] of cases) {
+      const state = query.startsWith("state=") ? "" : "state=completed&";
+      const response = await board.fetch(new Request(`${SEARCH}?${state}${query}`));
+      assert.equal(response.status, 400, `${query}: ${await response.clone().text()}`);
+      const body = await response.json();
+      assert.equal(body.code, "INVALID_PARAM", query);
+      assert.equal(body.param, param, `${query}: ${body.error}`);
+    }
+    const waitingCursor = (await frames(
+      await board.fetch(new Request(`${SEARCH}?state=waiting&limit=1`)),
+    )).at(-1);
+    assert.ok(waitingCursor?.type === "end" && waitingCursor.cursor);
+    const crossed = await board.fetch(
+      new Request(`${SEARCH}?state=completed&cursor=${waitingCursor.cursor}`),
+    );
+    assert.equal((await crossed.json()).param, "cursor", "a cursor is for its own state");
+    const unknown = await board.fetch(
+      new Request(`${SEARCH.replace("finder", "nope")}?state=waiting`),
+    );
+    assert.equal(unknown.status, 404);
+  } finally {
+    await source.close();
+  }
+});
+
+Deno.test("a client that goes away stops the scan before the next slice", async () => {
+  const inner = createMemorySource({ seed: withFinder(readFixture()) });
+  let calls = 0;
+  let release = () => {};
+  // Every slice after the first waits until the test lets it go.
+  const source: TaskSource = Object.assign(Object.create(inner), {
+    searchJobs: async (...args: Parameters<NonNullable<TaskSource["searchJobs"]>>) => {
+      calls++;
+      if (calls > 1) await new Promise<void>((resolve) => release = resolve);
+      return await inner.searchJobs(...args);
+    },
+  });
+  const board = boardOn(source);
+  const abort = new AbortController();
+  try {
+    // Nothing matches: without the abort the scan would take three slices.
+    const response = await board.fetch(
+      new Request(`${SEARCH}?state=completed&field=data&contains=no-such-text`, {
+        signal: abort.signal,
+      }),
+    );
+    const reader = response.body!.getReader();
+    const { value } = await reader.read();
+    assert.match(new TextDecoder().decode(value), /"progress"/);
+    abort.abort();
+    release();
+    await reader.read().catch(() => {});
+    await reader.cancel().catch(() => {});
+    // Let the route take its turn after the released slice.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    release();
+    assert.equal(calls, 2);
+  } finally {
+    await inner.close();
+  }
+});
+
+Deno.test("a source that cannot search says so, with INVALID_STATE", async () => {
+  const inner = createMemorySource({ seed: withFinder(readFixture()) });
+  const source: TaskSource = Object.assign(Object.create(inner), { searchJobs: undefined });
+  try {
+    const response = await boardOn(source).fetch(new Request(`${SEARCH}?state=waiting`));
+    assert.equal(response.status, 409);
+    assert.deepEqual(await response.json(), {
+      error: "This task source cannot search jobs",
+      code: "INVALID_STATE",
+    });
+  } finally {
+    await inner.close();
+  }
+});

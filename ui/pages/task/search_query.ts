@@ -1,0 +1,61 @@
+/**
+ * The job filter in the task page's URL. Its parameters are the search
+ * API's own (`from`, `to`, `id`, `field`, `contains`, `path`, `value`,
+ * `cursor`), so the page's query string, minus nothing, is the API's: a
+ * link to a filtered tab reproduces the search, and a page of it.
+ *
+ * @module
+ */
+
+/** The filter's parameters, in the order the URL carries them. */
+export const FILTER_PARAMS = ["id", "from", "to", "field", "contains", "path", "value"] as const;
+
+/** One of {@link FILTER_PARAMS}. */
+export type FilterParam = typeof FILTER_PARAMS[number];
+
+/** The filter of a query string, as form values (absent ones empty). */
+export type FilterValues = Record<FilterParam, string>;
+
+/** The filter values of a query string. */
+export function filterOf(search: string): FilterValues {
+  const query = new URLSearchParams(search);
+  return Object.fromEntries(
+    FILTER_PARAMS.map((name) => [name, query.get(name) ?? ""]),
+  ) as FilterValues;
+}
+
+/** Whether a query string holds a filter (the tab then shows a search, not the list). */
+export function hasFilter(search: string): boolean {
+  const values = filterOf(search);
+  return FILTER_PARAMS.some((name) => values[name] !== "");
+}
+
+/**
+ * The query string of a state's tab with a filter and, to show a later
+ * page of its matches, a cursor; empty values are left out.
+ */
+export function filterQuery(state: string, values: Partial<FilterValues>, cursor?: string): string {
+  const query = new URLSearchParams({ state });
+  for (const name of FILTER_PARAMS) {
+    const value = values[name];
+    if (value) query.set(name, value);
+  }
+  // An empty value is a real one for `path` (value=""), so it is kept with a path.
+  if (values.path && values.value === "") query.set("value", "");
+  if (cursor) query.set("cursor", cursor);
+  return query.toString();
+}
+
+/** A datetime-local input's value (the browser's zone) as an ISO instant, or "" when empty or invalid. */
+export function isoOfLocal(local: string): string {
+  const at = local ? new Date(local).getTime() : NaN;
+  return Number.isNaN(at) ? "" : new Date(at).toISOString();
+}
+
+/** An ISO instant or epoch ms as a datetime-local value in the browser's zone ("" when unreadable). */
+export function localOfIso(value: string): string {
+  const at = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+  if (!value || Number.isNaN(at)) return "";
+  const local = new Date(at - new Date(at).getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 19);
+}
