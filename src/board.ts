@@ -16,6 +16,7 @@ import type { SessionConfig } from "./auth/session.ts";
 import { getRequestListener } from "@hono/node-server";
 import { auditMutations } from "./api/audit_record.ts";
 import { createAuditTrail } from "./api/audit_trail.ts";
+import { Operations } from "./api/operations.ts";
 import { jsonMutations } from "./api/body.ts";
 import { type UserEnv, userName } from "./auth/user.ts";
 import { createApi } from "./api/mod.ts";
@@ -220,6 +221,7 @@ export function createBoard(
     startedAt: Date.now(),
     events: createEventHub(taskSource, present, { statsIntervalMs: resolved.statsInterval }),
     audit: createAuditTrail(taskSource, resolved.auditMaxEntries),
+    operations: new Operations(),
   };
   const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;
 
@@ -293,6 +295,7 @@ export function createBoard(
     handler: getRequestListener(fetch, { overrideGlobalObjects: false }),
     listen: (listenOptions) => listen(fetch, resolved, listenOptions),
     async close() {
+      await deps.operations.close();
       await deps.events.close();
       if (owned) await taskSource.close();
     },

@@ -6,6 +6,7 @@
  */
 
 import type { AuditTrail } from "./audit_trail.ts";
+import type { Operations } from "./operations.ts";
 import type { Presenter } from "../contract/present.ts";
 import type { EventHub } from "../events/hub.ts";
 import type { ResolvedOptions } from "../options.ts";
@@ -22,4 +23,6 @@ export interface ApiDeps {
   events: EventHub;
   /** Where mutations are recorded (`GET /audit`). */
   audit: AuditTrail;
+  /** The board's bulk operations (`/bulk`, `/operations`). */
+  operations: Operations;
 }

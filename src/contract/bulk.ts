@@ -119,6 +119,8 @@ export interface BulkOperation {
   finishedAt: number | null;
   /** Why it failed, when it did. */
   error: string | null;
+  /** The error code of that failure (`STORE_UNAVAILABLE`, `MIGRATION_IN_PROGRESS`…), else null. */
+  errorCode: string | null;
 }
 
 /** The answer to `POST /bulk` (not a dry run): the operation, started. */
