@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { connectClient } from "../helpers/redis_server.ts";
 import { jobCommands } from "../helpers/wire_writer.ts";
-import { screenshot, withBoard } from "./harness.ts";
+import { withBoard } from "./harness.ts";
 
 const TASK = "bulk-demo";
 const FAILED = 5000;
@@ -43,11 +43,14 @@ async function seed(url: string): Promise<Awaited<ReturnType<typeof connectClien
   return client;
 }
 
+/** Viewport screenshots at 390, 1280 and 1920 px, the jobs card scrolled to the top. */
 async function shots(page: Page, name: string): Promise<void> {
   for (const width of [390, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(100);
-    await screenshot(page, `${name}-${width}`);
+    await page.locator(".task-jobs").evaluate((card) => card.scrollIntoView());
+    await page.screenshot({
+      path: new URL(`./screenshots/${name}-${width}.png`, import.meta.url).pathname,
+    });
   }
   await page.setViewportSize({ width: 1360, height: 860 });
 }

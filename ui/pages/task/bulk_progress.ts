@@ -93,7 +93,9 @@ export function BulkProgress(
       <progress
         class="bulk-meter"
         max=${Math.max(operation.total, 1)}
-        value=${running ? Math.min(handled, operation.total) : Math.max(operation.total, 1)}
+        value=${operation.status === "done"
+          ? Math.max(operation.total, 1)
+          : Math.min(handled, operation.total)}
         aria-label="Progress of the operation"
       ></progress>
       ${!running && operation.skippedJobs.length > 0
