@@ -9,6 +9,7 @@ import { createBoard } from "../../mod.ts";
 import type { BulkOperation } from "../../src/contract/bulk.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { readFixture } from "../helpers/fixture.ts";
+import { isEvent, openStream } from "../events/sse_client.ts";
 
 const dump = readFixture();
 const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
@@ -207,4 +208,30 @@ bulkTest("a bulk action from another site is refused before it runs", async (cal
   assert.equal((await response.json()).code, "CROSS_ORIGIN");
   const stats = await (await call("GET", "/tasks/send-email/stats")).json();
   assert.equal(stats.completed, 10);
+});
+
+Deno.test("progress goes out on the event stream as bulk:progress, ending with the report", async () => {
+  const source = createMemorySource({ seed: dump });
+  const board = createBoard(source);
+  const stream = await openStream(board.fetch, "http://board.test/board/api/events");
+  try {
+    await stream.waitFor(isEvent("stats:update"), 5000);
+    const started = await caller(board)("POST", "/bulk", {
+      action: "delete",
+      selector: { task: "send-email", state: "completed" },
+    });
+    const { operation } = await started.json();
+    const last = await stream.waitFor(
+      isEvent("bulk:progress", (d) => d.id === operation.id && d.status !== "running"),
+      5000,
+    );
+    const report = JSON.parse(last.data!);
+    assert.equal(report.status, "done");
+    assert.equal(report.done, 10);
+    assert.equal(report.total, 10);
+  } finally {
+    await stream.close();
+    await board.close();
+    await source.close();
+  }
 });
