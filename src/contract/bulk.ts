@@ -11,10 +11,10 @@
 import type { JobState } from "./states.ts";
 
 /** What a bulk action does to each job. */
-export const BULK_ACTIONS = ["retry", "cancel", "promote", "delete"] as const;
+export type BulkAction = "retry" | "cancel" | "promote" | "delete";
 
-/** A bulk action. */
-export type BulkAction = typeof BULK_ACTIONS[number];
+/** Every bulk action. */
+export const BULK_ACTIONS: readonly BulkAction[] = ["retry", "cancel", "promote", "delete"];
 
 /**
  * The states each action acts on; a job found in another state when its
@@ -80,7 +80,9 @@ export interface BulkPreviewResponse {
 
 /** A job left alone, and the state it was in then (null: gone). */
 export interface BulkSkip {
+  /** The job's id. */
   id: string;
+  /** Its state when the step ran; null when it was gone. */
   state: JobState | null;
 }
 

@@ -21,7 +21,13 @@ import type {
   AuditQuery,
   AuditRecord,
 } from "../contract/audit.ts";
-import type { BulkAction, BulkSelector, BulkSkip } from "../contract/bulk.ts";
+import type {
+  BulkAction,
+  BulkIdSelector,
+  BulkSelector,
+  BulkSkip,
+  BulkStateSelector,
+} from "../contract/bulk.ts";
 import type { DeadLetterGroup } from "../contract/dlq.ts";
 import type { JobEventFields as TaskEventFields } from "../contract/events.ts";
 import type { QueueHeads } from "../contract/health.ts";
@@ -82,8 +88,10 @@ export type {
   AuditQuery,
   AuditRecord,
   BulkAction,
+  BulkIdSelector,
   BulkSelector,
   BulkSkip,
+  BulkStateSelector,
   DeadLetterGroup,
   FinishedState,
   JobActionResult,

@@ -9,7 +9,7 @@
  */
 import { confirmAction } from "../../components/confirm_dialog.ts";
 import { toastError } from "../../components/toasts.ts";
-import { type Api } from "../../lib/api.ts";
+import type { Api } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCount, formatCountOf, shortId } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
