@@ -14,12 +14,11 @@ import { createRedisSource } from "../../src/source/redis/mod.ts";
 import type { BulkOperation } from "../../src/contract/bulk.ts";
 import { taskKeys } from "../../src/source/wire/keys.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
-import { jobCommands } from "../helpers/wire_writer.ts";
+import { writeFailedJobs } from "../helpers/wire_writer.ts";
 
 const TASK = "bulk";
 const FAILED = 100_000;
 const COMPLETED = 900_000;
-const FLUSH_EVERY = 10_000;
 const FILL_PER_CALL = 20_000;
 
 /** Writes `count` completed jobs `c<from>`… server-side, as the wire writer's hash would hold them. */
@@ -47,27 +46,7 @@ const now = Date.now();
 for (let from = 0; from < COMPLETED; from += FILL_PER_CALL) {
   await send("EVAL", FILL_COMPLETED, 1, keys.completed, keys.jobPrefix, from, FILL_PER_CALL, now);
 }
-let pending: Promise<unknown>[] = [];
-for (let i = 0; i < FAILED; i++) {
-  const ts = now - (FAILED - i) * 10;
-  const { commands } = jobCommands({
-    task: TASK,
-    state: "failed",
-    ts,
-    data: { i },
-    error: `Connection timeout after ${1000 + (i % 5000)} ms`,
-    attempt: 3,
-    maxAttempts: 3,
-    priority: i % 10 === 0 ? 2 : 0,
-    finishedOn: ts + 5,
-  });
-  for (const command of commands) pending.push(client.sendCommand(command));
-  if (pending.length >= FLUSH_EVERY) {
-    await Promise.all(pending);
-    pending = [];
-  }
-}
-await Promise.all(pending);
+await writeFailedJobs(client as never, TASK, FAILED, now);
 const fillMs = performance.now() - fillStarted;
 
 // Every command logged (those a script runs too, about 700 per step), none dropped: the

@@ -5,8 +5,9 @@
  */
 
 import assert from "node:assert/strict";
-import type { JobState, TaskSource } from "../../src/source/types.ts";
+import type { TaskSource } from "../../src/source/types.ts";
 import { readFixture } from "../helpers/fixture.ts";
+import { count, ids } from "./mutation_contract.ts";
 import { type Seed, withQueuedBilling } from "./source_contract.ts";
 
 const FAILED_EMAIL = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
@@ -14,14 +15,6 @@ const COMPLETED_EMAIL = "d2d954a9-6cc5-4bb4-b341-01e347a69342";
 const CANCELLED_EMAIL = "cfa125ab-710e-4e8f-8ca0-2f1fe8870b15";
 const ACTIVE_TRANSCODE = "d8e1df37-39dd-4863-9508-f7c9bd517880";
 const UNKNOWN_JOB = "00000000-0000-0000-0000-000000000000";
-
-async function count(source: TaskSource, task: string, state: JobState): Promise<number> {
-  return (await source.getStats([task])).get(task)![state];
-}
-
-async function ids(source: TaskSource, task: string, state: JobState): Promise<string[]> {
-  return (await source.listJobs(task, state, 0, 1_000)).jobs.map((job) => job.id);
-}
 
 /** Registers the bulk contract tests for one source. */
 export function bulkContract(name: string, seed: Seed): void {

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { createBoard } from "../../mod.ts";
 import type { BulkOperation } from "../../src/contract/bulk.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { expectError } from "../helpers/expect_error.ts";
 import { readFixture } from "../helpers/fixture.ts";
 import { isEvent, openStream } from "../events/sse_client.ts";
 
@@ -44,13 +45,6 @@ function bulkTest(name: string, body: (call: Call) => Promise<void>, readOnly = 
       await source.close();
     }
   });
-}
-
-async function expectError(response: Response, status: number, code: string, mentions: RegExp) {
-  const body = await response.json();
-  assert.equal(response.status, status, JSON.stringify(body));
-  assert.equal(body.code, code);
-  assert.match(body.error, mentions);
 }
 
 /** Reads the operation until it has ended. */

@@ -17,6 +17,7 @@ import {
 } from "../types.ts";
 import { taskKeys } from "../wire/keys.ts";
 import { BULK_STEP } from "./action_scripts.ts";
+import { cancelKeys } from "./cancel.ts";
 import type { RedisConnection } from "./client.ts";
 
 /** The states of the named jobs, one HGET each, in one round trip (`""`: gone). */
@@ -81,12 +82,7 @@ export async function bulkStep(
   >({
     script: BULK_STEP,
     keys: [
-      keys.wait,
-      keys.prioritized,
-      keys.delayed,
-      keys.cancelled,
-      keys.events,
-      keys.cancelChannel,
+      ...cancelKeys(keys),
       keys.marker,
       keys.active,
       keys.completed,
