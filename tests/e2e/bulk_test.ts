@@ -113,7 +113,9 @@ browserTest(
         await shots(page, "bulk-cancelled");
         await progress.getByRole("button", { name: "Dismiss" }).click();
 
-        // A per-row action: one job, counted and confirmed the same way.
+        // A per-row action (its buttons show on wide screens and phones): one job, counted and
+        // confirmed the same way.
+        await page.setViewportSize({ width: 1920, height: 900 });
         const first = page.locator(".job-table tbody tr").first();
         const id = await first.getAttribute("data-job");
         await first.getByRole("button", { name: `Delete job ${id}` }).click();
