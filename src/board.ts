@@ -19,6 +19,7 @@ import { createAuditTrail } from "./api/audit_trail.ts";
 import { createLatencySampler } from "./api/latency_sampler.ts";
 import { type BoardMetrics, createBoardMetrics } from "./api/metrics.ts";
 import { metricsToken } from "./auth/metrics_token.ts";
+import { Operations } from "./api/operations.ts";
 import { jsonMutations } from "./api/body.ts";
 import { type UserEnv, userName } from "./auth/user.ts";
 import { createApi } from "./api/mod.ts";
@@ -234,6 +235,7 @@ export function createBoard(
     events: createEventHub(taskSource, present, { statsIntervalMs: resolved.statsInterval }),
     audit: createAuditTrail(taskSource, resolved.auditMaxEntries),
     latency: createLatencySampler(taskSource),
+    operations: new Operations(),
   };
   const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;
   const metrics = resolved.metrics
@@ -332,6 +334,7 @@ export function createBoard(
     handler: getRequestListener(fetch, { overrideGlobalObjects: false }),
     listen: (listenOptions) => listen(fetch, resolved, listenOptions),
     async close() {
+      await deps.operations.close();
       await deps.events.close();
       if (owned) await taskSource.close();
     },

@@ -32,10 +32,26 @@ const ROUTES: readonly [method: string, path: string, action: string][] = [
   ["PUT", "/schedules/:target", "schedule.update"],
   ["DELETE", "/schedules/:target", "schedule.remove"],
   ["POST", "/workflows/:target/cancel", "workflow.cancel"],
+  ["POST", "/bulk", "bulk.start"],
+  ["POST", "/operations/:target/cancel", "operation.cancel"],
+];
+
+/**
+ * Actions recorded when a bulk operation ends (not by a route): what it did
+ * in the end, and what it skipped.
+ */
+export const BULK_FINISH_ACTIONS: readonly string[] = [
+  "bulk.retry",
+  "bulk.cancel",
+  "bulk.promote",
+  "bulk.delete",
 ];
 
 /** Every action name, for the Activity page's filter. */
-export const AUDIT_ACTIONS: readonly string[] = ROUTES.map(([, , action]) => action);
+export const AUDIT_ACTIONS: readonly string[] = [
+  ...ROUTES.map(([, , action]) => action),
+  ...BULK_FINISH_ACTIONS,
+];
 
 const PATTERNS = ROUTES.map(([method, path, action]) => ({
   method,

@@ -35,6 +35,11 @@ function countOf(body: Record<string, unknown>): number {
   if (typeof body.cancelled === "number" && typeof body.signalled === "number") {
     return body.cancelled + body.signalled;
   }
+  const operation = body.operation as Record<string, unknown> | undefined;
+  if (typeof operation?.total === "number" && typeof operation.done === "number") {
+    // A bulk operation started: the jobs it means to act on; one cancelled: those it did.
+    return operation.status === "running" ? operation.total : operation.done;
+  }
   return body.created === false ? 0 : 1;
 }
 

@@ -7,6 +7,7 @@
 
 import type { AuditTrail } from "./audit_trail.ts";
 import type { LatencySampler } from "./latency_sampler.ts";
+import type { Operations } from "./operations.ts";
 import type { Presenter } from "../contract/present.ts";
 import type { EventHub } from "../events/hub.ts";
 import type { ResolvedOptions } from "../options.ts";
@@ -25,4 +26,6 @@ export interface ApiDeps {
   audit: AuditTrail;
   /** The board's cached wait and run percentiles per task. */
   latency: LatencySampler;
+  /** The board's bulk operations (`/bulk`, `/operations`). */
+  operations: Operations;
 }

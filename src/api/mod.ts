@@ -7,6 +7,7 @@
 
 import { Hono } from "hono";
 import { auditRoutes } from "./audit.ts";
+import { bulkRoutes } from "./bulk.ts";
 import { configRoutes } from "./config.ts";
 import { deadLetterRoutes } from "./dlq.ts";
 import type { ApiDeps } from "./deps.ts";
@@ -51,5 +52,7 @@ export function createApi(deps: ApiDeps): Hono {
   ) {
     api.route("/", routes(deps));
   }
+  // Typed with the session user, whom an operation records as its starter.
+  api.route("/", bulkRoutes(deps));
   return api;
 }

@@ -287,6 +287,14 @@ export class EventHub {
     if (this.#clients.size > 0) this.#dirty.add(task);
   }
 
+  /**
+   * Sends a message of the board itself (a bulk operation's
+   * `bulk:progress`) to every client that follows `task`.
+   */
+  publish(event: string, data: unknown, task?: string): void {
+    this.#send(event, data, task);
+  }
+
   /** Ends every client, stops every timer and the source subscription. */
   async close(): Promise<void> {
     this.#closed = true;

@@ -21,6 +21,13 @@ import type {
   AuditQuery,
   AuditRecord,
 } from "../contract/audit.ts";
+import type {
+  BulkAction,
+  BulkIdSelector,
+  BulkSelector,
+  BulkSkip,
+  BulkStateSelector,
+} from "../contract/bulk.ts";
 import type { DeadLetterGroup } from "../contract/dlq.ts";
 import type { JobFilter, PayloadCondition, SearchField } from "../contract/job_filter.ts";
 import type { JobEventFields as TaskEventFields } from "../contract/events.ts";
@@ -73,6 +80,7 @@ export {
   WORKFLOW_STATES,
 } from "../contract/states.ts";
 export { JOB_DETAIL_LOGS } from "../contract/jobs.ts";
+export { BULK_ACTION_STATES, BULK_BATCH } from "../contract/bulk.ts";
 export type {
   AttemptHistory,
   AttemptRecord,
@@ -81,6 +89,11 @@ export type {
   AuditPage,
   AuditQuery,
   AuditRecord,
+  BulkAction,
+  BulkIdSelector,
+  BulkSelector,
+  BulkSkip,
+  BulkStateSelector,
   DeadLetterGroup,
   FinishedState,
   FinishedTiming,
@@ -180,6 +193,34 @@ export interface SearchSlice {
   total: number;
   /** Where the next slice starts, or null when the range is done. */
   next: SearchPosition | null;
+}
+
+/**
+ * One atomic step of a bulk action: the named jobs, or the members
+ * `offset` to `offset + limit - 1` of a state's list or set.
+ */
+export type BulkStep = { ids: readonly string[] } | {
+  state: JobState;
+  offset: number;
+  limit: number;
+};
+
+/** What one {@link BulkStep} did. */
+export interface BulkStepResult {
+  /** Jobs (or members) it looked at. */
+  examined: number;
+  /**
+   * Members it looked at that are still in the state's list or set (in
+   * another state, or active jobs only signalled): the next step starts
+   * after them. Always 0 for ids.
+   */
+  kept: number;
+  /** Jobs it acted on, and the state each was in. */
+  done: { id: string; from: JobState }[];
+  /** Active jobs of {@link BulkStepResult.done} whose worker was told to cancel them. */
+  signalled: number;
+  /** Named jobs it left alone: gone, or in a state the action does not take. */
+  skipped: BulkSkip[];
 }
 
 /** Storage footprint of one task. */
@@ -419,6 +460,23 @@ export interface TaskSource {
   cleanJobs(task: string, state: FinishedState, olderThanMs: number): Promise<{ removed: number }>;
   /** How many jobs {@link TaskSource.cleanJobs} would remove now, removing none. */
   countCleanable(task: string, state: FinishedState, olderThanMs: number): Promise<number>;
+  /**
+   * How many jobs `action` would act on now: the named ones in a state it
+   * takes, or the jobs of the selected state (its count). Sources that
+   * cannot act on many jobs leave this and {@link TaskSource.bulkStep} out.
+   */
+  countBulk?(action: BulkAction, selector: BulkSelector): Promise<number>;
+  /**
+   * One atomic step of a bulk action on jobs of `task` (at most
+   * `BULK_BATCH`): each job's state is checked in the same step, so a job
+   * a worker moved on is skipped, never acted on. `reason`: a cancel's.
+   */
+  bulkStep?(
+    task: string,
+    action: BulkAction,
+    step: BulkStep,
+    reason?: string,
+  ): Promise<BulkStepResult>;
   /** Pauses a schedule (no next run); `SCHEDULE_NOT_FOUND` for an unknown name. */
   pauseSchedule(name: string): Promise<ScheduleRecord>;
   /** Resumes a schedule, its next run computed from now. */

@@ -9,11 +9,10 @@
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { taskKeys } from "../../src/source/wire/keys.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
-import { jobCommands } from "../helpers/wire_writer.ts";
+import { writeFailedJobs } from "../helpers/wire_writer.ts";
 
 const JOBS = 100_000;
 const TASK = "bulk";
-const FLUSH_EVERY = 10_000;
 
 const redis = await startRedis();
 const client = await connectClient(redis.url);
@@ -21,28 +20,7 @@ const send = (...args: (string | number)[]): Promise<unknown> =>
   client.sendCommand(args.map(String));
 
 const fillStarted = performance.now();
-const now = Date.now();
-let pending: Promise<unknown>[] = [];
-for (let i = 0; i < JOBS; i++) {
-  const ts = now - (JOBS - i) * 10;
-  const { commands } = jobCommands({
-    task: TASK,
-    state: "failed",
-    ts,
-    data: { i },
-    error: `Connection timeout after ${1000 + (i % 5000)} ms`,
-    attempt: 3,
-    maxAttempts: 3,
-    priority: i % 10 === 0 ? 2 : 0,
-    finishedOn: ts + 5,
-  });
-  for (const command of commands) pending.push(client.sendCommand(command));
-  if (pending.length >= FLUSH_EVERY) {
-    await Promise.all(pending);
-    pending = [];
-  }
-}
-await Promise.all(pending);
+await writeFailedJobs(client as never, TASK, JOBS);
 const fillMs = performance.now() - fillStarted;
 
 await send("CONFIG", "SET", "slowlog-log-slower-than", "1000");

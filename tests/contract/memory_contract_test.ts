@@ -1,5 +1,6 @@
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { auditContract } from "./audit_contract.ts";
+import { bulkContract } from "./bulk_contract.ts";
 import { mutationContract } from "./mutation_contract.ts";
 import { livenessContract } from "./liveness_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
@@ -17,3 +18,4 @@ lookupContract("memory source", seed);
 searchContract("memory source", seed);
 livenessContract("memory source", seed);
 auditContract("memory source", seed);
+bulkContract("memory source", seed);

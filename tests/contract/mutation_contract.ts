@@ -137,11 +137,13 @@ function code(expected: string, mentions?: string): (error: CodedError) => boole
   };
 }
 
-async function count(source: TaskSource, task: string, state: JobState): Promise<number> {
+/** A task's count of jobs in a state. */
+export async function count(source: TaskSource, task: string, state: JobState): Promise<number> {
   return (await source.getStats([task])).get(task)![state];
 }
 
-async function ids(source: TaskSource, task: string, state: JobState): Promise<string[]> {
+/** The ids of a task's jobs in a state (up to 1,000). */
+export async function ids(source: TaskSource, task: string, state: JobState): Promise<string[]> {
   return (await source.listJobs(task, state, 0, 1_000)).jobs.map((job) => job.id);
 }
 

@@ -3,6 +3,7 @@ import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { type CommandSender, writeKeyspace } from "../helpers/fixture.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { auditContract } from "./audit_contract.ts";
+import { bulkContract } from "./bulk_contract.ts";
 import { mutationContract } from "./mutation_contract.ts";
 import { livenessContract } from "./liveness_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
@@ -29,6 +30,7 @@ lookupContract("redis source", seed);
 searchContract("redis source", seed);
 livenessContract("redis source", seed);
 auditContract("redis source", seed);
+bulkContract("redis source", seed);
 
 Deno.test({
   name: "redis source: (stop the throwaway server)",

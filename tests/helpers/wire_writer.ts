@@ -195,6 +195,41 @@ export async function writeJob(
   return id;
 }
 
+/**
+ * Writes `count` failed jobs of `task`, as a retry benchmark wants them:
+ * attempt 3 of 3, one in ten at priority 2, dispatched 10 ms apart up to
+ * `now`, pipelined `flushEvery` commands at a time.
+ */
+export async function writeFailedJobs(
+  client: CommandSender,
+  task: string,
+  count: number,
+  now = Date.now(),
+  flushEvery = 10_000,
+): Promise<void> {
+  let pending: Promise<unknown>[] = [];
+  for (let i = 0; i < count; i++) {
+    const ts = now - (count - i) * 10;
+    const { commands } = jobCommands({
+      task,
+      state: "failed",
+      ts,
+      data: { i },
+      error: `Connection timeout after ${1000 + (i % 5000)} ms`,
+      attempt: 3,
+      maxAttempts: 3,
+      priority: i % 10 === 0 ? 2 : 0,
+      finishedOn: ts + 5,
+    });
+    for (const command of commands) pending.push(client.sendCommand(command));
+    if (pending.length >= flushEvery) {
+      await Promise.all(pending);
+      pending = [];
+    }
+  }
+  await Promise.all(pending);
+}
+
 /** Options of {@link fillRedis}. */
 export interface FillOptions {
   jobs: number;

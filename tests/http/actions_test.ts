@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { createBoard } from "../../mod.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { MAX_EDITED_DATA_BYTES } from "../../src/contract/jobs.ts";
+import { expectError } from "../helpers/expect_error.ts";
 import { readFixture } from "../helpers/fixture.ts";
 import { nested } from "../helpers/nested.ts";
 
@@ -48,13 +49,6 @@ function action(name: string, body: (call: Call) => Promise<void>) {
       await source.close();
     }
   });
-}
-
-async function expectError(response: Response, status: number, code: string, mentions: RegExp) {
-  const body = await response.json();
-  assert.equal(response.status, status, JSON.stringify(body));
-  assert.equal(body.code, code);
-  assert.match(body.error, mentions);
 }
 
 action("POST /jobs/{id}/retry sends a failed job back to waiting", async (call) => {

@@ -16,6 +16,7 @@ import {
   type JobEventPayload,
   type StatsPayload as StatsUpdate,
 } from "../../src/contract/events.ts";
+import type { BulkOperation } from "../../src/contract/bulk.ts";
 import type { TaskStats } from "./types.ts";
 
 /** A `job:<kind>` event's payload, with its kind: the SSE event name without `job:`. */
@@ -33,6 +34,8 @@ export function taskCounts(stats: StatsUpdate, task: string): TaskStats | null {
 export interface Live {
   /** The newest `stats:update`, or null before the first. */
   readonly stats: Signal<StatsUpdate | null>;
+  /** The newest `bulk:progress` (an operation of this board, as it stands), or null. */
+  readonly bulk: Signal<BulkOperation | null>;
   /** Receives job events in per-frame batches; returns the unsubscribe function. */
   subscribe(listener: (events: JobEvent[]) => void): () => void;
   /** Closes the stream. */
@@ -62,6 +65,7 @@ export function frameBatcher<T>(flush: (items: T[]) => void): (item: T) => void 
 /** Opens the event stream of a base path ending in `/`, reporting to `connectivity`. */
 export function createLive(basePath: string, connectivity: Connectivity): Live {
   const stats = signal<StatsUpdate | null>(null);
+  const bulk = signal<BulkOperation | null>(null);
   const listeners = new Set<(events: JobEvent[]) => void>();
   const push = frameBatcher<JobEvent>((events) => {
     for (const listener of listeners) listener(events);
@@ -89,6 +93,12 @@ export function createLive(basePath: string, connectivity: Connectivity): Live {
     const counted = payload.connected || payload.tasks.length > 0;
     connectivity.statsReceived({ connected: payload.connected, at: counted ? payload.at : null });
   });
+  source.addEventListener("bulk:progress", (event) => {
+    const payload = parse(event);
+    if (payload && typeof payload.id === "string" && typeof payload.done === "number") {
+      bulk.value = payload as unknown as BulkOperation;
+    }
+  });
   for (const kind of JOB_EVENT_KINDS) {
     source.addEventListener(`job:${kind}`, (event) => {
       const payload = parse(event);
@@ -100,6 +110,7 @@ export function createLive(basePath: string, connectivity: Connectivity): Live {
 
   return {
     stats,
+    bulk,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -11,6 +11,10 @@ import { AuditRing } from "../audit_ring.ts";
 import { type AttemptHistory, type AttemptRecord, collectAttempts } from "../attempt_history.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import {
+  type BulkAction,
+  type BulkSelector,
+  type BulkStep,
+  type BulkStepResult,
   type DeadLetterGroup,
   FINISHED_STATES,
   type FinishedState,
@@ -55,6 +59,7 @@ import {
 import { decodeSchedule, decodeWorkflow, scheduleLastJobId } from "../wire/decode.ts";
 import { decodeEventFields } from "../wire/event_fields.ts";
 import { triggerJobId } from "../trigger_id.ts";
+import * as bulk from "./bulk.ts";
 import * as jobActions from "./job_actions.ts";
 import { schedulerLeadership, taskLiveness } from "./liveness.ts";
 import * as scheduleActions from "./schedule_actions.ts";
@@ -604,6 +609,26 @@ export class MemorySource implements TaskSource {
       this.#queue(task);
       return jobActions.countCleanable(this.store, task, state, olderThanMs);
     });
+  }
+
+  /** How many jobs a bulk action would act on now. */
+  countBulk(action: BulkAction, selector: BulkSelector): Promise<number> {
+    return Promise.try(() => {
+      const queue = this.#queue(selector.task);
+      return "ids" in selector
+        ? bulk.countNamed(queue, action, selector)
+        : countState(queue, selector.state);
+    });
+  }
+
+  /** One step of a bulk action; see `bulk.ts`. */
+  bulkStep(
+    task: string,
+    action: BulkAction,
+    step: BulkStep,
+    reason?: string,
+  ): Promise<BulkStepResult> {
+    return Promise.try(() => bulk.bulkStep(this.store, this.#queue(task), action, step, reason));
   }
 
   /** Pauses a schedule. */

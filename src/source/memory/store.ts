@@ -541,19 +541,36 @@ export class MemoryStore {
   }
 
   /**
-   * retryDLQ, widened to cancelled jobs: a failed or cancelled job leaves its
+   * retryDLQ, widened to cancelled and expired jobs: such a job leaves its
    * finished set and goes back to waiting as a fresh dispatch (see
-   * {@link #requeue}). Returns the job, or null when it is not in the failed
-   * or cancelled set.
+   * {@link #requeue}). Returns the job, or null when it is not in the set of
+   * its state.
    */
   retry(task: string, id: string): StoredJob | null {
     const queue = this.tasks.get(task);
     const job = queue?.jobs.get(id);
     if (!queue || !job) return null;
-    if (job.state !== "failed" && job.state !== "cancelled") return null;
+    if (job.state !== "failed" && job.state !== "cancelled" && job.state !== "expired") return null;
     if (!queue.finished[job.state].remove(id)) return null;
     this.#requeue(queue, job);
     return job;
+  }
+
+  /**
+   * A delayed or retrying job runs now, as taskora's promotion in
+   * moveToActive moves it (see {@link promoteDue}), keeping its attempt.
+   * Returns whether it was promoted (false: not in the delayed set).
+   */
+  promote(task: string, id: string): boolean {
+    const queue = this.tasks.get(task);
+    const job = queue?.jobs.get(id);
+    if (!queue || !job || (job.state !== "delayed" && job.state !== "retrying")) return false;
+    if (!queue.delayed.remove(id)) return false;
+    job.runAt = null;
+    this.#toWaiting(queue, job);
+    this.touch(job);
+    this.emit(task, "promoted", id);
+    return true;
   }
 
   /**

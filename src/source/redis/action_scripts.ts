@@ -415,3 +415,111 @@ export const SCHEDULE_REMOVE: LuaScript = {
 return redis.call('HDEL', KEYS[1], ARGV[1])
 `,
 };
+
+/**
+ * One atomic step of a bulk action (`src/contract/bulk.ts`) on jobs of one
+ * task: each job's state is read inside the script, so a job a worker moved
+ * on meanwhile is left alone and reported, never acted on twice.
+ * - `retry` (failed, cancelled, expired): leaves its finished set and is
+ *   requeued (see `requeue`), as {@link RETRY_JOB} does.
+ * - `cancel` (waiting, delayed, retrying, active): see `cancel`.
+ * - `promote` (delayed, retrying): taskora's own promotion in MOVE_TO_ACTIVE:
+ *   ZREM from the delayed set, LPUSH on the wait list (priority 0) or ZADD
+ *   on the prioritized set scored `-priority*1e13 + ts` (the job's own
+ *   `ts`), `state=waiting`, a `promoted` event. Unlike a retry it keeps its
+ *   attempt. A job past its TTL is promoted too: the worker's claim expires it.
+ * - `delete` (completed, failed, cancelled, expired): the set entry, the job
+ *   hash, `:logs` and `:lock`, as taskora's CLEAN_JOBS does.
+ * The marker is set once when any job went back to waiting.
+ *
+ * With mode `ids` the jobs are ARGV[10..], any of the allowed states. With
+ * mode `state` they are the members `offset` to `offset + limit - 1` of the
+ * state's list or set (waiting: the wait list from its head, then the
+ * prioritized set), those in that state; a member in another state (the
+ * delayed set holds retrying jobs too) is passed over and stays.
+ *
+ * KEYS = wait, prioritized, delayed, cancelled, events, cancel channel,
+ *   marker, active, completed, failed, expired.
+ * ARGV = jobPrefix, now, reason (`""` = none), action, mode (`ids` |
+ *   `state`), state, offset, limit, allowed states (comma-separated), ids...
+ * Returns `{ examined, kept in place, signalled, { id, from, ... },
+ *   { skipped id, state or "", ... } }`.
+ */
+export const BULK_STEP: LuaScript = {
+  name: "bulk-step",
+  writes: true,
+  source: `${CANCEL_LOCALS}
+local markerKey, activeKey = KEYS[7], KEYS[8]
+local finishedKeys = { completed = KEYS[9], failed = KEYS[10], cancelled = KEYS[4], expired = KEYS[11] }
+${REQUEUE_FN}${CANCEL_FN}
+local action, mode, selected = ARGV[4], ARGV[5], ARGV[6]
+local offset, limit = tonumber(ARGV[7]), tonumber(ARGV[8])
+local allowed = {}
+for s in string.gmatch(ARGV[9], '[^,]+') do allowed[s] = true end
+
+local ids = {}
+local function take(part) for _, id in ipairs(part) do ids[#ids + 1] = id end end
+if mode == 'ids' then
+  for i = 10, #ARGV do ids[#ids + 1] = ARGV[i] end
+elseif selected == 'waiting' then
+  local waitLen = redis.call('LLEN', waitKey)
+  if offset < waitLen then take(redis.call('LRANGE', waitKey, offset, offset + limit - 1)) end
+  if #ids < limit then
+    local from = math.max(0, offset - waitLen)
+    take(redis.call('ZRANGE', prioritizedKey, from, from + limit - #ids - 1))
+  end
+elseif selected == 'active' then
+  take(redis.call('LRANGE', activeKey, offset, offset + limit - 1))
+elseif selected == 'delayed' or selected == 'retrying' then
+  take(redis.call('ZRANGE', delayedKey, offset, offset + limit - 1))
+else
+  take(redis.call('ZRANGE', finishedKeys[selected], offset, offset + limit - 1))
+end
+
+local kept, signalled, woke = 0, 0, false
+local done, skipped = {}, {}
+local nowNumber = tonumber(now)
+for _, id in ipairs(ids) do
+  local jobKey = prefix .. id
+  local state = redis.call('HGET', jobKey, 'state')
+  if not state or not allowed[state] or (mode == 'state' and state ~= selected) then
+    if mode == 'state' then
+      kept = kept + 1
+    else
+      skipped[#skipped + 1] = id
+      skipped[#skipped + 1] = state or ''
+    end
+  else
+    if action == 'retry' then
+      redis.call('ZREM', finishedKeys[state], id)
+      requeue(id, nowNumber, now)
+      woke = true
+    elseif action == 'cancel' then
+      if cancel(id) == 'signalled' then
+        signalled = signalled + 1
+        kept = kept + 1
+      end
+    elseif action == 'promote' then
+      redis.call('ZREM', delayedKey, id)
+      local meta = redis.call('HMGET', jobKey, 'priority', 'ts')
+      local priority = tonumber(meta[1]) or 0
+      if priority > 0 then
+        redis.call('ZADD', prioritizedKey, -priority * 1e13 + (tonumber(meta[2]) or 0), id)
+      else
+        redis.call('LPUSH', waitKey, id)
+      end
+      redis.call('HSET', jobKey, 'state', 'waiting')
+      redis.call('XADD', eventsKey, 'MAXLEN', '~', 10000, '*', 'event', 'promoted', 'jobId', id)
+      woke = true
+    else
+      redis.call('ZREM', finishedKeys[state], id)
+      redis.call('DEL', jobKey, jobKey .. ':logs', jobKey .. ':lock')
+    end
+    done[#done + 1] = id
+    done[#done + 1] = state
+  end
+end
+if woke then redis.call('ZADD', markerKey, 0, '0') end
+return { #ids, kept, signalled, done, skipped }
+`,
+};

@@ -21,6 +21,10 @@ import type {
   AuditPage,
   AuditQuery,
   AuditRecord,
+  BulkAction,
+  BulkSelector,
+  BulkStep,
+  BulkStepResult,
   DeadLetterGroup,
   FinishedState,
   FinishedTiming,
@@ -55,6 +59,7 @@ import type {
 import { RETRYABLE_STATES } from "../types.ts";
 import { cancelJob } from "./cancel.ts";
 import { cleanJobs, cleanRange, countCleanable } from "./clean.ts";
+import { bulkStep, countNamed } from "./bulk.ts";
 import { type RedisClientLike, RedisConnection } from "./client.ts";
 import type { RedisClusterConfig, RedisSentinelConfig } from "./topology.ts";
 import {
@@ -672,6 +677,31 @@ export class RedisTaskSource implements TaskSource {
       this.connection,
       cleanRange(task, state, olderThanMs, this.prefix),
     );
+  }
+
+  /** How many jobs a bulk action would act on now; see `bulk.ts`. */
+  async countBulk(action: BulkAction, selector: BulkSelector): Promise<number> {
+    await this.#ready();
+    await this.#requireTask(selector.task);
+    if ("ids" in selector) return await countNamed(this.connection, action, selector, this.prefix);
+    return (await this.getStats([selector.task])).get(selector.task)![selector.state];
+  }
+
+  /** One atomic step of a bulk action; see `bulk.ts`. */
+  async bulkStep(
+    task: string,
+    action: BulkAction,
+    step: BulkStep,
+    reason?: string,
+  ): Promise<BulkStepResult> {
+    await this.#ready();
+    await this.#requireTask(task);
+    const result = await bulkStep(this.connection, task, action, step, reason, this.prefix);
+    for (const { id, from } of result.done) {
+      if (from === "retrying") this.#split.forget(task, id);
+      if (from === "failed") this.#deadLetters.invalidate();
+    }
+    return result;
   }
 
   /** Pauses a schedule. */

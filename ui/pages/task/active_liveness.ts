@@ -18,7 +18,9 @@ import {
 } from "../../lib/liveness.ts";
 import { href } from "../../lib/router.ts";
 import type { Job } from "../job/types.ts";
+import type { ComponentChildren } from "preact";
 import { JobTable } from "./job_table.ts";
+import type { Selection } from "./selection.ts";
 
 /** The stalled set, in a line: how many, and which (linked). */
 function StalledSet({ liveness }: { liveness: Received<TaskLivenessResponse> }) {
@@ -41,7 +43,14 @@ function StalledSet({ liveness }: { liveness: Received<TaskLivenessResponse> }) 
 }
 
 /** The active jobs with their locks, under a line on the stalled set and the scheduler. */
-export function ActiveJobs({ task, jobs }: { task: string; jobs: readonly Job[] }) {
+export function ActiveJobs(
+  { task, jobs, selection, actions }: {
+    task: string;
+    jobs: readonly Job[];
+    selection?: Selection;
+    actions?: (job: Job) => ComponentChildren;
+  },
+) {
   const liveness = useTaskLiveness(task, jobs.map((job) => job.id));
   const leadership = useSchedulerLeadership();
   const data = liveness.data;
@@ -55,6 +64,8 @@ export function ActiveJobs({ task, jobs }: { task: string; jobs: readonly Job[] 
       <${JobTable}
         jobs=${jobs}
         state="active"
+        selection=${selection}
+        actions=${actions}
         locks=${data?.known ? { list: data.locks, receivedAt: data.receivedAt } : undefined}
       />
     `}

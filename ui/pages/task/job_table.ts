@@ -19,6 +19,7 @@ import { href } from "../../lib/router.ts";
 import type { JobState } from "../../lib/types.ts";
 import { ProgressCell } from "../job/progress.ts";
 import type { Job } from "../job/types.ts";
+import type { Selection } from "./selection.ts";
 
 /** One column: its header and how a job fills its cell. */
 interface Column {
@@ -115,20 +116,78 @@ function lockColumn({ list, receivedAt }: ListedLocks): Column {
   };
 }
 
+/** The checkbox column: one box per row, and the page's box in the header. */
+function selectColumn(selection: Selection): Column {
+  return {
+    label: "",
+    className: "select-cell",
+    cell: (job) =>
+      html`
+        <input
+          type="checkbox"
+          class="row-check"
+          aria-label=${`Select job ${job.id}`}
+          checked=${selection.ids.has(job.id)}
+          onClick=${(event: MouseEvent) => selection.toggle(job.id, event.shiftKey)}
+        />
+      `,
+  };
+}
+
+/** The per-row actions column. */
+function actionsColumn(actions: (job: Job) => ComponentChildren): Column {
+  return { label: "Actions", className: "row-actions", cell: (job) => actions(job) };
+}
+
+/** The header box: checked when the whole page is, mixed when some rows are. */
+function PageCheck({ jobs, selection }: { jobs: readonly Job[]; selection: Selection }) {
+  const some = jobs.some((job) => selection.ids.has(job.id));
+  const all = jobs.length > 0 && jobs.every((job) => selection.ids.has(job.id));
+  return html`
+    <input
+      type="checkbox"
+      class="page-check"
+      aria-label="Select all jobs on this page"
+      checked=${all}
+      indeterminate=${some && !all}
+      onClick=${selection.togglePage}
+    />
+  `;
+}
+
 /**
  * The jobs of one state; `state` is the state they were listed for. With
- * `locks` (active jobs), a column shows each job's lock.
+ * `locks` (active jobs), a column shows each job's lock; with `selection`,
+ * a first column of checkboxes; with `actions`, a last column of buttons.
  */
 export function JobTable(
-  { jobs, state, locks }: { jobs: readonly Job[]; state: JobState; locks?: ListedLocks },
+  { jobs, state, locks, selection, actions }: {
+    jobs: readonly Job[];
+    state: JobState;
+    locks?: ListedLocks;
+    selection?: Selection;
+    actions?: (job: Job) => ComponentChildren;
+  },
 ) {
-  const columns = locks ? [...COLUMNS[state], lockColumn(locks)] : COLUMNS[state];
+  const columns = [
+    ...(selection ? [selectColumn(selection)] : []),
+    ...COLUMNS[state],
+    ...(locks ? [lockColumn(locks)] : []),
+    ...(actions ? [actionsColumn(actions)] : []),
+  ];
   return html`
     <${ScrollArea}>
       <table class="table cards job-table">
         <thead>
           <tr>
-            ${columns.map((column) =>
+            ${selection
+              ? html`
+                <th scope="col" class="select-cell">
+                  <${PageCheck} jobs=${jobs} selection=${selection} />
+                </th>
+              `
+              : null}
+            ${columns.filter((column) => column.className !== "select-cell").map((column) =>
               html`<th key=${column.label} scope="col" class=${column.className}>${column.label}</th>`
             )}
           </tr>
@@ -142,7 +201,7 @@ export function JobTable(
                     <td
                       key=${column.label}
                       class=${column.className}
-                      data-label=${column === ID ? undefined : column.label}
+                      data-label=${column === ID || column.label === "" ? undefined : column.label}
                     >${column.cell(job, state)}</td>
                   `
                 )}

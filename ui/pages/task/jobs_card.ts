@@ -26,6 +26,10 @@ import { JobTable } from "./job_table.ts";
 import { useLiveRows } from "./live_rows.ts";
 import { hasFilter } from "./search_query.ts";
 import { SearchResults } from "./search_results.ts";
+import { actionsFor, BulkBar, confirmAndStart } from "./bulk_bar.ts";
+import { ACTION_WORDS, type BulkOperation } from "./bulk_request.ts";
+import { BulkProgress } from "./bulk_progress.ts";
+import { useSelection } from "./selection.ts";
 
 /** Jobs per page. */
 const PAGE_SIZE = 50;
@@ -36,8 +40,35 @@ export const changesJobs = (task: string) => (event: { task: string; kind: strin
 
 const NO_JOBS: readonly Job[] = [];
 
+/** The buttons of one row: the actions that fit its state, each on that job alone. */
+function RowActions(
+  { task, job, onStarted }: { task: string; job: Job; onStarted(op: BulkOperation): void },
+) {
+  const { api } = useBoard();
+  return html`<span class="row-buttons">${
+    actionsFor(job.state).map((action) =>
+      html`
+        <button key=${action} type="button" class="btn btn-small"
+          aria-label=${`${ACTION_WORDS[action].label} job ${job.id}`}
+          onClick=${async () => {
+            const what = `job ${job.id}`;
+            const started = await confirmAndStart(api, task, action, { task, ids: [job.id] }, what);
+            if (started) onStarted(started);
+          }}>${ACTION_WORDS[action].label}</button>
+      `
+    )
+  }</span>`;
+}
+
 /** One state's jobs; a new `changes` count (after a bulk action) reloads them. */
-function JobList({ task, state, changes }: { task: string; state: JobState; changes: number }) {
+function JobList(
+  { task, state, changes, onStarted }: {
+    task: string;
+    state: JobState;
+    changes: number;
+    onStarted(operation: BulkOperation): void;
+  },
+) {
   const { api } = useBoard();
   const [offset, setOffset] = useState(0);
   const [paused, setPaused] = useState(false);
@@ -51,6 +82,10 @@ function JobList({ task, state, changes }: { task: string; state: JobState; chan
     { relevant: changesJobs(task), follows: (stats) => taskCounts(stats, task)?.[state], paused },
   );
   const rows = useLiveRows(task, data?.items ?? NO_JOBS, paused);
+  const selection = useSelection(rows);
+  const actions = actionsFor(state).length > 0
+    ? (job: Job) => html`<${RowActions} task=${task} job=${job} onStarted=${onStarted} />`
+    : undefined;
   useEffect(() => {
     if (changes > 0) reload();
   }, [changes]);
@@ -82,11 +117,19 @@ function JobList({ task, state, changes }: { task: string; state: JobState; chan
       />
     </div>
     <${ErrorBanner} error=${error} />
+    <${BulkBar}
+      task=${task}
+      state=${state}
+      selection=${selection}
+      pageSize=${rows.length}
+      total=${total}
+      onStarted=${onStarted}
+    />
     ${state === "active"
-      ? html`<${ActiveJobs} task=${task} jobs=${rows} />`
+      ? html`<${ActiveJobs} task=${task} jobs=${rows} selection=${selection} actions=${actions} />`
       : rows.length === 0
       ? html`<p class="empty">No ${state} jobs</p>`
-      : html`<${JobTable} jobs=${rows} state=${state} />`}
+      : html`<${JobTable} jobs=${rows} state=${state} selection=${selection} actions=${actions} />`}
     <${Pagination} offset=${offset} limit=${PAGE_SIZE} total=${total} onChange=${setOffset} />
   `;
 }
@@ -112,8 +155,20 @@ export function JobsCard(
   },
 ) {
   const search = useBoard().router.search.value;
+  const [operation, setOperation] = useState<BulkOperation | null>(null);
+  const [ended, setEnded] = useState(0);
   return html`
     <section class="card task-jobs">
+      ${operation
+        ? html`
+          <${BulkProgress}
+            key=${operation.id}
+            started=${operation}
+            onEnded=${() => setEnded((n) => n + 1)}
+            onDismiss=${() => setOperation(null)}
+          />
+        `
+        : null}
       <${Tabs}
         items=${STATES.map((s) => ({
           key: s,
@@ -133,7 +188,15 @@ export function JobsCard(
         <${FilterForm} key=${`${state}${search}`} task=${task} state=${state} />
         ${hasFilter(search)
           ? html`<${SearchResults} key=${state} task=${task} state=${state} />`
-          : html`<${JobList} key=${state} task=${task} state=${state} changes=${changes} />`}
+          : html`
+            <${JobList}
+              key=${state}
+              task=${task}
+              state=${state}
+              changes=${changes + ended}
+              onStarted=${setOperation}
+            />
+          `}
       </div>
     </section>
   `;

@@ -1,0 +1,159 @@
+/**
+ * The bulk operation runner: steps of at most 100, a cap on operations
+ * running at once, cancel between steps, progress after steps, a failure
+ * reported with its code, and finished operations kept bounded.
+ */
+
+import assert from "node:assert/strict";
+import { Operations, type OperationSpec } from "../../src/api/operations.ts";
+import type { BulkOperation } from "../../src/contract/bulk.ts";
+import { BoardError } from "../../src/errors.ts";
+import type { BulkStep, BulkStepResult, TaskSource } from "../../src/source/types.ts";
+
+/** A source whose steps each wait for `release()` when `gated`, and act on every job. */
+function fakeSource(gated = false) {
+  const steps: BulkStep[] = [];
+  let open: (() => void)[] = [];
+  const source = {
+    bulkStep(_task: string, _action: string, step: BulkStep): Promise<BulkStepResult> {
+      steps.push(step);
+      const ids = "ids" in step
+        ? step.ids
+        : Array.from({ length: Math.min(step.limit, 250 - step.offset) }, (_, i) => `j${i}`);
+      const result = {
+        examined: ids.length,
+        kept: 0,
+        signalled: 0,
+        done: ids.filter((id) => id !== "gone").map((id) => ({ id, from: "failed" as const })),
+        skipped: ids.filter((id) => id === "gone").map((id) => ({ id, state: null })),
+      };
+      if (!gated) return Promise.resolve(result);
+      return new Promise((resolve) => open.push(() => resolve(result)));
+    },
+  } as unknown as TaskSource;
+  return {
+    source,
+    steps,
+    release() {
+      const waiting = open;
+      open = [];
+      for (const go of waiting) go();
+    },
+  };
+}
+
+function spec(source: TaskSource, overrides: Partial<OperationSpec> = {}) {
+  const finished: BulkOperation[] = [];
+  const progress: BulkOperation[] = [];
+  const full: OperationSpec = {
+    source,
+    action: "retry",
+    selector: { task: "t", state: "failed" },
+    total: 250,
+    user: "ops",
+    onProgress: (operation) => progress.push(operation),
+    onFinish: (operation) => finished.push(operation),
+    ...overrides,
+  };
+  const done = () =>
+    new Promise<BulkOperation>((resolve) => {
+      const check = () => finished.length ? resolve(finished[0]) : setTimeout(check, 1);
+      check();
+    });
+  return { full, finished, progress, done };
+}
+
+Deno.test("Operations runs a whole state in steps of at most 100 until the count at start", async () => {
+  const { source, steps } = fakeSource();
+  const operations = new Operations({ progressEveryMs: 0 });
+  const { full, progress, done } = spec(source);
+  const started = operations.start(full);
+  assert.equal(started.status, "running");
+  const report = await done();
+  assert.deepEqual(
+    steps.map((s) => "limit" in s ? s.limit : -1),
+    [100, 100, 50],
+  );
+  assert.equal(report.status, "done");
+  assert.equal(report.done, 250);
+  assert.equal(progress.at(-1)?.status, "done");
+  assert.ok(progress.length >= 3, "progress after each step, and the end");
+  assert.deepEqual(operations.get(started.id), report);
+});
+
+Deno.test("Operations reports named jobs it skipped", async () => {
+  const { source } = fakeSource();
+  const operations = new Operations();
+  const { full, done } = spec(source, {
+    selector: { task: "t", ids: ["a", "gone", "b"] },
+    total: 3,
+  });
+  operations.start(full);
+  const report = await done();
+  assert.equal(report.done, 2);
+  assert.deepEqual(report.skippedJobs, [{ id: "gone", state: null }]);
+});
+
+Deno.test("Operations refuses more than maxRunning at once, and cancels between steps", async () => {
+  const gate = fakeSource(true);
+  const operations = new Operations({ maxRunning: 1 });
+  const first = spec(gate.source);
+  const running = operations.start(first.full);
+  assert.throws(
+    () => operations.start(spec(gate.source).full),
+    (error: BoardError) =>
+      error.code === "INVALID_STATE" && /at most 1 at once/.test(error.message),
+  );
+  while (gate.steps.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+  const cancelling = operations.cancel(running.id);
+  gate.release();
+  const cancelled = await cancelling;
+  assert.equal(cancelled?.status, "cancelled");
+  assert.equal(cancelled?.done, 100, "the step under way finished, no other began");
+  assert.equal(gate.steps.length, 1);
+  // Its slot is free again.
+  const next = spec(fakeSource().source);
+  operations.start(next.full);
+  assert.equal((await next.done()).status, "done");
+});
+
+Deno.test("Operations reports a failed step with its code", async () => {
+  const source = {
+    bulkStep: () => Promise.reject(new BoardError("STORE_UNAVAILABLE", "Redis is down")),
+  } as unknown as TaskSource;
+  const operations = new Operations();
+  const { full, done } = spec(source);
+  operations.start(full);
+  const report = await done();
+  assert.equal(report.status, "failed");
+  assert.equal(report.errorCode, "STORE_UNAVAILABLE");
+  assert.equal(report.error, "Redis is down");
+});
+
+Deno.test("Operations stops when taskora's migration lock is taken", async () => {
+  const { source, steps } = fakeSource();
+  const locked = {
+    ...source,
+    bulkStep: source.bulkStep,
+    getMigrationLock: () =>
+      Promise.resolve({ reason: null, by: null, startedAt: null, expiresInMs: null }),
+  } as unknown as TaskSource;
+  const operations = new Operations();
+  const { full, done } = spec(locked);
+  operations.start(full);
+  const report = await done();
+  assert.equal(report.errorCode, "MIGRATION_IN_PROGRESS");
+  assert.equal(steps.length, 0);
+});
+
+Deno.test("Operations keeps only the newest finished operations", async () => {
+  const operations = new Operations({ keep: 2 });
+  const ids: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const { full, done } = spec(fakeSource().source, { total: 1 });
+    ids.push(operations.start(full).id);
+    await done();
+  }
+  assert.deepEqual(operations.list().map((o) => o.id), [ids[3], ids[2]]);
+  assert.equal(operations.get(ids[0]), null);
+});

@@ -1,0 +1,82 @@
+/**
+ * What the task page's bulk actions send: the dry run that counts, then the
+ * start of the operation (`POST /bulk`); its cancel. The answers are the
+ * contract's.
+ *
+ * @module
+ */
+import type { Api } from "../../lib/api.ts";
+import type {
+  BulkAction,
+  BulkOperation,
+  BulkPreviewResponse,
+  BulkSelector,
+  BulkStartResponse,
+} from "../../../src/contract/bulk.ts";
+
+export type { BulkAction, BulkOperation, BulkSelector };
+export { BULK_ACTION_STATES } from "../../../src/contract/bulk.ts";
+
+/** How many jobs `action` would act on now. */
+export async function countBulk(
+  api: Api,
+  action: BulkAction,
+  selector: BulkSelector,
+): Promise<number> {
+  const preview = await api.send<BulkPreviewResponse>("POST", "bulk", {
+    action,
+    selector,
+    dryRun: true,
+  });
+  return preview.count;
+}
+
+/** Starts the operation; resolves to it as it starts. */
+export async function startBulk(
+  api: Api,
+  action: BulkAction,
+  selector: BulkSelector,
+): Promise<BulkOperation> {
+  return (await api.send<BulkStartResponse>("POST", "bulk", { action, selector })).operation;
+}
+
+/** Asks a running operation to stop after its current step. */
+export async function cancelBulk(api: Api, id: string): Promise<BulkOperation> {
+  const answer = await api.send<{ operation: BulkOperation }>(
+    "POST",
+    `operations/${encodeURIComponent(id)}/cancel`,
+    {},
+  );
+  return answer.operation;
+}
+
+/** The words of an action: the button, the verb of the dialog, whether it destroys. */
+export const ACTION_WORDS: Record<
+  BulkAction,
+  { label: string; done: string; danger: boolean; consequence: string }
+> = {
+  retry: {
+    label: "Retry",
+    done: "retried",
+    danger: false,
+    consequence: "will be sent back to waiting and run again",
+  },
+  cancel: {
+    label: "Cancel",
+    done: "cancelled",
+    danger: true,
+    consequence: "will be cancelled (active ones: their worker is told to stop)",
+  },
+  promote: {
+    label: "Run now",
+    done: "promoted",
+    danger: false,
+    consequence: "will leave the delayed set and wait to run now",
+  },
+  delete: {
+    label: "Delete",
+    done: "deleted",
+    danger: true,
+    consequence: "will be deleted with their logs, for good",
+  },
+};
