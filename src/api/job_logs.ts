@@ -56,7 +56,18 @@ const getLogMeta = apiRoute({
   path: "/jobs/{jobId}/logs/{index}/meta",
   tags: ["jobs"],
   summary: "One log line's meta, whole",
-  request: { params: z.object({ jobId: jobIdParam, index: integerParam() }) },
+  request: {
+    params: z.object({
+      jobId: jobIdParam,
+      index: z.string().regex(/^\d+$/, {
+        error: (issue) => `must be a non-negative integer (got ${JSON.stringify(issue.input)})`,
+      }).transform(Number).openapi({
+        type: "integer",
+        minimum: 0,
+        description: "The line's index",
+      }),
+    }),
+  },
   ok: AnyJson.openapi({ description: "The meta, formatted and redacted; null when none" }),
   errors: ["INVALID_PARAM", "JOB_NOT_FOUND"],
 });
@@ -114,7 +125,7 @@ export function jobLogRoutes({ source, present }: ApiDeps) {
     })
     .openapi(getLogMeta, async (c) => {
       const { jobId, index } = c.req.valid("param");
-      const page = await source.getJobLogs(jobId, index!, 1);
+      const page = await source.getJobLogs(jobId, index, 1);
       if (!page) throw jobNotFound(jobId);
       const line = page.logs[0];
       if (!line) {

@@ -59,7 +59,6 @@ const UnauthorizedSchema = z.object({ error: z.literal("Unauthorized") }).openap
 
 /** What every route may answer with, beside its own codes. */
 const EVERY_ROUTE: readonly ErrorCode[] = [
-  "CROSS_ORIGIN",
   "STORE_UNAVAILABLE",
   "INCOMPATIBLE_STORE",
   "INTERNAL",
@@ -67,6 +66,7 @@ const EVERY_ROUTE: readonly ErrorCode[] = [
 
 /** What every mutation may answer with too (`src/board.ts` guards, `src/api/body.ts`). */
 const EVERY_MUTATION: readonly ErrorCode[] = [
+  "CROSS_ORIGIN",
   "INVALID_PARAM",
   "READ_ONLY",
   "MIGRATION_IN_PROGRESS",
@@ -133,9 +133,13 @@ export function apiRoute<const R extends ApiRouteConfig>(
         description: "No session, under session login (`auth.authenticate`).",
         content: { "application/json": { schema: UnauthorizedSchema } },
       },
+      default: {
+        description: "Under an auth hook (`auth` as a function): whatever the hook answers when " +
+          "it turns the request away.",
+      },
       ...mutation && {
         413: {
-          description: "The request body is over 1 MiB (INVALID_PARAM).",
+          description: "INVALID_PARAM: the request body is over 1 MiB.",
           content: { "application/json": { schema: ErrorSchema } },
         },
       },

@@ -22,9 +22,10 @@ const getDocument = apiRoute({
   ok: z.record(z.string(), z.unknown()).openapi({ description: "An OpenAPI 3.1 document." }),
 });
 
-const SAME_ORIGIN = "Requests from a browser page of another origin are refused (403 " +
-  "`CROSS_ORIGIN`) unless that origin is the board's `cors` origin; every mutation must send " +
-  "`Content-Type: application/json`. Lists that paginate send their size in `X-Total-Count`.";
+const SAME_ORIGIN = "A mutation from a page of another origin is refused (403 `CROSS_ORIGIN`) " +
+  "unless that origin is the board's `cors` origin, the only one CORS lets read answers too; " +
+  "every mutation sends `Content-Type: application/json`. Lists that paginate send their size " +
+  "in `X-Total-Count`.";
 
 /** What the document says about who may call the API, by the board's `auth` option. */
 function security(options: ResolvedOptions) {

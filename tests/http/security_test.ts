@@ -5,7 +5,8 @@
 
 import assert from "node:assert/strict";
 import { auditKey } from "../../src/source/wire/keys.ts";
-import { type Board, createBoard } from "../../mod.ts";
+import type { Board } from "../../mod.ts";
+import { createBoard } from "../helpers/checked_board.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { loadFixture, readFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
