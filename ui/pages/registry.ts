@@ -17,6 +17,7 @@ import { JobPage } from "./job/index.ts";
 import { MigrationsPage } from "./migrations/index.ts";
 import { NotFoundPage } from "./not_found.ts";
 import { OverviewPage } from "./overview/index.ts";
+import { ReferencePage } from "./reference/index.ts";
 import { SchedulesPage } from "./schedules/index.ts";
 import { TaskPage } from "./task/index.ts";
 import { TasksPage } from "./tasks/index.ts";
@@ -108,6 +109,12 @@ export const PAGES = {
     title: "Activity",
     component: ActivityPage,
     nav: { icon: "activity" },
+  }),
+  reference: page({
+    path: "/reference",
+    title: "API reference",
+    component: ReferencePage,
+    nav: { label: "API", icon: "reference" },
   }),
 };
 
