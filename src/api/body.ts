@@ -12,7 +12,8 @@ import type { MiddlewareHandler } from "hono";
 import { invalidParam } from "../errors.ts";
 import { assertFieldDepth } from "./body_depth.ts";
 
-const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+/** A JSON media type with well-formed parameters: what the routes' body validators read. */
+const JSON_TYPE = /^application\/([a-z.-]+\+)?json(;\s*[a-z0-9-]+=[^;]+)*$/i;
 const SAFE_METHOD = /^(GET|HEAD|OPTIONS)$/;
 
 /**
