@@ -63,12 +63,12 @@ const getAudit = apiRoute({
   errors: ["INVALID_PARAM"],
 });
 
-/** The filters and cursor of an audit read, `limit` entries a page. */
-function auditQuery(query: z.output<typeof AuditQuerySchema>, limit: number): AuditQuery {
-  const { format: _, limit: __, ...filters } = query;
-  return Object.fromEntries(
-    Object.entries({ ...filters, limit }).filter(([, value]) => value !== undefined),
-  ) as unknown as AuditQuery;
+/** The filters and cursor of an audit read, `limit` entries a page (absent filters undefined). */
+function auditQuery(
+  { format: _format, limit: _limit, ...filters }: z.output<typeof AuditQuerySchema>,
+  limit: number,
+): AuditQuery {
+  return { ...filters, limit };
 }
 
 /** `GET /audit` over the board's trail. */

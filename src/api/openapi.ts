@@ -40,8 +40,9 @@
 
 import { type OpenAPIHono, OpenAPIHono as Router, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
-import type { ErrorCode } from "../contract/errors.ts";
+import type { ErrorBody, ErrorCode } from "../contract/errors.ts";
 import { BoardError, ERROR_CODES, statusOf } from "../errors.ts";
+import type { Same } from "./schema/same.ts";
 
 /** The body of every error answer (`src/errors.ts`). */
 export const ErrorSchema = z.object({
@@ -51,6 +52,7 @@ export const ErrorSchema = z.object({
     description: "The parameter or body field at fault (`INVALID_PARAM`).",
   }),
 }).openapi("Error");
+true satisfies Same<z.output<typeof ErrorSchema>, ErrorBody>;
 
 /** The one fixed body: `/api/*` without a session under session login. */
 const UnauthorizedSchema = z.object({ error: z.literal("Unauthorized") }).openapi(
@@ -114,7 +116,9 @@ function errorResponses(codes: Iterable<ErrorCode>): RouteConfig["responses"] {
 
 /**
  * A route's definition, with its responses: the 200 answer, its own error
- * codes and the shared ones (a mutation's too), 401 under session login.
+ * codes and the shared ones (a mutation's too; `INVALID_PARAM` for a route
+ * that validates anything), 401 under session login, and `default`, an auth
+ * hook's own answer.
  */
 export function apiRoute<const R extends ApiRouteConfig>(
   config: R,
@@ -123,12 +127,18 @@ export function apiRoute<const R extends ApiRouteConfig>(
 } {
   const { ok, okDescription, okHeaders, errors = [], ...route } = config;
   const mutation = route.method !== "get" && route.method !== "head";
+  const validates: readonly ErrorCode[] = route.request ? ["INVALID_PARAM"] : [];
   const content = ok instanceof z.ZodType ? { "application/json": { schema: ok } } : ok;
   return {
     ...route,
     responses: {
       200: { description: okDescription ?? "OK", content, ...okHeaders && { headers: okHeaders } },
-      ...errorResponses([...errors, ...EVERY_ROUTE, ...mutation ? EVERY_MUTATION : []]),
+      ...errorResponses([
+        ...errors,
+        ...validates,
+        ...EVERY_ROUTE,
+        ...mutation ? EVERY_MUTATION : [],
+      ]),
       401: {
         description: "No session, under session login (`auth.authenticate`).",
         content: { "application/json": { schema: UnauthorizedSchema } },
@@ -144,6 +154,8 @@ export function apiRoute<const R extends ApiRouteConfig>(
         },
       },
     },
+    // The declared type keeps `request` exact (what `c.req.valid()` is typed by) and the 200
+    // answer's content; the error answers' types would add nothing a handler returns.
   } as never;
 }
 
