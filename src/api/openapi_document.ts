@@ -1,6 +1,6 @@
 /**
- * `GET /openapi.json`: the API's OpenAPI 3.1 document, generated on each
- * request from the routes `api` registered (see `openapi.ts`). It is an API
+ * `GET /openapi.json`: the API's OpenAPI 3.1 document, generated from the
+ * routes `api` registered (see `openapi.ts`). It is an API
  * route like the others: the session or the auth hook and the same-origin
  * rule guard it.
  *
@@ -47,9 +47,16 @@ function security(options: ResolvedOptions) {
   };
 }
 
-/** The document route, over every route `api` holds (this one included). */
+/**
+ * The document route, over every route `api` holds (this one included).
+ * Built on the first request, when `api` is complete, and kept: a board's
+ * routes and options do not change.
+ */
 export function documentRoutes(api: OpenAPIHono, options: ResolvedOptions): OpenAPIHono {
-  return apiRouter().openapi(getDocument, (c) => {
+  let built: Record<string, unknown> | undefined;
+  return apiRouter().openapi(getDocument, (c) => c.json(built ??= build(), 200));
+
+  function build(): Record<string, unknown> {
     const auth = security(options);
     const document = api.getOpenAPI31Document({
       openapi: "3.1.0",
@@ -64,6 +71,6 @@ export function documentRoutes(api: OpenAPIHono, options: ResolvedOptions): Open
     if (auth.schemes) {
       document.components = { ...document.components, securitySchemes: auth.schemes };
     }
-    return c.json(document, 200);
-  });
+    return document as unknown as Record<string, unknown>;
+  }
 }

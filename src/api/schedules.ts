@@ -7,7 +7,7 @@
 
 import { z } from "@hono/zod-openapi";
 import { parseSchedulePatch } from "../source/schedule_patch.ts";
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from "../source/trigger_id.ts";
+import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from "../source/trigger_id.ts";
 import type { ScheduleActionResponse, ScheduleRecord } from "../contract/schedules.ts";
 import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
@@ -58,7 +58,7 @@ const trigger = apiRoute({
   request: {
     params: NamePath,
     headers: z.object({
-      "idempotency-key": z.string().regex(/^[\x21-\x7e]+$/, { error: badKey })
+      "idempotency-key": z.string().regex(IDEMPOTENCY_KEY_PATTERN, { error: badKey })
         .max(MAX_IDEMPOTENCY_KEY_LENGTH, { error: badKey }).optional().openapi({
           description: "One per operator click, resent on retry: the same key makes no second job",
         }),
