@@ -29,6 +29,14 @@ const STATUS: Record<ErrorCode, 400 | 403 | 404 | 405 | 409 | 500 | 503 | 504> =
   INTERNAL: 500,
 };
 
+/** Every catalogue code, for schemas and documents. */
+export const ERROR_CODES = Object.keys(STATUS) as [ErrorCode, ...ErrorCode[]];
+
+/** The HTTP status a catalogue code is answered with. */
+export function statusOf(code: ErrorCode): 400 | 403 | 404 | 405 | 409 | 500 | 503 | 504 {
+  return STATUS[code];
+}
+
 /** An error the API answers with a known status and code. */
 export class BoardError extends Error {
   /** The catalogue code. */

@@ -6,18 +6,14 @@
  * @module
  */
 
-import { Hono } from "hono";
-import {
-  AUDIT_OUTCOMES,
-  type AuditOutcome,
-  type AuditQuery,
-  type AuditResponse,
-} from "../contract/audit.ts";
-import { invalidParam } from "../errors.ts";
+import { z } from "@hono/zod-openapi";
+import { AUDIT_OUTCOMES, type AuditQuery } from "../contract/audit.ts";
 import { AUDIT_ACTIONS } from "./audit_actions.ts";
 import type { ApiDeps } from "./deps.ts";
 import { streamLines } from "./line_stream.ts";
-import { integerParam } from "./params.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { integerParam, oneOfParam, textParam } from "./params.ts";
+import { AuditEntrySchema, AuditSchema } from "./schema/board.ts";
 
 /** Largest page of `GET /audit`. */
 export const MAX_AUDIT_PAGE = 200;
@@ -27,91 +23,81 @@ const EXPORT_PAGE = 500;
 
 const STREAM_ID = /^\d{1,15}-\d{1,15}$/;
 
-function textParam(name: string, raw: string | undefined): string | undefined {
-  if (raw === undefined || raw === "") return undefined;
-  if (raw.length > 256) throw invalidParam(name, "must be at most 256 characters");
-  return raw;
-}
+const AuditQuerySchema = z.object({
+  format: oneOfParam(["json", "ndjson"]).openapi({
+    description: "ndjson: every matching entry (up to the trail's length) as a download",
+  }),
+  limit: integerParam({ fallback: 50, min: 1, max: MAX_AUDIT_PAGE }),
+  before: textParam(256, "The cursor of the next page (`next` of the last)").refine(
+    (before) => before === undefined || STREAM_ID.test(before),
+    { error: (issue) => `must be an entry id like "1700000000000-0" (got "${issue.input}")` },
+  ),
+  from: integerParam({ description: "Entries at or after (ms)" }),
+  to: integerParam({ description: "Entries at or before (ms)" }),
+  user: textParam(),
+  action: textParam().pipe(
+    z.string().refine((action) => AUDIT_ACTIONS.includes(action), {
+      error: (issue) =>
+        `must be one of ${AUDIT_ACTIONS.join(", ")} (got ${JSON.stringify(issue.input)})`,
+    }).optional(),
+  ),
+  task: textParam(),
+  outcome: oneOfParam(AUDIT_OUTCOMES),
+}).refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+  path: ["from"],
+  error: "must not be after to",
+});
 
-/** Parses the filters and cursor of an audit read. */
-export function auditQuery(query: (name: string) => string | undefined, limit: number): AuditQuery {
-  const parsed: AuditQuery = { limit };
-  const before = textParam("before", query("before"));
-  if (before !== undefined) {
-    if (!STREAM_ID.test(before)) {
-      throw invalidParam("before", `must be an entry id like "1700000000000-0" (got "${before}")`);
-    }
-    parsed.before = before;
-  }
-  const from = query("from");
-  if (from !== undefined && from !== "") parsed.from = integerParam("from", from, 0);
-  const to = query("to");
-  if (to !== undefined && to !== "") parsed.to = integerParam("to", to, 0);
-  if (parsed.from !== undefined && parsed.to !== undefined && parsed.from > parsed.to) {
-    throw invalidParam("from", "must not be after to");
-  }
-  const user = textParam("user", query("user"));
-  if (user !== undefined) parsed.user = user;
-  const action = textParam("action", query("action"));
-  if (action !== undefined) {
-    if (!AUDIT_ACTIONS.includes(action)) {
-      throw invalidParam("action", `must be one of ${AUDIT_ACTIONS.join(", ")} (got "${action}")`);
-    }
-    parsed.action = action;
-  }
-  const task = textParam("task", query("task"));
-  if (task !== undefined) parsed.task = task;
-  const outcome = textParam("outcome", query("outcome"));
-  if (outcome !== undefined) {
-    if (!(AUDIT_OUTCOMES as readonly string[]).includes(outcome)) {
-      throw invalidParam(
-        "outcome",
-        `must be one of ${AUDIT_OUTCOMES.join(", ")} (got "${outcome}")`,
-      );
-    }
-    parsed.outcome = outcome as AuditOutcome;
-  }
-  return parsed;
+const getAudit = apiRoute({
+  method: "get",
+  path: "/audit",
+  tags: ["board"],
+  summary: "The audit trail, newest first, filtered; or all of it as NDJSON",
+  request: { query: AuditQuerySchema },
+  ok: {
+    "application/json": { schema: AuditSchema },
+    "application/x-ndjson": {
+      schema: AuditEntrySchema.openapi({ description: "One entry a line (format=ndjson)" }),
+    },
+  },
+  errors: ["INVALID_PARAM"],
+});
+
+/** The filters and cursor of an audit read, `limit` entries a page (absent filters undefined). */
+function auditQuery(
+  { format: _format, limit: _limit, ...filters }: z.output<typeof AuditQuerySchema>,
+  limit: number,
+): AuditQuery {
+  return { ...filters, limit };
 }
 
 /** `GET /audit` over the board's trail. */
-export function auditRoutes({ audit }: ApiDeps): Hono {
-  return new Hono().get("/audit", (c) => {
-    const format = c.req.query("format");
-    if (format !== undefined && format !== "json" && format !== "ndjson") {
-      throw invalidParam("format", `must be json or ndjson (got "${format}")`);
-    }
-    if (format === "ndjson") {
-      const query = auditQuery((name) => c.req.query(name), EXPORT_PAGE);
+export function auditRoutes({ audit }: ApiDeps) {
+  return apiRouter().openapi(getAudit, async (c) => {
+    const query = c.req.valid("query");
+    if (query.format === "ndjson") {
+      const first = auditQuery(query, EXPORT_PAGE);
       return streamLines(c, {
         type: "application/x-ndjson",
         filename: "queue-board-audit.ndjson",
         headers: { "X-Export-Cap": String(audit.maxEntries) },
         failureLine: (error) => `${JSON.stringify({ exportFailed: error })}\n`,
       }, async (write) => {
-        let page = await audit.list(query);
+        let page = await audit.list(first);
         for (let written = 0;;) {
           if (page.entries.length > 0) {
             await write(page.entries.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
           }
           written += page.entries.length;
           if (page.next === null || written >= audit.maxEntries) return;
-          page = await audit.list({ ...query, before: page.next });
+          page = await audit.list({ ...first, before: page.next });
         }
       });
     }
-    const limit = integerParam("limit", c.req.query("limit"), 50, MAX_AUDIT_PAGE);
-    if (limit === 0) throw invalidParam("limit", "must be at least 1 (got 0)");
-    return (async () => {
-      const page = await audit.list(auditQuery((name) => c.req.query(name), limit));
-      return c.json(
-        {
-          ...page,
-          shared: audit.shared,
-          maxEntries: audit.maxEntries,
-          actions: AUDIT_ACTIONS,
-        } satisfies AuditResponse,
-      );
-    })();
+    const page = await audit.list(auditQuery(query, query.limit));
+    return c.json(
+      { ...page, shared: audit.shared, maxEntries: audit.maxEntries, actions: AUDIT_ACTIONS },
+      200,
+    );
   });
 }

@@ -6,46 +6,83 @@
  * @module
  */
 
-import { Hono } from "hono";
-import type { DeadLettersResponse, DlqRetryResponse } from "../contract/dlq.ts";
-import type { JobActionResponse } from "../contract/jobs.ts";
-import { invalidParam } from "../errors.ts";
-import { readJsonObject } from "./body.ts";
+import { z } from "@hono/zod-openapi";
+import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
-import { jobIdParam } from "./jobs.ts";
-import { pageParams } from "./params.ts";
+import { apiRoute, apiRouter, TotalCountHeader } from "./openapi.ts";
+import { JobIdPath, pageQuery, textParam } from "./params.ts";
+import { JobActionSchema } from "./schema/jobs.ts";
+import { DeadLettersSchema, DlqRetrySchema } from "./schema/queues.ts";
+
+const tags = ["dlq"];
+
+/** `?task=`: one task's dead letters (absent: every task's). */
+export const dlqTaskQuery = textParam(256, "Only this task's dead letters");
+
+/** `?pattern=`: one error group (absent: every group); given, it must not be empty. */
+export const patternQuery = z.string().min(1, { error: "must be a group's pattern, not empty" })
+  .optional().openapi({ description: "Only the failures of this error group" });
+
+const listDeadLetters = apiRoute({
+  method: "get",
+  path: "/dlq",
+  tags,
+  summary: "A page of failed jobs and the failures grouped by error",
+  request: { query: z.object({ ...pageQuery(), task: dlqTaskQuery, pattern: patternQuery }) },
+  ok: DeadLettersSchema,
+  okHeaders: TotalCountHeader,
+  errors: ["INVALID_PARAM", "TASK_NOT_FOUND"],
+});
+
+const retryAll = apiRoute({
+  method: "post",
+  path: "/dlq/retry-all",
+  tags,
+  summary: "Retry every failed job (of one task, of one error group)",
+  request: {
+    query: z.object({ task: dlqTaskQuery }),
+    body: jsonBody(bodyOf({
+      pattern: z.string().min(1, { error: "must be a group's pattern (a non-empty string)" })
+        .optional(),
+    })),
+  },
+  ok: DlqRetrySchema,
+  errors: ["TASK_NOT_FOUND"],
+});
+
+const retryOne = apiRoute({
+  method: "post",
+  path: "/dlq/{jobId}/retry",
+  tags,
+  summary: "Retry one failed job",
+  request: { params: JobIdPath, body: jsonBody(bodyOf({})) },
+  ok: JobActionSchema,
+  errors: ["JOB_NOT_FOUND", "INVALID_STATE"],
+});
 
 /** Routes under `/dlq`. */
-export function deadLetterRoutes({ source, present }: ApiDeps): Hono {
-  return new Hono().get("/dlq", async (c) => {
-    const { limit, offset } = pageParams((name) => c.req.query(name));
-    const task = c.req.query("task") || undefined;
-    const pattern = c.req.query("pattern");
-    if (pattern === "") throw invalidParam("pattern", "must be a group's pattern, not empty");
-    const [page, groups] = await Promise.all([
-      source.listDeadLetters(offset, limit, task, pattern),
-      source.groupDeadLetters(task),
-    ]);
-    c.header("X-Total-Count", String(page.total));
-    return c.json(
-      { total: page.total, jobs: page.jobs.map(present.job), groups } satisfies DeadLettersResponse,
-    );
-  })
-    .post("/dlq/retry-all", async (c) => {
-      const { pattern } = await readJsonObject(c, ["pattern"]);
-      if (pattern !== undefined && (typeof pattern !== "string" || pattern === "")) {
-        throw invalidParam("pattern", "must be a group's pattern (a non-empty string)");
-      }
-      const task = c.req.query("task") || undefined;
+export function deadLetterRoutes({ source, present }: ApiDeps) {
+  return apiRouter()
+    .openapi(listDeadLetters, async (c) => {
+      const { limit, offset, task, pattern } = c.req.valid("query");
+      const [page, groups] = await Promise.all([
+        source.listDeadLetters(offset, limit, task, pattern),
+        source.groupDeadLetters(task),
+      ]);
+      c.header("X-Total-Count", String(page.total));
+      return c.json({ total: page.total, jobs: page.jobs.map(present.job), groups }, 200);
+    })
+    .openapi(retryAll, async (c) => {
+      const { pattern } = c.req.valid("json");
+      const { task } = c.req.valid("query");
       const result = pattern === undefined
         ? await source.retryAllFailed(task)
         : await source.retryDeadLetterGroup(pattern, task);
-      return c.json({ ok: true, ...result } satisfies DlqRetryResponse);
+      return c.json({ ok: true as const, ...result }, 200);
     })
-    .post("/dlq/:jobId/retry", async (c) => {
-      const jobId = jobIdParam(c.req.param("jobId"));
-      await readJsonObject(c, []);
+    .openapi(retryOne, async (c) => {
+      const { jobId } = c.req.valid("param");
       const retried = await source.retryJob(jobId, ["failed"]);
-      return c.json({ ok: true, ...retried } satisfies JobActionResponse);
+      return c.json({ ok: true as const, ...retried }, 200);
     });
 }

@@ -19,11 +19,12 @@
  * @module
  */
 
-import { type Context, Hono } from "hono";
+import { z } from "@hono/zod-openapi";
 import { joinFrames } from "../events/hub.ts";
 import { sseResponse } from "../events/sse.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { ApiDeps } from "./deps.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
 
 /** Parses `?tasks=a,b` into a set, or null for all tasks. */
 export function tasksParam(raw: string | undefined): Set<string> | null {
@@ -34,10 +35,30 @@ export function tasksParam(raw: string | undefined): Set<string> | null {
 /** The longest delay `setTimeout` takes; a later session expiry ends the stream early (it reconnects). */
 const MAX_DELAY_MS = 2 ** 31 - 1;
 
+const getEvents = apiRoute({
+  method: "get",
+  path: "/events",
+  tags: ["board"],
+  summary: "The live event stream (server-sent events)",
+  description: "`event: job:<kind>` (job:active, job:completed, job:failed, job:retrying, " +
+    "job:cancelled, job:stalled, job:progress, job:waiting…) with `{ id, task, at, ...fields }`; " +
+    "`event: stats:update` every few seconds with every task's counts, the totals and " +
+    "`connected`; `: ping` comments at least every 15 s. `HEAD` answers the headers only.",
+  request: {
+    query: z.object({
+      tasks: z.string().optional().openapi({
+        description: "Comma-separated task names: only their job events (stats frames carry all)",
+      }),
+    }),
+  },
+  ok: { "text/event-stream": { schema: z.string().openapi({ format: "event-stream" }) } },
+  okDescription: "A stream of server-sent events, until the client leaves or the session ends",
+});
+
 /** Routes under `/events`. */
-export function eventRoutes({ events }: Pick<ApiDeps, "events">): Hono {
-  return new Hono().get("/events", (c: Context<SessionEnv>) => {
-    const tasks = tasksParam(c.req.query("tasks"));
+export function eventRoutes({ events }: Pick<ApiDeps, "events">) {
+  return apiRouter<SessionEnv>().openapi(getEvents, (c) => {
+    const tasks = tasksParam(c.req.valid("query").tasks);
     return sseResponse(c, () => {
       const client = events.connect({ tasks });
       // The browser left (the runtime aborts the request, or cancels the body): release the

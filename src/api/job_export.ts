@@ -12,14 +12,17 @@
  * @module
  */
 
-import { type Context, Hono } from "hono";
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import type { JobResponse } from "../contract/jobs.ts";
-import { invalidParam } from "../errors.ts";
 import type { JobPage } from "../source/types.ts";
 import { csvRow } from "./csv.ts";
 import type { ApiDeps } from "./deps.ts";
+import { dlqTaskQuery, patternQuery } from "./dlq.ts";
 import { streamLines } from "./line_stream.ts";
-import { stateParam } from "./params.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { oneOfParam, stateQuery, TaskPath } from "./params.ts";
+import { JobSchema } from "./schema/common.ts";
 
 /** Most rows one export writes. */
 export const EXPORT_CAP = 100_000;
@@ -50,11 +53,49 @@ export const CSV_COLUMNS = [
 
 type Format = "csv" | "ndjson";
 
-function formatParam(raw: string | undefined): Format {
-  if (raw === undefined || raw === "" || raw === "csv") return "csv";
-  if (raw === "ndjson") return "ndjson";
-  throw invalidParam("format", `must be csv or ndjson (got "${raw}")`);
-}
+const formatQuery = oneOfParam(["csv", "ndjson"]).openapi({
+  description: "csv (default) or ndjson",
+});
+
+/** The answer: a file in either format, its size and the cap in headers. */
+const exportContent = {
+  ok: {
+    "text/csv": {
+      schema: z.string().openapi({
+        description: `A header row (${CSV_COLUMNS.join(", ")}), then a job a row`,
+      }),
+    },
+    "application/x-ndjson": {
+      schema: JobSchema.openapi({ description: "One job a line" }),
+    },
+  },
+  okDescription: "The list as a download; a cut or failed export ends with a line that says so",
+  okHeaders: z.object({
+    "X-Export-Cap": z.string().openapi({ description: "Most rows an export writes" }),
+    "X-Export-Total": z.string().openapi({ description: "The list's size when the export began" }),
+  }),
+  errors: ["INVALID_PARAM", "TASK_NOT_FOUND"] as const,
+};
+
+const exportTaskJobs = apiRoute({
+  method: "get",
+  path: "/tasks/{task}/jobs/export",
+  tags: ["tasks"],
+  summary: "The task's jobs in one state, as CSV or NDJSON",
+  request: { params: TaskPath, query: z.object({ state: stateQuery, format: formatQuery }) },
+  ...exportContent,
+});
+
+const exportDeadLetters = apiRoute({
+  method: "get",
+  path: "/dlq/export",
+  tags: ["dlq"],
+  summary: "The dead letters (of one task, of one group), as CSV or NDJSON",
+  request: {
+    query: z.object({ task: dlqTaskQuery, pattern: patternQuery, format: formatQuery }),
+  },
+  ...exportContent,
+});
 
 const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
 
@@ -88,10 +129,9 @@ function csvOf(job: JobResponse): string {
 async function exportList(
   c: Context,
   { present }: ApiDeps,
-  name: string,
+  { name, format = "csv" }: { name: string; format?: Format },
   read: (offset: number, limit: number) => Promise<JobPage>,
 ): Promise<Response> {
-  const format = formatParam(c.req.query("format"));
   const first = await read(0, PAGE);
   const total = first.total;
   const line = format === "csv" ? csvOf : (job: JobResponse) => `${JSON.stringify(job)}\n`;
@@ -126,27 +166,27 @@ async function exportList(
 }
 
 /** The export routes. */
-export function jobExportRoutes(deps: ApiDeps): Hono {
+export function jobExportRoutes(deps: ApiDeps) {
   const { source } = deps;
-  return new Hono()
-    .get("/tasks/:task/jobs/export", (c) => {
-      const task = c.req.param("task");
-      const state = stateParam(c.req.query("state"));
+  return apiRouter()
+    .openapi(exportTaskJobs, (c) => {
+      const { task } = c.req.valid("param");
+      const { state, format } = c.req.valid("query");
+      const name = `${task}-${state}`.replace(/[^\w.-]+/g, "_");
       return exportList(
         c,
         deps,
-        `${task}-${state}`.replace(/[^\w.-]+/g, "_"),
+        { name, format },
         (offset, limit) => source.listJobs(task, state, offset, limit),
       );
     })
-    .get("/dlq/export", (c) => {
-      const task = c.req.query("task") || undefined;
-      const pattern = c.req.query("pattern");
-      if (pattern === "") throw invalidParam("pattern", "must be a group's pattern, not empty");
+    .openapi(exportDeadLetters, (c) => {
+      const { task, pattern, format } = c.req.valid("query");
+      const name = `dlq${task ? `-${task}` : ""}`.replace(/[^\w.-]+/g, "_");
       return exportList(
         c,
         deps,
-        `dlq${task ? `-${task}` : ""}`.replace(/[^\w.-]+/g, "_"),
+        { name, format },
         (offset, limit) => source.listDeadLetters(offset, limit, task, pattern),
       );
     });

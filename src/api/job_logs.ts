@@ -13,44 +13,64 @@
  * @module
  */
 
-import { Hono } from "hono";
+import { z } from "@hono/zod-openapi";
 import type { AttemptHistory } from "../contract/attempts.ts";
 import { JOB_DETAIL_LOGS, type LogEntry } from "../contract/jobs.ts";
 import { invalidParam } from "../errors.ts";
 import { jobNotFound } from "../source/refusals.ts";
 import type { LogPage, TaskSource } from "../source/types.ts";
 import type { ApiDeps } from "./deps.ts";
-import { jobIdParam } from "./jobs.ts";
-import { integerParam, pageParams } from "./params.ts";
+import { apiRoute, apiRouter, TotalCountHeader } from "./openapi.ts";
+import { integerParam, jobIdParam, JobIdPath, pageQuery, textParam } from "./params.ts";
+import { AnyJson, LogLineSchema } from "./schema/common.ts";
 
 /** How many of a job's newest lines a filtered query looks at (taskora trims logs to 10,000). */
 export const LOG_FILTER_SCAN = 10_000;
 
-/** A filter of log lines. */
-interface LogFilter {
-  level?: string;
-  attempt?: number;
-}
+const listLogs = apiRoute({
+  method: "get",
+  path: "/jobs/{jobId}/logs",
+  tags: ["jobs"],
+  summary: "A page of the job's log; with level or attempt, of the matching newest lines",
+  request: {
+    params: JobIdPath,
+    query: z.object({
+      ...pageQuery(JOB_DETAIL_LOGS),
+      level: textParam(20, "Only lines of this level (info, warn, error…)").refine(
+        (level) => level === undefined || /^[a-z]+$/i.test(level),
+        {
+          error: (issue) =>
+            `must be a log level such as info, warn or error (got "${issue.input}")`,
+        },
+      ).transform((level) => level?.toLowerCase()),
+      attempt: integerParam({ min: 1, description: "Only lines of this attempt" }),
+    }),
+  },
+  ok: z.array(LogLineSchema),
+  okHeaders: TotalCountHeader,
+  errors: ["INVALID_PARAM", "JOB_NOT_FOUND"],
+});
 
-function filterParams(query: (name: string) => string | undefined): LogFilter {
-  const filter: LogFilter = {};
-  const level = query("level");
-  if (level !== undefined && level !== "") {
-    if (!/^[a-z]{1,20}$/i.test(level)) {
-      throw invalidParam(
-        "level",
-        `must be a log level such as info, warn or error (got "${level}")`,
-      );
-    }
-    filter.level = level.toLowerCase();
-  }
-  const attempt = integerParam("attempt", query("attempt"), 0);
-  if (query("attempt") && attempt === 0) {
-    throw invalidParam("attempt", "must be at least 1 (got 0)");
-  }
-  if (attempt > 0) filter.attempt = attempt;
-  return filter;
-}
+const getLogMeta = apiRoute({
+  method: "get",
+  path: "/jobs/{jobId}/logs/{index}/meta",
+  tags: ["jobs"],
+  summary: "One log line's meta, whole",
+  request: {
+    params: z.object({
+      jobId: jobIdParam,
+      index: z.string().regex(/^\d+$/, {
+        error: (issue) => `must be a non-negative integer (got ${JSON.stringify(issue.input)})`,
+      }).transform(Number).openapi({
+        type: "integer",
+        minimum: 0,
+        description: "The line's index",
+      }),
+    }),
+  },
+  ok: AnyJson.openapi({ description: "The meta, formatted and redacted; null when none" }),
+  errors: ["INVALID_PARAM", "JOB_NOT_FOUND"],
+});
 
 /** The attempt a line logged at `at` belongs to, or null when the history cannot say. */
 export function attemptAt(history: AttemptHistory, at: number): number | null {
@@ -75,47 +95,42 @@ async function newestLines(
 }
 
 /** Routes under `/jobs/{id}/logs`. */
-export function jobLogRoutes({ source, present }: ApiDeps): Hono {
-  return new Hono()
-    .get("/jobs/:jobId/logs", async (c) => {
-      const jobId = jobIdParam(c.req.param("jobId"));
-      const query = (name: string) => c.req.query(name);
-      const { limit, offset } = pageParams(query, JOB_DETAIL_LOGS);
-      const filter = filterParams(query);
-      if (filter.level === undefined && filter.attempt === undefined) {
+export function jobLogRoutes({ source, present }: ApiDeps) {
+  return apiRouter()
+    .openapi(listLogs, async (c) => {
+      const { jobId } = c.req.valid("param");
+      const { limit, offset, level, attempt } = c.req.valid("query");
+      if (level === undefined && attempt === undefined) {
         const page = await source.getJobLogs(jobId, offset, limit);
         if (!page) throw jobNotFound(jobId);
         c.header("X-Total-Count", String(page.total));
-        return c.json(present.logs(page.logs, offset));
+        return c.json(present.logs(page.logs, offset), 200);
       }
       const { page, first } = await newestLines(source, jobId);
-      const history = filter.attempt === undefined
+      const history = attempt === undefined
         ? null
         : await source.getAttemptHistory?.(jobId) ?? null;
       const matches: number[] = [];
       page.logs.forEach((line: LogEntry, i) => {
-        if (filter.level !== undefined && line.level.toLowerCase() !== filter.level) return;
-        if (filter.attempt !== undefined) {
-          if (!history || attemptAt(history, line.timestamp) !== filter.attempt) return;
+        if (level !== undefined && line.level.toLowerCase() !== level) return;
+        if (attempt !== undefined) {
+          if (!history || attemptAt(history, line.timestamp) !== attempt) return;
         }
         matches.push(i);
       });
       const picked = matches.slice(offset, offset + limit);
       c.header("X-Total-Count", String(matches.length));
       c.header("X-Log-Scanned", String(page.logs.length));
-      return c.json(
-        picked.map((i) => present.logs([page.logs[i]], first + i)[0]),
-      );
+      return c.json(picked.map((i) => present.logs([page.logs[i]], first + i)[0]), 200);
     })
-    .get("/jobs/:jobId/logs/:index/meta", async (c) => {
-      const jobId = jobIdParam(c.req.param("jobId"));
-      const index = integerParam("index", c.req.param("index"), 0);
+    .openapi(getLogMeta, async (c) => {
+      const { jobId, index } = c.req.valid("param");
       const page = await source.getJobLogs(jobId, index, 1);
       if (!page) throw jobNotFound(jobId);
       const line = page.logs[0];
       if (!line) {
         throw invalidParam("index", `the job's log has ${page.total} lines (got ${index})`);
       }
-      return c.json(present.value(line.meta ?? null));
+      return c.json(present.value(line.meta ?? null), 200);
     });
 }

@@ -7,48 +7,69 @@
  * @module
  */
 
-import { Hono } from "hono";
+import { z } from "@hono/zod-openapi";
 import type { AttemptHistory } from "../contract/attempts.ts";
-import { PAYLOAD_FIELDS, type PayloadField } from "../contract/payload.ts";
-import { invalidParam } from "../errors.ts";
+import { PAYLOAD_FIELDS } from "../contract/payload.ts";
 import { jobNotFound } from "../source/refusals.ts";
 import type { ApiDeps } from "./deps.ts";
-import { jobIdParam } from "./jobs.ts";
+import { apiRoute, apiRouter, oneOf } from "./openapi.ts";
+import { jobIdParam, JobIdPath } from "./params.ts";
+import { AnyJson } from "./schema/common.ts";
+import { AttemptHistorySchema } from "./schema/jobs.ts";
 
-function fieldParam(raw: string): PayloadField {
-  if (!(PAYLOAD_FIELDS as readonly string[]).includes(raw)) {
-    throw invalidParam("field", `must be one of ${PAYLOAD_FIELDS.join(", ")} (got "${raw}")`);
-  }
-  return raw as PayloadField;
-}
+const getPayload = apiRoute({
+  method: "get",
+  path: "/jobs/{jobId}/payloads/{field}",
+  tags: ["jobs"],
+  summary: "One of the job's payloads, whole",
+  request: {
+    params: z.object({ jobId: jobIdParam, field: oneOf(PAYLOAD_FIELDS) }),
+    query: z.object({
+      download: z.string().optional().openapi({
+        description: "Present: sent as an attachment (Content-Disposition)",
+      }),
+    }),
+  },
+  ok: AnyJson.openapi({ description: "The payload, formatted and redacted as on the job page" }),
+  errors: ["INVALID_PARAM", "JOB_NOT_FOUND"],
+});
+
+const getAttempts = apiRoute({
+  method: "get",
+  path: "/jobs/{jobId}/attempts",
+  tags: ["jobs"],
+  summary: "The job's attempts, from its event stream",
+  request: { params: JobIdPath },
+  ok: AttemptHistorySchema,
+  errors: ["INVALID_PARAM", "JOB_NOT_FOUND"],
+});
 
 /** A file name from a job id: characters a file system and a header both take. */
 const fileName = (jobId: string, field: string) =>
   `${jobId.replace(/[^A-Za-z0-9._-]/g, "_")}-${field}.json`;
 
 /** Routes under `/jobs/{id}/payloads` and `/jobs/{id}/attempts`. */
-export function jobPayloadRoutes({ source, present }: ApiDeps): Hono {
-  return new Hono()
-    .get("/jobs/:jobId/payloads/:field", async (c) => {
-      const jobId = jobIdParam(c.req.param("jobId"));
-      const field = fieldParam(c.req.param("field"));
+export function jobPayloadRoutes({ source, present }: ApiDeps) {
+  return apiRouter()
+    .openapi(getPayload, async (c) => {
+      const { jobId, field } = c.req.valid("param");
       const job = await source.getJob(jobId);
       if (!job) throw jobNotFound(jobId);
       // Built once and sent as is: c.json would build the same text again.
       const text = JSON.stringify(present.payload(job, field)) ?? "null";
       c.header("Content-Type", "application/json; charset=UTF-8");
-      if (c.req.query("download") !== undefined) {
+      if (c.req.valid("query").download !== undefined) {
         c.header("Content-Disposition", `attachment; filename="${fileName(jobId, field)}"`);
       }
       return c.body(text);
     })
-    .get("/jobs/:jobId/attempts", async (c) => {
-      const jobId = jobIdParam(c.req.param("jobId"));
+    .openapi(getAttempts, async (c) => {
+      const { jobId } = c.req.valid("param");
       const history = source.getAttemptHistory
         ? await source.getAttemptHistory(jobId)
         : await noHistory(source.getJob(jobId));
       if (!history) throw jobNotFound(jobId);
-      return c.json(present.attempts(history));
+      return c.json(present.attempts(history), 200);
     });
 }
 

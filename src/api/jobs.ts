@@ -8,21 +8,17 @@
  * @module
  */
 
-import { Hono } from "hono";
-import {
-  type JobActionResponse,
-  MAX_EDITED_DATA_BYTES,
-  type RerunResponse,
-} from "../contract/jobs.ts";
+import { z } from "@hono/zod-openapi";
+import { MAX_EDITED_DATA_BYTES } from "../contract/jobs.ts";
 import { BoardError, invalidParam } from "../errors.ts";
 import type { JobDetail, TaskSource } from "../source/types.ts";
-import { optionalString, readJsonObject } from "./body.ts";
+import { bodyOf, jsonBody, textField } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import type { ResolvedOptions } from "../options.ts";
 import { jobNotFound } from "../source/refusals.ts";
-
-/** Longest job id accepted; taskora's are UUIDs, custom ids stay well below. */
-export const MAX_JOB_ID_LENGTH = 256;
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { JobIdPath } from "./params.ts";
+import { JobActionSchema, JobDetailSchema, RerunSchema } from "./schema/jobs.ts";
 
 /**
  * Shortest start of an id `GET /jobs/{id}` looks a job up by. The UI shows
@@ -63,21 +59,12 @@ export async function findJob(source: TaskSource, id: string): Promise<JobDetail
   return job;
 }
 
-/** Checks a job id from the path. */
-export function jobIdParam(raw: string): string {
-  if (raw.length === 0 || raw.length > MAX_JOB_ID_LENGTH) {
-    throw invalidParam("jobId", `must be 1 to ${MAX_JOB_ID_LENGTH} characters`);
-  }
-  return raw;
-}
-
 /**
  * The `data` of an edited retry's body: present, and at most
  * {@link MAX_EDITED_DATA_BYTES} of JSON text (its depth was checked with
  * the body).
  */
-export function editedData(body: Record<string, unknown>): unknown {
-  if (!("data" in body)) throw invalidParam("data", "is required: the job's new data, as JSON");
+export function editedData(body: { data: unknown }): unknown {
   const bytes = new TextEncoder().encode(JSON.stringify(body.data)).length;
   if (bytes > MAX_EDITED_DATA_BYTES) {
     throw invalidParam(
@@ -99,20 +86,83 @@ export function dataShownAsStored(
   return options.redact.length === 0 && options.formatters.data === undefined;
 }
 
+const tags = ["jobs"];
+
+const getJob = apiRoute({
+  method: "get",
+  path: "/jobs/{jobId}",
+  tags,
+  summary: "A job in full, by its id or the start of it (at least 6 characters)",
+  request: { params: JobIdPath },
+  ok: JobDetailSchema,
+  errors: ["INVALID_PARAM", "JOB_NOT_FOUND"],
+});
+
+const noBody = jsonBody(bodyOf({}));
+
+const retry = apiRoute({
+  method: "post",
+  path: "/jobs/{jobId}/retry",
+  tags,
+  summary: "Send a failed or cancelled job back to waiting",
+  request: { params: JobIdPath, body: noBody },
+  ok: JobActionSchema,
+  errors: ["JOB_NOT_FOUND", "INVALID_STATE"],
+});
+
+const retryEdited = apiRoute({
+  method: "post",
+  path: "/jobs/{jobId}/retry-edited",
+  tags,
+  summary: "Retry a job with new data (off when the board redacts or formats data)",
+  request: {
+    params: JobIdPath,
+    body: jsonBody(
+      bodyOf({
+        data: z.unknown().openapi({
+          description: `The job's new data, at most ${MAX_EDITED_DATA_BYTES} bytes of JSON`,
+        }),
+      }, { required: true }),
+      { required: true },
+    ),
+  },
+  ok: JobActionSchema,
+  errors: ["JOB_NOT_FOUND", "INVALID_STATE"],
+});
+
+const rerun = apiRoute({
+  method: "post",
+  path: "/jobs/{jobId}/rerun",
+  tags,
+  summary: "Dispatch a new job with this job's data",
+  request: { params: JobIdPath, body: noBody },
+  ok: RerunSchema,
+  errors: ["JOB_NOT_FOUND", "VERSION_UNKNOWN"],
+});
+
+const cancel = apiRoute({
+  method: "post",
+  path: "/jobs/{jobId}/cancel",
+  tags,
+  summary: "Cancel a pending job (an active one is signalled)",
+  request: { params: JobIdPath, body: jsonBody(bodyOf({ reason: textField() })) },
+  ok: JobActionSchema,
+  errors: ["JOB_NOT_FOUND", "INVALID_STATE"],
+});
+
 /** Routes under `/jobs`. */
-export function jobRoutes({ source, present, options }: ApiDeps): Hono {
-  return new Hono()
-    .get("/jobs/:jobId", async (c) => {
-      const job = await findJob(source, jobIdParam(c.req.param("jobId")));
-      return c.json(present.jobDetail(job));
+export function jobRoutes({ source, present, options }: ApiDeps) {
+  return apiRouter()
+    .openapi(getJob, async (c) => {
+      const job = await findJob(source, c.req.valid("param").jobId);
+      return c.json(present.jobDetail(job), 200);
     })
-    .post("/jobs/:jobId/retry", async (c) => {
-      const jobId = jobIdParam(c.req.param("jobId"));
-      await readJsonObject(c, []);
-      return c.json({ ok: true, ...await source.retryJob(jobId) } satisfies JobActionResponse);
+    .openapi(retry, async (c) => {
+      const { jobId } = c.req.valid("param");
+      return c.json({ ok: true as const, ...await source.retryJob(jobId) }, 200);
     })
-    .post("/jobs/:jobId/retry-edited", async (c) => {
-      const jobId = jobIdParam(c.req.param("jobId"));
+    .openapi(retryEdited, async (c) => {
+      const { jobId } = c.req.valid("param");
       if (!dataShownAsStored(options)) {
         throw new BoardError(
           "INVALID_STATE",
@@ -120,19 +170,17 @@ export function jobRoutes({ source, present, options }: ApiDeps): Hono {
             "retry would write what it shows over what is stored: it is off here",
         );
       }
-      const data = editedData(await readJsonObject(c, ["data"], { required: true }));
+      const data = editedData(c.req.valid("json"));
       const retried = await source.retryJobWithData(jobId, data);
-      return c.json({ ok: true, ...retried } satisfies JobActionResponse);
+      return c.json({ ok: true as const, ...retried }, 200);
     })
-    .post("/jobs/:jobId/rerun", async (c) => {
-      const jobId = jobIdParam(c.req.param("jobId"));
-      await readJsonObject(c, []);
-      return c.json({ ok: true, ...await source.rerunJob(jobId) } satisfies RerunResponse);
+    .openapi(rerun, async (c) => {
+      const { jobId } = c.req.valid("param");
+      return c.json({ ok: true as const, ...await source.rerunJob(jobId) }, 200);
     })
-    .post("/jobs/:jobId/cancel", async (c) => {
-      const jobId = jobIdParam(c.req.param("jobId"));
-      const reason = optionalString(await readJsonObject(c, ["reason"]), "reason");
-      const cancelled = await source.cancelJob(jobId, reason);
-      return c.json({ ok: true, ...cancelled } satisfies JobActionResponse);
+    .openapi(cancel, async (c) => {
+      const { jobId } = c.req.valid("param");
+      const cancelled = await source.cancelJob(jobId, c.req.valid("json").reason);
+      return c.json({ ok: true as const, ...cancelled }, 200);
     });
 }

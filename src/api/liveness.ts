@@ -8,17 +8,12 @@
  * @module
  */
 
-import { Hono } from "hono";
-import { invalidParam } from "../errors.ts";
-import {
-  type LivenessUnknown,
-  MAX_LIVENESS_IDS,
-  type SchedulerLeadershipResponse,
-  type TaskLiveness,
-  type TaskLivenessResponse,
-} from "../contract/liveness.ts";
+import { z } from "@hono/zod-openapi";
+import { type LivenessUnknown, MAX_LIVENESS_IDS, type TaskLiveness } from "../contract/liveness.ts";
 import type { ApiDeps } from "./deps.ts";
-import { jobIdParam } from "./jobs.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { jobIdParam, TaskPath } from "./params.ts";
+import { SchedulerSchema, TaskLivenessSchema } from "./schema/board.ts";
 
 const UNREAD: LivenessUnknown = {
   known: false,
@@ -26,31 +21,55 @@ const UNREAD: LivenessUnknown = {
 };
 
 /** The `id` parameters: 0 to {@link MAX_LIVENESS_IDS} job ids. */
-function idsParam(raw: string[] | undefined): string[] {
-  const ids = raw ?? [];
-  if (ids.length > MAX_LIVENESS_IDS) {
-    throw invalidParam("id", `at most ${MAX_LIVENESS_IDS} job ids (got ${ids.length})`);
-  }
-  return ids.map(jobIdParam);
-}
+const idsQuery = z.union([z.string(), z.array(z.string())]).optional()
+  .transform((raw) => raw === undefined ? [] : [raw].flat())
+  .pipe(
+    z.array(jobIdParam).max(MAX_LIVENESS_IDS, {
+      error: (issue) =>
+        `at most ${MAX_LIVENESS_IDS} job ids (got ${(issue.input as unknown[]).length})`,
+    }),
+  )
+  .openapi({
+    type: "array",
+    items: { type: "string" },
+    description: `Job ids whose locks to read (\`?id=a&id=b\`, at most ${MAX_LIVENESS_IDS})`,
+  });
+
+const getTaskLiveness = apiRoute({
+  method: "get",
+  path: "/tasks/{task}/liveness",
+  tags: ["tasks"],
+  summary: "The locks of the named jobs and the task's stalled set",
+  request: { params: TaskPath, query: z.object({ id: idsQuery }) },
+  ok: TaskLivenessSchema,
+  errors: ["INVALID_PARAM", "TASK_NOT_FOUND"],
+});
+
+const getScheduler = apiRoute({
+  method: "get",
+  path: "/scheduler",
+  tags: ["schedules"],
+  summary: "The scheduler leader lock",
+  ok: SchedulerSchema,
+});
 
 /** Routes `/tasks/{task}/liveness` and `/scheduler`. */
-export function livenessRoutes({ source }: ApiDeps): Hono {
-  return new Hono()
-    .get("/tasks/:task/liveness", async (c) => {
-      const task = c.req.param("task");
-      const ids = idsParam(c.req.queries("id"));
+export function livenessRoutes({ source }: ApiDeps) {
+  return apiRouter()
+    .openapi(getTaskLiveness, async (c) => {
+      const { task } = c.req.valid("param");
+      const { id: ids } = c.req.valid("query");
       const readAt = Date.now();
       let liveness: TaskLiveness = UNREAD;
       if (source.getTaskLiveness) liveness = await source.getTaskLiveness(task, ids);
       else await source.getTaskStorage(task); // TASK_NOT_FOUND when unknown
-      return c.json({ task, readAt, ...liveness } satisfies TaskLivenessResponse);
+      return c.json({ task, readAt, ...liveness }, 200);
     })
-    .get("/scheduler", async (c) => {
+    .openapi(getScheduler, async (c) => {
       const readAt = Date.now();
       const leadership = source.getSchedulerLeadership
         ? await source.getSchedulerLeadership()
         : UNREAD;
-      return c.json({ readAt, ...leadership } satisfies SchedulerLeadershipResponse);
+      return c.json({ readAt, ...leadership }, 200);
     });
 }

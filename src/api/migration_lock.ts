@@ -7,11 +7,13 @@
  * @module
  */
 
-import { Hono, type MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { BoardError } from "../errors.ts";
-import type { MigrationLock, MigrationLockResponse } from "../contract/migration_lock.ts";
+import type { MigrationLock } from "../contract/migration_lock.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { ApiDeps } from "./deps.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { MigrationLockSchema } from "./schema/board.ts";
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -40,10 +42,18 @@ export function migrationGuard(source: TaskSource): MiddlewareHandler {
   };
 }
 
+const getLock = apiRoute({
+  method: "get",
+  path: "/migration-lock",
+  tags: ["board"],
+  summary: "Whether taskora's migration lock is held (mutations wait while it is)",
+  ok: MigrationLockSchema,
+});
+
 /** `GET /migration-lock`. */
-export function migrationLockRoutes({ source }: ApiDeps): Hono {
-  return new Hono().get("/migration-lock", async (c) => {
+export function migrationLockRoutes({ source }: ApiDeps) {
+  return apiRouter().openapi(getLock, async (c) => {
     const lock = source.getMigrationLock ? await source.getMigrationLock() : null;
-    return c.json({ held: lock !== null, lock } satisfies MigrationLockResponse);
+    return c.json({ held: lock !== null, lock }, 200);
   });
 }

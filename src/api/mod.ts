@@ -5,7 +5,7 @@
  * @module
  */
 
-import { Hono } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import { auditRoutes } from "./audit.ts";
 import { bulkRoutes } from "./bulk.ts";
 import { configRoutes } from "./config.ts";
@@ -20,39 +20,37 @@ import { jobRoutes } from "./jobs.ts";
 import { latencyRoutes } from "./latency.ts";
 import { livenessRoutes } from "./liveness.ts";
 import { migrationLockRoutes } from "./migration_lock.ts";
+import { apiRouter } from "./openapi.ts";
+import { documentRoutes } from "./openapi_document.ts";
 import { overviewRoutes } from "./overview.ts";
 import { scheduleRoutes } from "./schedules.ts";
 import { taskRoutes } from "./tasks.ts";
 import { throughputRoutes } from "./throughput.ts";
 import { workflowRoutes } from "./workflows.ts";
 
-/** Builds the API routes (relative to `/api`). */
-export function createApi(deps: ApiDeps): Hono {
-  const api = new Hono();
-  for (
-    const routes of [
-      overviewRoutes,
-      jobExportRoutes,
-      jobSearchRoutes,
-      taskRoutes,
-      latencyRoutes,
-      jobRoutes,
-      jobLogRoutes,
-      jobPayloadRoutes,
-      scheduleRoutes,
-      workflowRoutes,
-      deadLetterRoutes,
-      throughputRoutes,
-      configRoutes,
-      eventRoutes,
-      migrationLockRoutes,
-      livenessRoutes,
-      auditRoutes,
-    ]
-  ) {
-    api.route("/", routes(deps));
-  }
-  // Typed with the session user, whom an operation records as its starter.
-  api.route("/", bulkRoutes(deps));
-  return api;
+/**
+ * Builds the API routes (relative to `/api`), and `GET /openapi.json`, the
+ * document of them all (see `openapi.ts` for how a route is written).
+ */
+export function createApi(deps: ApiDeps): OpenAPIHono {
+  const api = apiRouter()
+    .route("/", overviewRoutes(deps))
+    .route("/", jobExportRoutes(deps))
+    .route("/", jobSearchRoutes(deps))
+    .route("/", taskRoutes(deps))
+    .route("/", latencyRoutes(deps))
+    .route("/", jobRoutes(deps))
+    .route("/", jobLogRoutes(deps))
+    .route("/", jobPayloadRoutes(deps))
+    .route("/", scheduleRoutes(deps))
+    .route("/", workflowRoutes(deps))
+    .route("/", deadLetterRoutes(deps))
+    .route("/", throughputRoutes(deps))
+    .route("/", configRoutes(deps))
+    .route("/", eventRoutes(deps))
+    .route("/", migrationLockRoutes(deps))
+    .route("/", livenessRoutes(deps))
+    .route("/", auditRoutes(deps))
+    .route("/", bulkRoutes(deps));
+  return api.route("/", documentRoutes(api, deps.options));
 }

@@ -4,16 +4,25 @@
  * @module
  */
 
-import { Hono } from "hono";
 import { HEALTH_WINDOW_MINUTES, taskHealth } from "../contract/health.ts";
 import { queueLatency, RATE_MINUTES, taskRate } from "../contract/latency.ts";
 import type { OverviewResponse } from "../contract/overview.ts";
 import { totalsOf } from "../contract/totals.ts";
 import type { ApiDeps } from "./deps.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { OverviewSchema } from "./schema/overview.ts";
+
+const getOverview = apiRoute({
+  method: "get",
+  path: "/overview",
+  tags: ["board"],
+  summary: "Every task's counts and health, the totals, and the store",
+  ok: OverviewSchema,
+});
 
 /** Routes of the overview. */
-export function overviewRoutes({ source, startedAt, options }: ApiDeps): Hono {
-  return new Hono().get("/overview", async (c) => {
+export function overviewRoutes({ source, startedAt, options }: ApiDeps) {
+  return apiRouter().openapi(getOverview, async (c) => {
     const tasks = await source.listTasks();
     const [stats, heads, store, recent] = await Promise.all([
       source.getStats(tasks),
@@ -54,6 +63,6 @@ export function overviewRoutes({ source, startedAt, options }: ApiDeps): Hono {
       },
       uptime: Date.now() - startedAt,
     };
-    return c.json(body);
+    return c.json(body, 200);
   });
 }

@@ -1,59 +1,100 @@
 /**
- * Parsing of query parameters, with a 400 `INVALID_PARAM` that names the
- * parameter and what it allows.
+ * Schemas of query and path parameters, whose refusals name the parameter
+ * and what it allows (400 `INVALID_PARAM`, through `openapi.ts`'s hook).
+ * An empty query parameter (`?state=`) counts as absent.
  *
  * @module
  */
 
-import { invalidParam } from "../errors.ts";
-import {
-  JOB_STATES,
-  type JobState,
-  WORKFLOW_STATES,
-  type WorkflowState,
-} from "../contract/states.ts";
+import { z } from "@hono/zod-openapi";
+import { JOB_STATES, WORKFLOW_STATES } from "../contract/states.ts";
+import { oneOf } from "./openapi.ts";
 
 /** The largest page a list endpoint serves. */
 export const MAX_LIMIT = 1000;
 
-/** Parses a non-negative integer parameter, or returns the fallback when absent. */
-export function integerParam(
-  name: string,
-  raw: string | undefined,
-  fallback: number,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  if (raw === undefined || raw === "") return fallback;
-  if (!/^\d+$/.test(raw)) throw invalidParam(name, `must be a non-negative integer (got "${raw}")`);
-  const value = Number(raw);
-  if (value > max) throw invalidParam(name, `must be at most ${max} (got ${raw})`);
-  return value;
-}
+/** Longest job id accepted; taskora's are UUIDs, custom ids stay well below. */
+export const MAX_JOB_ID_LENGTH = 256;
 
-/** Parses `limit` (1–1000, default 20) and `offset` (default 0). */
-export function pageParams(
-  query: (name: string) => string | undefined,
-  defaultLimit = 20,
-): { limit: number; offset: number } {
-  const limit = integerParam("limit", query("limit"), defaultLimit, MAX_LIMIT);
-  if (limit === 0) throw invalidParam("limit", "must be at least 1 (got 0)");
-  return { limit, offset: integerParam("offset", query("offset"), 0) };
-}
-
-/** Checks `raw` against the values a `state` parameter allows. */
-function oneOfStates<T extends string>(raw: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw invalidParam("state", `must be one of ${allowed.join(", ")} (got "${raw}")`);
+/** A query parameter given once, or absent; empty counts as absent. */
+const once = z.union([z.string(), z.array(z.string())], {
+  error: (issue) => `must be given once (got ${JSON.stringify(issue.input)})`,
+}).optional().transform((raw, ctx) => {
+  if (Array.isArray(raw)) {
+    ctx.issues.push({ code: "custom", input: raw, message: "must be given once" });
+    return z.NEVER;
   }
-  return raw as T;
+  return raw === "" ? undefined : raw;
+});
+
+/**
+ * A non-negative integer (path or query), at least `min` and at most `max`;
+ * absent gives `fallback`.
+ */
+export function integerParam<const F extends number | undefined = undefined>(
+  { fallback, min = 0, max = Number.MAX_SAFE_INTEGER, description }: {
+    fallback?: F;
+    min?: number;
+    max?: number;
+    description?: string;
+  } = {},
+) {
+  return once.transform((raw, ctx): number | F => {
+    if (raw === undefined) return fallback as F;
+    const refuse = (message: string) => {
+      ctx.issues.push({ code: "custom", input: raw, message });
+      return z.NEVER;
+    };
+    if (!/^\d+$/.test(raw)) return refuse(`must be a non-negative integer (got "${raw}")`);
+    const value = Number(raw);
+    if (value > max) return refuse(`must be at most ${max} (got ${raw})`);
+    if (value < min) return refuse(`must be at least ${min} (got ${raw})`);
+    return value;
+  }).openapi({
+    type: "integer",
+    minimum: min,
+    ...max < Number.MAX_SAFE_INTEGER && { maximum: max },
+    ...fallback !== undefined && { default: fallback },
+    ...description && { description },
+  });
 }
 
-/** Parses a job state (default `waiting`). */
-export function stateParam(raw: string | undefined): JobState {
-  return raw === undefined || raw === "" ? "waiting" : oneOfStates(raw, JOB_STATES);
+/** `limit` (1–1000, `defaultLimit` when absent) and `offset` (default 0). */
+export function pageQuery(defaultLimit = 20) {
+  return {
+    limit: integerParam({ fallback: defaultLimit, min: 1, max: MAX_LIMIT }),
+    offset: integerParam({ fallback: 0 }),
+  };
 }
 
-/** Parses an optional workflow state filter (absent or empty: every state). */
-export function workflowStateParam(raw: string | undefined): WorkflowState | undefined {
-  return raw === undefined || raw === "" ? undefined : oneOfStates(raw, WORKFLOW_STATES);
+/** One of `values`, or absent. */
+export function oneOfParam<const T extends readonly [string, ...string[]]>(values: T) {
+  return once.pipe(oneOf(values).optional()).openapi({ type: "string", enum: [...values] });
 }
+
+/** A job state (default `waiting`). */
+export const stateQuery = once.pipe(oneOf(JOB_STATES).default("waiting"))
+  .openapi({ type: "string", enum: [...JOB_STATES], default: "waiting" });
+
+/** An optional workflow state filter (absent: every state). */
+export const workflowStateQuery = oneOfParam(WORKFLOW_STATES);
+
+/** A string query parameter of at most `max` characters, or absent. */
+export function textParam(max = 256, description?: string) {
+  return once.pipe(
+    z.string().max(max, { error: `must be at most ${max} characters` }).optional(),
+  ).openapi({ type: "string", maxLength: max, ...description && { description } });
+}
+
+const badJobId = `must be 1 to ${MAX_JOB_ID_LENGTH} characters`;
+
+/** A job id in the path. */
+export const jobIdParam = z.string().min(1, { error: badJobId }).max(MAX_JOB_ID_LENGTH, {
+  error: badJobId,
+}).openapi({ description: "A job's id" });
+
+/** `{jobId}` alone. */
+export const JobIdPath = z.object({ jobId: jobIdParam });
+
+/** `{task}` alone. */
+export const TaskPath = z.object({ task: z.string().openapi({ description: "A task's name" }) });

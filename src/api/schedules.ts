@@ -5,55 +5,138 @@
  * @module
  */
 
-import { Hono } from "hono";
-import { parseSchedulePatch, SCHEDULE_PATCH_FIELDS } from "../source/schedule_patch.ts";
-import { assertIdempotencyKey } from "../source/trigger_id.ts";
-import type {
-  ScheduleActionResponse,
-  ScheduleRecord,
-  ScheduleRemoveResponse,
-  TriggerResponse,
-} from "../contract/schedules.ts";
-import { readJsonObject } from "./body.ts";
+import { z } from "@hono/zod-openapi";
+import { parseSchedulePatch } from "../source/schedule_patch.ts";
+import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from "../source/trigger_id.ts";
+import type { ScheduleActionResponse, ScheduleRecord } from "../contract/schedules.ts";
+import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import {
+  ScheduleActionSchema,
+  ScheduleRemoveSchema,
+  ScheduleSchema,
+  TriggerSchema,
+} from "./schema/queues.ts";
 
-/** The header a trigger's idempotency key comes in (one per operator click, resent on retry). */
-const IDEMPOTENCY_HEADER = "Idempotency-Key";
+const tags = ["schedules"];
+
+const NamePath = z.object({ name: z.string().openapi({ description: "A schedule's name" }) });
+
+const listSchedules = apiRoute({
+  method: "get",
+  path: "/schedules",
+  tags,
+  summary: "Every schedule with its next run and last-run status",
+  ok: z.array(ScheduleSchema),
+});
+
+/** A schedule action without a body: pause, resume. */
+function scheduleAction(action: "pause" | "resume", summary: string) {
+  return apiRoute({
+    method: "post",
+    path: `/schedules/{name}/${action}`,
+    tags,
+    summary,
+    request: { params: NamePath, body: jsonBody(bodyOf({})) },
+    ok: ScheduleActionSchema,
+    errors: ["SCHEDULE_NOT_FOUND"],
+  });
+}
+
+const pause = scheduleAction("pause", "Pause a schedule (no next run)");
+const resume = scheduleAction("resume", "Resume a paused schedule");
+
+const badKey =
+  `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces`;
+
+const trigger = apiRoute({
+  method: "post",
+  path: "/schedules/{name}/trigger",
+  tags,
+  summary: "Dispatch the schedule's job now",
+  request: {
+    params: NamePath,
+    headers: z.object({
+      "idempotency-key": z.string().regex(IDEMPOTENCY_KEY_PATTERN, { error: badKey })
+        .max(MAX_IDEMPOTENCY_KEY_LENGTH, { error: badKey }).optional().openapi({
+          description: "One per operator click, resent on retry: the same key makes no second job",
+        }),
+    }),
+    body: jsonBody(bodyOf({})),
+  },
+  ok: TriggerSchema,
+  errors: ["SCHEDULE_NOT_FOUND", "VERSION_UNKNOWN"],
+});
+
+const update = apiRoute({
+  method: "put",
+  path: "/schedules/{name}",
+  tags,
+  summary: "Change a schedule's timing, data or policies",
+  request: {
+    params: NamePath,
+    body: jsonBody(
+      bodyOf({
+        cron: z.string().optional(),
+        every: z.union([z.number(), z.string()]).optional().openapi({
+          description: 'ms, or a duration like "30s", "5m"; at least 1 s',
+        }),
+        timezone: z.string().nullable().optional().openapi({
+          description: "An IANA time zone for cron; null removes it",
+        }),
+        data: z.unknown().optional(),
+        onMissed: z.string().optional().openapi({
+          description: "skip, catch-up or catch-up-limit:N",
+        }),
+        overlap: z.boolean().optional(),
+      }, { required: true }),
+      { required: true },
+    ),
+  },
+  ok: ScheduleActionSchema,
+  errors: ["SCHEDULE_NOT_FOUND"],
+});
+
+const remove = apiRoute({
+  method: "delete",
+  path: "/schedules/{name}",
+  tags,
+  summary: "Delete a schedule",
+  request: { params: NamePath },
+  ok: ScheduleRemoveSchema,
+  errors: ["SCHEDULE_NOT_FOUND"],
+});
 
 /** Routes under `/schedules`. */
-export function scheduleRoutes({ source, present }: ApiDeps): Hono {
+export function scheduleRoutes({ source, present }: ApiDeps) {
   const changed = (schedule: ScheduleRecord): ScheduleActionResponse => ({
     ok: true,
     schedule: present.schedule(schedule),
   });
-  return new Hono()
-    .get("/schedules", async (c) => {
+  return apiRouter()
+    .openapi(listSchedules, async (c) => {
       const schedules = await source.listSchedules();
-      return c.json(schedules.map(present.schedule));
+      return c.json(schedules.map(present.schedule), 200);
     })
-    .post("/schedules/:name/pause", async (c) => {
-      await readJsonObject(c, []);
-      return c.json(changed(await source.pauseSchedule(c.req.param("name"))));
+    .openapi(pause, async (c) => {
+      return c.json(changed(await source.pauseSchedule(c.req.valid("param").name)), 200);
     })
-    .post("/schedules/:name/resume", async (c) => {
-      await readJsonObject(c, []);
-      return c.json(changed(await source.resumeSchedule(c.req.param("name"))));
+    .openapi(resume, async (c) => {
+      return c.json(changed(await source.resumeSchedule(c.req.valid("param").name)), 200);
     })
-    .post("/schedules/:name/trigger", async (c) => {
-      await readJsonObject(c, []);
-      const key = c.req.header(IDEMPOTENCY_HEADER);
-      if (key !== undefined) assertIdempotencyKey(key, IDEMPOTENCY_HEADER);
-      const triggered = await source.triggerSchedule(c.req.param("name"), key);
-      return c.json({ ok: true, ...triggered } satisfies TriggerResponse);
+    .openapi(trigger, async (c) => {
+      const key = c.req.valid("header")["idempotency-key"];
+      const triggered = await source.triggerSchedule(c.req.valid("param").name, key);
+      return c.json({ ok: true as const, ...triggered }, 200);
     })
-    .put("/schedules/:name", async (c) => {
-      const body = await readJsonObject(c, SCHEDULE_PATCH_FIELDS, { required: true });
-      const patch = parseSchedulePatch(body);
-      return c.json(changed(await source.updateSchedule(c.req.param("name"), patch)));
+    .openapi(update, async (c) => {
+      const patch = parseSchedulePatch(c.req.valid("json"));
+      return c.json(changed(await source.updateSchedule(c.req.valid("param").name, patch)), 200);
     })
-    .delete("/schedules/:name", async (c) => {
-      const name = c.req.param("name");
+    .openapi(remove, async (c) => {
+      const { name } = c.req.valid("param");
       await source.removeSchedule(name);
-      return c.json({ ok: true, name } satisfies ScheduleRemoveResponse);
+      return c.json({ ok: true as const, name }, 200);
     });
 }

@@ -6,23 +6,115 @@
  * @module
  */
 
-import { Hono } from "hono";
+import { z } from "@hono/zod-openapi";
 import { parseDuration } from "../duration.ts";
-import { invalidParam } from "../errors.ts";
-import { FINISHED_STATES, type FinishedState } from "../contract/states.ts";
-import type {
-  CleanPreviewResponse,
-  CleanResponse,
-  MigrationsResponse,
-  RetryAllResponse,
-  TaskDefinitionResponse,
-  TaskStatsResponse,
-  VersionBucket,
-  VersionCounts,
-} from "../contract/tasks.ts";
-import { readJsonObject } from "./body.ts";
+import { FINISHED_STATES } from "../contract/states.ts";
+import type { MigrationsResponse, VersionBucket, VersionCounts } from "../contract/tasks.ts";
+import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
-import { integerParam, pageParams, stateParam } from "./params.ts";
+import { apiRoute, apiRouter, oneOf, TotalCountHeader } from "./openapi.ts";
+import { integerParam, pageQuery, stateQuery, TaskPath } from "./params.ts";
+import { JobSchema } from "./schema/common.ts";
+import {
+  CleanSchema,
+  MigrationsSchema,
+  RetryAllSchema,
+  TaskDefinitionSchema,
+  TaskStatsSchema,
+} from "./schema/tasks.ts";
+
+const tags = ["tasks"];
+
+const listJobs = apiRoute({
+  method: "get",
+  path: "/tasks/{task}/jobs",
+  tags,
+  summary: "A page of the task's jobs in one state",
+  request: { params: TaskPath, query: z.object({ state: stateQuery, ...pageQuery() }) },
+  ok: z.array(JobSchema),
+  okHeaders: TotalCountHeader,
+  errors: ["INVALID_PARAM", "TASK_NOT_FOUND"],
+});
+
+const getStats = apiRoute({
+  method: "get",
+  path: "/tasks/{task}/stats",
+  tags,
+  summary: "The task's counts per state and its storage",
+  request: { params: TaskPath },
+  ok: TaskStatsSchema,
+  errors: ["TASK_NOT_FOUND"],
+});
+
+const getMigrations = apiRoute({
+  method: "get",
+  path: "/tasks/{task}/migrations",
+  tags,
+  summary: "The versions of the task's pending jobs; with `since`, whether it can be raised",
+  request: {
+    params: TaskPath,
+    query: z.object({
+      since: integerParam({ description: "A proposed `since`: answers canBump and blockedJobs" }),
+    }),
+  },
+  ok: MigrationsSchema,
+  errors: ["INVALID_PARAM", "TASK_NOT_FOUND"],
+});
+
+const getDefinition = apiRoute({
+  method: "get",
+  path: "/tasks/{task}/definition",
+  tags,
+  summary: "The task as the embedding taskora App defines it",
+  request: { params: TaskPath },
+  ok: TaskDefinitionSchema,
+  errors: ["TASK_NOT_FOUND"],
+});
+
+const retryAll = apiRoute({
+  method: "post",
+  path: "/tasks/{task}/retry-all",
+  tags,
+  summary: "Retry every failed job of the task",
+  request: { params: TaskPath, body: jsonBody(bodyOf({})) },
+  ok: RetryAllSchema,
+  errors: ["TASK_NOT_FOUND"],
+});
+
+const clean = apiRoute({
+  method: "post",
+  path: "/tasks/{task}/clean",
+  tags,
+  summary: "Remove finished jobs older than a duration (or count them, with dryRun)",
+  request: {
+    params: TaskPath,
+    body: jsonBody(
+      bodyOf({
+        state: oneOf(FINISHED_STATES),
+        olderThan: z.union([z.number(), z.string()], {
+          error: (issue) => durationError(issue.input),
+        }).transform((raw, ctx) => {
+          const ms = parseDuration(raw);
+          if (ms === null) {
+            ctx.issues.push({ code: "custom", input: raw, message: durationError(raw) });
+            return z.NEVER;
+          }
+          return ms;
+        }).openapi({ description: 'ms, or a duration like "30s", "5m", "2h", "1d"' }),
+        dryRun: z.boolean().optional(),
+      }, { required: true }),
+      { required: true },
+    ),
+  },
+  ok: CleanSchema,
+  errors: ["TASK_NOT_FOUND"],
+});
+
+function durationError(got: unknown): string {
+  return `must be milliseconds or a duration like "30s", "5m", "2h", "1d" (got ${
+    JSON.stringify(got)
+  })`;
+}
 
 function bucketOf(byVersion: VersionCounts): VersionBucket {
   const versions = Object.keys(byVersion).map(Number);
@@ -38,31 +130,27 @@ function countBelow(byVersion: VersionCounts, floor: number): number {
 }
 
 /** Routes under `/tasks/{task}`. */
-export function taskRoutes({ source, present, events }: ApiDeps): Hono {
-  return new Hono()
-    .get("/tasks/:task/jobs", async (c) => {
-      const state = stateParam(c.req.query("state"));
-      const { limit, offset } = pageParams((name) => c.req.query(name));
-      const task = c.req.param("task");
+export function taskRoutes({ source, present, events }: ApiDeps) {
+  return apiRouter()
+    .openapi(listJobs, async (c) => {
+      const { task } = c.req.valid("param");
+      const { state, limit, offset } = c.req.valid("query");
       const page = await source.listJobs(task, state, offset, limit);
       c.header("X-Total-Count", String(page.total));
-      return c.json(page.jobs.map(present.job));
+      return c.json(page.jobs.map(present.job), 200);
     })
-    .get("/tasks/:task/stats", async (c) => {
-      const task = c.req.param("task");
+    .openapi(getStats, async (c) => {
+      const { task } = c.req.valid("param");
       const [stats, storage] = await Promise.all([
         source.getStats([task]),
         source.getTaskStorage(task),
       ]);
       const retryingAsOf = source.retryingAsOf([task]).get(task) ?? null;
-      return c.json(
-        { task, ...stats.get(task)!, ...storage, retryingAsOf } satisfies TaskStatsResponse,
-      );
+      return c.json({ task, ...stats.get(task)!, ...storage, retryingAsOf }, 200);
     })
-    .get("/tasks/:task/migrations", async (c) => {
-      const task = c.req.param("task");
-      const proposed = c.req.query("since");
-      const since = proposed === undefined ? null : integerParam("since", proposed, 0);
+    .openapi(getMigrations, async (c) => {
+      const { task } = c.req.valid("param");
+      const { since } = c.req.valid("query");
       const [dist, definition] = await Promise.all([
         source.getVersionDistribution(task),
         source.getTaskDefinition?.(task) ?? null,
@@ -79,67 +167,36 @@ export function taskRoutes({ source, present, events }: ApiDeps): Hono {
         retrying: bucketOf(dist.retrying),
         canBumpSince: pendingVersions.length ? Math.min(...pendingVersions) : version,
       };
-      if (since !== null) {
+      if (since !== undefined) {
         // A floor above the version would refuse the jobs the App dispatches now.
         body.canBump = since <= body.canBumpSince && since <= version;
         body.blockedJobs = buckets.reduce((sum, b) => sum + countBelow(b, since), 0);
       }
-      return c.json(body);
+      return c.json(body, 200);
     })
-    .get("/tasks/:task/definition", async (c) => {
-      const task = c.req.param("task");
+    .openapi(getDefinition, async (c) => {
+      const { task } = c.req.valid("param");
       const definition = source.getTaskDefinition ? await source.getTaskDefinition(task) : null;
       if (definition === null) await source.getTaskStorage(task); // TASK_NOT_FOUND when unknown
-      return c.json({ task, definition } satisfies TaskDefinitionResponse);
+      return c.json({ task, definition }, 200);
     })
-    .post("/tasks/:task/retry-all", async (c) => {
-      const task = c.req.param("task");
-      await readJsonObject(c, []);
-      return c.json(
-        { ok: true, task, ...await source.retryAllFailed(task) } satisfies RetryAllResponse,
-      );
+    .openapi(retryAll, async (c) => {
+      const { task } = c.req.valid("param");
+      return c.json({ ok: true as const, task, ...await source.retryAllFailed(task) }, 200);
     })
-    .post("/tasks/:task/clean", async (c) => {
-      const task = c.req.param("task");
-      const body = await readJsonObject(c, ["state", "olderThan", "dryRun"], { required: true });
-      const state = body.state;
-      if (typeof state !== "string" || !(FINISHED_STATES as readonly string[]).includes(state)) {
-        throw invalidParam(
-          "state",
-          `must be one of ${FINISHED_STATES.join(", ")} (got ${JSON.stringify(state)})`,
-        );
-      }
-      const olderThan = parseDuration(body.olderThan);
-      if (olderThan === null) {
-        throw invalidParam(
-          "olderThan",
-          `must be milliseconds or a duration like "30s", "5m", "2h", "1d" (got ${
-            JSON.stringify(body.olderThan)
-          })`,
-        );
-      }
-      if (body.dryRun !== undefined && typeof body.dryRun !== "boolean") {
-        throw invalidParam("dryRun", `must be true or false (got ${JSON.stringify(body.dryRun)})`);
-      }
-      const finished = state as FinishedState;
-      if (body.dryRun) {
-        const count = await source.countCleanable(task, finished, olderThan);
+    .openapi(clean, async (c) => {
+      const { task } = c.req.valid("param");
+      const { state, olderThan, dryRun } = c.req.valid("json");
+      if (dryRun) {
+        const count = await source.countCleanable(task, state, olderThan);
         return c.json(
-          {
-            ok: true,
-            task,
-            state: finished,
-            olderThan,
-            dryRun: true,
-            count,
-          } satisfies CleanPreviewResponse,
+          { ok: true as const, task, state, olderThan, dryRun: true as const, count },
+          200,
         );
       }
-      const { removed } = await source.cleanJobs(task, finished, olderThan);
+      const { removed } = await source.cleanJobs(task, state, olderThan);
       // A clean writes no job event: the stats frames would not reread the task otherwise.
       events.invalidate(task);
-      return c.json(
-        { ok: true, task, state: finished, olderThan, removed } satisfies CleanResponse,
-      );
+      return c.json({ ok: true as const, task, state, olderThan, removed }, 200);
     });
 }

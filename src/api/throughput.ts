@@ -4,28 +4,38 @@
  * @module
  */
 
-import { Hono } from "hono";
-import { invalidParam } from "../errors.ts";
+import { z } from "@hono/zod-openapi";
 import type { ApiDeps } from "./deps.ts";
-import { integerParam } from "./params.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { integerParam, textParam } from "./params.ts";
+import { ThroughputSchema } from "./schema/board.ts";
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+const getThroughput = apiRoute({
+  method: "get",
+  path: "/throughput",
+  tags: ["board"],
+  summary: "Completed and failed jobs per bucket (one minute, 24 h by default)",
+  request: {
+    query: z.object({
+      task: textParam(256, "One task's (absent: every task's)"),
+      bucket: integerParam({ fallback: MINUTE, max: DAY, description: "Bucket size, ms" })
+        .refine((ms) => ms >= MINUTE && ms % MINUTE === 0, {
+          error: (issue) => `must be a whole number of minutes in ms (got ${issue.input})`,
+        }),
+      count: integerParam({ min: 1, max: 10_080, description: "Buckets (default: 24 h of them)" }),
+    }),
+  },
+  ok: ThroughputSchema,
+  errors: ["INVALID_PARAM", "TASK_NOT_FOUND"],
+});
 
 /** Routes under `/throughput`. */
-export function throughputRoutes({ source }: ApiDeps): Hono {
-  return new Hono().get("/throughput", async (c) => {
-    const task = c.req.query("task") || undefined;
-    const bucketMs = integerParam("bucket", c.req.query("bucket"), MINUTE, 24 * 60 * MINUTE);
-    if (bucketMs < MINUTE || bucketMs % MINUTE !== 0) {
-      throw invalidParam("bucket", `must be a whole number of minutes in ms (got ${bucketMs})`);
-    }
-    const count = integerParam(
-      "count",
-      c.req.query("count"),
-      (24 * 60 * MINUTE) / bucketMs,
-      10_080,
-    );
-    if (count === 0) throw invalidParam("count", "must be at least 1 (got 0)");
-    return c.json(await source.getThroughput({ task, bucketMs, count }));
+export function throughputRoutes({ source }: ApiDeps) {
+  return apiRouter().openapi(getThroughput, async (c) => {
+    const { task, bucket: bucketMs, count = DAY / bucketMs } = c.req.valid("query");
+    return c.json(await source.getThroughput({ task, bucketMs, count }), 200);
   });
 }

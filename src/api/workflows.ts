@@ -5,33 +5,71 @@
  * @module
  */
 
-import { Hono } from "hono";
-import type { WorkflowCancelResponse } from "../contract/workflows.ts";
+import { z } from "@hono/zod-openapi";
 import { workflowNotFound } from "../source/refusals.ts";
-import { optionalString, readJsonObject } from "./body.ts";
+import { bodyOf, jsonBody, textField } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
-import { pageParams, workflowStateParam } from "./params.ts";
+import { apiRoute, apiRouter, TotalCountHeader } from "./openapi.ts";
+import { pageQuery, workflowStateQuery } from "./params.ts";
+import {
+  WorkflowCancelSchema,
+  WorkflowDetailSchema,
+  WorkflowSummarySchema,
+} from "./schema/queues.ts";
+
+const tags = ["workflows"];
+
+const IdPath = z.object({ id: z.string().openapi({ description: "A workflow's id" }) });
+
+const listWorkflows = apiRoute({
+  method: "get",
+  path: "/workflows",
+  tags,
+  summary: "A page of workflows, newest first",
+  request: { query: z.object({ ...pageQuery(), state: workflowStateQuery }) },
+  ok: z.array(WorkflowSummarySchema),
+  okHeaders: TotalCountHeader,
+  errors: ["INVALID_PARAM"],
+});
+
+const getWorkflow = apiRoute({
+  method: "get",
+  path: "/workflows/{id}",
+  tags,
+  summary: "A workflow's graph with every node's state, result and error",
+  request: { params: IdPath },
+  ok: WorkflowDetailSchema,
+  errors: ["WORKFLOW_NOT_FOUND"],
+});
+
+const cancel = apiRoute({
+  method: "post",
+  path: "/workflows/{id}/cancel",
+  tags,
+  summary: "Cancel a running workflow: its pending nodes, and signal its active ones",
+  request: { params: IdPath, body: jsonBody(bodyOf({ reason: textField() })) },
+  ok: WorkflowCancelSchema,
+  errors: ["WORKFLOW_NOT_FOUND", "INVALID_STATE"],
+});
 
 /** Routes under `/workflows`. */
-export function workflowRoutes({ source, present }: ApiDeps): Hono {
-  return new Hono()
-    .get("/workflows", async (c) => {
-      const { limit, offset } = pageParams((name) => c.req.query(name));
-      const state = workflowStateParam(c.req.query("state"));
+export function workflowRoutes({ source, present }: ApiDeps) {
+  return apiRouter()
+    .openapi(listWorkflows, async (c) => {
+      const { limit, offset, state } = c.req.valid("query");
       const page = await source.listWorkflows(offset, limit, state);
       c.header("X-Total-Count", String(page.total));
-      return c.json(page.workflows);
+      return c.json(page.workflows, 200);
     })
-    .get("/workflows/:id", async (c) => {
-      const id = c.req.param("id");
+    .openapi(getWorkflow, async (c) => {
+      const { id } = c.req.valid("param");
       const workflow = await source.getWorkflow(id);
       if (!workflow) throw workflowNotFound(id);
-      return c.json(present.workflow(workflow));
+      return c.json(present.workflow(workflow), 200);
     })
-    .post("/workflows/:id/cancel", async (c) => {
-      const id = c.req.param("id");
-      const reason = optionalString(await readJsonObject(c, ["reason"]), "reason");
-      const cancelled = await source.cancelWorkflow(id, reason);
-      return c.json({ ok: true, id, ...cancelled } satisfies WorkflowCancelResponse);
+    .openapi(cancel, async (c) => {
+      const { id } = c.req.valid("param");
+      const cancelled = await source.cancelWorkflow(id, c.req.valid("json").reason);
+      return c.json({ ok: true as const, id, ...cancelled }, 200);
     });
 }

@@ -10,7 +10,7 @@
 export type AuditOutcome = "ok" | "error";
 
 /** The outcomes, for filters. */
-export const AUDIT_OUTCOMES: readonly AuditOutcome[] = ["ok", "error"];
+export const AUDIT_OUTCOMES = ["ok", "error"] as const satisfies readonly AuditOutcome[];
 
 /** What the board records of one mutation, before the store gives it an id. */
 export interface AuditRecord {

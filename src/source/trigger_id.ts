@@ -14,14 +14,14 @@ import { invalidParam } from "../errors.ts";
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 
 /** Printable ASCII, as an HTTP header value carries it. */
-const KEY_PATTERN = /^[\x21-\x7e]+$/;
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]+$/;
 
 /**
  * Checks an idempotency key: 1 to 200 printable ASCII characters, no spaces.
  * A 400 `INVALID_PARAM` naming `name` otherwise.
  */
 export function assertIdempotencyKey(key: string, name = "idempotencyKey"): void {
-  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !KEY_PATTERN.test(key)) {
+  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
     throw invalidParam(
       name,
       `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces`,

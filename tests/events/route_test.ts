@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import { createBoard } from "../../mod.ts";
+import { createBoard } from "../helpers/checked_board.ts";
 import { eventRoutes } from "../../src/api/events.ts";
 import { createPresenter } from "../../src/contract/present.ts";
 import { createEventHub } from "../../src/events/hub.ts";

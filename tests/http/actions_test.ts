@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { createBoard } from "../../mod.ts";
+import { createBoard } from "../helpers/checked_board.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { MAX_EDITED_DATA_BYTES } from "../../src/contract/jobs.ts";
 import { expectError } from "../helpers/expect_error.ts";

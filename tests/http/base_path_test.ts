@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { createBoard } from "../../mod.ts";
+import { createBoard } from "../helpers/checked_board.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 
 Deno.test("a basePath no request path can match is refused, naming basePath and why", async () => {

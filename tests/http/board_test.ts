@@ -7,7 +7,7 @@ import { request as httpRequest } from "node:http";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Hono } from "hono";
-import { createBoard } from "../../mod.ts";
+import { createBoard } from "../helpers/checked_board.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { readFixture } from "../helpers/fixture.ts";
 

@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { createBoard } from "../../mod.ts";
+import { createBoard } from "../helpers/checked_board.ts";
 import { UNPRESENTABLE } from "../../src/contract/masks.ts";
 import type { BoardOptions } from "../../src/options.ts";
 import { loadFixture } from "../helpers/fixture.ts";

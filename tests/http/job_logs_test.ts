@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { createBoard } from "../../mod.ts";
+import { createBoard } from "../helpers/checked_board.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { taskKeys } from "../../src/source/wire/keys.ts";
 import { CHATTY_JOB, withLoggedJob } from "../contract/source_contract.ts";

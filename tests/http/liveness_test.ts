@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { createBoard } from "../../mod.ts";
+import { createBoard } from "../helpers/checked_board.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import type { TaskSource } from "../../src/source/types.ts";
 import { readFixture } from "../helpers/fixture.ts";
@@ -41,7 +41,7 @@ Deno.test("liveness refuses bad ids and unknown tasks with the catalogue's error
   assert.match(tooMany.body.error, /at most 100 job ids \(got 101\)/);
   const empty = await get("/tasks/slow/liveness?id=");
   assert.equal(empty.status, 400);
-  assert.match(empty.body.error, /jobId/);
+  assert.match(empty.body.error, /^Invalid id: must be 1 to 256 characters/);
   const long = await get(`/tasks/slow/liveness?id=${"x".repeat(257)}`);
   assert.equal(long.status, 400);
   const unknown = await get("/tasks/no-such-task/liveness");

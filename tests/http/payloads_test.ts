@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import { createBoard } from "../../mod.ts";
+import { createBoard } from "../helpers/checked_board.ts";
 import { PAYLOAD_LIMIT, PREVIEW_CHARS, utf8Length } from "../../src/contract/payload.ts";
 import { taskKeys } from "../../src/source/wire/keys.ts";
 import { loadFixture } from "../helpers/fixture.ts";

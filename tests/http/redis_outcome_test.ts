@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import { createBoard } from "../../mod.ts";
+import { createBoard } from "../helpers/checked_board.ts";
 import { RETRY_FAILED_BATCH, TRIGGER_DISPATCH } from "../../src/source/redis/action_scripts.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { taskKeys } from "../../src/source/wire/keys.ts";

@@ -5,7 +5,8 @@
 
 import assert from "node:assert/strict";
 import { auditKey } from "../../src/source/wire/keys.ts";
-import { type Board, createBoard } from "../../mod.ts";
+import type { Board } from "../../mod.ts";
+import { createBoard } from "../helpers/checked_board.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { loadFixture, readFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
@@ -229,6 +230,28 @@ Deno.test("every mutation must send Content-Type: application/json, empty body o
     assert.equal(entries.length, MUTATIONS.length * types.length);
     assert.ok(entries.every((e: { code: string }) => e.code === "INVALID_PARAM"));
   }));
+
+Deno.test("a JSON Content-Type the body validators would not read is a 400 naming it, not a 500", async () => {
+  const source = createMemorySource({ seed: readFixture() });
+  const board = createBoard(source);
+  try {
+    for (const type of ["application/json; foo", "application/json;;", "application/jsonx"]) {
+      const response = await board.fetch(
+        new Request(`${BOARD}/board/api/tasks/send-email/retry-all`, {
+          method: "POST",
+          headers: { origin: BOARD, "content-type": type },
+          body: "{}",
+        }),
+      );
+      const body = await response.json();
+      assert.equal(response.status, 400, type);
+      assert.equal(body.code, "INVALID_PARAM", type);
+      assert.match(body.error, /Content-Type: application\/json/, type);
+    }
+  } finally {
+    await board.close();
+  }
+});
 
 Deno.test("JSON mutations from the board's own origin, from tooling and behind a TLS proxy go through", async () => {
   const source = createMemorySource({ seed: readFixture() });

@@ -21,7 +21,7 @@ function pathOf(pattern: string, params: Record<string, string>): string {
   return `/${href(...segments)}`;
 }
 
-Deno.test("the sidebar lists Overview to Activity, keys 1–5 opening the first five", () => {
+Deno.test("the sidebar lists Overview to the API reference, keys 1–5 opening the first five", () => {
   assert.deepEqual(NAV.map(({ label, path, key }) => [label, path, key]), [
     ["Overview", "/", "1"],
     ["Tasks", "/tasks", "2"],
@@ -30,6 +30,7 @@ Deno.test("the sidebar lists Overview to Activity, keys 1–5 opening the first 
     ["DLQ", "/dlq", "5"],
     ["Migrations", "/migrations", undefined],
     ["Activity", "/activity", undefined],
+    ["API", "/reference", undefined],
   ]);
 });
 

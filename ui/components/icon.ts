@@ -15,6 +15,7 @@ const PATHS = {
     "M22 12h-6l-2 3h-4l-2-3H2M5.5 5.1 2 12v6a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2v-6l-3.5-6.9A2 2 0 0 0 16.7 4H7.3a2 2 0 0 0-1.8 1.1z",
   migrations: "M17 2l4 4-4 4M3 11V9a3 3 0 0 1 3-3h15M7 22l-4-4 4-4M21 13v2a3 3 0 0 1-3 3H3",
   activity: "M22 12h-4l-3 9L9 3l-3 9H2",
+  reference: "M16 18l6-6-6-6M8 6l-6 6 6 6",
 } as const;
 
 /** Name of an available icon. */

@@ -27,6 +27,7 @@ const JobPage = lazyPage(() => import("./job/index.ts").then((m) => m.JobPage));
 const MigrationsPage = lazyPage(() =>
   import("./migrations/index.ts").then((m) => m.MigrationsPage)
 );
+const ReferencePage = lazyPage(() => import("./reference/index.ts").then((m) => m.ReferencePage));
 const SchedulesPage = lazyPage(() => import("./schedules/index.ts").then((m) => m.SchedulesPage));
 const TaskPage = lazyPage(() => import("./task/index.ts").then((m) => m.TaskPage));
 const WorkflowPage = lazyPage(() => import("./workflow/index.ts").then((m) => m.WorkflowPage));
@@ -117,6 +118,12 @@ export const PAGES = {
     title: "Activity",
     component: ActivityPage,
     nav: { icon: "activity" },
+  }),
+  reference: page({
+    path: "/reference",
+    title: "API reference",
+    component: ReferencePage,
+    nav: { label: "API", icon: "reference" },
   }),
 };
 

@@ -1,0 +1,203 @@
+/**
+ * The API's OpenAPI 3.1 contract, from the definitions the routes validate
+ * with (`@hono/zod-openapi`): the document cannot drift from the routes.
+ *
+ * How a route is written (every file of `src/api/` does it this way):
+ *
+ * 1. Describe it with {@link apiRoute}: method, path (`{name}` for a path
+ *    parameter), zod schemas for `params`, `query` and the JSON `body`, the
+ *    schema of the 200 answer (`ok`, from `schema/`) and the catalogue codes
+ *    it may answer with beside the ones every route or mutation shares.
+ * 2. Register it on an {@link apiRouter} with `.openapi(route, handler)`: the
+ *    handler reads what was validated with `c.req.valid("param" | "query" |
+ *    "json")`. A value the schemas refuse never reaches it; {@link apiRouter}'s
+ *    hook answers 400 `INVALID_PARAM` naming the parameter or field.
+ * 3. Mount the router in `mod.ts`. The document (`GET /openapi.json`) lists
+ *    it from then on, and the HTTP tests check its answers against `ok`.
+ *
+ * @example
+ * ```ts
+ * import { z } from "@hono/zod-openapi";
+ * import { apiRoute, apiRouter } from "./openapi.ts";
+ *
+ * const getGreeting = apiRoute({
+ *   method: "get",
+ *   path: "/greetings/{name}",
+ *   summary: "A greeting",
+ *   request: { params: z.object({ name: z.string().max(20) }) },
+ *   ok: z.object({ text: z.string() }),
+ *   errors: ["TASK_NOT_FOUND"],
+ * });
+ * const app = apiRouter().openapi(getGreeting, (c) => {
+ *   const { name } = c.req.valid("param");
+ *   return c.json({ text: `hello ${name}` }, 200);
+ * });
+ * console.assert((await app.request("/greetings/ada")).status === 200);
+ * ```
+ *
+ * @module
+ */
+
+import { type OpenAPIHono, OpenAPIHono as Router, type RouteConfig, z } from "@hono/zod-openapi";
+import type { Env } from "hono";
+import type { ErrorBody, ErrorCode } from "../contract/errors.ts";
+import { BoardError, ERROR_CODES, statusOf } from "../errors.ts";
+import type { Same } from "./schema/same.ts";
+
+/** The body of every error answer (`src/errors.ts`). */
+export const ErrorSchema = z.object({
+  error: z.string().openapi({ description: "What went wrong, for the operator." }),
+  code: z.enum(ERROR_CODES).openapi({ description: "The catalogue code." }),
+  param: z.string().optional().openapi({
+    description: "The parameter or body field at fault (`INVALID_PARAM`).",
+  }),
+}).openapi("Error");
+true satisfies Same<z.output<typeof ErrorSchema>, ErrorBody>;
+
+/** The one fixed body: `/api/*` without a session under session login. */
+const UnauthorizedSchema = z.object({ error: z.literal("Unauthorized") }).openapi(
+  "Unauthorized",
+);
+
+/** What every route may answer with, beside its own codes. */
+const EVERY_ROUTE: readonly ErrorCode[] = [
+  "STORE_UNAVAILABLE",
+  "INCOMPATIBLE_STORE",
+  "INTERNAL",
+];
+
+/** What every mutation may answer with too (`src/board.ts` guards, `src/api/body.ts`). */
+const EVERY_MUTATION: readonly ErrorCode[] = [
+  "CROSS_ORIGIN",
+  "INVALID_PARAM",
+  "READ_ONLY",
+  "MIGRATION_IN_PROGRESS",
+  "OUTCOME_UNKNOWN",
+];
+
+/** One media type of an answer. */
+type MediaType = { schema: z.ZodType };
+
+/** The content of a 200 answer: a JSON schema, or the media types of a stream or file. */
+type OkContent = z.ZodType | Record<string, MediaType>;
+
+/** A route of the API: a {@link RouteConfig} without `responses`, which {@link apiRoute} writes. */
+export type ApiRouteConfig = Omit<RouteConfig, "responses"> & {
+  /** The 200 answer: its JSON schema, or its content by media type. */
+  ok: OkContent;
+  /** What the 200 answer is; "OK" when absent. */
+  okDescription?: string;
+  /** Headers of the 200 answer (`X-Total-Count`…). */
+  okHeaders?: z.ZodObject;
+  /** Catalogue codes this route answers with beside the shared ones. */
+  errors?: readonly ErrorCode[];
+};
+
+/** The header lists that paginate send. */
+export const TotalCountHeader = z.object({
+  "X-Total-Count": z.string().openapi({ description: "How many items the whole list holds." }),
+});
+
+function errorResponses(codes: Iterable<ErrorCode>): RouteConfig["responses"] {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes)) {
+    const status = statusOf(code);
+    byStatus.set(status, [...byStatus.get(status) ?? [], code]);
+  }
+  const responses: RouteConfig["responses"] = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[status] = {
+      description: codes.join(", "),
+      content: { "application/json": { schema: ErrorSchema } },
+    };
+  }
+  return responses;
+}
+
+/**
+ * A route's definition, with its responses: the 200 answer, its own error
+ * codes and the shared ones (a mutation's too; `INVALID_PARAM` for a route
+ * that validates anything), 401 under session login, and `default`, an auth
+ * hook's own answer.
+ */
+export function apiRoute<const R extends ApiRouteConfig>(
+  config: R,
+): Omit<R, "ok" | "okDescription" | "okHeaders" | "errors"> & {
+  responses: { 200: { description: string; content: Record<string, MediaType> } };
+} {
+  const { ok, okDescription, okHeaders, errors = [], ...route } = config;
+  const mutation = route.method !== "get" && route.method !== "head";
+  const validates: readonly ErrorCode[] = route.request ? ["INVALID_PARAM"] : [];
+  const content = ok instanceof z.ZodType ? { "application/json": { schema: ok } } : ok;
+  return {
+    ...route,
+    responses: {
+      200: { description: okDescription ?? "OK", content, ...okHeaders && { headers: okHeaders } },
+      ...errorResponses([
+        ...errors,
+        ...validates,
+        ...EVERY_ROUTE,
+        ...mutation ? EVERY_MUTATION : [],
+      ]),
+      401: {
+        description: "No session, under session login (`auth.authenticate`).",
+        content: { "application/json": { schema: UnauthorizedSchema } },
+      },
+      default: {
+        description: "Under an auth hook (`auth` as a function): whatever the hook answers when " +
+          "it turns the request away.",
+      },
+      ...mutation && {
+        413: {
+          description: "INVALID_PARAM: the request body is over 1 MiB.",
+          content: { "application/json": { schema: ErrorSchema } },
+        },
+      },
+    },
+    // The declared type keeps `request` exact (what `c.req.valid()` is typed by) and the 200
+    // answer's content; the error answers' types would add nothing a handler returns.
+  } as never;
+}
+
+/**
+ * The parameter a zod issue is about: a body field by its path (`a.b`), a
+ * query, path or header parameter by its name (the `id` of `?id=a&id=`, a
+ * header by its usual spelling: Hono hands them lowercase), or the part of
+ * the request.
+ */
+function paramOf(path: readonly PropertyKey[], target: string): string {
+  if (path.length === 0) return target === "json" ? "body" : target;
+  if (target === "json") return path.map(String).join(".");
+  const name = String(path[0]);
+  return target === "header" ? name.replace(/(^|-)([a-z])/g, (m) => m.toUpperCase()) : name;
+}
+
+/**
+ * The hook of every router: a value the schemas refuse is a 400
+ * `INVALID_PARAM` naming the parameter (or body field) and what it allows.
+ * zod's own messages start "Invalid input: "; the catalogue's start with the
+ * name, so that prefix goes.
+ */
+function refuseInvalid(
+  result: { success: boolean; target: string; error?: z.ZodError },
+): void {
+  if (result.success || !result.error) return;
+  const issue = result.error.issues[0];
+  const param = paramOf(issue.path, result.target);
+  const reason = issue.code === "invalid_type" && issue.expected === "nonoptional"
+    ? "is required"
+    : issue.message.replace(/^Invalid (input|option|type): /, "");
+  throw new BoardError("INVALID_PARAM", `Invalid ${param}: ${reason}`, { param });
+}
+
+/** A router whose routes validate through their schemas, refusing as the catalogue does. */
+export function apiRouter<E extends Env = Env>(): OpenAPIHono<E> {
+  return new Router<E>({ defaultHook: refuseInvalid });
+}
+
+/** `z.enum` whose refusal lists the values, as every list parameter's does. */
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, {
+    error: (issue) => `must be one of ${values.join(", ")} (got ${JSON.stringify(issue.input)})`,
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * Answers about the board and its store: config, throughput, the migration
+ * lock, liveness (job locks, stalled set, scheduler leader) and the audit
+ * trail.
+ *
+ * @module
+ */
+
+import { z } from "@hono/zod-openapi";
+import type { AuditResponse } from "../../contract/audit.ts";
+import type { ConfigResponse } from "../../contract/config.ts";
+import type { SchedulerLeadershipResponse, TaskLivenessResponse } from "../../contract/liveness.ts";
+import type { MigrationLockResponse } from "../../contract/migration_lock.ts";
+import type { ThroughputBucket } from "../../contract/throughput.ts";
+import { Millis } from "./common.ts";
+import type { Same } from "./same.ts";
+
+/** What the UI needs to know about the board. */
+export const ConfigSchema = z.strictObject({
+  title: z.string(),
+  logo: z.string().nullable(),
+  favicon: z.string().nullable(),
+  theme: z.enum(["light", "dark", "auto"]),
+  readOnly: z.boolean(),
+  editableData: z.boolean(),
+  refreshInterval: z.number(),
+  authEnabled: z.boolean(),
+  basePath: z.string(),
+}).openapi("Config");
+true satisfies Same<z.output<typeof ConfigSchema>, ConfigResponse>;
+
+/** Finished jobs per bucket, oldest first. */
+export const ThroughputSchema = z.array(z.strictObject({
+  timestamp: Millis,
+  completed: z.number().int(),
+  failed: z.number().int(),
+})).openapi("Throughput");
+true satisfies Same<z.output<typeof ThroughputSchema>, ThroughputBucket[]>;
+
+/** Whether taskora's migration lock is held, and what it says. */
+export const MigrationLockSchema = z.strictObject({
+  held: z.boolean(),
+  lock: z.strictObject({
+    by: z.string().nullable(),
+    reason: z.string().nullable(),
+    startedAt: Millis.nullable(),
+    expectedDurationMs: z.number().nullable(),
+    targetWireVersion: z.number().nullable(),
+    expiresInMs: z.number().nullable(),
+    raw: z.string().optional(),
+  }).nullable(),
+}).openapi("MigrationLock");
+true satisfies Same<z.output<typeof MigrationLockSchema>, MigrationLockResponse>;
+
+const unknown = { known: z.literal(false), reason: z.string() };
+
+/** The locks of the named jobs and the task's stalled set, when the source reads them. */
+export const TaskLivenessSchema = z.union([
+  z.strictObject({
+    task: z.string(),
+    readAt: Millis,
+    known: z.literal(true),
+    locks: z.array(z.strictObject({
+      id: z.string(),
+      token: z.string().nullable(),
+      ttlMs: z.number().nullable(),
+      inStalledSet: z.boolean(),
+    })),
+    stalled: z.strictObject({ ids: z.array(z.string()), total: z.number().int() }),
+  }),
+  z.strictObject({ task: z.string(), readAt: Millis, ...unknown }),
+]).openapi("TaskLiveness");
+true satisfies Same<z.output<typeof TaskLivenessSchema>, TaskLivenessResponse>;
+
+/** The scheduler leader lock, when the source reads it. */
+export const SchedulerSchema = z.union([
+  z.strictObject({
+    readAt: Millis,
+    known: z.literal(true),
+    leader: z.strictObject({ token: z.string(), ttlMs: z.number().nullable() }).nullable(),
+  }),
+  z.strictObject({ readAt: Millis, ...unknown }),
+]).openapi("SchedulerLeadership");
+true satisfies Same<z.output<typeof SchedulerSchema>, SchedulerLeadershipResponse>;
+
+/** One entry of the audit trail. */
+export const AuditEntrySchema = z.strictObject({
+  id: z.string(),
+  at: Millis,
+  user: z.string(),
+  action: z.string(),
+  target: z.string(),
+  task: z.string().nullable(),
+  count: z.number().int().nullable(),
+  outcome: z.enum(["ok", "error"]),
+  status: z.number().int(),
+  code: z.string().nullable(),
+  detail: z.string().nullable(),
+}).openapi("AuditEntry");
+
+/** A page of the audit trail, newest first, and the cursor of the next. */
+export const AuditSchema = z.strictObject({
+  entries: z.array(AuditEntrySchema),
+  next: z.string().nullable(),
+  shared: z.boolean(),
+  maxEntries: z.number().int(),
+  actions: z.array(z.string()).readonly(),
+}).openapi("Audit");
+true satisfies Same<z.output<typeof AuditSchema>, AuditResponse>;

@@ -1,0 +1,64 @@
+/**
+ * Answers about one job: in full, its attempts, and its actions.
+ *
+ * @module
+ */
+
+import { z } from "@hono/zod-openapi";
+import type { AttemptHistory } from "../../contract/attempts.ts";
+import type { JobActionResponse, JobDetailResponse, RerunResponse } from "../../contract/jobs.ts";
+import { PAYLOAD_FIELDS } from "../../contract/payload.ts";
+import {
+  AnyJson,
+  JobSchema,
+  JobStateSchema,
+  LogLineSchema,
+  Millis,
+  PayloadSizeSchema,
+} from "./common.ts";
+import type { Same } from "./same.ts";
+
+/** A job in full: its payloads (those over the limit by their size) and newest log lines. */
+export const JobDetailSchema = JobSchema.extend({
+  data: AnyJson,
+  result: AnyJson,
+  payloads: z.partialRecord(z.enum(PAYLOAD_FIELDS), PayloadSizeSchema),
+  logs: z.array(LogLineSchema),
+  logCount: z.number().int(),
+}).openapi("JobDetail");
+true satisfies Same<z.output<typeof JobDetailSchema>, JobDetailResponse>;
+
+/** What a retry or a cancel did. */
+export const JobActionSchema = z.strictObject({
+  ok: z.literal(true),
+  id: z.string(),
+  task: z.string(),
+  from: JobStateSchema,
+  to: z.union([JobStateSchema, z.literal("cancelling")]),
+}).openapi("JobAction");
+true satisfies Same<z.output<typeof JobActionSchema>, JobActionResponse>;
+
+/** The new job a rerun made, and where its version came from. */
+export const RerunSchema = z.strictObject({
+  ok: z.literal(true),
+  jobId: z.string(),
+  task: z.string(),
+  version: z.number().int(),
+  versionFrom: z.enum(["app", "recent-jobs"]),
+}).openapi("Rerun");
+true satisfies Same<z.output<typeof RerunSchema>, RerunResponse>;
+
+/** A job's attempts, from its event stream. */
+export const AttemptHistorySchema = z.strictObject({
+  attempts: z.array(z.strictObject({
+    attempt: z.number().int(),
+    outcome: z.enum(["failed", "retrying"]),
+    error: z.string().nullable(),
+    at: Millis,
+    nextAttemptAt: Millis.nullable(),
+  })),
+  complete: z.boolean(),
+  scanned: z.number().int(),
+  attempt: z.number().int(),
+}).openapi("AttemptHistory");
+true satisfies Same<z.output<typeof AttemptHistorySchema>, AttemptHistory>;

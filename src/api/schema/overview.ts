@@ -1,0 +1,33 @@
+/**
+ * The overview: every task's counts and health, the totals, the store.
+ *
+ * @module
+ */
+
+import { z } from "@hono/zod-openapi";
+import type { OverviewResponse } from "../../contract/overview.ts";
+import { Millis, QueueStatsSchema, TotalsSchema } from "./common.ts";
+import type { Same } from "./same.ts";
+
+/** The overview. */
+export const OverviewSchema = z.strictObject({
+  tasks: z.array(z.strictObject({
+    name: z.string(),
+    stats: QueueStatsSchema,
+    retryingAsOf: Millis.nullable(),
+    health: z.strictObject({
+      status: z.enum(["healthy", "warning", "critical", "idle"]),
+      reason: z.string(),
+      failureRate: z.number().nullable(),
+    }),
+  })),
+  totals: TotalsSchema,
+  redis: z.strictObject({
+    version: z.string(),
+    usedMemory: z.string(),
+    uptime: z.number(),
+    connected: z.boolean(),
+  }),
+  uptime: z.number().openapi({ description: "ms since the board started" }),
+}).openapi("Overview");
+true satisfies Same<z.output<typeof OverviewSchema>, OverviewResponse>;
