@@ -8,13 +8,90 @@
  * @module
  */
 
-import { Hono } from "hono";
-import type { BulkOperation, BulkPreviewResponse, BulkStartResponse } from "../contract/bulk.ts";
+import { z } from "@hono/zod-openapi";
+import { type BulkOperation, MAX_BULK_IDS } from "../contract/bulk.ts";
 import { BoardError, invalidParam } from "../errors.ts";
 import { ANONYMOUS, type UserEnv } from "../auth/user.ts";
-import { optionalString, readJsonObject } from "./body.ts";
-import { bulkAction, bulkSelector } from "./bulk_selector.ts";
+import { bodyOf, jsonBody, textField } from "./body.ts";
+import { bulkSelector } from "./bulk_selector.ts";
 import type { ApiDeps } from "./deps.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import {
+  BulkActionSchema,
+  BulkOperationSchema,
+  BulkPreviewSchema,
+  BulkStartSchema,
+} from "./schema/bulk.ts";
+
+const tags = ["bulk"];
+
+/**
+ * Checked by `bulkSelector` rather than by zod: which states it takes depends
+ * on the action, and its refusals name `selector.<field>`.
+ */
+const SelectorSchema = z.unknown().openapi({
+  type: "object",
+  description: `\`{ task, ids }\`: some jobs (1 to ${MAX_BULK_IDS} ids), or \`{ task, state }\`: ` +
+    "every job in a state the action acts on (retry: failed, cancelled, expired; cancel: " +
+    "waiting, delayed, retrying, active; promote: delayed, retrying; delete: completed, " +
+    "failed, cancelled, expired)",
+});
+
+const startBulk = apiRoute({
+  method: "post",
+  path: "/bulk",
+  tags,
+  summary: "Count (dryRun) or start an action on many jobs of a task",
+  description: "The operation runs in steps of a batch each; `bulk:progress` events on " +
+    "`GET /events` follow it, and its end is recorded in the audit trail.",
+  request: {
+    body: jsonBody(
+      bodyOf({
+        action: BulkActionSchema,
+        selector: SelectorSchema,
+        dryRun: z.boolean({
+          error: (issue) => `must be true or false (got ${JSON.stringify(issue.input)})`,
+        }).optional(),
+        reason: textField(1000, "Why, recorded with each job cancelled (cancel only)"),
+      }, { required: true }),
+      { required: true },
+    ),
+  },
+  ok: BulkPreviewSchema,
+  okDescription: "dryRun: how many jobs the action would act on",
+  accepted: BulkStartSchema,
+  errors: ["TASK_NOT_FOUND", "INVALID_STATE"],
+});
+
+const OperationPath = z.object({ id: z.string().openapi({ description: "An operation's id" }) });
+
+const listOperations = apiRoute({
+  method: "get",
+  path: "/operations",
+  tags,
+  summary: "The bulk operations this board runs or ran lately",
+  ok: z.array(BulkOperationSchema),
+});
+
+const getOperation = apiRoute({
+  method: "get",
+  path: "/operations/{id}",
+  tags,
+  summary: "One bulk operation",
+  request: { params: OperationPath },
+  ok: BulkOperationSchema,
+  errors: ["NOT_FOUND"],
+});
+
+const cancelOperation = apiRoute({
+  method: "post",
+  path: "/operations/{id}/cancel",
+  tags,
+  summary: "Stop a running bulk operation after its current step",
+  request: { params: OperationPath, body: jsonBody(bodyOf({})) },
+  ok: BulkStartSchema,
+  errors: ["NOT_FOUND", "INVALID_STATE"],
+});
 
 function operationNotFound(id: string): BoardError {
   return new BoardError(
@@ -34,18 +111,12 @@ function summary(operation: BulkOperation): string {
 }
 
 /** Routes `/bulk` and `/operations`. */
-export function bulkRoutes({ source, operations, events, audit }: ApiDeps): Hono<UserEnv> {
-  return new Hono<UserEnv>()
-    .post("/bulk", async (c) => {
-      const body = await readJsonObject(c, ["action", "selector", "dryRun", "reason"], {
-        required: true,
-      });
-      const action = bulkAction(body.action);
+export function bulkRoutes({ source, operations, events, audit }: ApiDeps) {
+  return apiRouter<UserEnv>()
+    .openapi(startBulk, async (c) => {
+      const body = c.req.valid("json");
+      const { action, reason } = body;
       const selector = bulkSelector(body.selector, action);
-      if (body.dryRun !== undefined && typeof body.dryRun !== "boolean") {
-        throw invalidParam("dryRun", `must be true or false (got ${JSON.stringify(body.dryRun)})`);
-      }
-      const reason = optionalString(body, "reason");
       if (reason !== undefined && action !== "cancel") {
         throw invalidParam("reason", "goes with the cancel action only");
       }
@@ -59,9 +130,7 @@ export function bulkRoutes({ source, operations, events, audit }: ApiDeps): Hono
       const count = await source.countBulk(action, selector);
       const { task } = selector;
       if (body.dryRun) {
-        return c.json(
-          { ok: true, dryRun: true, task, action, count } satisfies BulkPreviewResponse,
-        );
+        return c.json({ ok: true as const, dryRun: true as const, task, action, count }, 200);
       }
       const operation = operations.start({
         source,
@@ -91,20 +160,19 @@ export function bulkRoutes({ source, operations, events, audit }: ApiDeps): Hono
           );
         },
       });
-      return c.json({ ok: true, task, operation } satisfies BulkStartResponse, 202);
+      return c.json({ ok: true as const, task, operation }, 202);
     })
-    .get("/operations", (c) => c.json(operations.list()))
-    .get("/operations/:id", (c) => {
-      const id = c.req.param("id");
+    .openapi(listOperations, (c) => c.json(operations.list(), 200))
+    .openapi(getOperation, (c) => {
+      const { id } = c.req.valid("param");
       const operation = operations.get(id);
       if (!operation) throw operationNotFound(id);
-      return c.json(operation);
+      return c.json(operation, 200);
     })
-    .post("/operations/:id/cancel", async (c) => {
-      const id = c.req.param("id");
-      await readJsonObject(c, []);
+    .openapi(cancelOperation, async (c) => {
+      const { id } = c.req.valid("param");
       const operation = await operations.cancel(id);
       if (!operation) throw operationNotFound(id);
-      return c.json({ ok: true, task: operation.task, operation });
+      return c.json({ ok: true as const, task: operation.task, operation }, 200);
     });
 }

@@ -1,5 +1,5 @@
 /**
- * Reading a bulk request's `action` and `selector` from a JSON body, each
+ * Reading a bulk request's `selector` from a JSON body (against its `action`), each
  * mistake a 400 `INVALID_PARAM` naming the field. A filter on a whole-state
  * selection (time range, error text, payload) is parsed here when one is
  * supported; until then one is refused rather than ignored.
@@ -9,7 +9,6 @@
 
 import {
   BULK_ACTION_STATES,
-  BULK_ACTIONS,
   type BulkAction,
   type BulkSelector,
   MAX_BULK_IDS,
@@ -17,20 +16,9 @@ import {
 import { JOB_STATES, type JobState } from "../contract/states.ts";
 import { invalidParam } from "../errors.ts";
 import { listOr } from "../source/refusals.ts";
-import { MAX_JOB_ID_LENGTH } from "./jobs.ts";
+import { MAX_JOB_ID_LENGTH } from "./params.ts";
 
 const SELECTOR_FIELDS = ["task", "ids", "state", "filter"];
-
-/** The `action` field. */
-export function bulkAction(value: unknown): BulkAction {
-  if (typeof value !== "string" || !(BULK_ACTIONS as readonly string[]).includes(value)) {
-    throw invalidParam(
-      "action",
-      `must be one of ${listOr(BULK_ACTIONS)} (got ${JSON.stringify(value) ?? "nothing"})`,
-    );
-  }
-  return value as BulkAction;
-}
 
 function idsOf(value: unknown): string[] {
   if (!Array.isArray(value) || value.length === 0 || value.length > MAX_BULK_IDS) {

@@ -43,7 +43,8 @@ const getEvents = apiRoute({
   description: "`event: job:<kind>` (job:active, job:completed, job:failed, job:retrying, " +
     "job:cancelled, job:stalled, job:progress, job:waiting…) with `{ id, task, at, ...fields }`; " +
     "`event: stats:update` every few seconds with every task's counts, the totals and " +
-    "`connected`; `: ping` comments at least every 15 s. `HEAD` answers the headers only.",
+    "`connected`; `event: bulk:progress` with a bulk operation as `GET /operations/{id}` " +
+    "answers it; `: ping` comments at least every 15 s. `HEAD` answers the headers only.",
   request: {
     query: z.object({
       tasks: z.string().optional().openapi({

@@ -12,27 +12,78 @@
  * @module
  */
 
-import { Hono } from "hono";
+import { z } from "@hono/zod-openapi";
 import { stream } from "hono/streaming";
-import { MAX_SEARCH_PAGE, type SearchFrame, type SearchProgress } from "../contract/job_filter.ts";
-import { BoardError, errorBody, invalidParam } from "../errors.ts";
+import {
+  MAX_ID_PREFIX_CHARS,
+  MAX_NEEDLE_CHARS,
+  MAX_SEARCH_PAGE,
+  SEARCH_FIELDS,
+  type SearchFrame,
+  type SearchProgress,
+} from "../contract/job_filter.ts";
+import { BoardError, errorBody } from "../errors.ts";
 import type { ApiDeps } from "./deps.ts";
 import { encodeCursor, parseCursor, parseJobFilter } from "./job_filter.ts";
 import { matchesOf } from "./job_match.ts";
-import { integerParam, stateParam } from "./params.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { integerParam, stateQuery, TaskPath, textParam } from "./params.ts";
+import { SearchFrameSchema } from "./schema/search.ts";
+
+const time = (bound: string) =>
+  textParam(
+    64,
+    `${bound}, inclusive: epoch ms, or an ISO 8601 date or date-time with a zone. On the finish ` +
+      "time for completed, failed, cancelled and expired jobs, else on the created time",
+  );
+
+const searchJobs = apiRoute({
+  method: "get",
+  path: "/tasks/{task}/jobs/search",
+  tags: ["tasks"],
+  summary: "Find the task's jobs in one state that match a filter (NDJSON stream)",
+  description: "Scans the state slice by slice: a `progress` line after each slice, a `match` " +
+    "line per match, and one last `end` line (with the cursor that continues the search) or " +
+    "`error` line. Every part of the filter is optional; those given must all hold. A payload " +
+    "condition is `field` with either `contains` (substring, ASCII case ignored) or `path` + " +
+    "`value` (the value at a dot path); it matches what the board shows (formatted, redacted).",
+  request: {
+    params: TaskPath,
+    query: z.object({
+      state: stateQuery,
+      from: time("Earliest time"),
+      to: time("Latest time"),
+      id: textParam(MAX_ID_PREFIX_CHARS, "The start of the job id"),
+      field: textParam(16, `The payload looked into: ${SEARCH_FIELDS.join(", ")}`),
+      contains: textParam(MAX_NEEDLE_CHARS, "A substring of the field's text"),
+      path: textParam(MAX_NEEDLE_CHARS, "A dot path into the field (`user.id`, `items.0.sku`)"),
+      // Not textParam: an empty value is a value (`value=` finds the empty string).
+      value: z.string().max(MAX_NEEDLE_CHARS, {
+        error: `must be at most ${MAX_NEEDLE_CHARS} characters`,
+      }).optional().openapi({ description: "The value at `path` (`value=`: the empty string)" }),
+      cursor: textParam(256, "From an `end` line: continues that search"),
+      limit: integerParam({ fallback: 50, min: 1, max: MAX_SEARCH_PAGE }),
+    }),
+  },
+  ok: {
+    "application/x-ndjson": {
+      schema: SearchFrameSchema.openapi({ description: "One frame a line" }),
+    },
+  },
+  okDescription: "A stream of search frames, until `limit` matches or the end of the range",
+  errors: ["TASK_NOT_FOUND", "INVALID_STATE"],
+});
 
 const line = (frame: SearchFrame) => `${JSON.stringify(frame)}\n`;
 
 /** The search route. */
-export function jobSearchRoutes({ source, present, options }: ApiDeps): Hono {
-  return new Hono().get("/tasks/:task/jobs/search", async (c) => {
-    const task = c.req.param("task");
-    const query = (name: string) => c.req.query(name);
-    const state = stateParam(query("state"));
+export function jobSearchRoutes({ source, present, options }: ApiDeps) {
+  return apiRouter().openapi(searchJobs, async (c) => {
+    const { task } = c.req.valid("param");
+    const { state, limit, cursor, ...parts } = c.req.valid("query");
+    const query = (name: string) => parts[name as keyof typeof parts];
     const filter = parseJobFilter(query, options.redact);
-    let position = parseCursor(query("cursor"), state);
-    const limit = integerParam("limit", query("limit"), 50, MAX_SEARCH_PAGE);
-    if (limit === 0) throw invalidParam("limit", "must be at least 1 (got 0)");
+    let position = parseCursor(cursor, state);
     if (!source.searchJobs) {
       throw new BoardError("INVALID_STATE", "This task source cannot search jobs");
     }

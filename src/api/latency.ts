@@ -6,14 +6,26 @@
  * @module
  */
 
-import { Hono } from "hono";
 import { queueLatency, type TaskLatencyResponse } from "../contract/latency.ts";
 import type { ApiDeps } from "./deps.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { TaskPath } from "./params.ts";
+import { TaskLatencySchema } from "./schema/latency.ts";
+
+const getLatency = apiRoute({
+  method: "get",
+  path: "/tasks/{task}/latency",
+  tags: ["tasks"],
+  summary: "How far the task's queue is behind, and its newest finished jobs' wait and run times",
+  request: { params: TaskPath },
+  ok: TaskLatencySchema,
+  errors: ["TASK_NOT_FOUND"],
+});
 
 /** Routes under `/tasks/{task}/latency`. */
-export function latencyRoutes({ source, latency }: ApiDeps): Hono {
-  return new Hono().get("/tasks/:task/latency", async (c) => {
-    const task = c.req.param("task");
+export function latencyRoutes({ source, latency }: ApiDeps) {
+  return apiRouter().openapi(getLatency, async (c) => {
+    const { task } = c.req.valid("param");
     // The sample's read refuses an unknown task (TASK_NOT_FOUND); the heads would answer nulls.
     const [sample, heads] = await Promise.all([
       latency.sample(task),
@@ -24,6 +36,6 @@ export function latencyRoutes({ source, latency }: ApiDeps): Hono {
       queue: queueLatency(heads.get(task)!, Date.now()),
       sample,
     };
-    return c.json(body);
+    return c.json(body, 200);
   });
 }

@@ -89,6 +89,8 @@ export type ApiRouteConfig = Omit<RouteConfig, "responses"> & {
   okDescription?: string;
   /** Headers of the 200 answer (`X-Total-Count`…). */
   okHeaders?: z.ZodObject;
+  /** The JSON schema of a 202 answer: work started, not waited for. */
+  accepted?: z.ZodType;
   /** Catalogue codes this route answers with beside the shared ones. */
   errors?: readonly ErrorCode[];
 };
@@ -122,10 +124,13 @@ function errorResponses(codes: Iterable<ErrorCode>): RouteConfig["responses"] {
  */
 export function apiRoute<const R extends ApiRouteConfig>(
   config: R,
-): Omit<R, "ok" | "okDescription" | "okHeaders" | "errors"> & {
-  responses: { 200: { description: string; content: Record<string, MediaType> } };
+): Omit<R, "ok" | "okDescription" | "okHeaders" | "accepted" | "errors"> & {
+  responses: {
+    200: { description: string; content: Record<string, MediaType> };
+    202?: { description: string; content: Record<string, MediaType> };
+  };
 } {
-  const { ok, okDescription, okHeaders, errors = [], ...route } = config;
+  const { ok, okDescription, okHeaders, accepted, errors = [], ...route } = config;
   const mutation = route.method !== "get" && route.method !== "head";
   const validates: readonly ErrorCode[] = route.request ? ["INVALID_PARAM"] : [];
   const content = ok instanceof z.ZodType ? { "application/json": { schema: ok } } : ok;
@@ -133,6 +138,12 @@ export function apiRoute<const R extends ApiRouteConfig>(
     ...route,
     responses: {
       200: { description: okDescription ?? "OK", content, ...okHeaders && { headers: okHeaders } },
+      ...accepted && {
+        202: {
+          description: "Accepted: started, not waited for",
+          content: { "application/json": { schema: accepted } },
+        },
+      },
       ...errorResponses([
         ...errors,
         ...validates,

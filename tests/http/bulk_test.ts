@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { createBoard } from "../../mod.ts";
+import { createBoard } from "../helpers/checked_board.ts";
 import type { BulkOperation } from "../../src/contract/bulk.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { expectError } from "../helpers/expect_error.ts";
@@ -130,7 +130,7 @@ bulkTest("bad bulk requests are 400 INVALID_PARAM naming the field", async (call
     ["[1]", /Invalid body: must be a JSON object/],
     [{ selector: { task: "send-email", state: "failed" } }, /Invalid action: must be one of/],
     [{ action: "explode", selector: {} }, /Invalid action: must be one of retry, cancel/],
-    [{ action: "retry" }, /Invalid selector: must be/],
+    [{ action: "retry" }, /Invalid selector: is required/],
     [{ action: "retry", selector: "all" }, /Invalid selector: must be/],
     [{ action: "retry", selector: { state: "failed" } }, /Invalid selector.task/],
     [{ action: "retry", selector: { task: "send-email" } }, /needs either ids .* or state/],

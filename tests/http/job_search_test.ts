@@ -6,8 +6,9 @@
  */
 
 import assert from "node:assert/strict";
-import { createBoard } from "../../mod.ts";
+import { createBoard } from "../helpers/checked_board.ts";
 import type { SearchFrame } from "../../src/contract/job_filter.ts";
+import { SearchFrameSchema } from "../../src/api/schema/search.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import type { TaskSource } from "../../src/source/types.ts";
 import { readFixture } from "../helpers/fixture.ts";
@@ -19,10 +20,13 @@ function boardOn(source: TaskSource) {
   return createBoard(source, { redact: ["password"] });
 }
 
+/** The frames of a search answer, each checked against the route's documented line schema. */
 async function frames(response: Response): Promise<SearchFrame[]> {
   assert.equal(response.status, 200, await response.clone().text());
   assert.equal(response.headers.get("content-type"), "application/x-ndjson");
-  return (await response.text()).trim().split("\n").map((line) => JSON.parse(line));
+  return (await response.text()).trim().split("\n").map((line) =>
+    SearchFrameSchema.parse(JSON.parse(line))
+  );
 }
 
 Deno.test("a search streams its matches, progress, and an end line with the cursor to continue", async () => {
@@ -127,6 +131,20 @@ Deno.test("bad filters are a 400 INVALID_PARAM naming the parameter", async () =
       new Request(`${SEARCH.replace("finder", "nope")}?state=waiting`),
     );
     assert.equal(unknown.status, 404);
+  } finally {
+    await source.close();
+  }
+});
+
+Deno.test("an empty value= is a value: the search looks for the empty string", async () => {
+  const source = createMemorySource({ seed: withFinder(readFixture()) });
+  const board = boardOn(source);
+  try {
+    const query = "state=failed&field=data&path=user.name&value=";
+    const answer = await frames(await board.fetch(new Request(`${SEARCH}?${query}`)));
+    const end = answer.at(-1)!;
+    assert.equal(end.type, "end");
+    assert.equal(end.type === "end" && end.found, 0);
   } finally {
     await source.close();
   }

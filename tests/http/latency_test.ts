@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { createBoard } from "../../mod.ts";
+import { createBoard } from "../helpers/checked_board.ts";
 import type { BoardOptions } from "../../src/options.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import type { Fixture } from "../helpers/fixture.ts";

@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { createBoard } from "../../mod.ts";
+import { createBoard } from "../helpers/checked_board.ts";
 import { StoreUnavailableError } from "../../src/errors.ts";
 import { type BoardOptions, BoardOptionsError } from "../../src/options.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";

@@ -117,6 +117,7 @@ Deno.test("streams and files are documented with their media types", async () =>
   assert.deepEqual(contentOf("/events"), ["text/event-stream"]);
   assert.deepEqual(contentOf("/tasks/{task}/jobs/export"), ["text/csv", "application/x-ndjson"]);
   assert.deepEqual(contentOf("/dlq/export"), ["text/csv", "application/x-ndjson"]);
+  assert.deepEqual(contentOf("/tasks/{task}/jobs/search"), ["application/x-ndjson"]);
   assert.deepEqual(contentOf("/audit"), ["application/json", "application/x-ndjson"]);
 });
 

@@ -7,6 +7,7 @@
 import { z } from "@hono/zod-openapi";
 import type { OverviewResponse } from "../../contract/overview.ts";
 import { Millis, QueueStatsSchema, TotalsSchema } from "./common.ts";
+import { QueueLatencySchema, TaskRateSchema } from "./latency.ts";
 import type { Same } from "./same.ts";
 
 /** The overview. */
@@ -20,6 +21,8 @@ export const OverviewSchema = z.strictObject({
       reason: z.string(),
       failureRate: z.number().nullable(),
     }),
+    latency: QueueLatencySchema,
+    rate: TaskRateSchema,
   })),
   totals: TotalsSchema,
   redis: z.strictObject({
