@@ -7,6 +7,8 @@
  *   by the source, `result` and progress objects formatted and redacted.
  * - `event: stats:update` every few seconds with every task's counts, the
  *   totals and `connected` (whether the store answered).
+ * - `event: bulk:progress` with a bulk operation of a followed task, as
+ *   `GET /operations/{id}` answers it, while it runs and when it ends.
  * - `: ping` comments at least every 15 s; one `retry:` hint at the start.
  * - `?tasks=a,b` limits the job events to those tasks; `stats:update` frames
  *   always carry every task.
@@ -43,8 +45,9 @@ const getEvents = apiRoute({
   description: "`event: job:<kind>` (job:active, job:completed, job:failed, job:retrying, " +
     "job:cancelled, job:stalled, job:progress, job:waiting…) with `{ id, task, at, ...fields }`; " +
     "`event: stats:update` every few seconds with every task's counts, the totals and " +
-    "`connected`; `event: bulk:progress` with a bulk operation as `GET /operations/{id}` " +
-    "answers it; `: ping` comments at least every 15 s. `HEAD` answers the headers only.",
+    "`connected`; `event: bulk:progress` with a bulk operation of a followed task, as " +
+    "`GET /operations/{id}` answers it; `: ping` comments at least every 15 s. `HEAD` answers " +
+    "the headers only.",
   request: {
     query: z.object({
       tasks: z.string().optional().openapi({
