@@ -74,14 +74,32 @@ export function bulkContract(name: string, seed: Seed): void {
       state: "failed",
       offset: 0,
       limit: 3,
+      most: 100,
     });
     assert.equal(first.examined, 3);
     assert.equal(first.done.length, 3);
     assert.equal(first.kept, 0);
-    const rest = await s.bulkStep!("send-email", "retry", { state: "failed", offset: 0, limit: 3 });
+    const rest = await s.bulkStep!("send-email", "retry", {
+      state: "failed",
+      offset: 0,
+      limit: 3,
+      most: 100,
+    });
     assert.equal(rest.examined, 2, "the end of the set: fewer than asked");
     assert.equal(await count(s, "send-email", "failed"), 0);
     assert.equal(await count(s, "send-email", "waiting"), 5);
+  });
+
+  contract("acts on at most `most` jobs of a step and looks no further", async (s) => {
+    const result = await s.bulkStep!("send-email", "retry", {
+      state: "failed",
+      offset: 0,
+      limit: 100,
+      most: 2,
+    });
+    assert.equal(result.examined, 2);
+    assert.equal(result.done.length, 2);
+    assert.equal(await count(s, "send-email", "failed"), 3);
   });
 
   contract("promotes retrying jobs only, passing delayed ones over in place", async (s) => {
@@ -89,6 +107,7 @@ export function bulkContract(name: string, seed: Seed): void {
       state: "retrying",
       offset: 0,
       limit: 100,
+      most: 100,
     });
     assert.deepEqual(result, {
       examined: 2,
@@ -118,6 +137,7 @@ export function bulkContract(name: string, seed: Seed): void {
       state: "waiting",
       offset: 0,
       limit: 100,
+      most: 100,
     }, "drain");
     assert.equal(result.done.length, 5);
     assert.equal(await count(s, "billing", "waiting"), 0);
@@ -130,6 +150,7 @@ export function bulkContract(name: string, seed: Seed): void {
       state: "active",
       offset: 0,
       limit: 100,
+      most: 100,
     });
     assert.deepEqual(result, {
       examined: 1,
