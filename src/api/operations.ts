@@ -193,10 +193,11 @@ export class Operations {
         // Jobs that arrive while it runs are left: it stops once it has acted on `total`.
         let offset = 0;
         while (!entry.cancelled && operation.done < operation.total) {
-          const limit = Math.min(BULK_BATCH, operation.total - operation.done);
-          const result = await step({ state: selector.state, offset, limit });
+          // Members of another state are passed over: look at a full batch, act on what is left.
+          const most = operation.total - operation.done;
+          const result = await step({ state: selector.state, offset, limit: BULK_BATCH, most });
           offset += result.kept;
-          if (result.examined < limit) break;
+          if (result.examined < BULK_BATCH) break;
         }
       }
       operation.status = entry.cancelled ? "cancelled" : "done";

@@ -197,12 +197,15 @@ export interface SearchSlice {
 
 /**
  * One atomic step of a bulk action: the named jobs, or the members
- * `offset` to `offset + limit - 1` of a state's list or set.
+ * `offset` to `offset + limit - 1` of a state's list or set, acting on at
+ * most `most` of them (the step stops looking once it has: its `examined`
+ * counts the members it looked at).
  */
 export type BulkStep = { ids: readonly string[] } | {
   state: JobState;
   offset: number;
   limit: number;
+  most: number;
 };
 
 /** What one {@link BulkStep} did. */

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { TaskSource } from "../../src/source/types.ts";
+import type { BulkStep, JobState, TaskSource } from "../../src/source/types.ts";
 import { readFixture } from "../helpers/fixture.ts";
 import { count, ids } from "./mutation_contract.ts";
 import { type Seed, withQueuedBilling } from "./source_contract.ts";
@@ -15,6 +15,11 @@ const COMPLETED_EMAIL = "d2d954a9-6cc5-4bb4-b341-01e347a69342";
 const CANCELLED_EMAIL = "cfa125ab-710e-4e8f-8ca0-2f1fe8870b15";
 const ACTIVE_TRANSCODE = "d8e1df37-39dd-4863-9508-f7c9bd517880";
 const UNKNOWN_JOB = "00000000-0000-0000-0000-000000000000";
+
+/** The first `limit` members of a state's list or set, acting on at most `most`. */
+function firstBatch(state: JobState, limit = 100, most = 100): BulkStep {
+  return { state, offset: 0, limit, most };
+}
 
 /** Registers the bulk contract tests for one source. */
 export function bulkContract(name: string, seed: Seed): void {
@@ -70,26 +75,25 @@ export function bulkContract(name: string, seed: Seed): void {
   });
 
   contract("retries a whole state, step by step from an offset", async (s) => {
-    const first = await s.bulkStep!("send-email", "retry", {
-      state: "failed",
-      offset: 0,
-      limit: 3,
-    });
+    const first = await s.bulkStep!("send-email", "retry", firstBatch("failed", 3, 100));
     assert.equal(first.examined, 3);
     assert.equal(first.done.length, 3);
     assert.equal(first.kept, 0);
-    const rest = await s.bulkStep!("send-email", "retry", { state: "failed", offset: 0, limit: 3 });
+    const rest = await s.bulkStep!("send-email", "retry", firstBatch("failed", 3, 100));
     assert.equal(rest.examined, 2, "the end of the set: fewer than asked");
     assert.equal(await count(s, "send-email", "failed"), 0);
     assert.equal(await count(s, "send-email", "waiting"), 5);
   });
 
+  contract("acts on at most `most` jobs of a step and looks no further", async (s) => {
+    const result = await s.bulkStep!("send-email", "retry", firstBatch("failed", 100, 2));
+    assert.equal(result.examined, 2);
+    assert.equal(result.done.length, 2);
+    assert.equal(await count(s, "send-email", "failed"), 3);
+  });
+
   contract("promotes retrying jobs only, passing delayed ones over in place", async (s) => {
-    const result = await s.bulkStep!("billing", "promote", {
-      state: "retrying",
-      offset: 0,
-      limit: 100,
-    });
+    const result = await s.bulkStep!("billing", "promote", firstBatch("retrying"));
     assert.deepEqual(result, {
       examined: 2,
       kept: 1,
@@ -114,11 +118,7 @@ export function bulkContract(name: string, seed: Seed): void {
   }, queued);
 
   contract("cancels every waiting job, list and prioritized set alike", async (s) => {
-    const result = await s.bulkStep!("billing", "cancel", {
-      state: "waiting",
-      offset: 0,
-      limit: 100,
-    }, "drain");
+    const result = await s.bulkStep!("billing", "cancel", firstBatch("waiting"), "drain");
     assert.equal(result.done.length, 5);
     assert.equal(await count(s, "billing", "waiting"), 0);
     assert.equal(await count(s, "billing", "cancelled"), 5);
@@ -126,11 +126,7 @@ export function bulkContract(name: string, seed: Seed): void {
   }, queued);
 
   contract("signals an active job's worker and keeps it in place", async (s) => {
-    const result = await s.bulkStep!("transcode", "cancel", {
-      state: "active",
-      offset: 0,
-      limit: 100,
-    });
+    const result = await s.bulkStep!("transcode", "cancel", firstBatch("active"));
     assert.deepEqual(result, {
       examined: 1,
       kept: 1,

@@ -17,9 +17,10 @@ function fakeSource(gated = false) {
   const source = {
     bulkStep(_task: string, _action: string, step: BulkStep): Promise<BulkStepResult> {
       steps.push(step);
-      const ids = "ids" in step
-        ? step.ids
-        : Array.from({ length: Math.min(step.limit, 250 - step.offset) }, (_, i) => `j${i}`);
+      const ids = "ids" in step ? step.ids : Array.from(
+        { length: Math.min(step.limit, step.most, 250 - step.offset) },
+        (_, i) => `j${i}`,
+      );
       const result = {
         examined: ids.length,
         kept: 0,
@@ -71,8 +72,8 @@ Deno.test("Operations runs a whole state in steps of at most 100 until the count
   assert.equal(started.status, "running");
   const report = await done();
   assert.deepEqual(
-    steps.map((s) => "limit" in s ? s.limit : -1),
-    [100, 100, 50],
+    steps.map((s) => "most" in s ? [s.limit, s.most] : []),
+    [[100, 250], [100, 150], [100, 50]],
   );
   assert.equal(report.status, "done");
   assert.equal(report.done, 250);
@@ -156,4 +157,33 @@ Deno.test("Operations keeps only the newest finished operations", async () => {
   }
   assert.deepEqual(operations.list().map((o) => o.id), [ids[3], ids[2]]);
   assert.equal(operations.get(ids[0]), null);
+});
+
+Deno.test("Operations looks at full batches when few jobs are left among members it passes over", async () => {
+  // 250 members, one of them (the last) in the selected state: the rest stay in place.
+  const steps: BulkStep[] = [];
+  const source = {
+    bulkStep(_task: string, _action: string, step: BulkStep): Promise<BulkStepResult> {
+      steps.push(step);
+      if ("ids" in step) throw new Error("a state was selected");
+      const members = Array.from({ length: 250 }, (_, i) => i).slice(
+        step.offset,
+        step.offset + step.limit,
+      );
+      const match = members.filter((i) => i === 249).slice(0, step.most);
+      return Promise.resolve({
+        examined: members.length,
+        kept: members.length - match.length,
+        signalled: 0,
+        done: match.map((i) => ({ id: `j${i}`, from: "delayed" as const })),
+        skipped: [],
+      });
+    },
+  } as unknown as TaskSource;
+  const operations = new Operations();
+  const { full, done } = spec(source, { selector: { task: "t", state: "delayed" }, total: 1 });
+  operations.start(full);
+  const report = await done();
+  assert.equal(report.done, 1);
+  assert.equal(steps.length, 3, "three batches of 100, not one step per member");
 });

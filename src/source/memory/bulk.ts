@@ -88,14 +88,17 @@ export function bulkStep(
   const allowed: readonly string[] = BULK_ACTION_STATES[action];
   const byIds = "ids" in step;
   const ids = byIds ? step.ids : membersOf(queue, step.state, step.offset, step.limit);
+  const most = byIds ? ids.length : step.most;
   const result: BulkStepResult = {
-    examined: ids.length,
+    examined: 0,
     kept: 0,
     done: [],
     signalled: 0,
     skipped: [],
   };
   for (const id of ids) {
+    if (result.done.length >= most) break;
+    result.examined++;
     const state = queue.jobs.get(id)?.state;
     if (!state || !allowed.includes(state) || (!byIds && state !== step.state)) {
       if (byIds) result.skipped.push({ id, state: state ?? null });

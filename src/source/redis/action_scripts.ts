@@ -435,13 +435,15 @@ return redis.call('HDEL', KEYS[1], ARGV[1])
  * With mode `ids` the jobs are ARGV[10..], any of the allowed states. With
  * mode `state` they are the members `offset` to `offset + limit - 1` of the
  * state's list or set (waiting: the wait list from its head, then the
- * prioritized set), those in that state; a member in another state (the
- * delayed set holds retrying jobs too) is passed over and stays.
+ * prioritized set), those in that state, at most ARGV[10] of them (the
+ * step stops looking then); a member in another state (the delayed set
+ * holds retrying jobs too) is passed over and stays.
  *
  * KEYS = wait, prioritized, delayed, cancelled, events, cancel channel,
  *   marker, active, completed, failed, expired.
  * ARGV = jobPrefix, now, reason (`""` = none), action, mode (`ids` |
- *   `state`), state, offset, limit, allowed states (comma-separated), ids...
+ *   `state`), state, offset, limit, allowed states (comma-separated),
+ *   then the ids (mode `ids`) or the most to act on (mode `state`).
  * Returns `{ examined, kept in place, signalled, { id, from, ... },
  *   { skipped id, state or "", ... } }`.
  */
@@ -476,10 +478,14 @@ else
   take(redis.call('ZRANGE', finishedKeys[selected], offset, offset + limit - 1))
 end
 
-local kept, signalled, woke = 0, 0, false
+local most = #ids
+if mode == 'state' then most = tonumber(ARGV[10]) end
+local looked, kept, signalled, woke = 0, 0, 0, false
 local done, skipped = {}, {}
 local nowNumber = tonumber(now)
 for _, id in ipairs(ids) do
+  if #done / 2 >= most then break end
+  looked = looked + 1
   local jobKey = prefix .. id
   local state = redis.call('HGET', jobKey, 'state')
   if not state or not allowed[state] or (mode == 'state' and state ~= selected) then
@@ -520,6 +526,6 @@ for _, id in ipairs(ids) do
   end
 end
 if woke then redis.call('ZADD', markerKey, 0, '0') end
-return { #ids, kept, signalled, done, skipped }
+return { looked, kept, signalled, done, skipped }
 `,
 };

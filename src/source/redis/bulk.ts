@@ -75,7 +75,7 @@ export async function bulkStep(
     byIds ? 0 : step.offset,
     byIds ? step.ids.length : step.limit,
     BULK_ACTION_STATES[action].join(","),
-    ...(byIds ? step.ids : []),
+    ...(byIds ? step.ids : [step.most]),
   ];
   const [examined, kept, signalled, done, skipped] = await connection.call<
     [number, number, number, string[], string[]]
