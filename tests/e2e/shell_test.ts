@@ -159,8 +159,9 @@ browserTest("mounted at another base path, deep links and navigation stay below 
     await page.getByRole("link", { name: "send-email" }).click();
     await page.waitForURL("**/ops/queues/tasks/send-email**");
     await page.reload();
-    await page.locator(".page-title").filter({ hasText: "Task" }).waitFor();
-    assert.equal(await page.title(), "send-email — Acme queues");
+    // The task page is a lazy chunk: it names the tab once it has loaded, after the shell's top bar.
+    await page.locator(".task-name").filter({ hasText: "send-email" }).waitFor();
+    await page.waitForFunction(() => document.title === "send-email — Acme queues");
     await page.getByRole("link", { name: "Overview" }).click();
     assert.equal(new URL(page.url()).pathname, "/ops/queues/");
   });
