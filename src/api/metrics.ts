@@ -111,9 +111,8 @@ export function createBoardMetrics(
 
   async function read(): Promise<void> {
     const tasks = await source.listTasks();
-    const [stats, heads, recent, samples] = await Promise.all([
-      source.getStats(tasks),
-      source.getQueueHeads(tasks),
+    const [snapshots, recent, samples] = await Promise.all([
+      source.getQueueSnapshots(tasks),
       source.getThroughputByTask(tasks, { count: 2 }),
       Promise.all(tasks.map((task) => latency.sample(task))),
     ]);
@@ -122,14 +121,15 @@ export function createBoardMetrics(
       gauge.reset();
     }
     tasks.forEach((task, i) => {
-      for (const [state, count] of Object.entries(stats.get(task)!)) {
+      const { stats, heads } = snapshots.get(task)!;
+      for (const [state, count] of Object.entries(stats)) {
         jobs.set({ task, state }, count);
       }
       // The last closed minute: the current one is still being counted into.
       const closed = recent.get(task)![0];
       finished.set({ task, outcome: "completed" }, closed.completed);
       finished.set({ task, outcome: "failed" }, closed.failed);
-      const { oldestWaiting: waiting, nextDue } = heads.get(task)!;
+      const { oldestWaiting: waiting, nextDue } = heads;
       oldestWaiting.set({ task }, waiting ? Math.max(0, now - waiting.since) / 1000 : 0);
       overdue.set({ task }, nextDue ? Math.max(0, now - nextDue.at) / 1000 : 0);
       setQuantiles(task, samples[i]);

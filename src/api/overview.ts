@@ -24,9 +24,8 @@ const getOverview = apiRoute({
 export function overviewRoutes({ source, startedAt, options }: ApiDeps) {
   return apiRouter().openapi(getOverview, async (c) => {
     const tasks = await source.listTasks();
-    const [stats, heads, store, recent] = await Promise.all([
-      source.getStats(tasks),
-      source.getQueueHeads(tasks),
+    const [snapshots, store, recent] = await Promise.all([
+      source.getQueueSnapshots(tasks),
       source.getStoreInfo(),
       // One read serves the rate sparkline and, from its last minutes, the health.
       source.getThroughputByTask(tasks, { count: RATE_MINUTES }),
@@ -35,9 +34,8 @@ export function overviewRoutes({ source, startedAt, options }: ApiDeps) {
     const asOf = source.retryingAsOf(tasks);
     const body: OverviewResponse = {
       tasks: tasks.map((name) => {
-        const taskStats = stats.get(name)!;
+        const { stats: taskStats, heads: taskHeads } = snapshots.get(name)!;
         const minutes = recent.get(name)!;
-        const taskHeads = heads.get(name)!;
         const health = taskHealth(
           taskStats,
           minutes.slice(-HEALTH_WINDOW_MINUTES),
@@ -54,7 +52,7 @@ export function overviewRoutes({ source, startedAt, options }: ApiDeps) {
           rate: taskRate(minutes),
         };
       }),
-      totals: totalsOf(stats.values()),
+      totals: totalsOf([...snapshots.values()].map(({ stats }) => stats)),
       redis: {
         version: store.version,
         usedMemory: store.usedMemory,

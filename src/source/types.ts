@@ -226,6 +226,14 @@ export interface BulkStepResult {
   skipped: BulkSkip[];
 }
 
+/** A task's counts and queue heads, read together. */
+export interface QueueSnapshot {
+  /** Its counts per state. */
+  stats: QueueStats;
+  /** Its oldest waiting and active jobs and the delayed job due first. */
+  heads: QueueHeads;
+}
+
 /** Storage footprint of one task. */
 export interface TaskStorage {
   /** Keys the task holds. */
@@ -346,6 +354,13 @@ export interface TaskSource {
    * O(log N) for the set); nulls for a task the store does not know.
    */
   getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>>;
+  /**
+   * For each named task, its counts and queue heads together (what
+   * {@link TaskSource.getStats} and {@link TaskSource.getQueueHeads} give),
+   * in one batch: what a view of every task reads, in as few store
+   * commands as the source can.
+   */
+  getQueueSnapshots(tasks: string[]): Promise<Map<string, QueueSnapshot>>;
   /** Key count and memory of one task. */
   getTaskStorage(task: string): Promise<TaskStorage>;
   /**

@@ -43,6 +43,7 @@ import {
   type JobState,
   type LogPage,
   type QueueHeads,
+  type QueueSnapshot,
   type QueueStats,
   type RerunResult,
   RETRYABLE_STATES,
@@ -66,6 +67,7 @@ import {
   type WorkflowPage,
   type WorkflowState,
 } from "../source/types.ts";
+import { snapshotsOf } from "../source/snapshots.ts";
 import { decodeEventFields } from "../source/wire/event_fields.ts";
 import { decodeJob, decodeJobState, decodeLogs, decodeWorkflow } from "../source/wire/decode.ts";
 import { findTask, type TaskoraAppLike } from "./app.ts";
@@ -242,6 +244,11 @@ export class AppApiSource implements TaskSource {
   retryingAsOf(tasks: string[]): Map<string, number | null> {
     const now = Date.now();
     return new Map(tasks.map((task) => [task, now]));
+  }
+
+  /** Counts and heads per task, read one after the other (see `snapshots.ts`). */
+  getQueueSnapshots(tasks: string[]): Promise<Map<string, QueueSnapshot>> {
+    return snapshotsOf(this, tasks);
   }
 
   /**

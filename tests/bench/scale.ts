@@ -79,8 +79,8 @@ async function run(jobs: number): Promise<void> {
     trips.push(proxy.roundTrips);
   }
   const perRequest = sum(calls) / RUNS;
-  // What the counts and queue-heads scripts run inside: the rest went over the wire.
-  const wire = sum(calls) - sum(calls, ["llen", "zcard", "lindex", "hget", "zrange"]);
+  // What the snapshot script runs inside: the rest went over the wire.
+  const wire = sum(calls) - sum(calls, ["llen", "zcard", "lindex", "hget", "hmget", "zrange"]);
   console.log(
     `overview: median ${median(timings).toFixed(2)} ms, ${median(trips)} round trip(s), ` +
       `${(wire / RUNS).toFixed(1)} wire commands per request (${

@@ -181,6 +181,27 @@ export function lookupContract(name: string, seed: Seed): void {
     }
   });
 
+  Deno.test(`${name}: a queue snapshot is the task's counts and heads, read together`, async () => {
+    const harness = await seed(withBusyBilling(readFixture()));
+    try {
+      const { source } = harness;
+      const tasks = ["billing", "send-email", "resize-image", "no-such-task"];
+      const [snapshots, stats, heads] = await Promise.all([
+        source.getQueueSnapshots(tasks),
+        source.getStats(tasks),
+        source.getQueueHeads(tasks),
+      ]);
+      assert.deepEqual([...snapshots.keys()], tasks);
+      for (const task of tasks) {
+        assert.deepEqual(snapshots.get(task), { stats: stats.get(task), heads: heads.get(task) });
+      }
+      assert.equal(snapshots.get("billing")?.heads.oldestActive?.id, "a-old");
+      assert.ok((snapshots.get("send-email")?.stats.failed ?? 0) > 0);
+    } finally {
+      await harness.close();
+    }
+  });
+
   Deno.test(`${name}: the oldest waiting job is the prioritized head when it waits longer`, async () => {
     // The retried prioritized job restarted before the wait list's tail became runnable.
     const harness = await seed(withBusyBilling(readFixture(), T - 2500));

@@ -74,21 +74,20 @@ Deno.test("the overview's Redis commands are O(tasks): the same for 10 and 5,000
     big = await overviewCommands(client, url);
   });
   assert.deepEqual(big, small, "no command count grows with the delayed sets");
-  // Per task: 1 counts script (8 LLEN/ZCARD inside), 1 queue-heads script (inside: LINDEX of
-  // active and wait, HGET, ZRANGE 0 0 of delayed and prioritized, HMGET of the waiting heads),
-  // 2 MGET; and 2 INFO.
+  // Per task: 1 snapshot script (inside: 8 LLEN/ZCARD; LINDEX of active and wait, HGET, ZRANGE 0 0
+  // of delayed and prioritized, HMGET of the waiting heads), 2 MGET; and 2 INFO.
   assert.ok(
-    total(big) <= TASKS.length * 19 + 2,
+    total(big) <= TASKS.length * 18 + 2,
     `${total(big)} commands for ${TASKS.length} tasks`,
   );
   assert.equal(
     big.get("evalsha") ?? 0,
-    2 * TASKS.length,
-    "two O(1) scripts per task: the counts and the queue heads",
+    TASKS.length,
+    "one O(1) script per task: its counts and queue heads",
   );
   const inside = total(big, ["llen", "zcard", "lindex", "hget", "hmget", "zrange"]);
   assert.ok(
-    total(big) - inside <= TASKS.length * 4 + 2,
+    total(big) - inside <= TASKS.length * 3 + 2,
     `${total(big) - inside} commands on the wire for ${TASKS.length} tasks`,
   );
 });

@@ -31,6 +31,7 @@ import {
   type LogEntry,
   type LogPage,
   type QueueHeads,
+  type QueueSnapshot,
   type QueueStats,
   type RerunResult,
   RETRYABLE_STATES,
@@ -56,6 +57,7 @@ import {
   type WorkflowState,
   type WorkflowSummary,
 } from "../types.ts";
+import { snapshotsOf } from "../snapshots.ts";
 import { decodeSchedule, decodeWorkflow, scheduleLastJobId } from "../wire/decode.ts";
 import { decodeEventFields } from "../wire/event_fields.ts";
 import { triggerJobId } from "../trigger_id.ts";
@@ -219,6 +221,11 @@ export class MemorySource implements TaskSource {
   retryingAsOf(tasks: string[]): Map<string, number | null> {
     const now = Date.now();
     return new Map(tasks.map((task) => [task, now]));
+  }
+
+  /** Counts and heads per task, read one after the other (see `snapshots.ts`). */
+  getQueueSnapshots(tasks: string[]): Promise<Map<string, QueueSnapshot>> {
+    return snapshotsOf(this, tasks);
   }
 
   /**

@@ -71,6 +71,8 @@ export interface EventReaderDeps {
   listTasks: () => Promise<string[]>;
   /** Rediscovers the task list now. */
   refreshTasks: () => Promise<string[]>;
+  /** Waits `ms` or until `signal` aborts (default: a timer); a test passes its own to see the pauses. */
+  pause?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /** A stream entry as XREAD returns it: id and flat field list. */
@@ -205,6 +207,7 @@ export class RedisEventReader {
   readonly #timeoutMs: number;
   readonly #pollMs: number;
   readonly #idlePollMs: number;
+  readonly #pause: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly #listeners = new Set<(event: TaskEvent) => void>();
   #run: { stop: AbortController; done: Promise<void> } | null = null;
   #connections = 0;
@@ -219,6 +222,7 @@ export class RedisEventReader {
     this.#timeoutMs = options.timeoutMs ?? 2000;
     this.#pollMs = options.pollMs ?? 250;
     this.#idlePollMs = Math.max(this.#pollMs, options.idlePollMs ?? 1000);
+    this.#pause = deps.pause ?? pause;
   }
 
   /** Whether the read loop runs. */
@@ -288,7 +292,7 @@ export class RedisEventReader {
             wait = this.#pollMs;
             return reply;
           }
-          await pause(wait, signal);
+          await this.#pause(wait, signal);
           wait = Math.min(wait * 2, this.#idlePollMs);
           return null;
         },
@@ -369,7 +373,7 @@ export class RedisEventReader {
           }
           if (signal.aborted) break;
           if (streams.size === 0) {
-            await pause(this.#blockMs, signal);
+            await this.#pause(this.#blockMs, signal);
             continue;
           }
           const reply = await source.read(streams, signal);
@@ -387,7 +391,7 @@ export class RedisEventReader {
           source?.release();
           source = null;
           failures++;
-          await pause(backoffDelay(failures), signal);
+          await this.#pause(backoffDelay(failures), signal);
         }
       }
     } finally {

@@ -36,6 +36,7 @@ import type {
   JobState,
   LogPage,
   QueueHeads,
+  QueueSnapshot,
   QueueStats,
   RerunResult,
   RetryableState,
@@ -81,6 +82,7 @@ import { MigrationWatch } from "./migration_watch.ts";
 import type { MigrationLock } from "../../contract/migration_lock.ts";
 import type { SchedulerLeadership, TaskLiveness } from "../../contract/liveness.ts";
 import { getQueueHeads } from "./queue_heads.ts";
+import { getQueueSnapshots } from "./queue_snapshot.ts";
 import { getFinishedTimings } from "./finished_timings.ts";
 import { RecentJobIds } from "./recent_job_ids.ts";
 import { rerunJob } from "./rerun.ts";
@@ -318,6 +320,18 @@ export class RedisTaskSource implements TaskSource {
     await this.#ready();
     this.#countsWatch.touch();
     await this.#reconciler.run();
+  }
+
+  /** Counts and heads per task, one script call each; see `queue_snapshot.ts`. */
+  async getQueueSnapshots(tasks: string[]): Promise<Map<string, QueueSnapshot>> {
+    await this.#ready();
+    this.#countsWatch.touch();
+    return await getQueueSnapshots(
+      this.connection,
+      tasks,
+      (task) => this.#split.read(task).retrying,
+      this.prefix,
+    );
   }
 
   /** The job active longest and the one due first, per task; see `queue_heads.ts`. */

@@ -13,35 +13,42 @@ import type { RedisConnection } from "./client.ts";
 import type { LuaScript } from "./scripts.ts";
 
 /**
- * KEYS[1] = active list, KEYS[2] = delayed set, KEYS[3] = wait list,
- * KEYS[4] = prioritized set; ARGV[1] = jobPrefix.
- * Workers LPUSH the jobs they claim, so the active list's tail is the one
- * claimed longest ago; its hash's `processedOn` says when that attempt
- * started. The delayed set's lowest score is the next run-at. A worker takes
- * the wait list's tail (the oldest LPUSH) first, else the prioritized set's
- * head: of those two the longer waiting is the queue's latency, read from
- * `ts`, `delay` and `processedOn` of each. Returns
- * `{ activeId, processedOn, dueId, runAt, waitId, ts, delay, processedOn,
- * prioId, ts, delay, processedOn }`, `""` for what is missing.
+ * `heads(active, delayed, wait, prioritized, jobPrefix)`: workers LPUSH the
+ * jobs they claim, so the active list's tail is the one claimed longest ago;
+ * its hash's `processedOn` says when that attempt started. The delayed set's
+ * lowest score is the next run-at. A worker takes the wait list's tail (the
+ * oldest LPUSH) first, else the prioritized set's head: of those two the
+ * longer waiting is the queue's latency, read from `ts`, `delay` and
+ * `processedOn` of each. Returns `{ activeId, processedOn, dueId, runAt,
+ * waitId, ts, delay, processedOn, prioId, ts, delay, processedOn }`, `""`
+ * for what is missing. O(1) reads, and O(log N) for the sets.
  */
+export const HEADS_LUA = `
+local function heads(activeKey, delayedKey, waitKey, prioritizedKey, jobPrefix)
+  local function queued(id)
+    if not id then return { '', '', '', '' } end
+    local f = redis.call('HMGET', jobPrefix .. id, 'ts', 'delay', 'processedOn')
+    return { id, f[1] or '', f[2] or '', f[3] or '' }
+  end
+  local active = redis.call('LINDEX', activeKey, -1)
+  local since = ''
+  if active then since = redis.call('HGET', jobPrefix .. active, 'processedOn') or '' end
+  local due = redis.call('ZRANGE', delayedKey, 0, 0, 'WITHSCORES')
+  local reply = { active or '', since, due[1] or '', due[2] or '' }
+  local waiting = queued(redis.call('LINDEX', waitKey, -1))
+  local prioritized = queued(redis.call('ZRANGE', prioritizedKey, 0, 0)[1])
+  for i = 1, 4 do reply[4 + i] = waiting[i] end
+  for i = 1, 4 do reply[8 + i] = prioritized[i] end
+  return reply
+end
+`;
+
+/** KEYS = active list, delayed set, wait list, prioritized set; ARGV[1] = jobPrefix: {@link HEADS_LUA}. */
 export const QUEUE_HEADS: LuaScript = {
   name: "queue-heads",
-  source: `
-local function queued(id)
-  if not id then return { '', '', '', '' } end
-  local f = redis.call('HMGET', ARGV[1] .. id, 'ts', 'delay', 'processedOn')
-  return { id, f[1] or '', f[2] or '', f[3] or '' }
-end
-local active = redis.call('LINDEX', KEYS[1], -1)
-local since = ''
-if active then since = redis.call('HGET', ARGV[1] .. active, 'processedOn') or '' end
-local due = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-local reply = { active or '', since, due[1] or '', due[2] or '' }
-local waiting = queued(redis.call('LINDEX', KEYS[3], -1))
-local prioritized = queued(redis.call('ZRANGE', KEYS[4], 0, 0)[1])
-for i = 1, 4 do reply[4 + i] = waiting[i] end
-for i = 1, 4 do reply[8 + i] = prioritized[i] end
-return reply
+  source: `#!lua flags=no-writes
+${HEADS_LUA}
+return heads(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1])
 `,
 };
 
@@ -76,18 +83,19 @@ export async function getQueueHeads(
       args: [keys.jobPrefix],
     };
   })) as string[][];
-  const heads = new Map<string, QueueHeads>();
-  unique.forEach((task, i) => {
-    const [activeId, since, dueId, at] = replies[i];
-    const waiting = [
-      waitingOf(replies[i].slice(4, 8) as Queued),
-      waitingOf(replies[i].slice(8, 12) as Queued),
-    ].filter((head) => head !== null);
-    heads.set(task, {
-      oldestWaiting: waiting.sort((a, b) => a.since - b.since)[0] ?? null,
-      oldestActive: activeId && since !== "" ? { id: activeId, since: Number(since) } : null,
-      nextDue: dueId ? { id: dueId, at: Number(at) } : null,
-    });
-  });
-  return heads;
+  return new Map(unique.map((task, i) => [task, headsOf(replies[i])]));
+}
+
+/** Turns a reply of {@link HEADS_LUA} into a task's {@link QueueHeads}. */
+export function headsOf(reply: readonly string[]): QueueHeads {
+  const [activeId, since, dueId, at] = reply;
+  const waiting = [
+    waitingOf(reply.slice(4, 8) as Queued),
+    waitingOf(reply.slice(8, 12) as Queued),
+  ].filter((head) => head !== null);
+  return {
+    oldestWaiting: waiting.sort((a, b) => a.since - b.since)[0] ?? null,
+    oldestActive: activeId && since !== "" ? { id: activeId, since: Number(since) } : null,
+    nextDue: dueId ? { id: dueId, at: Number(at) } : null,
+  };
 }

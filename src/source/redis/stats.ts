@@ -11,41 +11,53 @@ import type { RedisConnection, ScriptCall } from "./client.ts";
 import type { LuaScript } from "./scripts.ts";
 
 /**
- * KEYS = wait, prioritized, active, delayed, completed, failed, expired,
- * cancelled; returns their sizes in that order. Eight O(1) reads in one
- * call, so a many-task overview sends one command per task rather than
- * eight: the client's per-command cost, not Redis, dominated its time.
- * `no-writes` lets Redis run it on a replica and during `CLIENT PAUSE WRITE`.
+ * `counts()`: the sizes of KEYS[1..8] = wait, prioritized, active, delayed,
+ * completed, failed, expired, cancelled, in that order (the key order of
+ * {@link countsCall}). Eight O(1) reads.
+ */
+export const COUNTS_LUA = `
+local function counts()
+  return {
+    redis.call('LLEN', KEYS[1]), redis.call('ZCARD', KEYS[2]),
+    redis.call('LLEN', KEYS[3]), redis.call('ZCARD', KEYS[4]),
+    redis.call('ZCARD', KEYS[5]), redis.call('ZCARD', KEYS[6]),
+    redis.call('ZCARD', KEYS[7]), redis.call('ZCARD', KEYS[8]),
+  }
+end
+`;
+
+/**
+ * A task's eight counts ({@link COUNTS_LUA}) in one call, so a many-task
+ * read sends one command per task rather than eight: the client's
+ * per-command cost, not Redis, dominated its time. `no-writes` lets Redis
+ * run it on a replica and during `CLIENT PAUSE WRITE`.
  */
 export const QUEUE_COUNTS: LuaScript = {
   name: "queue-counts",
   source: `#!lua flags=no-writes
-return {
-  redis.call('LLEN', KEYS[1]), redis.call('ZCARD', KEYS[2]),
-  redis.call('LLEN', KEYS[3]), redis.call('ZCARD', KEYS[4]),
-  redis.call('ZCARD', KEYS[5]), redis.call('ZCARD', KEYS[6]),
-  redis.call('ZCARD', KEYS[7]), redis.call('ZCARD', KEYS[8]),
-}
+${COUNTS_LUA}
+return counts()
 `,
 };
 
+/** The key order of {@link COUNTS_LUA}. */
+export function countKeys(task: string, prefix?: string): string[] {
+  const keys = taskKeys(task, prefix);
+  return [
+    keys.wait,
+    keys.prioritized,
+    keys.active,
+    keys.delayed,
+    keys.completed,
+    keys.failed,
+    keys.expired,
+    keys.cancelled,
+  ];
+}
+
 /** The {@link QUEUE_COUNTS} call of one task. */
 export function countsCall(task: string, prefix?: string): ScriptCall {
-  const keys = taskKeys(task, prefix);
-  return {
-    script: QUEUE_COUNTS,
-    keys: [
-      keys.wait,
-      keys.prioritized,
-      keys.active,
-      keys.delayed,
-      keys.completed,
-      keys.failed,
-      keys.expired,
-      keys.cancelled,
-    ],
-    args: [],
-  };
+  return { script: QUEUE_COUNTS, keys: countKeys(task, prefix), args: [] };
 }
 
 /**

@@ -1,0 +1,23 @@
+/**
+ * Queue snapshots for a source with no cheaper way to read a task's counts
+ * and heads together than reading each.
+ *
+ * @module
+ */
+
+import type { QueueSnapshot, TaskSource } from "./types.ts";
+
+/**
+ * A snapshot per task from {@link TaskSource.getStats} and
+ * {@link TaskSource.getQueueHeads}, for a source with no cheaper way to read
+ * both.
+ */
+export async function snapshotsOf(
+  source: Pick<TaskSource, "getStats" | "getQueueHeads">,
+  tasks: string[],
+): Promise<Map<string, QueueSnapshot>> {
+  const [stats, heads] = await Promise.all([source.getStats(tasks), source.getQueueHeads(tasks)]);
+  return new Map(
+    [...stats].map(([task, counts]) => [task, { stats: counts, heads: heads.get(task)! }]),
+  );
+}
