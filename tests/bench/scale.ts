@@ -14,7 +14,11 @@
 import { createBoard } from "../../mod.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
-import { commandsOf as delta, totalCalls as sum } from "../helpers/command_stats.ts";
+import {
+  commandsOf as delta,
+  SNAPSHOT_INNER_COMMANDS,
+  totalCalls as sum,
+} from "../helpers/command_stats.ts";
 import { fillRedis } from "../helpers/wire_writer.ts";
 import { startRoundTripProxy } from "./rtt_proxy.ts";
 
@@ -80,7 +84,7 @@ async function run(jobs: number): Promise<void> {
   }
   const perRequest = sum(calls) / RUNS;
   // What the snapshot script runs inside: the rest went over the wire.
-  const wire = sum(calls) - sum(calls, ["llen", "zcard", "lindex", "hget", "hmget", "zrange"]);
+  const wire = sum(calls) - sum(calls, SNAPSHOT_INNER_COMMANDS);
   console.log(
     `overview: median ${median(timings).toFixed(2)} ms, ${median(trips)} round trip(s), ` +
       `${(wire / RUNS).toFixed(1)} wire commands per request (${

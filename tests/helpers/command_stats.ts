@@ -40,3 +40,17 @@ export function totalCalls(calls: Map<string, number>, names?: readonly string[]
   for (const [name, n] of calls) if (!names || names.includes(name)) sum += n;
   return sum;
 }
+
+/**
+ * The commands the overview's queue-snapshot script runs inside Redis
+ * (`src/source/redis/queue_snapshot.ts`); of an overview's commands, the
+ * others went over the wire.
+ */
+export const SNAPSHOT_INNER_COMMANDS: readonly string[] = [
+  "llen",
+  "zcard",
+  "lindex",
+  "hget",
+  "hmget",
+  "zrange",
+];
