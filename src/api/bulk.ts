@@ -13,7 +13,8 @@ import { type BulkOperation, MAX_BULK_IDS } from "../contract/bulk.ts";
 import { BoardError, invalidParam } from "../errors.ts";
 import { ANONYMOUS, type UserEnv } from "../auth/user.ts";
 import { bodyOf, jsonBody, textField } from "./body.ts";
-import { bulkSelector } from "./bulk_selector.ts";
+import { countMatches, matchReader } from "./bulk_filter.ts";
+import { bulkSelector, isFilterSelection } from "./bulk_selector.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import {
@@ -31,10 +32,13 @@ const tags = ["bulk"];
  */
 const SelectorSchema = z.unknown().openapi({
   type: "object",
-  description: `\`{ task, ids }\`: some jobs (1 to ${MAX_BULK_IDS} ids), or \`{ task, state }\`: ` +
+  description: `\`{ task, ids }\`: some jobs (1 to ${MAX_BULK_IDS} ids); \`{ task, state }\`: ` +
     "every job in a state the action acts on (retry: failed, cancelled, expired; cancel: " +
     "waiting, delayed, retrying, active; promote: delayed, retrying; delete: completed, " +
-    "failed, cancelled, expired)",
+    "failed, cancelled, expired); or `{ task, state, filter }`: those of them matching a " +
+    'filter, given as the search\'s query parameters (`{ "field": "error", "contains": ' +
+    '"timeout" }`). A filter\'s dry run walks the whole range once to count its matches ' +
+    "(a time range alone on a finished state is counted from the index).",
 });
 
 const startBulk = apiRoute({
@@ -103,20 +107,25 @@ function operationNotFound(id: string): BoardError {
 
 /** What an ended operation did, in words, for the audit trail. */
 function summary(operation: BulkOperation): string {
-  const { done, skipped, total, status } = operation;
+  const { done, skipped, total, status, selection, scanned } = operation;
   const how = status === "done"
     ? ""
     : ` (${status}${operation.error ? `: ${operation.error}` : ""})`;
+  if ("filter" in selection) {
+    const filter = new URLSearchParams(selection.filter).toString();
+    return `${done} done, ${skipped} skipped, of the ${selection.state} jobs matching ${filter} ` +
+      `(${scanned} of ${total} scanned)${how}`;
+  }
   return `${done} of ${total} done, ${skipped} skipped${how}`;
 }
 
 /** Routes `/bulk` and `/operations`. */
-export function bulkRoutes({ source, operations, events, audit }: ApiDeps) {
+export function bulkRoutes({ source, operations, events, audit, present, options }: ApiDeps) {
   return apiRouter<UserEnv>()
     .openapi(startBulk, async (c) => {
       const body = c.req.valid("json");
       const { action, reason } = body;
-      const selector = bulkSelector(body.selector, action);
+      const selector = bulkSelector(body.selector, action, options.redact);
       if (reason !== undefined && action !== "cancel") {
         throw invalidParam("reason", "goes with the cancel action only");
       }
@@ -127,16 +136,26 @@ export function bulkRoutes({ source, operations, events, audit }: ApiDeps) {
             "jobs in atomic steps: bulk actions are off here",
         );
       }
-      const count = await source.countBulk(action, selector);
       const { task } = selector;
       if (body.dryRun) {
+        const count = isFilterSelection(selector)
+          ? await countMatches(matchReader(source, present, selector), selector, c.req.raw.signal)
+          : await source.countBulk(action, selector);
         return c.json({ ok: true as const, dryRun: true as const, task, action, count }, 200);
       }
+      const matches = isFilterSelection(selector)
+        ? matchReader(source, present, selector)
+        : undefined;
+      // A filter's operation walks its range: that is its total (and the read finds an unknown task).
+      const total = matches
+        ? (await matches(null)).total
+        : await source.countBulk(action, selector);
       const operation = operations.start({
         source,
         action,
         selector,
-        total: count,
+        matches,
+        total,
         user: c.get("user") ?? ANONYMOUS,
         reason,
         onProgress: (progress) => events.publish("bulk:progress", progress, task),

@@ -1,8 +1,8 @@
 /**
  * Reading a bulk request's `selector` from a JSON body (against its `action`), each
- * mistake a 400 `INVALID_PARAM` naming the field. A filter on a whole-state
- * selection (time range, error text, payload) is parsed here when one is
- * supported; until then one is refused rather than ignored.
+ * mistake a 400 `INVALID_PARAM` naming the field. A filter on a state is
+ * parsed as the search parses its query string (`job_filter.ts`), so "every
+ * job matching this filter" is the very set the search found.
  *
  * @module
  */
@@ -10,13 +10,55 @@
 import {
   BULK_ACTION_STATES,
   type BulkAction,
-  type BulkSelector,
+  type BulkIdSelector,
+  type BulkStateSelector,
   MAX_BULK_IDS,
 } from "../contract/bulk.ts";
+import { JOB_FILTER_PARAMS, type JobFilter, type JobFilterQuery } from "../contract/job_filter.ts";
 import { JOB_STATES, type JobState } from "../contract/states.ts";
 import { invalidParam } from "../errors.ts";
 import { listOr } from "../source/refusals.ts";
+import { isEmptyFilter, parseJobFilter } from "./job_filter.ts";
 import { MAX_JOB_ID_LENGTH } from "./params.ts";
+
+/** The jobs of a state matching a filter: the filter parsed, and as it was given. */
+export interface FilterSelection extends BulkStateSelector {
+  /** The parsed filter, at least one part set. */
+  filter: JobFilter;
+  /** The filter as the request gave it, echoed in the operation. */
+  query: JobFilterQuery;
+}
+
+/** A selector as the board acts on it. */
+export type ParsedSelector = BulkIdSelector | BulkStateSelector | FilterSelection;
+
+/** Whether a selector carries a filter. */
+export function isFilterSelection(selector: ParsedSelector): selector is FilterSelection {
+  return "filter" in selector;
+}
+
+function filterQueryOf(value: unknown): JobFilterQuery {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw invalidParam(
+      "selector.filter",
+      `must be an object of the search's parameters (${JOB_FILTER_PARAMS.join(", ")})`,
+    );
+  }
+  const query: JobFilterQuery = {};
+  for (const [key, raw] of Object.entries(value)) {
+    if (!(JOB_FILTER_PARAMS as readonly string[]).includes(key)) {
+      throw invalidParam(
+        "selector.filter",
+        `unknown field ${key} (known: ${JOB_FILTER_PARAMS.join(", ")})`,
+      );
+    }
+    if (typeof raw !== "string") {
+      throw invalidParam(`selector.filter.${key}`, "must be a string, as in the search's URL");
+    }
+    query[key as keyof JobFilterQuery] = raw;
+  }
+  return query;
+}
 
 const SELECTOR_FIELDS = ["task", "ids", "state", "filter"];
 
@@ -37,10 +79,21 @@ function idsOf(value: unknown): string[] {
   return [...new Set(value as string[])];
 }
 
-/** The `selector` field, checked against what `action` acts on. */
-export function bulkSelector(value: unknown, action: BulkAction): BulkSelector {
+/**
+ * The `selector` field, checked against what `action` acts on. `redact` is
+ * the board's redaction keys: a filter's key path through one is refused,
+ * as in the search.
+ */
+export function bulkSelector(
+  value: unknown,
+  action: BulkAction,
+  redact: readonly string[],
+): ParsedSelector {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw invalidParam("selector", "must be { task, ids } or { task, state }");
+    throw invalidParam(
+      "selector",
+      "must be { task, ids }, { task, state } or { task, state, filter }",
+    );
   }
   const fields = value as Record<string, unknown>;
   const unknown = Object.keys(fields).filter((key) => !SELECTOR_FIELDS.includes(key));
@@ -69,11 +122,14 @@ export function bulkSelector(value: unknown, action: BulkAction): BulkSelector {
       `${action} acts on ${listOr(allowed)} jobs, not on ${state} ones`,
     );
   }
-  if (fields.filter !== undefined) {
-    throw invalidParam(
-      "selector.filter",
-      "no filter is supported yet: select ids or a whole state",
-    );
-  }
-  return { task, state: state as JobState };
+  const selected = { task, state: state as JobState };
+  if (fields.filter === undefined) return selected;
+  const query = filterQueryOf(fields.filter);
+  const filter = parseJobFilter(
+    (name) => query[name as keyof JobFilterQuery],
+    redact,
+    "selector.filter.",
+  );
+  // No part set: the whole state, counted and acted on as such.
+  return isEmptyFilter(filter) ? selected : { ...selected, filter, query };
 }

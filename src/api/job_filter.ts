@@ -1,8 +1,8 @@
 /**
  * Parsing a {@link JobFilter} and a search cursor from a query string, with a
  * 400 `INVALID_PARAM` that names the parameter. One module for every route
- * that acts on "the jobs matching this filter" (the search stream now, bulk
- * actions later), so they all read the URL the same way.
+ * that acts on "the jobs matching this filter" (the search stream, bulk
+ * actions), so they all read a filter the same way.
  *
  * Parameters: `from`, `to` (epoch ms, or an ISO 8601 date or date-time with
  * a zone), `id` (id prefix), `field` (data, result, error, logs) with either
@@ -66,14 +66,15 @@ function bounded(name: string, raw: string, max: number): string {
 }
 
 /** Splits a dot path, refusing empty segments, too many of them, and keys the board redacts. */
-function parsePath(raw: string, redact: readonly string[]): string[] {
-  const path = bounded("path", raw, MAX_NEEDLE_CHARS).split(".");
+function parsePath(raw: string, redact: readonly string[], prefix: string): string[] {
+  const name = `${prefix}path`;
+  const path = bounded(name, raw, MAX_NEEDLE_CHARS).split(".");
   if (path.length > MAX_PATH_DEPTH) {
-    throw invalidParam("path", `must have at most ${MAX_PATH_DEPTH} segments (got ${path.length})`);
+    throw invalidParam(name, `must have at most ${MAX_PATH_DEPTH} segments (got ${path.length})`);
   }
   if (path.some((segment) => segment === "")) {
     throw invalidParam(
-      "path",
+      name,
       `must be keys joined by dots, like user.id or items.0.sku (got "${raw}")`,
     );
   }
@@ -81,12 +82,16 @@ function parsePath(raw: string, redact: readonly string[]): string[] {
   const hidden = path.find((segment) => masked.has(segment.toLowerCase()));
   if (hidden !== undefined) {
     // Its values are masked on every page: a search must not reveal them either.
-    throw invalidParam("path", `"${hidden}" is a redacted key: its values cannot be searched`);
+    throw invalidParam(name, `"${hidden}" is a redacted key: its values cannot be searched`);
   }
   return path;
 }
 
-function parsePayload(query: QueryReader, redact: readonly string[]): PayloadCondition | null {
+function parsePayload(
+  query: QueryReader,
+  redact: readonly string[],
+  prefix: string,
+): PayloadCondition | null {
   const field = query("field") || undefined;
   const contains = query("contains") || undefined;
   const path = query("path") || undefined;
@@ -94,46 +99,58 @@ function parsePayload(query: QueryReader, redact: readonly string[]): PayloadCon
   if (field === undefined) {
     const stray = contains !== undefined ? "contains" : path !== undefined ? "path" : null;
     if (stray) {
-      throw invalidParam("field", `is needed with ${stray}: one of ${SEARCH_FIELDS.join(", ")}`);
+      throw invalidParam(
+        `${prefix}field`,
+        `is needed with ${stray}: one of ${SEARCH_FIELDS.join(", ")}`,
+      );
     }
     return null;
   }
   if (!(SEARCH_FIELDS as readonly string[]).includes(field)) {
     throw invalidParam(
-      "field",
+      `${prefix}field`,
       `must be one of ${SEARCH_FIELDS.join(", ")} (got "${field.slice(0, 64)}")`,
     );
   }
   const searched = field as SearchField;
   if (contains !== undefined) {
-    if (path !== undefined) throw invalidParam("path", "cannot be given with contains: choose one");
-    return { field: searched, contains: bounded("contains", contains, MAX_NEEDLE_CHARS) };
+    if (path !== undefined) {
+      throw invalidParam(`${prefix}path`, "cannot be given with contains: choose one");
+    }
+    return { field: searched, contains: bounded(`${prefix}contains`, contains, MAX_NEEDLE_CHARS) };
   }
-  if (path === undefined) throw invalidParam("contains", "or path and value are needed with field");
+  if (path === undefined) {
+    throw invalidParam(`${prefix}contains`, "or path and value are needed with field");
+  }
   if (value === undefined) {
-    throw invalidParam("value", "is needed with path (an empty value is value=)");
+    throw invalidParam(`${prefix}value`, "is needed with path (an empty value is value=)");
   }
   return {
     field: searched,
-    path: parsePath(path, redact),
-    value: bounded("value", value, MAX_NEEDLE_CHARS),
+    path: parsePath(path, redact, prefix),
+    value: bounded(`${prefix}value`, value, MAX_NEEDLE_CHARS),
   };
 }
 
 /**
  * Parses the filter of a job search from the query. `redact` is the board's
- * redaction keys: a key path through one of them is refused.
+ * redaction keys: a key path through one of them is refused. `prefix` goes
+ * before each parameter's name in a refusal (`selector.filter.` in a body).
  */
-export function parseJobFilter(query: QueryReader, redact: readonly string[]): JobFilter {
+export function parseJobFilter(
+  query: QueryReader,
+  redact: readonly string[],
+  prefix = "",
+): JobFilter {
   const time = (name: string) => {
     const raw = query(name);
-    return raw === undefined || raw === "" ? null : parseTime(name, raw);
+    return raw === undefined || raw === "" ? null : parseTime(`${prefix}${name}`, raw);
   };
   const from = time("from");
   const to = time("to");
   if (from !== null && to !== null && from > to) {
     throw invalidParam(
-      "to",
+      `${prefix}to`,
       `must not be before from (${new Date(to).toISOString()} < ${new Date(from).toISOString()})`,
     );
   }
@@ -141,8 +158,10 @@ export function parseJobFilter(query: QueryReader, redact: readonly string[]): J
   return {
     from,
     to,
-    idPrefix: id === undefined || id === "" ? null : bounded("id", id, MAX_ID_PREFIX_CHARS),
-    payload: parsePayload(query, redact),
+    idPrefix: id === undefined || id === ""
+      ? null
+      : bounded(`${prefix}id`, id, MAX_ID_PREFIX_CHARS),
+    payload: parsePayload(query, redact, prefix),
   };
 }
 

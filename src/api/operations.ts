@@ -2,7 +2,8 @@
  * The bulk operations of one board: each runs server-side as a loop of
  * atomic steps of at most {@link BULK_BATCH} jobs ({@link TaskSource.bulkStep}),
  * reports its progress after each step, can be cancelled between two
- * steps, and ends with what it did and what it skipped.
+ * steps, and ends with what it did and what it skipped. A filter selection
+ * walks the state as the search does and acts on each slice's matches.
  *
  * Bounds: at most `maxRunning` operations run at once on a board (another
  * start is refused); finished ones are kept for `keepMs` and only the
@@ -16,11 +17,13 @@ import {
   BULK_BATCH,
   type BulkAction,
   type BulkOperation,
-  type BulkSelector,
   MAX_LISTED_SKIPS,
 } from "../contract/bulk.ts";
 import { BoardError } from "../errors.ts";
-import type { BulkStep, BulkStepResult, TaskSource } from "../source/types.ts";
+import { positionAfterRemoving } from "../source/search_position.ts";
+import type { BulkStep, BulkStepResult, SearchPosition, TaskSource } from "../source/types.ts";
+import type { MatchReader } from "./bulk_filter.ts";
+import { isFilterSelection, type ParsedSelector } from "./bulk_selector.ts";
 
 /** Options of {@link Operations}. */
 export interface OperationsOptions {
@@ -39,9 +42,14 @@ export interface OperationSpec {
   /** The source the steps go to. */
   source: TaskSource;
   action: BulkAction;
-  selector: BulkSelector;
-  /** The jobs it means to act on (the count taken when it starts). */
+  selector: ParsedSelector;
+  /**
+   * The jobs it means to act on (the count taken when it starts); for a
+   * filter, the jobs of the range it scans.
+   */
   total: number;
+  /** Reads a filter selection's matches (a filter selection only). */
+  matches?: MatchReader;
   /** Who started it. */
   user: string;
   /** A cancel's reason. */
@@ -102,10 +110,15 @@ export class Operations {
       id: crypto.randomUUID(),
       task: selector.task,
       action: spec.action,
-      selection: "ids" in selector ? { ids: selector.ids.length } : { state: selector.state },
+      selection: "ids" in selector
+        ? { ids: selector.ids.length }
+        : isFilterSelection(selector)
+        ? { state: selector.state, filter: selector.query }
+        : { state: selector.state },
       user: spec.user,
       status: "running",
       total: spec.total,
+      scanned: isFilterSelection(selector) ? 0 : null,
       done: 0,
       skipped: 0,
       skippedJobs: [],
@@ -161,6 +174,11 @@ export class Operations {
   async #run(entry: Entry, spec: OperationSpec): Promise<void> {
     const { operation } = entry;
     let reportedAt = 0;
+    const report = () => {
+      if (performance.now() - reportedAt < this.#progressEveryMs) return;
+      reportedAt = performance.now();
+      spec.onProgress(snapshot(operation));
+    };
     const step = async (which: BulkStep): Promise<BulkStepResult> => {
       await nextTurn();
       const lock = await spec.source.getMigrationLock?.();
@@ -177,18 +195,34 @@ export class Operations {
       operation.skipped += result.skipped.length;
       const room = MAX_LISTED_SKIPS - operation.skippedJobs.length;
       if (room > 0) operation.skippedJobs.push(...result.skipped.slice(0, room));
-      if (performance.now() - reportedAt >= this.#progressEveryMs) {
-        reportedAt = performance.now();
-        spec.onProgress(snapshot(operation));
-      }
+      report();
       return result;
+    };
+    /** Acts on `ids` batch by batch; how many of them left the state's list or set. */
+    const actOn = async (ids: readonly string[]): Promise<number> => {
+      let left = 0;
+      for (let start = 0; start < ids.length && !entry.cancelled; start += BULK_BATCH) {
+        const result = await step({ ids: ids.slice(start, start + BULK_BATCH) });
+        // Signalled active jobs stay until their worker stops them; skipped ones were moved on.
+        left += result.done.length - result.signalled + result.skipped.length;
+      }
+      return left;
     };
     try {
       const { selector } = spec;
       if ("ids" in selector) {
-        for (let start = 0; start < selector.ids.length && !entry.cancelled; start += BULK_BATCH) {
-          await step({ ids: selector.ids.slice(start, start + BULK_BATCH) });
-        }
+        await actOn(selector.ids);
+      } else if (spec.matches) {
+        // Slice by slice as the search goes; what a slice's actions removed moves the next one back.
+        let position: SearchPosition | null = null;
+        do {
+          await nextTurn();
+          const slice = await spec.matches(position);
+          operation.scanned = (operation.scanned ?? 0) + slice.scanned;
+          const left = await actOn(slice.ids);
+          position = slice.next && positionAfterRemoving(selector.state, slice.next, left);
+          report();
+        } while (position !== null && !entry.cancelled);
       } else {
         // Jobs that arrive while it runs are left: it stops once it has acted on `total`.
         let offset = 0;

@@ -1,6 +1,6 @@
 /**
  * Bulk actions on many jobs of one task: what an operator selects (some
- * ids, or every job in a state), what is done to them, and the tracked
+ * ids, every job in a state, or those of them matching a filter), what is done to them, and the tracked
  * operation that does it in atomic batches (`POST /bulk`,
  * `GET /operations/{id}`, `POST /operations/{id}/cancel`, the
  * `bulk:progress` event).
@@ -8,6 +8,7 @@
  * @module
  */
 
+import type { JobFilterQuery } from "./job_filter.ts";
 import type { JobState } from "./states.ts";
 
 /** What a bulk action does to each job. */
@@ -41,21 +42,27 @@ export interface BulkIdSelector {
   ids: string[];
 }
 
-/**
- * Every job of a task in one state. `filter` is where narrower selections
- * (time range, error text, payload) go; none is supported yet.
- */
+/** Every job of a task in one state. */
 export interface BulkStateSelector {
   /** The task. */
   task: string;
   /** The state whose jobs are selected. */
   state: JobState;
-  /** Narrows the selection; reserved. */
-  filter?: Record<string, unknown>;
+}
+
+/**
+ * Every job of a task in one state that matches a filter, the one a search
+ * of that state tab takes. The operation walks the state as the search
+ * does, acting on each slice's matches, so it reads every job of the
+ * (time) range once.
+ */
+export interface BulkFilterSelector extends BulkStateSelector {
+  /** The filter; at least one part set. */
+  filter: JobFilterQuery;
 }
 
 /** Which jobs a bulk action acts on. */
-export type BulkSelector = BulkIdSelector | BulkStateSelector;
+export type BulkSelector = BulkIdSelector | BulkStateSelector | BulkFilterSelector;
 
 /** `POST /bulk`: the action, the jobs, and whether only to count them. */
 export interface BulkRequest {
@@ -100,14 +107,19 @@ export interface BulkOperation {
   task: string;
   /** What it does. */
   action: BulkAction;
-  /** `ids` (how many) or the state it selected. */
-  selection: { ids: number } | { state: JobState };
+  /** `ids` (how many), the state it selected, or that state and a filter. */
+  selection: { ids: number } | { state: JobState } | { state: JobState; filter: JobFilterQuery };
   /** Who started it. */
   user: string;
   /** Where it stands. */
   status: OperationStatus;
-  /** Jobs it meant to act on when it started (the dry-run count). */
+  /**
+   * Jobs it meant to act on when it started (the dry-run count); for a
+   * filter, the jobs of the range it scans for matches.
+   */
   total: number;
+  /** Jobs of that range looked at so far (a filter); null for other selections. */
+  scanned: number | null;
   /** Jobs it acted on. */
   done: number;
   /** Jobs it left alone (already changed by a worker, or gone). */

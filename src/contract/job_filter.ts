@@ -16,6 +16,27 @@ export type SearchField = "data" | "result" | "error" | "logs";
 /** Every {@link SearchField}, in the order the form offers them. */
 export const SEARCH_FIELDS: readonly SearchField[] = ["data", "result", "error", "logs"];
 
+/**
+ * A parameter a filter is written with, in the search's URL and in a bulk
+ * selector: `id` (prefix), `from`, `to`, `field` with `contains` or
+ * `path` + `value`.
+ */
+export type JobFilterParam = "id" | "from" | "to" | "field" | "contains" | "path" | "value";
+
+/** Every {@link JobFilterParam}, in the order a URL carries them. */
+export const JOB_FILTER_PARAMS: readonly JobFilterParam[] = [
+  "id",
+  "from",
+  "to",
+  "field",
+  "contains",
+  "path",
+  "value",
+];
+
+/** A filter as those parameters give it: `{ field: "error", contains: "timeout" }`. */
+export type JobFilterQuery = Partial<Record<JobFilterParam, string>>;
+
 /** Most segments a key path may have. */
 export const MAX_PATH_DEPTH = 16;
 

@@ -23,13 +23,20 @@ import type {
 } from "../contract/audit.ts";
 import type {
   BulkAction,
+  BulkFilterSelector,
   BulkIdSelector,
   BulkSelector,
   BulkSkip,
   BulkStateSelector,
 } from "../contract/bulk.ts";
 import type { DeadLetterGroup } from "../contract/dlq.ts";
-import type { JobFilter, PayloadCondition, SearchField } from "../contract/job_filter.ts";
+import type {
+  JobFilter,
+  JobFilterParam,
+  JobFilterQuery,
+  PayloadCondition,
+  SearchField,
+} from "../contract/job_filter.ts";
 import type { JobEventFields as TaskEventFields } from "../contract/events.ts";
 import type { QueueHeads } from "../contract/health.ts";
 import type { FinishedTiming } from "../contract/latency.ts";
@@ -90,6 +97,7 @@ export type {
   AuditQuery,
   AuditRecord,
   BulkAction,
+  BulkFilterSelector,
   BulkIdSelector,
   BulkSelector,
   BulkSkip,
@@ -100,6 +108,8 @@ export type {
   JobActionResult,
   JobDetail,
   JobFilter,
+  JobFilterParam,
+  JobFilterQuery,
   JobLock,
   JobRecord,
   JobRow,
@@ -480,10 +490,12 @@ export interface TaskSource {
   countCleanable(task: string, state: FinishedState, olderThanMs: number): Promise<number>;
   /**
    * How many jobs `action` would act on now: the named ones in a state it
-   * takes, or the jobs of the selected state (its count). Sources that
-   * cannot act on many jobs leave this and {@link TaskSource.bulkStep} out.
+   * takes, or the jobs of the selected state (its count). A filter on a
+   * state is the board's to apply (through {@link TaskSource.searchJobs}).
+   * Sources that cannot act on many jobs leave this and
+   * {@link TaskSource.bulkStep} out.
    */
-  countBulk?(action: BulkAction, selector: BulkSelector): Promise<number>;
+  countBulk?(action: BulkAction, selector: BulkIdSelector | BulkStateSelector): Promise<number>;
   /**
    * One atomic step of a bulk action on jobs of `task` (at most
    * `BULK_BATCH`): each job's state is checked in the same step, so a job

@@ -6,8 +6,10 @@
 
 import assert from "node:assert/strict";
 import { matchesOf } from "../../src/api/job_match.ts";
+import type { BulkAction } from "../../src/contract/bulk.ts";
 import type { JobFilter } from "../../src/contract/job_filter.ts";
 import { createPresenter } from "../../src/contract/present.ts";
+import { positionAfterRemoving } from "../../src/source/search_position.ts";
 import type { JobState, SearchPosition, TaskSource } from "../../src/source/types.ts";
 import { type Fixture as KeyspaceDump, readFixture } from "../helpers/fixture.ts";
 import type { Seed } from "./source_contract.ts";
@@ -119,6 +121,33 @@ async function findAll(
     position = slice.next;
   } while (position !== null);
   return { ids, total, scanned };
+}
+
+/**
+ * Walks a search as a bulk operation on a filter does: acts on each slice's
+ * matches, then moves the next slice's position back by what left the
+ * state. Resolves to how many jobs it acted on.
+ */
+async function actOnEveryMatch(
+  source: TaskSource,
+  state: JobState,
+  filter: JobFilter,
+  action: BulkAction,
+  want: number,
+): Promise<number> {
+  let acted = 0;
+  let position: SearchPosition | null = null;
+  do {
+    const slice = await source.searchJobs!("finder", state, filter, position, want);
+    const ids = matchesOf(filter, slice, present).map((job) => job.id);
+    const step = ids.length > 0
+      ? await source.bulkStep!("finder", action, { ids })
+      : { done: [], skipped: [], signalled: 0 };
+    acted += step.done.length;
+    position = slice.next &&
+      positionAfterRemoving(state, slice.next, step.done.length + step.skipped.length);
+  } while (position !== null);
+  return acted;
 }
 
 /** Registers the search contract for one source. */
@@ -245,6 +274,22 @@ export function searchContract(name: string, seed: Seed): void {
     const condition = { ...NO_FILTER, payload: { field: "data" as const, contains: "later" } };
     assert.deepEqual((await findAll(source, "delayed", condition)).ids, ["d-1"]);
     assert.deepEqual((await findAll(source, "retrying", condition)).ids, ["r-1"]);
+  });
+
+  test("a walk that acts on each slice's matches, moving its position back, misses none", async (source) => {
+    const odd: JobFilter = {
+      ...NO_FILTER,
+      payload: { field: "data", path: ["tags", "1"], value: "odd" },
+    };
+    // Slices of 3 matches end inside the seven-job ties of the finish time.
+    const deleted = await actOnEveryMatch(source, "completed", odd, "delete", 3);
+    assert.equal(deleted, Math.floor(COMPLETED / 2));
+    assert.deepEqual((await findAll(source, "completed", odd)).ids, []);
+    assert.equal((await findAll(source, "completed", NO_FILTER)).total, COMPLETED - deleted);
+
+    const firstThree: JobFilter = { ...NO_FILTER, idPrefix: "w-" };
+    assert.equal(await actOnEveryMatch(source, "waiting", firstThree, "cancel", 1), 3);
+    assert.deepEqual((await findAll(source, "waiting", NO_FILTER)).ids, ["x-3"]);
   });
 
   test("an unknown task is TASK_NOT_FOUND", async (source) => {

@@ -130,3 +130,56 @@ browserTest(
     });
   },
 );
+
+browserTest(
+  "bulk on a filter: every job matching it counted, confirmed and retried; a row's menu at mid width",
+  async () => {
+    await withBoard({}, async ({ page, root, redis }) => {
+      const client = await seed(redis.url);
+      try {
+        // "(42" is in the errors of jobs 42, 420-429 and 4200-4299: 111, more than a page shows.
+        const matching = 111;
+        await page.goto(`${root}tasks/${TASK}?state=failed&field=error&contains=(42`);
+        await page.getByText(/searched them all|Continue/).first().waitFor();
+        const region = page.getByRole("region", { name: "Jobs matching the filter" });
+        await region.getByText("Every failed job matching this filter").waitFor();
+
+        // Matches can be checked as a list's rows can.
+        await rowChecks(page).first().click();
+        await bar(page).getByText("1 selected").waitFor();
+        await bar(page).getByRole("button", { name: "Clear" }).click();
+
+        await region.getByRole("button", { name: "Retry all matching" }).click();
+        await dialog(page).getByText(`Retry ${matching} jobs?`).waitFor();
+        await shots(page, "bulk-matching-confirm");
+        await dialog(page).getByRole("button", { name: `Retry ${matching} jobs` }).click();
+        const progress = page.locator(".bulk-progress");
+        await progress.getByText(`${matching} jobs retried`).waitFor();
+        assert.equal(await client.zCard(`taskora:{${TASK}}:failed`), FAILED - matching);
+        assert.equal(await client.hGet(`taskora:{${TASK}}:job-4250`, "state"), "waiting");
+        assert.equal(await client.hGet(`taskora:{${TASK}}:job-4300`, "state"), "failed");
+        // The search ran again once the operation ended: nothing matches now.
+        await page.locator("p.empty", { hasText: "No failed jobs match" }).waitFor();
+        await shots(page, "bulk-matching-done");
+        await progress.getByRole("button", { name: "Dismiss" }).click();
+
+        // At 1280 px a row's actions open from its "⋯" menu.
+        await page.goto(`${root}tasks/${TASK}?state=failed`);
+        await page.setViewportSize({ width: 1280, height: 900 });
+        const first = page.locator(".job-table tbody tr").first();
+        const id = await first.getAttribute("data-job");
+        assert.equal(await first.getByRole("button", { name: `Delete job ${id}` }).count(), 0);
+        await first.getByRole("button", { name: `Actions on job ${id}` }).click();
+        await page.screenshot({
+          path: new URL("./screenshots/bulk-row-menu-1280.png", import.meta.url).pathname,
+        });
+        await first.getByRole("menuitem", { name: `Delete job ${id}` }).click();
+        await dialog(page).getByRole("button", { name: "Delete 1 job" }).click();
+        await progress.getByText("1 job deleted").waitFor();
+        assert.equal(await client.exists(`taskora:{${TASK}}:${id}`), 0);
+      } finally {
+        await client.close();
+      }
+    });
+  },
+);

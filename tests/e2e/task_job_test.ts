@@ -334,6 +334,14 @@ browserTest("a read-only board shows no actions on the task and job pages", asyn
     await jobRows(page).nth(4).waitFor();
     assert.equal(await page.getByRole("button", { name: "Retry all failed" }).count(), 0);
     assert.equal(await page.getByRole("button", { name: "Clean…" }).count(), 0);
+    await page.goto(`${root}tasks/send-email?state=failed`);
+    await jobRows(page).first().waitFor();
+    assert.equal(await page.locator(".job-table .row-check").count(), 0, "nothing to check");
+    assert.equal(await page.locator(".job-table .row-actions").count(), 0);
+    await page.goto(`${root}tasks/send-email?state=failed&field=error&contains=smtp`);
+    await jobRows(page).first().waitFor();
+    assert.equal(await page.getByRole("button", { name: /all matching/ }).count(), 0);
+    assert.equal(await page.locator(".job-table .row-check").count(), 0);
 
     await page.goto(`${root}jobs/${FAILED_JOB}`);
     await page.getByRole("heading", { name: FAILED_JOB }).waitFor();

@@ -37,7 +37,7 @@ function caller(board: Board): Call {
 function bulkTest(name: string, body: (call: Call) => Promise<void>, readOnly = false) {
   Deno.test(name, async () => {
     const source = createMemorySource({ seed: dump });
-    const board = createBoard(source, { readOnly });
+    const board = createBoard(source, { readOnly, redact: ["password"] });
     try {
       await body(caller(board));
     } finally {
@@ -75,6 +75,63 @@ bulkTest("a dry run counts, changes nothing and records nothing", async (call) =
   const audit = await (await call("GET", "/audit")).json();
   assert.deepEqual(audit.entries, []);
 });
+
+bulkTest("a filter counts and acts on only the jobs of the state that match it", async (call) => {
+  const selector = {
+    task: "send-email",
+    state: "failed",
+    filter: { field: "error", contains: "smtp" },
+  };
+  const preview = await call("POST", "/bulk", { action: "retry", selector, dryRun: true });
+  assert.equal((await preview.json()).count, 3, "three of the five failed with SMTP timeout");
+
+  const started = await call("POST", "/bulk", { action: "retry", selector });
+  assert.equal(started.status, 202);
+  const { operation } = await started.json();
+  assert.deepEqual(operation.selection, { state: "failed", filter: selector.filter });
+  assert.equal(operation.total, 5, "a filter's total is the range it scans");
+  const report = await ended(call, operation.id);
+  assert.equal(report.status, "done");
+  assert.equal(report.done, 3);
+  assert.equal(report.skipped, 0);
+  assert.equal(report.scanned, 5);
+
+  const left = await (await call("GET", "/tasks/send-email/jobs?state=failed")).json();
+  assert.deepEqual(left.map((job: { error: string }) => job.error), [
+    "Mailbox full",
+    "Mailbox full",
+  ]);
+  const audit = await (await call("GET", "/audit")).json();
+  const entry = audit.entries.find((e: { action: string }) => e.action === "bulk.retry");
+  assert.equal(entry.count, 3);
+  assert.match(entry.detail, /failed jobs matching field=error&contains=smtp \(5 of 5 scanned\)/);
+});
+
+bulkTest(
+  "a filter that is a time range alone on a finished state counts from the index",
+  async (call) => {
+    const jobs = await (await call("GET", "/tasks/send-email/jobs?state=completed")).json();
+    const times: number[] = jobs
+      .map((job: { timestamps: { finished: number } }) => job.timestamps.finished)
+      .sort((a: number, b: number) => a - b);
+    const [from, to] = [times[1], times[times.length - 2]];
+    const inRange = times.filter((t) => t >= from && t <= to).length;
+    assert.ok(inRange > 0 && inRange < jobs.length);
+    const filter = { from: String(from), to: new Date(to).toISOString() };
+    const preview = await call("POST", "/bulk", {
+      action: "delete",
+      selector: { task: "send-email", state: "completed", filter },
+      dryRun: true,
+    });
+    assert.equal((await preview.json()).count, inRange);
+    const empty = await call("POST", "/bulk", {
+      action: "delete",
+      selector: { task: "send-email", state: "completed", filter: { to: "" } },
+      dryRun: true,
+    });
+    assert.equal((await empty.json()).count, jobs.length, "an empty filter is the whole state");
+  },
+);
 
 bulkTest("an operation runs to its report: done, skipped, and two audit entries", async (call) => {
   const started = await call("POST", "/bulk", {
@@ -151,8 +208,41 @@ bulkTest("bad bulk requests are 400 INVALID_PARAM naming the field", async (call
       /promote acts on delayed or retrying jobs, not on failed/,
     ],
     [
-      { action: "retry", selector: { task: "send-email", state: "failed", filter: { q: 1 } } },
-      /no filter is supported yet/,
+      { action: "retry", selector: { task: "send-email", state: "failed", filter: { q: "1" } } },
+      /selector.filter: unknown field q/,
+    ],
+    [
+      { action: "retry", selector: { task: "send-email", state: "failed", filter: "error" } },
+      /selector.filter: must be an object of the search's parameters/,
+    ],
+    [
+      { action: "retry", selector: { task: "send-email", state: "failed", filter: { to: 5 } } },
+      /selector.filter.to: must be a string/,
+    ],
+    [
+      {
+        action: "retry",
+        selector: { task: "send-email", state: "failed", filter: { field: "body", contains: "x" } },
+      },
+      /selector.filter.field: must be one of data, result, error, logs/,
+    ],
+    [
+      {
+        action: "retry",
+        selector: { task: "send-email", state: "failed", filter: { from: "2026-11-23T10:00" } },
+      },
+      /selector.filter.from: must be epoch milliseconds or an ISO 8601/,
+    ],
+    [
+      {
+        action: "retry",
+        selector: {
+          task: "send-email",
+          state: "failed",
+          filter: { field: "data", path: "password", value: "hunter2" },
+        },
+      },
+      /selector.filter.path: "password" is a redacted key/,
     ],
     [{ action: "retry", selector: { task: "x", state: "failed", sql: 1 } }, /unknown field sql/],
     [

@@ -82,3 +82,35 @@ Deno.test("bulk promote: a delayed job runs now; one a worker ran meanwhile is r
     assert.equal(state.ran.filter((name) => name === "soon").length, 1, "run once, not twice");
   });
 });
+
+Deno.test("bulk retry of the failed jobs matching an error filter: a real worker runs those only", async () => {
+  let state!: { broken: boolean; ran: string[] };
+  await withApp("redis", (app) => state = mender(app), async (world) => {
+    const task = taskOf(world.app, "mend");
+    const ids = new Map<string, string>();
+    for (const name of ["north-1", "south-1", "north-2"]) {
+      ids.set(name, await task.dispatch({ name }));
+    }
+    for (const id of ids.values()) await waitForState(world, id, "failed");
+    const selector = {
+      task: "mend",
+      state: "failed",
+      filter: { field: "error", contains: "NORTH" },
+    };
+    const preview = await world.send("/bulk", { action: "retry", selector, dryRun: true });
+    assert.equal(preview.body.count, 2, "the error text is matched with ASCII case ignored");
+
+    state.broken = false;
+    const report = await runBulk(world, { action: "retry", selector });
+    assert.equal(report.status, "done");
+    assert.equal(report.done, 2);
+    assert.equal(report.scanned, 3);
+    for (const name of ["north-1", "north-2"]) {
+      const job = await waitForState(world, ids.get(name)!, "completed");
+      assert.equal(job.result, `mended ${name}`);
+    }
+    const untouched = await world.get(`/jobs/${ids.get("south-1")}`);
+    assert.equal(untouched.body.state, "failed");
+    assert.equal(state.ran.filter((name) => name === "south-1").length, 1, "not run again");
+  });
+});

@@ -53,6 +53,8 @@ export interface ReadInit {
 export interface SendInit {
   /** Sent as the `Idempotency-Key` header: the same key for a retry of the same click. */
   idempotencyKey?: string;
+  /** Aborts the request (a long dry run the user stopped). */
+  signal?: AbortSignal;
 }
 
 /** A client bound to one board base path. */
@@ -136,6 +138,7 @@ export function createApi(
           ...(init.idempotencyKey ? { "idempotency-key": init.idempotencyKey } : {}),
         },
         body: JSON.stringify(body ?? {}),
+        signal: init.signal,
       });
       return await res.json() as T;
     },

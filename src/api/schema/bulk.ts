@@ -12,6 +12,11 @@ import type {
   BulkStartResponse,
 } from "../../contract/bulk.ts";
 import { MAX_LISTED_SKIPS } from "../../contract/bulk.ts";
+import {
+  JOB_FILTER_PARAMS,
+  type JobFilterParam,
+  type JobFilterQuery,
+} from "../../contract/job_filter.ts";
 import { oneOf } from "../openapi.ts";
 import { JobStateSchema, Millis } from "./common.ts";
 import type { Same } from "./same.ts";
@@ -24,16 +29,35 @@ export const BulkActionSchema = oneOf(ACTIONS).openapi("BulkAction");
 
 const count = z.number().int();
 
+/** A filter as the search's query parameters have it. */
+export const JobFilterQuerySchema = z.strictObject(
+  Object.fromEntries(JOB_FILTER_PARAMS.map((field) => [field, z.string().optional()])) as Record<
+    JobFilterParam,
+    z.ZodOptional<z.ZodString>
+  >,
+).openapi("BulkFilter");
+true satisfies Same<z.output<typeof JobFilterQuerySchema>, JobFilterQuery>;
+
 /** An operation on many jobs: what it acts on, how far it is, how it ended. */
 export const BulkOperationSchema = z.strictObject({
   id: z.string(),
   task: z.string(),
   action: BulkActionSchema,
-  selection: z.union([z.strictObject({ ids: count }), z.strictObject({ state: JobStateSchema })])
-    .openapi({ description: "How many ids were given, or the state it empties" }),
+  selection: z.union([
+    z.strictObject({ ids: count }),
+    z.strictObject({ state: JobStateSchema }),
+    z.strictObject({ state: JobStateSchema, filter: JobFilterQuerySchema }),
+  ]).openapi({
+    description: "How many ids were given, the state it empties, or that state and a filter",
+  }),
   user: z.string().openapi({ description: "Who started it" }),
   status: z.enum(["running", "done", "cancelled", "failed"]),
-  total: count,
+  total: count.openapi({
+    description: "Jobs it meant to act on when it started; a filter's: the jobs of its range",
+  }),
+  scanned: count.nullable().openapi({
+    description: "Jobs of the range looked at so far (a filter); null otherwise",
+  }),
   done: count,
   skipped: count,
   skippedJobs: z.array(z.strictObject({ id: z.string(), state: JobStateSchema.nullable() }))

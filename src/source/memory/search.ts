@@ -47,12 +47,13 @@ export function searchQueue(
   want: number,
 ): SearchSlice {
   const finished = timeFieldOf(state) === "finished";
-  const range = finished
+  const range: string[] = finished
     ? [...ids].filter((id) =>
       inRange(filter, queue.finished[state as keyof TaskQueue["finished"]].score(id))
     )
     : [...ids];
-  const start = position?.at ?? 0;
+  const score = (id: string) => queue.finished[state as keyof TaskQueue["finished"]].score(id) ?? 0;
+  const start = startOf(range, position, finished ? score : null);
   const field = filter.payload?.field;
   const candidates: SearchCandidate[] = [];
   let looked = 0;
@@ -75,14 +76,47 @@ export function searchQueue(
     }
     candidates.push({ job: toRow(job), value });
   }
-  const next = start + looked;
+  const end = start + looked;
+  const scanned = (position?.scanned ?? 0) + looked;
   return {
     candidates,
     scanned: looked,
     skipped,
     total: range.length,
-    next: next < range.length
-      ? { at: next, skip: 0, scanned: (position?.scanned ?? 0) + looked }
-      : null,
+    next: end >= range.length
+      ? null
+      : finished
+      ? { ...scorePosition(range.slice(start, end), score, position), scanned }
+      : { at: end, skip: 0, scanned },
   };
+}
+
+/**
+ * Where a slice of `range` starts: an index, or (finished states, newest
+ * first) after the members scored above `position.at` and the first
+ * `position.skip` of those scored at it, as ZREVRANGEBYSCORE … LIMIT does.
+ */
+function startOf(
+  range: readonly string[],
+  position: SearchPosition | null,
+  score: ((id: string) => number) | null,
+): number {
+  if (position === null) return 0;
+  if (score === null) return position.at;
+  let index = 0;
+  while (index < range.length && score(range[index]) > position.at) index++;
+  return index + position.skip;
+}
+
+/** The score position after `looked` (a non-empty run of a finished range): its last score, and how many of that score were seen. */
+function scorePosition(
+  looked: readonly string[],
+  score: (id: string) => number,
+  position: SearchPosition | null,
+): { at: number; skip: number } {
+  const at = score(looked[looked.length - 1]);
+  let skip = 0;
+  for (let i = looked.length - 1; i >= 0 && score(looked[i]) === at; i--) skip++;
+  if (position !== null && position.at === at && skip === looked.length) skip += position.skip;
+  return { at, skip };
 }

@@ -12,7 +12,8 @@ import { type AttemptHistory, type AttemptRecord, collectAttempts } from "../att
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import {
   type BulkAction,
-  type BulkSelector,
+  type BulkIdSelector,
+  type BulkStateSelector,
   type BulkStep,
   type BulkStepResult,
   type DeadLetterGroup,
@@ -619,7 +620,7 @@ export class MemorySource implements TaskSource {
   }
 
   /** How many jobs a bulk action would act on now. */
-  countBulk(action: BulkAction, selector: BulkSelector): Promise<number> {
+  countBulk(action: BulkAction, selector: BulkIdSelector | BulkStateSelector): Promise<number> {
     return Promise.try(() => {
       const queue = this.#queue(selector.task);
       return "ids" in selector

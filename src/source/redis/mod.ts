@@ -22,7 +22,8 @@ import type {
   AuditQuery,
   AuditRecord,
   BulkAction,
-  BulkSelector,
+  BulkIdSelector,
+  BulkStateSelector,
   BulkStep,
   BulkStepResult,
   DeadLetterGroup,
@@ -694,7 +695,10 @@ export class RedisTaskSource implements TaskSource {
   }
 
   /** How many jobs a bulk action would act on now; see `bulk.ts`. */
-  async countBulk(action: BulkAction, selector: BulkSelector): Promise<number> {
+  async countBulk(
+    action: BulkAction,
+    selector: BulkIdSelector | BulkStateSelector,
+  ): Promise<number> {
     await this.#ready();
     await this.#requireTask(selector.task);
     if ("ids" in selector) return await countNamed(this.connection, action, selector, this.prefix);

@@ -35,7 +35,7 @@ export function actionsFor(state: JobState): BulkAction[] {
 /**
  * Counts, confirms and starts `action` on `selector`; resolves to the
  * operation, or null when nothing was started (none to act on, backed out,
- * refused: the refusal is shown).
+ * stopped by `signal` while counting, refused: the refusal is shown).
  */
 export async function confirmAndStart(
   api: Api,
@@ -43,10 +43,11 @@ export async function confirmAndStart(
   action: BulkAction,
   selector: BulkSelector,
   what: string,
+  signal?: AbortSignal,
 ): Promise<BulkOperation | null> {
   const words = ACTION_WORDS[action];
   try {
-    const count = await countBulk(api, action, selector);
+    const count = await countBulk(api, action, selector, signal);
     const jobs = formatCountOf(count, "job");
     const request = {
       title: count === 0 ? `No job to ${words.label.toLowerCase()}` : `${words.label} ${jobs}?`,
@@ -61,12 +62,12 @@ export async function confirmAndStart(
     if (!confirmed || count === 0) return null;
     return await startBulk(api, action, selector);
   } catch (error) {
-    toastError(error);
+    if (!signal?.aborted) toastError(error);
     return null;
   }
 }
 
-/** The bar; nothing when no job is checked. */
+/** The bar; nothing when no job is checked (a read-only board shows no boxes to check). */
 export function BulkBar(
   { task, state, selection, pageSize, total, onStarted }: {
     task: string;

@@ -1,6 +1,6 @@
 /**
- * A bulk operation under way, then its report: how many done of how many,
- * how many skipped (a worker moved them on first), a Cancel button while it
+ * A bulk operation under way, then its report: how many done of how many
+ * (a filter's: how far its scan of the range is), how many skipped (a worker moved them on first), a Cancel button while it
  * runs. Progress comes from the event stream (`bulk:progress`); while no
  * frame arrives (no stream, or another replica's operation) the operation
  * is read every 2 s.
@@ -24,13 +24,20 @@ function outcome(operation: BulkOperation): string {
   const skipped = operation.skipped > 0
     ? `, ${formatCount(operation.skipped)} skipped (a worker moved them on first)`
     : "";
+  const { scanned, total } = operation;
+  // A filter's total is the range it scans: its progress is how far the scan is.
+  const scan = scanned === null
+    ? ""
+    : ` · scanned ${formatCount(scanned)} of ${formatCount(total)}`;
   switch (operation.status) {
     case "running":
-      return `${formatCount(operation.done)} of ${formatCount(operation.total)} done${skipped}`;
+      return scanned === null
+        ? `${formatCount(operation.done)} of ${formatCount(total)} done${skipped}`
+        : `${done}${skipped}${scan}`;
     case "cancelled":
-      return `Cancelled: ${done}${skipped}`;
+      return `Cancelled: ${done}${skipped}${scan}`;
     case "failed":
-      return `Stopped: ${done}${skipped}. ${operation.error ?? ""}`;
+      return `Stopped: ${done}${skipped}${scan}. ${operation.error ?? ""}`;
     default:
       return `${done.charAt(0).toUpperCase()}${done.slice(1)}${skipped}`;
   }
@@ -77,7 +84,7 @@ export function BulkProgress(
     }
     setCancelling(false);
   };
-  const handled = operation.done + operation.skipped;
+  const handled = operation.scanned ?? operation.done + operation.skipped;
   return html`
     <div class=${`bulk-progress bulk-${operation.status}`} role="status" aria-live="polite">
       <div class="bulk-progress-line">

@@ -17,17 +17,18 @@ import type {
 export type { BulkAction, BulkOperation, BulkSelector };
 export { BULK_ACTION_STATES } from "../../../src/contract/bulk.ts";
 
-/** How many jobs `action` would act on now. */
+/** How many jobs `action` would act on now; `signal` stops a long count (a filter's). */
 export async function countBulk(
   api: Api,
   action: BulkAction,
   selector: BulkSelector,
+  signal?: AbortSignal,
 ): Promise<number> {
   const preview = await api.send<BulkPreviewResponse>("POST", "bulk", {
     action,
     selector,
     dryRun: true,
-  });
+  }, { signal });
   return preview.count;
 }
 

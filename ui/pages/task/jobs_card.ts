@@ -26,9 +26,11 @@ import { JobTable } from "./job_table.ts";
 import { useLiveRows } from "./live_rows.ts";
 import { hasFilter } from "./search_query.ts";
 import { SearchResults } from "./search_results.ts";
-import { actionsFor, BulkBar, confirmAndStart } from "./bulk_bar.ts";
-import { ACTION_WORDS, type BulkOperation } from "./bulk_request.ts";
+import { actionsFor, BulkBar } from "./bulk_bar.ts";
+import type { BulkOperation } from "./bulk_request.ts";
 import { BulkProgress } from "./bulk_progress.ts";
+import { MatchingActions } from "./matching_actions.ts";
+import { rowActionsOf } from "./row_actions.ts";
 import { useSelection } from "./selection.ts";
 
 /** Jobs per page. */
@@ -40,26 +42,6 @@ export const changesJobs = (task: string) => (event: { task: string; kind: strin
 
 const NO_JOBS: readonly Job[] = [];
 
-/** The buttons of one row: the actions that fit its state, each on that job alone. */
-function RowActions(
-  { task, job, onStarted }: { task: string; job: Job; onStarted(op: BulkOperation): void },
-) {
-  const { api } = useBoard();
-  return html`<span class="row-buttons">${
-    actionsFor(job.state).map((action) =>
-      html`
-        <button key=${action} type="button" class="btn btn-small"
-          aria-label=${`${ACTION_WORDS[action].label} job ${job.id}`}
-          onClick=${async () => {
-            const what = `job ${job.id}`;
-            const started = await confirmAndStart(api, task, action, { task, ids: [job.id] }, what);
-            if (started) onStarted(started);
-          }}>${ACTION_WORDS[action].label}</button>
-      `
-    )
-  }</span>`;
-}
-
 /** One state's jobs; a new `changes` count (after a bulk action) reloads them. */
 function JobList(
   { task, state, changes, onStarted }: {
@@ -69,7 +51,7 @@ function JobList(
     onStarted(operation: BulkOperation): void;
   },
 ) {
-  const { api } = useBoard();
+  const { api, config } = useBoard();
   const [offset, setOffset] = useState(0);
   const [paused, setPaused] = useState(false);
   const { data, error, loading, reload } = useLiveResource(
@@ -83,9 +65,9 @@ function JobList(
   );
   const rows = useLiveRows(task, data?.items ?? NO_JOBS, paused);
   const selection = useSelection(rows);
-  const actions = actionsFor(state).length > 0
-    ? (job: Job) => html`<${RowActions} task=${task} job=${job} onStarted=${onStarted} />`
-    : undefined;
+  // A read-only board offers no action, so nothing to check either.
+  const editable = !config.readOnly && actionsFor(state).length > 0;
+  const actions = editable ? rowActionsOf(task, onStarted) : undefined;
   useEffect(() => {
     if (changes > 0) reload();
   }, [changes]);
@@ -126,10 +108,16 @@ function JobList(
       onStarted=${onStarted}
     />
     ${state === "active"
-      ? html`<${ActiveJobs} task=${task} jobs=${rows} selection=${selection} actions=${actions} />`
+      ? html`
+        <${ActiveJobs} task=${task} jobs=${rows} selection=${editable ? selection : undefined}
+          actions=${actions} />
+      `
       : rows.length === 0
       ? html`<p class="empty">No ${state} jobs</p>`
-      : html`<${JobTable} jobs=${rows} state=${state} selection=${selection} actions=${actions} />`}
+      : html`
+        <${JobTable} jobs=${rows} state=${state} selection=${editable ? selection : undefined}
+          actions=${actions} />
+      `}
     <${Pagination} offset=${offset} limit=${PAGE_SIZE} total=${total} onChange=${setOffset} />
   `;
 }
@@ -187,7 +175,11 @@ export function JobsCard(
       <div id="task-state-panel" role="tabpanel" aria-labelledby=${`task-state-tab-${state}`}>
         <${FilterForm} key=${`${state}${search}`} task=${task} state=${state} />
         ${hasFilter(search)
-          ? html`<${SearchResults} key=${state} task=${task} state=${state} />`
+          ? html`
+            <${MatchingActions} task=${task} state=${state} onStarted=${setOperation} />
+            <${SearchResults} key=${`${state}:${ended}`} task=${task} state=${state}
+              onStarted=${setOperation} />
+          `
           : html`
             <${JobList}
               key=${state}

@@ -7,27 +7,23 @@
  * @module
  */
 
-/** The filter's parameters, in the order the URL carries them. */
-export const FILTER_PARAMS = ["id", "from", "to", "field", "contains", "path", "value"] as const;
-
-/** One of {@link FILTER_PARAMS}. */
-export type FilterParam = typeof FILTER_PARAMS[number];
+import { JOB_FILTER_PARAMS, type JobFilterParam } from "../../../src/contract/job_filter.ts";
 
 /** The filter of a query string, as form values (absent ones empty). */
-export type FilterValues = Record<FilterParam, string>;
+export type FilterValues = Record<JobFilterParam, string>;
 
 /** The filter values of a query string. */
 export function filterOf(search: string): FilterValues {
   const query = new URLSearchParams(search);
   return Object.fromEntries(
-    FILTER_PARAMS.map((name) => [name, query.get(name) ?? ""]),
+    JOB_FILTER_PARAMS.map((name) => [name, query.get(name) ?? ""]),
   ) as FilterValues;
 }
 
 /** Whether a query string holds a filter (the tab then shows a search, not the list). */
 export function hasFilter(search: string): boolean {
   const values = filterOf(search);
-  return FILTER_PARAMS.some((name) => values[name] !== "");
+  return JOB_FILTER_PARAMS.some((name) => values[name] !== "");
 }
 
 /**
@@ -36,7 +32,7 @@ export function hasFilter(search: string): boolean {
  */
 export function filterQuery(state: string, values: Partial<FilterValues>, cursor?: string): string {
   const query = new URLSearchParams({ state });
-  for (const name of FILTER_PARAMS) {
+  for (const name of JOB_FILTER_PARAMS) {
     const value = values[name];
     if (value) query.set(name, value);
   }

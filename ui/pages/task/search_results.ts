@@ -18,8 +18,12 @@ import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import type { JobState } from "../../lib/types.ts";
 import type { Job } from "../job/types.ts";
+import { actionsFor, BulkBar } from "./bulk_bar.ts";
+import type { BulkOperation } from "./bulk_request.ts";
 import { JobTable } from "./job_table.ts";
+import { rowActionsOf } from "./row_actions.ts";
 import { filterOf, filterQuery } from "./search_query.ts";
+import { useSelection } from "./selection.ts";
 
 type End = Extract<SearchFrame, { type: "end" }>;
 type Status = "running" | "stopped" | "ended";
@@ -45,9 +49,18 @@ function progressText({ scanned, total, found, skipped }: SearchProgress): strin
   } found${big}`;
 }
 
-/** The search the URL holds, for one state's tab. */
-export function SearchResults({ task, state }: { task: string; state: JobState }) {
-  const { api, router } = useBoard();
+/**
+ * The search the URL holds, for one state's tab. Its matches can be checked
+ * and acted on as a list's rows can; operations are reported to `onStarted`.
+ */
+export function SearchResults(
+  { task, state, onStarted }: {
+    task: string;
+    state: JobState;
+    onStarted(operation: BulkOperation): void;
+  },
+) {
+  const { api, config, router } = useBoard();
   const search = router.search.value;
   const [matches, setMatches] = useState<Job[]>([]);
   const [progress, setProgress] = useState<SearchProgress | null>(null);
@@ -91,6 +104,8 @@ export function SearchResults({ task, state }: { task: string; state: JobState }
     abort.current?.abort();
     setStatus("stopped");
   };
+  const selection = useSelection(matches);
+  const editable = !config.readOnly && actionsFor(state).length > 0;
   const next = end?.cursor
     ? `/${href("tasks", task)}?${filterQuery(state, filterOf(search), end.cursor)}`
     : null;
@@ -113,8 +128,20 @@ export function SearchResults({ task, state }: { task: string; state: JobState }
         : null}
     </div>
     <${ErrorBanner} error=${error} />
+    <${BulkBar}
+      task=${task}
+      state=${state}
+      selection=${selection}
+      pageSize=${matches.length}
+      total=${matches.length}
+      onStarted=${onStarted}
+    />
     ${matches.length > 0
-      ? html`<${JobTable} jobs=${matches} state=${state} />`
+      ? html`
+        <${JobTable} jobs=${matches} state=${state}
+          selection=${editable ? selection : undefined}
+          actions=${editable ? rowActionsOf(task, onStarted) : undefined} />
+      `
       : status !== "running"
       ? html`<p class="empty">No ${state} jobs match</p>`
       : null}
