@@ -92,6 +92,12 @@ export function bulkContract(name: string, seed: Seed): void {
     assert.equal(await count(s, "send-email", "failed"), 3);
   });
 
+  contract("counts delayed and retrying jobs apart, exactly, from their hashes", async (s) => {
+    assert.equal(await s.countBulk!("promote", { task: "billing", state: "retrying" }), 1);
+    assert.equal(await s.countBulk!("promote", { task: "billing", state: "delayed" }), 1);
+    assert.equal(await s.countBulk!("cancel", { task: "billing", state: "retrying" }), 1);
+  }, queued);
+
   contract("promotes retrying jobs only, passing delayed ones over in place", async (s) => {
     const result = await s.bulkStep!("billing", "promote", firstBatch("retrying"));
     assert.deepEqual(result, {

@@ -103,6 +103,27 @@ Deno.test("after a reconcile, getStats() splits the delayed set into delayed and
   }, { fixture: false });
 });
 
+Deno.test("a bulk dry run counts delayed and retrying jobs from their hashes, whatever the kept split says", async () => {
+  await withSource(async ({ source, client }) => {
+    const now = Date.now();
+    const writes = [];
+    for (let i = 0; i < 2500; i++) {
+      writes.push(writeJob(client, {
+        task: "big",
+        state: i % 5 === 0 ? "retrying" : "delayed",
+        ts: now + i,
+        runAt: now + 100_000 + i,
+      }));
+    }
+    await Promise.all(writes);
+    // Written with no event and not reconciled yet: the kept split has not counted them.
+    assert.equal(source.retryingAsOf(["big"]).get("big"), null);
+    assert.notEqual((await source.getStats(["big"])).get("big")?.retrying, 500);
+    assert.equal(await source.countBulk("promote", { task: "big", state: "retrying" }), 500);
+    assert.equal(await source.countBulk("cancel", { task: "big", state: "delayed" }), 2000);
+  }, { fixture: false });
+});
+
 Deno.test("listJobs() pages finished jobs newest first, with the total", async () => {
   await withSource(async ({ source }) => {
     const page = await source.listJobs("send-email", "completed", 0, 3);

@@ -20,6 +20,37 @@ import type { Command, RedisConnection } from "./client.ts";
 import { locateJob } from "./locate.ts";
 import { CHUNK_SIZE, DELAYED_PAGE, JOB_PAGE } from "./scripts.ts";
 
+/** A `skip` no walk of a delayed set can spend: every member passed over is counted, none returned. */
+const PASS_ALL = 1e12;
+
+/**
+ * How many members of a task's delayed set are in `state` (delayed or
+ * retrying) now, exactly: the whole set walked, {@link CHUNK_SIZE} members
+ * a call, each wanted member passed over as the page script's `skip`, so
+ * no row comes back. For a bulk action's dry run, where the kept split's
+ * figure may lag.
+ */
+export async function countDelayedState(
+  connection: RedisConnection,
+  task: string,
+  state: "delayed" | "retrying",
+  prefix?: string,
+): Promise<number> {
+  const keys = taskKeys(task, prefix);
+  let count = 0;
+  let next = 0;
+  do {
+    const [again, skipLeft] = await connection.call<[number, number]>({
+      script: DELAYED_PAGE,
+      keys: [keys.delayed],
+      args: [keys.jobPrefix, state, next, CHUNK_SIZE, PASS_ALL, 1],
+    });
+    count += PASS_ALL - skipLeft;
+    next = again;
+  } while (next !== -1);
+  return count;
+}
+
 /** Turns a flat `[field, value, ...]` reply (HGETALL) into a record. */
 export function fieldsOf(flat: readonly string[]): Record<string, string> {
   const fields: Record<string, string> = {};

@@ -73,7 +73,7 @@ import {
 import { DEFAULT_SCANS_PER_SECOND, TaskDiscovery } from "./discovery.ts";
 import { RedisEventReader } from "./event_reader.ts";
 import { getStoreInfo } from "./info.ts";
-import { getJob, getJobLogs, listJobs } from "./jobs.ts";
+import { countDelayedState, getJob, getJobLogs, listJobs } from "./jobs.ts";
 import { searchJobs } from "./search.ts";
 import { readSchedulerLeadership, readTaskLiveness } from "./liveness.ts";
 import { getAttemptHistory } from "./attempts.ts";
@@ -702,7 +702,11 @@ export class RedisTaskSource implements TaskSource {
     await this.#ready();
     await this.#requireTask(selector.task);
     if ("ids" in selector) return await countNamed(this.connection, action, selector, this.prefix);
-    return (await this.getStats([selector.task])).get(selector.task)![selector.state];
+    const { task, state } = selector;
+    if (state === "delayed" || state === "retrying") {
+      return await countDelayedState(this.connection, task, state, this.prefix);
+    }
+    return (await this.getStats([task])).get(task)![state];
   }
 
   /** One atomic step of a bulk action; see `bulk.ts`. */
