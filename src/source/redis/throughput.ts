@@ -22,44 +22,56 @@ const KINDS = ["completed", "failed"] as const;
 export type MinuteCounts = [completed: number, failed: number];
 
 /**
- * Counts of minutes that are over: taskora only increments the current
- * minute's counter, so a closed minute is read once and kept until it falls
- * out of the 24 h window. Turns the 24 h query from 2,880 keys per task into
- * the last few minutes.
+ * One task's closed minutes: a ring of the {@link RETAINED_MINUTES} minutes
+ * counters live, each slot tagged with the minute it holds. A minute 24 h
+ * later takes the same slot, so the ring never grows and forgets by
+ * itself; a lookup is an index, not a hash of a 13-digit number.
  */
-export class ClosedMinutes {
-  #byTask = new Map<string, Map<number, MinuteCounts>>();
-  #prunedBefore = -Infinity;
+export class TaskMinutes {
+  readonly #minute = new Float64Array(RETAINED_MINUTES).fill(NaN);
+  readonly #completed = new Float64Array(RETAINED_MINUTES);
+  readonly #failed = new Float64Array(RETAINED_MINUTES);
 
-  /** Whether the minute of the task is known. */
-  has(task: string, minute: number): boolean {
-    return this.#byTask.get(task)?.has(minute) ?? false;
+  #slot(minute: number): number {
+    return (minute / MINUTE) % RETAINED_MINUTES;
+  }
+
+  /** Whether the minute is known. */
+  has(minute: number): boolean {
+    return this.#minute[this.#slot(minute)] === minute;
   }
 
   /** The counts of a known minute. */
-  get(task: string, minute: number): MinuteCounts | undefined {
-    return this.#byTask.get(task)?.get(minute);
+  get(minute: number): MinuteCounts | undefined {
+    const slot = this.#slot(minute);
+    if (this.#minute[slot] !== minute) return undefined;
+    return [this.#completed[slot], this.#failed[slot]];
   }
 
-  /** Keeps a closed minute's counts. */
-  set(task: string, minute: number, counts: MinuteCounts): void {
+  /** Keeps a closed minute's counts, in the place of the minute 24 h before it. */
+  set(minute: number, [completed, failed]: MinuteCounts): void {
+    const slot = this.#slot(minute);
+    this.#minute[slot] = minute;
+    this.#completed[slot] = completed;
+    this.#failed[slot] = failed;
+  }
+}
+
+/**
+ * Counts of minutes that are over, per task: taskora only increments the
+ * current minute's counter, so a closed minute is read once and kept until
+ * it falls out of the 24 h window. Turns the 24 h query from 2,880 keys per
+ * task into the last few minutes. Bounded: one ring of 1,440 minutes per
+ * task the board was asked about.
+ */
+export class ClosedMinutes {
+  readonly #byTask = new Map<string, TaskMinutes>();
+
+  /** The task's minutes, an empty ring at first. */
+  of(task: string): TaskMinutes {
     let minutes = this.#byTask.get(task);
-    if (!minutes) this.#byTask.set(task, minutes = new Map());
-    minutes.set(minute, counts);
-  }
-
-  /**
-   * Forgets minutes before `oldest`. Walks the cache only when `oldest` has
-   * moved on, i.e. once a minute, not on every request.
-   */
-  prune(oldest: number): void {
-    if (oldest <= this.#prunedBefore) return;
-    this.#prunedBefore = oldest;
-    for (const minutes of this.#byTask.values()) {
-      for (const minute of minutes.keys()) {
-        if (minute < oldest) minutes.delete(minute);
-      }
-    }
+    if (!minutes) this.#byTask.set(task, minutes = new TaskMinutes());
+    return minutes;
   }
 }
 
@@ -145,12 +157,24 @@ export async function getThroughputByTask(
   if (minutes.length === 0) return byTask;
 
   const settled = currentMinute - SETTLE_MINUTES * MINUTE;
-  const cache = options.cache;
-  cache?.prune(currentMinute - (RETAINED_MINUTES - 1) * MINUTE);
-  const asks = [...byTask.keys()].map((task) => ({
-    task,
-    minutes: cache ? minutes.filter((m) => m >= settled || !cache.has(task, m)) : minutes,
-  })).filter((ask) => ask.minutes.length > 0);
+  const add = (buckets: ThroughputBucket[], minute: number, [completed, failed]: MinuteCounts) => {
+    const index = Math.floor((minute - firstBucket) / bucketMs);
+    if (index < 0 || index >= count) return;
+    buckets[index].completed += completed;
+    buckets[index].failed += failed;
+  };
+  // Known minutes are counted now, before the read: a concurrent call that closes one meanwhile
+  // cannot make it count twice.
+  const asks = [...byTask].map(([task, buckets]) => {
+    const known = options.cache?.of(task);
+    const unknown: number[] = [];
+    for (const minute of minutes) {
+      const counts = minute < settled ? known?.get(minute) : undefined;
+      if (counts) add(buckets, minute, counts);
+      else unknown.push(minute);
+    }
+    return { task, buckets, known, minutes: unknown };
+  }).filter((ask) => ask.minutes.length > 0);
   // One MGET per task for both kinds (the keys share the task's slot).
   const replies = asks.length === 0 ? [] : await connection.pipeline(
     asks.map(({ task, minutes }) => [
@@ -158,27 +182,15 @@ export async function getThroughputByTask(
       ...KINDS.flatMap((kind) => minutes.map((m) => metricKey(task, kind, m, options.prefix))),
     ]),
   ) as (string | null)[][];
-  const read = new Map<string, Map<number, MinuteCounts>>();
-  asks.forEach(({ task, minutes }, i) => {
-    const completed = replies[i].slice(0, minutes.length);
-    const failed = replies[i].slice(minutes.length);
-    const counts = new Map<number, MinuteCounts>();
+  asks.forEach(({ buckets, known, minutes }, i) => {
     minutes.forEach((minute, j) => {
-      const pair: MinuteCounts = [Number(completed[j]) || 0, Number(failed[j]) || 0];
-      counts.set(minute, pair);
-      if (minute < settled) cache?.set(task, minute, pair);
+      const counts: MinuteCounts = [
+        Number(replies[i][j]) || 0,
+        Number(replies[i][minutes.length + j]) || 0,
+      ];
+      if (minute < settled) known?.set(minute, counts);
+      add(buckets, minute, counts);
     });
-    read.set(task, counts);
   });
-  for (const [task, buckets] of byTask) {
-    for (const minute of minutes) {
-      const counts = read.get(task)?.get(minute) ?? cache?.get(task, minute);
-      if (!counts) continue;
-      const index = Math.floor((minute - firstBucket) / bucketMs);
-      if (index < 0 || index >= count) continue;
-      buckets[index].completed += counts[0];
-      buckets[index].failed += counts[1];
-    }
-  }
   return byTask;
 }
