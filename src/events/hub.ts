@@ -24,9 +24,12 @@
  * - Each event (decoded by the source) is presented and framed once.
  *   Frames are flushed to the clients together: every client without a
  *   `?tasks` filter queues the same joined bytes and writes them in one write. Flushes are spaced so
- *   that all clients together make at most ~40,000 writes/s (1 client: no
- *   wait; 1,000 clients: one flush per 25 ms); a quiet stream flushes at
- *   once. Per-write overhead, not bytes, is what costs CPU at 1,000 clients. A client's queue holds at most `maxQueue` frames (1,000):
+ *   that all clients together make at most ~20,000 writes/s (1 client: no
+ *   wait; 1,000 clients: one flush per 50 ms); a quiet stream flushes at
+ *   once. Per-write overhead, not bytes, is what costs CPU at 1,000 clients:
+ *   at 2,000 events/s, 20,000 writes/s took the board 43–46 % of a core and
+ *   delivered with p99 70–98 ms; 40,000 took 74 % and p99 107–121 ms, the
+ *   saturated machine delaying every write (`tests/bench/sse.ts`). A client's queue holds at most `maxQueue` frames (1,000):
  *   a client that falls further behind is disconnected (the browser
  *   reconnects after the `retry:` hint) instead of growing memory.
  *
@@ -68,9 +71,9 @@ export interface EventHubOptions {
   idleStopMs?: number;
   /**
    * Writes per second the hub aims to stay under, over all clients
-   * (default 40,000). Each flush writes once per client, so flushes are
+   * (default 20,000). Each flush writes once per client, so flushes are
    * spaced `clients / writesPerSecond` apart (1 client: at once; 1,000
-   * clients: 25 ms), at most `maxBatchMs`. A quiet stream sends each event
+   * clients: 50 ms), at most `maxBatchMs`. A quiet stream sends each event
    * at once.
    */
   writesPerSecond?: number;
@@ -240,7 +243,7 @@ export class EventHub {
     this.#maxQueue = options.maxQueue ?? 1000;
     this.#retryFrame = retryFrame(options.retryMs ?? 3000);
     this.#idleStopMs = options.idleStopMs ?? 5000;
-    this.#writesPerSecond = options.writesPerSecond ?? 40_000;
+    this.#writesPerSecond = options.writesPerSecond ?? 20_000;
     this.#maxBatchMs = options.maxBatchMs ?? 250;
     this.#fullStatsEveryMs = options.fullStatsEveryMs ?? 30_000;
   }
