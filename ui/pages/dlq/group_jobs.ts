@@ -1,7 +1,8 @@
 /**
  * The jobs of one error group, shown when the group is expanded: a page at
  * a time from `GET api/dlq?pattern=`, each with a link to the job and
- * (unless read-only) its own retry. The page reloads when a job fails (it
+ * (unless read-only) its own retry and a box to check it: the checked jobs
+ * are retried together. The page reloads when a job fails (it
  * may join the group), when an event says a listed job left the failed
  * state (retried, here or anywhere), and when the group's count changes.
  *
@@ -16,14 +17,54 @@ import { ExportLinks } from "../../components/export_links.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
-import { retryJob } from "./retry.ts";
+import { PageCheck, RowCheck } from "../../components/select_boxes.ts";
+import { formatCount } from "../../lib/format.ts";
+import { type Selection, useSelection } from "../../lib/selection.ts";
+import { jobCount, retryChecked, retryJob } from "./retry.ts";
 import { RetryButton, RetryColumnHead } from "./retry_button.ts";
-import { type DeadLetterGroup, type DeadLetters, dlqQuery, joinsDlq } from "./types.ts";
+import {
+  type DeadLetterGroup,
+  type DeadLetters,
+  dlqQuery,
+  type FailedJob,
+  joinsDlq,
+} from "./types.ts";
 
 const PAGE_SIZE = 10;
 
 function listed(page: DeadLetters | null, id: string): boolean {
   return page?.jobs.some((job) => job.id === id) ?? false;
+}
+
+const NO_JOBS: readonly FailedJob[] = [];
+
+/** Over the table while jobs are checked: how many, Retry, Clear. */
+function CheckedBar(
+  { jobs, selection, onRetried }: {
+    jobs: readonly FailedJob[];
+    selection: Selection;
+    onRetried(): void;
+  },
+) {
+  const { api } = useBoard();
+  if (selection.ids.size === 0) return null;
+  const checked = jobs.filter((job) => selection.ids.has(job.id));
+  return html`
+    <div class="bulk-bar" role="region" aria-label="Selected jobs">
+      <span class="bulk-count">${formatCount(checked.length)} selected</span>
+      <span class="bulk-actions">
+        <${RetryButton}
+          label=${`Retry ${jobCount(checked.length)}`}
+          retry=${() => retryChecked(api, checked)}
+          onRetried=${() => {
+            selection.clear();
+            onRetried();
+          }}
+        />
+        <button type="button" class="btn btn-small" onClick=${selection.clear}>Clear</button>
+      </span>
+    </div>
+  `;
 }
 
 /** The group's jobs; a new `refresh` (after a retry on the page) reloads them. */
@@ -54,6 +95,7 @@ export function GroupJobs(
     shown.current = version;
     reload();
   }, [version]);
+  const selection = useSelection(data?.jobs ?? NO_JOBS);
   // After retries the last page can empty out: step back to one that has jobs.
   const emptied = data !== null && data.jobs.length === 0 && offset > 0;
   useEffect(() => {
@@ -72,11 +114,17 @@ export function GroupJobs(
         label="this group's failed jobs"
       />
       <${ErrorBanner} error=${error} />
+      <${CheckedBar} jobs=${data?.jobs ?? NO_JOBS} selection=${selection} onRetried=${onRetried} />
       ${data === null ? html`<p class="muted dlq-jobs-loading">Loading jobs…</p>` : html`
         <table class="table cards dlq-jobs-table">
           <caption class="visually-hidden">Failed jobs with this error</caption>
           <thead>
             <tr>
+              ${config.readOnly ? null : html`
+                <th scope="col" class="select-cell">
+                  <${PageCheck} rows=${data.jobs} selection=${selection} />
+                </th>
+              `}
               <th scope="col">Job</th>
               <th scope="col">Task</th>
               <th scope="col" class="num">Attempts</th>
@@ -89,6 +137,11 @@ export function GroupJobs(
             ${data.jobs.map((job) =>
               html`
                 <tr key=${job.id}>
+                  ${config.readOnly ? null : html`
+                    <td class="select-cell">
+                      <${RowCheck} id=${job.id} selection=${selection} />
+                    </td>
+                  `}
                   <th scope="row">
                     <a class="dlq-job-link" href=${href("jobs", job.id)}>${job.id}</a>
                   </th>

@@ -1,13 +1,14 @@
 /**
- * The three retries of the dead-letter queue (one job, one error group,
- * everything), each behind a confirmation that says how many jobs go back
+ * The retries of the dead-letter queue (one job, the checked jobs, one
+ * error group, everything), each behind a confirmation that says how many jobs go back
  * to waiting, and reported by a toast (`Retried 3 jobs`).
  *
  * @module
  */
 import { confirmAction } from "../../components/confirm_dialog.ts";
-import { runAction } from "../../components/toasts.ts";
+import { runAction, toastError } from "../../components/toasts.ts";
 import type { Api } from "../../lib/api.ts";
+import { type BulkOperation, countBulk, operationEnd, startBulk } from "../../lib/bulk_request.ts";
 import { formatCount } from "../../lib/format.ts";
 import {
   type DeadLetterGroup,
@@ -78,4 +79,50 @@ export async function retryAll(api: Api, total: number, task: string | null): Pr
     confirmLabel: `Retry ${jobCount(total)}`,
   });
   return confirmed && await retryMany(api, task, {});
+}
+
+/**
+ * Retries the checked jobs after confirmation: per task, a bulk retry of
+ * its checked ids (`POST /bulk`, atomic and audited), one task after the
+ * other. The confirmation names the count the server gives now (a dry run
+ * per task); the toast says what was retried and what a worker had moved
+ * on first.
+ */
+export async function retryChecked(api: Api, jobs: readonly FailedJob[]): Promise<boolean> {
+  const byTask = Map.groupBy(jobs, (job) => job.task);
+  const selectors = [...byTask].map(([task, checked]) => ({
+    task,
+    ids: checked.map((job) => job.id),
+  }));
+  let count = 0;
+  try {
+    for (const selector of selectors) count += await countBulk(api, "retry", selector);
+  } catch (error) {
+    toastError(error);
+    return false;
+  }
+  const confirmed = await confirmAction({
+    title: count === 0 ? "No job to retry" : `Retry ${jobCount(count)}?`,
+    message: count === 0
+      ? "None of the checked jobs is failed now: a worker or another operator moved them on."
+      : count === jobs.length
+      ? `The ${jobCount(count)} checked ${count === 1 ? FRESH : FRESH_MANY}.`
+      : `${jobCount(count)} of the ${jobCount(jobs.length)} checked ${
+        count === 1 ? FRESH : FRESH_MANY
+      }; the others are no longer failed.`,
+    confirmLabel: count === 0 ? "Close" : `Retry ${jobCount(count)}`,
+  });
+  if (!confirmed || count === 0) return false;
+  const ended = await runAction(async () => {
+    const operations: BulkOperation[] = [];
+    for (const selector of selectors) {
+      operations.push(await operationEnd(api, await startBulk(api, "retry", selector)));
+    }
+    return operations;
+  }, (operations) => {
+    const done = operations.reduce((sum, op) => sum + op.done, 0);
+    const skipped = operations.reduce((sum, op) => sum + op.skipped, 0);
+    return `Retried ${jobCount(done)}${skipped > 0 ? `, ${formatCount(skipped)} skipped` : ""}`;
+  });
+  return ended !== undefined;
 }

@@ -20,7 +20,7 @@ import { href } from "../../lib/router.ts";
 import type { Job } from "../job/types.ts";
 import type { ComponentChildren } from "preact";
 import { JobTable } from "./job_table.ts";
-import type { Selection } from "./selection.ts";
+import type { Selection } from "../../lib/selection.ts";
 
 /** The stalled set, in a line: how many, and which (linked). */
 function StalledSet({ liveness }: { liveness: Received<TaskLivenessResponse> }) {

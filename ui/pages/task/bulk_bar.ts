@@ -22,8 +22,8 @@ import {
   type BulkSelector,
   countBulk,
   startBulk,
-} from "./bulk_request.ts";
-import type { Selection } from "./selection.ts";
+} from "../../lib/bulk_request.ts";
+import type { Selection } from "../../lib/selection.ts";
 
 /** The actions that act on jobs of `state`. */
 export function actionsFor(state: JobState): BulkAction[] {

@@ -13,7 +13,7 @@ import { useBoard } from "../../lib/board_context.ts";
 import { formatCount, formatCountOf, shortId } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
-import { ACTION_WORDS, type BulkOperation, cancelBulk } from "./bulk_request.ts";
+import { ACTION_WORDS, type BulkOperation, cancelBulk } from "../../lib/bulk_request.ts";
 
 /** How often the operation is read while no stream frame says it. */
 const POLL_MS = 2000;

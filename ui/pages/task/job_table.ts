@@ -19,7 +19,8 @@ import { href } from "../../lib/router.ts";
 import type { JobState } from "../../lib/types.ts";
 import { ProgressCell } from "../job/progress.ts";
 import type { Job } from "../job/types.ts";
-import type { Selection } from "./selection.ts";
+import { PageCheck, RowCheck } from "../../components/select_boxes.ts";
+import type { Selection } from "../../lib/selection.ts";
 
 /** One column: its header and how a job fills its cell. */
 interface Column {
@@ -121,38 +122,13 @@ function selectColumn(selection: Selection): Column {
   return {
     label: "",
     className: "select-cell",
-    cell: (job) =>
-      html`
-        <input
-          type="checkbox"
-          class="row-check"
-          aria-label=${`Select job ${job.id}`}
-          checked=${selection.ids.has(job.id)}
-          onClick=${(event: MouseEvent) => selection.toggle(job.id, event.shiftKey)}
-        />
-      `,
+    cell: (job) => html`<${RowCheck} id=${job.id} selection=${selection} />`,
   };
 }
 
 /** The per-row actions column. */
 function actionsColumn(actions: (job: Job) => ComponentChildren): Column {
   return { label: "Actions", className: "row-actions", cell: (job) => actions(job) };
-}
-
-/** The header box: checked when the whole page is, mixed when some rows are. */
-function PageCheck({ jobs, selection }: { jobs: readonly Job[]; selection: Selection }) {
-  const some = jobs.some((job) => selection.ids.has(job.id));
-  const all = jobs.length > 0 && jobs.every((job) => selection.ids.has(job.id));
-  return html`
-    <input
-      type="checkbox"
-      class="page-check"
-      aria-label="Select all jobs on this page"
-      checked=${all}
-      indeterminate=${some && !all}
-      onClick=${selection.togglePage}
-    />
-  `;
 }
 
 /**
@@ -183,7 +159,7 @@ export function JobTable(
             ${selection
               ? html`
                 <th scope="col" class="select-cell">
-                  <${PageCheck} jobs=${jobs} selection=${selection} />
+                  <${PageCheck} rows=${jobs} selection=${selection} />
                 </th>
               `
               : null}

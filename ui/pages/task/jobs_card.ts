@@ -27,11 +27,11 @@ import { useLiveRows } from "./live_rows.ts";
 import { hasFilter } from "./search_query.ts";
 import { SearchResults } from "./search_results.ts";
 import { actionsFor, BulkBar } from "./bulk_bar.ts";
-import type { BulkOperation } from "./bulk_request.ts";
+import type { BulkOperation } from "../../lib/bulk_request.ts";
 import { BulkProgress } from "./bulk_progress.ts";
 import { MatchingActions } from "./matching_actions.ts";
 import { rowActionsOf } from "./row_actions.ts";
-import { useSelection } from "./selection.ts";
+import { useSelection } from "../../lib/selection.ts";
 
 /** Jobs per page. */
 const PAGE_SIZE = 50;

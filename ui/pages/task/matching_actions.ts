@@ -14,7 +14,7 @@ import { html } from "../../lib/html.ts";
 import type { JobState } from "../../lib/types.ts";
 import type { JobFilterQuery } from "../../../src/contract/job_filter.ts";
 import { actionsFor, confirmAndStart } from "./bulk_bar.ts";
-import { ACTION_WORDS, type BulkAction, type BulkOperation } from "./bulk_request.ts";
+import { ACTION_WORDS, type BulkAction, type BulkOperation } from "../../lib/bulk_request.ts";
 import { filterOf } from "./search_query.ts";
 
 /** The URL's filter with its empty parameters left out, as a bulk selector takes it. */

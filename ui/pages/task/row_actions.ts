@@ -12,7 +12,7 @@ import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
 import type { Job } from "../job/types.ts";
 import { actionsFor, confirmAndStart } from "./bulk_bar.ts";
-import { ACTION_WORDS, type BulkOperation } from "./bulk_request.ts";
+import { ACTION_WORDS, type BulkOperation } from "../../lib/bulk_request.ts";
 
 /** The buttons and the menu of one row. */
 function RowActions(

@@ -19,11 +19,11 @@ import { href } from "../../lib/router.ts";
 import type { JobState } from "../../lib/types.ts";
 import type { Job } from "../job/types.ts";
 import { actionsFor, BulkBar } from "./bulk_bar.ts";
-import type { BulkOperation } from "./bulk_request.ts";
+import type { BulkOperation } from "../../lib/bulk_request.ts";
 import { JobTable } from "./job_table.ts";
 import { rowActionsOf } from "./row_actions.ts";
 import { filterOf, filterQuery } from "./search_query.ts";
-import { useSelection } from "./selection.ts";
+import { useSelection } from "../../lib/selection.ts";
 
 type End = Extract<SearchFrame, { type: "end" }>;
 type Status = "running" | "stopped" | "ended";

@@ -1,21 +1,22 @@
 /**
- * What the task page's bulk actions send: the dry run that counts, then the
- * start of the operation (`POST /bulk`); its cancel. The answers are the
+ * What bulk actions send (the task page's, the dead-letter queue's checked
+ * jobs): the dry run that counts, then the start of the operation
+ * (`POST /bulk`); its cancel, and waiting for its end. The answers are the
  * contract's.
  *
  * @module
  */
-import type { Api } from "../../lib/api.ts";
+import type { Api } from "./api.ts";
 import type {
   BulkAction,
   BulkOperation,
   BulkPreviewResponse,
   BulkSelector,
   BulkStartResponse,
-} from "../../../src/contract/bulk.ts";
+} from "../../src/contract/bulk.ts";
 
 export type { BulkAction, BulkOperation, BulkSelector };
-export { BULK_ACTION_STATES } from "../../../src/contract/bulk.ts";
+export { BULK_ACTION_STATES } from "../../src/contract/bulk.ts";
 
 /** How many jobs `action` would act on now; `signal` stops a long count (a filter's). */
 export async function countBulk(
@@ -39,6 +40,19 @@ export async function startBulk(
   selector: BulkSelector,
 ): Promise<BulkOperation> {
   return (await api.send<BulkStartResponse>("POST", "bulk", { action, selector })).operation;
+}
+
+/** How often {@link operationEnd} reads the operation. */
+const END_POLL_MS = 200;
+
+/** Resolves to the operation once it has ended (read every 200 ms): for short ones, like a page of checked jobs. */
+export async function operationEnd(api: Api, started: BulkOperation): Promise<BulkOperation> {
+  let operation = started;
+  while (operation.status === "running") {
+    await new Promise((resolve) => setTimeout(resolve, END_POLL_MS));
+    operation = await api.get<BulkOperation>(`operations/${encodeURIComponent(started.id)}`);
+  }
+  return operation;
 }
 
 /** Asks a running operation to stop after its current step. */
