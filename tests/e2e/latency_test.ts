@@ -51,6 +51,14 @@ browserTest(
         await page.setViewportSize({ width, height: 900 });
         await page.waitForTimeout(150);
         await screenshot(page, `latency-overview-${width}`);
+        if (width >= 1280) {
+          // Every column in view, none under the scroll edge.
+          const [table, wrap] = await page.locator(".task-table").evaluate((t) => [
+            t.scrollWidth,
+            t.parentElement!.clientWidth,
+          ]);
+          assert.ok(table <= wrap, `${width} px: the task table is ${table} px in ${wrap} px`);
+        }
         await row("send-email").screenshot({
           path: new URL(`./screenshots/latency-row-${width}.png`, import.meta.url).pathname,
         });
