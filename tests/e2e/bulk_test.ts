@@ -151,6 +151,8 @@ browserTest(
 
         await region.getByRole("button", { name: "Retry all matching" }).click();
         await dialog(page).getByText(`Retry ${matching} jobs?`).waitFor();
+        // The count is in: the bar no longer says it is counting.
+        await region.getByText("Every failed job matching this filter").waitFor();
         await shots(page, "bulk-matching-confirm");
         await dialog(page).getByRole("button", { name: `Retry ${matching} jobs` }).click();
         const progress = page.locator(".bulk-progress");

@@ -35,7 +35,9 @@ export function actionsFor(state: JobState): BulkAction[] {
 /**
  * Counts, confirms and starts `action` on `selector`; resolves to the
  * operation, or null when nothing was started (none to act on, backed out,
- * stopped by `signal` while counting, refused: the refusal is shown).
+ * stopped by `counting.signal` while counting, refused: the refusal is
+ * shown). `counting.onCounted` is called once the count is in, before the
+ * confirmation opens.
  */
 export async function confirmAndStart(
   api: Api,
@@ -43,11 +45,13 @@ export async function confirmAndStart(
   action: BulkAction,
   selector: BulkSelector,
   what: string,
-  signal?: AbortSignal,
+  counting: { signal?: AbortSignal; onCounted?(): void } = {},
 ): Promise<BulkOperation | null> {
   const words = ACTION_WORDS[action];
+  const { signal } = counting;
   try {
     const count = await countBulk(api, action, selector, signal);
+    counting.onCounted?.();
     const jobs = formatCountOf(count, "job");
     const request = {
       title: count === 0 ? `No job to ${words.label.toLowerCase()}` : `${words.label} ${jobs}?`,

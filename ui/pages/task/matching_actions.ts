@@ -53,7 +53,7 @@ export function MatchingActions(
       action,
       selector,
       `the ${state} jobs matching this filter`,
-      controller.signal,
+      { signal: controller.signal, onCounted: () => setCounting(null) },
     );
     if (controller.signal.aborted) return;
     setCounting(null);
