@@ -1,14 +1,21 @@
 /**
  * The bulk operation runner: steps of at most 100, a cap on operations
  * running at once, cancel between steps, progress after steps, a failure
- * reported with its code, and finished operations kept bounded.
+ * reported with its code, finished operations kept bounded, and a filter's
+ * walk over the search's slices.
  */
 
 import assert from "node:assert/strict";
+import type { MatchReader } from "../../src/api/bulk_filter.ts";
 import { Operations, type OperationSpec } from "../../src/api/operations.ts";
 import type { BulkOperation } from "../../src/contract/bulk.ts";
 import { BoardError } from "../../src/errors.ts";
-import type { BulkStep, BulkStepResult, TaskSource } from "../../src/source/types.ts";
+import type {
+  BulkStep,
+  BulkStepResult,
+  SearchPosition,
+  TaskSource,
+} from "../../src/source/types.ts";
 
 /** A source whose steps each wait for `release()` when `gated`, and act on every job. */
 function fakeSource(gated = false) {
@@ -186,4 +193,84 @@ Deno.test("Operations looks at full batches when few jobs are left among members
   const report = await done();
   assert.equal(report.done, 1);
   assert.equal(steps.length, 3, "three batches of 100, not one step per member");
+});
+
+Deno.test("Operations walks a filter's matches slice by slice, moving the cursor back by what left", async () => {
+  const { source, steps } = fakeSource();
+  const operations = new Operations({ progressEveryMs: 0 });
+  // Three slices of a waiting list: 250 ids each looked at, the first 120 of each matching.
+  const reads: (SearchPosition | null)[] = [];
+  const matches: MatchReader = (position) => {
+    reads.push(position);
+    const at = position?.at ?? 0;
+    const next = reads.length < 3 ? { at: at + 250, skip: 0, scanned: 250 * reads.length } : null;
+    return Promise.resolve({
+      ids: Array.from({ length: 120 }, (_, i) => `m${reads.length}-${i}`),
+      scanned: 250,
+      total: 750,
+      next,
+    });
+  };
+  const { full, progress, done } = spec(source, {
+    action: "cancel",
+    selector: {
+      task: "t",
+      state: "waiting",
+      filter: { from: null, to: null, idPrefix: "m", payload: null },
+      query: { id: "m" },
+    },
+    total: 750,
+    matches,
+  });
+  const started = operations.start(full);
+  assert.deepEqual(started.selection, { state: "waiting", filter: { id: "m" } });
+  const report = await done();
+  assert.equal(report.status, "done");
+  assert.equal(report.done, 360);
+  assert.equal(report.scanned, 750);
+  assert.deepEqual(steps.map((step) => "ids" in step ? step.ids.length : -1), [
+    100,
+    20,
+    100,
+    20,
+    100,
+    20,
+  ]);
+  // The 120 cancelled jobs left the list: each next slice starts 120 earlier than the search said.
+  assert.deepEqual(reads.map((position) => position?.at ?? 0), [0, 130, 260]);
+  assert.ok(progress.some((operation) => operation.scanned === 250), "progress after each slice");
+});
+
+Deno.test("Operations stops a filter's walk between steps when cancelled", async () => {
+  const gate = fakeSource(true);
+  const operations = new Operations();
+  let reads = 0;
+  const matches: MatchReader = () => {
+    reads++;
+    return Promise.resolve({
+      ids: Array.from({ length: 250 }, (_, i) => `m${i}`),
+      scanned: 1000,
+      total: 10_000,
+      next: { at: 1000 * reads, skip: 0, scanned: 1000 * reads },
+    });
+  };
+  const { full } = spec(gate.source, {
+    selector: {
+      task: "t",
+      state: "failed",
+      filter: { from: null, to: null, idPrefix: "m", payload: null },
+      query: { id: "m" },
+    },
+    total: 10_000,
+    matches,
+  });
+  const running = operations.start(full);
+  while (gate.steps.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+  const cancelling = operations.cancel(running.id);
+  gate.release();
+  const cancelled = await cancelling;
+  assert.equal(cancelled?.status, "cancelled");
+  assert.equal(cancelled?.done, 100, "the step under way finished, no other began");
+  assert.equal(cancelled?.scanned, 1000);
+  assert.equal(reads, 1, "no further slice was read");
 });
