@@ -20,6 +20,7 @@ import { createLatencySampler } from "./api/latency_sampler.ts";
 import { type BoardMetrics, createBoardMetrics } from "./api/metrics.ts";
 import { metricsToken } from "./auth/metrics_token.ts";
 import { Operations } from "./api/operations.ts";
+import { ScanSlots } from "./api/scan_slots.ts";
 import { jsonMutations } from "./api/body.ts";
 import { type UserEnv, userName } from "./auth/user.ts";
 import { createApi } from "./api/mod.ts";
@@ -236,6 +237,7 @@ export function createBoard(
     audit: createAuditTrail(taskSource, resolved.auditMaxEntries),
     latency: createLatencySampler(taskSource),
     operations: new Operations(),
+    scans: new ScanSlots(),
   };
   const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;
   const metrics = resolved.metrics

@@ -120,7 +120,9 @@ function summary(operation: BulkOperation): string {
 }
 
 /** Routes `/bulk` and `/operations`. */
-export function bulkRoutes({ source, operations, events, audit, present, options }: ApiDeps) {
+export function bulkRoutes(
+  { source, operations, events, audit, present, options, scans }: ApiDeps,
+) {
   return apiRouter<UserEnv>()
     .openapi(startBulk, async (c) => {
       const body = c.req.valid("json");
@@ -139,7 +141,10 @@ export function bulkRoutes({ source, operations, events, audit, present, options
       const { task } = selector;
       if (body.dryRun) {
         const count = isFilterSelection(selector)
-          ? await countMatches(matchReader(source, present, selector), selector, c.req.raw.signal)
+          ? await countMatches(matchReader(source, present, selector), selector, {
+            signal: c.req.raw.signal,
+            scans,
+          })
           : await source.countBulk(action, selector);
         return c.json({ ok: true as const, dryRun: true as const, task, action, count }, 200);
       }

@@ -8,6 +8,7 @@
 import type { AuditTrail } from "./audit_trail.ts";
 import type { LatencySampler } from "./latency_sampler.ts";
 import type { Operations } from "./operations.ts";
+import type { ScanSlots } from "./scan_slots.ts";
 import type { Presenter } from "../contract/present.ts";
 import type { EventHub } from "../events/hub.ts";
 import type { ResolvedOptions } from "../options.ts";
@@ -28,4 +29,6 @@ export interface ApiDeps {
   latency: LatencySampler;
   /** The board's bulk operations (`/bulk`, `/operations`). */
   operations: Operations;
+  /** The board's slots for scans: searches and filter counts. */
+  scans: ScanSlots;
 }

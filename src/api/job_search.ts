@@ -29,6 +29,7 @@ import { matchesOf } from "./job_match.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { integerParam, stateQuery, TaskPath, textParam } from "./params.ts";
 import { SearchFrameSchema } from "./schema/search.ts";
+import type { SearchSlice } from "../source/types.ts";
 
 const time = (bound: string) =>
   textParam(
@@ -77,7 +78,7 @@ const searchJobs = apiRoute({
 const line = (frame: SearchFrame) => `${JSON.stringify(frame)}\n`;
 
 /** The search route. */
-export function jobSearchRoutes({ source, present, options }: ApiDeps) {
+export function jobSearchRoutes({ source, present, options, scans }: ApiDeps) {
   return apiRouter().openapi(searchJobs, async (c) => {
     const { task } = c.req.valid("param");
     const { state, limit, cursor, ...parts } = c.req.valid("query");
@@ -89,8 +90,15 @@ export function jobSearchRoutes({ source, present, options }: ApiDeps) {
     }
     const search = source.searchJobs.bind(source);
     const signal = c.req.raw.signal;
+    const release = scans.take();
     // The first slice is read before the answer starts: an unknown task is still a 404.
-    let slice = await search(task, state, filter, position, limit);
+    let slice: SearchSlice;
+    try {
+      slice = await search(task, state, filter, position, limit);
+    } catch (error) {
+      release();
+      throw error;
+    }
     const progress: SearchProgress = {
       scanned: position?.scanned ?? 0,
       total: 0,
@@ -126,6 +134,8 @@ export function jobSearchRoutes({ source, present, options }: ApiDeps) {
         const { status, body } = errorBody(error);
         if (status === 500) console.error("queue-board: search failed", error);
         await out.write(line({ type: "error", ...body }));
+      } finally {
+        release();
       }
     });
   });

@@ -2,7 +2,8 @@
  * `GET /tasks/{task}/jobs/search`: an NDJSON stream of progress, matches and
  * an end line whose cursor continues the search; bad filters are a 400
  * naming the parameter before any byte is sent; a client that goes away
- * stops the scan; redacted values are neither shown nor matched.
+ * stops the scan; redacted values are neither shown nor matched; a board
+ * runs at most four scans at once.
  */
 
 import assert from "node:assert/strict";
@@ -199,5 +200,80 @@ Deno.test("a source that cannot search says so, with INVALID_STATE", async () =>
     });
   } finally {
     await inner.close();
+  }
+});
+
+Deno.test("a board runs at most four scans at once; a fifth search or filter count is refused until one ends", async () => {
+  const inner = createMemorySource({ seed: withFinder(readFixture()) });
+  const waiting: (() => void)[] = [];
+  let gated = true;
+  // Each search's slices after its first wait until the test lets them go.
+  const searchJobs = async (...args: Parameters<NonNullable<TaskSource["searchJobs"]>>) => {
+    const [, , , position] = args;
+    if (gated && position !== null) {
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+    return await inner.searchJobs(...args);
+  };
+  const source = new Proxy(inner, {
+    get(target, key) {
+      if (key === "searchJobs") return searchJobs;
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const board = boardOn(source);
+  const search = `${SEARCH}?state=completed&field=data&contains=no-such-text`;
+  try {
+    const running = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await board.fetch(new Request(search));
+      const reader = response.body!.getReader();
+      assert.match(new TextDecoder().decode((await reader.read()).value), /"progress"/);
+      running.push(reader);
+    }
+    const refused = await board.fetch(new Request(search));
+    assert.equal(refused.status, 409);
+    assert.match((await refused.json()).error, /4 searches or filter counts are running/);
+    const count = await board.fetch(
+      new Request("http://board.test/board/api/bulk", {
+        method: "POST",
+        headers: { origin: "http://board.test", "content-type": "application/json" },
+        body: JSON.stringify({
+          action: "delete",
+          selector: {
+            task: "finder",
+            state: "completed",
+            filter: { field: "data", contains: "x" },
+          },
+          dryRun: true,
+        }),
+      }),
+    );
+    assert.equal(count.status, 409);
+    assert.equal((await count.json()).code, "INVALID_STATE");
+
+    // Let every scan run to its end: their slots free up.
+    gated = false;
+    waiting.splice(0).forEach((go) => go());
+    for (const reader of running) while (!(await reader.read()).done);
+    assert.equal((await frames(await board.fetch(new Request(search)))).at(-1)?.type, "end");
+  } finally {
+    await inner.close();
+  }
+});
+
+Deno.test("a search refused at its first slice gives its scan slot back", async () => {
+  const source = createMemorySource({ seed: withFinder(readFixture()) });
+  const board = boardOn(source);
+  try {
+    const ghost = "http://board.test/board/api/tasks/ghost/jobs/search?state=waiting";
+    for (let i = 0; i < 6; i++) {
+      const response = await board.fetch(new Request(ghost));
+      assert.equal(response.status, 404, `search ${i + 1}`);
+      assert.equal((await response.json()).code, "TASK_NOT_FOUND");
+    }
+  } finally {
+    await source.close();
   }
 });

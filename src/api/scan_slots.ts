@@ -1,0 +1,64 @@
+/**
+ * A cap on the scans a board runs at once: a job search and a filter's
+ * exact count each walk a state slice by slice for as long as their client
+ * stays, so each holds one slot while it runs. A scan past the cap is
+ * refused with `INVALID_STATE` rather than queued, so Redis never serves
+ * more than `max` of them from one board whatever the clients do. Each
+ * board has its own slots.
+ *
+ * @module
+ */
+
+import { BoardError } from "../errors.ts";
+
+/** Scans one board runs at once, by default. */
+export const MAX_SCANS = 4;
+
+/** The slots of one board. */
+export class ScanSlots {
+  readonly #max: number;
+  #taken = 0;
+
+  /** `max` scans at once (default {@link MAX_SCANS}). */
+  constructor(max: number = MAX_SCANS) {
+    this.#max = max;
+  }
+
+  /** Scans running now. */
+  get taken(): number {
+    return this.#taken;
+  }
+
+  /**
+   * Takes a slot and returns its release (idempotent); `INVALID_STATE` when
+   * every slot is taken.
+   *
+   * @example
+   * ```ts
+   * import { ScanSlots } from "./scan_slots.ts";
+   * const slots = new ScanSlots(1);
+   * const release = slots.take();
+   * try {
+   *   // walk the slices
+   * } finally {
+   *   release();
+   * }
+   * ```
+   */
+  take(): () => void {
+    if (this.#taken >= this.#max) {
+      throw new BoardError(
+        "INVALID_STATE",
+        `${this.#taken} searches or filter counts are running on this board (at most ` +
+          `${this.#max} at once): wait for one to end, or stop it`,
+      );
+    }
+    this.#taken++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#taken--;
+    };
+  }
+}
