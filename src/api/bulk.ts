@@ -13,7 +13,7 @@ import { type BulkOperation, MAX_BULK_IDS } from "../contract/bulk.ts";
 import { BoardError, invalidParam } from "../errors.ts";
 import { ANONYMOUS, type UserEnv } from "../auth/user.ts";
 import { bodyOf, jsonBody, textField } from "./body.ts";
-import { countMatches, matchReader } from "./bulk_filter.ts";
+import { countMatches, firstSlice, matchReader } from "./bulk_filter.ts";
 import { bulkSelector, isFilterSelection } from "./bulk_selector.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
@@ -148,13 +148,13 @@ export function bulkRoutes(
           : await source.countBulk(action, selector);
         return c.json({ ok: true as const, dryRun: true as const, task, action, count }, 200);
       }
-      const matches = isFilterSelection(selector)
-        ? matchReader(source, present, selector)
+      // A filter's operation walks its range: that is its total, known from the first slice
+      // (whose read also finds an unknown task); the walk starts from that slice, not a second read.
+      const first = isFilterSelection(selector)
+        ? await firstSlice(matchReader(source, present, selector))
         : undefined;
-      // A filter's operation walks its range: that is its total (and the read finds an unknown task).
-      const total = matches
-        ? (await matches(null)).total
-        : await source.countBulk(action, selector);
+      const matches = first?.matches;
+      const total = first ? first.total : await source.countBulk(action, selector);
       const operation = operations.start({
         source,
         action,

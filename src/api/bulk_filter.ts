@@ -54,6 +54,20 @@ export function matchReader(
 }
 
 /**
+ * Reads the first slice now: the range's size, and a reader that starts
+ * from the slice read rather than reading it again.
+ */
+export async function firstSlice(
+  read: MatchReader,
+): Promise<{ total: number; matches: MatchReader }> {
+  const first = await read(null);
+  return {
+    total: first.total,
+    matches: (position) => position === null ? Promise.resolve(first) : read(position),
+  };
+}
+
+/**
  * Whether the range is itself the answer: a time range on a finished state
  * (the set's scores) and nothing to check job by job.
  */

@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import type { MatchReader } from "../../src/api/bulk_filter.ts";
+import type { FilterSelection } from "../../src/api/bulk_selector.ts";
 import { Operations, type OperationSpec } from "../../src/api/operations.ts";
 import type { BulkOperation } from "../../src/contract/bulk.ts";
 import { BoardError } from "../../src/errors.ts";
@@ -195,6 +196,16 @@ Deno.test("Operations looks at full batches when few jobs are left among members
   assert.equal(steps.length, 3, "three batches of 100, not one step per member");
 });
 
+/** The jobs of `state` whose id starts with "m", as a bulk selector's filter selects them. */
+function idPrefixSelection(state: "waiting" | "failed"): FilterSelection {
+  return {
+    task: "t",
+    state,
+    filter: { from: null, to: null, idPrefix: "m", payload: null },
+    query: { id: "m" },
+  };
+}
+
 Deno.test("Operations walks a filter's matches slice by slice, moving the cursor back by what left", async () => {
   const { source, steps } = fakeSource();
   const operations = new Operations({ progressEveryMs: 0 });
@@ -213,12 +224,7 @@ Deno.test("Operations walks a filter's matches slice by slice, moving the cursor
   };
   const { full, progress, done } = spec(source, {
     action: "cancel",
-    selector: {
-      task: "t",
-      state: "waiting",
-      filter: { from: null, to: null, idPrefix: "m", payload: null },
-      query: { id: "m" },
-    },
+    selector: idPrefixSelection("waiting"),
     total: 750,
     matches,
   });
@@ -255,12 +261,7 @@ Deno.test("Operations stops a filter's walk between steps when cancelled", async
     });
   };
   const { full } = spec(gate.source, {
-    selector: {
-      task: "t",
-      state: "failed",
-      filter: { from: null, to: null, idPrefix: "m", payload: null },
-      query: { id: "m" },
-    },
+    selector: idPrefixSelection("failed"),
     total: 10_000,
     matches,
   });

@@ -12,20 +12,9 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
 import type { JobState } from "../../lib/types.ts";
-import type { JobFilterQuery } from "../../../src/contract/job_filter.ts";
 import { actionsFor, confirmAndStart } from "./bulk_bar.ts";
 import { ACTION_WORDS, type BulkAction, type BulkOperation } from "../../lib/bulk_request.ts";
-import { filterOf } from "./search_query.ts";
-
-/** The URL's filter with its empty parameters left out, as a bulk selector takes it. */
-function filterOfUrl(search: string): JobFilterQuery {
-  const values = filterOf(search);
-  const filter: JobFilterQuery = {};
-  for (const [name, value] of Object.entries(values) as [keyof JobFilterQuery, string][]) {
-    if (value !== "" || (name === "value" && values.path !== "")) filter[name] = value;
-  }
-  return filter;
-}
+import { filterOf, setParams } from "./search_query.ts";
 
 /** The bar; nothing on a read-only board or a state no action takes. */
 export function MatchingActions(
@@ -46,7 +35,7 @@ export function MatchingActions(
     const controller = new AbortController();
     abort.current = controller;
     setCounting(action);
-    const selector = { task, state, filter: filterOfUrl(router.search.value) };
+    const selector = { task, state, filter: setParams(filterOf(router.search.value)) };
     const operation = await confirmAndStart(
       api,
       task,

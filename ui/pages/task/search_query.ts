@@ -7,7 +7,11 @@
  * @module
  */
 
-import { JOB_FILTER_PARAMS, type JobFilterParam } from "../../../src/contract/job_filter.ts";
+import {
+  JOB_FILTER_PARAMS,
+  type JobFilterParam,
+  type JobFilterQuery,
+} from "../../../src/contract/job_filter.ts";
 
 /** The filter of a query string, as form values (absent ones empty). */
 export type FilterValues = Record<JobFilterParam, string>;
@@ -27,17 +31,25 @@ export function hasFilter(search: string): boolean {
 }
 
 /**
- * The query string of a state's tab with a filter and, to show a later
- * page of its matches, a cursor; empty values are left out.
+ * The filter's parameters that are set, as the search's query and a bulk
+ * selector take them: empty values are left out, but for `value` with a
+ * `path` (`value=` looks for the empty string).
  */
-export function filterQuery(state: string, values: Partial<FilterValues>, cursor?: string): string {
-  const query = new URLSearchParams({ state });
+export function setParams(values: Partial<FilterValues>): JobFilterQuery {
+  const set: JobFilterQuery = {};
   for (const name of JOB_FILTER_PARAMS) {
     const value = values[name];
-    if (value) query.set(name, value);
+    if (value || (name === "value" && values.path && value === "")) set[name] = value;
   }
-  // An empty value is a real one for `path` (value=""), so it is kept with a path.
-  if (values.path && values.value === "") query.set("value", "");
+  return set;
+}
+
+/**
+ * The query string of a state's tab with a filter and, to show a later
+ * page of its matches, a cursor.
+ */
+export function filterQuery(state: string, values: Partial<FilterValues>, cursor?: string): string {
+  const query = new URLSearchParams({ state, ...setParams(values) });
   if (cursor) query.set("cursor", cursor);
   return query.toString();
 }
