@@ -139,13 +139,17 @@ export function bulkRoutes(
         );
       }
       const { task } = selector;
+      const countBulk = source.countBulk.bind(source);
+      // Counting a state may walk it (a filter's matches; the delayed set, for delayed and
+      // retrying jobs): it holds one of the board's scan slots meanwhile.
+      const countState = (count: () => Promise<number>) =>
+        "ids" in selector ? count() : scans.hold(count);
       if (body.dryRun) {
-        const count = isFilterSelection(selector)
-          ? await countMatches(matchReader(source, present, selector), selector, {
-            signal: c.req.raw.signal,
-            scans,
-          })
-          : await source.countBulk(action, selector);
+        const count = await countState(() =>
+          isFilterSelection(selector)
+            ? countMatches(matchReader(source, present, selector), selector, c.req.raw.signal)
+            : countBulk(action, selector)
+        );
         return c.json({ ok: true as const, dryRun: true as const, task, action, count }, 200);
       }
       // A filter's operation walks its range: that is its total, known from the first slice
@@ -154,7 +158,7 @@ export function bulkRoutes(
         ? await firstSlice(matchReader(source, present, selector))
         : undefined;
       const matches = first?.matches;
-      const total = first ? first.total : await source.countBulk(action, selector);
+      const total = first ? first.total : await countState(() => countBulk(action, selector));
       const operation = operations.start({
         source,
         action,

@@ -14,7 +14,6 @@ import { BoardError } from "../errors.ts";
 import type { SearchPosition, TaskSource } from "../source/types.ts";
 import type { FilterSelection } from "./bulk_selector.ts";
 import { matchesOf } from "./job_match.ts";
-import type { ScanSlots } from "./scan_slots.ts";
 
 /** One slice of a filter selection: the ids that match, and where the next slice starts. */
 export interface MatchSlice {
@@ -77,25 +76,20 @@ function countedByRange({ state, filter }: FilterSelection): boolean {
 
 /**
  * How many jobs match now: the range's size when that is exact, else one
- * walk of the range, holding one of the board's scan slots, stopped early
- * (its count then partial) once `signal` aborts (the client went away).
+ * walk of the range, stopped early (its count then partial) once `signal`
+ * aborts (the client went away).
  */
 export async function countMatches(
   read: MatchReader,
   selection: FilterSelection,
-  { signal, scans }: { signal: AbortSignal; scans: ScanSlots },
+  signal: AbortSignal,
 ): Promise<number> {
-  const release = scans.take();
-  try {
-    let slice = await read(null);
-    if (countedByRange(selection)) return slice.total;
-    let count = slice.ids.length;
-    while (slice.next !== null && !signal.aborted) {
-      slice = await read(slice.next);
-      count += slice.ids.length;
-    }
-    return count;
-  } finally {
-    release();
+  let slice = await read(null);
+  if (countedByRange(selection)) return slice.total;
+  let count = slice.ids.length;
+  while (slice.next !== null && !signal.aborted) {
+    slice = await read(slice.next);
+    count += slice.ids.length;
   }
+  return count;
 }

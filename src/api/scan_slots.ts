@@ -1,7 +1,8 @@
 /**
- * A cap on the scans a board runs at once: a job search and a filter's
- * exact count each walk a state slice by slice for as long as their client
- * stays, so each holds one slot while it runs. A scan past the cap is
+ * A cap on the scans a board runs at once: a job search, and the count of
+ * a bulk action on a state (a filter's matches, or the delayed set for
+ * delayed and retrying jobs), each walk a state slice by slice, so each
+ * holds one slot while it runs. A scan past the cap is
  * refused with `INVALID_STATE` rather than queued, so Redis never serves
  * more than `max` of them from one board whatever the clients do. Each
  * board has its own slots.
@@ -60,5 +61,15 @@ export class ScanSlots {
       released = true;
       this.#taken--;
     };
+  }
+
+  /** Runs `work` holding a slot; `INVALID_STATE`, without running it, when every slot is taken. */
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    const release = this.take();
+    try {
+      return await work();
+    } finally {
+      release();
+    }
   }
 }
