@@ -2,7 +2,7 @@
  * What the Redis source costs at scale, on a real redis-server, counted in
  * Redis commands (`INFO commandstats` deltas, which count the commands
  * scripts run too): the overview's are O(tasks) and do not grow with the
- * delayed sets, an idle source makes none, and the retrying split kept off
+ * delayed sets, an empty queue's head is not read, an idle source makes none, and the retrying split kept off
  * the request path stays right.
  */
 
@@ -94,6 +94,39 @@ Deno.test("the overview's Redis commands are O(tasks): the same for 10 and 5,000
     total(big) - inside <= TASKS.length * 3 + 2,
     `${total(big) - inside} commands on the wire for ${TASKS.length} tasks`,
   );
+});
+
+Deno.test("a task's empty queues cost the snapshot only their counts: no head is read", async () => {
+  await withRedis(async (client, url) => {
+    // alpha: a finished job only; beta: one job waiting, nothing else queued.
+    await writeJob(client, { task: "alpha", state: "completed" });
+    const waiting = await writeJob(client, { task: "beta", state: "waiting" });
+    const source = createRedisSource({ url, tasks: ["alpha", "beta"] });
+    try {
+      const read = (task: string) => commandsOf(client, () => source.getQueueSnapshots([task]));
+      await source.getQueueSnapshots(["alpha"]); // the first read also checks the wire version
+      const idle = await read("alpha");
+      assert.equal(total(idle, ["llen", "zcard"]), 8, "the eight counts");
+      assert.equal(
+        total(idle, ["lindex", "zrange", "hget", "hmget"]),
+        0,
+        "no head of an empty queue",
+      );
+
+      const busy = await read("beta");
+      assert.deepEqual(
+        [busy.get("lindex"), busy.get("hmget"), busy.get("zrange"), busy.get("hget")],
+        [1, 1, undefined, undefined],
+        "the wait list's tail and its hash only",
+      );
+      const { heads } = (await source.getQueueSnapshots(["beta"])).get("beta")!;
+      assert.equal(heads.oldestWaiting?.id, waiting);
+      assert.equal(heads.oldestActive, null);
+      assert.equal(heads.nextDue, null);
+    } finally {
+      await source.close();
+    }
+  });
 });
 
 Deno.test("an idle Redis source (no subscriber, no request for idleAfterMs) makes no command at all", async () => {

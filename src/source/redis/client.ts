@@ -11,6 +11,7 @@
  * @module
  */
 
+import { createHash } from "node:crypto";
 import { ClientClosedError, ClientOfflineError, ErrorReply } from "redis";
 import { OutcomeUnknownError, StoreUnavailableError } from "../../errors.ts";
 import type { LuaScript } from "./scripts.ts";
@@ -166,7 +167,7 @@ export class RedisConnection {
   readonly topology: Topology;
   readonly #owned: boolean;
   readonly #timeoutMs: number;
-  readonly #shas = new Map<LuaScript, Promise<string>>();
+  readonly #shas = new Map<LuaScript, string>();
   readonly #readyListeners = new Set<() => void>();
   #closed = false;
   /** The last connection attempt failed or the connection dropped: fail fast until 'ready'. */
@@ -238,7 +239,7 @@ export class RedisConnection {
   async pipelineSettled(commands: readonly Command[]): Promise<unknown[]> {
     if (commands.length === 0) return [];
     await this.ready();
-    const routed = await Promise.all(commands.map((command) => this.#route(command)));
+    const routed = commands.map((command) => this.#route(command));
     const write = writes(commands);
     let replies = await this.#send(routed, write);
     const missing = commands
@@ -311,14 +312,13 @@ export class RedisConnection {
     }
   }
 
-  async #route(command: Command): Promise<Routed> {
+  #route(command: Command): Routed {
     if (!isScriptCall(command)) return { key: firstKey(command), args: [...command] };
-    const sha = await this.#sha(command.script);
     return {
       key: command.keys[0],
       args: [
         "EVALSHA",
-        sha,
+        this.#sha(command.script),
         String(command.keys.length),
         ...command.keys,
         ...command.args.map(String),
@@ -326,12 +326,11 @@ export class RedisConnection {
     };
   }
 
-  #sha(script: LuaScript): Promise<string> {
+  /** The script's SHA-1, computed once (synchronously, so routing a batch awaits nothing). */
+  #sha(script: LuaScript): string {
     let sha = this.#shas.get(script);
-    if (!sha) {
-      sha = crypto.subtle.digest("SHA-1", new TextEncoder().encode(script.source)).then((buf) =>
-        [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("")
-      );
+    if (sha === undefined) {
+      sha = createHash("sha1").update(script.source).digest("hex");
       this.#shas.set(script, sha);
     }
     return sha;

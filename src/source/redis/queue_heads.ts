@@ -13,30 +13,36 @@ import type { RedisConnection } from "./client.ts";
 import type { LuaScript } from "./scripts.ts";
 
 /**
- * `heads(active, delayed, wait, prioritized, jobPrefix)`: workers LPUSH the
- * jobs they claim, so the active list's tail is the one claimed longest ago;
- * its hash's `processedOn` says when that attempt started. The delayed set's
- * lowest score is the next run-at. A worker takes the wait list's tail (the
- * oldest LPUSH) first, else the prioritized set's head: of those two the
- * longer waiting is the queue's latency, read from `ts`, `delay` and
- * `processedOn` of each. Returns `{ activeId, processedOn, dueId, runAt,
- * waitId, ts, delay, processedOn, prioId, ts, delay, processedOn }`, `""`
- * for what is missing. O(1) reads, and O(log N) for the sets.
+ * `heads(active, delayed, wait, prioritized, jobPrefix, lengths)`: workers
+ * LPUSH the jobs they claim, so the active list's tail is the one claimed
+ * longest ago; its hash's `processedOn` says when that attempt started. The
+ * delayed set's lowest score is the next run-at. A worker takes the wait
+ * list's tail (the oldest LPUSH) first, else the prioritized set's head: of
+ * those two the longer waiting is the queue's latency, read from `ts`,
+ * `delay` and `processedOn` of each. Returns `{ activeId, processedOn, dueId,
+ * runAt, waitId, ts, delay, processedOn, prioId, ts, delay, processedOn }`,
+ * `""` for what is missing. O(1) reads, and O(log N) for the sets.
+ *
+ * `lengths`, when the caller has just counted the queues, holds their sizes
+ * in `counts()` order (wait, prioritized, active, delayed): an empty queue is
+ * not read. Most queues are empty most of the time, and each read costs Redis
+ * more for the script's call than for the read itself.
  */
 export const HEADS_LUA = `
-local function heads(activeKey, delayedKey, waitKey, prioritizedKey, jobPrefix)
+local function heads(activeKey, delayedKey, waitKey, prioritizedKey, jobPrefix, lengths)
+  local function filled(at) return lengths == nil or lengths[at] > 0 end
   local function queued(id)
     if not id then return { '', '', '', '' } end
     local f = redis.call('HMGET', jobPrefix .. id, 'ts', 'delay', 'processedOn')
     return { id, f[1] or '', f[2] or '', f[3] or '' }
   end
-  local active = redis.call('LINDEX', activeKey, -1)
+  local active = filled(3) and redis.call('LINDEX', activeKey, -1)
   local since = ''
   if active then since = redis.call('HGET', jobPrefix .. active, 'processedOn') or '' end
-  local due = redis.call('ZRANGE', delayedKey, 0, 0, 'WITHSCORES')
+  local due = filled(4) and redis.call('ZRANGE', delayedKey, 0, 0, 'WITHSCORES') or {}
   local reply = { active or '', since, due[1] or '', due[2] or '' }
-  local waiting = queued(redis.call('LINDEX', waitKey, -1))
-  local prioritized = queued(redis.call('ZRANGE', prioritizedKey, 0, 0)[1])
+  local waiting = queued(filled(1) and redis.call('LINDEX', waitKey, -1))
+  local prioritized = queued(filled(2) and redis.call('ZRANGE', prioritizedKey, 0, 0)[1])
   for i = 1, 4 do reply[4 + i] = waiting[i] end
   for i = 1, 4 do reply[8 + i] = prioritized[i] end
   return reply

@@ -16,7 +16,8 @@ import { countKeys, COUNTS_LUA, statsOf } from "./stats.ts";
 /**
  * KEYS = the eight count keys (wait, prioritized, active, delayed, completed,
  * failed, expired, cancelled); ARGV[1] = jobPrefix. Returns the eight counts
- * of `counts()` followed by the twelve fields of `heads()`.
+ * of `counts()` followed by the twelve fields of `heads()`, which skips the
+ * queues those counts found empty.
  */
 export const QUEUE_SNAPSHOT: LuaScript = {
   name: "queue-snapshot",
@@ -24,7 +25,7 @@ export const QUEUE_SNAPSHOT: LuaScript = {
 ${COUNTS_LUA}
 ${HEADS_LUA}
 local reply = counts()
-local head = heads(KEYS[3], KEYS[4], KEYS[1], KEYS[2], ARGV[1])
+local head = heads(KEYS[3], KEYS[4], KEYS[1], KEYS[2], ARGV[1], reply)
 for i = 1, 12 do reply[8 + i] = head[i] end
 return reply
 `,
