@@ -37,10 +37,16 @@ browserTest("zooming sets the header's span and totals; the axis is per minute",
     const totals = card.locator(".throughput-totals");
     await totals.filter({ hasText: "36 completed" }).waitFor();
     assert.match(await totals.textContent() ?? "", /36 completed\s*8 failed/);
-    const drawn: string[] = await page.evaluate(() =>
-      (globalThis as unknown as { __drawn: string[] }).__drawn
+    // The totals come with the data; the canvas is painted on a later frame.
+    const perMinute = await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { __drawn: string[] }).__drawn.find((text) =>
+          /^\d+\/min$/.test(text)
+        ),
+      undefined,
+      { timeout: 5000 },
     );
-    assert.ok(drawn.some((text) => /^\d+\/min$/.test(text)), `y axis labels: ${drawn.join(" ")}`);
+    assert.match(String(await perMinute.jsonValue()), /^\d+\/min$/, "the y axis is per minute");
 
     // Drag across 20 minutes around the jobs completed 30 minutes ago.
     const over = card.locator(".u-over");
