@@ -51,6 +51,18 @@ function fakeSource(gated = false) {
   };
 }
 
+/** Cancels operation `id` while its first step waits at `gate`, then lets that step finish. */
+async function cancelDuringFirstStep(
+  operations: Operations,
+  gate: ReturnType<typeof fakeSource>,
+  id: string,
+): Promise<BulkOperation | null> {
+  while (gate.steps.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+  const cancelling = operations.cancel(id);
+  gate.release();
+  return await cancelling;
+}
+
 function spec(source: TaskSource, overrides: Partial<OperationSpec> = {}) {
   const finished: BulkOperation[] = [];
   const progress: BulkOperation[] = [];
@@ -113,10 +125,7 @@ Deno.test("Operations refuses more than maxRunning at once, and cancels between 
     (error: BoardError) =>
       error.code === "INVALID_STATE" && /at most 1 at once/.test(error.message),
   );
-  while (gate.steps.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
-  const cancelling = operations.cancel(running.id);
-  gate.release();
-  const cancelled = await cancelling;
+  const cancelled = await cancelDuringFirstStep(operations, gate, running.id);
   assert.equal(cancelled?.status, "cancelled");
   assert.equal(cancelled?.done, 100, "the step under way finished, no other began");
   assert.equal(gate.steps.length, 1);
@@ -266,10 +275,7 @@ Deno.test("Operations stops a filter's walk between steps when cancelled", async
     matches,
   });
   const running = operations.start(full);
-  while (gate.steps.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
-  const cancelling = operations.cancel(running.id);
-  gate.release();
-  const cancelled = await cancelling;
+  const cancelled = await cancelDuringFirstStep(operations, gate, running.id);
   assert.equal(cancelled?.status, "cancelled");
   assert.equal(cancelled?.done, 100, "the step under way finished, no other began");
   assert.equal(cancelled?.scanned, 1000);

@@ -19,10 +19,11 @@ import type { RedisConnection } from "./client.ts";
  * ```
  */
 export function infoField(text: string, name: string): string | undefined {
-  const label = `${name}:`;
-  const line = text.startsWith(label) ? 0 : text.indexOf(`\n${label}`) + 1;
-  if (line === 0 && !text.startsWith(label)) return undefined;
-  const from = line + label.length;
+  // Searched with a newline before the first line too, so every line starts alike.
+  const label = `\n${name}:`;
+  const at = `\n${text}`.indexOf(label);
+  if (at === -1) return undefined;
+  const from = at + label.length - 1;
   const end = text.indexOf("\n", from);
   return text.slice(from, end === -1 ? undefined : end).replace(/\r$/, "");
 }
