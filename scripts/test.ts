@@ -1,0 +1,133 @@
+/**
+ * Runs the test suite by what each test file needs, read from its imports:
+ * `fast` files need neither a redis-server nor a browser and run in parallel;
+ * `redis` files start a throwaway redis-server (through
+ * `tests/helpers/redis_server.ts`, directly or through another helper);
+ * `e2e` files drive Chromium (`playwright-core`). A new test file lands in
+ * its group by what it imports, so no list is kept by hand.
+ *
+ * `all` (what `deno task test` runs) runs the three groups one after another,
+ * then the JSDoc examples of the module, and fails if any group fails.
+ *
+ * @example
+ * ```sh
+ * deno task test:fast   # unit, memory source, memory-backed HTTP
+ * deno run --allow-all scripts/test.ts list   # each file and its group
+ * deno task test -- --filter "retry"   # extra arguments go to every deno test
+ * ```
+ *
+ * @module
+ */
+
+/** What a test file needs to run. */
+export type TestGroup = "fast" | "redis" | "e2e";
+
+const ROOT = new URL("../", import.meta.url);
+const LOCAL_IMPORT = /(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g;
+const NEEDS_REDIS = /tests\/helpers\/redis_server\.ts$/;
+const NEEDS_BROWSER = /"(?:npm:)?playwright-core"/;
+
+/** The local files a module imports (relative specifiers only), as absolute paths. */
+function localImports(path: string, text: string): string[] {
+  const base = new URL(`file://${path}`);
+  return [...text.matchAll(LOCAL_IMPORT)].map((match) => new URL(match[1], base).pathname);
+}
+
+/**
+ * Classifies each test file by walking its local imports: a browser need wins
+ * over a Redis need, and either over none.
+ */
+export function classify(
+  files: readonly string[],
+  read: (path: string) => string,
+): Map<string, TestGroup> {
+  const needs = new Map<string, { redis: boolean; browser: boolean }>();
+  function walk(path: string, seen: Set<string>): { redis: boolean; browser: boolean } {
+    const known = needs.get(path);
+    if (known) return known;
+    const found = { redis: NEEDS_REDIS.test(path), browser: false };
+    if (seen.has(path)) return found;
+    seen.add(path);
+    let text = "";
+    try {
+      text = read(path);
+    } catch {
+      return found; // a generated or missing file: the type check reports it
+    }
+    found.browser = NEEDS_BROWSER.test(text);
+    for (const imported of localImports(path, text)) {
+      if (!imported.includes("/tests/")) continue;
+      const sub = walk(imported, seen);
+      found.redis ||= sub.redis;
+      found.browser ||= sub.browser;
+    }
+    needs.set(path, found);
+    return found;
+  }
+  const groups = new Map<string, TestGroup>();
+  for (const file of files) {
+    const { redis, browser } = walk(file, new Set());
+    groups.set(file, browser ? "e2e" : redis ? "redis" : "fast");
+  }
+  return groups;
+}
+
+async function testFiles(dir: URL): Promise<string[]> {
+  const files: string[] = [];
+  const pending = [dir.pathname];
+  while (pending.length > 0) {
+    const current = pending.pop()!;
+    for await (const entry of Deno.readDir(current)) {
+      const path = `${current}/${entry.name}`.replaceAll("//", "/");
+      if (entry.isDirectory && entry.name !== "bench" && entry.name !== "fixtures") {
+        pending.push(path);
+      } else if (entry.isFile && /_test\.ts$/.test(entry.name)) files.push(path);
+    }
+  }
+  return files.sort();
+}
+
+async function denoTest(args: string[]): Promise<boolean> {
+  const { success } = await new Deno.Command(Deno.execPath(), {
+    args: ["test", "--allow-all", ...args],
+    cwd: ROOT.pathname,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn().status;
+  return success;
+}
+
+if (import.meta.main) {
+  const [which = "all", ...rest] = Deno.args;
+  // `deno task test:fast -- --filter x` hands the script the "--" too.
+  const extra = rest[0] === "--" ? rest.slice(1) : rest;
+  const files = await testFiles(new URL("tests/", ROOT));
+  const groups = classify(files, (path) => Deno.readTextFileSync(path));
+  const of = (group: TestGroup) => files.filter((file) => groups.get(file) === group);
+  if (which === "list") {
+    for (const file of files) {
+      console.log(`${groups.get(file)}\t${file.slice(ROOT.pathname.length)}`);
+    }
+    Deno.exit(0);
+  }
+  const runs: Record<string, () => Promise<boolean>> = {
+    fast: () => denoTest(["--parallel", ...extra, ...of("fast")]),
+    redis: () => denoTest([...extra, ...of("redis")]),
+    e2e: () => denoTest([...extra, ...of("e2e")]),
+    doc: () => denoTest(["--doc", ...extra, "mod.ts", "src/"]),
+  };
+  const chosen = which === "all" ? ["fast", "redis", "e2e", "doc"] : [which];
+  if (!chosen.every((name) => name in runs)) {
+    console.error(`usage: scripts/test.ts [all|fast|redis|e2e|doc|list] [deno test arguments]`);
+    Deno.exit(2);
+  }
+  const failed: string[] = [];
+  for (const name of chosen) {
+    console.log(`\n== test:${name}`);
+    if (!await runs[name]()) failed.push(name);
+  }
+  if (failed.length > 0) {
+    console.error(`\nfailed: ${failed.map((name) => `test:${name}`).join(", ")}`);
+    Deno.exit(1);
+  }
+}

@@ -1,0 +1,28 @@
+import assert from "node:assert/strict";
+import { classify } from "../../scripts/test.ts";
+
+const files: Record<string, string> = {
+  "/p/tests/helpers/redis_server.ts": `export const x = 1;`,
+  "/p/tests/helpers/fixture.ts": `import { x } from "./redis_server.ts";`,
+  "/p/tests/e2e/browser.ts": `import { chromium } from "playwright-core";`,
+  "/p/tests/e2e/harness.ts": `import "./browser.ts";\nimport { x } from "../helpers/fixture.ts";`,
+  "/p/tests/unit/a_test.ts": `import { y } from "../../src/y.ts";`,
+  "/p/tests/http/b_test.ts": `import {\n  x,\n} from "../helpers/fixture.ts";`,
+  "/p/tests/e2e/c_test.ts": `const h = await import("./harness.ts");`,
+};
+const read = (path: string) => {
+  if (!(path in files)) throw new Deno.errors.NotFound(path);
+  return files[path];
+};
+
+Deno.test("classify() puts a file with no Redis or browser import in the fast group", () => {
+  assert.equal(classify(["/p/tests/unit/a_test.ts"], read).get("/p/tests/unit/a_test.ts"), "fast");
+});
+
+Deno.test("classify() follows helpers to the redis-server they start", () => {
+  assert.equal(classify(["/p/tests/http/b_test.ts"], read).get("/p/tests/http/b_test.ts"), "redis");
+});
+
+Deno.test("classify() puts a file that reaches playwright-core in e2e, even with Redis too", () => {
+  assert.equal(classify(["/p/tests/e2e/c_test.ts"], read).get("/p/tests/e2e/c_test.ts"), "e2e");
+});
