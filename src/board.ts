@@ -77,40 +77,52 @@ export interface Board {
   close: () => Promise<void>;
 }
 
-const SOURCE_METHODS: (keyof TaskSource)[] = [
-  "listTasks",
-  "refreshTasks",
-  "getStats",
-  "retryingAsOf",
-  "getTaskStorage",
-  "getFinishedTimings",
-  "listJobs",
-  "getJob",
-  "getJobLogs",
-  "getVersionDistribution",
-  "listSchedules",
-  "listWorkflows",
-  "getWorkflow",
-  "listDeadLetters",
-  "groupDeadLetters",
-  "getThroughput",
-  "getThroughputByTask",
-  "getStoreInfo",
-  "retryJob",
-  "cancelJob",
-  "retryAllFailed",
-  "retryDeadLetterGroup",
-  "cleanJobs",
-  "countCleanable",
-  "pauseSchedule",
-  "resumeSchedule",
-  "triggerSchedule",
-  "updateSchedule",
-  "removeSchedule",
-  "cancelWorkflow",
-  "subscribe",
-  "close",
-];
+/** The keys of `T` that are not optional. */
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+
+// `satisfies` makes `deno check` fail when a required port method is missing
+// here or one named here leaves the port: a custom source is checked for all of them.
+const REQUIRED_SOURCE_METHODS = {
+  listTasks: true,
+  refreshTasks: true,
+  getStats: true,
+  retryingAsOf: true,
+  getQueueHeads: true,
+  getQueueSnapshots: true,
+  getTaskStorage: true,
+  getFinishedTimings: true,
+  listJobs: true,
+  getJob: true,
+  getJobLogs: true,
+  findJobsByIdPrefix: true,
+  getVersionDistribution: true,
+  listSchedules: true,
+  listWorkflows: true,
+  getWorkflow: true,
+  listDeadLetters: true,
+  groupDeadLetters: true,
+  getThroughput: true,
+  getThroughputByTask: true,
+  getStoreInfo: true,
+  retryJob: true,
+  retryJobWithData: true,
+  rerunJob: true,
+  cancelJob: true,
+  retryAllFailed: true,
+  retryDeadLetterGroup: true,
+  cleanJobs: true,
+  countCleanable: true,
+  pauseSchedule: true,
+  resumeSchedule: true,
+  triggerSchedule: true,
+  updateSchedule: true,
+  removeSchedule: true,
+  cancelWorkflow: true,
+  subscribe: true,
+  close: true,
+} as const satisfies Record<RequiredKeys<TaskSource>, true>;
+
+const SOURCE_METHODS = Object.keys(REQUIRED_SOURCE_METHODS) as (keyof TaskSource)[];
 
 function resolveSource(
   source: TaskSource | TaskoraApp | string,

@@ -39,6 +39,12 @@ Deno.test("createBoard() rejects bad options, naming the option and what is allo
   }
   assert.throws(() => createBoard("mysql://x"), /redis:\/\//);
   assert.throws(() => createBoard({} as never), /missing listTasks/);
+  // Every required port method is asked for, the late additions included.
+  const partial = new Proxy(source, {
+    get: (target, key) =>
+      key === "rerunJob" || key === "findJobsByIdPrefix" ? undefined : Reflect.get(target, key),
+  });
+  assert.throws(() => createBoard(partial), /\(missing findJobsByIdPrefix, rerunJob\)/);
   await source.close();
 });
 
