@@ -35,6 +35,9 @@
  * Deno.serve({ port: 3000 }, board.fetch); // http://localhost:3000/board/metrics
  * ```
  *
+ * The port a custom source implements, and the values it exchanges, are in
+ * the `./source` entry (`@x/queue-board/source`).
+ *
  * @module
  */
 
@@ -65,7 +68,7 @@ export {
   IncompatibleStoreError,
   StoreUnavailableError,
 } from "./src/errors.ts";
-export type * from "./src/source/types.ts";
+export type { TaskSource } from "./src/source/types.ts";
 export type {
   RedisClientLike,
   RedisClusterConfig,
@@ -73,15 +76,7 @@ export type {
   RedisSentinelConfig,
   RedisSourceOptions,
 } from "./src/source/redis/mod.ts";
-export type {
-  DumpedKey,
-  DumpedMember,
-  KeyspaceDump,
-  MemorySourceOptions,
-  MemoryStoreOptions,
-  RandomFn,
-  SimulatorOptions,
-} from "./src/source/memory/mod.ts";
+export type { MemorySourceOptions } from "./src/source/memory/mod.ts";
 
 /**
  * The source for a Redis that taskora writes to (wire format 6). Tasks are
@@ -112,4 +107,3 @@ export function createRedisSource(options: RedisSourceOptions): TaskSource {
 export function createMemorySource(options?: MemorySourceOptions): TaskSource {
   return openMemorySource(options);
 }
-export { FINISHED_STATES, JOB_STATES } from "./src/source/types.ts";

@@ -114,7 +114,7 @@ if (import.meta.main) {
     fast: () => denoTest(["--parallel", ...extra, ...of("fast")]),
     redis: () => denoTest([...extra, ...of("redis")]),
     e2e: () => denoTest([...extra, ...of("e2e")]),
-    doc: () => denoTest(["--doc", ...extra, "mod.ts", "src/"]),
+    doc: () => denoTest(["--doc", ...extra, "mod.ts", "source.ts", "src/"]),
   };
   const chosen = which === "all" ? ["fast", "redis", "e2e", "doc"] : [which];
   if (!chosen.every((name) => name in runs)) {

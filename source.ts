@@ -1,0 +1,32 @@
+/**
+ * For adapter authors: the `TaskSource` port that the board reads and steers
+ * a task system through, and the values it exchanges. `createBoard` takes any
+ * object that implements it; the board's own adapters are
+ * `createRedisSource` and `createMemorySource` (exported from the package's
+ * main entry).
+ *
+ * @example Read a task system through the port, as the board does
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemorySource } from "@x/queue-board";
+ * import { JOB_STATES, type TaskSource } from "@x/queue-board/source";
+ *
+ * const source: TaskSource = createMemorySource();
+ * assert.deepEqual(await source.listTasks(), []);
+ * assert.ok(JOB_STATES.includes("retrying"));
+ * await source.close();
+ * ```
+ *
+ * @module
+ */
+
+export type * from "./src/source/types.ts";
+export { FINISHED_STATES, JOB_STATES } from "./src/source/types.ts";
+export type {
+  DumpedKey,
+  DumpedMember,
+  KeyspaceDump,
+  MemoryStoreOptions,
+  RandomFn,
+  SimulatorOptions,
+} from "./src/source/memory/mod.ts";
