@@ -73,6 +73,9 @@ browserTest(
       await page.waitForURL(/cursor=/);
       await page.locator(".job-table tbody tr[data-job='find-0503']").waitFor();
       assert.equal(await rows.first().getAttribute("data-job"), "find-0503");
+      // Matches stream in: count them once the search has paused at the page's end.
+      await rows.nth(49).waitFor();
+      await status.getByRole("button", { name: "Continue" }).waitFor();
       assert.equal(await rows.count(), 50, "one page of matches at a time");
 
       // The link alone gives the same page.
