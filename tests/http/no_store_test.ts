@@ -10,10 +10,10 @@ import assert from "node:assert/strict";
 import { apiRouteConfigs, createBoard } from "../helpers/checked_board.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { readFixture } from "../helpers/fixture.ts";
+import { ADA_LOGIN, signInAda } from "../helpers/session_login.ts";
 import { assets } from "../../ui/dist/assets.ts";
 
 const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
-const SECRET = "a-cookie-secret-of-at-least-32-chars!";
 
 /** A value for each path parameter of the API: a real task, job and schedule of the fixture. */
 const PARAMS: Record<string, string> = {
@@ -64,27 +64,9 @@ Deno.test("every GET route of the API answers with Cache-Control: no-store", asy
 
 Deno.test("under session login every answer that needs the session is no-store, assets stay cacheable", async () => {
   const source = createMemorySource({ seed: readFixture() });
-  const board = createBoard(source, {
-    metrics: {},
-    auth: {
-      cookiePassword: SECRET,
-      authenticate: ({ username }) => username === "ada" ? { name: "Ada" } : null,
-    },
-  });
+  const board = createBoard(source, { metrics: {}, auth: ADA_LOGIN });
   try {
-    const login = await board.fetch(
-      new Request("http://board.test/board/auth/login", {
-        method: "POST",
-        headers: {
-          "content-type": "application/x-www-form-urlencoded",
-          origin: "http://board.test",
-          "sec-fetch-site": "same-origin",
-        },
-        body: "username=ada&password=x",
-      }),
-    );
-    assert.equal(login.status, 303);
-    const cookie = login.headers.get("set-cookie")!.split(";")[0];
+    const cookie = await signInAda(board.fetch);
     await assertEveryApiAnswerNoStore(board.fetch, cookie);
     for (const path of ["/board/", "/board/tasks/send-email", "/board/metrics"]) {
       assert.equal((await cacheControl(board.fetch, path, cookie)).cacheControl, "no-store", path);
