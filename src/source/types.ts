@@ -310,6 +310,11 @@ export interface SchedulePatch {
   timezone?: string | null;
   /** The data each run dispatches. */
   data?: unknown;
+  /**
+   * Keys the board showed `data` masked under (its `redact`): under each,
+   * the stored value is kept (see `keep_masked.ts`).
+   */
+  maskedKeys?: readonly string[];
   /** What to do with missed runs. */
   onMissed?: string;
   /** Whether runs may overlap. */
