@@ -2,13 +2,15 @@
  * A search is no oracle for what redaction hides: on a board that masks
  * `apikey`, guessing a secret right and guessing it wrong give byte-identical
  * search streams (progress frames, counts, cursors) and the same bulk
- * dry-run count, on the memory source and on a real Redis, for a substring
- * of `data`, `logs` and `error` and for `path` + `value`.
+ * dry-run count, and leave the same short ids findable, on the memory
+ * source and on a real Redis, for a substring of `data`, `logs` and `error`
+ * and for `path` + `value`.
  */
 
 import assert from "node:assert/strict";
 import { createBoard } from "../helpers/checked_board.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
+import type { TaskSource } from "../../src/source/types.ts";
 import { type Fixture, readFixture, writeKeyspace } from "../helpers/fixture.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 
@@ -24,7 +26,7 @@ function withVault(dump: Fixture): Fixture {
   const keys = { ...dump.keys };
   const failed = [];
   for (let i = 0; i < JOBS; i++) {
-    const id = `v-${String(i).padStart(2, "0")}`;
+    const id = `vault-${String(i).padStart(2, "0")}`;
     failed.push({ value: id, score: T + i });
     keys[`${BASE}:${id}`] = {
       type: "hash",
@@ -107,11 +109,36 @@ async function assertNoOracle(fetch: Fetch): Promise<void> {
   }
 }
 
+/**
+ * What a board that has served nothing else answers for the short id
+ * `vault-0` after searching for `guess`: a search must not make the jobs
+ * its prefilter let through findable by their short id.
+ */
+async function lookupAfterSearch(fetch: Fetch, guess: string): Promise<string> {
+  await searchText(fetch, `field=data&contains=${guess}`, 50);
+  const response = await fetch(new Request("http://board.test/board/api/jobs/vault-0"));
+  return `${response.status} ${await response.text()}`;
+}
+
+/** The same short-id answer after a right and a wrong guess, each on a fresh board. */
+async function assertLookupAlike(target: string | TaskSource): Promise<void> {
+  const [right, wrong] = await Promise.all([SECRET, WRONG].map(async (guess) => {
+    const fresh = createBoard(target, { redact: ["apikey"] });
+    try {
+      return await lookupAfterSearch(fresh.fetch, guess);
+    } finally {
+      await fresh.close();
+    }
+  }));
+  assert.equal(right, wrong);
+}
+
 Deno.test("memory source: a right and a wrong guess of a redacted value search alike", async () => {
   const source = createMemorySource({ seed: withVault(readFixture()) });
   const board = createBoard(source, { redact: ["apikey"] });
   try {
     await assertNoOracle(board.fetch);
+    await assertLookupAlike(source);
   } finally {
     await board.close();
     await source.close();
@@ -124,6 +151,7 @@ Deno.test("redis source: a right and a wrong guess of a redacted value search al
   const board = createBoard(redis.url, { redact: ["apikey"] });
   try {
     await assertNoOracle(board.fetch);
+    await assertLookupAlike(redis.url);
   } finally {
     await board.close();
     await redis.stop();
