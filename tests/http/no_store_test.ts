@@ -2,8 +2,8 @@
  * `Cache-Control: no-store` on every answer that carries job data or needs a
  * session, so no browser cache, proxy or back button keeps one: every GET
  * route of the OpenAPI document, whatever its status, on an open board and
- * under session login; under session login also the UI and the metrics,
- * while the public assets stay cacheable.
+ * under session login and behind an auth hook; under session login also
+ * the UI and the metrics, while the public assets stay cacheable.
  */
 
 import assert from "node:assert/strict";
@@ -79,6 +79,22 @@ Deno.test("under session login every answer that needs the session is no-store, 
     const served = await cacheControl(board.fetch, `/board/assets/${asset}`, cookie);
     assert.equal(served.status, 200);
     assert.match(served.cacheControl ?? "", /immutable/);
+  } finally {
+    await board.close();
+    await source.close();
+  }
+});
+
+Deno.test("an auth hook's own answer, headers immutable, is no-store too", async () => {
+  const source = createMemorySource();
+  const board = createBoard(source, {
+    auth: () => Response.redirect("http://sso.test/login", 302),
+  });
+  try {
+    assert.deepEqual(await cacheControl(board.fetch, "/board/api/overview"), {
+      status: 302,
+      cacheControl: "no-store",
+    });
   } finally {
     await board.close();
     await source.close();
