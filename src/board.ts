@@ -40,6 +40,7 @@ import { createRedisSource } from "./source/redis/mod.ts";
 import type { TaskSource } from "./source/types.ts";
 import { createAppSource, isTaskoraApp } from "./taskora/mod.ts";
 import type { TaskoraApp } from "./taskora/app.ts";
+import { noStore } from "./no_store.ts";
 import { serveUi } from "./static.ts";
 
 /** A Node.js `(req, res)` request listener. */
@@ -283,6 +284,8 @@ export function createBoard(
   const app = new Hono();
   app.onError(onError);
   app.use("*", secureHeaders(securityHeaders(resolved)));
+  // Job data, with or without a session; refusals too, before any guard answers.
+  app.use("/api/*", noStore());
   // First: a browser sends a preflight without the session cookie, so no guard may answer it.
   if (resolved.cors) {
     app.use(
@@ -316,6 +319,9 @@ export function createBoard(
       path: resolved.basePath,
       trustProxy: resolved.trustProxy,
     };
+    // Everything the session guards (the UI, the metrics) but the public, immutable assets.
+    const assetsPath = resolved.basePath === "/" ? "/assets/" : `${resolved.basePath}/assets/`;
+    app.use("*", noStore({ except: (c) => c.req.path.startsWith(assetsPath) }));
     app.use("*", sessionGuard(session, resolved.basePath));
     app.route(
       "/",

@@ -73,10 +73,19 @@ function matchesCondition(
   }
 }
 
-/** The jobs of a search slice that match its filter: the candidates, checked on their presented value. */
-export function matchesOf(filter: JobFilter, slice: SearchSlice, present: Presenter): JobRow[] {
+/** The candidates of a search slice that match its filter, checked on their presented value. */
+export function matchingCandidates(
+  filter: JobFilter,
+  slice: SearchSlice,
+  present: Presenter,
+): SearchCandidate[] {
   const { payload } = filter;
-  return slice.candidates
-    .filter((candidate) => payload === null || matchesCondition(payload, candidate, present))
-    .map((candidate) => candidate.job);
+  return slice.candidates.filter((candidate) =>
+    payload === null || matchesCondition(payload, candidate, present)
+  );
+}
+
+/** The jobs of a search slice that match its filter. */
+export function matchesOf(filter: JobFilter, slice: SearchSlice, present: Presenter): JobRow[] {
+  return matchingCandidates(filter, slice, present).map((candidate) => candidate.job);
 }

@@ -25,11 +25,11 @@ import {
 import { BoardError, errorBody } from "../errors.ts";
 import type { ApiDeps } from "./deps.ts";
 import { encodeCursor, parseCursor, parseJobFilter } from "./job_filter.ts";
-import { matchesOf } from "./job_match.ts";
+import { matchingCandidates } from "./job_match.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { integerParam, stateQuery, TaskPath, textParam } from "./params.ts";
 import { SearchFrameSchema } from "./schema/search.ts";
-import type { SearchSlice } from "../source/types.ts";
+import type { SearchCandidate, SearchSlice } from "../source/types.ts";
 
 const time = (bound: string) =>
   textParam(
@@ -111,14 +111,29 @@ export function jobSearchRoutes({ source, present, options, scans }: ApiDeps) {
     return stream(c, async (out) => {
       try {
         while (true) {
-          progress.scanned += slice.scanned;
-          progress.skipped += slice.skipped;
-          progress.total = slice.total;
-          for (const job of matchesOf(filter, slice, present)) {
+          const sliceEnd = (position?.scanned ?? 0) + slice.scanned;
+          let stop: SearchCandidate | null = null;
+          for (const match of matchingCandidates(filter, slice, present)) {
             progress.found++;
-            await out.write(line({ type: "match", job: present.job(job) }));
+            await out.write(line({ type: "match", job: present.job(match.job) }));
+            if (progress.found >= limit) {
+              stop = match;
+              break;
+            }
           }
-          position = slice.next;
+          // A page that fills inside a slice ends just past its last match: how far it
+          // got depends on the matches alone (on presented values), never on the
+          // candidates a source's prefilter let through.
+          if (stop !== null && stop.after.scanned < sliceEnd) {
+            position = stop.after;
+            progress.scanned = stop.after.scanned;
+            progress.skipped += stop.skippedBefore;
+          } else {
+            position = slice.next;
+            progress.scanned = sliceEnd;
+            progress.skipped += slice.skipped;
+          }
+          progress.total = slice.total;
           await out.write(line({ type: "progress", ...progress }));
           if (position === null || progress.found >= limit || signal.aborted || out.aborted) break;
           slice = await search(task, state, filter, position, limit - progress.found);

@@ -6,6 +6,7 @@
  */
 
 import { z } from "@hono/zod-openapi";
+import { invalidParam } from "../errors.ts";
 import { parseSchedulePatch } from "../source/schedule_patch.ts";
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from "../source/trigger_id.ts";
 import type { ScheduleActionResponse, ScheduleRecord } from "../contract/schedules.ts";
@@ -108,8 +109,25 @@ const remove = apiRoute({
   errors: ["SCHEDULE_NOT_FOUND"],
 });
 
+/**
+ * What data sent back from the editor may overwrite: the board showed it
+ * formatted and redacted, so with a data formatter (a reshaped value has no
+ * way back) it is refused, as an edited retry is; with redaction the
+ * stored value is kept under every masked key (the keys returned).
+ */
+function writeBackMasks(options: ApiDeps["options"]): readonly string[] {
+  if (options.formatters.data !== undefined) {
+    throw invalidParam(
+      "data",
+      "this board reshapes data for display (formatters.data), so data sent back would " +
+        "overwrite the stored value with the shown one: leave data out to keep it",
+    );
+  }
+  return options.redact;
+}
+
 /** Routes under `/schedules`. */
-export function scheduleRoutes({ source, present }: ApiDeps) {
+export function scheduleRoutes({ source, present, options }: ApiDeps) {
   const changed = (schedule: ScheduleRecord): ScheduleActionResponse => ({
     ok: true,
     schedule: present.schedule(schedule),
@@ -132,6 +150,7 @@ export function scheduleRoutes({ source, present }: ApiDeps) {
     })
     .openapi(update, async (c) => {
       const patch = parseSchedulePatch(c.req.valid("json"));
+      if (patch.data !== undefined) patch.maskedKeys = writeBackMasks(options);
       return c.json(changed(await source.updateSchedule(c.req.valid("param").name, patch)), 200);
     })
     .openapi(remove, async (c) => {

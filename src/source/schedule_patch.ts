@@ -9,6 +9,7 @@
 
 import { parseDuration } from "../duration.ts";
 import { invalidParam } from "../errors.ts";
+import { keepMasked } from "./keep_masked.ts";
 import { assertValidCron } from "./schedule_time.ts";
 import type { SchedulePatch } from "./types.ts";
 
@@ -112,8 +113,9 @@ export function parseSchedulePatch(body: Readonly<Record<string, unknown>>): Sch
 /**
  * A stored schedule with a patch applied, as taskora's ScheduleManager.update
  * merges it: `cron` drops `every`; `every` drops `cron` and `timezone`;
- * `timezone: null` removes it; other fields replace their value. Fields the
- * board does not know, `lastRun` and `lastJobId` are kept as they are.
+ * `timezone: null` removes it; other fields replace their value, but under
+ * each of `maskedKeys` the stored data's value is kept. Fields the board
+ * does not know, `lastRun` and `lastJobId` are kept as they are.
  *
  * @throws {BoardError} `INVALID_PARAM` for a patch {@link checkSchedulePatch}
  * refuses, or a result that is not a schedule (a time zone on an interval,
@@ -143,7 +145,9 @@ export function applySchedulePatch(
   }
   if (patch.timezone === null) delete next.timezone;
   else if (patch.timezone !== undefined) next.timezone = patch.timezone;
-  if (patch.data !== undefined) next.data = patch.data;
+  if (patch.data !== undefined) {
+    next.data = keepMasked(stored.data, patch.data, patch.maskedKeys ?? [], "data");
+  }
   if (patch.onMissed !== undefined) next.onMissed = patch.onMissed;
   if (patch.overlap !== undefined) next.overlap = patch.overlap;
 

@@ -185,6 +185,10 @@ export interface SearchCandidate {
    * at); absent when the filter has no payload condition.
    */
   value?: unknown;
+  /** Where a search that stops at this job continues: the position just past it. */
+  after: SearchPosition;
+  /** Jobs of the slice skipped as too big before this one. */
+  skippedBefore: number;
 }
 
 /** What one slice of a search looked at and found. */
@@ -306,6 +310,11 @@ export interface SchedulePatch {
   timezone?: string | null;
   /** The data each run dispatches. */
   data?: unknown;
+  /**
+   * Keys the board showed `data` masked under (its `redact`): under each,
+   * the stored value is kept (see `keep_masked.ts`).
+   */
+  maskedKeys?: readonly string[];
   /** What to do with missed runs. */
   onMissed?: string;
   /** Whether runs may overlap. */
@@ -391,7 +400,12 @@ export interface TaskSource {
    * One slice of a search of a task's jobs in a state, in the order
    * {@link TaskSource.listJobs} gives them: at most `sliceJobsOf(filter)`
    * jobs looked at (1,000, or 250 when a field of each is read; fewer once
-   * `want` candidates are found, or a byte budget is spent), in one store call, from `position` (null: the start). A time
+   * a byte budget is spent, or, without a payload condition, once `want`
+   * candidates are found), in one store call, from `position` (null: the
+   * start). With a payload condition the slice never stops at `want`: a
+   * source may prefilter on the stored, unredacted text, so where a slice
+   * ends must not depend on which jobs passed; the caller stops at a
+   * candidate's {@link SearchCandidate.after} instead. A time
    * range on a finished state narrows the scanned range itself (O(log n));
    * see {@link JobFilter}. Sources that cannot search leave it out.
    */

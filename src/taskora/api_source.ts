@@ -73,6 +73,7 @@ import { decodeJob, decodeJobState, decodeLogs, decodeWorkflow } from "../source
 import { findTask, type TaskoraAppLike } from "./app.ts";
 import { appTaskDefinition, DeclaredSchedules } from "./definitions.ts";
 import { memoryLedger, rerunThroughApp, type TriggerLedger, triggerThroughApp } from "./trigger.ts";
+import { keepMasked } from "../source/keep_masked.ts";
 
 /** taskora's raw job (`Adapter.getJobDetails`). */
 interface RawJob {
@@ -648,11 +649,16 @@ export class AppApiSource implements TaskSource {
   }
 
   /** `schedules.update` (needs the App's scheduler running). */
-  updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord> {
-    const updates: Record<string, unknown> = { ...patch };
+  async updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord> {
+    const { maskedKeys = [], ...rest } = patch;
+    const updates: Record<string, unknown> = rest;
     // taskora's update takes no null: an absent time zone is stored as none.
     if (patch.timezone === null) updates.timezone = undefined;
-    return this.#steer(name, () => this.#app.schedules.update(name, updates));
+    if (patch.data !== undefined && maskedKeys.length > 0) {
+      const stored = (await this.#schedule(name)).config.data;
+      updates.data = keepMasked(stored, patch.data, maskedKeys, "data");
+    }
+    return await this.#steer(name, () => this.#app.schedules.update(name, updates));
   }
 
   /** `schedules.remove`. */

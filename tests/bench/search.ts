@@ -95,6 +95,12 @@ try {
       page: 50,
     },
     {
+      name: "data contains sku (every job, first page: one whole slice of 250 read)",
+      filter: { ...none, payload: { field: "data", contains: "sku" } },
+      page: 50,
+      runs: 21,
+    },
+    {
       name: "id prefix job-09 (10,000 matches, first page)",
       filter: { ...none, idPrefix: "job-09" },
       page: 50,

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { matchesOf } from "../../src/api/job_match.ts";
+import { matchesOf, matchingCandidates } from "../../src/api/job_match.ts";
 import type { BulkAction } from "../../src/contract/bulk.ts";
 import type { JobFilter } from "../../src/contract/job_filter.ts";
 import { createPresenter } from "../../src/contract/present.ts";
@@ -121,6 +121,28 @@ async function findAll(
     position = slice.next;
   } while (position !== null);
   return { ids, total, scanned };
+}
+
+/**
+ * Every match of a search found one page of one match at a time, as the
+ * route pages it: each page stops just past its match (the candidate's
+ * `after`), whatever else its slice looked at.
+ */
+async function findOneByOne(
+  source: TaskSource,
+  state: JobState,
+  filter: JobFilter,
+): Promise<string[]> {
+  const ids: string[] = [];
+  let position: SearchPosition | null = null;
+  do {
+    const slice = await source.searchJobs!("finder", state, filter, position, 1);
+    const [first] = matchingCandidates(filter, slice, present);
+    const sliceEnd: number = (position?.scanned ?? 0) + slice.scanned;
+    if (first) ids.push(first.job.id);
+    position = first && first.after.scanned < sliceEnd ? first.after : slice.next;
+  } while (position !== null);
+  return ids;
 }
 
 /**
@@ -268,6 +290,20 @@ export function searchContract(name: string, seed: Seed): void {
       payload: { field: "error", contains: "bad card" },
     });
     assert.deepEqual(shown.ids, ["fail-3"]);
+  });
+
+  test("a page that stops just past a match continues from there, none missed or repeated", async (source) => {
+    // Ties of seven on the finish time: pages end inside them.
+    const odd: JobFilter = {
+      ...NO_FILTER,
+      idPrefix: "done-000",
+      payload: { field: "data", path: ["tags", "1"], value: "odd" },
+    };
+    const all = (await findAll(source, "completed", odd)).ids;
+    assert.equal(all.length, 50);
+    assert.deepEqual(await findOneByOne(source, "completed", odd), all);
+    const queued: JobFilter = { ...NO_FILTER, payload: { field: "data", contains: '"n"' } };
+    assert.deepEqual(await findOneByOne(source, "waiting", queued), ["w-0", "w-1", "w-2", "x-3"]);
   });
 
   test("delayed and retrying jobs are told apart by their hash", async (source) => {

@@ -12,6 +12,7 @@ import { createPresenter } from "../../src/contract/present.ts";
 import { createEventHub } from "../../src/events/hub.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { isEvent, openStream } from "./sse_client.ts";
+import { ADA_LOGIN, signInAda } from "../helpers/session_login.ts";
 
 const EVENTS = "http://board.test/board/api/events";
 /** The route mounted alone, on a hub of the test's own. */
@@ -19,29 +20,13 @@ const HUB_EVENTS = "http://board.test/api/events";
 
 Deno.test("under session auth: 401 without a cookie, the stream with one", async () => {
   const source = createMemorySource();
-  const board = createBoard(source, {
-    auth: {
-      cookiePassword: "a-cookie-secret-of-at-least-32-chars!",
-      authenticate: ({ username }) => username === "ada" ? { name: "Ada" } : null,
-    },
-  });
+  const board = createBoard(source, { auth: ADA_LOGIN });
   try {
     const denied = await board.fetch(new Request(EVENTS));
     assert.equal(denied.status, 401);
     assert.equal(await denied.text(), '{"error":"Unauthorized"}');
 
-    const login = await board.fetch(
-      new Request("http://board.test/board/auth/login", {
-        method: "POST",
-        headers: {
-          "content-type": "application/x-www-form-urlencoded",
-          origin: "http://board.test",
-        },
-        body: "username=ada&password=x",
-      }),
-    );
-    assert.equal(login.status, 303);
-    const cookie = login.headers.get("set-cookie")!.split(";")[0];
+    const cookie = await signInAda(board.fetch);
     const stream = await openStream(board.fetch, EVENTS, { headers: { cookie } });
     try {
       assert.equal(stream.response.status, 200);

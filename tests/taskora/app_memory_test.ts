@@ -36,3 +36,24 @@ Deno.test("on the memory adapter the board serves the overview, a job and the sc
     assert.deepEqual(lock.body, { held: false, lock: null });
   });
 });
+
+Deno.test("through the App, a schedule's data sent back with its mask keeps the stored secret", async () => {
+  await withApp("memory", (app) => {
+    app.task("sync", { handler: () => null });
+    app.schedule("vault-sync", {
+      task: "sync",
+      every: "1h",
+      data: { token: "s3cret", region: "eu" },
+    });
+  }, async (world) => {
+    const shown = (await world.get("/schedules")).body[0].config.data;
+    assert.deepEqual(shown, { token: "[REDACTED]", region: "eu" });
+    const saved = await world.send("/schedules/vault-sync", { data: { ...shown, region: "us" } }, {
+      method: "PUT",
+    });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    const [stored] = await world.app.schedules.list();
+    assert.deepEqual(stored.config.data, { token: "s3cret", region: "us" });
+    assert.equal(stored.config.maskedKeys, undefined, "nothing of the board's is stored");
+  }, { board: { redact: ["token"] } });
+});

@@ -8,7 +8,7 @@
  */
 
 // deno-lint-ignore-file no-explicit-any
-import { createBoard } from "../../mod.ts";
+import { type BoardOptions, createBoard } from "../../mod.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { createTaskora, memoryAdapter, redisAdapter } from "../../../shared/taskora/taskora.js";
 
@@ -49,7 +49,7 @@ export async function withApp(
   kind: "redis" | "memory",
   define: (app: any) => void,
   fn: (world: AppWorld) => Promise<void>,
-  options: { start?: boolean; boardOn?: "app" | "url" } = {},
+  options: { start?: boolean; boardOn?: "app" | "url"; board?: BoardOptions } = {},
 ): Promise<void> {
   const redis = kind === "redis" ? await startRedis() : null;
   const app = createTaskora({
@@ -58,7 +58,9 @@ export async function withApp(
   });
   try {
     define(app);
-    const board = options.boardOn === "url" && redis ? createBoard(redis.url) : createBoard(app);
+    const board = options.boardOn === "url" && redis
+      ? createBoard(redis.url, options.board)
+      : createBoard(app, options.board);
     try {
       if (options.start !== false) await app.start();
       await fn({

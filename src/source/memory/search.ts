@@ -56,16 +56,26 @@ export function searchQueue(
   const start = startOf(range, position, finished ? score : null);
   const field = filter.payload?.field;
   const candidates: SearchCandidate[] = [];
+  const base = position?.scanned ?? 0;
+  // Where a search stopping after each job continues: an index, or the score run it ends.
+  let run = finished && position !== null ? { at: position.at, skip: position.skip } : null;
   let looked = 0;
   let skipped = 0;
   for (const id of range.slice(start, start + sliceJobsOf(filter))) {
-    if (candidates.length >= want) break;
+    // Without a payload condition, stop at `want`; with one, look at the whole slice,
+    // so how far it gets never depends on what a payload holds.
+    if (filter.payload === null && candidates.length >= want) break;
     looked++;
+    if (finished) {
+      const at = score(id);
+      run = run !== null && run.at === at ? { at, skip: run.skip + 1 } : { at, skip: 1 };
+    }
+    const after = { ...(run ?? { at: start + looked, skip: 0 }), scanned: base + looked };
     const job = queue.jobs.get(id);
     if (!job || (filter.idPrefix !== null && !id.startsWith(filter.idPrefix))) continue;
     if (!finished && !inRange(filter, job.createdAt)) continue;
     if (field === undefined) {
-      candidates.push({ job: toRow(job) });
+      candidates.push({ job: toRow(job), after, skippedBefore: skipped });
       continue;
     }
     const value = field === "logs" ? job.logs.slice(-SEARCHED_LOG_ENTRIES) : job[field];
@@ -74,20 +84,15 @@ export function searchQueue(
       skipped++;
       continue;
     }
-    candidates.push({ job: toRow(job), value });
+    candidates.push({ job: toRow(job), value, after, skippedBefore: skipped });
   }
   const end = start + looked;
-  const scanned = (position?.scanned ?? 0) + looked;
   return {
     candidates,
     scanned: looked,
     skipped,
     total: range.length,
-    next: end >= range.length
-      ? null
-      : finished
-      ? { ...scorePosition(range.slice(start, end), score, position), scanned }
-      : { at: end, skip: 0, scanned },
+    next: end >= range.length ? null : { ...(run ?? { at: end, skip: 0 }), scanned: base + looked },
   };
 }
 
@@ -106,17 +111,4 @@ function startOf(
   let index = 0;
   while (index < range.length && score(range[index]) > position.at) index++;
   return index + position.skip;
-}
-
-/** The score position after `looked` (a non-empty run of a finished range): its last score, and how many of that score were seen. */
-function scorePosition(
-  looked: readonly string[],
-  score: (id: string) => number,
-  position: SearchPosition | null,
-): { at: number; skip: number } {
-  const at = score(looked[looked.length - 1]);
-  let skip = 0;
-  for (let i = looked.length - 1; i >= 0 && score(looked[i]) === at; i--) skip++;
-  if (position !== null && position.at === at && skip === looked.length) skip += position.skip;
-  return { at, skip };
 }

@@ -390,8 +390,9 @@ export class RedisTaskSource implements TaskSource {
       want,
       this.prefix,
     );
-    // Found jobs are served jobs: their short ids must be findable too.
-    this.#recentIds.note(slice.candidates.map((c) => c.job));
+    // Found jobs are served jobs: their short ids must be findable too. Not with a payload
+    // condition: those candidates are what the prefilter saw in unredacted text.
+    if (filter.payload === null) this.#recentIds.note(slice.candidates.map((c) => c.job));
     return slice;
   }
 

@@ -276,8 +276,9 @@ return out
  * One slice of a job search over a state's list or set: looks at up to
  * `budget` members from a position, keeps those that pass the time range,
  * the id prefix and a plain-text prefilter of one field, and returns them
- * with their row and that field as stored. Stops early once `want` are
- * found or `byteBudget` bytes of fields were read; a field over `maxBytes`
+ * with their row and that field as stored. Stops early once
+ * `byteBudget` bytes of fields were read, or, with no condition (kind ``),
+ * once `want` are found; a field over `maxBytes`
  * (HSTRLEN, O(1)) is not read and counts as skipped.
  *
  * KEYS[1] = the list or set; KEYS[2] = the prioritized set (mode `waiting`).
@@ -292,8 +293,10 @@ return out
  * (either needle in the field), `` (no condition).
  *
  * Returns `{ total, looked, skipped, nextAt ("" at the end), nextSkip,
- * {id, score, {fields}, field}, ... }` (`field`: the raw string, or the log
- * entries as a list).
+ * {id, score, {fields}, field, afterAt, afterSkip, index, skippedBefore},
+ * ... }` (`field`: the raw string, or the log entries as a list; `afterAt`
+ * and `afterSkip`: the position just past the member, `index` its place in
+ * the slice from 1, `skippedBefore` the members skipped before it).
  */
 export const SEARCH_SLICE: LuaScript = {
   name: "search-slice",
@@ -331,10 +334,26 @@ local function hit(text)
   return string.find(text, needleA, 1, true) ~= nil or string.find(text, needleB, 1, true) ~= nil
 end
 
+-- Where a search stopping after the i-th member continues: for a finished set, the
+-- score of the run it ends and how many of that score were seen (those before the
+-- slice included); else an index.
+local runAt, runCount = at, skip
+local function afterAt(i)
+  if mode ~= 'finished' then return tostring(start + i), 0 end
+  if tonumber(scores[i]) == tonumber(runAt) then runCount = runCount + 1
+  else runAt, runCount = scores[i], 1 end
+  return runAt, runCount
+end
+
+-- Without a payload condition the slice stops at want; with one it looks at the whole
+-- slice, so where it ends never depends on what the prefilter saw in unredacted text.
 local found, looked, skipped, bytes = {}, 0, 0, 0
+local nextAt, nextSkip = '', 0
 for i, id in ipairs(ids) do
-  if #found >= want or bytes >= byteBudget then break end
+  if (kind == '' and #found >= want) or bytes >= byteBudget then break end
   looked = i
+  nextAt, nextSkip = afterAt(i)
+  local skippedBefore = skipped
   local key = prefix .. id
   local keep = idPrefix == '' or string.sub(id, 1, #idPrefix) == idPrefix
   if keep and mode == 'delayed' then
@@ -366,26 +385,13 @@ for i, id in ipairs(ids) do
   end
   if keep then
     local fields = row(key)
-    if #fields > 0 then found[#found + 1] = { id, scores[i] or '', fields, value } end
+    if #fields > 0 then
+      found[#found + 1] = { id, scores[i] or '', fields, value, nextAt, nextSkip, i, skippedBefore }
+    end
   end
 end
 
-local nextAt, nextSkip = '', 0
-if looked < #ids or #ids >= budget then
-  if mode == 'finished' then
-    local last = scores[looked]
-    nextAt = last
-    for i = looked, 1, -1 do
-      if tonumber(scores[i]) ~= tonumber(last) then break end
-      nextSkip = nextSkip + 1
-    end
-    if at ~= '' and tonumber(last) == tonumber(at) and nextSkip == looked then
-      nextSkip = nextSkip + skip
-    end
-  else
-    nextAt = tostring(start + looked)
-  end
-end
+if not (looked < #ids or #ids >= budget) then nextAt, nextSkip = '', 0 end
 local out = { total, looked, skipped, nextAt, nextSkip }
 for _, entry in ipairs(found) do out[#out + 1] = entry end
 return out

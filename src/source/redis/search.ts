@@ -2,7 +2,9 @@
  * One slice of a job search: a single {@link SEARCH_SLICE} script call over
  * at most `sliceJobsOf(filter)` members of the state's list or set, matching in
  * Redis with a plain-text prefilter so only candidates (their row and the
- * one field searched) travel back.
+ * one field searched) travel back. The prefilter sees the stored text,
+ * secrets included, so a slice with a payload condition always looks at
+ * the whole slice: how far it gets is the same whichever jobs pass.
  *
  * @module
  */
@@ -24,7 +26,16 @@ import { SEARCH_SLICE } from "./scripts.ts";
 /** Bytes of fields one slice reads at most before it stops early. */
 export const SLICE_BYTE_BUDGET = 2 * 1024 * 1024;
 
-type Entry = [string, string, string[], string | string[] | null];
+type Entry = [
+  id: string,
+  score: string,
+  flat: string[],
+  raw: string | string[] | null,
+  afterAt: string,
+  afterSkip: number,
+  index: number,
+  skippedBefore: number,
+];
 
 /**
  * What the script looks for in the stored text: the needle as typed and as
@@ -100,15 +111,19 @@ export async function searchJobs(
     ],
   });
   const waitsToRun = state === "delayed" || state === "retrying";
-  const candidates = entries.map(([id, score, flat, raw]): SearchCandidate => {
+  const base = position?.scanned ?? 0;
+  const candidates = entries.map((entry): SearchCandidate => {
+    const [id, score, flat, raw, afterAt, afterSkip, index, skippedBefore] = entry;
     const fields = fieldsOf(flat);
     fields.state ??= state;
     const job = decodeRow(task, id, fields, waitsToRun ? Number(score) : null);
-    if (field === "") return { job };
-    if (field === "logs") return { job, value: decodeLogs(raw as string[]) };
-    return { job, value: field === "error" ? raw : decodeValue(raw as string) };
+    const after = { at: Number(afterAt), skip: afterSkip, scanned: base + index };
+    const found = { job, after, skippedBefore };
+    if (field === "") return found;
+    if (field === "logs") return { ...found, value: decodeLogs(raw as string[]) };
+    return { ...found, value: field === "error" ? raw : decodeValue(raw as string) };
   });
-  const scanned = (position?.scanned ?? 0) + looked;
+  const scanned = base + looked;
   return {
     candidates,
     scanned: looked,

@@ -1,6 +1,7 @@
 /**
  * The inline edit form of one schedule: cron (with time zone) or interval,
- * and the data as JSON. Problems show next to their field: JSON the browser
+ * and the data as JSON, its hint naming the fields shown masked, which a
+ * save keeps as stored. Problems show next to their field: JSON the browser
  * cannot parse, and the API's own 400 message for a bad cron, interval or
  * time zone, next to the field the answer's `param` names.
  *
@@ -14,6 +15,7 @@ import {
   type DraftErrors,
   draftOf,
   errorsFromApi,
+  maskedPaths,
   patchOf,
   type ScheduleDraft,
 } from "./schedule_patch.ts";
@@ -83,6 +85,7 @@ export function ScheduleEditor(
   const [saving, setSaving] = useState(false);
   const form = useRef<HTMLFormElement>(null);
   const zones = useMemo(timeZones, []);
+  const masked = useMemo(() => maskedPaths(schedule.config.data), [schedule.config.data]);
 
   // After a failed save, take the user to the first field that needs them.
   useEffect(() => {
@@ -189,7 +192,11 @@ export function ScheduleEditor(
         <${TextField}
           id=${f("data")}
           label="Data (JSON)"
-          hint="What each run dispatches; empty for none"
+          hint=${masked.length > 0
+            ? `What each run dispatches; empty for none. Kept as stored (masked here): ${
+              masked.join(", ")
+            }`
+            : "What each run dispatches; empty for none"}
           error=${errors.data}
           value=${draft.data}
           onInput=${edit("data")}

@@ -1,8 +1,9 @@
 /**
  * The edit form's logic, apart from its markup: a draft from a schedule's
  * config, the `PUT api/schedules/{name}` body from a draft (only what
- * changed, so a redacted `data` that was not touched is never written
- * back), and the field an API `INVALID_PARAM` error belongs to.
+ * changed), the fields of the data the board showed masked (the server
+ * keeps their stored values), and the field an API `INVALID_PARAM` error
+ * belongs to.
  *
  * @module
  */
@@ -79,13 +80,31 @@ export function patchOf(
       } catch (error) {
         errors.data = `Not valid JSON: ${(error as Error).message}`;
       }
-      if (!errors.data && data.includes(REDACTED)) {
-        errors.data =
-          `Replace the ${REDACTED} values first: saving would store the mask instead of the secret.`;
-      }
     }
   }
   return Object.keys(errors).length ? { errors } : { body };
+}
+
+/**
+ * The dot paths of the values shown as {@link REDACTED} in a schedule's
+ * data (walked with a stack, never recursion): on save the server keeps
+ * what is stored under them, whatever the form sends.
+ */
+export function maskedPaths(data: unknown): string[] {
+  const paths: string[] = [];
+  const walk: { value: unknown; path: string }[] = [{ value: data, path: "" }];
+  while (walk.length > 0) {
+    const { value, path } = walk.pop()!;
+    if (value === REDACTED) paths.push(path);
+    else if (value !== null && typeof value === "object") {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, inner] = entries[i];
+        walk.push({ value: inner, path: path ? `${path}.${key}` : key });
+      }
+    }
+  }
+  return paths;
 }
 
 const FIELDS: readonly DraftField[] = ["cron", "every", "timezone", "data"];
