@@ -292,6 +292,7 @@ export function createBoard(
       metricsToken({
         token: resolved.metrics.token,
         required: resolved.auth === null,
+        passOthers: typeof resolved.auth === "function",
         serve: serveMetrics,
       }),
     );
