@@ -12,6 +12,7 @@ import { NONCE, secureHeaders } from "hono/secure-headers";
 import { sessionGuard } from "./auth/guard.ts";
 import { loginRoutes } from "./auth/routes.ts";
 import { sameOrigin } from "./auth/same_origin.ts";
+import { allowedHosts } from "./auth/allowed_hosts.ts";
 import type { SessionConfig } from "./auth/session.ts";
 import { getRequestListener } from "@hono/node-server";
 import { auditMutations } from "./api/audit_record.ts";
@@ -271,6 +272,8 @@ export function createBoard(
   const app = new Hono();
   app.onError(onError);
   app.use("*", secureHeaders(securityHeaders(resolved)));
+  // Before every route, the preflight included: a rebinding page reads whatever is answered.
+  app.use("*", allowedHosts({ hosts: resolved.allowedHosts, trustProxy: resolved.trustProxy }));
   // First: a browser sends a preflight without the session cookie, so no guard may answer it.
   if (resolved.cors) {
     app.use(
@@ -281,6 +284,7 @@ export function createBoard(
   // Before the session guard and the auth hook: a forged request runs no authentication.
   const sameOriginGuard = sameOrigin({
     origins: [resolved.cors?.origin ?? []].flat(),
+    hosts: resolved.allowedHosts,
     trustProxy: resolved.trustProxy,
   });
   app.use("/api/*", sameOriginGuard);

@@ -1,10 +1,13 @@
 /**
  * `board.listen`: `Deno.serve` with a start line that says what is exposed,
- * and warns when anyone on the network can change jobs.
+ * and warns when anyone on the network can change jobs or any web page can
+ * reach the board through DNS rebinding.
  *
  * @module
  */
 
+import { Hono } from "hono";
+import { allowedHosts, LOOPBACK_HOSTS } from "./auth/allowed_hosts.ts";
 import type { ResolvedOptions } from "./options.ts";
 
 /** Options of `board.listen`. */
@@ -25,10 +28,36 @@ export function isLoopback(hostname: string): boolean {
   return hostname === "localhost" || hostname === "::1" || /^(::ffff:)?127\./.test(hostname);
 }
 
+/** Whether a bound address is every interface (`0.0.0.0`, `::`). */
+function isWildcard(hostname: string): boolean {
+  return hostname === "0.0.0.0" || hostname === "::";
+}
+
+/**
+ * The hosts a board given no `allowedHosts` answers to when it listens on
+ * `hostname`: the loopback names and `hostname` itself; null (any) on every
+ * interface, where the names it is reached by cannot be known.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { listenHosts } from "./listen.ts";
+ *
+ * assert.deepEqual(listenHosts("10.0.0.5"), ["localhost", "127.0.0.1", "[::1]", "10.0.0.5"]);
+ * assert.equal(listenHosts("0.0.0.0"), null);
+ * ```
+ */
+export function listenHosts(hostname: string): string[] | null {
+  if (isWildcard(hostname)) return null;
+  const own = hostname.includes(":") ? `[${hostname}]` : hostname.toLowerCase();
+  return LOOPBACK_HOSTS.includes(own) ? [...LOOPBACK_HOSTS] : [...LOOPBACK_HOSTS, own];
+}
+
 /**
  * The start line: the URL, then mutations, login and redaction on or off,
  * then `detail`; with a warning when the address is not loopback, nobody has
- * to log in and mutations are on.
+ * to log in and mutations are on, and one when any `Host` is answered on
+ * every interface (no `allowedHosts`).
  *
  * @example
  * ```ts
@@ -60,9 +89,35 @@ export function startLine(
   const line = `queue-board listening on http://${host}:${addr.port}${path} (${exposure}${
     detail ? `; ${detail}` : ""
   })`;
-  if (isLoopback(addr.hostname) || options.auth !== null || options.readOnly) return line;
-  return `${line} WARNING: reachable from other machines with no login and mutations on: ` +
-    "anyone who can connect can retry, cancel and remove jobs";
+  const warnings = [];
+  if (!isLoopback(addr.hostname) && options.auth === null && !options.readOnly) {
+    warnings.push(
+      "WARNING: reachable from other machines with no login and mutations on: " +
+        "anyone who can connect can retry, cancel and remove jobs",
+    );
+  }
+  if ((options.allowedHosts ?? listenHosts(addr.hostname)) === null) {
+    warnings.push(
+      "WARNING: any Host is answered, so a web page can reach the board through DNS " +
+        "rebinding: set allowedHosts (--allowed-host) to the names it is reached by",
+    );
+  }
+  return [line, ...warnings].join(" ");
+}
+
+/**
+ * `fetch` behind the host guard, for a board whose own guard answers any host
+ * because it was given no list: it learns the names only here, from where it listens.
+ */
+function hostsOnly(
+  fetch: (request: Request) => Response | Promise<Response>,
+  hosts: readonly string[],
+  trustProxy: boolean,
+): (request: Request) => Response | Promise<Response> {
+  const front = new Hono()
+    .use("*", allowedHosts({ hosts, trustProxy }))
+    .all("*", (c) => fetch(c.req.raw));
+  return (request) => front.fetch(request);
 }
 
 /** Starts `Deno.serve` for `fetch` and prints the {@link startLine}. */
@@ -74,11 +129,13 @@ export function listen(
   const { port = 3000, hostname, detail } = typeof listenOptions === "number"
     ? { port: listenOptions }
     : listenOptions;
+  const hosts = options.allowedHosts === null ? listenHosts(hostname ?? "0.0.0.0") : null;
+  const served = hosts === null ? fetch : hostsOnly(fetch, hosts, options.trustProxy);
   return Deno.serve({
     port,
     hostname,
     onListen(addr) {
       console.log(startLine(addr, options, detail));
     },
-  }, fetch);
+  }, served);
 }
