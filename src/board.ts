@@ -35,7 +35,7 @@ import {
   type ResolvedOptions,
   resolveOptions,
 } from "./options.ts";
-import { listen, type ListenOptions } from "./listen.ts";
+import { type BoardServer, listen, type ListenOptions } from "./listen.ts";
 import { routeFallback } from "./route_fallback.ts";
 import { createRedisSource } from "./source/redis/mod.ts";
 import type { TaskSource } from "./source/types.ts";
@@ -65,15 +65,18 @@ export interface Board {
   /** A Node.js request listener (`http.createServer(board.handler)`). */
   handler: NodeHandler;
   /**
-   * Starts `Deno.serve` and prints one line saying what is exposed: the URL,
+   * Starts a server and prints one line saying what is exposed: the URL,
    * mutations, login and redaction on or off, with a warning when the board is
-   * reachable from other machines with no login and mutations on.
+   * reachable from other machines with no login and mutations on, or answers
+   * any `Host`. Resolves once listening.
    *
-   * Takes a port (`listen(3000)`, as before) or {@link ListenOptions}
+   * Takes a port (`listen(3000)`) or {@link ListenOptions}
    * (`listen({ port: 3000, hostname: "127.0.0.1" })`). The hostname defaults
-   * to `Deno.serve`'s, every interface (`0.0.0.0`).
+   * to every interface (`0.0.0.0`). Connections that do not finish their
+   * headers, or sit idle, are closed after 15 s (`headersTimeout`,
+   * `idleTimeout`), which `Deno.serve` cannot do.
    */
-  listen: (options?: number | ListenOptions) => Deno.HttpServer<Deno.NetAddr>;
+  listen: (options?: number | ListenOptions) => Promise<BoardServer>;
   /** Releases what the board opened itself (the Redis connection when given a URL). */
   close: () => Promise<void>;
 }

@@ -284,7 +284,7 @@ export async function main(args: string[]): Promise<number> {
   }
   let server;
   try {
-    server = board.listen({
+    server = await board.listen({
       port: config.port,
       hostname: config.hostname,
       detail: redis?.where ?? "memory demo",

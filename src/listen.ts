@@ -1,14 +1,21 @@
 /**
- * `board.listen`: `Deno.serve` with a start line that says what is exposed,
- * and warns when anyone on the network can change jobs or any web page can
- * reach the board through DNS rebinding.
+ * `board.listen`: a server that closes connections which never finish their
+ * headers or sit idle, with a start line that says what is exposed and warns
+ * when anyone on the network can change jobs or any web page can reach the
+ * board through DNS rebinding.
  *
  * @module
  */
 
 import { Hono } from "hono";
 import { allowedHosts, LOOPBACK_HOSTS } from "./auth/allowed_hosts.ts";
-import type { ResolvedOptions } from "./options.ts";
+import { type BoardServer, serveWithTimeouts } from "./node_server.ts";
+import { BoardOptionsError, type ResolvedOptions } from "./options.ts";
+
+export type { BoardServer };
+
+/** The default of `headersTimeout` and `idleTimeout`, in ms. */
+export const CONNECTION_TIMEOUT_MS = 15_000;
 
 /** Options of `board.listen`. */
 export interface ListenOptions {
@@ -21,6 +28,28 @@ export interface ListenOptions {
   hostname?: string;
   /** Said at the end of the start line, e.g. where the data comes from. */
   detail?: string;
+  /**
+   * Ms a connection has to send a request's complete headers before it is
+   * answered 408 and closed (default 15,000; 100 to 600,000).
+   */
+  headersTimeout?: number;
+  /**
+   * Ms a keep-alive connection may wait for its next request before it is
+   * closed (default 15,000; 100 to 600,000).
+   */
+  idleTimeout?: number;
+}
+
+function timeout(option: "headersTimeout" | "idleTimeout", value: unknown): number {
+  const ms = value ?? CONNECTION_TIMEOUT_MS;
+  if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 100 || ms > 600_000) {
+    throw new BoardOptionsError(
+      `listen.${option}`,
+      "a whole number of milliseconds from 100 to 600000",
+      ms,
+    );
+  }
+  return ms;
 }
 
 /** Whether a bound address is reachable from this machine only. */
@@ -120,22 +149,23 @@ function hostsOnly(
   return (request) => front.fetch(request);
 }
 
-/** Starts `Deno.serve` for `fetch` and prints the {@link startLine}. */
-export function listen(
+/**
+ * Serves `fetch`, prints the {@link startLine}, and resolves once listening.
+ * Rejects with a {@link BoardOptionsError} for a bad timeout, or with the
+ * system's error when the address cannot be bound.
+ */
+export async function listen(
   fetch: (request: Request) => Response | Promise<Response>,
   options: ResolvedOptions,
   listenOptions: number | ListenOptions = {},
-): Deno.HttpServer<Deno.NetAddr> {
-  const { port = 3000, hostname, detail } = typeof listenOptions === "number"
-    ? { port: listenOptions }
-    : listenOptions;
-  const hosts = options.allowedHosts === null ? listenHosts(hostname ?? "0.0.0.0") : null;
+): Promise<BoardServer> {
+  const { port = 3000, hostname = "0.0.0.0", detail, ...timeouts } =
+    typeof listenOptions === "number" ? { port: listenOptions } : listenOptions;
+  const headersTimeout = timeout("headersTimeout", timeouts.headersTimeout);
+  const idleTimeout = timeout("idleTimeout", timeouts.idleTimeout);
+  const hosts = options.allowedHosts === null ? listenHosts(hostname) : null;
   const served = hosts === null ? fetch : hostsOnly(fetch, hosts, options.trustProxy);
-  return Deno.serve({
-    port,
-    hostname,
-    onListen(addr) {
-      console.log(startLine(addr, options, detail));
-    },
-  }, served);
+  const server = await serveWithTimeouts(served, { port, hostname, headersTimeout, idleTimeout });
+  console.log(startLine(server.addr, options, detail));
+  return server;
 }

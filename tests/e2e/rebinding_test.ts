@@ -49,7 +49,7 @@ Deno.test({
     const board = createBoard(redis.url);
     const log = console.log;
     console.log = () => {};
-    const server = board.listen({ port: 0, hostname: "127.0.0.1" });
+    const server = await board.listen({ port: 0, hostname: "127.0.0.1" });
     console.log = log;
     const { port } = server.addr;
     const browser = await launchBrowser([

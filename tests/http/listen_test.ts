@@ -43,7 +43,7 @@ Deno.test("startLine() warns off loopback with no login and mutations on, only t
   }
 });
 
-function listening(
+async function listening(
   board: ReturnType<typeof createBoard>,
   options: Parameters<typeof board.listen>[0],
 ) {
@@ -51,7 +51,7 @@ function listening(
   const log = console.log;
   console.log = (text: string) => lines.push(text);
   try {
-    return { server: board.listen(options), lines };
+    return { server: await board.listen(options), lines };
   } finally {
     console.log = log;
   }
@@ -60,7 +60,7 @@ function listening(
 Deno.test("board.listen({ hostname }) binds there; listen(port) still binds every interface", async () => {
   const source = createMemorySource();
   const board = createBoard(source, { basePath: "/q" });
-  const local = listening(board, { port: 0, hostname: "127.0.0.1", detail: "test" });
+  const local = await listening(board, { port: 0, hostname: "127.0.0.1", detail: "test" });
   assert.equal(local.server.addr.hostname, "127.0.0.1");
   assert.deepEqual(local.lines, [
     `queue-board listening on http://127.0.0.1:${local.server.addr.port}/q ` +
@@ -70,7 +70,7 @@ Deno.test("board.listen({ hostname }) binds there; listen(port) still binds ever
   assert.equal(response.status, 200);
   await response.body?.cancel();
   await local.server.shutdown();
-  const every = listening(board, 0);
+  const every = await listening(board, 0);
   assert.equal(every.server.addr.hostname, "0.0.0.0");
   assert.match(every.lines[0], WARNING);
   await every.server.shutdown();
@@ -93,7 +93,7 @@ Deno.test("startLine() warns when any Host is answered on a non-loopback interfa
 Deno.test("listen() on loopback answers localhost, 127.0.0.1 and [::1] on any port, no other Host", async () => {
   const source = createMemorySource();
   const board = createBoard(source);
-  const { server } = listening(board, { port: 0, hostname: "127.0.0.1" });
+  const { server } = await listening(board, { port: 0, hostname: "127.0.0.1" });
   const port = server.addr.port;
   try {
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, "localhost"]) {
@@ -113,8 +113,8 @@ Deno.test("listen() on a named interface answers that name too; allowedHosts rep
   const source = createMemorySource();
   const named = createBoard(source);
   const listed = createBoard(source, { allowedHosts: ["board.example.com"] });
-  const byName = listening(named, { port: 0, hostname: "localhost" }).server;
-  const byList = listening(listed, { port: 0, hostname: "127.0.0.1" }).server;
+  const byName = (await listening(named, { port: 0, hostname: "localhost" })).server;
+  const byList = (await listening(listed, { port: 0, hostname: "127.0.0.1" })).server;
   try {
     assert.equal(await rawGet(byName.addr.port, "/board/api/config", "localhost"), 200);
     assert.equal(await rawGet(byName.addr.port, "/board/api/config", "elsewhere.example"), 403);
