@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { createBoard } from "../../mod.ts";
-import { BoardOptionsError } from "../../src/options.ts";
+import { type BoardOptions, BoardOptionsError } from "../../src/options.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { openRaw, type RawConnection } from "../helpers/raw_http.ts";
 
@@ -33,9 +33,12 @@ async function closedByServer(raw: RawConnection): Promise<string> {
   }
 }
 
-async function listening(options: Parameters<ReturnType<typeof createBoard>["listen"]>[0]) {
+async function listening(
+  options: Parameters<ReturnType<typeof createBoard>["listen"]>[0],
+  boardOptions: BoardOptions = {},
+) {
   const source = createMemorySource();
-  const board = createBoard(source);
+  const board = createBoard(source, boardOptions);
   const log = console.log;
   console.log = () => {};
   try {
@@ -91,6 +94,32 @@ Deno.test("an idle keep-alive connection is closed after idleTimeout", async () 
     const answer = await closedByServer(raw);
     assert.match(answer, /^HTTP\/1\.1 200 /);
     assert.match(answer, /"readOnly":false/, "the whole answer came before the close");
+  } finally {
+    await stop();
+  }
+});
+
+Deno.test("a long answer (the event stream) is not cut by the timeouts, and its client's leaving is seen", async () => {
+  const { port, stop } = await listening(
+    { port: 0, hostname: "127.0.0.1", ...SHORT },
+    { statsInterval: 500 },
+  );
+  try {
+    const clients = async () => {
+      const text = await (await fetch(`http://127.0.0.1:${port}/board/metrics`)).text();
+      return /^queue_board_sse_clients (\d+)$/m.exec(text)?.[1];
+    };
+    const stream = await fetch(`http://127.0.0.1:${port}/board/api/events`);
+    assert.equal(stream.status, 200);
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let frames = 0;
+    // Three stats frames, 500 ms apart: far longer than either timeout.
+    while (frames < 3) {
+      frames += ((await reader.read()).value ?? "").split("event: stats:update").length - 1;
+    }
+    assert.equal(await clients(), "1");
+    await reader.cancel();
+    while (await clients() !== "0") await new Promise((resolve) => setTimeout(resolve, 50));
   } finally {
     await stop();
   }
