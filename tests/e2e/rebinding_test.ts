@@ -78,6 +78,8 @@ Deno.test({
       assert.doesNotMatch(answers.readBody, /send-email/);
       assert.deepEqual([answers.write, answers.writeCode], [403, "HOST_NOT_ALLOWED"]);
       assert.equal(await paused(), nextRun, "the schedule is not paused");
+      // Nor is the board's own page served under that name.
+      assert.equal((await page.goto(`${origin}/board/dlq`))?.status(), 403);
       // The board's own names still work from the same browser.
       await page.goto(`http://localhost:${port}/board/dlq`);
       await page.locator(".dlq-group").first().waitFor();
