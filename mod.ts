@@ -52,7 +52,7 @@ import {
 import type { TaskSource } from "./src/source/types.ts";
 
 export { type Board, createBoard, type NodeHandler } from "./src/board.ts";
-export type { ListenOptions } from "./src/listen.ts";
+export type { BoardServer, ListenOptions } from "./src/listen.ts";
 export type { TaskoraApp } from "./src/taskora/app.ts";
 export type {
   AuthHook,

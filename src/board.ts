@@ -12,6 +12,7 @@ import { NONCE, secureHeaders } from "hono/secure-headers";
 import { sessionGuard } from "./auth/guard.ts";
 import { loginRoutes } from "./auth/routes.ts";
 import { sameOrigin } from "./auth/same_origin.ts";
+import { allowedHosts } from "./auth/allowed_hosts.ts";
 import type { SessionConfig } from "./auth/session.ts";
 import { getRequestListener } from "@hono/node-server";
 import { auditMutations } from "./api/audit_record.ts";
@@ -34,7 +35,7 @@ import {
   type ResolvedOptions,
   resolveOptions,
 } from "./options.ts";
-import { listen, type ListenOptions } from "./listen.ts";
+import { type BoardServer, listen, type ListenOptions } from "./listen.ts";
 import { routeFallback } from "./route_fallback.ts";
 import { createRedisSource } from "./source/redis/mod.ts";
 import type { TaskSource } from "./source/types.ts";
@@ -65,15 +66,18 @@ export interface Board {
   /** A Node.js request listener (`http.createServer(board.handler)`). */
   handler: NodeHandler;
   /**
-   * Starts `Deno.serve` and prints one line saying what is exposed: the URL,
+   * Starts a server and prints one line saying what is exposed: the URL,
    * mutations, login and redaction on or off, with a warning when the board is
-   * reachable from other machines with no login and mutations on.
+   * reachable from other machines with no login and mutations on, or answers
+   * any `Host`. Resolves once listening.
    *
-   * Takes a port (`listen(3000)`, as before) or {@link ListenOptions}
+   * Takes a port (`listen(3000)`) or {@link ListenOptions}
    * (`listen({ port: 3000, hostname: "127.0.0.1" })`). The hostname defaults
-   * to `Deno.serve`'s, every interface (`0.0.0.0`).
+   * to every interface (`0.0.0.0`). Connections that do not finish their
+   * headers, or sit idle, are closed after 15 s (`headersTimeout`,
+   * `idleTimeout`), which `Deno.serve` cannot do.
    */
-  listen: (options?: number | ListenOptions) => Deno.HttpServer<Deno.NetAddr>;
+  listen: (options?: number | ListenOptions) => Promise<BoardServer>;
   /** Releases what the board opened itself (the Redis connection when given a URL). */
   close: () => Promise<void>;
 }
@@ -286,6 +290,8 @@ export function createBoard(
   app.use("*", secureHeaders(securityHeaders(resolved)));
   // Job data, with or without a session; refusals too, before any guard answers.
   app.use("/api/*", noStore());
+  // Before every route, the preflight included: a rebinding page reads whatever is answered.
+  app.use("*", allowedHosts({ hosts: resolved.allowedHosts, trustProxy: resolved.trustProxy }));
   // First: a browser sends a preflight without the session cookie, so no guard may answer it.
   if (resolved.cors) {
     app.use(
@@ -296,6 +302,7 @@ export function createBoard(
   // Before the session guard and the auth hook: a forged request runs no authentication.
   const sameOriginGuard = sameOrigin({
     origins: [resolved.cors?.origin ?? []].flat(),
+    hosts: resolved.allowedHosts,
     trustProxy: resolved.trustProxy,
   });
   app.use("/api/*", sameOriginGuard);
@@ -307,6 +314,7 @@ export function createBoard(
       metricsToken({
         token: resolved.metrics.token,
         required: resolved.auth === null,
+        passOthers: typeof resolved.auth === "function",
         serve: serveMetrics,
       }),
     );

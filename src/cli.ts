@@ -36,6 +36,12 @@ Options:
   --port <port>        Port to listen on (env PORT, default 3000)
   --host <address>     Interface to listen on (env BOARD_HOST, default 127.0.0.1:
                        this machine only; 0.0.0.0 for every interface)
+  --allowed-host <name>
+                       A name the board answers to, e.g. board.example.com or
+                       .example.com (and its subdomains); repeat it or give a
+                       list (env BOARD_ALLOWED_HOSTS). Other Host headers get
+                       403. Default: localhost, 127.0.0.1, [::1] and --host;
+                       any name when --host is 0.0.0.0 or ::
   --base-path <path>   Path the board is served under (default /board)
   --read-only          Disable every mutation
   --redact <a,b>       Keys to mask in job data, results, errors and log meta
@@ -80,6 +86,7 @@ export function parseCli(args: string[], env: (name: string) => string | undefin
         prefix: { type: "string" },
         port: { type: "string" },
         host: { type: "string" },
+        "allowed-host": { type: "string", multiple: true },
         "base-path": { type: "string" },
         "read-only": { type: "boolean" },
         redact: { type: "string" },
@@ -122,10 +129,10 @@ export function parseCli(args: string[], env: (name: string) => string | undefin
   if (auth) options.auth = auth;
   if (flags["base-path"] !== undefined) options.basePath = flags["base-path"];
   if (flags["read-only"]) options.readOnly = true;
+  const allowedHosts = flags["allowed-host"]?.join(",") ?? env("BOARD_ALLOWED_HOSTS");
+  if (allowedHosts) options.allowedHosts = listOf(allowedHosts);
   if (flags.title !== undefined) options.title = flags.title;
-  if (flags.redact !== undefined) {
-    options.redact = flags.redact.split(",").map((key) => key.trim()).filter(Boolean);
-  }
+  if (flags.redact !== undefined) options.redact = listOf(flags.redact);
   return {
     redisUrl,
     redisCluster,
@@ -136,6 +143,11 @@ export function parseCli(args: string[], env: (name: string) => string | undefin
     options,
     help: flags.help ?? false,
   };
+}
+
+/** The items of a comma-separated list, trimmed, empty ones dropped. */
+function listOf(value: string): string[] {
+  return value.split(",").map((item) => item.trim()).filter(Boolean);
 }
 
 /** Parses `host:port,host:port` (IPv6 in brackets: `[::1]:7000`). */
@@ -272,7 +284,7 @@ export async function main(args: string[]): Promise<number> {
   }
   let server;
   try {
-    server = board.listen({
+    server = await board.listen({
       port: config.port,
       hostname: config.hostname,
       detail: redis?.where ?? "memory demo",

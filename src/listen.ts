@@ -1,11 +1,21 @@
 /**
- * `board.listen`: `Deno.serve` with a start line that says what is exposed,
- * and warns when anyone on the network can change jobs.
+ * `board.listen`: a server that closes connections which never finish their
+ * headers or sit idle, with a start line that says what is exposed and warns
+ * when anyone on the network can change jobs or any web page can reach the
+ * board through DNS rebinding.
  *
  * @module
  */
 
-import type { ResolvedOptions } from "./options.ts";
+import { Hono } from "hono";
+import { allowedHosts, LOOPBACK_HOSTS } from "./auth/allowed_hosts.ts";
+import { type BoardServer, serveWithTimeouts } from "./node_server.ts";
+import { BoardOptionsError, type ResolvedOptions } from "./options.ts";
+
+export type { BoardServer };
+
+/** The default of `headersTimeout` and `idleTimeout`, in ms. */
+export const CONNECTION_TIMEOUT_MS = 15_000;
 
 /** Options of `board.listen`. */
 export interface ListenOptions {
@@ -18,6 +28,28 @@ export interface ListenOptions {
   hostname?: string;
   /** Said at the end of the start line, e.g. where the data comes from. */
   detail?: string;
+  /**
+   * Ms a connection has to send a request's complete headers before it is
+   * answered 408 and closed (default 15,000; 100 to 600,000).
+   */
+  headersTimeout?: number;
+  /**
+   * Ms a keep-alive connection may wait for its next request before it is
+   * closed (default 15,000; 100 to 600,000).
+   */
+  idleTimeout?: number;
+}
+
+function timeout(option: "headersTimeout" | "idleTimeout", value: unknown): number {
+  const ms = value ?? CONNECTION_TIMEOUT_MS;
+  if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 100 || ms > 600_000) {
+    throw new BoardOptionsError(
+      `listen.${option}`,
+      "a whole number of milliseconds from 100 to 600000",
+      ms,
+    );
+  }
+  return ms;
 }
 
 /** Whether a bound address is reachable from this machine only. */
@@ -25,10 +57,36 @@ export function isLoopback(hostname: string): boolean {
   return hostname === "localhost" || hostname === "::1" || /^(::ffff:)?127\./.test(hostname);
 }
 
+/** Whether a bound address is every interface (`0.0.0.0`, `::`). */
+function isWildcard(hostname: string): boolean {
+  return hostname === "0.0.0.0" || hostname === "::";
+}
+
+/**
+ * The hosts a board given no `allowedHosts` answers to when it listens on
+ * `hostname`: the loopback names and `hostname` itself; null (any) on every
+ * interface, where the names it is reached by cannot be known.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { listenHosts } from "./listen.ts";
+ *
+ * assert.deepEqual(listenHosts("10.0.0.5"), ["localhost", "127.0.0.1", "[::1]", "10.0.0.5"]);
+ * assert.equal(listenHosts("0.0.0.0"), null);
+ * ```
+ */
+export function listenHosts(hostname: string): string[] | null {
+  if (isWildcard(hostname)) return null;
+  const own = hostname.includes(":") ? `[${hostname}]` : hostname.toLowerCase();
+  return LOOPBACK_HOSTS.includes(own) ? [...LOOPBACK_HOSTS] : [...LOOPBACK_HOSTS, own];
+}
+
 /**
  * The start line: the URL, then mutations, login and redaction on or off,
  * then `detail`; with a warning when the address is not loopback, nobody has
- * to log in and mutations are on.
+ * to log in and mutations are on, and one when any `Host` is answered on
+ * every interface (no `allowedHosts`).
  *
  * @example
  * ```ts
@@ -60,25 +118,54 @@ export function startLine(
   const line = `queue-board listening on http://${host}:${addr.port}${path} (${exposure}${
     detail ? `; ${detail}` : ""
   })`;
-  if (isLoopback(addr.hostname) || options.auth !== null || options.readOnly) return line;
-  return `${line} WARNING: reachable from other machines with no login and mutations on: ` +
-    "anyone who can connect can retry, cancel and remove jobs";
+  const warnings = [];
+  if (!isLoopback(addr.hostname) && options.auth === null && !options.readOnly) {
+    warnings.push(
+      "WARNING: reachable from other machines with no login and mutations on: " +
+        "anyone who can connect can retry, cancel and remove jobs",
+    );
+  }
+  if ((options.allowedHosts ?? listenHosts(addr.hostname)) === null) {
+    warnings.push(
+      "WARNING: any Host is answered, so a web page can reach the board through DNS " +
+        "rebinding: set allowedHosts (--allowed-host) to the names it is reached by",
+    );
+  }
+  return [line, ...warnings].join(" ");
 }
 
-/** Starts `Deno.serve` for `fetch` and prints the {@link startLine}. */
-export function listen(
+/**
+ * `fetch` behind the host guard, for a board whose own guard answers any host
+ * because it was given no list: it learns the names only here, from where it listens.
+ */
+function hostsOnly(
+  fetch: (request: Request) => Response | Promise<Response>,
+  hosts: readonly string[],
+  trustProxy: boolean,
+): (request: Request) => Response | Promise<Response> {
+  const front = new Hono()
+    .use("*", allowedHosts({ hosts, trustProxy }))
+    .all("*", (c) => fetch(c.req.raw));
+  return (request) => front.fetch(request);
+}
+
+/**
+ * Serves `fetch`, prints the {@link startLine}, and resolves once listening.
+ * Rejects with a {@link BoardOptionsError} for a bad timeout, or with the
+ * system's error when the address cannot be bound.
+ */
+export async function listen(
   fetch: (request: Request) => Response | Promise<Response>,
   options: ResolvedOptions,
   listenOptions: number | ListenOptions = {},
-): Deno.HttpServer<Deno.NetAddr> {
-  const { port = 3000, hostname, detail } = typeof listenOptions === "number"
-    ? { port: listenOptions }
-    : listenOptions;
-  return Deno.serve({
-    port,
-    hostname,
-    onListen(addr) {
-      console.log(startLine(addr, options, detail));
-    },
-  }, fetch);
+): Promise<BoardServer> {
+  const { port = 3000, hostname = "0.0.0.0", detail, ...timeouts } =
+    typeof listenOptions === "number" ? { port: listenOptions } : listenOptions;
+  const headersTimeout = timeout("headersTimeout", timeouts.headersTimeout);
+  const idleTimeout = timeout("idleTimeout", timeouts.idleTimeout);
+  const hosts = options.allowedHosts === null ? listenHosts(hostname) : null;
+  const served = hosts === null ? fetch : hostsOnly(fetch, hosts, options.trustProxy);
+  const server = await serveWithTimeouts(served, { port, hostname, headersTimeout, idleTimeout });
+  console.log(startLine(server.addr, options, detail));
+  return server;
 }

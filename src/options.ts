@@ -9,6 +9,7 @@
 import { AUDIT_DEFAULT_MAX_ENTRIES } from "./contract/audit.ts";
 import { DEFAULT_MAX_WAIT_MS } from "./contract/health.ts";
 import { parseDuration } from "./duration.ts";
+import { isHostEntry } from "./auth/allowed_hosts.ts";
 
 /** A signed-in user, as returned by `authenticate`. */
 export interface BoardUser {
@@ -86,6 +87,16 @@ export interface BoardOptions {
    */
   trustProxy?: boolean;
   /**
+   * The names the board answers to (`Host`, and `X-Forwarded-Host` under
+   * `trustProxy`); any other gets 403 `HOST_NOT_ALLOWED`, which stops DNS
+   * rebinding. Entries: `board.example.com`, `.example.com` (it and every
+   * subdomain), `10.0.0.5`, `[::1]`; with `:port`, that port only. Unset,
+   * `board.listen()` on loopback answers `localhost`, `127.0.0.1`, `[::1]`
+   * and its hostname, on a named address that name too; an embedded board
+   * (and `listen` on every interface) answers any host: set it there.
+   */
+  allowedHosts?: string[];
+  /**
    * About how many entries the audit trail keeps (default 10,000): older
    * ones are trimmed (`XADD MAXLEN ~`, so a few more may stay).
    */
@@ -129,6 +140,8 @@ export interface ResolvedOptions {
   cors: { origin: string | string[] } | null;
   formatters: Formatters;
   trustProxy: boolean;
+  /** null when unset: any host (see `BoardOptions.allowedHosts` for `listen`). */
+  allowedHosts: string[] | null;
   auditMaxEntries: number;
   health: { maxWaitMs: number };
   /** null when `metrics: false`. */
@@ -150,6 +163,7 @@ const KNOWN_OPTIONS = [
   "formatters",
   "auditMaxEntries",
   "trustProxy",
+  "allowedHosts",
   "health",
   "metrics",
 ];
@@ -295,6 +309,26 @@ function checkCors(cors: unknown): { origin: string | string[] } | null {
   return { origin: origin as string | string[] };
 }
 
+function checkAllowedHosts(hosts: unknown): string[] | null {
+  if (hosts === undefined) return null;
+  const allowed =
+    'a non-empty array of host names or addresses (["board.example.com", ".example.com", ' +
+    '"10.0.0.5", "[::1]"], each with an optional ":port")';
+  if (!Array.isArray(hosts) || hosts.length === 0) {
+    throw new BoardOptionsError("allowedHosts", allowed, hosts);
+  }
+  const bad = hosts.findIndex((host) => typeof host !== "string" || !isHostEntry(host));
+  if (bad >= 0) {
+    throw new BoardOptionsError(
+      "allowedHosts",
+      allowed,
+      hosts[bad],
+      "no scheme, path or wildcard; IPv6 in brackets",
+    );
+  }
+  return hosts.map((host: string) => host.toLowerCase());
+}
+
 function checkFormatters(formatters: unknown): Formatters {
   if (formatters === undefined) return {};
   const allowed = "{ data?: (value, task) => unknown, result?: (value, task) => unknown }";
@@ -411,6 +445,7 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
     cors: checkCors(options.cors),
     formatters: checkFormatters(options.formatters),
     trustProxy: options.trustProxy ?? false,
+    allowedHosts: checkAllowedHosts(options.allowedHosts),
     auditMaxEntries,
     health: checkHealth(options.health),
     metrics: checkMetrics(options.metrics),

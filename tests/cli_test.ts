@@ -254,3 +254,22 @@ Deno.test("parseCli() refuses a bad cluster or sentinel list, or two Redis targe
     );
   }
 });
+
+Deno.test("parseCli() takes the allowed hosts from --allowed-host (repeated or a list) or BOARD_ALLOWED_HOSTS", () => {
+  assert.equal(parseCli([], noEnv).options.allowedHosts, undefined, "the default is listen()'s");
+  assert.deepEqual(
+    parseCli(["--allowed-host", "board.example.com", "--allowed-host", ".corp.example"], noEnv)
+      .options.allowedHosts,
+    ["board.example.com", ".corp.example"],
+  );
+  assert.deepEqual(
+    parseCli([], env({ BOARD_ALLOWED_HOSTS: "board.example.com, 127.0.0.1:3000" })).options
+      .allowedHosts,
+    ["board.example.com", "127.0.0.1:3000"],
+  );
+  assert.deepEqual(
+    parseCli(["--allowed-host", "a.example,b.example"], env({ BOARD_ALLOWED_HOSTS: "ignored" }))
+      .options.allowedHosts,
+    ["a.example", "b.example"],
+  );
+});

@@ -61,6 +61,7 @@ const UnauthorizedSchema = z.object({ error: z.literal("Unauthorized") }).openap
 
 /** What every route may answer with, beside its own codes. */
 const EVERY_ROUTE: readonly ErrorCode[] = [
+  "HOST_NOT_ALLOWED",
   "STORE_UNAVAILABLE",
   "INCOMPATIBLE_STORE",
   "INTERNAL",

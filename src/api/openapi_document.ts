@@ -24,7 +24,8 @@ const getDocument = apiRoute({
 
 const SAME_ORIGIN = "A mutation from a page of another origin is refused (403 `CROSS_ORIGIN`) " +
   "unless that origin is the board's `cors` origin, the only one CORS lets read answers too; " +
-  "every mutation sends `Content-Type: application/json`. Lists that paginate send their size " +
+  "every mutation sends `Content-Type: application/json`. A request for a host the board does " +
+  "not answer to (`allowedHosts`) is refused (403 `HOST_NOT_ALLOWED`). Lists that paginate send their size " +
   "in `X-Total-Count`.";
 
 /** What the document says about who may call the API, by the board's `auth` option. */

@@ -12,19 +12,30 @@
  * with neither header is not from a browser (curl, scripts) and only meets
  * `hono/csrf`'s rule.
  *
+ * The board's own origin is the host the browser asked for (under
+ * `trustProxy`, the proxy's `X-Forwarded-Host`), and only when it is one of
+ * the allowed hosts: a `Host` the request merely names proves nothing, since
+ * under DNS rebinding it is the attacker's.
+ *
  * @module
  */
 
 import type { Context, MiddlewareHandler } from "hono";
 import { csrf } from "hono/csrf";
 import { BoardError } from "../errors.ts";
+import { hostAllowed, requestedHost } from "./allowed_hosts.ts";
 import { isHttps } from "./session.ts";
 
 /** Options of {@link sameOrigin}. */
 export interface SameOriginOptions {
   /** Other origins that may send requests (the board's `cors` origins). */
   origins: readonly string[];
-  /** Honour `X-Forwarded-Proto`: behind a TLS proxy the browser's origin is `https:`. */
+  /** The board's `allowedHosts`; null for any. */
+  hosts: readonly string[] | null;
+  /**
+   * Honour `X-Forwarded-Proto` and `X-Forwarded-Host`: behind a proxy the
+   * browser's origin is the proxy's (`https:`, the public name).
+   */
   trustProxy: boolean;
 }
 
@@ -39,14 +50,19 @@ const SAFE_METHOD = /^(GET|HEAD|OPTIONS)$/;
  * import { Hono } from "hono";
  * import { sameOrigin } from "./same_origin.ts";
  *
- * const app = new Hono().use("/api/*", sameOrigin({ origins: [], trustProxy: false }));
+ * const app = new Hono().use(
+ *   "/api/*",
+ *   sameOrigin({ origins: [], hosts: ["localhost"], trustProxy: false }),
+ * );
  * ```
  */
 export function sameOrigin(options: SameOriginOptions): MiddlewareHandler {
   function isAllowedOrigin(origin: string, c: Context): boolean {
-    const url = new URL(c.req.url);
-    const scheme = isHttps(c, options.trustProxy) ? "https:" : url.protocol;
-    return origin === `${scheme}//${url.host}` || options.origins.includes(origin);
+    if (options.origins.includes(origin)) return true;
+    const host = requestedHost(c, options.trustProxy);
+    if (!hostAllowed(host, options.hosts)) return false;
+    const scheme = isHttps(c, options.trustProxy) ? "https:" : new URL(c.req.url).protocol;
+    return origin === URL.parse(`${scheme}//${host}`)?.origin;
   }
   const forms = csrf({ origin: isAllowedOrigin, secFetchSite: "same-origin" });
 

@@ -9,8 +9,8 @@ import type { Board } from "../../mod.ts";
 /** Where Debian installs Chromium. */
 export const CHROMIUM = "/usr/bin/chromium";
 
-/** Launches headless Chromium. */
-export async function launchBrowser(): Promise<Browser> {
+/** Launches headless Chromium, with `extraArgs` after the usual flags. */
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -20,6 +20,7 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-background-networking",
       "--disable-component-update",
       "--no-first-run",
+      ...extraArgs,
     ],
   });
 }

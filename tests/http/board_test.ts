@@ -96,13 +96,13 @@ Deno.test("board.handler serves Node.js http requests", async () => {
   await source.close();
 });
 
-Deno.test("board.listen starts Deno.serve, prints where, and shuts down", async () => {
+Deno.test("board.listen starts a server, prints where, and shuts down", async () => {
   const source = seeded();
   const board = createBoard(source, { basePath: "/q" });
   const lines: string[] = [];
   const log = console.log;
   console.log = (line: string) => lines.push(line);
-  const server = board.listen(0);
+  const server = await board.listen(0);
   console.log = log;
   const port = server.addr.port;
   assert.equal(lines.length, 1);

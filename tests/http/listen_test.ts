@@ -8,6 +8,7 @@ import { createBoard } from "../../mod.ts";
 import { isLoopback, startLine } from "../../src/listen.ts";
 import { type BoardOptions, resolveOptions } from "../../src/options.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { rawGet } from "../helpers/raw_http.ts";
 
 const session: BoardOptions["auth"] = { cookiePassword: "c".repeat(32), authenticate: () => null };
 const WARNING = / WARNING: reachable from other machines with no login and mutations on/;
@@ -42,7 +43,7 @@ Deno.test("startLine() warns off loopback with no login and mutations on, only t
   }
 });
 
-function listening(
+async function listening(
   board: ReturnType<typeof createBoard>,
   options: Parameters<typeof board.listen>[0],
 ) {
@@ -50,7 +51,7 @@ function listening(
   const log = console.log;
   console.log = (text: string) => lines.push(text);
   try {
-    return { server: board.listen(options), lines };
+    return { server: await board.listen(options), lines };
   } finally {
     console.log = log;
   }
@@ -59,7 +60,7 @@ function listening(
 Deno.test("board.listen({ hostname }) binds there; listen(port) still binds every interface", async () => {
   const source = createMemorySource();
   const board = createBoard(source, { basePath: "/q" });
-  const local = listening(board, { port: 0, hostname: "127.0.0.1", detail: "test" });
+  const local = await listening(board, { port: 0, hostname: "127.0.0.1", detail: "test" });
   assert.equal(local.server.addr.hostname, "127.0.0.1");
   assert.deepEqual(local.lines, [
     `queue-board listening on http://127.0.0.1:${local.server.addr.port}/q ` +
@@ -69,9 +70,62 @@ Deno.test("board.listen({ hostname }) binds there; listen(port) still binds ever
   assert.equal(response.status, 200);
   await response.body?.cancel();
   await local.server.shutdown();
-  const every = listening(board, 0);
+  const every = await listening(board, 0);
   assert.equal(every.server.addr.hostname, "0.0.0.0");
   assert.match(every.lines[0], WARNING);
   await every.server.shutdown();
   await source.close();
+});
+
+const REBINDING = / WARNING: any Host is answered/;
+
+Deno.test("startLine() warns when any Host is answered on a non-loopback interface", () => {
+  for (const hostname of ["0.0.0.0", "::"]) {
+    assert.match(line(hostname), REBINDING, hostname);
+    assert.match(line(hostname, { auth: session }), REBINDING, `${hostname} login`);
+    assert.doesNotMatch(line(hostname, { allowedHosts: ["board.example.com"] }), REBINDING);
+  }
+  for (const hostname of ["127.0.0.1", "::1", "localhost", "10.0.0.5", "board.internal"]) {
+    assert.doesNotMatch(line(hostname), REBINDING, hostname);
+  }
+});
+
+Deno.test("listen() on loopback answers localhost, 127.0.0.1 and [::1] on any port, no other Host", async () => {
+  const source = createMemorySource();
+  const board = createBoard(source);
+  const { server } = await listening(board, { port: 0, hostname: "127.0.0.1" });
+  const port = server.addr.port;
+  try {
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, "localhost"]) {
+      assert.equal(await rawGet(port, "/board/api/config", host), 200, host);
+    }
+    for (const path of ["/board/api/dlq", "/board/", "/board/metrics", "/board/api/events"]) {
+      assert.equal(await rawGet(port, path, `rebind.attacker.example:${port}`), 403, path);
+    }
+  } finally {
+    await server.shutdown();
+    await board.close();
+    await source.close();
+  }
+});
+
+Deno.test("listen() on a named interface answers that name too; allowedHosts replaces the default", async () => {
+  const source = createMemorySource();
+  const named = createBoard(source);
+  const listed = createBoard(source, { allowedHosts: ["board.example.com"] });
+  const byName = (await listening(named, { port: 0, hostname: "localhost" })).server;
+  const byList = (await listening(listed, { port: 0, hostname: "127.0.0.1" })).server;
+  try {
+    assert.equal(await rawGet(byName.addr.port, "/board/api/config", "localhost"), 200);
+    assert.equal(await rawGet(byName.addr.port, "/board/api/config", "elsewhere.example"), 403);
+    const port = byList.addr.port;
+    assert.equal(await rawGet(port, "/board/api/config", "board.example.com"), 200);
+    assert.equal(await rawGet(port, "/board/api/config", `127.0.0.1:${port}`), 403);
+  } finally {
+    await byName.shutdown();
+    await byList.shutdown();
+    await named.close();
+    await listed.close();
+    await source.close();
+  }
 });

@@ -177,6 +177,26 @@ Deno.test("the auth hook guards /metrics like the API", async () => {
   }
 });
 
+Deno.test("under an auth hook, a bearer that is not the metrics token goes on to the hook", async () => {
+  const hook = (request: Request) =>
+    request.headers.get("authorization") === "Bearer hook-credential"
+      ? { name: "ci" }
+      : new Response("no", { status: 403 });
+  const { get, close } = boardOf({ auth: hook, metrics: { token: TOKEN } });
+  try {
+    const byHook = await get("/board/metrics", { authorization: "Bearer hook-credential" });
+    assert.equal(byHook.status, 200);
+    assert.match(await byHook.text(), /^taskora_jobs\{/m);
+    assert.equal((await get("/board/metrics", { authorization: `Bearer ${TOKEN}` })).status, 200);
+    // The hook, not the token check, refuses what it does not know.
+    const refused = await get("/board/metrics", { authorization: "Bearer someone-else" });
+    assert.equal(refused.status, 403);
+    assert.equal(await refused.text(), "no");
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("metrics: false removes the route (the path is the UI's, which has no such page)", async () => {
   const { get, close } = boardOf({ metrics: false });
   try {
