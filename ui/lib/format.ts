@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { countOf } from "../../src/contract/plural.ts";
 import { sameDay, zonedFormat, zoneLabel, type ZoneOptions } from "./time_zone.ts";
 
 const integer = new Intl.NumberFormat("en-US");
@@ -118,9 +119,12 @@ export function formatElapsed(ms: number): string {
   return formatDuration(ms / 1000);
 }
 
-/** `1` → `1 job`, `1200` → `1,200 jobs` (`noun` singular; `plural` when not just `+s`). */
+/**
+ * `1` → `1 job`, `1200` → `1,200 jobs` (`noun` singular; `plural` when not
+ * just `+s`), the noun agreeing by `Intl.PluralRules` (see `countOf`).
+ */
 export function formatCountOf(n: number, noun: string, plural = `${noun}s`): string {
-  return `${formatCount(n)} ${n === 1 ? noun : plural}`;
+  return countOf(n, noun, plural, formatCount);
 }
 
 /**

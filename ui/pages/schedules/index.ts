@@ -10,7 +10,7 @@ import { Card } from "../../components/card.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { SchedulerLeaderNote } from "../../components/liveness.ts";
 import { useBoard } from "../../lib/board_context.ts";
-import { formatCount } from "../../lib/format.ts";
+import { formatCount, formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { useSchedulerLeadership } from "../../lib/liveness.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
@@ -54,7 +54,7 @@ export function SchedulesPage() {
   const leadership = useSchedulerLeadership();
   const paused = data?.filter((s) => s.paused).length ?? 0;
   const summary = data
-    ? html`<span class="muted">${formatCount(data.length)} schedules${
+    ? html`<span class="muted">${formatCountOf(data.length, "schedule")}${
       paused ? ` · ${formatCount(paused)} paused` : ""
     }</span>`
     : null;
