@@ -23,6 +23,20 @@ export function formatCompact(n: unknown): string {
   return typeof n === "number" && Math.abs(n) >= 1e6 ? compact.format(n) : formatCount(n);
 }
 
+const short = new Intl.NumberFormat("en-US", {
+  notation: "compact",
+  maximumFractionDigits: 1,
+});
+
+/**
+ * A count in a few characters, for tight places such as an axis:
+ * `950`, `10k`, `250k`, `1.5M`. Thousands are a lower-case `k` (the SI
+ * prefix, as people write rates), millions and up as `Intl` names them.
+ */
+export function formatShortCount(n: number): string {
+  return short.format(n).replace("K", "k");
+}
+
 /** Bytes → `1.4 MB`; strings (Redis' own `used_memory_human`) pass through. */
 export function formatBytes(value: number | string): string {
   if (typeof value === "string") return value;
