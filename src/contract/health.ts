@@ -165,6 +165,8 @@ export function taskHealth(
   if (failureRate === null) return verdict("healthy", `nothing finished in ${window}`);
   return verdict(
     "healthy",
-    failed === 0 ? `no failures in ${window}` : `${failed} of ${finished} jobs failed in ${window}`,
+    failed === 0
+      ? `no failures in ${window}`
+      : `${failed} of ${countOf(finished, "job")} failed in ${window}`,
   );
 }
