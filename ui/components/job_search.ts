@@ -16,8 +16,12 @@ import { useBoard } from "../lib/board_context.ts";
 import { html } from "../lib/html.ts";
 import { href } from "../lib/router.ts";
 
-/** Why a search opened nothing: no job has the ID searched, or the API's message. */
-type Problem = { notFound: string } | { message: string };
+/**
+ * Why a search opened nothing: no job has the ID searched (with the tasks
+ * to offer searching, as the newest stats frame named them), or the API's
+ * message.
+ */
+type Problem = { notFound: string; tasks: string[] } | { message: string };
 
 /**
  * No job found: what was searched, and the task search for the ID's start
@@ -72,7 +76,7 @@ export function JobSearch({ inputRef }: { inputRef: Ref<HTMLInputElement> }) {
     } catch (err) {
       setProblem(
         err instanceof ApiError && err.status === 404
-          ? { notFound: id }
+          ? { notFound: id, tasks: live.stats.peek()?.tasks.map((t) => t.name) ?? [] }
           : { message: (err as Error).message },
       );
     } finally {
@@ -116,7 +120,7 @@ export function JobSearch({ inputRef }: { inputRef: Ref<HTMLInputElement> }) {
             ${"message" in problem ? problem.message : html`
               <${NotFound}
                 id=${problem.notFound}
-                tasks=${live.stats.value?.tasks.map((t) => t.name) ?? []}
+                tasks=${problem.tasks}
                 onSearch=${(task: string) => searchTask(task, problem.notFound)}
               />
             `}
