@@ -79,13 +79,17 @@ async function requestsWhileJobsRun(
   return requests;
 }
 
-/** Opens `path` with the clock installed and the stream live, before anything is counted. */
+/**
+ * Opens `url` with the clock installed and the stream live, then stops the
+ * clock: from here only the test moves it, however long delivery takes.
+ */
 async function openLive(page: Page, url: string, ready: string): Promise<void> {
   await page.addInitScript(countJobEvents);
   await page.clock.install();
   await page.goto(url);
   await page.getByText(ready).first().waitFor();
   await page.locator(".live-live").waitFor();
+  await page.clock.pauseAt(await page.evaluate(() => Date.now()) + 1);
 }
 
 browserTest(
