@@ -9,6 +9,7 @@
 
 import { z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
+import { nounFor } from "../contract/plural.ts";
 import { invalidParam } from "../errors.ts";
 import { assertFieldDepth } from "./body_depth.ts";
 
@@ -68,8 +69,8 @@ export function bodyOf<S extends z.core.$ZodLooseShape>(
   const object = z.strictObject(shape, {
     error: (issue) => {
       if (issue.code === "unrecognized_keys") {
-        const s = issue.keys.length > 1 ? "s" : "";
-        return `unknown field${s} ${issue.keys.join(", ")} (allowed: ${allowed})`;
+        const fields = nounFor(issue.keys.length, "field");
+        return `unknown ${fields} ${issue.keys.join(", ")} (allowed: ${allowed})`;
       }
       if (issue.code === "invalid_type") return `expected a JSON object with ${allowed}`;
     },

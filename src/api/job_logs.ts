@@ -16,6 +16,7 @@
 import { z } from "@hono/zod-openapi";
 import type { AttemptHistory } from "../contract/attempts.ts";
 import { JOB_DETAIL_LOGS, type LogEntry } from "../contract/jobs.ts";
+import { countOf } from "../contract/plural.ts";
 import { invalidParam } from "../errors.ts";
 import { jobNotFound } from "../source/refusals.ts";
 import type { LogPage, TaskSource } from "../source/types.ts";
@@ -129,7 +130,10 @@ export function jobLogRoutes({ source, present }: ApiDeps) {
       if (!page) throw jobNotFound(jobId);
       const line = page.logs[0];
       if (!line) {
-        throw invalidParam("index", `the job's log has ${page.total} lines (got ${index})`);
+        throw invalidParam(
+          "index",
+          `the job's log has ${countOf(page.total, "line")} (got ${index})`,
+        );
       }
       return c.json(present.value(line.meta ?? null), 200);
     });

@@ -8,6 +8,7 @@
 
 import type { QueueStats } from "./states.ts";
 import type { ThroughputBucket } from "./throughput.ts";
+import { countOf } from "./plural.ts";
 
 /**
  * The ends of a task's queues that tell whether work moves: the job waiting
@@ -156,7 +157,7 @@ export function taskHealth(
       `job ${short(oldestActive.id)} active for ${roughDuration(now - oldestActive.since)}`,
     );
   }
-  if (stats.retrying > 0) return verdict("warning", `${stats.retrying} jobs retrying`);
+  if (stats.retrying > 0) return verdict("warning", `${countOf(stats.retrying, "job")} retrying`);
   const pending = stats.waiting + stats.active + stats.delayed + stats.retrying;
   if (pending === 0 && finished === 0) {
     return verdict("idle", "nothing queued or finished recently");
@@ -164,6 +165,8 @@ export function taskHealth(
   if (failureRate === null) return verdict("healthy", `nothing finished in ${window}`);
   return verdict(
     "healthy",
-    failed === 0 ? `no failures in ${window}` : `${failed} of ${finished} jobs failed in ${window}`,
+    failed === 0
+      ? `no failures in ${window}`
+      : `${failed} of ${countOf(finished, "job")} failed in ${window}`,
   );
 }

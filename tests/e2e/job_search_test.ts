@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { connectClient } from "../helpers/redis_server.ts";
+import { connectClient, type TestRedis } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 import { withBoard } from "./harness.ts";
 
@@ -58,3 +58,58 @@ browserTest("a start of an id shared by several jobs lists them", async () => {
     assert.equal(new URL(page.url()).pathname, "/board/tasks/send-email");
   });
 });
+
+/**
+ * Writes a `send-email` job `f23567e7…` in `state` and opens the overview,
+ * which lists no job: the board has not seen its id.
+ */
+async function openWithUnlistedJob(
+  page: Page,
+  root: string,
+  redis: TestRedis,
+  state: "waiting" | "failed",
+): Promise<string> {
+  const client = await connectClient(redis.url);
+  const id = await writeJob(client, {
+    task: "send-email",
+    id: "f23567e7-5b1c-4a0e-9d2f-3c4b5a697e81",
+    state,
+  });
+  await client.close();
+  await page.goto(root);
+  await page.locator(".card", { hasText: "Throughput" }).waitFor();
+  return id;
+}
+
+browserTest("a whole id opens its job, though no page of the board listed it", async () => {
+  await withBoard({}, async ({ page, root, redis }) => {
+    const id = await openWithUnlistedJob(page, root, redis, "waiting");
+
+    await search(page, id);
+    await page.waitForURL(`**/board/jobs/${id}`);
+    await page.locator(".detail-head").getByText("send-email").first().waitFor();
+  });
+});
+
+browserTest(
+  "a start of an id no recently seen job has says what was searched and offers the task search",
+  async () => {
+    await withBoard({}, async ({ page, root, redis }) => {
+      const id = await openWithUnlistedJob(page, root, redis, "failed");
+
+      await search(page, "f23567e7");
+      const problem = page.getByRole("alert").filter({ hasText: "f23567e7" });
+      assert.match(
+        await problem.textContent() ?? "",
+        /No job has the ID “f23567e7”, and no recently seen job starts with it/,
+      );
+      await problem.getByLabel("Task to search").selectOption("send-email");
+      await problem.getByRole("button", { name: "Search its jobs" }).click();
+
+      await page.getByRole("link", { name: id }).waitFor();
+      const url = new URL(page.url());
+      assert.equal(url.pathname, "/board/tasks/send-email");
+      assert.equal(url.searchParams.get("id"), "f23567e7");
+    });
+  },
+);

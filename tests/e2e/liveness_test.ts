@@ -78,7 +78,6 @@ browserTest(
       await facts.locator(".lock-left").waitFor();
       assert.match(await facts.textContent() ?? "", /Lock\s*1m \d+s left/);
       assert.match(await facts.textContent() ?? "", /v1\s*· task version unknown/);
-      await page.getByText("Scheduler leader").waitFor();
       await atWidths(page, "liveness-job");
       await page.goto(`${root}jobs/${TRANSCODE_ACTIVE}`);
       await page.locator(".job-facts .stalled-flag").waitFor();

@@ -84,7 +84,9 @@ browserTest("the job search opens a job, or says that it does not exist", async 
     const search = page.getByLabel("Find a job by ID");
     await search.fill("no-such-job");
     await search.press("Enter");
-    await page.getByRole("alert").filter({ hasText: "No job with ID “no-such-job”" }).waitFor();
+    await page.getByRole("alert").filter({
+      hasText: "No job has the ID “no-such-job”, and no recently seen job starts with it",
+    }).waitFor();
     await search.fill(FAILED_EMAIL);
     await search.press("Enter");
     await page.waitForURL(`**/board/jobs/${FAILED_EMAIL}`);

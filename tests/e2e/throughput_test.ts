@@ -97,3 +97,63 @@ browserTest(
     });
   },
 );
+
+/** A label uPlot drew on the canvas, with its box's left edge in canvas pixels. */
+interface DrawnLabel {
+  text: string;
+  left: number;
+}
+
+for (const perMinute of [10_000, 250_000]) {
+  browserTest(
+    `at ${perMinute}/min the y axis labels are compact and whole, inside the canvas`,
+    async () => {
+      await withBoard({}, async ({ page, root, redis }) => {
+        const current = Math.floor(Date.now() / MINUTE) * MINUTE;
+        const client = await connectClient(redis.url);
+        await client.set(metricKey("report", "completed", current - 30 * MINUTE), `${perMinute}`);
+        await client.close();
+
+        // Record each label's box as drawn: the axis labels are painted, not in the DOM.
+        await page.addInitScript(() => {
+          const drawn: DrawnLabel[] = [];
+          Object.assign(globalThis, { __labels: drawn });
+          const fillText = CanvasRenderingContext2D.prototype.fillText;
+          CanvasRenderingContext2D.prototype.fillText = function (text, x, y, ...rest) {
+            const width = this.measureText(String(text)).width;
+            const { a, e } = this.getTransform();
+            const start = this.textAlign === "right" || this.textAlign === "end"
+              ? x - width
+              : this.textAlign === "center"
+              ? x - width / 2
+              : x;
+            drawn.push({ text: String(text), left: a * start + e });
+            return fillText.call(this, text, x, y, ...rest);
+          };
+        });
+        await page.goto(root);
+        const card = page.locator(".card", { hasText: "Throughput" });
+        await card.locator(".throughput-totals").filter({ hasText: /\d\d,\d\d\d completed/ })
+          .waitFor();
+        const top = perMinute === 10_000 ? "10k/min" : "250k/min";
+        await page.waitForFunction(
+          (text) =>
+            (globalThis as unknown as { __labels: DrawnLabel[] }).__labels.some((label) =>
+              label.text === text
+            ),
+          top,
+          { timeout: 5000 },
+        );
+        const labels = (await page.evaluate(() =>
+          (globalThis as unknown as { __labels: DrawnLabel[] }).__labels
+        )).filter((label) =>
+          label.text.endsWith("/min")
+        );
+        for (const label of labels) {
+          assert.match(label.text, /^\d+(\.\d+)?[kM]?\/min$/, "a compact per-minute label");
+          assert.ok(label.left >= 0, `"${label.text}" starts ${label.left} px left of the canvas`);
+        }
+      });
+    },
+  );
+}

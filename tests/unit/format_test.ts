@@ -7,6 +7,7 @@ import {
   formatElapsed,
   formatLogTime,
   formatRelative,
+  formatShortCount,
   shortId,
 } from "../../ui/lib/format.ts";
 
@@ -67,4 +68,11 @@ Deno.test("formatCount() and formatCountOf() group digits and agree in number", 
 Deno.test("shortId() keeps the first 8 characters, as the UI shows ids", () => {
   assert.equal(shortId("1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"), "1a2b3c4d");
   assert.equal(shortId("job-7"), "job-7");
+});
+
+Deno.test("formatShortCount() fits a count in a few characters: 10k, 250k, 1.5M", () => {
+  assert.equal(formatShortCount(950), "950");
+  assert.equal(formatShortCount(10_000), "10k");
+  assert.equal(formatShortCount(250_000), "250k");
+  assert.equal(formatShortCount(1_500_000), "1.5M");
 });

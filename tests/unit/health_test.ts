@@ -88,6 +88,11 @@ Deno.test("taskHealth() puts failures before stuck jobs, and stuck jobs before r
   assert.equal(taskHealth(stats, minutes(9, 0), NO_HEADS, NOW).reason, "2 jobs retrying");
 });
 
+Deno.test("taskHealth() agrees a count with its noun: 1 job retrying", () => {
+  const one = { ...IDLE, active: 1, retrying: 1 };
+  assert.equal(taskHealth(one, minutes(9, 0), NO_HEADS, NOW).reason, "1 job retrying");
+});
+
 Deno.test("taskHealth() flags a job waiting longer than maxWaitMs, before overdue ones", () => {
   const heads: QueueHeads = {
     ...NO_HEADS,

@@ -48,3 +48,8 @@ Deno.test("constraintsText() names the default and bounds", () => {
   );
   assert.equal(constraintsText(undefined), "");
 });
+
+Deno.test("constraintsText() agrees a length with its noun", () => {
+  assert.equal(constraintsText({ type: "string", maxLength: 1 }), "at most 1 character");
+  assert.equal(constraintsText({ type: "string", maxLength: 256 }), "at most 256 characters");
+});

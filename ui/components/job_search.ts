@@ -1,7 +1,10 @@
 /**
- * The global job-ID search: opens the job's page, by its whole ID or by the
- * 8 characters the board shows (the API resolves a unique start of an ID),
- * or says why it cannot. `/` focuses it (see `lib/shortcuts.ts`).
+ * The global job-ID search: opens the job's page, by its whole ID (looked
+ * up exactly, in every task) or by the 8 characters the board shows (the
+ * API resolves a unique start of an ID among the jobs it listed lately),
+ * or says why it cannot. When no job is found it says what was searched and
+ * offers the task page's search, which finds an ID's start among all of a
+ * task's jobs. `/` focuses it (see `lib/shortcuts.ts`).
  *
  * @module
  */
@@ -13,11 +16,50 @@ import { useBoard } from "../lib/board_context.ts";
 import { html } from "../lib/html.ts";
 import { href } from "../lib/router.ts";
 
+/**
+ * Why a search opened nothing: no job has the ID searched (with the tasks
+ * to offer searching, as the newest stats frame named them), or the API's
+ * message.
+ */
+type Problem = { notFound: string; tasks: string[] } | { message: string };
+
+/**
+ * No job found: what was searched, and the task search for the ID's start
+ * (a task and its page's "ID starts with" filter).
+ */
+function NotFound({ id, tasks, onSearch }: {
+  id: string;
+  tasks: readonly string[];
+  onSearch: (task: string) => void;
+}) {
+  const [task, setTask] = useState(tasks[0] ?? "");
+  return html`
+    No job has the ID “${id}”, and no recently seen job starts with it.
+    ${tasks.length > 0
+      ? html`
+        <span class="search-tasks">
+          <select
+            class="select"
+            aria-label="Task to search"
+            value=${task}
+            onChange=${(e: Event) => setTask((e.target as HTMLSelectElement).value)}
+          >
+            ${tasks.map((name) => html`<option key=${name} value=${name}>${name}</option>`)}
+          </select>
+          <button type="button" class="btn btn-small" onClick=${() => onSearch(task)}>
+            Search its jobs
+          </button>
+        </span>
+      `
+      : null}
+  `;
+}
+
 /** The search form of the top bar. */
 export function JobSearch({ inputRef }: { inputRef: Ref<HTMLInputElement> }) {
-  const { api, router } = useBoard();
+  const { api, router, live } = useBoard();
   const [query, setQuery] = useState("");
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
 
   const onSubmit = async (event: Event) => {
@@ -34,12 +76,19 @@ export function JobSearch({ inputRef }: { inputRef: Ref<HTMLInputElement> }) {
     } catch (err) {
       setProblem(
         err instanceof ApiError && err.status === 404
-          ? `No job with ID “${id}”`
-          : (err as Error).message,
+          ? { notFound: id, tasks: live.stats.peek()?.tasks.map((t) => t.name) ?? [] }
+          : { message: (err as Error).message },
       );
     } finally {
       setBusy(false);
     }
+  };
+
+  // The task page's filter finds the ID's start among all of that task's jobs.
+  const searchTask = (task: string, id: string) => {
+    setProblem(null);
+    setQuery("");
+    router.navigate(`/${href("tasks", task)}?${new URLSearchParams({ id })}`);
   };
 
   return html`
@@ -66,7 +115,17 @@ export function JobSearch({ inputRef }: { inputRef: Ref<HTMLInputElement> }) {
       />
       <button type="submit" class="btn btn-small" disabled=${busy}>Open</button>
       ${problem &&
-        html`<p id="job-search-problem" class="search-problem" role="alert">${problem}</p>`}
+        html`
+          <div id="job-search-problem" class="search-problem" role="alert">
+            ${"message" in problem ? problem.message : html`
+              <${NotFound}
+                id=${problem.notFound}
+                tasks=${problem.tasks}
+                onSearch=${(task: string) => searchTask(task, problem.notFound)}
+              />
+            `}
+          </div>
+        `}
     </form>
   `;
 }

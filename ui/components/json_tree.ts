@@ -7,7 +7,7 @@
  * @module
  */
 import { useState } from "preact/hooks";
-import { formatCount } from "../lib/format.ts";
+import { formatCount, formatCountOf } from "../lib/format.ts";
 import { html } from "../lib/html.ts";
 
 /** Children shown per step of an open node. */
@@ -34,7 +34,7 @@ function Leaf({ value }: { value: unknown }) {
     return html`
       <span class="jt-string">"${value.slice(0, STRING_CHARS)}…"</span>
       <button type="button" class="link-button"
-        onClick=${() => setAll(true)}>show all ${formatCount(value.length)} characters</button>
+        onClick=${() => setAll(true)}>show all ${formatCountOf(value.length, "character")}</button>
     `;
   }
   return html`<span class=${`jt-${type}`}>${JSON.stringify(value)}</span>`;

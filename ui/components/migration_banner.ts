@@ -15,12 +15,19 @@ import { formatClock } from "../lib/format.ts";
 import { html } from "../lib/html.ts";
 import { useLiveResource } from "../lib/use_live_resource.ts";
 
+/**
+ * How often the lock is read again: no job event tells of it, and every
+ * open tab reads it, so rarely (a change refused meanwhile says why).
+ */
+const LOCK_READ_GAP_MS = 30_000;
+
 /** Renders nothing while no lock is held. */
 export function MigrationBanner() {
   const { api } = useBoard();
   const { data, reload } = useLiveResource(
     (signal) => api.get<MigrationLockResponse>("migration-lock", { signal }),
     [],
+    { relevant: () => false, minGap: LOCK_READ_GAP_MS },
   );
   const lock = data?.lock;
   const expiresAt = useMemo(

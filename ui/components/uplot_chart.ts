@@ -41,6 +41,24 @@ export function themedAxis(axis: uPlot.Axis = {}): uPlot.Axis {
   };
 }
 
+/** Space between the widest label and the canvas edge (CSS px). */
+const LABEL_MARGIN = 2;
+
+/**
+ * An axis size (CSS px) that fits the axis's widest label, for a vertical
+ * axis's `size`: a fixed size clips longer labels from the left ("000/min"
+ * for "10,000/min"). uPlot asks again with the labels it will draw (first
+ * with none) until the size settles.
+ */
+export function fitLabels(u: uPlot, values: string[] | null, axisIdx: number): number {
+  const axis = u.axes[axisIdx];
+  // After init uPlot holds the font as [font scaled to the device, its px, CSS px].
+  u.ctx.font = (axis.font as unknown as [string])[0];
+  const widest = Math.max(0, ...(values ?? []).map((label) => u.ctx.measureText(label).width));
+  const ticks = axis.ticks?.show === false ? 0 : axis.ticks?.size ?? 10;
+  return Math.ceil(widest / devicePixelRatio + ticks + (axis.gap ?? 5) + LABEL_MARGIN);
+}
+
 /**
  * Renders `data` with `options`; `label` describes the chart in words.
  * `onScale` hears the x range (in the data's unit) each time it is set:

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { countOf } from "../../src/contract/plural.ts";
 import { sameDay, zonedFormat, zoneLabel, type ZoneOptions } from "./time_zone.ts";
 
 const integer = new Intl.NumberFormat("en-US");
@@ -20,6 +21,20 @@ const compact = new Intl.NumberFormat("en-US", {
 /** Like {@link formatCount}, but `1,656,008` → `1.66M` from a million up. */
 export function formatCompact(n: unknown): string {
   return typeof n === "number" && Math.abs(n) >= 1e6 ? compact.format(n) : formatCount(n);
+}
+
+const short = new Intl.NumberFormat("en-US", {
+  notation: "compact",
+  maximumFractionDigits: 1,
+});
+
+/**
+ * A count in a few characters, for tight places such as an axis:
+ * `950`, `10k`, `250k`, `1.5M`. Thousands are a lower-case `k` (the SI
+ * prefix, as people write rates), millions and up as `Intl` names them.
+ */
+export function formatShortCount(n: number): string {
+  return short.format(n).replace("K", "k");
 }
 
 /** Bytes → `1.4 MB`; strings (Redis' own `used_memory_human`) pass through. */
@@ -118,9 +133,12 @@ export function formatElapsed(ms: number): string {
   return formatDuration(ms / 1000);
 }
 
-/** `1` → `1 job`, `1200` → `1,200 jobs` (`noun` singular; `plural` when not just `+s`). */
+/**
+ * `1` → `1 job`, `1200` → `1,200 jobs` (`noun` singular; `plural` when not
+ * just `+s`), the noun agreeing by `Intl.PluralRules` (see `countOf`).
+ */
 export function formatCountOf(n: number, noun: string, plural = `${noun}s`): string {
-  return `${formatCount(n)} ${n === 1 ? noun : plural}`;
+  return countOf(n, noun, plural, formatCount);
 }
 
 /**

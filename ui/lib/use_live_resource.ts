@@ -2,8 +2,9 @@
  * `useLiveResource(load, deps)`: data that stays current. It loads when `deps`
  * change; while the event stream is live it reloads after relevant job events
  * and when the part of `stats:update` it follows changes (at most once a
- * second, and once every few refresh intervals as a backstop); while the
- * stream is down it polls every `refreshInterval`. When the board is back
+ * second, or once per `minGap`, and once every few refresh intervals as a
+ * backstop); while the stream is down it polls every `refreshInterval`
+ * (never more often than `minGap`). When the board is back
  * after an outage (Redis, the board itself, or the stream), it reloads at
  * once. A failed refresh keeps the last good data and reports the error.
  *
@@ -38,6 +39,13 @@ export interface LiveResourceOptions<T> {
   follows?: (stats: StatsUpdate, data: T) => unknown;
   /** While true, nothing reloads it but `reload()` (the user paused a list); unpausing reloads. */
   paused?: boolean;
+  /**
+   * Shortest gap (ms) between two reloads that events, stats frames or
+   * polling ask for; `reload()` is never held back. 1 s when left out: views
+   * whose data changes rarely (a lock, a schedule list) set more, so a busy
+   * queue does not make every tab re-read them each second.
+   */
+  minGap?: number;
 }
 
 /** Shortest gap between two event-driven reloads. */
@@ -109,7 +117,8 @@ export function useLiveResource<T>(
     };
     const schedule = () => {
       if (timer !== undefined || abort.signal.aborted || latest.current.options.paused) return;
-      const wait = Math.max(0, lastRun + MIN_RELOAD_GAP_MS - Date.now());
+      const gap = latest.current.options.minGap ?? MIN_RELOAD_GAP_MS;
+      const wait = Math.max(0, lastRun + gap - Date.now());
       timer = setTimeout(() => {
         timer = undefined;
         run();
@@ -160,16 +169,17 @@ export function useLiveResource<T>(
   }, [recoveries]);
 
   // The polling period depends on the stream: slow backstop while it is
-  // open, `refreshInterval` while it is down.
+  // open, `refreshInterval` while it is down; never shorter than `minGap`.
+  const minGap = options.minGap ?? MIN_RELOAD_GAP_MS;
   useEffect(() => {
     const period = stream === "open"
       ? config.refreshInterval * BACKSTOP_FACTOR
       : config.refreshInterval;
     const poll = setInterval(() => {
       if (!document.hidden) controller.current?.schedule();
-    }, period);
+    }, Math.max(period, minGap));
     return () => clearInterval(poll);
-  }, [stream, config.refreshInterval]);
+  }, [stream, config.refreshInterval, minGap]);
 
   return { ...state, reload: () => controller.current?.reload() };
 }

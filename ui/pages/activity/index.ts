@@ -11,7 +11,7 @@ import { useState } from "preact/hooks";
 import { Card } from "../../components/card.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { useBoard } from "../../lib/board_context.ts";
-import { formatCount } from "../../lib/format.ts";
+import { formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { ActivityTable } from "./activity_table.ts";
@@ -25,7 +25,7 @@ const PAGE_SIZE = 50;
 function TrailNote({ page }: { page: AuditResponse }) {
   return html`
     <p class="muted activity-note">
-      Keeps about ${formatCount(page.maxEntries)} entries${page.shared
+      Keeps about ${formatCountOf(page.maxEntries, "entry", "entries")}${page.shared
         ? ", shared by every board on this Redis"
         : ", in this board process only"}.
     </p>

@@ -9,7 +9,8 @@ import { confirmAction } from "../../components/confirm_dialog.ts";
 import { runAction, toastError } from "../../components/toasts.ts";
 import type { Api } from "../../lib/api.ts";
 import { type BulkOperation, countBulk, operationEnd, startBulk } from "../../lib/bulk_request.ts";
-import { formatCount } from "../../lib/format.ts";
+import { formatCount, formatCountOf } from "../../lib/format.ts";
+import { nounFor } from "../../../src/contract/plural.ts";
 import {
   type DeadLetterGroup,
   dlqQuery,
@@ -20,7 +21,7 @@ import {
 
 /** `1 job`, `3 jobs`. */
 export function jobCount(n: number): string {
-  return `${formatCount(n)} ${n === 1 ? "job" : "jobs"}`;
+  return formatCountOf(n, "job");
 }
 
 const FRESH = "goes back to waiting as a fresh dispatch (attempt 1)";
@@ -62,7 +63,7 @@ export async function retryGroup(
   const confirmed = await confirmAction({
     title: `Retry ${jobCount(group.count)} with this error?`,
     message: `${jobCount(group.count)} failing with “${group.sample}” ${
-      group.count === 1 ? FRESH : FRESH_MANY
+      nounFor(group.count, FRESH, FRESH_MANY)
     }.`,
     confirmLabel: `Retry ${jobCount(group.count)}`,
   });
@@ -74,7 +75,7 @@ export async function retryAll(api: Api, total: number, task: string | null): Pr
   const confirmed = await confirmAction({
     title: `Retry all ${jobCount(total)}?`,
     message: `Every failed job ${task ? `of ${task}` : "of every task"} (${jobCount(total)}) ${
-      total === 1 ? FRESH : FRESH_MANY
+      nounFor(total, FRESH, FRESH_MANY)
     }. Jobs that fail again come back here.`,
     confirmLabel: `Retry ${jobCount(total)}`,
   });
@@ -106,9 +107,9 @@ export async function retryChecked(api: Api, jobs: readonly FailedJob[]): Promis
     message: count === 0
       ? "None of the checked jobs is failed now: a worker or another operator moved them on."
       : count === jobs.length
-      ? `The ${jobCount(count)} checked ${count === 1 ? FRESH : FRESH_MANY}.`
+      ? `The ${jobCount(count)} checked ${nounFor(count, FRESH, FRESH_MANY)}.`
       : `${jobCount(count)} of the ${jobCount(jobs.length)} checked ${
-        count === 1 ? FRESH : FRESH_MANY
+        nounFor(count, FRESH, FRESH_MANY)
       }; the others are no longer failed.`,
     confirmLabel: count === 0 ? "Close" : `Retry ${jobCount(count)}`,
   });

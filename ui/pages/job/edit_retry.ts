@@ -8,9 +8,10 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { MAX_EDITED_DATA_BYTES } from "../../../src/contract/jobs.ts";
+import { nounFor } from "../../../src/contract/plural.ts";
 import { runAction } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
-import { formatBytes, formatCount } from "../../lib/format.ts";
+import { formatBytes, formatCount, formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import { collapse, lineDiff, MAX_DIFF_LINES } from "./line_diff.ts";
@@ -48,14 +49,16 @@ function Diff({ before, after }: { before: string; after: string }) {
   const added = diff.filter((line) => line.kind === "added").length;
   const removed = diff.filter((line) => line.kind === "removed").length;
   return html`
-    <p class="muted diff-summary">${formatCount(added)} lines added, ${formatCount(
+    <p class="muted diff-summary">${formatCountOf(added, "line")} added, ${formatCount(
       removed,
     )} removed</p>
     <pre class="code-block line-diff" aria-label="Changes to the job's data">${collapse(diff).map((
       line,
     ) =>
       line.kind === "gap"
-        ? html`<span class="diff-gap">⋯ ${formatCount(line.lines)} unchanged lines${NEWLINE}</span>`
+        ? html`<span class="diff-gap">⋯ ${formatCount(line.lines)} unchanged ${
+          nounFor(line.lines, "line")
+        }${NEWLINE}</span>`
         : html`<span class=${`diff-${line.kind}`}>${
           line.kind === "added" ? "+ " : line.kind === "removed" ? "- " : "  "
         }${line.text}${NEWLINE}</span>`

@@ -2,7 +2,8 @@
  * The top of the job page: the job's ID and state, the facts an operator
  * checks first (task, attempt, version, when it was created), why it was
  * cancelled, the workflow it belongs to, its version against its task's,
- * an active job's lock, the scheduler leader, and its actions.
+ * an active job's lock, the schedule that ran it with the scheduler leader,
+ * and its actions.
  *
  * @module
  */
@@ -57,7 +58,7 @@ export function JobHeader({ job, onChanged }: { job: JobDetail; onChanged(): voi
           </p>
         `
         : null}
-      <${SchedulerLine} />
+      <${SchedulerLine} job=${job} />
     </section>
   `;
 }

@@ -1,13 +1,16 @@
 /**
  * What the job page says about the job's version and its worker: the
  * job's `_v` against the task's version and since (when the App is known),
- * an active job's lock (time left, or "stalled?" when it is gone), and who
- * leads the schedulers.
+ * an active job's lock (time left, or "stalled?" when it is gone), and, on
+ * a job a schedule created, the schedule and who leads the schedulers.
  *
  * @module
  */
 import { LockCell, ReadAge, SchedulerLeaderNote } from "../../components/liveness.ts";
 import { Fact } from "../../components/fact.ts";
+import type { ScheduleRecord } from "../../../src/contract/schedules.ts";
+import { useBoard } from "../../lib/board_context.ts";
+import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { html } from "../../lib/html.ts";
 import { useSchedulerLeadership, useTaskLiveness } from "../../lib/liveness.ts";
 import { NO_APP_NOTE, type TaskDefinition, useTaskDefinition } from "../../lib/task_definition.ts";
@@ -52,14 +55,38 @@ export function JobLockFact({ job }: { job: Job }) {
   `;
 }
 
-/** Who leads the schedulers, in a note line. */
-export function SchedulerLine() {
+/** How often the schedules are read again for the job's schedule: a last run changes rarely. */
+const SCHEDULES_READ_GAP_MS = 30_000;
+
+/**
+ * The schedule whose last run is job `id`, or null. taskora writes nothing
+ * on a job about the schedule that dispatched it: a schedule's `lastJobId`
+ * is the only link, so an earlier run of a schedule is not recognised.
+ */
+function useScheduleRun(id: string): string | null {
+  const { api } = useBoard();
+  const { data } = useLiveResource(
+    (signal) => api.get<ScheduleRecord[]>("schedules", { signal }),
+    [id],
+    { relevant: () => false, minGap: SCHEDULES_READ_GAP_MS },
+  );
+  return data?.find((schedule) => schedule.lastJobId === id)?.name ?? null;
+}
+
+/** The schedule that ran the job and who leads the schedulers, in a note line. */
+function ScheduleRunLine({ schedule }: { schedule: string }) {
   const leadership = useSchedulerLeadership().data;
-  return leadership
-    ? html`
-      <p class="job-note">
-        <${SchedulerLeaderNote} leadership=${leadership} />
-      </p>
-    `
-    : null;
+  return html`
+    <p class="job-note">
+      Run of schedule <a class="task-link" href="schedules">${schedule}</a>${leadership
+        ? [" · ", html`<${SchedulerLeaderNote} leadership=${leadership} />`]
+        : null}
+    </p>
+  `;
+}
+
+/** On a job a schedule created (its last run), that schedule and the scheduler leader. */
+export function SchedulerLine({ job }: { job: Job }) {
+  const schedule = useScheduleRun(job.id);
+  return schedule ? html`<${ScheduleRunLine} schedule=${schedule} />` : null;
 }

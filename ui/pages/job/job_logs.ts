@@ -37,8 +37,9 @@ function Select(
   },
 ) {
   return html`
-    <label class="field-inline">${label}
-      <select value=${value} onChange=${(e: Event) =>
+    <label class="field-inline">
+      <span class="field-label">${label}</span>
+      <select class="select" value=${value} onChange=${(e: Event) =>
         onChange((e.target as HTMLSelectElement).value)}>
         <option value="">all</option>
         ${options.map((option) => html`<option key=${option} value=${option}>${option}</option>`)}

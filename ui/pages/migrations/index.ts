@@ -14,7 +14,7 @@ import { useRef } from "preact/hooks";
 import { Card } from "../../components/card.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { useBoard } from "../../lib/board_context.ts";
-import { formatCount } from "../../lib/format.ts";
+import { formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import type { Overview, TaskStats } from "../../lib/types.ts";
@@ -44,7 +44,7 @@ function DrainedTasks({ tasks }: { tasks: TaskMigrations[] }) {
   return html`
     <${Card}
       title="Tasks with no pending jobs"
-      actions=${html`<span class="muted">${formatCount(tasks.length)} tasks</span>`}
+      actions=${html`<span class="muted">${formatCountOf(tasks.length, "task")}</span>`}
       flush=${true}
     >
       <ul class="mig-drained">

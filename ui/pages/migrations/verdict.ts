@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { countOf } from "../../../src/contract/plural.ts";
 import { html } from "../../lib/html.ts";
 import { type Migrations, pendingAt, pendingTotal } from "./types.ts";
 
@@ -13,7 +14,7 @@ export function isFullySafe(m: Migrations): boolean {
   return m.canBumpSince >= m.version;
 }
 
-const jobs = (n: number) => `${n} ${n === 1 ? "job" : "jobs"}`;
+const jobs = (n: number) => countOf(n, "job");
 
 /** The verdict sentence(s). */
 export function Verdict({ migrations: m }: { migrations: Migrations }) {

@@ -10,7 +10,7 @@
 import { Card } from "../../components/card.ts";
 import { RetryingAsOf } from "../../components/retrying_as_of.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
-import { formatCount } from "../../lib/format.ts";
+import { formatCount, formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { STATES, type TaskHealth } from "../../lib/types.ts";
 import { QueueAge } from "./queue_age.ts";
@@ -96,7 +96,9 @@ export function TasksCard(
     <${Card}
       title=${title}
       flush=${true}
-      actions=${tasks ? html`<span class="muted">${formatCount(tasks.length)} tasks</span>` : null}
+      actions=${tasks
+        ? html`<span class="muted">${formatCountOf(tasks.length, "task")}</span>`
+        : null}
     >
       ${tasks
         ? html`<${TaskTable} tasks=${tasks} />`

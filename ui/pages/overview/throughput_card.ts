@@ -12,12 +12,13 @@ import { useMemo, useRef, useState } from "preact/hooks";
 import { Card } from "../../components/card.ts";
 import {
   type ChartOptions,
+  fitLabels,
   themeColor,
   themedAxis,
   UPlotChart,
 } from "../../components/uplot_chart.ts";
 import { useBoard } from "../../lib/board_context.ts";
-import { formatCount, formatDateTime } from "../../lib/format.ts";
+import { formatCount, formatDateTime, formatShortCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { sameDay, zonedFormat } from "../../lib/time_zone.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
@@ -51,6 +52,10 @@ function partial(stroke: string): uPlot.Series {
   };
 }
 
+/** Tick steps of the per-minute axis: 1, 2, 5 of each power of ten, up to 10M/min. */
+const PER_MINUTE_STEPS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6].flatMap((p) => [p, 2 * p, 5 * p])
+  .concat(1e7);
+
 const OPTIONS: ChartOptions = {
   cursor: { drag: { x: true, y: false }, points: { size: 6 } },
   legend: { live: true },
@@ -58,9 +63,9 @@ const OPTIONS: ChartOptions = {
   axes: [
     themedAxis(),
     themedAxis({
-      size: 64,
-      incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 1e6],
-      values: (_u, splits) => splits.map((n) => `${formatCount(n)}/min`),
+      size: fitLabels,
+      incrs: PER_MINUTE_STEPS,
+      values: (_u, splits) => splits.map((n) => `${formatShortCount(n)}/min`),
     }),
   ],
   series: [

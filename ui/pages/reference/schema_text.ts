@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { countOf } from "../../../src/contract/plural.ts";
 import type { Schema } from "./types.ts";
 
 /** Levels of inline objects, arrays and unions written out. */
@@ -61,7 +62,7 @@ export function constraintsText(schema: Schema | undefined): string {
     schema.default !== undefined && `default ${JSON.stringify(schema.default)}`,
     schema.minimum !== undefined && `≥ ${schema.minimum}`,
     schema.maximum !== undefined && `≤ ${schema.maximum}`,
-    schema.maxLength !== undefined && `at most ${schema.maxLength} characters`,
+    schema.maxLength !== undefined && `at most ${countOf(schema.maxLength, "character")}`,
     schema.pattern !== undefined && `matches ${schema.pattern}`,
   ];
   return notes.filter(Boolean).join(", ");

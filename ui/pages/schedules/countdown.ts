@@ -23,14 +23,25 @@ export function formatCountdown(ms: number): string {
   return days > 0 ? `${days}d ${clock}` : clock;
 }
 
+/** How late a run may be read before it counts as overdue: the scheduler's polling. */
+const LATE_MS = 5000;
+
 /**
  * When a schedule runs next: `in 04:12:09`, `due now`, or `overdue 3h 2m`
- * when the time has passed and no scheduler has moved it (no worker is
- * running taskora's scheduler, or it lags). The exact time is in
- * `timeZone` (a cron schedule's own), else in the browser's, and says which.
+ * when the list, read at `readAt`, was already past the time (no worker is
+ * running taskora's scheduler, or it lags). Until the list is read again a
+ * passed time is only `due now`: the list is re-read at most every 30 s,
+ * and a schedule that runs more often has moved on meanwhile. The exact
+ * time is in `timeZone` (a cron schedule's own), else in the browser's, and
+ * says which.
  */
 export function NextRun(
-  { at, paused, timeZone }: { at: number | null; paused: boolean; timeZone?: string },
+  { at, paused, timeZone, readAt }: {
+    at: number | null;
+    paused: boolean;
+    timeZone?: string;
+    readAt: number;
+  },
 ) {
   if (paused || at === null) return html`<span class="muted">none while paused</span>`;
   const ahead = at - currentTime();
@@ -43,8 +54,7 @@ export function NextRun(
       </span>
     `;
   }
-  // A few seconds late is the scheduler's polling, not a problem.
-  if (ahead > -5000) return html`<span class="schedule-countdown">due now</span>`;
+  if (readAt - at <= LATE_MS) return html`<span class="schedule-countdown">due now</span>`;
   return html`
     <span
       class="schedule-next"

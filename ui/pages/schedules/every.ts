@@ -6,6 +6,8 @@
  * @module
  */
 
+import { countOf } from "../../../src/contract/plural.ts";
+
 const UNITS = [
   { ms: 86_400_000, word: "day", short: "d" },
   { ms: 3_600_000, word: "hour", short: "h" },
@@ -23,7 +25,7 @@ function largestUnit(ms: number): { count: number; word: string; short: string }
 /** `604800000` → `every 7 days`, `1000` → `every second`, `1500` → `every 1500 milliseconds`. */
 export function describeEvery(ms: number): string {
   const { count, word } = largestUnit(ms);
-  return count === 1 ? `every ${word}` : `every ${count} ${word}s`;
+  return count === 1 ? `every ${word}` : `every ${countOf(count, word)}`;
 }
 
 /** `604800000` → `7d`, `90000` → `90s`, `1500` → `1500ms`: a duration the API parses back. */

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { Card } from "../../components/card.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { SchedulerLeaderNote } from "../../components/liveness.ts";
 import { useBoard } from "../../lib/board_context.ts";
-import { formatCount } from "../../lib/format.ts";
+import { formatCount, formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { useSchedulerLeadership } from "../../lib/liveness.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
@@ -19,10 +19,19 @@ import type { Schedule } from "./types.ts";
 
 /** Time after a due run before asking again, so the scheduler has dispatched it. */
 const AFTER_DUE_MS = 1500;
+/**
+ * Shortest gap between two reads of the list that runs and job events ask
+ * for: a schedule running every second must not make every open tab read
+ * the list every second. Edits, pauses and triggers read it at once.
+ */
+const READ_GAP_MS = 30_000;
 /** setTimeout's ceiling (~24.8 days); later runs are caught by the regular refresh. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** Reloads once just after the soonest next run, when the scheduler has moved it on. */
+/**
+ * Reloads once just after the soonest next run, when the scheduler has
+ * moved it on, but not sooner than {@link READ_GAP_MS} after this read.
+ */
 function useReloadWhenDue(schedules: Schedule[] | null, reload: () => void): void {
   useEffect(() => {
     const now = Date.now();
@@ -30,7 +39,8 @@ function useReloadWhenDue(schedules: Schedule[] | null, reload: () => void): voi
       .map((s) => s.nextRun)
       .filter((at): at is number => at !== null && at > now);
     if (upcoming.length === 0) return;
-    const wait = Math.min(Math.min(...upcoming) - now + AFTER_DUE_MS, MAX_TIMER_MS);
+    const due = Math.min(...upcoming) - now + AFTER_DUE_MS;
+    const wait = Math.min(Math.max(due, READ_GAP_MS), MAX_TIMER_MS);
     const timer = setTimeout(reload, wait);
     return () => clearTimeout(timer);
   }, [schedules]);
@@ -41,20 +51,21 @@ export function SchedulesPage() {
   const { api, config } = useBoard();
   const [editing, setEditing] = useState<string | null>(null);
   const [triggered, setTriggered] = useState<Record<string, string>>({});
-  // A run shows up as a new job of a scheduled task, its last-run status as that job moves.
-  const scheduledTasks = useRef(new Set<string>());
+  // A last run's status follows its job's events; a new run is read when it is due.
+  const lastRuns = useRef(new Set<string>());
   const { data, error, loading, reload } = useLiveResource(
     (signal) => api.get<Schedule[]>("schedules", { signal }),
     [],
-    { relevant: (event) => scheduledTasks.current.has(event.task) },
+    { relevant: (event) => lastRuns.current.has(event.id), minGap: READ_GAP_MS },
   );
-  scheduledTasks.current = new Set(data?.map((s) => s.config.task));
+  lastRuns.current = new Set(data?.flatMap((s) => s.lastJobId ? [s.lastJobId] : []));
+  const readAt = useMemo(() => Date.now(), [data]);
   useReloadWhenDue(data, reload);
 
   const leadership = useSchedulerLeadership();
   const paused = data?.filter((s) => s.paused).length ?? 0;
   const summary = data
-    ? html`<span class="muted">${formatCount(data.length)} schedules${
+    ? html`<span class="muted">${formatCountOf(data.length, "schedule")}${
       paused ? ` · ${formatCount(paused)} paused` : ""
     }</span>`
     : null;
@@ -71,6 +82,7 @@ export function SchedulesPage() {
         : html`
           <${ScheduleTable}
             schedules=${data}
+            readAt=${readAt}
             readOnly=${config.readOnly}
             editing=${editing}
             triggered=${triggered}

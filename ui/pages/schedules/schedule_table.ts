@@ -55,6 +55,8 @@ function LastRun({ schedule }: { schedule: Schedule }) {
 /** What the table does to a row, by schedule name. */
 export interface ScheduleTableProps {
   schedules: Schedule[];
+  /** When `schedules` was read (ms): a next run past by then is overdue. */
+  readAt: number;
   readOnly: boolean;
   /** The schedule whose edit form is open. */
   editing: string | null;
@@ -67,7 +69,7 @@ export interface ScheduleTableProps {
 
 /** The table; rows in the API's order (by name). */
 export function ScheduleTable(props: ScheduleTableProps) {
-  const { schedules, readOnly, editing, triggered } = props;
+  const { schedules, readAt, readOnly, editing, triggered } = props;
   const columns = readOnly ? 4 : 5;
   return html`
     <${ScrollArea}>
@@ -102,7 +104,12 @@ export function ScheduleTable(props: ScheduleTableProps) {
                     : null}
                 </th>
                 <td data-label="Runs"><${Cadence} schedule=${schedule} /></td>
-                <td data-label="Next run"><${NextRun} at=${nextRun} paused=${paused} timeZone=${timezone} /></td>
+                <td data-label="Next run"><${NextRun}
+                  at=${nextRun}
+                  paused=${paused}
+                  timeZone=${timezone}
+                  readAt=${readAt}
+                /></td>
                 <td data-label="Last run"><${LastRun} schedule=${schedule} /></td>
                 ${readOnly ? null : html`
                   <td class="schedule-actions-col">

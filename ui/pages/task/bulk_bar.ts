@@ -109,9 +109,10 @@ export function BulkBar(
       ${!all && checked === pageSize && total > pageSize
         ? html`
           <button type="button" class="btn btn-small btn-link"
-            onClick=${() => selection.setAllInState(true)}>Select all ${formatCount(
+            onClick=${() => selection.setAllInState(true)}>Select all ${formatCountOf(
               total,
-            )} ${state} jobs</button>
+              `${state} job`,
+            )}</button>
         `
         : null}
       ${all

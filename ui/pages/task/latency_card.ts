@@ -9,7 +9,13 @@
 import { Card } from "../../components/card.ts";
 import { Fact } from "../../components/fact.ts";
 import { useBoard } from "../../lib/board_context.ts";
-import { formatCount, formatDateTime, formatElapsed, shortId } from "../../lib/format.ts";
+import {
+  formatCount,
+  formatCountOf,
+  formatDateTime,
+  formatElapsed,
+  shortId,
+} from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { taskCounts } from "../../lib/live.ts";
 import { href } from "../../lib/router.ts";
@@ -57,8 +63,8 @@ export function LatencyCard({ task }: { task: string }) {
   const span = sample.from === null
     ? "no finished job yet"
     : `newest ${formatCount(sample.jobs)} of at most ${
-      formatCount(sample.sampleSize)
-    } finished jobs, ${formatDateTime(sample.from)} – ${formatDateTime(sample.to)}`;
+      formatCountOf(sample.sampleSize, "finished job")
+    }, ${formatDateTime(sample.from)} – ${formatDateTime(sample.to)}`;
   return html`
     <${Card} title="Latency" actions=${html`<span class="muted latency-span">${span}</span>`}>
       <dl class="facts">

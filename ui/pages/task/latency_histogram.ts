@@ -6,7 +6,7 @@
  * @module
  */
 import { type DurationSummary, HISTOGRAM_BOUNDS_MS } from "../../../src/contract/latency.ts";
-import { formatCount, formatElapsed } from "../../lib/format.ts";
+import { formatCountOf, formatElapsed } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 
 const BAR = 10;
@@ -43,7 +43,7 @@ export function LatencyHistogram({ summary, label }: { summary: DurationSummary;
           const h = n === 0 ? 0 : Math.max(1.5, (n / max) * HEIGHT);
           const x = i * (BAR + GAP);
           return html`<g key=${i}>
-        <title>${binLabel(i)}: ${formatCount(n)} jobs</title>
+        <title>${binLabel(i)}: ${formatCountOf(n, "job")}</title>
         <rect class="bin-hit" x=${x} y="0" width=${BAR + GAP} height=${HEIGHT} />
         <rect class="bin" x=${x} y=${HEIGHT - h} width=${BAR} height=${h} />
         ${

@@ -7,6 +7,7 @@
  * @module
  */
 import { confirmAction } from "../../components/confirm_dialog.ts";
+import { countOf } from "../../../src/contract/plural.ts";
 import { runAction } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
@@ -14,7 +15,7 @@ import type { WorkflowCancelResponse, WorkflowDetail } from "./types.ts";
 
 /** "2 node jobs cancelled, 1 signalled to stop." */
 function cancelledMessage({ cancelled, signalled }: WorkflowCancelResponse): string {
-  const jobs = `${cancelled} node job${cancelled === 1 ? "" : "s"} cancelled`;
+  const jobs = `${countOf(cancelled, "node job")} cancelled`;
   return `Workflow cancelled: ${jobs}, ${signalled} signalled to stop.`;
 }
 

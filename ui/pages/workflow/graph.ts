@@ -8,6 +8,7 @@
  * @module
  */
 import { useId, useMemo } from "preact/hooks";
+import { countOf } from "../../../src/contract/plural.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { shortId } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
@@ -119,7 +120,7 @@ export function WorkflowGraph({ nodes }: { nodes: readonly WorkflowNode[] }) {
         height=${height}
         viewBox=${`${-PADDING} ${-PADDING} ${width} ${height}`}
         role="group"
-        aria-label=${`Workflow graph, ${nodes.length} nodes`}
+        aria-label=${`Workflow graph, ${countOf(nodes.length, "node")}`}
       >
         <defs>
           ${(["idle", "flowing"] as const).map((kind) =>
