@@ -8,7 +8,7 @@
 
 import type { AuditEntry, AuditPage, AuditQuery, AuditRecord } from "../../contract/audit.ts";
 import { AuditRing } from "../audit_ring.ts";
-import { type AttemptHistory, type AttemptRecord, collectAttempts } from "../attempt_history.ts";
+import { type AttemptEntry, type AttemptHistory, collectAttempts } from "../attempt_history.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import {
   type BulkAction,
@@ -373,11 +373,11 @@ export class MemorySource implements TaskSource {
       end = start;
       const found = entries
         .filter((e) => e.jobId === jobId && (e.event === "failed" || e.event === "retrying"))
-        .map((e): AttemptRecord => {
+        .map((e): AttemptEntry => {
           const fields = decodeEventFields(e.fields);
           return {
-            attempt: typeof fields.attempt === "number" ? fields.attempt : 1,
-            outcome: e.event as AttemptRecord["outcome"],
+            event: e.event as AttemptEntry["event"],
+            attempt: typeof fields.attempt === "number" ? fields.attempt : null,
             error: typeof fields.error === "string" && fields.error !== "" ? fields.error : null,
             at: e.at,
             nextAttemptAt: typeof fields.nextAttemptAt === "number" ? fields.nextAttemptAt : null,
