@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { holdMigrationLock } from "../helpers/migration_lock.ts";
-import { type AppWorld, waitFor, waitForState, withApp } from "./harness.ts";
+import { type AppWorld, steerable, taskOf, waitFor, waitForState, withApp } from "./harness.ts";
 
 /** Where the board's writes come from: the App's own calls, or the board's scripts on a URL. */
 const BOARDS = ["app", "url"] as const;
@@ -121,34 +121,6 @@ Deno.test("while taskora's migration lock is held every mutation is 503, reads g
     }
   });
 });
-
-/** Tasks whose outcome the test steers: `flaky` fails while `down`, `slow` waits for a gate. */
-// deno-lint-ignore no-explicit-any
-function steerable(app: any) {
-  const state = { down: true, release: [] as (() => void)[] };
-  app.task("flaky", {
-    retry: { attempts: 1 },
-    handler: () => {
-      if (state.down) throw new Error("service down");
-      return "ok";
-    },
-  });
-  app.task("slow", {
-    concurrency: 1,
-    handler: (_d: unknown, ctx: { signal: AbortSignal }) =>
-      new Promise((resolve, reject) => {
-        state.release.push(() => resolve("released"));
-        ctx.signal.addEventListener("abort", () => reject(new Error("aborted")));
-      }),
-  });
-  app.task("double", { handler: (d: { n: number }) => d.n * 2 });
-  return state;
-}
-
-// deno-lint-ignore no-explicit-any
-function taskOf(app: any, name: string): any {
-  return [...app.getRegisteredTasks()].find((t: { name: string }) => t.name === name);
-}
 
 for (const boardOn of BOARDS) {
   Deno.test(`retry, retry-all and DLQ retry from the board (${boardOn}) are run again by a real worker`, async () => {
