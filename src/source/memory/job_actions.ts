@@ -10,6 +10,7 @@
 
 import { BoardError } from "../../errors.ts";
 import {
+  type BeforeBatch,
   type FinishedState,
   type JobActionResult,
   type JobState,
@@ -109,15 +110,18 @@ function yieldToEventLoop(): Promise<void> {
 /**
  * Sends every failed job of the given tasks back to waiting, {@link RETRY_BATCH}
  * at a time, yielding between batches so one click never blocks the process
- * for long. Returns how many were retried.
+ * for long. `beforeBatch` is asked before each batch; false stops there.
+ * Returns how many were retried.
  */
 export async function retryAllFailed(
   store: MemoryStore,
   tasks: readonly string[],
+  beforeBatch?: BeforeBatch,
 ): Promise<number> {
   let retried = 0;
   for (const task of tasks) {
     for (;;) {
+      if (beforeBatch && !await beforeBatch()) return retried;
       const batch = store.retryFailed(task, RETRY_BATCH);
       retried += batch.retried;
       if (batch.taken < RETRY_BATCH) break;
