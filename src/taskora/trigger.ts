@@ -142,5 +142,11 @@ export async function triggerThroughApp(
     throw refusedDispatch(error);
   }
   if (token !== null) await ledger.record(token, jobId);
-  return { jobId, created: true, version: definition.version, versionFrom: "app" };
+  return {
+    jobId,
+    created: true,
+    version: definition.version,
+    versionFrom: "app",
+    expireAtFrom: "app",
+  };
 }

@@ -516,11 +516,17 @@ export function mutationContract(name: string, seed: Seed): void {
     assert.equal(thumbnail?.maxAttempts, 1);
   }, withMoreSchedules(dump));
 
-  contract("a trigger says which version it stamped, learnt from the task's jobs", async (s) => {
-    const answer = await s.triggerSchedule("invoices");
-    assert.equal(answer.version, 2);
-    assert.equal(answer.versionFrom, "recent-jobs");
-  }, withMoreSchedules(dump));
+  contract(
+    "a trigger says which version it stamped, learnt from the task's jobs, and that it set no TTL",
+    async (s) => {
+      const answer = await s.triggerSchedule("invoices");
+      assert.equal(answer.version, 2);
+      assert.equal(answer.versionFrom, "recent-jobs");
+      assert.equal(answer.expireAtFrom, "not-set");
+      assert.equal((await s.getJob(answer.jobId))?.expireAt, null);
+    },
+    withMoreSchedules(dump),
+  );
 
   contract(
     "a trigger with no job to learn the version from is refused, nothing dispatched",

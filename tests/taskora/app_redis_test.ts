@@ -69,6 +69,7 @@ Deno.test("a trigger from the board runs on a real worker, stamped with the task
     });
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.equal(first.body.created, true);
+    assert.equal(first.body.expireAtFrom, "app", "the answer says the task's TTL is applied");
     const job = await waitForState(world, first.body.jobId, "completed");
     assert.equal(job.version, 2);
     assert.deepEqual(job.result, { reported: "today" });
@@ -90,9 +91,15 @@ Deno.test("a trigger from a standalone board stamps the highest _v among the tas
     const triggered = await world.send("/schedules/nightly-report/trigger");
     assert.equal(triggered.status, 200, JSON.stringify(triggered.body));
     assert.equal(triggered.body.version, 2);
+    assert.equal(
+      triggered.body.expireAtFrom,
+      "not-set",
+      "the answer says the task's TTL (ttl.max 1h) is not applied: the board has only a URL",
+    );
     const job = await waitForState(world, triggered.body.jobId, "completed");
     assert.equal(job.version, 2, "since is 2: a job stamped 1 would fail at once");
     assert.deepEqual(job.result, { reported: "today" });
+    assert.equal(job.timestamps.expireAt ?? null, null, "as the answer said, no expireAt");
   }, { boardOn: "url" });
 });
 
