@@ -684,12 +684,22 @@ export class AppApiSource implements TaskSource {
     );
   }
 
-  /** `schedules.update` (needs the App's scheduler running). */
-  updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord> {
+  /**
+   * `schedules.update` (needs the App's scheduler running). taskora's update
+   * writes the next run whatever the schedule's state, so a paused one is
+   * paused again at once: it stays paused, as the Redis source keeps it.
+   * Its next run is computed from now, never due at once, so no run starts
+   * in between.
+   */
+  async updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord> {
     const updates: Record<string, unknown> = { ...patch };
     // taskora's update takes no null: an absent time zone is stored as none.
     if (patch.timezone === null) updates.timezone = undefined;
-    return this.#steer(name, () => this.#app.schedules.update(name, updates));
+    const { paused } = await this.#schedule(name);
+    return await this.#steer(name, async () => {
+      await this.#app.schedules.update(name, updates);
+      if (paused) await this.#app.schedules.pause(name);
+    });
   }
 
   /** `schedules.remove`. */

@@ -72,3 +72,23 @@ Deno.test("on the memory adapter a job of another task than the first is found, 
     assert.equal((await world.get(`/jobs/${queued}`)).body.state, "cancelled");
   });
 });
+
+// taskora's ScheduleManager.update writes the next run (ZADD) whatever the
+// schedule's state: through the App, an edit must not resume a paused one.
+Deno.test("on the memory adapter an edit keeps a paused schedule paused, as on Redis", async () => {
+  await withApp("memory", defineTasks, async (world) => {
+    const paused = await world.send("/schedules/every-hour/pause");
+    assert.equal(paused.status, 200, JSON.stringify(paused.body));
+    const edited = await world.send("/schedules/every-hour", { every: "2h", data: { n: 6 } }, {
+      method: "PUT",
+    });
+    assert.equal(edited.status, 200, JSON.stringify(edited.body));
+    const [schedule] = (await world.get("/schedules")).body;
+    assert.equal(schedule.paused, true);
+    assert.equal(schedule.nextRun, null);
+    assert.equal(schedule.config.every, 7_200_000, "the edit is kept");
+    assert.deepEqual(schedule.config.data, { n: 6 });
+    const [info] = await world.app.schedules.list();
+    assert.equal(info.paused, true, "taskora's own view: paused");
+  });
+});
