@@ -96,7 +96,13 @@ export async function rerunThroughApp(
   } catch (error) {
     throw refusedDispatch(error);
   }
-  return { jobId, task: job.task, version: definition.version, versionFrom: "app" };
+  return {
+    jobId,
+    task: job.task,
+    version: definition.version,
+    versionFrom: "app",
+    expireAtFrom: "app",
+  };
 }
 
 /**

@@ -76,7 +76,13 @@ export function rerunJob(store: MemoryStore, jobId: string): RerunResult {
   const dispatch = currentDispatch(store, `Job ${jobId} was not run again`, job.task);
   const id = crypto.randomUUID();
   store.enqueue(job.task, { id, data: structuredClone(job.data), ...dispatch });
-  return { jobId: id, task: job.task, version: dispatch.version, versionFrom: "recent-jobs" };
+  return {
+    jobId: id,
+    task: job.task,
+    version: dispatch.version,
+    versionFrom: "recent-jobs",
+    expireAtFrom: "not-set",
+  };
 }
 
 /**
