@@ -46,18 +46,21 @@ export class BoardError extends Error {
   readonly status: 400 | 403 | 404 | 405 | 409 | 500 | 503 | 504;
   /** The request parameter or body field at fault (`INVALID_PARAM`), for clients to point at. */
   readonly param?: string;
+  /** How many jobs an action on many jobs had acted on when it stopped part way. */
+  readonly done?: number;
 
   /** Creates an error with a catalogue code and a message for the operator. */
   constructor(
     code: ErrorCode,
     message: string,
-    options?: ErrorOptions & { param?: string },
+    options?: ErrorOptions & { param?: string; done?: number },
   ) {
     super(message, options);
     this.name = "BoardError";
     this.code = code;
     this.status = STATUS[code];
     if (options?.param !== undefined) this.param = options.param;
+    if (options?.done !== undefined) this.done = options.done;
   }
 }
 
@@ -114,6 +117,7 @@ export function errorBody(error: unknown): {
   if (error instanceof BoardError) {
     const body: ErrorBody = { error: error.message, code: error.code };
     if (error.param !== undefined) body.param = error.param;
+    if (error.done !== undefined) body.done = error.done;
     return { status: error.status, body };
   }
   return { status: 500, body: { error: "Internal error", code: "INTERNAL" } };

@@ -9,6 +9,7 @@
 import { z } from "@hono/zod-openapi";
 import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
+import { migrationGate } from "./migration_lock.ts";
 import { apiRoute, apiRouter, TotalCountHeader } from "./openapi.ts";
 import { JobIdPath, pageQuery, textParam } from "./params.ts";
 import { JobActionSchema } from "./schema/jobs.ts";
@@ -75,9 +76,11 @@ export function deadLetterRoutes({ source, present }: ApiDeps) {
     .openapi(retryAll, async (c) => {
       const { pattern } = c.req.valid("json");
       const { task } = c.req.valid("query");
+      const gate = migrationGate(source);
       const result = pattern === undefined
-        ? await source.retryAllFailed(task)
-        : await source.retryDeadLetterGroup(pattern, task);
+        ? await source.retryAllFailed(task, gate.beforeBatch)
+        : await source.retryDeadLetterGroup(pattern, task, gate.beforeBatch);
+      gate.assertFinished(result.retried);
       return c.json({ ok: true as const, ...result }, 200);
     })
     .openapi(retryOne, async (c) => {

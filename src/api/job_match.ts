@@ -8,25 +8,18 @@
  * @module
  */
 
-import { asciiLower, type JobFilter, type PayloadCondition } from "../contract/job_filter.ts";
+import {
+  asciiLower,
+  type JobFilter,
+  type PayloadCondition,
+  valueAtPath,
+} from "../contract/job_filter.ts";
 import type { JobRow, LogEntry } from "../contract/jobs.ts";
 import type { Presenter } from "../contract/present.ts";
 import type { SearchCandidate, SearchSlice } from "../source/types.ts";
 
 function textOf(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value) ?? "";
-}
-
-/** The value at `path`, walked in a loop (user data is never recursed into). */
-function valueAt(root: unknown, path: readonly string[]): unknown {
-  let current = root;
-  for (const key of path) {
-    if (Array.isArray(current) && /^\d+$/.test(key)) current = current[Number(key)];
-    else if (current !== null && typeof current === "object" && Object.hasOwn(current, key)) {
-      current = (current as Record<string, unknown>)[key];
-    } else return undefined;
-  }
-  return current;
 }
 
 function holds(condition: PayloadCondition, value: unknown): boolean {
@@ -36,7 +29,7 @@ function holds(condition: PayloadCondition, value: unknown): boolean {
     const needle = asciiLower(condition.contains);
     return text.includes(needle) || text.includes(JSON.stringify(needle).slice(1, -1));
   }
-  const leaf = valueAt(value, condition.path);
+  const leaf = valueAtPath(value, condition.path);
   if (typeof leaf === "string") return leaf === condition.value;
   if (leaf === null || typeof leaf === "number" || typeof leaf === "boolean") {
     return JSON.stringify(leaf) === condition.value;

@@ -42,6 +42,38 @@ export function migrationGuard(source: TaskSource): MiddlewareHandler {
   };
 }
 
+/**
+ * The lock check before each batch of a retry-all (`BeforeBatch`), as
+ * `/bulk` checks before each step: once the lock is found held, no further
+ * batch runs, and {@link MigrationGate.assertFinished} refuses the answer,
+ * saying how many jobs were retried before it stopped.
+ */
+export interface MigrationGate {
+  beforeBatch(): Promise<boolean>;
+  /** Throws 503 `MIGRATION_IN_PROGRESS` with `done` when a batch was held back. */
+  assertFinished(retried: number): void;
+}
+
+/** A {@link MigrationGate} over `source`'s migration lock, for one request. */
+export function migrationGate(source: TaskSource): MigrationGate {
+  let lock: MigrationLock | null = null;
+  return {
+    async beforeBatch() {
+      lock ??= await source.getMigrationLock?.() ?? null;
+      return lock === null;
+    },
+    assertFinished(retried) {
+      if (lock === null) return;
+      throw new BoardError(
+        "MIGRATION_IN_PROGRESS",
+        `The retry stopped after ${retried.toLocaleString("en-US")} jobs were sent back to ` +
+          `waiting; the others are still failed. ${describe(lock)}`,
+        { done: retried },
+      );
+    },
+  };
+}
+
 const getLock = apiRoute({
   method: "get",
   path: "/migration-lock",

@@ -51,6 +51,9 @@ export const ErrorSchema = z.object({
   param: z.string().optional().openapi({
     description: "The parameter or body field at fault (`INVALID_PARAM`).",
   }),
+  done: z.number().int().optional().openapi({
+    description: "How many jobs an action on many jobs had acted on when it stopped part way.",
+  }),
 }).openapi("Error");
 true satisfies Same<z.output<typeof ErrorSchema>, ErrorBody>;
 

@@ -12,6 +12,7 @@ import { FINISHED_STATES } from "../contract/states.ts";
 import type { MigrationsResponse, VersionBucket, VersionCounts } from "../contract/tasks.ts";
 import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
+import { migrationGate } from "./migration_lock.ts";
 import { apiRoute, apiRouter, oneOf, TotalCountHeader } from "./openapi.ts";
 import { integerParam, pageQuery, stateQuery, TaskPath } from "./params.ts";
 import { JobSchema } from "./schema/common.ts";
@@ -182,7 +183,10 @@ export function taskRoutes({ source, present, events }: ApiDeps) {
     })
     .openapi(retryAll, async (c) => {
       const { task } = c.req.valid("param");
-      return c.json({ ok: true as const, task, ...await source.retryAllFailed(task) }, 200);
+      const gate = migrationGate(source);
+      const result = await source.retryAllFailed(task, gate.beforeBatch);
+      gate.assertFinished(result.retried);
+      return c.json({ ok: true as const, task, ...result }, 200);
     })
     .openapi(clean, async (c) => {
       const { task } = c.req.valid("param");

@@ -34,4 +34,6 @@ export interface ErrorBody {
   code: ErrorCode;
   /** The parameter or body field at fault, on `INVALID_PARAM` answers that name one. */
   param?: string;
+  /** How many jobs an action on many jobs had acted on when it stopped part way. */
+  done?: number;
 }

@@ -71,8 +71,8 @@ export const MAX_SEARCH_PAGE = 200;
  * - `contains`: the value's text (a string as it is, anything else as
  *   compact JSON; for `logs`, any of the entries) holds the substring,
  *   ignoring ASCII case;
- * - `path` + `value`: the value at the dot path (array items by index) is
- *   the string `value`, or a number, boolean or null written as `value`.
+ * - `path` + `value`: the value at the dot path (see {@link valueAtPath})
+ *   is the string `value`, or a number, boolean or null written as `value`.
  *
  * Matching is on what the board shows: the value formatted and redacted.
  */
@@ -144,4 +144,35 @@ export function timeFieldOf(state: string): "finished" | "created" {
       state === "expired"
     ? "finished"
     : "created";
+}
+
+/** A key that names an array item: its index in decimal digits. */
+const INDEX = /^\d+$/;
+
+/**
+ * The value at a key path, or undefined when the path names nothing: each
+ * key steps into an object's own key, or into an array's item by its index
+ * (a key that is not an index, `length` included, names nothing in an
+ * array); a string, number, boolean or null has no keys. Every search and
+ * every source uses this one meaning. Walked in a loop: user data is never
+ * recursed into.
+ *
+ * @example
+ * ```ts
+ * import { valueAtPath } from "./job_filter.ts";
+ * valueAtPath({ tags: ["a", "b"] }, ["tags", "1"]); // "b"
+ * valueAtPath({ tags: ["a", "b"] }, ["tags", "length"]); // undefined
+ * ```
+ */
+export function valueAtPath(root: unknown, path: readonly string[]): unknown {
+  let current = root;
+  for (const key of path) {
+    if (Array.isArray(current)) {
+      if (!INDEX.test(key)) return undefined;
+      current = current[Number(key)];
+    } else if (current !== null && typeof current === "object" && Object.hasOwn(current, key)) {
+      current = (current as Record<string, unknown>)[key];
+    } else return undefined;
+  }
+  return current;
 }

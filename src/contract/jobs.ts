@@ -211,6 +211,12 @@ export interface RerunResult {
    * newest jobs (the board runs without the App and cannot know better).
    */
   versionFrom: "app" | "recent-jobs";
+  /**
+   * Whether the new job carries the task's TTL (`expireAt`): `app`, set by
+   * the App's dispatch as the task's `ttl` says; `not-set`, written by the
+   * board without the App, which cannot know the TTL: it never expires.
+   */
+  expireAtFrom: "app" | "not-set";
 }
 
 /** The answer of `POST /jobs/{id}/rerun`. */

@@ -72,6 +72,14 @@ export interface TriggerResult {
    * board runs without the App and cannot know better).
    */
   versionFrom?: "app" | "recent-jobs";
+  /**
+   * Whether the new job carries the task's TTL (`expireAt`), absent when
+   * nothing was dispatched: `app`, dispatched through the taskora App, which
+   * sets it as the task's `ttl` says; `not-set`, written by the board
+   * without the App, which cannot know the task's TTL: the job has no
+   * `expireAt` and never expires.
+   */
+  expireAtFrom?: "app" | "not-set";
 }
 
 /** The answer of `POST /schedules/{name}/trigger`. */

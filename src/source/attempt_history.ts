@@ -1,7 +1,7 @@
 /**
  * Builds a job's {@link AttemptHistory} from the entries of its task's event
- * stream, read newest first in chunks by either source: the fold and the
- * rule for "complete" live here once.
+ * stream, read newest first in chunks by either source: the fold, the
+ * numbering of the attempts and the rule for "complete" live here once.
  *
  * @module
  */
@@ -18,10 +18,28 @@ export type { AttemptHistory, AttemptRecord };
 /** How many entries taskora's `MAXLEN ~ 10000` keeps at least once it has trimmed. */
 const STREAM_CAP = 10_000;
 
+/**
+ * One `failed` or `retrying` stream entry of the job, its fields as written.
+ * taskora 0.5.0's `retrying` carries the number of the attempt that comes
+ * next (`HINCRBY attempt 1` first) and no error; its final `failed` carries
+ * neither: the job hash keeps the last error.
+ */
+export interface AttemptEntry {
+  event: "failed" | "retrying";
+  /** The entry's `attempt` field, or null when it has none. */
+  attempt: number | null;
+  /** The entry's `error` field, or null when it has none. */
+  error: string | null;
+  /** When it was written (ms). */
+  at: number;
+  /** The entry's `nextAttemptAt`, for a `retrying` one. */
+  nextAttemptAt: number | null;
+}
+
 /** One chunk of a stream read newest first. */
 export interface AttemptChunk {
   /** The job's `failed` / `retrying` entries in the chunk, newest first. */
-  found: AttemptRecord[];
+  found: AttemptEntry[];
   /** How many entries the chunk looked at. */
   scanned: number;
   /** The time (ms) of the oldest entry looked at, or null when none was. */
@@ -30,16 +48,24 @@ export interface AttemptChunk {
   reachedStart: boolean;
 }
 
+/** What the job's hash says now. */
+export interface AttemptJob {
+  createdAt: number;
+  attempt: number;
+  state: string;
+  error: string | null;
+}
+
 /**
  * Reads chunks (`next` is called with the entries scanned so far) until one
  * reaches before `createdAt`, the start of the stream, or
  * {@link ATTEMPT_SCAN_LIMIT} entries, and folds them into a history.
  */
 export async function collectAttempts(
-  job: { createdAt: number; attempt: number },
+  job: AttemptJob,
   next: (scanned: number) => Promise<AttemptChunk>,
 ): Promise<AttemptHistory> {
-  const found: AttemptRecord[] = [];
+  const found: AttemptEntry[] = [];
   let scanned = 0;
   let complete = false;
   while (scanned < ATTEMPT_SCAN_LIMIT) {
@@ -56,5 +82,36 @@ export async function collectAttempts(
       break;
     }
   }
-  return { attempts: found.reverse(), complete, scanned, attempt: job.attempt };
+  return {
+    attempts: numberAttempts(found.reverse(), job),
+    complete,
+    scanned,
+    attempt: job.attempt,
+  };
+}
+
+/**
+ * Gives each entry (oldest first) the number of the attempt that ended with
+ * it: a `retrying` one the attempt before the one it names; a `failed` one
+ * its own field, else the attempt the entry before announced (1 after a
+ * final failure, as a retry from the board starts again at 1). The newest
+ * entry, when the job is still in the state it wrote, is the job's current
+ * outcome: it takes the job's error and, failed, the job's attempt.
+ */
+function numberAttempts(entries: AttemptEntry[], job: AttemptJob): AttemptRecord[] {
+  let upcoming = 1;
+  return entries.map((entry, index): AttemptRecord => {
+    const current = index === entries.length - 1 && entry.event === job.state;
+    const attempt = entry.event === "retrying"
+      ? (entry.attempt !== null ? Math.max(1, entry.attempt - 1) : upcoming)
+      : entry.attempt ?? (current ? job.attempt : upcoming);
+    upcoming = entry.event === "retrying" ? attempt + 1 : 1;
+    return {
+      attempt,
+      outcome: entry.event,
+      error: entry.error ?? (current ? job.error : null),
+      at: entry.at,
+      nextAttemptAt: entry.nextAttemptAt,
+    };
+  });
 }

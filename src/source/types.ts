@@ -222,6 +222,18 @@ export type BulkStep = { ids: readonly string[] } | {
   most: number;
 };
 
+/**
+ * Asked before each batch of an action on many jobs (retry-all, a DLQ
+ * group's retry): true lets the batch run, false stops the action there.
+ *
+ * @example
+ * ```ts
+ * import type { BeforeBatch } from "./types.ts";
+ * const unlessLocked: BeforeBatch = () => Promise.resolve(true);
+ * ```
+ */
+export type BeforeBatch = () => Promise<boolean>;
+
 /** What one {@link BulkStep} did. */
 export interface BulkStepResult {
   /** Jobs (or members) it looked at. */
@@ -493,11 +505,20 @@ export interface TaskSource {
   cancelJob(jobId: string, reason?: string): Promise<JobActionResult>;
   /**
    * Sends every failed job of one task (or of every task, rediscovered first)
-   * back to waiting, in atomic batches of 100.
+   * back to waiting, in atomic batches of 100. `beforeBatch` is asked before
+   * each round of batches; when it answers false the retry stops there and
+   * answers what it has retried.
    */
-  retryAllFailed(task?: string): Promise<{ retried: number }>;
-  /** Sends the failed jobs of one error group (of every task, or one) back to waiting. */
-  retryDeadLetterGroup(pattern: string, task?: string): Promise<{ retried: number }>;
+  retryAllFailed(task?: string, beforeBatch?: BeforeBatch): Promise<{ retried: number }>;
+  /**
+   * Sends the failed jobs of one error group (of every task, or one) back to
+   * waiting; `beforeBatch` as in {@link TaskSource.retryAllFailed}.
+   */
+  retryDeadLetterGroup(
+    pattern: string,
+    task?: string,
+    beforeBatch?: BeforeBatch,
+  ): Promise<{ retried: number }>;
   /** Removes finished jobs of a state that finished more than `olderThanMs` ago, in batches. */
   cleanJobs(task: string, state: FinishedState, olderThanMs: number): Promise<{ removed: number }>;
   /** How many jobs {@link TaskSource.cleanJobs} would remove now, removing none. */

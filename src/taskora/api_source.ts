@@ -83,14 +83,17 @@ interface RawJob {
   logs: string[];
 }
 
-type AdapterState =
-  | "waiting"
-  | "active"
-  | "delayed"
-  | "completed"
-  | "failed"
-  | "expired"
-  | "cancelled";
+const ADAPTER_STATES = [
+  "waiting",
+  "active",
+  "delayed",
+  "completed",
+  "failed",
+  "expired",
+  "cancelled",
+] as const;
+
+type AdapterState = typeof ADAPTER_STATES[number];
 
 /** The part of taskora's `Adapter` interface the board calls. */
 interface AdapterApi {
@@ -149,6 +152,15 @@ const CLEAN_BATCH = 1000;
 /** Most jobs looked at in one state to split delayed from retrying, or to find a job's task. */
 const SCAN_LIMIT = 100_000;
 
+/** Jobs listed per call while looking for a job's task. */
+const LOOKUP_PAGE = 1000;
+
+/** The adapter list a job in the hash state `state` sits in (a retrying job waits in `delayed`). */
+function adapterState(state: string): AdapterState | null {
+  if (state === "retrying") return "delayed";
+  return (ADAPTER_STATES as readonly string[]).includes(state) ? state as AdapterState : null;
+}
+
 const FINISHED_ADAPTER: Record<FinishedState, AdapterState> = {
   completed: "completed",
   failed: "failed",
@@ -194,12 +206,37 @@ export class AppApiSource implements TaskSource {
     return record;
   }
 
-  /** The task holding `jobId`, asked of every registered task. */
+  /**
+   * The task holding `jobId`, asked of every registered task. taskora's
+   * memory adapter keeps one job store for all tasks and answers the state
+   * whatever task it is asked for: when more than one task answers, the one
+   * whose list of that state holds the id is the job's (read again once
+   * should the job have moved on meanwhile).
+   */
   async #taskOf(jobId: string): Promise<string | null> {
     const tasks = this.#tasks();
-    const states = await Promise.all(tasks.map((t) => this.#adapter.getState(t, jobId)));
-    const index = states.findIndex((state) => state !== null);
-    return index < 0 ? null : tasks[index];
+    for (let round = 0; round < 2; round++) {
+      const states = await Promise.all(tasks.map((t) => this.#adapter.getState(t, jobId)));
+      const answering = tasks.filter((_, i) => states[i] !== null);
+      if (answering.length <= 1) return answering[0] ?? null;
+      const state = states.find((s) => s !== null)!;
+      for (const task of answering) {
+        if (await this.#listHolds(task, state, jobId)) return task;
+      }
+    }
+    return null;
+  }
+
+  /** Whether `task`'s list of the job state `state` holds `jobId`, read a page at a time. */
+  async #listHolds(task: string, state: string, jobId: string): Promise<boolean> {
+    const listed = adapterState(state);
+    if (listed === null) return false;
+    for (let offset = 0; offset < SCAN_LIMIT; offset += LOOKUP_PAGE) {
+      const page = await this.#adapter.listJobDetails(task, listed, offset, LOOKUP_PAGE);
+      if (page.some(({ id }) => id === jobId)) return true;
+      if (page.length < LOOKUP_PAGE) return false;
+    }
+    return false;
   }
 
   async #delayedSplit(task: string): Promise<{ delayed: JobRecord[]; retrying: JobRecord[] }> {
@@ -648,17 +685,26 @@ export class AppApiSource implements TaskSource {
     );
   }
 
-  /** `schedules.update` (needs the App's scheduler running). */
+  /**
+   * `schedules.update` (needs the App's scheduler running). taskora's update
+   * writes the next run whatever the schedule's state, so a paused one is
+   * paused again at once: it stays paused, as the Redis source keeps it.
+   * Its next run is computed from now, never due at once, so no run starts
+   * in between.
+   */
   async updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord> {
     const { maskedKeys = [], ...rest } = patch;
     const updates: Record<string, unknown> = rest;
     // taskora's update takes no null: an absent time zone is stored as none.
     if (patch.timezone === null) updates.timezone = undefined;
+    const { paused, config } = await this.#schedule(name);
     if (patch.data !== undefined && maskedKeys.length > 0) {
-      const stored = (await this.#schedule(name)).config.data;
-      updates.data = keepMasked(stored, patch.data, maskedKeys, "data");
+      updates.data = keepMasked(config.data, patch.data, maskedKeys, "data");
     }
-    return await this.#steer(name, () => this.#app.schedules.update(name, updates));
+    return await this.#steer(name, async () => {
+      await this.#app.schedules.update(name, updates);
+      if (paused) await this.#app.schedules.pause(name);
+    });
   }
 
   /** `schedules.remove`. */

@@ -96,7 +96,13 @@ export async function rerunThroughApp(
   } catch (error) {
     throw refusedDispatch(error);
   }
-  return { jobId, task: job.task, version: definition.version, versionFrom: "app" };
+  return {
+    jobId,
+    task: job.task,
+    version: definition.version,
+    versionFrom: "app",
+    expireAtFrom: "app",
+  };
 }
 
 /**
@@ -142,5 +148,11 @@ export async function triggerThroughApp(
     throw refusedDispatch(error);
   }
   if (token !== null) await ledger.record(token, jobId);
-  return { jobId, created: true, version: definition.version, versionFrom: "app" };
+  return {
+    jobId,
+    created: true,
+    version: definition.version,
+    versionFrom: "app",
+    expireAtFrom: "app",
+  };
 }

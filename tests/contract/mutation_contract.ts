@@ -382,6 +382,22 @@ export function mutationContract(name: string, seed: Seed): void {
     assert.equal((await s.listDeadLetters(0, 10)).total, 0);
   });
 
+  contract("a retry-all asks before each batch and, refused, stops with what it did", async (s) => {
+    const refuse = () => Promise.resolve(false);
+    assert.deepEqual(await s.retryAllFailed("send-email", refuse), { retried: 0 });
+    assert.deepEqual(await s.retryAllFailed(undefined, refuse), { retried: 0 });
+    assert.deepEqual(await s.retryDeadLetterGroup("Mailbox full", undefined, refuse), {
+      retried: 0,
+    });
+    assert.equal(await count(s, "send-email", "failed"), 5, "nothing was written");
+    let asked = 0;
+    const once = () => Promise.resolve(asked++ === 0);
+    assert.deepEqual(await s.retryDeadLetterGroup("Mailbox full", "send-email", once), {
+      retried: 2,
+    });
+    assert.equal(await count(s, "send-email", "failed"), 3);
+  });
+
   contract("cleans finished jobs of a state with their logs", async (s) => {
     const completed = await ids(s, "send-email", "completed");
     assert.deepEqual(await s.cleanJobs("send-email", "completed", 0), { removed: 10 });
@@ -516,11 +532,17 @@ export function mutationContract(name: string, seed: Seed): void {
     assert.equal(thumbnail?.maxAttempts, 1);
   }, withMoreSchedules(dump));
 
-  contract("a trigger says which version it stamped, learnt from the task's jobs", async (s) => {
-    const answer = await s.triggerSchedule("invoices");
-    assert.equal(answer.version, 2);
-    assert.equal(answer.versionFrom, "recent-jobs");
-  }, withMoreSchedules(dump));
+  contract(
+    "a trigger says which version it stamped, learnt from the task's jobs, and that it set no TTL",
+    async (s) => {
+      const answer = await s.triggerSchedule("invoices");
+      assert.equal(answer.version, 2);
+      assert.equal(answer.versionFrom, "recent-jobs");
+      assert.equal(answer.expireAtFrom, "not-set");
+      assert.equal((await s.getJob(answer.jobId))?.expireAt, null);
+    },
+    withMoreSchedules(dump),
+  );
 
   contract(
     "a trigger with no job to learn the version from is refused, nothing dispatched",

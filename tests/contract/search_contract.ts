@@ -261,6 +261,23 @@ export function searchContract(name: string, seed: Seed): void {
     ]);
   });
 
+  test("a key path steps into an array by index only: a key such as length names nothing there", async (source) => {
+    // Every job's tags is ["a", "odd" | "even"]: were `length` the array's, all would match 2.
+    for (const value of ["2", "1"]) {
+      const byLength = await findAll(source, "completed", {
+        ...NO_FILTER,
+        payload: { field: "data", path: ["tags", "length"], value },
+      });
+      assert.deepEqual(byLength.ids, [], `tags.length=${value}`);
+    }
+    const throughArray = await findAll(source, "completed", {
+      ...NO_FILTER,
+      idPrefix: "done-0000",
+      payload: { field: "data", path: ["tags", "0", "length"], value: "1" },
+    });
+    assert.deepEqual(throughArray.ids, [], "a string has no keys either");
+  });
+
   test("a substring matches the value's text, ignoring case, escapes included", async (source) => {
     const quoted = await findAll(source, "completed", {
       ...NO_FILTER,

@@ -88,3 +88,10 @@ export async function signIn(page: Page, root: string, path: string): Promise<vo
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(`**/board/${path}`);
 }
+
+/**
+ * A browser test: Chromium and the board's server outlive the test's own
+ * async ops, so Deno's resource and op sanitizers are off.
+ */
+export const browserTest = (name: string, fn: () => Promise<void>): void =>
+  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });

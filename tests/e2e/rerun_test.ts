@@ -90,6 +90,8 @@ browserTest("Run again asks first, then opens the new job", async () => {
     );
     const newId = new URL(page.url()).pathname.split("/").at(-1)!;
     await page.getByRole("heading", { name: newId }).waitFor();
+    // A board on a URL cannot know the task's ttl: it says the new job has none.
+    await page.locator(".toast", { hasText: "with no TTL: it never expires" }).waitFor();
     const [fresh, original] = await Promise.all(
       [newId, COMPLETED_JOB].map(async (id) => await (await fetch(`${root}api/jobs/${id}`)).json()),
     );

@@ -87,8 +87,14 @@ browserTest("run now, edit (errors inline, next to the field) and delete a sched
 
     await nightly.getByRole("button", { name: "Run now" }).click();
     await confirm(page, /One report job is dispatched now/, "Run now");
-    const jobId = /job ([0-9a-f-]{36})/.exec(await toast(page, "Triggered nightly-report"))?.[1];
+    const triggered = await toast(page, "Triggered nightly-report");
+    const jobId = /job ([0-9a-f-]{36})/.exec(triggered)?.[1];
     assert.ok(jobId, "the toast names the new job");
+    assert.match(
+      triggered,
+      /with no TTL \(it never expires\)/,
+      "a board on a URL sets no expireAt",
+    );
     assert.equal(
       await nightly.getByRole("link", { name: jobId.slice(0, 8) }).getAttribute("href"),
       `jobs/${jobId}`,

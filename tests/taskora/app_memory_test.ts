@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { waitForState, withApp } from "./harness.ts";
+import { steerable, taskOf, waitFor, waitForState, withApp } from "./harness.ts";
 
 // deno-lint-ignore no-explicit-any
 function defineTasks(app: any): void {
@@ -56,4 +56,60 @@ Deno.test("through the App, a schedule's data sent back with its mask keeps the 
     assert.deepEqual(stored.config.data, { token: "s3cret", region: "us" });
     assert.equal(stored.config.maskedKeys, undefined, "nothing of the board's is stored");
   }, { board: { redact: ["token"] } });
+});
+
+// taskora's memory adapter answers a job's state whatever task it is asked
+// for: the board must not take the first task (`double`) that answers.
+Deno.test("on the memory adapter a job of another task than the first is found, retried and cancelled as that task's", async () => {
+  let state!: ReturnType<typeof steerable>;
+  await withApp("memory", (app) => state = steerable(app), async (world) => {
+    const failed = await taskOf(world.app, "flaky").dispatch({});
+    const detail = await waitForState(world, failed, "failed");
+    assert.equal(detail.task, "flaky");
+
+    state.down = false;
+    const retried = await world.send(`/jobs/${failed}/retry`);
+    assert.equal(retried.status, 200, JSON.stringify(retried.body));
+    assert.equal(retried.body.task, "flaky");
+    assert.equal((await waitForState(world, failed, "completed")).result, "ok");
+
+    const slow = taskOf(world.app, "slow");
+    const running = await slow.dispatch({});
+    await waitForState(world, running, "active");
+    const queued = await slow.dispatch({});
+    const job = await world.get(`/jobs/${queued}`);
+    assert.equal(job.body.task, "slow");
+    assert.equal(job.body.state, "waiting");
+    const cancelled = await world.send(`/jobs/${queued}/cancel`);
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+    assert.equal(cancelled.body.task, "slow");
+    assert.equal(cancelled.body.to, "cancelled");
+    // The next job queued behind it runs only after the cancelled one's turn.
+    const after = await slow.dispatch({});
+    await waitFor(`job ${after} completed`, async () => {
+      state.release.shift()?.();
+      return (await world.get(`/jobs/${after}`)).body.state === "completed" ? true : undefined;
+    });
+    assert.equal((await world.get(`/jobs/${queued}`)).body.state, "cancelled");
+  });
+});
+
+// taskora's ScheduleManager.update writes the next run (ZADD) whatever the
+// schedule's state: through the App, an edit must not resume a paused one.
+Deno.test("on the memory adapter an edit keeps a paused schedule paused, as on Redis", async () => {
+  await withApp("memory", defineTasks, async (world) => {
+    const paused = await world.send("/schedules/every-hour/pause");
+    assert.equal(paused.status, 200, JSON.stringify(paused.body));
+    const edited = await world.send("/schedules/every-hour", { every: "2h", data: { n: 6 } }, {
+      method: "PUT",
+    });
+    assert.equal(edited.status, 200, JSON.stringify(edited.body));
+    const [schedule] = (await world.get("/schedules")).body;
+    assert.equal(schedule.paused, true);
+    assert.equal(schedule.nextRun, null);
+    assert.equal(schedule.config.every, 7_200_000, "the edit is kept");
+    assert.deepEqual(schedule.config.data, { n: 6 });
+    const [info] = await world.app.schedules.list();
+    assert.equal(info.paused, true, "taskora's own view: paused");
+  });
 });

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { holdMigrationLock } from "../helpers/migration_lock.ts";
-import { type AppWorld, waitFor, waitForState, withApp } from "./harness.ts";
+import { type AppWorld, steerable, taskOf, waitFor, waitForState, withApp } from "./harness.ts";
 
 /** Where the board's writes come from: the App's own calls, or the board's scripts on a URL. */
 const BOARDS = ["app", "url"] as const;
@@ -69,6 +69,7 @@ Deno.test("a trigger from the board runs on a real worker, stamped with the task
     });
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.equal(first.body.created, true);
+    assert.equal(first.body.expireAtFrom, "app", "the answer says the task's TTL is applied");
     const job = await waitForState(world, first.body.jobId, "completed");
     assert.equal(job.version, 2);
     assert.deepEqual(job.result, { reported: "today" });
@@ -90,9 +91,15 @@ Deno.test("a trigger from a standalone board stamps the highest _v among the tas
     const triggered = await world.send("/schedules/nightly-report/trigger");
     assert.equal(triggered.status, 200, JSON.stringify(triggered.body));
     assert.equal(triggered.body.version, 2);
+    assert.equal(
+      triggered.body.expireAtFrom,
+      "not-set",
+      "the answer says the task's TTL (ttl.max 1h) is not applied: the board has only a URL",
+    );
     const job = await waitForState(world, triggered.body.jobId, "completed");
     assert.equal(job.version, 2, "since is 2: a job stamped 1 would fail at once");
     assert.deepEqual(job.result, { reported: "today" });
+    assert.equal(job.timestamps.expireAt ?? null, null, "as the answer said, no expireAt");
   }, { boardOn: "url" });
 });
 
@@ -121,34 +128,6 @@ Deno.test("while taskora's migration lock is held every mutation is 503, reads g
     }
   });
 });
-
-/** Tasks whose outcome the test steers: `flaky` fails while `down`, `slow` waits for a gate. */
-// deno-lint-ignore no-explicit-any
-function steerable(app: any) {
-  const state = { down: true, release: [] as (() => void)[] };
-  app.task("flaky", {
-    retry: { attempts: 1 },
-    handler: () => {
-      if (state.down) throw new Error("service down");
-      return "ok";
-    },
-  });
-  app.task("slow", {
-    concurrency: 1,
-    handler: (_d: unknown, ctx: { signal: AbortSignal }) =>
-      new Promise((resolve, reject) => {
-        state.release.push(() => resolve("released"));
-        ctx.signal.addEventListener("abort", () => reject(new Error("aborted")));
-      }),
-  });
-  app.task("double", { handler: (d: { n: number }) => d.n * 2 });
-  return state;
-}
-
-// deno-lint-ignore no-explicit-any
-function taskOf(app: any, name: string): any {
-  return [...app.getRegisteredTasks()].find((t: { name: string }) => t.name === name);
-}
 
 for (const boardOn of BOARDS) {
   Deno.test(`retry, retry-all and DLQ retry from the board (${boardOn}) are run again by a real worker`, async () => {

@@ -105,3 +105,36 @@ export function waitForState(world: AppWorld, id: string, state: string): Promis
     return status === 200 && body.state === state ? body : undefined;
   });
 }
+
+/**
+ * Tasks whose outcome the test steers: `flaky` fails while `down`, `slow`
+ * runs one job at a time and holds it until released. Three tasks, so that
+ * a job of one is not found under another.
+ */
+// deno-lint-ignore no-explicit-any
+export function steerable(app: any) {
+  const state = { down: true, release: [] as (() => void)[] };
+  app.task("flaky", {
+    retry: { attempts: 1 },
+    handler: () => {
+      if (state.down) throw new Error("service down");
+      return "ok";
+    },
+  });
+  app.task("slow", {
+    concurrency: 1,
+    handler: (_d: unknown, ctx: { signal: AbortSignal }) =>
+      new Promise((resolve, reject) => {
+        state.release.push(() => resolve("released"));
+        ctx.signal.addEventListener("abort", () => reject(new Error("aborted")));
+      }),
+  });
+  app.task("double", { handler: (d: { n: number }) => d.n * 2 });
+  return state;
+}
+
+/** The App's registered task `name`. */
+// deno-lint-ignore no-explicit-any
+export function taskOf(app: any, name: string): any {
+  return [...app.getRegisteredTasks()].find((t: { name: string }) => t.name === name);
+}

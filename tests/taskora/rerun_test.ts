@@ -38,6 +38,7 @@ Deno.test("with the App on Redis: a re-run and an edited retry are run by a real
     assert.equal(rerun.status, 200, JSON.stringify(rerun.body));
     assert.equal(rerun.body.version, 3);
     assert.equal(rerun.body.versionFrom, "app");
+    assert.equal(rerun.body.expireAtFrom, "app");
     assert.notEqual(rerun.body.jobId, done);
     const again = await waitForState(world, rerun.body.jobId, "completed");
     assert.equal(again.result, "hello ada");
@@ -83,6 +84,7 @@ Deno.test("without the App: a board on the same Redis re-runs and retries edited
         { version: 3, versionFrom: "recent-jobs" },
         "stamped with the _v of the job run again: the task's since, so the worker runs it",
       );
+      assert.equal(rerun.body.expireAtFrom, "not-set", "without the App the task's TTL is unknown");
       await waitForState(world, rerun.body.jobId, "failed");
       await waitFor(
         "the re-run's attempt",
@@ -113,6 +115,7 @@ Deno.test("with a memory App: Run again goes through the App; an edited retry is
     const rerun = await world.send(`/jobs/${failed}/rerun`);
     assert.equal(rerun.status, 200, JSON.stringify(rerun.body));
     assert.equal(rerun.body.versionFrom, "app");
+    assert.equal(rerun.body.expireAtFrom, "app");
     const again = await waitForState(world, rerun.body.jobId, "failed");
     assert.deepEqual(again.data, { ok: false, name: "dee" });
   });

@@ -45,6 +45,7 @@ export const RerunSchema = z.strictObject({
   task: z.string(),
   version: z.number().int(),
   versionFrom: z.enum(["app", "recent-jobs"]),
+  expireAtFrom: z.enum(["app", "not-set"]),
 }).openapi("Rerun");
 true satisfies Same<z.output<typeof RerunSchema>, RerunResponse>;
 

@@ -78,6 +78,7 @@ export const TriggerSchema = z.strictObject({
   created: z.boolean(),
   version: z.number().int().optional(),
   versionFrom: z.enum(["app", "recent-jobs"]).optional(),
+  expireAtFrom: z.enum(["app", "not-set"]).optional(),
 }).openapi("Trigger");
 true satisfies Same<z.output<typeof TriggerSchema>, TriggerResponse>;
 

@@ -10,6 +10,7 @@
 
 import { BoardError } from "../../errors.ts";
 import {
+  type BeforeBatch,
   type FinishedState,
   type JobActionResult,
   type JobState,
@@ -75,7 +76,13 @@ export function rerunJob(store: MemoryStore, jobId: string): RerunResult {
   const dispatch = currentDispatch(store, `Job ${jobId} was not run again`, job.task);
   const id = crypto.randomUUID();
   store.enqueue(job.task, { id, data: structuredClone(job.data), ...dispatch });
-  return { jobId: id, task: job.task, version: dispatch.version, versionFrom: "recent-jobs" };
+  return {
+    jobId: id,
+    task: job.task,
+    version: dispatch.version,
+    versionFrom: "recent-jobs",
+    expireAtFrom: "not-set",
+  };
 }
 
 /**
@@ -109,15 +116,18 @@ function yieldToEventLoop(): Promise<void> {
 /**
  * Sends every failed job of the given tasks back to waiting, {@link RETRY_BATCH}
  * at a time, yielding between batches so one click never blocks the process
- * for long. Returns how many were retried.
+ * for long. `beforeBatch` is asked before each batch; false stops there.
+ * Returns how many were retried.
  */
 export async function retryAllFailed(
   store: MemoryStore,
   tasks: readonly string[],
+  beforeBatch?: BeforeBatch,
 ): Promise<number> {
   let retried = 0;
   for (const task of tasks) {
     for (;;) {
+      if (beforeBatch && !await beforeBatch()) return retried;
       const batch = store.retryFailed(task, RETRY_BATCH);
       retried += batch.retried;
       if (batch.taken < RETRY_BATCH) break;

@@ -87,7 +87,13 @@ export function triggerSchedule(store: MemoryStore, name: string, jobId: string)
     data: config.data !== undefined ? config.data : null,
     ...dispatch,
   });
-  return { jobId, created: true, version: dispatch.version, versionFrom: "recent-jobs" };
+  return {
+    jobId,
+    created: true,
+    version: dispatch.version,
+    versionFrom: "recent-jobs",
+    expireAtFrom: "not-set",
+  };
 }
 
 /**

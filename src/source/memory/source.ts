@@ -8,9 +8,10 @@
 
 import type { AuditEntry, AuditPage, AuditQuery, AuditRecord } from "../../contract/audit.ts";
 import { AuditRing } from "../audit_ring.ts";
-import { type AttemptHistory, type AttemptRecord, collectAttempts } from "../attempt_history.ts";
+import { type AttemptEntry, type AttemptHistory, collectAttempts } from "../attempt_history.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import {
+  type BeforeBatch,
   type BulkAction,
   type BulkIdSelector,
   type BulkStateSelector,
@@ -373,11 +374,11 @@ export class MemorySource implements TaskSource {
       end = start;
       const found = entries
         .filter((e) => e.jobId === jobId && (e.event === "failed" || e.event === "retrying"))
-        .map((e): AttemptRecord => {
+        .map((e): AttemptEntry => {
           const fields = decodeEventFields(e.fields);
           return {
-            attempt: typeof fields.attempt === "number" ? fields.attempt : 1,
-            outcome: e.event as AttemptRecord["outcome"],
+            event: e.event as AttemptEntry["event"],
+            attempt: typeof fields.attempt === "number" ? fields.attempt : null,
             error: typeof fields.error === "string" && fields.error !== "" ? fields.error : null,
             at: e.at,
             nextAttemptAt: typeof fields.nextAttemptAt === "number" ? fields.nextAttemptAt : null,
@@ -581,13 +582,24 @@ export class MemorySource implements TaskSource {
     return Promise.try(() => jobActions.rerunJob(this.store, jobId));
   }
 
-  /** Sends the failed jobs of one error group back to waiting. */
-  retryDeadLetterGroup(pattern: string, task?: string): Promise<{ retried: number }> {
-    return Promise.try(() => {
-      const members = inGroup(this.#failed(task), pattern);
-      for (const { id } of members) jobActions.retryJob(this.store, id, ["failed"]);
-      return { retried: members.length };
-    });
+  /** Sends the failed jobs of one error group back to waiting, 100 per batch. */
+  async retryDeadLetterGroup(
+    pattern: string,
+    task?: string,
+    beforeBatch?: BeforeBatch,
+  ): Promise<{ retried: number }> {
+    const members = inGroup(this.#failed(task), pattern);
+    let retried = 0;
+    for (let start = 0; start < members.length; start += jobActions.RETRY_BATCH) {
+      if (beforeBatch && !await beforeBatch()) break;
+      // A job retried meanwhile (between two batches) is skipped, as on Redis.
+      for (const { id } of members.slice(start, start + jobActions.RETRY_BATCH)) {
+        if (this.store.findJob(id)?.state !== "failed") continue;
+        jobActions.retryJob(this.store, id, ["failed"]);
+        retried++;
+      }
+    }
+    return { retried };
   }
 
   /** Cancels a waiting, delayed or retrying job, or flags an active one for its worker. */
@@ -596,9 +608,9 @@ export class MemorySource implements TaskSource {
   }
 
   /** Sends every failed job of one task (or of every task) back to waiting, in batches. */
-  async retryAllFailed(task?: string): Promise<{ retried: number }> {
+  async retryAllFailed(task?: string, beforeBatch?: BeforeBatch): Promise<{ retried: number }> {
     const tasks = task === undefined ? await this.refreshTasks() : [this.#queue(task).name];
-    return { retried: await jobActions.retryAllFailed(this.store, tasks) };
+    return { retried: await jobActions.retryAllFailed(this.store, tasks, beforeBatch) };
   }
 
   /** Deletes finished jobs of a state that finished more than `olderThanMs` ago. */

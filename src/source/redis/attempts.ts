@@ -9,8 +9,8 @@
 
 import {
   type AttemptChunk,
+  type AttemptEntry,
   type AttemptHistory,
-  type AttemptRecord,
   collectAttempts,
 } from "../attempt_history.ts";
 import { taskKeys } from "../wire/keys.ts";
@@ -29,7 +29,7 @@ function numberOr(raw: string): number | null {
 
 /**
  * The attempt history of a job, or null when no task has it. Round trips:
- * one to locate the job, one for its `ts` and `attempt`, then one per 1,000
+ * one to locate the job, one for its `ts`, `attempt`, `state` and `error`, then one per 1,000
  * stream entries until an entry older than the job, the stream's start, or
  * {@link ATTEMPT_SCAN_LIMIT} entries.
  */
@@ -42,8 +42,8 @@ export async function getAttemptHistory(
   const task = await locateJob(connection, tasks, jobId, prefix, "hash");
   if (task === null) return null;
   const keys = taskKeys(task, prefix);
-  const [ts, attempt] = await connection.call<(string | null)[]>(
-    ["HMGET", `${keys.jobPrefix}${jobId}`, "ts", "attempt"],
+  const [ts, attempt, state, error] = await connection.call<(string | null)[]>(
+    ["HMGET", `${keys.jobPrefix}${jobId}`, "ts", "attempt", "state", "error"],
   );
   let end = "+";
   const chunk = async (): Promise<AttemptChunk> => {
@@ -52,9 +52,9 @@ export async function getAttemptHistory(
     >({ script: ATTEMPT_ENTRIES, keys: [keys.events], args: [jobId, end, CHUNK_SIZE] });
     if (oldestId !== "") end = `(${oldestId}`;
     return {
-      found: entries.map(([id, outcome, attempt, error, nextAt]): AttemptRecord => ({
-        attempt: numberOr(attempt) ?? 1,
-        outcome: outcome as AttemptRecord["outcome"],
+      found: entries.map(([id, event, attempt, error, nextAt]): AttemptEntry => ({
+        event: event as AttemptEntry["event"],
+        attempt: numberOr(attempt),
         error: error || null,
         at: timeOf(id),
         nextAttemptAt: numberOr(nextAt),
@@ -65,7 +65,12 @@ export async function getAttemptHistory(
     };
   };
   return await collectAttempts(
-    { createdAt: numberOr(ts ?? "") ?? 0, attempt: numberOr(attempt ?? "") ?? 1 },
+    {
+      createdAt: numberOr(ts ?? "") ?? 0,
+      attempt: numberOr(attempt ?? "") ?? 1,
+      state: state ?? "",
+      error: error || null,
+    },
     chunk,
   );
 }

@@ -21,6 +21,7 @@ import type {
   AuditPage,
   AuditQuery,
   AuditRecord,
+  BeforeBatch,
   BulkAction,
   BulkIdSelector,
   BulkStateSelector,
@@ -646,12 +647,12 @@ export class RedisTaskSource implements TaskSource {
   }
 
   /** Every failed job of a task (or of every task, rediscovered first) back to waiting. */
-  async retryAllFailed(task?: string): Promise<{ retried: number }> {
+  async retryAllFailed(task?: string, beforeBatch?: BeforeBatch): Promise<{ retried: number }> {
     await this.#ready();
     if (task !== undefined) await this.#requireTask(task);
     const tasks = task !== undefined ? [task] : await this.#discovery.refresh();
     const counts = await Promise.all(
-      tasks.map((name) => retryAllFailed(this.connection, name, this.prefix)),
+      tasks.map((name) => retryAllFailed(this.connection, name, this.prefix, beforeBatch)),
     );
     this.#deadLetters.invalidate();
     return { retried: counts.reduce((sum, n) => sum + n, 0) };
@@ -661,12 +662,17 @@ export class RedisTaskSource implements TaskSource {
    * Sends the failed jobs of one error group back to waiting. The group is
    * read afresh, not from the grouping cache, so only jobs failed now are touched.
    */
-  async retryDeadLetterGroup(pattern: string, task?: string): Promise<{ retried: number }> {
+  async retryDeadLetterGroup(
+    pattern: string,
+    task?: string,
+    beforeBatch?: BeforeBatch,
+  ): Promise<{ retried: number }> {
     await this.#ready();
     if (task !== undefined) await this.#requireTask(task);
     const tasks = task !== undefined ? [task] : await this.#discovery.list();
     const entries = await readDeadLetterEntries(this.connection, tasks, this.prefix);
-    const retried = await retryFailedJobs(this.connection, inGroup(entries, pattern), this.prefix);
+    const group = inGroup(entries, pattern);
+    const retried = await retryFailedJobs(this.connection, group, this.prefix, beforeBatch);
     this.#deadLetters.invalidate();
     return { retried };
   }

@@ -41,5 +41,5 @@ export async function rerunJob(
     lastJobId: jobId,
   }, prefix);
   if (outcome !== 1) throw versionUnknown(`Job ${jobId} was not run again`, task);
-  return { jobId: newId, task, version, versionFrom: "recent-jobs" };
+  return { jobId: newId, task, version, versionFrom: "recent-jobs", expireAtFrom: "not-set" };
 }

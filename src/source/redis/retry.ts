@@ -8,6 +8,7 @@
 
 import { invalidParam } from "../../errors.ts";
 import {
+  type BeforeBatch,
   type JobActionResult,
   type JobState,
   RETRYABLE_STATES,
@@ -79,15 +80,18 @@ const RETRIES_PER_ROUND_TRIP = 100;
 /**
  * Sends the given failed jobs back to waiting, one {@link RETRY_JOB} call per
  * job, pipelined. A job that is no longer failed (retried meanwhile) is
- * skipped. Returns how many were requeued.
+ * skipped. `beforeBatch` is asked before each round trip; false stops there.
+ * Returns how many were requeued.
  */
 export async function retryFailedJobs(
   connection: RedisConnection,
   jobs: readonly { task: string; id: string }[],
   prefix?: string,
+  beforeBatch?: BeforeBatch,
 ): Promise<number> {
   let retried = 0;
   for (let start = 0; start < jobs.length; start += RETRIES_PER_ROUND_TRIP) {
+    if (beforeBatch && !await beforeBatch()) break;
     const calls = jobs.slice(start, start + RETRIES_PER_ROUND_TRIP).map(({ task, id }) =>
       retryCommand(task, id, ["failed"], prefix)
     );
@@ -103,18 +107,20 @@ export async function retryFailedJobs(
  * script call (each call takes the oldest 100 left in the failed set, so
  * Redis is never blocked for long), ten calls per round trip. The number of
  * calls is fixed by the size of the failed set when it starts: jobs that
- * fail while it runs are left for the next retry-all. Returns how many jobs
+ * fail while it runs are left for the next retry-all. `beforeBatch` is
+ * asked before each round trip; false stops there. Returns how many jobs
  * were requeued.
  */
 export async function retryAllFailed(
   connection: RedisConnection,
   task: string,
   prefix?: string,
+  beforeBatch?: BeforeBatch,
 ): Promise<number> {
   const keys = taskKeys(task, prefix);
   let left = await connection.call<number>(["ZCARD", keys.failed]);
   let retried = 0;
-  while (left > 0) {
+  while (left > 0 && (!beforeBatch || await beforeBatch())) {
     const calls = Math.min(Math.ceil(left / RETRY_BATCH), CALLS_PER_ROUND_TRIP);
     const batch: Command[] = Array.from({ length: calls }, () => ({
       script: RETRY_FAILED_BATCH,

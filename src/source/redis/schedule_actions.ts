@@ -212,6 +212,8 @@ export async function dispatchAsTask(
  * the task's current `_v` and `maxAttempts`: the highest `_v` among its
  * jobs, said in the answer; with no job to learn it from, `VERSION_UNKNOWN`).
  * Like upstream, neither the next run nor `lastRun` / `lastJobId` change.
+ * Unlike taskora's dispatch, no `expireAt` is written: the task's `ttl` is
+ * the App's to know, and the answer says so (`expireAtFrom: "not-set"`).
  *
  * With an idempotency key the job id is derived from it
  * ({@link triggerJobId}); when that job exists already the script writes
@@ -240,5 +242,5 @@ export async function triggerSchedule(
     throw versionUnknown(`Schedule "${name}" was not triggered`, record.config.task);
   }
   if (outcome === 0) return { jobId, created: false };
-  return { jobId, created: true, version, versionFrom: "recent-jobs" };
+  return { jobId, created: true, version, versionFrom: "recent-jobs", expireAtFrom: "not-set" };
 }

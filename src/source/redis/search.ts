@@ -40,7 +40,10 @@ type Entry = [
 /**
  * What the script looks for in the stored text: the needle as typed and as
  * it is escaped inside a JSON string (a quote, a backslash, a newline), so
- * the prefilter never drops a job the exact match would keep.
+ * the prefilter never drops a job the exact match would keep. For a key
+ * path that holds because the match (`valueAtPath`) only ever reaches a
+ * string, number, boolean or null stored in the text, never a property
+ * such as an array's `length`.
  */
 function needles(filter: JobFilter): [kind: string, a: string, b: string] {
   const condition = filter.payload;

@@ -1,6 +1,7 @@
 /**
- * The Attempts tab: each attempt that failed, with its error, read from the
- * task's event stream when the tab opens. The stream keeps only its newest
+ * The Attempts tab: each attempt that failed, numbered 1..n in order, with
+ * the error its stream entry carried (the last one: the job's), read from
+ * the task's event stream when the tab opens. The stream keeps only its newest
  * ~10,000 entries, so the tab says when older attempts may be missing.
  *
  * @module
@@ -13,6 +14,13 @@ import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import type { AttemptHistory, JobDetail } from "./types.ts";
+
+/** Why an attempt shows no error: taskora's `retrying` entry carries none, only the job's last error is kept. */
+function missingError(attempt: AttemptHistory["attempts"][number]): string {
+  return attempt.outcome === "retrying"
+    ? "(not recorded: taskora keeps only the error of a job's last attempt)"
+    : "(no error recorded)";
+}
 
 /** The failed attempts of `job`, oldest first. */
 export function Attempts({ job }: { job: JobDetail }) {
@@ -47,7 +55,9 @@ export function Attempts({ job }: { job: JobDetail }) {
                 <span class="muted"> · ${attempt.outcome === "failed"
                   ? "failed for good"
                   : "failed, retried"} · <${Time} at=${attempt.at} /></span>
-                <pre class="code-block error-block">${attempt.error ?? "(no error recorded)"}</pre>
+                ${attempt.error === null
+                  ? html`<p class="job-note">${missingError(attempt)}</p>`
+                  : html`<pre class="code-block error-block">${attempt.error}</pre>`}
               </li>
             `
           )}

@@ -61,7 +61,9 @@ export function JobActions({ job, onDone }: { job: JobDetail; onDone(): void }) 
     setBusy(true);
     const made = await runAction(
       () => api.send<RerunResponse>("POST", href("jobs", job.id, "rerun"), {}),
-      (r) => `New job dispatched (version ${r.version}): showing it`,
+      (r) =>
+        `New job dispatched (version ${r.version}` +
+        (r.expireAtFrom === "not-set" ? ", with no TTL: it never expires" : "") + "): showing it",
     );
     setBusy(false);
     if (made) router.navigate(`/${href("jobs", made.jobId)}`);

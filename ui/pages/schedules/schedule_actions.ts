@@ -94,12 +94,14 @@ export function ScheduleActions(
           api.send<TriggerResponse>("POST", `${path}/trigger`, undefined, {
             idempotencyKey,
           }),
-        ({ jobId, created, version, versionFrom }) =>
+        ({ jobId, created, version, versionFrom, expireAtFrom }) =>
           !created
             ? `${name} had already been triggered by the earlier try: job ${jobId}`
             : versionFrom === "recent-jobs"
             ? `Triggered ${name}: job ${jobId}, stamped v${version}, the newest version among ` +
-              `${config.task}'s jobs (embed the board with the taskora App to use the task's own)`
+              `${config.task}'s jobs` +
+              (expireAtFrom === "not-set" ? ", with no TTL (it never expires)" : "") +
+              " (embed the board with the taskora App to use the task's own)"
             : `Triggered ${name}: job ${jobId} (v${version})`,
       );
       if (result) {
