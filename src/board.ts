@@ -301,8 +301,10 @@ export function createBoard(
       cookieName: resolved.auth.cookieName,
       secret: resolved.auth.cookiePassword,
       ttlMs: resolved.auth.sessionTtlMs,
+      maxAgeMs: null,
       path: resolved.basePath,
       trustProxy: resolved.trustProxy,
+      now: () => Date.now(),
     };
     app.use("*", sessionGuard(session, resolved.basePath));
     app.route(

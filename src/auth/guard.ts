@@ -50,7 +50,9 @@ export function sessionGuard(
     c.set("user", userName(session.user));
     c.set(
       "sessionExp",
-      needsRenewal(session, config) ? await writeSession(c, config, session.user) : session.exp,
+      needsRenewal(session, config)
+        ? await writeSession(c, config, session.user, session)
+        : session.exp,
     );
     await next();
   };
