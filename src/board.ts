@@ -301,7 +301,7 @@ export function createBoard(
       cookieName: resolved.auth.cookieName,
       secret: resolved.auth.cookiePassword,
       ttlMs: resolved.auth.sessionTtlMs,
-      maxAgeMs: null,
+      maxAgeMs: resolved.auth.maxSessionAgeMs,
       path: resolved.basePath,
       trustProxy: resolved.trustProxy,
       now: () => Date.now(),

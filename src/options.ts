@@ -29,6 +29,11 @@ export interface SessionAuthOptions {
   cookieName?: string;
   /** `false` (default) or a duration (`"30s" | "5m" | "2h" | "1d"` or ms) for rolling expiry. */
   sessionTtl?: false | string | number;
+  /**
+   * A duration after which a session ends however often it was renewed
+   * (default none: with `sessionTtl` false too, a copied cookie never expires).
+   */
+  maxSessionAge?: string | number;
 }
 
 /**
@@ -112,6 +117,8 @@ export interface ResolvedSessionAuth {
   cookieName: string;
   /** Rolling lifetime in ms, or null for no server-side expiry. */
   sessionTtlMs: number | null;
+  /** Absolute lifetime in ms from the login, or null for none. */
+  maxSessionAgeMs: number | null;
 }
 
 /** Options after validation, with defaults filled in. */
@@ -155,6 +162,14 @@ const KNOWN_OPTIONS = [
 ];
 
 const THEMES = ["light", "dark", "auto"] as const;
+
+const SESSION_AUTH_KEYS = [
+  "cookiePassword",
+  "authenticate",
+  "cookieName",
+  "sessionTtl",
+  "maxSessionAge",
+];
 
 /** Thrown by {@link resolveOptions} for an option that is not allowed. */
 export class BoardOptionsError extends TypeError {
@@ -241,7 +256,8 @@ function checkAuth(auth: unknown): ResolvedSessionAuth | AuthHook | null {
     }
     return auth as AuthHook;
   }
-  const allowed = "a hook function or { cookiePassword, authenticate, cookieName?, sessionTtl? }";
+  const allowed =
+    "a hook function or { cookiePassword, authenticate, cookieName?, sessionTtl?, maxSessionAge? }";
   if (typeof auth !== "object") throw new BoardOptionsError("auth", allowed, auth);
   const session = auth as Partial<SessionAuthOptions>;
   if (typeof session.authenticate !== "function") {
@@ -267,11 +283,21 @@ function checkAuth(auth: unknown): ResolvedSessionAuth | AuthHook | null {
       ttl,
     );
   }
+  const maxSessionAgeMs = session.maxSessionAge === undefined
+    ? null
+    : parseDuration(session.maxSessionAge);
+  if (maxSessionAgeMs === 0 || (session.maxSessionAge !== undefined && maxSessionAgeMs === null)) {
+    throw new BoardOptionsError(
+      "auth.maxSessionAge",
+      'a duration like "12h", "7d" or a number of ms',
+      session.maxSessionAge,
+    );
+  }
   for (const key of Object.keys(session)) {
-    if (!["cookiePassword", "authenticate", "cookieName", "sessionTtl"].includes(key)) {
+    if (!SESSION_AUTH_KEYS.includes(key)) {
       throw new BoardOptionsError(
         `auth.${key}`,
-        "absent: session auth takes cookiePassword, authenticate, cookieName and sessionTtl",
+        `absent: session auth takes ${SESSION_AUTH_KEYS.join(", ")}`,
         key,
       );
     }
@@ -281,6 +307,7 @@ function checkAuth(auth: unknown): ResolvedSessionAuth | AuthHook | null {
     authenticate: session.authenticate,
     cookieName,
     sessionTtlMs,
+    maxSessionAgeMs,
   };
 }
 
