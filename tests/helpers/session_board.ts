@@ -81,3 +81,21 @@ export async function signIn(
   assert.equal(response.status, 303);
   return cookieOf(response);
 }
+
+/**
+ * Runs `body` with `Date.now` reading a hand-moved clock that starts at
+ * `start`; `advance(ms)` moves it. The real clock is back afterwards.
+ */
+export async function withClock(
+  start: number,
+  body: (advance: (ms: number) => void) => Promise<void>,
+): Promise<void> {
+  const realNow = Date.now;
+  let now = start;
+  Date.now = () => now;
+  try {
+    await body((ms) => void (now += ms));
+  } finally {
+    Date.now = realNow;
+  }
+}

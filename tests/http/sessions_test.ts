@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { cookieOf, form, sessionBoard, signIn } from "../helpers/session_board.ts";
+import { cookieOf, form, sessionBoard, signIn, withClock } from "../helpers/session_board.ts";
 
 /** The signed JSON inside a session cookie (`name=<value>.<signature>`). */
 function sessionValue(cookie: string): Record<string, unknown> {
@@ -13,9 +13,7 @@ function sessionValue(cookie: string): Record<string, unknown> {
 }
 
 Deno.test("two logins of the same user mint distinct cookies, each with a nonce and an issue time", async () => {
-  const realNow = Date.now;
-  Date.now = () => 1_800_000_000_000;
-  try {
+  await withClock(1_800_000_000_000, async () => {
     const { call, close } = sessionBoard();
     const first = await signIn(call);
     const second = await signIn(call);
@@ -27,61 +25,49 @@ Deno.test("two logins of the same user mint distinct cookies, each with a nonce 
     assert.equal(a.iat, 1_800_000_000_000);
     assert.deepEqual(a.user, { name: "Ada" });
     await close();
-  } finally {
-    Date.now = realNow;
-  }
+  });
 });
 
 Deno.test("maxSessionAge ends a session however often it is renewed", async () => {
-  const realNow = Date.now;
-  let now = 1_800_000_000_000;
-  Date.now = () => now;
-  try {
+  await withClock(1_800_000_000_000, async (advance) => {
     const { call, close } = sessionBoard({ sessionTtl: "1h", maxSessionAge: "2h" });
     let cookie = await signIn(call);
     // 50 minutes in: renewed for the rolling hour.
-    now += 50 * 60_000;
+    advance(50 * 60_000);
     const renewed = await call("/board/api/config", { headers: { cookie } });
     assert.equal(renewed.status, 200);
     assert.match(renewed.headers.get("set-cookie") ?? "", /Max-Age=3600;/);
     cookie = cookieOf(renewed);
     // 1 h 40 min in: renewed again, but only up to the two hours.
-    now += 50 * 60_000;
+    advance(50 * 60_000);
     const capped = await call("/board/api/config", { headers: { cookie } });
     assert.equal(capped.status, 200);
     assert.match(capped.headers.get("set-cookie") ?? "", /Max-Age=1200;/);
     cookie = cookieOf(capped);
     // 1 h 50 min in: nothing left to renew.
-    now += 10 * 60_000;
+    advance(10 * 60_000);
     const last = await call("/board/api/config", { headers: { cookie } });
     assert.equal(last.status, 200);
     assert.equal(last.headers.get("set-cookie"), null, "a renewal would not move the expiry");
-    now += 10 * 60_000;
+    advance(10 * 60_000);
     const ended = await call("/board/api/config", { headers: { cookie } });
     assert.equal(ended.status, 401, "two hours after the login, renewed or not");
     await close();
-  } finally {
-    Date.now = realNow;
-  }
+  });
 });
 
 Deno.test("maxSessionAge alone gives the cookie a fixed lifetime; a bad one throws naming it", async () => {
-  const realNow = Date.now;
-  let now = 1_800_000_000_000;
-  Date.now = () => now;
-  try {
+  await withClock(1_800_000_000_000, async (advance) => {
     const { call, close } = sessionBoard({ maxSessionAge: "1d" });
     const login = await call("/board/auth/login", form({ username: "ada", password: "lovelace" }));
     assert.match(login.headers.get("set-cookie")!, /Max-Age=86400;/);
     const cookie = cookieOf(login);
-    now += 86_400_000 - 1;
+    advance(86_400_000 - 1);
     assert.equal((await call("/board/api/config", { headers: { cookie } })).status, 200);
-    now += 1;
+    advance(1);
     assert.equal((await call("/board/api/config", { headers: { cookie } })).status, 401);
     await close();
-  } finally {
-    Date.now = realNow;
-  }
+  });
   for (const maxSessionAge of ["soon", 0, -5, true]) {
     assert.throws(
       () => sessionBoard({ maxSessionAge: maxSessionAge as string }),
