@@ -12,7 +12,8 @@ import { NONCE, secureHeaders } from "hono/secure-headers";
 import { sessionGuard } from "./auth/guard.ts";
 import { loginRoutes } from "./auth/routes.ts";
 import { sameOrigin } from "./auth/same_origin.ts";
-import type { SessionConfig } from "./auth/session.ts";
+import { createSessionRevoker } from "./auth/revocations.ts";
+import { clearSession, type SessionConfig } from "./auth/session.ts";
 import { getRequestListener } from "@hono/node-server";
 import { auditMutations } from "./api/audit_record.ts";
 import { createAuditTrail } from "./api/audit_trail.ts";
@@ -32,6 +33,7 @@ import {
   type AuthHook,
   type BoardOptions,
   type ResolvedOptions,
+  type ResolvedSessionAuth,
   resolveOptions,
 } from "./options.ts";
 import { listen, type ListenOptions } from "./listen.ts";
@@ -186,9 +188,12 @@ function securityHeaders(options: ResolvedOptions): Parameters<typeof secureHead
   };
 }
 
-function readOnlyGuard(): MiddlewareHandler {
+/** Refuses every mutation but signing out everywhere (under `sessionsPath`): it changes no job. */
+function readOnlyGuard(sessionsPath: string): MiddlewareHandler {
   return async function readOnly(c, next) {
-    if (c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.method !== "OPTIONS") {
+    const mutation = c.req.method !== "GET" && c.req.method !== "HEAD" &&
+      c.req.method !== "OPTIONS";
+    if (mutation && !c.req.path.startsWith(sessionsPath)) {
       throw new BoardError("READ_ONLY", "The board is read-only: mutations are disabled");
     }
     await next();
@@ -201,6 +206,19 @@ function hookGuard(hook: AuthHook): MiddlewareHandler<UserEnv> {
     if (answer instanceof Response) return answer;
     if (answer) c.set("user", userName(answer));
     await next();
+  };
+}
+
+/** How sessions of session login `auth` are signed and scoped. */
+function sessionConfig(auth: ResolvedSessionAuth, resolved: ResolvedOptions): SessionConfig {
+  return {
+    cookieName: auth.cookieName,
+    secret: auth.cookiePassword,
+    ttlMs: auth.sessionTtlMs,
+    maxAgeMs: auth.maxSessionAgeMs,
+    path: resolved.basePath,
+    trustProxy: resolved.trustProxy,
+    now: () => Date.now(),
   };
 }
 
@@ -228,6 +246,8 @@ export function createBoard(
   const resolved = resolveOptions(options);
   const { source: taskSource, owned } = resolveSource(source);
   const present = createPresenter(resolved);
+  const login = resolved.auth !== null && typeof resolved.auth === "object" ? resolved.auth : null;
+  const session = login && sessionConfig(login, resolved);
   const deps = {
     source: taskSource,
     options: resolved,
@@ -238,6 +258,12 @@ export function createBoard(
     latency: createLatencySampler(taskSource),
     operations: new Operations(),
     scans: new ScanSlots(),
+    sessions: session
+      ? {
+        revoker: createSessionRevoker(taskSource, session.now),
+        clear: (c: Context) => clearSession(c, session),
+      }
+      : undefined,
   };
   const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;
   const metrics = resolved.metrics
@@ -253,7 +279,7 @@ export function createBoard(
   if (metrics) api.use("*", metrics.timing);
   api.use("*", bodyLimit({ maxSize: API_BODY_LIMIT, onError: bodyTooLarge }));
   if (typeof resolved.auth === "function") api.use("*", hookGuard(resolved.auth));
-  if (resolved.readOnly) api.use("*", readOnlyGuard());
+  if (resolved.readOnly) api.use("*", readOnlyGuard(`${apiPath}/sessions/`));
   // After the read-only guard (a read-only board performs no mutation), before every other refusal.
   api.use("*", auditMutations({ trail: deps.audit, present, mountPath: apiPath }));
   api.use("*", jsonMutations());
@@ -296,22 +322,13 @@ export function createBoard(
       }),
     );
   }
-  if (resolved.auth !== null && typeof resolved.auth === "object") {
-    const session: SessionConfig = {
-      cookieName: resolved.auth.cookieName,
-      secret: resolved.auth.cookiePassword,
-      ttlMs: resolved.auth.sessionTtlMs,
-      maxAgeMs: resolved.auth.maxSessionAgeMs,
-      path: resolved.basePath,
-      trustProxy: resolved.trustProxy,
-      now: () => Date.now(),
-    };
-    app.use("*", sessionGuard(session, resolved.basePath));
+  if (login && session && deps.sessions) {
+    app.use("*", sessionGuard(session, resolved.basePath, deps.sessions.revoker));
     app.route(
       "/",
       loginRoutes({
         session,
-        authenticate: resolved.auth.authenticate,
+        authenticate: login.authenticate,
         basePath: resolved.basePath,
         title: resolved.title,
         logo: resolved.logo,

@@ -34,6 +34,8 @@ const ROUTES: readonly [method: string, path: string, action: string][] = [
   ["POST", "/workflows/:target/cancel", "workflow.cancel"],
   ["POST", "/bulk", "bulk.start"],
   ["POST", "/operations/:target/cancel", "operation.cancel"],
+  // `mine` or `all`.
+  ["POST", "/sessions/:target/revoke", "sessions.revoke"],
 ];
 
 /**

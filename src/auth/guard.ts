@@ -13,6 +13,7 @@ import {
   type SessionEnv,
   writeSession,
 } from "./session.ts";
+import type { SessionRevoker } from "./revocations.ts";
 import { type UserEnv, userName } from "./user.ts";
 
 /** The exact body of an unauthenticated API request. */
@@ -25,11 +26,13 @@ function isPublic(path: string): boolean {
 
 /**
  * Guards every route of the board. `basePath` is stripped from the request
- * path to decide what kind of route it is. Sets `sessionExp` for the routes.
+ * path to decide what kind of route it is. A session signed out everywhere
+ * (`revoker`) is no session. Sets `sessionExp` and `sessionUser` for the routes.
  */
 export function sessionGuard(
   config: SessionConfig,
   basePath: string,
+  revoker: SessionRevoker,
 ): MiddlewareHandler<SessionEnv & UserEnv> {
   const strip = basePath === "/" ? 0 : basePath.length;
   const loginPath = basePath === "/" ? "/login" : `${basePath}/login`;
@@ -38,7 +41,7 @@ export function sessionGuard(
     const path = c.req.path.slice(strip) || "/";
     if (isPublic(path)) return await next();
     const session = await readSession(c, config);
-    if (!session) {
+    if (!session || await revoker.isRevoked(userName(session.user), session.iat)) {
       // The API and the metrics answer machines: 401, never a login page.
       if (path === "/api" || path.startsWith("/api/") || path === "/metrics") {
         return c.json(UNAUTHORIZED_BODY, 401);
@@ -48,6 +51,7 @@ export function sessionGuard(
       return c.redirect(`${loginPath}?redirect=${back}`, 302);
     }
     c.set("user", userName(session.user));
+    c.set("sessionUser", session.user);
     c.set(
       "sessionExp",
       needsRenewal(session, config)

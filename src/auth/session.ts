@@ -39,11 +39,11 @@ export interface Session {
 
 /**
  * What the session guard hands the routes after it: `sessionExp`, when the
- * request's session expires (ms; null when it does not). Absent without
- * session login.
+ * request's session expires (ms; null when it does not), and `sessionUser`,
+ * the user signed into it. Absent without session login.
  */
 export interface SessionEnv {
-  Variables: { sessionExp?: number | null };
+  Variables: { sessionExp?: number | null; sessionUser?: BoardUser };
 }
 
 /** Whether the browser reached us over HTTPS (directly, or through a trusted proxy). */

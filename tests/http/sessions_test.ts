@@ -4,7 +4,18 @@
  */
 
 import assert from "node:assert/strict";
-import { cookieOf, form, sessionBoard, signIn, withClock } from "../helpers/session_board.ts";
+import { startRedis, withClient } from "../helpers/redis_server.ts";
+import {
+  cookieOf,
+  form,
+  SAME_ORIGIN,
+  sessionBoard,
+  signIn,
+  withClock,
+} from "../helpers/session_board.ts";
+import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { createRedisSource } from "../../src/source/redis/mod.ts";
+import type { TaskSource } from "../../src/source/types.ts";
 
 /** The signed JSON inside a session cookie (`name=<value>.<signature>`). */
 function sessionValue(cookie: string): Record<string, unknown> {
@@ -74,4 +85,134 @@ Deno.test("maxSessionAge alone gives the cookie a fixed lifetime; a bad one thro
       /option "auth\.maxSessionAge" must be/,
     );
   }
+});
+
+/** A same-origin JSON post of `path` with the session `cookie`. */
+function revoke(call: ReturnType<typeof sessionBoard>["call"], path: string, cookie: string) {
+  return call(path, {
+    method: "POST",
+    headers: { cookie, "content-type": "application/json", ...SAME_ORIGIN },
+  });
+}
+
+async function status(call: ReturnType<typeof sessionBoard>["call"], cookie: string) {
+  const response = await call("/board/api/config", { headers: { cookie } });
+  await response.body?.cancel();
+  return response.status;
+}
+
+/**
+ * Sign-out-everywhere on `source`, seen by a second board on the same
+ * source (another replica) at most 5 s later.
+ */
+async function signOutEverywhere(source: () => TaskSource, shared: boolean) {
+  await withClock(1_800_000_000_000, async (advance) => {
+    const store = source();
+    const here = sessionBoard({}, {}, store);
+    const there = sessionBoard({}, {}, store);
+    const laptop = await signIn(here.call);
+    const phone = await signIn(here.call);
+    const root = await signIn(here.call, "root");
+    assert.equal(await status(there.call, laptop), 200, "the other replica read the epochs");
+    advance(1000);
+
+    const mine = await revoke(here.call, "/board/api/sessions/mine/revoke", laptop);
+    assert.equal(mine.status, 200);
+    assert.deepEqual(await mine.json(), { revoked: "mine", at: 1_800_000_001_000 });
+    assert.match(mine.headers.get("set-cookie")!, /queue_board_session=;.*Max-Age=0/);
+    assert.equal(await status(here.call, laptop), 401, "this very cookie");
+    assert.equal(await status(here.call, phone), 401, "the same user's other session");
+    assert.equal(await status(here.call, root), 200, "another user's session");
+    // The other replica read the epochs 4.999 s ago, before the revocation.
+    advance(3999);
+    assert.equal(await status(there.call, phone), 200, "the other replica's epoch cache is 5 s");
+    advance(1);
+    assert.equal(await status(there.call, phone), shared ? 401 : 200, "and no more");
+    const again = await signIn(here.call);
+    assert.equal(await status(here.call, again), 200, "a new login works at once");
+
+    const forbidden = await revoke(here.call, "/board/api/sessions/all/revoke", again);
+    assert.equal(forbidden.status, 403);
+    assert.equal((await forbidden.json()).code, "FORBIDDEN");
+    assert.equal(await status(here.call, again), 200);
+    advance(1000);
+    const all = await revoke(here.call, "/board/api/sessions/all/revoke", root);
+    assert.equal(all.status, 200);
+    assert.deepEqual(await all.json(), { revoked: "all", at: 1_800_000_006_000 });
+    assert.equal(await status(here.call, again), 401, "every user's sessions");
+    assert.equal(await status(here.call, root), 401, "the admin's own too");
+    assert.equal(await status(here.call, await signIn(here.call, "root")), 200);
+
+    const trail = await (await here.call("/board/api/audit?action=sessions.revoke", {
+      headers: { cookie: await signIn(here.call) },
+    })).json();
+    assert.deepEqual(
+      trail.entries.map((e: { user: string; target: string; outcome: string }) =>
+        `${e.user} ${e.target} ${e.outcome}`
+      ),
+      ["Root all ok", "Ada all error", "Ada mine ok"],
+    );
+    await here.close();
+    await there.close();
+  });
+}
+
+Deno.test("sign out everywhere: a user's own sessions, or an admin's for all users (memory)", async () => {
+  // Two boards on one memory source are one process: the epochs live in each board.
+  await signOutEverywhere(() => createMemorySource(), false);
+});
+
+Deno.test("sign out everywhere: the epochs live in Redis, under the board's root", async () => {
+  const redis = await startRedis();
+  try {
+    await signOutEverywhere(() => createRedisSource({ url: redis.url }), true);
+    await withClient(redis.url, async (client) => {
+      // The board's own keys only (the audit trail, the revocations): no task's slot.
+      assert.deepEqual((await client.keys("*")).sort(), [
+        "taskora:board:audit",
+        "taskora:board:sessions",
+      ]);
+      // Everyone's revocation covers the user's older one: one field left.
+      assert.deepEqual({ ...await client.hGetAll("taskora:board:sessions") }, {
+        "*": "1800000006000",
+      });
+    });
+  } finally {
+    await redis.stop();
+  }
+});
+
+Deno.test("sign out everywhere is refused from another site and without a session", async () => {
+  const { call, close } = sessionBoard();
+  const cookie = await signIn(call);
+  const forged = await call("/board/api/sessions/mine/revoke", {
+    method: "POST",
+    headers: { cookie, "content-type": "application/json", origin: "https://evil.test" },
+  });
+  assert.equal(forged.status, 403);
+  assert.equal((await forged.json()).code, "CROSS_ORIGIN");
+  assert.equal(await status(call, cookie), 200);
+  const anonymous = await call("/board/api/sessions/all/revoke", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...SAME_ORIGIN },
+  });
+  assert.equal(anonymous.status, 401);
+  await anonymous.body?.cancel();
+  await close();
+});
+
+Deno.test("a read-only board still lets a user sign out everywhere: it changes no job", async () => {
+  await withClock(1_800_000_000_000, async (advance) => {
+    const { call, close } = sessionBoard({}, { readOnly: true });
+    const cookie = await signIn(call);
+    advance(1);
+    assert.equal((await revoke(call, "/board/api/sessions/mine/revoke", cookie)).status, 200);
+    assert.equal(await status(call, cookie), 401);
+    const retry = await call("/board/api/tasks/x/retry-all", {
+      method: "POST",
+      headers: { cookie: await signIn(call), "content-type": "application/json", ...SAME_ORIGIN },
+    });
+    assert.equal((await retry.json()).code, "READ_ONLY");
+    await close();
+  });
 });
