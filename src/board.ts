@@ -10,7 +10,8 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { sessionGuard } from "./auth/guard.ts";
-import { loginRoutes } from "./auth/routes.ts";
+import { createLoginThrottle } from "./auth/login_throttle.ts";
+import { loginRoutes, recordFailedLogin } from "./auth/routes.ts";
 import { sameOrigin } from "./auth/same_origin.ts";
 import { createSessionRevoker } from "./auth/revocations.ts";
 import { clearSession, type SessionConfig } from "./auth/session.ts";
@@ -61,8 +62,12 @@ export interface Board {
    * @ignore Hono's own types are documented by Hono (npm:hono).
    */
   app: Hono;
-  /** A web-standard handler serving the board under its base path (`Deno.serve(board.fetch)`). */
-  fetch: (request: Request) => Response | Promise<Response>;
+  /**
+   * A web-standard handler serving the board under its base path
+   * (`Deno.serve(board.fetch)`). `info`, the connection `Deno.serve` hands
+   * it, gives login throttling the client's address.
+   */
+  fetch: (request: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response>;
   /** A Node.js request listener (`http.createServer(board.handler)`). */
   handler: NodeHandler;
   /**
@@ -332,6 +337,12 @@ export function createBoard(
         basePath: resolved.basePath,
         title: resolved.title,
         logo: resolved.logo,
+        throttle: login.loginThrottle && createLoginThrottle(login.loginThrottle, session.now),
+        onFailedLogin: (failure) => {
+          metrics?.countLoginFailure(failure.reason);
+          // Only the attempts tried: refusals are many and cheap, and would push out the trail.
+          if (failure.reason === "invalid") recordFailedLogin(deps.audit, failure, session.now());
+        },
       }),
     );
   }
@@ -346,7 +357,9 @@ export function createBoard(
   app.all("*", routeFallback(app, { mountPath: resolved.basePath }));
 
   const root = resolved.basePath === "/" ? app : new Hono().route(resolved.basePath, app);
-  const fetch = (request: Request) => root.fetch(request);
+  // The connection goes on as Hono's env: the socket address for login throttling (Deno's
+  // ServeHandlerInfo, or @hono/node-server's bindings through `handler`).
+  const fetch = (request: Request, info?: unknown) => root.fetch(request, info);
 
   return {
     app,

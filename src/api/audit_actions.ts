@@ -49,10 +49,14 @@ export const BULK_FINISH_ACTIONS: readonly string[] = [
   "bulk.delete",
 ];
 
+/** A failed sign-in (recorded by the login route, not by a route under `/api`). */
+export const LOGIN_ACTION = "auth.login";
+
 /** Every action name, for the Activity page's filter. */
 export const AUDIT_ACTIONS: readonly string[] = [
   ...ROUTES.map(([, , action]) => action),
   ...BULK_FINISH_ACTIONS,
+  LOGIN_ACTION,
 ];
 
 const PATTERNS = ROUTES.map(([method, path, action]) => ({

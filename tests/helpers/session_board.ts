@@ -40,8 +40,15 @@ export function sessionBoard(
     },
     ...options,
   });
-  const call = (path: string, init: RequestInit & { url?: string } = {}) =>
-    Promise.resolve(board.fetch(new Request(init.url ?? `http://board.test${path}`, init)));
+  /** Fetches `path`; `address` is the client's socket address, as `Deno.serve` hands it. */
+  const call = (path: string, init: RequestInit & { url?: string; address?: string } = {}) =>
+    Promise.resolve(board.fetch(
+      new Request(init.url ?? `http://board.test${path}`, init),
+      init.address === undefined ? undefined : {
+        remoteAddr: { transport: "tcp", hostname: init.address, port: 40000 },
+        completed: Promise.resolve(),
+      },
+    ));
   return {
     board,
     call,
