@@ -39,11 +39,17 @@ export interface Session {
 
 /**
  * What the session guard hands the routes after it: `sessionExp`, when the
- * request's session expires (ms; null when it does not), and `sessionUser`,
- * the user signed into it. Absent without session login.
+ * request's session expires (ms; null when it does not), `sessionUser`, the
+ * user signed into it, and `sessionRevoked`, whether it has been signed out
+ * everywhere since (for a long answer: the event stream). Absent without
+ * session login.
  */
 export interface SessionEnv {
-  Variables: { sessionExp?: number | null; sessionUser?: BoardUser };
+  Variables: {
+    sessionExp?: number | null;
+    sessionUser?: BoardUser;
+    sessionRevoked?: () => Promise<boolean>;
+  };
 }
 
 /** Whether the browser reached us over HTTPS (directly, or through a trusted proxy). */

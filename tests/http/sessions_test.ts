@@ -4,6 +4,7 @@
  */
 
 import assert from "node:assert/strict";
+import { isEvent, openStream } from "../events/sse_client.ts";
 import { startRedis, withClient } from "../helpers/redis_server.ts";
 import {
   cookieOf,
@@ -215,4 +216,65 @@ Deno.test("a read-only board still lets a user sign out everywhere: it changes n
     assert.equal((await retry.json()).code, "READ_ONLY");
     await close();
   });
+});
+
+Deno.test("signing out everywhere ends the user's open event streams at their next frame", async () => {
+  const source = createMemorySource();
+  const { board, call, close } = sessionBoard({}, {}, source);
+  await withClock(1_800_000_000_000, async (advance) => {
+    const cookie = await signIn(call);
+    const stream = await openStream(board.fetch, "http://board.test/board/api/events", {
+      headers: { cookie },
+    });
+    try {
+      source.store.emit("mail", "active", "m1");
+      await stream.waitFor(isEvent("job:active", (d) => d.id === "m1"), 1000);
+      advance(1000);
+      assert.equal((await revoke(call, "/board/api/sessions/mine/revoke", cookie)).status, 200);
+      source.store.emit("mail", "active", "m2");
+      const outcome = await Promise.race([
+        stream.ended.then(() => "ended"),
+        stream.waitFor(isEvent("job:active", (d) => d.id === "m2"), 5000).then(
+          () => "m2 reached the signed-out browser",
+          () => "still open",
+        ),
+      ]);
+      assert.equal(outcome, "ended");
+    } finally {
+      await stream.close();
+    }
+  });
+  await close();
+});
+
+Deno.test("Redis down under session login: the API is 503, the page shell is served, and both recover", async () => {
+  const redis = await startRedis();
+  const source = createRedisSource({ url: redis.url });
+  const { call, close } = sessionBoard({}, {}, source);
+  try {
+    const cookie = await signIn(call);
+    await redis.stop();
+    // Past the 5 s the board trusts its copy of the revocations: it must ask Redis again.
+    await withClock(Date.now() + 6000, async () => {
+      const api = await call("/board/api/config", { headers: { cookie } });
+      assert.equal(api.status, 503);
+      assert.equal((await api.json()).code, "STORE_UNAVAILABLE");
+      const page = await call("/board/", { headers: { cookie } });
+      assert.equal(page.status, 200);
+      await page.body?.cancel();
+    });
+    await redis.start();
+    // Past the copy's 5 s again, so each try asks Redis, until it answers.
+    let answer = 0;
+    for (let attempt = 0; attempt < 40 && answer !== 200; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await withClock(Date.now() + 12_000, async () => {
+        answer = await status(call, cookie);
+      });
+    }
+    assert.equal(answer, 200, "recovered by itself");
+  } finally {
+    await close();
+    await redis.stop();
+  }
 });
