@@ -59,6 +59,7 @@ export type {
   BoardOptions,
   BoardUser,
   Formatters,
+  LoginThrottleOptions,
   SessionAuthOptions,
 } from "./src/options.ts";
 export { BoardOptionsError } from "./src/options.ts";

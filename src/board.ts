@@ -10,10 +10,12 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { sessionGuard } from "./auth/guard.ts";
-import { loginRoutes } from "./auth/routes.ts";
+import { createLoginThrottle } from "./auth/login_throttle.ts";
+import { loginRoutes, recordFailedLogin } from "./auth/routes.ts";
 import { sameOrigin } from "./auth/same_origin.ts";
 import { allowedHosts } from "./auth/allowed_hosts.ts";
-import type { SessionConfig } from "./auth/session.ts";
+import { createSessionRevoker } from "./auth/revocations.ts";
+import { clearSession, type SessionConfig } from "./auth/session.ts";
 import { getRequestListener } from "@hono/node-server";
 import { auditMutations } from "./api/audit_record.ts";
 import { createAuditTrail } from "./api/audit_trail.ts";
@@ -33,6 +35,7 @@ import {
   type AuthHook,
   type BoardOptions,
   type ResolvedOptions,
+  type ResolvedSessionAuth,
   resolveOptions,
 } from "./options.ts";
 import { type BoardServer, listen, type ListenOptions } from "./listen.ts";
@@ -61,8 +64,12 @@ export interface Board {
    * @ignore Hono's own types are documented by Hono (npm:hono).
    */
   app: Hono;
-  /** A web-standard handler serving the board under its base path (`Deno.serve(board.fetch)`). */
-  fetch: (request: Request) => Response | Promise<Response>;
+  /**
+   * A web-standard handler serving the board under its base path
+   * (`Deno.serve(board.fetch)`). `info`, the connection `Deno.serve` hands
+   * it, gives login throttling the client's address.
+   */
+  fetch: (request: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response>;
   /** A Node.js request listener (`http.createServer(board.handler)`). */
   handler: NodeHandler;
   /**
@@ -203,9 +210,12 @@ function securityHeaders(options: ResolvedOptions): Parameters<typeof secureHead
   };
 }
 
-function readOnlyGuard(): MiddlewareHandler {
+/** Refuses every mutation but signing out everywhere (under `sessionsPath`): it changes no job. */
+function readOnlyGuard(sessionsPath: string): MiddlewareHandler {
   return async function readOnly(c, next) {
-    if (c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.method !== "OPTIONS") {
+    const mutation = c.req.method !== "GET" && c.req.method !== "HEAD" &&
+      c.req.method !== "OPTIONS";
+    if (mutation && !c.req.path.startsWith(sessionsPath)) {
       throw new BoardError("READ_ONLY", "The board is read-only: mutations are disabled");
     }
     await next();
@@ -218,6 +228,19 @@ function hookGuard(hook: AuthHook): MiddlewareHandler<UserEnv> {
     if (answer instanceof Response) return answer;
     if (answer) c.set("user", userName(answer));
     await next();
+  };
+}
+
+/** How sessions of session login `auth` are signed and scoped. */
+function sessionConfig(auth: ResolvedSessionAuth, resolved: ResolvedOptions): SessionConfig {
+  return {
+    cookieName: auth.cookieName,
+    secret: auth.cookiePassword,
+    ttlMs: auth.sessionTtlMs,
+    maxAgeMs: auth.maxSessionAgeMs,
+    path: resolved.basePath,
+    trustProxy: resolved.trustProxy,
+    now: () => Date.now(),
   };
 }
 
@@ -245,6 +268,8 @@ export function createBoard(
   const resolved = resolveOptions(options);
   const { source: taskSource, owned } = resolveSource(source);
   const present = createPresenter(resolved);
+  const login = resolved.auth !== null && typeof resolved.auth === "object" ? resolved.auth : null;
+  const session = login && sessionConfig(login, resolved);
   const deps = {
     source: taskSource,
     options: resolved,
@@ -255,6 +280,12 @@ export function createBoard(
     latency: createLatencySampler(taskSource),
     operations: new Operations(),
     scans: new ScanSlots(),
+    sessions: session
+      ? {
+        revoker: createSessionRevoker(taskSource, session.now),
+        clear: (c: Context) => clearSession(c, session),
+      }
+      : undefined,
   };
   const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;
   const metrics = resolved.metrics
@@ -270,7 +301,7 @@ export function createBoard(
   if (metrics) api.use("*", metrics.timing);
   api.use("*", bodyLimit({ maxSize: API_BODY_LIMIT, onError: bodyTooLarge }));
   if (typeof resolved.auth === "function") api.use("*", hookGuard(resolved.auth));
-  if (resolved.readOnly) api.use("*", readOnlyGuard());
+  if (resolved.readOnly) api.use("*", readOnlyGuard(`${apiPath}/sessions/`));
   // After the read-only guard (a read-only board performs no mutation), before every other refusal.
   api.use("*", auditMutations({ trail: deps.audit, present, mountPath: apiPath }));
   api.use("*", jsonMutations());
@@ -319,26 +350,25 @@ export function createBoard(
       }),
     );
   }
-  if (resolved.auth !== null && typeof resolved.auth === "object") {
-    const session: SessionConfig = {
-      cookieName: resolved.auth.cookieName,
-      secret: resolved.auth.cookiePassword,
-      ttlMs: resolved.auth.sessionTtlMs,
-      path: resolved.basePath,
-      trustProxy: resolved.trustProxy,
-    };
+  if (login && session && deps.sessions) {
     // Everything the session guards (the UI, the metrics) but the public, immutable assets.
     const assetsPath = resolved.basePath === "/" ? "/assets/" : `${resolved.basePath}/assets/`;
     app.use("*", noStore({ except: (c) => c.req.path.startsWith(assetsPath) }));
-    app.use("*", sessionGuard(session, resolved.basePath));
+    app.use("*", sessionGuard(session, resolved.basePath, deps.sessions.revoker));
     app.route(
       "/",
       loginRoutes({
         session,
-        authenticate: resolved.auth.authenticate,
+        authenticate: login.authenticate,
         basePath: resolved.basePath,
         title: resolved.title,
         logo: resolved.logo,
+        throttle: login.loginThrottle && createLoginThrottle(login.loginThrottle, session.now),
+        onFailedLogin: (failure) => {
+          metrics?.countLoginFailure(failure.reason);
+          // Only the attempts tried: refusals are many and cheap, and would push out the trail.
+          if (failure.reason === "invalid") recordFailedLogin(deps.audit, failure, session.now());
+        },
       }),
     );
   }
@@ -353,7 +383,9 @@ export function createBoard(
   app.all("*", routeFallback(app, { mountPath: resolved.basePath }));
 
   const root = resolved.basePath === "/" ? app : new Hono().route(resolved.basePath, app);
-  const fetch = (request: Request) => root.fetch(request);
+  // The connection goes on as Hono's env: the socket address for login throttling (Deno's
+  // ServeHandlerInfo, or @hono/node-server's bindings through `handler`).
+  const fetch = (request: Request, info?: unknown) => root.fetch(request, info);
 
   return {
     app,

@@ -10,7 +10,7 @@ import type { ErrorBody, ErrorCode } from "./contract/errors.ts";
 
 export type { ErrorBody, ErrorCode };
 
-const STATUS: Record<ErrorCode, 400 | 403 | 404 | 405 | 409 | 500 | 503 | 504> = {
+const STATUS: Record<ErrorCode, 400 | 403 | 404 | 405 | 409 | 429 | 500 | 503 | 504> = {
   INVALID_PARAM: 400,
   TASK_NOT_FOUND: 404,
   JOB_NOT_FOUND: 404,
@@ -20,6 +20,8 @@ const STATUS: Record<ErrorCode, 400 | 403 | 404 | 405 | 409 | 500 | 503 | 504> =
   READ_ONLY: 403,
   CROSS_ORIGIN: 403,
   HOST_NOT_ALLOWED: 403,
+  FORBIDDEN: 403,
+  TOO_MANY_ATTEMPTS: 429,
   STORE_UNAVAILABLE: 503,
   OUTCOME_UNKNOWN: 504,
   INCOMPATIBLE_STORE: 503,
@@ -34,7 +36,7 @@ const STATUS: Record<ErrorCode, 400 | 403 | 404 | 405 | 409 | 500 | 503 | 504> =
 export const ERROR_CODES = Object.keys(STATUS) as [ErrorCode, ...ErrorCode[]];
 
 /** The HTTP status a catalogue code is answered with. */
-export function statusOf(code: ErrorCode): 400 | 403 | 404 | 405 | 409 | 500 | 503 | 504 {
+export function statusOf(code: ErrorCode): 400 | 403 | 404 | 405 | 409 | 429 | 500 | 503 | 504 {
   return STATUS[code];
 }
 
@@ -43,7 +45,7 @@ export class BoardError extends Error {
   /** The catalogue code. */
   readonly code: ErrorCode;
   /** The HTTP status it maps to. */
-  readonly status: 400 | 403 | 404 | 405 | 409 | 500 | 503 | 504;
+  readonly status: 400 | 403 | 404 | 405 | 409 | 429 | 500 | 503 | 504;
   /** The request parameter or body field at fault (`INVALID_PARAM`), for clients to point at. */
   readonly param?: string;
   /** How many jobs an action on many jobs had acted on when it stopped part way. */
@@ -111,7 +113,7 @@ export function invalidParam(name: string, reason: string): BoardError {
 
 /** The JSON body and status an error is answered with. */
 export function errorBody(error: unknown): {
-  status: 400 | 403 | 404 | 405 | 409 | 500 | 503 | 504;
+  status: 400 | 403 | 404 | 405 | 409 | 429 | 500 | 503 | 504;
   body: ErrorBody;
 } {
   if (error instanceof BoardError) {

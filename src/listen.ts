@@ -108,6 +108,8 @@ export function startLine(
     ? "login off"
     : typeof options.auth === "function"
     ? "auth hook on"
+    : options.auth.sessionTtlMs === null && options.auth.maxSessionAgeMs === null
+    ? "login on (a copied session cookie never expires: set sessionTtl)"
     : "login on";
   const keys = options.redact.length;
   const exposure = [

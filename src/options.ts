@@ -30,6 +30,35 @@ export interface SessionAuthOptions {
   cookieName?: string;
   /** `false` (default) or a duration (`"30s" | "5m" | "2h" | "1d"` or ms) for rolling expiry. */
   sessionTtl?: false | string | number;
+  /**
+   * A duration after which a session ends however often it was renewed
+   * (default none: with `sessionTtl` false too, a copied cookie never expires).
+   */
+  maxSessionAge?: string | number;
+  /**
+   * Login throttling, on by default: after `attempts` failed sign-ins of one
+   * username (default 5), or `addressAttempts` from one client address
+   * (default 20), each further attempt waits `delay` (default `"1s"`),
+   * doubled per failure up to `maxDelay` (default `"15m"`; 429 with
+   * Retry-After meanwhile). At most `maxEntries` usernames and addresses are
+   * tracked (default 10,000; the least recently failed go first). `false`
+   * turns it off, for a host that throttles logins itself.
+   */
+  loginThrottle?: false | LoginThrottleOptions;
+}
+
+/** The limits of login throttling (see {@link SessionAuthOptions.loginThrottle}). */
+export interface LoginThrottleOptions {
+  /** Failed sign-ins of one username before a delay (default 5). */
+  attempts?: number;
+  /** Failed sign-ins from one client address before a delay (default 20). */
+  addressAttempts?: number;
+  /** The first delay (default `"1s"`), doubled per further failure. */
+  delay?: string | number;
+  /** The longest delay (default `"15m"`, at most a day); also how long a quiet key is remembered. */
+  maxDelay?: string | number;
+  /** Usernames and addresses tracked at most (default 10,000). */
+  maxEntries?: number;
 }
 
 /**
@@ -83,7 +112,9 @@ export interface BoardOptions {
   /**
    * Trust `X-Forwarded-Proto` from a TLS-terminating proxy when deciding
    * whether the session cookie is `Secure` (default false: only set it when
-   * the board itself sees HTTPS). Turn on only behind a proxy that sets it.
+   * the board itself sees HTTPS), and the last `X-Forwarded-For` entry as
+   * the client's address for login throttling. Turn on only behind a proxy
+   * that sets them.
    */
   trustProxy?: boolean;
   /**
@@ -123,6 +154,19 @@ export interface ResolvedSessionAuth {
   cookieName: string;
   /** Rolling lifetime in ms, or null for no server-side expiry. */
   sessionTtlMs: number | null;
+  /** Absolute lifetime in ms from the login, or null for none. */
+  maxSessionAgeMs: number | null;
+  /** null when turned off. */
+  loginThrottle: ResolvedLoginThrottle | null;
+}
+
+/** Login throttling after validation. */
+export interface ResolvedLoginThrottle {
+  attempts: number;
+  addressAttempts: number;
+  delayMs: number;
+  maxDelayMs: number;
+  maxEntries: number;
 }
 
 /** Options after validation, with defaults filled in. */
@@ -169,6 +213,69 @@ const KNOWN_OPTIONS = [
 ];
 
 const THEMES = ["light", "dark", "auto"] as const;
+
+const SESSION_AUTH_KEYS = [
+  "cookiePassword",
+  "authenticate",
+  "cookieName",
+  "sessionTtl",
+  "maxSessionAge",
+  "loginThrottle",
+];
+
+const DAY_MS = 86_400_000;
+
+/** A whole number from `min` to `max` (or `fallback` when absent) for option `name`. */
+function wholeNumber(name: string, value: unknown, fallback: number, min: number, max: number) {
+  const n = value ?? fallback;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < min || n > max) {
+    throw new BoardOptionsError(name, `a whole number from ${min} to ${max}`, n);
+  }
+  return n;
+}
+
+/** A duration from 1 ms to a day (or `fallback` when absent) for option `name`. */
+function durationMs(name: string, value: unknown, fallback: number): number {
+  const ms = value === undefined ? fallback : parseDuration(value);
+  if (ms === null || ms < 1 || ms > DAY_MS) {
+    throw new BoardOptionsError(
+      name,
+      'a duration from 1 ms to a day, like "1s", "15m" or ms',
+      value,
+    );
+  }
+  return ms;
+}
+
+function checkLoginThrottle(throttle: unknown): ResolvedLoginThrottle | null {
+  if (throttle === false) return null;
+  const name = "auth.loginThrottle";
+  if (throttle !== undefined && (throttle === null || typeof throttle !== "object")) {
+    throw new BoardOptionsError(
+      name,
+      "false or { attempts?, addressAttempts?, delay?, maxDelay?, maxEntries? }",
+      throttle,
+    );
+  }
+  const given = (throttle ?? {}) as LoginThrottleOptions;
+  for (const key of Object.keys(given)) {
+    if (!["attempts", "addressAttempts", "delay", "maxDelay", "maxEntries"].includes(key)) {
+      throw new BoardOptionsError(`${name}.${key}`, "absent", key);
+    }
+  }
+  const delayMs = durationMs(`${name}.delay`, given.delay, 1000);
+  const maxDelayMs = durationMs(`${name}.maxDelay`, given.maxDelay, 15 * 60_000);
+  if (maxDelayMs < delayMs) {
+    throw new BoardOptionsError(`${name}.maxDelay`, "at least the delay", given.maxDelay);
+  }
+  return {
+    attempts: wholeNumber(`${name}.attempts`, given.attempts, 5, 1, 1000),
+    addressAttempts: wholeNumber(`${name}.addressAttempts`, given.addressAttempts, 20, 1, 100_000),
+    delayMs,
+    maxDelayMs,
+    maxEntries: wholeNumber(`${name}.maxEntries`, given.maxEntries, 10_000, 100, 1_000_000),
+  };
+}
 
 /** Thrown by {@link resolveOptions} for an option that is not allowed. */
 export class BoardOptionsError extends TypeError {
@@ -255,7 +362,8 @@ function checkAuth(auth: unknown): ResolvedSessionAuth | AuthHook | null {
     }
     return auth as AuthHook;
   }
-  const allowed = "a hook function or { cookiePassword, authenticate, cookieName?, sessionTtl? }";
+  const allowed =
+    "a hook function or { cookiePassword, authenticate, cookieName?, sessionTtl?, maxSessionAge?, loginThrottle? }";
   if (typeof auth !== "object") throw new BoardOptionsError("auth", allowed, auth);
   const session = auth as Partial<SessionAuthOptions>;
   if (typeof session.authenticate !== "function") {
@@ -281,11 +389,21 @@ function checkAuth(auth: unknown): ResolvedSessionAuth | AuthHook | null {
       ttl,
     );
   }
+  const maxSessionAgeMs = session.maxSessionAge === undefined
+    ? null
+    : parseDuration(session.maxSessionAge);
+  if (maxSessionAgeMs === 0 || (session.maxSessionAge !== undefined && maxSessionAgeMs === null)) {
+    throw new BoardOptionsError(
+      "auth.maxSessionAge",
+      'a duration like "12h", "7d" or a number of ms',
+      session.maxSessionAge,
+    );
+  }
   for (const key of Object.keys(session)) {
-    if (!["cookiePassword", "authenticate", "cookieName", "sessionTtl"].includes(key)) {
+    if (!SESSION_AUTH_KEYS.includes(key)) {
       throw new BoardOptionsError(
         `auth.${key}`,
-        "absent: session auth takes cookiePassword, authenticate, cookieName and sessionTtl",
+        `absent: session auth takes ${SESSION_AUTH_KEYS.join(", ")}`,
         key,
       );
     }
@@ -295,6 +413,8 @@ function checkAuth(auth: unknown): ResolvedSessionAuth | AuthHook | null {
     authenticate: session.authenticate,
     cookieName,
     sessionTtlMs,
+    maxSessionAgeMs,
+    loginThrottle: checkLoginThrottle(session.loginThrottle),
   };
 }
 

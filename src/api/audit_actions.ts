@@ -34,6 +34,8 @@ const ROUTES: readonly [method: string, path: string, action: string][] = [
   ["POST", "/workflows/:target/cancel", "workflow.cancel"],
   ["POST", "/bulk", "bulk.start"],
   ["POST", "/operations/:target/cancel", "operation.cancel"],
+  // `mine` or `all`.
+  ["POST", "/sessions/:target/revoke", "sessions.revoke"],
 ];
 
 /**
@@ -47,10 +49,14 @@ export const BULK_FINISH_ACTIONS: readonly string[] = [
   "bulk.delete",
 ];
 
+/** A failed sign-in (recorded by the login route, not by a route under `/api`). */
+export const LOGIN_ACTION = "auth.login";
+
 /** Every action name, for the Activity page's filter. */
 export const AUDIT_ACTIONS: readonly string[] = [
   ...ROUTES.map(([, , action]) => action),
   ...BULK_FINISH_ACTIONS,
+  LOGIN_ACTION,
 ];
 
 const PATTERNS = ROUTES.map(([method, path, action]) => ({

@@ -5,6 +5,8 @@
  * @module
  */
 
+import type { Context } from "hono";
+import type { SessionRevoker } from "../auth/revocations.ts";
 import type { AuditTrail } from "./audit_trail.ts";
 import type { LatencySampler } from "./latency_sampler.ts";
 import type { Operations } from "./operations.ts";
@@ -31,4 +33,6 @@ export interface ApiDeps {
   operations: Operations;
   /** The board's slots for scans: searches and filter counts. */
   scans: ScanSlots;
+  /** Under session login: its revocations, and how to clear the request's cookie (`/sessions`). */
+  sessions?: { revoker: SessionRevoker; clear: (c: Context) => void };
 }

@@ -81,9 +81,18 @@ export function eventRoutes({ events }: Pick<ApiDeps, "events">) {
         signal.removeEventListener("abort", leave);
         clearTimeout(expiry);
       });
+      // Signed out everywhere: the stream ends at its next frame (the check is cached, ≤ 5 s).
+      // A store that cannot answer keeps the stream (its frames say the store is down); the
+      // reconnect meets the guard.
+      const sessionRevoked = c.get("sessionRevoked");
+      const revoked = sessionRevoked && (() => sessionRevoked().catch(() => false));
       return {
         next: async () => {
           const frames = await client.next();
+          if (frames !== null && await revoked?.()) {
+            leave();
+            return null;
+          }
           return frames === null ? null : joinFrames(frames);
         },
         cancel: leave,

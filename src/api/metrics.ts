@@ -34,6 +34,8 @@ export interface BoardMetrics {
   timing: MiddlewareHandler;
   /** Counts an error the board answered with, when the store caused it. */
   countError(error: unknown): void;
+  /** Counts a failed sign-in: wrong credentials (`invalid`) or refused by the throttle. */
+  countLoginFailure(reason: "invalid" | "throttled"): void;
   /** The exposition text of a scrape and its content type. */
   scrape(): Promise<{ text: string; contentType: string }>;
 }
@@ -94,6 +96,13 @@ export function createBoardMetrics(
     help:
       "Requests this board answered with a store error (503 STORE_UNAVAILABLE, 504 OUTCOME_UNKNOWN).",
     labelNames: ["code"],
+    registers,
+  });
+  const loginFailures = new Counter({
+    name: "queue_board_login_failures_total",
+    help: "Failed sign-ins on this board: wrong credentials (invalid), or refused by the " +
+      "login throttle (throttled).",
+    labelNames: ["reason"],
     registers,
   });
   const duration = new Histogram({
@@ -159,6 +168,7 @@ export function createBoardMetrics(
       }
     },
     countError,
+    countLoginFailure: (reason) => loginFailures.inc({ reason }),
     scrape() {
       // Reading and rendering share one registry: a scrape during another waits for its answer.
       inflight ??= (async () => {

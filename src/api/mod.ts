@@ -24,6 +24,7 @@ import { apiRouter } from "./openapi.ts";
 import { documentRoutes } from "./openapi_document.ts";
 import { overviewRoutes } from "./overview.ts";
 import { scheduleRoutes } from "./schedules.ts";
+import { sessionRoutes } from "./sessions.ts";
 import { taskRoutes } from "./tasks.ts";
 import { throughputRoutes } from "./throughput.ts";
 import { workflowRoutes } from "./workflows.ts";
@@ -51,6 +52,7 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", migrationLockRoutes(deps))
     .route("/", livenessRoutes(deps))
     .route("/", auditRoutes(deps))
-    .route("/", bulkRoutes(deps));
+    .route("/", bulkRoutes(deps))
+    .route("/", sessionRoutes(deps));
   return api.route("/", documentRoutes(api, deps.options));
 }

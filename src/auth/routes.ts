@@ -1,15 +1,30 @@
 /**
- * The login flow: `GET /login`, `POST /auth/login`, `POST /auth/logout`.
+ * The login flow: `GET /login`, `POST /auth/login` (throttled, see
+ * `login_throttle.ts`), `POST /auth/logout`.
  *
  * @module
  */
 
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import type { AuditRecord } from "../contract/audit.ts";
+import { LOGIN_ACTION } from "../api/audit_actions.ts";
+import type { AuditTrail } from "../api/audit_trail.ts";
 import type { BoardUser, SessionAuthOptions } from "../options.ts";
+import { clientAddress } from "./client_address.ts";
+import type { LoginThrottle } from "./login_throttle.ts";
 import { renderLoginPage } from "./login_page.ts";
 import { safeRedirect } from "./redirect.ts";
 import { clearSession, type SessionConfig, writeSession } from "./session.ts";
+
+/** A sign-in that did not happen: wrong credentials, or refused by the throttle. */
+export interface FailedLogin {
+  /** The username tried (never the password). */
+  username: string;
+  /** The client's address, when known. */
+  address: string | null;
+  reason: "invalid" | "throttled";
+}
 
 /** What the login routes need. */
 export interface LoginConfig {
@@ -18,17 +33,42 @@ export interface LoginConfig {
   basePath: string;
   title: string;
   logo: string | null;
+  /** The board's login throttle; null when turned off. */
+  throttle: LoginThrottle | null;
+  /** Told of every failed sign-in (metrics, the audit trail). */
+  onFailedLogin: (failure: FailedLogin) => void;
 }
 
 /** The one message a failed sign-in gets, whatever failed. */
 export const LOGIN_FAILED = "Invalid username or password";
 const LOGIN_INCOMPLETE = "Enter a username and a password";
+const LOGIN_THROTTLED = "Too many failed sign-ins: try again in";
 const LOGIN_BODY_LIMIT = 16 * 1024;
 
 interface Credentials {
   username: unknown;
   password: unknown;
   redirect: unknown;
+}
+
+/** Writes a failed sign-in to the audit trail: who was tried, from where; never the password. */
+export function recordFailedLogin(trail: AuditTrail, failure: FailedLogin, at: number): void {
+  const username = failure.username.slice(0, 200);
+  const record: AuditRecord = {
+    at,
+    user: username,
+    action: LOGIN_ACTION,
+    target: username,
+    task: null,
+    count: null,
+    outcome: "error",
+    status: 401,
+    code: "UNAUTHORIZED",
+    detail: `${LOGIN_FAILED}${failure.address === null ? "" : ` (from ${failure.address})`}`,
+  };
+  trail.append(record).catch((error) =>
+    console.error("queue-board: cannot record the failed sign-in", record, error)
+  );
 }
 
 function prefixed(basePath: string, path: string): string {
@@ -54,7 +94,12 @@ function asUser(user: unknown): BoardUser | null {
 export function loginRoutes(config: LoginConfig): Hono {
   const action = prefixed(config.basePath, "/auth/login");
 
-  function page(c: Context, redirect: unknown, error: string | null, status: 200 | 400 | 401) {
+  function page(
+    c: Context,
+    redirect: unknown,
+    error: string | null,
+    status: 200 | 400 | 401 | 429,
+  ) {
     c.header("Cache-Control", "no-store");
     return c.html(
       renderLoginPage({
@@ -89,6 +134,20 @@ export function loginRoutes(config: LoginConfig): Hono {
             }, 400)
             : page(c, redirect, LOGIN_INCOMPLETE, 400);
         }
+        const attempt = {
+          username: body.username,
+          address: clientAddress(c, config.session.trustProxy),
+        };
+        const wait = config.throttle?.wait(attempt) ?? 0;
+        if (wait > 0) {
+          config.onFailedLogin({ ...attempt, reason: "throttled" });
+          const seconds = Math.ceil(wait / 1000);
+          const message = `${LOGIN_THROTTLED} ${seconds} s`;
+          c.header("Retry-After", String(seconds));
+          return json
+            ? c.json({ error: message, code: "TOO_MANY_ATTEMPTS" }, 429)
+            : page(c, redirect, message, 429);
+        }
         let user: BoardUser | null = null;
         try {
           user = asUser(
@@ -101,10 +160,13 @@ export function loginRoutes(config: LoginConfig): Hono {
           user = null;
         }
         if (!user) {
+          config.throttle?.fail(attempt);
+          config.onFailedLogin({ ...attempt, reason: "invalid" });
           return json
             ? c.json({ error: LOGIN_FAILED, code: "UNAUTHORIZED" }, 401)
             : page(c, redirect, LOGIN_FAILED, 401);
         }
+        config.throttle?.succeed(attempt);
         await writeSession(c, config.session, user);
         return c.redirect(safeRedirect(redirect, config.basePath), 303);
       },

@@ -14,6 +14,8 @@
  */
 
 import type { AttemptHistory, AttemptRecord } from "../contract/attempts.ts";
+import type { SessionRevocations } from "./session_revocations.ts";
+export type { SessionRevocations };
 import type {
   AuditEntry,
   AuditOutcome,
@@ -608,6 +610,14 @@ export interface TaskSource {
   appendAudit?(record: AuditRecord, maxEntries: number): Promise<AuditEntry>;
   /** A page of the audit trail, newest first, filtered; bounded per call (see {@link AuditPage}). */
   listAudit?(query: AuditQuery): Promise<AuditPage>;
+  /**
+   * The session revocations every board on the store shares (see
+   * `session_revocations.ts`). Sources with no shared store leave it (and
+   * {@link revokeSessions}) out: the board then keeps them in its memory.
+   */
+  getSessionRevocations?(): Promise<SessionRevocations>;
+  /** Revokes `user`'s sessions (everyone's when null) signed in before `at` (ms). */
+  revokeSessions?(user: string | null, at: number): Promise<void>;
   /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
   getSchedulerLeadership?(): Promise<SchedulerLeadership>;
 }

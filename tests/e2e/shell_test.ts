@@ -185,7 +185,7 @@ browserTest("signing in opens the page asked for; signing out ends the session",
   await withBoard({ auth }, async ({ page, root }) => {
     await signIn(page, root, "dlq");
     await page.locator(".page-title").filter({ hasText: "Dead-letter queue" }).waitFor();
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.waitForURL("**/board/login**");
     const api = await page.request.get(`${root}api/overview`);
     assert.equal(api.status(), 401);

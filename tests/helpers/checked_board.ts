@@ -83,8 +83,8 @@ export function createBoard(...args: Parameters<typeof createUncheckedBoard>): B
   const apiPath = `${base === "/" ? "" : base}/api`;
   return {
     ...board,
-    async fetch(request) {
-      const response = await board.fetch(request);
+    async fetch(request, info) {
+      const response = await board.fetch(request, info);
       const { pathname } = new URL(request.url);
       if (!pathname.startsWith(`${apiPath}/`)) return response;
       const route = routeOf(request.method, pathname.slice(apiPath.length));

@@ -5,56 +5,15 @@
 
 import assert from "node:assert/strict";
 import { createBoard } from "../helpers/checked_board.ts";
-import type { BoardOptions } from "../../src/options.ts";
+import {
+  cookieOf,
+  form,
+  SAME_ORIGIN,
+  SECRET,
+  sessionBoard,
+  signIn,
+} from "../helpers/session_board.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
-
-const SECRET = "a-cookie-secret-of-at-least-32-chars!";
-
-function sessionBoard(
-  auth: Partial<NonNullable<BoardOptions["auth"]>> = {},
-  options: BoardOptions = {},
-) {
-  const source = createMemorySource();
-  const board = createBoard(source, {
-    title: "Ops <board>",
-    auth: {
-      cookiePassword: SECRET,
-      authenticate: ({ username, password }) =>
-        username === "ada" && password === "lovelace" ? { name: "Ada" } : null,
-      ...auth,
-    },
-    ...options,
-  });
-  const call = (path: string, init: RequestInit & { url?: string } = {}) =>
-    Promise.resolve(board.fetch(new Request(init.url ?? `http://board.test${path}`, init)));
-  return { board, call, close: () => source.close() };
-}
-
-/** What a browser sends for the board's own form. */
-const SAME_ORIGIN = { origin: "http://board.test", "sec-fetch-site": "same-origin" };
-
-function form(
-  fields: Record<string, string>,
-  from: Record<string, string> = SAME_ORIGIN,
-): { method: string; headers: Record<string, string>; body: string } {
-  return {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", ...from },
-    body: new URLSearchParams(fields).toString(),
-  };
-}
-
-function cookieOf(response: Response): string {
-  const header = response.headers.get("set-cookie");
-  assert.ok(header, "a Set-Cookie header");
-  return header.split(";")[0];
-}
-
-async function signIn(call: ReturnType<typeof sessionBoard>["call"]): Promise<string> {
-  const response = await call("/board/auth/login", form({ username: "ada", password: "lovelace" }));
-  assert.equal(response.status, 303);
-  return cookieOf(response);
-}
 
 Deno.test("GET /login serves a form that works without JavaScript, title escaped", async () => {
   const { call, close } = sessionBoard();

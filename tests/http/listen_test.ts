@@ -24,10 +24,25 @@ Deno.test("startLine() says the URL, mutations, login and redaction, then the de
       "(mutations on, login off, redaction off; memory demo)",
   );
   assert.equal(
-    line("::1", { basePath: "/", readOnly: true, auth: session, redact: ["password"] }),
+    line("::1", {
+      basePath: "/",
+      readOnly: true,
+      auth: { ...session, sessionTtl: "8h" },
+      redact: ["password"],
+    }),
     "queue-board listening on http://[::1]:3000/ (mutations off, login on, redaction on (1 key))",
   );
   assert.match(line("127.0.0.1", { auth: () => undefined }), /\(mutations on, auth hook on,/);
+});
+
+Deno.test("startLine() says when a copied session cookie never expires, only then", () => {
+  const NEVER = /login on \(a copied session cookie never expires: set sessionTtl\)/;
+  assert.match(line("127.0.0.1", { auth: session }), NEVER);
+  for (const lifetime of [{ sessionTtl: "8h" }, { maxSessionAge: "1d" }]) {
+    const auth = { ...session, ...lifetime } as BoardOptions["auth"];
+    assert.doesNotMatch(line("127.0.0.1", { auth }), NEVER, JSON.stringify(lifetime));
+    assert.match(line("127.0.0.1", { auth }), /, login on, /);
+  }
 });
 
 Deno.test("startLine() warns off loopback with no login and mutations on, only then", () => {

@@ -1,12 +1,14 @@
 /**
  * The left navigation: brand (logo + title), the links it is given (the
  * page registry's, `ui/pages/registry.ts`), and the sign-out button when
- * session login is on (a plain form: it works without JavaScript).
+ * session login is on (a plain form: it works without JavaScript), with
+ * "Sign out everywhere" under it.
  *
  * @module
  */
 import { html } from "../lib/html.ts";
 import { Icon, type IconName } from "./icon.ts";
+import { SignOutEverywhere } from "./sign_out_everywhere.ts";
 
 const BRAND_MARK = html`
   <svg class="brand-mark" viewBox="0 0 32 32" aria-hidden="true">
@@ -62,6 +64,7 @@ export function Sidebar(
         html`
           <form class="sidebar-account" method="post" action="auth/logout">
             <button type="submit" class="signout">Sign out</button>
+            <${SignOutEverywhere} />
           </form>
         `}
       <footer class="sidebar-foot">taskora</footer>

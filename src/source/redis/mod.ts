@@ -110,6 +110,8 @@ import { Watch } from "./watch.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
 import { jobNotFound, taskNotFound } from "../refusals.ts";
 import { appendAudit, listAudit } from "./audit.ts";
+import { getSessionRevocations, revokeSessions } from "./session_revocations.ts";
+import type { SessionRevocations } from "../session_revocations.ts";
 
 export type { RedisClientLike } from "./client.ts";
 export { RedisConnection } from "./client.ts";
@@ -443,6 +445,18 @@ export class RedisTaskSource implements TaskSource {
   async listAudit(query: AuditQuery): Promise<AuditPage> {
     await this.#ready();
     return await listAudit(this.connection, query, this.prefix);
+  }
+
+  /** The session revocations every board on this keyspace shares; see `session_revocations.ts`. */
+  async getSessionRevocations(): Promise<SessionRevocations> {
+    await this.#ready();
+    return await getSessionRevocations(this.connection, this.prefix);
+  }
+
+  /** Revokes sessions signed in at or before `at`: one user's, or everyone's when null. */
+  async revokeSessions(user: string | null, at: number): Promise<void> {
+    await this.#ready();
+    await revokeSessions(this.connection, user, at, this.prefix);
   }
 
   /** Task-version spread of the jobs yet to run. */

@@ -99,6 +99,14 @@ export function auditKey(prefix?: string): string {
   return `${keyRoot(prefix)}:board:audit`;
 }
 
+/**
+ * Key of the board's session revocations: a hash beside taskora's keys
+ * (`*` → everyone's, `u:<user>` → one user's, in ms), read by every replica.
+ */
+export function sessionsKey(prefix?: string): string {
+  return `${keyRoot(prefix)}:board:sessions`;
+}
+
 /** Key of a workflow hash (its own hash tag: one slot per workflow). */
 export function workflowKey(id: string, prefix?: string): string {
   return `${keyRoot(prefix)}:wf:{${id}}`;

@@ -1,0 +1,77 @@
+/**
+ * Sign out everywhere: `POST /sessions/mine/revoke` ends every session of
+ * the signed-in user, `POST /sessions/all/revoke` every user's (an admin's
+ * action: a user whose `role` is `admin`). Sessions signed in until now are
+ * refused from then on, by this board at once and by its replicas within
+ * five seconds (`src/auth/revocations.ts`).
+ *
+ * @module
+ */
+
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { SessionEnv } from "../auth/session.ts";
+import type { UserEnv } from "../auth/user.ts";
+import { BoardError } from "../errors.ts";
+import { bodyOf, jsonBody } from "./body.ts";
+import type { ApiDeps } from "./deps.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+
+const tags = ["sessions"];
+
+const RevokedSchema = z.object({
+  revoked: z.enum(["mine", "all"]).openapi({ description: "Whose sessions ended." }),
+  at: z.number().openapi({ description: "Sessions signed in until this time (ms) are refused." }),
+}).openapi("SessionsRevoked");
+
+/** The route that revokes the sessions of `scope`. */
+function revokeRoute<const S extends "mine" | "all">(scope: S, summary: string) {
+  return apiRoute({
+    method: "post",
+    path: `/sessions/${scope}/revoke`,
+    tags,
+    summary,
+    request: { body: jsonBody(bodyOf({})) },
+    ok: RevokedSchema,
+    errors: scope === "all" ? ["NOT_FOUND", "FORBIDDEN"] : ["NOT_FOUND"],
+  });
+}
+
+const revokeMine = revokeRoute(
+  "mine",
+  "Sign out everywhere: end every session of the signed-in user, this one included",
+);
+const revokeAll = revokeRoute("all", "End every user's sessions (a user whose role is admin)");
+
+/** The board's sessions, under session login (else there is nothing to revoke). */
+function sessionsOf(deps: Pick<ApiDeps, "sessions">): NonNullable<ApiDeps["sessions"]> {
+  if (deps.sessions) return deps.sessions;
+  throw new BoardError("NOT_FOUND", "This board has no session login: there are no sessions");
+}
+
+function isAdmin(c: Context<SessionEnv>): boolean {
+  return c.get("sessionUser")?.role === "admin";
+}
+
+/** Routes under `/sessions`. */
+export function sessionRoutes(deps: Pick<ApiDeps, "sessions">) {
+  return apiRouter<SessionEnv & UserEnv>()
+    .openapi(revokeMine, async (c) => {
+      const { revoker, clear } = sessionsOf(deps);
+      const at = await revoker.revoke(c.get("user")!);
+      clear(c);
+      return c.json({ revoked: "mine" as const, at }, 200);
+    })
+    .openapi(revokeAll, async (c) => {
+      const { revoker, clear } = sessionsOf(deps);
+      if (!isAdmin(c)) {
+        throw new BoardError(
+          "FORBIDDEN",
+          "Only an admin (a user whose role is admin) may end every user's sessions",
+        );
+      }
+      const at = await revoker.revoke(null);
+      clear(c);
+      return c.json({ revoked: "all" as const, at }, 200);
+    });
+}

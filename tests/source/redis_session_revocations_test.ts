@@ -1,0 +1,44 @@
+/**
+ * The session revocations in Redis hold the same bound as the in-memory
+ * table, with one script per revocation.
+ */
+
+import assert from "node:assert/strict";
+import { startRedis, withClient } from "../helpers/redis_server.ts";
+import { createRedisSource } from "../../src/source/redis/mod.ts";
+import { MAX_REVOKED_USERS, RevocationTable } from "../../src/source/session_revocations.ts";
+
+Deno.test("Redis keeps at most MAX_REVOKED_USERS users, as the in-memory table does", async () => {
+  const redis = await startRedis();
+  const source = createRedisSource({ url: redis.url, prefix: "p" });
+  const table = new RevocationTable();
+  try {
+    const revocations: [string | null, number][] = [
+      ...Array.from(
+        { length: MAX_REVOKED_USERS + 2 },
+        (_, i): [string, number] => [`user${i}`, 1000 + i],
+      ),
+      ["user7", 10],
+      [null, 1005],
+      [null, 900],
+    ];
+    for (const [user, at] of revocations) {
+      await source.revokeSessions(user, at);
+      table.revoke(user, at);
+    }
+    const stored = await source.getSessionRevocations();
+    assert.deepEqual(stored, table.read());
+    assert.equal(stored.everyone, 1005);
+    assert.equal(
+      stored.users.size,
+      MAX_REVOKED_USERS - 4,
+      "the first two folded, 1002–1005 covered",
+    );
+    await withClient(redis.url, async (client) => {
+      assert.deepEqual(await client.keys("*"), ["taskora:p:board:sessions"]);
+    });
+  } finally {
+    await source.close();
+    await redis.stop();
+  }
+});
