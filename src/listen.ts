@@ -136,19 +136,23 @@ export function startLine(
   return [line, ...warnings].join(" ");
 }
 
+/** A fetch handler that takes the server's connection env (Hono's second argument) too. */
+type ServedFetch = (request: Request, env?: unknown) => Response | Promise<Response>;
+
 /**
  * `fetch` behind the host guard, for a board whose own guard answers any host
  * because it was given no list: it learns the names only here, from where it listens.
  */
 function hostsOnly(
-  fetch: (request: Request) => Response | Promise<Response>,
+  fetch: ServedFetch,
   hosts: readonly string[],
   trustProxy: boolean,
-): (request: Request) => Response | Promise<Response> {
+): ServedFetch {
+  // The server's env (node:http's socket) goes on: login throttling reads the client's address.
   const front = new Hono()
     .use("*", allowedHosts({ hosts, trustProxy }))
-    .all("*", (c) => fetch(c.req.raw));
-  return (request) => front.fetch(request);
+    .all("*", (c) => fetch(c.req.raw, c.env));
+  return (request, env) => front.fetch(request, env);
 }
 
 /**
@@ -157,7 +161,7 @@ function hostsOnly(
  * system's error when the address cannot be bound.
  */
 export async function listen(
-  fetch: (request: Request) => Response | Promise<Response>,
+  fetch: ServedFetch,
   options: ResolvedOptions,
   listenOptions: number | ListenOptions = {},
 ): Promise<BoardServer> {

@@ -186,7 +186,7 @@ async function threeUsernames(url: string): Promise<number[]> {
   return statuses;
 }
 
-Deno.test("the socket's address counts, under Deno.serve and through board.handler", async () => {
+Deno.test("the socket's address counts, under Deno.serve, board.handler and board.listen", async () => {
   const limits = { loginThrottle: { addressAttempts: 2 } };
   const served = sessionBoard(limits);
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, served.board.fetch);
@@ -207,4 +207,14 @@ Deno.test("the socket's address counts, under Deno.serve and through board.handl
   );
   await new Promise((resolve) => listener.close(resolve));
   await node.close();
+
+  // listen() on loopback puts its own host guard in front: the socket must still reach the board.
+  const listening = sessionBoard(limits);
+  const board = await listening.board.listen({ port: 0, hostname: "127.0.0.1" });
+  assert.deepEqual(
+    await threeUsernames(`http://127.0.0.1:${board.addr.port}/board/auth/login`),
+    [401, 401, 429],
+  );
+  await board.shutdown();
+  await listening.close();
 });
