@@ -14,6 +14,7 @@ import { loginRoutes } from "./auth/routes.ts";
 import { sameOrigin } from "./auth/same_origin.ts";
 import type { SessionConfig } from "./auth/session.ts";
 import { getRequestListener } from "@hono/node-server";
+import { auditRefusals } from "./api/audit_gate.ts";
 import { auditMutations } from "./api/audit_record.ts";
 import { createAuditTrail } from "./api/audit_trail.ts";
 import { createLatencySampler } from "./api/latency_sampler.ts";
@@ -198,7 +199,10 @@ function readOnlyGuard(): MiddlewareHandler {
 function hookGuard(hook: AuthHook): MiddlewareHandler<UserEnv> {
   return async function authHook(c, next) {
     const answer = await hook(c.req.raw);
-    if (answer instanceof Response) return answer;
+    if (answer instanceof Response) {
+      c.set("refusedByHook", true);
+      return answer;
+    }
     if (answer) c.set("user", userName(answer));
     await next();
   };
@@ -255,7 +259,15 @@ export function createBoard(
   if (typeof resolved.auth === "function") api.use("*", hookGuard(resolved.auth));
   if (resolved.readOnly) api.use("*", readOnlyGuard());
   // After the read-only guard (a read-only board performs no mutation), before every other refusal.
-  api.use("*", auditMutations({ trail: deps.audit, present, mountPath: apiPath }));
+  api.use(
+    "*",
+    auditMutations({
+      trail: deps.audit,
+      present,
+      mountPath: apiPath,
+      trustProxy: resolved.trustProxy,
+    }),
+  );
   api.use("*", jsonMutations());
   api.use("*", migrationGuard(taskSource));
   api.route("/", createApi(deps));
@@ -271,6 +283,15 @@ export function createBoard(
   const app = new Hono();
   app.onError(onError);
   app.use("*", secureHeaders(securityHeaders(resolved)));
+  // Before every guard: what they turn away is recorded (rate-limited per client).
+  const refusals = auditRefusals({
+    trail: deps.audit,
+    present,
+    basePath: resolved.basePath,
+    trustProxy: resolved.trustProxy,
+  });
+  app.use("/api/*", refusals);
+  app.use("/auth/*", refusals);
   // First: a browser sends a preflight without the session cookie, so no guard may answer it.
   if (resolved.cors) {
     app.use(
@@ -337,6 +358,7 @@ export function createBoard(
     listen: (listenOptions) => listen(fetch, resolved, listenOptions),
     async close() {
       await deps.operations.close();
+      deps.audit.close();
       await deps.events.close();
       if (owned) await taskSource.close();
     },

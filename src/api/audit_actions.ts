@@ -47,10 +47,14 @@ export const BULK_FINISH_ACTIONS: readonly string[] = [
   "bulk.delete",
 ];
 
+/** The action of a request refused before the API that is no mutation (a read, a login). */
+export const ACCESS_REFUSED = "access.refused";
+
 /** Every action name, for the Activity page's filter. */
 export const AUDIT_ACTIONS: readonly string[] = [
   ...ROUTES.map(([, , action]) => action),
   ...BULK_FINISH_ACTIONS,
+  ACCESS_REFUSED,
 ];
 
 const PATTERNS = ROUTES.map(([method, path, action]) => ({

@@ -16,6 +16,7 @@
 import type { AttemptHistory, AttemptRecord } from "../contract/attempts.ts";
 import type {
   AuditEntry,
+  AuditLog,
   AuditOutcome,
   AuditPage,
   AuditQuery,
@@ -92,6 +93,7 @@ export type {
   AttemptHistory,
   AttemptRecord,
   AuditEntry,
+  AuditLog,
   AuditOutcome,
   AuditPage,
   AuditQuery,
@@ -566,13 +568,19 @@ export interface TaskSource {
   getTaskLiveness?(task: string, jobIds: readonly string[]): Promise<TaskLiveness>;
   /**
    * Appends a record to the audit trail the store keeps for every board on
-   * it, trimmed to about `maxEntries`; returns it with its id. Sources with
+   * it, in its log (default `actions`), each log trimmed to about
+   * `maxEntries`; returns it with its id. Sources with
    * no shared store leave it (and {@link listAudit}) out: the board then
    * keeps an in-process trail of the same bound.
    */
-  appendAudit?(record: AuditRecord, maxEntries: number): Promise<AuditEntry>;
-  /** A page of the audit trail, newest first, filtered; bounded per call (see {@link AuditPage}). */
-  listAudit?(query: AuditQuery): Promise<AuditPage>;
+  appendAudit?(record: AuditRecord, maxEntries: number, log?: AuditLog): Promise<AuditEntry>;
+  /** Removes an entry of the audit trail (a pending one, once its outcome is written). */
+  removeAudit?(id: string, log?: AuditLog): Promise<void>;
+  /**
+   * A page of one log of the audit trail (default `actions`), newest first,
+   * filtered; bounded per call (see {@link AuditPage}).
+   */
+  listAudit?(query: AuditQuery, log?: AuditLog): Promise<AuditPage>;
   /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
   getSchedulerLeadership?(): Promise<SchedulerLeadership>;
 }
