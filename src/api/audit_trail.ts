@@ -22,7 +22,7 @@ import {
   type AuditRecord,
   isRefusal,
 } from "../contract/audit.ts";
-import { BoardError } from "../errors.ts";
+import { BoardError, StoreUnavailableError } from "../errors.ts";
 import { AuditRing } from "../source/audit_ring.ts";
 import type { TaskSource } from "../source/types.ts";
 import { LateWrites, type Schedule, scheduleTimer } from "./audit_late.ts";
@@ -40,7 +40,8 @@ export interface AuditTrail {
   append(record: AuditRecord, client?: string): Promise<AuditEntry | null>;
   /**
    * Writes a mutation's entry before it acts (outcome `pending`); 503
-   * `AUDIT_UNAVAILABLE` when the store refuses it: the mutation must not run.
+   * `AUDIT_UNAVAILABLE` when the store refuses it (`STORE_UNAVAILABLE` when
+   * it is out of reach): the mutation must not run.
    */
   begin(record: AuditRecord): Promise<AuditEntry>;
   /** Records the outcome of a mutation {@link AuditTrail.begin} wrote, replacing its pending entry. */
@@ -95,7 +96,21 @@ function inProcessLogs(): AuditLogs {
   };
 }
 
-function auditUnavailable(cause: unknown): BoardError {
+/**
+ * Why a mutation is refused when its entry is not written: the store out of
+ * reach (`STORE_UNAVAILABLE`, as for any call: an unconfirmed entry leaves
+ * the mutation undone all the same), or refusing the write (`AUDIT_UNAVAILABLE`).
+ */
+function notBegun(cause: unknown): BoardError {
+  if (
+    cause instanceof BoardError &&
+    (cause.code === "STORE_UNAVAILABLE" || cause.code === "OUTCOME_UNKNOWN")
+  ) {
+    return new StoreUnavailableError(
+      "The store is unavailable: the audit entry was not written, and nothing was done",
+      { cause },
+    );
+  }
   return new BoardError(
     "AUDIT_UNAVAILABLE",
     "The audit trail cannot be written (the store refused its entry): nothing was done",
@@ -162,7 +177,7 @@ export function createAuditTrail(
           "actions",
         );
       } catch (failure) {
-        throw auditUnavailable(failure);
+        throw notBegun(failure);
       }
     },
     async settle(pending, entry, client = entry.user) {
