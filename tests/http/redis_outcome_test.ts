@@ -13,23 +13,20 @@
 import assert from "node:assert/strict";
 import { createBoard } from "../helpers/checked_board.ts";
 import { RETRY_FAILED_BATCH, TRIGGER_DISPATCH } from "../../src/source/redis/action_scripts.ts";
-import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { auditKey, taskKeys } from "../../src/source/wire/keys.ts";
 import { loadFixture } from "../helpers/fixture.ts";
+import { pausableSource } from "../helpers/pause_after_entry.ts";
 import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
 type Post = (path: string, headers?: Record<string, string>) => Promise<Response>;
-
-/** Pauses Redis's writes (`CLIENT PAUSE ... WRITE`) once the board has written the next mutation's audit entry. */
-type PauseAfterEntry = () => void;
 
 const EMAIL = taskKeys("send-email");
 const REPORT = taskKeys("report");
 
 async function withPausableBoard(
   body: (
-    ctx: { post: Post; admin: Client; redis: TestRedis; pauseAfterEntry: PauseAfterEntry },
+    ctx: { post: Post; admin: Client; redis: TestRedis; pauseAfterEntry: () => void },
   ) => Promise<void>,
   commandTimeoutMs = 500,
 ): Promise<void> {
@@ -37,18 +34,7 @@ async function withPausableBoard(
   await loadFixture(redis.url);
   const admin = await connectClient(redis.url);
   // Short replies deadline by default: the pauses below outlast it whatever the machine's load.
-  const source = createRedisSource({ url: redis.url, commandTimeoutMs });
-  let armed = false;
-  const appendAudit = source.appendAudit.bind(source);
-  source.appendAudit = async (record, maxEntries, log) => {
-    const entry = await appendAudit(record, maxEntries, log);
-    if (armed && record.outcome === "pending") {
-      armed = false;
-      await admin.sendCommand(["CLIENT", "PAUSE", "20000", "WRITE"]);
-    }
-    return entry;
-  };
-  const pauseAfterEntry = () => void (armed = true);
+  const { source, pauseAfterEntry } = pausableSource(redis.url, commandTimeoutMs);
   const board = createBoard(source);
   const post: Post = async (path, headers = {}) =>
     await board.fetch(
