@@ -283,15 +283,18 @@ export function createBoard(
   const app = new Hono();
   app.onError(onError);
   app.use("*", secureHeaders(securityHeaders(resolved)));
-  // Before every guard: what they turn away is recorded (rate-limited per client).
-  const refusals = auditRefusals({
-    trail: deps.audit,
-    present,
-    basePath: resolved.basePath,
-    trustProxy: resolved.trustProxy,
-  });
-  app.use("/api/*", refusals);
-  app.use("/auth/*", refusals);
+  // Before every guard: what they turn away is recorded (rate-limited per client); a
+  // read-only board writes no trail.
+  if (!resolved.readOnly) {
+    const refusals = auditRefusals({
+      trail: deps.audit,
+      present,
+      basePath: resolved.basePath,
+      trustProxy: resolved.trustProxy,
+    });
+    app.use("/api/*", refusals);
+    app.use("/auth/*", refusals);
+  }
   // First: a browser sends a preflight without the session cookie, so no guard may answer it.
   if (resolved.cors) {
     app.use(

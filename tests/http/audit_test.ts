@@ -99,6 +99,11 @@ Deno.test("a read-only board records nothing; bad audit filters are a 400 naming
   const board = createBoard(redis.url, { readOnly: true });
   try {
     assert.equal((await callApi(board, "POST", `/jobs/${FAILED}/retry`)).status, 403);
+    // Nor what the guards before the API turn away.
+    const foreign = await callApi(board, "POST", `/jobs/${FAILED}/retry`, {
+      origin: "http://evil.test",
+    });
+    assert.equal((await foreign.json()).code, "CROSS_ORIGIN");
     assert.deepEqual(await auditEntries(board), []);
     for (
       const [query, param] of [
