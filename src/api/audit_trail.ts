@@ -130,7 +130,8 @@ export function createAuditTrail(
   const refusals = new RefusalLimit({ now });
   const late = new LateWrites(async ({ record, log, replaces }) => {
     await logs.append({ ...record, at: now() }, maxEntries, log);
-    if (replaces !== undefined) await logs.remove(replaces, "actions");
+    // Written: failing to remove its pending entry must not write it again.
+    if (replaces !== undefined) await logs.remove(replaces, "actions").catch(() => {});
   }, options.schedule ?? scheduleTimer);
   // Mutations do not wait for their outcome's entry (see audit_record.ts); a
   // read on this board waits for the last one it started, so it sees its own writes.
@@ -155,16 +156,18 @@ export function createAuditTrail(
       }
       if (turn.dropped > 0) kept = { ...entry, dropped: turn.dropped };
     }
+    let stored: AuditEntry;
     try {
-      const written = await logs.append(kept, maxEntries, log);
-      if (replaces !== undefined) await logs.remove(replaces, "actions");
-      return written;
+      stored = await logs.append(kept, maxEntries, log);
     } catch (failure) {
       // A refusal changed nothing: it is not worth memory while the store is away.
       if (log === "refusals") throw failure;
       late.keep({ record: kept, log, replaces });
       return null;
     }
+    // Written: a pending entry that cannot be removed now stays beside it, never the outcome twice.
+    if (replaces !== undefined) await logs.remove(replaces, "actions");
+    return stored;
   }
 
   return {
