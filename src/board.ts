@@ -17,6 +17,7 @@ import { allowedHosts } from "./auth/allowed_hosts.ts";
 import { createSessionRevoker } from "./auth/revocations.ts";
 import { clearSession, type SessionConfig } from "./auth/session.ts";
 import { getRequestListener } from "@hono/node-server";
+import { auditRefusals } from "./api/audit_gate.ts";
 import { auditMutations } from "./api/audit_record.ts";
 import { createAuditTrail } from "./api/audit_trail.ts";
 import { createLatencySampler } from "./api/latency_sampler.ts";
@@ -225,7 +226,10 @@ function readOnlyGuard(sessionsPath: string): MiddlewareHandler {
 function hookGuard(hook: AuthHook): MiddlewareHandler<UserEnv> {
   return async function authHook(c, next) {
     const answer = await hook(c.req.raw);
-    if (answer instanceof Response) return answer;
+    if (answer instanceof Response) {
+      c.set("refusedByHook", true);
+      return answer;
+    }
     if (answer) c.set("user", userName(answer));
     await next();
   };
@@ -303,7 +307,15 @@ export function createBoard(
   if (typeof resolved.auth === "function") api.use("*", hookGuard(resolved.auth));
   if (resolved.readOnly) api.use("*", readOnlyGuard(`${apiPath}/sessions/`));
   // After the read-only guard (a read-only board performs no mutation), before every other refusal.
-  api.use("*", auditMutations({ trail: deps.audit, present, mountPath: apiPath }));
+  api.use(
+    "*",
+    auditMutations({
+      trail: deps.audit,
+      present,
+      mountPath: apiPath,
+      trustProxy: resolved.trustProxy,
+    }),
+  );
   api.use("*", jsonMutations());
   api.use("*", migrationGuard(taskSource));
   api.route("/", createApi(deps));
@@ -323,6 +335,18 @@ export function createBoard(
   app.use("/api/*", noStore());
   // Before every route, the preflight included: a rebinding page reads whatever is answered.
   app.use("*", allowedHosts({ hosts: resolved.allowedHosts, trustProxy: resolved.trustProxy }));
+  // Before every guard: what they turn away is recorded (rate-limited per client); a
+  // read-only board writes no trail.
+  if (!resolved.readOnly) {
+    const refusals = auditRefusals({
+      trail: deps.audit,
+      present,
+      basePath: resolved.basePath,
+      trustProxy: resolved.trustProxy,
+    });
+    app.use("/api/*", refusals);
+    app.use("/auth/*", refusals);
+  }
   // First: a browser sends a preflight without the session cookie, so no guard may answer it.
   if (resolved.cors) {
     app.use(
@@ -395,6 +419,7 @@ export function createBoard(
     listen: (listenOptions) => listen(fetch, resolved, listenOptions),
     async close() {
       await deps.operations.close();
+      deps.audit.close();
       await deps.events.close();
       if (owned) await taskSource.close();
     },

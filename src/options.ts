@@ -128,8 +128,9 @@ export interface BoardOptions {
    */
   allowedHosts?: string[];
   /**
-   * About how many entries the audit trail keeps (default 10,000): older
-   * ones are trimmed (`XADD MAXLEN ~`, so a few more may stay).
+   * About how many entries each log of the audit trail (actions, refusals)
+   * keeps (default 10,000): older ones are trimmed (`XADD MAXLEN ~`, so a
+   * few more may stay).
    */
   auditMaxEntries?: number;
   /**

@@ -51,12 +51,15 @@ export const BULK_FINISH_ACTIONS: readonly string[] = [
 
 /** A failed sign-in (recorded by the login route, not by a route under `/api`). */
 export const LOGIN_ACTION = "auth.login";
+/** The action of a request refused before the API that is no mutation (a read, a login). */
+export const ACCESS_REFUSED = "access.refused";
 
 /** Every action name, for the Activity page's filter. */
 export const AUDIT_ACTIONS: readonly string[] = [
   ...ROUTES.map(([, , action]) => action),
   ...BULK_FINISH_ACTIONS,
   LOGIN_ACTION,
+  ACCESS_REFUSED,
 ];
 
 const PATTERNS = ROUTES.map(([method, path, action]) => ({

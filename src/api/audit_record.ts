@@ -1,10 +1,12 @@
 /**
  * The audit middleware: around every mutation route, one place records who
  * did what, on what, how many, when, and the outcome (the error code of a
- * refusal included), after the answer is made. Recording never changes or
- * delays the answer: the record is written while the answer goes out (a
- * store pausing writes must not hold back, or time out, the answer of the
- * change it already made), and one that cannot be written is logged.
+ * refusal included). No mutation acts without its entry: the entry is
+ * written before the route runs (outcome `pending`), and when the store
+ * refuses it the request is answered 503 `AUDIT_UNAVAILABLE` and nothing is
+ * done. The outcome replaces it while the answer goes out (a store pausing
+ * writes must not hold back, or time out, the answer of the change it
+ * already made); one the store refuses then is written late.
  *
  * @module
  */
@@ -15,6 +17,7 @@ import type { Presenter } from "../contract/present.ts";
 import { BoardError } from "../errors.ts";
 import { ANONYMOUS, type UserEnv } from "../auth/user.ts";
 import { auditedAction } from "./audit_actions.ts";
+import { auditClient } from "./audit_client.ts";
 import type { AuditTrail } from "./audit_trail.ts";
 
 /** Options of {@link auditMutations}. */
@@ -25,6 +28,8 @@ export interface AuditMutationsOptions {
   present: Presenter;
   /** The path the API is mounted at (`/board/api`), stripped to find the route. */
   mountPath: string;
+  /** Whether `X-Forwarded-For` names the client (see `auditClient`). */
+  trustProxy: boolean;
 }
 
 /** The number of things an answer says it changed. */
@@ -62,21 +67,33 @@ async function answerOf(c: Context): Promise<Record<string, unknown>> {
  * ```
  */
 export function auditMutations(options: AuditMutationsOptions): MiddlewareHandler<UserEnv> {
-  const { trail, present, mountPath } = options;
+  const { trail, present, mountPath, trustProxy } = options;
   return async function audit(c, next) {
     const path = c.req.path.startsWith(mountPath) ? c.req.path.slice(mountPath.length) : "";
     const what = auditedAction(c.req.method, path);
     if (what === null) return await next();
+    c.set("audited", true);
+    const user = c.get("user") ?? ANONYMOUS;
+    const started: AuditRecord = {
+      at: Date.now(),
+      user,
+      action: what.action,
+      target: what.target,
+      task: what.task,
+      count: null,
+      outcome: "pending",
+      status: 0,
+      code: null,
+      detail: null,
+    };
+    const pending = await trail.begin(started);
     await next();
     const body = await answerOf(c);
-    if (body.dryRun === true) return;
     const ok = c.res.status < 400;
     const error = c.error;
     const record: AuditRecord = {
+      ...started,
       at: Date.now(),
-      user: c.get("user") ?? ANONYMOUS,
-      action: what.action,
-      target: what.target,
       task: what.task ?? (typeof body.task === "string" ? body.task : null),
       count: ok ? countOf(body) : null,
       outcome: ok ? "ok" : "error",
@@ -84,7 +101,11 @@ export function auditMutations(options: AuditMutationsOptions): MiddlewareHandle
       code: ok ? null : error instanceof BoardError ? error.code : String(body.code ?? "INTERNAL"),
       detail: ok ? null : present.error(typeof body.error === "string" ? body.error : ""),
     };
-    trail.append(record).catch((failure) =>
+    // A dry run changes nothing: its pending entry goes, and no outcome is written.
+    const settled = body.dryRun === true
+      ? trail.discard(pending)
+      : trail.settle(pending, record, auditClient(c, trustProxy));
+    settled.catch((failure) =>
       console.error("queue-board: cannot record the audit entry", record, failure)
     );
   };

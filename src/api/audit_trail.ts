@@ -1,54 +1,208 @@
 /**
  * Where the board's audit trail lives: in the source's store when it keeps
- * one (the Redis stream every replica shares), else in this board's memory,
+ * one (the Redis streams every replica shares), else in this board's memory,
  * bounded the same (a taskora App's public API has nowhere to put it).
+ *
+ * The trail has two logs, each capped at about `maxEntries`: actions, and
+ * refusals (a request that failed and changed nothing, see `isRefusal`), so
+ * a flood of refusals never pushes an action out. Refusals are also limited
+ * per client (`audit_refusal_limit.ts`). A mutation's entry is written
+ * before it acts ({@link AuditTrail.begin}, `pending`), so none acts without
+ * its entry; an action entry the store refuses later is kept and written
+ * late (`audit_late.ts`).
  *
  * @module
  */
 
-import type { AuditEntry, AuditPage, AuditQuery, AuditRecord } from "../contract/audit.ts";
+import {
+  type AuditEntry,
+  type AuditLog,
+  type AuditPage,
+  type AuditQuery,
+  type AuditRecord,
+  isRefusal,
+} from "../contract/audit.ts";
+import { BoardError, StoreUnavailableError } from "../errors.ts";
 import { AuditRing } from "../source/audit_ring.ts";
 import type { TaskSource } from "../source/types.ts";
+import { LateWrites, type Schedule, scheduleTimer } from "./audit_late.ts";
+import { mergeAuditPages } from "./audit_merge.ts";
+import { RefusalLimit } from "./audit_refusal_limit.ts";
 
 /** The board's audit trail. */
 export interface AuditTrail {
-  /** Records one mutation. */
-  append(record: AuditRecord): Promise<AuditEntry>;
-  /** A page newest first. */
+  /**
+   * Records an entry in its log. A refusal is recorded within its client's
+   * limit (`client`: the user or address it came from; the record's user
+   * when absent). An action the store refuses is kept and written late.
+   * Resolves to the entry, or null when it was not written now.
+   */
+  append(record: AuditRecord, client?: string): Promise<AuditEntry | null>;
+  /**
+   * Writes a mutation's entry before it acts (outcome `pending`); 503
+   * `AUDIT_UNAVAILABLE` when the store refuses it (`STORE_UNAVAILABLE` when
+   * it is out of reach): the mutation must not run.
+   */
+  begin(record: AuditRecord): Promise<AuditEntry>;
+  /** Records the outcome of a mutation {@link AuditTrail.begin} wrote, replacing its pending entry. */
+  settle(pending: AuditEntry, record: AuditRecord, client?: string): Promise<void>;
+  /** Removes the pending entry of a request that changed nothing and is not recorded (a dry run). */
+  discard(pending: AuditEntry): Promise<void>;
+  /** A page newest first: of both logs, or of actions only for outcome `ok` or `pending`. */
   list(query: AuditQuery): Promise<AuditPage>;
   /** Whether the trail is shared by every board on the store (false: this process only). */
   shared: boolean;
-  /** About how many entries it keeps. */
+  /** About how many entries each log keeps. */
   maxEntries: number;
+  /** Entries waiting to be written late. */
+  readonly late: number;
+  /** Entries given up on, more having waited than the bound. */
+  readonly lost: number;
+  /** Stops retrying late entries. */
+  close(): void;
 }
 
-/** The trail of a source, of at most about `maxEntries` entries. */
-export function createAuditTrail(source: TaskSource, maxEntries: number): AuditTrail {
-  if (source.appendAudit && source.listAudit) {
-    const append = source.appendAudit.bind(source);
-    const list = source.listAudit.bind(source);
-    // Mutations do not wait for their record (see audit_record.ts); a read on
-    // this board waits for the last one it started, so it sees its own writes.
-    let written: Promise<unknown> = Promise.resolve();
-    return {
-      append(record) {
-        const entry = append(record, maxEntries);
-        written = entry.catch(() => {});
-        return entry;
-      },
-      async list(query) {
-        await written;
-        return await list(query);
-      },
-      shared: true,
-      maxEntries,
-    };
-  }
-  const ring = new AuditRing();
+/** Options of {@link createAuditTrail}, for tests. */
+export interface AuditTrailOptions {
+  /** The clock of the refusal limit and of in-process entries. */
+  now?: () => number;
+  /** Schedules the next attempt to write late entries. */
+  schedule?: Schedule;
+}
+
+/** The store of a trail's two logs. */
+interface AuditLogs {
+  append(record: AuditRecord, maxEntries: number, log: AuditLog): Promise<AuditEntry>;
+  remove(id: string, log: AuditLog): Promise<void>;
+  list(query: AuditQuery, log: AuditLog): Promise<AuditPage>;
+}
+
+function logsOf(source: TaskSource): AuditLogs | null {
+  const { appendAudit, removeAudit, listAudit } = source;
+  if (!appendAudit || !removeAudit || !listAudit) return null;
   return {
-    append: (record) => Promise.resolve(ring.append(record, maxEntries)),
-    list: (query) => Promise.resolve(ring.list(query)),
-    shared: false,
+    append: appendAudit.bind(source),
+    remove: removeAudit.bind(source),
+    list: listAudit.bind(source),
+  };
+}
+
+function inProcessLogs(): AuditLogs {
+  const rings = { actions: new AuditRing(), refusals: new AuditRing() };
+  return {
+    append: (record, maxEntries, log) => Promise.resolve(rings[log].append(record, maxEntries)),
+    remove: (id, log) => Promise.resolve(rings[log].remove(id)),
+    list: (query, log) => Promise.resolve(rings[log].list(query)),
+  };
+}
+
+/**
+ * Why a mutation is refused when its entry is not written: the store out of
+ * reach (`STORE_UNAVAILABLE`, as for any call: an unconfirmed entry leaves
+ * the mutation undone all the same), or refusing the write (`AUDIT_UNAVAILABLE`).
+ */
+function notBegun(cause: unknown): BoardError {
+  if (
+    cause instanceof BoardError &&
+    (cause.code === "STORE_UNAVAILABLE" || cause.code === "OUTCOME_UNKNOWN")
+  ) {
+    return new StoreUnavailableError(
+      "The store is unavailable: the audit entry was not written, and nothing was done",
+      { cause },
+    );
+  }
+  return new BoardError(
+    "AUDIT_UNAVAILABLE",
+    "The audit trail cannot be written (the store refused its entry): nothing was done",
+    { cause },
+  );
+}
+
+/** The trail of a source, each log of at most about `maxEntries` entries. */
+export function createAuditTrail(
+  source: TaskSource,
+  maxEntries: number,
+  options: AuditTrailOptions = {},
+): AuditTrail {
+  const shared = logsOf(source);
+  const logs = shared ?? inProcessLogs();
+  const now = options.now ?? Date.now;
+  const refusals = new RefusalLimit({ now });
+  const late = new LateWrites(async ({ record, log, replaces }) => {
+    await logs.append({ ...record, at: now() }, maxEntries, log);
+    // Written: failing to remove its pending entry must not write it again.
+    if (replaces !== undefined) await logs.remove(replaces, "actions").catch(() => {});
+  }, options.schedule ?? scheduleTimer);
+  // Mutations do not wait for their outcome's entry (see audit_record.ts); a
+  // read on this board waits for the last one it started, so it sees its own writes.
+  let written: Promise<unknown> = Promise.resolve();
+  const track = <T>(write: Promise<T>): Promise<T> => {
+    written = write.catch(() => {});
+    return write;
+  };
+
+  async function record(
+    entry: AuditRecord,
+    client: string,
+    replaces?: string,
+  ): Promise<AuditEntry | null> {
+    const log: AuditLog = isRefusal(entry) ? "refusals" : "actions";
+    let kept = entry;
+    if (log === "refusals") {
+      const turn = refusals.take(client);
+      if (!turn.record) {
+        if (replaces !== undefined) await logs.remove(replaces, "actions");
+        return null;
+      }
+      if (turn.dropped > 0) kept = { ...entry, dropped: turn.dropped };
+    }
+    let stored: AuditEntry;
+    try {
+      stored = await logs.append(kept, maxEntries, log);
+    } catch (failure) {
+      // A refusal changed nothing: it is not worth memory while the store is away.
+      if (log === "refusals") throw failure;
+      late.keep({ record: kept, log, replaces });
+      return null;
+    }
+    // Written: a pending entry that cannot be removed now stays beside it, never the outcome twice.
+    if (replaces !== undefined) await logs.remove(replaces, "actions");
+    return stored;
+  }
+
+  return {
+    append: (entry, client = entry.user) => track(record(entry, client)),
+    async begin(entry) {
+      try {
+        return await logs.append(
+          { ...entry, outcome: "pending", count: null, code: null, detail: null },
+          maxEntries,
+          "actions",
+        );
+      } catch (failure) {
+        throw notBegun(failure);
+      }
+    },
+    async settle(pending, entry, client = entry.user) {
+      await track(record(entry, client, pending.id));
+    },
+    discard: (pending) => track(logs.remove(pending.id, "actions")),
+    async list(query) {
+      await written;
+      if (query.outcome === "ok" || query.outcome === "pending") {
+        return await logs.list(query, "actions");
+      }
+      const pages = await Promise.all([logs.list(query, "actions"), logs.list(query, "refusals")]);
+      return mergeAuditPages(pages, query.limit);
+    },
+    shared: shared !== null,
     maxEntries,
+    get late() {
+      return late.size;
+    },
+    get lost() {
+      return late.lost;
+    },
+    close: () => late.close(),
   };
 }

@@ -77,6 +77,7 @@ const EVERY_MUTATION: readonly ErrorCode[] = [
   "READ_ONLY",
   "MIGRATION_IN_PROGRESS",
   "OUTCOME_UNKNOWN",
+  "AUDIT_UNAVAILABLE",
 ];
 
 /** One media type of an answer. */

@@ -7,9 +7,13 @@
 
 import type { BoardUser } from "../options.ts";
 
-/** What the guards hand the routes after them: `user`, the name of who is asking. */
+/**
+ * What the guards hand the routes after them: `user`, the name of who is
+ * asking; for the audit trail, whether the auth hook turned the request
+ * away, and whether the audit middleware recorded it.
+ */
 export interface UserEnv {
-  Variables: { user?: string };
+  Variables: { user?: string; refusedByHook?: boolean; audited?: boolean };
 }
 
 /** The name recorded when no login names anyone. */

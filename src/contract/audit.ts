@@ -6,11 +6,22 @@
  * @module
  */
 
-/** Whether the mutation succeeded. */
-export type AuditOutcome = "ok" | "error";
+/**
+ * Whether the mutation succeeded: `pending` while it runs (its entry is
+ * written before it acts, and replaced by the outcome once answered; one
+ * that stays pending is a mutation whose answer the board never recorded).
+ */
+export type AuditOutcome = "ok" | "error" | "pending";
 
 /** The outcomes, for filters. */
-export const AUDIT_OUTCOMES = ["ok", "error"] as const satisfies readonly AuditOutcome[];
+export const AUDIT_OUTCOMES = ["ok", "error", "pending"] as const satisfies readonly AuditOutcome[];
+
+/**
+ * The trail's two logs, each capped on its own: `actions` (what changed, or
+ * may have) and `refusals` (requests turned away, which changed nothing), so
+ * a flood of refusals never pushes an action out.
+ */
+export type AuditLog = "actions" | "refusals";
 
 /** What the board records of one mutation, before the store gives it an id. */
 export interface AuditRecord {
@@ -34,7 +45,32 @@ export interface AuditRecord {
   code: string | null;
   /** The error message of a failure, redacted; else null. */
   detail: string | null;
+  /**
+   * Written late: when it happened (ms), the store being unreachable then;
+   * {@link AuditRecord.at} is when it was written.
+   */
+  late?: number;
+  /** Refusals of the same client not recorded since its last one (the per-client limit). */
+  dropped?: number;
 }
+
+/**
+ * Whether a record is a refusal, kept in the `refusals` log: it failed and
+ * changed nothing. A failure that may have changed something (no answer in
+ * time, an internal error, a bulk operation that failed midway) is an action.
+ */
+export function isRefusal(record: AuditRecord): boolean {
+  if (record.outcome !== "error" || record.count !== null) return false;
+  return record.status < 500 || NOTHING_DONE.includes(record.code ?? "");
+}
+
+/** The 5xx codes of a request refused before it acted. */
+const NOTHING_DONE = [
+  "STORE_UNAVAILABLE",
+  "AUDIT_UNAVAILABLE",
+  "MIGRATION_IN_PROGRESS",
+  "INCOMPATIBLE_STORE",
+];
 
 /** A recorded entry: the record and its id in the trail (a stream id, `<ms>-<seq>`). */
 export interface AuditEntry extends AuditRecord {

@@ -48,6 +48,12 @@ export class AuditRing {
     return entry;
   }
 
+  /** Removes the entry of an id, if it is still kept. */
+  remove(id: string): void {
+    const at = this.#entries.findLastIndex((entry) => entry.id === id);
+    if (at >= 0) this.#entries.splice(at, 1);
+  }
+
   /** A page newest first; scans at most {@link AUDIT_SCAN_LIMIT} entries. */
   list(query: AuditQuery): AuditPage {
     const entries: AuditEntry[] = [];

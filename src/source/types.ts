@@ -18,6 +18,7 @@ import type { SessionRevocations } from "./session_revocations.ts";
 export type { SessionRevocations };
 import type {
   AuditEntry,
+  AuditLog,
   AuditOutcome,
   AuditPage,
   AuditQuery,
@@ -94,6 +95,7 @@ export type {
   AttemptHistory,
   AttemptRecord,
   AuditEntry,
+  AuditLog,
   AuditOutcome,
   AuditPage,
   AuditQuery,
@@ -603,13 +605,19 @@ export interface TaskSource {
   getTaskLiveness?(task: string, jobIds: readonly string[]): Promise<TaskLiveness>;
   /**
    * Appends a record to the audit trail the store keeps for every board on
-   * it, trimmed to about `maxEntries`; returns it with its id. Sources with
+   * it, in its log (default `actions`), each log trimmed to about
+   * `maxEntries`; returns it with its id. Sources with
    * no shared store leave it (and {@link listAudit}) out: the board then
    * keeps an in-process trail of the same bound.
    */
-  appendAudit?(record: AuditRecord, maxEntries: number): Promise<AuditEntry>;
-  /** A page of the audit trail, newest first, filtered; bounded per call (see {@link AuditPage}). */
-  listAudit?(query: AuditQuery): Promise<AuditPage>;
+  appendAudit?(record: AuditRecord, maxEntries: number, log?: AuditLog): Promise<AuditEntry>;
+  /** Removes an entry of the audit trail (a pending one, once its outcome is written). */
+  removeAudit?(id: string, log?: AuditLog): Promise<void>;
+  /**
+   * A page of one log of the audit trail (default `actions`), newest first,
+   * filtered; bounded per call (see {@link AuditPage}).
+   */
+  listAudit?(query: AuditQuery, log?: AuditLog): Promise<AuditPage>;
   /**
    * The session revocations every board on the store shares (see
    * `session_revocations.ts`). Sources with no shared store leave it (and

@@ -6,24 +6,12 @@
 
 import assert from "node:assert/strict";
 import type { AuditRecord } from "../../src/contract/audit.ts";
+import { auditRecord } from "../helpers/audit.ts";
 import { readFixture } from "../helpers/fixture.ts";
 import type { Seed } from "./source_contract.ts";
 
-function record(n: number, fields: Partial<AuditRecord> = {}): AuditRecord {
-  return {
-    at: Date.now(),
-    user: "ada",
-    action: "job.retry",
-    target: `job-${n}`,
-    task: "email",
-    count: 1,
-    outcome: "ok",
-    status: 200,
-    code: null,
-    detail: null,
-    ...fields,
-  };
-}
+const record = (n: number, fields: Partial<AuditRecord> = {}) =>
+  auditRecord({ target: `job-${n}`, ...fields });
 
 /** Registers the audit contract for the source `seed` makes. */
 export function auditContract(name: string, seed: Seed): void {
@@ -88,6 +76,25 @@ export function auditContract(name: string, seed: Seed): void {
         `${page.entries.length}`,
       );
       assert.equal(page.entries[0].target, "job-1500");
+    } finally {
+      await close();
+    }
+  });
+
+  Deno.test(`${name}: the audit trail's logs are apart, and an entry can be removed`, async () => {
+    const { source, close } = await seed(dump);
+    try {
+      const action = await source.appendAudit!(record(1), 100);
+      for (let i = 2; i <= 400; i++) {
+        await source.appendAudit!(record(i, { outcome: "error", count: null }), 100, "refusals");
+      }
+      const actions = await source.listAudit!({ limit: 1000 });
+      assert.deepEqual(actions.entries.map((e) => e.target), ["job-1"]);
+      const refusals = await source.listAudit!({ limit: 1000 }, "refusals");
+      assert.equal(refusals.entries[0].target, "job-400");
+      assert.ok(refusals.entries.length < 399, "capped on its own");
+      await source.removeAudit!(action.id);
+      assert.deepEqual((await source.listAudit!({ limit: 10 })).entries, []);
     } finally {
       await close();
     }

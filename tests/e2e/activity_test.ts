@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { withClient } from "../helpers/redis_server.ts";
 import { screenshot, withBoard } from "./harness.ts";
 
 const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
@@ -14,15 +15,15 @@ const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
 const browserTest = (name: string, fn: () => Promise<void>) =>
   Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
-/** Sends a mutation from the board's page, as its own code does. */
-async function mutate(page: Page, path: string): Promise<number> {
-  return await page.evaluate(async (path) => {
+/** Sends a mutation from the board's page, as its own code does (as `user`, to the test's hook). */
+async function mutate(page: Page, path: string, user = "ada"): Promise<number> {
+  return await page.evaluate(async ([path, user]) => {
     const response = await fetch(`api/${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", "x-user": user },
     });
     return response.status;
-  }, path);
+  }, [path, user]);
 }
 
 browserTest("the Activity page lists the board's mutations, filtered by outcome", async () => {
@@ -64,3 +65,69 @@ browserTest("the Activity page lists the board's mutations, filtered by outcome"
     }
   });
 });
+
+browserTest(
+  "the Activity page shows refusals beside actions, and entries written late or pending",
+  async () => {
+    const hook = (request: Request) =>
+      request.headers.get("x-user") === "mallory"
+        ? new Response("go away", { status: 403 })
+        : { name: request.headers.get("x-user") ?? "ada" };
+    await withBoard({ auth: hook }, async ({ page, root, redis }) => {
+      await page.goto(`${root}activity`);
+      await page.getByText("No activity yet").waitFor();
+      assert.equal(await mutate(page, "schedules/weekly-cleanup/resume"), 200);
+      assert.equal(await mutate(page, "schedules/heartbeat/pause", "mallory"), 403);
+      const happened = Date.now() - 3_600_000;
+      await withClient(redis.url, async (client) => {
+        const entry = (fields: Record<string, unknown>) =>
+          JSON.stringify({
+            at: 0,
+            user: "bob",
+            task: "send-email",
+            count: 12,
+            outcome: "ok",
+            status: 200,
+            code: null,
+            detail: null,
+            ...fields,
+          });
+        await client.xAdd("taskora:board:audit", "*", {
+          e: entry({ action: "bulk.retry", target: "op-1", late: happened }),
+        });
+        await client.xAdd("taskora:board:audit", "*", {
+          e: entry({ action: "job.cancel", target: "job-9", outcome: "pending", count: null }),
+        });
+      });
+      await page.reload();
+      const rows = page.locator(".activity-table tbody tr");
+      await rows.nth(3).waitFor();
+      assert.match(await rows.nth(0).innerText(), /job\.cancel[\s\S]*pending/);
+      assert.match(
+        await rows.nth(1).innerText(),
+        /bulk\.retry[\s\S]*ok[\s\S]*written late, happened 1h 0m ago/,
+      );
+      assert.match(
+        await rows.nth(2).innerText(),
+        /anonymous[\s\S]*schedule\.pause[\s\S]*AUTH_HOOK/,
+      );
+      assert.match(await rows.nth(3).innerText(), /ada[\s\S]*schedule\.resume[\s\S]*ok/);
+
+      await page.getByLabel("Outcome").selectOption("error");
+      await page.waitForURL("**/activity?outcome=error");
+      await page.waitForFunction(() =>
+        document.querySelectorAll(".activity-table tbody tr").length === 1
+      );
+      assert.match(await rows.nth(0).innerText(), /AUTH_HOOK/);
+      for (const width of [390, 1280, 1920]) {
+        await page.getByLabel("Outcome").selectOption("");
+        await rows.nth(3).waitFor();
+        await page.setViewportSize({ width, height: 900 });
+        await page.screenshot({
+          path: `/tmp/audit/activity-refusals-${width}.png`,
+          fullPage: true,
+        });
+      }
+    });
+  },
+);

@@ -5,7 +5,7 @@
  */
 
 import type { Browser, Page } from "playwright-core";
-import { type Board, type BoardOptions, createBoard } from "../../mod.ts";
+import { type Board, type BoardOptions, createBoard, type TaskSource } from "../../mod.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { startRedis, type TestRedis } from "../helpers/redis_server.ts";
 import { launchBrowser, serveBoard } from "./browser.ts";
@@ -23,6 +23,8 @@ export interface BoardPage {
 /** Options of {@link withBoard}: board options, plus the page's colour scheme. */
 export interface WithBoardOptions extends BoardOptions {
   colorScheme?: "light" | "dark";
+  /** The board's source over the test's Redis (default: its URL), closed after the board. */
+  source?: (redis: TestRedis) => TaskSource;
 }
 
 /** Runs `fn` with a fixture-loaded board open in Chromium; cleans up whatever happens. */
@@ -30,11 +32,12 @@ export async function withBoard(
   options: WithBoardOptions,
   fn: (ctx: BoardPage) => Promise<void>,
 ): Promise<void> {
-  const { colorScheme = "light", ...boardOptions } = options;
+  const { colorScheme = "light", source, ...boardOptions } = options;
   const redis = await startRedis();
   try {
     await loadFixture(redis.url, { metricsAt: Date.now() });
-    const board = createBoard(redis.url, boardOptions);
+    const taskSource = source?.(redis);
+    const board = createBoard(taskSource ?? redis.url, boardOptions);
     const server = serveBoard(board);
     const browser = await launchBrowser();
     try {
@@ -49,6 +52,7 @@ export async function withBoard(
       await browser.close();
       await server.stop();
       await board.close();
+      await taskSource?.close();
     }
   } finally {
     await redis.stop();

@@ -10,7 +10,8 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { TRIGGER_DISPATCH } from "../../src/source/redis/action_scripts.ts";
 import { taskKeys } from "../../src/source/wire/keys.ts";
-import { connectClient } from "../helpers/redis_server.ts";
+import { pausableSource } from "../helpers/pause_after_entry.ts";
+import { connectClient, type TestRedis } from "../helpers/redis_server.ts";
 import { screenshotThemes, withBoard } from "./harness.ts";
 
 const HEARTBEAT_LAST_JOB = "49e833ba-6ef4-41a3-9c4a-827a99ffcd1b";
@@ -155,7 +156,13 @@ browserTest("run now, edit (errors inline, next to the field) and delete a sched
 browserTest(
   "Run now left unconfirmed (Redis pausing writes) says to check; the retry finds its job",
   async () => {
-    await withBoard({}, async ({ page, root, redis }) => {
+    let pauseAfterEntry = () => {};
+    const source = (redis: TestRedis) => {
+      const pausable = pausableSource(redis.url);
+      pauseAfterEntry = () => pausable.pauseAfterEntry(30_000);
+      return pausable.source;
+    };
+    await withBoard({ source }, async ({ page, root, redis }) => {
       const admin = await connectClient(redis.url);
       const report = taskKeys("report");
       try {
@@ -166,7 +173,7 @@ browserTest(
         await nightly.waitFor();
         const waiting = await admin.lLen(report.wait);
 
-        await admin.sendCommand(["CLIENT", "PAUSE", "30000", "WRITE"]);
+        pauseAfterEntry();
         await nightly.getByRole("button", { name: "Run now" }).click();
         await confirm(page, /One report job is dispatched now/, "Run now");
         const warning = await toast(page, /^Not confirmed/);

@@ -7,27 +7,11 @@
 
 import assert from "node:assert/strict";
 import { createBoard } from "../helpers/checked_board.ts";
-import type { AuditEntry } from "../../src/contract/audit.ts";
+import { auditEntries, callApi } from "../helpers/audit.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 
 const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
-type Board = ReturnType<typeof createBoard>;
-
-function call(board: Board, method: string, path: string, headers: Record<string, string> = {}) {
-  return Promise.resolve(board.fetch(
-    new Request(`http://board.test/board/api${path}`, {
-      method,
-      headers: { origin: "http://board.test", "content-type": "application/json", ...headers },
-    }),
-  ));
-}
-
-async function entries(board: Board, query = ""): Promise<AuditEntry[]> {
-  const response = await call(board, "GET", `/audit${query}`);
-  assert.equal(response.status, 200);
-  return (await response.json()).entries;
-}
 
 Deno.test("every mutation is recorded once, with its user, target, count and outcome", async () => {
   const redis = await startRedis();
@@ -38,18 +22,18 @@ Deno.test("every mutation is recorded once, with its user, target, count and out
   const replica = createBoard(redis.url);
   try {
     assert.equal(
-      (await call(board, "POST", `/jobs/${FAILED}/retry`, { "x-user": "ada" })).status,
+      (await callApi(board, "POST", `/jobs/${FAILED}/retry`, { "x-user": "ada" })).status,
       200,
     );
-    const again = await call(board, "POST", `/jobs/${FAILED}/retry`, { "x-user": "bob" });
+    const again = await callApi(board, "POST", `/jobs/${FAILED}/retry`, { "x-user": "bob" });
     assert.equal(again.status, 409);
-    assert.equal((await call(replica, "POST", "/tasks/send-email/retry-all")).status, 200);
-    const refused = await call(board, "POST", "/tasks/send-email/clean", {
+    assert.equal((await callApi(replica, "POST", "/tasks/send-email/retry-all")).status, 200);
+    const refused = await callApi(board, "POST", "/tasks/send-email/clean", {
       "content-type": "text/plain",
     });
     assert.equal(refused.status, 400);
 
-    const trail = await entries(replica);
+    const trail = await auditEntries(replica);
     assert.deepEqual(
       trail.map((e) => [e.user, e.action, e.target, e.task, e.count, e.outcome, e.code]),
       [
@@ -61,18 +45,21 @@ Deno.test("every mutation is recorded once, with its user, target, count and out
     );
     assert.match(trail[2].detail!, /waiting/);
 
-    assert.deepEqual((await entries(board, "?user=bob")).map((e) => e.user), ["bob"]);
-    assert.deepEqual((await entries(board, "?outcome=ok&action=job.retry")).map((e) => e.user), [
-      "ada",
-    ]);
-    const first = await (await call(board, "GET", "/audit?limit=1")).json();
+    assert.deepEqual((await auditEntries(board, "?user=bob")).map((e) => e.user), ["bob"]);
+    assert.deepEqual(
+      (await auditEntries(board, "?outcome=ok&action=job.retry")).map((e) => e.user),
+      [
+        "ada",
+      ],
+    );
+    const first = await (await callApi(board, "GET", "/audit?limit=1")).json();
     assert.equal(first.entries.length, 1);
     assert.equal(first.shared, true);
     assert.equal(first.maxEntries, 10_000);
-    const rest = await entries(board, `?before=${first.next}`);
+    const rest = await auditEntries(board, `?before=${first.next}`);
     assert.equal(rest.length, 3);
 
-    const exported = await call(board, "GET", "/audit?format=ndjson&task=send-email");
+    const exported = await callApi(board, "GET", "/audit?format=ndjson&task=send-email");
     assert.equal(exported.headers.get("content-type"), "application/x-ndjson");
     const lines = (await exported.text()).trim().split("\n").map((line) => JSON.parse(line));
     assert.deepEqual(lines.map((e) => e.action), [
@@ -92,14 +79,14 @@ Deno.test("Run again and the edited retry are recorded under their own actions",
   await loadFixture(redis.url);
   const board = createBoard(redis.url);
   try {
-    assert.equal((await call(board, "POST", `/jobs/${FAILED}/rerun`)).status, 200);
-    assert.equal((await call(board, "POST", `/jobs/${FAILED}/retry-edited`)).status, 400);
-    const trail = await entries(board);
+    assert.equal((await callApi(board, "POST", `/jobs/${FAILED}/rerun`)).status, 200);
+    assert.equal((await callApi(board, "POST", `/jobs/${FAILED}/retry-edited`)).status, 400);
+    const trail = await auditEntries(board);
     assert.deepEqual(trail.map((e) => [e.action, e.target, e.task, e.outcome, e.code]), [
       ["job.retry-edited", FAILED, null, "error", "INVALID_PARAM"],
       ["job.rerun", FAILED, "send-email", "ok", null],
     ]);
-    assert.equal((await entries(board, "?action=job.retry-edited")).length, 1);
+    assert.equal((await auditEntries(board, "?action=job.retry-edited")).length, 1);
   } finally {
     await board.close();
     await redis.stop();
@@ -111,8 +98,13 @@ Deno.test("a read-only board records nothing; bad audit filters are a 400 naming
   await loadFixture(redis.url);
   const board = createBoard(redis.url, { readOnly: true });
   try {
-    assert.equal((await call(board, "POST", `/jobs/${FAILED}/retry`)).status, 403);
-    assert.deepEqual(await entries(board), []);
+    assert.equal((await callApi(board, "POST", `/jobs/${FAILED}/retry`)).status, 403);
+    // Nor what the guards before the API turn away.
+    const foreign = await callApi(board, "POST", `/jobs/${FAILED}/retry`, {
+      origin: "http://evil.test",
+    });
+    assert.equal((await foreign.json()).code, "CROSS_ORIGIN");
+    assert.deepEqual(await auditEntries(board), []);
     for (
       const [query, param] of [
         ["?limit=0", "limit"],
@@ -125,7 +117,7 @@ Deno.test("a read-only board records nothing; bad audit filters are a 400 naming
         [`?user=${"x".repeat(300)}`, "user"],
       ]
     ) {
-      const response = await call(board, "GET", `/audit${query}`);
+      const response = await callApi(board, "GET", `/audit${query}`);
       assert.equal(response.status, 400, query);
       const body = await response.json();
       assert.equal(body.code, "INVALID_PARAM");

@@ -5,14 +5,17 @@
  * answer is 504 `OUTCOME_UNKNOWN`, not 503. A schedule trigger repeated with
  * the same idempotency key after the pause makes exactly one job. A write
  * that never left the board (Redis down) stays 503 `STORE_UNAVAILABLE`.
+ * The board writes a mutation's audit entry before the mutation, so the
+ * pause starts just after that entry is written, as the mutation goes out;
+ * a pause that holds back the entry itself leaves the mutation undone (503).
  */
 
 import assert from "node:assert/strict";
 import { createBoard } from "../helpers/checked_board.ts";
 import { RETRY_FAILED_BATCH, TRIGGER_DISPATCH } from "../../src/source/redis/action_scripts.ts";
-import { createRedisSource } from "../../src/source/redis/mod.ts";
-import { taskKeys } from "../../src/source/wire/keys.ts";
+import { auditKey, taskKeys } from "../../src/source/wire/keys.ts";
 import { loadFixture } from "../helpers/fixture.ts";
+import { pausableSource } from "../helpers/pause_after_entry.ts";
 import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
@@ -22,14 +25,16 @@ const EMAIL = taskKeys("send-email");
 const REPORT = taskKeys("report");
 
 async function withPausableBoard(
-  body: (ctx: { post: Post; admin: Client; redis: TestRedis }) => Promise<void>,
+  body: (
+    ctx: { post: Post; admin: Client; redis: TestRedis; pauseAfterEntry: () => void },
+  ) => Promise<void>,
   commandTimeoutMs = 500,
 ): Promise<void> {
   const redis = await startRedis();
   await loadFixture(redis.url);
   const admin = await connectClient(redis.url);
   // Short replies deadline by default: the pauses below outlast it whatever the machine's load.
-  const source = createRedisSource({ url: redis.url, commandTimeoutMs });
+  const { source, pauseAfterEntry } = pausableSource(redis.url, commandTimeoutMs);
   const board = createBoard(source);
   const post: Post = async (path, headers = {}) =>
     await board.fetch(
@@ -40,7 +45,7 @@ async function withPausableBoard(
       }),
     );
   try {
-    await body({ post, admin, redis });
+    await body({ post, admin, redis, pauseAfterEntry });
   } finally {
     await board.close();
     await source.close();
@@ -66,11 +71,11 @@ async function expectCode(response: Response, status: number, code: string): Pro
 }
 
 Deno.test("retry-all while Redis pauses writes is 504 OUTCOME_UNKNOWN, and it is applied later", async () => {
-  await withPausableBoard(async ({ post, admin }) => {
+  await withPausableBoard(async ({ post, admin, pauseAfterEntry }) => {
     // Loaded now, so the paused call is the retry itself, not a NOSCRIPT.
     await admin.scriptLoad(RETRY_FAILED_BATCH.source);
     assert.equal(await admin.zCard(EMAIL.failed), 5);
-    await admin.sendCommand(["CLIENT", "PAUSE", "20000", "WRITE"]);
+    pauseAfterEntry();
     const message = await expectCode(
       await post("/tasks/send-email/retry-all"),
       504,
@@ -87,11 +92,11 @@ Deno.test("retry-all while Redis pauses writes is 504 OUTCOME_UNKNOWN, and it is
 });
 
 Deno.test("a trigger while Redis pauses writes is 504; sent again with its key, it makes one job", async () => {
-  await withPausableBoard(async ({ post, admin }) => {
+  await withPausableBoard(async ({ post, admin, pauseAfterEntry }) => {
     await admin.scriptLoad(TRIGGER_DISPATCH.source);
     const key = { "Idempotency-Key": "click-7f3a" };
     const waitingBefore = await admin.lLen(REPORT.wait);
-    await admin.sendCommand(["CLIENT", "PAUSE", "20000", "WRITE"]);
+    pauseAfterEntry();
     await expectCode(await post("/schedules/nightly-report/trigger", key), 504, "OUTCOME_UNKNOWN");
     await admin.sendCommand(["CLIENT", "UNPAUSE"]);
     await eventually(
@@ -115,9 +120,9 @@ Deno.test("a trigger while Redis pauses writes is 504; sent again with its key, 
 });
 
 Deno.test("a write whose connection drops before the answer is 504 OUTCOME_UNKNOWN", async () => {
-  await withPausableBoard(async ({ post, admin }) => {
+  await withPausableBoard(async ({ post, admin, pauseAfterEntry }) => {
     await admin.scriptLoad(RETRY_FAILED_BATCH.source);
-    await admin.sendCommand(["CLIENT", "PAUSE", "20000", "WRITE"]);
+    pauseAfterEntry();
     const answer = post("/tasks/send-email/retry-all");
     // Once the board's retry waits in Redis, its connection is cut.
     await eventually(
@@ -141,5 +146,17 @@ Deno.test("a mutation while Redis is down was never sent: 503 STORE_UNAVAILABLE"
       503,
       "STORE_UNAVAILABLE",
     );
+  });
+});
+
+Deno.test("a pause that holds back the audit entry leaves the mutation undone: 503, and undone after", async () => {
+  await withPausableBoard(async ({ post, admin }) => {
+    await admin.scriptLoad(RETRY_FAILED_BATCH.source);
+    await admin.sendCommand(["CLIENT", "PAUSE", "20000", "WRITE"]);
+    await expectCode(await post("/tasks/send-email/retry-all"), 503, "STORE_UNAVAILABLE");
+    await admin.sendCommand(["CLIENT", "UNPAUSE"]);
+    // The entry, sent and held, lands once the pause ends (pending: no outcome was recorded).
+    await eventually(async () => await admin.xLen(auditKey()) === 1, "the held entry landed");
+    assert.equal(await admin.zCard(EMAIL.failed), 5, "the retry was never sent");
   });
 });

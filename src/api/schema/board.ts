@@ -7,7 +7,7 @@
  */
 
 import { z } from "@hono/zod-openapi";
-import type { AuditResponse } from "../../contract/audit.ts";
+import { AUDIT_OUTCOMES, type AuditResponse } from "../../contract/audit.ts";
 import type { ConfigResponse } from "../../contract/config.ts";
 import type { SchedulerLeadershipResponse, TaskLivenessResponse } from "../../contract/liveness.ts";
 import type { MigrationLockResponse } from "../../contract/migration_lock.ts";
@@ -92,10 +92,16 @@ export const AuditEntrySchema = z.strictObject({
   target: z.string(),
   task: z.string().nullable(),
   count: z.number().int().nullable(),
-  outcome: z.enum(["ok", "error"]),
+  outcome: z.enum(AUDIT_OUTCOMES),
   status: z.number().int(),
   code: z.string().nullable(),
   detail: z.string().nullable(),
+  late: Millis.optional().openapi({
+    description: "Written late (the store was unreachable): when it happened; `at` is when written",
+  }),
+  dropped: z.number().int().optional().openapi({
+    description: "Refusals of the same client not recorded since its last one (rate limit)",
+  }),
 }).openapi("AuditEntry");
 
 /** A page of the audit trail, newest first, and the cursor of the next. */

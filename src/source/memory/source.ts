@@ -6,7 +6,13 @@
  * @module
  */
 
-import type { AuditEntry, AuditPage, AuditQuery, AuditRecord } from "../../contract/audit.ts";
+import type {
+  AuditEntry,
+  AuditLog,
+  AuditPage,
+  AuditQuery,
+  AuditRecord,
+} from "../../contract/audit.ts";
 import { AuditRing } from "../audit_ring.ts";
 import { type AttemptEntry, type AttemptHistory, collectAttempts } from "../attempt_history.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
@@ -176,7 +182,7 @@ export class MemorySource implements TaskSource {
   /** The workload simulator, when the source runs one. */
   readonly simulator: Simulator | null;
   #closed = false;
-  readonly #audit = new AuditRing();
+  readonly #audit = { actions: new AuditRing(), refusals: new AuditRing() };
 
   /** A source over `store`; `close()` stops `simulator` when given. */
   constructor(store: MemoryStore, simulator: Simulator | null = null) {
@@ -185,13 +191,23 @@ export class MemorySource implements TaskSource {
   }
 
   /** Appends to the source's own audit trail (in process, like the rest of its state). */
-  appendAudit(record: AuditRecord, maxEntries: number): Promise<AuditEntry> {
-    return Promise.resolve(this.#audit.append(record, maxEntries));
+  appendAudit(
+    record: AuditRecord,
+    maxEntries: number,
+    log: AuditLog = "actions",
+  ): Promise<AuditEntry> {
+    return Promise.resolve(this.#audit[log].append(record, maxEntries));
+  }
+
+  /** Removes an entry of the audit trail. */
+  removeAudit(id: string, log: AuditLog = "actions"): Promise<void> {
+    this.#audit[log].remove(id);
+    return Promise.resolve();
   }
 
   /** A page of the audit trail, newest first. */
-  listAudit(query: AuditQuery): Promise<AuditPage> {
-    return Promise.resolve(this.#audit.list(query));
+  listAudit(query: AuditQuery, log: AuditLog = "actions"): Promise<AuditPage> {
+    return Promise.resolve(this.#audit[log].list(query));
   }
 
   /** Sorted names of every task with any key. */

@@ -1,5 +1,6 @@
 /**
- * The audit trail in Redis: one stream, `<root>:board:audit`, capped with
+ * The audit trail in Redis: one stream per log (`<root>:board:audit` for
+ * actions, `<root>:board:audit:refusals`), each capped with
  * `XADD MAXLEN ~ <maxEntries>`; each entry is one field, `e`, holding the
  * record as JSON. Reads go newest first with XREVRANGE in batches, and stop
  * after {@link AUDIT_SCAN_LIMIT} entries whatever the filters match.
@@ -10,6 +11,7 @@
 import {
   AUDIT_SCAN_LIMIT,
   type AuditEntry,
+  type AuditLog,
   type AuditPage,
   type AuditQuery,
   type AuditRecord,
@@ -33,10 +35,11 @@ export async function appendAudit(
   record: AuditRecord,
   maxEntries: number,
   prefix?: string,
+  log: AuditLog = "actions",
 ): Promise<AuditEntry> {
   const id = await connection.call<string>([
     "XADD",
-    auditKey(prefix),
+    auditKey(prefix, log),
     "MAXLEN",
     "~",
     String(maxEntries),
@@ -45,6 +48,16 @@ export async function appendAudit(
     JSON.stringify(record),
   ]);
   return { ...record, at: Number(id.split("-")[0]), id };
+}
+
+/** Removes an entry (a pending one, once its outcome is written); XDEL frees memory, never refused. */
+export async function removeAudit(
+  connection: RedisConnection,
+  id: string,
+  prefix?: string,
+  log: AuditLog = "actions",
+): Promise<void> {
+  await connection.call<number>(["XDEL", auditKey(prefix, log), id]);
 }
 
 /** The record of a stream entry; null for one this board did not write. */
@@ -65,8 +78,9 @@ export async function listAudit(
   connection: RedisConnection,
   query: AuditQuery,
   prefix?: string,
+  log: AuditLog = "actions",
 ): Promise<AuditPage> {
-  const key = auditKey(prefix);
+  const key = auditKey(prefix, log);
   const start = query.from === undefined ? "-" : String(query.from);
   let end = query.before !== undefined
     ? `(${query.before}`

@@ -18,6 +18,7 @@ import { IncompatibleStoreError } from "../../errors.ts";
 import type {
   AttemptHistory,
   AuditEntry,
+  AuditLog,
   AuditPage,
   AuditQuery,
   AuditRecord,
@@ -109,7 +110,7 @@ import { cancelWorkflow } from "./workflow_cancel.ts";
 import { Watch } from "./watch.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
 import { jobNotFound, taskNotFound } from "../refusals.ts";
-import { appendAudit, listAudit } from "./audit.ts";
+import { appendAudit, listAudit, removeAudit } from "./audit.ts";
 import { getSessionRevocations, revokeSessions } from "./session_revocations.ts";
 import type { SessionRevocations } from "../session_revocations.ts";
 
@@ -436,15 +437,25 @@ export class RedisTaskSource implements TaskSource {
   }
 
   /** Appends to the audit stream every board on this keyspace shares; see `audit.ts`. */
-  async appendAudit(record: AuditRecord, maxEntries: number): Promise<AuditEntry> {
+  async appendAudit(
+    record: AuditRecord,
+    maxEntries: number,
+    log?: AuditLog,
+  ): Promise<AuditEntry> {
     await this.#ready();
-    return await appendAudit(this.connection, record, maxEntries, this.prefix);
+    return await appendAudit(this.connection, record, maxEntries, this.prefix, log);
+  }
+
+  /** Removes an entry of the audit stream. */
+  async removeAudit(id: string, log?: AuditLog): Promise<void> {
+    await this.#ready();
+    await removeAudit(this.connection, id, this.prefix, log);
   }
 
   /** A page of the audit stream, newest first; see `audit.ts` for the bound. */
-  async listAudit(query: AuditQuery): Promise<AuditPage> {
+  async listAudit(query: AuditQuery, log?: AuditLog): Promise<AuditPage> {
     await this.#ready();
-    return await listAudit(this.connection, query, this.prefix);
+    return await listAudit(this.connection, query, this.prefix, log);
   }
 
   /** The session revocations every board on this keyspace shares; see `session_revocations.ts`. */

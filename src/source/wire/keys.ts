@@ -7,6 +7,8 @@
  * @module
  */
 
+import type { AuditLog } from "../../contract/audit.ts";
+
 /** The wire-format versions this board reads. */
 export const SUPPORTED_WIRE_VERSIONS = { min: 6, max: 6 } as const;
 
@@ -91,12 +93,15 @@ export function globalKeys(prefix?: string): {
 }
 
 /**
- * Key of the board's audit trail: a stream beside taskora's keys, so every
- * board replica on the keyspace reads and writes the same trail. One key,
- * one slot.
+ * Key of one log of the board's audit trail: a stream beside taskora's
+ * keys, so every board replica on the keyspace reads and writes the same
+ * trail; `<root>:board:audit` for actions, `<root>:board:audit:refusals`
+ * for refusals. One key, one slot each.
  */
-export function auditKey(prefix?: string): string {
-  return `${keyRoot(prefix)}:board:audit`;
+export function auditKey(prefix?: string, log: AuditLog = "actions"): string {
+  return log === "actions"
+    ? `${keyRoot(prefix)}:board:audit`
+    : `${keyRoot(prefix)}:board:audit:${log}`;
 }
 
 /**

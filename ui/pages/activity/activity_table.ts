@@ -1,6 +1,8 @@
 /**
  * The audit trail as a table, newest first: when, who, what, on what (a
- * link for a job or a workflow), how many, and the outcome with its code.
+ * link for a job or a workflow), how many, and the outcome with its code,
+ * saying when an entry was written late and how many refusals of the
+ * client before it went unrecorded.
  *
  * @module
  */
@@ -22,10 +24,31 @@ function targetHref(entry: AuditEntry): string | null {
   return null;
 }
 
-function Outcome({ entry }: { entry: AuditEntry }) {
+function Verdict({ entry }: { entry: AuditEntry }) {
   if (entry.outcome === "ok") return html`<span class="activity-ok">ok</span>`;
+  if (entry.outcome === "pending") {
+    return html`
+      <span class="activity-pending" title="The board never recorded how it ended">pending</span>
+    `;
+  }
   return html`
     <span class="activity-error" title=${entry.detail ?? ""}>${entry.code ?? "error"}</span>
+  `;
+}
+
+function Outcome({ entry }: { entry: AuditEntry }) {
+  return html`
+    <${Verdict} entry=${entry} />
+    ${entry.late === undefined ? null : html`
+      <span class="activity-mark muted">written late, happened <${Time} at=${entry.late} /></span>
+    `}
+    ${entry.dropped
+      ? html`
+        <span class="activity-mark muted">${formatCount(
+          entry.dropped,
+        )} more of this client not recorded</span>
+      `
+      : null}
   `;
 }
 

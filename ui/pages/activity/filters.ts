@@ -73,8 +73,9 @@ export function FilterBar(
           "outcome",
         )}>
           <option value="">Any outcome</option>
-          <option value="ok">ok</option>
-          <option value="error">error</option>
+          <option value="ok">ok (done)</option>
+          <option value="error">error (refused or failed)</option>
+          <option value="pending">pending (no outcome)</option>
         </select>
       </label>
     </form>

@@ -25,7 +25,7 @@ const PAGE_SIZE = 50;
 function TrailNote({ page }: { page: AuditResponse }) {
   return html`
     <p class="muted activity-note">
-      Keeps about ${formatCountOf(page.maxEntries, "entry", "entries")}${page.shared
+      Keeps about ${formatCountOf(page.maxEntries, "action")} and as many refusals${page.shared
         ? ", shared by every board on this Redis"
         : ", in this board process only"}.
     </p>
