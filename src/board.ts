@@ -291,7 +291,11 @@ export function createBoard(
       "/metrics",
       metricsToken({
         token: resolved.metrics.token,
-        required: resolved.auth === null,
+        guard: resolved.auth === null
+          ? "none"
+          : typeof resolved.auth === "function"
+          ? "hook"
+          : "session",
         serve: serveMetrics,
       }),
     );

@@ -16,8 +16,8 @@ import { UNAUTHORIZED_BODY } from "./guard.ts";
 export interface MetricsTokenOptions {
   /** The token scrapers send as `Authorization: Bearer <token>`. */
   token: string;
-  /** Whether a request without the token is refused (the board has no other guard). */
-  required: boolean;
+  /** The board's other guard: where a request without the token goes (see the module doc). */
+  guard: "none" | "session" | "hook";
   /** Answers an admitted request. */
   serve: (c: Context) => Promise<Response>;
 }
@@ -32,18 +32,15 @@ function unauthorized(c: Context): Response {
  *
  * @example
  * ```ts ignore
- * app.use("/metrics", metricsToken({ token, required: false, serve }));
+ * app.use("/metrics", metricsToken({ token, guard: "session", serve }));
  * ```
  */
-export function metricsToken({ token, required, serve }: MetricsTokenOptions): MiddlewareHandler {
+export function metricsToken({ token, guard, serve }: MetricsTokenOptions): MiddlewareHandler {
   return async function bearer(c, next) {
     const header = c.req.header("Authorization");
-    if (header === undefined) {
-      if (required) return unauthorized(c);
-      return await next();
-    }
-    const match = /^Bearer ([\x21-\x7e]+)$/i.exec(header);
-    if (!match || !await timingSafeEqual(match[1], token)) return unauthorized(c);
-    return await serve(c);
+    const match = header === undefined ? null : /^Bearer ([\x21-\x7e]+)$/i.exec(header);
+    if (match && await timingSafeEqual(match[1], token)) return await serve(c);
+    if (guard === "hook" || (guard === "session" && header === undefined)) return await next();
+    return unauthorized(c);
   };
 }

@@ -177,6 +177,28 @@ Deno.test("the auth hook guards /metrics like the API", async () => {
   }
 });
 
+Deno.test("with the auth hook, a bearer that is not the metrics token goes on to the hook", async () => {
+  const HOOK_CREDENTIAL = "hook-issued-credential-42";
+  const hook = (request: Request) =>
+    request.headers.get("authorization") === `Bearer ${HOOK_CREDENTIAL}`
+      ? { name: "ops" }
+      : new Response("no", { status: 403 });
+  const { get, close } = boardOf({ auth: hook, metrics: { token: TOKEN } });
+  try {
+    const admitted = await get("/board/metrics", { authorization: `Bearer ${HOOK_CREDENTIAL}` });
+    assert.equal(admitted.status, 200);
+    assert.match(await admitted.text(), /^taskora_jobs\{/m);
+    // Neither the token nor the hook's credential: the hook answers, not the token's 401.
+    for (const header of [`Bearer ${TOKEN}x`, `Basic ${btoa(`x:${TOKEN}`)}`]) {
+      const refused = await get("/board/metrics", { authorization: header });
+      assert.equal(refused.status, 403);
+      assert.equal(await refused.text(), "no");
+    }
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("metrics: false removes the route (the path is the UI's, which has no such page)", async () => {
   const { get, close } = boardOf({ metrics: false });
   try {
