@@ -241,7 +241,11 @@ export function createBoard(
   };
   const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;
   const metrics = resolved.metrics
-    ? createBoardMetrics({ ...deps, sseClients: () => deps.events.state().clients })
+    ? createBoardMetrics({
+      ...deps,
+      sseClients: () => deps.events.state().clients,
+      maxTasks: resolved.metrics.maxTasks,
+    })
     : null;
   const serveMetrics = async (c: Context) => {
     const { text, contentType } = await metrics!.scrape();

@@ -210,6 +210,87 @@ Deno.test("metrics: false removes the route (the path is the UI's, which has no 
   }
 });
 
+/** A memory source whose tasks hold the given numbers of waiting jobs. */
+function waitingJobs(tasks: Record<string, number>): TaskSource {
+  const keys: Record<string, { type: string; pttl: number; value: unknown }> = {};
+  const ts = String(Date.now());
+  for (const [task, count] of Object.entries(tasks)) {
+    const base = `taskora:{${task}}`;
+    const ids = Array.from({ length: count }, (_, j) => `j${j}`);
+    keys[`${base}:wait`] = { type: "list", pttl: -1, value: ids };
+    for (const id of ids) {
+      keys[`${base}:${id}`] = {
+        type: "hash",
+        pttl: -1,
+        value: { state: "waiting", ts, _v: "1", attempt: "1" },
+      };
+    }
+  }
+  return createMemorySource({ seed: { dumpedAt: Date.now(), keys } as never });
+}
+
+/** `count` tasks, `task-<i>` holding i + 1 waiting jobs. */
+function manyTasks(count: number): TaskSource {
+  return waitingJobs(
+    Object.fromEntries(Array.from({ length: count }, (_, i) => [`task-${i}`, i + 1])),
+  );
+}
+
+/** The distinct `task` label values of a metric in an exposition. */
+function taskLabels(text: string, metric: string): Set<string> {
+  const pattern = new RegExp(`^${metric}\\{task="([^"]*)"`, "gm");
+  return new Set([...text.matchAll(pattern)].map((match) => match[1]));
+}
+
+Deno.test('metrics.maxTasks: the tasks holding the most jobs get their own series, the rest are summed under task="(other)"', async () => {
+  const { get, close } = boardOf({ metrics: { maxTasks: 3 } }, manyTasks(8));
+  try {
+    const text = await (await get("/board/metrics")).text();
+    const own = ["task-7", "task-6", "task-5"];
+    for (const metric of ["taskora_jobs", "taskora_oldest_waiting_seconds"]) {
+      assert.deepEqual(taskLabels(text, metric), new Set([...own, "(other)"]), metric);
+    }
+    assert.equal(sampleOf(text, 'taskora_jobs{task="task-7",state="waiting"}'), 8);
+    // task-0 … task-4 hold 1 + 2 + 3 + 4 + 5 waiting jobs.
+    assert.equal(sampleOf(text, 'taskora_jobs{task="(other)",state="waiting"}'), 15);
+    assert.equal(sampleOf(text, 'taskora_jobs{task="(other)",state="failed"}'), 0);
+    // Quantiles cannot be summed: the rest have none, and their samples are not read.
+    assert.deepEqual(taskLabels(text, "taskora_latency_sample_jobs"), new Set(own));
+  } finally {
+    await close();
+  }
+});
+
+Deno.test('metrics.maxTasks defaults to 500: a board with 520 tasks exposes 500 of them and "(other)"', async () => {
+  const { get, close } = boardOf({}, manyTasks(520));
+  try {
+    const text = await (await get("/board/metrics")).text();
+    const labels = taskLabels(text, "taskora_jobs");
+    assert.equal(labels.size, 501);
+    assert.ok(labels.has("(other)"));
+    assert.ok(!labels.has("task-19") && labels.has("task-20"));
+  } finally {
+    await close();
+  }
+});
+
+Deno.test('a task named "(other)" never gets a series of its own: it is counted in the sum', async () => {
+  const { get, close } = boardOf(
+    { metrics: { maxTasks: 1 } },
+    waitingJobs({ "(other)": 100, a: 5, b: 1 }),
+  );
+  try {
+    const text = await (await get("/board/metrics")).text();
+    assert.deepEqual(taskLabels(text, "taskora_jobs"), new Set(["a", "(other)"]));
+    const lines = text.split("\n").filter((l) =>
+      l.startsWith('taskora_jobs{task="(other)",state="waiting"}')
+    );
+    assert.deepEqual(lines, ['taskora_jobs{task="(other)",state="waiting"} 101']);
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("bad metrics and health options throw, naming the option", () => {
   const source = createMemorySource();
   const bad: [BoardOptions, RegExp][] = [
@@ -218,6 +299,10 @@ Deno.test("bad metrics and health options throw, naming the option", () => {
     [{ metrics: { token: 42 as unknown as string } }, /"metrics\.token"/],
     [{ metrics: { tokn: TOKEN } as unknown as BoardOptions["metrics"] }, /"metrics\.tokn"/],
     [{ metrics: true as unknown as BoardOptions["metrics"] }, /"metrics"/],
+    [{ metrics: { maxTasks: 0 } }, /"metrics\.maxTasks"/],
+    [{ metrics: { maxTasks: 501 } }, /"metrics\.maxTasks"/],
+    [{ metrics: { maxTasks: 2.5 } }, /"metrics\.maxTasks"/],
+    [{ metrics: { maxTasks: "9" as unknown as number } }, /"metrics\.maxTasks"/],
     [{ health: { maxWaitMs: 10 } }, /"health\.maxWaitMs"/],
     [{ health: { maxWaitMs: 1.5e3 + 0.5 } }, /"health\.maxWaitMs"/],
     [{ health: { maxWait: 1000 } as unknown as BoardOptions["health"] }, /"health\.maxWait"/],
