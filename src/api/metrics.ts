@@ -25,6 +25,7 @@ import type { ThroughputBucket } from "../contract/throughput.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { LatencySampler } from "./latency_sampler.ts";
 import { OTHER_TASKS, seriesTasks } from "./metrics_tasks.ts";
+import { sharedRead } from "./shared_read.ts";
 
 /** What the metrics read. */
 export interface BoardMetricsDeps {
@@ -191,7 +192,11 @@ export function createBoardMetrics(
     }
   }
 
-  let inflight: Promise<{ text: string; contentType: string }> | null = null;
+  // Reading and rendering share one registry: a scrape during another waits for its answer.
+  const scrape = sharedRead(async () => {
+    await read();
+    return { text: await registry.metrics(), contentType: registry.contentType };
+  });
 
   return {
     timing: async function requestTiming(c: Context, next) {
@@ -204,17 +209,6 @@ export function createBoardMetrics(
       }
     },
     countError,
-    scrape() {
-      // Reading and rendering share one registry: a scrape during another waits for its answer.
-      inflight ??= (async () => {
-        try {
-          await read();
-          return { text: await registry.metrics(), contentType: registry.contentType };
-        } finally {
-          inflight = null;
-        }
-      })();
-      return inflight;
-    },
+    scrape,
   };
 }
