@@ -293,7 +293,11 @@ export function createBoard(
   };
   const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;
   const metrics = resolved.metrics
-    ? createBoardMetrics({ ...deps, sseClients: () => deps.events.state().clients })
+    ? createBoardMetrics({
+      ...deps,
+      sseClients: () => deps.events.state().clients,
+      maxTasks: resolved.metrics.maxTasks,
+    })
     : null;
   const serveMetrics = async (c: Context) => {
     const { text, contentType } = await metrics!.scrape();
@@ -368,8 +372,11 @@ export function createBoard(
       "/metrics",
       metricsToken({
         token: resolved.metrics.token,
-        required: resolved.auth === null,
-        passOthers: typeof resolved.auth === "function",
+        guard: resolved.auth === null
+          ? "none"
+          : typeof resolved.auth === "function"
+          ? "hook"
+          : "session",
         serve: serveMetrics,
       }),
     );

@@ -8,6 +8,7 @@
 
 import { AUDIT_DEFAULT_MAX_ENTRIES } from "./contract/audit.ts";
 import { DEFAULT_MAX_WAIT_MS } from "./contract/health.ts";
+import { LATENCY_CACHE_TASKS } from "./contract/latency.ts";
 import { parseDuration } from "./duration.ts";
 import { isHostEntry } from "./auth/allowed_hosts.ts";
 
@@ -143,9 +144,11 @@ export interface BoardOptions {
    * `GET {basePath}/metrics` (Prometheus text format). On by default and
    * guarded like the API (session or hook); `token` (16 to 256 printable
    * characters) also lets a scraper in with `Authorization: Bearer <token>`,
-   * and is then required when the board has no login. `false` turns it off.
+   * and is then required when the board has no login. `maxTasks` (1 to 500,
+   * default 500): how many tasks get series of their own, those holding the
+   * most jobs; the rest are summed under `task="(other)"`. `false` turns it off.
    */
-  metrics?: { token?: string } | false;
+  metrics?: { token?: string; maxTasks?: number } | false;
 }
 
 /** Session login after validation. */
@@ -190,7 +193,7 @@ export interface ResolvedOptions {
   auditMaxEntries: number;
   health: { maxWaitMs: number };
   /** null when `metrics: false`. */
-  metrics: { token: string | null } | null;
+  metrics: { token: string | null; maxTasks: number } | null;
 }
 
 const KNOWN_OPTIONS = [
@@ -480,26 +483,40 @@ function checkHealth(health: unknown): { maxWaitMs: number } {
   return { maxWaitMs: ms };
 }
 
-function checkMetrics(metrics: unknown): { token: string | null } | null {
+/** The most tasks a scrape gives series of their own: as many as the latency sampler keeps. */
+const MAX_METRICS_TASKS = LATENCY_CACHE_TASKS;
+
+function checkMetrics(metrics: unknown): { token: string | null; maxTasks: number } | null {
   if (metrics === false) return null;
-  if (metrics === undefined) return { token: null };
-  const allowed = "false or { token?: 16 to 256 printable ASCII characters, no spaces }";
+  if (metrics === undefined) return { token: null, maxTasks: MAX_METRICS_TASKS };
+  const allowed =
+    "false or { token?: 16 to 256 printable ASCII characters, no spaces; maxTasks?: 1 to 500 }";
   if (metrics === null || typeof metrics !== "object" || Array.isArray(metrics)) {
     throw new BoardOptionsError("metrics", allowed, metrics);
   }
   for (const key of Object.keys(metrics)) {
-    if (key !== "token") throw new BoardOptionsError(`metrics.${key}`, "absent", key);
+    if (key !== "token" && key !== "maxTasks") {
+      throw new BoardOptionsError(`metrics.${key}`, "absent", key);
+    }
   }
-  const token = (metrics as { token?: unknown }).token;
-  if (token === undefined) return { token: null };
-  if (typeof token !== "string" || !/^[\x21-\x7e]{16,256}$/.test(token)) {
+  const { token, maxTasks = MAX_METRICS_TASKS } = metrics as {
+    token?: unknown;
+    maxTasks?: unknown;
+  };
+  if (token !== undefined && (typeof token !== "string" || !/^[\x21-\x7e]{16,256}$/.test(token))) {
     throw new BoardOptionsError(
       "metrics.token",
       allowed,
       typeof token === "string" ? "a string that is not" : token,
     );
   }
-  return { token };
+  if (
+    typeof maxTasks !== "number" || !Number.isInteger(maxTasks) || maxTasks < 1 ||
+    maxTasks > MAX_METRICS_TASKS
+  ) {
+    throw new BoardOptionsError("metrics.maxTasks", "a whole number from 1 to 500", maxTasks);
+  }
+  return { token: token ?? null, maxTasks };
 }
 
 /** A whole number of milliseconds from 500 to `max`, or the default when absent. */

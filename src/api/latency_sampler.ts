@@ -20,6 +20,7 @@
 import {
   durationsOf,
   type FinishedDurations,
+  LATENCY_CACHE_TASKS,
   type LatencySample,
   latencySample,
 } from "../contract/latency.ts";
@@ -29,8 +30,6 @@ import type { TaskSource } from "../source/types.ts";
 export const LATENCY_SAMPLE_SIZE = 1000;
 /** How long a sample is served before it is brought up to date, ms. */
 export const LATENCY_MAX_AGE_MS = 10_000;
-/** How many tasks' samples are kept at most; the least recently asked goes first. */
-export const LATENCY_CACHE_TASKS = 500;
 
 /** Options of {@link createLatencySampler} (tests shrink them). */
 export interface LatencySamplerOptions {

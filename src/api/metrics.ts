@@ -4,10 +4,13 @@
  * global default one: two boards in a process share nothing).
  *
  * Per scrape the store is read in O(tasks): the counts, the queue heads and
- * the last minutes of throughput in one pipelined batch each, and the wait
- * and run percentiles from the board's latency sampler (kept for
- * `LATENCY_MAX_AGE_MS`, then one read of `LATENCY_SAMPLE_SIZE` jobs per
- * task). Scrapes that arrive while one is being read share its answer.
+ * the last minutes of throughput in one pipelined batch each. At most
+ * `maxTasks` tasks get series of their own (see `metrics_tasks.ts`), the
+ * rest are summed under one label, so the exposition is bounded whatever
+ * the number of tasks; the wait and run percentiles of those tasks come from
+ * the board's latency sampler (kept for `LATENCY_MAX_AGE_MS`, then one read
+ * of `LATENCY_SAMPLE_SIZE` jobs per task). Scrapes that arrive while one is
+ * being read share its answer.
  *
  * @module
  */
@@ -16,9 +19,13 @@ import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { LatencySample } from "../contract/latency.ts";
+import type { JobState, QueueStats } from "../contract/states.ts";
 import { errorBody } from "../errors.ts";
+import type { ThroughputBucket } from "../contract/throughput.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { LatencySampler } from "./latency_sampler.ts";
+import { OTHER_TASKS, seriesTasks } from "./metrics_tasks.ts";
+import { sharedRead } from "./shared_read.ts";
 
 /** What the metrics read. */
 export interface BoardMetricsDeps {
@@ -26,6 +33,8 @@ export interface BoardMetricsDeps {
   latency: LatencySampler;
   /** How many clients the board's event stream has now. */
   sseClients: () => number;
+  /** How many tasks get series of their own (`metrics.maxTasks`); see `metrics_tasks.ts`. */
+  maxTasks: number;
 }
 
 /** One board's metrics: its registry, the middleware that times its API, the scrape. */
@@ -40,12 +49,35 @@ export interface BoardMetrics {
   scrape(): Promise<{ text: string; contentType: string }>;
 }
 
+/** What a scrape shows of one task, or of the tasks summed under {@link OTHER_TASKS}. */
+interface TaskNumbers {
+  stats: QueueStats;
+  closed: ThroughputBucket;
+  waitingSeconds: number;
+  overdueSeconds: number;
+}
+
+/** The sum of tasks: their counts added up, their oldest waiting and most overdue jobs. */
+function sumOf(tasks: readonly TaskNumbers[]): TaskNumbers {
+  const stats = { ...tasks[0].stats };
+  const closed = { ...tasks[0].closed };
+  let { waitingSeconds, overdueSeconds } = tasks[0];
+  for (const task of tasks.slice(1)) {
+    for (const state of Object.keys(stats) as JobState[]) stats[state] += task.stats[state];
+    closed.completed += task.closed.completed;
+    closed.failed += task.closed.failed;
+    waitingSeconds = Math.max(waitingSeconds, task.waitingSeconds);
+    overdueSeconds = Math.max(overdueSeconds, task.overdueSeconds);
+  }
+  return { stats, closed, waitingSeconds, overdueSeconds };
+}
+
 const QUANTILES = [["0.5", "p50"], ["0.95", "p95"], ["0.99", "p99"]] as const;
 const STORE_ERRORS = new Set(["STORE_UNAVAILABLE", "OUTCOME_UNKNOWN"]);
 
 /** Creates the metrics of one board. */
 export function createBoardMetrics(
-  { source, latency, sseClients }: BoardMetricsDeps,
+  { source, latency, sseClients, maxTasks }: BoardMetricsDeps,
 ): BoardMetrics {
   const registry = new Registry();
   const registers = [registry];
@@ -120,29 +152,43 @@ export function createBoardMetrics(
 
   async function read(): Promise<void> {
     const tasks = await source.listTasks();
-    const [snapshots, recent, samples] = await Promise.all([
+    const [snapshots, recent] = await Promise.all([
       source.getQueueSnapshots(tasks),
       source.getThroughputByTask(tasks, { count: 2 }),
-      Promise.all(tasks.map((task) => latency.sample(task))),
     ]);
+    const { own, other } = seriesTasks(
+      new Map(tasks.map((task) => [task, snapshots.get(task)!.stats])),
+      maxTasks,
+    );
+    // Only the tasks with series of their own are sampled: quantiles cannot be summed.
+    const samples = await Promise.all(own.map((task) => latency.sample(task)));
     const now = Date.now();
     for (const gauge of [jobs, finished, oldestWaiting, overdue, wait, run, sampled]) {
       gauge.reset();
     }
-    tasks.forEach((task, i) => {
-      const { stats, heads } = snapshots.get(task)!;
-      for (const [state, count] of Object.entries(stats)) {
-        jobs.set({ task, state }, count);
-      }
-      // The last closed minute: the current one is still being counted into.
-      const closed = recent.get(task)![0];
-      finished.set({ task, outcome: "completed" }, closed.completed);
-      finished.set({ task, outcome: "failed" }, closed.failed);
-      const { oldestWaiting: waiting, nextDue } = heads;
-      oldestWaiting.set({ task }, waiting ? Math.max(0, now - waiting.since) / 1000 : 0);
-      overdue.set({ task }, nextDue ? Math.max(0, now - nextDue.at) / 1000 : 0);
+    // The last closed minute: the current one is still being counted into.
+    const taskNumbers = (task: string): TaskNumbers => {
+      const { stats, heads: { oldestWaiting: waiting, nextDue } } = snapshots.get(task)!;
+      return {
+        stats,
+        closed: recent.get(task)![0],
+        waitingSeconds: waiting ? Math.max(0, now - waiting.since) / 1000 : 0,
+        overdueSeconds: nextDue ? Math.max(0, now - nextDue.at) / 1000 : 0,
+      };
+    };
+    own.forEach((task, i) => {
+      setTask(task, taskNumbers(task));
       setQuantiles(task, samples[i]);
     });
+    if (other.length > 0) setTask(OTHER_TASKS, sumOf(other.map(taskNumbers)));
+  }
+
+  function setTask(task: string, numbers: TaskNumbers): void {
+    for (const [state, count] of Object.entries(numbers.stats)) jobs.set({ task, state }, count);
+    finished.set({ task, outcome: "completed" }, numbers.closed.completed);
+    finished.set({ task, outcome: "failed" }, numbers.closed.failed);
+    oldestWaiting.set({ task }, numbers.waitingSeconds);
+    overdue.set({ task }, numbers.overdueSeconds);
   }
 
   function setQuantiles(task: string, sample: LatencySample): void {
@@ -155,7 +201,11 @@ export function createBoardMetrics(
     }
   }
 
-  let inflight: Promise<{ text: string; contentType: string }> | null = null;
+  // Reading and rendering share one registry: a scrape during another waits for its answer.
+  const scrape = sharedRead(async () => {
+    await read();
+    return { text: await registry.metrics(), contentType: registry.contentType };
+  });
 
   return {
     timing: async function requestTiming(c: Context, next) {
@@ -169,17 +219,6 @@ export function createBoardMetrics(
     },
     countError,
     countLoginFailure: (reason) => loginFailures.inc({ reason }),
-    scrape() {
-      // Reading and rendering share one registry: a scrape during another waits for its answer.
-      inflight ??= (async () => {
-        try {
-          await read();
-          return { text: await registry.metrics(), contentType: registry.contentType };
-        } finally {
-          inflight = null;
-        }
-      })();
-      return inflight;
-    },
+    scrape,
   };
 }

@@ -10,6 +10,7 @@ import type { OverviewResponse } from "../contract/overview.ts";
 import { totalsOf } from "../contract/totals.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
+import { sharedRead } from "./shared_read.ts";
 import { OverviewSchema } from "./schema/overview.ts";
 
 const getOverview = apiRoute({
@@ -22,7 +23,8 @@ const getOverview = apiRoute({
 
 /** Routes of the overview. */
 export function overviewRoutes({ source, startedAt, options }: ApiDeps) {
-  return apiRouter().openapi(getOverview, async (c) => {
+  // The same answer for everyone: overviews asked at once share one read.
+  const read = sharedRead(async (): Promise<OverviewResponse> => {
     const tasks = await source.listTasks();
     const [snapshots, store, recent] = await Promise.all([
       source.getQueueSnapshots(tasks),
@@ -32,7 +34,7 @@ export function overviewRoutes({ source, startedAt, options }: ApiDeps) {
     ]);
     const now = Date.now();
     const asOf = source.retryingAsOf(tasks);
-    const body: OverviewResponse = {
+    return {
       tasks: tasks.map((name) => {
         const { stats: taskStats, heads: taskHeads } = snapshots.get(name)!;
         const minutes = recent.get(name)!;
@@ -61,6 +63,6 @@ export function overviewRoutes({ source, startedAt, options }: ApiDeps) {
       },
       uptime: Date.now() - startedAt,
     };
-    return c.json(body, 200);
   });
+  return apiRouter().openapi(getOverview, async (c) => c.json(await read(), 200));
 }

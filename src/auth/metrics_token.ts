@@ -18,13 +18,8 @@ import { UNAUTHORIZED_BODY } from "./guard.ts";
 export interface MetricsTokenOptions {
   /** The token scrapers send as `Authorization: Bearer <token>`. */
   token: string;
-  /** Whether a request without the token is refused (the board has no other guard). */
-  required: boolean;
-  /**
-   * Whether a request whose credentials are not the token goes on to the
-   * next guard (the auth hook) instead of being refused.
-   */
-  passOthers: boolean;
+  /** The board's other guard: where a request without the token goes (see the module doc). */
+  guard: "none" | "session" | "hook";
   /** Answers an admitted request. */
   serve: (c: Context) => Promise<Response>;
 }
@@ -39,20 +34,15 @@ function unauthorized(c: Context): Response {
  *
  * @example
  * ```ts ignore
- * app.use("/metrics", metricsToken({ token, required: false, passOthers: false, serve }));
+ * app.use("/metrics", metricsToken({ token, guard: "session", serve }));
  * ```
  */
-export function metricsToken(
-  { token, required, passOthers, serve }: MetricsTokenOptions,
-): MiddlewareHandler {
+export function metricsToken({ token, guard, serve }: MetricsTokenOptions): MiddlewareHandler {
   return async function bearer(c, next) {
     const header = c.req.header("Authorization");
-    if (header === undefined) {
-      if (required) return unauthorized(c);
-      return await next();
-    }
-    const match = /^Bearer ([\x21-\x7e]+)$/i.exec(header);
+    const match = header === undefined ? null : /^Bearer ([\x21-\x7e]+)$/i.exec(header);
     if (match && await timingSafeEqual(match[1], token)) return await serve(c);
-    return passOthers ? await next() : unauthorized(c);
+    if (guard === "hook" || (guard === "session" && header === undefined)) return await next();
+    return unauthorized(c);
   };
 }

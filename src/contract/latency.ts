@@ -9,6 +9,12 @@
 import type { QueueHeads } from "./health.ts";
 import type { ThroughputBucket } from "./throughput.ts";
 
+/**
+ * How many tasks' latency samples a board keeps at most (the least recently
+ * asked goes first), and so how many tasks a metrics scrape shows apart.
+ */
+export const LATENCY_CACHE_TASKS = 500;
+
 /** A task's queue latency at one moment. */
 export interface QueueLatency {
   /** The job waiting longest, since when it waits (ms) and for how long (ms); null when none waits. */

@@ -306,6 +306,7 @@ export async function fillRedis(client: CommandSender, options: FillOptions): Pr
         ["PEXPIRE", metricKey(`task-${t}`, "failed", bucket, options.prefix), "86400000"],
       );
     }
+    if (pending.length >= batch) await flush();
   }
   await flush();
 }

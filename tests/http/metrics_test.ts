@@ -177,21 +177,24 @@ Deno.test("the auth hook guards /metrics like the API", async () => {
   }
 });
 
-Deno.test("under an auth hook, a bearer that is not the metrics token goes on to the hook", async () => {
+Deno.test("with the auth hook, a bearer that is not the metrics token goes on to the hook", async () => {
+  const HOOK_CREDENTIAL = "hook-issued-credential-42";
   const hook = (request: Request) =>
-    request.headers.get("authorization") === "Bearer hook-credential"
-      ? { name: "ci" }
+    request.headers.get("authorization") === `Bearer ${HOOK_CREDENTIAL}`
+      ? { name: "ops" }
       : new Response("no", { status: 403 });
   const { get, close } = boardOf({ auth: hook, metrics: { token: TOKEN } });
   try {
-    const byHook = await get("/board/metrics", { authorization: "Bearer hook-credential" });
-    assert.equal(byHook.status, 200);
-    assert.match(await byHook.text(), /^taskora_jobs\{/m);
+    const admitted = await get("/board/metrics", { authorization: `Bearer ${HOOK_CREDENTIAL}` });
+    assert.equal(admitted.status, 200);
+    assert.match(await admitted.text(), /^taskora_jobs\{/m);
     assert.equal((await get("/board/metrics", { authorization: `Bearer ${TOKEN}` })).status, 200);
-    // The hook, not the token check, refuses what it does not know.
-    const refused = await get("/board/metrics", { authorization: "Bearer someone-else" });
-    assert.equal(refused.status, 403);
-    assert.equal(await refused.text(), "no");
+    // Neither the token nor the hook's credential: the hook answers, not the token's 401.
+    for (const header of [`Bearer ${TOKEN}x`, `Basic ${btoa(`x:${TOKEN}`)}`]) {
+      const refused = await get("/board/metrics", { authorization: header });
+      assert.equal(refused.status, 403);
+      assert.equal(await refused.text(), "no");
+    }
   } finally {
     await close();
   }
@@ -208,6 +211,87 @@ Deno.test("metrics: false removes the route (the path is the UI's, which has no 
   }
 });
 
+/** A memory source whose tasks hold the given numbers of waiting jobs. */
+function waitingJobs(tasks: Record<string, number>): TaskSource {
+  const keys: Record<string, { type: string; pttl: number; value: unknown }> = {};
+  const ts = String(Date.now());
+  for (const [task, count] of Object.entries(tasks)) {
+    const base = `taskora:{${task}}`;
+    const ids = Array.from({ length: count }, (_, j) => `j${j}`);
+    keys[`${base}:wait`] = { type: "list", pttl: -1, value: ids };
+    for (const id of ids) {
+      keys[`${base}:${id}`] = {
+        type: "hash",
+        pttl: -1,
+        value: { state: "waiting", ts, _v: "1", attempt: "1" },
+      };
+    }
+  }
+  return createMemorySource({ seed: { dumpedAt: Date.now(), keys } as never });
+}
+
+/** `count` tasks, `task-<i>` holding i + 1 waiting jobs. */
+function manyTasks(count: number): TaskSource {
+  return waitingJobs(
+    Object.fromEntries(Array.from({ length: count }, (_, i) => [`task-${i}`, i + 1])),
+  );
+}
+
+/** The distinct `task` label values of a metric in an exposition. */
+function taskLabels(text: string, metric: string): Set<string> {
+  const pattern = new RegExp(`^${metric}\\{task="([^"]*)"`, "gm");
+  return new Set([...text.matchAll(pattern)].map((match) => match[1]));
+}
+
+Deno.test('metrics.maxTasks: the tasks holding the most jobs get their own series, the rest are summed under task="(other)"', async () => {
+  const { get, close } = boardOf({ metrics: { maxTasks: 3 } }, manyTasks(8));
+  try {
+    const text = await (await get("/board/metrics")).text();
+    const own = ["task-7", "task-6", "task-5"];
+    for (const metric of ["taskora_jobs", "taskora_oldest_waiting_seconds"]) {
+      assert.deepEqual(taskLabels(text, metric), new Set([...own, "(other)"]), metric);
+    }
+    assert.equal(sampleOf(text, 'taskora_jobs{task="task-7",state="waiting"}'), 8);
+    // task-0 … task-4 hold 1 + 2 + 3 + 4 + 5 waiting jobs.
+    assert.equal(sampleOf(text, 'taskora_jobs{task="(other)",state="waiting"}'), 15);
+    assert.equal(sampleOf(text, 'taskora_jobs{task="(other)",state="failed"}'), 0);
+    // Quantiles cannot be summed: the rest have none, and their samples are not read.
+    assert.deepEqual(taskLabels(text, "taskora_latency_sample_jobs"), new Set(own));
+  } finally {
+    await close();
+  }
+});
+
+Deno.test('metrics.maxTasks defaults to 500: a board with 520 tasks exposes 500 of them and "(other)"', async () => {
+  const { get, close } = boardOf({}, manyTasks(520));
+  try {
+    const text = await (await get("/board/metrics")).text();
+    const labels = taskLabels(text, "taskora_jobs");
+    assert.equal(labels.size, 501);
+    assert.ok(labels.has("(other)"));
+    assert.ok(!labels.has("task-19") && labels.has("task-20"));
+  } finally {
+    await close();
+  }
+});
+
+Deno.test('a task named "(other)" never gets a series of its own: it is counted in the sum', async () => {
+  const { get, close } = boardOf(
+    { metrics: { maxTasks: 1 } },
+    waitingJobs({ "(other)": 100, a: 5, b: 1 }),
+  );
+  try {
+    const text = await (await get("/board/metrics")).text();
+    assert.deepEqual(taskLabels(text, "taskora_jobs"), new Set(["a", "(other)"]));
+    const lines = text.split("\n").filter((l) =>
+      l.startsWith('taskora_jobs{task="(other)",state="waiting"}')
+    );
+    assert.deepEqual(lines, ['taskora_jobs{task="(other)",state="waiting"} 101']);
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("bad metrics and health options throw, naming the option", () => {
   const source = createMemorySource();
   const bad: [BoardOptions, RegExp][] = [
@@ -216,6 +300,10 @@ Deno.test("bad metrics and health options throw, naming the option", () => {
     [{ metrics: { token: 42 as unknown as string } }, /"metrics\.token"/],
     [{ metrics: { tokn: TOKEN } as unknown as BoardOptions["metrics"] }, /"metrics\.tokn"/],
     [{ metrics: true as unknown as BoardOptions["metrics"] }, /"metrics"/],
+    [{ metrics: { maxTasks: 0 } }, /"metrics\.maxTasks"/],
+    [{ metrics: { maxTasks: 501 } }, /"metrics\.maxTasks"/],
+    [{ metrics: { maxTasks: 2.5 } }, /"metrics\.maxTasks"/],
+    [{ metrics: { maxTasks: "9" as unknown as number } }, /"metrics\.maxTasks"/],
     [{ health: { maxWaitMs: 10 } }, /"health\.maxWaitMs"/],
     [{ health: { maxWaitMs: 1.5e3 + 0.5 } }, /"health\.maxWaitMs"/],
     [{ health: { maxWait: 1000 } as unknown as BoardOptions["health"] }, /"health\.maxWait"/],

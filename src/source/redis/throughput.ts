@@ -16,24 +16,53 @@ const RETAINED_MINUTES = 1440;
 
 /** Minutes younger than this may still be counted into (worker clocks drift): always reread. */
 const SETTLE_MINUTES = 2;
+/**
+ * The most counters one round trip reads: at 10,000 tasks a first read of
+ * an hour is 1.2 million keys, and their replies held at once were most of
+ * the board's memory.
+ */
+export const THROUGHPUT_KEYS_PER_TRIP = 50_000;
 const KINDS = ["completed", "failed"] as const;
 
 /** Completed and failed counts of one minute. */
 export type MinuteCounts = [completed: number, failed: number];
 
 /**
- * One task's closed minutes: a ring of the {@link RETAINED_MINUTES} minutes
- * counters live, each slot tagged with the minute it holds. A minute 24 h
- * later takes the same slot, so the ring never grows and forgets by
- * itself; a lookup is an index, not a hash of a 13-digit number.
+ * One task's closed minutes: a ring of slots, each tagged with the minute it
+ * holds, as many as the longest window asked of the task (at most the
+ * {@link RETAINED_MINUTES} counters live). A minute one ring length later
+ * takes the same slot, so the ring never grows by itself and forgets on its
+ * own; a lookup is an index, not a hash of a 13-digit number.
  */
 export class TaskMinutes {
-  readonly #minute = new Float64Array(RETAINED_MINUTES).fill(NaN);
-  readonly #completed = new Float64Array(RETAINED_MINUTES);
-  readonly #failed = new Float64Array(RETAINED_MINUTES);
+  #minute: Float64Array;
+  #completed: Float64Array;
+  #failed: Float64Array;
+
+  constructor(capacity: number) {
+    this.#minute = new Float64Array(capacity).fill(NaN);
+    this.#completed = new Float64Array(capacity);
+    this.#failed = new Float64Array(capacity);
+  }
+
+  /** How many minutes the ring holds. */
+  get capacity(): number {
+    return this.#minute.length;
+  }
 
   #slot(minute: number): number {
-    return (minute / MINUTE) % RETAINED_MINUTES;
+    return (minute / MINUTE) % this.capacity;
+  }
+
+  /** Grows the ring to `capacity` minutes (a longer window), keeping the minutes held. */
+  grow(capacity: number): void {
+    const [held, completed, failed] = [this.#minute, this.#completed, this.#failed];
+    this.#minute = new Float64Array(capacity).fill(NaN);
+    this.#completed = new Float64Array(capacity);
+    this.#failed = new Float64Array(capacity);
+    held.forEach((minute, i) => {
+      if (!Number.isNaN(minute)) this.set(minute, [completed[i], failed[i]]);
+    });
   }
 
   /** Adds a known minute's counts to `bucket`; false, adding nothing, when the minute is not known. */
@@ -45,7 +74,7 @@ export class TaskMinutes {
     return true;
   }
 
-  /** Keeps a closed minute's counts, in the place of the minute 24 h before it. */
+  /** Keeps a closed minute's counts, in the place of the minute one ring length before it. */
   set(minute: number, [completed, failed]: MinuteCounts): void {
     const slot = this.#slot(minute);
     this.#minute[slot] = minute;
@@ -54,21 +83,52 @@ export class TaskMinutes {
   }
 }
 
+/** Slots {@link ClosedMinutes} holds by default over all tasks: a day for 500 tasks, about 17 MB. */
+export const CLOSED_MINUTES_MAX_SLOTS = 500 * RETAINED_MINUTES;
+
 /**
  * Counts of minutes that are over, per task: taskora only increments the
  * current minute's counter, so a closed minute is read once and kept until
- * it falls out of the 24 h window. Turns the 24 h query from 2,880 keys per
- * task into the last few minutes. Bounded: one ring of 1,440 minutes per
- * task the board was asked about.
+ * it falls out of the window. Turns the 24 h query from 2,880 keys per task
+ * into the last few minutes. Bounded: each task's ring is as long as the
+ * longest window asked of it, and all rings together hold at most
+ * `maxSlots` minutes (24 bytes each). Past that a ring grows no more and a
+ * new task gets none: what does not fit is read from Redis each time, while
+ * the rings held keep serving (dropping the least recently asked instead
+ * would make a read over more tasks than fit miss on every task).
  */
 export class ClosedMinutes {
   readonly #byTask = new Map<string, TaskMinutes>();
+  readonly #maxSlots: number;
+  #slots = 0;
 
-  /** The task's minutes, an empty ring at first. */
-  of(task: string): TaskMinutes {
-    let minutes = this.#byTask.get(task);
-    if (!minutes) this.#byTask.set(task, minutes = new TaskMinutes());
-    return minutes;
+  constructor(options: { maxSlots?: number } = {}) {
+    this.#maxSlots = options.maxSlots ?? CLOSED_MINUTES_MAX_SLOTS;
+  }
+
+  /** Minutes held over all tasks. */
+  get slots(): number {
+    return this.#slots;
+  }
+
+  /**
+   * The task's minutes, with room for a window of `minutes` as far as the
+   * budget allows; undefined when there is no room for a new task.
+   */
+  of(task: string, minutes: number): TaskMinutes | undefined {
+    const wanted = Math.min(RETAINED_MINUTES, minutes);
+    const ring = this.#byTask.get(task);
+    const room = this.#maxSlots - this.#slots + (ring?.capacity ?? 0);
+    const capacity = Math.min(wanted, room);
+    if (!ring) {
+      if (capacity < 1) return undefined;
+      this.#slots += capacity;
+      this.#byTask.set(task, new TaskMinutes(capacity));
+    } else if (capacity > ring.capacity) {
+      this.#slots += capacity - ring.capacity;
+      ring.grow(capacity);
+    }
+    return this.#byTask.get(task);
   }
 }
 
@@ -135,9 +195,11 @@ function windowOf(options: ThroughputOptions): {
 }
 
 /**
- * Each task's own buckets, as {@link getThroughput} counts them. One round
- * trip: per task, one MGET of both kinds over the minutes of the window
- * not yet in `cache` (same slot), all in one pipeline.
+ * Each task's own buckets, as {@link getThroughput} counts them. Per task,
+ * one MGET of both kinds over the minutes of the window not yet in `cache`
+ * (same slot), pipelined: one round trip per
+ * {@link THROUGHPUT_KEYS_PER_TRIP} keys (one for the last minutes of 20
+ * tasks, 24 for the first hour of 10,000).
  */
 export async function getThroughputByTask(
   connection: RedisConnection,
@@ -160,7 +222,7 @@ export async function getThroughputByTask(
   // Known minutes are counted now, before the read: a concurrent call that closes one meanwhile
   // cannot make it count twice.
   const asks = [...byTask].map(([task, buckets]) => {
-    const known = options.cache?.of(task);
+    const known = options.cache?.of(task, minutes.length);
     const unknown: number[] = [];
     for (let i = 0; i < minutes.length; i++) {
       const minute = minutes[i];
@@ -170,24 +232,45 @@ export async function getThroughputByTask(
     }
     return { task, buckets, known, minutes: unknown };
   }).filter((ask) => ask.minutes.length > 0);
-  // One MGET per task for both kinds (the keys share the task's slot).
-  const replies = asks.length === 0 ? [] : await connection.pipeline(
-    asks.map(({ task, minutes }) => [
-      "MGET",
-      ...KINDS.flatMap((kind) => minutes.map((m) => metricKey(task, kind, m, options.prefix))),
-    ]),
-  ) as (string | null)[][];
-  asks.forEach(({ buckets, known, minutes }, i) => {
-    minutes.forEach((minute, j) => {
-      const counts: MinuteCounts = [
-        Number(replies[i][j]) || 0,
-        Number(replies[i][minutes.length + j]) || 0,
-      ];
-      if (minute < settled) known?.set(minute, counts);
-      const bucket = bucketOf(buckets, minute);
-      bucket.completed += counts[0];
-      bucket.failed += counts[1];
+  for (const batch of tripsOf(asks)) {
+    // One MGET per task for both kinds (the keys share the task's slot).
+    const replies = await connection.pipeline(
+      batch.map(({ task, minutes }) => [
+        "MGET",
+        ...KINDS.flatMap((kind) => minutes.map((m) => metricKey(task, kind, m, options.prefix))),
+      ]),
+    ) as (string | null)[][];
+    batch.forEach(({ buckets, known, minutes }, i) => {
+      minutes.forEach((minute, j) => {
+        const counts: MinuteCounts = [
+          Number(replies[i][j]) || 0,
+          Number(replies[i][minutes.length + j]) || 0,
+        ];
+        if (minute < settled) known?.set(minute, counts);
+        const bucket = bucketOf(buckets, minute);
+        bucket.completed += counts[0];
+        bucket.failed += counts[1];
+      });
     });
-  });
+  }
   return byTask;
+}
+
+/**
+ * The tasks' reads in round trips of at most {@link THROUGHPUT_KEYS_PER_TRIP}
+ * keys (a task's reads never split: its MGET is one command).
+ */
+function tripsOf<Ask extends { minutes: readonly number[] }>(asks: readonly Ask[]): Ask[][] {
+  const trips: Ask[][] = [];
+  let keys = Infinity;
+  for (const ask of asks) {
+    const asked = KINDS.length * ask.minutes.length;
+    if (keys + asked > THROUGHPUT_KEYS_PER_TRIP) {
+      trips.push([]);
+      keys = 0;
+    }
+    trips.at(-1)!.push(ask);
+    keys += asked;
+  }
+  return trips;
 }
