@@ -397,8 +397,7 @@ export function createBoard(
         throttle: login.loginThrottle && createLoginThrottle(login.loginThrottle, session.now),
         onFailedLogin: (failure) => {
           metrics?.countLoginFailure(failure.reason);
-          // Only the attempts tried: refusals are many and cheap, and would push out the trail.
-          if (failure.reason === "invalid") recordFailedLogin(deps.audit, failure, session.now());
+          recordFailedLogin(deps.audit, failure, session.now());
         },
       }),
     );

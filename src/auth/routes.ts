@@ -42,7 +42,8 @@ export interface LoginConfig {
 /** The one message a failed sign-in gets, whatever failed. */
 export const LOGIN_FAILED = "Invalid username or password";
 const LOGIN_INCOMPLETE = "Enter a username and a password";
-const LOGIN_THROTTLED = "Too many failed sign-ins: try again in";
+const TOO_MANY_SIGN_INS = "Too many failed sign-ins";
+const LOGIN_THROTTLED = `${TOO_MANY_SIGN_INS}: try again in`;
 const LOGIN_BODY_LIMIT = 16 * 1024;
 
 interface Credentials {
@@ -51,9 +52,16 @@ interface Credentials {
   redirect: unknown;
 }
 
-/** Writes a failed sign-in to the audit trail: who was tried, from where; never the password. */
+/**
+ * Writes a failed sign-in to the audit trail's refusals: who was tried, from
+ * where, and whether the password was checked (401) or throttling refused
+ * the attempt first (429); never the password. The trail limits how many it
+ * writes per address, so a flood of guesses costs a bounded write rate.
+ */
 export function recordFailedLogin(trail: AuditTrail, failure: FailedLogin, at: number): void {
   const username = failure.username.slice(0, 200);
+  const throttled = failure.reason === "throttled";
+  const from = failure.address === null ? "" : ` (from ${failure.address})`;
   const record: AuditRecord = {
     at,
     user: username,
@@ -62,11 +70,12 @@ export function recordFailedLogin(trail: AuditTrail, failure: FailedLogin, at: n
     task: null,
     count: null,
     outcome: "error",
-    status: 401,
-    code: "UNAUTHORIZED",
-    detail: `${LOGIN_FAILED}${failure.address === null ? "" : ` (from ${failure.address})`}`,
+    status: throttled ? 429 : 401,
+    code: throttled ? "TOO_MANY_ATTEMPTS" : "UNAUTHORIZED",
+    detail: `${throttled ? TOO_MANY_SIGN_INS : LOGIN_FAILED}${from}`,
   };
-  trail.append(record).catch((error) =>
+  const client = failure.address === null ? undefined : `address:${failure.address}`;
+  trail.append(record, client).catch((error) =>
     console.error("queue-board: cannot record the failed sign-in", record, error)
   );
 }

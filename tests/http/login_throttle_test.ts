@@ -159,10 +159,11 @@ Deno.test("failed logins are counted in /metrics and audited without the passwor
     assert.deepEqual(
       entries.map((e: Record<string, unknown>) => [e.user, e.target, e.outcome, e.status, e.code]),
       [
+        ["ada", "ada", "error", 429, "TOO_MANY_ATTEMPTS"],
         ["ada", "ada", "error", 401, "UNAUTHORIZED"],
         ["ada", "ada", "error", 401, "UNAUTHORIZED"],
       ],
-      "the refused (429) attempt is counted, not written: a flood cannot push out the trail",
+      "the throttled attempt is a refusal of its own, kept apart from the actions",
     );
     assert.match(entries[0].detail, /192\.0\.2\.9/);
     await close();

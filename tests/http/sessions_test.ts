@@ -168,9 +168,10 @@ Deno.test("sign out everywhere: the epochs live in Redis, under the board's root
   try {
     await signOutEverywhere(() => createRedisSource({ url: redis.url }), true);
     await withClient(redis.url, async (client) => {
-      // The board's own keys only (the audit trail, the revocations): no task's slot.
+      // The board's own keys only (the audit trail's two logs, the revocations): no task's slot.
       assert.deepEqual((await client.keys("*")).sort(), [
         "taskora:board:audit",
+        "taskora:board:audit:refusals",
         "taskora:board:sessions",
       ]);
       // Everyone's revocation covers the user's older one: one field left.
