@@ -173,7 +173,7 @@ export function bulkRoutes(
           events.invalidate(task);
           const failed = finished.status === "failed";
           audit.append({
-            at: Date.now(),
+            at: finished.finishedAt ?? Date.now(),
             user: finished.user,
             action: `bulk.${finished.action}`,
             target: finished.id,
