@@ -43,12 +43,21 @@ async function rawCommand(port: number, command: string): Promise<string> {
   const conn = await Deno.connect({ hostname: "127.0.0.1", port });
   try {
     await conn.write(new TextEncoder().encode(`${command}\r\n`));
-    const buf = new Uint8Array(16);
+    const buf = new Uint8Array(1024);
     const n = await conn.read(buf);
     return n ? new TextDecoder().decode(buf.subarray(0, n)) : "";
   } finally {
     conn.close();
   }
+}
+
+/**
+ * Whether the server answering on `port` is the one working in `dir`: test
+ * files run in parallel, and another one's server may bind a port picked free
+ * here before ours does (ours then exits, and PING reaches theirs).
+ */
+async function isServerIn(port: number, dir: string): Promise<boolean> {
+  return (await rawCommand(port, "CONFIG GET dir")).includes(dir);
 }
 
 /** Sends PING until the server answers (or 5 s pass). */
@@ -83,7 +92,7 @@ export function serverArgs(port: number, dir: string): string[] {
 
 /** Starts redis-server on a free port and waits until it answers PING. */
 export async function startRedis(): Promise<TestRedis> {
-  const port = freePort();
+  let port = freePort();
   let child: Deno.ChildProcess | null = null;
   let dir: string | null = null;
 
@@ -117,7 +126,13 @@ export async function startRedis(): Promise<TestRedis> {
     }
   };
 
-  await start();
+  for (let attempt = 1;; attempt++) {
+    await start();
+    if (await isServerIn(port, dir!)) break;
+    await stop();
+    if (attempt === 5) throw new Error("redis-server: every free port picked was taken first");
+    port = freePort();
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
