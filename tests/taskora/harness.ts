@@ -111,7 +111,6 @@ export function waitForState(world: AppWorld, id: string, state: string): Promis
  * runs one job at a time and holds it until released. Three tasks, so that
  * a job of one is not found under another.
  */
-// deno-lint-ignore no-explicit-any
 export function steerable(app: any) {
   const state = { down: true, release: [] as (() => void)[] };
   app.task("flaky", {
@@ -134,7 +133,6 @@ export function steerable(app: any) {
 }
 
 /** The App's registered task `name`. */
-// deno-lint-ignore no-explicit-any
 export function taskOf(app: any, name: string): any {
   return [...app.getRegisteredTasks()].find((t: { name: string }) => t.name === name);
 }
