@@ -6,6 +6,7 @@
  *
  * @example Serve the board for a Redis that taskora writes to
  * ```ts ignore
+ * // Not run as a test: it needs a Redis and listens on a port.
  * import { createBoard } from "@x/queue-board";
  *
  * const board = createBoard("redis://127.0.0.1:6379", { title: "Production queues" });
@@ -13,26 +14,40 @@
  * ```
  *
  * @example Mount it in a Hono app
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { Hono } from "hono";
  * import { createBoard, createMemorySource } from "@x/queue-board";
  *
  * const board = createBoard(createMemorySource(), { basePath: "/admin/queues" });
- * const host = new Hono().route("/admin/queues", board.app);
- * Deno.serve(host.fetch);
+ * const host = new Hono().route("/admin/queues", board.app); // then Deno.serve(host.fetch)
+ *
+ * const config = await host.request("/admin/queues/api/config");
+ * assert.equal(config.status, 200);
+ * assert.equal((await config.json()).basePath, "/admin/queues");
+ * await board.close();
  * ```
  *
  * @example Alert on queue latency: `health.maxWaitMs` and `GET /board/metrics` for Prometheus
- * ```ts ignore
- * import { createBoard } from "@x/queue-board";
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createBoard, createMemorySource } from "@x/queue-board";
  *
- * const board = createBoard("redis://127.0.0.1:6379", {
+ * const token = "scraper-token-0123456789"; // e.g. Deno.env.get("METRICS_TOKEN")
+ * const board = createBoard(createMemorySource(), {
  *   // A task whose oldest waiting job waited over 2 min is a warning (default 10 min).
  *   health: { maxWaitMs: 120_000 },
  *   // Scrapers send `Authorization: Bearer <token>`; signed-in users need none.
- *   metrics: { token: Deno.env.get("METRICS_TOKEN")! },
+ *   metrics: { token },
  * });
- * Deno.serve({ port: 3000 }, board.fetch); // http://localhost:3000/board/metrics
+ *
+ * const scrape = await board.fetch(
+ *   new Request("http://localhost/board/metrics", { headers: { Authorization: `Bearer ${token}` } }),
+ * );
+ * assert.equal(scrape.status, 200);
+ * assert.match(await scrape.text(), /^# TYPE taskora_jobs gauge$/m);
+ * assert.equal((await board.fetch(new Request("http://localhost/board/metrics"))).status, 401);
+ * await board.close();
  * ```
  *
  * The port a custom source implements, and the values it exchanges, are in
@@ -101,8 +116,14 @@ export function createRedisSource(options: RedisSourceOptions): TaskSource {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createBoard, createMemorySource } from "@x/queue-board";
  * const demo = createBoard(createMemorySource({ simulate: true }));
+ *
+ * const overview = await demo.fetch(new Request("http://localhost/board/api/overview"));
+ * assert.equal(overview.status, 200);
+ * assert.ok((await overview.json()).tasks.length > 0); // the simulated deployment's tasks
+ * await demo.close();
  * ```
  */
 export function createMemorySource(options?: MemorySourceOptions): TaskSource {

@@ -259,10 +259,22 @@ function sessionConfig(auth: ResolvedSessionAuth, resolved: ResolvedOptions): Se
  *
  * @example Standalone on Deno
  * ```ts ignore
+ * // Not run as a test: it needs a Redis and listens on a port.
  * import { createBoard } from "@x/queue-board";
  * const board = createBoard("redis://127.0.0.1:6379", { readOnly: true });
  * board.listen({ port: 3000, hostname: "127.0.0.1" });
  * // queue-board listening on http://127.0.0.1:3000/board (mutations off, login off, redaction off)
+ * ```
+ *
+ * @example A bad option throws when the board is created, naming it
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { BoardOptionsError, createBoard, createMemorySource } from "@x/queue-board";
+ *
+ * assert.throws(
+ *   () => createBoard(createMemorySource(), { refreshInterval: 10 }),
+ *   (error) => error instanceof BoardOptionsError && /refreshInterval/.test(error.message),
+ * );
  * ```
  */
 export function createBoard(

@@ -196,7 +196,8 @@ export interface ResolvedOptions {
   metrics: { token: string | null; maxTasks: number } | null;
 }
 
-const KNOWN_OPTIONS = [
+/** The names of {@link BoardOptions}' keys: any other key is refused. */
+export const KNOWN_OPTIONS = [
   "basePath",
   "readOnly",
   "auth",
