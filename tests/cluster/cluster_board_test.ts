@@ -11,7 +11,8 @@ import assert from "node:assert/strict";
 import { createBoard } from "../helpers/checked_board.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { dataOf, isEvent, openStream } from "../events/sse_client.ts";
-import { startCluster, waitFor } from "../helpers/redis_cluster.ts";
+import { startCluster } from "../helpers/redis_cluster.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import { clusterAdapter } from "../helpers/taskora_cluster.ts";
 import { createTaskora } from "../../../shared/taskora/taskora.js";
 
@@ -59,14 +60,14 @@ Deno.test({
       for (const name of TASKS) {
         await stream.waitFor(isEvent("job:completed", (d) => d.task === name), 10_000);
       }
-      await waitFor("the board to list every task", async () => {
+      await waitFor(async () => {
         const overview = await (await api("/overview")).json();
         return TASKS.every((name) =>
           overview.tasks.some((t: { name: string; stats: { completed: number } }) =>
             t.name === name && t.stats.completed === 1
           )
         );
-      });
+      }, { what: "the board to list every task" });
       for (const name of TASKS) {
         const response = await api(`/tasks/${name}/jobs?state=completed`);
         assert.equal(response.status, 200);
@@ -157,12 +158,12 @@ Deno.test({
     }
     await promoted;
     const started = Date.now();
-    await waitFor("the board to serve again", async () => {
+    await waitFor(async () => {
       const response = await api("/overview");
       await response.body?.cancel();
       assert.ok([200, 503].includes(response.status), `status ${response.status}`);
       return response.status === 200;
-    }, 30_000);
+    }, { what: "the board to serve again" });
     console.log(
       `retry statuses: ${statuses.join(",")}; served again ${
         Date.now() - started

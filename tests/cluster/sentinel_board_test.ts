@@ -11,7 +11,8 @@ import { createBoard } from "../helpers/checked_board.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { dataOf, isEvent, openStream } from "../events/sse_client.ts";
 import { loadFixture } from "../helpers/fixture.ts";
-import { redisCli, startSentinel, waitFor } from "../helpers/redis_cluster.ts";
+import { redisCli, startSentinel } from "../helpers/redis_cluster.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 Deno.test({
   name:
@@ -66,11 +67,11 @@ Deno.test({
       }
       await promoted;
       console.log(`retry statuses: ${statuses.join(",")}`);
-      await waitFor("the board to serve again", async () => {
+      await waitFor(async () => {
         const response = await api("/overview");
         await response.body?.cancel();
         return response.status === 200;
-      }, 30_000);
+      }, { what: "the board to serve again" });
 
       const port = set.replica.port;
       const wait = (await redisCli(port, "LRANGE", "taskora:{send-email}:wait", "0", "-1"))

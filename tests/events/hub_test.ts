@@ -12,6 +12,7 @@ import { createEventHub, type EventHubOptions } from "../../src/events/hub.ts";
 import { createMemorySource, type MemorySource } from "../../src/source/memory/mod.ts";
 import { NO_JOBS } from "../helpers/fixture.ts";
 import { dataOf, isEvent, openStream } from "./sse_client.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 const present = createPresenter({ redact: ["password"], formatters: {} });
 const URL_ = "http://board.test/api/events";
@@ -23,14 +24,6 @@ function hubApp(source: MemorySource, options: EventHubOptions = {}) {
 }
 
 const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await tick(10);
-  }
-}
 
 Deno.test("a memory store's events reach every client, presented", async () => {
   const source = createMemorySource();
@@ -129,13 +122,13 @@ Deno.test("a client that does not read is disconnected once its queue is full", 
   const reader = await openStream(fetch, URL_);
   const stalled = await fetch(new Request(URL_)); // never read
   try {
-    await until(() => hub.state().clients === 2);
+    await waitFor(() => hub.state().clients === 2, { what: "both clients" });
     const blob = JSON.stringify({ pad: "x".repeat(2000) });
     for (let i = 0; i < 2000; i++) {
       source.store.emit("t", "progress", `j${i}`, { value: blob });
       if (i % 100 === 0) await tick();
     }
-    await until(() => hub.state().clients === 1);
+    await waitFor(() => hub.state().clients === 1, { what: "the stalled client cut off" });
     assert.ok(hub.state().queued <= 50);
     // The reading client got everything.
     await reader.waitFor(isEvent("job:progress", (d) => d.id === "j1999"), 5000);
@@ -157,7 +150,7 @@ Deno.test("the source subscription outlives the last client by idleStopMs", asyn
     await one.waitFor(isEvent("stats:update"));
     assert.deepEqual(hub.state(), { clients: 1, timers: 2, subscribed: true, queued: 0 });
     await one.close();
-    await until(() => hub.state().clients === 0);
+    await waitFor(() => hub.state().clients === 0, { what: "no client left" });
     assert.deepEqual(hub.state(), { clients: 0, timers: 1, subscribed: true, queued: 0 });
     const two = await openStream(fetch, URL_);
     // It gets the last stats frame at once, then the fresh poll's.
@@ -165,7 +158,7 @@ Deno.test("the source subscription outlives the last client by idleStopMs", asyn
     await two.waitFor(isEvent("stats:update"), 5000, two.frames.indexOf(last) + 1);
     assert.equal(hub.state().timers, 2, "the idle stop was cancelled");
     await two.close();
-    await until(() => !hub.state().subscribed);
+    await waitFor(() => !hub.state().subscribed, { what: "the subscription dropped" });
     assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
   } finally {
     await hub.close();
@@ -183,7 +176,7 @@ Deno.test("1,000 connect/disconnect cycles leave no client, timer or listener be
       source.store.emit("t", "active", "j");
       await stream.close();
     }
-    await until(() => hub.state().clients === 0);
+    await waitFor(() => hub.state().clients === 0, { what: "no client left" });
     assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
   } finally {
     await hub.close();
@@ -229,13 +222,15 @@ Deno.test("stats polls reread only tasks with events, and every task each fullSt
   const { hub, fetch } = hubApp(source, { statsIntervalMs: 20, fullStatsEveryMs: 60_000 });
   const streams = await Promise.all(Array.from({ length: 100 }, () => openStream(fetch, URL_)));
   try {
-    await until(() => asked.length >= 1);
+    await waitFor(() => asked.length >= 1, { what: "the first poll" });
     assert.deepEqual(asked[0], ["mail", "pdf"], "the first poll reads every task");
     // Several polls go by with no event: no read at all, whatever the number of clients.
-    await until(() => streams[0].frames.filter(isEvent("stats:update")).length >= 4);
+    await waitFor(() => streams[0].frames.filter(isEvent("stats:update")).length >= 4, {
+      what: "four stats frames",
+    });
     assert.equal(asked.length, 1);
     source.store.enqueue("pdf", { id: "p2", data: {} });
-    await until(() => asked.length >= 2);
+    await waitFor(() => asked.length >= 2, { what: "a second read" });
     assert.deepEqual(asked[1], ["pdf"], "only the task that had an event");
     const frame = await streams[0].waitFor(
       isEvent("stats:update", (d) => (d.totals as { waiting: number }).waiting === 3),

@@ -10,17 +10,10 @@ import { createRedisSource, type RedisTaskSource } from "../../src/source/redis/
 import { loadFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
 import { dataOf, isEvent, openStream, type SseStream } from "./sse_client.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 const EVENTS = "http://board.test/board/api/events";
 const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!await condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await tick(20);
-  }
-}
 
 async function setup(options: { discoveryIntervalMs?: number } = {}) {
   const redis = await startRedis();
@@ -121,7 +114,9 @@ Deno.test("100 clients get the same event over one blocking connection", async (
   const { redis, source, open, xadd, teardown } = await setup();
   try {
     await open();
-    await until(() => (source as RedisTaskSource).eventConnections === 1);
+    await waitFor(() => (source as RedisTaskSource).eventConnections === 1, {
+      what: "one event connection",
+    });
     const before = await connectedClients(redis);
     const streams = await Promise.all(Array.from({ length: 100 }, () => open()));
     assert.equal(await connectedClients(redis), before, "no Redis connection per SSE client");
@@ -174,8 +169,8 @@ Deno.test("Redis killed and restarted: clients stay, see connected:false, then e
     await stream.waitFor(isEvent("stats:update", (d) => d.connected === false), 8000, mark);
 
     await redis.restart();
-    await until(() => writer.isReady);
-    await until(async () => {
+    await waitFor(() => writer.isReady, { what: "the writer to reconnect" });
+    await waitFor(async () => {
       const at = stream.frames.length;
       await xadd("notify", "event", "active", "jobId", "after");
       try {
@@ -184,7 +179,7 @@ Deno.test("Redis killed and restarted: clients stay, see connected:false, then e
       } catch {
         return false;
       }
-    }, 20_000);
+    }, { what: "events to flow again after the restart" });
     await stream.waitFor(isEvent("stats:update", (d) => d.connected === true), 8000, mark);
   } finally {
     await teardown();
@@ -203,8 +198,10 @@ Deno.test("1,000 SSE connect/disconnect cycles over Redis: one reader, released 
     assert.ok(source.eventConnections <= 1);
     assert.ok(await connectedClients(redis) <= baseline + 1);
     await board.close();
-    await until(() => source.eventConnections === 0);
-    await until(async () => await connectedClients(redis) <= baseline);
+    await waitFor(() => source.eventConnections === 0, { what: "the reader to close" });
+    await waitFor(async () => await connectedClients(redis) <= baseline, {
+      what: "the board's connections to close",
+    });
   } finally {
     await teardown();
   }

@@ -13,6 +13,7 @@ import { createEventHub } from "../../src/events/hub.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { isEvent, openStream } from "./sse_client.ts";
 import { ADA_LOGIN, signInAda } from "../helpers/session_login.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 const EVENTS = "http://board.test/board/api/events";
 /** The route mounted alone, on a hub of the test's own. */
@@ -198,11 +199,7 @@ Deno.test("a GET whose request is aborted releases its client, body read or not"
     const leaving = new AbortController();
     const response = await app.fetch(new Request(HUB_EVENTS, { signal: leaving.signal }));
     assert.equal(response.status, 200);
-    const deadline = Date.now() + 1000;
-    while (hub.state().clients === 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    assert.equal(hub.state().clients, 1);
+    await waitFor(() => hub.state().clients === 1, { what: "the GET's client to connect" });
     leaving.abort();
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });

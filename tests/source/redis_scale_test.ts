@@ -16,6 +16,7 @@ import {
   SNAPSHOT_INNER_COMMANDS,
   totalCalls as total,
 } from "../helpers/command_stats.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
@@ -156,19 +157,6 @@ Deno.test("an idle Redis source (no subscriber, no request for idleAfterMs) make
   });
 });
 
-/** Waits until `listener` saw an event matching `match`. */
-function seen(events: TaskEvent[], match: (e: TaskEvent) => boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const deadline = Date.now() + 5000;
-    const look = () => {
-      if (events.some(match)) return resolve();
-      if (Date.now() > deadline) return reject(new Error("event not seen"));
-      setTimeout(look, 10);
-    };
-    look();
-  });
-}
-
 Deno.test("the retrying split follows retrying and active events, exact as of now while followed", async () => {
   await withRedis(async (client, url) => {
     await fill(client, 3);
@@ -189,7 +177,9 @@ Deno.test("the retrying split follows retrying and active events, exact as of no
         state: "retrying",
         runAt: Date.now() + 1,
       });
-      await seen(events, (e) => e.jobId === id && e.event === "retrying");
+      await waitFor(() => events.some((e) => e.jobId === id && e.event === "retrying"), {
+        what: "the job's retrying event",
+      });
       const after = (await source.getStats(["alpha"])).get("alpha")!;
       assert.deepEqual([after.retrying, after.delayed], [4, 3], "no reconcile needed");
       const asOf = source.retryingAsOf(["alpha"]).get("alpha")!;
@@ -197,7 +187,9 @@ Deno.test("the retrying split follows retrying and active events, exact as of no
       // A worker takes it: the delayed set shrinks, the split follows the active event.
       await client.zRem("taskora:{alpha}:delayed", id);
       await client.xAdd("taskora:{alpha}:events", "*", { event: "active", jobId: id });
-      await seen(events, (e) => e.jobId === id && e.event === "active");
+      await waitFor(() => events.some((e) => e.jobId === id && e.event === "active"), {
+        what: "the job's active event",
+      });
       const taken = (await source.getStats(["alpha"])).get("alpha")!;
       assert.deepEqual([taken.retrying, taken.delayed], [3, 3]);
     } finally {

@@ -1,0 +1,52 @@
+/**
+ * The one way a test waits for something it does not drive to become true:
+ * a server to answer, a worker to finish, a board to recover. Tests that
+ * can drive the clock (fake timers, an injected `now`) move it instead.
+ *
+ * @module
+ */
+
+/** Options of {@link waitFor}. */
+export interface WaitForOptions {
+  /** What is waited for, as the error names it ("the cluster to be ok"). */
+  what: string;
+  /**
+   * How long before giving up, ms (default 30,000). A guard against a hung
+   * test, far above any expected wait: it asserts nothing about speed.
+   */
+  limitMs?: number;
+  /** Pause between two looks, ms (default 20). */
+  everyMs?: number;
+}
+
+/**
+ * Looks at `condition` until it holds. A condition that throws has not held
+ * yet (a node still starting refuses connections); if the limit passes, the
+ * error names what was waited for, with the last thrown error as its cause.
+ *
+ * @example
+ * ```ts
+ * import { waitFor } from "./wait_for.ts";
+ * let ready = false;
+ * setTimeout(() => ready = true, 0);
+ * await waitFor(() => ready, { what: "ready" });
+ * ```
+ */
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  { what, limitMs = 30_000, everyMs = 20 }: WaitForOptions,
+): Promise<void> {
+  const giveUpAt = Date.now() + limitMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      if (await condition()) return;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > giveUpAt) {
+      throw new Error(`gave up waiting for ${what}`, { cause: lastError });
+    }
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
