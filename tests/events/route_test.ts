@@ -9,10 +9,12 @@ import { Hono } from "hono";
 import { createBoard } from "../helpers/checked_board.ts";
 import { eventRoutes } from "../../src/api/events.ts";
 import { createPresenter } from "../../src/contract/present.ts";
+import { createBoardOn } from "../../src/board.ts";
 import { createEventHub } from "../../src/events/hub.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { isEvent, openStream } from "./sse_client.ts";
 import { ADA_LOGIN, signInAda } from "../helpers/session_login.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 
 const EVENTS = "http://board.test/board/api/events";
@@ -152,14 +154,25 @@ Deno.test("over a real socket (Deno.serve), a browser that leaves is released", 
 
 Deno.test("the statsInterval option sets how often stats:update frames come", async () => {
   const source = createMemorySource();
-  const board = createBoard(source, { statsInterval: 500 });
+  let polls = 0;
+  const listTasks = source.listTasks.bind(source);
+  source.listTasks = () => {
+    polls++;
+    return listTasks();
+  };
+  const timers = new FakeTimers();
+  const board = createBoardOn(timers, source, { statsInterval: 500 });
   const stream = await openStream(board.fetch, EVENTS);
   try {
-    const started = performance.now();
-    const first = await stream.waitFor(isEvent("stats:update"), 3000);
-    const at = stream.frames.indexOf(first) + 1;
-    await stream.waitFor(isEvent("stats:update"), 3000, at);
-    assert.ok(performance.now() - started < 2500, "two frames well within the 3 s default");
+    await timers.tick(0);
+    const first = await stream.waitFor(isEvent("stats:update"));
+    assert.equal(polls, 1);
+    await timers.tick(499);
+    assert.equal(polls, 1, "none before 500 ms");
+    await timers.tick(1);
+    assert.equal(polls, 2, "the next at 500 ms, not at the 3 s default");
+    await timers.tick(1);
+    await stream.waitFor(isEvent("stats:update"), 1000, stream.frames.indexOf(first) + 1);
   } finally {
     await stream.close();
     await board.close();
