@@ -54,7 +54,8 @@ Deno.test("a task whose first job appears after the board started is found", asy
   const redis = await startRedis();
   const client = await connectClient(redis.url);
   await loadFixture(client);
-  const board = createBoard(createRedisSource({ url: redis.url, discoveryIntervalMs: 200 }));
+  let now = 0;
+  const board = createBoard(createRedisSource({ url: redis.url, now: () => now }));
   const status = async (task: string) => {
     const response = await board.fetch(
       new Request(`http://board.test/board/api/tasks/${task}/jobs`),
@@ -65,8 +66,10 @@ Deno.test("a task whose first job appears after the board started is found", asy
   try {
     assert.equal(await status("late-task"), 404);
     await writeJob(client, { task: "late-task", state: "waiting" });
-    // Past the rediscovery window, a miss looks again.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A miss looks again at most once per discovery interval (10 s by default).
+    now += 9_999;
+    assert.equal(await status("late-task"), 404, "within the interval: no new SCAN");
+    now += 1;
     assert.equal(await status("late-task"), 200);
   } finally {
     await board.close();

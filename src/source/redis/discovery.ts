@@ -134,6 +134,8 @@ export interface TaskDiscoveryOptions {
   freshnessMs?: number;
   /** Tasks known without a SCAN (a taskora App's registered ones), added to every discovery. */
   known?: () => readonly string[];
+  /** The monotonic clock (ms) `intervalMs` is measured on for misses (default `performance.now`). */
+  now?: () => number;
 }
 
 /**
@@ -162,6 +164,7 @@ export class TaskDiscovery {
   readonly #fixed?: string[];
   readonly #intervalMs: number;
   readonly #known?: () => readonly string[];
+  readonly #now: () => number;
   readonly #pacer: Pacer;
   readonly #cadence: Cadence<string[]>;
   #tasks: string[] | null = null;
@@ -174,6 +177,7 @@ export class TaskDiscovery {
     this.#fixed = options.tasks ? [...new Set(options.tasks)].sort() : undefined;
     this.#intervalMs = options.intervalMs ?? 10_000;
     this.#known = options.known;
+    this.#now = options.now ?? (() => performance.now());
     this.#pacer = options.pacer ?? new Pacer(DEFAULT_SCANS_PER_SECOND);
     this.#cadence = new Cadence((signal) => this.#pass(signal), options.watch ?? new Watch(), {
       minMs: this.#intervalMs,
@@ -217,7 +221,7 @@ export class TaskDiscovery {
    */
   async refreshOnMiss(): Promise<string[] | null> {
     if (this.#fixed) return null;
-    const recent = performance.now() - this.#lastRefresh < this.#intervalMs;
+    const recent = this.#now() - this.#lastRefresh < this.#intervalMs;
     if (recent && !this.#cadence.running) return null;
     return await this.refresh();
   }
@@ -229,7 +233,7 @@ export class TaskDiscovery {
 
   async #pass(signal: AbortSignal): Promise<string[]> {
     // Counted from the start: a miss during a long pass joins it instead of queueing another.
-    this.#lastRefresh = performance.now();
+    this.#lastRefresh = this.#now();
     const found = await discoverTasks(this.#connection, this.#prefix, this.#pacer, signal);
     const tasks = this.#known ? [...new Set([...found, ...this.#known()])].sort() : found;
     this.#tasks = tasks;

@@ -155,6 +155,11 @@ export interface RedisSourceOptions {
   idleAfterMs?: number;
   /** Longest wait for Redis before a call fails with STORE_UNAVAILABLE, ms (default 2000). */
   commandTimeoutMs?: number;
+  /**
+   * The monotonic clock (ms) that `discoveryIntervalMs` is measured on when
+   * a lookup misses (default `performance.now`); tests pass a fake one.
+   */
+  now?: () => number;
 }
 
 /** How long a failed wire-version check is trusted before Redis is asked again, ms. */
@@ -227,6 +232,7 @@ export class RedisTaskSource implements TaskSource {
       known: options.knownTasks,
       watch: this.#watch,
       pacer: scans,
+      now: options.now,
     });
     this.#workflows = new WorkflowIndex(this.connection, {
       prefix: options.prefix,
