@@ -127,14 +127,18 @@ Deno.test("heartbeat comments come every heartbeatMs (15 s by default)", async (
 
 Deno.test("?tasks=a,b keeps job events of those tasks only; stats stay complete", async () => {
   const source = createMemorySource();
-  const { hub, fetch } = hubApp(source, { statsIntervalMs: 50 });
+  const timers = new FakeTimers();
+  const { hub, fetch } = hubApp(source, { timers });
   const stream = await openStream(fetch, `${URL_}?tasks=a,b`);
   try {
+    await timers.tick(0);
     await stream.waitFor(isEvent("stats:update"));
     for (const task of ["c", "a", "c", "b"]) source.store.emit(task, "active", `${task}-1`);
+    await timers.tick(1);
     await stream.waitFor(isEvent("job:active", (d) => d.task === "b"));
     const seen = stream.frames.filter((f) => f.event === "job:active").map((f) => dataOf(f).task);
     assert.deepEqual(seen, ["a", "b"]);
+    await timers.tick(3000);
     const stats = await stream.waitFor(
       isEvent("stats:update", (d) => (d.tasks as unknown[]).length === 3),
       1000,

@@ -11,7 +11,12 @@ import { eventRoutes } from "../../src/api/events.ts";
 import { createPresenter } from "../../src/contract/present.ts";
 import { createBoardOn } from "../../src/board.ts";
 import { createEventHub } from "../../src/events/hub.ts";
-import { createMemorySource } from "../../src/source/memory/mod.ts";
+import {
+  createMemorySource,
+  MemorySource,
+  MemoryStore,
+  Simulator,
+} from "../../src/source/memory/mod.ts";
 import { isEvent, openStream } from "./sse_client.ts";
 import { ADA_LOGIN, signInAda } from "../helpers/session_login.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
@@ -107,12 +112,18 @@ Deno.test("the auth hook answers for the event stream too", async () => {
 });
 
 Deno.test("the simulator's jobs stream live through the board", async () => {
-  const source = createMemorySource({ simulate: { history: false } });
-  const board = createBoard(source);
+  // What createMemorySource({ simulate: { history: false } }) builds, and the board, on one fake clock.
+  const timers = new FakeTimers();
+  const store = new MemoryStore({ now: () => Date.UTC(2026, 10, 23, 12) + timers.now() });
+  const simulator = new Simulator(store, { history: false }, timers);
+  simulator.start();
+  const source = new MemorySource(store, simulator);
+  const board = createBoardOn(timers, source);
   const stream = await openStream(board.fetch, EVENTS);
   try {
-    await stream.waitFor(isEvent("job:completed"), 5000);
-    await stream.waitFor(isEvent("job:active"), 5000);
+    await timers.tick(20_000);
+    await stream.waitFor(isEvent("job:completed"));
+    await stream.waitFor(isEvent("job:active"));
   } finally {
     await stream.close();
     await board.close();
@@ -137,12 +148,10 @@ Deno.test("over a real socket (Deno.serve), a browser that leaves is released", 
     leaving.abort();
     await stream.ended;
     // The server notices the closed socket at once or on its next write.
-    const deadline = Date.now() + 3000;
-    while (hub.state().clients !== 1 && Date.now() < deadline) {
+    await waitFor(() => {
       source.store.emit("mail", "progress", "m2", { value: "1" });
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.equal(hub.state().clients, 1, "the browser that left is released");
+      return hub.state().clients === 1;
+    }, { what: "the browser that left to be released", everyMs: 50 });
     await staying.waitFor(isEvent("job:progress"), 1000);
     await staying.close();
   } finally {
@@ -183,7 +192,8 @@ Deno.test("the statsInterval option sets how often stats:update frames come", as
 
 Deno.test("HEAD /events answers the stream's headers without a stream, and holds nothing", async () => {
   const source = createMemorySource();
-  const hub = createEventHub(source, createPresenter({ redact: [], formatters: {} }));
+  const timers = new FakeTimers();
+  const hub = createEventHub(source, createPresenter({ redact: [], formatters: {} }), { timers });
   const app = new Hono().route("/api", eventRoutes({ events: hub }));
   try {
     for (let i = 0; i < 500; i++) {
@@ -192,8 +202,9 @@ Deno.test("HEAD /events answers the stream's headers without a stream, and holds
       assert.equal(response.headers.get("content-type"), "text/event-stream");
       assert.equal(response.body, null);
     }
-    // Let anything a HEAD might have started (a stats poll, a flush) run.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Let anything a HEAD might have started (a stats poll, a flush, an idle stop) run.
+    await timers.tick(60_000);
+    assert.equal(timers.pending, 0);
     assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
   } finally {
     await hub.close();
@@ -203,8 +214,10 @@ Deno.test("HEAD /events answers the stream's headers without a stream, and holds
 
 Deno.test("a GET whose request is aborted releases its client, body read or not", async () => {
   const source = createMemorySource();
+  const timers = new FakeTimers();
   const hub = createEventHub(source, createPresenter({ redact: [], formatters: {} }), {
     idleStopMs: 0,
+    timers,
   });
   const app = new Hono().route("/api", eventRoutes({ events: hub }));
   try {
@@ -214,7 +227,7 @@ Deno.test("a GET whose request is aborted releases its client, body read or not"
     assert.equal(response.status, 200);
     await waitFor(() => hub.state().clients === 1, { what: "the GET's client to connect" });
     leaving.abort();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => hub.state().clients === 0, { what: "the aborted GET's client to go" });
     assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
 
     // A request aborted before the route runs connects nothing.
@@ -222,7 +235,7 @@ Deno.test("a GET whose request is aborted releases its client, body read or not"
     gone.abort();
     const late = await app.fetch(new Request(HUB_EVENTS, { signal: gone.signal }));
     await late.body?.cancel();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await timers.tick(60_000);
     assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
   } finally {
     await hub.close();
