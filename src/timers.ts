@@ -21,6 +21,8 @@ export interface Timers {
   setInterval(callback: () => void, ms: number): TimerId;
   /** Cancels an interval (an unknown id is ignored). */
   clearInterval(id: TimerId): void;
+  /** Lets the process exit while this timer is pending (background work). */
+  unref(id: TimerId): void;
 }
 
 /**
@@ -39,4 +41,5 @@ export const systemTimers: Timers = {
   clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
   setInterval: (callback, ms) => setInterval(callback, ms),
   clearInterval: (id) => clearInterval(id as ReturnType<typeof setInterval>),
+  unref: (id) => Deno.unrefTimer(id as number),
 };

@@ -61,6 +61,10 @@ export class FakeTimers implements Timers {
     this.#pending.delete(id as number);
   }
 
+  unref(_id: TimerId): void {
+    // A fake timer never holds the process.
+  }
+
   /** Timers waiting to fire. */
   get pending(): number {
     return this.#pending.size;

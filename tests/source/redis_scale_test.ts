@@ -8,16 +8,18 @@
 
 import assert from "node:assert/strict";
 import { createBoard } from "../../mod.ts";
-import { createRedisSource, type RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { createRedisSource, RedisTaskSource } from "../../src/source/redis/mod.ts";
 import type { TaskEvent } from "../../src/source/types.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import {
   commandsOf,
+  commandsRun,
   SNAPSHOT_INNER_COMMANDS,
   totalCalls as total,
 } from "../helpers/command_stats.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
 
@@ -134,23 +136,23 @@ Deno.test("an idle Redis source (no subscriber, no request for idleAfterMs) make
   await withRedis(async (client, url) => {
     await fill(client, 5);
     await client.hSet("taskora:wf:{w1}", { graph: "{}", state: "running", createdAt: "1" });
-    const source = createRedisSource({ url, discoveryIntervalMs: 20, idleAfterMs: 50 });
+    const timers = new FakeTimers();
+    const source = new RedisTaskSource({ url, discoveryIntervalMs: 100, idleAfterMs: 50 }, timers);
     try {
       await source.listTasks();
       await source.listWorkflows(0, 10);
+      assert.ok(timers.pending > 0, "the next passes are planned");
       // Watched until idleAfterMs has passed since the last request; then nothing may run.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const idle = await commandsOf(
-        client,
-        () => new Promise((resolve) => setTimeout(resolve, 1000)),
-      );
+      await timers.tick(200);
+      assert.equal(timers.pending, 0, "no pass is scheduled once idle");
+      const idle = await commandsOf(client, () => timers.tick(3_600_000));
       assert.deepEqual(idle, new Map(), "no SCAN, no reconcile while nobody watches");
       // The first request after idle answers from the cache, and wakes discovery.
-      const woken = await commandsOf(client, async () => {
-        assert.deepEqual(await source.listTasks(), TASKS);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      });
-      assert.ok((woken.get("scan") ?? 0) > 0, "a pass after the wake");
+      const scans = async () => (await commandsRun(client)).get("scan") ?? 0;
+      const scansBefore = await scans();
+      assert.deepEqual(await source.listTasks(), TASKS);
+      await timers.tick(0);
+      await waitFor(async () => await scans() > scansBefore, { what: "a pass after the wake" });
     } finally {
       await source.close();
     }

@@ -12,6 +12,7 @@ import type { Command, RedisConnection } from "./client.ts";
 import type { CommandTarget } from "./topology.ts";
 import { Pacer } from "./pacer.ts";
 import { Watch } from "./watch.ts";
+import { systemTimers, type Timers } from "../../timers.ts";
 
 /** Keys asked for per SCAN call. */
 export const SCAN_COUNT = 1000;
@@ -134,8 +135,8 @@ export interface TaskDiscoveryOptions {
   freshnessMs?: number;
   /** Tasks known without a SCAN (a taskora App's registered ones), added to every discovery. */
   known?: () => readonly string[];
-  /** The monotonic clock (ms) `intervalMs` is measured on for misses (default `performance.now`). */
-  now?: () => number;
+  /** The clock and timers its passes run on (default the runtime's; tests pass fake ones). */
+  timers?: Timers;
 }
 
 /**
@@ -177,13 +178,15 @@ export class TaskDiscovery {
     this.#fixed = options.tasks ? [...new Set(options.tasks)].sort() : undefined;
     this.#intervalMs = options.intervalMs ?? 10_000;
     this.#known = options.known;
-    this.#now = options.now ?? (() => performance.now());
+    const timers = options.timers ?? systemTimers;
+    this.#now = () => timers.now();
     this.#pacer = options.pacer ?? new Pacer(DEFAULT_SCANS_PER_SECOND);
     this.#cadence = new Cadence((signal) => this.#pass(signal), options.watch ?? new Watch(), {
       minMs: this.#intervalMs,
       factor: 30,
       freshnessMs: options.freshnessMs ?? DEFAULT_FRESHNESS_MS,
       pacer: this.#pacer,
+      timers,
     });
   }
 

@@ -109,6 +109,7 @@ import { Watch } from "./watch.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
 import { jobNotFound, taskNotFound } from "../refusals.ts";
 import { appendAudit, listAudit } from "./audit.ts";
+import { systemTimers, type Timers } from "../../timers.ts";
 
 export type { RedisClientLike } from "./client.ts";
 export { RedisConnection } from "./client.ts";
@@ -155,11 +156,6 @@ export interface RedisSourceOptions {
   idleAfterMs?: number;
   /** Longest wait for Redis before a call fails with STORE_UNAVAILABLE, ms (default 2000). */
   commandTimeoutMs?: number;
-  /**
-   * The monotonic clock (ms) that `discoveryIntervalMs` is measured on when
-   * a lookup misses (default `performance.now`); tests pass a fake one.
-   */
-  now?: () => number;
 }
 
 /** How long a failed wire-version check is trusted before Redis is asked again, ms. */
@@ -200,8 +196,12 @@ export class RedisTaskSource implements TaskSource {
   #events: RedisEventReader | null = null;
   readonly #eventRefreshMs: number;
 
-  /** Creates the source; see {@link createRedisSource}. */
-  constructor(options: RedisSourceOptions = {}) {
+  /**
+   * Creates the source; see {@link createRedisSource}. Its background work
+   * (discovery, the workflow index, the reconcile, the idle watch) runs on
+   * `timers`: tests pass fake ones.
+   */
+  constructor(options: RedisSourceOptions = {}, timers: Timers = systemTimers) {
     // Checked before anything opens a connection, so a bad rate leaves nothing behind.
     for (const name of ["scansPerSecond", "reconcileCommandsPerSecond"] as const) {
       const rate = options[name];
@@ -222,8 +222,8 @@ export class RedisTaskSource implements TaskSource {
     this.#offReconnect = this.connection.onReconnect(() => this.#wire = null);
     // A migrator taking or freeing its lock may change the wire version too.
     this.#migration = new MigrationWatch(this.connection, options.prefix, () => this.#wire = null);
-    this.#watch = new Watch(options.idleAfterMs);
-    this.#countsWatch = new Watch(options.idleAfterMs);
+    this.#watch = new Watch(options.idleAfterMs, () => timers.now());
+    this.#countsWatch = new Watch(options.idleAfterMs, () => timers.now());
     const scans = new Pacer(options.scansPerSecond ?? DEFAULT_SCANS_PER_SECOND);
     this.#discovery = new TaskDiscovery(this.connection, {
       prefix: options.prefix,
@@ -232,13 +232,14 @@ export class RedisTaskSource implements TaskSource {
       known: options.knownTasks,
       watch: this.#watch,
       pacer: scans,
-      now: options.now,
+      timers,
     });
     this.#workflows = new WorkflowIndex(this.connection, {
       prefix: options.prefix,
       intervalMs: options.discoveryIntervalMs,
       watch: this.#watch,
       pacer: scans,
+      timers,
     });
     this.#reconciler = new RetryingReconciler(
       this.connection,
@@ -249,6 +250,7 @@ export class RedisTaskSource implements TaskSource {
         prefix: options.prefix,
         commandsPerSecond: options.reconcileCommandsPerSecond,
         firstCommandsPerSecond: options.reconcileCommandsPerSecond,
+        timers,
       },
     );
     this.#deadLetters = new DeadLetterGroups(async (task) =>
