@@ -15,6 +15,7 @@ import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { jobCommands, type WireJob, writeJob } from "../helpers/wire_writer.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import type { Timers } from "../../src/timers.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
 
@@ -301,10 +302,7 @@ Deno.test("cancelJob() of an active job flags it and tells its worker on the can
       assert.deepEqual(await send(client, "LRANGE", taskKeys("transcode").active, 0, -1), [
         ACTIVE_TRANSCODE,
       ]);
-      const deadline = Date.now() + 2000;
-      while (heard.length === 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await waitFor(() => heard.length > 0, { what: "the cancel to be published" });
       assert.deepEqual(heard, [ACTIVE_TRANSCODE]);
     } finally {
       await subscriber.close();
@@ -765,10 +763,7 @@ Deno.test("cancelWorkflow() cancels the workflow, its waiting and undispatched n
       assert.equal(await send(client, "LLEN", square.wait), 0);
       assert.equal(await send(client, "EXISTS", `${taskKeys("sum").jobPrefix}${jobs[3]}`), 0);
 
-      const deadline = Date.now() + 2000;
-      while (heard.length === 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await waitFor(() => heard.length > 0, { what: "the cancel to be published" });
       assert.deepEqual(heard, [jobs[1]]);
     } finally {
       await subscriber.close();
