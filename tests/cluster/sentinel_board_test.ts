@@ -41,9 +41,9 @@ Deno.test({
           jobId,
         );
       const stream = await openStream(board.fetch, "http://board.test/board/api/events");
-      await stream.waitFor(isEvent("stats:update"), 10_000);
+      await stream.waitFor(isEvent("stats:update"));
       await xadd(set.master.port, "before");
-      await stream.waitFor(isEvent("job:progress", (d) => d.id === "before"), 10_000);
+      await stream.waitFor(isEvent("job:progress", (d) => d.id === "before"));
       await xadd(set.master.port, "around");
       await redisCli(set.master.port, "WAIT", "1", "2000");
 
@@ -79,7 +79,7 @@ Deno.test({
       assert.deepEqual(wait.filter((id) => id === jobId), [jobId], "queued once");
 
       await xadd(port, "after");
-      await stream.waitFor(isEvent("job:progress", (d) => d.id === "after"), 15_000);
+      await stream.waitFor(isEvent("job:progress", (d) => d.id === "after"));
       const seen = stream.frames.filter((f) => f.event === "job:progress").map((f) => dataOf(f).id);
       assert.deepEqual(seen.filter((id) => id === "around"), ["around"]);
       assert.deepEqual(seen.filter((id) => id === "before"), ["before"]);

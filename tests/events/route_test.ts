@@ -40,7 +40,7 @@ Deno.test("under session auth: 401 without a cookie, the stream with one", async
       assert.equal(stream.response.status, 200);
       assert.equal(stream.response.headers.get("content-type"), "text/event-stream");
       source.store.emit("mail", "active", "m1");
-      await stream.waitFor(isEvent("job:active", (d) => d.id === "m1"), 1000);
+      await stream.waitFor(isEvent("job:active", (d) => d.id === "m1"));
     } finally {
       await stream.close();
     }
@@ -70,7 +70,7 @@ Deno.test("under session auth the stream ends when the session expires, and the 
     const cookie = login.headers.get("set-cookie")!.split(";")[0];
     const stream = await openStream(board.fetch, EVENTS, { headers: { cookie } });
     assert.equal(stream.response.status, 200);
-    await stream.waitFor(isEvent("stats:update"), 1000);
+    await stream.waitFor(isEvent("stats:update"));
     const ended = await Promise.race([
       stream.ended.then(() => true),
       new Promise<false>((resolve) => setTimeout(() => resolve(false), 4000)),
@@ -101,7 +101,7 @@ Deno.test("the auth hook answers for the event stream too", async () => {
     const stream = await openStream(board.fetch, EVENTS, { headers: { "x-key": "open sesame" } });
     try {
       assert.equal(stream.response.status, 200);
-      await stream.waitFor(isEvent("stats:update"), 1000);
+      await stream.waitFor(isEvent("stats:update"));
     } finally {
       await stream.close();
     }
@@ -143,7 +143,7 @@ Deno.test("over a real socket (Deno.serve), a browser that leaves is released", 
     const staying = await openStream(fetch, url);
     assert.equal(stream.response.headers.get("x-accel-buffering"), "no");
     source.store.emit("mail", "active", "m1");
-    await stream.waitFor(isEvent("job:active"), 1000);
+    await stream.waitFor(isEvent("job:active"));
     assert.equal(hub.state().clients, 2);
     leaving.abort();
     await stream.ended;
@@ -152,7 +152,7 @@ Deno.test("over a real socket (Deno.serve), a browser that leaves is released", 
       source.store.emit("mail", "progress", "m2", { value: "1" });
       return hub.state().clients === 1;
     }, { what: "the browser that left to be released", everyMs: 50 });
-    await staying.waitFor(isEvent("job:progress"), 1000);
+    await staying.waitFor(isEvent("job:progress"));
     await staying.close();
   } finally {
     await hub.close();
@@ -181,7 +181,7 @@ Deno.test("the statsInterval option sets how often stats:update frames come", as
     await timers.tick(1);
     assert.equal(polls, 2, "the next at 500 ms, not at the 3 s default");
     await timers.tick(1);
-    await stream.waitFor(isEvent("stats:update"), 1000, stream.frames.indexOf(first) + 1);
+    await stream.waitFor(isEvent("stats:update"), stream.frames.indexOf(first) + 1);
   } finally {
     await stream.close();
     await board.close();
