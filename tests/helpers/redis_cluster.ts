@@ -228,7 +228,7 @@ export async function startCluster(): Promise<TestCluster> {
       await node.kill();
       const promoted = waitFor(async () => (await masterOf(key)) !== port && await ok(), {
         what: `a replica to take over from ${port}`,
-      });
+      }).then(() => {});
       return { promoted };
     },
     stop: async () => {

@@ -53,8 +53,8 @@ async function rawCommand(port: number, command: string): Promise<string> {
 }
 
 /** Sends PING until the server answers. */
-function waitForPing(port: number): Promise<void> {
-  return waitFor(async () => (await rawCommand(port, "PING")).startsWith("+PONG"), {
+async function waitForPing(port: number): Promise<void> {
+  await waitFor(async () => (await rawCommand(port, "PING")).startsWith("+PONG"), {
     what: `redis-server on port ${port} to answer PING`,
   });
 }

@@ -19,10 +19,15 @@ export interface WaitForOptions {
   everyMs?: number;
 }
 
+/** What a condition returns once it holds: anything but false, null or undefined. */
+export type Held<T> = Exclude<T, false | null | undefined>;
+
 /**
- * Looks at `condition` until it holds. A condition that throws has not held
- * yet (a node still starting refuses connections); if the limit passes, the
- * error names what was waited for, with the last thrown error as its cause.
+ * Looks at `condition` until it holds (returns anything but false, null or
+ * undefined), and returns what it returned then. A condition that throws has
+ * not held yet (a node still starting refuses connections); if the limit
+ * passes, the error names what was waited for, with the last thrown error as
+ * its cause.
  *
  * @example
  * ```ts
@@ -32,15 +37,16 @@ export interface WaitForOptions {
  * await waitFor(() => ready, { what: "ready" });
  * ```
  */
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
+export async function waitFor<T>(
+  condition: () => T | Promise<T>,
   { what, limitMs = 30_000, everyMs = 20 }: WaitForOptions,
-): Promise<void> {
+): Promise<Held<T>> {
   const giveUpAt = Date.now() + limitMs;
   let lastError: unknown;
   for (;;) {
     try {
-      if (await condition()) return;
+      const value = await condition();
+      if (value !== false && value !== null && value !== undefined) return value as Held<T>;
     } catch (error) {
       lastError = error;
     }
