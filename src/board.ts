@@ -47,6 +47,7 @@ import { createAppSource, isTaskoraApp } from "./taskora/mod.ts";
 import type { TaskoraApp } from "./taskora/app.ts";
 import { noStore } from "./no_store.ts";
 import { serveUi } from "./static.ts";
+import { systemTimers, type Timers } from "./timers.ts";
 
 /** A Node.js `(req, res)` request listener. */
 // deno-lint-ignore no-explicit-any
@@ -281,6 +282,18 @@ export function createBoard(
   source: TaskoraApp | TaskSource | string,
   options: BoardOptions = {},
 ): Board {
+  return createBoardOn(systemTimers, source, options);
+}
+
+/**
+ * {@link createBoard} whose event hub runs on `timers`: tests pass fake ones
+ * and move them instead of waiting. Not part of the package's API.
+ */
+export function createBoardOn(
+  timers: Timers,
+  source: TaskoraApp | TaskSource | string,
+  options: BoardOptions = {},
+): Board {
   const resolved = resolveOptions(options);
   const { source: taskSource, owned } = resolveSource(source);
   const present = createPresenter(resolved);
@@ -291,7 +304,10 @@ export function createBoard(
     options: resolved,
     present,
     startedAt: Date.now(),
-    events: createEventHub(taskSource, present, { statsIntervalMs: resolved.statsInterval }),
+    events: createEventHub(taskSource, present, {
+      statsIntervalMs: resolved.statsInterval,
+      timers,
+    }),
     audit: createAuditTrail(taskSource, resolved.auditMaxEntries),
     latency: createLatencySampler(taskSource),
     operations: new Operations(),

@@ -55,6 +55,7 @@ import type { Presenter } from "../contract/present.ts";
 import { totalsOf } from "../contract/totals.ts";
 import type { QueueStats, TaskEvent, TaskSource } from "../source/types.ts";
 import { jobEventName, jobEventPayload } from "./frames.ts";
+import { systemTimers, type TimerId, type Timers } from "../timers.ts";
 import { frameMessage, PING_FRAME, retryFrame } from "./sse.ts";
 
 /** Options of {@link createEventHub}. */
@@ -84,6 +85,8 @@ export interface EventHubOptions {
    * polls between reread only the tasks that had events.
    */
   fullStatsEveryMs?: number;
+  /** The clock and timers every interval above runs on (default the runtime's; tests pass fake ones). */
+  timers?: Timers;
 }
 
 /** What a client receives: job events of some tasks (all when null). */
@@ -212,15 +215,16 @@ export class EventHub {
   readonly #idleStopMs: number;
   readonly #writesPerSecond: number;
   readonly #maxBatchMs: number;
-  #lastFlush = 0;
+  readonly #timers: Timers;
+  #lastFlush = -Infinity;
   readonly #clients = new Set<Client>();
   #unsubscribe: (() => void) | null = null;
-  #statsTimer: ReturnType<typeof setInterval> | null = null;
-  #heartbeatTimer: ReturnType<typeof setInterval> | null = null;
-  #idleTimer: ReturnType<typeof setTimeout> | null = null;
+  #statsTimer: TimerId | null = null;
+  #heartbeatTimer: TimerId | null = null;
+  #idleTimer: TimerId | null = null;
   /** Frames framed since the last flush, and the timer of the next flush. */
   #outbox: Array<{ frame: Uint8Array; task?: string }> = [];
-  #flushTimer: ReturnType<typeof setTimeout> | null = null;
+  #flushTimer: TimerId | null = null;
   #poll: Promise<void> | null = null;
   readonly #fullStatsEveryMs: number;
   /** When every task was last read (ms). */
@@ -246,6 +250,7 @@ export class EventHub {
     this.#writesPerSecond = options.writesPerSecond ?? 20_000;
     this.#maxBatchMs = options.maxBatchMs ?? 250;
     this.#fullStatsEveryMs = options.fullStatsEveryMs ?? 30_000;
+    this.#timers = options.timers ?? systemTimers;
   }
 
   /** What the hub holds right now. */
@@ -304,7 +309,7 @@ export class EventHub {
     for (const client of [...this.#clients]) client.close("hub");
     this.#stopSubscription();
     await this.#poll;
-    if (this.#flushTimer !== null) clearTimeout(this.#flushTimer);
+    if (this.#flushTimer !== null) this.#timers.clearTimeout(this.#flushTimer);
     this.#flushTimer = null;
     this.#outbox = [];
   }
@@ -312,7 +317,7 @@ export class EventHub {
   /** The first client: subscribe (unless still subscribed) and start the timers. */
   #wake(): void {
     if (this.#idleTimer !== null) {
-      clearTimeout(this.#idleTimer);
+      this.#timers.clearTimeout(this.#idleTimer);
       this.#idleTimer = null;
     }
     try {
@@ -323,27 +328,29 @@ export class EventHub {
     }
     // Counts kept from before were not followed meanwhile: the first poll reads all.
     this.#fullAt = -Infinity;
-    this.#statsTimer = setInterval(() => this.#pollStats(), this.#statsIntervalMs);
-    this.#heartbeatTimer = setInterval(() => this.#broadcast(PING_FRAME), this.#heartbeatMs);
+    const timers = this.#timers;
+    this.#statsTimer = timers.setInterval(() => this.#pollStats(), this.#statsIntervalMs);
+    this.#heartbeatTimer = timers.setInterval(() => this.#broadcast(PING_FRAME), this.#heartbeatMs);
     this.#pollStats();
   }
 
   #remove(client: Client): void {
     if (!this.#clients.delete(client) || this.#clients.size > 0) return;
-    clearInterval(this.#statsTimer ?? undefined);
-    clearInterval(this.#heartbeatTimer ?? undefined);
-    clearTimeout(this.#flushTimer ?? undefined);
+    const timers = this.#timers;
+    if (this.#statsTimer !== null) timers.clearInterval(this.#statsTimer);
+    if (this.#heartbeatTimer !== null) timers.clearInterval(this.#heartbeatTimer);
+    if (this.#flushTimer !== null) timers.clearTimeout(this.#flushTimer);
     this.#statsTimer = this.#heartbeatTimer = this.#flushTimer = null;
     this.#outbox = [];
     if (this.#closed || this.#idleStopMs <= 0) return this.#stopSubscription();
-    this.#idleTimer = setTimeout(() => {
+    this.#idleTimer = timers.setTimeout(() => {
       this.#idleTimer = null;
       this.#stopSubscription();
     }, this.#idleStopMs);
   }
 
   #stopSubscription(): void {
-    if (this.#idleTimer !== null) clearTimeout(this.#idleTimer);
+    if (this.#idleTimer !== null) this.#timers.clearTimeout(this.#idleTimer);
     this.#idleTimer = null;
     this.#unsubscribe?.();
     this.#unsubscribe = null;
@@ -363,13 +370,13 @@ export class EventHub {
     this.#outbox.push({ frame, task });
     if (this.#flushTimer !== null) return;
     const spacing = Math.min(this.#maxBatchMs, (this.#clients.size * 1000) / this.#writesPerSecond);
-    const wait = Math.max(0, this.#lastFlush + spacing - performance.now());
-    this.#flushTimer = setTimeout(() => this.#flush(), wait);
+    const wait = Math.max(0, this.#lastFlush + spacing - this.#timers.now());
+    this.#flushTimer = this.#timers.setTimeout(() => this.#flush(), wait);
   }
 
   #flush(): void {
     this.#flushTimer = null;
-    this.#lastFlush = performance.now();
+    this.#lastFlush = this.#timers.now();
     const outbox = this.#outbox;
     this.#outbox = [];
     if (outbox.length === 0 || this.#clients.size === 0) return;
@@ -426,7 +433,7 @@ export class EventHub {
     let payload: StatsPayload;
     try {
       const tasks = await this.#source.listTasks();
-      const toRead = this.#toRead(tasks, Date.now());
+      const toRead = this.#toRead(tasks, this.#timers.now());
       // Events from here on mark their task for the next poll.
       for (const task of toRead) this.#dirty.delete(task);
       const read = toRead.length > 0 ? await this.#source.getStats([...toRead]) : new Map();

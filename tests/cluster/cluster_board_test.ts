@@ -11,7 +11,8 @@ import assert from "node:assert/strict";
 import { createBoard } from "../helpers/checked_board.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { dataOf, isEvent, openStream } from "../events/sse_client.ts";
-import { startCluster, waitFor } from "../helpers/redis_cluster.ts";
+import { startCluster } from "../helpers/redis_cluster.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import { clusterAdapter } from "../helpers/taskora_cluster.ts";
 import { createTaskora } from "../../../shared/taskora/taskora.js";
 
@@ -45,7 +46,7 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     const stream = await openStream(board.fetch, "http://board.test/board/api/events");
-    await stream.waitFor(isEvent("stats:update"), 10_000);
+    await stream.waitFor(isEvent("stats:update"));
     const app = createTaskora({ adapter: clusterAdapter(cluster.rootNodes) });
     const tasks = TASKS.map((name) =>
       app.task(name, { handler: (data: { n: number }) => data.n * 2 })
@@ -57,16 +58,16 @@ Deno.test({
       );
       assert.deepEqual(results, [0, 2, 4]);
       for (const name of TASKS) {
-        await stream.waitFor(isEvent("job:completed", (d) => d.task === name), 10_000);
+        await stream.waitFor(isEvent("job:completed", (d) => d.task === name));
       }
-      await waitFor("the board to list every task", async () => {
+      await waitFor(async () => {
         const overview = await (await api("/overview")).json();
         return TASKS.every((name) =>
           overview.tasks.some((t: { name: string; stats: { completed: number } }) =>
             t.name === name && t.stats.completed === 1
           )
         );
-      });
+      }, { what: "the board to list every task" });
       for (const name of TASKS) {
         const response = await api(`/tasks/${name}/jobs?state=completed`);
         assert.equal(response.status, 200);
@@ -128,9 +129,9 @@ Deno.test({
         "1",
       ]);
     const stream = await openStream(board.fetch, "http://board.test/board/api/events");
-    await stream.waitFor(isEvent("stats:update"), 10_000);
+    await stream.waitFor(isEvent("stats:update"));
     await xadd(victim, "before");
-    await stream.waitFor(isEvent("job:progress", (d) => d.id === "before"), 10_000);
+    await stream.waitFor(isEvent("job:progress", (d) => d.id === "before"));
     // Written and replicated, maybe not yet read by the board when its master dies.
     await xadd(victim, "around");
     await client.sendCommand(`${base}:events`, false, ["WAIT", "1", "2000"]);
@@ -157,12 +158,12 @@ Deno.test({
     }
     await promoted;
     const started = Date.now();
-    await waitFor("the board to serve again", async () => {
+    await waitFor(async () => {
       const response = await api("/overview");
       await response.body?.cancel();
       assert.ok([200, 503].includes(response.status), `status ${response.status}`);
       return response.status === 200;
-    }, 30_000);
+    }, { what: "the board to serve again" });
     console.log(
       `retry statuses: ${statuses.join(",")}; served again ${
         Date.now() - started
@@ -183,8 +184,8 @@ Deno.test({
     // The stream resumes from the last id it saw: "around" once, then new events of both masters.
     await xadd(victim, "after", writer);
     await xadd(other, "after-other", writer);
-    await stream.waitFor(isEvent("job:progress", (d) => d.id === "after"), 15_000);
-    await stream.waitFor(isEvent("job:progress", (d) => d.id === "after-other"), 5000);
+    await stream.waitFor(isEvent("job:progress", (d) => d.id === "after"));
+    await stream.waitFor(isEvent("job:progress", (d) => d.id === "after-other"));
     const seen = stream.frames.filter((f) => f.event === "job:progress").map((f) => dataOf(f).id);
     assert.deepEqual(seen.filter((id) => id === "around"), ["around"]);
     assert.deepEqual(seen.filter((id) => id === "before"), ["before"]);

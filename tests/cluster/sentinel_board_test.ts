@@ -11,7 +11,8 @@ import { createBoard } from "../helpers/checked_board.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { dataOf, isEvent, openStream } from "../events/sse_client.ts";
 import { loadFixture } from "../helpers/fixture.ts";
-import { redisCli, startSentinel, waitFor } from "../helpers/redis_cluster.ts";
+import { redisCli, startSentinel } from "../helpers/redis_cluster.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 Deno.test({
   name:
@@ -40,9 +41,9 @@ Deno.test({
           jobId,
         );
       const stream = await openStream(board.fetch, "http://board.test/board/api/events");
-      await stream.waitFor(isEvent("stats:update"), 10_000);
+      await stream.waitFor(isEvent("stats:update"));
       await xadd(set.master.port, "before");
-      await stream.waitFor(isEvent("job:progress", (d) => d.id === "before"), 10_000);
+      await stream.waitFor(isEvent("job:progress", (d) => d.id === "before"));
       await xadd(set.master.port, "around");
       await redisCli(set.master.port, "WAIT", "1", "2000");
 
@@ -66,11 +67,11 @@ Deno.test({
       }
       await promoted;
       console.log(`retry statuses: ${statuses.join(",")}`);
-      await waitFor("the board to serve again", async () => {
+      await waitFor(async () => {
         const response = await api("/overview");
         await response.body?.cancel();
         return response.status === 200;
-      }, 30_000);
+      }, { what: "the board to serve again" });
 
       const port = set.replica.port;
       const wait = (await redisCli(port, "LRANGE", "taskora:{send-email}:wait", "0", "-1"))
@@ -78,7 +79,7 @@ Deno.test({
       assert.deepEqual(wait.filter((id) => id === jobId), [jobId], "queued once");
 
       await xadd(port, "after");
-      await stream.waitFor(isEvent("job:progress", (d) => d.id === "after"), 15_000);
+      await stream.waitFor(isEvent("job:progress", (d) => d.id === "after"));
       const seen = stream.frames.filter((f) => f.event === "job:progress").map((f) => dataOf(f).id);
       assert.deepEqual(seen.filter((id) => id === "around"), ["around"]);
       assert.deepEqual(seen.filter((id) => id === "before"), ["before"]);

@@ -12,6 +12,8 @@ import { createEventHub, type EventHubOptions } from "../../src/events/hub.ts";
 import { createMemorySource, type MemorySource } from "../../src/source/memory/mod.ts";
 import { NO_JOBS } from "../helpers/fixture.ts";
 import { dataOf, isEvent, openStream } from "./sse_client.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 const present = createPresenter({ redact: ["password"], formatters: {} });
 const URL_ = "http://board.test/api/events";
@@ -24,14 +26,6 @@ function hubApp(source: MemorySource, options: EventHubOptions = {}) {
 
 const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(condition: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await tick(10);
-  }
-}
-
 Deno.test("a memory store's events reach every client, presented", async () => {
   const source = createMemorySource();
   const { hub, fetch } = hubApp(source);
@@ -43,7 +37,7 @@ Deno.test("a memory store's events reach every client, presented", async () => {
       duration: "7",
     });
     for (const stream of streams) {
-      const frame = await stream.waitFor(isEvent("job:completed"), 1000);
+      const frame = await stream.waitFor(isEvent("job:completed"));
       assert.deepEqual(dataOf(frame), {
         id: "m1",
         task: "mail",
@@ -51,7 +45,7 @@ Deno.test("a memory store's events reach every client, presented", async () => {
         result: { password: "[REDACTED]", sent: true },
         duration: 7,
       });
-      await stream.waitFor(isEvent("job:waiting", (d) => d.id === "m1"), 1000);
+      await stream.waitFor(isEvent("job:waiting", (d) => d.id === "m1"));
     }
   } finally {
     await Promise.all(streams.map((stream) => stream.close()));
@@ -60,15 +54,29 @@ Deno.test("a memory store's events reach every client, presented", async () => {
   }
 });
 
-Deno.test("a client gets the retry hint, then stats:update with totals, repeatedly", async () => {
+/** Counts the stats polls: each one lists the tasks first. */
+function countPolls(source: MemorySource): { readonly count: number } {
+  const polls = { count: 0 };
+  const listTasks = source.listTasks.bind(source);
+  source.listTasks = () => {
+    polls.count++;
+    return listTasks();
+  };
+  return polls;
+}
+
+Deno.test("a client gets the retry hint, then stats:update with totals, every statsIntervalMs", async () => {
   const source = createMemorySource();
   source.store.enqueue("mail", { id: "m1", data: {} });
-  const { hub, fetch } = hubApp(source, { statsIntervalMs: 100 });
+  const polls = countPolls(source);
+  const timers = new FakeTimers();
+  const { hub, fetch } = hubApp(source, { statsIntervalMs: 100, timers });
   const stream = await openStream(fetch, URL_);
   try {
     assert.equal(stream.response.headers.get("content-type"), "text/event-stream");
     assert.equal(stream.response.headers.get("cache-control"), "no-cache");
     assert.equal(stream.response.headers.get("x-accel-buffering"), "no");
+    await timers.tick(0);
     await stream.waitFor(() => true);
     assert.equal(stream.frames[0].retry, 3000);
     const first = await stream.waitFor(isEvent("stats:update"));
@@ -82,20 +90,35 @@ Deno.test("a client gets the retry hint, then stats:update with totals, repeated
       retryingAsOf: mail.retryingAsOf,
     }]);
     assert.equal((stats.totals as Record<string, number>).waiting, 1);
-    const index = stream.frames.indexOf(first);
-    await stream.waitFor(isEvent("stats:update"), 1000, index + 1);
+    assert.equal(polls.count, 1, "the first client's poll, at once");
+    await timers.tick(99);
+    assert.equal(polls.count, 1, "no poll before statsIntervalMs");
+    await timers.tick(1);
+    assert.equal(polls.count, 2);
+    await timers.tick(1);
+    await stream.waitFor(isEvent("stats:update"), stream.frames.indexOf(first) + 1);
+    await timers.tick(99);
+    assert.equal(polls.count, 3, "and again each statsIntervalMs");
   } finally {
     await stream.close();
     await hub.close();
   }
 });
 
-Deno.test("heartbeat comments come every heartbeatMs", async () => {
+Deno.test("heartbeat comments come every heartbeatMs (15 s by default)", async () => {
   const source = createMemorySource();
-  const { hub, fetch } = hubApp(source, { heartbeatMs: 50 });
+  const timers = new FakeTimers();
+  const { hub, fetch } = hubApp(source, { timers });
   const stream = await openStream(fetch, URL_);
+  const pings = () => stream.frames.filter((frame) => frame.comment === "ping").length;
   try {
-    await stream.waitFor((frame) => frame.comment === "ping", 1000);
+    await timers.tick(14_999);
+    await stream.waitFor(isEvent("stats:update"));
+    assert.equal(pings(), 0);
+    await timers.tick(1);
+    await stream.waitFor((frame) => frame.comment === "ping");
+    await timers.tick(15_000);
+    await waitFor(() => pings() === 2, { what: "the second ping" });
   } finally {
     await stream.close();
     await hub.close();
@@ -104,17 +127,20 @@ Deno.test("heartbeat comments come every heartbeatMs", async () => {
 
 Deno.test("?tasks=a,b keeps job events of those tasks only; stats stay complete", async () => {
   const source = createMemorySource();
-  const { hub, fetch } = hubApp(source, { statsIntervalMs: 50 });
+  const timers = new FakeTimers();
+  const { hub, fetch } = hubApp(source, { timers });
   const stream = await openStream(fetch, `${URL_}?tasks=a,b`);
   try {
+    await timers.tick(0);
     await stream.waitFor(isEvent("stats:update"));
     for (const task of ["c", "a", "c", "b"]) source.store.emit(task, "active", `${task}-1`);
+    await timers.tick(1);
     await stream.waitFor(isEvent("job:active", (d) => d.task === "b"));
     const seen = stream.frames.filter((f) => f.event === "job:active").map((f) => dataOf(f).task);
     assert.deepEqual(seen, ["a", "b"]);
+    await timers.tick(3000);
     const stats = await stream.waitFor(
       isEvent("stats:update", (d) => (d.tasks as unknown[]).length === 3),
-      1000,
     );
     assert.ok(stats);
   } finally {
@@ -129,16 +155,16 @@ Deno.test("a client that does not read is disconnected once its queue is full", 
   const reader = await openStream(fetch, URL_);
   const stalled = await fetch(new Request(URL_)); // never read
   try {
-    await until(() => hub.state().clients === 2);
+    await waitFor(() => hub.state().clients === 2, { what: "both clients" });
     const blob = JSON.stringify({ pad: "x".repeat(2000) });
     for (let i = 0; i < 2000; i++) {
       source.store.emit("t", "progress", `j${i}`, { value: blob });
       if (i % 100 === 0) await tick();
     }
-    await until(() => hub.state().clients === 1);
+    await waitFor(() => hub.state().clients === 1, { what: "the stalled client cut off" });
     assert.ok(hub.state().queued <= 50);
     // The reading client got everything.
-    await reader.waitFor(isEvent("job:progress", (d) => d.id === "j1999"), 5000);
+    await reader.waitFor(isEvent("job:progress", (d) => d.id === "j1999"));
     // The stalled one's stream ends once it is read.
     const body = await new Response(stalled.body).text();
     assert.ok(body.length < 2000 * 2000, "bounded");
@@ -150,22 +176,32 @@ Deno.test("a client that does not read is disconnected once its queue is full", 
 
 Deno.test("the source subscription outlives the last client by idleStopMs", async () => {
   const source = createMemorySource();
-  const { hub, fetch } = hubApp(source, { idleStopMs: 100 });
+  const timers = new FakeTimers();
+  const { hub, fetch } = hubApp(source, { idleStopMs: 100, timers });
   try {
     const one = await openStream(fetch, URL_);
+    await timers.tick(0);
     // Once the first stats frame is out, no flush is pending: the stats poll and the heartbeat.
     await one.waitFor(isEvent("stats:update"));
     assert.deepEqual(hub.state(), { clients: 1, timers: 2, subscribed: true, queued: 0 });
     await one.close();
-    await until(() => hub.state().clients === 0);
+    await waitFor(() => hub.state().clients === 0, { what: "no client left" });
     assert.deepEqual(hub.state(), { clients: 0, timers: 1, subscribed: true, queued: 0 });
+    await timers.tick(99);
+    assert.equal(hub.state().subscribed, true, "kept until idleStopMs has passed");
     const two = await openStream(fetch, URL_);
+    await timers.tick(0);
     // It gets the last stats frame at once, then the fresh poll's.
     const last = await two.waitFor(isEvent("stats:update"));
-    await two.waitFor(isEvent("stats:update"), 5000, two.frames.indexOf(last) + 1);
+    await two.waitFor(isEvent("stats:update"), two.frames.indexOf(last) + 1);
     assert.equal(hub.state().timers, 2, "the idle stop was cancelled");
+    await timers.tick(1000);
+    assert.equal(hub.state().subscribed, true, "a client is back: no idle stop");
     await two.close();
-    await until(() => !hub.state().subscribed);
+    await waitFor(() => hub.state().clients === 0, { what: "no client left" });
+    await timers.tick(99);
+    assert.equal(hub.state().subscribed, true);
+    await timers.tick(1);
     assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
   } finally {
     await hub.close();
@@ -183,7 +219,7 @@ Deno.test("1,000 connect/disconnect cycles leave no client, timer or listener be
       source.store.emit("t", "active", "j");
       await stream.close();
     }
-    await until(() => hub.state().clients === 0);
+    await waitFor(() => hub.state().clients === 0, { what: "no client left" });
     assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
   } finally {
     await hub.close();
@@ -226,22 +262,32 @@ Deno.test("stats polls reread only tasks with events, and every task each fullSt
     asked.push(tasks);
     return getStats(tasks);
   };
-  const { hub, fetch } = hubApp(source, { statsIntervalMs: 20, fullStatsEveryMs: 60_000 });
+  const timers = new FakeTimers();
+  const { hub, fetch } = hubApp(source, { statsIntervalMs: 20, fullStatsEveryMs: 1000, timers });
   const streams = await Promise.all(Array.from({ length: 100 }, () => openStream(fetch, URL_)));
   try {
-    await until(() => asked.length >= 1);
-    assert.deepEqual(asked[0], ["mail", "pdf"], "the first poll reads every task");
+    await timers.tick(0);
+    assert.deepEqual(asked, [["mail", "pdf"]], "the first poll reads every task");
     // Several polls go by with no event: no read at all, whatever the number of clients.
-    await until(() => streams[0].frames.filter(isEvent("stats:update")).length >= 4);
+    await timers.tick(4 * 20);
+    await waitFor(() => streams[0].frames.filter(isEvent("stats:update")).length >= 5, {
+      what: "five stats frames",
+    });
     assert.equal(asked.length, 1);
     source.store.enqueue("pdf", { id: "p2", data: {} });
-    await until(() => asked.length >= 2);
+    await timers.tick(20);
     assert.deepEqual(asked[1], ["pdf"], "only the task that had an event");
+    await timers.tick(20);
     const frame = await streams[0].waitFor(
       isEvent("stats:update", (d) => (d.totals as { waiting: number }).waiting === 3),
-      1000,
     );
     assert.ok(frame);
+    assert.equal(asked.length, 2);
+    // Polls ran at 0 (every task), 20 … 120; the next every-task one is at 1000.
+    await timers.tick(1000 - 6 * 20 - 1);
+    assert.equal(asked.length, 2, "no read before fullStatsEveryMs");
+    await timers.tick(1);
+    assert.deepEqual(asked[2], ["mail", "pdf"], "every task once fullStatsEveryMs has passed");
   } finally {
     await Promise.all(streams.map((stream) => stream.close()));
     await hub.close();

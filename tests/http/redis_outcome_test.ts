@@ -17,6 +17,7 @@ import { auditKey, taskKeys } from "../../src/source/wire/keys.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { pausableSource } from "../helpers/pause_after_entry.ts";
 import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
 type Post = (path: string, headers?: Record<string, string>) => Promise<Response>;
@@ -54,15 +55,6 @@ async function withPausableBoard(
   }
 }
 
-/** Waits (bounded) until `check` holds: Redis runs the paused writes once it resumes. */
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.fail(`never happened: ${what}`);
-}
-
 async function expectCode(response: Response, status: number, code: string): Promise<string> {
   const body = await response.json();
   assert.equal(response.status, status, JSON.stringify(body));
@@ -83,7 +75,7 @@ Deno.test("retry-all while Redis pauses writes is 504 OUTCOME_UNKNOWN, and it is
     );
     assert.match(message, /may have been applied.*Check before retrying/);
     await admin.sendCommand(["CLIENT", "UNPAUSE"]);
-    await eventually(async () => await admin.zCard(EMAIL.failed) === 0, "the retry ran");
+    await waitFor(async () => await admin.zCard(EMAIL.failed) === 0, { what: "the retry ran" });
     assert.equal(
       await admin.hGet(`${EMAIL.jobPrefix}7deea1e0-af8c-4c24-bb84-c89069ee4b0a`, "state"),
       "waiting",
@@ -99,9 +91,9 @@ Deno.test("a trigger while Redis pauses writes is 504; sent again with its key, 
     pauseAfterEntry();
     await expectCode(await post("/schedules/nightly-report/trigger", key), 504, "OUTCOME_UNKNOWN");
     await admin.sendCommand(["CLIENT", "UNPAUSE"]);
-    await eventually(
+    await waitFor(
       async () => await admin.lLen(REPORT.wait) === waitingBefore + 1,
-      "the paused trigger dispatched",
+      { what: "the paused trigger dispatched" },
     );
     const [dispatched] = await admin.lRange(REPORT.wait, 0, 0);
 
@@ -125,9 +117,9 @@ Deno.test("a write whose connection drops before the answer is 504 OUTCOME_UNKNO
     pauseAfterEntry();
     const answer = post("/tasks/send-email/retry-all");
     // Once the board's retry waits in Redis, its connection is cut.
-    await eventually(
+    await waitFor(
       async () => (await admin.sendCommand(["CLIENT", "LIST"]) as string).includes("cmd=evalsha"),
-      "the retry reached Redis",
+      { what: "the retry reached Redis" },
     );
     await admin.sendCommand(["CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"]);
     const message = await expectCode(await answer, 504, "OUTCOME_UNKNOWN");
@@ -156,7 +148,9 @@ Deno.test("a pause that holds back the audit entry leaves the mutation undone: 5
     await expectCode(await post("/tasks/send-email/retry-all"), 503, "STORE_UNAVAILABLE");
     await admin.sendCommand(["CLIENT", "UNPAUSE"]);
     // The entry, sent and held, lands once the pause ends (pending: no outcome was recorded).
-    await eventually(async () => await admin.xLen(auditKey()) === 1, "the held entry landed");
+    await waitFor(async () => await admin.xLen(auditKey()) === 1, {
+      what: "the held entry landed",
+    });
     assert.equal(await admin.zCard(EMAIL.failed), 5, "the retry was never sent");
   });
 });

@@ -5,10 +5,11 @@
 
 import assert from "node:assert/strict";
 import { createBoard } from "../helpers/checked_board.ts";
-import { createRedisSource } from "../../src/source/redis/mod.ts";
+import { createRedisSource, RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
 
@@ -54,7 +55,8 @@ Deno.test("a task whose first job appears after the board started is found", asy
   const redis = await startRedis();
   const client = await connectClient(redis.url);
   await loadFixture(client);
-  const board = createBoard(createRedisSource({ url: redis.url, discoveryIntervalMs: 200 }));
+  const timers = new FakeTimers();
+  const board = createBoard(new RedisTaskSource({ url: redis.url }, timers));
   const status = async (task: string) => {
     const response = await board.fetch(
       new Request(`http://board.test/board/api/tasks/${task}/jobs`),
@@ -65,8 +67,10 @@ Deno.test("a task whose first job appears after the board started is found", asy
   try {
     assert.equal(await status("late-task"), 404);
     await writeJob(client, { task: "late-task", state: "waiting" });
-    // Past the rediscovery window, a miss looks again.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A miss looks again at most once per discovery interval (10 s by default).
+    await timers.tick(9_999);
+    assert.equal(await status("late-task"), 404, "within the interval: no new SCAN");
+    await timers.tick(1);
     assert.equal(await status("late-task"), 200);
   } finally {
     await board.close();

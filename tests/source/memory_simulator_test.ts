@@ -7,10 +7,13 @@
 import assert from "node:assert/strict";
 import {
   createMemorySource,
-  type MemorySource,
+  MemorySource,
+  MemoryStore,
+  Simulator,
   type StoreEvent,
 } from "../../src/source/memory/mod.ts";
 import { JOB_STATES, type JobState } from "../../src/source/types.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
 
 const START = Date.UTC(2026, 10, 23, 12, 0, 0);
 const TICK = 250;
@@ -200,16 +203,28 @@ Deno.test("finished sets stay bounded by the retention", async () => {
   }
 });
 
-Deno.test("close() stops the simulator's timer", async () => {
-  const source = createMemorySource({ simulate: { random: 1, tickMs: 20 } });
+Deno.test("the simulator's timer ticks every tickMs, and close() stops it", async () => {
+  const timers = new FakeTimers();
+  // What createMemorySource({ simulate }) builds, on fake timers.
+  const store = new MemoryStore();
+  const simulator = new Simulator(store, { random: 1, tickMs: 20 }, timers);
+  simulator.prefill();
+  simulator.start();
+  const source = new MemorySource(store, simulator);
   const claimed: string[] = [];
   source.store.subscribe((event) => event.event === "active" && claimed.push(event.jobId));
   assert.equal(source.simulator?.running, true);
-  await new Promise((resolve) => setTimeout(resolve, 120));
-  assert.ok(claimed.length > 0, "ticks ran and claimed the pre-filled backlog");
+  assert.equal(timers.pending, 1);
+  await timers.tick(19);
+  assert.equal(claimed.length, 0, "no tick before tickMs");
+  await timers.tick(1);
+  assert.ok(claimed.length > 0, "a tick ran and claimed the pre-filled backlog");
   await source.close();
   assert.equal(source.simulator?.running, false);
-  // Deno's test sanitizer fails this test if an interval is left behind.
+  assert.equal(timers.pending, 0, "the interval is cleared");
+  const before = claimed.length;
+  await timers.tick(1000);
+  assert.equal(claimed.length, before, "no tick after close()");
 });
 
 Deno.test("simulated workers hold a 30 s lock on each active job, renewed while it runs; the scheduler leads", async () => {

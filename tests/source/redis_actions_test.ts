@@ -7,12 +7,15 @@
 import assert from "node:assert/strict";
 import { BoardError } from "../../src/errors.ts";
 import { SCHEDULE_WRITE } from "../../src/source/redis/action_scripts.ts";
-import { createRedisSource, type RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { nextRunOf } from "../../src/source/schedule_time.ts";
 import { globalKeys, taskKeys, workflowKey } from "../../src/source/wire/keys.ts";
 import { fixtureTime, loadFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { jobCommands, type WireJob, writeJob } from "../helpers/wire_writer.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import type { Timers } from "../../src/timers.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
 
@@ -29,16 +32,13 @@ const SCHEDULES = globalKeys();
 /** Runs `fn` with a fresh server holding the fixture, a source on it and a setup client. */
 async function withSource(
   fn: (ctx: { source: RedisTaskSource; client: Client; url: string }) => Promise<void>,
-  options: { fixture?: boolean; discoveryIntervalMs?: number } = {},
+  options: { fixture?: boolean; timers?: Timers } = {},
 ): Promise<void> {
   const redis = await startRedis();
   const client = await connectClient(redis.url);
   try {
     if (options.fixture !== false) await loadFixture(client);
-    const source = createRedisSource({
-      url: redis.url,
-      discoveryIntervalMs: options.discoveryIntervalMs,
-    });
+    const source = new RedisTaskSource({ url: redis.url }, options.timers);
     try {
       await fn({ source, client, url: redis.url });
     } finally {
@@ -204,13 +204,16 @@ Deno.test("retryJob() refuses a job in another state, naming it, and an unknown 
 });
 
 Deno.test("retryJob() finds a job of a task discovered after the source listed tasks", async () => {
+  const timers = new FakeTimers();
   await withSource(async ({ source, client }) => {
     await source.listTasks();
     const id = await writeJob(client, { task: "late-task", state: "failed" });
-    // A miss rediscovers at most once per discovery interval.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A miss rediscovers at most once per discovery interval (10 s by default).
+    await timers.tick(9_999);
+    await assertRefused(source.retryJob(id), "JOB_NOT_FOUND");
+    await timers.tick(1);
     assert.equal((await source.retryJob(id)).task, "late-task");
-  }, { discoveryIntervalMs: 200 });
+  }, { timers });
 });
 
 Deno.test("two concurrent retries of one job queue it once", async () => {
@@ -299,10 +302,7 @@ Deno.test("cancelJob() of an active job flags it and tells its worker on the can
       assert.deepEqual(await send(client, "LRANGE", taskKeys("transcode").active, 0, -1), [
         ACTIVE_TRANSCODE,
       ]);
-      const deadline = Date.now() + 2000;
-      while (heard.length === 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await waitFor(() => heard.length > 0, { what: "the cancel to be published" });
       assert.deepEqual(heard, [ACTIVE_TRANSCODE]);
     } finally {
       await subscriber.close();
@@ -763,10 +763,7 @@ Deno.test("cancelWorkflow() cancels the workflow, its waiting and undispatched n
       assert.equal(await send(client, "LLEN", square.wait), 0);
       assert.equal(await send(client, "EXISTS", `${taskKeys("sum").jobPrefix}${jobs[3]}`), 0);
 
-      const deadline = Date.now() + 2000;
-      while (heard.length === 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await waitFor(() => heard.length > 0, { what: "the cancel to be published" });
       assert.deepEqual(heard, [jobs[1]]);
     } finally {
       await subscriber.close();

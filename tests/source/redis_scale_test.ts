@@ -8,15 +8,18 @@
 
 import assert from "node:assert/strict";
 import { createBoard } from "../../mod.ts";
-import { createRedisSource, type RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { createRedisSource, RedisTaskSource } from "../../src/source/redis/mod.ts";
 import type { TaskEvent } from "../../src/source/types.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import {
   commandsOf,
+  commandsRun,
   SNAPSHOT_INNER_COMMANDS,
   totalCalls as total,
 } from "../helpers/command_stats.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
 
@@ -133,41 +136,28 @@ Deno.test("an idle Redis source (no subscriber, no request for idleAfterMs) make
   await withRedis(async (client, url) => {
     await fill(client, 5);
     await client.hSet("taskora:wf:{w1}", { graph: "{}", state: "running", createdAt: "1" });
-    const source = createRedisSource({ url, discoveryIntervalMs: 20, idleAfterMs: 50 });
+    const timers = new FakeTimers();
+    const source = new RedisTaskSource({ url, discoveryIntervalMs: 100, idleAfterMs: 50 }, timers);
     try {
       await source.listTasks();
       await source.listWorkflows(0, 10);
+      assert.ok(timers.pending > 0, "the next passes are planned");
       // Watched until idleAfterMs has passed since the last request; then nothing may run.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const idle = await commandsOf(
-        client,
-        () => new Promise((resolve) => setTimeout(resolve, 1000)),
-      );
+      await timers.tick(200);
+      assert.equal(timers.pending, 0, "no pass is scheduled once idle");
+      const idle = await commandsOf(client, () => timers.tick(3_600_000));
       assert.deepEqual(idle, new Map(), "no SCAN, no reconcile while nobody watches");
       // The first request after idle answers from the cache, and wakes discovery.
-      const woken = await commandsOf(client, async () => {
-        assert.deepEqual(await source.listTasks(), TASKS);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      });
-      assert.ok((woken.get("scan") ?? 0) > 0, "a pass after the wake");
+      const scans = async () => (await commandsRun(client)).get("scan") ?? 0;
+      const scansBefore = await scans();
+      assert.deepEqual(await source.listTasks(), TASKS);
+      await timers.tick(0);
+      await waitFor(async () => await scans() > scansBefore, { what: "a pass after the wake" });
     } finally {
       await source.close();
     }
   });
 });
-
-/** Waits until `listener` saw an event matching `match`. */
-function seen(events: TaskEvent[], match: (e: TaskEvent) => boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const deadline = Date.now() + 5000;
-    const look = () => {
-      if (events.some(match)) return resolve();
-      if (Date.now() > deadline) return reject(new Error("event not seen"));
-      setTimeout(look, 10);
-    };
-    look();
-  });
-}
 
 Deno.test("the retrying split follows retrying and active events, exact as of now while followed", async () => {
   await withRedis(async (client, url) => {
@@ -177,10 +167,10 @@ Deno.test("the retrying split follows retrying and active events, exact as of no
     const off = source.subscribe((event) => events.push(event));
     try {
       // The reader starts at Redis TIME: wait until it reads (progress says nothing of the split).
-      while (!events.some((e) => e.jobId === "probe")) {
+      await waitFor(async () => {
         await client.xAdd("taskora:{alpha}:events", "*", { event: "progress", jobId: "probe" });
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+        return events.some((e) => e.jobId === "probe");
+      }, { what: "the reader to read" });
       await source.reconcileRetrying();
       const counted = (await source.getStats(["alpha"])).get("alpha")!;
       assert.deepEqual([counted.retrying, counted.delayed], [3, 3]);
@@ -189,15 +179,20 @@ Deno.test("the retrying split follows retrying and active events, exact as of no
         state: "retrying",
         runAt: Date.now() + 1,
       });
-      await seen(events, (e) => e.jobId === id && e.event === "retrying");
+      await waitFor(() => events.some((e) => e.jobId === id && e.event === "retrying"), {
+        what: "the job's retrying event",
+      });
       const after = (await source.getStats(["alpha"])).get("alpha")!;
       assert.deepEqual([after.retrying, after.delayed], [4, 3], "no reconcile needed");
+      const asked = Date.now();
       const asOf = source.retryingAsOf(["alpha"]).get("alpha")!;
-      assert.ok(Date.now() - asOf < 1000, "followed since the reconcile: exact now");
+      assert.ok(asOf >= asked, "followed since the reconcile: exact as of the question");
       // A worker takes it: the delayed set shrinks, the split follows the active event.
       await client.zRem("taskora:{alpha}:delayed", id);
       await client.xAdd("taskora:{alpha}:events", "*", { event: "active", jobId: id });
-      await seen(events, (e) => e.jobId === id && e.event === "active");
+      await waitFor(() => events.some((e) => e.jobId === id && e.event === "active"), {
+        what: "the job's active event",
+      });
       const taken = (await source.getStats(["alpha"])).get("alpha")!;
       assert.deepEqual([taken.retrying, taken.delayed], [3, 3]);
     } finally {

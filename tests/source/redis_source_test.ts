@@ -15,6 +15,7 @@ import {
 } from "../helpers/fixture.ts";
 import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import { metricKey } from "../../src/source/wire/keys.ts";
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
@@ -466,6 +467,17 @@ Deno.test("the prefix option reads taskora:<prefix>:... keys only", async () => 
   }, { prefix: "app", fixture: false });
 });
 
+/** Whether `call` answered: false while Redis is unavailable; another error is thrown (waitFor names the last). */
+async function answers(call: Promise<unknown>): Promise<boolean> {
+  try {
+    await call;
+    return true;
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return false;
+    throw error;
+  }
+}
+
 Deno.test("with Redis down every method rejects with StoreUnavailableError in time, then recovers", async () => {
   await withSource(async ({ source, redis }) => {
     assert.equal((await source.listTasks()).length, 11);
@@ -489,17 +501,10 @@ Deno.test("with Redis down every method rejects with StoreUnavailableError in ti
 
     await redis.restart();
     await loadFixture(redis.url);
-    const deadline = Date.now() + 5000;
-    let stats;
-    while (!stats) {
-      try {
-        stats = await source.getStats(["send-email"]);
-      } catch (error) {
-        if (!(error instanceof StoreUnavailableError) || Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
-    assert.equal(stats.get("send-email")?.failed, 5);
+    await waitFor(() => answers(source.getStats(["send-email"])), {
+      what: "the source to reconnect",
+    });
+    assert.equal((await source.getStats(["send-email"])).get("send-email")?.failed, 5);
   }, { commandTimeoutMs: 300 });
 });
 
@@ -529,17 +534,8 @@ Deno.test("a source started while Redis is down fails fast, then connects by its
     await assert.rejects(source.listTasks(), StoreUnavailableError);
     await redis.restart();
     await loadFixture(redis.url);
-    const deadline = Date.now() + 5000;
-    let tasks: string[] | undefined;
-    while (!tasks) {
-      try {
-        tasks = await source.listTasks();
-      } catch (error) {
-        if (!(error instanceof StoreUnavailableError) || Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
-    assert.equal(tasks.length, 11);
+    await waitFor(() => answers(source.listTasks()), { what: "the source to connect" });
+    assert.equal((await source.listTasks()).length, 11);
   } finally {
     await source.close();
     await redis.stop();

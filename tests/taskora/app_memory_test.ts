@@ -4,7 +4,8 @@
  */
 
 import assert from "node:assert/strict";
-import { steerable, taskOf, waitFor, waitForState, withApp } from "./harness.ts";
+import { steerable, taskOf, waitForState, withApp } from "./harness.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 // deno-lint-ignore no-explicit-any
 function defineTasks(app: any): void {
@@ -86,10 +87,10 @@ Deno.test("on the memory adapter a job of another task than the first is found, 
     assert.equal(cancelled.body.to, "cancelled");
     // The next job queued behind it runs only after the cancelled one's turn.
     const after = await slow.dispatch({});
-    await waitFor(`job ${after} completed`, async () => {
+    await waitFor(async () => {
       state.release.shift()?.();
-      return (await world.get(`/jobs/${after}`)).body.state === "completed" ? true : undefined;
-    });
+      return (await world.get(`/jobs/${after}`)).body.state === "completed";
+    }, { what: `job ${after} completed` });
     assert.equal((await world.get(`/jobs/${queued}`)).body.state, "cancelled");
   });
 });

@@ -6,7 +6,8 @@
 
 import assert from "node:assert/strict";
 import { holdMigrationLock } from "../helpers/migration_lock.ts";
-import { type AppWorld, steerable, taskOf, waitFor, waitForState, withApp } from "./harness.ts";
+import { type AppWorld, steerable, taskOf, waitForState, withApp } from "./harness.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 /** Where the board's writes come from: the App's own calls, or the board's scripts on a URL. */
 const BOARDS = ["app", "url"] as const;
@@ -189,10 +190,10 @@ Deno.test("a workflow cancelled from the board stops: its next node never runs",
     const flow = handle.dispatch();
     await flow;
     const id = flow.workflowId ?? flow.id;
-    const detail = await waitFor("the first node active", async () => {
+    const detail = await waitFor(async () => {
       const { body } = await world.get(`/workflows/${id}`);
       return body?.nodes?.[0]?.jobState === "active" ? body : undefined;
-    });
+    }, { what: "the first node active" });
     const cancel = await world.send(`/workflows/${id}/cancel`);
     assert.equal(cancel.status, 200, JSON.stringify(cancel.body));
     await waitForState(world, detail.nodes[0].jobId, "cancelled");

@@ -7,7 +7,8 @@
 
 // deno-lint-ignore-file no-explicit-any
 import assert from "node:assert/strict";
-import { type AppWorld, waitFor, waitForState, withApp } from "./harness.ts";
+import { type AppWorld, waitForState, withApp } from "./harness.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 function taskOf(app: any, name: string): any {
   return [...app.getRegisteredTasks()].find((t: { name: string }) => t.name === name);
@@ -30,10 +31,10 @@ function mender(app: any): { broken: boolean; ran: string[] } {
 async function runBulk(world: AppWorld, body: unknown): Promise<any> {
   const started = await world.send("/bulk", body);
   assert.equal(started.status, 202, JSON.stringify(started.body));
-  return await waitFor("the operation's end", async () => {
+  return await waitFor(async () => {
     const { body: operation } = await world.get(`/operations/${started.body.operation.id}`);
     return operation.status === "running" ? undefined : operation;
-  });
+  }, { what: "the operation's end" });
 }
 
 Deno.test("bulk retry of a failed state: a real worker runs every job again", async () => {

@@ -10,6 +10,7 @@
 // deno-lint-ignore-file no-explicit-any
 import { type BoardOptions, createBoard } from "../../mod.ts";
 import { startRedis } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import { createTaskora, memoryAdapter, redisAdapter } from "../../../shared/taskora/taskora.js";
 
 export { createTaskora, memoryAdapter, redisAdapter };
@@ -84,26 +85,12 @@ export async function withApp(
   }
 }
 
-/** Polls `probe` until it returns a value other than undefined, or fails after 10 s. */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** Waits until job `id` is in `state` as the board answers it. */
 export function waitForState(world: AppWorld, id: string, state: string): Promise<any> {
-  return waitFor(`job ${id} ${state}`, async () => {
+  return waitFor(async () => {
     const { status, body } = await world.get(`/jobs/${id}`);
     return status === 200 && body.state === state ? body : undefined;
-  });
+  }, { what: `job ${id} ${state}` });
 }
 
 /**

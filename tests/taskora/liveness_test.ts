@@ -9,7 +9,8 @@
 
 import assert from "node:assert/strict";
 import { connectClient } from "../helpers/redis_server.ts";
-import { type AppWorld, waitFor, waitForState, withApp } from "./harness.ts";
+import { type AppWorld, waitForState, withApp } from "./harness.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -70,10 +71,10 @@ Deno.test("the stalled set a real stall check fills is shown, with the job still
   await withApp("redis", tasks.define, async (world) => {
     try {
       const id = await dispatchActive(world, "watched");
-      const body = await waitFor("the stall check to put the job in the stalled set", async () => {
+      const body = await waitFor(async () => {
         const { body } = await world.get(`/tasks/watched/liveness?id=${id}`);
         return body.stalled.total > 0 ? body : undefined;
-      });
+      }, { what: "the stall check to put the job in the stalled set" });
       assert.deepEqual(body.stalled, { ids: [id], total: 1 });
       assert.equal(body.locks[0].inStalledSet, true);
       assert.match(body.locks[0].token, UUID, "a candidate, not stalled: its lock is alive");
@@ -86,10 +87,10 @@ Deno.test("the stalled set a real stall check fills is shown, with the job still
 Deno.test("while an App with schedules runs, its scheduler's leader lock is read with its time left", async () => {
   const tasks = holding();
   await withApp("redis", tasks.define, async (world) => {
-    const body = await waitFor("a scheduler to lead", async () => {
+    const body = await waitFor(async () => {
       const { body } = await world.get("/scheduler");
       return body.leader ? body : undefined;
-    });
+    }, { what: "a scheduler to lead" });
     assert.equal(body.known, true);
     assert.match(body.leader.token, UUID, "the scheduler's random token");
     assert.ok(body.leader.ttlMs > 0 && body.leader.ttlMs <= 30_000, `ttl ${body.leader.ttlMs}`);

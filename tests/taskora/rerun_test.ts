@@ -7,7 +7,8 @@
 // deno-lint-ignore-file no-explicit-any
 import assert from "node:assert/strict";
 import { createBoard } from "../../mod.ts";
-import { waitFor, waitForState, withApp } from "./harness.ts";
+import { waitForState, withApp } from "./harness.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 /** A task that fails unless its data says `ok`, and notes what each run saw. */
 function greeter(app: any): { seen: unknown[] } {
@@ -87,8 +88,8 @@ Deno.test("without the App: a board on the same Redis re-runs and retries edited
       assert.equal(rerun.body.expireAtFrom, "not-set", "without the App the task's TTL is unknown");
       await waitForState(world, rerun.body.jobId, "failed");
       await waitFor(
-        "the re-run's attempt",
         () => state.seen.filter((d: any) => d.name === "cy").length >= 2 ? true : undefined,
+        { what: "the re-run's attempt" },
       );
 
       const edited = await send(`/jobs/${failed}/retry-edited`, {

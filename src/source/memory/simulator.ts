@@ -30,6 +30,7 @@ import {
   type NodeDispatch,
   terminalNodes,
 } from "./workflows.ts";
+import { systemTimers, type TimerId, type Timers } from "../../timers.ts";
 
 /** Options of the workload simulator. */
 export interface SimulatorOptions {
@@ -70,27 +71,32 @@ export class Simulator {
   readonly store: MemoryStore;
   #dice: Dice;
   #tickMs: number;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #timers: Timers;
+  #timer: TimerId | undefined;
   #running = new Map<string, Attempt>();
   #lastTick: number;
   /** The simulated scheduler's token in the leader lock (random, as taskora's is). */
   readonly #schedulerToken = crypto.randomUUID();
 
-  /** A simulator on `store`; call {@link prefill} and {@link start} to run it. */
-  constructor(store: MemoryStore, options: SimulatorOptions = {}) {
+  /**
+   * A simulator on `store`; call {@link prefill} and {@link start} to run it.
+   * Its timer runs on `timers` (tests pass fake ones).
+   */
+  constructor(store: MemoryStore, options: SimulatorOptions = {}, timers: Timers = systemTimers) {
     this.store = store;
     const random = options.random;
     this.#dice = dice(
       typeof random === "number" ? seededRandom(random) : random ?? Math.random,
     );
     this.#tickMs = options.tickMs ?? 250;
+    this.#timers = timers;
     this.#lastTick = store.now();
   }
 
   /** Starts the timer (no-op when `tickMs` is 0 or it already runs). */
   start(): void {
     if (this.#tickMs <= 0 || this.#timer !== undefined) return;
-    this.#timer = setInterval(() => {
+    this.#timer = this.#timers.setInterval(() => {
       // A bug in the demo workload must not take the board down with it.
       try {
         this.tick();
@@ -102,7 +108,7 @@ export class Simulator {
 
   /** Stops the timer. */
   stop(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
+    if (this.#timer !== undefined) this.#timers.clearInterval(this.#timer);
     this.#timer = undefined;
   }
 

@@ -8,6 +8,7 @@
 
 import type { Pacer } from "./pacer.ts";
 import type { Watch } from "./watch.ts";
+import { systemTimers, type TimerId, type Timers } from "../../timers.ts";
 
 /** Options of {@link Cadence}. */
 export interface CadenceOptions {
@@ -32,6 +33,8 @@ export interface CadenceOptions {
    * {@link Cadence.run} does, so what is never used never runs).
    */
   startOnWake?: boolean;
+  /** The clock and timers it runs on (default the runtime's; tests pass fake ones). */
+  timers?: Timers;
 }
 
 /**
@@ -45,10 +48,11 @@ export class Cadence<T> {
   readonly #job: (signal: AbortSignal) => Promise<T>;
   readonly #watch: Watch;
   readonly #options: CadenceOptions;
+  readonly #timers: Timers;
   readonly #stop = new AbortController();
   readonly #offWake: () => void;
   #inFlight: Promise<T> | null = null;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: TimerId | undefined;
   #endedAt = -Infinity;
   #nextPauseMs = 0;
 
@@ -61,6 +65,7 @@ export class Cadence<T> {
     this.#job = job;
     this.#watch = watch;
     this.#options = options;
+    this.#timers = options.timers ?? systemTimers;
     this.#offWake = watch.onWake(() => this.#onWake());
   }
 
@@ -78,22 +83,21 @@ export class Cadence<T> {
   run(): Promise<T> {
     if (this.#stop.signal.aborted) return Promise.reject(new Error("stopped"));
     if (this.#inFlight) return this.#inFlight;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    const started = performance.now();
+    this.#clearTimer();
+    const started = this.#timers.now();
     const waited = this.#options.pacer?.waited ?? 0;
     const pass = this.#job(this.#stop.signal);
     this.#inFlight = pass;
     pass.then(
       () => {
-        const wall = performance.now() - started;
+        const wall = this.#timers.now() - started;
         const busy = Math.max(0, wall - ((this.#options.pacer?.waited ?? 0) - waited));
         this.#plan(wall, busy);
       },
       () => this.#nextPauseMs = this.#options.minMs,
     ).finally(() => {
       this.#inFlight = null;
-      this.#endedAt = performance.now();
+      this.#endedAt = this.#timers.now();
       this.#schedule(this.#nextPauseMs);
     });
     return pass;
@@ -103,7 +107,7 @@ export class Cadence<T> {
   async stop(): Promise<void> {
     this.#stop.abort();
     this.#offWake();
-    clearTimeout(this.#timer);
+    this.#clearTimer();
     await this.#inFlight?.catch(() => {});
   }
 
@@ -116,18 +120,23 @@ export class Cadence<T> {
 
   #schedule(ms: number): void {
     if (this.#stop.signal.aborted || !this.#watch.watched) return;
-    clearTimeout(this.#timer);
-    const timer = setTimeout(() => {
+    this.#clearTimer();
+    const timer = this.#timers.setTimeout(() => {
       this.#timer = undefined;
       if (this.#watch.watched) this.run().catch(() => {});
     }, ms);
-    Deno.unrefTimer(timer);
+    this.#timers.unref(timer);
     this.#timer = timer;
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 
   #onWake(): void {
     if (this.#stop.signal.aborted || this.#inFlight || this.#timer !== undefined) return;
     if (this.#endedAt === -Infinity && !this.#options.startOnWake) return;
-    this.#schedule(Math.max(0, this.#endedAt + this.#options.minMs - performance.now()));
+    this.#schedule(Math.max(0, this.#endedAt + this.#options.minMs - this.#timers.now()));
   }
 }

@@ -12,6 +12,7 @@ import type { Command, RedisConnection } from "./client.ts";
 import type { CommandTarget } from "./topology.ts";
 import { Pacer } from "./pacer.ts";
 import { Watch } from "./watch.ts";
+import { systemTimers, type Timers } from "../../timers.ts";
 
 /** Keys asked for per SCAN call. */
 export const SCAN_COUNT = 1000;
@@ -134,6 +135,8 @@ export interface TaskDiscoveryOptions {
   freshnessMs?: number;
   /** Tasks known without a SCAN (a taskora App's registered ones), added to every discovery. */
   known?: () => readonly string[];
+  /** The clock and timers its passes run on (default the runtime's; tests pass fake ones). */
+  timers?: Timers;
 }
 
 /**
@@ -162,6 +165,7 @@ export class TaskDiscovery {
   readonly #fixed?: string[];
   readonly #intervalMs: number;
   readonly #known?: () => readonly string[];
+  readonly #now: () => number;
   readonly #pacer: Pacer;
   readonly #cadence: Cadence<string[]>;
   #tasks: string[] | null = null;
@@ -174,12 +178,15 @@ export class TaskDiscovery {
     this.#fixed = options.tasks ? [...new Set(options.tasks)].sort() : undefined;
     this.#intervalMs = options.intervalMs ?? 10_000;
     this.#known = options.known;
+    const timers = options.timers ?? systemTimers;
+    this.#now = () => timers.now();
     this.#pacer = options.pacer ?? new Pacer(DEFAULT_SCANS_PER_SECOND);
     this.#cadence = new Cadence((signal) => this.#pass(signal), options.watch ?? new Watch(), {
       minMs: this.#intervalMs,
       factor: 30,
       freshnessMs: options.freshnessMs ?? DEFAULT_FRESHNESS_MS,
       pacer: this.#pacer,
+      timers,
     });
   }
 
@@ -217,7 +224,7 @@ export class TaskDiscovery {
    */
   async refreshOnMiss(): Promise<string[] | null> {
     if (this.#fixed) return null;
-    const recent = performance.now() - this.#lastRefresh < this.#intervalMs;
+    const recent = this.#now() - this.#lastRefresh < this.#intervalMs;
     if (recent && !this.#cadence.running) return null;
     return await this.refresh();
   }
@@ -229,7 +236,7 @@ export class TaskDiscovery {
 
   async #pass(signal: AbortSignal): Promise<string[]> {
     // Counted from the start: a miss during a long pass joins it instead of queueing another.
-    this.#lastRefresh = performance.now();
+    this.#lastRefresh = this.#now();
     const found = await discoverTasks(this.#connection, this.#prefix, this.#pacer, signal);
     const tasks = this.#known ? [...new Set([...found, ...this.#known()])].sort() : found;
     this.#tasks = tasks;

@@ -113,6 +113,7 @@ import { jobNotFound, taskNotFound } from "../refusals.ts";
 import { appendAudit, listAudit, removeAudit } from "./audit.ts";
 import { getSessionRevocations, revokeSessions } from "./session_revocations.ts";
 import type { SessionRevocations } from "../session_revocations.ts";
+import { systemTimers, type Timers } from "../../timers.ts";
 
 export type { RedisClientLike } from "./client.ts";
 export { RedisConnection } from "./client.ts";
@@ -199,8 +200,12 @@ export class RedisTaskSource implements TaskSource {
   #events: RedisEventReader | null = null;
   readonly #eventRefreshMs: number;
 
-  /** Creates the source; see {@link createRedisSource}. */
-  constructor(options: RedisSourceOptions = {}) {
+  /**
+   * Creates the source; see {@link createRedisSource}. Its background work
+   * (discovery, the workflow index, the reconcile, the idle watch) runs on
+   * `timers`: tests pass fake ones.
+   */
+  constructor(options: RedisSourceOptions = {}, timers: Timers = systemTimers) {
     // Checked before anything opens a connection, so a bad rate leaves nothing behind.
     for (const name of ["scansPerSecond", "reconcileCommandsPerSecond"] as const) {
       const rate = options[name];
@@ -221,8 +226,8 @@ export class RedisTaskSource implements TaskSource {
     this.#offReconnect = this.connection.onReconnect(() => this.#wire = null);
     // A migrator taking or freeing its lock may change the wire version too.
     this.#migration = new MigrationWatch(this.connection, options.prefix, () => this.#wire = null);
-    this.#watch = new Watch(options.idleAfterMs);
-    this.#countsWatch = new Watch(options.idleAfterMs);
+    this.#watch = new Watch(options.idleAfterMs, () => timers.now());
+    this.#countsWatch = new Watch(options.idleAfterMs, () => timers.now());
     const scans = new Pacer(options.scansPerSecond ?? DEFAULT_SCANS_PER_SECOND);
     this.#discovery = new TaskDiscovery(this.connection, {
       prefix: options.prefix,
@@ -231,12 +236,14 @@ export class RedisTaskSource implements TaskSource {
       known: options.knownTasks,
       watch: this.#watch,
       pacer: scans,
+      timers,
     });
     this.#workflows = new WorkflowIndex(this.connection, {
       prefix: options.prefix,
       intervalMs: options.discoveryIntervalMs,
       watch: this.#watch,
       pacer: scans,
+      timers,
     });
     this.#reconciler = new RetryingReconciler(
       this.connection,
@@ -247,6 +254,7 @@ export class RedisTaskSource implements TaskSource {
         prefix: options.prefix,
         commandsPerSecond: options.reconcileCommandsPerSecond,
         firstCommandsPerSecond: options.reconcileCommandsPerSecond,
+        timers,
       },
     );
     this.#deadLetters = new DeadLetterGroups(async (task) =>

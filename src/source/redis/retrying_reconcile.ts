@@ -13,6 +13,7 @@ import type { RedisConnection } from "./client.ts";
 import { Pacer } from "./pacer.ts";
 import type { RetryingSplit } from "./retrying_split.ts";
 import type { Watch } from "./watch.ts";
+import type { Timers } from "../../timers.ts";
 
 /** Options of {@link RetryingReconciler}. */
 export interface RetryingReconcilerOptions {
@@ -35,6 +36,8 @@ export interface RetryingReconcilerOptions {
   staleMs?: number;
   /** A task whose events were followed is reconciled again after this, ms (default 3,600,000). */
   recheckMs?: number;
+  /** The clock and timers its passes run on (default the runtime's; tests pass fake ones). */
+  timers?: Timers;
 }
 
 /** Members one script call looks at, at most. */
@@ -96,6 +99,7 @@ export class RetryingReconciler {
       factor: 1,
       pacer: this.#pacer,
       startOnWake: true,
+      timers: options.timers,
     });
   }
 

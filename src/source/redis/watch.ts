@@ -27,21 +27,23 @@ export class Watch {
   #lastSeen = -Infinity;
   #holds = 0;
   readonly #wakers = new Set<() => void>();
+  readonly #now: () => number;
 
-  /** Creates an unwatched watch. */
-  constructor(idleAfterMs = 60_000) {
+  /** Creates an unwatched watch; `now` is its monotonic clock, ms (tests pass a fake one). */
+  constructor(idleAfterMs = 60_000, now: () => number = () => performance.now()) {
     this.idleAfterMs = idleAfterMs;
+    this.#now = now;
   }
 
   /** Whether someone looks at the board now. */
   get watched(): boolean {
-    return this.#holds > 0 || performance.now() - this.#lastSeen < this.idleAfterMs;
+    return this.#holds > 0 || this.#now() - this.#lastSeen < this.idleAfterMs;
   }
 
   /** A request came: the board is watched for `idleAfterMs` more. */
   touch(): void {
     const was = this.watched;
-    this.#lastSeen = performance.now();
+    this.#lastSeen = this.#now();
     if (!was) this.#wake();
   }
 
@@ -56,7 +58,7 @@ export class Watch {
       released = true;
       this.#holds--;
       // The subscriber just left: it counts as a request seen now.
-      this.#lastSeen = performance.now();
+      this.#lastSeen = this.#now();
     };
   }
 

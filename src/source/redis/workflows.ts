@@ -14,6 +14,7 @@ import { DEFAULT_SCANS_PER_SECOND, globEscape, pacedConnection, scanKeys } from 
 import { Pacer } from "./pacer.ts";
 import { Watch } from "./watch.ts";
 import { fieldsOf } from "./jobs.ts";
+import type { Timers } from "../../timers.ts";
 
 /** Options of {@link WorkflowIndex}. */
 export interface WorkflowIndexOptions {
@@ -26,6 +27,8 @@ export interface WorkflowIndexOptions {
   pacer?: Pacer;
   /** How old the index may be while watched, ms (default 120,000). */
   freshnessMs?: number;
+  /** The clock and timers its passes run on (default the runtime's; tests pass fake ones). */
+  timers?: Timers;
 }
 
 /** What the index keeps of one workflow. */
@@ -69,6 +72,7 @@ export class WorkflowIndex {
       factor: 30,
       freshnessMs: options.freshnessMs ?? 120_000,
       pacer: this.#pacer,
+      timers: options.timers,
     });
   }
 

@@ -1,0 +1,45 @@
+/**
+ * The clock and timers a long-lived part of the board runs on, as one
+ * injectable value: production uses the runtime's ({@link systemTimers}),
+ * tests pass a fake one they move by hand instead of waiting.
+ *
+ * @module
+ */
+
+/** What {@link Timers.setTimeout} and {@link Timers.setInterval} return: the runtime's id, or a fake's. */
+export type TimerId = number | ReturnType<typeof setTimeout>;
+
+/** A clock and the timer functions of the runtime. */
+export interface Timers {
+  /** A monotonic clock, ms: only differences between two readings mean anything. */
+  now(): number;
+  /** Runs `callback` once after `ms`; returns the id {@link Timers.clearTimeout} takes. */
+  setTimeout(callback: () => void, ms: number): TimerId;
+  /** Cancels a timeout (an unknown or spent id is ignored). */
+  clearTimeout(id: TimerId): void;
+  /** Runs `callback` every `ms`; returns the id {@link Timers.clearInterval} takes. */
+  setInterval(callback: () => void, ms: number): TimerId;
+  /** Cancels an interval (an unknown id is ignored). */
+  clearInterval(id: TimerId): void;
+  /** Lets the process exit while this timer is pending (background work). */
+  unref(id: TimerId): void;
+}
+
+/**
+ * The runtime's own clock and timers.
+ *
+ * @example
+ * ```ts
+ * import { systemTimers } from "./timers.ts";
+ * const id = systemTimers.setTimeout(() => {}, 1000);
+ * systemTimers.clearTimeout(id);
+ * ```
+ */
+export const systemTimers: Timers = {
+  now: () => performance.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
+  setInterval: (callback, ms) => setInterval(callback, ms),
+  clearInterval: (id) => clearInterval(id as ReturnType<typeof setInterval>),
+  unref: (id) => Deno.unrefTimer(id as number),
+};

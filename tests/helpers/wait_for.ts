@@ -1,0 +1,58 @@
+/**
+ * The one way a test waits for something it does not drive to become true:
+ * a server to answer, a worker to finish, a board to recover. Tests that
+ * can drive the clock (fake timers, an injected `now`) move it instead.
+ *
+ * @module
+ */
+
+/** Options of {@link waitFor}. */
+export interface WaitForOptions {
+  /** What is waited for, as the error names it ("the cluster to be ok"). */
+  what: string;
+  /**
+   * How long before giving up, ms (default 30,000). A guard against a hung
+   * test, far above any expected wait: it asserts nothing about speed.
+   */
+  limitMs?: number;
+  /** Pause between two looks, ms (default 20). */
+  everyMs?: number;
+}
+
+/** What a condition returns once it holds: anything but false, null or undefined. */
+export type Held<T> = Exclude<T, false | null | undefined>;
+
+/**
+ * Looks at `condition` until it holds (returns anything but false, null or
+ * undefined), and returns what it returned then. A condition that throws has
+ * not held yet (a node still starting refuses connections); if the limit
+ * passes, the error names what was waited for, with the last thrown error as
+ * its cause.
+ *
+ * @example
+ * ```ts
+ * import { waitFor } from "./wait_for.ts";
+ * let ready = false;
+ * setTimeout(() => ready = true, 0);
+ * await waitFor(() => ready, { what: "ready" });
+ * ```
+ */
+export async function waitFor<T>(
+  condition: () => T | Promise<T>,
+  { what, limitMs = 30_000, everyMs = 20 }: WaitForOptions,
+): Promise<Held<T>> {
+  const giveUpAt = Date.now() + limitMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await condition();
+      if (value !== false && value !== null && value !== undefined) return value as Held<T>;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > giveUpAt) {
+      throw new Error(`gave up waiting for ${what}`, { cause: lastError });
+    }
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
