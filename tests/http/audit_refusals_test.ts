@@ -10,6 +10,7 @@ import { createBoard } from "../helpers/checked_board.ts";
 import { auditEntries, callApi } from "../helpers/audit.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { startRedis } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 Deno.test("a flood of refused requests does not push an action out of the trail", async () => {
   const redis = await startRedis();
@@ -74,7 +75,11 @@ Deno.test("requests turned away before the API are recorded as refusals", async 
     assert.equal((await callApi(login, "POST", "/schedules/heartbeat/pause")).status, 401);
     assert.equal((await callApi(login, "GET", "/overview")).status, 401);
 
-    const trail = await auditEntries(hooked, "?outcome=error");
+    // A board's read waits for its own writes, not another board's (the login board's 401s).
+    const trail = await waitFor(async () => {
+      const entries = await auditEntries(hooked, "?outcome=error");
+      return entries.length >= 5 && entries;
+    }, { what: "both boards' refusals in the shared trail" });
     assert.deepEqual(trail.map((e) => [e.action, e.target, e.status, e.code]), [
       ["access.refused", "GET /overview", 401, "UNAUTHORIZED"],
       ["schedule.pause", "heartbeat", 401, "UNAUTHORIZED"],
