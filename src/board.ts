@@ -19,6 +19,7 @@ import { clearSession, type SessionConfig } from "./auth/session.ts";
 import { getRequestListener } from "@hono/node-server";
 import { auditRefusals } from "./api/audit_gate.ts";
 import { auditMutations } from "./api/audit_record.ts";
+import { auditedRoutes } from "./api/audit_routes.ts";
 import { createAuditTrail } from "./api/audit_trail.ts";
 import { createLatencySampler } from "./api/latency_sampler.ts";
 import { type BoardMetrics, createBoardMetrics } from "./api/metrics.ts";
@@ -332,6 +333,8 @@ export function createBoardOn(
     return c.body(text, 200, { "Content-Type": contentType, "Cache-Control": "no-store" });
   };
 
+  const routes = createApi(deps);
+  const audited = auditedRoutes(routes);
   const api = new Hono();
   api.onError(countingErrors(metrics));
   if (metrics) api.use("*", metrics.timing);
@@ -346,11 +349,12 @@ export function createBoardOn(
       present,
       mountPath: apiPath,
       trustProxy: resolved.trustProxy,
+      routes: audited,
     }),
   );
   api.use("*", jsonMutations());
   api.use("*", migrationGuard(taskSource));
-  api.route("/", createApi(deps));
+  api.route("/", routes);
   api.all(
     "*",
     routeFallback(api, {
@@ -375,6 +379,7 @@ export function createBoardOn(
       present,
       basePath: resolved.basePath,
       trustProxy: resolved.trustProxy,
+      routes: audited,
     });
     app.use("/api/*", refusals);
     app.use("/auth/*", refusals);

@@ -58,16 +58,21 @@ export class UsageError extends Error {}
 
 /** What the command line asks for. */
 export interface CliConfig {
+  /** `--redis` (or `REDIS_URL`): the Redis taskora writes to; null without it. */
   redisUrl: string | null;
   /** `--redis-cluster`: some nodes of the cluster. */
   redisCluster: RedisNodeAddress[] | null;
   /** `--redis-sentinel`: the master's name and some sentinels. */
   redisSentinel: { name: string; sentinels: RedisNodeAddress[] } | null;
+  /** `--prefix`: taskora's key prefix option, when set. */
   prefix: string | undefined;
+  /** `--port` (or `PORT`): the port to listen on. */
   port: number;
   /** The interface to listen on. */
   hostname: string;
+  /** The board's options the flags and the environment set. */
   options: BoardOptions;
+  /** `--help`: print {@link USAGE} and exit. */
   help: boolean;
 }
 

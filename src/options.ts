@@ -196,37 +196,64 @@ export interface ResolvedOptions {
   metrics: { token: string | null; maxTasks: number } | null;
 }
 
+/**
+ * The keys of an options type, from an object that names each one: `deno
+ * check` fails when a key is added to the type and not here, or the other
+ * way round.
+ */
+function keysOf<K extends string>(keys: Record<K, true>): readonly K[] {
+  return Object.keys(keys) as K[];
+}
+
 /** The names of {@link BoardOptions}' keys: any other key is refused. */
-export const KNOWN_OPTIONS = [
-  "basePath",
-  "readOnly",
-  "auth",
-  "title",
-  "logo",
-  "favicon",
-  "theme",
-  "refreshInterval",
-  "statsInterval",
-  "redact",
-  "cors",
-  "formatters",
-  "auditMaxEntries",
-  "trustProxy",
-  "allowedHosts",
-  "health",
-  "metrics",
-];
+export const KNOWN_OPTIONS: readonly string[] = keysOf<keyof BoardOptions>({
+  basePath: true,
+  readOnly: true,
+  auth: true,
+  title: true,
+  logo: true,
+  favicon: true,
+  theme: true,
+  refreshInterval: true,
+  statsInterval: true,
+  redact: true,
+  cors: true,
+  formatters: true,
+  auditMaxEntries: true,
+  trustProxy: true,
+  allowedHosts: true,
+  health: true,
+  metrics: true,
+});
 
 const THEMES = ["light", "dark", "auto"] as const;
 
-const SESSION_AUTH_KEYS = [
-  "cookiePassword",
-  "authenticate",
-  "cookieName",
-  "sessionTtl",
-  "maxSessionAge",
-  "loginThrottle",
-];
+const SESSION_AUTH_KEYS: readonly string[] = keysOf<keyof SessionAuthOptions>({
+  cookiePassword: true,
+  authenticate: true,
+  cookieName: true,
+  sessionTtl: true,
+  maxSessionAge: true,
+  loginThrottle: true,
+});
+
+const LOGIN_THROTTLE_KEYS: readonly string[] = keysOf<keyof LoginThrottleOptions>({
+  attempts: true,
+  addressAttempts: true,
+  delay: true,
+  maxDelay: true,
+  maxEntries: true,
+});
+
+const FORMATTER_KEYS: readonly string[] = keysOf<keyof Formatters>({ data: true, result: true });
+
+const HEALTH_KEYS: readonly string[] = keysOf<keyof NonNullable<BoardOptions["health"]>>({
+  maxWaitMs: true,
+});
+
+const METRICS_KEYS: readonly string[] = keysOf<
+  keyof Exclude<BoardOptions["metrics"], false | undefined>
+>({ token: true, maxTasks: true });
 
 const DAY_MS = 86_400_000;
 
@@ -264,7 +291,7 @@ function checkLoginThrottle(throttle: unknown): ResolvedLoginThrottle | null {
   }
   const given = (throttle ?? {}) as LoginThrottleOptions;
   for (const key of Object.keys(given)) {
-    if (!["attempts", "addressAttempts", "delay", "maxDelay", "maxEntries"].includes(key)) {
+    if (!LOGIN_THROTTLE_KEYS.includes(key)) {
       throw new BoardOptionsError(`${name}.${key}`, "absent", key);
     }
   }
@@ -461,7 +488,7 @@ function checkFormatters(formatters: unknown): Formatters {
     throw new BoardOptionsError("formatters", allowed, formatters);
   }
   for (const [key, fn] of Object.entries(formatters)) {
-    if ((key !== "data" && key !== "result") || typeof fn !== "function") {
+    if (!FORMATTER_KEYS.includes(key) || typeof fn !== "function") {
       throw new BoardOptionsError(`formatters.${key}`, allowed, fn);
     }
   }
@@ -475,7 +502,7 @@ function checkHealth(health: unknown): { maxWaitMs: number } {
     throw new BoardOptionsError("health", allowed, health);
   }
   for (const key of Object.keys(health)) {
-    if (key !== "maxWaitMs") throw new BoardOptionsError(`health.${key}`, "absent", key);
+    if (!HEALTH_KEYS.includes(key)) throw new BoardOptionsError(`health.${key}`, "absent", key);
   }
   const ms = (health as { maxWaitMs?: unknown }).maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 1000 || ms > 604_800_000) {
@@ -496,7 +523,7 @@ function checkMetrics(metrics: unknown): { token: string | null; maxTasks: numbe
     throw new BoardOptionsError("metrics", allowed, metrics);
   }
   for (const key of Object.keys(metrics)) {
-    if (key !== "token" && key !== "maxTasks") {
+    if (!METRICS_KEYS.includes(key)) {
       throw new BoardOptionsError(`metrics.${key}`, "absent", key);
     }
   }

@@ -1,10 +1,35 @@
 /**
- * The mutations the audit trail names: each route that changes something,
- * its action name and what it acts on. One table, read by the audit
- * middleware, so a new mutation route is one line here.
+ * The names the audit trail gives actions. They are stored in trails, so a
+ * name never changes; each route that changes something declares the one it
+ * records (`audit` in its {@link ./openapi.ts apiRoute}), and `deno check`
+ * refuses a name not listed here.
  *
  * @module
  */
+
+/** The actions routes record, one or more routes each. */
+export const ROUTE_ACTIONS = [
+  "job.retry",
+  "job.retry-edited",
+  "job.rerun",
+  "job.cancel",
+  "task.retry-all",
+  "task.clean",
+  "dlq.retry-all",
+  "dlq.retry",
+  "schedule.pause",
+  "schedule.resume",
+  "schedule.trigger",
+  "schedule.update",
+  "schedule.remove",
+  "workflow.cancel",
+  "bulk.start",
+  "operation.cancel",
+  "sessions.revoke",
+] as const;
+
+/** An action a route records. */
+export type RouteAction = typeof ROUTE_ACTIONS[number];
 
 /** What a mutation request is, for the trail. */
 export interface AuditedAction {
@@ -15,28 +40,6 @@ export interface AuditedAction {
   /** The task, when the path names one. */
   task: string | null;
 }
-
-/** method, path under `/api`, action; `:target` names the target, `:task` a task target. */
-const ROUTES: readonly [method: string, path: string, action: string][] = [
-  ["POST", "/jobs/:target/retry", "job.retry"],
-  ["POST", "/jobs/:target/retry-edited", "job.retry-edited"],
-  ["POST", "/jobs/:target/rerun", "job.rerun"],
-  ["POST", "/jobs/:target/cancel", "job.cancel"],
-  ["POST", "/tasks/:task/retry-all", "task.retry-all"],
-  ["POST", "/tasks/:task/clean", "task.clean"],
-  ["POST", "/dlq/retry-all", "dlq.retry-all"],
-  ["POST", "/dlq/:target/retry", "dlq.retry"],
-  ["POST", "/schedules/:target/pause", "schedule.pause"],
-  ["POST", "/schedules/:target/resume", "schedule.resume"],
-  ["POST", "/schedules/:target/trigger", "schedule.trigger"],
-  ["PUT", "/schedules/:target", "schedule.update"],
-  ["DELETE", "/schedules/:target", "schedule.remove"],
-  ["POST", "/workflows/:target/cancel", "workflow.cancel"],
-  ["POST", "/bulk", "bulk.start"],
-  ["POST", "/operations/:target/cancel", "operation.cancel"],
-  // `mine` or `all`.
-  ["POST", "/sessions/:target/revoke", "sessions.revoke"],
-];
 
 /**
  * Actions recorded when a bulk operation ends (not by a route): what it did
@@ -56,38 +59,34 @@ export const ACCESS_REFUSED = "access.refused";
 
 /** Every action name, for the Activity page's filter. */
 export const AUDIT_ACTIONS: readonly string[] = [
-  ...ROUTES.map(([, , action]) => action),
+  ...ROUTE_ACTIONS,
   ...BULK_FINISH_ACTIONS,
   LOGIN_ACTION,
   ACCESS_REFUSED,
 ];
 
-const PATTERNS = ROUTES.map(([method, path, action]) => ({
-  method,
-  action,
-  pattern: new URLPattern({ pathname: path }),
-}));
+/** A path parameter's segment: `{jobId}`. */
+type Parameter = `{${string}}`;
 
-function decoded(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
+/** The segments of a route's path: `/jobs/{jobId}/retry` has `jobs`, `{jobId}` and `retry`. */
+type Segment<Path extends string> = string extends Path ? string
+  : Path extends `/${infer Head}/${infer Rest}` ? Head | Segment<`/${Rest}`>
+  : Path extends `/${infer Last}` ? Last
+  : never;
 
-/** The action a request under `/api` is, or null for one that changes nothing. */
-export function auditedAction(method: string, path: string): AuditedAction | null {
-  for (const route of PATTERNS) {
-    if (route.method !== method) continue;
-    const groups = route.pattern.exec({ pathname: path })?.pathname.groups;
-    if (!groups) continue;
-    const task = groups.task === undefined ? null : decoded(groups.task);
-    return {
-      action: route.action,
-      target: groups.target === undefined ? task ?? "*" : decoded(groups.target),
-      task,
-    };
-  }
-  return null;
+/**
+ * What a route that changes something records in the audit trail, declared
+ * in its `apiRoute({ audit })`: the action, and the segments of its path
+ * that name what it acts on.
+ */
+export interface AuditDeclaration<Path extends string = string> {
+  /** The action's name, from {@link ROUTE_ACTIONS}. */
+  action: RouteAction;
+  /**
+   * What it acts on: a path parameter (`"{jobId}"`, its value) or a fixed
+   * segment of the path (`"mine"`). Absent: the task, or `*` without one.
+   */
+  target?: Segment<Path>;
+  /** The path parameter that names the task acted on (`"{task}"`). */
+  task?: Parameter & Segment<Path>;
 }

@@ -14,8 +14,9 @@ import type { AuditRecord } from "../contract/audit.ts";
 import type { Presenter } from "../contract/present.ts";
 import { BoardError } from "../errors.ts";
 import { ANONYMOUS, type UserEnv } from "../auth/user.ts";
-import { ACCESS_REFUSED, auditedAction } from "./audit_actions.ts";
+import { ACCESS_REFUSED } from "./audit_actions.ts";
 import { auditClient } from "./audit_client.ts";
+import type { AuditedRoutes } from "./audit_routes.ts";
 import type { AuditTrail } from "./audit_trail.ts";
 
 /** Options of {@link auditRefusals}. */
@@ -28,6 +29,8 @@ export interface AuditRefusalsOptions {
   basePath: string;
   /** Whether `X-Forwarded-For` names the client (see `auditClient`). */
   trustProxy: boolean;
+  /** The action each route declares (`auditedRoutes` of the API). */
+  routes: AuditedRoutes;
 }
 
 /** The code a refusal is recorded with, or null for an answer that is not one recorded here. */
@@ -61,11 +64,11 @@ async function bodyCodeOf(response: Response): Promise<unknown> {
  *
  * @example
  * ```ts ignore
- * app.use("/api/*", auditRefusals({ trail, present, basePath: "/board", trustProxy: false }));
+ * app.use("/api/*", auditRefusals({ trail, present, basePath: "/board", trustProxy, routes }));
  * ```
  */
 export function auditRefusals(options: AuditRefusalsOptions): MiddlewareHandler<UserEnv> {
-  const { trail, present, basePath, trustProxy } = options;
+  const { trail, present, basePath, trustProxy, routes } = options;
   const base = basePath === "/" ? "" : basePath;
   return async function auditRefusal(c, next) {
     await next();
@@ -80,7 +83,7 @@ export function auditRefusals(options: AuditRefusalsOptions): MiddlewareHandler<
       c.res.status === 429 ? await bodyCodeOf(c.res) : undefined,
     );
     if (code === null) return;
-    const what = api ? auditedAction(c.req.method, path.slice("/api".length)) : null;
+    const what = api ? routes(c.req.method, path.slice("/api".length)) : null;
     const record: AuditRecord = {
       at: Date.now(),
       user: c.get("user") ?? ANONYMOUS,

@@ -16,8 +16,8 @@ import type { AuditRecord } from "../contract/audit.ts";
 import type { Presenter } from "../contract/present.ts";
 import { BoardError } from "../errors.ts";
 import { ANONYMOUS, type UserEnv } from "../auth/user.ts";
-import { auditedAction } from "./audit_actions.ts";
 import { auditClient } from "./audit_client.ts";
+import type { AuditedRoutes } from "./audit_routes.ts";
 import type { AuditTrail } from "./audit_trail.ts";
 
 /** Options of {@link auditMutations}. */
@@ -30,6 +30,8 @@ export interface AuditMutationsOptions {
   mountPath: string;
   /** Whether `X-Forwarded-For` names the client (see `auditClient`). */
   trustProxy: boolean;
+  /** The action each route declares (`auditedRoutes` of the API). */
+  routes: AuditedRoutes;
 }
 
 /** The number of things an answer says it changed. */
@@ -63,14 +65,14 @@ async function answerOf(c: Context): Promise<Record<string, unknown>> {
  *
  * @example
  * ```ts ignore
- * api.use("*", auditMutations({ trail, present, mountPath: "/board/api" }));
+ * api.use("*", auditMutations({ trail, present, mountPath: "/board/api", trustProxy, routes }));
  * ```
  */
 export function auditMutations(options: AuditMutationsOptions): MiddlewareHandler<UserEnv> {
-  const { trail, present, mountPath, trustProxy } = options;
+  const { trail, present, mountPath, trustProxy, routes } = options;
   return async function audit(c, next) {
     const path = c.req.path.startsWith(mountPath) ? c.req.path.slice(mountPath.length) : "";
-    const what = auditedAction(c.req.method, path);
+    const what = routes(c.req.method, path);
     if (what === null) return await next();
     c.set("audited", true);
     const user = c.get("user") ?? ANONYMOUS;

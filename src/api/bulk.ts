@@ -44,6 +44,7 @@ const SelectorSchema = z.unknown().openapi({
 const startBulk = apiRoute({
   method: "post",
   path: "/bulk",
+  audit: { action: "bulk.start" },
   tags,
   summary: "Count (dryRun) or start an action on many jobs of a task",
   description: "The operation runs in steps of a batch each; `bulk:progress` events on " +
@@ -90,6 +91,7 @@ const getOperation = apiRoute({
 const cancelOperation = apiRoute({
   method: "post",
   path: "/operations/{id}/cancel",
+  audit: { action: "operation.cancel", target: "{id}" },
   tags,
   summary: "Stop a running bulk operation after its current step",
   request: { params: OperationPath, body: jsonBody(bodyOf({})) },

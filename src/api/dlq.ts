@@ -38,6 +38,7 @@ const listDeadLetters = apiRoute({
 const retryAll = apiRoute({
   method: "post",
   path: "/dlq/retry-all",
+  audit: { action: "dlq.retry-all" },
   tags,
   summary: "Retry every failed job (of one task, of one error group)",
   request: {
@@ -54,6 +55,7 @@ const retryAll = apiRoute({
 const retryOne = apiRoute({
   method: "post",
   path: "/dlq/{jobId}/retry",
+  audit: { action: "dlq.retry", target: "{jobId}" },
   tags,
   summary: "Retry one failed job",
   request: { params: JobIdPath, body: jsonBody(bodyOf({})) },

@@ -103,6 +103,7 @@ const noBody = jsonBody(bodyOf({}));
 const retry = apiRoute({
   method: "post",
   path: "/jobs/{jobId}/retry",
+  audit: { action: "job.retry", target: "{jobId}" },
   tags,
   summary: "Send a failed or cancelled job back to waiting",
   request: { params: JobIdPath, body: noBody },
@@ -113,6 +114,7 @@ const retry = apiRoute({
 const retryEdited = apiRoute({
   method: "post",
   path: "/jobs/{jobId}/retry-edited",
+  audit: { action: "job.retry-edited", target: "{jobId}" },
   tags,
   summary: "Retry a job with new data (off when the board redacts or formats data)",
   request: {
@@ -133,6 +135,7 @@ const retryEdited = apiRoute({
 const rerun = apiRoute({
   method: "post",
   path: "/jobs/{jobId}/rerun",
+  audit: { action: "job.rerun", target: "{jobId}" },
   tags,
   summary: "Dispatch a new job with this job's data",
   request: { params: JobIdPath, body: noBody },
@@ -143,6 +146,7 @@ const rerun = apiRoute({
 const cancel = apiRoute({
   method: "post",
   path: "/jobs/{jobId}/cancel",
+  audit: { action: "job.cancel", target: "{jobId}" },
   tags,
   summary: "Cancel a pending job (an active one is signalled)",
   request: { params: JobIdPath, body: jsonBody(bodyOf({ reason: textField() })) },

@@ -7,7 +7,10 @@
  * 1. Describe it with {@link apiRoute}: method, path (`{name}` for a path
  *    parameter), zod schemas for `params`, `query` and the JSON `body`, the
  *    schema of the 200 answer (`ok`, from `schema/`) and the catalogue codes
- *    it may answer with beside the ones every route or mutation shares.
+ *    it may answer with beside the ones every route or mutation shares. A
+ *    route that changes something names the action the audit trail records
+ *    for it (`audit`, from `audit_actions.ts`): without one it does not
+ *    type-check.
  * 2. Register it on an {@link apiRouter} with `.openapi(route, handler)`: the
  *    handler reads what was validated with `c.req.valid("param" | "query" |
  *    "json")`. A value the schemas refuse never reaches it; {@link apiRouter}'s
@@ -42,6 +45,7 @@ import { type OpenAPIHono, OpenAPIHono as Router, type RouteConfig, z } from "@h
 import type { Env } from "hono";
 import type { ErrorBody, ErrorCode } from "../contract/errors.ts";
 import { BoardError, ERROR_CODES, statusOf } from "../errors.ts";
+import type { AuditDeclaration } from "./audit_actions.ts";
 import type { Same } from "./schema/same.ts";
 
 /** The body of every error answer (`src/errors.ts`). */
@@ -86,19 +90,32 @@ type MediaType = { schema: z.ZodType };
 /** The content of a 200 answer: a JSON schema, or the media types of a stream or file. */
 type OkContent = z.ZodType | Record<string, MediaType>;
 
+/** The methods of a route that changes something: it names the action it records. */
+type MutationMethod = Exclude<RouteConfig["method"], "get" | "head">;
+
 /** A route of the API: a {@link RouteConfig} without `responses`, which {@link apiRoute} writes. */
-export type ApiRouteConfig = Omit<RouteConfig, "responses"> & {
-  /** The 200 answer: its JSON schema, or its content by media type. */
-  ok: OkContent;
-  /** What the 200 answer is; "OK" when absent. */
-  okDescription?: string;
-  /** Headers of the 200 answer (`X-Total-Count`…). */
-  okHeaders?: z.ZodObject;
-  /** The JSON schema of a 202 answer: work started, not waited for. */
-  accepted?: z.ZodType;
-  /** Catalogue codes this route answers with beside the shared ones. */
-  errors?: readonly ErrorCode[];
-};
+export type ApiRouteConfig =
+  & Omit<RouteConfig, "responses" | "method">
+  & {
+    /** The 200 answer: its JSON schema, or its content by media type. */
+    ok: OkContent;
+    /** What the 200 answer is; "OK" when absent. */
+    okDescription?: string;
+    /** Headers of the 200 answer (`X-Total-Count`…). */
+    okHeaders?: z.ZodObject;
+    /** The JSON schema of a 202 answer: work started, not waited for. */
+    accepted?: z.ZodType;
+    /** Catalogue codes this route answers with beside the shared ones. */
+    errors?: readonly ErrorCode[];
+  }
+  & (
+    | { method: "get" | "head"; audit?: never }
+    | {
+      method: MutationMethod;
+      /** What the audit trail records for it (the document shows it as `x-audit`). */
+      audit: AuditDeclaration;
+    }
+  );
 
 /** The header lists that paginate send. */
 export const TotalCountHeader = z.object({
@@ -128,19 +145,21 @@ function errorResponses(codes: Iterable<ErrorCode>): RouteConfig["responses"] {
  * hook's own answer.
  */
 export function apiRoute<const R extends ApiRouteConfig>(
-  config: R,
-): Omit<R, "ok" | "okDescription" | "okHeaders" | "accepted" | "errors"> & {
+  config: R & { audit?: AuditDeclaration<R["path"]> },
+): Omit<R, "ok" | "okDescription" | "okHeaders" | "accepted" | "errors" | "audit"> & {
+  "x-audit"?: R["audit"];
   responses: {
     200: { description: string; content: Record<string, MediaType> };
     202?: { description: string; content: Record<string, MediaType> };
   };
 } {
-  const { ok, okDescription, okHeaders, accepted, errors = [], ...route } = config;
+  const { ok, okDescription, okHeaders, accepted, errors = [], audit, ...route } = config;
   const mutation = route.method !== "get" && route.method !== "head";
   const validates: readonly ErrorCode[] = route.request ? ["INVALID_PARAM"] : [];
   const content = ok instanceof z.ZodType ? { "application/json": { schema: ok } } : ok;
   return {
     ...route,
+    ...audit && { "x-audit": audit },
     responses: {
       200: { description: okDescription ?? "OK", content, ...okHeaders && { headers: okHeaders } },
       ...accepted && {

@@ -37,6 +37,7 @@ function scheduleAction(action: "pause" | "resume", summary: string) {
   return apiRoute({
     method: "post",
     path: `/schedules/{name}/${action}`,
+    audit: { action: `schedule.${action}`, target: "{name}" },
     tags,
     summary,
     request: { params: NamePath, body: jsonBody(bodyOf({})) },
@@ -54,6 +55,7 @@ const badKey =
 const trigger = apiRoute({
   method: "post",
   path: "/schedules/{name}/trigger",
+  audit: { action: "schedule.trigger", target: "{name}" },
   tags,
   summary: "Dispatch the schedule's job now",
   request: {
@@ -73,6 +75,7 @@ const trigger = apiRoute({
 const update = apiRoute({
   method: "put",
   path: "/schedules/{name}",
+  audit: { action: "schedule.update", target: "{name}" },
   tags,
   summary: "Change a schedule's timing, data or policies",
   request: {
@@ -102,6 +105,7 @@ const update = apiRoute({
 const remove = apiRoute({
   method: "delete",
   path: "/schedules/{name}",
+  audit: { action: "schedule.remove", target: "{name}" },
   tags,
   summary: "Delete a schedule",
   request: { params: NamePath },

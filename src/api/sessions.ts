@@ -24,11 +24,15 @@ const RevokedSchema = z.object({
   at: z.number().openapi({ description: "Sessions signed in until this time (ms) are refused." }),
 }).openapi("SessionsRevoked");
 
+/** Whose sessions a revocation ends: the signed-in user's, or every user's. */
+type Scope = "mine" | "all";
+
 /** The route that revokes the sessions of `scope`. */
-function revokeRoute<const S extends "mine" | "all">(scope: S, summary: string) {
+function revokeRoute(scope: Scope, summary: string) {
   return apiRoute({
     method: "post",
     path: `/sessions/${scope}/revoke`,
+    audit: { action: "sessions.revoke", target: scope },
     tags,
     summary,
     request: { body: jsonBody(bodyOf({})) },

@@ -75,6 +75,7 @@ const getDefinition = apiRoute({
 const retryAll = apiRoute({
   method: "post",
   path: "/tasks/{task}/retry-all",
+  audit: { action: "task.retry-all", task: "{task}" },
   tags,
   summary: "Retry every failed job of the task",
   request: { params: TaskPath, body: jsonBody(bodyOf({})) },
@@ -85,6 +86,7 @@ const retryAll = apiRoute({
 const clean = apiRoute({
   method: "post",
   path: "/tasks/{task}/clean",
+  audit: { action: "task.clean", task: "{task}" },
   tags,
   summary: "Remove finished jobs older than a duration (or count them, with dryRun)",
   request: {

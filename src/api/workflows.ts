@@ -45,6 +45,7 @@ const getWorkflow = apiRoute({
 const cancel = apiRoute({
   method: "post",
   path: "/workflows/{id}/cancel",
+  audit: { action: "workflow.cancel", target: "{id}" },
   tags,
   summary: "Cancel a running workflow: its pending nodes, and signal its active ones",
   request: { params: IdPath, body: jsonBody(bodyOf({ reason: textField() })) },

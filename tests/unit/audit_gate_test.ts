@@ -8,6 +8,9 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { auditRefusals } from "../../src/api/audit_gate.ts";
+import { auditedRoutes } from "../../src/api/audit_routes.ts";
+import type { ApiDeps } from "../../src/api/deps.ts";
+import { createApi } from "../../src/api/mod.ts";
 import { createAuditTrail } from "../../src/api/audit_trail.ts";
 import { REFUSALS_PER_MINUTE } from "../../src/api/audit_refusal_limit.ts";
 import { createPresenter } from "../../src/contract/present.ts";
@@ -24,6 +27,7 @@ function gatedApp() {
       present: createPresenter(resolveOptions({})),
       basePath: "/",
       trustProxy: true,
+      routes: auditedRoutes(createApi({ options: resolveOptions({}) } as ApiDeps)),
     }),
   );
   app.post("/api/schedules/:name/pause", (c) => c.json({ error: "Slow down", code: "SLOW" }, 429));
