@@ -7,12 +7,9 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { screenshot, withBoard } from "./harness.ts";
+import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 /** Sends a mutation from the board's page, as its own code does. */
 async function mutate(page: Page, path: string): Promise<number> {
