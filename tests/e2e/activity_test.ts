@@ -8,12 +8,9 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { withClient } from "../helpers/redis_server.ts";
-import { screenshot, withBoard } from "./harness.ts";
+import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 /** Sends a mutation from the board's page, as its own code does (as `user`, to the test's hook). */
 async function mutate(page: Page, path: string, user = "ada"): Promise<number> {
@@ -123,10 +120,7 @@ browserTest(
         await page.getByLabel("Outcome").selectOption("");
         await rows.nth(3).waitFor();
         await page.setViewportSize({ width, height: 900 });
-        await page.screenshot({
-          path: `/tmp/audit/activity-refusals-${width}.png`,
-          fullPage: true,
-        });
+        await screenshot(page, `activity-refusals-${width}`);
       }
     });
   },

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { taskKeys } from "../../src/source/wire/keys.ts";
 import { connectClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { browserTest, withBoard } from "./harness.ts";
+import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 browserTest(
   "the Attempts tab shows a job's attempts 1..n in order, the last with the job's error",
@@ -54,11 +54,9 @@ browserTest(
       assert.match(texts[1], /^Attempt 2 · failed, retried · .*\(not recorded: taskora keeps only/);
       assert.match(texts[2], /^Attempt 3 · failed for good · .*SMTP timeout after 30 s$/);
 
-      const dir = "/tmp/queue-board-attempts";
-      await Deno.mkdir(dir, { recursive: true });
       for (const width of [390, 1280, 1920]) {
         await page.setViewportSize({ width, height: 900 });
-        await page.screenshot({ path: `${dir}/attempts-${width}.png`, fullPage: true });
+        await screenshot(page, `attempts-${width}`);
       }
     });
   },

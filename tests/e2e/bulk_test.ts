@@ -9,14 +9,11 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { connectClient } from "../helpers/redis_server.ts";
 import { jobCommands } from "../helpers/wire_writer.ts";
-import { withBoard } from "./harness.ts";
+import { browserTest, screenshotView, withBoard } from "./harness.ts";
 
 const TASK = "bulk-demo";
 const FAILED = 5000;
 const FAILED_TEXT = "5,000";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 const rowChecks = (page: Page) => page.locator(".job-table tbody .row-check");
 const bar = (page: Page) => page.getByRole("region", { name: "Selected jobs" });
@@ -48,9 +45,7 @@ async function shots(page: Page, name: string): Promise<void> {
   for (const width of [390, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
     await page.locator(".task-jobs").evaluate((card) => card.scrollIntoView());
-    await page.screenshot({
-      path: new URL(`./screenshots/${name}-${width}.png`, import.meta.url).pathname,
-    });
+    await screenshotView(page, `${name}-${width}`);
   }
   await page.setViewportSize({ width: 1360, height: 860 });
 }
@@ -100,9 +95,7 @@ browserTest(
         await progress.getByText(new RegExp(`of ${FAILED_TEXT} done`)).waitFor();
         await progress.getByRole("button", { name: "Cancel operation" }).click();
         // The viewport only: quick, while the step may still wait.
-        await page.screenshot({
-          path: new URL("./screenshots/bulk-running.png", import.meta.url).pathname,
-        });
+        await screenshotView(page, "bulk-running");
         const cancelled = progress.getByText(/^Cancelled: [\d,]+ jobs retried/);
         await cancelled.waitFor();
         const done = Number(
@@ -172,9 +165,7 @@ browserTest(
         const id = await first.getAttribute("data-job");
         assert.equal(await first.getByRole("button", { name: `Delete job ${id}` }).count(), 0);
         await first.getByRole("button", { name: `Actions on job ${id}` }).click();
-        await page.screenshot({
-          path: new URL("./screenshots/bulk-row-menu-1280.png", import.meta.url).pathname,
-        });
+        await screenshotView(page, "bulk-row-menu-1280");
         await first.getByRole("menuitem", { name: `Delete job ${id}` }).click();
         await dialog(page).getByRole("button", { name: "Delete 1 job" }).click();
         await progress.getByText("1 job deleted").waitFor();

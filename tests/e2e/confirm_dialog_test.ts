@@ -6,13 +6,10 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { withBoard } from "./harness.ts";
+import { browserTest, withBoard } from "./harness.ts";
 
 /** The fixture's delayed send-email job. */
 const DELAYED_JOB = "5a69f8cc-4a71-423d-8cc7-3680d5198d0f";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 /** The accessible name of the focused element. */
 function focusedButton(page: Page): Promise<string | undefined> {

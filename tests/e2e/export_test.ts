@@ -6,10 +6,7 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { screenshot, withBoard } from "./harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
+import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 /** The body the link serves, fetched by the page (same origin, same cookies). */
 async function download(page: Page, href: string): Promise<string> {

@@ -8,10 +8,7 @@
 import assert from "node:assert/strict";
 import { connectClient } from "../helpers/redis_server.ts";
 import { jobCommands } from "../helpers/wire_writer.ts";
-import { screenshot, withBoard } from "./harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
+import { browserTest, screenshot, screenshotView, withBoard } from "./harness.ts";
 
 /** Completed send-email jobs: user 3 every tenth, so 150 of them. */
 const JOBS = 1_500;
@@ -63,9 +60,7 @@ browserTest(
         await screenshot(page, `find-jobs-${width}`);
         // The form and the first matches, as the viewport shows them.
         await form.scrollIntoViewIfNeeded();
-        await page.screenshot({
-          path: new URL(`./screenshots/find-jobs-${width}-view.png`, import.meta.url).pathname,
-        });
+        await screenshotView(page, `find-jobs-${width}-view`);
       }
       await page.setViewportSize({ width: 1360, height: 860 });
 

@@ -1,13 +1,27 @@
 /**
- * One browser test against the real thing: a throwaway redis-server holding
- * the taskora fixture, a board on it served on a free port, and a Chromium
- * page. {@link withBoard} sets it all up and tears it all down.
+ * Browser tests against the real thing: a redis-server holding the taskora
+ * fixture, a board on it served on a free port, and a Chromium page.
+ *
+ * Each test file launches one Chromium and one redis-server, the first time a
+ * test asks for them, and stops both in `Deno.test.afterAll` (which runs even
+ * when `--filter` skips every test). Each test gets a fresh browser context
+ * and, through {@link withBoard} or {@link freshRedis}, an emptied server.
+ *
+ * @example
+ * ```ts
+ * browserTest("the overview lists the fixture's tasks", async () => {
+ *   await withBoard({}, async ({ page, root }) => {
+ *     await page.goto(root);
+ *     await page.locator(".task-table").waitFor();
+ *   });
+ * });
+ * ```
  */
 
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { type Board, type BoardOptions, createBoard, type TaskSource } from "../../mod.ts";
 import { loadFixture } from "../helpers/fixture.ts";
-import { startRedis, type TestRedis } from "../helpers/redis_server.ts";
+import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
 import { launchBrowser, serveBoard } from "./browser.ts";
 
 /** What a browser test gets. */
@@ -27,55 +41,132 @@ export interface WithBoardOptions extends BoardOptions {
   source?: (redis: TestRedis) => TaskSource;
 }
 
-/** Runs `fn` with a fixture-loaded board open in Chromium; cleans up whatever happens. */
+// One of each per test file: Deno runs every test file in a runtime of its own.
+let browser: Promise<Browser> | null = null;
+let redis: Promise<TestRedis> | null = null;
+
+/** The test file's Chromium, launched on first use (again if it went away). */
+export async function sharedBrowser(): Promise<Browser> {
+  if (browser && !(await browser).isConnected()) browser = null;
+  browser ??= launchBrowser();
+  return await browser;
+}
+
+/**
+ * The test file's redis-server, running and empty (data, scripts and
+ * statistics), whatever the test before it did: stopped, paused or filled it.
+ */
+export async function freshRedis(): Promise<TestRedis> {
+  redis ??= startRedis();
+  const server = await redis;
+  server.resume();
+  await server.start();
+  const client = await connectClient(server.url);
+  try {
+    await client.sendCommand(["FLUSHALL"]);
+    await client.sendCommand(["SCRIPT", "FLUSH"]);
+    await client.sendCommand(["CONFIG", "RESETSTAT"]);
+  } finally {
+    client.destroy();
+  }
+  return server;
+}
+
+/** Closes every context the test left open in the file's browser. */
+async function closeContexts(): Promise<void> {
+  if (!browser) return;
+  const open = await browser;
+  await Promise.all(open.contexts().map((context) => context.close()));
+}
+
+Deno.test.afterAll(async () => {
+  const [openBrowser, server] = [browser, redis];
+  browser = redis = null;
+  await (await openBrowser)?.close();
+  await (await server)?.stop();
+});
+
+/**
+ * Declares a browser test: the file's Chromium and redis-server outlive it,
+ * so the sanitizers are off, and the contexts it opened are closed after it.
+ */
+export function browserTest(name: string, fn: (t: Deno.TestContext) => Promise<void>): void {
+  Deno.test({
+    name,
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn(t) {
+      try {
+        await fn(t);
+      } finally {
+        await closeContexts();
+      }
+    },
+  });
+}
+
+/** Runs `fn` with a fixture-loaded board open in a fresh context; cleans up whatever happens. */
 export async function withBoard(
   options: WithBoardOptions,
   fn: (ctx: BoardPage) => Promise<void>,
 ): Promise<void> {
   const { colorScheme = "light", source, ...boardOptions } = options;
-  const redis = await startRedis();
+  const server = await freshRedis();
+  await loadFixture(server.url, { metricsAt: Date.now() });
+  const taskSource = source?.(server);
+  const board = createBoard(taskSource ?? server.url, boardOptions);
+  const http = serveBoard(board);
   try {
-    await loadFixture(redis.url, { metricsAt: Date.now() });
-    const taskSource = source?.(redis);
-    const board = createBoard(taskSource ?? redis.url, boardOptions);
-    const server = serveBoard(board);
-    const browser = await launchBrowser();
-    try {
-      const context = await browser.newContext({
-        colorScheme,
-        viewport: { width: 1360, height: 860 },
-      });
-      const page = await context.newPage();
-      const basePath = boardOptions.basePath ?? "/board";
-      await fn({ page, browser, board, redis, root: `${server.url}${basePath}/` });
-    } finally {
-      await browser.close();
-      await server.stop();
-      await board.close();
-      await taskSource?.close();
-    }
+    const chromium = await sharedBrowser();
+    const context = await chromium.newContext({
+      colorScheme,
+      viewport: { width: 1360, height: 860 },
+    });
+    const page = await context.newPage();
+    const basePath = boardOptions.basePath ?? "/board";
+    await fn({ page, browser: chromium, board, redis: server, root: `${http.url}${basePath}/` });
   } finally {
-    await redis.stop();
+    await closeContexts();
+    await http.stop();
+    await board.close();
+    await taskSource?.close();
   }
 }
 
+/** Screenshots are written only when the environment says `SCREENSHOTS=1`. */
+const SCREENSHOTS_WANTED = Deno.env.get("SCREENSHOTS") === "1";
 const SCREENSHOTS = new URL("./screenshots/", import.meta.url);
 
-/** Saves a full-page screenshot as `tests/e2e/screenshots/<name>.png` (not committed). */
+/**
+ * With `SCREENSHOTS=1`, saves what `target` shows as
+ * `tests/e2e/screenshots/<name>.png` (not committed): a page's viewport, or
+ * one element. Without, does nothing.
+ */
+export async function screenshotView(target: Page | Locator, name: string): Promise<void> {
+  if (!SCREENSHOTS_WANTED) return;
+  await Deno.mkdir(SCREENSHOTS, { recursive: true });
+  await target.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname });
+}
+
+/** Like {@link screenshotView}, of the whole page rather than the viewport. */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS_WANTED) return;
   await Deno.mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
 }
 
 /**
- * Screenshots the current view in both themes (`<name>-light.png`,
- * `<name>-dark.png`), using the theme switch as a user would.
+ * Switches the theme to light, then dark, as a user would, and with
+ * `SCREENSHOTS=1` screenshots the view in each (`<name>-light.png`,
+ * `<name>-dark.png`). The switching happens either way, so a test goes on in
+ * the same theme whether screenshots are written or not.
  */
 export async function screenshotThemes(page: Page, name: string): Promise<void> {
   for (const theme of ["Light", "Dark"]) {
     await page.getByRole("group", { name: "Colour theme" }).getByRole("button", { name: theme })
       .click();
-    await page.waitForTimeout(150);
+    if (!SCREENSHOTS_WANTED) continue;
+    await page.waitForTimeout(150); // the colours' transition, before the picture
     await screenshot(page, `${name}-${theme.toLowerCase()}`);
   }
 }
@@ -92,10 +183,3 @@ export async function signIn(page: Page, root: string, path: string): Promise<vo
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(`**/board/${path}`);
 }
-
-/**
- * A browser test: Chromium and the board's server outlive the test's own
- * async ops, so Deno's resource and op sanitizers are off.
- */
-export const browserTest = (name: string, fn: () => Promise<void>): void =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });

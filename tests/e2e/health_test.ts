@@ -7,12 +7,9 @@
 import assert from "node:assert/strict";
 import { connectClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { withBoard } from "./harness.ts";
+import { browserTest, withBoard } from "./harness.ts";
 
 const HOUR = 3_600_000;
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 browserTest("the overview says why each task is (un)healthy, stuck jobs included", async () => {
   await withBoard({}, async ({ page, root, redis }) => {

@@ -9,14 +9,11 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { connectClient, type TestRedis } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { withBoard } from "./harness.ts";
+import { browserTest, withBoard } from "./harness.ts";
 
 /** The fixture's chord and the job its `sum` node ran as. */
 const CHORD = "69fbb603-1f1d-4dd0-82d4-a6f176fcec3a";
 const CHORD_SUM_JOB = "ba97ca90-c092-41f3-9c46-bd8484a51a7d";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 async function search(page: Page, text: string): Promise<void> {
   const field = page.getByLabel("Find a job by ID");

@@ -8,12 +8,9 @@
 
 import assert from "node:assert/strict";
 import type { Locator } from "playwright-core";
-import { withBoard } from "./harness.ts";
+import { browserTest, withBoard } from "./harness.ts";
 
 const FAILED_EMAIL = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 /** The computed style of `locator`'s element, as named properties. */
 function styleOf(locator: Locator, names: string[]): Promise<Record<string, string>> {

@@ -8,13 +8,10 @@
 import assert from "node:assert/strict";
 import { connectClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { screenshot, withBoard } from "./harness.ts";
+import { browserTest, screenshot, screenshotView, withBoard } from "./harness.ts";
 
 const MINUTE = 60_000;
 const WIDTHS = [390, 1280, 1920];
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 browserTest(
   "the overview shows each task's oldest waiting job and its jobs per minute",
@@ -59,9 +56,7 @@ browserTest(
           ]);
           assert.ok(table <= wrap, `${width} px: the task table is ${table} px in ${wrap} px`);
         }
-        await row("send-email").screenshot({
-          path: new URL(`./screenshots/latency-row-${width}.png`, import.meta.url).pathname,
-        });
+        await screenshotView(row("send-email"), `latency-row-${width}`);
       }
     });
   },
@@ -105,9 +100,7 @@ browserTest("the task page shows wait and run percentiles with their histograms"
       await page.waitForTimeout(150);
       await card.scrollIntoViewIfNeeded();
       await screenshot(page, `latency-task-${width}`);
-      await card.screenshot({
-        path: new URL(`./screenshots/latency-card-${width}.png`, import.meta.url).pathname,
-      });
+      await screenshotView(card, `latency-card-${width}`);
     }
   });
 });

@@ -11,7 +11,7 @@
  * - on the phone, every cell of every table is on screen (tables turn into
  *   one card per row rather than scrolling, so a row shows more than its id).
  *
- * Each view is saved as `tests/e2e/screenshots/<view>-<width>.png`.
+ * With `SCREENSHOTS=1`, each view is saved as `tests/e2e/screenshots/<view>-<width>.png`.
  */
 
 import assert from "node:assert/strict";
@@ -21,7 +21,7 @@ import { JOB_STATES } from "../../src/source/types.ts";
 import { connectClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 import { serveBoard } from "./browser.ts";
-import { screenshot, withBoard } from "./harness.ts";
+import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 /** Viewports: a phone, two laptops, a desktop. */
 const VIEWPORTS = [
@@ -206,11 +206,9 @@ async function checkView(page: Page, root: string, view: View): Promise<string[]
   return problems;
 }
 
-Deno.test({
-  name: "every view fits 390, 1280, 1440 and 1920 px: no sideways page, no cut-off buttons",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: (t) =>
+browserTest(
+  "every view fits 390, 1280, 1440 and 1920 px: no sideways page, no cut-off buttons",
+  (t) =>
     withBoard({}, async ({ page, root }) => {
       for (const view of await views(root)) {
         await t.step(view.name, async () => {
@@ -218,13 +216,11 @@ Deno.test({
         });
       }
     }),
-});
+);
 
-Deno.test({
-  name: "a table that scrolls sideways shows a shadow on each edge that hides columns",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: () =>
+browserTest(
+  "a table that scrolls sideways shows a shadow on each edge that hides columns",
+  () =>
     withBoard({}, async ({ page, root }) => {
       // Narrow enough that the overview's ten columns cannot fit.
       await page.setViewportSize({ width: 800, height: 800 });
@@ -253,13 +249,11 @@ Deno.test({
       await settle(page);
       assert.deepEqual(await edges(), { scrolls: false, left: false, right: false });
     }),
-});
+);
 
-Deno.test({
-  name: "the login page fits 390, 1280, 1440 and 1920 px",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: () =>
+browserTest(
+  "the login page fits 390, 1280, 1440 and 1920 px",
+  () =>
     withBoard({}, async ({ page, redis }) => {
       const board = createBoard(redis.url, {
         auth: {
@@ -276,13 +270,11 @@ Deno.test({
         await board.close();
       }
     }),
-});
+);
 
-Deno.test({
-  name: "long task and schedule names and a long error wrap or scroll, never widen the page",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: () =>
+browserTest(
+  "long task and schedule names and a long error wrap or scroll, never widen the page",
+  () =>
     withBoard({}, async ({ page, root, redis }) => {
       const task = `import-${"x".repeat(90)}`;
       const error = `E${"0123456789abcdef".repeat(120)} at ${"/srv/app/".repeat(40)}`;
@@ -329,4 +321,4 @@ Deno.test({
       ];
       assert.deepEqual(problems, []);
     }),
-});
+);

@@ -16,14 +16,11 @@ import type { Page } from "playwright-core";
 import { connectClient } from "../helpers/redis_server.ts";
 import { metricKey } from "../../src/source/wire/keys.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { screenshot, withBoard } from "./harness.ts";
+import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 const FAILED_EMAIL = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
 /** Longest wait for something that should follow within a stats interval (3 s) or so. */
 const FOLLOWS = { timeout: 10_000 };
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 /** The top bar's statement of what is live. */
 const liveness = (page: Page, text: string | RegExp) => page.locator(".live", { hasText: text });

@@ -5,24 +5,21 @@
  * holding the leader lock, then a migrator holding the migration lock. With
  * a real taskora App: the task's Definition card and the schedule editor's
  * warning for a schedule declared in code. Screenshots at 390, 1280 and
- * 1920 px under tests/e2e/screenshots/.
+ * 1920 px under tests/e2e/screenshots/ with `SCREENSHOTS=1`.
  */
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { createBoard } from "../../mod.ts";
 import { holdMigrationLock } from "../helpers/migration_lock.ts";
-import { connectClient, startRedis, withClient } from "../helpers/redis_server.ts";
+import { connectClient, withClient } from "../helpers/redis_server.ts";
 import { createTaskora, redisAdapter } from "../taskora/harness.ts";
-import { launchBrowser, serveBoard } from "./browser.ts";
-import { screenshot, withBoard } from "./harness.ts";
+import { serveBoard } from "./browser.ts";
+import { browserTest, freshRedis, screenshot, sharedBrowser, withBoard } from "./harness.ts";
 
 const SLOW_ACTIVE = "485336b8-640e-4fb4-8639-b47005927994";
 const TRANSCODE_ACTIVE = "d8e1df37-39dd-4863-9508-f7c9bd517880";
 const WIDTHS = [390, 1280, 1920];
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 /** Screenshots the page at each of {@link WIDTHS}. */
 async function atWidths(page: Page, name: string): Promise<void> {
@@ -129,7 +126,7 @@ browserTest("the banner counts the lock's expiry down and goes once the lock lap
 browserTest(
   "with a taskora App: the Definition card and the editor's warning for a schedule declared in code",
   async () => {
-    const redis = await startRedis();
+    const redis = await freshRedis();
     const app = createTaskora({ adapter: redisAdapter(redis.url) });
     app.task("report", {
       version: 3,
@@ -144,10 +141,9 @@ browserTest(
     app.schedule("nightly-report", { task: "report", cron: "0 3 * * *", data: {} });
     const board = createBoard(app);
     const server = serveBoard(board);
-    const browser = await launchBrowser();
+    const page = await (await sharedBrowser()).newPage({ viewport: { width: 1360, height: 860 } });
     try {
       await app.start();
-      const page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
       const root = `${server.url}/board/`;
       await page.goto(`${root}tasks/report`);
       const card = page.locator(".card", { hasText: "Definition" });
@@ -172,11 +168,10 @@ browserTest(
       assert.match(await warning.textContent() ?? "", /declared in the App's code/);
       await atWidths(page, "schedule-declared-in-code");
     } finally {
-      await browser.close();
+      await page.context().close(); // its event stream would hold up the server's shutdown
       await server.stop();
       await board.close();
       await app.close();
-      await redis.stop();
     }
   },
 );

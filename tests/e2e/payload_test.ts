@@ -14,10 +14,7 @@ import { taskKeys } from "../../src/source/wire/keys.ts";
 import { withClient } from "../helpers/redis_server.ts";
 import { nested } from "../helpers/nested.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { screenshot, withBoard } from "./harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
+import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 /** Records every main-thread task over 50 ms (`longtask`) of the pages the test loads. */
 async function recordLongTasks(page: Page): Promise<void> {

@@ -13,15 +13,12 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { connectClient } from "../helpers/redis_server.ts";
-import { type BoardPage, withBoard } from "./harness.ts";
+import { type BoardPage, browserTest, withBoard } from "./harness.ts";
 
 const ACTIVE_TRANSCODE = "d8e1df37-39dd-4863-9508-f7c9bd517880";
 const HEARTBEAT_LAST_JOB = "49e833ba-6ef4-41a3-9c4a-827a99ffcd1b";
 /** Page seconds the jobs run for while requests are counted. */
 const SECONDS = 30;
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 /** Counts the job events the page's EventSource hands to the page. */
 function countJobEvents(): void {

@@ -9,8 +9,9 @@
 import assert from "node:assert/strict";
 import { createBoard } from "../../mod.ts";
 import { loadFixture } from "../helpers/fixture.ts";
-import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { connectClient } from "../helpers/redis_server.ts";
 import { launchBrowser } from "./browser.ts";
+import { browserTest, freshRedis } from "./harness.ts";
 
 const FOREIGN = "rebind.attacker.example";
 
@@ -39,12 +40,10 @@ async function attack(): Promise<
   };
 }
 
-Deno.test({
-  name: "a page on a foreign name resolved to the board can neither read nor write",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const redis = await startRedis();
+browserTest(
+  "a page on a foreign name resolved to the board can neither read nor write",
+  async () => {
+    const redis = await freshRedis();
     const client = await connectClient(redis.url);
     const board = createBoard(redis.url);
     const log = console.log;
@@ -88,7 +87,6 @@ Deno.test({
       await server.shutdown();
       await board.close();
       await client.close();
-      await redis.stop();
     }
   },
-});
+);

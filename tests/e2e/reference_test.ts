@@ -7,13 +7,11 @@
  */
 
 import assert from "node:assert/strict";
-import { screenshot, withBoard } from "./harness.ts";
+import { browserTest, screenshot, screenshotView, withBoard } from "./harness.ts";
 
-Deno.test({
-  name: "the API reference renders the OpenAPI document, loading its code only when opened",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: () =>
+browserTest(
+  "the API reference renders the OpenAPI document, loading its code only when opened",
+  () =>
     withBoard({}, async ({ page, root }) => {
       const scripts: string[] = [];
       page.on("request", (request) => {
@@ -53,9 +51,7 @@ Deno.test({
         await screenshot(page, `reference-${width}`);
         // And the opened operation as a reader sees it, in the viewport.
         await retry.evaluate((element) => element.scrollIntoView());
-        await page.screenshot({
-          path: new URL(`./screenshots/reference-${width}-operation.png`, import.meta.url).pathname,
-        });
+        await screenshotView(page, `reference-${width}-operation`);
       }
     }),
-});
+);

@@ -6,13 +6,10 @@
  */
 
 import assert from "node:assert/strict";
-import { screenshot, withBoard } from "./harness.ts";
+import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 const FAILED_JOB = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
 const COMPLETED_JOB = "d2d954a9-6cc5-4bb4-b341-01e347a69342";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 browserTest(
   "Edit and retry: checked as typed, the diff before the write, then written",

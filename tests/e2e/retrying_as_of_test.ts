@@ -8,10 +8,7 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { screenshot, withBoard } from "./harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
+import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 /** Serves the board's answers with `retryingAsOf` 3 minutes old for send-email, null for resize-image. */
 async function ageTheSplit(page: Page): Promise<void> {

@@ -6,15 +6,13 @@
 
 import assert from "node:assert/strict";
 import { connectClient } from "../helpers/redis_server.ts";
-import { withBoard } from "./harness.ts";
+import { browserTest, withBoard } from "./harness.ts";
 
 const STORED = { region: "eu", token: "s3cret" };
 
-Deno.test({
-  name: "editing a schedule's masked data names the kept fields and keeps the secret",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
+browserTest(
+  "editing a schedule's masked data names the kept fields and keeps the secret",
+  async () => {
     await withBoard({ redact: ["token"] }, async ({ page, root, redis }) => {
       const client = await connectClient(redis.url);
       try {
@@ -39,4 +37,4 @@ Deno.test({
       }
     });
   },
-});
+);

@@ -6,10 +6,7 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { withBoard } from "./harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
+import { browserTest, withBoard } from "./harness.ts";
 
 function row(page: Page, text: string) {
   return page.locator("tbody tr", { hasText: text }).first();

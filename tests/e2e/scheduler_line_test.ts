@@ -6,15 +6,12 @@
  */
 
 import assert from "node:assert/strict";
-import { withBoard } from "./harness.ts";
+import { browserTest, withBoard } from "./harness.ts";
 
 const HEARTBEAT_RUN = "49e833ba-6ef4-41a3-9c4a-827a99ffcd1b";
 const ACTIVE_TRANSCODE = "d8e1df37-39dd-4863-9508-f7c9bd517880";
 /** The leader line in any of its forms (a leader, none, not known). */
 const LEADER = /Scheduler leader|No scheduler leads/;
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 browserTest("a job a schedule created names the schedule and the scheduler leader", async () => {
   await withBoard({}, async ({ page, root }) => {

@@ -12,12 +12,9 @@ import { TRIGGER_DISPATCH } from "../../src/source/redis/action_scripts.ts";
 import { taskKeys } from "../../src/source/wire/keys.ts";
 import { pausableSource } from "../helpers/pause_after_entry.ts";
 import { connectClient, type TestRedis } from "../helpers/redis_server.ts";
-import { screenshotThemes, withBoard } from "./harness.ts";
+import { browserTest, screenshotThemes, withBoard } from "./harness.ts";
 
 const HEARTBEAT_LAST_JOB = "49e833ba-6ef4-41a3-9c4a-827a99ffcd1b";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 /** The table row that names `text` (a schedule, an error). */
 function row(page: Page, text: string) {

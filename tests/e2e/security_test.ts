@@ -6,10 +6,7 @@
 
 import assert from "node:assert/strict";
 import { connectClient } from "../helpers/redis_server.ts";
-import { signIn, withBoard } from "./harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
+import { browserTest, signIn, withBoard } from "./harness.ts";
 
 /** A page that posts an auto-submitted form with no fields (an empty body) to `action`. */
 function attackerPage(action: string): string {

@@ -4,10 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { signIn, withBoard } from "./harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
+import { browserTest, screenshotView, signIn, withBoard } from "./harness.ts";
 
 const auth = {
   cookiePassword: "a-test-cookie-password-of-32-chars!",
@@ -22,7 +19,7 @@ browserTest("'Sign out everywhere' ends this session and the one in another brow
     await signIn(page, root, "schedules");
     for (const width of [390, 1280, 1920]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: `/tmp/s/sign-out-everywhere-${width}.png` });
+      await screenshotView(page, `sign-out-everywhere-${width}`);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole("button", { name: "Sign out everywhere" }).click();
@@ -31,7 +28,7 @@ browserTest("'Sign out everywhere' ends this session and the one in another brow
     assert.equal((await laptop.request.get(`${root}api/overview`)).status(), 200, "kept");
 
     await page.getByRole("button", { name: "Sign out everywhere" }).click();
-    await page.screenshot({ path: "/tmp/s/sign-out-everywhere-confirm.png" });
+    await screenshotView(page, "sign-out-everywhere-confirm");
     await dialog.getByRole("button", { name: "Sign out everywhere" }).click();
     await page.waitForURL("**/board/login**");
     assert.equal((await page.request.get(`${root}api/overview`)).status(), 401);

@@ -9,12 +9,9 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { connectClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { screenshotThemes, signIn, withBoard } from "./harness.ts";
+import { browserTest, screenshotThemes, signIn, withBoard } from "./harness.ts";
 
 const FAILED_EMAIL = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
-
 function counter(page: Page, state: string) {
   return page.locator(`.counter.state-${state} .counter-value`);
 }

@@ -12,15 +12,12 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { connectClient } from "../helpers/redis_server.ts";
-import { screenshot, screenshotThemes, withBoard } from "./harness.ts";
+import { browserTest, screenshot, screenshotThemes, withBoard } from "./harness.ts";
 
 /** A failed send-email job: attempt 2 of 2, password in its data, two log lines. */
 const FAILED_JOB = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
 /** The active transcode job, at 10 % progress. */
 const ACTIVE_JOB = "d8e1df37-39dd-4863-9508-f7c9bd517880";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 /** The rows of the job table on screen. */
 const jobRows = (page: Page) => page.locator(".job-table tbody tr");

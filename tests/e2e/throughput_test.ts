@@ -7,12 +7,9 @@
 import assert from "node:assert/strict";
 import { metricKey } from "../../src/source/wire/keys.ts";
 import { connectClient } from "../helpers/redis_server.ts";
-import { withBoard } from "./harness.ts";
+import { browserTest, withBoard } from "./harness.ts";
 
 const MINUTE = 60_000;
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 browserTest("zooming sets the header's span and totals; the axis is per minute", async () => {
   await withBoard({}, async ({ page, root, redis }) => {

@@ -10,12 +10,9 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { connectClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { type BoardPage, withBoard } from "./harness.ts";
+import { type BoardPage, browserTest, withBoard } from "./harness.ts";
 
 const DAY = 86_400_000;
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 /** A page in Berlin time with US English dates. */
 async function berlinPage({ browser }: BoardPage): Promise<Page> {

@@ -6,13 +6,10 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { withBoard } from "./harness.ts";
+import { browserTest, withBoard } from "./harness.ts";
 
 const FAILED_EMAIL = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
 const CHORD = "69fbb603-1f1d-4dd0-82d4-a6f176fcec3a";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, sanitizeResources: false, sanitizeOps: false, fn });
 
 /** Waits until the tab's title is `title`. */
 async function titled(page: Page, title: string): Promise<void> {

@@ -11,7 +11,13 @@ import type { Page } from "playwright-core";
 import { withRunningWorkflow } from "../contract/mutation_contract.ts";
 import { readFixture, writeKeyspace } from "../helpers/fixture.ts";
 import { connectClient } from "../helpers/redis_server.ts";
-import { type BoardPage, screenshotThemes, withBoard, type WithBoardOptions } from "./harness.ts";
+import {
+  type BoardPage,
+  browserTest,
+  screenshotThemes,
+  withBoard,
+  type WithBoardOptions,
+} from "./harness.ts";
 
 const CHAIN = "05031e79-13f6-4dca-94e8-957133427217";
 const GROUP = "534bef22-f368-43d6-b6cd-31868a816f0c";
@@ -38,21 +44,16 @@ function workflowTest(
   options: WithBoardOptions,
   fn: (ctx: BoardPage) => Promise<void>,
 ): void {
-  Deno.test({
-    name,
-    sanitizeResources: false,
-    sanitizeOps: false,
-    fn: () =>
-      withBoard(options, async (ctx) => {
-        const fixture = readFixture();
-        const running = withRunningWorkflow(fixture);
-        const added = Object.entries(running.keys).filter(([key, value]) =>
-          fixture.keys[key] !== value
-        );
-        await writeKeyspace(ctx.redis.url, { ...running, keys: Object.fromEntries(added) });
-        await fn(ctx);
-      }),
-  });
+  browserTest(name, () =>
+    withBoard(options, async (ctx) => {
+      const fixture = readFixture();
+      const running = withRunningWorkflow(fixture);
+      const added = Object.entries(running.keys).filter(([key, value]) =>
+        fixture.keys[key] !== value
+      );
+      await writeKeyspace(ctx.redis.url, { ...running, keys: Object.fromEntries(added) });
+      await fn(ctx);
+    }));
 }
 
 /** Opens a workflow's page and waits for its graph. */

@@ -6,37 +6,32 @@
 import assert from "node:assert/strict";
 import { createBoard } from "../../mod.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
-import { launchBrowser, serveBoard } from "./browser.ts";
+import { serveBoard } from "./browser.ts";
+import { browserTest, sharedBrowser } from "./harness.ts";
 
 const PAYLOAD = "<img src=x onerror=alert(1)>";
 
-Deno.test({
-  name: "markup in task names and job data renders as text in the browser",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const source = createMemorySource();
-    source.store.enqueue(PAYLOAD, { id: "xss-job", data: { note: PAYLOAD } });
-    const board = createBoard(source);
-    const server = serveBoard(board);
-    const browser = await launchBrowser();
-    try {
-      const page = await browser.newPage();
-      const dialogs: string[] = [];
-      page.on("dialog", async (dialog) => {
-        dialogs.push(dialog.message());
-        await dialog.dismiss();
-      });
-      await page.goto(`${server.url}/board/`);
-      await page.getByText(PAYLOAD, { exact: true }).first().waitFor({ timeout: 10_000 });
-      assert.equal(await page.locator("img[src='x']").count(), 0, "no injected <img>");
-      const job = await (await fetch(`${server.url}/board/api/jobs/xss-job`)).json();
-      assert.deepEqual(job.data, { note: PAYLOAD });
-      assert.deepEqual(dialogs, [], "no script ran");
-    } finally {
-      await browser.close();
-      await server.stop();
-      await source.close();
-    }
-  },
+browserTest("markup in task names and job data renders as text in the browser", async () => {
+  const source = createMemorySource();
+  source.store.enqueue(PAYLOAD, { id: "xss-job", data: { note: PAYLOAD } });
+  const board = createBoard(source);
+  const server = serveBoard(board);
+  const page = await (await sharedBrowser()).newPage();
+  try {
+    const dialogs: string[] = [];
+    page.on("dialog", async (dialog) => {
+      dialogs.push(dialog.message());
+      await dialog.dismiss();
+    });
+    await page.goto(`${server.url}/board/`);
+    await page.getByText(PAYLOAD, { exact: true }).first().waitFor({ timeout: 10_000 });
+    assert.equal(await page.locator("img[src='x']").count(), 0, "no injected <img>");
+    const job = await (await fetch(`${server.url}/board/api/jobs/xss-job`)).json();
+    assert.deepEqual(job.data, { note: PAYLOAD });
+    assert.deepEqual(dialogs, [], "no script ran");
+  } finally {
+    await page.context().close(); // its event stream would hold up the server's shutdown
+    await server.stop();
+    await source.close();
+  }
 });
