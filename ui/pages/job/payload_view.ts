@@ -39,7 +39,12 @@ export function PayloadView(
   const loadAll = async () => {
     setBusy(true);
     try {
-      setLoaded({ id: job.id, value: await api.get(path) });
+      setLoaded({
+        id: job.id,
+        value: await api.get("/jobs/{jobId}/payloads/{field}", {
+          params: { jobId: job.id, field },
+        }),
+      });
       setError(null);
     } catch (err) {
       setError(err as Error);

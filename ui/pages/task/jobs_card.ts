@@ -56,10 +56,11 @@ function JobList(
   const [paused, setPaused] = useState(false);
   const { data, error, loading, reload } = useLiveResource(
     (signal) =>
-      api.getPage<Job>(
-        `${href("tasks", task, "jobs")}?state=${state}&limit=${PAGE_SIZE}&offset=${offset}`,
-        { signal },
-      ),
+      api.getPage("/tasks/{task}/jobs", {
+        params: { task },
+        query: { state, limit: PAGE_SIZE, offset },
+        signal,
+      }),
     [task, state, offset],
     { relevant: changesJobs(task), follows: (stats) => taskCounts(stats, task)?.[state], paused },
   );
