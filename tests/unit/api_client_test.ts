@@ -29,12 +29,19 @@ Deno.test("urlOf() fills in the path parameters, encoded, and appends the query 
     "jobs/a%2Fb%20c/logs/3/meta",
   );
   assert.equal(
-    urlOf("/tasks/{task}/liveness", {
-      params: { task: "send" },
-      query: { id: ["j1", "j 2"], absent: undefined, limit: 5, empty: "" },
-    }),
-    "tasks/send/liveness?id=j1&id=j+2&limit=5&empty=",
+    urlOf("/tasks/{task}/liveness", { params: { task: "send" }, query: { id: ["j1", "j 2"] } }),
+    "tasks/send/liveness?id=j1&id=j+2",
   );
+  // Absent is left out; empty is sent (the server reads it as absent, but `value=` is a value).
+  assert.equal(
+    urlOf("/jobs/{jobId}/logs", {
+      params: { jobId: "j" },
+      query: { offset: 0, limit: 5, level: "", attempt: undefined },
+    }),
+    "jobs/j/logs?offset=0&limit=5&level=",
+  );
+  // @ts-expect-error a link names a route as a call does
+  urlOf("/tasks/{task}/export", { params: { task: "t" } });
 });
 
 Deno.test("get, getPage and send request the route the pattern names", async () => {

@@ -121,10 +121,29 @@ interface UrlParts {
 }
 
 /**
+ * The URL (relative to `<base>api/`) of a GET route, for what the browser
+ * fetches itself: a download link, the event stream.
+ *
+ * @example
+ * ```ts
+ * import { urlOf } from "./api.ts";
+ *
+ * const url = urlOf("/dlq/export", { query: { task: "send email", format: "csv" } });
+ * console.assert(url === "dlq/export?task=send+email&format=csv");
+ * ```
+ */
+export function urlOf<P extends PathOf<"GET">>(
+  path: P,
+  ...[request]: RequestArgs<"GET", P, Record<never, never>>
+): string {
+  return fill(path, request);
+}
+
+/**
  * `pattern` (relative to `api/`) with its `{name}`s filled in and its query
  * appended: a list repeats its parameter, an absent value is left out.
  */
-export function urlOf(pattern: string, { params = {}, query = {} }: UrlParts = {}): string {
+function fill(pattern: string, { params = {}, query = {} }: UrlParts = {}): string {
   const values = new Map<string, string>(Object.entries(params));
   const path = pattern.slice(1).replaceAll(
     /\{(\w+)\}/g,
@@ -176,14 +195,14 @@ export function createApi(
     throw error;
   };
   const read = (pattern: string, { signal, ...parts }: UrlParts & ReadInit = {}) =>
-    request(urlOf(pattern, parts), { headers: { accept: "application/json" }, signal });
+    request(fill(pattern, parts), { headers: { accept: "application/json" }, signal });
 
   async function send(
     method: SendMethod,
     pattern: string,
     { body, idempotencyKey, signal, ...parts }: UrlParts & SendInit & { body?: unknown } = {},
   ): Promise<unknown> {
-    const res = await request(urlOf(pattern, parts), {
+    const res = await request(fill(pattern, parts), {
       method,
       headers: {
         accept: "application/json",
@@ -208,7 +227,7 @@ export function createApi(
     },
     stream: (path, ...[init]) => {
       const { signal, ...parts }: UrlParts & ReadInit = init ?? {};
-      return request(urlOf(path, parts), {
+      return request(fill(path, parts), {
         headers: { accept: "application/x-ndjson" },
         signal,
       });
