@@ -10,7 +10,6 @@
  */
 import type { Ref } from "preact";
 import { useState } from "preact/hooks";
-import type { JobDetailResponse } from "../../src/contract/jobs.ts";
 import { ApiError } from "../lib/api.ts";
 import { useBoard } from "../lib/board_context.ts";
 import { html } from "../lib/html.ts";
@@ -70,7 +69,7 @@ export function JobSearch({ inputRef }: { inputRef: Ref<HTMLInputElement> }) {
     setProblem(null);
     try {
       // A short ID answers the whole job: its page lives at its whole ID.
-      const job = await api.get<JobDetailResponse>(href("jobs", id));
+      const job = await api.get("/jobs/{jobId}", { params: { jobId: id } });
       setQuery("");
       router.navigate(`/${href("jobs", job.id)}`);
     } catch (err) {

@@ -7,7 +7,6 @@
  *
  * @module
  */
-import type { MigrationLockResponse } from "../../src/contract/migration_lock.ts";
 import { useEffect, useMemo } from "preact/hooks";
 import { useBoard } from "../lib/board_context.ts";
 import { currentTime } from "../lib/clock.ts";
@@ -25,7 +24,7 @@ const LOCK_READ_GAP_MS = 30_000;
 export function MigrationBanner() {
   const { api } = useBoard();
   const { data, reload } = useLiveResource(
-    (signal) => api.get<MigrationLockResponse>("migration-lock", { signal }),
+    (signal) => api.get("/migration-lock", { signal }),
     [],
     { relevant: () => false, minGap: LOCK_READ_GAP_MS },
   );

@@ -24,7 +24,7 @@ export function SignOutEverywhere() {
     });
     if (!confirmed) return;
     try {
-      await api.send("POST", "sessions/mine/revoke");
+      await api.send("POST", "/sessions/mine/revoke");
       // Relative to the page's <base href>: the board's login form.
       location.assign("login");
     } catch (error) {

@@ -7,6 +7,18 @@
  *
  * @module
  */
+import type {
+  AnswerOf,
+  ItemOf,
+  JsonPath,
+  LinesPath,
+  Method,
+  PagedPath,
+  PathOf,
+  QueryValue,
+  RequestOf,
+  SentAnswerOf,
+} from "../../src/contract/endpoints.ts";
 import type { ErrorBody } from "../../src/contract/errors.ts";
 import type { RequestOutcome } from "./connectivity.ts";
 
@@ -57,21 +69,94 @@ export interface SendInit {
   signal?: AbortSignal;
 }
 
-/** A client bound to one board base path. */
+/** The request to `M P` with `Init`: optional when the route needs no part of it. */
+type RequestArgs<M extends Method, P extends PathOf<M>, Init> = Record<never, never> extends
+  RequestOf<M, P> ? [request?: RequestOf<M, P> & Init]
+  : [request: RequestOf<M, P> & Init];
+
+/** A mutation's method. */
+export type SendMethod = Exclude<Method, "GET">;
+
+/**
+ * A client bound to one board base path. Each call names a route of
+ * `src/contract/endpoints.ts` by its pattern and gets that route's answer
+ * type: `api.get("/tasks/{task}/stats", { params: { task } })`.
+ */
 export interface Api {
-  /** GETs `<base>api/<path>` and parses the JSON body. */
-  get<T>(path: string, init?: ReadInit): Promise<T>;
-  /** GETs a paginated list: the array body and its `X-Total-Count`. */
-  getPage<T>(path: string, init?: ReadInit): Promise<Page<T>>;
+  /** GETs a route answering JSON and parses the body. */
+  get<P extends JsonPath>(
+    path: P,
+    ...request: RequestArgs<"GET", P, ReadInit>
+  ): Promise<AnswerOf<"GET", P>>;
+  /** GETs one page of a list: the array body and its `X-Total-Count`. */
+  getPage<P extends PagedPath>(
+    path: P,
+    ...request: RequestArgs<"GET", P, ReadInit>
+  ): Promise<Page<ItemOf<P>>>;
   /** GETs a streamed answer (NDJSON); errors before the first byte are thrown as for `get`. */
-  stream(path: string, init?: ReadInit): Promise<Response>;
-  /** Sends a mutation (`POST`, `PUT`, `DELETE`) with an optional JSON body. */
-  send<T>(
-    method: "POST" | "PUT" | "DELETE",
-    path: string,
-    body?: unknown,
-    init?: SendInit,
-  ): Promise<T>;
+  stream<P extends LinesPath>(
+    path: P,
+    ...request: RequestArgs<"GET", P, ReadInit>
+  ): Promise<Response>;
+  /** Sends a mutation (`POST`, `PUT`, `DELETE`) with its JSON body (`{}` when it has none). */
+  send<M extends SendMethod, P extends PathOf<M>, const R extends RequestOf<M, P> & SendInit>(
+    method: M,
+    path: P,
+    request: R,
+  ): Promise<SentAnswerOf<M, P, R>>;
+  /** Sends a mutation that needs no parameter and no body. */
+  send<M extends SendMethod, P extends BarePath<M>>(method: M, path: P): Promise<AnswerOf<M, P>>;
+}
+
+/** The paths of `M` whose request may be left out. */
+type BarePath<M extends Method> = {
+  [P in PathOf<M>]: Record<never, never> extends RequestOf<M, P> ? P : never;
+}[PathOf<M>];
+
+/** The parts of a request that make its URL. */
+interface UrlParts {
+  /** The path parameters (their types are the entry's: {@link RequestOf}). */
+  params?: object;
+  query?: Record<string, QueryValue>;
+}
+
+/**
+ * The URL (relative to `<base>api/`) of a GET route, for what the browser
+ * fetches itself: a download link, the event stream.
+ *
+ * @example
+ * ```ts
+ * import { urlOf } from "./api.ts";
+ *
+ * const url = urlOf("/dlq/export", { query: { task: "send email", format: "csv" } });
+ * console.assert(url === "dlq/export?task=send+email&format=csv");
+ * ```
+ */
+export function urlOf<P extends PathOf<"GET">>(
+  path: P,
+  ...[request]: RequestArgs<"GET", P, Record<never, never>>
+): string {
+  return fill(path, request);
+}
+
+/**
+ * `pattern` (relative to `api/`) with its `{name}`s filled in and its query
+ * appended: a list repeats its parameter, an absent value is left out.
+ */
+function fill(pattern: string, { params = {}, query = {} }: UrlParts = {}): string {
+  const values = new Map<string, string>(Object.entries(params));
+  const path = pattern.slice(1).replaceAll(
+    /\{(\w+)\}/g,
+    (_, name: string) => encodeURIComponent(values.get(name) ?? ""),
+  );
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    for (const one of typeof value === "object" ? value : [value]) {
+      if (one !== undefined) search.append(name, String(one));
+    }
+  }
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
 }
 
 /** The session ended: the login page of a base path ending in `/` brings the user back here. */
@@ -109,39 +194,45 @@ export function createApi(
     onOutcome(error.code === "STORE_UNAVAILABLE" ? "store-down" : "answered");
     throw error;
   };
-  const read = (path: string, init: ReadInit) =>
-    request(path, { headers: { accept: "application/json" }, signal: init.signal });
+  const read = (pattern: string, { signal, ...parts }: UrlParts & ReadInit = {}) =>
+    request(fill(pattern, parts), { headers: { accept: "application/json" }, signal });
+
+  async function send(
+    method: SendMethod,
+    pattern: string,
+    { body, idempotencyKey, signal, ...parts }: UrlParts & SendInit & { body?: unknown } = {},
+  ): Promise<unknown> {
+    const res = await request(fill(pattern, parts), {
+      method,
+      headers: {
+        accept: "application/json",
+        "content-type": "application/json",
+        ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}),
+      },
+      body: JSON.stringify(body ?? {}),
+      signal,
+    });
+    return await res.json();
+  }
 
   return {
-    async get<T>(path: string, init: ReadInit = {}): Promise<T> {
-      return await (await read(path, init)).json() as T;
+    async get(path, ...[init]) {
+      return await (await read(path, init)).json();
     },
-    async getPage<T>(path: string, init: ReadInit = {}): Promise<Page<T>> {
+    async getPage(path, ...[init]) {
       const res = await read(path, init);
-      const items = await res.json() as T[];
+      const items = await res.json();
       const total = Number(res.headers.get("x-total-count"));
       return { items, total: Number.isFinite(total) ? total : items.length };
     },
-    stream: (path: string, init: ReadInit = {}) =>
-      request(path, { headers: { accept: "application/x-ndjson" }, signal: init.signal }),
-    async send<T>(
-      method: "POST" | "PUT" | "DELETE",
-      path: string,
-      body?: unknown,
-      init: SendInit = {},
-    ): Promise<T> {
-      const res = await request(path, {
-        method,
-        headers: {
-          accept: "application/json",
-          "content-type": "application/json",
-          ...(init.idempotencyKey ? { "idempotency-key": init.idempotencyKey } : {}),
-        },
-        body: JSON.stringify(body ?? {}),
-        signal: init.signal,
+    stream: (path, ...[init]) => {
+      const { signal, ...parts }: UrlParts & ReadInit = init ?? {};
+      return request(fill(path, parts), {
+        headers: { accept: "application/x-ndjson" },
+        signal,
       });
-      return await res.json() as T;
     },
+    send,
   };
 }
 

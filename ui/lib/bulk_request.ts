@@ -7,13 +7,7 @@
  * @module
  */
 import type { Api } from "./api.ts";
-import type {
-  BulkAction,
-  BulkOperation,
-  BulkPreviewResponse,
-  BulkSelector,
-  BulkStartResponse,
-} from "../../src/contract/bulk.ts";
+import type { BulkAction, BulkOperation, BulkSelector } from "../../src/contract/bulk.ts";
 
 export type { BulkAction, BulkOperation, BulkSelector };
 export { BULK_ACTION_STATES } from "../../src/contract/bulk.ts";
@@ -25,11 +19,10 @@ export async function countBulk(
   selector: BulkSelector,
   signal?: AbortSignal,
 ): Promise<number> {
-  const preview = await api.send<BulkPreviewResponse>("POST", "bulk", {
-    action,
-    selector,
-    dryRun: true,
-  }, { signal });
+  const preview = await api.send("POST", "/bulk", {
+    body: { action, selector, dryRun: true },
+    signal,
+  });
   return preview.count;
 }
 
@@ -39,7 +32,7 @@ export async function startBulk(
   action: BulkAction,
   selector: BulkSelector,
 ): Promise<BulkOperation> {
-  return (await api.send<BulkStartResponse>("POST", "bulk", { action, selector })).operation;
+  return (await api.send("POST", "/bulk", { body: { action, selector } })).operation;
 }
 
 /** How often {@link operationEnd} reads the operation. */
@@ -50,18 +43,14 @@ export async function operationEnd(api: Api, started: BulkOperation): Promise<Bu
   let operation = started;
   while (operation.status === "running") {
     await new Promise((resolve) => setTimeout(resolve, END_POLL_MS));
-    operation = await api.get<BulkOperation>(`operations/${encodeURIComponent(started.id)}`);
+    operation = await api.get("/operations/{id}", { params: { id: started.id } });
   }
   return operation;
 }
 
 /** Asks a running operation to stop after its current step. */
 export async function cancelBulk(api: Api, id: string): Promise<BulkOperation> {
-  const answer = await api.send<{ operation: BulkOperation }>(
-    "POST",
-    `operations/${encodeURIComponent(id)}/cancel`,
-    {},
-  );
+  const answer = await api.send("POST", "/operations/{id}/cancel", { params: { id } });
   return answer.operation;
 }
 

@@ -29,7 +29,8 @@ export function readBasePath(doc: Document = document): string {
 
 /** Fetches `/api/config` and fills in defaults for missing or malformed fields. */
 export async function loadConfig(api: Api, signal?: AbortSignal): Promise<BoardConfig> {
-  const raw = await api.get<Partial<BoardConfig>>("config", { signal });
+  // Checked field by field all the same: a proxy or an older server may answer otherwise.
+  const raw: Partial<BoardConfig> = await api.get("/config", { signal });
   const theme: Theme = raw.theme === "light" || raw.theme === "dark" ? raw.theme : "auto";
   const interval = Number(raw.refreshInterval);
   return {

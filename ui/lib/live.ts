@@ -9,7 +9,7 @@
  * @module
  */
 import { type Signal, signal } from "@preact/signals";
-import { goToLogin } from "./api.ts";
+import { goToLogin, urlOf } from "./api.ts";
 import type { Connectivity } from "./connectivity.ts";
 import {
   JOB_EVENT_KINDS,
@@ -71,7 +71,7 @@ export function createLive(basePath: string, connectivity: Connectivity): Live {
     for (const listener of listeners) listener(events);
   });
 
-  const url = `${basePath}api/events`;
+  const url = `${basePath}api/${urlOf("/events")}`;
   const source = new EventSource(url, { withCredentials: true });
   source.onopen = () => connectivity.streamOpened();
   // EventSource reconnects by itself (after the server's `retry:` hint);

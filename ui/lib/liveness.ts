@@ -14,9 +14,9 @@ import type {
   SchedulerLeadershipResponse,
   TaskLivenessResponse,
 } from "../../src/contract/liveness.ts";
+import type { Api } from "./api.ts";
 import { useBoard } from "./board_context.ts";
 import type { JobEvent } from "./live.ts";
-import { href } from "./router.ts";
 import { type LiveResource, useLiveResource } from "./use_live_resource.ts";
 
 export type {
@@ -33,18 +33,20 @@ export type Received<T> = T & { receivedAt: number };
 const MIN_REREAD_MS = 1000;
 
 /**
- * `path` kept current: reloaded on `relevant` events, and once the soonest
- * of the times left that `ttls` names (ms, as of its arrival) has run out.
+ * What `read` answers kept current (`key` names what it reads): reloaded on
+ * `relevant` events, and once the soonest of the times left that `ttls`
+ * names (ms, as of its arrival) has run out.
  */
 function useReading<T>(
-  path: string,
+  read: (api: Api, signal: AbortSignal) => Promise<T>,
+  key: string,
   relevant: (event: JobEvent) => boolean,
   ttls: (data: T) => (number | null)[],
 ): LiveResource<Received<T>> {
   const { api } = useBoard();
   const resource = useLiveResource(
-    async (signal) => ({ ...await api.get<T>(path, { signal }), receivedAt: Date.now() }),
-    [path],
+    async (signal) => ({ ...await read(api, signal), receivedAt: Date.now() }),
+    [key],
     { relevant },
   );
   const data = resource.data;
@@ -65,9 +67,10 @@ export function useTaskLiveness(
   task: string,
   ids: readonly string[],
 ): LiveResource<Received<TaskLivenessResponse>> {
-  const query = ids.map((id) => `id=${encodeURIComponent(id)}`).join("&");
-  return useReading<TaskLivenessResponse>(
-    `${href("tasks", task, "liveness")}?${query}`,
+  return useReading(
+    (api, signal) =>
+      api.get("/tasks/{task}/liveness", { params: { task }, query: { id: ids }, signal }),
+    JSON.stringify([task, ids]),
     (event) => event.task === task && event.kind !== "progress",
     (data) => data.known ? data.locks.map((lock) => lock.ttlMs) : [],
   );
@@ -75,7 +78,8 @@ export function useTaskLiveness(
 
 /** Who holds the scheduler leader lock (its renewals write no job event: the re-read keeps it current). */
 export function useSchedulerLeadership(): LiveResource<Received<SchedulerLeadershipResponse>> {
-  return useReading<SchedulerLeadershipResponse>(
+  return useReading(
+    (api, signal) => api.get("/scheduler", { signal }),
     "scheduler",
     () => false,
     (data) => data.known && data.leader ? [data.leader.ttlMs] : [],

@@ -7,7 +7,6 @@
  */
 import type { TaskDefinitionResponse } from "../../src/contract/tasks.ts";
 import { useBoard } from "./board_context.ts";
-import { href } from "./router.ts";
 import { type LiveResource, useLiveResource } from "./use_live_resource.ts";
 
 export type { TaskDefinition, TaskDefinitionResponse } from "../../src/contract/tasks.ts";
@@ -20,7 +19,7 @@ export const NO_APP_NOTE =
 export function useTaskDefinition(task: string): LiveResource<TaskDefinitionResponse> {
   const { api } = useBoard();
   return useLiveResource(
-    (signal) => api.get<TaskDefinitionResponse>(href("tasks", task, "definition"), { signal }),
+    (signal) => api.get("/tasks/{task}/definition", { params: { task }, signal }),
     [task],
     { relevant: () => false },
   );

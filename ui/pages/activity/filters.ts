@@ -1,7 +1,6 @@
 /**
  * The Activity page's filters: user, action, task and outcome, kept in the
- * URL (`activity?user=ada&outcome=error`) so a view can be linked, and the
- * query string the API takes for them.
+ * URL (`activity?user=ada&outcome=error`) so a view can be linked.
  *
  * @module
  */
@@ -27,11 +26,10 @@ export function filtersFrom(search: string): Filters {
   return filters;
 }
 
-/** The query string of the filters (and more parameters), without `?`. */
-export function queryOf(filters: Filters, extra: Record<string, string> = {}): string {
+/** The query string of the filters, without `?`: the page's own URL. */
+export function queryOf(filters: Filters): string {
   const query = new URLSearchParams();
   for (const field of FILTER_FIELDS) if (filters[field]) query.set(field, filters[field]!);
-  for (const [name, value] of Object.entries(extra)) query.set(name, value);
   return query.toString();
 }
 

@@ -10,6 +10,7 @@
 import { useState } from "preact/hooks";
 import { Card } from "../../components/card.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
+import { urlOf } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
@@ -17,6 +18,7 @@ import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { ActivityTable } from "./activity_table.ts";
 import { FilterBar, type Filters, filtersFrom, queryOf } from "./filters.ts";
 import type { AuditResponse } from "./types.ts";
+import type { AuditOutcome } from "../../../src/contract/audit.ts";
 
 /** Entries per page. */
 const PAGE_SIZE = 50;
@@ -36,13 +38,18 @@ function TrailNote({ page }: { page: AuditResponse }) {
 export function ActivityPage() {
   const { api, router } = useBoard();
   const filters = filtersFrom(router.search.value);
+  // As the URL gives them: the server refuses an outcome it does not know (400 naming it).
+  const filterQuery = { ...filters, outcome: filters.outcome as AuditOutcome | undefined };
   // Older pages: the cursors of the pages before the current one.
   const [cursors, setCursors] = useState<string[]>([]);
   const before = cursors.at(-1);
-  const query = queryOf(filters, { limit: String(PAGE_SIZE), ...before ? { before } : {} });
   const { data, error, loading } = useLiveResource(
-    (signal) => api.get<AuditResponse>(`audit?${query}`, { signal }),
-    [query],
+    (signal) =>
+      api.get("/audit", {
+        query: { ...filterQuery, limit: PAGE_SIZE, before },
+        signal,
+      }),
+    [queryOf(filters), before],
     { paused: before !== undefined },
   );
   const choose = (next: Filters) => {
@@ -56,7 +63,11 @@ export function ActivityPage() {
       title="Activity"
       flush=${true}
       actions=${html`
-        <a class="btn" href=${`api/audit?${queryOf(filters, { format: "ndjson" })}`} download>
+        <a class="btn" href=${`api/${
+          urlOf("/audit", {
+            query: { ...filterQuery, format: "ndjson" },
+          })
+        }`} download>
           Export NDJSON
         </a>
       `}

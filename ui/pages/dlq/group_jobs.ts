@@ -12,6 +12,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { Pagination } from "../../components/pagination.ts";
 import { Time } from "../../components/time.ts";
+import { urlOf } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { ExportLinks } from "../../components/export_links.ts";
 import { html } from "../../lib/html.ts";
@@ -81,8 +82,8 @@ export function GroupJobs(
   const query = dlqQuery({ task, pattern: group.pattern, limit: PAGE_SIZE, offset });
   const joins = joinsDlq(task);
   const { data, error, reload } = useLiveResource<DeadLetters>(
-    (signal) => api.get(`dlq${query}`, { signal }),
-    [query],
+    (signal) => api.get("/dlq", { query, signal }),
+    [task, group.pattern, offset],
     {
       relevant: (event): boolean =>
         joins(event) || (event.kind !== "failed" && listed(data, event.id)),
@@ -110,7 +111,7 @@ export function GroupJobs(
         </p>`
         : null}
       <${ExportLinks}
-        path=${`api/dlq/export${dlqQuery({ task, pattern: group.pattern })}`}
+        path=${`api/${urlOf("/dlq/export", { query: dlqQuery({ task, pattern: group.pattern }) })}`}
         label="this group's failed jobs"
       />
       <${ErrorBanner} error=${error} />

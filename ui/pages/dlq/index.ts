@@ -74,7 +74,7 @@ export function DlqPage() {
   // New failures come as events; jobs that leave (retried here or elsewhere,
   // cleaned) show in the failed count of the next stats frame.
   const { data, error, loading, reload } = useLiveResource(
-    (signal) => api.get<DeadLetters>(`dlq${dlqQuery({ task, limit: 1 })}`, { signal }),
+    (signal) => api.get("/dlq", { query: dlqQuery({ task, limit: 1 }), signal }),
     [task],
     { relevant: joinsDlq(task), follows: (stats) => failedCount(stats, task) },
   );

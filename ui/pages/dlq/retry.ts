@@ -11,13 +11,7 @@ import type { Api } from "../../lib/api.ts";
 import { type BulkOperation, countBulk, operationEnd, startBulk } from "../../lib/bulk_request.ts";
 import { formatCount, formatCountOf } from "../../lib/format.ts";
 import { nounFor } from "../../../src/contract/plural.ts";
-import {
-  type DeadLetterGroup,
-  dlqQuery,
-  type DlqRetryResponse,
-  type FailedJob,
-  type JobActionResponse,
-} from "./types.ts";
+import type { DeadLetterGroup, FailedJob } from "./types.ts";
 
 /** `1 job`, `3 jobs`. */
 export function jobCount(n: number): string {
@@ -33,7 +27,7 @@ async function retryMany(
   body: { pattern?: string },
 ): Promise<boolean> {
   const result = await runAction(
-    () => api.send<DlqRetryResponse>("POST", `dlq/retry-all${dlqQuery({ task })}`, body),
+    () => api.send("POST", "/dlq/retry-all", { query: { task: task || undefined }, body }),
     ({ retried }) => `Retried ${jobCount(retried)}`,
   );
   return result !== undefined;
@@ -48,7 +42,7 @@ export async function retryJob(api: Api, job: FailedJob): Promise<boolean> {
   });
   if (!confirmed) return false;
   const result = await runAction(
-    () => api.send<JobActionResponse>("POST", `dlq/${encodeURIComponent(job.id)}/retry`),
+    () => api.send("POST", "/dlq/{jobId}/retry", { params: { jobId: job.id } }),
     () => "Retried 1 job",
   );
   return result !== undefined;

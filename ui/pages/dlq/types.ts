@@ -1,10 +1,11 @@
 /**
  * The shapes `GET api/dlq` and its retries answer with (the contract's,
- * type-only, so no server code reaches the bundle), and the query string
- * of its requests.
+ * type-only, so no server code reaches the bundle), and the query of its
+ * requests.
  *
  * @module
  */
+import type { Endpoints } from "../../../src/contract/endpoints.ts";
 import type { JobResponse } from "../../../src/contract/jobs.ts";
 import { type JobEvent, type StatsUpdate, taskCounts } from "../../lib/live.ts";
 
@@ -18,17 +19,16 @@ export type { JobActionResponse } from "../../../src/contract/jobs.ts";
 /** A failed job as the DLQ lists it. */
 export type FailedJob = JobResponse;
 
-/** The query string of a DLQ request: the task filter and, for one group's jobs, its pattern. */
+/** The query of a DLQ request: the task filter and, for one group's jobs, its pattern. */
 export function dlqQuery(
-  params: { task: string | null; pattern?: string; limit?: number; offset?: number },
-): string {
-  const query = new URLSearchParams();
-  if (params.pattern !== undefined) query.set("pattern", params.pattern);
-  if (params.task) query.set("task", params.task);
-  if (params.limit !== undefined) query.set("limit", String(params.limit));
-  if (params.offset) query.set("offset", String(params.offset));
-  const text = query.toString();
-  return text ? `?${text}` : "";
+  { task, pattern, limit, offset }: {
+    task: string | null;
+    pattern?: string;
+    limit?: number;
+    offset?: number;
+  },
+): Endpoints["GET"]["/dlq"]["query"] {
+  return { pattern, task: task || undefined, limit, offset: offset || undefined };
 }
 
 /** The failed count the DLQ shows, from a stats frame: of one task, or of every task. */

@@ -11,7 +11,6 @@ import { Time } from "../../components/time.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
-import { href } from "../../lib/router.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import type { AttemptHistory, JobDetail } from "./types.ts";
 
@@ -26,7 +25,7 @@ function missingError(attempt: AttemptHistory["attempts"][number]): string {
 export function Attempts({ job }: { job: JobDetail }) {
   const { api } = useBoard();
   const { data, error } = useLiveResource(
-    (signal) => api.get<AttemptHistory>(href("jobs", job.id, "attempts"), { signal }),
+    (signal) => api.get("/jobs/{jobId}/attempts", { params: { jobId: job.id }, signal }),
     [job.id],
     { relevant: (event) => event.id === job.id && /failed|retrying/.test(event.kind) },
   );

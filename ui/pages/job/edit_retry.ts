@@ -13,9 +13,8 @@ import { runAction } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatBytes, formatCount, formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
-import { href } from "../../lib/router.ts";
 import { collapse, lineDiff, MAX_DIFF_LINES } from "./line_diff.ts";
-import type { JobActionResponse, JobDetail } from "./types.ts";
+import type { JobDetail } from "./types.ts";
 
 // htm drops a newline typed in the template; an interpolated one stays in the <pre>.
 const NEWLINE = "\n";
@@ -83,10 +82,13 @@ export function EditRetryDialog(
   useEffect(() => {
     dialog.current?.showModal();
     if (original !== null) return;
-    api.get(href("jobs", job.id, "payloads", "data")).then((value) => {
-      setOriginal(pretty(value));
-      setText(pretty(value));
-    }, (error) => setLoadError((error as Error).message));
+    api.get("/jobs/{jobId}/payloads/{field}", { params: { jobId: job.id, field: "data" } }).then(
+      (value) => {
+        setOriginal(pretty(value));
+        setText(pretty(value));
+      },
+      (error) => setLoadError((error as Error).message),
+    );
   }, []);
 
   const problem = original === null ? null : problemOf(text);
@@ -96,8 +98,9 @@ export function EditRetryDialog(
     setBusy(true);
     const done = await runAction(
       () =>
-        api.send<JobActionResponse>("POST", href("jobs", job.id, "retry-edited"), {
-          data: JSON.parse(text),
+        api.send("POST", "/jobs/{jobId}/retry-edited", {
+          params: { jobId: job.id },
+          body: { data: JSON.parse(text) },
         }),
       () => "Job sent back to waiting with the new data",
     );

@@ -13,20 +13,18 @@ import { html } from "../../lib/html.ts";
 import { taskCounts } from "../../lib/live.ts";
 import { shortId } from "../../lib/format.ts";
 import { usePageTitle } from "../../lib/page_title.ts";
-import { href } from "../../lib/router.ts";
 import type { JobState } from "../../lib/types.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { NotFoundPage } from "../not_found.ts";
 import { DetailTabs } from "./detail_tabs.ts";
 import { JobHeader } from "./job_header.ts";
 import { TimelineCard } from "./timeline.ts";
-import type { JobDetail } from "./types.ts";
 
 /** The page of one job. */
 export function JobPage({ id }: { id: string }) {
   const { api } = useBoard();
   const { data: job, error, loading, reload } = useLiveResource(
-    (signal) => api.get<JobDetail>(href("jobs", id), { signal }),
+    (signal) => api.get("/jobs/{jobId}", { params: { jobId: id }, signal }),
     [id],
     {
       relevant: (event) => event.id === id,

@@ -14,7 +14,6 @@ import { runAction } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
-import type { RerunResponse } from "../../../src/contract/jobs.ts";
 import { EditRetryDialog } from "./edit_retry.ts";
 import {
   CANCELLABLE_STATES,
@@ -43,7 +42,7 @@ export function JobActions({ job, onDone }: { job: JobDetail; onDone(): void }) 
   ) => {
     setBusy(true);
     await runAction(
-      () => api.send<JobActionResponse>("POST", href("jobs", job.id, action), body),
+      () => api.send("POST", `/jobs/{jobId}/${action}`, { params: { jobId: job.id }, body }),
       success,
     );
     setBusy(false);
@@ -60,7 +59,7 @@ export function JobActions({ job, onDone }: { job: JobDetail; onDone(): void }) 
     if (!confirmed) return;
     setBusy(true);
     const made = await runAction(
-      () => api.send<RerunResponse>("POST", href("jobs", job.id, "rerun"), {}),
+      () => api.send("POST", "/jobs/{jobId}/rerun", { params: { jobId: job.id } }),
       (r) =>
         `New job dispatched (version ${r.version}` +
         (r.expireAtFrom === "not-set" ? ", with no TTL: it never expires" : "") + "): showing it",

@@ -8,7 +8,6 @@
  */
 import { LockCell, ReadAge, SchedulerLeaderNote } from "../../components/liveness.ts";
 import { Fact } from "../../components/fact.ts";
-import type { ScheduleRecord } from "../../../src/contract/schedules.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { html } from "../../lib/html.ts";
@@ -66,7 +65,7 @@ const SCHEDULES_READ_GAP_MS = 30_000;
 function useScheduleRun(id: string): string | null {
   const { api } = useBoard();
   const { data } = useLiveResource(
-    (signal) => api.get<ScheduleRecord[]>("schedules", { signal }),
+    (signal) => api.get("/schedules", { signal }),
     [id],
     { relevant: () => false, minGap: SCHEDULES_READ_GAP_MS },
   );

@@ -12,7 +12,6 @@ import { ErrorBanner } from "../../components/error_banner.ts";
 import { Pagination } from "../../components/pagination.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
-import { href } from "../../lib/router.ts";
 import { LogsTable } from "./logs_table.ts";
 import type { JobDetail, LogLine } from "./types.ts";
 
@@ -66,7 +65,16 @@ export function JobLogs({ job }: { job: JobDetail }) {
     setError(null);
     if (offset === null && !filtered) return;
     const abort = new AbortController();
-    api.getPage<LogLine>(`${href("jobs", job.id, "logs")}?${query}`, { signal: abort.signal })
+    api.getPage("/jobs/{jobId}/logs", {
+      params: { jobId: job.id },
+      query: {
+        offset: at,
+        limit: PAGE_SIZE,
+        level,
+        attempt: attempt ? Number(attempt) : undefined,
+      },
+      signal: abort.signal,
+    })
       .then(
         ({ items, total }) => setPage({ query, logs: items, total }),
         (err: Error) => {

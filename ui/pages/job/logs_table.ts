@@ -12,7 +12,6 @@ import { ScrollArea } from "../../components/scroll_area.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatBytes, formatDateTime, formatLogTime } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
-import { href } from "../../lib/router.ts";
 import { zoneLabel } from "../../lib/time_zone.ts";
 import type { LogLine } from "./types.ts";
 
@@ -28,7 +27,11 @@ function BigMeta({ jobId, line }: { jobId: string; line: LogLine }) {
   const [meta, setMeta] = useState<unknown>(undefined);
   if (meta !== undefined) return html`<${JsonTree} value=${meta} label="Log meta" />`;
   const load = async () =>
-    setMeta(await api.get(href("jobs", jobId, "logs", String(line.index), "meta")));
+    setMeta(
+      await api.get("/jobs/{jobId}/logs/{index}/meta", {
+        params: { jobId, index: String(line.index) },
+      }),
+    );
   return html`<button type="button" class="link-button" onClick=${load}>Load meta (${
     formatBytes(line.metaSize?.bytes ?? 0)
   })</button>`;

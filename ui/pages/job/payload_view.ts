@@ -13,7 +13,7 @@ import { JsonTree } from "../../components/json_tree.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatBytes } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
-import { href } from "../../lib/router.ts";
+import { urlOf } from "../../lib/api.ts";
 import type { JobDetail, PayloadField } from "./types.ts";
 
 /** The value, or what the "Load all" fetched. */
@@ -33,13 +33,17 @@ export function PayloadView(
   const [error, setError] = useState<Error | null>(null);
   const [busy, setBusy] = useState(false);
   if (!size) return html`<p class="empty">${empty}</p>`;
-  const path = href("jobs", job.id, "payloads", field);
   const full = loaded?.id === job.id ? loaded : null;
   const value = full ? full.value : job[field];
   const loadAll = async () => {
     setBusy(true);
     try {
-      setLoaded({ id: job.id, value: await api.get(path) });
+      setLoaded({
+        id: job.id,
+        value: await api.get("/jobs/{jobId}/payloads/{field}", {
+          params: { jobId: job.id, field },
+        }),
+      });
       setError(null);
     } catch (err) {
       setError(err as Error);
@@ -54,7 +58,12 @@ export function PayloadView(
         ? null
         : html`<${CopyButton} label=${`Copy ${field}`} text=${() =>
           typeof value === "string" && field === "error" ? value : JSON.stringify(value)} />`}
-      <a class="btn-copy" href=${`api/${path}?download`} download>Download</a>
+      <a class="btn-copy" href=${`api/${
+        urlOf("/jobs/{jobId}/payloads/{field}", {
+          params: { jobId: job.id, field },
+          query: { download: "" },
+        })
+      }`} download>Download</a>
     </div>
     <${ErrorBanner} error=${error} />
     ${clipped

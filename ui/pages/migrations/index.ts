@@ -17,7 +17,7 @@ import { useBoard } from "../../lib/board_context.ts";
 import { formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
-import type { Overview, TaskStats } from "../../lib/types.ts";
+import type { TaskStats } from "../../lib/types.ts";
 import { BACKSTOP_FACTOR, useLiveResource } from "../../lib/use_live_resource.ts";
 import { MigrationCard, SinceValue } from "./migration_card.ts";
 import { type Migrations, pendingTotal } from "./types.ts";
@@ -77,7 +77,7 @@ export function MigrationsPage() {
   const known = useRef(new Map<string, Known>());
   const { data, error, loading } = useLiveResource(
     async (signal): Promise<TaskMigrations[]> => {
-      const overview = await api.get<Overview>("overview", { signal });
+      const overview = await api.get("/overview", { signal });
       // Still good: read at the same counts, within the backstop period.
       const since = Date.now() - config.refreshInterval * BACKSTOP_FACTOR;
       const next = new Map<string, Known>();
@@ -87,7 +87,10 @@ export function MigrationsPage() {
         const entry = last && last.counts === counts && last.at > since ? last : {
           counts,
           at: Date.now(),
-          migrations: await api.get<Migrations>(href("tasks", name, "migrations"), { signal }),
+          migrations: await api.get("/tasks/{task}/migrations", {
+            params: { task: name },
+            signal,
+          }),
         };
         next.set(name, entry);
         return { task: name, migrations: entry.migrations };

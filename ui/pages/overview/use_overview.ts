@@ -62,7 +62,7 @@ export function healthInputs(stats: StatsUpdate): unknown {
 export function useOverview(): LiveResource<LiveOverview> {
   const { api, live } = useBoard();
   const overview = useLiveResource(
-    (signal) => api.get<Overview>("overview", { signal }),
+    (signal) => api.get("/overview", { signal }),
     [],
     // Counts arrive by stats:update. The answer reloads for each task's health when the task
     // list or the counts health is judged on (finished, active, delayed) change.

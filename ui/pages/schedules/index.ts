@@ -54,7 +54,7 @@ export function SchedulesPage() {
   // A last run's status follows its job's events; a new run is read when it is due.
   const lastRuns = useRef(new Set<string>());
   const { data, error, loading, reload } = useLiveResource(
-    (signal) => api.get<Schedule[]>("schedules", { signal }),
+    (signal) => api.get("/schedules", { signal }),
     [],
     { relevant: (event) => lastRuns.current.has(event.id), minGap: READ_GAP_MS },
   );

@@ -16,12 +16,7 @@ import { runAction } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
-import type {
-  Schedule,
-  ScheduleActionResponse,
-  ScheduleRemoveResponse,
-  TriggerResponse,
-} from "./types.ts";
+import type { Schedule } from "./types.ts";
 
 /** What the row needs to hear back from its actions. */
 export interface ScheduleActionEvents {
@@ -49,7 +44,7 @@ export function ScheduleActions(
   const [busy, setBusy] = useState(false);
   // The run asked for and not yet confirmed: kept until a trigger succeeds.
   const runKey = useRef<string | null>(null);
-  const path = `schedules/${encodeURIComponent(schedule.name)}`;
+  const params = { name: schedule.name };
   const { name, config } = schedule;
 
   const run = async (action: () => Promise<unknown>) => {
@@ -65,11 +60,11 @@ export function ScheduleActions(
     run(() =>
       schedule.paused
         ? runAction(
-          () => api.send<ScheduleActionResponse>("POST", `${path}/resume`),
+          () => api.send("POST", "/schedules/{name}/resume", { params }),
           () => `Resumed ${name}`,
         )
         : runAction(
-          () => api.send<ScheduleActionResponse>("POST", `${path}/pause`),
+          () => api.send("POST", "/schedules/{name}/pause", { params }),
           () => `Paused ${name}`,
         )
     );
@@ -90,10 +85,7 @@ export function ScheduleActions(
       if (!confirmed) return undefined;
       const idempotencyKey = runKey.current ??= newRunKey();
       const result = await runAction(
-        () =>
-          api.send<TriggerResponse>("POST", `${path}/trigger`, undefined, {
-            idempotencyKey,
-          }),
+        () => api.send("POST", "/schedules/{name}/trigger", { params, idempotencyKey }),
         ({ jobId, created, version, versionFrom, expireAtFrom }) =>
           !created
             ? `${name} had already been triggered by the earlier try: job ${jobId}`
@@ -123,7 +115,7 @@ export function ScheduleActions(
       });
       if (!confirmed) return undefined;
       return await runAction(
-        () => api.send<ScheduleRemoveResponse>("DELETE", path),
+        () => api.send("DELETE", "/schedules/{name}", { params }),
         () => `Deleted schedule ${name}`,
       );
     });

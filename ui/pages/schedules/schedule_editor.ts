@@ -106,7 +106,10 @@ export function ScheduleEditor(
     }
     setSaving(true);
     try {
-      await api.send("PUT", `schedules/${encodeURIComponent(schedule.name)}`, result.body);
+      await api.send("PUT", "/schedules/{name}", {
+        params: { name: schedule.name },
+        body: result.body,
+      });
       toastSuccess(
         schedule.declaredInCode
           ? `Saved schedule ${schedule.name}; the next worker start resets it from the code`

@@ -64,7 +64,7 @@ export function BulkProgress(
   useEffect(() => {
     if (!running) return;
     const timer = setInterval(() => {
-      api.get<BulkOperation>(`operations/${encodeURIComponent(started.id)}`).then(
+      api.get("/operations/{id}", { params: { id: started.id } }).then(
         setPolled,
         () => {},
       );

@@ -7,15 +7,13 @@
  * @module
  */
 import { useState } from "preact/hooks";
-import { FINISHED_STATES } from "../../../src/contract/states.ts";
+import { FINISHED_STATES, type FinishedState } from "../../../src/contract/states.ts";
 import { confirmAction } from "../../components/confirm_dialog.ts";
 import { runAction, toastError } from "../../components/toasts.ts";
 import { ApiError } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
-import { href } from "../../lib/router.ts";
-import type { CleanPreviewResponse, CleanResponse } from "./types.ts";
 
 /** Preset ages, as the API's duration strings. */
 const AGES = [
@@ -43,17 +41,21 @@ export function CleanForm(
   { task, onDone, onClose }: { task: string; onDone(): void; onClose(): void },
 ) {
   const { api } = useBoard();
-  const [state, setState] = useState<string>("completed");
+  const [state, setState] = useState<FinishedState>("completed");
   const [age, setAge] = useState<string>("1d");
   const [custom, setCustom] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const path = href("tasks", task, "clean");
+  const params = { task };
   const preview = (olderThan: string) =>
-    api.send<CleanPreviewResponse>("POST", path, { state, olderThan, dryRun: true });
-  const clean = (olderThan: string) => api.send<CleanResponse>("POST", path, { state, olderThan });
+    api.send("POST", "/tasks/{task}/clean", {
+      params,
+      body: { state, olderThan, dryRun: true },
+    });
+  const clean = (olderThan: string) =>
+    api.send("POST", "/tasks/{task}/clean", { params, body: { state, olderThan } });
 
   const onSubmit = async (event: Event) => {
     event.preventDefault();
@@ -101,7 +103,7 @@ export function CleanForm(
       <label class="field">
         <span class="field-label">Delete jobs that are</span>
         <select class="select" value=${state} onChange=${(e: Event) => {
-          setState((e.target as HTMLSelectElement).value);
+          setState((e.target as HTMLSelectElement).value as FinishedState);
           setNote(null);
         }}>
           ${FINISHED_STATES.map((s) => html`<option key=${s} value=${s}>${s}</option>`)}

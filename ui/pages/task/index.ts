@@ -14,7 +14,6 @@ import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
 import { taskCounts } from "../../lib/live.ts";
 import { usePageTitle } from "../../lib/page_title.ts";
-import { href } from "../../lib/router.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { NotFoundPage } from "../not_found.ts";
 import { DefinitionCard } from "./definition_card.ts";
@@ -22,14 +21,13 @@ import { LatencyCard } from "./latency_card.ts";
 import { changesJobs, JobsCard } from "./jobs_card.ts";
 import { useSelectedState } from "./selected_state.ts";
 import { TaskHeader } from "./task_header.ts";
-import type { TaskStatsResponse } from "./types.ts";
 
 /** The page of one task. */
 export function TaskPage({ task }: { task: string }) {
   const { api, live } = useBoard();
   usePageTitle(task);
   const stats = useLiveResource(
-    (signal) => api.get<TaskStatsResponse>(href("tasks", task, "stats"), { signal }),
+    (signal) => api.get("/tasks/{task}/stats", { params: { task }, signal }),
     [task],
     { relevant: changesJobs(task), follows: (frame) => taskCounts(frame, task) },
   );

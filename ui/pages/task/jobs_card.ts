@@ -15,7 +15,7 @@ import { useBoard } from "../../lib/board_context.ts";
 import { formatCount } from "../../lib/format.ts";
 import { ExportLinks } from "../../components/export_links.ts";
 import { html } from "../../lib/html.ts";
-import { href } from "../../lib/router.ts";
+import { urlOf } from "../../lib/api.ts";
 import { type JobState, STATES, type TaskStats } from "../../lib/types.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { taskCounts } from "../../lib/live.ts";
@@ -56,10 +56,11 @@ function JobList(
   const [paused, setPaused] = useState(false);
   const { data, error, loading, reload } = useLiveResource(
     (signal) =>
-      api.getPage<Job>(
-        `${href("tasks", task, "jobs")}?state=${state}&limit=${PAGE_SIZE}&offset=${offset}`,
-        { signal },
-      ),
+      api.getPage("/tasks/{task}/jobs", {
+        params: { task },
+        query: { state, limit: PAGE_SIZE, offset },
+        signal,
+      }),
     [task, state, offset],
     { relevant: changesJobs(task), follows: (stats) => taskCounts(stats, task)?.[state], paused },
   );
@@ -94,7 +95,7 @@ function JobList(
           : "Pause live updates"}</button>
       ${paused ? html`<span class="muted">Paused: the list stays as it is.</span>` : null}
       <${ExportLinks}
-        path=${`api/${href("tasks", task, "jobs", "export")}?state=${state}`}
+        path=${`api/${urlOf("/tasks/{task}/jobs/export", { params: { task }, query: { state } })}`}
         label=${`the ${state} jobs of ${task}`}
       />
     </div>

@@ -20,7 +20,7 @@ import { html } from "../../lib/html.ts";
 import { taskCounts } from "../../lib/live.ts";
 import { href } from "../../lib/router.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
-import type { DurationSummary, TaskLatencyResponse } from "../../../src/contract/latency.ts";
+import type { DurationSummary } from "../../../src/contract/latency.ts";
 import { LatencyHistogram } from "./latency_histogram.ts";
 
 function Percentiles({ title, summary }: { title: string; summary: DurationSummary }) {
@@ -46,7 +46,7 @@ function Percentiles({ title, summary }: { title: string; summary: DurationSumma
 export function LatencyCard({ task }: { task: string }) {
   const { api } = useBoard();
   const latency = useLiveResource(
-    (signal) => api.get<TaskLatencyResponse>(href("tasks", task, "latency"), { signal }),
+    (signal) => api.get("/tasks/{task}/latency", { params: { task }, signal }),
     [task],
     // Finished counts move the percentiles, queued ones the ages.
     { relevant: () => false, follows: (frame) => taskCounts(frame, task) },

@@ -10,8 +10,6 @@ import { runAction } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
-import { href } from "../../lib/router.ts";
-import type { RetryAllResponse } from "./types.ts";
 
 /** The button; disabled while the task has no failed jobs. `onDone` reloads the page. */
 export function RetryAllButton(
@@ -29,7 +27,7 @@ export function RetryAllButton(
     if (!confirmed) return;
     setBusy(true);
     await runAction(
-      () => api.send<RetryAllResponse>("POST", href("tasks", task, "retry-all"), {}),
+      () => api.send("POST", "/tasks/{task}/retry-all", { params: { task } }),
       ({ retried }) => `Retried ${formatCountOf(retried, "job")}`,
     );
     setBusy(false);

@@ -9,7 +9,12 @@
  * @module
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { SearchFrame, SearchProgress } from "../../../src/contract/job_filter.ts";
+import {
+  JOB_FILTER_PARAMS,
+  type JobFilterQuery,
+  type SearchFrame,
+  type SearchProgress,
+} from "../../../src/contract/job_filter.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { ApiError } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
@@ -77,11 +82,18 @@ export function SearchResults(
     setEnd(null);
     setError(null);
     setStatus("running");
-    const query = new URLSearchParams(search);
-    query.set("state", state);
-    const path = `${href("tasks", task, "jobs", "search")}?${query}`;
+    const url = new URLSearchParams(search);
+    // The filter as the URL gives it: the server refuses what it does not take (400 naming it).
+    const filter: JobFilterQuery = {};
+    for (const name of JOB_FILTER_PARAMS) {
+      if (url.has(name)) filter[name] = url.get(name)!;
+    }
     (async () => {
-      const response = await api.stream(path, { signal: controller.signal });
+      const response = await api.stream("/tasks/{task}/jobs/search", {
+        params: { task },
+        query: { ...filter, cursor: url.get("cursor") ?? undefined, state },
+        signal: controller.signal,
+      });
       await readFrames(response, (frame) => {
         if (frame.type === "match") setMatches((found) => [...found, frame.job]);
         else if (frame.type === "progress") setProgress(frame);

@@ -36,8 +36,10 @@ export function CancelWorkflowButton(
       tone: "danger",
     });
     if (!confirmed) return;
-    const path = `workflows/${encodeURIComponent(workflow.id)}/cancel`;
-    await runAction(() => api.send<WorkflowCancelResponse>("POST", path), cancelledMessage);
+    await runAction(
+      () => api.send("POST", "/workflows/{id}/cancel", { params: { id: workflow.id } }),
+      cancelledMessage,
+    );
     onCancelled();
   };
   return html`<button type="button" class="btn btn-danger" onClick=${cancel}>Cancel workflow</button>`;

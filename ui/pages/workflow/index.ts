@@ -20,7 +20,6 @@ import { WorkflowGraph } from "./graph.ts";
 import { WorkflowHeader } from "./header.ts";
 import { GraphLegend } from "./legend.ts";
 import { NodeTable } from "./node_table.ts";
-import type { WorkflowDetail } from "./types.ts";
 
 /** One workflow in full. */
 export function WorkflowPage({ id }: { id: string }) {
@@ -30,7 +29,8 @@ export function WorkflowPage({ id }: { id: string }) {
   const nodeJobs = useRef(new Set<string>());
   const { data, error, loading, reload } = useLiveResource(
     async (signal) => {
-      const workflow = await api.get<WorkflowDetail>(`workflows/${encodeURIComponent(id)}`, {
+      const workflow = await api.get("/workflows/{id}", {
+        params: { id },
         signal,
       });
       nodeJobs.current = new Set(workflow.nodes.map((node) => node.jobId));

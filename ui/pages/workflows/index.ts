@@ -99,10 +99,10 @@ function WorkflowList(
 export function WorkflowsPage() {
   const { api, router } = useBoard();
   const { filter, offset } = viewFrom(router.search.value);
-  const stateQuery = filter === "all" ? "" : `&state=${filter}`;
   const { data, error, loading } = useLiveResource(
     (signal) =>
-      api.getPage<WorkflowSummary>(`workflows?limit=${PAGE_SIZE}&offset=${offset}${stateQuery}`, {
+      api.getPage("/workflows", {
+        query: { limit: PAGE_SIZE, offset, state: filter === "all" ? undefined : filter },
         signal,
       }),
     [filter, offset],
