@@ -112,7 +112,7 @@ if (import.meta.main) {
   }
   const runs: Record<string, () => Promise<boolean>> = {
     fast: () => denoTest(["--parallel", ...extra, ...of("fast")]),
-    redis: () => denoTest([...extra, ...of("redis")]),
+    redis: () => denoTest(["--parallel", ...extra, ...of("redis")]),
     e2e: () => denoTest([...extra, ...of("e2e")]),
     doc: () => denoTest(["--doc", ...extra, "mod.ts", "source.ts", "src/"]),
   };

@@ -305,6 +305,7 @@ export function createBoardOn(
     options: resolved,
     present,
     startedAt: Date.now(),
+    timers,
     events: createEventHub(taskSource, present, {
       statsIntervalMs: resolved.statsInterval,
       timers,

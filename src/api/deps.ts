@@ -15,6 +15,7 @@ import type { Presenter } from "../contract/present.ts";
 import type { EventHub } from "../events/hub.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { TaskSource } from "../source/types.ts";
+import type { Timers } from "../timers.ts";
 
 /** Shared dependencies of the API routes. */
 export interface ApiDeps {
@@ -33,6 +34,8 @@ export interface ApiDeps {
   operations: Operations;
   /** The board's slots for scans: searches and filter counts. */
   scans: ScanSlots;
+  /** The board's timers (the runtime's; a test's fake ones to move them by hand). */
+  timers: Timers;
   /** Under session login: its revocations, and how to clear the request's cookie (`/sessions`). */
   sessions?: { revoker: SessionRevoker; clear: (c: Context) => void };
 }

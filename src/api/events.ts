@@ -60,7 +60,7 @@ const getEvents = apiRoute({
 });
 
 /** Routes under `/events`. */
-export function eventRoutes({ events }: Pick<ApiDeps, "events">) {
+export function eventRoutes({ events, timers }: Pick<ApiDeps, "events" | "timers">) {
   return apiRouter<SessionEnv>().openapi(getEvents, (c) => {
     const tasks = tasksParam(c.req.valid("query").tasks);
     return sseResponse(c, () => {
@@ -75,11 +75,11 @@ export function eventRoutes({ events }: Pick<ApiDeps, "events">) {
       // longer): the browser reconnects and meets the session guard.
       const exp = c.get("sessionExp");
       const expiry = typeof exp === "number"
-        ? setTimeout(leave, Math.min(Math.max(0, exp - Date.now()), MAX_DELAY_MS))
+        ? timers.setTimeout(leave, Math.min(Math.max(0, exp - Date.now()), MAX_DELAY_MS))
         : undefined;
       client.onClose(() => {
         signal.removeEventListener("abort", leave);
-        clearTimeout(expiry);
+        if (expiry !== undefined) timers.clearTimeout(expiry);
       });
       // Signed out everywhere: the stream ends at its next frame (the check is cached, ≤ 5 s).
       // A store that cannot answer keeps the stream (its frames say the store is down); the

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { systemTimers } from "../../src/timers.ts";
 import { Hono } from "hono";
 import { eventRoutes } from "../../src/api/events.ts";
 import { createPresenter } from "../../src/contract/present.ts";
@@ -21,7 +22,7 @@ const source = createMemorySource();
 const hub = createEventHub(source, createPresenter({ redact: [], formatters: {} }), {
   idleStopMs: 0,
 });
-const app = new Hono().route("/api", eventRoutes({ events: hub }));
+const app = new Hono().route("/api", eventRoutes({ events: hub, timers: systemTimers }));
 const fetch = (request: Request) => app.fetch(request);
 
 async function cycle(): Promise<void> {

@@ -4,6 +4,7 @@
  * nothing behind.
  */
 
+import { systemTimers } from "../../src/timers.ts";
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { eventRoutes } from "../../src/api/events.ts";
@@ -20,7 +21,7 @@ const URL_ = "http://board.test/api/events";
 
 function hubApp(source: MemorySource, options: EventHubOptions = {}) {
   const hub = createEventHub(source, present, options);
-  const app = new Hono().route("/api", eventRoutes({ events: hub }));
+  const app = new Hono().route("/api", eventRoutes({ events: hub, timers: systemTimers }));
   return { hub, fetch: (request: Request) => app.fetch(request) };
 }
 

@@ -4,6 +4,7 @@
  * events.
  */
 
+import { systemTimers } from "../../src/timers.ts";
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { createBoard } from "../helpers/checked_board.ts";
@@ -20,6 +21,7 @@ import {
 import { isEvent, openStream } from "./sse_client.ts";
 import { ADA_LOGIN, signInAda } from "../helpers/session_login.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
+import { withClock } from "../helpers/session_board.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 
 const EVENTS = "http://board.test/board/api/events";
@@ -52,7 +54,8 @@ Deno.test("under session auth: 401 without a cookie, the stream with one", async
 
 Deno.test("under session auth the stream ends when the session expires, and the reconnect is 401", async () => {
   const source = createMemorySource();
-  const board = createBoard(source, {
+  const timers = new FakeTimers();
+  const board = createBoardOn(timers, source, {
     auth: {
       cookiePassword: "a-cookie-secret-of-at-least-32-chars!",
       sessionTtl: 1500,
@@ -60,23 +63,32 @@ Deno.test("under session auth the stream ends when the session expires, and the 
     },
   });
   try {
-    const login = await board.fetch(
-      new Request("http://board.test/board/auth/login", {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: "http://board.test" },
-        body: JSON.stringify({ username: "ada", password: "x" }),
-      }),
-    );
-    const cookie = login.headers.get("set-cookie")!.split(";")[0];
-    const stream = await openStream(board.fetch, EVENTS, { headers: { cookie } });
-    assert.equal(stream.response.status, 200);
-    await stream.waitFor(isEvent("stats:update"));
-    let ended = false;
-    stream.ended.then(() => ended = true);
-    await waitFor(() => ended, { what: "the stream to end with the session" });
-    const again = await board.fetch(new Request(EVENTS, { headers: { cookie } }));
-    assert.equal(again.status, 401);
-    await again.body?.cancel();
+    // The cookie's expiry is wall-clock time: move it by hand with the board's timers.
+    await withClock(Date.now(), async (advance) => {
+      const login = await board.fetch(
+        new Request("http://board.test/board/auth/login", {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: "http://board.test" },
+          body: JSON.stringify({ username: "ada", password: "x" }),
+        }),
+      );
+      const cookie = login.headers.get("set-cookie")!.split(";")[0];
+      const stream = await openStream(board.fetch, EVENTS, { headers: { cookie } });
+      assert.equal(stream.response.status, 200);
+      await timers.tick(0);
+      await stream.waitFor(isEvent("stats:update"));
+      let ended = false;
+      stream.ended.then(() => ended = true);
+      advance(1499);
+      await timers.tick(1499);
+      assert.equal(ended, false, "open until the session's last millisecond");
+      advance(1);
+      await timers.tick(1);
+      await waitFor(() => ended, { what: "the stream to end with the session" });
+      const again = await board.fetch(new Request(EVENTS, { headers: { cookie } }));
+      assert.equal(again.status, 401);
+      await again.body?.cancel();
+    });
   } finally {
     await board.close();
     await source.close();
@@ -131,7 +143,7 @@ Deno.test("the simulator's jobs stream live through the board", async () => {
 Deno.test("over a real socket (Deno.serve), a browser that leaves is released", async () => {
   const source = createMemorySource();
   const hub = createEventHub(source, createPresenter({ redact: [], formatters: {} }));
-  const app = new Hono().route("/api", eventRoutes({ events: hub }));
+  const app = new Hono().route("/api", eventRoutes({ events: hub, timers: systemTimers }));
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
   const url = `http://127.0.0.1:${server.addr.port}/api/events`;
   try {
@@ -191,7 +203,7 @@ Deno.test("HEAD /events answers the stream's headers without a stream, and holds
   const source = createMemorySource();
   const timers = new FakeTimers();
   const hub = createEventHub(source, createPresenter({ redact: [], formatters: {} }), { timers });
-  const app = new Hono().route("/api", eventRoutes({ events: hub }));
+  const app = new Hono().route("/api", eventRoutes({ events: hub, timers: systemTimers }));
   try {
     for (let i = 0; i < 500; i++) {
       const response = await app.fetch(new Request(HUB_EVENTS, { method: "HEAD" }));
@@ -216,7 +228,7 @@ Deno.test("a GET whose request is aborted releases its client, body read or not"
     idleStopMs: 0,
     timers,
   });
-  const app = new Hono().route("/api", eventRoutes({ events: hub }));
+  const app = new Hono().route("/api", eventRoutes({ events: hub, timers: systemTimers }));
   try {
     // A runtime that aborts the request's signal when the client goes, and never cancels the body.
     const leaving = new AbortController();

@@ -14,6 +14,7 @@ import { ScanSlots } from "../../src/api/scan_slots.ts";
 import { createPresenter } from "../../src/contract/present.ts";
 import { createEventHub } from "../../src/events/hub.ts";
 import { resolveOptions } from "../../src/options.ts";
+import { systemTimers } from "../../src/timers.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { startRedis } from "../helpers/redis_server.ts";
@@ -38,6 +39,7 @@ Deno.test("a bulk operation ending while Redis is down gets its end entry once R
     options,
     present,
     startedAt: Date.now(),
+    timers: systemTimers,
     events,
     audit,
     latency: createLatencySampler(source),
