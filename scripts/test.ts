@@ -1,6 +1,7 @@
 /**
- * Runs the test suite by what each test file needs, read from its imports:
- * `fast` files need neither a redis-server nor a browser and run in parallel;
+ * Runs the test suite by what each test file needs, read from its imports
+ * (each group's files in parallel): `fast` files need neither a redis-server
+ * nor a browser;
  * `redis` files start a throwaway redis-server (through
  * `tests/helpers/redis_server.ts`, directly or through another helper);
  * `e2e` files drive Chromium (`playwright-core`). A new test file lands in
@@ -113,7 +114,7 @@ if (import.meta.main) {
   const runs: Record<string, () => Promise<boolean>> = {
     fast: () => denoTest(["--parallel", ...extra, ...of("fast")]),
     redis: () => denoTest(["--parallel", ...extra, ...of("redis")]),
-    e2e: () => denoTest([...extra, ...of("e2e")]),
+    e2e: () => denoTest(["--parallel", ...extra, ...of("e2e")]),
     doc: () => denoTest(["--doc", ...extra, "mod.ts", "source.ts", "src/"]),
   };
   const chosen = which === "all" ? ["fast", "redis", "e2e", "doc"] : [which];
