@@ -33,6 +33,9 @@ Deno.test("every mutation is recorded once, with its user, target, count and out
     });
     assert.equal(refused.status, 400);
 
+    // A board's read waits for its own writes (an outcome replacing its pending entry): read
+    // through it first, then through the replica, which shares the trail.
+    await auditEntries(board);
     const trail = await auditEntries(replica);
     assert.deepEqual(
       trail.map((e) => [e.user, e.action, e.target, e.task, e.count, e.outcome, e.code]),
