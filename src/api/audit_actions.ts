@@ -31,6 +31,31 @@ export const ROUTE_ACTIONS = [
 /** An action a route records. */
 export type RouteAction = typeof ROUTE_ACTIONS[number];
 
+/**
+ * Reads that need a permission: job data, results and logs beyond their
+ * previews (`payload.read`), exports, searches, the audit trail and the
+ * metrics. They change nothing, so the trail records them only when refused.
+ */
+export const READ_ACTIONS = [
+  "payload.read",
+  "export",
+  "search",
+  "audit.read",
+  "metrics.read",
+] as const;
+
+/** An action a read route needs permission for. */
+export type ReadAction = typeof READ_ACTIONS[number];
+
+/**
+ * The catalogue of actions a user may be allowed: what `can(user, action,
+ * target)` is asked about, and what `GET /config` lists as allowed.
+ */
+export const ACTIONS: readonly Action[] = [...ROUTE_ACTIONS, ...READ_ACTIONS];
+
+/** An action of the catalogue. */
+export type Action = RouteAction | ReadAction;
+
 /** What a mutation request is, for the trail. */
 export interface AuditedAction {
   /** The action's name, e.g. `job.retry`. */
@@ -60,10 +85,26 @@ export const ACCESS_REFUSED = "access.refused";
 /** Every action name, for the Activity page's filter. */
 export const AUDIT_ACTIONS: readonly string[] = [
   ...ROUTE_ACTIONS,
+  // Recorded when refused (403 FORBIDDEN).
+  ...READ_ACTIONS,
   ...BULK_FINISH_ACTIONS,
   LOGIN_ACTION,
   ACCESS_REFUSED,
 ];
+
+/**
+ * What a read route needs permission for, declared in its `apiRoute({
+ * permission })`: the action, and the path parameter naming what it reads
+ * (absent: the task, or `*`).
+ */
+export interface PermissionDeclaration<Path extends string = string> {
+  /** The action's name, from {@link READ_ACTIONS}. */
+  action: ReadAction;
+  /** The path parameter naming what is read (`"{jobId}"`). */
+  target?: Parameter & Segment<Path>;
+  /** The path parameter that names the task read (`"{task}"`). */
+  task?: Parameter & Segment<Path>;
+}
 
 /** A path parameter's segment: `{jobId}`. */
 type Parameter = `{${string}}`;

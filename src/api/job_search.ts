@@ -41,6 +41,7 @@ const time = (bound: string) =>
 const searchJobs = apiRoute({
   method: "get",
   path: "/tasks/{task}/jobs/search",
+  permission: { action: "search", task: "{task}" },
   tags: ["tasks"],
   summary: "Find the task's jobs in one state that match a filter (NDJSON stream)",
   description: "Scans the state slice by slice: a `progress` line after each slice, a `match` " +

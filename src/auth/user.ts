@@ -9,11 +9,17 @@ import type { BoardUser } from "../options.ts";
 
 /**
  * What the guards hand the routes after them: `user`, the name of who is
- * asking; for the audit trail, whether the auth hook turned the request
+ * asking; `identity`, the auth hook's user (or `identify`'s), for the
+ * permission check; for the audit trail, whether the auth hook turned the request
  * away, and whether the audit middleware recorded it.
  */
 export interface UserEnv {
-  Variables: { user?: string; refusedByHook?: boolean; audited?: boolean };
+  Variables: {
+    user?: string;
+    identity?: BoardUser;
+    refusedByHook?: boolean;
+    audited?: boolean;
+  };
 }
 
 /** The name recorded when no login names anyone. */
