@@ -10,7 +10,7 @@
 
 import type { MiddlewareHandler } from "hono";
 import type { SessionEnv } from "../auth/session.ts";
-import { type UserEnv, userName } from "../auth/user.ts";
+import { actingUser, type UserEnv, userName } from "../auth/user.ts";
 import type { Can } from "../auth/permissions.ts";
 import { BoardError } from "../errors.ts";
 import type { Action } from "./audit_actions.ts";
@@ -44,7 +44,7 @@ export function permissionGuard(
     const path = c.req.path.startsWith(mountPath) ? c.req.path.slice(mountPath.length) : c.req.path;
     const wanted = routes(c.req.method, path);
     if (wanted !== null) {
-      const user = c.get("sessionUser") ?? c.get("identity") ?? null;
+      const user = actingUser(c);
       if (!await can(user, wanted.action as Action, wanted.target)) {
         throw new BoardError(
           "FORBIDDEN",

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Action } from "../api/audit_actions.ts";
+import { type Action, ACTIONS, ROUTE_ACTIONS, type RouteAction } from "../api/audit_actions.ts";
 import type { BoardUser } from "../options.ts";
 
 /**
@@ -65,4 +65,33 @@ export function presetCan(user: BoardUser | null, action: Action, target: string
   if (action === "sessions.revoke") return target === "mine";
   if (role === "viewer") return VIEWER.has(action);
   return !ADMIN_ONLY.has(action);
+}
+
+/**
+ * The actions `user` may do, for `GET /config`: each asked with target `*`
+ * (`mine` for `sessions.revoke`, the UI's own sign-out everywhere), in the
+ * catalogue's order. On a read-only board the mutations are left out
+ * (signing out everywhere changes no job: it stays). Without auth, `user`
+ * is absent and `can` is not asked: every action.
+ *
+ * @example
+ * ```ts
+ * import { allowedActions, presetCan } from "./permissions.ts";
+ * const allowed = await allowedActions(presetCan, { role: "viewer" }, false);
+ * console.assert(allowed.includes("search") && !allowed.includes("job.retry"));
+ * ```
+ */
+export async function allowedActions(
+  can: Can | null,
+  user: BoardUser | null,
+  readOnly: boolean,
+): Promise<Action[]> {
+  const open = ACTIONS.filter((action) =>
+    !readOnly || action === "sessions.revoke" || !ROUTE_ACTIONS.includes(action as RouteAction)
+  );
+  if (can === null) return open;
+  const answers = await Promise.all(
+    open.map((action) => can(user, action, action === "sessions.revoke" ? "mine" : "*")),
+  );
+  return open.filter((_, index) => answers[index] === true);
 }

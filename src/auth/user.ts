@@ -5,7 +5,9 @@
  * @module
  */
 
+import type { Context } from "hono";
 import type { BoardUser } from "../options.ts";
+import type { SessionEnv } from "./session.ts";
 
 /**
  * What the guards hand the routes after them: `user`, the name of who is
@@ -38,4 +40,13 @@ export function userName(user: BoardUser | null | undefined): string {
   }
   // Signed in, but by an object with no name field: still not anonymous.
   return user ? "unnamed user" : ANONYMOUS;
+}
+
+/**
+ * Who asks, for the permission check: the session's user (what
+ * `authenticate` returned), or the auth hook's (`identify`'s); null when no
+ * login names anyone.
+ */
+export function actingUser(c: Context<SessionEnv & UserEnv>): BoardUser | null {
+  return c.get("sessionUser") ?? c.get("identity") ?? null;
 }

@@ -260,3 +260,56 @@ Deno.test("bad can and identify options throw naming them", () => {
   );
   assert.throws(() => createBoard(source, { identify: () => undefined }), /identify/);
 });
+
+/** What `GET /config` says `user` may do. */
+async function allowedFor(call: ReturnType<typeof boardWith>["call"], user: string) {
+  return (await (await call("GET", "/config", user)).json()).allowed;
+}
+
+Deno.test("GET /config lists what the current user may do, per preset", async () => {
+  const { call, close } = boardWith();
+  try {
+    assert.deepEqual(await allowedFor(call, "vic:viewer"), [
+      "sessions.revoke",
+      "search",
+      "metrics.read",
+    ]);
+    const operator = await allowedFor(call, "oz:operator");
+    assert.ok(operator.includes("job.retry") && operator.includes("payload.read"));
+    assert.ok(!operator.includes("audit.read"), "the trail is an admin's");
+    const admin = await allowedFor(call, "root:admin");
+    assert.deepEqual(admin, [...operator.slice(0, -1), "audit.read", "metrics.read"]);
+    assert.equal(admin.length, 22, "every action of the catalogue");
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("GET /config: a custom can is asked with target *; readOnly leaves only reads", async () => {
+  const asked = new Set<string>();
+  const custom = boardWith({
+    can: (_user: BoardUser | null, action: string, target: string) => {
+      asked.add(target);
+      return action === "export";
+    },
+  });
+  try {
+    assert.deepEqual(await allowedFor(custom.call, "ann:viewer"), ["export"]);
+    assert.deepEqual([...asked], ["*", "mine"], "mine for sessions.revoke, * for the rest");
+  } finally {
+    await custom.close();
+  }
+  const readOnly = boardWith({ readOnly: true });
+  try {
+    assert.deepEqual(await allowedFor(readOnly.call, "root:admin"), [
+      "sessions.revoke",
+      "payload.read",
+      "export",
+      "search",
+      "audit.read",
+      "metrics.read",
+    ]);
+  } finally {
+    await readOnly.close();
+  }
+});
