@@ -313,3 +313,45 @@ Deno.test("GET /config: a custom can is asked with target *; readOnly leaves onl
     await readOnly.close();
   }
 });
+
+Deno.test("a viewer sees a job's state, timings and error, but not its data, result or logs", async () => {
+  const { call, close } = boardWith();
+  try {
+    const operator = await (await call("GET", `/jobs/${FAILED}`, "oz:operator")).json();
+    assert.notEqual(operator.data, null, "the fixture's job has data");
+    assert.ok("data" in operator.payloads);
+    const viewer = await (await call("GET", `/jobs/${FAILED}`, "vic:viewer")).json();
+    assert.equal(viewer.state, "failed");
+    assert.equal(viewer.error, operator.error);
+    assert.deepEqual(viewer.timestamps, operator.timestamps);
+    assert.equal(viewer.data, null);
+    assert.equal(viewer.result, null);
+    assert.deepEqual(viewer.logs, []);
+    assert.equal(viewer.logCount, 0, "no count of what is withheld");
+    assert.ok(!("data" in viewer.payloads) && !("result" in viewer.payloads), "no size of them");
+    assert.deepEqual(viewer.payloads.error, operator.payloads.error);
+  } finally {
+    await close();
+  }
+});
+
+/** `user`'s search of the failed send-email jobs whose `field` contains an "a". */
+function searchAs(call: ReturnType<typeof boardWith>["call"], field: string, user: string) {
+  return call("GET", `/tasks/send-email/jobs/search?state=failed&field=${field}&contains=a`, user);
+}
+
+Deno.test("search by data, result or logs needs payload.read; by error it does not", async () => {
+  const { call, close } = boardWith();
+  try {
+    const byData = await searchAs(call, "data", "vic:viewer");
+    assert.ok(await isForbidden(byData, "payload.read"), "an oracle on the data");
+    const byError = await searchAs(call, "error", "vic:viewer");
+    assert.equal(byError.status, 200);
+    await byError.body?.cancel();
+    const operator = await searchAs(call, "data", "oz:operator");
+    assert.equal(operator.status, 200);
+    await operator.body?.cancel();
+  } finally {
+    await close();
+  }
+});
