@@ -74,13 +74,13 @@ Deno.test("session login comes on with all three BOARD_* variables, never with s
   assert.throws(() => parseCli(["--session-ttl", "soon"], env(all)), /--session-ttl/);
 });
 
-Deno.test("the env credentials are checked by authenticate", async () => {
+Deno.test("the env credentials are checked by authenticate: the single user is an admin", async () => {
   const all = { BOARD_USERNAME: "ops", BOARD_PASSWORD: "pw", BOARD_COOKIE_SECRET: "s".repeat(32) };
   const auth = parseCli([], env(all)).options.auth as SessionAuthOptions;
   const request = new Request("http://board.test/");
   const check = (username: string, password: string) =>
     auth.authenticate({ username, password }, request);
-  assert.deepEqual(await check("ops", "pw"), { name: "ops" });
+  assert.deepEqual(await check("ops", "pw"), { name: "ops", role: "admin" });
   assert.equal(await check("ops", "pW"), null);
   assert.equal(await check("op", "pw"), null);
 });
