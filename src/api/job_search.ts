@@ -28,6 +28,7 @@ import { encodeCursor, parseCursor, parseJobFilter } from "./job_filter.ts";
 import { matchingCandidates } from "./job_match.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { assertMayReadPayloads } from "./payload_access.ts";
+import { scanHolder } from "./scan_holder.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import { integerParam, stateQuery, TaskPath, textParam } from "./params.ts";
@@ -97,7 +98,7 @@ export function jobSearchRoutes({ source, present, options, scans }: ApiDeps) {
     }
     const search = source.searchJobs.bind(source);
     const signal = c.req.raw.signal;
-    const release = scans.take();
+    const release = scans.take(await scanHolder(c, options));
     // The first slice is read before the answer starts: an unknown task is still a 404.
     let slice: SearchSlice;
     try {

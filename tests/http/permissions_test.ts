@@ -355,3 +355,67 @@ Deno.test("search by data, result or logs needs payload.read; by error it does n
     await close();
   }
 });
+
+Deno.test("fair scans: one user holds at most half the slots, and readers never the last", async () => {
+  const memory = createMemorySource({ seed: dump });
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => open = resolve);
+  let entered = 0;
+  let onEnter = () => {};
+  const source = new Proxy(memory, {
+    get(target, property) {
+      const value = Reflect.get(target, property);
+      if (property !== "searchJobs") {
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return async (...args: Parameters<NonNullable<typeof memory.searchJobs>>) => {
+        entered++;
+        onEnter();
+        await gate;
+        return await memory.searchJobs!(...args);
+      };
+    },
+  });
+  const board = createBoard(source, {
+    auth: (request) => {
+      const [name, role] = (request.headers.get("x-user") ?? "").split(":");
+      return { name, role };
+    },
+  });
+  const search = (user: string) =>
+    Promise.resolve(board.fetch(
+      new Request("http://board.test/board/api/tasks/send-email/jobs/search?state=failed", {
+        headers: { "x-user": user },
+      }),
+    ));
+  /** Starts a search that holds its slot until the gate opens. */
+  const holding = async (user: string) => {
+    const before = entered;
+    const reached = new Promise<void>((resolve) => onEnter = resolve);
+    const response = search(user);
+    await reached;
+    assert.equal(entered, before + 1);
+    // In an object: an async function returning the promise would wait for it.
+    return { response };
+  };
+  const refusal = async (user: string) => {
+    const response = await search(user);
+    assert.equal(response.status, 409, `${user} is refused`);
+    return (await response.json()).error as string;
+  };
+  try {
+    const held = [await holding("vic:viewer"), await holding("vic:viewer")];
+    assert.match(await refusal("vic:viewer"), /vic holds 2 of this board's 4/);
+    held.push(await holding("ann:viewer"));
+    assert.match(await refusal("cy:viewer"), /kept for a user who may act/);
+    held.push(await holding("oz:operator"));
+    open();
+    for (const response of await Promise.all(held.map((search) => search.response))) {
+      assert.equal(response.status, 200);
+      await response.body?.cancel();
+    }
+  } finally {
+    open();
+    await memory.close();
+  }
+});
