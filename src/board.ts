@@ -461,6 +461,17 @@ export function createBoardOn(
     if (typeof resolved.auth === "function") {
       scrape.use("*", hookGuard(resolved.auth, resolved.identify));
     }
+    if (resolved.auth !== null) {
+      // A scraper with the token was served before: whoever is here signed in (or the hook let in).
+      scrape.use(
+        "*",
+        permissionGuard({
+          can: resolved.can,
+          mountPath: "",
+          routes: () => ({ action: "metrics.read", target: "*", task: null }),
+        }),
+      );
+    }
     app.route("/metrics", scrape.get("/", serveMetrics));
   }
   app.route("/", serveUi(resolved));

@@ -419,3 +419,26 @@ Deno.test("fair scans: one user holds at most half the slots, and readers never 
     await memory.close();
   }
 });
+
+Deno.test("GET /metrics asks can for metrics.read", async () => {
+  const source = createMemorySource();
+  const board = createBoard(source, {
+    auth: (request) => ({ name: request.headers.get("x-user") ?? "" }),
+    can: (user: BoardUser | null, action: string) =>
+      action !== "metrics.read" || user?.name === "prometheus",
+  });
+  try {
+    const scrape = (user: string) =>
+      Promise.resolve(board.fetch(
+        new Request("http://board.test/board/metrics", { headers: { "x-user": user } }),
+      ));
+    const refused = await scrape("vic");
+    assert.equal(refused.status, 403);
+    assert.equal((await refused.json()).param, "metrics.read");
+    const allowed = await scrape("prometheus");
+    assert.equal(allowed.status, 200);
+    await allowed.body?.cancel();
+  } finally {
+    await source.close();
+  }
+});
