@@ -78,6 +78,15 @@ export type {
   SessionAuthOptions,
 } from "./src/options.ts";
 export { BoardOptionsError } from "./src/options.ts";
+export { type Can, presetCan, type Role, ROLES } from "./src/auth/permissions.ts";
+export {
+  type Action,
+  ACTIONS,
+  READ_ACTIONS,
+  type ReadAction,
+  ROUTE_ACTIONS,
+  type RouteAction,
+} from "./src/api/audit_actions.ts";
 export {
   BoardError,
   type ErrorCode,

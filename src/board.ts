@@ -19,7 +19,8 @@ import { clearSession, type SessionConfig } from "./auth/session.ts";
 import { getRequestListener } from "@hono/node-server";
 import { auditRefusals } from "./api/audit_gate.ts";
 import { auditMutations } from "./api/audit_record.ts";
-import { auditedRoutes } from "./api/audit_routes.ts";
+import { auditedRoutes, guardedRoutes } from "./api/audit_routes.ts";
+import { permissionGuard } from "./api/permission_guard.ts";
 import { createAuditTrail } from "./api/audit_trail.ts";
 import { createLatencySampler } from "./api/latency_sampler.ts";
 import { type BoardMetrics, createBoardMetrics } from "./api/metrics.ts";
@@ -225,14 +226,22 @@ function readOnlyGuard(sessionsPath: string): MiddlewareHandler {
   };
 }
 
-function hookGuard(hook: AuthHook): MiddlewareHandler<UserEnv> {
+/** Runs the auth hook; the user it (or `identify`) names is who asks. */
+function hookGuard(
+  hook: AuthHook,
+  identify: ResolvedOptions["identify"],
+): MiddlewareHandler<UserEnv> {
   return async function authHook(c, next) {
     const answer = await hook(c.req.raw);
     if (answer instanceof Response) {
       c.set("refusedByHook", true);
       return answer;
     }
-    if (answer) c.set("user", userName(answer));
+    const user = identify ? await identify(c.req.raw) : answer;
+    if (user) {
+      c.set("user", userName(user));
+      c.set("identity", user);
+    }
     await next();
   };
 }
@@ -340,8 +349,17 @@ export function createBoardOn(
   api.onError(countingErrors(metrics));
   if (metrics) api.use("*", metrics.timing);
   api.use("*", bodyLimit({ maxSize: API_BODY_LIMIT, onError: bodyTooLarge }));
-  if (typeof resolved.auth === "function") api.use("*", hookGuard(resolved.auth));
+  if (typeof resolved.auth === "function") {
+    api.use("*", hookGuard(resolved.auth, resolved.identify));
+  }
   if (resolved.readOnly) api.use("*", readOnlyGuard(`${apiPath}/sessions/`));
+  // After who asks is known and the read-only guard (it wins), before the route's audit entry.
+  if (resolved.auth !== null) {
+    api.use(
+      "*",
+      permissionGuard({ can: resolved.can, mountPath: apiPath, routes: guardedRoutes(routes) }),
+    );
+  }
   // After the read-only guard (a read-only board performs no mutation), before every other refusal.
   api.use(
     "*",
@@ -440,7 +458,20 @@ export function createBoardOn(
   if (metrics) {
     const scrape = new Hono();
     scrape.onError(countingErrors(metrics));
-    if (typeof resolved.auth === "function") scrape.use("*", hookGuard(resolved.auth));
+    if (typeof resolved.auth === "function") {
+      scrape.use("*", hookGuard(resolved.auth, resolved.identify));
+    }
+    if (resolved.auth !== null) {
+      // A scraper with the token was served before: whoever is here signed in (or the hook let in).
+      scrape.use(
+        "*",
+        permissionGuard({
+          can: resolved.can,
+          mountPath: "",
+          routes: () => ({ action: "metrics.read", target: "*", task: null }),
+        }),
+      );
+    }
     app.route("/metrics", scrape.get("/", serveMetrics));
   }
   app.route("/", serveUi(resolved));

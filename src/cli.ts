@@ -17,6 +17,7 @@ import type { BoardOptions, SessionAuthOptions } from "./options.ts";
 import { createMemorySource } from "./source/memory/mod.ts";
 import { createRedisSource, type RedisNodeAddress } from "./source/redis/mod.ts";
 import type { TaskSource } from "./source/types.ts";
+import { parseUsers, usersAuthenticate } from "./cli_users.ts";
 
 /** The text `--help` prints. */
 export const USAGE = `queue-board: the admin dashboard for taskora queues
@@ -47,10 +48,13 @@ Options:
   --redact <a,b>       Keys to mask in job data, results, errors and log meta
   --title <title>      Title shown in the header
   --session-ttl <dur>  Rolling session expiry, e.g. 30m or 1d (with session login)
+  --users <file>       Session login for several users: a JSON array of
+                       { name, role (viewer, operator, admin), password (a hash
+                       from deno task hash-password) }; needs BOARD_COOKIE_SECRET
   -h, --help           Show this help
 
 Session login is on when BOARD_USERNAME, BOARD_PASSWORD and BOARD_COOKIE_SECRET
-(32+ characters) are all set.
+(32+ characters) are all set; that one user is an admin.
 `;
 
 /** A command-line mistake: printed with the usage hint, exit code 2. */
@@ -77,7 +81,11 @@ export interface CliConfig {
 }
 
 /** Parses flags (and the environment) into a configuration; throws {@link UsageError}. */
-export function parseCli(args: string[], env: (name: string) => string | undefined): CliConfig {
+export function parseCli(
+  args: string[],
+  env: (name: string) => string | undefined,
+  readText: (path: string) => string = Deno.readTextFileSync,
+): CliConfig {
   let parsed;
   try {
     parsed = parseArgs({
@@ -97,6 +105,7 @@ export function parseCli(args: string[], env: (name: string) => string | undefin
         redact: { type: "string" },
         title: { type: "string" },
         "session-ttl": { type: "string" },
+        users: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -130,7 +139,9 @@ export function parseCli(args: string[], env: (name: string) => string | undefin
     throw new UsageError("give one of --redis, --redis-cluster and --redis-sentinel");
   }
   const options: BoardOptions = {};
-  const auth = sessionFromEnv(env, flags["session-ttl"]);
+  const auth = flags.users === undefined
+    ? sessionFromEnv(env, flags["session-ttl"])
+    : sessionFromUsers(flags.users, readText, env, flags["session-ttl"]);
   if (auth) options.auth = auth;
   if (flags["base-path"] !== undefined) options.basePath = flags["base-path"];
   if (flags["read-only"]) options.readOnly = true;
@@ -238,22 +249,58 @@ export function sessionFromEnv(
   if (secret.length < 32) {
     throw new UsageError("BOARD_COOKIE_SECRET must be at least 32 characters");
   }
-  if (sessionTtl !== undefined && parseDuration(sessionTtl) === null) {
-    throw new UsageError(
-      `--session-ttl must be a duration like 30s, 5m, 2h or 1d (got "${sessionTtl}")`,
-    );
-  }
   return {
     cookiePassword: secret,
-    sessionTtl: sessionTtl ?? false,
+    sessionTtl: checkedTtl(sessionTtl),
     async authenticate(credentials) {
       const [userMatches, passwordMatches] = await Promise.all([
         timingSafeEqual(credentials.username, username),
         timingSafeEqual(credentials.password, password),
       ]);
-      return userMatches && passwordMatches ? { name: username } : null;
+      // The single-admin shortcut: one user, who may do everything.
+      return userMatches && passwordMatches ? { name: username, role: "admin" } : null;
     },
   };
+}
+
+/**
+ * Session login for the users of the file at `path` (`--users`), signed with
+ * `BOARD_COOKIE_SECRET`; `BOARD_USERNAME`/`BOARD_PASSWORD` go with it not.
+ */
+function sessionFromUsers(
+  path: string,
+  readText: (path: string) => string,
+  env: (name: string) => string | undefined,
+  sessionTtl: string | undefined,
+): SessionAuthOptions {
+  if (env("BOARD_USERNAME") || env("BOARD_PASSWORD")) {
+    throw new UsageError("give --users or BOARD_USERNAME and BOARD_PASSWORD, not both");
+  }
+  const secret = env("BOARD_COOKIE_SECRET") ?? "";
+  if (secret.length < 32) {
+    throw new UsageError("--users needs BOARD_COOKIE_SECRET, at least 32 characters");
+  }
+  let users;
+  try {
+    users = parseUsers(readText(path));
+  } catch (error) {
+    throw new UsageError(`--users ${path}: ${(error as Error).message}`);
+  }
+  return {
+    cookiePassword: secret,
+    sessionTtl: checkedTtl(sessionTtl),
+    authenticate: usersAuthenticate(users),
+  };
+}
+
+/** `--session-ttl`, checked: false when absent. */
+function checkedTtl(sessionTtl: string | undefined): string | false {
+  if (sessionTtl !== undefined && parseDuration(sessionTtl) === null) {
+    throw new UsageError(
+      `--session-ttl must be a duration like 30s, 5m, 2h or 1d (got "${sessionTtl}")`,
+    );
+  }
+  return sessionTtl ?? false;
 }
 
 /** Runs the server; resolves when it has shut down. */

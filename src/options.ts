@@ -11,6 +11,7 @@ import { DEFAULT_MAX_WAIT_MS } from "./contract/health.ts";
 import { LATENCY_CACHE_TASKS } from "./contract/latency.ts";
 import { parseDuration } from "./duration.ts";
 import { isHostEntry } from "./auth/allowed_hosts.ts";
+import { type Can, presetCan } from "./auth/permissions.ts";
 
 /** A signed-in user, as returned by `authenticate`. */
 export interface BoardUser {
@@ -92,6 +93,24 @@ export interface BoardOptions {
   readOnly?: boolean;
   /** Session login or an API hook. */
   auth?: SessionAuthOptions | AuthHook;
+  /**
+   * Who may do what: `can(user, action, target)`, sync or async, is asked
+   * before every action (`job.retry`, `bulk.start`, ... `payload.read`,
+   * `export`, `search`, `audit.read`: the `ACTIONS` catalogue) with `target`
+   * the task, job id, schedule or workflow its route names (`*` for none);
+   * false is 403 `FORBIDDEN` naming the action, audited. Absent: the presets
+   * `viewer`, `operator` and `admin` from the user's `role` (a user with no
+   * known role is a viewer; see `docs/auth.md`). Without auth everything is
+   * allowed, and `readOnly` still refuses every mutation.
+   */
+  can?: Can;
+  /**
+   * With an auth hook: who is asking, for `can` and the presets (the user the
+   * hook itself returns, when absent).
+   */
+  identify?: (
+    request: Request,
+  ) => BoardUser | null | undefined | Promise<BoardUser | null | undefined>;
   /** Title shown in the header and the browser tab (default `queue-board`). */
   title?: string;
   /** URL of a logo image for the header. */
@@ -178,6 +197,10 @@ export interface ResolvedOptions {
   basePath: string;
   readOnly: boolean;
   auth: ResolvedSessionAuth | AuthHook | null;
+  /** The `can` option, or the presets. */
+  can: Can;
+  /** The `identify` option (only with an auth hook), or null. */
+  identify: BoardOptions["identify"] | null;
   title: string;
   logo: string | null;
   favicon: string | null;
@@ -210,6 +233,8 @@ export const KNOWN_OPTIONS: readonly string[] = keysOf<keyof BoardOptions>({
   basePath: true,
   readOnly: true,
   auth: true,
+  can: true,
+  identify: true,
   title: true,
   logo: true,
   favicon: true,
@@ -593,6 +618,20 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
       auditMaxEntries,
     );
   }
+  const auth = checkAuth(options.auth);
+  if (options.can !== undefined && typeof options.can !== "function") {
+    throw new BoardOptionsError("can", "a function (user, action, target) => boolean", options.can);
+  }
+  if (options.identify !== undefined && typeof options.identify !== "function") {
+    throw new BoardOptionsError("identify", "a function (request) => user", options.identify);
+  }
+  if (options.identify !== undefined && typeof auth !== "function") {
+    throw new BoardOptionsError(
+      "identify",
+      "absent without an auth hook (session login's user is what authenticate returned)",
+      "a function",
+    );
+  }
   const redact = options.redact ?? [];
   if (!Array.isArray(redact) || !redact.every((k) => typeof k === "string" && k !== "")) {
     throw new BoardOptionsError("redact", "an array of non-empty key names", redact);
@@ -600,7 +639,9 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
   return {
     basePath: normaliseBasePath(options.basePath ?? "/board"),
     readOnly: options.readOnly ?? false,
-    auth: checkAuth(options.auth),
+    auth,
+    can: options.can ?? presetCan,
+    identify: options.identify ?? null,
     title: optionalString(options, "title") ?? "queue-board",
     logo: optionalString(options, "logo"),
     favicon: optionalString(options, "favicon"),

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { parseCli, UsageError } from "../src/cli.ts";
 import type { SessionAuthOptions } from "../src/options.ts";
+import { hashPassword, MIN_ITERATIONS } from "../src/auth/password_hash.ts";
 
 const noEnv = () => undefined;
 const CLI = new URL("../src/cli.ts", import.meta.url).pathname;
@@ -74,13 +75,13 @@ Deno.test("session login comes on with all three BOARD_* variables, never with s
   assert.throws(() => parseCli(["--session-ttl", "soon"], env(all)), /--session-ttl/);
 });
 
-Deno.test("the env credentials are checked by authenticate", async () => {
+Deno.test("the env credentials are checked by authenticate: the single user is an admin", async () => {
   const all = { BOARD_USERNAME: "ops", BOARD_PASSWORD: "pw", BOARD_COOKIE_SECRET: "s".repeat(32) };
   const auth = parseCli([], env(all)).options.auth as SessionAuthOptions;
   const request = new Request("http://board.test/");
   const check = (username: string, password: string) =>
     auth.authenticate({ username, password }, request);
-  assert.deepEqual(await check("ops", "pw"), { name: "ops" });
+  assert.deepEqual(await check("ops", "pw"), { name: "ops", role: "admin" });
   assert.equal(await check("ops", "pW"), null);
   assert.equal(await check("op", "pw"), null);
 });
@@ -272,4 +273,51 @@ Deno.test("parseCli() takes the allowed hosts from --allowed-host (repeated or a
       .options.allowedHosts,
     ["a.example", "b.example"],
   );
+});
+
+Deno.test("--users FILE signs in several users, each with its role and a PBKDF2 hash", async () => {
+  const users = [
+    { name: "ada", role: "operator", password: await hashPassword("lovelace", MIN_ITERATIONS) },
+    { name: "vic", role: "viewer", password: await hashPassword("hugo", MIN_ITERATIONS) },
+  ];
+  const files: Record<string, string> = { "users.json": JSON.stringify(users) };
+  const read = (path: string) => {
+    if (!(path in files)) throw new Deno.errors.NotFound(path);
+    return files[path];
+  };
+  const secret = { BOARD_COOKIE_SECRET: "s".repeat(32) };
+  const auth = parseCli(["--users", "users.json"], env(secret), read).options
+    .auth as SessionAuthOptions;
+  const request = new Request("http://board.test/");
+  const check = (username: string, password: string) =>
+    auth.authenticate({ username, password }, request);
+  assert.deepEqual(await check("ada", "lovelace"), { name: "ada", role: "operator" });
+  assert.deepEqual(await check("vic", "hugo"), { name: "vic", role: "viewer" });
+  assert.equal(await check("ada", "hugo"), null);
+  assert.equal(await check("eve", "lovelace"), null);
+
+  const refused = (args: string[], vars: Record<string, string>, what: RegExp) =>
+    assert.throws(
+      () => parseCli(args, env(vars), read),
+      (e) => e instanceof UsageError && what.test(e.message),
+    );
+  refused(["--users", "users.json"], {}, /BOARD_COOKIE_SECRET/);
+  refused(["--users", "none.json"], secret, /--users.*none\.json/);
+  refused(
+    ["--users", "users.json"],
+    { ...secret, BOARD_USERNAME: "x", BOARD_PASSWORD: "y" },
+    /BOARD_USERNAME/,
+  );
+  for (
+    const [bad, what] of [
+      ["[{", /JSON/],
+      [JSON.stringify([{ ...users[0], role: "root" }]), /role/],
+      [JSON.stringify([{ ...users[0], password: "lovelace" }]), /hash-password/],
+      [JSON.stringify([users[0], users[0]]), /twice/],
+      [JSON.stringify([]), /at least one/],
+    ] as const
+  ) {
+    files["bad.json"] = bad;
+    refused(["--users", "bad.json"], secret, what);
+  }
 });

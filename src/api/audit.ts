@@ -51,6 +51,7 @@ const AuditQuerySchema = z.object({
 const getAudit = apiRoute({
   method: "get",
   path: "/audit",
+  permission: { action: "audit.read" },
   tags: ["board"],
   summary: "The audit trail, newest first, filtered; or all of it as NDJSON",
   request: { query: AuditQuerySchema },

@@ -7,29 +7,20 @@
  * @module
  */
 
-/** The actions routes record, one or more routes each. */
-export const ROUTE_ACTIONS = [
-  "job.retry",
-  "job.retry-edited",
-  "job.rerun",
-  "job.cancel",
-  "task.retry-all",
-  "task.clean",
-  "dlq.retry-all",
-  "dlq.retry",
-  "schedule.pause",
-  "schedule.resume",
-  "schedule.trigger",
-  "schedule.update",
-  "schedule.remove",
-  "workflow.cancel",
-  "bulk.start",
-  "operation.cancel",
-  "sessions.revoke",
-] as const;
-
-/** An action a route records. */
-export type RouteAction = typeof ROUTE_ACTIONS[number];
+export {
+  type Action,
+  ACTIONS,
+  READ_ACTIONS,
+  type ReadAction,
+  ROUTE_ACTIONS,
+  type RouteAction,
+} from "../contract/actions.ts";
+import {
+  READ_ACTIONS,
+  type ReadAction,
+  ROUTE_ACTIONS,
+  type RouteAction,
+} from "../contract/actions.ts";
 
 /** What a mutation request is, for the trail. */
 export interface AuditedAction {
@@ -60,10 +51,26 @@ export const ACCESS_REFUSED = "access.refused";
 /** Every action name, for the Activity page's filter. */
 export const AUDIT_ACTIONS: readonly string[] = [
   ...ROUTE_ACTIONS,
+  // Recorded when refused (403 FORBIDDEN).
+  ...READ_ACTIONS,
   ...BULK_FINISH_ACTIONS,
   LOGIN_ACTION,
   ACCESS_REFUSED,
 ];
+
+/**
+ * What a read route needs permission for, declared in its `apiRoute({
+ * permission })`: the action, and the path parameter naming what it reads
+ * (absent: the task, or `*`).
+ */
+export interface PermissionDeclaration<Path extends string = string> {
+  /** The action's name, from {@link READ_ACTIONS}. */
+  action: ReadAction;
+  /** The path parameter naming what is read (`"{jobId}"`). */
+  target?: Parameter & Segment<Path>;
+  /** The path parameter that names the task read (`"{task}"`). */
+  task?: Parameter & Segment<Path>;
+}
 
 /** A path parameter's segment: `{jobId}`. */
 type Parameter = `{${string}}`;

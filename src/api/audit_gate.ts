@@ -1,7 +1,8 @@
 /**
  * Records the requests turned away before the audit middleware sees them:
  * no session (401), the auth hook's own answer, another origin (403
- * `CROSS_ORIGIN`) and too many requests (429). They go to the trail's
+ * `CROSS_ORIGIN`), what the user may not do (403 `FORBIDDEN`) and too many
+ * requests (429). They go to the trail's
  * refusals, within each client's limit, so a flood of them costs a bounded
  * write rate and never pushes an action out. Under `/auth/*` only
  * cross-origin refusals are recorded here: the login routes record their own.
@@ -45,6 +46,7 @@ function refusalCode(
   if (!api) return null;
   if (byHook) return "AUTH_HOOK";
   if (status === 401) return "UNAUTHORIZED";
+  if (error instanceof BoardError && error.code === "FORBIDDEN") return error.code;
   if (status === 429) return typeof bodyCode === "string" ? bodyCode : "TOO_MANY_REQUESTS";
   return null;
 }

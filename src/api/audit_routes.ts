@@ -8,7 +8,7 @@
  */
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AuditDeclaration, AuditedAction } from "./audit_actions.ts";
+import type { AuditDeclaration, AuditedAction, PermissionDeclaration } from "./audit_actions.ts";
 
 /** The action of `method path` (path relative to `/api`), or null for a request that changes nothing. */
 export type AuditedRoutes = (method: string, path: string) => AuditedAction | null;
@@ -27,6 +27,40 @@ function segmentValue(segment: string, groups: Record<string, string | undefined
   return parameter === undefined ? segment : decoded(groups[parameter] ?? "");
 }
 
+/** The declaration a route carries under `key`, if any. */
+type DeclarationOf = (
+  route: Record<string, unknown>,
+) => AuditDeclaration | PermissionDeclaration | undefined;
+
+/** What the routes of `api` declare (`declaredBy` reads it), matched as Hono matches them. */
+function declaredRoutes(api: OpenAPIHono, declaredBy: DeclarationOf): AuditedRoutes {
+  const routes = api.openAPIRegistry.definitions.flatMap((definition) => {
+    if (definition.type !== "route") return [];
+    const declared = declaredBy(definition.route as unknown as Record<string, unknown>);
+    if (declared === undefined) return [];
+    const pathname = definition.route.path.replaceAll(/{(\w+)}/g, ":$1");
+    return [{
+      method: definition.route.method.toUpperCase(),
+      declared,
+      pattern: new URLPattern({ pathname }),
+    }];
+  });
+  return (method, path) => {
+    for (const { declared, pattern, ...route } of routes) {
+      if (route.method !== method) continue;
+      const groups = pattern.exec({ pathname: path })?.pathname.groups;
+      if (!groups) continue;
+      const task = declared.task === undefined ? null : segmentValue(declared.task, groups);
+      return {
+        action: declared.action,
+        target: declared.target === undefined ? task ?? "*" : segmentValue(declared.target, groups),
+        task,
+      };
+    }
+    return null;
+  };
+}
+
 /**
  * The audited routes of `api` (the routes of `createApi`), matched as Hono
  * matches them.
@@ -38,29 +72,26 @@ function segmentValue(segment: string, groups: Record<string, string | undefined
  * ```
  */
 export function auditedRoutes(api: OpenAPIHono): AuditedRoutes {
-  const routes = api.openAPIRegistry.definitions.flatMap((definition) => {
-    if (definition.type !== "route") return [];
-    const audit = definition.route["x-audit"] as AuditDeclaration | undefined;
-    if (audit === undefined) return [];
-    const pathname = definition.route.path.replaceAll(/{(\w+)}/g, ":$1");
-    return [{
-      method: definition.route.method.toUpperCase(),
-      audit,
-      pattern: new URLPattern({ pathname }),
-    }];
-  });
-  return (method, path) => {
-    for (const { audit, pattern, ...route } of routes) {
-      if (route.method !== method) continue;
-      const groups = pattern.exec({ pathname: path })?.pathname.groups;
-      if (!groups) continue;
-      const task = audit.task === undefined ? null : segmentValue(audit.task, groups);
-      return {
-        action: audit.action,
-        target: audit.target === undefined ? task ?? "*" : segmentValue(audit.target, groups),
-        task,
-      };
-    }
-    return null;
-  };
+  return declaredRoutes(api, (route) => route["x-audit"] as AuditDeclaration | undefined);
+}
+
+/**
+ * The action each route of `api` needs permission for: a mutation's audited
+ * action, or what a read declares (`permission` in its `apiRoute`).
+ *
+ * @example
+ * ```ts ignore
+ * const actionOf = guardedRoutes(createApi(deps));
+ * actionOf("GET", "/jobs/j-1/logs"); // { action: "payload.read", target: "j-1", task: null }
+ * ```
+ */
+export function guardedRoutes(api: OpenAPIHono): AuditedRoutes {
+  return declaredRoutes(
+    api,
+    (route) =>
+      (route["x-audit"] ?? route["x-permission"]) as
+        | AuditDeclaration
+        | PermissionDeclaration
+        | undefined,
+  );
 }

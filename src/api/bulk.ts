@@ -17,6 +17,8 @@ import { countMatches, firstSlice, matchReader } from "./bulk_filter.ts";
 import { bulkSelector, isFilterSelection } from "./bulk_selector.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
+import { scanHolder } from "./scan_holder.ts";
+import type { SessionEnv } from "../auth/session.ts";
 import {
   BulkActionSchema,
   BulkOperationSchema,
@@ -125,7 +127,7 @@ function summary(operation: BulkOperation): string {
 export function bulkRoutes(
   { source, operations, events, audit, present, options, scans }: ApiDeps,
 ) {
-  return apiRouter<UserEnv>()
+  return apiRouter<SessionEnv & UserEnv>()
     .openapi(startBulk, async (c) => {
       const body = c.req.valid("json");
       const { action, reason } = body;
@@ -144,8 +146,9 @@ export function bulkRoutes(
       const countBulk = source.countBulk.bind(source);
       // Counting a state may walk it (a filter's matches; the delayed set, for delayed and
       // retrying jobs): it holds one of the board's scan slots meanwhile.
+      const holder = await scanHolder(c, options);
       const countState = (count: () => Promise<number>) =>
-        "ids" in selector ? count() : scans.hold(count);
+        "ids" in selector ? count() : scans.hold(count, holder);
       if (body.dryRun) {
         const count = await countState(() =>
           isFilterSelection(selector)

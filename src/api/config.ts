@@ -1,9 +1,13 @@
 /**
- * `GET /config`: what the UI needs to know about the board.
+ * `GET /config`: what the UI needs to know about the board, and what the
+ * current user may do there.
  *
  * @module
  */
 
+import { allowedActions } from "../auth/permissions.ts";
+import type { SessionEnv } from "../auth/session.ts";
+import { actingUser, type UserEnv } from "../auth/user.ts";
 import type { ApiDeps } from "./deps.ts";
 import { dataShownAsStored } from "./jobs.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
@@ -13,14 +17,15 @@ const getConfig = apiRoute({
   method: "get",
   path: "/config",
   tags: ["board"],
-  summary: "What the UI needs to know about the board",
+  summary: "What the UI needs to know about the board, and what the current user may do",
   ok: ConfigSchema,
 });
 
 /** Routes under `/config`. */
 export function configRoutes({ options }: ApiDeps) {
-  return apiRouter().openapi(getConfig, (c) =>
-    c.json({
+  return apiRouter<SessionEnv & UserEnv>().openapi(getConfig, async (c) => {
+    const can = options.auth === null ? null : options.can;
+    return c.json({
       title: options.title,
       logo: options.logo,
       favicon: options.favicon,
@@ -30,5 +35,7 @@ export function configRoutes({ options }: ApiDeps) {
       refreshInterval: options.refreshInterval,
       authEnabled: options.auth !== null && typeof options.auth === "object",
       basePath: options.basePath,
-    }, 200));
+      allowed: await allowedActions(can, actingUser(c), options.readOnly),
+    }, 200);
+  });
 }

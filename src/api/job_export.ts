@@ -80,6 +80,7 @@ const exportContent = {
 const exportTaskJobs = apiRoute({
   method: "get",
   path: "/tasks/{task}/jobs/export",
+  permission: { action: "export", task: "{task}" },
   tags: ["tasks"],
   summary: "The task's jobs in one state, as CSV or NDJSON",
   request: { params: TaskPath, query: z.object({ state: stateQuery, format: formatQuery }) },
@@ -89,6 +90,7 @@ const exportTaskJobs = apiRoute({
 const exportDeadLetters = apiRoute({
   method: "get",
   path: "/dlq/export",
+  permission: { action: "export" },
   tags: ["dlq"],
   summary: "The dead letters (of one task, of one group), as CSV or NDJSON",
   request: {

@@ -31,6 +31,7 @@ export const LOG_FILTER_SCAN = 10_000;
 const listLogs = apiRoute({
   method: "get",
   path: "/jobs/{jobId}/logs",
+  permission: { action: "payload.read", target: "{jobId}" },
   tags: ["jobs"],
   summary: "A page of the job's log; with level or attempt, of the matching newest lines",
   request: {
@@ -55,6 +56,7 @@ const listLogs = apiRoute({
 const getLogMeta = apiRoute({
   method: "get",
   path: "/jobs/{jobId}/logs/{index}/meta",
+  permission: { action: "payload.read", target: "{jobId}" },
   tags: ["jobs"],
   summary: "One log line's meta, whole",
   request: {

@@ -20,6 +20,7 @@ import { AttemptHistorySchema } from "./schema/jobs.ts";
 const getPayload = apiRoute({
   method: "get",
   path: "/jobs/{jobId}/payloads/{field}",
+  permission: { action: "payload.read", target: "{jobId}" },
   tags: ["jobs"],
   summary: "One of the job's payloads, whole",
   request: {

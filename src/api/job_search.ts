@@ -27,6 +27,10 @@ import type { ApiDeps } from "./deps.ts";
 import { encodeCursor, parseCursor, parseJobFilter } from "./job_filter.ts";
 import { matchingCandidates } from "./job_match.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
+import { assertMayReadPayloads } from "./payload_access.ts";
+import { scanHolder } from "./scan_holder.ts";
+import type { SessionEnv } from "../auth/session.ts";
+import type { UserEnv } from "../auth/user.ts";
 import { integerParam, stateQuery, TaskPath, textParam } from "./params.ts";
 import { SearchFrameSchema } from "./schema/search.ts";
 import type { SearchCandidate, SearchSlice } from "../source/types.ts";
@@ -41,6 +45,7 @@ const time = (bound: string) =>
 const searchJobs = apiRoute({
   method: "get",
   path: "/tasks/{task}/jobs/search",
+  permission: { action: "search", task: "{task}" },
   tags: ["tasks"],
   summary: "Find the task's jobs in one state that match a filter (NDJSON stream)",
   description: "Scans the state slice by slice: a `progress` line after each slice, a `match` " +
@@ -79,18 +84,21 @@ const line = (frame: SearchFrame) => `${JSON.stringify(frame)}\n`;
 
 /** The search route. */
 export function jobSearchRoutes({ source, present, options, scans }: ApiDeps) {
-  return apiRouter().openapi(searchJobs, async (c) => {
+  return apiRouter<SessionEnv & UserEnv>().openapi(searchJobs, async (c) => {
     const { task } = c.req.valid("param");
     const { state, limit, cursor, ...parts } = c.req.valid("query");
     const query = (name: string) => parts[name as keyof typeof parts];
     const filter = parseJobFilter(query, options.redact);
+    if (filter.payload !== null && filter.payload.field !== "error") {
+      await assertMayReadPayloads(c, options, task);
+    }
     let position = parseCursor(cursor, state);
     if (!source.searchJobs) {
       throw new BoardError("INVALID_STATE", "This task source cannot search jobs");
     }
     const search = source.searchJobs.bind(source);
     const signal = c.req.raw.signal;
-    const release = scans.take();
+    const release = scans.take(await scanHolder(c, options));
     // The first slice is read before the answer starts: an unknown task is still a 404.
     let slice: SearchSlice;
     try {

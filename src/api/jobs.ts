@@ -17,6 +17,9 @@ import type { ApiDeps } from "./deps.ts";
 import type { ResolvedOptions } from "../options.ts";
 import { jobNotFound } from "../source/refusals.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
+import { mayReadPayloads, withoutPayloads } from "./payload_access.ts";
+import type { SessionEnv } from "../auth/session.ts";
+import type { UserEnv } from "../auth/user.ts";
 import { JobIdPath } from "./params.ts";
 import { JobActionSchema, JobDetailSchema, RerunSchema } from "./schema/jobs.ts";
 
@@ -156,10 +159,12 @@ const cancel = apiRoute({
 
 /** Routes under `/jobs`. */
 export function jobRoutes({ source, present, options }: ApiDeps) {
-  return apiRouter()
+  return apiRouter<SessionEnv & UserEnv>()
     .openapi(getJob, async (c) => {
       const job = await findJob(source, c.req.valid("param").jobId);
-      return c.json(present.jobDetail(job), 200);
+      const shown = present.jobDetail(job);
+      const readable = await mayReadPayloads(c, options, job.id);
+      return c.json(readable ? shown : withoutPayloads(shown), 200);
     })
     .openapi(retry, async (c) => {
       const { jobId } = c.req.valid("param");

@@ -45,7 +45,7 @@ import { type OpenAPIHono, OpenAPIHono as Router, type RouteConfig, z } from "@h
 import type { Env } from "hono";
 import type { ErrorBody, ErrorCode } from "../contract/errors.ts";
 import { BoardError, ERROR_CODES, statusOf } from "../errors.ts";
-import type { AuditDeclaration } from "./audit_actions.ts";
+import type { AuditDeclaration, PermissionDeclaration } from "./audit_actions.ts";
 import type { Same } from "./schema/same.ts";
 
 /** The body of every error answer (`src/errors.ts`). */
@@ -109,11 +109,17 @@ export type ApiRouteConfig =
     errors?: readonly ErrorCode[];
   }
   & (
-    | { method: "get" | "head"; audit?: never }
+    | {
+      method: "get" | "head";
+      audit?: never;
+      /** What reading needs permission for, when not everyone who may see the board may (`x-permission`). */
+      permission?: PermissionDeclaration;
+    }
     | {
       method: MutationMethod;
       /** What the audit trail records for it (the document shows it as `x-audit`). */
       audit: AuditDeclaration;
+      permission?: never;
     }
   );
 
@@ -145,21 +151,32 @@ function errorResponses(codes: Iterable<ErrorCode>): RouteConfig["responses"] {
  * hook's own answer.
  */
 export function apiRoute<const R extends ApiRouteConfig>(
-  config: R & { audit?: AuditDeclaration<R["path"]> },
-): Omit<R, "ok" | "okDescription" | "okHeaders" | "accepted" | "errors" | "audit"> & {
-  "x-audit"?: R["audit"];
-  responses: {
-    200: { description: string; content: Record<string, MediaType> };
-    202?: { description: string; content: Record<string, MediaType> };
-  };
-} {
-  const { ok, okDescription, okHeaders, accepted, errors = [], audit, ...route } = config;
+  config: R & {
+    audit?: AuditDeclaration<R["path"]>;
+    permission?: PermissionDeclaration<R["path"]>;
+  },
+):
+  & Omit<
+    R,
+    "ok" | "okDescription" | "okHeaders" | "accepted" | "errors" | "audit" | "permission"
+  >
+  & {
+    "x-audit"?: R["audit"];
+    "x-permission"?: R["permission"];
+    responses: {
+      200: { description: string; content: Record<string, MediaType> };
+      202?: { description: string; content: Record<string, MediaType> };
+    };
+  } {
+  const { ok, okDescription, okHeaders, accepted, errors = [], audit, permission, ...route } =
+    config;
   const mutation = route.method !== "get" && route.method !== "head";
   const validates: readonly ErrorCode[] = route.request ? ["INVALID_PARAM"] : [];
   const content = ok instanceof z.ZodType ? { "application/json": { schema: ok } } : ok;
   return {
     ...route,
     ...audit && { "x-audit": audit },
+    ...permission && { "x-permission": permission },
     responses: {
       200: { description: okDescription ?? "OK", content, ...okHeaders && { headers: okHeaders } },
       ...accepted && {
@@ -173,6 +190,7 @@ export function apiRoute<const R extends ApiRouteConfig>(
         ...validates,
         ...EVERY_ROUTE,
         ...mutation ? EVERY_MUTATION : [],
+        ...mutation || permission ? ["FORBIDDEN" as const] : [],
       ]),
       401: {
         description: "No session, under session login (`auth.authenticate`).",

@@ -5,15 +5,23 @@
  * @module
  */
 
+import type { Context } from "hono";
 import type { BoardUser } from "../options.ts";
+import type { SessionEnv } from "./session.ts";
 
 /**
  * What the guards hand the routes after them: `user`, the name of who is
- * asking; for the audit trail, whether the auth hook turned the request
+ * asking; `identity`, the auth hook's user (or `identify`'s), for the
+ * permission check; for the audit trail, whether the auth hook turned the request
  * away, and whether the audit middleware recorded it.
  */
 export interface UserEnv {
-  Variables: { user?: string; refusedByHook?: boolean; audited?: boolean };
+  Variables: {
+    user?: string;
+    identity?: BoardUser;
+    refusedByHook?: boolean;
+    audited?: boolean;
+  };
 }
 
 /** The name recorded when no login names anyone. */
@@ -32,4 +40,13 @@ export function userName(user: BoardUser | null | undefined): string {
   }
   // Signed in, but by an object with no name field: still not anonymous.
   return user ? "unnamed user" : ANONYMOUS;
+}
+
+/**
+ * Who asks, for the permission check: the session's user (what
+ * `authenticate` returned), or the auth hook's (`identify`'s); null when no
+ * login names anyone.
+ */
+export function actingUser(c: Context<SessionEnv & UserEnv>): BoardUser | null {
+  return c.get("sessionUser") ?? c.get("identity") ?? null;
 }

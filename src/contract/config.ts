@@ -30,4 +30,13 @@ export interface ConfigResponse {
   authEnabled: boolean;
   /** The path the board is served under. */
   basePath: string;
+  /**
+   * The actions the current user may do (`job.retry`, `payload.read`, ...;
+   * the catalogue's names, in its order): the UI shows no control for one
+   * that is not here. Each was asked with target `*` (`sessions.revoke`
+   * with `mine`): a `can` that decides per target may still refuse one job,
+   * task or schedule with 403 `FORBIDDEN`, which the UI shows as the
+   * action's error. Mutations are left out on a read-only board.
+   */
+  allowed: string[];
 }

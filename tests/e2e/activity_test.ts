@@ -24,7 +24,7 @@ async function mutate(page: Page, path: string, user = "ada"): Promise<number> {
 }
 
 browserTest("the Activity page lists the board's mutations, filtered by outcome", async () => {
-  await withBoard({ auth: () => ({ name: "ada" }) }, async ({ page, root }) => {
+  await withBoard({ auth: () => ({ name: "ada", role: "admin" }) }, async ({ page, root }) => {
     await page.goto(`${root}activity`);
     await page.getByText("No activity yet").waitFor();
     assert.equal(await mutate(page, `jobs/${FAILED}/retry`), 200);
@@ -69,7 +69,7 @@ browserTest(
     const hook = (request: Request) =>
       request.headers.get("x-user") === "mallory"
         ? new Response("go away", { status: 403 })
-        : { name: request.headers.get("x-user") ?? "ada" };
+        : { name: request.headers.get("x-user") ?? "ada", role: "admin" };
     await withBoard({ auth: hook }, async ({ page, root, redis }) => {
       await page.goto(`${root}activity`);
       await page.getByText("No activity yet").waitFor();

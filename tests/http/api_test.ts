@@ -326,7 +326,8 @@ Deno.test("GET /config tells the UI how the board is set up", async () => {
   await withBoard(
     { title: "Prod", theme: "dark", readOnly: true, refreshInterval: 2000 },
     async (get) => {
-      assert.deepEqual(await (await get("/board/api/config")).json(), {
+      const { allowed, ...config } = await (await get("/board/api/config")).json();
+      assert.deepEqual(config, {
         title: "Prod",
         logo: null,
         favicon: null,
@@ -337,6 +338,8 @@ Deno.test("GET /config tells the UI how the board is set up", async () => {
         authEnabled: false,
         basePath: "/board",
       });
+      // Read-only: no mutation (tests/http/permissions_test.ts lists them).
+      assert.ok(allowed.includes("payload.read") && !allowed.includes("job.retry"));
     },
   );
 });

@@ -50,7 +50,7 @@ Deno.test("requests turned away before the API are recorded as refusals", async 
       ? new Response("go away", { status: 403 })
       : request.headers.get("x-user") === "eager"
       ? new Response("slow down", { status: 429 })
-      : { name: request.headers.get("x-user") ?? "nobody" };
+      : { name: request.headers.get("x-user") ?? "nobody", role: "admin" };
   const hooked = createBoard(redis.url, { auth: hook });
   const login = createBoard(redis.url, {
     auth: {

@@ -17,7 +17,10 @@ Deno.test("every mutation is recorded once, with its user, target, count and out
   const redis = await startRedis();
   await loadFixture(redis.url);
   // The hook names who acts; a second board on the same keyspace shares the trail.
-  const hook = (request: Request) => ({ name: request.headers.get("x-user") ?? "nobody" });
+  const hook = (request: Request) => ({
+    name: request.headers.get("x-user") ?? "nobody",
+    role: "admin",
+  });
   const board = createBoard(redis.url, { auth: hook });
   const replica = createBoard(redis.url);
   try {

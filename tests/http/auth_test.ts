@@ -300,7 +300,8 @@ Deno.test("another site cannot sign the user out", async () => {
 
 Deno.test("with cors, a signed-in page of a cors origin can mutate: the preflight passes before auth", async () => {
   const { call, close } = sessionBoard({}, { cors: { origin: "https://ops.board.test" } });
-  const cookie = await signIn(call);
+  // An admin: a retry is an operator's or an admin's (docs/auth.md).
+  const cookie = await signIn(call, "root");
   const preflight = await call("/board/api/jobs/x/retry", {
     method: "OPTIONS",
     headers: {

@@ -25,3 +25,39 @@ Deno.test("ScanSlots.hold gives its slot back whether the work ends or throws", 
   assert.equal(ran, false, "refused work never runs");
   release();
 });
+
+const reader = (user: string) => ({ user, mutator: false });
+const operator = (user: string) => ({ user, mutator: true });
+
+Deno.test("ScanSlots: one user holds at most half of the slots", () => {
+  const slots = new ScanSlots(4);
+  slots.take(reader("ann"));
+  slots.take(reader("ann"));
+  assert.throws(
+    () => slots.take(reader("ann")),
+    (error: BoardError) => error.code === "INVALID_STATE" && /ann holds 2 of/.test(error.message),
+  );
+  slots.take(reader("bob"));
+  assert.equal(slots.taken, 3);
+});
+
+Deno.test("ScanSlots: readers leave one slot that a user allowed a mutation can always take", () => {
+  const slots = new ScanSlots(4);
+  slots.take(reader("ann"));
+  slots.take(reader("ann"));
+  slots.take(reader("bob"));
+  assert.throws(
+    () => slots.take(reader("cy")),
+    (error: BoardError) => error.code === "INVALID_STATE",
+  );
+  const release = slots.take(operator("oz"));
+  assert.equal(slots.taken, 4);
+  release();
+  slots.take(operator("oz"));
+});
+
+Deno.test("ScanSlots: without a login nobody is named, and only the board's cap holds", () => {
+  const slots = new ScanSlots(4);
+  for (let n = 0; n < 4; n++) slots.take({ user: null, mutator: true });
+  assert.throws(() => slots.take({ user: null, mutator: true }), { code: "INVALID_STATE" });
+});

@@ -4,13 +4,16 @@
  *
  * @module
  */
+import { useBoard } from "../lib/board_context.ts";
 import { html } from "../lib/html.ts";
+import { may } from "../lib/permissions.ts";
 
 /** Most rows an export holds (the server's `EXPORT_CAP`, in `X-Export-Cap`). */
 const CAP = "100,000";
 
 /** Two links to `path` (relative to the base, with its query), one per format. */
 export function ExportLinks({ path, label }: { path: string; label: string }) {
+  if (!may(useBoard().config, "export")) return null;
   const join = path.includes("?") ? "&" : "?";
   return html`
     <span class="export-links" role="group" aria-label=${`Export ${label}`}>

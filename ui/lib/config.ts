@@ -17,6 +17,7 @@ export const DEFAULT_CONFIG: BoardConfig = {
   editableData: false,
   refreshInterval: 5000,
   authEnabled: false,
+  allowed: [],
 };
 
 /** Reads the base path injected by the server; always ends with `/`. */
@@ -44,5 +45,8 @@ export async function loadConfig(api: Api, signal?: AbortSignal): Promise<BoardC
       ? interval
       : DEFAULT_CONFIG.refreshInterval,
     authEnabled: raw.authEnabled === true,
+    allowed: Array.isArray(raw.allowed)
+      ? raw.allowed.filter((action): action is string => typeof action === "string")
+      : [],
   };
 }

@@ -26,6 +26,11 @@ export const ConfigSchema = z.strictObject({
   refreshInterval: z.number(),
   authEnabled: z.boolean(),
   basePath: z.string(),
+  allowed: z.array(z.string()).openapi({
+    description: "The actions the current user may do, asked with target * (sessions.revoke " +
+      "with mine): the UI shows no control for another. A can that decides per target may " +
+      "still refuse one with 403 FORBIDDEN.",
+  }),
 }).openapi("Config");
 true satisfies Same<z.output<typeof ConfigSchema>, ConfigResponse>;
 

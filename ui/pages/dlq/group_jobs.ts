@@ -30,6 +30,7 @@ import {
   type FailedJob,
   joinsDlq,
 } from "./types.ts";
+import { may } from "../../lib/permissions.ts";
 
 const PAGE_SIZE = 10;
 
@@ -121,7 +122,7 @@ export function GroupJobs(
           <caption class="visually-hidden">Failed jobs with this error</caption>
           <thead>
             <tr>
-              ${config.readOnly ? null : html`
+              ${!may(config, "dlq.retry") ? null : html`
                 <th scope="col" class="select-cell">
                   <${PageCheck} rows=${data.jobs} selection=${selection} />
                 </th>
@@ -131,14 +132,14 @@ export function GroupJobs(
               <th scope="col" class="num">Attempts</th>
               <th scope="col">Failed</th>
               <th scope="col">Error</th>
-              ${config.readOnly ? null : html`<${RetryColumnHead} />`}
+              ${!may(config, "dlq.retry") ? null : html`<${RetryColumnHead} />`}
             </tr>
           </thead>
           <tbody>
             ${data.jobs.map((job) =>
               html`
                 <tr key=${job.id}>
-                  ${config.readOnly ? null : html`
+                  ${!may(config, "dlq.retry") ? null : html`
                     <td class="select-cell">
                       <${RowCheck} id=${job.id} selection=${selection} />
                     </td>
@@ -154,7 +155,7 @@ export function GroupJobs(
                   <td data-label="Failed"><${Time} at=${job.timestamps.finished} /></td>
                   <td class="dlq-job-error wide" data-label="Error" title=${job.error ??
                     undefined}>${job.error ?? "—"}</td>
-                  ${config.readOnly ? null : html`
+                  ${!may(config, "dlq.retry") ? null : html`
                     <td class="dlq-job-actions">
                       <${RetryButton}
                         label="Retry"

@@ -17,6 +17,7 @@ import { GroupJobs } from "./group_jobs.ts";
 import { jobCount, retryGroup } from "./retry.ts";
 import { RetryButton, RetryColumnHead } from "./retry_button.ts";
 import type { DeadLetterGroup } from "./types.ts";
+import { may } from "../../lib/permissions.ts";
 
 /** The groups table; `refresh` is handed to open groups so they reload with the page. */
 export function GroupTable(
@@ -36,7 +37,7 @@ export function GroupTable(
       return next;
     });
   const sorted = [...groups].sort((a, b) => b.count - a.count);
-  const columns = config.readOnly ? 5 : 6;
+  const columns = may(config, "dlq.retry") ? 6 : 5;
 
   return html`
     <${ScrollArea}>
@@ -48,7 +49,7 @@ export function GroupTable(
             <th scope="col">Tasks</th>
             <th scope="col">First seen</th>
             <th scope="col">Last seen</th>
-            ${config.readOnly ? null : html`<${RetryColumnHead} />`}
+            ${!may(config, "dlq.retry") ? null : html`<${RetryColumnHead} />`}
           </tr>
         </thead>
         <tbody>
@@ -83,7 +84,7 @@ export function GroupTable(
                 </td>
                 <td data-label="First seen"><${Time} at=${group.firstSeen} /></td>
                 <td data-label="Last seen"><${Time} at=${group.lastSeen} /></td>
-                ${config.readOnly ? null : html`
+                ${!may(config, "dlq.retry") ? null : html`
                   <td class="dlq-group-actions">
                     <${RetryButton}
                       label=${`Retry ${jobCount(group.count)}`}

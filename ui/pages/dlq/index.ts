@@ -18,6 +18,7 @@ import { jobCount, retryAll } from "./retry.ts";
 import { RetryButton } from "./retry_button.ts";
 import { TaskFilter, useTaskFilter } from "./task_filter.ts";
 import { type DeadLetters, dlqQuery, failedCount, joinsDlq } from "./types.ts";
+import { may } from "../../lib/permissions.ts";
 
 /** Failed jobs, groups, tasks affected and the latest failure, as counter cards. */
 function Summary({ dlq }: { dlq: DeadLetters | null }) {
@@ -87,7 +88,7 @@ export function DlqPage() {
   const actions = html`
     <div class="dlq-actions">
       <${TaskFilter} task=${task} onChange=${setTask} />
-      ${config.readOnly || total === 0 ? null : html`
+      ${!may(config, "dlq.retry-all") || total === 0 ? null : html`
         <${RetryButton}
           label=${`Retry all ${jobCount(total)}`}
           primary=${true}

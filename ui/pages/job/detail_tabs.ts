@@ -17,23 +17,28 @@ import { JobLogs } from "./job_logs.ts";
 import { PayloadView } from "./payload_view.ts";
 import { ProgressBar } from "./progress.ts";
 import type { JobDetail } from "./types.ts";
+import { may } from "../../lib/permissions.ts";
+import { useBoard } from "../../lib/board_context.ts";
 
 type DetailTab = "data" | "result" | "error" | "logs" | "progress" | "attempts";
 
-function firstTab(job: JobDetail): DetailTab {
+/** The tabs of data, result and logs: only for a user allowed `payload.read`. */
+const PAYLOAD_TABS: readonly DetailTab[] = ["data", "result", "logs"];
+
+function firstTab(job: JobDetail, payloads: boolean): DetailTab {
   const { error, result, progress } = job.payloads;
   if (error && (job.state === "failed" || job.state === "retrying")) return "error";
-  if (job.state === "completed" && result) return "result";
+  if (job.state === "completed" && result && payloads) return "result";
   if (job.state === "active" && progress) return "progress";
-  return "data";
+  return payloads ? "data" : "error";
 }
 
 /** A dot after the label of a tab that has something in it, so empty tabs read as empty. */
 const FILLED = html`<span class="tab-dot"><span class="visually-hidden">has content</span></span>`;
 
-function tabItems(job: JobDetail): TabItem[] {
+function tabItems(job: JobDetail, payloads: boolean): TabItem[] {
   const filled = (present: boolean) => (present ? FILLED : undefined);
-  return [
+  const items: TabItem[] = [
     { key: "data", label: "Data", badge: filled(!!job.payloads.data) },
     { key: "result", label: "Result", badge: filled(!!job.payloads.result) },
     { key: "error", label: "Error", badge: filled(!!job.payloads.error) },
@@ -41,6 +46,7 @@ function tabItems(job: JobDetail): TabItem[] {
     { key: "progress", label: "Progress", badge: filled(!!job.payloads.progress) },
     { key: "attempts", label: "Attempts" },
   ];
+  return payloads ? items : items.filter((item) => !PAYLOAD_TABS.includes(item.key as DetailTab));
 }
 
 function resultNotice(state: string): string {
@@ -76,11 +82,12 @@ function Panel({ tab, job }: { tab: DetailTab; job: JobDetail }) {
 
 /** The tabbed card of the job page. */
 export function DetailTabs({ job }: { job: JobDetail }) {
-  const [tab, setTab] = useState<DetailTab>(() => firstTab(job));
+  const payloads = may(useBoard().config, "payload.read");
+  const [tab, setTab] = useState<DetailTab>(() => firstTab(job, payloads));
   return html`
     <section class="card job-details">
       <${Tabs}
-        items=${tabItems(job)}
+        items=${tabItems(job, payloads)}
         selected=${tab}
         onSelect=${(key: string) => setTab(key as DetailTab)}
         label="Job details"

@@ -21,6 +21,7 @@ import {
   type JobDetail,
   RETRYABLE_STATES,
 } from "./types.ts";
+import { may } from "../../lib/permissions.ts";
 
 function cancelMessage(job: JobDetail): string {
   return job.state === "active"
@@ -34,6 +35,7 @@ export function JobActions({ job, onDone }: { job: JobDetail; onDone(): void }) 
   const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState(false);
   if (config.readOnly) return null;
+  const mayRetry = may(config, "job.retry");
 
   const act = async (
     action: "retry" | "cancel",
@@ -87,15 +89,20 @@ export function JobActions({ job, onDone }: { job: JobDetail; onDone(): void }) 
 
   // An active job already asked to stop has nothing more to cancel.
   const cancellable = (CANCELLABLE_STATES as readonly string[]).includes(job.state) &&
-    job.timestamps.cancelled === null;
-  const retryable = (RETRYABLE_STATES as readonly string[]).includes(job.state);
+    job.timestamps.cancelled === null && may(config, "job.cancel");
+  const retryable = (RETRYABLE_STATES as readonly string[]).includes(job.state) &&
+    (mayRetry || may(config, "job.retry-edited"));
   return html`
     <div class="detail-actions">
       ${retryable
         ? html`
-          <button type="button" class="btn btn-primary" disabled=${busy}
-            onClick=${retry}>Retry</button>
-          ${config.editableData
+          ${mayRetry
+            ? html`
+              <button type="button" class="btn btn-primary" disabled=${busy}
+                onClick=${retry}>Retry</button>
+            `
+            : null}
+          ${config.editableData && may(config, "job.retry-edited")
             ? html`
               <button type="button" class="btn" disabled=${busy}
                 onClick=${() => setEditing(true)}>Edit and retry</button>
@@ -103,7 +110,9 @@ export function JobActions({ job, onDone }: { job: JobDetail; onDone(): void }) 
             : null}
         `
         : null}
-      <button type="button" class="btn" disabled=${busy} onClick=${rerun}>Run again</button>
+      ${may(config, "job.rerun")
+        ? html`<button type="button" class="btn" disabled=${busy} onClick=${rerun}>Run again</button>`
+        : null}
       ${cancellable
         ? html`
           <button type="button" class="btn btn-danger" disabled=${busy}

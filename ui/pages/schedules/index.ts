@@ -16,6 +16,7 @@ import { useSchedulerLeadership } from "../../lib/liveness.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { ScheduleTable } from "./schedule_table.ts";
 import type { Schedule } from "./types.ts";
+import { may } from "../../lib/permissions.ts";
 
 /** Time after a due run before asking again, so the scheduler has dispatched it. */
 const AFTER_DUE_MS = 1500;
@@ -83,7 +84,7 @@ export function SchedulesPage() {
           <${ScheduleTable}
             schedules=${data}
             readAt=${readAt}
-            readOnly=${config.readOnly}
+            readOnly=${!may(config, "schedule.update")}
             editing=${editing}
             triggered=${triggered}
             onEdit=${setEditing}

@@ -21,12 +21,15 @@ import {
   isoOfLocal,
   localOfIso,
 } from "./search_query.ts";
+import { may } from "../../lib/permissions.ts";
 
 type Match = "contains" | "path";
 
 /** The filter form of one state's tab, filled from the URL. */
 export function FilterForm({ task, state }: { task: string; state: JobState }) {
-  const { router } = useBoard();
+  const { router, config } = useBoard();
+  // Searching data, result or logs is reading them: only with payload.read.
+  const fields = SEARCH_FIELDS.filter((f) => f === "error" || may(config, "payload.read"));
   const search = router.search.value;
   const initial = filterOf(search);
   const [values, setValues] = useState<FilterValues>(initial);
@@ -75,7 +78,7 @@ export function FilterForm({ task, state }: { task: string; state: JobState }) {
         <select class="select" name="field" aria-label="Look in" value=${values
           .field} onChange=${set("field")}>
           <option value="">—</option>
-          ${SEARCH_FIELDS.map((f) => html`<option key=${f} value=${f}>${f}</option>`)}
+          ${fields.map((f) => html`<option key=${f} value=${f}>${f}</option>`)}
         </select>
       </label>
       ${values.field

@@ -32,6 +32,7 @@ import { BulkProgress } from "./bulk_progress.ts";
 import { MatchingActions } from "./matching_actions.ts";
 import { rowActionsOf } from "./row_actions.ts";
 import { useSelection } from "../../lib/selection.ts";
+import { may } from "../../lib/permissions.ts";
 
 /** Jobs per page. */
 const PAGE_SIZE = 50;
@@ -67,7 +68,7 @@ function JobList(
   const rows = useLiveRows(task, data?.items ?? NO_JOBS, paused);
   const selection = useSelection(rows);
   // A read-only board offers no action, so nothing to check either.
-  const editable = !config.readOnly && actionsFor(state).length > 0;
+  const editable = may(config, "bulk.start") && actionsFor(state).length > 0;
   const actions = editable ? rowActionsOf(task, onStarted) : undefined;
   useEffect(() => {
     if (changes > 0) reload();

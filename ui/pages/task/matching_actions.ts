@@ -15,6 +15,7 @@ import type { JobState } from "../../lib/types.ts";
 import { actionsFor, confirmAndStart } from "./bulk_bar.ts";
 import { ACTION_WORDS, type BulkAction, type BulkOperation } from "../../lib/bulk_request.ts";
 import { filterOf, setParams } from "./search_query.ts";
+import { may } from "../../lib/permissions.ts";
 
 /** The bar; nothing on a read-only board or a state no action takes. */
 export function MatchingActions(
@@ -29,7 +30,7 @@ export function MatchingActions(
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
   const actions = actionsFor(state);
-  if (config.readOnly || actions.length === 0) return null;
+  if (!may(config, "bulk.start") || actions.length === 0) return null;
 
   const run = async (action: BulkAction) => {
     const controller = new AbortController();

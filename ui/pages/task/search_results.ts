@@ -29,6 +29,7 @@ import { JobTable } from "./job_table.ts";
 import { rowActionsOf } from "./row_actions.ts";
 import { filterOf, filterQuery } from "./search_query.ts";
 import { useSelection } from "../../lib/selection.ts";
+import { may } from "../../lib/permissions.ts";
 
 type End = Extract<SearchFrame, { type: "end" }>;
 type Status = "running" | "stopped" | "ended";
@@ -117,7 +118,7 @@ export function SearchResults(
     setStatus("stopped");
   };
   const selection = useSelection(matches);
-  const editable = !config.readOnly && actionsFor(state).length > 0;
+  const editable = may(config, "bulk.start") && actionsFor(state).length > 0;
   const next = end?.cursor
     ? `/${href("tasks", task)}?${filterQuery(state, filterOf(search), end.cursor)}`
     : null;

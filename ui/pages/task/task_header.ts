@@ -12,6 +12,7 @@ import { STATES } from "../../lib/types.ts";
 import { CleanForm } from "./clean_form.ts";
 import { RetryAllButton } from "./retry_all.ts";
 import type { TaskStatsResponse } from "./types.ts";
+import { may } from "../../lib/permissions.ts";
 
 /** The header card; `onChanged` reloads counts and jobs after a bulk action. */
 export function TaskHeader(
@@ -38,17 +39,23 @@ export function TaskHeader(
         </div>
         ${config.readOnly || !stats ? null : html`
           <div class="detail-actions">
-            <${RetryAllButton} task=${task} failed=${stats.failed} onDone=${onChanged} />
-            <button
-              type="button"
-              class="btn"
-              aria-expanded=${cleaning ? "true" : "false"}
-              onClick=${() => setCleaning(!cleaning)}
-            >Clean…</button>
+            ${may(config, "task.retry-all")
+              ? html`<${RetryAllButton} task=${task} failed=${stats.failed} onDone=${onChanged} />`
+              : null}
+            ${may(config, "task.clean")
+              ? html`
+                <button
+                  type="button"
+                  class="btn"
+                  aria-expanded=${cleaning ? "true" : "false"}
+                  onClick=${() => setCleaning(!cleaning)}
+                >Clean…</button>
+              `
+              : null}
           </div>
         `}
       </div>
-      ${cleaning && !config.readOnly
+      ${cleaning && may(config, "task.clean")
         ? html`<${CleanForm} task=${task} onDone=${onChanged} onClose=${() =>
           setCleaning(false)} />`
         : null}

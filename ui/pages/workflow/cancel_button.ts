@@ -12,6 +12,7 @@ import { runAction } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
 import type { WorkflowCancelResponse, WorkflowDetail } from "./types.ts";
+import { may } from "../../lib/permissions.ts";
 
 /** "2 node jobs cancelled, 1 signalled to stop." */
 function cancelledMessage({ cancelled, signalled }: WorkflowCancelResponse): string {
@@ -24,7 +25,7 @@ export function CancelWorkflowButton(
   { workflow, onCancelled }: { workflow: WorkflowDetail; onCancelled(): void },
 ) {
   const { api, config } = useBoard();
-  if (config.readOnly || workflow.state !== "running") return null;
+  if (!may(config, "workflow.cancel") || workflow.state !== "running") return null;
 
   const cancel = async () => {
     const confirmed = await confirmAction({

@@ -1,0 +1,97 @@
+/**
+ * Who may do what: the `can` option, or the presets `viewer`, `operator`
+ * and `admin` read from the user's `role`.
+ *
+ * @module
+ */
+
+import { type Action, ACTIONS, ROUTE_ACTIONS, type RouteAction } from "../contract/actions.ts";
+import type { BoardUser } from "../options.ts";
+
+/**
+ * Decides whether `user` may do `action` on `target` (the task, the job id,
+ * the schedule or workflow name, `mine`/`all` for sessions, `*` for none).
+ * `user` is null when no login names anyone (an auth hook that returned no
+ * user and no `identify`).
+ */
+export type Can = (
+  user: BoardUser | null,
+  action: Action,
+  target: string,
+) => boolean | Promise<boolean>;
+
+/** The preset roles, least first. */
+export const ROLES = ["viewer", "operator", "admin"] as const;
+
+/** A preset role. */
+export type Role = typeof ROLES[number];
+
+/** What a viewer may do beyond seeing jobs, states, timings and errors. */
+const VIEWER: ReadonlySet<Action> = new Set<Action>(["search", "metrics.read"]);
+
+/** What only an admin may do: read the audit trail. (Ending every user's sessions is admin's too.) */
+const ADMIN_ONLY: ReadonlySet<Action> = new Set<Action>(["audit.read"]);
+
+/** The preset of `user`: its `role` when that names one, else the least, `viewer`. */
+export function roleOf(user: BoardUser): Role {
+  const role = user.role;
+  return ROLES.includes(role as Role) ? role as Role : "viewer";
+}
+
+/**
+ * The presets, when the `can` option is absent:
+ * - `viewer`: sees jobs, states, timings and errors, searches by id, reads
+ *   the metrics, and signs out its own sessions everywhere;
+ * - `operator`: a viewer who also reads payloads (data, results, logs),
+ *   exports, and does every action on jobs, tasks, dead letters, schedules,
+ *   workflows and bulk operations;
+ * - `admin`: everything, the audit trail and ending every user's sessions
+ *   included.
+ *
+ * A user whose `role` names none of them is a viewer; no user at all (an
+ * auth hook that names nobody) may do everything, as the hook let it in.
+ *
+ * @example
+ * ```ts
+ * import { presetCan } from "./permissions.ts";
+ * console.assert(presetCan({ name: "vic", role: "viewer" }, "job.retry", "j-1") === false);
+ * console.assert(presetCan({ name: "oz", role: "operator" }, "job.retry", "j-1") === true);
+ * ```
+ */
+export function presetCan(user: BoardUser | null, action: Action, target: string): boolean {
+  if (user === null) return true;
+  const role = roleOf(user);
+  if (role === "admin") return true;
+  if (action === "sessions.revoke") return target === "mine";
+  if (role === "viewer") return VIEWER.has(action);
+  return !ADMIN_ONLY.has(action);
+}
+
+/**
+ * The actions `user` may do, for `GET /config`: each asked with target `*`
+ * (`mine` for `sessions.revoke`, the UI's own sign-out everywhere), in the
+ * catalogue's order. On a read-only board the mutations are left out
+ * (signing out everywhere changes no job: it stays). Without auth, `user`
+ * is absent and `can` is not asked: every action.
+ *
+ * @example
+ * ```ts
+ * import { allowedActions, presetCan } from "./permissions.ts";
+ * const allowed = await allowedActions(presetCan, { role: "viewer" }, false);
+ * console.assert(allowed.includes("search") && !allowed.includes("job.retry"));
+ * ```
+ */
+export async function allowedActions(
+  can: Can | null,
+  user: BoardUser | null,
+  readOnly: boolean,
+): Promise<Action[]> {
+  const open = ACTIONS.filter((action) =>
+    !readOnly || action === "sessions.revoke" || !ROUTE_ACTIONS.includes(action as RouteAction)
+  );
+  if (can === null) return open;
+  const answers = await Promise.all(
+    open.map((action) => can(user, action, action === "sessions.revoke" ? "mine" : "*")),
+  );
+  return open.filter((_, index) => answers[index] === true);
+}

@@ -1,0 +1,68 @@
+/**
+ * The UI shows no control the server would refuse: as a viewer no retry,
+ * cancel, clean, bulk checkbox, export link, payload tab or search by data;
+ * as an operator all of them.
+ */
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { browserTest, screenshot, withBoard } from "./harness.ts";
+
+const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
+const TASK = "send-email";
+
+/** What the job page and the task page of a failed job show `page`. */
+async function controls(page: Page, root: string) {
+  await page.goto(`${root}jobs/${FAILED}`);
+  const tabs = page.getByRole("tab");
+  await page.getByRole("tab", { name: /Error/ }).waitFor();
+  const seen = {
+    tabs: (await tabs.allTextContents()).map((text) => text.trim()),
+    retry: await page.getByRole("button", { name: "Retry", exact: true }).count(),
+    rerun: await page.getByRole("button", { name: "Run again" }).count(),
+    checkboxes: 0,
+    exports: 0,
+    clean: 0,
+    fields: [] as string[],
+  };
+  await page.goto(`${root}tasks/${TASK}?state=failed`);
+  await page.locator(".jobs-table tbody tr, table tbody tr").first().waitFor();
+  seen.checkboxes = await page.getByRole("checkbox").count();
+  seen.exports = await page.locator(".export-links").count();
+  seen.clean = await page.getByRole("button", { name: "Clean…" }).count();
+  seen.fields = await page.locator("select option").allTextContents();
+  return seen;
+}
+
+browserTest("a viewer sees no control it would be refused, an operator sees them", async () => {
+  await withBoard({ auth: () => ({ name: "vic", role: "viewer" }) }, async ({ page, root }) => {
+    const viewer = await controls(page, root);
+    assert.deepEqual(viewer.tabs.map((tab) => tab.replace(/has content|\d+/g, "").trim()), [
+      "Error",
+      "Progress",
+      "Attempts",
+    ]);
+    assert.equal(viewer.retry, 0);
+    assert.equal(viewer.rerun, 0);
+    assert.equal(viewer.checkboxes, 0, "no bulk selection");
+    assert.equal(viewer.exports, 0);
+    assert.equal(viewer.clean, 0);
+    assert.ok(!viewer.fields.includes("data"), "no search by data");
+    assert.ok(viewer.fields.includes("error"));
+    for (const width of [390, 1280, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `permissions-viewer-${width}`);
+    }
+  });
+  await withBoard({ auth: () => ({ name: "oz", role: "operator" }) }, async ({ page, root }) => {
+    const operator = await controls(page, root);
+    assert.ok(operator.tabs.some((tab) => tab.startsWith("Data")));
+    assert.ok(operator.tabs.some((tab) => tab.startsWith("Logs")));
+    assert.equal(operator.retry, 1);
+    assert.equal(operator.rerun, 1);
+    assert.ok(operator.checkboxes > 0, "bulk selection");
+    assert.equal(operator.exports, 1);
+    assert.equal(operator.clean, 1);
+    assert.ok(operator.fields.includes("data"));
+  });
+});
