@@ -7,7 +7,8 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { connectClient } from "../helpers/redis_server.ts";
+import { pausableSource } from "../helpers/pause_after_entry.ts";
+import { connectClient, type TestRedis } from "../helpers/redis_server.ts";
 import { jobCommands } from "../helpers/wire_writer.ts";
 import { browserTest, screenshotView, withBoard } from "./harness.ts";
 
@@ -53,7 +54,13 @@ async function shots(page: Page, name: string): Promise<void> {
 browserTest(
   "bulk: shift-click, all N in the state, the counted confirmation, progress and cancel",
   async () => {
-    await withBoard({}, async ({ page, root, redis }) => {
+    let pauseAfterEntry = (_ms: number) => {};
+    const source = (redis: TestRedis) => {
+      const pausable = pausableSource(redis.url);
+      pauseAfterEntry = (ms) => pausable.pauseAfterEntry(ms);
+      return pausable.source;
+    };
+    await withBoard({ source }, async ({ page, root, redis }) => {
       const client = await seed(redis.url);
       try {
         await page.goto(`${root}tasks/${TASK}?state=failed`);
@@ -86,10 +93,10 @@ browserTest(
         await dialog(page).getByText(`${FAILED_TEXT} jobs of ${TASK} will be sent back`).waitFor();
         await shots(page, "bulk-confirm");
 
-        // Writes paused for a while (under the board's 2 s reply timeout): the operation's first
-        // step waits, so Cancel lands while it runs; whenever it lands, the step under way ends
-        // and no other begins.
-        await client.sendCommand(["CLIENT", "PAUSE", "1200", "WRITE"]);
+        // Writes paused for a while (under the board's 2 s reply timeout) once bulk.start's audit
+        // entry is in: the operation's first step waits, so Cancel lands while it runs; whenever
+        // it lands, the step under way ends and no other begins.
+        pauseAfterEntry(1200);
         await dialog(page).getByRole("button", { name: `Retry ${FAILED_TEXT} jobs` }).click();
         const progress = page.locator(".bulk-progress");
         await progress.getByText(new RegExp(`of ${FAILED_TEXT} done`)).waitFor();
