@@ -86,7 +86,7 @@ export {
   type ReadAction,
   ROUTE_ACTIONS,
   type RouteAction,
-} from "./src/api/audit_actions.ts";
+} from "./src/contract/actions.ts";
 export {
   BoardError,
   type ErrorCode,

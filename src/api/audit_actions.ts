@@ -7,14 +7,6 @@
  * @module
  */
 
-export {
-  type Action,
-  ACTIONS,
-  READ_ACTIONS,
-  type ReadAction,
-  ROUTE_ACTIONS,
-  type RouteAction,
-} from "../contract/actions.ts";
 import {
   READ_ACTIONS,
   type ReadAction,

@@ -13,7 +13,7 @@ import type { SessionEnv } from "../auth/session.ts";
 import { actingUser, type UserEnv, userName } from "../auth/user.ts";
 import type { Can } from "../auth/permissions.ts";
 import { BoardError } from "../errors.ts";
-import type { Action } from "./audit_actions.ts";
+import type { Action } from "../contract/actions.ts";
 import type { AuditedRoutes } from "./audit_routes.ts";
 
 /** Options of {@link permissionGuard}. */

@@ -11,7 +11,7 @@ import { allowedActions } from "../auth/permissions.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import { actingUser, type UserEnv, userName } from "../auth/user.ts";
 import type { ResolvedOptions } from "../options.ts";
-import { type Action, ROUTE_ACTIONS } from "./audit_actions.ts";
+import { type Action, ROUTE_ACTIONS } from "../contract/actions.ts";
 import type { ScanHolder } from "./scan_slots.ts";
 
 /** Mutations that change jobs: signing out everywhere does not make a user an operator. */

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { ROUTE_ACTIONS } from "../../src/api/audit_actions.ts";
+import { ROUTE_ACTIONS } from "../../src/contract/actions.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { createBoard } from "../helpers/checked_board.ts";
 import { auditEntries, callApi } from "../helpers/audit.ts";
