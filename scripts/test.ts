@@ -7,8 +7,12 @@
  * `e2e` files drive Chromium (`playwright-core`). A new test file lands in
  * its group by what it imports, so no list is kept by hand.
  *
- * `all` (what `deno task test` runs) runs the three groups one after another,
- * then the JSDoc examples of the module, and fails if any group fails.
+ * `all` (what `deno task test` runs) type-checks `tests/` once (the same
+ * command as `deno task check`'s, so after it a cache hit), runs the fast
+ * group, then the redis group, the e2e group and the JSDoc examples at the
+ * same time (each group's output is printed whole when it ends), and fails
+ * if any group fails. Checking once matters: `deno check` caches per set of
+ * roots, so each group's `deno test` would check its own graph again, cold.
  *
  * @example
  * ```sh
@@ -88,12 +92,34 @@ async function testFiles(dir: URL): Promise<string[]> {
   return files.sort();
 }
 
-async function denoTest(args: string[]): Promise<boolean> {
-  const { success } = await new Deno.Command(Deno.execPath(), {
+/** A `deno test` run: whether it passed, and its output when it was captured. */
+interface TestRun {
+  success: boolean;
+  output: string;
+}
+
+async function denoTest(args: string[], capture = false): Promise<TestRun> {
+  const mode = capture ? "piped" : "inherit";
+  const child = new Deno.Command(Deno.execPath(), {
     args: ["test", "--allow-all", ...args],
     cwd: ROOT.pathname,
-    stdout: "inherit",
-    stderr: "inherit",
+    stdout: mode,
+    stderr: mode,
+    // Captured output is read by people, not terminals.
+    env: capture ? { NO_COLOR: "1" } : {},
+  }).spawn();
+  if (!capture) return { success: (await child.status).success, output: "" };
+  // stderr goes after stdout: a failing test's details are read after its summary.
+  const { success, stdout, stderr } = await child.output();
+  const text = new TextDecoder();
+  return { success, output: text.decode(stdout) + text.decode(stderr) };
+}
+
+/** Type-checks every test file and what it imports, as `deno task check` does. */
+async function checkTests(): Promise<boolean> {
+  const { success } = await new Deno.Command(Deno.execPath(), {
+    args: ["check", "tests/"],
+    cwd: ROOT.pathname,
   }).spawn().status;
   return success;
 }
@@ -111,22 +137,36 @@ if (import.meta.main) {
     }
     Deno.exit(0);
   }
-  const runs: Record<string, () => Promise<boolean>> = {
-    fast: () => denoTest(["--parallel", ...extra, ...of("fast")]),
-    redis: () => denoTest(["--parallel", ...extra, ...of("redis")]),
-    e2e: () => denoTest(["--parallel", ...extra, ...of("e2e")]),
-    doc: () => denoTest(["--doc", ...extra, "mod.ts", "source.ts", "src/"]),
+  const group = (name: TestGroup) => (args: string[], capture?: boolean) =>
+    denoTest(["--parallel", ...args, ...extra, ...of(name)], capture);
+  const runs: Record<string, (args: string[], capture?: boolean) => Promise<TestRun>> = {
+    fast: group("fast"),
+    redis: group("redis"),
+    e2e: group("e2e"),
+    doc: (args, capture) =>
+      denoTest(["--doc", ...args, ...extra, "mod.ts", "source.ts", "src/"], capture),
   };
-  const chosen = which === "all" ? ["fast", "redis", "e2e", "doc"] : [which];
-  if (!chosen.every((name) => name in runs)) {
+  if (which !== "all" && !(which in runs)) {
     console.error(`usage: scripts/test.ts [all|fast|redis|e2e|doc|list] [deno test arguments]`);
     Deno.exit(2);
   }
+  if (which !== "all") Deno.exit((await runs[which]([])).success ? 0 : 1);
+
+  console.log("== deno check tests/");
+  if (!await checkTests()) Deno.exit(1);
   const failed: string[] = [];
-  for (const name of chosen) {
-    console.log(`\n== test:${name}`);
-    if (!await runs[name]()) failed.push(name);
-  }
+  console.log("\n== test:fast");
+  if (!(await runs.fast(["--no-check"])).success) failed.push("fast");
+  // The JSDoc examples are checked by their own run: `deno check` does not see them.
+  const together = [["redis", ["--no-check"]], ["e2e", ["--no-check"]], ["doc", []]] as const;
+  console.log(`\n== ${together.map(([name]) => `test:${name}`).join(", ")} at the same time`);
+  await Promise.all(together.map(async ([name, args]) => {
+    const started = performance.now();
+    const { success, output } = await runs[name]([...args], true);
+    const took = Math.round((performance.now() - started) / 1000);
+    console.log(`\n== test:${name} (${took} s)\n${output}`);
+    if (!success) failed.push(name);
+  }));
   if (failed.length > 0) {
     console.error(`\nfailed: ${failed.map((name) => `test:${name}`).join(", ")}`);
     Deno.exit(1);
