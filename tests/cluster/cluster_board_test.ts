@@ -13,6 +13,7 @@ import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { dataOf, isEvent, openStream } from "../events/sse_client.ts";
 import { startCluster } from "../helpers/redis_cluster.ts";
 import { waitFor } from "../helpers/wait_for.ts";
+import { retryUntilServed } from "../helpers/failover.ts";
 import { clusterAdapter } from "../helpers/taskora_cluster.ts";
 import { createTaskora } from "../../../shared/taskora/taskora.js";
 
@@ -139,23 +140,7 @@ Deno.test({
     const { promoted } = await cluster.killMaster(`${base}:wait`);
     // A retry asked for while the master is going away: repeated until the
     // board confirms it (200) or says it had already run (409).
-    const statuses: number[] = [];
-    let retried: Response;
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      assert.ok(Date.now() < deadline, `the board never served again: ${statuses.join(",")}`);
-      retried = await api("/jobs/dead-1/retry", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: "{}",
-      });
-      statuses.push(retried.status);
-      if (retried.status === 200 || retried.status === 409) break;
-      assert.ok([503, 504].includes(retried.status), `status ${retried.status}`);
-      const body = await retried.json();
-      assert.ok(["STORE_UNAVAILABLE", "OUTCOME_UNKNOWN"].includes(body.code), body.code);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const statuses = await retryUntilServed(api, "dead-1");
     await promoted;
     const started = Date.now();
     await waitFor(async () => {

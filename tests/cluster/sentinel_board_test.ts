@@ -13,6 +13,7 @@ import { dataOf, isEvent, openStream } from "../events/sse_client.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { redisCli, startSentinel } from "../helpers/redis_cluster.ts";
 import { waitFor } from "../helpers/wait_for.ts";
+import { retryUntilServed } from "../helpers/failover.ts";
 
 Deno.test({
   name:
@@ -49,22 +50,7 @@ Deno.test({
 
       await set.master.kill();
       const promoted = set.failOver();
-      const statuses: number[] = [];
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        assert.ok(Date.now() < deadline, `the board never served again: ${statuses.join(",")}`);
-        const response = await api(`/jobs/${jobId}/retry`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: "{}",
-        });
-        statuses.push(response.status);
-        const body = await response.json();
-        if (response.status === 200 || response.status === 409) break;
-        assert.ok([503, 504].includes(response.status), `status ${response.status}`);
-        assert.ok(["STORE_UNAVAILABLE", "OUTCOME_UNKNOWN"].includes(body.code), body.code);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      const statuses = await retryUntilServed(api, jobId);
       await promoted;
       console.log(`retry statuses: ${statuses.join(",")}`);
       await waitFor(async () => {

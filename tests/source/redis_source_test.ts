@@ -16,6 +16,7 @@ import {
 import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 import { waitFor } from "../helpers/wait_for.ts";
+import { commandsRun } from "../helpers/command_stats.ts";
 import { metricKey } from "../../src/source/wire/keys.ts";
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
@@ -550,7 +551,12 @@ Deno.test("close() leaves no timers or connections behind", async () => {
     await source.listTasks();
     await source.listWorkflows(0, 1);
     await source.groupDeadLetters();
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    // Closed in the middle of its background passes: a few more discovery SCANs have run.
+    const counter = await connectClient(redis.url);
+    const scans = async () => (await commandsRun(counter)).get("scan") ?? 0;
+    const first = await scans();
+    await waitFor(async () => await scans() >= first + 3, { what: "three more discovery scans" });
+    await counter.close();
     await source.close();
   } finally {
     await redis.stop();
