@@ -402,6 +402,7 @@ export function createBoardOn(
     });
     app.use("/api/*", refusals);
     app.use("/auth/*", refusals);
+    app.use("/metrics", refusals);
   }
   // First: a browser sends a preflight without the session cookie, so no guard may answer it.
   if (resolved.cors) {

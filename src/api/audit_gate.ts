@@ -2,7 +2,8 @@
  * Records the requests turned away before the audit middleware sees them:
  * no session (401), the auth hook's own answer, another origin (403
  * `CROSS_ORIGIN`), what the user may not do (403 `FORBIDDEN`) and too many
- * requests (429). They go to the trail's
+ * requests (429), under `/api/*` and at `/metrics` (recorded as
+ * `metrics.read`, a wrong bearer token as 401). They go to the trail's
  * refusals, within each client's limit, so a flood of them costs a bounded
  * write rate and never pushes an action out. Under `/auth/*` only
  * cross-origin refusals are recorded here: the login routes record their own.
@@ -39,11 +40,11 @@ function refusalCode(
   status: number,
   error: unknown,
   byHook: boolean,
-  api: boolean,
+  guarded: boolean,
   bodyCode: unknown,
 ): string | null {
   if (error instanceof BoardError && error.code === "CROSS_ORIGIN") return error.code;
-  if (!api) return null;
+  if (!guarded) return null;
   if (byHook) return "AUTH_HOOK";
   if (status === 401) return "UNAUTHORIZED";
   if (error instanceof BoardError && error.code === "FORBIDDEN") return error.code;
@@ -60,13 +61,18 @@ async function bodyCodeOf(response: Response): Promise<unknown> {
   }
 }
 
+/** What a refused scrape of the metrics was after. */
+const METRICS_READ = { action: "metrics.read", target: "*", task: null } as const;
+
 /**
  * Records refusals of the guards before the audit middleware: mount it on
- * `/api/*` and `/auth/*` before them.
+ * `/api/*`, `/auth/*` and `/metrics` before them.
  *
  * @example
  * ```ts ignore
- * app.use("/api/*", auditRefusals({ trail, present, basePath: "/board", trustProxy, routes }));
+ * const refusals = auditRefusals({ trail, present, basePath: "/board", trustProxy, routes });
+ * app.use("/api/*", refusals);
+ * app.use("/metrics", refusals);
  * ```
  */
 export function auditRefusals(options: AuditRefusalsOptions): MiddlewareHandler<UserEnv> {
@@ -77,15 +83,20 @@ export function auditRefusals(options: AuditRefusalsOptions): MiddlewareHandler<
     if (c.get("audited")) return;
     const path = c.req.path.startsWith(base) ? c.req.path.slice(base.length) : c.req.path;
     const api = path.startsWith("/api/");
+    const metrics = path === "/metrics";
     const code = refusalCode(
       c.res.status,
       c.error,
       c.get("refusedByHook") === true,
-      api,
+      api || metrics,
       c.res.status === 429 ? await bodyCodeOf(c.res) : undefined,
     );
     if (code === null) return;
-    const what = api ? routes(c.req.method, path.slice("/api".length)) : null;
+    const what = api
+      ? routes(c.req.method, path.slice("/api".length))
+      : metrics
+      ? METRICS_READ
+      : null;
     const record: AuditRecord = {
       at: Date.now(),
       user: c.get("user") ?? ANONYMOUS,

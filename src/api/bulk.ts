@@ -15,6 +15,7 @@ import { ANONYMOUS, type UserEnv } from "../auth/user.ts";
 import { bodyOf, jsonBody, textField } from "./body.ts";
 import { countMatches, firstSlice, matchReader } from "./bulk_filter.ts";
 import { bulkSelector, isFilterSelection } from "./bulk_selector.ts";
+import { assertMayFilterBy } from "./payload_access.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { scanHolder } from "./scan_holder.ts";
@@ -143,6 +144,8 @@ export function bulkRoutes(
         );
       }
       const { task } = selector;
+      // A filter's count (a dry run's answer, an operation's total) would tell what the values hold.
+      if (isFilterSelection(selector)) await assertMayFilterBy(c, options, selector.filter, task);
       const countBulk = source.countBulk.bind(source);
       // Counting a state may walk it (a filter's matches; the delayed set, for delayed and
       // retrying jobs): it holds one of the board's scan slots meanwhile.

@@ -12,6 +12,9 @@
  * - `: ping` comments at least every 15 s; one `retry:` hint at the start.
  * - `?tasks=a,b` limits the job events to those tasks; `stats:update` frames
  *   always carry every task.
+ * - A user not allowed `payload.read` (asked with target `*` when the
+ *   stream opens) gets job events without results or other values of the
+ *   job, and a progress only as a list row shows it.
  *
  * The stream is fed by the board's one {@link EventHub}: opening more
  * streams opens no more store connections. `HEAD /events` answers the
@@ -25,6 +28,9 @@ import { z } from "@hono/zod-openapi";
 import { joinFrames } from "../events/hub.ts";
 import { sseResponse } from "../events/sse.ts";
 import type { SessionEnv } from "../auth/session.ts";
+import type { UserEnv } from "../auth/user.ts";
+import { mayReadPayloads } from "./payload_access.ts";
+import type { ResolvedOptions } from "../options.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 
@@ -60,11 +66,16 @@ const getEvents = apiRoute({
 });
 
 /** Routes under `/events`. */
-export function eventRoutes({ events, timers }: Pick<ApiDeps, "events" | "timers">) {
-  return apiRouter<SessionEnv>().openapi(getEvents, (c) => {
+export function eventRoutes(
+  { events, timers, options }: Pick<ApiDeps, "events" | "timers"> & {
+    options: Pick<ResolvedOptions, "auth" | "can">;
+  },
+) {
+  return apiRouter<SessionEnv & UserEnv>().openapi(getEvents, async (c) => {
     const tasks = tasksParam(c.req.valid("query").tasks);
+    const payloads = c.req.method === "HEAD" || await mayReadPayloads(c, options, "*");
     return sseResponse(c, () => {
-      const client = events.connect({ tasks });
+      const client = events.connect({ tasks, payloads });
       // The browser left (the runtime aborts the request, or cancels the body): release the
       // client, which ends the stream.
       const { signal } = c.req.raw;

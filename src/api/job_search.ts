@@ -27,7 +27,7 @@ import type { ApiDeps } from "./deps.ts";
 import { encodeCursor, parseCursor, parseJobFilter } from "./job_filter.ts";
 import { matchingCandidates } from "./job_match.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { assertMayReadPayloads } from "./payload_access.ts";
+import { assertMayFilterBy } from "./payload_access.ts";
 import { scanHolder } from "./scan_holder.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
@@ -89,9 +89,7 @@ export function jobSearchRoutes({ source, present, options, scans }: ApiDeps) {
     const { state, limit, cursor, ...parts } = c.req.valid("query");
     const query = (name: string) => parts[name as keyof typeof parts];
     const filter = parseJobFilter(query, options.redact);
-    if (filter.payload !== null && filter.payload.field !== "error") {
-      await assertMayReadPayloads(c, options, task);
-    }
+    await assertMayFilterBy(c, options, filter, task);
     let position = parseCursor(cursor, state);
     if (!source.searchJobs) {
       throw new BoardError("INVALID_STATE", "This task source cannot search jobs");

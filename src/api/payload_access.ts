@@ -1,8 +1,10 @@
 /**
  * Reads of job payloads inside routes that show more than payloads: a job's
  * page shows its state, timings and error to whoever may see the board, its
- * data, result and logs only to a user allowed `payload.read`; a search by
- * data, result or logs is refused without it (its matches would be an
+ * data, result and logs (and a progress beyond the list preview) only to a
+ * user allowed `payload.read`; the same for a workflow's node data and
+ * results and a schedule's data. A search or a bulk filter by data, result
+ * or logs is refused without it (its matches, or its count, would be an
  * oracle on the values).
  *
  * @module
@@ -11,7 +13,11 @@
 import type { Context } from "hono";
 import type { SessionEnv } from "../auth/session.ts";
 import { actingUser, type UserEnv } from "../auth/user.ts";
-import type { JobDetailResponse } from "../contract/jobs.ts";
+import { type JobDetailResponse, LIST_PROGRESS_LIMIT } from "../contract/jobs.ts";
+import type { JobFilter } from "../contract/job_filter.ts";
+import { clipValue } from "../contract/payload.ts";
+import type { ScheduleRecord } from "../contract/schedules.ts";
+import type { WorkflowDetail } from "../contract/workflows.ts";
 import { BoardError } from "../errors.ts";
 import type { ResolvedOptions } from "../options.ts";
 
@@ -24,25 +30,61 @@ export async function mayReadPayloads(
   return options.auth === null || await options.can(actingUser(c), "payload.read", target);
 }
 
-/** Refuses, 403 `FORBIDDEN` naming `payload.read`, a user who may not read the payloads of `target`. */
-export async function assertMayReadPayloads(
+/**
+ * Refuses, 403 `FORBIDDEN` naming `payload.read`, a filter by data, result
+ * or logs (a search's, a bulk action's) from a user who may not read the
+ * payloads of `task`; a filter by error, or none, passes.
+ */
+export async function assertMayFilterBy(
   c: Context<SessionEnv & UserEnv>,
   options: Pick<ResolvedOptions, "auth" | "can">,
-  target: string,
+  filter: Pick<JobFilter, "payload">,
+  task: string,
 ): Promise<void> {
-  if (await mayReadPayloads(c, options, target)) return;
+  if (filter.payload === null || filter.payload.field === "error") return;
+  if (await mayReadPayloads(c, options, task)) return;
   throw new BoardError(
     "FORBIDDEN",
-    `You may not read the payloads of ${target}: a search by data, result or logs needs payload.read`,
+    `You may not read the payloads of ${task}: a search or filter by data, result or logs ` +
+      "needs payload.read",
     { param: "payload.read" },
   );
 }
 
 /**
- * A job's page without its payloads: no data, result or logs, and nothing
- * that depends on them (their sizes, the count of logs).
+ * A job's page without its payloads: no data, result or logs, a progress
+ * only as a list row shows it (null over {@link LIST_PROGRESS_LIMIT}), and
+ * nothing that depends on what is withheld (their sizes, the count of logs).
  */
 export function withoutPayloads(job: JobDetailResponse): JobDetailResponse {
-  const { data: _data, result: _result, ...payloads } = job.payloads;
-  return { ...job, data: null, result: null, payloads, logs: [], logCount: 0 };
+  const { data: _data, result: _result, progress: progressSize, ...payloads } = job.payloads;
+  const progress = clipValue(job.progress, LIST_PROGRESS_LIMIT)
+    .value as JobDetailResponse["progress"];
+  return {
+    ...job,
+    data: null,
+    result: null,
+    progress,
+    payloads: progress === null || progressSize === undefined
+      ? payloads
+      : { ...payloads, progress: progressSize },
+    logs: [],
+    logCount: 0,
+  };
+}
+
+/** A workflow without its payloads: no node's data, no node's result, no workflow result. */
+export function withoutWorkflowPayloads(workflow: WorkflowDetail): WorkflowDetail {
+  return {
+    ...workflow,
+    graph: { ...workflow.graph, nodes: workflow.graph.nodes.map(({ data: _, ...node }) => node) },
+    nodes: workflow.nodes.map((node) => ({ ...node, result: null })),
+    result: null,
+  };
+}
+
+/** A schedule without the data its runs dispatch. */
+export function withoutScheduleData(schedule: ScheduleRecord): ScheduleRecord {
+  const { data: _, ...config } = schedule.config;
+  return { ...schedule, config };
 }

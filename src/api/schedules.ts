@@ -1,11 +1,15 @@
 /**
  * Schedules: the list with next run and last-run status, and the actions
- * (pause, resume, trigger now, update, delete).
+ * (pause, resume, trigger now, update, delete). A schedule's data is shown
+ * only to a user allowed `payload.read` on the schedule.
  *
  * @module
  */
 
 import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { SessionEnv } from "../auth/session.ts";
+import type { UserEnv } from "../auth/user.ts";
 import { invalidParam } from "../errors.ts";
 import { parseSchedulePatch } from "../source/schedule_patch.ts";
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from "../source/trigger_id.ts";
@@ -13,6 +17,7 @@ import type { ScheduleActionResponse, ScheduleRecord } from "../contract/schedul
 import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
+import { mayReadPayloads, withoutScheduleData } from "./payload_access.ts";
 import {
   ScheduleActionSchema,
   ScheduleRemoveSchema,
@@ -132,20 +137,27 @@ function writeBackMasks(options: ApiDeps["options"]): readonly string[] {
 
 /** Routes under `/schedules`. */
 export function scheduleRoutes({ source, present, options }: ApiDeps) {
-  const changed = (schedule: ScheduleRecord): ScheduleActionResponse => ({
-    ok: true,
-    schedule: present.schedule(schedule),
-  });
-  return apiRouter()
+  /** The schedule as `c`'s user may see it: its data only with `payload.read` on it. */
+  const shown = async (c: Context<SessionEnv & UserEnv>, schedule: ScheduleRecord) => {
+    const presented = present.schedule(schedule);
+    return await mayReadPayloads(c, options, schedule.name)
+      ? presented
+      : withoutScheduleData(presented);
+  };
+  const changed = async (
+    c: Context<SessionEnv & UserEnv>,
+    schedule: ScheduleRecord,
+  ): Promise<ScheduleActionResponse> => ({ ok: true, schedule: await shown(c, schedule) });
+  return apiRouter<SessionEnv & UserEnv>()
     .openapi(listSchedules, async (c) => {
       const schedules = await source.listSchedules();
-      return c.json(schedules.map(present.schedule), 200);
+      return c.json(await Promise.all(schedules.map((schedule) => shown(c, schedule))), 200);
     })
     .openapi(pause, async (c) => {
-      return c.json(changed(await source.pauseSchedule(c.req.valid("param").name)), 200);
+      return c.json(await changed(c, await source.pauseSchedule(c.req.valid("param").name)), 200);
     })
     .openapi(resume, async (c) => {
-      return c.json(changed(await source.resumeSchedule(c.req.valid("param").name)), 200);
+      return c.json(await changed(c, await source.resumeSchedule(c.req.valid("param").name)), 200);
     })
     .openapi(trigger, async (c) => {
       const key = c.req.valid("header")["idempotency-key"];
@@ -155,7 +167,8 @@ export function scheduleRoutes({ source, present, options }: ApiDeps) {
     .openapi(update, async (c) => {
       const patch = parseSchedulePatch(c.req.valid("json"));
       if (patch.data !== undefined) patch.maskedKeys = writeBackMasks(options);
-      return c.json(changed(await source.updateSchedule(c.req.valid("param").name, patch)), 200);
+      const updated = await source.updateSchedule(c.req.valid("param").name, patch);
+      return c.json(await changed(c, updated), 200);
     })
     .openapi(remove, async (c) => {
       const { name } = c.req.valid("param");

@@ -1,6 +1,7 @@
 /**
  * Workflow routes: the list, newest first, one workflow's graph with every
- * node's state, result and error, and cancelling a running one.
+ * node's state, result and error (node data and results only to a user
+ * allowed `payload.read` on the workflow), and cancelling a running one.
  *
  * @module
  */
@@ -9,6 +10,9 @@ import { z } from "@hono/zod-openapi";
 import { workflowNotFound } from "../source/refusals.ts";
 import { bodyOf, jsonBody, textField } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
+import type { SessionEnv } from "../auth/session.ts";
+import type { UserEnv } from "../auth/user.ts";
+import { mayReadPayloads, withoutWorkflowPayloads } from "./payload_access.ts";
 import { apiRoute, apiRouter, TotalCountHeader } from "./openapi.ts";
 import { pageQuery, workflowStateQuery } from "./params.ts";
 import {
@@ -54,8 +58,8 @@ const cancel = apiRoute({
 });
 
 /** Routes under `/workflows`. */
-export function workflowRoutes({ source, present }: ApiDeps) {
-  return apiRouter()
+export function workflowRoutes({ source, present, options }: ApiDeps) {
+  return apiRouter<SessionEnv & UserEnv>()
     .openapi(listWorkflows, async (c) => {
       const { limit, offset, state } = c.req.valid("query");
       const page = await source.listWorkflows(offset, limit, state);
@@ -66,7 +70,9 @@ export function workflowRoutes({ source, present }: ApiDeps) {
       const { id } = c.req.valid("param");
       const workflow = await source.getWorkflow(id);
       if (!workflow) throw workflowNotFound(id);
-      return c.json(present.workflow(workflow), 200);
+      const shown = present.workflow(workflow);
+      const readable = await mayReadPayloads(c, options, id);
+      return c.json(readable ? shown : withoutWorkflowPayloads(shown), 200);
     })
     .openapi(cancel, async (c) => {
       const { id } = c.req.valid("param");

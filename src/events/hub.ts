@@ -54,7 +54,7 @@ import type { StatsPayload } from "../contract/events.ts";
 import type { Presenter } from "../contract/present.ts";
 import { totalsOf } from "../contract/totals.ts";
 import type { QueueStats, TaskEvent, TaskSource } from "../source/types.ts";
-import { jobEventName, jobEventPayload } from "./frames.ts";
+import { jobEventName, jobEventPayload, withoutEventPayloads } from "./frames.ts";
 import { systemTimers, type TimerId, type Timers } from "../timers.ts";
 import { frameMessage, PING_FRAME, retryFrame } from "./sse.ts";
 
@@ -89,10 +89,16 @@ export interface EventHubOptions {
   timers?: Timers;
 }
 
-/** What a client receives: job events of some tasks (all when null). */
+/** What a client receives: job events of some tasks (all when null), with or without payloads. */
 export interface ConnectOptions {
   /** Only job events of these tasks; stats frames stay complete. */
   tasks?: ReadonlySet<string> | null;
+  /**
+   * Whether the client's user may read payloads (default true). False: job
+   * events carry no result or other value of the job, and a progress only
+   * as a list row shows it (see `withoutEventPayloads`).
+   */
+  payloads?: boolean;
 }
 
 /** Why a client's stream ended. */
@@ -124,6 +130,7 @@ export interface HubState {
 
 class Client implements EventClient {
   readonly tasks: ReadonlySet<string> | null;
+  readonly payloads: boolean;
   readonly #max: number;
   readonly #release: (client: Client) => void;
   #queue: Uint8Array[] = [];
@@ -133,8 +140,14 @@ class Client implements EventClient {
   #closed = false;
   #onClose: ((reason: CloseReason) => void) | null = null;
 
-  constructor(tasks: ReadonlySet<string> | null, max: number, release: (client: Client) => void) {
+  constructor(
+    tasks: ReadonlySet<string> | null,
+    payloads: boolean,
+    max: number,
+    release: (client: Client) => void,
+  ) {
     this.tasks = tasks;
+    this.payloads = payloads;
     this.#max = max;
     this.#release = release;
   }
@@ -222,8 +235,12 @@ export class EventHub {
   #statsTimer: TimerId | null = null;
   #heartbeatTimer: TimerId | null = null;
   #idleTimer: TimerId | null = null;
-  /** Frames framed since the last flush, and the timer of the next flush. */
-  #outbox: Array<{ frame: Uint8Array; task?: string }> = [];
+  /**
+   * Frames framed since the last flush (each also as clients without
+   * payloads get it: the same bytes when it carries none), and the timer of
+   * the next flush.
+   */
+  #outbox: Array<{ frame: Uint8Array; withoutPayloads: Uint8Array; task?: string }> = [];
   #flushTimer: TimerId | null = null;
   #poll: Promise<void> | null = null;
   readonly #fullStatsEveryMs: number;
@@ -273,6 +290,7 @@ export class EventHub {
   connect(options: ConnectOptions = {}): EventClient {
     const client = new Client(
       options.tasks && options.tasks.size > 0 ? options.tasks : null,
+      options.payloads ?? true,
       this.#maxQueue,
       (gone) => this.#remove(gone),
     );
@@ -365,9 +383,9 @@ export class EventHub {
    * together (one XREAD reply, a burst of store events) leave together:
    * one chunk and one write per client instead of one per frame.
    */
-  #post(frame: Uint8Array, task?: string): void {
+  #post(frame: Uint8Array, task?: string, withoutPayloads = frame): void {
     if (this.#clients.size === 0) return;
-    this.#outbox.push({ frame, task });
+    this.#outbox.push({ frame, withoutPayloads, task });
     if (this.#flushTimer !== null) return;
     const spacing = Math.min(this.#maxBatchMs, (this.#clients.size * 1000) / this.#writesPerSecond);
     const wait = Math.max(0, this.#lastFlush + spacing - this.#timers.now());
@@ -380,22 +398,32 @@ export class EventHub {
     const outbox = this.#outbox;
     this.#outbox = [];
     if (outbox.length === 0 || this.#clients.size === 0) return;
-    const all = joinFrames(outbox.map(({ frame }) => frame));
+    // Joined once per flush for each kind of client that needs it, then only read.
+    const all = { payloads: null as Uint8Array | null, none: null as Uint8Array | null };
+    const framesFor = (payloads: boolean, entries: typeof outbox) =>
+      entries.map((entry) => payloads ? entry.frame : entry.withoutPayloads);
     for (const client of this.#clients) {
+      const kind = client.payloads ? "payloads" : "none";
       if (client.tasks === null) {
-        client.push(all, outbox.length);
+        all[kind] ??= joinFrames(framesFor(client.payloads, outbox));
+        client.push(all[kind], outbox.length);
         continue;
       }
       const mine = outbox.filter(({ task }) => task === undefined || client.tasks!.has(task));
-      if (mine.length > 0) client.push(joinFrames(mine.map(({ frame }) => frame)), mine.length);
+      if (mine.length > 0) client.push(joinFrames(framesFor(client.payloads, mine)), mine.length);
     }
   }
 
-  /** Frames a message (synchronously: frames keep their order) and sends it. */
-  #send(event: string, data: unknown, task?: string): void {
-    const frame = frameMessage({ event, data: JSON.stringify(data) });
+  /**
+   * Frames a message (synchronously: frames keep their order) and sends it;
+   * clients without payloads get `withoutPayloads` instead, when given.
+   */
+  #send(event: string, data: unknown, task?: string, withoutPayloads?: unknown): void {
+    const text = JSON.stringify(data);
+    const frame = frameMessage({ event, data: text });
     if (event === "stats:update") this.#statsFrame = frame;
-    this.#post(frame, task);
+    const other = withoutPayloads === undefined ? text : JSON.stringify(withoutPayloads);
+    this.#post(frame, task, other === text ? frame : frameMessage({ event, data: other }));
   }
 
   #onEvent(event: TaskEvent): void {
@@ -404,7 +432,8 @@ export class EventHub {
     const name = jobEventName(event.event);
     if (name === null) return;
     try {
-      this.#send(name, jobEventPayload(event, this.#present), event.task);
+      const payload = jobEventPayload(event, this.#present);
+      this.#send(name, payload, event.task, withoutEventPayloads(payload));
     } catch (error) {
       // A formatter threw: this event is dropped, the stream goes on.
       console.error("queue-board: could not present an event", error);

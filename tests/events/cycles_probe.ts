@@ -7,6 +7,7 @@
  */
 
 import { systemTimers } from "../../src/timers.ts";
+import { resolveOptions } from "../../src/options.ts";
 import { Hono } from "hono";
 import { eventRoutes } from "../../src/api/events.ts";
 import { createPresenter } from "../../src/contract/present.ts";
@@ -22,7 +23,10 @@ const source = createMemorySource();
 const hub = createEventHub(source, createPresenter({ redact: [], formatters: {} }), {
   idleStopMs: 0,
 });
-const app = new Hono().route("/api", eventRoutes({ events: hub, timers: systemTimers }));
+const app = new Hono().route(
+  "/api",
+  eventRoutes({ events: hub, timers: systemTimers, options: resolveOptions({}) }),
+);
 const fetch = (request: Request) => app.fetch(request);
 
 async function cycle(): Promise<void> {

@@ -5,6 +5,7 @@
  */
 
 import { systemTimers } from "../../src/timers.ts";
+import { resolveOptions } from "../../src/options.ts";
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { eventRoutes } from "../../src/api/events.ts";
@@ -21,7 +22,10 @@ const URL_ = "http://board.test/api/events";
 
 function hubApp(source: MemorySource, options: EventHubOptions = {}) {
   const hub = createEventHub(source, present, options);
-  const app = new Hono().route("/api", eventRoutes({ events: hub, timers: systemTimers }));
+  const app = new Hono().route(
+    "/api",
+    eventRoutes({ events: hub, timers: systemTimers, options: resolveOptions({}) }),
+  );
   return { hub, fetch: (request: Request) => app.fetch(request) };
 }
 

@@ -5,6 +5,7 @@
  */
 
 import { systemTimers } from "../../src/timers.ts";
+import { resolveOptions } from "../../src/options.ts";
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { createBoard } from "../helpers/checked_board.ts";
@@ -143,7 +144,10 @@ Deno.test("the simulator's jobs stream live through the board", async () => {
 Deno.test("over a real socket (Deno.serve), a browser that leaves is released", async () => {
   const source = createMemorySource();
   const hub = createEventHub(source, createPresenter({ redact: [], formatters: {} }));
-  const app = new Hono().route("/api", eventRoutes({ events: hub, timers: systemTimers }));
+  const app = new Hono().route(
+    "/api",
+    eventRoutes({ events: hub, timers: systemTimers, options: resolveOptions({}) }),
+  );
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
   const url = `http://127.0.0.1:${server.addr.port}/api/events`;
   try {
@@ -203,7 +207,10 @@ Deno.test("HEAD /events answers the stream's headers without a stream, and holds
   const source = createMemorySource();
   const timers = new FakeTimers();
   const hub = createEventHub(source, createPresenter({ redact: [], formatters: {} }), { timers });
-  const app = new Hono().route("/api", eventRoutes({ events: hub, timers: systemTimers }));
+  const app = new Hono().route(
+    "/api",
+    eventRoutes({ events: hub, timers: systemTimers, options: resolveOptions({}) }),
+  );
   try {
     for (let i = 0; i < 500; i++) {
       const response = await app.fetch(new Request(HUB_EVENTS, { method: "HEAD" }));
@@ -228,7 +235,10 @@ Deno.test("a GET whose request is aborted releases its client, body read or not"
     idleStopMs: 0,
     timers,
   });
-  const app = new Hono().route("/api", eventRoutes({ events: hub, timers: systemTimers }));
+  const app = new Hono().route(
+    "/api",
+    eventRoutes({ events: hub, timers: systemTimers, options: resolveOptions({}) }),
+  );
   try {
     // A runtime that aborts the request's signal when the client goes, and never cancels the body.
     const leaving = new AbortController();

@@ -11,6 +11,7 @@ import { createBoard } from "../helpers/checked_board.ts";
 import { readFixture } from "../helpers/fixture.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import type { BoardOptions, BoardUser } from "../../src/options.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 const dump = readFixture();
 const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
@@ -439,6 +440,63 @@ Deno.test("GET /metrics asks can for metrics.read", async () => {
     assert.equal(allowed.status, 200);
     await allowed.body?.cancel();
   } finally {
+    await source.close();
+  }
+});
+
+Deno.test("GET /metrics refusals are audited like the API's: by can, by the hook, without a session", async () => {
+  const source = createMemorySource();
+  const hooked = createBoard(source, {
+    auth: (request) => {
+      const name = request.headers.get("x-user") ?? "";
+      return name === "mallory"
+        ? new Response("go away", { status: 403 })
+        : { name, role: "admin" };
+    },
+    can: (user: BoardUser | null, action: string) =>
+      action !== "metrics.read" || user?.name !== "vic",
+  });
+  const login = createBoard(source, {
+    auth: { authenticate: () => null, cookiePassword: "a-cookie-password-of-32-characters!!" },
+    metrics: { token: "the-scrapers-token" },
+  });
+  const scrape = (board: typeof hooked, headers: Record<string, string>) =>
+    Promise.resolve(board.fetch(new Request("http://board.test/board/metrics", { headers })));
+  try {
+    for (
+      const [board, headers, status] of [
+        [hooked, { "x-user": "vic" }, 403],
+        [hooked, { "x-user": "mallory" }, 403],
+        [login, { authorization: "Bearer a-wrong-token" }, 401],
+        [login, {}, 401],
+      ] as const
+    ) {
+      const refused = await scrape(board, headers);
+      assert.equal(refused.status, status);
+      await refused.body?.cancel();
+    }
+    const entries = await waitFor(async () => {
+      const response = await hooked.fetch(
+        new Request("http://board.test/board/api/audit?outcome=error", {
+          headers: { ...SAME_ORIGIN, "x-user": "root" },
+        }),
+      );
+      const trail: { user: string; action: string; target: string; code: string }[] =
+        (await response.json()).entries;
+      return trail.length >= 4 && trail;
+    }, { what: "the four /metrics refusals in the trail" });
+    assert.deepEqual(
+      entries.map((entry) => [entry.user, entry.action, entry.target, entry.code].join(" ")).sort(),
+      [
+        "anonymous metrics.read * AUTH_HOOK",
+        "anonymous metrics.read * UNAUTHORIZED",
+        "anonymous metrics.read * UNAUTHORIZED",
+        "vic metrics.read * FORBIDDEN",
+      ],
+    );
+  } finally {
+    await hooked.close();
+    await login.close();
     await source.close();
   }
 });
