@@ -196,21 +196,18 @@ export async function writeJob(
 }
 
 /**
- * Writes `count` failed jobs of `task`, as a retry benchmark wants them:
- * attempt 3 of 3, one in ten at priority 2, dispatched 10 ms apart up to
- * `now`, pipelined `flushEvery` commands at a time.
+ * The commands that write `count` failed jobs of `task`, as a retry
+ * benchmark wants them: attempt 3 of 3, one in ten at priority 2,
+ * dispatched 10 ms apart up to `now`.
  */
-export async function writeFailedJobs(
-  client: CommandSender,
+export function* failedJobCommands(
   task: string,
   count: number,
   now = Date.now(),
-  flushEvery = 10_000,
-): Promise<void> {
-  let pending: Promise<unknown>[] = [];
+): Generator<string[]> {
   for (let i = 0; i < count; i++) {
     const ts = now - (count - i) * 10;
-    const { commands } = jobCommands({
+    yield* jobCommands({
       task,
       state: "failed",
       ts,
@@ -220,8 +217,24 @@ export async function writeFailedJobs(
       maxAttempts: 3,
       priority: i % 10 === 0 ? 2 : 0,
       finishedOn: ts + 5,
-    });
-    for (const command of commands) pending.push(client.sendCommand(command));
+    }).commands;
+  }
+}
+
+/**
+ * Writes {@link failedJobCommands}, pipelined `flushEvery` commands at a
+ * time.
+ */
+export async function writeFailedJobs(
+  client: CommandSender,
+  task: string,
+  count: number,
+  now = Date.now(),
+  flushEvery = 10_000,
+): Promise<void> {
+  let pending: Promise<unknown>[] = [];
+  for (const command of failedJobCommands(task, count, now)) {
+    pending.push(client.sendCommand(command));
     if (pending.length >= flushEvery) {
       await Promise.all(pending);
       pending = [];
