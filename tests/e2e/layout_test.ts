@@ -188,16 +188,19 @@ async function settle(page: Page): Promise<void> {
 }
 
 /**
- * Opens `view` under `root` at every viewport and checks it; returns the
- * problems found, and saves a screenshot at each width.
+ * Opens `view` under `root` at the narrowest viewport, then resizes the
+ * window through the wider ones (as a user widens it: the layout must follow
+ * without a reload) and checks each; returns the problems found, and saves a
+ * screenshot at each width.
  */
 async function checkView(page: Page, root: string, view: View): Promise<string[]> {
   const problems: string[] = [];
+  await page.setViewportSize(VIEWPORTS[0]);
+  await page.goto(`${root}${view.path}`);
+  await view.open?.(page);
+  await page.locator(view.ready).first().waitFor({ timeout: 10_000 });
   for (const viewport of VIEWPORTS) {
     await page.setViewportSize(viewport);
-    await page.goto(`${root}${view.path}`);
-    await view.open?.(page);
-    await page.locator(view.ready).first().waitFor({ timeout: 10_000 });
     await settle(page);
     const found = await page.evaluate(layoutProblems, viewport.width <= PHONE);
     await screenshot(page, `${view.name}-${viewport.width}`);
