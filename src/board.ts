@@ -322,7 +322,7 @@ export function createBoardOn(
     audit: createAuditTrail(taskSource, resolved.auditMaxEntries),
     latency: createLatencySampler(taskSource),
     operations: new Operations(),
-    scans: new ScanSlots(),
+    scans: new ScanSlots(taskSource, { timers }),
     sessions: session
       ? {
         revoker: createSessionRevoker(taskSource, session.now),

@@ -96,7 +96,7 @@ export function jobSearchRoutes({ source, present, options, scans }: ApiDeps) {
     }
     const search = source.searchJobs.bind(source);
     const signal = c.req.raw.signal;
-    const release = scans.take(await scanHolder(c, options));
+    const release = await scans.take(await scanHolder(c, options));
     // The first slice is read before the answer starts: an unknown task is still a 404.
     let slice: SearchSlice;
     try {

@@ -1,24 +1,38 @@
 /**
- * A cap on the scans a board runs at once: a job search, and the count of
- * a bulk action on a state (a filter's matches, or the delayed set for
- * delayed and retrying jobs), each walk a state slice by slice, so each
- * holds one slot while it runs. A scan past the cap is
- * refused with `INVALID_STATE` rather than queued, so Redis never serves
- * more than `max` of them from one board whatever the clients do. Each
- * board has its own slots.
+ * A cap on the scans run at once over one store: a job search, and the
+ * count of a bulk action on a state (a filter's matches, or the delayed set
+ * for delayed and retrying jobs), each walk a state slice by slice, so each
+ * holds one slot while it runs. A scan past the cap is refused with
+ * `INVALID_STATE` rather than queued, so Redis never serves more than `max`
+ * of them, whatever the clients do and however many board replicas run.
  *
- * The slots are shared fairly: one user holds at most half of them, and
- * users who may change nothing hold at most all but one together, so a user
- * allowed a mutation can always get one, whatever readers hold. Without a
- * login nobody is named, and only the cap holds.
+ * The slots are counted in the store (the source's `takeScanSlot`), for
+ * every board on it: one user holds at most half of them, and users who may
+ * change nothing hold at most all but one together, so a user allowed a
+ * mutation can always get one, whatever readers hold, on any replica.
+ * Without a login nobody is named, and only the cap holds. A slot expires
+ * unless renewed: a board renews its scans' slots every third of `ttlMs`
+ * while they run, so a dead process's slots come back. A source that keeps
+ * no slots (a custom one) gets the board's own, in process.
  *
  * @module
  */
 
 import { BoardError } from "../errors.ts";
+import {
+  LocalScanSlots,
+  type ScanSlotClaim,
+  type ScanSlotRefusal,
+  userShare,
+} from "../source/scan_slots.ts";
+import type { TaskSource } from "../source/types.ts";
+import type { Timers } from "../timers.ts";
 
-/** Scans one board runs at once, by default. */
+/** Scans run at once over one store, by default. */
 export const MAX_SCANS = 4;
+
+/** How long a slot lasts unless its board renews it, ms, by default. */
+export const SCAN_SLOT_TTL_MS = 30_000;
 
 /** Who takes a slot: the user's name (null when no login names anyone), and whether it may change anything. */
 export interface ScanHolder {
@@ -31,33 +45,81 @@ export interface ScanHolder {
 /** A holder without a login: nobody named, as if allowed everything. */
 const NOBODY: ScanHolder = { user: null, mutator: true };
 
-/** The slots of one board. */
-export class ScanSlots {
-  readonly #max: number;
-  #taken = 0;
-  #readers = 0;
-  /** Slots held per named user; a user leaves it when it holds none. */
-  readonly #byUser = new Map<string, number>();
+/** Where the slots are counted: the source's methods, all three or none. */
+type SlotStore = Required<
+  Pick<TaskSource, "takeScanSlot" | "renewScanSlot" | "releaseScanSlot">
+>;
 
-  /** `max` scans at once (default {@link MAX_SCANS}). */
-  constructor(max: number = MAX_SCANS) {
-    this.#max = max;
+/** Options of {@link ScanSlots}. */
+export interface ScanSlotsOptions {
+  /** Scans at once over the store (default {@link MAX_SCANS}). */
+  max?: number;
+  /** How long a slot lasts unless renewed, ms (default {@link SCAN_SLOT_TTL_MS}). */
+  ttlMs?: number;
+  /** The clock and timers renewals run on (tests pass fake ones). */
+  timers: Timers;
+}
+
+/** The refusal of a slot, in words. */
+function refused(refusal: ScanSlotRefusal, claim: ScanSlotClaim): BoardError {
+  const { max } = claim;
+  switch (refusal.reason) {
+    case "full":
+      return new BoardError(
+        "INVALID_STATE",
+        `${refusal.taken} searches or filter counts are running (at most ${max} at once, over ` +
+          "every board on this store): wait for one to end, or stop it",
+      );
+    case "user":
+      return new BoardError(
+        "INVALID_STATE",
+        `${claim.user} holds ${refusal.held} of the ${max} search and filter-count slots (at most ` +
+          `${
+            userShare(max)
+          } each, over every board on this store): wait for one to end, or stop it`,
+      );
+    case "readers":
+      return new BoardError(
+        "INVALID_STATE",
+        `${refusal.readers} searches or filter counts of read-only users are running: the last ` +
+          "slot is kept for a user who may act; wait for one to end",
+      );
   }
+}
 
-  /** Scans running now. */
-  get taken(): number {
-    return this.#taken;
+/** The scan slots as one board takes them. */
+export class ScanSlots {
+  readonly #store: SlotStore;
+  readonly #max: number;
+  readonly #ttlMs: number;
+  readonly #timers: Timers;
+
+  /** Slots counted by `source` (or in process, when it keeps none). */
+  constructor(source: Partial<SlotStore>, options: ScanSlotsOptions) {
+    const { takeScanSlot, renewScanSlot, releaseScanSlot } = source;
+    this.#store = takeScanSlot && renewScanSlot && releaseScanSlot
+      ? {
+        takeScanSlot: takeScanSlot.bind(source),
+        renewScanSlot: renewScanSlot.bind(source),
+        releaseScanSlot: releaseScanSlot.bind(source),
+      }
+      : new LocalScanSlots(() => options.timers.now());
+    this.#max = options.max ?? MAX_SCANS;
+    this.#ttlMs = options.ttlMs ?? SCAN_SLOT_TTL_MS;
+    this.#timers = options.timers;
   }
 
   /**
-   * Takes a slot and returns its release (idempotent); `INVALID_STATE` when
-   * every slot is taken.
+   * Takes a slot, renewed until released, and returns its release
+   * (idempotent); `INVALID_STATE` saying why when the rules refuse it, and
+   * the store's own error (503 `STORE_UNAVAILABLE`) when it cannot be asked.
    *
    * @example
    * ```ts
    * import { ScanSlots } from "./scan_slots.ts";
-   * const slots = new ScanSlots(1);
-   * const release = slots.take();
+   * import { systemTimers } from "../timers.ts";
+   * const slots = new ScanSlots({}, { max: 1, timers: systemTimers });
+   * const release = await slots.take();
    * try {
    *   // walk the slices
    * } finally {
@@ -65,50 +127,36 @@ export class ScanSlots {
    * }
    * ```
    */
-  take(holder: ScanHolder = NOBODY): () => void {
-    if (this.#taken >= this.#max) {
-      throw new BoardError(
-        "INVALID_STATE",
-        `${this.#taken} searches or filter counts are running on this board (at most ` +
-          `${this.#max} at once): wait for one to end, or stop it`,
-      );
-    }
-    const { user, mutator } = holder;
-    const held = user === null ? 0 : this.#byUser.get(user) ?? 0;
-    if (user !== null && held >= Math.max(1, Math.floor(this.#max / 2))) {
-      throw new BoardError(
-        "INVALID_STATE",
-        `${user} holds ${held} of this board's ${this.#max} search and filter-count slots ` +
-          "(at most half each): wait for one to end, or stop it",
-      );
-    }
-    if (user !== null && !mutator && this.#readers >= this.#max - 1) {
-      throw new BoardError(
-        "INVALID_STATE",
-        `${this.#readers} searches or filter counts of read-only users are running on this ` +
-          "board: the last slot is kept for a user who may act; wait for one to end",
-      );
-    }
-    this.#taken++;
-    const reads = user !== null && !mutator;
-    if (reads) this.#readers++;
-    if (user !== null) this.#byUser.set(user, held + 1);
+  async take(holder: ScanHolder = NOBODY): Promise<() => void> {
+    const claim: ScanSlotClaim = {
+      id: crypto.randomUUID(),
+      user: holder.user,
+      mutator: holder.mutator,
+      max: this.#max,
+      ttlMs: this.#ttlMs,
+    };
+    const refusal = await this.#store.takeScanSlot(claim);
+    if (refusal !== null) throw refused(refusal, claim);
+    const timers = this.#timers;
+    // A renewal that fails (the store away) is not retried: the next one, or the expiry, follows.
+    const renewal = timers.setInterval(
+      () => this.#store.renewScanSlot(claim).catch(() => {}),
+      this.#ttlMs / 3,
+    );
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.#taken--;
-      if (reads) this.#readers--;
-      if (user === null) return;
-      const left = (this.#byUser.get(user) ?? 1) - 1;
-      if (left === 0) this.#byUser.delete(user);
-      else this.#byUser.set(user, left);
+      timers.clearInterval(renewal);
+      this.#store.releaseScanSlot(claim).catch((error) =>
+        console.error("queue-board: cannot give a scan slot back (it expires by itself)", error)
+      );
     };
   }
 
-  /** Runs `work` holding a slot; `INVALID_STATE`, without running it, when every slot is taken. */
+  /** Runs `work` holding a slot; `INVALID_STATE`, without running it, when the slot is refused. */
   async hold<T>(work: () => Promise<T>, holder: ScanHolder = NOBODY): Promise<T> {
-    const release = this.take(holder);
+    const release = await this.take(holder);
     try {
       return await work();
     } finally {

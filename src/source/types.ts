@@ -16,6 +16,8 @@
 import type { AttemptHistory, AttemptRecord } from "../contract/attempts.ts";
 import type { SessionRevocations } from "./session_revocations.ts";
 export type { SessionRevocations };
+import type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal } from "./scan_slots.ts";
+export type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal };
 import type {
   AuditEntry,
   AuditLog,
@@ -628,4 +630,16 @@ export interface TaskSource {
   revokeSessions?(user: string | null, at: number): Promise<void>;
   /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
   getSchedulerLeadership?(): Promise<SchedulerLeadership>;
+  /**
+   * Takes a scan slot counted for every board on the store, unless the rules
+   * of `scan_slots.ts` refuse it: null when taken, else why not. The slot
+   * expires `claim.ttlMs` after it was taken or last renewed. Sources with
+   * no shared store leave it (and {@link renewScanSlot},
+   * {@link releaseScanSlot}) out: the board then counts its own.
+   */
+  takeScanSlot?(claim: ScanSlotClaim): Promise<ScanSlotAnswer>;
+  /** Moves a held slot's expiry to `claim.ttlMs` from now (a slot already expired stays gone). */
+  renewScanSlot?(claim: ScanSlotClaim): Promise<void>;
+  /** Gives a slot back. */
+  releaseScanSlot?(claim: ScanSlotClaim): Promise<void>;
 }

@@ -19,6 +19,7 @@
  */
 
 import { queuedSince } from "../contract/health.ts";
+import { LocalScanSlots, type ScanSlotClaim } from "../source/scan_slots.ts";
 import { BoardError } from "../errors.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../source/dead_letters.ts";
 import {
@@ -168,6 +169,12 @@ const FINISHED_ADAPTER: Record<FinishedState, AdapterState> = {
   expired: "expired",
 };
 
+/**
+ * The scan slots of every board on one App: its store (the memory adapter)
+ * lives in its process, and so do they, shared by the boards made on it.
+ */
+const appScanSlots = new WeakMap<TaskoraAppLike, LocalScanSlots>();
+
 /** A TaskSource over a taskora App's public API; see the module doc for its limits. */
 export class AppApiSource implements TaskSource {
   readonly #app: TaskoraAppLike;
@@ -176,13 +183,24 @@ export class AppApiSource implements TaskSource {
   readonly #ledger: TriggerLedger = memoryLedger();
   readonly #listeners = new Set<(event: TaskEvent) => void>();
   #unsubscribe: Promise<() => Promise<void>> | null = null;
+  readonly #scanSlots: LocalScanSlots;
 
   /** Reads and steers `app` through its API. */
   constructor(app: TaskoraAppLike) {
     this.#app = app;
     this.#adapter = app.adapter as unknown as AdapterApi;
     this.#declared = new DeclaredSchedules(app);
+    const slots = appScanSlots.get(app) ?? new LocalScanSlots(() => Date.now());
+    appScanSlots.set(app, slots);
+    this.#scanSlots = slots;
   }
+
+  /** Takes, renews and gives back scan slots counted for every board on this App. */
+  takeScanSlot = (claim: ScanSlotClaim) => this.#scanSlots.takeScanSlot(claim);
+  /** Renews a held scan slot. */
+  renewScanSlot = (claim: ScanSlotClaim) => this.#scanSlots.renewScanSlot(claim);
+  /** Gives a scan slot back. */
+  releaseScanSlot = (claim: ScanSlotClaim) => this.#scanSlots.releaseScanSlot(claim);
 
   #tasks(): string[] {
     return [...this.#app.getRegisteredTasks()].map((t) => t.name).sort();

@@ -6,6 +6,8 @@ import { livenessContract } from "./liveness_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
 import { searchContract } from "./search_contract.ts";
 import { type Seed, sourceContract } from "./source_contract.ts";
+import { scanSlotContract } from "./scan_slot_contract.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
 
 const seed: Seed = (dump) => {
   const source = createMemorySource({ seed: dump });
@@ -19,3 +21,9 @@ searchContract("memory source", seed);
 livenessContract("memory source", seed);
 auditContract("memory source", seed);
 bulkContract("memory source", seed);
+scanSlotContract("memory source", () => {
+  // Two boards on one memory source share its slots: both handles are the source.
+  const timers = new FakeTimers();
+  const source = createMemorySource({ now: () => timers.now() });
+  return Promise.resolve({ first: source, second: source, timers, close: () => source.close() });
+});

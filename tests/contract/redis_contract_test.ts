@@ -1,5 +1,5 @@
 import { createClient } from "redis";
-import { createRedisSource } from "../../src/source/redis/mod.ts";
+import { createRedisSource, RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { type CommandSender, writeKeyspace } from "../helpers/fixture.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { auditContract } from "./audit_contract.ts";
@@ -9,6 +9,8 @@ import { livenessContract } from "./liveness_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
 import { searchContract } from "./search_contract.ts";
 import { type Seed, sourceContract } from "./source_contract.ts";
+import { scanSlotContract } from "./scan_slot_contract.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
 
 const redis = await startRedis();
 const client = createClient({ url: redis.url });
@@ -31,6 +33,18 @@ searchContract("redis source", seed);
 livenessContract("redis source", seed);
 auditContract("redis source", seed);
 bulkContract("redis source", seed);
+scanSlotContract("redis source", async () => {
+  await client.flushAll();
+  // Two replicas' sources on one Redis, on one clock.
+  const timers = new FakeTimers();
+  const [first, second] = [0, 1].map(() => new RedisTaskSource({ url: redis.url }, timers));
+  return {
+    first,
+    second,
+    timers,
+    close: () => Promise.all([first.close(), second.close()]).then(() => {}),
+  };
+});
 
 // Runs even when --filter skips every test, so no server outlives the run.
 Deno.test.afterAll(async () => {

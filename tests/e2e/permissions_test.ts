@@ -66,3 +66,65 @@ browserTest("a viewer sees no control it would be refused, an operator sees them
     assert.ok(operator.fields.includes("data"));
   });
 });
+
+/** The buttons of each schedule's row, by schedule name. */
+async function scheduleButtons(page: Page, root: string): Promise<Record<string, string[]>> {
+  await page.goto(`${root}schedules`);
+  await page.getByRole("row", { name: /nightly-report/ }).waitFor();
+  const buttons: Record<string, string[]> = {};
+  for (const name of ["heartbeat", "nightly-report", "weekly-cleanup"]) {
+    const group = page.getByRole("group", { name: `Actions for ${name}` });
+    buttons[name] = (await group.count()) === 0
+      ? []
+      : (await group.getByRole("button").allTextContents()).map((text) => text.trim());
+  }
+  return buttons;
+}
+
+browserTest("each schedule control follows its own action; a hidden payload says so", async () => {
+  // pat may pause and run schedules now, and edit them, but neither resume, delete nor read data.
+  const allowed = new Set(["schedule.pause", "schedule.trigger", "schedule.update"]);
+  await withBoard({
+    auth: () => ({ name: "pat" }),
+    can: (_user, action) => allowed.has(action),
+  }, async ({ page, root }) => {
+    const buttons = await scheduleButtons(page, root);
+    assert.deepEqual(buttons["nightly-report"], ["Pause", "Run now", "Edit"]);
+    assert.deepEqual(buttons["weekly-cleanup"], ["Run now", "Edit"], "paused: no Resume");
+    await page.getByRole("group", { name: "Actions for nightly-report" })
+      .getByRole("button", { name: "Edit" }).click();
+    const editor = page.getByRole("form", { name: "Edit schedule nightly-report" });
+    await editor.waitFor();
+    assert.equal(await editor.getByLabel("Data (JSON)").count(), 0, "no empty data field");
+    assert.match(await editor.innerText(), /data is hidden: you may not read payloads/i);
+    for (const width of [390, 1280, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `permissions-schedules-${width}`);
+    }
+    await page.goto(`${root}jobs/${FAILED}`);
+    await page.getByRole("tab", { name: /Error/ }).waitFor();
+    assert.match(
+      await page.locator(".job-details").innerText(),
+      /data, result and logs are hidden: you may not read payloads/i,
+    );
+  });
+  // resume and delete alone: the paused schedule's Resume, every Delete, nothing else.
+  const others = new Set(["schedule.resume", "schedule.remove"]);
+  await withBoard({
+    auth: () => ({ name: "rae" }),
+    can: (_user, action) => others.has(action),
+  }, async ({ page, root }) => {
+    const buttons = await scheduleButtons(page, root);
+    assert.deepEqual(buttons["nightly-report"], ["Delete"]);
+    assert.deepEqual(buttons["weekly-cleanup"], ["Resume", "Delete"]);
+  });
+  // none of them: no actions column at all.
+  await withBoard({ auth: () => ({ name: "vic", role: "viewer" }) }, async ({ page, root }) => {
+    assert.deepEqual(await scheduleButtons(page, root), {
+      heartbeat: [],
+      "nightly-report": [],
+      "weekly-cleanup": [],
+    });
+    assert.equal(await page.getByRole("columnheader", { name: "Actions" }).count(), 0);
+  });
+});

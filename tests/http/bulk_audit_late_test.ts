@@ -44,7 +44,7 @@ Deno.test("a bulk operation ending while Redis is down gets its end entry once R
     audit,
     latency: createLatencySampler(source),
     operations,
-    scans: new ScanSlots(),
+    scans: new ScanSlots(source, { timers: systemTimers }),
   });
   try {
     const started = await api.request("/bulk", {

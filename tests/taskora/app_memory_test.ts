@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { steerable, taskOf, waitForState, withApp } from "./harness.ts";
+import { assertBoardsShareScanSlots, steerable, taskOf, waitForState, withApp } from "./harness.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -113,4 +113,8 @@ Deno.test("on the memory adapter an edit keeps a paused schedule paused, as on R
     const [info] = await world.app.schedules.list();
     assert.equal(info.paused, true, "taskora's own view: paused");
   });
+});
+
+Deno.test("boards on one App (memory adapter) share its scan slots, in its process, as its store is", async () => {
+  await withApp("memory", defineTasks, (world) => assertBoardsShareScanSlots(world.app));
 });

@@ -6,7 +6,14 @@
 
 import assert from "node:assert/strict";
 import { holdMigrationLock } from "../helpers/migration_lock.ts";
-import { type AppWorld, steerable, taskOf, waitForState, withApp } from "./harness.ts";
+import {
+  type AppWorld,
+  assertBoardsShareScanSlots,
+  steerable,
+  taskOf,
+  waitForState,
+  withApp,
+} from "./harness.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 
 /** Where the board's writes come from: the App's own calls, or the board's scripts on a URL. */
@@ -220,4 +227,8 @@ Deno.test("with the App, a job search runs through the App's ioredis connection"
     );
     assert.equal(frames.at(-1).type, "end");
   });
+});
+
+Deno.test("boards on one App (redis adapter) share its scan slots, in its Redis", async () => {
+  await withApp("redis", defineTasks, (world) => assertBoardsShareScanSlots(world.app));
 });

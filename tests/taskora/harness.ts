@@ -8,7 +8,9 @@
  */
 
 // deno-lint-ignore-file no-explicit-any
+import assert from "node:assert/strict";
 import { type BoardOptions, createBoard } from "../../mod.ts";
+import { createAppSource } from "../../src/taskora/mod.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { createTaskora, memoryAdapter, redisAdapter } from "../../../shared/taskora/taskora.js";
@@ -122,4 +124,19 @@ export function steerable(app: any) {
 /** The App's registered task `name`. */
 export function taskOf(app: any, name: string): any {
   return [...app.getRegisteredTasks()].find((t: { name: string }) => t.name === name);
+}
+
+/** Two sources made on `app` (two boards' sources) count the same scan slots. */
+export async function assertBoardsShareScanSlots(app: any): Promise<void> {
+  const [first, second] = [0, 1].map(() => createAppSource(app));
+  const claim = (id: string) => ({ id, user: "vic", mutator: false, max: 4, ttlMs: 30_000 });
+  try {
+    assert.equal(await first.takeScanSlot!(claim("a")), null);
+    assert.equal(await second.takeScanSlot!(claim("b")), null);
+    assert.deepEqual(await first.takeScanSlot!(claim("c")), { reason: "user", held: 2 });
+    await second.releaseScanSlot!(claim("a"));
+    assert.equal(await first.takeScanSlot!(claim("c")), null);
+  } finally {
+    await Promise.all([first.close(), second.close()]);
+  }
 }

@@ -1,63 +1,105 @@
 import assert from "node:assert/strict";
 import { ScanSlots } from "../../src/api/scan_slots.ts";
-import type { BoardError } from "../../src/errors.ts";
+import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
 
-Deno.test("ScanSlots refuses a scan past its cap, and frees a slot once released (twice is once)", () => {
-  const slots = new ScanSlots(2);
-  const first = slots.take();
-  slots.take();
-  assert.throws(() => slots.take(), (error: BoardError) => error.code === "INVALID_STATE");
+const reader = (user: string) => ({ user, mutator: false });
+const operator = (user: string) => ({ user, mutator: true });
+
+/** Slots of a source that keeps none (the board's own, in process), on fake timers. */
+function ownSlots(max: number) {
+  const timers = new FakeTimers();
+  return { slots: new ScanSlots({}, { max, timers }), timers };
+}
+
+Deno.test("ScanSlots refuses a scan past its cap, and frees a slot once released (twice is once)", async () => {
+  const { slots } = ownSlots(2);
+  const first = await slots.take();
+  await slots.take();
+  await assert.rejects(slots.take(), { code: "INVALID_STATE" });
   first();
   first();
-  assert.equal(slots.taken, 1, "a second release frees nothing more");
-  slots.take();
-  assert.equal(slots.taken, 2);
+  await slots.take();
+  await assert.rejects(slots.take(), { code: "INVALID_STATE" }, "a second release frees no more");
 });
 
 Deno.test("ScanSlots.hold gives its slot back whether the work ends or throws", async () => {
-  const slots = new ScanSlots(1);
+  const { slots } = ownSlots(1);
   assert.equal(await slots.hold(() => Promise.resolve(42)), 42);
   await assert.rejects(slots.hold(() => Promise.reject(new Error("Redis went away"))), /went away/);
-  assert.equal(slots.taken, 0);
-  const release = slots.take();
+  const release = await slots.take();
   let ran = false;
   await assert.rejects(slots.hold(() => Promise.resolve(ran = true)), { code: "INVALID_STATE" });
   assert.equal(ran, false, "refused work never runs");
   release();
 });
 
-const reader = (user: string) => ({ user, mutator: false });
-const operator = (user: string) => ({ user, mutator: true });
-
-Deno.test("ScanSlots: one user holds at most half of the slots", () => {
-  const slots = new ScanSlots(4);
-  slots.take(reader("ann"));
-  slots.take(reader("ann"));
-  assert.throws(
-    () => slots.take(reader("ann")),
-    (error: BoardError) => error.code === "INVALID_STATE" && /ann holds 2 of/.test(error.message),
+Deno.test("ScanSlots: one user holds at most half of the slots", async () => {
+  const { slots } = ownSlots(4);
+  await slots.take(reader("ann"));
+  await slots.take(reader("ann"));
+  await assert.rejects(
+    slots.take(reader("ann")),
+    (error: Error & { code: string }) =>
+      error.code === "INVALID_STATE" && /ann holds 2 of the 4/.test(error.message),
   );
-  slots.take(reader("bob"));
-  assert.equal(slots.taken, 3);
+  await slots.take(reader("bob"));
 });
 
-Deno.test("ScanSlots: readers leave one slot that a user allowed a mutation can always take", () => {
-  const slots = new ScanSlots(4);
-  slots.take(reader("ann"));
-  slots.take(reader("ann"));
-  slots.take(reader("bob"));
-  assert.throws(
-    () => slots.take(reader("cy")),
-    (error: BoardError) => error.code === "INVALID_STATE",
-  );
-  const release = slots.take(operator("oz"));
-  assert.equal(slots.taken, 4);
+Deno.test("ScanSlots: readers leave one slot that a user allowed a mutation can always take", async () => {
+  const { slots } = ownSlots(4);
+  await slots.take(reader("ann"));
+  await slots.take(reader("ann"));
+  await slots.take(reader("bob"));
+  await assert.rejects(slots.take(reader("cy")), /kept for a user who may act/);
+  const release = await slots.take(operator("oz"));
   release();
-  slots.take(operator("oz"));
+  await slots.take(operator("oz"));
 });
 
-Deno.test("ScanSlots: without a login nobody is named, and only the board's cap holds", () => {
-  const slots = new ScanSlots(4);
-  for (let n = 0; n < 4; n++) slots.take({ user: null, mutator: true });
-  assert.throws(() => slots.take({ user: null, mutator: true }), { code: "INVALID_STATE" });
+Deno.test("ScanSlots: without a login nobody is named, and only the cap holds", async () => {
+  const { slots } = ownSlots(4);
+  for (let n = 0; n < 4; n++) await slots.take({ user: null, mutator: true });
+  await assert.rejects(slots.take({ user: null, mutator: true }), { code: "INVALID_STATE" });
+});
+
+Deno.test("ScanSlots renews a running scan's slot; a released one is renewed no more", async () => {
+  const timers = new FakeTimers();
+  const source = createMemorySource({ now: () => timers.now() });
+  const renewed: string[] = [];
+  const renew = source.renewScanSlot.bind(source);
+  source.renewScanSlot = (claim) => {
+    renewed.push(claim.id);
+    return renew(claim);
+  };
+  const slots = new ScanSlots(source, { max: 2, ttlMs: 30_000, timers });
+  try {
+    await slots.take(reader("vic"));
+    const released = await slots.take(operator("ann"));
+    released();
+    await timers.tick(90_000);
+    assert.equal(new Set(renewed).size, 1, "only the running scan's slot is renewed");
+    assert.equal(renewed.length, 9, "every 10 s, a third of its 30 s");
+    await slots.take(operator("oz"));
+    await assert.rejects(
+      slots.take(operator("al")),
+      /2 searches or filter counts are running/,
+      "vic's slot outlived its 30 s",
+    );
+  } finally {
+    await source.close();
+  }
+});
+
+Deno.test("ScanSlots over a source count for every board on it", async () => {
+  const timers = new FakeTimers();
+  const source = createMemorySource({ now: () => timers.now() });
+  const [a, b] = [0, 1].map(() => new ScanSlots(source, { max: 4, timers }));
+  try {
+    await a.take(reader("vic"));
+    await b.take(reader("vic"));
+    await assert.rejects(a.take(reader("vic")), /vic holds 2 of the 4/);
+  } finally {
+    await source.close();
+  }
 });

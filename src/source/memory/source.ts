@@ -14,6 +14,7 @@ import type {
   AuditRecord,
 } from "../../contract/audit.ts";
 import { AuditRing } from "../audit_ring.ts";
+import { LocalScanSlots, type ScanSlotClaim } from "../scan_slots.ts";
 import { type AttemptEntry, type AttemptHistory, collectAttempts } from "../attempt_history.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import {
@@ -183,12 +184,22 @@ export class MemorySource implements TaskSource {
   readonly simulator: Simulator | null;
   #closed = false;
   readonly #audit = { actions: new AuditRing(), refusals: new AuditRing() };
+  /** The scan slots of every board on this source, on the store's clock. */
+  readonly #scanSlots: LocalScanSlots;
 
   /** A source over `store`; `close()` stops `simulator` when given. */
   constructor(store: MemoryStore, simulator: Simulator | null = null) {
     this.store = store;
     this.simulator = simulator;
+    this.#scanSlots = new LocalScanSlots(() => store.now());
   }
+
+  /** Takes, renews and gives back scan slots counted for every board on this source. */
+  takeScanSlot = (claim: ScanSlotClaim) => this.#scanSlots.takeScanSlot(claim);
+  /** Renews a held scan slot. */
+  renewScanSlot = (claim: ScanSlotClaim) => this.#scanSlots.renewScanSlot(claim);
+  /** Gives a scan slot back. */
+  releaseScanSlot = (claim: ScanSlotClaim) => this.#scanSlots.releaseScanSlot(claim);
 
   /** Appends to the source's own audit trail (in process, like the rest of its state). */
   appendAudit(

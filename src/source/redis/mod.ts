@@ -43,6 +43,8 @@ import type {
   QueueStats,
   RerunResult,
   RetryableState,
+  ScanSlotAnswer,
+  ScanSlotClaim,
   SchedulePatch,
   ScheduleRecord,
   SearchPosition,
@@ -77,6 +79,7 @@ import { RedisEventReader } from "./event_reader.ts";
 import { getStoreInfo } from "./info.ts";
 import { countDelayedState, getJob, getJobLogs, listJobs } from "./jobs.ts";
 import { searchJobs } from "./search.ts";
+import { releaseScanSlot, renewScanSlot, takeScanSlot } from "./scan_slots.ts";
 import { readSchedulerLeadership, readTaskLiveness } from "./liveness.ts";
 import { getAttemptHistory } from "./attempts.ts";
 import { locateJob } from "./locate.ts";
@@ -199,6 +202,8 @@ export class RedisTaskSource implements TaskSource {
   /** The live event reader, made on the first {@link subscribe}. */
   #events: RedisEventReader | null = null;
   readonly #eventRefreshMs: number;
+  /** The clock scan slots expire on. */
+  readonly #timers: Timers;
 
   /**
    * Creates the source; see {@link createRedisSource}. Its background work
@@ -214,6 +219,7 @@ export class RedisTaskSource implements TaskSource {
       }
     }
     this.prefix = options.prefix;
+    this.#timers = timers;
     this.#eventRefreshMs = Math.min(options.discoveryIntervalMs ?? 5000, 5000);
     this.connection = new RedisConnection({
       url: options.url,
@@ -824,6 +830,21 @@ export class RedisTaskSource implements TaskSource {
   async getSchedulerLeadership(): Promise<SchedulerLeadership> {
     await this.#ready();
     return await readSchedulerLeadership(this.connection, this.prefix);
+  }
+
+  /** Takes a scan slot every replica counts; see `scan_slots.ts`. */
+  async takeScanSlot(claim: ScanSlotClaim): Promise<ScanSlotAnswer> {
+    return await takeScanSlot(this.connection, claim, this.#timers.now(), this.prefix);
+  }
+
+  /** Renews a held scan slot. */
+  async renewScanSlot(claim: ScanSlotClaim): Promise<void> {
+    await renewScanSlot(this.connection, claim, this.#timers.now(), this.prefix);
+  }
+
+  /** Gives a scan slot back. */
+  async releaseScanSlot(claim: ScanSlotClaim): Promise<void> {
+    await releaseScanSlot(this.connection, claim, this.prefix);
   }
 
   /** Stops background work and closes the client if the source created it. */

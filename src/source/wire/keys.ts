@@ -112,6 +112,15 @@ export function sessionsKey(prefix?: string): string {
   return `${keyRoot(prefix)}:board:sessions`;
 }
 
+/**
+ * Key of the scan slots every board replica shares: a sorted set beside
+ * taskora's keys, each holder (`<kind>:<id>:<user>`) scored by its expiry
+ * (ms); see `redis/scan_slots.ts`.
+ */
+export function scanSlotsKey(prefix?: string): string {
+  return `${keyRoot(prefix)}:board:scans`;
+}
+
 /** Key of a workflow hash (its own hash tag: one slot per workflow). */
 export function workflowKey(id: string, prefix?: string): string {
   return `${keyRoot(prefix)}:wf:{${id}}`;

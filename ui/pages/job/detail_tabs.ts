@@ -17,8 +17,7 @@ import { JobLogs } from "./job_logs.ts";
 import { PayloadView } from "./payload_view.ts";
 import { ProgressBar } from "./progress.ts";
 import type { JobDetail } from "./types.ts";
-import { may } from "../../lib/permissions.ts";
-import { useBoard } from "../../lib/board_context.ts";
+import { PayloadsHidden, useMayReadPayloads } from "../../components/payloads_hidden.ts";
 
 type DetailTab = "data" | "result" | "error" | "logs" | "progress" | "attempts";
 
@@ -82,7 +81,7 @@ function Panel({ tab, job }: { tab: DetailTab; job: JobDetail }) {
 
 /** The tabbed card of the job page. */
 export function DetailTabs({ job }: { job: JobDetail }) {
-  const payloads = may(useBoard().config, "payload.read");
+  const payloads = useMayReadPayloads();
   const [tab, setTab] = useState<DetailTab>(() => firstTab(job, payloads));
   return html`
     <section class="card job-details">
@@ -102,6 +101,7 @@ export function DetailTabs({ job }: { job: JobDetail }) {
       >
         <${Panel} tab=${tab} job=${job} />
       </div>
+      ${payloads ? null : html`<${PayloadsHidden} subject="Its data, result and logs are" />`}
     </section>
   `;
 }

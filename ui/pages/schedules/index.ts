@@ -1,7 +1,7 @@
 /**
  * The schedules page: every taskora schedule with a live countdown to its
- * next run, who leads the schedulers, and (unless read-only) pause, resume,
- * run now, edit and delete.
+ * next run, who leads the schedulers, and pause, resume, run now, edit and
+ * delete, each for a user allowed it.
  *
  * @module
  */
@@ -16,7 +16,7 @@ import { useSchedulerLeadership } from "../../lib/liveness.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { ScheduleTable } from "./schedule_table.ts";
 import type { Schedule } from "./types.ts";
-import { may } from "../../lib/permissions.ts";
+import { scheduleControls } from "./schedule_actions.ts";
 
 /** Time after a due run before asking again, so the scheduler has dispatched it. */
 const AFTER_DUE_MS = 1500;
@@ -84,7 +84,7 @@ export function SchedulesPage() {
           <${ScheduleTable}
             schedules=${data}
             readAt=${readAt}
-            readOnly=${!may(config, "schedule.update")}
+            allowed=${scheduleControls(config)}
             editing=${editing}
             triggered=${triggered}
             onEdit=${setEditing}

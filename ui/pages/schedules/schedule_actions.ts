@@ -1,5 +1,6 @@
 /**
- * The buttons of one schedule row: pause or resume, run now, edit, delete.
+ * The buttons of one schedule row: pause or resume, run now, edit, delete,
+ * each only for a user allowed its own action (`schedule.pause`, ...).
  * Each reports through a toast; running now and deleting ask first, since
  * one dispatches a real job and the other cannot be undone.
  *
@@ -16,7 +17,34 @@ import { runAction } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
+import { may } from "../../lib/permissions.ts";
+import type { BoardConfig } from "../../lib/types.ts";
 import type { Schedule } from "./types.ts";
+
+/** Which schedule controls the current user may use, one per action. */
+export interface ScheduleControls {
+  pause: boolean;
+  resume: boolean;
+  trigger: boolean;
+  update: boolean;
+  remove: boolean;
+}
+
+/** The controls `config` allows. */
+export function scheduleControls(config: Pick<BoardConfig, "allowed">): ScheduleControls {
+  return {
+    pause: may(config, "schedule.pause"),
+    resume: may(config, "schedule.resume"),
+    trigger: may(config, "schedule.trigger"),
+    update: may(config, "schedule.update"),
+    remove: may(config, "schedule.remove"),
+  };
+}
+
+/** Whether any control is allowed (else the table has no actions column). */
+export function anyControl(controls: ScheduleControls): boolean {
+  return Object.values(controls).some((allowed) => allowed);
+}
 
 /** What the row needs to hear back from its actions. */
 export interface ScheduleActionEvents {
@@ -36,8 +64,8 @@ function newRunKey(): string {
 
 /** The action buttons; disabled while one of them runs. */
 export function ScheduleActions(
-  { schedule, editing, onChanged, onTriggered, onEdit }:
-    & { schedule: Schedule; editing: boolean }
+  { schedule, editing, allowed, onChanged, onTriggered, onEdit }:
+    & { schedule: Schedule; editing: boolean; allowed: ScheduleControls }
     & ScheduleActionEvents,
 ) {
   const { api } = useBoard();
@@ -120,25 +148,38 @@ export function ScheduleActions(
       );
     });
 
+  const mayToggle = schedule.paused ? allowed.resume : allowed.pause;
   return html`
     <div class="schedule-actions" role="group" aria-label=${`Actions for ${name}`}>
-      <button type="button" class="btn btn-small" disabled=${busy} onClick=${togglePause}>
-        ${schedule.paused ? "Resume" : "Pause"}
-      </button>
-      <button type="button" class="btn btn-small" disabled=${busy} onClick=${trigger}>
-        Run now
-      </button>
-      <button
-        type="button"
-        class="btn btn-small"
-        disabled=${busy || editing}
-        aria-expanded=${editing ? "true" : "false"}
-        onClick=${onEdit}
-      >Edit</button>
-      <button type="button" class="btn btn-small schedule-delete" disabled=${busy}
-        onClick=${remove}>
-        Delete
-      </button>
+      ${mayToggle
+        ? html`<button type="button" class="btn btn-small" disabled=${busy} onClick=${togglePause}>
+          ${schedule.paused ? "Resume" : "Pause"}
+        </button>`
+        : null}
+      ${allowed.trigger
+        ? html`<button type="button" class="btn btn-small" disabled=${busy} onClick=${trigger}>
+          Run now
+        </button>`
+        : null}
+      ${allowed.update
+        ? html`
+          <button
+            type="button"
+            class="btn btn-small"
+            disabled=${busy || editing}
+            aria-expanded=${editing ? "true" : "false"}
+            onClick=${onEdit}
+          >Edit</button>
+        `
+        : null}
+      ${allowed.remove
+        ? html`
+          <button type="button" class="btn btn-small schedule-delete" disabled=${busy}
+            onClick=${remove}>
+                    Delete
+                  </button>
+        `
+        : null}
     </div>
   `;
 }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { PayloadsHidden, useMayReadPayloads } from "../../components/payloads_hidden.ts";
 import { useEffect, useId, useMemo, useRef, useState } from "preact/hooks";
 import { toastSuccess } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
@@ -79,6 +80,8 @@ export function ScheduleEditor(
   { schedule, onDone }: { schedule: Schedule; onDone(saved: boolean): void },
 ) {
   const { api } = useBoard();
+  // Without payload.read the schedule came without its data: no field, so nothing is sent back.
+  const payloads = useMayReadPayloads();
   const id = useId();
   const [draft, setDraft] = useState<ScheduleDraft>(() => draftOf(schedule.config));
   const [errors, setErrors] = useState<DraftErrors>({});
@@ -192,20 +195,22 @@ export function ScheduleEditor(
               code=${true}
             />
           `}
-        <${TextField}
-          id=${f("data")}
-          label="Data (JSON)"
-          hint=${masked.length > 0
-            ? `What each run dispatches; empty for none. Kept as stored (masked here): ${
-              masked.join(", ")
-            }`
-            : "What each run dispatches; empty for none"}
-          error=${errors.data}
-          value=${draft.data}
-          onInput=${edit("data")}
-          code=${true}
-          rows=${Math.min(10, Math.max(3, draft.data.split("\n").length))}
-        />
+        ${!payloads ? html`<${PayloadsHidden} subject="Its data is" />` : html`
+          <${TextField}
+            id=${f("data")}
+            label="Data (JSON)"
+            hint=${masked.length > 0
+              ? `What each run dispatches; empty for none. Kept as stored (masked here): ${
+                masked.join(", ")
+              }`
+              : "What each run dispatches; empty for none"}
+            error=${errors.data}
+            value=${draft.data}
+            onInput=${edit("data")}
+            code=${true}
+            rows=${Math.min(10, Math.max(3, draft.data.split("\n").length))}
+          />
+        `}
       </div>
       ${errors.form ? html`<p class="field-error" role="alert">${errors.form}</p>` : null}
       <div class="schedule-editor-actions">

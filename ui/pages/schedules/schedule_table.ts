@@ -1,7 +1,7 @@
 /**
  * The schedules table: what each schedule dispatches, how it runs, a live
- * countdown to its next run, how its last run went, and (unless the board
- * is read-only) its actions, with the edit form opening under its row.
+ * countdown to its next run, how its last run went, and the actions the
+ * user may use, with the edit form opening under its row.
  *
  * @module
  */
@@ -13,7 +13,7 @@ import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import { NextRun } from "./countdown.ts";
 import { describeEvery } from "./every.ts";
-import { ScheduleActions } from "./schedule_actions.ts";
+import { anyControl, ScheduleActions, type ScheduleControls } from "./schedule_actions.ts";
 import { ScheduleEditor } from "./schedule_editor.ts";
 import type { Schedule } from "./types.ts";
 
@@ -57,7 +57,8 @@ export interface ScheduleTableProps {
   schedules: Schedule[];
   /** When `schedules` was read (ms): a next run past by then is overdue. */
   readAt: number;
-  readOnly: boolean;
+  /** The controls the user may use; none: no actions column. */
+  allowed: ScheduleControls;
   /** The schedule whose edit form is open. */
   editing: string | null;
   /** The job each schedule's "Run now" dispatched in this visit. */
@@ -69,8 +70,9 @@ export interface ScheduleTableProps {
 
 /** The table; rows in the API's order (by name). */
 export function ScheduleTable(props: ScheduleTableProps) {
-  const { schedules, readAt, readOnly, editing, triggered } = props;
-  const columns = readOnly ? 4 : 5;
+  const { schedules, readAt, allowed, editing, triggered } = props;
+  const acting = anyControl(allowed);
+  const columns = acting ? 5 : 4;
   return html`
     <${ScrollArea}>
       <table class="table cards schedule-table">
@@ -80,7 +82,7 @@ export function ScheduleTable(props: ScheduleTableProps) {
             <th scope="col">Runs</th>
             <th scope="col">Next run</th>
             <th scope="col">Last run</th>
-            ${readOnly ? null : html`<th scope="col" class="schedule-actions-col">Actions</th>`}
+            ${acting ? html`<th scope="col" class="schedule-actions-col">Actions</th>` : null}
           </tr>
         </thead>
         <tbody>
@@ -111,11 +113,12 @@ export function ScheduleTable(props: ScheduleTableProps) {
                   readAt=${readAt}
                 /></td>
                 <td data-label="Last run"><${LastRun} schedule=${schedule} /></td>
-                ${readOnly ? null : html`
+                ${!acting ? null : html`
                   <td class="schedule-actions-col">
                     <${ScheduleActions}
                       schedule=${schedule}
                       editing=${isEditing}
+                      allowed=${allowed}
                       onChanged=${props.onChanged}
                       onTriggered=${(jobId: string) => props.onTriggered(name, jobId)}
                       onEdit=${() => props.onEdit(name)}
@@ -123,7 +126,7 @@ export function ScheduleTable(props: ScheduleTableProps) {
                   </td>
                 `}
               </tr>
-              ${isEditing && !readOnly
+              ${isEditing && allowed.update
                 ? html`
                   <tr key=${`${name}:edit`} class="schedule-edit-row">
                     <td colspan=${columns}>

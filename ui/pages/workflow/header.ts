@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { PayloadsHidden, useMayReadPayloads } from "../../components/payloads_hidden.ts";
 import { StateBadge } from "../../components/state_badge.ts";
 import { Time } from "../../components/time.ts";
 import { formatCount } from "../../lib/format.ts";
@@ -32,6 +33,7 @@ function formatResult(result: unknown): string {
 export function WorkflowHeader(
   { workflow, onCancelled }: { workflow: WorkflowDetail; onCancelled(): void },
 ) {
+  const payloads = useMayReadPayloads();
   return html`
     <section class="card wf-head" aria-label="Workflow">
       <div class="wf-head-top">
@@ -74,6 +76,9 @@ export function WorkflowHeader(
           </details>
         `
         : null}
+      ${payloads
+        ? null
+        : html`<${PayloadsHidden} subject="Its result and its nodes' data and results are" />`}
     </section>
   `;
 }
