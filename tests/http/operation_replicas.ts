@@ -232,6 +232,35 @@ export function operationReplicaSuite(name: string, open: () => Promise<SharedSt
     }
   });
 
+  replicaTest(
+    "a board closed mid-operation gives it back: the next sweep elsewhere goes on",
+    async (store, [a, b]) => {
+      a.gate.holdSteps("before", 1);
+      const started = await startRetry(a, selection(store.failedIds));
+      await until(() => a.gate.waiting === 1, "A's second step");
+      const closing = a.board.close();
+      a.gate.release();
+      await closing;
+      const givenBack = await b.json<BulkOperation>("GET", `/operations/${started.id}`);
+      assert.equal(givenBack.status, "running", "not cancelled: another replica goes on");
+      assert.equal(givenBack.done + givenBack.skipped, 200, "saved after its last step");
+
+      // No lease to wait for: one sweep.
+      await b.timers.tick(SWEEP_MS);
+      await until(
+        async () =>
+          (await b.json<BulkOperation>("GET", `/operations/${started.id}`)).status === "done",
+        "B's end",
+      );
+      const report = await b.json<BulkOperation>("GET", `/operations/${started.id}`);
+      assert.equal(report.done, store.failedIds.length);
+      assert.equal(report.done + report.skipped, 300);
+      assert.equal(a.gate.steps.length, 2, "A ran two steps, B the third");
+      const takeovers = await entries(b, "operation.takeover");
+      assert.match(takeovers[0].detail ?? "", new RegExp(`from ${started.runner}`));
+    },
+  );
+
   for (const at of ["before", "after"] as const) {
     replicaTest(
       `a runner killed ${
