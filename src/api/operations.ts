@@ -167,7 +167,7 @@ export class Operations {
   readonly #followMs: number;
   readonly #cancelWaitMs: number;
   readonly #timers: Timers;
-  /** Wall-clock ms on the injected timers: leases are compared across replicas. */
+  /** The wall clock when the fake timers read 0 (see `#now`). */
   readonly #epoch: number;
   readonly #runs = new Map<string, Run>();
   /** Ended here, but the store did not take the end yet (kept until it does). */
@@ -203,7 +203,12 @@ export class Operations {
     this.#timers.unref(this.#sweeper);
   }
 
+  /**
+   * The wall clock leases and times are read on: the runtime's own, or, on
+   * a test's fake timers, the time the board was made moved by them.
+   */
   #now(): number {
+    if (this.#timers === systemTimers) return Date.now();
     return Math.floor(this.#epoch + this.#timers.now());
   }
 
