@@ -332,7 +332,8 @@ export class Operations {
         now,
         now + this.#leaseMs,
       );
-      if (claimed && !this.#closed) {
+      // Its own (a renewal came too late): the claim renewed the lease, and the run goes on.
+      if (claimed && !this.#closed && !this.#runs.has(claimed.stored.operation.id)) {
         const { stored, from } = claimed;
         const { operation } = stored;
         this.#hooks.onTakeover(snapshot(operation), from);
