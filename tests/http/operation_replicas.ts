@@ -14,6 +14,7 @@
 import assert from "node:assert/strict";
 import type { BulkOperation } from "../../src/contract/bulk.ts";
 import { createBoardOn } from "../../src/board.ts";
+import type { BoardOptions } from "../../src/options.ts";
 import type { BulkStep, TaskSource } from "../../src/source/types.ts";
 import type { AuditEntry } from "../../src/contract/audit.ts";
 import { FakeTimers, settle } from "../helpers/fake_timers.ts";
@@ -82,10 +83,10 @@ export function holdable(source: TaskSource) {
 }
 
 /** A board on `source` (steps holdable), on its own fake timers, and how a test calls it. */
-export function replica(source: TaskSource) {
+export function replica(source: TaskSource, options: BoardOptions = {}) {
   const timers = new FakeTimers();
   const gate = holdable(source);
-  const board = createBoardOn(timers, gate.source);
+  const board = createBoardOn(timers, gate.source, options);
   const call = async (method: string, path: string, body?: unknown) =>
     await board.fetch(
       new Request(`http://board.test/board/api${path}`, {
@@ -221,6 +222,12 @@ export function operationReplicaSuite(name: string, open: () => Promise<SharedSt
       await b.timers.tick(SWEEP_MS);
       a.gate.holdSteps(null);
       a.gate.release();
+      // It ends before B reads the store once: B still reports its end.
+      await until(
+        async () =>
+          (await a.json<BulkOperation>("GET", `/operations/${started.id}`)).status === "done",
+        "A's end",
+      );
       const ended = (frame: { event?: string; data?: string }) =>
         isEvent("bulk:progress", (d) => d.id === started.id && d.status === "done")(frame);
       await until(async () => {
@@ -261,6 +268,33 @@ export function operationReplicaSuite(name: string, open: () => Promise<SharedSt
       assert.equal(a.gate.steps.length, 2, "A ran two steps, B the third");
       const takeovers = await entries(b, "operation.takeover");
       assert.match(takeovers[0].detail ?? "", new RegExp(`from ${started.runner}`));
+    },
+  );
+
+  replicaTest(
+    "a read-only board takes over no operation: it changes no job",
+    async (store, [a, b]) => {
+      const readOnly = replica(store.source(), { readOnly: true });
+      try {
+        a.gate.holdSteps("before", 1);
+        const started = await startRetry(a, selection(store.failedIds));
+        await until(() => a.gate.waiting === 1, "A's second step held for good");
+        await readOnly.timers.tick(LEASE_MS + SWEEP_MS);
+        for (let turn = 0; turn < 20; turn++) await settle();
+        const waiting = await readOnly.json<BulkOperation>("GET", `/operations/${started.id}`);
+        assert.equal(waiting.status, "running");
+        assert.equal(waiting.runner, started.runner, "still A's");
+        assert.equal(readOnly.gate.steps.length, 0, "no step from the read-only board");
+        // A writable board does.
+        await b.timers.tick(LEASE_MS + SWEEP_MS);
+        await until(
+          async () =>
+            (await b.json<BulkOperation>("GET", `/operations/${started.id}`)).status === "done",
+          "B's end",
+        );
+      } finally {
+        await readOnly.board.close();
+      }
     },
   );
 

@@ -51,7 +51,7 @@ async function retryWithKilledRunner(
     broken = !mendWhileRetrying;
 
     const sources = [createRedisSource({ url: world.url }), createRedisSource({ url: world.url })];
-    const [a, b] = sources.map(replica);
+    const [a, b] = sources.map((source) => replica(source));
     try {
       a.gate.holdSteps("after", 1);
       const started = await a.call("POST", "/bulk", {
