@@ -30,6 +30,7 @@ async function counted(world: AppWorld, state: string): Promise<number> {
 async function retryWithKilledRunner(
   mendWhileRetrying: boolean,
   meanwhile: (world: AppWorld, runs: Map<string, number>) => Promise<void>,
+  selector: Record<string, unknown> = { task: "mend", state: "failed" },
 ): Promise<{ runs: Map<string, number>; report: BulkOperation }> {
   const runs = new Map<string, number>();
   let broken = true;
@@ -54,10 +55,7 @@ async function retryWithKilledRunner(
     const [a, b] = sources.map((source) => replica(source));
     try {
       a.gate.holdSteps("after", 1);
-      const started = await a.call("POST", "/bulk", {
-        action: "retry",
-        selector: { task: "mend", state: "failed" },
-      });
+      const started = await a.call("POST", "/bulk", { action: "retry", selector });
       assert.equal(started.status, 202);
       const { operation } = await started.json();
       await until(() => a.gate.waiting === 1, "A's second step acted");
@@ -99,6 +97,22 @@ Deno.test("jobs the lost step retried that failed again meanwhile are not retrie
       [...ran.values()].filter((count) => count === 2).length === 200 &&
       await counted(world, "failed") === JOBS, { what: "the retried jobs failed again" });
   });
+  assert.equal(report.status, "done");
+  assert.equal(runs.size, JOBS);
+  assert.deepEqual(new Set(runs.values()), new Set([2]), "each retried once by the operation");
+});
+
+Deno.test("the same with a filter selection: the saved slice is gone on with, no job retried twice", async () => {
+  const selector = {
+    task: "mend",
+    state: "failed",
+    filter: { field: "error", contains: "broken" },
+  };
+  const { runs, report } = await retryWithKilledRunner(false, async (world, ran) => {
+    await waitFor(async () =>
+      [...ran.values()].filter((count) => count === 2).length === 200 &&
+      await counted(world, "failed") === JOBS, { what: "the retried jobs failed again" });
+  }, selector);
   assert.equal(report.status, "done");
   assert.equal(runs.size, JOBS);
   assert.deepEqual(new Set(runs.values()), new Set([2]), "each retried once by the operation");
