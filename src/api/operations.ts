@@ -540,7 +540,7 @@ export class Operations {
     };
   }
 
-  /** Saves an end the store refused, after a lease period, until it takes it or the board closes. */
+  /** Saves an end the store refused, every `renewMs`, until it takes it or the board closes. */
   #saveLater(final: BulkOperation, cursor: StoredOperation["cursor"]): void {
     if (this.#closed) return;
     const retry = this.#timers.setTimeout(async () => {

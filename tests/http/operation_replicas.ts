@@ -212,6 +212,27 @@ export function operationReplicaSuite(name: string, open: () => Promise<SharedSt
     },
   );
 
+  replicaTest(
+    "a cancel of a dead runner's operation waits for the takeover, which stops it",
+    async (store, [a, , c]) => {
+      a.gate.holdSteps("before", 1);
+      const started = await startRetry(a, selection(store.failedIds));
+      await until(() => a.gate.waiting === 1, "A's second step held for good");
+      let answer: Response | null = null;
+      c.call("POST", `/operations/${started.id}/cancel`, {}).then((response) => answer = response);
+      // C's own sweep takes the operation once A's lease ran out, reads the flag, and stops it.
+      await until(async () => {
+        await c.timers.tick(1_000);
+        return answer !== null;
+      }, "C's answer");
+      const { operation } = await answer!.json();
+      assert.equal(operation.status, "cancelled");
+      assert.notEqual(operation.runner, started.runner, "stopped by the board that took it over");
+      assert.equal(operation.done + operation.skipped, 100, "no step after the flag");
+      assert.equal(c.gate.steps.length, 0);
+    },
+  );
+
   replicaTest("B's event stream carries A's progress and end", async (store, [a, b]) => {
     const stream = await openStream(b.board.fetch, "http://board.test/board/api/events");
     try {
