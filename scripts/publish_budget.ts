@@ -8,14 +8,18 @@
  * @example
  * ```sh
  * deno run --allow-run --allow-read scripts/publish_budget.ts
- * # published: 173 files, 1.36 MB (budget 1.60 MB)
+ * # published: 219 files, 1.62 MB (budget 2.00 MB)
  * ```
  *
  * @module
  */
 
-/** The most the published package may weigh, in bytes. */
-export const BUDGET_BYTES = 1.6 * 1024 * 1024;
+/**
+ * The most the published package may weigh, in bytes: what it weighs with
+ * issue 23's store-backed operations, leases and scan slots (1.62 MB) plus
+ * room for a feature, not for a stray folder or an unminified bundle.
+ */
+export const BUDGET_BYTES = 2 * 1024 * 1024;
 
 const UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 * 1024 };
 

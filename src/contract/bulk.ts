@@ -111,6 +111,11 @@ export interface BulkOperation {
   selection: { ids: number } | { state: JobState } | { state: JobState; filter: JobFilterQuery };
   /** Who started it. */
   user: string;
+  /**
+   * The board replica that runs it (or last ran it): `<host>:<pid>:<4 hex>`,
+   * so an operator can tell which process it is; null when none has yet.
+   */
+  runner: string | null;
   /** Where it stands. */
   status: OperationStatus;
   /**
@@ -128,8 +133,9 @@ export interface BulkOperation {
   skippedJobs: BulkSkip[];
   /** Active jobs whose worker was told to cancel them (cancel only; counted in `done`). */
   signalled: number;
-  /** When it started and finished (ms; null while running). */
+  /** When it started (ms). */
   startedAt: number;
+  /** When it finished (ms; null while running). */
   finishedAt: number | null;
   /** Why it failed, when it did. */
   error: string | null;

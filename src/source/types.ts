@@ -15,6 +15,16 @@
 
 import type { AttemptHistory, AttemptRecord } from "../contract/attempts.ts";
 import type { SessionRevocations } from "./session_revocations.ts";
+import type { OperationStore } from "./operation_store.ts";
+export type {
+  LeaseState,
+  OperationClaim,
+  OperationCursor,
+  OperationLimits,
+  OperationSave,
+  OperationStore,
+  StoredOperation,
+} from "./operation_store.ts";
 export type { SessionRevocations };
 import type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal } from "./scan_slots.ts";
 export type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal };
@@ -30,9 +40,11 @@ import type {
   BulkAction,
   BulkFilterSelector,
   BulkIdSelector,
+  BulkOperation,
   BulkSelector,
   BulkSkip,
   BulkStateSelector,
+  OperationStatus,
 } from "../contract/bulk.ts";
 import type { DeadLetterGroup } from "../contract/dlq.ts";
 import type {
@@ -105,6 +117,7 @@ export type {
   BulkAction,
   BulkFilterSelector,
   BulkIdSelector,
+  BulkOperation,
   BulkSelector,
   BulkSkip,
   BulkStateSelector,
@@ -124,6 +137,7 @@ export type {
   LogEntry,
   LogPage,
   MigrationLock,
+  OperationStatus,
   PayloadCondition,
   QueueHeads,
   QueueStats,
@@ -220,13 +234,19 @@ export interface SearchSlice {
  * `offset` to `offset + limit - 1` of a state's list or set, acting on at
  * most `most` of them (the step stops looking once it has: its `examined`
  * counts the members it looked at).
+ *
+ * `finishedBy` (ms): a finished job (retry, delete) that finished after it
+ * is left alone, as a job in another state is: a worker ran it again since
+ * the operation started, so acting on it again would act twice.
  */
-export type BulkStep = { ids: readonly string[] } | {
-  state: JobState;
-  offset: number;
-  limit: number;
-  most: number;
-};
+export type BulkStep =
+  & ({ ids: readonly string[] } | {
+    state: JobState;
+    offset: number;
+    limit: number;
+    most: number;
+  })
+  & { finishedBy?: number };
 
 /**
  * Asked before each batch of an action on many jobs (retry-all, a DLQ
@@ -628,6 +648,13 @@ export interface TaskSource {
   getSessionRevocations?(): Promise<SessionRevocations>;
   /** Revokes `user`'s sessions (everyone's when null) signed in before `at` (ms). */
   revokeSessions?(user: string | null, at: number): Promise<void>;
+  /**
+   * Where bulk operations live for every board on the store: records,
+   * cursors, runner leases, cancel flags (see `operation_store.ts`). Sources
+   * with no shared store leave it out: the board then keeps its own in its
+   * memory, seen by it alone.
+   */
+  readonly operations?: OperationStore;
   /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
   getSchedulerLeadership?(): Promise<SchedulerLeadership>;
   /**

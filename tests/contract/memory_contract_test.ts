@@ -3,6 +3,7 @@ import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
 import { mutationContract } from "./mutation_contract.ts";
 import { livenessContract } from "./liveness_contract.ts";
+import { operationContract } from "./operation_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
 import { searchContract } from "./search_contract.ts";
 import { type Seed, sourceContract } from "./source_contract.ts";
@@ -19,6 +20,7 @@ mutationContract("memory source", seed);
 lookupContract("memory source", seed);
 searchContract("memory source", seed);
 livenessContract("memory source", seed);
+operationContract("memory source", seed);
 auditContract("memory source", seed);
 bulkContract("memory source", seed);
 scanSlotContract("memory source", () => {

@@ -15,6 +15,7 @@ import type {
 } from "../../contract/audit.ts";
 import { AuditRing } from "../audit_ring.ts";
 import { LocalScanSlots, type ScanSlotClaim } from "../scan_slots.ts";
+import { OperationTable } from "../operation_store.ts";
 import { type AttemptEntry, type AttemptHistory, collectAttempts } from "../attempt_history.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import {
@@ -186,6 +187,8 @@ export class MemorySource implements TaskSource {
   readonly #audit = { actions: new AuditRing(), refusals: new AuditRing() };
   /** The scan slots of every board on this source, on the store's clock. */
   readonly #scanSlots: LocalScanSlots;
+  /** Bulk operations: every board on this source sees them, as replicas on one Redis do. */
+  readonly operations: OperationTable = new OperationTable();
 
   /** A source over `store`; `close()` stops `simulator` when given. */
   constructor(store: MemoryStore, simulator: Simulator | null = null) {
