@@ -26,6 +26,7 @@ import { createLatencySampler } from "./api/latency_sampler.ts";
 import { type BoardMetrics, createBoardMetrics } from "./api/metrics.ts";
 import { metricsToken } from "./auth/metrics_token.ts";
 import { Operations } from "./api/operations.ts";
+import { operationHooks } from "./api/operation_hooks.ts";
 import { ScanSlots } from "./api/scan_slots.ts";
 import { jsonMutations } from "./api/body.ts";
 import { type UserEnv, userName } from "./auth/user.ts";
@@ -309,19 +310,24 @@ export function createBoardOn(
   const present = createPresenter(resolved);
   const login = resolved.auth !== null && typeof resolved.auth === "object" ? resolved.auth : null;
   const session = login && sessionConfig(login, resolved);
+  const events = createEventHub(taskSource, present, {
+    statsIntervalMs: resolved.statsInterval,
+    timers,
+  });
+  const audit = createAuditTrail(taskSource, resolved.auditMaxEntries);
   const deps = {
     source: taskSource,
     options: resolved,
     present,
     startedAt: Date.now(),
     timers,
-    events: createEventHub(taskSource, present, {
-      statsIntervalMs: resolved.statsInterval,
-      timers,
-    }),
-    audit: createAuditTrail(taskSource, resolved.auditMaxEntries),
+    events,
+    audit,
     latency: createLatencySampler(taskSource),
-    operations: new Operations(),
+    operations: new Operations(
+      operationHooks({ source: taskSource, options: resolved, present, events, audit }),
+      { timers },
+    ),
     scans: new ScanSlots(),
     sessions: session
       ? {

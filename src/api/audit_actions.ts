@@ -35,6 +35,12 @@ export const BULK_FINISH_ACTIONS: readonly string[] = [
   "bulk.delete",
 ];
 
+/**
+ * Recorded by the replica that takes a bulk operation over from another
+ * (whose lease ran out, or which gave it back when it closed).
+ */
+export const OPERATION_TAKEOVER = "operation.takeover";
+
 /** A failed sign-in (recorded by the login route, not by a route under `/api`). */
 export const LOGIN_ACTION = "auth.login";
 /** The action of a request refused before the API that is no mutation (a read, a login). */
@@ -46,6 +52,7 @@ export const AUDIT_ACTIONS: readonly string[] = [
   // Recorded when refused (403 FORBIDDEN).
   ...READ_ACTIONS,
   ...BULK_FINISH_ACTIONS,
+  OPERATION_TAKEOVER,
   LOGIN_ACTION,
   ACCESS_REFUSED,
 ];

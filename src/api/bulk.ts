@@ -9,7 +9,7 @@
  */
 
 import { z } from "@hono/zod-openapi";
-import { type BulkOperation, MAX_BULK_IDS } from "../contract/bulk.ts";
+import { MAX_BULK_IDS } from "../contract/bulk.ts";
 import { BoardError, invalidParam } from "../errors.ts";
 import { ANONYMOUS, type UserEnv } from "../auth/user.ts";
 import { bodyOf, jsonBody, textField } from "./body.ts";
@@ -76,7 +76,7 @@ const listOperations = apiRoute({
   method: "get",
   path: "/operations",
   tags,
-  summary: "The bulk operations this board runs or ran lately",
+  summary: "The bulk operations any board on this store runs or ran lately",
   ok: z.array(BulkOperationSchema),
 });
 
@@ -104,28 +104,14 @@ const cancelOperation = apiRoute({
 function operationNotFound(id: string): BoardError {
   return new BoardError(
     "NOT_FOUND",
-    `Operation "${id}" not found: this board does not run it, or it finished long enough ago ` +
-      "to be forgotten",
+    `Operation "${id}" not found: no board on this store runs it, or it finished long enough ` +
+      "ago to be forgotten",
   );
-}
-
-/** What an ended operation did, in words, for the audit trail. */
-function summary(operation: BulkOperation): string {
-  const { done, skipped, total, status, selection, scanned } = operation;
-  const how = status === "done"
-    ? ""
-    : ` (${status}${operation.error ? `: ${operation.error}` : ""})`;
-  if ("filter" in selection) {
-    const filter = new URLSearchParams(selection.filter).toString();
-    return `${done} done, ${skipped} skipped, of the ${selection.state} jobs matching ${filter} ` +
-      `(${scanned} of ${total} scanned)${how}`;
-  }
-  return `${done} of ${total} done, ${skipped} skipped${how}`;
 }
 
 /** Routes `/bulk` and `/operations`. */
 export function bulkRoutes(
-  { source, operations, events, audit, present, options, scans }: ApiDeps,
+  { source, operations, present, options, scans }: ApiDeps,
 ) {
   return apiRouter<SessionEnv & UserEnv>()
     .openapi(startBulk, async (c) => {
@@ -164,41 +150,20 @@ export function bulkRoutes(
         : undefined;
       const matches = first?.matches;
       const total = first ? first.total : await countState(() => countBulk(action, selector));
-      const operation = operations.start({
-        source,
+      const operation = await operations.start({
         action,
         selector,
         matches,
         total,
         user: c.get("user") ?? ANONYMOUS,
         reason,
-        onProgress: (progress) => events.publish("bulk:progress", progress, task),
-        onFinish(finished) {
-          // The steps write job events, but a delete writes none: reread the counts.
-          events.invalidate(task);
-          const failed = finished.status === "failed";
-          audit.append({
-            at: finished.finishedAt ?? Date.now(),
-            user: finished.user,
-            action: `bulk.${finished.action}`,
-            target: finished.id,
-            task,
-            count: finished.done,
-            outcome: failed ? "error" : "ok",
-            status: failed ? 500 : 200,
-            code: finished.errorCode,
-            detail: summary(finished),
-          }).catch((error) =>
-            console.error("queue-board: cannot record the audit entry", finished, error)
-          );
-        },
       });
       return c.json({ ok: true as const, task, operation }, 202);
     })
-    .openapi(listOperations, (c) => c.json(operations.list(), 200))
-    .openapi(getOperation, (c) => {
+    .openapi(listOperations, async (c) => c.json(await operations.list(), 200))
+    .openapi(getOperation, async (c) => {
       const { id } = c.req.valid("param");
-      const operation = operations.get(id);
+      const operation = await operations.get(id);
       if (!operation) throw operationNotFound(id);
       return c.json(operation, 200);
     })

@@ -1,33 +1,49 @@
 /**
- * The bulk operations of one board: each runs server-side as a loop of
- * atomic steps of at most {@link BULK_BATCH} jobs ({@link TaskSource.bulkStep}),
- * reports its progress after each step, can be cancelled between two
- * steps, and ends with what it did and what it skipped. A filter selection
- * walks the state as the search does and acts on each slice's matches.
+ * The bulk operations of every board on one store: each runs server-side as
+ * a loop of steps ({@link runStep}), on whichever replica started it, and
+ * lives in the store ({@link OperationStore}: the Redis source's hash, the
+ * memory source's table), so any replica lists, shows and cancels it.
  *
- * Bounds: at most `maxRunning` operations run at once on a board (another
- * start is refused); finished ones are kept for `keepMs` and only the
- * `keep` newest. Each board has its own registry: nothing is shared
- * between boards, and an operation is seen on the replica that runs it.
+ * - After every step the runner saves the record and its cursor, fenced by
+ *   its lease (renewed every {@link OperationsOptions.renewMs}): a runner
+ *   that lost its lease stops without writing.
+ * - A cancel sets a flag in the store; the runner reads it with its next
+ *   save and stops before its next step; the cancelling request waits (at
+ *   most `cancelWaitMs`) until the record says so.
+ * - Every `sweepMs` each replica sweeps once (one store command): it takes
+ *   over an operation whose runner's lease ran out (a process killed, a
+ *   board closed: `close()` gives its operations back) and goes on from its
+ *   saved cursor; the audit trail records the takeover. So a dead runner's
+ *   operation goes on within `leaseMs + sweepMs` (15 s by default).
+ * - Progress reaches this replica's event stream from its own runners at
+ *   once and, while someone follows the stream, from other replicas' by
+ *   reading the store every `followMs` while any of theirs runs.
+ *
+ * Bounds: at most `maxRunning` operations run at once in the store (checked
+ * when one is created); finished ones are kept for `keepMs` and only the
+ * `keep` newest.
  *
  * @module
  */
 
-import {
-  BULK_BATCH,
-  type BulkAction,
-  type BulkOperation,
-  MAX_LISTED_SKIPS,
-} from "../contract/bulk.ts";
+import type { BulkAction, BulkOperation, BulkSelector } from "../contract/bulk.ts";
 import { BoardError } from "../errors.ts";
-import { positionAfterRemoving } from "../source/search_position.ts";
-import type { BulkStep, BulkStepResult, SearchPosition, TaskSource } from "../source/types.ts";
+import {
+  type OperationLimits,
+  type OperationSave,
+  type OperationStore,
+  OperationTable,
+  type StoredOperation,
+} from "../source/operation_store.ts";
+import type { TaskSource } from "../source/types.ts";
+import { systemTimers, type TimerId, type Timers } from "../timers.ts";
 import type { MatchReader } from "./bulk_filter.ts";
-import { isFilterSelection, type ParsedSelector } from "./bulk_selector.ts";
+import { type FilterSelection, isFilterSelection, type ParsedSelector } from "./bulk_selector.ts";
+import { firstCursor, runStep, type StepContext } from "./operation_step.ts";
 
 /** Options of {@link Operations}. */
 export interface OperationsOptions {
-  /** Operations running at once on the board (default 2). */
+  /** Operations running at once in the store (default 2). */
   maxRunning?: number;
   /** Finished operations kept (default 20). */
   keep?: number;
@@ -35,12 +51,42 @@ export interface OperationsOptions {
   keepMs?: number;
   /** Shortest spacing of two progress reports of one operation, ms (default 200). */
   progressEveryMs?: number;
+  /** How long a runner's lease lasts unless renewed, ms (default 10 s). */
+  leaseMs?: number;
+  /** How often a runner renews its lease, ms (default 3 s). */
+  renewMs?: number;
+  /** How often the replica looks for an operation to take over, ms (default 5 s). */
+  sweepMs?: number;
+  /** How often other replicas' operations are read while they run and someone follows, ms (default 250). */
+  followMs?: number;
+  /** Longest wait of a cancel for the runner to stop, ms (default 20 s). */
+  cancelWaitMs?: number;
+  /** This replica's name (default {@link replicaId}). */
+  replica?: string;
+  /** The clock and timers it runs on (default the runtime's). */
+  timers?: Timers;
+}
+
+/** What the runner needs of the board. */
+export interface OperationHooks {
+  /** The source the steps go to. */
+  source: TaskSource;
+  /** Reads a stored selection as a request's is read (a taken-over operation's). */
+  parse(selector: BulkSelector, action: BulkAction): ParsedSelector;
+  /** The reader of a filter selection's matches. */
+  matches(selector: FilterSelection): MatchReader;
+  /** Called with an operation after a step (spaced), and when it ends. */
+  onProgress(operation: BulkOperation): void;
+  /** Called once when an operation has ended, on the replica that ended it. */
+  onFinish(operation: BulkOperation): void;
+  /** Called when this replica takes over an operation from `from`. */
+  onTakeover(operation: BulkOperation, from: string | null): void;
+  /** Whether anyone follows progress here now: only then are other replicas' operations read. */
+  following(): boolean;
 }
 
 /** What to run. */
 export interface OperationSpec {
-  /** The source the steps go to. */
-  source: TaskSource;
   action: BulkAction;
   selector: ParsedSelector;
   /**
@@ -54,208 +100,418 @@ export interface OperationSpec {
   user: string;
   /** A cancel's reason. */
   reason?: string;
-  /** Called with the operation after a step (spaced) and when it ends. */
-  onProgress(operation: BulkOperation): void;
-  /** Called once when it has ended. */
-  onFinish(operation: BulkOperation): void;
 }
 
-interface Entry {
-  operation: BulkOperation;
-  cancelled: boolean;
-  run: Promise<void>;
+/**
+ * A name for this process among the board's replicas: its host, its process
+ * id, and 4 random hex digits (two boards in one process differ).
+ */
+export function replicaId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(2));
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${Deno.hostname()}:${Deno.pid}:${hex}`;
 }
 
-/** Lets timers and other requests run between two steps (a memory step never awaits I/O). */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+/** The selection as a request gave it, to store (a filter keeps its query). */
+function storedSelector(selector: ParsedSelector): BulkSelector {
+  if ("ids" in selector) return { task: selector.task, ids: selector.ids };
+  if (isFilterSelection(selector)) {
+    return { task: selector.task, state: selector.state, filter: selector.query };
+  }
+  return { task: selector.task, state: selector.state };
 }
 
 function snapshot(operation: BulkOperation): BulkOperation {
   return { ...operation, skippedJobs: [...operation.skippedJobs] };
 }
 
-/** The registry and runner of one board's bulk operations. */
-export class Operations {
-  readonly #maxRunning: number;
-  readonly #keep: number;
-  readonly #keepMs: number;
-  readonly #progressEveryMs: number;
-  readonly #entries = new Map<string, Entry>();
+/** What a change of a followed operation is judged by. */
+function progressOf(operation: BulkOperation): string {
+  const { status, done, skipped, scanned, runner } = operation;
+  return JSON.stringify([status, done, skipped, scanned, runner]);
+}
 
-  /** Creates an empty registry. */
-  constructor(options: OperationsOptions = {}) {
-    this.#maxRunning = options.maxRunning ?? 2;
-    this.#keep = options.keep ?? 20;
-    this.#keepMs = options.keepMs ?? 3_600_000;
+/** An operation this replica runs. */
+interface Run {
+  operation: BulkOperation;
+  /** Stop after the current step, as cancelled. */
+  cancelled: boolean;
+  /** Stop after the current step and give the operation back. */
+  closing: boolean;
+  ended: Promise<void>;
+}
+
+/** The bulk operations of a board, kept in its store and run by whichever replica holds them. */
+export class Operations {
+  readonly #hooks: OperationHooks;
+  readonly #store: OperationStore;
+  /** Whether other replicas may share the store (else `close()` cancels what runs). */
+  readonly #shared: boolean;
+  readonly #limits: OperationLimits;
+  readonly #progressEveryMs: number;
+  readonly #leaseMs: number;
+  readonly #renewMs: number;
+  readonly #followMs: number;
+  readonly #cancelWaitMs: number;
+  readonly #timers: Timers;
+  /** Wall-clock ms on the injected timers: leases are compared across replicas. */
+  readonly #epoch: number;
+  readonly #runs = new Map<string, Run>();
+  /** Ended here, but the store did not take the end yet (kept until it does). */
+  readonly #unsaved = new Map<string, BulkOperation>();
+  /** Other replicas' operations as last followed. */
+  #followed = new Map<string, string>();
+  #following: TimerId | null = null;
+  readonly #sweeper: TimerId;
+  #closed = false;
+  /** This replica's name, as operations it runs show it. */
+  readonly replica: string;
+
+  /** Starts sweeping the store of `hooks.source` (or one of its own when it keeps none). */
+  constructor(hooks: OperationHooks, options: OperationsOptions = {}) {
+    this.#hooks = hooks;
+    const { source } = hooks;
+    this.#shared = source.operations !== undefined;
+    this.#store = source.operations ?? new OperationTable();
+    this.#limits = {
+      maxRunning: options.maxRunning ?? 2,
+      keep: options.keep ?? 20,
+      keepMs: options.keepMs ?? 3_600_000,
+    };
     this.#progressEveryMs = options.progressEveryMs ?? 200;
+    this.#leaseMs = options.leaseMs ?? 10_000;
+    this.#renewMs = options.renewMs ?? 3_000;
+    this.#followMs = options.followMs ?? 250;
+    this.#cancelWaitMs = options.cancelWaitMs ?? 20_000;
+    this.#timers = options.timers ?? systemTimers;
+    this.#epoch = Date.now() - this.#timers.now();
+    this.replica = options.replica ?? replicaId();
+    this.#sweeper = this.#timers.setInterval(() => void this.sweep(), options.sweepMs ?? 5_000);
+    this.#timers.unref(this.#sweeper);
+  }
+
+  #now(): number {
+    return Math.floor(this.#epoch + this.#timers.now());
   }
 
   /**
    * Starts an operation and returns it as it starts; `INVALID_STATE` when
-   * `maxRunning` already run.
+   * `maxRunning` already run in the store.
    */
-  start(spec: OperationSpec): BulkOperation {
-    this.#prune();
-    const running = [...this.#entries.values()].filter((e) => e.operation.status === "running");
-    if (running.length >= this.#maxRunning) {
-      throw new BoardError(
-        "INVALID_STATE",
-        `${running.length} bulk operations are running on this board (at most ${this.#maxRunning}` +
-          " at once): wait for one to finish, or cancel it",
-      );
-    }
+  async start(spec: OperationSpec): Promise<BulkOperation> {
     const { selector } = spec;
+    const filtered = isFilterSelection(selector);
+    const now = this.#now();
     const operation: BulkOperation = {
       id: crypto.randomUUID(),
       task: selector.task,
       action: spec.action,
       selection: "ids" in selector
         ? { ids: selector.ids.length }
-        : isFilterSelection(selector)
+        : filtered
         ? { state: selector.state, filter: selector.query }
         : { state: selector.state },
       user: spec.user,
+      runner: this.replica,
       status: "running",
       total: spec.total,
-      scanned: isFilterSelection(selector) ? 0 : null,
+      scanned: filtered ? 0 : null,
       done: 0,
       skipped: 0,
       skippedJobs: [],
       signalled: 0,
-      startedAt: Date.now(),
+      startedAt: now,
       finishedAt: null,
       error: null,
       errorCode: null,
     };
-    const entry: Entry = { operation, cancelled: false, run: Promise.resolve() };
-    this.#entries.set(operation.id, entry);
-    entry.run = this.#run(entry, spec);
+    const stored: StoredOperation = {
+      operation,
+      selector: storedSelector(selector),
+      reason: spec.reason ?? null,
+      cursor: firstCursor(selector, filtered),
+      cancelRequested: false,
+      leaseUntil: now + this.#leaseMs,
+    };
+    if (!await this.#store.create(stored, this.#limits, now)) {
+      const { maxRunning } = this.#limits;
+      throw new BoardError(
+        "INVALID_STATE",
+        `${maxRunning} bulk operations are running on this board's store (at most ${maxRunning}` +
+          " at once, whichever replica runs them): wait for one to finish, or cancel it",
+      );
+    }
+    this.#run(stored, selector, spec.matches);
     return snapshot(operation);
   }
 
-  /** An operation of this board (running, or finished and still kept), or null. */
-  get(id: string): BulkOperation | null {
-    this.#prune();
-    const entry = this.#entries.get(id);
-    return entry ? snapshot(entry.operation) : null;
+  /** An operation (running, or finished and still kept), or null. */
+  async get(id: string): Promise<BulkOperation | null> {
+    const here = this.#runs.get(id)?.operation ?? this.#unsaved.get(id);
+    if (here) return snapshot(here);
+    const stored = await this.#store.get(id);
+    return stored && this.#kept(stored.operation) ? stored.operation : null;
   }
 
   /** Every operation kept, newest first. */
-  list(): BulkOperation[] {
-    this.#prune();
-    return [...this.#entries.values()].map((e) => snapshot(e.operation)).reverse();
+  async list(): Promise<BulkOperation[]> {
+    const stored = await this.#store.list();
+    const byId = new Map(stored.filter((op) => this.#kept(op)).map((op) => [op.id, op]));
+    for (const { operation } of this.#runs.values()) byId.set(operation.id, snapshot(operation));
+    return [...byId.values()].sort((a, b) => b.startedAt - a.startedAt);
   }
 
   /**
    * Asks a running operation to stop after its current step and waits until
-   * it has; null for an unknown id, `INVALID_STATE` for a finished one.
+   * it has (at most `cancelWaitMs`); null for an unknown id,
+   * `INVALID_STATE` for a finished one.
    */
   async cancel(id: string): Promise<BulkOperation | null> {
-    const entry = this.#entries.get(id);
-    if (!entry) return null;
-    if (entry.operation.status !== "running") {
+    const flagged = await this.#store.cancel(id);
+    if (!flagged || !this.#kept(flagged)) return null;
+    if (flagged.status !== "running") {
       throw new BoardError(
         "INVALID_STATE",
-        `Operation ${id} is ${entry.operation.status}; only a running operation can be cancelled`,
+        `Operation ${id} is ${flagged.status}; only a running operation can be cancelled`,
       );
     }
-    entry.cancelled = true;
-    await entry.run;
-    return snapshot(entry.operation);
+    const run = this.#runs.get(id);
+    if (run) {
+      run.cancelled = true;
+      await run.ended;
+      return snapshot(run.operation);
+    }
+    return await this.#stopped(id, this.#timers.now() + this.#cancelWaitMs) ?? flagged;
   }
 
-  /** Stops every running operation (after its current step) and waits for them. */
+  /**
+   * Stops sweeping, and stops every operation this replica runs after its
+   * current step: given back to the store for another replica to go on
+   * with, or cancelled when no other replica can (a store of its own).
+   */
   async close(): Promise<void> {
-    for (const entry of this.#entries.values()) entry.cancelled = true;
-    await Promise.all([...this.#entries.values()].map((e) => e.run));
+    this.#closed = true;
+    this.#timers.clearInterval(this.#sweeper);
+    this.#stopFollowing();
+    for (const run of this.#runs.values()) {
+      if (this.#shared) run.closing = true;
+      else run.cancelled = true;
+    }
+    await Promise.all([...this.#runs.values()].map((run) => run.ended));
   }
 
-  async #run(entry: Entry, spec: OperationSpec): Promise<void> {
-    const { operation } = entry;
-    let reportedAt = 0;
-    const report = () => {
-      if (performance.now() - reportedAt < this.#progressEveryMs) return;
-      reportedAt = performance.now();
-      spec.onProgress(snapshot(operation));
-    };
-    const step = async (which: BulkStep): Promise<BulkStepResult> => {
-      await nextTurn();
-      const lock = await spec.source.getMigrationLock?.();
-      if (lock) {
-        throw new BoardError(
-          "MIGRATION_IN_PROGRESS",
-          "taskora started migrating the keyspace: the operation stopped, as every taskora " +
-            "process halts its writes then",
-        );
-      }
-      const result = await spec.source.bulkStep!(operation.task, spec.action, which, spec.reason);
-      operation.done += result.done.length;
-      operation.signalled += result.signalled;
-      operation.skipped += result.skipped.length;
-      const room = MAX_LISTED_SKIPS - operation.skippedJobs.length;
-      if (room > 0) operation.skippedJobs.push(...result.skipped.slice(0, room));
-      report();
-      return result;
-    };
-    /** Acts on `ids` batch by batch; how many of them left the state's list or set. */
-    const actOn = async (ids: readonly string[]): Promise<number> => {
-      let left = 0;
-      for (let start = 0; start < ids.length && !entry.cancelled; start += BULK_BATCH) {
-        const result = await step({ ids: ids.slice(start, start + BULK_BATCH) });
-        // Signalled active jobs stay until their worker stops them; skipped ones were moved on.
-        left += result.done.length - result.signalled + result.skipped.length;
-      }
-      return left;
-    };
+  /**
+   * One sweep: takes over an operation whose runner's lease ran out, and
+   * follows other replicas' operations while someone follows here. One
+   * store command; failures are left to the next sweep.
+   */
+  async sweep(): Promise<void> {
+    if (this.#closed) return;
+    const now = this.#now();
     try {
-      const { selector } = spec;
-      if ("ids" in selector) {
-        await actOn(selector.ids);
-      } else if (spec.matches) {
-        // Slice by slice as the search goes; what a slice's actions removed moves the next one back.
-        let position: SearchPosition | null = null;
-        do {
-          await nextTurn();
-          const slice = await spec.matches(position);
-          operation.scanned = (operation.scanned ?? 0) + slice.scanned;
-          const left = await actOn(slice.ids);
-          position = slice.next && positionAfterRemoving(selector.state, slice.next, left);
-          report();
-        } while (position !== null && !entry.cancelled);
-      } else {
-        // Jobs that arrive while it runs are left: it stops once it has acted on `total`.
-        let offset = 0;
-        while (!entry.cancelled && operation.done < operation.total) {
-          // Members of another state are passed over: look at a full batch, act on what is left.
-          const most = operation.total - operation.done;
-          const result = await step({ state: selector.state, offset, limit: BULK_BATCH, most });
-          offset += result.kept;
-          if (result.examined < BULK_BATCH) break;
+      const { running, claimed } = await this.#store.claim(
+        this.replica,
+        now,
+        now + this.#leaseMs,
+      );
+      if (claimed && !this.#closed) {
+        const { stored, from } = claimed;
+        const { operation } = stored;
+        this.#hooks.onTakeover(snapshot(operation), from);
+        let selector: ParsedSelector;
+        try {
+          selector = this.#hooks.parse(stored.selector, operation.action);
+        } catch (error) {
+          // Options changed since (a redaction key): it cannot go on here as it was asked.
+          await this.#end(stored, operation, error);
+          return;
+        }
+        this.#run(stored, selector);
+      }
+      if (running > this.#runs.size) this.#follow();
+    } catch (error) {
+      console.error("queue-board: the sweep of bulk operations failed", error);
+    }
+  }
+
+  #kept(operation: BulkOperation): boolean {
+    return operation.finishedAt === null ||
+      this.#now() - operation.finishedAt <= this.#limits.keepMs;
+  }
+
+  /** Reads operation `id` until it is no longer running, or `deadline` passes. */
+  async #stopped(id: string, deadline: number): Promise<BulkOperation | null> {
+    for (;;) {
+      const stored = await this.#store.get(id);
+      if (!stored || stored.operation.status !== "running") return stored?.operation ?? null;
+      if (this.#timers.now() >= deadline) return stored.operation;
+      await new Promise<void>((resolve) => this.#timers.setTimeout(resolve, 100));
+    }
+  }
+
+  /** Starts reading other replicas' operations every `followMs`, unless it does already. */
+  #follow(): void {
+    if (this.#following !== null || this.#closed || !this.#hooks.following()) return;
+    this.#following = this.#timers.setTimeout(() => void this.#followOnce(), this.#followMs);
+    this.#timers.unref(this.#following);
+  }
+
+  #stopFollowing(): void {
+    if (this.#following !== null) this.#timers.clearTimeout(this.#following);
+    this.#following = null;
+  }
+
+  /** Reports other replicas' operations that moved, and goes on while any of them runs. */
+  async #followOnce(): Promise<void> {
+    this.#following = null;
+    let others = false;
+    try {
+      const seen = new Map<string, string>();
+      for (const operation of await this.#store.list()) {
+        if (this.#runs.has(operation.id)) continue;
+        const before = this.#followed.get(operation.id);
+        const now = progressOf(operation);
+        if (operation.status === "running") {
+          others = true;
+          seen.set(operation.id, now);
+        }
+        // A finished one is reported once: when it was seen running before.
+        if (before !== undefined && before !== now) this.#hooks.onProgress(operation);
+      }
+      this.#followed = seen;
+    } catch {
+      // The store is away: the next sweep starts following again.
+      return;
+    }
+    if (others) this.#follow();
+  }
+
+  /** Runs a stored operation from its cursor on this replica. */
+  #run(stored: StoredOperation, selector: ParsedSelector, matches?: MatchReader): void {
+    const operation = snapshot(stored.operation);
+    operation.runner = this.replica;
+    const run: Run = {
+      operation,
+      cancelled: stored.cancelRequested,
+      closing: false,
+      ended: Promise.resolve(),
+    };
+    this.#runs.set(operation.id, run);
+    const context: StepContext = {
+      source: this.#hooks.source,
+      action: operation.action,
+      selector,
+      reason: stored.reason,
+      matches: matches ?? (isFilterSelection(selector) ? this.#hooks.matches(selector) : undefined),
+    };
+    run.ended = this.#loop(run, stored, context).finally(() => this.#runs.delete(operation.id));
+  }
+
+  async #loop(run: Run, stored: StoredOperation, context: StepContext): Promise<void> {
+    const { operation } = run;
+    let cursor = stored.cursor;
+    let lost = false;
+    const save = async (leaseUntil: number, progress: boolean) => {
+      const lease = await this.#store.save(operation.id, {
+        runner: this.replica,
+        leaseUntil,
+        progress: progress ? { operation: snapshot(operation), cursor } : null,
+        limits: this.#limits,
+        now: this.#now(),
+      });
+      if (!lease.held) lost = true;
+      if (lease.cancelRequested) run.cancelled = true;
+    };
+    const renew = this.#timers.setInterval(() => {
+      save(this.#now() + this.#leaseMs, false).catch(() => {
+        // Unrenewed, it runs out: another replica may take over, and the next save says so.
+      });
+    }, this.#renewMs);
+    this.#timers.unref(renew);
+    let reportedAt = -Infinity;
+    try {
+      while (!run.cancelled) {
+        if (run.closing) {
+          // Given back as it stands: another replica goes on from the cursor.
+          await save(0, true);
+          return;
+        }
+        const next = await runStep(context, operation, cursor);
+        if (next === null) break;
+        cursor = next;
+        await save(this.#now() + this.#leaseMs, true);
+        if (lost) return;
+        if (this.#timers.now() - reportedAt >= this.#progressEveryMs) {
+          reportedAt = this.#timers.now();
+          this.#hooks.onProgress(snapshot(operation));
         }
       }
-      operation.status = entry.cancelled ? "cancelled" : "done";
+      operation.status = run.cancelled ? "cancelled" : "done";
     } catch (error) {
-      operation.status = "failed";
-      operation.error = error instanceof BoardError ? error.message : "Internal error";
-      operation.errorCode = error instanceof BoardError ? error.code : "INTERNAL";
-      if (!(error instanceof BoardError)) {
-        console.error("queue-board: a bulk operation failed", error);
-      }
+      if (lost) return;
+      this.#fail(operation, error);
+    } finally {
+      this.#timers.clearInterval(renew);
     }
-    operation.finishedAt = Date.now();
-    const final = snapshot(operation);
-    spec.onProgress(final);
-    spec.onFinish(final);
+    await this.#finish(operation, cursor);
   }
 
-  /** Drops finished operations past `keepMs`, then all but the `keep` newest finished. */
-  #prune(): void {
-    const now = Date.now();
-    const finished = [...this.#entries.values()].filter((e) => e.operation.finishedAt !== null);
-    for (const [index, { operation }] of finished.entries()) {
-      const tooMany = finished.length - index > this.#keep;
-      if (tooMany || now - operation.finishedAt! > this.#keepMs) this.#entries.delete(operation.id);
+  #fail(operation: BulkOperation, error: unknown): void {
+    operation.status = "failed";
+    operation.error = error instanceof BoardError ? error.message : "Internal error";
+    operation.errorCode = error instanceof BoardError ? error.code : "INTERNAL";
+    if (!(error instanceof BoardError)) {
+      console.error("queue-board: a bulk operation failed", error);
     }
+  }
+
+  /** Ends an operation taken over that cannot go on here. */
+  async #end(stored: StoredOperation, operation: BulkOperation, error: unknown): Promise<void> {
+    this.#fail(operation, error);
+    await this.#finish({ ...operation, runner: this.replica }, stored.cursor);
+  }
+
+  /**
+   * Saves the end (fenced: a replica that lost the operation writes
+   * nothing), then reports it. When the store is away, the end is reported
+   * anyway (the audit trail writes it late) and kept here until the store
+   * takes it.
+   */
+  async #finish(operation: BulkOperation, cursor: StoredOperation["cursor"]): Promise<void> {
+    operation.finishedAt = this.#now();
+    const final = snapshot(operation);
+    try {
+      const lease = await this.#store.save(final.id, this.#ending(final, cursor));
+      if (!lease.held) return;
+    } catch {
+      this.#unsaved.set(final.id, final);
+      this.#saveLater(final, cursor);
+    }
+    this.#hooks.onProgress(final);
+    this.#hooks.onFinish(final);
+  }
+
+  #ending(final: BulkOperation, cursor: StoredOperation["cursor"]): OperationSave {
+    return {
+      runner: this.replica,
+      leaseUntil: 0,
+      progress: { operation: final, cursor },
+      limits: this.#limits,
+      now: this.#now(),
+    };
+  }
+
+  /** Saves an end the store refused, after a lease period, until it takes it or the board closes. */
+  #saveLater(final: BulkOperation, cursor: StoredOperation["cursor"]): void {
+    if (this.#closed) return;
+    const retry = this.#timers.setTimeout(async () => {
+      try {
+        await this.#store.save(final.id, this.#ending(final, cursor));
+        this.#unsaved.delete(final.id);
+      } catch {
+        this.#saveLater(final, cursor);
+      }
+    }, this.#renewMs);
+    this.#timers.unref(retry);
   }
 }

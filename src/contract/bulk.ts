@@ -111,6 +111,11 @@ export interface BulkOperation {
   selection: { ids: number } | { state: JobState } | { state: JobState; filter: JobFilterQuery };
   /** Who started it. */
   user: string;
+  /**
+   * The board replica that runs it (or last ran it): `<host>:<pid>:<4 hex>`,
+   * so an operator can tell which process it is; null when none has yet.
+   */
+  runner: string | null;
   /** Where it stands. */
   status: OperationStatus;
   /**

@@ -15,6 +15,7 @@
 
 import type { AttemptHistory, AttemptRecord } from "../contract/attempts.ts";
 import type { SessionRevocations } from "./session_revocations.ts";
+import type { OperationStore } from "./operation_store.ts";
 export type { SessionRevocations };
 import type {
   AuditEntry,
@@ -626,6 +627,13 @@ export interface TaskSource {
   getSessionRevocations?(): Promise<SessionRevocations>;
   /** Revokes `user`'s sessions (everyone's when null) signed in before `at` (ms). */
   revokeSessions?(user: string | null, at: number): Promise<void>;
+  /**
+   * Where bulk operations live for every board on the store: records,
+   * cursors, runner leases, cancel flags (see `operation_store.ts`). Sources
+   * with no shared store leave it out: the board then keeps its own in its
+   * memory, seen by it alone.
+   */
+  readonly operations?: OperationStore;
   /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
   getSchedulerLeadership?(): Promise<SchedulerLeadership>;
 }

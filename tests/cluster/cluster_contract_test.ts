@@ -10,6 +10,7 @@ import { writeKeyspace } from "../helpers/fixture.ts";
 import { clusterSender, startCluster } from "../helpers/redis_cluster.ts";
 import { mutationContract } from "../contract/mutation_contract.ts";
 import { livenessContract } from "../contract/liveness_contract.ts";
+import { operationContract } from "../contract/operation_contract.ts";
 import { lookupContract } from "../contract/lookup_contract.ts";
 import { type Seed, sourceContract } from "../contract/source_contract.ts";
 
@@ -29,6 +30,7 @@ sourceContract("redis cluster source", seed);
 mutationContract("redis cluster source", seed);
 lookupContract("redis cluster source", seed);
 livenessContract("redis cluster source", seed);
+operationContract("redis cluster source", seed);
 
 // Runs even when --filter skips every test, so no server outlives the run.
 Deno.test.afterAll(async () => {

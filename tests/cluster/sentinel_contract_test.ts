@@ -8,6 +8,7 @@ import { writeKeyspace } from "../helpers/fixture.ts";
 import { redisCli, startSentinel } from "../helpers/redis_cluster.ts";
 import { mutationContract } from "../contract/mutation_contract.ts";
 import { livenessContract } from "../contract/liveness_contract.ts";
+import { operationContract } from "../contract/operation_contract.ts";
 import { lookupContract } from "../contract/lookup_contract.ts";
 import { type Seed, sourceContract } from "../contract/source_contract.ts";
 
@@ -27,6 +28,7 @@ sourceContract("redis sentinel source", seed);
 mutationContract("redis sentinel source", seed);
 lookupContract("redis sentinel source", seed);
 livenessContract("redis sentinel source", seed);
+operationContract("redis sentinel source", seed);
 
 // Runs even when --filter skips every test, so no server outlives the run.
 Deno.test.afterAll(async () => {

@@ -6,6 +6,7 @@ import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
 import { mutationContract } from "./mutation_contract.ts";
 import { livenessContract } from "./liveness_contract.ts";
+import { operationContract } from "./operation_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
 import { searchContract } from "./search_contract.ts";
 import { type Seed, sourceContract } from "./source_contract.ts";
@@ -29,6 +30,7 @@ mutationContract("redis source", seed);
 lookupContract("redis source", seed);
 searchContract("redis source", seed);
 livenessContract("redis source", seed);
+operationContract("redis source", seed);
 auditContract("redis source", seed);
 bulkContract("redis source", seed);
 

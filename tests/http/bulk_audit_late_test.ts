@@ -10,6 +10,7 @@ import { createAuditTrail } from "../../src/api/audit_trail.ts";
 import { createApi } from "../../src/api/mod.ts";
 import { createLatencySampler } from "../../src/api/latency_sampler.ts";
 import { Operations } from "../../src/api/operations.ts";
+import { operationHooks } from "../../src/api/operation_hooks.ts";
 import { ScanSlots } from "../../src/api/scan_slots.ts";
 import { createPresenter } from "../../src/contract/present.ts";
 import { createEventHub } from "../../src/events/hub.ts";
@@ -33,7 +34,7 @@ Deno.test("a bulk operation ending while Redis is down gets its end entry once R
   const options = resolveOptions({});
   const present = createPresenter(options);
   const events = createEventHub(source, present, { statsIntervalMs: 60_000 });
-  const operations = new Operations();
+  const operations = new Operations(operationHooks({ source, options, present, events, audit }));
   const api = createApi({
     source,
     options,
@@ -57,7 +58,7 @@ Deno.test("a bulk operation ending while Redis is down gets its end entry once R
     // Killed before the operation's first step (which waits for the next turn of the loop).
     await redis.stop();
     await operations.close();
-    const ended = operations.get(operation.id)!;
+    const ended = (await operations.get(operation.id))!;
     assert.equal(ended.status, "failed");
     assert.equal(ended.errorCode, "STORE_UNAVAILABLE");
     assert.equal(audit.late, 1, "the end entry waits in memory");

@@ -8,7 +8,12 @@
 import assert from "node:assert/strict";
 import type { MatchReader } from "../../src/api/bulk_filter.ts";
 import type { FilterSelection } from "../../src/api/bulk_selector.ts";
-import { Operations, type OperationSpec } from "../../src/api/operations.ts";
+import {
+  Operations,
+  type OperationsOptions,
+  type OperationSpec,
+} from "../../src/api/operations.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
 import type { BulkOperation } from "../../src/contract/bulk.ts";
 import { BoardError } from "../../src/errors.ts";
 import type {
@@ -43,6 +48,11 @@ function fakeSource(gated = false) {
   return {
     source,
     steps,
+    /** Lets every step run from now on. */
+    open() {
+      gated = false;
+      this.release();
+    },
     release() {
       const waiting = open;
       open = [];
@@ -63,32 +73,46 @@ async function cancelDuringFirstStep(
   return await cancelling;
 }
 
-function spec(source: TaskSource, overrides: Partial<OperationSpec> = {}) {
+/** The operations of a board on `source`, on fake timers (nothing runs in the background). */
+function board(source: TaskSource, options: OperationsOptions = {}) {
   const finished: BulkOperation[] = [];
   const progress: BulkOperation[] = [];
-  const full: OperationSpec = {
+  const operations = new Operations({
     source,
+    parse: () => {
+      throw new Error("nothing is taken over here");
+    },
+    matches: () => {
+      throw new Error("each filter selection brings its reader");
+    },
+    onProgress: (operation) => progress.push(operation),
+    onFinish: (operation) => finished.push(operation),
+    onTakeover: () => {},
+    following: () => false,
+  }, { timers: new FakeTimers(), ...options });
+  /** The end of the `n`th operation to finish. */
+  const done = (n = 0) =>
+    new Promise<BulkOperation>((resolve) => {
+      const check = () => finished.length > n ? resolve(finished[n]) : setTimeout(check, 1);
+      check();
+    });
+  return { operations, finished, progress, done };
+}
+
+function spec(overrides: Partial<OperationSpec> = {}): OperationSpec {
+  return {
     action: "retry",
     selector: { task: "t", state: "failed" },
     total: 250,
     user: "ops",
-    onProgress: (operation) => progress.push(operation),
-    onFinish: (operation) => finished.push(operation),
     ...overrides,
   };
-  const done = () =>
-    new Promise<BulkOperation>((resolve) => {
-      const check = () => finished.length ? resolve(finished[0]) : setTimeout(check, 1);
-      check();
-    });
-  return { full, finished, progress, done };
 }
 
 Deno.test("Operations runs a whole state in steps of at most 100 until the count at start", async () => {
   const { source, steps } = fakeSource();
-  const operations = new Operations({ progressEveryMs: 0 });
-  const { full, progress, done } = spec(source);
-  const started = operations.start(full);
+  const { operations, progress, done } = board(source, { progressEveryMs: 0 });
+  const started = await operations.start(spec());
   assert.equal(started.status, "running");
   const report = await done();
   assert.deepEqual(
@@ -99,29 +123,26 @@ Deno.test("Operations runs a whole state in steps of at most 100 until the count
   assert.equal(report.done, 250);
   assert.equal(progress.at(-1)?.status, "done");
   assert.ok(progress.length >= 3, "progress after each step, and the end");
-  assert.deepEqual(operations.get(started.id), report);
+  assert.deepEqual(await operations.get(started.id), report);
+  await operations.close();
 });
 
 Deno.test("Operations reports named jobs it skipped", async () => {
   const { source } = fakeSource();
-  const operations = new Operations();
-  const { full, done } = spec(source, {
-    selector: { task: "t", ids: ["a", "gone", "b"] },
-    total: 3,
-  });
-  operations.start(full);
+  const { operations, done } = board(source);
+  await operations.start(spec({ selector: { task: "t", ids: ["a", "gone", "b"] }, total: 3 }));
   const report = await done();
   assert.equal(report.done, 2);
   assert.deepEqual(report.skippedJobs, [{ id: "gone", state: null }]);
+  await operations.close();
 });
 
 Deno.test("Operations refuses more than maxRunning at once, and cancels between steps", async () => {
   const gate = fakeSource(true);
-  const operations = new Operations({ maxRunning: 1 });
-  const first = spec(gate.source);
-  const running = operations.start(first.full);
-  assert.throws(
-    () => operations.start(spec(gate.source).full),
+  const { operations, done } = board(gate.source, { maxRunning: 1 });
+  const running = await operations.start(spec());
+  await assert.rejects(
+    () => operations.start(spec()),
     (error: BoardError) =>
       error.code === "INVALID_STATE" && /at most 1 at once/.test(error.message),
   );
@@ -130,19 +151,20 @@ Deno.test("Operations refuses more than maxRunning at once, and cancels between 
   assert.equal(cancelled?.done, 100, "the step under way finished, no other began");
   assert.equal(gate.steps.length, 1);
   // Its slot is free again.
-  const next = spec(fakeSource().source);
-  operations.start(next.full);
-  assert.equal((await next.done()).status, "done");
+  gate.open();
+  await operations.start(spec());
+  assert.equal((await done(1)).status, "done");
+  await operations.close();
 });
 
 Deno.test("Operations reports a failed step with its code", async () => {
   const source = {
     bulkStep: () => Promise.reject(new BoardError("STORE_UNAVAILABLE", "Redis is down")),
   } as unknown as TaskSource;
-  const operations = new Operations();
-  const { full, done } = spec(source);
-  operations.start(full);
+  const { operations, done } = board(source);
+  await operations.start(spec());
   const report = await done();
+  await operations.close();
   assert.equal(report.status, "failed");
   assert.equal(report.errorCode, "STORE_UNAVAILABLE");
   assert.equal(report.error, "Redis is down");
@@ -156,24 +178,27 @@ Deno.test("Operations stops when taskora's migration lock is taken", async () =>
     getMigrationLock: () =>
       Promise.resolve({ reason: null, by: null, startedAt: null, expiresInMs: null }),
   } as unknown as TaskSource;
-  const operations = new Operations();
-  const { full, done } = spec(locked);
-  operations.start(full);
+  const { operations, done } = board(locked);
+  await operations.start(spec());
   const report = await done();
+  await operations.close();
   assert.equal(report.errorCode, "MIGRATION_IN_PROGRESS");
   assert.equal(steps.length, 0);
 });
 
 Deno.test("Operations keeps only the newest finished operations", async () => {
-  const operations = new Operations({ keep: 2 });
+  const timers = new FakeTimers();
+  const { operations, done } = board(fakeSource().source, { keep: 2, timers });
   const ids: string[] = [];
   for (let i = 0; i < 4; i++) {
-    const { full, done } = spec(fakeSource().source, { total: 1 });
-    ids.push(operations.start(full).id);
-    await done();
+    ids.push((await operations.start(spec({ total: 1 }))).id);
+    await done(i);
+    // Each starts a millisecond after the last ended: the list is newest first.
+    await timers.tick(1);
   }
-  assert.deepEqual(operations.list().map((o) => o.id), [ids[3], ids[2]]);
-  assert.equal(operations.get(ids[0]), null);
+  assert.deepEqual((await operations.list()).map((o) => o.id), [ids[3], ids[2]]);
+  assert.equal(await operations.get(ids[0]), null);
+  await operations.close();
 });
 
 Deno.test("Operations looks at full batches when few jobs are left among members it passes over", async () => {
@@ -197,10 +222,10 @@ Deno.test("Operations looks at full batches when few jobs are left among members
       });
     },
   } as unknown as TaskSource;
-  const operations = new Operations();
-  const { full, done } = spec(source, { selector: { task: "t", state: "delayed" }, total: 1 });
-  operations.start(full);
+  const { operations, done } = board(source);
+  await operations.start(spec({ selector: { task: "t", state: "delayed" }, total: 1 }));
   const report = await done();
+  await operations.close();
   assert.equal(report.done, 1);
   assert.equal(steps.length, 3, "three batches of 100, not one step per member");
 });
@@ -217,7 +242,7 @@ function idPrefixSelection(state: "waiting" | "failed"): FilterSelection {
 
 Deno.test("Operations walks a filter's matches slice by slice, moving the cursor back by what left", async () => {
   const { source, steps } = fakeSource();
-  const operations = new Operations({ progressEveryMs: 0 });
+  const { operations, progress, done } = board(source, { progressEveryMs: 0 });
   // Three slices of a waiting list: 250 ids each looked at, the first 120 of each matching.
   const reads: (SearchPosition | null)[] = [];
   const matches: MatchReader = (position) => {
@@ -231,13 +256,12 @@ Deno.test("Operations walks a filter's matches slice by slice, moving the cursor
       next,
     });
   };
-  const { full, progress, done } = spec(source, {
+  const started = await operations.start(spec({
     action: "cancel",
     selector: idPrefixSelection("waiting"),
     total: 750,
     matches,
-  });
-  const started = operations.start(full);
+  }));
   assert.deepEqual(started.selection, { state: "waiting", filter: { id: "m" } });
   const report = await done();
   assert.equal(report.status, "done");
@@ -254,11 +278,12 @@ Deno.test("Operations walks a filter's matches slice by slice, moving the cursor
   // The 120 cancelled jobs left the list: each next slice starts 120 earlier than the search said.
   assert.deepEqual(reads.map((position) => position?.at ?? 0), [0, 130, 260]);
   assert.ok(progress.some((operation) => operation.scanned === 250), "progress after each slice");
+  await operations.close();
 });
 
 Deno.test("Operations stops a filter's walk between steps when cancelled", async () => {
   const gate = fakeSource(true);
-  const operations = new Operations();
+  const { operations } = board(gate.source);
   let reads = 0;
   const matches: MatchReader = () => {
     reads++;
@@ -269,15 +294,15 @@ Deno.test("Operations stops a filter's walk between steps when cancelled", async
       next: { at: 1000 * reads, skip: 0, scanned: 1000 * reads },
     });
   };
-  const { full } = spec(gate.source, {
+  const running = await operations.start(spec({
     selector: idPrefixSelection("failed"),
     total: 10_000,
     matches,
-  });
-  const running = operations.start(full);
+  }));
   const cancelled = await cancelDuringFirstStep(operations, gate, running.id);
   assert.equal(cancelled?.status, "cancelled");
   assert.equal(cancelled?.done, 100, "the step under way finished, no other began");
   assert.equal(cancelled?.scanned, 1000);
   assert.equal(reads, 1, "no further slice was read");
+  await operations.close();
 });

@@ -51,6 +51,9 @@ export const BulkOperationSchema = z.strictObject({
     description: "How many ids were given, the state it empties, or that state and a filter",
   }),
   user: z.string().openapi({ description: "Who started it" }),
+  runner: z.string().nullable().openapi({
+    description: "The board replica running it (or that last ran it): `<host>:<pid>:<4 hex>`",
+  }),
   status: z.enum(["running", "done", "cancelled", "failed"]),
   total: count.openapi({
     description: "Jobs it meant to act on when it started; a filter's: the jobs of its range",

@@ -14,6 +14,7 @@ import type {
   AuditRecord,
 } from "../../contract/audit.ts";
 import { AuditRing } from "../audit_ring.ts";
+import { OperationTable } from "../operation_store.ts";
 import { type AttemptEntry, type AttemptHistory, collectAttempts } from "../attempt_history.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import {
@@ -183,6 +184,8 @@ export class MemorySource implements TaskSource {
   readonly simulator: Simulator | null;
   #closed = false;
   readonly #audit = { actions: new AuditRing(), refusals: new AuditRing() };
+  /** Bulk operations: every board on this source sees them, as replicas on one Redis do. */
+  readonly operations: OperationTable = new OperationTable();
 
   /** A source over `store`; `close()` stops `simulator` when given. */
   constructor(store: MemoryStore, simulator: Simulator | null = null) {

@@ -112,6 +112,7 @@ import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
 import { jobNotFound, taskNotFound } from "../refusals.ts";
 import { appendAudit, listAudit, removeAudit } from "./audit.ts";
 import { getSessionRevocations, revokeSessions } from "./session_revocations.ts";
+import { RedisOperations } from "./operations.ts";
 import type { SessionRevocations } from "../session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
 
@@ -198,6 +199,8 @@ export class RedisTaskSource implements TaskSource {
   readonly #migration: MigrationWatch;
   /** The live event reader, made on the first {@link subscribe}. */
   #events: RedisEventReader | null = null;
+  /** Bulk operations in the hash every board on this keyspace shares; see `operations.ts`. */
+  readonly operations: RedisOperations;
   readonly #eventRefreshMs: number;
 
   /**
@@ -222,6 +225,8 @@ export class RedisTaskSource implements TaskSource {
       sentinel: options.sentinel,
       commandTimeoutMs: options.commandTimeoutMs,
     });
+    // The board's own keys: no wire check, and a sweep does not count as someone watching.
+    this.operations = new RedisOperations(this.connection, options.prefix);
     // A reconnection may be to another server: check its wire version again.
     this.#offReconnect = this.connection.onReconnect(() => this.#wire = null);
     // A migrator taking or freeing its lock may change the wire version too.

@@ -112,6 +112,15 @@ export function sessionsKey(prefix?: string): string {
   return `${keyRoot(prefix)}:board:sessions`;
 }
 
+/**
+ * Key of the board's bulk operations: one hash beside taskora's keys
+ * (records, cursors, leases, cancel flags; see `redis/operations.ts`), so
+ * every script on them names one key, one slot.
+ */
+export function operationsKey(prefix?: string): string {
+  return `${keyRoot(prefix)}:board:operations`;
+}
+
 /** Key of a workflow hash (its own hash tag: one slot per workflow). */
 export function workflowKey(id: string, prefix?: string): string {
   return `${keyRoot(prefix)}:wf:{${id}}`;
