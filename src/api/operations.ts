@@ -103,13 +103,26 @@ export interface OperationSpec {
 }
 
 /**
+ * The host's name, asked without a permission prompt: the CLI runs without
+ * `--allow-sys`, so then `HOSTNAME` (a container's, a pod's name) if it may
+ * be read, else `localhost`.
+ */
+function hostName(): string {
+  if (Deno.permissions.querySync({ name: "sys", kind: "hostname" }).state === "granted") {
+    return Deno.hostname();
+  }
+  const env = Deno.permissions.querySync({ name: "env", variable: "HOSTNAME" }).state;
+  return (env === "granted" ? Deno.env.get("HOSTNAME") : undefined) ?? "localhost";
+}
+
+/**
  * A name for this process among the board's replicas: its host, its process
  * id, and 4 random hex digits (two boards in one process differ).
  */
 export function replicaId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(2));
   const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return `${Deno.hostname()}:${Deno.pid}:${hex}`;
+  return `${hostName()}:${Deno.pid}:${hex}`;
 }
 
 /** The selection as a request gave it, to store (a filter keeps its query). */

@@ -31,15 +31,16 @@ export interface SharedStore {
 }
 
 /** Lease and sweep of the boards under test: a dead runner's operation is taken within 15 s. */
-const LEASE_MS = 10_000;
-const SWEEP_MS = 5_000;
+export const LEASE_MS = 10_000;
+/** How often a board sweeps. */
+export const SWEEP_MS = 5_000;
 
 /**
  * A source whose bulk steps can be held: each waits, before it acts
  * (`before`) or after it acted (`after`), until released; a held step never
  * released is a runner killed there.
  */
-function holdable(source: TaskSource) {
+export function holdable(source: TaskSource) {
   let hold: "before" | "after" | null = null;
   /** The first step held. */
   let from = 0;
@@ -80,7 +81,8 @@ function holdable(source: TaskSource) {
   };
 }
 
-function replica(source: TaskSource) {
+/** A board on `source` (steps holdable), on its own fake timers, and how a test calls it. */
+export function replica(source: TaskSource) {
   const timers = new FakeTimers();
   const gate = holdable(source);
   const board = createBoardOn(timers, gate.source);
@@ -97,10 +99,11 @@ function replica(source: TaskSource) {
   return { timers, gate, board, call, json };
 }
 
-type Replica = ReturnType<typeof replica>;
+/** A board of the suite. */
+export type Replica = ReturnType<typeof replica>;
 
 /** Runs real turns until `check` holds (steps of the memory source settle in turns). */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
   for (let turn = 0; turn < 2_000; turn++) {
     if (await check()) return;
     await settle();
@@ -231,6 +234,35 @@ export function operationReplicaSuite(name: string, open: () => Promise<SharedSt
       await stream.close();
     }
   });
+
+  replicaTest(
+    "a board closed mid-operation gives it back: the next sweep elsewhere goes on",
+    async (store, [a, b]) => {
+      a.gate.holdSteps("before", 1);
+      const started = await startRetry(a, selection(store.failedIds));
+      await until(() => a.gate.waiting === 1, "A's second step");
+      const closing = a.board.close();
+      a.gate.release();
+      await closing;
+      const givenBack = await b.json<BulkOperation>("GET", `/operations/${started.id}`);
+      assert.equal(givenBack.status, "running", "not cancelled: another replica goes on");
+      assert.equal(givenBack.done + givenBack.skipped, 200, "saved after its last step");
+
+      // No lease to wait for: one sweep.
+      await b.timers.tick(SWEEP_MS);
+      await until(
+        async () =>
+          (await b.json<BulkOperation>("GET", `/operations/${started.id}`)).status === "done",
+        "B's end",
+      );
+      const report = await b.json<BulkOperation>("GET", `/operations/${started.id}`);
+      assert.equal(report.done, store.failedIds.length);
+      assert.equal(report.done + report.skipped, 300);
+      assert.equal(a.gate.steps.length, 2, "A ran two steps, B the third");
+      const takeovers = await entries(b, "operation.takeover");
+      assert.match(takeovers[0].detail ?? "", new RegExp(`from ${started.runner}`));
+    },
+  );
 
   for (const at of ["before", "after"] as const) {
     replicaTest(

@@ -90,6 +90,7 @@ Deno.test("the event layer never reaches the routes; the routes take only the hu
     "src/api/deps.ts → src/events/hub.ts",
     "src/api/events.ts → src/events/hub.ts",
     "src/api/events.ts → src/events/sse.ts",
+    "src/api/operation_hooks.ts → src/events/hub.ts",
   ]);
 });
 
