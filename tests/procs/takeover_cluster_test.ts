@@ -8,7 +8,6 @@ import { startBoardProcesses } from "../helpers/board_processes.ts";
 import { pipeCommands } from "../helpers/redis_pipe.ts";
 import { clusterAdapter } from "../helpers/taskora_cluster.ts";
 import { failedJobCommands } from "../helpers/wire_writer.ts";
-import { createTaskora } from "../../../shared/taskora/taskora.js";
 import { takeoverTests } from "./takeover_scenario.ts";
 
 const cluster = await startCluster();
@@ -21,6 +20,6 @@ await takeoverTests("Redis Cluster", {
       await cluster.masterOf(`taskora:{${task}}:failed`),
       failedJobCommands(task, count),
     ),
-  app: () => createTaskora({ adapter: clusterAdapter(cluster.rootNodes) }),
+  adapter: () => clusterAdapter(cluster.rootNodes),
   stop: () => cluster.stop(),
 }, { cancelled: 20_000, killed: 50_000 });

@@ -17,15 +17,29 @@ import { BULK_BATCH, type BulkOperation } from "../../src/contract/bulk.ts";
 import type { BoardProcess, BoardProcesses } from "../helpers/board_processes.ts";
 import { type RoundRobinProxy, startRoundRobinProxy } from "../helpers/round_robin_proxy.ts";
 import { waitFor } from "../helpers/wait_for.ts";
+import { createTaskora, type redisAdapter } from "../../../shared/taskora/taskora.js";
 
 // deno-lint-ignore no-explicit-any
 type App = any;
+
+/** A taskora adapter (of one Redis or of a cluster). */
+export type Adapter = ReturnType<typeof redisAdapter>;
+
+/**
+ * taskora's retention turned off: by default a worker's periodic trim deletes
+ * the oldest failed jobs beyond 300 and completed ones beyond 100, 100 at a
+ * time, and the counts would no longer say what became of every job.
+ */
+const KEEP_EVERY_JOB = {
+  completed: { maxItems: 0, maxAge: "10000d" },
+  failed: { maxItems: 0, maxAge: "10000d" },
+};
 
 /** The replicas under test and the store they share. */
 export interface Replicas {
   boards: BoardProcess[];
   proxy: RoundRobinProxy;
-  /** A taskora App on the same store (not started). */
+  /** A taskora App on the same store that keeps every job (not started). */
   app(): App;
 }
 
@@ -210,11 +224,11 @@ export async function killRunnerHalfway(
       await feed.close();
     }
 
-    // The limit is a guard only: beside the other test files on two cores, one worker may need
-    // a minute for 50,000 jobs.
+    // Until nothing is left to run; the limit is a guard only: beside the other test files on
+    // two cores, one worker may need a minute for 50,000 jobs.
     const counts = await waitFor(async () => {
       const counts = await worker.inspect().stats({ task });
-      return counts.completed === total && counts.active === 0 ? counts : null;
+      return counts.waiting + counts.active + counts.delayed === 0 ? counts : null;
     }, { what: `the worker to run the ${total} retried jobs`, limitMs: 120_000 });
     assert.deepEqual(counts, {
       waiting: 0,
@@ -310,7 +324,8 @@ export interface Setup {
   startBoards(): Promise<BoardProcesses>;
   /** Writes `count` failed jobs of `task` as taskora leaves them. */
   loadFailed(task: string, count: number): Promise<void>;
-  app: Replicas["app"];
+  /** A taskora adapter on the store, for the App that runs and counts the jobs. */
+  adapter(): Adapter;
   /** Stops the store, once the processes are stopped. */
   stop(): Promise<void>;
 }
@@ -332,7 +347,7 @@ export async function takeoverTests(
   const replicas: Replicas = {
     boards: processes.boards,
     proxy: await startRoundRobinProxy(processes.boards.map((board) => board.port)),
-    app: setup.app,
+    app: () => createTaskora({ adapter: setup.adapter(), retention: KEEP_EVERY_JOB }),
   };
   Deno.test.afterAll(async () => {
     await replicas.proxy.close();

@@ -10,13 +10,13 @@ import { startRedis } from "../helpers/redis_server.ts";
 import { startBoardProcesses } from "../helpers/board_processes.ts";
 import { pipeCommands } from "../helpers/redis_pipe.ts";
 import { failedJobCommands } from "../helpers/wire_writer.ts";
-import { createTaskora, redisAdapter } from "../../../shared/taskora/taskora.js";
+import { redisAdapter } from "../../../shared/taskora/taskora.js";
 import { takeoverTests } from "./takeover_scenario.ts";
 
 const redis = await startRedis();
 await takeoverTests("one Redis", {
   startBoards: () => startBoardProcesses({ count: 3, cliArgs: ["--redis", redis.url] }),
   loadFailed: (task, count) => pipeCommands(redis.port, failedJobCommands(task, count)),
-  app: () => createTaskora({ adapter: redisAdapter(redis.url) }),
+  adapter: () => redisAdapter(redis.url),
   stop: () => redis.stop(),
 }, { cancelled: 20_000, killed: 50_000 });
