@@ -326,7 +326,7 @@ export function createBoardOn(
     latency: createLatencySampler(taskSource),
     operations: new Operations(
       operationHooks({ source: taskSource, options: resolved, present, events, audit }),
-      { timers },
+      { timers, takeOver: !resolved.readOnly },
     ),
     scans: new ScanSlots(),
     sessions: session

@@ -16,8 +16,11 @@
  * - a filter: the saved slice's same ids (as ids, above); those acted on
  *   are skipped and counted as having left the state, so the next slice
  *   starts where it would have.
- * What such a repeat cannot restore is the count: jobs the lost step acted
- * on show as skipped.
+ * A job the lost step retried may have been run and failed again by a
+ * worker before the repeat: every step passes `finishedBy` (the
+ * operation's start), so a job that finished after it is left alone.
+ * What a repeat cannot restore is the count: jobs the lost step acted on
+ * show as skipped.
  *
  * @module
  */
@@ -71,7 +74,8 @@ async function act(context: StepContext, operation: BulkOperation, step: BulkSte
   const result = await context.source.bulkStep!(
     operation.task,
     context.action,
-    step,
+    // A job a worker ran and finished again since the operation started is a new one: left.
+    { ...step, finishedBy: operation.startedAt },
     context.reason ?? undefined,
   );
   operation.done += result.done.length;

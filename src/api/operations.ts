@@ -61,6 +61,11 @@ export interface OperationsOptions {
   followMs?: number;
   /** Longest wait of a cancel for the runner to stop, ms (default 20 s). */
   cancelWaitMs?: number;
+  /**
+   * Whether this replica takes over operations whose runner died (default
+   * true; a read-only board changes no job, so it takes none).
+   */
+  takeOver?: boolean;
   /** This replica's name (default {@link replicaId}). */
   replica?: string;
   /** The clock and timers it runs on (default the runtime's). */
@@ -166,8 +171,9 @@ export class Operations {
   readonly #renewMs: number;
   readonly #followMs: number;
   readonly #cancelWaitMs: number;
+  readonly #sweepMs: number;
   readonly #timers: Timers;
-  /** Wall-clock ms on the injected timers: leases are compared across replicas. */
+  /** The wall clock when the fake timers read 0 (see `#now`). */
   readonly #epoch: number;
   readonly #runs = new Map<string, Run>();
   /** Ended here, but the store did not take the end yet (kept until it does). */
@@ -175,7 +181,10 @@ export class Operations {
   /** Other replicas' operations as last followed. */
   #followed = new Map<string, string>();
   #following: TimerId | null = null;
+  /** While following: operations that ended from then on are reported. */
+  #followSince: number | null = null;
   readonly #sweeper: TimerId;
+  readonly #takeOver: boolean;
   #closed = false;
   /** This replica's name, as operations it runs show it. */
   readonly replica: string;
@@ -199,11 +208,18 @@ export class Operations {
     this.#timers = options.timers ?? systemTimers;
     this.#epoch = Date.now() - this.#timers.now();
     this.replica = options.replica ?? replicaId();
-    this.#sweeper = this.#timers.setInterval(() => void this.sweep(), options.sweepMs ?? 5_000);
+    this.#takeOver = options.takeOver ?? true;
+    this.#sweepMs = options.sweepMs ?? 5_000;
+    this.#sweeper = this.#timers.setInterval(() => void this.sweep(), this.#sweepMs);
     this.#timers.unref(this.#sweeper);
   }
 
+  /**
+   * The wall clock leases and times are read on: the runtime's own, or, on
+   * a test's fake timers, the time the board was made moved by them.
+   */
   #now(): number {
+    if (this.#timers === systemTimers) return Date.now();
     return Math.floor(this.#epoch + this.#timers.now());
   }
 
@@ -314,20 +330,20 @@ export class Operations {
   }
 
   /**
-   * One sweep: takes over an operation whose runner's lease ran out, and
-   * follows other replicas' operations while someone follows here. One
-   * store command; failures are left to the next sweep.
+   * One sweep: takes over an operation whose runner's lease ran out
+   * (unless {@link OperationsOptions.takeOver} is off), and follows other
+   * replicas' operations while someone follows here. One store command;
+   * failures are left to the next sweep.
    */
   async sweep(): Promise<void> {
     if (this.#closed) return;
     const now = this.#now();
     try {
-      const { running, claimed } = await this.#store.claim(
-        this.replica,
-        now,
-        now + this.#leaseMs,
-      );
-      if (claimed && !this.#closed) {
+      const { running, claimed } = this.#takeOver
+        ? await this.#store.claim(this.replica, now, now + this.#leaseMs)
+        : { running: await this.#runningElsewhere(), claimed: null };
+      // Its own (a renewal came too late): the claim renewed the lease, and the run goes on.
+      if (claimed && !this.#closed && !this.#runs.has(claimed.stored.operation.id)) {
         const { stored, from } = claimed;
         const { operation } = stored;
         this.#hooks.onTakeover(snapshot(operation), from);
@@ -341,10 +357,16 @@ export class Operations {
         }
         this.#run(stored, selector);
       }
-      if (running > this.#runs.size) this.#follow();
+      // Since the last sweep, give or take a lease: the boards' clocks may differ that much.
+      if (running > this.#runs.size) this.#follow(now - this.#sweepMs - this.#leaseMs);
     } catch (error) {
       console.error("queue-board: the sweep of bulk operations failed", error);
     }
+  }
+
+  /** How many operations run in the store, read without taking any. */
+  async #runningElsewhere(): Promise<number> {
+    return (await this.#store.list()).filter((op) => op.status === "running").length;
   }
 
   #kept(operation: BulkOperation): boolean {
@@ -363,8 +385,10 @@ export class Operations {
   }
 
   /** Starts reading other replicas' operations every `followMs`, unless it does already. */
-  #follow(): void {
+  /** `since`: operations that ended from then on are reported (the sweep that saw them run). */
+  #follow(since: number): void {
     if (this.#following !== null || this.#closed || !this.#hooks.following()) return;
+    this.#followSince ??= since;
     this.#following = this.#timers.setTimeout(() => void this.#followOnce(), this.#followMs);
     this.#timers.unref(this.#following);
   }
@@ -377,26 +401,28 @@ export class Operations {
   /** Reports other replicas' operations that moved, and goes on while any of them runs. */
   async #followOnce(): Promise<void> {
     this.#following = null;
+    const since = this.#followSince ?? 0;
     let others = false;
     try {
       const seen = new Map<string, string>();
       for (const operation of await this.#store.list()) {
         if (this.#runs.has(operation.id)) continue;
-        const before = this.#followed.get(operation.id);
         const now = progressOf(operation);
-        if (operation.status === "running") {
-          others = true;
-          seen.set(operation.id, now);
-        }
-        // A finished one is reported once: when it was seen running before.
-        if (before !== undefined && before !== now) this.#hooks.onProgress(operation);
+        seen.set(operation.id, now);
+        const running = operation.status === "running";
+        others ||= running;
+        // A finished one is reported once, when it ended since the following began.
+        const recent = running || (operation.finishedAt ?? 0) >= since;
+        if (recent && this.#followed.get(operation.id) !== now) this.#hooks.onProgress(operation);
       }
       this.#followed = seen;
     } catch {
       // The store is away: the next sweep starts following again.
+      this.#followSince = null;
       return;
     }
-    if (others) this.#follow();
+    if (others) this.#follow(since);
+    else this.#followSince = null;
   }
 
   /** Runs a stored operation from its cursor on this replica. */

@@ -219,13 +219,19 @@ export interface SearchSlice {
  * `offset` to `offset + limit - 1` of a state's list or set, acting on at
  * most `most` of them (the step stops looking once it has: its `examined`
  * counts the members it looked at).
+ *
+ * `finishedBy` (ms): a finished job (retry, delete) that finished after it
+ * is left alone, as a job in another state is: a worker ran it again since
+ * the operation started, so acting on it again would act twice.
  */
-export type BulkStep = { ids: readonly string[] } | {
-  state: JobState;
-  offset: number;
-  limit: number;
-  most: number;
-};
+export type BulkStep =
+  & ({ ids: readonly string[] } | {
+    state: JobState;
+    offset: number;
+    limit: number;
+    most: number;
+  })
+  & { finishedBy?: number };
 
 /**
  * Asked before each batch of an action on many jobs (retry-all, a DLQ

@@ -158,6 +158,41 @@ export function bulkContract(name: string, seed: Seed): void {
     assert.equal(await count(s, "send-email", "failed"), 4);
   });
 
+  contract(
+    "leaves a job that finished again after finishedBy: a worker ran it since",
+    async (s) => {
+      const finished = (await s.getJob(FAILED_EMAIL))!.finishedAt!;
+      const since = finished - 1;
+      const named = await s.bulkStep!("send-email", "retry", {
+        ids: [FAILED_EMAIL],
+        finishedBy: since,
+      });
+      assert.deepEqual(named.done, []);
+      assert.deepEqual(named.skipped, [{ id: FAILED_EMAIL, state: "failed" }]);
+      const removed = await s.bulkStep!("send-email", "delete", {
+        ids: [FAILED_EMAIL],
+        finishedBy: since,
+      });
+      assert.deepEqual(removed.done, []);
+      const state = await s.bulkStep!("send-email", "retry", {
+        ...firstBatch("failed"),
+        finishedBy: since,
+      });
+      assert.ok(!state.done.some((job) => job.id === FAILED_EMAIL), "passed over in the state too");
+      assert.equal(state.done.length + state.kept, 5, "it stays in place, kept");
+      assert.equal((await s.getJob(FAILED_EMAIL))?.state, "failed");
+      const then = await s.bulkStep!("send-email", "retry", {
+        ids: [FAILED_EMAIL],
+        finishedBy: finished,
+      });
+      assert.deepEqual(
+        then.done,
+        [{ id: FAILED_EMAIL, from: "failed" }],
+        "finished by then: acted on",
+      );
+    },
+  );
+
   contract("refuses an unknown task (TASK_NOT_FOUND)", async (s) => {
     await assert.rejects(
       s.bulkStep!("ghost", "retry", { ids: [FAILED_EMAIL] }),

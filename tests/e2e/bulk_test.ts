@@ -157,6 +157,8 @@ browserTest(
         await dialog(page).getByRole("button", { name: `Retry ${matching} jobs` }).click();
         const progress = page.locator(".bulk-progress");
         await progress.getByText(`${matching} jobs retried`).waitFor();
+        // Which board process ran it: host, process id, 4 hex digits.
+        await progress.getByText(new RegExp(`^Run by .+:${Deno.pid}:[0-9a-f]{4}$`)).waitFor();
         assert.equal(await client.zCard(`taskora:{${TASK}}:failed`), FAILED - matching);
         assert.equal(await client.hGet(`taskora:{${TASK}}:job-4250`, "state"), "waiting");
         assert.equal(await client.hGet(`taskora:{${TASK}}:job-4300`, "state"), "failed");

@@ -14,6 +14,7 @@
 import assert from "node:assert/strict";
 import type { BulkOperation } from "../../src/contract/bulk.ts";
 import { createBoardOn } from "../../src/board.ts";
+import type { BoardOptions } from "../../src/options.ts";
 import type { BulkStep, TaskSource } from "../../src/source/types.ts";
 import type { AuditEntry } from "../../src/contract/audit.ts";
 import { FakeTimers, settle } from "../helpers/fake_timers.ts";
@@ -82,10 +83,10 @@ export function holdable(source: TaskSource) {
 }
 
 /** A board on `source` (steps holdable), on its own fake timers, and how a test calls it. */
-export function replica(source: TaskSource) {
+export function replica(source: TaskSource, options: BoardOptions = {}) {
   const timers = new FakeTimers();
   const gate = holdable(source);
-  const board = createBoardOn(timers, gate.source);
+  const board = createBoardOn(timers, gate.source, options);
   const call = async (method: string, path: string, body?: unknown) =>
     await board.fetch(
       new Request(`http://board.test/board/api${path}`, {
@@ -221,6 +222,12 @@ export function operationReplicaSuite(name: string, open: () => Promise<SharedSt
       await b.timers.tick(SWEEP_MS);
       a.gate.holdSteps(null);
       a.gate.release();
+      // It ends before B reads the store once: B still reports its end.
+      await until(
+        async () =>
+          (await a.json<BulkOperation>("GET", `/operations/${started.id}`)).status === "done",
+        "A's end",
+      );
       const ended = (frame: { event?: string; data?: string }) =>
         isEvent("bulk:progress", (d) => d.id === started.id && d.status === "done")(frame);
       await until(async () => {
@@ -264,51 +271,83 @@ export function operationReplicaSuite(name: string, open: () => Promise<SharedSt
     },
   );
 
-  for (const at of ["before", "after"] as const) {
-    replicaTest(
-      `a runner killed ${
-        at === "before" ? "before its step acted" : "after its step acted, before saving"
-      } is taken over from its cursor: every job acted on once`,
-      async (store, [a, b]) => {
-        const ids = selection(store.failedIds);
-        // A's first step acts and is saved; its second is held for good: the process is gone.
-        a.gate.holdSteps(at, 1);
-        const started = await startRetry(a, ids);
-        await until(() => a.gate.waiting === 1, "A's second step held");
-
-        // A's lease runs out on B's clock; B's sweep takes the operation and finishes it.
+  replicaTest(
+    "a read-only board takes over no operation: it changes no job",
+    async (store, [a, b]) => {
+      const readOnly = replica(store.source(), { readOnly: true });
+      try {
+        a.gate.holdSteps("before", 1);
+        const started = await startRetry(a, selection(store.failedIds));
+        await until(() => a.gate.waiting === 1, "A's second step held for good");
+        await readOnly.timers.tick(LEASE_MS + SWEEP_MS);
+        for (let turn = 0; turn < 20; turn++) await settle();
+        const waiting = await readOnly.json<BulkOperation>("GET", `/operations/${started.id}`);
+        assert.equal(waiting.status, "running");
+        assert.equal(waiting.runner, started.runner, "still A's");
+        assert.equal(readOnly.gate.steps.length, 0, "no step from the read-only board");
+        // A writable board does.
         await b.timers.tick(LEASE_MS + SWEEP_MS);
         await until(
           async () =>
-            (await b.json<BulkOperation>("GET", `/operations/${started.id}`)).status !== "running",
+            (await b.json<BulkOperation>("GET", `/operations/${started.id}`)).status === "done",
           "B's end",
         );
-        const report = await b.json<BulkOperation>("GET", `/operations/${started.id}`);
-        assert.equal(report.status, "done");
-        assert.notEqual(report.runner, started.runner);
-        assert.match(report.runner ?? "", new RegExp(`:${Deno.pid}:[0-9a-f]{4}$`));
-        assert.equal(report.done + report.skipped, 300, "each id counted once");
-        // The jobs A's unsaved step retried show as skipped: B found them waiting already.
-        assert.equal(report.done, at === "before" ? store.failedIds.length : 0);
-        for (const id of store.failedIds) assert.equal(await store.stateOf(id), "waiting");
+      } finally {
+        await readOnly.board.close();
+      }
+    },
+  );
 
-        // A comes back to life: its step finds nothing to act on, and its save is refused.
-        a.gate.holdSteps(null);
-        a.gate.release();
-        await until(() => a.gate.steps.length >= 2, "A's held step ends");
-        for (let turn = 0; turn < 20; turn++) await settle();
-        const after = await b.json<BulkOperation>("GET", `/operations/${started.id}`);
-        assert.deepEqual(after, report, "A wrote nothing once it lost its lease");
+  // A kill at every step boundary (a step held before it acts) and mid-step (after it acted,
+  // before its cursor was saved), at each of the three steps; the failed jobs are in the second.
+  for (const step of [0, 1, 2]) {
+    for (const at of ["before", "after"] as const) {
+      replicaTest(
+        `a runner killed ${
+          at === "before" ? "before" : "after"
+        } its step ${step} acted is taken over from its cursor: every job acted on once`,
+        async (store, [a, b]) => {
+          const ids = selection(store.failedIds);
+          // A's steps before `step` act and are saved; that one is held for good: A is gone.
+          a.gate.holdSteps(at, step);
+          const started = await startRetry(a, ids);
+          await until(() => a.gate.waiting === 1, `A's step ${step} held`);
 
-        const takeovers = await entries(b, "operation.takeover");
-        assert.equal(takeovers.length, 1);
-        assert.equal(takeovers[0].target, started.id);
-        assert.match(
-          takeovers[0].detail ?? "",
-          new RegExp(`${report.runner} took over .* from ${started.runner}`),
-        );
-        assert.equal((await entries(b, "bulk.retry")).length, 1, "one end entry");
-      },
-    );
+          // A's lease runs out on B's clock; B's sweep takes the operation and finishes it.
+          await b.timers.tick(LEASE_MS + SWEEP_MS);
+          await until(
+            async () =>
+              (await b.json<BulkOperation>("GET", `/operations/${started.id}`)).status !==
+                "running",
+            "B's end",
+          );
+          const report = await b.json<BulkOperation>("GET", `/operations/${started.id}`);
+          assert.equal(report.status, "done");
+          assert.notEqual(report.runner, started.runner);
+          assert.match(report.runner ?? "", new RegExp(`:${Deno.pid}:[0-9a-f]{4}$`));
+          assert.equal(report.done + report.skipped, 300, "each id counted once");
+          // The jobs A's unsaved step retried show as skipped: B found them waiting already.
+          assert.equal(report.done, at === "after" && step === 1 ? 0 : store.failedIds.length);
+          for (const id of store.failedIds) assert.equal(await store.stateOf(id), "waiting");
+
+          // A comes back to life: its step finds nothing to act on, and its save is refused.
+          a.gate.holdSteps(null);
+          a.gate.release();
+          await until(() => a.gate.steps.length >= step + 1, "A's held step ends");
+          for (let turn = 0; turn < 20; turn++) await settle();
+          const after = await b.json<BulkOperation>("GET", `/operations/${started.id}`);
+          assert.deepEqual(after, report, "A wrote nothing once it lost its lease");
+
+          const takeovers = await entries(b, "operation.takeover");
+          assert.equal(takeovers.length, 1);
+          assert.equal(takeovers[0].target, started.id);
+          assert.match(
+            takeovers[0].detail ?? "",
+            new RegExp(`${report.runner} took over .* from ${started.runner}`),
+          );
+          assert.equal((await entries(b, "bulk.retry")).length, 1, "one end entry");
+        },
+      );
+    }
   }
 }

@@ -7,13 +7,13 @@
 
 import assert from "node:assert/strict";
 import type { MatchReader } from "../../src/api/bulk_filter.ts";
-import type { FilterSelection } from "../../src/api/bulk_selector.ts";
+import { bulkSelector, type FilterSelection } from "../../src/api/bulk_selector.ts";
 import {
   Operations,
   type OperationsOptions,
   type OperationSpec,
 } from "../../src/api/operations.ts";
-import { FakeTimers } from "../helpers/fake_timers.ts";
+import { FakeTimers, settle } from "../helpers/fake_timers.ts";
 import type { BulkOperation } from "../../src/contract/bulk.ts";
 import { BoardError } from "../../src/errors.ts";
 import type {
@@ -79,9 +79,7 @@ function board(source: TaskSource, options: OperationsOptions = {}) {
   const progress: BulkOperation[] = [];
   const operations = new Operations({
     source,
-    parse: () => {
-      throw new Error("nothing is taken over here");
-    },
+    parse: (selector, action) => bulkSelector(selector, action, []),
     matches: () => {
       throw new Error("each filter selection brings its reader");
     },
@@ -304,5 +302,18 @@ Deno.test("Operations stops a filter's walk between steps when cancelled", async
   assert.equal(cancelled?.done, 100, "the step under way finished, no other began");
   assert.equal(cancelled?.scanned, 1000);
   assert.equal(reads, 1, "no further slice was read");
+  await operations.close();
+});
+
+Deno.test("Operations does not start a second run of its own operation when its sweep claims it", async () => {
+  const gate = fakeSource(true);
+  const timers = new FakeTimers();
+  // A renewal that comes too late: the lease runs out while the first step still waits.
+  const { operations } = board(gate.source, { timers, renewMs: 60_000 });
+  await operations.start(spec());
+  await timers.tick(10_000 + 5_000);
+  for (let turn = 0; turn < 10; turn++) await settle();
+  assert.equal(gate.steps.length, 1, "one step under way, not a second run's");
+  gate.open();
   await operations.close();
 });

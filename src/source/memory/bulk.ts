@@ -67,6 +67,19 @@ function act(
   }
 }
 
+/** Whether a finished job finished after `finishedBy` (see `BulkStep`): a worker ran it again. */
+function finishedAgain(
+  queue: TaskQueue,
+  id: string,
+  state: JobState,
+  action: BulkAction,
+  finishedBy: number | undefined,
+): boolean {
+  if (!finishedBy || action === "cancel") return false;
+  if (!(FINISHED_STATES as readonly string[]).includes(state)) return false;
+  return (queue.finished[state as FinishedState].score(id) ?? 0) > finishedBy;
+}
+
 /** How many of the named jobs are in a state `action` takes now. */
 export function countNamed(
   queue: TaskQueue,
@@ -100,7 +113,10 @@ export function bulkStep(
     if (result.done.length >= most) break;
     result.examined++;
     const state = queue.jobs.get(id)?.state;
-    if (!state || !allowed.includes(state) || (!byIds && state !== step.state)) {
+    if (
+      !state || !allowed.includes(state) || (!byIds && state !== step.state) ||
+      finishedAgain(queue, id, state, action, step.finishedBy)
+    ) {
       if (byIds) result.skipped.push({ id, state: state ?? null });
       else result.kept++;
       continue;

@@ -432,18 +432,22 @@ return redis.call('HDEL', KEYS[1], ARGV[1])
  *   hash, `:logs` and `:lock`, as taskora's CLEAN_JOBS does.
  * The marker is set once when any job went back to waiting.
  *
- * With mode `ids` the jobs are ARGV[10..], any of the allowed states. With
+ * With mode `ids` the jobs are ARGV[11..], any of the allowed states. With
  * mode `state` they are the members `offset` to `offset + limit - 1` of the
  * state's list or set (waiting: the wait list from its head, then the
- * prioritized set), those in that state, at most ARGV[10] of them (the
+ * prioritized set), those in that state, at most ARGV[11] of them (the
  * step stops looking then); a member in another state (the delayed set
- * holds retrying jobs too) is passed over and stays.
+ * holds retrying jobs too) is passed over and stays. A finished job whose
+ * set score (when it finished) is past ARGV[10] (0: no bound) is left
+ * alone too (retry, delete): a worker ran it again since the operation
+ * started.
  *
  * KEYS = wait, prioritized, delayed, cancelled, events, cancel channel,
  *   marker, active, completed, failed, expired.
  * ARGV = jobPrefix, now, reason (`""` = none), action, mode (`ids` |
  *   `state`), state, offset, limit, allowed states (comma-separated),
- *   then the ids (mode `ids`) or the most to act on (mode `state`).
+ *   finished-by bound (ms, 0 = none), then the ids (mode `ids`) or the
+ *   most to act on (mode `state`).
  * Returns `{ examined, kept in place, signalled, { id, from, ... },
  *   { skipped id, state or "", ... } }`.
  */
@@ -462,7 +466,7 @@ for s in string.gmatch(ARGV[9], '[^,]+') do allowed[s] = true end
 local ids = {}
 local function take(part) for _, id in ipairs(part) do ids[#ids + 1] = id end end
 if mode == 'ids' then
-  for i = 10, #ARGV do ids[#ids + 1] = ARGV[i] end
+  for i = 11, #ARGV do ids[#ids + 1] = ARGV[i] end
 elseif selected == 'waiting' then
   local waitLen = redis.call('LLEN', waitKey)
   if offset < waitLen then take(redis.call('LRANGE', waitKey, offset, offset + limit - 1)) end
@@ -479,7 +483,8 @@ else
 end
 
 local most = #ids
-if mode == 'state' then most = tonumber(ARGV[10]) end
+if mode == 'state' then most = tonumber(ARGV[11]) end
+local finishedBy = tonumber(ARGV[10])
 local looked, kept, signalled, woke = 0, 0, 0, false
 local done, skipped = {}, {}
 local nowNumber = tonumber(now)
@@ -488,7 +493,10 @@ for _, id in ipairs(ids) do
   looked = looked + 1
   local jobKey = prefix .. id
   local state = redis.call('HGET', jobKey, 'state')
-  if not state or not allowed[state] or (mode == 'state' and state ~= selected) then
+  local set = finishedKeys[state or '']
+  local again = finishedBy > 0 and set ~= nil and action ~= 'cancel'
+    and tonumber(redis.call('ZSCORE', set, id) or '0') > finishedBy
+  if not state or not allowed[state] or (mode == 'state' and state ~= selected) or again then
     if mode == 'state' then
       kept = kept + 1
     else

@@ -75,6 +75,7 @@ export async function bulkStep(
     byIds ? 0 : step.offset,
     byIds ? step.ids.length : step.limit,
     BULK_ACTION_STATES[action].join(","),
+    step.finishedBy ?? 0,
     ...(byIds ? step.ids : [step.most]),
   ];
   const [examined, kept, signalled, done, skipped] = await connection.call<

@@ -1,7 +1,8 @@
 /**
  * A bulk operation under way, then its report: how many done of how many
  * (a filter's: how far its scan of the range is), how many skipped (a worker moved them on first), a Cancel button while it
- * runs. Progress comes from the event stream (`bulk:progress`); while no
+ * runs, and the board process running it (and the one it was taken over
+ * from). Progress comes from the event stream (`bulk:progress`); while no
  * frame arrives (no stream, or another replica's operation) the operation
  * is read every 2 s.
  *
@@ -41,6 +42,17 @@ function outcome(operation: BulkOperation): string {
     default:
       return `${done.charAt(0).toUpperCase()}${done.slice(1)}${skipped}`;
   }
+}
+
+/** Which board process runs it, and the one it was taken over from (its process died or closed). */
+function runnerNote(operation: BulkOperation, started: BulkOperation) {
+  if (operation.runner === null) return null;
+  const from = started.runner !== null && started.runner !== operation.runner
+    ? html`
+      · taken over from <code>${started.runner}</code>
+    `
+    : null;
+  return html`<p class="bulk-runner muted">Run by <code>${operation.runner}</code>${from}</p>`;
 }
 
 /** The operation's panel; `onEnded` is called once when it ends, `onDismiss` closes it. */
@@ -105,6 +117,7 @@ export function BulkProgress(
           : Math.min(handled, operation.total)}
         aria-label="Progress of the operation"
       ></progress>
+      ${runnerNote(operation, started)}
       ${!running && operation.skippedJobs.length > 0
         ? html`
           <details class="bulk-skipped">
