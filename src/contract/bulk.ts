@@ -133,8 +133,9 @@ export interface BulkOperation {
   skippedJobs: BulkSkip[];
   /** Active jobs whose worker was told to cancel them (cancel only; counted in `done`). */
   signalled: number;
-  /** When it started and finished (ms; null while running). */
+  /** When it started (ms). */
   startedAt: number;
+  /** When it finished (ms; null while running). */
   finishedAt: number | null;
   /** Why it failed, when it did. */
   error: string | null;

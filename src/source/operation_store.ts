@@ -72,22 +72,31 @@ export interface OperationLimits {
  * the operation (no lease, finished ones trimmed to `limits` at `now`).
  */
 export interface OperationSave {
+  /** The replica saving. */
   runner: string;
+  /** Its lease's new end, ms since the epoch (0 gives it back). */
   leaseUntil: number;
+  /** The record and cursor after a step, or null to renew the lease only. */
   progress: { operation: BulkOperation; cursor: OperationCursor } | null;
+  /** The bounds an end trims to. */
   limits: OperationLimits;
+  /** The saver's clock, ms since the epoch. */
   now: number;
 }
 
 /** A save's answer: whether the caller still holds the lease, and whether a cancel was asked. */
 export interface LeaseState {
+  /** The caller holds the lease (it wrote); false: another replica took over, or it ended. */
   held: boolean;
+  /** A replica asked the operation to stop. */
   cancelRequested: boolean;
 }
 
 /** A sweep's answer: how many run in the store, and the one it took over (with whose it was). */
 export interface OperationClaim {
+  /** Operations running in the store. */
   running: number;
+  /** The one taken over, and the replica it was taken from; null when none. */
   claimed: { stored: StoredOperation; from: string | null } | null;
 }
 

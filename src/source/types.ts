@@ -16,6 +16,15 @@
 import type { AttemptHistory, AttemptRecord } from "../contract/attempts.ts";
 import type { SessionRevocations } from "./session_revocations.ts";
 import type { OperationStore } from "./operation_store.ts";
+export type {
+  LeaseState,
+  OperationClaim,
+  OperationCursor,
+  OperationLimits,
+  OperationSave,
+  OperationStore,
+  StoredOperation,
+} from "./operation_store.ts";
 export type { SessionRevocations };
 import type {
   AuditEntry,
@@ -29,9 +38,11 @@ import type {
   BulkAction,
   BulkFilterSelector,
   BulkIdSelector,
+  BulkOperation,
   BulkSelector,
   BulkSkip,
   BulkStateSelector,
+  OperationStatus,
 } from "../contract/bulk.ts";
 import type { DeadLetterGroup } from "../contract/dlq.ts";
 import type {
@@ -104,6 +115,7 @@ export type {
   BulkAction,
   BulkFilterSelector,
   BulkIdSelector,
+  BulkOperation,
   BulkSelector,
   BulkSkip,
   BulkStateSelector,
@@ -123,6 +135,7 @@ export type {
   LogEntry,
   LogPage,
   MigrationLock,
+  OperationStatus,
   PayloadCondition,
   QueueHeads,
   QueueStats,
