@@ -1,0 +1,30 @@
+/**
+ * The takeover tests of `takeover_test.ts` with the board embedded in an
+ * app: three processes that each run a real taskora App with
+ * `createBoard(app)` (`embedded_board.ts`), on one Redis, behind a
+ * round-robin proxy.
+ */
+
+import { startRedis } from "../helpers/redis_server.ts";
+import { startBoardProcesses } from "../helpers/board_processes.ts";
+import { pipeCommands } from "../helpers/redis_pipe.ts";
+import { failedJobCommands } from "../helpers/wire_writer.ts";
+import { redisAdapter } from "../../../shared/taskora/taskora.js";
+import { takeoverTests } from "./takeover_scenario.ts";
+
+const EMBEDDED = new URL("./embedded_board.ts", import.meta.url).pathname;
+const TASKS = ["--task", "mail", "--task", "report"];
+
+const redis = await startRedis();
+await takeoverTests("embedded boards", {
+  startBoards: () =>
+    startBoardProcesses({
+      count: 3,
+      args: (
+        port,
+      ) => ["--allow-all", EMBEDDED, "--redis", redis.url, "--port", `${port}`, ...TASKS],
+    }),
+  loadFailed: (task, count) => pipeCommands(redis.port, failedJobCommands(task, count)),
+  adapter: () => redisAdapter(redis.url),
+  stop: () => redis.stop(),
+}, { cancelled: 20_000, killed: 50_000 });
