@@ -54,10 +54,10 @@ async function shots(page: Page, name: string): Promise<void> {
 browserTest(
   "bulk: shift-click, all N in the state, the counted confirmation, progress and cancel",
   async () => {
-    let pauseAfterEntry = (_ms: number) => {};
+    let pauseBeforeStep = (_ms: number) => {};
     const source = (redis: TestRedis) => {
       const pausable = pausableSource(redis.url);
-      pauseAfterEntry = (ms) => pausable.pauseAfterEntry(ms);
+      pauseBeforeStep = (ms) => pausable.pauseBeforeStep(ms);
       return pausable.source;
     };
     await withBoard({ source }, async ({ page, root, redis }) => {
@@ -93,10 +93,11 @@ browserTest(
         await dialog(page).getByText(`${FAILED_TEXT} jobs of ${TASK} will be sent back`).waitFor();
         await shots(page, "bulk-confirm");
 
-        // Writes paused for a while (under the board's 2 s reply timeout) once bulk.start's audit
-        // entry is in: the operation's first step waits, so Cancel lands while it runs; whenever
-        // it lands, the step under way ends and no other begins.
-        pauseAfterEntry(1200);
+        // Writes paused for a while (under the board's 2 s reply timeout) just before the
+        // operation's first step, once its start (audit entry, record) is answered: the step
+        // waits, so Cancel lands while it runs; whenever it lands, the step under way ends and
+        // no other begins.
+        pauseBeforeStep(1200);
         await dialog(page).getByRole("button", { name: `Retry ${FAILED_TEXT} jobs` }).click();
         const progress = page.locator(".bulk-progress");
         await progress.getByText(new RegExp(`of ${FAILED_TEXT} done`)).waitFor();

@@ -2,7 +2,9 @@
  * A Redis source whose writes can be paused (`CLIENT PAUSE ... WRITE`, what
  * a failover does) just after the board has written a mutation's audit
  * entry: the board writes that entry before the mutation, so this is how a
- * test holds back the mutation itself and not its entry.
+ * test holds back the mutation itself and not its entry. Or just before a
+ * bulk operation's next step: its start (entry, record) is answered, and the
+ * operation is held while it runs.
  *
  * @module
  */
@@ -15,21 +17,39 @@ export interface PausableSource {
   source: RedisTaskSource;
   /** Pauses writes for `ms` once the next mutation's audit entry is written. */
   pauseAfterEntry(ms?: number): void;
+  /** Pauses writes for `ms` just before the next bulk step runs. */
+  pauseBeforeStep(ms?: number): void;
 }
 
 /** A source of `url` whose writes a client of its own pauses when armed. */
 export function pausableSource(url: string, commandTimeoutMs?: number): PausableSource {
   const source = createRedisSource({ url, commandTimeoutMs });
-  let pauseMs: number | null = null;
+  const pause = (ms: number) =>
+    withClient(url, (admin) => admin.sendCommand(["CLIENT", "PAUSE", String(ms), "WRITE"]));
+  let afterEntryMs: number | null = null;
+  let beforeStepMs: number | null = null;
   const appendAudit = source.appendAudit.bind(source);
   source.appendAudit = async (record, maxEntries, log) => {
     const entry = await appendAudit(record, maxEntries, log);
-    if (pauseMs !== null && record.outcome === "pending") {
-      const ms = pauseMs;
-      pauseMs = null;
-      await withClient(url, (admin) => admin.sendCommand(["CLIENT", "PAUSE", String(ms), "WRITE"]));
+    if (afterEntryMs !== null && record.outcome === "pending") {
+      const ms = afterEntryMs;
+      afterEntryMs = null;
+      await pause(ms);
     }
     return entry;
   };
-  return { source, pauseAfterEntry: (ms = 20_000) => void (pauseMs = ms) };
+  const bulkStep = source.bulkStep.bind(source);
+  source.bulkStep = async (...args) => {
+    if (beforeStepMs !== null) {
+      const ms = beforeStepMs;
+      beforeStepMs = null;
+      await pause(ms);
+    }
+    return bulkStep(...args);
+  };
+  return {
+    source,
+    pauseAfterEntry: (ms = 20_000) => void (afterEntryMs = ms),
+    pauseBeforeStep: (ms = 20_000) => void (beforeStepMs = ms),
+  };
 }
