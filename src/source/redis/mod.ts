@@ -37,6 +37,7 @@ import type {
   JobPage,
   JobRef,
   JobState,
+  LeaseHold,
   LogPage,
   QueueHeads,
   QueueSnapshot,
@@ -114,6 +115,8 @@ import { appendAudit, listAudit, removeAudit } from "./audit.ts";
 import { getSessionRevocations, revokeSessions } from "./session_revocations.ts";
 import type { SessionRevocations } from "../session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
+import { holdLease, releaseLease } from "./lease.ts";
+import { listAsked, noteAsked, readSharedResult, shareResult } from "./shared_results.ts";
 
 export type { RedisClientLike } from "./client.ts";
 export { RedisConnection } from "./client.ts";
@@ -824,6 +827,42 @@ export class RedisTaskSource implements TaskSource {
   async getSchedulerLeadership(): Promise<SchedulerLeadership> {
     await this.#ready();
     return await readSchedulerLeadership(this.connection, this.prefix);
+  }
+
+  /** Takes or renews a lease every board on this keyspace shares; see `lease.ts`. */
+  async holdLease(name: string, holder: string, ttlMs: number): Promise<LeaseHold> {
+    await this.connection.ready();
+    return await holdLease(this.connection, name, holder, ttlMs, this.prefix);
+  }
+
+  /** Gives a lease back when `holder` holds it. */
+  async releaseLease(name: string, holder: string): Promise<void> {
+    await this.connection.ready();
+    await releaseLease(this.connection, name, holder, this.prefix);
+  }
+
+  /** Shares a result with every board on this keyspace; see `shared_results.ts`. */
+  async shareResult(name: string, value: string, ttlMs: number): Promise<void> {
+    await this.connection.ready();
+    await shareResult(this.connection, name, value, ttlMs, this.prefix);
+  }
+
+  /** The value last shared as `name`, or null. */
+  async readSharedResult(name: string): Promise<string | null> {
+    await this.connection.ready();
+    return await readSharedResult(this.connection, name, this.prefix);
+  }
+
+  /** Notes `member` of `set` as asked now (the `max` asked last are kept). */
+  async noteAsked(set: string, member: string, max: number): Promise<void> {
+    await this.connection.ready();
+    await noteAsked(this.connection, set, member, max, this.prefix);
+  }
+
+  /** The members of `set` asked within `withinMs`, newest first. */
+  async listAsked(set: string, withinMs: number): Promise<string[]> {
+    await this.connection.ready();
+    return await listAsked(this.connection, set, withinMs, this.prefix);
   }
 
   /** Stops background work and closes the client if the source created it. */
