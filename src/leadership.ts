@@ -108,6 +108,11 @@ export class Leadership {
     return this.#ttlMs;
   }
 
+  /** Whether this process leads now, without asking (it keeps no process competing). */
+  get isLeading(): boolean {
+    return this.#lease === null || (!this.#closed && this.#timers.now() < this.#until);
+  }
+
   /**
    * Whether this process leads now; asking keeps it competing for `keepMs`
    * (the first ask starts it, and answers false until the lease is taken).
@@ -117,7 +122,7 @@ export class Leadership {
     if (this.#closed) return false;
     this.#askedAt = this.#timers.now();
     if (this.#timer === undefined && this.#turn === null) this.#turn = this.#take();
-    return this.#timers.now() < this.#until;
+    return this.isLeading;
   }
 
   /**
@@ -160,15 +165,14 @@ export class Leadership {
 
   #schedule(ms: number): void {
     if (this.#closed) return;
-    if (this.#timers.now() - this.#askedAt >= this.#keepMs) {
-      // Nobody asked for a while: leave the lease to a process that is asked.
-      this.#turn = this.#giveBack().finally(() => this.#turn = null);
-      return;
-    }
+    const keepLeft = this.#askedAt + this.#keepMs - this.#timers.now();
     const timer = this.#timers.setTimeout(() => {
       this.#timer = undefined;
-      this.#turn = this.#take();
-    }, ms);
+      // Nobody asked for a while: leave the lease to a process that is asked, and stop.
+      if (this.#timers.now() - this.#askedAt >= this.#keepMs) {
+        this.#turn = this.#giveBack().finally(() => this.#turn = null);
+      } else this.#turn = this.#take();
+    }, Math.max(0, Math.min(ms, keepLeft)));
     this.#timers.unref(timer);
     this.#timer = timer;
   }

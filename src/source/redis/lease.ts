@@ -2,7 +2,7 @@
  * A named lease in Redis that every board replica on the keyspace shares:
  * `<root>:board:lease:<name>` holds its holder's id with a TTL. Taking is
  * `SET NX PX`; renewing and giving back compare the holder first, in one
- * script each, so a holder whose lease ran out and was taken by another
+ * script each (the renewal's takes the lease too should it run out meanwhile), so a holder whose lease ran out and was taken by another
  * never renews or deletes the other's.
  *
  * @module
@@ -44,7 +44,10 @@ return 0
 `,
 };
 
-/** Takes the lease for `holder`, or renews it when `holder` holds it: one script. */
+/**
+ * Takes the lease for `holder` (`SET NX PX`), or, when it is held, renews
+ * it if `holder` holds it: one command, or two when the lease is held.
+ */
 export async function holdLease(
   connection: RedisConnection,
   name: string,
@@ -52,10 +55,14 @@ export async function holdLease(
   ttlMs: number,
   prefix?: string,
 ): Promise<LeaseHold> {
+  const key = boardKeys(prefix).lease(name);
+  const ms = Math.max(1, Math.ceil(ttlMs));
+  const taken = await connection.call<string | null>(["SET", key, holder, "NX", "PX", String(ms)]);
+  if (taken !== null) return { held: true, expiresInMs: ms };
   const [held, left] = await connection.call<[number, number]>({
     script: HOLD_LEASE,
-    keys: [boardKeys(prefix).lease(name)],
-    args: [holder, Math.max(1, Math.ceil(ttlMs))],
+    keys: [key],
+    args: [holder, ms],
   });
   return { held: held === 1, expiresInMs: Math.max(0, left) };
 }

@@ -38,6 +38,15 @@ export async function readSharedResult(
   return await connection.call<string | null>(["GET", boardKeys(prefix).shared(name)]);
 }
 
+/** Removes the value shared as `name` (its leader is going away): one DEL. */
+export async function removeSharedResult(
+  connection: RedisConnection,
+  name: string,
+  prefix?: string,
+): Promise<void> {
+  await connection.call(["DEL", boardKeys(prefix).shared(name)]);
+}
+
 /**
  * Notes `member` of `set` as asked now (wall clock, shared by the
  * replicas), keeping the `max` asked last: one pipeline of ZADD and
