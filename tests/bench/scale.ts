@@ -120,7 +120,7 @@ async function run(jobs: number): Promise<void> {
     `${SSE_CLIENTS} SSE clients: ${perSecond(sum(watched))} commands/s: reconcile of the split ` +
       `${
         perSecond(reconcile)
-      }/s (budget: 80/s for a first count, 40/s for rechecks), stats frames ${
+      }/s (budget: 40/s for a first count, 20/s for rechecks), stats frames ${
         perSecond(sum(watched, ["evalsha", "llen", "zcard"]))
       }/s, discovery ${perSecond(scans)} SCAN/s (${
         (scans * 60_000 / WINDOW_MS).toFixed(0)

@@ -171,7 +171,7 @@ export interface RedisSourceOptions {
   /**
    * Redis commands per second the reconcile of the retrying split may spend,
    * the commands its scripts run included: one cap for all of it (default:
-   * 80 for a task's first count, 40 for the rechecks); see `retrying_reconcile.ts`.
+   * 40 for a task's first count, 20 for the rechecks); see `retrying_reconcile.ts`.
    */
   reconcileCommandsPerSecond?: number;
   /** How long a request keeps background work going, ms (default 60,000); see `watch.ts`. */

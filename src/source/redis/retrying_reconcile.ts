@@ -22,12 +22,12 @@ export interface RetryingReconcilerOptions {
   /**
    * Redis commands per second a reconcile of a task counted before may
    * spend, counting the commands its scripts run (one ZSCAN and one HGET per
-   * member looked at); default 40.
+   * member looked at); default 20.
    */
   commandsPerSecond?: number;
   /**
    * The same for the first count of a task (its figure says "not counted
-   * yet" until then); default 80.
+   * yet" until then); default 40.
    */
   firstCommandsPerSecond?: number;
   /** How often it looks for tasks due a reconcile while watched, ms (default 15,000). */
@@ -58,13 +58,14 @@ const MAX_STEP = 1000;
  * then one pipeline of `HGET <job> state` for the members it returned: plain
  * reads, no script (a script would be held by `CLIENT PAUSE WRITE` during a
  * failover, and every command behind it on the connection). Paced under
- * `firstCommandsPerSecond` (80) for a task's first count and
- * `commandsPerSecond` (40) for the rechecks after it, so that a watched
- * board (stats frames ~6 commands/s for 20 tasks, the event reader ~1)
- * stays under 100 commands/s even while it counts. A task with D delayed
- * jobs is first counted in D / 80 s (12,500: 2 min 36 s; 250,000 over 20
- * tasks: 52 min, its figure saying "counting…" until then), and rechecked
- * in D / 40 s. `reconcileCommandsPerSecond` raises both for a Redis that
+ * `firstCommandsPerSecond` (40) for a task's first count and
+ * `commandsPerSecond` (20) for the rechecks after it. Only the leader of
+ * the boards on a keyspace reconciles, but each replica's stats frames
+ * cost ~6 commands/s for 20 tasks: so that 5 watched replicas stay under
+ * 100 commands/s together even while the leader counts
+ * (`tests/bench/replicas.ts`). A task with D delayed jobs is first
+ * counted in D / 40 s (12,500: 5 min 12 s; 250,000 over 20 tasks: 1 h 44
+ * min, its figure saying "counting…" until then), and rechecked in D / 20 s. `reconcileCommandsPerSecond` raises both for a Redis that
  * can spare more.
  */
 export class RetryingReconciler {
@@ -94,8 +95,8 @@ export class RetryingReconciler {
     this.#split = split;
     this.#listTasks = listTasks;
     this.#prefix = options.prefix;
-    this.#pacer = new Pacer(options.commandsPerSecond ?? 40);
-    this.#firstPacer = new Pacer(options.firstCommandsPerSecond ?? 80);
+    this.#pacer = new Pacer(options.commandsPerSecond ?? 20);
+    this.#firstPacer = new Pacer(options.firstCommandsPerSecond ?? 40);
     this.#staleMs = options.staleMs ?? 300_000;
     this.#recheckMs = options.recheckMs ?? 3_600_000;
     this.#watch = watch;
