@@ -115,6 +115,24 @@ Deno.test("a leader that closes gives the lease back: another leads at its next 
   });
 });
 
+Deno.test("a new leader serves the figures the last one shared until it has counted them itself", async () => {
+  await withSources(2, async ({ sources, timers }) => {
+    const [a, b] = sources;
+    await lead(a, timers);
+    const asOf = a.retryingAsOf(TASKS).get("email");
+    await b.listTasks();
+    await timers.tick(TURN_MS); // b reads a's figures
+    await a.close();
+    sources.shift();
+    await timers.tick(TURN_MS);
+    assert.equal(b.leading, true);
+    assert.equal(b.retryingAsOf(["email"]).get("email"), asOf, "a's figure, as old as it is");
+    assert.equal((await b.getStats(["email"])).get("email")!.retrying, 2);
+    await b.reconcileRetrying();
+    assert.ok(b.retryingAsOf(["email"]).get("email")! > asOf!, "its own count, newer");
+  });
+});
+
 Deno.test("a leader that stops renewing is replaced within one lease period", async () => {
   await withSources(0, async ({ client, url }) => {
     // The leader, on a clock of its own that never moves again: it dies after its first take.

@@ -228,7 +228,7 @@ export class RedisTaskSource implements TaskSource {
   /** Whether this source leads the boards on the keyspace: its background work runs only then. */
   readonly #leadership: Leadership;
   readonly #offTurn: () => void;
-  /** The leader's retrying figures, read at each turn while this source follows; else null. */
+  /** The leader's retrying figures as last read while this source followed, or null. */
   #sharedRetrying: Map<string, SplitReading> | null = null;
   /** The live event reader, made on the first {@link subscribe}. */
   #events: RedisEventReader | null = null;
@@ -376,24 +376,30 @@ export class RedisTaskSource implements TaskSource {
 
   /**
    * A task's retrying figure: the leader's, as it shared it last, while this
-   * source follows; else its own split's.
+   * source follows; else its own split's, or, until this new leader has
+   * counted the task, the figure the last leader shared (with its asOf).
    */
   #retrying(task: string): SplitReading {
-    return this.#sharedRetrying?.get(task) ?? this.#split.read(task);
+    const shared = this.#sharedRetrying?.get(task);
+    if (!shared) return this.#split.read(task);
+    if (!this.#leadership.isLeading) return shared;
+    const own = this.#split.read(task);
+    return own.asOf === null ? shared : own;
   }
 
   /** At each turn of the lease: the leader shares its results, a follower reads them. */
   async #onTurn(leads: boolean): Promise<void> {
     try {
       if (!leads) {
-        this.#sharedRetrying = decodeRetrying(await this.readSharedResult(SHARED_RETRYING));
+        // Nothing shared (the leader just went away): the last figures stay, with their asOf.
+        const shared = decodeRetrying(await this.readSharedResult(SHARED_RETRYING));
+        this.#sharedRetrying = shared ?? this.#sharedRetrying;
         return;
       }
-      this.#sharedRetrying = null;
       const list = this.#discovery.snapshot;
       if (!list) return;
       const ttlMs = SHARED_LEASES * this.#leadership.ttlMs;
-      const figures = new Map(list.tasks.map((task) => [task, this.#split.read(task)]));
+      const figures = new Map(list.tasks.map((task) => [task, this.#retrying(task)]));
       await Promise.all([
         this.shareResult(SHARED_TASKS, encodeTaskList(list), ttlMs),
         this.shareResult(SHARED_RETRYING, encodeRetrying(figures), ttlMs),
