@@ -118,6 +118,12 @@ export const DEFAULT_SCANS_PER_SECOND = 250;
 /** By default, a task that gets its first key is listed within this many ms while watched. */
 export const DEFAULT_FRESHNESS_MS = 60_000;
 
+/**
+ * SCAN calls per second discovery's passes average at most, by default:
+ * on a big keyspace, passes come less often than the freshness asks.
+ */
+export const DEFAULT_AVERAGE_SCANS_PER_SECOND = 10;
+
 /** Options of {@link TaskDiscovery}. */
 export interface TaskDiscoveryOptions {
   prefix?: string;
@@ -134,6 +140,8 @@ export interface TaskDiscoveryOptions {
   pacer?: Pacer;
   /** How old the list may be while watched, ms (default 60,000); see {@link TaskDiscovery}. */
   freshnessMs?: number;
+  /** SCAN calls per second the passes average at most (default 10); wins over `freshnessMs`. */
+  averageScansPerSecond?: number;
   /** Tasks known without a SCAN (a taskora App's registered ones), added to every discovery. */
   known?: () => readonly string[];
   /** The clock and timers its passes run on (default the runtime's; tests pass fake ones). */
@@ -159,12 +167,15 @@ export interface TaskDiscoveryOptions {
  * the keyspace, paced by the SCAN budget (250 calls/s by default). The next
  * pass waits 30 times the Redis time the last one took (so discovery uses
  * at most ~3% of Redis's time), at least `intervalMs`, and at most what
- * keeps the list `freshnessMs` (60 s) fresh: pause + pass ≤ 60 s. For a
- * keyspace of K keys, a pass takes at least K / 250,000 s: 1M keys → 4 s
- * (≈ 1,000 SCANs every ~20 s on this machine, ~40 commands/s), 10M keys →
- * 40 s, paused 20 s: a new task shows within a minute, for ≈ 167 SCANs/s
- * while watched. Beyond 15M keys a pass alone takes longer than the
- * freshness (K / 250,000 s). While nobody watches (no SSE client, no
+ * keeps the list `freshnessMs` (60 s) fresh: pause + pass ≤ 60 s, unless
+ * the passes would then average more than `averageScansPerSecond` (10)
+ * SCAN calls a second. For a keyspace of K keys, a pass takes at least
+ * K / 250,000 s: up to 600,000 keys a new task shows within a minute;
+ * 1M keys → a pass of 1,000 SCANs (4 s) every 100 s, 10 SCANs/s; 10M keys
+ * → 10,000 SCANs every 1,000 s. (Before the average cap: 1M keys cost
+ * ~17–33 SCANs/s, 10M ≈ 167/s.) A request naming a task the list lacks
+ * still rediscovers at once (at most once per `intervalMs`) on the
+ * leader. While nobody watches (no SSE client, no
  * request for a minute) no pass runs: an idle board makes no SCAN; the
  * first request after idle answers from the cache and starts a pass.
  *
@@ -203,6 +214,7 @@ export class TaskDiscovery {
       minMs: this.#intervalMs,
       factor: 30,
       freshnessMs: options.freshnessMs ?? DEFAULT_FRESHNESS_MS,
+      averagePerSecond: options.averageScansPerSecond ?? DEFAULT_AVERAGE_SCANS_PER_SECOND,
       pacer: this.#pacer,
       timers,
     });

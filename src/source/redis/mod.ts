@@ -423,8 +423,13 @@ export class RedisTaskSource implements TaskSource {
   /** Reconciles the retrying split of every due task now (under its budget); for tests and tools. */
   async reconcileRetrying(): Promise<void> {
     await this.#ready();
-    this.#countsWatch.touch();
-    await this.#reconciler.run();
+    // Whoever asks watches until it is done: a long count is not abandoned as idle halfway.
+    const release = this.#countsWatch.hold();
+    try {
+      await this.#reconciler.run();
+    } finally {
+      release();
+    }
   }
 
   /** Counts and heads per task, one script call each; see `queue_snapshot.ts`. */
