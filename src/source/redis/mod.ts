@@ -324,6 +324,8 @@ export class RedisTaskSource implements TaskSource {
   /** Resolves when Redis is reachable and its keyspace is one we read. */
   async #ready(): Promise<void> {
     this.#watch.touch();
+    // Looked at: compete for the lease (its background passes may be minutes apart).
+    this.#leadership.leads();
     await this.connection.ready();
     const verdict = this.#wire;
     if (verdict?.ok) return;

@@ -130,6 +130,11 @@ export class RetryingReconciler {
     await this.#cadence.stop();
   }
 
+  /** Whether this pass may go on: an explicit run, or this board leads. */
+  #leading(): boolean {
+    return this.#explicit > 0 || this.#leads();
+  }
+
   #due(task: string, now: number): boolean {
     const at = this.#split.reconciledAt(task);
     if (at === null || this.#split.estimated(task)) return true;
@@ -140,7 +145,7 @@ export class RetryingReconciler {
 
   async #pass(signal: AbortSignal): Promise<void> {
     // A follower serves the leader's figures: its own pass would only cost Redis again.
-    if (this.#explicit === 0 && !this.#leads()) return;
+    if (!this.#leading()) return;
     const tasks = await this.#listTasks();
     this.#split.retain(tasks);
     const now = Date.now();
@@ -148,7 +153,7 @@ export class RetryingReconciler {
       .sort((a, b) => (this.#split.reconciledAt(a) ?? 0) - (this.#split.reconciledAt(b) ?? 0));
     for (const task of due) {
       if (signal.aborted || !this.#watch.watched) return;
-      if (this.#explicit === 0 && !this.#leads()) return;
+      if (!this.#leading()) return;
       await this.#reconcile(task, signal);
     }
   }
@@ -166,6 +171,9 @@ export class RetryingReconciler {
         await pacer.take(1, signal);
         // Nobody looks any more: an idle board spends nothing, the pass resumes at the next wake.
         if (signal.aborted || !this.#watch.watched) return this.#split.abandon(task);
+        // Asked at every step (it also keeps the lease): a first count lasts minutes, and
+        // another board that took the lease meanwhile counts it instead.
+        if (!this.#leading()) return this.#split.abandon(task);
         const [next, flat] = await this.#connection.call<[string, string[]]>(
           ["ZSCAN", keys.delayed, cursor, "COUNT", String(step)],
         );
