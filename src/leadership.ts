@@ -126,6 +126,16 @@ export class Leadership {
   }
 
   /**
+   * Keeps this process competing for `keepMs` more if it competes now;
+   * unlike {@link leads}, never starts it, so it sends nothing of itself
+   * (a request calls it: a lease write queued before the request's reads
+   * would hold them while Redis pauses writes, as in a failover).
+   */
+  keep(): void {
+    if (this.#timer !== undefined || this.#turn !== null) this.#askedAt = this.#timers.now();
+  }
+
+  /**
    * Calls `listener` after each take or renewal while competing, with
    * whether this process leads: the leader shares its results then, the
    * others read them. Returns the unsubscribe.

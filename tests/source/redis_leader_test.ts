@@ -10,7 +10,8 @@ import assert from "node:assert/strict";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { boardKeys } from "../../src/source/wire/keys.ts";
 import { commandsOf } from "../helpers/command_stats.ts";
-import { FakeTimers, settle } from "../helpers/fake_timers.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 
@@ -54,9 +55,10 @@ async function withSources(
 /** Source `leader` starts, discovers, takes the lease, reconciles, and shares it all. */
 async function lead(source: RedisTaskSource, timers: FakeTimers): Promise<void> {
   assert.deepEqual(await source.listTasks(), TASKS);
-  await source.getStats(TASKS); // the counts are looked at: the reconcile wakes
+  await source.getStats(TASKS); // the counts are looked at: the reconcile wakes, and competes
   await timers.tick(0);
-  assert.equal(source.leading, true);
+  await waitFor(() => source.leading, { what: "the first take to answer" });
+  await source.reconcileRetrying();
   await timers.tick(TURN_MS); // its turn shares the list and the figures
 }
 
@@ -101,7 +103,10 @@ Deno.test("a leader that closes gives the lease back: another leads at its next 
   await withSources(3, async ({ sources, client, timers }) => {
     const [a, b, c] = sources;
     await lead(a, timers);
-    for (const follower of [b, c]) await follower.listTasks();
+    for (const follower of [b, c]) {
+      await follower.listTasks();
+      await follower.getStats(TASKS); // looked at: its reconcile wakes and competes
+    }
     await a.close();
     sources.shift();
     assert.equal(await client.get(boardKeys().lease("background")), null);
@@ -121,6 +126,7 @@ Deno.test("a new leader serves the figures the last one shared until it has coun
     await lead(a, timers);
     const asOf = a.retryingAsOf(TASKS).get("email");
     await b.listTasks();
+    await b.getStats(TASKS); // looked at: its reconcile wakes and competes
     await timers.tick(TURN_MS); // b reads a's figures
     await a.close();
     sources.shift();
@@ -140,12 +146,14 @@ Deno.test("a leader that stops renewing is replaced within one lease period", as
     const dying = new RedisTaskSource({ url: url, leaseMs: LEASE_MS }, stopped);
     try {
       await dying.listTasks();
-      await settle();
-      assert.equal(dying.leading, true);
+      await dying.getStats(TASKS);
+      await stopped.tick(0); // its reconcile wakes and competes; its clock never moves again
+      await waitFor(() => dying.leading, { what: "the first take to answer" });
       const timers = new FakeTimers();
       const follower = new RedisTaskSource({ url: url, leaseMs: LEASE_MS }, timers);
       try {
         await follower.listTasks();
+        await follower.getStats(TASKS); // looked at: its reconcile wakes and competes
         await timers.tick(TURN_MS);
         assert.equal(follower.leading, false);
         // One lease period passes in Redis with no renewal: the lease runs out there.

@@ -146,3 +146,26 @@ Deno.test("Leadership: each turn tells its listeners whether this board leads", 
   for (const l of leaderships) await l.close();
   await source.close();
 });
+
+Deno.test("Leadership: keep() holds a competing board in the race, and starts none", async () => {
+  const timers = new FakeTimers();
+  const source = createMemorySource({ now: () => timers.now() });
+  const holds: string[] = [];
+  const real = leaseOf(source, "background")!;
+  const counted: Lease = {
+    hold: (holder, ttlMs) => (holds.push(holder), real.hold(holder, ttlMs)),
+    release: (holder) => real.release(holder),
+  };
+  const leadership = new Leadership(counted, { ttlMs: TTL, keepMs: 60_000, timers });
+  leadership.keep();
+  await timers.tick(TTL);
+  assert.deepEqual(holds, [], "keep() alone sends nothing");
+  leadership.leads();
+  for (let t = 0; t < 120_000; t += 10_000) {
+    leadership.keep(); // requests come; no pass asks
+    await timers.tick(10_000);
+  }
+  assert.equal(leadership.isLeading, true, "still leading two minutes on");
+  await leadership.close();
+  await source.close();
+});

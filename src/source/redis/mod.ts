@@ -280,7 +280,10 @@ export class RedisTaskSource implements TaskSource {
       pacer: scans,
       timers,
       shared: {
-        leads,
+        // Never starts competing: a pass may run in a request, and a lease write queued before
+        // its reads would hold them while Redis pauses writes (a failover). The reconcile's
+        // background passes start it.
+        leads: () => this.#leadership.isLeading,
         read: async () => decodeTaskList(await this.readSharedResult(SHARED_TASKS)),
       },
     });
@@ -324,8 +327,8 @@ export class RedisTaskSource implements TaskSource {
   /** Resolves when Redis is reachable and its keyspace is one we read. */
   async #ready(): Promise<void> {
     this.#watch.touch();
-    // Looked at: compete for the lease (its background passes may be minutes apart).
-    this.#leadership.leads();
+    // Looked at: keep competing (the background passes that ask may be minutes apart).
+    this.#leadership.keep();
     await this.connection.ready();
     const verdict = this.#wire;
     if (verdict?.ok) return;
