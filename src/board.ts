@@ -23,6 +23,7 @@ import { auditedRoutes, guardedRoutes } from "./api/audit_routes.ts";
 import { permissionGuard } from "./api/permission_guard.ts";
 import { createAuditTrail } from "./api/audit_trail.ts";
 import { createLatencySampler } from "./api/latency_sampler.ts";
+import { Leadership, leaseOf } from "./leadership.ts";
 import { type BoardMetrics, createBoardMetrics } from "./api/metrics.ts";
 import { metricsToken } from "./auth/metrics_token.ts";
 import { Operations } from "./api/operations.ts";
@@ -50,7 +51,7 @@ import { createAppSource, isTaskoraApp } from "./taskora/mod.ts";
 import type { TaskoraApp } from "./taskora/app.ts";
 import { noStore } from "./no_store.ts";
 import { serveUi } from "./static.ts";
-import { systemTimers, type Timers } from "./timers.ts";
+import { epochClock, systemTimers, type Timers } from "./timers.ts";
 
 /** A Node.js `(req, res)` request listener. */
 // deno-lint-ignore no-explicit-any
@@ -260,6 +261,9 @@ function sessionConfig(auth: ResolvedSessionAuth, resolved: ResolvedOptions): Se
   };
 }
 
+/** The lease of the board's own background work (latency samples; alert evaluation next). */
+const BOARD_LEASE = "board";
+
 /**
  * Creates the board for a task system.
  *
@@ -315,6 +319,7 @@ export function createBoardOn(
     timers,
   });
   const audit = createAuditTrail(taskSource, resolved.auditMaxEntries);
+  const leadership = new Leadership(leaseOf(taskSource, BOARD_LEASE), { timers });
   const deps = {
     source: taskSource,
     options: resolved,
@@ -323,7 +328,8 @@ export function createBoardOn(
     timers,
     events,
     audit,
-    latency: createLatencySampler(taskSource),
+    latency: createLatencySampler(taskSource, { leadership, now: epochClock(timers) }),
+    leadership,
     operations: new Operations(
       operationHooks({ source: taskSource, options: resolved, present, events, audit }),
       { timers, takeOver: !resolved.readOnly },
@@ -499,6 +505,7 @@ export function createBoardOn(
       await deps.operations.close();
       deps.audit.close();
       await deps.events.close();
+      await leadership.close();
       if (owned) await taskSource.close();
     },
   };

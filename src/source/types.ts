@@ -28,6 +28,8 @@ export type {
 export type { SessionRevocations };
 import type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal } from "./scan_slots.ts";
 export type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal };
+import type { LeaseHold } from "../leadership.ts";
+export type { LeaseHold };
 import type {
   AuditEntry,
   AuditLog,
@@ -669,4 +671,25 @@ export interface TaskSource {
   renewScanSlot?(claim: ScanSlotClaim): Promise<void>;
   /** Gives a slot back. */
   releaseScanSlot?(claim: ScanSlotClaim): Promise<void>;
+  /**
+   * Takes the lease `name` for `holder` for `ttlMs` when nobody holds it,
+   * or renews it when `holder` does, atomically; says who holds it now.
+   * Every board on the store shares the lease (the board's one
+   * `Leadership`). Sources with no shared store leave it (and the methods
+   * below) out: the board then always leads.
+   */
+  holdLease?(name: string, holder: string, ttlMs: number): Promise<LeaseHold>;
+  /** Gives the lease `name` back when `holder` holds it (compared atomically), else nothing. */
+  releaseLease?(name: string, holder: string): Promise<void>;
+  /** Shares `value` (a result of the leader's work) with every board on the store for `ttlMs`. */
+  shareResult?(name: string, value: string, ttlMs: number): Promise<void>;
+  /** The value last shared as `name`, or null (never shared, or expired). */
+  readSharedResult?(name: string): Promise<string | null>;
+  /**
+   * Notes that a board was asked for `member` of `set` now (the `max` asked
+   * last are kept): what followers ask the leader to keep fresh.
+   */
+  noteAsked?(set: string, member: string, max: number): Promise<void>;
+  /** The members of `set` asked within the last `withinMs`, newest first. */
+  listAsked?(set: string, withinMs: number): Promise<string[]>;
 }

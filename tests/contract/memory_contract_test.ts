@@ -1,6 +1,7 @@
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
+import { leaseContract } from "./lease_contract.ts";
 import { mutationContract } from "./mutation_contract.ts";
 import { livenessContract } from "./liveness_contract.ts";
 import { operationContract } from "./operation_contract.ts";
@@ -29,3 +30,4 @@ scanSlotContract("memory source", () => {
   const source = createMemorySource({ now: () => timers.now() });
   return Promise.resolve({ first: source, second: source, timers, close: () => source.close() });
 });
+leaseContract("memory source", seed);

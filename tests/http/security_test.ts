@@ -3,6 +3,7 @@
  * job data.
  */
 
+import { isReplicaBookkeeping } from "../helpers/board_keys.ts";
 import assert from "node:assert/strict";
 import { auditKey } from "../../src/source/wire/keys.ts";
 import { REFUSALS_PER_MINUTE } from "../../src/api/audit_refusal_limit.ts";
@@ -137,7 +138,8 @@ const FORGERIES: Array<{ name: string; headers: Record<string, string>; body?: s
 /** Every key but the board's audit trail (which records refusals too), dumped. */
 async function keyspace(client: Awaited<ReturnType<typeof connectClient>>): Promise<string[]> {
   const keys = (await client.sendCommand(["KEYS", "*"]) as string[])
-    .filter((key) => key !== auditKey() && key !== auditKey(undefined, "refusals")).sort();
+    .filter((key) => key !== auditKey() && key !== auditKey(undefined, "refusals"))
+    .filter((key) => !isReplicaBookkeeping(key)).sort();
   return await Promise.all(
     keys.map(async (key) => `${key} ${await client.sendCommand(["DUMP", key])}`),
   );

@@ -29,6 +29,13 @@ export interface CadenceOptions {
   /** The budget the pass spends under: time waiting for it is not Redis time. */
   pacer?: Pacer;
   /**
+   * When set, what the passes spend of their `pacer` averages at most this
+   * many commands per second: the pause after a pass is at least its
+   * spending over this rate, minus its wall time. This wins over
+   * `freshnessMs` (a pass that costs more comes less often).
+   */
+  averagePerSecond?: number;
+  /**
    * Whether a wake starts the first pass too (default false: the first
    * {@link Cadence.run} does, so what is never used never runs).
    */
@@ -86,13 +93,14 @@ export class Cadence<T> {
     this.#clearTimer();
     const started = this.#timers.now();
     const waited = this.#options.pacer?.waited ?? 0;
+    const spent = this.#options.pacer?.spent ?? 0;
     const pass = this.#job(this.#stop.signal);
     this.#inFlight = pass;
     pass.then(
       () => {
         const wall = this.#timers.now() - started;
         const busy = Math.max(0, wall - ((this.#options.pacer?.waited ?? 0) - waited));
-        this.#plan(wall, busy);
+        this.#plan(wall, busy, (this.#options.pacer?.spent ?? 0) - spent);
       },
       () => this.#nextPauseMs = this.#options.minMs,
     ).finally(() => {
@@ -111,10 +119,13 @@ export class Cadence<T> {
     await this.#inFlight?.catch(() => {});
   }
 
-  #plan(wall: number, busy: number): void {
-    const { minMs, factor, freshnessMs } = this.#options;
+  #plan(wall: number, busy: number, spent: number): void {
+    const { minMs, factor, freshnessMs, averagePerSecond } = this.#options;
     let pause = Math.max(minMs, factor * busy);
     if (freshnessMs !== undefined) pause = Math.min(pause, Math.max(minMs, freshnessMs - wall));
+    if (averagePerSecond !== undefined) {
+      pause = Math.max(pause, (spent / averagePerSecond) * 1000 - wall);
+    }
     this.#nextPauseMs = pause;
   }
 

@@ -7,6 +7,7 @@
  */
 
 import { keyRoot, parseKey } from "../wire/keys.ts";
+import type { SharedTaskList } from "./background_share.ts";
 import { Cadence } from "./cadence.ts";
 import type { Command, RedisConnection } from "./client.ts";
 import type { CommandTarget } from "./topology.ts";
@@ -117,6 +118,12 @@ export const DEFAULT_SCANS_PER_SECOND = 250;
 /** By default, a task that gets its first key is listed within this many ms while watched. */
 export const DEFAULT_FRESHNESS_MS = 60_000;
 
+/**
+ * SCAN calls per second discovery's passes average at most, by default:
+ * on a big keyspace, passes come less often than the freshness asks.
+ */
+export const DEFAULT_AVERAGE_SCANS_PER_SECOND = 10;
+
 /** Options of {@link TaskDiscovery}. */
 export interface TaskDiscoveryOptions {
   prefix?: string;
@@ -133,10 +140,20 @@ export interface TaskDiscoveryOptions {
   pacer?: Pacer;
   /** How old the list may be while watched, ms (default 60,000); see {@link TaskDiscovery}. */
   freshnessMs?: number;
+  /** SCAN calls per second the passes average at most (default 10); wins over `freshnessMs`. */
+  averageScansPerSecond?: number;
   /** Tasks known without a SCAN (a taskora App's registered ones), added to every discovery. */
   known?: () => readonly string[];
   /** The clock and timers its passes run on (default the runtime's; tests pass fake ones). */
   timers?: Timers;
+  /**
+   * When several boards share the keyspace: whether this one leads (only
+   * the leader SCANs), and the list the leader shared last, or null.
+   */
+  shared?: {
+    leads(): boolean;
+    read(): Promise<SharedTaskList | null>;
+  };
 }
 
 /**
@@ -150,14 +167,22 @@ export interface TaskDiscoveryOptions {
  * the keyspace, paced by the SCAN budget (250 calls/s by default). The next
  * pass waits 30 times the Redis time the last one took (so discovery uses
  * at most ~3% of Redis's time), at least `intervalMs`, and at most what
- * keeps the list `freshnessMs` (60 s) fresh: pause + pass ≤ 60 s. For a
- * keyspace of K keys, a pass takes at least K / 250,000 s: 1M keys → 4 s
- * (≈ 1,000 SCANs every ~20 s on this machine, ~40 commands/s), 10M keys →
- * 40 s, paused 20 s: a new task shows within a minute, for ≈ 167 SCANs/s
- * while watched. Beyond 15M keys a pass alone takes longer than the
- * freshness (K / 250,000 s). While nobody watches (no SSE client, no
+ * keeps the list `freshnessMs` (60 s) fresh: pause + pass ≤ 60 s, unless
+ * the passes would then average more than `averageScansPerSecond` (10)
+ * SCAN calls a second. For a keyspace of K keys, a pass takes at least
+ * K / 250,000 s: up to 600,000 keys a new task shows within a minute;
+ * 1M keys → a pass of 1,000 SCANs (4 s) every 100 s, 10 SCANs/s; 10M keys
+ * → 10,000 SCANs every 1,000 s. (Before the average cap: 1M keys cost
+ * ~17–33 SCANs/s, 10M ≈ 167/s.) A request naming a task the list lacks
+ * still rediscovers at once (at most once per `intervalMs`) on the
+ * leader. While nobody watches (no SSE client, no
  * request for a minute) no pass runs: an idle board makes no SCAN; the
  * first request after idle answers from the cache and starts a pass.
+ *
+ * With `shared`, only the leader SCANs: a follower's pass (and a miss on a
+ * follower) reads the list the leader shared, one GET; when none is
+ * shared (no leader yet, or it just closed), it discovers for itself, as a
+ * lone board does.
  */
 export class TaskDiscovery {
   readonly #connection: RedisConnection;
@@ -168,7 +193,10 @@ export class TaskDiscovery {
   readonly #now: () => number;
   readonly #pacer: Pacer;
   readonly #cadence: Cadence<string[]>;
+  readonly #shared?: TaskDiscoveryOptions["shared"];
   #tasks: string[] | null = null;
+  /** When the pass that found `#tasks` started, ms since the epoch (shared across processes). */
+  #asOf = 0;
   #lastRefresh = -Infinity;
 
   /** Creates the discovery; nothing runs until first use. */
@@ -178,6 +206,7 @@ export class TaskDiscovery {
     this.#fixed = options.tasks ? [...new Set(options.tasks)].sort() : undefined;
     this.#intervalMs = options.intervalMs ?? 10_000;
     this.#known = options.known;
+    this.#shared = options.shared;
     const timers = options.timers ?? systemTimers;
     this.#now = () => timers.now();
     this.#pacer = options.pacer ?? new Pacer(DEFAULT_SCANS_PER_SECOND);
@@ -185,6 +214,7 @@ export class TaskDiscovery {
       minMs: this.#intervalMs,
       factor: 30,
       freshnessMs: options.freshnessMs ?? DEFAULT_FRESHNESS_MS,
+      averagePerSecond: options.averageScansPerSecond ?? DEFAULT_AVERAGE_SCANS_PER_SECOND,
       pacer: this.#pacer,
       timers,
     });
@@ -193,6 +223,12 @@ export class TaskDiscovery {
   /** The pause planned before the next background pass, ms. */
   get nextPassInMs(): number {
     return this.#cadence.nextPauseMs;
+  }
+
+  /** The list as last found, and when its pass started (ms since the epoch); null before. */
+  get snapshot(): SharedTaskList | null {
+    if (this.#fixed) return { tasks: [...this.#fixed], asOf: this.#asOf };
+    return this.#tasks && { tasks: [...this.#tasks], asOf: this.#asOf };
   }
 
   /** The cached tasks (discovering them on first use). */
@@ -237,9 +273,21 @@ export class TaskDiscovery {
   async #pass(signal: AbortSignal): Promise<string[]> {
     // Counted from the start: a miss during a long pass joins it instead of queueing another.
     this.#lastRefresh = this.#now();
-    const found = await discoverTasks(this.#connection, this.#prefix, this.#pacer, signal);
+    if (this.#shared && !this.#shared.leads()) {
+      const shared = await this.#shared.read();
+      if (shared) return this.#found(shared.tasks, shared.asOf);
+    }
+    const asOf = Date.now();
+    return this.#found(
+      await discoverTasks(this.#connection, this.#prefix, this.#pacer, signal),
+      asOf,
+    );
+  }
+
+  #found(found: string[], asOf: number): string[] {
     const tasks = this.#known ? [...new Set([...found, ...this.#known()])].sort() : found;
     this.#tasks = tasks;
+    this.#asOf = asOf;
     return tasks;
   }
 }

@@ -22,12 +22,12 @@ export interface RetryingReconcilerOptions {
   /**
    * Redis commands per second a reconcile of a task counted before may
    * spend, counting the commands its scripts run (one ZSCAN and one HGET per
-   * member looked at); default 40.
+   * member looked at); default 20.
    */
   commandsPerSecond?: number;
   /**
    * The same for the first count of a task (its figure says "not counted
-   * yet" until then); default 80.
+   * yet" until then); default 40.
    */
   firstCommandsPerSecond?: number;
   /** How often it looks for tasks due a reconcile while watched, ms (default 15,000). */
@@ -38,6 +38,8 @@ export interface RetryingReconcilerOptions {
   recheckMs?: number;
   /** The clock and timers its passes run on (default the runtime's; tests pass fake ones). */
   timers?: Timers;
+  /** Whether this board leads the boards on the keyspace: only the leader reconciles in the background. */
+  leads?: () => boolean;
 }
 
 /** Members one script call looks at, at most. */
@@ -56,13 +58,14 @@ const MAX_STEP = 1000;
  * then one pipeline of `HGET <job> state` for the members it returned: plain
  * reads, no script (a script would be held by `CLIENT PAUSE WRITE` during a
  * failover, and every command behind it on the connection). Paced under
- * `firstCommandsPerSecond` (80) for a task's first count and
- * `commandsPerSecond` (40) for the rechecks after it, so that a watched
- * board (stats frames ~6 commands/s for 20 tasks, the event reader ~1)
- * stays under 100 commands/s even while it counts. A task with D delayed
- * jobs is first counted in D / 80 s (12,500: 2 min 36 s; 250,000 over 20
- * tasks: 52 min, its figure saying "counting…" until then), and rechecked
- * in D / 40 s. `reconcileCommandsPerSecond` raises both for a Redis that
+ * `firstCommandsPerSecond` (40) for a task's first count and
+ * `commandsPerSecond` (20) for the rechecks after it. Only the leader of
+ * the boards on a keyspace reconciles, but each replica's stats frames
+ * cost ~6 commands/s for 20 tasks: so that 5 watched replicas stay under
+ * 100 commands/s together even while the leader counts
+ * (`tests/bench/replicas.ts`). A task with D delayed jobs is first
+ * counted in D / 40 s (12,500: 5 min 12 s; 250,000 over 20 tasks: 1 h 44
+ * min, its figure saying "counting…" until then), and rechecked in D / 20 s. `reconcileCommandsPerSecond` raises both for a Redis that
  * can spare more.
  */
 export class RetryingReconciler {
@@ -76,6 +79,9 @@ export class RetryingReconciler {
   readonly #recheckMs: number;
   readonly #cadence: Cadence<void>;
   readonly #watch: Watch;
+  readonly #leads: () => boolean;
+  /** Explicit runs under way: they reconcile whoever leads. */
+  #explicit = 0;
 
   /** Creates the reconciler; it runs at the first wake of `watch`. */
   constructor(
@@ -89,11 +95,12 @@ export class RetryingReconciler {
     this.#split = split;
     this.#listTasks = listTasks;
     this.#prefix = options.prefix;
-    this.#pacer = new Pacer(options.commandsPerSecond ?? 40);
-    this.#firstPacer = new Pacer(options.firstCommandsPerSecond ?? 80);
+    this.#pacer = new Pacer(options.commandsPerSecond ?? 20);
+    this.#firstPacer = new Pacer(options.firstCommandsPerSecond ?? 40);
     this.#staleMs = options.staleMs ?? 300_000;
     this.#recheckMs = options.recheckMs ?? 3_600_000;
     this.#watch = watch;
+    this.#leads = options.leads ?? (() => true);
     this.#cadence = new Cadence((signal) => this.#pass(signal), watch, {
       minMs: options.intervalMs ?? 15_000,
       factor: 1,
@@ -108,14 +115,24 @@ export class RetryingReconciler {
     return this.#pacer.spent + this.#firstPacer.spent;
   }
 
-  /** Reconciles every due task now (joining a pass under way). */
-  run(): Promise<void> {
-    return this.#cadence.run();
+  /** Reconciles every due task now (joining a pass under way), leader or not. */
+  async run(): Promise<void> {
+    this.#explicit++;
+    try {
+      await this.#cadence.run();
+    } finally {
+      this.#explicit--;
+    }
   }
 
   /** Stops: no more passes; the one under way is abandoned. */
   async stop(): Promise<void> {
     await this.#cadence.stop();
+  }
+
+  /** Whether this pass may go on: an explicit run, or this board leads. */
+  #leading(): boolean {
+    return this.#explicit > 0 || this.#leads();
   }
 
   #due(task: string, now: number): boolean {
@@ -127,6 +144,8 @@ export class RetryingReconciler {
   }
 
   async #pass(signal: AbortSignal): Promise<void> {
+    // A follower serves the leader's figures: its own pass would only cost Redis again.
+    if (!this.#leading()) return;
     const tasks = await this.#listTasks();
     this.#split.retain(tasks);
     const now = Date.now();
@@ -134,6 +153,7 @@ export class RetryingReconciler {
       .sort((a, b) => (this.#split.reconciledAt(a) ?? 0) - (this.#split.reconciledAt(b) ?? 0));
     for (const task of due) {
       if (signal.aborted || !this.#watch.watched) return;
+      if (!this.#leading()) return;
       await this.#reconcile(task, signal);
     }
   }
@@ -151,6 +171,9 @@ export class RetryingReconciler {
         await pacer.take(1, signal);
         // Nobody looks any more: an idle board spends nothing, the pass resumes at the next wake.
         if (signal.aborted || !this.#watch.watched) return this.#split.abandon(task);
+        // Asked at every step (it also keeps the lease): a first count lasts minutes, and
+        // another board that took the lease meanwhile counts it instead.
+        if (!this.#leading()) return this.#split.abandon(task);
         const [next, flat] = await this.#connection.call<[string, string[]]>(
           ["ZSCAN", keys.delayed, cursor, "COUNT", String(step)],
         );
