@@ -332,7 +332,7 @@ export function createBoardOn(
     leadership,
     operations: new Operations(
       operationHooks({ source: taskSource, options: resolved, present, events, audit }),
-      { timers, takeOver: !resolved.readOnly },
+      { timers, takeOver: !resolved.readOnly, leads: () => leadership.leads() },
     ),
     scans: new ScanSlots(taskSource, { timers }),
     sessions: session

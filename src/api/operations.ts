@@ -10,11 +10,14 @@
  * - A cancel sets a flag in the store; the runner reads it with its next
  *   save and stops before its next step; the cancelling request waits (at
  *   most `cancelWaitMs`) until the record says so.
- * - Every `sweepMs` each replica sweeps once (one store command): it takes
- *   over an operation whose runner's lease ran out (a process killed, a
- *   board closed: `close()` gives its operations back) and goes on from its
- *   saved cursor; the audit trail records the takeover. So a dead runner's
- *   operation goes on within `leaseMs + sweepMs` (15 s by default).
+ * - Every `sweepMs` the replica that leads (background work runs on one
+ *   leader) sweeps once (one store command): it takes over an operation
+ *   whose runner's lease ran out (a process killed, a board closed:
+ *   `close()` gives its operations back) and goes on from its saved cursor;
+ *   the audit trail records the takeover. So a dead runner's operation goes
+ *   on within `leaseMs + sweepMs` (15 s by default), plus a lease period of
+ *   the leadership when the runner led too. The others send nothing unless
+ *   someone follows their event stream.
  * - Progress reaches this replica's event stream from its own runners at
  *   once and, while someone follows the stream, from other replicas' by
  *   reading the store every `followMs` while any of theirs runs.
@@ -66,6 +69,12 @@ export interface OperationsOptions {
    * true; a read-only board changes no job, so it takes none).
    */
   takeOver?: boolean;
+  /**
+   * Whether this replica leads the boards on the store now (default: always):
+   * only the leader sweeps for operations to take over. Asked at each sweep,
+   * so the sweep keeps this replica competing.
+   */
+  leads?: () => boolean;
   /** This replica's name (default {@link replicaId}). */
   replica?: string;
   /** The clock and timers it runs on (default the runtime's). */
@@ -185,6 +194,7 @@ export class Operations {
   #followSince: number | null = null;
   readonly #sweeper: TimerId;
   readonly #takeOver: boolean;
+  readonly #leads: () => boolean;
   #closed = false;
   /** This replica's name, as operations it runs show it. */
   readonly replica: string;
@@ -209,6 +219,7 @@ export class Operations {
     this.#epoch = Date.now() - this.#timers.now();
     this.replica = options.replica ?? replicaId();
     this.#takeOver = options.takeOver ?? true;
+    this.#leads = options.leads ?? (() => true);
     this.#sweepMs = options.sweepMs ?? 5_000;
     this.#sweeper = this.#timers.setInterval(() => void this.sweep(), this.#sweepMs);
     this.#timers.unref(this.#sweeper);
@@ -330,16 +341,19 @@ export class Operations {
   }
 
   /**
-   * One sweep: takes over an operation whose runner's lease ran out
-   * (unless {@link OperationsOptions.takeOver} is off), and follows other
-   * replicas' operations while someone follows here. One store command;
+   * One sweep: on the leader, takes over an operation whose runner's lease
+   * ran out (unless {@link OperationsOptions.takeOver} is off), and follows
+   * other replicas' operations while someone follows here. At most one
+   * store command, none on a replica that neither leads nor has a follower;
    * failures are left to the next sweep.
    */
   async sweep(): Promise<void> {
     if (this.#closed) return;
+    const takeOver = this.#takeOver && this.#leads();
+    if (!takeOver && !this.#hooks.following()) return;
     const now = this.#now();
     try {
-      const { running, claimed } = this.#takeOver
+      const { running, claimed } = takeOver
         ? await this.#store.claim(this.replica, now, now + this.#leaseMs)
         : { running: await this.#runningElsewhere(), claimed: null };
       // Its own (a renewal came too late): the claim renewed the lease, and the run goes on.

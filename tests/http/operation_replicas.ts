@@ -276,8 +276,9 @@ export function operationReplicaSuite(name: string, open: () => Promise<SharedSt
       assert.equal(givenBack.status, "running", "not cancelled: another replica goes on");
       assert.equal(givenBack.done + givenBack.skipped, 200, "saved after its last step");
 
-      // No lease to wait for: one sweep.
-      await b.timers.tick(SWEEP_MS);
+      // No operation lease to wait for: B's first sweep starts it competing for the boards'
+      // lease (A gave it back), and its next one, leading, takes the operation over.
+      await b.timers.tick(2 * SWEEP_MS);
       await until(
         async () =>
           (await b.json<BulkOperation>("GET", `/operations/${started.id}`)).status === "done",

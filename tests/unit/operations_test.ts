@@ -14,6 +14,7 @@ import {
   type OperationSpec,
 } from "../../src/api/operations.ts";
 import { FakeTimers, settle } from "../helpers/fake_timers.ts";
+import { OperationTable } from "../../src/source/operation_store.ts";
 import type { BulkOperation } from "../../src/contract/bulk.ts";
 import { BoardError } from "../../src/errors.ts";
 import type {
@@ -316,4 +317,33 @@ Deno.test("Operations does not start a second run of its own operation when its 
   assert.equal(gate.steps.length, 1, "one step under way, not a second run's");
   gate.open();
   await operations.close();
+});
+
+Deno.test("Only the leading replica takes an operation over: the others send the store nothing", async () => {
+  const gate = fakeSource(true);
+  const table = new OperationTable();
+  let claims = 0;
+  const claim = table.claim.bind(table);
+  table.claim = (...args) => {
+    claims++;
+    return claim(...args);
+  };
+  const source = Object.assign(Object.create(gate.source), { operations: table }) as TaskSource;
+  // A's first step waits for good and it never renews: A is gone.
+  const a = board(source, { timers: new FakeTimers(), renewMs: 60_000 });
+  const started = await a.operations.start(spec());
+  let leads = false;
+  const timers = new FakeTimers();
+  const b = board(source, { timers, leads: () => leads });
+
+  await timers.tick(10_000 + 3 * 5_000);
+  assert.equal(claims, 0, "a replica that does not lead sweeps nothing");
+  assert.equal((await table.get(started.id))?.operation.runner, started.runner);
+
+  leads = true;
+  await timers.tick(5_000);
+  assert.equal(claims, 1);
+  assert.equal((await table.get(started.id))?.operation.runner, b.operations.replica);
+  gate.open();
+  await Promise.all([a.operations.close(), b.operations.close()]);
 });
