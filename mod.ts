@@ -78,6 +78,13 @@ export type {
   SessionAuthOptions,
 } from "./src/options.ts";
 export { BoardOptionsError } from "./src/options.ts";
+export {
+  ALERT_KINDS,
+  type AlertKind,
+  type AlertRuleFile,
+  type AlertsFile,
+  type AlertSinkFile,
+} from "./src/contract/alerts.ts";
 export { type Can, presetCan, type Role, ROLES } from "./src/auth/permissions.ts";
 export {
   type Action,

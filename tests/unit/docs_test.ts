@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { createBoard, createMemorySource } from "../../mod.ts";
+import type { AlertsFile } from "../../src/contract/alerts.ts";
 import {
   type BoardOptions,
   type Formatters,
@@ -42,6 +43,7 @@ const NESTED_OPTIONS: Record<string, Record<string, true>> = {
   metrics: { token: true, maxTasks: true } satisfies Keys<
     Exclude<BoardOptions["metrics"], false | undefined>
   >,
+  alerts: { evaluateEvery: true, sinks: true, rules: true } satisfies Keys<AlertsFile>,
 };
 
 /** Every option path `createBoard` takes: `basePath`, `auth.sessionTtl`, `auth.loginThrottle.delay`… */
