@@ -1,0 +1,100 @@
+/**
+ * Delivering one notice to one sink: each attempt bounded by the sink's
+ * timeout, failed attempts retried with doubling backoff on the injected
+ * timers, up to the sink's `retries`. The report says what happened; a
+ * notice that could not be delivered is reported `failed`, never dropped.
+ *
+ * @module
+ */
+
+import type { AlertNotice, AlertSink } from "../contract/alerts.ts";
+import type { Timers } from "../timers.ts";
+import { type SinkRequest, slackRequest } from "./slack.ts";
+import { webhookRequest } from "./webhook.ts";
+
+/** What became of one notice at one sink. */
+export interface DeliveryReport {
+  /** The sink's name. */
+  sink: string;
+  outcome: "delivered" | "failed";
+  /** Attempts made, the first included. */
+  attempts: number;
+  /**
+   * Why the last attempt failed (`HTTP 500`, `timed out after 10000 ms`,
+   * `connection failed`), null when delivered. Never the URL: a Slack
+   * webhook's URL is its secret.
+   */
+  error: string | null;
+}
+
+/** What a delivery runs on. */
+export interface DeliveryDeps {
+  /** The timeouts and the backoff between attempts. */
+  timers: Timers;
+  /** Wall-clock time, ms since the epoch: the signature's timestamp. */
+  clock: () => number;
+}
+
+/** The wait after the first failed attempt; each further one doubles it. */
+export const FIRST_BACKOFF_MS = 1000;
+/** The longest wait between two attempts. */
+export const MAX_BACKOFF_MS = 30_000;
+
+function requestOf(sink: AlertSink, notice: AlertNotice, now: number): Promise<SinkRequest> {
+  return sink.type === "webhook"
+    ? webhookRequest(notice, sink.secret!, now)
+    : Promise.resolve(slackRequest(notice));
+}
+
+/** One post; null when the receiver took it (2xx), else why not. */
+async function postOnce(
+  url: string,
+  { body, headers }: SinkRequest,
+  timeoutMs: number,
+  timers: Timers,
+): Promise<string | null> {
+  const controller = new AbortController();
+  const timer = timers.setTimeout(() => controller.abort(), timeoutMs);
+  timers.unref(timer);
+  try {
+    // Redirects are not followed: the board posts only to the URL the sink names.
+    const response = await fetch(url, {
+      method: "POST",
+      body,
+      headers,
+      redirect: "manual",
+      signal: controller.signal,
+    });
+    await response.body?.cancel();
+    return response.ok ? null : `HTTP ${response.status}`;
+  } catch {
+    return controller.signal.aborted ? `timed out after ${timeoutMs} ms` : "connection failed";
+  } finally {
+    timers.clearTimeout(timer);
+  }
+}
+
+function pause(timers: Timers, ms: number): Promise<void> {
+  return new Promise((resolve) => timers.unref(timers.setTimeout(resolve, ms)));
+}
+
+/**
+ * Posts `notice` to `sink`, retrying a failed attempt after 1 s, 2 s, 4 s …
+ * (at most {@link MAX_BACKOFF_MS}) up to `sink.retries` times. Each attempt
+ * is signed anew, so its timestamp is fresh.
+ */
+export async function deliverNotice(
+  sink: AlertSink,
+  notice: AlertNotice,
+  { timers, clock }: DeliveryDeps,
+): Promise<DeliveryReport> {
+  for (let attempt = 1;; attempt++) {
+    const request = await requestOf(sink, notice, clock());
+    const error = await postOnce(sink.url, request, sink.timeoutMs, timers);
+    if (error === null) return { sink: sink.name, outcome: "delivered", attempts: attempt, error };
+    if (attempt > sink.retries) {
+      return { sink: sink.name, outcome: "failed", attempts: attempt, error };
+    }
+    await pause(timers, Math.min(FIRST_BACKOFF_MS * 2 ** (attempt - 1), MAX_BACKOFF_MS));
+  }
+}
