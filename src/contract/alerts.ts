@@ -176,8 +176,8 @@ export interface AlertState {
   firingSince: number | null;
   /** When it resolved, or null. */
   resolvedAt: number | null;
-  /** The last figure seen. */
-  figure: number;
+  /** The last figure seen; null when it cannot be measured (Redis unreachable). */
+  figure: number | null;
   /** When a notice for this incident was last sent (not silenced), or null. */
   notifiedAt: number | null;
 }
@@ -194,8 +194,8 @@ export interface AlertNotice {
   task: string | null;
   /** The schedule, for `scheduleMissed`. */
   schedule?: string;
-  /** The figure measured, in the threshold's unit. */
-  figure: number;
+  /** The figure measured, in the threshold's unit; null when it cannot be (Redis unreachable). */
+  figure: number | null;
   /** The rule's threshold. */
   threshold: number;
   /** Its unit. */
