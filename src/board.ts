@@ -23,6 +23,7 @@ import { auditedRoutes, guardedRoutes } from "./api/audit_routes.ts";
 import { permissionGuard } from "./api/permission_guard.ts";
 import { createAuditTrail } from "./api/audit_trail.ts";
 import { createLatencySampler } from "./api/latency_sampler.ts";
+import { Leadership, leaseOf } from "./leadership.ts";
 import { type BoardMetrics, createBoardMetrics } from "./api/metrics.ts";
 import { metricsToken } from "./auth/metrics_token.ts";
 import { Operations } from "./api/operations.ts";
@@ -49,7 +50,7 @@ import { createAppSource, isTaskoraApp } from "./taskora/mod.ts";
 import type { TaskoraApp } from "./taskora/app.ts";
 import { noStore } from "./no_store.ts";
 import { serveUi } from "./static.ts";
-import { systemTimers, type Timers } from "./timers.ts";
+import { epochClock, systemTimers, type Timers } from "./timers.ts";
 
 /** A Node.js `(req, res)` request listener. */
 // deno-lint-ignore no-explicit-any
@@ -259,6 +260,9 @@ function sessionConfig(auth: ResolvedSessionAuth, resolved: ResolvedOptions): Se
   };
 }
 
+/** The lease of the board's own background work (latency samples; alert evaluation next). */
+const BOARD_LEASE = "board";
+
 /**
  * Creates the board for a task system.
  *
@@ -309,6 +313,7 @@ export function createBoardOn(
   const present = createPresenter(resolved);
   const login = resolved.auth !== null && typeof resolved.auth === "object" ? resolved.auth : null;
   const session = login && sessionConfig(login, resolved);
+  const leadership = new Leadership(leaseOf(taskSource, BOARD_LEASE), { timers });
   const deps = {
     source: taskSource,
     options: resolved,
@@ -320,7 +325,8 @@ export function createBoardOn(
       timers,
     }),
     audit: createAuditTrail(taskSource, resolved.auditMaxEntries),
-    latency: createLatencySampler(taskSource),
+    latency: createLatencySampler(taskSource, { leadership, now: epochClock(timers) }),
+    leadership,
     operations: new Operations(),
     scans: new ScanSlots(),
     sessions: session
@@ -492,6 +498,7 @@ export function createBoardOn(
       await deps.operations.close();
       deps.audit.close();
       await deps.events.close();
+      await leadership.close();
       if (owned) await taskSource.close();
     },
   };

@@ -43,3 +43,20 @@ export const systemTimers: Timers = {
   clearInterval: (id) => clearInterval(id as ReturnType<typeof setInterval>),
   unref: (id) => Deno.unrefTimer(id as number),
 };
+
+/**
+ * A clock of ms since the epoch that moves with `timers`: `Date.now` for
+ * the runtime's; for fake ones, the time they were made at plus how far
+ * they were moved (what a test ticks, a sample's age follows).
+ *
+ * @example
+ * ```ts
+ * import { epochClock, systemTimers } from "./timers.ts";
+ * console.log(epochClock(systemTimers) === Date.now); // true
+ * ```
+ */
+export function epochClock(timers: Timers): () => number {
+  if (timers === systemTimers) return Date.now;
+  const start = Date.now() - timers.now();
+  return () => start + timers.now();
+}

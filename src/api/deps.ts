@@ -9,6 +9,7 @@ import type { Context } from "hono";
 import type { SessionRevoker } from "../auth/revocations.ts";
 import type { AuditTrail } from "./audit_trail.ts";
 import type { LatencySampler } from "./latency_sampler.ts";
+import type { Leadership } from "../leadership.ts";
 import type { Operations } from "./operations.ts";
 import type { ScanSlots } from "./scan_slots.ts";
 import type { Presenter } from "../contract/present.ts";
@@ -30,6 +31,8 @@ export interface ApiDeps {
   audit: AuditTrail;
   /** The board's cached wait and run percentiles per task. */
   latency: LatencySampler;
+  /** Whether this board leads the boards on its store: background work runs on the leader only. */
+  leadership: Leadership;
   /** The board's bulk operations (`/bulk`, `/operations`). */
   operations: Operations;
   /** The board's slots for scans: searches and filter counts. */

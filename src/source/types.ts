@@ -16,6 +16,8 @@
 import type { AttemptHistory, AttemptRecord } from "../contract/attempts.ts";
 import type { SessionRevocations } from "./session_revocations.ts";
 export type { SessionRevocations };
+import type { LeaseHold } from "../leadership.ts";
+export type { LeaseHold };
 import type {
   AuditEntry,
   AuditLog,
@@ -628,4 +630,25 @@ export interface TaskSource {
   revokeSessions?(user: string | null, at: number): Promise<void>;
   /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
   getSchedulerLeadership?(): Promise<SchedulerLeadership>;
+  /**
+   * Takes the lease `name` for `holder` for `ttlMs` when nobody holds it,
+   * or renews it when `holder` does, atomically; says who holds it now.
+   * Every board on the store shares the lease (the board's one
+   * `Leadership`). Sources with no shared store leave it (and the methods
+   * below) out: the board then always leads.
+   */
+  holdLease?(name: string, holder: string, ttlMs: number): Promise<LeaseHold>;
+  /** Gives the lease `name` back when `holder` holds it (compared atomically), else nothing. */
+  releaseLease?(name: string, holder: string): Promise<void>;
+  /** Shares `value` (a result of the leader's work) with every board on the store for `ttlMs`. */
+  shareResult?(name: string, value: string, ttlMs: number): Promise<void>;
+  /** The value last shared as `name`, or null (never shared, or expired). */
+  readSharedResult?(name: string): Promise<string | null>;
+  /**
+   * Notes that a board was asked for `member` of `set` now (the `max` asked
+   * last are kept): what followers ask the leader to keep fresh.
+   */
+  noteAsked?(set: string, member: string, max: number): Promise<void>;
+  /** The members of `set` asked within the last `withinMs`, newest first. */
+  listAsked?(set: string, withinMs: number): Promise<string[]>;
 }

@@ -21,6 +21,7 @@ import {
 } from "../helpers/command_stats.ts";
 import { fillRedis } from "../helpers/wire_writer.ts";
 import { startRoundTripProxy } from "./rtt_proxy.ts";
+import { openSseClients } from "./sse_clients.ts";
 
 const TASKS = 20;
 const RUNS = 31;
@@ -110,16 +111,7 @@ async function run(jobs: number): Promise<void> {
       (idle.size ? ` (${[...idle].map(([n, c]) => `${n} ${c}`).join(", ")})` : ""),
   );
 
-  const streams = await Promise.all(Array.from({ length: SSE_CLIENTS }, async () => {
-    const response = await board.fetch(new Request("http://bench/board/api/events"));
-    const reader = response.body!.getReader();
-    (async () => {
-      try {
-        while (!(await reader.read()).done) { /* drain */ }
-      } catch { /* cancelled */ }
-    })();
-    return reader;
-  }));
+  const closeStreams = await openSseClients(board, SSE_CLIENTS);
   await sleep(3000);
   const watched = await delta(client, () => sleep(WINDOW_MS));
   const reconcile = sum(watched, ["zscan", "hget"]);
@@ -137,7 +129,7 @@ async function run(jobs: number): Promise<void> {
         perSecond(sum(watched) - reconcile)
       }/s`,
   );
-  await Promise.all(streams.map((reader) => reader.cancel().catch(() => {})));
+  await closeStreams();
   await board.close();
   await source.close();
   await client.close();

@@ -1,6 +1,7 @@
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
+import { leaseContract } from "./lease_contract.ts";
 import { mutationContract } from "./mutation_contract.ts";
 import { livenessContract } from "./liveness_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
@@ -19,3 +20,4 @@ searchContract("memory source", seed);
 livenessContract("memory source", seed);
 auditContract("memory source", seed);
 bulkContract("memory source", seed);
+leaseContract("memory source", seed);

@@ -4,6 +4,7 @@ import { type CommandSender, writeKeyspace } from "../helpers/fixture.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
+import { leaseContract } from "./lease_contract.ts";
 import { mutationContract } from "./mutation_contract.ts";
 import { livenessContract } from "./liveness_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
@@ -31,6 +32,7 @@ searchContract("redis source", seed);
 livenessContract("redis source", seed);
 auditContract("redis source", seed);
 bulkContract("redis source", seed);
+leaseContract("redis source", seed);
 
 // Runs even when --filter skips every test, so no server outlives the run.
 Deno.test.afterAll(async () => {

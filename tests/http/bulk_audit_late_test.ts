@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { createAuditTrail } from "../../src/api/audit_trail.ts";
 import { createApi } from "../../src/api/mod.ts";
 import { createLatencySampler } from "../../src/api/latency_sampler.ts";
+import { Leadership } from "../../src/leadership.ts";
 import { Operations } from "../../src/api/operations.ts";
 import { ScanSlots } from "../../src/api/scan_slots.ts";
 import { createPresenter } from "../../src/contract/present.ts";
@@ -43,6 +44,7 @@ Deno.test("a bulk operation ending while Redis is down gets its end entry once R
     events,
     audit,
     latency: createLatencySampler(source),
+    leadership: new Leadership(null),
     operations,
     scans: new ScanSlots(),
   });

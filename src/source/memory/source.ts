@@ -6,6 +6,7 @@
  * @module
  */
 
+import { SharedBoard } from "./shared_board.ts";
 import type {
   AuditEntry,
   AuditLog,
@@ -36,6 +37,7 @@ import {
   type JobRecord,
   type JobRef,
   type JobState,
+  type LeaseHold,
   type LogEntry,
   type LogPage,
   type QueueHeads,
@@ -183,11 +185,43 @@ export class MemorySource implements TaskSource {
   readonly simulator: Simulator | null;
   #closed = false;
   readonly #audit = { actions: new AuditRing(), refusals: new AuditRing() };
+  readonly #shared: SharedBoard;
 
   /** A source over `store`; `close()` stops `simulator` when given. */
   constructor(store: MemoryStore, simulator: Simulator | null = null) {
     this.store = store;
     this.simulator = simulator;
+    this.#shared = new SharedBoard(() => store.now());
+  }
+
+  /** Takes or renews a lease of the boards over this store (in process, on its clock). */
+  holdLease(name: string, holder: string, ttlMs: number): Promise<LeaseHold> {
+    return Promise.resolve(this.#shared.holdLease(name, holder, ttlMs));
+  }
+
+  /** Gives a lease back when `holder` holds it. */
+  releaseLease(name: string, holder: string): Promise<void> {
+    return Promise.resolve(this.#shared.releaseLease(name, holder));
+  }
+
+  /** Shares a result with the boards over this store for `ttlMs`. */
+  shareResult(name: string, value: string, ttlMs: number): Promise<void> {
+    return Promise.resolve(this.#shared.shareResult(name, value, ttlMs));
+  }
+
+  /** The value last shared as `name`, or null. */
+  readSharedResult(name: string): Promise<string | null> {
+    return Promise.resolve(this.#shared.readSharedResult(name));
+  }
+
+  /** Notes `member` of `set` as asked now (the `max` asked last are kept). */
+  noteAsked(set: string, member: string, max: number): Promise<void> {
+    return Promise.resolve(this.#shared.noteAsked(set, member, max));
+  }
+
+  /** The members of `set` asked within `withinMs`, newest first. */
+  listAsked(set: string, withinMs: number): Promise<string[]> {
+    return Promise.resolve(this.#shared.listAsked(set, withinMs));
   }
 
   /** Appends to the source's own audit trail (in process, like the rest of its state). */

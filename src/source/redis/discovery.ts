@@ -7,6 +7,7 @@
  */
 
 import { keyRoot, parseKey } from "../wire/keys.ts";
+import type { SharedTaskList } from "./background_share.ts";
 import { Cadence } from "./cadence.ts";
 import type { Command, RedisConnection } from "./client.ts";
 import type { CommandTarget } from "./topology.ts";
@@ -137,6 +138,14 @@ export interface TaskDiscoveryOptions {
   known?: () => readonly string[];
   /** The clock and timers its passes run on (default the runtime's; tests pass fake ones). */
   timers?: Timers;
+  /**
+   * When several boards share the keyspace: whether this one leads (only
+   * the leader SCANs), and the list the leader shared last, or null.
+   */
+  shared?: {
+    leads(): boolean;
+    read(): Promise<SharedTaskList | null>;
+  };
 }
 
 /**
@@ -158,6 +167,11 @@ export interface TaskDiscoveryOptions {
  * freshness (K / 250,000 s). While nobody watches (no SSE client, no
  * request for a minute) no pass runs: an idle board makes no SCAN; the
  * first request after idle answers from the cache and starts a pass.
+ *
+ * With `shared`, only the leader SCANs: a follower's pass (and a miss on a
+ * follower) reads the list the leader shared, one GET; when none is
+ * shared (no leader yet, or it just closed), it discovers for itself, as a
+ * lone board does.
  */
 export class TaskDiscovery {
   readonly #connection: RedisConnection;
@@ -168,7 +182,10 @@ export class TaskDiscovery {
   readonly #now: () => number;
   readonly #pacer: Pacer;
   readonly #cadence: Cadence<string[]>;
+  readonly #shared?: TaskDiscoveryOptions["shared"];
   #tasks: string[] | null = null;
+  /** When the pass that found `#tasks` started, ms since the epoch (shared across processes). */
+  #asOf = 0;
   #lastRefresh = -Infinity;
 
   /** Creates the discovery; nothing runs until first use. */
@@ -178,6 +195,7 @@ export class TaskDiscovery {
     this.#fixed = options.tasks ? [...new Set(options.tasks)].sort() : undefined;
     this.#intervalMs = options.intervalMs ?? 10_000;
     this.#known = options.known;
+    this.#shared = options.shared;
     const timers = options.timers ?? systemTimers;
     this.#now = () => timers.now();
     this.#pacer = options.pacer ?? new Pacer(DEFAULT_SCANS_PER_SECOND);
@@ -193,6 +211,12 @@ export class TaskDiscovery {
   /** The pause planned before the next background pass, ms. */
   get nextPassInMs(): number {
     return this.#cadence.nextPauseMs;
+  }
+
+  /** The list as last found, and when its pass started (ms since the epoch); null before. */
+  get snapshot(): SharedTaskList | null {
+    if (this.#fixed) return { tasks: [...this.#fixed], asOf: this.#asOf };
+    return this.#tasks && { tasks: [...this.#tasks], asOf: this.#asOf };
   }
 
   /** The cached tasks (discovering them on first use). */
@@ -237,9 +261,21 @@ export class TaskDiscovery {
   async #pass(signal: AbortSignal): Promise<string[]> {
     // Counted from the start: a miss during a long pass joins it instead of queueing another.
     this.#lastRefresh = this.#now();
-    const found = await discoverTasks(this.#connection, this.#prefix, this.#pacer, signal);
+    if (this.#shared && !this.#shared.leads()) {
+      const shared = await this.#shared.read();
+      if (shared) return this.#found(shared.tasks, shared.asOf);
+    }
+    const asOf = Date.now();
+    return this.#found(
+      await discoverTasks(this.#connection, this.#prefix, this.#pacer, signal),
+      asOf,
+    );
+  }
+
+  #found(found: string[], asOf: number): string[] {
     const tasks = this.#known ? [...new Set([...found, ...this.#known()])].sort() : found;
     this.#tasks = tasks;
+    this.#asOf = asOf;
     return tasks;
   }
 }

@@ -37,6 +37,7 @@ import type {
   JobPage,
   JobRef,
   JobState,
+  LeaseHold,
   LogPage,
   QueueHeads,
   QueueSnapshot,
@@ -101,7 +102,7 @@ import {
 import { listSchedules } from "./schedules.ts";
 import { Pacer } from "./pacer.ts";
 import { RetryingReconciler } from "./retrying_reconcile.ts";
-import { RetryingSplit } from "./retrying_split.ts";
+import { RetryingSplit, type SplitReading } from "./retrying_split.ts";
 import { getStats } from "./stats.ts";
 import { getTaskStorage } from "./storage.ts";
 import { ClosedMinutes, getThroughput, getThroughputByTask } from "./throughput.ts";
@@ -114,6 +115,23 @@ import { appendAudit, listAudit, removeAudit } from "./audit.ts";
 import { getSessionRevocations, revokeSessions } from "./session_revocations.ts";
 import type { SessionRevocations } from "../session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
+import { holdLease, releaseLease } from "./lease.ts";
+import {
+  listAsked,
+  noteAsked,
+  readSharedResult,
+  removeSharedResult,
+  shareResult,
+} from "./shared_results.ts";
+import { Leadership, leaseOf } from "../../leadership.ts";
+import {
+  decodeRetrying,
+  decodeTaskList,
+  encodeRetrying,
+  encodeTaskList,
+  SHARED_RETRYING,
+  SHARED_TASKS,
+} from "./background_share.ts";
 
 export type { RedisClientLike } from "./client.ts";
 export { RedisConnection } from "./client.ts";
@@ -160,7 +178,18 @@ export interface RedisSourceOptions {
   idleAfterMs?: number;
   /** Longest wait for Redis before a call fails with STORE_UNAVAILABLE, ms (default 2000). */
   commandTimeoutMs?: number;
+  /**
+   * The lease period of the leader among the boards on this keyspace, ms
+   * (default 10,000): only the leader runs discovery and the reconcile, the
+   * others read its results; a leader gone is replaced within one period.
+   */
+  leaseMs?: number;
 }
+
+/** The lease of the source's background work (discovery, the reconcile). */
+const BACKGROUND_LEASE = "background";
+/** What the leader shares lives this many lease periods unless it shares it again. */
+const SHARED_LEASES = 3;
 
 /** How long a failed wire-version check is trusted before Redis is asked again, ms. */
 const RECHECK_INCOMPATIBLE_MS = 10_000;
@@ -196,6 +225,11 @@ export class RedisTaskSource implements TaskSource {
   #wire: { ok: true } | { ok: false; error: IncompatibleStoreError; at: number } | null = null;
   readonly #offReconnect: () => void;
   readonly #migration: MigrationWatch;
+  /** Whether this source leads the boards on the keyspace: its background work runs only then. */
+  readonly #leadership: Leadership;
+  readonly #offTurn: () => void;
+  /** The leader's retrying figures, read at each turn while this source follows; else null. */
+  #sharedRetrying: Map<string, SplitReading> | null = null;
   /** The live event reader, made on the first {@link subscribe}. */
   #events: RedisEventReader | null = null;
   readonly #eventRefreshMs: number;
@@ -207,7 +241,7 @@ export class RedisTaskSource implements TaskSource {
    */
   constructor(options: RedisSourceOptions = {}, timers: Timers = systemTimers) {
     // Checked before anything opens a connection, so a bad rate leaves nothing behind.
-    for (const name of ["scansPerSecond", "reconcileCommandsPerSecond"] as const) {
+    for (const name of ["scansPerSecond", "reconcileCommandsPerSecond", "leaseMs"] as const) {
       const rate = options[name];
       if (rate !== undefined && !(Number.isFinite(rate) && rate > 0)) {
         throw new TypeError(`queue-board: ${name} must be a positive number (got ${rate})`);
@@ -228,6 +262,14 @@ export class RedisTaskSource implements TaskSource {
     this.#migration = new MigrationWatch(this.connection, options.prefix, () => this.#wire = null);
     this.#watch = new Watch(options.idleAfterMs, () => timers.now());
     this.#countsWatch = new Watch(options.idleAfterMs, () => timers.now());
+    // Competing only while watched: an idle source sends nothing, not even a renewal.
+    this.#leadership = new Leadership(leaseOf(this, BACKGROUND_LEASE), {
+      ttlMs: options.leaseMs,
+      keepMs: options.idleAfterMs,
+      timers,
+    });
+    this.#offTurn = this.#leadership.onTurn((leads) => void this.#onTurn(leads));
+    const leads = () => this.#leadership.leads();
     const scans = new Pacer(options.scansPerSecond ?? DEFAULT_SCANS_PER_SECOND);
     this.#discovery = new TaskDiscovery(this.connection, {
       prefix: options.prefix,
@@ -237,6 +279,10 @@ export class RedisTaskSource implements TaskSource {
       watch: this.#watch,
       pacer: scans,
       timers,
+      shared: {
+        leads,
+        read: async () => decodeTaskList(await this.readSharedResult(SHARED_TASKS)),
+      },
     });
     this.#workflows = new WorkflowIndex(this.connection, {
       prefix: options.prefix,
@@ -255,6 +301,7 @@ export class RedisTaskSource implements TaskSource {
         commandsPerSecond: options.reconcileCommandsPerSecond,
         firstCommandsPerSecond: options.reconcileCommandsPerSecond,
         timers,
+        leads,
       },
     );
     this.#deadLetters = new DeadLetterGroups(async (task) =>
@@ -264,6 +311,14 @@ export class RedisTaskSource implements TaskSource {
         this.prefix,
       )
     );
+  }
+
+  /**
+   * Whether this source leads the boards on its keyspace now: only the
+   * leader runs discovery and the reconcile; the others serve its results.
+   */
+  get leading(): boolean {
+    return this.#leadership.isLeading;
   }
 
   /** Resolves when Redis is reachable and its keyspace is one we read. */
@@ -314,18 +369,49 @@ export class RedisTaskSource implements TaskSource {
     return await getStats(
       this.connection,
       tasks,
-      (task) => this.#split.read(task).retrying,
+      (task) => this.#retrying(task).retrying,
       this.prefix,
     );
+  }
+
+  /**
+   * A task's retrying figure: the leader's, as it shared it last, while this
+   * source follows; else its own split's.
+   */
+  #retrying(task: string): SplitReading {
+    return this.#sharedRetrying?.get(task) ?? this.#split.read(task);
+  }
+
+  /** At each turn of the lease: the leader shares its results, a follower reads them. */
+  async #onTurn(leads: boolean): Promise<void> {
+    try {
+      if (!leads) {
+        this.#sharedRetrying = decodeRetrying(await this.readSharedResult(SHARED_RETRYING));
+        return;
+      }
+      this.#sharedRetrying = null;
+      const list = this.#discovery.snapshot;
+      if (!list) return;
+      const ttlMs = SHARED_LEASES * this.#leadership.ttlMs;
+      const figures = new Map(list.tasks.map((task) => [task, this.#split.read(task)]));
+      await Promise.all([
+        this.shareResult(SHARED_TASKS, encodeTaskList(list), ttlMs),
+        this.shareResult(SHARED_RETRYING, encodeRetrying(figures), ttlMs),
+      ]);
+    } catch {
+      // Redis did not answer: the next turn shares or reads again.
+    }
   }
 
   /**
    * Since when each task's retrying figure is exact: now while the events
    * are followed (an SSE client is connected) since its last reconcile,
    * else that reconcile's start; null before the first. See `retrying_split.ts`.
+   * On a follower, the leader's figure as it shared it last (its events
+   * followed: as of that turn).
    */
   retryingAsOf(tasks: string[]): Map<string, number | null> {
-    return new Map(tasks.map((task) => [task, this.#split.read(task).asOf]));
+    return new Map(tasks.map((task) => [task, this.#retrying(task).asOf]));
   }
 
   /** Reconciles the retrying split of every due task now (under its budget); for tests and tools. */
@@ -342,7 +428,7 @@ export class RedisTaskSource implements TaskSource {
     return await getQueueSnapshots(
       this.connection,
       tasks,
-      (task) => this.#split.read(task).retrying,
+      (task) => this.#retrying(task).retrying,
       this.prefix,
     );
   }
@@ -377,7 +463,7 @@ export class RedisTaskSource implements TaskSource {
     await this.#requireTask(task);
     // The page is read; its total is the kept split's, as the task's counts say.
     if (state === "delayed" || state === "retrying") this.#countsWatch.touch();
-    const retrying = this.#split.read(task).retrying;
+    const retrying = this.#retrying(task).retrying;
     return this.#served(
       await listJobs(this.connection, task, state, offset, limit, this.prefix, retrying),
     );
@@ -826,9 +912,46 @@ export class RedisTaskSource implements TaskSource {
     return await readSchedulerLeadership(this.connection, this.prefix);
   }
 
+  /** Takes or renews a lease every board on this keyspace shares; see `lease.ts`. */
+  async holdLease(name: string, holder: string, ttlMs: number): Promise<LeaseHold> {
+    await this.connection.ready();
+    return await holdLease(this.connection, name, holder, ttlMs, this.prefix);
+  }
+
+  /** Gives a lease back when `holder` holds it. */
+  async releaseLease(name: string, holder: string): Promise<void> {
+    await this.connection.ready();
+    await releaseLease(this.connection, name, holder, this.prefix);
+  }
+
+  /** Shares a result with every board on this keyspace; see `shared_results.ts`. */
+  async shareResult(name: string, value: string, ttlMs: number): Promise<void> {
+    await this.connection.ready();
+    await shareResult(this.connection, name, value, ttlMs, this.prefix);
+  }
+
+  /** The value last shared as `name`, or null. */
+  async readSharedResult(name: string): Promise<string | null> {
+    await this.connection.ready();
+    return await readSharedResult(this.connection, name, this.prefix);
+  }
+
+  /** Notes `member` of `set` as asked now (the `max` asked last are kept). */
+  async noteAsked(set: string, member: string, max: number): Promise<void> {
+    await this.connection.ready();
+    await noteAsked(this.connection, set, member, max, this.prefix);
+  }
+
+  /** The members of `set` asked within `withinMs`, newest first. */
+  async listAsked(set: string, withinMs: number): Promise<string[]> {
+    await this.connection.ready();
+    return await listAsked(this.connection, set, withinMs, this.prefix);
+  }
+
   /** Stops background work and closes the client if the source created it. */
   async close(): Promise<void> {
     this.#offReconnect();
+    this.#offTurn();
     this.#migration.close();
     await this.#events?.close();
     await Promise.all([
@@ -837,6 +960,15 @@ export class RedisTaskSource implements TaskSource {
       this.#workflows.stop(),
       this.#deadLetters.settle(),
     ]);
+    // What a leader going away shared goes with it: no follower serves it as fresh.
+    if (this.#leadership.isLeading) {
+      await Promise.all(
+        [SHARED_TASKS, SHARED_RETRYING].map((name) =>
+          removeSharedResult(this.connection, name, this.prefix).catch(() => {})
+        ),
+      );
+    }
+    await this.#leadership.close();
     await this.connection.close();
   }
 }

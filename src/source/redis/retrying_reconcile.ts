@@ -38,6 +38,8 @@ export interface RetryingReconcilerOptions {
   recheckMs?: number;
   /** The clock and timers its passes run on (default the runtime's; tests pass fake ones). */
   timers?: Timers;
+  /** Whether this board leads the boards on the keyspace: only the leader reconciles in the background. */
+  leads?: () => boolean;
 }
 
 /** Members one script call looks at, at most. */
@@ -76,6 +78,9 @@ export class RetryingReconciler {
   readonly #recheckMs: number;
   readonly #cadence: Cadence<void>;
   readonly #watch: Watch;
+  readonly #leads: () => boolean;
+  /** Explicit runs under way: they reconcile whoever leads. */
+  #explicit = 0;
 
   /** Creates the reconciler; it runs at the first wake of `watch`. */
   constructor(
@@ -94,6 +99,7 @@ export class RetryingReconciler {
     this.#staleMs = options.staleMs ?? 300_000;
     this.#recheckMs = options.recheckMs ?? 3_600_000;
     this.#watch = watch;
+    this.#leads = options.leads ?? (() => true);
     this.#cadence = new Cadence((signal) => this.#pass(signal), watch, {
       minMs: options.intervalMs ?? 15_000,
       factor: 1,
@@ -108,9 +114,14 @@ export class RetryingReconciler {
     return this.#pacer.spent + this.#firstPacer.spent;
   }
 
-  /** Reconciles every due task now (joining a pass under way). */
-  run(): Promise<void> {
-    return this.#cadence.run();
+  /** Reconciles every due task now (joining a pass under way), leader or not. */
+  async run(): Promise<void> {
+    this.#explicit++;
+    try {
+      await this.#cadence.run();
+    } finally {
+      this.#explicit--;
+    }
   }
 
   /** Stops: no more passes; the one under way is abandoned. */
@@ -127,6 +138,8 @@ export class RetryingReconciler {
   }
 
   async #pass(signal: AbortSignal): Promise<void> {
+    // A follower serves the leader's figures: its own pass would only cost Redis again.
+    if (this.#explicit === 0 && !this.#leads()) return;
     const tasks = await this.#listTasks();
     this.#split.retain(tasks);
     const now = Date.now();
@@ -134,6 +147,7 @@ export class RetryingReconciler {
       .sort((a, b) => (this.#split.reconciledAt(a) ?? 0) - (this.#split.reconciledAt(b) ?? 0));
     for (const task of due) {
       if (signal.aborted || !this.#watch.watched) return;
+      if (this.#explicit === 0 && !this.#leads()) return;
       await this.#reconcile(task, signal);
     }
   }

@@ -112,6 +112,26 @@ export function sessionsKey(prefix?: string): string {
   return `${keyRoot(prefix)}:board:sessions`;
 }
 
+/**
+ * Keys of what board replicas share beside taskora's keys, one slot each:
+ * a lease (`<root>:board:lease:<name>`, its holder's id with a TTL), a
+ * result of the leader's background work (`<root>:board:shared:<name>`,
+ * with a TTL), and what boards were asked for (`<root>:board:asked:<set>`,
+ * a sorted set capped by its writers).
+ */
+export function boardKeys(prefix?: string): {
+  lease(name: string): string;
+  shared(name: string): string;
+  asked(set: string): string;
+} {
+  const root = `${keyRoot(prefix)}:board`;
+  return {
+    lease: (name) => `${root}:lease:${name}`,
+    shared: (name) => `${root}:shared:${name}`,
+    asked: (set) => `${root}:asked:${set}`,
+  };
+}
+
 /** Key of a workflow hash (its own hash tag: one slot per workflow). */
 export function workflowKey(id: string, prefix?: string): string {
   return `${keyRoot(prefix)}:wf:{${id}}`;

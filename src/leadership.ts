@@ -1,0 +1,206 @@
+/**
+ * One leader among the board processes on one store: who does the
+ * background work the others read the results of. Built on a named lease
+ * of the store ({@link Lease}: `SET NX PX` in Redis, renewed and given back
+ * by its holder only).
+ *
+ * @module
+ */
+
+import { systemTimers, type TimerId, type Timers } from "./timers.ts";
+
+/** What a take-or-renew of a lease says. */
+export interface LeaseHold {
+  /** Whether the asking holder holds the lease now. */
+  held: boolean;
+  /** How long the lease runs on, ms, whoever holds it (0 when nobody does). */
+  expiresInMs: number;
+}
+
+/** A named lease of the store, as a {@link Leadership} uses it. */
+export interface Lease {
+  /** Takes the lease for `holder` when free, or renews it when `holder` holds it. */
+  hold(holder: string, ttlMs: number): Promise<LeaseHold>;
+  /** Gives the lease back when `holder` holds it (else does nothing). */
+  release(holder: string): Promise<void>;
+}
+
+/** Options of {@link Leadership}. */
+export interface LeadershipOptions {
+  /** How long a take or renewal holds the lease, ms (default 10,000): the takeover bound. */
+  ttlMs?: number;
+  /**
+   * How long one {@link Leadership.leads} keeps this process competing, ms
+   * (default 60,000): a process nobody asks gives the lease back and sends nothing.
+   */
+  keepMs?: number;
+  /** The clock and timers it renews on (default the runtime's; tests pass fake ones). */
+  timers?: Timers;
+  /** This process's id as a holder (default a random UUID). */
+  holder?: string;
+}
+
+/** The default lease period, ms. */
+export const DEFAULT_LEASE_MS = 10_000;
+
+/**
+ * Whether this process leads. While it is asked ({@link leads}), it takes
+ * or renews the lease every third of its period, and a follower tries again
+ * no later than when the lease it saw runs out: when the leader stops
+ * renewing (it died), a follower leads within one lease period; when it
+ * gives the lease back ({@link close}, or a minute unasked), at the
+ * follower's next try (a third of a period). Without a lease (a store
+ * shared by no other process), it always leads.
+ *
+ * A leader counts its lease from when it asked for it, on its own clock, so
+ * that it stops leading no later than the store lets the lease go, even
+ * while the store does not answer.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type Lease, Leadership } from "./leadership.ts";
+ *
+ * let holder: string | null = null;
+ * const lease: Lease = {
+ *   hold: (who, ttlMs) => {
+ *     holder ??= who;
+ *     return Promise.resolve({ held: holder === who, expiresInMs: ttlMs });
+ *   },
+ *   release: (who) => Promise.resolve(void (holder === who && (holder = null))),
+ * };
+ * const a = new Leadership(lease, { holder: "a" });
+ * const b = new Leadership(lease, { holder: "b" });
+ * a.leads(); // starts competing: the first take is under way
+ * b.leads();
+ * await new Promise((resolve) => setTimeout(resolve, 0));
+ * assert.deepEqual([a.leads(), b.leads()], [true, false]);
+ * await a.close(); // gives the lease back
+ * await b.close();
+ * ```
+ */
+export class Leadership {
+  readonly #lease: Lease | null;
+  readonly #ttlMs: number;
+  readonly #keepMs: number;
+  readonly #timers: Timers;
+  /** This process's id as a holder of the lease. */
+  readonly holder: string;
+  readonly #listeners = new Set<(leads: boolean) => void>();
+  /** Until when (own clock) the lease is ours, or -Infinity. */
+  #until = -Infinity;
+  #askedAt = -Infinity;
+  #timer: TimerId | undefined;
+  #turn: Promise<void> | null = null;
+  #closed = false;
+
+  /** Creates the leadership; it competes from the first {@link leads}. */
+  constructor(lease: Lease | null, options: LeadershipOptions = {}) {
+    this.#lease = lease;
+    this.#ttlMs = options.ttlMs ?? DEFAULT_LEASE_MS;
+    this.#keepMs = options.keepMs ?? 60_000;
+    this.#timers = options.timers ?? systemTimers;
+    this.holder = options.holder ?? crypto.randomUUID();
+  }
+
+  /** The lease period, ms. */
+  get ttlMs(): number {
+    return this.#ttlMs;
+  }
+
+  /** Whether this process leads now, without asking (it keeps no process competing). */
+  get isLeading(): boolean {
+    return this.#lease === null || (!this.#closed && this.#timers.now() < this.#until);
+  }
+
+  /**
+   * Whether this process leads now; asking keeps it competing for `keepMs`
+   * (the first ask starts it, and answers false until the lease is taken).
+   */
+  leads(): boolean {
+    if (this.#lease === null) return true;
+    if (this.#closed) return false;
+    this.#askedAt = this.#timers.now();
+    if (this.#timer === undefined && this.#turn === null) this.#turn = this.#take();
+    return this.isLeading;
+  }
+
+  /**
+   * Calls `listener` after each take or renewal while competing, with
+   * whether this process leads: the leader shares its results then, the
+   * others read them. Returns the unsubscribe.
+   */
+  onTurn(listener: (leads: boolean) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Stops competing and gives the lease back if held (waits for a take under way). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#clearTimer();
+    await this.#turn;
+    await this.#giveBack();
+  }
+
+  async #take(): Promise<void> {
+    const askedAt = this.#timers.now();
+    let next = this.#ttlMs / 3;
+    try {
+      const { held, expiresInMs } = await this.#lease!.hold(this.holder, this.#ttlMs);
+      // Set even when closed meanwhile: close() gives back what this take got.
+      this.#until = held ? askedAt + this.#ttlMs : -Infinity;
+      if (this.#closed) return;
+      // A follower tries again when the lease it saw runs out, at the latest.
+      if (!held && expiresInMs > 0) next = Math.min(next, expiresInMs + 1);
+    } catch {
+      // The store did not answer: the lease counts down on our clock alone.
+    } finally {
+      this.#turn = null;
+    }
+    const leads = this.#timers.now() < this.#until;
+    for (const listener of this.#listeners) listener(leads);
+    this.#schedule(next);
+  }
+
+  #schedule(ms: number): void {
+    if (this.#closed) return;
+    const keepLeft = this.#askedAt + this.#keepMs - this.#timers.now();
+    const timer = this.#timers.setTimeout(() => {
+      this.#timer = undefined;
+      // Nobody asked for a while: leave the lease to a process that is asked, and stop.
+      if (this.#timers.now() - this.#askedAt >= this.#keepMs) {
+        this.#turn = this.#giveBack().finally(() => this.#turn = null);
+      } else this.#turn = this.#take();
+    }, Math.max(0, Math.min(ms, keepLeft)));
+    this.#timers.unref(timer);
+    this.#timer = timer;
+  }
+
+  async #giveBack(): Promise<void> {
+    if (this.#until === -Infinity) return;
+    this.#until = -Infinity;
+    await this.#lease!.release(this.holder).catch(() => {});
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
+/** What a store offers for leases: the `TaskSource` methods of the same names. */
+export interface LeaseStore {
+  holdLease?(name: string, holder: string, ttlMs: number): Promise<LeaseHold>;
+  releaseLease?(name: string, holder: string): Promise<void>;
+}
+
+/** The lease `name` of `store`, or null when the store keeps none (then one always leads). */
+export function leaseOf(store: LeaseStore, name: string): Lease | null {
+  const { holdLease, releaseLease } = store;
+  if (!holdLease || !releaseLease) return null;
+  return {
+    hold: (holder, ttlMs) => holdLease.call(store, name, holder, ttlMs),
+    release: (holder) => releaseLease.call(store, name, holder),
+  };
+}

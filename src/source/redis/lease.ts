@@ -1,0 +1,82 @@
+/**
+ * A named lease in Redis that every board replica on the keyspace shares:
+ * `<root>:board:lease:<name>` holds its holder's id with a TTL. Taking is
+ * `SET NX PX`; renewing and giving back compare the holder first, in one
+ * script each (the renewal's takes the lease too should it run out meanwhile), so a holder whose lease ran out and was taken by another
+ * never renews or deletes the other's.
+ *
+ * @module
+ */
+
+import type { LeaseHold } from "../../leadership.ts";
+import { boardKeys } from "../wire/keys.ts";
+import type { RedisConnection } from "./client.ts";
+import type { LuaScript } from "./scripts.ts";
+
+/**
+ * KEYS[1] the lease; ARGV[1] the holder, ARGV[2] the period (ms). Renews
+ * the holder's lease or takes a free one; returns `{ held, ms left }`.
+ */
+const HOLD_LEASE: LuaScript = {
+  name: "hold-lease",
+  writes: true,
+  source: `
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return {1, tonumber(ARGV[2])}
+end
+if not holder then
+  redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
+  return {1, tonumber(ARGV[2])}
+end
+return {0, redis.call('PTTL', KEYS[1])}
+`,
+};
+
+/** KEYS[1] the lease; ARGV[1] the holder. Deletes the lease when the holder holds it. */
+const RELEASE_LEASE: LuaScript = {
+  name: "release-lease",
+  writes: true,
+  source: `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`,
+};
+
+/**
+ * Takes the lease for `holder` (`SET NX PX`), or, when it is held, renews
+ * it if `holder` holds it: one command, or two when the lease is held.
+ */
+export async function holdLease(
+  connection: RedisConnection,
+  name: string,
+  holder: string,
+  ttlMs: number,
+  prefix?: string,
+): Promise<LeaseHold> {
+  const key = boardKeys(prefix).lease(name);
+  const ms = Math.max(1, Math.ceil(ttlMs));
+  const taken = await connection.call<string | null>(["SET", key, holder, "NX", "PX", String(ms)]);
+  if (taken !== null) return { held: true, expiresInMs: ms };
+  const [held, left] = await connection.call<[number, number]>({
+    script: HOLD_LEASE,
+    keys: [key],
+    args: [holder, ms],
+  });
+  return { held: held === 1, expiresInMs: Math.max(0, left) };
+}
+
+/** Gives the lease back when `holder` holds it: one script. */
+export async function releaseLease(
+  connection: RedisConnection,
+  name: string,
+  holder: string,
+  prefix?: string,
+): Promise<void> {
+  await connection.call({
+    script: RELEASE_LEASE,
+    keys: [boardKeys(prefix).lease(name)],
+    args: [holder],
+  });
+}

@@ -1,0 +1,159 @@
+/**
+ * Three Redis sources on one real Redis, as three board processes: one
+ * leads and alone runs discovery (SCAN) and the reconcile of the retrying
+ * split (ZSCAN); the others serve the results it shares, with its `asOf`.
+ * All on fake timers: the lease's turns and the background passes move
+ * only when the test ticks.
+ */
+
+import assert from "node:assert/strict";
+import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { boardKeys } from "../../src/source/wire/keys.ts";
+import { commandsOf } from "../helpers/command_stats.ts";
+import { FakeTimers, settle } from "../helpers/fake_timers.ts";
+import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { writeJob } from "../helpers/wire_writer.ts";
+
+const LEASE_MS = 9_000;
+const TURN_MS = LEASE_MS / 3;
+const TASKS = ["email", "image", "report"];
+
+type Client = Awaited<ReturnType<typeof connectClient>>;
+
+/** A Redis with three tasks (two retrying jobs in `email`), and `count` sources on it. */
+async function withSources(
+  count: number,
+  fn: (
+    ctx: { sources: RedisTaskSource[]; client: Client; timers: FakeTimers; url: string },
+  ) => Promise<void>,
+): Promise<void> {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const timers = new FakeTimers();
+  const sources: RedisTaskSource[] = [];
+  try {
+    for (const task of TASKS) await writeJob(client as never, { task, state: "waiting" });
+    for (let i = 0; i < 2; i++) {
+      await writeJob(client as never, {
+        task: "email",
+        state: "retrying",
+        runAt: Date.now() + 60_000,
+      });
+    }
+    for (let i = 0; i < count; i++) {
+      sources.push(new RedisTaskSource({ url: redis.url, leaseMs: LEASE_MS }, timers));
+    }
+    await fn({ sources, client, timers, url: redis.url });
+  } finally {
+    for (const source of sources) await source.close();
+    await client.close();
+    await redis.stop();
+  }
+}
+
+/** Source `leader` starts, discovers, takes the lease, reconciles, and shares it all. */
+async function lead(source: RedisTaskSource, timers: FakeTimers): Promise<void> {
+  assert.deepEqual(await source.listTasks(), TASKS);
+  await source.getStats(TASKS); // the counts are looked at: the reconcile wakes
+  await timers.tick(0);
+  assert.equal(source.leading, true);
+  await timers.tick(TURN_MS); // its turn shares the list and the figures
+}
+
+Deno.test("of three sources on one Redis, only the leader SCANs and reconciles; the others serve its results with its asOf", async () => {
+  await withSources(3, async ({ sources: [a, b, c], client, timers }) => {
+    await lead(a, timers);
+    const asOf = a.retryingAsOf(TASKS);
+    assert.notEqual(asOf.get("email"), null, "the leader reconciled");
+    const calls = await commandsOf(client, async () => {
+      for (const follower of [b, c]) {
+        assert.deepEqual(await follower.listTasks(), TASKS);
+        await follower.getStats(TASKS);
+      }
+      await timers.tick(TURN_MS); // their turns read the leader's figures
+      for (const follower of [b, c]) {
+        assert.equal(follower.leading, false);
+        assert.equal((await follower.getStats(TASKS)).get("email")!.retrying, 2);
+        assert.deepEqual(follower.retryingAsOf(TASKS), asOf);
+      }
+    });
+    assert.equal(calls.get("scan") ?? 0, 0, "no follower discovered for itself");
+    assert.equal(calls.get("zscan") ?? 0, 0, "no follower reconciled");
+  });
+});
+
+Deno.test("while three sources are watched for two minutes, only the leader's passes SCAN", async () => {
+  await withSources(3, async ({ sources, client, timers }) => {
+    await lead(sources[0], timers);
+    const calls = await commandsOf(client, async () => {
+      for (let t = 0; t < 120_000; t += TURN_MS) {
+        for (const source of sources) await source.getStats(TASKS); // each is looked at
+        await timers.tick(TURN_MS);
+      }
+    });
+    // A pass over this small keyspace is one SCAN; passes are at least 10 s apart.
+    const scans = calls.get("scan") ?? 0;
+    assert.ok(scans > 0 && scans <= 120_000 / 10_000 + 1, `${scans} SCANs`);
+  });
+});
+
+Deno.test("a leader that closes gives the lease back: another leads at its next turn and discovers", async () => {
+  await withSources(3, async ({ sources, client, timers }) => {
+    const [a, b, c] = sources;
+    await lead(a, timers);
+    for (const follower of [b, c]) await follower.listTasks();
+    await a.close();
+    sources.shift();
+    assert.equal(await client.get(boardKeys().lease("background")), null);
+    await timers.tick(TURN_MS);
+    assert.equal([b, c].filter((s) => s.leading).length, 1);
+    const calls = await commandsOf(client, async () => {
+      await b.refreshTasks();
+      await c.refreshTasks();
+    });
+    assert.ok((calls.get("scan") ?? 0) > 0, "the new leader discovers");
+  });
+});
+
+Deno.test("a leader that stops renewing is replaced within one lease period", async () => {
+  await withSources(0, async ({ client, url }) => {
+    // The leader, on a clock of its own that never moves again: it dies after its first take.
+    const stopped = new FakeTimers();
+    const dying = new RedisTaskSource({ url: url, leaseMs: LEASE_MS }, stopped);
+    try {
+      await dying.listTasks();
+      await settle();
+      assert.equal(dying.leading, true);
+      const timers = new FakeTimers();
+      const follower = new RedisTaskSource({ url: url, leaseMs: LEASE_MS }, timers);
+      try {
+        await follower.listTasks();
+        await timers.tick(TURN_MS);
+        assert.equal(follower.leading, false);
+        // One lease period passes in Redis with no renewal: the lease runs out there.
+        await client.pExpire(boardKeys().lease("background"), 1);
+        await timers.tick(LEASE_MS);
+        assert.equal(follower.leading, true);
+      } finally {
+        await follower.close();
+      }
+    } finally {
+      await dying.close();
+    }
+  });
+});
+
+Deno.test("a follower with no leader result yet answers as a lone board does", async () => {
+  await withSources(1, async ({ sources: [b], client, timers }) => {
+    // Another process holds the lease but has shared nothing yet.
+    await client.set(boardKeys().lease("background"), "someone-else", { PX: 60_000 });
+    assert.deepEqual(await b.listTasks(), TASKS);
+    await b.getStats(TASKS);
+    await timers.tick(TURN_MS);
+    assert.equal(b.leading, false);
+    const stats = await b.getStats(TASKS);
+    assert.equal(stats.get("email")!.retrying, 0);
+    assert.equal(b.retryingAsOf(["email"]).get("email"), null);
+    assert.equal(stats.get("email")!.delayed, 2, "the delayed set as it is, split unknown");
+  });
+});
