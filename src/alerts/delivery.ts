@@ -7,25 +7,13 @@
  * @module
  */
 
-import type { AlertNotice, AlertSink } from "../contract/alerts.ts";
+import type { AlertDelivery, AlertNotice, AlertSink } from "../contract/alerts.ts";
 import type { Timers } from "../timers.ts";
 import { type SinkRequest, slackRequest } from "./slack.ts";
 import { webhookRequest } from "./webhook.ts";
 
 /** What became of one notice at one sink. */
-export interface DeliveryReport {
-  /** The sink's name. */
-  sink: string;
-  outcome: "delivered" | "failed";
-  /** Attempts made, the first included. */
-  attempts: number;
-  /**
-   * Why the last attempt failed (`HTTP 500`, `timed out after 10000 ms`,
-   * `connection failed`), null when delivered. Never the URL: a Slack
-   * webhook's URL is its secret.
-   */
-  error: string | null;
-}
+export type DeliveryReport = AlertDelivery;
 
 /** What a delivery runs on. */
 export interface DeliveryDeps {

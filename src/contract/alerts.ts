@@ -211,3 +211,33 @@ export interface AlertNotice {
   /** A sentence for a human. */
   summary: string;
 }
+
+/** What became of one notice at one sink. */
+export interface AlertDelivery {
+  /** The sink's name. */
+  sink: string;
+  outcome: "delivered" | "failed";
+  /** Attempts made, the first included. */
+  attempts: number;
+  /**
+   * Why the last attempt failed (`HTTP 500`, `timed out after 10000 ms`,
+   * `connection failed`), null when delivered. Never the URL: a Slack
+   * webhook's URL is its secret.
+   */
+  error: string | null;
+}
+
+/** One notice in the history, with what became of it. */
+export interface AlertHistoryEntry {
+  notice: AlertNotice;
+  /** Per sink; empty when a silence muted it. */
+  deliveries: AlertDelivery[];
+  /** The silence that muted it, or null. */
+  silencedBy: string | null;
+}
+
+/** The most alert states kept (rules × tasks in scope): the evaluator's bound. */
+export const MAX_ALERT_STATES = 10_000;
+
+/** Default of how many notices the history keeps, newest first. */
+export const ALERT_HISTORY_ENTRIES = 1000;

@@ -17,6 +17,7 @@ import type { AttemptHistory, AttemptRecord } from "../contract/attempts.ts";
 import type { SessionRevocations } from "./session_revocations.ts";
 export type { SessionRevocations };
 import type { LeaseHold } from "../leadership.ts";
+import type { AlertHistoryEntry, AlertState } from "../contract/alerts.ts";
 export type { LeaseHold };
 import type {
   AuditEntry,
@@ -651,4 +652,17 @@ export interface TaskSource {
   noteAsked?(set: string, member: string, max: number): Promise<void>;
   /** The members of `set` asked within the last `withinMs`, newest first. */
   listAsked?(set: string, withinMs: number): Promise<string[]>;
+  /**
+   * The alert states the last evaluation left, so the next one (on this
+   * board or the next leader) carries on: no notice sent twice, a resolve
+   * still told. Sources with no shared store leave it (and the methods
+   * below) out: the evaluator then keeps them in its memory.
+   */
+  readAlertStates?(): Promise<AlertState[]>;
+  /** Replaces the alert states; more than `MAX_ALERT_STATES` is refused (RangeError). */
+  writeAlertStates?(states: readonly AlertState[]): Promise<void>;
+  /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
+  appendAlertHistory?(entries: readonly AlertHistoryEntry[], max: number): Promise<void>;
+  /** The `limit` newest entries of the alert history, newest first. */
+  listAlertHistory?(limit: number): Promise<AlertHistoryEntry[]>;
 }

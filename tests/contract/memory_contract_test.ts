@@ -1,4 +1,5 @@
 import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { alertStoreContract } from "./alert_store_contract.ts";
 import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
 import { leaseContract } from "./lease_contract.ts";
@@ -21,3 +22,4 @@ livenessContract("memory source", seed);
 auditContract("memory source", seed);
 bulkContract("memory source", seed);
 leaseContract("memory source", seed);
+alertStoreContract("memory source", seed);

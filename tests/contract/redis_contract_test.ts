@@ -2,6 +2,7 @@ import { createClient } from "redis";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { type CommandSender, writeKeyspace } from "../helpers/fixture.ts";
 import { startRedis } from "../helpers/redis_server.ts";
+import { alertStoreContract } from "./alert_store_contract.ts";
 import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
 import { leaseContract } from "./lease_contract.ts";
@@ -33,6 +34,7 @@ livenessContract("redis source", seed);
 auditContract("redis source", seed);
 bulkContract("redis source", seed);
 leaseContract("redis source", seed);
+alertStoreContract("redis source", seed);
 
 // Runs even when --filter skips every test, so no server outlives the run.
 Deno.test.afterAll(async () => {
