@@ -38,7 +38,7 @@ const MAX_SINKS = 20;
 const MAX_TASKS = 1000;
 const NAME = /^\P{Cc}{1,100}$/u;
 
-const FILE_KEYS = ["evaluateEvery", "sinks", "rules"];
+const FILE_KEYS = ["evaluateEvery", "boardUrl", "sinks", "rules"];
 const SINK_KEYS = ["name", "type", "url", "secret", "timeout", "retries"];
 const RULE_KEYS = [
   "name",
@@ -107,15 +107,17 @@ function uniqueNames(field: string, entries: { name: string }[]): void {
   });
 }
 
+function isHttpUrl(value: unknown): value is string {
+  return typeof value === "string" && URL.canParse(value) && /^https?:\/\//.test(value);
+}
+
 function sinkAt(field: string, value: unknown): AlertSink {
   const sink = objectAt(field, value, SINK_KEYS);
   const name = nameAt(`${field}.name`, sink.name);
   if (sink.type !== "webhook" && sink.type !== "slack") {
     throw new AlertConfigError(`${field}.type`, '"webhook" or "slack"');
   }
-  if (typeof sink.url !== "string" || !URL.canParse(sink.url) || !/^https?:\/\//.test(sink.url)) {
-    throw new AlertConfigError(`${field}.url`, "an http: or https: URL");
-  }
+  if (!isHttpUrl(sink.url)) throw new AlertConfigError(`${field}.url`, "an http: or https: URL");
   let secret: string | null = null;
   if (sink.type === "webhook") {
     if (typeof sink.secret !== "string" || sink.secret.length < 32 || sink.secret.length > 1024) {
@@ -227,8 +229,12 @@ export function parseAlertsConfig(value: unknown): AlertsConfig {
     ruleAt(`rules[${i}]`, rule, sinks)
   );
   uniqueNames("rules", rules);
+  if (file.boardUrl !== undefined && !isHttpUrl(file.boardUrl)) {
+    throw new AlertConfigError("boardUrl", "an http: or https: URL");
+  }
   return {
-    evaluateEveryMs: durationAt("evaluateEvery", file.evaluateEvery, 15_000, 5000, 60 * MINUTE),
+    evaluateEveryMs: durationAt("evaluateEvery", file.evaluateEvery, 15_000, 5000, MINUTE),
+    boardUrl: file.boardUrl?.replace(/\/+$/, "") ?? null,
     sinks,
     rules,
   };

@@ -98,8 +98,10 @@ export interface AlertSinkFile {
 
 /** The JSON of `--alerts FILE` and of the `alerts` option. */
 export interface AlertsFile {
-  /** How often rules are evaluated (default `"15s"`, from 5 s to 1 h). */
+  /** How often rules are evaluated (default `"15s"`, from 5 s to 1 min: the leader lease is kept by asking). */
   evaluateEvery?: string | number;
+  /** The board's address for the notices' links (default: its base path alone). */
+  boardUrl?: string;
   /** Where notices go. */
   sinks?: AlertSinkFile[];
   /** What to watch. */
@@ -138,6 +140,8 @@ export interface AlertSink {
 /** The alerts configuration after validation. */
 export interface AlertsConfig {
   evaluateEveryMs: number;
+  /** No trailing slash; null when not given. */
+  boardUrl: string | null;
   sinks: AlertSink[];
   rules: AlertRule[];
 }

@@ -41,6 +41,11 @@ function refusedField(file: unknown): string {
 Deno.test("parseAlertsConfig() reads the issue's example, durations in ms", () => {
   const config = parseAlertsConfig(example());
   assert.equal(config.evaluateEveryMs, 15_000);
+  assert.equal(config.boardUrl, null);
+  assert.equal(
+    parseAlertsConfig({ boardUrl: "https://ops.example/board/" }).boardUrl,
+    "https://ops.example/board",
+  );
   assert.deepEqual(config.rules, [{
     name: "send-email failing",
     kind: "failed",
@@ -97,6 +102,7 @@ Deno.test("parseAlertsConfig() refuses a bad rule with 400 naming the field", ()
     ["rules[1].name", (f) => (f.rules as unknown[]).push({ ...rule(f) })],
     ["rules", (f) => f.rules = {}],
     ["evaluateEvery", (f) => f.evaluateEvery = "1s"],
+    ["evaluateEvery", (f) => f.evaluateEvery = "2m"],
     ["sinks[0].secret", (f) => sink(f).secret = "short"],
     ["sinks[0].url", (f) => sink(f).url = "ftp://hooks.example/board"],
     ["sinks[0].type", (f) => sink(f).type = "email"],
@@ -105,6 +111,7 @@ Deno.test("parseAlertsConfig() refuses a bad rule with 400 naming the field", ()
     ["sinks[2].name", (f) => (f.sinks as unknown[]).push({ ...sink(f) })],
     ["sinks[1].secret", (f) => (f.sinks as Record<string, unknown>[])[1].secret = SECRET],
     ["webhooks", (f) => f.webhooks = []],
+    ["boardUrl", (f) => f.boardUrl = "board.example"],
   ];
   for (const [field, spoil] of cases) {
     const file = example();

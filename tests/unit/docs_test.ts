@@ -43,7 +43,9 @@ const NESTED_OPTIONS: Record<string, Record<string, true>> = {
   metrics: { token: true, maxTasks: true } satisfies Keys<
     Exclude<BoardOptions["metrics"], false | undefined>
   >,
-  alerts: { evaluateEvery: true, sinks: true, rules: true } satisfies Keys<AlertsFile>,
+  alerts: { evaluateEvery: true, boardUrl: true, sinks: true, rules: true } satisfies Keys<
+    AlertsFile
+  >,
 };
 
 /** Every option path `createBoard` takes: `basePath`, `auth.sessionTtl`, `auth.loginThrottle.delay`… */
