@@ -11,6 +11,7 @@ import type { AlertNotice, AlertSink } from "../../src/contract/alerts.ts";
 import type { Timers } from "../../src/timers.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { waitFor } from "../helpers/wait_for.ts";
+import { webhookReceiver } from "../helpers/webhook_receiver.ts";
 
 const SECRET = "at-least-32-characters-long-secret";
 const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
@@ -44,22 +45,6 @@ async function verify(secret: string, header: string, body: string): Promise<boo
   );
   const signature = new Uint8Array(v1.match(/../g)!.map((hex) => parseInt(hex, 16)));
   return crypto.subtle.verify("HMAC", key, signature, new TextEncoder().encode(`${t}.${body}`));
-}
-
-interface Received {
-  headers: Headers;
-  body: string;
-}
-
-/** A receiver on 127.0.0.1 answering with the statuses given, in turn (the last one after). */
-function receiver(statuses: number[]) {
-  const received: Received[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
-    received.push({ headers: request.headers, body: await request.text() });
-    return new Response(null, { status: statuses[Math.min(received.length, statuses.length) - 1] });
-  });
-  const url = `http://127.0.0.1:${server.addr.port}/hook`;
-  return { received, url, close: () => server.shutdown() };
 }
 
 function sink(url: string, extra: Partial<AlertSink> = {}): AlertSink {
@@ -101,7 +86,7 @@ function notingTimers(): { timers: Timers; waitOutBackoffs: (ms: number[]) => Pr
 const clock = () => NOW;
 
 Deno.test("the webhook posts the notice as JSON, signed over the timestamp and the body", async () => {
-  const hook = receiver([200]);
+  const hook = webhookReceiver([200]);
   try {
     const report = await deliverNotice(sink(hook.url), notice, { timers: new FakeTimers(), clock });
     assert.deepEqual(report, { sink: "ops", outcome: "delivered", attempts: 1, error: null });
@@ -124,7 +109,7 @@ Deno.test("the webhook posts the notice as JSON, signed over the timestamp and t
 });
 
 Deno.test("a receiver answering 500 twice then 200 gets the notice once, on the third try", async () => {
-  const hook = receiver([500, 500, 200]);
+  const hook = webhookReceiver([500, 500, 200]);
   const { timers, waitOutBackoffs } = notingTimers();
   try {
     const delivery = deliverNotice(sink(hook.url), notice, { timers, clock });
@@ -143,7 +128,7 @@ Deno.test("a receiver answering 500 twice then 200 gets the notice once, on the 
 });
 
 Deno.test("a notice that cannot be delivered after its retries is reported as failed", async () => {
-  const hook = receiver([503]);
+  const hook = webhookReceiver([503]);
   const { timers, waitOutBackoffs } = notingTimers();
   try {
     const delivery = deliverNotice(sink(hook.url, { retries: 2 }), notice, { timers, clock });
@@ -205,7 +190,7 @@ Deno.test("a failure names no URL: a Slack webhook's URL is its secret", async (
 });
 
 Deno.test("the Slack sink posts the same notice as blocks, unsigned", async () => {
-  const hook = receiver([200]);
+  const hook = webhookReceiver([200]);
   try {
     const report = await deliverNotice(
       sink(hook.url, { name: "chat", type: "slack", secret: null }),
