@@ -1,4 +1,5 @@
 import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { alertSnapshotContract } from "./alert_snapshot_contract.ts";
 import { alertStoreContract } from "./alert_store_contract.ts";
 import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
@@ -23,3 +24,4 @@ auditContract("memory source", seed);
 bulkContract("memory source", seed);
 leaseContract("memory source", seed);
 alertStoreContract("memory source", seed);
+alertSnapshotContract("memory source", seed);

@@ -2,6 +2,7 @@ import { createClient } from "redis";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { type CommandSender, writeKeyspace } from "../helpers/fixture.ts";
 import { startRedis } from "../helpers/redis_server.ts";
+import { alertSnapshotContract } from "./alert_snapshot_contract.ts";
 import { alertStoreContract } from "./alert_store_contract.ts";
 import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
@@ -35,6 +36,7 @@ auditContract("redis source", seed);
 bulkContract("redis source", seed);
 leaseContract("redis source", seed);
 alertStoreContract("redis source", seed);
+alertSnapshotContract("redis source", seed);
 
 // Runs even when --filter skips every test, so no server outlives the run.
 Deno.test.afterAll(async () => {
