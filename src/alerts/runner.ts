@@ -112,6 +112,9 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     await keep(await Promise.all(next.notices.map(send)));
   }
 
+  // Competing from the start, the first pass already leads: a breach is told within one
+  // interval plus its rule's `for`.
+  leadership.leads();
   const interval = timers.setInterval(() => {
     running ??= evaluate().catch(() => {}).finally(() => running = null);
   }, config.evaluateEveryMs);
