@@ -102,8 +102,7 @@ export async function readSnapshot(
     redis: {
       connected: info?.connected ?? false,
       usedMemoryBytes: info?.usedMemoryBytes ?? 0,
-      // StoreInfo does not carry maxmemory yet: the memory half of the redis rule waits for it.
-      maxMemoryBytes: null,
+      maxMemoryBytes: info?.maxMemoryBytes ?? null,
     },
     migrationLock: kinds.has("migrationLock") && source.getMigrationLock
       ? await optional(() => readMigrationLock(source, now))

@@ -303,6 +303,8 @@ export interface StoreInfo {
   usedMemory: string;
   /** Memory in use in bytes. */
   usedMemoryBytes: number;
+  /** Its memory limit in bytes (Redis `maxmemory`), null without one; absent when unknown. */
+  maxMemoryBytes?: number | null;
   /** Seconds the store has been up. */
   uptime: number;
   /** Whether the store answers. */

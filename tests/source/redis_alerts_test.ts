@@ -8,10 +8,14 @@
 
 import assert from "node:assert/strict";
 import { parseAlertsConfig } from "../../src/alerts/config.ts";
+import { measure } from "../../src/alerts/figures.ts";
+import { KnownShapes } from "../../src/alerts/known_shapes.ts";
+import { readSnapshot } from "../../src/alerts/snapshot.ts";
 import { type AlertEvaluator, startAlertEvaluator } from "../../src/alerts/runner.ts";
 import type { AlertNotice } from "../../src/contract/alerts.ts";
 import { Leadership, leaseOf } from "../../src/leadership.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { ruleOf } from "../helpers/alert_snapshot.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
@@ -131,4 +135,30 @@ Deno.test("a leader that dies while a rule fires: the next sends no duplicate, a
     const [firing, resolved] = notices();
     assert.deepEqual([resolved.state, resolved.key], ["resolved", firing.key]);
   });
+});
+
+Deno.test("the redis rule reads the share of maxmemory in use", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const source = new RedisTaskSource({ url: redis.url, tasks: ["email"] }, new FakeTimers());
+  try {
+    const rule = (threshold: number) => ruleOf("redis", threshold);
+    const figureAt = async (threshold: number) => {
+      const snapshot = await readSnapshot(source, [rule(threshold)], Date.now());
+      return measure(rule(threshold), snapshot, new KnownShapes(), Date.now())![0];
+    };
+    assert.equal((await figureAt(90)).figure, null, "no maxmemory, no share");
+    await client.sendCommand(["CONFIG", "SET", "maxmemory", String(1 << 30)]);
+    const info = await source.getStoreInfo();
+    assert.equal(info.maxMemoryBytes, 1 << 30);
+    // A few MB of a GB: a share above 0 and well below 1 % (used memory moves between reads).
+    const measured = await figureAt(0);
+    assert.ok(measured.figure! > 0 && measured.figure! < 1, String(measured.figure));
+    assert.equal(measured.breached, true);
+    assert.equal((await figureAt(90)).breached, false);
+  } finally {
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
 });
