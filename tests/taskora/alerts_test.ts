@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { createBoardOn } from "../../src/board.ts";
-import type { AlertNotice } from "../../src/contract/alerts.ts";
+import type { AlertNotice, AlertRuleFile } from "../../src/contract/alerts.ts";
 import { alertKeys } from "../../src/source/wire/keys.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { connectClient } from "../helpers/redis_server.ts";
@@ -18,28 +18,43 @@ import { steerable, taskOf, waitForState, withApp } from "./harness.ts";
 const EVERY_MS = 5000;
 const FOR_MS = 5000;
 
+/**
+ * A board on the App's Redis URL, on fake timers, evaluating `rule` every
+ * {@link EVERY_MS} and telling a local receiver.
+ */
+function alertingBoard(url: string, rule: AlertRuleFile) {
+  const hook = webhookReceiver();
+  const timers = new FakeTimers();
+  const board = createBoardOn(timers, url, {
+    alerts: {
+      evaluateEvery: EVERY_MS,
+      sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: "s".repeat(32) }],
+      rules: [rule],
+    },
+  });
+  return {
+    timers,
+    notices: () => hook.received.map((r) => JSON.parse(r.body) as AlertNotice),
+    close: async () => {
+      await board.close();
+      await hook.close();
+    },
+  };
+}
+
 Deno.test("failing jobs fire failureRate within one interval plus for; retrying them resolves it", async () => {
   let steer: ReturnType<typeof steerable>;
   await withApp("redis", (app) => steer = steerable(app), async (world) => {
-    const hook = webhookReceiver();
-    const timers = new FakeTimers();
-    const board = createBoardOn(timers, world.url, {
-      alerts: {
-        evaluateEvery: EVERY_MS,
-        sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: "s".repeat(32) }],
-        rules: [{
-          name: "flaky failing",
-          kind: "failureRate",
-          tasks: ["flaky"],
-          threshold: 60,
-          window: "15m",
-          minFinished: 4,
-          for: FOR_MS,
-          sinks: ["ops"],
-        }],
-      },
+    const { timers, notices, close } = alertingBoard(world.url, {
+      name: "flaky failing",
+      kind: "failureRate",
+      tasks: ["flaky"],
+      threshold: 60,
+      window: "15m",
+      minFinished: 4,
+      for: FOR_MS,
+      sinks: ["ops"],
     });
-    const notices = () => hook.received.map((r) => JSON.parse(r.body) as AlertNotice);
     const client = await connectClient(world.url);
     try {
       const ids: string[] = [];
@@ -75,9 +90,42 @@ Deno.test("failing jobs fire failureRate within one interval plus for; retrying 
         50,
       ]);
     } finally {
-      await board.close();
+      await close();
       await client.close();
-      await hook.close();
+    }
+  });
+});
+
+Deno.test("scheduleMissed fires for a real schedule once its workers are stopped", async () => {
+  await withApp("redis", (app) => {
+    app.task("tick", { handler: () => "ok" });
+    app.schedule("every-second", { task: "tick", every: "1s" });
+  }, async (world) => {
+    await waitFor(async () => {
+      const { body } = await world.get("/schedules");
+      return body.find((s: { name: string }) => s.name === "every-second")?.lastRun;
+    }, { what: "the scheduler's first run" });
+    await world.app.close(); // scheduler and workers stop: the next run never comes
+
+    const { timers, notices, close } = alertingBoard(world.url, {
+      name: "schedules late",
+      kind: "scheduleMissed",
+      threshold: "2s",
+      sinks: ["ops"],
+    });
+    try {
+      await waitFor(async () => (await timers.tick(EVERY_MS), notices().length > 0), {
+        what: "the scheduleMissed notice",
+      });
+      const [notice] = notices();
+      assert.deepEqual(
+        [notice.rule, notice.state, notice.schedule, notice.task, notice.unit, notice.threshold],
+        ["schedules late", "firing", "every-second", "tick", "duration", 2000],
+      );
+      assert.ok(notice.figure! > 2000, String(notice.figure));
+      assert.equal(notice.link, "/board/schedules");
+    } finally {
+      await close();
     }
   });
 });
