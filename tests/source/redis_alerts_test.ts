@@ -16,6 +16,7 @@ import type { AlertNotice } from "../../src/contract/alerts.ts";
 import { Leadership, leaseOf } from "../../src/leadership.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { ruleOf } from "../helpers/alert_snapshot.ts";
+import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
@@ -158,6 +159,47 @@ Deno.test("the redis rule reads the share of maxmemory in use", async () => {
     assert.equal((await figureAt(90)).breached, false);
   } finally {
     await source.close();
+    await client.close();
+    await redis.stop();
+  }
+});
+
+Deno.test("an evaluation pass costs Redis a fixed few commands plus a fixed few per task", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const rules = (["failed", "failureRate", "stalled", "scheduleMissed", "migrationLock"] as const)
+    .map((kind) =>
+      ruleOf(kind, 1, kind === "failureRate" ? { windowMs: 15 * 60_000, minFinished: 1 } : {})
+    );
+  /** The commands Redis runs (scripts' inner ones included, INFO not) for a pass over `n` tasks. */
+  const passOver = async (n: number) => {
+    await client.flushAll();
+    const tasks = Array.from({ length: n }, (_, i) => `task-${i}`);
+    for (const task of tasks) await writeFailedJobs(client as never, task, 1);
+    const source = new RedisTaskSource({ url: redis.url, tasks }, new FakeTimers());
+    try {
+      await readSnapshot(source, rules, Date.now()); // connects, subscribes to the lock's channel
+      const calls = await commandsOf(client as never, async () => {
+        const states = await source.readAlertStates();
+        await readSnapshot(source, rules, Date.now());
+        await source.writeAlertStates(states);
+      });
+      // The migration lock's channel is subscribed to once per source, not per pass.
+      calls.delete("subscribe");
+      return totalCalls(calls);
+    } finally {
+      await source.close();
+    }
+  };
+  try {
+    const [ten, forty] = [await passOver(10), await passOver(40)];
+    const perTask = (forty - ten) / 30;
+    // Per task: the snapshot script (EVALSHA and the 8 reads it runs), its throughput
+    // minutes (MGET), its stalled set (SCARD, SRANDMEMBER).
+    assert.equal(perTask, 12);
+    // Per pass: the states (GET, SET), the schedules (HGETALL, ZRANGE), the lock (GET, PTTL).
+    assert.equal(ten - 10 * perTask, 6);
+  } finally {
     await client.close();
     await redis.stop();
   }
