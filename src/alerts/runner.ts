@@ -2,7 +2,8 @@
  * The alert evaluator of one board: every `evaluateEvery`, on the board's
  * leader only, it reads the alert states the last evaluation left (in the
  * store, so a leader taking over carries on), reads a snapshot, evaluates,
- * writes the new states, and only then sends the notices, recording each
+ * writes the new states, and only then sends the notices, without waiting
+ * for them (a sink that does not answer holds up no pass), recording each
  * with its outcome in the history. Writing first means a leader that dies
  * mid-pass can lose a notice (the history lacks it too) but never has it
  * sent twice by the next one.
@@ -41,12 +42,18 @@ export interface AlertEvaluatorDeps {
 
 /** A running evaluator. */
 export interface AlertEvaluator {
-  /** Stops the interval and waits for a pass under way (its notices included). */
+  /**
+   * Stops the interval, waits for a pass under way, ends the deliveries in
+   * flight (each kept as failed: "the board closed") and their history.
+   */
   close(): Promise<void>;
 }
 
 /** History entries kept in the process while the store does not take them. */
 const UNSAVED_HISTORY = 100;
+
+/** Notices being delivered at once at most; one more is kept as failed, never sent later. */
+export const MAX_IN_FLIGHT = 100;
 
 /**
  * Starts evaluating `config.rules` every `config.evaluateEveryMs`; a pass
@@ -60,6 +67,10 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   let states = new Map<string, AlertState>();
   let unsaved: AlertHistoryEntry[] = [];
   let running: Promise<void> | null = null;
+  // History appends one after another, so none loses what another kept back.
+  let history: Promise<void> = Promise.resolve();
+  const inFlight = new Set<Promise<void>>();
+  const closing = new AbortController();
 
   async function readStates(): Promise<Map<string, AlertState>> {
     if (!source.readAlertStates) return states;
@@ -74,21 +85,43 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   async function send({ notice, sinks, silencedBy }: PlannedNotice): Promise<AlertHistoryEntry> {
     if (silencedBy !== null) return { notice, deliveries: [], silencedBy };
     const targets = config.sinks.filter((sink) => sinks.includes(sink.name));
+    const signal = closing.signal;
     const deliveries = await Promise.all(
-      targets.map((sink) => deliverNotice(sink, notice, { timers, clock })),
+      targets.map((sink) => deliverNotice(sink, notice, { timers, clock, signal })),
     );
     return { notice, deliveries, silencedBy };
   }
 
-  async function keep(entries: AlertHistoryEntry[]): Promise<void> {
-    const pending = [...unsaved, ...entries];
-    if (pending.length === 0 || !source.appendAlertHistory) return;
-    try {
-      await source.appendAlertHistory(pending, ALERT_HISTORY_ENTRIES);
-      unsaved = [];
-    } catch {
-      unsaved = pending.slice(-UNSAVED_HISTORY);
+  function keep(entry: AlertHistoryEntry): Promise<void> {
+    history = history.then(async () => {
+      const pending = [...unsaved, entry];
+      if (!source.appendAlertHistory) return;
+      try {
+        await source.appendAlertHistory(pending, ALERT_HISTORY_ENTRIES);
+        unsaved = [];
+      } catch {
+        unsaved = pending.slice(-UNSAVED_HISTORY);
+      }
+    });
+    return history;
+  }
+
+  /** Sends a notice without holding up the pass: a sink that does not answer delays nothing. */
+  function dispatch(planned: PlannedNotice): void {
+    if (inFlight.size >= MAX_IN_FLIGHT) {
+      const { notice, sinks, silencedBy } = planned;
+      const error = `more than ${MAX_IN_FLIGHT} notices in flight`;
+      const deliveries = sinks.map((sink) => ({
+        sink,
+        outcome: "failed" as const,
+        attempts: 0,
+        error,
+      }));
+      void keep({ notice, deliveries, silencedBy });
+      return;
     }
+    const delivery = send(planned).then(keep).finally(() => inFlight.delete(delivery));
+    inFlight.add(delivery);
   }
 
   async function evaluate(): Promise<void> {
@@ -109,7 +142,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     if (!leadership.isLeading) return;
     states = next.states;
     await source.writeAlertStates?.([...next.states.values()]).catch(() => {});
-    await keep(await Promise.all(next.notices.map(send)));
+    next.notices.forEach(dispatch);
   }
 
   // Competing from the start, the first pass already leads: a breach is told within one
@@ -124,6 +157,9 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     async close() {
       timers.clearInterval(interval);
       await running;
+      closing.abort();
+      await Promise.all(inFlight);
+      await history;
     },
   };
 }
