@@ -233,7 +233,7 @@ export function parseAlertsConfig(value: unknown): AlertsConfig {
     throw new AlertConfigError("boardUrl", "an http: or https: URL");
   }
   return {
-    evaluateEveryMs: durationAt("evaluateEvery", file.evaluateEvery, 15_000, 5000, MINUTE),
+    evaluateEveryMs: durationAt("evaluateEvery", file.evaluateEvery, 15_000, 5000, MINUTE / 2),
     boardUrl: file.boardUrl?.replace(/\/+$/, "") ?? null,
     sinks,
     rules,

@@ -98,7 +98,7 @@ export interface AlertSinkFile {
 
 /** The JSON of `--alerts FILE` and of the `alerts` option. */
 export interface AlertsFile {
-  /** How often rules are evaluated (default `"15s"`, from 5 s to 1 min: the leader lease is kept by asking). */
+  /** How often rules are evaluated (default `"15s"`, from 5 s to 30 s: the leader lease is kept by asking). */
   evaluateEvery?: string | number;
   /** The board's address for the notices' links (default: its base path alone). */
   boardUrl?: string;

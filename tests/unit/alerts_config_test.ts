@@ -102,7 +102,7 @@ Deno.test("parseAlertsConfig() refuses a bad rule with 400 naming the field", ()
     ["rules[1].name", (f) => (f.rules as unknown[]).push({ ...rule(f) })],
     ["rules", (f) => f.rules = {}],
     ["evaluateEvery", (f) => f.evaluateEvery = "1s"],
-    ["evaluateEvery", (f) => f.evaluateEvery = "2m"],
+    ["evaluateEvery", (f) => f.evaluateEvery = "31s"],
     ["sinks[0].secret", (f) => sink(f).secret = "short"],
     ["sinks[0].url", (f) => sink(f).url = "ftp://hooks.example/board"],
     ["sinks[0].type", (f) => sink(f).type = "email"],
