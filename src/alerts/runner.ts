@@ -65,6 +65,8 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   const shapes = new KnownShapes();
   // The last states this process computed: what it carries on from when the store does not answer.
   let states = new Map<string, AlertState>();
+  // Whether the store missed this process's last states: then they, not the store's, are current.
+  let storeBehind = false;
   let unsaved: AlertHistoryEntry[] = [];
   let running: Promise<void> | null = null;
   // History appends one after another, so none loses what another kept back.
@@ -73,7 +75,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   const closing = new AbortController();
 
   async function readStates(): Promise<Map<string, AlertState>> {
-    if (!source.readAlertStates) return states;
+    if (!source.readAlertStates || storeBehind) return states;
     try {
       const stored = await source.readAlertStates();
       return new Map(stored.map((state) => [stateKey(state.rule, state.subject), state]));
@@ -125,7 +127,11 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   }
 
   async function evaluate(): Promise<void> {
-    if (!leadership.leads()) return;
+    if (!leadership.leads()) {
+      // Another board leads now: what it writes is newer than anything kept here.
+      storeBehind = false;
+      return;
+    }
     const now = clock();
     const previous = await readStates();
     const snapshot = await readSnapshot(source, config.rules, now);
@@ -141,7 +147,12 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     // The lease may have run out while reading: the next leader evaluates instead.
     if (!leadership.isLeading) return;
     states = next.states;
-    await source.writeAlertStates?.([...next.states.values()]).catch(() => {});
+    if (source.writeAlertStates) {
+      storeBehind = await source.writeAlertStates([...next.states.values()]).then(
+        () => false,
+        () => true,
+      );
+    }
     next.notices.forEach(dispatch);
   }
 

@@ -6,6 +6,8 @@
 
 import assert from "node:assert/strict";
 import { parseAlertsConfig } from "../../src/alerts/config.ts";
+import type { AlertsFile } from "../../src/contract/alerts.ts";
+import type { TaskSource } from "../../src/source/types.ts";
 import { startAlertEvaluator } from "../../src/alerts/runner.ts";
 import { Leadership } from "../../src/leadership.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
@@ -16,6 +18,17 @@ import { webhookReceiver } from "../helpers/webhook_receiver.ts";
 
 const EVERY_MS = 5000;
 const SECRET = "s".repeat(32);
+
+/** An evaluator of `file` over `source`, leading alone, on `timers` (wall clock moved with them). */
+function evaluatorOf(source: TaskSource, timers: FakeTimers, file: AlertsFile) {
+  return startAlertEvaluator({
+    source,
+    config: parseAlertsConfig({ evaluateEvery: EVERY_MS, ...file }),
+    leadership: new Leadership(null),
+    timers,
+    clock: () => 1_800_000_000_000 + timers.now(),
+  });
+}
 
 /** A receiver that takes requests and answers none until released. */
 function silentReceiver() {
@@ -42,8 +55,7 @@ Deno.test("a sink that does not answer holds up no evaluation; its notice is kep
   const fast = webhookReceiver();
   const source = createMemorySource({ seed: readFixture() });
   const timers = new FakeTimers();
-  const config = parseAlertsConfig({
-    evaluateEvery: EVERY_MS,
+  const evaluator = evaluatorOf(source, timers, {
     sinks: [
       {
         name: "silent",
@@ -66,13 +78,6 @@ Deno.test("a sink that does not answer holds up no evaluation; its notice is kep
         sinks: ["fast"],
       },
     ],
-  });
-  const evaluator = startAlertEvaluator({
-    source,
-    config,
-    leadership: new Leadership(null),
-    timers,
-    clock: () => 1_800_000_000_000 + timers.now(),
   });
   try {
     await timers.tick(EVERY_MS);
@@ -112,16 +117,9 @@ Deno.test("closing ends the deliveries in flight, each kept as failed", async ()
   const silent = silentReceiver();
   const source = createMemorySource({ seed: readFixture() });
   const timers = new FakeTimers();
-  const evaluator = startAlertEvaluator({
-    source,
-    config: parseAlertsConfig({
-      evaluateEvery: EVERY_MS,
-      sinks: [{ name: "silent", type: "webhook", url: silent.url, secret: SECRET }],
-      rules: [{ name: "now", kind: "failed", threshold: 4, sinks: ["silent"] }],
-    }),
-    leadership: new Leadership(null),
-    timers,
-    clock: () => 1_800_000_000_000 + timers.now(),
+  const evaluator = evaluatorOf(source, timers, {
+    sinks: [{ name: "silent", type: "webhook", url: silent.url, secret: SECRET }],
+    rules: [{ name: "now", kind: "failed", threshold: 4, sinks: ["silent"] }],
   });
   try {
     await timers.tick(EVERY_MS);
@@ -134,5 +132,43 @@ Deno.test("closing ends the deliveries in flight, each kept as failed", async ()
   } finally {
     await silent.close();
     await source.close();
+  }
+});
+
+Deno.test("when the store does not take the states, the next pass goes on from its own: no repeat", async () => {
+  const hook = webhookReceiver();
+  const memory = createMemorySource({ seed: readFixture() });
+  // The memory source, but its alert states cannot be written (as when Redis refuses a write);
+  // its snapshot reads are counted, one per pass.
+  let passes = 0;
+  const source = new Proxy(memory, {
+    get(target, key) {
+      if (key === "writeAlertStates") return () => Promise.reject(new Error("store down"));
+      if (key === "getQueueSnapshots") {
+        return (tasks: string[]) => target.getQueueSnapshots(tasks).finally(() => passes++);
+      }
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const timers = new FakeTimers();
+  const evaluator = evaluatorOf(source, timers, {
+    sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
+    rules: [{ name: "now", kind: "failed", tasks: ["send-email"], threshold: 4, sinks: ["ops"] }],
+  });
+  try {
+    await timers.tick(EVERY_MS);
+    await waitFor(() => hook.received.length === 1, { what: "the firing notice" });
+    for (let pass = 2; pass <= 4; pass++) {
+      await timers.tick(EVERY_MS);
+      await waitFor(() => passes >= pass, { what: `pass ${pass}` });
+    }
+    await evaluator.close(); // the passes and every delivery they started are over
+    assert.equal(hook.received.length, 1, "told once");
+    assert.equal((await memory.listAlertHistory!(10)).length, 1);
+  } finally {
+    await evaluator.close();
+    await hook.close();
+    await memory.close();
   }
 });
