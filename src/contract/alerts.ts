@@ -173,6 +173,7 @@ export interface AlertState {
   subject: string | null;
   /** The task it concerns, when there is one. */
   task: string | null;
+  /** Where it stands. */
   phase: AlertPhase;
   /** When the condition started to hold (pending since), ms since the epoch. */
   pendingSince: number;
@@ -190,7 +191,9 @@ export interface AlertState {
 export interface AlertNotice {
   /** The rule's name. */
   rule: string;
+  /** The rule's kind. */
   kind: AlertKind;
+  /** Whether it fires, or has just resolved. */
   state: "firing" | "resolved";
   /** The dedupe key: the same for every notice of one incident, new for the next. */
   key: string;
@@ -220,6 +223,7 @@ export interface AlertNotice {
 export interface AlertDelivery {
   /** The sink's name. */
   sink: string;
+  /** Whether the sink took it (a 2xx answer) within the sink's retries. */
   outcome: "delivered" | "failed";
   /** Attempts made, the first included. */
   attempts: number;
@@ -233,6 +237,7 @@ export interface AlertDelivery {
 
 /** One notice in the history, with what became of it. */
 export interface AlertHistoryEntry {
+  /** The notice, as sent (or as it would have been). */
   notice: AlertNotice;
   /** Per sink; empty when a silence muted it. */
   deliveries: AlertDelivery[];
