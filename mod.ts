@@ -78,6 +78,19 @@ export type {
   SessionAuthOptions,
 } from "./src/options.ts";
 export { BoardOptionsError } from "./src/options.ts";
+export {
+  ALERT_KINDS,
+  type AlertDelivery,
+  type AlertHistoryEntry,
+  type AlertKind,
+  type AlertNotice,
+  type AlertPhase,
+  type AlertRuleFile,
+  type AlertsFile,
+  type AlertSinkFile,
+  type AlertState,
+  type ThresholdUnit,
+} from "./src/contract/alerts.ts";
 export { type Can, presetCan, type Role, ROLES } from "./src/auth/permissions.ts";
 export {
   type Action,

@@ -24,6 +24,7 @@ import { permissionGuard } from "./api/permission_guard.ts";
 import { createAuditTrail } from "./api/audit_trail.ts";
 import { createLatencySampler } from "./api/latency_sampler.ts";
 import { Leadership, leaseOf } from "./leadership.ts";
+import { startAlertEvaluator } from "./alerts/runner.ts";
 import { type BoardMetrics, createBoardMetrics } from "./api/metrics.ts";
 import { metricsToken } from "./auth/metrics_token.ts";
 import { Operations } from "./api/operations.ts";
@@ -342,6 +343,17 @@ export function createBoardOn(
       }
       : undefined,
   };
+  // The one background job that runs unwatched, so only when there are rules.
+  const alerts = resolved.alerts && resolved.alerts.rules.length > 0
+    ? startAlertEvaluator({
+      source: taskSource,
+      config: resolved.alerts,
+      leadership,
+      timers,
+      clock: epochClock(timers),
+      basePath: resolved.basePath,
+    })
+    : null;
   const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;
   const metrics = resolved.metrics
     ? createBoardMetrics({
@@ -505,6 +517,7 @@ export function createBoardOn(
       await deps.operations.close();
       deps.audit.close();
       await deps.events.close();
+      await alerts?.close();
       await leadership.close();
       if (owned) await taskSource.close();
     },

@@ -18,6 +18,8 @@ import { createMemorySource } from "./source/memory/mod.ts";
 import { createRedisSource, type RedisNodeAddress } from "./source/redis/mod.ts";
 import type { TaskSource } from "./source/types.ts";
 import { parseUsers, usersAuthenticate } from "./cli_users.ts";
+import { parseAlertsConfig } from "./alerts/config.ts";
+import type { AlertsFile } from "./contract/alerts.ts";
 
 /** The text `--help` prints. */
 export const USAGE = `queue-board: the admin dashboard for taskora queues
@@ -51,6 +53,8 @@ Options:
   --users <file>       Session login for several users: a JSON array of
                        { name, role (viewer, operator, admin), password (a hash
                        from deno task hash-password) }; needs BOARD_COOKIE_SECRET
+  --alerts <file>      Alert rules and the sinks they tell: JSON
+                       { evaluateEvery, sinks, rules } (see docs/alerts.md)
   -h, --help           Show this help
 
 Session login is on when BOARD_USERNAME, BOARD_PASSWORD and BOARD_COOKIE_SECRET
@@ -106,6 +110,7 @@ export function parseCli(
         title: { type: "string" },
         "session-ttl": { type: "string" },
         users: { type: "string" },
+        alerts: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -149,6 +154,7 @@ export function parseCli(
   if (allowedHosts) options.allowedHosts = listOf(allowedHosts);
   if (flags.title !== undefined) options.title = flags.title;
   if (flags.redact !== undefined) options.redact = listOf(flags.redact);
+  if (flags.alerts !== undefined) options.alerts = alertsFrom(flags.alerts, readText);
   return {
     redisUrl,
     redisCluster,
@@ -291,6 +297,23 @@ function sessionFromUsers(
     sessionTtl: checkedTtl(sessionTtl),
     authenticate: usersAuthenticate(users),
   };
+}
+
+/** The alerts JSON of the file at `path` (`--alerts`), checked so a bad field is named at start. */
+function alertsFrom(path: string, readText: (path: string) => string): AlertsFile {
+  let file: unknown;
+  try {
+    file = JSON.parse(readText(path));
+  } catch (error) {
+    const why = error instanceof SyntaxError ? `not JSON: ${error.message}` : String(error);
+    throw new UsageError(`--alerts ${path}: ${why}`);
+  }
+  try {
+    parseAlertsConfig(file);
+  } catch (error) {
+    throw new UsageError(`--alerts ${path}: ${(error as Error).message}`);
+  }
+  return file as AlertsFile;
 }
 
 /** `--session-ttl`, checked: false when absent. */

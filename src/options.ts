@@ -10,6 +10,8 @@ import { AUDIT_DEFAULT_MAX_ENTRIES } from "./contract/audit.ts";
 import { DEFAULT_MAX_WAIT_MS } from "./contract/health.ts";
 import { LATENCY_CACHE_TASKS } from "./contract/latency.ts";
 import { parseDuration } from "./duration.ts";
+import type { AlertsConfig, AlertsFile } from "./contract/alerts.ts";
+import { AlertConfigError, parseAlertsConfig } from "./alerts/config.ts";
 import { isHostEntry } from "./auth/allowed_hosts.ts";
 import { type Can, presetCan } from "./auth/permissions.ts";
 
@@ -168,6 +170,15 @@ export interface BoardOptions {
    * most jobs; the rest are summed under `task="(other)"`. `false` turns it off.
    */
   metrics?: { token?: string; maxTasks?: number } | false;
+  /**
+   * Alert rules and the sinks they tell (the JSON of `--alerts FILE`, see
+   * `docs/alerts.md`): `{ evaluateEvery?, sinks: [{ name, type: "webhook" |
+   * "slack", url, secret?, timeout?, retries? }], rules: [{ name, kind, tasks?,
+   * threshold?, for?, repeat?, sinks }] }`. A bad field throws naming it
+   * (`alerts.rules[0].threshold`). Sinks, their URLs and secrets come only
+   * from here.
+   */
+  alerts?: AlertsFile;
 }
 
 /** Session login after validation. */
@@ -217,6 +228,8 @@ export interface ResolvedOptions {
   health: { maxWaitMs: number };
   /** null when `metrics: false`. */
   metrics: { token: string | null; maxTasks: number } | null;
+  /** null without the `alerts` option. */
+  alerts: AlertsConfig | null;
 }
 
 /**
@@ -249,6 +262,7 @@ export const KNOWN_OPTIONS: readonly string[] = keysOf<keyof BoardOptions>({
   allowedHosts: true,
   health: true,
   metrics: true,
+  alerts: true,
 });
 
 const THEMES = ["light", "dark", "auto"] as const;
@@ -572,6 +586,17 @@ function checkMetrics(metrics: unknown): { token: string | null; maxTasks: numbe
   return { token: token ?? null, maxTasks };
 }
 
+function checkAlerts(alerts: unknown): AlertsConfig | null {
+  if (alerts === undefined) return null;
+  try {
+    return parseAlertsConfig(alerts);
+  } catch (error) {
+    if (!(error instanceof AlertConfigError)) throw error;
+    const field = error.param === "alerts" ? "alerts" : `alerts.${error.param}`;
+    throw new BoardOptionsError(field, error.allowed, "a value that is not");
+  }
+}
+
 /** A whole number of milliseconds from 500 to `max`, or the default when absent. */
 function interval(option: string, value: unknown, fallback: number, max: number): number {
   const ms = value ?? fallback;
@@ -656,5 +681,6 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
     auditMaxEntries,
     health: checkHealth(options.health),
     metrics: checkMetrics(options.metrics),
+    alerts: checkAlerts(options.alerts),
   };
 }

@@ -321,3 +321,27 @@ Deno.test("--users FILE signs in several users, each with its role and a PBKDF2 
     refused(["--users", "bad.json"], secret, what);
   }
 });
+
+Deno.test("--alerts FILE takes the alerts JSON, and names the bad field of a bad one", () => {
+  const alerts = {
+    evaluateEvery: "15s",
+    sinks: [{ name: "chat", type: "slack", url: "https://hooks.slack.com/services/x" }],
+    rules: [{ name: "stuck", kind: "backlog", threshold: 100, for: "1m", sinks: ["chat"] }],
+  };
+  const files: Record<string, string> = { "alerts.json": JSON.stringify(alerts) };
+  const read = (path: string) => {
+    if (!(path in files)) throw new Deno.errors.NotFound(path);
+    return files[path];
+  };
+  assert.deepEqual(parseCli(["--alerts", "alerts.json"], noEnv, read).options.alerts, alerts);
+  const refused = (path: string, what: RegExp) =>
+    assert.throws(
+      () => parseCli(["--alerts", path], noEnv, read),
+      (e) => e instanceof UsageError && what.test(e.message),
+    );
+  refused("none.json", /--alerts none\.json/);
+  files["bad.json"] = "{";
+  refused("bad.json", /--alerts bad\.json: not JSON/);
+  files["bad.json"] = JSON.stringify({ ...alerts, rules: [{ ...alerts.rules[0], for: "soon" }] });
+  refused("bad.json", /--alerts bad\.json: Invalid rules\[0\]\.for: must be a duration/);
+});

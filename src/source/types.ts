@@ -29,6 +29,7 @@ export type { SessionRevocations };
 import type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal } from "./scan_slots.ts";
 export type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal };
 import type { LeaseHold } from "../leadership.ts";
+import type { AlertHistoryEntry, AlertState } from "../contract/alerts.ts";
 export type { LeaseHold };
 import type {
   AuditEntry,
@@ -324,6 +325,8 @@ export interface StoreInfo {
   usedMemory: string;
   /** Memory in use in bytes. */
   usedMemoryBytes: number;
+  /** Its memory limit in bytes (Redis `maxmemory`), null without one; absent when unknown. */
+  maxMemoryBytes?: number | null;
   /** Seconds the store has been up. */
   uptime: number;
   /** Whether the store answers. */
@@ -692,4 +695,17 @@ export interface TaskSource {
   noteAsked?(set: string, member: string, max: number): Promise<void>;
   /** The members of `set` asked within the last `withinMs`, newest first. */
   listAsked?(set: string, withinMs: number): Promise<string[]>;
+  /**
+   * The alert states the last evaluation left, so the next one (on this
+   * board or the next leader) carries on: no notice sent twice, a resolve
+   * still told. Sources with no shared store leave it (and the methods
+   * below) out: the evaluator then keeps them in its memory.
+   */
+  readAlertStates?(): Promise<AlertState[]>;
+  /** Replaces the alert states; more than `MAX_ALERT_STATES` is refused (RangeError). */
+  writeAlertStates?(states: readonly AlertState[]): Promise<void>;
+  /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
+  appendAlertHistory?(entries: readonly AlertHistoryEntry[], max: number): Promise<void>;
+  /** The `limit` newest entries of the alert history, newest first. */
+  listAlertHistory?(limit: number): Promise<AlertHistoryEntry[]>;
 }

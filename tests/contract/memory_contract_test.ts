@@ -1,4 +1,6 @@
 import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { alertSnapshotContract } from "./alert_snapshot_contract.ts";
+import { alertStoreContract } from "./alert_store_contract.ts";
 import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
 import { leaseContract } from "./lease_contract.ts";
@@ -31,3 +33,5 @@ scanSlotContract("memory source", () => {
   return Promise.resolve({ first: source, second: source, timers, close: () => source.close() });
 });
 leaseContract("memory source", seed);
+alertStoreContract("memory source", seed);
+alertSnapshotContract("memory source", seed);

@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { createBoard, createMemorySource } from "../../mod.ts";
+import type { AlertsFile } from "../../src/contract/alerts.ts";
 import {
   type BoardOptions,
   type Formatters,
@@ -41,6 +42,9 @@ const NESTED_OPTIONS: Record<string, Record<string, true>> = {
   health: { maxWaitMs: true } satisfies Keys<NonNullable<BoardOptions["health"]>>,
   metrics: { token: true, maxTasks: true } satisfies Keys<
     Exclude<BoardOptions["metrics"], false | undefined>
+  >,
+  alerts: { evaluateEvery: true, boardUrl: true, sinks: true, rules: true } satisfies Keys<
+    AlertsFile
   >,
 };
 

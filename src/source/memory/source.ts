@@ -7,6 +7,8 @@
  */
 
 import { SharedBoard } from "./shared_board.ts";
+import { AlertMemory } from "./alert_memory.ts";
+import type { AlertHistoryEntry, AlertState } from "../../contract/alerts.ts";
 import type {
   AuditEntry,
   AuditLog,
@@ -192,6 +194,7 @@ export class MemorySource implements TaskSource {
   /** Bulk operations: every board on this source sees them, as replicas on one Redis do. */
   readonly operations: OperationTable = new OperationTable();
   readonly #shared: SharedBoard;
+  readonly #alerts = new AlertMemory();
 
   /** A source over `store`; `close()` stops `simulator` when given. */
   constructor(store: MemoryStore, simulator: Simulator | null = null) {
@@ -237,6 +240,26 @@ export class MemorySource implements TaskSource {
   renewScanSlot = (claim: ScanSlotClaim) => this.#scanSlots.renewScanSlot(claim);
   /** Gives a scan slot back. */
   releaseScanSlot = (claim: ScanSlotClaim) => this.#scanSlots.releaseScanSlot(claim);
+
+  /** The alert states the last evaluation left (in process). */
+  readAlertStates(): Promise<AlertState[]> {
+    return Promise.resolve(this.#alerts.readStates());
+  }
+
+  /** Replaces the alert states. */
+  writeAlertStates(states: readonly AlertState[]): Promise<void> {
+    return Promise.resolve().then(() => this.#alerts.writeStates(states));
+  }
+
+  /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
+  appendAlertHistory(entries: readonly AlertHistoryEntry[], max: number): Promise<void> {
+    return Promise.resolve(this.#alerts.appendHistory(entries, max));
+  }
+
+  /** The `limit` newest entries of the alert history. */
+  listAlertHistory(limit: number): Promise<AlertHistoryEntry[]> {
+    return Promise.resolve(this.#alerts.listHistory(limit));
+  }
 
   /** Appends to the source's own audit trail (in process, like the rest of its state). */
   appendAudit(

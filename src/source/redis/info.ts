@@ -29,7 +29,8 @@ export function infoField(text: string, name: string): string | undefined {
 }
 
 /**
- * Version, memory and uptime: INFO server and INFO memory in one pipeline.
+ * Version, memory (used, and `maxmemory`) and uptime: INFO server and INFO
+ * memory in one pipeline.
  * Rejects with StoreUnavailableError when Redis is down (the API decides
  * how to show that).
  */
@@ -42,6 +43,8 @@ export async function getStoreInfo(connection: RedisConnection): Promise<StoreIn
     version: infoField(server, "redis_version") ?? "unknown",
     usedMemory: infoField(memory, "used_memory_human") ?? "",
     usedMemoryBytes: Number(infoField(memory, "used_memory") ?? 0),
+    // 0 is Redis' "no limit".
+    maxMemoryBytes: Number(infoField(memory, "maxmemory") ?? 0) || null,
     uptime: Number(infoField(server, "uptime_in_seconds") ?? 0),
     connected: true,
   };

@@ -86,6 +86,7 @@ import { getAttemptHistory } from "./attempts.ts";
 import { locateJob } from "./locate.ts";
 import { checkWireVersion } from "./meta.ts";
 import { MigrationWatch } from "./migration_watch.ts";
+import type { AlertHistoryEntry, AlertState } from "../../contract/alerts.ts";
 import type { MigrationLock } from "../../contract/migration_lock.ts";
 import type { SchedulerLeadership, TaskLiveness } from "../../contract/liveness.ts";
 import { getQueueHeads } from "./queue_heads.ts";
@@ -120,6 +121,12 @@ import { RedisOperations } from "./operations.ts";
 import type { SessionRevocations } from "../session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
 import { holdLease, releaseLease } from "./lease.ts";
+import {
+  appendAlertHistory,
+  listAlertHistory,
+  readAlertStates,
+  writeAlertStates,
+} from "./alerts.ts";
 import {
   listAsked,
   noteAsked,
@@ -988,6 +995,30 @@ export class RedisTaskSource implements TaskSource {
   async listAsked(set: string, withinMs: number): Promise<string[]> {
     await this.connection.ready();
     return await listAsked(this.connection, set, withinMs, this.prefix);
+  }
+
+  /** The alert states the last evaluation left; see `alerts.ts`. */
+  async readAlertStates(): Promise<AlertState[]> {
+    await this.connection.ready();
+    return await readAlertStates(this.connection, this.prefix);
+  }
+
+  /** Replaces the alert states. */
+  async writeAlertStates(states: readonly AlertState[]): Promise<void> {
+    await this.connection.ready();
+    await writeAlertStates(this.connection, states, this.prefix);
+  }
+
+  /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
+  async appendAlertHistory(entries: readonly AlertHistoryEntry[], max: number): Promise<void> {
+    await this.connection.ready();
+    await appendAlertHistory(this.connection, entries, max, this.prefix);
+  }
+
+  /** The `limit` newest entries of the alert history. */
+  async listAlertHistory(limit: number): Promise<AlertHistoryEntry[]> {
+    await this.connection.ready();
+    return await listAlertHistory(this.connection, limit, this.prefix);
   }
 
   /** Stops background work and closes the client if the source created it. */

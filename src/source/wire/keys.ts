@@ -150,6 +150,17 @@ export function boardKeys(prefix?: string): {
   };
 }
 
+/**
+ * Keys of the alerts' memory beside taskora's keys, one slot each: the
+ * evaluator's states (`<root>:board:alerts:states`, one JSON string the
+ * leader replaces) and the history of notices (`<root>:board:alerts:history`,
+ * a list, newest first, trimmed at each append).
+ */
+export function alertKeys(prefix?: string): { states: string; history: string } {
+  const root = `${keyRoot(prefix)}:board:alerts`;
+  return { states: `${root}:states`, history: `${root}:history` };
+}
+
 /** Key of a workflow hash (its own hash tag: one slot per workflow). */
 export function workflowKey(id: string, prefix?: string): string {
   return `${keyRoot(prefix)}:wf:{${id}}`;

@@ -1,0 +1,108 @@
+/**
+ * Delivering one notice to one sink: each attempt bounded by the sink's
+ * timeout, failed attempts retried with doubling backoff on the injected
+ * timers, up to the sink's `retries`. The report says what happened; a
+ * notice that could not be delivered is reported `failed`, never dropped.
+ *
+ * @module
+ */
+
+import type { AlertDelivery, AlertNotice, AlertSink } from "../contract/alerts.ts";
+import type { Timers } from "../timers.ts";
+import { type SinkRequest, slackRequest } from "./slack.ts";
+import { webhookRequest } from "./webhook.ts";
+
+/** What became of one notice at one sink. */
+export type DeliveryReport = AlertDelivery;
+
+/** What a delivery runs on. */
+export interface DeliveryDeps {
+  /** The timeouts and the backoff between attempts. */
+  timers: Timers;
+  /** Wall-clock time, ms since the epoch: the signature's timestamp. */
+  clock: () => number;
+  /** Ends the delivery at once (the board closes): the attempt under way fails, none follows. */
+  signal?: AbortSignal;
+}
+
+/** The wait after the first failed attempt; each further one doubles it. */
+export const FIRST_BACKOFF_MS = 1000;
+/** The longest wait between two attempts. */
+export const MAX_BACKOFF_MS = 30_000;
+
+function requestOf(sink: AlertSink, notice: AlertNotice, now: number): Promise<SinkRequest> {
+  return sink.type === "webhook"
+    ? webhookRequest(notice, sink.secret!, now)
+    : Promise.resolve(slackRequest(notice));
+}
+
+/** Why a delivery stopped when its signal ended it. */
+const CLOSED = "the board closed";
+
+/** One post; null when the receiver took it (2xx), else why not. */
+async function postOnce(
+  url: string,
+  { body, headers }: SinkRequest,
+  timeoutMs: number,
+  { timers, signal }: DeliveryDeps,
+): Promise<string | null> {
+  const controller = new AbortController();
+  const timer = timers.setTimeout(() => controller.abort(), timeoutMs);
+  timers.unref(timer);
+  const stop = () => controller.abort();
+  signal?.addEventListener("abort", stop);
+  try {
+    // Redirects are not followed: the board posts only to the URL the sink names.
+    const response = await fetch(url, {
+      method: "POST",
+      body,
+      headers,
+      redirect: "manual",
+      signal: controller.signal,
+    });
+    await response.body?.cancel();
+    return response.ok ? null : `HTTP ${response.status}`;
+  } catch {
+    if (signal?.aborted) return CLOSED;
+    return controller.signal.aborted ? `timed out after ${timeoutMs} ms` : "connection failed";
+  } finally {
+    timers.clearTimeout(timer);
+    signal?.removeEventListener("abort", stop);
+  }
+}
+
+/** Waits `ms`, or less when `signal` ends first. */
+function pause({ timers, signal }: DeliveryDeps, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      timers.clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = timers.setTimeout(done, ms);
+    timers.unref(timer);
+    signal?.addEventListener("abort", done);
+  });
+}
+
+/**
+ * Posts `notice` to `sink`, retrying a failed attempt after 1 s, 2 s, 4 s …
+ * (at most {@link MAX_BACKOFF_MS}) up to `sink.retries` times, or until
+ * `deps.signal` ends it. Each attempt is signed anew, so its timestamp is
+ * fresh.
+ */
+export async function deliverNotice(
+  sink: AlertSink,
+  notice: AlertNotice,
+  deps: DeliveryDeps,
+): Promise<DeliveryReport> {
+  for (let attempt = 1;; attempt++) {
+    const request = await requestOf(sink, notice, deps.clock());
+    const error = await postOnce(sink.url, request, sink.timeoutMs, deps);
+    if (error === null) return { sink: sink.name, outcome: "delivered", attempts: attempt, error };
+    if (attempt > sink.retries || deps.signal?.aborted) {
+      return { sink: sink.name, outcome: "failed", attempts: attempt, error };
+    }
+    await pause(deps, Math.min(FIRST_BACKOFF_MS * 2 ** (attempt - 1), MAX_BACKOFF_MS));
+  }
+}

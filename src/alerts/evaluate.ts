@@ -1,0 +1,150 @@
+/**
+ * One evaluation of the rules: each instance's state moves pending → firing
+ * (after `for`) → resolved, and the notices to send come out, each marked
+ * with the silence that mutes it, if any. Pure but for the error shapes it
+ * notes: the clock, the previous states and the silences come in, the new
+ * states go out, and the caller keeps them (in Redis, for the next leader).
+ *
+ * @module
+ */
+
+import type { AlertNotice, AlertRule, AlertSilence, AlertState } from "../contract/alerts.ts";
+import { type AlertSnapshot, type Measure, measure } from "./figures.ts";
+import type { KnownShapes } from "./known_shapes.ts";
+import { noticeOf } from "./notice.ts";
+
+/** A resolved alert is kept this long (for the page and the history), then forgotten. */
+export const RESOLVED_KEPT_MS = 24 * 3_600_000;
+
+/** What one evaluation takes. */
+export interface EvaluationInput {
+  rules: readonly AlertRule[];
+  snapshot: AlertSnapshot;
+  /** The states the previous evaluation left, by {@link stateKey}. */
+  states: ReadonlyMap<string, AlertState>;
+  silences: readonly AlertSilence[];
+  /** The error shapes seen lately, for `newErrorGroup`. */
+  shapes: KnownShapes;
+  /** Wall-clock time, ms since the epoch. */
+  now: number;
+  /** The board's absolute URL, no trailing slash: the notices' links start with it. */
+  boardUrl: string;
+}
+
+/** A notice to send to `sinks`, unless `silencedBy` names the silence that mutes it. */
+export interface PlannedNotice {
+  notice: AlertNotice;
+  sinks: readonly string[];
+  silencedBy: string | null;
+}
+
+/** What one evaluation gives: the states to keep, and the notices. */
+export interface Evaluation {
+  states: Map<string, AlertState>;
+  notices: PlannedNotice[];
+}
+
+/** The key of a rule's instance in the states. */
+export function stateKey(rule: string, subject: string | null): string {
+  return `${rule}\u0000${subject ?? ""}`;
+}
+
+function silenceOf(
+  silences: readonly AlertSilence[],
+  rule: AlertRule,
+  task: string | null,
+  now: number,
+): string | null {
+  const muting = silences.find(({ scope, until }) =>
+    until > now &&
+    (scope === "all" || ("rule" in scope && scope.rule === rule.name) ||
+      ("task" in scope && scope.task === task))
+  );
+  return muting?.id ?? null;
+}
+
+/** The next state of one instance, and whether to tell (`repeat` says if it repeats). */
+function step(
+  rule: AlertRule,
+  previous: AlertState | undefined,
+  measured: Measure,
+  now: number,
+): { state: AlertState | null; tell: { repeat: boolean } | null } {
+  const last = previous?.phase === "resolved" ? undefined : previous;
+  if (!measured.breached) {
+    if (last === undefined) return { state: previous ?? null, tell: null };
+    if (last.phase === "pending") return { state: null, tell: null };
+    const state: AlertState = {
+      ...last,
+      phase: "resolved",
+      resolvedAt: now,
+      figure: measured.figure,
+    };
+    return { state, tell: last.notifiedAt === null ? null : { repeat: false } };
+  }
+  const state: AlertState = last === undefined
+    ? {
+      rule: rule.name,
+      subject: measured.subject,
+      task: measured.task,
+      phase: "pending",
+      pendingSince: now,
+      firingSince: null,
+      resolvedAt: null,
+      figure: measured.figure,
+      notifiedAt: null,
+    }
+    : { ...last, figure: measured.figure };
+  if (state.phase === "pending") {
+    if (now - state.pendingSince < rule.forMs) return { state, tell: null };
+    state.phase = "firing";
+    state.firingSince = now;
+  }
+  if (state.notifiedAt === null) return { state, tell: { repeat: false } };
+  const due = rule.repeatMs > 0 && now - state.notifiedAt >= rule.repeatMs;
+  return { state, tell: due ? { repeat: true } : null };
+}
+
+/**
+ * Evaluates every rule on `input.snapshot`. An instance no longer measured
+ * (its task is gone) clears; a rule the snapshot cannot measure (the store
+ * did not answer) keeps its states as they were; states of rules no longer
+ * configured, and resolved ones older than {@link RESOLVED_KEPT_MS}, are
+ * dropped. A notice a silence mutes leaves `notifiedAt` as it was, so the
+ * firing is told when the silence ends, and an incident never told
+ * resolves without a notice.
+ */
+export function evaluateRules(input: EvaluationInput): Evaluation {
+  const { rules, snapshot, states, silences, shapes, now, boardUrl } = input;
+  const next = new Map<string, AlertState>();
+  const notices: PlannedNotice[] = [];
+  const byRule = Map.groupBy(states, ([, state]) => state.rule);
+  for (const rule of rules) {
+    const ofRule = byRule.get(rule.name) ?? [];
+    const measures = measure(rule, snapshot, shapes, now);
+    if (measures === null) {
+      for (const [key, state] of ofRule) next.set(key, state);
+      continue;
+    }
+    const measured = new Map(measures.map((m) => [stateKey(rule.name, m.subject), m]));
+    for (const [key, state] of ofRule) {
+      if (!measured.has(key)) {
+        const { subject, task, figure } = state;
+        measured.set(key, { subject, task, figure, breached: false });
+      }
+    }
+    for (const [key, m] of measured) {
+      const { state, tell } = step(rule, states.get(key), m, now);
+      if (state === null) continue;
+      if (state.phase === "resolved" && now - state.resolvedAt! > RESOLVED_KEPT_MS) continue;
+      if (tell !== null) {
+        const silencedBy = silenceOf(silences, rule, state.task, now);
+        if (silencedBy === null && state.phase === "firing") state.notifiedAt = now;
+        const notice = noticeOf(rule, state, { repeat: tell.repeat, now, boardUrl });
+        notices.push({ notice, sinks: rule.sinks, silencedBy });
+      }
+      next.set(key, state);
+    }
+  }
+  return { states: next, notices };
+}

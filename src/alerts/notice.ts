@@ -1,0 +1,86 @@
+/**
+ * A notice from an alert's state: its dedupe key, its summary in words, and
+ * the board page to look at.
+ *
+ * @module
+ */
+
+import {
+  type AlertNotice,
+  type AlertRule,
+  type AlertState,
+  KIND_THRESHOLDS,
+} from "../contract/alerts.ts";
+import { roughDuration } from "../contract/health.ts";
+
+/**
+ * The dedupe key of the incident `state` is in: the rule, the subject and
+ * when it fired, so repeats and the resolve share it and the next incident
+ * has another. It is made of stored values only, so a leader taking over
+ * makes the same one.
+ */
+export function dedupeKey(state: AlertState): string {
+  const subject = encodeURIComponent(state.subject ?? "");
+  return `${encodeURIComponent(state.rule)}/${subject}/${state.firingSince}`;
+}
+
+function shown(rule: AlertRule, value: number | null): string {
+  if (value === null) return "unknown";
+  switch (KIND_THRESHOLDS[rule.kind].unit) {
+    case "percent":
+      return `${value} %`;
+    case "duration":
+      return roughDuration(value);
+    default:
+      return String(value);
+  }
+}
+
+function summaryOf(rule: AlertRule, state: AlertState, firing: boolean): string {
+  const about = state.subject ?? "Redis";
+  if (rule.kind === "redis" && state.figure === null) {
+    return firing ? `${about}: unreachable` : `${about}: reachable again`;
+  }
+  const above = `${firing ? "" : "no longer "}above ${shown(rule, rule.threshold)}`;
+  return `${about}: ${rule.kind} is ${shown(rule, state.figure)}, ${above}`;
+}
+
+/** The board page a notice of `rule` about `task` links to. */
+function linkOf(rule: AlertRule, task: string | null, boardUrl: string): string {
+  switch (rule.kind) {
+    case "scheduleMissed":
+      return `${boardUrl}/schedules`;
+    case "newErrorGroup":
+      return `${boardUrl}/dlq`;
+    case "migrationLock":
+      return `${boardUrl}/migrations`;
+    default:
+      return task === null ? `${boardUrl}/` : `${boardUrl}/tasks/${encodeURIComponent(task)}`;
+  }
+}
+
+/** The notice of `state` (firing or just resolved) at `now`; `boardUrl` has no trailing slash. */
+export function noticeOf(
+  rule: AlertRule,
+  state: AlertState,
+  { repeat, now, boardUrl }: { repeat: boolean; now: number; boardUrl: string },
+): AlertNotice {
+  const firing = state.phase === "firing";
+  const notice: AlertNotice = {
+    rule: rule.name,
+    kind: rule.kind,
+    state: firing ? "firing" : "resolved",
+    key: dedupeKey(state),
+    task: state.task,
+    figure: state.figure,
+    threshold: rule.threshold,
+    unit: KIND_THRESHOLDS[rule.kind].unit,
+    since: state.firingSince!,
+    at: now,
+    repeat,
+    link: linkOf(rule, state.task, boardUrl),
+    summary: summaryOf(rule, state, firing),
+  };
+  if (rule.kind === "scheduleMissed" && state.subject !== null) notice.schedule = state.subject;
+  return notice;
+}

@@ -1,0 +1,176 @@
+/**
+ * The alert evaluator of one board: every `evaluateEvery`, on the board's
+ * leader only, it reads the alert states the last evaluation left (in the
+ * store, so a leader taking over carries on), reads a snapshot, evaluates,
+ * writes the new states, and only then sends the notices, without waiting
+ * for them (a sink that does not answer holds up no pass), recording each
+ * with its outcome in the history. Writing first means a leader that dies
+ * mid-pass can lose a notice (the history lacks it too) but never has it
+ * sent twice by the next one.
+ *
+ * @module
+ */
+
+import {
+  ALERT_HISTORY_ENTRIES,
+  type AlertHistoryEntry,
+  type AlertsConfig,
+  type AlertState,
+} from "../contract/alerts.ts";
+import type { Leadership } from "../leadership.ts";
+import type { TaskSource } from "../source/types.ts";
+import type { Timers } from "../timers.ts";
+import { deliverNotice } from "./delivery.ts";
+import { evaluateRules, type PlannedNotice, stateKey } from "./evaluate.ts";
+import { KnownShapes } from "./known_shapes.ts";
+import { readSnapshot } from "./snapshot.ts";
+
+/** What the evaluator runs on. */
+export interface AlertEvaluatorDeps {
+  source: TaskSource;
+  /** Validated configuration with at least one rule. */
+  config: AlertsConfig;
+  /** The board's leadership: only its leader evaluates. */
+  leadership: Leadership;
+  /** The interval and the sinks' timeouts and backoff. */
+  timers: Timers;
+  /** Wall-clock time, ms since the epoch: stored in the states, read by the next leader. */
+  clock: () => number;
+  /** The notices' links start with `config.boardUrl`, else this (default `""`). */
+  basePath?: string;
+}
+
+/** A running evaluator. */
+export interface AlertEvaluator {
+  /**
+   * Stops the interval, waits for a pass under way, ends the deliveries in
+   * flight (each kept as failed: "the board closed") and their history.
+   */
+  close(): Promise<void>;
+}
+
+/** History entries kept in the process while the store does not take them. */
+const UNSAVED_HISTORY = 100;
+
+/** Notices being delivered at once at most; one more is kept as failed, never sent later. */
+export const MAX_IN_FLIGHT = 100;
+
+/**
+ * Starts evaluating `config.rules` every `config.evaluateEveryMs`; a pass
+ * still running when the next is due makes that one skip.
+ */
+export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
+  const { source, config, leadership, timers, clock } = deps;
+  const boardUrl = config.boardUrl ?? (deps.basePath === "/" ? "" : deps.basePath ?? "");
+  const shapes = new KnownShapes();
+  // The last states this process computed: what it carries on from when the store does not answer.
+  let states = new Map<string, AlertState>();
+  // Whether the store missed this process's last states: then they, not the store's, are current.
+  let storeBehind = false;
+  let unsaved: AlertHistoryEntry[] = [];
+  let running: Promise<void> | null = null;
+  // History appends one after another, so none loses what another kept back.
+  let history: Promise<void> = Promise.resolve();
+  const inFlight = new Set<Promise<void>>();
+  const closing = new AbortController();
+
+  async function readStates(): Promise<Map<string, AlertState>> {
+    if (!source.readAlertStates || storeBehind) return states;
+    try {
+      const stored = await source.readAlertStates();
+      return new Map(stored.map((state) => [stateKey(state.rule, state.subject), state]));
+    } catch {
+      return states;
+    }
+  }
+
+  async function send({ notice, sinks, silencedBy }: PlannedNotice): Promise<AlertHistoryEntry> {
+    if (silencedBy !== null) return { notice, deliveries: [], silencedBy };
+    const targets = config.sinks.filter((sink) => sinks.includes(sink.name));
+    const signal = closing.signal;
+    const deliveries = await Promise.all(
+      targets.map((sink) => deliverNotice(sink, notice, { timers, clock, signal })),
+    );
+    return { notice, deliveries, silencedBy };
+  }
+
+  function keep(entry: AlertHistoryEntry): Promise<void> {
+    history = history.then(async () => {
+      const pending = [...unsaved, entry];
+      if (!source.appendAlertHistory) return;
+      try {
+        await source.appendAlertHistory(pending, ALERT_HISTORY_ENTRIES);
+        unsaved = [];
+      } catch {
+        unsaved = pending.slice(-UNSAVED_HISTORY);
+      }
+    });
+    return history;
+  }
+
+  /** Sends a notice without holding up the pass: a sink that does not answer delays nothing. */
+  function dispatch(planned: PlannedNotice): void {
+    if (inFlight.size >= MAX_IN_FLIGHT) {
+      const { notice, sinks, silencedBy } = planned;
+      const error = `more than ${MAX_IN_FLIGHT} notices in flight`;
+      const deliveries = sinks.map((sink) => ({
+        sink,
+        outcome: "failed" as const,
+        attempts: 0,
+        error,
+      }));
+      void keep({ notice, deliveries, silencedBy });
+      return;
+    }
+    const delivery = send(planned).then(keep).finally(() => inFlight.delete(delivery));
+    inFlight.add(delivery);
+  }
+
+  async function evaluate(): Promise<void> {
+    if (!leadership.leads()) {
+      // Another board leads now: what it writes is newer than anything kept here.
+      storeBehind = false;
+      return;
+    }
+    const now = clock();
+    const previous = await readStates();
+    const snapshot = await readSnapshot(source, config.rules, now);
+    const next = evaluateRules({
+      rules: config.rules,
+      snapshot,
+      states: previous,
+      silences: [],
+      shapes,
+      now,
+      boardUrl,
+    });
+    // The lease may have run out while reading: the next leader evaluates instead.
+    if (!leadership.isLeading) return;
+    states = next.states;
+    if (source.writeAlertStates) {
+      storeBehind = await source.writeAlertStates([...next.states.values()]).then(
+        () => false,
+        () => true,
+      );
+    }
+    next.notices.forEach(dispatch);
+  }
+
+  // Competing from the start, the first pass already leads: a breach is told within one
+  // interval plus its rule's `for`.
+  leadership.leads();
+  const interval = timers.setInterval(() => {
+    running ??= evaluate().catch(() => {}).finally(() => running = null);
+  }, config.evaluateEveryMs);
+  timers.unref(interval);
+
+  return {
+    async close() {
+      timers.clearInterval(interval);
+      await running;
+      closing.abort();
+      await Promise.all(inFlight);
+      await history;
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * Reads the snapshot one evaluation needs through the TaskSource: the
+ * overview's counts and queue heads of the tasks in scope (one snapshot
+ * read for all of them), and only what the configured kinds need beyond
+ * them: throughput for `failureRate`, the stalled set's size for `stalled`,
+ * the dead-letter shapes for `newErrorGroup`, the schedules for
+ * `scheduleMissed`, the migration lock for `migrationLock`. A part the
+ * store does not give is null, so the rules reading it keep their state.
+ *
+ * @module
+ */
+
+import { type AlertKind, type AlertRule, STORE_KINDS } from "../contract/alerts.ts";
+import type { TaskSource } from "../source/types.ts";
+import type { AlertSnapshot, ScheduleFigures, TaskFigures } from "./figures.ts";
+
+const MINUTE = 60_000;
+
+/** Null when `read` fails: the store did not answer for that part. */
+async function optional<T>(read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read();
+  } catch {
+    return null;
+  }
+}
+
+/** The tasks any per-task rule covers: null means every task. */
+function scopeOf(rules: readonly AlertRule[]): Set<string> | null {
+  const scope = new Set<string>();
+  for (const rule of rules) {
+    if (rule.tasks === null) return null;
+    for (const task of rule.tasks) scope.add(task);
+  }
+  return scope;
+}
+
+async function readTasks(
+  source: TaskSource,
+  rules: readonly AlertRule[],
+  kinds: ReadonlySet<AlertKind>,
+): Promise<Map<string, TaskFigures>> {
+  const scope = scopeOf(rules);
+  const names = (await source.listTasks()).filter((task) => scope === null || scope.has(task));
+  const snapshots = await source.getQueueSnapshots(names);
+  const windowMs = Math.max(0, ...rules.map((rule) => rule.windowMs ?? 0));
+  const throughput = windowMs > 0
+    ? await source.getThroughputByTask(names, { count: Math.ceil(windowMs / MINUTE) + 1 })
+    : new Map();
+  const tasks = new Map<string, TaskFigures>();
+  for (const task of names) {
+    const snapshot = snapshots.get(task);
+    if (!snapshot) continue;
+    const liveness = kinds.has("stalled") && source.getTaskLiveness
+      ? await source.getTaskLiveness(task, [])
+      : null;
+    const groups = kinds.has("newErrorGroup") ? await source.groupDeadLetters(task) : [];
+    tasks.set(task, {
+      stats: snapshot.stats,
+      heads: snapshot.heads,
+      throughput: throughput.get(task) ?? [],
+      stalled: liveness?.known ? liveness.stalled.total : 0,
+      // No source keeps when a job was last taken yet: noProgress counts from the oldest wait.
+      lastTakenAt: null,
+      errorShapes: groups.map((group) => group.pattern),
+    });
+  }
+  return tasks;
+}
+
+async function readSchedules(source: TaskSource): Promise<ScheduleFigures[]> {
+  return (await source.listSchedules()).map((schedule) => ({
+    name: schedule.name,
+    task: schedule.config.task,
+    nextRun: schedule.nextRun,
+    lastRun: schedule.lastRun,
+    paused: schedule.paused,
+  }));
+}
+
+async function readMigrationLock(source: TaskSource, now: number) {
+  const lock = await source.getMigrationLock!();
+  return { heldSince: lock === null ? null : lock.startedAt ?? now };
+}
+
+/** Reads what `rules` need at `now` (ms since the epoch). */
+export async function readSnapshot(
+  source: TaskSource,
+  rules: readonly AlertRule[],
+  now: number,
+): Promise<AlertSnapshot> {
+  const kinds = new Set(rules.map((rule) => rule.kind));
+  const taskRules = rules.filter((rule) =>
+    !STORE_KINDS.includes(rule.kind) && rule.kind !== "scheduleMissed"
+  );
+  const info = await optional(() => source.getStoreInfo());
+  return {
+    tasks: taskRules.length === 0
+      ? new Map()
+      : await optional(() => readTasks(source, taskRules, kinds)),
+    schedules: kinds.has("scheduleMissed") ? await optional(() => readSchedules(source)) : [],
+    redis: {
+      connected: info?.connected ?? false,
+      usedMemoryBytes: info?.usedMemoryBytes ?? 0,
+      maxMemoryBytes: info?.maxMemoryBytes ?? null,
+    },
+    migrationLock: kinds.has("migrationLock") && source.getMigrationLock
+      ? await optional(() => readMigrationLock(source, now))
+      : { heldSince: null },
+  };
+}

@@ -1,0 +1,252 @@
+/**
+ * Alerts: the rules the board evaluates while nobody watches, the sinks it
+ * tells, the silences that mute it, and the state and notices it keeps.
+ * The JSON the `alerts` option and `--alerts FILE` take is
+ * {@link AlertsFile}; after validation it is {@link AlertsConfig}.
+ *
+ * @module
+ */
+
+/** Every rule kind, each with what makes it fire. */
+export const ALERT_KINDS = [
+  /** The failed count is above `threshold`. */
+  "failed",
+  /** Failed among finished jobs over `window` is above `threshold` %, with `minFinished` finished. */
+  "failureRate",
+  /** The waiting count is above `threshold`. */
+  "backlog",
+  /** The oldest waiting job has waited longer than `threshold` (a duration). */
+  "oldestWaiting",
+  /** The delayed job due first is overdue by more than `threshold` (a duration). */
+  "overdue",
+  /** The stalled set holds more than `threshold` jobs (default 0: not empty). */
+  "stalled",
+  /** An error shape not seen in the last 24 h appears in the dead letters. */
+  "newErrorGroup",
+  /** A schedule's next run is past by more than `threshold` (its grace), with no new job. */
+  "scheduleMissed",
+  /** Jobs wait and none was taken for `threshold` (a duration). */
+  "noProgress",
+  /** Redis does not answer, or uses more than `threshold` % of its `maxmemory`. */
+  "redis",
+  /** taskora's migration lock is held for longer than `threshold` (a duration). */
+  "migrationLock",
+] as const;
+
+/** A rule kind. */
+export type AlertKind = typeof ALERT_KINDS[number];
+
+/** What a kind's `threshold` measures. */
+export type ThresholdUnit = "count" | "percent" | "duration" | "none";
+
+/** The unit of each kind's threshold, and its default (null: required). */
+export const KIND_THRESHOLDS: Record<AlertKind, { unit: ThresholdUnit; fallback: number | null }> =
+  {
+    failed: { unit: "count", fallback: null },
+    failureRate: { unit: "percent", fallback: null },
+    backlog: { unit: "count", fallback: null },
+    oldestWaiting: { unit: "duration", fallback: null },
+    overdue: { unit: "duration", fallback: null },
+    stalled: { unit: "count", fallback: 0 },
+    newErrorGroup: { unit: "none", fallback: 0 },
+    scheduleMissed: { unit: "duration", fallback: 60_000 },
+    noProgress: { unit: "duration", fallback: null },
+    redis: { unit: "percent", fallback: 90 },
+    migrationLock: { unit: "duration", fallback: null },
+  };
+
+/** Kinds about the whole store, not a task: they take no `tasks`. */
+export const STORE_KINDS: readonly AlertKind[] = ["redis", "migrationLock"];
+
+/** A rule as written in the JSON (durations as `"15s"`, `"1h"` or ms). */
+export interface AlertRuleFile {
+  /** Unique among the rules; notices and `/metrics` name it. */
+  name: string;
+  /** What it watches. */
+  kind: AlertKind;
+  /** The tasks it watches; absent means every task. */
+  tasks?: string[];
+  /** The limit: a count, a percentage or a duration, per {@link KIND_THRESHOLDS}. */
+  threshold?: number | string;
+  /** `failureRate` only: the span finished jobs are counted over (default `"15m"`). */
+  window?: string | number;
+  /** `failureRate` only: fewer finished jobs in the window never fire (default 20). */
+  minFinished?: number;
+  /** How long the condition must hold before it fires (default `"0s"`). */
+  for?: string | number;
+  /** How often a firing alert is told again (default `"0s"`: never). */
+  repeat?: string | number;
+  /** The names of the sinks it tells. */
+  sinks: string[];
+}
+
+/** A sink as written in the JSON. */
+export interface AlertSinkFile {
+  /** Unique among the sinks; rules name it. */
+  name: string;
+  /** A signed JSON webhook, or a Slack incoming webhook. */
+  type: "webhook" | "slack";
+  /** Where notices are posted (`http:` or `https:`). */
+  url: string;
+  /** `webhook` only: the HMAC-SHA256 key, 32 to 1024 characters. */
+  secret?: string;
+  /** How long one attempt may take (default `"10s"`, at most a minute). */
+  timeout?: string | number;
+  /** Further attempts after a failed one (default 3, at most 10). */
+  retries?: number;
+}
+
+/** The JSON of `--alerts FILE` and of the `alerts` option. */
+export interface AlertsFile {
+  /** How often rules are evaluated (default `"15s"`, from 5 s to 30 s: the leader lease is kept by asking). */
+  evaluateEvery?: string | number;
+  /** The board's address for the notices' links (default: its base path alone). */
+  boardUrl?: string;
+  /** Where notices go. */
+  sinks?: AlertSinkFile[];
+  /** What to watch. */
+  rules?: AlertRuleFile[];
+}
+
+/** A rule after validation: durations in ms, defaults filled in. */
+export interface AlertRule {
+  name: string;
+  kind: AlertKind;
+  /** null: every task. */
+  tasks: string[] | null;
+  /** Count, percentage (0–100) or ms, per {@link KIND_THRESHOLDS}. */
+  threshold: number;
+  /** `failureRate`: the window, ms (null for other kinds). */
+  windowMs: number | null;
+  /** `failureRate`: the fewest finished jobs that count (null for other kinds). */
+  minFinished: number | null;
+  forMs: number;
+  /** 0: never repeated. */
+  repeatMs: number;
+  sinks: string[];
+}
+
+/** A sink after validation. */
+export interface AlertSink {
+  name: string;
+  type: "webhook" | "slack";
+  url: string;
+  /** `webhook`: the signing key; null for `slack`. Never answered by the API. */
+  secret: string | null;
+  timeoutMs: number;
+  retries: number;
+}
+
+/** The alerts configuration after validation. */
+export interface AlertsConfig {
+  evaluateEveryMs: number;
+  /** No trailing slash; null when not given. */
+  boardUrl: string | null;
+  sinks: AlertSink[];
+  rules: AlertRule[];
+}
+
+/** A silence: what it mutes, until when, who set it and why. */
+export interface AlertSilence {
+  /** Its id. */
+  id: string;
+  /** One rule (by name), one task, or everything. */
+  scope: { rule: string } | { task: string } | "all";
+  /** When it ends, ms since the epoch. */
+  until: number;
+  /** Who set it. */
+  author: string;
+  /** Why. */
+  reason: string;
+  /** When it was set, ms since the epoch. */
+  createdAt: number;
+}
+
+/** Where one instance of a rule (the rule, for one task or schedule) stands. */
+export type AlertPhase = "pending" | "firing" | "resolved";
+
+/** The state of one instance of a rule. */
+export interface AlertState {
+  /** The rule's name. */
+  rule: string;
+  /** What the instance is about: a task, a schedule's name, or null for the store. */
+  subject: string | null;
+  /** The task it concerns, when there is one. */
+  task: string | null;
+  /** Where it stands. */
+  phase: AlertPhase;
+  /** When the condition started to hold (pending since), ms since the epoch. */
+  pendingSince: number;
+  /** When it fired, or null while pending. */
+  firingSince: number | null;
+  /** When it resolved, or null. */
+  resolvedAt: number | null;
+  /** The last figure seen; null when it cannot be measured (Redis unreachable). */
+  figure: number | null;
+  /** When a notice for this incident was last sent (not silenced), or null. */
+  notifiedAt: number | null;
+}
+
+/** What a sink receives (the generic webhook's body). */
+export interface AlertNotice {
+  /** The rule's name. */
+  rule: string;
+  /** The rule's kind. */
+  kind: AlertKind;
+  /** Whether it fires, or has just resolved. */
+  state: "firing" | "resolved";
+  /** The dedupe key: the same for every notice of one incident, new for the next. */
+  key: string;
+  /** The task, when the rule is about one. */
+  task: string | null;
+  /** The schedule, for `scheduleMissed`. */
+  schedule?: string;
+  /** The figure measured, in the threshold's unit; null when it cannot be (Redis unreachable). */
+  figure: number | null;
+  /** The rule's threshold. */
+  threshold: number;
+  /** Its unit. */
+  unit: ThresholdUnit;
+  /** Firing since (or, resolved, the incident's start), ms since the epoch. */
+  since: number;
+  /** When the notice was made, ms since the epoch. */
+  at: number;
+  /** Whether it repeats an earlier notice of the same incident. */
+  repeat: boolean;
+  /** The board page to look at. */
+  link: string;
+  /** A sentence for a human. */
+  summary: string;
+}
+
+/** What became of one notice at one sink. */
+export interface AlertDelivery {
+  /** The sink's name. */
+  sink: string;
+  /** Whether the sink took it (a 2xx answer) within the sink's retries. */
+  outcome: "delivered" | "failed";
+  /** Attempts made, the first included. */
+  attempts: number;
+  /**
+   * Why the last attempt failed (`HTTP 500`, `timed out after 10000 ms`,
+   * `connection failed`), null when delivered. Never the URL: a Slack
+   * webhook's URL is its secret.
+   */
+  error: string | null;
+}
+
+/** One notice in the history, with what became of it. */
+export interface AlertHistoryEntry {
+  /** The notice, as sent (or as it would have been). */
+  notice: AlertNotice;
+  /** Per sink; empty when a silence muted it. */
+  deliveries: AlertDelivery[];
+  /** The silence that muted it, or null. */
+  silencedBy: string | null;
+}
+
+/** The most alert states kept (rules × tasks in scope): the evaluator's bound. */
+export const MAX_ALERT_STATES = 10_000;
+
+/** Default of how many notices the history keeps, newest first. */
+export const ALERT_HISTORY_ENTRIES = 1000;

@@ -1,0 +1,98 @@
+/**
+ * The TaskSource contract for the alerts' memory in the store: the states
+ * the evaluator leaves (read back whole by the next leader, capped) and the
+ * history of notices with their outcome (newest first, capped).
+ */
+
+import assert from "node:assert/strict";
+import type { AlertHistoryEntry, AlertState } from "../../src/contract/alerts.ts";
+import { MAX_ALERT_STATES } from "../../src/contract/alerts.ts";
+import { readFixture } from "../helpers/fixture.ts";
+import type { Seed } from "./source_contract.ts";
+
+function state(subject: string, extra: Partial<AlertState> = {}): AlertState {
+  return {
+    rule: "mail failing",
+    subject,
+    task: subject,
+    phase: "firing",
+    pendingSince: 1000,
+    firingSince: 2000,
+    resolvedAt: null,
+    figure: 7,
+    notifiedAt: 2000,
+    ...extra,
+  };
+}
+
+function entry(key: string, outcome: "delivered" | "failed"): AlertHistoryEntry {
+  return {
+    notice: {
+      rule: "mail failing",
+      kind: "failed",
+      state: "firing",
+      key,
+      task: "mail",
+      figure: 7,
+      threshold: 5,
+      unit: "count",
+      since: 2000,
+      at: 2000,
+      repeat: false,
+      link: "https://board.example/board/tasks/mail",
+      summary: "mail: failed is 7, above 5",
+    },
+    deliveries: [{
+      sink: "ops",
+      outcome,
+      attempts: 4,
+      error: outcome === "failed" ? "HTTP 500" : null,
+    }],
+    silencedBy: null,
+  };
+}
+
+/** Registers the alert store contract for the source `seed` makes. */
+export function alertStoreContract(name: string, seed: Seed): void {
+  const dump = readFixture();
+
+  Deno.test(`${name}: alert states are read back as written, replaced whole`, async () => {
+    const { source, close } = await seed(dump);
+    try {
+      assert.deepEqual(await source.readAlertStates!(), []);
+      const states = [state("mail"), state("pay", { phase: "pending", firingSince: null })];
+      await source.writeAlertStates!(states);
+      assert.deepEqual(await source.readAlertStates!(), states);
+      await source.writeAlertStates!([state("sms", { phase: "resolved", resolvedAt: 3000 })]);
+      assert.deepEqual((await source.readAlertStates!()).map((s) => s.subject), ["sms"]);
+    } finally {
+      await close();
+    }
+  });
+
+  Deno.test(`${name}: alert states beyond the cap are refused, not half written`, async () => {
+    const { source, close } = await seed(dump);
+    try {
+      const many = Array.from({ length: MAX_ALERT_STATES + 1 }, (_, i) => state(`t${i}`));
+      await assert.rejects(() => source.writeAlertStates!(many), /at most 10000/);
+      assert.deepEqual(await source.readAlertStates!(), []);
+    } finally {
+      await close();
+    }
+  });
+
+  Deno.test(`${name}: the alert history keeps the newest entries, newest first, capped`, async () => {
+    const { source, close } = await seed(dump);
+    try {
+      assert.deepEqual(await source.listAlertHistory!(10), []);
+      await source.appendAlertHistory!([entry("a", "delivered"), entry("b", "failed")], 3);
+      await source.appendAlertHistory!([entry("c", "delivered"), entry("d", "failed")], 3);
+      const history = await source.listAlertHistory!(10);
+      assert.deepEqual(history.map((e) => e.notice.key), ["d", "c", "b"]);
+      assert.deepEqual(history[0], entry("d", "failed"), "kept whole, outcome included");
+      assert.deepEqual((await source.listAlertHistory!(1)).map((e) => e.notice.key), ["d"]);
+    } finally {
+      await close();
+    }
+  });
+}

@@ -1,0 +1,206 @@
+/**
+ * The alert evaluator on a real Redis, as two board processes: only the
+ * leader evaluates and tells, the states it leaves in Redis keep the next
+ * leader from telling again, and a retry of the failed jobs resolves the
+ * alert. Each board's lease turns and passes run on its own fake timers;
+ * Redis and the receiver are real.
+ */
+
+import assert from "node:assert/strict";
+import { parseAlertsConfig } from "../../src/alerts/config.ts";
+import { measure } from "../../src/alerts/figures.ts";
+import { KnownShapes } from "../../src/alerts/known_shapes.ts";
+import { readSnapshot } from "../../src/alerts/snapshot.ts";
+import { type AlertEvaluator, startAlertEvaluator } from "../../src/alerts/runner.ts";
+import type { AlertNotice } from "../../src/contract/alerts.ts";
+import { Leadership, leaseOf } from "../../src/leadership.ts";
+import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { ruleOf } from "../helpers/alert_snapshot.ts";
+import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
+import { webhookReceiver } from "../helpers/webhook_receiver.ts";
+import { writeFailedJobs } from "../helpers/wire_writer.ts";
+
+const EVERY_MS = 5000;
+const LEASE_MS = 1000;
+
+interface Process {
+  source: RedisTaskSource;
+  leadership: Leadership;
+  timers: FakeTimers;
+  evaluator: AlertEvaluator;
+}
+
+/** A Redis with three failed `email` jobs, a receiver, and two boards evaluating one rule. */
+async function withBoards(
+  fn: (ctx: { boards: Process[]; notices: () => AlertNotice[] }) => Promise<void>,
+): Promise<void> {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const hook = webhookReceiver([200]);
+  const boards: Process[] = [];
+  try {
+    await writeFailedJobs(client as never, "email", 3);
+    const config = parseAlertsConfig({
+      evaluateEvery: EVERY_MS,
+      boardUrl: "https://board.example/board",
+      sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: "s".repeat(32) }],
+      rules: [{
+        name: "email failing",
+        kind: "failed",
+        tasks: ["email"],
+        threshold: 2,
+        sinks: ["ops"],
+      }],
+    });
+    for (let i = 0; i < 2; i++) {
+      const timers = new FakeTimers();
+      const source = new RedisTaskSource({ url: redis.url, tasks: ["email"] }, timers);
+      const leadership = new Leadership(leaseOf(source, "board"), { timers, ttlMs: LEASE_MS });
+      const evaluator = startAlertEvaluator({
+        source,
+        config,
+        leadership,
+        timers,
+        clock: Date.now,
+      });
+      boards.push({ source, leadership, timers, evaluator });
+    }
+    await fn({ boards, notices: () => hook.received.map((r) => JSON.parse(r.body)) });
+  } finally {
+    for (const board of boards) {
+      await board.evaluator.close();
+      await board.leadership.close();
+      await board.source.close();
+    }
+    await hook.close();
+    await client.close();
+    await redis.stop();
+  }
+}
+
+/** Moves each board's clock on by one evaluation interval, in turn. */
+async function pass(boards: Process[]): Promise<void> {
+  for (const board of boards) await board.timers.tick(EVERY_MS);
+}
+
+Deno.test("two boards: the leader tells a failing task once, and a retry resolves it", async () => {
+  await withBoards(async ({ boards, notices }) => {
+    await waitFor(async () => (await pass(boards), notices().length > 0), {
+      what: "the firing notice",
+    });
+    for (let i = 0; i < 4; i++) await pass(boards);
+    assert.equal(notices().length, 1, "told once, whoever leads");
+    const [firing] = notices();
+    assert.deepEqual(
+      [firing.rule, firing.state, firing.task, firing.figure, firing.threshold, firing.link],
+      ["email failing", "firing", "email", 3, 2, "https://board.example/board/tasks/email"],
+    );
+
+    await boards[0].source.retryAllFailed("email");
+    await waitFor(async () => (await pass(boards), notices().length > 1), {
+      what: "the resolve notice",
+    });
+    for (let i = 0; i < 4; i++) await pass(boards);
+    assert.deepEqual(notices().map((n) => [n.state, n.key]), [
+      ["firing", firing.key],
+      ["resolved", firing.key],
+    ]);
+    const history = await boards[1].source.listAlertHistory(10);
+    assert.deepEqual(
+      history.map((e) => [e.notice.state, e.deliveries.map((d) => d.outcome)]),
+      [["resolved", ["delivered"]], ["firing", ["delivered"]]],
+    );
+  });
+});
+
+Deno.test("a leader that dies while a rule fires: the next sends no duplicate, and still the resolve", async () => {
+  await withBoards(async ({ boards: [first, second], notices }) => {
+    await waitFor(async () => (await pass([first]), notices().length > 0), {
+      what: "the first leader's firing notice",
+    });
+    // The first board stops dead: its timers never move again, so it never
+    // renews its lease nor gives it back.
+    await waitFor(async () => (await pass([second]), second.leadership.isLeading), {
+      what: "the second board to take the lease over",
+    });
+    for (let i = 0; i < 4; i++) await pass([second]);
+    assert.equal(notices().length, 1, "no duplicate after the takeover");
+
+    await second.source.retryAllFailed("email");
+    await waitFor(async () => (await pass([second]), notices().length > 1), {
+      what: "the resolve notice from the new leader",
+    });
+    const [firing, resolved] = notices();
+    assert.deepEqual([resolved.state, resolved.key], ["resolved", firing.key]);
+  });
+});
+
+Deno.test("the redis rule reads the share of maxmemory in use", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const source = new RedisTaskSource({ url: redis.url, tasks: ["email"] }, new FakeTimers());
+  try {
+    const rule = (threshold: number) => ruleOf("redis", threshold);
+    const figureAt = async (threshold: number) => {
+      const snapshot = await readSnapshot(source, [rule(threshold)], Date.now());
+      return measure(rule(threshold), snapshot, new KnownShapes(), Date.now())![0];
+    };
+    assert.equal((await figureAt(90)).figure, null, "no maxmemory, no share");
+    await client.sendCommand(["CONFIG", "SET", "maxmemory", String(1 << 30)]);
+    const info = await source.getStoreInfo();
+    assert.equal(info.maxMemoryBytes, 1 << 30);
+    // A few MB of a GB: a share above 0 and well below 1 % (used memory moves between reads).
+    const measured = await figureAt(0);
+    assert.ok(measured.figure! > 0 && measured.figure! < 1, String(measured.figure));
+    assert.equal(measured.breached, true);
+    assert.equal((await figureAt(90)).breached, false);
+  } finally {
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+});
+
+Deno.test("an evaluation pass costs Redis a fixed few commands plus a fixed few per task", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const rules = (["failed", "failureRate", "stalled", "scheduleMissed", "migrationLock"] as const)
+    .map((kind) =>
+      ruleOf(kind, 1, kind === "failureRate" ? { windowMs: 15 * 60_000, minFinished: 1 } : {})
+    );
+  /** The commands Redis runs (scripts' inner ones included, INFO not) for a pass over `n` tasks. */
+  const passOver = async (n: number) => {
+    await client.flushAll();
+    const tasks = Array.from({ length: n }, (_, i) => `task-${i}`);
+    for (const task of tasks) await writeFailedJobs(client as never, task, 1);
+    const source = new RedisTaskSource({ url: redis.url, tasks }, new FakeTimers());
+    try {
+      await readSnapshot(source, rules, Date.now()); // connects, subscribes to the lock's channel
+      const calls = await commandsOf(client as never, async () => {
+        const states = await source.readAlertStates();
+        await readSnapshot(source, rules, Date.now());
+        await source.writeAlertStates(states);
+      });
+      // The migration lock's channel is subscribed to once per source, not per pass.
+      calls.delete("subscribe");
+      return totalCalls(calls);
+    } finally {
+      await source.close();
+    }
+  };
+  try {
+    const [ten, forty] = [await passOver(10), await passOver(40)];
+    const perTask = (forty - ten) / 30;
+    // Per task: the snapshot script (EVALSHA and the 8 reads it runs), its throughput
+    // minutes (MGET), its stalled set (SCARD, SRANDMEMBER).
+    assert.equal(perTask, 12);
+    // Per pass: the states (GET, SET), the schedules (HGETALL, ZRANGE), the lock (GET, PTTL).
+    assert.equal(ten - 10 * perTask, 6);
+  } finally {
+    await client.close();
+    await redis.stop();
+  }
+});

@@ -1,0 +1,174 @@
+/**
+ * The evaluator's passes and its deliveries on fake timers, over the memory
+ * source: a sink that does not answer holds up no evaluation, and what it
+ * could not take is kept in the history as failed.
+ */
+
+import assert from "node:assert/strict";
+import { parseAlertsConfig } from "../../src/alerts/config.ts";
+import type { AlertsFile } from "../../src/contract/alerts.ts";
+import type { TaskSource } from "../../src/source/types.ts";
+import { startAlertEvaluator } from "../../src/alerts/runner.ts";
+import { Leadership } from "../../src/leadership.ts";
+import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { readFixture } from "../helpers/fixture.ts";
+import { waitFor } from "../helpers/wait_for.ts";
+import { webhookReceiver } from "../helpers/webhook_receiver.ts";
+
+const EVERY_MS = 5000;
+const SECRET = "s".repeat(32);
+
+/** An evaluator of `file` over `source`, leading alone, on `timers` (wall clock moved with them). */
+function evaluatorOf(source: TaskSource, timers: FakeTimers, file: AlertsFile) {
+  return startAlertEvaluator({
+    source,
+    config: parseAlertsConfig({ evaluateEvery: EVERY_MS, ...file }),
+    leadership: new Leadership(null),
+    timers,
+    clock: () => 1_800_000_000_000 + timers.now(),
+  });
+}
+
+/** A receiver that takes requests and answers none until released. */
+function silentReceiver() {
+  let answer = () => {};
+  const held = new Promise<void>((resolve) => answer = resolve);
+  const state = { reached: 0 };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async () => {
+    state.reached++;
+    await held;
+    return new Response(null, { status: 200 });
+  });
+  return {
+    state,
+    url: `http://127.0.0.1:${server.addr.port}/hook`,
+    close: async () => {
+      answer();
+      await server.shutdown();
+    },
+  };
+}
+
+Deno.test("a sink that does not answer holds up no evaluation; its notice is kept as failed", async () => {
+  const silent = silentReceiver();
+  const fast = webhookReceiver();
+  const source = createMemorySource({ seed: readFixture() });
+  const timers = new FakeTimers();
+  const evaluator = evaluatorOf(source, timers, {
+    sinks: [
+      {
+        name: "silent",
+        type: "webhook",
+        url: silent.url,
+        secret: SECRET,
+        timeout: "1m",
+        retries: 0,
+      },
+      { name: "fast", type: "webhook", url: fast.url, secret: SECRET },
+    ],
+    rules: [
+      { name: "now", kind: "failed", tasks: ["send-email"], threshold: 4, sinks: ["silent"] },
+      {
+        name: "later",
+        kind: "failed",
+        tasks: ["send-email"],
+        threshold: 4,
+        for: EVERY_MS,
+        sinks: ["fast"],
+      },
+    ],
+  });
+  try {
+    await timers.tick(EVERY_MS);
+    await waitFor(() => silent.state.reached === 1, {
+      what: "the first notice at the silent sink",
+    });
+    await timers.tick(EVERY_MS);
+    await waitFor(() => fast.received.length === 1, {
+      what: "the second pass, while the silent sink still holds the first notice",
+    });
+    await timers.tick(60_000);
+    await waitFor(async () => (await source.listAlertHistory!(10)).length === 2, {
+      what: "both notices in the history",
+    });
+    const history = await source.listAlertHistory!(10);
+    assert.deepEqual(
+      history.map((entry) => [entry.notice.rule, entry.deliveries]).sort(),
+      [
+        ["later", [{ sink: "fast", outcome: "delivered", attempts: 1, error: null }]],
+        ["now", [{
+          sink: "silent",
+          outcome: "failed",
+          attempts: 1,
+          error: "timed out after 60000 ms",
+        }]],
+      ],
+    );
+  } finally {
+    await evaluator.close();
+    await silent.close();
+    await fast.close();
+    await source.close();
+  }
+});
+
+Deno.test("closing ends the deliveries in flight, each kept as failed", async () => {
+  const silent = silentReceiver();
+  const source = createMemorySource({ seed: readFixture() });
+  const timers = new FakeTimers();
+  const evaluator = evaluatorOf(source, timers, {
+    sinks: [{ name: "silent", type: "webhook", url: silent.url, secret: SECRET }],
+    rules: [{ name: "now", kind: "failed", threshold: 4, sinks: ["silent"] }],
+  });
+  try {
+    await timers.tick(EVERY_MS);
+    await waitFor(() => silent.state.reached === 1, { what: "the notice at the silent sink" });
+    await evaluator.close();
+    const [entry] = await source.listAlertHistory!(10);
+    assert.deepEqual(entry.deliveries, [
+      { sink: "silent", outcome: "failed", attempts: 1, error: "the board closed" },
+    ]);
+  } finally {
+    await silent.close();
+    await source.close();
+  }
+});
+
+Deno.test("when the store does not take the states, the next pass goes on from its own: no repeat", async () => {
+  const hook = webhookReceiver();
+  const memory = createMemorySource({ seed: readFixture() });
+  // The memory source, but its alert states cannot be written (as when Redis refuses a write);
+  // its snapshot reads are counted, one per pass.
+  let passes = 0;
+  const source = new Proxy(memory, {
+    get(target, key) {
+      if (key === "writeAlertStates") return () => Promise.reject(new Error("store down"));
+      if (key === "getQueueSnapshots") {
+        return (tasks: string[]) => target.getQueueSnapshots(tasks).finally(() => passes++);
+      }
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const timers = new FakeTimers();
+  const evaluator = evaluatorOf(source, timers, {
+    sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
+    rules: [{ name: "now", kind: "failed", tasks: ["send-email"], threshold: 4, sinks: ["ops"] }],
+  });
+  try {
+    await timers.tick(EVERY_MS);
+    await waitFor(() => hook.received.length === 1, { what: "the firing notice" });
+    for (let pass = 2; pass <= 4; pass++) {
+      await timers.tick(EVERY_MS);
+      await waitFor(() => passes >= pass, { what: `pass ${pass}` });
+    }
+    await evaluator.close(); // the passes and every delivery they started are over
+    assert.equal(hook.received.length, 1, "told once");
+    assert.equal((await memory.listAlertHistory!(10)).length, 1);
+  } finally {
+    await evaluator.close();
+    await hook.close();
+    await memory.close();
+  }
+});

@@ -1,0 +1,213 @@
+/**
+ * The sinks against a local HTTP receiver: the webhook's signature verifies
+ * with the few lines docs/alerts.md shows, failed attempts are retried with
+ * backoff on the injected timers, and a notice that cannot be delivered is
+ * reported as failed.
+ */
+
+import assert from "node:assert/strict";
+import { deliverNotice } from "../../src/alerts/delivery.ts";
+import type { AlertNotice, AlertSink } from "../../src/contract/alerts.ts";
+import type { Timers } from "../../src/timers.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { waitFor } from "../helpers/wait_for.ts";
+import { webhookReceiver } from "../helpers/webhook_receiver.ts";
+
+const SECRET = "at-least-32-characters-long-secret";
+const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
+
+const notice: AlertNotice = {
+  rule: "send-email failing",
+  kind: "failed",
+  state: "firing",
+  key: "send-email failing|send-email|1764158400000",
+  task: "send-email",
+  figure: 7,
+  threshold: 5,
+  unit: "count",
+  since: NOW - 60_000,
+  at: NOW,
+  repeat: false,
+  link: "https://board.example/board/tasks/send-email?state=failed",
+  summary: "send-email: 7 failed jobs, above 5",
+};
+
+/** The check docs/alerts.md shows a receiver: Stripe's scheme, constant time. */
+async function verify(secret: string, header: string, body: string): Promise<boolean> {
+  const [t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header)?.slice(1) ?? [];
+  if (!t) return false;
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["verify"],
+  );
+  const signature = new Uint8Array(v1.match(/../g)!.map((hex) => parseInt(hex, 16)));
+  return crypto.subtle.verify("HMAC", key, signature, new TextEncoder().encode(`${t}.${body}`));
+}
+
+function sink(url: string, extra: Partial<AlertSink> = {}): AlertSink {
+  return {
+    name: "ops",
+    type: "webhook",
+    url,
+    secret: SECRET,
+    timeoutMs: 5000,
+    retries: 3,
+    ...extra,
+  };
+}
+
+/**
+ * Fake timers that note each timeout's length, and a function that waits
+ * for each backoff given to be set, then moves the clock past it.
+ */
+function notingTimers(): { timers: Timers; waitOutBackoffs: (ms: number[]) => Promise<void> } {
+  const fake = new FakeTimers();
+  const timeouts: number[] = [];
+  const timers: Timers = {
+    now: () => fake.now(),
+    setTimeout: (callback, ms) => (timeouts.push(ms), fake.setTimeout(callback, ms)),
+    clearTimeout: (id) => fake.clearTimeout(id),
+    setInterval: (callback, ms) => fake.setInterval(callback, ms),
+    clearInterval: (id) => fake.clearInterval(id),
+    unref: () => {},
+  };
+  async function waitOutBackoffs(backoffs: number[]): Promise<void> {
+    for (const backoff of backoffs) {
+      await waitFor(() => timeouts.includes(backoff), { what: `a backoff of ${backoff} ms` });
+      await fake.tick(backoff);
+    }
+  }
+  return { timers, waitOutBackoffs };
+}
+
+const clock = () => NOW;
+
+Deno.test("the webhook posts the notice as JSON, signed over the timestamp and the body", async () => {
+  const hook = webhookReceiver([200]);
+  try {
+    const report = await deliverNotice(sink(hook.url), notice, { timers: new FakeTimers(), clock });
+    assert.deepEqual(report, { sink: "ops", outcome: "delivered", attempts: 1, error: null });
+    const [{ headers, body }] = hook.received;
+    assert.equal(headers.get("content-type"), "application/json");
+    const parsed = JSON.parse(body);
+    assert.deepEqual(
+      [parsed.rule, parsed.state, parsed.key, parsed.task, parsed.figure, parsed.threshold],
+      [notice.rule, "firing", notice.key, "send-email", 7, 5],
+    );
+    assert.equal(parsed.link, notice.link);
+    const header = headers.get("x-queue-board-signature")!;
+    assert.match(header, new RegExp(`^t=${NOW / 1000},v1=[0-9a-f]{64}$`));
+    assert.equal(await verify(SECRET, header, body), true);
+    assert.equal(await verify(SECRET, header, body.replace('"firing"', '"resolved"')), false);
+    assert.equal(await verify(`${SECRET}!`, header, body), false);
+  } finally {
+    await hook.close();
+  }
+});
+
+Deno.test("a receiver answering 500 twice then 200 gets the notice once, on the third try", async () => {
+  const hook = webhookReceiver([500, 500, 200]);
+  const { timers, waitOutBackoffs } = notingTimers();
+  try {
+    const delivery = deliverNotice(sink(hook.url), notice, { timers, clock });
+    await waitOutBackoffs([1000, 2000]);
+    assert.deepEqual(await delivery, {
+      sink: "ops",
+      outcome: "delivered",
+      attempts: 3,
+      error: null,
+    });
+    assert.equal(hook.received.length, 3);
+    assert.equal(new Set(hook.received.map((r) => r.body)).size, 1, "the same notice each time");
+  } finally {
+    await hook.close();
+  }
+});
+
+Deno.test("a notice that cannot be delivered after its retries is reported as failed", async () => {
+  const hook = webhookReceiver([503]);
+  const { timers, waitOutBackoffs } = notingTimers();
+  try {
+    const delivery = deliverNotice(sink(hook.url, { retries: 2 }), notice, { timers, clock });
+    await waitOutBackoffs([1000, 2000]);
+    assert.deepEqual(await delivery, {
+      sink: "ops",
+      outcome: "failed",
+      attempts: 3,
+      error: "HTTP 503",
+    });
+    assert.equal(hook.received.length, 3, "retries are bounded");
+  } finally {
+    await hook.close();
+  }
+});
+
+Deno.test("an attempt that outlasts the sink's timeout is aborted and counted as failed", async () => {
+  let answer = () => {};
+  const held = new Promise<void>((resolve) => answer = resolve);
+  let reached = false;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async () => {
+    reached = true;
+    await held;
+    return new Response(null, { status: 200 });
+  });
+  const fake = new FakeTimers();
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}/hook`;
+    const delivery = deliverNotice(sink(url, { retries: 0, timeoutMs: 3000 }), notice, {
+      timers: fake,
+      clock,
+    });
+    await waitFor(() => reached, { what: "the request at the receiver" });
+    await fake.tick(3000);
+    assert.deepEqual(await delivery, {
+      sink: "ops",
+      outcome: "failed",
+      attempts: 1,
+      error: "timed out after 3000 ms",
+    });
+  } finally {
+    answer();
+    await server.shutdown();
+  }
+});
+
+Deno.test("a failure names no URL: a Slack webhook's URL is its secret", async () => {
+  const url = "http://127.0.0.1:9/services/T000/B000/secret-token";
+  const report = await deliverNotice(
+    sink(url, { type: "slack", secret: null, retries: 0 }),
+    notice,
+    {
+      timers: new FakeTimers(),
+      clock,
+    },
+  );
+  assert.equal(report.outcome, "failed");
+  assert.equal(report.error, "connection failed");
+});
+
+Deno.test("the Slack sink posts the same notice as blocks, unsigned", async () => {
+  const hook = webhookReceiver([200]);
+  try {
+    const report = await deliverNotice(
+      sink(hook.url, { name: "chat", type: "slack", secret: null }),
+      { ...notice, task: "<b>&", summary: "send-email: 7 failed jobs, above 5" },
+      { timers: new FakeTimers(), clock },
+    );
+    assert.equal(report.outcome, "delivered");
+    const [{ headers, body }] = hook.received;
+    assert.equal(headers.get("x-queue-board-signature"), null);
+    const { text, blocks } = JSON.parse(body);
+    assert.equal(text, "FIRING send-email failing: send-email: 7 failed jobs, above 5");
+    const all = JSON.stringify(blocks);
+    assert.ok(all.includes("&lt;b&gt;&amp;"), "task names are escaped for mrkdwn");
+    assert.ok(all.includes(`<${notice.link}|Open the board>`), all);
+    assert.ok(all.includes(notice.key), "the dedupe key");
+    assert.equal(blocks[0].type, "header");
+  } finally {
+    await hook.close();
+  }
+});
