@@ -262,7 +262,7 @@ function sessionConfig(auth: ResolvedSessionAuth, resolved: ResolvedOptions): Se
   };
 }
 
-/** The lease of the board's own background work (latency samples; alert evaluation next). */
+/** The lease of the board's own background work: latency samples, the bulk operations' sweep, alert evaluation. */
 const BOARD_LEASE = "board";
 
 /**
