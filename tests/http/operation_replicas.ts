@@ -112,6 +112,22 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
   throw new Error(`never happened: ${what}`);
 }
 
+/**
+ * Moves `on`'s clock a sweep at a time until `check` holds: between two
+ * sweeps its lease turns and the sweep's claim go to the store and back in
+ * real turns, however long a real Redis takes to answer.
+ */
+async function sweepUntil(
+  on: Replica,
+  check: () => Promise<boolean>,
+  what: string,
+): Promise<void> {
+  await until(async () => {
+    await on.timers.tick(SWEEP_MS);
+    return await check();
+  }, what);
+}
+
 /** 300 ids, three steps of 100: the failed jobs in the second, ids no job has (skipped) around them. */
 function selection(failed: string[]): string[] {
   const missing = (from: number, count: number) =>
@@ -278,8 +294,8 @@ export function operationReplicaSuite(name: string, open: () => Promise<SharedSt
 
       // No operation lease to wait for: B's first sweep starts it competing for the boards'
       // lease (A gave it back), and its next one, leading, takes the operation over.
-      await b.timers.tick(2 * SWEEP_MS);
-      await until(
+      await sweepUntil(
+        b,
         async () =>
           (await b.json<BulkOperation>("GET", `/operations/${started.id}`)).status === "done",
         "B's end",
@@ -308,8 +324,8 @@ export function operationReplicaSuite(name: string, open: () => Promise<SharedSt
         assert.equal(waiting.runner, started.runner, "still A's");
         assert.equal(readOnly.gate.steps.length, 0, "no step from the read-only board");
         // A writable board does.
-        await b.timers.tick(LEASE_MS + SWEEP_MS);
-        await until(
+        await sweepUntil(
+          b,
           async () =>
             (await b.json<BulkOperation>("GET", `/operations/${started.id}`)).status === "done",
           "B's end",
@@ -336,8 +352,8 @@ export function operationReplicaSuite(name: string, open: () => Promise<SharedSt
           await until(() => a.gate.waiting === 1, `A's step ${step} held`);
 
           // A's lease runs out on B's clock; B's sweep takes the operation and finishes it.
-          await b.timers.tick(LEASE_MS + SWEEP_MS);
-          await until(
+          await sweepUntil(
+            b,
             async () =>
               (await b.json<BulkOperation>("GET", `/operations/${started.id}`)).status !==
                 "running",

@@ -15,23 +15,19 @@ import { useBoard } from "../lib/board_context.ts";
 import { html } from "../lib/html.ts";
 import { href } from "../lib/router.ts";
 
-/**
- * Why a search opened nothing: no job has the ID searched (with the tasks
- * to offer searching, as the newest stats frame named them), or the API's
- * message.
- */
-type Problem = { notFound: string; tasks: string[] } | { message: string };
+/** Why a search opened nothing: no job has the ID searched, or the API's message. */
+type Problem = { notFound: string } | { message: string };
 
 /**
  * No job found: what was searched, and the task search for the ID's start
- * (a task and its page's "ID starts with" filter).
+ * (a task and its page's "ID starts with" filter), among the tasks the
+ * newest stats frame names (offered once the first one has come).
  */
-function NotFound({ id, tasks, onSearch }: {
-  id: string;
-  tasks: readonly string[];
-  onSearch: (task: string) => void;
-}) {
-  const [task, setTask] = useState(tasks[0] ?? "");
+function NotFound({ id, onSearch }: { id: string; onSearch: (task: string) => void }) {
+  const { live } = useBoard();
+  const tasks = live.stats.value?.tasks.map((t) => t.name) ?? [];
+  const [picked, setTask] = useState("");
+  const task = tasks.includes(picked) ? picked : tasks[0] ?? "";
   return html`
     No job has the ID “${id}”, and no recently seen job starts with it.
     ${tasks.length > 0
@@ -56,7 +52,7 @@ function NotFound({ id, tasks, onSearch }: {
 
 /** The search form of the top bar. */
 export function JobSearch({ inputRef }: { inputRef: Ref<HTMLInputElement> }) {
-  const { api, router, live } = useBoard();
+  const { api, router } = useBoard();
   const [query, setQuery] = useState("");
   const [problem, setProblem] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
@@ -75,7 +71,7 @@ export function JobSearch({ inputRef }: { inputRef: Ref<HTMLInputElement> }) {
     } catch (err) {
       setProblem(
         err instanceof ApiError && err.status === 404
-          ? { notFound: id, tasks: live.stats.peek()?.tasks.map((t) => t.name) ?? [] }
+          ? { notFound: id }
           : { message: (err as Error).message },
       );
     } finally {
@@ -119,7 +115,6 @@ export function JobSearch({ inputRef }: { inputRef: Ref<HTMLInputElement> }) {
             ${"message" in problem ? problem.message : html`
               <${NotFound}
                 id=${problem.notFound}
-                tasks=${problem.tasks}
                 onSearch=${(task: string) => searchTask(task, problem.notFound)}
               />
             `}
