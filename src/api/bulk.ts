@@ -9,13 +9,19 @@
  */
 
 import { z } from "@hono/zod-openapi";
-import { MAX_BULK_IDS } from "../contract/bulk.ts";
+import { type BulkOperation, MAX_BULK_IDS } from "../contract/bulk.ts";
+import type { Context } from "hono";
 import { BoardError, invalidParam } from "../errors.ts";
 import { ANONYMOUS, type UserEnv } from "../auth/user.ts";
 import { bodyOf, jsonBody, textField } from "./body.ts";
 import { countMatches, firstSlice, matchReader } from "./bulk_filter.ts";
 import { bulkSelector, isFilterSelection } from "./bulk_selector.ts";
-import { assertMayFilterBy } from "./payload_access.ts";
+import {
+  assertMayFilterBy,
+  assertMaySeeOperation,
+  filtersByPayload,
+  mayReadPayloads,
+} from "./payload_access.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { scanHolder } from "./scan_holder.ts";
@@ -86,9 +92,12 @@ const getOperation = apiRoute({
   path: "/operations/{id}",
   tags,
   summary: "One bulk operation",
+  description: "403 `FORBIDDEN` (`param: payload.read`) for an operation filtered by data, " +
+    "result or logs, to a user who may not read the task's payloads: `GET /operations` leaves " +
+    "it out for them, and their event stream carries none of its `bulk:progress`.",
   request: { params: OperationPath },
   ok: BulkOperationSchema,
-  errors: ["NOT_FOUND"],
+  errors: ["NOT_FOUND", "FORBIDDEN"],
 });
 
 const cancelOperation = apiRoute({
@@ -114,6 +123,8 @@ function operationNotFound(id: string): BoardError {
 export function bulkRoutes(
   { source, operations, present, options, scans }: ApiDeps,
 ) {
+  const maySee = async (c: Context<SessionEnv & UserEnv>, operation: BulkOperation) =>
+    !filtersByPayload(operation.selection) || await mayReadPayloads(c, options, operation.task);
   return apiRouter<SessionEnv & UserEnv>()
     .openapi(startBulk, async (c) => {
       const body = c.req.valid("json");
@@ -163,15 +174,25 @@ export function bulkRoutes(
       });
       return c.json({ ok: true as const, task, operation }, 202);
     })
-    .openapi(listOperations, async (c) => c.json(await operations.list(), 200))
+    .openapi(listOperations, async (c) => {
+      const seen: BulkOperation[] = [];
+      for (const operation of await operations.list()) {
+        // What a payload filter found is the payloads' to tell: left out, as a search is refused.
+        if (await maySee(c, operation)) seen.push(operation);
+      }
+      return c.json(seen, 200);
+    })
     .openapi(getOperation, async (c) => {
       const { id } = c.req.valid("param");
       const operation = await operations.get(id);
       if (!operation) throw operationNotFound(id);
+      await assertMaySeeOperation(c, options, operation);
       return c.json(operation, 200);
     })
     .openapi(cancelOperation, async (c) => {
       const { id } = c.req.valid("param");
+      const asked = await operations.get(id);
+      if (asked) await assertMaySeeOperation(c, options, asked);
       const operation = await operations.cancel(id);
       if (!operation) throw operationNotFound(id);
       return c.json({ ok: true as const, task: operation.task, operation }, 200);

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { filtersByPayload } from "./payload_access.ts";
 import type { BulkOperation } from "../contract/bulk.ts";
 import type { Presenter } from "../contract/present.ts";
 import type { EventHub } from "../events/hub.ts";
@@ -56,7 +57,10 @@ export function operationHooks(
     source,
     parse: (selector, action) => bulkSelector(selector, action, options.redact),
     matches: (selector) => matchReader(source, present, selector),
-    onProgress: (operation) => events.publish("bulk:progress", operation, operation.task),
+    onProgress: (operation) =>
+      events.publish("bulk:progress", operation, operation.task, {
+        payloadsOnly: filtersByPayload(operation.selection),
+      }),
     onFinish(finished) {
       // The steps write job events, but a delete writes none: reread the counts.
       events.invalidate(finished.task);

@@ -18,6 +18,7 @@ import type { JobFilter } from "../contract/job_filter.ts";
 import { clipValue } from "../contract/payload.ts";
 import type { ScheduleRecord } from "../contract/schedules.ts";
 import type { WorkflowDetail } from "../contract/workflows.ts";
+import type { BulkOperation } from "../contract/bulk.ts";
 import { BoardError } from "../errors.ts";
 import type { ResolvedOptions } from "../options.ts";
 
@@ -47,6 +48,44 @@ export async function assertMayFilterBy(
     "FORBIDDEN",
     `You may not read the payloads of ${task}: a search or filter by data, result or logs ` +
       "needs payload.read",
+    { param: "payload.read" },
+  );
+}
+
+/**
+ * Whether an operation's selection is filtered by data, result or logs:
+ * then its counts, and the filter it shows, depend on payloads.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { filtersByPayload } from "./payload_access.ts";
+ * assert.equal(filtersByPayload({ state: "failed", filter: { field: "data", contains: "vip" } }), true);
+ * assert.equal(filtersByPayload({ state: "failed", filter: { field: "error", contains: "SMTP" } }), false);
+ * assert.equal(filtersByPayload({ ids: 3 }), false);
+ * ```
+ */
+export function filtersByPayload(selection: BulkOperation["selection"]): boolean {
+  if (!("filter" in selection)) return false;
+  const { field, contains, path, value } = selection.filter;
+  const searches = contains !== undefined || path !== undefined || value !== undefined;
+  return searches && field !== "error";
+}
+
+/**
+ * Refuses, 403 `FORBIDDEN` naming `payload.read`, an operation filtered by
+ * data, result or logs to a user who may not read the payloads of its task.
+ */
+export async function assertMaySeeOperation(
+  c: Context<SessionEnv & UserEnv>,
+  options: Pick<ResolvedOptions, "auth" | "can">,
+  operation: BulkOperation,
+): Promise<void> {
+  if (!filtersByPayload(operation.selection)) return;
+  if (await mayReadPayloads(c, options, operation.task)) return;
+  throw new BoardError(
+    "FORBIDDEN",
+    `You may not read the payloads of ${operation.task}: this operation is filtered by them`,
     { param: "payload.read" },
   );
 }

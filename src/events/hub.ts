@@ -128,6 +128,9 @@ export interface HubState {
   queued: number;
 }
 
+/** What a client without payloads gets of a frame only users with payloads may see. */
+const NO_FRAME = new Uint8Array(0);
+
 class Client implements EventClient {
   readonly tasks: ReadonlySet<string> | null;
   readonly payloads: boolean;
@@ -315,10 +318,14 @@ export class EventHub {
 
   /**
    * Sends a message of the board itself (a bulk operation's
-   * `bulk:progress`) to every client that follows `task`.
+   * `bulk:progress`) to every client that follows `task`; with
+   * `payloadsOnly`, only to those whose user may read payloads (what it
+   * says depends on them).
    */
-  publish(event: string, data: unknown, task?: string): void {
-    this.#send(event, data, task);
+  publish(event: string, data: unknown, task?: string, { payloadsOnly = false } = {}): void {
+    if (!payloadsOnly) return this.#send(event, data, task);
+    if (this.#clients.size === 0) return;
+    this.#post(frameMessage({ event, data: JSON.stringify(data) }), task, NO_FRAME);
   }
 
   /** Ends every client, stops every timer and the source subscription. */
@@ -398,19 +405,22 @@ export class EventHub {
     const outbox = this.#outbox;
     this.#outbox = [];
     if (outbox.length === 0 || this.#clients.size === 0) return;
-    // Joined once per flush for each kind of client that needs it, then only read.
-    const all = { payloads: null as Uint8Array | null, none: null as Uint8Array | null };
-    const framesFor = (payloads: boolean, entries: typeof outbox) =>
-      entries.map((entry) => payloads ? entry.frame : entry.withoutPayloads);
+    // Joined once per flush for each kind of client that needs it, then only read. A frame
+    // without payloads may be empty: that kind of client gets nothing of it.
+    type Joined = { bytes: Uint8Array; count: number };
+    const all = { payloads: null as Joined | null, none: null as Joined | null };
+    const join = (payloads: boolean, entries: typeof outbox): Joined => {
+      const frames = entries.map((entry) => payloads ? entry.frame : entry.withoutPayloads)
+        .filter((frame) => frame.length > 0);
+      return { bytes: joinFrames(frames), count: frames.length };
+    };
     for (const client of this.#clients) {
       const kind = client.payloads ? "payloads" : "none";
-      if (client.tasks === null) {
-        all[kind] ??= joinFrames(framesFor(client.payloads, outbox));
-        client.push(all[kind], outbox.length);
-        continue;
-      }
-      const mine = outbox.filter(({ task }) => task === undefined || client.tasks!.has(task));
-      if (mine.length > 0) client.push(joinFrames(framesFor(client.payloads, mine)), mine.length);
+      const joined = client.tasks === null ? all[kind] ??= join(client.payloads, outbox) : join(
+        client.payloads,
+        outbox.filter(({ task }) => task === undefined || client.tasks!.has(task)),
+      );
+      if (joined.count > 0) client.push(joined.bytes, joined.count);
     }
   }
 

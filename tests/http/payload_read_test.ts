@@ -165,3 +165,44 @@ Deno.test("a job's page: progress up to the list preview without payload.read, n
     await close();
   }
 });
+
+Deno.test("an operation filtered by data is not shown to a user without payload.read: its counts tell what the data holds", async () => {
+  const { call, stream, close } = boardWith({
+    can: (user, action) => action !== "payload.read" || user?.name === "oz",
+  });
+  const viewer = await stream("vic:");
+  const operator = await stream("oz:");
+  const start = async (field: string) => {
+    const response = await call("POST", "/bulk", "oz:", {
+      action: "retry",
+      selector: { task: "send-email", state: "failed", filter: { field, contains: "a" } },
+    });
+    assert.equal(response.status, 202, await response.clone().text());
+    return (await response.json()).operation.id as string;
+  };
+  try {
+    const byData = await start("data");
+    const ended = (id: string) =>
+      isEvent("bulk:progress", (d) => d.id === id && d.status !== "running");
+    await operator.waitFor(ended(byData));
+    const byError = await start("error");
+    await operator.waitFor(ended(byError));
+    // The viewer's stream carries the error-filtered operation's end, and nothing of the other.
+    await viewer.waitFor(ended(byError));
+    const seen = viewer.frames.filter(isEvent("bulk:progress")).map((f) => dataOf(f).id);
+    assert.ok(!seen.includes(byData), "no frame of the data-filtered operation");
+
+    const listed = async (user: string) =>
+      (await (await call("GET", "/operations", user)).json() as { id: string }[]).map((o) => o.id);
+    assert.deepEqual(new Set(await listed("oz:")), new Set([byData, byError]));
+    assert.deepEqual(await listed("vic:"), [byError]);
+    const one = await call("GET", `/operations/${byData}`, "vic:");
+    assert.equal(one.status, 403);
+    assert.equal((await one.json()).param, "payload.read");
+    assert.equal((await call("GET", `/operations/${byData}`, "oz:")).status, 200);
+  } finally {
+    await viewer.close();
+    await operator.close();
+    await close();
+  }
+});
