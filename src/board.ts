@@ -262,7 +262,7 @@ function sessionConfig(auth: ResolvedSessionAuth, resolved: ResolvedOptions): Se
   };
 }
 
-/** The lease of the board's own background work: latency samples, the bulk operations' sweep, alert evaluation. */
+/** The lease of the board's own background work: stats frames, latency samples, the bulk operations' sweep, alert evaluation. */
 const BOARD_LEASE = "board";
 
 /**
@@ -315,12 +315,13 @@ export function createBoardOn(
   const present = createPresenter(resolved);
   const login = resolved.auth !== null && typeof resolved.auth === "object" ? resolved.auth : null;
   const session = login && sessionConfig(login, resolved);
+  const leadership = new Leadership(leaseOf(taskSource, BOARD_LEASE), { timers });
   const events = createEventHub(taskSource, present, {
     statsIntervalMs: resolved.statsInterval,
     timers,
+    leads: () => leadership.leads(),
   });
   const audit = createAuditTrail(taskSource, resolved.auditMaxEntries);
-  const leadership = new Leadership(leaseOf(taskSource, BOARD_LEASE), { timers });
   const deps = {
     source: taskSource,
     options: resolved,

@@ -55,7 +55,7 @@ import type { Presenter } from "../contract/present.ts";
 import { totalsOf } from "../contract/totals.ts";
 import type { QueueStats, TaskEvent, TaskSource } from "../source/types.ts";
 import { jobEventName, jobEventPayload, withoutEventPayloads } from "./frames.ts";
-import { systemTimers, type TimerId, type Timers } from "../timers.ts";
+import { epochClock, systemTimers, type TimerId, type Timers } from "../timers.ts";
 import { frameMessage, PING_FRAME, retryFrame } from "./sse.ts";
 
 /** Options of {@link createEventHub}. */
@@ -87,7 +87,17 @@ export interface EventHubOptions {
   fullStatsEveryMs?: number;
   /** The clock and timers every interval above runs on (default the runtime's; tests pass fake ones). */
   timers?: Timers;
+  /**
+   * Whether this board leads the boards on its store now. The leader shares
+   * each stats frame it reads (`shareResult`); the others, while a frame
+   * the leader shared is at most two intervals old, send it instead of
+   * reading the counts themselves: N boards read the counts once.
+   */
+  leads?: () => boolean;
 }
+
+/** The name a leader's stats frame is shared under. */
+const SHARED_STATS = "stats";
 
 /** What a client receives: job events of some tasks (all when null), with or without payloads. */
 export interface ConnectOptions {
@@ -256,6 +266,9 @@ export class EventHub {
   #pollFailed = false;
   #stats: StatsPayload | null = null;
   #statsFrame: Uint8Array | null = null;
+  readonly #leads: (() => boolean) | null;
+  /** The wall clock as the timers move it, to judge how old a shared frame is. */
+  readonly #epochNow: () => number;
   #closed = false;
 
   /** Creates the hub; nothing runs until the first client connects. */
@@ -271,6 +284,8 @@ export class EventHub {
     this.#maxBatchMs = options.maxBatchMs ?? 250;
     this.#fullStatsEveryMs = options.fullStatsEveryMs ?? 30_000;
     this.#timers = options.timers ?? systemTimers;
+    this.#leads = options.leads ?? null;
+    this.#epochNow = epochClock(this.#timers);
   }
 
   /** What the hub holds right now. */
@@ -468,9 +483,26 @@ export class EventHub {
     return tasks.filter((task) => this.#dirty.has(task) || !this.#counts.has(task));
   }
 
+  /** The stats frame the leader shared, when this board follows one and it is fresh; else null. */
+  async #sharedStats(): Promise<StatsPayload | null> {
+    if (this.#leads === null || !this.#source.readSharedResult || this.#leads()) return null;
+    const text = await this.#source.readSharedResult(SHARED_STATS);
+    if (text === null) return null;
+    const payload = JSON.parse(text) as StatsPayload;
+    return this.#epochNow() - payload.at <= 2 * this.#statsIntervalMs ? payload : null;
+  }
+
   async #readStats(): Promise<void> {
     let payload: StatsPayload;
     try {
+      const shared = await this.#sharedStats();
+      if (shared !== null) {
+        // The leader's counts: what this board would have read had it read them itself.
+        this.#stats = shared;
+        this.#pollFailed = false;
+        if (this.#clients.size > 0) this.#send("stats:update", shared);
+        return;
+      }
       const tasks = await this.#source.listTasks();
       const toRead = this.#toRead(tasks, this.#timers.now());
       // Events from here on mark their task for the next poll.
@@ -492,6 +524,13 @@ export class EventHub {
       };
       this.#stats = payload;
       this.#pollFailed = false;
+      if (this.#leads?.() && this.#source.shareResult) {
+        await this.#source.shareResult(
+          SHARED_STATS,
+          JSON.stringify(payload),
+          3 * this.#statsIntervalMs,
+        );
+      }
     } catch (error) {
       this.#pollFailed = true;
       const last = this.#stats;

@@ -298,3 +298,38 @@ Deno.test("stats polls reread only tasks with events, and every task each fullSt
     await hub.close();
   }
 });
+
+Deno.test("boards on one store read the counts once: a follower sends the stats frame the leader shared, while it is fresh", async () => {
+  const source = createMemorySource();
+  source.store.enqueue("mail", { id: "m1", data: {} });
+  let reads = 0;
+  const getStats = source.getStats.bind(source);
+  source.getStats = (tasks) => {
+    reads++;
+    return getStats(tasks);
+  };
+  const timers = new FakeTimers();
+  const leader = hubApp(source, { statsIntervalMs: 1000, timers, leads: () => true });
+  const follower = hubApp(source, { statsIntervalMs: 1000, timers, leads: () => false });
+  const led = await openStream(leader.fetch, URL_);
+  const followed = await openStream(follower.fetch, URL_);
+  try {
+    await timers.tick(0);
+    const fromLeader = dataOf(await led.waitFor(isEvent("stats:update")));
+    const fromFollower = dataOf(await followed.waitFor(isEvent("stats:update")));
+    assert.deepEqual(fromFollower, fromLeader, "the leader's frame, as it shared it");
+    assert.equal(reads, 1, "only the leader read the counts");
+
+    // The leader goes: once its frame is over two intervals old, the follower reads for itself.
+    await led.close();
+    await leader.hub.close();
+    const before = reads;
+    await timers.tick(2000);
+    assert.equal(reads, before, "still fresh");
+    await timers.tick(1000);
+    assert.equal(reads, before + 1);
+  } finally {
+    await followed.close();
+    await follower.hub.close();
+  }
+});
