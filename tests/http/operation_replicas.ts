@@ -16,6 +16,7 @@ import type { BulkOperation } from "../../src/contract/bulk.ts";
 import { createBoardOn } from "../../src/board.ts";
 import type { BoardOptions } from "../../src/options.ts";
 import type { BulkStep, TaskSource } from "../../src/source/types.ts";
+import type { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import type { AuditEntry } from "../../src/contract/audit.ts";
 import { FakeTimers, settle } from "../helpers/fake_timers.ts";
 import { isEvent, openStream } from "../events/sse_client.ts";
@@ -29,6 +30,30 @@ export interface SharedStore {
   /** The state of a send-email job now. */
   stateOf(id: string): Promise<string | null>;
   close(): Promise<void>;
+}
+
+/**
+ * The store of Redis-backed boards (one Redis or a Cluster) whose keyspace
+ * holds the fixture: each replica's source is a new one `connect` opens, as
+ * each board process has its own connections.
+ */
+export async function redisStore(connect: () => RedisTaskSource): Promise<SharedStore> {
+  const sources: RedisTaskSource[] = [];
+  const open = (): TaskSource => {
+    const source = connect();
+    sources.push(source);
+    return source;
+  };
+  const reader = open();
+  const failed = await reader.listJobs("send-email", "failed", 0, 100);
+  return {
+    source: open,
+    failedIds: failed.jobs.map((job) => job.id),
+    stateOf: async (id) => (await reader.getJob(id))?.state ?? null,
+    close: async () => {
+      for (const source of sources) await source.close();
+    },
+  };
 }
 
 /** Lease and sweep of the boards under test: a dead runner's operation is taken within 15 s. */
