@@ -42,7 +42,11 @@ Deno.test("a board evaluates its rules with nobody watching and tells the sink",
       5,
       "/ops/tasks/send-email",
     ]);
-    const history = await source.listAlertHistory!(5);
+    // The delivery's outcome is recorded once the receiver has answered: a moment after it got it.
+    const history = await waitFor(async () => {
+      const entries = await source.listAlertHistory!(5);
+      return entries.length > 0 && entries;
+    }, { what: "the notice in the history" });
     assert.deepEqual(history.map((entry) => entry.notice.key), [notice.key]);
   } finally {
     await board.close();
