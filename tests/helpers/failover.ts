@@ -22,7 +22,7 @@ const AWAY = /^50[34] (STORE_UNAVAILABLE|OUTCOME_UNKNOWN)$/;
  */
 export async function retryUntilServed(api: Api, jobId: string): Promise<number[]> {
   const answers: string[] = [];
-  await waitFor(async () => {
+  const served = async () => {
     const response = await api(`/jobs/${jobId}/retry`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -31,7 +31,19 @@ export async function retryUntilServed(api: Api, jobId: string): Promise<number[
     const body = await response.json();
     answers.push(`${response.status} ${body.code ?? ""}`.trim());
     return response.status === 200 || response.status === 409;
-  }, { what: `the board to serve the retry of ${jobId} again`, everyMs: 100 });
+  };
+  try {
+    // A hung-test guard, not a bound on the failover: an election on a loaded machine takes long.
+    await waitFor(served, {
+      what: `the board to serve the retry of ${jobId} again`,
+      everyMs: 100,
+      limitMs: 90_000,
+    });
+  } catch (error) {
+    // What it answered says where it stuck: the store away, or something else.
+    const last = answers.slice(-5).join(", ");
+    throw new Error(`${(error as Error).message}; its last answers: ${last}`, { cause: error });
+  }
   for (const answer of answers.slice(0, -1)) assert.match(answer, AWAY, answers.join(", "));
   return answers.map((answer) => Number(answer.slice(0, 3)));
 }
