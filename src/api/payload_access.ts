@@ -123,7 +123,7 @@ export function withoutWorkflowPayloads(workflow: WorkflowDetail): WorkflowDetai
 }
 
 /** A schedule without the data its runs dispatch. */
-export function withoutScheduleData(schedule: ScheduleRecord): ScheduleRecord {
+export function withoutScheduleData<S extends ScheduleRecord>(schedule: S): S {
   const { data: _, ...config } = schedule.config;
   return { ...schedule, config };
 }

@@ -13,11 +13,18 @@ import type { UserEnv } from "../auth/user.ts";
 import { invalidParam } from "../errors.ts";
 import { parseSchedulePatch } from "../source/schedule_patch.ts";
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from "../source/trigger_id.ts";
-import type { ScheduleActionResponse, ScheduleRecord } from "../contract/schedules.ts";
+import {
+  type ScheduleActionResponse,
+  type ScheduleRecord,
+  type ScheduleView,
+  UPCOMING_RUNS,
+} from "../contract/schedules.ts";
+import { upcomingRunsOf } from "../source/schedule_time.ts";
 import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { mayReadPayloads, withoutScheduleData } from "./payload_access.ts";
+import { describeSchedule } from "./schedule_words.ts";
 import {
   ScheduleActionSchema,
   ScheduleRemoveSchema,
@@ -135,11 +142,23 @@ function writeBackMasks(options: ApiDeps["options"]): readonly string[] {
   return options.redact;
 }
 
+/** A schedule with its timing in words and its runs ahead: neither reads its data. */
+function viewOf(schedule: ScheduleRecord): ScheduleView {
+  return {
+    ...schedule,
+    description: describeSchedule(schedule.config),
+    upcomingRuns: upcomingRunsOf(schedule.config, schedule.nextRun, UPCOMING_RUNS),
+  };
+}
+
 /** Routes under `/schedules`. */
 export function scheduleRoutes({ source, present, options }: ApiDeps) {
   /** The schedule as `c`'s user may see it: its data only with `payload.read` on it. */
-  const shown = async (c: Context<SessionEnv & UserEnv>, schedule: ScheduleRecord) => {
-    const presented = present.schedule(schedule);
+  const shown = async (
+    c: Context<SessionEnv & UserEnv>,
+    schedule: ScheduleRecord,
+  ): Promise<ScheduleView> => {
+    const presented = viewOf(present.schedule(schedule));
     return await mayReadPayloads(c, options, schedule.name)
       ? presented
       : withoutScheduleData(presented);

@@ -56,8 +56,8 @@ import type { OverviewResponse } from "./overview.ts";
 import type { PayloadField } from "./payload.ts";
 import type {
   ScheduleActionResponse,
-  ScheduleRecord,
   ScheduleRemoveResponse,
+  ScheduleView,
   TriggerResponse,
 } from "./schedules.ts";
 import type { FinishedState, JobState, WorkflowState } from "./states.ts";
@@ -154,7 +154,7 @@ export interface Endpoints {
       query: { download?: string };
       answer: unknown;
     };
-    "/schedules": { answer: ScheduleRecord[] };
+    "/schedules": { answer: ScheduleView[] };
     "/workflows": {
       query: { state?: WorkflowState } & PageQuery;
       answer: WorkflowSummary[];

@@ -47,12 +47,27 @@ export interface ScheduleRecord {
   declaredInCode?: boolean;
 }
 
+/** How many upcoming runs `GET /schedules` lists per schedule. */
+export const UPCOMING_RUNS = 5;
+
+/** A schedule as `GET /schedules` answers it: the record, in words, with its runs ahead. */
+export interface ScheduleView extends ScheduleRecord {
+  /**
+   * How it runs in words, a cron's hours in its own time zone, named:
+   * `At 04:30 (Europe/Berlin)`, `Every 30 seconds`; null when the stored
+   * timing does not read.
+   */
+  description: string | null;
+  /** The next {@link UPCOMING_RUNS} runs (ms), from `nextRun` on; none while paused. */
+  upcomingRuns: number[];
+}
+
 /** The answer of pausing, resuming or changing a schedule: the schedule as it is now. */
 export interface ScheduleActionResponse {
   /** Always true: a refused action is an error answer. */
   ok: true;
   /** The schedule after the change. */
-  schedule: ScheduleRecord;
+  schedule: ScheduleView;
 }
 
 /** What triggering a schedule did. */

@@ -67,3 +67,30 @@ export function nextRunOf(
   }
   throw invalidParam("schedule", "needs either every or cron");
 }
+
+/**
+ * The `count` runs from `nextRun` on (ms): the stored next run, then each
+ * following one as taskora's scheduler would compute it. None without a
+ * next run (paused); only the stored one when the expression does not parse.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { upcomingRunsOf } from "./schedule_time.ts";
+ * assert.deepEqual(upcomingRunsOf({ every: 60_000 }, 1_000, 3), [1_000, 61_000, 121_000]);
+ * ```
+ */
+export function upcomingRunsOf(
+  config: Pick<ScheduleConfig, "every" | "cron" | "timezone">,
+  nextRun: number | null,
+  count: number,
+): number[] {
+  if (nextRun === null) return [];
+  const runs = [nextRun];
+  try {
+    while (runs.length < count) runs.push(nextRunOf(config, runs[runs.length - 1]));
+  } catch {
+    // A timing that no longer reads: only the run the scheduler stored is known.
+  }
+  return runs;
+}

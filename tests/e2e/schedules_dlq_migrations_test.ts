@@ -45,7 +45,7 @@ browserTest("schedules list the fixture's schedules with a live next-run countdo
 
     const heartbeatText = await heartbeat.textContent() ?? "";
     assert.match(heartbeatText, /runs report/);
-    assert.match(heartbeatText, /every second/);
+    assert.match(heartbeatText, /Every second/);
     assert.match(heartbeatText, /overdue/, "its next run is in the fixture's past");
     assert.match(heartbeatText, /completed/i, "the last run's job completed");
     assert.equal(
@@ -55,7 +55,7 @@ browserTest("schedules list the fixture's schedules with a live next-run countdo
     );
     assert.match(await row(page, "nightly-report").textContent() ?? "", /0 3 \* \* \*/);
     const weekly = row(page, "weekly-cleanup");
-    assert.match(await weekly.textContent() ?? "", /Paused.*every 7 days.*none while paused/);
+    assert.match(await weekly.textContent() ?? "", /Paused.*Every 7 days.*none while paused/);
 
     // Resumed, it runs a week from now, and the countdown ticks.
     await weekly.getByRole("button", { name: "Resume" }).click();
@@ -131,7 +131,7 @@ browserTest("run now, edit (errors inline, next to the field) and delete a sched
     await data.fill('{ "scope": "eu" }');
     await form.getByRole("button", { name: "Save changes" }).click();
     await toast(page, "Saved schedule heartbeat");
-    await heartbeat.filter({ hasText: /every 5 minutes/ }).waitFor();
+    await heartbeat.filter({ hasText: /Every 5 minutes/ }).waitFor();
     await heartbeat.locator(".schedule-countdown", { hasText: /^in 0[45]:\d\d$/ }).waitFor();
     const saved = (await (await fetch(`${root}api/schedules`)).json())
       .find((s: { name: string }) => s.name === "heartbeat");

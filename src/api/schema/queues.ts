@@ -8,8 +8,8 @@ import { z } from "@hono/zod-openapi";
 import type { DeadLettersResponse, DlqRetryResponse } from "../../contract/dlq.ts";
 import type {
   ScheduleActionResponse,
-  ScheduleRecord,
   ScheduleRemoveResponse,
+  ScheduleView,
   TriggerResponse,
 } from "../../contract/schedules.ts";
 import { WORKFLOW_STATES } from "../../contract/states.ts";
@@ -60,8 +60,14 @@ export const ScheduleSchema = z.strictObject({
   lastRunStatus: JobStateSchema.nullable(),
   paused: z.boolean(),
   declaredInCode: z.boolean().optional(),
+  description: z.string().nullable().openapi({
+    description: "How it runs in words, a cron's hours in its own time zone, named",
+  }),
+  upcomingRuns: z.array(Millis).openapi({
+    description: "The next five runs, from nextRun on; none while paused",
+  }),
 }).openapi("Schedule");
-true satisfies Same<z.output<typeof ScheduleSchema>, ScheduleRecord>;
+true satisfies Same<z.output<typeof ScheduleSchema>, ScheduleView>;
 
 /** A schedule after a change. */
 export const ScheduleActionSchema = z.strictObject({

@@ -12,27 +12,32 @@ import { shortId } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import { NextRun } from "./countdown.ts";
-import { describeEvery } from "./every.ts";
 import { anyControl, ScheduleActions, type ScheduleControls } from "./schedule_actions.ts";
 import { ScheduleEditor } from "./schedule_editor.ts";
 import type { Schedule } from "./types.ts";
+import { UpcomingRuns } from "./upcoming_runs.ts";
 
 /** A job id as a link to its page: short on screen, whole in the tooltip. */
 function JobLink({ id }: { id: string }) {
   return html`<a class="schedule-job" href=${href("jobs", id)} title=${id}>${shortId(id)}</a>`;
 }
 
-function Cadence({ schedule }: { schedule: Schedule }) {
-  const { cron, every, timezone } = schedule.config;
-  if (cron !== undefined) {
-    return html`
-      <code class="schedule-cron">${cron}</code>
-      <span class="muted schedule-zone">${timezone ?? "worker time zone"}</span>
-    `;
-  }
-  return every !== undefined
-    ? html`<span>${describeEvery(every)}</span>`
-    : html`<span class="muted">—</span>`;
+/** How it runs in words (the API's), and a cron expression as written. */
+function Cadence({ schedule: { description, config } }: { schedule: Schedule }) {
+  const { cron, timezone } = config;
+  return html`
+    ${description === null
+      ? html`<span class="muted">${cron === undefined ? "—" : "unreadable cron"}</span>`
+      : html`<span class="schedule-words">${description}</span>`}
+    ${cron === undefined ? null : html`
+      <span class="schedule-expression">
+        <code class="schedule-cron">${cron}</code>
+        ${description === null
+          ? html`<span class="muted schedule-zone">${timezone ?? "worker time zone"}</span>`
+          : null}
+      </span>
+    `}
+  `;
 }
 
 function LastRun({ schedule }: { schedule: Schedule }) {
@@ -105,13 +110,18 @@ export function ScheduleTable(props: ScheduleTableProps) {
                     </span>`
                     : null}
                 </th>
-                <td data-label="Runs"><${Cadence} schedule=${schedule} /></td>
-                <td data-label="Next run"><${NextRun}
-                  at=${nextRun}
-                  paused=${paused}
-                  timeZone=${timezone}
-                  readAt=${readAt}
-                /></td>
+                <td data-label="Runs">
+                  <${Cadence} schedule=${schedule} />
+                </td>
+                <td data-label="Next run">
+                  <${UpcomingRuns}
+                    runs=${schedule.upcomingRuns}
+                    timeZone=${timezone}
+                    name=${name}
+                  >
+                    <${NextRun} at=${nextRun} paused=${paused} timeZone=${timezone} readAt=${readAt} />
+                  <//>
+                </td>
                 <td data-label="Last run"><${LastRun} schedule=${schedule} /></td>
                 ${!acting ? null : html`
                   <td class="schedule-actions-col">

@@ -7,7 +7,7 @@
 export type {
   ScheduleActionResponse,
   ScheduleConfig,
-  ScheduleRecord as Schedule,
   ScheduleRemoveResponse,
+  ScheduleView as Schedule,
   TriggerResponse,
 } from "../../../src/contract/schedules.ts";
