@@ -14,8 +14,27 @@ import { html } from "../lib/html.ts";
 /** Younger than this, the figure is shown as current (stats frames come every 3 s). */
 const FRESH_MS = 10_000;
 
-/** `as of 3m ago` (or `counting…`); nothing while the figure is current or its age unknown. */
-export function RetryingAsOf({ at }: { at: number | null | undefined }) {
+/**
+ * The oldest of several figures' times: null when one was never counted,
+ * undefined when none says (a board too old to answer `retryingAsOf`).
+ */
+export function oldestAsOf(
+  times: readonly (number | null | undefined)[],
+): number | null | undefined {
+  let oldest: number | undefined;
+  for (const at of times) {
+    if (at === null) return null;
+    if (at !== undefined && (oldest === undefined || at < oldest)) oldest = at;
+  }
+  return oldest;
+}
+
+/**
+ * `as of 3m ago` (or `counting…`), after `what` when given (`retrying as
+ * of 3m ago`, where the note stands for a whole card); nothing while the
+ * figure is current or its age unknown.
+ */
+export function RetryingAsOf({ at, what }: { at: number | null | undefined; what?: string }) {
   if (at === undefined) return null;
   const now = currentTime();
   if (at !== null && now - at < FRESH_MS) return null;
@@ -24,7 +43,6 @@ export function RetryingAsOf({ at }: { at: number | null | undefined }) {
     : `Counted at ${
       formatDateTime(at)
     }. Jobs that began or stopped retrying since may still count as delayed.`;
-  return html`<small class="as-of" title=${title}>${
-    at === null ? "counting…" : `as of ${formatRelative(at, now)}`
-  }</small>`;
+  const age = at === null ? "counting…" : `as of ${formatRelative(at, now)}`;
+  return html`<small class="as-of" title=${title}>${what ? `${what} ${age}` : age}</small>`;
 }

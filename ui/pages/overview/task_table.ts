@@ -8,7 +8,7 @@
  * @module
  */
 import { Card } from "../../components/card.ts";
-import { RetryingAsOf } from "../../components/retrying_as_of.ts";
+import { oldestAsOf, RetryingAsOf } from "../../components/retrying_as_of.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { formatCount, formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
@@ -71,9 +71,7 @@ export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
                   return html`<td key=${s} class=${n ? "num" : "num zero"} data-label=${s}><a
                     class="cell-link" href=${`${taskHref(task.name)}?state=${s}`}>${
                     formatCount(n)
-                  }</a>${
-                    s === "retrying" ? html`<${RetryingAsOf} at=${task.retryingAsOf} />` : null
-                  }</td>`;
+                  }</a></td>`;
                 })}
               </tr>
             `
@@ -97,7 +95,10 @@ export function TasksCard(
       title=${title}
       flush=${true}
       actions=${tasks
-        ? html`<span class="muted">${formatCountOf(tasks.length, "task")}</span>`
+        ? html`
+          <${RetryingAsOf} what="retrying" at=${oldestAsOf(tasks.map((t) => t.retryingAsOf))} />
+          <span class="muted">${formatCountOf(tasks.length, "task")}</span>
+        `
         : null}
     >
       ${tasks
