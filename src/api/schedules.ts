@@ -14,6 +14,8 @@ import { invalidParam } from "../errors.ts";
 import { parseSchedulePatch } from "../source/schedule_patch.ts";
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from "../source/trigger_id.ts";
 import {
+  BOARD_RUNS_KEPT,
+  type BoardRun,
   type ScheduleActionResponse,
   type ScheduleRecord,
   type ScheduleView,
@@ -142,23 +144,31 @@ function writeBackMasks(options: ApiDeps["options"]): readonly string[] {
   return options.redact;
 }
 
-/** A schedule with its timing in words and its runs ahead: neither reads its data. */
-function viewOf(schedule: ScheduleRecord): ScheduleView {
+/** A schedule with its timing in words, its runs ahead and the board's: none reads its data. */
+function viewOf(schedule: ScheduleRecord, boardRuns: BoardRun[]): ScheduleView {
   return {
     ...schedule,
     description: describeSchedule(schedule.config),
     upcomingRuns: upcomingRunsOf(schedule.config, schedule.nextRun, UPCOMING_RUNS),
+    boardRuns,
   };
 }
 
 /** Routes under `/schedules`. */
 export function scheduleRoutes({ source, present, options }: ApiDeps) {
+  /** The runs the board dispatched for each schedule (none where the source keeps none). */
+  const boardRuns = async (schedules: readonly ScheduleRecord[]) =>
+    await source.listBoardRuns?.(
+      schedules.map(({ name, config }) => ({ name, task: config.task })),
+      BOARD_RUNS_KEPT,
+    ) ?? new Map<string, BoardRun[]>();
   /** The schedule as `c`'s user may see it: its data only with `payload.read` on it. */
   const shown = async (
     c: Context<SessionEnv & UserEnv>,
     schedule: ScheduleRecord,
+    runs: Map<string, BoardRun[]>,
   ): Promise<ScheduleView> => {
-    const presented = viewOf(present.schedule(schedule));
+    const presented = viewOf(present.schedule(schedule), runs.get(schedule.name) ?? []);
     return await mayReadPayloads(c, options, schedule.name)
       ? presented
       : withoutScheduleData(presented);
@@ -166,11 +176,15 @@ export function scheduleRoutes({ source, present, options }: ApiDeps) {
   const changed = async (
     c: Context<SessionEnv & UserEnv>,
     schedule: ScheduleRecord,
-  ): Promise<ScheduleActionResponse> => ({ ok: true, schedule: await shown(c, schedule) });
+  ): Promise<ScheduleActionResponse> => ({
+    ok: true,
+    schedule: await shown(c, schedule, await boardRuns([schedule])),
+  });
   return apiRouter<SessionEnv & UserEnv>()
     .openapi(listSchedules, async (c) => {
       const schedules = await source.listSchedules();
-      return c.json(await Promise.all(schedules.map((schedule) => shown(c, schedule))), 200);
+      const runs = await boardRuns(schedules);
+      return c.json(await Promise.all(schedules.map((schedule) => shown(c, schedule, runs))), 200);
     })
     .openapi(pause, async (c) => {
       return c.json(await changed(c, await source.pauseSchedule(c.req.valid("param").name)), 200);
@@ -180,7 +194,16 @@ export function scheduleRoutes({ source, present, options }: ApiDeps) {
     })
     .openapi(trigger, async (c) => {
       const key = c.req.valid("header")["idempotency-key"];
-      const triggered = await source.triggerSchedule(c.req.valid("param").name, key);
+      const { name } = c.req.valid("param");
+      const triggered = await source.triggerSchedule(name, key);
+      // taskora keeps only a schedule's last run: the board keeps those it dispatched.
+      if (triggered.created) {
+        await source.recordBoardRun?.(
+          name,
+          { jobId: triggered.jobId, at: Date.now() },
+          BOARD_RUNS_KEPT,
+        );
+      }
       return c.json({ ok: true as const, ...triggered }, 200);
     })
     .openapi(update, async (c) => {

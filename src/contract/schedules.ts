@@ -47,6 +47,27 @@ export interface ScheduleRecord {
   declaredInCode?: boolean;
 }
 
+/** A run of a schedule the board itself dispatched ("Run now"), as the store keeps it. */
+export interface BoardRunRecord {
+  /** The job the run was dispatched as (a job of the schedule's task). */
+  jobId: string;
+  /** When the board dispatched it (ms). */
+  at: number;
+}
+
+/** A run the board dispatched, with its job's state now. */
+export interface BoardRun extends BoardRunRecord {
+  /** The job's state now, or null when it is gone from the store. */
+  state: JobState | null;
+}
+
+/**
+ * How many of the runs the board dispatched are kept per schedule, newest
+ * first: taskora itself keeps only a schedule's last run (`lastRun`,
+ * `lastJobId`).
+ */
+export const BOARD_RUNS_KEPT = 10;
+
 /** How many upcoming runs `GET /schedules` lists per schedule. */
 export const UPCOMING_RUNS = 5;
 
@@ -60,6 +81,11 @@ export interface ScheduleView extends ScheduleRecord {
   description: string | null;
   /** The next {@link UPCOMING_RUNS} runs (ms), from `nextRun` on; none while paused. */
   upcomingRuns: number[];
+  /**
+   * The runs this board (any replica) dispatched, newest first, at most
+   * {@link BOARD_RUNS_KEPT}; empty where the source keeps none.
+   */
+  boardRuns: BoardRun[];
 }
 
 /** The answer of pausing, resuming or changing a schedule: the schedule as it is now. */

@@ -70,7 +70,13 @@ import type {
   RerunResult,
   WorkflowLink,
 } from "../contract/jobs.ts";
-import type { ScheduleConfig, ScheduleRecord, TriggerResult } from "../contract/schedules.ts";
+import type {
+  BoardRun,
+  BoardRunRecord,
+  ScheduleConfig,
+  ScheduleRecord,
+  TriggerResult,
+} from "../contract/schedules.ts";
 import type {
   FinishedState,
   JobState,
@@ -117,6 +123,8 @@ export type {
   AuditPage,
   AuditQuery,
   AuditRecord,
+  BoardRun,
+  BoardRunRecord,
   BulkAction,
   BulkFilterSelector,
   BulkIdSelector,
@@ -167,6 +175,14 @@ export type {
   WorkflowState,
   WorkflowSummary,
 };
+
+/** A schedule whose board runs are asked for: its name and the task its jobs belong to. */
+export interface BoardRunsOf {
+  /** The schedule's name. */
+  name: string;
+  /** The task its runs' jobs belong to. */
+  task: string;
+}
 
 /** A job named by its id and its task, as a search finds it. */
 export interface JobRef {
@@ -708,4 +724,20 @@ export interface TaskSource {
   appendAlertHistory?(entries: readonly AlertHistoryEntry[], max: number): Promise<void>;
   /** The `limit` newest entries of the alert history, newest first. */
   listAlertHistory?(limit: number): Promise<AlertHistoryEntry[]>;
+  /**
+   * Notes a run of schedule `name` the board dispatched, keeping the `max`
+   * newest: taskora keeps only a schedule's last run. Forgotten with the
+   * schedule when {@link TaskSource.removeSchedule} deletes it. Sources with
+   * no shared store leave it (and {@link listBoardRuns}) out.
+   */
+  recordBoardRun?(name: string, run: BoardRunRecord, max: number): Promise<void>;
+  /**
+   * The runs the board dispatched for each schedule, by name, newest first,
+   * at most `limit` each, with each job's state now (looked up in the
+   * schedule's task): one batch for them all.
+   */
+  listBoardRuns?(
+    schedules: readonly BoardRunsOf[],
+    limit: number,
+  ): Promise<Map<string, BoardRun[]>>;
 }

@@ -1,6 +1,7 @@
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { alertSnapshotContract } from "./alert_snapshot_contract.ts";
 import { alertStoreContract } from "./alert_store_contract.ts";
+import { boardRunsContract } from "./board_runs_contract.ts";
 import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
 import { leaseContract } from "./lease_contract.ts";
@@ -35,3 +36,4 @@ scanSlotContract("memory source", () => {
 leaseContract("memory source", seed);
 alertStoreContract("memory source", seed);
 alertSnapshotContract("memory source", seed);
+boardRunsContract("memory source", seed);

@@ -4,6 +4,7 @@ import { type CommandSender, writeKeyspace } from "../helpers/fixture.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { alertSnapshotContract } from "./alert_snapshot_contract.ts";
 import { alertStoreContract } from "./alert_store_contract.ts";
+import { boardRunsContract } from "./board_runs_contract.ts";
 import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
 import { leaseContract } from "./lease_contract.ts";
@@ -53,6 +54,7 @@ scanSlotContract("redis source", async () => {
 leaseContract("redis source", seed);
 alertStoreContract("redis source", seed);
 alertSnapshotContract("redis source", seed);
+boardRunsContract("redis source", seed);
 
 // Runs even when --filter skips every test, so no server outlives the run.
 Deno.test.afterAll(async () => {

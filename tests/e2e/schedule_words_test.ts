@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, withBoard } from "./harness.ts";
+import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 function row(page: Page, text: string) {
   return page.locator("tbody tr", { hasText: text }).first();
@@ -41,6 +41,11 @@ browserTest(
       assert.equal(await runs.count(), 5);
       for (const text of await runs.locator("time").allTextContents()) {
         assert.match(text, /03:00:00( AM)? Europe\/Berlin/);
+      }
+      for (const width of [390, 1280, 1920]) {
+        await page.setViewportSize({ width, height: 900 });
+        await nightly.locator(".schedule-upcoming-host").hover();
+        await screenshot(page, `schedule-next-runs-${width}`);
       }
     });
   },

@@ -66,6 +66,14 @@ export const ScheduleSchema = z.strictObject({
   upcomingRuns: z.array(Millis).openapi({
     description: "The next five runs, from nextRun on; none while paused",
   }),
+  boardRuns: z.array(z.strictObject({
+    jobId: z.string(),
+    at: Millis,
+    state: JobStateSchema.nullable(),
+  })).openapi({
+    description: "The runs the board dispatched (Run now), newest first, at most 10, with each " +
+      "job's state now (null: gone); taskora itself keeps only the last run",
+  }),
 }).openapi("Schedule");
 true satisfies Same<z.output<typeof ScheduleSchema>, ScheduleView>;
 

@@ -23,6 +23,9 @@ import { type AttemptEntry, type AttemptHistory, collectAttempts } from "../atte
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import {
   type BeforeBatch,
+  type BoardRun,
+  type BoardRunRecord,
+  type BoardRunsOf,
   type BulkAction,
   type BulkIdSelector,
   type BulkStateSelector,
@@ -84,6 +87,7 @@ import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, type TaskQueue } 
 import { queuedSince } from "../../contract/health.ts";
 import { searchQueue } from "./search.ts";
 import { cancelWorkflow } from "./workflow_actions.ts";
+import { BoardRunMemory } from "./board_runs.ts";
 import { taskNotFound } from "../refusals.ts";
 
 /** What an idle Redis reports as used memory; the estimate starts there. */
@@ -195,6 +199,7 @@ export class MemorySource implements TaskSource {
   readonly operations: OperationTable = new OperationTable();
   readonly #shared: SharedBoard;
   readonly #alerts = new AlertMemory();
+  readonly #boardRuns = new BoardRunMemory();
 
   /** A source over `store`; `close()` stops `simulator` when given. */
   constructor(store: MemoryStore, simulator: Simulator | null = null) {
@@ -768,9 +773,33 @@ export class MemorySource implements TaskSource {
     });
   }
 
-  /** Deletes a schedule. */
+  /** Deletes a schedule, and the runs the board noted of it. */
   removeSchedule(name: string): Promise<void> {
-    return Promise.try(() => scheduleActions.removeSchedule(this.store, name));
+    return Promise.try(() => {
+      scheduleActions.removeSchedule(this.store, name);
+      this.#boardRuns.forget(name);
+    });
+  }
+
+  /** Notes a run of a schedule the board dispatched, keeping the `max` newest. */
+  recordBoardRun(name: string, run: BoardRunRecord, max: number): Promise<void> {
+    return Promise.resolve(this.#boardRuns.record(name, run, max));
+  }
+
+  /** The runs the board dispatched per schedule, newest first, with each job's state now. */
+  listBoardRuns(
+    schedules: readonly BoardRunsOf[],
+    limit: number,
+  ): Promise<Map<string, BoardRun[]>> {
+    return Promise.resolve(
+      new Map(schedules.map(({ name, task }) => [
+        name,
+        this.#boardRuns.list(name, limit).map((run) => ({
+          ...run,
+          state: this.store.tasks.get(task)?.jobs.get(run.jobId)?.state ?? null,
+        })),
+      ])),
+    );
   }
 
   /** Cancels a running workflow and its unfinished node jobs. */

@@ -104,6 +104,9 @@ import {
   updateSchedule,
 } from "./schedule_actions.ts";
 import { listSchedules } from "./schedules.ts";
+import { forgetBoardRuns, listBoardRuns, recordBoardRun } from "./board_runs.ts";
+import type { BoardRun, BoardRunRecord } from "../../contract/schedules.ts";
+import type { BoardRunsOf } from "../types.ts";
 import { Pacer } from "./pacer.ts";
 import { RetryingReconciler } from "./retrying_reconcile.ts";
 import { RetryingSplit, type SplitReading } from "./retrying_split.ts";
@@ -910,10 +913,26 @@ export class RedisTaskSource implements TaskSource {
     return await updateSchedule(this.connection, name, patch, this.prefix);
   }
 
-  /** Deletes a schedule. */
+  /** Deletes a schedule, and the runs the board noted of it. */
   async removeSchedule(name: string): Promise<void> {
     await this.#ready();
     await removeSchedule(this.connection, name, this.prefix);
+    await forgetBoardRuns(this.connection, name, this.prefix);
+  }
+
+  /** Notes a run of a schedule the board dispatched; see `board_runs.ts`. */
+  async recordBoardRun(name: string, run: BoardRunRecord, max: number): Promise<void> {
+    await this.connection.ready();
+    await recordBoardRun(this.connection, name, run, max, this.prefix);
+  }
+
+  /** The runs the board dispatched per schedule, with each job's state now. */
+  async listBoardRuns(
+    schedules: readonly BoardRunsOf[],
+    limit: number,
+  ): Promise<Map<string, BoardRun[]>> {
+    await this.connection.ready();
+    return await listBoardRuns(this.connection, schedules, limit, this.prefix);
   }
 
   /** Cancels a running workflow and its unfinished node jobs; see `workflow_cancel.ts`. */

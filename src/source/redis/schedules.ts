@@ -17,7 +17,8 @@ function taskOf(json: string): string | null {
   return typeof task === "string" ? task : null;
 }
 
-function asState(raw: unknown): JobState | null {
+/** A stored job state, or null for anything else. */
+export function asState(raw: unknown): JobState | null {
   return typeof raw === "string" && (JOB_STATES as readonly string[]).includes(raw)
     ? raw as JobState
     : null;

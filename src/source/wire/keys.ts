@@ -161,6 +161,14 @@ export function alertKeys(prefix?: string): { states: string; history: string } 
   return { states: `${root}:states`, history: `${root}:history` };
 }
 
+/**
+ * Key of the list of runs the board dispatched for schedule `name` (the
+ * board's own, under its root like `alertKeys`; taskora keeps only the last).
+ */
+export function boardRunsKey(name: string, prefix?: string): string {
+  return `${keyRoot(prefix)}:board:schedule-runs:${name}`;
+}
+
 /** Key of a workflow hash (its own hash tag: one slot per workflow). */
 export function workflowKey(id: string, prefix?: string): string {
   return `${keyRoot(prefix)}:wf:{${id}}`;

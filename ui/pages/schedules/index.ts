@@ -15,6 +15,7 @@ import { html } from "../../lib/html.ts";
 import { useSchedulerLeadership } from "../../lib/liveness.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { ScheduleTable } from "./schedule_table.ts";
+import { BOARD_RUNS_KEPT } from "../../../src/contract/schedules.ts";
 import type { Schedule } from "./types.ts";
 import { scheduleControls } from "./schedule_actions.ts";
 
@@ -74,6 +75,10 @@ export function SchedulesPage() {
     <${ErrorBanner} error=${error} />
     <${Card} title="Schedules" actions=${summary} flush=${true}>
       <p class="liveness-bar"><${SchedulerLeaderNote} leadership=${leadership.data} /></p>
+      <p class="schedule-runs-note muted">
+        taskora keeps only each schedule's last run; under it are the runs this board dispatched
+        (Run now), the newest ${BOARD_RUNS_KEPT}, with their jobs' states now.
+      </p>
       ${data === null
         ? html`<p class="empty">${loading ? "Loading…" : "No data."}</p>`
         : data.length === 0

@@ -57,6 +57,29 @@ function LastRun({ schedule }: { schedule: Schedule }) {
   `;
 }
 
+/** The runs this board dispatched ("Run now"), newest first, each with its job's state now. */
+function BoardRuns({ runs }: { runs: Schedule["boardRuns"] }) {
+  if (runs.length === 0) return null;
+  return html`
+    <details class="schedule-board-runs">
+      <summary>Run from the board: ${runs.length}</summary>
+      <ol>
+        ${runs.map((run) =>
+          html`
+            <li key=${run.jobId}>
+              ${run.state
+                ? html`<${StateBadge} state=${run.state} />`
+                : html`<span class="muted" title="The job is no longer in the store">job gone</span>`}
+              <${JobLink} id=${run.jobId} />
+              <span class="muted"><${Time} at=${run.at} /></span>
+            </li>
+          `
+        )}
+      </ol>
+    </details>
+  `;
+}
+
 /** What the table does to a row, by schedule name. */
 export interface ScheduleTableProps {
   schedules: Schedule[];
@@ -122,7 +145,10 @@ export function ScheduleTable(props: ScheduleTableProps) {
                     <${NextRun} at=${nextRun} paused=${paused} timeZone=${timezone} readAt=${readAt} />
                   <//>
                 </td>
-                <td data-label="Last run"><${LastRun} schedule=${schedule} /></td>
+                <td data-label="Last run">
+                  <${LastRun} schedule=${schedule} />
+                  <${BoardRuns} runs=${schedule.boardRuns} />
+                </td>
                 ${!acting ? null : html`
                   <td class="schedule-actions-col">
                     <${ScheduleActions}

@@ -3,11 +3,13 @@
  * focused: each in the schedule's own time zone (where its cron reads), and
  * in the viewer's when that differs. The server computes the runs with the
  * scheduler's own library (`upcomingRuns`), so the bundle needs no cron
- * code.
+ * code. The list is placed `fixed` under the cell when it opens: the table
+ * scrolls sideways, and a list placed inside it would be clipped.
  *
  * @module
  */
 import type { ComponentChildren } from "preact";
+import { useState } from "preact/hooks";
 import { formatDateTime } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { isTimeZone } from "../../lib/time_zone.ts";
@@ -25,13 +27,31 @@ export function UpcomingRuns(
     children: ComponentChildren;
   },
 ) {
+  const [place, setPlace] = useState<string | undefined>(undefined);
   if (runs.length === 0) return children;
+  // Under the cell, opening towards the side of the screen with more room.
+  const open = (event: Event) => {
+    const { bottom, left, right } = (event.currentTarget as HTMLElement).getBoundingClientRect();
+    const side = left < innerWidth / 2 ? `left: ${left}px` : `right: ${innerWidth - right}px`;
+    setPlace(`top: ${bottom + 4}px; ${side}`);
+  };
   const alsoViewer = timeZone !== undefined && isTimeZone(timeZone) && timeZone !== viewerZone();
   const id = `upcoming-${name}`;
   return html`
-    <div class="schedule-upcoming-host" tabindex="0" aria-describedby=${id}>
+    <div
+      class="schedule-upcoming-host"
+      tabindex="0"
+      aria-describedby=${id}
+      onPointerEnter=${open}
+      onFocus=${open}
+    >
       ${children}
-      <div class="schedule-upcoming" role="tooltip" id=${id}>
+      <div
+        class="schedule-upcoming"
+        role="tooltip"
+        id=${id}
+        style=${place}
+      >
         <p class="schedule-upcoming-title">Next ${runs.length} runs</p>
         <ol>
           ${runs.map((at) =>
