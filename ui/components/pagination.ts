@@ -30,17 +30,23 @@ export function Pagination(
   const current = Math.floor(offset / limit) + 1;
   const last = lastPage(total, limit);
   const go = (page: number) => onChange((Math.min(Math.max(page, 1), last) - 1) * limit);
-  const button = (label: string, page: number, disabled: boolean) =>
+  // Previous and next move by a page from where the list is (a log opens at its newest lines,
+  // not on a page boundary); first, last and the field go to whole pages.
+  const button = (label: string, to: () => void, disabled: boolean) =>
     html`
       <button type="button" class="btn btn-small" disabled=${disabled}
-        onClick=${() => go(page)}>${label}</button>
+        onClick=${to}>${label}</button>
     `;
   return html`
     <nav class="pagination" aria-label="Pages">
       <span class="muted">${formatCount(total ? offset + 1 : 0)}–${formatCount(end)} of ${estimated
         ? "~"
         : ""}${formatCount(total)}</span>
-      ${button("First", 1, offset === 0)} ${button("Previous", current - 1, offset === 0)}
+      ${button("First", () => go(1), offset === 0)} ${button(
+        "Previous",
+        () => onChange(Math.max(0, offset - limit)),
+        offset === 0,
+      )}
       <label class="pagination-page">Page
         <input key=${current} type="number" class="input" inputmode="numeric" min="1"
           max=${last} value=${current} aria-label="Page number"
@@ -50,7 +56,11 @@ export function Pagination(
           }} />
         <span>of ${formatCount(last)}</span>
       </label>
-      ${button("Next", current + 1, end >= total)} ${button("Last", last, current >= last)}
+      ${button("Next", () => onChange(offset + limit), end >= total)} ${button(
+        "Last",
+        () => go(last),
+        end >= total,
+      )}
       ${onSize
         ? html`
           <label class="pagination-size">Per page
