@@ -51,9 +51,10 @@ export const CSV_COLUMNS = [
   "progress",
 ] as const;
 
-type Format = "csv" | "ndjson";
+/** The formats of an export. */
+export type Format = "csv" | "ndjson";
 
-const formatQuery = oneOfParam(["csv", "ndjson"]).openapi({
+export const formatQuery = oneOfParam(["csv", "ndjson"]).openapi({
   description: "csv (default) or ndjson",
 });
 
@@ -101,7 +102,8 @@ const exportDeadLetters = apiRoute({
 
 const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
 
-function csvOf(job: JobResponse): string {
+/** A job as a CSV row, in the order of {@link CSV_COLUMNS}. */
+export function csvOf(job: JobResponse): string {
   const t = job.timestamps;
   return csvRow([
     job.id,

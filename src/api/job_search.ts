@@ -22,18 +22,18 @@ import {
   type SearchFrame,
   type SearchProgress,
 } from "../contract/job_filter.ts";
-import { BoardError, errorBody } from "../errors.ts";
+import { errorBody } from "../errors.ts";
 import type { ApiDeps } from "./deps.ts";
 import { encodeCursor, parseCursor, parseJobFilter } from "./job_filter.ts";
 import { matchingCandidates } from "./job_match.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { assertMayFilterBy } from "./payload_access.ts";
-import { scanHolder } from "./scan_holder.ts";
+import { startSearch } from "./search_start.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import { integerParam, stateQuery, TaskPath, textParam } from "./params.ts";
 import { SearchFrameSchema } from "./schema/search.ts";
-import type { SearchCandidate, SearchSlice } from "../source/types.ts";
+import type { SearchCandidate } from "../source/types.ts";
 
 const time = (bound: string) =>
   textParam(
@@ -41,6 +41,20 @@ const time = (bound: string) =>
     `${bound}, inclusive: epoch ms, or an ISO 8601 date or date-time with a zone. On the finish ` +
       "time for completed, failed, cancelled and expired jobs, else on the created time",
   );
+
+/** The filter's query parameters (all optional), as the search and its export take them. */
+export const filterQuery = {
+  from: time("Earliest time"),
+  to: time("Latest time"),
+  id: textParam(MAX_ID_PREFIX_CHARS, "The start of the job id"),
+  field: textParam(16, `The payload looked into: ${SEARCH_FIELDS.join(", ")}`),
+  contains: textParam(MAX_NEEDLE_CHARS, "A substring of the field's text"),
+  path: textParam(MAX_NEEDLE_CHARS, "A dot path into the field (`user.id`, `items.0.sku`)"),
+  // Not textParam: an empty value is a value (`value=` finds the empty string).
+  value: z.string().max(MAX_NEEDLE_CHARS, {
+    error: `must be at most ${MAX_NEEDLE_CHARS} characters`,
+  }).optional().openapi({ description: "The value at `path` (`value=`: the empty string)" }),
+};
 
 const searchJobs = apiRoute({
   method: "get",
@@ -57,16 +71,7 @@ const searchJobs = apiRoute({
     params: TaskPath,
     query: z.object({
       state: stateQuery,
-      from: time("Earliest time"),
-      to: time("Latest time"),
-      id: textParam(MAX_ID_PREFIX_CHARS, "The start of the job id"),
-      field: textParam(16, `The payload looked into: ${SEARCH_FIELDS.join(", ")}`),
-      contains: textParam(MAX_NEEDLE_CHARS, "A substring of the field's text"),
-      path: textParam(MAX_NEEDLE_CHARS, "A dot path into the field (`user.id`, `items.0.sku`)"),
-      // Not textParam: an empty value is a value (`value=` finds the empty string).
-      value: z.string().max(MAX_NEEDLE_CHARS, {
-        error: `must be at most ${MAX_NEEDLE_CHARS} characters`,
-      }).optional().openapi({ description: "The value at `path` (`value=`: the empty string)" }),
+      ...filterQuery,
       cursor: textParam(256, "From an `end` line: continues that search"),
       limit: integerParam({ fallback: 50, min: 1, max: MAX_SEARCH_PAGE }),
     }),
@@ -83,7 +88,8 @@ const searchJobs = apiRoute({
 const line = (frame: SearchFrame) => `${JSON.stringify(frame)}\n`;
 
 /** The search route. */
-export function jobSearchRoutes({ source, present, options, scans }: ApiDeps) {
+export function jobSearchRoutes(deps: ApiDeps) {
+  const { present, options } = deps;
   return apiRouter<SessionEnv & UserEnv>().openapi(searchJobs, async (c) => {
     const { task } = c.req.valid("param");
     const { state, limit, cursor, ...parts } = c.req.valid("query");
@@ -91,20 +97,10 @@ export function jobSearchRoutes({ source, present, options, scans }: ApiDeps) {
     const filter = parseJobFilter(query, options.redact);
     await assertMayFilterBy(c, options, filter, task);
     let position = parseCursor(cursor, state);
-    if (!source.searchJobs) {
-      throw new BoardError("INVALID_STATE", "This task source cannot search jobs");
-    }
-    const search = source.searchJobs.bind(source);
     const signal = c.req.raw.signal;
-    const release = await scans.take(await scanHolder(c, options));
-    // The first slice is read before the answer starts: an unknown task is still a 404.
-    let slice: SearchSlice;
-    try {
-      slice = await search(task, state, filter, position, limit);
-    } catch (error) {
-      release();
-      throw error;
-    }
+    const started = await startSearch(c, deps, { task, state, filter, position, want: limit });
+    const { search, release } = started;
+    let slice = started.slice;
     const progress: SearchProgress = {
       scanned: position?.scanned ?? 0,
       total: 0,

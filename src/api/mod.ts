@@ -15,6 +15,7 @@ import { eventRoutes } from "./events.ts";
 import { jobExportRoutes } from "./job_export.ts";
 import { jobLogRoutes } from "./job_logs.ts";
 import { jobSearchRoutes } from "./job_search.ts";
+import { searchExportRoutes } from "./search_export.ts";
 import { jobPayloadRoutes } from "./job_payloads.ts";
 import { jobRoutes } from "./jobs.ts";
 import { latencyRoutes } from "./latency.ts";
@@ -38,6 +39,7 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", overviewRoutes(deps))
     .route("/", jobExportRoutes(deps))
     .route("/", jobSearchRoutes(deps))
+    .route("/", searchExportRoutes(deps))
     .route("/", taskRoutes(deps))
     .route("/", latencyRoutes(deps))
     .route("/", jobRoutes(deps))

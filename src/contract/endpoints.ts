@@ -136,6 +136,10 @@ export interface Endpoints {
       lines: SearchFrame;
     };
     "/tasks/{task}/jobs/export": { query: { state?: JobState } & ExportQuery; file: true };
+    "/tasks/{task}/jobs/search/export": {
+      query: JobFilterQuery & { state?: JobState } & ExportQuery;
+      file: true;
+    };
     "/tasks/{task}/stats": { answer: TaskStatsResponse };
     "/tasks/{task}/migrations": { query: { since?: number }; answer: MigrationsResponse };
     "/tasks/{task}/definition": { answer: TaskDefinitionResponse };

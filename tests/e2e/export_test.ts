@@ -36,3 +36,25 @@ browserTest("a task's failed list and a DLQ group export as CSV and NDJSON", asy
     assert.ok(lines.every((job) => job.state === "failed"));
   });
 });
+
+browserTest("a filtered tab exports the search's matches, its filter in the file", async () => {
+  await withBoard({}, async ({ page, root }) => {
+    await page.goto(`${root}tasks/send-email?state=failed&field=error&contains=SMTP`);
+    const exports = page.getByRole("group", {
+      name: "Export the failed jobs of send-email that match the filter",
+    });
+    const csv = exports.getByRole("link", { name: "CSV" });
+    await csv.waitFor();
+    const href = await csv.getAttribute("href");
+    assert.equal(
+      href,
+      "api/tasks/send-email/jobs/search/export?field=error&contains=SMTP&state=failed&format=csv",
+    );
+    const rows = (await download(page, href!)).trim().split("\r\n");
+    assert.equal(rows[0], "# search: state=failed field=error contains=SMTP");
+    assert.equal(rows[1].split(",")[0], "id");
+    const shown = await page.locator(".job-table tbody tr").count();
+    assert.equal(rows.length - 2, shown, "the file holds the rows the search shows");
+    await screenshot(page, "export-search-1280");
+  });
+});

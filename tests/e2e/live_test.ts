@@ -131,7 +131,7 @@ browserTest(
       await page.getByRole("button", { name: "SMTP timeout", exact: true }).click();
       const rows = page.locator(".dlq-jobs-table tbody tr");
       await rows.nth(2).waitFor();
-      const [first] = await rows.locator(".dlq-job-link").allTextContents();
+      const first = (await rows.locator("[data-id]").first().getAttribute("data-id"))!;
 
       // From outside the page: one job of the open group, and the other group whole.
       await post(`${root}api/jobs/${first}/retry`);

@@ -54,8 +54,8 @@ browserTest("the task page opens on the failed jobs, with every state's count", 
 
     await jobRows(page).nth(4).waitFor();
     assert.equal(await jobRows(page).count(), 5);
-    assert.equal(await page.locator(".excerpt", { hasText: "SMTP timeout" }).count(), 3);
-    assert.equal(await page.locator(".excerpt", { hasText: "Mailbox full" }).count(), 2);
+    assert.equal(await page.locator(".error-text", { hasText: "SMTP timeout" }).count(), 3);
+    assert.equal(await page.locator(".error-text", { hasText: "Mailbox full" }).count(), 2);
     await page.getByRole("link", { name: FAILED_JOB }).waitFor();
     await screenshotThemes(page, "task");
 

@@ -26,6 +26,7 @@ const GUARDED_READS: readonly { path: string; action: string }[] = [
   { path: "/tasks/{task}/jobs/export", action: "export" },
   { path: "/dlq/export", action: "export" },
   { path: "/tasks/{task}/jobs/search", action: "search" },
+  { path: "/tasks/{task}/jobs/search/export", action: "export" },
 ];
 
 /** What each preset may do, as docs/auth.md states it. */

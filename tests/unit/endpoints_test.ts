@@ -78,6 +78,16 @@ type Fields<M extends Method, P extends PathOf<M>> =
     : { body: Record<Keys<EndpointOf<M, P>, "body">, true> });
 
 const page = { limit: true, offset: true } as const;
+/** A job filter's query parameters (the search and its export). */
+const filterParams = {
+  from: true,
+  to: true,
+  id: true,
+  field: true,
+  contains: true,
+  path: true,
+  value: true,
+} as const;
 const noBody = { body: {} } as const;
 
 /** The map at run time: `satisfies` makes each list the map's own (a name more or less fails `deno check`). */
@@ -109,18 +119,20 @@ const ENTRIES = {
       kind: "lines",
       query: {
         state: true,
-        from: true,
-        to: true,
-        id: true,
-        field: true,
-        contains: true,
-        path: true,
-        value: true,
+        ...filterParams,
         cursor: true,
         limit: true,
       },
     },
     "/tasks/{task}/jobs/export": { kind: "file", query: { state: true, format: true } },
+    "/tasks/{task}/jobs/search/export": {
+      kind: "file",
+      query: {
+        state: true,
+        ...filterParams,
+        format: true,
+      },
+    },
     "/tasks/{task}/stats": { kind: "json" },
     "/tasks/{task}/migrations": { kind: "json", query: { since: true } },
     "/tasks/{task}/definition": { kind: "json" },

@@ -11,6 +11,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { Pagination } from "../../components/pagination.ts";
+import { ShortId } from "../../components/short_id.ts";
+import { ErrorText, LongName } from "../../components/long_text.ts";
 import { Time } from "../../components/time.ts";
 import { urlOf } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
@@ -145,16 +147,16 @@ export function GroupJobs(
                     </td>
                   `}
                   <th scope="row">
-                    <a class="dlq-job-link" href=${href("jobs", job.id)}>${job.id}</a>
+                    <${ShortId} id=${job.id} href=${href("jobs", job.id)} what="job" />
                   </th>
                   <td data-label="Task">
-                    <a class="task-link" href=${href("tasks", job.task)} title=${job.task}>${job
-                      .task}</a>
+                    <${LongName} name=${job.task} href=${href("tasks", job.task)} />
                   </td>
                   <td class="num" data-label="Attempts">${job.attempt}/${job.maxAttempts}</td>
                   <td data-label="Failed"><${Time} at=${job.timestamps.finished} /></td>
-                  <td class="dlq-job-error wide" data-label="Error" title=${job.error ??
-                    undefined}>${job.error ?? "—"}</td>
+                  <td class="dlq-job-error wide" data-label="Error">
+                    <${ErrorText} text=${job.error} fallback="—" />
+                  </td>
                   ${!may(config, "dlq.retry") ? null : html`
                     <td class="dlq-job-actions">
                       <${RetryButton}

@@ -9,6 +9,7 @@
  */
 import { Card } from "../../components/card.ts";
 import { oldestAsOf, RetryingAsOf } from "../../components/retrying_as_of.ts";
+import { LongName } from "../../components/long_text.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { formatCount, formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
@@ -56,7 +57,7 @@ export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
             html`
               <tr key=${task.name}>
                 <th scope="row">
-                  <a class="task-link" href=${taskHref(task.name)}>${task.name}</a>
+                  <${LongName} name=${task.name} href=${taskHref(task.name)} />
                   <div class="task-vitals">
                     <${RateSparkline} rate=${task.rate} />
                     <${QueueAge} latency=${task.latency} />

@@ -9,6 +9,7 @@ import { ScrollArea } from "../../components/scroll_area.ts";
 import { StateBadge } from "../../components/state_badge.ts";
 import { Time } from "../../components/time.ts";
 import { shortId } from "../../lib/format.ts";
+import { LongName } from "../../components/long_text.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import { NextRun } from "./countdown.ts";
@@ -121,11 +122,11 @@ export function ScheduleTable(props: ScheduleTableProps) {
               <tr key=${name} class=${paused ? "is-paused" : undefined}>
                 <th scope="row">
                   <span class="schedule-name">
-                    ${name}
+                    <${LongName} name=${name} />
                     ${paused ? html`<span class="health health-warn">Paused</span>` : null}
                   </span>
                   <span class="schedule-task muted">
-                    runs <a class="task-link" href=${href("tasks", task)}>${task}</a>
+                    runs <${LongName} name=${task} href=${href("tasks", task)} />
                   </span>
                   ${triggered[name]
                     ? html`<span class="schedule-triggered">

@@ -7,7 +7,8 @@
  * @module
  */
 import type { ComponentChildren } from "preact";
-import { CopyButton } from "../../components/copy_button.ts";
+import { ShortId } from "../../components/short_id.ts";
+import { ErrorText } from "../../components/long_text.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { LockCell } from "../../components/liveness.ts";
 import { StateBadge } from "../../components/state_badge.ts";
@@ -47,8 +48,7 @@ const ID: Column = {
   // A live event may have moved the job on since the list loaded: say where to.
   cell: (job, listed) =>
     html`
-      <a class="task-link mono" href=${href("jobs", job.id)}>${job.id}</a>
-      <${CopyButton} text=${job.id} label="Copy job ID" />
+      <${ShortId} id=${job.id} href=${href("jobs", job.id)} what="job" />
       ${job.state !== listed
         ? html`
           <${StateBadge} state=${job.state} />
@@ -77,7 +77,8 @@ const ATTEMPTS: Column = {
 const ERROR: Column = {
   label: "Error",
   className: "wide",
-  cell: (job) => html`<${Excerpt} text=${job.error} />`,
+  cell: (job) =>
+    html`<${ErrorText} text=${job.error} fallback=${html`<span class="muted">—</span>`} />`,
 };
 const REASON: Column = {
   label: "Reason",

@@ -18,6 +18,9 @@ import { html } from "../../lib/html.ts";
 import { urlOf } from "../../lib/api.ts";
 import { type JobState, STATES, type TaskStats } from "../../lib/types.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
+import { useUrlPager } from "../../lib/use_url_pager.ts";
+import { lastPage } from "../../lib/page_query.ts";
+import { href } from "../../lib/router.ts";
 import { taskCounts } from "../../lib/live.ts";
 import type { Job } from "../job/types.ts";
 import { ActiveJobs } from "./active_liveness.ts";
@@ -33,9 +36,6 @@ import { MatchingActions } from "./matching_actions.ts";
 import { rowActionsOf } from "./row_actions.ts";
 import { useSelection } from "../../lib/selection.ts";
 import { may } from "../../lib/permissions.ts";
-
-/** Jobs per page. */
-const PAGE_SIZE = 50;
 
 /** Events that change which jobs a state holds; progress is applied to the rows instead. */
 export const changesJobs = (task: string) => (event: { task: string; kind: string }) =>
@@ -53,16 +53,16 @@ function JobList(
   },
 ) {
   const { api, config } = useBoard();
-  const [offset, setOffset] = useState(0);
+  const { offset, size, setOffset, setSize } = useUrlPager(`/${href("tasks", task)}`);
   const [paused, setPaused] = useState(false);
   const { data, error, loading, reload } = useLiveResource(
     (signal) =>
       api.getPage("/tasks/{task}/jobs", {
         params: { task },
-        query: { state, limit: PAGE_SIZE, offset },
+        query: { state, limit: size, offset },
         signal,
       }),
-    [task, state, offset],
+    [task, state, offset, size],
     { relevant: changesJobs(task), follows: (stats) => taskCounts(stats, task)?.[state], paused },
   );
   const rows = useLiveRows(task, data?.items ?? NO_JOBS, paused);
@@ -78,7 +78,7 @@ function JobList(
   const total = data?.total ?? 0;
   useEffect(() => {
     if (data && data.items.length === 0 && offset > 0) {
-      setOffset(Math.max(0, Math.ceil(total / PAGE_SIZE) - 1) * PAGE_SIZE);
+      setOffset((lastPage(total, size) - 1) * size);
     }
   }, [data, offset, total]);
 
@@ -120,7 +120,14 @@ function JobList(
         <${JobTable} jobs=${rows} state=${state} selection=${editable ? selection : undefined}
           actions=${actions} />
       `}
-    <${Pagination} offset=${offset} limit=${PAGE_SIZE} total=${total} onChange=${setOffset} />
+    <${Pagination}
+      offset=${offset}
+      limit=${size}
+      total=${total}
+      estimated=${state === "retrying" || state === "delayed"}
+      onChange=${setOffset}
+      onSize=${setSize}
+    />
   `;
 }
 

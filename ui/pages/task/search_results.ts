@@ -16,7 +16,8 @@ import {
   type SearchProgress,
 } from "../../../src/contract/job_filter.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
-import { ApiError } from "../../lib/api.ts";
+import { ApiError, urlOf } from "../../lib/api.ts";
+import { ExportLinks } from "../../components/export_links.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
@@ -27,7 +28,7 @@ import { actionsFor, BulkBar } from "./bulk_bar.ts";
 import type { BulkOperation } from "../../lib/bulk_request.ts";
 import { JobTable } from "./job_table.ts";
 import { rowActionsOf } from "./row_actions.ts";
-import { filterOf, filterQuery } from "./search_query.ts";
+import { filterOf, filterQuery, setParams } from "./search_query.ts";
 import { useSelection } from "../../lib/selection.ts";
 import { may } from "../../lib/permissions.ts";
 
@@ -139,6 +140,15 @@ export function SearchResults(
             onClick=${() => router.navigate(next)}>Continue</button>
         `
         : null}
+      <${ExportLinks}
+        path=${`api/${
+          urlOf("/tasks/{task}/jobs/search/export", {
+            params: { task },
+            query: { ...setParams(filterOf(search)), state },
+          })
+        }`}
+        label=${`the ${state} jobs of ${task} that match the filter`}
+      />
     </div>
     <${ErrorBanner} error=${error} />
     <${BulkBar}

@@ -8,6 +8,8 @@
 import { Card } from "../../components/card.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { StateBadge } from "../../components/state_badge.ts";
+import { ShortId } from "../../components/short_id.ts";
+import { ErrorText, LongName } from "../../components/long_text.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import type { WorkflowNode } from "./types.ts";
@@ -40,7 +42,7 @@ export function NodeTable({ nodes }: { nodes: readonly WorkflowNode[] }) {
               html`
                 <tr key=${node.index}>
                   <td class="num muted" data-label="#">${node.index}</td>
-                  <th scope="row" data-label="Task">${node.taskName}</th>
+                  <th scope="row" data-label="Task"><${LongName} name=${node.taskName} /></th>
                   <td data-label="State">
                     <${StateBadge} state=${node.state} />
                   </td>
@@ -49,16 +51,16 @@ export function NodeTable({ nodes }: { nodes: readonly WorkflowNode[] }) {
                       ? html`<${StateBadge} state=${node.jobState} />`
                       : html`<span class="muted" title="not dispatched, or removed by retention">—</span>`}
                   </td>
-                  <td class="wide" data-label="Job"><a class="task-link wf-job-link" href=${href(
-                    "jobs",
-                    node.jobId,
-                  )}>${node
-                    .jobId}</a></td>
+                  <td data-label="Job">
+                    <${ShortId} id=${node.jobId} href=${href("jobs", node.jobId)} what="job" />
+                  </td>
                   <td class="muted" data-label="Waits for">${waitsFor(node.deps)}</td>
                   ${hasErrors
-                    ? html`<td class="wf-node-error wide" data-label="Error" title=${
-                      node.error ?? undefined
-                    }>${node.error}</td>`
+                    ? html`
+                      <td class="wf-node-error" data-label="Error">
+                        <${ErrorText} text=${node.error} />
+                      </td>
+                    `
                     : null}
                 </tr>
               `

@@ -17,11 +17,9 @@ import { formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import type { JobEvent } from "../../lib/live.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
+import { useUrlPager } from "../../lib/use_url_pager.ts";
 import { WORKFLOW_STATES, type WorkflowState, type WorkflowSummary } from "../workflow/types.ts";
 import { WorkflowTable } from "./workflow_table.ts";
-
-/** Workflows per page. */
-const PAGE_SIZE = 25;
 
 /** Job events after which a workflow may have changed state or a new one begun. */
 const CHANGING_KINDS = new Set([
@@ -42,34 +40,24 @@ type Filter = WorkflowState | "all";
 
 const FILTERS: readonly Filter[] = ["all", ...WORKFLOW_STATES];
 
-/** The filter and page offset a query string names; unknown values fall back to all, 0. */
-function viewFrom(search: string): { filter: Filter; offset: number } {
-  const query = new URLSearchParams(search);
-  const state = query.get("state") ?? "";
-  const offset = Number(query.get("offset"));
-  return {
-    filter: (WORKFLOW_STATES as readonly string[]).includes(state) ? state as Filter : "all",
-    offset: Number.isSafeInteger(offset) && offset > 0 ? offset : 0,
-  };
+/** The filter a query string names; an unknown one falls back to all. */
+function filterFrom(search: string): Filter {
+  const state = new URLSearchParams(search).get("state") ?? "";
+  return (WORKFLOW_STATES as readonly string[]).includes(state) ? state as Filter : "all";
 }
 
-/** The URL of a view of the list. */
-function viewPath(filter: Filter, offset: number): string {
-  const query = new URLSearchParams();
-  if (filter !== "all") query.set("state", filter);
-  if (offset) query.set("offset", String(offset));
-  const search = query.toString();
-  return search ? `/workflows?${search}` : "/workflows";
+/** The URL of a filter's first page. */
+function viewPath(filter: Filter): string {
+  return filter === "all" ? "/workflows" : `/workflows?state=${filter}`;
 }
 
 /** The table and its pages, or what to show while there is none. */
 function WorkflowList(
-  { page, loading, filter, offset, onPage }: {
+  { page, loading, filter, pager }: {
     page: Page<WorkflowSummary> | null;
     loading: boolean;
     filter: Filter;
-    offset: number;
-    onPage(offset: number): void;
+    pager: ReturnType<typeof useUrlPager>;
   },
 ) {
   if (!page) {
@@ -91,21 +79,29 @@ function WorkflowList(
   }
   return html`
     <${WorkflowTable} workflows=${page.items} />
-    <${Pagination} offset=${offset} limit=${PAGE_SIZE} total=${page.total} onChange=${onPage} />
+    <${Pagination}
+      offset=${pager.offset}
+      limit=${pager.size}
+      total=${page.total}
+      onChange=${pager.setOffset}
+      onSize=${pager.setSize}
+    />
   `;
 }
 
 /** The workflow list. */
 export function WorkflowsPage() {
   const { api, router } = useBoard();
-  const { filter, offset } = viewFrom(router.search.value);
+  const filter = filterFrom(router.search.value);
+  const pager = useUrlPager("/workflows", 25);
+  const { offset, size } = pager;
   const { data, error, loading } = useLiveResource(
     (signal) =>
       api.getPage("/workflows", {
-        query: { limit: PAGE_SIZE, offset, state: filter === "all" ? undefined : filter },
+        query: { limit: size, offset, state: filter === "all" ? undefined : filter },
         signal,
       }),
-    [filter, offset],
+    [filter, offset, size],
     { relevant: changesWorkflows },
   );
   const noun = filter === "all" ? "workflow" : `${filter} workflow`;
@@ -119,7 +115,7 @@ export function WorkflowsPage() {
       <${Tabs}
         items=${FILTERS.map((key) => ({ key, label: key }))}
         selected=${filter}
-        onSelect=${(key: string) => router.navigate(viewPath(key as Filter, 0))}
+        onSelect=${(key: string) => router.navigate(viewPath(key as Filter))}
         label="Workflow state"
         idPrefix="wf-state"
       />
@@ -128,8 +124,7 @@ export function WorkflowsPage() {
           page=${data}
           loading=${loading}
           filter=${filter}
-          offset=${offset}
-          onPage=${(next: number) => router.navigate(viewPath(filter, next))}
+          pager=${pager}
         />
       </div>
       <//>

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ShortId } from "../../components/short_id.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { StateBadge } from "../../components/state_badge.ts";
 import { Time } from "../../components/time.ts";
@@ -31,12 +32,13 @@ export function WorkflowTable({ workflows }: { workflows: readonly WorkflowSumma
             html`
               <tr key=${workflow.id}>
                 <th scope="row">
-                  <a class="task-link wf-table-name" href=${href(
+                  <a class="task-link wf-table-name long-name" href=${href(
                     "workflows",
                     workflow.id,
-                  )}>${workflow
-                    .name ?? "Unnamed workflow"}</a>
-                  <code class="wf-table-id muted">${workflow.id}</code>
+                  )}
+                    title=${workflow.name ?? undefined}>${workflow.name ?? "Unnamed workflow"}</a>
+                  <${ShortId} id=${workflow.id} href=${href("workflows", workflow.id)}
+                    what="workflow" />
                 </th>
                 <td data-label="State">
                   <${StateBadge} state=${workflow.state} />
