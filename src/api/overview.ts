@@ -33,7 +33,7 @@ const getOverview = apiRoute({
     query: z.object({
       q: textParam(256, "Tasks whose name contains this, any case"),
       health: oneOfParam(HEALTH_STATUSES),
-      prefix: textParam(256, "Tasks whose name starts with this (a group's prefix)"),
+      prefix: textParam(256, "The tasks of one group (its prefix)"),
       sort: oneOfParam(TASK_SORTS),
       group: oneOfParam(["prefix"]),
       limit: integerParam({

@@ -10,7 +10,7 @@
  * import { prefixOf, taskMatches } from "./task_list.ts";
  *
  * assert.equal(prefixOf("billing.charge"), "billing.");
- * assert.equal(prefixOf("send-email"), "");
+ * assert.equal(prefixOf("send-email"), "send-email");
  * assert.ok(taskMatches("billing.charge", { q: "CHAR" }));
  * assert.ok(!taskMatches("billing.charge", { prefix: "email." }));
  * ```
@@ -43,7 +43,7 @@ export type TaskListQuery = {
   q?: string;
   /** Tasks with this verdict only. */
   health?: HealthStatus;
-  /** Names starting with this (a group's `prefix`). */
+  /** Tasks of this group (its `prefix`, see {@link prefixOf}). */
   prefix?: string;
   /** The order; by name when absent. */
   sort?: TaskSort;
@@ -70,7 +70,7 @@ export type HealthCounts = Record<HealthStatus, number>;
 
 /** The tasks sharing a name prefix, and their counts added up. */
 export interface TaskGroup {
-  /** The prefix, separator included (`billing.`); `""` for names without one. */
+  /** The group's key (see {@link prefixOf}): `billing.`, or a whole name without a separator. */
   prefix: string;
   /** How many tasks it holds. */
   tasks: number;
@@ -81,17 +81,17 @@ export interface TaskGroup {
 }
 
 /**
- * A name's group: up to and with its first `.` or `:` (`billing.charge` →
- * `billing.`), or `""` when it has neither.
+ * A name's group: up to and with its first `.`, `:` or `/` (`billing.charge`
+ * → `billing.`), or the whole name when it has none (a group of its own).
  */
 export function prefixOf(name: string): string {
-  const end = name.search(/[.:]/);
-  return end < 0 ? "" : name.slice(0, end + 1);
+  const end = name.search(/[.:/]/);
+  return end < 0 ? name : name.slice(0, end + 1);
 }
 
 /** Whether a task name passes the query's `q` and `prefix`. */
 export function taskMatches(name: string, { q, prefix }: Pick<TaskListQuery, "q" | "prefix">) {
-  if (prefix !== undefined && !name.startsWith(prefix)) return false;
+  if (prefix !== undefined && prefixOf(name) !== prefix) return false;
   return q === undefined || name.toLowerCase().includes(q.toLowerCase());
 }
 

@@ -20,7 +20,9 @@ const HealthCountsSchema = z.strictObject({
 
 /** The tasks sharing a name prefix. */
 const TaskGroupSchema = z.strictObject({
-  prefix: z.string().openapi({ description: 'Up to and with the first "." or ":"; "" for none' }),
+  prefix: z.string().openapi({
+    description: 'The name up to and with its first ".", ":" or "/"; the whole name without one',
+  }),
   tasks: z.number().int(),
   stats: QueueStatsSchema,
   health: HealthCountsSchema,
