@@ -15,7 +15,7 @@ async function ageTheSplit(page: Page): Promise<void> {
   const aged = (name: string) =>
     name === "send-email" ? Date.now() - 180_000 : name === "resize-image" ? null : Date.now();
   await page.route("**/api/events**", (route) => route.abort());
-  await page.route("**/api/overview", async (route) => {
+  await page.route("**/api/overview*", async (route) => {
     const response = await route.fetch();
     const body = await response.json();
     for (const task of body.tasks) task.retryingAsOf = aged(task.name);
