@@ -1,15 +1,26 @@
 /**
- * `GET /overview`: every task's counts and health, the totals, and the store.
+ * `GET /overview`: every task's counts and health, the totals, and the store;
+ * with a query, a page of the tasks it filters and sorts (see
+ * `contract/task_list.ts`).
  *
  * @module
  */
 
+import { z } from "@hono/zod-openapi";
 import { HEALTH_WINDOW_MINUTES, taskHealth } from "../contract/health.ts";
 import { queueLatency, RATE_MINUTES, taskRate } from "../contract/latency.ts";
 import type { OverviewResponse } from "../contract/overview.ts";
 import { totalsOf } from "../contract/totals.ts";
+import {
+  groupsOf,
+  HEALTH_STATUSES,
+  healthCounts,
+  selectTasks,
+  TASK_SORTS,
+} from "../contract/task_list.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
+import { integerParam, MAX_LIMIT, oneOfParam, textParam } from "./params.ts";
 import { sharedRead } from "./shared_read.ts";
 import { OverviewSchema } from "./schema/overview.ts";
 
@@ -18,13 +29,28 @@ const getOverview = apiRoute({
   path: "/overview",
   tags: ["board"],
   summary: "Every task's counts and health, the totals, and the store",
+  request: {
+    query: z.object({
+      q: textParam(256, "Tasks whose name contains this, any case"),
+      health: oneOfParam(HEALTH_STATUSES),
+      prefix: textParam(256, "The tasks of one group (its prefix)"),
+      sort: oneOfParam(TASK_SORTS),
+      group: oneOfParam(["prefix"]),
+      limit: integerParam({
+        max: MAX_LIMIT,
+        description: "At most this many tasks (all when absent)",
+      }),
+      offset: integerParam({ fallback: 0 }),
+    }),
+  },
   ok: OverviewSchema,
+  errors: ["INVALID_PARAM"],
 });
 
 /** Routes of the overview. */
 export function overviewRoutes({ source, startedAt, options }: ApiDeps) {
   // The same answer for everyone: overviews asked at once share one read.
-  const read = sharedRead(async (): Promise<OverviewResponse> => {
+  const read = sharedRead(async (): Promise<Omit<OverviewResponse, "matched" | "healthCounts">> => {
     const tasks = await source.listTasks();
     const [snapshots, store, recent] = await Promise.all([
       source.getQueueSnapshots(tasks),
@@ -64,5 +90,20 @@ export function overviewRoutes({ source, startedAt, options }: ApiDeps) {
       uptime: Date.now() - startedAt,
     };
   });
-  return apiRouter().openapi(getOverview, async (c) => c.json(await read(), 200));
+  return apiRouter().openapi(getOverview, async (c) => {
+    const { group, ...query } = c.req.valid("query");
+    const { tasks: every, ...rest } = await read();
+    const { tasks, matched } = selectTasks(every, query);
+    const body: OverviewResponse = {
+      tasks,
+      matched: matched.length,
+      healthCounts: healthCounts(every),
+      ...rest,
+    };
+    if (group === "prefix") {
+      const { q, health } = query;
+      body.groups = groupsOf(selectTasks(every, { q, health }).matched);
+    }
+    return c.json(body, 200);
+  });
 }

@@ -54,6 +54,7 @@ import type { SchedulerLeadershipResponse, TaskLivenessResponse } from "./livene
 import type { MigrationLockResponse } from "./migration_lock.ts";
 import type { OverviewResponse } from "./overview.ts";
 import type { PayloadField } from "./payload.ts";
+import type { TaskListQuery } from "./task_list.ts";
 import type {
   ScheduleActionResponse,
   ScheduleRemoveResponse,
@@ -111,7 +112,7 @@ type NoBody = Record<string, never>;
 /** Every route of the API by method, then path pattern. */
 export interface Endpoints {
   GET: {
-    "/overview": { answer: OverviewResponse };
+    "/overview": { query: TaskListQuery & { group?: "prefix" }; answer: OverviewResponse };
     "/config": { answer: ConfigResponse };
     "/openapi.json": { answer: Record<string, unknown> };
     "/events": { query: { tasks?: string }; events: true };

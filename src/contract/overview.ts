@@ -7,6 +7,7 @@
 import type { TaskHealth } from "./health.ts";
 import type { QueueLatency, TaskRate } from "./latency.ts";
 import type { QueueStats } from "./states.ts";
+import type { HealthCounts, TaskGroup } from "./task_list.ts";
 import type { Totals } from "./totals.ts";
 
 /** One task of the overview. */
@@ -39,10 +40,19 @@ export interface StoreSummary {
 
 /** The answer of `GET /overview`. */
 export interface OverviewResponse {
-  /** Every task, sorted by name. */
+  /**
+   * Every task, sorted by name; with a query (`q`, `health`, `prefix`,
+   * `sort`, `limit`, `offset`), the page it asks for.
+   */
   tasks: OverviewTask[];
-  /** The counts of every task added up. */
+  /** How many tasks match the query (every task without one); `tasks` is a page of them. */
+  matched: number;
+  /** The counts of every task added up, whatever the query. */
   totals: Totals;
+  /** How many tasks have each verdict, over every task whatever the query. */
+  healthCounts: HealthCounts;
+  /** With `group=prefix`: the tasks matching `q` and `health`, by name prefix. */
+  groups?: TaskGroup[];
   /** The store. */
   redis: StoreSummary;
   /** Milliseconds since the board started. */

@@ -48,7 +48,9 @@ await withBoard({}, async ({ page, root, redis }) => {
         .waitFor();
       const gap = await page.evaluate(() => {
         const api = performance.getEntriesByType("resource")
-          .find((entry) => entry.name.endsWith("/api/overview")) as PerformanceResourceTiming;
+          .find((entry) =>
+            new URL(entry.name).pathname.endsWith("/api/overview")
+          ) as PerformanceResourceTiming;
         const shown = (globalThis as unknown as { __countersShownAt?: number }).__countersShownAt;
         return shown === undefined ? null : shown - api.responseEnd;
       });

@@ -21,7 +21,7 @@ async function ageTheSplit(page: Page, ages: Ages): Promise<void> {
     return age === undefined ? Date.now() : age === null ? null : Date.now() - age;
   };
   await page.route("**/api/events**", (route) => route.abort());
-  await page.route("**/api/overview", async (route) => {
+  await page.route("**/api/overview*", async (route) => {
     const response = await route.fetch();
     const body = await response.json();
     for (const task of body.tasks) task.retryingAsOf = aged(task.name);

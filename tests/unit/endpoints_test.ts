@@ -93,7 +93,10 @@ const noBody = { body: {} } as const;
 /** The map at run time: `satisfies` makes each list the map's own (a name more or less fails `deno check`). */
 const ENTRIES = {
   GET: {
-    "/overview": { kind: "json" },
+    "/overview": {
+      kind: "json",
+      query: { q: true, health: true, prefix: true, sort: true, group: true, ...page },
+    },
     "/config": { kind: "json" },
     "/openapi.json": { kind: "json" },
     "/events": { kind: "events", query: { tasks: true } },

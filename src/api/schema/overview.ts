@@ -10,6 +10,24 @@ import { Millis, QueueStatsSchema, TotalsSchema } from "./common.ts";
 import { QueueLatencySchema, TaskRateSchema } from "./latency.ts";
 import type { Same } from "./same.ts";
 
+/** How many tasks have each verdict. */
+const HealthCountsSchema = z.strictObject({
+  critical: z.number().int(),
+  warning: z.number().int(),
+  healthy: z.number().int(),
+  idle: z.number().int(),
+}).openapi("HealthCounts");
+
+/** The tasks sharing a name prefix. */
+const TaskGroupSchema = z.strictObject({
+  prefix: z.string().openapi({
+    description: 'The name up to and with its first ".", ":" or "/"; the whole name without one',
+  }),
+  tasks: z.number().int(),
+  stats: QueueStatsSchema,
+  health: HealthCountsSchema,
+}).openapi("TaskGroup");
+
 /** The overview. */
 export const OverviewSchema = z.strictObject({
   tasks: z.array(z.strictObject({
@@ -24,7 +42,12 @@ export const OverviewSchema = z.strictObject({
     latency: QueueLatencySchema,
     rate: TaskRateSchema,
   })),
+  matched: z.number().int().openapi({ description: "How many tasks match the query" }),
   totals: TotalsSchema,
+  healthCounts: HealthCountsSchema,
+  groups: z.array(TaskGroupSchema).optional().openapi({
+    description: "With group=prefix: the tasks matching q and health, by name prefix",
+  }),
   redis: z.strictObject({
     version: z.string(),
     usedMemory: z.string(),

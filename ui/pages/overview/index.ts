@@ -1,6 +1,7 @@
 /**
  * The overview page: state counters, the 24 h throughput chart, the task
- * table and the Redis panel. Counts follow the event stream's
+ * list (a page of it: see `task_list_card.ts`) and the Redis panel. The
+ * counters stay over every task whatever the list shows. Counts follow the event stream's
  * `stats:update` (see `use_overview.ts`); the Redis panel says
  * "Disconnected" as soon as the stream or a request says Redis is down.
  *
@@ -11,9 +12,10 @@ import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
 import { RedisCard, type RedisLink } from "./redis_card.ts";
 import { StateCounters } from "./state_counters.ts";
-import { TasksCard } from "./task_table.ts";
+import { overviewQuery, TaskListCard } from "./task_list_card.ts";
 import { ThroughputCard } from "./throughput_card.ts";
-import { useOverview } from "./use_overview.ts";
+import { useTaskView } from "./task_view.ts";
+import { useOverviewPage } from "./use_overview.ts";
 
 /** Redis as the page knows it now: the answer's word, overruled by fresher news. */
 function useRedisLink(answered: boolean): RedisLink {
@@ -26,14 +28,21 @@ function useRedisLink(answered: boolean): RedisLink {
 
 /** The overview page. */
 export function OverviewPage() {
-  const { data, error, loading } = useOverview();
+  const [view, changeView] = useTaskView();
+  const { data, error, loading } = useOverviewPage(overviewQuery(view));
   const link = useRedisLink(data?.redis.connected ?? true);
   return html`
     <${ErrorBanner} error=${error} />
     <${StateCounters} totals=${data?.totals ?? null} />
     <${ThroughputCard} />
     <div class="grid">
-      <${TasksCard} title="Tasks" tasks=${data?.tasks ?? null} loading=${loading} />
+      <${TaskListCard}
+        title="Tasks"
+        overview=${data}
+        loading=${loading}
+        view=${view}
+        onChange=${changeView}
+      />
       ${data ? html`<${RedisCard} redis=${data.redis} link=${link} uptime=${data.uptime} />` : null}
     </div>
   `;

@@ -1,5 +1,6 @@
 /**
- * `useOverview()`: the overview answer kept current by the event stream. The
+ * `useOverview()`: the overview answer kept current by the event stream;
+ * `useOverviewPage(query)`: one page of its tasks the same way. The
  * counts of the newest `stats:update` replace the answer's (while Redis is
  * down the frame carries the last counts the board read, which are still the
  * newest); a task that appears in the frames is listed at once, and the
@@ -8,9 +9,11 @@
  *
  * @module
  */
+import { useMemo, useRef } from "preact/hooks";
 import { useBoard } from "../../lib/board_context.ts";
 import type { StatsUpdate } from "../../lib/live.ts";
 import type { Overview, TaskHealth } from "../../lib/types.ts";
+import type { TaskListQuery } from "../../../src/contract/task_list.ts";
 import { type LiveResource, useLiveResource } from "../../lib/use_live_resource.ts";
 
 type AnsweredTask = Overview["tasks"][number];
@@ -28,14 +31,21 @@ export type OverviewTask = Omit<AnsweredTask, "health" | "latency" | "rate"> & {
 /** The overview answer with the stream's counts merged in. */
 export type LiveOverview = Omit<Overview, "tasks"> & { tasks: OverviewTask[] };
 
+/** The answer with the frame's totals and the rows `rows` makes, when the frame carries counts. */
+function withFrame(
+  overview: Overview,
+  stats: StatsUpdate | null,
+  rows: (frame: StatsUpdate) => OverviewTask[],
+): LiveOverview {
+  if (!stats || (!stats.connected && stats.tasks.length === 0)) return overview;
+  return { ...overview, totals: stats.totals, tasks: rows(stats) };
+}
+
 /** The overview answer with the counts of `stats` (when it carries any) merged in. */
 export function mergeStats(overview: Overview, stats: StatsUpdate | null): LiveOverview {
-  if (!stats || (!stats.connected && stats.tasks.length === 0)) return overview;
-  const answered = new Map(overview.tasks.map((task) => [task.name, task]));
-  return {
-    ...overview,
-    totals: stats.totals,
-    tasks: stats.tasks.map((task) => {
+  return withFrame(overview, stats, (frame) => {
+    const answered = new Map(overview.tasks.map((task) => [task.name, task]));
+    return frame.tasks.map((task) => {
       const known = answered.get(task.name);
       return {
         ...task,
@@ -43,8 +53,8 @@ export function mergeStats(overview: Overview, stats: StatsUpdate | null): LiveO
         latency: known?.latency ?? null,
         rate: known?.rate ?? null,
       };
-    }),
-  };
+    });
+  });
 }
 
 /** What of a stats frame a task's health depends on: the tasks and their finished and queued counts. */
@@ -70,4 +80,41 @@ export function useOverview(): LiveResource<LiveOverview> {
   );
   const stats = live.stats.value;
   return overview.data ? { ...overview, data: mergeStats(overview.data, stats) } : overview;
+}
+
+/**
+ * A page of the overview's tasks with the counts of `stats` merged in: each
+ * row's counts from the frame, the totals too; the page keeps its rows and
+ * their order until the next answer.
+ */
+export function mergePage(overview: Overview, stats: StatsUpdate | null): LiveOverview {
+  return withFrame(overview, stats, (frame) => {
+    const counted = new Map(frame.tasks.map((task) => [task.name, task]));
+    return overview.tasks.map((task) => {
+      const row = counted.get(task.name);
+      return row ? { ...task, stats: row.stats, retryingAsOf: row.retryingAsOf } : task;
+    });
+  });
+}
+
+/**
+ * One page of the overview's tasks (`query`: filter, order, page), merged
+ * with the newest `stats:update`, reloaded when health inputs change. While
+ * the next page loads, the last one stays on screen.
+ */
+export function useOverviewPage(
+  query: TaskListQuery & { group?: "prefix" },
+): LiveResource<LiveOverview> {
+  const { api, live } = useBoard();
+  const overview = useLiveResource(
+    (signal) => api.get("/overview", { query, signal }),
+    [JSON.stringify(query)],
+    { relevant: () => false, follows: healthInputs },
+  );
+  const shown = useRef<Overview | null>(null);
+  if (overview.data) shown.current = overview.data;
+  const stats = live.stats.value;
+  const data = shown.current;
+  const merged = useMemo(() => data && mergePage(data, stats), [data, stats]);
+  return { ...overview, data: merged };
 }

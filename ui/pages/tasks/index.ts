@@ -1,30 +1,32 @@
 /**
- * The task list: every task with its health and per-state counts, each
- * linking to its own page. `?state=failed` (where an overview counter
- * leads) lists the tasks with the most jobs in that state first.
+ * The task list: every task with its health and per-state counts, a page at
+ * a time, filtered, ordered and grouped as its URL says (`?q=billing`,
+ * `?sort=failed`, see `overview/task_view.ts`). `?state=failed` (where an
+ * overview counter leads) lists the tasks with the most jobs in that state
+ * first.
  *
  * @module
  */
 import { ErrorBanner } from "../../components/error_banner.ts";
-import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
-import { stateFromSearch } from "../task/selected_state.ts";
-import { TasksCard } from "../overview/task_table.ts";
-import { useOverview } from "../overview/use_overview.ts";
+import { overviewQuery, TaskListCard } from "../overview/task_list_card.ts";
+import { useTaskView } from "../overview/task_view.ts";
+import { useOverviewPage } from "../overview/use_overview.ts";
+import { STATES } from "../../lib/types.ts";
 
 /** The task list page. */
 export function TasksPage() {
-  const { data, error, loading } = useOverview();
-  const state = stateFromSearch(useBoard().router.search.value);
-  const tasks = data && state
-    ? [...data.tasks].sort((a, b) => (b.stats?.[state] ?? 0) - (a.stats?.[state] ?? 0))
-    : data?.tasks ?? null;
+  const [view, changeView] = useTaskView();
+  const { data, error, loading } = useOverviewPage(overviewQuery(view));
+  const byState = (STATES as readonly string[]).includes(view.sort);
   return html`
     <${ErrorBanner} error=${error} />
-    <${TasksCard}
-      title=${state ? `Tasks by ${state} jobs` : "All tasks"}
-      tasks=${tasks}
+    <${TaskListCard}
+      title=${byState ? `Tasks by ${view.sort} jobs` : "All tasks"}
+      overview=${data}
       loading=${loading}
+      view=${view}
+      onChange=${changeView}
     />
   `;
 }
