@@ -203,6 +203,9 @@ function ruleAt(field: string, value: unknown, sinks: readonly AlertSink[]): Ale
   };
 }
 
+/** How often rules are evaluated when `evaluateEvery` is not given. */
+export const DEFAULT_EVALUATE_EVERY_MS = 15_000;
+
 /**
  * Validates the alerts JSON and resolves it: durations in ms, defaults
  * filled in. Throws {@link AlertConfigError} naming the first bad field.
@@ -233,7 +236,13 @@ export function parseAlertsConfig(value: unknown): AlertsConfig {
     throw new AlertConfigError("boardUrl", "an http: or https: URL");
   }
   return {
-    evaluateEveryMs: durationAt("evaluateEvery", file.evaluateEvery, 15_000, 5000, MINUTE / 2),
+    evaluateEveryMs: durationAt(
+      "evaluateEvery",
+      file.evaluateEvery,
+      DEFAULT_EVALUATE_EVERY_MS,
+      5000,
+      MINUTE / 2,
+    ),
     boardUrl: file.boardUrl?.replace(/\/+$/, "") ?? null,
     sinks,
     rules,

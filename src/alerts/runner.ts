@@ -148,7 +148,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     if (!leadership.isLeading) return;
     states = next.states;
     if (source.writeAlertStates) {
-      storeBehind = await source.writeAlertStates([...next.states.values()]).then(
+      storeBehind = await source.writeAlertStates([...next.states.values()], now).then(
         () => false,
         () => true,
       );

@@ -6,6 +6,7 @@
  */
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { alertRoutes } from "./alerts.ts";
 import { auditRoutes } from "./audit.ts";
 import { bulkRoutes } from "./bulk.ts";
 import { configRoutes } from "./config.ts";
@@ -53,6 +54,7 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", livenessRoutes(deps))
     .route("/", auditRoutes(deps))
     .route("/", bulkRoutes(deps))
-    .route("/", sessionRoutes(deps));
+    .route("/", sessionRoutes(deps))
+    .route("/", alertRoutes(deps));
   return api.route("/", documentRoutes(api, deps.options));
 }

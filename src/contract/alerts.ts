@@ -187,6 +187,12 @@ export interface AlertState {
   notifiedAt: number | null;
 }
 
+/** The alert states the last evaluation left, and when it ran (ms; null: unknown). */
+export interface AlertStatus {
+  asOf: number | null;
+  states: AlertState[];
+}
+
 /** What a sink receives (the generic webhook's body). */
 export interface AlertNotice {
   /** The rule's name. */
@@ -250,3 +256,55 @@ export const MAX_ALERT_STATES = 10_000;
 
 /** Default of how many notices the history keeps, newest first. */
 export const ALERT_HISTORY_ENTRIES = 1000;
+
+/** Where a rule comes from: `code` (the `alerts` option or `--alerts FILE`, read-only) or `stored` (made through the API). */
+export type AlertRuleOrigin = "code" | "stored";
+
+/** One instance of a rule as `GET /alerts` shows it: its state, and whether a silence mutes it now. */
+export type AlertInstanceView = Omit<AlertState, "rule"> & { muted: boolean };
+
+/** A rule with where it stands, as `GET /alerts` shows it. */
+export interface AlertRuleView {
+  name: string;
+  kind: AlertKind;
+  /** null: every task. */
+  tasks: string[] | null;
+  threshold: number;
+  unit: ThresholdUnit;
+  windowMs: number | null;
+  minFinished: number | null;
+  forMs: number;
+  repeatMs: number;
+  sinks: string[];
+  origin: AlertRuleOrigin;
+  /** The worst of its alerts: `firing` over `pending` over `ok` (none, or resolved only). */
+  state: "ok" | "pending" | "firing";
+  /** The earliest `firingSince` of its firing alerts; null when none fires. */
+  firingSince: number | null;
+  alerts: AlertInstanceView[];
+}
+
+/** A sink by name and type: never its URL or secret. */
+export interface AlertSinkView {
+  name: string;
+  type: "webhook" | "slack";
+}
+
+/** `GET /alerts`: the rules with their state, the sinks by name, the silences in force. */
+export interface AlertsOverview {
+  /** Whether the `alerts` option or `--alerts FILE` was given. */
+  enabled: boolean;
+  evaluateEveryMs: number;
+  /** When the rules were last evaluated (ms), by whichever board led; null before the first pass. */
+  asOf: number | null;
+  /** How many alerts fire (instances, muted ones included). */
+  firing: number;
+  sinks: AlertSinkView[];
+  rules: AlertRuleView[];
+  silences: AlertSilence[];
+}
+
+/** `GET /alerts/history`: the newest notices first. */
+export interface AlertHistoryResponse {
+  entries: AlertHistoryEntry[];
+}

@@ -36,6 +36,7 @@
  * @module
  */
 
+import type { AlertHistoryResponse, AlertsOverview } from "./alerts.ts";
 import type { AttemptHistory } from "./attempts.ts";
 import type { AuditEntry, AuditQuery, AuditResponse } from "./audit.ts";
 import type { BulkOperation, BulkPreviewResponse, BulkRequest, BulkStartResponse } from "./bulk.ts";
@@ -165,6 +166,8 @@ export interface Endpoints {
     "/dlq/export": { query: DeadLetterQuery & ExportQuery; file: true };
     "/operations": { answer: BulkOperation[] };
     "/operations/{id}": { answer: BulkOperation };
+    "/alerts": { answer: AlertsOverview };
+    "/alerts/history": { query: { limit?: number }; answer: AlertHistoryResponse };
   };
   POST: {
     "/jobs/{jobId}/retry": { body: NoBody; answer: JobActionResponse };

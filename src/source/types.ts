@@ -29,7 +29,7 @@ export type { SessionRevocations };
 import type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal } from "./scan_slots.ts";
 export type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal };
 import type { LeaseHold } from "../leadership.ts";
-import type { AlertHistoryEntry, AlertState } from "../contract/alerts.ts";
+import type { AlertHistoryEntry, AlertState, AlertStatus } from "../contract/alerts.ts";
 export type { LeaseHold };
 import type {
   AuditEntry,
@@ -702,8 +702,13 @@ export interface TaskSource {
    * below) out: the evaluator then keeps them in its memory.
    */
   readAlertStates?(): Promise<AlertState[]>;
-  /** Replaces the alert states; more than `MAX_ALERT_STATES` is refused (RangeError). */
-  writeAlertStates?(states: readonly AlertState[]): Promise<void>;
+  /** The alert states with when they were evaluated (null: not said, or never), for `GET /alerts`. */
+  readAlertStatus?(): Promise<AlertStatus>;
+  /**
+   * Replaces the alert states, evaluated at `asOf` (ms); more than
+   * `MAX_ALERT_STATES` is refused (RangeError).
+   */
+  writeAlertStates?(states: readonly AlertState[], asOf?: number): Promise<void>;
   /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
   appendAlertHistory?(entries: readonly AlertHistoryEntry[], max: number): Promise<void>;
   /** The `limit` newest entries of the alert history, newest first. */

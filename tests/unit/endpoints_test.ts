@@ -57,6 +57,7 @@ import type {
   PathParams,
   SessionsRevoked,
 } from "../../src/contract/endpoints.ts";
+import { AlertHistorySchema, AlertsOverviewSchema } from "../../src/api/schema/alerts.ts";
 import { apiRouteConfigs } from "../helpers/checked_board.ts";
 
 /** How a route answers, as its entry says. */
@@ -138,6 +139,8 @@ const ENTRIES = {
     "/dlq/export": { kind: "file", query: { task: true, pattern: true, format: true } },
     "/operations": { kind: "json" },
     "/operations/{id}": { kind: "json" },
+    "/alerts": { kind: "json" },
+    "/alerts/history": { kind: "json", query: { limit: true } },
   },
   POST: {
     "/jobs/{jobId}/retry": { kind: "json", ...noBody },
@@ -204,6 +207,8 @@ const ANSWERS = {
     "/dlq": DeadLettersSchema,
     "/operations": [BulkOperationSchema],
     "/operations/{id}": BulkOperationSchema,
+    "/alerts": AlertsOverviewSchema,
+    "/alerts/history": AlertHistorySchema,
   },
   POST: {
     "/jobs/{jobId}/retry": JobActionSchema,

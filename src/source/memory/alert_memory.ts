@@ -6,24 +6,26 @@
  * @module
  */
 
-import type { AlertHistoryEntry, AlertState } from "../../contract/alerts.ts";
+import type { AlertHistoryEntry, AlertState, AlertStatus } from "../../contract/alerts.ts";
 import { checkAlertStateCount } from "../alert_states_cap.ts";
 
 /** The alerts' memory of one memory store. */
 export class AlertMemory {
   #states: AlertState[] = [];
+  #asOf: number | null = null;
   /** Newest first. */
   #history: AlertHistoryEntry[] = [];
 
-  /** The states last written. */
-  readStates(): AlertState[] {
-    return structuredClone(this.#states);
+  /** The states last written, with when they were evaluated. */
+  readStatus(): AlertStatus {
+    return { asOf: this.#asOf, states: structuredClone(this.#states) };
   }
 
-  /** Replaces the states (refused whole above the cap). */
-  writeStates(states: readonly AlertState[]): void {
+  /** Replaces the states (refused whole above the cap), evaluated at `asOf`. */
+  writeStates(states: readonly AlertState[], asOf: number | null): void {
     checkAlertStateCount(states.length);
     this.#states = structuredClone([...states]);
+    this.#asOf = asOf;
   }
 
   /** Appends entries, keeping the `max` newest. */

@@ -8,7 +8,7 @@
 
 import { SharedBoard } from "./shared_board.ts";
 import { AlertMemory } from "./alert_memory.ts";
-import type { AlertHistoryEntry, AlertState } from "../../contract/alerts.ts";
+import type { AlertHistoryEntry, AlertState, AlertStatus } from "../../contract/alerts.ts";
 import type {
   AuditEntry,
   AuditLog,
@@ -243,12 +243,17 @@ export class MemorySource implements TaskSource {
 
   /** The alert states the last evaluation left (in process). */
   readAlertStates(): Promise<AlertState[]> {
-    return Promise.resolve(this.#alerts.readStates());
+    return Promise.resolve(this.#alerts.readStatus().states);
   }
 
-  /** Replaces the alert states. */
-  writeAlertStates(states: readonly AlertState[]): Promise<void> {
-    return Promise.resolve().then(() => this.#alerts.writeStates(states));
+  /** The alert states with when they were evaluated. */
+  readAlertStatus(): Promise<AlertStatus> {
+    return Promise.resolve(this.#alerts.readStatus());
+  }
+
+  /** Replaces the alert states, evaluated at `asOf`. */
+  writeAlertStates(states: readonly AlertState[], asOf?: number): Promise<void> {
+    return Promise.resolve().then(() => this.#alerts.writeStates(states, asOf ?? null));
   }
 
   /** Appends notices with their outcome to the alert history, keeping the `max` newest. */

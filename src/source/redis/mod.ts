@@ -86,7 +86,7 @@ import { getAttemptHistory } from "./attempts.ts";
 import { locateJob } from "./locate.ts";
 import { checkWireVersion } from "./meta.ts";
 import { MigrationWatch } from "./migration_watch.ts";
-import type { AlertHistoryEntry, AlertState } from "../../contract/alerts.ts";
+import type { AlertHistoryEntry, AlertState, AlertStatus } from "../../contract/alerts.ts";
 import type { MigrationLock } from "../../contract/migration_lock.ts";
 import type { SchedulerLeadership, TaskLiveness } from "../../contract/liveness.ts";
 import { getQueueHeads } from "./queue_heads.ts";
@@ -124,7 +124,7 @@ import { holdLease, releaseLease } from "./lease.ts";
 import {
   appendAlertHistory,
   listAlertHistory,
-  readAlertStates,
+  readAlertStatus,
   writeAlertStates,
 } from "./alerts.ts";
 import {
@@ -999,14 +999,19 @@ export class RedisTaskSource implements TaskSource {
 
   /** The alert states the last evaluation left; see `alerts.ts`. */
   async readAlertStates(): Promise<AlertState[]> {
-    await this.connection.ready();
-    return await readAlertStates(this.connection, this.prefix);
+    return (await this.readAlertStatus()).states;
   }
 
-  /** Replaces the alert states. */
-  async writeAlertStates(states: readonly AlertState[]): Promise<void> {
+  /** The alert states with when they were evaluated. */
+  async readAlertStatus(): Promise<AlertStatus> {
     await this.connection.ready();
-    await writeAlertStates(this.connection, states, this.prefix);
+    return await readAlertStatus(this.connection, this.prefix);
+  }
+
+  /** Replaces the alert states, evaluated at `asOf`. */
+  async writeAlertStates(states: readonly AlertState[], asOf?: number): Promise<void> {
+    await this.connection.ready();
+    await writeAlertStates(this.connection, states, asOf ?? null, this.prefix);
   }
 
   /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
