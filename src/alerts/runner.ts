@@ -26,6 +26,7 @@ import type { Timers } from "../timers.ts";
 import { deliverNotice } from "./delivery.ts";
 import { evaluateRules, type PlannedNotice, stateKey } from "./evaluate.ts";
 import { KnownShapes } from "./known_shapes.ts";
+import { boardUrlOf } from "./notice.ts";
 import { readSnapshot } from "./snapshot.ts";
 
 /** What the evaluator runs on. */
@@ -64,7 +65,7 @@ export const MAX_IN_FLIGHT = 100;
  */
 export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   const { source, config, leadership, timers, clock } = deps;
-  const boardUrl = config.boardUrl ?? (deps.basePath === "/" ? "" : deps.basePath ?? "");
+  const boardUrl = boardUrlOf(config, deps.basePath);
   const shapes = new KnownShapes();
   // The last states this process computed: what it carries on from when the store does not answer.
   let states = new Map<string, AlertState>();
