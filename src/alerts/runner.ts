@@ -14,6 +14,7 @@
 
 import {
   ALERT_HISTORY_ENTRIES,
+  type AlertDelivery,
   type AlertHistoryEntry,
   type AlertRule,
   type AlertsConfig,
@@ -42,6 +43,8 @@ export interface AlertEvaluatorDeps {
   clock: () => number;
   /** The notices' links start with `config.boardUrl`, else this (default `""`). */
   basePath?: string;
+  /** Told what became of each notice sent, per sink (the `/metrics` counters). */
+  onDelivery?: (delivery: AlertDelivery) => void;
 }
 
 /** A running evaluator. */
@@ -116,6 +119,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   }
 
   function keep(entry: AlertHistoryEntry): Promise<void> {
+    if (deps.onDelivery) entry.deliveries.forEach(deps.onDelivery);
     history = history.then(async () => {
       const pending = [...unsaved, entry];
       if (!source.appendAlertHistory) return;
