@@ -320,6 +320,7 @@ export function createBoardOn(
     statsIntervalMs: resolved.statsInterval,
     timers,
     leads: () => leadership.leads(),
+    alerts: resolved.alerts !== null,
   });
   const audit = createAuditTrail(taskSource, resolved.auditMaxEntries);
   const deps = {
@@ -344,8 +345,10 @@ export function createBoardOn(
       }
       : undefined,
   };
-  // The one background job that runs unwatched, so only when there are rules.
-  const alerts = resolved.alerts && resolved.alerts.rules.length > 0
+  // The one background job that runs unwatched, so only when there are rules, or sinks that
+  // rules stored through the API may tell.
+  const alerts = resolved.alerts &&
+      (resolved.alerts.rules.length > 0 || resolved.alerts.sinks.length > 0)
     ? startAlertEvaluator({
       source: taskSource,
       config: resolved.alerts,
@@ -353,6 +356,9 @@ export function createBoardOn(
       timers,
       clock: epochClock(timers),
       basePath: resolved.basePath,
+      // Notices end a pass or more after the board is made: `metrics` is set by then.
+      onDelivery: (delivery) => metrics?.countNotice(delivery),
+      onEvaluated: (status) => events.alertsEvaluated(status),
     })
     : null;
   const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;
@@ -361,6 +367,7 @@ export function createBoardOn(
       ...deps,
       sseClients: () => deps.events.state().clients,
       maxTasks: resolved.metrics.maxTasks,
+      alerts: resolved.alerts,
     })
     : null;
   const serveMetrics = async (c: Context) => {

@@ -49,15 +49,16 @@ export function stateKey(rule: string, subject: string | null): string {
   return `${rule}\u0000${subject ?? ""}`;
 }
 
-function silenceOf(
+/** The id of the silence that mutes `rule`'s alert about `task` at `now`, or null. */
+export function silenceOf(
   silences: readonly AlertSilence[],
-  rule: AlertRule,
+  rule: string,
   task: string | null,
   now: number,
 ): string | null {
   const muting = silences.find(({ scope, until }) =>
     until > now &&
-    (scope === "all" || ("rule" in scope && scope.rule === rule.name) ||
+    (scope === "all" || ("rule" in scope && scope.rule === rule) ||
       ("task" in scope && scope.task === task))
   );
   return muting?.id ?? null;
@@ -138,7 +139,7 @@ export function evaluateRules(input: EvaluationInput): Evaluation {
       if (state === null) continue;
       if (state.phase === "resolved" && now - state.resolvedAt! > RESOLVED_KEPT_MS) continue;
       if (tell !== null) {
-        const silencedBy = silenceOf(silences, rule, state.task, now);
+        const silencedBy = silenceOf(silences, rule.name, state.task, now);
         if (silencedBy === null && state.phase === "firing") state.notifiedAt = now;
         const notice = noticeOf(rule, state, { repeat: tell.repeat, now, boardUrl });
         notices.push({ notice, sinks: rule.sinks, silencedBy });

@@ -1,7 +1,8 @@
 /**
  * The alert evaluator of one board: every `evaluateEvery`, on the board's
  * leader only, it reads the alert states the last evaluation left (in the
- * store, so a leader taking over carries on), reads a snapshot, evaluates,
+ * store, so a leader taking over carries on) and the rules and silences set
+ * through the API (in the store too), reads a snapshot, evaluates,
  * writes the new states, and only then sends the notices, without waiting
  * for them (a sink that does not answer holds up no pass), recording each
  * with its outcome in the history. Writing first means a leader that dies
@@ -13,9 +14,13 @@
 
 import {
   ALERT_HISTORY_ENTRIES,
+  type AlertDelivery,
   type AlertHistoryEntry,
+  type AlertRule,
   type AlertsConfig,
+  type AlertSilence,
   type AlertState,
+  type AlertStatus,
 } from "../contract/alerts.ts";
 import type { Leadership } from "../leadership.ts";
 import type { TaskSource } from "../source/types.ts";
@@ -23,12 +28,13 @@ import type { Timers } from "../timers.ts";
 import { deliverNotice } from "./delivery.ts";
 import { evaluateRules, type PlannedNotice, stateKey } from "./evaluate.ts";
 import { KnownShapes } from "./known_shapes.ts";
+import { boardUrlOf } from "./notice.ts";
 import { readSnapshot } from "./snapshot.ts";
 
 /** What the evaluator runs on. */
 export interface AlertEvaluatorDeps {
   source: TaskSource;
-  /** Validated configuration with at least one rule. */
+  /** Validated configuration: its rules, and the sinks the stored rules pick among. */
   config: AlertsConfig;
   /** The board's leadership: only its leader evaluates. */
   leadership: Leadership;
@@ -38,6 +44,10 @@ export interface AlertEvaluatorDeps {
   clock: () => number;
   /** The notices' links start with `config.boardUrl`, else this (default `""`). */
   basePath?: string;
+  /** Told what became of each notice sent, per sink (the `/metrics` counters). */
+  onDelivery?: (delivery: AlertDelivery) => void;
+  /** Told the states of each pass (the `alerts` frame of the board's event stream). */
+  onEvaluated?: (status: AlertStatus) => void;
 }
 
 /** A running evaluator. */
@@ -61,12 +71,16 @@ export const MAX_IN_FLIGHT = 100;
  */
 export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   const { source, config, leadership, timers, clock } = deps;
-  const boardUrl = config.boardUrl ?? (deps.basePath === "/" ? "" : deps.basePath ?? "");
+  const boardUrl = boardUrlOf(config, deps.basePath);
   const shapes = new KnownShapes();
   // The last states this process computed: what it carries on from when the store does not answer.
   let states = new Map<string, AlertState>();
   // Whether the store missed this process's last states: then they, not the store's, are current.
   let storeBehind = false;
+  // The stored rules and silences last read: kept when the store does not answer, so a rule's
+  // states are not dropped (and its incident told anew) for a read that failed.
+  let stored: AlertRule[] = [];
+  let silences: AlertSilence[] = [];
   let unsaved: AlertHistoryEntry[] = [];
   let running: Promise<void> | null = null;
   // History appends one after another, so none loses what another kept back.
@@ -84,6 +98,19 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     }
   }
 
+  /** The stored rules and silences: one bounded read each, on every pass. */
+  async function readSettings(): Promise<void> {
+    const [rules, muting] = await Promise.allSettled([
+      source.listAlertRules?.() ?? [],
+      source.listAlertSilences?.() ?? [],
+    ]);
+    if (rules.status === "fulfilled") {
+      // A code rule's name wins: the routes refuse to store one, a file changed later may add it.
+      stored = rules.value.filter((rule) => !config.rules.some((code) => code.name === rule.name));
+    }
+    if (muting.status === "fulfilled") silences = muting.value;
+  }
+
   async function send({ notice, sinks, silencedBy }: PlannedNotice): Promise<AlertHistoryEntry> {
     if (silencedBy !== null) return { notice, deliveries: [], silencedBy };
     const targets = config.sinks.filter((sink) => sinks.includes(sink.name));
@@ -95,6 +122,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   }
 
   function keep(entry: AlertHistoryEntry): Promise<void> {
+    if (deps.onDelivery) entry.deliveries.forEach(deps.onDelivery);
     history = history.then(async () => {
       const pending = [...unsaved, entry];
       if (!source.appendAlertHistory) return;
@@ -133,13 +161,15 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       return;
     }
     const now = clock();
-    const previous = await readStates();
-    const snapshot = await readSnapshot(source, config.rules, now);
+    const [previous] = await Promise.all([readStates(), readSettings()]);
+    const rules = [...config.rules, ...stored];
+    if (rules.length === 0 && previous.size === 0) return;
+    const snapshot = await readSnapshot(source, rules, now);
     const next = evaluateRules({
-      rules: config.rules,
+      rules,
       snapshot,
       states: previous,
-      silences: [],
+      silences,
       shapes,
       now,
       boardUrl,
@@ -148,11 +178,12 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     if (!leadership.isLeading) return;
     states = next.states;
     if (source.writeAlertStates) {
-      storeBehind = await source.writeAlertStates([...next.states.values()]).then(
+      storeBehind = await source.writeAlertStates([...next.states.values()], now).then(
         () => false,
         () => true,
       );
     }
+    deps.onEvaluated?.({ asOf: now, states: [...next.states.values()] });
     next.notices.forEach(dispatch);
   }
 

@@ -6,6 +6,10 @@
  */
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { alertRuleRoutes } from "./alert_rules.ts";
+import { alertSilenceRoutes } from "./alert_silences.ts";
+import { alertTestRoutes } from "./alert_test_notice.ts";
+import { alertRoutes } from "./alerts.ts";
 import { auditRoutes } from "./audit.ts";
 import { bulkRoutes } from "./bulk.ts";
 import { configRoutes } from "./config.ts";
@@ -55,6 +59,10 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", livenessRoutes(deps))
     .route("/", auditRoutes(deps))
     .route("/", bulkRoutes(deps))
-    .route("/", sessionRoutes(deps));
+    .route("/", sessionRoutes(deps))
+    .route("/", alertRoutes(deps))
+    .route("/", alertRuleRoutes(deps))
+    .route("/", alertSilenceRoutes(deps))
+    .route("/", alertTestRoutes(deps));
   return api.route("/", documentRoutes(api, deps.options));
 }

@@ -110,7 +110,9 @@ export interface AlertsFile {
 
 /** A rule after validation: durations in ms, defaults filled in. */
 export interface AlertRule {
+  /** Unique among the rules. */
   name: string;
+  /** What it watches. */
   kind: AlertKind;
   /** null: every task. */
   tasks: string[] | null;
@@ -120,9 +122,11 @@ export interface AlertRule {
   windowMs: number | null;
   /** `failureRate`: the fewest finished jobs that count (null for other kinds). */
   minFinished: number | null;
+  /** How long the condition holds before it fires, ms. */
   forMs: number;
-  /** 0: never repeated. */
+  /** How often a firing alert is told again, ms; 0: never repeated. */
   repeatMs: number;
+  /** The names of the sinks it tells. */
   sinks: string[];
 }
 
@@ -187,12 +191,20 @@ export interface AlertState {
   notifiedAt: number | null;
 }
 
+/** The alert states the last evaluation left, and when it ran (ms; null: unknown). */
+export interface AlertStatus {
+  /** When the states were evaluated, ms since the epoch; null when not known. */
+  asOf: number | null;
+  /** Every instance's state. */
+  states: AlertState[];
+}
+
 /** What a sink receives (the generic webhook's body). */
 export interface AlertNotice {
   /** The rule's name. */
   rule: string;
-  /** The rule's kind. */
-  kind: AlertKind;
+  /** The rule's kind; `test` for a test notice. */
+  kind: AlertKind | "test";
   /** Whether it fires, or has just resolved. */
   state: "firing" | "resolved";
   /** The dedupe key: the same for every notice of one incident, new for the next. */
@@ -217,6 +229,8 @@ export interface AlertNotice {
   link: string;
   /** A sentence for a human. */
   summary: string;
+  /** Present on a test notice (`POST /alerts/test`) only: nothing fires. */
+  test?: true;
 }
 
 /** What became of one notice at one sink. */
@@ -250,3 +264,89 @@ export const MAX_ALERT_STATES = 10_000;
 
 /** Default of how many notices the history keeps, newest first. */
 export const ALERT_HISTORY_ENTRIES = 1000;
+
+/** Where a rule comes from: `code` (the `alerts` option or `--alerts FILE`, read-only) or `stored` (made through the API). */
+export type AlertRuleOrigin = "code" | "stored";
+
+/** One instance of a rule as `GET /alerts` shows it: its state, and whether a silence mutes it now. */
+export type AlertInstanceView = Omit<AlertState, "rule"> & { muted: boolean };
+
+/** A rule with where it stands, as `GET /alerts` shows it. */
+export interface AlertRuleView {
+  name: string;
+  kind: AlertKind;
+  /** null: every task. */
+  tasks: string[] | null;
+  threshold: number;
+  unit: ThresholdUnit;
+  windowMs: number | null;
+  minFinished: number | null;
+  forMs: number;
+  repeatMs: number;
+  sinks: string[];
+  origin: AlertRuleOrigin;
+  /** The worst of its alerts: `firing` over `pending` over `ok` (none, or resolved only). */
+  state: "ok" | "pending" | "firing";
+  /** The earliest `firingSince` of its firing alerts; null when none fires. */
+  firingSince: number | null;
+  alerts: AlertInstanceView[];
+}
+
+/** A sink by name and type: never its URL or secret. */
+export interface AlertSinkView {
+  name: string;
+  type: "webhook" | "slack";
+}
+
+/** `GET /alerts`: the rules with their state, the sinks by name, the silences in force. */
+export interface AlertsOverview {
+  /** Whether the `alerts` option or `--alerts FILE` was given. */
+  enabled: boolean;
+  evaluateEveryMs: number;
+  /** When the rules were last evaluated (ms), by whichever board led; null before the first pass. */
+  asOf: number | null;
+  /** How many alerts fire (instances, muted ones included). */
+  firing: number;
+  sinks: AlertSinkView[];
+  rules: AlertRuleView[];
+  silences: AlertSilence[];
+}
+
+/** `POST /alerts/silences`: what to mute, until when (`until`, or `duration` from now), and why. */
+export interface SilenceRequest {
+  scope: AlertSilence["scope"];
+  /** When it ends, ms since the epoch; or give `duration`. */
+  until?: number;
+  /** How long from now (`"30m"`, `"2h"`, at most `"30d"`); or give `until`. */
+  duration?: string;
+  reason: string;
+}
+
+/** `POST /alerts/test`: what became of a test notice sent to `sink`. */
+export interface TestNoticeResponse {
+  sink: string;
+  outcome: "delivered" | "failed";
+  /** Why the last attempt failed (`HTTP 500`…), when it did. */
+  reason?: string;
+  /** Attempts made, the first included. */
+  attempts: number;
+}
+
+/** What a removal answers. */
+export interface AlertRemoved {
+  removed: true;
+}
+
+/** `GET /alerts/history`: the newest notices first. */
+export interface AlertHistoryResponse {
+  entries: AlertHistoryEntry[];
+}
+
+/** The most rules kept in the store (made through the API). */
+export const MAX_STORED_RULES = 200;
+
+/** The most silences in force kept in the store; ended ones are dropped as new ones come. */
+export const MAX_SILENCES = 200;
+
+/** What storing a rule came to: stored, or why not. */
+export type RuleSaveOutcome = "saved" | "exists" | "missing" | "full";

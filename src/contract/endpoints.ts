@@ -36,6 +36,16 @@
  * @module
  */
 
+import type {
+  AlertHistoryResponse,
+  AlertRemoved,
+  AlertRuleFile,
+  AlertRuleView,
+  AlertSilence,
+  AlertsOverview,
+  SilenceRequest,
+  TestNoticeResponse,
+} from "./alerts.ts";
 import type { AttemptHistory } from "./attempts.ts";
 import type { AuditEntry, AuditQuery, AuditResponse } from "./audit.ts";
 import type { BulkOperation, BulkPreviewResponse, BulkRequest, BulkStartResponse } from "./bulk.ts";
@@ -170,6 +180,8 @@ export interface Endpoints {
     "/dlq/export": { query: DeadLetterQuery & ExportQuery; file: true };
     "/operations": { answer: BulkOperation[] };
     "/operations/{id}": { answer: BulkOperation };
+    "/alerts": { answer: AlertsOverview };
+    "/alerts/history": { query: { limit?: number }; answer: AlertHistoryResponse };
   };
   POST: {
     "/jobs/{jobId}/retry": { body: NoBody; answer: JobActionResponse };
@@ -196,6 +208,9 @@ export interface Endpoints {
     "/operations/{id}/cancel": { body: NoBody; answer: BulkStartResponse };
     "/sessions/mine/revoke": { body: NoBody; answer: SessionsRevoked };
     "/sessions/all/revoke": { body: NoBody; answer: SessionsRevoked };
+    "/alerts/rules": { body: AlertRuleFile; answer: AlertRuleView };
+    "/alerts/silences": { body: SilenceRequest; answer: AlertSilence };
+    "/alerts/test": { body: { sink: string }; answer: TestNoticeResponse };
   };
   PUT: {
     "/schedules/{name}": {
@@ -209,9 +224,12 @@ export interface Endpoints {
       };
       answer: ScheduleActionResponse;
     };
+    "/alerts/rules/{name}": { body: AlertRuleFile; answer: AlertRuleView };
   };
   DELETE: {
     "/schedules/{name}": { answer: ScheduleRemoveResponse };
+    "/alerts/rules/{name}": { answer: AlertRemoved };
+    "/alerts/silences/{id}": { answer: AlertRemoved };
   };
 }
 

@@ -29,7 +29,14 @@ export type { SessionRevocations };
 import type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal } from "./scan_slots.ts";
 export type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal };
 import type { LeaseHold } from "../leadership.ts";
-import type { AlertHistoryEntry, AlertState } from "../contract/alerts.ts";
+import type {
+  AlertHistoryEntry,
+  AlertRule,
+  AlertSilence,
+  AlertState,
+  AlertStatus,
+  RuleSaveOutcome,
+} from "../contract/alerts.ts";
 export type { LeaseHold };
 import type {
   AuditEntry,
@@ -718,8 +725,13 @@ export interface TaskSource {
    * below) out: the evaluator then keeps them in its memory.
    */
   readAlertStates?(): Promise<AlertState[]>;
-  /** Replaces the alert states; more than `MAX_ALERT_STATES` is refused (RangeError). */
-  writeAlertStates?(states: readonly AlertState[]): Promise<void>;
+  /** The alert states with when they were evaluated (null: not said, or never), for `GET /alerts`. */
+  readAlertStatus?(): Promise<AlertStatus>;
+  /**
+   * Replaces the alert states, evaluated at `asOf` (ms); more than
+   * `MAX_ALERT_STATES` is refused (RangeError).
+   */
+  writeAlertStates?(states: readonly AlertState[], asOf?: number): Promise<void>;
   /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
   appendAlertHistory?(entries: readonly AlertHistoryEntry[], max: number): Promise<void>;
   /** The `limit` newest entries of the alert history, newest first. */
@@ -740,4 +752,27 @@ export interface TaskSource {
     schedules: readonly BoardRunsOf[],
     limit: number,
   ): Promise<Map<string, BoardRun[]>>;
+  /**
+   * The rules made through the API, by name, for every board on the store
+   * (the leader evaluates them). Sources that keep no rules leave these out:
+   * the alerts routes then refuse to store one.
+   */
+  listAlertRules?(): Promise<AlertRule[]>;
+  /**
+   * Stores `rule`: `create` refuses a name stored already (`exists`),
+   * `replace` one not stored (`missing`); a new one beyond `max` is `full`.
+   */
+  saveAlertRule?(
+    rule: AlertRule,
+    mode: "create" | "replace",
+    max: number,
+  ): Promise<RuleSaveOutcome>;
+  /** Removes a stored rule: whether there was one. */
+  removeAlertRule?(name: string): Promise<boolean>;
+  /** The silences kept, oldest first (ended ones until the next add drops them). */
+  listAlertSilences?(): Promise<AlertSilence[]>;
+  /** Drops the silences ended by `now`, then adds `silence` unless `max` are kept: whether it was. */
+  addAlertSilence?(silence: AlertSilence, now: number, max: number): Promise<boolean>;
+  /** Removes a silence: whether there was one. */
+  removeAlertSilence?(id: string): Promise<boolean>;
 }

@@ -70,6 +70,17 @@ export function alertStoreContract(name: string, seed: Seed): void {
     }
   });
 
+  Deno.test(`${name}: alert states are read back with when they were evaluated`, async () => {
+    const { source, close } = await seed(dump);
+    try {
+      assert.deepEqual(await source.readAlertStatus!(), { asOf: null, states: [] });
+      await source.writeAlertStates!([state("mail")], 5000);
+      assert.deepEqual(await source.readAlertStatus!(), { asOf: 5000, states: [state("mail")] });
+    } finally {
+      await close();
+    }
+  });
+
   Deno.test(`${name}: alert states beyond the cap are refused, not half written`, async () => {
     const { source, close } = await seed(dump);
     try {

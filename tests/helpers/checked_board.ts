@@ -23,7 +23,8 @@ import { TrieRouter } from "hono/router/trie-router";
 import { type Board, createBoard as createUncheckedBoard } from "../../mod.ts";
 import type { ApiDeps } from "../../src/api/deps.ts";
 import { createApi } from "../../src/api/mod.ts";
-import { resolveOptions } from "../../src/options.ts";
+import { type BoardOptions, resolveOptions } from "../../src/options.ts";
+import { createBoardOn as createUncheckedBoardOn } from "../../src/board.ts";
 
 /** Every route the API defines, by method and path (relative to `/api`). */
 export function apiRouteConfigs(): RouteConfig[] {
@@ -76,8 +77,16 @@ export async function mismatch(
 
 /** {@link createUncheckedBoard}, whose `fetch` throws on an API answer its route does not document. */
 export function createBoard(...args: Parameters<typeof createUncheckedBoard>): Board {
-  const board = createUncheckedBoard(...args);
-  const options = resolveOptions(args[1] ?? {});
+  return checked(createUncheckedBoard(...args), args[1]);
+}
+
+/** {@link createUncheckedBoardOn} (the board on fake timers), checked as {@link createBoard} is. */
+export function createBoardOn(...args: Parameters<typeof createUncheckedBoardOn>): Board {
+  return checked(createUncheckedBoardOn(...args), args[2]);
+}
+
+function checked(board: Board, given: BoardOptions | undefined): Board {
+  const options = resolveOptions(given ?? {});
   const base = options.basePath;
   const hook = typeof options.auth === "function";
   const apiPath = `${base === "/" ? "" : base}/api`;

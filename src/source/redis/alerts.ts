@@ -1,6 +1,6 @@
 /**
  * The alerts' memory in Redis, beside taskora's keys (see `alertKeys`): the
- * evaluator's states as one JSON string the leader replaces (one SET), and
+ * evaluator's states and when it ran as one JSON string the leader replaces (one SET), and
  * the notices with their outcome in a list, newest first, trimmed at each
  * append (one pipeline of LPUSH and LTRIM). What does not decode is left
  * out, never answered as an error.
@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { AlertHistoryEntry, AlertState } from "../../contract/alerts.ts";
+import type { AlertHistoryEntry, AlertState, AlertStatus } from "../../contract/alerts.ts";
 import { checkAlertStateCount } from "../alert_states_cap.ts";
 import { alertKeys } from "../wire/keys.ts";
 import type { RedisConnection } from "./client.ts";
@@ -35,24 +35,30 @@ function isEntry(value: unknown): value is AlertHistoryEntry {
     Array.isArray(value.deliveries);
 }
 
-/** The states last written: one GET. */
-export async function readAlertStates(
+/**
+ * The states last written, with when: one GET. The value is `{ asOf, states }`;
+ * a bare array (what boards before `asOf` wrote) has no time.
+ */
+export async function readAlertStatus(
   connection: RedisConnection,
   prefix?: string,
-): Promise<AlertState[]> {
+): Promise<AlertStatus> {
   const text = await connection.call<string | null>(["GET", alertKeys(prefix).states]);
-  const states = text === null ? [] : parsed(text);
-  return Array.isArray(states) ? states.filter(isState) : [];
+  const value = text === null ? null : parsed(text);
+  const record = isObject(value) ? value : { states: value };
+  const states = Array.isArray(record.states) ? record.states.filter(isState) : [];
+  return { asOf: typeof record.asOf === "number" ? record.asOf : null, states };
 }
 
-/** Replaces the states (refused whole above the cap): one SET. */
+/** Replaces the states (refused whole above the cap), evaluated at `asOf`: one SET. */
 export async function writeAlertStates(
   connection: RedisConnection,
   states: readonly AlertState[],
+  asOf: number | null,
   prefix?: string,
 ): Promise<void> {
   checkAlertStateCount(states.length);
-  await connection.call(["SET", alertKeys(prefix).states, JSON.stringify(states)]);
+  await connection.call(["SET", alertKeys(prefix).states, JSON.stringify({ asOf, states })]);
 }
 
 /** Appends entries, keeping the `max` newest: one pipeline. */

@@ -86,7 +86,22 @@ import { getAttemptHistory } from "./attempts.ts";
 import { locateJob } from "./locate.ts";
 import { checkWireVersion } from "./meta.ts";
 import { MigrationWatch } from "./migration_watch.ts";
-import type { AlertHistoryEntry, AlertState } from "../../contract/alerts.ts";
+import type {
+  AlertHistoryEntry,
+  AlertRule,
+  AlertSilence,
+  AlertState,
+  AlertStatus,
+  RuleSaveOutcome,
+} from "../../contract/alerts.ts";
+import {
+  addAlertSilence,
+  listAlertRules,
+  listAlertSilences,
+  removeAlertRule,
+  removeAlertSilence,
+  saveAlertRule,
+} from "./alert_settings.ts";
 import type { MigrationLock } from "../../contract/migration_lock.ts";
 import type { SchedulerLeadership, TaskLiveness } from "../../contract/liveness.ts";
 import { getQueueHeads } from "./queue_heads.ts";
@@ -127,7 +142,7 @@ import { holdLease, releaseLease } from "./lease.ts";
 import {
   appendAlertHistory,
   listAlertHistory,
-  readAlertStates,
+  readAlertStatus,
   writeAlertStates,
 } from "./alerts.ts";
 import {
@@ -1018,14 +1033,19 @@ export class RedisTaskSource implements TaskSource {
 
   /** The alert states the last evaluation left; see `alerts.ts`. */
   async readAlertStates(): Promise<AlertState[]> {
-    await this.connection.ready();
-    return await readAlertStates(this.connection, this.prefix);
+    return (await this.readAlertStatus()).states;
   }
 
-  /** Replaces the alert states. */
-  async writeAlertStates(states: readonly AlertState[]): Promise<void> {
+  /** The alert states with when they were evaluated. */
+  async readAlertStatus(): Promise<AlertStatus> {
     await this.connection.ready();
-    await writeAlertStates(this.connection, states, this.prefix);
+    return await readAlertStatus(this.connection, this.prefix);
+  }
+
+  /** Replaces the alert states, evaluated at `asOf`. */
+  async writeAlertStates(states: readonly AlertState[], asOf?: number): Promise<void> {
+    await this.connection.ready();
+    await writeAlertStates(this.connection, states, asOf ?? null, this.prefix);
   }
 
   /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
@@ -1038,6 +1058,46 @@ export class RedisTaskSource implements TaskSource {
   async listAlertHistory(limit: number): Promise<AlertHistoryEntry[]> {
     await this.connection.ready();
     return await listAlertHistory(this.connection, limit, this.prefix);
+  }
+
+  /** The rules made through the API; see `alert_settings.ts`. */
+  async listAlertRules(): Promise<AlertRule[]> {
+    await this.connection.ready();
+    return await listAlertRules(this.connection, this.prefix);
+  }
+
+  /** Stores a rule made through the API. */
+  async saveAlertRule(
+    rule: AlertRule,
+    mode: "create" | "replace",
+    max: number,
+  ): Promise<RuleSaveOutcome> {
+    await this.connection.ready();
+    return await saveAlertRule(this.connection, rule, mode, max, this.prefix);
+  }
+
+  /** Removes a stored rule. */
+  async removeAlertRule(name: string): Promise<boolean> {
+    await this.connection.ready();
+    return await removeAlertRule(this.connection, name, this.prefix);
+  }
+
+  /** The silences kept. */
+  async listAlertSilences(): Promise<AlertSilence[]> {
+    await this.connection.ready();
+    return await listAlertSilences(this.connection, this.prefix);
+  }
+
+  /** Adds a silence, dropping the ended ones. */
+  async addAlertSilence(silence: AlertSilence, now: number, max: number): Promise<boolean> {
+    await this.connection.ready();
+    return await addAlertSilence(this.connection, silence, now, max, this.prefix);
+  }
+
+  /** Removes a silence. */
+  async removeAlertSilence(id: string): Promise<boolean> {
+    await this.connection.ready();
+    return await removeAlertSilence(this.connection, id, this.prefix);
   }
 
   /** Stops background work and closes the client if the source created it. */

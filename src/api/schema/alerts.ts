@@ -1,0 +1,175 @@
+/**
+ * Answers of the alerts routes: the rules with their state, the sinks by
+ * name (never a URL or secret), the silences and the history of notices.
+ *
+ * @module
+ */
+
+import { z } from "@hono/zod-openapi";
+import {
+  ALERT_KINDS,
+  type AlertHistoryResponse,
+  type AlertRemoved,
+  type AlertRuleView,
+  type AlertSilence,
+  type AlertsOverview,
+  type TestNoticeResponse,
+} from "../../contract/alerts.ts";
+import { Millis } from "./common.ts";
+import type { Same } from "./same.ts";
+
+const UnitSchema = z.enum(["count", "percent", "duration", "none"]);
+
+/** A silence: what it mutes, until when, who set it and why. */
+export const AlertSilenceSchema = z.strictObject({
+  id: z.string(),
+  scope: z.union([
+    z.strictObject({ rule: z.string() }),
+    z.strictObject({ task: z.string() }),
+    z.literal("all"),
+  ]),
+  until: Millis,
+  author: z.string(),
+  reason: z.string(),
+  createdAt: Millis,
+}).openapi("AlertSilence");
+true satisfies Same<z.output<typeof AlertSilenceSchema>, AlertSilence>;
+
+/** A rule with where it stands. */
+export const AlertRuleViewSchema = z.strictObject({
+  name: z.string(),
+  kind: z.enum(ALERT_KINDS),
+  tasks: z.array(z.string()).nullable().openapi({ description: "null: every task." }),
+  threshold: z.number(),
+  unit: UnitSchema,
+  windowMs: z.number().int().nullable(),
+  minFinished: z.number().int().nullable(),
+  forMs: z.number().int(),
+  repeatMs: z.number().int(),
+  sinks: z.array(z.string()),
+  origin: z.enum(["code", "stored"]).openapi({
+    description:
+      "code: the alerts option or --alerts FILE, read-only; stored: made through the API.",
+  }),
+  state: z.enum(["ok", "pending", "firing"]).openapi({ description: "The worst of its alerts." }),
+  firingSince: Millis.nullable(),
+  alerts: z.array(z.strictObject({
+    subject: z.string().nullable(),
+    task: z.string().nullable(),
+    phase: z.enum(["pending", "firing", "resolved"]),
+    pendingSince: Millis,
+    firingSince: Millis.nullable(),
+    resolvedAt: Millis.nullable(),
+    figure: z.number().nullable(),
+    notifiedAt: Millis.nullable(),
+    muted: z.boolean().openapi({ description: "Whether a silence mutes it now." }),
+  })),
+}).openapi("AlertRuleView");
+true satisfies Same<z.output<typeof AlertRuleViewSchema>, AlertRuleView>;
+
+/** `GET /alerts`. */
+export const AlertsOverviewSchema = z.strictObject({
+  enabled: z.boolean().openapi({
+    description: "Whether the alerts option or --alerts FILE was given.",
+  }),
+  evaluateEveryMs: z.number().int(),
+  asOf: Millis.nullable().openapi({ description: "The last evaluation, by whichever board led." }),
+  firing: z.number().int().openapi({ description: "Alerts firing (muted ones included)." }),
+  sinks: z.array(z.strictObject({ name: z.string(), type: z.enum(["webhook", "slack"]) })),
+  rules: z.array(AlertRuleViewSchema),
+  silences: z.array(AlertSilenceSchema),
+}).openapi("AlertsOverview");
+true satisfies Same<z.output<typeof AlertsOverviewSchema>, AlertsOverview>;
+
+/** `GET /alerts/history`. */
+export const AlertHistorySchema = z.strictObject({
+  entries: z.array(z.strictObject({
+    notice: z.strictObject({
+      rule: z.string(),
+      kind: z.enum([...ALERT_KINDS, "test"]),
+      state: z.enum(["firing", "resolved"]),
+      key: z.string(),
+      task: z.string().nullable(),
+      schedule: z.string().optional(),
+      figure: z.number().nullable(),
+      threshold: z.number(),
+      unit: UnitSchema,
+      since: Millis,
+      at: Millis,
+      repeat: z.boolean(),
+      link: z.string(),
+      summary: z.string(),
+      test: z.literal(true).optional(),
+    }),
+    deliveries: z.array(z.strictObject({
+      sink: z.string(),
+      outcome: z.enum(["delivered", "failed"]),
+      attempts: z.number().int(),
+      error: z.string().nullable(),
+    })),
+    silencedBy: z.string().nullable(),
+  })),
+}).openapi("AlertHistory");
+true satisfies Same<z.output<typeof AlertHistorySchema>, AlertHistoryResponse>;
+
+const Duration = z.union([z.string(), z.number()]).openapi({
+  description: 'A duration: "30s", "15m", "1h", "1d" or ms.',
+});
+
+/**
+ * One rule in the file format (`--alerts FILE`'s `rules[]`), as a route's
+ * body. The fields are checked by the same validation as the file's, which
+ * names the field it refuses (`threshold`, `sinks[0]`).
+ */
+export const AlertRuleFileSchema = z.looseObject({
+  name: z.unknown().openapi({ type: "string", description: "Unique among every rule." }),
+  kind: z.unknown().openapi({ type: "string", enum: [...ALERT_KINDS] }),
+  tasks: z.unknown().optional().openapi({
+    type: "array",
+    items: { type: "string" },
+    description: "Absent: every task.",
+  }),
+  threshold: z.unknown().optional().openapi({
+    description: "A count, a percentage or a duration, by kind.",
+  }),
+  window: Duration.optional(),
+  minFinished: z.unknown().optional().openapi({ type: "integer" }),
+  for: Duration.optional(),
+  repeat: Duration.optional(),
+  sinks: z.unknown().openapi({
+    type: "array",
+    items: { type: "string" },
+    description: "Names of the configured sinks.",
+  }),
+}).openapi("AlertRuleFile");
+
+/** `{ removed: true }`: what a delete answers. */
+export const AlertRemovedSchema = z.strictObject({ removed: z.literal(true) }).openapi(
+  "AlertRemoved",
+);
+true satisfies Same<z.output<typeof AlertRemovedSchema>, AlertRemoved>;
+
+/** `POST /alerts/silences`: what to mute, until when (or for how long), and why. */
+export const SilenceRequestSchema = z.strictObject({
+  scope: z.union([
+    z.strictObject({ rule: z.string().min(1).max(100) }),
+    z.strictObject({ task: z.string().min(1).max(256) }),
+    z.literal("all"),
+  ], { error: 'must be { rule }, { task } or "all"' }),
+  until: Millis.optional().openapi({ description: "When it ends (ms since the epoch)." }),
+  duration: z.string().optional().openapi({
+    description: 'Or how long from now: "30m", "2h", "1d" (at most 30 days).',
+  }),
+  reason: z.string().trim().min(1, { error: "must not be empty" }).max(500, {
+    error: "must be at most 500 characters",
+  }),
+}).openapi("SilenceRequest");
+
+/** `POST /alerts/test`. */
+export const TestNoticeSchema = z.strictObject({
+  sink: z.string(),
+  outcome: z.enum(["delivered", "failed"]),
+  reason: z.string().optional().openapi({ description: "Why the last attempt failed." }),
+  attempts: z.number().int(),
+}).openapi("TestNotice");
+true satisfies Same<z.output<typeof TestNoticeSchema>, TestNoticeResponse>;

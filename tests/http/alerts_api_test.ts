@@ -1,0 +1,125 @@
+/**
+ * `GET /api/alerts` and `GET /api/alerts/history`: every rule with its
+ * state, the sinks by name only, and the notices with their outcome. Every
+ * answer is checked against the route's OpenAPI schema (checked_board.ts).
+ */
+
+import assert from "node:assert/strict";
+import type { AlertsFile, AlertsOverview } from "../../src/contract/alerts.ts";
+import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { createBoardOn } from "../helpers/checked_board.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { readFixture } from "../helpers/fixture.ts";
+import { waitFor } from "../helpers/wait_for.ts";
+import { webhookReceiver } from "../helpers/webhook_receiver.ts";
+
+const SECRET = "a-webhook-secret-of-32-characters";
+
+function alertsTo(url: string): AlertsFile {
+  return {
+    evaluateEvery: "10s",
+    sinks: [{ name: "ops", type: "webhook", url, secret: SECRET }],
+    rules: [
+      { name: "mail failing", kind: "failed", tasks: ["send-email"], threshold: 4, sinks: ["ops"] },
+      { name: "huge backlog", kind: "backlog", threshold: 1_000_000, sinks: ["ops"] },
+    ],
+  };
+}
+
+Deno.test("GET /alerts lists every rule with its state, the sinks by name, after a pass", async () => {
+  const hook = webhookReceiver();
+  const timers = new FakeTimers();
+  const source = createMemorySource({ seed: readFixture() });
+  const board = createBoardOn(timers, source, { alerts: alertsTo(hook.url) });
+  const get = async (path: string) =>
+    await (await board.fetch(new Request(`http://board.test/board/api${path}`))).json();
+  try {
+    const before: AlertsOverview = await get("/alerts");
+    assert.equal(before.asOf, null, "no evaluation yet");
+    assert.deepEqual(before.rules.map((r) => [r.name, r.origin, r.state]), [
+      ["mail failing", "code", "ok"],
+      ["huge backlog", "code", "ok"],
+    ]);
+    await waitFor(async () => (await timers.tick(10_000), hook.received.length > 0), {
+      what: "the firing notice",
+    });
+    const overview: AlertsOverview = await get("/alerts");
+    assert.equal(overview.enabled, true);
+    assert.equal(overview.evaluateEveryMs, 10_000);
+    assert.equal(typeof overview.asOf, "number");
+    assert.equal(overview.firing, 1);
+    assert.deepEqual(overview.sinks, [{ name: "ops", type: "webhook" }], "no url, no secret");
+    assert.ok(!JSON.stringify(overview).includes(SECRET));
+    assert.ok(!JSON.stringify(overview).includes(hook.url));
+    const [mail, backlog] = overview.rules;
+    assert.deepEqual(
+      [
+        mail.state,
+        mail.unit,
+        mail.threshold,
+        mail.tasks,
+        mail.firingSince === mail.alerts[0].firingSince && mail.firingSince! <= overview.asOf!,
+      ],
+      ["firing", "count", 4, ["send-email"], true],
+    );
+    assert.deepEqual(
+      mail.alerts.map((a) => [a.subject, a.phase, a.figure, a.muted]),
+      [["send-email", "firing", 5, false]],
+    );
+    assert.deepEqual([backlog.state, backlog.firingSince, backlog.tasks], ["ok", null, null]);
+
+    const { entries } = await waitFor(async () => {
+      const history = await get("/alerts/history?limit=5");
+      return history.entries.length > 0 && history;
+    }, { what: "the notice in the history" });
+    assert.deepEqual(
+      entries.map((e: { notice: { rule: string }; deliveries: { outcome: string }[] }) => [
+        e.notice.rule,
+        e.deliveries.map((d) => d.outcome),
+      ]),
+      [["mail failing", ["delivered"]]],
+    );
+  } finally {
+    await board.close();
+    await source.close();
+    await hook.close();
+  }
+});
+
+Deno.test("GET /alerts without the alerts option answers an empty list, enabled false", async () => {
+  const source = createMemorySource({ seed: readFixture() });
+  const board = createBoardOn(new FakeTimers(), source, {});
+  try {
+    const response = await board.fetch(new Request("http://board.test/board/api/alerts"));
+    assert.deepEqual(await response.json(), {
+      enabled: false,
+      evaluateEveryMs: 15_000,
+      asOf: null,
+      firing: 0,
+      sinks: [],
+      rules: [],
+      silences: [],
+    });
+    const history = await board.fetch(new Request("http://board.test/board/api/alerts/history"));
+    assert.deepEqual(await history.json(), { entries: [] });
+  } finally {
+    await board.close();
+    await source.close();
+  }
+});
+
+Deno.test("GET /alerts/history refuses a limit above 1000, naming it", async () => {
+  const source = createMemorySource();
+  const board = createBoardOn(new FakeTimers(), source, {});
+  try {
+    const response = await board.fetch(
+      new Request("http://board.test/board/api/alerts/history?limit=1001"),
+    );
+    assert.equal(response.status, 400);
+    const body = await response.json();
+    assert.deepEqual([body.code, body.param], ["INVALID_PARAM", "limit"]);
+  } finally {
+    await board.close();
+    await source.close();
+  }
+});
