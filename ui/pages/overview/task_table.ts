@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { AlertMark } from "../../components/alert_mark.ts";
 import { Card } from "../../components/card.ts";
 import { RetryingAsOf } from "../../components/retrying_as_of.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
@@ -57,6 +58,7 @@ export function TaskTable({ tasks }: { tasks: readonly OverviewTask[] }) {
               <tr key=${task.name}>
                 <th scope="row">
                   <a class="task-link" href=${taskHref(task.name)}>${task.name}</a>
+                  <${AlertMark} task=${task.name} />
                   <div class="task-vitals">
                     <${RateSparkline} rate=${task.rate} />
                     <${QueueAge} latency=${task.latency} />
