@@ -85,10 +85,14 @@ export {
   type AlertKind,
   type AlertNotice,
   type AlertPhase,
+  type AlertRule,
   type AlertRuleFile,
   type AlertsFile,
+  type AlertSilence,
   type AlertSinkFile,
   type AlertState,
+  type AlertStatus,
+  type RuleSaveOutcome,
   type ThresholdUnit,
 } from "./src/contract/alerts.ts";
 export { type Can, presetCan, type Role, ROLES } from "./src/auth/permissions.ts";

@@ -344,8 +344,10 @@ export function createBoardOn(
       }
       : undefined,
   };
-  // The one background job that runs unwatched, so only when there are rules.
-  const alerts = resolved.alerts && resolved.alerts.rules.length > 0
+  // The one background job that runs unwatched, so only when there are rules, or sinks that
+  // rules stored through the API may tell.
+  const alerts = resolved.alerts &&
+      (resolved.alerts.rules.length > 0 || resolved.alerts.sinks.length > 0)
     ? startAlertEvaluator({
       source: taskSource,
       config: resolved.alerts,

@@ -158,47 +158,49 @@ function thresholdAt(field: string, kind: AlertKind, value: unknown): number {
 
 function ruleAt(field: string, value: unknown, sinks: readonly AlertSink[]): AlertRule {
   const rule = objectAt(field, value, RULE_KEYS);
-  const name = nameAt(`${field}.name`, rule.name);
+  // A rule alone (a route's body) names its fields bare: `threshold`, `sinks[0]`.
+  const at = field ? `${field}.` : "";
+  const name = nameAt(`${at}name`, rule.name);
   const kind = rule.kind as AlertKind;
   if (!ALERT_KINDS.includes(kind)) {
-    throw new AlertConfigError(`${field}.kind`, `one of ${ALERT_KINDS.join(", ")}`);
+    throw new AlertConfigError(`${at}kind`, `one of ${ALERT_KINDS.join(", ")}`);
   }
   let tasks: string[] | null = null;
   if (rule.tasks !== undefined) {
     if (STORE_KINDS.includes(kind)) {
-      throw new AlertConfigError(`${field}.tasks`, `absent: a ${kind} rule is about the store`);
+      throw new AlertConfigError(`${at}tasks`, `absent: a ${kind} rule is about the store`);
     }
-    tasks = arrayAt(`${field}.tasks`, rule.tasks, MAX_TASKS).map((task, i) =>
-      nameAt(`${field}.tasks[${i}]`, task)
+    tasks = arrayAt(`${at}tasks`, rule.tasks, MAX_TASKS).map((task, i) =>
+      nameAt(`${at}tasks[${i}]`, task)
     );
-    if (tasks.length === 0) throw new AlertConfigError(`${field}.tasks`, "absent or not empty");
+    if (tasks.length === 0) throw new AlertConfigError(`${at}tasks`, "absent or not empty");
   }
   const rateOnly = (key: "window" | "minFinished") => {
     if (kind !== "failureRate" && rule[key] !== undefined) {
-      throw new AlertConfigError(`${field}.${key}`, "absent: only failureRate rules take it");
+      throw new AlertConfigError(`${at}${key}`, "absent: only failureRate rules take it");
     }
     return kind === "failureRate";
   };
-  const names = arrayAt(`${field}.sinks`, rule.sinks, MAX_SINKS);
-  if (names.length === 0) throw new AlertConfigError(`${field}.sinks`, "at least one sink's name");
+  const names = arrayAt(`${at}sinks`, rule.sinks, MAX_SINKS);
+  if (names.length === 0) throw new AlertConfigError(`${at}sinks`, "at least one sink's name");
   names.forEach((sink, i) => {
     if (!sinks.some((s) => s.name === sink)) {
-      throw new AlertConfigError(`${field}.sinks[${i}]`, "the name of a sink in sinks");
+      throw new AlertConfigError(`${at}sinks[${i}]`, "the name of a sink in sinks");
     }
   });
   return {
     name,
     kind,
     tasks,
-    threshold: thresholdAt(`${field}.threshold`, kind, rule.threshold),
+    threshold: thresholdAt(`${at}threshold`, kind, rule.threshold),
     windowMs: rateOnly("window")
-      ? durationAt(`${field}.window`, rule.window, 15 * MINUTE, 5 * MINUTE, DAY)
+      ? durationAt(`${at}window`, rule.window, 15 * MINUTE, 5 * MINUTE, DAY)
       : null,
     minFinished: rateOnly("minFinished")
-      ? wholeAt(`${field}.minFinished`, rule.minFinished, 20, 1, 1_000_000)
+      ? wholeAt(`${at}minFinished`, rule.minFinished, 20, 1, 1_000_000)
       : null,
-    forMs: durationAt(`${field}.for`, rule.for, 0, 0, DAY),
-    repeatMs: durationAt(`${field}.repeat`, rule.repeat, 0, 0, 7 * DAY),
+    forMs: durationAt(`${at}for`, rule.for, 0, 0, DAY),
+    repeatMs: durationAt(`${at}repeat`, rule.repeat, 0, 0, 7 * DAY),
     sinks: names as string[],
   };
 }
@@ -247,4 +249,22 @@ export function parseAlertsConfig(value: unknown): AlertsConfig {
     sinks,
     rules,
   };
+}
+
+/**
+ * Validates one rule in the file format (a route's body), as
+ * {@link parseAlertsConfig} does each of its rules: the fields are named
+ * bare (`threshold`, `sinks[0]`), and its sinks must be among `sinks`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseAlertRule } from "./config.ts";
+ * const sinks = [{ name: "ops", type: "slack" as const, url: "https://hooks.slack.com/x", secret: null, timeoutMs: 10_000, retries: 3 }];
+ * assert.equal(parseAlertRule({ name: "b", kind: "backlog", threshold: 5, sinks: ["ops"] }, sinks).threshold, 5);
+ * assert.throws(() => parseAlertRule({ name: "b", kind: "backlog", threshold: 5, sinks: ["pager"] }, sinks), /sinks\[0\]/);
+ * ```
+ */
+export function parseAlertRule(value: unknown, sinks: readonly AlertSink[]): AlertRule {
+  return ruleAt("", value, sinks);
 }

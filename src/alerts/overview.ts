@@ -34,10 +34,11 @@ export interface OverviewInput {
 
 const RANK = { ok: 0, pending: 1, firing: 2 } as const;
 
-function viewOf(
+/** One rule with the alerts of it in `status`, each muted or not by `silences` at `now`. */
+export function ruleView(
   rule: AlertRule,
   origin: AlertRuleOrigin,
-  { status, silences, now }: OverviewInput,
+  { status, silences, now }: Pick<OverviewInput, "status" | "silences" | "now">,
 ): AlertRuleView {
   const alerts = status.states.filter((state) => state.rule === rule.name).map((state) => ({
     subject: state.subject,
@@ -69,8 +70,8 @@ function viewOf(
 export function alertsOverview(input: OverviewInput): AlertsOverview {
   const { config, stored, status, silences, now } = input;
   const rules = [
-    ...(config?.rules ?? []).map((rule) => viewOf(rule, "code", input)),
-    ...stored.map((rule) => viewOf(rule, "stored", input)),
+    ...(config?.rules ?? []).map((rule) => ruleView(rule, "code", input)),
+    ...stored.map((rule) => ruleView(rule, "stored", input)),
   ];
   return {
     enabled: config !== null,

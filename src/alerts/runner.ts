@@ -1,7 +1,8 @@
 /**
  * The alert evaluator of one board: every `evaluateEvery`, on the board's
  * leader only, it reads the alert states the last evaluation left (in the
- * store, so a leader taking over carries on), reads a snapshot, evaluates,
+ * store, so a leader taking over carries on) and the rules and silences set
+ * through the API (in the store too), reads a snapshot, evaluates,
  * writes the new states, and only then sends the notices, without waiting
  * for them (a sink that does not answer holds up no pass), recording each
  * with its outcome in the history. Writing first means a leader that dies
@@ -14,7 +15,9 @@
 import {
   ALERT_HISTORY_ENTRIES,
   type AlertHistoryEntry,
+  type AlertRule,
   type AlertsConfig,
+  type AlertSilence,
   type AlertState,
 } from "../contract/alerts.ts";
 import type { Leadership } from "../leadership.ts";
@@ -28,7 +31,7 @@ import { readSnapshot } from "./snapshot.ts";
 /** What the evaluator runs on. */
 export interface AlertEvaluatorDeps {
   source: TaskSource;
-  /** Validated configuration with at least one rule. */
+  /** Validated configuration: its rules, and the sinks the stored rules pick among. */
   config: AlertsConfig;
   /** The board's leadership: only its leader evaluates. */
   leadership: Leadership;
@@ -67,6 +70,10 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   let states = new Map<string, AlertState>();
   // Whether the store missed this process's last states: then they, not the store's, are current.
   let storeBehind = false;
+  // The stored rules and silences last read: kept when the store does not answer, so a rule's
+  // states are not dropped (and its incident told anew) for a read that failed.
+  let stored: AlertRule[] = [];
+  let silences: AlertSilence[] = [];
   let unsaved: AlertHistoryEntry[] = [];
   let running: Promise<void> | null = null;
   // History appends one after another, so none loses what another kept back.
@@ -82,6 +89,19 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     } catch {
       return states;
     }
+  }
+
+  /** The stored rules and silences: one bounded read each, on every pass. */
+  async function readSettings(): Promise<void> {
+    const [rules, muting] = await Promise.allSettled([
+      source.listAlertRules?.() ?? [],
+      source.listAlertSilences?.() ?? [],
+    ]);
+    if (rules.status === "fulfilled") {
+      // A code rule's name wins: the routes refuse to store one, a file changed later may add it.
+      stored = rules.value.filter((rule) => !config.rules.some((code) => code.name === rule.name));
+    }
+    if (muting.status === "fulfilled") silences = muting.value;
   }
 
   async function send({ notice, sinks, silencedBy }: PlannedNotice): Promise<AlertHistoryEntry> {
@@ -133,13 +153,15 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       return;
     }
     const now = clock();
-    const previous = await readStates();
-    const snapshot = await readSnapshot(source, config.rules, now);
+    const [previous] = await Promise.all([readStates(), readSettings()]);
+    const rules = [...config.rules, ...stored];
+    if (rules.length === 0 && previous.size === 0) return;
+    const snapshot = await readSnapshot(source, rules, now);
     const next = evaluateRules({
-      rules: config.rules,
+      rules,
       snapshot,
       states: previous,
-      silences: [],
+      silences,
       shapes,
       now,
       boardUrl,

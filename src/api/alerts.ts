@@ -46,13 +46,17 @@ export function alertRoutes({ source, options, timers }: ApiDeps) {
   let now: (() => number) | undefined;
   return apiRouter()
     .openapi(getAlerts, async (c) => {
-      const status = await source.readAlertStatus?.() ?? { asOf: null, states: [] };
+      const [status, stored, silences] = await Promise.all([
+        source.readAlertStatus?.() ?? { asOf: null, states: [] },
+        options.alerts ? source.listAlertRules?.() ?? [] : [],
+        options.alerts ? source.listAlertSilences?.() ?? [] : [],
+      ]);
       return c.json(
         alertsOverview({
           config: options.alerts,
-          stored: [],
+          stored,
           status,
-          silences: [],
+          silences,
           now: (now ??= epochClock(timers))(),
           defaultEvaluateEveryMs: DEFAULT_EVALUATE_EVERY_MS,
         }),

@@ -6,6 +6,8 @@
  */
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { alertRuleRoutes } from "./alert_rules.ts";
+import { alertSilenceRoutes } from "./alert_silences.ts";
 import { alertRoutes } from "./alerts.ts";
 import { auditRoutes } from "./audit.ts";
 import { bulkRoutes } from "./bulk.ts";
@@ -55,6 +57,8 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", auditRoutes(deps))
     .route("/", bulkRoutes(deps))
     .route("/", sessionRoutes(deps))
-    .route("/", alertRoutes(deps));
+    .route("/", alertRoutes(deps))
+    .route("/", alertRuleRoutes(deps))
+    .route("/", alertSilenceRoutes(deps));
   return api.route("/", documentRoutes(api, deps.options));
 }

@@ -101,6 +101,8 @@ export type ApiRouteConfig =
     ok: OkContent;
     /** What the 200 answer is; "OK" when absent. */
     okDescription?: string;
+    /** 201 when the answer is something made (then `ok` is the 201 answer's, and there is no 200). */
+    okStatus?: 201;
     /** Headers of the 200 answer (`X-Total-Count`…). */
     okHeaders?: z.ZodObject;
     /** The JSON schema of a 202 answer: work started, not waited for. */
@@ -158,18 +160,35 @@ export function apiRoute<const R extends ApiRouteConfig>(
 ):
   & Omit<
     R,
-    "ok" | "okDescription" | "okHeaders" | "accepted" | "errors" | "audit" | "permission"
+    | "ok"
+    | "okDescription"
+    | "okStatus"
+    | "okHeaders"
+    | "accepted"
+    | "errors"
+    | "audit"
+    | "permission"
   >
   & {
     "x-audit"?: R["audit"];
     "x-permission"?: R["permission"];
     responses: {
       200: { description: string; content: Record<string, MediaType> };
+      201?: { description: string; content: Record<string, MediaType> };
       202?: { description: string; content: Record<string, MediaType> };
     };
   } {
-  const { ok, okDescription, okHeaders, accepted, errors = [], audit, permission, ...route } =
-    config;
+  const {
+    ok,
+    okDescription,
+    okStatus = 200,
+    okHeaders,
+    accepted,
+    errors = [],
+    audit,
+    permission,
+    ...route
+  } = config;
   const mutation = route.method !== "get" && route.method !== "head";
   const validates: readonly ErrorCode[] = route.request ? ["INVALID_PARAM"] : [];
   const content = ok instanceof z.ZodType ? { "application/json": { schema: ok } } : ok;
@@ -178,7 +197,11 @@ export function apiRoute<const R extends ApiRouteConfig>(
     ...audit && { "x-audit": audit },
     ...permission && { "x-permission": permission },
     responses: {
-      200: { description: okDescription ?? "OK", content, ...okHeaders && { headers: okHeaders } },
+      [okStatus]: {
+        description: okDescription ?? (okStatus === 201 ? "Created" : "OK"),
+        content,
+        ...okHeaders && { headers: okHeaders },
+      },
       ...accepted && {
         202: {
           description: "Accepted: started, not waited for",

@@ -26,6 +26,7 @@ export const ROUTE_ACTIONS = [
   "bulk.start",
   "operation.cancel",
   "sessions.revoke",
+  "alerts.update",
 ] as const;
 
 /** An action a route records. */

@@ -110,7 +110,9 @@ export interface AlertsFile {
 
 /** A rule after validation: durations in ms, defaults filled in. */
 export interface AlertRule {
+  /** Unique among the rules. */
   name: string;
+  /** What it watches. */
   kind: AlertKind;
   /** null: every task. */
   tasks: string[] | null;
@@ -120,9 +122,11 @@ export interface AlertRule {
   windowMs: number | null;
   /** `failureRate`: the fewest finished jobs that count (null for other kinds). */
   minFinished: number | null;
+  /** How long the condition holds before it fires, ms. */
   forMs: number;
-  /** 0: never repeated. */
+  /** How often a firing alert is told again, ms; 0: never repeated. */
   repeatMs: number;
+  /** The names of the sinks it tells. */
   sinks: string[];
 }
 
@@ -189,7 +193,9 @@ export interface AlertState {
 
 /** The alert states the last evaluation left, and when it ran (ms; null: unknown). */
 export interface AlertStatus {
+  /** When the states were evaluated, ms since the epoch; null when not known. */
   asOf: number | null;
+  /** Every instance's state. */
   states: AlertState[];
 }
 
@@ -304,7 +310,31 @@ export interface AlertsOverview {
   silences: AlertSilence[];
 }
 
+/** `POST /alerts/silences`: what to mute, until when (`until`, or `duration` from now), and why. */
+export interface SilenceRequest {
+  scope: AlertSilence["scope"];
+  /** When it ends, ms since the epoch; or give `duration`. */
+  until?: number;
+  /** How long from now (`"30m"`, `"2h"`, at most `"30d"`); or give `until`. */
+  duration?: string;
+  reason: string;
+}
+
+/** What a removal answers. */
+export interface AlertRemoved {
+  removed: true;
+}
+
 /** `GET /alerts/history`: the newest notices first. */
 export interface AlertHistoryResponse {
   entries: AlertHistoryEntry[];
 }
+
+/** The most rules kept in the store (made through the API). */
+export const MAX_STORED_RULES = 200;
+
+/** The most silences in force kept in the store; ended ones are dropped as new ones come. */
+export const MAX_SILENCES = 200;
+
+/** What storing a rule came to: stored, or why not. */
+export type RuleSaveOutcome = "saved" | "exists" | "missing" | "full";

@@ -36,7 +36,15 @@
  * @module
  */
 
-import type { AlertHistoryResponse, AlertsOverview } from "./alerts.ts";
+import type {
+  AlertHistoryResponse,
+  AlertRemoved,
+  AlertRuleFile,
+  AlertRuleView,
+  AlertSilence,
+  AlertsOverview,
+  SilenceRequest,
+} from "./alerts.ts";
 import type { AttemptHistory } from "./attempts.ts";
 import type { AuditEntry, AuditQuery, AuditResponse } from "./audit.ts";
 import type { BulkOperation, BulkPreviewResponse, BulkRequest, BulkStartResponse } from "./bulk.ts";
@@ -194,6 +202,8 @@ export interface Endpoints {
     "/operations/{id}/cancel": { body: NoBody; answer: BulkStartResponse };
     "/sessions/mine/revoke": { body: NoBody; answer: SessionsRevoked };
     "/sessions/all/revoke": { body: NoBody; answer: SessionsRevoked };
+    "/alerts/rules": { body: AlertRuleFile; answer: AlertRuleView };
+    "/alerts/silences": { body: SilenceRequest; answer: AlertSilence };
   };
   PUT: {
     "/schedules/{name}": {
@@ -207,9 +217,12 @@ export interface Endpoints {
       };
       answer: ScheduleActionResponse;
     };
+    "/alerts/rules/{name}": { body: AlertRuleFile; answer: AlertRuleView };
   };
   DELETE: {
     "/schedules/{name}": { answer: ScheduleRemoveResponse };
+    "/alerts/rules/{name}": { answer: AlertRemoved };
+    "/alerts/silences/{id}": { answer: AlertRemoved };
   };
 }
 

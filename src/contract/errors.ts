@@ -25,6 +25,7 @@ export type ErrorCode =
   | "INCOMPATIBLE_STORE"
   | "MIGRATION_IN_PROGRESS"
   | "VERSION_UNKNOWN"
+  | "CONFLICT"
   | "NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
   | "INTERNAL";

@@ -29,7 +29,14 @@ export type { SessionRevocations };
 import type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal } from "./scan_slots.ts";
 export type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal };
 import type { LeaseHold } from "../leadership.ts";
-import type { AlertHistoryEntry, AlertState, AlertStatus } from "../contract/alerts.ts";
+import type {
+  AlertHistoryEntry,
+  AlertRule,
+  AlertSilence,
+  AlertState,
+  AlertStatus,
+  RuleSaveOutcome,
+} from "../contract/alerts.ts";
 export type { LeaseHold };
 import type {
   AuditEntry,
@@ -713,4 +720,27 @@ export interface TaskSource {
   appendAlertHistory?(entries: readonly AlertHistoryEntry[], max: number): Promise<void>;
   /** The `limit` newest entries of the alert history, newest first. */
   listAlertHistory?(limit: number): Promise<AlertHistoryEntry[]>;
+  /**
+   * The rules made through the API, by name, for every board on the store
+   * (the leader evaluates them). Sources that keep no rules leave these out:
+   * the alerts routes then refuse to store one.
+   */
+  listAlertRules?(): Promise<AlertRule[]>;
+  /**
+   * Stores `rule`: `create` refuses a name stored already (`exists`),
+   * `replace` one not stored (`missing`); a new one beyond `max` is `full`.
+   */
+  saveAlertRule?(
+    rule: AlertRule,
+    mode: "create" | "replace",
+    max: number,
+  ): Promise<RuleSaveOutcome>;
+  /** Removes a stored rule: whether there was one. */
+  removeAlertRule?(name: string): Promise<boolean>;
+  /** The silences kept, oldest first (ended ones until the next add drops them). */
+  listAlertSilences?(): Promise<AlertSilence[]>;
+  /** Drops the silences ended by `now`, then adds `silence` unless `max` are kept: whether it was. */
+  addAlertSilence?(silence: AlertSilence, now: number, max: number): Promise<boolean>;
+  /** Removes a silence: whether there was one. */
+  removeAlertSilence?(id: string): Promise<boolean>;
 }

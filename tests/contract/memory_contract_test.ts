@@ -1,5 +1,6 @@
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { alertSnapshotContract } from "./alert_snapshot_contract.ts";
+import { alertSettingsContract } from "./alert_settings_contract.ts";
 import { alertStoreContract } from "./alert_store_contract.ts";
 import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
@@ -34,4 +35,5 @@ scanSlotContract("memory source", () => {
 });
 leaseContract("memory source", seed);
 alertStoreContract("memory source", seed);
+alertSettingsContract("memory source", seed);
 alertSnapshotContract("memory source", seed);

@@ -3,6 +3,7 @@ import { createRedisSource, RedisTaskSource } from "../../src/source/redis/mod.t
 import { type CommandSender, writeKeyspace } from "../helpers/fixture.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { alertSnapshotContract } from "./alert_snapshot_contract.ts";
+import { alertSettingsContract } from "./alert_settings_contract.ts";
 import { alertStoreContract } from "./alert_store_contract.ts";
 import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
@@ -52,6 +53,7 @@ scanSlotContract("redis source", async () => {
 });
 leaseContract("redis source", seed);
 alertStoreContract("redis source", seed);
+alertSettingsContract("redis source", seed);
 alertSnapshotContract("redis source", seed);
 
 // Runs even when --filter skips every test, so no server outlives the run.

@@ -55,7 +55,7 @@ Deno.test("a board evaluates its rules with nobody watching and tells the sink",
   }
 });
 
-Deno.test("without rules the evaluator is off: it sets no timer", async () => {
+Deno.test("without rules or sinks for stored rules the evaluator is off: it sets no timer", async () => {
   const pendingWith = async (alerts?: AlertsFile) => {
     const timers = new FakeTimers();
     const source = createMemorySource();
@@ -66,7 +66,9 @@ Deno.test("without rules the evaluator is off: it sets no timer", async () => {
     return pending;
   };
   const none = await pendingWith();
-  assert.equal(await pendingWith(alertsTo("http://127.0.0.1:9/hook", [])), none);
+  assert.equal(await pendingWith({ sinks: [], rules: [] }), none);
+  // Sinks alone: rules stored through the API may tell them.
+  assert.equal(await pendingWith(alertsTo("http://127.0.0.1:9/hook", [])), none + 1);
   assert.equal(
     await pendingWith(alertsTo("http://127.0.0.1:9/hook", [
       { name: "b", kind: "backlog", threshold: 1, sinks: ["ops"] },

@@ -57,7 +57,13 @@ import type {
   PathParams,
   SessionsRevoked,
 } from "../../src/contract/endpoints.ts";
-import { AlertHistorySchema, AlertsOverviewSchema } from "../../src/api/schema/alerts.ts";
+import {
+  AlertHistorySchema,
+  AlertRemovedSchema,
+  AlertRuleViewSchema,
+  AlertSilenceSchema,
+  AlertsOverviewSchema,
+} from "../../src/api/schema/alerts.ts";
 import { apiRouteConfigs } from "../helpers/checked_board.ts";
 
 /** How a route answers, as its entry says. */
@@ -80,6 +86,18 @@ type Fields<M extends Method, P extends PathOf<M>> =
 
 const page = { limit: true, offset: true } as const;
 const noBody = { body: {} } as const;
+/** The fields of a rule in the file format. */
+const RULE_FIELDS = {
+  name: true,
+  kind: true,
+  tasks: true,
+  threshold: true,
+  window: true,
+  minFinished: true,
+  for: true,
+  repeat: true,
+  sinks: true,
+} as const;
 
 /** The map at run time: `satisfies` makes each list the map's own (a name more or less fails `deno check`). */
 const ENTRIES = {
@@ -165,15 +183,23 @@ const ENTRIES = {
     "/operations/{id}/cancel": { kind: "json", ...noBody },
     "/sessions/mine/revoke": { kind: "json", ...noBody },
     "/sessions/all/revoke": { kind: "json", ...noBody },
+    "/alerts/rules": { kind: "json", body: RULE_FIELDS },
+    "/alerts/silences": {
+      kind: "json",
+      body: { scope: true, until: true, duration: true, reason: true },
+    },
   },
   PUT: {
     "/schedules/{name}": {
       kind: "json",
       body: { cron: true, every: true, timezone: true, data: true, onMissed: true, overlap: true },
     },
+    "/alerts/rules/{name}": { kind: "json", body: RULE_FIELDS },
   },
   DELETE: {
     "/schedules/{name}": { kind: "json" },
+    "/alerts/rules/{name}": { kind: "json" },
+    "/alerts/silences/{id}": { kind: "json" },
   },
 } as const satisfies { [M in Method]: { [P in PathOf<M>]: Fields<M, P> } };
 
@@ -225,9 +251,15 @@ const ANSWERS = {
     "/dlq/{jobId}/retry": JobActionSchema,
     "/bulk": BulkStartSchema,
     "/operations/{id}/cancel": BulkStartSchema,
+    "/alerts/rules": AlertRuleViewSchema,
+    "/alerts/silences": AlertSilenceSchema,
   },
-  PUT: { "/schedules/{name}": ScheduleActionSchema },
-  DELETE: { "/schedules/{name}": ScheduleRemoveSchema },
+  PUT: { "/schedules/{name}": ScheduleActionSchema, "/alerts/rules/{name}": AlertRuleViewSchema },
+  DELETE: {
+    "/schedules/{name}": ScheduleRemoveSchema,
+    "/alerts/rules/{name}": AlertRemovedSchema,
+    "/alerts/silences/{id}": AlertRemovedSchema,
+  },
 } as const;
 
 /** The dry-run answers' schemas, where the route answers a dry run apart (`POST /bulk`: 200 beside its 202). */
@@ -314,11 +346,19 @@ function jsonSchemaOf(schema: z.ZodType): unknown {
   return z.toJSONSchema(schema, { io: "output", unrepresentable: "any" });
 }
 
-function contentOf(route: RouteConfig, status: 200 | 202): Record<string, { schema: z.ZodType }> {
+function contentOf(
+  route: RouteConfig,
+  status: 200 | 201 | 202,
+): Record<string, { schema: z.ZodType }> {
   const response = route.responses[status] as
     | { content?: Record<string, { schema: z.ZodType }> }
     | undefined;
   return response?.content ?? {};
+}
+
+/** The status of a route's answer: 201 for a route that makes something, else 200. */
+function okStatusOf(route: RouteConfig): 200 | 201 {
+  return route.responses[201] ? 201 : 200;
 }
 
 function namesOf(schema: unknown): string[] {
@@ -353,14 +393,15 @@ Deno.test("each entry takes the query and the body fields its route validates", 
 
 Deno.test("each entry answers in its route's media type; a paged one sends X-Total-Count", () => {
   const kindOf = (route: RouteConfig): string => {
-    const types = Object.keys(contentOf(route, 200)).sort().join(" ");
+    const types = Object.keys(contentOf(route, okStatusOf(route))).sort().join(" ");
     if (types === "text/event-stream") return "events";
     if (types === "application/x-ndjson text/csv") return "file";
     if (types === "application/x-ndjson") return "lines";
     if (types === "application/json application/x-ndjson") return "json+lines";
     assert.equal(types, "application/json", `${route.method} ${route.path}`);
     const headers = route.responses[200] as { headers?: z.ZodObject };
-    const list = contentOf(route, 200)["application/json"].schema instanceof z.ZodArray;
+    const list = contentOf(route, okStatusOf(route))["application/json"].schema instanceof
+      z.ZodArray;
     return list && headers.headers?.shape["X-Total-Count"] ? "paged" : "json";
   };
   for (const [key, route, fields] of entries()) assert.equal(fields.kind, kindOf(route), key);
@@ -379,7 +420,7 @@ Deno.test("each answer is its route's schema", () => {
     const route = ROUTES.get(key)!;
     const declared = Array.isArray(schema) ? z.array(schema[0]) : schema as z.ZodType;
     // `POST /bulk` starts with 202 and answers its dry run with 200.
-    const status = path in DRY_RUNS && key.startsWith("POST") ? 202 : 200;
+    const status = path in DRY_RUNS && key.startsWith("POST") ? 202 : okStatusOf(route);
     const actual = contentOf(route, status)["application/json"].schema;
     assert.deepEqual(jsonSchemaOf(actual), jsonSchemaOf(declared), key);
   }

@@ -9,6 +9,7 @@ import { z } from "@hono/zod-openapi";
 import {
   ALERT_KINDS,
   type AlertHistoryResponse,
+  type AlertRemoved,
   type AlertRuleView,
   type AlertSilence,
   type AlertsOverview,
@@ -108,3 +109,56 @@ export const AlertHistorySchema = z.strictObject({
   })),
 }).openapi("AlertHistory");
 true satisfies Same<z.output<typeof AlertHistorySchema>, AlertHistoryResponse>;
+
+const Duration = z.union([z.string(), z.number()]).openapi({
+  description: 'A duration: "30s", "15m", "1h", "1d" or ms.',
+});
+
+/**
+ * One rule in the file format (`--alerts FILE`'s `rules[]`), as a route's
+ * body. The fields are checked by the same validation as the file's, which
+ * names the field it refuses (`threshold`, `sinks[0]`).
+ */
+export const AlertRuleFileSchema = z.looseObject({
+  name: z.unknown().openapi({ type: "string", description: "Unique among every rule." }),
+  kind: z.unknown().openapi({ type: "string", enum: [...ALERT_KINDS] }),
+  tasks: z.unknown().optional().openapi({
+    type: "array",
+    items: { type: "string" },
+    description: "Absent: every task.",
+  }),
+  threshold: z.unknown().optional().openapi({
+    description: "A count, a percentage or a duration, by kind.",
+  }),
+  window: Duration.optional(),
+  minFinished: z.unknown().optional().openapi({ type: "integer" }),
+  for: Duration.optional(),
+  repeat: Duration.optional(),
+  sinks: z.unknown().openapi({
+    type: "array",
+    items: { type: "string" },
+    description: "Names of the configured sinks.",
+  }),
+}).openapi("AlertRuleFile");
+
+/** `{ removed: true }`: what a delete answers. */
+export const AlertRemovedSchema = z.strictObject({ removed: z.literal(true) }).openapi(
+  "AlertRemoved",
+);
+true satisfies Same<z.output<typeof AlertRemovedSchema>, AlertRemoved>;
+
+/** `POST /alerts/silences`: what to mute, until when (or for how long), and why. */
+export const SilenceRequestSchema = z.strictObject({
+  scope: z.union([
+    z.strictObject({ rule: z.string().min(1).max(100) }),
+    z.strictObject({ task: z.string().min(1).max(256) }),
+    z.literal("all"),
+  ], { error: 'must be { rule }, { task } or "all"' }),
+  until: Millis.optional().openapi({ description: "When it ends (ms since the epoch)." }),
+  duration: z.string().optional().openapi({
+    description: 'Or how long from now: "30m", "2h", "1d" (at most 30 days).',
+  }),
+  reason: z.string().trim().min(1, { error: "must not be empty" }).max(500, {
+    error: "must be at most 500 characters",
+  }),
+}).openapi("SilenceRequest");

@@ -8,7 +8,14 @@
 
 import { SharedBoard } from "./shared_board.ts";
 import { AlertMemory } from "./alert_memory.ts";
-import type { AlertHistoryEntry, AlertState, AlertStatus } from "../../contract/alerts.ts";
+import type {
+  AlertHistoryEntry,
+  AlertRule,
+  AlertSilence,
+  AlertState,
+  AlertStatus,
+  RuleSaveOutcome,
+} from "../../contract/alerts.ts";
 import type {
   AuditEntry,
   AuditLog,
@@ -264,6 +271,40 @@ export class MemorySource implements TaskSource {
   /** The `limit` newest entries of the alert history. */
   listAlertHistory(limit: number): Promise<AlertHistoryEntry[]> {
     return Promise.resolve(this.#alerts.listHistory(limit));
+  }
+
+  /** The rules made through the API (in process). */
+  listAlertRules(): Promise<AlertRule[]> {
+    return Promise.resolve(this.#alerts.listRules());
+  }
+
+  /** Stores a rule made through the API. */
+  saveAlertRule(
+    rule: AlertRule,
+    mode: "create" | "replace",
+    max: number,
+  ): Promise<RuleSaveOutcome> {
+    return Promise.resolve(this.#alerts.saveRule(rule, mode, max));
+  }
+
+  /** Removes a stored rule. */
+  removeAlertRule(name: string): Promise<boolean> {
+    return Promise.resolve(this.#alerts.removeRule(name));
+  }
+
+  /** The silences kept. */
+  listAlertSilences(): Promise<AlertSilence[]> {
+    return Promise.resolve(this.#alerts.listSilences());
+  }
+
+  /** Adds a silence, dropping the ended ones. */
+  addAlertSilence(silence: AlertSilence, now: number, max: number): Promise<boolean> {
+    return Promise.resolve(this.#alerts.addSilence(silence, now, max));
+  }
+
+  /** Removes a silence. */
+  removeAlertSilence(id: string): Promise<boolean> {
+    return Promise.resolve(this.#alerts.removeSilence(id));
   }
 
   /** Appends to the source's own audit trail (in process, like the rest of its state). */

@@ -86,7 +86,22 @@ import { getAttemptHistory } from "./attempts.ts";
 import { locateJob } from "./locate.ts";
 import { checkWireVersion } from "./meta.ts";
 import { MigrationWatch } from "./migration_watch.ts";
-import type { AlertHistoryEntry, AlertState, AlertStatus } from "../../contract/alerts.ts";
+import type {
+  AlertHistoryEntry,
+  AlertRule,
+  AlertSilence,
+  AlertState,
+  AlertStatus,
+  RuleSaveOutcome,
+} from "../../contract/alerts.ts";
+import {
+  addAlertSilence,
+  listAlertRules,
+  listAlertSilences,
+  removeAlertRule,
+  removeAlertSilence,
+  saveAlertRule,
+} from "./alert_settings.ts";
 import type { MigrationLock } from "../../contract/migration_lock.ts";
 import type { SchedulerLeadership, TaskLiveness } from "../../contract/liveness.ts";
 import { getQueueHeads } from "./queue_heads.ts";
@@ -1024,6 +1039,46 @@ export class RedisTaskSource implements TaskSource {
   async listAlertHistory(limit: number): Promise<AlertHistoryEntry[]> {
     await this.connection.ready();
     return await listAlertHistory(this.connection, limit, this.prefix);
+  }
+
+  /** The rules made through the API; see `alert_settings.ts`. */
+  async listAlertRules(): Promise<AlertRule[]> {
+    await this.connection.ready();
+    return await listAlertRules(this.connection, this.prefix);
+  }
+
+  /** Stores a rule made through the API. */
+  async saveAlertRule(
+    rule: AlertRule,
+    mode: "create" | "replace",
+    max: number,
+  ): Promise<RuleSaveOutcome> {
+    await this.connection.ready();
+    return await saveAlertRule(this.connection, rule, mode, max, this.prefix);
+  }
+
+  /** Removes a stored rule. */
+  async removeAlertRule(name: string): Promise<boolean> {
+    await this.connection.ready();
+    return await removeAlertRule(this.connection, name, this.prefix);
+  }
+
+  /** The silences kept. */
+  async listAlertSilences(): Promise<AlertSilence[]> {
+    await this.connection.ready();
+    return await listAlertSilences(this.connection, this.prefix);
+  }
+
+  /** Adds a silence, dropping the ended ones. */
+  async addAlertSilence(silence: AlertSilence, now: number, max: number): Promise<boolean> {
+    await this.connection.ready();
+    return await addAlertSilence(this.connection, silence, now, max, this.prefix);
+  }
+
+  /** Removes a silence. */
+  async removeAlertSilence(id: string): Promise<boolean> {
+    await this.connection.ready();
+    return await removeAlertSilence(this.connection, id, this.prefix);
   }
 
   /** Stops background work and closes the client if the source created it. */

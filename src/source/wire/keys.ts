@@ -153,12 +153,21 @@ export function boardKeys(prefix?: string): {
 /**
  * Keys of the alerts' memory beside taskora's keys, one slot each: the
  * evaluator's states (`<root>:board:alerts:states`, one JSON string the
- * leader replaces) and the history of notices (`<root>:board:alerts:history`,
- * a list, newest first, trimmed at each append).
+ * leader replaces), the history of notices (`<root>:board:alerts:history`,
+ * a list, newest first, trimmed at each append), the rules made through the
+ * API (`:rules`, a hash name → JSON) and the silences (`:silences`, a hash
+ * id → JSON).
  */
-export function alertKeys(prefix?: string): { states: string; history: string } {
+export function alertKeys(
+  prefix?: string,
+): { states: string; history: string; rules: string; silences: string } {
   const root = `${keyRoot(prefix)}:board:alerts`;
-  return { states: `${root}:states`, history: `${root}:history` };
+  return {
+    states: `${root}:states`,
+    history: `${root}:history`,
+    rules: `${root}:rules`,
+    silences: `${root}:silences`,
+  };
 }
 
 /** Key of a workflow hash (its own hash tag: one slot per workflow). */
