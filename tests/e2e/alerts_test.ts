@@ -2,8 +2,10 @@
  * The Alerts page against a real board on Redis holding the taskora fixture,
  * with a rule that really fires (send-email has 5 failed jobs; the rule fires
  * above 4) and a local receiver for its notices: the page lists the rules and
- * where they stand, and the top bar, the sidebar and the overview's row say
- * what fires.
+ * where they stand, the top bar, the sidebar and the overview's row say what
+ * fires, silences are added and ended, stored rules are made, changed and
+ * deleted, and a user not allowed `alerts.update` sees none of those
+ * controls.
  */
 
 import assert from "node:assert/strict";
@@ -78,6 +80,135 @@ browserTest(
         });
         assert.equal((await alertsLink.locator(".firing-count").innerText()).trim(), "1");
         await screenshots(page, "alerts-overview");
+      });
+    } finally {
+      await hook.close();
+    }
+  },
+);
+
+browserTest("silences are added and ended from the page", async () => {
+  const hook = webhookReceiver();
+  try {
+    await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root }) => {
+      await page.goto(`${root}alerts`);
+      const form = page.getByRole("form", { name: "Add a silence" });
+      await form.getByLabel("Mute").selectOption("rule");
+      await form.getByLabel("Rule").selectOption(RULE);
+      await form.getByLabel("Duration").fill("2h");
+      await form.getByLabel("Reason").fill("deploy in progress");
+      await form.getByRole("button", { name: "Add silence" }).click();
+
+      const silence = page.locator(".alerts-silences").getByRole("row", {
+        name: new RegExp(`rule ${RULE}`),
+      });
+      await silence.waitFor();
+      assert.match(await silence.innerText(), /deploy in progress/);
+      assert.match(await silence.innerText(), /in 1h 59m|in 2h 0m/);
+      await screenshots(page, "alerts-silence");
+
+      await silence.getByRole("button", { name: `End the silence of rule ${RULE}` }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "End silence" }).click();
+      await silence.waitFor({ state: "detached" });
+      await page.getByText("No silence: every alert is told.").waitFor();
+    });
+  } finally {
+    await hook.close();
+  }
+});
+
+browserTest(
+  "stored rules are made, refused on the field at fault, changed and deleted",
+  async () => {
+    const hook = webhookReceiver();
+    try {
+      await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root }) => {
+        await page.goto(`${root}alerts`);
+        await page.getByRole("button", { name: "New rule" }).click();
+        const editor = page.getByRole("form", { name: "New rule" });
+        await editor.getByLabel("Name").fill("rate high");
+        await editor.getByLabel("Kind").selectOption("failureRate");
+        await editor.getByLabel("Tasks").fill("send-email");
+        await editor.getByLabel("Threshold (%)").fill("150");
+        await editor.getByLabel("ops").check();
+        await screenshots(page, "alerts-editor");
+        await editor.getByRole("button", { name: "Create rule" }).click();
+        // The server's validation names the field: 150 is no percentage.
+        await editor.locator(".field-error").first().waitFor();
+        assert.equal(await editor.getByLabel("Threshold (%)").getAttribute("aria-invalid"), "true");
+
+        await editor.getByLabel("Threshold (%)").fill("25");
+        await editor.getByRole("button", { name: "Create rule" }).click();
+        const rules = page.locator(".alerts-rules");
+        const row = rules.getByRole("row", { name: /rate high/ });
+        await row.waitFor();
+        assert.match(await row.innerText(), /stored/);
+        assert.match(await row.innerText(), /fires above 25%/);
+        assert.equal(
+          await rules.getByRole("group", { name: `Actions for ${RULE}` }).count(),
+          0,
+          "a rule declared in code has no Edit or Delete",
+        );
+
+        await row.getByRole("button", { name: "Edit" }).click();
+        const edit = page.getByRole("form", { name: "Edit rule rate high" });
+        assert.equal(await edit.getByLabel("Threshold (%)").inputValue(), "25");
+        await edit.getByLabel("Threshold (%)").fill("30");
+        await edit.getByRole("button", { name: "Save changes" }).click();
+        await row.getByText("fires above 30%", { exact: false }).waitFor();
+
+        await row.getByRole("button", { name: "Delete" }).click();
+        await page.getByRole("dialog").getByRole("button", { name: "Delete rule" }).click();
+        await row.waitFor({ state: "detached" });
+      });
+    } finally {
+      await hook.close();
+    }
+  },
+);
+
+browserTest(
+  "without alerts.update the page shows no rule editor, silence form or End button",
+  async () => {
+    const hook = webhookReceiver();
+    try {
+      await withBoard({
+        alerts: alertsTo(hook.url),
+        auth: () => ({ name: "vic" }),
+        can: (_user, action) => action !== "alerts.update",
+      }, async ({ page, root }) => {
+        await openFiring(page, root);
+        assert.equal(await page.getByRole("button", { name: "New rule" }).count(), 0);
+        assert.equal(await page.getByRole("form", { name: "Add a silence" }).count(), 0);
+
+        assert.equal(await page.getByRole("columnheader", { name: "Actions" }).count(), 0);
+        // The rest is there to read.
+        await page.locator(".alerts-sink", { hasText: "ops" }).waitFor();
+        await page.getByRole("heading", { name: "Silences" }).waitFor();
+      });
+    } finally {
+      await hook.close();
+    }
+  },
+);
+
+browserTest(
+  "with Redis gone the page keeps its last figures, dated, and recovers by itself",
+  async () => {
+    const hook = webhookReceiver();
+    try {
+      await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root, redis }) => {
+        const row = await openFiring(page, root);
+        await redis.stop({ keepData: true });
+        await page.locator(".stale-note", { hasText: /as of \d\d:\d\d:\d\d/ }).waitFor({
+          timeout: 15_000,
+        });
+        assert.match(await row.innerText(), /firing/i, "the last known state stays");
+        await screenshots(page, "alerts-redis-down");
+
+        await redis.start();
+        await page.locator(".stale-note").waitFor({ state: "detached", timeout: 15_000 });
+        await row.getByText("firing", { exact: true }).waitFor();
       });
     } finally {
       await hook.close();

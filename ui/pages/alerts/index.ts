@@ -1,23 +1,30 @@
 /**
  * The Alerts page: the rules and where each stands, their alerts, the
- * silences, the sinks, and the notices sent. The figures are those of the last evaluation, and the page says when that
+ * silences, the sinks, and the notices sent. Users allowed `alerts.update`
+ * also make, change and delete stored rules, and add and end silences; the
+ * others see no such control.
+ * The figures are those of the last evaluation, and the page says when that
  * was; it reads again after each evaluation and when what fires changes.
  *
  * @module
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Card } from "../../components/card.ts";
+import { confirmAction } from "../../components/confirm_dialog.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { Time } from "../../components/time.ts";
+import { runAction } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCountOf, formatDuration } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
+import { may } from "../../lib/permissions.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { HistoryTable } from "./history.ts";
+import { RuleEditor } from "./rule_editor.ts";
 import { RuleTable } from "./rule_table.ts";
-import { SilenceList } from "./silences.ts";
+import { SilenceForm, SilenceList } from "./silences.ts";
 import { SinkList } from "./sinks.ts";
-import type { AlertsOverview } from "./types.ts";
+import type { AlertRuleView, AlertsOverview } from "./types.ts";
 
 /** The notices the page shows. */
 const HISTORY_SHOWN = 50;
@@ -63,8 +70,10 @@ function Evaluated({ data }: { data: AlertsOverview }) {
 
 /** The page. */
 export function AlertsPage() {
-  const { api, live } = useBoard();
+  const { api, config, live } = useBoard();
+  const canUpdate = may(config, "alerts.update");
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const [editing, setEditing] = useState<AlertRuleView | "new" | null>(null);
   // Job events say nothing the page shows: it follows evaluations and the alerts frame.
   const overview = useLiveResource((signal) => api.get("/alerts", { signal }), [], {
     relevant: () => false,
@@ -109,19 +118,67 @@ export function AlertsPage() {
       return next;
     });
 
+  const remove = async (rule: AlertRuleView) => {
+    const confirmed = await confirmAction({
+      title: `Delete rule ${rule.name}?`,
+      message: `${rule.name} is no longer evaluated, and its alerts end without a resolve ` +
+        "notice. This cannot be undone.",
+      confirmLabel: "Delete rule",
+      tone: "danger",
+      keepLabel: "Keep rule",
+    });
+    if (!confirmed) return;
+    const done = await runAction(
+      () => api.send("DELETE", "/alerts/rules/{name}", { params: { name: rule.name } }),
+      () => `Deleted rule ${rule.name}`,
+    );
+    if (done) reload();
+  };
+  const closeEditor = (saved: boolean) => {
+    setEditing(null);
+    if (saved) reload();
+  };
+  const newRule = canUpdate && editing === null && data.sinks.length > 0
+    ? html`
+      <button type="button" class="btn btn-small btn-primary alerts-new-rule"
+        onClick=${() => setEditing("new")}>New rule</button>
+    `
+    : null;
+
   return html`
     <${ErrorBanner} error=${error} />
-    <${Card} title="Rules" flush=${true} actions=${html`<${Evaluated} data=${data} />`}>
-      ${data.rules.length === 0
-        ? html`<p class="empty">No rules yet.</p>`
-        : html`<${RuleTable} rules=${data.rules} open=${open} onToggle=${toggle} />`}
+    <${Card} title="Rules" flush=${true} actions=${html`<${Evaluated} data=${data} />${newRule}`}>
+      ${editing === null ? null : html`
+        <div class="alerts-editor-panel">
+          <h3 class="alerts-editor-title">${editing === "new"
+            ? "New rule"
+            : `Edit ${editing.name}`}</h3>
+          <${RuleEditor}
+            key=${editing === "new" ? "" : editing.name}
+            rule=${editing === "new" ? undefined : editing}
+            sinks=${data.sinks}
+            onDone=${closeEditor}
+          />
+        </div>
+      `}
+      ${data.rules.length === 0 ? html`<p class="empty">No rules yet.</p>` : html`
+        <${RuleTable}
+          rules=${data.rules}
+          open=${open}
+          onToggle=${toggle}
+          actions=${canUpdate ? { onEdit: setEditing, onDelete: remove } : undefined}
+        />
+      `}
     <//>
     <div class="alerts-columns">
       <${Card} title="Silences" flush=${true}
         actions=${html`<span class="muted">${
           formatCountOf(data.silences.length, "silence")
         }</span>`}>
-        <${SilenceList} silences=${data.silences} />
+        ${canUpdate
+          ? html`<${SilenceForm} rules=${data.rules.map((r) => r.name)} onAdded=${reload} />`
+          : null}
+        <${SilenceList} silences=${data.silences} onRemoved=${canUpdate ? reload : undefined} />
       <//>
       <${Card} title="Sinks" flush=${true}>
         <${SinkList} sinks=${data.sinks} />

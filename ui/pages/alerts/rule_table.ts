@@ -2,7 +2,8 @@
  * The rules: each with its state and since when it fires, its worst figure
  * against its threshold, the tasks it watches, the sinks it tells and where
  * it comes from (a rule declared in code is read-only). A rule opens to its
- * alerts, one per task (or schedule, or the store).
+ * alerts, one per task (or schedule, or the store); a user allowed
+ * `alerts.update` edits and deletes stored rules from its row.
  *
  * @module
  */
@@ -96,17 +97,19 @@ function RuleAlerts({ rule }: { rule: AlertRuleView }) {
   `;
 }
 
-/** The rules, which are open, and what opens or closes one. */
+/** The rules, which are open, and what the user may do to them. */
 export interface RuleTableProps {
   rules: AlertRuleView[];
   /** The rules opened to their alerts. */
   open: ReadonlySet<string>;
   onToggle(name: string): void;
+  /** Edit and delete, for users allowed `alerts.update`; absent: no actions column. */
+  actions?: { onEdit(rule: AlertRuleView): void; onDelete(rule: AlertRuleView): void };
 }
 
 /** The rules table, in the API's order. */
-export function RuleTable({ rules, open, onToggle }: RuleTableProps) {
-  const columns = 6;
+export function RuleTable({ rules, open, onToggle, actions }: RuleTableProps) {
+  const columns = actions ? 7 : 6;
   return html`
     <${ScrollArea}>
       <table class="table cards alerts-rules">
@@ -118,6 +121,7 @@ export function RuleTable({ rules, open, onToggle }: RuleTableProps) {
             <th scope="col">Tasks</th>
             <th scope="col">Sinks</th>
             <th scope="col">Origin</th>
+            ${actions ? html`<th scope="col" class="alerts-actions-col">Actions</th>` : null}
           </tr>
         </thead>
         <tbody>
@@ -156,6 +160,20 @@ export function RuleTable({ rules, open, onToggle }: RuleTableProps) {
                 <td data-label="Origin">${rule.origin === "code"
                   ? html`<span class="muted" title="Read-only: change the alerts option or file">declared in code</span>`
                   : "stored"}</td>
+                ${!actions ? null : html`
+                  <td class="alerts-actions-col">
+                    ${rule.origin === "stored"
+                      ? html`
+                        <span class="alerts-actions" role="group" aria-label=${`Actions for ${rule.name}`}>
+                          <button type="button" class="btn btn-small" onClick=${() =>
+                            actions.onEdit(rule)}>Edit</button>
+                          <button type="button" class="btn btn-small btn-danger" onClick=${() =>
+                            actions.onDelete(rule)}>Delete</button>
+                        </span>
+                      `
+                      : null}
+                  </td>
+                `}
               </tr>
               ${expanded
                 ? html`
