@@ -355,6 +355,8 @@ export function createBoardOn(
       timers,
       clock: epochClock(timers),
       basePath: resolved.basePath,
+      // Notices end a pass or more after the board is made: `metrics` is set by then.
+      onDelivery: (delivery) => metrics?.countNotice(delivery),
     })
     : null;
   const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;
@@ -363,6 +365,7 @@ export function createBoardOn(
       ...deps,
       sseClients: () => deps.events.state().clients,
       maxTasks: resolved.metrics.maxTasks,
+      alerts: resolved.alerts,
     })
     : null;
   const serveMetrics = async (c: Context) => {

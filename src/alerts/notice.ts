@@ -8,6 +8,7 @@
 import {
   type AlertNotice,
   type AlertRule,
+  type AlertsConfig,
   type AlertState,
   KIND_THRESHOLDS,
 } from "../contract/alerts.ts";
@@ -83,4 +84,32 @@ export function noticeOf(
   };
   if (rule.kind === "scheduleMissed" && state.subject !== null) notice.schedule = state.subject;
   return notice;
+}
+
+/** Where the notices' links start: `config.boardUrl`, else the base path (`""` for `/`). */
+export function boardUrlOf(config: AlertsConfig, basePath = ""): string {
+  return config.boardUrl ?? (basePath === "/" ? "" : basePath);
+}
+
+/**
+ * A test notice (`POST /alerts/test`): `test: true`, state `firing`, rule
+ * "test notice", about nothing; its key is new each time.
+ */
+export function testNotice(now: number, boardUrl: string): AlertNotice {
+  return {
+    rule: "test notice",
+    kind: "test",
+    state: "firing",
+    key: `test/${now}`,
+    task: null,
+    figure: null,
+    threshold: 0,
+    unit: "none",
+    since: now,
+    at: now,
+    repeat: false,
+    link: `${boardUrl}/alerts`,
+    summary: "A test notice from the board: nothing fires",
+    test: true,
+  };
 }

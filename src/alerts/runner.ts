@@ -14,6 +14,7 @@
 
 import {
   ALERT_HISTORY_ENTRIES,
+  type AlertDelivery,
   type AlertHistoryEntry,
   type AlertRule,
   type AlertsConfig,
@@ -26,6 +27,7 @@ import type { Timers } from "../timers.ts";
 import { deliverNotice } from "./delivery.ts";
 import { evaluateRules, type PlannedNotice, stateKey } from "./evaluate.ts";
 import { KnownShapes } from "./known_shapes.ts";
+import { boardUrlOf } from "./notice.ts";
 import { readSnapshot } from "./snapshot.ts";
 
 /** What the evaluator runs on. */
@@ -41,6 +43,8 @@ export interface AlertEvaluatorDeps {
   clock: () => number;
   /** The notices' links start with `config.boardUrl`, else this (default `""`). */
   basePath?: string;
+  /** Told what became of each notice sent, per sink (the `/metrics` counters). */
+  onDelivery?: (delivery: AlertDelivery) => void;
 }
 
 /** A running evaluator. */
@@ -64,7 +68,7 @@ export const MAX_IN_FLIGHT = 100;
  */
 export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   const { source, config, leadership, timers, clock } = deps;
-  const boardUrl = config.boardUrl ?? (deps.basePath === "/" ? "" : deps.basePath ?? "");
+  const boardUrl = boardUrlOf(config, deps.basePath);
   const shapes = new KnownShapes();
   // The last states this process computed: what it carries on from when the store does not answer.
   let states = new Map<string, AlertState>();
@@ -115,6 +119,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   }
 
   function keep(entry: AlertHistoryEntry): Promise<void> {
+    if (deps.onDelivery) entry.deliveries.forEach(deps.onDelivery);
     history = history.then(async () => {
       const pending = [...unsaved, entry];
       if (!source.appendAlertHistory) return;

@@ -9,8 +9,10 @@
  * rest are summed under one label, so the exposition is bounded whatever
  * the number of tasks; the wait and run percentiles of those tasks come from
  * the board's latency sampler (kept for `LATENCY_MAX_AGE_MS`, then one read
- * of `LATENCY_SAMPLE_SIZE` jobs per task). Scrapes that arrive while one is
- * being read share its answer.
+ * of `LATENCY_SAMPLE_SIZE` jobs per task). With alerts, each rule's firing
+ * alerts are read from the store (the states, the stored rules: one read
+ * each), and the notices this board sent are counted as they end. Scrapes
+ * that arrive while one is being read share its answer.
  *
  * @module
  */
@@ -18,6 +20,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { AlertDelivery, AlertsConfig } from "../contract/alerts.ts";
 import type { LatencySample } from "../contract/latency.ts";
 import type { JobState, QueueStats } from "../contract/states.ts";
 import { errorBody } from "../errors.ts";
@@ -35,6 +38,8 @@ export interface BoardMetricsDeps {
   sseClients: () => number;
   /** How many tasks get series of their own (`metrics.maxTasks`); see `metrics_tasks.ts`. */
   maxTasks: number;
+  /** The board's alerts configuration: with one, each rule's firing alerts are read per scrape. */
+  alerts?: AlertsConfig | null;
 }
 
 /** One board's metrics: its registry, the middleware that times its API, the scrape. */
@@ -45,6 +50,8 @@ export interface BoardMetrics {
   countError(error: unknown): void;
   /** Counts a failed sign-in: wrong credentials (`invalid`) or refused by the throttle. */
   countLoginFailure(reason: "invalid" | "throttled"): void;
+  /** Counts what became of a notice this board sent, at one sink. */
+  countNotice(delivery: AlertDelivery): void;
   /** The exposition text of a scrape and its content type. */
   scrape(): Promise<{ text: string; contentType: string }>;
 }
@@ -72,12 +79,26 @@ function sumOf(tasks: readonly TaskNumbers[]): TaskNumbers {
   return { stats, closed, waitingSeconds, overdueSeconds };
 }
 
+/** Each rule's firing alerts (the code's and the stored ones): one read of the states, one of the rules. */
+async function readFiring(source: TaskSource, alerts: AlertsConfig): Promise<Map<string, number>> {
+  const [status, stored] = await Promise.all([
+    source.readAlertStatus?.() ?? { asOf: null, states: [] },
+    source.listAlertRules?.() ?? [],
+  ]);
+  const counts = new Map([...alerts.rules, ...stored].map((rule) => [rule.name, 0]));
+  for (const { rule, phase } of status.states) {
+    const count = counts.get(rule);
+    if (count !== undefined && phase === "firing") counts.set(rule, count + 1);
+  }
+  return counts;
+}
+
 const QUANTILES = [["0.5", "p50"], ["0.95", "p95"], ["0.99", "p99"]] as const;
 const STORE_ERRORS = new Set(["STORE_UNAVAILABLE", "OUTCOME_UNKNOWN"]);
 
 /** Creates the metrics of one board. */
 export function createBoardMetrics(
-  { source, latency, sseClients, maxTasks }: BoardMetricsDeps,
+  { source, latency, sseClients, maxTasks, alerts = null }: BoardMetricsDeps,
 ): BoardMetrics {
   const registry = new Registry();
   const registers = [registry];
@@ -137,6 +158,19 @@ export function createBoardMetrics(
     labelNames: ["reason"],
     registers,
   });
+  const firing = gauge(
+    "queue_board_alert_firing",
+    "The count of its alerts firing, per alert rule (0: none; a rule about several tasks has " +
+      "one alert per task), as the leader's last evaluation left them.",
+    ["rule"],
+  );
+  const notices = new Counter({
+    name: "queue_board_alert_notices_total",
+    help: "Alert notices this board sent, per sink and outcome (delivered, or failed after its " +
+      "retries); muted notices are not sent.",
+    labelNames: ["sink", "outcome"],
+    registers,
+  });
   const duration = new Histogram({
     name: "queue_board_http_request_duration_seconds",
     help: "Time this board took to answer API requests, by route pattern.",
@@ -161,11 +195,15 @@ export function createBoardMetrics(
       maxTasks,
     );
     // Only the tasks with series of their own are sampled: quantiles cannot be summed.
-    const samples = await Promise.all(own.map((task) => latency.sample(task)));
+    const [samples, firingByRule] = await Promise.all([
+      Promise.all(own.map((task) => latency.sample(task))),
+      alerts ? readFiring(source, alerts) : new Map<string, number>(),
+    ]);
     const now = Date.now();
-    for (const gauge of [jobs, finished, oldestWaiting, overdue, wait, run, sampled]) {
+    for (const gauge of [jobs, finished, oldestWaiting, overdue, wait, run, sampled, firing]) {
       gauge.reset();
     }
+    for (const [rule, count] of firingByRule) firing.set({ rule }, count);
     // The last closed minute: the current one is still being counted into.
     const taskNumbers = (task: string): TaskNumbers => {
       const { stats, heads: { oldestWaiting: waiting, nextDue } } = snapshots.get(task)!;
@@ -219,6 +257,7 @@ export function createBoardMetrics(
     },
     countError,
     countLoginFailure: (reason) => loginFailures.inc({ reason }),
+    countNotice: ({ sink, outcome }) => notices.inc({ sink, outcome }),
     scrape,
   };
 }

@@ -8,6 +8,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { alertRuleRoutes } from "./alert_rules.ts";
 import { alertSilenceRoutes } from "./alert_silences.ts";
+import { alertTestRoutes } from "./alert_test_notice.ts";
 import { alertRoutes } from "./alerts.ts";
 import { auditRoutes } from "./audit.ts";
 import { bulkRoutes } from "./bulk.ts";
@@ -59,6 +60,7 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", sessionRoutes(deps))
     .route("/", alertRoutes(deps))
     .route("/", alertRuleRoutes(deps))
-    .route("/", alertSilenceRoutes(deps));
+    .route("/", alertSilenceRoutes(deps))
+    .route("/", alertTestRoutes(deps));
   return api.route("/", documentRoutes(api, deps.options));
 }

@@ -203,8 +203,8 @@ export interface AlertStatus {
 export interface AlertNotice {
   /** The rule's name. */
   rule: string;
-  /** The rule's kind. */
-  kind: AlertKind;
+  /** The rule's kind; `test` for a test notice. */
+  kind: AlertKind | "test";
   /** Whether it fires, or has just resolved. */
   state: "firing" | "resolved";
   /** The dedupe key: the same for every notice of one incident, new for the next. */
@@ -229,6 +229,8 @@ export interface AlertNotice {
   link: string;
   /** A sentence for a human. */
   summary: string;
+  /** Present on a test notice (`POST /alerts/test`) only: nothing fires. */
+  test?: true;
 }
 
 /** What became of one notice at one sink. */
@@ -318,6 +320,16 @@ export interface SilenceRequest {
   /** How long from now (`"30m"`, `"2h"`, at most `"30d"`); or give `until`. */
   duration?: string;
   reason: string;
+}
+
+/** `POST /alerts/test`: what became of a test notice sent to `sink`. */
+export interface TestNoticeResponse {
+  sink: string;
+  outcome: "delivered" | "failed";
+  /** Why the last attempt failed (`HTTP 500`…), when it did. */
+  reason?: string;
+  /** Attempts made, the first included. */
+  attempts: number;
 }
 
 /** What a removal answers. */

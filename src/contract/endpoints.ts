@@ -44,6 +44,7 @@ import type {
   AlertSilence,
   AlertsOverview,
   SilenceRequest,
+  TestNoticeResponse,
 } from "./alerts.ts";
 import type { AttemptHistory } from "./attempts.ts";
 import type { AuditEntry, AuditQuery, AuditResponse } from "./audit.ts";
@@ -204,6 +205,7 @@ export interface Endpoints {
     "/sessions/all/revoke": { body: NoBody; answer: SessionsRevoked };
     "/alerts/rules": { body: AlertRuleFile; answer: AlertRuleView };
     "/alerts/silences": { body: SilenceRequest; answer: AlertSilence };
+    "/alerts/test": { body: { sink: string }; answer: TestNoticeResponse };
   };
   PUT: {
     "/schedules/{name}": {

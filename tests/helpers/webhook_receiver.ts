@@ -24,3 +24,22 @@ export function webhookReceiver(statuses: number[] = [200]): {
   const url = `http://127.0.0.1:${server.addr.port}/hook`;
   return { received, url, close: () => server.shutdown() };
 }
+
+/** The check docs/alerts.md shows a receiver: Stripe's scheme, constant time. */
+export async function verifySignature(
+  secret: string,
+  header: string,
+  body: string,
+): Promise<boolean> {
+  const [t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header)?.slice(1) ?? [];
+  if (!t) return false;
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["verify"],
+  );
+  const signature = new Uint8Array(v1.match(/../g)!.map((hex) => parseInt(hex, 16)));
+  return crypto.subtle.verify("HMAC", key, signature, new TextEncoder().encode(`${t}.${body}`));
+}

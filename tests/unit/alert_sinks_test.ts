@@ -11,7 +11,7 @@ import type { AlertNotice, AlertSink } from "../../src/contract/alerts.ts";
 import type { Timers } from "../../src/timers.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { waitFor } from "../helpers/wait_for.ts";
-import { webhookReceiver } from "../helpers/webhook_receiver.ts";
+import { verifySignature, webhookReceiver } from "../helpers/webhook_receiver.ts";
 
 const SECRET = "at-least-32-characters-long-secret";
 const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
@@ -31,21 +31,6 @@ const notice: AlertNotice = {
   link: "https://board.example/board/tasks/send-email?state=failed",
   summary: "send-email: 7 failed jobs, above 5",
 };
-
-/** The check docs/alerts.md shows a receiver: Stripe's scheme, constant time. */
-async function verify(secret: string, header: string, body: string): Promise<boolean> {
-  const [t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header)?.slice(1) ?? [];
-  if (!t) return false;
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["verify"],
-  );
-  const signature = new Uint8Array(v1.match(/../g)!.map((hex) => parseInt(hex, 16)));
-  return crypto.subtle.verify("HMAC", key, signature, new TextEncoder().encode(`${t}.${body}`));
-}
 
 function sink(url: string, extra: Partial<AlertSink> = {}): AlertSink {
   return {
@@ -100,9 +85,12 @@ Deno.test("the webhook posts the notice as JSON, signed over the timestamp and t
     assert.equal(parsed.link, notice.link);
     const header = headers.get("x-queue-board-signature")!;
     assert.match(header, new RegExp(`^t=${NOW / 1000},v1=[0-9a-f]{64}$`));
-    assert.equal(await verify(SECRET, header, body), true);
-    assert.equal(await verify(SECRET, header, body.replace('"firing"', '"resolved"')), false);
-    assert.equal(await verify(`${SECRET}!`, header, body), false);
+    assert.equal(await verifySignature(SECRET, header, body), true);
+    assert.equal(
+      await verifySignature(SECRET, header, body.replace('"firing"', '"resolved"')),
+      false,
+    );
+    assert.equal(await verifySignature(`${SECRET}!`, header, body), false);
   } finally {
     await hook.close();
   }

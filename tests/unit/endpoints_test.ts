@@ -63,6 +63,7 @@ import {
   AlertRuleViewSchema,
   AlertSilenceSchema,
   AlertsOverviewSchema,
+  TestNoticeSchema,
 } from "../../src/api/schema/alerts.ts";
 import { apiRouteConfigs } from "../helpers/checked_board.ts";
 
@@ -188,6 +189,7 @@ const ENTRIES = {
       kind: "json",
       body: { scope: true, until: true, duration: true, reason: true },
     },
+    "/alerts/test": { kind: "json", body: { sink: true } },
   },
   PUT: {
     "/schedules/{name}": {
@@ -253,6 +255,7 @@ const ANSWERS = {
     "/operations/{id}/cancel": BulkStartSchema,
     "/alerts/rules": AlertRuleViewSchema,
     "/alerts/silences": AlertSilenceSchema,
+    "/alerts/test": TestNoticeSchema,
   },
   PUT: { "/schedules/{name}": ScheduleActionSchema, "/alerts/rules/{name}": AlertRuleViewSchema },
   DELETE: {

@@ -13,6 +13,7 @@ import {
   type AlertRuleView,
   type AlertSilence,
   type AlertsOverview,
+  type TestNoticeResponse,
 } from "../../contract/alerts.ts";
 import { Millis } from "./common.ts";
 import type { Same } from "./same.ts";
@@ -85,7 +86,7 @@ export const AlertHistorySchema = z.strictObject({
   entries: z.array(z.strictObject({
     notice: z.strictObject({
       rule: z.string(),
-      kind: z.enum(ALERT_KINDS),
+      kind: z.enum([...ALERT_KINDS, "test"]),
       state: z.enum(["firing", "resolved"]),
       key: z.string(),
       task: z.string().nullable(),
@@ -98,6 +99,7 @@ export const AlertHistorySchema = z.strictObject({
       repeat: z.boolean(),
       link: z.string(),
       summary: z.string(),
+      test: z.literal(true).optional(),
     }),
     deliveries: z.array(z.strictObject({
       sink: z.string(),
@@ -162,3 +164,12 @@ export const SilenceRequestSchema = z.strictObject({
     error: "must be at most 500 characters",
   }),
 }).openapi("SilenceRequest");
+
+/** `POST /alerts/test`. */
+export const TestNoticeSchema = z.strictObject({
+  sink: z.string(),
+  outcome: z.enum(["delivered", "failed"]),
+  reason: z.string().optional().openapi({ description: "Why the last attempt failed." }),
+  attempts: z.number().int(),
+}).openapi("TestNotice");
+true satisfies Same<z.output<typeof TestNoticeSchema>, TestNoticeResponse>;

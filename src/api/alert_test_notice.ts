@@ -1,0 +1,58 @@
+/**
+ * `POST /alerts/test` (`alerts.update`): sends a test notice to one of the
+ * configured sinks through its real delivery (signed, with the sink's
+ * timeout and retries) and answers what became of it once it has: a sink
+ * that fails every attempt keeps the request for its retries' backoff. The
+ * request's end ends the delivery. The notice is not kept in the history:
+ * it is about no rule.
+ *
+ * @module
+ */
+
+import { z } from "@hono/zod-openapi";
+import { deliverNotice } from "../alerts/delivery.ts";
+import { boardUrlOf, testNotice } from "../alerts/notice.ts";
+import { invalidParam } from "../errors.ts";
+import { epochClock } from "../timers.ts";
+import { alertsConfigOf } from "./alert_settings.ts";
+import { jsonBody } from "./body.ts";
+import type { ApiDeps } from "./deps.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { TestNoticeSchema } from "./schema/alerts.ts";
+
+const sendTest = apiRoute({
+  method: "post",
+  path: "/alerts/test",
+  audit: { action: "alerts.update", target: "test" },
+  tags: ["alerts"],
+  summary: "Send a test notice to a sink (signed and retried as any notice) and say how it went",
+  request: {
+    body: jsonBody(
+      z.strictObject({ sink: z.string().max(100).openapi({ description: "A sink's name" }) }),
+      { required: true },
+    ),
+  },
+  ok: TestNoticeSchema,
+  errors: ["CONFLICT"],
+});
+
+/** `POST /alerts/test`. */
+export function alertTestRoutes({ options, timers }: ApiDeps) {
+  return apiRouter().openapi(sendTest, async (c) => {
+    const config = alertsConfigOf(options);
+    const { sink: name } = c.req.valid("json");
+    const sink = config.sinks.find((sink) => sink.name === name);
+    if (!sink) {
+      const names = config.sinks.map((sink) => sink.name).join(", ") || "none";
+      throw invalidParam("sink", `must be the name of a configured sink (${names})`);
+    }
+    const clock = epochClock(timers);
+    const notice = testNotice(clock(), boardUrlOf(config, options.basePath));
+    const { outcome, attempts, error } = await deliverNotice(sink, notice, {
+      timers,
+      clock,
+      signal: c.req.raw.signal,
+    });
+    return c.json({ sink: name, outcome, attempts, ...error !== null && { reason: error } }, 200);
+  });
+}
