@@ -3,9 +3,9 @@
  * with a rule that really fires (send-email has 5 failed jobs; the rule fires
  * above 4) and a local receiver for its notices: the page lists the rules and
  * where they stand, the top bar, the sidebar and the overview's row say what
- * fires, silences are added and ended, stored rules are made, changed and
- * deleted, and a user not allowed `alerts.update` sees none of those
- * controls.
+ * fires, silences are added and ended, a test notice reaches the receiver,
+ * stored rules are made, changed and deleted, and a user not allowed
+ * `alerts.update` sees none of those controls.
  */
 
 import assert from "node:assert/strict";
@@ -118,6 +118,39 @@ browserTest("silences are added and ended from the page", async () => {
 });
 
 browserTest(
+  "a test notice reaches the sink and its outcome shows beside it, delivered or failed",
+  async () => {
+    const hook = webhookReceiver();
+    try {
+      await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root }) => {
+        await page.goto(`${root}alerts`);
+        await page.getByRole("button", { name: "Send a test notice to ops" }).click();
+        const sink = page.locator(".alerts-sink", { hasText: "ops" });
+        await sink.getByText("delivered").waitFor();
+        const tests = hook.received.map((r) => JSON.parse(r.body)).filter((n) => n.test === true);
+        assert.equal(tests.length, 1);
+        assert.equal(tests[0].rule, "test notice");
+      });
+    } finally {
+      await hook.close();
+    }
+    const refusing = webhookReceiver([500]);
+    try {
+      await withBoard({ alerts: alertsTo(refusing.url, 0) }, async ({ page, root }) => {
+        await page.goto(`${root}alerts`);
+        await page.getByRole("button", { name: "Send a test notice to ops" }).click();
+        const sink = page.locator(".alerts-sink", { hasText: "ops" });
+        await sink.getByText("failed").waitFor();
+        assert.match(await sink.innerText(), /HTTP 500 \(1 attempt\)/);
+        await screenshots(page, "alerts-test-notice");
+      });
+    } finally {
+      await refusing.close();
+    }
+  },
+);
+
+browserTest(
   "stored rules are made, refused on the field at fault, changed and deleted",
   async () => {
     const hook = webhookReceiver();
@@ -168,7 +201,7 @@ browserTest(
 );
 
 browserTest(
-  "without alerts.update the page shows no rule editor, silence form or End button",
+  "without alerts.update the page shows no rule editor, silence form, End or test button",
   async () => {
     const hook = webhookReceiver();
     try {
@@ -180,6 +213,7 @@ browserTest(
         await openFiring(page, root);
         assert.equal(await page.getByRole("button", { name: "New rule" }).count(), 0);
         assert.equal(await page.getByRole("form", { name: "Add a silence" }).count(), 0);
+        assert.equal(await page.getByRole("button", { name: /Send a test notice/ }).count(), 0);
 
         assert.equal(await page.getByRole("columnheader", { name: "Actions" }).count(), 0);
         // The rest is there to read.

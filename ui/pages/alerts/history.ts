@@ -62,10 +62,11 @@ export function HistoryTable({ entries }: { entries: AlertHistoryEntry[] }) {
                 </td>
                 <th scope="row">${notice.rule}</th>
                 <td data-label="State">
-                  <${AlertState} state=${notice.state} />${notice.repeat
-                    ? html`
-                      <span class="muted">repeat</span>
-                    `
+                  <${AlertState} state=${notice.state} />
+                  ${notice.test || notice.repeat
+                    ? html`<span class="muted alerts-note">${
+                      notice.test ? "test" : "repeat"
+                    }</span>`
                     : null}
                 </td>
                 <td data-label="About">${notice.task !== null

@@ -1,8 +1,8 @@
 /**
  * The Alerts page: the rules and where each stands, their alerts, the
- * silences, the sinks, and the notices sent. Users allowed `alerts.update`
- * also make, change and delete stored rules, and add and end silences; the
- * others see no such control.
+ * silences, the sinks with a test notice each, and the notices sent. Users
+ * allowed `alerts.update` also make, change and delete stored rules, add
+ * and end silences and send test notices; the others see no such control.
  * The figures are those of the last evaluation, and the page says when that
  * was; it reads again after each evaluation and when what fires changes.
  *
@@ -181,7 +181,7 @@ export function AlertsPage() {
         <${SilenceList} silences=${data.silences} onRemoved=${canUpdate ? reload : undefined} />
       <//>
       <${Card} title="Sinks" flush=${true}>
-        <${SinkList} sinks=${data.sinks} />
+        <${SinkList} sinks=${data.sinks} canTest=${canUpdate} />
       <//>
     </div>
     <${Card} title="History" flush=${true}

@@ -72,11 +72,7 @@ function RuleAlerts({ rule }: { rule: AlertRuleView }) {
                 : alert.subject ?? html`<span class="muted">the store</span>`}</td>
               <td data-label="State">
                 <${AlertState} state=${alert.phase} />
-                ${alert.muted
-                  ? html`
-                    <span class="muted">muted</span>
-                  `
-                  : null}
+                ${alert.muted ? html`<span class="muted alerts-note">muted</span>` : null}
               </td>
               <td data-label="Figure" class="num">${formatFigure(alert.figure, rule.unit)}</td>
               <td data-label="Since">

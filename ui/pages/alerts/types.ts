@@ -12,5 +12,6 @@ export type {
   AlertRuleView,
   AlertSilence,
   AlertsOverview,
+  TestNoticeResponse,
   ThresholdUnit,
 } from "../../../src/contract/alerts.ts";
