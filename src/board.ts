@@ -320,6 +320,7 @@ export function createBoardOn(
     statsIntervalMs: resolved.statsInterval,
     timers,
     leads: () => leadership.leads(),
+    alerts: resolved.alerts !== null,
   });
   const audit = createAuditTrail(taskSource, resolved.auditMaxEntries);
   const deps = {
@@ -357,6 +358,7 @@ export function createBoardOn(
       basePath: resolved.basePath,
       // Notices end a pass or more after the board is made: `metrics` is set by then.
       onDelivery: (delivery) => metrics?.countNotice(delivery),
+      onEvaluated: (status) => events.alertsEvaluated(status),
     })
     : null;
   const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;

@@ -20,6 +20,7 @@ import {
   type AlertsConfig,
   type AlertSilence,
   type AlertState,
+  type AlertStatus,
 } from "../contract/alerts.ts";
 import type { Leadership } from "../leadership.ts";
 import type { TaskSource } from "../source/types.ts";
@@ -45,6 +46,8 @@ export interface AlertEvaluatorDeps {
   basePath?: string;
   /** Told what became of each notice sent, per sink (the `/metrics` counters). */
   onDelivery?: (delivery: AlertDelivery) => void;
+  /** Told the states of each pass (the `alerts` frame of the board's event stream). */
+  onEvaluated?: (status: AlertStatus) => void;
 }
 
 /** A running evaluator. */
@@ -180,6 +183,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
         () => true,
       );
     }
+    deps.onEvaluated?.({ asOf: now, states: [...next.states.values()] });
     next.notices.forEach(dispatch);
   }
 

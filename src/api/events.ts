@@ -9,6 +9,8 @@
  *   totals and `connected` (whether the store answered).
  * - `event: bulk:progress` with a bulk operation of a followed task, as
  *   `GET /operations/{id}` answers it, while it runs and when it ends.
+ * - `event: alerts` with `{ firing, byTask, asOf }` on a board with alerts,
+ *   when the firing counts change and as the stream opens.
  * - `: ping` comments at least every 15 s; one `retry:` hint at the start.
  * - `?tasks=a,b` limits the job events to those tasks; `stats:update` frames
  *   always carry every task.
@@ -52,7 +54,9 @@ const getEvents = apiRoute({
     "job:cancelled, job:stalled, job:progress, job:waiting…) with `{ id, task, at, ...fields }`; " +
     "`event: stats:update` every few seconds with every task's counts, the totals and " +
     "`connected`; `event: bulk:progress` with a bulk operation of a followed task, as " +
-    "`GET /operations/{id}` answers it; `: ping` comments at least every 15 s. `HEAD` answers " +
+    "`GET /operations/{id}` answers it; `event: alerts` with `{ firing, byTask, asOf }` (alerts " +
+    "firing, in all and per task) when they change and as the stream opens, on a board with " +
+    "alerts; `: ping` comments at least every 15 s. `HEAD` answers " +
     "the headers only.",
   request: {
     query: z.object({

@@ -90,3 +90,17 @@ export interface StatsPayload {
   /** When the counts were read (ms). */
   at: number;
 }
+
+/**
+ * The payload of an `alerts` event: how many alerts fire, in all and per
+ * task, as of the evaluation that found them. Sent when the counts change,
+ * and to a client as it connects.
+ */
+export interface AlertsFramePayload {
+  /** Alerts firing (muted ones included). */
+  firing: number;
+  /** Alerts firing per task; tasks with none are absent. */
+  byTask: Record<string, number>;
+  /** The evaluation these counts come from, ms since the epoch. */
+  asOf: number;
+}

@@ -50,7 +50,9 @@
  * @module
  */
 
+import type { AlertStatus } from "../contract/alerts.ts";
 import type { StatsPayload } from "../contract/events.ts";
+import { alertCountsKey, alertsFrameOf } from "./alerts_frame.ts";
 import type { Presenter } from "../contract/present.ts";
 import { totalsOf } from "../contract/totals.ts";
 import type { QueueStats, TaskEvent, TaskSource } from "../source/types.ts";
@@ -94,6 +96,13 @@ export interface EventHubOptions {
    * reading the counts themselves: N boards read the counts once.
    */
   leads?: () => boolean;
+  /**
+   * Whether the board has alerts: then clients get the `alerts` frame. The
+   * leader's evaluator hands each pass's states over
+   * ({@link EventHub.alertsEvaluated}); the other boards read the states in
+   * the store with each stats poll (while a client is connected).
+   */
+  alerts?: boolean;
 }
 
 /** The name a leader's stats frame is shared under. */
@@ -267,6 +276,10 @@ export class EventHub {
   #stats: StatsPayload | null = null;
   #statsFrame: Uint8Array | null = null;
   readonly #leads: (() => boolean) | null;
+  readonly #alerts: boolean;
+  /** The last `alerts` frame (sent to a client as it connects), and its counts. */
+  #alertsFrame: Uint8Array | null = null;
+  #alertCounts: string | null = null;
   /** The wall clock as the timers move it, to judge how old a shared frame is. */
   readonly #epochNow: () => number;
   #closed = false;
@@ -285,6 +298,7 @@ export class EventHub {
     this.#fullStatsEveryMs = options.fullStatsEveryMs ?? 30_000;
     this.#timers = options.timers ?? systemTimers;
     this.#leads = options.leads ?? null;
+    this.#alerts = options.alerts ?? false;
     this.#epochNow = epochClock(this.#timers);
   }
 
@@ -319,6 +333,7 @@ export class EventHub {
     this.#clients.add(client);
     client.push(this.#retryFrame);
     if (this.#statsFrame) client.push(this.#statsFrame);
+    if (this.#alertsFrame) client.push(this.#alertsFrame);
     if (this.#clients.size === 1) this.#wake();
     return client;
   }
@@ -341,6 +356,21 @@ export class EventHub {
     if (!payloadsOnly) return this.#send(event, data, task);
     if (this.#clients.size === 0) return;
     this.#post(frameMessage({ event, data: JSON.stringify(data) }), task, NO_FRAME);
+  }
+
+  /**
+   * Takes the alert states of an evaluation (the leader's own, or read from
+   * the store): the `alerts` frame goes to every client when its counts
+   * changed, and is kept for clients that connect later.
+   */
+  alertsEvaluated(status: AlertStatus): void {
+    const payload = alertsFrameOf(status);
+    if (payload === null || this.#closed) return;
+    const counts = alertCountsKey(payload);
+    this.#alertsFrame = frameMessage({ event: "alerts", data: JSON.stringify(payload) });
+    if (counts === this.#alertCounts) return;
+    this.#alertCounts = counts;
+    this.#post(this.#alertsFrame);
   }
 
   /** Ends every client, stops every timer and the source subscription. */
@@ -468,7 +498,22 @@ export class EventHub {
   /** Reads every task's counts (unless a read is under way) and sends them. */
   #pollStats(): void {
     if (this.#poll !== null) return;
-    this.#poll = this.#readStats().finally(() => this.#poll = null);
+    this.#poll = Promise.all([this.#readStats(), this.#readAlerts()]).then(() => {})
+      .finally(() => this.#poll = null);
+  }
+
+  /**
+   * The alert states in the store, on a board that does not lead (the
+   * leader hands its own over) or has no frame yet: one read per poll.
+   */
+  async #readAlerts(): Promise<void> {
+    if (!this.#alerts || !this.#source.readAlertStatus) return;
+    if (this.#leads?.() && this.#alertsFrame !== null) return;
+    try {
+      this.alertsEvaluated(await this.#source.readAlertStatus());
+    } catch {
+      // The stats frame says the store is down; the last alerts frame stands.
+    }
   }
 
   /** The tasks a poll rereads: all of them now and then, else those with events or never read. */

@@ -1,0 +1,37 @@
+/**
+ * The `alerts` event's payload from the alert states: the firing count, in
+ * all and per task. What the top bar, the sidebar and the overview's task
+ * rows follow.
+ *
+ * @module
+ */
+
+import type { AlertStatus } from "../contract/alerts.ts";
+import type { AlertsFramePayload } from "../contract/events.ts";
+
+/**
+ * The payload of `status`, or null when it was never evaluated.
+ *
+ * @example
+ * ```ts
+ * import { alertsFrameOf } from "./alerts_frame.ts";
+ * const frame = alertsFrameOf({ asOf: 5, states: [] });
+ * console.assert(frame?.firing === 0);
+ * ```
+ */
+export function alertsFrameOf(status: AlertStatus): AlertsFramePayload | null {
+  if (status.asOf === null) return null;
+  const byTask: Record<string, number> = {};
+  let firing = 0;
+  for (const { phase, task } of status.states) {
+    if (phase !== "firing") continue;
+    firing++;
+    if (task !== null) byTask[task] = (byTask[task] ?? 0) + 1;
+  }
+  return { firing, byTask, asOf: status.asOf };
+}
+
+/** What tells two payloads apart for the clients: the counts, not when they were read. */
+export function alertCountsKey({ firing, byTask }: AlertsFramePayload): string {
+  return JSON.stringify([firing, Object.entries(byTask).sort(([a], [b]) => a < b ? -1 : 1)]);
+}
