@@ -19,6 +19,7 @@ import { createApi } from "./lib/api.ts";
 import { BoardContext, type BoardServices } from "./lib/board_context.ts";
 import { loadConfig } from "./lib/config.ts";
 import { createConnectivity } from "./lib/connectivity.ts";
+import { createFiringWatch } from "./lib/firing.ts";
 import { html } from "./lib/html.ts";
 import { createLive } from "./lib/live.ts";
 import { documentTitle } from "./lib/page_title.ts";
@@ -69,6 +70,14 @@ export function App({ basePath }: { basePath: string }) {
     [config !== null, connectivity],
   );
   useEffect(() => () => live?.close(), [live]);
+  const firing = useMemo(
+    () =>
+      config && live
+        ? createFiringWatch({ api, live, connectivity, refreshInterval: config.refreshInterval })
+        : null,
+    [live],
+  );
+  useEffect(() => () => firing?.close(), [firing]);
 
   useEffect(() =>
     installShortcuts({
@@ -88,7 +97,7 @@ export function App({ basePath }: { basePath: string }) {
     }
   }, [title, config]);
 
-  if (!config || !live) {
+  if (!config || !live || !firing) {
     return html`
       <div class="boot">
         ${configError
@@ -97,7 +106,14 @@ export function App({ basePath }: { basePath: string }) {
       </div>
     `;
   }
-  const services: BoardServices = { api, router, config, live, connectivity };
+  const services: BoardServices = {
+    api,
+    router,
+    config,
+    live,
+    connectivity,
+    firing: firing.state,
+  };
   // The page is keyed by its path: another task or job gets a fresh page, not the last one re-aimed.
   return html`
     <${BoardContext.Provider} value=${services}>

@@ -260,6 +260,7 @@ Deno.test("every page but the landing ones is a lazy chunk, outside the first pa
       "workflows",
       "migrations",
       "activity",
+      "alerts",
     ]
   ) {
     const chunk = names.find((name) => name.startsWith(`${page}.`));
@@ -268,6 +269,6 @@ Deno.test("every page but the landing ones is a lazy chunk, outside the first pa
   }
 });
 
-Deno.test("the whole UI, every JS chunk and the CSS, is under 115 KB gzipped", () => {
-  assertUnder(gzippedSizes(), 115);
+Deno.test("the whole UI, every JS chunk and the CSS, is under 120 KB gzipped", () => {
+  assertUnder(gzippedSizes(), 120);
 });

@@ -21,23 +21,24 @@ function pathOf(pattern: string, params: Record<string, string>): string {
   return `/${href(...segments)}`;
 }
 
-Deno.test("the sidebar lists Overview to the API reference, keys 1–5 opening the first five", () => {
+Deno.test("the sidebar lists Overview to the API reference, keys 1–6 opening the first six", () => {
   assert.deepEqual(NAV.map(({ label, path, key }) => [label, path, key]), [
     ["Overview", "/", "1"],
     ["Tasks", "/tasks", "2"],
     ["Workflows", "/workflows", "3"],
     ["Schedules", "/schedules", "4"],
     ["DLQ", "/dlq", "5"],
+    ["Alerts", "/alerts", "6"],
     ["Migrations", "/migrations", undefined],
     ["Activity", "/activity", undefined],
     ["API", "/reference", undefined],
   ]);
 });
 
-Deno.test("every shortcut is a digit from 1 to 5, on one sidebar link only", () => {
+Deno.test("every shortcut is a digit from 1 to 6, on one sidebar link only", () => {
   const keys = NAV.flatMap(({ key }) => key === undefined ? [] : [key]);
   assert.ok(keys.length > 0);
-  for (const key of keys) assert.match(key, /^[1-5]$/);
+  for (const key of keys) assert.match(key, /^[1-6]$/);
   assert.equal(new Set(keys).size, keys.length, `a key opens two pages: ${keys}`);
 });
 
@@ -78,6 +79,7 @@ Deno.test("a path marks its section's link: jobs under Tasks, unknown paths Over
   assert.equal(marked("/workflows/w1"), "Workflows");
   assert.equal(marked("/schedules"), "Schedules");
   assert.equal(marked("/dlq"), "DLQ");
+  assert.equal(marked("/alerts"), "Alerts");
   assert.equal(marked("/dlq/x"), "DLQ", "a mistyped DLQ path stays in its section");
   assert.equal(marked("/migrations"), "Migrations");
   assert.equal(marked("/nope"), "Overview");

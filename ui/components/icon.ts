@@ -16,6 +16,7 @@ const PATHS = {
   migrations: "M17 2l4 4-4 4M3 11V9a3 3 0 0 1 3-3h15M7 22l-4-4 4-4M21 13v2a3 3 0 0 1-3 3H3",
   activity: "M22 12h-4l-3 9L9 3l-3 9H2",
   reference: "M16 18l6-6-6-6M8 6l-6 6 6 6",
+  alerts: "M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9M13.7 21a2 2 0 0 1-3.4 0",
 } as const;
 
 /** Name of an available icon. */

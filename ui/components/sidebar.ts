@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { ComponentType } from "preact";
 import { html } from "../lib/html.ts";
 import { Icon, type IconName } from "./icon.ts";
 import { SignOutEverywhere } from "./sign_out_everywhere.ts";
@@ -19,11 +20,12 @@ const BRAND_MARK = html`
   </svg>
 `;
 
-/** A navigation entry: path below the base, label, icon. */
+/** A navigation entry: path below the base, label, icon, and what to show after the label. */
 export interface NavItem {
   path: string;
   label: string;
   icon: IconName;
+  badge?: ComponentType;
 }
 
 /** Sidebar with brand and navigation; `active` is the link of the current page. */
@@ -54,6 +56,7 @@ export function Sidebar(
                 >
                   <${Icon} name=${item.icon} />
                   <span>${item.label}</span>
+                  ${item.badge ? html`<${item.badge} />` : null}
                 </a>
               </li>
             `

@@ -12,6 +12,7 @@ import { formatClock } from "../lib/format.ts";
 import { html } from "../lib/html.ts";
 import { chooseTheme, theme } from "../lib/theme.ts";
 import type { Theme } from "../lib/types.ts";
+import { FiringLink } from "./firing_count.ts";
 import { JobSearch } from "./job_search.ts";
 
 const LIVE_LABEL: Record<LiveStatus, readonly [string, string]> = {
@@ -71,6 +72,7 @@ export function Topbar({ title, searchRef }: { title: string; searchRef: Ref<HTM
       <h1 class="page-title">${title}</h1>
       ${config.readOnly ? html`<span class="badge">Read-only</span>` : null}
       <${LiveIndicator} />
+      <${FiringLink} />
       <div class="topbar-tools">
         <${JobSearch} inputRef=${searchRef} />
         <${ThemeSwitch} />

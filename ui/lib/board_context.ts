@@ -1,7 +1,7 @@
 /**
  * What every page needs from the shell, handed down by context: the API
- * client, the router, the board's config, the live connection and what is
- * known of the connection's health.
+ * client, the router, the board's config, the live connection, what is
+ * known of the connection's health, and what alerts fire.
  *
  * @module
  */
@@ -9,6 +9,7 @@ import { createContext } from "preact";
 import { useContext } from "preact/hooks";
 import type { Api } from "./api.ts";
 import type { Connectivity } from "./connectivity.ts";
+import type { FiringWatch } from "./firing.ts";
 import type { Live } from "./live.ts";
 import type { Router } from "./router.ts";
 import type { BoardConfig } from "./types.ts";
@@ -20,6 +21,8 @@ export interface BoardServices {
   config: BoardConfig;
   live: Live;
   connectivity: Connectivity;
+  /** What fires now (null: alerts not configured, or not known yet). */
+  firing: FiringWatch["state"];
 }
 
 /** Provided once by the app shell. */

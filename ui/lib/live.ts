@@ -25,6 +25,16 @@ export type JobEvent = JobEventPayload & { kind: string };
 /** The `stats:update` payload, as the server's event hub sends it. */
 export type { StatsPayload as StatsUpdate } from "../../src/contract/events.ts";
 
+/**
+ * The `alerts` frame: how many alerts fire, per task, as of the last
+ * evaluation (ms). Sent on connect and whenever it changes.
+ */
+export interface AlertsFrame {
+  firing: number;
+  byTask: Record<string, number>;
+  asOf: number;
+}
+
 /** One task's counts in a stats frame; null when the frame does not list the task. */
 export function taskCounts(stats: StatsUpdate, task: string): TaskStats | null {
   return stats.tasks.find((t) => t.name === task)?.stats ?? null;
@@ -36,6 +46,8 @@ export interface Live {
   readonly stats: Signal<StatsUpdate | null>;
   /** The newest `bulk:progress` (an operation of this board, as it stands), or null. */
   readonly bulk: Signal<BulkOperation | null>;
+  /** The newest `alerts` frame, or null before the first. */
+  readonly alerts: Signal<AlertsFrame | null>;
   /** Receives job events in per-frame batches; returns the unsubscribe function. */
   subscribe(listener: (events: JobEvent[]) => void): () => void;
   /** Closes the stream. */
@@ -66,6 +78,7 @@ export function frameBatcher<T>(flush: (items: T[]) => void): (item: T) => void 
 export function createLive(basePath: string, connectivity: Connectivity): Live {
   const stats = signal<StatsUpdate | null>(null);
   const bulk = signal<BulkOperation | null>(null);
+  const alerts = signal<AlertsFrame | null>(null);
   const listeners = new Set<(events: JobEvent[]) => void>();
   const push = frameBatcher<JobEvent>((events) => {
     for (const listener of listeners) listener(events);
@@ -99,6 +112,10 @@ export function createLive(basePath: string, connectivity: Connectivity): Live {
       bulk.value = payload as unknown as BulkOperation;
     }
   });
+  source.addEventListener("alerts", (event) => {
+    const payload = parse(event);
+    if (isAlertsFrame(payload)) alerts.value = payload;
+  });
   for (const kind of JOB_EVENT_KINDS) {
     source.addEventListener(`job:${kind}`, (event) => {
       const payload = parse(event);
@@ -111,6 +128,7 @@ export function createLive(basePath: string, connectivity: Connectivity): Live {
   return {
     stats,
     bulk,
+    alerts,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -129,6 +147,16 @@ function isStatsUpdate(value: Record<string, unknown> | null): value is StatsUpd
   return value !== null && typeof value.connected === "boolean" &&
     typeof value.at === "number" && Array.isArray(value.tasks) &&
     typeof value.totals === "object" && value.totals !== null;
+}
+
+/** A frame the firing counts can rely on: counts that are whole numbers, a time. */
+export function isAlertsFrame(value: Record<string, unknown> | null): value is AlertsFrame & {
+  [key: string]: unknown;
+} {
+  const isCount = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+  return value !== null && isCount(value.firing) && typeof value.asOf === "number" &&
+    typeof value.byTask === "object" && value.byTask !== null &&
+    Object.values(value.byTask).every(isCount);
 }
 
 function parse(event: Event): Record<string, unknown> | null {

@@ -1,6 +1,6 @@
 /**
  * Keyboard shortcuts: a digit opens the page the page registry gives it
- * (`1`–`5`: Overview, Tasks, Workflows, Schedules, DLQ); `/` focuses the job
+ * (`1`–`6`: Overview, Tasks, Workflows, Schedules, DLQ, Alerts); `/` focuses the job
  * search; `?` lists them all. None fire while the user types in a field or holds a modifier.
  *
  * @module

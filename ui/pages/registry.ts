@@ -8,7 +8,8 @@
  *
  * @module
  */
-import type { ComponentChildren } from "preact";
+import type { ComponentChildren, ComponentType } from "preact";
+import { FiringCount } from "../components/firing_count.ts";
 import type { IconName } from "../components/icon.ts";
 import type { NavItem } from "../components/sidebar.ts";
 import { lazyPage } from "../lib/lazy_page.ts";
@@ -21,6 +22,7 @@ import { TasksPage } from "./tasks/index.ts";
  * Each page but the landing ones (the overview, the task list) is its own
  * chunk, loaded when first shown (see lazyPage).
  */
+const AlertsPage = lazyPage(() => import("./alerts/index.ts").then((m) => m.AlertsPage));
 const ActivityPage = lazyPage(() => import("./activity/index.ts").then((m) => m.ActivityPage));
 const DlqPage = lazyPage(() => import("./dlq/index.ts").then((m) => m.DlqPage));
 const JobPage = lazyPage(() => import("./job/index.ts").then((m) => m.JobPage));
@@ -56,8 +58,11 @@ export interface PageEntry<P extends string = string> {
   title: string;
   /** Draws the page, given the decoded parameters as props. */
   component: PageComponent<Params<P>>;
-  /** Its link in the sidebar (labelled with its title by default), and the digit key opening it. */
-  nav?: { label?: string; icon: IconName; key?: string };
+  /**
+   * Its link in the sidebar (labelled with its title by default), the digit
+   * key opening it, and what shows after its label (a count).
+   */
+  nav?: { label?: string; icon: IconName; key?: string; badge?: ComponentType };
   /**
    * The page whose sidebar link it marks, when that is not the first page
    * whose path begins with the same segment (a job, `/jobs/:id`, marks Tasks).
@@ -106,6 +111,12 @@ export const PAGES = {
     title: "Dead-letter queue",
     component: DlqPage,
     nav: { label: "DLQ", icon: "dlq", key: "5" },
+  }),
+  alerts: page({
+    path: "/alerts",
+    title: "Alerts",
+    component: AlertsPage,
+    nav: { icon: "alerts", key: "6", badge: FiringCount },
   }),
   migrations: page({
     path: "/migrations",

@@ -7,6 +7,7 @@
  * @module
  */
 import { useState } from "preact/hooks";
+import { Disclosure } from "../../components/disclosure.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { Time } from "../../components/time.ts";
 import { useBoard } from "../../lib/board_context.ts";
@@ -59,18 +60,14 @@ export function GroupTable(
             return html`
               <tr key=${group.pattern} class=${expanded ? "dlq-group is-open" : "dlq-group"}>
                 <th scope="row" class="dlq-error-cell">
-                  <button
-                    type="button"
-                    class="dlq-disclosure"
-                    aria-expanded=${expanded ? "true" : "false"}
-                    aria-controls=${expanded ? panelId : undefined}
-                    onClick=${() => toggle(group.pattern)}
+                  <${Disclosure}
+                    className="dlq-disclosure"
+                    expanded=${expanded}
+                    panel=${panelId}
+                    onToggle=${() => toggle(group.pattern)}
                   >
-                    <svg class="dlq-chevron" viewBox="0 0 16 16" aria-hidden="true">
-                      <path d="M6 4l4 4-4 4" />
-                    </svg>
                     <span class="dlq-sample">${group.sample}</span>
-                  </button>
+                  <//>
                 </th>
                 <td class="num dlq-count" data-label="Jobs">${formatCount(group.count)}</td>
                 <td data-label="Tasks">

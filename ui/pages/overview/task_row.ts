@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { AlertMark } from "../../components/alert_mark.ts";
 import { LongName } from "../../components/long_text.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
@@ -39,6 +40,7 @@ export function TaskRow({ task }: { task: OverviewTask }) {
     <tr>
       <th scope="row">
         <${LongName} name=${task.name} href=${taskHref(task.name)} />
+        <${AlertMark} task=${task.name} />
         <div class="task-vitals">
           <${RateSparkline} rate=${task.rate} />
           <${QueueAge} latency=${task.latency} />

@@ -1,0 +1,263 @@
+/**
+ * The Alerts page against a real board on Redis holding the taskora fixture,
+ * with a rule that really fires (send-email has 5 failed jobs; the rule fires
+ * above 4) and a local receiver for its notices: the page lists the rules and
+ * where they stand, the top bar, the sidebar and the overview's row say what
+ * fires, silences are added and ended, a test notice reaches the receiver,
+ * stored rules are made, changed and deleted, and a user not allowed
+ * `alerts.update` sees none of those controls.
+ */
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import type { AlertsFile } from "../../src/contract/alerts.ts";
+import { webhookReceiver } from "../helpers/webhook_receiver.ts";
+import { browserTest, screenshot, withBoard } from "./harness.ts";
+
+const RULE = "mail failing";
+
+/** A `failed` rule on send-email that fires at the first evaluation, and one that never does. */
+function alertsTo(url: string, retries = 3): AlertsFile {
+  return {
+    evaluateEvery: "5s",
+    sinks: [{ name: "ops", type: "webhook", url, secret: "s".repeat(32), retries }],
+    rules: [
+      { name: RULE, kind: "failed", tasks: ["send-email"], threshold: 4, sinks: ["ops"] },
+      { name: "backlog huge", kind: "backlog", threshold: 1_000_000, sinks: ["ops"] },
+    ],
+  };
+}
+
+/** Opens the Alerts page and waits for the firing rule's row to say so (the first evaluation). */
+async function openFiring(page: Page, root: string) {
+  await page.goto(`${root}alerts`);
+  const row = page.locator(".alerts-rules").getByRole("row", { name: new RegExp(RULE) });
+  await row.getByText("firing", { exact: true }).waitFor({ timeout: 20_000 });
+  return row;
+}
+
+/** Screenshots of the page at a phone's, a laptop's and a wide screen's width. */
+async function screenshots(page: Page, name: string) {
+  for (const width of [390, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await screenshot(page, `${name}-${width}`);
+  }
+}
+
+browserTest(
+  "the page lists the rules as they stand; the top bar, sidebar and overview count the firing one",
+  async () => {
+    const hook = webhookReceiver();
+    try {
+      await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root }) => {
+        const row = await openFiring(page, root);
+        assert.match(await row.innerText(), /declared in code/);
+        assert.match(await row.innerText(), /since/);
+        assert.match(await row.innerText(), /fires above 4/);
+        const quiet = page.locator(".alerts-rules").getByRole("row", { name: /backlog huge/ });
+        assert.match(await quiet.innerText(), /\bok\b/i);
+        assert.match(await quiet.innerText(), /every task/);
+
+        await row.getByRole("button", { name: RULE }).click();
+        const alert = page.locator(".alerts-instances").getByRole("row", { name: /send-email/ });
+        assert.match(await alert.innerText(), /firing/i);
+        assert.match(await alert.innerText(), /\b5\b/, "the figure: 5 failed jobs");
+
+        const history = page.locator(".alerts-history");
+        await history.getByText("ops: delivered").waitFor({ timeout: 20_000 });
+        assert.match(await history.innerText(), new RegExp(RULE));
+        assert.equal(hook.received.length, 1);
+        await screenshots(page, "alerts");
+
+        await page.goto(root);
+        const mark = page.getByRole("row", { name: /send-email/ }).locator(".alert-mark");
+        await mark.waitFor();
+        assert.equal(await mark.getAttribute("title"), `Firing: ${RULE}`);
+        assert.equal(await page.locator(".alert-mark").count(), 1, "only send-email is marked");
+        assert.equal((await page.locator(".topbar .firing-count").innerText()).trim(), "1 firing");
+        const alertsLink = page.getByRole("navigation", { name: "Main" }).getByRole("link", {
+          name: /Alerts/,
+        });
+        assert.equal((await alertsLink.locator(".firing-count").innerText()).trim(), "1");
+        await screenshots(page, "alerts-overview");
+      });
+    } finally {
+      await hook.close();
+    }
+  },
+);
+
+browserTest("silences are added and ended from the page", async () => {
+  const hook = webhookReceiver();
+  try {
+    await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root }) => {
+      await page.goto(`${root}alerts`);
+      const form = page.getByRole("form", { name: "Add a silence" });
+      await form.getByLabel("Mute").selectOption("rule");
+      await form.getByLabel("Rule").selectOption(RULE);
+      await form.getByLabel("Duration").fill("2h");
+      await form.getByLabel("Reason").fill("deploy in progress");
+      await form.getByRole("button", { name: "Add silence" }).click();
+
+      const silence = page.locator(".alerts-silences").getByRole("row", {
+        name: new RegExp(`rule ${RULE}`),
+      });
+      await silence.waitFor();
+      assert.match(await silence.innerText(), /deploy in progress/);
+      assert.match(await silence.innerText(), /in 1h 59m|in 2h 0m/);
+      await screenshots(page, "alerts-silence");
+
+      await silence.getByRole("button", { name: `End the silence of rule ${RULE}` }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "End silence" }).click();
+      await silence.waitFor({ state: "detached" });
+      await page.getByText("No silence: every alert is told.").waitFor();
+    });
+  } finally {
+    await hook.close();
+  }
+});
+
+browserTest(
+  "a test notice reaches the sink and its outcome shows beside it, delivered or failed",
+  async () => {
+    const hook = webhookReceiver();
+    try {
+      await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root }) => {
+        await page.goto(`${root}alerts`);
+        await page.getByRole("button", { name: "Send a test notice to ops" }).click();
+        const sink = page.locator(".alerts-sink", { hasText: "ops" });
+        await sink.getByText("delivered").waitFor();
+        const tests = hook.received.map((r) => JSON.parse(r.body)).filter((n) => n.test === true);
+        assert.equal(tests.length, 1);
+        assert.equal(tests[0].rule, "test notice");
+      });
+    } finally {
+      await hook.close();
+    }
+    const refusing = webhookReceiver([500]);
+    try {
+      await withBoard({ alerts: alertsTo(refusing.url, 0) }, async ({ page, root }) => {
+        await page.goto(`${root}alerts`);
+        await page.getByRole("button", { name: "Send a test notice to ops" }).click();
+        const sink = page.locator(".alerts-sink", { hasText: "ops" });
+        await sink.getByText("failed").waitFor();
+        assert.match(await sink.innerText(), /HTTP 500 \(1 attempt\)/);
+        await screenshots(page, "alerts-test-notice");
+      });
+    } finally {
+      await refusing.close();
+    }
+  },
+);
+
+browserTest(
+  "stored rules are made, refused on the field at fault, changed and deleted",
+  async () => {
+    const hook = webhookReceiver();
+    try {
+      await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root }) => {
+        await page.goto(`${root}alerts`);
+        await page.getByRole("button", { name: "New rule" }).click();
+        const editor = page.getByRole("form", { name: "New rule" });
+        await editor.getByLabel("Name").fill("rate high");
+        await editor.getByLabel("Kind").selectOption("failureRate");
+        await editor.getByLabel("Tasks").fill("send-email");
+        await editor.getByLabel("Threshold (%)").fill("150");
+        await editor.getByLabel("ops").check();
+        await screenshots(page, "alerts-editor");
+        await editor.getByRole("button", { name: "Create rule" }).click();
+        // The server's validation names the field: 150 is no percentage.
+        await editor.locator(".field-error").first().waitFor();
+        assert.equal(await editor.getByLabel("Threshold (%)").getAttribute("aria-invalid"), "true");
+
+        await editor.getByLabel("Threshold (%)").fill("25");
+        await editor.getByRole("button", { name: "Create rule" }).click();
+        const rules = page.locator(".alerts-rules");
+        const row = rules.getByRole("row", { name: /rate high/ });
+        await row.waitFor();
+        assert.match(await row.innerText(), /stored/);
+        assert.match(await row.innerText(), /fires above 25%/);
+        assert.equal(
+          await rules.getByRole("group", { name: `Actions for ${RULE}` }).count(),
+          0,
+          "a rule declared in code has no Edit or Delete",
+        );
+
+        await row.getByRole("button", { name: "Edit" }).click();
+        const edit = page.getByRole("form", { name: "Edit rule rate high" });
+        assert.equal(await edit.getByLabel("Threshold (%)").inputValue(), "25");
+        await edit.getByLabel("Threshold (%)").fill("30");
+        await edit.getByRole("button", { name: "Save changes" }).click();
+        await row.getByText("fires above 30%", { exact: false }).waitFor();
+
+        await row.getByRole("button", { name: "Delete" }).click();
+        await page.getByRole("dialog").getByRole("button", { name: "Delete rule" }).click();
+        await row.waitFor({ state: "detached" });
+      });
+    } finally {
+      await hook.close();
+    }
+  },
+);
+
+browserTest(
+  "without alerts.update the page shows no rule editor, silence form, End or test button",
+  async () => {
+    const hook = webhookReceiver();
+    try {
+      await withBoard({
+        alerts: alertsTo(hook.url),
+        auth: () => ({ name: "vic" }),
+        can: (_user, action) => action !== "alerts.update",
+      }, async ({ page, root }) => {
+        await openFiring(page, root);
+        assert.equal(await page.getByRole("button", { name: "New rule" }).count(), 0);
+        assert.equal(await page.getByRole("form", { name: "Add a silence" }).count(), 0);
+        assert.equal(await page.getByRole("button", { name: /Send a test notice/ }).count(), 0);
+
+        assert.equal(await page.getByRole("columnheader", { name: "Actions" }).count(), 0);
+        // The rest is there to read.
+        await page.locator(".alerts-sink", { hasText: "ops" }).waitFor();
+        await page.getByRole("heading", { name: "Silences" }).waitFor();
+      });
+    } finally {
+      await hook.close();
+    }
+  },
+);
+
+browserTest(
+  "with Redis gone the page keeps its last figures, dated, and recovers by itself",
+  async () => {
+    const hook = webhookReceiver();
+    try {
+      await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root, redis }) => {
+        const row = await openFiring(page, root);
+        await redis.stop({ keepData: true });
+        await page.locator(".stale-note", { hasText: /as of \d\d:\d\d:\d\d/ }).waitFor({
+          timeout: 15_000,
+        });
+        assert.match(await row.innerText(), /firing/i, "the last known state stays");
+        await screenshots(page, "alerts-redis-down");
+
+        await redis.start();
+        await page.locator(".stale-note").waitFor({ state: "detached", timeout: 15_000 });
+        await row.getByText("firing", { exact: true }).waitFor();
+      });
+    } finally {
+      await hook.close();
+    }
+  },
+);
+
+browserTest(
+  "without the alerts option the page says how to turn them on, and nothing counts",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      await page.goto(`${root}alerts`);
+      await page.getByRole("heading", { name: "Alerts are off" }).waitFor();
+      assert.match(await page.locator(".content").innerText(), /--alerts FILE/);
+      assert.equal(await page.locator(".firing-count").count(), 0);
+    });
+  },
+);

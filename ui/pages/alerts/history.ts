@@ -1,0 +1,86 @@
+/**
+ * The notices sent, newest first: the rule, firing or resolved (or a
+ * repeat), what it was about, its figure, and per sink whether it was
+ * delivered; a failed delivery is marked and says why, a muted notice names
+ * its silence.
+ *
+ * @module
+ */
+import { ScrollArea } from "../../components/scroll_area.ts";
+import { Time } from "../../components/time.ts";
+import { html } from "../../lib/html.ts";
+import { href } from "../../lib/router.ts";
+import { AlertState } from "./rule_table.ts";
+import { formatFigure } from "./threshold.ts";
+import type { AlertHistoryEntry } from "./types.ts";
+
+function Deliveries({ entry }: { entry: AlertHistoryEntry }) {
+  if (entry.silencedBy !== null) {
+    return html`<span class="muted" title=${`Silence ${entry.silencedBy}`}>muted</span>`;
+  }
+  return html`<span class="alerts-deliveries">${
+    entry.deliveries.map((d) =>
+      html`<span key=${d.sink} class=${`alerts-delivery is-${d.outcome}`} title=${
+        d.error ??
+          `${d.outcome} after ${d.attempts} ${d.attempts === 1 ? "attempt" : "attempts"}`
+      }>${d.sink}: ${d.outcome}${
+        d.error
+          ? html`
+            <span class="alerts-failure">(${d.error})</span>
+          `
+          : null
+      }</span>`
+    )
+  }</span>`;
+}
+
+/** The history table. */
+export function HistoryTable({ entries }: { entries: AlertHistoryEntry[] }) {
+  if (entries.length === 0) return html`<p class="empty">No notice sent yet.</p>`;
+  return html`
+    <${ScrollArea}>
+      <table class="table cards alerts-history">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Rule</th>
+            <th scope="col">State</th>
+            <th scope="col">About</th>
+            <th scope="col" class="num">Figure</th>
+            <th scope="col">Sinks</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${entries.map(({ notice, ...entry }, index) => {
+            const failed = entry.deliveries.some((d) => d.outcome === "failed");
+            return html`
+              <tr key=${`${notice.key}:${notice.at}:${index}`} class=${failed
+                ? "is-failed"
+                : undefined}>
+                <td data-label="When">
+                  <${Time} at=${notice.at} />
+                </td>
+                <th scope="row">${notice.rule}</th>
+                <td data-label="State">
+                  <${AlertState} state=${notice.state} />
+                  ${notice.test || notice.repeat
+                    ? html`<span class="muted alerts-note">${
+                      notice.test ? "test" : "repeat"
+                    }</span>`
+                    : null}
+                </td>
+                <td data-label="About">${notice.task !== null
+                  ? html`<a class="task-link" href=${href("tasks", notice.task)}>${notice.task}</a>`
+                  : notice.schedule ?? html`<span class="muted">the store</span>`}</td>
+                <td data-label="Figure" class="num">${formatFigure(notice.figure, notice.unit)}</td>
+                <td data-label="Sinks">
+                  <${Deliveries} entry=${{ notice, ...entry }} />
+                </td>
+              </tr>
+            `;
+          })}
+        </tbody>
+      </table>
+      <//>
+  `;
+}
