@@ -196,13 +196,15 @@ export function scheduleRoutes({ source, present, options }: ApiDeps) {
       const key = c.req.valid("header")["idempotency-key"];
       const { name } = c.req.valid("param");
       const triggered = await source.triggerSchedule(name, key);
-      // taskora keeps only a schedule's last run: the board keeps those it dispatched.
+      // taskora keeps only a schedule's last run: the board keeps those it dispatched. The job
+      // exists either way: an error answer now would have the operator dispatch a second one.
       if (triggered.created) {
         await source.recordBoardRun?.(
           name,
           { jobId: triggered.jobId, at: Date.now() },
           BOARD_RUNS_KEPT,
-        );
+        )
+          .catch((failure) => console.error("queue-board: cannot note the run", name, failure));
       }
       return c.json({ ok: true as const, ...triggered }, 200);
     })
