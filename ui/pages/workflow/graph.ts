@@ -4,16 +4,19 @@
  * the short job id; one curve with an arrowhead per dependency. Curves into
  * an active node are animated (the work is flowing there). Each node is a
  * link to its job, reachable with Tab and opened with a click or Enter.
+ * On a narrow screen the layers run top to bottom; at every width the graph
+ * pans and zooms (`pan_zoom.ts`).
  *
  * @module
  */
 import { useId, useMemo } from "preact/hooks";
 import { countOf } from "../../../src/contract/plural.ts";
-import { ScrollArea } from "../../components/scroll_area.ts";
 import { shortId } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
-import type { NodeBox, PlacedEdge, PlacedNode } from "./layout.ts";
+import { useMediaQuery } from "../../lib/use_media_query.ts";
+import type { GraphDirection, GraphLayout, NodeBox, PlacedEdge, PlacedNode } from "./layout.ts";
+import { usePanZoom } from "./pan_zoom.ts";
 import { fitName, NAME_X, nodeBoxFor } from "./node_box.ts";
 import type { WorkflowNode } from "./types.ts";
 import { useGraphLayout } from "./use_graph_layout.ts";
@@ -31,28 +34,38 @@ function edgeTone(from: WorkflowNode, to: WorkflowNode): EdgeTone {
 }
 
 /**
- * An SVG path through `points` that leaves and enters every point
- * horizontally (a "bump" curve), so edges meet the nodes' sides squarely.
+ * An SVG path through `points` that leaves and enters every point along the
+ * layers' direction (a "bump" curve), so edges meet the nodes' sides squarely.
  */
-function curveThrough(points: readonly [number, number][]): string {
+function curveThrough(points: readonly [number, number][], direction: GraphDirection): string {
   const [[x0, y0], ...rest] = points;
   let path = `M${x0},${y0}`;
   let [px, py] = [x0, y0];
   for (const [x, y] of rest) {
-    const mid = (px + x) / 2;
-    path += `C${mid},${py} ${mid},${y} ${x},${y}`;
+    if (direction === "down") {
+      const mid = (py + y) / 2;
+      path += `C${px},${mid} ${x},${mid} ${x},${y}`;
+    } else {
+      const mid = (px + x) / 2;
+      path += `C${mid},${py} ${mid},${y} ${x},${y}`;
+    }
     [px, py] = [x, y];
   }
   return path;
 }
 
 function Edge(
-  { edge, tone, markerId }: { edge: PlacedEdge; tone: EdgeTone; markerId: string },
+  { edge, tone, markerId, direction }: {
+    edge: PlacedEdge;
+    tone: EdgeTone;
+    markerId: string;
+    direction: GraphDirection;
+  },
 ) {
   return html`
     <path
       class=${`wf-edge wf-edge-${tone}`}
-      d=${curveThrough(edge.points)}
+      d=${curveThrough(edge.points, direction)}
       marker-end=${`url(#${markerId}-${tone === "flowing" ? "flowing" : "idle"})`}
     />
   `;
@@ -93,32 +106,62 @@ function GraphNode(
   `;
 }
 
-/** The graph of a workflow's nodes, in a scrollable box sized to the layout. */
+/** The graph of a workflow's nodes, laid out for the screen's width. */
 export function WorkflowGraph({ nodes }: { nodes: readonly WorkflowNode[] }) {
   const markerId = useId();
+  const direction: GraphDirection = useMediaQuery("(max-width: 640px)") ? "down" : "right";
   const box = useMemo(() => nodeBoxFor(nodes.map((node) => node.taskName)), [nodes]);
   const deps = useMemo(() => nodes.map((node) => node.deps), [nodes]);
   const names = useMemo(() => nodes.map((node) => fitName(node.taskName, box)), [nodes, box]);
-  const { layout, error } = useGraphLayout(deps, box);
+  const { layout, error } = useGraphLayout(deps, box, direction);
 
   if (error) {
     return html`<p class="empty">The graph cannot be drawn: ${error.message}</p>`;
   }
   if (!layout) return html`<p class="empty wf-graph-pending">Laying out the graph…</p>`;
+  return html`
+    <${PlacedGraph} nodes=${nodes} layout=${layout} box=${box} names=${names}
+      markerId=${markerId} />
+  `;
+}
 
-  // Tab order follows the drawing: layer by layer, top to bottom.
+/** The laid-out graph in its pan-and-zoom frame, with the zoom buttons. */
+function PlacedGraph(
+  { nodes, layout, box, names, markerId }: {
+    nodes: readonly WorkflowNode[];
+    layout: GraphLayout;
+    box: NodeBox;
+    names: readonly string[];
+    markerId: string;
+  },
+) {
+  const bounds = {
+    x: -PADDING,
+    y: -PADDING,
+    width: layout.width + 2 * PADDING,
+    height: layout.height + 2 * PADDING,
+  };
+  const view = usePanZoom(bounds, `${layout.direction}:${layout.width}x${layout.height}`);
+  // Tab order follows the drawing: layer by layer, then along the layer.
   const placed = [...layout.nodes]
     .filter((place) => nodes[place.index])
-    .sort((a, b) => a.x - b.x || a.y - b.y);
-  const width = layout.width + 2 * PADDING;
-  const height = layout.height + 2 * PADDING;
+    .sort((a, b) => layout.direction === "down" ? a.y - b.y || a.x - b.x : a.x - b.x || a.y - b.y);
   return html`
-    <${ScrollArea} class="wf-graph-scroll">
+    <div class="wf-graph-tools" role="toolbar" aria-label="Graph view">
+      <button type="button" class="btn btn-small" aria-label="Zoom in" onClick=${view
+        .zoomIn}>+</button>
+      <button type="button" class="btn btn-small" aria-label="Zoom out" onClick=${view
+        .zoomOut}>−</button>
+      <button type="button" class="btn btn-small" onClick=${view.fit}>Fit</button>
+    </div>
+    <div class="wf-graph-scroll" ref=${view.frameRef}>
       <svg
+        ref=${view.svgRef}
         class="wf-graph"
-        width=${width}
-        height=${height}
-        viewBox=${`${-PADDING} ${-PADDING} ${width} ${height}`}
+        width="100%"
+        height=${view.height}
+        viewBox=${view.viewBox}
+        preserveAspectRatio="xMidYMid meet"
         role="group"
         aria-label=${`Workflow graph, ${countOf(nodes.length, "node")}`}
       >
@@ -153,6 +196,7 @@ export function WorkflowGraph({ nodes }: { nodes: readonly WorkflowNode[] }) {
                   edge=${edge}
                   tone=${edgeTone(from, to)}
                   markerId=${markerId}
+                  direction=${layout.direction}
                 />
               `
               : null;
@@ -172,6 +216,6 @@ export function WorkflowGraph({ nodes }: { nodes: readonly WorkflowNode[] }) {
           )}
         </g>
       </svg>
-      <//>
+    </div>
   `;
 }

@@ -1,5 +1,6 @@
 /**
- * Places a workflow graph, left to right, with d3-dag's Sugiyama method.
+ * Places a workflow graph, left to right (or top to bottom, for a narrow
+ * screen), with d3-dag's Sugiyama method.
  *
  * The only module that imports d3-dag. We take d3-dag 0.11's per-module
  * build (`dist/`, written for bundlers) and run the Sugiyama steps ourselves
@@ -44,8 +45,12 @@ export interface PlacedEdge {
   points: [number, number][];
 }
 
+/** Which way the layers run: left to right, or top to bottom (a phone's). */
+export type GraphDirection = "right" | "down";
+
 /** A laid-out graph; coordinates run from 0 to `width` / `height`. */
 export interface GraphLayout {
+  direction: GraphDirection;
   width: number;
   height: number;
   nodes: PlacedNode[];
@@ -56,6 +61,10 @@ export interface GraphLayout {
 const ROW_GAP = 20;
 /** Space between layers: room for the curve and its arrowhead. */
 const LAYER_GAP = 84;
+/** Space between two columns of nodes in one layer, top to bottom. */
+const COLUMN_GAP = 16;
+/** Space between layers top to bottom: the curve is shorter upright. */
+const ROW_LAYER_GAP = 44;
 /**
  * Up to this many nodes plus dependencies, crossings are reduced by repeated
  * two-layer sweeps, which count every crossing after each sweep (quadratic in
@@ -76,8 +85,12 @@ interface NodeDatum {
  * Dependencies that do not name another node of the graph are ignored;
  * a cycle (which taskora never writes) makes it throw.
  */
-export function layoutWorkflow(deps: readonly (readonly number[])[], box: NodeBox): GraphLayout {
-  if (deps.length === 0) return { width: 0, height: 0, nodes: [], edges: [] };
+export function layoutWorkflow(
+  deps: readonly (readonly number[])[],
+  box: NodeBox,
+  direction: GraphDirection = "right",
+): GraphLayout {
+  if (deps.length === 0) return { direction, width: 0, height: 0, nodes: [], edges: [] };
   let links = 0;
   const data: NodeDatum[] = deps.map((parents, index) => {
     const parentIds = [...new Set(parents)]
@@ -88,31 +101,57 @@ export function layoutWorkflow(deps: readonly (readonly number[])[], box: NodeBo
   });
   const dag: Dag<NodeDatum> = stratify()(data);
 
-  // Sugiyama stacks layers top to bottom; we run them left to right, so a
-  // node's extent within its layer is the box's height, and each layer is
-  // one box wide.
   layeringLongestPath()(dag);
   const layers = sugify(dag);
   const decross = deps.length + links > SWEEP_LIMIT ? decrossDfs() : decrossTwoLayer();
   decross(layers);
-  const height = coordGreedy()(
+  return place(dag, layers, box, direction);
+}
+
+type Layers = ReturnType<typeof sugify<NodeDatum, unknown>>;
+
+/**
+ * Sugiyama stacks layers top to bottom, which is the "down" drawing: a layer
+ * is one box high, its nodes side by side. Run left to right, the axes swap:
+ * a node's extent within its layer is the box's height, and each layer is
+ * one box wide.
+ */
+function place(
+  dag: Dag<NodeDatum>,
+  layers: Layers,
+  box: NodeBox,
+  direction: GraphDirection,
+): GraphLayout {
+  const down = direction === "down";
+  const thick = down ? box.height : box.width;
+  const gap = down ? ROW_LAYER_GAP : LAYER_GAP;
+  const extent = coordGreedy()(
     layers,
-    (node) => ("node" in node.data ? box.height : 0) + ROW_GAP,
+    (node) =>
+      ("node" in node.data ? (down ? box.width : box.height) : 0) +
+      (down ? COLUMN_GAP : ROW_GAP),
   );
   layers.forEach((layer, depth) => {
-    for (const node of layer) node.y = depth * (box.width + LAYER_GAP) + box.width / 2;
+    for (const node of layer) node.y = depth * (thick + gap) + thick / 2;
   });
   unsugify(layers);
 
-  const half = box.width / 2;
+  // d3-dag's x runs along a layer, its y across layers.
+  const at = (along: number, across: number): [number, number] =>
+    down ? [along, across] : [across, along];
+  const length = layers.length * (thick + gap) - gap;
   return {
-    width: layers.length * (box.width + LAYER_GAP) - LAYER_GAP,
-    height,
-    nodes: [...dag].map((node) => ({ index: node.data.index, x: node.y!, y: node.x! })),
+    direction,
+    width: down ? extent : length,
+    height: down ? length : extent,
+    nodes: [...dag].map((node) => {
+      const [x, y] = at(node.x!, node.y!);
+      return { index: node.data.index, x, y };
+    }),
     edges: [...dag.ilinks()].map(({ source, target, points }) => {
-      const path = points.map(({ x, y }) => [y!, x!] as [number, number]);
-      path[0] = [source.y! + half, source.x!];
-      path[path.length - 1] = [target.y! - half, target.x!];
+      const path = points.map(({ x, y }) => at(x!, y!));
+      path[0] = at(source.x!, source.y! + thick / 2);
+      path[path.length - 1] = at(target.x!, target.y! - thick / 2);
       return { from: source.data.index, to: target.data.index, points: path };
     }),
   };

@@ -6,7 +6,7 @@
  * @module
  */
 import { useEffect, useState } from "preact/hooks";
-import type { GraphLayout, NodeBox } from "./layout.ts";
+import type { GraphDirection, GraphLayout, NodeBox } from "./layout.ts";
 
 /** The layout once computed, or why it could not be. */
 export interface GraphLayoutState {
@@ -22,14 +22,15 @@ export interface GraphLayoutState {
 export function useGraphLayout(
   deps: readonly (readonly number[])[],
   box: NodeBox,
+  direction: GraphDirection = "right",
 ): GraphLayoutState {
   const [state, setState] = useState<GraphLayoutState>({ layout: null, error: null });
-  const shape = JSON.stringify([box.width, box.height, deps]);
+  const shape = JSON.stringify([box.width, box.height, direction, deps]);
 
   useEffect(() => {
     let current = true;
     import("./layout.ts").then(
-      ({ layoutWorkflow }) => layoutWorkflow(deps, box),
+      ({ layoutWorkflow }) => layoutWorkflow(deps, box, direction),
     ).then(
       (layout) => current && setState({ layout, error: null }),
       (error) => current && setState({ layout: null, error: error as Error }),
