@@ -172,3 +172,55 @@ Deno.test("when the store does not take the states, the next pass goes on from i
     await memory.close();
   }
 });
+
+Deno.test("a stored rule whose read fails on a pass keeps its alert: no resolve, no second firing", async () => {
+  const hook = webhookReceiver();
+  const memory = createMemorySource({ seed: readFixture() });
+  await memory.saveAlertRule!(
+    parseAlertsConfig({
+      sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
+      rules: [{
+        name: "stored",
+        kind: "failed",
+        tasks: ["send-email"],
+        threshold: 4,
+        sinks: ["ops"],
+      }],
+    }).rules[0],
+    "create",
+    200,
+  );
+  // The stored rules cannot be read after the first pass (as when Redis refuses that read).
+  let rulesRead = 0;
+  const source = new Proxy(memory, {
+    get(target, key) {
+      if (key === "listAlertRules") {
+        return () =>
+          ++rulesRead > 1 ? Promise.reject(new Error("store down")) : target.listAlertRules();
+      }
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const timers = new FakeTimers();
+  const evaluator = evaluatorOf(source, timers, {
+    sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
+    rules: [],
+  });
+  try {
+    await timers.tick(EVERY_MS);
+    await waitFor(() => hook.received.length === 1, { what: "the stored rule's firing notice" });
+    for (let pass = 2; pass <= 3; pass++) {
+      await timers.tick(EVERY_MS);
+      await waitFor(() => rulesRead >= pass, { what: `pass ${pass}` });
+    }
+    await evaluator.close();
+    assert.equal(hook.received.length, 1, "told once, never resolved");
+    const states = await memory.readAlertStates!();
+    assert.deepEqual(states.map((s) => [s.rule, s.phase]), [["stored", "firing"]]);
+  } finally {
+    await evaluator.close();
+    await hook.close();
+    await memory.close();
+  }
+});
