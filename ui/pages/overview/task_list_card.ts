@@ -83,7 +83,7 @@ export function TaskListCard(
           `
           : null}
       </div>
-      ${body()}
-    <//>
+      <div class="task-list-body" aria-busy=${loading}>${body()}</div>
+      <//>
   `;
 }
