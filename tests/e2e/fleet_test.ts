@@ -62,7 +62,7 @@ async function firstRowIsNot(page: Page, name: string): Promise<void> {
 browserTest(
   "1,000 tasks: a page of 50 rows, critical first, and the pager moves through them",
   () =>
-    withFleet("tasks", async (page, width) => {
+    withFleet("tasks", async (page, width, root) => {
       await rows(page).nth(49).waitFor();
       assert.equal(await rows(page).count(), 50, "one page, never every task");
       const statuses = await statusOf(page).allTextContents();
@@ -78,6 +78,13 @@ browserTest(
       const second = await names(page);
       assert.equal(second.length, 50);
       assert.ok(second.every((name) => !first.includes(name)), "page 2 holds other tasks");
+
+      // A page past the end (an old link) offers the first page.
+      await page.goto(`${root}tasks?page=99`);
+      await page.getByText("No task on page 99.").waitFor();
+      await page.getByRole("button", { name: "First page" }).click();
+      await page.waitForURL((url) => !url.search.includes("page="));
+      await rows(page).nth(49).waitFor();
     }),
 );
 
