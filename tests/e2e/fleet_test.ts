@@ -12,8 +12,9 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { FIXTURE_TASKS } from "../helpers/fixture.ts";
-import { FLEET_PREFIXES, fleetHealth, writeFleet } from "../helpers/fleet.ts";
+import { FLEET_PREFIXES, fleetHealth, fleetTask, writeFleet } from "../helpers/fleet.ts";
 import { connectClient } from "../helpers/redis_server.ts";
+import { writeJob } from "../helpers/wire_writer.ts";
 import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 const FLEET = 1000;
@@ -165,6 +166,26 @@ browserTest(
       await screenshot(page, `fleet-groups-${width}`);
       await billing.click();
       assert.equal(await rows(page).count(), 0, "closed again");
+    }),
+);
+
+browserTest(
+  "a row's counts follow the stats frames without another answer",
+  () =>
+    withBoard({ refreshInterval: 3_600_000 }, async ({ page, root, redis }) => {
+      const client = await connectClient(redis.url);
+      try {
+        await writeFleet(client, FLEET);
+        await page.goto(root);
+        const waiting = page.getByRole("row", { name: /^billing\.job-000 / })
+          .locator('[data-label="waiting"]');
+        await waiting.filter({ hasText: /^3$/ }).waitFor();
+        // A waiting job changes no count health is judged on: only the frame brings it.
+        await writeJob(client, { task: fleetTask(0), state: "waiting" });
+        await waiting.filter({ hasText: /^4$/ }).waitFor({ timeout: 20_000 });
+      } finally {
+        client.destroy();
+      }
     }),
 );
 
