@@ -100,5 +100,11 @@ Deno.test("mergePage() keeps the page's rows and order, with the frame's counts 
   assert.deepEqual(merged.totals, totals(15));
   assert.equal(merged.tasks[0].health, page.tasks[0].health);
   assert.equal(mergePage(page, null), page);
+  // A row whose counts the frame does not change stays the answer's own (it is not drawn again).
+  const same = mergePage(page, {
+    ...frame,
+    tasks: [{ name: "a", stats: counts(1), retryingAsOf: null }],
+  });
+  assert.equal(same.tasks[1], page.tasks[1]);
   assert.equal(mergePage(page, { ...frame, tasks: [], connected: false }), page);
 });

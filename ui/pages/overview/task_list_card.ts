@@ -49,6 +49,13 @@ export function TaskListCard(
     if (overview.groups) {
       return html`<${TaskGroups} groups=${overview.groups} view=${view} onChange=${onChange} />`;
     }
+    if (overview.tasks.length === 0 && overview.matched > 0) {
+      return html`<p class="empty">No task on page ${view.page}. <button
+        type="button"
+        class="link-button"
+        onClick=${() => onChange({ page: 1 })}
+      >First page</button></p>`;
+    }
     if (overview.matched === 0) {
       return html`<p class="empty">${
         view.q || view.health ? "No task matches." : "No tasks found in this store yet."
@@ -89,7 +96,7 @@ export function TaskListCard(
           `
           : null}
       </div>
-      ${body()}
-    <//>
+      <div class="task-list-body" aria-busy=${loading}>${body()}</div>
+      <//>
   `;
 }

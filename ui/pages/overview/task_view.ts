@@ -80,7 +80,11 @@ export function pageQuery(view: TaskView, page: number, prefix?: string): TaskLi
 export function useTaskView(): [TaskView, (change: Partial<TaskView>) => void] {
   const { router } = useBoard();
   const view = viewFromSearch(router.search.value);
+  // The URL as it is when the change comes (a typed filter lands after a pause), not as rendered.
   const change = (next: Partial<TaskView>) =>
-    router.navigate(router.path.peek() + searchOf({ ...view, ...next }), { replace: true });
+    router.navigate(
+      router.path.peek() + searchOf({ ...viewFromSearch(router.search.peek()), ...next }),
+      { replace: true },
+    );
   return [view, change];
 }

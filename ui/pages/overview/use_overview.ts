@@ -12,7 +12,7 @@
 import { useMemo, useRef } from "preact/hooks";
 import { useBoard } from "../../lib/board_context.ts";
 import type { StatsUpdate } from "../../lib/live.ts";
-import type { Overview, TaskHealth } from "../../lib/types.ts";
+import { type Overview, STATES, type TaskHealth } from "../../lib/types.ts";
 import type { TaskListQuery } from "../../../src/contract/task_list.ts";
 import { type LiveResource, useLiveResource } from "../../lib/use_live_resource.ts";
 
@@ -85,14 +85,17 @@ export function useOverview(): LiveResource<LiveOverview> {
 /**
  * A page of the overview's tasks with the counts of `stats` merged in: each
  * row's counts from the frame, the totals too; the page keeps its rows and
- * their order until the next answer.
+ * their order until the next answer, and a row the frame does not change
+ * stays the same object (so it is not drawn again).
  */
 export function mergePage(overview: Overview, stats: StatsUpdate | null): LiveOverview {
   return withFrame(overview, stats, (frame) => {
     const counted = new Map(frame.tasks.map((task) => [task.name, task]));
     return overview.tasks.map((task) => {
       const row = counted.get(task.name);
-      return row ? { ...task, stats: row.stats, retryingAsOf: row.retryingAsOf } : task;
+      const same = !row || (row.retryingAsOf === task.retryingAsOf &&
+        STATES.every((state) => row.stats[state] === task.stats[state]));
+      return same ? task : { ...task, stats: row.stats, retryingAsOf: row.retryingAsOf };
     });
   });
 }
