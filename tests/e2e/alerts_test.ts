@@ -36,10 +36,17 @@ async function openFiring(page: Page, root: string) {
   return row;
 }
 
-/** Screenshots of the page at a phone's, a laptop's and a wide screen's width. */
+/**
+ * Screenshots of the page at a phone's, a laptop's and a wide screen's
+ * width, each checked not to scroll sideways.
+ */
 async function screenshots(page: Page, name: string) {
   for (const width of [390, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
+    const overflow = await page.evaluate(() =>
+      document.documentElement.scrollWidth - document.documentElement.clientWidth
+    );
+    assert.equal(overflow, 0, `${name} at ${width} px scrolls sideways`);
     await screenshot(page, `${name}-${width}`);
   }
 }
