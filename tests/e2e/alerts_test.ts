@@ -36,10 +36,17 @@ async function openFiring(page: Page, root: string) {
   return row;
 }
 
-/** Screenshots of the page at a phone's, a laptop's and a wide screen's width. */
+/**
+ * Screenshots of the page at a phone's, a laptop's and a wide screen's
+ * width, each checked not to scroll sideways.
+ */
 async function screenshots(page: Page, name: string) {
   for (const width of [390, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
+    const overflow = await page.evaluate(() =>
+      document.documentElement.scrollWidth - document.documentElement.clientWidth
+    );
+    assert.equal(overflow, 0, `${name} at ${width} px scrolls sideways`);
     await screenshot(page, `${name}-${width}`);
   }
 }
@@ -80,6 +87,37 @@ browserTest(
         });
         assert.equal((await alertsLink.locator(".firing-count").innerText()).trim(), "1");
         await screenshots(page, "alerts-overview");
+      });
+    } finally {
+      await hook.close();
+    }
+  },
+);
+
+browserTest(
+  "the overview's mark and the counts follow the alerts frame as a rule fires and resolves, with no reload",
+  async () => {
+    const hook = webhookReceiver();
+    try {
+      // Passes 10 s apart: the page has loaded, and read that nothing fires, before the first.
+      const alerts = { ...alertsTo(hook.url), evaluateEvery: "10s" };
+      await withBoard({ alerts }, async ({ page, root }) => {
+        await page.goto(root);
+        const mark = page.getByRole("row", { name: /send-email/ }).locator(".alert-mark");
+        // Within one pass and a bit: the polling backstop alone would take 30 s.
+        await mark.waitFor({ timeout: 20_000 });
+        assert.equal(await mark.getAttribute("title"), `Firing: ${RULE}`);
+        await page.locator(".topbar .firing-count", { hasText: "1 firing" }).waitFor();
+
+        // Retried, send-email has no failed job left: the next pass resolves the alert.
+        const res = await fetch(`${root}api/tasks/send-email/retry-all`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: new URL(root).origin },
+          body: "{}",
+        });
+        assert.equal(res.status, 200, await res.text());
+        await mark.waitFor({ state: "detached", timeout: 20_000 });
+        assert.equal(await page.locator(".firing-count").count(), 0);
       });
     } finally {
       await hook.close();

@@ -12,6 +12,7 @@ import { type Signal, signal } from "@preact/signals";
 import { goToLogin, urlOf } from "./api.ts";
 import type { Connectivity } from "./connectivity.ts";
 import {
+  type AlertsFramePayload as AlertsFrame,
   JOB_EVENT_KINDS,
   type JobEventPayload,
   type StatsPayload as StatsUpdate,
@@ -25,15 +26,8 @@ export type JobEvent = JobEventPayload & { kind: string };
 /** The `stats:update` payload, as the server's event hub sends it. */
 export type { StatsPayload as StatsUpdate } from "../../src/contract/events.ts";
 
-/**
- * The `alerts` frame: how many alerts fire, per task, as of the last
- * evaluation (ms). Sent on connect and whenever it changes.
- */
-export interface AlertsFrame {
-  firing: number;
-  byTask: Record<string, number>;
-  asOf: number;
-}
+/** The `alerts` payload: how many alerts fire, per task, as of the last evaluation. */
+export type { AlertsFramePayload as AlertsFrame } from "../../src/contract/events.ts";
 
 /** One task's counts in a stats frame; null when the frame does not list the task. */
 export function taskCounts(stats: StatsUpdate, task: string): TaskStats | null {
