@@ -19,6 +19,7 @@ import { jobPayloadRoutes } from "./job_payloads.ts";
 import { jobRoutes } from "./jobs.ts";
 import { latencyRoutes } from "./latency.ts";
 import { livenessRoutes } from "./liveness.ts";
+import { diagnosisRoutes } from "./diagnosis.ts";
 import { migrationLockRoutes } from "./migration_lock.ts";
 import { apiRouter } from "./openapi.ts";
 import { documentRoutes } from "./openapi_document.ts";
@@ -51,6 +52,7 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", eventRoutes(deps))
     .route("/", migrationLockRoutes(deps))
     .route("/", livenessRoutes(deps))
+    .route("/", diagnosisRoutes(deps))
     .route("/", auditRoutes(deps))
     .route("/", bulkRoutes(deps))
     .route("/", sessionRoutes(deps));

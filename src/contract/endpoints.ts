@@ -51,6 +51,7 @@ import type {
 } from "./jobs.ts";
 import type { TaskLatencyResponse } from "./latency.ts";
 import type { SchedulerLeadershipResponse, TaskLivenessResponse } from "./liveness.ts";
+import type { JobDiagnosisResponse } from "./diagnosis.ts";
 import type { MigrationLockResponse } from "./migration_lock.ts";
 import type { OverviewResponse } from "./overview.ts";
 import type { PayloadField } from "./payload.ts";
@@ -143,6 +144,7 @@ export interface Endpoints {
     "/tasks/{task}/liveness": { query: { id?: readonly string[] }; answer: TaskLivenessResponse };
     "/jobs/{jobId}": { answer: JobDetailResponse };
     "/jobs/{jobId}/attempts": { answer: AttemptHistory };
+    "/jobs/{jobId}/diagnosis": { answer: JobDiagnosisResponse };
     "/jobs/{jobId}/logs": {
       query: { level?: string; attempt?: number } & PageQuery;
       answer: LogLine[];

@@ -86,6 +86,7 @@ import type {
   StalledSet,
   TaskLiveness,
 } from "../contract/liveness.ts";
+import type { JobHolds } from "../contract/diagnosis.ts";
 import type { MigrationLock } from "../contract/migration_lock.ts";
 import type { TaskDefinition, VersionCounts } from "../contract/tasks.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
@@ -630,6 +631,13 @@ export interface TaskSource {
    * the source cannot see them. `TASK_NOT_FOUND` for an unknown task.
    */
   getTaskLiveness?(task: string, jobIds: readonly string[]): Promise<TaskLiveness>;
+  /**
+   * What holds job `jobId` back (see `contract/diagnosis.ts`): O(1) or
+   * bounded reads of its hash, queue position, flow control keys and its
+   * task's newest stream entries, never a SCAN; null when no task has it.
+   * Sources that cannot read them leave it out.
+   */
+  getJobHolds?(jobId: string): Promise<JobHolds | null>;
   /**
    * Appends a record to the audit trail the store keeps for every board on
    * it, in its log (default `actions`), each log trimmed to about

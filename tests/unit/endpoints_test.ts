@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { type RouteConfig, z } from "@hono/zod-openapi";
 import type { Same } from "../../src/api/schema/same.ts";
 import { AttemptHistorySchema } from "../../src/api/schema/jobs.ts";
+import { JobDiagnosisSchema } from "../../src/api/schema/diagnosis.ts";
 import {
   AuditEntrySchema,
   AuditSchema,
@@ -128,6 +129,7 @@ const ENTRIES = {
     "/tasks/{task}/liveness": { kind: "json", query: { id: true } },
     "/jobs/{jobId}": { kind: "json" },
     "/jobs/{jobId}/attempts": { kind: "json" },
+    "/jobs/{jobId}/diagnosis": { kind: "json" },
     "/jobs/{jobId}/logs": { kind: "paged", query: { level: true, attempt: true, ...page } },
     "/jobs/{jobId}/logs/{index}/meta": { kind: "json" },
     "/jobs/{jobId}/payloads/{field}": { kind: "json", query: { download: true } },
@@ -195,6 +197,7 @@ const ANSWERS = {
     "/tasks/{task}/liveness": TaskLivenessSchema,
     "/jobs/{jobId}": JobDetailSchema,
     "/jobs/{jobId}/attempts": AttemptHistorySchema,
+    "/jobs/{jobId}/diagnosis": JobDiagnosisSchema,
     "/jobs/{jobId}/logs": [LogLineSchema],
     "/jobs/{jobId}/logs/{index}/meta": AnyJson,
     "/jobs/{jobId}/payloads/{field}": AnyJson,

@@ -169,7 +169,18 @@ function placeStructure(store: MemoryStore, task: string, rest: string, key: Dum
       }
       return;
     case "stream":
-      if (rest === "events") queue.streamLength = key.value.length;
+      if (rest !== "events") return;
+      queue.streamLength = key.value.length;
+      for (const { id, fields } of key.value) {
+        const { event = "", jobId = "", ...rest } = fields;
+        queue.stream.push({
+          task: queue.name,
+          event,
+          jobId,
+          fields: rest,
+          at: Number(id.split("-")[0]),
+        });
+      }
       return;
   }
 }

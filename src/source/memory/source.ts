@@ -78,6 +78,8 @@ import { triggerJobId } from "../trigger_id.ts";
 import * as bulk from "./bulk.ts";
 import * as jobActions from "./job_actions.ts";
 import { schedulerLeadership, taskLiveness } from "./liveness.ts";
+import { jobHolds } from "./diagnosis.ts";
+import type { JobHolds } from "../../contract/diagnosis.ts";
 import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
 import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, type TaskQueue } from "./store.ts";
@@ -807,6 +809,14 @@ export class MemorySource implements TaskSource {
   /** The named jobs' locks and the task's stalled set; see `liveness.ts`. */
   getTaskLiveness(task: string, jobIds: readonly string[]): Promise<TaskLiveness> {
     return Promise.try(() => taskLiveness(this.store, this.#queue(task), jobIds));
+  }
+
+  /** What holds a job back; see `diagnosis.ts`. */
+  getJobHolds(jobId: string): Promise<JobHolds | null> {
+    return Promise.try(() => {
+      const job = this.store.findJob(jobId);
+      return job ? jobHolds(this.store, this.store.task(job.task), job) : null;
+    });
   }
 
   /** The scheduler leader lock (the simulator's scheduler holds it while it runs). */

@@ -83,6 +83,8 @@ import { searchJobs } from "./search.ts";
 import { releaseScanSlot, renewScanSlot, takeScanSlot } from "./scan_slots.ts";
 import { readSchedulerLeadership, readTaskLiveness } from "./liveness.ts";
 import { getAttemptHistory } from "./attempts.ts";
+import { readJobHolds } from "./diagnosis.ts";
+import type { JobHolds } from "../../contract/diagnosis.ts";
 import { locateJob } from "./locate.ts";
 import { checkWireVersion } from "./meta.ts";
 import { MigrationWatch } from "./migration_watch.ts";
@@ -938,6 +940,14 @@ export class RedisTaskSource implements TaskSource {
     await this.#ready();
     await this.#requireTask(task);
     return await readTaskLiveness(this.connection, task, jobIds, this.prefix);
+  }
+
+  /** What holds a job back; see `diagnosis.ts`. */
+  async getJobHolds(jobId: string): Promise<JobHolds | null> {
+    await this.#ready();
+    const tasks = await this.#discovery.list();
+    const task = await locateJob(this.connection, tasks, jobId, this.prefix, "hash");
+    return task === null ? null : await readJobHolds(this.connection, task, jobId, this.prefix);
   }
 
   /** The scheduler leader lock; see `liveness.ts`. */
