@@ -79,6 +79,7 @@ import * as bulk from "./bulk.ts";
 import * as jobActions from "./job_actions.ts";
 import { schedulerLeadership, taskLiveness } from "./liveness.ts";
 import { jobHolds } from "./diagnosis.ts";
+import { eventsTrimmedBefore } from "../trimmed_events.ts";
 import type { JobHolds } from "../../contract/diagnosis.ts";
 import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
@@ -441,7 +442,18 @@ export class MemorySource implements TaskSource {
     const job = this.store.findJob(jobId);
     if (!job) return Promise.resolve(null);
     const logs = copyLogs(job.logs.slice(-JOB_DETAIL_LOGS));
-    return Promise.resolve({ ...toRecord(job), logs, logCount: job.logs.length });
+    const queue = this.store.task(job.task);
+    const [oldest] = queue.stream;
+    const trimmed = eventsTrimmedBefore(job.id, job.createdAt, {
+      oldest: oldest ? { at: oldest.at, jobId: oldest.jobId, event: oldest.event } : null,
+      trimmed: queue.streamTrimmed,
+    });
+    return Promise.resolve({
+      ...toRecord(job),
+      logs,
+      logCount: job.logs.length,
+      eventsTrimmedBefore: trimmed,
+    });
   }
 
   /** A page of a job's log, oldest first, or null. */
