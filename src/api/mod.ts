@@ -28,6 +28,7 @@ import { sessionRoutes } from "./sessions.ts";
 import { taskRoutes } from "./tasks.ts";
 import { throughputRoutes } from "./throughput.ts";
 import { workflowRoutes } from "./workflows.ts";
+import { workerRoutes } from "./workers.ts";
 
 /**
  * Builds the API routes (relative to `/api`), and `GET /openapi.json`, the
@@ -51,6 +52,7 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", eventRoutes(deps))
     .route("/", migrationLockRoutes(deps))
     .route("/", livenessRoutes(deps))
+    .route("/", workerRoutes(deps))
     .route("/", auditRoutes(deps))
     .route("/", bulkRoutes(deps))
     .route("/", sessionRoutes(deps));

@@ -51,6 +51,7 @@ import type {
 } from "./jobs.ts";
 import type { TaskLatencyResponse } from "./latency.ts";
 import type { SchedulerLeadershipResponse, TaskLivenessResponse } from "./liveness.ts";
+import type { TaskWorkersResponse } from "./workers.ts";
 import type { MigrationLockResponse } from "./migration_lock.ts";
 import type { OverviewResponse } from "./overview.ts";
 import type { PayloadField } from "./payload.ts";
@@ -141,6 +142,7 @@ export interface Endpoints {
     "/tasks/{task}/definition": { answer: TaskDefinitionResponse };
     "/tasks/{task}/latency": { answer: TaskLatencyResponse };
     "/tasks/{task}/liveness": { query: { id?: readonly string[] }; answer: TaskLivenessResponse };
+    "/tasks/{task}/workers": { answer: TaskWorkersResponse };
     "/jobs/{jobId}": { answer: JobDetailResponse };
     "/jobs/{jobId}/attempts": { answer: AttemptHistory };
     "/jobs/{jobId}/logs": {

@@ -87,6 +87,7 @@ import type {
   TaskLiveness,
 } from "../contract/liveness.ts";
 import type { MigrationLock } from "../contract/migration_lock.ts";
+import type { ActiveLocks, TaskActivity } from "../contract/workers.ts";
 import type { TaskDefinition, VersionCounts } from "../contract/tasks.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type {
@@ -109,6 +110,7 @@ export {
 export { JOB_DETAIL_LOGS } from "../contract/jobs.ts";
 export { BULK_ACTION_STATES, BULK_BATCH } from "../contract/bulk.ts";
 export type {
+  ActiveLocks,
   AttemptHistory,
   AttemptRecord,
   AuditEntry,
@@ -152,6 +154,7 @@ export type {
   SchedulerLeadership,
   SearchField,
   StalledSet,
+  TaskActivity,
   TaskDefinition,
   TaskEventFields,
   TaskLiveness,
@@ -660,6 +663,19 @@ export interface TaskSource {
    * memory, seen by it alone.
    */
   readonly operations?: OperationStore;
+  /**
+   * For each named task, when a worker last took and last finished one of
+   * its jobs, from the newest `depth` entries of its event stream (read
+   * inside the store: O(depth) per task, one batch); an unknown task reads
+   * as an empty stream. Sources with no event stream leave it (and
+   * {@link getActiveLocks}) out.
+   */
+  getTaskActivity?(tasks: readonly string[], depth: number): Promise<Map<string, TaskActivity>>;
+  /**
+   * How many jobs of the task are active and the locks of the `limit`
+   * claimed last: O(limit). `TASK_NOT_FOUND` for an unknown task.
+   */
+  getActiveLocks?(task: string, limit: number): Promise<ActiveLocks>;
   /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
   getSchedulerLeadership?(): Promise<SchedulerLeadership>;
   /**

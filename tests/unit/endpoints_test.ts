@@ -6,6 +6,7 @@
  * the route's schema (`Same<>`, checked by `deno check`).
  */
 
+import { TaskWorkersSchema } from "../../src/api/schema/workers.ts";
 import assert from "node:assert/strict";
 import { type RouteConfig, z } from "@hono/zod-openapi";
 import type { Same } from "../../src/api/schema/same.ts";
@@ -126,6 +127,7 @@ const ENTRIES = {
     "/tasks/{task}/definition": { kind: "json" },
     "/tasks/{task}/latency": { kind: "json" },
     "/tasks/{task}/liveness": { kind: "json", query: { id: true } },
+    "/tasks/{task}/workers": { kind: "json" },
     "/jobs/{jobId}": { kind: "json" },
     "/jobs/{jobId}/attempts": { kind: "json" },
     "/jobs/{jobId}/logs": { kind: "paged", query: { level: true, attempt: true, ...page } },
@@ -193,6 +195,7 @@ const ANSWERS = {
     "/tasks/{task}/definition": TaskDefinitionSchema,
     "/tasks/{task}/latency": TaskLatencySchema,
     "/tasks/{task}/liveness": TaskLivenessSchema,
+    "/tasks/{task}/workers": TaskWorkersSchema,
     "/jobs/{jobId}": JobDetailSchema,
     "/jobs/{jobId}/attempts": AttemptHistorySchema,
     "/jobs/{jobId}/logs": [LogLineSchema],

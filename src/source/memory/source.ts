@@ -22,6 +22,7 @@ import { OperationTable } from "../operation_store.ts";
 import { type AttemptEntry, type AttemptHistory, collectAttempts } from "../attempt_history.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import {
+  type ActiveLocks,
   type BeforeBatch,
   type BulkAction,
   type BulkIdSelector,
@@ -56,6 +57,7 @@ import {
   type SearchPosition,
   type SearchSlice,
   type StoreInfo,
+  type TaskActivity,
   type TaskEvent,
   type TaskLiveness,
   type TaskSource,
@@ -72,6 +74,7 @@ import {
   type WorkflowSummary,
 } from "../types.ts";
 import { snapshotsOf } from "../snapshots.ts";
+import { taskActivity } from "./activity.ts";
 import { decodeSchedule, decodeWorkflow, scheduleLastJobId } from "../wire/decode.ts";
 import { decodeEventFields } from "../wire/event_fields.ts";
 import { triggerJobId } from "../trigger_id.ts";
@@ -807,6 +810,24 @@ export class MemorySource implements TaskSource {
   /** The named jobs' locks and the task's stalled set; see `liveness.ts`. */
   getTaskLiveness(task: string, jobIds: readonly string[]): Promise<TaskLiveness> {
     return Promise.try(() => taskLiveness(this.store, this.#queue(task), jobIds));
+  }
+
+  /** Last taken and last finished per task, from the newest `depth` stream entries. */
+  getTaskActivity(tasks: readonly string[], depth: number): Promise<Map<string, TaskActivity>> {
+    return Promise.resolve(
+      new Map(
+        tasks.map((task) => [task, taskActivity(this.store.tasks.get(task)?.stream ?? [], depth)]),
+      ),
+    );
+  }
+
+  /** The active jobs' count and the locks of the `limit` claimed last. */
+  getActiveLocks(task: string, limit: number): Promise<ActiveLocks> {
+    return Promise.try(() => {
+      const queue = this.#queue(task);
+      const liveness = taskLiveness(this.store, queue, queue.active.slice(0, limit));
+      return { active: queue.active.length, locks: liveness.known ? liveness.locks : [] };
+    });
   }
 
   /** The scheduler leader lock (the simulator's scheduler holds it while it runs). */

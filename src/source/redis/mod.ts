@@ -89,8 +89,10 @@ import { MigrationWatch } from "./migration_watch.ts";
 import type { AlertHistoryEntry, AlertState } from "../../contract/alerts.ts";
 import type { MigrationLock } from "../../contract/migration_lock.ts";
 import type { SchedulerLeadership, TaskLiveness } from "../../contract/liveness.ts";
+import type { ActiveLocks, TaskActivity } from "../../contract/workers.ts";
 import { getQueueHeads } from "./queue_heads.ts";
 import { getQueueSnapshots } from "./queue_snapshot.ts";
+import { readActiveLocks, readTaskActivity } from "./activity.ts";
 import { getFinishedTimings } from "./finished_timings.ts";
 import { RecentJobIds } from "./recent_job_ids.ts";
 import { rerunJob } from "./rerun.ts";
@@ -938,6 +940,22 @@ export class RedisTaskSource implements TaskSource {
     await this.#ready();
     await this.#requireTask(task);
     return await readTaskLiveness(this.connection, task, jobIds, this.prefix);
+  }
+
+  /** Last taken and last finished per task, from the event streams; see `activity.ts`. */
+  async getTaskActivity(
+    tasks: readonly string[],
+    depth: number,
+  ): Promise<Map<string, TaskActivity>> {
+    await this.#ready();
+    return await readTaskActivity(this.connection, tasks, depth, this.prefix);
+  }
+
+  /** The active jobs' count and the newest claimed ones' locks; see `activity.ts`. */
+  async getActiveLocks(task: string, limit: number): Promise<ActiveLocks> {
+    await this.#ready();
+    await this.#requireTask(task);
+    return await readActiveLocks(this.connection, task, limit, this.prefix);
   }
 
   /** The scheduler leader lock; see `liveness.ts`. */
