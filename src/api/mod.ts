@@ -29,6 +29,7 @@ import { taskRoutes } from "./tasks.ts";
 import { throughputRoutes } from "./throughput.ts";
 import { workflowRoutes } from "./workflows.ts";
 import { workerRoutes } from "./workers.ts";
+import { forecastRoutes } from "./forecast.ts";
 
 /**
  * Builds the API routes (relative to `/api`), and `GET /openapi.json`, the
@@ -53,6 +54,7 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", migrationLockRoutes(deps))
     .route("/", livenessRoutes(deps))
     .route("/", workerRoutes(deps))
+    .route("/", forecastRoutes(deps))
     .route("/", auditRoutes(deps))
     .route("/", bulkRoutes(deps))
     .route("/", sessionRoutes(deps));

@@ -6,7 +6,6 @@
 
 import { HEALTH_WINDOW_MINUTES, idleFor, taskHealth } from "../contract/health.ts";
 import { HEALTH_EVENT_DEPTH } from "../contract/workers.ts";
-import { epochClock } from "../timers.ts";
 import { queueLatency, RATE_MINUTES, taskRate } from "../contract/latency.ts";
 import type { OverviewResponse } from "../contract/overview.ts";
 import { totalsOf } from "../contract/totals.ts";
@@ -24,9 +23,7 @@ const getOverview = apiRoute({
 });
 
 /** Routes of the overview. */
-export function overviewRoutes({ source, startedAt, options, timers }: ApiDeps) {
-  // Made at the first read: building the routes reads nothing of the deps.
-  let clock: (() => number) | null = null;
+export function overviewRoutes({ source, startedAt, options, clock }: ApiDeps) {
   // The same answer for everyone: overviews asked at once share one read.
   const read = sharedRead(async (): Promise<OverviewResponse> => {
     const tasks = await source.listTasks();
@@ -41,7 +38,7 @@ export function overviewRoutes({ source, startedAt, options, timers }: ApiDeps) 
     const activity = waiting.length > 0 && source.getTaskActivity
       ? await source.getTaskActivity(waiting, HEALTH_EVENT_DEPTH)
       : new Map();
-    const now = (clock ??= epochClock(timers))();
+    const now = clock();
     const asOf = source.retryingAsOf(tasks);
     return {
       tasks: tasks.map((name) => {

@@ -52,6 +52,7 @@ import type {
 import type { TaskLatencyResponse } from "./latency.ts";
 import type { SchedulerLeadershipResponse, TaskLivenessResponse } from "./liveness.ts";
 import type { TaskWorkersResponse } from "./workers.ts";
+import type { ForecastResponse } from "./forecast.ts";
 import type { MigrationLockResponse } from "./migration_lock.ts";
 import type { OverviewResponse } from "./overview.ts";
 import type { PayloadField } from "./payload.ts";
@@ -143,6 +144,7 @@ export interface Endpoints {
     "/tasks/{task}/latency": { answer: TaskLatencyResponse };
     "/tasks/{task}/liveness": { query: { id?: readonly string[] }; answer: TaskLivenessResponse };
     "/tasks/{task}/workers": { answer: TaskWorkersResponse };
+    "/tasks/{task}/forecast": { answer: ForecastResponse };
     "/jobs/{jobId}": { answer: JobDetailResponse };
     "/jobs/{jobId}/attempts": { answer: AttemptHistory };
     "/jobs/{jobId}/logs": {

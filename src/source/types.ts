@@ -676,6 +676,19 @@ export interface TaskSource {
    * claimed last: O(limit). `TASK_NOT_FOUND` for an unknown task.
    */
   getActiveLocks?(task: string, limit: number): Promise<ActiveLocks>;
+  /**
+   * Keeps one minute's backlog sample (task → jobs yet to finish) for
+   * `keepMs`, for every board on the store; a second write of the same
+   * minute merges into it. Sources that keep none leave it (and
+   * {@link readBacklogSamples}) out: the board then forecasts no drain.
+   */
+  writeBacklogSample?(
+    minute: number,
+    backlog: ReadonlyMap<string, number>,
+    keepMs: number,
+  ): Promise<void>;
+  /** A task's backlog in each named minute's sample, null where none is kept. */
+  readBacklogSamples?(task: string, minutes: readonly number[]): Promise<(number | null)[]>;
   /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
   getSchedulerLeadership?(): Promise<SchedulerLeadership>;
   /**

@@ -6,6 +6,7 @@
  * the route's schema (`Same<>`, checked by `deno check`).
  */
 
+import { ForecastSchema } from "../../src/api/schema/forecast.ts";
 import { TaskWorkersSchema } from "../../src/api/schema/workers.ts";
 import assert from "node:assert/strict";
 import { type RouteConfig, z } from "@hono/zod-openapi";
@@ -128,6 +129,7 @@ const ENTRIES = {
     "/tasks/{task}/latency": { kind: "json" },
     "/tasks/{task}/liveness": { kind: "json", query: { id: true } },
     "/tasks/{task}/workers": { kind: "json" },
+    "/tasks/{task}/forecast": { kind: "json" },
     "/jobs/{jobId}": { kind: "json" },
     "/jobs/{jobId}/attempts": { kind: "json" },
     "/jobs/{jobId}/logs": { kind: "paged", query: { level: true, attempt: true, ...page } },
@@ -196,6 +198,7 @@ const ANSWERS = {
     "/tasks/{task}/latency": TaskLatencySchema,
     "/tasks/{task}/liveness": TaskLivenessSchema,
     "/tasks/{task}/workers": TaskWorkersSchema,
+    "/tasks/{task}/forecast": ForecastSchema,
     "/jobs/{jobId}": JobDetailSchema,
     "/jobs/{jobId}/attempts": AttemptHistorySchema,
     "/jobs/{jobId}/logs": [LogLineSchema],

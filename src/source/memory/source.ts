@@ -75,6 +75,7 @@ import {
 } from "../types.ts";
 import { snapshotsOf } from "../snapshots.ts";
 import { taskActivity } from "./activity.ts";
+import { BacklogSamples } from "./backlog.ts";
 import { decodeSchedule, decodeWorkflow, scheduleLastJobId } from "../wire/decode.ts";
 import { decodeEventFields } from "../wire/event_fields.ts";
 import { triggerJobId } from "../trigger_id.ts";
@@ -198,6 +199,7 @@ export class MemorySource implements TaskSource {
   readonly operations: OperationTable = new OperationTable();
   readonly #shared: SharedBoard;
   readonly #alerts = new AlertMemory();
+  readonly #backlog: BacklogSamples;
 
   /** A source over `store`; `close()` stops `simulator` when given. */
   constructor(store: MemoryStore, simulator: Simulator | null = null) {
@@ -205,6 +207,21 @@ export class MemorySource implements TaskSource {
     this.simulator = simulator;
     this.#scanSlots = new LocalScanSlots(() => store.now());
     this.#shared = new SharedBoard(() => store.now());
+    this.#backlog = new BacklogSamples(() => store.now());
+  }
+
+  /** Keeps one minute's backlog sample for `keepMs`; see `backlog.ts`. */
+  writeBacklogSample(
+    minute: number,
+    backlog: ReadonlyMap<string, number>,
+    keepMs: number,
+  ): Promise<void> {
+    return Promise.resolve(this.#backlog.write(minute, backlog, keepMs));
+  }
+
+  /** A task's backlog in the named minutes' samples. */
+  readBacklogSamples(task: string, minutes: readonly number[]): Promise<(number | null)[]> {
+    return Promise.resolve(this.#backlog.read(task, minutes));
   }
 
   /** Takes or renews a lease of the boards over this store (in process, on its clock). */

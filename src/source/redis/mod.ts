@@ -93,6 +93,7 @@ import type { ActiveLocks, TaskActivity } from "../../contract/workers.ts";
 import { getQueueHeads } from "./queue_heads.ts";
 import { getQueueSnapshots } from "./queue_snapshot.ts";
 import { readActiveLocks, readTaskActivity } from "./activity.ts";
+import { readBacklogSamples, writeBacklogSample } from "./backlog.ts";
 import { getFinishedTimings } from "./finished_timings.ts";
 import { RecentJobIds } from "./recent_job_ids.ts";
 import { rerunJob } from "./rerun.ts";
@@ -949,6 +950,20 @@ export class RedisTaskSource implements TaskSource {
   ): Promise<Map<string, TaskActivity>> {
     await this.#ready();
     return await readTaskActivity(this.connection, tasks, depth, this.prefix);
+  }
+
+  /** Keeps one minute's backlog sample for `keepMs`; see `backlog.ts`. */
+  async writeBacklogSample(
+    minute: number,
+    backlog: ReadonlyMap<string, number>,
+    keepMs: number,
+  ): Promise<void> {
+    await writeBacklogSample(this.connection, minute, backlog, keepMs, this.prefix);
+  }
+
+  /** A task's backlog in the named minutes' samples; see `backlog.ts`. */
+  async readBacklogSamples(task: string, minutes: readonly number[]): Promise<(number | null)[]> {
+    return await readBacklogSamples(this.connection, task, minutes, this.prefix);
   }
 
   /** The active jobs' count and the newest claimed ones' locks; see `activity.ts`. */

@@ -19,6 +19,7 @@ import { NotFoundPage } from "../not_found.ts";
 import { DefinitionCard } from "./definition_card.ts";
 import { LatencyCard } from "./latency_card.ts";
 import { WorkersCard } from "./workers_card.ts";
+import { ForecastCard } from "./forecast_card.ts";
 import { changesJobs, JobsCard } from "./jobs_card.ts";
 import { useSelectedState } from "./selected_state.ts";
 import { TaskHeader } from "./task_header.ts";
@@ -57,6 +58,7 @@ export function TaskPage({ task }: { task: string }) {
     <${DefinitionCard} task=${task} />
     <${LatencyCard} task=${task} />
     <${WorkersCard} task=${task} />
+    <${ForecastCard} task=${task} />
     ${state
       ? html`
         <${JobsCard}
