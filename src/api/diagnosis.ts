@@ -2,7 +2,8 @@
  * "Why is this job waiting?": `GET /jobs/{jobId}/diagnosis`. The source
  * reads the job's facts (see `contract/diagnosis.ts`); the route adds what
  * the board knows beside them (the App's definition of the task, taskora's
- * migration lock, the task's completions of the last 10 minutes) and hides
+ * migration lock, the task's completions of the last 10 minutes, when its
+ * workers last took a job) and hides
  * the job's keys from a user who may not read its payloads. A job that is
  * not pending answers its state and no reasons.
  *
@@ -11,6 +12,7 @@
 
 import { DIAGNOSED_STATES, RATE_WINDOW_MS } from "../contract/diagnosis.ts";
 import { diagnose } from "../contract/diagnosis_reasons.ts";
+import { WORKERS_EVENT_DEPTH } from "../contract/workers.ts";
 import { jobNotFound } from "../source/refusals.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { SessionEnv } from "../auth/session.ts";
@@ -57,10 +59,11 @@ export function diagnosisRoutes({ source, options, timers }: ApiDeps) {
     if (!DIAGNOSED_STATES.includes(state)) {
       return c.json({ id, task, state, readAt, reasons: [], unknown: [] }, 200);
     }
-    const [definition, migrationLock, completed, showKeys] = await Promise.all([
+    const [definition, migrationLock, completed, activity, showKeys] = await Promise.all([
       source.getTaskDefinition?.(task) ?? null,
       source.getMigrationLock?.() ?? null,
       completedRecently(source, task),
+      source.getTaskActivity?.([task], WORKERS_EVENT_DEPTH),
       mayReadPayloads(c, options, id),
     ]);
     const { reasons, unknown } = diagnose(holds, {
@@ -68,6 +71,8 @@ export function diagnosisRoutes({ source, options, timers }: ApiDeps) {
       definition,
       migrationLock,
       completedRecently: completed,
+      activity: activity?.get(task) ?? null,
+      maxIdleMs: options.health.maxIdleMs,
       showKeys,
     });
     return c.json({ id, task, state, readAt, reasons, unknown }, 200);

@@ -29,6 +29,8 @@ import { sessionRoutes } from "./sessions.ts";
 import { taskRoutes } from "./tasks.ts";
 import { throughputRoutes } from "./throughput.ts";
 import { workflowRoutes } from "./workflows.ts";
+import { workerRoutes } from "./workers.ts";
+import { forecastRoutes } from "./forecast.ts";
 
 /**
  * Builds the API routes (relative to `/api`), and `GET /openapi.json`, the
@@ -53,6 +55,8 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", migrationLockRoutes(deps))
     .route("/", livenessRoutes(deps))
     .route("/", diagnosisRoutes(deps))
+    .route("/", workerRoutes(deps))
+    .route("/", forecastRoutes(deps))
     .route("/", auditRoutes(deps))
     .route("/", bulkRoutes(deps))
     .route("/", sessionRoutes(deps));

@@ -2,9 +2,9 @@
  * "Why is this job waiting?": what holds a pending job back, as the board
  * can tell from taskora's keys. A source reads the facts of one job
  * ({@link JobHolds}: its place in the queue, its concurrency key and its
- * counter, its dedup key, its collect buffer, when a worker last took a job
- * of its task, ...); `diagnosis_reasons.ts` turns them into an ordered list
- * of {@link DiagnosisReason}s.
+ * counter, its dedup key, its collect buffer, ...); `diagnosis_reasons.ts`
+ * turns them, with when its task's workers last took a job (`workers.ts`),
+ * into an ordered list of {@link DiagnosisReason}s.
  *
  * @module
  */
@@ -17,14 +17,8 @@ export const DIAGNOSED_STATES: readonly JobState[] = ["waiting", "delayed", "ret
 /** Most jobs ahead a queue position counts (taskora's `LPOS … MAXLEN`): past it, "more than". */
 export const QUEUE_POSITION_LIMIT = 10_000;
 
-/** How many of a task's newest stream entries the search for the last taken job looks at. */
-export const LAST_TAKEN_SCAN = 1_000;
-
 /** Most holders of a concurrency key named (active jobs looked at). */
 export const HOLDER_SCAN = 100;
-
-/** No job of the task taken for this long while jobs wait: no worker is taking jobs (ms). */
-export const NO_WORKER_AFTER_MS = 60_000;
 
 /** The window of the completion rate a queue's wait is estimated from (ms). */
 export const RATE_WINDOW_MS = 10 * 60_000;
@@ -50,16 +44,6 @@ export interface CollectHold {
   /** When the first and the newest item came (ms); null when unknown. */
   firstAt: number | null;
   lastAt: number | null;
-}
-
-/** When a worker last took (made active) a job of the task, from its event stream. */
-export interface LastTaken {
-  /** Time of the newest `active` entry (ms); null when none of the entries looked at is one. */
-  at: number | null;
-  /** How many of the newest entries were looked at (at most {@link LAST_TAKEN_SCAN}). */
-  scanned: number;
-  /** Time of the oldest entry looked at (ms); null for an empty stream. */
-  since: number | null;
 }
 
 /**
@@ -103,8 +87,6 @@ export interface JobHolds {
   debounceReplaced: string | null;
   /** The task's active jobs: how many, and the first few ids (for a singleton). */
   active: { count: number; ids: string[] };
-  /** When a job of the task was last taken. */
-  lastTaken: LastTaken;
   /** Active: the job's lock (a worker renews it while it runs). */
   lock: { token: string | null; ttlMs: number | null } | null;
 }

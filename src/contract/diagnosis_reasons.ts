@@ -12,13 +12,13 @@ import {
   DIAGNOSIS_CODES,
   type DiagnosisReason,
   type JobHolds,
-  NO_WORKER_AFTER_MS,
   QUEUE_POSITION_LIMIT,
 } from "./diagnosis.ts";
 import { roughDuration } from "./health.ts";
 import type { MigrationLock } from "./migration_lock.ts";
 import { countOf } from "./plural.ts";
 import type { TaskDefinition } from "./tasks.ts";
+import type { TaskActivity } from "./workers.ts";
 
 /** What the board knows beside the job's own facts. */
 export interface DiagnosisContext {
@@ -30,6 +30,10 @@ export interface DiagnosisContext {
   migrationLock: MigrationLock | null;
   /** Jobs of the task completed in the last {@link RATE_WINDOW_MS}. */
   completedRecently: number;
+  /** When the task's workers last took a job (its event stream); null when the source cannot read it. */
+  activity: TaskActivity | null;
+  /** Jobs waiting and none taken for longer than this (ms, `health.maxIdleMs`): no worker takes jobs. */
+  maxIdleMs: number;
   /**
    * Whether the user may see the job's keys (concurrency, dedup, collect):
    * taskora's callers derive them from the job's data, so they are shown
@@ -63,10 +67,12 @@ const taskLink = (task: string) => `/tasks/${encodeURIComponent(task)}`;
  *   id: "j1", task: "email", state: "waiting" as const, attempt: 1, maxAttempts: 1, version: 1,
  *   createdAt: 0, ahead: 412, waiting: 413, runAt: null, dispatchDelayMs: null, concurrency: null,
  *   dedupKey: null, collect: null, debounceReplaced: null, active: { count: 1, ids: ["j0"] },
- *   lastTaken: { at: 55_000, scanned: 10, since: 0 }, lock: null,
+ *   lock: null,
  * };
  * const context = {
  *   now: 60_000, definition: null, migrationLock: null, completedRecently: 1_400, showKeys: true,
+ *   activity: { lastTakenAt: 55_000, lastFinishedAt: 55_000, scanned: 10, coveredSince: 0 },
+ *   maxIdleMs: 300_000,
  * };
  * const { reasons } = diagnose(job, context);
  * assert.equal(reasons[0].summary, "412 jobs ahead of it: about 2 min at the last 10 minutes' rate");
@@ -112,23 +118,27 @@ export function diagnose(
     });
   }
 
-  const { lastTaken } = job;
-  const idleFor = lastTaken.at === null ? null : now - lastTaken.at;
-  const starved = job.waiting > 0 && (idleFor === null || idleFor > NO_WORKER_AFTER_MS);
+  const { activity } = context;
+  if (activity === null) {
+    unknown.push("whether workers take its task's jobs: this source reads no event stream");
+  }
+  const idleFor = activity?.lastTakenAt == null ? null : now - activity.lastTakenAt;
+  const starved = activity !== null && job.waiting > 0 &&
+    (idleFor === null || idleFor > context.maxIdleMs);
   if (starved && (pending || job.lock?.token == null)) {
     const waiting = `${countOf(job.waiting, "job")} ${job.waiting === 1 ? "waits" : "wait"}`;
     reasons.push({
       code: "noWorker",
       summary: idleFor === null
         ? `no worker took a job of ${job.task} in the newest ${
-          countOf(lastTaken.scanned, "event")
+          countOf(activity.scanned, "event")
         } of its stream, while ${waiting}`
         : `no worker took a job of ${job.task} for ${roughDuration(idleFor)}, while ${waiting}`,
       evidence: {
-        lastTakenAt: lastTaken.at,
+        lastTakenAt: activity.lastTakenAt,
         waiting: job.waiting,
-        eventsScanned: lastTaken.scanned,
-        eventsSince: lastTaken.since,
+        eventsScanned: activity.scanned,
+        eventsSince: activity.coveredSince,
       },
       link: taskLink(job.task),
     });
@@ -230,7 +240,7 @@ export function diagnose(
           code: "lockLost",
           summary: "no worker holds its lock: a live worker's stall check moves it back to " +
             "waiting (or fails it); with no worker of this task running, it stays active",
-          evidence: { lastTakenAt: lastTaken.at },
+          evidence: { lastTakenAt: activity?.lastTakenAt ?? null },
           link: taskLink(job.task),
         },
     );

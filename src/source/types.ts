@@ -86,8 +86,9 @@ import type {
   StalledSet,
   TaskLiveness,
 } from "../contract/liveness.ts";
-import type { JobHolds } from "../contract/diagnosis.ts";
+import type { CollectHold, ConcurrencyHold, JobHolds } from "../contract/diagnosis.ts";
 import type { MigrationLock } from "../contract/migration_lock.ts";
+import type { ActiveLocks, TaskActivity } from "../contract/workers.ts";
 import type { TaskDefinition, VersionCounts } from "../contract/tasks.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type {
@@ -110,6 +111,7 @@ export {
 export { JOB_DETAIL_LOGS } from "../contract/jobs.ts";
 export { BULK_ACTION_STATES, BULK_BATCH } from "../contract/bulk.ts";
 export type {
+  ActiveLocks,
   AttemptHistory,
   AttemptRecord,
   AuditEntry,
@@ -125,6 +127,8 @@ export type {
   BulkSelector,
   BulkSkip,
   BulkStateSelector,
+  CollectHold,
+  ConcurrencyHold,
   DeadLetterGroup,
   FinishedState,
   FinishedTiming,
@@ -133,6 +137,7 @@ export type {
   JobFilter,
   JobFilterParam,
   JobFilterQuery,
+  JobHolds,
   JobLock,
   JobRecord,
   JobRow,
@@ -153,6 +158,7 @@ export type {
   SchedulerLeadership,
   SearchField,
   StalledSet,
+  TaskActivity,
   TaskDefinition,
   TaskEventFields,
   TaskLiveness,
@@ -668,6 +674,32 @@ export interface TaskSource {
    * memory, seen by it alone.
    */
   readonly operations?: OperationStore;
+  /**
+   * For each named task, when a worker last took and last finished one of
+   * its jobs, from the newest `depth` entries of its event stream (read
+   * inside the store: O(depth) per task, one batch); an unknown task reads
+   * as an empty stream. Sources with no event stream leave it (and
+   * {@link getActiveLocks}) out.
+   */
+  getTaskActivity?(tasks: readonly string[], depth: number): Promise<Map<string, TaskActivity>>;
+  /**
+   * How many jobs of the task are active and the locks of the `limit`
+   * claimed last: O(limit). `TASK_NOT_FOUND` for an unknown task.
+   */
+  getActiveLocks?(task: string, limit: number): Promise<ActiveLocks>;
+  /**
+   * Keeps one minute's backlog sample (task → jobs yet to finish) for
+   * `keepMs`, for every board on the store; a second write of the same
+   * minute merges into it. Sources that keep none leave it (and
+   * {@link readBacklogSamples}) out: the board then forecasts no drain.
+   */
+  writeBacklogSample?(
+    minute: number,
+    backlog: ReadonlyMap<string, number>,
+    keepMs: number,
+  ): Promise<void>;
+  /** A task's backlog in each named minute's sample, null where none is kept. */
+  readBacklogSamples?(task: string, minutes: readonly number[]): Promise<(number | null)[]>;
   /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
   getSchedulerLeadership?(): Promise<SchedulerLeadership>;
   /**

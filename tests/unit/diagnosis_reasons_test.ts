@@ -33,7 +33,6 @@ function holds(overrides: Partial<JobHolds> = {}): JobHolds {
     collect: null,
     debounceReplaced: null,
     active: { count: 0, ids: [] },
-    lastTaken: { at: NOW - 1_000, scanned: 50, since: NOW - 90_000 },
     lock: null,
     ...overrides,
   };
@@ -45,6 +44,13 @@ function context(overrides: Partial<DiagnosisContext> = {}): DiagnosisContext {
     definition: null,
     migrationLock: null,
     completedRecently: 0,
+    activity: {
+      lastTakenAt: NOW - 1_000,
+      lastFinishedAt: NOW - 900,
+      scanned: 50,
+      coveredSince: NOW - 90_000,
+    },
+    maxIdleMs: 5 * 60_000,
     showKeys: true,
     ...overrides,
   };
@@ -62,13 +68,25 @@ Deno.test("diagnose() estimates a long queue's wait from the last 10 minutes' co
   assert.equal(far.summary, "more than 10000 jobs ahead of it");
 });
 
-Deno.test("diagnose() names a task none of whose jobs were taken for over a minute while jobs wait", () => {
-  const idle = holds({ lastTaken: { at: NOW - 4 * 60_000, scanned: 7, since: NOW - 9 * 60_000 } });
-  const [noWorker] = diagnose(idle, context()).reasons;
+Deno.test("diagnose() names a task none of whose jobs were taken for over health.maxIdleMs while jobs wait", () => {
+  const activity = {
+    lastTakenAt: NOW - 6 * 60_000,
+    lastFinishedAt: null,
+    scanned: 7,
+    coveredSince: NOW - 9 * 60_000,
+  };
+  const [noWorker] = diagnose(holds(), context({ activity })).reasons;
   assert.equal(noWorker.code, "noWorker");
-  assert.equal(noWorker.summary, "no worker took a job of bill for 4 min, while 1 job waits");
+  assert.equal(noWorker.summary, "no worker took a job of bill for 6 min, while 1 job waits");
   assert.equal(noWorker.link, "/tasks/bill");
+  assert.deepEqual(
+    codes(holds(), context({ activity, maxIdleMs: 10 * 60_000 })),
+    ["queue"],
+    "within the limit",
+  );
   assert.deepEqual(codes(holds()), ["queue"], "taken a second ago: workers are taking jobs");
+  const { unknown } = diagnose(holds(), context({ activity: null }));
+  assert.match(unknown[1], /whether workers take its task's jobs/);
 });
 
 Deno.test("diagnose() lists what decides first: the migration lock, then the version, then the rest", () => {
@@ -123,13 +141,14 @@ Deno.test("diagnose() says what only the App knows when the board has a Redis UR
 Deno.test("diagnose() of an active job: its worker renews its lock, or no worker holds it", () => {
   const running = holds({ state: "active", lock: { token: "t1", ttlMs: 25_000 } });
   assert.deepEqual(codes(running), ["running"]);
-  const lost = holds({
-    state: "active",
-    waiting: 3,
-    lock: { token: null, ttlMs: null },
-    lastTaken: { at: NOW - 10 * 60_000, scanned: 9, since: NOW - 20 * 60_000 },
-  });
-  assert.deepEqual(codes(lost), ["noWorker", "lockLost"]);
+  const lost = holds({ state: "active", waiting: 3, lock: { token: null, ttlMs: null } });
+  const activity = {
+    lastTakenAt: NOW - 10 * 60_000,
+    lastFinishedAt: null,
+    scanned: 9,
+    coveredSince: null,
+  };
+  assert.deepEqual(codes(lost, context({ activity })), ["noWorker", "lockLost"]);
 });
 
 Deno.test("diagnose() of a finished job: no reasons", () => {

@@ -6,6 +6,8 @@
  * the route's schema (`Same<>`, checked by `deno check`).
  */
 
+import { ForecastSchema } from "../../src/api/schema/forecast.ts";
+import { TaskWorkersSchema } from "../../src/api/schema/workers.ts";
 import assert from "node:assert/strict";
 import { type RouteConfig, z } from "@hono/zod-openapi";
 import type { Same } from "../../src/api/schema/same.ts";
@@ -127,6 +129,8 @@ const ENTRIES = {
     "/tasks/{task}/definition": { kind: "json" },
     "/tasks/{task}/latency": { kind: "json" },
     "/tasks/{task}/liveness": { kind: "json", query: { id: true } },
+    "/tasks/{task}/workers": { kind: "json" },
+    "/tasks/{task}/forecast": { kind: "json" },
     "/jobs/{jobId}": { kind: "json" },
     "/jobs/{jobId}/attempts": { kind: "json" },
     "/jobs/{jobId}/diagnosis": { kind: "json" },
@@ -195,6 +199,8 @@ const ANSWERS = {
     "/tasks/{task}/definition": TaskDefinitionSchema,
     "/tasks/{task}/latency": TaskLatencySchema,
     "/tasks/{task}/liveness": TaskLivenessSchema,
+    "/tasks/{task}/workers": TaskWorkersSchema,
+    "/tasks/{task}/forecast": ForecastSchema,
     "/jobs/{jobId}": JobDetailSchema,
     "/jobs/{jobId}/attempts": AttemptHistorySchema,
     "/jobs/{jobId}/diagnosis": JobDiagnosisSchema,

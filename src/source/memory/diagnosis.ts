@@ -2,19 +2,14 @@
  * What holds one job of the memory store back (see
  * `contract/diagnosis.ts`), read as the Redis source reads taskora's keys:
  * its place in the queue, its run time and dispatch delay, its task's
- * active jobs and lock, and the newest `active` entry of the stream. The
+ * active jobs and its lock. The
  * store models no flow control (concurrency keys, dedup, debounce,
  * collect), so those read as absent.
  *
  * @module
  */
 
-import {
-  HOLDER_SCAN,
-  type JobHolds,
-  LAST_TAKEN_SCAN,
-  QUEUE_POSITION_LIMIT,
-} from "../../contract/diagnosis.ts";
+import { HOLDER_SCAN, type JobHolds, QUEUE_POSITION_LIMIT } from "../../contract/diagnosis.ts";
 import type { MemoryStore, StoredJob, TaskQueue } from "./store.ts";
 
 /** Jobs a worker takes before `id`: the wait list first, then the prioritized set. */
@@ -28,8 +23,6 @@ function aheadOf(queue: TaskQueue, id: string): number | null {
 
 /** The facts of `job`, a job of the store. */
 export function jobHolds(store: MemoryStore, queue: TaskQueue, job: StoredJob): JobHolds {
-  const newest = queue.stream.slice(-LAST_TAKEN_SCAN);
-  const taken = newest.findLast((entry) => entry.event === "active");
   const lock = job.state === "active" ? store.lockOf(queue.locks.get(job.id) ?? null) : null;
   return {
     id: job.id,
@@ -48,7 +41,6 @@ export function jobHolds(store: MemoryStore, queue: TaskQueue, job: StoredJob): 
     collect: null,
     debounceReplaced: null,
     active: { count: queue.active.length, ids: queue.active.slice(0, HOLDER_SCAN) },
-    lastTaken: { at: taken?.at ?? null, scanned: newest.length, since: newest[0]?.at ?? null },
     lock: job.state === "active"
       ? {
         token: lock?.token ?? null,

@@ -171,15 +171,8 @@ function placeStructure(store: MemoryStore, task: string, rest: string, key: Dum
     case "stream":
       if (rest !== "events") return;
       queue.streamLength = key.value.length;
-      for (const { id, fields } of key.value) {
-        const { event = "", jobId = "", ...rest } = fields;
-        queue.stream.push({
-          task: queue.name,
-          event,
-          jobId,
-          fields: rest,
-          at: Number(id.split("-")[0]),
-        });
+      for (const { id, fields: { event = "", jobId = "", ...fields } } of key.value) {
+        queue.stream.push({ task: queue.name, event, jobId, fields, at: Number(id.split("-")[0]) });
       }
       return;
   }

@@ -22,6 +22,7 @@ import { OperationTable } from "../operation_store.ts";
 import { type AttemptEntry, type AttemptHistory, collectAttempts } from "../attempt_history.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import {
+  type ActiveLocks,
   type BeforeBatch,
   type BulkAction,
   type BulkIdSelector,
@@ -56,6 +57,7 @@ import {
   type SearchPosition,
   type SearchSlice,
   type StoreInfo,
+  type TaskActivity,
   type TaskEvent,
   type TaskLiveness,
   type TaskSource,
@@ -72,6 +74,8 @@ import {
   type WorkflowSummary,
 } from "../types.ts";
 import { snapshotsOf } from "../snapshots.ts";
+import { taskActivity } from "./activity.ts";
+import { BacklogSamples } from "./backlog.ts";
 import { decodeSchedule, decodeWorkflow, scheduleLastJobId } from "../wire/decode.ts";
 import { decodeEventFields } from "../wire/event_fields.ts";
 import { triggerJobId } from "../trigger_id.ts";
@@ -198,6 +202,7 @@ export class MemorySource implements TaskSource {
   readonly operations: OperationTable = new OperationTable();
   readonly #shared: SharedBoard;
   readonly #alerts = new AlertMemory();
+  readonly #backlog: BacklogSamples;
 
   /** A source over `store`; `close()` stops `simulator` when given. */
   constructor(store: MemoryStore, simulator: Simulator | null = null) {
@@ -205,6 +210,21 @@ export class MemorySource implements TaskSource {
     this.simulator = simulator;
     this.#scanSlots = new LocalScanSlots(() => store.now());
     this.#shared = new SharedBoard(() => store.now());
+    this.#backlog = new BacklogSamples(() => store.now());
+  }
+
+  /** Keeps one minute's backlog sample for `keepMs`; see `backlog.ts`. */
+  writeBacklogSample(
+    minute: number,
+    backlog: ReadonlyMap<string, number>,
+    keepMs: number,
+  ): Promise<void> {
+    return Promise.resolve(this.#backlog.write(minute, backlog, keepMs));
+  }
+
+  /** A task's backlog in the named minutes' samples. */
+  readBacklogSamples(task: string, minutes: readonly number[]): Promise<(number | null)[]> {
+    return Promise.resolve(this.#backlog.read(task, minutes));
   }
 
   /** Takes or renews a lease of the boards over this store (in process, on its clock). */
@@ -828,6 +848,24 @@ export class MemorySource implements TaskSource {
     return Promise.try(() => {
       const job = this.store.findJob(jobId);
       return job ? jobHolds(this.store, this.store.task(job.task), job) : null;
+    });
+  }
+
+  /** Last taken and last finished per task, from the newest `depth` stream entries. */
+  getTaskActivity(tasks: readonly string[], depth: number): Promise<Map<string, TaskActivity>> {
+    return Promise.resolve(
+      new Map(
+        tasks.map((task) => [task, taskActivity(this.store.tasks.get(task)?.stream ?? [], depth)]),
+      ),
+    );
+  }
+
+  /** The active jobs' count and the locks of the `limit` claimed last. */
+  getActiveLocks(task: string, limit: number): Promise<ActiveLocks> {
+    return Promise.try(() => {
+      const queue = this.#queue(task);
+      const liveness = taskLiveness(this.store, queue, queue.active.slice(0, limit));
+      return { active: queue.active.length, locks: liveness.known ? liveness.locks : [] };
     });
   }
 

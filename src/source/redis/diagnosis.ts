@@ -1,18 +1,13 @@
 /**
  * Reading what holds one job (see `contract/diagnosis.ts`): two pipelined
  * round trips after the job is located, every command O(1) or bounded
- * (`LPOS … MAXLEN`, the first {@link HOLDER_SCAN} active jobs, the newest
- * {@link LAST_TAKEN_SCAN} stream entries inside one script), never a SCAN.
+ * (`LPOS … MAXLEN`, the first {@link HOLDER_SCAN} active jobs, 20 stream
+ * entries from the job's dispatch inside one script), never a SCAN.
  *
  * @module
  */
 
-import {
-  HOLDER_SCAN,
-  type JobHolds,
-  LAST_TAKEN_SCAN,
-  QUEUE_POSITION_LIMIT,
-} from "../../contract/diagnosis.ts";
+import { HOLDER_SCAN, type JobHolds, QUEUE_POSITION_LIMIT } from "../../contract/diagnosis.ts";
 import type { JobState } from "../../contract/states.ts";
 import {
   decodeHoldFields,
@@ -24,42 +19,23 @@ import { taskKeys } from "../wire/keys.ts";
 import type { Command, RedisConnection } from "./client.ts";
 import type { LuaScript } from "./scripts.ts";
 
-/** A stream entry id's time part (ms). */
-const timeOf = (id: string): number | null => id === "" ? null : Number(id.split("-")[0]);
-
 /**
- * The task's stream, read inside Redis so no entry's payload crosses the
- * wire: the newest `active` entry among the newest `ARGV[1]` entries (with
- * how many were looked at and the oldest one's id), and the `debounced`
- * entry that names the job `ARGV[2]` as `replacedBy` among the 20 entries
- * from its dispatch time `ARGV[3]` on (taskora writes it in the script
- * that adds the job).
+ * The `debounced` entry of the task's stream that names job `ARGV[1]` as
+ * `replacedBy`, among the 20 entries from its dispatch time `ARGV[2]` on
+ * (taskora writes it in the script that adds the job), read inside Redis so
+ * no entry's payload crosses the wire; returns the replaced job's id or "".
  */
-const DIAGNOSIS_EVENTS: LuaScript = {
-  name: "diagnosis-events",
+const DEBOUNCE_REPLACED: LuaScript = {
+  name: "debounce-replaced",
   source: `
-local entries = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', tonumber(ARGV[1]))
-local taken = ''
-for _, entry in ipairs(entries) do
-  local f = entry[2]
-  for i = 1, #f, 2 do
-    if f[i] == 'event' then
-      if f[i + 1] == 'active' then taken = entry[1] end
-      break
-    end
-  end
-  if taken ~= '' then break end
-end
-local last = entries[#entries]
-local replaced = ''
-local near = redis.call('XRANGE', KEYS[1], ARGV[3], '+', 'COUNT', 20)
+local near = redis.call('XRANGE', KEYS[1], ARGV[2], '+', 'COUNT', 20)
 for _, entry in ipairs(near) do
   local f = entry[2]
   local got = {}
   for i = 1, #f, 2 do got[f[i]] = f[i + 1] end
-  if got.event == 'debounced' and got.replacedBy == ARGV[2] then replaced = got.jobId or '' end
+  if got.event == 'debounced' and got.replacedBy == ARGV[1] then return got.jobId or '' end
 end
-return { taken, #entries, last and last[1] or '', replaced }
+return ''
 `,
 };
 
@@ -106,9 +82,9 @@ export async function readJobHolds(
   if (fields.state === null && hash.every((value) => value === null)) return null;
   const flow = flowControlKeys(task, prefix);
   const second: Command[] = [{
-    script: DIAGNOSIS_EVENTS,
+    script: DEBOUNCE_REPLACED,
     keys: [keys.events],
-    args: [String(LAST_TAKEN_SCAN), jobId, String(fields.createdAt)],
+    args: [jobId, String(fields.createdAt)],
   }];
   if (fields.concurrencyKey !== null) {
     second.push(["GET", flow.concurrency(fields.concurrencyKey)]);
@@ -118,7 +94,7 @@ export async function readJobHolds(
     second.push(["HMGET", flow.collectMeta(fields.collectKey), "count", "firstAt", "lastAt"]);
   }
   const replies = await connection.pipeline(second);
-  const [taken, scanned, oldest, replaced] = replies[0] as [string, number, string, string];
+  const replaced = String(replies[0]);
   let at = 1;
   let concurrency: JobHolds["concurrency"] = null;
   if (fields.concurrencyKey !== null) {
@@ -167,7 +143,6 @@ export async function readJobHolds(
     collect,
     debounceReplaced: replaced === "" ? null : replaced,
     active: { count: Number(activeLength), ids: activeIds.map(String) },
-    lastTaken: { at: timeOf(taken), scanned: Number(scanned), since: timeOf(oldest) },
     lock: state === "active"
       ? {
         token: token === null ? null : String(token),

@@ -21,36 +21,9 @@ import {
 } from "../../../src/contract/diagnosis.ts";
 import type { Job } from "./types.ts";
 
-/** Evidence keys in words. */
-const LABELS: Record<string, string> = {
-  ahead: "Ahead of it",
-  waiting: "Waiting in the task",
-  completedLast10Min: "Completed, last 10 min",
-  lastTakenAt: "Last job taken",
-  eventsScanned: "Events looked at",
-  eventsSince: "Oldest event looked at",
-  running: "Running",
-  key: "Key",
-  inUse: "In use",
-  limit: "Limit",
-  holders: "Held by",
-  items: "Items",
-  firstAt: "First item",
-  flushAt: "Flushes",
-  replaced: "Replaced job",
-  runAt: "Runs",
-  attempt: "Next attempt",
-  maxAttempts: "Attempts allowed",
-  delayMs: "Dispatch delay",
-  lockToken: "Lock token",
-  lockTtlMs: "Lock time left",
-  version: "Job version",
-  since: "Task since",
-  by: "Held by",
-  reason: "Reason",
-  startedAt: "Started",
-  expiresInMs: "Expires in",
-};
+/** An evidence key in words: `completedLast10Min` → `completed last 10 min`. */
+const labelOf = (name: string) =>
+  name.replace(/Ms$/, "").replace(/([A-Z]|\d+)/g, " $1").toLowerCase();
 
 /** Keys whose values are job ids. */
 const JOB_IDS = new Set(["holders", "running", "replaced"]);
@@ -92,7 +65,7 @@ function Reason({ reason }: { reason: DiagnosisReason }) {
         ${Object.entries(reason.evidence).map(([name, value]) =>
           html`
             <div key=${name}>
-              <dt>${LABELS[name] ?? name}</dt>
+              <dt>${labelOf(name)}</dt>
               <dd>
                 <${Value} name=${name} value=${value} />
               </dd>
