@@ -17,7 +17,6 @@ import { jobNotFound } from "../source/refusals.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
-import { epochClock } from "../timers.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { JobIdPath } from "./params.ts";
@@ -43,10 +42,10 @@ async function completedRecently(source: TaskSource, task: string): Promise<numb
 }
 
 /** Route `/jobs/{jobId}/diagnosis`. */
-export function diagnosisRoutes({ source, options, timers }: ApiDeps) {
+export function diagnosisRoutes({ source, options, clock }: ApiDeps) {
   return apiRouter<SessionEnv & UserEnv>().openapi(getDiagnosis, async (c) => {
     const { jobId } = c.req.valid("param");
-    const readAt = epochClock(timers)();
+    const readAt = clock();
     if (!source.getJobHolds) {
       const job = await source.getJob(jobId);
       if (!job) throw jobNotFound(jobId);

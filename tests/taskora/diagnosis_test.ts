@@ -8,6 +8,7 @@
 
 // deno-lint-ignore-file no-explicit-any
 import assert from "node:assert/strict";
+import { withClient } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { type AppWorld, waitForState, withApp } from "./harness.ts";
 
@@ -274,4 +275,53 @@ Deno.test("the job's keys are shown only to users who may read its payloads", as
       hold.release();
     }
   }, { board: { auth } });
+});
+
+Deno.test("a throttle holds no job: taskora refuses the dispatch over the max, so there is nothing to diagnose", async () => {
+  await withApp("redis", (app) => app.task("ping", { handler: () => "pong" }), async (world) => {
+    const task = taskOf(world, "ping");
+    const throttle = { key: "host-1", max: 1, window: "10m" };
+    const accepted = task.dispatch({}, { throttle, delay: 600_000 });
+    const acceptedId = await accepted;
+    const refused = task.dispatch({}, { throttle, delay: 600_000 });
+    const refusedId = await refused;
+    assert.deepEqual([accepted.enqueued, refused.enqueued], [true, false], "taskora's throttle");
+    assert.equal((await world.get(`/jobs/${refusedId}/diagnosis`)).status, 404);
+    const body = await diagnosis(world, acceptedId);
+    assert.deepEqual(body.reasons.map((r: any) => r.code), ["dispatchDelay"]);
+  });
+});
+
+Deno.test("a job below its task's since: a worker fails it unrun (the App declares since)", async () => {
+  await withApp(
+    "redis",
+    (app) => app.task("versioned", { version: 3, since: 2, handler: () => "ok" }),
+    async (world) => {
+      const id = await taskOf(world, "versioned").dispatch({}, { delay: 600_000 });
+      await withClient(world.url, (redis) => redis.hSet(`taskora:{versioned}:${id}`, "_v", "1"));
+      const body = await diagnosis(world, id);
+      const reason = body.reasons.find((r: any) => r.code === "versionBelowSince");
+      assert.deepEqual(reason.evidence, { version: 1, since: 2 });
+      assert.deepEqual(body.unknown, []);
+    },
+  );
+});
+
+Deno.test("taskora's migration lock comes first while a migrator holds it", async () => {
+  await withApp("redis", (app) => app.task("later", { handler: () => "ok" }), async (world) => {
+    const id = await taskOf(world, "later").dispatch({}, { delay: 600_000 });
+    const lock = {
+      by: "taskora-wire-7",
+      reason: "wireVersion-6-to-7",
+      startedAt: Date.now(),
+      targetWireVersion: 7,
+    };
+    await withClient(
+      world.url,
+      (redis) => redis.set("taskora:migration:lock", JSON.stringify(lock), { PX: 60_000 }),
+    );
+    const reason = await reasonOf(world, id, "migrationLock");
+    assert.equal(reason.evidence.by, "taskora-wire-7");
+    assert.equal((await diagnosis(world, id)).reasons[0].code, "migrationLock");
+  }, { boardOn: "url" });
 });
