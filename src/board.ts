@@ -24,6 +24,7 @@ import { permissionGuard } from "./api/permission_guard.ts";
 import { createAuditTrail } from "./api/audit_trail.ts";
 import { createLatencySampler } from "./api/latency_sampler.ts";
 import { Leadership, leaseOf } from "./leadership.ts";
+import { startBacklogSampler } from "./api/backlog_sampler.ts";
 import { startAlertEvaluator } from "./alerts/runner.ts";
 import { type BoardMetrics, createBoardMetrics } from "./api/metrics.ts";
 import { metricsToken } from "./auth/metrics_token.ts";
@@ -262,7 +263,7 @@ function sessionConfig(auth: ResolvedSessionAuth, resolved: ResolvedOptions): Se
   };
 }
 
-/** The lease of the board's own background work: stats frames, latency samples, the bulk operations' sweep, alert evaluation. */
+/** The lease of the board's own background work: stats frames, latency samples, the bulk operations' sweep, alert evaluation, backlog samples. */
 const BOARD_LEASE = "board";
 
 /**
@@ -329,6 +330,7 @@ export function createBoardOn(
     present,
     startedAt: Date.now(),
     timers,
+    clock: epochClock(timers),
     events,
     audit,
     latency: createLatencySampler(taskSource, { leadership, now: epochClock(timers) }),
@@ -345,6 +347,13 @@ export function createBoardOn(
       }
       : undefined,
   };
+  // Once a minute on the leader: the drain forecast's backlog 10 and 60 minutes ago.
+  const backlog = startBacklogSampler({
+    source: taskSource,
+    leadership,
+    timers,
+    clock: deps.clock,
+  });
   // The one background job that runs unwatched, so only when there are rules, or sinks that
   // rules stored through the API may tell.
   const alerts = resolved.alerts &&
@@ -526,6 +535,7 @@ export function createBoardOn(
       deps.audit.close();
       await deps.events.close();
       await alerts?.close();
+      backlog?.close();
       await leadership.close();
       if (owned) await taskSource.close();
     },

@@ -7,7 +7,7 @@
  */
 
 import { AUDIT_DEFAULT_MAX_ENTRIES } from "./contract/audit.ts";
-import { DEFAULT_MAX_WAIT_MS } from "./contract/health.ts";
+import { DEFAULT_MAX_IDLE_MS, DEFAULT_MAX_WAIT_MS } from "./contract/health.ts";
 import { LATENCY_CACHE_TASKS } from "./contract/latency.ts";
 import { parseDuration } from "./duration.ts";
 import type { AlertsConfig, AlertsFile } from "./contract/alerts.ts";
@@ -158,9 +158,11 @@ export interface BoardOptions {
   /**
    * What the health verdict tolerates. `maxWaitMs`: a task whose oldest
    * waiting job has waited longer is not healthy (a warning naming the job);
-   * default 600,000 (10 min), from 1,000 to 604,800,000 (7 d).
+   * default 600,000 (10 min), from 1,000 to 604,800,000 (7 d). `maxIdleMs`:
+   * a task with waiting jobs none of which a worker took for longer is
+   * critical (`noProgress`); default 300,000 (5 min), same range.
    */
-  health?: { maxWaitMs?: number };
+  health?: { maxWaitMs?: number; maxIdleMs?: number };
   /**
    * `GET {basePath}/metrics` (Prometheus text format). On by default and
    * guarded like the API (session or hook); `token` (16 to 256 printable
@@ -225,7 +227,7 @@ export interface ResolvedOptions {
   /** null when unset: any host (see `BoardOptions.allowedHosts` for `listen`). */
   allowedHosts: string[] | null;
   auditMaxEntries: number;
-  health: { maxWaitMs: number };
+  health: { maxWaitMs: number; maxIdleMs: number };
   /** null when `metrics: false`. */
   metrics: { token: string | null; maxTasks: number } | null;
   /** null without the `alerts` option. */
@@ -288,6 +290,7 @@ const FORMATTER_KEYS: readonly string[] = keysOf<keyof Formatters>({ data: true,
 
 const HEALTH_KEYS: readonly string[] = keysOf<keyof NonNullable<BoardOptions["health"]>>({
   maxWaitMs: true,
+  maxIdleMs: true,
 });
 
 const METRICS_KEYS: readonly string[] = keysOf<
@@ -534,20 +537,29 @@ function checkFormatters(formatters: unknown): Formatters {
   return formatters as Formatters;
 }
 
-function checkHealth(health: unknown): { maxWaitMs: number } {
-  const allowed = "{ maxWaitMs?: a whole number of milliseconds from 1000 to 604800000 }";
-  if (health === undefined) return { maxWaitMs: DEFAULT_MAX_WAIT_MS };
+function checkHealth(health: unknown): { maxWaitMs: number; maxIdleMs: number } {
+  const allowed =
+    "{ maxWaitMs?, maxIdleMs?: whole numbers of milliseconds from 1000 to 604800000 }";
+  if (health === undefined) {
+    return { maxWaitMs: DEFAULT_MAX_WAIT_MS, maxIdleMs: DEFAULT_MAX_IDLE_MS };
+  }
   if (health === null || typeof health !== "object" || Array.isArray(health)) {
     throw new BoardOptionsError("health", allowed, health);
   }
   for (const key of Object.keys(health)) {
     if (!HEALTH_KEYS.includes(key)) throw new BoardOptionsError(`health.${key}`, "absent", key);
   }
-  const ms = (health as { maxWaitMs?: unknown }).maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
-  if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 1000 || ms > 604_800_000) {
-    throw new BoardOptionsError("health.maxWaitMs", allowed, ms);
-  }
-  return { maxWaitMs: ms };
+  const span = (name: "maxWaitMs" | "maxIdleMs", fallback: number): number => {
+    const ms = (health as Record<string, unknown>)[name] ?? fallback;
+    if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 1000 || ms > 604_800_000) {
+      throw new BoardOptionsError(`health.${name}`, allowed, ms);
+    }
+    return ms;
+  };
+  return {
+    maxWaitMs: span("maxWaitMs", DEFAULT_MAX_WAIT_MS),
+    maxIdleMs: span("maxIdleMs", DEFAULT_MAX_IDLE_MS),
+  };
 }
 
 /** The most tasks a scrape gives series of their own: as many as the latency sampler keeps. */

@@ -39,6 +39,8 @@ export interface ApiDeps {
   scans: ScanSlots;
   /** The board's timers (the runtime's; a test's fake ones to move them by hand). */
   timers: Timers;
+  /** ms since the epoch, moving with {@link ApiDeps.timers} (`epochClock(timers)`). */
+  clock: () => number;
   /** Under session login: its revocations, and how to clear the request's cookie (`/sessions`). */
   sessions?: { revoker: SessionRevoker; clear: (c: Context) => void };
 }

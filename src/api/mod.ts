@@ -24,6 +24,7 @@ import { jobPayloadRoutes } from "./job_payloads.ts";
 import { jobRoutes } from "./jobs.ts";
 import { latencyRoutes } from "./latency.ts";
 import { livenessRoutes } from "./liveness.ts";
+import { diagnosisRoutes } from "./diagnosis.ts";
 import { migrationLockRoutes } from "./migration_lock.ts";
 import { apiRouter } from "./openapi.ts";
 import { documentRoutes } from "./openapi_document.ts";
@@ -33,6 +34,8 @@ import { sessionRoutes } from "./sessions.ts";
 import { taskRoutes } from "./tasks.ts";
 import { throughputRoutes } from "./throughput.ts";
 import { workflowRoutes } from "./workflows.ts";
+import { workerRoutes } from "./workers.ts";
+import { forecastRoutes } from "./forecast.ts";
 
 /**
  * Builds the API routes (relative to `/api`), and `GET /openapi.json`, the
@@ -57,6 +60,9 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", eventRoutes(deps))
     .route("/", migrationLockRoutes(deps))
     .route("/", livenessRoutes(deps))
+    .route("/", diagnosisRoutes(deps))
+    .route("/", workerRoutes(deps))
+    .route("/", forecastRoutes(deps))
     .route("/", auditRoutes(deps))
     .route("/", bulkRoutes(deps))
     .route("/", sessionRoutes(deps))

@@ -7,7 +7,8 @@
  */
 
 import { z } from "@hono/zod-openapi";
-import { HEALTH_WINDOW_MINUTES, taskHealth } from "../contract/health.ts";
+import { HEALTH_WINDOW_MINUTES, idleFor, taskHealth } from "../contract/health.ts";
+import { HEALTH_EVENT_DEPTH } from "../contract/workers.ts";
 import { queueLatency, RATE_MINUTES, taskRate } from "../contract/latency.ts";
 import type { OverviewResponse } from "../contract/overview.ts";
 import { totalsOf } from "../contract/totals.ts";
@@ -48,7 +49,7 @@ const getOverview = apiRoute({
 });
 
 /** Routes of the overview. */
-export function overviewRoutes({ source, startedAt, options }: ApiDeps) {
+export function overviewRoutes({ source, startedAt, options, clock }: ApiDeps) {
   // The same answer for everyone: overviews asked at once share one read.
   const read = sharedRead(async (): Promise<Omit<OverviewResponse, "matched" | "healthCounts">> => {
     const tasks = await source.listTasks();
@@ -58,7 +59,12 @@ export function overviewRoutes({ source, startedAt, options }: ApiDeps) {
       // One read serves the rate sparkline and, from its last minutes, the health.
       source.getThroughputByTask(tasks, { count: RATE_MINUTES }),
     ]);
-    const now = Date.now();
+    // noProgress: one bounded stream read per task with jobs waiting, in one batch.
+    const waiting = tasks.filter((name) => snapshots.get(name)!.stats.waiting > 0);
+    const activity = waiting.length > 0 && source.getTaskActivity
+      ? await source.getTaskActivity(waiting, HEALTH_EVENT_DEPTH)
+      : new Map();
+    const now = clock();
     const asOf = source.retryingAsOf(tasks);
     return {
       tasks: tasks.map((name) => {
@@ -70,6 +76,7 @@ export function overviewRoutes({ source, startedAt, options }: ApiDeps) {
           taskHeads,
           now,
           options.health.maxWaitMs,
+          { ms: idleFor(activity.get(name), now), maxMs: options.health.maxIdleMs },
         );
         return {
           name,

@@ -61,6 +61,9 @@ import type {
 } from "./jobs.ts";
 import type { TaskLatencyResponse } from "./latency.ts";
 import type { SchedulerLeadershipResponse, TaskLivenessResponse } from "./liveness.ts";
+import type { JobDiagnosisResponse } from "./diagnosis.ts";
+import type { TaskWorkersResponse } from "./workers.ts";
+import type { ForecastResponse } from "./forecast.ts";
 import type { MigrationLockResponse } from "./migration_lock.ts";
 import type { OverviewResponse } from "./overview.ts";
 import type { PayloadField } from "./payload.ts";
@@ -156,8 +159,11 @@ export interface Endpoints {
     "/tasks/{task}/definition": { answer: TaskDefinitionResponse };
     "/tasks/{task}/latency": { answer: TaskLatencyResponse };
     "/tasks/{task}/liveness": { query: { id?: readonly string[] }; answer: TaskLivenessResponse };
+    "/tasks/{task}/workers": { answer: TaskWorkersResponse };
+    "/tasks/{task}/forecast": { answer: ForecastResponse };
     "/jobs/{jobId}": { answer: JobDetailResponse };
     "/jobs/{jobId}/attempts": { answer: AttemptHistory };
+    "/jobs/{jobId}/diagnosis": { answer: JobDiagnosisResponse };
     "/jobs/{jobId}/logs": {
       query: { level?: string; attempt?: number } & PageQuery;
       answer: LogLine[];

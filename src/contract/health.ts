@@ -35,6 +35,11 @@ export interface TaskHealth {
   reason: string;
   /** Share of failed among finished jobs in the window (0–1), null when nothing finished. */
   failureRate: number | null;
+  /**
+   * Jobs wait and no worker took one for longer than `health.maxIdleMs`
+   * (then the status is critical): see {@link idleFor} for how long none was taken.
+   */
+  noProgress: boolean;
 }
 
 /** Minutes of throughput the health looks at. */
@@ -54,6 +59,30 @@ export const OVERDUE_AFTER_MS = 5 * 60_000;
  * has waited longer is not healthy (its workers fall behind, or none run).
  */
 export const DEFAULT_MAX_WAIT_MS = 10 * 60_000;
+
+/**
+ * Default of the `health.maxIdleMs` option: a task with waiting jobs none
+ * of which a worker took for longer is critical (`noProgress`).
+ */
+export const DEFAULT_MAX_IDLE_MS = 5 * 60_000;
+
+/** What the newest entries of a task's event stream say of its last take (see `workers.ts`). */
+export interface TakeEvidence {
+  /** When a worker last took a job, ms; null when none of the entries read is a take. */
+  lastTakenAt: number | null;
+  /** When the oldest entry read was written, ms; null for an empty stream. */
+  coveredSince: number | null;
+}
+
+/**
+ * How long no job was taken at `now`, at least, ms: since the last take
+ * read, or, with none among the entries read, since the oldest of them
+ * (the last take was before it); null with nothing read.
+ */
+export function idleFor(evidence: TakeEvidence | undefined, now: number): number | null {
+  const since = evidence?.lastTakenAt ?? evidence?.coveredSince ?? null;
+  return since === null ? null : Math.max(0, now - since);
+}
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -95,7 +124,9 @@ function short(id: string): string {
 
 /**
  * Judges a task at `now` (ms). Critical when at least half of recent jobs
- * failed, or work waits with nothing running and nothing finishing.
+ * failed, when jobs wait and none was taken for longer than `idle.maxMs`
+ * (`idle.ms`: how long none was, see {@link idleFor}; null when unknown),
+ * or work waits with nothing running and nothing finishing.
  * Warning, in this order: 10 % failures; a job waiting longer than
  * `maxWaitMs` (default {@link DEFAULT_MAX_WAIT_MS}); a delayed job overdue by
  * {@link OVERDUE_AFTER_MS} (nothing is promoting due jobs); a job active for
@@ -108,6 +139,7 @@ export function taskHealth(
   heads: QueueHeads,
   now: number,
   maxWaitMs: number = DEFAULT_MAX_WAIT_MS,
+  idle: { ms: number | null; maxMs: number } = { ms: null, maxMs: DEFAULT_MAX_IDLE_MS },
 ): TaskHealth {
   let completed = 0;
   let failed = 0;
@@ -119,14 +151,23 @@ export function taskHealth(
   const failureRate = finished === 0 ? null : failed / finished;
   const percent = failureRate === null ? "" : `${Math.round(failureRate * 100)} %`;
   const window = `the last ${HEALTH_WINDOW_MINUTES} min`;
-  const verdict = (status: TaskHealth["status"], reason: string): TaskHealth => ({
-    status,
-    reason,
-    failureRate,
-  });
+  const verdict = (
+    status: TaskHealth["status"],
+    reason: string,
+    noProgress = false,
+  ): TaskHealth => ({ status, reason, failureRate, noProgress });
 
   if (failureRate !== null && failureRate >= 0.5) {
     return verdict("critical", `${percent} of jobs failed in ${window}`);
+  }
+  if (stats.waiting > 0 && idle.ms !== null && idle.ms > idle.maxMs) {
+    return verdict(
+      "critical",
+      `${stats.waiting} waiting, none taken for ${roughDuration(idle.ms)} (over ${
+        roughDuration(idle.maxMs)
+      }): no worker is taking jobs`,
+      true,
+    );
   }
   if (stats.waiting > 0 && stats.active === 0 && finished === 0) {
     return verdict("critical", `${stats.waiting} waiting, none running or finished in ${window}`);

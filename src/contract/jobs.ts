@@ -89,6 +89,12 @@ export interface JobDetail extends JobRecord {
   logs: LogEntry[];
   /** How many entries the job's log holds. */
   logCount: number;
+  /**
+   * When taskora's stream cap trimmed the job's early events: the time (ms)
+   * of the oldest event its task's stream keeps; null when none of its
+   * events was trimmed. Left out by a source without an event stream.
+   */
+  eventsTrimmedBefore?: number | null;
 }
 
 /**
@@ -180,6 +186,12 @@ export interface JobDetailResponse extends JobResponse {
   logs: LogLine[];
   /** How many entries the job's log holds. */
   logCount: number;
+  /**
+   * Set when taskora's stream cap (`MAXLEN ~ 10000` per task) trimmed the
+   * job's early events: the time (ms) of the oldest event kept, before which
+   * its timeline and attempts may be incomplete; else null.
+   */
+  eventsTrimmedBefore: number | null;
 }
 
 /** What a single-job action did. */

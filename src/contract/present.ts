@@ -182,6 +182,7 @@ export function createPresenter(
       payloads,
       logs: logs(detail.logs, detail.logCount - detail.logs.length),
       logCount: detail.logCount,
+      eventsTrimmedBefore: detail.eventsTrimmedBefore ?? null,
     };
   }
 

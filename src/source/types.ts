@@ -99,7 +99,9 @@ import type {
   StalledSet,
   TaskLiveness,
 } from "../contract/liveness.ts";
+import type { CollectHold, ConcurrencyHold, JobHolds } from "../contract/diagnosis.ts";
 import type { MigrationLock } from "../contract/migration_lock.ts";
+import type { ActiveLocks, TaskActivity } from "../contract/workers.ts";
 import type { TaskDefinition, VersionCounts } from "../contract/tasks.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type {
@@ -122,6 +124,7 @@ export {
 export { JOB_DETAIL_LOGS } from "../contract/jobs.ts";
 export { BULK_ACTION_STATES, BULK_BATCH } from "../contract/bulk.ts";
 export type {
+  ActiveLocks,
   AttemptHistory,
   AttemptRecord,
   AuditEntry,
@@ -139,6 +142,8 @@ export type {
   BulkSelector,
   BulkSkip,
   BulkStateSelector,
+  CollectHold,
+  ConcurrencyHold,
   DeadLetterGroup,
   FinishedState,
   FinishedTiming,
@@ -147,6 +152,7 @@ export type {
   JobFilter,
   JobFilterParam,
   JobFilterQuery,
+  JobHolds,
   JobLock,
   JobRecord,
   JobRow,
@@ -167,6 +173,7 @@ export type {
   SchedulerLeadership,
   SearchField,
   StalledSet,
+  TaskActivity,
   TaskDefinition,
   TaskEventFields,
   TaskLiveness,
@@ -654,6 +661,13 @@ export interface TaskSource {
    */
   getTaskLiveness?(task: string, jobIds: readonly string[]): Promise<TaskLiveness>;
   /**
+   * What holds job `jobId` back (see `contract/diagnosis.ts`): O(1) or
+   * bounded reads of its hash, queue position, flow control keys and its
+   * task's newest stream entries, never a SCAN; null when no task has it.
+   * Sources that cannot read them leave it out.
+   */
+  getJobHolds?(jobId: string): Promise<JobHolds | null>;
+  /**
    * Appends a record to the audit trail the store keeps for every board on
    * it, in its log (default `actions`), each log trimmed to about
    * `maxEntries`; returns it with its id. Sources with
@@ -683,6 +697,32 @@ export interface TaskSource {
    * memory, seen by it alone.
    */
   readonly operations?: OperationStore;
+  /**
+   * For each named task, when a worker last took and last finished one of
+   * its jobs, from the newest `depth` entries of its event stream (read
+   * inside the store: O(depth) per task, one batch); an unknown task reads
+   * as an empty stream. Sources with no event stream leave it (and
+   * {@link getActiveLocks}) out.
+   */
+  getTaskActivity?(tasks: readonly string[], depth: number): Promise<Map<string, TaskActivity>>;
+  /**
+   * How many jobs of the task are active and the locks of the `limit`
+   * claimed last: O(limit). `TASK_NOT_FOUND` for an unknown task.
+   */
+  getActiveLocks?(task: string, limit: number): Promise<ActiveLocks>;
+  /**
+   * Keeps one minute's backlog sample (task → jobs yet to finish) for
+   * `keepMs`, for every board on the store; a second write of the same
+   * minute merges into it. Sources that keep none leave it (and
+   * {@link readBacklogSamples}) out: the board then forecasts no drain.
+   */
+  writeBacklogSample?(
+    minute: number,
+    backlog: ReadonlyMap<string, number>,
+    keepMs: number,
+  ): Promise<void>;
+  /** A task's backlog in each named minute's sample, null where none is kept. */
+  readBacklogSamples?(task: string, minutes: readonly number[]): Promise<(number | null)[]>;
   /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
   getSchedulerLeadership?(): Promise<SchedulerLeadership>;
   /**

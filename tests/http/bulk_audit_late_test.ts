@@ -42,6 +42,7 @@ Deno.test("a bulk operation ending while Redis is down gets its end entry once R
     present,
     startedAt: Date.now(),
     timers: systemTimers,
+    clock: Date.now,
     events,
     audit,
     latency: createLatencySampler(source),

@@ -121,6 +121,7 @@ Deno.test("GET /overview gives each task's oldest waiting job, its overdue delay
       status: "warning",
       reason: "job old-1 waiting for 20 min (over 10 min)",
       failureRate: 3 / 45,
+      noProgress: false,
     });
   });
 });

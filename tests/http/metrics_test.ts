@@ -306,6 +306,8 @@ Deno.test("bad metrics and health options throw, naming the option", () => {
     [{ metrics: { maxTasks: "9" as unknown as number } }, /"metrics\.maxTasks"/],
     [{ health: { maxWaitMs: 10 } }, /"health\.maxWaitMs"/],
     [{ health: { maxWaitMs: 1.5e3 + 0.5 } }, /"health\.maxWaitMs"/],
+    [{ health: { maxIdleMs: 999 } }, /"health\.maxIdleMs"/],
+    [{ health: { maxIdleMs: "5m" as unknown as number } }, /"health\.maxIdleMs"/],
     [{ health: { maxWait: 1000 } as unknown as BoardOptions["health"] }, /"health\.maxWait"/],
     [{ health: null as unknown as BoardOptions["health"] }, /"health"/],
   ];

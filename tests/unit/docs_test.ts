@@ -39,7 +39,7 @@ const NESTED_OPTIONS: Record<string, Record<string, true>> = {
   } satisfies Keys<LoginThrottleOptions>,
   cors: { origin: true } satisfies Keys<NonNullable<BoardOptions["cors"]>>,
   formatters: { data: true, result: true } satisfies Keys<Formatters>,
-  health: { maxWaitMs: true } satisfies Keys<NonNullable<BoardOptions["health"]>>,
+  health: { maxWaitMs: true, maxIdleMs: true } satisfies Keys<NonNullable<BoardOptions["health"]>>,
   metrics: { token: true, maxTasks: true } satisfies Keys<
     Exclude<BoardOptions["metrics"], false | undefined>
   >,

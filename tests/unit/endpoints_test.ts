@@ -6,10 +6,13 @@
  * the route's schema (`Same<>`, checked by `deno check`).
  */
 
+import { ForecastSchema } from "../../src/api/schema/forecast.ts";
+import { TaskWorkersSchema } from "../../src/api/schema/workers.ts";
 import assert from "node:assert/strict";
 import { type RouteConfig, z } from "@hono/zod-openapi";
 import type { Same } from "../../src/api/schema/same.ts";
 import { AttemptHistorySchema } from "../../src/api/schema/jobs.ts";
+import { JobDiagnosisSchema } from "../../src/api/schema/diagnosis.ts";
 import {
   AuditEntrySchema,
   AuditSchema,
@@ -161,8 +164,11 @@ const ENTRIES = {
     "/tasks/{task}/definition": { kind: "json" },
     "/tasks/{task}/latency": { kind: "json" },
     "/tasks/{task}/liveness": { kind: "json", query: { id: true } },
+    "/tasks/{task}/workers": { kind: "json" },
+    "/tasks/{task}/forecast": { kind: "json" },
     "/jobs/{jobId}": { kind: "json" },
     "/jobs/{jobId}/attempts": { kind: "json" },
+    "/jobs/{jobId}/diagnosis": { kind: "json" },
     "/jobs/{jobId}/logs": { kind: "paged", query: { level: true, attempt: true, ...page } },
     "/jobs/{jobId}/logs/{index}/meta": { kind: "json" },
     "/jobs/{jobId}/payloads/{field}": { kind: "json", query: { download: true } },
@@ -239,8 +245,11 @@ const ANSWERS = {
     "/tasks/{task}/definition": TaskDefinitionSchema,
     "/tasks/{task}/latency": TaskLatencySchema,
     "/tasks/{task}/liveness": TaskLivenessSchema,
+    "/tasks/{task}/workers": TaskWorkersSchema,
+    "/tasks/{task}/forecast": ForecastSchema,
     "/jobs/{jobId}": JobDetailSchema,
     "/jobs/{jobId}/attempts": AttemptHistorySchema,
+    "/jobs/{jobId}/diagnosis": JobDiagnosisSchema,
     "/jobs/{jobId}/logs": [LogLineSchema],
     "/jobs/{jobId}/logs/{index}/meta": AnyJson,
     "/jobs/{jobId}/payloads/{field}": AnyJson,

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import {
   ACTIVE_TOO_LONG_MS,
+  DEFAULT_MAX_IDLE_MS,
   DEFAULT_MAX_WAIT_MS,
+  idleFor,
   OVERDUE_AFTER_MS,
   queuedSince,
   type QueueHeads,
@@ -27,11 +29,13 @@ Deno.test("taskHealth() says no failures only when jobs finished and none failed
     status: "healthy",
     reason: "no failures in the last 15 min",
     failureRate: 0,
+    noProgress: false,
   });
   assert.deepEqual(taskHealth(busy, [], NO_HEADS, NOW), {
     status: "healthy",
     reason: "nothing finished in the last 15 min",
     failureRate: null,
+    noProgress: false,
   });
   assert.equal(
     taskHealth(busy, minutes(299, 1), NO_HEADS, NOW).reason,
@@ -48,6 +52,7 @@ Deno.test("taskHealth() flags a job active for hours, naming it and for how long
     status: "warning",
     reason: "job 1a2b3c4d active for 3 h",
     failureRate: 0,
+    noProgress: false,
   });
   const recent = { ...heads, oldestActive: { id: "x", since: NOW - ACTIVE_TOO_LONG_MS + 1 } };
   assert.equal(taskHealth({ ...IDLE, active: 1 }, minutes(5, 0), recent, NOW).status, "healthy");
@@ -59,6 +64,7 @@ Deno.test("taskHealth() flags a delayed job long past its run time", () => {
     status: "warning",
     reason: "job 9f8e7d6c overdue by 2 h: no worker is picking up due jobs",
     failureRate: null,
+    noProgress: false,
   });
   // Due a moment ago is the workers' polling, not a problem; due later is fine.
   for (const at of [NOW - OVERDUE_AFTER_MS + 1, NOW + HOUR]) {
@@ -104,6 +110,7 @@ Deno.test("taskHealth() flags a job waiting longer than maxWaitMs, before overdu
     status: "warning",
     reason: "job 5e6f7a8b waiting for 25 min (over 10 min)",
     failureRate: 0,
+    noProgress: false,
   });
   // The threshold is the board's option: a longer one lets the wait pass.
   assert.match(taskHealth(busy, minutes(9, 0), heads, NOW, HOUR).reason, /^job due-1 overdue/);
@@ -125,6 +132,7 @@ Deno.test("taskHealth() is critical when waiting work does not move, idle when t
     status: "critical",
     reason: "7 waiting, none running or finished in the last 15 min",
     failureRate: null,
+    noProgress: false,
   });
   assert.equal(taskHealth(IDLE, [], NO_HEADS, NOW).status, "idle");
 });
@@ -136,4 +144,36 @@ Deno.test("roughDuration() speaks in the unit that matters", () => {
   assert.equal(roughDuration(47 * HOUR), "47 h");
   assert.equal(roughDuration(50 * HOUR), "2 d");
   assert.equal(roughDuration(-5), "0 s");
+});
+
+Deno.test("taskHealth() is critical with noProgress when jobs wait and none was taken for over maxIdleMs", () => {
+  const waiting = { ...IDLE, waiting: 12 };
+  const idle = { ms: DEFAULT_MAX_IDLE_MS + 2 * 60_000, maxMs: DEFAULT_MAX_IDLE_MS };
+  // Jobs finished recently (the last ones before the workers went), so only noProgress tells.
+  assert.deepEqual(taskHealth(waiting, minutes(30, 0), NO_HEADS, NOW, DEFAULT_MAX_WAIT_MS, idle), {
+    status: "critical",
+    reason: "12 waiting, none taken for 7 min (over 5 min): no worker is taking jobs",
+    failureRate: 0,
+    noProgress: true,
+  });
+  const recent = { ms: DEFAULT_MAX_IDLE_MS, maxMs: DEFAULT_MAX_IDLE_MS };
+  const healthy = taskHealth(waiting, minutes(30, 0), NO_HEADS, NOW, DEFAULT_MAX_WAIT_MS, recent);
+  assert.deepEqual([healthy.status, healthy.noProgress], ["healthy", false]);
+  // Nothing waits: an idle task is not stuck, however long since its last job.
+  const none = taskHealth(IDLE, [], NO_HEADS, NOW, DEFAULT_MAX_WAIT_MS, idle);
+  assert.deepEqual([none.status, none.noProgress], ["idle", false]);
+  // Not known how long (no stream read): no verdict on it.
+  const unknown = { ms: null, maxMs: DEFAULT_MAX_IDLE_MS };
+  assert.equal(
+    taskHealth(waiting, minutes(30, 0), NO_HEADS, NOW, DEFAULT_MAX_WAIT_MS, unknown).noProgress,
+    false,
+  );
+});
+
+Deno.test("idleFor() counts from the last take, or from the oldest entry read when none was a take", () => {
+  assert.equal(idleFor({ lastTakenAt: NOW - 90_000, coveredSince: NOW - HOUR }, NOW), 90_000);
+  // 100 entries of dispatches and no take among them: none was taken since the oldest.
+  assert.equal(idleFor({ lastTakenAt: null, coveredSince: NOW - 600_000 }, NOW), 600_000);
+  assert.equal(idleFor({ lastTakenAt: null, coveredSince: null }, NOW), null);
+  assert.equal(idleFor(undefined, NOW), null);
 });

@@ -25,6 +25,10 @@ export const JobDetailSchema = JobSchema.extend({
   payloads: z.partialRecord(z.enum(PAYLOAD_FIELDS), PayloadSizeSchema),
   logs: z.array(LogLineSchema),
   logCount: z.number().int(),
+  eventsTrimmedBefore: Millis.nullable().openapi({
+    description: "Set when taskora's stream cap trimmed the job's early events: the time of the " +
+      "oldest event kept, before which its timeline and attempts may be incomplete",
+  }),
 }).openapi("JobDetail");
 true satisfies Same<z.output<typeof JobDetailSchema>, JobDetailResponse>;
 

@@ -6,6 +6,7 @@
 
 import { z } from "@hono/zod-openapi";
 import type { OverviewResponse } from "../../contract/overview.ts";
+import { HEALTH_EVENT_DEPTH } from "../../contract/workers.ts";
 import { Millis, QueueStatsSchema, TotalsSchema } from "./common.ts";
 import { QueueLatencySchema, TaskRateSchema } from "./latency.ts";
 import type { Same } from "./same.ts";
@@ -38,6 +39,12 @@ export const OverviewSchema = z.strictObject({
       status: z.enum(["healthy", "warning", "critical", "idle"]),
       reason: z.string(),
       failureRate: z.number().nullable(),
+      noProgress: z.boolean().openapi({
+        description: "Jobs wait and none was taken for longer than `health.maxIdleMs` (then " +
+          "critical). How long none was: since the newest `active` entry among the newest " +
+          `${HEALTH_EVENT_DEPTH} entries of the task's event stream (one bounded read per task ` +
+          "with jobs waiting), or, with none among them, since the oldest of them",
+      }),
     }),
     latency: QueueLatencySchema,
     rate: TaskRateSchema,

@@ -169,7 +169,11 @@ function placeStructure(store: MemoryStore, task: string, rest: string, key: Dum
       }
       return;
     case "stream":
-      if (rest === "events") queue.streamLength = key.value.length;
+      if (rest !== "events") return;
+      queue.streamLength = key.value.length;
+      for (const { id, fields: { event = "", jobId = "", ...fields } } of key.value) {
+        queue.stream.push({ task: queue.name, event, jobId, fields, at: Number(id.split("-")[0]) });
+      }
       return;
   }
 }

@@ -29,6 +29,7 @@ import { OperationTable } from "../operation_store.ts";
 import { type AttemptEntry, type AttemptHistory, collectAttempts } from "../attempt_history.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import {
+  type ActiveLocks,
   type BeforeBatch,
   type BoardRun,
   type BoardRunRecord,
@@ -66,6 +67,7 @@ import {
   type SearchPosition,
   type SearchSlice,
   type StoreInfo,
+  type TaskActivity,
   type TaskEvent,
   type TaskLiveness,
   type TaskSource,
@@ -82,12 +84,17 @@ import {
   type WorkflowSummary,
 } from "../types.ts";
 import { snapshotsOf } from "../snapshots.ts";
+import { taskActivity } from "./activity.ts";
+import { BacklogSamples } from "./backlog.ts";
 import { decodeSchedule, decodeWorkflow, scheduleLastJobId } from "../wire/decode.ts";
 import { decodeEventFields } from "../wire/event_fields.ts";
 import { triggerJobId } from "../trigger_id.ts";
 import * as bulk from "./bulk.ts";
 import * as jobActions from "./job_actions.ts";
 import { schedulerLeadership, taskLiveness } from "./liveness.ts";
+import { jobHolds } from "./diagnosis.ts";
+import { eventsTrimmedBefore } from "../trimmed_events.ts";
+import type { JobHolds } from "../../contract/diagnosis.ts";
 import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
 import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, type TaskQueue } from "./store.ts";
@@ -207,6 +214,7 @@ export class MemorySource implements TaskSource {
   readonly #shared: SharedBoard;
   readonly #alerts = new AlertMemory();
   readonly #boardRuns = new BoardRunMemory();
+  readonly #backlog: BacklogSamples;
 
   /** A source over `store`; `close()` stops `simulator` when given. */
   constructor(store: MemoryStore, simulator: Simulator | null = null) {
@@ -214,6 +222,21 @@ export class MemorySource implements TaskSource {
     this.simulator = simulator;
     this.#scanSlots = new LocalScanSlots(() => store.now());
     this.#shared = new SharedBoard(() => store.now());
+    this.#backlog = new BacklogSamples(() => store.now());
+  }
+
+  /** Keeps one minute's backlog sample for `keepMs`; see `backlog.ts`. */
+  writeBacklogSample(
+    minute: number,
+    backlog: ReadonlyMap<string, number>,
+    keepMs: number,
+  ): Promise<void> {
+    return Promise.resolve(this.#backlog.write(minute, backlog, keepMs));
+  }
+
+  /** A task's backlog in the named minutes' samples. */
+  readBacklogSamples(task: string, minutes: readonly number[]): Promise<(number | null)[]> {
+    return Promise.resolve(this.#backlog.read(task, minutes));
   }
 
   /** Takes or renews a lease of the boards over this store (in process, on its clock). */
@@ -490,7 +513,18 @@ export class MemorySource implements TaskSource {
     const job = this.store.findJob(jobId);
     if (!job) return Promise.resolve(null);
     const logs = copyLogs(job.logs.slice(-JOB_DETAIL_LOGS));
-    return Promise.resolve({ ...toRecord(job), logs, logCount: job.logs.length });
+    const queue = this.store.task(job.task);
+    const [oldest] = queue.stream;
+    const trimmed = eventsTrimmedBefore(job.id, job.createdAt, {
+      oldest: oldest ? { at: oldest.at, jobId: oldest.jobId, event: oldest.event } : null,
+      trimmed: queue.streamTrimmed,
+    });
+    return Promise.resolve({
+      ...toRecord(job),
+      logs,
+      logCount: job.logs.length,
+      eventsTrimmedBefore: trimmed,
+    });
   }
 
   /** A page of a job's log, oldest first, or null. */
@@ -882,6 +916,32 @@ export class MemorySource implements TaskSource {
   /** The named jobs' locks and the task's stalled set; see `liveness.ts`. */
   getTaskLiveness(task: string, jobIds: readonly string[]): Promise<TaskLiveness> {
     return Promise.try(() => taskLiveness(this.store, this.#queue(task), jobIds));
+  }
+
+  /** What holds a job back; see `diagnosis.ts`. */
+  getJobHolds(jobId: string): Promise<JobHolds | null> {
+    return Promise.try(() => {
+      const job = this.store.findJob(jobId);
+      return job ? jobHolds(this.store, this.store.task(job.task), job) : null;
+    });
+  }
+
+  /** Last taken and last finished per task, from the newest `depth` stream entries. */
+  getTaskActivity(tasks: readonly string[], depth: number): Promise<Map<string, TaskActivity>> {
+    return Promise.resolve(
+      new Map(
+        tasks.map((task) => [task, taskActivity(this.store.tasks.get(task)?.stream ?? [], depth)]),
+      ),
+    );
+  }
+
+  /** The active jobs' count and the locks of the `limit` claimed last. */
+  getActiveLocks(task: string, limit: number): Promise<ActiveLocks> {
+    return Promise.try(() => {
+      const queue = this.#queue(task);
+      const liveness = taskLiveness(this.store, queue, queue.active.slice(0, limit));
+      return { active: queue.active.length, locks: liveness.known ? liveness.locks : [] };
+    });
   }
 
   /** The scheduler leader lock (the simulator's scheduler holds it while it runs). */

@@ -177,6 +177,8 @@ export class TaskQueue {
    * taskora's `MAXLEN ~`: to {@link STREAM_CAP} once a tenth over it.
    */
   readonly stream: StoreEvent[] = [];
+  /** Whether the cap ever removed entries from {@link stream}. */
+  streamTrimmed = false;
   #bytes = new Map<string, number>();
   #totalBytes = 0;
 
@@ -325,6 +327,7 @@ export class MemoryStore {
     queue.stream.push(entry);
     if (queue.stream.length > STREAM_CAP * 1.1) {
       queue.stream.splice(0, queue.stream.length - STREAM_CAP);
+      queue.streamTrimmed = true;
     }
     for (const listener of this.#listeners) listener(entry);
   }

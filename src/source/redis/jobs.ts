@@ -5,6 +5,8 @@
  * @module
  */
 
+import { eventsTrimmedBefore } from "../trimmed_events.ts";
+import { decodeStreamEnds, streamEndsCommand } from "./stream_ends.ts";
 import {
   JOB_DETAIL_LOGS,
   type JobDetail,
@@ -184,18 +186,21 @@ export async function getJob(
   const keys = taskKeys(task, prefix);
   const jobKey = `${keys.jobPrefix}${jobId}`;
   // Settled: the log key may be of another type, which reads as no log.
-  const [hash, score, logs, count] = await connection.pipelineSettled([
+  const [hash, score, logs, count, ends] = await connection.pipelineSettled([
     ["HGETALL", jobKey],
     ["ZSCORE", keys.delayed, jobId],
     ["LRANGE", `${jobKey}:logs`, String(-JOB_DETAIL_LOGS), "-1"],
     ["LLEN", `${jobKey}:logs`],
+    streamEndsCommand(keys.events),
   ]);
   // Gone between the probe and the read (removed or trimmed meanwhile).
   if (!Array.isArray(hash) || hash.length === 0) return null;
   const fields = fieldsOf(hash as string[]);
   const waitsToRun = fields.state === "delayed" || fields.state === "retrying";
   const runAt = waitsToRun && typeof score === "string" ? Number(score) : null;
-  return { ...decodeJob(task, jobId, fields, runAt), ...logPageOf(logs, count) };
+  const job = decodeJob(task, jobId, fields, runAt);
+  const trimmed = eventsTrimmedBefore(jobId, job.createdAt, decodeStreamEnds(ends));
+  return { ...job, ...logPageOf(logs, count), eventsTrimmedBefore: trimmed };
 }
 
 /** A log page from LRANGE and LLEN replies (a key of another type reads as no log). */

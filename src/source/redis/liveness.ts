@@ -13,6 +13,7 @@ import {
   type TaskLiveness,
 } from "../../contract/liveness.ts";
 import { globalKeys, taskKeys } from "../wire/keys.ts";
+import { jobLockKey } from "../wire/workers.ts";
 import type { Command, RedisConnection } from "./client.ts";
 
 /** A PTTL reply as milliseconds left; null for no key (-2) or no expiry (-1). */
@@ -33,8 +34,8 @@ export async function readTaskLiveness(
 ): Promise<TaskLiveness> {
   const keys = taskKeys(task, prefix);
   const commands: Command[] = jobIds.flatMap((id): Command[] => [
-    ["GET", `${keys.jobPrefix}${id}:lock`],
-    ["PTTL", `${keys.jobPrefix}${id}:lock`],
+    ["GET", jobLockKey(keys.jobPrefix, id)],
+    ["PTTL", jobLockKey(keys.jobPrefix, id)],
     ["SISMEMBER", keys.stalled, id],
   ]);
   commands.push(["SCARD", keys.stalled], ["SRANDMEMBER", keys.stalled, String(STALLED_SAMPLE)]);

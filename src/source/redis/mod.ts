@@ -83,6 +83,8 @@ import { searchJobs } from "./search.ts";
 import { releaseScanSlot, renewScanSlot, takeScanSlot } from "./scan_slots.ts";
 import { readSchedulerLeadership, readTaskLiveness } from "./liveness.ts";
 import { getAttemptHistory } from "./attempts.ts";
+import { readJobHolds } from "./diagnosis.ts";
+import type { JobHolds } from "../../contract/diagnosis.ts";
 import { locateJob } from "./locate.ts";
 import { checkWireVersion } from "./meta.ts";
 import { MigrationWatch } from "./migration_watch.ts";
@@ -104,8 +106,11 @@ import {
 } from "./alert_settings.ts";
 import type { MigrationLock } from "../../contract/migration_lock.ts";
 import type { SchedulerLeadership, TaskLiveness } from "../../contract/liveness.ts";
+import type { ActiveLocks, TaskActivity } from "../../contract/workers.ts";
 import { getQueueHeads } from "./queue_heads.ts";
 import { getQueueSnapshots } from "./queue_snapshot.ts";
+import { readActiveLocks, readTaskActivity } from "./activity.ts";
+import { readBacklogSamples, writeBacklogSample } from "./backlog.ts";
 import { getFinishedTimings } from "./finished_timings.ts";
 import { RecentJobIds } from "./recent_job_ids.ts";
 import { rerunJob } from "./rerun.ts";
@@ -972,6 +977,44 @@ export class RedisTaskSource implements TaskSource {
     await this.#ready();
     await this.#requireTask(task);
     return await readTaskLiveness(this.connection, task, jobIds, this.prefix);
+  }
+
+  /** What holds a job back; see `diagnosis.ts`. */
+  async getJobHolds(jobId: string): Promise<JobHolds | null> {
+    await this.#ready();
+    const tasks = await this.#discovery.list();
+    const task = await locateJob(this.connection, tasks, jobId, this.prefix, "hash");
+    return task === null ? null : await readJobHolds(this.connection, task, jobId, this.prefix);
+  }
+
+  /** Last taken and last finished per task, from the event streams; see `activity.ts`. */
+  async getTaskActivity(
+    tasks: readonly string[],
+    depth: number,
+  ): Promise<Map<string, TaskActivity>> {
+    await this.#ready();
+    return await readTaskActivity(this.connection, tasks, depth, this.prefix);
+  }
+
+  /** Keeps one minute's backlog sample for `keepMs`; see `backlog.ts`. */
+  async writeBacklogSample(
+    minute: number,
+    backlog: ReadonlyMap<string, number>,
+    keepMs: number,
+  ): Promise<void> {
+    await writeBacklogSample(this.connection, minute, backlog, keepMs, this.prefix);
+  }
+
+  /** A task's backlog in the named minutes' samples; see `backlog.ts`. */
+  async readBacklogSamples(task: string, minutes: readonly number[]): Promise<(number | null)[]> {
+    return await readBacklogSamples(this.connection, task, minutes, this.prefix);
+  }
+
+  /** The active jobs' count and the newest claimed ones' locks; see `activity.ts`. */
+  async getActiveLocks(task: string, limit: number): Promise<ActiveLocks> {
+    await this.#ready();
+    await this.#requireTask(task);
+    return await readActiveLocks(this.connection, task, limit, this.prefix);
   }
 
   /** The scheduler leader lock; see `liveness.ts`. */

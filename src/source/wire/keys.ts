@@ -207,3 +207,12 @@ export function parseKey(key: string, prefix?: string): ParsedKey | null {
   }
   return { kind: "global", name: tail };
 }
+
+/**
+ * Key of the board's backlog sample of one minute (`<root>:board:backlog:<minute ms>`):
+ * a hash task → jobs yet to finish, written once by the leader and expiring
+ * after the longest forecast window (see `contract/forecast.ts`). One key, one slot.
+ */
+export function backlogKey(minute: number, prefix?: string): string {
+  return `${keyRoot(prefix)}:board:backlog:${minute}`;
+}

@@ -17,6 +17,7 @@ import type { JobState } from "../../lib/types.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { NotFoundPage } from "../not_found.ts";
 import { DetailTabs } from "./detail_tabs.ts";
+import { DiagnosisCard } from "./diagnosis.ts";
 import { JobHeader } from "./job_header.ts";
 import { TimelineCard } from "./timeline.ts";
 
@@ -49,6 +50,7 @@ export function JobPage({ id }: { id: string }) {
   return html`
     <${ErrorBanner} error=${error} />
     <${JobHeader} job=${job} onChanged=${reload} />
+    <${DiagnosisCard} job=${job} />
     <div class="job-grid">
       <${DetailTabs} job=${job} />
       <${TimelineCard} job=${job} />

@@ -9,7 +9,7 @@ import { Card } from "../../components/card.ts";
 import { currentTime } from "../../lib/clock.ts";
 import { formatDateTime, formatElapsed, formatRelative } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
-import type { Job, TimelineEntry } from "./types.ts";
+import type { JobDetail, TimelineEntry } from "./types.ts";
 
 /** What each step of the API's timeline means, in words. */
 const STEP_LABEL: Record<string, string> = {
@@ -46,7 +46,7 @@ function Step({ entry, previous }: { entry: TimelineEntry; previous: TimelineEnt
 }
 
 /** The durations that can be known from the timestamps; a running job's run time counts up to now. */
-function durations(job: Job, now: number): [string, number][] {
+function durations(job: JobDetail, now: number): [string, number][] {
   const { created, processed, finished } = job.timestamps;
   const spans: [string, number][] = [];
   if (processed !== null) spans.push(["Waited", processed - created]);
@@ -59,7 +59,7 @@ function durations(job: Job, now: number): [string, number][] {
 }
 
 /** The timeline card of the job page. */
-export function TimelineCard({ job }: { job: Job }) {
+export function TimelineCard({ job }: { job: JobDetail }) {
   const spans = durations(job, currentTime());
   const expireAt = job.timestamps.expireAt;
   return html`
@@ -82,6 +82,12 @@ export function TimelineCard({ job }: { job: Job }) {
             )}
           </dl>
         `
+        : null}
+      ${job.eventsTrimmedBefore !== null
+        ? html`<p class="timeline-note timeline-trimmed" role="note">
+          Events before ${formatDateTime(job.eventsTrimmedBefore)} were trimmed by taskora's
+          stream cap (about 10,000 per task): this job's attempts may be incomplete.
+        </p>`
         : null}
       ${expireAt !== null
         ? html`<p class="timeline-note muted">${

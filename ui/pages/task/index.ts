@@ -18,6 +18,8 @@ import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { NotFoundPage } from "../not_found.ts";
 import { DefinitionCard } from "./definition_card.ts";
 import { LatencyCard } from "./latency_card.ts";
+import { WorkersCard } from "./workers_card.ts";
+import { ForecastCard } from "./forecast_card.ts";
 import { changesJobs, JobsCard } from "./jobs_card.ts";
 import { useSelectedState } from "./selected_state.ts";
 import { TaskHeader } from "./task_header.ts";
@@ -55,6 +57,8 @@ export function TaskPage({ task }: { task: string }) {
     <${TaskHeader} task=${task} stats=${stats.data} onChanged=${onChanged} />
     <${DefinitionCard} task=${task} />
     <${LatencyCard} task=${task} />
+    <${WorkersCard} task=${task} />
+    <${ForecastCard} task=${task} />
     ${state
       ? html`
         <${JobsCard}

@@ -1,0 +1,83 @@
+/**
+ * The backlog samples the drain forecast starts from (see
+ * `contract/forecast.ts`): once a minute the board that leads the boards on
+ * the store reads every task's counts and keeps each task's backlog under
+ * that minute, in the store every board reads (`<root>:board:backlog:<minute>`,
+ * expiring after {@link BACKLOG_KEEP_MS}). Boards that do not lead read
+ * nothing and write nothing; a minute whose read fails (Redis away) is
+ * simply missing, and the forecast says so.
+ *
+ * @module
+ */
+
+import {
+  BACKLOG_KEEP_MS,
+  BACKLOG_SAMPLE_MS,
+  BACKLOG_SAMPLE_TASKS,
+  backlogOf,
+  minuteOf,
+} from "../contract/forecast.ts";
+import type { Leadership } from "../leadership.ts";
+import type { TaskSource } from "../source/types.ts";
+import type { Timers } from "../timers.ts";
+
+/** What {@link startBacklogSampler} needs. */
+export interface BacklogSamplerOptions {
+  /** Where the counts are read and the samples kept. */
+  source: TaskSource;
+  /** Only the leader samples. */
+  leadership: Leadership;
+  /** The timers the minute runs on. */
+  timers: Timers;
+  /** ms since the epoch: a sample's minute is read by every board. */
+  clock: () => number;
+}
+
+/** A running sampler. */
+export interface BacklogSampler {
+  /** Takes one sample now if this board leads (what each minute does). */
+  sample(): Promise<void>;
+  /** Stops it. */
+  close(): void;
+}
+
+/**
+ * Starts sampling every {@link BACKLOG_SAMPLE_MS}; null when the source
+ * keeps no samples.
+ *
+ * @example
+ * ```ts
+ * import { startBacklogSampler } from "./backlog_sampler.ts";
+ * import { Leadership } from "../leadership.ts";
+ * import { createMemorySource } from "../source/memory/mod.ts";
+ * import { systemTimers } from "../timers.ts";
+ * const sampler = startBacklogSampler({
+ *   source: createMemorySource(),
+ *   leadership: new Leadership(null),
+ *   timers: systemTimers,
+ *   clock: Date.now,
+ * });
+ * sampler?.close();
+ * ```
+ */
+export function startBacklogSampler(options: BacklogSamplerOptions): BacklogSampler | null {
+  const { source, leadership, timers, clock } = options;
+  if (!source.writeBacklogSample) return null;
+  const write = source.writeBacklogSample.bind(source);
+  let running: Promise<void> | null = null;
+  const take = async () => {
+    const tasks = (await source.listTasks()).slice(0, BACKLOG_SAMPLE_TASKS);
+    const stats = await source.getStats(tasks);
+    const backlog = new Map([...stats].map(([task, counts]) => [task, backlogOf(counts)]));
+    await write(minuteOf(clock()), backlog, BACKLOG_KEEP_MS);
+  };
+  const sample = () => {
+    if (!leadership.isLeading) return Promise.resolve();
+    // A slow minute is not stacked on: the next one samples again.
+    running ??= take().catch(() => {}).finally(() => running = null);
+    return running;
+  };
+  const id = timers.setInterval(() => void sample(), BACKLOG_SAMPLE_MS);
+  timers.unref(id);
+  return { sample, close: () => timers.clearInterval(id) };
+}

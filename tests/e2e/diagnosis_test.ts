@@ -1,0 +1,93 @@
+/**
+ * "Why is it waiting?" in a real browser, with a real taskora App on the
+ * board's Redis: a job held by its concurrency key (limit 1, the key's
+ * other job running) shows the reason, its evidence and a link to the job
+ * holding the key; when that job ends and the held one runs, the card
+ * follows the state change; a finished job has no card. A job whose early
+ * events the stream cap trimmed says so on its timeline. Screenshots at
+ * 390, 1280 and 1920 px (with `SCREENSHOTS=1`).
+ */
+
+// deno-lint-ignore-file no-explicit-any
+import assert from "node:assert/strict";
+import { growPastStreamCap } from "../helpers/stream_cap.ts";
+import { createTaskora, redisAdapter } from "../../../shared/taskora/taskora.js";
+import { waitFor } from "../helpers/wait_for.ts";
+import { browserTest, screenshot, withBoard } from "./harness.ts";
+
+browserTest("the job page says why a job waits, and follows it as it runs", async () => {
+  await withBoard({}, async ({ page, redis, root }) => {
+    const app: any = createTaskora({ adapter: redisAdapter(redis.url) });
+    const releases: (() => void)[] = [];
+    const perkey = app.task("perkey", {
+      concurrency: 2,
+      handler: () => new Promise((resolve) => releases.push(() => resolve("done"))),
+    });
+    await app.start();
+    try {
+      const options = { concurrencyKey: "acct-1", concurrencyLimit: 1 };
+      const first = await perkey.dispatch({ n: 1 }, options);
+      await waitUntil(() => releases.length === 1);
+      const held = await perkey.dispatch({ n: 2 }, options);
+
+      await page.goto(`${root}jobs/${held}`);
+      const card = page.locator("section.card", { hasText: "Why is it waiting?" });
+      const reason = card.locator('li[data-code="concurrencyKey"]');
+      await reason.waitFor();
+      const text = (await reason.textContent())!.replace(/\s+/g, " ");
+      assert.match(
+        text,
+        new RegExp(`its concurrency key is at its limit: 1 of 1, used by ${first}`),
+      );
+      assert.match(text, /key ?acct-1/i);
+      assert.equal(
+        await reason.getByRole("link", { name: `Open job ${first.slice(0, 8)}` }).getAttribute(
+          "href",
+        ),
+        `jobs/${first}`,
+      );
+      for (const width of [390, 1280, 1920]) {
+        await page.setViewportSize({ width, height: 900 });
+        await screenshot(page, `diagnosis-${width}`);
+      }
+
+      releases.shift()!(); // the holder completes; the held job takes the key and runs
+      await page.locator("section.card", { hasText: "Why is it still running?" })
+        .locator('li[data-code="running"]').waitFor();
+      releases.shift()!();
+      await page.getByText("Completed", { exact: true }).first().waitFor();
+      await page.locator("section.card", { hasText: /Why is it/ }).waitFor({ state: "detached" });
+    } finally {
+      releases.forEach((release) => release());
+      await app.close();
+    }
+  });
+});
+
+browserTest("a job whose early events were trimmed says so on its timeline", async () => {
+  await withBoard({}, async ({ page, redis, root }) => {
+    const app: any = createTaskora({ adapter: redisAdapter(redis.url) });
+    const busy = app.task("busy", { handler: (d: any) => d.n });
+    await app.start();
+    try {
+      const id = await busy.dispatch({ n: 1 });
+      await busy.dispatch({ n: 1 }).result;
+      await growPastStreamCap(redis.url, "busy");
+      await page.goto(`${root}jobs/${id}`);
+      const note = page.getByRole("note").filter({ hasText: "trimmed by taskora's stream cap" });
+      await note.waitFor();
+      assert.match((await note.textContent())!, /^\s*Events before .* were trimmed/);
+      for (const width of [390, 1280, 1920]) {
+        await page.setViewportSize({ width, height: 900 });
+        await screenshot(page, `trimmed-timeline-${width}`);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+/** Waits for a condition of the test's own App (its handlers), not for the wall clock. */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  await waitFor(() => condition() || undefined, { what: "the App's worker to take the job" });
+}

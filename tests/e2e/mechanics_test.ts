@@ -1,0 +1,122 @@
+/**
+ * The task page's cards of issue 26 in a real browser, with a real taskora
+ * App and real workers on a throwaway Redis: the Workers card (last taken,
+ * lock holders, the live workers' lower bound and its basis); on a board
+ * whose clock the test moves, the Drain forecast card.
+ * Screenshots at 390, 1280 and 1920 px under tests/e2e/screenshots/ with
+ * `SCREENSHOTS=1`.
+ */
+
+import assert from "node:assert/strict";
+import type { Locator, Page } from "playwright-core";
+import { createBoard } from "../../mod.ts";
+import { createBoardOn } from "../../src/board.ts";
+import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { epochClock } from "../../src/timers.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { createTaskora, redisAdapter } from "../taskora/harness.ts";
+import { waitFor } from "../helpers/wait_for.ts";
+import { serveBoard } from "./browser.ts";
+import { browserTest, freshRedis, screenshot, screenshotView, sharedBrowser } from "./harness.ts";
+
+const WIDTHS = [390, 1280, 1920];
+const MINUTE = 60_000;
+
+/** Screenshots the page, and `card` alone, at each of {@link WIDTHS}. */
+async function atWidths(page: Page, name: string, card: Locator): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await screenshot(page, `${name}-${width}`);
+    await screenshotView(card, `${name}-card-${width}`);
+  }
+  await page.setViewportSize({ width: 1360, height: 860 });
+}
+
+// deno-lint-ignore no-explicit-any
+type App = any;
+
+/** A real App on a fresh Redis, its board served, a page open; all closed after `fn`. */
+async function withAppPage(
+  define: (app: App) => void,
+  fn: (world: { app: App; page: Page; root: string }) => Promise<void>,
+): Promise<void> {
+  const redis = await freshRedis();
+  const app = createTaskora({ adapter: redisAdapter(redis.url) });
+  define(app);
+  const board = createBoard(app);
+  const server = serveBoard(board);
+  const page = await (await sharedBrowser()).newPage({ viewport: { width: 1360, height: 860 } });
+  try {
+    await fn({ app, page, root: `${server.url}/board/` });
+  } finally {
+    await page.context().close(); // its event stream would hold up the server's shutdown
+    await server.stop();
+    await board.close();
+    await app.close();
+  }
+}
+
+browserTest(
+  "the Workers card names the live lock holders and their jobs, and at least how many workers run",
+  async () => {
+    const releases: (() => void)[] = [];
+    await withAppPage((app) => {
+      app.task("hold", {
+        concurrency: 2,
+        handler: () => new Promise<string>((resolve) => releases.push(() => resolve("done"))),
+      });
+    }, async ({ app, page, root }) => {
+      try {
+        await app.start();
+        const hold = [...app.getRegisteredTasks()].find((t: App) => t.name === "hold");
+        const ids = [String(await hold.dispatch({})), String(await hold.dispatch({}))];
+        await waitFor(() => releases.length === 2, { what: "both jobs running" });
+        await page.goto(`${root}tasks/hold`);
+        const card = page.locator(".card", { hasText: "Workers" });
+        await card.locator(".workers-holders").waitFor();
+        const text = await card.textContent() ?? "";
+        assert.match(text, /at least 1/);
+        assert.match(text, /2 live locks, each worker running at most 2 at once/);
+        assert.match(text, /2 jobs/);
+        for (const id of ids) {
+          assert.equal(await card.locator(`a[href="jobs/${id}"]`).count(), 1, `link to ${id}`);
+        }
+        await atWidths(page, "mechanics-workers", card);
+      } finally {
+        releases.splice(0).forEach((release) => release());
+      }
+    });
+  },
+);
+
+browserTest(
+  "the Drain forecast card gives the arrival and finishing rates and when the backlog drains",
+  async () => {
+    const timers = new FakeTimers();
+    const source = createMemorySource({ now: epochClock(timers) });
+    const board = createBoardOn(timers, source);
+    const server = serveBoard(board);
+    const page = await (await sharedBrowser()).newPage({ viewport: { width: 1360, height: 860 } });
+    try {
+      const { store } = source;
+      for (let i = 0; i < 400; i++) store.enqueue("mail", { id: `job-${i}`, data: {} });
+      await timers.tick(MINUTE); // the leader's sample of this minute: 400
+      for (let i = 0; i < 300; i++) store.complete("mail", store.claim("mail")!.id, "ok");
+      for (let i = 400; i < 460; i++) store.enqueue("mail", { id: `job-${i}`, data: {} });
+      await timers.tick(10 * MINUTE);
+
+      await page.goto(`${server.url}/board/tasks/mail`);
+      const card = page.locator(".card", { hasText: "Drain forecast" });
+      await card.locator(".forecast-outlook").waitFor();
+      const text = await card.textContent() ?? "";
+      assert.match(text, /160 yet to finish/);
+      assert.match(text, /Last 10 min.*drains in about \d+ min/s);
+      assert.match(text, /Last 60 min\s*no backlog sample from 60 min ago/);
+      await atWidths(page, "mechanics-forecast", card);
+    } finally {
+      await page.context().close();
+      await server.stop();
+      await board.close();
+    }
+  },
+);

@@ -1,0 +1,327 @@
+/**
+ * "Why is this job waiting?" with a real taskora App on a throwaway Redis:
+ * each hold is made by taskora's own mechanism (a per-key concurrency
+ * limit, a singleton, a debounce, a dedup, a collect buffer, a retry
+ * backoff, a dispatch delay, a long queue, no worker at all), and
+ * `GET /jobs/{id}/diagnosis` names it with its evidence.
+ */
+
+// deno-lint-ignore-file no-explicit-any
+import assert from "node:assert/strict";
+import { withClient } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
+import { type AppWorld, waitForState, withApp } from "./harness.ts";
+
+/** The task `name` of the App. */
+function taskOf(world: AppWorld, name: string): any {
+  return [...world.app.getRegisteredTasks()].find((task: any) => task.name === name);
+}
+
+async function diagnosis(world: AppWorld, id: string): Promise<any> {
+  const { status, body } = await world.get(`/jobs/${id}/diagnosis`);
+  assert.equal(status, 200, JSON.stringify(body));
+  return body;
+}
+
+/** The reason of `code` in the job's diagnosis, once it is there. */
+function reasonOf(world: AppWorld, id: string, code: string): Promise<any> {
+  return waitFor(async () => {
+    const body = await diagnosis(world, id);
+    return body.reasons.find((reason: any) => reason.code === code);
+  }, { what: `a ${code} reason for ${id}` });
+}
+
+/** Tasks whose handlers run until released. */
+function holding() {
+  const releases: (() => void)[] = [];
+  const handler = () => new Promise<string>((resolve) => releases.push(() => resolve("done")));
+  return {
+    handler,
+    release: () => releases.splice(0).forEach((release) => release()),
+  };
+}
+
+Deno.test("a concurrency key at its limit: 1 of 1, used by the running job; the limit is read from the job, with a URL only", async () => {
+  const hold = holding();
+  await withApp(
+    "redis",
+    (app) => app.task("perkey", { concurrency: 3, handler: hold.handler }),
+    async (world) => {
+      try {
+        const task = taskOf(world, "perkey");
+        const options = { concurrencyKey: "acct-1", concurrencyLimit: 1 };
+        const ids = await Promise.all([1, 2, 3].map((n) => task.dispatch({ n }, options)));
+        const running = await waitFor(async () => {
+          const states = await Promise.all(
+            ids.map(async (id) => (await diagnosis(world, id)).state),
+          );
+          return states.filter((s) => s === "active").length === 1
+            ? ids[states.indexOf("active")]
+            : undefined;
+        }, { what: "one job of the key to run" });
+        const held = ids.find((id) => id !== running)!;
+        const reason = await reasonOf(world, held, "concurrencyKey");
+        assert.equal(
+          reason.summary,
+          `its concurrency key is at its limit: 1 of 1, used by ${running}`,
+        );
+        assert.deepEqual(reason.evidence, {
+          key: "acct-1",
+          inUse: 1,
+          limit: 1,
+          holders: [running],
+        });
+        assert.equal(reason.link, `/jobs/${running}`);
+        const body = await diagnosis(world, held);
+        assert.equal(body.state, "waiting");
+        assert.match(body.unknown[0], /createBoard\(app\)/, "the board has a URL only");
+        assert.ok(!body.reasons.some((r: any) => r.code === "noWorker"), "a worker takes jobs");
+      } finally {
+        hold.release();
+      }
+    },
+    { boardOn: "url" },
+  );
+});
+
+Deno.test("a singleton task: the waiting job names the running one (the App tells the board)", async () => {
+  const hold = holding();
+  await withApp(
+    "redis",
+    (app) => app.task("solo", { singleton: true, handler: hold.handler }),
+    async (world) => {
+      try {
+        const task = taskOf(world, "solo");
+        const first = await task.dispatch({});
+        await waitForState(world, first, "active");
+        const second = await task.dispatch({});
+        const reason = await reasonOf(world, second, "singleton");
+        assert.equal(
+          reason.summary,
+          `solo is a singleton and job ${first} runs: no other job starts until it ends`,
+        );
+        assert.deepEqual(reason.evidence, { running: [first] });
+        assert.deepEqual((await diagnosis(world, second)).unknown, [], "the App declares it");
+      } finally {
+        hold.release();
+      }
+    },
+  );
+});
+
+Deno.test("a debounce: the job that replaced an earlier one says so, and when it runs", async () => {
+  await withApp("redis", (app) => app.task("typing", { handler: () => "saved" }), async (world) => {
+    const task = taskOf(world, "typing");
+    const debounce = { key: "doc-9", delay: "10m" };
+    const first = await task.dispatch({ v: 1 }, { debounce });
+    const second = await task.dispatch({ v: 2 }, { debounce });
+    assert.equal((await world.get(`/jobs/${first}`)).status, 404, "taskora deleted the first");
+    const body = await diagnosis(world, second);
+    assert.equal(body.state, "delayed");
+    const reason = body.reasons.find((r: any) => r.code === "debounce");
+    assert.ok(reason, JSON.stringify(body.reasons));
+    assert.equal(reason.evidence.replaced, first);
+    assert.ok(
+      reason.evidence.runAt > body.readAt + 9 * 60_000,
+      `runs in ~10 min: ${reason.evidence.runAt}`,
+    );
+    assert.match(reason.summary, /^a debounce replaced job .* with it: it runs in 9 min, unless/);
+  });
+});
+
+Deno.test("a dedup: the job holding the key says so; the duplicate dispatch left no job", async () => {
+  const hold = holding();
+  await withApp("redis", (app) => app.task("sync", { handler: hold.handler }), async (world) => {
+    try {
+      const task = taskOf(world, "sync");
+      const kept = task.dispatch({ order: 7 }, { deduplicate: { key: "order-7" } });
+      const keptId = await kept;
+      const duplicate = task.dispatch({ order: 7 }, { deduplicate: { key: "order-7" } });
+      const duplicateId = await duplicate;
+      assert.equal(duplicate.existingId, keptId, "taskora's dedup hit");
+      assert.equal((await world.get(`/jobs/${duplicateId}/diagnosis`)).status, 404);
+      const reason = await reasonOf(world, keptId, "dedup");
+      assert.deepEqual(reason.evidence, { key: "order-7" });
+    } finally {
+      hold.release();
+    }
+  });
+});
+
+Deno.test("a collect buffer: the flush job says how many items wait and when it flushes", async () => {
+  await withApp(
+    "redis",
+    (app) =>
+      app.task("batch", {
+        collect: { key: "inbox", delay: "10m", maxSize: 100 },
+        handler: () => "ok",
+      }),
+    async (world) => {
+      const task = taskOf(world, "batch");
+      let flush = "";
+      for (const n of [1, 2, 3]) flush = await task.dispatch({ n });
+      const body = await diagnosis(world, flush);
+      assert.equal(body.state, "delayed");
+      const reason = body.reasons.find((r: any) => r.code === "collect");
+      assert.ok(reason, JSON.stringify(body.reasons));
+      assert.equal(reason.evidence.key, "inbox");
+      assert.equal(reason.evidence.items, 3);
+      assert.match(
+        reason.summary,
+        /^it is the flush of a collect buffer of 3 items, flushing in 9 min$/,
+      );
+      assert.ok(!body.reasons.some((r: any) => r.code === "dispatchDelay"), "not a plain delay");
+    },
+  );
+});
+
+Deno.test("no worker running: the job's task has had none taken while jobs wait; the queue says how many are ahead", async () => {
+  await withApp("redis", (app) => app.task("idle", { handler: () => "ok" }), async (world) => {
+    const task = taskOf(world, "idle");
+    const ids: string[] = [];
+    for (let n = 0; n < 5; n++) ids.push(await task.dispatch({ n }));
+    const body = await diagnosis(world, ids[2]);
+    assert.deepEqual(body.reasons.map((r: any) => r.code), ["noWorker", "queue"]);
+    const [noWorker, queue] = body.reasons;
+    assert.equal(
+      noWorker.summary,
+      "no worker took a job of idle in the newest 5 events of its stream, while 5 jobs wait",
+    );
+    assert.equal(noWorker.evidence.lastTakenAt, null);
+    assert.equal(queue.evidence.ahead, 2, "two were dispatched before it");
+    assert.equal(
+      queue.summary,
+      "2 jobs ahead of it: none of its jobs completed in the last 10 minutes",
+    );
+    assert.equal((await diagnosis(world, ids[0])).reasons[1].evidence.ahead, 0);
+  }, { start: false });
+});
+
+Deno.test("a retry backoff: a failed attempt's job waits for its next attempt", async () => {
+  await withApp(
+    "redis",
+    (app) =>
+      app.task("flaky", {
+        retry: { attempts: 3, backoff: "fixed", delay: 600_000, jitter: false },
+        handler: () => {
+          throw new Error("service down");
+        },
+      }),
+    async (world) => {
+      const id = await taskOf(world, "flaky").dispatch({});
+      await waitForState(world, id, "retrying");
+      const reason = await reasonOf(world, id, "retryBackoff");
+      assert.equal(reason.evidence.attempt, 2);
+      assert.equal(reason.evidence.maxAttempts, 3);
+      assert.match(
+        reason.summary,
+        /^attempt 1 of 3 failed: attempt 2 runs in 9 min \(retry backoff\)$/,
+      );
+      assert.equal(reason.link, `/jobs/${id}#attempts`);
+    },
+  );
+});
+
+Deno.test("a dispatch delay: the job runs when its delay ends", async () => {
+  await withApp("redis", (app) => app.task("later", { handler: () => "ok" }), async (world) => {
+    const id = await taskOf(world, "later").dispatch({}, { delay: 600_000 });
+    const body = await diagnosis(world, id);
+    assert.equal(body.state, "delayed");
+    const [reason] = body.reasons;
+    assert.equal(reason.code, "dispatchDelay");
+    assert.equal(reason.evidence.delayMs, 600_000);
+    assert.match(reason.summary, /^it was dispatched with a delay of 10 min: it runs in 9 min$/);
+  });
+});
+
+Deno.test("a finished job has no reasons; an unknown id is 404 JOB_NOT_FOUND", async () => {
+  await withApp(
+    "redis",
+    (app) => app.task("double", { handler: (d: any) => d.n * 2 }),
+    async (world) => {
+      const id = await taskOf(world, "double").dispatch({ n: 2 });
+      await waitForState(world, id, "completed");
+      const body = await diagnosis(world, id);
+      assert.deepEqual([body.state, body.reasons], ["completed", []]);
+      const missing = await world.get("/jobs/no-such-job/diagnosis");
+      assert.deepEqual([missing.status, missing.body.code], [404, "JOB_NOT_FOUND"]);
+    },
+  );
+});
+
+Deno.test("the job's keys are shown only to users who may read its payloads", async () => {
+  const hold = holding();
+  const auth = (request: Request) => {
+    const [name, role] = (request.headers.get("x-user") ?? "").split(":");
+    return name ? { name, role } : undefined;
+  };
+  await withApp("redis", (app) => app.task("sync", { handler: hold.handler }), async (world) => {
+    try {
+      const id = await taskOf(world, "sync").dispatch({}, {
+        deduplicate: { key: "ada@example.com" },
+      });
+      const as = async (user: string) => {
+        const { status, body } = await world.send(`/jobs/${id}/diagnosis`, undefined, {
+          method: "GET",
+          headers: { "x-user": user },
+        });
+        assert.equal(status, 200, JSON.stringify(body));
+        return body.reasons.find((reason: any) => reason.code === "dedup");
+      };
+      assert.deepEqual((await as("oz:operator")).evidence, { key: "ada@example.com" });
+      const hidden = await as("vic:viewer");
+      assert.deepEqual(hidden.evidence, { key: "[hidden: needs payload.read]" });
+    } finally {
+      hold.release();
+    }
+  }, { board: { auth } });
+});
+
+Deno.test("a throttle holds no job: taskora refuses the dispatch over the max, so there is nothing to diagnose", async () => {
+  await withApp("redis", (app) => app.task("ping", { handler: () => "pong" }), async (world) => {
+    const task = taskOf(world, "ping");
+    const throttle = { key: "host-1", max: 1, window: "10m" };
+    const accepted = task.dispatch({}, { throttle, delay: 600_000 });
+    const acceptedId = await accepted;
+    const refused = task.dispatch({}, { throttle, delay: 600_000 });
+    const refusedId = await refused;
+    assert.deepEqual([accepted.enqueued, refused.enqueued], [true, false], "taskora's throttle");
+    assert.equal((await world.get(`/jobs/${refusedId}/diagnosis`)).status, 404);
+    const body = await diagnosis(world, acceptedId);
+    assert.deepEqual(body.reasons.map((r: any) => r.code), ["dispatchDelay"]);
+  });
+});
+
+Deno.test("a job below its task's since: a worker fails it unrun (the App declares since)", async () => {
+  await withApp(
+    "redis",
+    (app) => app.task("versioned", { version: 3, since: 2, handler: () => "ok" }),
+    async (world) => {
+      const id = await taskOf(world, "versioned").dispatch({}, { delay: 600_000 });
+      await withClient(world.url, (redis) => redis.hSet(`taskora:{versioned}:${id}`, "_v", "1"));
+      const body = await diagnosis(world, id);
+      const reason = body.reasons.find((r: any) => r.code === "versionBelowSince");
+      assert.deepEqual(reason.evidence, { version: 1, since: 2 });
+      assert.deepEqual(body.unknown, []);
+    },
+  );
+});
+
+Deno.test("taskora's migration lock comes first while a migrator holds it", async () => {
+  await withApp("redis", (app) => app.task("later", { handler: () => "ok" }), async (world) => {
+    const id = await taskOf(world, "later").dispatch({}, { delay: 600_000 });
+    const lock = {
+      by: "taskora-wire-7",
+      reason: "wireVersion-6-to-7",
+      startedAt: Date.now(),
+      targetWireVersion: 7,
+    };
+    await withClient(
+      world.url,
+      (redis) => redis.set("taskora:migration:lock", JSON.stringify(lock), { PX: 60_000 }),
+    );
+    const reason = await reasonOf(world, id, "migrationLock");
+    assert.equal(reason.evidence.by, "taskora-wire-7");
+    assert.equal((await diagnosis(world, id)).reasons[0].code, "migrationLock");
+  }, { boardOn: "url" });
+});

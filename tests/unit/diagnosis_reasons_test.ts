@@ -1,0 +1,159 @@
+/**
+ * `diagnose()`: the facts of one job, and what the board knows beside
+ * them, in plain words, first what decides; the job's keys only for a user
+ * who may read its payloads.
+ */
+
+import assert from "node:assert/strict";
+import type { JobHolds } from "../../src/contract/diagnosis.ts";
+import {
+  diagnose,
+  type DiagnosisContext,
+  HIDDEN_KEY,
+} from "../../src/contract/diagnosis_reasons.ts";
+import type { TaskDefinition } from "../../src/contract/tasks.ts";
+
+const NOW = 10_000_000;
+
+function holds(overrides: Partial<JobHolds> = {}): JobHolds {
+  return {
+    id: "j9",
+    task: "bill",
+    state: "waiting",
+    attempt: 1,
+    maxAttempts: 1,
+    version: 1,
+    createdAt: NOW - 5_000,
+    ahead: 0,
+    waiting: 1,
+    runAt: null,
+    dispatchDelayMs: null,
+    concurrency: null,
+    dedupKey: null,
+    collect: null,
+    debounceReplaced: null,
+    active: { count: 0, ids: [] },
+    lock: null,
+    ...overrides,
+  };
+}
+
+function context(overrides: Partial<DiagnosisContext> = {}): DiagnosisContext {
+  return {
+    now: NOW,
+    definition: null,
+    migrationLock: null,
+    completedRecently: 0,
+    activity: {
+      lastTakenAt: NOW - 1_000,
+      lastFinishedAt: NOW - 900,
+      scanned: 50,
+      coveredSince: NOW - 90_000,
+    },
+    maxIdleMs: 5 * 60_000,
+    showKeys: true,
+    ...overrides,
+  };
+}
+
+const codes = (job: JobHolds, ctx = context()) => diagnose(job, ctx).reasons.map((r) => r.code);
+
+Deno.test("diagnose() estimates a long queue's wait from the last 10 minutes' completions", () => {
+  const [queue] =
+    diagnose(holds({ ahead: 412, waiting: 413 }), context({ completedRecently: 1_400 }))
+      .reasons;
+  assert.equal(queue.summary, "412 jobs ahead of it: about 2 min at the last 10 minutes' rate");
+  assert.deepEqual(queue.evidence, { ahead: 412, waiting: 413, completedLast10Min: 1_400 });
+  const [far] = diagnose(holds({ ahead: null }), context({ completedRecently: 5 })).reasons;
+  assert.equal(far.summary, "more than 10000 jobs ahead of it");
+});
+
+Deno.test("diagnose() names a task none of whose jobs were taken for over health.maxIdleMs while jobs wait", () => {
+  const activity = {
+    lastTakenAt: NOW - 6 * 60_000,
+    lastFinishedAt: null,
+    scanned: 7,
+    coveredSince: NOW - 9 * 60_000,
+  };
+  const [noWorker] = diagnose(holds(), context({ activity })).reasons;
+  assert.equal(noWorker.code, "noWorker");
+  assert.equal(noWorker.summary, "no worker took a job of bill for 6 min, while 1 job waits");
+  assert.equal(noWorker.link, "/tasks/bill");
+  assert.deepEqual(
+    codes(holds(), context({ activity, maxIdleMs: 10 * 60_000 })),
+    ["queue"],
+    "within the limit",
+  );
+  assert.deepEqual(codes(holds()), ["queue"], "taken a second ago: workers are taking jobs");
+  const { unknown } = diagnose(holds(), context({ activity: null }));
+  assert.match(unknown[1], /whether workers take its task's jobs/);
+});
+
+Deno.test("diagnose() lists what decides first: the migration lock, then the version, then the rest", () => {
+  const definition = { since: 3, singleton: true } as TaskDefinition;
+  const job = holds({
+    version: 2,
+    active: { count: 1, ids: ["j1"] },
+    concurrency: { key: "acct-1", limit: 2, inUse: 2, holders: ["j1", "j2"] },
+    dedupKey: "order-7",
+  });
+  const migrationLock = {
+    by: "taskora-wire-7",
+    reason: null,
+    startedAt: NOW - 1_000,
+    expectedDurationMs: null,
+    targetWireVersion: 7,
+    expiresInMs: 60_000,
+  };
+  assert.deepEqual(codes(job, context({ definition, migrationLock })), [
+    "migrationLock",
+    "versionBelowSince",
+    "singleton",
+    "concurrencyKey",
+    "queue",
+    "dedup",
+  ]);
+  assert.deepEqual(diagnose(job, context({ definition })).unknown, []);
+});
+
+Deno.test("diagnose() hides the job's keys, and who shares its concurrency key, without payload.read", () => {
+  const job = holds({
+    concurrency: { key: "ada@example.com", limit: 1, inUse: 1, holders: ["j1"] },
+    dedupKey: "ada@example.com",
+  });
+  const shown = diagnose(job, context({ showKeys: false })).reasons;
+  const concurrency = shown.find((r) => r.code === "concurrencyKey")!;
+  assert.equal(concurrency.summary, "its concurrency key is at its limit: 1 of 1");
+  assert.deepEqual(concurrency.evidence, { key: HIDDEN_KEY, inUse: 1, limit: 1, holders: null });
+  assert.equal(concurrency.link, undefined);
+  assert.deepEqual(shown.find((r) => r.code === "dedup")!.evidence, { key: HIDDEN_KEY });
+  assert.ok(!JSON.stringify(shown).includes("ada@"), "the key appears nowhere");
+});
+
+Deno.test("diagnose() says what only the App knows when the board has a Redis URL only", () => {
+  const { unknown } = diagnose(holds(), context());
+  assert.deepEqual(unknown, [
+    "whether its version is below the task's since, and whether the task is a singleton: " +
+    "only the App declares them (createBoard(app))",
+  ]);
+});
+
+Deno.test("diagnose() of an active job: its worker renews its lock, or no worker holds it", () => {
+  const running = holds({ state: "active", lock: { token: "t1", ttlMs: 25_000 } });
+  assert.deepEqual(codes(running), ["running"]);
+  const lost = holds({ state: "active", waiting: 3, lock: { token: null, ttlMs: null } });
+  const activity = {
+    lastTakenAt: NOW - 10 * 60_000,
+    lastFinishedAt: null,
+    scanned: 9,
+    coveredSince: null,
+  };
+  assert.deepEqual(codes(lost, context({ activity })), ["noWorker", "lockLost"]);
+});
+
+Deno.test("diagnose() of a finished job: no reasons", () => {
+  assert.deepEqual(diagnose(holds({ state: "completed" }), context()), {
+    reasons: [],
+    unknown: [],
+  });
+});
