@@ -65,7 +65,7 @@ function row(name: string, waiting: number): Overview["tasks"][number] {
     name,
     stats: counts(waiting),
     retryingAsOf: null,
-    health: { status: "critical", reason: "r", failureRate: null },
+    health: { status: "critical", reason: "r", failureRate: null, noProgress: false },
     latency: { oldestWaiting: null, mostOverdue: null },
     rate: { from: 0, bucketMs: 60_000, completed: [], failed: [] },
   };
