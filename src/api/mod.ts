@@ -30,6 +30,7 @@ import { throughputRoutes } from "./throughput.ts";
 import { workflowRoutes } from "./workflows.ts";
 import { workerRoutes } from "./workers.ts";
 import { forecastRoutes } from "./forecast.ts";
+import { mechanicsRoutes } from "./mechanics.ts";
 
 /**
  * Builds the API routes (relative to `/api`), and `GET /openapi.json`, the
@@ -55,6 +56,7 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", livenessRoutes(deps))
     .route("/", workerRoutes(deps))
     .route("/", forecastRoutes(deps))
+    .route("/", mechanicsRoutes(deps))
     .route("/", auditRoutes(deps))
     .route("/", bulkRoutes(deps))
     .route("/", sessionRoutes(deps));

@@ -53,6 +53,7 @@ import type { TaskLatencyResponse } from "./latency.ts";
 import type { SchedulerLeadershipResponse, TaskLivenessResponse } from "./liveness.ts";
 import type { TaskWorkersResponse } from "./workers.ts";
 import type { ForecastResponse } from "./forecast.ts";
+import type { MechanicsResponse } from "./mechanics.ts";
 import type { MigrationLockResponse } from "./migration_lock.ts";
 import type { OverviewResponse } from "./overview.ts";
 import type { PayloadField } from "./payload.ts";
@@ -145,6 +146,7 @@ export interface Endpoints {
     "/tasks/{task}/liveness": { query: { id?: readonly string[] }; answer: TaskLivenessResponse };
     "/tasks/{task}/workers": { answer: TaskWorkersResponse };
     "/tasks/{task}/forecast": { answer: ForecastResponse };
+    "/tasks/{task}/mechanics": { query: { cursor?: string }; answer: MechanicsResponse };
     "/jobs/{jobId}": { answer: JobDetailResponse };
     "/jobs/{jobId}/attempts": { answer: AttemptHistory };
     "/jobs/{jobId}/logs": {

@@ -88,6 +88,7 @@ import type {
 } from "../contract/liveness.ts";
 import type { MigrationLock } from "../contract/migration_lock.ts";
 import type { ActiveLocks, TaskActivity } from "../contract/workers.ts";
+import type { MechanicsStep } from "../contract/mechanics.ts";
 import type { TaskDefinition, VersionCounts } from "../contract/tasks.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type {
@@ -689,6 +690,14 @@ export interface TaskSource {
   ): Promise<void>;
   /** A task's backlog in each named minute's sample, null where none is kept. */
   readBacklogSamples?(task: string, minutes: readonly number[]): Promise<(number | null)[]>;
+  /**
+   * One bounded step of a scan for the task's mechanism keys (concurrency
+   * keys, throttles, debounces, dedup keys, collect buffers) from `cursor`
+   * (null: the start), with what each holds: a few SCAN calls of the
+   * keyspace, never all of it (see `contract/mechanics.ts`); stops early
+   * once `signal` aborts. Sources that keep no such keys leave it out.
+   */
+  scanMechanics?(task: string, cursor: string | null, signal?: AbortSignal): Promise<MechanicsStep>;
   /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
   getSchedulerLeadership?(): Promise<SchedulerLeadership>;
   /**

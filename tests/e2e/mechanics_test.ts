@@ -120,3 +120,57 @@ browserTest(
     }
   },
 );
+
+browserTest(
+  "the Mechanics card scans when asked: concurrency keys in use, throttles, debounces, dedup keys, collect buffers",
+  async () => {
+    const releases: (() => void)[] = [];
+    await withAppPage((app) => {
+      app.task("mixed", {
+        collect: { key: "all", delay: "1m", maxSize: 100, maxWait: "5m" },
+        handler: () => "ok",
+      });
+      app.task("held", {
+        concurrency: 5,
+        handler: () => new Promise<string>((resolve) => releases.push(() => resolve("done"))),
+      });
+    }, async ({ app, page, root }) => {
+      try {
+        await app.start();
+        const task = (name: string) =>
+          [...app.getRegisteredTasks()].find((t: App) => t.name === name);
+        for (const tenant of ["tenant-a", "tenant-b"]) {
+          await task("held").dispatch({}, { concurrencyKey: tenant, concurrencyLimit: 1 });
+        }
+        await waitFor(() => releases.length === 2, { what: "both tenants' jobs running" });
+        // Delayed an hour, so that it holds no concurrency slot while the page is read.
+        await task("held").dispatch({}, {
+          throttle: { key: "api", max: 10, window: "1h" },
+          delay: 3_600_000,
+        });
+        await task("held").dispatch({}, { debounce: { key: "search", delay: "1h" } });
+        await task("held").dispatch({}, { deduplicate: { key: "sync" }, delay: 3_600_000 });
+        for (let n = 0; n < 3; n++) await task("mixed").dispatch({ n });
+
+        await page.goto(`${root}tasks/held`);
+        const card = page.locator(".card", { hasText: "Mechanics" });
+        await card.getByRole("button", { name: "Scan" }).click();
+        await card.getByText("whole keyspace scanned").waitFor();
+        const text = await card.textContent() ?? "";
+        assert.match(text, /Concurrency keys in use · 2 jobs running\s*2/);
+        assert.match(text, /tenant-a/);
+        assert.match(text, /Throttles.*api\s*1/s);
+        assert.match(text, /Pending debounces\s*1.*search/s);
+        assert.match(text, /Dedup keys\s*1.*sync.*delayed/s);
+        await atWidths(page, "mechanics-scan", card);
+
+        await page.goto(`${root}tasks/mixed`);
+        await card.getByRole("button", { name: "Scan" }).click();
+        await card.getByText("whole keyspace scanned").waitFor();
+        assert.match(await card.textContent() ?? "", /Collect buffers\s*1.*all\s*3/s);
+      } finally {
+        releases.splice(0).forEach((release) => release());
+      }
+    });
+  },
+);

@@ -6,6 +6,7 @@
  * the route's schema (`Same<>`, checked by `deno check`).
  */
 
+import { MechanicsSchema } from "../../src/api/schema/mechanics.ts";
 import { ForecastSchema } from "../../src/api/schema/forecast.ts";
 import { TaskWorkersSchema } from "../../src/api/schema/workers.ts";
 import assert from "node:assert/strict";
@@ -130,6 +131,7 @@ const ENTRIES = {
     "/tasks/{task}/liveness": { kind: "json", query: { id: true } },
     "/tasks/{task}/workers": { kind: "json" },
     "/tasks/{task}/forecast": { kind: "json" },
+    "/tasks/{task}/mechanics": { kind: "json", query: { cursor: true } },
     "/jobs/{jobId}": { kind: "json" },
     "/jobs/{jobId}/attempts": { kind: "json" },
     "/jobs/{jobId}/logs": { kind: "paged", query: { level: true, attempt: true, ...page } },
@@ -199,6 +201,7 @@ const ANSWERS = {
     "/tasks/{task}/liveness": TaskLivenessSchema,
     "/tasks/{task}/workers": TaskWorkersSchema,
     "/tasks/{task}/forecast": ForecastSchema,
+    "/tasks/{task}/mechanics": MechanicsSchema,
     "/jobs/{jobId}": JobDetailSchema,
     "/jobs/{jobId}/attempts": AttemptHistorySchema,
     "/jobs/{jobId}/logs": [LogLineSchema],
