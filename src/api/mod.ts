@@ -31,6 +31,7 @@ import { workflowRoutes } from "./workflows.ts";
 import { workerRoutes } from "./workers.ts";
 import { forecastRoutes } from "./forecast.ts";
 import { mechanicsRoutes } from "./mechanics.ts";
+import { dispatchRoutes } from "./dispatch.ts";
 
 /**
  * Builds the API routes (relative to `/api`), and `GET /openapi.json`, the
@@ -57,6 +58,7 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", workerRoutes(deps))
     .route("/", forecastRoutes(deps))
     .route("/", mechanicsRoutes(deps))
+    .route("/", dispatchRoutes(deps))
     .route("/", auditRoutes(deps))
     .route("/", bulkRoutes(deps))
     .route("/", sessionRoutes(deps));

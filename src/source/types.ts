@@ -88,7 +88,8 @@ import type {
 } from "../contract/liveness.ts";
 import type { MigrationLock } from "../contract/migration_lock.ts";
 import type { ActiveLocks, TaskActivity } from "../contract/workers.ts";
-import type { MechanicsStep } from "../contract/mechanics.ts";
+import type { MechanicsStep, MechanismEntry } from "../contract/mechanics.ts";
+import type { DispatchRequest, DispatchResult } from "../contract/dispatch.ts";
 import type { TaskDefinition, VersionCounts } from "../contract/tasks.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type {
@@ -128,6 +129,8 @@ export type {
   BulkSkip,
   BulkStateSelector,
   DeadLetterGroup,
+  DispatchRequest,
+  DispatchResult,
   FinishedState,
   FinishedTiming,
   JobActionResult,
@@ -142,6 +145,8 @@ export type {
   LivenessUnknown,
   LogEntry,
   LogPage,
+  MechanicsStep,
+  MechanismEntry,
   MigrationLock,
   OperationStatus,
   PayloadCondition,
@@ -698,6 +703,17 @@ export interface TaskSource {
    * once `signal` aborts. Sources that keep no such keys leave it out.
    */
   scanMechanics?(task: string, cursor: string | null, signal?: AbortSignal): Promise<MechanicsStep>;
+  /**
+   * Dispatches a new job of `task` through the taskora App, its data checked
+   * against the task's input schema first (`INVALID_PARAM`, `param: "data"`);
+   * with an `idempotencyKey`, a dispatch whose job exists already makes none
+   * and answers it (`created: false`). Only a source with the App has it.
+   */
+  dispatchJob?(
+    task: string,
+    request: DispatchRequest,
+    idempotencyKey?: string,
+  ): Promise<DispatchResult>;
   /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
   getSchedulerLeadership?(): Promise<SchedulerLeadership>;
   /**

@@ -2,7 +2,8 @@
  * The task page's cards of issue 26 in a real browser, with a real taskora
  * App and real workers on a throwaway Redis: the Workers card (last taken,
  * lock holders, the live workers' lower bound and its basis); on a board
- * whose clock the test moves, the Drain forecast card.
+ * whose clock the test moves, the Drain forecast card; the Mechanics card's
+ * scan; the Dispatch form (with the App, and without it).
  * Screenshots at 390, 1280 and 1920 px under tests/e2e/screenshots/ with
  * `SCREENSHOTS=1`.
  */
@@ -16,6 +17,7 @@ import { epochClock } from "../../src/timers.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { createTaskora, redisAdapter } from "../taskora/harness.ts";
 import { waitFor } from "../helpers/wait_for.ts";
+import { z } from "zod";
 import { serveBoard } from "./browser.ts";
 import { browserTest, freshRedis, screenshot, screenshotView, sharedBrowser } from "./harness.ts";
 
@@ -174,3 +176,64 @@ browserTest(
     });
   },
 );
+
+browserTest(
+  "the Dispatch form checks the data against the task's input schema, and the worker runs the job",
+  async () => {
+    await withAppPage((app) => {
+      app.task("greet", {
+        input: z.object({ name: z.string().min(1) }),
+        handler: (data: { name: string }) => `hello ${data.name}`,
+      });
+    }, async ({ app, page, root }) => {
+      await app.start();
+      await page.goto(`${root}tasks/greet`);
+      const card = page.locator(".card", { hasText: "Dispatch" }).last();
+      const data = card.locator("textarea");
+      await data.fill('{ "name": 3 }');
+      await card.getByLabel("Priority").fill("5");
+      await card.getByRole("button", { name: "Dispatch" }).click();
+      const problem = card.locator(".dispatch-problem");
+      await problem.waitFor();
+      assert.match(await problem.textContent() ?? "", /input schema: data\.name/);
+      await atWidths(page, "mechanics-dispatch-refused", card);
+
+      await data.fill('{ "name": "ada" }');
+      await card.getByRole("button", { name: "Dispatch" }).click();
+      const link = card.locator(".dispatch-actions a");
+      await link.waitFor();
+      const jobId = (await link.textContent() ?? "").trim();
+      const greet = [...app.getRegisteredTasks()].find((t: App) => t.name === "greet");
+      assert.ok(greet);
+      await waitFor(async () => {
+        const response = await fetch(`${root}api/jobs/${jobId}`);
+        const job = await response.json();
+        return job.state === "completed" && job.result === "hello ada";
+      }, { what: "the worker to run the dispatched job" });
+      await atWidths(page, "mechanics-dispatch", card);
+    });
+  },
+);
+
+browserTest("without the App the Dispatch card says it needs createBoard(app)", async () => {
+  const redis = await freshRedis();
+  const app = createTaskora({ adapter: redisAdapter(redis.url) });
+  app.task("greet", { handler: () => "ok" });
+  await app.start();
+  const board = createBoard(redis.url);
+  const server = serveBoard(board);
+  const page = await (await sharedBrowser()).newPage({ viewport: { width: 1360, height: 860 } });
+  try {
+    const greet = [...app.getRegisteredTasks()].find((t: App) => t.name === "greet");
+    await greet.dispatch({});
+    await page.goto(`${server.url}/board/tasks/greet`);
+    const card = page.locator(".card", { hasText: "Dispatch" }).last();
+    await card.getByText("createBoard(app)").waitFor();
+    assert.equal(await card.locator("form").count(), 0);
+  } finally {
+    await page.context().close();
+    await server.stop();
+    await board.close();
+    await app.close();
+  }
+});

@@ -350,7 +350,7 @@ Deno.test("GET /config lists what the current user may do, per preset", async ()
     assert.ok(!operator.includes("audit.read"), "the trail is an admin's");
     const admin = await allowedFor(call, "root:admin");
     assert.deepEqual(admin, [...operator.slice(0, -1), "audit.read", "metrics.read"]);
-    assert.equal(admin.length, 22, "every action of the catalogue");
+    assert.equal(admin.length, 23, "every action of the catalogue");
   } finally {
     await close();
   }

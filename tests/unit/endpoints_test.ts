@@ -6,6 +6,7 @@
  * the route's schema (`Same<>`, checked by `deno check`).
  */
 
+import { DispatchSchema } from "../../src/api/schema/dispatch.ts";
 import { MechanicsSchema } from "../../src/api/schema/mechanics.ts";
 import { ForecastSchema } from "../../src/api/schema/forecast.ts";
 import { TaskWorkersSchema } from "../../src/api/schema/workers.ts";
@@ -151,6 +152,10 @@ const ENTRIES = {
     "/jobs/{jobId}/rerun": { kind: "json", ...noBody },
     "/jobs/{jobId}/cancel": { kind: "json", body: { reason: true } },
     "/tasks/{task}/retry-all": { kind: "json", ...noBody },
+    "/tasks/{task}/dispatch": {
+      kind: "json",
+      body: { data: true, delay: true, priority: true, concurrencyKey: true },
+    },
     "/tasks/{task}/clean": {
       kind: "json",
       body: { state: true, olderThan: true, dryRun: true },
@@ -220,6 +225,7 @@ const ANSWERS = {
     "/jobs/{jobId}/rerun": RerunSchema,
     "/jobs/{jobId}/cancel": JobActionSchema,
     "/tasks/{task}/retry-all": RetryAllSchema,
+    "/tasks/{task}/dispatch": DispatchSchema,
     "/tasks/{task}/clean": CleanSchema,
     "/schedules/{name}/pause": ScheduleActionSchema,
     "/schedules/{name}/resume": ScheduleActionSchema,
