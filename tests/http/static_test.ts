@@ -268,6 +268,7 @@ Deno.test("every page but the landing ones is a lazy chunk, outside the first pa
   }
 });
 
-Deno.test("the whole UI, every JS chunk and the CSS, is under 112 KB gzipped", () => {
-  assertUnder(gzippedSizes(), 112);
+// 112 KB until the task page's cards of issue 26 (workers, forecast, mechanics, dispatch: 2.9 KB).
+Deno.test("the whole UI, every JS chunk and the CSS, is under 116 KB gzipped", () => {
+  assertUnder(gzippedSizes(), 116);
 });
