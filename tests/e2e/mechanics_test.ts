@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
-import { createBoard } from "../../mod.ts";
+import { type BoardOptions, createBoard } from "../../mod.ts";
 import { createBoardOn } from "../../src/board.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { epochClock } from "../../src/timers.ts";
@@ -41,11 +41,12 @@ type App = any;
 async function withAppPage(
   define: (app: App) => void,
   fn: (world: { app: App; page: Page; root: string }) => Promise<void>,
+  options: BoardOptions = {},
 ): Promise<void> {
   const redis = await freshRedis();
   const app = createTaskora({ adapter: redisAdapter(redis.url) });
   define(app);
-  const board = createBoard(app);
+  const board = createBoard(app, options);
   const server = serveBoard(board);
   const page = await (await sharedBrowser()).newPage({ viewport: { width: 1360, height: 860 } });
   try {
@@ -237,3 +238,23 @@ browserTest("without the App the Dispatch card says it needs createBoard(app)", 
     await app.close();
   }
 });
+
+browserTest(
+  "the Dispatch form is shown to an operator, not to a viewer (no job.dispatch)",
+  async () => {
+    for (const role of ["viewer", "operator"]) {
+      await withAppPage(
+        (app) => app.task("greet", { handler: () => "ok" }),
+        async ({ page, root }) => {
+          await page.goto(`${root}tasks/greet`);
+          await page.locator(".card", { hasText: "Mechanics" }).waitFor();
+          await page.locator(".card", { hasText: "Definition" }).locator(".definition-facts")
+            .waitFor();
+          const forms = await page.locator(".dispatch-form").count();
+          assert.equal(forms, role === "operator" ? 1 : 0, role);
+        },
+        { auth: () => ({ name: role, role }) },
+      );
+    }
+  },
+);
