@@ -36,6 +36,8 @@ import { throughputRoutes } from "./throughput.ts";
 import { workflowRoutes } from "./workflows.ts";
 import { workerRoutes } from "./workers.ts";
 import { forecastRoutes } from "./forecast.ts";
+import { mechanicsRoutes } from "./mechanics.ts";
+import { dispatchRoutes } from "./dispatch.ts";
 
 /**
  * Builds the API routes (relative to `/api`), and `GET /openapi.json`, the
@@ -63,6 +65,8 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", diagnosisRoutes(deps))
     .route("/", workerRoutes(deps))
     .route("/", forecastRoutes(deps))
+    .route("/", mechanicsRoutes(deps))
+    .route("/", dispatchRoutes(deps))
     .route("/", auditRoutes(deps))
     .route("/", bulkRoutes(deps))
     .route("/", sessionRoutes(deps))

@@ -13,6 +13,7 @@ export const ROUTE_ACTIONS = [
   "job.retry-edited",
   "job.rerun",
   "job.cancel",
+  "job.dispatch",
   "task.retry-all",
   "task.clean",
   "dlq.retry-all",

@@ -64,6 +64,8 @@ import type { SchedulerLeadershipResponse, TaskLivenessResponse } from "./livene
 import type { JobDiagnosisResponse } from "./diagnosis.ts";
 import type { TaskWorkersResponse } from "./workers.ts";
 import type { ForecastResponse } from "./forecast.ts";
+import type { MechanicsResponse } from "./mechanics.ts";
+import type { DispatchRequest, DispatchResponse } from "./dispatch.ts";
 import type { MigrationLockResponse } from "./migration_lock.ts";
 import type { OverviewResponse } from "./overview.ts";
 import type { PayloadField } from "./payload.ts";
@@ -161,6 +163,7 @@ export interface Endpoints {
     "/tasks/{task}/liveness": { query: { id?: readonly string[] }; answer: TaskLivenessResponse };
     "/tasks/{task}/workers": { answer: TaskWorkersResponse };
     "/tasks/{task}/forecast": { answer: ForecastResponse };
+    "/tasks/{task}/mechanics": { query: { cursor?: string }; answer: MechanicsResponse };
     "/jobs/{jobId}": { answer: JobDetailResponse };
     "/jobs/{jobId}/attempts": { answer: AttemptHistory };
     "/jobs/{jobId}/diagnosis": { answer: JobDiagnosisResponse };
@@ -195,6 +198,7 @@ export interface Endpoints {
     "/jobs/{jobId}/rerun": { body: NoBody; answer: RerunResponse };
     "/jobs/{jobId}/cancel": { body: { reason?: string }; answer: JobActionResponse };
     "/tasks/{task}/retry-all": { body: NoBody; answer: RetryAllResponse };
+    "/tasks/{task}/dispatch": { body: DispatchRequest; answer: DispatchResponse };
     "/tasks/{task}/clean": {
       body: { state: FinishedState; olderThan: number | string; dryRun?: boolean };
       answer: CleanResponse;

@@ -102,6 +102,8 @@ import type {
 import type { CollectHold, ConcurrencyHold, JobHolds } from "../contract/diagnosis.ts";
 import type { MigrationLock } from "../contract/migration_lock.ts";
 import type { ActiveLocks, TaskActivity } from "../contract/workers.ts";
+import type { MechanicsStep, MechanismEntry } from "../contract/mechanics.ts";
+import type { DispatchRequest, DispatchResult } from "../contract/dispatch.ts";
 import type { TaskDefinition, VersionCounts } from "../contract/tasks.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type {
@@ -145,6 +147,8 @@ export type {
   CollectHold,
   ConcurrencyHold,
   DeadLetterGroup,
+  DispatchRequest,
+  DispatchResult,
   FinishedState,
   FinishedTiming,
   JobActionResult,
@@ -160,6 +164,8 @@ export type {
   LivenessUnknown,
   LogEntry,
   LogPage,
+  MechanicsStep,
+  MechanismEntry,
   MigrationLock,
   OperationStatus,
   PayloadCondition,
@@ -723,6 +729,25 @@ export interface TaskSource {
   ): Promise<void>;
   /** A task's backlog in each named minute's sample, null where none is kept. */
   readBacklogSamples?(task: string, minutes: readonly number[]): Promise<(number | null)[]>;
+  /**
+   * One bounded step of a scan for the task's mechanism keys (concurrency
+   * keys, throttles, debounces, dedup keys, collect buffers) from `cursor`
+   * (null: the start), with what each holds: a few SCAN calls of the
+   * keyspace, never all of it (see `contract/mechanics.ts`); stops early
+   * once `signal` aborts. Sources that keep no such keys leave it out.
+   */
+  scanMechanics?(task: string, cursor: string | null, signal?: AbortSignal): Promise<MechanicsStep>;
+  /**
+   * Dispatches a new job of `task` through the taskora App, its data checked
+   * against the task's input schema first (`INVALID_PARAM`, `param: "data"`);
+   * with an `idempotencyKey`, a dispatch whose job exists already makes none
+   * and answers it (`created: false`). Only a source with the App has it.
+   */
+  dispatchJob?(
+    task: string,
+    request: DispatchRequest,
+    idempotencyKey?: string,
+  ): Promise<DispatchResult>;
   /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
   getSchedulerLeadership?(): Promise<SchedulerLeadership>;
   /**

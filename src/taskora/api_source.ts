@@ -18,6 +18,7 @@
  * @module
  */
 
+import { type AppDispatch, appDispatch } from "./dispatch.ts";
 import { queuedSince } from "../contract/health.ts";
 import { LocalScanSlots, type ScanSlotClaim } from "../source/scan_slots.ts";
 import { BoardError } from "../errors.ts";
@@ -181,6 +182,8 @@ export class AppApiSource implements TaskSource {
   readonly #adapter: AdapterApi;
   readonly #declared: DeclaredSchedules;
   readonly #ledger: TriggerLedger = memoryLedger();
+  /** Dispatches a job through the App (`task.dispatch`); see `dispatch.ts`. */
+  readonly dispatchJob: AppDispatch;
   readonly #listeners = new Set<(event: TaskEvent) => void>();
   #unsubscribe: Promise<() => Promise<void>> | null = null;
   readonly #scanSlots: LocalScanSlots;
@@ -188,6 +191,7 @@ export class AppApiSource implements TaskSource {
   /** Reads and steers `app` through its API. */
   constructor(app: TaskoraAppLike) {
     this.#app = app;
+    this.dispatchJob = appDispatch(app, this.#ledger);
     this.#adapter = app.adapter as unknown as AdapterApi;
     this.#declared = new DeclaredSchedules(app);
     const slots = appScanSlots.get(app) ?? new LocalScanSlots(() => Date.now());

@@ -39,6 +39,8 @@ export interface TaskoraTaskLike {
   };
   /** Number-keyed migration functions. */
   readonly migrations?: { size: number };
+  /** The task's input schema (a Standard Schema), when it declares one. */
+  readonly inputSchema?: { "~standard": { validate(value: unknown): unknown } };
   /** Dispatches one job; `id` is its job id, `enqueued` false when deduplication refused it. */
   dispatch(data: unknown, options?: Record<string, unknown>): TaskoraResultHandle;
 }

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { type AppDispatch, appDispatch } from "./dispatch.ts";
 import type {
   RerunResult,
   SchedulePatch,
@@ -57,6 +58,8 @@ export class AppRedisSource extends RedisTaskSource {
   readonly #app: TaskoraAppLike;
   readonly #declared: DeclaredSchedules;
   readonly #ledger: TriggerLedger;
+  /** Dispatches a job through the App (`task.dispatch`); see `dispatch.ts`. */
+  readonly dispatchJob: AppDispatch;
 
   /** Reads through `redis` (never closed here) under the App's `prefix`. */
   constructor(app: TaskoraAppLike, redis: IoredisLike, prefix?: string) {
@@ -68,6 +71,7 @@ export class AppRedisSource extends RedisTaskSource {
     this.#app = app;
     this.#declared = new DeclaredSchedules(app);
     this.#ledger = redisLedger(this.connection, prefix);
+    this.dispatchJob = appDispatch(app, this.#ledger);
   }
 
   /** The App's definition of a task; null for a task it does not register. */

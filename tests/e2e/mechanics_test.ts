@@ -2,20 +2,22 @@
  * The task page's cards of issue 26 in a real browser, with a real taskora
  * App and real workers on a throwaway Redis: the Workers card (last taken,
  * lock holders, the live workers' lower bound and its basis); on a board
- * whose clock the test moves, the Drain forecast card.
+ * whose clock the test moves, the Drain forecast card; the Mechanics card's
+ * scan; the Dispatch form (with the App, and without it).
  * Screenshots at 390, 1280 and 1920 px under tests/e2e/screenshots/ with
  * `SCREENSHOTS=1`.
  */
 
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
-import { createBoard } from "../../mod.ts";
+import { type BoardOptions, createBoard } from "../../mod.ts";
 import { createBoardOn } from "../../src/board.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { epochClock } from "../../src/timers.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { createTaskora, redisAdapter } from "../taskora/harness.ts";
 import { waitFor } from "../helpers/wait_for.ts";
+import { z } from "zod";
 import { serveBoard } from "./browser.ts";
 import { browserTest, freshRedis, screenshot, screenshotView, sharedBrowser } from "./harness.ts";
 
@@ -39,11 +41,12 @@ type App = any;
 async function withAppPage(
   define: (app: App) => void,
   fn: (world: { app: App; page: Page; root: string }) => Promise<void>,
+  options: BoardOptions = {},
 ): Promise<void> {
   const redis = await freshRedis();
   const app = createTaskora({ adapter: redisAdapter(redis.url) });
   define(app);
-  const board = createBoard(app);
+  const board = createBoard(app, options);
   const server = serveBoard(board);
   const page = await (await sharedBrowser()).newPage({ viewport: { width: 1360, height: 860 } });
   try {
@@ -117,6 +120,141 @@ browserTest(
       await page.context().close();
       await server.stop();
       await board.close();
+    }
+  },
+);
+
+browserTest(
+  "the Mechanics card scans when asked: concurrency keys in use, throttles, debounces, dedup keys, collect buffers",
+  async () => {
+    const releases: (() => void)[] = [];
+    await withAppPage((app) => {
+      app.task("mixed", {
+        collect: { key: "all", delay: "1m", maxSize: 100, maxWait: "5m" },
+        handler: () => "ok",
+      });
+      app.task("held", {
+        concurrency: 5,
+        handler: () => new Promise<string>((resolve) => releases.push(() => resolve("done"))),
+      });
+    }, async ({ app, page, root }) => {
+      try {
+        await app.start();
+        const task = (name: string) =>
+          [...app.getRegisteredTasks()].find((t: App) => t.name === name);
+        for (const tenant of ["tenant-a", "tenant-b"]) {
+          await task("held").dispatch({}, { concurrencyKey: tenant, concurrencyLimit: 1 });
+        }
+        await waitFor(() => releases.length === 2, { what: "both tenants' jobs running" });
+        // Delayed an hour, so that it holds no concurrency slot while the page is read.
+        await task("held").dispatch({}, {
+          throttle: { key: "api", max: 10, window: "1h" },
+          delay: 3_600_000,
+        });
+        await task("held").dispatch({}, { debounce: { key: "search", delay: "1h" } });
+        await task("held").dispatch({}, { deduplicate: { key: "sync" }, delay: 3_600_000 });
+        for (let n = 0; n < 3; n++) await task("mixed").dispatch({ n });
+
+        await page.goto(`${root}tasks/held`);
+        const card = page.locator(".card", { hasText: "Mechanics" });
+        await card.getByRole("button", { name: "Scan" }).click();
+        await card.getByText("whole keyspace scanned").waitFor();
+        const text = await card.textContent() ?? "";
+        assert.match(text, /Concurrency keys in use · 2 jobs running\s*2/);
+        assert.match(text, /tenant-a/);
+        assert.match(text, /Throttles.*api\s*1/s);
+        assert.match(text, /Pending debounces\s*1.*search/s);
+        assert.match(text, /Dedup keys\s*1.*sync.*delayed/s);
+        await atWidths(page, "mechanics-scan", card);
+
+        await page.goto(`${root}tasks/mixed`);
+        await card.getByRole("button", { name: "Scan" }).click();
+        await card.getByText("whole keyspace scanned").waitFor();
+        assert.match(await card.textContent() ?? "", /Collect buffers\s*1.*all\s*3/s);
+      } finally {
+        releases.splice(0).forEach((release) => release());
+      }
+    });
+  },
+);
+
+browserTest(
+  "the Dispatch form checks the data against the task's input schema, and the worker runs the job",
+  async () => {
+    await withAppPage((app) => {
+      app.task("greet", {
+        input: z.object({ name: z.string().min(1) }),
+        handler: (data: { name: string }) => `hello ${data.name}`,
+      });
+    }, async ({ app, page, root }) => {
+      await app.start();
+      await page.goto(`${root}tasks/greet`);
+      const card = page.locator(".card", { hasText: "Dispatch" }).last();
+      const data = card.locator("textarea");
+      await data.fill('{ "name": 3 }');
+      await card.getByLabel("Priority").fill("5");
+      await card.getByRole("button", { name: "Dispatch" }).click();
+      const problem = card.locator(".dispatch-problem");
+      await problem.waitFor();
+      assert.match(await problem.textContent() ?? "", /input schema: data\.name/);
+      await atWidths(page, "mechanics-dispatch-refused", card);
+
+      await data.fill('{ "name": "ada" }');
+      await card.getByRole("button", { name: "Dispatch" }).click();
+      const link = card.locator(".dispatch-actions a");
+      await link.waitFor();
+      const jobId = (await link.textContent() ?? "").trim();
+      const greet = [...app.getRegisteredTasks()].find((t: App) => t.name === "greet");
+      assert.ok(greet);
+      await waitFor(async () => {
+        const response = await fetch(`${root}api/jobs/${jobId}`);
+        const job = await response.json();
+        return job.state === "completed" && job.result === "hello ada";
+      }, { what: "the worker to run the dispatched job" });
+      await atWidths(page, "mechanics-dispatch", card);
+    });
+  },
+);
+
+browserTest("without the App the Dispatch card says it needs createBoard(app)", async () => {
+  const redis = await freshRedis();
+  const app = createTaskora({ adapter: redisAdapter(redis.url) });
+  app.task("greet", { handler: () => "ok" });
+  await app.start();
+  const board = createBoard(redis.url);
+  const server = serveBoard(board);
+  const page = await (await sharedBrowser()).newPage({ viewport: { width: 1360, height: 860 } });
+  try {
+    const greet = [...app.getRegisteredTasks()].find((t: App) => t.name === "greet");
+    await greet.dispatch({});
+    await page.goto(`${server.url}/board/tasks/greet`);
+    const card = page.locator(".card", { hasText: "Dispatch" }).last();
+    await card.getByText("createBoard(app)").waitFor();
+    assert.equal(await card.locator("form").count(), 0);
+  } finally {
+    await page.context().close();
+    await server.stop();
+    await board.close();
+    await app.close();
+  }
+});
+
+browserTest(
+  "the Dispatch form is shown to an operator, not to a viewer (no job.dispatch)",
+  async () => {
+    for (const role of ["viewer", "operator"]) {
+      await withAppPage(
+        (app) => app.task("greet", { handler: () => "ok" }),
+        async ({ page, root }) => {
+          await page.goto(`${root}tasks/greet`);
+          await page.locator(".card", { hasText: "Mechanics" }).waitFor();
+          await page.locator(".card", { hasText: "Definition" }).locator(".definition-facts")
+            .waitFor();
+          const forms = await page.locator(".dispatch-form").count();
+          assert.equal(forms, role === "operator" ? 1 : 0, role);
+        },
+        { auth: () => ({ name: role, role }) },
+      );
     }
   },
 );

@@ -6,6 +6,8 @@
  * the route's schema (`Same<>`, checked by `deno check`).
  */
 
+import { DispatchSchema } from "../../src/api/schema/dispatch.ts";
+import { MechanicsSchema } from "../../src/api/schema/mechanics.ts";
 import { ForecastSchema } from "../../src/api/schema/forecast.ts";
 import { TaskWorkersSchema } from "../../src/api/schema/workers.ts";
 import assert from "node:assert/strict";
@@ -166,6 +168,7 @@ const ENTRIES = {
     "/tasks/{task}/liveness": { kind: "json", query: { id: true } },
     "/tasks/{task}/workers": { kind: "json" },
     "/tasks/{task}/forecast": { kind: "json" },
+    "/tasks/{task}/mechanics": { kind: "json", query: { cursor: true } },
     "/jobs/{jobId}": { kind: "json" },
     "/jobs/{jobId}/attempts": { kind: "json" },
     "/jobs/{jobId}/diagnosis": { kind: "json" },
@@ -188,6 +191,10 @@ const ENTRIES = {
     "/jobs/{jobId}/rerun": { kind: "json", ...noBody },
     "/jobs/{jobId}/cancel": { kind: "json", body: { reason: true } },
     "/tasks/{task}/retry-all": { kind: "json", ...noBody },
+    "/tasks/{task}/dispatch": {
+      kind: "json",
+      body: { data: true, delay: true, priority: true, concurrencyKey: true },
+    },
     "/tasks/{task}/clean": {
       kind: "json",
       body: { state: true, olderThan: true, dryRun: true },
@@ -247,6 +254,7 @@ const ANSWERS = {
     "/tasks/{task}/liveness": TaskLivenessSchema,
     "/tasks/{task}/workers": TaskWorkersSchema,
     "/tasks/{task}/forecast": ForecastSchema,
+    "/tasks/{task}/mechanics": MechanicsSchema,
     "/jobs/{jobId}": JobDetailSchema,
     "/jobs/{jobId}/attempts": AttemptHistorySchema,
     "/jobs/{jobId}/diagnosis": JobDiagnosisSchema,
@@ -268,6 +276,7 @@ const ANSWERS = {
     "/jobs/{jobId}/rerun": RerunSchema,
     "/jobs/{jobId}/cancel": JobActionSchema,
     "/tasks/{task}/retry-all": RetryAllSchema,
+    "/tasks/{task}/dispatch": DispatchSchema,
     "/tasks/{task}/clean": CleanSchema,
     "/schedules/{name}/pause": ScheduleActionSchema,
     "/schedules/{name}/resume": ScheduleActionSchema,

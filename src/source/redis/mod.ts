@@ -111,6 +111,8 @@ import { getQueueHeads } from "./queue_heads.ts";
 import { getQueueSnapshots } from "./queue_snapshot.ts";
 import { readActiveLocks, readTaskActivity } from "./activity.ts";
 import { readBacklogSamples, writeBacklogSample } from "./backlog.ts";
+import { scanMechanics } from "./mechanics.ts";
+import type { MechanicsStep } from "../../contract/mechanics.ts";
 import { getFinishedTimings } from "./finished_timings.ts";
 import { RecentJobIds } from "./recent_job_ids.ts";
 import { rerunJob } from "./rerun.ts";
@@ -994,6 +996,17 @@ export class RedisTaskSource implements TaskSource {
   ): Promise<Map<string, TaskActivity>> {
     await this.#ready();
     return await readTaskActivity(this.connection, tasks, depth, this.prefix);
+  }
+
+  /** One bounded step of the scan for the task's mechanism keys; see `mechanics.ts`. */
+  async scanMechanics(
+    task: string,
+    cursor: string | null,
+    signal?: AbortSignal,
+  ): Promise<MechanicsStep> {
+    await this.#ready();
+    await this.#requireTask(task);
+    return await scanMechanics(this.connection, task, cursor, this.prefix, signal);
   }
 
   /** Keeps one minute's backlog sample for `keepMs`; see `backlog.ts`. */

@@ -20,6 +20,8 @@ import { DefinitionCard } from "./definition_card.ts";
 import { LatencyCard } from "./latency_card.ts";
 import { WorkersCard } from "./workers_card.ts";
 import { ForecastCard } from "./forecast_card.ts";
+import { MechanicsCard } from "./mechanics_card.ts";
+import { DispatchForm } from "./dispatch_form.ts";
 import { changesJobs, JobsCard } from "./jobs_card.ts";
 import { useSelectedState } from "./selected_state.ts";
 import { TaskHeader } from "./task_header.ts";
@@ -59,6 +61,8 @@ export function TaskPage({ task }: { task: string }) {
     <${LatencyCard} task=${task} />
     <${WorkersCard} task=${task} />
     <${ForecastCard} task=${task} />
+    <${MechanicsCard} task=${task} />
+    <${DispatchForm} task=${task} />
     ${state
       ? html`
         <${JobsCard}

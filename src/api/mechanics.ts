@@ -1,0 +1,57 @@
+/**
+ * `GET /tasks/{task}/mechanics?cursor=`: one bounded step of a scan for the
+ * task's mechanism keys (see `contract/mechanics.ts`). Each step holds a
+ * scan slot while it runs, as a job search does; the UI starts the first
+ * one when the user asks and stops asking when the user stops.
+ *
+ * @module
+ */
+
+import { z } from "@hono/zod-openapi";
+import { MECHANICS_CURSOR, type MechanicsResponse } from "../contract/mechanics.ts";
+import type { SessionEnv } from "../auth/session.ts";
+import type { UserEnv } from "../auth/user.ts";
+import type { ApiDeps } from "./deps.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { TaskPath, textParam } from "./params.ts";
+import { scanHolder } from "./scan_holder.ts";
+import { MechanicsSchema } from "./schema/mechanics.ts";
+
+const cursorQuery = textParam(32, "Where the scan goes on (a step's `cursor`); absent: the start")
+  .refine((raw) => raw === undefined || MECHANICS_CURSOR.test(raw), {
+    error: "must be a cursor a step answered (`<master>-<SCAN cursor>`)",
+  });
+
+const getMechanics = apiRoute({
+  method: "get",
+  path: "/tasks/{task}/mechanics",
+  tags: ["tasks"],
+  summary: "One bounded step of a scan for the task's concurrency, throttle, debounce, dedup " +
+    "and collect keys",
+  request: { params: TaskPath, query: z.object({ cursor: cursorQuery }) },
+  ok: MechanicsSchema,
+  errors: ["INVALID_PARAM", "INVALID_STATE", "TASK_NOT_FOUND"],
+});
+
+/** Route `/tasks/{task}/mechanics`. */
+export function mechanicsRoutes({ source, scans, options, clock }: ApiDeps) {
+  return apiRouter<SessionEnv & UserEnv>().openapi(getMechanics, async (c) => {
+    const { task } = c.req.valid("param");
+    const { cursor } = c.req.valid("query");
+    const readAt = clock();
+    if (!source.scanMechanics) {
+      await source.getTaskStorage(task); // TASK_NOT_FOUND when unknown
+      const reason = "this TaskSource keeps no mechanism keys to scan; the board reads them " +
+        "from Redis, with the App's Redis adapter or a redis:// URL";
+      return c.json({ task, readAt, known: false as const, reason }, 200);
+    }
+    const release = await scans.take(await scanHolder(c, options));
+    try {
+      const step = await source.scanMechanics(task, cursor ?? null, c.req.raw.signal);
+      const answer: MechanicsResponse = { task, readAt, known: true, ...step };
+      return c.json(answer, 200);
+    } finally {
+      release();
+    }
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * Dispatching from the board (`POST /tasks/{task}/dispatch`) with a real
+ * taskora App and a real worker: the job is dispatched by the App, checked
+ * first against the task's input schema (a zod schema: a Standard Schema),
+ * run by the worker, recorded in the audit trail, and made once per
+ * `Idempotency-Key`. A board with only the Redis URL refuses, naming
+ * `createBoard(app)`.
+ */
+
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { waitForState, withApp } from "./harness.ts";
+
+// deno-lint-ignore no-explicit-any
+const greet = (app: any) =>
+  app.task("greet", {
+    input: z.object({ name: z.string().min(1) }),
+    handler: (data: { name: string }) => `hello ${data.name}`,
+  });
+
+Deno.test("a dispatch from the board is run by the worker, once per Idempotency-Key, and audited", async () => {
+  await withApp("redis", greet, async (world) => {
+    const headers = { "idempotency-key": "click-1" };
+    const first = await world.send("/tasks/greet/dispatch", { data: { name: "ada" } }, { headers });
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.equal(first.body.created, true);
+    const job = await waitForState(world, first.body.jobId, "completed");
+    assert.equal(job.result, "hello ada");
+
+    const again = await world.send("/tasks/greet/dispatch", { data: { name: "ada" } }, { headers });
+    assert.deepEqual(again.body, {
+      ok: true,
+      task: "greet",
+      jobId: first.body.jobId,
+      created: false,
+    });
+
+    const audit = await world.get("/audit?action=job.dispatch");
+    assert.equal(audit.status, 200);
+    assert.ok(audit.body.entries.some((e: { target: string }) => e.target === "greet"));
+  });
+});
+
+Deno.test("a dispatch's data is checked against the task's input schema first; its options reach the job", async () => {
+  await withApp("redis", greet, async (world) => {
+    const bad = await world.send("/tasks/greet/dispatch", { data: { name: 3 } });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.code, "INVALID_PARAM");
+    assert.equal(bad.body.param, "data");
+    assert.match(bad.body.error, /input schema: data\.name: /);
+
+    const later = await world.send("/tasks/greet/dispatch", {
+      data: { name: "bo" },
+      delay: 3_600_000,
+      priority: 5,
+      concurrencyKey: "tenant-a",
+    });
+    assert.equal(later.status, 200, JSON.stringify(later.body));
+    const job = await waitForState(world, later.body.jobId, "delayed");
+    assert.equal(job.data.name, "bo");
+
+    const unknown = await world.send("/tasks/greet/dispatch", { data: {}, when: "now" });
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.body.error, /when/);
+    const missing = await world.send("/tasks/no-such-task/dispatch", { data: {} });
+    assert.equal(missing.status, 404);
+  });
+});
+
+Deno.test("a board with only the Redis URL refuses to dispatch, naming createBoard(app)", async () => {
+  await withApp("redis", greet, async (world) => {
+    const { status, body } = await world.send("/tasks/greet/dispatch", { data: { name: "x" } });
+    assert.equal(status, 409);
+    assert.equal(body.code, "INVALID_STATE");
+    assert.match(body.error, /createBoard\(app\)/);
+  }, { boardOn: "url" });
+});

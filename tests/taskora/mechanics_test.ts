@@ -1,0 +1,135 @@
+/**
+ * The mechanics scan with real taskora mechanisms on a throwaway Redis: a
+ * concurrency key at its limit of 1 with 3 jobs on it, a throttle, a
+ * debounce, a dedup and a collect buffer, each made by the App's own
+ * dispatch and read back by `GET /tasks/{task}/mechanics`, step by step.
+ */
+
+import assert from "node:assert/strict";
+import { connectClient } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
+import { type AppWorld, withApp } from "./harness.ts";
+
+// deno-lint-ignore no-explicit-any
+type Task = any;
+
+/** Every entry of a task's mechanics, following the cursor to the end of the keyspace. */
+async function scanAll(world: AppWorld, task: string) {
+  const entries = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor === null ? "" : `?cursor=${cursor}`;
+    const { status, body } = await world.get(`/tasks/${task}/mechanics${query}`);
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.equal(body.known, true);
+    assert.ok(body.scanCalls >= 1 && body.scanCalls <= 10);
+    entries.push(...body.entries);
+    cursor = body.cursor;
+  } while (cursor !== null);
+  return entries;
+}
+
+Deno.test("the mechanics scan finds each mechanism real taskora dispatches made, with what it holds", async () => {
+  const releases: (() => void)[] = [];
+  await withApp("redis", (app) => {
+    app.task("per-key", {
+      handler: () => new Promise<string>((resolve) => releases.push(() => resolve("done"))),
+    });
+    app.task("throttled", { handler: () => "ok" });
+    app.task("debounced", { handler: () => "ok" });
+    app.task("deduped", { handler: () => "ok" });
+    app.task("batch", {
+      collect: { key: "all", delay: "1m", maxSize: 100, maxWait: "5m" },
+      handler: () => "ok",
+    });
+  }, async (world) => {
+    try {
+      const task = (name: string): Task =>
+        [...world.app.getRegisteredTasks()].find((t: Task) => t.name === name);
+      for (let n = 0; n < 3; n++) {
+        await task("per-key").dispatch({ n }, { concurrencyKey: "tenant-a", concurrencyLimit: 1 });
+      }
+      await waitFor(() => releases.length === 1, { what: "one job of tenant-a running" });
+      for (let n = 0; n < 3; n++) {
+        await task("throttled").dispatch({ n }, { throttle: { key: "api", max: 2, window: "1m" } });
+      }
+      await task("debounced").dispatch({ q: "a" }, { debounce: { key: "search", delay: "1m" } });
+      const last = String(
+        await task("debounced").dispatch({ q: "ab" }, { debounce: { key: "search", delay: "1m" } }),
+      );
+      const kept = String(
+        // The delay in ms: taskora 0.5.0's dedup path hands a duration string to its script as is.
+        await task("deduped").dispatch({}, { deduplicate: { key: "sync" }, delay: 3_600_000 }),
+      );
+      for (let n = 0; n < 3; n++) await task("batch").dispatch({ n });
+
+      assert.deepEqual(await scanAll(world, "per-key"), [
+        { kind: "concurrency", key: "tenant-a", count: 1 },
+      ]);
+      const [throttle, ...noMore] = await scanAll(world, "throttled");
+      assert.deepEqual(noMore, []);
+      assert.equal(throttle.kind, "throttle");
+      assert.equal(throttle.key, "api");
+      assert.equal(throttle.count, 2, "the third dispatch was throttled");
+      assert.ok(throttle.resetsInMs > 0 && throttle.resetsInMs <= 60_000);
+
+      const [debounce] = await scanAll(world, "debounced");
+      assert.equal(debounce.kind, "debounce");
+      assert.equal(debounce.jobId, last, "the later dispatch replaced the first");
+      assert.ok(debounce.runAt > Date.now() && debounce.runAt <= Date.now() + 60_000);
+
+      assert.deepEqual(await scanAll(world, "deduped"), [
+        { kind: "dedup", key: "sync", jobId: kept, state: "delayed" },
+      ]);
+
+      const [buffer] = await scanAll(world, "batch");
+      assert.equal(buffer.kind, "collect");
+      assert.equal(buffer.key, "all");
+      assert.equal(buffer.size, 3);
+      assert.ok(buffer.firstAt <= buffer.lastAt);
+      assert.ok(buffer.flushJobId !== null && buffer.flushAt > Date.now());
+    } finally {
+      releases.splice(0).forEach((release) => release());
+    }
+  });
+});
+
+Deno.test("one step scans at most 10 x 1,000 keys and says where to go on; a bad cursor is refused", async () => {
+  await withApp("redis", (app) => app.task("t", { handler: () => "ok" }), async (world) => {
+    const [t] = [...world.app.getRegisteredTasks()] as Task[];
+    await t.dispatch({}, { throttle: { key: "api", max: 5, window: "1h" } });
+    const redis = await connectClient(world.url);
+    try {
+      // 30,000 keys of another app: a whole SCAN would take 30 calls.
+      for (let chunk = 0; chunk < 30; chunk++) {
+        const pairs = Array.from({ length: 1000 }, (_, i) => [`other:${chunk}:${i}`, "x"]).flat();
+        await redis.sendCommand(["MSET", ...pairs]);
+      }
+    } finally {
+      await redis.close();
+    }
+    const first = await world.get("/tasks/t/mechanics");
+    assert.equal(first.status, 200);
+    assert.equal(first.body.scanCalls, 10);
+    assert.match(first.body.cursor, /^0-\d+$/);
+    const found = [...first.body.entries];
+    let cursor = first.body.cursor;
+    let steps = 1;
+    while (cursor !== null) {
+      const next = await world.get(`/tasks/t/mechanics?cursor=${cursor}`);
+      found.push(...next.body.entries);
+      cursor = next.body.cursor;
+      steps++;
+    }
+    assert.ok(steps >= 3, `${steps} steps`);
+    assert.deepEqual(found.map((e) => [e.kind, e.key, e.count]), [["throttle", "api", 1]]);
+
+    const bad = await world.get("/tasks/t/mechanics?cursor=*");
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.code, "INVALID_PARAM");
+    assert.match(bad.body.error, /cursor/);
+    const missing = await world.get("/tasks/no-such-task/mechanics");
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.code, "TASK_NOT_FOUND");
+  });
+});
