@@ -41,8 +41,9 @@ export interface CollectHold {
   key: string;
   /** Items in the buffer. */
   count: number;
-  /** When the first and the newest item came (ms); null when unknown. */
+  /** When the first item came (ms); null when unknown. */
   firstAt: number | null;
+  /** When the newest item came (ms); null when unknown. */
   lastAt: number | null;
 }
 
