@@ -11,6 +11,7 @@ import { z } from "@hono/zod-openapi";
 import type { AttemptHistory } from "../contract/attempts.ts";
 import { PAYLOAD_FIELDS } from "../contract/payload.ts";
 import { jobNotFound } from "../source/refusals.ts";
+import { deepJson } from "./deep_json.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter, oneOf } from "./openapi.ts";
 import { jobIdParam, JobIdPath } from "./params.ts";
@@ -56,13 +57,10 @@ export function jobPayloadRoutes({ source, present }: ApiDeps) {
       const { jobId, field } = c.req.valid("param");
       const job = await source.getJob(jobId);
       if (!job) throw jobNotFound(jobId);
-      // Built once and sent as is: c.json would build the same text again.
-      const text = JSON.stringify(present.payload(job, field)) ?? "null";
-      c.header("Content-Type", "application/json; charset=UTF-8");
       if (c.req.valid("query").download !== undefined) {
         c.header("Content-Disposition", `attachment; filename="${fileName(jobId, field)}"`);
       }
-      return c.body(text);
+      return deepJson(c, present.payload(job, field) ?? null);
     })
     .openapi(getAttempts, async (c) => {
       const { jobId } = c.req.valid("param");

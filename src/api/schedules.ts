@@ -25,6 +25,7 @@ import { upcomingRunsOf } from "../source/schedule_time.ts";
 import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
+import { deepJson } from "./deep_json.ts";
 import { mayReadPayloads, withoutScheduleData } from "./payload_access.ts";
 import { describeSchedule } from "./schedule_words.ts";
 import {
@@ -184,13 +185,13 @@ export function scheduleRoutes({ source, present, options }: ApiDeps) {
     .openapi(listSchedules, async (c) => {
       const schedules = await source.listSchedules();
       const runs = await boardRuns(schedules);
-      return c.json(await Promise.all(schedules.map((schedule) => shown(c, schedule, runs))), 200);
+      return deepJson(c, await Promise.all(schedules.map((schedule) => shown(c, schedule, runs))));
     })
     .openapi(pause, async (c) => {
-      return c.json(await changed(c, await source.pauseSchedule(c.req.valid("param").name)), 200);
+      return deepJson(c, await changed(c, await source.pauseSchedule(c.req.valid("param").name)));
     })
     .openapi(resume, async (c) => {
-      return c.json(await changed(c, await source.resumeSchedule(c.req.valid("param").name)), 200);
+      return deepJson(c, await changed(c, await source.resumeSchedule(c.req.valid("param").name)));
     })
     .openapi(trigger, async (c) => {
       const key = c.req.valid("header")["idempotency-key"];
@@ -212,7 +213,7 @@ export function scheduleRoutes({ source, present, options }: ApiDeps) {
       const patch = parseSchedulePatch(c.req.valid("json"));
       if (patch.data !== undefined) patch.maskedKeys = writeBackMasks(options);
       const updated = await source.updateSchedule(c.req.valid("param").name, patch);
-      return c.json(await changed(c, updated), 200);
+      return deepJson(c, await changed(c, updated));
     })
     .openapi(remove, async (c) => {
       const { name } = c.req.valid("param");

@@ -1,0 +1,17 @@
+/**
+ * Answers carrying user data of any depth (a schedule's data, a job's
+ * payload): their JSON text is written by {@link jsonText}, never by a
+ * recursion whose limit depends on the process.
+ *
+ * @module
+ */
+
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { jsonText } from "../contract/json_text.ts";
+
+/** `value` as a JSON answer with `status`, written without recursion. */
+export function deepJson(c: Context, value: unknown, status: ContentfulStatusCode = 200): Response {
+  c.header("Content-Type", "application/json; charset=UTF-8");
+  return c.body(jsonText(value), status);
+}
