@@ -3,6 +3,7 @@
  * overview's counts and queue heads of the tasks in scope (one snapshot
  * read for all of them), and only what the configured kinds need beyond
  * them: throughput for `failureRate`, the stalled set's size for `stalled`,
+ * the last take of each task with jobs waiting for `noProgress`,
  * the dead-letter shapes for `newErrorGroup`, the schedules for
  * `scheduleMissed`, the migration lock for `migrationLock`. A part the
  * store does not give is null, so the rules reading it keep their state.
@@ -11,6 +12,8 @@
  */
 
 import { type AlertKind, type AlertRule, STORE_KINDS } from "../contract/alerts.ts";
+import { lastTakeBound } from "../contract/health.ts";
+import { HEALTH_EVENT_DEPTH } from "../contract/workers.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { AlertSnapshot, ScheduleFigures, TaskFigures } from "./figures.ts";
 
@@ -47,6 +50,12 @@ async function readTasks(
   const throughput = windowMs > 0
     ? await source.getThroughputByTask(names, { count: Math.ceil(windowMs / MINUTE) + 1 })
     : new Map();
+  // noProgress: when a worker last took a job, from one bounded stream read per task with jobs
+  // waiting (the read the overview's health makes), in one batch.
+  const waiting = names.filter((task) => (snapshots.get(task)?.stats.waiting ?? 0) > 0);
+  const activity = kinds.has("noProgress") && waiting.length > 0 && source.getTaskActivity
+    ? await source.getTaskActivity(waiting, HEALTH_EVENT_DEPTH)
+    : new Map();
   const tasks = new Map<string, TaskFigures>();
   for (const task of names) {
     const snapshot = snapshots.get(task);
@@ -60,8 +69,7 @@ async function readTasks(
       heads: snapshot.heads,
       throughput: throughput.get(task) ?? [],
       stalled: liveness?.known ? liveness.stalled.total : 0,
-      // No source keeps when a job was last taken yet: noProgress counts from the oldest wait.
-      lastTakenAt: null,
+      lastTakenAt: lastTakeBound(activity.get(task)),
       errorShapes: groups.map((group) => group.pattern),
     });
   }

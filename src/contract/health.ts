@@ -80,8 +80,16 @@ export interface TakeEvidence {
  * (the last take was before it); null with nothing read.
  */
 export function idleFor(evidence: TakeEvidence | undefined, now: number): number | null {
-  const since = evidence?.lastTakenAt ?? evidence?.coveredSince ?? null;
+  const since = lastTakeBound(evidence);
   return since === null ? null : Math.max(0, now - since);
+}
+
+/**
+ * When a worker last took a job, or the earliest it can have been (the
+ * oldest entry read, when no take was among them); null with nothing read.
+ */
+export function lastTakeBound(evidence: TakeEvidence | undefined): number | null {
+  return evidence?.lastTakenAt ?? evidence?.coveredSince ?? null;
 }
 
 const MINUTE = 60_000;
