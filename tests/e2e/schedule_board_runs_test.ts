@@ -15,8 +15,7 @@ browserTest(
       await page.getByText("taskora keeps only each schedule's last run").waitFor();
       const heartbeat = page.locator("tbody tr", { hasText: "heartbeat" }).first();
       await heartbeat.getByRole("button", { name: "Run now" }).click();
-      const confirm = page.getByRole("dialog");
-      if (await confirm.isVisible()) await confirm.getByRole("button", { name: /Run now/ }).click();
+      await page.getByRole("dialog").getByRole("button", { name: /Run now/ }).click();
 
       const runs = heartbeat.locator(".schedule-board-runs");
       await runs.locator("summary", { hasText: "Run from the board: 1" }).waitFor();
@@ -29,6 +28,39 @@ browserTest(
         await page.setViewportSize({ width, height: 900 });
         await screenshot(page, `schedule-board-runs-${width}`);
       }
+    });
+  },
+);
+
+browserTest(
+  "Run now reads the list again even when a read answered before the run is still on its way",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      await page.goto(`${root}schedules`);
+      await page.getByText("taskora keeps only each schedule's last run").waitFor();
+      // From now on every read of the list is answered by the board at once but reaches the page
+      // only after the run: the read under way when Run now is clicked predates the run.
+      let runDone = () => {};
+      const afterRun = new Promise<void>((resolve) => runDone = resolve);
+      let readHeld = () => {};
+      const aReadIsHeld = new Promise<void>((resolve) => readHeld = resolve);
+      await page.route(/\/api\/schedules$/, async (route) => {
+        const response = await route.fetch();
+        readHeld();
+        await afterRun;
+        await route.fulfill({ response });
+      });
+      // Pausing reads the list again: that read is the one under way when Run now is clicked.
+      const heartbeat = page.locator("tbody tr", { hasText: "heartbeat" }).first();
+      await heartbeat.getByRole("button", { name: "Pause" }).click();
+      await aReadIsHeld;
+      const triggered = page.waitForResponse((r) => r.url().endsWith("/trigger"));
+      await heartbeat.getByRole("button", { name: "Run now" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: /Run now/ }).click();
+      await triggered;
+      runDone();
+      await heartbeat.locator(".schedule-board-runs summary", { hasText: "Run from the board: 1" })
+        .waitFor({ timeout: 10_000 });
     });
   },
 );

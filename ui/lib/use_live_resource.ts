@@ -76,6 +76,9 @@ export function useLiveResource<T>(
     const abort = new AbortController();
     let inFlight = false;
     let again = false;
+    // A reload asked for while a read was under way: it runs as soon as that read ends, since
+    // that read may have been answered before the change the reload is for (a user's own action).
+    let reloadAfter = false;
     let lastRun = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     /** The newest data, and the followed part of the stats frame current when it was asked for. */
@@ -109,7 +112,10 @@ export function useLiveResource<T>(
         // meanwhile), answered or not: the next change is what counts.
         loadedPart = partOf(frame ?? live.stats.peek());
         inFlight = false;
-        if (again && !abort.signal.aborted) {
+        if (reloadAfter && !abort.signal.aborted) {
+          reloadAfter = again = false;
+          run();
+        } else if (again && !abort.signal.aborted) {
           again = false;
           schedule();
         }
@@ -129,7 +135,8 @@ export function useLiveResource<T>(
       reload() {
         clearTimeout(timer);
         timer = undefined;
-        run();
+        if (inFlight) reloadAfter = true;
+        else run();
       },
     };
 
