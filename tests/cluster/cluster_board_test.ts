@@ -13,7 +13,7 @@ import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { dataOf, isEvent, openStream } from "../events/sse_client.ts";
 import { startCluster } from "../helpers/redis_cluster.ts";
 import { waitFor } from "../helpers/wait_for.ts";
-import { retryUntilServed } from "../helpers/failover.ts";
+import { replicated, retryUntilServed } from "../helpers/failover.ts";
 import { clusterAdapter } from "../helpers/taskora_cluster.ts";
 import { createTaskora } from "../../../shared/taskora/taskora.js";
 
@@ -135,7 +135,7 @@ Deno.test({
     await stream.waitFor(isEvent("job:progress", (d) => d.id === "before"));
     // Written and replicated, maybe not yet read by the board when its master dies.
     await xadd(victim, "around");
-    await client.sendCommand(`${base}:events`, false, ["WAIT", "1", "2000"]);
+    await replicated(() => client.sendCommand(`${base}:events`, false, ["WAIT", "1", "2000"]));
 
     const { promoted } = await cluster.killMaster(`${base}:wait`);
     // A retry asked for while the master is going away: repeated until the

@@ -13,7 +13,7 @@ import { dataOf, isEvent, openStream } from "../events/sse_client.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { redisCli, startSentinel } from "../helpers/redis_cluster.ts";
 import { waitFor } from "../helpers/wait_for.ts";
-import { retryUntilServed } from "../helpers/failover.ts";
+import { replicated, retryUntilServed } from "../helpers/failover.ts";
 
 Deno.test({
   name:
@@ -46,7 +46,7 @@ Deno.test({
       await xadd(set.master.port, "before");
       await stream.waitFor(isEvent("job:progress", (d) => d.id === "before"));
       await xadd(set.master.port, "around");
-      await redisCli(set.master.port, "WAIT", "1", "2000");
+      await replicated(() => redisCli(set.master.port, "WAIT", "1", "2000"));
 
       await set.master.kill();
       const promoted = set.failOver();

@@ -47,3 +47,15 @@ export async function retryUntilServed(api: Api, jobId: string): Promise<number[
   for (const answer of answers.slice(0, -1)) assert.match(answer, AWAY, answers.join(", "));
   return answers.map((answer) => Number(answer.slice(0, 3)));
 }
+
+/**
+ * Waits until a replica holds every write its master took, asking `WAIT 1
+ * <ms>` through `wait` (which answers how many replicas acknowledged) until
+ * one did: on a loaded machine a replica can still be syncing after one
+ * WAIT's timeout, and a master killed then takes the writes with it.
+ */
+export async function replicated(wait: () => Promise<unknown>): Promise<void> {
+  await waitFor(async () => Number(String(await wait()).trim()) >= 1, {
+    what: "a replica to hold every write",
+  });
+}
