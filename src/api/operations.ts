@@ -290,12 +290,25 @@ export class Operations {
     const here = this.#runs.get(id)?.operation ?? this.#unsaved.get(id);
     if (here) return snapshot(here);
     const stored = await this.#store.get(id);
-    return stored && this.#kept(stored.operation) ? stored.operation : null;
+    if (!stored || !this.#kept(stored.operation)) return null;
+    this.#followIfRunning([stored.operation]);
+    return stored.operation;
+  }
+
+  /**
+   * Asked about another replica's running operation: its progress is
+   * followed from now on (if anyone follows here), not from the next sweep.
+   */
+  #followIfRunning(operations: readonly BulkOperation[]): void {
+    if (operations.some((op) => op.status === "running" && !this.#runs.has(op.id))) {
+      this.#follow(this.#now() - this.#sweepMs - this.#leaseMs);
+    }
   }
 
   /** Every operation kept, newest first. */
   async list(): Promise<BulkOperation[]> {
     const stored = await this.#store.list();
+    this.#followIfRunning(stored);
     const byId = new Map(stored.filter((op) => this.#kept(op)).map((op) => [op.id, op]));
     for (const { operation } of this.#runs.values()) byId.set(operation.id, snapshot(operation));
     return [...byId.values()].sort((a, b) => b.startedAt - a.startedAt);

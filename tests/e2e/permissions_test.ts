@@ -26,7 +26,8 @@ async function controls(page: Page, root: string) {
     fields: [] as string[],
   };
   await page.goto(`${root}tasks/${TASK}?state=failed`);
-  await page.locator(".jobs-table tbody tr, table tbody tr").first().waitFor();
+  // The job list's rows: the task page's other cards have tables of their own.
+  await page.locator(".job-table tbody tr").first().waitFor();
   seen.checkboxes = await page.getByRole("checkbox").count();
   seen.exports = await page.locator(".export-links").count();
   seen.clean = await page.getByRole("button", { name: "Clean…" }).count();

@@ -59,34 +59,46 @@ function freePort(taken: Set<number>): number {
   }
 }
 
-/** Starts one redis-server with extra args (or a config file) in `dir`. */
+/**
+ * Starts one redis-server with extra args (or a config file) on a free port,
+ * in the folder `dirOf(port)` makes. Another process may bind the port
+ * between the check and the start (test groups run at once): a server that
+ * exits before it answers is started again on another port.
+ */
 async function spawnNode(
-  port: number,
-  dir: string,
+  taken: Set<number>,
+  dirOf: (port: number) => Promise<string>,
   args: string[],
 ): Promise<TestNode> {
-  const child = new Deno.Command("redis-server", {
-    args: [...args, ...serverArgs(port, dir)],
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  let gone = false;
-  await waitFor(async () => (await redisCli(port, "PING")) === "PONG", {
-    what: `redis-server on ${port}`,
-  });
-  return {
-    port,
-    kill: async () => {
-      if (gone) return;
-      gone = true;
-      try {
-        child.kill("SIGKILL");
-      } catch {
-        // already gone
-      }
-      await child.status;
-    },
-  };
+  for (;;) {
+    const port = freePort(taken);
+    const child = new Deno.Command("redis-server", {
+      args: [...args, ...serverArgs(port, await dirOf(port))],
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    let exited = false;
+    child.status.then(() => exited = true);
+    const outcome = await waitFor(
+      async () => exited ? "exited" : (await redisCli(port, "PING")) === "PONG" ? "up" : null,
+      { what: `redis-server on ${port}` },
+    );
+    if (outcome === "exited") continue;
+    let gone = false;
+    return {
+      port,
+      kill: async () => {
+        if (gone) return;
+        gone = true;
+        try {
+          child.kill("SIGKILL");
+        } catch {
+          // already gone
+        }
+        await child.status;
+      },
+    };
+  }
 }
 
 /** A running test cluster. */
@@ -121,11 +133,12 @@ export function clusterSender(cluster: ReturnType<typeof createCluster>): Comman
 export async function startCluster(): Promise<TestCluster> {
   const dir = await Deno.makeTempDir({ prefix: "queue-board-cluster-" });
   const taken = new Set<number>();
-  const ports = Array.from({ length: 6 }, () => freePort(taken));
-  const nodes = await Promise.all(ports.map(async (port) => {
-    const nodeDir = `${dir}/${port}`;
-    await Deno.mkdir(nodeDir);
-    return await spawnNode(port, nodeDir, [
+  const nodeDir = async (port: number) => {
+    await Deno.mkdir(`${dir}/${port}`, { recursive: true });
+    return `${dir}/${port}`;
+  };
+  const nodes = await Promise.all(Array.from({ length: 6 }, async () => {
+    return await spawnNode(taken, nodeDir, [
       "--cluster-enabled",
       "yes",
       "--cluster-config-file",
@@ -134,6 +147,7 @@ export async function startCluster(): Promise<TestCluster> {
       "1000",
     ]);
   }));
+  const ports = nodes.map((node) => node.port);
   const created = await new Deno.Command("redis-cli", {
     args: [
       "--cluster",
@@ -259,18 +273,15 @@ export interface TestSentinel {
 export async function startSentinel(name = "queue-board"): Promise<TestSentinel> {
   const dir = await Deno.makeTempDir({ prefix: "queue-board-sentinel-" });
   const taken = new Set<number>();
-  const [masterPort, replicaPort, sentinelPort] = [
-    freePort(taken),
-    freePort(taken),
-    freePort(taken),
-  ];
   for (const sub of ["master", "replica", "sentinel"]) await Deno.mkdir(`${dir}/${sub}`);
-  const master = await spawnNode(masterPort, `${dir}/master`, []);
-  const replica = await spawnNode(replicaPort, `${dir}/replica`, [
+  const master = await spawnNode(taken, () => Promise.resolve(`${dir}/master`), []);
+  const masterPort = master.port;
+  const replica = await spawnNode(taken, () => Promise.resolve(`${dir}/replica`), [
     "--replicaof",
     "127.0.0.1",
     String(masterPort),
   ]);
+  const replicaPort = replica.port;
   const config = `${dir}/sentinel/sentinel.conf`;
   await Deno.writeTextFile(
     config,
@@ -281,7 +292,11 @@ export async function startSentinel(name = "queue-board"): Promise<TestSentinel>
       "",
     ].join("\n"),
   );
-  const sentinel = await spawnNode(sentinelPort, `${dir}/sentinel`, [config, "--sentinel"]);
+  const sentinel = await spawnNode(taken, () => Promise.resolve(`${dir}/sentinel`), [
+    config,
+    "--sentinel",
+  ]);
+  const sentinelPort = sentinel.port;
   const masterNow = async () => {
     const reply = await redisCli(sentinelPort, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", name);
     return Number(reply.split("\n")[1]);

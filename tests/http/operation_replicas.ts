@@ -305,6 +305,37 @@ export function operationReplicaSuite(name: string, open: () => Promise<SharedSt
   });
 
   replicaTest(
+    "B asked about A's running operation follows it at once, not from its next sweep",
+    async (store, [a, b]) => {
+      const stream = await openStream(b.board.fetch, "http://board.test/board/api/events");
+      try {
+        a.gate.holdSteps("before");
+        const started = await startRetry(a, selection(store.failedIds));
+        await until(() => a.gate.waiting === 1, "A's first step");
+        const asked = await b.json<BulkOperation>("GET", `/operations/${started.id}`);
+        assert.equal(asked.status, "running");
+        a.gate.holdSteps(null);
+        a.gate.release();
+        const ended = (frame: { event?: string; data?: string }) =>
+          isEvent("bulk:progress", (d) => d.id === started.id && d.status === "done")(frame);
+        // B's clock moves in its follow interval only, never as far as a sweep.
+        for (let waited = 0; !stream.frames.some(ended); waited += 250) {
+          assert.ok(waited < SWEEP_MS, "A's end on B's stream before B's sweep");
+          await until(
+            async () =>
+              (await a.json<BulkOperation>("GET", `/operations/${started.id}`)).status === "done",
+            "A's end",
+          );
+          await b.timers.tick(250);
+          await settle();
+        }
+      } finally {
+        await stream.close();
+      }
+    },
+  );
+
+  replicaTest(
     "a board closed mid-operation gives it back: the next sweep elsewhere goes on",
     async (store, [a, b]) => {
       a.gate.holdSteps("before", 1);
