@@ -60,6 +60,30 @@ function freePort(taken: Set<number>): number {
 }
 
 /**
+ * Keeps a killed node's port taken until its set stops: a redis-server of
+ * another test started on it meanwhile would be an empty Redis at the
+ * address a board still knows (a client that reconnects there finds a
+ * healthy master without the test's keys). It closes every connection, as
+ * a dead node refuses them.
+ */
+function holdPort(port: number): Deno.Listener | null {
+  let listener: Deno.Listener;
+  try {
+    listener = Deno.listen({ hostname: "127.0.0.1", port });
+  } catch {
+    return null; // taken already: nothing more to do
+  }
+  (async () => {
+    try {
+      for await (const conn of listener) conn.close();
+    } catch {
+      // closed
+    }
+  })();
+  return listener;
+}
+
+/**
  * Starts one redis-server with extra args (or a config file) on a free port,
  * in the folder `dirOf(port)` makes. Another process may bind the port
  * between the check and the start (test groups run at once): a server that
@@ -68,6 +92,7 @@ function freePort(taken: Set<number>): number {
 async function spawnNode(
   taken: Set<number>,
   dirOf: (port: number) => Promise<string>,
+  held: (Deno.Listener | null)[],
   args: string[],
 ): Promise<TestNode> {
   for (;;) {
@@ -96,6 +121,7 @@ async function spawnNode(
           // already gone
         }
         await child.status;
+        held.push(holdPort(port));
       },
     };
   }
@@ -133,12 +159,13 @@ export function clusterSender(cluster: ReturnType<typeof createCluster>): Comman
 export async function startCluster(): Promise<TestCluster> {
   const dir = await Deno.makeTempDir({ prefix: "queue-board-cluster-" });
   const taken = new Set<number>();
+  const held: (Deno.Listener | null)[] = [];
   const nodeDir = async (port: number) => {
     await Deno.mkdir(`${dir}/${port}`, { recursive: true });
     return `${dir}/${port}`;
   };
   const nodes = await Promise.all(Array.from({ length: 6 }, async () => {
-    return await spawnNode(taken, nodeDir, [
+    return await spawnNode(taken, nodeDir, held, [
       "--cluster-enabled",
       "yes",
       "--cluster-config-file",
@@ -248,6 +275,7 @@ export async function startCluster(): Promise<TestCluster> {
     stop: async () => {
       for (const cluster of clients) cluster.destroy();
       await Promise.all(nodes.map((node) => node.kill()));
+      for (const listener of held) listener?.close();
       await Deno.remove(dir, { recursive: true });
     },
   };
@@ -273,10 +301,11 @@ export interface TestSentinel {
 export async function startSentinel(name = "queue-board"): Promise<TestSentinel> {
   const dir = await Deno.makeTempDir({ prefix: "queue-board-sentinel-" });
   const taken = new Set<number>();
+  const held: (Deno.Listener | null)[] = [];
   for (const sub of ["master", "replica", "sentinel"]) await Deno.mkdir(`${dir}/${sub}`);
-  const master = await spawnNode(taken, () => Promise.resolve(`${dir}/master`), []);
+  const master = await spawnNode(taken, () => Promise.resolve(`${dir}/master`), held, []);
   const masterPort = master.port;
-  const replica = await spawnNode(taken, () => Promise.resolve(`${dir}/replica`), [
+  const replica = await spawnNode(taken, () => Promise.resolve(`${dir}/replica`), held, [
     "--replicaof",
     "127.0.0.1",
     String(masterPort),
@@ -292,7 +321,7 @@ export async function startSentinel(name = "queue-board"): Promise<TestSentinel>
       "",
     ].join("\n"),
   );
-  const sentinel = await spawnNode(taken, () => Promise.resolve(`${dir}/sentinel`), [
+  const sentinel = await spawnNode(taken, () => Promise.resolve(`${dir}/sentinel`), held, [
     config,
     "--sentinel",
   ]);
@@ -327,6 +356,7 @@ export async function startSentinel(name = "queue-board"): Promise<TestSentinel>
     },
     stop: async () => {
       await Promise.all([sentinel.kill(), replica.kill(), master.kill()]);
+      for (const listener of held) listener?.close();
       await Deno.remove(dir, { recursive: true });
     },
   };
