@@ -42,9 +42,20 @@ function alertingBoard(url: string, rule: AlertRuleFile, statuses?: number[]) {
     );
     return { status: response.status, body: await response.json() };
   };
+  const evaluatedAt = async () => (await api("GET", "/alerts")).body.asOf as number | null;
   return {
     timers,
     api,
+    /**
+     * One evaluation pass, waited out: a tick while the previous pass still
+     * runs is skipped by the evaluator, so ticking on regardless would run
+     * the clock ahead of the passes (a silence could end before it muted).
+     */
+    pass: async () => {
+      const before = await evaluatedAt();
+      await timers.tick(EVERY_MS);
+      await waitFor(async () => await evaluatedAt() !== before, { what: "the pass to finish" });
+    },
     history: async () => (await api("GET", "/alerts/history")).body.entries as AlertHistoryEntry[],
     notices: () => hook.received.map((r) => JSON.parse(r.body) as AlertNotice),
     close: async () => {
@@ -191,12 +202,12 @@ Deno.test("a receiver answering 500, 500, then 200 gets a real failure's notice 
 
 Deno.test("a real failure is told again every repeat interval; a silence set through the API mutes it until it ends", async () => {
   await withApp("redis", (app) => steerable(app), async (world) => {
-    const { timers, notices, history, api, close } = alertingBoard(world.url, {
+    const { pass, notices, history, api, close } = alertingBoard(world.url, {
       ...FLAKY_FAILED,
       repeat: 2 * EVERY_MS,
     });
     const passUntil = (what: string, done: () => boolean | Promise<boolean>) =>
-      waitFor(async () => (await timers.tick(EVERY_MS), await done()), { what });
+      waitFor(async () => (await pass(), await done()), { what });
     try {
       await threeFailed(world);
       await passUntil("the firing notice", () => notices().length === 1);
@@ -213,7 +224,7 @@ Deno.test("a real failure is told again every repeat interval; a silence set thr
       assert.equal(silence.status, 201, JSON.stringify(silence.body));
       const muted = async () =>
         (await history()).filter((e) => e.silencedBy === silence.body.id).length;
-      await passUntil("two muted repeats", async () => await muted() === 2);
+      await passUntil("two muted repeats", async () => await muted() >= 2);
       assert.equal(notices().length, 2, "nothing sent while silenced");
 
       assert.equal((await api("DELETE", `/alerts/silences/${silence.body.id}`)).status, 200);
