@@ -113,6 +113,28 @@ browserTest(
 );
 
 browserTest(
+  "keys typed while the filter's first pause reaches the URL are kept",
+  () =>
+    withBoard({}, async ({ page, root }) => {
+      await page.goto(`${root}tasks`);
+      await page.locator(".task-table tbody tr").first().waitFor();
+      // The page's clock stands still: the type-ahead fires, and the URL's answer
+      // comes back into the box, only when the test moves it, between keys.
+      await page.clock.install();
+      const filter = page.getByLabel("Filter tasks by name");
+      await filter.pressSequentially("ema");
+      await page.clock.runFor(200); // the pause: "ema" is on its way to the URL
+      await filter.pressSequentially("i");
+      await page.clock.runFor(20); // the URL says "ema" now, the box "emai"
+      await filter.pressSequentially("l");
+      await page.clock.runFor(250);
+      assert.equal(await filter.inputValue(), "email");
+      await page.clock.resume();
+      await page.waitForURL(/[?&]q=email(&|$)/);
+    }),
+);
+
+browserTest(
   "the sort orders every task by name or by a count; the health summary filters",
   () =>
     withFleet("", async (page, width) => {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../../lib/html.ts";
 import { TASK_SORTS, type TaskSort } from "../../../src/contract/task_list.ts";
 import type { TaskView } from "./task_view.ts";
@@ -20,13 +20,25 @@ const SORT_LABELS: Record<string, string> = {
 };
 const sortLabel = (sort: TaskSort) => SORT_LABELS[sort] ?? `Most ${sort}`;
 
-/** The filter box: follows the URL, and writes to it once typing pauses. */
+/**
+ * The filter box: writes to the URL once typing pauses, and follows the URL
+ * when something else changes it (back, a link). Its own writes coming back
+ * are not taken: keys typed meanwhile would be lost.
+ */
 function NameFilter({ q, onChange }: { q: string; onChange(q: string): void }) {
   const [text, setText] = useState(q);
-  useEffect(() => setText(q), [q]);
+  const written = useRef(q);
   useEffect(() => {
-    if (text === q) return;
-    const timer = setTimeout(() => onChange(text), TYPE_AHEAD_MS);
+    if (q === written.current) return;
+    written.current = q;
+    setText(q);
+  }, [q]);
+  useEffect(() => {
+    if (text === written.current) return;
+    const timer = setTimeout(() => {
+      written.current = text;
+      onChange(text);
+    }, TYPE_AHEAD_MS);
     return () => clearTimeout(timer);
   }, [text]);
   return html`
