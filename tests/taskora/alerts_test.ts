@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { createBoardOn } from "../../src/board.ts";
 import type { AlertHistoryEntry, AlertNotice, AlertRuleFile } from "../../src/contract/alerts.ts";
 import { alertKeys } from "../../src/source/wire/keys.ts";
+import { alertPass } from "../helpers/alert_pass.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { connectClient } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
@@ -46,16 +47,7 @@ function alertingBoard(url: string, rule: AlertRuleFile, statuses?: number[]) {
   return {
     timers,
     api,
-    /**
-     * One evaluation pass, waited out: a tick while the previous pass still
-     * runs is skipped by the evaluator, so ticking on regardless would run
-     * the clock ahead of the passes (a silence could end before it muted).
-     */
-    pass: async () => {
-      const before = await evaluatedAt();
-      await timers.tick(EVERY_MS);
-      await waitFor(async () => await evaluatedAt() !== before, { what: "the pass to finish" });
-    },
+    pass: () => alertPass(timers, EVERY_MS, evaluatedAt),
     history: async () => (await api("GET", "/alerts/history")).body.entries as AlertHistoryEntry[],
     notices: () => hook.received.map((r) => JSON.parse(r.body) as AlertNotice),
     close: async () => {
