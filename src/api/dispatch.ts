@@ -10,17 +10,13 @@
 import { z } from "@hono/zod-openapi";
 import { DISPATCH_NEEDS_APP, type DispatchResponse } from "../contract/dispatch.ts";
 import { BoardError } from "../errors.ts";
-import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from "../source/trigger_id.ts";
 import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { editedData } from "./jobs.ts";
 import { MAX_EDITED_DATA_BYTES } from "../contract/jobs.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { TaskPath } from "./params.ts";
+import { IdempotencyHeaders, TaskPath } from "./params.ts";
 import { DispatchSchema } from "./schema/dispatch.ts";
-
-const badKey =
-  `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces`;
 
 const dispatch = apiRoute({
   method: "post",
@@ -30,12 +26,7 @@ const dispatch = apiRoute({
   summary: "Dispatch a new job of the task through the taskora App",
   request: {
     params: TaskPath,
-    headers: z.object({
-      "idempotency-key": z.string().regex(IDEMPOTENCY_KEY_PATTERN, { error: badKey })
-        .max(MAX_IDEMPOTENCY_KEY_LENGTH, { error: badKey }).optional().openapi({
-          description: "One per operator click, resent on retry: the same key makes no second job",
-        }),
-    }),
+    headers: IdempotencyHeaders,
     body: jsonBody(
       bodyOf({
         data: z.unknown().openapi({

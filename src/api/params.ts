@@ -8,6 +8,7 @@
 
 import { z } from "@hono/zod-openapi";
 import { JOB_STATES, WORKFLOW_STATES } from "../contract/states.ts";
+import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from "../source/trigger_id.ts";
 import { oneOf } from "./openapi.ts";
 
 /** The largest page a list endpoint serves. */
@@ -98,3 +99,14 @@ export const JobIdPath = z.object({ jobId: jobIdParam });
 
 /** `{task}` alone. */
 export const TaskPath = z.object({ task: z.string().openapi({ description: "A task's name" }) });
+
+const badIdempotencyKey =
+  `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces`;
+
+/** The optional `Idempotency-Key` header of a route that dispatches a job. */
+export const IdempotencyHeaders = z.object({
+  "idempotency-key": z.string().regex(IDEMPOTENCY_KEY_PATTERN, { error: badIdempotencyKey })
+    .max(MAX_IDEMPOTENCY_KEY_LENGTH, { error: badIdempotencyKey }).optional().openapi({
+      description: "One per operator click, resent on retry: the same key makes no second job",
+    }),
+});

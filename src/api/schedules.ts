@@ -12,7 +12,6 @@ import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import { invalidParam } from "../errors.ts";
 import { parseSchedulePatch } from "../source/schedule_patch.ts";
-import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from "../source/trigger_id.ts";
 import {
   BOARD_RUNS_KEPT,
   type BoardRun,
@@ -25,6 +24,7 @@ import { upcomingRunsOf } from "../source/schedule_time.ts";
 import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
+import { IdempotencyHeaders } from "./params.ts";
 import { deepJson } from "./deep_json.ts";
 import { mayReadPayloads, withoutScheduleData } from "./payload_access.ts";
 import { describeSchedule } from "./schedule_words.ts";
@@ -64,9 +64,6 @@ function scheduleAction(action: "pause" | "resume", summary: string) {
 const pause = scheduleAction("pause", "Pause a schedule (no next run)");
 const resume = scheduleAction("resume", "Resume a paused schedule");
 
-const badKey =
-  `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces`;
-
 const trigger = apiRoute({
   method: "post",
   path: "/schedules/{name}/trigger",
@@ -75,12 +72,7 @@ const trigger = apiRoute({
   summary: "Dispatch the schedule's job now",
   request: {
     params: NamePath,
-    headers: z.object({
-      "idempotency-key": z.string().regex(IDEMPOTENCY_KEY_PATTERN, { error: badKey })
-        .max(MAX_IDEMPOTENCY_KEY_LENGTH, { error: badKey }).optional().openapi({
-          description: "One per operator click, resent on retry: the same key makes no second job",
-        }),
-    }),
+    headers: IdempotencyHeaders,
     body: jsonBody(bodyOf({})),
   },
   ok: TriggerSchema,
