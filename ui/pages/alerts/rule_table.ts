@@ -10,6 +10,7 @@
 import { Disclosure } from "../../components/disclosure.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { Time } from "../../components/time.ts";
+import { PanelRow } from "../../components/panel_row.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import { describeCondition, formatFigure } from "./threshold.ts";
@@ -173,11 +174,14 @@ export function RuleTable({ rules, open, onToggle, actions }: RuleTableProps) {
               </tr>
               ${expanded
                 ? html`
-                  <tr key=${`${rule.name}:alerts`} class="alerts-panel" id=${panelId}>
-                    <td colspan=${columns}>
-                      <${RuleAlerts} rule=${rule} />
-                    </td>
-                  </tr>
+                  <${PanelRow}
+                    key=${`${rule.name}:alerts`}
+                    className="alerts-panel"
+                    id=${panelId}
+                    columns=${columns}
+                  >
+                    <${RuleAlerts} rule=${rule} />
+                    <//>
                 `
                 : null}
             `;

@@ -10,6 +10,7 @@ import { useState } from "preact/hooks";
 import { Disclosure } from "../../components/disclosure.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { Time } from "../../components/time.ts";
+import { PanelRow } from "../../components/panel_row.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
@@ -94,16 +95,19 @@ export function GroupTable(
               </tr>
               ${expanded
                 ? html`
-                  <tr key=${`${group.pattern}:jobs`} class="dlq-group-panel" id=${panelId}>
-                    <td colspan=${columns}>
-                      <${GroupJobs}
-                        group=${group}
-                        task=${task}
-                        refresh=${refresh}
-                        onRetried=${onRetried}
-                      />
-                    </td>
-                  </tr>
+                  <${PanelRow}
+                    key=${`${group.pattern}:jobs`}
+                    className="dlq-group-panel"
+                    id=${panelId}
+                    columns=${columns}
+                  >
+                    <${GroupJobs}
+                      group=${group}
+                      task=${task}
+                      refresh=${refresh}
+                      onRetried=${onRetried}
+                    />
+                    <//>
                 `
                 : null}
             `;

@@ -10,6 +10,7 @@ import { StateBadge } from "../../components/state_badge.ts";
 import { Time } from "../../components/time.ts";
 import { shortId } from "../../lib/format.ts";
 import { LongName } from "../../components/long_text.ts";
+import { PanelRow } from "../../components/panel_row.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import { NextRun } from "./countdown.ts";
@@ -165,17 +166,15 @@ export function ScheduleTable(props: ScheduleTableProps) {
               </tr>
               ${isEditing && allowed.update
                 ? html`
-                  <tr key=${`${name}:edit`} class="schedule-edit-row">
-                    <td colspan=${columns}>
-                      <${ScheduleEditor}
-                        schedule=${schedule}
-                        onDone=${(saved: boolean) => {
-                          props.onEdit(null);
-                          if (saved) props.onChanged();
-                        }}
-                      />
-                    </td>
-                  </tr>
+                  <${PanelRow} key=${`${name}:edit`} className="schedule-edit-row" columns=${columns}>
+                    <${ScheduleEditor}
+                      schedule=${schedule}
+                      onDone=${(saved: boolean) => {
+                        props.onEdit(null);
+                        if (saved) props.onChanged();
+                      }}
+                    />
+                    <//>
                 `
                 : null}
             `;
