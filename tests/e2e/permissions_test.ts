@@ -28,6 +28,8 @@ async function controls(page: Page, root: string) {
   await page.goto(`${root}tasks/${TASK}?state=failed`);
   // The job list's rows: the task page's other cards have tables of their own.
   await page.locator(".job-table tbody tr").first().waitFor();
+  // The header's actions come with the task's stats, which may answer after the rows.
+  await page.locator(".detail-head .task-summary").waitFor();
   seen.checkboxes = await page.getByRole("checkbox").count();
   seen.exports = await page.locator(".export-links").count();
   seen.clean = await page.getByRole("button", { name: "Clean…" }).count();
