@@ -19,13 +19,31 @@ function describeEvery(ms: number): string {
   return count === 1 ? `Every ${word}` : `Every ${countOf(count, word)}`;
 }
 
+/** Fixed times of day: each of the seconds, minutes and hours fields is one or more numbers. */
+const FIXED_TIME = /^\d+(,\d+)*$/;
+const ANY_DAY = new Set(["*", "?"]);
+
+/**
+ * Whether `cron` runs at fixed times on every day: cronstrue words `30 4 * * *`
+ * as "At 04:30" alone, which reads as once.
+ */
+function runsDaily(cron: string): boolean {
+  const fields = cron.trim().split(/\s+/);
+  if (fields.length < 5) return false;
+  const days = fields.slice(-3);
+  const times = fields.slice(0, -3);
+  return days.every((field) => ANY_DAY.has(field)) &&
+    times.every((field) => FIXED_TIME.test(field));
+}
+
 /** A cron expression in words, or null when cronstrue cannot read it. */
 function describeCron(cron: string): string | null {
   try {
-    return cronstrue.toString(cron, {
+    const words = cronstrue.toString(cron, {
       use24HourTimeFormat: true,
       throwExceptionOnParseError: true,
     });
+    return runsDaily(cron) ? `${words}, every day` : words;
   } catch {
     return null;
   }
@@ -40,7 +58,7 @@ function describeCron(cron: string): string | null {
  * import { describeSchedule } from "./schedule_words.ts";
  * assert.equal(
  *   describeSchedule({ task: "report", cron: "30 4 * * *", timezone: "Europe/Berlin" }),
- *   "At 04:30 (Europe/Berlin)",
+ *   "At 04:30, every day (Europe/Berlin)",
  * );
  * assert.equal(describeSchedule({ task: "ping", every: 30_000 }), "Every 30 seconds");
  * ```

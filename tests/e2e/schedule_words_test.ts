@@ -18,7 +18,9 @@ browserTest(
     await withBoard({}, async ({ page, root }) => {
       await page.goto(`${root}schedules`);
       const nightly = row(page, "nightly-report");
-      await nightly.locator(".schedule-words", { hasText: "At 03:00 (worker time zone)" })
+      await nightly.locator(".schedule-words", {
+        hasText: "At 03:00, every day (worker time zone)",
+      })
         .waitFor();
       assert.match(await row(page, "heartbeat").textContent() ?? "", /Every second/);
 
@@ -31,7 +33,8 @@ browserTest(
       );
       assert.equal(status, 200);
       await page.reload();
-      await nightly.locator(".schedule-words", { hasText: "At 03:00 (Europe/Berlin)" }).waitFor();
+      await nightly.locator(".schedule-words", { hasText: "At 03:00, every day (Europe/Berlin)" })
+        .waitFor();
       assert.match(await nightly.locator(".schedule-cron").textContent() ?? "", /^0 3 \* \* \*$/);
 
       const runs = nightly.locator(".schedule-upcoming li");

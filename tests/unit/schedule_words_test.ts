@@ -4,9 +4,9 @@ import { upcomingRunsOf } from "../../src/source/schedule_time.ts";
 
 const ZONES = ["UTC", "Europe/Berlin", "America/New_York"] as const;
 
-/** Ten expressions and their words: the hours are the zone's own wall clock. */
+/** Twelve expressions and their words: the hours are the zone's own wall clock. */
 const WORDS: ReadonlyArray<readonly [string, string]> = [
-  ["30 4 * * *", "At 04:30"],
+  ["30 4 * * *", "At 04:30, every day"],
   ["*/15 * * * *", "Every 15 minutes"],
   ["0 9 * * 1-5", "At 09:00, Monday through Friday"],
   ["0 0 1 * *", "At 00:00, on day 1 of the month"],
@@ -15,6 +15,8 @@ const WORDS: ReadonlyArray<readonly [string, string]> = [
   ["0 0 1 1 *", "At 00:00, on day 1 of the month, only in January"],
   ["*/30 * * * * *", "Every 30 seconds"],
   ["0 12 * * 0,6", "At 12:00, only on Sunday and Saturday"],
+  ["0 9,17 * * *", "At 09:00 and 17:00, every day"],
+  ["23 * * * *", "At 23 minutes past the hour"],
   [
     "23 0-20/2 * * *",
     "At 23 minutes past the hour, every 2 hours, between 00:00 and 20:59",
@@ -22,7 +24,7 @@ const WORDS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 for (const timezone of ZONES) {
-  Deno.test(`describeSchedule() words 10 cron expressions in ${timezone}`, () => {
+  Deno.test(`describeSchedule() words 12 cron expressions in ${timezone}`, () => {
     for (const [cron, words] of WORDS) {
       assert.equal(
         describeSchedule({ task: "t", cron, timezone }),
@@ -34,7 +36,10 @@ for (const timezone of ZONES) {
 }
 
 Deno.test("describeSchedule() names the worker's zone for a cron without one", () => {
-  assert.equal(describeSchedule({ task: "t", cron: "30 4 * * *" }), "At 04:30 (worker time zone)");
+  assert.equal(
+    describeSchedule({ task: "t", cron: "30 4 * * *" }),
+    "At 04:30, every day (worker time zone)",
+  );
 });
 
 Deno.test("describeSchedule() words intervals in their largest whole unit", () => {
