@@ -64,6 +64,17 @@ export function silenceOf(
   return muting?.id ?? null;
 }
 
+/**
+ * Whether a muted notice of `state`'s firing is in the history already and
+ * not due again: a firing muted throughout would otherwise be kept on every
+ * pass (its `notifiedAt` stays as it was), pushing the notices sent out of
+ * the capped history.
+ */
+function keptMuted(rule: AlertRule, state: AlertState, now: number): boolean {
+  if (state.phase !== "firing" || state.mutedAt === undefined) return false;
+  return rule.repeatMs === 0 || now - state.mutedAt < rule.repeatMs;
+}
+
 /** The next state of one instance, and whether to tell (`repeat` says if it repeats). */
 function step(
   rule: AlertRule,
@@ -113,7 +124,8 @@ function step(
  * configured, and resolved ones older than {@link RESOLVED_KEPT_MS}, are
  * dropped. A notice a silence mutes leaves `notifiedAt` as it was, so the
  * firing is told when the silence ends, and an incident never told
- * resolves without a notice.
+ * resolves without a notice; it is kept (as muted) once, then once per
+ * `repeat`.
  */
 export function evaluateRules(input: EvaluationInput): Evaluation {
   const { rules, snapshot, states, silences, shapes, now, boardUrl } = input;
@@ -138,9 +150,12 @@ export function evaluateRules(input: EvaluationInput): Evaluation {
       const { state, tell } = step(rule, states.get(key), m, now);
       if (state === null) continue;
       if (state.phase === "resolved" && now - state.resolvedAt! > RESOLVED_KEPT_MS) continue;
-      if (tell !== null) {
-        const silencedBy = silenceOf(silences, rule.name, state.task, now);
-        if (silencedBy === null && state.phase === "firing") state.notifiedAt = now;
+      const silencedBy = tell && silenceOf(silences, rule.name, state.task, now);
+      if (tell !== null && (silencedBy === null || !keptMuted(rule, state, now))) {
+        if (state.phase === "firing") {
+          if (silencedBy === null) state.notifiedAt = now;
+          else state.mutedAt = now;
+        }
         const notice = noticeOf(rule, state, { repeat: tell.repeat, now, boardUrl });
         notices.push({ notice, sinks: rule.sinks, silencedBy });
       }

@@ -195,6 +195,32 @@ Deno.test("silences mute a rule, a task or everything until their time, and no l
   assert.deepEqual(told(other.pass(T0, failing({ mail: 9 })))[0][3], null, "another task's");
 });
 
+Deno.test("a muted firing is kept once per repeat, not on every pass: the history keeps its room", () => {
+  const muted: AlertSilence = {
+    id: "s1",
+    scope: "all",
+    until: T0 + 30 * MINUTE,
+    author: "ada",
+    reason: "maintenance",
+    createdAt: T0,
+  };
+  for (const [repeatMs, expected] of [[0, 1], [10 * MINUTE, 2]] as const) {
+    const alerts = evaluator([failedRule({ repeatMs })], [muted]);
+    let kept = 0;
+    // A pass every 15 s for 20 minutes, the silence in force throughout.
+    for (let at = T0; at < T0 + 20 * MINUTE; at += 15 * SECOND) {
+      const notices = told(alerts.pass(at, failing({ mail: 9 })));
+      assert.ok(notices.every(([, , , by]) => by === muted.id), "every one is muted");
+      kept += notices.length;
+    }
+    assert.equal(kept, expected, `repeat ${repeatMs} ms: muted notices kept`);
+    const after = told(alerts.pass(T0 + 30 * MINUTE, failing({ mail: 9 })));
+    assert.deepEqual(after.map(([state, , repeat, by]) => [state, repeat, by]), [
+      ["firing", false, null],
+    ], "told once the silence ends, as a first notice");
+  }
+});
+
 Deno.test("an incident whose firing was never told is resolved without a notice", () => {
   const muted: AlertSilence = {
     id: "s1",
