@@ -65,6 +65,11 @@ const UNSAVED_HISTORY = 100;
 /** Notices being delivered at once at most; one more is kept as failed, never sent later. */
 export const MAX_IN_FLIGHT = 100;
 
+/** A notice not posted to `sink` at all, and why. */
+function notDelivered(sink: string, error: string): AlertDelivery {
+  return { sink, outcome: "failed", attempts: 0, error };
+}
+
 /**
  * Starts evaluating `config.rules` every `config.evaluateEveryMs`; a pass
  * still running when the next is due makes that one skip.
@@ -113,11 +118,13 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
 
   async function send({ notice, sinks, silencedBy }: PlannedNotice): Promise<AlertHistoryEntry> {
     if (silencedBy !== null) return { notice, deliveries: [], silencedBy };
-    const targets = config.sinks.filter((sink) => sinks.includes(sink.name));
     const signal = closing.signal;
-    const deliveries = await Promise.all(
-      targets.map((sink) => deliverNotice(sink, notice, { timers, clock, signal })),
-    );
+    const deliveries = await Promise.all(sinks.map((name) => {
+      const sink = config.sinks.find((sink) => sink.name === name);
+      // A stored rule may name a sink the configuration dropped since: kept as failed, not lost.
+      if (!sink) return notDelivered(name, "no sink of that name is configured");
+      return deliverNotice(sink, notice, { timers, clock, signal });
+    }));
     return { notice, deliveries, silencedBy };
   }
 
@@ -141,13 +148,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     if (inFlight.size >= MAX_IN_FLIGHT) {
       const { notice, sinks, silencedBy } = planned;
       const error = `more than ${MAX_IN_FLIGHT} notices in flight`;
-      const deliveries = sinks.map((sink) => ({
-        sink,
-        outcome: "failed" as const,
-        attempts: 0,
-        error,
-      }));
-      void keep({ notice, deliveries, silencedBy });
+      void keep({ notice, deliveries: sinks.map((sink) => notDelivered(sink, error)), silencedBy });
       return;
     }
     const delivery = send(planned).then(keep).finally(() => inFlight.delete(delivery));

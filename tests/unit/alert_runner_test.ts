@@ -224,3 +224,44 @@ Deno.test("a stored rule whose read fails on a pass keeps its alert: no resolve,
     await memory.close();
   }
 });
+
+Deno.test("a stored rule naming a sink no longer configured keeps its notice as failed, not dropped", async () => {
+  const hook = webhookReceiver();
+  const source = createMemorySource({ seed: readFixture() });
+  // Stored while the board had a sink "pager"; the board now runs with "ops" only.
+  const [rule] = parseAlertsConfig({
+    sinks: [{ name: "pager", type: "webhook", url: hook.url, secret: SECRET }],
+    rules: [{
+      name: "stored",
+      kind: "failed",
+      tasks: ["send-email"],
+      threshold: 4,
+      sinks: ["pager"],
+    }],
+  }).rules;
+  await source.saveAlertRule!(rule, "create", 200);
+  const timers = new FakeTimers();
+  const evaluator = evaluatorOf(source, timers, {
+    sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
+  });
+  try {
+    await timers.tick(EVERY_MS);
+    await waitFor(async () => (await source.listAlertHistory!(10)).length === 1, {
+      what: "the firing notice in the history",
+    });
+    const [entry] = await source.listAlertHistory!(10);
+    assert.deepEqual(entry.deliveries, [
+      {
+        sink: "pager",
+        outcome: "failed",
+        attempts: 0,
+        error: "no sink of that name is configured",
+      },
+    ]);
+    assert.equal(hook.received.length, 0);
+  } finally {
+    await evaluator.close();
+    await hook.close();
+    await source.close();
+  }
+});
