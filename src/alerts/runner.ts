@@ -77,7 +77,7 @@ function notDelivered(sink: string, error: string): AlertDelivery {
 export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   const { source, config, leadership, timers, clock } = deps;
   const boardUrl = boardUrlOf(config, deps.basePath);
-  const shapes = new KnownShapes();
+  let shapes = new KnownShapes();
   // The last states this process computed: what it carries on from when the store does not answer.
   let states = new Map<string, AlertState>();
   // Whether the store missed this process's last states: then they, not the store's, are current.
@@ -157,8 +157,11 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
 
   async function evaluate(): Promise<void> {
     if (!leadership.leads()) {
-      // Another board leads now: what it writes is newer than anything kept here.
+      // Another board leads now: what it writes is newer than anything kept here, and the error
+      // shapes it sees appear are not seen here. Leading again, this board looks afresh (its
+      // first pass finds what is there, as a new leader's does), not telling them again as new.
       storeBehind = false;
+      shapes = new KnownShapes();
       return;
     }
     const now = clock();

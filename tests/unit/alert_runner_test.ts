@@ -9,7 +9,7 @@ import { parseAlertsConfig } from "../../src/alerts/config.ts";
 import type { AlertsFile } from "../../src/contract/alerts.ts";
 import type { TaskSource } from "../../src/source/types.ts";
 import { startAlertEvaluator } from "../../src/alerts/runner.ts";
-import { Leadership } from "../../src/leadership.ts";
+import { Leadership, type Lease } from "../../src/leadership.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { readFixture } from "../helpers/fixture.ts";
@@ -263,5 +263,65 @@ Deno.test("a stored rule naming a sink no longer configured keeps its notice as 
     await evaluator.close();
     await hook.close();
     await source.close();
+  }
+});
+
+Deno.test("a board that leads again looks afresh: a new error shape it missed while following is not told again", async () => {
+  const hook = webhookReceiver();
+  const memory = createMemorySource({ seed: readFixture() });
+  // The dead letters' error shapes, as the test sets them.
+  let shapes: string[] = [];
+  const source = new Proxy(memory, {
+    get(target, key) {
+      if (key === "groupDeadLetters") {
+        return () => Promise.resolve(shapes.map((pattern) => ({ pattern })));
+      }
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  // The board lease, held by whichever board the test names.
+  let holder = "this board";
+  const lease: Lease = {
+    hold: (who, ttlMs) => Promise.resolve({ held: holder === who, expiresInMs: ttlMs }),
+    release: () => Promise.resolve(),
+  };
+  const timers = new FakeTimers();
+  const leadership = new Leadership(lease, { timers, holder: "this board" });
+  const evaluator = startAlertEvaluator({
+    source,
+    config: parseAlertsConfig({
+      evaluateEvery: EVERY_MS,
+      sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
+      rules: [{ name: "new errors", kind: "newErrorGroup", tasks: ["send-email"], sinks: ["ops"] }],
+    }),
+    leadership,
+    timers,
+    clock: () => 1_800_000_000_000 + timers.now(),
+  });
+  const evaluated = async () => (await memory.readAlertStatus!()).asOf;
+  try {
+    await waitFor(async () => (await timers.tick(EVERY_MS), await evaluated() !== null), {
+      what: "the first pass, as the leader: what it finds was there before",
+    });
+    // Another board leads meanwhile: it sees "Mailbox full" appear, and tells it.
+    holder = "another board";
+    await waitFor(async () => (await timers.tick(EVERY_MS), !leadership.isLeading), {
+      what: "the lease gone to the other board",
+    });
+    shapes = ["Mailbox full"];
+    holder = "this board";
+    const before = await evaluated();
+    await waitFor(async () => (await timers.tick(EVERY_MS), await evaluated() !== before), {
+      what: "a pass as the leader again",
+    });
+    await evaluator.close(); // the notices of that pass are kept by now
+    const told = await memory.listAlertHistory!(10);
+    assert.deepEqual(told.map((entry) => entry.notice.rule), [], "nothing told again");
+  } finally {
+    await evaluator.close();
+    await leadership.close();
+    await hook.close();
+    await memory.close();
   }
 });
