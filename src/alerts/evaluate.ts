@@ -8,7 +8,13 @@
  * @module
  */
 
-import type { AlertNotice, AlertRule, AlertSilence, AlertState } from "../contract/alerts.ts";
+import {
+  type AlertNotice,
+  type AlertRule,
+  type AlertSilence,
+  type AlertState,
+  MAX_ALERT_STATES,
+} from "../contract/alerts.ts";
 import { type AlertSnapshot, type Measure, measure } from "./figures.ts";
 import type { KnownShapes } from "./known_shapes.ts";
 import { noticeOf } from "./notice.ts";
@@ -121,8 +127,8 @@ function step(
  * Evaluates every rule on `input.snapshot`. An instance no longer measured
  * (its task is gone) clears; a rule the snapshot cannot measure (the store
  * did not answer) keeps its states as they were; states of rules no longer
- * configured, and resolved ones older than {@link RESOLVED_KEPT_MS}, are
- * dropped. A notice a silence mutes leaves `notifiedAt` as it was, so the
+ * configured, and resolved ones older than {@link RESOLVED_KEPT_MS} (or the
+ * oldest past {@link MAX_ALERT_STATES}), are dropped. A notice a silence mutes leaves `notifiedAt` as it was, so the
  * firing is told when the silence ends, and an incident never told
  * resolves without a notice; it is kept (as muted) once, then once per
  * `repeat`.
@@ -162,5 +168,19 @@ export function evaluateRules(input: EvaluationInput): Evaluation {
       next.set(key, state);
     }
   }
+  dropOldestResolved(next, next.size - MAX_ALERT_STATES);
   return { states: next, notices };
+}
+
+/**
+ * Drops the `count` resolved states resolved first. They tell nothing (a
+ * breach after one starts a new incident), and past {@link MAX_ALERT_STATES}
+ * the store refuses every state, so a rule on thousands of tasks would leave
+ * the next leader none to go on from.
+ */
+function dropOldestResolved(states: Map<string, AlertState>, count: number): void {
+  if (count <= 0) return;
+  const resolved = [...states].filter(([, state]) => state.phase === "resolved")
+    .sort(([, a], [, b]) => a.resolvedAt! - b.resolvedAt!);
+  for (const [key] of resolved.slice(0, count)) states.delete(key);
 }

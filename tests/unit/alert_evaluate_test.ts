@@ -8,7 +8,12 @@ import assert from "node:assert/strict";
 import { evaluateRules, type Evaluation } from "../../src/alerts/evaluate.ts";
 import type { AlertSnapshot } from "../../src/alerts/figures.ts";
 import { KnownShapes } from "../../src/alerts/known_shapes.ts";
-import type { AlertRule, AlertSilence, AlertState } from "../../src/contract/alerts.ts";
+import {
+  type AlertRule,
+  type AlertSilence,
+  type AlertState,
+  MAX_ALERT_STATES,
+} from "../../src/contract/alerts.ts";
 import { ruleOf, snapshotOf, taskFigures } from "../helpers/alert_snapshot.ts";
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0);
@@ -219,6 +224,20 @@ Deno.test("a muted firing is kept once per repeat, not on every pass: the histor
       ["firing", false, null],
     ], "told once the silence ends, as a first notice");
   }
+});
+
+Deno.test("past the store's bound the oldest resolved alerts go first: the firing ones stay, so the states can be kept", () => {
+  const alerts = evaluator([ruleOf("failed", 5)]);
+  const tasks = (from: number, to: number, failed: number) =>
+    Object.fromEntries(
+      Array.from({ length: to - from }, (_, i) => [`task-${from + i}`, failed]),
+    );
+  // 6,000 tasks fail, then clear while 5,000 others fail: 11,000 alerts in 24 h.
+  alerts.pass(T0, failing(tasks(0, 6000, 9)));
+  alerts.pass(T0 + MINUTE, failing({ ...tasks(0, 6000, 0), ...tasks(6000, 11_000, 9) }));
+  const states = alerts.states;
+  assert.equal(states.length, MAX_ALERT_STATES, "within what the store keeps");
+  assert.equal(states.filter((state) => state.phase === "firing").length, 5000);
 });
 
 Deno.test("an incident whose firing was never told is resolved without a notice", () => {
