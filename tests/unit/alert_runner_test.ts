@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { parseAlertsConfig } from "../../src/alerts/config.ts";
 import type { AlertsFile } from "../../src/contract/alerts.ts";
 import type { TaskSource } from "../../src/source/types.ts";
-import { startAlertEvaluator } from "../../src/alerts/runner.ts";
+import { MAX_IN_FLIGHT, startAlertEvaluator } from "../../src/alerts/runner.ts";
 import { Leadership, type Lease } from "../../src/leadership.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
@@ -323,5 +323,41 @@ Deno.test("a board that leads again looks afresh: a new error shape it missed wh
     await leadership.close();
     await hook.close();
     await memory.close();
+  }
+});
+
+Deno.test("at most 100 notices are in flight: one more is kept as failed at once, never sent later", async () => {
+  const silent = silentReceiver();
+  const source = createMemorySource({ seed: readFixture() });
+  const timers = new FakeTimers();
+  // 101 rules firing on one pass, their sink answering none: 101 notices at once.
+  const rules = Array.from({ length: MAX_IN_FLIGHT + 1 }, (_, i) => ({
+    name: `rule ${i}`,
+    kind: "failed" as const,
+    tasks: ["send-email"],
+    threshold: 4,
+    sinks: ["silent"],
+  }));
+  const evaluator = evaluatorOf(source, timers, {
+    sinks: [{ name: "silent", type: "webhook", url: silent.url, secret: SECRET, retries: 0 }],
+    rules,
+  });
+  const errors = async () =>
+    (await source.listAlertHistory!(1000)).flatMap((entry) => entry.deliveries)
+      .map((delivery) => delivery.error);
+  try {
+    await timers.tick(EVERY_MS);
+    await waitFor(async () => (await errors()).length === 1, {
+      what: "the notice past the bound, kept at once",
+    });
+    assert.deepEqual(await errors(), [`more than ${MAX_IN_FLIGHT} notices in flight`]);
+    await evaluator.close();
+    const all = await errors();
+    assert.equal(all.length, MAX_IN_FLIGHT + 1, "every notice kept");
+    assert.equal(all.filter((error) => error === "the board closed").length, MAX_IN_FLIGHT);
+  } finally {
+    await evaluator.close();
+    await silent.close();
+    await source.close();
   }
 });
