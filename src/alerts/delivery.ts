@@ -104,5 +104,9 @@ export async function deliverNotice(
       return { sink: sink.name, outcome: "failed", attempts: attempt, error };
     }
     await pause(deps, Math.min(FIRST_BACKOFF_MS * 2 ** (attempt - 1), MAX_BACKOFF_MS));
+    // Ended during the backoff: no further attempt (its post would outlive the end).
+    if (deps.signal?.aborted) {
+      return { sink: sink.name, outcome: "failed", attempts: attempt, error: CLOSED };
+    }
   }
 }

@@ -8,7 +8,13 @@
  * @module
  */
 
-import type { AlertNotice, AlertRule, AlertSilence, AlertState } from "../contract/alerts.ts";
+import {
+  type AlertNotice,
+  type AlertRule,
+  type AlertSilence,
+  type AlertState,
+  MAX_ALERT_STATES,
+} from "../contract/alerts.ts";
 import { type AlertSnapshot, type Measure, measure } from "./figures.ts";
 import type { KnownShapes } from "./known_shapes.ts";
 import { noticeOf } from "./notice.ts";
@@ -64,6 +70,17 @@ export function silenceOf(
   return muting?.id ?? null;
 }
 
+/**
+ * Whether a muted notice of `state`'s firing is in the history already and
+ * not due again: a firing muted throughout would otherwise be kept on every
+ * pass (its `notifiedAt` stays as it was), pushing the notices sent out of
+ * the capped history.
+ */
+function keptMuted(rule: AlertRule, state: AlertState, now: number): boolean {
+  if (state.phase !== "firing" || state.mutedAt === undefined) return false;
+  return rule.repeatMs === 0 || now - state.mutedAt < rule.repeatMs;
+}
+
 /** The next state of one instance, and whether to tell (`repeat` says if it repeats). */
 function step(
   rule: AlertRule,
@@ -110,10 +127,11 @@ function step(
  * Evaluates every rule on `input.snapshot`. An instance no longer measured
  * (its task is gone) clears; a rule the snapshot cannot measure (the store
  * did not answer) keeps its states as they were; states of rules no longer
- * configured, and resolved ones older than {@link RESOLVED_KEPT_MS}, are
- * dropped. A notice a silence mutes leaves `notifiedAt` as it was, so the
+ * configured, and resolved ones older than {@link RESOLVED_KEPT_MS} (or the
+ * oldest past {@link MAX_ALERT_STATES}), are dropped. A notice a silence mutes leaves `notifiedAt` as it was, so the
  * firing is told when the silence ends, and an incident never told
- * resolves without a notice.
+ * resolves without a notice; it is kept (as muted) once, then once per
+ * `repeat`.
  */
 export function evaluateRules(input: EvaluationInput): Evaluation {
   const { rules, snapshot, states, silences, shapes, now, boardUrl } = input;
@@ -138,14 +156,31 @@ export function evaluateRules(input: EvaluationInput): Evaluation {
       const { state, tell } = step(rule, states.get(key), m, now);
       if (state === null) continue;
       if (state.phase === "resolved" && now - state.resolvedAt! > RESOLVED_KEPT_MS) continue;
-      if (tell !== null) {
-        const silencedBy = silenceOf(silences, rule.name, state.task, now);
-        if (silencedBy === null && state.phase === "firing") state.notifiedAt = now;
+      const silencedBy = tell && silenceOf(silences, rule.name, state.task, now);
+      if (tell !== null && (silencedBy === null || !keptMuted(rule, state, now))) {
+        if (state.phase === "firing") {
+          if (silencedBy === null) state.notifiedAt = now;
+          else state.mutedAt = now;
+        }
         const notice = noticeOf(rule, state, { repeat: tell.repeat, now, boardUrl });
         notices.push({ notice, sinks: rule.sinks, silencedBy });
       }
       next.set(key, state);
     }
   }
+  dropOldestResolved(next, next.size - MAX_ALERT_STATES);
   return { states: next, notices };
+}
+
+/**
+ * Drops the `count` resolved states resolved first. They tell nothing (a
+ * breach after one starts a new incident), and past {@link MAX_ALERT_STATES}
+ * the store refuses every state, so a rule on thousands of tasks would leave
+ * the next leader none to go on from.
+ */
+function dropOldestResolved(states: Map<string, AlertState>, count: number): void {
+  if (count <= 0) return;
+  const resolved = [...states].filter(([, state]) => state.phase === "resolved")
+    .sort(([, a], [, b]) => a.resolvedAt! - b.resolvedAt!);
+  for (const [key] of resolved.slice(0, count)) states.delete(key);
 }

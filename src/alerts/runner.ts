@@ -65,6 +65,11 @@ const UNSAVED_HISTORY = 100;
 /** Notices being delivered at once at most; one more is kept as failed, never sent later. */
 export const MAX_IN_FLIGHT = 100;
 
+/** A notice not posted to `sink` at all, and why. */
+function notDelivered(sink: string, error: string): AlertDelivery {
+  return { sink, outcome: "failed", attempts: 0, error };
+}
+
 /**
  * Starts evaluating `config.rules` every `config.evaluateEveryMs`; a pass
  * still running when the next is due makes that one skip.
@@ -72,7 +77,7 @@ export const MAX_IN_FLIGHT = 100;
 export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   const { source, config, leadership, timers, clock } = deps;
   const boardUrl = boardUrlOf(config, deps.basePath);
-  const shapes = new KnownShapes();
+  let shapes = new KnownShapes();
   // The last states this process computed: what it carries on from when the store does not answer.
   let states = new Map<string, AlertState>();
   // Whether the store missed this process's last states: then they, not the store's, are current.
@@ -113,11 +118,13 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
 
   async function send({ notice, sinks, silencedBy }: PlannedNotice): Promise<AlertHistoryEntry> {
     if (silencedBy !== null) return { notice, deliveries: [], silencedBy };
-    const targets = config.sinks.filter((sink) => sinks.includes(sink.name));
     const signal = closing.signal;
-    const deliveries = await Promise.all(
-      targets.map((sink) => deliverNotice(sink, notice, { timers, clock, signal })),
-    );
+    const deliveries = await Promise.all(sinks.map((name) => {
+      const sink = config.sinks.find((sink) => sink.name === name);
+      // A stored rule may name a sink the configuration dropped since: kept as failed, not lost.
+      if (!sink) return notDelivered(name, "no sink of that name is configured");
+      return deliverNotice(sink, notice, { timers, clock, signal });
+    }));
     return { notice, deliveries, silencedBy };
   }
 
@@ -141,13 +148,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     if (inFlight.size >= MAX_IN_FLIGHT) {
       const { notice, sinks, silencedBy } = planned;
       const error = `more than ${MAX_IN_FLIGHT} notices in flight`;
-      const deliveries = sinks.map((sink) => ({
-        sink,
-        outcome: "failed" as const,
-        attempts: 0,
-        error,
-      }));
-      void keep({ notice, deliveries, silencedBy });
+      void keep({ notice, deliveries: sinks.map((sink) => notDelivered(sink, error)), silencedBy });
       return;
     }
     const delivery = send(planned).then(keep).finally(() => inFlight.delete(delivery));
@@ -156,8 +157,11 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
 
   async function evaluate(): Promise<void> {
     if (!leadership.leads()) {
-      // Another board leads now: what it writes is newer than anything kept here.
+      // Another board leads now: what it writes is newer than anything kept here, and the error
+      // shapes it sees appear are not seen here. Leading again, this board looks afresh (its
+      // first pass finds what is there, as a new leader's does), not telling them again as new.
       storeBehind = false;
+      shapes = new KnownShapes();
       return;
     }
     const now = clock();

@@ -3,7 +3,8 @@
  * configured sinks through its real delivery (signed, with the sink's
  * timeout and retries) and answers what became of it once it has: a sink
  * that fails every attempt keeps the request for its retries' backoff. The
- * request's end ends the delivery. The notice is not kept in the history:
+ * request's end ends the delivery. One test notice per sink is under way at
+ * a time (another is 409 `CONFLICT`). The notice is not kept in the history:
  * it is about no rule.
  *
  * @module
@@ -12,7 +13,7 @@
 import { z } from "@hono/zod-openapi";
 import { deliverNotice } from "../alerts/delivery.ts";
 import { boardUrlOf, testNotice } from "../alerts/notice.ts";
-import { invalidParam } from "../errors.ts";
+import { BoardError, invalidParam } from "../errors.ts";
 import { epochClock } from "../timers.ts";
 import { alertsConfigOf } from "./alert_settings.ts";
 import { jsonBody } from "./body.ts";
@@ -38,6 +39,9 @@ const sendTest = apiRoute({
 
 /** `POST /alerts/test`. */
 export function alertTestRoutes({ options, timers }: ApiDeps) {
+  // The sinks a test notice is being delivered to: one at a time each, so requests that wait out
+  // a sink's retries cannot pile up posts to it (the board's in-flight bound, for test notices).
+  const underWay = new Set<string>();
   return apiRouter().openapi(sendTest, async (c) => {
     const config = alertsConfigOf(options);
     const { sink: name } = c.req.valid("json");
@@ -46,13 +50,21 @@ export function alertTestRoutes({ options, timers }: ApiDeps) {
       const names = config.sinks.map((sink) => sink.name).join(", ") || "none";
       throw invalidParam("sink", `must be the name of a configured sink (${names})`);
     }
+    if (underWay.has(name)) {
+      throw new BoardError("CONFLICT", `A test notice to "${name}" is under way: wait for it`);
+    }
     const clock = epochClock(timers);
     const notice = testNotice(clock(), boardUrlOf(config, options.basePath));
-    const { outcome, attempts, error } = await deliverNotice(sink, notice, {
-      timers,
-      clock,
-      signal: c.req.raw.signal,
-    });
-    return c.json({ sink: name, outcome, attempts, ...error !== null && { reason: error } }, 200);
+    underWay.add(name);
+    try {
+      const { outcome, attempts, error } = await deliverNotice(sink, notice, {
+        timers,
+        clock,
+        signal: c.req.raw.signal,
+      });
+      return c.json({ sink: name, outcome, attempts, ...error !== null && { reason: error } }, 200);
+    } finally {
+      underWay.delete(name);
+    }
   });
 }

@@ -79,8 +79,15 @@ function sumOf(tasks: readonly TaskNumbers[]): TaskNumbers {
   return { stats, closed, waitingSeconds, overdueSeconds };
 }
 
+/** What the alert series show: each rule's firing alerts, and when they were evaluated. */
+interface Firing {
+  byRule: Map<string, number>;
+  /** The leader's last evaluation, ms since the epoch; null before the first. */
+  asOf: number | null;
+}
+
 /** Each rule's firing alerts (the code's and the stored ones): one read of the states, one of the rules. */
-async function readFiring(source: TaskSource, alerts: AlertsConfig): Promise<Map<string, number>> {
+async function readFiring(source: TaskSource, alerts: AlertsConfig): Promise<Firing> {
   const [status, stored] = await Promise.all([
     source.readAlertStatus?.() ?? { asOf: null, states: [] },
     source.listAlertRules?.() ?? [],
@@ -90,7 +97,7 @@ async function readFiring(source: TaskSource, alerts: AlertsConfig): Promise<Map
     const count = counts.get(rule);
     if (count !== undefined && phase === "firing") counts.set(rule, count + 1);
   }
-  return counts;
+  return { byRule: counts, asOf: status.asOf };
 }
 
 const QUANTILES = [["0.5", "p50"], ["0.95", "p95"], ["0.99", "p99"]] as const;
@@ -164,6 +171,13 @@ export function createBoardMetrics(
       "one alert per task), as the leader's last evaluation left them.",
     ["rule"],
   );
+  // The firing counts are the leader's, not read now: this says how old they are.
+  const evaluatedAt = alerts && gauge(
+    "queue_board_alert_evaluated_timestamp_seconds",
+    "When the leader last evaluated the alert rules (unix seconds): queue_board_alert_firing is " +
+      "as of then. 0 before the first evaluation.",
+    [],
+  );
   const notices = new Counter({
     name: "queue_board_alert_notices_total",
     help: "Alert notices this board sent, per sink and outcome (delivered, or failed after its " +
@@ -195,15 +209,16 @@ export function createBoardMetrics(
       maxTasks,
     );
     // Only the tasks with series of their own are sampled: quantiles cannot be summed.
-    const [samples, firingByRule] = await Promise.all([
+    const [samples, alertsNow] = await Promise.all([
       Promise.all(own.map((task) => latency.sample(task))),
-      alerts ? readFiring(source, alerts) : new Map<string, number>(),
+      alerts ? readFiring(source, alerts) : { byRule: new Map<string, number>(), asOf: null },
     ]);
     const now = Date.now();
     for (const gauge of [jobs, finished, oldestWaiting, overdue, wait, run, sampled, firing]) {
       gauge.reset();
     }
-    for (const [rule, count] of firingByRule) firing.set({ rule }, count);
+    for (const [rule, count] of alertsNow.byRule) firing.set({ rule }, count);
+    evaluatedAt?.set((alertsNow.asOf ?? 0) / 1000);
     // The last closed minute: the current one is still being counted into.
     const taskNumbers = (task: string): TaskNumbers => {
       const { stats, heads: { oldestWaiting: waiting, nextDue } } = snapshots.get(task)!;

@@ -189,6 +189,11 @@ export interface AlertState {
   figure: number | null;
   /** When a notice for this incident was last sent (not silenced), or null. */
   notifiedAt: number | null;
+  /**
+   * When a muted notice of this firing was last kept in the history (absent:
+   * never): kept again only once `repeat` has passed, not on every pass.
+   */
+  mutedAt?: number;
 }
 
 /** The alert states the last evaluation left, and when it ran (ms; null: unknown). */
@@ -269,7 +274,7 @@ export const ALERT_HISTORY_ENTRIES = 1000;
 export type AlertRuleOrigin = "code" | "stored";
 
 /** One instance of a rule as `GET /alerts` shows it: its state, and whether a silence mutes it now. */
-export type AlertInstanceView = Omit<AlertState, "rule"> & { muted: boolean };
+export type AlertInstanceView = Omit<AlertState, "rule" | "mutedAt"> & { muted: boolean };
 
 /** A rule with where it stands, as `GET /alerts` shows it. */
 export interface AlertRuleView {

@@ -93,8 +93,8 @@ export interface StatsPayload {
 
 /**
  * The payload of an `alerts` event: how many alerts fire, in all and per
- * task, as of the evaluation that found them. Sent when the counts change,
- * and to a client as it connects.
+ * task, as of the evaluation that found them. Sent once per evaluation (so
+ * `asOf` says how old the counts are), and to a client as it connects.
  */
 export interface AlertsFramePayload {
   /** Alerts firing (muted ones included). */

@@ -31,7 +31,10 @@ export function alertsFrameOf(status: AlertStatus): AlertsFramePayload | null {
   return { firing, byTask, asOf: status.asOf };
 }
 
-/** What tells two payloads apart for the clients: the counts, not when they were read. */
-export function alertCountsKey({ firing, byTask }: AlertsFramePayload): string {
-  return JSON.stringify([firing, Object.entries(byTask).sort(([a], [b]) => a < b ? -1 : 1)]);
+/**
+ * What tells two payloads apart for the clients: the evaluation and its
+ * counts, not when or how often the states were read.
+ */
+export function alertsFrameKey({ firing, byTask, asOf }: AlertsFramePayload): string {
+  return JSON.stringify([asOf, firing, Object.entries(byTask).sort(([a], [b]) => a < b ? -1 : 1)]);
 }

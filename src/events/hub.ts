@@ -52,7 +52,7 @@
 
 import type { AlertStatus } from "../contract/alerts.ts";
 import type { StatsPayload } from "../contract/events.ts";
-import { alertCountsKey, alertsFrameOf } from "./alerts_frame.ts";
+import { alertsFrameKey, alertsFrameOf } from "./alerts_frame.ts";
 import type { Presenter } from "../contract/present.ts";
 import { totalsOf } from "../contract/totals.ts";
 import type { QueueStats, TaskEvent, TaskSource } from "../source/types.ts";
@@ -277,9 +277,9 @@ export class EventHub {
   #statsFrame: Uint8Array | null = null;
   readonly #leads: (() => boolean) | null;
   readonly #alerts: boolean;
-  /** The last `alerts` frame (sent to a client as it connects), and its counts. */
+  /** The last `alerts` frame (sent to a client as it connects), and what tells it apart. */
   #alertsFrame: Uint8Array | null = null;
-  #alertCounts: string | null = null;
+  #alertsKey: string | null = null;
   /** The wall clock as the timers move it, to judge how old a shared frame is. */
   readonly #epochNow: () => number;
   #closed = false;
@@ -360,16 +360,17 @@ export class EventHub {
 
   /**
    * Takes the alert states of an evaluation (the leader's own, or read from
-   * the store): the `alerts` frame goes to every client when its counts
-   * changed, and is kept for clients that connect later.
+   * the store): the `alerts` frame goes to every client once per evaluation
+   * (a store read again finds the same one), so its `asOf` says how old the
+   * counts are even while they stay, and is kept for clients that connect later.
    */
   alertsEvaluated(status: AlertStatus): void {
     const payload = alertsFrameOf(status);
     if (payload === null || this.#closed) return;
-    const counts = alertCountsKey(payload);
+    const key = alertsFrameKey(payload);
+    if (key === this.#alertsKey) return;
+    this.#alertsKey = key;
     this.#alertsFrame = frameMessage({ event: "alerts", data: JSON.stringify(payload) });
-    if (counts === this.#alertCounts) return;
-    this.#alertCounts = counts;
     this.#post(this.#alertsFrame);
   }
 

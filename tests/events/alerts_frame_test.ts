@@ -8,9 +8,12 @@
 
 import assert from "node:assert/strict";
 import { createBoardOn } from "../../src/board.ts";
+import type { AlertsFile } from "../../src/contract/alerts.ts";
 import type { AlertsFramePayload } from "../../src/contract/events.ts";
+import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
+import { readFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { webhookReceiver } from "../helpers/webhook_receiver.ts";
@@ -19,6 +22,15 @@ import { dataOf, type Frame, isEvent, openStream } from "./sse_client.ts";
 
 const EVERY_MS = 5000;
 const STATS_MS = 1000;
+
+/** Alerts told to `url` when `task` has more than 2 failed jobs. */
+function failingRule(url: string, task: string): AlertsFile {
+  return {
+    evaluateEvery: EVERY_MS,
+    sinks: [{ name: "ops", type: "webhook", url, secret: "s".repeat(32) }],
+    rules: [{ name: "mail failing", kind: "failed", tasks: [task], threshold: 2, sinks: ["ops"] }],
+  };
+}
 
 Deno.test("both boards on one Redis send the alerts frame: the leader's pass, the follower from the stored states", async () => {
   const redis = await startRedis();
@@ -32,17 +44,7 @@ Deno.test("both boards on one Redis send the alerts frame: the leader's pass, th
   const boards = sources.map((source) =>
     createBoardOn(timers, source, {
       statsInterval: STATS_MS,
-      alerts: {
-        evaluateEvery: EVERY_MS,
-        sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: "s".repeat(32) }],
-        rules: [{
-          name: "mail failing",
-          kind: "failed",
-          tasks: ["mail"],
-          threshold: 2,
-          sinks: ["ops"],
-        }],
-      },
+      alerts: failingRule(hook.url, "mail"),
     })
   );
   const streams = await Promise.all(
@@ -77,12 +79,12 @@ Deno.test("both boards on one Redis send the alerts frame: the leader's pass, th
       what: "the resolved frame on both boards",
     });
     assert.deepEqual(last(streams[1].frames).byTask, {});
-    // Sent when the counts change: one frame each for firing, one for the resolve.
+    // Sent as evaluations come: the counts went from firing to resolved, never back.
     for (const stream of streams) {
-      assert.deepEqual(
-        stream.frames.filter(isEvent("alerts")).map((f) => dataOf<AlertsFramePayload>(f).firing),
-        [1, 0],
+      const counts = stream.frames.filter(isEvent("alerts")).map((f) =>
+        dataOf<AlertsFramePayload>(f).firing
       );
+      assert.deepEqual(counts.filter((n, i) => n !== counts[i - 1]), [1, 0]);
     }
   } finally {
     for (const stream of streams) await stream.close();
@@ -91,5 +93,30 @@ Deno.test("both boards on one Redis send the alerts frame: the leader's pass, th
     await client.close();
     await hook.close();
     await redis.stop();
+  }
+});
+
+Deno.test("while the counts stay, each evaluation's frame says when it was: the top bar's age is true", async () => {
+  const hook = webhookReceiver();
+  const source = createMemorySource({ seed: readFixture() });
+  const timers = new FakeTimers();
+  const board = createBoardOn(timers, source, {
+    statsInterval: STATS_MS,
+    alerts: failingRule(hook.url, "send-email"),
+  });
+  const stream = await openStream(board.fetch, "http://board.test/board/api/events");
+  const frames = () => stream.frames.filter(isEvent("alerts")).map(dataOf<AlertsFramePayload>);
+  try {
+    await waitFor(async () => (await timers.tick(EVERY_MS), frames().length >= 3), {
+      what: "three evaluations' frames, the same alert firing throughout",
+    });
+    const [first, second, third] = frames();
+    assert.deepEqual([first.firing, second.firing, third.firing], [1, 1, 1]);
+    assert.ok(first.asOf < second.asOf && second.asOf < third.asOf, "each as of its evaluation");
+  } finally {
+    await stream.close();
+    await board.close();
+    await source.close();
+    await hook.close();
   }
 });

@@ -1,6 +1,7 @@
 /**
  * `/metrics` and the alerts: `queue_board_alert_firing{rule}` (how many of
- * the rule's alerts fire, read from the store, so every board agrees) and
+ * the rule's alerts fire, read from the store, so every board agrees, with
+ * `queue_board_alert_evaluated_timestamp_seconds`, when that was) and
  * `queue_board_alert_notices_total{sink,outcome}` (the deliveries of the
  * notices this board sent).
  */
@@ -56,6 +57,11 @@ Deno.test("/metrics counts each rule's firing alerts and the notices' deliveries
   try {
     const before = await scrape();
     assert.equal(sampleOf(before, 'queue_board_alert_firing{rule="mail failing"}'), 0);
+    assert.equal(
+      sampleOf(before, "queue_board_alert_evaluated_timestamp_seconds"),
+      0,
+      "no evaluation yet: 0, never",
+    );
     await waitFor(
       async () => (await timers.tick(10_000), (await source.listAlertHistory!(5)).length > 0),
       {
@@ -66,6 +72,12 @@ Deno.test("/metrics counts each rule's firing alerts and the notices' deliveries
     assert.match(text, /# HELP queue_board_alert_firing .*count of its alerts firing/i);
     assert.equal(sampleOf(text, 'queue_board_alert_firing{rule="mail failing"}'), 1);
     assert.equal(sampleOf(text, 'queue_board_alert_firing{rule="huge backlog"}'), 0);
+    const { asOf } = await source.readAlertStatus!();
+    assert.equal(
+      sampleOf(text, "queue_board_alert_evaluated_timestamp_seconds"),
+      asOf! / 1000,
+      "the firing counts say how old they are: when the leader evaluated them",
+    );
     assert.equal(
       sampleOf(text, 'queue_board_alert_notices_total{sink="ops",outcome="delivered"}'),
       1,
@@ -88,6 +100,7 @@ Deno.test("/metrics without alerts has no alert series", async () => {
   try {
     const text = await (await board.fetch(new Request("http://board.test/board/metrics"))).text();
     assert.doesNotMatch(text, /queue_board_alert_firing\{/);
+    assert.doesNotMatch(text, /queue_board_alert_evaluated_timestamp_seconds \d/);
   } finally {
     await board.close();
     await source.close();

@@ -114,3 +114,27 @@ Deno.test("a test notice to no configured sink is refused: 400 naming sink, 409 
     await hook.close();
   }
 });
+
+Deno.test("one test notice per sink at a time: another while it is under way is 409, none piles up", async () => {
+  const hook = webhookReceiver([500, 200]);
+  const { timers, send, close } = boardWith(alertsTo(hook.url, 2));
+  try {
+    const first = send("ops");
+    await waitFor(() => hook.received.length === 1, {
+      what: "the first attempt, then its backoff",
+    });
+    const again = await send("ops");
+    assert.equal(again.status, 409);
+    assert.equal(again.body.code, "CONFLICT");
+    assert.match(again.body.error, /under way/);
+    await waitFor(async () => (await timers.tick(1000), hook.received.length === 2), {
+      what: "the first notice's retry",
+    });
+    assert.equal((await first).body.outcome, "delivered");
+    assert.equal(hook.received.length, 2, "the refused one posted nothing");
+    assert.equal((await send("ops")).status, 200, "free again once the first is over");
+  } finally {
+    await close();
+    await hook.close();
+  }
+});

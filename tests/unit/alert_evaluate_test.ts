@@ -8,7 +8,12 @@ import assert from "node:assert/strict";
 import { evaluateRules, type Evaluation } from "../../src/alerts/evaluate.ts";
 import type { AlertSnapshot } from "../../src/alerts/figures.ts";
 import { KnownShapes } from "../../src/alerts/known_shapes.ts";
-import type { AlertRule, AlertSilence, AlertState } from "../../src/contract/alerts.ts";
+import {
+  type AlertRule,
+  type AlertSilence,
+  type AlertState,
+  MAX_ALERT_STATES,
+} from "../../src/contract/alerts.ts";
 import { ruleOf, snapshotOf, taskFigures } from "../helpers/alert_snapshot.ts";
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0);
@@ -193,6 +198,46 @@ Deno.test("silences mute a rule, a task or everything until their time, and no l
   }
   const other = evaluator([failedRule()], [silence({ task: "pay" }, T0 + MINUTE)]);
   assert.deepEqual(told(other.pass(T0, failing({ mail: 9 })))[0][3], null, "another task's");
+});
+
+Deno.test("a muted firing is kept once per repeat, not on every pass: the history keeps its room", () => {
+  const muted: AlertSilence = {
+    id: "s1",
+    scope: "all",
+    until: T0 + 30 * MINUTE,
+    author: "ada",
+    reason: "maintenance",
+    createdAt: T0,
+  };
+  for (const [repeatMs, expected] of [[0, 1], [10 * MINUTE, 2]] as const) {
+    const alerts = evaluator([failedRule({ repeatMs })], [muted]);
+    let kept = 0;
+    // A pass every 15 s for 20 minutes, the silence in force throughout.
+    for (let at = T0; at < T0 + 20 * MINUTE; at += 15 * SECOND) {
+      const notices = told(alerts.pass(at, failing({ mail: 9 })));
+      assert.ok(notices.every(([, , , by]) => by === muted.id), "every one is muted");
+      kept += notices.length;
+    }
+    assert.equal(kept, expected, `repeat ${repeatMs} ms: muted notices kept`);
+    const after = told(alerts.pass(T0 + 30 * MINUTE, failing({ mail: 9 })));
+    assert.deepEqual(after.map(([state, , repeat, by]) => [state, repeat, by]), [
+      ["firing", false, null],
+    ], "told once the silence ends, as a first notice");
+  }
+});
+
+Deno.test("past the store's bound the oldest resolved alerts go first: the firing ones stay, so the states can be kept", () => {
+  const alerts = evaluator([ruleOf("failed", 5)]);
+  const tasks = (from: number, to: number, failed: number) =>
+    Object.fromEntries(
+      Array.from({ length: to - from }, (_, i) => [`task-${from + i}`, failed]),
+    );
+  // 6,000 tasks fail, then clear while 5,000 others fail: 11,000 alerts in 24 h.
+  alerts.pass(T0, failing(tasks(0, 6000, 9)));
+  alerts.pass(T0 + MINUTE, failing({ ...tasks(0, 6000, 0), ...tasks(6000, 11_000, 9) }));
+  const states = alerts.states;
+  assert.equal(states.length, MAX_ALERT_STATES, "within what the store keeps");
+  assert.equal(states.filter((state) => state.phase === "firing").length, 5000);
 });
 
 Deno.test("an incident whose firing was never told is resolved without a notice", () => {

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { parseAlertsConfig } from "../../src/alerts/config.ts";
 import type { AlertsFile } from "../../src/contract/alerts.ts";
 import type { TaskSource } from "../../src/source/types.ts";
-import { startAlertEvaluator } from "../../src/alerts/runner.ts";
-import { Leadership } from "../../src/leadership.ts";
+import { MAX_IN_FLIGHT, startAlertEvaluator } from "../../src/alerts/runner.ts";
+import { Leadership, type Lease } from "../../src/leadership.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { readFixture } from "../helpers/fixture.ts";
@@ -222,5 +222,142 @@ Deno.test("a stored rule whose read fails on a pass keeps its alert: no resolve,
     await evaluator.close();
     await hook.close();
     await memory.close();
+  }
+});
+
+Deno.test("a stored rule naming a sink no longer configured keeps its notice as failed, not dropped", async () => {
+  const hook = webhookReceiver();
+  const source = createMemorySource({ seed: readFixture() });
+  // Stored while the board had a sink "pager"; the board now runs with "ops" only.
+  const [rule] = parseAlertsConfig({
+    sinks: [{ name: "pager", type: "webhook", url: hook.url, secret: SECRET }],
+    rules: [{
+      name: "stored",
+      kind: "failed",
+      tasks: ["send-email"],
+      threshold: 4,
+      sinks: ["pager"],
+    }],
+  }).rules;
+  await source.saveAlertRule!(rule, "create", 200);
+  const timers = new FakeTimers();
+  const evaluator = evaluatorOf(source, timers, {
+    sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
+  });
+  try {
+    await timers.tick(EVERY_MS);
+    await waitFor(async () => (await source.listAlertHistory!(10)).length === 1, {
+      what: "the firing notice in the history",
+    });
+    const [entry] = await source.listAlertHistory!(10);
+    assert.deepEqual(entry.deliveries, [
+      {
+        sink: "pager",
+        outcome: "failed",
+        attempts: 0,
+        error: "no sink of that name is configured",
+      },
+    ]);
+    assert.equal(hook.received.length, 0);
+  } finally {
+    await evaluator.close();
+    await hook.close();
+    await source.close();
+  }
+});
+
+Deno.test("a board that leads again looks afresh: a new error shape it missed while following is not told again", async () => {
+  const hook = webhookReceiver();
+  const memory = createMemorySource({ seed: readFixture() });
+  // The dead letters' error shapes, as the test sets them.
+  let shapes: string[] = [];
+  const source = new Proxy(memory, {
+    get(target, key) {
+      if (key === "groupDeadLetters") {
+        return () => Promise.resolve(shapes.map((pattern) => ({ pattern })));
+      }
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  // The board lease, held by whichever board the test names.
+  let holder = "this board";
+  const lease: Lease = {
+    hold: (who, ttlMs) => Promise.resolve({ held: holder === who, expiresInMs: ttlMs }),
+    release: () => Promise.resolve(),
+  };
+  const timers = new FakeTimers();
+  const leadership = new Leadership(lease, { timers, holder: "this board" });
+  const evaluator = startAlertEvaluator({
+    source,
+    config: parseAlertsConfig({
+      evaluateEvery: EVERY_MS,
+      sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
+      rules: [{ name: "new errors", kind: "newErrorGroup", tasks: ["send-email"], sinks: ["ops"] }],
+    }),
+    leadership,
+    timers,
+    clock: () => 1_800_000_000_000 + timers.now(),
+  });
+  const evaluated = async () => (await memory.readAlertStatus!()).asOf;
+  try {
+    await waitFor(async () => (await timers.tick(EVERY_MS), await evaluated() !== null), {
+      what: "the first pass, as the leader: what it finds was there before",
+    });
+    // Another board leads meanwhile: it sees "Mailbox full" appear, and tells it.
+    holder = "another board";
+    await waitFor(async () => (await timers.tick(EVERY_MS), !leadership.isLeading), {
+      what: "the lease gone to the other board",
+    });
+    shapes = ["Mailbox full"];
+    holder = "this board";
+    const before = await evaluated();
+    await waitFor(async () => (await timers.tick(EVERY_MS), await evaluated() !== before), {
+      what: "a pass as the leader again",
+    });
+    await evaluator.close(); // the notices of that pass are kept by now
+    const told = await memory.listAlertHistory!(10);
+    assert.deepEqual(told.map((entry) => entry.notice.rule), [], "nothing told again");
+  } finally {
+    await evaluator.close();
+    await leadership.close();
+    await hook.close();
+    await memory.close();
+  }
+});
+
+Deno.test("at most 100 notices are in flight: one more is kept as failed at once, never sent later", async () => {
+  const silent = silentReceiver();
+  const source = createMemorySource({ seed: readFixture() });
+  const timers = new FakeTimers();
+  // 101 rules firing on one pass, their sink answering none: 101 notices at once.
+  const rules = Array.from({ length: MAX_IN_FLIGHT + 1 }, (_, i) => ({
+    name: `rule ${i}`,
+    kind: "failed" as const,
+    tasks: ["send-email"],
+    threshold: 4,
+    sinks: ["silent"],
+  }));
+  const evaluator = evaluatorOf(source, timers, {
+    sinks: [{ name: "silent", type: "webhook", url: silent.url, secret: SECRET, retries: 0 }],
+    rules,
+  });
+  const errors = async () =>
+    (await source.listAlertHistory!(1000)).flatMap((entry) => entry.deliveries)
+      .map((delivery) => delivery.error);
+  try {
+    await timers.tick(EVERY_MS);
+    await waitFor(async () => (await errors()).length === 1, {
+      what: "the notice past the bound, kept at once",
+    });
+    assert.deepEqual(await errors(), [`more than ${MAX_IN_FLIGHT} notices in flight`]);
+    await evaluator.close();
+    const all = await errors();
+    assert.equal(all.length, MAX_IN_FLIGHT + 1, "every notice kept");
+    assert.equal(all.filter((error) => error === "the board closed").length, MAX_IN_FLIGHT);
+  } finally {
+    await evaluator.close();
+    await silent.close();
+    await source.close();
   }
 });

@@ -48,7 +48,11 @@ function sink(url: string, extra: Partial<AlertSink> = {}): AlertSink {
  * Fake timers that note each timeout's length, and a function that waits
  * for each backoff given to be set, then moves the clock past it.
  */
-function notingTimers(): { timers: Timers; waitOutBackoffs: (ms: number[]) => Promise<void> } {
+function notingTimers(): {
+  timers: Timers;
+  timeouts: readonly number[];
+  waitOutBackoffs: (ms: number[]) => Promise<void>;
+} {
   const fake = new FakeTimers();
   const timeouts: number[] = [];
   const timers: Timers = {
@@ -65,7 +69,7 @@ function notingTimers(): { timers: Timers; waitOutBackoffs: (ms: number[]) => Pr
       await fake.tick(backoff);
     }
   }
-  return { timers, waitOutBackoffs };
+  return { timers, timeouts, waitOutBackoffs };
 }
 
 const clock = () => NOW;
@@ -160,6 +164,31 @@ Deno.test("an attempt that outlasts the sink's timeout is aborted and counted as
   } finally {
     answer();
     await server.shutdown();
+  }
+});
+
+Deno.test("a delivery ended during its backoff posts no more: one attempt, failed as closed", async () => {
+  const hook = webhookReceiver([503, 200]);
+  const { timers, timeouts } = notingTimers();
+  const closing = new AbortController();
+  try {
+    const delivery = deliverNotice(sink(hook.url), notice, {
+      timers,
+      clock,
+      signal: closing.signal,
+    });
+    // The first attempt failed and its 1 s backoff is set: the board closes then.
+    await waitFor(() => timeouts.includes(1000), { what: "the backoff after the first attempt" });
+    closing.abort();
+    assert.deepEqual(await delivery, {
+      sink: "ops",
+      outcome: "failed",
+      attempts: 1,
+      error: "the board closed",
+    });
+    assert.equal(hook.received.length, 1, "nothing is posted after the end");
+  } finally {
+    await hook.close();
   }
 });
 
