@@ -141,7 +141,8 @@ export function countingWorker(app: App, task: string): Map<string, number> {
 
 /**
  * Polls `GET /operations/{id}` through the proxy, in turn, until `done`
- * holds; any answer but 200 fails at once.
+ * holds; any answer but 200 fails at once. Half of a 50,000-job retry can
+ * take over 30 s on a loaded 2-core machine, hence the longer limits.
  */
 async function pollOperation(
   proxy: RoundRobinProxy,
@@ -190,10 +191,16 @@ export async function killRunnerHalfway(
     const feed = await followProgress(proxy, watcher, task);
     try {
       const followedFrom = new Set<number>();
-      const half = await pollOperation(proxy, id, (operation, backend) => {
-        if (backend !== runner) followedFrom.add(backend);
-        return operation.done >= total / 2 && feed.frames.some((frame) => frame.id === id);
-      }, `operation ${id} to be half done, and its progress on replica ${watcher}'s stream`);
+      const half = await pollOperation(
+        proxy,
+        id,
+        (operation, backend) => {
+          if (backend !== runner) followedFrom.add(backend);
+          return operation.done >= total / 2 && feed.frames.some((frame) => frame.id === id);
+        },
+        `operation ${id} to be half done, and its progress on replica ${watcher}'s stream`,
+        90_000,
+      );
       assert.equal(half.status, "running", "killed halfway, not after the end");
       assert.ok(followedFrom.size > 0, "another replica answered for the operation");
       await boards[runner].kill();

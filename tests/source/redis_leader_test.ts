@@ -74,6 +74,10 @@ Deno.test("of three sources on one Redis, only the leader SCANs and reconciles; 
       }
       await timers.tick(TURN_MS); // their turns read the leader's figures
       for (const follower of [b, c]) {
+        // The turn's read is a Redis round trip, which a loaded machine may not finish within the tick.
+        await waitFor(() => follower.retryingAsOf(TASKS).get("email") === asOf.get("email"), {
+          what: "the follower's turn to read the leader's figures",
+        });
         assert.equal(follower.leading, false);
         assert.equal((await follower.getStats(TASKS)).get("email")!.retrying, 2);
         assert.deepEqual(follower.retryingAsOf(TASKS), asOf);
