@@ -156,7 +156,8 @@ export function diagnose(
   }
 
   const conc = job.concurrency;
-  if (pending && conc && conc.inUse >= conc.limit) {
+  // taskora checks a key's counter only when the job's limit is above 0.
+  if (pending && conc && conc.limit > 0 && conc.inUse >= conc.limit) {
     // Which jobs share the key tells what their data have in common: shown with the key only.
     const holders = context.showKeys ? conc.holders : [];
     const usedBy = holders.length > 0 ? `, used by ${holders.join(", ")}` : "";

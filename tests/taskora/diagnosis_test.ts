@@ -148,6 +148,38 @@ Deno.test("a dedup: the job holding the key says so; the duplicate dispatch left
   });
 });
 
+Deno.test("a dedup key taken over by a later job: only the job the key now names holds it", async () => {
+  await withApp("redis", (app) => app.task("mirror", { handler: () => "ok" }), async (world) => {
+    const task = taskOf(world, "mirror");
+    // Dedup only while delayed: the waiting first job no longer blocks, so
+    // taskora deletes the key and gives it to the second dispatch.
+    const deduplicate = { key: "row-9", while: ["delayed"] };
+    const first = await task.dispatch({ row: 9 }, { deduplicate });
+    const second = task.dispatch({ row: 9 }, { deduplicate });
+    const secondId = await second;
+    assert.equal(second.enqueued, true, "taskora created a second job");
+    const held = await diagnosis(world, secondId);
+    assert.deepEqual(held.reasons.find((r: any) => r.code === "dedup")?.evidence, {
+      key: "row-9",
+    });
+    const released = await diagnosis(world, first);
+    assert.deepEqual(
+      released.reasons.map((r: any) => r.code),
+      ["noWorker", "queue"],
+      "the first job's hash still names the key, which no longer names it",
+    );
+  }, { start: false });
+});
+
+Deno.test("a concurrency key without a limit holds nothing: taskora checks the key only when its limit is above 0", async () => {
+  await withApp("redis", (app) => app.task("unbound", { handler: () => "ok" }), async (world) => {
+    const task = taskOf(world, "unbound");
+    const id = await task.dispatch({}, { concurrencyKey: "acct-2", concurrencyLimit: 0 });
+    const body = await diagnosis(world, id);
+    assert.deepEqual(body.reasons.map((r: any) => r.code), ["noWorker", "queue"]);
+  }, { start: false });
+});
+
 Deno.test("a collect buffer: the flush job says how many items wait and when it flushes", async () => {
   await withApp(
     "redis",

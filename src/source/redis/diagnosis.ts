@@ -93,6 +93,9 @@ export async function readJobHolds(
   if (fields.collectKey !== null) {
     second.push(["HMGET", flow.collectMeta(fields.collectKey), "count", "firstAt", "lastAt"]);
   }
+  // The hash keeps `dedupKey` after a later dispatch took the key over (taskora
+  // deletes the key when its job's state is not one the dispatch's `while` names).
+  if (fields.dedupKey !== null) second.push(["GET", fields.dedupKey]);
   const replies = await connection.pipeline(second);
   const replaced = String(replies[0]);
   let at = 1;
@@ -118,6 +121,9 @@ export async function readJobHolds(
       lastAt: lastAt === null ? null : Number(lastAt),
     };
   }
+  const dedupKey = fields.dedupKey !== null && String(replies[at++]) === jobId
+    ? dedupKeyOf(fields.dedupKey, task, prefix)
+    : null;
   const state = (fields.state ?? "waiting") as JobState;
   const waiting = Number(waitLength) + Number(prioritized);
   let ahead: number | null = null;
@@ -139,7 +145,7 @@ export async function readJobHolds(
     runAt: runAt === null ? null : Number(runAt),
     dispatchDelayMs: fields.delayMs,
     concurrency,
-    dedupKey: fields.dedupKey === null ? null : dedupKeyOf(fields.dedupKey, task, prefix),
+    dedupKey,
     collect,
     debounceReplaced: replaced === "" ? null : replaced,
     active: { count: Number(activeLength), ids: activeIds.map(String) },
