@@ -32,6 +32,8 @@ export interface DiagnosisContext {
   completedRecently: number;
   /** When the task's workers last took a job (its event stream); null when the source cannot read it. */
   activity: TaskActivity | null;
+  /** How many of the stream's newest entries `activity` asked for: fewer read is the whole stream. */
+  eventDepth: number;
   /** Jobs waiting and none taken for longer than this (ms, `health.maxIdleMs`): no worker takes jobs. */
   maxIdleMs: number;
   /**
@@ -72,7 +74,7 @@ const taskLink = (task: string) => `/tasks/${encodeURIComponent(task)}`;
  * const context = {
  *   now: 60_000, definition: null, migrationLock: null, completedRecently: 1_400, showKeys: true,
  *   activity: { lastTakenAt: 55_000, lastFinishedAt: 55_000, scanned: 10, coveredSince: 0 },
- *   maxIdleMs: 300_000,
+ *   eventDepth: 1_000, maxIdleMs: 300_000,
  * };
  * const { reasons } = diagnose(job, context);
  * assert.equal(reasons[0].summary, "412 jobs ahead of it: about 2 min at the last 10 minutes' rate");
@@ -123,17 +125,32 @@ export function diagnose(
     unknown.push("whether workers take its task's jobs: this source reads no event stream");
   }
   const idleFor = activity?.lastTakenAt == null ? null : now - activity.lastTakenAt;
+  // No take among the entries read: with the whole stream read, none is kept at all;
+  // otherwise the last one was before the oldest entry read, which bounds the idle time.
+  const readWhole = activity !== null &&
+    (activity.coveredSince === null || activity.scanned < context.eventDepth);
+  const idleAtLeast = idleFor === null && activity?.coveredSince != null && !readWhole
+    ? now - activity.coveredSince
+    : null;
   const starved = activity !== null && job.waiting > 0 &&
-    (idleFor === null || idleFor > context.maxIdleMs);
+    (idleFor !== null
+      ? idleFor > context.maxIdleMs
+      : idleAtLeast !== null
+      ? idleAtLeast > context.maxIdleMs
+      : true);
   if (starved && (pending || job.lock?.token == null)) {
     const waiting = `${countOf(job.waiting, "job")} ${job.waiting === 1 ? "waits" : "wait"}`;
     reasons.push({
       code: "noWorker",
-      summary: idleFor === null
-        ? `no worker took a job of ${job.task} in the newest ${
+      summary: idleFor !== null
+        ? `no worker took a job of ${job.task} for ${roughDuration(idleFor)}, while ${waiting}`
+        : idleAtLeast !== null
+        ? `no worker took a job of ${job.task} for ${
+          roughDuration(idleAtLeast)
+        } at least, while ${waiting}`
+        : `no worker took a job of ${job.task} in the newest ${
           countOf(activity.scanned, "event")
-        } of its stream, while ${waiting}`
-        : `no worker took a job of ${job.task} for ${roughDuration(idleFor)}, while ${waiting}`,
+        } of its stream, while ${waiting}`,
       evidence: {
         lastTakenAt: activity.lastTakenAt,
         waiting: job.waiting,

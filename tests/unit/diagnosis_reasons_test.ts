@@ -50,6 +50,7 @@ function context(overrides: Partial<DiagnosisContext> = {}): DiagnosisContext {
       scanned: 50,
       coveredSince: NOW - 90_000,
     },
+    eventDepth: 1_000,
     maxIdleMs: 5 * 60_000,
     showKeys: true,
     ...overrides,
@@ -87,6 +88,33 @@ Deno.test("diagnose() names a task none of whose jobs were taken for over health
   assert.deepEqual(codes(holds()), ["queue"], "taken a second ago: workers are taking jobs");
   const { unknown } = diagnose(holds(), context({ activity: null }));
   assert.match(unknown[1], /whether workers take its task's jobs/);
+});
+
+Deno.test("diagnose() reads no take among the newest entries as idle since the oldest of them, unless it read the whole stream", () => {
+  // A burst of 1,000 dispatches a second after a worker took a job: the take is older than every entry read.
+  const burst = {
+    lastTakenAt: null,
+    lastFinishedAt: null,
+    scanned: 1_000,
+    coveredSince: NOW - 1_000,
+  };
+  assert.deepEqual(
+    codes(holds({ ahead: 999, waiting: 1_000 }), context({ activity: burst, eventDepth: 1_000 })),
+    ["queue"],
+    "idle for a second at least, not for over health.maxIdleMs",
+  );
+  const longAgo = { ...burst, coveredSince: NOW - 6 * 60_000 };
+  const [noWorker] = diagnose(holds(), context({ activity: longAgo, eventDepth: 1_000 })).reasons;
+  assert.equal(
+    noWorker.summary,
+    "no worker took a job of bill for 6 min at least, while 1 job waits",
+  );
+  const whole = { ...burst, scanned: 5 };
+  const [never] = diagnose(holds(), context({ activity: whole, eventDepth: 1_000 })).reasons;
+  assert.equal(
+    never.summary,
+    "no worker took a job of bill in the newest 5 events of its stream, while 1 job waits",
+  );
 });
 
 Deno.test("diagnose() lists what decides first: the migration lock, then the version, then the rest", () => {
