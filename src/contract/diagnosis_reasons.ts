@@ -251,7 +251,9 @@ export function diagnose(
         ? {
           code: "running",
           summary: "a worker runs it and renews its lock" +
-            (lock.ttlMs === null ? "" : ` (${roughDuration(lock.ttlMs)} left until renewed)`),
+            (lock.ttlMs === null
+              ? ""
+              : ` (it expires in ${roughDuration(lock.ttlMs)} unless renewed)`),
           evidence: { lockToken: lock.token, lockTtlMs: lock.ttlMs },
         }
         : {

@@ -169,6 +169,11 @@ Deno.test("diagnose() says what only the App knows when the board has a Redis UR
 Deno.test("diagnose() of an active job: its worker renews its lock, or no worker holds it", () => {
   const running = holds({ state: "active", lock: { token: "t1", ttlMs: 25_000 } });
   assert.deepEqual(codes(running), ["running"]);
+  // taskora renews a 30 s lock every 10 s: the TTL is how long it lasts without a renewal.
+  assert.equal(
+    diagnose(running, context()).reasons[0].summary,
+    "a worker runs it and renews its lock (it expires in 25 s unless renewed)",
+  );
   const lost = holds({ state: "active", waiting: 3, lock: { token: null, ttlMs: null } });
   const activity = {
     lastTakenAt: NOW - 10 * 60_000,
