@@ -47,6 +47,9 @@ export interface DiagnosisContext {
 /** What a key is shown as to a user who may not read the job's payloads. */
 export const HIDDEN_KEY = "[hidden: needs payload.read]";
 
+/** The states taskora 0.5.0's `deduplicate.while` names when a dispatch gives none. */
+const DEFAULT_DEDUP_WHILE = "by default waiting, delayed or active";
+
 /** Who to embed the board in when only the App knows. */
 const WITH_APP = "createBoard(app)";
 
@@ -269,8 +272,14 @@ export function diagnose(
   if (job.dedupKey !== null) {
     reasons.push({
       code: "dedup",
-      summary: "it holds a dedup key: a dispatch with the same key is dropped as a duplicate " +
-        "of this job while it waits, is delayed or runs",
+      // taskora's default deduplicate.while leaves retrying out.
+      summary: job.state === "retrying"
+        ? "it holds a dedup key, but while it is retrying a dispatch with the same key makes a " +
+          "new job and takes the key, unless that dispatch's deduplicate.while names retrying " +
+          `(${DEFAULT_DEDUP_WHILE})`
+        : "it holds a dedup key: a dispatch with the same key is dropped as a duplicate of this " +
+          "job while its state is one the dispatch's deduplicate.while names " +
+          `(${DEFAULT_DEDUP_WHILE})`,
       evidence: { key: key(job.dedupKey) },
     });
   }

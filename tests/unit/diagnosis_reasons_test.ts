@@ -166,6 +166,24 @@ Deno.test("diagnose() says what only the App knows when the board has a Redis UR
   ]);
 });
 
+Deno.test("diagnose() of a dedup key: taskora drops a duplicate only while the job's state is one the dispatch's while names", () => {
+  const dedupOf = (job: JobHolds) =>
+    diagnose(job, context()).reasons.find((r) => r.code === "dedup")!.summary;
+  assert.equal(
+    dedupOf(holds({ dedupKey: "order-7" })),
+    "it holds a dedup key: a dispatch with the same key is dropped as a duplicate of this job " +
+      "while its state is one the dispatch's deduplicate.while names (by default waiting, " +
+      "delayed or active)",
+  );
+  // The default while leaves retrying out: the next dispatch makes a job and takes the key.
+  assert.equal(
+    dedupOf(holds({ state: "retrying", attempt: 2, maxAttempts: 3, dedupKey: "order-7" })),
+    "it holds a dedup key, but while it is retrying a dispatch with the same key makes a new " +
+      "job and takes the key, unless that dispatch's deduplicate.while names retrying (by " +
+      "default waiting, delayed or active)",
+  );
+});
+
 Deno.test("diagnose() of an active job: its worker renews its lock, or no worker holds it", () => {
   const running = holds({ state: "active", lock: { token: "t1", ttlMs: 25_000 } });
   assert.deepEqual(codes(running), ["running"]);
