@@ -111,6 +111,7 @@ export interface DiagnosisReason {
 export const DIAGNOSIS_CODES = [
   "migrationLock",
   "versionBelowSince",
+  "versionAboveTask",
   "noWorker",
   "singleton",
   "concurrencyKey",

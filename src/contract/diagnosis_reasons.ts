@@ -110,9 +110,19 @@ export function diagnose(
 
   if (definition === null) {
     unknown.push(
-      `whether its version is below the task's since, and whether the task is a singleton: ` +
-        `only the App declares them (${WITH_APP})`,
+      `whether its version is below the task's since or above the task's version, and whether ` +
+        `the task is a singleton: only the App declares them (${WITH_APP})`,
     );
+  } else if (job.version > definition.version) {
+    // taskora's worker nacks a job newer than its task: back to the wait list, unrun.
+    reasons.push({
+      code: "versionAboveTask",
+      summary: `its version ${job.version} is above the task's version in this App ` +
+        `(${definition.version}): a worker of that version puts it back without running it; ` +
+        `only a worker of version ${job.version} or later runs it`,
+      evidence: { version: job.version, taskVersion: definition.version },
+      link: taskLink(job.task),
+    });
   } else if (job.version < definition.since) {
     reasons.push({
       code: "versionBelowSince",

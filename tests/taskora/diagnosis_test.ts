@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { withClient } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
-import { type AppWorld, waitForState, withApp } from "./harness.ts";
+import { type AppWorld, createTaskora, redisAdapter, waitForState, withApp } from "./harness.ts";
 
 /** The task `name` of the App. */
 function taskOf(world: AppWorld, name: string): any {
@@ -337,6 +337,31 @@ Deno.test("a job below its task's since: a worker fails it unrun (the App declar
       assert.deepEqual(body.unknown, []);
     },
   );
+});
+
+Deno.test("a job newer than the App's task: its workers put it back unrun (taskora nacks a job above its version)", async () => {
+  await withApp("redis", (app) => app.task("rolled", { handler: () => "ok" }), async (world) => {
+    // A newer deployment (version 2) dispatches on the same Redis; the board's App is version 1.
+    const newer = createTaskora({ adapter: redisAdapter(world.url) });
+    newer.task("rolled", { version: 2, handler: () => "ok" });
+    let id: string;
+    try {
+      id = String(
+        await taskOf({ app: newer } as AppWorld, "rolled").dispatch({}, { delay: 600_000 }),
+      );
+    } finally {
+      await newer.close();
+    }
+    const body = await diagnosis(world, id);
+    const reason = body.reasons.find((r: any) => r.code === "versionAboveTask");
+    assert.ok(reason, JSON.stringify(body.reasons));
+    assert.deepEqual(reason.evidence, { version: 2, taskVersion: 1 });
+    assert.equal(
+      reason.summary,
+      "its version 2 is above the task's version in this App (1): a worker of that version " +
+        "puts it back without running it; only a worker of version 2 or later runs it",
+    );
+  });
 });
 
 Deno.test("taskora's migration lock comes first while a migrator holds it", async () => {

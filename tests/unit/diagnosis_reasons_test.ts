@@ -161,8 +161,8 @@ Deno.test("diagnose() hides the job's keys, and who shares its concurrency key, 
 Deno.test("diagnose() says what only the App knows when the board has a Redis URL only", () => {
   const { unknown } = diagnose(holds(), context());
   assert.deepEqual(unknown, [
-    "whether its version is below the task's since, and whether the task is a singleton: " +
-    "only the App declares them (createBoard(app))",
+    "whether its version is below the task's since or above the task's version, and whether " +
+    "the task is a singleton: only the App declares them (createBoard(app))",
   ]);
 });
 
