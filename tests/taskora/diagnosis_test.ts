@@ -109,12 +109,19 @@ Deno.test("a singleton task: the waiting job names the running one (the App tell
   );
 });
 
+/** Two dispatches of `typing` on one debounce key of 10 minutes: the second replaces the first. */
+async function debounced(world: AppWorld): Promise<[first: string, second: string]> {
+  const task = taskOf(world, "typing");
+  const debounce = { key: "doc-9", delay: "10m" };
+  const first = await task.dispatch({ v: 1 }, { debounce });
+  return [first, await task.dispatch({ v: 2 }, { debounce })];
+}
+
+const typing = (app: any) => app.task("typing", { handler: () => "saved" });
+
 Deno.test("a debounce: the job that replaced an earlier one says so, and when it runs", async () => {
-  await withApp("redis", (app) => app.task("typing", { handler: () => "saved" }), async (world) => {
-    const task = taskOf(world, "typing");
-    const debounce = { key: "doc-9", delay: "10m" };
-    const first = await task.dispatch({ v: 1 }, { debounce });
-    const second = await task.dispatch({ v: 2 }, { debounce });
+  await withApp("redis", typing, async (world) => {
+    const [first, second] = await debounced(world);
     assert.equal((await world.get(`/jobs/${first}`)).status, 404, "taskora deleted the first");
     const body = await diagnosis(world, second);
     assert.equal(body.state, "delayed");
@@ -126,6 +133,17 @@ Deno.test("a debounce: the job that replaced an earlier one says so, and when it
       `runs in ~10 min: ${reason.evidence.runAt}`,
     );
     assert.match(reason.summary, /^a debounce replaced job .* with it: it runs in 9 min, unless/);
+  });
+});
+
+Deno.test("a debounce is found with the App's clock ahead of Redis's: the stream entry's time is Redis's, the job's ts the App's", async () => {
+  await withApp("redis", typing, async (world) => {
+    const [first, second] = await debounced(world);
+    // As written by an App whose clock runs 300 ms ahead of the Redis server's.
+    await withClient(world.url, (redis) => redis.hIncrBy(`taskora:{typing}:${second}`, "ts", 300));
+    const body = await diagnosis(world, second);
+    const reason = body.reasons.find((r: any) => r.code === "debounce");
+    assert.equal(reason?.evidence.replaced, first, JSON.stringify(body.reasons));
   });
 });
 
