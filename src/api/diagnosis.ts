@@ -71,6 +71,7 @@ export function diagnosisRoutes({ source, options, clock }: ApiDeps) {
       migrationLock,
       completedRecently: completed,
       activity: activity?.get(task) ?? null,
+      eventDepth: WORKERS_EVENT_DEPTH,
       maxIdleMs: options.health.maxIdleMs,
       showKeys,
     });

@@ -2,18 +2,22 @@
  * `GET /tasks/{task}/mechanics?cursor=`: one bounded step of a scan for the
  * task's mechanism keys (see `contract/mechanics.ts`). Each step holds a
  * scan slot while it runs, as a job search does; the UI starts the first
- * one when the user asks and stops asking when the user stops.
+ * one when the user asks and stops asking when the user stops. The keys
+ * come from the jobs' data: without `payload.read` on the task they read
+ * as hidden, as the diagnosis shows them.
  *
  * @module
  */
 
 import { z } from "@hono/zod-openapi";
+import { HIDDEN_KEY } from "../contract/diagnosis_reasons.ts";
 import { MECHANICS_CURSOR, type MechanicsResponse } from "../contract/mechanics.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { TaskPath, textParam } from "./params.ts";
+import { mayReadPayloads } from "./payload_access.ts";
 import { scanHolder } from "./scan_holder.ts";
 import { MechanicsSchema } from "./schema/mechanics.ts";
 
@@ -47,8 +51,15 @@ export function mechanicsRoutes({ source, scans, options, clock }: ApiDeps) {
     }
     const release = await scans.take(await scanHolder(c, options));
     try {
-      const step = await source.scanMechanics(task, cursor ?? null, c.req.raw.signal);
-      const answer: MechanicsResponse = { task, readAt, known: true, ...step };
+      const [step, showKeys] = await Promise.all([
+        source.scanMechanics(task, cursor ?? null, c.req.raw.signal),
+        mayReadPayloads(c, options, task),
+      ]);
+      // The keys come from the jobs' data, as the diagnosis hides them.
+      const entries = showKeys
+        ? step.entries
+        : step.entries.map((entry) => ({ ...entry, key: HIDDEN_KEY }));
+      const answer: MechanicsResponse = { task, readAt, known: true, ...step, entries };
       return c.json(answer, 200);
     } finally {
       release();

@@ -148,7 +148,7 @@ function viewOf(schedule: ScheduleRecord, boardRuns: BoardRun[]): ScheduleView {
 }
 
 /** Routes under `/schedules`. */
-export function scheduleRoutes({ source, present, options }: ApiDeps) {
+export function scheduleRoutes({ source, present, options, clock }: ApiDeps) {
   /** The runs the board dispatched for each schedule (none where the source keeps none). */
   const boardRuns = async (schedules: readonly ScheduleRecord[]) =>
     await source.listBoardRuns?.(
@@ -194,7 +194,7 @@ export function scheduleRoutes({ source, present, options }: ApiDeps) {
       if (triggered.created) {
         await source.recordBoardRun?.(
           name,
-          { jobId: triggered.jobId, at: Date.now() },
+          { jobId: triggered.jobId, at: clock() },
           BOARD_RUNS_KEPT,
         )
           .catch((failure) => console.error("queue-board: cannot note the run", name, failure));

@@ -29,10 +29,10 @@ const getTaskWorkers = apiRoute({
 });
 
 /** Route `/tasks/{task}/workers`. */
-export function workerRoutes({ source }: ApiDeps) {
+export function workerRoutes({ source, clock }: ApiDeps) {
   return apiRouter().openapi(getTaskWorkers, async (c) => {
     const { task } = c.req.valid("param");
-    const readAt = Date.now();
+    const readAt = clock();
     if (!source.getActiveLocks || !source.getTaskActivity) {
       await source.getTaskStorage(task); // TASK_NOT_FOUND when unknown
       const reason = "this TaskSource reads no event stream and no job locks; the board reads " +

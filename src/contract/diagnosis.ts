@@ -80,7 +80,7 @@ export interface JobHolds {
   dispatchDelayMs: number | null;
   /** Its concurrency key, or null when it has none. */
   concurrency: ConcurrencyHold | null;
-  /** The dedup key it holds (taskora's key without the task's prefix), or null. */
+  /** The dedup key it holds, one that names it (taskora's key without the task's prefix), or null. */
   dedupKey: string | null;
   /** The collect buffer it flushes, or null when it is no collect flush job. */
   collect: CollectHold | null;
@@ -111,6 +111,7 @@ export interface DiagnosisReason {
 export const DIAGNOSIS_CODES = [
   "migrationLock",
   "versionBelowSince",
+  "versionAboveTask",
   "noWorker",
   "singleton",
   "concurrencyKey",

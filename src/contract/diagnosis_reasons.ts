@@ -32,6 +32,8 @@ export interface DiagnosisContext {
   completedRecently: number;
   /** When the task's workers last took a job (its event stream); null when the source cannot read it. */
   activity: TaskActivity | null;
+  /** How many of the stream's newest entries `activity` asked for: fewer read is the whole stream. */
+  eventDepth: number;
   /** Jobs waiting and none taken for longer than this (ms, `health.maxIdleMs`): no worker takes jobs. */
   maxIdleMs: number;
   /**
@@ -44,6 +46,9 @@ export interface DiagnosisContext {
 
 /** What a key is shown as to a user who may not read the job's payloads. */
 export const HIDDEN_KEY = "[hidden: needs payload.read]";
+
+/** The states taskora 0.5.0's `deduplicate.while` names when a dispatch gives none. */
+const DEFAULT_DEDUP_WHILE = "by default waiting, delayed or active";
 
 /** Who to embed the board in when only the App knows. */
 const WITH_APP = "createBoard(app)";
@@ -72,7 +77,7 @@ const taskLink = (task: string) => `/tasks/${encodeURIComponent(task)}`;
  * const context = {
  *   now: 60_000, definition: null, migrationLock: null, completedRecently: 1_400, showKeys: true,
  *   activity: { lastTakenAt: 55_000, lastFinishedAt: 55_000, scanned: 10, coveredSince: 0 },
- *   maxIdleMs: 300_000,
+ *   eventDepth: 1_000, maxIdleMs: 300_000,
  * };
  * const { reasons } = diagnose(job, context);
  * assert.equal(reasons[0].summary, "412 jobs ahead of it: about 2 min at the last 10 minutes' rate");
@@ -105,9 +110,19 @@ export function diagnose(
 
   if (definition === null) {
     unknown.push(
-      `whether its version is below the task's since, and whether the task is a singleton: ` +
-        `only the App declares them (${WITH_APP})`,
+      `whether its version is below the task's since or above the task's version, and whether ` +
+        `the task is a singleton: only the App declares them (${WITH_APP})`,
     );
+  } else if (job.version > definition.version) {
+    // taskora's worker nacks a job newer than its task: back to the wait list, unrun.
+    reasons.push({
+      code: "versionAboveTask",
+      summary: `its version ${job.version} is above the task's version in this App ` +
+        `(${definition.version}): a worker of that version puts it back without running it; ` +
+        `only a worker of version ${job.version} or later runs it`,
+      evidence: { version: job.version, taskVersion: definition.version },
+      link: taskLink(job.task),
+    });
   } else if (job.version < definition.since) {
     reasons.push({
       code: "versionBelowSince",
@@ -123,17 +138,32 @@ export function diagnose(
     unknown.push("whether workers take its task's jobs: this source reads no event stream");
   }
   const idleFor = activity?.lastTakenAt == null ? null : now - activity.lastTakenAt;
+  // No take among the entries read: with the whole stream read, none is kept at all;
+  // otherwise the last one was before the oldest entry read, which bounds the idle time.
+  const readWhole = activity !== null &&
+    (activity.coveredSince === null || activity.scanned < context.eventDepth);
+  const idleAtLeast = idleFor === null && activity?.coveredSince != null && !readWhole
+    ? now - activity.coveredSince
+    : null;
   const starved = activity !== null && job.waiting > 0 &&
-    (idleFor === null || idleFor > context.maxIdleMs);
+    (idleFor !== null
+      ? idleFor > context.maxIdleMs
+      : idleAtLeast !== null
+      ? idleAtLeast > context.maxIdleMs
+      : true);
   if (starved && (pending || job.lock?.token == null)) {
     const waiting = `${countOf(job.waiting, "job")} ${job.waiting === 1 ? "waits" : "wait"}`;
     reasons.push({
       code: "noWorker",
-      summary: idleFor === null
-        ? `no worker took a job of ${job.task} in the newest ${
+      summary: idleFor !== null
+        ? `no worker took a job of ${job.task} for ${roughDuration(idleFor)}, while ${waiting}`
+        : idleAtLeast !== null
+        ? `no worker took a job of ${job.task} for ${
+          roughDuration(idleAtLeast)
+        } at least, while ${waiting}`
+        : `no worker took a job of ${job.task} in the newest ${
           countOf(activity.scanned, "event")
-        } of its stream, while ${waiting}`
-        : `no worker took a job of ${job.task} for ${roughDuration(idleFor)}, while ${waiting}`,
+        } of its stream, while ${waiting}`,
       evidence: {
         lastTakenAt: activity.lastTakenAt,
         waiting: job.waiting,
@@ -156,7 +186,8 @@ export function diagnose(
   }
 
   const conc = job.concurrency;
-  if (pending && conc && conc.inUse >= conc.limit) {
+  // taskora checks a key's counter only when the job's limit is above 0.
+  if (pending && conc && conc.limit > 0 && conc.inUse >= conc.limit) {
     // Which jobs share the key tells what their data have in common: shown with the key only.
     const holders = context.showKeys ? conc.holders : [];
     const usedBy = holders.length > 0 ? `, used by ${holders.join(", ")}` : "";
@@ -233,7 +264,9 @@ export function diagnose(
         ? {
           code: "running",
           summary: "a worker runs it and renews its lock" +
-            (lock.ttlMs === null ? "" : ` (${roughDuration(lock.ttlMs)} left until renewed)`),
+            (lock.ttlMs === null
+              ? ""
+              : ` (it expires in ${roughDuration(lock.ttlMs)} unless renewed)`),
           evidence: { lockToken: lock.token, lockTtlMs: lock.ttlMs },
         }
         : {
@@ -249,8 +282,14 @@ export function diagnose(
   if (job.dedupKey !== null) {
     reasons.push({
       code: "dedup",
-      summary: "it holds a dedup key: a dispatch with the same key is dropped as a duplicate " +
-        "of this job while it waits, is delayed or runs",
+      // taskora's default deduplicate.while leaves retrying out.
+      summary: job.state === "retrying"
+        ? "it holds a dedup key, but while it is retrying a dispatch with the same key makes a " +
+          "new job and takes the key, unless that dispatch's deduplicate.while names retrying " +
+          `(${DEFAULT_DEDUP_WHILE})`
+        : "it holds a dedup key: a dispatch with the same key is dropped as a duplicate of this " +
+          "job while its state is one the dispatch's deduplicate.while names " +
+          `(${DEFAULT_DEDUP_WHILE})`,
       evidence: { key: key(job.dedupKey) },
     });
   }

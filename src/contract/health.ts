@@ -159,22 +159,24 @@ export function taskHealth(
   const failureRate = finished === 0 ? null : failed / finished;
   const percent = failureRate === null ? "" : `${Math.round(failureRate * 100)} %`;
   const window = `the last ${HEALTH_WINDOW_MINUTES} min`;
-  const verdict = (
-    status: TaskHealth["status"],
-    reason: string,
-    noProgress = false,
-  ): TaskHealth => ({ status, reason, failureRate, noProgress });
+  // A fact of its own, whichever reason the verdict gives.
+  const noProgress = stats.waiting > 0 && idle.ms !== null && idle.ms > idle.maxMs;
+  const verdict = (status: TaskHealth["status"], reason: string): TaskHealth => ({
+    status,
+    reason,
+    failureRate,
+    noProgress,
+  });
 
   if (failureRate !== null && failureRate >= 0.5) {
     return verdict("critical", `${percent} of jobs failed in ${window}`);
   }
-  if (stats.waiting > 0 && idle.ms !== null && idle.ms > idle.maxMs) {
+  if (noProgress) {
     return verdict(
       "critical",
-      `${stats.waiting} waiting, none taken for ${roughDuration(idle.ms)} (over ${
+      `${stats.waiting} waiting, none taken for ${roughDuration(idle.ms!)} (over ${
         roughDuration(idle.maxMs)
       }): no worker is taking jobs`,
-      true,
     );
   }
   if (stats.waiting > 0 && stats.active === 0 && finished === 0) {

@@ -25,6 +25,7 @@ import { appTaskDefinition, DeclaredSchedules } from "./definitions.ts";
 import { fromIoredis, type IoredisLike } from "./ioredis_client.ts";
 import {
   rerunThroughApp,
+  TRIGGER_CLAIM_TTL_MS,
   TRIGGER_KEY_TTL_MS,
   type TriggerLedger,
   triggerThroughApp,
@@ -32,14 +33,15 @@ import {
 
 /**
  * Trigger keys in Redis (`<root>:board:trigger:<uuid>`, one string per key,
- * expiring after a day), so that board replicas share them.
+ * held for a minute while its dispatch is sent, then kept a day with the
+ * job's id), so that board replicas share them.
  */
 function redisLedger(connection: RedisConnection, prefix?: string): TriggerLedger {
   const key = (token: string) => `${keyRoot(prefix)}:board:trigger:${token}`;
   return {
     async claim(token) {
       const [set, existing] = await connection.pipeline([
-        ["SET", key(token), "", "NX", "PX", String(TRIGGER_KEY_TTL_MS)],
+        ["SET", key(token), "", "NX", "PX", String(TRIGGER_CLAIM_TTL_MS)],
         ["GET", key(token)],
       ]) as [string | null, string | null];
       return set === "OK" ? null : existing ?? "";

@@ -21,6 +21,13 @@ import { findTask, type TaskoraAppLike } from "./app.ts";
 /** How long a trigger's idempotency key is remembered, ms. */
 export const TRIGGER_KEY_TTL_MS = 24 * 60 * 60_000;
 
+/**
+ * How long a key is held as being sent before its job is noted, ms: a
+ * board that dies mid-dispatch leaves the key usable again after this,
+ * not after a day.
+ */
+export const TRIGGER_CLAIM_TTL_MS = 60_000;
+
 /** Where the job of each idempotency key is noted. */
 export interface TriggerLedger {
   /**
@@ -43,7 +50,8 @@ export function memoryLedger(now: () => number = Date.now): TriggerLedger {
   return {
     claim(token) {
       const entry = entries.get(token);
-      if (entry && now() - entry.at < TRIGGER_KEY_TTL_MS) return Promise.resolve(entry.jobId);
+      const ttl = entry?.jobId === "" ? TRIGGER_CLAIM_TTL_MS : TRIGGER_KEY_TTL_MS;
+      if (entry && now() - entry.at < ttl) return Promise.resolve(entry.jobId);
       entries.delete(token);
       entries.set(token, { jobId: "", at: now() });
       if (entries.size > MEMORY_LEDGER_SIZE) entries.delete(entries.keys().next().value!);

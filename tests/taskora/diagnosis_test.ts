@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { withClient } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
-import { type AppWorld, waitForState, withApp } from "./harness.ts";
+import { type AppWorld, createTaskora, redisAdapter, waitForState, withApp } from "./harness.ts";
 
 /** The task `name` of the App. */
 function taskOf(world: AppWorld, name: string): any {
@@ -109,12 +109,19 @@ Deno.test("a singleton task: the waiting job names the running one (the App tell
   );
 });
 
+/** Two dispatches of `typing` on one debounce key of 10 minutes: the second replaces the first. */
+async function debounced(world: AppWorld): Promise<[first: string, second: string]> {
+  const task = taskOf(world, "typing");
+  const debounce = { key: "doc-9", delay: "10m" };
+  const first = await task.dispatch({ v: 1 }, { debounce });
+  return [first, await task.dispatch({ v: 2 }, { debounce })];
+}
+
+const typing = (app: any) => app.task("typing", { handler: () => "saved" });
+
 Deno.test("a debounce: the job that replaced an earlier one says so, and when it runs", async () => {
-  await withApp("redis", (app) => app.task("typing", { handler: () => "saved" }), async (world) => {
-    const task = taskOf(world, "typing");
-    const debounce = { key: "doc-9", delay: "10m" };
-    const first = await task.dispatch({ v: 1 }, { debounce });
-    const second = await task.dispatch({ v: 2 }, { debounce });
+  await withApp("redis", typing, async (world) => {
+    const [first, second] = await debounced(world);
     assert.equal((await world.get(`/jobs/${first}`)).status, 404, "taskora deleted the first");
     const body = await diagnosis(world, second);
     assert.equal(body.state, "delayed");
@@ -126,6 +133,17 @@ Deno.test("a debounce: the job that replaced an earlier one says so, and when it
       `runs in ~10 min: ${reason.evidence.runAt}`,
     );
     assert.match(reason.summary, /^a debounce replaced job .* with it: it runs in 9 min, unless/);
+  });
+});
+
+Deno.test("a debounce is found with the App's clock ahead of Redis's: the stream entry's time is Redis's, the job's ts the App's", async () => {
+  await withApp("redis", typing, async (world) => {
+    const [first, second] = await debounced(world);
+    // As written by an App whose clock runs 300 ms ahead of the Redis server's.
+    await withClient(world.url, (redis) => redis.hIncrBy(`taskora:{typing}:${second}`, "ts", 300));
+    const body = await diagnosis(world, second);
+    const reason = body.reasons.find((r: any) => r.code === "debounce");
+    assert.equal(reason?.evidence.replaced, first, JSON.stringify(body.reasons));
   });
 });
 
@@ -146,6 +164,38 @@ Deno.test("a dedup: the job holding the key says so; the duplicate dispatch left
       hold.release();
     }
   });
+});
+
+Deno.test("a dedup key taken over by a later job: only the job the key now names holds it", async () => {
+  await withApp("redis", (app) => app.task("mirror", { handler: () => "ok" }), async (world) => {
+    const task = taskOf(world, "mirror");
+    // Dedup only while delayed: the waiting first job no longer blocks, so
+    // taskora deletes the key and gives it to the second dispatch.
+    const deduplicate = { key: "row-9", while: ["delayed"] };
+    const first = await task.dispatch({ row: 9 }, { deduplicate });
+    const second = task.dispatch({ row: 9 }, { deduplicate });
+    const secondId = await second;
+    assert.equal(second.enqueued, true, "taskora created a second job");
+    const held = await diagnosis(world, secondId);
+    assert.deepEqual(held.reasons.find((r: any) => r.code === "dedup")?.evidence, {
+      key: "row-9",
+    });
+    const released = await diagnosis(world, first);
+    assert.deepEqual(
+      released.reasons.map((r: any) => r.code),
+      ["noWorker", "queue"],
+      "the first job's hash still names the key, which no longer names it",
+    );
+  }, { start: false });
+});
+
+Deno.test("a concurrency key without a limit holds nothing: taskora checks the key only when its limit is above 0", async () => {
+  await withApp("redis", (app) => app.task("unbound", { handler: () => "ok" }), async (world) => {
+    const task = taskOf(world, "unbound");
+    const id = await task.dispatch({}, { concurrencyKey: "acct-2", concurrencyLimit: 0 });
+    const body = await diagnosis(world, id);
+    assert.deepEqual(body.reasons.map((r: any) => r.code), ["noWorker", "queue"]);
+  }, { start: false });
 });
 
 Deno.test("a collect buffer: the flush job says how many items wait and when it flushes", async () => {
@@ -305,6 +355,31 @@ Deno.test("a job below its task's since: a worker fails it unrun (the App declar
       assert.deepEqual(body.unknown, []);
     },
   );
+});
+
+Deno.test("a job newer than the App's task: its workers put it back unrun (taskora nacks a job above its version)", async () => {
+  await withApp("redis", (app) => app.task("rolled", { handler: () => "ok" }), async (world) => {
+    // A newer deployment (version 2) dispatches on the same Redis; the board's App is version 1.
+    const newer = createTaskora({ adapter: redisAdapter(world.url) });
+    newer.task("rolled", { version: 2, handler: () => "ok" });
+    let id: string;
+    try {
+      id = String(
+        await taskOf({ app: newer } as AppWorld, "rolled").dispatch({}, { delay: 600_000 }),
+      );
+    } finally {
+      await newer.close();
+    }
+    const body = await diagnosis(world, id);
+    const reason = body.reasons.find((r: any) => r.code === "versionAboveTask");
+    assert.ok(reason, JSON.stringify(body.reasons));
+    assert.deepEqual(reason.evidence, { version: 2, taskVersion: 1 });
+    assert.equal(
+      reason.summary,
+      "its version 2 is above the task's version in this App (1): a worker of that version " +
+        "puts it back without running it; only a worker of version 2 or later runs it",
+    );
+  });
 });
 
 Deno.test("taskora's migration lock comes first while a migrator holds it", async () => {

@@ -9,6 +9,8 @@
 
 import assert from "node:assert/strict";
 import { z } from "zod";
+import { withClient } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import { waitForState, withApp } from "./harness.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -74,4 +76,44 @@ Deno.test("a board with only the Redis URL refuses to dispatch, naming createBoa
     assert.equal(body.code, "INVALID_STATE");
     assert.match(body.error, /createBoard\(app\)/);
   }, { boardOn: "url" });
+});
+
+Deno.test("an Idempotency-Key is held as 'being sent' for a minute at most: a board that dies mid-dispatch does not block the key for a day", async () => {
+  // taskora checks the input schema again inside its dispatch: the second check holds it there.
+  let checks = 0;
+  let release = () => {};
+  const held = new Promise<void>((resolve) => release = resolve);
+  const input = {
+    "~standard": {
+      version: 1,
+      vendor: "test",
+      validate: async (value: unknown) => {
+        if (++checks === 2) await held;
+        return { value };
+      },
+    },
+  };
+  // deno-lint-ignore no-explicit-any
+  const slow = (app: any) => app.task("slow", { input, handler: () => "ok" });
+  await withApp("redis", slow, async (world) => {
+    const sent = world.send("/tasks/slow/dispatch", { data: {} }, {
+      headers: { "idempotency-key": "click-9" },
+    });
+    const ttlWhileSending = await waitFor(() =>
+      withClient(world.url, async (redis) => {
+        const [key] = (await redis.scan("0", { MATCH: "*:board:trigger:*", COUNT: 1000 })).keys;
+        return key === undefined ? undefined : await redis.pTTL(key);
+      }), { what: "the key claimed" });
+    assert.ok(
+      ttlWhileSending > 0 && ttlWhileSending <= 60_000,
+      `claimed for ${ttlWhileSending} ms`,
+    );
+    release();
+    assert.equal((await sent).status, 200);
+    const ttlAfter = await withClient(world.url, async (redis) => {
+      const [key] = (await redis.scan("0", { MATCH: "*:board:trigger:*", COUNT: 1000 })).keys;
+      return await redis.pTTL(key);
+    });
+    assert.ok(ttlAfter > 23 * 3_600_000, `the job's id kept for a day: ${ttlAfter} ms`);
+  });
 });

@@ -133,3 +133,31 @@ Deno.test("one step scans at most 10 x 1,000 keys and says where to go on; a bad
     assert.equal(missing.body.code, "TASK_NOT_FOUND");
   });
 });
+
+Deno.test("the mechanism keys are shown only to users who may read the task's payloads, as the diagnosis shows them", async () => {
+  const auth = (request: Request) => {
+    const [name, role] = (request.headers.get("x-user") ?? "").split(":");
+    return name ? { name, role } : undefined;
+  };
+  await withApp("redis", (app) => app.task("sync", { handler: () => "ok" }), async (world) => {
+    const [sync] = [...world.app.getRegisteredTasks()] as Task[];
+    const kept = String(
+      await sync.dispatch({}, { deduplicate: { key: "ada@example.com" }, delay: 3_600_000 }),
+    );
+    const as = async (user: string) => {
+      const { status, body } = await world.send("/tasks/sync/mechanics", undefined, {
+        method: "GET",
+        headers: { "x-user": user },
+      });
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.equal(body.cursor, null, "one step reads this small keyspace");
+      return body.entries;
+    };
+    assert.deepEqual(await as("oz:operator"), [
+      { kind: "dedup", key: "ada@example.com", jobId: kept, state: "delayed" },
+    ]);
+    assert.deepEqual(await as("vic:viewer"), [
+      { kind: "dedup", key: "[hidden: needs payload.read]", jobId: kept, state: "delayed" },
+    ]);
+  }, { board: { auth } });
+});

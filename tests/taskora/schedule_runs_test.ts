@@ -6,8 +6,11 @@
  */
 
 import assert from "node:assert/strict";
+import { createBoardOn } from "../../src/board.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
-import { type AppWorld, waitForState, withApp } from "./harness.ts";
+import { type AppWorld, createTaskora, redisAdapter, waitForState, withApp } from "./harness.ts";
 
 // deno-lint-ignore no-explicit-any
 function defineTasks(app: any): void {
@@ -60,3 +63,31 @@ for (const boardOn of ["app", "url"] as const) {
     }, { boardOn });
   });
 }
+
+Deno.test("a board run is noted at the board's clock, as the schedule's times are read", async () => {
+  const redis = await startRedis();
+  const app = createTaskora({ adapter: redisAdapter(redis.url) });
+  defineTasks(app);
+  const before = Date.now();
+  const timers = new FakeTimers();
+  const board = createBoardOn(timers, app);
+  const api = (path: string, init: RequestInit = {}) =>
+    board.fetch(new Request(`http://localhost/board/api${path}`, init));
+  try {
+    await app.start();
+    await timers.tick(7 * 60_000);
+    const triggered = await api("/schedules/pinger/trigger", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    assert.equal(triggered.status, 200, await triggered.clone().text());
+    const listed = await (await api("/schedules")).json();
+    const [run] = listed.find((s: { name: string }) => s.name === "pinger").boardRuns;
+    assert.ok(run.at >= before + 7 * 60_000, `noted at ${run.at}, the board's clock 7 min on`);
+  } finally {
+    await board.close();
+    await app.close();
+    await redis.stop();
+  }
+});

@@ -115,3 +115,28 @@ Deno.test("health noProgress: critical while jobs wait and no worker takes one f
     await redis.stop();
   }
 });
+
+Deno.test("GET /tasks/{task}/workers reads its time from the board's clock, as the ages it states are counted", async () => {
+  const redis = await startRedis();
+  const app = createTaskora({ adapter: redisAdapter(redis.url) });
+  app.task("work", { handler: () => "ok" });
+  const before = Date.now();
+  const timers = new FakeTimers();
+  const board = createBoardOn(timers, app);
+  try {
+    await timers.tick(7 * 60_000);
+    const response = await board.fetch(
+      new Request("http://localhost/board/api/tasks/work/workers"),
+    );
+    const body = await response.json();
+    assert.equal(response.status, 200, JSON.stringify(body));
+    assert.ok(
+      body.readAt >= before + 7 * 60_000,
+      `readAt ${body.readAt} is the board's clock, seven minutes on`,
+    );
+  } finally {
+    await board.close();
+    await app.close();
+    await redis.stop();
+  }
+});

@@ -50,6 +50,7 @@ function context(overrides: Partial<DiagnosisContext> = {}): DiagnosisContext {
       scanned: 50,
       coveredSince: NOW - 90_000,
     },
+    eventDepth: 1_000,
     maxIdleMs: 5 * 60_000,
     showKeys: true,
     ...overrides,
@@ -87,6 +88,33 @@ Deno.test("diagnose() names a task none of whose jobs were taken for over health
   assert.deepEqual(codes(holds()), ["queue"], "taken a second ago: workers are taking jobs");
   const { unknown } = diagnose(holds(), context({ activity: null }));
   assert.match(unknown[1], /whether workers take its task's jobs/);
+});
+
+Deno.test("diagnose() reads no take among the newest entries as idle since the oldest of them, unless it read the whole stream", () => {
+  // A burst of 1,000 dispatches a second after a worker took a job: the take is older than every entry read.
+  const burst = {
+    lastTakenAt: null,
+    lastFinishedAt: null,
+    scanned: 1_000,
+    coveredSince: NOW - 1_000,
+  };
+  assert.deepEqual(
+    codes(holds({ ahead: 999, waiting: 1_000 }), context({ activity: burst, eventDepth: 1_000 })),
+    ["queue"],
+    "idle for a second at least, not for over health.maxIdleMs",
+  );
+  const longAgo = { ...burst, coveredSince: NOW - 6 * 60_000 };
+  const [noWorker] = diagnose(holds(), context({ activity: longAgo, eventDepth: 1_000 })).reasons;
+  assert.equal(
+    noWorker.summary,
+    "no worker took a job of bill for 6 min at least, while 1 job waits",
+  );
+  const whole = { ...burst, scanned: 5 };
+  const [never] = diagnose(holds(), context({ activity: whole, eventDepth: 1_000 })).reasons;
+  assert.equal(
+    never.summary,
+    "no worker took a job of bill in the newest 5 events of its stream, while 1 job waits",
+  );
 });
 
 Deno.test("diagnose() lists what decides first: the migration lock, then the version, then the rest", () => {
@@ -133,14 +161,37 @@ Deno.test("diagnose() hides the job's keys, and who shares its concurrency key, 
 Deno.test("diagnose() says what only the App knows when the board has a Redis URL only", () => {
   const { unknown } = diagnose(holds(), context());
   assert.deepEqual(unknown, [
-    "whether its version is below the task's since, and whether the task is a singleton: " +
-    "only the App declares them (createBoard(app))",
+    "whether its version is below the task's since or above the task's version, and whether " +
+    "the task is a singleton: only the App declares them (createBoard(app))",
   ]);
+});
+
+Deno.test("diagnose() of a dedup key: taskora drops a duplicate only while the job's state is one the dispatch's while names", () => {
+  const dedupOf = (job: JobHolds) =>
+    diagnose(job, context()).reasons.find((r) => r.code === "dedup")!.summary;
+  assert.equal(
+    dedupOf(holds({ dedupKey: "order-7" })),
+    "it holds a dedup key: a dispatch with the same key is dropped as a duplicate of this job " +
+      "while its state is one the dispatch's deduplicate.while names (by default waiting, " +
+      "delayed or active)",
+  );
+  // The default while leaves retrying out: the next dispatch makes a job and takes the key.
+  assert.equal(
+    dedupOf(holds({ state: "retrying", attempt: 2, maxAttempts: 3, dedupKey: "order-7" })),
+    "it holds a dedup key, but while it is retrying a dispatch with the same key makes a new " +
+      "job and takes the key, unless that dispatch's deduplicate.while names retrying (by " +
+      "default waiting, delayed or active)",
+  );
 });
 
 Deno.test("diagnose() of an active job: its worker renews its lock, or no worker holds it", () => {
   const running = holds({ state: "active", lock: { token: "t1", ttlMs: 25_000 } });
   assert.deepEqual(codes(running), ["running"]);
+  // taskora renews a 30 s lock every 10 s: the TTL is how long it lasts without a renewal.
+  assert.equal(
+    diagnose(running, context()).reasons[0].summary,
+    "a worker runs it and renews its lock (it expires in 25 s unless renewed)",
+  );
   const lost = holds({ state: "active", waiting: 3, lock: { token: null, ttlMs: null } });
   const activity = {
     lastTakenAt: NOW - 10 * 60_000,

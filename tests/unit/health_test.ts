@@ -170,6 +170,18 @@ Deno.test("taskHealth() is critical with noProgress when jobs wait and none was 
   );
 });
 
+Deno.test("taskHealth() tells noProgress whichever reason comes first", () => {
+  const waiting = { ...IDLE, waiting: 12 };
+  const idle = { ms: DEFAULT_MAX_IDLE_MS + 2 * 60_000, maxMs: DEFAULT_MAX_IDLE_MS };
+  // Most jobs failed, then the workers went: the failures are the reason, and no job is taken.
+  const failing = taskHealth(waiting, minutes(3, 7), NO_HEADS, NOW, DEFAULT_MAX_WAIT_MS, idle);
+  assert.deepEqual([failing.status, failing.reason, failing.noProgress], [
+    "critical",
+    "70 % of jobs failed in the last 15 min",
+    true,
+  ]);
+});
+
 Deno.test("idleFor() counts from the last take, or from the oldest entry read when none was a take", () => {
   assert.equal(idleFor({ lastTakenAt: NOW - 90_000, coveredSince: NOW - HOUR }, NOW), 90_000);
   // 100 entries of dispatches and no take among them: none was taken since the oldest.

@@ -1,8 +1,9 @@
 /**
  * Reading what holds one job (see `contract/diagnosis.ts`): two pipelined
  * round trips after the job is located, every command O(1) or bounded
- * (`LPOS … MAXLEN`, the first {@link HOLDER_SCAN} active jobs, 20 stream
- * entries from the job's dispatch inside one script), never a SCAN.
+ * (`LPOS … MAXLEN`, the first {@link HOLDER_SCAN} active jobs,
+ * {@link DEBOUNCE_ENTRIES} stream entries from just before the job's
+ * dispatch inside one script), never a SCAN.
  *
  * @module
  */
@@ -20,15 +21,26 @@ import type { Command, RedisConnection } from "./client.ts";
 import type { LuaScript } from "./scripts.ts";
 
 /**
+ * How far before a job's `ts` its stream entries are looked for, ms: `ts`
+ * is the App's clock, an entry's id the Redis server's, and the two hosts'
+ * clocks differ.
+ */
+const CLOCK_SKEW_MS = 2_000;
+
+/** Most stream entries read for a debounce from {@link CLOCK_SKEW_MS} before the job's `ts`. */
+const DEBOUNCE_ENTRIES = 200;
+
+/**
  * The `debounced` entry of the task's stream that names job `ARGV[1]` as
- * `replacedBy`, among the 20 entries from its dispatch time `ARGV[2]` on
- * (taskora writes it in the script that adds the job), read inside Redis so
- * no entry's payload crosses the wire; returns the replaced job's id or "".
+ * `replacedBy`, among the `ARGV[3]` entries from `ARGV[2]` on (a little
+ * before its dispatch: taskora writes it in the script that adds the job),
+ * read inside Redis so no entry's payload crosses the wire; returns the
+ * replaced job's id or "".
  */
 const DEBOUNCE_REPLACED: LuaScript = {
   name: "debounce-replaced",
   source: `
-local near = redis.call('XRANGE', KEYS[1], ARGV[2], '+', 'COUNT', 20)
+local near = redis.call('XRANGE', KEYS[1], ARGV[2], '+', 'COUNT', tonumber(ARGV[3]))
 for _, entry in ipairs(near) do
   local f = entry[2]
   local got = {}
@@ -84,7 +96,11 @@ export async function readJobHolds(
   const second: Command[] = [{
     script: DEBOUNCE_REPLACED,
     keys: [keys.events],
-    args: [jobId, String(fields.createdAt)],
+    args: [
+      jobId,
+      String(Math.max(0, fields.createdAt - CLOCK_SKEW_MS)),
+      String(DEBOUNCE_ENTRIES),
+    ],
   }];
   if (fields.concurrencyKey !== null) {
     second.push(["GET", flow.concurrency(fields.concurrencyKey)]);
@@ -93,6 +109,9 @@ export async function readJobHolds(
   if (fields.collectKey !== null) {
     second.push(["HMGET", flow.collectMeta(fields.collectKey), "count", "firstAt", "lastAt"]);
   }
+  // The hash keeps `dedupKey` after a later dispatch took the key over (taskora
+  // deletes the key when its job's state is not one the dispatch's `while` names).
+  if (fields.dedupKey !== null) second.push(["GET", fields.dedupKey]);
   const replies = await connection.pipeline(second);
   const replaced = String(replies[0]);
   let at = 1;
@@ -118,6 +137,9 @@ export async function readJobHolds(
       lastAt: lastAt === null ? null : Number(lastAt),
     };
   }
+  const dedupKey = fields.dedupKey !== null && String(replies[at++]) === jobId
+    ? dedupKeyOf(fields.dedupKey, task, prefix)
+    : null;
   const state = (fields.state ?? "waiting") as JobState;
   const waiting = Number(waitLength) + Number(prioritized);
   let ahead: number | null = null;
@@ -139,7 +161,7 @@ export async function readJobHolds(
     runAt: runAt === null ? null : Number(runAt),
     dispatchDelayMs: fields.delayMs,
     concurrency,
-    dedupKey: fields.dedupKey === null ? null : dedupKeyOf(fields.dedupKey, task, prefix),
+    dedupKey,
     collect,
     debounceReplaced: replaced === "" ? null : replaced,
     active: { count: Number(activeLength), ids: activeIds.map(String) },

@@ -45,8 +45,9 @@ function Kind(
             <thead>
               <tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr>
             </thead>
-            <tbody>${rows.slice(0, SHOWN).map(([key, ...cells]) =>
-              html`<tr key=${key}><td><code>${key}</code></td>${
+            <tbody>${rows.slice(0, SHOWN).map(([key, ...cells], row) =>
+              // By place: a user without payload.read sees every key as the same hidden word.
+              html`<tr key=${row}><td><code>${key}</code></td>${
                 cells.map((cell) => html`<td>${cell}</td>`)
               }</tr>`
             )}</tbody>

@@ -1,0 +1,25 @@
+/**
+ * `memoryLedger()`: an idempotency key is held while its dispatch is sent
+ * (a minute at most), then names its job for a day.
+ */
+
+import assert from "node:assert/strict";
+import {
+  memoryLedger,
+  TRIGGER_CLAIM_TTL_MS,
+  TRIGGER_KEY_TTL_MS,
+} from "../../src/taskora/trigger.ts";
+
+Deno.test("memoryLedger() frees a key claimed and never recorded after a minute, and keeps a recorded one a day", async () => {
+  let now = 0;
+  const ledger = memoryLedger(() => now);
+  assert.equal(await ledger.claim("k1"), null, "claimed");
+  assert.equal(await ledger.claim("k1"), "", "being sent");
+  now += TRIGGER_CLAIM_TTL_MS;
+  assert.equal(await ledger.claim("k1"), null, "its sender is gone: claimed anew");
+  await ledger.record("k1", "job-1");
+  now += TRIGGER_KEY_TTL_MS - 1;
+  assert.equal(await ledger.claim("k1"), "job-1");
+  now += 1;
+  assert.equal(await ledger.claim("k1"), null, "forgotten after a day");
+});
