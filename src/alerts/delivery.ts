@@ -46,11 +46,12 @@ async function postOnce(
   timeoutMs: number,
   { timers, signal }: DeliveryDeps,
 ): Promise<string | null> {
-  const controller = new AbortController();
-  const timer = timers.setTimeout(() => controller.abort(), timeoutMs);
+  const timeout = new AbortController();
+  const timer = timers.setTimeout(() => timeout.abort(), timeoutMs);
   timers.unref(timer);
-  const stop = () => controller.abort();
-  signal?.addEventListener("abort", stop);
+  // One signal for both ends: a board that closed before this post began (while its notice was
+  // signed) stops it too, which a listener added now would never hear.
+  const stopped = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
   try {
     // Redirects are not followed: the board posts only to the URL the sink names.
     const response = await fetch(url, {
@@ -58,16 +59,15 @@ async function postOnce(
       body,
       headers,
       redirect: "manual",
-      signal: controller.signal,
+      signal: stopped,
     });
     await response.body?.cancel();
     return response.ok ? null : `HTTP ${response.status}`;
   } catch {
     if (signal?.aborted) return CLOSED;
-    return controller.signal.aborted ? `timed out after ${timeoutMs} ms` : "connection failed";
+    return timeout.signal.aborted ? `timed out after ${timeoutMs} ms` : "connection failed";
   } finally {
     timers.clearTimeout(timer);
-    signal?.removeEventListener("abort", stop);
   }
 }
 

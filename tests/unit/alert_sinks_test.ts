@@ -192,6 +192,30 @@ Deno.test("a delivery ended during its backoff posts no more: one attempt, faile
   }
 });
 
+Deno.test("a delivery whose board closed while it was being signed posts nothing: failed as closed", async () => {
+  // The board closing between a notice's dispatch and its post: the abort came before the post
+  // listened for it, so only a look at the signal stops a post no timeout would end (fake timers).
+  const hook = webhookReceiver([200]);
+  const closing = new AbortController();
+  closing.abort();
+  try {
+    const report = await deliverNotice(sink(hook.url), notice, {
+      timers: new FakeTimers(),
+      clock,
+      signal: closing.signal,
+    });
+    assert.deepEqual(report, {
+      sink: "ops",
+      outcome: "failed",
+      attempts: 1,
+      error: "the board closed",
+    });
+    assert.equal(hook.received.length, 0, "nothing is posted after the end");
+  } finally {
+    await hook.close();
+  }
+});
+
 Deno.test("a failure names no URL: a Slack webhook's URL is its secret", async () => {
   const url = "http://127.0.0.1:9/services/T000/B000/secret-token";
   const report = await deliverNotice(

@@ -38,6 +38,7 @@ import type { TaskEvent } from "../types.ts";
 import { decodeEventFields } from "../wire/event_fields.ts";
 import { taskKeys } from "../wire/keys.ts";
 import type { RedisClientLike } from "./client.ts";
+import { pause } from "./pacer.ts";
 
 /** Options of {@link RedisEventReader}. */
 export interface EventReaderOptions {
@@ -179,19 +180,6 @@ function destroy(client: RedisClientLike): void {
   } catch {
     // already closed
   }
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done);
-  });
 }
 
 /**
