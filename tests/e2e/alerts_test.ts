@@ -372,3 +372,24 @@ browserTest(
     }
   },
 );
+
+browserTest("a rule about the store says so in its Tasks column, not 'every task'", async () => {
+  const hook = webhookReceiver();
+  try {
+    const file = alertsTo(hook.url);
+    const alerts = {
+      ...file,
+      rules: [...file.rules!, { name: "redis full", kind: "redis" as const, sinks: ["ops"] }],
+    };
+    await withBoard({ alerts }, async ({ page, root }) => {
+      await page.goto(`${root}alerts`);
+      const rows = page.locator(".alerts-rules tbody tr.alerts-rule");
+      const store = rows.filter({ hasText: "redis full" }).locator('[data-label="Tasks"]');
+      const task = rows.filter({ hasText: "backlog huge" }).locator('[data-label="Tasks"]');
+      assert.equal((await store.innerText()).trim(), "the store");
+      assert.equal((await task.innerText()).trim(), "every task");
+    });
+  } finally {
+    await hook.close();
+  }
+});
