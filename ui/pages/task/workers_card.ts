@@ -8,6 +8,7 @@
  * @module
  */
 import { Card } from "../../components/card.ts";
+import { ErrorBanner } from "../../components/error_banner.ts";
 import { Fact } from "../../components/fact.ts";
 import { Time } from "../../components/time.ts";
 import { useBoard } from "../../lib/board_context.ts";
@@ -45,13 +46,17 @@ export function WorkersCard({ task }: { task: string }) {
   if (!data) {
     return html`
       <${Card} title="Workers">
-        <p class="empty">${workers.loading ? "Loading…" : "No data."}</p>
+        <${ErrorBanner} error=${workers.error} />
+        ${workers.error
+          ? null
+          : html`<p class="empty">${workers.loading ? "Loading…" : "No data."}</p>`}
         <//>
     `;
   }
   if (!data.known) {
     return html`
       <${Card} title="Workers">
+        <${ErrorBanner} error=${workers.error} />
         <p class="muted">${data.reason}</p>
         <//>
     `;
@@ -60,6 +65,7 @@ export function WorkersCard({ task }: { task: string }) {
   const more = holders.length - SHOWN_HOLDERS;
   return html`
     <${Card} title="Workers">
+      <${ErrorBanner} error=${workers.error} />
       <dl class="facts definition-facts workers-facts">
         <${Fact} label="Last taken">
           <${Seen} at=${activity.lastTakenAt} activity=${activity} />
