@@ -344,3 +344,17 @@ browserTest(
     });
   },
 );
+
+browserTest("on a phone the DLQ's last failure shows whole, not cut short", async () => {
+  await withBoard({}, async ({ page, root }) => {
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.goto(`${root}dlq`);
+    const value = page.locator(".counter", { hasText: "Last failure" }).locator(".counter-value");
+    await value.locator("time").waitFor();
+    const { text, clipped } = await value.evaluate((el) => ({
+      text: el.textContent,
+      clipped: el.scrollWidth > el.clientWidth,
+    }));
+    assert.ok(!clipped, `"${text}" is cut short`);
+  });
+});
