@@ -358,3 +358,30 @@ browserTest("on a phone the DLQ's last failure shows whole, not cut short", asyn
     assert.ok(!clipped, `"${text}" is cut short`);
   });
 });
+
+browserTest("a schedule named with spaces still names its next runs list", async () => {
+  await withBoard({}, async ({ page, root, redis }) => {
+    const NAME = "nightly settlement export";
+    const client = await connectClient(redis.url);
+    try {
+      await client.hSet(
+        "taskora:schedules",
+        NAME,
+        JSON.stringify({ task: "send-email", overlap: false, onMissed: "skip", cron: "0 3 * * *" }),
+      );
+      await client.zAdd("taskora:schedules:next", { value: NAME, score: Date.now() + 60_000 });
+    } finally {
+      await client.close();
+    }
+    await page.goto(`${root}schedules`);
+    const host = page.getByRole("row", { name: new RegExp(NAME) }).locator(
+      ".schedule-upcoming-host",
+    );
+    await host.waitFor();
+    const described = await host.evaluate((el) => {
+      const ids = (el.getAttribute("aria-describedby") ?? "").split(/\s+/);
+      return ids.map((id) => document.getElementById(id)?.getAttribute("role") ?? null);
+    });
+    assert.deepEqual(described, ["tooltip"]);
+  });
+});
