@@ -316,3 +316,16 @@ browserTest(
     });
   },
 );
+
+browserTest("the Workers and Drain forecast cards say when their figures were read", async () => {
+  await withBoard({}, async ({ page, root }) => {
+    await page.goto(`${root}tasks/send-email`);
+    for (const title of ["Workers", "Drain forecast"]) {
+      const head = page.locator("section.card", {
+        has: page.getByRole("heading", { name: title, exact: true }),
+      }).locator(".card-head");
+      await head.locator("time").waitFor();
+      assert.match(await head.innerText(), /read (now|\d+s ago)/, title);
+    }
+  });
+});

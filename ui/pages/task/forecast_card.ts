@@ -8,6 +8,7 @@
  */
 import { Card } from "../../components/card.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
+import { Time } from "../../components/time.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCount } from "../../lib/format.ts";
 import { roughDuration } from "../../../src/contract/health.ts";
@@ -76,7 +77,9 @@ export function ForecastCard({ task }: { task: string }) {
   return html`
     <${Card}
       title="Drain forecast"
-      actions=${html`<span class="muted">${formatCount(data.backlog)} yet to finish</span>`}
+      actions=${html`<span class="muted">${formatCount(data.backlog)} yet to finish · read <${Time}
+        at=${data.readAt}
+      /></span>`}
     >
       <${ErrorBanner} error=${forecast.error} />
       <div class="forecast-scroll">

@@ -63,8 +63,12 @@ export function WorkersCard({ task }: { task: string }) {
   }
   const { activity, holders, estimate } = data;
   const more = holders.length - SHOWN_HOLDERS;
+  // A lock's time left is as of the read: say when that was.
   return html`
-    <${Card} title="Workers">
+    <${Card}
+      title="Workers"
+      actions=${html`<span class="muted">read <${Time} at=${data.readAt} /></span>`}
+    >
       <${ErrorBanner} error=${workers.error} />
       <dl class="facts definition-facts workers-facts">
         <${Fact} label="Last taken">
