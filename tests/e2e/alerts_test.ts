@@ -303,3 +303,93 @@ browserTest(
     });
   },
 );
+
+/** A rule name longer than any column: words of a sentence, then one unbroken run. */
+const LONG_RULE = `mail failing on the nightly settlement run of ${"x".repeat(50)}`;
+
+/** Every cell of the page's tables outside its scroll box (hidden behind the scroll shadow). Runs in the page. */
+function cellsOutOfView(): string[] {
+  const outside: string[] = [];
+  for (const table of document.querySelectorAll(".alerts-history, .alerts-silences")) {
+    const box = table.closest(".table-wrap") ?? table.parentElement!;
+    const left = box.getBoundingClientRect().left + box.clientLeft;
+    const right = left + box.clientWidth;
+    for (const cell of table.querySelectorAll(":scope > * > tr > :is(th, td)")) {
+      const rect = cell.getBoundingClientRect();
+      if (rect.width > 0 && (rect.left < left - 0.5 || rect.right > right + 0.5)) {
+        outside.push(`${table.className}: "${(cell.textContent ?? "").trim().slice(0, 30)}"`);
+      }
+    }
+  }
+  return outside;
+}
+
+browserTest(
+  "the history and the silences keep every column in view with a long rule name; a failed delivery reads apart from its reason, its mark clear of the text on a phone",
+  async () => {
+    const refusing = webhookReceiver([500]);
+    try {
+      const file = alertsTo(refusing.url, 0);
+      const alerts = { ...file, rules: [{ ...file.rules![0], name: LONG_RULE }] };
+      await withBoard({ alerts }, async ({ page, root }) => {
+        await page.goto(`${root}alerts`);
+        const failed = page.locator(".alerts-history tr.is-failed").first();
+        await failed.waitFor({ timeout: 20_000 });
+        const res = await fetch(`${root}api/alerts/silences`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: new URL(root).origin },
+          body: JSON.stringify({
+            scope: { rule: LONG_RULE },
+            duration: "1h",
+            reason: "settlement export moved",
+          }),
+        });
+        assert.equal(res.status, 201, await res.text());
+        await page.locator(".alerts-silences tbody tr").first().waitFor();
+
+        await page.setViewportSize({ width: 1280, height: 900 });
+        assert.deepEqual(await page.evaluate(cellsOutOfView), []);
+        const name = failed.locator(`[data-name="${LONG_RULE}"]`);
+        assert.equal(await name.getAttribute("title"), LONG_RULE, "the whole name in its tooltip");
+
+        assert.match(
+          await failed.locator(".alerts-delivery").innerText(),
+          /^ops: failed \(HTTP 500/,
+        );
+
+        await page.setViewportSize({ width: 390, height: 900 });
+        const gap = await failed.evaluate((row) => {
+          const marked = [row, ...row.children].find((el) =>
+            getComputedStyle(el).boxShadow.includes("inset")
+          )!;
+          const text = row.querySelector("td time, td")!.getBoundingClientRect();
+          return text.left - marked.getBoundingClientRect().left;
+        });
+        assert.ok(gap >= 8, `the failed mark (3 px) is ${gap} px from the row's first text`);
+      });
+    } finally {
+      await refusing.close();
+    }
+  },
+);
+
+browserTest("a rule about the store says so in its Tasks column, not 'every task'", async () => {
+  const hook = webhookReceiver();
+  try {
+    const file = alertsTo(hook.url);
+    const alerts = {
+      ...file,
+      rules: [...file.rules!, { name: "redis full", kind: "redis" as const, sinks: ["ops"] }],
+    };
+    await withBoard({ alerts }, async ({ page, root }) => {
+      await page.goto(`${root}alerts`);
+      const rows = page.locator(".alerts-rules tbody tr.alerts-rule");
+      const store = rows.filter({ hasText: "redis full" }).locator('[data-label="Tasks"]');
+      const task = rows.filter({ hasText: "backlog huge" }).locator('[data-label="Tasks"]');
+      assert.equal((await store.innerText()).trim(), "the store");
+      assert.equal((await task.innerText()).trim(), "every task");
+    });
+  } finally {
+    await hook.close();
+  }
+});

@@ -91,3 +91,34 @@ browserTest("a job whose early events were trimmed says so on its timeline", asy
 async function waitUntil(condition: () => boolean): Promise<void> {
   await waitFor(() => condition() || undefined, { what: "the App's worker to take the job" });
 }
+
+browserTest(
+  "the diagnosis says when it was read, and a failed read is not shown as still reading",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      const tasks = (await (await fetch(`${root}api/overview`)).json()).tasks as {
+        name: string;
+        stats: { delayed: number };
+      }[];
+      const task = tasks.find((t) => t.stats.delayed > 0)!.name;
+      const [job] = await (await fetch(`${root}api/tasks/${task}/jobs?state=delayed`)).json();
+      const card = page.locator("section.card", {
+        has: page.getByRole("heading", { name: "Why is it waiting?" }),
+      });
+
+      await page.goto(`${root}jobs/${job.id}`);
+      await card.locator(".diagnosis").waitFor();
+      assert.match(await card.locator(".card-head").innerText(), /read (now|\d+s ago)/);
+
+      await page.route(/\/diagnosis$/, (route) =>
+        route.fulfill({
+          status: 503,
+          contentType: "application/json",
+          body: JSON.stringify({ error: "Redis is unreachable", code: "STORE_UNAVAILABLE" }),
+        }));
+      await page.reload();
+      await card.getByRole("alert").waitFor();
+      assert.doesNotMatch(await card.innerText(), /Reading what holds it/);
+    });
+  },
+);

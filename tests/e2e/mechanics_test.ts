@@ -19,7 +19,14 @@ import { createTaskora, redisAdapter } from "../taskora/harness.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { z } from "zod";
 import { serveBoard } from "./browser.ts";
-import { browserTest, freshRedis, screenshot, screenshotView, sharedBrowser } from "./harness.ts";
+import {
+  browserTest,
+  freshRedis,
+  screenshot,
+  screenshotView,
+  sharedBrowser,
+  withBoard,
+} from "./harness.ts";
 
 const WIDTHS = [390, 1280, 1920];
 const MINUTE = 60_000;
@@ -260,3 +267,65 @@ browserTest(
     }
   },
 );
+
+browserTest(
+  "the Workers and Drain forecast cards say when a read fails, before any figure and after",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      let failing = false;
+      await page.route(
+        /\/api\/tasks\/send-email\/(workers|forecast)$/,
+        (route) =>
+          failing
+            ? route.fulfill({
+              status: 503,
+              contentType: "application/json",
+              body: JSON.stringify({ error: "Redis is unreachable", code: "STORE_UNAVAILABLE" }),
+            })
+            : route.continue(),
+      );
+      const card = (title: string) =>
+        page.locator("section.card", {
+          has: page.getByRole("heading", { name: title, exact: true }),
+        });
+      const sayUnreachable = async () => {
+        for (const title of ["Workers", "Drain forecast"]) {
+          const alert = card(title).getByRole("alert");
+          await alert.waitFor();
+          assert.match(await alert.innerText(), /Redis unreachable/, title);
+        }
+      };
+      await page.goto(`${root}tasks/send-email`);
+      await card("Drain forecast").locator(".forecast-table").waitFor();
+      await card("Workers").locator(".workers-facts, p.muted").first().waitFor();
+
+      // The figures stay, but a refresh that failed says they are not current:
+      // a retry changes send-email's counts, and the next stats frame re-reads both cards.
+      failing = true;
+      const res = await fetch(`${root}api/tasks/send-email/retry-all`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: new URL(root).origin },
+        body: "{}",
+      });
+      assert.equal(res.status, 200, await res.text());
+      await sayUnreachable();
+      assert.equal(await card("Drain forecast").locator(".forecast-table").count(), 1);
+
+      await page.reload();
+      await sayUnreachable();
+    });
+  },
+);
+
+browserTest("the Workers and Drain forecast cards say when their figures were read", async () => {
+  await withBoard({}, async ({ page, root }) => {
+    await page.goto(`${root}tasks/send-email`);
+    for (const title of ["Workers", "Drain forecast"]) {
+      const head = page.locator("section.card", {
+        has: page.getByRole("heading", { name: title, exact: true }),
+      }).locator(".card-head");
+      await head.locator("time").waitFor();
+      assert.match(await head.innerText(), /read (now|\d+s ago)/, title);
+    }
+  });
+});

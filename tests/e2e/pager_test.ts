@@ -73,3 +73,15 @@ browserTest("first, last, a typed page and the size move the list and its URL", 
     assert.equal((await listed(shared))[0], nth(51));
   });
 });
+
+browserTest(
+  "a workflows link past the last page opens the last page, not an empty table",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      await page.goto(`${root}workflows?page=9&size=25`);
+      await page.waitForURL((url) => !url.search.includes("page=9"));
+      await page.locator(".wf-table tbody tr").first().waitFor();
+      assert.doesNotMatch(await page.locator("#wf-state-panel").innerText(), /Page\s+9/);
+    });
+  },
+);

@@ -344,3 +344,44 @@ browserTest(
     });
   },
 );
+
+browserTest("on a phone the DLQ's last failure shows whole, not cut short", async () => {
+  await withBoard({}, async ({ page, root }) => {
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.goto(`${root}dlq`);
+    const value = page.locator(".counter", { hasText: "Last failure" }).locator(".counter-value");
+    await value.locator("time").waitFor();
+    const { text, clipped } = await value.evaluate((el) => ({
+      text: el.textContent,
+      clipped: el.scrollWidth > el.clientWidth,
+    }));
+    assert.ok(!clipped, `"${text}" is cut short`);
+  });
+});
+
+browserTest("a schedule named with spaces still names its next runs list", async () => {
+  await withBoard({}, async ({ page, root, redis }) => {
+    const NAME = "nightly settlement export";
+    const client = await connectClient(redis.url);
+    try {
+      await client.hSet(
+        "taskora:schedules",
+        NAME,
+        JSON.stringify({ task: "send-email", overlap: false, onMissed: "skip", cron: "0 3 * * *" }),
+      );
+      await client.zAdd("taskora:schedules:next", { value: NAME, score: Date.now() + 60_000 });
+    } finally {
+      await client.close();
+    }
+    await page.goto(`${root}schedules`);
+    const host = page.getByRole("row", { name: new RegExp(NAME) }).locator(
+      ".schedule-upcoming-host",
+    );
+    await host.waitFor();
+    const described = await host.evaluate((el) => {
+      const ids = (el.getAttribute("aria-describedby") ?? "").split(/\s+/);
+      return ids.map((id) => document.getElementById(id)?.getAttribute("role") ?? null);
+    });
+    assert.deepEqual(described, ["tooltip"]);
+  });
+});

@@ -65,3 +65,22 @@ browserTest("the sidebar's column reaches the bottom of a page 3,000+ px tall", 
     }
   });
 });
+
+browserTest(
+  "on a phone a page shorter than the screen leaves the sidebar its own height",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      await page.setViewportSize({ width: 390, height: 1400 });
+      await page.goto(`${root}activity`);
+      await page.getByText("No activity yet").waitFor();
+      const gap = await page.locator(".sidebar").evaluate((sidebar) => {
+        const last = [...sidebar.children].filter((el) => el.getBoundingClientRect().height > 0).at(
+          -1,
+        )!;
+        return sidebar.getBoundingClientRect().bottom - last.getBoundingClientRect().bottom -
+          parseFloat(getComputedStyle(sidebar).paddingBottom);
+      });
+      assert.ok(gap <= 1, `${gap} px of empty sidebar under its links`);
+    });
+  },
+);

@@ -5,8 +5,9 @@
  *
  * @module
  */
+import { useEffect } from "preact/hooks";
 import { useBoard } from "./board_context.ts";
-import { type PageSize, type PageState, pageStateOf, withPage } from "./page_query.ts";
+import { lastPage, type PageSize, type PageState, pageStateOf, withPage } from "./page_query.ts";
 import { rememberedPageSize, rememberPageSize } from "./page_size.ts";
 
 /** The list's page and the setters that move it; `path` is the page's path (`/workflows`). */
@@ -30,4 +31,22 @@ export function useUrlPager(path: string, fallback: PageSize = 50): PageState & 
       show(offset, size);
     },
   };
+}
+
+/**
+ * Steps back to the last page when the page shown came back empty past the
+ * first: its rows went (retried, cleaned, finished) or a link named a page
+ * past the end.
+ */
+export function useStepBackWhenEmpty(
+  page: { items: readonly unknown[]; total: number } | null,
+  { offset, size, setOffset }: Pick<PageState, "offset" | "size"> & {
+    setOffset(offset: number): void;
+  },
+): void {
+  useEffect(() => {
+    if (page && page.items.length === 0 && offset > 0) {
+      setOffset((lastPage(page.total, size) - 1) * size);
+    }
+  }, [page, offset, page?.total]);
 }

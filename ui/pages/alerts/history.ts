@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { LongName } from "../../components/long_text.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { Time } from "../../components/time.ts";
 import { html } from "../../lib/html.ts";
@@ -24,11 +25,7 @@ function Deliveries({ entry }: { entry: AlertHistoryEntry }) {
         d.error ??
           `${d.outcome} after ${d.attempts} ${d.attempts === 1 ? "attempt" : "attempts"}`
       }>${d.sink}: ${d.outcome}${
-        d.error
-          ? html`
-            <span class="alerts-failure">(${d.error})</span>
-          `
-          : null
+        d.error ? html`<span class="alerts-failure"> (${d.error})</span>` : null
       }</span>`
     )
   }</span>`;
@@ -60,7 +57,9 @@ export function HistoryTable({ entries }: { entries: AlertHistoryEntry[] }) {
                 <td data-label="When">
                   <${Time} at=${notice.at} />
                 </td>
-                <th scope="row">${notice.rule}</th>
+                <th scope="row">
+                  <${LongName} name=${notice.rule} />
+                </th>
                 <td data-label="State">
                   <${AlertState} state=${notice.state} />
                   ${notice.test || notice.repeat

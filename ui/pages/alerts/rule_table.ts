@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { STORE_KINDS } from "../../../src/contract/alerts.ts";
 import { Disclosure } from "../../components/disclosure.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { Time } from "../../components/time.ts";
@@ -39,7 +40,8 @@ export function worstFigure(rule: AlertRuleView): number | null {
   return null;
 }
 
-function TaskList({ tasks }: { tasks: string[] | null }) {
+function TaskList({ rule: { kind, tasks } }: { rule: AlertRuleView }) {
+  if (STORE_KINDS.includes(kind)) return html`<span class="muted">the store</span>`;
   if (tasks === null) return html`<span class="muted">every task</span>`;
   return html`<span class="alerts-names">${
     tasks.map((task) =>
@@ -149,7 +151,7 @@ export function RuleTable({ rules, open, onToggle, actions }: RuleTableProps) {
                   <span class="muted alerts-condition">fires ${describeCondition(rule)}</span>
                 </td>
                 <td data-label="Tasks">
-                  <${TaskList} tasks=${rule.tasks} />
+                  <${TaskList} rule=${rule} />
                 </td>
                 <td data-label="Sinks"><span class="alerts-names">${rule.sinks.join(
                   ", ",

@@ -7,6 +7,7 @@
  */
 import { useId, useState } from "preact/hooks";
 import { confirmAction } from "../../components/confirm_dialog.ts";
+import { LongName } from "../../components/long_text.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { Time } from "../../components/time.ts";
 import { runAction } from "../../components/toasts.ts";
@@ -55,7 +56,7 @@ export function SilenceList(
           ${silences.map((silence) =>
             html`
               <tr key=${silence.id}>
-                <th scope="row">${scopeText(silence.scope)}</th>
+                <th scope="row"><${LongName} name=${scopeText(silence.scope)} /></th>
                 <td data-label="Until"><${Time} at=${silence.until} /></td>
                 <td data-label="Reason" class="alerts-reason">${silence.reason}</td>
                 <td data-label="By">${silence.author} <span class="muted"><${Time}

@@ -42,7 +42,7 @@ function Summary({ dlq }: { dlq: DeadLetters | null }) {
       </li>
       <li class="counter">
         <span class="counter-label">Last failure</span>
-        <span class="counter-value">${lastSeen === null
+        <span class="counter-value dlq-last-failure">${lastSeen === null
           ? "—"
           : html`<${Time} at=${lastSeen} />`}</span>
       </li>

@@ -9,6 +9,7 @@
  */
 import { Card } from "../../components/card.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
+import { Time } from "../../components/time.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatDateTime, formatElapsed, shortId } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
@@ -93,18 +94,23 @@ function Diagnosis({ id, state }: { id: string; state: string }) {
   );
   const title = state === "active" ? "Why is it still running?" : "Why is it waiting?";
   return html`
-    <${Card} title=${title}>
+    <${Card}
+      title=${title}
+      actions=${data ? html`<span class="muted">read <${Time} at=${data.readAt} /></span>` : null}
+    >
       <${ErrorBanner} error=${error} />
-      ${!data ? html`<p class="muted" role="status">Reading what holds it…</p>` : html`
-        ${data.reasons.length === 0
-          ? html`<p class="muted">Nothing holds it now.</p>`
-          : html`<ol class="diagnosis">
+      ${!data
+        ? (error ? null : html`<p class="muted" role="status">Reading what holds it…</p>`)
+        : html`
+          ${data.reasons.length === 0
+            ? html`<p class="muted">Nothing holds it now.</p>`
+            : html`<ol class="diagnosis">
             ${data.reasons.map((reason) => html`<${Reason} key=${reason.code} reason=${reason} />`)}
           </ol>`}
-        ${data.unknown.map((note) =>
-          html`<p key=${note} class="diagnosis-unknown muted">Not known here: ${note}</p>`
-        )}
-      `}
+          ${data.unknown.map((note) =>
+            html`<p key=${note} class="diagnosis-unknown muted">Not known here: ${note}</p>`
+          )}
+        `}
     <//>
   `;
 }

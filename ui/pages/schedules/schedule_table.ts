@@ -142,7 +142,6 @@ export function ScheduleTable(props: ScheduleTableProps) {
                   <${UpcomingRuns}
                     runs=${schedule.upcomingRuns}
                     timeZone=${timezone}
-                    name=${name}
                   >
                     <${NextRun} at=${nextRun} paused=${paused} timeZone=${timezone} readAt=${readAt} />
                   <//>

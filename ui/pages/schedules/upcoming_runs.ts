@@ -9,7 +9,7 @@
  * @module
  */
 import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import { useId, useState } from "preact/hooks";
 import { formatDateTime } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { isTimeZone } from "../../lib/time_zone.ts";
@@ -19,15 +19,15 @@ const viewerZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** `children` (the next-run cell) with the list of `runs` on hover and focus. */
 export function UpcomingRuns(
-  { runs, timeZone, name, children }: {
+  { runs, timeZone, children }: {
     runs: readonly number[];
     timeZone?: string;
-    /** The schedule's name, for the list's label. */
-    name: string;
     children: ComponentChildren;
   },
 ) {
   const [place, setPlace] = useState<string | undefined>(undefined);
+  // Not made of the schedule's name: a name with spaces would read as several ids.
+  const id = useId();
   if (runs.length === 0) return children;
   // Under the cell, opening towards the side of the screen with more room.
   const open = (event: Event) => {
@@ -36,7 +36,6 @@ export function UpcomingRuns(
     setPlace(`top: ${bottom + 4}px; ${side}`);
   };
   const alsoViewer = timeZone !== undefined && isTimeZone(timeZone) && timeZone !== viewerZone();
-  const id = `upcoming-${name}`;
   return html`
     <div
       class="schedule-upcoming-host"

@@ -7,6 +7,8 @@
  * @module
  */
 import { Card } from "../../components/card.ts";
+import { ErrorBanner } from "../../components/error_banner.ts";
+import { Time } from "../../components/time.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCount } from "../../lib/format.ts";
 import { roughDuration } from "../../../src/contract/health.ts";
@@ -65,15 +67,21 @@ export function ForecastCard({ task }: { task: string }) {
   if (!data) {
     return html`
       <${Card} title="Drain forecast">
-        <p class="empty">${forecast.loading ? "Loading…" : "No data."}</p>
+        <${ErrorBanner} error=${forecast.error} />
+        ${forecast.error
+          ? null
+          : html`<p class="empty">${forecast.loading ? "Loading…" : "No data."}</p>`}
         <//>
     `;
   }
   return html`
     <${Card}
       title="Drain forecast"
-      actions=${html`<span class="muted">${formatCount(data.backlog)} yet to finish</span>`}
+      actions=${html`<span class="muted">${formatCount(data.backlog)} yet to finish · read <${Time}
+        at=${data.readAt}
+      /></span>`}
     >
+      <${ErrorBanner} error=${forecast.error} />
       <div class="forecast-scroll">
         <table class="forecast-table">
           <thead>

@@ -18,8 +18,7 @@ import { html } from "../../lib/html.ts";
 import { urlOf } from "../../lib/api.ts";
 import { type JobState, STATES, type TaskStats } from "../../lib/types.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
-import { useUrlPager } from "../../lib/use_url_pager.ts";
-import { lastPage } from "../../lib/page_query.ts";
+import { useStepBackWhenEmpty, useUrlPager } from "../../lib/use_url_pager.ts";
 import { href } from "../../lib/router.ts";
 import { taskCounts } from "../../lib/live.ts";
 import type { Job } from "../job/types.ts";
@@ -74,13 +73,8 @@ function JobList(
     if (changes > 0) reload();
   }, [changes]);
 
-  // The page emptied under us (jobs retried, cleaned, finished): step back to the last page.
+  useStepBackWhenEmpty(data, { offset, size, setOffset });
   const total = data?.total ?? 0;
-  useEffect(() => {
-    if (data && data.items.length === 0 && offset > 0) {
-      setOffset((lastPage(total, size) - 1) * size);
-    }
-  }, [data, offset, total]);
 
   if (!data) {
     return html`

@@ -8,6 +8,7 @@
  * @module
  */
 import { Card } from "../../components/card.ts";
+import { ErrorBanner } from "../../components/error_banner.ts";
 import { Fact } from "../../components/fact.ts";
 import { Time } from "../../components/time.ts";
 import { useBoard } from "../../lib/board_context.ts";
@@ -45,21 +46,30 @@ export function WorkersCard({ task }: { task: string }) {
   if (!data) {
     return html`
       <${Card} title="Workers">
-        <p class="empty">${workers.loading ? "Loading…" : "No data."}</p>
+        <${ErrorBanner} error=${workers.error} />
+        ${workers.error
+          ? null
+          : html`<p class="empty">${workers.loading ? "Loading…" : "No data."}</p>`}
         <//>
     `;
   }
   if (!data.known) {
     return html`
       <${Card} title="Workers">
+        <${ErrorBanner} error=${workers.error} />
         <p class="muted">${data.reason}</p>
         <//>
     `;
   }
   const { activity, holders, estimate } = data;
   const more = holders.length - SHOWN_HOLDERS;
+  // A lock's time left is as of the read: say when that was.
   return html`
-    <${Card} title="Workers">
+    <${Card}
+      title="Workers"
+      actions=${html`<span class="muted">read <${Time} at=${data.readAt} /></span>`}
+    >
+      <${ErrorBanner} error=${workers.error} />
       <dl class="facts definition-facts workers-facts">
         <${Fact} label="Last taken">
           <${Seen} at=${activity.lastTakenAt} activity=${activity} />

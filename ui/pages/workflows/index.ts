@@ -1,8 +1,8 @@
 /**
  * The workflows page (`/workflows`): every workflow, or those of one state
  * (a tab each), newest first, a page at a time. The state and the page
- * offset live in the URL (`?state=failed&offset=25`), so Back returns to
- * them. It reloads when jobs start, finish or are dispatched, which is when
+ * live in the URL (`?state=failed&page=2&size=25`), so Back returns to
+ * them; a page past the end steps back to the last. It reloads when jobs start, finish or are dispatched, which is when
  * workflows change state or appear.
  *
  * @module
@@ -17,7 +17,7 @@ import { formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import type { JobEvent } from "../../lib/live.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
-import { useUrlPager } from "../../lib/use_url_pager.ts";
+import { useStepBackWhenEmpty, useUrlPager } from "../../lib/use_url_pager.ts";
 import { WORKFLOW_STATES, type WorkflowState, type WorkflowSummary } from "../workflow/types.ts";
 import { WorkflowTable } from "./workflow_table.ts";
 
@@ -104,6 +104,7 @@ export function WorkflowsPage() {
     [filter, offset, size],
     { relevant: changesWorkflows },
   );
+  useStepBackWhenEmpty(data, pager);
   const noun = filter === "all" ? "workflow" : `${filter} workflow`;
   return html`
     <${ErrorBanner} error=${error} />
