@@ -34,11 +34,14 @@ export interface OverviewInput {
 
 const RANK = { ok: 0, pending: 1, firing: 2 } as const;
 
-/** One rule with the alerts of it in `status`, each muted or not by `silences` at `now`. */
+/**
+ * One rule with the alerts of it in `status`, each muted or not by
+ * `silences` at `now`, and its sinks that `config` lacks.
+ */
 export function ruleView(
   rule: AlertRule,
   origin: AlertRuleOrigin,
-  { status, silences, now }: Pick<OverviewInput, "status" | "silences" | "now">,
+  { config, status, silences, now }: Pick<OverviewInput, "config" | "status" | "silences" | "now">,
 ): AlertRuleView {
   const alerts = status.states.filter((state) => state.rule === rule.name).map((state) => ({
     subject: state.subject,
@@ -59,6 +62,7 @@ export function ruleView(
   return {
     ...rule,
     unit: KIND_THRESHOLDS[rule.kind].unit,
+    unknownSinks: rule.sinks.filter((name) => !config?.sinks.some((sink) => sink.name === name)),
     origin,
     state,
     firingSince: firing.length === 0 ? null : Math.min(...firing.map((a) => a.firingSince!)),

@@ -122,7 +122,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     const deliveries = await Promise.all(sinks.map((name) => {
       const sink = config.sinks.find((sink) => sink.name === name);
       // A stored rule may name a sink the configuration dropped since: kept as failed, not lost.
-      if (!sink) return notDelivered(name, "no sink of that name is configured");
+      if (!sink) return notDelivered(name, `no sink named ${name} in the alerts configuration`);
       return deliverNotice(sink, notice, { timers, clock, signal });
     }));
     return { notice, deliveries, silencedBy };

@@ -94,7 +94,7 @@ export function alertRuleRoutes({ source, options, timers }: ApiDeps) {
     refuseCodeRule(config, rule.name);
     const outcome = await store.saveAlertRule(rule, mode, MAX_STORED_RULES);
     if (outcome !== "saved") throw REFUSED[outcome](rule.name);
-    return await viewOf(source, rule, epochClock(timers)());
+    return await viewOf(source, config, rule, epochClock(timers)());
   }
 
   return apiRouter()
@@ -113,10 +113,10 @@ export function alertRuleRoutes({ source, options, timers }: ApiDeps) {
 }
 
 /** The stored rule with what the last evaluation left of it. */
-async function viewOf(source: TaskSource, rule: AlertRule, now: number) {
+async function viewOf(source: TaskSource, config: AlertsConfig, rule: AlertRule, now: number) {
   const [status, silences] = await Promise.all([
     source.readAlertStatus?.() ?? { asOf: null, states: [] },
     source.listAlertSilences?.() ?? [],
   ]);
-  return ruleView(rule, "stored", { status, silences, now });
+  return ruleView(rule, "stored", { config, status, silences, now });
 }

@@ -289,6 +289,11 @@ export interface AlertRuleView {
   forMs: number;
   repeatMs: number;
   sinks: string[];
+  /**
+   * Its sinks the configuration no longer has (the alerts file changed since
+   * the rule was stored): its notices reach none of them.
+   */
+  unknownSinks: string[];
   origin: AlertRuleOrigin;
   /** The worst of its alerts: `firing` over `pending` over `ok` (none, or resolved only). */
   state: "ok" | "pending" | "firing";

@@ -11,6 +11,8 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { AlertsFile } from "../../src/contract/alerts.ts";
+import { parseAlertRule, parseAlertsConfig } from "../../src/alerts/config.ts";
+import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { webhookReceiver } from "../helpers/webhook_receiver.ts";
 import { browserTest, screenshot, withBoard } from "./harness.ts";
 
@@ -235,6 +237,47 @@ browserTest(
         await row.getByRole("button", { name: "Delete" }).click();
         await page.getByRole("dialog").getByRole("button", { name: "Delete rule" }).click();
         await row.waitFor({ state: "detached" });
+      });
+    } finally {
+      await hook.close();
+    }
+  },
+);
+
+browserTest(
+  "a stored rule naming a sink the alerts file no longer has says so on its row and in the history",
+  async () => {
+    const hook = webhookReceiver();
+    try {
+      await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root, redis }) => {
+        // Stored while the file had a "pager" sink, which it has no more.
+        const store = createRedisSource({ url: redis.url });
+        const [ops] = parseAlertsConfig(alertsTo(hook.url)).sinks;
+        const sinks = [ops, { ...ops, name: "pager" }];
+        const rule = parseAlertRule(
+          {
+            name: "mail paged",
+            kind: "failed",
+            tasks: ["send-email"],
+            threshold: 4,
+            sinks: ["ops", "pager"],
+          },
+          sinks,
+        );
+        assert.equal(await store.saveAlertRule!(rule, "create", 200), "saved");
+        await store.close();
+
+        await page.goto(`${root}alerts`);
+        const row = page.locator(".alerts-rules").getByRole("row", { name: /mail paged/ });
+        const missing = row.locator(".alerts-sink-missing");
+        await missing.waitFor();
+        assert.equal(await missing.innerText(), "pager: no such sink");
+        assert.match(await missing.getAttribute("title") ?? "", /not in the alerts configuration/i);
+        const history = page.locator(".alerts-history").getByRole("row", { name: /mail paged/ });
+        await history.getByText("pager: failed").waitFor({ timeout: 20_000 });
+        assert.match(await history.innerText(), /no sink named pager in the alerts configuration/);
+        assert.match(await history.innerText(), /ops: delivered/);
+        await screenshots(page, "alerts-missing-sink");
       });
     } finally {
       await hook.close();

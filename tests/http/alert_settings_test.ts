@@ -293,3 +293,46 @@ Deno.test("a rule stored on one board is evaluated by the leader; a silence set 
     await hook.close();
   }
 });
+
+Deno.test("a stored rule naming a sink the alerts file no longer has is marked, and its notice kept as failed there", async () => {
+  const hook = webhookReceiver();
+  const source = createMemorySource({ seed: readFixture() });
+  const pager = { name: "pager", type: "webhook" as const, url: hook.url, secret: SECRET };
+  const before = boardOn(source, {
+    alerts: { ...alertsTo(hook.url), sinks: [...alertsTo(hook.url).sinks!, pager] },
+  });
+  const stored = await before.call("POST", "/alerts/rules", {
+    ...MAIL_RULE,
+    sinks: ["ops", "pager"],
+  });
+  assert.equal(stored.status, 201);
+  assert.deepEqual(stored.body.unknownSinks, []);
+  await before.close();
+  // The file changed since: "pager" is gone.
+  const after = boardOn(source, { alerts: alertsTo(hook.url) });
+  try {
+    const rule = (await after.call("GET", "/alerts")).body.rules[0];
+    assert.deepEqual([rule.name, rule.sinks, rule.unknownSinks], [
+      "mail failing",
+      ["ops", "pager"],
+      ["pager"],
+    ]);
+    const pass = () =>
+      alertPass(after.timers, 10_000, async () => (await after.call("GET", "/alerts")).body.asOf);
+    const [entry] = await waitFor(async () => {
+      await pass();
+      const entries = await source.listAlertHistory!(10);
+      return entries.length > 0 && entries;
+    }, { what: "the notice in the history" });
+    assert.equal(entry.notice.rule, "mail failing");
+    assert.deepEqual(entry.deliveries.map((d) => [d.sink, d.outcome, d.attempts, d.error]), [
+      ["ops", "delivered", 1, null],
+      ["pager", "failed", 0, "no sink named pager in the alerts configuration"],
+    ]);
+    assert.equal(hook.received.length, 1, "told once: at ops");
+  } finally {
+    await after.close();
+    await source.close();
+    await hook.close();
+  }
+});

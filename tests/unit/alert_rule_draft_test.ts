@@ -23,7 +23,15 @@ const SINKS = [{
 function viewOf(rule: Record<string, unknown>): AlertRuleView {
   const [parsed] = parseAlertsConfig({ sinks: SINKS, rules: [rule] }).rules;
   const { unit } = KIND_THRESHOLDS[parsed.kind];
-  return { ...parsed, unit, origin: "stored", state: "ok", firingSince: null, alerts: [] };
+  return {
+    ...parsed,
+    unit,
+    unknownSinks: [],
+    origin: "stored",
+    state: "ok",
+    firingSince: null,
+    alerts: [],
+  };
 }
 
 Deno.test("a new rule's draft becomes the file's JSON, which the file's validation takes", () => {

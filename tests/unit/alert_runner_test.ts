@@ -255,7 +255,7 @@ Deno.test("a stored rule naming a sink no longer configured keeps its notice as 
         sink: "pager",
         outcome: "failed",
         attempts: 0,
-        error: "no sink of that name is configured",
+        error: "no sink named pager in the alerts configuration",
       },
     ]);
     assert.equal(hook.received.length, 0);

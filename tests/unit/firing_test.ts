@@ -38,6 +38,7 @@ function rule(name: string, alerts: Instance[]): AlertRuleView {
     forMs: 0,
     repeatMs: 0,
     sinks: ["ops"],
+    unknownSinks: [],
     origin: "code",
     state: alerts.some((a) => a.phase === "firing") ? "firing" : "ok",
     firingSince: null,

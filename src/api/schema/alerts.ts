@@ -47,6 +47,10 @@ export const AlertRuleViewSchema = z.strictObject({
   forMs: z.number().int(),
   repeatMs: z.number().int(),
   sinks: z.array(z.string()),
+  unknownSinks: z.array(z.string()).openapi({
+    description:
+      "Its sinks the alerts configuration no longer has: its notices reach none of them.",
+  }),
   origin: z.enum(["code", "stored"]).openapi({
     description:
       "code: the alerts option or --alerts FILE, read-only; stored: made through the API.",

@@ -50,6 +50,22 @@ function TaskList({ rule: { kind, tasks } }: { rule: AlertRuleView }) {
   }</span>`;
 }
 
+/** A rule's sinks; one the configuration no longer has is marked: its notices miss it. */
+function SinkList({ rule }: { rule: AlertRuleView }) {
+  return html`<span class="alerts-names">${
+    rule.sinks.map((sink, index) => {
+      const comma = index > 0 ? ", " : null;
+      if (!rule.unknownSinks.includes(sink)) return html`${comma}${sink}`;
+      return html`
+        ${comma}<span
+          class="alerts-sink-missing"
+          title="Not in the alerts configuration (it changed since the rule was stored): notices do not reach it"
+        >${sink}: no such sink</span>
+      `;
+    })
+  }</span>`;
+}
+
 /** The alerts of one rule, opened under its row. */
 function RuleAlerts({ rule }: { rule: AlertRuleView }) {
   if (rule.alerts.length === 0) {
@@ -153,9 +169,9 @@ export function RuleTable({ rules, open, onToggle, actions }: RuleTableProps) {
                 <td data-label="Tasks">
                   <${TaskList} rule=${rule} />
                 </td>
-                <td data-label="Sinks"><span class="alerts-names">${rule.sinks.join(
-                  ", ",
-                )}</span></td>
+                <td data-label="Sinks">
+                  <${SinkList} rule=${rule} />
+                </td>
                 <td data-label="Origin">${rule.origin === "code"
                   ? html`<span class="muted" title="Read-only: change the alerts option or file">declared in code</span>`
                   : "stored"}</td>
