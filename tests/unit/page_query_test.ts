@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { lastPage, pageStateOf, withPage } from "../../ui/lib/page_query.ts";
+import { lastPage, namesPage, pageStateOf, withPage } from "../../ui/lib/page_query.ts";
 
 Deno.test("pageStateOf() reads page and size, and the offset they make", () => {
   assert.deepEqual(pageStateOf("?state=failed&page=200&size=250", 50), {
@@ -40,4 +40,11 @@ Deno.test("lastPage() is the page holding the last item, 1 for an empty list", (
   assert.equal(lastPage(62_500, 250), 250);
   assert.equal(lastPage(62_501, 250), 251);
   assert.equal(lastPage(0, 50), 1);
+});
+
+Deno.test("withPage() keeps page 1 for a list whose URL without a page shows its end, and drops a null page", () => {
+  assert.equal(withPage("?page=4&size=25", 1, 25, true), "page=1&size=25");
+  assert.equal(withPage("?page=4&size=25", null, 25, true), "size=25");
+  assert.equal(namesPage("?page=1&size=25"), true);
+  assert.equal(namesPage("?size=25"), false);
 });

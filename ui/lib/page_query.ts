@@ -44,14 +44,28 @@ export function pageStateOf(search: string, fallback: PageSize): PageState {
   return { ...state, offset: (state.page - 1) * state.size };
 }
 
-/** The query string (without `?`) with `page` (left out for 1) and `size` set. */
-export function withPage(search: string, page: number, size: PageSize): string {
+/**
+ * The query string (without `?`) with `page` and `size` set; `page` is left
+ * out for null, and for 1 unless `keepFirst` (a list whose URL without a
+ * page shows other lines than its first page: a log's newest).
+ */
+export function withPage(
+  search: string,
+  page: number | null,
+  size: PageSize,
+  keepFirst = false,
+): string {
   const query = new URLSearchParams(search);
   query.delete("page");
   query.delete("size");
-  if (page > 1) query.set("page", String(page));
+  if (page !== null && (page > 1 || keepFirst)) query.set("page", String(page));
   query.set("size", String(size));
   return query.toString();
+}
+
+/** Whether a query string names a page. */
+export function namesPage(search: string): boolean {
+  return new URLSearchParams(search).has("page");
 }
 
 /** The number of the page holding the last of `total` items (1 for none). */

@@ -5,6 +5,9 @@
  * are retried together. The page reloads when a job fails (it
  * may join the group), when an event says a listed job left the failed
  * state (retried, here or anywhere), and when the group's count changes.
+ * The page size is every list's (in the URL, remembered for the board's
+ * next lists); the URL keeps the group last paged and its page
+ * (`dlq?group=…&page=3&size=25`), which a shared link opens.
  *
  * @module
  */
@@ -33,14 +36,47 @@ import {
   joinsDlq,
 } from "./types.ts";
 import { may } from "../../lib/permissions.ts";
+import { type PageSize, pageStateOf, withPage } from "../../lib/page_query.ts";
+import { rememberedPageSize, rememberPageSize } from "../../lib/page_size.ts";
 
-const PAGE_SIZE = 10;
+/** Jobs per page unless the URL or the remembered size says otherwise: a group is a list within a list. */
+const PAGE_SIZE = 25;
 
 function listed(page: DeadLetters | null, id: string): boolean {
   return page?.jobs.some((job) => job.id === id) ?? false;
 }
 
 const NO_JOBS: readonly FailedJob[] = [];
+
+/**
+ * One group's page: its own, shown in the URL (with the group's pattern)
+ * once paged; the URL's when it names this group, as a shared link does.
+ * The size is the URL's or the remembered one.
+ */
+function useGroupPager(pattern: string) {
+  const { router } = useBoard();
+  const search = router.search.value;
+  const linked = new URLSearchParams(search).get("group") === pattern;
+  const state = pageStateOf(search, rememberedPageSize(PAGE_SIZE));
+  const [offset, keepOffset] = useState(linked ? state.offset : 0);
+  const show = (next: number, size: PageSize) => {
+    keepOffset(next);
+    const query = new URLSearchParams(search);
+    query.set("group", pattern);
+    router.navigate(`/dlq?${withPage(query.toString(), Math.floor(next / size) + 1, size)}`, {
+      replace: true,
+    });
+  };
+  return {
+    offset,
+    size: state.size,
+    setOffset: (next: number) => show(next, state.size),
+    setSize: (size: PageSize, next: number) => {
+      rememberPageSize(size);
+      show(next, size);
+    },
+  };
+}
 
 /** Over the table while jobs are checked: how many, Retry, Clear. */
 function CheckedBar(
@@ -81,12 +117,13 @@ export function GroupJobs(
   },
 ) {
   const { api, config } = useBoard();
-  const [offset, setOffset] = useState(0);
-  const query = dlqQuery({ task, pattern: group.pattern, limit: PAGE_SIZE, offset });
+  const pager = useGroupPager(group.pattern);
+  const { offset, setOffset, size } = pager;
+  const query = dlqQuery({ task, pattern: group.pattern, limit: size, offset });
   const joins = joinsDlq(task);
   const { data, error, reload } = useLiveResource<DeadLetters>(
     (signal) => api.get("/dlq", { query, signal }),
-    [task, group.pattern, offset],
+    [task, group.pattern, offset, size],
     {
       relevant: (event): boolean =>
         joins(event) || (event.kind !== "failed" && listed(data, event.id)),
@@ -103,7 +140,7 @@ export function GroupJobs(
   // After retries the last page can empty out: step back to one that has jobs.
   const emptied = data !== null && data.jobs.length === 0 && offset > 0;
   useEffect(() => {
-    if (emptied) setOffset((o) => Math.max(0, o - PAGE_SIZE));
+    if (emptied) setOffset(Math.max(0, offset - size));
   }, [emptied]);
 
   return html`
@@ -174,9 +211,10 @@ export function GroupJobs(
         </table>
         <${Pagination}
           offset=${offset}
-          limit=${PAGE_SIZE}
+          limit=${size}
           total=${data.total}
           onChange=${setOffset}
+          onSize=${pager.setSize}
         />
       `}
     </div>

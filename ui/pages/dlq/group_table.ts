@@ -30,8 +30,12 @@ export function GroupTable(
     onRetried(): void;
   },
 ) {
-  const { api, config } = useBoard();
-  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const { api, config, router } = useBoard();
+  // A link to a group's page (`dlq?group=…&page=3`) opens that group.
+  const [open, setOpen] = useState<ReadonlySet<string>>(() => {
+    const linked = new URLSearchParams(router.search.value).get("group");
+    return new Set(linked === null ? [] : [linked]);
+  });
   const toggle = (pattern: string) =>
     setOpen((current) => {
       const next = new Set(current);

@@ -10,7 +10,9 @@
  */
 import { useState } from "preact/hooks";
 import { type TabItem, Tabs } from "../../components/tabs.ts";
+import { useBoard } from "../../lib/board_context.ts";
 import { formatCount } from "../../lib/format.ts";
+import { namesPage } from "../../lib/page_query.ts";
 import { html } from "../../lib/html.ts";
 import { Attempts } from "./attempts.ts";
 import { JobLogs } from "./job_logs.ts";
@@ -24,8 +26,10 @@ type DetailTab = "data" | "result" | "error" | "logs" | "progress" | "attempts";
 /** The tabs of data, result and logs: only for a user allowed `payload.read`. */
 const PAYLOAD_TABS: readonly DetailTab[] = ["data", "result", "logs"];
 
-function firstTab(job: JobDetail, payloads: boolean): DetailTab {
+function firstTab(job: JobDetail, payloads: boolean, logPage: boolean): DetailTab {
   const { error, result, progress } = job.payloads;
+  // A link to a page of the log (`?page=3`) opens on it.
+  if (logPage && payloads) return "logs";
   if (error && (job.state === "failed" || job.state === "retrying")) return "error";
   if (job.state === "completed" && result && payloads) return "result";
   if (job.state === "active" && progress) return "progress";
@@ -82,7 +86,10 @@ function Panel({ tab, job }: { tab: DetailTab; job: JobDetail }) {
 /** The tabbed card of the job page. */
 export function DetailTabs({ job }: { job: JobDetail }) {
   const payloads = useMayReadPayloads();
-  const [tab, setTab] = useState<DetailTab>(() => firstTab(job, payloads));
+  const { router } = useBoard();
+  const [tab, setTab] = useState<DetailTab>(() =>
+    firstTab(job, payloads, namesPage(router.search.value))
+  );
   return html`
     <section class="card job-details">
       <${Tabs}

@@ -3,7 +3,9 @@
  * older ones are read a page at a time from `GET /jobs/{id}/logs`, so a job
  * that logged half a million lines costs one page, not the whole log. A
  * level or attempt filter asks the server for the matching lines (among the
- * newest 10,000), a page at a time too.
+ * newest 10,000), a page at a time too. The page and its size are in the
+ * URL as every list's (`jobs/{id}?page=3&size=25`; without a page, the
+ * newest lines), the size remembered for the board's next lists.
  *
  * @module
  */
@@ -12,10 +14,13 @@ import { ErrorBanner } from "../../components/error_banner.ts";
 import { Pagination } from "../../components/pagination.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
+import { href } from "../../lib/router.ts";
+import { useUrlPager } from "../../lib/use_url_pager.ts";
+import type { PageSize } from "../../lib/page_query.ts";
 import { LogsTable } from "./logs_table.ts";
 import type { JobDetail, LogLine } from "./types.ts";
 
-/** Lines per page: as many as the job's own answer carries. */
+/** Lines per page unless the URL or the remembered size says otherwise: what the job carries. */
 const PAGE_SIZE = 100;
 
 const LEVELS = ["info", "warn", "error"];
@@ -50,26 +55,32 @@ function Select(
 /** The job's log, newest page first, filterable, with Previous / Next through the rest. */
 export function JobLogs({ job }: { job: JobDetail }) {
   const { api } = useBoard();
-  // null: the newest lines, the ones the job itself carries.
-  const [offset, setOffset] = useState<number | null>(null);
+  // Page 1 is the oldest lines: the URL without a page shows the newest.
+  const pager = useUrlPager(`/${href("jobs", job.id)}`, PAGE_SIZE, true);
+  const { size } = pager;
+  // null: the newest lines.
+  const offset = pager.named ? pager.offset : null;
   const [level, setLevel] = useState("");
   const [attempt, setAttempt] = useState("");
   const [page, setPage] = useState<LogPage | null>(null);
   const [error, setError] = useState<Error | null>(null);
   const filtered = level !== "" || attempt !== "";
-  const newest = job.logCount - job.logs.length;
+  const newest = Math.max(0, job.logCount - size);
   const at = offset ?? (filtered ? 0 : newest);
-  const query = `offset=${at}&limit=${PAGE_SIZE}&level=${level}&attempt=${attempt}`;
+  const query = `offset=${at}&limit=${size}&level=${level}&attempt=${attempt}`;
+  // The newest lines the job itself carries (live with it), when they fill the page.
+  const fromJob = offset === null && !filtered &&
+    (size <= job.logs.length || job.logs.length === job.logCount);
 
   useEffect(() => {
     setError(null);
-    if (offset === null && !filtered) return;
+    if (fromJob) return;
     const abort = new AbortController();
     api.getPage("/jobs/{jobId}/logs", {
       params: { jobId: job.id },
       query: {
         offset: at,
-        limit: PAGE_SIZE,
+        limit: size,
         level,
         attempt: attempt ? Number(attempt) : undefined,
       },
@@ -84,12 +95,11 @@ export function JobLogs({ job }: { job: JobDetail }) {
     return () => abort.abort();
   }, [job.id, query]);
 
-  const fromJob = offset === null && !filtered;
-  const shown = fromJob ? job.logs : page?.query === query ? page.logs : null;
+  const shown = fromJob ? job.logs.slice(-size) : page?.query === query ? page.logs : null;
   const total = fromJob ? job.logCount : page?.total ?? 0;
   const refilter = (set: (value: string) => void) => (value: string) => {
     set(value);
-    setOffset(null);
+    pager.setOffset(null);
   };
   const attempts = Array.from({ length: job.attempt }, (_, i) => String(i + 1));
   return html`
@@ -108,9 +118,14 @@ export function JobLogs({ job }: { job: JobDetail }) {
       : html`<${LogsTable} logs=${shown} jobId=${job.id} />`}
     <${Pagination}
       offset=${at}
-      limit=${PAGE_SIZE}
+      limit=${size}
       total=${total}
-      onChange=${(next: number) => setOffset(!filtered && next >= newest ? null : next)}
+      onChange=${(next: number) =>
+        // The URL names whole pages: a move from the newest lines (not on a page's start) goes
+        // to the page holding the line before them, so no line is skipped.
+        pager.setOffset(!filtered && next >= newest ? null : next + size - 1)}
+      onSize=${(next: PageSize, nextOffset: number) =>
+        pager.setSize(next, offset === null ? null : nextOffset)}
     />
   `;
 }
