@@ -109,7 +109,8 @@ function failureRate(rule: AlertRule, figures: TaskFigures, now: number) {
   return { figure: finished === 0 ? 0 : percent(failed, finished), finished };
 }
 
-function inScope(rule: AlertRule, task: string): boolean {
+/** Whether `rule` covers `task` (a rule with no task list covers every task). */
+export function inScope(rule: AlertRule, task: string): boolean {
   return rule.tasks === null || rule.tasks.includes(task);
 }
 

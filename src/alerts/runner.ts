@@ -65,6 +65,20 @@ const UNSAVED_HISTORY = 100;
 /** Notices being delivered at once at most; one more is kept as failed, never sent later. */
 export const MAX_IN_FLIGHT = 100;
 
+/** The tasks with a `noProgress` alert pending or firing among `states`. */
+function openNoProgress(
+  rules: readonly AlertRule[],
+  states: ReadonlyMap<string, AlertState>,
+): Set<string> {
+  const kinds = new Map(rules.map((rule) => [rule.name, rule.kind]));
+  const open = new Set<string>();
+  for (const state of states.values()) {
+    if (state.phase === "resolved" || state.task === null) continue;
+    if (kinds.get(state.rule) === "noProgress") open.add(state.task);
+  }
+  return open;
+}
+
 /** A notice not posted to `sink` at all, and why. */
 function notDelivered(sink: string, error: string): AlertDelivery {
   return { sink, outcome: "failed", attempts: 0, error };
@@ -168,7 +182,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     const [previous] = await Promise.all([readStates(), readSettings()]);
     const rules = [...config.rules, ...stored];
     if (rules.length === 0 && previous.size === 0) return;
-    const snapshot = await readSnapshot(source, rules, now);
+    const snapshot = await readSnapshot(source, rules, now, openNoProgress(rules, previous));
     const next = evaluateRules({
       rules,
       snapshot,

@@ -7,12 +7,14 @@
 import assert from "node:assert/strict";
 import { parseAlertsConfig } from "../../src/alerts/config.ts";
 import type { AlertsFile } from "../../src/contract/alerts.ts";
+import type { DeadLetterGroup } from "../../src/contract/dlq.ts";
 import type { TaskSource } from "../../src/source/types.ts";
 import { MAX_IN_FLIGHT, startAlertEvaluator } from "../../src/alerts/runner.ts";
 import { Leadership, type Lease } from "../../src/leadership.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { readFixture } from "../helpers/fixture.ts";
+import { sourceWith } from "../helpers/source_with.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { webhookReceiver } from "../helpers/webhook_receiver.ts";
 
@@ -141,15 +143,9 @@ Deno.test("when the store does not take the states, the next pass goes on from i
   // The memory source, but its alert states cannot be written (as when Redis refuses a write);
   // its snapshot reads are counted, one per pass.
   let passes = 0;
-  const source = new Proxy(memory, {
-    get(target, key) {
-      if (key === "writeAlertStates") return () => Promise.reject(new Error("store down"));
-      if (key === "getQueueSnapshots") {
-        return (tasks: string[]) => target.getQueueSnapshots(tasks).finally(() => passes++);
-      }
-      const value = Reflect.get(target, key, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
+  const source = sourceWith(memory, {
+    writeAlertStates: () => Promise.reject(new Error("store down")),
+    getQueueSnapshots: (tasks) => memory.getQueueSnapshots(tasks).finally(() => passes++),
   });
   const timers = new FakeTimers();
   const evaluator = evaluatorOf(source, timers, {
@@ -192,15 +188,9 @@ Deno.test("a stored rule whose read fails on a pass keeps its alert: no resolve,
   );
   // The stored rules cannot be read after the first pass (as when Redis refuses that read).
   let rulesRead = 0;
-  const source = new Proxy(memory, {
-    get(target, key) {
-      if (key === "listAlertRules") {
-        return () =>
-          ++rulesRead > 1 ? Promise.reject(new Error("store down")) : target.listAlertRules();
-      }
-      const value = Reflect.get(target, key, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
+  const source = sourceWith(memory, {
+    listAlertRules: () =>
+      ++rulesRead > 1 ? Promise.reject(new Error("store down")) : memory.listAlertRules(),
   });
   const timers = new FakeTimers();
   const evaluator = evaluatorOf(source, timers, {
@@ -271,14 +261,10 @@ Deno.test("a board that leads again looks afresh: a new error shape it missed wh
   const memory = createMemorySource({ seed: readFixture() });
   // The dead letters' error shapes, as the test sets them.
   let shapes: string[] = [];
-  const source = new Proxy(memory, {
-    get(target, key) {
-      if (key === "groupDeadLetters") {
-        return () => Promise.resolve(shapes.map((pattern) => ({ pattern })));
-      }
-      const value = Reflect.get(target, key, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
+  const source = sourceWith(memory, {
+    // The evaluator reads a group's pattern alone.
+    groupDeadLetters: () =>
+      Promise.resolve(shapes.map((pattern) => ({ pattern }) as DeadLetterGroup)),
   });
   // The board lease, held by whichever board the test names.
   let holder = "this board";
