@@ -13,6 +13,7 @@
 import assert from "node:assert/strict";
 import { createBoard } from "../helpers/checked_board.ts";
 import { RETRY_FAILED_BATCH, TRIGGER_DISPATCH } from "../../src/source/redis/action_scripts.ts";
+import { TAKE_SCAN_SLOT } from "../../src/source/redis/scan_slots.ts";
 import { auditKey, taskKeys } from "../../src/source/wire/keys.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { pausableSource } from "../helpers/pause_after_entry.ts";
@@ -27,7 +28,13 @@ const REPORT = taskKeys("report");
 
 async function withPausableBoard(
   body: (
-    ctx: { post: Post; admin: Client; redis: TestRedis; pauseAfterEntry: () => void },
+    ctx: {
+      post: Post;
+      get: (path: string) => Promise<Response>;
+      admin: Client;
+      redis: TestRedis;
+      pauseAfterEntry: () => void;
+    },
   ) => Promise<void>,
   commandTimeoutMs = 500,
 ): Promise<void> {
@@ -46,7 +53,9 @@ async function withPausableBoard(
       }),
     );
   try {
-    await body({ post, admin, redis, pauseAfterEntry });
+    const get = async (path: string) =>
+      await board.fetch(new Request(`http://board.test/board/api${path}`));
+    await body({ post, get, admin, redis, pauseAfterEntry });
   } finally {
     await board.close();
     await source.close();
@@ -152,5 +161,19 @@ Deno.test("a pause that holds back the audit entry leaves the mutation undone: 5
       what: "the held entry landed",
     });
     assert.equal(await admin.zCard(EMAIL.failed), 5, "the retry was never sent");
+  });
+});
+
+Deno.test("a search while Redis pauses writes is 503: its scan slot's claim is the board's own write, no change asked for", async () => {
+  await withPausableBoard(async ({ get, admin }) => {
+    await admin.scriptLoad(TAKE_SCAN_SLOT.source);
+    await admin.sendCommand(["CLIENT", "PAUSE", "20000", "WRITE"]);
+    const message = await expectCode(
+      await get("/tasks/send-email/jobs/search?state=failed"),
+      503,
+      "STORE_UNAVAILABLE",
+    );
+    assert.doesNotMatch(message, /Check before retrying/);
+    await admin.sendCommand(["CLIENT", "UNPAUSE"]);
   });
 });

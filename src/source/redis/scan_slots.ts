@@ -12,6 +12,7 @@
  * @module
  */
 
+import { OutcomeUnknownError, StoreUnavailableError } from "../../errors.ts";
 import type { ScanSlotAnswer, ScanSlotClaim } from "../scan_slots.ts";
 import { scanSlotsKey } from "../wire/keys.ts";
 import type { RedisConnection } from "./client.ts";
@@ -23,7 +24,7 @@ import type { LuaScript } from "./scripts.ts";
  * ARGV[6] its kind, ARGV[7] the key's time to live (ms). Answers
  * `{ 'ok', 0 }`, or the refusal and its count (`full`, `user`, `readers`).
  */
-const TAKE_SCAN_SLOT: LuaScript = {
+export const TAKE_SCAN_SLOT: LuaScript = {
   name: "take-scan-slot",
   writes: true,
   source: `
@@ -55,6 +56,21 @@ function memberOf(claim: ScanSlotClaim): string {
   return `${kind}:${claim.id}:${claim.user ?? ""}`;
 }
 
+/**
+ * A claim Redis did not confirm is the board's own write, not the search or
+ * change asked for, which has not begun: the store is unavailable (503), not
+ * the outcome unknown. Had it run, the slot lapses with its time to live.
+ */
+async function claimed<T>(claim: Promise<T>): Promise<T> {
+  try {
+    return await claim;
+  } catch (error) {
+    if (!(error instanceof OutcomeUnknownError)) throw error;
+    const cause = error.cause instanceof Error ? error.cause.message : "Redis did not answer";
+    throw new StoreUnavailableError(`${cause} (taking a scan slot)`, { cause: error });
+  }
+}
+
 /** Takes a slot for `claim` at `now` (ms) unless the rules refuse it: one script. */
 export async function takeScanSlot(
   connection: RedisConnection,
@@ -62,7 +78,7 @@ export async function takeScanSlot(
   now: number,
   prefix?: string,
 ): Promise<ScanSlotAnswer> {
-  const [answer, count] = await connection.call<[string, number]>({
+  const [answer, count] = await claimed(connection.call<[string, number]>({
     script: TAKE_SCAN_SLOT,
     keys: [scanSlotsKey(prefix)],
     args: [
@@ -74,7 +90,7 @@ export async function takeScanSlot(
       memberOf(claim)[0],
       claim.ttlMs,
     ],
-  });
+  }));
   if (answer === "full") return { reason: "full", taken: Number(count) };
   if (answer === "user") return { reason: "user", held: Number(count) };
   if (answer === "readers") return { reason: "readers", readers: Number(count) };
