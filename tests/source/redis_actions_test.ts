@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { BoardError } from "../../src/errors.ts";
 import { SCHEDULE_WRITE } from "../../src/source/redis/action_scripts.ts";
+import { TaskDiscovery } from "../../src/source/redis/discovery.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { nextRunOf } from "../../src/source/schedule_time.ts";
 import { globalKeys, taskKeys, workflowKey } from "../../src/source/wire/keys.ts";
@@ -213,6 +214,23 @@ Deno.test("retryJob() finds a job of a task discovered after the source listed t
     await assertRefused(source.retryJob(id), "JOB_NOT_FOUND");
     await timers.tick(1);
     assert.equal((await source.retryJob(id)).task, "late-task");
+  }, { timers });
+});
+
+Deno.test("a lookup's miss answers the tasks of a discovery that ended while it looked", async () => {
+  const timers = new FakeTimers();
+  await withSource(async ({ source, client }) => {
+    const discovery = new TaskDiscovery(source.connection, { timers });
+    try {
+      const known = await discovery.list();
+      await writeJob(client, { task: "late-task", state: "failed" });
+      // Between the lookup over `known` and its miss, a pass (the background one) finds the task.
+      await discovery.refresh();
+      assert.equal(known.includes("late-task"), false);
+      assert.ok((await discovery.refreshOnMiss())?.includes("late-task"), "the pass's find");
+    } finally {
+      await discovery.stop();
+    }
   }, { timers });
 });
 

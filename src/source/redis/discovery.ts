@@ -255,13 +255,14 @@ export class TaskDiscovery {
 
   /**
    * Rediscovers after a lookup missed (an unknown task, or an id in no known
-   * task), at most once per interval; null when the list is fixed or was
-   * refreshed within the interval.
+   * task), at most once per interval: within it, the list the last pass
+   * found (one may have ended while the caller looked, finding what it
+   * missed); null when the list is fixed.
    */
   async refreshOnMiss(): Promise<string[] | null> {
     if (this.#fixed) return null;
     const recent = this.#now() - this.#lastRefresh < this.#intervalMs;
-    if (recent && !this.#cadence.running) return null;
+    if (recent && !this.#cadence.running && this.#tasks !== null) return [...this.#tasks];
     return await this.refresh();
   }
 
