@@ -35,6 +35,11 @@ export interface EvaluationInput {
   now: number;
   /** The board's absolute URL, no trailing slash: the notices' links start with it. */
   boardUrl: string;
+  /**
+   * Rules removed since the previous evaluation: their firing alerts resolve,
+   * told as removed (a receiver would otherwise hold the incident open).
+   */
+  removed?: readonly AlertRule[];
 }
 
 /** A notice to send to `sinks`, unless `silencedBy` names the silence that mutes it. */
@@ -128,19 +133,22 @@ function step(
  * (its task is gone) clears; a rule the snapshot cannot measure (the store
  * did not answer) keeps its states as they were; states of rules no longer
  * configured, and resolved ones older than {@link RESOLVED_KEPT_MS} (or the
- * oldest past {@link MAX_ALERT_STATES}), are dropped. A notice a silence mutes leaves `notifiedAt` as it was, so the
+ * oldest past {@link MAX_ALERT_STATES}), are dropped; those of a rule just
+ * `removed` resolve first, told. A notice a silence mutes leaves `notifiedAt` as it was, so the
  * firing is told when the silence ends, and an incident never told
  * resolves without a notice; it is kept (as muted) once, then once per
  * `repeat`.
  */
 export function evaluateRules(input: EvaluationInput): Evaluation {
-  const { rules, snapshot, states, silences, shapes, now, boardUrl } = input;
+  const { rules, snapshot, states, silences, shapes, now, boardUrl, removed = [] } = input;
   const next = new Map<string, AlertState>();
   const notices: PlannedNotice[] = [];
   const byRule = Map.groupBy(states, ([, state]) => state.rule);
-  for (const rule of rules) {
+  for (const rule of [...rules, ...removed]) {
+    const gone = removed.includes(rule);
     const ofRule = byRule.get(rule.name) ?? [];
-    const measures = measure(rule, snapshot, shapes, now);
+    // A removed rule measures nothing: each of its alerts clears.
+    const measures = gone ? [] : measure(rule, snapshot, shapes, now);
     if (measures === null) {
       for (const [key, state] of ofRule) next.set(key, state);
       continue;
@@ -162,10 +170,10 @@ export function evaluateRules(input: EvaluationInput): Evaluation {
           if (silencedBy === null) state.notifiedAt = now;
           else state.mutedAt = now;
         }
-        const notice = noticeOf(rule, state, { repeat: tell.repeat, now, boardUrl });
+        const notice = noticeOf(rule, state, { repeat: tell.repeat, now, boardUrl, removed: gone });
         notices.push({ notice, sinks: rule.sinks, silencedBy });
       }
-      next.set(key, state);
+      if (!gone) next.set(key, state);
     }
   }
   dropOldestResolved(next, next.size - MAX_ALERT_STATES);

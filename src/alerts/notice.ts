@@ -37,8 +37,14 @@ function shown(rule: AlertRule, value: number | null): string {
   }
 }
 
-function summaryOf(rule: AlertRule, state: AlertState, firing: boolean): string {
+function summaryOf(
+  rule: AlertRule,
+  state: AlertState,
+  firing: boolean,
+  removed: boolean,
+): string {
   const about = state.subject ?? "Redis";
+  if (removed) return `${about}: the rule was removed, so this alert is no longer watched`;
   if (rule.kind === "redis" && state.figure === null) {
     return firing ? `${about}: unreachable` : `${about}: reachable again`;
   }
@@ -60,11 +66,19 @@ function linkOf(rule: AlertRule, task: string | null, boardUrl: string): string 
   }
 }
 
-/** The notice of `state` (firing or just resolved) at `now`; `boardUrl` has no trailing slash. */
+/**
+ * The notice of `state` (firing or just resolved) at `now`; `boardUrl` has no
+ * trailing slash; `removed`: resolved because its rule was removed.
+ */
 export function noticeOf(
   rule: AlertRule,
   state: AlertState,
-  { repeat, now, boardUrl }: { repeat: boolean; now: number; boardUrl: string },
+  { repeat, now, boardUrl, removed = false }: {
+    repeat: boolean;
+    now: number;
+    boardUrl: string;
+    removed?: boolean;
+  },
 ): AlertNotice {
   const firing = state.phase === "firing";
   const notice: AlertNotice = {
@@ -80,7 +94,7 @@ export function noticeOf(
     at: now,
     repeat,
     link: linkOf(rule, state.task, boardUrl),
-    summary: summaryOf(rule, state, firing),
+    summary: summaryOf(rule, state, firing, removed),
   };
   if (rule.kind === "scheduleMissed" && state.subject !== null) notice.schedule = state.subject;
   return notice;

@@ -99,6 +99,8 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   // The stored rules and silences last read: kept when the store does not answer, so a rule's
   // states are not dropped (and its incident told anew) for a read that failed.
   let stored: AlertRule[] = [];
+  // The stored rules the last read no longer had: their firing alerts are told resolved once.
+  let removed: AlertRule[] = [];
   let silences: AlertSilence[] = [];
   let unsaved: AlertHistoryEntry[] = [];
   let running: Promise<void> | null = null;
@@ -123,9 +125,14 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       source.listAlertRules?.() ?? [],
       source.listAlertSilences?.() ?? [],
     ]);
+    removed = [];
     if (rules.status === "fulfilled") {
       // A code rule's name wins: the routes refuse to store one, a file changed later may add it.
-      stored = rules.value.filter((rule) => !config.rules.some((code) => code.name === rule.name));
+      const read = rules.value.filter((rule) =>
+        !config.rules.some((code) => code.name === rule.name)
+      );
+      removed = stored.filter((rule) => !read.some((kept) => kept.name === rule.name));
+      stored = read;
     }
     if (muting.status === "fulfilled") silences = muting.value;
   }
@@ -191,6 +198,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       shapes,
       now,
       boardUrl,
+      removed,
     });
     // The lease may have run out while reading: the next leader evaluates instead.
     if (!leadership.isLeading) return;

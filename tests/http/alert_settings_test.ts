@@ -336,3 +336,39 @@ Deno.test("a stored rule naming a sink the alerts file no longer has is marked, 
     await hook.close();
   }
 });
+
+Deno.test("a stored rule removed while it fires is told resolved, as removed, and is gone from the page", async () => {
+  const hook = webhookReceiver();
+  const source = createMemorySource({ seed: readFixture() });
+  const board = boardOn(source, { alerts: alertsTo(hook.url) });
+  try {
+    assert.equal(
+      (await board.call("POST", "/alerts/rules", { ...MAIL_RULE, sinks: ["ops"] })).status,
+      201,
+    );
+    const pass = () =>
+      alertPass(board.timers, 10_000, async () => (await board.call("GET", "/alerts")).body.asOf);
+    const told = () => hook.received.map((request) => JSON.parse(request.body));
+    await waitFor(async () => (await pass(), told().length === 1), { what: "the firing notice" });
+    const removal = await board.call(
+      "DELETE",
+      `/alerts/rules/${encodeURIComponent("mail failing")}`,
+    );
+    assert.equal(removal.status, 200);
+    await waitFor(async () => (await pass(), told().length === 2), { what: "the resolve notice" });
+    const [firing, resolved] = told();
+    assert.deepEqual([resolved.state, resolved.key, resolved.rule], [
+      "resolved",
+      firing.key,
+      "mail failing",
+    ]);
+    assert.match(resolved.summary, /the rule was removed/);
+    // No state is left to tell again, nor for the page to show.
+    assert.deepEqual(await source.readAlertStates!(), []);
+    assert.deepEqual((await board.call("GET", "/alerts")).body.rules, []);
+  } finally {
+    await board.close();
+    await source.close();
+    await hook.close();
+  }
+});

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { evaluateRules, type Evaluation } from "../../src/alerts/evaluate.ts";
+import { evaluateRules, type Evaluation, stateKey } from "../../src/alerts/evaluate.ts";
 import type { AlertSnapshot } from "../../src/alerts/figures.ts";
 import { KnownShapes } from "../../src/alerts/known_shapes.ts";
 import {
@@ -159,6 +159,34 @@ Deno.test("a task that is gone resolves its alert; a rule that is gone drops its
   );
   assert.deepEqual(told(alerts.pass(T0 + 2 * MINUTE, failing({ mail: 9 }), [])), []);
   assert.deepEqual(alerts.states, []);
+});
+
+Deno.test("a rule removed while firing resolves its alerts, told as removed; a pending one goes quietly", () => {
+  const rule = failedRule({ tasks: null, forMs: MINUTE });
+  const alerts = evaluator([rule]);
+  alerts.pass(T0, failing({ mail: 9 }));
+  const [[, key]] = told(alerts.pass(T0 + MINUTE, failing({ mail: 9, pay: 9 })));
+  assert.deepEqual(alerts.states.map((s) => [s.subject, s.phase]), [
+    ["mail", "firing"],
+    ["pay", "pending"],
+  ]);
+  const removed = evaluateRules({
+    rules: [],
+    removed: [rule],
+    snapshot: failing({ mail: 9, pay: 9 }),
+    states: new Map(alerts.states.map((s) => [stateKey(s.rule, s.subject), s])),
+    silences: [],
+    shapes: new KnownShapes(),
+    now: T0 + 2 * MINUTE,
+    boardUrl: BOARD,
+  });
+  assert.deepEqual(told(removed), [["resolved", key, false, null]]);
+  assert.equal(
+    removed.notices[0].notice.summary,
+    "mail: the rule was removed, so this alert is no longer watched",
+  );
+  assert.deepEqual(removed.notices[0].sinks, ["ops"]);
+  assert.equal(removed.states.size, 0, "a removed rule keeps no state");
 });
 
 Deno.test("a snapshot the store could not give moves no state and tells nothing", () => {
