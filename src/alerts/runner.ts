@@ -109,14 +109,35 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   const inFlight = new Set<Promise<void>>();
   const closing = new AbortController();
 
+  // When the stored states were evaluated, as this process last read or wrote them (undefined:
+  // unknown): a pass writes only if no other leader wrote since.
+  let storedAsOf: number | null | undefined;
+
   async function readStates(): Promise<Map<string, AlertState>> {
-    if (!source.readAlertStates || storeBehind) return states;
+    if (!source.readAlertStatus || storeBehind) return states;
     try {
-      const stored = await source.readAlertStates();
-      return new Map(stored.map((state) => [stateKey(state.rule, state.subject), state]));
+      const status = await source.readAlertStatus();
+      storedAsOf = status.asOf;
+      return new Map(status.states.map((state) => [stateKey(state.rule, state.subject), state]));
     } catch {
       return states;
     }
+  }
+
+  /** Keeps a pass's states: false when another leader wrote since its read (its pass stands). */
+  async function writeStates(next: Map<string, AlertState>, now: number): Promise<boolean> {
+    if (!source.writeAlertStates) return true;
+    const written = await source.writeAlertStates([...next.values()], now, storedAsOf).then(
+      (done) => done,
+      () => null,
+    );
+    if (written === false) {
+      storeBehind = false;
+      return false;
+    }
+    storeBehind = written === null;
+    if (written) storedAsOf = now;
+    return true;
   }
 
   /** The stored rules and silences: one bounded read each, on every pass. */
@@ -202,13 +223,10 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     });
     // The lease may have run out while reading: the next leader evaluates instead.
     if (!leadership.isLeading) return;
+    // Another leader wrote since this pass read (this one's lease ran out meanwhile): it told
+    // what there was to tell, and this pass's notices would be its twins.
+    if (!await writeStates(next.states, now)) return;
     states = next.states;
-    if (source.writeAlertStates) {
-      storeBehind = await source.writeAlertStates([...next.states.values()], now).then(
-        () => false,
-        () => true,
-      );
-    }
     deps.onEvaluated?.({ asOf: now, states: [...next.states.values()] });
     next.notices.forEach(dispatch);
   }

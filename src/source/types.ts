@@ -794,9 +794,15 @@ export interface TaskSource {
   readAlertStatus?(): Promise<AlertStatus>;
   /**
    * Replaces the alert states, evaluated at `asOf` (ms); more than
-   * `MAX_ALERT_STATES` is refused (RangeError).
+   * `MAX_ALERT_STATES` is refused (RangeError). Given `ifAsOf`, only while
+   * the stored states are still the ones evaluated then (null: none stored):
+   * false, writing nothing, when another leader wrote since.
    */
-  writeAlertStates?(states: readonly AlertState[], asOf?: number): Promise<void>;
+  writeAlertStates?(
+    states: readonly AlertState[],
+    asOf?: number,
+    ifAsOf?: number | null,
+  ): Promise<boolean>;
   /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
   appendAlertHistory?(entries: readonly AlertHistoryEntry[], max: number): Promise<void>;
   /** The `limit` newest entries of the alert history, newest first. */

@@ -81,6 +81,25 @@ export function alertStoreContract(name: string, seed: Seed): void {
     }
   });
 
+  Deno.test(`${name}: a leader's states are written only while no other leader wrote since its read`, async () => {
+    const { source, close } = await seed(dump);
+    try {
+      // Both leaders read an empty store; the new one writes first.
+      assert.equal(await source.writeAlertStates!([state("mail")], 5000, null), true);
+      assert.equal(await source.writeAlertStates!([state("pay")], 4000, null), false);
+      assert.deepEqual(await source.readAlertStatus!(), { asOf: 5000, states: [state("mail")] });
+      // Going on from the stored states, a pass writes.
+      assert.equal(await source.writeAlertStates!([state("sms")], 6000, 5000), true);
+      assert.equal(await source.writeAlertStates!([state("pay")], 6500, 5000), false);
+      assert.deepEqual((await source.readAlertStatus!()).asOf, 6000);
+      // Without a condition, as before.
+      assert.equal(await source.writeAlertStates!([], 7000), true);
+      assert.deepEqual(await source.readAlertStatus!(), { asOf: 7000, states: [] });
+    } finally {
+      await close();
+    }
+  });
+
   Deno.test(`${name}: alert states beyond the cap are refused, not half written`, async () => {
     const { source, close } = await seed(dump);
     try {

@@ -32,6 +32,14 @@ function evaluatorOf(source: TaskSource, timers: FakeTimers, file: AlertsFile) {
   });
 }
 
+/** The sink `ops` at `url`, and a rule telling it at once of send-email's 5 failed jobs. */
+function mailFailingTo(url: string): AlertsFile {
+  return {
+    sinks: [{ name: "ops", type: "webhook", url, secret: SECRET }],
+    rules: [{ name: "now", kind: "failed", tasks: ["send-email"], threshold: 4, sinks: ["ops"] }],
+  };
+}
+
 /** A receiver that takes requests and answers none until released. */
 function silentReceiver() {
   let answer = () => {};
@@ -148,10 +156,7 @@ Deno.test("when the store does not take the states, the next pass goes on from i
     getQueueSnapshots: (tasks) => memory.getQueueSnapshots(tasks).finally(() => passes++),
   });
   const timers = new FakeTimers();
-  const evaluator = evaluatorOf(source, timers, {
-    sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
-    rules: [{ name: "now", kind: "failed", tasks: ["send-email"], threshold: 4, sinks: ["ops"] }],
-  });
+  const evaluator = evaluatorOf(source, timers, mailFailingTo(hook.url));
   try {
     await timers.tick(EVERY_MS);
     await waitFor(() => hook.received.length === 1, { what: "the firing notice" });
@@ -345,5 +350,35 @@ Deno.test("at most 100 notices are in flight: one more is kept as failed at once
     await evaluator.close();
     await silent.close();
     await source.close();
+  }
+});
+
+Deno.test("a pass whose states another leader wrote while it read tells nothing: that leader's pass stands", async () => {
+  const hook = webhookReceiver();
+  const memory = createMemorySource({ seed: readFixture() });
+  let overtaken = false;
+  const source = sourceWith(memory, {
+    // While this pass reads, its lease runs out and the next leader writes its own pass.
+    getQueueSnapshots: async (tasks) => {
+      if (!overtaken) {
+        overtaken = true;
+        await memory.writeAlertStates!([], 1);
+      }
+      return await memory.getQueueSnapshots(tasks);
+    },
+  });
+  const timers = new FakeTimers();
+  const evaluator = evaluatorOf(source, timers, mailFailingTo(hook.url));
+  try {
+    await timers.tick(EVERY_MS);
+    await evaluator.close(); // the pass and whatever it sent are over
+    assert.equal(overtaken, true);
+    assert.equal(hook.received.length, 0, "its twin notice is not sent");
+    assert.deepEqual(await memory.listAlertHistory!(10), []);
+    assert.deepEqual(await memory.readAlertStatus!(), { asOf: 1, states: [] });
+  } finally {
+    await evaluator.close();
+    await hook.close();
+    await memory.close();
   }
 });

@@ -30,11 +30,20 @@ export class AlertMemory {
     return { asOf: this.#asOf, states: structuredClone(this.#states) };
   }
 
-  /** Replaces the states (refused whole above the cap), evaluated at `asOf`. */
-  writeStates(states: readonly AlertState[], asOf: number | null): void {
+  /**
+   * Replaces the states (refused whole above the cap), evaluated at `asOf`;
+   * given `ifAsOf`, only while the stored ones were evaluated then (false if not).
+   */
+  writeStates(
+    states: readonly AlertState[],
+    asOf: number | null,
+    ifAsOf?: number | null,
+  ): boolean {
     checkAlertStateCount(states.length);
+    if (ifAsOf !== undefined && ifAsOf !== this.#asOf) return false;
     this.#states = structuredClone([...states]);
     this.#asOf = asOf;
+    return true;
   }
 
   /** Appends entries, keeping the `max` newest. */

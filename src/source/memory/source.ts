@@ -286,9 +286,13 @@ export class MemorySource implements TaskSource {
     return Promise.resolve(this.#alerts.readStatus());
   }
 
-  /** Replaces the alert states, evaluated at `asOf`. */
-  writeAlertStates(states: readonly AlertState[], asOf?: number): Promise<void> {
-    return Promise.resolve().then(() => this.#alerts.writeStates(states, asOf ?? null));
+  /** Replaces the alert states, evaluated at `asOf`; given `ifAsOf`, only if no other wrote since. */
+  writeAlertStates(
+    states: readonly AlertState[],
+    asOf?: number,
+    ifAsOf?: number | null,
+  ): Promise<boolean> {
+    return Promise.resolve().then(() => this.#alerts.writeStates(states, asOf ?? null, ifAsOf));
   }
 
   /** Appends notices with their outcome to the alert history, keeping the `max` newest. */

@@ -12,6 +12,7 @@ import type { AlertHistoryEntry, AlertState, AlertStatus } from "../../contract/
 import { checkAlertStateCount } from "../alert_states_cap.ts";
 import { alertKeys } from "../wire/keys.ts";
 import type { RedisConnection } from "./client.ts";
+import type { LuaScript } from "./scripts.ts";
 
 function parsed(text: string): unknown {
   try {
@@ -50,15 +51,49 @@ export async function readAlertStatus(
   return { asOf: typeof record.asOf === "number" ? record.asOf : null, states };
 }
 
-/** Replaces the states (refused whole above the cap), evaluated at `asOf`: one SET. */
+/**
+ * Sets the states unless ARGV[2] is '1' and the stored value's `asOf` is
+ * not ARGV[3]. The value is written as `{"asOf":…,"states":…}`, so its
+ * `asOf` is read off its start, not by decoding up to 10,000 states; a
+ * value of another shape has none (`null`). Answers 1 when it set them.
+ */
+const WRITE_ALERT_STATES: LuaScript = {
+  name: "write-alert-states",
+  writes: true,
+  source: `
+if ARGV[2] == '1' then
+  local current = redis.call('GET', KEYS[1])
+  local asOf = current and string.match(current, '^{"asOf":([^,]*),') or 'null'
+  if asOf ~= ARGV[3] then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1])
+return 1
+`,
+};
+
+/**
+ * Replaces the states (refused whole above the cap), evaluated at `asOf`;
+ * given `ifAsOf`, only while the stored ones were evaluated then (false,
+ * nothing written, when another leader wrote since): one script.
+ */
 export async function writeAlertStates(
   connection: RedisConnection,
   states: readonly AlertState[],
   asOf: number | null,
+  ifAsOf: number | null | undefined,
   prefix?: string,
-): Promise<void> {
+): Promise<boolean> {
   checkAlertStateCount(states.length);
-  await connection.call(["SET", alertKeys(prefix).states, JSON.stringify({ asOf, states })]);
+  const written = await connection.call<number>({
+    script: WRITE_ALERT_STATES,
+    keys: [alertKeys(prefix).states],
+    args: [
+      JSON.stringify({ asOf, states }),
+      ifAsOf === undefined ? "0" : "1",
+      JSON.stringify(ifAsOf ?? null),
+    ],
+  });
+  return written === 1;
 }
 
 /** Appends entries, keeping the `max` newest: one pipeline. */

@@ -1098,10 +1098,14 @@ export class RedisTaskSource implements TaskSource {
     return await readAlertStatus(this.connection, this.prefix);
   }
 
-  /** Replaces the alert states, evaluated at `asOf`. */
-  async writeAlertStates(states: readonly AlertState[], asOf?: number): Promise<void> {
+  /** Replaces the alert states, evaluated at `asOf`; given `ifAsOf`, only if no other wrote since. */
+  async writeAlertStates(
+    states: readonly AlertState[],
+    asOf?: number,
+    ifAsOf?: number | null,
+  ): Promise<boolean> {
     await this.connection.ready();
-    await writeAlertStates(this.connection, states, asOf ?? null, this.prefix);
+    return await writeAlertStates(this.connection, states, asOf ?? null, ifAsOf, this.prefix);
   }
 
   /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
