@@ -178,11 +178,14 @@ Deno.test("an evaluation pass costs Redis a fixed few commands plus a fixed few 
     for (const task of tasks) await writeFailedJobs(client as never, task, 1);
     const source = new RedisTaskSource({ url: redis.url, tasks }, new FakeTimers());
     try {
-      await readSnapshot(source, rules, Date.now()); // connects, subscribes to the lock's channel
+      // Connects, subscribes to the lock's channel, loads the scripts.
+      await readSnapshot(source, rules, Date.now());
+      await source.writeAlertStates(await source.readAlertStates());
       const calls = await commandsOf(client as never, async () => {
-        const states = await source.readAlertStates();
+        // As the evaluator does: the states are written only if no other leader wrote since.
+        const { asOf, states } = await source.readAlertStatus();
         await readSnapshot(source, rules, Date.now());
-        await source.writeAlertStates(states);
+        await source.writeAlertStates(states, Date.now(), asOf);
       });
       // The migration lock's channel is subscribed to once per source, not per pass.
       calls.delete("subscribe");
@@ -197,8 +200,9 @@ Deno.test("an evaluation pass costs Redis a fixed few commands plus a fixed few 
     // Per task: the snapshot script (EVALSHA and the 8 reads it runs), its throughput
     // minutes (MGET), its stalled set (SCARD, SRANDMEMBER).
     assert.equal(perTask, 12);
-    // Per pass: the states (GET, SET), the schedules (HGETALL, ZRANGE), the lock (GET, PTTL).
-    assert.equal(ten - 10 * perTask, 6);
+    // Per pass: the states (GET; the write's EVALSHA, and the GET and SET it runs), the
+    // schedules (HGETALL, ZRANGE), the lock (GET, PTTL).
+    assert.equal(ten - 10 * perTask, 8);
   } finally {
     await client.close();
     await redis.stop();
