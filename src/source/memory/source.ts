@@ -99,6 +99,7 @@ import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
 import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, type TaskQueue } from "./store.ts";
 import { queuedSince } from "../../contract/health.ts";
+import { explainUnstarted } from "../../contract/workflow_holds.ts";
 import { searchQueue } from "./search.ts";
 import { cancelWorkflow } from "./workflow_actions.ts";
 import { BoardRunMemory } from "./board_runs.ts";
@@ -634,7 +635,7 @@ export class MemorySource implements TaskSource {
     for (const node of workflow?.nodes ?? []) {
       node.jobState = this.store.tasks.get(node.taskName)?.jobs.get(node.jobId)?.state ?? null;
     }
-    return Promise.resolve(workflow);
+    return Promise.resolve(workflow && explainUnstarted(workflow));
   }
 
   /**
