@@ -35,6 +35,8 @@ import type {
   AlertSilence,
   AlertState,
   AlertStatus,
+  KnownShapesChange,
+  KnownShapesRecord,
   RuleSaveOutcome,
 } from "../contract/alerts.ts";
 export type { LeaseHold };
@@ -797,6 +799,18 @@ export interface TaskSource {
    * `MAX_ALERT_STATES` is refused (RangeError).
    */
   writeAlertStates?(states: readonly AlertState[], asOf?: number): Promise<void>;
+  /**
+   * The error shapes the `newErrorGroup` rule's last leader saw, or null when
+   * none are kept (none written within `KNOWN_SHAPES_TTL_MS` of `now`): a
+   * new leader carries on from them instead of taking what it finds as known.
+   */
+  readKnownShapes?(now: number): Promise<KnownShapesRecord | null>;
+  /**
+   * Writes what the leader's pass changed in the shapes (more than
+   * `MAX_KNOWN_SHAPES` seen is refused, RangeError), kept until `now` plus
+   * `KNOWN_SHAPES_TTL_MS`; answers how many the store then holds.
+   */
+  writeKnownShapes?(change: KnownShapesChange, now: number): Promise<number>;
   /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
   appendAlertHistory?(entries: readonly AlertHistoryEntry[], max: number): Promise<void>;
   /** The `limit` newest entries of the alert history, newest first. */

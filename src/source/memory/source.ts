@@ -14,6 +14,8 @@ import type {
   AlertSilence,
   AlertState,
   AlertStatus,
+  KnownShapesChange,
+  KnownShapesRecord,
   RuleSaveOutcome,
 } from "../../contract/alerts.ts";
 import type {
@@ -290,6 +292,16 @@ export class MemorySource implements TaskSource {
   /** Replaces the alert states, evaluated at `asOf`. */
   writeAlertStates(states: readonly AlertState[], asOf?: number): Promise<void> {
     return Promise.resolve().then(() => this.#alerts.writeStates(states, asOf ?? null));
+  }
+
+  /** The error shapes the last alert leader kept, until they expire. */
+  readKnownShapes(now: number): Promise<KnownShapesRecord | null> {
+    return Promise.resolve(this.#alerts.readShapes(now));
+  }
+
+  /** Writes what the alert leader's pass changed in the error shapes. */
+  writeKnownShapes(change: KnownShapesChange, now: number): Promise<number> {
+    return Promise.resolve().then(() => this.#alerts.writeShapes(change, now));
   }
 
   /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
