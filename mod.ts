@@ -92,6 +92,9 @@ export {
   type AlertSinkFile,
   type AlertState,
   type AlertStatus,
+  type KnownShape,
+  type KnownShapesChange,
+  type KnownShapesRecord,
   type RuleSaveOutcome,
   type ThresholdUnit,
 } from "./src/contract/alerts.ts";

@@ -21,7 +21,7 @@
  */
 
 export type * from "./src/source/types.ts";
-export { FINISHED_STATES, JOB_STATES } from "./src/source/types.ts";
+export { DIAGNOSIS_CODES, FINISHED_STATES, JOB_STATES } from "./src/source/types.ts";
 export type {
   DumpedKey,
   DumpedMember,

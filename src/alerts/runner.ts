@@ -27,8 +27,9 @@ import type { TaskSource } from "../source/types.ts";
 import type { Timers } from "../timers.ts";
 import { deliverNotice } from "./delivery.ts";
 import { evaluateRules, type PlannedNotice, stateKey } from "./evaluate.ts";
-import { KnownShapes } from "./known_shapes.ts";
+import type { KnownShapes } from "./known_shapes.ts";
 import { boardUrlOf } from "./notice.ts";
+import { readKnownShapes, writeKnownShapes } from "./shape_store.ts";
 import { readSnapshot } from "./snapshot.ts";
 
 /** What the evaluator runs on. */
@@ -91,7 +92,8 @@ function notDelivered(sink: string, error: string): AlertDelivery {
 export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   const { source, config, leadership, timers, clock } = deps;
   const boardUrl = boardUrlOf(config, deps.basePath);
-  let shapes = new KnownShapes();
+  // Null until this board leads: then read from the store, what the last leader kept.
+  let shapes: KnownShapes | null = null;
   // The last states this process computed: what it carries on from when the store does not answer.
   let states = new Map<string, AlertState>();
   // Whether the store missed this process's last states: then they, not the store's, are current.
@@ -199,14 +201,14 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
 
   async function evaluate(): Promise<void> {
     if (!leadership.leads()) {
-      // Another board leads now: what it writes is newer than anything kept here, and the error
-      // shapes it sees appear are not seen here. Leading again, this board looks afresh (its
-      // first pass finds what is there, as a new leader's does), not telling them again as new.
+      // Another board leads now: what it writes is newer than anything kept here, and so are
+      // the error shapes it keeps. Leading again, this board reads them from the store.
       storeBehind = false;
-      shapes = new KnownShapes();
+      shapes = null;
       return;
     }
     const now = clock();
+    const known = shapes ??= await readKnownShapes(source, now);
     const [previous] = await Promise.all([readStates(), readSettings()]);
     const rules = [...config.rules, ...stored];
     if (rules.length === 0 && previous.size === 0) return;
@@ -216,7 +218,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       snapshot,
       states: previous,
       silences,
-      shapes,
+      shapes: known,
       now,
       boardUrl,
       removed,
@@ -224,9 +226,13 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     // The lease may have run out while reading: the next leader evaluates instead.
     if (!leadership.isLeading) return;
     // Another leader wrote since this pass read (this one's lease ran out meanwhile): it told
-    // what there was to tell, and this pass's notices would be its twins.
-    if (!await writeStates(next.states, now)) return;
+    // what there was to tell, and this pass's notices would be its twins. Its shapes are newer.
+    if (!await writeStates(next.states, now)) {
+      shapes = null;
+      return;
+    }
     states = next.states;
+    await writeKnownShapes(source, known, now);
     deps.onEvaluated?.({ asOf: now, states: [...next.states.values()] });
     next.notices.forEach(dispatch);
   }

@@ -11,7 +11,12 @@
 
 import { z } from "@hono/zod-openapi";
 import { HIDDEN_KEY } from "../contract/diagnosis_reasons.ts";
-import { MECHANICS_CURSOR, type MechanicsResponse } from "../contract/mechanics.ts";
+import {
+  type FoundMechanism,
+  MECHANICS_CURSOR,
+  type MechanicsResponse,
+  type MechanismEntry,
+} from "../contract/mechanics.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import type { ApiDeps } from "./deps.ts";
@@ -37,8 +42,34 @@ const getMechanics = apiRoute({
   errors: ["INVALID_PARAM", "INVALID_STATE", "TASK_NOT_FOUND"],
 });
 
+/** Hex characters of an entry's id: 96 bits of its HMAC. */
+const ID_LENGTH = 24;
+
+/**
+ * Each entry with its `id`: an HMAC of its kind and key under `idKey`, so
+ * the same key has the same id on every step (the UI counts a key SCAN
+ * returned twice once) and a hidden key cannot be guessed from it.
+ */
+async function withIds(
+  idKey: CryptoKey,
+  entries: readonly MechanismEntry[],
+): Promise<FoundMechanism[]> {
+  const encoder = new TextEncoder();
+  return await Promise.all(entries.map(async (entry) => {
+    const mac = await crypto.subtle.sign(
+      "HMAC",
+      idKey,
+      encoder.encode(`${entry.kind}:${entry.key}`),
+    );
+    const hex = Array.from(new Uint8Array(mac), (byte) => byte.toString(16).padStart(2, "0"));
+    return { ...entry, id: hex.join("").slice(0, ID_LENGTH) };
+  }));
+}
+
 /** Route `/tasks/{task}/mechanics`. */
 export function mechanicsRoutes({ source, scans, options, clock }: ApiDeps) {
+  // Drawn once per board: ids match across the steps one board answers, and nowhere else.
+  const idKey = crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   return apiRouter<SessionEnv & UserEnv>().openapi(getMechanics, async (c) => {
     const { task } = c.req.valid("param");
     const { cursor } = c.req.valid("query");
@@ -55,10 +86,9 @@ export function mechanicsRoutes({ source, scans, options, clock }: ApiDeps) {
         source.scanMechanics(task, cursor ?? null, c.req.raw.signal),
         mayReadPayloads(c, options, task),
       ]);
+      const found = await withIds(await idKey, step.entries);
       // The keys come from the jobs' data, as the diagnosis hides them.
-      const entries = showKeys
-        ? step.entries
-        : step.entries.map((entry) => ({ ...entry, key: HIDDEN_KEY }));
+      const entries = showKeys ? found : found.map((entry) => ({ ...entry, key: HIDDEN_KEY }));
       const answer: MechanicsResponse = { task, readAt, known: true, ...step, entries };
       return c.json(answer, 200);
     } finally {

@@ -360,3 +360,47 @@ export const MAX_SILENCES = 200;
 
 /** What storing a rule came to: stored, or why not. */
 export type RuleSaveOutcome = "saved" | "exists" | "missing" | "full";
+
+/** The most error shapes the `newErrorGroup` rule keeps, in the leader and in the store. */
+export const MAX_KNOWN_SHAPES = 5000;
+
+/** The longest part of an error shape kept: enough to tell errors apart, a bound on memory. */
+export const KNOWN_SHAPE_CHARS = 300;
+
+/**
+ * A shape unseen for this long is forgotten (the rule's "not seen in the
+ * last 24 h"); the store's copy expires this long after the leader last wrote it.
+ */
+export const KNOWN_SHAPES_TTL_MS = 24 * 3_600_000;
+
+/** An error shape the `newErrorGroup` rule saw on a task's dead letters. */
+export interface KnownShape {
+  /** The task whose dead letters have it. */
+  task: string;
+  /** At most {@link KNOWN_SHAPE_CHARS} characters. */
+  shape: string;
+  /** When first seen (ms); null for what the first pass found, there before any board looked. */
+  first: number | null;
+  /** When last seen (ms). */
+  last: number;
+}
+
+/** The shapes the leader keeps in the store, so the next leader carries on from them. */
+export interface KnownShapesRecord {
+  /** When the first leader's first pass took what it found as known (ms). */
+  baselineAt: number;
+  /** Every shape kept, each of one task. */
+  shapes: KnownShape[];
+}
+
+/** What the leader writes after a pass: the shapes it saw, and those it forgot. */
+export interface KnownShapesChange {
+  /** When the first leader's first pass took what it found as known (ms). */
+  baselineAt: number;
+  /** Replace what is stored by `seen` (a write failed, or the store holds too many). */
+  whole: boolean;
+  /** Shapes seen since the last write (with `whole`, every shape kept). */
+  seen: KnownShape[];
+  /** Shapes forgotten since the last write. */
+  forgotten: { task: string; shape: string }[];
+}

@@ -123,6 +123,9 @@ export const DIAGNOSIS_CODES = [
   "running",
   "lockLost",
   "dedup",
+  // A workflow node with no job yet (`GET /workflows/{id}`, each node's `notStarted`).
+  "workflowEnded",
+  "workflowParents",
 ] as const;
 
 /** One kind of hold. */

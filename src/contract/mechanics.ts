@@ -45,10 +45,22 @@ export interface MechanicsStep {
   cursor: string | null;
 }
 
+/**
+ * An entry as the route answers it, with `id`: the same for the same key on
+ * every step, so that a key SCAN returns twice (it may, across a rehash, or
+ * on two masters while a cluster slot moves) is counted once; an HMAC of the
+ * key under a key the board process draws at random, so a user who may not
+ * read the key learns nothing of it but that two entries are one key.
+ */
+export type FoundMechanism = MechanismEntry & { id: string };
+
 /** The answer of `GET /tasks/{task}/mechanics?cursor=`. */
 export type MechanicsResponse =
   & { task: string; readAt: number }
-  & ({ known: true } & MechanicsStep | { known: false; reason: string });
+  & (
+    | { known: true; entries: FoundMechanism[]; scanCalls: number; cursor: string | null }
+    | { known: false; reason: string }
+  );
 
 /** A cursor of a mechanics scan: `<master index>-<SCAN cursor>`. */
 export const MECHANICS_CURSOR = /^\d{1,4}-\d{1,20}$/;

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { DiagnosisReason } from "./diagnosis.ts";
 import type { JobState, WorkflowState } from "./states.ts";
 
 /** A workflow as listed. */
@@ -72,6 +73,12 @@ export interface WorkflowNodeState {
   result: unknown;
   /** The node's error, if it failed. */
   error: string | null;
+  /**
+   * Why the node has no job yet (see `workflow_holds.ts`): it waits for its
+   * unfinished parents, or its workflow ended before them; null when it has
+   * a job, or had one.
+   */
+  notStarted: DiagnosisReason | null;
 }
 
 /** A workflow in full: the answer of `GET /workflows/{id}`. */

@@ -35,6 +35,8 @@ import type {
   AlertSilence,
   AlertState,
   AlertStatus,
+  KnownShapesChange,
+  KnownShapesRecord,
   RuleSaveOutcome,
 } from "../contract/alerts.ts";
 export type { LeaseHold };
@@ -99,7 +101,14 @@ import type {
   StalledSet,
   TaskLiveness,
 } from "../contract/liveness.ts";
-import type { CollectHold, ConcurrencyHold, JobHolds } from "../contract/diagnosis.ts";
+import type {
+  CollectHold,
+  ConcurrencyHold,
+  DiagnosisCode,
+  DiagnosisReason,
+  EvidenceValue,
+  JobHolds,
+} from "../contract/diagnosis.ts";
 import type { MigrationLock } from "../contract/migration_lock.ts";
 import type { ActiveLocks, TaskActivity } from "../contract/workers.ts";
 import type { MechanicsStep, MechanismEntry } from "../contract/mechanics.ts";
@@ -125,6 +134,7 @@ export {
 } from "../contract/states.ts";
 export { JOB_DETAIL_LOGS } from "../contract/jobs.ts";
 export { BULK_ACTION_STATES, BULK_BATCH } from "../contract/bulk.ts";
+export { DIAGNOSIS_CODES } from "../contract/diagnosis.ts";
 export type {
   ActiveLocks,
   AttemptHistory,
@@ -147,8 +157,11 @@ export type {
   CollectHold,
   ConcurrencyHold,
   DeadLetterGroup,
+  DiagnosisCode,
+  DiagnosisReason,
   DispatchRequest,
   DispatchResult,
+  EvidenceValue,
   FinishedState,
   FinishedTiming,
   JobActionResult,
@@ -803,6 +816,18 @@ export interface TaskSource {
     asOf?: number,
     ifAsOf?: number | null,
   ): Promise<boolean>;
+  /**
+   * The error shapes the `newErrorGroup` rule's last leader saw, or null when
+   * none are kept (none written within `KNOWN_SHAPES_TTL_MS` of `now`): a
+   * new leader carries on from them instead of taking what it finds as known.
+   */
+  readKnownShapes?(now: number): Promise<KnownShapesRecord | null>;
+  /**
+   * Writes what the leader's pass changed in the shapes (more than
+   * `MAX_KNOWN_SHAPES` seen is refused, RangeError), kept until `now` plus
+   * `KNOWN_SHAPES_TTL_MS`; answers how many the store then holds.
+   */
+  writeKnownShapes?(change: KnownShapesChange, now: number): Promise<number>;
   /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
   appendAlertHistory?(entries: readonly AlertHistoryEntry[], max: number): Promise<void>;
   /** The `limit` newest entries of the alert history, newest first. */

@@ -20,6 +20,7 @@
 
 import { type AppDispatch, appDispatch } from "./dispatch.ts";
 import { queuedSince } from "../contract/health.ts";
+import { explainUnstarted } from "../contract/workflow_holds.ts";
 import { LocalScanSlots, type ScanSlotClaim } from "../source/scan_slots.ts";
 import { BoardError } from "../errors.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../source/dead_letters.ts";
@@ -519,7 +520,7 @@ export class AppApiSource implements TaskSource {
     workflow.nodes.forEach((node, i) => {
       node.jobState = states[i] ? decodeJobState(states[i]!) : null;
     });
-    return workflow;
+    return explainUnstarted(workflow);
   }
 
   async #deadLetterEntries(task?: string): Promise<DeadLetterEntry[]> {

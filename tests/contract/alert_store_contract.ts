@@ -1,12 +1,19 @@
 /**
  * The TaskSource contract for the alerts' memory in the store: the states
  * the evaluator leaves (read back whole by the next leader, capped) and the
- * history of notices with their outcome (newest first, capped).
+ * history of notices with their outcome (newest first, capped), and the
+ * error shapes `newErrorGroup` saw (updated by each pass, capped, cut).
  */
 
 import assert from "node:assert/strict";
 import type { AlertHistoryEntry, AlertState } from "../../src/contract/alerts.ts";
-import { MAX_ALERT_STATES } from "../../src/contract/alerts.ts";
+import {
+  KNOWN_SHAPE_CHARS,
+  type KnownShape,
+  type KnownShapesRecord,
+  MAX_ALERT_STATES,
+  MAX_KNOWN_SHAPES,
+} from "../../src/contract/alerts.ts";
 import { readFixture } from "../helpers/fixture.ts";
 import type { Seed } from "./source_contract.ts";
 
@@ -121,6 +128,67 @@ export function alertStoreContract(name: string, seed: Seed): void {
       assert.deepEqual(history.map((e) => e.notice.key), ["d", "c", "b"]);
       assert.deepEqual(history[0], entry("d", "failed"), "kept whole, outcome included");
       assert.deepEqual((await source.listAlertHistory!(1)).map((e) => e.notice.key), ["d"]);
+    } finally {
+      await close();
+    }
+  });
+
+  /** The shapes of `record` in one order (Redis answers a hash's fields in its own). */
+  const sorted = (record: KnownShapesRecord | null) =>
+    record &&
+    { ...record, shapes: record.shapes.toSorted((a, b) => a.shape.localeCompare(b.shape)) };
+  const shape = (text: string, first: number | null, last: number): KnownShape => ({
+    task: "send-email",
+    shape: text,
+    first,
+    last,
+  });
+
+  Deno.test(`${name}: known error shapes: none until a leader writes, then each pass's change`, async () => {
+    const { source, close } = await seed(dump);
+    try {
+      assert.equal(await source.readKnownShapes!(1000), null);
+      const baseline = [shape("SMTP timeout", null, 1000), shape("Mailbox full", null, 1000)];
+      const change = { baselineAt: 1000, whole: false, forgotten: [] };
+      assert.equal(await source.writeKnownShapes!({ ...change, seen: baseline }, 1000), 2);
+      assert.deepEqual(sorted(await source.readKnownShapes!(2000)), {
+        baselineAt: 1000,
+        shapes: [baseline[1], baseline[0]],
+      });
+      // The next pass: one seen again, one new, one forgotten.
+      const next = [shape("SMTP timeout", null, 6000), shape("Disk full", 6000, 6000)];
+      const forgotten = [{ task: "send-email", shape: "Mailbox full" }];
+      assert.equal(await source.writeKnownShapes!({ ...change, seen: next, forgotten }, 6000), 2);
+      assert.deepEqual(sorted(await source.readKnownShapes!(7000)), {
+        baselineAt: 1000,
+        shapes: [next[1], next[0]],
+      });
+      // A whole write replaces what is kept.
+      const whole = [shape("Quota exceeded", 9000, 9000)];
+      assert.equal(
+        await source.writeKnownShapes!({ ...change, whole: true, seen: whole }, 9000),
+        1,
+      );
+      assert.deepEqual(await source.readKnownShapes!(9000), { baselineAt: 1000, shapes: whole });
+    } finally {
+      await close();
+    }
+  });
+
+  Deno.test(`${name}: known error shapes are cut to their length cap, and more than the cap refused`, async () => {
+    const { source, close } = await seed(dump);
+    try {
+      const long = "x".repeat(KNOWN_SHAPE_CHARS + 50);
+      const change = { baselineAt: 1000, whole: false, forgotten: [] };
+      await source.writeKnownShapes!({ ...change, seen: [shape(long, 1000, 1000)] }, 1000);
+      const [kept] = (await source.readKnownShapes!(1000))!.shapes;
+      assert.equal(kept.shape, long.slice(0, KNOWN_SHAPE_CHARS));
+      const many = Array.from({ length: MAX_KNOWN_SHAPES + 1 }, (_, i) => shape(`e${i}`, 1, 1));
+      await assert.rejects(
+        () => source.writeKnownShapes!({ ...change, seen: many }, 1000),
+        /at most 5000 error shapes/,
+      );
+      assert.equal((await source.readKnownShapes!(1000))!.shapes.length, 1, "nothing half written");
     } finally {
       await close();
     }

@@ -676,6 +676,32 @@ export function mutationContract(name: string, seed: Seed): void {
     ], "a pending root already has a waiting job; a node never dispatched has none");
   }, running);
 
+  /** The running workflow's nodes' `notStarted`: only node 3 (sum) has no job. */
+  const notStarted = async (s: TaskSource) =>
+    (await s.getWorkflow(RUNNING_WORKFLOW))?.nodes.map((node) => node.notStarted);
+
+  contract(
+    "a node with no job yet says it waits for its unfinished parents, each with its state",
+    async (s) => {
+      assert.deepEqual(await notStarted(s), [null, null, null, {
+        code: "workflowParents",
+        summary:
+          "it starts once its parent nodes complete: #1 square (active), #2 square (waiting)",
+        evidence: { parents: ["#1 square: active", "#2 square: waiting"] },
+      }]);
+    },
+    running,
+  );
+
+  contract("a node with no job in a cancelled workflow says it will never start", async (s) => {
+    await s.cancelWorkflow(RUNNING_WORKFLOW, "operator stop");
+    assert.deepEqual(await notStarted(s), [null, null, null, {
+      code: "workflowEnded",
+      summary: "its workflow was cancelled before its parent nodes completed: it will never start",
+      evidence: { workflowState: "cancelled" },
+    }]);
+  }, running);
+
   contract(
     "cancels a running workflow: open node jobs cancelled or signalled, finished ones kept",
     async (s) => {

@@ -18,7 +18,9 @@ type Box = { x: number; y: number; width: number; height: number };
 async function nodeBoxes(page: Page): Promise<Box[]> {
   const boxes: Box[] = [];
   for (let i = 0; i < 6; i++) {
-    boxes.push((await page.locator(".wf-node", { hasText: `step-${i}` }).boundingBox())!);
+    // By its name: a node's tooltip may name another (the parent it waits for).
+    const name = page.locator(".wf-node-name", { hasText: `step-${i}` });
+    boxes.push((await page.locator(".wf-node", { has: name }).boundingBox())!);
   }
   return boxes;
 }

@@ -138,7 +138,7 @@ workflowTest(
     await openWorkflow(page, root, CANCELLED);
     // taskora left the `slow` node's job running: a cancel only signals an active job.
     assert.deepEqual(await nodeColours(page), [
-      `notify, cancelled: ${CANCELLED_RGB}`,
+      `notify, cancelled: its workflow was cancelled before its parent nodes completed: it will never start: ${CANCELLED_RGB}`,
       `slow, cancelled, job active: ${CANCELLED_RGB}`,
       `square, completed: ${COMPLETED_RGB}`,
     ]);
@@ -172,12 +172,24 @@ workflowTest(
       `square, active: ${ACTIVE_RGB}`,
       `square, completed: ${COMPLETED_RGB}`,
       `square, pending, job waiting: ${PENDING_RGB}`,
-      `sum, pending: ${PENDING_RGB}`,
+      `sum, pending: it starts once its parent nodes complete: #1 square (active), #2 square (waiting): ${PENDING_RGB}`,
     ]);
     const jobStates = await page.locator(".wf-node-table tbody tr").evaluateAll((rows) =>
       rows.map((row) => row.querySelectorAll("td")[2].textContent?.trim())
     );
-    assert.deepEqual(jobStates, ["completed", "active", "waiting", "—"]);
+    // The node with no job yet says why instead of a dash, and opens no job page (it has none).
+    assert.deepEqual(jobStates, [
+      "completed",
+      "active",
+      "waiting",
+      "it starts once its parent nodes complete: #1 square (active), #2 square (waiting)",
+    ]);
+    assert.equal(await page.getByRole("link", { name: /^sum/ }).count(), 0);
+    assert.equal(await page.locator(".wf-node-table a[href$='wf-run-3']").count(), 0);
+    assert.match(
+      await page.locator(".wf-node", { hasText: "sum" }).textContent() ?? "",
+      /no job yet/,
+    );
     const flowing = page.locator(".wf-edge-flowing");
     const animation = () => flowing.evaluate((edge) => getComputedStyle(edge).animationName);
     assert.equal(await animation(), "wf-flow");
@@ -250,6 +262,9 @@ workflowTest(
       "square, completed",
       "sum, cancelled",
     ]);
+    await page.locator(".wf-node-table .wf-not-started", {
+      hasText: "its workflow was cancelled before its parent nodes completed: it will never start",
+    }).waitFor();
     assert.equal(await page.getByRole("button", { name: "Cancel workflow" }).count(), 0);
   },
 );

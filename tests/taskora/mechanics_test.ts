@@ -6,12 +6,19 @@
  */
 
 import assert from "node:assert/strict";
+import { addFound, EMPTY } from "../../ui/pages/task/mechanics_scan.ts";
 import { connectClient } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { type AppWorld, withApp } from "./harness.ts";
 
 // deno-lint-ignore no-explicit-any
 type Task = any;
+
+/** The user `x-user: <name>:<role>` names. */
+const auth = (request: Request) => {
+  const [name, role] = (request.headers.get("x-user") ?? "").split(":");
+  return name ? { name, role } : undefined;
+};
 
 /** Every entry of a task's mechanics, following the cursor to the end of the keyspace. */
 async function scanAll(world: AppWorld, task: string) {
@@ -23,7 +30,10 @@ async function scanAll(world: AppWorld, task: string) {
     assert.equal(status, 200, JSON.stringify(body));
     assert.equal(body.known, true);
     assert.ok(body.scanCalls >= 1 && body.scanCalls <= 10);
-    entries.push(...body.entries);
+    for (const { id, ...entry } of body.entries) {
+      assert.match(id, /^[0-9a-f]{24}$/);
+      entries.push(entry);
+    }
     cursor = body.cursor;
   } while (cursor !== null);
   return entries;
@@ -135,10 +145,6 @@ Deno.test("one step scans at most 10 x 1,000 keys and says where to go on; a bad
 });
 
 Deno.test("the mechanism keys are shown only to users who may read the task's payloads, as the diagnosis shows them", async () => {
-  const auth = (request: Request) => {
-    const [name, role] = (request.headers.get("x-user") ?? "").split(":");
-    return name ? { name, role } : undefined;
-  };
   await withApp("redis", (app) => app.task("sync", { handler: () => "ok" }), async (world) => {
     const [sync] = [...world.app.getRegisteredTasks()] as Task[];
     const kept = String(
@@ -151,7 +157,7 @@ Deno.test("the mechanism keys are shown only to users who may read the task's pa
       });
       assert.equal(status, 200, JSON.stringify(body));
       assert.equal(body.cursor, null, "one step reads this small keyspace");
-      return body.entries;
+      return body.entries.map(({ id: _, ...entry }: { id: string }) => entry);
     };
     assert.deepEqual(await as("oz:operator"), [
       { kind: "dedup", key: "ada@example.com", jobId: kept, state: "delayed" },
@@ -160,4 +166,51 @@ Deno.test("the mechanism keys are shown only to users who may read the task's pa
       { kind: "dedup", key: "[hidden: needs payload.read]", jobId: kept, state: "delayed" },
     ]);
   }, { board: { auth } });
+});
+
+Deno.test("a key SCAN returns twice is counted once, by an id that is the same for the same key (hidden keys too) and is not the key", async () => {
+  await withApp("redis", (app) => app.task("sync", { handler: () => "ok" }), async (world) => {
+    const [sync] = [...world.app.getRegisteredTasks()] as Task[];
+    for (const key of ["ada@example.com", "bob@example.com", "cy@example.com"]) {
+      await sync.dispatch({}, { deduplicate: { key }, delay: 3_600_000 });
+    }
+    const step = async (user: string, query: string) => {
+      const { status, body } = await world.send(`/tasks/sync/mechanics${query}`, undefined, {
+        method: "GET",
+        headers: { "x-user": user },
+      });
+      assert.equal(status, 200, JSON.stringify(body));
+      return body.entries;
+    };
+    for (const user of ["oz:operator", "vic:viewer"]) {
+      // The same keyspace again from cursor 0: Redis's SCAN returns each key a second time, as
+      // it does for the buckets it visits again after its table shrank mid-scan.
+      const first = await step(user, "");
+      const again = await step(user, "?cursor=0-0");
+      assert.equal(first.length, 3);
+      assert.deepEqual(
+        again.map((e: { id: string }) => e.id),
+        first.map((e: { id: string }) => e.id),
+      );
+      assert.equal(new Set(first.map((e: { id: string }) => e.id)).size, 3, "one id a key");
+      for (const entry of first) assert.match(entry.id, /^[0-9a-f]{24}$/, "an HMAC, not the key");
+      const seen = new Set<string>();
+      const found = addFound(addFound(EMPTY, first, seen), again, seen);
+      assert.equal(found.dedup.total, 3, `${user}: each key counted once`);
+      assert.equal(found.dedup.kept.length, 3, `${user}: each key listed once`);
+    }
+    const ids = async (user: string) =>
+      (await step(user, "")).map((e: { id: string }) => e.id).sort();
+    assert.deepEqual(await ids("vic:viewer"), await ids("oz:operator"), "the id hides nothing new");
+  }, { board: { auth } });
+});
+
+Deno.test("a scan counts at most its cap of keys, then says it is capped", () => {
+  const entry = (id: string) => ({ kind: "dedup" as const, id, key: id, jobId: null, state: null });
+  const seen = new Set<string>();
+  const found = addFound(EMPTY, [entry("a"), entry("b"), entry("a"), entry("c")], seen, 2);
+  assert.equal(found.dedup.total, 2);
+  assert.equal(found.capped, true);
+  assert.equal(seen.size, 2, "the ids kept stay within the cap");
+  assert.equal(addFound(EMPTY, [entry("a"), entry("b")], new Set(), 2).capped, false);
 });

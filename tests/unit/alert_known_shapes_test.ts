@@ -37,3 +37,47 @@ Deno.test("KnownShapes keeps at most maxEntries, forgetting the least recently s
   assert.deepEqual(shapes.observe("t", ["b"], 4), ["b"], "b was forgotten");
   assert.equal(shapes.size, 3);
 });
+
+Deno.test("KnownShapes.from carries on from a leader's shapes: what they lack is new, their baseline stays known", () => {
+  const shapes = KnownShapes.from({
+    baselineAt: 0,
+    shapes: [
+      { task: "mail", shape: "timeout", first: null, last: 1000 },
+      { task: "mail", shape: "quota", first: 500, last: 1000 },
+      { task: "mail", shape: "gone a day", first: null, last: 2000 - DAY - 1 },
+    ],
+  }, 2000);
+  assert.equal(shapes.size, 2, "a shape unseen for 24 h is not carried");
+  assert.deepEqual(
+    shapes.observe("mail", ["timeout", "quota", "disk full", "gone a day"], 2000),
+    ["quota", "disk full", "gone a day"],
+    "quota is still in its hour; the others appeared since the last leader looked",
+  );
+});
+
+Deno.test("KnownShapes.takeChange gives what each pass changed, bounded, and the whole set after a lost write", () => {
+  const shapes = new KnownShapes(2);
+  assert.equal(shapes.takeChange(), null, "no pass ran: nothing to write");
+  shapes.observe("t", ["a", "b"], 10);
+  assert.deepEqual(shapes.takeChange(), {
+    baselineAt: 10,
+    whole: false,
+    seen: [
+      { task: "t", shape: "a", first: null, last: 10 },
+      { task: "t", shape: "b", first: null, last: 10 },
+    ],
+    forgotten: [],
+  });
+  shapes.observe("t", ["c"], 20); // a, the least recently seen, goes
+  assert.deepEqual(shapes.takeChange(), {
+    baselineAt: 10,
+    whole: false,
+    seen: [{ task: "t", shape: "c", first: 20, last: 20 }],
+    forgotten: [{ task: "t", shape: "a" }],
+  });
+  shapes.changeLost();
+  const whole = shapes.takeChange()!;
+  assert.equal(whole.whole, true);
+  assert.deepEqual(whole.seen.map((known) => known.shape), ["b", "c"], "every shape kept");
+  assert.equal(shapes.takeChange()!.whole, false, "once");
+});

@@ -10,12 +10,13 @@ import type { AlertsFile } from "../../src/contract/alerts.ts";
 import type { DeadLetterGroup } from "../../src/contract/dlq.ts";
 import type { TaskSource } from "../../src/source/types.ts";
 import { MAX_IN_FLIGHT, startAlertEvaluator } from "../../src/alerts/runner.ts";
-import { Leadership, type Lease } from "../../src/leadership.ts";
+import { Leadership } from "../../src/leadership.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { readFixture } from "../helpers/fixture.ts";
 import { sourceWith } from "../helpers/source_with.ts";
 import { waitFor } from "../helpers/wait_for.ts";
+import { namedLease } from "../helpers/named_lease.ts";
 import { webhookReceiver } from "../helpers/webhook_receiver.ts";
 
 const EVERY_MS = 5000;
@@ -261,7 +262,7 @@ Deno.test("a stored rule naming a sink no longer configured keeps its notice as 
   }
 });
 
-Deno.test("a board that leads again looks afresh: a new error shape it missed while following is not told again", async () => {
+Deno.test("a board that leads again carries on from the shapes the other leader kept: one that board told is not told again", async () => {
   const hook = webhookReceiver();
   const memory = createMemorySource({ seed: readFixture() });
   // The dead letters' error shapes, as the test sets them.
@@ -271,47 +272,51 @@ Deno.test("a board that leads again looks afresh: a new error shape it missed wh
     groupDeadLetters: () =>
       Promise.resolve(shapes.map((pattern) => ({ pattern }) as DeadLetterGroup)),
   });
-  // The board lease, held by whichever board the test names.
-  let holder = "this board";
-  const lease: Lease = {
-    hold: (who, ttlMs) => Promise.resolve({ held: holder === who, expiresInMs: ttlMs }),
-    release: () => Promise.resolve(),
-  };
+  const { lease, handTo } = namedLease("this board");
   const timers = new FakeTimers();
-  const leadership = new Leadership(lease, { timers, holder: "this board" });
-  const evaluator = startAlertEvaluator({
-    source,
-    config: parseAlertsConfig({
-      evaluateEvery: EVERY_MS,
-      sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
-      rules: [{ name: "new errors", kind: "newErrorGroup", tasks: ["send-email"], sinks: ["ops"] }],
-    }),
-    leadership,
-    timers,
-    clock: () => 1_800_000_000_000 + timers.now(),
+  const config = parseAlertsConfig({
+    evaluateEvery: EVERY_MS,
+    sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
+    rules: [{ name: "new errors", kind: "newErrorGroup", tasks: ["send-email"], sinks: ["ops"] }],
   });
+  const boards = ["this board", "another board"].map((name) => {
+    const leadership = new Leadership(lease, { timers, holder: name });
+    const clock = () => 1_800_000_000_000 + timers.now();
+    return {
+      leadership,
+      evaluator: startAlertEvaluator({ source, config, leadership, timers, clock }),
+    };
+  });
+  const [self] = boards;
   const evaluated = async () => (await memory.readAlertStatus!()).asOf;
-  try {
-    await waitFor(async () => (await timers.tick(EVERY_MS), await evaluated() !== null), {
-      what: "the first pass, as the leader: what it finds was there before",
+  const nextPass = async (what: string) => {
+    const before = await evaluated();
+    await waitFor(async () => (await timers.tick(EVERY_MS), await evaluated() !== before), {
+      what,
     });
-    // Another board leads meanwhile: it sees "Mailbox full" appear, and tells it.
-    holder = "another board";
-    await waitFor(async () => (await timers.tick(EVERY_MS), !leadership.isLeading), {
+  };
+  try {
+    await nextPass("the first pass, as the leader: what it finds was there before");
+    // Another board leads meanwhile: it sees "Mailbox full" appear, tells it, and keeps it.
+    handTo("another board");
+    await waitFor(async () => (await timers.tick(EVERY_MS), !self.leadership.isLeading), {
       what: "the lease gone to the other board",
     });
     shapes = ["Mailbox full"];
-    holder = "this board";
-    const before = await evaluated();
-    await waitFor(async () => (await timers.tick(EVERY_MS), await evaluated() !== before), {
-      what: "a pass as the leader again",
+    await nextPass("the other board's pass");
+    handTo("this board");
+    await waitFor(async () => (await timers.tick(EVERY_MS), self.leadership.isLeading), {
+      what: "the lease back",
     });
-    await evaluator.close(); // the notices of that pass are kept by now
+    await nextPass("a pass as the leader again");
+    await Promise.all(boards.map((board) => board.evaluator.close())); // the notices are kept
     const told = await memory.listAlertHistory!(10);
-    assert.deepEqual(told.map((entry) => entry.notice.rule), [], "nothing told again");
+    assert.deepEqual(told.map((entry) => entry.notice.state), ["firing"], "told once, not again");
   } finally {
-    await evaluator.close();
-    await leadership.close();
+    for (const board of boards) {
+      await board.evaluator.close();
+      await board.leadership.close();
+    }
     await hook.close();
     await memory.close();
   }
@@ -376,6 +381,44 @@ Deno.test("a pass whose states another leader wrote while it read tells nothing:
     assert.equal(hook.received.length, 0, "its twin notice is not sent");
     assert.deepEqual(await memory.listAlertHistory!(10), []);
     assert.deepEqual(await memory.readAlertStatus!(), { asOf: 1, states: [] });
+  } finally {
+    await evaluator.close();
+    await hook.close();
+    await memory.close();
+  }
+});
+
+Deno.test("a leader whose store gives no known shapes takes what it finds as known, then tells what appears", async () => {
+  const hook = webhookReceiver();
+  const memory = createMemorySource({ seed: readFixture() });
+  let shapes = ["Mailbox full"];
+  const source = sourceWith(memory, {
+    readKnownShapes: () => Promise.reject(new Error("store down")),
+    groupDeadLetters: () =>
+      Promise.resolve(shapes.map((pattern) => ({ pattern }) as DeadLetterGroup)),
+  });
+  const timers = new FakeTimers();
+  const evaluator = evaluatorOf(source, timers, {
+    sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
+    rules: [{ name: "new errors", kind: "newErrorGroup", tasks: ["send-email"], sinks: ["ops"] }],
+  });
+  const evaluated = async () => (await memory.readAlertStatus!()).asOf;
+  try {
+    await waitFor(async () => (await timers.tick(EVERY_MS), await evaluated() !== null), {
+      what: "the first pass: a fresh baseline",
+    });
+    shapes = ["Mailbox full", "Disk full"];
+    const before = await evaluated();
+    await waitFor(async () => (await timers.tick(EVERY_MS), await evaluated() !== before), {
+      what: "a pass that sees the new shape",
+    });
+    await evaluator.close();
+    const told = await memory.listAlertHistory!(10);
+    assert.deepEqual(told.map(({ notice }) => [notice.rule, notice.state]), [[
+      "new errors",
+      "firing",
+    ]]);
+    assert.equal(hook.received.length, 1, "Disk full only: Mailbox full was there before");
   } finally {
     await evaluator.close();
     await hook.close();

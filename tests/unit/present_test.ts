@@ -158,6 +158,7 @@ function workflow(terminal: number[]): WorkflowDetail {
     jobState: "completed" as const,
     result: { password: "p", index },
     error: null,
+    notStarted: null,
   });
   return {
     id: "w",

@@ -9,8 +9,8 @@ import { DIAGNOSIS_CODES, type JobDiagnosisResponse } from "../../contract/diagn
 import { JobStateSchema, Millis } from "./common.ts";
 import type { Same } from "./same.ts";
 
-/** One thing that holds a job back. */
-const ReasonSchema = z.strictObject({
+/** One thing that holds a job (or a workflow node) back. */
+export const ReasonSchema = z.strictObject({
   code: z.enum(DIAGNOSIS_CODES),
   summary: z.string().openapi({ description: "The reason in plain words" }),
   evidence: z.record(

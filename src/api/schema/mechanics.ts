@@ -14,29 +14,37 @@ import { Millis } from "./common.ts";
 import type { Same } from "./same.ts";
 
 const key = z.string().openapi({ description: "The key the dispatches named" });
+const id = z.string().openapi({
+  description: "The same for the same key on every step of this board process (an HMAC of the " +
+    "key): count a key SCAN returned twice once",
+});
 
 const EntrySchema = z.union([
-  z.strictObject({ kind: z.literal("concurrency"), key, count: z.number().int() }),
+  z.strictObject({ kind: z.literal("concurrency"), id, key, count: z.number().int() }),
   z.strictObject({
     kind: z.literal("throttle"),
+    id,
     key,
     count: z.number().int(),
     resetsInMs: z.number().nullable(),
   }),
   z.strictObject({
     kind: z.literal("debounce"),
+    id,
     key,
     jobId: z.string().nullable(),
     runAt: Millis.nullable(),
   }),
   z.strictObject({
     kind: z.literal("dedup"),
+    id,
     key,
     jobId: z.string().nullable(),
     state: z.string().nullable(),
   }),
   z.strictObject({
     kind: z.literal("collect"),
+    id,
     key,
     size: z.number().int(),
     firstAt: Millis.nullable(),

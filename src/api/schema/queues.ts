@@ -19,6 +19,7 @@ import type {
   WorkflowSummary,
 } from "../../contract/workflows.ts";
 import { AnyJson, JobSchema, JobStateSchema, Millis } from "./common.ts";
+import { ReasonSchema } from "./diagnosis.ts";
 import type { Same } from "./same.ts";
 
 /** A page of failed jobs and the failures grouped by error. */
@@ -137,6 +138,11 @@ export const WorkflowDetailSchema = z.strictObject({
     jobState: JobStateSchema.nullable(),
     result: AnyJson,
     error: z.string().nullable(),
+    notStarted: ReasonSchema.nullable().openapi({
+      description: "Why the node has no job yet: `workflowParents` (it waits for its unfinished " +
+        "parents, each with its state) or `workflowEnded` (its workflow failed or was cancelled " +
+        "first, so it never starts); null when it has a job or had one",
+    }),
   })),
   result: AnyJson,
   error: z.string().nullable(),

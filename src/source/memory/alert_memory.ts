@@ -6,15 +6,20 @@
  * @module
  */
 
-import type {
-  AlertHistoryEntry,
-  AlertRule,
-  AlertSilence,
-  AlertState,
-  AlertStatus,
-  RuleSaveOutcome,
+import {
+  type AlertHistoryEntry,
+  type AlertRule,
+  type AlertSilence,
+  type AlertState,
+  type AlertStatus,
+  KNOWN_SHAPES_TTL_MS,
+  type KnownShape,
+  type KnownShapesChange,
+  type KnownShapesRecord,
+  type RuleSaveOutcome,
 } from "../../contract/alerts.ts";
 import { checkAlertStateCount } from "../alert_states_cap.ts";
+import { cutKnownShapes, knownShapeKey } from "../known_shapes_cap.ts";
 
 /** The alerts' memory of one memory store. */
 export class AlertMemory {
@@ -24,6 +29,26 @@ export class AlertMemory {
   #history: AlertHistoryEntry[] = [];
   #rules = new Map<string, AlertRule>();
   #silences = new Map<string, AlertSilence>();
+  /** The error shapes by `<task>\0<shape>`, and until when they are kept. */
+  #shapes: { baselineAt: number; byKey: Map<string, KnownShape>; until: number } | null = null;
+
+  /** The error shapes kept, or null when none were written or they expired by `now`. */
+  readShapes(now: number): KnownShapesRecord | null {
+    if (this.#shapes === null || this.#shapes.until <= now) return null;
+    const { baselineAt, byKey } = this.#shapes;
+    return { baselineAt, shapes: structuredClone([...byKey.values()]) };
+  }
+
+  /** Writes a pass's change, kept {@link KNOWN_SHAPES_TTL_MS} from `now`: how many are then kept. */
+  writeShapes(change: KnownShapesChange, now: number): number {
+    const seen = cutKnownShapes(change.seen);
+    const live = this.#shapes !== null && this.#shapes.until > now && !change.whole;
+    const byKey = live ? this.#shapes!.byKey : new Map<string, KnownShape>();
+    for (const { task, shape } of change.forgotten) byKey.delete(knownShapeKey(task, shape));
+    for (const known of seen) byKey.set(knownShapeKey(known.task, known.shape), known);
+    this.#shapes = { baselineAt: change.baselineAt, byKey, until: now + KNOWN_SHAPES_TTL_MS };
+    return byKey.size;
+  }
 
   /** The states last written, with when they were evaluated. */
   readStatus(): AlertStatus {

@@ -14,6 +14,8 @@ import type {
   AlertSilence,
   AlertState,
   AlertStatus,
+  KnownShapesChange,
+  KnownShapesRecord,
   RuleSaveOutcome,
 } from "../../contract/alerts.ts";
 import type {
@@ -99,6 +101,7 @@ import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
 import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, type TaskQueue } from "./store.ts";
 import { queuedSince } from "../../contract/health.ts";
+import { explainUnstarted } from "../../contract/workflow_holds.ts";
 import { searchQueue } from "./search.ts";
 import { cancelWorkflow } from "./workflow_actions.ts";
 import { BoardRunMemory } from "./board_runs.ts";
@@ -293,6 +296,16 @@ export class MemorySource implements TaskSource {
     ifAsOf?: number | null,
   ): Promise<boolean> {
     return Promise.resolve().then(() => this.#alerts.writeStates(states, asOf ?? null, ifAsOf));
+  }
+
+  /** The error shapes the last alert leader kept, until they expire. */
+  readKnownShapes(now: number): Promise<KnownShapesRecord | null> {
+    return Promise.resolve(this.#alerts.readShapes(now));
+  }
+
+  /** Writes what the alert leader's pass changed in the error shapes. */
+  writeKnownShapes(change: KnownShapesChange, now: number): Promise<number> {
+    return Promise.resolve().then(() => this.#alerts.writeShapes(change, now));
   }
 
   /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
@@ -638,7 +651,7 @@ export class MemorySource implements TaskSource {
     for (const node of workflow?.nodes ?? []) {
       node.jobState = this.store.tasks.get(node.taskName)?.jobs.get(node.jobId)?.state ?? null;
     }
-    return Promise.resolve(workflow);
+    return Promise.resolve(workflow && explainUnstarted(workflow));
   }
 
   /**

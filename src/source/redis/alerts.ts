@@ -2,16 +2,26 @@
  * The alerts' memory in Redis, beside taskora's keys (see `alertKeys`): the
  * evaluator's states and when it ran as one JSON string the leader replaces (one SET), and
  * the notices with their outcome in a list, newest first, trimmed at each
- * append (one pipeline of LPUSH and LTRIM). What does not decode is left
- * out, never answered as an error.
+ * append (one pipeline of LPUSH and LTRIM), and the error shapes the
+ * `newErrorGroup` rule saw in a hash the leader updates after each pass.
+ * What does not decode is left out, never answered as an error.
  *
  * @module
  */
 
-import type { AlertHistoryEntry, AlertState, AlertStatus } from "../../contract/alerts.ts";
+import {
+  type AlertHistoryEntry,
+  type AlertState,
+  type AlertStatus,
+  KNOWN_SHAPES_TTL_MS,
+  type KnownShape,
+  type KnownShapesChange,
+  type KnownShapesRecord,
+} from "../../contract/alerts.ts";
 import { checkAlertStateCount } from "../alert_states_cap.ts";
+import { cutKnownShapes, knownShapeKey } from "../known_shapes_cap.ts";
 import { alertKeys } from "../wire/keys.ts";
-import type { RedisConnection } from "./client.ts";
+import type { Command, RedisConnection } from "./client.ts";
 import type { LuaScript } from "./scripts.ts";
 
 function parsed(text: string): unknown {
@@ -124,4 +134,69 @@ export async function listAlertHistory(
     String(limit - 1),
   ]);
   return texts.map(parsed).filter(isEntry);
+}
+
+/** The hash field of the time the first leader took its baseline (no shape field lacks a NUL). */
+const BASELINE_FIELD = "baselineAt";
+
+/**
+ * The error shapes the last leader kept, or null when none are stored (no
+ * leader wrote them within {@link KNOWN_SHAPES_TTL_MS}): one HGETALL of at
+ * most about `MAX_KNOWN_SHAPES` fields. A field that does not decode is left out.
+ */
+export async function readKnownShapes(
+  connection: RedisConnection,
+  prefix?: string,
+): Promise<KnownShapesRecord | null> {
+  const flat = await connection.call<string[]>(["HGETALL", alertKeys(prefix).shapes]);
+  let baselineAt: number | null = null;
+  const shapes: KnownShape[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const [field, value] = [flat[i], flat[i + 1]];
+    if (field === BASELINE_FIELD) {
+      baselineAt = Number(value);
+      continue;
+    }
+    const split = field.indexOf("\u0000");
+    const match = /^(-?\d*):(-?\d+)$/.exec(value);
+    if (split < 0 || !match) continue;
+    shapes.push({
+      task: field.slice(0, split),
+      shape: field.slice(split + 1),
+      first: match[1] === "" ? null : Number(match[1]),
+      last: Number(match[2]),
+    });
+  }
+  return baselineAt === null || !Number.isFinite(baselineAt) ? null : { baselineAt, shapes };
+}
+
+/**
+ * Writes what a pass changed and renews the hash's expiry; answers how many
+ * shapes the store then holds. A whole write first reads the fields to drop
+ * (HKEYS), so a reader never finds the hash emptied halfway.
+ */
+export async function writeKnownShapes(
+  connection: RedisConnection,
+  change: KnownShapesChange,
+  prefix?: string,
+): Promise<number> {
+  const key = alertKeys(prefix).shapes;
+  const fields = cutKnownShapes(change.seen).flatMap(({ task, shape, first, last }) => [
+    knownShapeKey(task, shape),
+    `${first ?? ""}:${last}`,
+  ]);
+  const kept = new Set(fields.filter((_, i) => i % 2 === 0));
+  const dropped = change.whole
+    ? (await connection.call<string[]>(["HKEYS", key])).filter((field) =>
+      field !== BASELINE_FIELD && !kept.has(field)
+    )
+    : change.forgotten.map(({ task, shape }) => knownShapeKey(task, shape));
+  const commands: Command[] = [
+    ["HSET", key, BASELINE_FIELD, String(change.baselineAt), ...fields],
+    ["PEXPIRE", key, String(KNOWN_SHAPES_TTL_MS)],
+    ["HLEN", key],
+  ];
+  if (dropped.length > 0) commands.unshift(["HDEL", key, ...dropped]);
+  const replies = await connection.pipeline(commands);
+  return Number(replies.at(-1)) - 1;
 }

@@ -94,6 +94,8 @@ import type {
   AlertSilence,
   AlertState,
   AlertStatus,
+  KnownShapesChange,
+  KnownShapesRecord,
   RuleSaveOutcome,
 } from "../../contract/alerts.ts";
 import {
@@ -150,7 +152,9 @@ import {
   appendAlertHistory,
   listAlertHistory,
   readAlertStatus,
+  readKnownShapes,
   writeAlertStates,
+  writeKnownShapes,
 } from "./alerts.ts";
 import {
   listAsked,
@@ -1106,6 +1110,18 @@ export class RedisTaskSource implements TaskSource {
   ): Promise<boolean> {
     await this.connection.ready();
     return await writeAlertStates(this.connection, states, asOf ?? null, ifAsOf, this.prefix);
+  }
+
+  /** The error shapes the last alert leader kept (Redis expires them). */
+  async readKnownShapes(_now: number): Promise<KnownShapesRecord | null> {
+    await this.connection.ready();
+    return await readKnownShapes(this.connection, this.prefix);
+  }
+
+  /** Writes what the alert leader's pass changed in the error shapes. */
+  async writeKnownShapes(change: KnownShapesChange, _now: number): Promise<number> {
+    await this.connection.ready();
+    return await writeKnownShapes(this.connection, change, this.prefix);
   }
 
   /** Appends notices with their outcome to the alert history, keeping the `max` newest. */

@@ -12,6 +12,7 @@ import { Cadence } from "./cadence.ts";
 import type { RedisConnection } from "./client.ts";
 import { DEFAULT_SCANS_PER_SECOND, globEscape, pacedConnection, scanKeys } from "./discovery.ts";
 import { Pacer } from "./pacer.ts";
+import { explainUnstarted } from "../../contract/workflow_holds.ts";
 import { Watch } from "./watch.ts";
 import { fieldsOf } from "./jobs.ts";
 import type { Timers } from "../../timers.ts";
@@ -233,5 +234,5 @@ export async function getWorkflow(
     const state = states[i];
     node.jobState = typeof state === "string" ? decodeJobState(state) : null;
   });
-  return workflow;
+  return explainUnstarted(workflow);
 }

@@ -227,6 +227,7 @@ export function decodeWorkflow(id: string, hash: Record<string, string>): Workfl
     jobState: null,
     result: decodeValue(hash[`n:${index}:result`]),
     error: hash[`n:${index}:error`] || null,
+    notStarted: null,
   }));
   return {
     id,

@@ -155,15 +155,17 @@ export function boardKeys(prefix?: string): {
  * evaluator's states (`<root>:board:alerts:states`, one JSON string the
  * leader replaces), the history of notices (`<root>:board:alerts:history`,
  * a list, newest first, trimmed at each append), the rules made through the
- * API (`:rules`, a hash name → JSON) and the silences (`:silences`, a hash
- * id → JSON).
+ * API (`:rules`, a hash name → JSON), the silences (`:silences`, a hash
+ * id → JSON) and the error shapes `newErrorGroup` saw (`:shapes`, a hash
+ * `<task>\0<shape>` → `<first>:<last>`, with `baselineAt`).
  */
 export function alertKeys(
   prefix?: string,
-): { states: string; history: string; rules: string; silences: string } {
+): { states: string; history: string; rules: string; silences: string; shapes: string } {
   const root = `${keyRoot(prefix)}:board:alerts`;
   return {
     states: `${root}:states`,
+    shapes: `${root}:shapes`,
     history: `${root}:history`,
     rules: `${root}:rules`,
     silences: `${root}:silences`,

@@ -15,7 +15,7 @@ import { useBoard } from "../../lib/board_context.ts";
 import { formatCount, formatCountOf, formatElapsed, shortId } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
-import { type MechanicsFound, useMechanicsScan } from "./mechanics_scan.ts";
+import { COUNTED_KEYS, type MechanicsFound, useMechanicsScan } from "./mechanics_scan.ts";
 
 /** Rows shown per kind. */
 const SHOWN = 20;
@@ -106,6 +106,7 @@ const STATUS = {
   running: "scanning…",
   stopped: "stopped",
   done: "whole keyspace scanned",
+  capped: `ended at ${formatCount(COUNTED_KEYS)} keys, the most one scan counts`,
   failed: "failed",
 };
 

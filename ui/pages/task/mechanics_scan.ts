@@ -2,18 +2,23 @@
  * The mechanics scan the user starts from the task page: it asks
  * `GET /tasks/{task}/mechanics` step by step, following the cursor, until
  * the keyspace is done or the user stops it (the step in flight is
- * aborted). What the steps found is summed up as it comes, each kind kept
- * to {@link KEPT_PER_KIND} keys (the biggest concurrency counts first), so a
- * keyspace full of dedup keys cannot fill the page.
+ * aborted). What the steps found is summed up as it comes, each key once
+ * by its id (SCAN may return a key twice), each kind kept to
+ * {@link KEPT_PER_KIND} keys (the biggest concurrency counts first), so a
+ * keyspace full of dedup keys cannot fill the page; the ids counted are
+ * kept up to {@link COUNTED_KEYS}, where the scan ends.
  *
  * @module
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { MechanismEntry } from "../../../src/contract/mechanics.ts";
+import type { FoundMechanism, MechanismEntry } from "../../../src/contract/mechanics.ts";
 import type { Api } from "../../lib/api.ts";
 
 /** Most keys of one kind kept on the page. */
 export const KEPT_PER_KIND = 200;
+
+/** Most keys one scan counts (their ids are what it keeps to count each once). */
+export const COUNTED_KEYS = 100_000;
 
 /** The entries of one kind. */
 type Of<K extends MechanismEntry["kind"]> = Extract<MechanismEntry, { kind: K }>;
@@ -26,12 +31,17 @@ export interface MechanicsFound {
   debounce: { kept: Of<"debounce">[]; total: number };
   dedup: { kept: Of<"dedup">[]; total: number };
   collect: { kept: Of<"collect">[]; total: number };
+  /** True once {@link COUNTED_KEYS} keys were counted: the keys found after are not. */
+  capped: boolean;
 }
 
 /** Where the scan is. */
 export interface MechanicsScan {
-  /** "idle" before the first start, "running", "stopped" by the user, "done", or "failed". */
-  status: "idle" | "running" | "stopped" | "done" | "failed";
+  /**
+   * "idle" before the first start, "running", "stopped" by the user, "done",
+   * "capped" (ended at {@link COUNTED_KEYS} keys), or "failed".
+   */
+  status: "idle" | "running" | "stopped" | "done" | "capped" | "failed";
   /** SCAN calls made (each over about 1,000 keys). */
   scanCalls: number;
   found: MechanicsFound;
@@ -39,18 +49,26 @@ export interface MechanicsScan {
   error: unknown;
 }
 
-const EMPTY: MechanicsFound = {
+/** Nothing found yet: where a scan starts. */
+export const EMPTY: MechanicsFound = {
   concurrency: { top: [], keys: 0, running: 0 },
   throttle: { kept: [], total: 0 },
   debounce: { kept: [], total: 0 },
   dedup: { kept: [], total: 0 },
   collect: { kept: [], total: 0 },
+  capped: false,
 };
 
-/** `found` with one step's entries added (a new object: signals and state see the change). */
+/**
+ * `found` with one step's entries added (a new object: signals and state see
+ * the change), but those whose id is in `seen` (the ids this scan counted,
+ * to which the new ones are added) and any past `max` keys counted.
+ */
 export function addFound(
   found: MechanicsFound,
-  entries: readonly MechanismEntry[],
+  entries: readonly FoundMechanism[],
+  seen: Set<string>,
+  max = COUNTED_KEYS,
 ): MechanicsFound {
   const next: MechanicsFound = {
     concurrency: { ...found.concurrency, top: [...found.concurrency.top] },
@@ -58,8 +76,16 @@ export function addFound(
     debounce: { ...found.debounce, kept: [...found.debounce.kept] },
     dedup: { ...found.dedup, kept: [...found.dedup.kept] },
     collect: { ...found.collect, kept: [...found.collect.kept] },
+    capped: found.capped,
   };
   for (const entry of entries) {
+    const id = `${entry.kind}:${entry.id}`;
+    if (seen.has(id)) continue;
+    if (seen.size >= max) {
+      next.capped = true;
+      break;
+    }
+    seen.add(id);
     if (entry.kind === "concurrency") {
       next.concurrency.keys++;
       next.concurrency.running += entry.count;
@@ -97,6 +123,7 @@ export function useMechanicsScan(api: Api, task: string) {
     let state: MechanicsScan = { status: "running", scanCalls: 0, found: EMPTY, error: null };
     setScan(state);
     let cursor: string | undefined;
+    const seen = new Set<string>();
     try {
       do {
         const step = await api.get("/tasks/{task}/mechanics", {
@@ -105,12 +132,13 @@ export function useMechanicsScan(api: Api, task: string) {
           signal: own.signal,
         });
         if (!step.known) throw new Error(step.reason);
-        cursor = step.cursor ?? undefined;
+        const found = addFound(state.found, step.entries, seen);
+        cursor = found.capped ? undefined : step.cursor ?? undefined;
         state = {
           ...state,
           scanCalls: state.scanCalls + step.scanCalls,
-          found: addFound(state.found, step.entries),
-          status: step.cursor === null ? "done" : "running",
+          found,
+          status: found.capped ? "capped" : step.cursor === null ? "done" : "running",
         };
         if (!own.signal.aborted) setScan(state);
       } while (cursor !== undefined && !own.signal.aborted);

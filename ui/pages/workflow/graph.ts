@@ -79,6 +79,12 @@ function distinctJobState(node: WorkflowNode): string | null {
   return node.jobState !== null && node.jobState !== node.state ? node.jobState : null;
 }
 
+/** What a node with no job yet shows under its name, by its reason's code. */
+const NOT_STARTED: Record<string, string> = {
+  workflowParents: "no job yet",
+  workflowEnded: "never runs",
+};
+
 function GraphNode(
   { node, place, box, name }: { node: WorkflowNode; place: PlacedNode; box: NodeBox; name: string },
 ) {
@@ -86,13 +92,17 @@ function GraphNode(
   const tooltip = [
     `${node.taskName} · ${node.state}`,
     `job ${node.jobId}${node.jobState ? ` · ${node.jobState}` : ""}`,
+    node.notStarted?.summary,
     node.error,
   ].filter(Boolean).join("\n");
+  const label = `${node.taskName}, ${node.state}${jobState ? `, job ${jobState}` : ""}`;
+  // A node with no job yet has no job page to open: it says why instead.
   return html`
     <a
       class=${`wf-node state-${node.state}`}
-      href=${href("jobs", node.jobId)}
-      aria-label=${`${node.taskName}, ${node.state}${jobState ? `, job ${jobState}` : ""}`}
+      href=${node.notStarted ? undefined : href("jobs", node.jobId)}
+      tabindex=${node.notStarted ? 0 : undefined}
+      aria-label=${node.notStarted ? `${label}: ${node.notStarted.summary}` : label}
       transform=${`translate(${place.x - box.width / 2},${place.y - box.height / 2})`}
     >
       <title>${tooltip}</title>
@@ -101,6 +111,8 @@ function GraphNode(
       <text class="wf-node-name" x=${NAME_X} y="22.5">${name}</text>
       <text class="wf-node-meta" x="16" y="39">${node.state} · ${jobState
         ? `job ${jobState}`
+        : node.notStarted
+        ? NOT_STARTED[node.notStarted.code]
         : shortId(node.jobId)}</text>
     </a>
   `;

@@ -10,6 +10,7 @@ import { ScrollArea } from "../../components/scroll_area.ts";
 import { StateBadge } from "../../components/state_badge.ts";
 import { ShortId } from "../../components/short_id.ts";
 import { ErrorText, LongName } from "../../components/long_text.ts";
+import { shortId } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import type { WorkflowNode } from "./types.ts";
@@ -49,10 +50,16 @@ export function NodeTable({ nodes }: { nodes: readonly WorkflowNode[] }) {
                   <td data-label="Job state">
                     ${node.jobState
                       ? html`<${StateBadge} state=${node.jobState} />`
-                      : html`<span class="muted" title="not dispatched, or removed by retention">—</span>`}
+                      : node.notStarted
+                      ? html`<span class="muted wf-not-started">${node.notStarted.summary}</span>`
+                      : html`<span class="muted" title="removed by retention">—</span>`}
                   </td>
                   <td data-label="Job">
-                    <${ShortId} id=${node.jobId} href=${href("jobs", node.jobId)} what="job" />
+                    ${node.notStarted
+                      ? html`<code class="mono" title=${node.jobId}>${shortId(node.jobId)}</code>`
+                      : html`<${ShortId} id=${node.jobId} href=${
+                        href("jobs", node.jobId)
+                      } what="job" />`}
                   </td>
                   <td class="muted" data-label="Waits for">${waitsFor(node.deps)}</td>
                   ${hasErrors
