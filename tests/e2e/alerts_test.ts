@@ -278,6 +278,17 @@ browserTest(
         assert.match(await history.innerText(), /no sink named pager in the alerts configuration/);
         assert.match(await history.innerText(), /ops: delivered/);
         await screenshots(page, "alerts-missing-sink");
+
+        // Its editor shows the missing sink checked, so that it can be taken off and the rule saved.
+        await row.getByRole("button", { name: "Edit" }).click();
+        const edit = page.getByRole("form", { name: "Edit rule mail paged" });
+        const pager = edit.getByRole("checkbox", { name: /pager/ });
+        assert.ok(await pager.isChecked());
+        assert.match(await edit.locator(".alerts-sinks").innerText(), /pager\s+no such sink/);
+        await pager.uncheck();
+        await edit.getByRole("button", { name: "Save changes" }).click();
+        await missing.waitFor({ state: "detached" });
+        assert.match(await row.innerText(), /ops/);
       });
     } finally {
       await hook.close();
