@@ -235,6 +235,10 @@ browserTest(
         await row.getByText("fires above 30%", { exact: false }).waitFor();
 
         await row.getByRole("button", { name: "Delete" }).click();
+        assert.match(
+          await page.getByRole("dialog").innerText(),
+          /rate high is no longer evaluated\. Its firing alerts end: their sinks are told they are resolved, because the rule was removed\./,
+        );
         await page.getByRole("dialog").getByRole("button", { name: "Delete rule" }).click();
         await row.waitFor({ state: "detached" });
       });
