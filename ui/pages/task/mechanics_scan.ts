@@ -30,13 +30,18 @@ export interface MechanicsFound {
 
 /** Where the scan is. */
 export interface MechanicsScan {
-  /** "idle" before the first start, "running", "stopped" by the user, "done", or "failed". */
-  status: "idle" | "running" | "stopped" | "done" | "failed";
+  /**
+   * "idle" before the first start, "running", "stopped" by the user, "done", "failed", or
+   * "unknown": the source keeps no mechanism keys to scan (`reason` says why).
+   */
+  status: "idle" | "running" | "stopped" | "done" | "failed" | "unknown";
   /** SCAN calls made (each over about 1,000 keys). */
   scanCalls: number;
   found: MechanicsFound;
   /** The refusal or error that ended it. */
   error: unknown;
+  /** Why the source cannot scan, once it said so. */
+  reason?: string;
 }
 
 const EMPTY: MechanicsFound = {
@@ -104,7 +109,10 @@ export function useMechanicsScan(api: Api, task: string) {
           query: cursor === undefined ? {} : { cursor },
           signal: own.signal,
         });
-        if (!step.known) throw new Error(step.reason);
+        if (!step.known) {
+          setScan({ ...state, status: "unknown", reason: step.reason });
+          return;
+        }
         cursor = step.cursor ?? undefined;
         state = {
           ...state,
