@@ -28,7 +28,7 @@ import { installShortcuts } from "./lib/shortcuts.ts";
 import { ShortcutsHelp, shortcutsOpen } from "./components/shortcuts_help.ts";
 import { initTheme } from "./lib/theme.ts";
 import type { BoardConfig } from "./lib/types.ts";
-import { matchRoute, NAV, navEntryFor, NOT_FOUND, PAGES } from "./pages/registry.ts";
+import { matchRoute, navEntryFor, navFor, NOT_FOUND, PAGES } from "./pages/registry.ts";
 
 /** The page's content, greyed while stale. */
 function Content({ children }: { children: ComponentChildren }) {
@@ -79,13 +79,14 @@ export function App({ basePath }: { basePath: string }) {
   );
   useEffect(() => () => firing?.close(), [firing]);
 
+  const nav = useMemo(() => config ? navFor(config) : [], [config]);
   useEffect(() =>
     installShortcuts({
-      pages: NAV,
+      pages: nav,
       navigate: router.navigate,
       focusSearch: () => searchRef.current?.focus(),
       showHelp: () => shortcutsOpen.value = true,
-    }), [router]);
+    }), [router, nav]);
 
   const path = router.path.value;
   const { page, ...params } = matchRoute(path);
@@ -125,7 +126,7 @@ export function App({ basePath }: { basePath: string }) {
         <${Sidebar}
           title=${config.title}
           logo=${config.logo}
-          items=${NAV}
+          items=${nav}
           active=${navEntryFor(path)}
           authEnabled=${config.authEnabled}
         />
@@ -136,7 +137,7 @@ export function App({ basePath }: { basePath: string }) {
       </div>
       <${Toasts} />
       <${ConfirmHost} />
-      <${ShortcutsHelp} pages=${NAV} />
+      <${ShortcutsHelp} pages=${nav} />
       <//>
   `;
 }

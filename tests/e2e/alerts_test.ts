@@ -235,6 +235,10 @@ browserTest(
         await row.getByText("fires above 30%", { exact: false }).waitFor();
 
         await row.getByRole("button", { name: "Delete" }).click();
+        assert.match(
+          await page.getByRole("dialog").innerText(),
+          /rate high is no longer evaluated\. Its firing alerts end: their sinks are told they are resolved, because the rule was removed\./,
+        );
         await page.getByRole("dialog").getByRole("button", { name: "Delete rule" }).click();
         await row.waitFor({ state: "detached" });
       });
@@ -278,6 +282,17 @@ browserTest(
         assert.match(await history.innerText(), /no sink named pager in the alerts configuration/);
         assert.match(await history.innerText(), /ops: delivered/);
         await screenshots(page, "alerts-missing-sink");
+
+        // Its editor shows the missing sink checked, so that it can be taken off and the rule saved.
+        await row.getByRole("button", { name: "Edit" }).click();
+        const edit = page.getByRole("form", { name: "Edit rule mail paged" });
+        const pager = edit.getByRole("checkbox", { name: /pager/ });
+        assert.ok(await pager.isChecked());
+        assert.match(await edit.locator(".alerts-sinks").innerText(), /pager\s+no such sink/);
+        await pager.uncheck();
+        await edit.getByRole("button", { name: "Save changes" }).click();
+        await missing.waitFor({ state: "detached" });
+        assert.match(await row.innerText(), /ops/);
       });
     } finally {
       await hook.close();

@@ -186,3 +186,19 @@ browserTest(
     });
   },
 );
+
+browserTest(
+  "on a phone the page's select-all box shows above the cards and checks them",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${root}tasks/send-email?state=failed`);
+      await page.locator(".job-table tbody tr").first().waitFor();
+      const all = page.getByRole("checkbox", { name: "Select all jobs on this page" });
+      // Clicked where it shows, as a finger would: not hidden in the clipped header, under a card.
+      await all.check({ timeout: 5_000 });
+      await bar(page).getByText("5 selected").waitFor();
+      assert.equal(await page.locator(".job-table tbody .row-check:checked").count(), 5);
+    });
+  },
+);

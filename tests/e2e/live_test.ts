@@ -220,3 +220,42 @@ browserTest("a task's health on the overview follows the counts it is judged on"
     await notify.locator(".health", { hasText: "critical" }).waitFor(FOLLOWS);
   });
 });
+
+/** Makes `page` hidden or shown, as a browser does when its tab is switched away from or back to. */
+async function setHidden(page: Page, hidden: boolean): Promise<void> {
+  await page.evaluate((hidden) => {
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+    Object.defineProperty(document, "visibilityState", {
+      configurable: true,
+      get: () => hidden ? "hidden" : "visible",
+    });
+    document.dispatchEvent(new Event("visibilitychange"));
+  }, hidden);
+}
+
+browserTest(
+  "hidden tabs give their event stream back, so a seventh tab of the board loads, and follow again when shown",
+  async () => {
+    await withBoard({}, async ({ page: first, root }) => {
+      // Six tabs, each holding a stream: the browser's six connections to the board.
+      const tabs = [first];
+      for (let i = 1; i < 6; i++) tabs.push(await first.context().newPage());
+      for (const tab of tabs) {
+        await tab.goto(root);
+        await liveness(tab, /^Live$/).waitFor();
+      }
+      for (const tab of tabs) await setHidden(tab, true);
+
+      const seventh = await first.context().newPage();
+      await seventh.goto(root, FOLLOWS);
+      await liveness(seventh, /^Live$/).waitFor(FOLLOWS);
+      await counter(seventh, "failed").filter({ hasText: /^5$/ }).waitFor();
+
+      // Shown again, a tab opens its stream and reads what changed while it was hidden.
+      await post(`${root}api/jobs/${FAILED_EMAIL}/retry`);
+      await setHidden(first, false);
+      await liveness(first, /^Live$/).waitFor(FOLLOWS);
+      await counter(first, "failed").filter({ hasText: /^4$/ }).waitFor(FOLLOWS);
+    });
+  },
+);

@@ -329,3 +329,48 @@ browserTest("the Workers and Drain forecast cards say when their figures were re
     }
   });
 });
+
+browserTest(
+  "a Mechanics scan that read nothing shows no empty kinds: a source that cannot scan says so, a failed read says it failed",
+  async () => {
+    // A source that keeps no mechanism keys (the memory source): the reason, and no button.
+    const source = createMemorySource();
+    source.store.enqueue("send-email", { id: "memory-job", data: {} });
+    const board = createBoard(source);
+    const server = serveBoard(board);
+    const page = await (await sharedBrowser()).newPage({ viewport: { width: 1360, height: 860 } });
+    const card = page.locator("section.card", {
+      has: page.getByRole("heading", { name: "Mechanics", exact: true }),
+    });
+    try {
+      await page.goto(`${server.url}/board/tasks/send-email`);
+      await card.getByRole("button", { name: "Scan" }).click();
+      await card.getByText("keeps no mechanism keys to scan").waitFor();
+      assert.equal(await card.getByRole("alert").count(), 0, "no failure: nothing went wrong");
+      assert.equal(await card.locator(".mechanics-kind").count(), 0, "no kind shown as none");
+      assert.equal(await card.getByRole("button").count(), 0, "no Scan again: it cannot work");
+    } finally {
+      await page.context().close();
+      await server.stop();
+      await source.close();
+    }
+
+    // A failed first step: the failure, and no kind shown as none.
+    await withBoard({}, async ({ page, root }) => {
+      await page.route(/\/api\/tasks\/send-email\/mechanics/, (route) =>
+        route.fulfill({
+          status: 503,
+          contentType: "application/json",
+          body: JSON.stringify({ error: "Redis is unreachable", code: "STORE_UNAVAILABLE" }),
+        }));
+      await page.goto(`${root}tasks/send-email`);
+      const card = page.locator("section.card", {
+        has: page.getByRole("heading", { name: "Mechanics", exact: true }),
+      });
+      await card.getByRole("button", { name: "Scan" }).click();
+      await card.getByRole("alert").waitFor();
+      assert.equal(await card.locator(".mechanics-kind").count(), 0);
+      await card.getByRole("button", { name: "Scan again" }).waitFor();
+    });
+  },
+);

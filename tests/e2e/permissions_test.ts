@@ -131,3 +131,30 @@ browserTest("each schedule control follows its own action; a hidden payload says
     assert.equal(await page.getByRole("columnheader", { name: "Actions" }).count(), 0);
   });
 });
+
+browserTest(
+  "the Activity page is an admin's: an operator gets neither its link nor a 403",
+  async () => {
+    await withBoard({ auth: () => ({ name: "oz", role: "operator" }) }, async ({ page, root }) => {
+      await page.goto(root);
+      const nav = page.getByRole("navigation", { name: "Main" });
+      await nav.getByRole("link", { name: "Alerts" }).waitFor();
+      assert.equal(await nav.getByRole("link", { name: "Activity" }).count(), 0);
+      // A link kept from an admin's session says whose page it is, and reads nothing.
+      const audits: string[] = [];
+      page.on("request", (request) => {
+        if (request.url().includes("api/audit")) audits.push(request.url());
+      });
+      await page.goto(`${root}activity`);
+      await page.getByText("The activity trail is for admins").waitFor();
+      assert.equal(await page.getByRole("link", { name: "Export NDJSON" }).count(), 0);
+      assert.equal(await page.locator(".banner-error").count(), 0);
+      assert.deepEqual(audits, []);
+    });
+    await withBoard({ auth: () => ({ name: "ada", role: "admin" }) }, async ({ page, root }) => {
+      await page.goto(root);
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Activity" })
+        .waitFor();
+    });
+  },
+);

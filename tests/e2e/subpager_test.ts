@@ -14,17 +14,34 @@ import { taskKeys } from "../../src/source/wire/keys.ts";
 
 const ERROR = "Paging gateway refused the call";
 
+type Client = Awaited<ReturnType<typeof connectClient>>;
+
+/** `count` failed jobs of the task `paging`, all with {@link ERROR}: one DLQ group. */
+async function writeGroup(client: Client, count: number): Promise<void> {
+  const commands = Array.from(
+    { length: count },
+    (_, i) =>
+      jobCommands({ task: "paging", state: "failed", error: ERROR, finishedOn: 1e12 + i }).commands,
+  ).flat();
+  await Promise.all(commands.map((args) => client.sendCommand(args)));
+}
+
+/** A completed send-email job that logged `count` lines (`line 0`, `line 1`, …); its id. */
+async function writeLoggedJob(client: Client, count: number): Promise<string> {
+  const id = await writeJob(client, { task: "send-email", state: "completed" });
+  const lines = Array.from(
+    { length: count },
+    (_, i) => JSON.stringify({ level: "info", message: `line ${i}`, timestamp: 1e12 + i }),
+  );
+  await client.sendCommand(["RPUSH", `${taskKeys("send-email").jobPrefix}${id}:logs`, ...lines]);
+  return id;
+}
+
 browserTest("an error group's jobs: page size, remembered, and the page in the URL", async () => {
   await withBoard({}, async ({ page, root, redis }) => {
     const client = await connectClient(redis.url);
     try {
-      const commands = Array.from(
-        { length: 120 },
-        (_, i) =>
-          jobCommands({ task: "paging", state: "failed", error: ERROR, finishedOn: 1e12 + i })
-            .commands,
-      ).flat();
-      await Promise.all(commands.map((args) => client.sendCommand(args)));
+      await writeGroup(client, 120);
     } finally {
       await client.close();
     }
@@ -63,16 +80,7 @@ browserTest("a job's log lines: page size, remembered, and the page in the URL",
     const client = await connectClient(redis.url);
     let id: string;
     try {
-      id = await writeJob(client, { task: "send-email", state: "completed" });
-      const lines = Array.from(
-        { length: 620 },
-        (_, i) => JSON.stringify({ level: "info", message: `line ${i}`, timestamp: 1e12 + i }),
-      );
-      await client.sendCommand([
-        "RPUSH",
-        `${taskKeys("send-email").jobPrefix}${id}:logs`,
-        ...lines,
-      ]);
+      id = await writeLoggedJob(client, 620);
     } finally {
       await client.close();
     }
@@ -106,5 +114,37 @@ browserTest("a job's log lines: page size, remembered, and the page in the URL",
     await shared.locator(".job-panel").getByRole("navigation", { name: "Pages" })
       .getByText("51–75 of 620").waitFor();
     await shared.getByText("line 50", { exact: true }).waitFor();
+  });
+});
+
+browserTest("a link past the last page of a group or a log opens its last page", async () => {
+  await withBoard({}, async ({ page, root, redis }) => {
+    const client = await connectClient(redis.url);
+    let id: string;
+    try {
+      await writeGroup(client, 30);
+      id = await writeLoggedJob(client, 60);
+    } finally {
+      await client.close();
+    }
+    // Two pages of 25: a link to page 9 (the group since retried, a log since trimmed) shows page 2,
+    // read straight after the empty page 9, not by stepping back a page per read.
+    const groupReads: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).searchParams.has("pattern")) groupReads.push(request.url());
+    });
+    await page.goto(`${root}dlq?${new URLSearchParams({ group: ERROR, page: "9", size: "25" })}`);
+    await page.locator(".dlq-jobs").getByRole("navigation", { name: "Pages" })
+      .getByText("26–30 of 30").waitFor();
+    assert.equal(await page.locator(".dlq-jobs-table tbody tr").count(), 5);
+    assert.deepEqual(groupReads.map((url) => new URL(url).searchParams.get("offset")), [
+      "200",
+      "25",
+    ]);
+
+    await page.goto(`${root}jobs/${id}?page=9&size=25`);
+    await page.locator(".job-panel").getByRole("navigation", { name: "Pages" })
+      .getByText("51–60 of 60").waitFor();
+    await page.getByText("line 59", { exact: true }).waitFor();
   });
 });

@@ -109,3 +109,40 @@ browserTest("a schedule's next run is shown in its own time zone, named", async 
     );
   });
 });
+
+browserTest(
+  "the oldest waiting age grows while it waits, with no read: task page and overview",
+  async () => {
+    // No backstop read within the test: only the clock moves the figure.
+    await withBoard({ refreshInterval: 3_600_000 }, async ({ page, root, redis }) => {
+      const client = await connectClient(redis.url);
+      await writeJob(client, { task: "stuck-queue", state: "waiting", ts: Date.now() - 3000 });
+      await client.close();
+      await page.clock.install();
+      const reads: string[] = [];
+      page.on("request", (request) => {
+        if (/\/api\/(?!events)/.test(request.url())) reads.push(request.url());
+      });
+      await page.goto(`${root}tasks/stuck-queue`);
+      const oldest = page.locator(".card", { hasText: "Latency" }).locator("dl.facts > div", {
+        hasText: "Oldest waiting",
+      });
+      await oldest.filter({ hasText: /\d\.\d s/ }).waitFor();
+      let before = reads.length;
+
+      await page.clock.fastForward("01:00");
+      await oldest.filter({ hasText: /1m \d+s/ }).waitFor({ timeout: 5_000 });
+      assert.deepEqual(reads.slice(before), [], "the age grew with no request to the API");
+
+      // The overview's row says the same.
+      await page.goto(root);
+      await page.locator(".latency-age", { hasText: /oldest waiting/ }).waitFor();
+      before = reads.length;
+      await page.clock.fastForward("02:00");
+      await page.locator(".latency-age", { hasText: /oldest waiting [23]m \d+s/ }).waitFor({
+        timeout: 5_000,
+      });
+      assert.deepEqual(reads.slice(before), [], "the row's age grew with no request to the API");
+    });
+  },
+);

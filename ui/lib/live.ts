@@ -68,7 +68,14 @@ export function frameBatcher<T>(flush: (items: T[]) => void): (item: T) => void 
   };
 }
 
-/** Opens the event stream of a base path ending in `/`, reporting to `connectivity`. */
+/**
+ * Opens the event stream of a base path ending in `/`, reporting to
+ * `connectivity`. The stream is closed while the tab is hidden and opened
+ * again when it is shown (the views then reload, as after any outage): over
+ * HTTP/1.1 a browser keeps at most six connections to a host, and a stream
+ * holds one for as long as it is open, so with six tabs of the board open a
+ * seventh never loaded. Hidden tabs do not poll either (`useLiveResource`).
+ */
 export function createLive(basePath: string, connectivity: Connectivity): Live {
   const stats = signal<StatsUpdate | null>(null);
   const bulk = signal<BulkOperation | null>(null);
@@ -79,45 +86,61 @@ export function createLive(basePath: string, connectivity: Connectivity): Live {
   });
 
   const url = `${basePath}api/${urlOf("/events")}`;
-  const source = new EventSource(url, { withCredentials: true });
-  source.onopen = () => connectivity.streamOpened();
-  // EventSource reconnects by itself (after the server's `retry:` hint);
-  // until it does, pages poll.
-  source.onerror = () => {
-    connectivity.streamFailed();
-    // A refused reconnect (the session ended with the stream) closes the
-    // EventSource for good: a HEAD, answered like the GET without a stream, tells.
-    if (source.readyState !== EventSource.CLOSED) return;
-    fetch(url, { method: "HEAD", credentials: "same-origin" }).then((res) => {
-      if (res.status === 401) goToLogin(basePath);
-    }, () => {}); // the board is unreachable: pages poll and say so
-  };
-  source.addEventListener("stats:update", (event) => {
-    const payload = parse(event);
-    if (!isStatsUpdate(payload)) return;
-    stats.value = payload;
-    // A frame sent before the board ever read Redis carries no counts, and no time for them.
-    const counted = payload.connected || payload.tasks.length > 0;
-    connectivity.statsReceived({ connected: payload.connected, at: counted ? payload.at : null });
-  });
-  source.addEventListener("bulk:progress", (event) => {
-    const payload = parse(event);
-    if (payload && typeof payload.id === "string" && typeof payload.done === "number") {
-      bulk.value = payload as unknown as BulkOperation;
-    }
-  });
-  source.addEventListener("alerts", (event) => {
-    const payload = parse(event);
-    if (isAlertsFrame(payload)) alerts.value = payload;
-  });
-  for (const kind of JOB_EVENT_KINDS) {
-    source.addEventListener(`job:${kind}`, (event) => {
+  const open = (): EventSource => {
+    const source = new EventSource(url, { withCredentials: true });
+    source.onopen = () => connectivity.streamOpened();
+    // EventSource reconnects by itself (after the server's `retry:` hint);
+    // until it does, pages poll.
+    source.onerror = () => {
+      connectivity.streamFailed();
+      // A refused reconnect (the session ended with the stream) closes the
+      // EventSource for good: a HEAD, answered like the GET without a stream, tells.
+      if (source.readyState !== EventSource.CLOSED) return;
+      fetch(url, { method: "HEAD", credentials: "same-origin" }).then((res) => {
+        if (res.status === 401) goToLogin(basePath);
+      }, () => {}); // the board is unreachable: pages poll and say so
+    };
+    source.addEventListener("stats:update", (event) => {
       const payload = parse(event);
-      if (payload && typeof payload.id === "string") {
-        push({ ...payload, kind } as JobEvent);
+      if (!isStatsUpdate(payload)) return;
+      stats.value = payload;
+      // A frame sent before the board ever read Redis carries no counts, and no time for them.
+      const counted = payload.connected || payload.tasks.length > 0;
+      connectivity.statsReceived({ connected: payload.connected, at: counted ? payload.at : null });
+    });
+    source.addEventListener("bulk:progress", (event) => {
+      const payload = parse(event);
+      if (payload && typeof payload.id === "string" && typeof payload.done === "number") {
+        bulk.value = payload as unknown as BulkOperation;
       }
     });
-  }
+    source.addEventListener("alerts", (event) => {
+      const payload = parse(event);
+      if (isAlertsFrame(payload)) alerts.value = payload;
+    });
+    for (const kind of JOB_EVENT_KINDS) {
+      source.addEventListener(`job:${kind}`, (event) => {
+        const payload = parse(event);
+        if (payload && typeof payload.id === "string") {
+          push({ ...payload, kind } as JobEvent);
+        }
+      });
+    }
+    return source;
+  };
+
+  let source: EventSource | null = document.hidden ? null : open();
+  if (!source) connectivity.streamFailed();
+  const onVisibility = () => {
+    if (document.hidden && source) {
+      source.close();
+      source = null;
+      connectivity.streamFailed();
+    } else if (!document.hidden && !source) {
+      source = open();
+    }
+  };
+  document.addEventListener("visibilitychange", onVisibility);
 
   return {
     stats,
@@ -128,7 +151,9 @@ export function createLive(basePath: string, connectivity: Connectivity): Live {
       return () => listeners.delete(listener);
     },
     close() {
-      source.close();
+      document.removeEventListener("visibilitychange", onVisibility);
+      source?.close();
+      source = null;
       listeners.clear();
     },
   };

@@ -13,6 +13,8 @@ import { FiringCount } from "../components/firing_count.ts";
 import type { IconName } from "../components/icon.ts";
 import type { NavItem } from "../components/sidebar.ts";
 import { lazyPage } from "../lib/lazy_page.ts";
+import { may } from "../lib/permissions.ts";
+import type { BoardConfig } from "../lib/types.ts";
 import { matchPath, segmentsOf } from "../lib/router.ts";
 import { NotFoundPage } from "./not_found.ts";
 import { OverviewPage } from "./overview/index.ts";
@@ -60,9 +62,10 @@ export interface PageEntry<P extends string = string> {
   component: PageComponent<Params<P>>;
   /**
    * Its link in the sidebar (labelled with its title by default), the digit
-   * key opening it, and what shows after its label (a count).
+   * key opening it, what shows after its label (a count), and the action a
+   * user must be allowed to see it (`needs`: the page reads nothing else).
    */
-  nav?: { label?: string; icon: IconName; key?: string; badge?: ComponentType };
+  nav?: { label?: string; icon: IconName; key?: string; badge?: ComponentType; needs?: string };
   /**
    * The page whose sidebar link it marks, when that is not the first page
    * whose path begins with the same segment (a job, `/jobs/:id`, marks Tasks).
@@ -128,7 +131,7 @@ export const PAGES = {
     path: "/activity",
     title: "Activity",
     component: ActivityPage,
-    nav: { icon: "activity" },
+    nav: { icon: "activity", needs: "audit.read" },
   }),
   reference: page({
     path: "/reference",
@@ -168,6 +171,8 @@ export interface NavEntry extends NavItem {
   page: PageName;
   /** The digit key that opens the page. */
   key?: string;
+  /** The action a user must be allowed to get the link (see {@link navFor}). */
+  needs?: string;
 }
 
 /** The sidebar's links, in order. */
@@ -175,6 +180,11 @@ export const NAV: readonly NavEntry[] = NAMES.flatMap((name) => {
   const { path, title, nav } = PAGES[name];
   return nav ? [{ page: name, path, label: title, ...nav }] : [];
 });
+
+/** The sidebar's links the user's config allows (`needs`): no link to a page it would refuse. */
+export function navFor(config: Pick<BoardConfig, "allowed">): readonly NavEntry[] {
+  return NAV.filter((entry) => entry.needs === undefined || may(config, entry.needs));
+}
 
 /**
  * The sidebar link a path marks: that of the first page whose path begins

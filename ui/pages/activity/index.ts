@@ -14,6 +14,7 @@ import { urlOf } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
+import { may } from "../../lib/permissions.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { ActivityTable } from "./activity_table.ts";
 import { FilterBar, type Filters, filtersFrom, queryOf } from "./filters.ts";
@@ -34,8 +35,21 @@ function TrailNote({ page }: { page: AuditResponse }) {
   `;
 }
 
-/** The trail page. */
+/** The trail page: an admin's (`audit.read`); anyone else is told so, and nothing is read. */
 export function ActivityPage() {
+  const { config } = useBoard();
+  if (may(config, "audit.read")) return html`<${Trail} />`;
+  return html`
+    <${Card} title="Activity">
+      <p class="muted">
+        The activity trail is for admins: your role may not read it. An admin sees every mutation
+        made on this board here.
+      </p>
+      <//>
+  `;
+}
+
+function Trail() {
   const { api, router } = useBoard();
   const filters = filtersFrom(router.search.value);
   // As the URL gives them: the server refuses an outcome it does not know (400 naming it).

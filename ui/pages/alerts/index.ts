@@ -121,8 +121,8 @@ export function AlertsPage() {
   const remove = async (rule: AlertRuleView) => {
     const confirmed = await confirmAction({
       title: `Delete rule ${rule.name}?`,
-      message: `${rule.name} is no longer evaluated: its firing alerts are told resolved, as ` +
-        "the rule removed. This cannot be undone.",
+      message: `${rule.name} is no longer evaluated. Its firing alerts end: their sinks are told ` +
+        "they are resolved, because the rule was removed. This cannot be undone.",
       confirmLabel: "Delete rule",
       tone: "danger",
       keepLabel: "Keep rule",

@@ -188,6 +188,16 @@ export function RuleEditor(
             </label>
           `
         )}
+        ${/* A stored rule's sinks the configuration has lost: shown, so they can be taken off. */
+        (rule?.unknownSinks ?? []).map((name) =>
+          html`
+            <label key=${name} class="alerts-check">
+              <input type="checkbox" checked=${draft.sinks.includes(name)}
+                onChange=${() => toggleSink(name)} />
+              ${name} <span class="alerts-sink-missing">no such sink</span>
+            </label>
+          `
+        )}
         ${errors.sinks ? html`<p class="field-error">${errors.sinks}</p>` : null}
       </fieldset>
       ${errors.form ? html`<p class="field-error" role="alert">${errors.form}</p>` : null}

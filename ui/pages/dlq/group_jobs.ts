@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { Pagination } from "../../components/pagination.ts";
 import { ShortId } from "../../components/short_id.ts";
@@ -38,6 +38,7 @@ import {
 import { may } from "../../lib/permissions.ts";
 import { type PageSize, pageStateOf, withPage } from "../../lib/page_query.ts";
 import { rememberedPageSize, rememberPageSize } from "../../lib/page_size.ts";
+import { useStepBackWhenEmpty } from "../../lib/use_url_pager.ts";
 
 /** Jobs per page unless the URL or the remembered size says otherwise: a group is a list within a list. */
 const PAGE_SIZE = 25;
@@ -137,11 +138,12 @@ export function GroupJobs(
     reload();
   }, [version]);
   const selection = useSelection(data?.jobs ?? NO_JOBS);
-  // After retries the last page can empty out: step back to one that has jobs.
-  const emptied = data !== null && data.jobs.length === 0 && offset > 0;
-  useEffect(() => {
-    if (emptied) setOffset(Math.max(0, offset - size));
-  }, [emptied]);
+  // After retries the last page can empty out, or a link names a page past the end: show the last.
+  useStepBackWhenEmpty(useMemo(() => data && { items: data.jobs, total: data.total }, [data]), {
+    offset,
+    size,
+    setOffset,
+  });
 
   return html`
     <div class="dlq-jobs">

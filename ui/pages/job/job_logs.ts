@@ -9,13 +9,13 @@
  *
  * @module
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { Pagination } from "../../components/pagination.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
-import { useUrlPager } from "../../lib/use_url_pager.ts";
+import { useStepBackWhenEmpty, useUrlPager } from "../../lib/use_url_pager.ts";
 import type { PageSize } from "../../lib/page_query.ts";
 import { LogsTable } from "./logs_table.ts";
 import type { JobDetail, LogLine } from "./types.ts";
@@ -95,7 +95,13 @@ export function JobLogs({ job }: { job: JobDetail }) {
     return () => abort.abort();
   }, [job.id, query]);
 
-  const shown = fromJob ? job.logs.slice(-size) : page?.query === query ? page.logs : null;
+  const read = page?.query === query ? page : null;
+  // A link past the end (a page of a log since trimmed) opens the last page.
+  useStepBackWhenEmpty(
+    useMemo(() => read && { items: read.logs, total: read.total }, [read]),
+    { offset: at, size, setOffset: pager.setOffset },
+  );
+  const shown = fromJob ? job.logs.slice(-size) : read ? read.logs : null;
   const total = fromJob ? job.logCount : page?.total ?? 0;
   const refilter = (set: (value: string) => void) => (value: string) => {
     set(value);

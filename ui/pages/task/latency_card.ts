@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { useMemo } from "preact/hooks";
 import { Card } from "../../components/card.ts";
 import { Fact } from "../../components/fact.ts";
 import { useBoard } from "../../lib/board_context.ts";
@@ -16,6 +17,7 @@ import {
   formatElapsed,
   shortId,
 } from "../../lib/format.ts";
+import { currentTime } from "../../lib/clock.ts";
 import { html } from "../../lib/html.ts";
 import { taskCounts } from "../../lib/live.ts";
 import { href } from "../../lib/router.ts";
@@ -42,6 +44,15 @@ function Percentiles({ title, summary }: { title: string; summary: DurationSumma
   `;
 }
 
+/**
+ * An age as read (`ms`), grown by the time since the read (`readAt`): a stuck
+ * queue changes no count, so nothing reads the card again for a while, and its
+ * oldest job keeps waiting meanwhile.
+ */
+function Age({ ms, readAt }: { ms: number; readAt: number }) {
+  return html`${formatElapsed(ms + currentTime() - readAt)}`;
+}
+
 /** The latency card of one task. */
 export function LatencyCard({ task }: { task: string }) {
   const { api } = useBoard();
@@ -52,6 +63,7 @@ export function LatencyCard({ task }: { task: string }) {
     { relevant: () => false, follows: (frame) => taskCounts(frame, task) },
   );
   const data = latency.data;
+  const readAt = useMemo(() => Date.now(), [data]);
   if (!data) {
     return html`
       <${Card} title="Latency">
@@ -69,7 +81,7 @@ export function LatencyCard({ task }: { task: string }) {
     <${Card} title="Latency" actions=${html`<span class="muted latency-span">${span}</span>`}>
       <dl class="facts">
         <${Fact} label="Oldest waiting">${queue.oldestWaiting
-          ? html`${formatElapsed(queue.oldestWaiting.ageMs)} <a href=${
+          ? html`<${Age} ms=${queue.oldestWaiting.ageMs} readAt=${readAt} /> <a href=${
             href(
               "jobs",
               queue.oldestWaiting.id,
@@ -77,12 +89,13 @@ export function LatencyCard({ task }: { task: string }) {
           } class="muted">${shortId(queue.oldestWaiting.id)}</a>`
           : "none waiting"}<//>
         <${Fact} label="Most overdue delayed">${queue.mostOverdue
-          ? html`${formatElapsed(queue.mostOverdue.overdueMs)} late <a href=${
-            href(
+          ? html`
+            <${Age} ms=${queue.mostOverdue.overdueMs} readAt=${readAt} /> late <a href=${href(
               "jobs",
               queue.mostOverdue.id,
-            )
-          } class="muted">${shortId(queue.mostOverdue.id)}</a>`
+            )}
+              class="muted">${shortId(queue.mostOverdue.id)}</a>
+          `
           : "none due"}<//>
       </dl>
       <div class="latency-grid">

@@ -108,6 +108,7 @@ const STATUS = {
   done: "whole keyspace scanned",
   capped: `ended at ${formatCount(COUNTED_KEYS)} keys, the most one scan counts`,
   failed: "failed",
+  unknown: "",
 };
 
 /** The mechanics card of one task. */
@@ -121,10 +122,14 @@ export function MechanicsCard({ task }: { task: string }) {
       : ""}</span>
     ${running
       ? html`<button type="button" class="btn" onClick=${stop}>Stop</button>`
+      : scan.status === "unknown"
+      ? null
       : html`<button type="button" class="btn" onClick=${start}>${
         scan.status === "idle" ? "Scan" : "Scan again"
       }</button>`}
   `;
+  // Kinds are shown once a step has read some keys: "none" before that would be a finding.
+  const read = scan.scanCalls > 0 || scan.status === "running" || scan.status === "done";
   return html`
     <${Card} title="Mechanics" actions=${actions}>
       ${scan.status === "failed" ? html`<${ErrorBanner} error=${scan.error} />` : null}
@@ -133,11 +138,15 @@ export function MechanicsCard({ task }: { task: string }) {
           Concurrency keys, throttles, debounces, dedup keys and collect buffers are found by a
           scan of the keyspace, a few thousand keys a step: start it to see them.
         </p>`
-        : html`
+        : scan.status === "unknown"
+        ? html`<p class="muted mechanics-none">${scan.reason}</p>`
+        : read
+        ? html`
           <div class="mechanics-grid">
             <${Found} found=${scan.found} />
           </div>
-        `}
+        `
+        : null}
     <//>
   `;
 }

@@ -39,14 +39,17 @@ export interface MechanicsFound {
 export interface MechanicsScan {
   /**
    * "idle" before the first start, "running", "stopped" by the user, "done",
-   * "capped" (ended at {@link COUNTED_KEYS} keys), or "failed".
+   * "capped" (ended at {@link COUNTED_KEYS} keys), "failed", or "unknown":
+   * the source keeps no mechanism keys to scan (`reason` says why).
    */
-  status: "idle" | "running" | "stopped" | "done" | "capped" | "failed";
+  status: "idle" | "running" | "stopped" | "done" | "capped" | "failed" | "unknown";
   /** SCAN calls made (each over about 1,000 keys). */
   scanCalls: number;
   found: MechanicsFound;
   /** The refusal or error that ended it. */
   error: unknown;
+  /** Why the source cannot scan, once it said so. */
+  reason?: string;
 }
 
 /** Nothing found yet: where a scan starts. */
@@ -131,7 +134,10 @@ export function useMechanicsScan(api: Api, task: string) {
           query: cursor === undefined ? {} : { cursor },
           signal: own.signal,
         });
-        if (!step.known) throw new Error(step.reason);
+        if (!step.known) {
+          setScan({ ...state, status: "unknown", reason: step.reason });
+          return;
+        }
         const found = addFound(state.found, step.entries, seen);
         cursor = found.capped ? undefined : step.cursor ?? undefined;
         state = {
