@@ -136,7 +136,10 @@ browserTest("a link past the last page of a group or a log opens its last page",
     await page.goto(`${root}dlq?${new URLSearchParams({ group: ERROR, page: "9", size: "25" })}`);
     await page.locator(".dlq-jobs").getByRole("navigation", { name: "Pages" })
       .getByText("26–30 of 30").waitFor();
-    assert.equal(await page.locator(".dlq-jobs-table tbody tr").count(), 5);
+    // The pager moves with the step back; its rows come with the read that follows.
+    const rows = page.locator(".dlq-jobs-table tbody tr");
+    await rows.nth(4).waitFor();
+    assert.equal(await rows.count(), 5);
     assert.deepEqual(groupReads.map((url) => new URL(url).searchParams.get("offset")), [
       "200",
       "25",
