@@ -66,10 +66,36 @@ async function withIds(
   }));
 }
 
+/**
+ * The key of the entries' ids: derived from the session secret, so that the
+ * boards sharing it (replicas behind a balancer, each answering some steps
+ * of one scan) give a key the same id; drawn for this board without one.
+ */
+async function entryIdKey(secret: string | null): Promise<CryptoKey> {
+  const usage: KeyUsage[] = ["sign"];
+  const hmac: HmacImportParams = { name: "HMAC", hash: "SHA-256" };
+  if (secret === null) return await crypto.subtle.generateKey(hmac, false, usage) as CryptoKey;
+  // A key of its own, not the cookies': an id is no signature of anything else.
+  const secretKey = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    hmac,
+    false,
+    usage,
+  );
+  const derived = await crypto.subtle.sign(
+    "HMAC",
+    secretKey,
+    new TextEncoder().encode("queue-board mechanics entry ids"),
+  );
+  return await crypto.subtle.importKey("raw", derived, hmac, false, usage);
+}
+
 /** Route `/tasks/{task}/mechanics`. */
 export function mechanicsRoutes({ source, scans, options, clock }: ApiDeps) {
-  // Drawn once per board: ids match across the steps one board answers, and nowhere else.
-  const idKey = crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const idKey = entryIdKey(
+    options.auth && "cookiePassword" in options.auth ? options.auth.cookiePassword : null,
+  );
   return apiRouter<SessionEnv & UserEnv>().openapi(getMechanics, async (c) => {
     const { task } = c.req.valid("param");
     const { cursor } = c.req.valid("query");

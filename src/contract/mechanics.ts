@@ -49,8 +49,9 @@ export interface MechanicsStep {
  * An entry as the route answers it, with `id`: the same for the same key on
  * every step, so that a key SCAN returns twice (it may, across a rehash, or
  * on two masters while a cluster slot moves) is counted once; an HMAC of the
- * key under a key the board process draws at random, so a user who may not
- * read the key learns nothing of it but that two entries are one key.
+ * key under a key derived from the session secret (drawn by the board
+ * process without one), so a user who may not read the key learns nothing of
+ * it but that two entries are one key.
  */
 export type FoundMechanism = MechanismEntry & { id: string };
 

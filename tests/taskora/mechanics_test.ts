@@ -7,7 +7,9 @@
 
 import assert from "node:assert/strict";
 import { addFound, EMPTY } from "../../ui/pages/task/mechanics_scan.ts";
+import { createBoard } from "../../mod.ts";
 import { connectClient } from "../helpers/redis_server.ts";
+import { ADA_LOGIN, signInAda } from "../helpers/session_login.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { type AppWorld, withApp } from "./harness.ts";
 
@@ -213,4 +215,33 @@ Deno.test("a scan counts at most its cap of keys, then says it is capped", () =>
   assert.equal(found.capped, true);
   assert.equal(seen.size, 2, "the ids kept stay within the cap");
   assert.equal(addFound(EMPTY, [entry("a"), entry("b")], new Set(), 2).capped, false);
+});
+
+Deno.test("boards sharing the session secret give a key the same id: replicas answering steps of one scan count it once", async () => {
+  await withApp("redis", (app) => app.task("sync", { handler: () => "ok" }), async (world) => {
+    const [sync] = [...world.app.getRegisteredTasks()] as Task[];
+    await sync.dispatch({}, { deduplicate: { key: "ada@example.com" }, delay: 3_600_000 });
+    const replicas = [
+      createBoard(world.app, { auth: ADA_LOGIN }),
+      createBoard(world.app, { auth: ADA_LOGIN }),
+    ];
+    const alone = createBoard(world.app);
+    try {
+      const cookie = await signInAda(replicas[0].fetch);
+      const idsOf = async (board: ReturnType<typeof createBoard>) => {
+        const response = await board.fetch(
+          new Request("http://board.test/board/api/tasks/sync/mechanics", { headers: { cookie } }),
+        );
+        assert.equal(response.status, 200);
+        return (await response.json()).entries.map((entry: { id: string }) => entry.id);
+      };
+      const [one, other] = [await idsOf(replicas[0]), await idsOf(replicas[1])];
+      assert.equal(one.length, 1);
+      assert.deepEqual(other, one);
+      // A board with no session secret draws a key of its own.
+      assert.notDeepEqual(await idsOf(alone), one);
+    } finally {
+      await Promise.all([...replicas, alone].map((board) => board.close()));
+    }
+  });
 });

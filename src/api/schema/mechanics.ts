@@ -15,8 +15,8 @@ import type { Same } from "./same.ts";
 
 const key = z.string().openapi({ description: "The key the dispatches named" });
 const id = z.string().openapi({
-  description: "The same for the same key on every step of this board process (an HMAC of the " +
-    "key): count a key SCAN returned twice once",
+  description: "The same for the same key on every step of every board sharing the session " +
+    "secret (an HMAC of the key): count a key SCAN returned twice once",
 });
 
 const EntrySchema = z.union([
