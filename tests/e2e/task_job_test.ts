@@ -167,6 +167,8 @@ browserTest(
 
       await page.goto(`${root}jobs/no-such-job`);
       await page.getByText("No job with ID no-such-job").waitFor();
+      // A workflow node not started yet has an ID and no job: the page names that case too.
+      await page.getByText(/names a workflow node that has not started/).waitFor();
     });
   },
 );

@@ -37,7 +37,7 @@ export function JobPage({ id }: { id: string }) {
     return html`
       <${NotFoundPage}
         heading=${html`No job with ID <code>${id}</code>`}
-        detail="It may have been cleaned, or the ID is mistyped."
+        detail="It may have been cleaned, the ID is mistyped, or it names a workflow node that has not started (its workflow page says why)."
       />
     `;
   }
