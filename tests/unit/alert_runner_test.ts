@@ -412,6 +412,8 @@ Deno.test("a leader whose store gives no known shapes takes what it finds as kno
     await waitFor(async () => (await timers.tick(EVERY_MS), await evaluated() !== before), {
       what: "a pass that sees the new shape",
     });
+    // Its notice is sent beside the pass: closing before it arrives would end its delivery.
+    await waitFor(() => hook.received.length > 0, { what: "the notice at the sink" });
     await evaluator.close();
     const told = await memory.listAlertHistory!(10);
     assert.deepEqual(told.map(({ notice }) => [notice.rule, notice.state]), [[
