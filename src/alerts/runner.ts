@@ -114,12 +114,15 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   // When the stored states were evaluated, as this process last read or wrote them (undefined:
   // unknown): a pass writes only if no other leader wrote since.
   let storedAsOf: number | null | undefined;
+  // A write Redis did not confirm may have been applied: then the stored states are its own.
+  let unconfirmedAsOf: number | undefined;
 
   async function readStates(): Promise<Map<string, AlertState>> {
     if (!source.readAlertStatus || storeBehind) return states;
     try {
       const status = await source.readAlertStatus();
       storedAsOf = status.asOf;
+      unconfirmedAsOf = undefined;
       return new Map(status.states.map((state) => [stateKey(state.rule, state.subject), state]));
     } catch {
       return states;
@@ -128,17 +131,22 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
 
   /** Keeps a pass's states: false when another leader wrote since its read (its pass stands). */
   async function writeStates(next: Map<string, AlertState>, now: number): Promise<boolean> {
-    if (!source.writeAlertStates) return true;
-    const written = await source.writeAlertStates([...next.values()], now, storedAsOf).then(
-      (done) => done,
-      () => null,
-    );
+    const write = source.writeAlertStates?.bind(source);
+    if (!write) return true;
+    const attempt = (ifAsOf: number | null | undefined) =>
+      write([...next.values()], now, ifAsOf).then((done) => done, () => null);
+    let written = await attempt(storedAsOf);
+    if (written === false && unconfirmedAsOf !== undefined) {
+      written = await attempt(unconfirmedAsOf);
+    }
     if (written === false) {
       storeBehind = false;
+      unconfirmedAsOf = undefined;
       return false;
     }
     storeBehind = written === null;
     if (written) storedAsOf = now;
+    unconfirmedAsOf = written === null ? now : undefined;
     return true;
   }
 

@@ -202,8 +202,9 @@ Deno.test("a real failure is told again every repeat interval; a silence set thr
       waitFor(async () => (await pass(), await done()), { what });
     try {
       await threeFailed(world);
-      await passUntil("the firing notice", () => notices().length === 1);
-      await passUntil("the repeat", () => notices().length === 2);
+      // A notice arrives beside the passes: on a loaded machine the repeat may come with it.
+      await passUntil("the firing notice", () => notices().length >= 1);
+      await passUntil("the repeat", () => notices().length >= 2);
       const [first, repeat] = notices();
       assert.deepEqual([repeat.repeat, repeat.key], [true, first.key]);
       assert.equal(repeat.at - first.at, 2 * EVERY_MS, "not told at the pass in between");

@@ -427,3 +427,33 @@ Deno.test("a leader whose store gives no known shapes takes what it finds as kno
     await memory.close();
   }
 });
+
+Deno.test("a states write Redis applied without confirming it is this board's own: the next pass writes on", async () => {
+  const hook = webhookReceiver();
+  const memory = createMemorySource({ seed: readFixture() });
+  let writes = 0;
+  const source = sourceWith(memory, {
+    // The first write lands, but its answer is lost (a reply past the command timeout).
+    writeAlertStates: async (states, asOf, ifAsOf) => {
+      const written = await memory.writeAlertStates!(states, asOf, ifAsOf);
+      if (++writes === 1) throw new Error("Redis did not confirm the change");
+      return written;
+    },
+  });
+  const timers = new FakeTimers();
+  const evaluator = evaluatorOf(source, timers, mailFailingTo(hook.url));
+  try {
+    await timers.tick(EVERY_MS);
+    await waitFor(() => hook.received.length === 1, { what: "the firing notice" });
+    await timers.tick(EVERY_MS);
+    await waitFor(() => writes >= 2, { what: "the second pass's write" });
+    await evaluator.close(); // the second pass is over
+    const { asOf } = await memory.readAlertStatus!();
+    assert.equal(asOf, 1_800_000_000_000 + 2 * EVERY_MS, "the second pass's states are kept");
+    assert.equal(hook.received.length, 1, "told once");
+  } finally {
+    await evaluator.close();
+    await hook.close();
+    await memory.close();
+  }
+});
