@@ -355,9 +355,12 @@ Deno.test("a stored rule removed while it fires is told resolved, as removed, an
       `/alerts/rules/${encodeURIComponent("mail failing")}`,
     );
     assert.equal(removal.status, 200);
-    // One pass tells it; with no rule and no alert left, no later pass runs.
+    // One pass tells it; with no rule and no alert left, no later pass writes. The clock moves on
+    // while the notice is sent: a failed first post waits out its backoff on it.
     await pass();
-    await waitFor(() => told().length === 2, { what: "the resolve notice" });
+    await waitFor(async () => (await board.timers.tick(1000), told().length === 2), {
+      what: "the resolve notice",
+    });
     const [firing, resolved] = told();
     assert.deepEqual([resolved.state, resolved.key, resolved.rule], [
       "resolved",
