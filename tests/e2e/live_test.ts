@@ -13,7 +13,8 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { connectClient } from "../helpers/redis_server.ts";
+import { connectClient, type TestRedis } from "../helpers/redis_server.ts";
+import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { metricKey } from "../../src/source/wire/keys.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 import { browserTest, screenshot, withBoard } from "./harness.ts";
@@ -160,7 +161,11 @@ browserTest(
 browserTest(
   "the task, job, migrations and overview pages follow changes that come without job events",
   async () => {
-    await withBoard({}, async ({ page: taskPage, root, redis }) => {
+    // Discovery every second (the default pause is 10 s): the new task is found by the same
+    // background rediscovery, sooner.
+    const source = (redis: TestRedis) =>
+      createRedisSource({ url: redis.url, discoveryIntervalMs: 1000 });
+    await withBoard({ source }, async ({ page: taskPage, root, redis }) => {
       const jobPage = await taskPage.context().newPage();
       const migrations = await taskPage.context().newPage();
       const overview = await taskPage.context().newPage();
@@ -194,7 +199,7 @@ browserTest(
         await client.close();
       }
       await currentTotal.filter({ hasText: /^1$/ }).waitFor(FOLLOWS);
-      // Task discovery runs in the background (every 10 s at most).
+      // Task discovery runs in the background (here every second at most).
       await overview.getByRole("row", { name: /brand-new/ }).waitFor({ timeout: 20_000 });
     });
   },
