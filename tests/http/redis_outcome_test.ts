@@ -36,12 +36,13 @@ async function withPausableBoard(
       pauseAfterEntry: () => void;
     },
   ) => Promise<void>,
-  commandTimeoutMs = 500,
+  commandTimeoutMs = 2000,
 ): Promise<void> {
   const redis = await startRedis();
   await loadFixture(redis.url);
   const admin = await connectClient(redis.url);
-  // Short replies deadline by default: the pauses below outlast it whatever the machine's load.
+  // A 2 s replies deadline: the writes before a pause answer within it on a loaded machine (at 500 ms
+  // an audit entry missed it once), and the pauses below (20 s) outlast it.
   const { source, pauseAfterEntry } = pausableSource(redis.url, commandTimeoutMs);
   const board = createBoard(source);
   const post: Post = async (path, headers = {}) =>
