@@ -10,13 +10,17 @@ import type { ErrorBody, ErrorCode } from "./contract/errors.ts";
 
 export type { ErrorBody, ErrorCode };
 
-const STATUS: Record<ErrorCode, 400 | 403 | 404 | 405 | 409 | 429 | 500 | 503 | 504> = {
+/** The HTTP statuses the API answers errors with. */
+export type ErrorStatus = 400 | 403 | 404 | 405 | 409 | 422 | 429 | 500 | 503 | 504;
+
+const STATUS: Record<ErrorCode, ErrorStatus> = {
   INVALID_PARAM: 400,
   TASK_NOT_FOUND: 404,
   JOB_NOT_FOUND: 404,
   SCHEDULE_NOT_FOUND: 404,
   WORKFLOW_NOT_FOUND: 404,
   INVALID_STATE: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
   READ_ONLY: 403,
   CROSS_ORIGIN: 403,
   HOST_NOT_ALLOWED: 403,
@@ -38,7 +42,7 @@ const STATUS: Record<ErrorCode, 400 | 403 | 404 | 405 | 409 | 429 | 500 | 503 | 
 export const ERROR_CODES = Object.keys(STATUS) as [ErrorCode, ...ErrorCode[]];
 
 /** The HTTP status a catalogue code is answered with. */
-export function statusOf(code: ErrorCode): 400 | 403 | 404 | 405 | 409 | 429 | 500 | 503 | 504 {
+export function statusOf(code: ErrorCode): ErrorStatus {
   return STATUS[code];
 }
 
@@ -47,7 +51,7 @@ export class BoardError extends Error {
   /** The catalogue code. */
   readonly code: ErrorCode;
   /** The HTTP status it maps to. */
-  readonly status: 400 | 403 | 404 | 405 | 409 | 429 | 500 | 503 | 504;
+  readonly status: ErrorStatus;
   /** The request parameter or body field at fault (`INVALID_PARAM`), for clients to point at. */
   readonly param?: string;
   /** How many jobs an action on many jobs had acted on when it stopped part way. */
@@ -115,7 +119,7 @@ export function invalidParam(name: string, reason: string): BoardError {
 
 /** The JSON body and status an error is answered with. */
 export function errorBody(error: unknown): {
-  status: 400 | 403 | 404 | 405 | 409 | 429 | 500 | 503 | 504;
+  status: ErrorStatus;
   body: ErrorBody;
 } {
   if (error instanceof BoardError) {

@@ -43,7 +43,7 @@ const dispatch = apiRoute({
     ),
   },
   ok: DispatchSchema,
-  errors: ["INVALID_PARAM", "INVALID_STATE", "TASK_NOT_FOUND"],
+  errors: ["INVALID_PARAM", "INVALID_STATE", "IDEMPOTENCY_KEY_REUSED", "TASK_NOT_FOUND"],
 });
 
 /** Route `/tasks/{task}/dispatch`. */

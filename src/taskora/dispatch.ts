@@ -4,7 +4,8 @@
  * the board checks the data against the task's input schema first (its
  * Standard Schema, `~standard.validate`), answering the issues as a 400.
  * With an `Idempotency-Key` the dispatch is claimed in the trigger ledger
- * under the task and the key, so a retried request makes no second job.
+ * under the task and the key, so a retried request makes no second job, and
+ * the key sent again with other data or options is refused (422).
  *
  * @module
  */
@@ -14,7 +15,7 @@ import type { DispatchRequest, DispatchResult } from "../contract/dispatch.ts";
 import { taskNotFound } from "../source/refusals.ts";
 import { triggerJobId } from "../source/trigger_id.ts";
 import { findTask, type TaskoraAppLike, type TaskoraTaskLike } from "./app.ts";
-import type { TriggerLedger } from "./trigger.ts";
+import { claimedJob, type TriggerLedger } from "./trigger.ts";
 
 /** A Standard Schema, as far as the board calls it. */
 type StandardSchemaLike = NonNullable<TaskoraTaskLike["inputSchema"]>;
@@ -47,6 +48,17 @@ async function checkInput(schema: StandardSchemaLike | undefined, data: unknown)
   );
 }
 
+/**
+ * The SHA-256 (hex) of a dispatch's data and options, as its JSON text: the
+ * same request sent again (keys in the same order) has the same one.
+ */
+async function requestFingerprint(request: DispatchRequest): Promise<string> {
+  const { data, delay, priority, concurrencyKey } = request;
+  const text = JSON.stringify([data, delay ?? null, priority ?? null, concurrencyKey ?? null]);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /** Dispatches `request` as a job of `task` through the App; see the module doc. */
 export async function dispatchThroughApp(
   app: TaskoraAppLike,
@@ -61,15 +73,15 @@ export async function dispatchThroughApp(
   const token = idempotencyKey === undefined
     ? null
     : await triggerJobId(`dispatch\0${task}`, idempotencyKey);
+  const fingerprint = token === null ? "" : await requestFingerprint(request);
   if (token !== null) {
-    const existing = await ledger.claim(token);
-    if (existing === "") {
-      throw new BoardError(
-        "INVALID_STATE",
-        `A dispatch of "${task}" with this Idempotency-Key is still being sent; look again`,
-      );
+    const existing = await ledger.claim(token, fingerprint);
+    if (existing !== null) {
+      return {
+        jobId: claimedJob(existing, fingerprint, `a dispatch of "${task}"`),
+        created: false,
+      };
     }
-    if (existing !== null) return { jobId: existing, created: false };
   }
   const { data, delay, priority, concurrencyKey } = request;
   let jobId: string;
@@ -88,7 +100,7 @@ export async function dispatchThroughApp(
       { cause: error },
     );
   }
-  if (token !== null) await ledger.record(token, jobId);
+  if (token !== null) await ledger.record(token, { jobId, fingerprint });
   return { jobId, created: true };
 }
 

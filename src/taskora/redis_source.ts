@@ -24,6 +24,8 @@ import type { TaskoraAppLike } from "./app.ts";
 import { appTaskDefinition, DeclaredSchedules } from "./definitions.ts";
 import { fromIoredis, type IoredisLike } from "./ioredis_client.ts";
 import {
+  decodeLedgerEntry,
+  encodeLedgerEntry,
   rerunThroughApp,
   TRIGGER_CLAIM_TTL_MS,
   TRIGGER_KEY_TTL_MS,
@@ -39,15 +41,18 @@ import {
 function redisLedger(connection: RedisConnection, prefix?: string): TriggerLedger {
   const key = (token: string) => `${keyRoot(prefix)}:board:trigger:${token}`;
   return {
-    async claim(token) {
+    async claim(token, fingerprint) {
+      const claimed = encodeLedgerEntry({ jobId: "", fingerprint });
       const [set, existing] = await connection.pipeline([
-        ["SET", key(token), "", "NX", "PX", String(TRIGGER_CLAIM_TTL_MS)],
+        ["SET", key(token), claimed, "NX", "PX", String(TRIGGER_CLAIM_TTL_MS)],
         ["GET", key(token)],
       ]) as [string | null, string | null];
-      return set === "OK" ? null : existing ?? "";
+      if (set === "OK") return null;
+      return decodeLedgerEntry(existing ?? claimed);
     },
-    async record(token, jobId) {
-      await connection.call(["SET", key(token), jobId, "PX", String(TRIGGER_KEY_TTL_MS)]);
+    async record(token, entry) {
+      const value = encodeLedgerEntry(entry);
+      await connection.call(["SET", key(token), value, "PX", String(TRIGGER_KEY_TTL_MS)]);
     },
     async release(token) {
       await connection.call(["DEL", key(token)]);

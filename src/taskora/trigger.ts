@@ -28,17 +28,76 @@ export const TRIGGER_KEY_TTL_MS = 24 * 60 * 60_000;
  */
 export const TRIGGER_CLAIM_TTL_MS = 60_000;
 
+/**
+ * What a ledger notes for an idempotency key: the job its request made
+ * (`""` while that request is still being sent) and the fingerprint of that
+ * request, so the key sent again with another request is refused rather
+ * than answered with the first one's job. `null`: a note written before
+ * fingerprints were kept, which matches any request.
+ */
+export interface LedgerEntry {
+  jobId: string;
+  fingerprint: string | null;
+}
+
 /** Where the job of each idempotency key is noted. */
 export interface TriggerLedger {
   /**
-   * Claims `token` for a new trigger: null when claimed, otherwise the job
-   * its first trigger made (`""` while that one is still dispatching).
+   * Claims `token` for a new request with `fingerprint`: null when claimed,
+   * otherwise what its first request noted.
    */
-  claim(token: string): Promise<string | null>;
+  claim(token: string, fingerprint: string): Promise<LedgerEntry | null>;
   /** Notes the job a claimed token dispatched. */
-  record(token: string, jobId: string): Promise<void>;
+  record(token: string, entry: LedgerEntry): Promise<void>;
   /** Gives a claim back (its dispatch failed). */
   release(token: string): Promise<void>;
+}
+
+/**
+ * A ledger entry as one string, `<fingerprint>:<job id>` (a fingerprint is
+ * hex, so the first colon ends it whatever the job id holds).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(encodeLedgerEntry({ jobId: "a:b", fingerprint: "f0" }), "f0:a:b");
+ * assert.deepEqual(decodeLedgerEntry("f0:a:b"), { jobId: "a:b", fingerprint: "f0" });
+ * assert.deepEqual(decodeLedgerEntry("job-1"), { jobId: "job-1", fingerprint: null });
+ * ```
+ */
+export function encodeLedgerEntry(entry: LedgerEntry): string {
+  return `${entry.fingerprint ?? ""}:${entry.jobId}`;
+}
+
+/** Reads {@link encodeLedgerEntry}'s string; a bare job id (an older note) has no fingerprint. */
+export function decodeLedgerEntry(value: string): LedgerEntry {
+  const colon = value.indexOf(":");
+  if (colon < 0) return { jobId: value, fingerprint: null };
+  return { jobId: value.slice(colon + 1), fingerprint: value.slice(0, colon) };
+}
+
+/**
+ * The job a claimed key already names, or a refusal: 422 when the key was
+ * first sent with another request (the IETF Idempotency-Key draft's answer),
+ * 409 while its first request is still being sent. `what` names the
+ * request for the messages.
+ */
+export function claimedJob(existing: LedgerEntry, fingerprint: string, what: string): string {
+  if (existing.fingerprint !== null && existing.fingerprint !== fingerprint) {
+    throw new BoardError(
+      "IDEMPOTENCY_KEY_REUSED",
+      `This Idempotency-Key was first sent with another request for ${what}: send a new key ` +
+        "for a new request",
+      { param: "idempotency-key" },
+    );
+  }
+  if (existing.jobId === "") {
+    throw new BoardError(
+      "INVALID_STATE",
+      `A request for ${what} with this Idempotency-Key is still being sent; look again`,
+    );
+  }
+  return existing.jobId;
 }
 
 /** Most keys a {@link memoryLedger} keeps; the oldest go first. */
@@ -46,19 +105,21 @@ const MEMORY_LEDGER_SIZE = 1000;
 
 /** A ledger in this process, bounded, for an App whose store is in memory too. */
 export function memoryLedger(now: () => number = Date.now): TriggerLedger {
-  const entries = new Map<string, { jobId: string; at: number }>();
+  const entries = new Map<string, LedgerEntry & { at: number }>();
   return {
-    claim(token) {
+    claim(token, fingerprint) {
       const entry = entries.get(token);
       const ttl = entry?.jobId === "" ? TRIGGER_CLAIM_TTL_MS : TRIGGER_KEY_TTL_MS;
-      if (entry && now() - entry.at < ttl) return Promise.resolve(entry.jobId);
+      if (entry && now() - entry.at < ttl) {
+        return Promise.resolve({ jobId: entry.jobId, fingerprint: entry.fingerprint });
+      }
       entries.delete(token);
-      entries.set(token, { jobId: "", at: now() });
+      entries.set(token, { jobId: "", fingerprint, at: now() });
       if (entries.size > MEMORY_LEDGER_SIZE) entries.delete(entries.keys().next().value!);
       return Promise.resolve(null);
     },
-    record(token, jobId) {
-      entries.set(token, { jobId, at: now() });
+    record(token, entry) {
+      entries.set(token, { ...entry, at: now() });
       return Promise.resolve();
     },
     release(token) {
@@ -136,14 +197,11 @@ export async function triggerThroughApp(
   }
   const token = idempotencyKey === undefined ? null : await triggerJobId(name, idempotencyKey);
   if (token !== null) {
-    const existing = await ledger.claim(token);
-    if (existing === "") {
-      throw new BoardError(
-        "INVALID_STATE",
-        `A trigger of "${name}" with this Idempotency-Key is still being dispatched; look again`,
-      );
+    // A trigger has no body: every request with the key is the same request.
+    const existing = await ledger.claim(token, "");
+    if (existing !== null) {
+      return { jobId: claimedJob(existing, "", `schedule "${name}"`), created: false };
     }
-    if (existing !== null) return { jobId: existing, created: false };
   }
   let jobId: string;
   try {
@@ -155,7 +213,7 @@ export async function triggerThroughApp(
     }
     throw refusedDispatch(error);
   }
-  if (token !== null) await ledger.record(token, jobId);
+  if (token !== null) await ledger.record(token, { jobId, fingerprint: "" });
   return {
     jobId,
     created: true,

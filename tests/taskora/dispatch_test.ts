@@ -43,6 +43,38 @@ Deno.test("a dispatch from the board is run by the worker, once per Idempotency-
   });
 });
 
+for (const kind of ["redis", "memory"] as const) {
+  Deno.test(`an Idempotency-Key sent again with another body is refused with 422, not answered with the first job (${kind})`, async () => {
+    await withApp(kind, greet, async (world) => {
+      const headers = { "idempotency-key": "click-2" };
+      const first = await world.send("/tasks/greet/dispatch", { data: { name: "ada" } }, {
+        headers,
+      });
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+
+      const other = await world.send("/tasks/greet/dispatch", { data: { name: "bob" } }, {
+        headers,
+      });
+      assert.equal(other.status, 422, JSON.stringify(other.body));
+      assert.equal(other.body.code, "IDEMPOTENCY_KEY_REUSED");
+      assert.equal(other.body.param, "idempotency-key");
+
+      const delayed = await world.send("/tasks/greet/dispatch", {
+        data: { name: "ada" },
+        delay: 1000,
+      }, { headers });
+      assert.equal(delayed.status, 422, "the options are part of the request too");
+
+      const same = await world.send("/tasks/greet/dispatch", { data: { name: "ada" } }, {
+        headers,
+      });
+      assert.equal(same.status, 200);
+      assert.equal(same.body.jobId, first.body.jobId);
+      assert.equal(same.body.created, false);
+    });
+  });
+}
+
 Deno.test("a dispatch's data is checked against the task's input schema first; its options reach the job", async () => {
   await withApp("redis", greet, async (world) => {
     const bad = await world.send("/tasks/greet/dispatch", { data: { name: 3 } });
