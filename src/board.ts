@@ -323,7 +323,9 @@ export function createBoardOn(
     leads: () => leadership.leads(),
     alerts: resolved.alerts !== null,
   });
-  const audit = createAuditTrail(taskSource, resolved.auditMaxEntries);
+  const audit = createAuditTrail(taskSource, resolved.auditMaxEntries, {
+    maxAgeMs: resolved.auditMaxAgeMs,
+  });
   const deps = {
     source: taskSource,
     options: resolved,

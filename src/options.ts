@@ -6,7 +6,7 @@
  * @module
  */
 
-import { AUDIT_DEFAULT_MAX_ENTRIES } from "./contract/audit.ts";
+import { AUDIT_DEFAULT_MAX_AGE_MS, AUDIT_DEFAULT_MAX_ENTRIES } from "./contract/audit.ts";
 import { DEFAULT_MAX_IDLE_MS, DEFAULT_MAX_WAIT_MS } from "./contract/health.ts";
 import { LATENCY_CACHE_TASKS } from "./contract/latency.ts";
 import { parseDuration } from "./duration.ts";
@@ -150,11 +150,17 @@ export interface BoardOptions {
    */
   allowedHosts?: string[];
   /**
-   * About how many entries each log of the audit trail (actions, refusals)
-   * keeps (default 10,000): older ones are trimmed (`XADD MAXLEN ~`, so a
-   * few more may stay).
+   * At most about how many entries each log of the audit trail (actions,
+   * refusals) keeps (default 50,000): a safety net far above what
+   * {@link BoardOptions.auditMaxAge} keeps at a team's pace (`XADD MAXLEN ~`,
+   * so a few more may stay).
    */
   auditMaxEntries?: number;
+  /**
+   * How long the audit trail keeps an entry (default `"30d"`; from an hour
+   * to 400 days, or ms): older ones are trimmed (`XTRIM MINID`).
+   */
+  auditMaxAge?: string | number;
   /**
    * What the health verdict tolerates. `maxWaitMs`: a task whose oldest
    * waiting job has waited longer is not healthy (a warning naming the job);
@@ -227,6 +233,7 @@ export interface ResolvedOptions {
   /** null when unset: any host (see `BoardOptions.allowedHosts` for `listen`). */
   allowedHosts: string[] | null;
   auditMaxEntries: number;
+  auditMaxAgeMs: number;
   health: { maxWaitMs: number; maxIdleMs: number };
   /** null when `metrics: false`. */
   metrics: { token: string | null; maxTasks: number } | null;
@@ -260,6 +267,7 @@ export const KNOWN_OPTIONS: readonly string[] = keysOf<keyof BoardOptions>({
   cors: true,
   formatters: true,
   auditMaxEntries: true,
+  auditMaxAge: true,
   trustProxy: true,
   allowedHosts: true,
   health: true,
@@ -298,6 +306,7 @@ const METRICS_KEYS: readonly string[] = keysOf<
 >({ token: true, maxTasks: true });
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 /** A whole number from `min` to `max` (or `fallback` when absent) for option `name`. */
 function wholeNumber(name: string, value: unknown, fallback: number, min: number, max: number) {
@@ -655,6 +664,16 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
       auditMaxEntries,
     );
   }
+  const auditMaxAgeMs = options.auditMaxAge === undefined
+    ? AUDIT_DEFAULT_MAX_AGE_MS
+    : parseDuration(options.auditMaxAge);
+  if (auditMaxAgeMs === null || auditMaxAgeMs < HOUR_MS || auditMaxAgeMs > 400 * DAY_MS) {
+    throw new BoardOptionsError(
+      "auditMaxAge",
+      'a duration from an hour to 400 days, like "30d", or ms',
+      options.auditMaxAge,
+    );
+  }
   const auth = checkAuth(options.auth);
   if (options.can !== undefined && typeof options.can !== "function") {
     throw new BoardOptionsError("can", "a function (user, action, target) => boolean", options.can);
@@ -691,6 +710,7 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
     trustProxy: options.trustProxy ?? false,
     allowedHosts: checkAllowedHosts(options.allowedHosts),
     auditMaxEntries,
+    auditMaxAgeMs,
     health: checkHealth(options.health),
     metrics: checkMetrics(options.metrics),
     alerts: checkAlerts(options.alerts),

@@ -97,7 +97,13 @@ export function auditRoutes({ audit }: ApiDeps) {
     }
     const page = await audit.list(auditQuery(query, query.limit));
     return c.json(
-      { ...page, shared: audit.shared, maxEntries: audit.maxEntries, actions: AUDIT_ACTIONS },
+      {
+        ...page,
+        shared: audit.shared,
+        maxEntries: audit.maxEntries,
+        maxAgeMs: audit.maxAgeMs,
+        actions: AUDIT_ACTIONS,
+      },
       200,
     );
   });

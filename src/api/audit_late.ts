@@ -33,6 +33,8 @@ export interface LateEntry {
   log: AuditLog;
   /** The pending entry it replaces, removed once it is written. */
   replaces?: string;
+  /** The record's key: a write whose earlier attempt the store applied unconfirmed finds it. */
+  key?: string;
 }
 
 /** Writes one kept entry; rejects while the store refuses. */

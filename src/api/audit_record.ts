@@ -34,6 +34,18 @@ export interface AuditMutationsOptions {
   routes: AuditedRoutes;
 }
 
+/**
+ * Whether an answer says the request changed nothing: a dry run, a retry or
+ * clean that found no job, a dispatch or trigger answered with the job an
+ * earlier request made. Such a request leaves no entry, so a flood of them
+ * cannot push a real action out of the trail.
+ */
+export function changedNothing(body: Record<string, unknown>): boolean {
+  if (body.dryRun === true || body.created === false) return true;
+  if (body.retried === 0 || body.removed === 0) return true;
+  return body.cancelled === 0 && body.signalled === 0;
+}
+
 /** The number of things an answer says it changed. */
 function countOf(body: Record<string, unknown>): number {
   for (const field of ["retried", "removed"]) {
@@ -76,6 +88,7 @@ export function auditMutations(options: AuditMutationsOptions): MiddlewareHandle
     if (what === null) return await next();
     c.set("audited", true);
     const user = c.get("user") ?? ANONYMOUS;
+    const client = auditClient(c, trustProxy);
     const started: AuditRecord = {
       at: Date.now(),
       user,
@@ -88,7 +101,16 @@ export function auditMutations(options: AuditMutationsOptions): MiddlewareHandle
       code: null,
       detail: null,
     };
-    const pending = await trail.begin(started);
+    let pending;
+    try {
+      pending = await trail.begin(started, client);
+    } catch (error) {
+      // Turned away before it acted: a refusal, recorded by `auditRefusals` within its limit.
+      if (error instanceof BoardError && error.code === "TOO_MANY_ATTEMPTS") {
+        c.set("audited", false);
+      }
+      throw error;
+    }
     await next();
     const body = await answerOf(c);
     const ok = c.res.status < 400;
@@ -103,10 +125,10 @@ export function auditMutations(options: AuditMutationsOptions): MiddlewareHandle
       code: ok ? null : error instanceof BoardError ? error.code : String(body.code ?? "INTERNAL"),
       detail: ok ? null : present.error(typeof body.error === "string" ? body.error : ""),
     };
-    // A dry run changes nothing: its pending entry goes, and no outcome is written.
-    const settled = body.dryRun === true
+    // A request that changed nothing: its pending entry goes, and no outcome is written.
+    const settled = ok && changedNothing(body)
       ? trail.discard(pending)
-      : trail.settle(pending, record, auditClient(c, trustProxy));
+      : trail.settle(pending, record, client);
     settled.catch((failure) =>
       console.error("queue-board: cannot record the audit entry", record, failure)
     );

@@ -5,8 +5,11 @@
  *
  * The trail has two logs, each capped at about `maxEntries`: actions, and
  * refusals (a request that failed and changed nothing, see `isRefusal`), so
- * a flood of refusals never pushes an action out. Refusals are also limited
- * per client (`audit_refusal_limit.ts`). A mutation's entry is written
+ * a flood of refusals never pushes an action out; each is trimmed by age
+ * too, and the cap is a safety net far above what the age keeps. Refusals
+ * are limited per client and in all, and mutations per user
+ * (`audit_client_limit.ts`), so no one floods a log. A request that changed
+ * nothing (a dry run, a retry-all that found no job) leaves no entry. A mutation's entry is written
  * before it acts ({@link AuditTrail.begin}, `pending`), so none acts without
  * its entry; an action entry the store refuses later is kept and written
  * late (`audit_late.ts`).
@@ -15,6 +18,8 @@
  */
 
 import {
+  AUDIT_DEFAULT_MAX_AGE_MS,
+  type AuditAppendOptions,
   type AuditEntry,
   type AuditLog,
   type AuditPage,
@@ -27,7 +32,12 @@ import { AuditRing } from "../source/audit_ring.ts";
 import type { TaskSource } from "../source/types.ts";
 import { LateWrites, type Schedule, scheduleTimer } from "./audit_late.ts";
 import { mergeAuditPages } from "./audit_merge.ts";
-import { RefusalLimit } from "./audit_refusal_limit.ts";
+import {
+  ACTIONS_PER_MINUTE,
+  ClientLimit,
+  REFUSALS_PER_MINUTE,
+  REFUSALS_PER_MINUTE_IN_ALL,
+} from "./audit_client_limit.ts";
 
 /** The board's audit trail. */
 export interface AuditTrail {
@@ -41,19 +51,22 @@ export interface AuditTrail {
   /**
    * Writes a mutation's entry before it acts (outcome `pending`); 503
    * `AUDIT_UNAVAILABLE` when the store refuses it (`STORE_UNAVAILABLE` when
-   * it is out of reach): the mutation must not run.
+   * it is out of reach), 429 `TOO_MANY_ATTEMPTS` past `client`'s
+   * {@link ACTIONS_PER_MINUTE}: the mutation must not run.
    */
-  begin(record: AuditRecord): Promise<AuditEntry>;
+  begin(record: AuditRecord, client?: string): Promise<AuditEntry>;
   /** Records the outcome of a mutation {@link AuditTrail.begin} wrote, replacing its pending entry. */
   settle(pending: AuditEntry, record: AuditRecord, client?: string): Promise<void>;
-  /** Removes the pending entry of a request that changed nothing and is not recorded (a dry run). */
+  /** Removes the pending entry of a request that changed nothing and is not recorded (a no-op). */
   discard(pending: AuditEntry): Promise<void>;
   /** A page newest first: of both logs, or of actions only for outcome `ok` or `pending`. */
   list(query: AuditQuery): Promise<AuditPage>;
   /** Whether the trail is shared by every board on the store (false: this process only). */
   shared: boolean;
-  /** About how many entries each log keeps. */
+  /** About how many entries each log keeps at most. */
   maxEntries: number;
+  /** How long an entry is kept, ms. */
+  maxAgeMs: number;
   /** Entries waiting to be written late. */
   readonly late: number;
   /** Entries given up on, more having waited than the bound. */
@@ -68,11 +81,24 @@ export interface AuditTrailOptions {
   now?: () => number;
   /** Schedules the next attempt to write late entries. */
   schedule?: Schedule;
+  /** How long entries are kept, ms (`AUDIT_DEFAULT_MAX_AGE_MS` when absent). */
+  maxAgeMs?: number;
 }
+
+/**
+ * How far before a late entry's time its earlier attempt may stand, ms: the
+ * store stamps entries with its own clock, which may run behind the board's.
+ */
+const LATE_CLOCK_SKEW_MS = 60_000;
 
 /** The store of a trail's two logs. */
 interface AuditLogs {
-  append(record: AuditRecord, maxEntries: number, log: AuditLog): Promise<AuditEntry>;
+  append(
+    record: AuditRecord,
+    maxEntries: number,
+    log: AuditLog,
+    options: AuditAppendOptions,
+  ): Promise<AuditEntry>;
   remove(id: string, log: AuditLog): Promise<void>;
   list(query: AuditQuery, log: AuditLog): Promise<AuditPage>;
 }
@@ -90,7 +116,8 @@ function logsOf(source: TaskSource): AuditLogs | null {
 function inProcessLogs(): AuditLogs {
   const rings = { actions: new AuditRing(), refusals: new AuditRing() };
   return {
-    append: (record, maxEntries, log) => Promise.resolve(rings[log].append(record, maxEntries)),
+    append: (record, maxEntries, log, options) =>
+      Promise.resolve(rings[log].append(record, maxEntries, options)),
     remove: (id, log) => Promise.resolve(rings[log].remove(id)),
     list: (query, log) => Promise.resolve(rings[log].list(query)),
   };
@@ -127,9 +154,19 @@ export function createAuditTrail(
   const shared = logsOf(source);
   const logs = shared ?? inProcessLogs();
   const now = options.now ?? Date.now;
-  const refusals = new RefusalLimit({ now });
-  const late = new LateWrites(async ({ record, log, replaces }) => {
-    await logs.append({ ...record, at: now() }, maxEntries, log);
+  const maxAgeMs = options.maxAgeMs ?? AUDIT_DEFAULT_MAX_AGE_MS;
+  const refusals = new ClientLimit({
+    perMinute: REFUSALS_PER_MINUTE,
+    totalPerMinute: REFUSALS_PER_MINUTE_IN_ALL,
+    now,
+  });
+  const mutations = new ClientLimit({ perMinute: ACTIONS_PER_MINUTE, now });
+  const append = (record: AuditRecord, log: AuditLog, write: AuditAppendOptions = {}) =>
+    logs.append(record, maxEntries, log, { ...write, keepSince: now() - maxAgeMs });
+  const late = new LateWrites(async ({ record, log, replaces, key }) => {
+    // The earlier attempt may have been applied unconfirmed: written once, by its key.
+    const onceSince = (record.late ?? record.at) - LATE_CLOCK_SKEW_MS;
+    await append({ ...record, at: now() }, log, { key, onceSince });
     // Written: failing to remove its pending entry must not write it again.
     if (replaces !== undefined) await logs.remove(replaces, "actions").catch(() => {});
   }, options.schedule ?? scheduleTimer);
@@ -156,13 +193,14 @@ export function createAuditTrail(
       }
       if (turn.dropped > 0) kept = { ...entry, dropped: turn.dropped };
     }
+    const key = crypto.randomUUID();
     let stored: AuditEntry;
     try {
-      stored = await logs.append(kept, maxEntries, log);
+      stored = await append(kept, log, { key });
     } catch (failure) {
       // A refusal changed nothing: it is not worth memory while the store is away.
       if (log === "refusals") throw failure;
-      late.keep({ record: kept, log, replaces });
+      late.keep({ record: kept, log, replaces, key });
       return null;
     }
     // Written: a pending entry that cannot be removed now stays beside it, never the outcome twice.
@@ -172,11 +210,17 @@ export function createAuditTrail(
 
   return {
     append: (entry, client = entry.user) => track(record(entry, client)),
-    async begin(entry) {
+    async begin(entry, client = entry.user) {
+      if (!mutations.take(client).record) {
+        throw new BoardError(
+          "TOO_MANY_ATTEMPTS",
+          `More than ${ACTIONS_PER_MINUTE} changes in a minute from one user: wait a minute, ` +
+            "or act on many jobs at once with a bulk action",
+        );
+      }
       try {
-        return await logs.append(
+        return await append(
           { ...entry, outcome: "pending", count: null, code: null, detail: null },
-          maxEntries,
           "actions",
         );
       } catch (failure) {
@@ -197,6 +241,7 @@ export function createAuditTrail(
     },
     shared: shared !== null,
     maxEntries,
+    maxAgeMs,
     get late() {
       return late.size;
     },

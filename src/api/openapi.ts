@@ -74,7 +74,10 @@ const EVERY_ROUTE: readonly ErrorCode[] = [
   "INTERNAL",
 ];
 
-/** What every mutation may answer with too (`src/board.ts` guards, `src/api/body.ts`). */
+/**
+ * What every mutation may answer with too (`src/board.ts` guards, `src/api/body.ts`, the
+ * audit trail's limit of changes a minute).
+ */
 const EVERY_MUTATION: readonly ErrorCode[] = [
   "CROSS_ORIGIN",
   "INVALID_PARAM",
@@ -82,6 +85,7 @@ const EVERY_MUTATION: readonly ErrorCode[] = [
   "MIGRATION_IN_PROGRESS",
   "OUTCOME_UNKNOWN",
   "AUDIT_UNAVAILABLE",
+  "TOO_MANY_ATTEMPTS",
 ];
 
 /** One media type of an answer. */

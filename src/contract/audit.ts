@@ -55,6 +55,25 @@ export interface AuditRecord {
 }
 
 /**
+ * How one append keeps its log bounded by age and writes a late entry once.
+ * Every field is optional: a source that keeps no clock of its own may
+ * ignore `keepSince`, and one whose writes are always confirmed `onceSince`.
+ */
+export interface AuditAppendOptions {
+  /** Entries older than this (ms) are trimmed: the trail's age bound. */
+  keepSince?: number;
+  /** The entry's own key (a random id the board gives each record), stored beside it. */
+  key?: string;
+  /**
+   * With `key`: add the entry only when no entry since this time (ms) has the
+   * key, and answer that one otherwise. A late write sets it: an earlier
+   * attempt the store applied without confirming (a write pause, a reply
+   * past the timeout) must not leave the entry twice.
+   */
+  onceSince?: number;
+}
+
+/**
  * Whether a record is a refusal, kept in the `refusals` log: it failed and
  * changed nothing. A failure that may have changed something (no answer in
  * time, an internal error, a bulk operation that failed midway) is an action.
@@ -114,8 +133,15 @@ export interface AuditPage {
 /** Most entries one read scans, matching or not. */
 export const AUDIT_SCAN_LIMIT = 2_000;
 
-/** Default length of the trail: older entries are trimmed (approximately, `MAXLEN ~`). */
-export const AUDIT_DEFAULT_MAX_ENTRIES = 10_000;
+/**
+ * Default cap of each log's length (approximately, `MAXLEN ~`): a safety net
+ * far above what the age bound keeps at a team's pace, so a flood must write
+ * this many entries, each naming its user, before it pushes one out.
+ */
+export const AUDIT_DEFAULT_MAX_ENTRIES = 50_000;
+
+/** Default age bound of the trail, ms: entries older are trimmed (`XTRIM MINID`). */
+export const AUDIT_DEFAULT_MAX_AGE_MS = 30 * 24 * 3_600_000;
 
 /** Whether an entry passes a query's filters (the cursor and time range aside). */
 export function matchesAudit(entry: AuditRecord, query: AuditQuery): boolean {
@@ -129,8 +155,10 @@ export function matchesAudit(entry: AuditRecord, query: AuditQuery): boolean {
 export interface AuditResponse extends AuditPage {
   /** Whether every board on the store shares this trail (false: this board's process only). */
   shared: boolean;
-  /** About how many entries the trail keeps before the oldest go. */
+  /** At most about how many entries each log keeps before the oldest go. */
   maxEntries: number;
+  /** How long an entry is kept, ms. */
+  maxAgeMs: number;
   /** Every action name, for filters. */
   actions: readonly string[];
 }

@@ -9,6 +9,7 @@
 
 import {
   AUDIT_SCAN_LIMIT,
+  type AuditAppendOptions,
   type AuditEntry,
   type AuditPage,
   type AuditQuery,
@@ -32,26 +33,49 @@ export function compareAuditIds(a: string, b: string): number {
 /** An audit trail held in memory, newest last. */
 export class AuditRing {
   readonly #entries: AuditEntry[] = [];
+  /** Each entry's key, for a late write to find (see `AuditAppendOptions`). */
+  readonly #keys = new Map<string, AuditEntry>();
+  readonly #keyOf = new Map<AuditEntry, string>();
   #lastMs = 0;
   #seq = 0;
 
-  /** Appends a record, trimming the oldest past `maxEntries`; returns the entry. */
-  append(record: AuditRecord, maxEntries: number): AuditEntry {
+  /**
+   * Appends a record, trimming the oldest past `maxEntries` and those before
+   * `keepSince`; returns the entry (with `onceSince`, the one already kept
+   * under its key, if any).
+   */
+  append(record: AuditRecord, maxEntries: number, options: AuditAppendOptions = {}): AuditEntry {
+    const { key, onceSince } = options;
+    const kept = key === undefined ? undefined : this.#keys.get(key);
+    if (kept && onceSince !== undefined && kept.at >= onceSince) return kept;
     const ms = Math.max(record.at, this.#lastMs);
     this.#seq = ms === this.#lastMs ? this.#seq + 1 : 0;
     this.#lastMs = ms;
     const entry = { ...record, id: `${ms}-${this.#seq}` };
     this.#entries.push(entry);
-    if (this.#entries.length > maxEntries) {
-      this.#entries.splice(0, this.#entries.length - maxEntries);
+    if (key !== undefined) {
+      this.#keys.set(key, entry);
+      this.#keyOf.set(entry, key);
     }
+    let gone = Math.max(0, this.#entries.length - maxEntries);
+    const since = options.keepSince ?? -Infinity;
+    while (gone < this.#entries.length && this.#entries[gone].at < since) gone++;
+    for (const old of this.#entries.splice(0, gone)) this.#forget(old);
     return entry;
+  }
+
+  /** Drops an entry's key. */
+  #forget(entry: AuditEntry): void {
+    const key = this.#keyOf.get(entry);
+    if (key === undefined) return;
+    this.#keyOf.delete(entry);
+    this.#keys.delete(key);
   }
 
   /** Removes the entry of an id, if it is still kept. */
   remove(id: string): void {
     const at = this.#entries.findLastIndex((entry) => entry.id === id);
-    if (at >= 0) this.#entries.splice(at, 1);
+    if (at >= 0) this.#forget(this.#entries.splice(at, 1)[0]);
   }
 
   /** A page newest first; scans at most {@link AUDIT_SCAN_LIMIT} entries. */

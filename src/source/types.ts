@@ -41,6 +41,7 @@ import type {
 } from "../contract/alerts.ts";
 export type { LeaseHold };
 import type {
+  AuditAppendOptions,
   AuditEntry,
   AuditLog,
   AuditOutcome,
@@ -139,6 +140,7 @@ export type {
   ActiveLocks,
   AttemptHistory,
   AttemptRecord,
+  AuditAppendOptions,
   AuditEntry,
   AuditLog,
   AuditOutcome,
@@ -693,7 +695,12 @@ export interface TaskSource {
    * no shared store leave it (and {@link listAudit}) out: the board then
    * keeps an in-process trail of the same bound.
    */
-  appendAudit?(record: AuditRecord, maxEntries: number, log?: AuditLog): Promise<AuditEntry>;
+  appendAudit?(
+    record: AuditRecord,
+    maxEntries: number,
+    log?: AuditLog,
+    options?: AuditAppendOptions,
+  ): Promise<AuditEntry>;
   /** Removes an entry of the audit trail (a pending one, once its outcome is written). */
   removeAudit?(id: string, log?: AuditLog): Promise<void>;
   /**

@@ -29,8 +29,8 @@ export function pausableSource(url: string, commandTimeoutMs?: number): Pausable
   let afterEntryMs: number | null = null;
   let beforeStepMs: number | null = null;
   const appendAudit = source.appendAudit.bind(source);
-  source.appendAudit = async (record, maxEntries, log) => {
-    const entry = await appendAudit(record, maxEntries, log);
+  source.appendAudit = async (record, maxEntries, log, options) => {
+    const entry = await appendAudit(record, maxEntries, log, options);
     if (afterEntryMs !== null && record.outcome === "pending") {
       const ms = afterEntryMs;
       afterEntryMs = null;

@@ -6,6 +6,7 @@
  */
 
 import assert from "node:assert/strict";
+import { ACTIONS_PER_MINUTE } from "../../src/api/audit_client_limit.ts";
 import { createBoard } from "../helpers/checked_board.ts";
 import { auditEntries, callApi } from "../helpers/audit.ts";
 import { loadFixture } from "../helpers/fixture.ts";
@@ -61,7 +62,8 @@ Deno.test("every mutation is recorded once, with its user, target, count and out
     const first = await (await callApi(board, "GET", "/audit?limit=1")).json();
     assert.equal(first.entries.length, 1);
     assert.equal(first.shared, true);
-    assert.equal(first.maxEntries, 10_000);
+    assert.equal(first.maxEntries, 50_000);
+    assert.equal(first.maxAgeMs, 30 * 86_400_000);
     const rest = await auditEntries(board, `?before=${first.next}`);
     assert.equal(rest.length, 3);
 
@@ -76,6 +78,32 @@ Deno.test("every mutation is recorded once, with its user, target, count and out
   } finally {
     await board.close();
     await replica.close();
+    await redis.stop();
+  }
+});
+
+Deno.test("a change that changed nothing leaves no entry, and a flood of changes is refused, not recorded", async () => {
+  const redis = await startRedis();
+  await loadFixture(redis.url);
+  const board = createBoard(redis.url);
+  try {
+    const first = await callApi(board, "POST", "/tasks/send-email/retry-all");
+    assert.equal((await first.json()).retried, 5);
+    // The flood that pushed an admin's action out: retry-alls that find no job.
+    for (let n = 1; n < ACTIONS_PER_MINUTE; n++) {
+      const again = await callApi(board, "POST", "/tasks/send-email/retry-all");
+      assert.equal((await again.json()).retried, 0);
+    }
+    const refused = await callApi(board, "POST", "/tasks/send-email/retry-all");
+    assert.equal(refused.status, 429);
+    assert.equal((await refused.json()).code, "TOO_MANY_ATTEMPTS");
+    const trail = await auditEntries(board);
+    assert.deepEqual(trail.map((e) => [e.action, e.count, e.outcome, e.code]), [
+      ["task.retry-all", null, "error", "TOO_MANY_ATTEMPTS"],
+      ["task.retry-all", 5, "ok", null],
+    ]);
+  } finally {
+    await board.close();
     await redis.stop();
   }
 });

@@ -103,8 +103,10 @@ Deno.test("each route documents the catalogue errors it answers with", async () 
   const retry = document.paths["/jobs/{jobId}/retry"].post.responses!;
   assert.deepEqual(
     Object.keys(retry).sort(),
-    ["200", "400", "401", "403", "404", "409", "413", "500", "503", "504", "default"],
+    ["200", "400", "401", "403", "404", "409", "413", "429", "500", "503", "504", "default"],
   );
+  // A user past the audit trail's limit of changes a minute is refused before it acts.
+  assert.equal((retry["429"] as { description: string }).description, "TOO_MANY_ATTEMPTS");
   assert.equal((retry["404"] as { description: string }).description, "JOB_NOT_FOUND");
   const config = document.paths["/config"].get.responses!;
   assert.deepEqual(Object.keys(config).sort(), ["200", "401", "403", "500", "503", "default"]);

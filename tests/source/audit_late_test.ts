@@ -12,7 +12,8 @@ import { createAuditTrail } from "../../src/api/audit_trail.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import type { TaskSource } from "../../src/source/types.ts";
-import { startRedis } from "../helpers/redis_server.ts";
+import { startRedis, withClient } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 function bulkEntry(action: string, at: number): AuditRecord {
   return {
@@ -92,4 +93,27 @@ Deno.test("entries kept for a late write are bounded: past LATE_ENTRIES the olde
   assert.equal(trail.late, LATE_ENTRIES);
   assert.equal(trail.lost, 50);
   assert.equal(timers.due.length, 1, "one retry scheduled, not one per entry");
+});
+
+Deno.test("a late entry whose earlier attempts Redis applied unconfirmed is written once", async () => {
+  const redis = await startRedis();
+  // Replies past 300 ms are given up on: the writes held by the pause below are sent, unanswered.
+  const source = createRedisSource({ url: redis.url, commandTimeoutMs: 300 });
+  const timers = manualTimers();
+  const trail = createAuditTrail(source, 1_000, { schedule: timers.schedule });
+  try {
+    await trail.append(bulkEntry("bulk.start", Date.now()));
+    await withClient(redis.url, (admin) => admin.sendCommand(["CLIENT", "PAUSE", "1500", "WRITE"]));
+    assert.equal(await trail.append(bulkEntry("bulk.retry", Date.now())), null, "unconfirmed");
+    // Every attempt while the pause lasts is sent and held too: each one runs once it ends.
+    await waitFor(async () => {
+      await timers.due.shift()?.();
+      return trail.late === 0;
+    }, { what: "the late entry written" });
+    const page = await trail.list({ limit: 10 });
+    assert.deepEqual(page.entries.map((e) => e.action), ["bulk.retry", "bulk.start"]);
+  } finally {
+    await source.close();
+    await redis.stop();
+  }
 });

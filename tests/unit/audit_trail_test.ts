@@ -8,10 +8,12 @@ import assert from "node:assert/strict";
 import type { AuditRecord } from "../../src/contract/audit.ts";
 import { createAuditTrail } from "../../src/api/audit_trail.ts";
 import {
-  REFUSAL_CLIENTS,
-  RefusalLimit,
+  ACTIONS_PER_MINUTE,
+  ClientLimit,
+  LIMIT_CLIENTS,
   REFUSALS_PER_MINUTE,
-} from "../../src/api/audit_refusal_limit.ts";
+  REFUSALS_PER_MINUTE_IN_ALL,
+} from "../../src/api/audit_client_limit.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { auditRecord } from "../helpers/audit.ts";
 
@@ -50,6 +52,43 @@ Deno.test("a client's refusals are recorded at most REFUSALS_PER_MINUTE a minute
   assert.equal(page.entries[0].dropped, 1_000 - REFUSALS_PER_MINUTE);
 });
 
+Deno.test("refusals of many clients together are recorded at most REFUSALS_PER_MINUTE_IN_ALL a minute", async () => {
+  let now = 0;
+  const trail = createAuditTrail(createMemorySource(), 10_000, { now: () => now });
+  // 2,000 addresses, one refusal each: each within its own limit, the flood not.
+  for (let n = 0; n < 2_000; n++) await trail.append(refusal({ target: `x-${n}` }), `ip-${n}`);
+  const page = await trail.list({ limit: 200, outcome: "error" });
+  assert.equal(page.entries[0].target, `x-${REFUSALS_PER_MINUTE_IN_ALL - 1}`);
+  now += 60_000;
+  await trail.append(refusal({ target: "next-minute" }), "ip-1999");
+  assert.equal((await trail.list({ limit: 1, outcome: "error" })).entries[0].dropped, 1);
+});
+
+Deno.test("a user's mutations past ACTIONS_PER_MINUTE a minute are refused (429) before they act", async () => {
+  let now = 0;
+  const trail = createAuditTrail(createMemorySource(), 10_000, { now: () => now });
+  const started = record({ outcome: "pending", count: null });
+  for (let n = 0; n < ACTIONS_PER_MINUTE; n++) await trail.begin(started, "user:vera");
+  await assert.rejects(trail.begin(started, "user:vera"), { code: "TOO_MANY_ATTEMPTS" });
+  await trail.begin(started, "user:ada"); // another user is not held back
+  const written = (await trail.list({ limit: 1_000, outcome: "pending" })).entries.length;
+  assert.equal(written, ACTIONS_PER_MINUTE + 1, "the refused one wrote no entry");
+  now += 60_000;
+  await trail.begin(started, "user:vera");
+});
+
+Deno.test("entries older than maxAgeMs are trimmed, whatever the cap", async () => {
+  let now = 1_000;
+  const trail = createAuditTrail(createMemorySource(), 10_000, {
+    now: () => now,
+    maxAgeMs: 3_600_000,
+  });
+  await trail.append(record({ target: "old", at: now }));
+  now += 3_600_001;
+  await trail.append(record({ target: "new", at: now }));
+  assert.deepEqual((await trail.list({ limit: 10 })).entries.map((e) => e.target), ["new"]);
+});
+
 Deno.test("actions are never rate-limited", async () => {
   const trail = createAuditTrail(createMemorySource(), 10_000, { now: () => 0 });
   for (let n = 0; n < 200; n++) await trail.append(record({ target: `job-${n}` }), "10.0.0.1");
@@ -57,9 +96,9 @@ Deno.test("actions are never rate-limited", async () => {
 });
 
 Deno.test("the table of clients is bounded: the oldest client is forgotten first", () => {
-  const limit = new RefusalLimit({ now: () => 0 });
-  for (let n = 0; n < REFUSAL_CLIENTS * 3; n++) limit.take(`client-${n}`);
-  assert.equal(limit.size, REFUSAL_CLIENTS);
+  const limit = new ClientLimit({ perMinute: REFUSALS_PER_MINUTE, now: () => 0 });
+  for (let n = 0; n < LIMIT_CLIENTS * 3; n++) limit.take(`client-${n}`);
+  assert.equal(limit.size, LIMIT_CLIENTS);
 });
 
 Deno.test("a page of both logs is newest first, and its cursor misses nothing", async () => {

@@ -13,13 +13,13 @@ import {
 Deno.test("memoryLedger() frees a key claimed and never recorded after a minute, and keeps a recorded one a day", async () => {
   let now = 0;
   const ledger = memoryLedger(() => now);
-  assert.equal(await ledger.claim("k1"), null, "claimed");
-  assert.equal(await ledger.claim("k1"), "", "being sent");
+  assert.equal(await ledger.claim("k1", "f1"), null, "claimed");
+  assert.deepEqual(await ledger.claim("k1", "f1"), { jobId: "", fingerprint: "f1" }, "being sent");
   now += TRIGGER_CLAIM_TTL_MS;
-  assert.equal(await ledger.claim("k1"), null, "its sender is gone: claimed anew");
-  await ledger.record("k1", "job-1");
+  assert.equal(await ledger.claim("k1", "f2"), null, "its sender is gone: claimed anew");
+  await ledger.record("k1", { jobId: "job-1", fingerprint: "f2" });
   now += TRIGGER_KEY_TTL_MS - 1;
-  assert.equal(await ledger.claim("k1"), "job-1");
+  assert.deepEqual(await ledger.claim("k1", "f2"), { jobId: "job-1", fingerprint: "f2" });
   now += 1;
-  assert.equal(await ledger.claim("k1"), null, "forgotten after a day");
+  assert.equal(await ledger.claim("k1", "f2"), null, "forgotten after a day");
 });

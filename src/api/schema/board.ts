@@ -115,6 +115,7 @@ export const AuditSchema = z.strictObject({
   next: z.string().nullable(),
   shared: z.boolean(),
   maxEntries: z.number().int(),
+  maxAgeMs: z.number().int().openapi({ description: "How long an entry is kept, ms" }),
   actions: z.array(z.string()).readonly(),
 }).openapi("Audit");
 true satisfies Same<z.output<typeof AuditSchema>, AuditResponse>;

@@ -19,6 +19,7 @@ import type {
   RuleSaveOutcome,
 } from "../../contract/alerts.ts";
 import type {
+  AuditAppendOptions,
   AuditEntry,
   AuditLog,
   AuditPage,
@@ -357,8 +358,9 @@ export class MemorySource implements TaskSource {
     record: AuditRecord,
     maxEntries: number,
     log: AuditLog = "actions",
+    options?: AuditAppendOptions,
   ): Promise<AuditEntry> {
-    return Promise.resolve(this.#audit[log].append(record, maxEntries));
+    return Promise.resolve(this.#audit[log].append(record, maxEntries, options));
   }
 
   /** Removes an entry of the audit trail. */

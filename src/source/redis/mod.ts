@@ -17,6 +17,7 @@
 import { IncompatibleStoreError } from "../../errors.ts";
 import type {
   AttemptHistory,
+  AuditAppendOptions,
   AuditEntry,
   AuditLog,
   AuditPage,
@@ -598,9 +599,10 @@ export class RedisTaskSource implements TaskSource {
     record: AuditRecord,
     maxEntries: number,
     log?: AuditLog,
+    options?: AuditAppendOptions,
   ): Promise<AuditEntry> {
     await this.#ready();
-    return await appendAudit(this.connection, record, maxEntries, this.prefix, log);
+    return await appendAudit(this.connection, record, maxEntries, this.prefix, log, options);
   }
 
   /** Removes an entry of the audit stream. */

@@ -12,7 +12,7 @@ import { Card } from "../../components/card.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { urlOf } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
-import { formatCountOf } from "../../lib/format.ts";
+import { formatCountOf, formatDuration } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { may } from "../../lib/permissions.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
@@ -28,7 +28,10 @@ const PAGE_SIZE = 50;
 function TrailNote({ page }: { page: AuditResponse }) {
   return html`
     <p class="muted activity-note">
-      Keeps about ${formatCountOf(page.maxEntries, "action")} and as many refusals${page.shared
+      Keeps each entry ${formatDuration(page.maxAgeMs / 1000)}, at most about ${formatCountOf(
+        page.maxEntries,
+        "action",
+      )} and as many refusals${page.shared
         ? ", shared by every board on this Redis"
         : ", in this board process only"}.
     </p>
