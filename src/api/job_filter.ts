@@ -162,6 +162,7 @@ export function parseJobFilter(
       ? null
       : bounded(`${prefix}id`, id, MAX_ID_PREFIX_CHARS),
     payload: parsePayload(query, redact, prefix),
+    masked: redact,
   };
 }
 

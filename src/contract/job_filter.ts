@@ -98,6 +98,13 @@ export interface JobFilter {
   idPrefix: string | null;
   /** A condition on a payload; null for none. */
   payload: PayloadCondition | null;
+  /**
+   * The board's redaction keys: a source that prefilters on stored text
+   * must not let what they hide decide which jobs are candidates, or the
+   * work a search does (its time, what it returns) would tell a guess of a
+   * secret right from a wrong one.
+   */
+  masked: readonly string[];
 }
 
 /** Where a search stands: sent every slice or so, and when it stops. */

@@ -77,7 +77,7 @@ try {
 
   const source = createRedisSource({ url: redis.url });
   const present = createPresenter({ redact: ["email"], formatters: {} });
-  const none: JobFilter = { from: null, to: null, idPrefix: null, payload: null };
+  const none: JobFilter = { from: null, to: null, idPrefix: null, payload: null, masked: [] };
   const cases: { name: string; filter: JobFilter; page: number; runs?: number }[] = [
     {
       name: "data contains a text no job holds (the whole set scanned)",

@@ -21,7 +21,7 @@ const COMPLETED = 2_503;
 const completedId = (i: number) => `done-${String(i).padStart(5, "0")}`;
 const finishedAt = (i: number) => T + Math.floor(i / 7);
 
-const NO_FILTER: JobFilter = { from: null, to: null, idPrefix: null, payload: null };
+const NO_FILTER: JobFilter = { from: null, to: null, idPrefix: null, payload: null, masked: [] };
 
 function hash(state: string, fields: Record<string, string>) {
   return {
@@ -307,6 +307,22 @@ export function searchContract(name: string, seed: Seed): void {
       payload: { field: "error", contains: "bad card" },
     });
     assert.deepEqual(shown.ids, ["fail-3"]);
+  });
+
+  test("a right guess of a redacted value costs no more than a wrong one: as many candidates", async (source) => {
+    const candidates = async (contains: string) => {
+      const filter: JobFilter = {
+        ...NO_FILTER,
+        masked: ["Password"],
+        payload: { field: "error", contains },
+      };
+      const slice = await source.searchJobs!("finder", "failed", filter, null, 50);
+      return slice.candidates.map((c) => c.job.id);
+    };
+    // The prefilter must not see what redaction hides: a job holding a masked key is a
+    // candidate whatever the guess, so the work done tells nothing of the secret.
+    assert.deepEqual(await candidates("hunter2"), await candidates("hunter3"));
+    assert.deepEqual(await candidates("hunter"), await candidates("zzzzzz"));
   });
 
   test("a page that stops just past a match continues from there, none missed or repeated", async (source) => {

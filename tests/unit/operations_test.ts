@@ -234,7 +234,7 @@ function idPrefixSelection(state: "waiting" | "failed"): FilterSelection {
   return {
     task: "t",
     state,
-    filter: { from: null, to: null, idPrefix: "m", payload: null },
+    filter: { from: null, to: null, idPrefix: "m", payload: null, masked: [] },
     query: { id: "m" },
   };
 }

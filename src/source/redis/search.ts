@@ -4,7 +4,9 @@
  * Redis with a plain-text prefilter so only candidates (their row and the
  * one field searched) travel back. The prefilter sees the stored text,
  * secrets included, so a slice with a payload condition always looks at
- * the whole slice: how far it gets is the same whichever jobs pass.
+ * the whole slice: how far it gets is the same whichever jobs pass; and a
+ * job whose text may hold a masked key's value is a candidate whatever the
+ * needle, so which jobs travel back never depends on what redaction hides.
  *
  * @module
  */
@@ -53,6 +55,19 @@ function needles(filter: JobFilter): [kind: string, a: string, b: string] {
     return ["contains", lower, JSON.stringify(lower).slice(1, -1)];
   }
   return ["value", condition.value, JSON.stringify(condition.value).slice(1, -1)];
+}
+
+/**
+ * The masked keys as the script looks for them in stored text: lowercased
+ * and escaped as inside a JSON string (anywhere, not only as a key: more
+ * candidates, never fewer). A key that is not ASCII cannot be found
+ * by the script's `string.lower` as the board's redaction finds it, so then
+ * every job is a candidate (the first argument, `1`).
+ */
+function maskedArgs(masked: readonly string[]): string[] {
+  if (masked.length === 0) return ["0"];
+  if (masked.some((key) => /[^\x00-\x7f]/.test(key))) return ["1"];
+  return ["0", ...masked.map((key) => JSON.stringify(asciiLower(key)).slice(1, -1))];
 }
 
 function modeOf(state: JobState): { mode: string; key: keyof TaskKeys } {
@@ -111,6 +126,7 @@ export async function searchJobs(
       String(MAX_SEARCHED_FIELD_BYTES),
       String(SLICE_BYTE_BUDGET),
       String(SEARCHED_LOG_ENTRIES),
+      ...maskedArgs(filter.masked),
     ],
   });
   const waitsToRun = state === "delayed" || state === "retrying";
