@@ -94,9 +94,12 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   const boardUrl = boardUrlOf(config, deps.basePath);
   // Null until this board leads: then read from the store, what the last leader kept.
   let shapes: KnownShapes | null = null;
-  // The last states this process computed: what it carries on from when the store does not answer.
+  // The last states this process computed (at `statesAsOf`): what it carries on from when the
+  // store does not answer. One pass's worth, so bounded as a pass is (MAX_ALERT_STATES).
   let states = new Map<string, AlertState>();
-  // Whether the store missed this process's last states: then they, not the store's, are current.
+  let statesAsOf = 0;
+  // Whether the store missed this process's last states (it did not answer): then they, not the
+  // store's, are current, and they are written once it answers, leading or not.
   let storeBehind = false;
   // The stored rules and silences last read: kept when the store does not answer, so a rule's
   // states are not dropped (and its incident told anew) for a read that failed.
@@ -139,6 +142,9 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     if (written === false && unconfirmedAsOf !== undefined) {
       written = await attempt(unconfirmedAsOf);
     }
+    // Redis came back empty (no persistence): no leader wrote since, so these states are the
+    // newest there are, and the incidents they hold are still told resolved.
+    if (written === false && storedAsOf !== null) written = await attempt(null);
     if (written === false) {
       storeBehind = false;
       unconfirmedAsOf = undefined;
@@ -209,10 +215,13 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
 
   async function evaluate(): Promise<void> {
     if (!leadership.leads()) {
-      // Another board leads now: what it writes is newer than anything kept here, and so are
-      // the error shapes it keeps. Leading again, this board reads them from the store.
-      storeBehind = false;
+      // Another board may lead now: the error shapes it keeps are newer than these. Leading
+      // again, this board reads them from the store.
       shapes = null;
+      // States the store missed (an outage that also cost this board its lease) are written
+      // once it answers, unless a leader wrote since: whoever leads next then tells the
+      // incidents they hold resolved, not finding them never fired.
+      if (storeBehind) await writeStates(states, statesAsOf);
       return;
     }
     const now = clock();
@@ -240,6 +249,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       return;
     }
     states = next.states;
+    statesAsOf = now;
     await writeKnownShapes(source, known, now);
     deps.onEvaluated?.({ asOf: now, states: [...next.states.values()] });
     next.notices.forEach(dispatch);

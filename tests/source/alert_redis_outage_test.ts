@@ -1,0 +1,74 @@
+/**
+ * The `redis` rule across a real Redis outage: the leader tells "unreachable"
+ * while its lease still holds, loses the lease while Redis is down, and once
+ * Redis answers again tells "reachable again", whether Redis comes back with
+ * its data or empty. The board's lease turns and passes run on fake timers;
+ * Redis (stopped and started again) and the receiver are real.
+ */
+
+import assert from "node:assert/strict";
+import { parseAlertsConfig } from "../../src/alerts/config.ts";
+import { startAlertEvaluator } from "../../src/alerts/runner.ts";
+import type { AlertNotice } from "../../src/contract/alerts.ts";
+import { Leadership, leaseOf } from "../../src/leadership.ts";
+import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { startRedis } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
+import { webhookReceiver } from "../helpers/webhook_receiver.ts";
+
+const EVERY_MS = 5000;
+/** Long enough that the first pass of the outage still leads, short beside the outage. */
+const LEASE_MS = 30_000;
+
+for (const keepData of [true, false]) {
+  const comeback = keepData ? "with its data" : "empty";
+  Deno.test(`"Redis unreachable" is told resolved when Redis comes back ${comeback}`, async () => {
+    const redis = await startRedis();
+    const hook = webhookReceiver();
+    const timers = new FakeTimers();
+    const source = new RedisTaskSource({ url: redis.url, tasks: ["email"] }, timers);
+    const leadership = new Leadership(leaseOf(source, "board"), { timers, ttlMs: LEASE_MS });
+    const evaluator = startAlertEvaluator({
+      source,
+      config: parseAlertsConfig({
+        evaluateEvery: EVERY_MS,
+        sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: "s".repeat(32) }],
+        rules: [{ name: "store", kind: "redis", sinks: ["ops"] }],
+      }),
+      leadership,
+      timers,
+      clock: () => 1_800_000_000_000 + timers.now(),
+    });
+    const notices = () => hook.received.map(({ body }) => JSON.parse(body) as AlertNotice);
+    try {
+      await waitFor(
+        async () => (await timers.tick(EVERY_MS), (await source.readAlertStatus()).asOf !== null),
+        { what: "a pass with Redis up, its states written" },
+      );
+      await redis.stop({ keepData });
+      await timers.tick(EVERY_MS);
+      await waitFor(() => notices().length === 1, { what: "the unreachable notice" });
+      // The lease runs out while Redis is down: the board leads no more.
+      await timers.tick(LEASE_MS);
+      assert.equal(leadership.isLeading, false);
+      await redis.start();
+      await waitFor(async () => (await timers.tick(EVERY_MS), notices().length === 2), {
+        what: "the resolve notice once Redis answers",
+      });
+      assert.deepEqual(notices().map((notice) => [notice.state, notice.summary]), [
+        ["firing", "Redis: unreachable"],
+        ["resolved", "Redis: reachable again"],
+      ]);
+      assert.equal(notices()[1].key, notices()[0].key, "the same incident");
+      const { states } = await source.readAlertStatus();
+      assert.deepEqual(states.map((state) => [state.rule, state.phase]), [["store", "resolved"]]);
+    } finally {
+      await evaluator.close();
+      await leadership.close();
+      await source.close();
+      await hook.close();
+      await redis.stop();
+    }
+  });
+}
