@@ -3,11 +3,12 @@
  * leader only, it reads the alert states the last evaluation left (in the
  * store, so a leader taking over carries on) and the rules and silences set
  * through the API (in the store too), reads a snapshot, evaluates,
- * writes the new states, and only then sends the notices, without waiting
- * for them (a sink that does not answer holds up no pass), recording each
- * with its outcome in the history. Writing first means a leader that dies
- * mid-pass can lose a notice (the history lacks it too) but never has it
- * sent twice by the next one.
+ * writes the new states, and only then sends the notices, one per rule
+ * (see `group.ts`), into each sink's own queue (see `sink_queue.ts`)
+ * without waiting for them (a sink that does not answer holds up no pass,
+ * and no other sink), recording each with its outcome in the history.
+ * Writing first means a leader that dies mid-pass can lose a notice (the
+ * history lacks it too) but never has it sent twice by the next one.
  *
  * @module
  */
@@ -25,11 +26,13 @@ import {
 import type { Leadership } from "../leadership.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { Timers } from "../timers.ts";
-import { deliverNotice } from "./delivery.ts";
+import { deliverNotice, notDelivered } from "./delivery.ts";
 import { evaluateRules, type PlannedNotice, stateKey } from "./evaluate.ts";
+import { groupNotices } from "./group.ts";
 import type { KnownShapes } from "./known_shapes.ts";
 import { boardUrlOf } from "./notice.ts";
 import { readKnownShapes, writeKnownShapes } from "./shape_store.ts";
+import { SinkQueue } from "./sink_queue.ts";
 import { readSnapshot } from "./snapshot.ts";
 
 /** What the evaluator runs on. */
@@ -47,6 +50,8 @@ export interface AlertEvaluatorDeps {
   basePath?: string;
   /** Told what became of each notice sent, per sink (the `/metrics` counters). */
   onDelivery?: (delivery: AlertDelivery) => void;
+  /** Told of each notice a sink's full queue dropped, by the sink's name (a `/metrics` counter). */
+  onDropped?: (sink: string) => void;
   /** Told the states of each pass (the `alerts` frame of the board's event stream). */
   onEvaluated?: (status: AlertStatus) => void;
 }
@@ -58,13 +63,12 @@ export interface AlertEvaluator {
    * flight (each kept as failed: "the board closed") and their history.
    */
   close(): Promise<void>;
+  /** The notices waiting for each sink now (queued, or kept for the next pass), by its name. */
+  queued(): Map<string, number>;
 }
 
 /** History entries kept in the process while the store does not take them. */
 const UNSAVED_HISTORY = 100;
-
-/** Notices being delivered at once at most; one more is kept as failed, never sent later. */
-export const MAX_IN_FLIGHT = 100;
 
 /** The tasks with a `noProgress` alert pending or firing among `states`. */
 function openNoProgress(
@@ -78,11 +82,6 @@ function openNoProgress(
     if (kinds.get(state.rule) === "noProgress") open.add(state.task);
   }
   return open;
-}
-
-/** A notice not posted to `sink` at all, and why. */
-function notDelivered(sink: string, error: string): AlertDelivery {
-  return { sink, outcome: "failed", attempts: 0, error };
 }
 
 /**
@@ -111,8 +110,18 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   let running: Promise<void> | null = null;
   // History appends one after another, so none loses what another kept back.
   let history: Promise<void> = Promise.resolve();
+  // The notices on their way, each until every one of its sinks is done with it: bounded by
+  // the sinks' queues.
   const inFlight = new Set<Promise<void>>();
   const closing = new AbortController();
+  const queues = new Map(config.sinks.map((sink) => [
+    sink.name,
+    new SinkQueue(
+      sink.name,
+      (notice) => deliverNotice(sink, notice, { timers, clock, signal: closing.signal }),
+      () => deps.onDropped?.(sink.name),
+    ),
+  ]));
 
   // When the stored states were evaluated, as this process last read or wrote them (undefined:
   // unknown): a pass writes only if no other leader wrote since.
@@ -176,12 +185,11 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
 
   async function send({ notice, sinks, silencedBy }: PlannedNotice): Promise<AlertHistoryEntry> {
     if (silencedBy !== null) return { notice, deliveries: [], silencedBy };
-    const signal = closing.signal;
     const deliveries = await Promise.all(sinks.map((name) => {
-      const sink = config.sinks.find((sink) => sink.name === name);
+      const queue = queues.get(name);
       // A stored rule may name a sink the configuration dropped since: kept as failed, not lost.
-      if (!sink) return notDelivered(name, `no sink named ${name} in the alerts configuration`);
-      return deliverNotice(sink, notice, { timers, clock, signal });
+      if (!queue) return notDelivered(name, `no sink named ${name} in the alerts configuration`);
+      return queue.offer(notice);
     }));
     return { notice, deliveries, silencedBy };
   }
@@ -203,12 +211,6 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
 
   /** Sends a notice without holding up the pass: a sink that does not answer delays nothing. */
   function dispatch(planned: PlannedNotice): void {
-    if (inFlight.size >= MAX_IN_FLIGHT) {
-      const { notice, sinks, silencedBy } = planned;
-      const error = `more than ${MAX_IN_FLIGHT} notices in flight`;
-      void keep({ notice, deliveries: sinks.map((sink) => notDelivered(sink, error)), silencedBy });
-      return;
-    }
     const delivery = send(planned).then(keep).finally(() => inFlight.delete(delivery));
     inFlight.add(delivery);
   }
@@ -252,13 +254,15 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     statesAsOf = now;
     await writeKnownShapes(source, known, now);
     deps.onEvaluated?.({ asOf: now, states: [...next.states.values()] });
-    next.notices.forEach(dispatch);
+    groupNotices(next.notices, boardUrl).forEach(dispatch);
   }
 
   // Competing from the start, the first pass already leads: a breach is told within one
   // interval plus its rule's `for`.
   leadership.leads();
   const interval = timers.setInterval(() => {
+    // What a full queue kept back goes out now, ahead of this pass's notices.
+    for (const queue of queues.values()) queue.nextPass();
     running ??= evaluate().catch(() => {}).finally(() => running = null);
   }, config.evaluateEveryMs);
   timers.unref(interval);
@@ -267,9 +271,12 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     async close() {
       timers.clearInterval(interval);
       await running;
+      // What waits is ended before what is under way, so none of it starts meanwhile.
+      for (const queue of queues.values()) queue.close();
       closing.abort();
       await Promise.all(inFlight);
       await history;
     },
+    queued: () => new Map([...queues].map(([name, queue]) => [name, queue.queued])),
   };
 }
