@@ -222,8 +222,12 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       shapes = null;
       // States the store missed (an outage that also cost this board its lease) are written
       // once it answers, unless a leader wrote since: whoever leads next then tells the
-      // incidents they hold resolved, not finding them never fired.
-      if (storeBehind) await writeStates(states, statesAsOf);
+      // incidents they hold resolved, not finding them never fired. Not leading, never over
+      // states this board has not seen (none read yet: only into an empty store).
+      if (storeBehind) {
+        storedAsOf ??= null;
+        await writeStates(states, statesAsOf);
+      }
       return;
     }
     const now = clock();

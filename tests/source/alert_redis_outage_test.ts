@@ -13,6 +13,7 @@ import type { AlertNotice } from "../../src/contract/alerts.ts";
 import { Leadership, leaseOf } from "../../src/leadership.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
+import { namedLease } from "../helpers/named_lease.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { webhookReceiver } from "../helpers/webhook_receiver.ts";
@@ -20,6 +21,16 @@ import { webhookReceiver } from "../helpers/webhook_receiver.ts";
 const EVERY_MS = 5000;
 /** Long enough that the first pass of the outage still leads, short beside the outage. */
 const LEASE_MS = 30_000;
+const SECRET = "s".repeat(32);
+
+/** The configuration of the boards here: a `redis` rule telling the receiver at `url`. */
+function storeRuleTo(url: string) {
+  return parseAlertsConfig({
+    evaluateEvery: EVERY_MS,
+    sinks: [{ name: "ops", type: "webhook", url, secret: SECRET }],
+    rules: [{ name: "store", kind: "redis", sinks: ["ops"] }],
+  });
+}
 
 for (const keepData of [true, false]) {
   const comeback = keepData ? "with its data" : "empty";
@@ -31,11 +42,7 @@ for (const keepData of [true, false]) {
     const leadership = new Leadership(leaseOf(source, "board"), { timers, ttlMs: LEASE_MS });
     const evaluator = startAlertEvaluator({
       source,
-      config: parseAlertsConfig({
-        evaluateEvery: EVERY_MS,
-        sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: "s".repeat(32) }],
-        rules: [{ name: "store", kind: "redis", sinks: ["ops"] }],
-      }),
+      config: storeRuleTo(hook.url),
       leadership,
       timers,
       clock: () => 1_800_000_000_000 + timers.now(),
@@ -72,3 +79,58 @@ for (const keepData of [true, false]) {
     }
   });
 }
+
+Deno.test("a board that lost the lead in the outage writes the states Redis missed: the next leader tells the resolve", async () => {
+  const redis = await startRedis();
+  const hook = webhookReceiver();
+  const timers = new FakeTimers();
+  const { lease, handTo } = namedLease("a");
+  const boards = ["a", "b"].map((holder) => {
+    const source = new RedisTaskSource({ url: redis.url, tasks: ["email"] }, timers);
+    const leadership = new Leadership(lease, { timers, holder, ttlMs: 1000 });
+    const evaluator = startAlertEvaluator({
+      source,
+      config: storeRuleTo(hook.url),
+      leadership,
+      timers,
+      clock: () => 1_800_000_000_000 + timers.now(),
+    });
+    return { source, leadership, evaluator };
+  });
+  const [a, b] = boards;
+  const notices = () => hook.received.map(({ body }) => JSON.parse(body) as AlertNotice);
+  try {
+    await waitFor(
+      async () => (await timers.tick(EVERY_MS), (await a.source.readAlertStatus()).asOf !== null),
+      { what: "a's pass with Redis up, its states written" },
+    );
+    await redis.stop({ keepData: true });
+    await timers.tick(EVERY_MS);
+    await waitFor(() => notices().length === 1, { what: "a's unreachable notice" });
+    // The lead passes to b before its next pass, and Redis is back before it too.
+    handTo("b");
+    await timers.tick(1000);
+    assert.deepEqual([a.leadership.isLeading, b.leadership.isLeading], [false, true]);
+    await redis.start();
+    await waitFor(async () => {
+      const answers = boards.map(({ source }) => source.readAlertStatus().then(() => true));
+      return (await Promise.all(answers).catch(() => [false])).every(Boolean);
+    }, { what: "both boards' connections back" });
+    await waitFor(async () => (await timers.tick(EVERY_MS), notices().length === 2), {
+      what: "the resolve notice, from b",
+    });
+    assert.deepEqual(notices().map((notice) => [notice.state, notice.summary, notice.key]), [
+      ["firing", "Redis: unreachable", notices()[0].key],
+      ["resolved", "Redis: reachable again", notices()[0].key],
+    ]);
+    assert.equal(a.leadership.isLeading, false, "told by b: a leads no more");
+  } finally {
+    for (const board of boards) {
+      await board.evaluator.close();
+      await board.leadership.close();
+      await board.source.close();
+    }
+    await hook.close();
+    await redis.stop();
+  }
+});
