@@ -23,13 +23,38 @@ const EVERY_MS = 5000;
 const LEASE_MS = 30_000;
 const SECRET = "s".repeat(32);
 
-/** The configuration of the boards here: a `redis` rule telling the receiver at `url`. */
-function storeRuleTo(url: string) {
-  return parseAlertsConfig({
-    evaluateEvery: EVERY_MS,
-    sinks: [{ name: "ops", type: "webhook", url, secret: SECRET }],
-    rules: [{ name: "store", kind: "redis", sinks: ["ops"] }],
+/**
+ * A board evaluating a `redis` rule that tells the receiver at `hookUrl`,
+ * on `timers`, leading as `leadershipOf` its source says.
+ */
+function startBoard(
+  redisUrl: string,
+  hookUrl: string,
+  timers: FakeTimers,
+  leadershipOf: (source: RedisTaskSource) => Leadership,
+) {
+  const source = new RedisTaskSource({ url: redisUrl, tasks: ["email"] }, timers);
+  const leadership = leadershipOf(source);
+  const evaluator = startAlertEvaluator({
+    source,
+    config: parseAlertsConfig({
+      evaluateEvery: EVERY_MS,
+      sinks: [{ name: "ops", type: "webhook", url: hookUrl, secret: SECRET }],
+      rules: [{ name: "store", kind: "redis", sinks: ["ops"] }],
+    }),
+    leadership,
+    timers,
+    clock: () => 1_800_000_000_000 + timers.now(),
   });
+  return {
+    source,
+    leadership,
+    close: async () => {
+      await evaluator.close();
+      await leadership.close();
+      await source.close();
+    },
+  };
 }
 
 for (const keepData of [true, false]) {
@@ -38,15 +63,13 @@ for (const keepData of [true, false]) {
     const redis = await startRedis();
     const hook = webhookReceiver();
     const timers = new FakeTimers();
-    const source = new RedisTaskSource({ url: redis.url, tasks: ["email"] }, timers);
-    const leadership = new Leadership(leaseOf(source, "board"), { timers, ttlMs: LEASE_MS });
-    const evaluator = startAlertEvaluator({
-      source,
-      config: storeRuleTo(hook.url),
-      leadership,
+    const board = startBoard(
+      redis.url,
+      hook.url,
       timers,
-      clock: () => 1_800_000_000_000 + timers.now(),
-    });
+      (source) => new Leadership(leaseOf(source, "board"), { timers, ttlMs: LEASE_MS }),
+    );
+    const { source, leadership } = board;
     const notices = () => hook.received.map(({ body }) => JSON.parse(body) as AlertNotice);
     try {
       await waitFor(
@@ -71,9 +94,7 @@ for (const keepData of [true, false]) {
       const { states } = await source.readAlertStatus();
       assert.deepEqual(states.map((state) => [state.rule, state.phase]), [["store", "resolved"]]);
     } finally {
-      await evaluator.close();
-      await leadership.close();
-      await source.close();
+      await board.close();
       await hook.close();
       await redis.stop();
     }
@@ -85,18 +106,14 @@ Deno.test("a board that lost the lead in the outage writes the states Redis miss
   const hook = webhookReceiver();
   const timers = new FakeTimers();
   const { lease, handTo } = namedLease("a");
-  const boards = ["a", "b"].map((holder) => {
-    const source = new RedisTaskSource({ url: redis.url, tasks: ["email"] }, timers);
-    const leadership = new Leadership(lease, { timers, holder, ttlMs: 1000 });
-    const evaluator = startAlertEvaluator({
-      source,
-      config: storeRuleTo(hook.url),
-      leadership,
+  const boards = ["a", "b"].map((holder) =>
+    startBoard(
+      redis.url,
+      hook.url,
       timers,
-      clock: () => 1_800_000_000_000 + timers.now(),
-    });
-    return { source, leadership, evaluator };
-  });
+      () => new Leadership(lease, { timers, holder, ttlMs: 1000 }),
+    )
+  );
   const [a, b] = boards;
   const notices = () => hook.received.map(({ body }) => JSON.parse(body) as AlertNotice);
   try {
@@ -125,11 +142,7 @@ Deno.test("a board that lost the lead in the outage writes the states Redis miss
     ]);
     assert.equal(a.leadership.isLeading, false, "told by b: a leads no more");
   } finally {
-    for (const board of boards) {
-      await board.evaluator.close();
-      await board.leadership.close();
-      await board.source.close();
-    }
+    for (const board of boards) await board.close();
     await hook.close();
     await redis.stop();
   }
