@@ -92,6 +92,7 @@ export {
   type AlertSinkFile,
   type AlertState,
   type AlertStatus,
+  type GroupedAlert,
   type KnownShape,
   type KnownShapesChange,
   type KnownShapesRecord,

@@ -369,6 +369,7 @@ export function createBoardOn(
       basePath: resolved.basePath,
       // Notices end a pass or more after the board is made: `metrics` is set by then.
       onDelivery: (delivery) => metrics?.countNotice(delivery),
+      onDropped: (sink) => metrics?.countDroppedNotice(sink),
       onEvaluated: (status) => events.alertsEvaluated(status),
     })
     : null;
@@ -379,6 +380,7 @@ export function createBoardOn(
       sseClients: () => deps.events.state().clients,
       maxTasks: resolved.metrics.maxTasks,
       alerts: resolved.alerts,
+      alertQueues: () => alerts?.queued() ?? new Map(),
     })
     : null;
   const serveMetrics = async (c: Context) => {

@@ -37,7 +37,12 @@ function requestOf(sink: AlertSink, notice: AlertNotice, now: number): Promise<S
 }
 
 /** Why a delivery stopped when its signal ended it. */
-const CLOSED = "the board closed";
+export const CLOSED = "the board closed";
+
+/** A notice not posted to `sink` at all, and why. */
+export function notDelivered(sink: string, error: string): DeliveryReport {
+  return { sink, outcome: "failed", attempts: 0, error };
+}
 
 /** One post; null when the receiver took it (2xx), else why not. */
 async function postOnce(

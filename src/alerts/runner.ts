@@ -3,11 +3,12 @@
  * leader only, it reads the alert states the last evaluation left (in the
  * store, so a leader taking over carries on) and the rules and silences set
  * through the API (in the store too), reads a snapshot, evaluates,
- * writes the new states, and only then sends the notices, without waiting
- * for them (a sink that does not answer holds up no pass), recording each
- * with its outcome in the history. Writing first means a leader that dies
- * mid-pass can lose a notice (the history lacks it too) but never has it
- * sent twice by the next one.
+ * writes the new states, and only then sends the notices, one per rule
+ * (see `group.ts`), into each sink's own queue (see `sink_queue.ts`)
+ * without waiting for them (a sink that does not answer holds up no pass,
+ * and no other sink), recording each with its outcome in the history.
+ * Writing first means a leader that dies mid-pass can lose a notice (the
+ * history lacks it too) but never has it sent twice by the next one.
  *
  * @module
  */
@@ -25,11 +26,13 @@ import {
 import type { Leadership } from "../leadership.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { Timers } from "../timers.ts";
-import { deliverNotice } from "./delivery.ts";
+import { deliverNotice, notDelivered } from "./delivery.ts";
 import { evaluateRules, type PlannedNotice, stateKey } from "./evaluate.ts";
+import { groupNotices } from "./group.ts";
 import type { KnownShapes } from "./known_shapes.ts";
 import { boardUrlOf } from "./notice.ts";
 import { readKnownShapes, writeKnownShapes } from "./shape_store.ts";
+import { SinkQueue } from "./sink_queue.ts";
 import { readSnapshot } from "./snapshot.ts";
 
 /** What the evaluator runs on. */
@@ -47,6 +50,8 @@ export interface AlertEvaluatorDeps {
   basePath?: string;
   /** Told what became of each notice sent, per sink (the `/metrics` counters). */
   onDelivery?: (delivery: AlertDelivery) => void;
+  /** Told of each notice a sink's full queue dropped, by the sink's name (a `/metrics` counter). */
+  onDropped?: (sink: string) => void;
   /** Told the states of each pass (the `alerts` frame of the board's event stream). */
   onEvaluated?: (status: AlertStatus) => void;
 }
@@ -58,13 +63,12 @@ export interface AlertEvaluator {
    * flight (each kept as failed: "the board closed") and their history.
    */
   close(): Promise<void>;
+  /** The notices waiting for each sink now (queued, or kept for the next pass), by its name. */
+  queued(): Map<string, number>;
 }
 
 /** History entries kept in the process while the store does not take them. */
 const UNSAVED_HISTORY = 100;
-
-/** Notices being delivered at once at most; one more is kept as failed, never sent later. */
-export const MAX_IN_FLIGHT = 100;
 
 /** The tasks with a `noProgress` alert pending or firing among `states`. */
 function openNoProgress(
@@ -80,11 +84,6 @@ function openNoProgress(
   return open;
 }
 
-/** A notice not posted to `sink` at all, and why. */
-function notDelivered(sink: string, error: string): AlertDelivery {
-  return { sink, outcome: "failed", attempts: 0, error };
-}
-
 /**
  * Starts evaluating `config.rules` every `config.evaluateEveryMs`; a pass
  * still running when the next is due makes that one skip.
@@ -94,9 +93,12 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   const boardUrl = boardUrlOf(config, deps.basePath);
   // Null until this board leads: then read from the store, what the last leader kept.
   let shapes: KnownShapes | null = null;
-  // The last states this process computed: what it carries on from when the store does not answer.
+  // The last states this process computed (at `statesAsOf`): what it carries on from when the
+  // store does not answer. One pass's worth, so bounded as a pass is (MAX_ALERT_STATES).
   let states = new Map<string, AlertState>();
-  // Whether the store missed this process's last states: then they, not the store's, are current.
+  let statesAsOf = 0;
+  // Whether the store missed this process's last states (it did not answer): then they, not the
+  // store's, are current, and they are written once it answers, leading or not.
   let storeBehind = false;
   // The stored rules and silences last read: kept when the store does not answer, so a rule's
   // states are not dropped (and its incident told anew) for a read that failed.
@@ -108,8 +110,18 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   let running: Promise<void> | null = null;
   // History appends one after another, so none loses what another kept back.
   let history: Promise<void> = Promise.resolve();
+  // The notices on their way, each until every one of its sinks is done with it: bounded by
+  // the sinks' queues.
   const inFlight = new Set<Promise<void>>();
   const closing = new AbortController();
+  const queues = new Map(config.sinks.map((sink) => [
+    sink.name,
+    new SinkQueue(
+      sink.name,
+      (notice) => deliverNotice(sink, notice, { timers, clock, signal: closing.signal }),
+      () => deps.onDropped?.(sink.name),
+    ),
+  ]));
 
   // When the stored states were evaluated, as this process last read or wrote them (undefined:
   // unknown): a pass writes only if no other leader wrote since.
@@ -139,6 +151,9 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     if (written === false && unconfirmedAsOf !== undefined) {
       written = await attempt(unconfirmedAsOf);
     }
+    // Redis came back empty (no persistence): no leader wrote since, so these states are the
+    // newest there are, and the incidents they hold are still told resolved.
+    if (written === false && storedAsOf !== null) written = await attempt(null);
     if (written === false) {
       storeBehind = false;
       unconfirmedAsOf = undefined;
@@ -170,12 +185,11 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
 
   async function send({ notice, sinks, silencedBy }: PlannedNotice): Promise<AlertHistoryEntry> {
     if (silencedBy !== null) return { notice, deliveries: [], silencedBy };
-    const signal = closing.signal;
     const deliveries = await Promise.all(sinks.map((name) => {
-      const sink = config.sinks.find((sink) => sink.name === name);
+      const queue = queues.get(name);
       // A stored rule may name a sink the configuration dropped since: kept as failed, not lost.
-      if (!sink) return notDelivered(name, `no sink named ${name} in the alerts configuration`);
-      return deliverNotice(sink, notice, { timers, clock, signal });
+      if (!queue) return notDelivered(name, `no sink named ${name} in the alerts configuration`);
+      return queue.offer(notice);
     }));
     return { notice, deliveries, silencedBy };
   }
@@ -197,22 +211,23 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
 
   /** Sends a notice without holding up the pass: a sink that does not answer delays nothing. */
   function dispatch(planned: PlannedNotice): void {
-    if (inFlight.size >= MAX_IN_FLIGHT) {
-      const { notice, sinks, silencedBy } = planned;
-      const error = `more than ${MAX_IN_FLIGHT} notices in flight`;
-      void keep({ notice, deliveries: sinks.map((sink) => notDelivered(sink, error)), silencedBy });
-      return;
-    }
     const delivery = send(planned).then(keep).finally(() => inFlight.delete(delivery));
     inFlight.add(delivery);
   }
 
   async function evaluate(): Promise<void> {
     if (!leadership.leads()) {
-      // Another board leads now: what it writes is newer than anything kept here, and so are
-      // the error shapes it keeps. Leading again, this board reads them from the store.
-      storeBehind = false;
+      // Another board may lead now: the error shapes it keeps are newer than these. Leading
+      // again, this board reads them from the store.
       shapes = null;
+      // States the store missed (an outage that also cost this board its lease) are written
+      // once it answers, unless a leader wrote since: whoever leads next then tells the
+      // incidents they hold resolved, not finding them never fired. Not leading, never over
+      // states this board has not seen (none read yet: only into an empty store).
+      if (storeBehind) {
+        storedAsOf ??= null;
+        await writeStates(states, statesAsOf);
+      }
       return;
     }
     const now = clock();
@@ -240,15 +255,18 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       return;
     }
     states = next.states;
+    statesAsOf = now;
     await writeKnownShapes(source, known, now);
     deps.onEvaluated?.({ asOf: now, states: [...next.states.values()] });
-    next.notices.forEach(dispatch);
+    groupNotices(next.notices, boardUrl).forEach(dispatch);
   }
 
   // Competing from the start, the first pass already leads: a breach is told within one
   // interval plus its rule's `for`.
   leadership.leads();
   const interval = timers.setInterval(() => {
+    // What a full queue kept back goes out now, ahead of this pass's notices.
+    for (const queue of queues.values()) queue.nextPass();
     running ??= evaluate().catch(() => {}).finally(() => running = null);
   }, config.evaluateEveryMs);
   timers.unref(interval);
@@ -257,9 +275,12 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     async close() {
       timers.clearInterval(interval);
       await running;
+      // What waits is ended before what is under way, so none of it starts meanwhile.
+      for (const queue of queues.values()) queue.close();
       closing.abort();
       await Promise.all(inFlight);
       await history;
     },
+    queued: () => new Map([...queues].map(([name, queue]) => [name, queue.queued])),
   };
 }

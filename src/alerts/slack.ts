@@ -1,6 +1,7 @@
 /**
  * The Slack incoming webhook's request: the same notice as the generic
- * webhook, as Block Kit blocks, with `text` for the push notification.
+ * webhook, as Block Kit blocks (a grouped notice's alerts a line each), with
+ * `text` for the push notification.
  *
  * @module
  */
@@ -22,6 +23,18 @@ function field(label: string, value: string): { type: "mrkdwn"; text: string } {
   return { type: "mrkdwn", text: `*${label}*\n${escaped(value)}` };
 }
 
+/** The longest text of a Slack section block. */
+const SECTION_CHARS = 3000;
+
+/** A grouped notice's alerts, a line each, and how many more there are. */
+function alertLines(notice: AlertNotice): string {
+  const listed = notice.alerts ?? [];
+  const lines = listed.map((alert) => `• ${escaped(alert.summary)}`);
+  const more = (notice.count ?? listed.length) - listed.length;
+  if (more > 0) lines.push(`… and ${more} more`);
+  return lines.join("\n").slice(0, SECTION_CHARS);
+}
+
 /** The body and headers of a Slack post of `notice`. */
 export function slackRequest(notice: AlertNotice): SinkRequest {
   const state = notice.state === "firing" ? "FIRING" : "RESOLVED";
@@ -40,6 +53,9 @@ export function slackRequest(notice: AlertNotice): SinkRequest {
     },
     { type: "section", text: { type: "mrkdwn", text: escaped(notice.summary) } },
     { type: "section", fields },
+    ...(notice.alerts
+      ? [{ type: "section", text: { type: "mrkdwn", text: alertLines(notice) } }]
+      : []),
     {
       type: "section",
       text: { type: "mrkdwn", text: `<${notice.link}|Open the board>` },

@@ -11,7 +11,8 @@
  * the board's latency sampler (kept for `LATENCY_MAX_AGE_MS`, then one read
  * of `LATENCY_SAMPLE_SIZE` jobs per task). With alerts, each rule's firing
  * alerts are read from the store (the states, the stored rules: one read
- * each), and the notices this board sent are counted as they end. Scrapes
+ * each), the notices this board sent are counted as they end, and those
+ * waiting for each sink are read from its queue (in the process). Scrapes
  * that arrive while one is being read share its answer.
  *
  * @module
@@ -40,6 +41,8 @@ export interface BoardMetricsDeps {
   maxTasks: number;
   /** The board's alerts configuration: with one, each rule's firing alerts are read per scrape. */
   alerts?: AlertsConfig | null;
+  /** The notices waiting for each alert sink now, by its name (none without alerts). */
+  alertQueues?: () => ReadonlyMap<string, number>;
 }
 
 /** One board's metrics: its registry, the middleware that times its API, the scrape. */
@@ -52,6 +55,8 @@ export interface BoardMetrics {
   countLoginFailure(reason: "invalid" | "throttled"): void;
   /** Counts what became of a notice this board sent, at one sink. */
   countNotice(delivery: AlertDelivery): void;
+  /** Counts a notice the sink's full queue dropped. */
+  countDroppedNotice(sink: string): void;
   /** The exposition text of a scrape and its content type. */
   scrape(): Promise<{ text: string; contentType: string }>;
 }
@@ -105,7 +110,7 @@ const STORE_ERRORS = new Set(["STORE_UNAVAILABLE", "OUTCOME_UNKNOWN"]);
 
 /** Creates the metrics of one board. */
 export function createBoardMetrics(
-  { source, latency, sseClients, maxTasks, alerts = null }: BoardMetricsDeps,
+  { source, latency, sseClients, maxTasks, alerts = null, alertQueues }: BoardMetricsDeps,
 ): BoardMetrics {
   const registry = new Registry();
   const registers = [registry];
@@ -183,6 +188,24 @@ export function createBoardMetrics(
     help: "Alert notices this board sent, per sink and outcome (delivered, or failed after its " +
       "retries); muted notices are not sent.",
     labelNames: ["sink", "outcome"],
+    registers,
+  });
+  new Gauge({
+    name: "queue_board_alert_notices_queued",
+    help: "Alert notices waiting for a sink on this board now: in its queue, or kept for the " +
+      "next pass because the queue was full (those being posted not included).",
+    labelNames: ["sink"],
+    registers,
+    collect() {
+      this.reset();
+      for (const [sink, count] of alertQueues?.() ?? []) this.set({ sink }, count);
+    },
+  });
+  const dropped = new Counter({
+    name: "queue_board_alert_notices_dropped_total",
+    help: "Alert notices this board dropped because the sink's queue and what it keeps for the " +
+      "next pass were full (each also counted failed in queue_board_alert_notices_total).",
+    labelNames: ["sink"],
     registers,
   });
   const duration = new Histogram({
@@ -273,6 +296,7 @@ export function createBoardMetrics(
     countError,
     countLoginFailure: (reason) => loginFailures.inc({ reason }),
     countNotice: ({ sink, outcome }) => notices.inc({ sink, outcome }),
+    countDroppedNotice: (sink) => dropped.inc({ sink }),
     scrape,
   };
 }

@@ -236,7 +236,26 @@ export interface AlertNotice {
   summary: string;
   /** Present on a test notice (`POST /alerts/test`) only: nothing fires. */
   test?: true;
+  /**
+   * A grouped notice only (a rule with several alerts to tell on one pass):
+   * the first {@link MAX_GROUPED_ALERTS} of them, firing ones first.
+   */
+  alerts?: GroupedAlert[];
+  /** A grouped notice only: how many alerts it tells of in all, `alerts` and the rest. */
+  count?: number;
 }
+
+/** One alert of a grouped notice: what a notice of it alone would say of it. */
+export type GroupedAlert = Pick<
+  AlertNotice,
+  "key" | "state" | "task" | "schedule" | "figure" | "since" | "repeat" | "link" | "summary"
+>;
+
+/**
+ * The most alerts a grouped notice lists: a storm over 1,000 tasks is one
+ * notice of a few kB (its `count` says how many there are), not 1,000 posts.
+ */
+export const MAX_GROUPED_ALERTS = 20;
 
 /** What became of one notice at one sink. */
 export interface AlertDelivery {

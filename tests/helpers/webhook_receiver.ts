@@ -25,6 +25,30 @@ export function webhookReceiver(statuses: number[] = [200]): {
   return { received, url, close: () => server.shutdown() };
 }
 
+/** A receiver that takes requests and answers none until closed (`reached` counts them). */
+export function hangingReceiver(): {
+  state: { reached: number };
+  url: string;
+  close: () => Promise<void>;
+} {
+  let answer = () => {};
+  const held = new Promise<void>((resolve) => answer = resolve);
+  const state = { reached: 0 };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async () => {
+    state.reached++;
+    await held;
+    return new Response(null, { status: 200 });
+  });
+  return {
+    state,
+    url: `http://127.0.0.1:${server.addr.port}/hook`,
+    close: async () => {
+      answer();
+      await server.shutdown();
+    },
+  };
+}
+
 /** The check docs/alerts.md shows a receiver: Stripe's scheme, constant time. */
 export async function verifySignature(
   secret: string,

@@ -3,17 +3,19 @@
  * the rule's alerts fire, read from the store, so every board agrees, with
  * `queue_board_alert_evaluated_timestamp_seconds`, when that was) and
  * `queue_board_alert_notices_total{sink,outcome}` (the deliveries of the
- * notices this board sent).
+ * notices this board sent), `queue_board_alert_notices_queued{sink}` and
+ * `queue_board_alert_notices_dropped_total{sink}` (each sink's queue).
  */
 
 import assert from "node:assert/strict";
+import { SINK_CONCURRENCY, SINK_KEPT_SIZE, SINK_QUEUE_SIZE } from "../../src/alerts/sink_queue.ts";
 import type { AlertsFile } from "../../src/contract/alerts.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { createBoardOn } from "../helpers/checked_board.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { readFixture } from "../helpers/fixture.ts";
 import { waitFor } from "../helpers/wait_for.ts";
-import { webhookReceiver } from "../helpers/webhook_receiver.ts";
+import { hangingReceiver, webhookReceiver } from "../helpers/webhook_receiver.ts";
 
 const SECRET = "a-webhook-secret-of-32-characters";
 
@@ -91,6 +93,59 @@ Deno.test("/metrics counts each rule's firing alerts and the notices' deliveries
     await source.close();
     await ok.close();
     await failing.close();
+  }
+});
+
+Deno.test("/metrics counts the notices waiting for each sink, and those its full queue dropped", async () => {
+  const hanging = hangingReceiver();
+  const ok = webhookReceiver();
+  const source = createMemorySource({ seed: readFixture() });
+  const timers = new FakeTimers();
+  // Told again on every pass: each pass brings each sink one notice per rule, fewer than a
+  // queue takes, so only the sink that does not answer falls behind.
+  const rules = Array.from({ length: 60 }, (_, i) => ({
+    name: `mail failing ${i}`,
+    kind: "failed" as const,
+    tasks: ["send-email"],
+    threshold: 4,
+    repeat: "10s",
+    sinks: ["hanging", "ops"],
+  }));
+  const passes = 4;
+  const board = createBoardOn(timers, source, {
+    alerts: {
+      evaluateEvery: "10s",
+      sinks: [
+        { name: "hanging", type: "webhook", url: hanging.url, secret: SECRET, timeout: "1m" },
+        { name: "ops", type: "webhook", url: ok.url, secret: SECRET },
+      ],
+      rules,
+    },
+    metrics: {},
+  });
+  const scrape = async () =>
+    await (await board.fetch(new Request("http://board.test/board/metrics"))).text();
+  try {
+    for (let pass = 1; pass <= passes; pass++) {
+      await timers.tick(10_000);
+      await waitFor(() => ok.received.length === pass * rules.length, {
+        what: `pass ${pass}'s notices at the sink that answers`,
+      });
+    }
+    const text = await scrape();
+    const waiting = SINK_QUEUE_SIZE + SINK_KEPT_SIZE;
+    assert.equal(sampleOf(text, 'queue_board_alert_notices_queued{sink="hanging"}'), waiting);
+    assert.equal(sampleOf(text, 'queue_board_alert_notices_queued{sink="ops"}'), 0);
+    assert.equal(
+      sampleOf(text, 'queue_board_alert_notices_dropped_total{sink="hanging"}'),
+      passes * rules.length - SINK_CONCURRENCY - waiting,
+    );
+    assert.equal(sampleOf(text, 'queue_board_alert_notices_dropped_total{sink="ops"}'), undefined);
+  } finally {
+    await board.close();
+    await source.close();
+    await hanging.close();
+    await ok.close();
   }
 });
 

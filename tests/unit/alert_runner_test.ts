@@ -6,18 +6,24 @@
 
 import assert from "node:assert/strict";
 import { parseAlertsConfig } from "../../src/alerts/config.ts";
-import type { AlertsFile } from "../../src/contract/alerts.ts";
+import {
+  type AlertNotice,
+  type AlertsFile,
+  MAX_GROUPED_ALERTS,
+} from "../../src/contract/alerts.ts";
 import type { DeadLetterGroup } from "../../src/contract/dlq.ts";
 import type { TaskSource } from "../../src/source/types.ts";
-import { MAX_IN_FLIGHT, startAlertEvaluator } from "../../src/alerts/runner.ts";
+import { startAlertEvaluator } from "../../src/alerts/runner.ts";
+import { SINK_CONCURRENCY, SINK_QUEUE_SIZE } from "../../src/alerts/sink_queue.ts";
 import { Leadership } from "../../src/leadership.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
+import { taskFigures } from "../helpers/alert_snapshot.ts";
 import { readFixture } from "../helpers/fixture.ts";
 import { sourceWith } from "../helpers/source_with.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { namedLease } from "../helpers/named_lease.ts";
-import { webhookReceiver } from "../helpers/webhook_receiver.ts";
+import { hangingReceiver, webhookReceiver } from "../helpers/webhook_receiver.ts";
 
 const EVERY_MS = 5000;
 const SECRET = "s".repeat(32);
@@ -41,28 +47,8 @@ function mailFailingTo(url: string): AlertsFile {
   };
 }
 
-/** A receiver that takes requests and answers none until released. */
-function silentReceiver() {
-  let answer = () => {};
-  const held = new Promise<void>((resolve) => answer = resolve);
-  const state = { reached: 0 };
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async () => {
-    state.reached++;
-    await held;
-    return new Response(null, { status: 200 });
-  });
-  return {
-    state,
-    url: `http://127.0.0.1:${server.addr.port}/hook`,
-    close: async () => {
-      answer();
-      await server.shutdown();
-    },
-  };
-}
-
 Deno.test("a sink that does not answer holds up no evaluation; its notice is kept as failed", async () => {
-  const silent = silentReceiver();
+  const silent = hangingReceiver();
   const fast = webhookReceiver();
   const source = createMemorySource({ seed: readFixture() });
   const timers = new FakeTimers();
@@ -125,7 +111,7 @@ Deno.test("a sink that does not answer holds up no evaluation; its notice is kep
 });
 
 Deno.test("closing ends the deliveries in flight, each kept as failed", async () => {
-  const silent = silentReceiver();
+  const silent = hangingReceiver();
   const source = createMemorySource({ seed: readFixture() });
   const timers = new FakeTimers();
   const evaluator = evaluatorOf(source, timers, {
@@ -322,39 +308,71 @@ Deno.test("a board that leads again carries on from the shapes the other leader 
   }
 });
 
-Deno.test("at most 100 notices are in flight: one more is kept as failed at once, never sent later", async () => {
-  const silent = silentReceiver();
-  const source = createMemorySource({ seed: readFixture() });
+Deno.test("an alert storm reaches a healthy sink whole, one notice per rule, while a hanging sink waits", async () => {
+  const hanging = hangingReceiver();
+  const healthy = webhookReceiver();
+  const memory = createMemorySource({ seed: readFixture() });
+  // 1,000 tasks, each with 5 failed jobs.
+  const tasks = Array.from({ length: 1000 }, (_, i) => `task-${i}`);
+  const failing = { stats: taskFigures({ failed: 5 }).stats, heads: taskFigures().heads };
+  const source = sourceWith(memory, {
+    listTasks: () => Promise.resolve(tasks),
+    getQueueSnapshots: (names) => Promise.resolve(new Map(names.map((name) => [name, failing]))),
+  });
   const timers = new FakeTimers();
-  // 101 rules firing on one pass, their sink answering none: 101 notices at once.
-  const rules = Array.from({ length: MAX_IN_FLIGHT + 1 }, (_, i) => ({
-    name: `rule ${i}`,
-    kind: "failed" as const,
-    tasks: ["send-email"],
-    threshold: 4,
-    sinks: ["silent"],
-  }));
+  // One rule on every task (1,000 alerts at once), and 120 more on a task each: more notices
+  // than the hanging sink takes in, and every one of them for the healthy sink too.
+  const sinks = ["hanging", "healthy"];
+  const rules = [
+    { name: "storm", kind: "failed" as const, threshold: 4, sinks },
+    ...tasks.slice(0, 120).map((task) => ({
+      name: `on ${task}`,
+      kind: "failed" as const,
+      tasks: [task],
+      threshold: 4,
+      sinks,
+    })),
+  ];
   const evaluator = evaluatorOf(source, timers, {
-    sinks: [{ name: "silent", type: "webhook", url: silent.url, secret: SECRET, retries: 0 }],
+    sinks: [
+      { name: "hanging", type: "webhook", url: hanging.url, secret: SECRET, timeout: "1m" },
+      { name: "healthy", type: "webhook", url: healthy.url, secret: SECRET },
+    ],
     rules,
   });
-  const errors = async () =>
-    (await source.listAlertHistory!(1000)).flatMap((entry) => entry.deliveries)
-      .map((delivery) => delivery.error);
+  const told = () => healthy.received.map(({ body }) => JSON.parse(body) as AlertNotice);
   try {
     await timers.tick(EVERY_MS);
-    await waitFor(async () => (await errors()).length === 1, {
-      what: "the notice past the bound, kept at once",
+    // What the sinks' queues could not take waits for the next pass.
+    await waitFor(() => told().length === SINK_QUEUE_SIZE + SINK_CONCURRENCY, {
+      what: "the first pass's notices the healthy sink's queue took",
     });
-    assert.deepEqual(await errors(), [`more than ${MAX_IN_FLIGHT} notices in flight`]);
-    await evaluator.close();
-    const all = await errors();
-    assert.equal(all.length, MAX_IN_FLIGHT + 1, "every notice kept");
-    assert.equal(all.filter((error) => error === "the board closed").length, MAX_IN_FLIGHT);
+    await timers.tick(EVERY_MS);
+    await waitFor(() => told().length === rules.length, {
+      what: "every rule's notice at the healthy sink",
+    });
+    assert.deepEqual(told().map((notice) => notice.rule).sort(), rules.map((r) => r.name).sort());
+    const storm = told().find((notice) => notice.rule === "storm")!;
+    assert.deepEqual(
+      [storm.state, storm.task, storm.count, storm.alerts!.length],
+      ["firing", null, 1000, MAX_GROUPED_ALERTS],
+    );
+    assert.deepEqual(storm.alerts![0].task, "task-0");
+    assert.match(storm.summary, /^storm: 1000 alerts firing: task-0, task-1, .* and 990 more$/);
+    await waitFor(() => hanging.state.reached >= SINK_CONCURRENCY, {
+      what: "the notices the hanging sink holds",
+    });
+    assert.equal(hanging.state.reached, SINK_CONCURRENCY, "the hanging sink holds its own only");
+    assert.deepEqual(
+      evaluator.queued(),
+      new Map([["hanging", rules.length - SINK_CONCURRENCY], ["healthy", 0]]),
+      "what the hanging sink has not taken waits for it, none dropped",
+    );
   } finally {
     await evaluator.close();
-    await silent.close();
-    await source.close();
+    await hanging.close();
+    await healthy.close();
+    await memory.close();
   }
 });
 

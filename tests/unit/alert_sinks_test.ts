@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { deliverNotice } from "../../src/alerts/delivery.ts";
-import type { AlertNotice, AlertSink } from "../../src/contract/alerts.ts";
+import type { AlertNotice, AlertSink, GroupedAlert } from "../../src/contract/alerts.ts";
 import type { Timers } from "../../src/timers.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { waitFor } from "../helpers/wait_for.ts";
@@ -248,6 +248,39 @@ Deno.test("the Slack sink posts the same notice as blocks, unsigned", async () =
     assert.ok(all.includes(`<${notice.link}|Open the board>`), all);
     assert.ok(all.includes(notice.key), "the dedupe key");
     assert.equal(blocks[0].type, "header");
+  } finally {
+    await hook.close();
+  }
+});
+
+Deno.test("the Slack sink lists a grouped notice's alerts, a line each, and how many more", async () => {
+  const hook = webhookReceiver([200]);
+  const alert = (task: string): GroupedAlert => ({
+    key: `send-email failing|${task}|1764158400000`,
+    state: "firing",
+    task,
+    figure: 7,
+    since: notice.since,
+    repeat: false,
+    link: notice.link,
+    summary: `${task}: 7 failed jobs`,
+  });
+  try {
+    await deliverNotice(sink(hook.url, { name: "chat", type: "slack", secret: null }), {
+      ...notice,
+      task: null,
+      summary: "send-email failing: 30 alerts firing: a, <b> and 28 more",
+      alerts: [alert("a"), alert("<b>")],
+      count: 30,
+    }, { timers: new FakeTimers(), clock });
+    const { blocks } = JSON.parse(hook.received[0].body);
+    const listed = blocks.find((block: { text?: { text: string } }) =>
+      block.text?.text.startsWith("•")
+    );
+    assert.equal(
+      listed.text.text,
+      "• a: 7 failed jobs\n• &lt;b&gt;: 7 failed jobs\n… and 28 more",
+    );
   } finally {
     await hook.close();
   }

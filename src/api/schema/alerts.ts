@@ -85,25 +85,48 @@ export const AlertsOverviewSchema = z.strictObject({
 }).openapi("AlertsOverview");
 true satisfies Same<z.output<typeof AlertsOverviewSchema>, AlertsOverview>;
 
+/** A notice as a sink receives it, but for a grouped notice's own fields. */
+const NoticeSchema = z.strictObject({
+  rule: z.string(),
+  kind: z.enum([...ALERT_KINDS, "test"]),
+  state: z.enum(["firing", "resolved"]),
+  key: z.string(),
+  task: z.string().nullable(),
+  schedule: z.string().optional(),
+  figure: z.number().nullable(),
+  threshold: z.number(),
+  unit: UnitSchema,
+  since: Millis,
+  at: Millis,
+  repeat: z.boolean(),
+  link: z.string(),
+  summary: z.string(),
+  test: z.literal(true).optional(),
+});
+
+/** One alert of a grouped notice: what a notice of it alone would say of it. */
+const GroupedAlertSchema = NoticeSchema.pick({
+  key: true,
+  state: true,
+  task: true,
+  schedule: true,
+  figure: true,
+  since: true,
+  repeat: true,
+  link: true,
+  summary: true,
+});
+
 /** `GET /alerts/history`. */
 export const AlertHistorySchema = z.strictObject({
   entries: z.array(z.strictObject({
-    notice: z.strictObject({
-      rule: z.string(),
-      kind: z.enum([...ALERT_KINDS, "test"]),
-      state: z.enum(["firing", "resolved"]),
-      key: z.string(),
-      task: z.string().nullable(),
-      schedule: z.string().optional(),
-      figure: z.number().nullable(),
-      threshold: z.number(),
-      unit: UnitSchema,
-      since: Millis,
-      at: Millis,
-      repeat: z.boolean(),
-      link: z.string(),
-      summary: z.string(),
-      test: z.literal(true).optional(),
+    notice: NoticeSchema.extend({
+      alerts: z.array(GroupedAlertSchema).optional().openapi({
+        description: "A grouped notice (a rule's alerts of one pass): the first 20, firing first.",
+      }),
+      count: z.number().int().optional().openapi({
+        description: "A grouped notice: how many alerts it tells of in all.",
+      }),
     }),
     deliveries: z.array(z.strictObject({
       sink: z.string(),

@@ -1,6 +1,6 @@
 /**
  * The notices sent, newest first: the rule, firing or resolved (or a
- * repeat), what it was about, its figure, and per sink whether it was
+ * repeat), what it was about (a grouped notice: how many alerts), its figure, and per sink whether it was
  * delivered; a failed delivery is marked and says why, a muted notice names
  * its silence.
  *
@@ -29,6 +29,17 @@ function Deliveries({ entry }: { entry: AlertHistoryEntry }) {
       }</span>`
     )
   }</span>`;
+}
+
+/** What a notice is about: a task, a schedule, the store, or (grouped) how many alerts. */
+function About({ notice }: { notice: AlertHistoryEntry["notice"] }) {
+  if (notice.count !== undefined) {
+    return html`<span title=${notice.summary}>${notice.count} alerts</span>`;
+  }
+  if (notice.task !== null) {
+    return html`<a class="task-link" href=${href("tasks", notice.task)}>${notice.task}</a>`;
+  }
+  return notice.schedule ?? html`<span class="muted">the store</span>`;
 }
 
 /** The history table. */
@@ -68,9 +79,9 @@ export function HistoryTable({ entries }: { entries: AlertHistoryEntry[] }) {
                     }</span>`
                     : null}
                 </td>
-                <td data-label="About">${notice.task !== null
-                  ? html`<a class="task-link" href=${href("tasks", notice.task)}>${notice.task}</a>`
-                  : notice.schedule ?? html`<span class="muted">the store</span>`}</td>
+                <td data-label="About">
+                  <${About} notice=${notice} />
+                </td>
                 <td data-label="Figure" class="num">${formatFigure(notice.figure, notice.unit)}</td>
                 <td data-label="Sinks">
                   <${Deliveries} entry=${{ notice, ...entry }} />
