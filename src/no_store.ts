@@ -21,11 +21,12 @@ export interface NoStoreOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Hono } from "hono";
  * import { noStore } from "./no_store.ts";
  * const app = new Hono().use("/api/*", noStore()).get("/api/job", (c) => c.json({ id: 1 }));
  * const response = await app.request("/api/job");
- * console.assert(response.headers.get("cache-control") === "no-store");
+ * assert.equal(response.headers.get("cache-control"), "no-store");
  * ```
  */
 export function noStore(options: NoStoreOptions = {}): MiddlewareHandler {

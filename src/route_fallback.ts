@@ -57,13 +57,15 @@ function allowedMethods(app: Hono, options: RouteFallbackOptions): (path: string
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Hono } from "hono";
  * import { routeFallback } from "./route_fallback.ts";
  *
  * const app = new Hono().get("/jobs/:id", (c) => c.text("job"));
  * app.all("*", routeFallback(app, { mountPath: "/" }));
  * const res = await app.request("/jobs/42", { method: "DELETE" });
- * console.assert(res.status === 405 && res.headers.get("Allow") === "GET, HEAD");
+ * assert.equal(res.status, 405);
+ * assert.equal(res.headers.get("Allow"), "GET, HEAD");
  * ```
  */
 export function routeFallback(app: Hono, options: RouteFallbackOptions): Handler {

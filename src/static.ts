@@ -28,6 +28,7 @@ const DEFAULT_FAVICON = Object.keys(assets).find((name) => name.startsWith("favi
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Hono } from "hono";
  * import { serveUi } from "./static.ts";
  *
@@ -35,7 +36,7 @@ const DEFAULT_FAVICON = Object.keys(assets).find((name) => name.startsWith("favi
  * // app.route("/board/api", api) first, then:
  * app.route("/board", serveUi({ basePath: "/board", title: "Queues" }));
  * const res = await app.request("/board/");
- * console.assert(res.headers.get("content-type")?.startsWith("text/html"));
+ * assert.ok(res.headers.get("content-type")?.startsWith("text/html"));
  * ```
  */
 export function serveUi(options: ServeUiOptions): Hono {

@@ -20,6 +20,7 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "@hono/zod-openapi";
  * import { apiRoute, apiRouter } from "./openapi.ts";
  *
@@ -35,7 +36,7 @@
  *   const { name } = c.req.valid("param");
  *   return c.json({ text: `hello ${name}` }, 200);
  * });
- * console.assert((await app.request("/greetings/ada")).status === 200);
+ * assert.equal((await app.request("/greetings/ada")).status, 200);
  * ```
  *
  * @module

@@ -29,12 +29,13 @@ function socketAddress(c: Context): string | null {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Hono } from "hono";
  * import { clientAddress } from "./client_address.ts";
  *
  * const app = new Hono().get("/", (c) => c.text(clientAddress(c, true) ?? "unknown"));
  * const response = await app.request("/", { headers: { "x-forwarded-for": "1.2.3.4, 10.0.0.9" } });
- * console.assert(await response.text() === "10.0.0.9");
+ * assert.equal(await response.text(), "10.0.0.9");
  * ```
  */
 export function clientAddress(c: Context, trustProxy: boolean): string | null {

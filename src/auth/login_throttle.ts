@@ -44,6 +44,7 @@ function usernameKey(username: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createLoginThrottle } from "./login_throttle.ts";
  *
  * let now = 0;
@@ -51,9 +52,9 @@ function usernameKey(username: string): string {
  * const throttle = createLoginThrottle(limits, () => now);
  * const keys = { username: "ada", address: "192.0.2.1" };
  * throttle.fail(keys);
- * console.assert(throttle.wait(keys) === 1000);
+ * assert.equal(throttle.wait(keys), 1000);
  * now += 1000;
- * console.assert(throttle.wait(keys) === 0);
+ * assert.equal(throttle.wait(keys), 0);
  * ```
  */
 export function createLoginThrottle(

@@ -45,9 +45,10 @@ async function derive(password: string, salt: Uint8Array, iterations: number): P
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hashPassword, MIN_ITERATIONS, verifyPassword } from "./password_hash.ts";
  * const hash = await hashPassword("lovelace", MIN_ITERATIONS);
- * console.assert(await verifyPassword("lovelace", hash));
+ * assert.ok(await verifyPassword("lovelace", hash));
  * ```
  */
 export async function hashPassword(

@@ -53,9 +53,10 @@ export function roleOf(user: BoardUser): Role {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { presetCan } from "./permissions.ts";
- * console.assert(presetCan({ name: "vic", role: "viewer" }, "job.retry", "j-1") === false);
- * console.assert(presetCan({ name: "oz", role: "operator" }, "job.retry", "j-1") === true);
+ * assert.equal(presetCan({ name: "vic", role: "viewer" }, "job.retry", "j-1"), false);
+ * assert.equal(presetCan({ name: "oz", role: "operator" }, "job.retry", "j-1"), true);
  * ```
  */
 export function presetCan(user: BoardUser | null, action: Action, target: string): boolean {
@@ -76,9 +77,11 @@ export function presetCan(user: BoardUser | null, action: Action, target: string
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { allowedActions, presetCan } from "./permissions.ts";
  * const allowed = await allowedActions(presetCan, { role: "viewer" }, false);
- * console.assert(allowed.includes("search") && !allowed.includes("job.retry"));
+ * assert.ok(allowed.includes("search"));
+ * assert.ok(!allowed.includes("job.retry"));
  * ```
  */
 export async function allowedActions(

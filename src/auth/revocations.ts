@@ -30,13 +30,14 @@ export interface SessionRevoker {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createSessionRevoker } from "./revocations.ts";
  * import { createMemorySource } from "../source/memory/mod.ts";
  *
  * const source = createMemorySource();
  * const sessions = createSessionRevoker(source, () => 2_000);
  * await sessions.revoke("ada");
- * console.assert(await sessions.isRevoked("ada", 1_000));
+ * assert.ok(await sessions.isRevoked("ada", 1_000));
  * await source.close();
  * ```
  */

@@ -24,13 +24,15 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { AnswerOf, PathParams } from "./endpoints.ts";
  * import type { TaskStatsResponse } from "./tasks.ts";
  *
  * const params: PathParams<"/tasks/{task}/stats"> = { task: "send-email" };
  * const answer = { waiting: 0 } as unknown as AnswerOf<"GET", "/tasks/{task}/stats">;
  * const same: TaskStatsResponse = answer;
- * console.assert(params.task === "send-email" && same === answer);
+ * assert.equal(params.task, "send-email");
+ * assert.equal(same, answer);
  * ```
  *
  * @module

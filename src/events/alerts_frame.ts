@@ -14,9 +14,10 @@ import type { AlertsFramePayload } from "../contract/events.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { alertsFrameOf } from "./alerts_frame.ts";
  * const frame = alertsFrameOf({ asOf: 5, states: [] });
- * console.assert(frame?.firing === 0);
+ * assert.equal(frame?.firing, 0);
  * ```
  */
 export function alertsFrameOf(status: AlertStatus): AlertsFramePayload | null {

@@ -141,9 +141,10 @@ function copy(stored: StoredOperation): StoredOperation {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { OperationTable } from "./operation_store.ts";
  * const table = new OperationTable();
- * console.assert((await table.list()).length === 0);
+ * assert.equal((await table.list()).length, 0);
  * ```
  */
 export class OperationTable implements OperationStore {

@@ -32,12 +32,13 @@ export function isRevoked(revocations: SessionRevocations, user: string, iat: nu
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isRevoked, RevocationTable } from "./session_revocations.ts";
  *
  * const table = new RevocationTable();
  * table.revoke("ada", 1_000);
- * console.assert(isRevoked(table.read(), "ada", 900));
- * console.assert(!isRevoked(table.read(), "grace", 900));
+ * assert.ok(isRevoked(table.read(), "ada", 900));
+ * assert.ok(!isRevoked(table.read(), "grace", 900));
  * ```
  */
 export class RevocationTable {

@@ -126,10 +126,11 @@ interface UrlParts {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { urlOf } from "./api.ts";
  *
  * const url = urlOf("/dlq/export", { query: { task: "send email", format: "csv" } });
- * console.assert(url === "dlq/export?task=send+email&format=csv");
+ * assert.equal(url, "dlq/export?task=send+email&format=csv");
  * ```
  */
 export function urlOf<P extends PathOf<"GET">>(

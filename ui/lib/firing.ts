@@ -29,9 +29,10 @@ export interface Firing {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { firingOf } from "./firing.ts";
  * const firing = firingOf({ enabled: false } as never);
- * console.assert(firing === null);
+ * assert.equal(firing, null);
  * ```
  */
 export function firingOf(overview: AlertsOverview): Firing | null {

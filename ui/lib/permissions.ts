@@ -12,9 +12,11 @@ import type { BoardConfig } from "./types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { may } from "./permissions.ts";
  * const config = { allowed: ["search"] } as never;
- * console.assert(may(config, "search") && !may(config, "job.retry"));
+ * assert.ok(may(config, "search"));
+ * assert.ok(!may(config, "job.retry"));
  * ```
  */
 export function may(config: Pick<BoardConfig, "allowed">, action: string): boolean {

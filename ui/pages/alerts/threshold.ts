@@ -12,8 +12,9 @@ import type { AlertRuleView, ThresholdUnit } from "./types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatFigure } from "./threshold.ts";
- * console.assert(formatFigure(12.345, "percent") === "12.3%");
+ * assert.equal(formatFigure(12.345, "percent"), "12.3%");
  * ```
  */
 export function formatFigure(value: number | null, unit: ThresholdUnit): string {
@@ -48,8 +49,10 @@ const UNITS: readonly [string, number][] = [["d", 86_400_000], ["h", 3_600_000],
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { durationText } from "./threshold.ts";
- * console.assert(durationText(900_000) === "15m" && durationText(1500) === "1500");
+ * assert.equal(durationText(900_000), "15m");
+ * assert.equal(durationText(1500), "1500");
  * ```
  */
 export function durationText(ms: number): string {
