@@ -8,6 +8,7 @@
 
 import assert from "node:assert/strict";
 import { createBoard } from "../helpers/checked_board.ts";
+import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { UNPRESENTABLE } from "../../src/contract/masks.ts";
 import type { BoardOptions } from "../../src/options.ts";
 import { loadFixture } from "../helpers/fixture.ts";
@@ -25,7 +26,10 @@ async function withRedisBoard(
   const redis = await startRedis();
   await loadFixture(redis.url);
   const client = await connectClient(redis.url);
-  const board = createBoard(redis.url, options);
+  // Replies get 10 s, not the board's 2 s: a loaded CI run answered one page 503 (Redis did not
+  // answer in time) while this test is about values thousands of levels deep, not about time.
+  const source = createRedisSource({ url: redis.url, commandTimeoutMs: 10_000 });
+  const board = createBoard(source, options);
   const call: Call = async (method, path, payload) =>
     await board.fetch(
       new Request(`http://board.test/board/api${path}`, {
@@ -38,6 +42,7 @@ async function withRedisBoard(
     await body(call, client);
   } finally {
     await board.close();
+    await source.close();
     client.destroy();
     await redis.stop();
   }
