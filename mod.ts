@@ -131,9 +131,13 @@ export type { MemorySourceOptions } from "./src/source/memory/mod.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createBoard, createRedisSource } from "@x/queue-board";
  * const source = createRedisSource({ url: "redis://127.0.0.1:6379", prefix: "prod" });
  * const board = createBoard(source);
+ * assert.equal(typeof board.fetch, "function"); // serve it: Deno.serve(board.fetch)
+ * await board.close();
+ * await source.close();
  * ```
  */
 export function createRedisSource(options: RedisSourceOptions): TaskSource {

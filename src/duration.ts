@@ -17,9 +17,10 @@ const UNIT_MS: Record<string, number> = {
  *
  * @example
  * ```ts
- * parseDuration("5m"); // 300000
- * parseDuration(1500); // 1500
- * parseDuration("soon"); // null
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(parseDuration("5m"), 300000);
+ * assert.deepEqual(parseDuration(1500), 1500);
+ * assert.deepEqual(parseDuration("soon"), null);
  * ```
  */
 export function parseDuration(value: unknown): number | null {

@@ -90,11 +90,12 @@ export function listenHosts(hostname: string): string[] | null {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { startLine } from "./listen.ts";
  * import { resolveOptions } from "./options.ts";
  *
  * const line = startLine({ hostname: "127.0.0.1", port: 3000 }, resolveOptions(), "memory demo");
- * // queue-board listening on http://127.0.0.1:3000/board (mutations on, login off, redaction off; memory demo)
+ * assert.match(line, /^queue-board listening on http:\/\/127\.0\.0\.1:3000\/board /);
  * ```
  */
 export function startLine(

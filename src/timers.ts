@@ -30,9 +30,13 @@ export interface Timers {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { systemTimers } from "./timers.ts";
- * const id = systemTimers.setTimeout(() => {}, 1000);
+ * let ran = false;
+ * const id = systemTimers.setTimeout(() => ran = true, 0);
  * systemTimers.clearTimeout(id);
+ * await new Promise((resolve) => setTimeout(resolve, 5));
+ * assert.equal(ran, false);
  * ```
  */
 export const systemTimers: Timers = {
@@ -51,8 +55,9 @@ export const systemTimers: Timers = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { epochClock, systemTimers } from "./timers.ts";
- * console.log(epochClock(systemTimers) === Date.now); // true
+ * assert.equal(epochClock(systemTimers), Date.now);
  * ```
  */
 export function epochClock(timers: Timers): () => number {

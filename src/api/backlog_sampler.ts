@@ -47,6 +47,7 @@ export interface BacklogSampler {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { startBacklogSampler } from "./backlog_sampler.ts";
  * import { Leadership } from "../leadership.ts";
  * import { createMemorySource } from "../source/memory/mod.ts";
@@ -57,7 +58,8 @@ export interface BacklogSampler {
  *   timers: systemTimers,
  *   clock: Date.now,
  * });
- * sampler?.close();
+ * assert.ok(sampler, "the memory source keeps backlog samples");
+ * sampler.close();
  * ```
  */
 export function startBacklogSampler(options: BacklogSamplerOptions): BacklogSampler | null {

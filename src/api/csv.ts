@@ -7,8 +7,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { csvRow } from "./csv.ts";
- * csvRow(["a,b", '=HYPERLINK("x")', 3]); // '"a,b","\'=HYPERLINK(""x"")",3\r\n'
+ * assert.deepEqual(csvRow(["a,b", '=HYPERLINK("x")', 3]), '"a,b","\'=HYPERLINK(""x"")",3\r\n');
  * ```
  *
  * @module

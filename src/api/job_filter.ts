@@ -10,10 +10,16 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseJobFilter } from "./job_filter.ts";
  * const query = new URLSearchParams("field=data&path=user.id&value=42");
- * parseJobFilter((name) => query.get(name) ?? undefined, []);
- * // { from: null, to: null, idPrefix: null, payload: { field: "data", path: ["user", "id"], value: "42" } }
+ * assert.deepEqual(parseJobFilter((name) => query.get(name) ?? undefined, ["token"]), {
+ *   from: null,
+ *   to: null,
+ *   idPrefix: null,
+ *   payload: { field: "data", path: ["user", "id"], value: "42" },
+ *   masked: ["token"],
+ * });
  * ```
  *
  * @module

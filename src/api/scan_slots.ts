@@ -116,15 +116,18 @@ export class ScanSlots {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { ScanSlots } from "./scan_slots.ts";
    * import { systemTimers } from "../timers.ts";
    * const slots = new ScanSlots({}, { max: 1, timers: systemTimers });
    * const release = await slots.take();
    * try {
-   *   // walk the slices
+   *   // walk the slices; meanwhile the one slot is taken
+   *   await assert.rejects(slots.take(), { code: "INVALID_STATE" });
    * } finally {
    *   release();
    * }
+   * (await slots.take())(); // free again
    * ```
    */
   async take(holder: ScanHolder = NOBODY): Promise<() => void> {

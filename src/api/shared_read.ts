@@ -12,11 +12,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sharedRead } from "./shared_read.ts";
  * let runs = 0;
  * const read = sharedRead(async () => ++runs);
- * await Promise.all([read(), read()]); // [1, 1]
- * await read(); // 2
+ * assert.deepEqual(await Promise.all([read(), read()]), [1, 1]);
+ * assert.deepEqual(await read(), 2);
  * ```
  */
 export function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {

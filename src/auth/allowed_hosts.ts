@@ -95,10 +95,14 @@ export interface AllowedHostsOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Hono } from "hono";
  * import { allowedHosts } from "./allowed_hosts.ts";
  *
- * const app = new Hono().use("*", allowedHosts({ hosts: ["board.example.com"], trustProxy: false }));
+ * const app = new Hono().use("*", allowedHosts({ hosts: ["board.example.com"], trustProxy: false }))
+ *   .get("/", (c) => c.text("ok"));
+ * assert.equal((await app.request("http://board.example.com/")).status, 200);
+ * assert.equal((await app.request("http://rebound.example/")).status, 403);
  * ```
  */
 export function allowedHosts({ hosts, trustProxy }: AllowedHostsOptions): MiddlewareHandler {

@@ -28,8 +28,9 @@ function hasControlCharacter(text: string): boolean {
  *
  * @example
  * ```ts
- * safeRedirect("/board/jobs/42?tab=logs", "/board"); // "/board/jobs/42?tab=logs"
- * safeRedirect("//evil.example/board", "/board"); // "/board/"
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(safeRedirect("/board/jobs/42?tab=logs", "/board"), "/board/jobs/42?tab=logs");
+ * assert.deepEqual(safeRedirect("//evil.example/board", "/board"), "/board/");
  * ```
  */
 export function safeRedirect(target: unknown, basePath: string): string {

@@ -42,18 +42,25 @@ export interface SameOriginOptions {
 const SAFE_METHOD = /^(GET|HEAD|OPTIONS)$/;
 
 /**
- * The guard: lets safe methods through, answers a cross-origin request with
- * 403 `CROSS_ORIGIN`.
+ * The guard: lets safe methods through, refuses a cross-origin request with
+ * a 403 `CROSS_ORIGIN` {@link BoardError} (the board's error handler answers it).
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Hono } from "hono";
  * import { sameOrigin } from "./same_origin.ts";
+ * import type { BoardError } from "../errors.ts";
  *
  * const app = new Hono().use(
  *   "/api/*",
  *   sameOrigin({ origins: [], hosts: ["localhost"], trustProxy: false }),
- * );
+ * ).post("/api/retry", (c) => c.text("done"));
+ * app.onError((error, c) => c.text(error.message, (error as BoardError).status ?? 500));
+ * const from = (origin: string) =>
+ *   app.request("http://localhost/api/retry", { method: "POST", headers: { origin } });
+ * assert.equal((await from("http://localhost")).status, 200);
+ * assert.equal((await from("https://evil.example")).status, 403);
  * ```
  */
 export function sameOrigin(options: SameOriginOptions): MiddlewareHandler {

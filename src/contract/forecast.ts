@@ -113,9 +113,12 @@ export interface WindowFigures {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { forecastWindow } from "./forecast.ts";
  * const w = forecastWindow({ minutes: 10, from: 0, backlogThen: 500, finished: 300, backlog: 260, now: 600_000 });
- * console.log(w.arrivalRate, w.completionRate, w.outlook); // 6 30 { kind: "drains", inMs: 650000 }
+ * assert.equal(w.arrivalRate, 6);
+ * assert.equal(w.completionRate, 30);
+ * assert.deepEqual(w.outlook, { kind: "drains", inMs: 650000 });
  * ```
  */
 export function forecastWindow(figures: WindowFigures): ForecastWindow {

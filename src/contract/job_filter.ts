@@ -166,9 +166,10 @@ const INDEX = /^\d+$/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { valueAtPath } from "./job_filter.ts";
- * valueAtPath({ tags: ["a", "b"] }, ["tags", "1"]); // "b"
- * valueAtPath({ tags: ["a", "b"] }, ["tags", "length"]); // undefined
+ * assert.deepEqual(valueAtPath({ tags: ["a", "b"] }, ["tags", "1"]), "b");
+ * assert.deepEqual(valueAtPath({ tags: ["a", "b"] }, ["tags", "length"]), undefined);
  * ```
  */
 export function valueAtPath(root: unknown, path: readonly string[]): unknown {

@@ -56,10 +56,11 @@ function membersOf(container: object): Step[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jsonText } from "./json_text.ts";
  * let deep: unknown = 1;
  * for (let i = 0; i < 100_000; i++) deep = [deep];
- * jsonText(deep).length; // 200001
+ * assert.deepEqual(jsonText(deep).length, 200001);
  * ```
  */
 export function jsonText(value: unknown): string {

@@ -7,8 +7,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { clipValue } from "./payload.ts";
- * clipValue({ n: 1 }, 1024); // { value: { n: 1 }, size: { bytes: 7, truncated: false } }
+ * assert.deepEqual(
+ *   clipValue({ n: 1 }, 1024),
+ *   { value: { n: 1 }, size: { bytes: 7, truncated: false } },
+ * );
  * ```
  *
  * @module

@@ -15,9 +15,10 @@ const rules = new Intl.PluralRules("en-US");
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { nounFor } from "./plural.ts";
- * nounFor(1, "job"); // "job"
- * nounFor(3, "entry", "entries"); // "entries"
+ * assert.deepEqual(nounFor(1, "job"), "job");
+ * assert.deepEqual(nounFor(3, "entry", "entries"), "entries");
  * ```
  */
 export function nounFor(n: number, one: string, other = `${one}s`): string {

@@ -6,9 +6,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createPresenter } from "./present.ts";
  * const present = createPresenter({ redact: ["password"], formatters: {} });
- * present.data({ user: "ada", password: "s3cret" }, "login"); // { user: "ada", password: "[REDACTED]" }
+ * assert.deepEqual(
+ *   present.data({ user: "ada", password: "s3cret" }, "login"),
+ *   { user: "ada", password: "[REDACTED]" },
+ * );
  * ```
  *
  * @module

@@ -82,9 +82,13 @@ function maskedCopy(root: unknown, masked: ReadonlySet<string>): unknown {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createRedactor } from "./redact.ts";
  * const redact = createRedactor(["password"]);
- * redact({ user: { Password: "hunter2" } }); // { user: { Password: "[REDACTED]" } }
+ * assert.deepEqual(
+ *   redact({ user: { Password: "hunter2" } }),
+ *   { user: { Password: "[REDACTED]" } },
+ * );
  * ```
  */
 export function createRedactor(keys: readonly string[]): Redactor {

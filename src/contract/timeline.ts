@@ -17,10 +17,13 @@ const TERMINAL: ReadonlySet<string> = new Set(["completed", "failed", "cancelled
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { timelineOf } from "./timeline.ts";
  * const times = { created: 100, processed: 150, finished: 180, runAt: null, cancelled: null, expireAt: null };
- * timelineOf("failed", times);
- * // [{ state: "waiting", at: 100 }, { state: "active", at: 150 }, { state: "failed", at: 180 }]
+ * assert.deepEqual(
+ *   timelineOf("failed", times),
+ *   [{ state: "waiting", at: 100 }, { state: "active", at: 150 }, { state: "failed", at: 180 }],
+ * );
  * ```
  */
 export function timelineOf(state: JobState, times: JobTimestamps): TimelineEntry[] {

@@ -15,10 +15,13 @@ export type Totals = Omit<QueueStats, "retrying">;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { totalsOf } from "./totals.ts";
  * const none = { waiting: 0, active: 0, delayed: 0, retrying: 0, failed: 0, completed: 0, cancelled: 0, expired: 0 };
- * totalsOf([{ ...none, waiting: 2, retrying: 1 }, { ...none, waiting: 3, delayed: 4 }]);
- * // { waiting: 5, active: 0, delayed: 5, failed: 0, completed: 0, cancelled: 0, expired: 0 }
+ * assert.deepEqual(
+ *   totalsOf([{ ...none, waiting: 2, retrying: 1 }, { ...none, waiting: 3, delayed: 4 }]),
+ *   { waiting: 5, active: 0, delayed: 5, failed: 0, completed: 0, cancelled: 0, expired: 0 },
+ * );
  * ```
  */
 export function totalsOf(stats: Iterable<QueueStats>): Totals {

@@ -112,8 +112,9 @@ export function lockHolders(locks: readonly JobLock[]): LockHolder[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { estimateWorkers } from "./workers.ts";
- * console.log(estimateWorkers(5, 2, 5, 5).atLeast); // 3
+ * assert.deepEqual(estimateWorkers(5, 2, 5, 5).atLeast, 3);
  * ```
  */
 export function estimateWorkers(

@@ -35,6 +35,7 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createEventHub } from "./hub.ts";
  * import { createPresenter } from "../contract/present.ts";
  * import { createMemorySource } from "../source/memory/mod.ts";
@@ -42,7 +43,7 @@
  * const hub = createEventHub(createMemorySource(), createPresenter({ formatters: {}, redact: [] }));
  * const client = hub.connect();
  * const frames = await client.next(); // the retry hint, then a stats:update
- * console.log(frames?.length);
+ * assert.ok(frames && frames.length > 0);
  * client.close();
  * await hub.close();
  * ```

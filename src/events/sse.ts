@@ -50,9 +50,10 @@ function oneLine(name: string, value: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { frameMessage } from "./sse.ts";
  * const bytes = frameMessage({ event: "job:active", data: '{"id":"1"}' });
- * new TextDecoder().decode(bytes); // 'event: job:active\ndata: {"id":"1"}\n\n'
+ * assert.deepEqual(new TextDecoder().decode(bytes), 'event: job:active\ndata: {"id":"1"}\n\n');
  * ```
  */
 export function frameMessage(message: SseMessage): Uint8Array {

@@ -29,7 +29,8 @@ const NUMBER = /\d+(?:\.\d+)?/g;
  *
  * @example
  * ```ts
- * errorPattern("timeout after 3012 ms"); // "timeout after <n> ms"
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(errorPattern("timeout after 3012 ms"), "timeout after <n> ms");
  * ```
  */
 export function errorPattern(message: string): string {

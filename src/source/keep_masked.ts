@@ -30,9 +30,12 @@ function childOf(parent: unknown, key: string): unknown {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { keepMasked } from "./keep_masked.ts";
- * keepMasked({ token: "s3cret", n: 1 }, { token: "[REDACTED]", n: 2 }, ["token"], "data");
- * // { token: "s3cret", n: 2 }
+ * assert.deepEqual(
+ *   keepMasked({ token: "s3cret", n: 1 }, { token: "[REDACTED]", n: 2 }, ["token"], "data"),
+ *   { token: "s3cret", n: 2 },
+ * );
  * ```
  */
 export function keepMasked(

@@ -123,9 +123,12 @@ export function parseSchedulePatch(body: Readonly<Record<string, unknown>>): Sch
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { applySchedulePatch } from "./schedule_patch.ts";
- * applySchedulePatch({ task: "report", cron: "0 3 * * *", timezone: "UTC", lastRun: 5 }, { every: 60_000 });
- * // { task: "report", lastRun: 5, every: 60000 }
+ * assert.deepEqual(
+ *   applySchedulePatch({ task: "report", cron: "0 3 * * *", timezone: "UTC", lastRun: 5 }, { every: 60_000 }),
+ *   { task: "report", lastRun: 5, every: 60000 },
+ * );
  * ```
  */
 export function applySchedulePatch(

@@ -48,9 +48,13 @@ export function assertValidCron(cron: string, timezone?: string): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { nextRunOf } from "./schedule_time.ts";
- * nextRunOf({ every: 60_000 }, 1_000); // 61000
- * nextRunOf({ cron: "0 3 * * *", timezone: "UTC" }, Date.UTC(2026, 0, 1)); // 2026-01-01T03:00Z
+ * assert.deepEqual(nextRunOf({ every: 60_000 }, 1_000), 61000);
+ * assert.equal(
+ *   nextRunOf({ cron: "0 3 * * *", timezone: "UTC" }, Date.UTC(2026, 0, 1)),
+ *   Date.UTC(2026, 0, 1, 3),
+ * );
  * ```
  */
 export function nextRunOf(

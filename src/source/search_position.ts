@@ -20,9 +20,12 @@ import type { JobState, SearchPosition } from "./types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { positionAfterRemoving } from "./search_position.ts";
- * positionAfterRemoving("waiting", { at: 1000, skip: 0, scanned: 1000 }, 40);
- * // { at: 960, skip: 0, scanned: 1000 }
+ * assert.deepEqual(
+ *   positionAfterRemoving("waiting", { at: 1000, skip: 0, scanned: 1000 }, 40),
+ *   { at: 960, skip: 0, scanned: 1000 },
+ * );
  * ```
  */
 export function positionAfterRemoving(

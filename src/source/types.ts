@@ -308,8 +308,10 @@ export type BulkStep =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { BeforeBatch } from "./types.ts";
  * const unlessLocked: BeforeBatch = () => Promise.resolve(true);
+ * assert.equal(await unlessLocked(), true);
  * ```
  */
 export type BeforeBatch = () => Promise<boolean>;

@@ -12,14 +12,16 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createConnectivity } from "./connectivity.ts";
  *
  * const link = createConnectivity();
  * link.streamOpened();
  * link.statsReceived({ connected: false, at: Date.now() - 3000 });
- * link.status.value; // "store-down"
+ * assert.deepEqual(link.status.value, "store-down");
  * link.statsReceived({ connected: true, at: Date.now() });
- * link.status.value; // "live"; link.recoveries.value is now 1
+ * assert.equal(link.status.value, "live");
+ * assert.equal(link.recoveries.value, 1);
  * ```
  *
  * @module

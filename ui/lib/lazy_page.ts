@@ -5,9 +5,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { lazyPage } from "./lazy_page.ts";
  *
  * const TaskPage = lazyPage(() => import("../pages/task/index.ts").then((m) => m.TaskPage));
+ * assert.equal(typeof TaskPage, "function"); // a component; the page loads when first shown
  * ```
  *
  * @module

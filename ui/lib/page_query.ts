@@ -6,9 +6,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { pageStateOf, withPage } from "./page_query.ts";
- * pageStateOf("?state=failed&page=3&size=100", 50); // { page: 3, size: 100, offset: 200 }
- * withPage("?state=failed", 2, 25); // "state=failed&page=2&size=25"
+ * assert.deepEqual(
+ *   pageStateOf("?state=failed&page=3&size=100", 50),
+ *   { page: 3, size: 100, offset: 200 },
+ * );
+ * assert.deepEqual(withPage("?state=failed", 2, 25), "state=failed&page=2&size=25");
  * ```
  *
  * @module

@@ -5,10 +5,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createMemorySource } from "./mod.ts";
  *
  * const source = createMemorySource({ simulate: true });
- * console.log(await source.listTasks());
+ * assert.ok((await source.listTasks()).length > 0, "the simulated deployment has tasks");
  * await source.close();
  * ```
  *

@@ -14,8 +14,9 @@ export type RandomFn = () => number;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * const random = seededRandom(42);
- * random() === seededRandom(42)(); // true
+ * assert.equal(random(), seededRandom(42)());
  * ```
  */
 export function seededRandom(seed: number): RandomFn {

@@ -147,7 +147,8 @@ function toRecord(job: StoredJob): JobRecord {
  *
  * @example
  * ```ts
- * humanBytes(3_565_158); // "3.40M"
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(humanBytes(3_565_158), "3.40M");
  * ```
  */
 export function humanBytes(bytes: number): string {

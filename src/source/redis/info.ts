@@ -14,8 +14,9 @@ import type { RedisConnection } from "./client.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { infoField } from "./info.ts";
- * infoField("# Server\r\nredis_version:7.2.4\r\n", "redis_version"); // "7.2.4"
+ * assert.deepEqual(infoField("# Server\r\nredis_version:7.2.4\r\n", "redis_version"), "7.2.4");
  * ```
  */
 export function infoField(text: string, name: string): string | undefined {

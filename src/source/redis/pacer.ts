@@ -29,10 +29,11 @@ export function pause(ms: number, signal?: AbortSignal): Promise<void> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Pacer } from "./pacer.ts";
  * const pacer = new Pacer(200);
  * await pacer.take(1); // at once: the bucket starts full
- * console.log(pacer.spent); // 1
+ * assert.deepEqual(pacer.spent, 1);
  * ```
  */
 export class Pacer {

@@ -14,11 +14,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Watch } from "./watch.ts";
  * const watch = new Watch(60_000);
  * watch.onWake(() => console.log("someone looks again"));
  * watch.touch(); // logs, then the board counts as watched for a minute
- * console.log(watch.watched); // true
+ * assert.deepEqual(watch.watched, true);
  * ```
  */
 export class Watch {

@@ -48,9 +48,12 @@ function parseJson(raw: string): unknown {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodeEventFields } from "./event_fields.ts";
- * decodeEventFields({ result: '{"ok":true}', duration: "12", error: "boom" });
- * // { result: { ok: true }, duration: 12, error: "boom" }
+ * assert.deepEqual(
+ *   decodeEventFields({ result: '{"ok":true}', duration: "12", error: "boom" }),
+ *   { result: { ok: true }, duration: 12, error: "boom" },
+ * );
  * ```
  */
 export function decodeEventFields(raw: Readonly<Record<string, string>>): TaskEventFields {

@@ -30,8 +30,11 @@ export interface DiffGap {
  *
  * @example
  * ```ts
- * lineDiff("a\nb", "a\nc");
- * // [{ kind: "same", text: "a" }, { kind: "removed", text: "b" }, { kind: "added", text: "c" }]
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(
+ *   lineDiff("a\nb", "a\nc"),
+ *   [{ kind: "same", text: "a" }, { kind: "removed", text: "b" }, { kind: "added", text: "c" }],
+ * );
  * ```
  */
 export function lineDiff(before: string, after: string): DiffLine[] | null {
