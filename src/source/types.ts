@@ -111,6 +111,7 @@ import type {
 } from "../contract/diagnosis.ts";
 import type { MigrationLock } from "../contract/migration_lock.ts";
 import type { ActiveLocks, TaskActivity } from "../contract/workers.ts";
+import type { BacklogSample } from "../contract/forecast.ts";
 import type { MechanicsStep, MechanismEntry } from "../contract/mechanics.ts";
 import type { DispatchRequest, DispatchResult } from "../contract/dispatch.ts";
 import type { TaskDefinition, VersionCounts } from "../contract/tasks.ts";
@@ -145,6 +146,7 @@ export type {
   AuditPage,
   AuditQuery,
   AuditRecord,
+  BacklogSample,
   BoardRun,
   BoardRunRecord,
   BulkAction,
@@ -730,18 +732,25 @@ export interface TaskSource {
    */
   getActiveLocks?(task: string, limit: number): Promise<ActiveLocks>;
   /**
-   * Keeps one minute's backlog sample (task → jobs yet to finish) for
-   * `keepMs`, for every board on the store; a second write of the same
-   * minute merges into it. Sources that keep none leave it (and
+   * Keeps one minute's backlog sample (task → its backlog, when it was
+   * taken and what the minute's counters held then) for `keepMs`, for
+   * every board on the store; a second write of the same minute merges
+   * into it. Sources that keep none leave it (and
    * {@link readBacklogSamples}) out: the board then forecasts no drain.
    */
   writeBacklogSample?(
     minute: number,
-    backlog: ReadonlyMap<string, number>,
+    samples: ReadonlyMap<string, BacklogSample>,
     keepMs: number,
   ): Promise<void>;
-  /** A task's backlog in each named minute's sample, null where none is kept. */
-  readBacklogSamples?(task: string, minutes: readonly number[]): Promise<(number | null)[]>;
+  /** A task's sample in each named minute, null where none is kept. */
+  readBacklogSamples?(task: string, minutes: readonly number[]): Promise<(BacklogSample | null)[]>;
+  /**
+   * For each named task, its delayed and retrying jobs due after `at` (ms):
+   * one O(log n) count per task, one batch. Sources that keep backlog
+   * samples offer it; without it every such job counts as backlog.
+   */
+  countDueAfter?(tasks: readonly string[], at: number): Promise<Map<string, number>>;
   /**
    * One bounded step of a scan for the task's mechanism keys (concurrency
    * keys, throttles, debounces, dedup keys, collect buffers) from `cursor`
