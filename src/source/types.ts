@@ -112,6 +112,7 @@ import type {
 import type { MigrationLock } from "../contract/migration_lock.ts";
 import type { ActiveLocks, TaskActivity } from "../contract/workers.ts";
 import type { BacklogSample } from "../contract/forecast.ts";
+import type { DrainScan } from "../contract/queue_eta.ts";
 import type { MechanicsStep, MechanismEntry } from "../contract/mechanics.ts";
 import type { DispatchRequest, DispatchResult } from "../contract/dispatch.ts";
 import type { TaskDefinition, VersionCounts } from "../contract/tasks.ts";
@@ -163,6 +164,7 @@ export type {
   DiagnosisReason,
   DispatchRequest,
   DispatchResult,
+  DrainScan,
   EvidenceValue,
   FinishedState,
   FinishedTiming,
@@ -726,6 +728,14 @@ export interface TaskSource {
    * {@link getActiveLocks}) out.
    */
   getTaskActivity?(tasks: readonly string[], depth: number): Promise<Map<string, TaskActivity>>;
+  /**
+   * What the task's event stream says since `since` (ms): its newest
+   * entries down to that time, at most `depth`, read inside the store (see
+   * `contract/queue_eta.ts`); an unknown task reads as an empty stream.
+   * Sources with no event stream leave it out: a queue's rate then comes
+   * from the per-minute counters.
+   */
+  scanDrain?(task: string, since: number, depth: number): Promise<DrainScan>;
   /**
    * How many jobs of the task are active and the locks of the `limit`
    * claimed last: O(limit). `TASK_NOT_FOUND` for an unknown task.

@@ -98,6 +98,8 @@ import { jobHolds } from "./diagnosis.ts";
 import { eventsTrimmedBefore } from "../trimmed_events.ts";
 import type { JobHolds } from "../../contract/diagnosis.ts";
 import type { BacklogSample } from "../../contract/forecast.ts";
+import type { DrainScan } from "../../contract/queue_eta.ts";
+import { drainScan } from "./drain_scan.ts";
 import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
 import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, type TaskQueue } from "./store.ts";
@@ -958,6 +960,11 @@ export class MemorySource implements TaskSource {
         tasks.map((task) => [task, taskActivity(this.store.tasks.get(task)?.stream ?? [], depth)]),
       ),
     );
+  }
+
+  /** What the task's stream says of its queue's drain since `since`; see `drain_scan.ts`. */
+  scanDrain(task: string, since: number, depth: number): Promise<DrainScan> {
+    return Promise.resolve(drainScan(this.store.tasks.get(task)?.stream ?? [], since, depth));
   }
 
   /** The active jobs' count and the locks of the `limit` claimed last. */

@@ -116,6 +116,8 @@ import { countDueAfter, readBacklogSamples, writeBacklogSample } from "./backlog
 import { scanMechanics } from "./mechanics.ts";
 import type { MechanicsStep } from "../../contract/mechanics.ts";
 import type { BacklogSample } from "../../contract/forecast.ts";
+import type { DrainScan } from "../../contract/queue_eta.ts";
+import { scanDrain } from "./drain_scan.ts";
 import { getFinishedTimings } from "./finished_timings.ts";
 import { RecentJobIds } from "./recent_job_ids.ts";
 import { rerunJob } from "./rerun.ts";
@@ -1001,6 +1003,12 @@ export class RedisTaskSource implements TaskSource {
   ): Promise<Map<string, TaskActivity>> {
     await this.#ready();
     return await readTaskActivity(this.connection, tasks, depth, this.prefix);
+  }
+
+  /** What the task's event stream says of its queue's drain since `since`; see `drain_scan.ts`. */
+  async scanDrain(task: string, since: number, depth: number): Promise<DrainScan> {
+    await this.#ready();
+    return await scanDrain(this.connection, task, since, depth, this.prefix);
   }
 
   /** One bounded step of the scan for the task's mechanism keys; see `mechanics.ts`. */
