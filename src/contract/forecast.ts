@@ -47,7 +47,9 @@ export const FORECAST_HORIZON_MS = Math.max(...FORECAST_WINDOWS) * 60_000;
  * retrying ones due after {@link FORECAST_HORIZON_MS}).
  */
 export function backlogOf(stats: QueueStats, dueLater: number): number {
-  return stats.waiting + stats.active + stats.delayed + stats.retrying - dueLater;
+  // The two are read apart: a job promoted between them must not count below none.
+  const due = Math.max(0, stats.delayed + stats.retrying - dueLater);
+  return stats.waiting + stats.active + due;
 }
 
 /** One task's backlog in one minute's sample. */

@@ -79,6 +79,8 @@ Deno.test("backlogOf() counts the jobs yet to finish but those due after the hor
   const stats = { ...NO_JOBS, waiting: 3, active: 2, delayed: 4, retrying: 1, failed: 9 };
   assert.equal(backlogOf(stats, 0), 10);
   assert.equal(backlogOf(stats, 4), 6);
+  // Read apart from the counts, more due later than are delayed never takes from the rest.
+  assert.equal(backlogOf(stats, 9), 5);
   assert.equal(minuteOf(5 * MINUTE + 59_999), 5 * MINUTE);
 });
 
