@@ -1,11 +1,14 @@
 /**
  * The backlog samples the drain forecast starts from (see
  * `contract/forecast.ts`): once a minute the board that leads the boards on
- * the store reads every task's counts and keeps each task's backlog under
- * that minute, in the store every board reads (`<root>:board:backlog:<minute>`,
- * expiring after {@link BACKLOG_KEEP_MS}). Boards that do not lead read
- * nothing and write nothing; a minute whose read fails (Redis away) is
- * simply missing, and the forecast says so.
+ * the store reads every task's counts, how many of its delayed and retrying
+ * jobs fall due after the forecast's horizon, and its counters of the
+ * minute, and keeps each task's sample (its backlog, the time and the jobs
+ * the minute had finished by then) under that minute, in the store every
+ * board reads (`<root>:board:backlog:<minute>`, expiring after
+ * {@link BACKLOG_KEEP_MS}): three batches a minute, one command per task
+ * each. Boards that do not lead read nothing and write nothing; a minute
+ * whose read fails (Redis away) is simply missing, and the forecast says so.
  *
  * @module
  */
@@ -15,6 +18,8 @@ import {
   BACKLOG_SAMPLE_MS,
   BACKLOG_SAMPLE_TASKS,
   backlogOf,
+  finishedInMinute,
+  FORECAST_HORIZON_MS,
   minuteOf,
 } from "../contract/forecast.ts";
 import type { Leadership } from "../leadership.ts";
@@ -69,9 +74,18 @@ export function startBacklogSampler(options: BacklogSamplerOptions): BacklogSamp
   let running: Promise<void> | null = null;
   const take = async () => {
     const tasks = (await source.listTasks()).slice(0, BACKLOG_SAMPLE_TASKS);
-    const stats = await source.getStats(tasks);
-    const backlog = new Map([...stats].map(([task, counts]) => [task, backlogOf(counts)]));
-    await write(minuteOf(clock()), backlog, BACKLOG_KEEP_MS);
+    const at = clock();
+    const [stats, dueLater, counters] = await Promise.all([
+      source.getStats(tasks),
+      source.countDueAfter?.(tasks, at + FORECAST_HORIZON_MS),
+      source.getThroughputByTask(tasks, { count: 1 }),
+    ]);
+    const samples = new Map([...stats].map(([task, counts]) => [task, {
+      at,
+      backlog: backlogOf(counts, dueLater?.get(task) ?? 0),
+      finishedBefore: finishedInMinute(counters.get(task) ?? [], at),
+    }]));
+    await write(minuteOf(at), samples, BACKLOG_KEEP_MS);
   };
   const sample = () => {
     if (!leadership.isLeading) return Promise.resolve();

@@ -2,7 +2,7 @@
  * "Why is this job waiting?": `GET /jobs/{jobId}/diagnosis`. The source
  * reads the job's facts (see `contract/diagnosis.ts`); the route adds what
  * the board knows beside them (the App's definition of the task, taskora's
- * migration lock, the task's completions of the last 10 minutes, when its
+ * migration lock, how fast its queue drains, when its
  * workers last took a job) and hides
  * the job's keys from a user who may not read its payloads. A job that is
  * not pending answers its state and no reasons.
@@ -10,14 +10,14 @@
  * @module
  */
 
-import { DIAGNOSED_STATES, RATE_WINDOW_MS } from "../contract/diagnosis.ts";
+import { DIAGNOSED_STATES } from "../contract/diagnosis.ts";
 import { diagnose } from "../contract/diagnosis_reasons.ts";
 import { WORKERS_EVENT_DEPTH } from "../contract/workers.ts";
 import { jobNotFound } from "../source/refusals.ts";
-import type { TaskSource } from "../source/types.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import type { ApiDeps } from "./deps.ts";
+import { drainRate } from "./drain_rate.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { JobIdPath } from "./params.ts";
 import { mayReadPayloads } from "./payload_access.ts";
@@ -34,12 +34,6 @@ const getDiagnosis = apiRoute({
   ok: JobDiagnosisSchema,
   errors: ["INVALID_PARAM", "JOB_NOT_FOUND"],
 });
-
-/** Completions of `task` in the newest {@link RATE_WINDOW_MS} of one-minute buckets. */
-async function completedRecently(source: TaskSource, task: string): Promise<number> {
-  const buckets = await source.getThroughput({ task, count: RATE_WINDOW_MS / 60_000 });
-  return buckets.reduce((sum, bucket) => sum + bucket.completed, 0);
-}
 
 /** Route `/jobs/{jobId}/diagnosis`. */
 export function diagnosisRoutes({ source, options, clock }: ApiDeps) {
@@ -58,10 +52,10 @@ export function diagnosisRoutes({ source, options, clock }: ApiDeps) {
     if (!DIAGNOSED_STATES.includes(state)) {
       return c.json({ id, task, state, readAt, reasons: [], unknown: [] }, 200);
     }
-    const [definition, migrationLock, completed, activity, showKeys] = await Promise.all([
+    const [definition, migrationLock, rate, activity, showKeys] = await Promise.all([
       source.getTaskDefinition?.(task) ?? null,
       source.getMigrationLock?.() ?? null,
-      completedRecently(source, task),
+      drainRate(source, task, readAt),
       source.getTaskActivity?.([task], WORKERS_EVENT_DEPTH),
       mayReadPayloads(c, options, id),
     ]);
@@ -69,7 +63,7 @@ export function diagnosisRoutes({ source, options, clock }: ApiDeps) {
       now: readAt,
       definition,
       migrationLock,
-      completedRecently: completed,
+      drainRate: rate,
       activity: activity?.get(task) ?? null,
       eventDepth: WORKERS_EVENT_DEPTH,
       maxIdleMs: options.health.maxIdleMs,

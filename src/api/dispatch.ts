@@ -2,21 +2,27 @@
  * `POST /tasks/{task}/dispatch`: a new job of the task, dispatched through
  * the taskora App (`createBoard(app)` only; see `contract/dispatch.ts`),
  * its data checked against the task's input schema first, idempotent on
- * `Idempotency-Key` as a schedule's trigger is.
+ * `Idempotency-Key` as a schedule's trigger is. Its delay takes a duration
+ * as the board's other fields do; its priority stops where taskora's score
+ * stops being exact ({@link MAX_PRIORITY}).
  *
  * @module
  */
 
 import { z } from "@hono/zod-openapi";
-import { DISPATCH_NEEDS_APP, type DispatchResponse } from "../contract/dispatch.ts";
+import { DISPATCH_NEEDS_APP, type DispatchResponse, MAX_PRIORITY } from "../contract/dispatch.ts";
 import { BoardError } from "../errors.ts";
 import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
+import { durationField } from "./duration_field.ts";
 import { editedData } from "./jobs.ts";
 import { MAX_EDITED_DATA_BYTES } from "../contract/jobs.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { IdempotencyHeaders, TaskPath } from "./params.ts";
 import { DispatchSchema } from "./schema/dispatch.ts";
+
+/** The longest delay a dispatch takes: a year. */
+const MAX_DELAY_MS = 365 * 86_400_000;
 
 const dispatch = apiRoute({
   method: "post",
@@ -33,11 +39,21 @@ const dispatch = apiRoute({
           description: `The job's input, at most ${MAX_EDITED_DATA_BYTES} bytes of JSON, ` +
             "checked against the task's input schema (its Standard Schema) before it is sent",
         }),
-        delay: z.number().int().min(0).max(365 * 86_400_000).optional().openapi({
-          description: "Milliseconds before it may run",
+        delay: durationField(MAX_DELAY_MS).optional().openapi({
+          description: 'How long before it may run: ms, or a duration like "30s", "5m", ' +
+            `"2h", "1d" (at most 365 days). Not for a collect task`,
         }),
-        priority: z.number().int().min(0).max(1_000_000).optional(),
-        concurrencyKey: z.string().min(1).max(256).optional(),
+        priority: z.number().int().min(0).max(MAX_PRIORITY, {
+          error: `must be at most ${MAX_PRIORITY}: taskora scores a prioritized job ` +
+            "-(priority * 1e13) + its dispatch time, which Redis keeps exact (and in dispatch " +
+            "order) only up to 2^53",
+        }).optional().openapi({
+          description: `Above 0 runs before jobs of lower priority; at most ${MAX_PRIORITY}, ` +
+            "where taskora's score stays exact. Not for a collect task",
+        }),
+        concurrencyKey: z.string().min(1).max(256).optional().openapi({
+          description: "The concurrency key the job counts against. Not for a collect task",
+        }),
       }, { required: true }),
       { required: true },
     ),

@@ -8,6 +8,7 @@
 
 import {
   backlogOf,
+  FORECAST_HORIZON_MS,
   FORECAST_WINDOWS,
   type ForecastResponse,
   forecastWindow,
@@ -36,34 +37,32 @@ export function forecastRoutes({ source, clock }: ApiDeps) {
   return apiRouter().openapi(getForecast, async (c) => {
     const { task } = c.req.valid("param");
     const now = clock();
-    const starts = FORECAST_WINDOWS.map((minutes) => minuteOf(now) - minutes * MINUTE);
+    const minutes = FORECAST_WINDOWS.map((window) => minuteOf(now) - window * MINUTE);
     const longest = Math.max(...FORECAST_WINDOWS) + 1;
     // The throughput read refuses an unknown task (TASK_NOT_FOUND).
-    const [buckets, stats, samples] = await Promise.all([
+    const [buckets, stats, dueLater, samples] = await Promise.all([
       source.getThroughput({ task, count: longest }),
       source.getStats([task]),
-      source.readBacklogSamples?.(task, starts) ?? starts.map(() => null),
+      source.countDueAfter?.([task], now + FORECAST_HORIZON_MS),
+      source.readBacklogSamples?.(task, minutes) ?? minutes.map(() => null),
     ]);
-    const backlog = backlogOf(stats.get(task)!);
+    const later = dueLater?.get(task) ?? 0;
+    const backlog = backlogOf(stats.get(task)!, later);
     const answer: ForecastResponse = {
       task,
       readAt: now,
       backlog,
-      windows: FORECAST_WINDOWS.map((minutes, i) => {
-        const backlogThen = samples[i];
-        if (backlogThen === null) {
+      dueLater: later,
+      windows: FORECAST_WINDOWS.map((window, i) => {
+        const sample = samples[i];
+        if (sample === null) {
           const missing = source.readBacklogSamples
-            ? `no backlog sample from ${minutes} min ago: the board's leader takes one a ` +
+            ? `no backlog sample from ${window} min ago: the board's leader takes one a ` +
               "minute while a board runs"
             : "this TaskSource keeps no backlog samples";
-          return { minutes, missing };
+          return { minutes: window, missing };
         }
-        const from = starts[i];
-        let finished = 0;
-        for (const bucket of buckets) {
-          if (bucket.timestamp >= from) finished += bucket.completed + bucket.failed;
-        }
-        return forecastWindow({ minutes, from, backlogThen, finished, backlog, now });
+        return forecastWindow({ minutes: window, sample, buckets, backlog, now });
       }),
     };
     return c.json(answer, 200);

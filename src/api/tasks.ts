@@ -7,11 +7,11 @@
  */
 
 import { z } from "@hono/zod-openapi";
-import { parseDuration } from "../duration.ts";
 import { FINISHED_STATES } from "../contract/states.ts";
 import type { MigrationsResponse, VersionBucket, VersionCounts } from "../contract/tasks.ts";
 import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
+import { durationField } from "./duration_field.ts";
 import { migrationGate } from "./migration_lock.ts";
 import { apiRoute, apiRouter, oneOf, TotalCountHeader } from "./openapi.ts";
 import { integerParam, pageQuery, stateQuery, TaskPath } from "./params.ts";
@@ -94,16 +94,7 @@ const clean = apiRoute({
     body: jsonBody(
       bodyOf({
         state: oneOf(FINISHED_STATES),
-        olderThan: z.union([z.number(), z.string()], {
-          error: (issue) => durationError(issue.input),
-        }).transform((raw, ctx) => {
-          const ms = parseDuration(raw);
-          if (ms === null) {
-            ctx.issues.push({ code: "custom", input: raw, message: durationError(raw) });
-            return z.NEVER;
-          }
-          return ms;
-        }).openapi({ description: 'ms, or a duration like "30s", "5m", "2h", "1d"' }),
+        olderThan: durationField(),
         dryRun: z.boolean().optional(),
       }, { required: true }),
       { required: true },
@@ -112,12 +103,6 @@ const clean = apiRoute({
   ok: CleanSchema,
   errors: ["TASK_NOT_FOUND"],
 });
-
-function durationError(got: unknown): string {
-  return `must be milliseconds or a duration like "30s", "5m", "2h", "1d" (got ${
-    JSON.stringify(got)
-  })`;
-}
 
 function bucketOf(byVersion: VersionCounts): VersionBucket {
   const versions = Object.keys(byVersion).map(Number);

@@ -16,6 +16,7 @@ import {
 } from "./diagnosis.ts";
 import { roughDuration } from "./health.ts";
 import type { MigrationLock } from "./migration_lock.ts";
+import { type DrainRate, heldByKey, queueWait } from "./queue_eta.ts";
 import { countOf } from "./plural.ts";
 import type { TaskDefinition } from "./tasks.ts";
 import type { TaskActivity } from "./workers.ts";
@@ -28,8 +29,8 @@ export interface DiagnosisContext {
   definition: TaskDefinition | null;
   /** taskora's migration lock when held, else null. */
   migrationLock: MigrationLock | null;
-  /** Jobs of the task completed in the last {@link RATE_WINDOW_MS}. */
-  completedRecently: number;
+  /** How fast the task's queue drains: jobs completed or failed while its workers ran. */
+  drainRate: DrainRate;
   /** When the task's workers last took a job (its event stream); null when the source cannot read it. */
   activity: TaskActivity | null;
   /** How many of the stream's newest entries `activity` asked for: fewer read is the whole stream. */
@@ -75,7 +76,8 @@ const taskLink = (task: string) => `/tasks/${encodeURIComponent(task)}`;
  *   lock: null,
  * };
  * const context = {
- *   now: 60_000, definition: null, migrationLock: null, completedRecently: 1_400, showKeys: true,
+ *   now: 60_000, definition: null, migrationLock: null, showKeys: true,
+ *   drainRate: { finished: 1_400, spanMs: 600_000, since: "window" as const },
  *   activity: { lastTakenAt: 55_000, lastFinishedAt: 55_000, scanned: 10, coveredSince: 0 },
  *   eventDepth: 1_000, maxIdleMs: 300_000,
  * };
@@ -206,19 +208,17 @@ export function diagnose(
 
   if (job.state === "waiting") {
     const ahead = job.ahead === null ? `more than ${QUEUE_POSITION_LIMIT}` : String(job.ahead);
-    const perMinute = context.completedRecently / 10;
-    const eta = job.ahead !== null && perMinute > 0
-      ? `: about ${roughDuration((job.ahead / perMinute) * 60_000)} at the last 10 minutes' rate`
-      : perMinute > 0
-      ? ""
-      : ": none of its jobs completed in the last 10 minutes";
+    const { finished, spanMs } = context.drainRate;
     reasons.push({
       code: "queue",
-      summary: `${ahead} ${job.ahead === 1 ? "job" : "jobs"} ahead of it${eta}`,
+      summary: `${ahead} ${job.ahead === 1 ? "job" : "jobs"} ahead of it` +
+        queueWait(job.ahead, context.drainRate, job.concurrency),
       evidence: {
         ahead: job.ahead,
         waiting: job.waiting,
-        completedLast10Min: context.completedRecently,
+        finished,
+        spanMs,
+        keyLimit: heldByKey(job.concurrency) ? job.concurrency.limit : null,
       },
     });
   }

@@ -67,7 +67,7 @@ import type { JobDiagnosisResponse } from "./diagnosis.ts";
 import type { TaskWorkersResponse } from "./workers.ts";
 import type { ForecastResponse } from "./forecast.ts";
 import type { MechanicsResponse } from "./mechanics.ts";
-import type { DispatchRequest, DispatchResponse } from "./dispatch.ts";
+import type { DispatchBody, DispatchResponse } from "./dispatch.ts";
 import type { MigrationLockResponse } from "./migration_lock.ts";
 import type { OverviewResponse } from "./overview.ts";
 import type { PayloadField } from "./payload.ts";
@@ -200,7 +200,7 @@ export interface Endpoints {
     "/jobs/{jobId}/rerun": { body: NoBody; answer: RerunResponse };
     "/jobs/{jobId}/cancel": { body: { reason?: string }; answer: JobActionResponse };
     "/tasks/{task}/retry-all": { body: NoBody; answer: RetryAllResponse };
-    "/tasks/{task}/dispatch": { body: DispatchRequest; answer: DispatchResponse };
+    "/tasks/{task}/dispatch": { body: DispatchBody; answer: DispatchResponse };
     "/tasks/{task}/clean": {
       body: { state: FinishedState; olderThan: number | string; dryRun?: boolean };
       answer: CleanResponse;

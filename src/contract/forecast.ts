@@ -5,16 +5,22 @@
  *
  * taskora counts no dispatches, so arrivals are derived: the jobs that
  * finished in a window (taskora's per-minute `completed` and `failed`
- * counters) plus how much the backlog (waiting, active, delayed and
- * retrying jobs) grew over it. The backlog at the window's start comes from
- * the samples the board's leader keeps, one a minute while the board is
- * watched; jobs cancelled or expired leave the backlog uncounted, so
+ * counters) plus how much the backlog grew over it. The backlog is what
+ * can drain within the forecast's horizon: waiting and active jobs, and
+ * delayed and retrying ones due within {@link FORECAST_HORIZON_MS} (a job
+ * delayed 3 h cannot drain in the next minutes: it arrives when it comes
+ * within the horizon). The backlog at the window's start comes from the
+ * samples the board's leader keeps, one a minute; a window runs from its
+ * sample's own time, not its minute, and counts only the jobs that
+ * finished after it (the sample notes what its minute's counters held
+ * then). Jobs cancelled or expired leave the backlog uncounted, so
  * arrivals err low by them.
  *
  * @module
  */
 
 import type { QueueStats } from "./states.ts";
+import type { ThroughputBucket } from "./throughput.ts";
 
 /** The windows a forecast looks back over, minutes. */
 export const FORECAST_WINDOWS: readonly number[] = [10, 60];
@@ -28,9 +34,39 @@ export const BACKLOG_KEEP_MS = 65 * 60_000;
 /** Most tasks one sample holds (the tasks the store lists first). */
 export const BACKLOG_SAMPLE_TASKS = 10_000;
 
-/** The jobs a task has yet to finish: waiting, active, delayed and retrying. */
-export function backlogOf(stats: QueueStats): number {
-  return stats.waiting + stats.active + stats.delayed + stats.retrying;
+/**
+ * How far ahead the forecast counts delayed and retrying jobs, ms: as far
+ * as its longest window looks back. A job due later is no part of the
+ * backlog until then.
+ */
+export const FORECAST_HORIZON_MS = Math.max(...FORECAST_WINDOWS) * 60_000;
+
+/**
+ * The jobs a task has yet to finish that can drain within the horizon:
+ * waiting, active, delayed and retrying, less `dueLater` (the delayed and
+ * retrying ones due after {@link FORECAST_HORIZON_MS}).
+ */
+export function backlogOf(stats: QueueStats, dueLater: number): number {
+  // The two are read apart: a job promoted between them must not count below none.
+  const due = Math.max(0, stats.delayed + stats.retrying - dueLater);
+  return stats.waiting + stats.active + due;
+}
+
+/** One task's backlog in one minute's sample. */
+export interface BacklogSample {
+  /** When it was taken, ms (within its minute). */
+  at: number;
+  /** The backlog then ({@link backlogOf}, the horizon counted from `at`). */
+  backlog: number;
+  /** Jobs the task finished (completed or failed) in the sample's minute before `at`. */
+  finishedBefore: number;
+}
+
+/** Jobs finished in the minute `now` falls in, by taskora's per-minute counters. */
+export function finishedInMinute(buckets: readonly ThroughputBucket[], now: number): number {
+  const minute = minuteOf(now);
+  const bucket = buckets.find((b) => b.timestamp === minute);
+  return bucket ? bucket.completed + bucket.failed : 0;
 }
 
 /** The minute a time falls in (its start, ms): what a sample is keyed by. */
@@ -53,7 +89,7 @@ export type DrainOutlook =
 export interface ForecastWindow {
   /** The window, minutes (10 or 60). */
   minutes: number;
-  /** The backlog sample it starts from (ms); the window runs from it to `readAt`. */
+  /** When the backlog sample it starts from was taken (ms); the window runs from it to `readAt`. */
   from: number;
   /** The backlog then. */
   backlogThen: number;
@@ -83,8 +119,10 @@ export interface ForecastResponse {
   task: string;
   /** When it was read (ms). */
   readAt: number;
-  /** The backlog now: waiting, active, delayed and retrying jobs. */
+  /** The backlog now: waiting and active jobs, delayed and retrying ones due within the horizon. */
   backlog: number;
+  /** Delayed and retrying jobs due after the horizon ({@link FORECAST_HORIZON_MS}): not counted. */
+  dueLater: number;
   /** Each of {@link FORECAST_WINDOWS}. */
   windows: (ForecastWindow | MissingWindow)[];
 }
@@ -93,12 +131,10 @@ export interface ForecastResponse {
 export interface WindowFigures {
   /** The window, minutes. */
   minutes: number;
-  /** When its backlog sample was taken, ms. */
-  from: number;
-  /** The backlog then. */
-  backlogThen: number;
-  /** Jobs finished from `from` to `now`. */
-  finished: number;
+  /** The backlog sample it starts from. */
+  sample: BacklogSample;
+  /** The task's per-minute counters from the sample's minute to `now`'s (older ones are skipped). */
+  buckets: readonly ThroughputBucket[];
   /** The backlog now. */
   backlog: number;
   /** Now, ms. */
@@ -106,23 +142,39 @@ export interface WindowFigures {
 }
 
 /**
- * One window's rates and outlook: arrivals are the jobs finished plus the
- * backlog's growth; the backlog moves by its change over the window (the
- * arrival rate less the completion rate, but for cancels and expiries),
- * and drains in `backlog` over that rate.
+ * One window's rates and outlook, from its sample's time to `now`: the
+ * jobs finished are the counters' from the sample's minute on, less what
+ * that minute had counted when the sample was taken; arrivals are those
+ * plus the backlog's growth; the backlog moves by its change over the
+ * window (the arrival rate less the completion rate, but for cancels and
+ * expiries), and drains in `backlog` over that rate.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { forecastWindow } from "./forecast.ts";
- * const w = forecastWindow({ minutes: 10, from: 0, backlogThen: 500, finished: 300, backlog: 260, now: 600_000 });
- * assert.equal(w.arrivalRate, 6);
- * assert.equal(w.completionRate, 30);
- * assert.deepEqual(w.outlook, { kind: "drains", inMs: 650000 });
+ * // Sampled 30 s into minute 0 (500 left, 20 finished before it); 300 finished since, 260 left.
+ * const w = forecastWindow({
+ *   minutes: 10,
+ *   sample: { at: 30_000, backlog: 500, finishedBefore: 20 },
+ *   buckets: [{ timestamp: 0, completed: 200, failed: 20 }, { timestamp: 60_000, completed: 100, failed: 0 }],
+ *   backlog: 260,
+ *   now: 630_000,
+ * });
+ * assert.deepEqual([w.finished, w.arrived, w.completionRate, w.arrivalRate], [300, 60, 30, 6]);
+ * assert.deepEqual(w.outlook, { kind: "drains", inMs: 650_000 });
  * ```
  */
 export function forecastWindow(figures: WindowFigures): ForecastWindow {
-  const { minutes, from, backlogThen, finished, backlog, now } = figures;
+  const { minutes, sample, buckets, backlog, now } = figures;
+  const { at: from, backlog: backlogThen } = sample;
+  const sampleMinute = minuteOf(from);
+  let finished = -sample.finishedBefore;
+  for (const bucket of buckets) {
+    if (bucket.timestamp >= sampleMinute) finished += bucket.completed + bucket.failed;
+  }
+  // A counter's key may have expired or been trimmed since the sample: never fewer than none.
+  finished = Math.max(0, finished);
   const spanMinutes = Math.max(1, now - from) / 60_000;
   const arrived = Math.max(0, finished + backlog - backlogThen);
   const completionRate = finished / spanMinutes;

@@ -117,9 +117,14 @@ export function queuedSince({ createdAt, delay, processedAt }: QueuedFields): nu
   return processedAt === null ? createdAt + delay : Math.max(createdAt, processedAt);
 }
 
-/** A span in the unit an operator thinks in: `45 s`, `12 min`, `3 h`, `2 d`. */
+/**
+ * A span in the unit an operator thinks in: `45 s`, `12 min`, `3 h`, `2 d`;
+ * under a second in ms (`500 ms`), which "0 s" would call none.
+ */
 export function roughDuration(ms: number): string {
-  if (ms < MINUTE) return `${Math.max(0, Math.floor(ms / 1000))} s`;
+  if (ms <= 0) return "0 s";
+  if (ms < 1000) return `${Math.max(1, Math.floor(ms))} ms`;
+  if (ms < MINUTE) return `${Math.floor(ms / 1000)} s`;
   if (ms < HOUR) return `${Math.floor(ms / MINUTE)} min`;
   if (ms < 48 * HOUR) return `${Math.floor(ms / HOUR)} h`;
   return `${Math.floor(ms / (24 * HOUR))} d`;

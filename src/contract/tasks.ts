@@ -70,6 +70,8 @@ export interface TaskDefinition {
   hasHandler: boolean;
   /** Schedules declared in code for the task (re-registered at every worker start). */
   schedules: string[];
+  /** Whether the task declares an input schema, which a dispatch's data is checked against. */
+  inputSchema: boolean;
 }
 
 /** The answer of `GET /tasks/{task}/definition`. */

@@ -112,6 +112,8 @@ import type {
 } from "../contract/diagnosis.ts";
 import type { MigrationLock } from "../contract/migration_lock.ts";
 import type { ActiveLocks, TaskActivity } from "../contract/workers.ts";
+import type { BacklogSample } from "../contract/forecast.ts";
+import type { DrainScan } from "../contract/queue_eta.ts";
 import type { MechanicsStep, MechanismEntry } from "../contract/mechanics.ts";
 import type { DispatchRequest, DispatchResult } from "../contract/dispatch.ts";
 import type { TaskDefinition, VersionCounts } from "../contract/tasks.ts";
@@ -147,6 +149,7 @@ export type {
   AuditPage,
   AuditQuery,
   AuditRecord,
+  BacklogSample,
   BoardRun,
   BoardRunRecord,
   BulkAction,
@@ -163,6 +166,7 @@ export type {
   DiagnosisReason,
   DispatchRequest,
   DispatchResult,
+  DrainScan,
   EvidenceValue,
   FinishedState,
   FinishedTiming,
@@ -734,23 +738,38 @@ export interface TaskSource {
    */
   getTaskActivity?(tasks: readonly string[], depth: number): Promise<Map<string, TaskActivity>>;
   /**
+   * What the task's event stream says since `since` (ms): its newest
+   * entries down to that time, at most `depth`, read inside the store (see
+   * `contract/queue_eta.ts`); an unknown task reads as an empty stream.
+   * Sources with no event stream leave it out: a queue's rate then comes
+   * from the per-minute counters.
+   */
+  scanDrain?(task: string, since: number, depth: number): Promise<DrainScan>;
+  /**
    * How many jobs of the task are active and the locks of the `limit`
    * claimed last: O(limit). `TASK_NOT_FOUND` for an unknown task.
    */
   getActiveLocks?(task: string, limit: number): Promise<ActiveLocks>;
   /**
-   * Keeps one minute's backlog sample (task → jobs yet to finish) for
-   * `keepMs`, for every board on the store; a second write of the same
-   * minute merges into it. Sources that keep none leave it (and
+   * Keeps one minute's backlog sample (task → its backlog, when it was
+   * taken and what the minute's counters held then) for `keepMs`, for
+   * every board on the store; a second write of the same minute merges
+   * into it. Sources that keep none leave it (and
    * {@link readBacklogSamples}) out: the board then forecasts no drain.
    */
   writeBacklogSample?(
     minute: number,
-    backlog: ReadonlyMap<string, number>,
+    samples: ReadonlyMap<string, BacklogSample>,
     keepMs: number,
   ): Promise<void>;
-  /** A task's backlog in each named minute's sample, null where none is kept. */
-  readBacklogSamples?(task: string, minutes: readonly number[]): Promise<(number | null)[]>;
+  /** A task's sample in each named minute, null where none is kept. */
+  readBacklogSamples?(task: string, minutes: readonly number[]): Promise<(BacklogSample | null)[]>;
+  /**
+   * For each named task, its delayed and retrying jobs due after `at` (ms):
+   * one O(log n) count per task, one batch. Sources that keep backlog
+   * samples offer it; without it every such job counts as backlog.
+   */
+  countDueAfter?(tasks: readonly string[], at: number): Promise<Map<string, number>>;
   /**
    * One bounded step of a scan for the task's mechanism keys (concurrency
    * keys, throttles, debounces, dedup keys, collect buffers) from `cursor`

@@ -52,6 +52,7 @@ export function definitionOf(task: TaskoraTaskLike, schedules: string[]): TaskDe
       : null,
     hasHandler: task.hasHandler !== false,
     schedules,
+    inputSchema: task.inputSchema !== undefined,
   };
 }
 

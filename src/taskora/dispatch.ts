@@ -3,6 +3,9 @@
  * the host's own code would: taskora writes it with the task's version, and
  * the board checks the data against the task's input schema first (its
  * Standard Schema, `~standard.validate`), answering the issues as a 400.
+ * A collect task's dispatch adds the data to its buffer: the id answered is
+ * the buffer's flush job, and a delay, priority or concurrency key (which
+ * taskora ignores there) is refused.
  * With an `Idempotency-Key` the dispatch is claimed in the trigger ledger
  * under the task and the key, so a retried request makes no second job, and
  * the key sent again with other data or options is refused (422).
@@ -59,6 +62,19 @@ async function requestFingerprint(request: DispatchRequest): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** Refuses what taskora ignores for a collect task (400, naming the first option given). */
+function checkCollectOptions(request: DispatchRequest): void {
+  const option = (["delay", "priority", "concurrencyKey"] as const)
+    .find((name) => request[name] !== undefined);
+  if (option === undefined) return;
+  throw new BoardError(
+    "INVALID_PARAM",
+    `${option} does not apply to a collect task: taskora adds the data to the buffer of its ` +
+      "collect key, and the buffer's flush job runs when the buffer flushes",
+    { param: option },
+  );
+}
+
 /** Dispatches `request` as a job of `task` through the App; see the module doc. */
 export async function dispatchThroughApp(
   app: TaskoraAppLike,
@@ -69,6 +85,8 @@ export async function dispatchThroughApp(
 ): Promise<DispatchResult> {
   const definition = findTask(app, task);
   if (!definition) throw taskNotFound(task);
+  const collect = Boolean(definition.config.collect);
+  if (collect) checkCollectOptions(request);
   await checkInput(definition.inputSchema, request.data);
   const token = idempotencyKey === undefined
     ? null
@@ -80,6 +98,7 @@ export async function dispatchThroughApp(
       return {
         jobId: claimedJob(existing, fingerprint, `a dispatch of "${task}"`),
         created: false,
+        collect,
       };
     }
   }
@@ -101,7 +120,7 @@ export async function dispatchThroughApp(
     );
   }
   if (token !== null) await ledger.record(token, { jobId, fingerprint });
-  return { jobId, created: true };
+  return { jobId, created: true, collect };
 }
 
 /** A source's `dispatchJob`: a dispatch through `app`, idempotency keys claimed in `ledger`. */

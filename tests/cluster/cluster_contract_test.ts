@@ -19,6 +19,7 @@ import { searchContract } from "../contract/search_contract.ts";
 import { diagnosisContract } from "../contract/diagnosis_contract.ts";
 import { workersContract } from "../contract/workers_contract.ts";
 import { backlogContract } from "../contract/backlog_contract.ts";
+import { drainScanContract } from "../contract/drain_scan_contract.ts";
 import { auditContract } from "../contract/audit_contract.ts";
 import { bulkContract } from "../contract/bulk_contract.ts";
 import { leaseContract } from "../contract/lease_contract.ts";
@@ -48,6 +49,7 @@ searchContract("redis cluster source", seed);
 diagnosisContract("redis cluster source", seed);
 workersContract("redis cluster source", seed);
 backlogContract("redis cluster source", seed);
+drainScanContract("redis cluster source", seed);
 auditContract("redis cluster source", seed);
 bulkContract("redis cluster source", seed);
 // The board's own keys (leases, alert states, history, rules, silences, board runs) on a cluster.

@@ -14,7 +14,7 @@ import type { Seed } from "./source_contract.ts";
 const SLOW_ACTIVE = "485336b8-640e-4fb4-8639-b47005927994";
 
 /** The times (ms) of a task's stream entries in the dump, oldest first, with their kind. */
-function streamOf(dump: KeyspaceDump, task: string): { event: string; at: number }[] {
+export function streamOf(dump: KeyspaceDump, task: string): { event: string; at: number }[] {
   const key = dump.keys[`taskora:{${task}}:events`];
   assert.ok(key && key.type === "stream");
   return key.value.map(({ id, fields }) => ({ event: fields.event, at: Number(id.split("-")[0]) }));

@@ -223,6 +223,47 @@ browserTest(
   },
 );
 
+browserTest(
+  "the Dispatch form says a schema checks the data only when the task has one, takes a delay as a duration, and tells a collect task's options apart",
+  async () => {
+    await withAppPage((app) => {
+      app.task("plain", { handler: () => "ok" });
+      app.task("digest", {
+        collect: { key: "all", delay: "1h", maxSize: 100 },
+        handler: (items: unknown[]) => items.length,
+      });
+    }, async ({ page, root }) => {
+      await page.goto(`${root}tasks/plain`);
+      const card = page.locator(".card", { hasText: "Dispatch" }).last();
+      await card.locator(".dispatch-form").waitFor();
+      assert.match(await card.textContent() ?? "", /declares no input schema/);
+      assert.ok(!/checked against/.test(await card.textContent() ?? ""));
+      await card.getByLabel("Priority").fill("901");
+      await card.getByRole("button", { name: "Dispatch" }).click();
+      const problem = card.locator(".dispatch-problem");
+      await problem.waitFor();
+      assert.match(await problem.textContent() ?? "", /at most 900/);
+      await card.getByLabel("Priority").fill("");
+      await card.getByLabel("Delay").fill("5m");
+      await card.getByRole("button", { name: "Dispatch" }).click();
+      const link = card.locator(".dispatch-actions a");
+      await link.waitFor();
+      const job = await (await fetch(`${root}api/jobs/${(await link.textContent())!.trim()}`))
+        .json();
+      assert.equal(job.state, "delayed");
+
+      await page.goto(`${root}tasks/digest`);
+      const collect = page.locator(".card", { hasText: "Dispatch" }).last();
+      await collect.locator(".dispatch-collect").waitFor();
+      assert.match(await collect.textContent() ?? "", /buffer's flush job/);
+      assert.equal(await collect.getByLabel("Priority").count(), 0);
+      await collect.getByRole("button", { name: "Dispatch" }).click();
+      await collect.locator(".dispatch-actions", { hasText: "Flush job" }).locator("a").waitFor();
+      await atWidths(page, "mechanics-dispatch-collect", collect);
+    });
+  },
+);
+
 browserTest("without the App the Dispatch card says it needs createBoard(app)", async () => {
   const redis = await freshRedis();
   const app = createTaskora({ adapter: redisAdapter(redis.url) });

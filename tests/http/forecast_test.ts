@@ -13,10 +13,11 @@ import { FakeTimers } from "../helpers/fake_timers.ts";
 
 const MINUTE = 60_000;
 
-Deno.test("the forecast drains, then grows, from the leader's backlog samples; a window with no sample says so", async () => {
+/** A board over a memory source, its leader sampling a minute after it starts and every minute on. */
+function sampledBoard() {
   const timers = new FakeTimers();
-  const source = createMemorySource({ now: epochClock(timers) });
-  const { store } = source;
+  const clock = epochClock(timers);
+  const source = createMemorySource({ now: clock });
   const board = createBoardOn(timers, source);
   const forecast = async () => {
     const response = await board.fetch(
@@ -25,6 +26,11 @@ Deno.test("the forecast drains, then grows, from the leader's backlog samples; a
     assert.equal(response.status, 200);
     return await response.json();
   };
+  return { timers, clock, store: source.store, board, forecast };
+}
+
+Deno.test("the forecast drains, then grows, from the leader's backlog samples; a window with no sample says so", async () => {
+  const { timers, store, board, forecast } = sampledBoard();
   let next = 0;
   const dispatch = (n: number) => {
     for (let i = 0; i < n; i++) store.enqueue("mail", { id: `job-${next++}`, data: {} });
@@ -76,6 +82,76 @@ Deno.test("the forecast drains, then grows, from the leader's backlog samples; a
     );
     assert.equal(missing.status, 404);
     assert.equal((await missing.json()).code, "TASK_NOT_FOUND");
+  } finally {
+    await board.close();
+  }
+});
+
+Deno.test("a window runs from its sample's time, not its minute's start: jobs finished in that minute before the sample are not counted", async () => {
+  const { timers, clock, store, board, forecast } = sampledBoard();
+  let next = 0;
+  const dispatch = (n: number) => {
+    for (let i = 0; i < n; i++) store.enqueue("mail", { id: `job-${next++}`, data: {} });
+  };
+  const finish = (n: number) => {
+    for (let i = 0; i < n; i++) store.complete("mail", store.claim("mail")!.id, "ok");
+  };
+  // Halfway between the start of the sample's minute and the sample (a minute from now).
+  const inSampleMinute = MINUTE - Math.ceil((clock() % MINUTE) / 2);
+  try {
+    dispatch(100);
+    await timers.tick(inSampleMinute);
+    finish(20); // before the sample, in its minute
+    await timers.tick(MINUTE - inSampleMinute); // the sample: 80 left
+    const sampledAt = clock();
+    finish(30);
+    dispatch(10);
+    await timers.tick(10 * MINUTE);
+
+    const { backlog, readAt, windows: [ten] } = await forecast();
+    assert.equal(backlog, 60);
+    // The board's clock and the test's were started a few ms apart.
+    assert.ok(Math.abs(ten.from - sampledAt) < 1_000, "the window starts at the sample");
+    assert.equal(readAt - ten.from, 10 * MINUTE);
+    assert.equal(ten.backlogThen, 80);
+    assert.equal(ten.finished, 30, "the 20 finished before the sample left its backlog already");
+    assert.equal(ten.arrived, 10, "30 finished + 60 left - 80 then");
+    assert.equal(ten.completionRate, 3);
+    assert.equal(ten.arrivalRate, 1);
+    assert.deepEqual(ten.outlook, { kind: "drains", inMs: 30 * MINUTE });
+  } finally {
+    await board.close();
+  }
+});
+
+Deno.test("jobs due after the forecast's horizon are not backlog: jobs delayed 3 h leave an emptied wait list empty", async () => {
+  const { timers, store, board, forecast } = sampledBoard();
+  try {
+    for (let i = 0; i < 5; i++) {
+      store.enqueue("mail", { id: `later-${i}`, data: {}, delay: 3 * 60 * MINUTE });
+    }
+    for (let i = 0; i < 40; i++) store.enqueue("mail", { id: `now-${i}`, data: {} });
+    await timers.tick(MINUTE); // the sample: 40 can drain, 5 are due in 3 h
+    for (let i = 0; i < 20; i++) store.complete("mail", store.claim("mail")!.id, "ok");
+    await timers.tick(10 * MINUTE);
+
+    const half = await forecast();
+    assert.equal(half.backlog, 20);
+    assert.equal(half.dueLater, 5);
+    assert.equal(half.windows[0].backlogThen, 40);
+    assert.equal(half.windows[0].arrived, 0);
+    assert.deepEqual(half.windows[0].outlook, { kind: "drains", inMs: 10 * MINUTE });
+
+    for (let i = 0; i < 20; i++) store.complete("mail", store.claim("mail")!.id, "ok");
+    const emptied = await forecast();
+    assert.equal(emptied.backlog, 0);
+    assert.deepEqual(emptied.windows[0].outlook, { kind: "empty" });
+
+    // Within the hour's horizon they count again: they arrive as they come near.
+    await timers.tick(2 * 60 * MINUTE + MINUTE);
+    const near = await forecast();
+    assert.equal(near.backlog, 5);
+    assert.equal(near.dueLater, 0);
   } finally {
     await board.close();
   }

@@ -35,6 +35,7 @@ Deno.test("a dispatch from the board is run by the worker, once per Idempotency-
       task: "greet",
       jobId: first.body.jobId,
       created: false,
+      collect: false,
     });
 
     const audit = await world.get("/audit?action=job.dispatch");
@@ -148,4 +149,88 @@ Deno.test("an Idempotency-Key is held as 'being sent' for a minute at most: a bo
     });
     assert.ok(ttlAfter > 23 * 3_600_000, `the job's id kept for a day: ${ttlAfter} ms`);
   });
+});
+
+Deno.test("a dispatch's delay takes a duration like the rest of the board; a sub-second one is not '0 s'", async () => {
+  await withApp("redis", greet, async (world) => {
+    const before = Date.now();
+    const later = await world.send("/tasks/greet/dispatch", { data: { name: "cy" }, delay: "5m" });
+    assert.equal(later.status, 200, JSON.stringify(later.body));
+    const job = await waitForState(world, later.body.jobId, "delayed");
+    const runAt = (await world.get(`/jobs/${later.body.jobId}/diagnosis`)).body.reasons
+      .find((r: { code: string }) => r.code === "dispatchDelay").evidence.runAt;
+    assert.ok(runAt >= before + 300_000 && runAt <= Date.now() + 300_000, `runs at ${runAt}`);
+    assert.equal(job.data.name, "cy");
+
+    const soon = await world.send("/tasks/greet/dispatch", { data: { name: "di" }, delay: 500 });
+    assert.equal(soon.status, 200, JSON.stringify(soon.body));
+    const { body } = await world.get(`/jobs/${soon.body.jobId}/diagnosis`);
+    const reason = body.reasons.find((r: { code: string }) => r.code === "dispatchDelay");
+    assert.match(reason.summary, /with a delay of 500 ms/);
+
+    const bad = await world.send("/tasks/greet/dispatch", { data: { name: "ed" }, delay: "soon" });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.param, "delay");
+    assert.match(bad.body.error, /"5m"/);
+  }, { start: false });
+});
+
+Deno.test("a priority beyond what taskora's score keeps in order is refused, naming priority", async () => {
+  await withApp("redis", greet, async (world) => {
+    // taskora scores a prioritized job -(priority * 1e13) + ts: above 900 it is no longer exact.
+    const refused = await world.send("/tasks/greet/dispatch", {
+      data: { name: "fe" },
+      priority: 901,
+    });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.param, "priority");
+    assert.match(refused.body.error, /at most 900/);
+
+    const top = await world.send("/tasks/greet/dispatch", { data: { name: "gi" }, priority: 900 });
+    const next = await world.send("/tasks/greet/dispatch", { data: { name: "ha" }, priority: 899 });
+    assert.equal(top.status, 200, JSON.stringify(top.body));
+    assert.equal(next.status, 200, JSON.stringify(next.body));
+    // Both exact in Redis's double: the higher priority runs first, whatever the dispatch order.
+    const order = await withClient(
+      world.url,
+      (redis) => redis.zRange("taskora:{greet}:prioritized", 0, -1),
+    );
+    assert.deepEqual(order, [top.body.jobId, next.body.jobId]);
+  }, { start: false });
+});
+
+// deno-lint-ignore no-explicit-any
+const batched = (app: any) => {
+  greet(app);
+  app.task("digest", {
+    collect: { key: "all", delay: "1h", maxSize: 100 },
+    handler: (items: unknown[]) => items.length,
+  });
+};
+
+Deno.test("a dispatch to a collect task answers that the id is the buffer's, and refuses delay, priority and concurrencyKey", async () => {
+  await withApp("redis", batched, async (world) => {
+    for (const [option, value] of [["delay", 1000], ["priority", 3], ["concurrencyKey", "k"]]) {
+      const refused = await world.send("/tasks/digest/dispatch", { data: {}, [option]: value });
+      assert.equal(refused.status, 400, option as string);
+      assert.equal(refused.body.param, option);
+      assert.match(refused.body.error, /collect task/);
+    }
+    const first = await world.send("/tasks/digest/dispatch", { data: { n: 1 } });
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.equal(first.body.collect, true);
+    const plain = await world.send("/tasks/greet/dispatch", { data: { name: "io" } });
+    assert.equal(plain.body.collect, false);
+    // The id is the buffer's flush job: the next item on the key replaces it.
+    const second = await world.send("/tasks/digest/dispatch", { data: { n: 2 } });
+    assert.equal((await world.get(`/jobs/${first.body.jobId}`)).status, 404);
+    assert.equal((await world.get(`/jobs/${second.body.jobId}`)).body.state, "delayed");
+  }, { start: false });
+});
+
+Deno.test("a task's definition says whether it declares an input schema", async () => {
+  await withApp("redis", batched, async (world) => {
+    assert.equal((await world.get("/tasks/greet/definition")).body.definition.inputSchema, true);
+    assert.equal((await world.get("/tasks/digest/definition")).body.definition.inputSchema, false);
+  }, { start: false });
 });

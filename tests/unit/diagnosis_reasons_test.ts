@@ -4,6 +4,7 @@
  * who may read its payloads.
  */
 
+import { windowRate } from "../../src/contract/queue_eta.ts";
 import assert from "node:assert/strict";
 import type { JobHolds } from "../../src/contract/diagnosis.ts";
 import {
@@ -43,7 +44,7 @@ function context(overrides: Partial<DiagnosisContext> = {}): DiagnosisContext {
     now: NOW,
     definition: null,
     migrationLock: null,
-    completedRecently: 0,
+    drainRate: windowRate(0),
     activity: {
       lastTakenAt: NOW - 1_000,
       lastFinishedAt: NOW - 900,
@@ -61,11 +62,17 @@ const codes = (job: JobHolds, ctx = context()) => diagnose(job, ctx).reasons.map
 
 Deno.test("diagnose() estimates a long queue's wait from the last 10 minutes' completions", () => {
   const [queue] =
-    diagnose(holds({ ahead: 412, waiting: 413 }), context({ completedRecently: 1_400 }))
+    diagnose(holds({ ahead: 412, waiting: 413 }), context({ drainRate: windowRate(1_400) }))
       .reasons;
   assert.equal(queue.summary, "412 jobs ahead of it: about 2 min at the last 10 minutes' rate");
-  assert.deepEqual(queue.evidence, { ahead: 412, waiting: 413, completedLast10Min: 1_400 });
-  const [far] = diagnose(holds({ ahead: null }), context({ completedRecently: 5 })).reasons;
+  assert.deepEqual(queue.evidence, {
+    ahead: 412,
+    waiting: 413,
+    finished: 1_400,
+    spanMs: 600_000,
+    keyLimit: null,
+  });
+  const [far] = diagnose(holds({ ahead: null }), context({ drainRate: windowRate(5) })).reasons;
   assert.equal(far.summary, "more than 10000 jobs ahead of it");
 });
 

@@ -16,5 +16,10 @@ export const DispatchSchema = z.strictObject({
   created: z.boolean().openapi({
     description: "False when a dispatch with the same Idempotency-Key made the job already",
   }),
+  collect: z.boolean().openapi({
+    description: "True for a collect task: the data joined the buffer of its collect key, and " +
+      "`jobId` is the buffer's flush job, which the next item on the key replaces until the " +
+      "buffer flushes",
+  }),
 }).openapi("Dispatch");
 true satisfies Same<z.output<typeof DispatchSchema>, DispatchResponse>;

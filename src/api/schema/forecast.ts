@@ -24,21 +24,27 @@ export const ForecastSchema = z.strictObject({
   task: z.string(),
   readAt: Millis,
   backlog: z.number().int().openapi({
-    description: "Jobs yet to finish now: waiting, active, delayed and retrying",
+    description: "Jobs yet to finish now that can drain within the forecast's horizon (an " +
+      "hour): waiting, active, and delayed and retrying ones due within it",
+  }),
+  dueLater: z.number().int().openapi({
+    description: "Delayed and retrying jobs due after the horizon: no part of the backlog " +
+      "until they come within it (then they count as arrivals)",
   }),
   windows: z.array(z.union([
     z.strictObject({
       minutes: z.number().int(),
       from: Millis.openapi({
-        description: "The minute of the backlog sample the window starts from",
+        description: "When the backlog sample the window starts from was taken: the rates " +
+          "are over `from` to `readAt`",
       }),
       backlogThen: z.number().int().openapi({
         description: "The backlog in that sample: the board's leader keeps one a minute " +
           "(`<root>:board:backlog:<minute>`, kept 65 min) while it runs",
       }),
       finished: z.number().int().openapi({
-        description: "Jobs completed or failed since (taskora's per-minute counters, whole " +
-          "minutes from `from`)",
+        description: "Jobs completed or failed since (taskora's per-minute counters from the " +
+          "sample's minute, less what that minute had counted when the sample was taken)",
       }),
       arrived: z.number().int().openapi({
         description: "Jobs dispatched since, derived: taskora counts no dispatches, so " +

@@ -80,6 +80,7 @@ export const TaskDefinitionSchema = z.strictObject({
     ),
     hasHandler: z.boolean(),
     schedules: z.array(z.string()),
+    inputSchema: z.boolean(),
   })),
 }).openapi("TaskDefinition");
 true satisfies Same<z.output<typeof TaskDefinitionSchema>, TaskDefinitionResponse>;

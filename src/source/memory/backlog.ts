@@ -6,9 +6,14 @@
  * @module
  */
 
+import type { BacklogSample } from "../../contract/forecast.ts";
+
 /** Backlog samples by minute, each with when it expires. */
 export class BacklogSamples {
-  readonly #samples = new Map<number, { expiresAt: number; backlog: Map<string, number> }>();
+  readonly #samples = new Map<
+    number,
+    { expiresAt: number; samples: Map<string, BacklogSample> }
+  >();
   readonly #now: () => number;
 
   /** Samples on the store's clock (ms). */
@@ -16,19 +21,19 @@ export class BacklogSamples {
     this.#now = now;
   }
 
-  /** Keeps one minute's sample (merged into one already kept for it), for `keepMs`. */
-  write(minute: number, backlog: ReadonlyMap<string, number>, keepMs: number): void {
+  /** Keeps one minute's samples (merged into those already kept for it), for `keepMs`. */
+  write(minute: number, samples: ReadonlyMap<string, BacklogSample>, keepMs: number): void {
     this.#prune();
-    if (backlog.size === 0) return;
-    const kept = this.#samples.get(minute)?.backlog ?? new Map<string, number>();
-    for (const [task, count] of backlog) kept.set(task, count);
-    this.#samples.set(minute, { expiresAt: this.#now() + keepMs, backlog: kept });
+    if (samples.size === 0) return;
+    const kept = this.#samples.get(minute)?.samples ?? new Map<string, BacklogSample>();
+    for (const [task, sample] of samples) kept.set(task, sample);
+    this.#samples.set(minute, { expiresAt: this.#now() + keepMs, samples: kept });
   }
 
-  /** A task's backlog in each named minute's sample, null where none is kept. */
-  read(task: string, minutes: readonly number[]): (number | null)[] {
+  /** A task's sample in each named minute, null where none is kept. */
+  read(task: string, minutes: readonly number[]): (BacklogSample | null)[] {
     this.#prune();
-    return minutes.map((minute) => this.#samples.get(minute)?.backlog.get(task) ?? null);
+    return minutes.map((minute) => this.#samples.get(minute)?.samples.get(task) ?? null);
   }
 
   #prune(): void {

@@ -93,13 +93,23 @@ export class SortedSet {
     return out;
   }
 
-  // First index whose entry is not before (score, member): binary search.
+  /** Members scored above `score` (ZCOUNT (score +inf). */
+  countAbove(score: number): number {
+    return this.#entries.length - this.#firstNotBefore((entry) => entry.score <= score);
+  }
+
+  // First index whose entry is not before (score, member).
   #indexOf(score: number, member: string): number {
+    return this.#firstNotBefore((entry) => before(entry, score, member));
+  }
+
+  // First index whose entry `isBefore` does not hold for (it holds for a prefix): binary search.
+  #firstNotBefore(isBefore: (entry: Entry) => boolean): number {
     let lo = 0;
     let hi = this.#entries.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (before(this.#entries[mid], score, member)) lo = mid + 1;
+      if (isBefore(this.#entries[mid])) lo = mid + 1;
       else hi = mid;
     }
     return lo;

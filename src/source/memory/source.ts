@@ -98,6 +98,9 @@ import { schedulerLeadership, taskLiveness } from "./liveness.ts";
 import { jobHolds } from "./diagnosis.ts";
 import { eventsTrimmedBefore } from "../trimmed_events.ts";
 import type { JobHolds } from "../../contract/diagnosis.ts";
+import type { BacklogSample } from "../../contract/forecast.ts";
+import type { DrainScan } from "../../contract/queue_eta.ts";
+import { drainScan } from "./drain_scan.ts";
 import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
 import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, type TaskQueue } from "./store.ts";
@@ -230,18 +233,25 @@ export class MemorySource implements TaskSource {
     this.#backlog = new BacklogSamples(() => store.now());
   }
 
-  /** Keeps one minute's backlog sample for `keepMs`; see `backlog.ts`. */
+  /** Keeps one minute's backlog samples for `keepMs`; see `backlog.ts`. */
   writeBacklogSample(
     minute: number,
-    backlog: ReadonlyMap<string, number>,
+    samples: ReadonlyMap<string, BacklogSample>,
     keepMs: number,
   ): Promise<void> {
-    return Promise.resolve(this.#backlog.write(minute, backlog, keepMs));
+    return Promise.resolve(this.#backlog.write(minute, samples, keepMs));
   }
 
-  /** A task's backlog in the named minutes' samples. */
-  readBacklogSamples(task: string, minutes: readonly number[]): Promise<(number | null)[]> {
+  /** A task's samples in the named minutes. */
+  readBacklogSamples(task: string, minutes: readonly number[]): Promise<(BacklogSample | null)[]> {
     return Promise.resolve(this.#backlog.read(task, minutes));
+  }
+
+  /** Each task's delayed and retrying jobs due after `at` (an unknown task has none). */
+  countDueAfter(tasks: readonly string[], at: number): Promise<Map<string, number>> {
+    return Promise.resolve(
+      new Map(tasks.map((task) => [task, this.store.tasks.get(task)?.delayed.countAbove(at) ?? 0])),
+    );
   }
 
   /** Takes or renews a lease of the boards over this store (in process, on its clock). */
@@ -953,6 +963,11 @@ export class MemorySource implements TaskSource {
         tasks.map((task) => [task, taskActivity(this.store.tasks.get(task)?.stream ?? [], depth)]),
       ),
     );
+  }
+
+  /** What the task's stream says of its queue's drain since `since`; see `drain_scan.ts`. */
+  scanDrain(task: string, since: number, depth: number): Promise<DrainScan> {
+    return Promise.resolve(drainScan(this.store.tasks.get(task)?.stream ?? [], since, depth));
   }
 
   /** The active jobs' count and the locks of the `limit` claimed last. */

@@ -1,38 +1,64 @@
 /**
  * The backlog samples the board's leader keeps for the drain forecast (see
- * `contract/forecast.ts`): one hash per minute, task → backlog, expiring
- * after `keepMs`; at most one hash per minute of the last `keepMs`, each
- * of at most the tasks the leader wrote.
+ * `contract/forecast.ts`): one hash per minute, task → its sample
+ * (`<backlog> <finishedBefore> <at>`), expiring after `keepMs`; at most one
+ * hash per minute of the last `keepMs`, each of at most the tasks the
+ * leader wrote. And how many of a task's delayed and retrying jobs fall
+ * due after the forecast's horizon.
  *
  * @module
  */
 
-import { backlogKey } from "../wire/keys.ts";
+import type { BacklogSample } from "../../contract/forecast.ts";
+import { backlogKey, taskKeys } from "../wire/keys.ts";
 import type { RedisConnection } from "./client.ts";
 
-/** Writes one minute's sample (HSET and PEXPIRE of one key, one round trip). */
+/** Writes one minute's samples (HSET and PEXPIRE of one key, one round trip). */
 export async function writeBacklogSample(
   connection: RedisConnection,
   minute: number,
-  backlog: ReadonlyMap<string, number>,
+  samples: ReadonlyMap<string, BacklogSample>,
   keepMs: number,
   prefix?: string,
 ): Promise<void> {
-  if (backlog.size === 0) return;
+  if (samples.size === 0) return;
   const key = backlogKey(minute, prefix);
-  const fields = [...backlog].flatMap(([task, count]) => [task, String(count)]);
+  const fields = [...samples].flatMap(([task, { backlog, finishedBefore, at }]) => [
+    task,
+    `${backlog} ${finishedBefore} ${at}`,
+  ]);
   await connection.pipeline([["HSET", key, ...fields], ["PEXPIRE", key, String(keepMs)]]);
 }
 
-/** A task's backlog in each of the named minutes' samples, null where none was kept. */
+/** A sample as written; null for one in another form (a board before samples kept their time). */
+function sampleOf(reply: unknown): BacklogSample | null {
+  if (typeof reply !== "string") return null;
+  const [backlog, finishedBefore, at] = reply.split(" ").map(Number);
+  return Number.isFinite(at) ? { backlog, finishedBefore, at } : null;
+}
+
+/** A task's sample in each of the named minutes, null where none was kept. */
 export async function readBacklogSamples(
   connection: RedisConnection,
   task: string,
   minutes: readonly number[],
   prefix?: string,
-): Promise<(number | null)[]> {
+): Promise<(BacklogSample | null)[]> {
   const replies = await connection.pipeline(
     minutes.map((minute) => ["HGET", backlogKey(minute, prefix), task]),
   );
-  return replies.map((reply) => reply === null ? null : Number(reply));
+  return replies.map(sampleOf);
+}
+
+/** Each task's delayed and retrying jobs due after `at`: one ZCOUNT per task, one round trip. */
+export async function countDueAfter(
+  connection: RedisConnection,
+  tasks: readonly string[],
+  at: number,
+  prefix?: string,
+): Promise<Map<string, number>> {
+  const replies = await connection.pipeline(
+    tasks.map((task) => ["ZCOUNT", taskKeys(task, prefix).delayed, `(${at}`, "+inf"]),
+  );
+  return new Map(tasks.map((task, i) => [task, Number(replies[i])]));
 }

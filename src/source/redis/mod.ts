@@ -113,9 +113,12 @@ import type { ActiveLocks, TaskActivity } from "../../contract/workers.ts";
 import { getQueueHeads } from "./queue_heads.ts";
 import { getQueueSnapshots } from "./queue_snapshot.ts";
 import { readActiveLocks, readTaskActivity } from "./activity.ts";
-import { readBacklogSamples, writeBacklogSample } from "./backlog.ts";
+import { countDueAfter, readBacklogSamples, writeBacklogSample } from "./backlog.ts";
 import { scanMechanics } from "./mechanics.ts";
 import type { MechanicsStep } from "../../contract/mechanics.ts";
+import type { BacklogSample } from "../../contract/forecast.ts";
+import type { DrainScan } from "../../contract/queue_eta.ts";
+import { scanDrain } from "./drain_scan.ts";
 import { getFinishedTimings } from "./finished_timings.ts";
 import { RecentJobIds } from "./recent_job_ids.ts";
 import { rerunJob } from "./rerun.ts";
@@ -1004,6 +1007,12 @@ export class RedisTaskSource implements TaskSource {
     return await readTaskActivity(this.connection, tasks, depth, this.prefix);
   }
 
+  /** What the task's event stream says of its queue's drain since `since`; see `drain_scan.ts`. */
+  async scanDrain(task: string, since: number, depth: number): Promise<DrainScan> {
+    await this.#ready();
+    return await scanDrain(this.connection, task, since, depth, this.prefix);
+  }
+
   /** One bounded step of the scan for the task's mechanism keys; see `mechanics.ts`. */
   async scanMechanics(
     task: string,
@@ -1015,18 +1024,27 @@ export class RedisTaskSource implements TaskSource {
     return await scanMechanics(this.connection, task, cursor, this.prefix, signal);
   }
 
-  /** Keeps one minute's backlog sample for `keepMs`; see `backlog.ts`. */
+  /** Keeps one minute's backlog samples for `keepMs`; see `backlog.ts`. */
   async writeBacklogSample(
     minute: number,
-    backlog: ReadonlyMap<string, number>,
+    samples: ReadonlyMap<string, BacklogSample>,
     keepMs: number,
   ): Promise<void> {
-    await writeBacklogSample(this.connection, minute, backlog, keepMs, this.prefix);
+    await writeBacklogSample(this.connection, minute, samples, keepMs, this.prefix);
   }
 
-  /** A task's backlog in the named minutes' samples; see `backlog.ts`. */
-  async readBacklogSamples(task: string, minutes: readonly number[]): Promise<(number | null)[]> {
+  /** A task's samples in the named minutes; see `backlog.ts`. */
+  async readBacklogSamples(
+    task: string,
+    minutes: readonly number[],
+  ): Promise<(BacklogSample | null)[]> {
     return await readBacklogSamples(this.connection, task, minutes, this.prefix);
+  }
+
+  /** Each task's delayed and retrying jobs due after `at`; see `backlog.ts`. */
+  async countDueAfter(tasks: readonly string[], at: number): Promise<Map<string, number>> {
+    await this.#ready();
+    return await countDueAfter(this.connection, tasks, at, this.prefix);
   }
 
   /** The active jobs' count and the newest claimed ones' locks; see `activity.ts`. */

@@ -1,12 +1,16 @@
 /**
  * The task page's Dispatch form (only for users who may `job.dispatch`):
- * a JSON editor for the job's data and the options `delay`, `priority`
- * and `concurrencyKey`, sent to `POST /tasks/{task}/dispatch`. The JSON is
- * parsed here first; the board checks it against the task's input schema
- * (the App's Standard Schema) before the App dispatches it, and its issues
- * are shown under the editor. A retried send of the same form carries the
- * same `Idempotency-Key`, so it makes no second job. Without the App the
- * card says that dispatching needs `createBoard(app)`.
+ * a JSON editor for the job's data and the options `delay` (a duration,
+ * `5m`, as the board takes everywhere), `priority` (up to what taskora's
+ * score keeps in order) and `concurrencyKey`, sent to
+ * `POST /tasks/{task}/dispatch`. The JSON is parsed here first; when the
+ * task declares an input schema the board checks the data against it
+ * before the App dispatches it, and its issues (or any field's refusal)
+ * are shown under the field. A collect task takes none of the options: the
+ * card says so, and that the job answered is its buffer's flush job. A
+ * retried send of the same form carries the same `Idempotency-Key`, so it
+ * makes no second job. Without the App the card says that dispatching
+ * needs `createBoard(app)`.
  *
  * @module
  */
@@ -19,7 +23,12 @@ import { html } from "../../lib/html.ts";
 import { may } from "../../lib/permissions.ts";
 import { href } from "../../lib/router.ts";
 import { useTaskDefinition } from "../../lib/task_definition.ts";
-import { DISPATCH_NEEDS_APP, type DispatchRequest } from "../../../src/contract/dispatch.ts";
+import {
+  COLLECT_DISPATCH,
+  DISPATCH_NEEDS_APP,
+  type DispatchBody,
+  MAX_PRIORITY,
+} from "../../../src/contract/dispatch.ts";
 
 /** A fresh key for one dispatch the operator asks for. */
 function newKey(): string {
@@ -34,22 +43,26 @@ interface Draft {
   concurrencyKey: string;
 }
 
-/** The request a draft makes, or why it makes none (a field's problem). */
-function requestOf(draft: Draft): DispatchRequest | { field: keyof Draft; problem: string } {
+/**
+ * The request a draft makes, or why it makes none (a field's problem). The
+ * delay goes as typed: the board parses durations and names the field it
+ * refuses.
+ */
+function requestOf(draft: Draft): DispatchBody | { field: keyof Draft; problem: string } {
   let data: unknown;
   try {
     data = JSON.parse(draft.data);
   } catch (error) {
     return { field: "data", problem: `not JSON: ${(error as Error).message}` };
   }
-  const request: DispatchRequest = { data };
-  for (const name of ["delay", "priority"] as const) {
-    if (draft[name].trim() === "") continue;
-    const value = Number(draft[name]);
+  const request: DispatchBody = { data };
+  if (draft.delay.trim() !== "") request.delay = draft.delay.trim();
+  if (draft.priority.trim() !== "") {
+    const value = Number(draft.priority);
     if (!Number.isInteger(value) || value < 0) {
-      return { field: name, problem: "a whole number, 0 or more" };
+      return { field: "priority", problem: `a whole number from 0 to ${MAX_PRIORITY}` };
     }
-    request[name] = value;
+    request.priority = value;
   }
   if (draft.concurrencyKey.trim() !== "") request.concurrencyKey = draft.concurrencyKey.trim();
   return request;
@@ -111,6 +124,7 @@ export function DispatchForm({ task }: { task: string }) {
       setBusy(false);
     }
   };
+  const { collect, inputSchema } = definition.data.definition;
   const fieldProblem = (field: string) =>
     problem?.field === field
       ? html`<p class="dispatch-problem" role="alert">${problem.message}</p>`
@@ -119,27 +133,31 @@ export function DispatchForm({ task }: { task: string }) {
     <${Card} title="Dispatch">
       <form class="dispatch-form" onSubmit=${submit}>
         <label class="dispatch-data">
-          <span>Data (JSON, checked against the task's input schema)</span>
+          <span>${inputSchema
+            ? "Data (JSON, checked against the task's input schema)"
+            : "Data (JSON; the task declares no input schema to check it against)"}</span>
           <textarea rows="6" spellcheck="false" value=${draft.data} onInput=${edit("data")} />
           ${fieldProblem("data")}
         </label>
-        <div class="dispatch-options">
-          <label><span>Delay (ms)</span>
-            <input inputmode="numeric" value=${draft.delay} onInput=${edit("delay")} />
-            ${fieldProblem("delay")}
-          </label>
-          <label><span>Priority</span>
-            <input inputmode="numeric" value=${draft.priority} onInput=${edit("priority")} />
-            ${fieldProblem("priority")}
-          </label>
-          <label><span>Concurrency key</span>
-            <input value=${draft.concurrencyKey} onInput=${edit("concurrencyKey")} />
-          </label>
-        </div>
+        ${collect ? html`<p class="muted dispatch-collect">${COLLECT_DISPATCH}.</p>` : html`
+          <div class="dispatch-options">
+            <label><span>Delay (30s, 5m, 2h)</span>
+              <input value=${draft.delay} onInput=${edit("delay")} />
+              ${fieldProblem("delay")}
+            </label>
+            <label><span>Priority (0–${MAX_PRIORITY})</span>
+              <input inputmode="numeric" value=${draft.priority} onInput=${edit("priority")} />
+              ${fieldProblem("priority")}
+            </label>
+            <label><span>Concurrency key</span>
+              <input value=${draft.concurrencyKey} onInput=${edit("concurrencyKey")} />
+            </label>
+          </div>
+        `}
         <div class="dispatch-actions">
           <button type="submit" class="btn btn-primary" disabled=${busy}>Dispatch</button>
           ${made
-            ? html`<span class="muted">Job <a href=${
+            ? html`<span class="muted">${collect ? "Flush job" : "Job"} <a href=${
               href("jobs", made)
             }><code>${made}</code></a></span>`
             : null}

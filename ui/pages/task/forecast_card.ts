@@ -2,7 +2,8 @@
  * The task page's drain forecast: per window (the last 10 and 60
  * minutes), how many jobs arrived and finished a minute and where the
  * backlog heads ("drains in about 12 min", "growing by 40/min"). Arrivals
- * are derived, as the API states; a window with no backlog sample says why.
+ * are derived, as the API states; a window with no backlog sample says why;
+ * jobs due in over an hour are named apart, not counted.
  *
  * @module
  */
@@ -77,9 +78,12 @@ export function ForecastCard({ task }: { task: string }) {
   return html`
     <${Card}
       title="Drain forecast"
-      actions=${html`<span class="muted">${formatCount(data.backlog)} yet to finish · read <${Time}
-        at=${data.readAt}
-      /></span>`}
+      actions=${html`
+        <span
+          class="muted">${formatCount(data.backlog)} yet to finish${data.dueLater > 0
+            ? ` (and ${formatCount(data.dueLater)} due in over an hour)`
+            : ""} · read <${Time} at=${data.readAt} /></span>
+      `}
     >
       <${ErrorBanner} error=${forecast.error} />
       <div class="forecast-scroll">
@@ -99,7 +103,8 @@ export function ForecastCard({ task }: { task: string }) {
       </div>
       <p class="muted forecast-note">
         taskora counts no dispatches: arrivals are the jobs finished plus the backlog's growth
-        since the board's sample of the window's start.
+        since the board's sample of the window's start. Delayed and retrying jobs count once
+        they are due within the hour.
       </p>
       <//>
   `;
