@@ -69,7 +69,7 @@ function boardWith(options: BoardOptions = {}) {
         body: method === "GET" ? undefined : JSON.stringify(body ?? {}),
       }),
     ));
-  return { call, source, close: () => source.close() };
+  return { board, call, source, close: () => source.close() };
 }
 
 /** The routes that change something, from the API's own document (`x-audit`). */
@@ -240,12 +240,53 @@ Deno.test("a refused mutation changes nothing and is recorded in the audit trail
   }
 });
 
-Deno.test("a user without a known role is a viewer; without a user the hook's board allows all", async () => {
+Deno.test("a user without a known role is a viewer; so is a request the hook names nobody for", async () => {
   const { call, close } = boardWith();
   try {
     assert.ok(await retryRefused(call, "nobody:"));
     assert.ok(await retryRefused(call, "x:root"));
-    assert.equal((await call("POST", `/jobs/${FAILED}/retry`, "")).status, 200);
+    assert.ok(await retryRefused(call, ""), "deny by default: the hook let it in, as nobody");
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("an identify that names nobody (no header, a blank one) gets the least role", async () => {
+  // The hook checks a bearer token; identify reads who it is from another header.
+  const { board, close } = boardWith({
+    auth: (request: Request) =>
+      request.headers.get("authorization") === "Bearer viewer-token"
+        ? undefined
+        : new Response(null, { status: 401 }),
+    identify: (request: Request) => {
+      const name = request.headers.get("x-identity")?.trim();
+      return name ? { name, role: "operator" } : null;
+    },
+  });
+  try {
+    for (const identity of [undefined, "", "   "]) {
+      const what = `x-identity: ${JSON.stringify(identity)}`;
+      const fetchAs = (path: string, method = "GET") =>
+        Promise.resolve(board.fetch(
+          new Request(`http://board.test/board/api${path}`, {
+            method,
+            headers: {
+              ...SAME_ORIGIN,
+              "content-type": "application/json",
+              authorization: "Bearer viewer-token",
+              ...(identity === undefined ? {} : { "x-identity": identity }),
+            },
+            body: method === "GET" ? undefined : "{}",
+          }),
+        ));
+      assert.ok(await isForbidden(await fetchAs("/audit"), "audit.read"), what);
+      const data = await fetchAs(`/jobs/${FAILED}/payloads/data`);
+      assert.ok(await isForbidden(data, "payload.read"), what);
+      const retry = await fetchAs(`/jobs/${FAILED}/retry`, "POST");
+      assert.ok(await isForbidden(retry, "job.retry"), what);
+      const config = await (await fetchAs("/config")).json();
+      assert.deepEqual(config.allowed, ["sessions.revoke", "search", "metrics.read"], what);
+    }
   } finally {
     await close();
   }
