@@ -1,7 +1,10 @@
 /**
  * Login throttling: failed sign-ins are counted per username and per client
  * address; past the free attempts, the key waits a delay that doubles with
- * each further failure, up to a cap. Refused attempts do not count (a
+ * each further failure, up to a cap. An attempt is counted as failed when it
+ * is let through, before its password is checked, so attempts in flight at
+ * once see each other (a parallel burst checks no more passwords than the
+ * free attempts); a success gives it back. Refused attempts do not count (a
  * flood does not lengthen the wait of the user it targets). The table is
  * bounded: past `maxEntries` keys, the least recently failed is forgotten.
  *
@@ -18,11 +21,17 @@ export interface AttemptKeys {
 
 /** A login throttle. */
 export interface LoginThrottle {
-  /** How long (ms) an attempt of `keys` must wait now; 0 when it may be tried. */
-  wait(keys: AttemptKeys): number;
-  /** Counts a failed sign-in against both keys. */
-  fail(keys: AttemptKeys): void;
-  /** A successful sign-in: the username starts over (the address does not: one account proves no other). */
+  /**
+   * Lets an attempt of `keys` through, counting it against both keys as a
+   * failure until {@link succeed} says otherwise, and returns 0; or, while
+   * either key waits, counts nothing and returns how long (ms) it must wait.
+   */
+  reserve(keys: AttemptKeys): number;
+  /**
+   * The attempt let through signed in: the username starts over, and the
+   * address gets that attempt back (only that one: one account proves no
+   * other).
+   */
   succeed(keys: AttemptKeys): void;
 }
 
@@ -44,16 +53,19 @@ function usernameKey(username: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createLoginThrottle } from "./login_throttle.ts";
  *
  * let now = 0;
  * const limits = { attempts: 1, addressAttempts: 20, delayMs: 1000, maxDelayMs: 60_000, maxEntries: 100 };
  * const throttle = createLoginThrottle(limits, () => now);
  * const keys = { username: "ada", address: "192.0.2.1" };
- * throttle.fail(keys);
- * console.assert(throttle.wait(keys) === 1000);
+ * assert.equal(throttle.reserve(keys), 0, "let through, counted as failed");
+ * assert.equal(throttle.reserve(keys), 1000, "the next waits, even before the first is checked");
  * now += 1000;
- * console.assert(throttle.wait(keys) === 0);
+ * assert.equal(throttle.reserve(keys), 0);
+ * throttle.succeed(keys);
+ * assert.equal(throttle.reserve(keys), 0, "a success starts the username over");
  * ```
  */
 export function createLoginThrottle(
@@ -90,16 +102,28 @@ export function createLoginThrottle(
     if (table.size > limits.maxEntries) table.delete(table.keys().next().value!);
   }
 
+  /** Takes back one failure of `key`, and the lock it earned (a lock that more failures earned stays). */
+  function giveBack(key: string, free: number): void {
+    const entry = current(key);
+    if (!entry) return;
+    entry.count -= 1;
+    if (entry.count === 0) table.delete(key);
+    else if (entry.count < free) entry.lockedUntil = 0;
+  }
+
   return {
-    wait(keys) {
+    reserve(keys) {
       const at = now();
-      return Math.max(0, ...keysOf(keys).map(([key]) => (current(key)?.lockedUntil ?? 0) - at));
+      const counted = keysOf(keys);
+      const wait = Math.max(0, ...counted.map(([key]) => (current(key)?.lockedUntil ?? 0) - at));
+      // Counted before the password is checked, in the same turn as the wait: nothing runs between.
+      if (wait === 0) { for (const [key, free] of counted) failOne(key, free); }
+      return wait;
     },
-    fail(keys) {
-      for (const [key, free] of keysOf(keys)) failOne(key, free);
-    },
-    succeed({ username }) {
-      table.delete(usernameKey(username));
+    succeed(keys) {
+      const [[username], address] = keysOf(keys);
+      table.delete(username);
+      if (address) giveBack(...address);
     },
   };
 }

@@ -147,7 +147,7 @@ export function loginRoutes(config: LoginConfig): Hono {
           username: body.username,
           address: clientAddress(c, config.session.trustProxy),
         };
-        const wait = config.throttle?.wait(attempt) ?? 0;
+        const wait = config.throttle?.reserve(attempt) ?? 0;
         if (wait > 0) {
           config.onFailedLogin({ ...attempt, reason: "throttled" });
           const seconds = Math.ceil(wait / 1000);
@@ -169,7 +169,7 @@ export function loginRoutes(config: LoginConfig): Hono {
           user = null;
         }
         if (!user) {
-          config.throttle?.fail(attempt);
+          // Already counted by reserve(), before authenticate ran.
           config.onFailedLogin({ ...attempt, reason: "invalid" });
           return json
             ? c.json({ error: LOGIN_FAILED, code: "UNAUTHORIZED" }, 401)

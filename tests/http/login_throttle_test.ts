@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { hashPassword, MIN_ITERATIONS, verifyPassword } from "../../src/auth/password_hash.ts";
 import { form, SAME_ORIGIN, sessionBoard, signIn, withClock } from "../helpers/session_board.ts";
 
 const T0 = 1_800_000_000_000;
@@ -218,4 +219,31 @@ Deno.test("the socket's address counts, under Deno.serve, board.handler and boar
   );
   await board.shutdown();
   await listening.close();
+});
+
+Deno.test("a parallel burst of sign-ins checks no more passwords than the free attempts", async () => {
+  // A slow authenticate, as the CLI's PBKDF2 users are: each check is real work off the event loop.
+  const hash = await hashPassword("lovelace", MIN_ITERATIONS);
+  let checked = 0;
+  const { call, close } = sessionBoard({
+    authenticate: async ({ username, password }) => {
+      checked++;
+      return username === "ada" && await verifyPassword(password, hash) ? { name: "Ada" } : null;
+    },
+  });
+  try {
+    const guesses = Array.from({ length: 60 }, (_, i) => `guess-${i}`);
+    const burst = await Promise.all(
+      [...guesses, "lovelace"].map(async (password, i) => {
+        const response = await attempt(call, "ada", password, { address: `198.51.100.${i}` });
+        await response.body?.cancel();
+        return response.status;
+      }),
+    );
+    assert.equal(checked, 5, "only the 5 free attempts reach authenticate");
+    assert.equal(burst.filter((status) => status === 401).length, 5);
+    assert.equal(burst.at(-1), 429, "the right password, late in the burst, waits like the rest");
+  } finally {
+    await close();
+  }
 });
