@@ -5,15 +5,18 @@
  * is let through, before its password is checked, so attempts in flight at
  * once see each other (a parallel burst checks no more passwords than the
  * free attempts); a success gives it back. Refused attempts do not count (a
- * flood does not lengthen the wait of the user it targets). The table is
- * bounded: past `maxEntries` keys, the least recently failed is forgotten.
+ * flood does not lengthen the wait of the user it targets). An IPv6 client
+ * counts by its /64. The table is bounded: past `maxEntries` keys, the least
+ * recently failed that waits for nothing is forgotten (a key keeps its lock
+ * until it ends, unless every key is locked).
  *
  * @module
  */
 
 import type { ResolvedLoginThrottle } from "../options.ts";
+import { addressBlock } from "./client_address.ts";
 
-/** Whom a sign-in attempt counts against: the username, and the client address when known. */
+/** Whom a sign-in attempt counts against: the username, and the client address (its /64 for IPv6) when known. */
 export interface AttemptKeys {
   username: string;
   address: string | null;
@@ -85,7 +88,7 @@ export function createLoginThrottle(
 
   function keysOf({ username, address }: AttemptKeys): [string, number][] {
     const keys: [string, number][] = [[usernameKey(username), limits.attempts]];
-    if (address !== null) keys.push([`a:${address}`, limits.addressAttempts]);
+    if (address !== null) keys.push([`a:${addressBlock(address)}`, limits.addressAttempts]);
     return keys;
   }
 
@@ -99,7 +102,27 @@ export function createLoginThrottle(
     // Re-inserted: the map's order is the order of last failure, oldest first.
     table.delete(key);
     table.set(key, { count, lockedUntil, forgetAt: Math.max(at, lockedUntil) + limits.maxDelayMs });
-    if (table.size > limits.maxEntries) table.delete(table.keys().next().value!);
+    if (table.size > limits.maxEntries) makeRoom(key, at);
+  }
+
+  /**
+   * Forgets one key but `kept` (the one just counted): the least recently
+   * failed that waits for nothing, so that a flood of junk usernames cannot
+   * push a real lockout out; only when every key waits, the one whose wait
+   * ends first.
+   */
+  function makeRoom(kept: string, at: number): void {
+    let soonest: string | null = null;
+    let soonestEnd = Infinity;
+    for (const [key, entry] of table) {
+      if (key === kept) continue;
+      if (entry.lockedUntil <= at) {
+        table.delete(key);
+        return;
+      }
+      if (entry.lockedUntil < soonestEnd) [soonest, soonestEnd] = [key, entry.lockedUntil];
+    }
+    if (soonest !== null) table.delete(soonest);
   }
 
   /** Takes back one failure of `key`, and the lock it earned (a lock that more failures earned stays). */

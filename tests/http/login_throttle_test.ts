@@ -247,3 +247,64 @@ Deno.test("a parallel burst of sign-ins checks no more passwords than the free a
     await close();
   }
 });
+
+Deno.test("a flood of junk usernames does not evict a lockout from the table", async () => {
+  await withClock(T0, async () => {
+    const { call, close } = sessionBoard({ loginThrottle: { maxEntries: 1000 } });
+    try {
+      for (let i = 0; i < 5; i++) {
+        await (await attempt(call, "ada", `guess-${i}`, { address: "192.0.2.1" })).body?.cancel();
+      }
+      // 1,102 usernames from 58 addresses, each in its own /64 and under its 20 attempts.
+      for (let i = 0; i < 1102; i++) {
+        const address = `2001:db8:${Math.floor(i / 19).toString(16)}::1`;
+        const junk = await attempt(call, `junk-${i}`, "x", { address });
+        assert.equal(junk.status, 401, `junk-${i} from ${address}`);
+        await junk.body?.cancel();
+      }
+      const right = await attempt(call, "ada", "lovelace", { address: "198.51.100.1" });
+      assert.equal(right.status, 429, "ada's lock holds until it ends");
+      await right.body?.cancel();
+    } finally {
+      await close();
+    }
+  });
+});
+
+Deno.test("addresses are counted canonically: an IPv6 client by its /64, an IPv4-mapped one as IPv4", async () => {
+  await withClock(T0, async () => {
+    const { call, close } = sessionBoard({ loginThrottle: { addressAttempts: 3 } });
+    try {
+      const statuses = async (addresses: string[]) => {
+        const answers: number[] = [];
+        for (const [i, address] of addresses.entries()) {
+          const response = await attempt(call, `user-${address}-${i}`, "x", { address });
+          answers.push(response.status);
+          await response.body?.cancel();
+        }
+        return answers;
+      };
+      // One host is given a /64 and may take any address in it.
+      assert.deepEqual(
+        await statuses([
+          "2001:db8:1:2::1",
+          "2001:db8:1:2:aaaa::9",
+          "2001:DB8:1:2:0:0:0:77",
+          "2001:db8:1:2::5",
+        ]),
+        [401, 401, 401, 429],
+      );
+      assert.deepEqual(
+        await statuses(["::ffff:192.0.2.7", "192.0.2.7", "::FFFF:c000:207", "192.0.2.7"]),
+        [401, 401, 401, 429],
+      );
+      assert.deepEqual(
+        await statuses(["2001:db8:1:3::1"]),
+        [401],
+        "the next /64 is another client",
+      );
+    } finally {
+      await close();
+    }
+  });
+});

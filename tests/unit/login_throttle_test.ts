@@ -84,3 +84,18 @@ Deno.test("createLoginThrottle(): a success starts the username over, and gives 
     "2 failures from the address (grace, bob)",
   );
 });
+
+Deno.test("createLoginThrottle() makes room with keys that wait for nothing; a lock stays until it ends", () => {
+  const { clock, throttle } = clocked({ ...LIMITS, attempts: 1, maxEntries: 100 });
+  const ada = { username: "ada", address: null };
+  throttle.reserve(ada);
+  clock.now += throttle.reserve(ada);
+  throttle.reserve(ada); // locked for 2 s
+  for (let i = 0; i < 150; i++) throttle.reserve({ username: `junk${i}`, address: null });
+  assert.equal(throttle.reserve(ada), 2000, "every junk key is locked for 1 s: those went first");
+  clock.now += 2000;
+  // Every lock has ended: room is made from the least recently failed again.
+  for (let i = 0; i < 100; i++) throttle.reserve({ username: `fresh${i}`, address: null });
+  throttle.reserve(ada);
+  assert.equal(throttle.reserve(ada), 1000, "forgotten once its lock ended: counted from 1 again");
+});
