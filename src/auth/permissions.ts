@@ -21,6 +21,32 @@ export type Can = (
   target: string,
 ) => boolean | Promise<boolean>;
 
+/**
+ * Whether `can` allows `action` on every one of `targets`, asked in turn
+ * until one is refused: a job id and the job's task, so that a `can` that
+ * decides per task is asked about the task whichever way a route names it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { canAll } from "./permissions.ts";
+ * const notBilling = (_user: unknown, _action: string, target: string) => target !== "billing";
+ * assert.equal(await canAll(notBilling, null, "job.retry", ["j-1", "billing"]), false);
+ * assert.equal(await canAll(notBilling, null, "job.retry", ["j-2", "render"]), true);
+ * ```
+ */
+export async function canAll(
+  can: Can,
+  user: BoardUser | null,
+  action: Action,
+  targets: readonly string[],
+): Promise<boolean> {
+  for (const target of targets) {
+    if (!await can(user, action, target)) return false;
+  }
+  return true;
+}
+
 /** The preset roles, least first. */
 export const ROLES = ["viewer", "operator", "admin"] as const;
 

@@ -514,6 +514,13 @@ export interface TaskSource {
    */
   getJob(jobId: string): Promise<JobDetail | null>;
   /**
+   * The task holding job `jobId`, or null when none does: for a permission
+   * that depends on the task, before the job is read or acted on. One O(1)
+   * probe per task, no job read. Sources that leave it out are asked
+   * {@link getJob}.
+   */
+  findJobTask?(jobId: string): Promise<string | null>;
+  /**
    * Entries `offset` to `offset + limit - 1` of a job's log (counted from
    * the oldest, so a page stays put while the job logs more), and how many
    * there are; null when no task has the job. Costs O(limit), not O(log).

@@ -316,6 +316,46 @@ Deno.test("a custom can (sync) decides by user, action and target", async () => 
   }
 });
 
+Deno.test("a can that denies one task is asked with that task by every route acting on its jobs", async () => {
+  const asked: [string, string][] = [];
+  const { call, source, close } = boardWith({
+    can: (_user: BoardUser | null, action: string, target: string) => {
+      asked.push([action, target]);
+      return target !== "send-email";
+    },
+  });
+  const refused = async (method: string, path: string, action: string, body?: unknown) =>
+    await isForbidden(await call(method, path, "ann:operator", body), action);
+  try {
+    const failed = { action: "retry", selector: { task: "send-email", state: "failed" } };
+    assert.ok(await refused("POST", "/bulk", "bulk.start", failed), "the selector's task");
+    assert.ok(await refused("POST", "/bulk", "bulk.start", { ...failed, dryRun: true }));
+    assert.ok(
+      await refused("POST", "/dlq/retry-all?task=send-email", "dlq.retry-all"),
+      "the query's task",
+    );
+    assert.ok(await refused("POST", `/jobs/${FAILED}/retry`, "job.retry"), "the job's task");
+    assert.ok(await refused("POST", `/dlq/${FAILED}/retry`, "dlq.retry"));
+    assert.ok(await refused("GET", `/jobs/${FAILED}/payloads/data`, "payload.read"));
+    assert.ok(await refused("GET", `/jobs/${FAILED}/logs`, "payload.read"));
+    assert.ok(await refused("GET", `/jobs/${FAILED}/logs/0/meta`, "payload.read"));
+    const job = await (await call("GET", `/jobs/${FAILED}`, "ann:operator")).json();
+    assert.equal(job.data, null, "the job's page shows no data of a denied task");
+    assert.deepEqual(job.logs, []);
+    assert.equal((await source.getJob(FAILED))?.state, "failed", "nothing was retried");
+    const other = await call("POST", "/bulk", "ann:operator", {
+      action: "retry",
+      dryRun: true,
+      selector: { task: "render", state: "failed" },
+    });
+    assert.equal(other.status, 200, "another task's bulk action is asked with that task");
+    await other.body?.cancel();
+    assert.ok(asked.some(([action, target]) => action === "bulk.start" && target === "render"));
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("a custom can (async) is awaited", async () => {
   const { call, close } = boardWith({
     can: async (_user: BoardUser | null, action: string) => {

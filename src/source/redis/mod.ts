@@ -565,6 +565,18 @@ export class RedisTaskSource implements TaskSource {
     return job;
   }
 
+  /** The task holding the job: one pipelined `TYPE` per task (see `locate.ts`). */
+  async findJobTask(jobId: string): Promise<string | null> {
+    await this.#ready();
+    return await locateJob(
+      this.connection,
+      await this.#discovery.list(),
+      jobId,
+      this.prefix,
+      "hash",
+    );
+  }
+
   /**
    * Jobs served lately whose id starts with `prefix`; no Redis command (see
    * `recent_job_ids.ts` for why not a SCAN).
