@@ -505,6 +505,7 @@ export function createBoardOn(
           metrics?.countLoginFailure(failure.reason);
           recordFailedLogin(deps.audit, failure, session.now());
         },
+        revoker: deps.sessions.revoker,
       }),
     );
   }

@@ -1,6 +1,6 @@
 /**
- * Sign-out-everywhere for the board: the session revocations of its source
- * (in Redis, shared by every replica), read at most every
+ * Sign-out and sign-out-everywhere for the board: the session revocations of
+ * its source (in Redis, shared by every replica), read at most every
  * {@link REVOCATION_CACHE_MS}; or, for a source with no shared store, a
  * table in this board's memory.
  *
@@ -10,19 +10,30 @@
 import {
   isRevoked,
   RevocationTable,
+  type SessionIdentity,
   type SessionRevocations,
+  type SignedOutSession,
 } from "../source/session_revocations.ts";
 import type { TaskSource } from "../source/types.ts";
+import type { Session } from "./session.ts";
+import { userName } from "./user.ts";
 
 /** How long a board trusts its copy of the revocations: another replica's revocation takes at most this long. */
 export const REVOCATION_CACHE_MS = 5000;
 
+/** What a session is checked against the revocations by: its user's name, when it signed in, its nonce. */
+export function identityOf(session: Session): SessionIdentity {
+  return { user: userName(session.user), iat: session.iat, nonce: session.nonce };
+}
+
 /** The board's session revocations. */
 export interface SessionRevoker {
-  /** Whether a session of `user` signed in at `iat` (ms) has been revoked. */
-  isRevoked(user: string, iat: number): Promise<boolean>;
+  /** Whether a session has been revoked (its user's, everyone's) or signed out. */
+  isRevoked(session: SessionIdentity): Promise<boolean>;
   /** Revokes `user`'s sessions (everyone's when null) signed in until now; returns now. */
   revoke(user: string | null): Promise<number>;
+  /** Signs one session out until its cookie expires. */
+  signOut(session: SignedOutSession): Promise<void>;
 }
 
 /**
@@ -33,10 +44,11 @@ export interface SessionRevoker {
  * import { createSessionRevoker } from "./revocations.ts";
  * import { createMemorySource } from "../source/memory/mod.ts";
  *
+ * import assert from "node:assert/strict";
  * const source = createMemorySource();
  * const sessions = createSessionRevoker(source, () => 2_000);
  * await sessions.revoke("ada");
- * console.assert(await sessions.isRevoked("ada", 1_000));
+ * assert.ok(await sessions.isRevoked({ user: "ada", iat: 1_000, nonce: "n1" }));
  * await source.close();
  * ```
  */
@@ -44,16 +56,23 @@ export function createSessionRevoker(source: TaskSource, now: () => number): Ses
   if (!source.getSessionRevocations || !source.revokeSessions) {
     const table = new RevocationTable();
     return {
-      isRevoked: (user, iat) => Promise.resolve(isRevoked(table.read(), user, iat)),
+      isRevoked: (session) => Promise.resolve(isRevoked(table.read(), session, now())),
       revoke(user) {
         const at = now();
         table.revoke(user, at);
         return Promise.resolve(at);
       },
+      signOut(session) {
+        table.signOut(session, now());
+        return Promise.resolve();
+      },
     };
   }
   const read = source.getSessionRevocations.bind(source);
   const write = source.revokeSessions.bind(source);
+  // A store that keeps no single sessions: the user's sessions until this one end (stricter).
+  const writeSignOut = source.signOutSession?.bind(source) ??
+    ((session: SignedOutSession) => write(session.user, session.iat + 1));
   let cached: { revocations: SessionRevocations; readAt: number } | null = null;
   let reading: Promise<SessionRevocations> | null = null;
 
@@ -74,17 +93,25 @@ export function createSessionRevoker(source: TaskSource, now: () => number): Ses
     return await (reading ?? reread());
   }
 
+  /** This board sees its own revocation at once; the others within the cache's time. */
+  function forgetCopy(): void {
+    cached = null;
+    reading = null;
+  }
+
   return {
-    async isRevoked(user, iat) {
-      return isRevoked(await current(), user, iat);
+    async isRevoked(session) {
+      return isRevoked(await current(), session, now());
     },
     async revoke(user) {
       const at = now();
       await write(user, at);
-      // This board sees its own revocation at once; the others within the cache's time.
-      cached = null;
-      reading = null;
+      forgetCopy();
       return at;
+    },
+    async signOut(session) {
+      await writeSignOut(session, now());
+      forgetCopy();
     },
   };
 }

@@ -14,7 +14,7 @@
  */
 
 import type { AttemptHistory, AttemptRecord } from "../contract/attempts.ts";
-import type { SessionRevocations } from "./session_revocations.ts";
+import type { SessionRevocations, SignedOutSession } from "./session_revocations.ts";
 import type { OperationStore } from "./operation_store.ts";
 export type {
   LeaseState,
@@ -25,7 +25,7 @@ export type {
   OperationStore,
   StoredOperation,
 } from "./operation_store.ts";
-export type { SessionRevocations };
+export type { SessionRevocations, SignedOutSession };
 import type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal } from "./scan_slots.ts";
 export type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal };
 import type { LeaseHold } from "../leadership.ts";
@@ -714,8 +714,14 @@ export interface TaskSource {
    * {@link revokeSessions}) out: the board then keeps them in its memory.
    */
   getSessionRevocations?(): Promise<SessionRevocations>;
-  /** Revokes `user`'s sessions (everyone's when null) signed in before `at` (ms). */
+  /** Revokes `user`'s sessions (everyone's when null) signed in before `at` (ms, now). */
   revokeSessions?(user: string | null, at: number): Promise<void>;
+  /**
+   * Signs one session out until its cookie expires (sign out). A source
+   * with {@link revokeSessions} but not this one has the board revoke the
+   * user's sessions signed in until then instead: stricter, never looser.
+   */
+  signOutSession?(session: SignedOutSession, now: number): Promise<void>;
   /**
    * Where bulk operations live for every board on the store: records,
    * cursors, runner leases, cancel flags (see `operation_store.ts`). Sources

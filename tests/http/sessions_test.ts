@@ -185,6 +185,53 @@ Deno.test("sign out everywhere: the epochs live in Redis, under the board's root
   }
 });
 
+/**
+ * Plain sign-out on `source`: the cookie signed out is refused for every
+ * request from then on (a copy replayed for a mutation too), by this board
+ * at once and by another replica on a shared store within 5 s; the user's
+ * other sessions go on.
+ */
+async function signOut(source: () => TaskSource, shared: boolean) {
+  await withClock(1_800_000_000_000, async (advance) => {
+    const store = source();
+    const here = sessionBoard({ sessionTtl: "1h" }, {}, store);
+    const there = sessionBoard({ sessionTtl: "1h" }, {}, store);
+    const laptop = await signIn(here.call);
+    const phone = await signIn(here.call);
+    assert.equal(await status(there.call, laptop), 200, "the other replica read the table");
+    const out = await here.call("/board/auth/logout", form({}, { cookie: laptop, ...SAME_ORIGIN }));
+    assert.equal(out.status, 303);
+    assert.match(out.headers.get("set-cookie")!, /queue_board_session=;.*Max-Age=0/);
+    assert.equal(await status(here.call, laptop), 401, "a copy of the cookie signed out");
+    const replayed = await revoke(here.call, "/board/api/sessions/mine/revoke", laptop);
+    assert.equal(replayed.status, 401, "a mutation with it too");
+    await replayed.body?.cancel();
+    assert.equal(await status(here.call, phone), 200, "the user's other session goes on");
+    advance(5000);
+    assert.equal(await status(there.call, laptop), shared ? 401 : 200, "the other replica");
+    assert.equal(await status(there.call, phone), 200);
+    await here.close();
+    await there.close();
+  });
+}
+
+Deno.test("sign out ends this session's cookie, not the user's others (memory)", async () => {
+  await signOut(() => createMemorySource(), false);
+});
+
+Deno.test("sign out ends this session's cookie on every replica: the nonce is kept in Redis until it expires", async () => {
+  const redis = await startRedis();
+  try {
+    await signOut(() => createRedisSource({ url: redis.url }), true);
+    await withClient(redis.url, async (client) => {
+      const fields = Object.keys(await client.hGetAll("taskora:board:sessions"));
+      assert.equal(fields.filter((field) => field.startsWith("n:")).length, 1, "one nonce");
+    });
+  } finally {
+    await redis.stop();
+  }
+});
+
 Deno.test("sign out everywhere is refused from another site and without a session", async () => {
   const { call, close } = sessionBoard();
   const cookie = await signIn(call);

@@ -143,9 +143,9 @@ import { Watch } from "./watch.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
 import { jobNotFound, taskNotFound } from "../refusals.ts";
 import { appendAudit, listAudit, removeAudit } from "./audit.ts";
-import { getSessionRevocations, revokeSessions } from "./session_revocations.ts";
+import { getSessionRevocations, revokeSessions, signOutSession } from "./session_revocations.ts";
 import { RedisOperations } from "./operations.ts";
-import type { SessionRevocations } from "../session_revocations.ts";
+import type { SessionRevocations, SignedOutSession } from "../session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
 import { holdLease, releaseLease } from "./lease.ts";
 import {
@@ -637,6 +637,12 @@ export class RedisTaskSource implements TaskSource {
   async revokeSessions(user: string | null, at: number): Promise<void> {
     await this.#ready();
     await revokeSessions(this.connection, user, at, this.prefix);
+  }
+
+  /** Signs one session out until its cookie expires. */
+  async signOutSession(session: SignedOutSession, now: number): Promise<void> {
+    await this.#ready();
+    await signOutSession(this.connection, session, now, this.prefix);
   }
 
   /** Task-version spread of the jobs yet to run. */
