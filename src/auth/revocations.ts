@@ -2,7 +2,8 @@
  * Sign-out and sign-out-everywhere for the board: the session revocations of
  * its source (in Redis, shared by every replica), read at most every
  * {@link REVOCATION_CACHE_MS}; or, for a source with no shared store, a
- * table in this board's memory.
+ * table in this board's memory. A board that finds the store's table lost
+ * (Redis restarted empty) refuses every session signed in before then.
  *
  * @module
  */
@@ -73,12 +74,35 @@ export function createSessionRevoker(source: TaskSource, now: () => number): Ses
   // A store that keeps no single sessions: the user's sessions until this one end (stricter).
   const writeSignOut = source.signOutSession?.bind(source) ??
     ((session: SignedOutSession) => write(session.user, session.iat + 1));
+  const keep = source.keepSessionRevocations?.bind(source);
   let cached: { revocations: SessionRevocations; readAt: number } | null = null;
   let reading: Promise<SessionRevocations> | null = null;
+  /** The id of the table this board has seen; null before it has seen one. */
+  let seenTable: string | null = null;
+
+  /**
+   * The revocations, once the table is known to be the one this board saw:
+   * a table gone, or made again since, lost the store's data (revoked and
+   * signed-out sessions with it), so every session signed in before now is
+   * refused; none at all is made (the first board to look makes it).
+   */
+  async function kept(revocations: SessionRevocations): Promise<SessionRevocations> {
+    const { table } = revocations;
+    if (!keep || table === undefined) return revocations;
+    if (table !== null && (seenTable === null || table === seenTable)) {
+      seenTable = table;
+      return revocations;
+    }
+    const lostAt = seenTable === null ? null : now();
+    seenTable = await keep(lostAt);
+    return lostAt === null
+      ? revocations
+      : { ...revocations, everyone: Math.max(revocations.everyone, lostAt) };
+  }
 
   function reread(): Promise<SessionRevocations> {
     const readAt = now();
-    const pending: Promise<SessionRevocations> = read().then((revocations) => {
+    const pending: Promise<SessionRevocations> = read().then(kept).then((revocations) => {
       // A read that a revocation overtook is not kept: it may predate it.
       if (reading === pending) cached = { revocations, readAt };
       return revocations;

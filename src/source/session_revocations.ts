@@ -24,6 +24,13 @@ export interface SessionRevocations {
   users: ReadonlyMap<string, number>;
   /** Per signed-out session's nonce: until when (ms) it is refused; Infinity for a cookie with no expiry. */
   sessions: ReadonlyMap<string, number>;
+  /**
+   * The store's table's id, random, given when it was made; null when the
+   * store holds none: a board that saw another id, or finds it gone, knows
+   * the store lost its data (a Redis restarted empty). Absent from a table
+   * that cannot be lost without the board (in its memory).
+   */
+  table?: string | null;
 }
 
 /** A session signed out: its nonce, who signed in and when, and when its cookie expires. */

@@ -723,6 +723,14 @@ export interface TaskSource {
    */
   signOutSession?(session: SignedOutSession, now: number): Promise<void>;
   /**
+   * Gives the revocation table a random id when the store holds none, and
+   * when it was lost (a board saw it before and finds it gone or made
+   * again, at `lostAt`, ms) refuses every session signed in before then;
+   * returns the table's id. A store whose table is never lost without the
+   * board leaves it out (and `table` out of {@link getSessionRevocations}).
+   */
+  keepSessionRevocations?(lostAt: number | null): Promise<string>;
+  /**
    * Where bulk operations live for every board on the store: records,
    * cursors, runner leases, cancel flags (see `operation_store.ts`). Sources
    * with no shared store leave it out: the board then keeps its own in its

@@ -143,7 +143,12 @@ import { Watch } from "./watch.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
 import { jobNotFound, taskNotFound } from "../refusals.ts";
 import { appendAudit, listAudit, removeAudit } from "./audit.ts";
-import { getSessionRevocations, revokeSessions, signOutSession } from "./session_revocations.ts";
+import {
+  getSessionRevocations,
+  keepSessionRevocations,
+  revokeSessions,
+  signOutSession,
+} from "./session_revocations.ts";
 import { RedisOperations } from "./operations.ts";
 import type { SessionRevocations, SignedOutSession } from "../session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
@@ -643,6 +648,12 @@ export class RedisTaskSource implements TaskSource {
   async signOutSession(session: SignedOutSession, now: number): Promise<void> {
     await this.#ready();
     await signOutSession(this.connection, session, now, this.prefix);
+  }
+
+  /** Gives the revocation table an id when Redis holds none; a lost one refuses the sessions from before. */
+  async keepSessionRevocations(lostAt: number | null): Promise<string> {
+    await this.#ready();
+    return await keepSessionRevocations(this.connection, lostAt, this.prefix);
   }
 
   /** Task-version spread of the jobs yet to run. */

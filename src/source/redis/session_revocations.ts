@@ -1,10 +1,12 @@
 /**
  * The session revocations in Redis: one hash, `<root>:board:sessions`
  * (`*` → everyone's, `u:<user>` → one user's, ms; `n:<nonce>` → a signed-out
- * session, `<expiry, 0 for none>|<signed in at>|<user>`), shared by every
- * board replica. A revocation or a sign-out is one script, so it keeps the
- * table's bounds the same way as the in-memory table
- * (`../session_revocations.ts`).
+ * session, `<expiry, 0 for none>|<signed in at>|<user>`; `table` → the
+ * table's random id, given when it was made), shared by every board replica.
+ * A revocation or a sign-out is one script, so it keeps the table's bounds
+ * the same way as the in-memory table (`../session_revocations.ts`); each
+ * gives the table an id when it has none, so that a table lost with Redis's
+ * data is told from one that never was, and from one made again.
  *
  * @module
  */
@@ -23,6 +25,7 @@ import type { LuaScript } from "./scripts.ts";
 const EVERYONE = "*";
 const USER = "u:";
 const SESSION = "n:";
+const TABLE = "table";
 
 /**
  * What both scripts share, on the hash KEYS[1]: `revokeUser` raises a user's
@@ -81,7 +84,7 @@ end
 
 /**
  * ARGV[1] the field (`*` or `u:<user>`), ARGV[2] the time (ms, now), ARGV[3]
- * the most user fields kept. Raises the field to the time; everyone's drops
+ * the most user fields kept, ARGV[4] an id for a table made now. Raises the field to the time; everyone's drops
  * the user fields it covers; past the bound, the oldest user field is folded
  * into everyone's. Drops the signed-out sessions now covered or expired.
  */
@@ -89,6 +92,7 @@ const REVOKE_SESSIONS: LuaScript = {
   name: "revoke-sessions",
   writes: true,
   source: `${SHARED}
+redis.call('HSETNX', key, '${TABLE}', ARGV[4])
 local at = tonumber(ARGV[2])
 if ARGV[1] == '${EVERYONE}' then
   local current = tonumber(redis.call('HGET', key, '${EVERYONE}') or '0')
@@ -109,13 +113,15 @@ return 0
 /**
  * ARGV[1] the nonce, ARGV[2] the cookie's expiry (ms, 0 for none), ARGV[3]
  * when it was signed in (ms), ARGV[4] its user, ARGV[5] now (ms), ARGV[6] the
- * most signed-out sessions kept, ARGV[7] the most user fields kept. Past the
+ * most signed-out sessions kept, ARGV[7] the most user fields kept, ARGV[8]
+ * an id for a table made now. Past the
  * bound, the session signed in first is folded into its user's revocation.
  */
 const SIGN_OUT_SESSION: LuaScript = {
   name: "sign-out-session",
   writes: true,
   source: `${SHARED}
+redis.call('HSETNX', key, '${TABLE}', ARGV[8])
 redis.call('HSET', key, '${SESSION}' .. ARGV[1], ARGV[2] .. '|' .. ARGV[3] .. '|' .. ARGV[4])
 local kept = dropCovered(tonumber(ARGV[5]))
 if #kept <= tonumber(ARGV[6]) then return 0 end
@@ -130,6 +136,25 @@ return 1
 `,
 };
 
+/**
+ * KEYS[1] the hash; ARGV[1] an id for a table made now; ARGV[2] now (ms),
+ * when the table was lost. Gives the table the id when it has none; a lost
+ * table also refuses every session signed in before now (raises
+ * everyone's). Returns the table's id.
+ */
+const KEEP_REVOCATIONS: LuaScript = {
+  name: "keep-session-revocations",
+  writes: true,
+  source: `
+redis.call('HSETNX', KEYS[1], '${TABLE}', ARGV[1])
+if ARGV[2] ~= '' then
+  local everyone = tonumber(redis.call('HGET', KEYS[1], '${EVERYONE}') or '0')
+  if tonumber(ARGV[2]) > everyone then redis.call('HSET', KEYS[1], '${EVERYONE}', ARGV[2]) end
+end
+return redis.call('HGET', KEYS[1], '${TABLE}')
+`,
+};
+
 /** The revocations every board on the keyspace shares: one HGETALL. */
 export async function getSessionRevocations(
   connection: RedisConnection,
@@ -140,7 +165,12 @@ export async function getSessionRevocations(
   const users = new Map<string, number>();
   const sessions = new Map<string, number>();
   let everyone = 0;
+  let table: string | null = null;
   for (const [field, value] of Object.entries(fields)) {
+    if (field === TABLE) {
+      table = value;
+      continue;
+    }
     if (field.startsWith(SESSION)) {
       const exp = Number(value.slice(0, value.indexOf("|")));
       if (Number.isFinite(exp)) {
@@ -153,7 +183,24 @@ export async function getSessionRevocations(
     if (field === EVERYONE) everyone = at;
     else if (field.startsWith(USER)) users.set(field.slice(USER.length), at);
   }
-  return { everyone, users, sessions };
+  return { everyone, users, sessions, table };
+}
+
+/**
+ * Gives the table an id when Redis holds none, and when it was `lostAt`
+ * (ms, now) refuses every session signed in before then: one script.
+ * Returns the table's id.
+ */
+export async function keepSessionRevocations(
+  connection: RedisConnection,
+  lostAt: number | null,
+  prefix?: string,
+): Promise<string> {
+  return await connection.call<string>({
+    script: KEEP_REVOCATIONS,
+    keys: [sessionsKey(prefix)],
+    args: [crypto.randomUUID(), lostAt ?? ""],
+  });
 }
 
 /** Revokes `user`'s sessions (everyone's when null) signed in before `at`: one script. */
@@ -166,7 +213,7 @@ export async function revokeSessions(
   await connection.call({
     script: REVOKE_SESSIONS,
     keys: [sessionsKey(prefix)],
-    args: [user === null ? EVERYONE : `${USER}${user}`, at, MAX_REVOKED_USERS],
+    args: [user === null ? EVERYONE : `${USER}${user}`, at, MAX_REVOKED_USERS, crypto.randomUUID()],
   });
 }
 
@@ -188,6 +235,7 @@ export async function signOutSession(
       now,
       MAX_SIGNED_OUT_SESSIONS,
       MAX_REVOKED_USERS,
+      crypto.randomUUID(),
     ],
   });
 }
