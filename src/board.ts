@@ -33,6 +33,7 @@ import { operationHooks } from "./api/operation_hooks.ts";
 import { ScanSlots } from "./api/scan_slots.ts";
 import { jsonMutations } from "./api/body.ts";
 import { type UserEnv, userName } from "./auth/user.ts";
+import { presetCan } from "./auth/permissions.ts";
 import { createApi } from "./api/mod.ts";
 import { migrationGuard } from "./api/migration_lock.ts";
 import { createPresenter } from "./contract/present.ts";
@@ -250,6 +251,12 @@ function hookGuard(
   };
 }
 
+/** How to find the task holding a job on `source`: its own lookup, or else its job read. */
+function jobTaskOf(source: TaskSource): (jobId: string) => Promise<string | null> {
+  if (source.findJobTask) return source.findJobTask.bind(source);
+  return async (jobId) => (await source.getJob(jobId))?.task ?? null;
+}
+
 /** How sessions of session login `auth` are signed and scoped. */
 function sessionConfig(auth: ResolvedSessionAuth, resolved: ResolvedOptions): SessionConfig {
   return {
@@ -402,7 +409,12 @@ export function createBoardOn(
   if (resolved.auth !== null) {
     api.use(
       "*",
-      permissionGuard({ can: resolved.can, mountPath: apiPath, routes: guardedRoutes(routes) }),
+      permissionGuard({
+        can: resolved.can,
+        mountPath: apiPath,
+        routes: guardedRoutes(routes),
+        jobTask: resolved.can === presetCan ? undefined : jobTaskOf(taskSource),
+      }),
     );
   }
   // After the read-only guard (a read-only board performs no mutation), before every other refusal.
@@ -497,6 +509,7 @@ export function createBoardOn(
           metrics?.countLoginFailure(failure.reason);
           recordFailedLogin(deps.audit, failure, session.now());
         },
+        revoker: deps.sessions.revoker,
       }),
     );
   }

@@ -46,6 +46,10 @@ Options:
                        403. Default: localhost, 127.0.0.1, [::1] and --host;
                        any name when --host is 0.0.0.0 or ::
   --base-path <path>   Path the board is served under (default /board)
+  --trust-proxy        Behind a proxy (nginx): take the client's address from
+                       the last X-Forwarded-For entry, HTTPS from
+                       X-Forwarded-Proto, the name from X-Forwarded-Host
+                       (env BOARD_TRUST_PROXY=1). Only when the proxy sets them
   --read-only          Disable every mutation
   --redact <a,b>       Keys to mask in job data, results, errors and log meta
   --title <title>      Title shown in the header
@@ -106,6 +110,7 @@ export function parseCli(
         "allowed-host": { type: "string", multiple: true },
         "base-path": { type: "string" },
         "read-only": { type: "boolean" },
+        "trust-proxy": { type: "boolean" },
         redact: { type: "string" },
         title: { type: "string" },
         "session-ttl": { type: "string" },
@@ -150,6 +155,9 @@ export function parseCli(
   if (auth) options.auth = auth;
   if (flags["base-path"] !== undefined) options.basePath = flags["base-path"];
   if (flags["read-only"]) options.readOnly = true;
+  if (flags["trust-proxy"] || switchOf("BOARD_TRUST_PROXY", env("BOARD_TRUST_PROXY"))) {
+    options.trustProxy = true;
+  }
   const allowedHosts = flags["allowed-host"]?.join(",") ?? env("BOARD_ALLOWED_HOSTS");
   if (allowedHosts) options.allowedHosts = listOf(allowedHosts);
   if (flags.title !== undefined) options.title = flags.title;
@@ -165,6 +173,14 @@ export function parseCli(
     options,
     help: flags.help ?? false,
   };
+}
+
+/** An on/off variable: `1`, `true`, `yes` or `0`, `false`, `no` (any case); unset or empty is off. */
+function switchOf(name: string, value: string | undefined): boolean {
+  const word = (value ?? "").trim().toLowerCase();
+  if (word === "" || word === "0" || word === "false" || word === "no") return false;
+  if (word === "1" || word === "true" || word === "yes") return true;
+  throw new UsageError(`${name} must be 1, true or yes, or 0, false or no (got "${value}")`);
 }
 
 /** The items of a comma-separated list, trimmed, empty ones dropped. */

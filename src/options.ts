@@ -102,13 +102,15 @@ export interface BoardOptions {
    * the task, job id, schedule or workflow its route names (`*` for none);
    * false is 403 `FORBIDDEN` naming the action, audited. Absent: the presets
    * `viewer`, `operator` and `admin` from the user's `role` (a user with no
-   * known role is a viewer; see `docs/auth.md`). Without auth everything is
-   * allowed, and `readOnly` still refuses every mutation.
+   * known role is a viewer, and so is a request whose hook or `identify`
+   * names nobody; see `docs/auth.md`). Without auth everything is allowed,
+   * and `readOnly` still refuses every mutation.
    */
   can?: Can;
   /**
    * With an auth hook: who is asking, for `can` and the presets (the user the
-   * hook itself returns, when absent).
+   * hook itself returns, when absent). Naming nobody (null) makes the request
+   * a viewer's under the presets.
    */
   identify?: (
     request: Request,

@@ -345,3 +345,58 @@ Deno.test("--alerts FILE takes the alerts JSON, and names the bad field of a bad
   files["bad.json"] = JSON.stringify({ ...alerts, rules: [{ ...alerts.rules[0], for: "soon" }] });
   refused("bad.json", /--alerts bad\.json: Invalid rules\[0\]\.for: must be a duration/);
 });
+
+Deno.test("parseCli() trusts the proxy with --trust-proxy or BOARD_TRUST_PROXY, never by default", () => {
+  assert.equal(parseCli([], noEnv).options.trustProxy, undefined);
+  assert.equal(parseCli(["--trust-proxy"], noEnv).options.trustProxy, true);
+  for (const on of ["1", "true", "TRUE", "yes"]) {
+    assert.equal(parseCli([], env({ BOARD_TRUST_PROXY: on })).options.trustProxy, true, on);
+  }
+  for (const off of ["", "0", "false", "no"]) {
+    assert.equal(parseCli([], env({ BOARD_TRUST_PROXY: off })).options.trustProxy, undefined, off);
+  }
+  assert.throws(
+    () => parseCli([], env({ BOARD_TRUST_PROXY: "maybe" })),
+    (e: Error) => e instanceof UsageError && /BOARD_TRUST_PROXY/.test(e.message),
+  );
+});
+
+Deno.test("--trust-proxy behind a proxy: a flood from one client locks out no other, cookies are Secure", async () => {
+  const login = {
+    BOARD_USERNAME: "ops",
+    BOARD_PASSWORD: "pw",
+    BOARD_COOKIE_SECRET: "s".repeat(32),
+  };
+  const { child, port, lines } = await startDemo(["--trust-proxy"], login);
+  // What nginx sends (docs/proxies.md): every request from its own address, the client's appended.
+  const viaProxy = (client: string, username: string, password: string) =>
+    fetch(`http://127.0.0.1:${port}/board/auth/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "sec-fetch-site": "same-origin",
+        "x-forwarded-for": client,
+        "x-forwarded-proto": "https",
+      },
+      body: new URLSearchParams({ username, password }).toString(),
+    });
+  try {
+    const flood: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      const response = await viaProxy("198.51.100.66", `guess-${i}`, "x");
+      flood.push(response.status);
+      await response.body?.cancel();
+    }
+    assert.ok(flood.includes(429), "the flooding client is throttled by its own address");
+    const user = await viaProxy("198.51.100.7", "ops", "pw");
+    assert.equal(user.status, 303, "another client behind the same proxy still signs in");
+    assert.match(user.headers.get("set-cookie") ?? "", /; Secure/i, "HTTPS at the proxy");
+    await user.body?.cancel();
+  } finally {
+    child.kill("SIGTERM");
+    await lines.cancel();
+    await child.stderr.cancel();
+    await child.status;
+  }
+});

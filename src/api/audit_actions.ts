@@ -22,7 +22,17 @@ export interface AuditedAction {
   target: string;
   /** The task, when the path names one. */
   task: string | null;
+  /**
+   * Where the request names the task it acts on when its path does not:
+   * `?task=` (`query`) or the body's `selector.task` (`selector`).
+   */
+  taskIn?: TaskIn;
+  /** The job the path names (`{jobId}`), whose task is asked about too. */
+  job?: string;
 }
+
+/** Where a request names its task outside its path: `?task=`, or the body's `selector.task`. */
+export type TaskIn = "query" | "selector";
 
 /**
  * Actions recorded when a bulk operation ends (not by a route): what it did
@@ -69,6 +79,8 @@ export interface PermissionDeclaration<Path extends string = string> {
   target?: Parameter & Segment<Path>;
   /** The path parameter that names the task read (`"{task}"`). */
   task?: Parameter & Segment<Path>;
+  /** Where the request names the task read when its path does not. */
+  taskIn?: TaskIn;
 }
 
 /** A path parameter's segment: `{jobId}`. */
@@ -95,4 +107,6 @@ export interface AuditDeclaration<Path extends string = string> {
   target?: Segment<Path>;
   /** The path parameter that names the task acted on (`"{task}"`). */
   task?: Parameter & Segment<Path>;
+  /** Where the request names the task acted on when its path does not. */
+  taskIn?: TaskIn;
 }

@@ -27,6 +27,9 @@ function segmentValue(segment: string, groups: Record<string, string | undefined
   return parameter === undefined ? segment : decoded(groups[parameter] ?? "");
 }
 
+/** The path parameter that names a job. */
+const JOB_PARAMETER = "{jobId}";
+
 /** The declaration a route carries under `key`, if any. */
 type DeclarationOf = (
   route: Record<string, unknown>,
@@ -51,10 +54,15 @@ function declaredRoutes(api: OpenAPIHono, declaredBy: DeclarationOf): AuditedRou
       const groups = pattern.exec({ pathname: path })?.pathname.groups;
       if (!groups) continue;
       const task = declared.task === undefined ? null : segmentValue(declared.task, groups);
+      const target = declared.target === undefined
+        ? task ?? "*"
+        : segmentValue(declared.target, groups);
       return {
         action: declared.action,
-        target: declared.target === undefined ? task ?? "*" : segmentValue(declared.target, groups),
+        target,
         task,
+        ...declared.taskIn && { taskIn: declared.taskIn },
+        ...declared.target === JOB_PARAMETER && { job: target },
       };
     }
     return null;

@@ -53,7 +53,7 @@ const SelectorSchema = z.unknown().openapi({
 const startBulk = apiRoute({
   method: "post",
   path: "/bulk",
-  audit: { action: "bulk.start" },
+  audit: { action: "bulk.start", taskIn: "selector" },
   tags,
   summary: "Count (dryRun) or start an action on many jobs of a task",
   description: "The operation runs in steps of a batch each; `bulk:progress` events on " +

@@ -57,7 +57,7 @@ export function diagnosisRoutes({ source, options, clock }: ApiDeps) {
       source.getMigrationLock?.() ?? null,
       drainRate(source, task, readAt),
       source.getTaskActivity?.([task], WORKERS_EVENT_DEPTH),
-      mayReadPayloads(c, options, id),
+      mayReadPayloads(c, options, id, task),
     ]);
     const { reasons, unknown } = diagnose(holds, {
       now: readAt,

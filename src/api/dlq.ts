@@ -38,7 +38,7 @@ const listDeadLetters = apiRoute({
 const retryAll = apiRoute({
   method: "post",
   path: "/dlq/retry-all",
-  audit: { action: "dlq.retry-all" },
+  audit: { action: "dlq.retry-all", taskIn: "query" },
   tags,
   summary: "Retry every failed job (of one task, of one error group)",
   request: {

@@ -91,7 +91,7 @@ const exportTaskJobs = apiRoute({
 const exportDeadLetters = apiRoute({
   method: "get",
   path: "/dlq/export",
-  permission: { action: "export" },
+  permission: { action: "export", taskIn: "query" },
   tags: ["dlq"],
   summary: "The dead letters (of one task, of one group), as CSV or NDJSON",
   request: {

@@ -163,7 +163,7 @@ export function jobRoutes({ source, present, options }: ApiDeps) {
     .openapi(getJob, async (c) => {
       const job = await findJob(source, c.req.valid("param").jobId);
       const shown = present.jobDetail(job);
-      const readable = await mayReadPayloads(c, options, job.id);
+      const readable = await mayReadPayloads(c, options, job.id, job.task);
       return c.json(readable ? shown : withoutPayloads(shown), 200);
     })
     .openapi(retry, async (c) => {

@@ -13,6 +13,7 @@
 import type { Context } from "hono";
 import type { SessionEnv } from "../auth/session.ts";
 import { actingUser, type UserEnv } from "../auth/user.ts";
+import { canAll } from "../auth/permissions.ts";
 import { type JobDetailResponse, LIST_PROGRESS_LIMIT } from "../contract/jobs.ts";
 import type { JobFilter } from "../contract/job_filter.ts";
 import { clipValue } from "../contract/payload.ts";
@@ -22,13 +23,17 @@ import type { BulkOperation } from "../contract/bulk.ts";
 import { BoardError } from "../errors.ts";
 import type { ResolvedOptions } from "../options.ts";
 
-/** Whether the user asking may read the payloads of `target` (a job id or a task). */
+/**
+ * Whether the user asking may read the payloads of every one of `targets`:
+ * a task, or a job's id and its task.
+ */
 export async function mayReadPayloads(
   c: Context<SessionEnv & UserEnv>,
   options: Pick<ResolvedOptions, "auth" | "can">,
-  target: string,
+  ...targets: [string, ...string[]]
 ): Promise<boolean> {
-  return options.auth === null || await options.can(actingUser(c), "payload.read", target);
+  return options.auth === null ||
+    await canAll(options.can, actingUser(c), "payload.read", targets);
 }
 
 /**

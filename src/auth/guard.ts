@@ -14,7 +14,7 @@ import {
   type SessionEnv,
   writeSession,
 } from "./session.ts";
-import type { SessionRevoker } from "./revocations.ts";
+import { identityOf, type SessionRevoker } from "./revocations.ts";
 import { type UserEnv, userName } from "./user.ts";
 
 /** The exact body of an unauthenticated API request. */
@@ -46,7 +46,7 @@ export function sessionGuard(
    */
   async function isRevoked(session: Session, machine: boolean): Promise<boolean> {
     try {
-      return await revoker.isRevoked(userName(session.user), session.iat);
+      return await revoker.isRevoked(identityOf(session));
     } catch (error) {
       if (machine) throw error;
       return false;
@@ -70,7 +70,7 @@ export function sessionGuard(
     const user = userName(session.user);
     c.set("user", user);
     c.set("sessionUser", session.user);
-    c.set("sessionRevoked", () => revoker.isRevoked(user, session.iat));
+    c.set("sessionRevoked", () => revoker.isRevoked(identityOf(session)));
     c.set(
       "sessionExp",
       needsRenewal(session, config)

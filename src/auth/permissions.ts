@@ -11,14 +11,41 @@ import type { BoardUser } from "../options.ts";
 /**
  * Decides whether `user` may do `action` on `target` (the task, the job id,
  * the schedule or workflow name, `mine`/`all` for sessions, `*` for none).
- * `user` is null when no login names anyone (an auth hook that returned no
- * user and no `identify`).
+ * `user` is null when no login names anyone (an auth hook, or `identify`,
+ * that returned no user): a `can` that allows such a request more than a
+ * viewer may says so itself.
  */
 export type Can = (
   user: BoardUser | null,
   action: Action,
   target: string,
 ) => boolean | Promise<boolean>;
+
+/**
+ * Whether `can` allows `action` on every one of `targets`, asked in turn
+ * until one is refused: a job id and the job's task, so that a `can` that
+ * decides per task is asked about the task whichever way a route names it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { canAll } from "./permissions.ts";
+ * const notBilling = (_user: unknown, _action: string, target: string) => target !== "billing";
+ * assert.equal(await canAll(notBilling, null, "job.retry", ["j-1", "billing"]), false);
+ * assert.equal(await canAll(notBilling, null, "job.retry", ["j-2", "render"]), true);
+ * ```
+ */
+export async function canAll(
+  can: Can,
+  user: BoardUser | null,
+  action: Action,
+  targets: readonly string[],
+): Promise<boolean> {
+  for (const target of targets) {
+    if (!await can(user, action, target)) return false;
+  }
+  return true;
+}
 
 /** The preset roles, least first. */
 export const ROLES = ["viewer", "operator", "admin"] as const;
@@ -48,8 +75,10 @@ export function roleOf(user: BoardUser): Role {
  * - `admin`: everything, the audit trail and ending every user's sessions
  *   included.
  *
- * A user whose `role` names none of them is a viewer; no user at all (an
- * auth hook that names nobody) may do everything, as the hook let it in.
+ * A user whose `role` names none of them is a viewer, and so is no user at
+ * all (an auth hook or `identify` that names nobody): denied by default, as
+ * OWASP ASVS 4.1.3 and 4.1.5 ask; a host whose hook alone decides passes a
+ * `can` that allows what it means to.
  *
  * @example
  * ```ts
@@ -57,11 +86,11 @@ export function roleOf(user: BoardUser): Role {
  * import { presetCan } from "./permissions.ts";
  * assert.equal(presetCan({ name: "vic", role: "viewer" }, "job.retry", "j-1"), false);
  * assert.equal(presetCan({ name: "oz", role: "operator" }, "job.retry", "j-1"), true);
+ * assert.equal(presetCan(null, "audit.read", "*"), false);
  * ```
  */
 export function presetCan(user: BoardUser | null, action: Action, target: string): boolean {
-  if (user === null) return true;
-  const role = roleOf(user);
+  const role = user === null ? "viewer" : roleOf(user);
   if (role === "admin") return true;
   if (action === "sessions.revoke") return target === "mine";
   if (role === "viewer") return VIEWER.has(action);
@@ -80,8 +109,7 @@ export function presetCan(user: BoardUser | null, action: Action, target: string
  * import assert from "node:assert/strict";
  * import { allowedActions, presetCan } from "./permissions.ts";
  * const allowed = await allowedActions(presetCan, { role: "viewer" }, false);
- * assert.ok(allowed.includes("search"));
- * assert.ok(!allowed.includes("job.retry"));
+ * assert.ok(allowed.includes("search") && !allowed.includes("job.retry"));
  * ```
  */
 export async function allowedActions(

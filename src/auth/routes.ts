@@ -1,6 +1,7 @@
 /**
  * The login flow: `GET /login`, `POST /auth/login` (throttled, see
- * `login_throttle.ts`), `POST /auth/logout`.
+ * `login_throttle.ts`), `POST /auth/logout` (the cookie's session is signed
+ * out in the store, so a copy of it is refused too).
  *
  * @module
  */
@@ -15,7 +16,8 @@ import { clientAddress } from "./client_address.ts";
 import type { LoginThrottle } from "./login_throttle.ts";
 import { renderLoginPage } from "./login_page.ts";
 import { safeRedirect } from "./redirect.ts";
-import { clearSession, type SessionConfig, writeSession } from "./session.ts";
+import { clearSession, readSession, type SessionConfig, writeSession } from "./session.ts";
+import { identityOf, type SessionRevoker } from "./revocations.ts";
 
 /** A sign-in that did not happen: wrong credentials, or refused by the throttle. */
 export interface FailedLogin {
@@ -37,6 +39,8 @@ export interface LoginConfig {
   throttle: LoginThrottle | null;
   /** Told of every failed sign-in (metrics, the audit trail). */
   onFailedLogin: (failure: FailedLogin) => void;
+  /** Where a signed-out session is kept until its cookie expires. */
+  revoker: SessionRevoker;
 }
 
 /** The one message a failed sign-in gets, whatever failed. */
@@ -147,7 +151,7 @@ export function loginRoutes(config: LoginConfig): Hono {
           username: body.username,
           address: clientAddress(c, config.session.trustProxy),
         };
-        const wait = config.throttle?.wait(attempt) ?? 0;
+        const wait = config.throttle?.reserve(attempt) ?? 0;
         if (wait > 0) {
           config.onFailedLogin({ ...attempt, reason: "throttled" });
           const seconds = Math.ceil(wait / 1000);
@@ -169,7 +173,7 @@ export function loginRoutes(config: LoginConfig): Hono {
           user = null;
         }
         if (!user) {
-          config.throttle?.fail(attempt);
+          // Already counted by reserve(), before authenticate ran.
           config.onFailedLogin({ ...attempt, reason: "invalid" });
           return json
             ? c.json({ error: LOGIN_FAILED, code: "UNAUTHORIZED" }, 401)
@@ -180,7 +184,11 @@ export function loginRoutes(config: LoginConfig): Hono {
         return c.redirect(safeRedirect(redirect, config.basePath), 303);
       },
     )
-    .post("/auth/logout", (c) => {
+    .post("/auth/logout", async (c) => {
+      const session = await readSession(c, config.session);
+      // Clearing the cookie does not end a copy of it. When the store cannot
+      // take this, the answer is 503 and the cookie stays, to sign out again.
+      if (session) await config.revoker.signOut({ ...identityOf(session), exp: session.exp });
       clearSession(c, config.session);
       return c.redirect(prefixed(config.basePath, "/login"), 303);
     });

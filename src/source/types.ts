@@ -14,7 +14,7 @@
  */
 
 import type { AttemptHistory, AttemptRecord } from "../contract/attempts.ts";
-import type { SessionRevocations } from "./session_revocations.ts";
+import type { SessionRevocations, SignedOutSession } from "./session_revocations.ts";
 import type { OperationStore } from "./operation_store.ts";
 export type {
   LeaseState,
@@ -25,7 +25,7 @@ export type {
   OperationStore,
   StoredOperation,
 } from "./operation_store.ts";
-export type { SessionRevocations };
+export type { SessionRevocations, SignedOutSession };
 import type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal } from "./scan_slots.ts";
 export type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal };
 import type { LeaseHold } from "../leadership.ts";
@@ -522,6 +522,13 @@ export interface TaskSource {
    */
   getJob(jobId: string): Promise<JobDetail | null>;
   /**
+   * The task holding job `jobId`, or null when none does: for a permission
+   * that depends on the task, before the job is read or acted on. One O(1)
+   * probe per task, no job read. Sources that leave it out are asked
+   * {@link getJob}.
+   */
+  findJobTask?(jobId: string): Promise<string | null>;
+  /**
    * Entries `offset` to `offset + limit - 1` of a job's log (counted from
    * the oldest, so a page stays put while the job logs more), and how many
    * there are; null when no task has the job. Costs O(limit), not O(log).
@@ -720,8 +727,22 @@ export interface TaskSource {
    * {@link revokeSessions}) out: the board then keeps them in its memory.
    */
   getSessionRevocations?(): Promise<SessionRevocations>;
-  /** Revokes `user`'s sessions (everyone's when null) signed in before `at` (ms). */
+  /** Revokes `user`'s sessions (everyone's when null) signed in before `at` (ms, now). */
   revokeSessions?(user: string | null, at: number): Promise<void>;
+  /**
+   * Signs one session out until its cookie expires (sign out). A source
+   * with {@link revokeSessions} but not this one has the board revoke the
+   * user's sessions signed in until then instead: stricter, never looser.
+   */
+  signOutSession?(session: SignedOutSession, now: number): Promise<void>;
+  /**
+   * Gives the revocation table a random id when the store holds none, and
+   * when it was lost (a board saw it before and finds it gone or made
+   * again, at `lostAt`, ms) refuses every session signed in before then;
+   * returns the table's id. A store whose table is never lost without the
+   * board leaves it out (and `table` out of {@link getSessionRevocations}).
+   */
+  keepSessionRevocations?(lostAt: number | null): Promise<string>;
   /**
    * Where bulk operations live for every board on the store: records,
    * cursors, runner leases, cancel flags (see `operation_store.ts`). Sources

@@ -3,8 +3,9 @@
  * `getQueueHeads` (the job waiting longest, the job active longest, the
  * delayed job due first), `getFinishedTimings` (the newest finished jobs'
  * times) and
- * `findJobsByIdPrefix` (jobs by the start of their id, once listed), read
- * from the same keyspace by every source.
+ * `findJobsByIdPrefix` (jobs by the start of their id, once listed) and
+ * `findJobTask` (the task holding a job id), read from the same keyspace by
+ * every source.
  */
 
 import assert from "node:assert/strict";
@@ -140,6 +141,23 @@ export function lookupContract(name: string, seed: Seed): void {
         { id: failed.id, task: "send-email" },
       ]);
       assert.deepEqual(await source.findJobsByIdPrefix("no-such-prefix", 10), []);
+    } finally {
+      await harness.close();
+    }
+  });
+
+  Deno.test(`${name}: finds the task holding a job, by its id alone`, async () => {
+    const harness = await seed(withBusyBilling(readFixture()));
+    try {
+      const { source } = harness;
+      assert.ok(
+        source.findJobTask,
+        "every store adapter looks the task up without reading the job",
+      );
+      assert.equal(await source.findJobTask("7deea1e0-af8c-4c24-bb84-c89069ee4b0a"), "send-email");
+      assert.equal(await source.findJobTask("w-tail"), "billing");
+      assert.equal(await source.findJobTask("no-such-job"), null);
+      assert.equal(await source.findJobTask("wait"), null, "a task's list is no job");
     } finally {
       await harness.close();
     }

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { hashPassword, MIN_ITERATIONS, verifyPassword } from "../../src/auth/password_hash.ts";
 import { form, SAME_ORIGIN, sessionBoard, signIn, withClock } from "../helpers/session_board.ts";
 
 const T0 = 1_800_000_000_000;
@@ -218,4 +219,92 @@ Deno.test("the socket's address counts, under Deno.serve, board.handler and boar
   );
   await board.shutdown();
   await listening.close();
+});
+
+Deno.test("a parallel burst of sign-ins checks no more passwords than the free attempts", async () => {
+  // A slow authenticate, as the CLI's PBKDF2 users are: each check is real work off the event loop.
+  const hash = await hashPassword("lovelace", MIN_ITERATIONS);
+  let checked = 0;
+  const { call, close } = sessionBoard({
+    authenticate: async ({ username, password }) => {
+      checked++;
+      return username === "ada" && await verifyPassword(password, hash) ? { name: "Ada" } : null;
+    },
+  });
+  try {
+    const guesses = Array.from({ length: 60 }, (_, i) => `guess-${i}`);
+    const burst = await Promise.all(
+      [...guesses, "lovelace"].map(async (password, i) => {
+        const response = await attempt(call, "ada", password, { address: `198.51.100.${i}` });
+        await response.body?.cancel();
+        return response.status;
+      }),
+    );
+    assert.equal(checked, 5, "only the 5 free attempts reach authenticate");
+    assert.equal(burst.filter((status) => status === 401).length, 5);
+    assert.equal(burst.at(-1), 429, "the right password, late in the burst, waits like the rest");
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("a flood of junk usernames does not evict a lockout from the table", async () => {
+  await withClock(T0, async () => {
+    const { call, close } = sessionBoard({ loginThrottle: { maxEntries: 1000 } });
+    try {
+      for (let i = 0; i < 5; i++) {
+        await (await attempt(call, "ada", `guess-${i}`, { address: "192.0.2.1" })).body?.cancel();
+      }
+      // 1,102 usernames from 58 addresses, each in its own /64 and under its 20 attempts.
+      for (let i = 0; i < 1102; i++) {
+        const address = `2001:db8:${Math.floor(i / 19).toString(16)}::1`;
+        const junk = await attempt(call, `junk-${i}`, "x", { address });
+        assert.equal(junk.status, 401, `junk-${i} from ${address}`);
+        await junk.body?.cancel();
+      }
+      const right = await attempt(call, "ada", "lovelace", { address: "198.51.100.1" });
+      assert.equal(right.status, 429, "ada's lock holds until it ends");
+      await right.body?.cancel();
+    } finally {
+      await close();
+    }
+  });
+});
+
+Deno.test("addresses are counted canonically: an IPv6 client by its /64, an IPv4-mapped one as IPv4", async () => {
+  await withClock(T0, async () => {
+    const { call, close } = sessionBoard({ loginThrottle: { addressAttempts: 3 } });
+    try {
+      const statuses = async (addresses: string[]) => {
+        const answers: number[] = [];
+        for (const [i, address] of addresses.entries()) {
+          const response = await attempt(call, `user-${address}-${i}`, "x", { address });
+          answers.push(response.status);
+          await response.body?.cancel();
+        }
+        return answers;
+      };
+      // One host is given a /64 and may take any address in it.
+      assert.deepEqual(
+        await statuses([
+          "2001:db8:1:2::1",
+          "2001:db8:1:2:aaaa::9",
+          "2001:DB8:1:2:0:0:0:77",
+          "2001:db8:1:2::5",
+        ]),
+        [401, 401, 401, 429],
+      );
+      assert.deepEqual(
+        await statuses(["::ffff:192.0.2.7", "192.0.2.7", "::FFFF:c000:207", "192.0.2.7"]),
+        [401, 401, 401, 429],
+      );
+      assert.deepEqual(
+        await statuses(["2001:db8:1:3::1"]),
+        [401],
+        "the next /64 is another client",
+      );
+    } finally {
+      await close();
+    }
+  });
 });

@@ -69,7 +69,7 @@ function boardWith(options: BoardOptions = {}) {
         body: method === "GET" ? undefined : JSON.stringify(body ?? {}),
       }),
     ));
-  return { call, source, close: () => source.close() };
+  return { board, call, source, close: () => source.close() };
 }
 
 /** The routes that change something, from the API's own document (`x-audit`). */
@@ -240,12 +240,53 @@ Deno.test("a refused mutation changes nothing and is recorded in the audit trail
   }
 });
 
-Deno.test("a user without a known role is a viewer; without a user the hook's board allows all", async () => {
+Deno.test("a user without a known role is a viewer; so is a request the hook names nobody for", async () => {
   const { call, close } = boardWith();
   try {
     assert.ok(await retryRefused(call, "nobody:"));
     assert.ok(await retryRefused(call, "x:root"));
-    assert.equal((await call("POST", `/jobs/${FAILED}/retry`, "")).status, 200);
+    assert.ok(await retryRefused(call, ""), "deny by default: the hook let it in, as nobody");
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("an identify that names nobody (no header, a blank one) gets the least role", async () => {
+  // The hook checks a bearer token; identify reads who it is from another header.
+  const { board, close } = boardWith({
+    auth: (request: Request) =>
+      request.headers.get("authorization") === "Bearer viewer-token"
+        ? undefined
+        : new Response(null, { status: 401 }),
+    identify: (request: Request) => {
+      const name = request.headers.get("x-identity")?.trim();
+      return name ? { name, role: "operator" } : null;
+    },
+  });
+  try {
+    for (const identity of [undefined, "", "   "]) {
+      const what = `x-identity: ${JSON.stringify(identity)}`;
+      const fetchAs = (path: string, method = "GET") =>
+        Promise.resolve(board.fetch(
+          new Request(`http://board.test/board/api${path}`, {
+            method,
+            headers: {
+              ...SAME_ORIGIN,
+              "content-type": "application/json",
+              authorization: "Bearer viewer-token",
+              ...(identity === undefined ? {} : { "x-identity": identity }),
+            },
+            body: method === "GET" ? undefined : "{}",
+          }),
+        ));
+      assert.ok(await isForbidden(await fetchAs("/audit"), "audit.read"), what);
+      const data = await fetchAs(`/jobs/${FAILED}/payloads/data`);
+      assert.ok(await isForbidden(data, "payload.read"), what);
+      const retry = await fetchAs(`/jobs/${FAILED}/retry`, "POST");
+      assert.ok(await isForbidden(retry, "job.retry"), what);
+      const config = await (await fetchAs("/config")).json();
+      assert.deepEqual(config.allowed, ["sessions.revoke", "search", "metrics.read"], what);
+    }
   } finally {
     await close();
   }
@@ -270,6 +311,46 @@ Deno.test("a custom can (sync) decides by user, action and target", async () => 
       ["ann", "job.retry", FAILED],
       ["ann", "task.clean", "send-email"],
     ]);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("a can that denies one task is asked with that task by every route acting on its jobs", async () => {
+  const asked: [string, string][] = [];
+  const { call, source, close } = boardWith({
+    can: (_user: BoardUser | null, action: string, target: string) => {
+      asked.push([action, target]);
+      return target !== "send-email";
+    },
+  });
+  const refused = async (method: string, path: string, action: string, body?: unknown) =>
+    await isForbidden(await call(method, path, "ann:operator", body), action);
+  try {
+    const failed = { action: "retry", selector: { task: "send-email", state: "failed" } };
+    assert.ok(await refused("POST", "/bulk", "bulk.start", failed), "the selector's task");
+    assert.ok(await refused("POST", "/bulk", "bulk.start", { ...failed, dryRun: true }));
+    assert.ok(
+      await refused("POST", "/dlq/retry-all?task=send-email", "dlq.retry-all"),
+      "the query's task",
+    );
+    assert.ok(await refused("POST", `/jobs/${FAILED}/retry`, "job.retry"), "the job's task");
+    assert.ok(await refused("POST", `/dlq/${FAILED}/retry`, "dlq.retry"));
+    assert.ok(await refused("GET", `/jobs/${FAILED}/payloads/data`, "payload.read"));
+    assert.ok(await refused("GET", `/jobs/${FAILED}/logs`, "payload.read"));
+    assert.ok(await refused("GET", `/jobs/${FAILED}/logs/0/meta`, "payload.read"));
+    const job = await (await call("GET", `/jobs/${FAILED}`, "ann:operator")).json();
+    assert.equal(job.data, null, "the job's page shows no data of a denied task");
+    assert.deepEqual(job.logs, []);
+    assert.equal((await source.getJob(FAILED))?.state, "failed", "nothing was retried");
+    const other = await call("POST", "/bulk", "ann:operator", {
+      action: "retry",
+      dryRun: true,
+      selector: { task: "render", state: "failed" },
+    });
+    assert.equal(other.status, 200, "another task's bulk action is asked with that task");
+    await other.body?.cancel();
+    assert.ok(asked.some(([action, target]) => action === "bulk.start" && target === "render"));
   } finally {
     await close();
   }

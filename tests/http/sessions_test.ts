@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { isEvent, openStream } from "../events/sse_client.ts";
 import { startRedis, withClient } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import {
   cookieOf,
   form,
@@ -175,12 +176,139 @@ Deno.test("sign out everywhere: the epochs live in Redis, under the board's root
         "taskora:board:audit:refusals",
         "taskora:board:sessions",
       ]);
-      // Everyone's revocation covers the user's older one: one field left.
-      assert.deepEqual({ ...await client.hGetAll("taskora:board:sessions") }, {
-        "*": "1800000006000",
-      });
+      // Everyone's revocation covers the user's older one: one field left, beside the table's
+      // id (given by the first board to look).
+      const { table, ...fields } = await client.hGetAll("taskora:board:sessions");
+      assert.deepEqual({ ...fields }, { "*": "1800000006000" });
+      assert.match(table, /^[0-9a-f-]{36}$/);
     });
   } finally {
+    await redis.stop();
+  }
+});
+
+/**
+ * Plain sign-out on `source`: the cookie signed out is refused for every
+ * request from then on (a copy replayed for a mutation too), by this board
+ * at once and by another replica on a shared store within 5 s; the user's
+ * other sessions go on.
+ */
+async function signOut(source: () => TaskSource, shared: boolean) {
+  await withClock(1_800_000_000_000, async (advance) => {
+    const store = source();
+    const here = sessionBoard({ sessionTtl: "1h" }, {}, store);
+    const there = sessionBoard({ sessionTtl: "1h" }, {}, store);
+    const laptop = await signIn(here.call);
+    const phone = await signIn(here.call);
+    assert.equal(await status(there.call, laptop), 200, "the other replica read the table");
+    const out = await here.call("/board/auth/logout", form({}, { cookie: laptop, ...SAME_ORIGIN }));
+    assert.equal(out.status, 303);
+    assert.match(out.headers.get("set-cookie")!, /queue_board_session=;.*Max-Age=0/);
+    assert.equal(await status(here.call, laptop), 401, "a copy of the cookie signed out");
+    const replayed = await revoke(here.call, "/board/api/sessions/mine/revoke", laptop);
+    assert.equal(replayed.status, 401, "a mutation with it too");
+    await replayed.body?.cancel();
+    assert.equal(await status(here.call, phone), 200, "the user's other session goes on");
+    advance(5000);
+    assert.equal(await status(there.call, laptop), shared ? 401 : 200, "the other replica");
+    assert.equal(await status(there.call, phone), 200);
+    await here.close();
+    await there.close();
+  });
+}
+
+Deno.test("sign out ends this session's cookie, not the user's others (memory)", async () => {
+  await signOut(() => createMemorySource(), false);
+});
+
+Deno.test("sign out ends this session's cookie on every replica: the nonce is kept in Redis until it expires", async () => {
+  const redis = await startRedis();
+  try {
+    await signOut(() => createRedisSource({ url: redis.url }), true);
+    await withClient(redis.url, async (client) => {
+      const fields = Object.keys(await client.hGetAll("taskora:board:sessions"));
+      assert.equal(fields.filter((field) => field.startsWith("n:")).length, 1, "one nonce");
+    });
+  } finally {
+    await redis.stop();
+  }
+});
+
+const T0 = 1_800_000_000_000;
+
+/** Runs `body` with `Date.now` reading `at`, and returns what it returned. */
+async function atClock<T>(at: number, body: () => Promise<T>): Promise<T> {
+  let result!: T;
+  await withClock(at, async () => void (result = await body()));
+  return result;
+}
+
+/**
+ * The status of `cookie` once the board's Redis answers again (not 503),
+ * each look on a clock 6 s further on than the last (from `from`), past the
+ * 5 s the board trusts its copy of the revocations; and the clock then.
+ */
+async function statusOnceRedisAnswers(
+  call: ReturnType<typeof sessionBoard>["call"],
+  cookie: string,
+  from: number,
+): Promise<{ answer: number; at: number }> {
+  let at = from;
+  const answer = await waitFor(async () => {
+    at += 6000;
+    const answer = await atClock(at, () => status(call, cookie));
+    return answer === 503 ? null : answer;
+  }, { what: "Redis to answer the board again" });
+  return { answer, at };
+}
+
+Deno.test("Redis restarted empty: a board that had seen the revocations refuses the cookies from before", async () => {
+  const redis = await startRedis();
+  const { call, close } = sessionBoard({}, {}, createRedisSource({ url: redis.url }));
+  try {
+    const [laptop, phone] = await atClock(T0, async () => {
+      const laptop = await signIn(call);
+      const phone = await signIn(call);
+      const out = await call("/board/auth/logout", form({}, { cookie: laptop, ...SAME_ORIGIN }));
+      assert.equal(out.status, 303);
+      assert.equal(await status(call, laptop), 401);
+      return [laptop, phone];
+    });
+    await redis.restart();
+    const { answer, at } = await statusOnceRedisAnswers(call, laptop, T0);
+    assert.equal(answer, 401, "the signed-out cookie does not come back with the data gone");
+    await atClock(at + 1, async () => {
+      assert.equal(await status(call, phone), 401, "nor any from before the loss: stricter");
+      assert.equal(await status(call, await signIn(call)), 200, "a new sign-in works");
+    });
+  } finally {
+    await close();
+    await redis.stop();
+  }
+});
+
+Deno.test("Redis restarted empty, the table made again by a new replica: the board that saw the old one tells everyone", async () => {
+  const redis = await startRedis();
+  const seen = sessionBoard({}, {}, createRedisSource({ url: redis.url }));
+  const fresh = sessionBoard({}, {}, createRedisSource({ url: redis.url }));
+  try {
+    const laptop = await atClock(T0, async () => {
+      const laptop = await signIn(seen.call);
+      assert.equal(await status(seen.call, laptop), 200, "this board has seen the table");
+      return laptop;
+    });
+    await redis.restart();
+    // A replica that looks first after the loss knows no older table: it makes one, refusing nothing.
+    const first = await statusOnceRedisAnswers(fresh.call, laptop, T0);
+    assert.equal(first.answer, 200, "the new table's first reader cannot know");
+    const old = await statusOnceRedisAnswers(seen.call, laptop, first.at);
+    assert.equal(old.answer, 401, "another table's id: this board refuses the old cookie");
+    await atClock(old.at + 6000, async () => {
+      assert.equal(await status(fresh.call, laptop), 401, "and, through the table, every board");
+    });
+  } finally {
+    await fresh.close();
+    await seen.close();
     await redis.stop();
   }
 });

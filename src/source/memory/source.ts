@@ -538,6 +538,11 @@ export class MemorySource implements TaskSource {
     });
   }
 
+  /** The task holding the job, or null. */
+  findJobTask(jobId: string): Promise<string | null> {
+    return Promise.resolve(this.store.findJob(jobId)?.task ?? null);
+  }
+
   /** A job with its newest logs, or null. */
   getJob(jobId: string): Promise<JobDetail | null> {
     const job = this.store.findJob(jobId);

@@ -147,9 +147,14 @@ import { Watch } from "./watch.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
 import { jobNotFound, taskNotFound } from "../refusals.ts";
 import { appendAudit, listAudit, removeAudit } from "./audit.ts";
-import { getSessionRevocations, revokeSessions } from "./session_revocations.ts";
+import {
+  getSessionRevocations,
+  keepSessionRevocations,
+  revokeSessions,
+  signOutSession,
+} from "./session_revocations.ts";
 import { RedisOperations } from "./operations.ts";
-import type { SessionRevocations } from "../session_revocations.ts";
+import type { SessionRevocations, SignedOutSession } from "../session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
 import { holdLease, releaseLease } from "./lease.ts";
 import {
@@ -569,6 +574,18 @@ export class RedisTaskSource implements TaskSource {
     return job;
   }
 
+  /** The task holding the job: one pipelined `TYPE` per task (see `locate.ts`). */
+  async findJobTask(jobId: string): Promise<string | null> {
+    await this.#ready();
+    return await locateJob(
+      this.connection,
+      await this.#discovery.list(),
+      jobId,
+      this.prefix,
+      "hash",
+    );
+  }
+
   /**
    * Jobs served lately whose id starts with `prefix`; no Redis command (see
    * `recent_job_ids.ts` for why not a SCAN).
@@ -630,6 +647,18 @@ export class RedisTaskSource implements TaskSource {
   async revokeSessions(user: string | null, at: number): Promise<void> {
     await this.#ready();
     await revokeSessions(this.connection, user, at, this.prefix);
+  }
+
+  /** Signs one session out until its cookie expires. */
+  async signOutSession(session: SignedOutSession, now: number): Promise<void> {
+    await this.#ready();
+    await signOutSession(this.connection, session, now, this.prefix);
+  }
+
+  /** Gives the revocation table an id when Redis holds none; a lost one refuses the sessions from before. */
+  async keepSessionRevocations(lostAt: number | null): Promise<string> {
+    await this.#ready();
+    return await keepSessionRevocations(this.connection, lostAt, this.prefix);
   }
 
   /** Task-version spread of the jobs yet to run. */
