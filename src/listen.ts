@@ -9,6 +9,7 @@
 
 import { Hono } from "hono";
 import { allowedHosts, LOOPBACK_HOSTS } from "./auth/allowed_hosts.ts";
+import type { ServedFetch } from "./node_listener.ts";
 import { type BoardServer, serveWithTimeouts } from "./node_server.ts";
 import { BoardOptionsError, type ResolvedOptions } from "./options.ts";
 
@@ -135,9 +136,6 @@ export function startLine(
   }
   return [line, ...warnings].join(" ");
 }
-
-/** A fetch handler that takes the server's connection env (Hono's second argument) too. */
-type ServedFetch = (request: Request, env?: unknown) => Response | Promise<Response>;
 
 /**
  * `fetch` behind the host guard, for a board whose own guard answers any host
