@@ -110,7 +110,7 @@ export function startLine(
     : typeof options.auth === "function"
     ? "auth hook on"
     : options.auth.sessionTtlMs === null && options.auth.maxSessionAgeMs === null
-    ? "login on (a copied session cookie never expires: set sessionTtl)"
+    ? "login on (a copied session cookie never expires: set sessionTtl, or --session-ttl on the CLI)"
     : "login on";
   const keys = options.redact.length;
   const exposure = [
