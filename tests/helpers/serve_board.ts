@@ -1,10 +1,11 @@
 /**
- * Serves a board on a free loopback port by either of the two servers its
- * users run: `Deno.serve(board.fetch)` (what embedders write) or
- * `board.listen` (node:http through `@hono/node-server`: what the CLI runs).
- * The two hand the board different `Request` objects, so a defect of one is
- * invisible on the other: a test given no path takes its file's
- * {@link servePathOf}, and so the browser files are spread over both.
+ * Serves a board on a free loopback port by one of the servers its users
+ * run: `Deno.serve(board.fetch)` (what embedders write), `board.listen`
+ * (node:http through `@hono/node-server`: what the CLI runs) or node:http's
+ * `createServer(board.handler)` (Node.js and Express hosts). Deno.serve and
+ * node-server hand the board different `Request` objects, so a defect of one
+ * is invisible on the other: a test given no path takes its file's
+ * {@link servePathOf}, and so the browser files are spread over the first two.
  *
  * @example
  * ```ts ignore
@@ -17,13 +18,18 @@
  * @module
  */
 
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Board } from "../../mod.ts";
 
 /** Which server a board is served by. */
-export type ServePath = "fetch" | "listen";
+export type ServePath = "fetch" | "listen" | "handler";
 
-/** Both paths, for a test that runs the same requests on each. */
-export const SERVE_PATHS: readonly ServePath[] = ["fetch", "listen"];
+/** Every path, for a test that runs the same requests on each. */
+export const SERVE_PATHS: readonly ServePath[] = ["fetch", "listen", "handler"];
+
+/** The paths test files are spread over: what embedders write, and what the CLI runs. */
+const FILE_PATHS: readonly ServePath[] = ["fetch", "listen"];
 
 /** A served board. */
 export interface ServedBoard {
@@ -46,7 +52,7 @@ export function servePathOf(file: string): ServePath {
   const name = file.slice(file.lastIndexOf("/") + 1);
   let hash = 0;
   for (const char of name) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return SERVE_PATHS[hash % 2];
+  return FILE_PATHS[hash % FILE_PATHS.length];
 }
 
 /** Serves `board` on 127.0.0.1 by `via` (default: the running test file's path). */
@@ -58,8 +64,17 @@ export async function serveBoard(
     const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, board.fetch);
     return served(server.addr.port, via, () => server.shutdown());
   }
-  const server = await quietly(() => board.listen({ port: 0, hostname: "127.0.0.1" }));
-  return served(server.addr.port, via, () => server.shutdown());
+  if (via === "listen") {
+    const server = await quietly(() => board.listen({ port: 0, hostname: "127.0.0.1" }));
+    return served(server.addr.port, via, () => server.shutdown());
+  }
+  const server = createServer(board.handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return served((server.address() as AddressInfo).port, via, () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    return closed;
+  });
 }
 
 function served(port: number, via: ServePath, stop: () => Promise<void>): ServedBoard {

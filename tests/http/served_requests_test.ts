@@ -1,8 +1,9 @@
 /**
- * Requests without `Content-Length`, as curl and most HTTP clients send
- * them (`OPTIONS`, a `DELETE` with no body, a chunked `POST`), answered the
- * same by both servers a board runs on: `Deno.serve(board.fetch)` and
- * `board.listen` (the CLI's), sent byte for byte over a socket.
+ * What the two servers a board runs on (`Deno.serve(board.fetch)` and
+ * `board.listen`, the CLI's) hand the board differently, checked on both
+ * over a socket: requests without `Content-Length`, as curl and most HTTP
+ * clients send them (`OPTIONS`, a `DELETE` with no body, a chunked `POST`),
+ * sent byte for byte; and a client that leaves an event stream.
  */
 
 import assert from "node:assert/strict";
@@ -10,6 +11,8 @@ import { createBoard } from "../../mod.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { rawRequest } from "../helpers/raw_http.ts";
 import { SERVE_PATHS, serveBoard } from "../helpers/serve_board.ts";
+import { waitFor } from "../helpers/wait_for.ts";
+import { isEvent, openStream } from "../events/sse_client.ts";
 
 function request(method: string, path: string, headers: string[] = [], body = ""): string {
   return [`${method} ${path} HTTP/1.1`, "Host: 127.0.0.1", "Connection: close", ...headers]
@@ -72,6 +75,43 @@ for (const via of SERVE_PATHS) {
       await servers.cors.stop();
       await plain.close();
       await cors.close();
+      await source.close();
+    }
+  });
+}
+
+/** The board's event stream clients now, from its metrics. */
+async function streamClients(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/board/metrics`)).text();
+  return Number(/^queue_board_sse_clients (\d+)$/m.exec(text)?.[1]);
+}
+
+for (const via of SERVE_PATHS) {
+  Deno.test(`${via}: an event stream whose client left is released at once`, async () => {
+    const source = createMemorySource();
+    const board = createBoard(source);
+    const server = await serveBoard(board, via);
+    const url = `${server.url}/board/api/events`;
+    try {
+      const leaving = new AbortController();
+      const stream = await openStream(fetch, url, { signal: leaving.signal });
+      const staying = await openStream(fetch, url);
+      source.store.emit("mail", "active", "m1");
+      await stream.waitFor(isEvent("job:active"));
+      assert.equal(await streamClients(server.url), 2);
+      leaving.abort();
+      await stream.ended;
+      // Nothing is written meanwhile: the closed connection itself must tell the board.
+      await waitFor(async () => await streamClients(server.url) === 1, {
+        what: "the client that left to be released",
+        everyMs: 50,
+      });
+      source.store.emit("mail", "progress", "m2", { value: "1" });
+      await staying.waitFor(isEvent("job:progress"));
+      await staying.close();
+    } finally {
+      await board.close();
+      await server.stop();
       await source.close();
     }
   });
