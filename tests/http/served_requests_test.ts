@@ -1,15 +1,17 @@
 /**
- * What the two servers a board runs on (`Deno.serve(board.fetch)` and
- * `board.listen`, the CLI's) hand the board differently, checked on both
- * over a socket: requests without `Content-Length`, as curl and most HTTP
+ * What the servers a board runs on (`Deno.serve(board.fetch)`,
+ * `board.listen`, the CLI's, and node:http with `board.handler`) hand the
+ * board differently, checked on each over a socket: requests without `Content-Length`, as curl and most HTTP
  * clients send them (`OPTIONS`, a `DELETE` with no body, a chunked `POST`),
- * sent byte for byte; and a client that leaves an event stream.
+ * sent byte for byte; and a client that leaves, which must abort the
+ * request's signal and release an event stream.
  */
 
 import assert from "node:assert/strict";
 import { createBoard } from "../../mod.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { rawRequest } from "../helpers/raw_http.ts";
+import { sourceWith } from "../helpers/source_with.ts";
 import { SERVE_PATHS, serveBoard } from "../helpers/serve_board.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { isEvent, openStream } from "../events/sse_client.ts";
@@ -113,6 +115,41 @@ for (const via of SERVE_PATHS) {
       await board.close();
       await server.stop();
       await source.close();
+    }
+  });
+}
+
+for (const via of SERVE_PATHS) {
+  Deno.test(`${via}: the request's signal aborts when the client leaves`, async () => {
+    const memory = createMemorySource();
+    let scanSignal: AbortSignal | undefined;
+    // A mechanics scan that lasts until its request's signal ends it.
+    const source = sourceWith(memory, {
+      scanMechanics: (_task, _cursor, signal) => {
+        scanSignal = signal;
+        return new Promise((resolve) => {
+          signal?.addEventListener(
+            "abort",
+            () => resolve({ entries: [], scanCalls: 0, cursor: null }),
+          );
+        });
+      },
+    });
+    const board = createBoard(source);
+    const server = await serveBoard(board, via);
+    try {
+      const leaving = new AbortController();
+      const asked = fetch(`${server.url}/board/api/tasks/mail/mechanics`, {
+        signal: leaving.signal,
+      }).catch(() => null);
+      const signal = await waitFor(() => scanSignal, { what: "the scan to start" });
+      leaving.abort();
+      assert.equal(await asked, null, "the client gave up");
+      await waitFor(() => signal.aborted, { what: "the scan's signal to abort", everyMs: 20 });
+    } finally {
+      await board.close();
+      await server.stop();
+      await memory.close();
     }
   });
 }
