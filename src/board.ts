@@ -16,7 +16,7 @@ import { sameOrigin } from "./auth/same_origin.ts";
 import { allowedHosts } from "./auth/allowed_hosts.ts";
 import { createSessionRevoker } from "./auth/revocations.ts";
 import { clearSession, type SessionConfig } from "./auth/session.ts";
-import { getRequestListener } from "@hono/node-server";
+import { type NodeHandler, nodeListener } from "./node_listener.ts";
 import { auditRefusals } from "./api/audit_gate.ts";
 import { auditMutations } from "./api/audit_record.ts";
 import { auditedRoutes, guardedRoutes } from "./api/audit_routes.ts";
@@ -56,9 +56,7 @@ import { noStore } from "./no_store.ts";
 import { serveUi } from "./static.ts";
 import { epochClock, systemTimers, type Timers } from "./timers.ts";
 
-/** A Node.js `(req, res)` request listener. */
-// deno-lint-ignore no-explicit-any
-export type NodeHandler = (req: any, res: any) => Promise<void>;
+export type { NodeHandler };
 
 /**
  * What {@link createBoard} returns: `app`, the Hono app with routes relative to
@@ -544,8 +542,7 @@ export function createBoardOn(
   return {
     app,
     fetch,
-    // The host's own Request/Response stay untouched (the default would replace the globals).
-    handler: getRequestListener(fetch, { overrideGlobalObjects: false }),
+    handler: nodeListener(fetch),
     listen: (listenOptions) => listen(fetch, resolved, listenOptions),
     async close() {
       await deps.operations.close();

@@ -357,14 +357,7 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
   const redis = redisSourceOf(config);
-  let source: TaskSource;
-  if (redis) {
-    source = redis.source;
-    console.log(`queue-board: reading taskora data from ${redis.where}`);
-  } else {
-    source = createMemorySource({ simulate: true });
-    console.log("queue-board: no Redis configured (--redis or REDIS_URL): serving a live demo");
-  }
+  const source: TaskSource = redis?.source ?? createMemorySource({ simulate: true });
   let board;
   try {
     board = createBoard(source, config.options);
@@ -378,7 +371,8 @@ export async function main(args: string[]): Promise<number> {
     server = await board.listen({
       port: config.port,
       hostname: config.hostname,
-      detail: redis?.where ?? "memory demo",
+      // Where the data comes from ends the start line: the one line the CLI prints.
+      detail: redis?.where ?? "live demo: no --redis or REDIS_URL",
     });
   } catch (error) {
     console.error(

@@ -9,6 +9,7 @@
 
 import { Hono } from "hono";
 import { allowedHosts, LOOPBACK_HOSTS } from "./auth/allowed_hosts.ts";
+import type { ServedFetch } from "./node_listener.ts";
 import { type BoardServer, serveWithTimeouts } from "./node_server.ts";
 import { BoardOptionsError, type ResolvedOptions } from "./options.ts";
 
@@ -110,7 +111,7 @@ export function startLine(
     : typeof options.auth === "function"
     ? "auth hook on"
     : options.auth.sessionTtlMs === null && options.auth.maxSessionAgeMs === null
-    ? "login on (a copied session cookie never expires: set sessionTtl)"
+    ? "login on (a copied session cookie never expires: set sessionTtl, or --session-ttl on the CLI)"
     : "login on";
   const keys = options.redact.length;
   const exposure = [
@@ -136,9 +137,6 @@ export function startLine(
   }
   return [line, ...warnings].join(" ");
 }
-
-/** A fetch handler that takes the server's connection env (Hono's second argument) too. */
-type ServedFetch = (request: Request, env?: unknown) => Response | Promise<Response>;
 
 /**
  * `fetch` behind the host guard, for a board whose own guard answers any host

@@ -6,13 +6,13 @@
  * connections were all still open after 80 s. Deno's `node:http` honours
  * Node's `headersTimeout` (checked every `connectionsCheckingInterval`,
  * answered with 408) and `keepAliveTimeout`, so the board is served through
- * it, with the `fetch` handler adapted by `@hono/node-server`.
+ * it, with the `fetch` handler adapted by `@hono/node-server` (`node_listener.ts`).
  *
  * @module
  */
 
 import { createServer, type Server } from "node:http";
-import { getRequestListener } from "@hono/node-server";
+import { nodeListener, type ServedFetch } from "./node_listener.ts";
 
 /** The running server: its address, and a way to stop it. */
 export interface BoardServer {
@@ -56,7 +56,7 @@ const REQUEST_TIMEOUT_MS = 60_000;
  * ```
  */
 export function serveWithTimeouts(
-  fetch: (request: Request) => Response | Promise<Response>,
+  fetch: ServedFetch,
   { port, hostname, headersTimeout, idleTimeout }: ServeOptions,
 ): Promise<BoardServer> {
   const server = createServer({
@@ -65,7 +65,7 @@ export function serveWithTimeouts(
     keepAliveTimeout: idleTimeout,
     // Node checks the headers deadline on this beat (default 30 s): the bound is the sum.
     connectionsCheckingInterval: Math.min(1_000, headersTimeout / 4),
-  }, getRequestListener(fetch, { overrideGlobalObjects: false }));
+  }, nodeListener(fetch));
   const finished = new Promise<void>((resolve) => server.once("close", () => resolve()));
   let closing = false;
   // A connection whose response ends while the server closes would otherwise idle out.

@@ -141,16 +141,14 @@ async function startDemo(args: string[] = [], envVars: Record<string, string> = 
   return { child, port, printed, lines };
 }
 
-Deno.test("with no Redis configured it serves the live demo and says so", async () => {
+Deno.test("with no Redis configured it serves the live demo and says so in one line", async () => {
   const { child, port, printed, lines } = await startDemo();
   try {
-    assert.match(printed, /live demo/);
-    assert.ok(
-      printed.includes(
-        `queue-board listening on http://127.0.0.1:${port}/board ` +
-          "(mutations on, login off, redaction off; memory demo)\n",
-      ),
+    // The README: it "prints one line saying what is exposed".
+    assert.equal(
       printed,
+      `queue-board listening on http://127.0.0.1:${port}/board ` +
+        "(mutations on, login off, redaction off; live demo: no --redis or REDIS_URL)\n",
     );
     const overview = await (await fetch(`http://127.0.0.1:${port}/board/api/overview`)).json();
     assert.ok(overview.tasks.length >= 5, "the simulator's tasks");
@@ -175,12 +173,31 @@ Deno.test("the start line says what BOARD_HOST, --read-only and --redact expose"
     assert.ok(
       printed.includes(
         `listening on http://127.0.0.1:${port}/board ` +
-          "(mutations off, login off, redaction on (2 keys); memory demo)\n",
+          "(mutations off, login off, redaction on (2 keys); live demo: no --redis or REDIS_URL)\n",
       ),
       printed,
     );
     const config = await fetch(`http://127.0.0.1:${port}/board/api/config`);
     assert.equal((await config.json()).readOnly, true);
+  } finally {
+    child.kill("SIGTERM");
+    await lines.cancel();
+    await child.stderr.cancel();
+    await child.status;
+  }
+});
+
+Deno.test("with login and no --session-ttl, the start line names the flag that sets one", async () => {
+  const { child, printed, lines } = await startDemo([], {
+    BOARD_USERNAME: "ada",
+    BOARD_PASSWORD: "lovelace",
+    BOARD_COOKIE_SECRET: "c".repeat(32),
+  });
+  try {
+    assert.match(
+      printed,
+      /login on \(a copied session cookie never expires: set sessionTtl, or --session-ttl on the CLI\)/,
+    );
   } finally {
     child.kill("SIGTERM");
     await lines.cancel();

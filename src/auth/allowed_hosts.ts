@@ -90,8 +90,9 @@ export interface AllowedHostsOptions {
 }
 
 /**
- * The guard: answers a request for another host with 403
- * `HOST_NOT_ALLOWED`, as JSON whichever route it was for.
+ * The guard: answers a request for another host, or with a `Host` that
+ * names none (`localhost:99999`), with 403 `HOST_NOT_ALLOWED`, as JSON
+ * whichever route it was for.
  *
  * @example
  * ```ts
@@ -107,6 +108,9 @@ export interface AllowedHostsOptions {
  */
 export function allowedHosts({ hosts, trustProxy }: AllowedHostsOptions): MiddlewareHandler {
   return async function hostGuard(c, next) {
+    // Deno.serve puts the Host header into the URL as is: `localhost:99999` makes one that
+    // does not parse, and names no host the board could be reached by, listed or not.
+    if (!URL.canParse(c.req.url)) return refusal(c, c.req.header("host") ?? "");
     if (hosts !== null) {
       const names = [new URL(c.req.url).host, ...(trustProxy ? forwardedHosts(c) : [])];
       const refused = names.find((name) => !hostAllowed(name, hosts));

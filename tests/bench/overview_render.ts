@@ -20,7 +20,8 @@ import { createBoard } from "../../mod.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { fleetTask, writeFleet } from "../helpers/fleet.ts";
-import { launchBrowser, serveBoard } from "../e2e/browser.ts";
+import { launchBrowser } from "../e2e/browser.ts";
+import { serveBoard } from "../helpers/serve_board.ts";
 
 const TASKS = 1000;
 const flag = (name: string, fallback: number) => {
@@ -49,7 +50,7 @@ const redis = await startRedis();
 const client = await connectClient(redis.url);
 const memory = createMemorySource({});
 const board = createBoard(redis.url);
-const http = serveBoard(board);
+const http = await serveBoard(board, "fetch"); // the benchmark measures the UI, on one path
 const browser = await launchBrowser();
 try {
   await writeFleet(client, TASKS);

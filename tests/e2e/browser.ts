@@ -1,10 +1,10 @@
 /**
  * Debian's Chromium driven by playwright-core, with the flags this machine
- * needs (never a downloaded browser), and a board served on a free port.
+ * needs (never a downloaded browser). Boards are served by
+ * `tests/helpers/serve_board.ts`.
  */
 
 import { type Browser, chromium } from "playwright-core";
-import type { Board } from "../../mod.ts";
 
 /** Where Debian installs Chromium. */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -23,13 +23,4 @@ export async function launchBrowser(extraArgs: readonly string[] = []): Promise<
       ...extraArgs,
     ],
   });
-}
-
-/** Serves a board on a free loopback port; returns its URL and a stop function. */
-export function serveBoard(board: Board): { url: string; stop: () => Promise<void> } {
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, board.fetch);
-  return {
-    url: `http://127.0.0.1:${server.addr.port}`,
-    stop: () => server.shutdown(),
-  };
 }

@@ -22,7 +22,8 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { type Board, type BoardOptions, createBoard, type TaskSource } from "../../mod.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
-import { launchBrowser, serveBoard } from "./browser.ts";
+import { launchBrowser } from "./browser.ts";
+import { serveBoard } from "../helpers/serve_board.ts";
 
 /** What a browser test gets. */
 export interface BoardPage {
@@ -115,7 +116,7 @@ export async function withBoard(
   await loadFixture(server.url, { metricsAt: Date.now() });
   const taskSource = source?.(server);
   const board = createBoard(taskSource ?? server.url, boardOptions);
-  const http = serveBoard(board);
+  const http = await serveBoard(board);
   try {
     const chromium = await sharedBrowser();
     const context = await chromium.newContext({

@@ -20,7 +20,7 @@ import { createBoard } from "../../mod.ts";
 import { JOB_STATES } from "../../src/source/types.ts";
 import { connectClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { serveBoard } from "./browser.ts";
+import { serveBoard } from "../helpers/serve_board.ts";
 import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 /** Viewports: a phone, two laptops, a desktop. */
@@ -264,7 +264,7 @@ browserTest(
           authenticate: () => null,
         },
       });
-      const server = serveBoard(board);
+      const server = await serveBoard(board);
       try {
         const login = { name: "login", path: "login", ready: "button[type=submit]" };
         assert.deepEqual(await checkView(page, `${server.url}/board/`, login), []);

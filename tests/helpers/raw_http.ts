@@ -48,10 +48,26 @@ export async function openRaw(port: number): Promise<RawConnection> {
   };
 }
 
+/** What a server answered on a raw connection: the status, the headers' block and the body. */
+export interface RawAnswer {
+  status: number;
+  head: string;
+  body: string;
+}
+
+/** Sends `request` as is on a new connection and reads until the server closes it. */
+export async function rawRequest(port: number, request: string): Promise<RawAnswer> {
+  const raw = await openRaw(port);
+  await raw.send(request);
+  const answer = await raw.closed;
+  const split = answer.indexOf("\r\n\r\n");
+  const head = split === -1 ? answer : answer.slice(0, split);
+  const body = split === -1 ? "" : answer.slice(split + 4);
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]), head, body };
+}
+
 /** Sends one `GET path` with `Connection: close` and the given `Host`; returns the status. */
 export async function rawGet(port: number, path: string, host: string): Promise<number> {
-  const raw = await openRaw(port);
-  await raw.send(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
-  const answer = await raw.closed;
-  return Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+  const request = `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`;
+  return (await rawRequest(port, request)).status;
 }

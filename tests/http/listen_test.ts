@@ -36,7 +36,8 @@ Deno.test("startLine() says the URL, mutations, login and redaction, then the de
 });
 
 Deno.test("startLine() says when a copied session cookie never expires, only then", () => {
-  const NEVER = /login on \(a copied session cookie never expires: set sessionTtl\)/;
+  const NEVER =
+    /login on \(a copied session cookie never expires: set sessionTtl, or --session-ttl on the CLI\)/;
   assert.match(line("127.0.0.1", { auth: session }), NEVER);
   for (const lifetime of [{ sessionTtl: "8h" }, { maxSessionAge: "1d" }]) {
     const auth = { ...session, ...lifetime } as BoardOptions["auth"];
