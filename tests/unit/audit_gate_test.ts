@@ -54,3 +54,14 @@ Deno.test("a 429 in front of the API is recorded with its code, per client withi
     ],
   );
 });
+
+Deno.test("refusals from the addresses of one IPv6 /64 are counted as one client's", async () => {
+  const { app, trail } = gatedApp();
+  // A host holds a whole /64: counted per address, it would get a budget per address.
+  for (let n = 1; n <= 100; n++) {
+    await app.request("/api/overview", { headers: { "x-forwarded-for": `2001:db8:7:9::${n}` } });
+  }
+  await app.request("/api/overview", { headers: { "x-forwarded-for": "2001:db8:7:a::1" } });
+  const { entries } = await trail.list({ limit: 200 });
+  assert.equal(entries.length, REFUSALS_PER_MINUTE + 1, "the /64, then another /64");
+});
