@@ -78,50 +78,10 @@ export type {
   SessionAuthOptions,
 } from "./src/options.ts";
 export { BoardOptionsError } from "./src/options.ts";
-export {
-  ALERT_KINDS,
-  type AlertDelivery,
-  type AlertHistoryEntry,
-  type AlertKind,
-  type AlertNotice,
-  type AlertPhase,
-  type AlertRule,
-  type AlertRuleFile,
-  type AlertsFile,
-  type AlertSilence,
-  type AlertSinkFile,
-  type AlertState,
-  type AlertStatus,
-  type GroupedAlert,
-  type KnownShape,
-  type KnownShapesChange,
-  type KnownShapesRecord,
-  type RuleSaveOutcome,
-  type ThresholdUnit,
-} from "./src/contract/alerts.ts";
 export { type Can, presetCan, type Role, ROLES } from "./src/auth/permissions.ts";
-export {
-  type Action,
-  ACTIONS,
-  READ_ACTIONS,
-  type ReadAction,
-  ROUTE_ACTIONS,
-  type RouteAction,
-} from "./src/contract/actions.ts";
-export {
-  BoardError,
-  type ErrorCode,
-  IncompatibleStoreError,
-  StoreUnavailableError,
-} from "./src/errors.ts";
-export type { TaskSource } from "./src/source/types.ts";
-export type {
-  RedisClientLike,
-  RedisClusterConfig,
-  RedisNodeAddress,
-  RedisSentinelConfig,
-  RedisSourceOptions,
-} from "./src/source/redis/mod.ts";
+export { type Action, ACTIONS } from "./src/contract/actions.ts";
+export { BoardError, type ErrorCode } from "./src/errors.ts";
+export type { RedisSourceOptions } from "./src/source/redis/mod.ts";
 export type { MemorySourceOptions } from "./src/source/memory/mod.ts";
 
 /**

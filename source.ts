@@ -30,3 +30,38 @@ export type {
   RandomFn,
   SimulatorOptions,
 } from "./src/source/memory/mod.ts";
+
+export {
+  ALERT_KINDS,
+  type AlertDelivery,
+  type AlertHistoryEntry,
+  type AlertKind,
+  type AlertNotice,
+  type AlertPhase,
+  type AlertRule,
+  type AlertRuleFile,
+  type AlertsFile,
+  type AlertSilence,
+  type AlertSinkFile,
+  type AlertState,
+  type AlertStatus,
+  type GroupedAlert,
+  type KnownShape,
+  type KnownShapesChange,
+  type KnownShapesRecord,
+  type RuleSaveOutcome,
+  type ThresholdUnit,
+} from "./src/contract/alerts.ts";
+export {
+  READ_ACTIONS,
+  type ReadAction,
+  ROUTE_ACTIONS,
+  type RouteAction,
+} from "./src/contract/actions.ts";
+export { type ErrorStatus, IncompatibleStoreError, StoreUnavailableError } from "./src/errors.ts";
+export type {
+  RedisClientLike,
+  RedisClusterConfig,
+  RedisNodeAddress,
+  RedisSentinelConfig,
+} from "./src/source/redis/mod.ts";

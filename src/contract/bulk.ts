@@ -14,9 +14,6 @@ import type { JobState } from "./states.ts";
 /** What a bulk action does to each job. */
 export type BulkAction = "retry" | "cancel" | "promote" | "delete";
 
-/** Every bulk action. */
-export const BULK_ACTIONS: readonly BulkAction[] = ["retry", "cancel", "promote", "delete"];
-
 /**
  * The states each action acts on; a job found in another state when its
  * batch runs (a worker moved it on) is skipped and reported.
@@ -149,6 +146,3 @@ export interface BulkStartResponse {
   task: string;
   operation: BulkOperation;
 }
-
-/** The `bulk:progress` event: the operation as it stands. */
-export type BulkProgressPayload = BulkOperation;

@@ -19,7 +19,8 @@
  */
 
 import type { Browser, Locator, Page } from "playwright-core";
-import { type Board, type BoardOptions, createBoard, type TaskSource } from "../../mod.ts";
+import { type Board, type BoardOptions, createBoard } from "../../mod.ts";
+import type { TaskSource } from "../../source.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
 import { launchBrowser } from "./browser.ts";

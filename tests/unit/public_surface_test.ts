@@ -1,0 +1,32 @@
+/**
+ * The package's main entry stays small: what a host needs to make, serve
+ * and configure a board. The port, its values and the error subclasses an
+ * adapter throws are in `./source`, for adapter authors.
+ */
+
+import assert from "node:assert/strict";
+
+/** The names `deno doc` lists for an entry point. */
+async function exportedNames(entry: string): Promise<string[]> {
+  const { stdout, success } = await new Deno.Command(Deno.execPath(), {
+    args: ["doc", "--json", entry],
+    cwd: new URL("../../", import.meta.url),
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  assert.ok(success, `deno doc ${entry}`);
+  const doc = JSON.parse(new TextDecoder().decode(stdout));
+  const [module] = Object.values(doc.nodes) as { symbols: { name: string }[] }[];
+  return [...new Set(module.symbols.map((symbol) => symbol.name))].sort();
+}
+
+Deno.test("mod.ts exports at most 30 symbols, and the port lives in ./source", async () => {
+  const main = await exportedNames("mod.ts");
+  assert.ok(main.length <= 30, `mod.ts exports ${main.length}: ${main.join(", ")}`);
+  assert.ok(main.includes("createBoard"));
+  assert.ok(!main.includes("TaskSource"), "the port is for adapter authors: ./source");
+  const source = await exportedNames("source.ts");
+  for (const name of ["TaskSource", "StoreUnavailableError", "AlertRule", "JOB_STATES"]) {
+    assert.ok(source.includes(name), `./source exports ${name}`);
+  }
+});
