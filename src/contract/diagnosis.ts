@@ -86,8 +86,12 @@ export interface JobHolds {
   collect: CollectHold | null;
   /** The job a debounce replaced with this one (a `debounced` entry names it), or null. */
   debounceReplaced: string | null;
-  /** The task's active jobs: how many, and the first few ids (for a singleton). */
-  active: { count: number; ids: string[] };
+  /**
+   * The task's active jobs: how many, the first few ids (for a singleton),
+   * and how many of those ({@link HOLDER_SCAN} at most) hold a live lock (a
+   * worker runs them: the task's workers are busy, not gone).
+   */
+  active: { count: number; ids: string[]; locked: number };
   /** Active: the job's lock (a worker renews it while it runs). */
   lock: { token: string | null; ttlMs: number | null } | null;
 }
@@ -113,6 +117,7 @@ export const DIAGNOSIS_CODES = [
   "versionBelowSince",
   "versionAboveTask",
   "noWorker",
+  "workersBusy",
   "singleton",
   "concurrencyKey",
   "queue",

@@ -18,6 +18,13 @@ export const WORKERS_EVENT_DEPTH = 1000;
 /** Stream entries the overview looks at per task with waiting jobs, newest first. */
 export const HEALTH_EVENT_DEPTH = 200;
 
+/**
+ * Most active jobs whose locks the overview reads for a task none of whose
+ * jobs was taken for over `health.maxIdleMs` (the newest claimed): one live
+ * lock says its workers are busy, not gone.
+ */
+export const HEALTH_LOCK_SAMPLE = 10;
+
 /** Most active jobs whose locks a workers read looks at (the newest claimed). */
 export const WORKERS_ACTIVE_SAMPLE = 100;
 

@@ -70,7 +70,22 @@ export function diagnosisContract(name: string, seed: Seed): void {
     try {
       const slow = (await source.getJobHolds!(SLOW_ACTIVE))!;
       assert.deepEqual([slow.state, slow.lock], ["active", { token: null, ttlMs: null }]);
-      assert.deepEqual(slow.active, { count: 1, ids: [SLOW_ACTIVE] });
+      assert.deepEqual(slow.active, { count: 1, ids: [SLOW_ACTIVE], locked: 0 });
+    } finally {
+      await close();
+    }
+  });
+
+  Deno.test(`${name}: the task's active jobs that hold a live lock are counted (busy workers, not gone ones)`, async () => {
+    const lockKey = `taskora:{slow}:${SLOW_ACTIVE}:lock`;
+    const locked = {
+      ...dump,
+      keys: { ...dump.keys, [lockKey]: { type: "string" as const, pttl: 30_000, value: "w-1" } },
+    };
+    const { source, close } = await seed(locked);
+    try {
+      const slow = (await source.getJobHolds!(SLOW_ACTIVE))!;
+      assert.deepEqual(slow.active, { count: 1, ids: [SLOW_ACTIVE], locked: 1 });
     } finally {
       await close();
     }

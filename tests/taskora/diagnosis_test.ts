@@ -8,6 +8,7 @@
 
 // deno-lint-ignore-file no-explicit-any
 import assert from "node:assert/strict";
+import { ShiftedClock } from "../helpers/shifted_clock.ts";
 import { withClient } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { type AppWorld, createTaskora, redisAdapter, waitForState, withApp } from "./harness.ts";
@@ -31,13 +32,20 @@ function reasonOf(world: AppWorld, id: string, code: string): Promise<any> {
   }, { what: `a ${code} reason for ${id}` });
 }
 
-/** Tasks whose handlers run until released. */
+/** Tasks whose handlers run until released (and, once released, end at once). */
 function holding() {
   const releases: (() => void)[] = [];
-  const handler = () => new Promise<string>((resolve) => releases.push(() => resolve("done")));
+  let released = false;
+  const handler = () =>
+    new Promise<string>((resolve) =>
+      released ? resolve("done") : releases.push(() => resolve("done"))
+    );
   return {
     handler,
-    release: () => releases.splice(0).forEach((release) => release()),
+    release: () => {
+      released = true;
+      releases.splice(0).forEach((release) => release());
+    },
   };
 }
 
@@ -399,4 +407,68 @@ Deno.test("taskora's migration lock comes first while a migrator holds it", asyn
     assert.equal(reason.evidence.by, "taskora-wire-7");
     assert.equal((await diagnosis(world, id)).reasons[0].code, "migrationLock");
   }, { boardOn: "url" });
+});
+
+Deno.test("busy workers are not missing ones: a worker running a long job while two wait is 'busy', not noWorker, in the diagnosis and the overview", async () => {
+  const hold = holding();
+  const timers = new ShiftedClock();
+  await withApp(
+    "redis",
+    (app) => app.task("render", { concurrency: 1, timeout: "1h", handler: hold.handler }),
+    async (world) => {
+      try {
+        const task = taskOf(world, "render");
+        const [running, ...queued] = [
+          await task.dispatch({ n: 1 }),
+          await task.dispatch({ n: 2 }),
+          await task.dispatch({ n: 3 }),
+        ];
+        await waitForState(world, running, "active");
+        // The board's clock 6 min on (over health.maxIdleMs): the worker still runs the job
+        // and renews its lock, so nothing was taken since.
+        timers.ahead(6.5 * 60_000);
+        const body = await diagnosis(world, queued[1]);
+        assert.deepEqual(body.reasons.map((r: any) => r.code), ["workersBusy", "queue"]);
+        const [busy] = body.reasons;
+        assert.match(
+          busy.summary,
+          /^every worker of render is busy: 1 job runs under a live lock, and none was taken for 6 min while 2 jobs wait$/,
+        );
+        assert.equal(busy.evidence.running, 1);
+        const { body: overview } = await world.get("/overview");
+        const health = overview.tasks.find((t: any) => t.name === "render").health;
+        assert.equal(health.noProgress, false, JSON.stringify(health));
+        assert.equal(health.status, "warning");
+        assert.match(
+          health.reason,
+          /^2 waiting, none taken for 6 min \(over 5 min\): every worker is busy, 1 job running under a live lock$/,
+        );
+      } finally {
+        hold.release();
+      }
+    },
+    { timers },
+  );
+});
+
+Deno.test("a due delayed job with no worker waits for one: taskora promotes due jobs only in a worker's dequeue, so the diagnosis and the overview say no worker takes it", async () => {
+  const timers = new ShiftedClock();
+  await withApp("redis", (app) => app.task("remind", { handler: () => "ok" }), async (world) => {
+    const id = await taskOf(world, "remind").dispatch({}, { delay: 60_000 });
+    // The board's clock 8 min on: the job has been due for 7 min, and no worker runs.
+    timers.ahead(8 * 60_000);
+    const body = await diagnosis(world, id);
+    assert.equal(body.state, "delayed", "nothing promoted it");
+    assert.deepEqual(body.reasons.map((r: any) => r.code), ["noWorker", "dispatchDelay"]);
+    assert.match(body.reasons[0].summary, /while it has been due for 7 min$/);
+    assert.match(
+      body.reasons[1].summary,
+      /: it runs once a worker asks for a job \(due 7 min ago: taskora promotes due jobs only then\)$/,
+    );
+    const { body: overview } = await world.get("/overview");
+    const health = overview.tasks.find((t: any) => t.name === "remind").health;
+    assert.equal(health.noProgress, true, JSON.stringify(health));
+    assert.equal(health.status, "critical");
+    assert.match(health.reason, /^job \w{8} due 7 min ago, none taken for/);
+  }, { start: false, timers });
 });
