@@ -16,9 +16,9 @@ import { countOf } from "./plural.ts";
  */
 export interface QueueHeads {
   /**
-   * The job that has waited longest to run, of the two a worker takes from
-   * (the wait list's tail, the prioritized set's head), with since when it
-   * waits (ms, see {@link queuedSince}).
+   * The job that has waited longest to run, of the {@link OLDEST_WAITING_SCAN}
+   * at each end of the wait list and of the prioritized set, with since when
+   * it waits (ms, see {@link queuedSince}).
    */
   oldestWaiting: { id: string; since: number } | null;
   /** The job claimed longest ago and still active, with when its attempt started (ms). */
@@ -26,6 +26,17 @@ export interface QueueHeads {
   /** The delayed or retrying job that runs next, with its run-at time (ms). */
   nextDue: { id: string; at: number } | null;
 }
+
+/**
+ * Jobs read at each end of the wait list and of the prioritized set for the
+ * one waiting longest (the whole of each when it holds at most twice as
+ * many): taskora pushes a job back to the list's head (a concurrency-key
+ * block, a nack, a stall recovery) with its old `ts`, and a low-priority job
+ * starves at the far end of the set, so neither next-to-run end alone finds
+ * it. Beyond the bound a job waiting longer in the middle of a long queue is
+ * missed: the age errs short there.
+ */
+export const OLDEST_WAITING_SCAN = 16;
 
 /** How a task is doing. */
 export interface TaskHealth {

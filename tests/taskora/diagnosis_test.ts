@@ -472,3 +472,33 @@ Deno.test("a due delayed job with no worker waits for one: taskora promotes due 
     assert.match(health.reason, /^job \w{8} due 7 min ago, none taken for/);
   }, { start: false, timers });
 });
+
+Deno.test("the oldest waiting job is found where taskora put it back: a job its concurrency key blocked goes to the wait list's head", async () => {
+  const hold = holding();
+  await withApp(
+    "redis",
+    (app) => app.task("export", { concurrency: 2, timeout: "1h", handler: hold.handler }),
+    async (world) => {
+      try {
+        const task = taskOf(world, "export");
+        const keyed = { concurrencyKey: "acct-1", concurrencyLimit: 1 };
+        const first = await task.dispatch({ n: 1 }, keyed);
+        const blocked = await task.dispatch({ n: 2 }, keyed);
+        const others = [];
+        for (const n of [3, 4, 5]) others.push(await task.dispatch({ n }));
+        await world.app.start();
+        // The worker takes the first, finds the second's key full and pushes it back to the
+        // head, then takes the third: two run, the blocked one waits longest.
+        await waitForState(world, first, "active");
+        await waitForState(world, others[0], "active");
+        const { body } = await world.get("/overview");
+        const row = body.tasks.find((t: any) => t.name === "export");
+        assert.equal(row.stats.waiting, 3);
+        assert.equal(row.latency.oldestWaiting.id, blocked, JSON.stringify(row.latency));
+      } finally {
+        hold.release();
+      }
+    },
+    { start: false },
+  );
+});
