@@ -119,6 +119,13 @@ export function diagnose(
       `whether its version is below the task's since or above the task's version, and whether ` +
         `the task is a singleton: only the App declares them (${WITH_APP})`,
     );
+  } else if (!definition.hasHandler) {
+    // A contract's version is what this App dispatches with; the workers' own decide.
+    unknown.push(
+      "whether its version is below the since or above the version of the workers that run " +
+        "it, and whether the task is a singleton: this App registers the task as a contract " +
+        "only (no handler), so the workers' settings are declared where it is implemented",
+    );
   } else if (job.version > definition.version) {
     // taskora's worker nacks a job newer than its task: back to the wait list, unrun.
     reasons.push({

@@ -114,7 +114,8 @@ export function lockHolders(locks: readonly JobLock[]): LockHolder[] {
 /**
  * The fewest live workers the evidence allows: with `holders` live locks
  * and each worker running at most `concurrency` jobs of the task at once
- * (the App's figure; unknown without it), `ceil(holders / concurrency)`, or
+ * (the App's figure; unknown without it, or when the App registers the task
+ * as a contract only), `ceil(holders / concurrency)`, or
  * 1 when any lock is live. `sampled < active`: more jobs may hold locks.
  *
  * @example
@@ -142,7 +143,7 @@ export function estimateWorkers(
     return {
       atLeast: 1,
       basis: `${locks}: at least one worker runs; how many jobs one runs at once is known ` +
-        "only from the App (createBoard(app))",
+        "only from an App that runs the task's handler (createBoard(app) in it)",
     };
   }
   return {

@@ -120,7 +120,7 @@ Deno.test("diagnose() reads no take among the newest entries as idle since the o
 });
 
 Deno.test("diagnose() lists what decides first: the migration lock, then the version, then the rest", () => {
-  const definition = { since: 3, singleton: true } as TaskDefinition;
+  const definition = { since: 3, singleton: true, hasHandler: true } as TaskDefinition;
   const job = holds({
     version: 2,
     active: { count: 1, ids: ["j1"], locked: 1 },
