@@ -92,6 +92,16 @@ export interface JobHolds {
    * worker runs them: the task's workers are busy, not gone).
    */
   active: { count: number; ids: string[]; locked: number };
+  /**
+   * When its TTL ends (taskora's `expireAt`, ms), or null: a worker that
+   * takes or promotes it past then expires it instead of running it.
+   */
+  expireAt: number | null;
+  /**
+   * Active: the cancel asked for while it runs (`cancelledAt`, and the
+   * reason), or null: its worker aborts it and it ends cancelled.
+   */
+  cancelRequested: { at: number; reason: string | null } | null;
   /** Active: the job's lock (a worker renews it while it runs). */
   lock: { token: string | null; ttlMs: number | null } | null;
 }
@@ -125,6 +135,8 @@ export const DIAGNOSIS_CODES = [
   "debounce",
   "retryBackoff",
   "dispatchDelay",
+  "expires",
+  "cancelRequested",
   "running",
   "lockLost",
   "dedup",

@@ -65,6 +65,37 @@ const jobLink = (id: string) => `/jobs/${encodeURIComponent(id)}`;
 const taskLink = (task: string) => `/tasks/${encodeURIComponent(task)}`;
 
 /**
+ * What a pending job's TTL (`expireAt`) does to it: taskora checks it when a
+ * worker takes a waiting job and when it promotes a due one, and expires
+ * the job then instead of running it.
+ */
+function expiry(job: JobHolds, expireAt: number, now: number): DiagnosisReason {
+  const evidence = { expireAt, runAt: job.runAt };
+  if (expireAt <= now) {
+    return {
+      code: "expires",
+      summary: `its TTL ended ${roughDuration(now - expireAt)} ago: it will be expired, never ` +
+        "run (taskora expires a job past its TTL when a worker takes or promotes it)",
+      evidence,
+    };
+  }
+  if (job.state !== "waiting" && job.runAt !== null && expireAt <= job.runAt) {
+    return {
+      code: "expires",
+      summary: `its TTL ends in ${roughDuration(expireAt - now)}, before it is due in ` +
+        `${roughDuration(job.runAt - now)}: it will be expired when promoted, never run`,
+      evidence,
+    };
+  }
+  return {
+    code: "expires",
+    summary: `its TTL ends in ${roughDuration(expireAt - now)}: a worker that has not taken it ` +
+      "by then expires it instead of running it",
+    evidence,
+  };
+}
+
+/**
  * The reasons that hold the job, in {@link DIAGNOSIS_CODES} order, and
  * what the board cannot tell. A job in a state that is not pending gets
  * none.
@@ -77,7 +108,7 @@ const taskLink = (task: string) => `/tasks/${encodeURIComponent(task)}`;
  *   id: "j1", task: "email", state: "waiting" as const, attempt: 1, maxAttempts: 1, version: 1,
  *   createdAt: 0, ahead: 412, waiting: 413, runAt: null, dispatchDelayMs: null, concurrency: null,
  *   dedupKey: null, collect: null, debounceReplaced: null,
- *   active: { count: 1, ids: ["j0"], locked: 1 },
+ *   active: { count: 1, ids: ["j0"], locked: 1 }, expireAt: null, cancelRequested: null,
  *   lock: null,
  * };
  * const context = {
@@ -286,6 +317,20 @@ export function diagnose(
         (job.dispatchDelayMs === null ? "" : ` of ${roughDuration(job.dispatchDelayMs)}`) +
         `: it runs ${job.runAt === null ? "when due" : inTime(job.runAt, now)}`,
       evidence: { delayMs: job.dispatchDelayMs, runAt: job.runAt },
+    });
+  }
+
+  if (pending && job.expireAt !== null) reasons.push(expiry(job, job.expireAt, now));
+
+  if (job.cancelRequested !== null) {
+    const { at, reason } = job.cancelRequested;
+    reasons.push({
+      code: "cancelRequested",
+      summary: `a cancel was asked for ${roughDuration(now - at)} ago` +
+        (reason === null ? "" : ` ("${reason}")`) +
+        ": it ends cancelled, not completed (its worker aborts it; with no worker holding its " +
+        "lock, a live worker's stall check cancels it)",
+      evidence: { cancelledAt: at, reason },
     });
   }
 

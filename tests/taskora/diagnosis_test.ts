@@ -502,3 +502,56 @@ Deno.test("the oldest waiting job is found where taskora put it back: a job its 
     { start: false },
   );
 });
+
+Deno.test("a TTL that ends first: a waiting job past its expireAt, and a delayed one whose TTL ends before it is due, will be expired, never run", async () => {
+  const timers = new ShiftedClock();
+  await withApp(
+    "redis",
+    (app) => app.task("quote", { ttl: { max: "1m" }, handler: () => "ok" }),
+    async (world) => {
+      const task = taskOf(world, "quote");
+      const waiting = await task.dispatch({});
+      const delayed = await task.dispatch({}, { delay: 600_000 });
+      const expiresOf = async (id: string) =>
+        (await diagnosis(world, id)).reasons.find((r: any) => r.code === "expires");
+      const ahead = await expiresOf(delayed);
+      assert.match(
+        ahead?.summary ?? "",
+        /^its TTL ends in \d+ s, before it is due in 9 min: it will be expired when promoted, never run$/,
+      );
+      assert.ok(ahead.evidence.expireAt < ahead.evidence.runAt);
+      timers.ahead(2 * 60_000);
+      const past = await expiresOf(waiting);
+      assert.match(past?.summary ?? "", /^its TTL ended 1 min ago: it will be expired, never run/);
+    },
+    { start: false, timers },
+  );
+});
+
+Deno.test("an active job with a cancel asked for: it ends cancelled, and the diagnosis says so while its worker's onCancel runs", async () => {
+  const hold = holding();
+  const cleanup = holding();
+  await withApp(
+    "redis",
+    (app) =>
+      app.task("upload", { timeout: "1h", handler: hold.handler, onCancel: cleanup.handler }),
+    async (world) => {
+      try {
+        const id = await taskOf(world, "upload").dispatch({});
+        await waitForState(world, id, "active");
+        const asked = await world.send(`/jobs/${id}/cancel`, { reason: "wrong file" });
+        assert.equal(asked.status, 200, JSON.stringify(asked.body));
+        const reason = await reasonOf(world, id, "cancelRequested");
+        assert.match(
+          reason.summary,
+          /^a cancel was asked for \d+ s ago \("wrong file"\): it ends cancelled/,
+        );
+        assert.equal(reason.evidence.reason, "wrong file");
+        assert.equal((await diagnosis(world, id)).state, "active", "its onCancel still runs");
+      } finally {
+        cleanup.release();
+        hold.release();
+      }
+    },
+  );
+});

@@ -33,6 +33,8 @@ function holds(overrides: Partial<JobHolds> = {}): JobHolds {
     collect: null,
     debounceReplaced: null,
     active: { count: 0, ids: [], locked: 0 },
+    expireAt: null,
+    cancelRequested: null,
     lock: null,
     ...overrides,
   };

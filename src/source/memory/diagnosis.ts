@@ -46,6 +46,10 @@ export function jobHolds(store: MemoryStore, queue: TaskQueue, job: StoredJob): 
       ids: first,
       locked: first.filter((id) => store.lockOf(queue.locks.get(id) ?? null) !== null).length,
     },
+    expireAt: job.expireAt != null && job.expireAt > 0 ? job.expireAt : null,
+    cancelRequested: job.state === "active" && job.cancelledAt != null
+      ? { at: job.cancelledAt, reason: job.cancelReason ?? null }
+      : null,
     lock: job.state === "active"
       ? {
         token: lock?.token ?? null,

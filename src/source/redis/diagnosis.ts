@@ -169,6 +169,10 @@ export async function readJobHolds(
     collect,
     debounceReplaced: replaced === "" ? null : replaced,
     active: { count: Number(activeLength), ids: activeIds.map(String), locked },
+    expireAt: fields.expireAt,
+    cancelRequested: state === "active" && fields.cancelledAt !== null
+      ? { at: fields.cancelledAt, reason: fields.cancelReason }
+      : null,
     lock: state === "active"
       ? {
         token: token === null ? null : String(token),
