@@ -228,7 +228,8 @@ export function taskHealth(
       "warning",
       `${work}, none taken for ${roughDuration(idle.ms!)} (over ${
         roughDuration(idle.maxMs)
-      }): every worker is busy, ${countOf(running, "job")} running under a live lock`,
+      }): workers are busy, ${countOf(running, "job")} running under a live lock (or a ` +
+        "singleton or concurrency key holds the rest)",
     );
   }
   if (oldestWaiting && now - oldestWaiting.since > maxWaitMs) {

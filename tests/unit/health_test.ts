@@ -195,8 +195,8 @@ Deno.test("taskHealth() reads jobs running under live locks as busy workers, not
   const idle = { ms: DEFAULT_MAX_IDLE_MS + 60_000, maxMs: DEFAULT_MAX_IDLE_MS, running: 1 };
   assert.deepEqual(taskHealth(waiting, minutes(0, 0), NO_HEADS, NOW, DEFAULT_MAX_WAIT_MS, idle), {
     status: "warning",
-    reason: "2 waiting, none taken for 6 min (over 5 min): every worker is busy, 1 job running " +
-      "under a live lock",
+    reason: "2 waiting, none taken for 6 min (over 5 min): workers are busy, 1 job running under " +
+      "a live lock (or a singleton or concurrency key holds the rest)",
     failureRate: null,
     noProgress: false,
   });
