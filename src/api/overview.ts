@@ -8,7 +8,7 @@
 
 import { z } from "@hono/zod-openapi";
 import { HEALTH_WINDOW_MINUTES, idleFor, taskHealth } from "../contract/health.ts";
-import { HEALTH_EVENT_DEPTH } from "../contract/workers.ts";
+import { HEALTH_EVENT_DEPTH, HEALTH_LOCK_SAMPLE } from "../contract/workers.ts";
 import { queueLatency, RATE_MINUTES, taskRate } from "../contract/latency.ts";
 import type { OverviewResponse } from "../contract/overview.ts";
 import { totalsOf } from "../contract/totals.ts";
@@ -19,7 +19,7 @@ import {
   selectTasks,
   TASK_SORTS,
 } from "../contract/task_list.ts";
-import type { QueueSnapshot } from "../source/types.ts";
+import type { QueueSnapshot, TaskSource } from "../source/types.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { integerParam, MAX_LIMIT, oneOfParam, textParam } from "./params.ts";
@@ -70,6 +70,13 @@ export function overviewRoutes({ source, startedAt, options, clock }: ApiDeps) {
     const activity = stalled.length > 0 && source.getTaskActivity
       ? await source.getTaskActivity(stalled, HEALTH_EVENT_DEPTH)
       : new Map();
+    const running = await runningOf(
+      source,
+      stalled,
+      (name) =>
+        snapshots.get(name)!.stats.active > 0 &&
+        (idleFor(activity.get(name), now) ?? 0) > options.health.maxIdleMs,
+    );
     const asOf = source.retryingAsOf(tasks);
     return {
       tasks: tasks.map((name) => {
@@ -81,7 +88,11 @@ export function overviewRoutes({ source, startedAt, options, clock }: ApiDeps) {
           taskHeads,
           now,
           options.health.maxWaitMs,
-          { ms: idleFor(activity.get(name), now), maxMs: options.health.maxIdleMs },
+          {
+            ms: idleFor(activity.get(name), now),
+            maxMs: options.health.maxIdleMs,
+            running: running.get(name),
+          },
         );
         return {
           name,
@@ -122,10 +133,36 @@ export function overviewRoutes({ source, startedAt, options, clock }: ApiDeps) {
 
 /**
  * Whether a task's jobs wait and the next a worker takes has waited longer
- * than `maxIdleMs` (or its heads are unknown).
+ * than `maxIdleMs` (or its heads are unknown), or its next due delayed or
+ * retrying job is overdue by as long (taskora promotes it only when a worker
+ * asks for a job).
  */
 function waitedPast(snapshot: QueueSnapshot, now: number, maxIdleMs: number): boolean {
   const { stats, heads } = snapshot;
+  if (heads.nextDue !== null && now - heads.nextDue.at > maxIdleMs) return true;
   if (stats.waiting === 0) return false;
   return heads.oldestWaiting === null || now - heads.oldestWaiting.since > maxIdleMs;
+}
+
+/**
+ * For the tasks `idle` picks among `tasks` (none taken for over the limit, jobs
+ * active), the live locks among their {@link HEALTH_LOCK_SAMPLE} newest claimed
+ * active jobs: a bounded read for the few tasks whose verdict it turns from "no
+ * worker" into "busy", so an overview of healthy tasks reads no lock.
+ */
+async function runningOf(
+  source: TaskSource,
+  tasks: readonly string[],
+  idle: (task: string) => boolean,
+): Promise<Map<string, number>> {
+  const read = source.getActiveLocks;
+  if (!read) return new Map();
+  const picked = tasks.filter(idle);
+  const locks = await Promise.all(
+    picked.map((task) => read.call(source, task, HEALTH_LOCK_SAMPLE)),
+  );
+  return new Map(picked.map((task, i) => [
+    task,
+    locks[i].locks.filter((lock) => lock.token !== null).length,
+  ]));
 }

@@ -86,8 +86,22 @@ export interface JobHolds {
   collect: CollectHold | null;
   /** The job a debounce replaced with this one (a `debounced` entry names it), or null. */
   debounceReplaced: string | null;
-  /** The task's active jobs: how many, and the first few ids (for a singleton). */
-  active: { count: number; ids: string[] };
+  /**
+   * The task's active jobs: how many, the first few ids (for a singleton),
+   * and how many of those ({@link HOLDER_SCAN} at most) hold a live lock (a
+   * worker runs them: the task's workers are busy, not gone).
+   */
+  active: { count: number; ids: string[]; locked: number };
+  /**
+   * When its TTL ends (taskora's `expireAt`, ms), or null: a worker that
+   * takes or promotes it past then expires it instead of running it.
+   */
+  expireAt: number | null;
+  /**
+   * Active: the cancel asked for while it runs (`cancelledAt`, and the
+   * reason), or null: its worker aborts it and it ends cancelled.
+   */
+  cancelRequested: { at: number; reason: string | null } | null;
   /** Active: the job's lock (a worker renews it while it runs). */
   lock: { token: string | null; ttlMs: number | null } | null;
 }
@@ -113,6 +127,7 @@ export const DIAGNOSIS_CODES = [
   "versionBelowSince",
   "versionAboveTask",
   "noWorker",
+  "workersBusy",
   "singleton",
   "concurrencyKey",
   "queue",
@@ -120,6 +135,8 @@ export const DIAGNOSIS_CODES = [
   "debounce",
   "retryBackoff",
   "dispatchDelay",
+  "expires",
+  "cancelRequested",
   "running",
   "lockLost",
   "dedup",

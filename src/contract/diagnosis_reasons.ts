@@ -54,11 +54,47 @@ const DEFAULT_DEDUP_WHILE = "by default waiting, delayed or active";
 /** Who to embed the board in when only the App knows. */
 const WITH_APP = "createBoard(app)";
 
+// taskora moves due delayed and retrying jobs to waiting only inside a worker's dequeue:
+// a due job runs when a worker next asks for one, not at its time.
 const inTime = (at: number, now: number) =>
-  at <= now ? `now (due ${roughDuration(now - at)} ago)` : `in ${roughDuration(at - now)}`;
+  at <= now
+    ? `once a worker asks for a job (due ${roughDuration(now - at)} ago: taskora promotes ` +
+      "due jobs only then)"
+    : `in ${roughDuration(at - now)}`;
 
 const jobLink = (id: string) => `/jobs/${encodeURIComponent(id)}`;
 const taskLink = (task: string) => `/tasks/${encodeURIComponent(task)}`;
+
+/**
+ * What a pending job's TTL (`expireAt`) does to it: taskora checks it when a
+ * worker takes a waiting job and when it promotes a due one, and expires
+ * the job then instead of running it.
+ */
+function expiry(job: JobHolds, expireAt: number, now: number): DiagnosisReason {
+  const evidence = { expireAt, runAt: job.runAt };
+  if (expireAt <= now) {
+    return {
+      code: "expires",
+      summary: `its TTL ended ${roughDuration(now - expireAt)} ago: it will be expired, never ` +
+        "run (taskora expires a job past its TTL when a worker takes or promotes it)",
+      evidence,
+    };
+  }
+  if (job.state !== "waiting" && job.runAt !== null && expireAt <= job.runAt) {
+    return {
+      code: "expires",
+      summary: `its TTL ends in ${roughDuration(expireAt - now)}, before it is due in ` +
+        `${roughDuration(job.runAt - now)}: it will be expired when promoted, never run`,
+      evidence,
+    };
+  }
+  return {
+    code: "expires",
+    summary: `its TTL ends in ${roughDuration(expireAt - now)}: a worker that has not taken it ` +
+      "by then expires it instead of running it",
+    evidence,
+  };
+}
 
 /**
  * The reasons that hold the job, in {@link DIAGNOSIS_CODES} order, and
@@ -72,7 +108,8 @@ const taskLink = (task: string) => `/tasks/${encodeURIComponent(task)}`;
  * const job = {
  *   id: "j1", task: "email", state: "waiting" as const, attempt: 1, maxAttempts: 1, version: 1,
  *   createdAt: 0, ahead: 412, waiting: 413, runAt: null, dispatchDelayMs: null, concurrency: null,
- *   dedupKey: null, collect: null, debounceReplaced: null, active: { count: 1, ids: ["j0"] },
+ *   dedupKey: null, collect: null, debounceReplaced: null,
+ *   active: { count: 1, ids: ["j0"], locked: 1 }, expireAt: null, cancelRequested: null,
  *   lock: null,
  * };
  * const context = {
@@ -115,6 +152,13 @@ export function diagnose(
       `whether its version is below the task's since or above the task's version, and whether ` +
         `the task is a singleton: only the App declares them (${WITH_APP})`,
     );
+  } else if (!definition.hasHandler) {
+    // A contract's version is what this App dispatches with; the workers' own decide.
+    unknown.push(
+      "whether its version is below the since or above the version of the workers that run " +
+        "it, and whether the task is a singleton: this App registers the task as a contract " +
+        "only (no handler), so the workers' settings are declared where it is implemented",
+    );
   } else if (job.version > definition.version) {
     // taskora's worker nacks a job newer than its task: back to the wait list, unrun.
     reasons.push({
@@ -147,36 +191,57 @@ export function diagnose(
   const idleAtLeast = idleFor === null && activity?.coveredSince != null && !readWhole
     ? now - activity.coveredSince
     : null;
-  const starved = activity !== null && job.waiting > 0 &&
+  // A due delayed or retrying job waits for a worker as a waiting one does (see inTime).
+  const due = (job.state === "delayed" || job.state === "retrying") && job.runAt !== null &&
+    job.runAt <= now;
+  const starved = activity !== null && (job.waiting > 0 || due) &&
     (idleFor !== null
       ? idleFor > context.maxIdleMs
       : idleAtLeast !== null
       ? idleAtLeast > context.maxIdleMs
       : true);
+  const singletonHeld = pending && definition?.singleton === true && job.active.count > 0;
+  const conc = job.concurrency;
+  // taskora checks a key's counter only when the job's limit is above 0.
+  const keyHeld = pending && conc !== null && conc.limit > 0 && conc.inUse >= conc.limit;
   if (starved && (pending || job.lock?.token == null)) {
-    const waiting = `${countOf(job.waiting, "job")} ${job.waiting === 1 ? "waits" : "wait"}`;
-    reasons.push({
-      code: "noWorker",
-      summary: idleFor !== null
-        ? `no worker took a job of ${job.task} for ${roughDuration(idleFor)}, while ${waiting}`
-        : idleAtLeast !== null
-        ? `no worker took a job of ${job.task} for ${
-          roughDuration(idleAtLeast)
-        } at least, while ${waiting}`
-        : `no worker took a job of ${job.task} in the newest ${
-          countOf(activity.scanned, "event")
-        } of its stream, while ${waiting}`,
-      evidence: {
-        lastTakenAt: activity.lastTakenAt,
-        waiting: job.waiting,
-        eventsScanned: activity.scanned,
-        eventsSince: activity.coveredSince,
-      },
-      link: taskLink(job.task),
-    });
+    const waiting = job.waiting > 0
+      ? `${countOf(job.waiting, "job")} ${job.waiting === 1 ? "waits" : "wait"}`
+      : `it has been due for ${roughDuration(now - job.runAt!)}`;
+    const untaken = idleFor !== null
+      ? `for ${roughDuration(idleFor)}`
+      : idleAtLeast !== null
+      ? `for ${roughDuration(idleAtLeast)} at least`
+      : `in the newest ${countOf(activity.scanned, "event")} of its stream`;
+    const evidence = {
+      lastTakenAt: activity.lastTakenAt,
+      waiting: job.waiting,
+      eventsScanned: activity.scanned,
+      eventsSince: activity.coveredSince,
+    };
+    if (job.active.locked === 0) {
+      reasons.push({
+        code: "noWorker",
+        summary: `no worker took a job of ${job.task} ${untaken}, while ${waiting}`,
+        evidence,
+        link: taskLink(job.task),
+      });
+    } else if (pending && !singletonHeld && !keyHeld) {
+      // A live lock is a worker running a job: its workers are there, every slot taken
+      // (a singleton or a full key says so itself below).
+      const { locked } = job.active;
+      reasons.push({
+        code: "workersBusy",
+        summary: `every worker of ${job.task} is busy: ${countOf(locked, "job")} ` +
+          `${locked === 1 ? "runs" : "run"} under a live lock, and none was taken ${untaken} ` +
+          `while ${waiting}`,
+        evidence: { ...evidence, running: locked, active: job.active.count },
+        link: taskLink(job.task),
+      });
+    }
   }
 
-  if (pending && definition?.singleton && job.active.count > 0) {
+  if (singletonHeld) {
     const [running] = job.active.ids;
     reasons.push({
       code: "singleton",
@@ -187,9 +252,7 @@ export function diagnose(
     });
   }
 
-  const conc = job.concurrency;
-  // taskora checks a key's counter only when the job's limit is above 0.
-  if (pending && conc && conc.limit > 0 && conc.inUse >= conc.limit) {
+  if (keyHeld && conc) {
     // Which jobs share the key tells what their data have in common: shown with the key only.
     const holders = context.showKeys ? conc.holders : [];
     const usedBy = holders.length > 0 ? `, used by ${holders.join(", ")}` : "";
@@ -254,6 +317,20 @@ export function diagnose(
         (job.dispatchDelayMs === null ? "" : ` of ${roughDuration(job.dispatchDelayMs)}`) +
         `: it runs ${job.runAt === null ? "when due" : inTime(job.runAt, now)}`,
       evidence: { delayMs: job.dispatchDelayMs, runAt: job.runAt },
+    });
+  }
+
+  if (pending && job.expireAt !== null) reasons.push(expiry(job, job.expireAt, now));
+
+  if (job.cancelRequested !== null) {
+    const { at, reason } = job.cancelRequested;
+    reasons.push({
+      code: "cancelRequested",
+      summary: `a cancel was asked for ${roughDuration(now - at)} ago` +
+        (reason === null ? "" : ` ("${reason}")`) +
+        ": it ends cancelled, not completed (its worker aborts it; with no worker holding its " +
+        "lock, a live worker's stall check cancels it)",
+      evidence: { cancelledAt: at, reason },
     });
   }
 

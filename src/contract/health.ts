@@ -16,9 +16,9 @@ import { countOf } from "./plural.ts";
  */
 export interface QueueHeads {
   /**
-   * The job that has waited longest to run, of the two a worker takes from
-   * (the wait list's tail, the prioritized set's head), with since when it
-   * waits (ms, see {@link queuedSince}).
+   * The job that has waited longest to run, of the {@link OLDEST_WAITING_SCAN}
+   * at each end of the wait list and of the prioritized set, with since when
+   * it waits (ms, see {@link queuedSince}).
    */
   oldestWaiting: { id: string; since: number } | null;
   /** The job claimed longest ago and still active, with when its attempt started (ms). */
@@ -26,6 +26,17 @@ export interface QueueHeads {
   /** The delayed or retrying job that runs next, with its run-at time (ms). */
   nextDue: { id: string; at: number } | null;
 }
+
+/**
+ * Jobs read at each end of the wait list and of the prioritized set for the
+ * one waiting longest (the whole of each when it holds at most twice as
+ * many): taskora pushes a job back to the list's head (a concurrency-key
+ * block, a nack, a stall recovery) with its old `ts`, and a low-priority job
+ * starves at the far end of the set, so neither next-to-run end alone finds
+ * it. Beyond the bound a job waiting longer in the middle of a long queue is
+ * missed: the age errs short there.
+ */
+export const OLDEST_WAITING_SCAN = 16;
 
 /** How a task is doing. */
 export interface TaskHealth {
@@ -36,7 +47,9 @@ export interface TaskHealth {
   /** Share of failed among finished jobs in the window (0–1), null when nothing finished. */
   failureRate: number | null;
   /**
-   * Jobs wait and no worker took one for longer than `health.maxIdleMs`
+   * Jobs wait (or a delayed or retrying job is overdue by as long: taskora
+   * promotes due jobs only when a worker asks for one) and no worker took
+   * one for longer than `health.maxIdleMs`, while none runs under a live lock
    * (then the status is critical): see {@link idleFor} for how long none was taken.
    */
   noProgress: boolean;
@@ -135,12 +148,27 @@ function short(id: string): string {
   return id.slice(0, 8);
 }
 
+/** How long none of a task's jobs was taken, and what says whether its workers are busy. */
+export interface IdleEvidence {
+  /** How long no job was taken, ms (see {@link idleFor}); null when unknown. */
+  ms: number | null;
+  /** Longer than this with jobs waiting, no worker takes them (`health.maxIdleMs`). */
+  maxMs: number;
+  /**
+   * Of the task's newest claimed active jobs, how many hold a live lock (a
+   * worker runs each); read only when the idle time is over `maxMs`.
+   */
+  running?: number;
+}
+
 /**
  * Judges a task at `now` (ms). Critical when at least half of recent jobs
  * failed, when jobs wait and none was taken for longer than `idle.maxMs`
- * (`idle.ms`: how long none was, see {@link idleFor}; null when unknown),
- * or work waits with nothing running and nothing finishing.
- * Warning, in this order: 10 % failures; a job waiting longer than
+ * (`idle.ms`: how long none was, see {@link idleFor}; null when unknown)
+ * while no job runs under a live lock, or work waits with nothing running
+ * and nothing finishing.
+ * Warning, in this order: 10 % failures; jobs waiting that long while every
+ * worker is busy (`idle.running` live locks); a job waiting longer than
  * `maxWaitMs` (default {@link DEFAULT_MAX_WAIT_MS}); a delayed job overdue by
  * {@link OVERDUE_AFTER_MS} (nothing is promoting due jobs); a job active for
  * over {@link ACTIVE_TOO_LONG_MS}; jobs retrying. Idle when there is nothing
@@ -152,7 +180,7 @@ export function taskHealth(
   heads: QueueHeads,
   now: number,
   maxWaitMs: number = DEFAULT_MAX_WAIT_MS,
-  idle: { ms: number | null; maxMs: number } = { ms: null, maxMs: DEFAULT_MAX_IDLE_MS },
+  idle: IdleEvidence = { ms: null, maxMs: DEFAULT_MAX_IDLE_MS },
 ): TaskHealth {
   let completed = 0;
   let failed = 0;
@@ -164,8 +192,18 @@ export function taskHealth(
   const failureRate = finished === 0 ? null : failed / finished;
   const percent = failureRate === null ? "" : `${Math.round(failureRate * 100)} %`;
   const window = `the last ${HEALTH_WINDOW_MINUTES} min`;
+  const { nextDue, oldestActive, oldestWaiting } = heads;
+  // taskora promotes a due delayed or retrying job only when a worker asks for work: one
+  // overdue by the idle limit waits for a worker as a waiting job does.
+  const dueTooLong = nextDue !== null && now - nextDue.at > idle.maxMs;
+  const work = stats.waiting > 0
+    ? `${stats.waiting} waiting`
+    : `job ${short(nextDue?.id ?? "")} due ${roughDuration(now - (nextDue?.at ?? now))} ago`;
+  const untaken = (stats.waiting > 0 || dueTooLong) && idle.ms !== null && idle.ms > idle.maxMs;
+  // Jobs running under live locks are workers at work: busy, not gone.
+  const running = untaken ? idle.running ?? 0 : 0;
   // A fact of its own, whichever reason the verdict gives.
-  const noProgress = stats.waiting > 0 && idle.ms !== null && idle.ms > idle.maxMs;
+  const noProgress = untaken && running === 0;
   const verdict = (status: TaskHealth["status"], reason: string): TaskHealth => ({
     status,
     reason,
@@ -179,7 +217,7 @@ export function taskHealth(
   if (noProgress) {
     return verdict(
       "critical",
-      `${stats.waiting} waiting, none taken for ${roughDuration(idle.ms!)} (over ${
+      `${work}, none taken for ${roughDuration(idle.ms!)} (over ${
         roughDuration(idle.maxMs)
       }): no worker is taking jobs`,
     );
@@ -190,7 +228,15 @@ export function taskHealth(
   if (failureRate !== null && failureRate >= 0.1) {
     return verdict("warning", `${percent} of jobs failed in ${window}`);
   }
-  const { nextDue, oldestActive, oldestWaiting } = heads;
+  if (running > 0) {
+    return verdict(
+      "warning",
+      `${work}, none taken for ${roughDuration(idle.ms!)} (over ${
+        roughDuration(idle.maxMs)
+      }): workers are busy, ${countOf(running, "job")} running under a live lock (or a ` +
+        "singleton or concurrency key holds the rest)",
+    );
+  }
   if (oldestWaiting && now - oldestWaiting.since > maxWaitMs) {
     return verdict(
       "warning",

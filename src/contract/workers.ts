@@ -18,6 +18,13 @@ export const WORKERS_EVENT_DEPTH = 1000;
 /** Stream entries the overview looks at per task with waiting jobs, newest first. */
 export const HEALTH_EVENT_DEPTH = 200;
 
+/**
+ * Most active jobs whose locks the overview reads for a task none of whose
+ * jobs was taken for over `health.maxIdleMs` (the newest claimed): one live
+ * lock says its workers are busy, not gone.
+ */
+export const HEALTH_LOCK_SAMPLE = 10;
+
 /** Most active jobs whose locks a workers read looks at (the newest claimed). */
 export const WORKERS_ACTIVE_SAMPLE = 100;
 
@@ -107,7 +114,8 @@ export function lockHolders(locks: readonly JobLock[]): LockHolder[] {
 /**
  * The fewest live workers the evidence allows: with `holders` live locks
  * and each worker running at most `concurrency` jobs of the task at once
- * (the App's figure; unknown without it), `ceil(holders / concurrency)`, or
+ * (the App's figure; unknown without it, or when the App registers the task
+ * as a contract only), `ceil(holders / concurrency)`, or
  * 1 when any lock is live. `sampled < active`: more jobs may hold locks.
  *
  * @example
@@ -136,7 +144,7 @@ export function estimateWorkers(
     return {
       atLeast: 1,
       basis: `${locks}: at least one worker runs; how many jobs one runs at once is known ` +
-        "only from the App (createBoard(app))",
+        "only from an App that runs the task's handler (createBoard(app) in it)",
     };
   }
   return {

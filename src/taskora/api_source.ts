@@ -19,7 +19,7 @@
  */
 
 import { type AppDispatch, appDispatch } from "./dispatch.ts";
-import { queuedSince } from "../contract/health.ts";
+import { OLDEST_WAITING_SCAN, queuedSince } from "../contract/health.ts";
 import { explainUnstarted } from "../contract/workflow_holds.ts";
 import { LocalScanSlots, type ScanSlotClaim } from "../source/scan_slots.ts";
 import { BoardError } from "../errors.ts";
@@ -301,6 +301,20 @@ export class AppApiSource implements TaskSource {
     return new Map(entries);
   }
 
+  /** The waiting jobs at both ends of the adapter's list, {@link OLDEST_WAITING_SCAN} each. */
+  async #waitingEnds(task: string): Promise<{ id: string; details: RawJob }[]> {
+    const scan = OLDEST_WAITING_SCAN;
+    const { waiting } = await this.#adapter.getQueueStats(task);
+    if (waiting <= 2 * scan) {
+      return await this.#adapter.listJobDetails(task, "waiting", 0, 2 * scan);
+    }
+    const [first, last] = await Promise.all([
+      this.#adapter.listJobDetails(task, "waiting", 0, scan),
+      this.#adapter.listJobDetails(task, "waiting", waiting - scan, scan),
+    ]);
+    return [...first, ...last];
+  }
+
   /** The split is read whole on every {@link getStats} (the store is in-process): exact now. */
   retryingAsOf(tasks: string[]): Map<string, number | null> {
     const now = Date.now();
@@ -313,9 +327,10 @@ export class AppApiSource implements TaskSource {
   }
 
   /**
-   * The job waiting longest (the first the adapter lists, in dequeue order)
-   * and the job active longest; the next due delayed job is not exposed by
-   * the API (null).
+   * The job waiting longest (of the {@link OLDEST_WAITING_SCAN} at each end
+   * of what the adapter lists, the prioritized jobs first, as the Redis
+   * source reads each queue's ends) and the job active longest; the next due
+   * delayed job is not exposed by the API (null).
    */
   async getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>> {
     const known = new Set(this.#tasks());
@@ -323,14 +338,14 @@ export class AppApiSource implements TaskSource {
       const none: QueueHeads = { oldestWaiting: null, oldestActive: null, nextDue: null };
       if (!known.has(task)) return [task, none] as const;
       const [waiting, active] = await Promise.all([
-        this.#adapter.listJobDetails(task, "waiting", 0, 1),
+        this.#waitingEnds(task),
         this.#adapter.listJobDetails(task, "active", 0, SCAN_LIMIT),
       ]);
       const next = waiting.map(({ id, details }) => {
         const job = this.#decode(task, id, details);
         const delay = Number(details.fields.delay) || 0;
         return { id, since: queuedSince({ ...job, delay }) };
-      })[0];
+      }).sort((a, b) => a.since - b.since)[0];
       const oldest = active
         .map(({ id, details }) => this.#decode(task, id, details))
         .filter((job) => job.processedAt !== null)

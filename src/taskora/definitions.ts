@@ -18,8 +18,20 @@ function backoffOf(backoff: unknown): string | null {
   return typeof backoff === "string" ? backoff : "custom";
 }
 
-/** A task's definition, as the contract carries it. */
+/**
+ * A task's definition, as the contract carries it. A task the App registers
+ * as a contract only (`app.register`, no handler) runs in another process,
+ * whose own options decide how: taskora fills this one's concurrency,
+ * singleton, key limit, TTL and collect with defaults no worker uses, so
+ * they read as unknown (null, not a singleton), never as the workers'.
+ */
 export function definitionOf(task: TaskoraTaskLike, schedules: string[]): TaskDefinition {
+  const declared = definitionAsDeclared(task, schedules);
+  if (declared.hasHandler) return declared;
+  return { ...declared, concurrency: null, singleton: false, concurrencyLimit: null, ttl: null };
+}
+
+function definitionAsDeclared(task: TaskoraTaskLike, schedules: string[]): TaskDefinition {
   const { config } = task;
   return {
     name: task.name,

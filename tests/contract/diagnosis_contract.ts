@@ -70,7 +70,43 @@ export function diagnosisContract(name: string, seed: Seed): void {
     try {
       const slow = (await source.getJobHolds!(SLOW_ACTIVE))!;
       assert.deepEqual([slow.state, slow.lock], ["active", { token: null, ttlMs: null }]);
-      assert.deepEqual(slow.active, { count: 1, ids: [SLOW_ACTIVE] });
+      assert.deepEqual(slow.active, { count: 1, ids: [SLOW_ACTIVE], locked: 0 });
+    } finally {
+      await close();
+    }
+  });
+
+  Deno.test(`${name}: a job's TTL and a cancel asked for while it runs`, async () => {
+    const keys = { ...dump.keys };
+    const hash = (key: string, fields: Record<string, string>) => {
+      const stored = keys[key] as { type: "hash"; pttl: number; value: Record<string, string> };
+      keys[key] = { ...stored, value: { ...stored.value, ...fields } };
+    };
+    hash("taskora:{billing}:w1", { expireAt: "1795345760000" });
+    hash(`taskora:{slow}:${SLOW_ACTIVE}`, { cancelledAt: "1795345750000", cancelReason: "stop" });
+    const { source, close } = await seed({ ...dump, keys });
+    try {
+      const [w1, w2, slow] = await Promise.all(
+        ["w1", "w2", SLOW_ACTIVE].map(async (id) => (await source.getJobHolds!(id))!),
+      );
+      assert.deepEqual([w1.expireAt, w1.cancelRequested], [1795345760000, null]);
+      assert.deepEqual([w2.expireAt, w2.cancelRequested], [null, null]);
+      assert.deepEqual(slow.cancelRequested, { at: 1795345750000, reason: "stop" });
+    } finally {
+      await close();
+    }
+  });
+
+  Deno.test(`${name}: the task's active jobs that hold a live lock are counted (busy workers, not gone ones)`, async () => {
+    const lockKey = `taskora:{slow}:${SLOW_ACTIVE}:lock`;
+    const locked = {
+      ...dump,
+      keys: { ...dump.keys, [lockKey]: { type: "string" as const, pttl: 30_000, value: "w-1" } },
+    };
+    const { source, close } = await seed(locked);
+    try {
+      const slow = (await source.getJobHolds!(SLOW_ACTIVE))!;
+      assert.deepEqual(slow.active, { count: 1, ids: [SLOW_ACTIVE], locked: 1 });
     } finally {
       await close();
     }

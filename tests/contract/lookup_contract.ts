@@ -108,6 +108,46 @@ function withFinishedBilling(dump: KeyspaceDump): KeyspaceDump {
   };
 }
 
+/**
+ * A `backlog` task whose longest-waiting jobs are at neither next-to-run
+ * end: `starved`, the oldest of 40 prioritized jobs, at priority 1 behind 39
+ * at priority 5; `put-back`, the oldest of 40 in the wait list, pushed back
+ * to its head (as taskora does on a concurrency-key block) behind 39 newer.
+ */
+function withHiddenOldest(dump: KeyspaceDump, kind: "starved" | "put-back"): KeyspaceDump {
+  const base = "taskora:{backlog}";
+  const keys = { ...dump.keys };
+  const newer = Array.from({ length: 39 }, (_, i) => `n${i}`);
+  const hash = (ts: number, priority: number) => ({
+    type: "hash" as const,
+    pttl: -1,
+    value: {
+      state: "waiting",
+      _v: "1",
+      attempt: "1",
+      maxAttempts: "1",
+      ts: String(ts),
+      priority: String(priority),
+    },
+  });
+  newer.forEach((id, i) => keys[`${base}:${id}`] = hash(T + 1000 + i, kind === "starved" ? 5 : 0));
+  keys[`${base}:${kind}`] = hash(T - 20_000, kind === "starved" ? 1 : 0);
+  if (kind === "starved") {
+    keys[`${base}:prioritized`] = {
+      type: "zset",
+      pttl: -1,
+      value: [
+        ...newer.map((id, i) => ({ value: id, score: -5 * 1e13 + T + 1000 + i })),
+        { value: "starved", score: -1 * 1e13 + T - 20_000 },
+      ],
+    };
+  } else {
+    // The list reads head first: the put-back job, then the newest, down to the oldest at the tail.
+    keys[`${base}:wait`] = { type: "list", pttl: -1, value: ["put-back", ...newer.toReversed()] };
+  }
+  return { ...dump, keys };
+}
+
 const TWINS = ["c0ffee00-0000-4000-8000-000000000001", "c0ffee00-0000-4000-8000-000000000002"];
 
 /** Two waiting send-email jobs whose ids share their first 34 characters. */
@@ -228,6 +268,20 @@ export function lookupContract(name: string, seed: Seed): void {
       assert.deepEqual(heads.get("billing")?.oldestWaiting, { id: "p-first", since: T - 2500 });
     } finally {
       await harness.close();
+    }
+  });
+
+  Deno.test(`${name}: the oldest waiting job is found at either end of a queue: a low priority starving behind higher ones, a job put back at the list's head`, async () => {
+    for (const kind of ["starved", "put-back"] as const) {
+      const harness = await seed(withHiddenOldest(readFixture(), kind));
+      try {
+        const heads = await harness.source.getQueueHeads(["backlog"]);
+        assert.deepEqual(heads.get("backlog")?.oldestWaiting, { id: kind, since: T - 20_000 });
+        const [snapshot] = (await harness.source.getQueueSnapshots(["backlog"])).values();
+        assert.deepEqual(snapshot.heads.oldestWaiting, { id: kind, since: T - 20_000 }, kind);
+      } finally {
+        await harness.close();
+      }
     }
   });
 

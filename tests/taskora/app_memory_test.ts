@@ -118,3 +118,27 @@ Deno.test("on the memory adapter an edit keeps a paused schedule paused, as on R
 Deno.test("boards on one App (memory adapter) share its scan slots, in its process, as its store is", async () => {
   await withApp("memory", defineTasks, (world) => assertBoardsShareScanSlots(world.app));
 });
+
+Deno.test("on the memory adapter the oldest waiting job is found behind higher priorities, as on Redis", async () => {
+  // deno-lint-ignore no-explicit-any
+  const define = (app: any) => {
+    app.task("digest", { handler: () => "ok" });
+    app.task("clock", { handler: () => "ok" });
+  };
+  await withApp("memory", define, async (world) => {
+    const digest = taskOf(world.app, "digest");
+    const starved = String(await digest.dispatch({}, { priority: 1 }));
+    const createdOf = async (id: string) =>
+      (await world.get(`/jobs/${id}`)).body.timestamps.created;
+    const since = await createdOf(starved);
+    // Jobs of another task until the App's clock is past it (within one ms, ages tie), then
+    // 40 of a higher priority.
+    const clock = taskOf(world.app, "clock");
+    while (await createdOf(String(await clock.dispatch({}))) <= since);
+    for (let n = 0; n < 40; n++) await digest.dispatch({ n }, { priority: 5 });
+    const { body } = await world.get("/overview");
+    const row = body.tasks.find((task: { name: string }) => task.name === "digest");
+    assert.equal(row.stats.waiting, 41);
+    assert.equal(row.latency.oldestWaiting.id, starved, JSON.stringify(row.latency));
+  }, { start: false });
+});

@@ -8,6 +8,7 @@
 
 // deno-lint-ignore-file no-explicit-any
 import assert from "node:assert/strict";
+import { ShiftedClock } from "../helpers/shifted_clock.ts";
 import { withClient } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { type AppWorld, createTaskora, redisAdapter, waitForState, withApp } from "./harness.ts";
@@ -31,13 +32,20 @@ function reasonOf(world: AppWorld, id: string, code: string): Promise<any> {
   }, { what: `a ${code} reason for ${id}` });
 }
 
-/** Tasks whose handlers run until released. */
+/** Tasks whose handlers run until released (and, once released, end at once). */
 function holding() {
   const releases: (() => void)[] = [];
-  const handler = () => new Promise<string>((resolve) => releases.push(() => resolve("done")));
+  let released = false;
+  const handler = () =>
+    new Promise<string>((resolve) =>
+      released ? resolve("done") : releases.push(() => resolve("done"))
+    );
   return {
     handler,
-    release: () => releases.splice(0).forEach((release) => release()),
+    release: () => {
+      released = true;
+      releases.splice(0).forEach((release) => release());
+    },
   };
 }
 
@@ -399,4 +407,151 @@ Deno.test("taskora's migration lock comes first while a migrator holds it", asyn
     assert.equal(reason.evidence.by, "taskora-wire-7");
     assert.equal((await diagnosis(world, id)).reasons[0].code, "migrationLock");
   }, { boardOn: "url" });
+});
+
+Deno.test("busy workers are not missing ones: a worker running a long job while two wait is 'busy', not noWorker, in the diagnosis and the overview", async () => {
+  const hold = holding();
+  const timers = new ShiftedClock();
+  await withApp(
+    "redis",
+    (app) => app.task("render", { concurrency: 1, timeout: "1h", handler: hold.handler }),
+    async (world) => {
+      try {
+        const task = taskOf(world, "render");
+        const [running, ...queued] = [
+          await task.dispatch({ n: 1 }),
+          await task.dispatch({ n: 2 }),
+          await task.dispatch({ n: 3 }),
+        ];
+        await waitForState(world, running, "active");
+        // The board's clock 6 min on (over health.maxIdleMs): the worker still runs the job
+        // and renews its lock, so nothing was taken since.
+        timers.ahead(6.5 * 60_000);
+        const body = await diagnosis(world, queued[1]);
+        assert.deepEqual(body.reasons.map((r: any) => r.code), ["workersBusy", "queue"]);
+        const [busy] = body.reasons;
+        assert.match(
+          busy.summary,
+          /^every worker of render is busy: 1 job runs under a live lock, and none was taken for 6 min while 2 jobs wait$/,
+        );
+        assert.equal(busy.evidence.running, 1);
+        const { body: overview } = await world.get("/overview");
+        const health = overview.tasks.find((t: any) => t.name === "render").health;
+        assert.equal(health.noProgress, false, JSON.stringify(health));
+        assert.equal(health.status, "warning");
+        assert.match(
+          health.reason,
+          /^2 waiting, none taken for 6 min \(over 5 min\): workers are busy, 1 job running under a live lock \(or a singleton or concurrency key holds the rest\)$/,
+        );
+      } finally {
+        hold.release();
+      }
+    },
+    { timers },
+  );
+});
+
+Deno.test("a due delayed job with no worker waits for one: taskora promotes due jobs only in a worker's dequeue, so the diagnosis and the overview say no worker takes it", async () => {
+  const timers = new ShiftedClock();
+  await withApp("redis", (app) => app.task("remind", { handler: () => "ok" }), async (world) => {
+    const id = await taskOf(world, "remind").dispatch({}, { delay: 60_000 });
+    // The board's clock 8 min on: the job has been due for 7 min, and no worker runs.
+    timers.ahead(8 * 60_000);
+    const body = await diagnosis(world, id);
+    assert.equal(body.state, "delayed", "nothing promoted it");
+    assert.deepEqual(body.reasons.map((r: any) => r.code), ["noWorker", "dispatchDelay"]);
+    assert.match(body.reasons[0].summary, /while it has been due for 7 min$/);
+    assert.match(
+      body.reasons[1].summary,
+      /: it runs once a worker asks for a job \(due 7 min ago: taskora promotes due jobs only then\)$/,
+    );
+    const { body: overview } = await world.get("/overview");
+    const health = overview.tasks.find((t: any) => t.name === "remind").health;
+    assert.equal(health.noProgress, true, JSON.stringify(health));
+    assert.equal(health.status, "critical");
+    assert.match(health.reason, /^job \w{8} due 7 min ago, none taken for/);
+  }, { start: false, timers });
+});
+
+Deno.test("the oldest waiting job is found where taskora put it back: a job its concurrency key blocked goes to the wait list's head", async () => {
+  const hold = holding();
+  await withApp(
+    "redis",
+    (app) => app.task("export", { concurrency: 2, timeout: "1h", handler: hold.handler }),
+    async (world) => {
+      try {
+        const task = taskOf(world, "export");
+        const keyed = { concurrencyKey: "acct-1", concurrencyLimit: 1 };
+        const first = await task.dispatch({ n: 1 }, keyed);
+        const blocked = await task.dispatch({ n: 2 }, keyed);
+        const others = [];
+        for (const n of [3, 4, 5]) others.push(await task.dispatch({ n }));
+        await world.app.start();
+        // The worker takes the first, finds the second's key full and pushes it back to the
+        // head, then takes the third: two run, the blocked one waits longest.
+        await waitForState(world, first, "active");
+        await waitForState(world, others[0], "active");
+        const { body } = await world.get("/overview");
+        const row = body.tasks.find((t: any) => t.name === "export");
+        assert.equal(row.stats.waiting, 3);
+        assert.equal(row.latency.oldestWaiting.id, blocked, JSON.stringify(row.latency));
+      } finally {
+        hold.release();
+      }
+    },
+    { start: false },
+  );
+});
+
+Deno.test("a TTL that ends first: a waiting job past its expireAt, and a delayed one whose TTL ends before it is due, will be expired, never run", async () => {
+  const timers = new ShiftedClock();
+  await withApp(
+    "redis",
+    (app) => app.task("quote", { ttl: { max: "1m" }, handler: () => "ok" }),
+    async (world) => {
+      const task = taskOf(world, "quote");
+      const waiting = await task.dispatch({});
+      const delayed = await task.dispatch({}, { delay: 600_000 });
+      const expiresOf = async (id: string) =>
+        (await diagnosis(world, id)).reasons.find((r: any) => r.code === "expires");
+      const ahead = await expiresOf(delayed);
+      assert.match(
+        ahead?.summary ?? "",
+        /^its TTL ends in \d+ s, before it is due in 9 min: it will be expired when promoted, never run$/,
+      );
+      assert.ok(ahead.evidence.expireAt < ahead.evidence.runAt);
+      timers.ahead(2 * 60_000);
+      const past = await expiresOf(waiting);
+      assert.match(past?.summary ?? "", /^its TTL ended 1 min ago: it will be expired, never run/);
+    },
+    { start: false, timers },
+  );
+});
+
+Deno.test("an active job with a cancel asked for: it ends cancelled, and the diagnosis says so while its worker's onCancel runs", async () => {
+  const hold = holding();
+  const cleanup = holding();
+  await withApp(
+    "redis",
+    (app) =>
+      app.task("upload", { timeout: "1h", handler: hold.handler, onCancel: cleanup.handler }),
+    async (world) => {
+      try {
+        const id = await taskOf(world, "upload").dispatch({});
+        await waitForState(world, id, "active");
+        const asked = await world.send(`/jobs/${id}/cancel`, { reason: "wrong file" });
+        assert.equal(asked.status, 200, JSON.stringify(asked.body));
+        const reason = await reasonOf(world, id, "cancelRequested");
+        assert.match(
+          reason.summary,
+          /^a cancel was asked for \d+ m?s ago \("wrong file"\): it ends cancelled/,
+        );
+        assert.equal(reason.evidence.reason, "wrong file");
+        assert.equal((await diagnosis(world, id)).state, "active", "its onCancel still runs");
+      } finally {
+        cleanup.release();
+        hold.release();
+      }
+    },
+  );
 });

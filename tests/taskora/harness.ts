@@ -9,7 +9,9 @@
 
 // deno-lint-ignore-file no-explicit-any
 import assert from "node:assert/strict";
-import { type BoardOptions, createBoard } from "../../mod.ts";
+import type { BoardOptions } from "../../mod.ts";
+import { createBoardOn } from "../../src/board.ts";
+import { systemTimers, type Timers } from "../../src/timers.ts";
 import { createAppSource } from "../../src/taskora/mod.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
@@ -20,7 +22,7 @@ export { createTaskora, memoryAdapter, redisAdapter };
 /** A board and what the test drives it with. */
 export interface AppWorld {
   app: any;
-  board: ReturnType<typeof createBoard>;
+  board: ReturnType<typeof createBoardOn>;
   url: string;
   /** GET a path under `/board/api`, parsed. */
   get(path: string): Promise<{ status: number; body: any }>;
@@ -33,7 +35,7 @@ export interface AppWorld {
 }
 
 async function call(
-  board: ReturnType<typeof createBoard>,
+  board: ReturnType<typeof createBoardOn>,
   path: string,
   init: RequestInit,
 ): Promise<{ status: number; body: any }> {
@@ -52,7 +54,7 @@ export async function withApp(
   kind: "redis" | "memory",
   define: (app: any) => void,
   fn: (world: AppWorld) => Promise<void>,
-  options: { start?: boolean; boardOn?: "app" | "url"; board?: BoardOptions } = {},
+  options: { start?: boolean; boardOn?: "app" | "url"; board?: BoardOptions; timers?: Timers } = {},
 ): Promise<void> {
   const redis = kind === "redis" ? await startRedis() : null;
   const app = createTaskora({
@@ -61,9 +63,10 @@ export async function withApp(
   });
   try {
     define(app);
+    const timers = options.timers ?? systemTimers;
     const board = options.boardOn === "url" && redis
-      ? createBoard(redis.url, options.board)
-      : createBoard(app, options.board);
+      ? createBoardOn(timers, redis.url, options.board)
+      : createBoardOn(timers, app, options.board);
     try {
       if (options.start !== false) await app.start();
       await fn({

@@ -12,6 +12,7 @@ import { FakeTimers } from "../helpers/fake_timers.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { createTaskora, redisAdapter, waitForState, withApp } from "./harness.ts";
+import { defineTask } from "../../../shared/taskora/taskora.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -139,4 +140,41 @@ Deno.test("GET /tasks/{task}/workers reads its time from the board's clock, as t
     await app.close();
     await redis.stop();
   }
+});
+
+Deno.test("a contract-only App (app.register) is not the workers' configuration: 4 jobs on one worker of concurrency 4 read 'at least 1', and the diagnosis leaves the version and singleton unknown", async () => {
+  const releases: (() => void)[] = [];
+  await withApp(
+    "redis",
+    (app) => app.register(defineTask({ name: "mail" })),
+    async (world) => {
+      // The workers run elsewhere, with their own options.
+      const worker = createTaskora({ adapter: redisAdapter(world.url) });
+      worker.task("mail", {
+        concurrency: 4,
+        version: 3,
+        handler: () => new Promise<string>((resolve) => releases.push(() => resolve("done"))),
+      });
+      try {
+        await worker.start();
+        const mail = [...worker.getRegisteredTasks()].find((t) => t.name === "mail");
+        const ids: string[] = [];
+        for (let n = 0; n < 5; n++) ids.push(String(await mail.dispatch({ n })));
+        for (const id of ids.slice(0, 4)) await waitForState(world, id, "active");
+        const { body } = await world.get("/tasks/mail/workers");
+        assert.equal(body.holders.length, 4);
+        assert.equal(body.estimate.atLeast, 1, body.estimate.basis);
+        assert.match(body.estimate.basis, /known only from an App that runs the task's handler/);
+        const definition = (await world.get("/tasks/mail/definition")).body.definition;
+        assert.deepEqual([definition.hasHandler, definition.concurrency], [false, null]);
+        // A job of version 3: above the contract's 1, and run by the version-3 workers.
+        const { body: diagnosis } = await world.get(`/jobs/${ids[4]}/diagnosis`);
+        assert.deepEqual(diagnosis.reasons.map((r: { code: string }) => r.code), ["queue"]);
+        assert.match(diagnosis.unknown[0], /registers the task as a contract only/);
+      } finally {
+        releases.splice(0).forEach((release) => release());
+        await worker.close();
+      }
+    },
+  );
 });

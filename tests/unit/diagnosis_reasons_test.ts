@@ -33,7 +33,9 @@ function holds(overrides: Partial<JobHolds> = {}): JobHolds {
     dedupKey: null,
     collect: null,
     debounceReplaced: null,
-    active: { count: 0, ids: [] },
+    active: { count: 0, ids: [], locked: 0 },
+    expireAt: null,
+    cancelRequested: null,
     lock: null,
     ...overrides,
   };
@@ -58,6 +60,14 @@ function context(overrides: Partial<DiagnosisContext> = {}): DiagnosisContext {
   };
 }
 
+/** A stream whose newest take was 6 min ago. */
+const activity = {
+  lastTakenAt: NOW - 6 * 60_000,
+  lastFinishedAt: null,
+  scanned: 7,
+  coveredSince: NOW - 9 * 60_000,
+};
+
 const codes = (job: JobHolds, ctx = context()) => diagnose(job, ctx).reasons.map((r) => r.code);
 
 Deno.test("diagnose() estimates a long queue's wait from the last 10 minutes' completions", () => {
@@ -77,12 +87,6 @@ Deno.test("diagnose() estimates a long queue's wait from the last 10 minutes' co
 });
 
 Deno.test("diagnose() names a task none of whose jobs were taken for over health.maxIdleMs while jobs wait", () => {
-  const activity = {
-    lastTakenAt: NOW - 6 * 60_000,
-    lastFinishedAt: null,
-    scanned: 7,
-    coveredSince: NOW - 9 * 60_000,
-  };
   const [noWorker] = diagnose(holds(), context({ activity })).reasons;
   assert.equal(noWorker.code, "noWorker");
   assert.equal(noWorker.summary, "no worker took a job of bill for 6 min, while 1 job waits");
@@ -125,10 +129,10 @@ Deno.test("diagnose() reads no take among the newest entries as idle since the o
 });
 
 Deno.test("diagnose() lists what decides first: the migration lock, then the version, then the rest", () => {
-  const definition = { since: 3, singleton: true } as TaskDefinition;
+  const definition = { since: 3, singleton: true, hasHandler: true } as TaskDefinition;
   const job = holds({
     version: 2,
-    active: { count: 1, ids: ["j1"] },
+    active: { count: 1, ids: ["j1"], locked: 1 },
     concurrency: { key: "acct-1", limit: 2, inUse: 2, holders: ["j1", "j2"] },
     dedupKey: "order-7",
   });
@@ -214,4 +218,51 @@ Deno.test("diagnose() of a finished job: no reasons", () => {
     reasons: [],
     unknown: [],
   });
+});
+
+Deno.test("diagnose() tells busy workers from missing ones by the live locks of the task's active jobs", () => {
+  const busy = holds({ waiting: 2, active: { count: 1, ids: ["j1"], locked: 1 } });
+  const [reason] = diagnose(busy, context({ activity })).reasons;
+  assert.equal(reason.code, "workersBusy");
+  assert.equal(
+    reason.summary,
+    "every worker of bill is busy: 1 job runs under a live lock, and none was taken for 6 min " +
+      "while 2 jobs wait",
+  );
+  assert.deepEqual([reason.evidence.running, reason.evidence.active], [1, 1]);
+  const orphaned = holds({ waiting: 2, active: { count: 1, ids: ["j1"], locked: 0 } });
+  assert.deepEqual(codes(orphaned, context({ activity })), ["noWorker", "queue"]);
+  // A full concurrency key says why itself: no "every worker is busy" beside it.
+  const keyed = holds({
+    waiting: 2,
+    active: { count: 1, ids: ["j1"], locked: 1 },
+    concurrency: { key: "acct-1", limit: 1, inUse: 1, holders: ["j1"] },
+  });
+  assert.deepEqual(codes(keyed, context({ activity })), ["concurrencyKey", "queue"]);
+});
+
+Deno.test("diagnose() reads a due delayed or retrying job as waiting for a worker: taskora promotes it only when one asks", () => {
+  const never = { lastTakenAt: null, lastFinishedAt: null, scanned: 2, coveredSince: NOW - 1_000 };
+  const retrying = holds({
+    state: "retrying",
+    attempt: 2,
+    maxAttempts: 3,
+    ahead: null,
+    waiting: 0,
+    runAt: NOW - 440_000,
+  });
+  const { reasons } = diagnose(retrying, context({ activity: never }));
+  assert.deepEqual(reasons.map((r) => r.code), ["noWorker", "retryBackoff"]);
+  assert.equal(
+    reasons[0].summary,
+    "no worker took a job of bill in the newest 2 events of its stream, while it has been due " +
+      "for 7 min",
+  );
+  assert.equal(
+    reasons[1].summary,
+    "attempt 1 of 3 failed: attempt 2 runs once a worker asks for a job (due 7 min ago: " +
+      "taskora promotes due jobs only then) (retry backoff)",
+  );
+  const later = holds({ state: "delayed", ahead: null, waiting: 0, runAt: NOW + 60_000 });
+  assert.deepEqual(codes(later, context({ activity: never })), ["dispatchDelay"]);
 });

@@ -189,3 +189,36 @@ Deno.test("idleFor() counts from the last take, or from the oldest entry read wh
   assert.equal(idleFor({ lastTakenAt: null, coveredSince: null }, NOW), null);
   assert.equal(idleFor(undefined, NOW), null);
 });
+
+Deno.test("taskHealth() reads jobs running under live locks as busy workers, not missing ones", () => {
+  const waiting = { ...IDLE, waiting: 2, active: 1 };
+  const idle = { ms: DEFAULT_MAX_IDLE_MS + 60_000, maxMs: DEFAULT_MAX_IDLE_MS, running: 1 };
+  assert.deepEqual(taskHealth(waiting, minutes(0, 0), NO_HEADS, NOW, DEFAULT_MAX_WAIT_MS, idle), {
+    status: "warning",
+    reason: "2 waiting, none taken for 6 min (over 5 min): workers are busy, 1 job running under " +
+      "a live lock (or a singleton or concurrency key holds the rest)",
+    failureRate: null,
+    noProgress: false,
+  });
+  // Active jobs whose locks are gone are no worker at all.
+  const orphaned = taskHealth(waiting, [], NO_HEADS, NOW, DEFAULT_MAX_WAIT_MS, {
+    ...idle,
+    running: 0,
+  });
+  assert.deepEqual([orphaned.status, orphaned.noProgress], ["critical", true]);
+});
+
+Deno.test("taskHealth() reads a job due longer ago than maxIdleMs with none taken as no progress: taskora promotes due jobs only when a worker asks", () => {
+  const delayed = { ...IDLE, delayed: 1 };
+  const heads = { ...NO_HEADS, nextDue: { id: "d2f0c1aa-77", at: NOW - 440_000 } };
+  const idle = { ms: HOUR, maxMs: DEFAULT_MAX_IDLE_MS };
+  assert.deepEqual(taskHealth(delayed, [], heads, NOW, DEFAULT_MAX_WAIT_MS, idle), {
+    status: "critical",
+    reason: "job d2f0c1aa due 7 min ago, none taken for 1 h (over 5 min): no worker is taking jobs",
+    failureRate: null,
+    noProgress: true,
+  });
+  // Due for less than the limit: a worker may yet come by.
+  const soon = { ...NO_HEADS, nextDue: { id: "d2f0c1aa-77", at: NOW - 60_000 } };
+  assert.equal(taskHealth(delayed, [], soon, NOW, DEFAULT_MAX_WAIT_MS, idle).noProgress, false);
+});

@@ -40,10 +40,13 @@ export const OverviewSchema = z.strictObject({
       reason: z.string(),
       failureRate: z.number().nullable(),
       noProgress: z.boolean().openapi({
-        description: "Jobs wait and none was taken for longer than `health.maxIdleMs` (then " +
-          "critical). How long none was: since the newest `active` entry among the newest " +
-          `${HEALTH_EVENT_DEPTH} entries of the task's event stream (one bounded read per task ` +
-          "with jobs waiting), or, with none among them, since the oldest of them",
+        description: "Jobs wait (or a due delayed or retrying job is overdue by as long: " +
+          "taskora promotes it only when a worker asks for a job) and none was taken for longer " +
+          "than `health.maxIdleMs`, while no active job holds a live lock (then critical; with " +
+          "one, its workers are busy: a warning). How long none was: since the newest `active` " +
+          `entry among the newest ${HEALTH_EVENT_DEPTH} entries of the task's event stream (one ` +
+          "bounded read per task with jobs waiting), or, with none among them, since the oldest " +
+          "of them",
       }),
     }),
     latency: QueueLatencySchema,

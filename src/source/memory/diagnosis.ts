@@ -24,6 +24,7 @@ function aheadOf(queue: TaskQueue, id: string): number | null {
 /** The facts of `job`, a job of the store. */
 export function jobHolds(store: MemoryStore, queue: TaskQueue, job: StoredJob): JobHolds {
   const lock = job.state === "active" ? store.lockOf(queue.locks.get(job.id) ?? null) : null;
+  const first = queue.active.slice(0, HOLDER_SCAN);
   return {
     id: job.id,
     task: job.task,
@@ -40,7 +41,15 @@ export function jobHolds(store: MemoryStore, queue: TaskQueue, job: StoredJob): 
     dedupKey: null,
     collect: null,
     debounceReplaced: null,
-    active: { count: queue.active.length, ids: queue.active.slice(0, HOLDER_SCAN) },
+    active: {
+      count: queue.active.length,
+      ids: first,
+      locked: first.filter((id) => store.lockOf(queue.locks.get(id) ?? null) !== null).length,
+    },
+    expireAt: job.expireAt != null && job.expireAt > 0 ? job.expireAt : null,
+    cancelRequested: job.state === "active" && job.cancelledAt != null
+      ? { at: job.cancelledAt, reason: job.cancelReason ?? null }
+      : null,
     lock: job.state === "active"
       ? {
         token: lock?.token ?? null,

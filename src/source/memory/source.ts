@@ -104,7 +104,7 @@ import { drainScan } from "./drain_scan.ts";
 import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
 import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, type TaskQueue } from "./store.ts";
-import { queuedSince } from "../../contract/health.ts";
+import { OLDEST_WAITING_SCAN, queuedSince } from "../../contract/health.ts";
 import { explainUnstarted } from "../../contract/workflow_holds.ts";
 import { searchQueue } from "./search.ts";
 import { cancelWorkflow } from "./workflow_actions.ts";
@@ -422,9 +422,9 @@ export class MemorySource implements TaskSource {
   }
 
   /**
-   * The job waiting longest (the older of the wait list's tail and the
-   * prioritized set's head), the job active longest (the active list's tail)
-   * and the one due first, per task.
+   * The job waiting longest (of both ends of the wait list and the
+   * prioritized set, as the Redis source reads them), the job active longest
+   * (the active list's tail) and the one due first, per task.
    */
   getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>> {
     const heads = new Map<string, QueueHeads>();
@@ -432,8 +432,8 @@ export class MemorySource implements TaskSource {
       const queue = this.store.tasks.get(task);
       const active = queue?.jobs.get(queue.active[queue.active.length - 1]);
       const due = queue?.delayed.peekMin();
-      const waiting = [queue?.wait[0], queue?.prioritized.peekMin()?.member]
-        .map((id) => id === undefined ? undefined : queue?.jobs.get(id))
+      const waiting = (queue ? waitingEnds(queue) : [])
+        .map((id) => queue?.jobs.get(id))
         .filter((job) => job !== undefined)
         .map((job) => ({ id: job.id, since: queuedSince({ ...job, delay: job.delay ?? 0 }) }))
         .sort((a, b) => a.since - b.since);
@@ -1040,4 +1040,19 @@ export class MemorySource implements TaskSource {
       b.failedAt - a.failedAt || (a.task < b.task ? -1 : a.task > b.task ? 1 : 0)
     );
   }
+}
+
+/**
+ * The waiting jobs whose wait the heads compare: the {@link OLDEST_WAITING_SCAN}
+ * at each end of the wait list and of the prioritized set (all when few), as
+ * the Redis source reads them.
+ */
+function waitingEnds(queue: TaskQueue): string[] {
+  const scan = OLDEST_WAITING_SCAN;
+  const { wait, prioritized } = queue;
+  const listEnds = wait.length <= 2 * scan ? wait : [...wait.slice(0, scan), ...wait.slice(-scan)];
+  const setEnds = prioritized.size <= 2 * scan
+    ? prioritized.range(0, 2 * scan)
+    : [...prioritized.range(0, scan), ...prioritized.range(0, scan, true)];
+  return [...listEnds, ...setEnds];
 }

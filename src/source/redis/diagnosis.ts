@@ -1,7 +1,7 @@
 /**
  * Reading what holds one job (see `contract/diagnosis.ts`): two pipelined
  * round trips after the job is located, every command O(1) or bounded
- * (`LPOS … MAXLEN`, the first {@link HOLDER_SCAN} active jobs,
+ * (`LPOS … MAXLEN`, the first {@link HOLDER_SCAN} active jobs and their locks,
  * {@link DEBOUNCE_ENTRIES} stream entries from just before the job's
  * dispatch inside one script), never a SCAN.
  *
@@ -17,6 +17,7 @@ import {
   HOLD_FIELDS,
 } from "../wire/flow_control.ts";
 import { taskKeys } from "../wire/keys.ts";
+import { jobLockKey } from "../wire/workers.ts";
 import type { Command, RedisConnection } from "./client.ts";
 import type { LuaScript } from "./scripts.ts";
 
@@ -102,6 +103,8 @@ export async function readJobHolds(
       String(DEBOUNCE_ENTRIES),
     ],
   }];
+  // Live locks of the active jobs read: a worker runs each (busy workers are no missing ones).
+  for (const id of activeIds) second.push(["EXISTS", jobLockKey(keys.jobPrefix, String(id))]);
   if (fields.concurrencyKey !== null) {
     second.push(["GET", flow.concurrency(fields.concurrencyKey)]);
     for (const id of activeIds) second.push(["HGET", `${keys.jobPrefix}${id}`, "concurrencyKey"]);
@@ -114,7 +117,8 @@ export async function readJobHolds(
   if (fields.dedupKey !== null) second.push(["GET", fields.dedupKey]);
   const replies = await connection.pipeline(second);
   const replaced = String(replies[0]);
-  let at = 1;
+  const locked = replies.slice(1, 1 + activeIds.length).filter((n) => Number(n) === 1).length;
+  let at = 1 + activeIds.length;
   let concurrency: JobHolds["concurrency"] = null;
   if (fields.concurrencyKey !== null) {
     const inUse = Number(replies[at++] ?? 0);
@@ -164,7 +168,11 @@ export async function readJobHolds(
     dedupKey,
     collect,
     debounceReplaced: replaced === "" ? null : replaced,
-    active: { count: Number(activeLength), ids: activeIds.map(String) },
+    active: { count: Number(activeLength), ids: activeIds.map(String), locked },
+    expireAt: fields.expireAt,
+    cancelRequested: state === "active" && fields.cancelledAt !== null
+      ? { at: fields.cancelledAt, reason: fields.cancelReason }
+      : null,
     lock: state === "active"
       ? {
         token: token === null ? null : String(token),

@@ -60,7 +60,8 @@ export async function scanDrain(
   const [reply] = await connection.pipeline([{
     script: DRAIN_SCAN,
     keys: [taskKeys(task, prefix).events],
-    args: [since, depth, TAKEN_EVENT, ...FINISHED_EVENTS],
+    // A stream id is a whole, non-negative ms: a clock with a fraction (a shifted one) is not.
+    args: [Math.max(0, Math.floor(since)), depth, TAKEN_EVENT, ...FINISHED_EVENTS],
   }]);
   const [scanned, oldestAt, finished, startedAt] = (reply as number[]).map(Number);
   return { scanned, oldestAt: timeOf(oldestAt), finished, startedAt: timeOf(startedAt) };

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { queuedSince } from "../../contract/health.ts";
+import { OLDEST_WAITING_SCAN, queuedSince } from "../../contract/health.ts";
 import type { QueueHeads } from "../types.ts";
 import { taskKeys } from "../wire/keys.ts";
 import type { RedisConnection } from "./client.ts";
@@ -16,12 +16,13 @@ import type { LuaScript } from "./scripts.ts";
  * `heads(active, delayed, wait, prioritized, jobPrefix, lengths)`: workers
  * LPUSH the jobs they claim, so the active list's tail is the one claimed
  * longest ago; its hash's `processedOn` says when that attempt started. The
- * delayed set's lowest score is the next run-at. A worker takes the wait
- * list's tail (the oldest LPUSH) first, else the prioritized set's head: of
- * those two the longer waiting is the queue's latency, read from `ts`,
- * `delay` and `processedOn` of each. Returns `{ activeId, processedOn, dueId,
- * runAt, waitId, ts, delay, processedOn, prioId, ts, delay, processedOn }`,
- * `""` for what is missing. O(1) reads, and O(log N) for the sets.
+ * delayed set's lowest score is the next run-at. The job waiting longest is
+ * the one of the {@link OLDEST_WAITING_SCAN} at each end of the wait list,
+ * and of the prioritized set, whose wait started first, read from `ts`,
+ * `delay` and `processedOn` as `queuedSince` reads them. Returns `{ activeId,
+ * processedOn, dueId, runAt, waitId, ts, delay, processedOn, prioId, ts,
+ * delay, processedOn }`, `""` for what is missing. O(1) reads, O(log N) for
+ * the sets, and at most 4 × {@link OLDEST_WAITING_SCAN} job hashes.
  *
  * `lengths`, when the caller has just counted the queues, holds their sizes
  * in `counts()` order (wait, prioritized, active, delayed): an empty queue is
@@ -30,19 +31,45 @@ import type { LuaScript } from "./scripts.ts";
  */
 export const HEADS_LUA = `
 local function heads(activeKey, delayedKey, waitKey, prioritizedKey, jobPrefix, lengths)
+  local scan = ${OLDEST_WAITING_SCAN}
   local function filled(at) return lengths == nil or lengths[at] > 0 end
-  local function queued(id)
-    if not id then return { '', '', '', '' } end
-    local f = redis.call('HMGET', jobPrefix .. id, 'ts', 'delay', 'processedOn')
-    return { id, f[1] or '', f[2] or '', f[3] or '' }
+  -- The ids at both ends of a list (LRANGE) or sorted set (ZRANGE), the whole when short.
+  local function ends(range, key, length)
+    if length <= 2 * scan then return redis.call(range, key, 0, -1) end
+    local ids = redis.call(range, key, 0, scan - 1)
+    for _, id in ipairs(redis.call(range, key, -scan, -1)) do ids[#ids + 1] = id end
+    return ids
+  end
+  -- The one whose wait started first: since processedOn (not before ts) when it ran, else ts + delay.
+  local function oldest(ids)
+    local best, bestSince = { '', '', '', '' }, nil
+    for _, id in ipairs(ids) do
+      local f = redis.call('HMGET', jobPrefix .. id, 'ts', 'delay', 'processedOn')
+      if f[1] then
+        local ts = tonumber(f[1]) or 0
+        local since = ts + (tonumber(f[2]) or 0)
+        if f[3] then since = math.max(ts, tonumber(f[3]) or 0) end
+        if bestSince == nil or since < bestSince then
+          best, bestSince = { id, f[1], f[2] or '', f[3] or '' }, since
+        end
+      end
+    end
+    return best
   end
   local active = filled(3) and redis.call('LINDEX', activeKey, -1)
   local since = ''
   if active then since = redis.call('HGET', jobPrefix .. active, 'processedOn') or '' end
   local due = filled(4) and redis.call('ZRANGE', delayedKey, 0, 0, 'WITHSCORES') or {}
   local reply = { active or '', since, due[1] or '', due[2] or '' }
-  local waiting = queued(filled(1) and redis.call('LINDEX', waitKey, -1))
-  local prioritized = queued(filled(2) and redis.call('ZRANGE', prioritizedKey, 0, 0)[1])
+  local waiting = { '', '', '', '' }
+  if filled(1) then
+    waiting = oldest(ends('LRANGE', waitKey, lengths and lengths[1] or redis.call('LLEN', waitKey)))
+  end
+  local prioritized = { '', '', '', '' }
+  if filled(2) then
+    local length = lengths and lengths[2] or redis.call('ZCARD', prioritizedKey)
+    prioritized = oldest(ends('ZRANGE', prioritizedKey, length))
+  end
   for i = 1, 4 do reply[4 + i] = waiting[i] end
   for i = 1, 4 do reply[8 + i] = prioritized[i] end
   return reply
@@ -73,7 +100,8 @@ function waitingOf([id, ts, delay, processedOn]: Queued): { id: string; since: n
 
 /**
  * Each task's {@link QueueHeads}: one script call per task (four keys of its
- * slot, O(1) and O(log N)), all in one pipelined round trip.
+ * slot, O(1) and O(log N), and the bounded scan for the oldest waiting job),
+ * all in one pipelined round trip.
  */
 export async function getQueueHeads(
   connection: RedisConnection,

@@ -43,6 +43,9 @@ export const HOLD_FIELDS = [
   "concurrencyLimit",
   "dedupKey",
   "collectKey",
+  "expireAt",
+  "cancelledAt",
+  "cancelReason",
 ] as const;
 
 /** The flow control fields of a job hash, decoded. */
@@ -57,6 +60,12 @@ export interface HoldFields {
   concurrencyLimit: number;
   dedupKey: string | null;
   collectKey: string | null;
+  /** When its TTL ends (ms); null without one (taskora writes 0). */
+  expireAt: number | null;
+  /** When a cancel of it was asked for while it ran (ms), or null. */
+  cancelledAt: number | null;
+  /** The reason given with that cancel, or null. */
+  cancelReason: string | null;
 }
 
 const numberOr = <T>(raw: string | null, fallback: T): number | T => {
@@ -66,8 +75,21 @@ const numberOr = <T>(raw: string | null, fallback: T): number | T => {
 
 /** The HMGET reply of {@link HOLD_FIELDS}, decoded. */
 export function decodeHoldFields(reply: readonly (string | null)[]): HoldFields {
-  const [state, ts, attempt, maxAttempts, v, delay, concKey, concLimit, dedupKey, collectKey] =
-    reply;
+  const [
+    state,
+    ts,
+    attempt,
+    maxAttempts,
+    v,
+    delay,
+    concKey,
+    concLimit,
+    dedupKey,
+    collectKey,
+    expireAt,
+    cancelledAt,
+    cancelReason,
+  ] = reply;
   return {
     state,
     createdAt: numberOr(ts, 0),
@@ -79,6 +101,9 @@ export function decodeHoldFields(reply: readonly (string | null)[]): HoldFields 
     concurrencyLimit: numberOr(concLimit, 0),
     dedupKey: dedupKey || null,
     collectKey: collectKey || null,
+    expireAt: numberOr(expireAt, 0) > 0 ? numberOr(expireAt, 0) : null,
+    cancelledAt: numberOr(cancelledAt, null),
+    cancelReason: cancelReason || null,
   };
 }
 

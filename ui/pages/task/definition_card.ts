@@ -28,6 +28,8 @@ function retryText(retry: TaskDefinition["retry"]): ComponentChildren {
 }
 
 function concurrencyText(d: TaskDefinition): string {
+  // A contract-only registration runs no worker here: the implementing App's options decide.
+  if (!d.hasHandler) return "unknown: set where the task is implemented";
   const parts = [d.concurrency !== null ? `${formatCount(d.concurrency)} per worker` : "default"];
   if (d.singleton) parts.push("singleton");
   if (d.concurrencyLimit !== null) parts.push(`${formatCount(d.concurrencyLimit)} per key`);
