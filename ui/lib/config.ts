@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Api } from "./api.ts";
+import { type Api, ApiError } from "./api.ts";
 import type { BoardConfig, Theme } from "./types.ts";
 
 /** The defaults used for any field `/api/config` leaves out. */
@@ -19,6 +19,22 @@ export const DEFAULT_CONFIG: BoardConfig = {
   authEnabled: false,
   allowed: [],
 };
+
+/**
+ * What the shell shows before `/api/config` answers: the defaults, with
+ * nothing allowed, so the page offers nothing the user may turn out not to
+ * be permitted.
+ */
+export const PROVISIONAL_CONFIG: BoardConfig = { ...DEFAULT_CONFIG, allowed: [] };
+
+/**
+ * Whether a failed load of `/api/config` will pass by itself: Redis is down
+ * (a board with login cannot vouch for a session meanwhile, so it answers
+ * 503), or the board server does not answer.
+ */
+export function isPassing(error: Error): boolean {
+  return error instanceof ApiError && (error.code === "STORE_UNAVAILABLE" || error.status === 0);
+}
 
 /** Reads the base path injected by the server; always ends with `/`. */
 export function readBasePath(doc: Document = document): string {
