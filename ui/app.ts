@@ -12,6 +12,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ConfirmHost } from "./components/confirm_dialog.ts";
 import { ErrorBanner } from "./components/error_banner.ts";
 import { MigrationBanner } from "./components/migration_banner.ts";
+import { RoleNote } from "./components/role_note.ts";
 import { Sidebar } from "./components/sidebar.ts";
 import { StaleNote, useStaleness } from "./components/stale_note.ts";
 import { Toasts } from "./components/toasts.ts";
@@ -31,13 +32,16 @@ import { initTheme } from "./lib/theme.ts";
 import type { BoardConfig } from "./lib/types.ts";
 import { matchRoute, navEntryFor, navFor, NOT_FOUND, PAGES } from "./pages/registry.ts";
 
-/** The page's content, greyed while stale. */
-function Content({ children }: { children: ComponentChildren }) {
+/** The page's content, greyed while stale; `controls`: the actions its controls do. */
+function Content(
+  { controls, children }: { controls: readonly string[]; children: ComponentChildren },
+) {
   const { stale } = useStaleness();
   return html`
     <main class=${stale ? "content is-stale" : "content"} id="content" tabindex="-1">
       <${StaleNote} />
       <${MigrationBanner} />
+      <${RoleNote} actions=${controls} />
       ${children}
     </main>
   `;
@@ -102,7 +106,7 @@ export function App({ basePath }: { basePath: string }) {
 
   const path = router.path.value;
   const { page, ...params } = matchRoute(path);
-  const { title, component } = page === "not-found" ? NOT_FOUND : PAGES[page];
+  const { title, component, controls = [] } = page === "not-found" ? NOT_FOUND : PAGES[page];
   useEffect(() => {
     // A page with parameters (a task, a job) names its tab itself (usePageTitle).
     if (config && Object.keys(params).length === 0) {
@@ -141,10 +145,11 @@ export function App({ basePath }: { basePath: string }) {
           items=${nav}
           active=${navEntryFor(path)}
           authEnabled=${shown.authEnabled}
+          user=${shown.user}
         />
         <div class="main">
           <${Topbar} title=${title} searchRef=${searchRef} />
-          <${Content}>${html`<${component} key=${path} ...${params} />`}<//>
+          <${Content} controls=${controls}>${html`<${component} key=${path} ...${params} />`}<//>
         </div>
       </div>
       <${Toasts} />

@@ -5,6 +5,7 @@
  * @module
  */
 import { type Api, ApiError } from "./api.ts";
+import type { SignedInUser } from "../../src/contract/config.ts";
 import type { BoardConfig, Theme } from "./types.ts";
 
 /** The defaults used for any field `/api/config` leaves out. */
@@ -18,6 +19,8 @@ export const DEFAULT_CONFIG: BoardConfig = {
   refreshInterval: 5000,
   authEnabled: false,
   allowed: [],
+  user: null,
+  roleNeeded: {},
 };
 
 /**
@@ -64,5 +67,17 @@ export async function loadConfig(api: Api, signal?: AbortSignal): Promise<BoardC
     allowed: Array.isArray(raw.allowed)
       ? raw.allowed.filter((action): action is string => typeof action === "string")
       : [],
+    user: signedInOf(raw.user),
+    roleNeeded: Object.fromEntries(
+      Object.entries(raw.roleNeeded ?? {}).filter(([, role]) => typeof role === "string"),
+    ),
   };
+}
+
+/** The signed-in user of a config answer, when it names one. */
+function signedInOf(user: unknown): SignedInUser | null {
+  if (typeof user !== "object" || user === null) return null;
+  const { name, role } = user as Partial<SignedInUser>;
+  if (typeof name !== "string") return null;
+  return { name, role: typeof role === "string" ? role : null };
 }
