@@ -19,6 +19,7 @@ import { createRedisSource, type RedisNodeAddress } from "./source/redis/mod.ts"
 import type { TaskSource } from "./source/types.ts";
 import { parseUsers, usersAuthenticate } from "./cli_users.ts";
 import { parseAlertsConfig } from "./alerts/config.ts";
+import { DEMO_ALERTS } from "./alerts/demo.ts";
 import type { AlertsFile } from "./contract/alerts.ts";
 
 /** The text `--help` prints. */
@@ -348,6 +349,8 @@ export async function main(args: string[]): Promise<number> {
   } else {
     source = createMemorySource({ simulate: true });
     console.log("queue-board: no Redis configured (--redis or REDIS_URL): serving a live demo");
+    // A newcomer sees the Alerts page at work, unless --alerts gave rules of their own.
+    config.options.alerts ??= DEMO_ALERTS;
   }
   let board;
   try {

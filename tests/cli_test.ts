@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { parseCli, UsageError } from "../src/cli.ts";
 import type { SessionAuthOptions } from "../src/options.ts";
 import { hashPassword, MIN_ITERATIONS } from "../src/auth/password_hash.ts";
+import { waitFor } from "./helpers/wait_for.ts";
 
 const noEnv = () => undefined;
 const CLI = new URL("../src/cli.ts", import.meta.url).pathname;
@@ -344,4 +345,24 @@ Deno.test("--alerts FILE takes the alerts JSON, and names the bad field of a bad
   refused("bad.json", /--alerts bad\.json: not JSON/);
   files["bad.json"] = JSON.stringify({ ...alerts, rules: [{ ...alerts.rules[0], for: "soon" }] });
   refused("bad.json", /--alerts bad\.json: Invalid rules\[0\]\.for: must be a duration/);
+});
+
+Deno.test("the demo evaluates alert rules, so its Alerts page shows them at work", async () => {
+  const { child, port, lines } = await startDemo();
+  try {
+    const alerts = `http://127.0.0.1:${port}/board/api/alerts`;
+    const evaluated = await waitFor(async () => {
+      const overview = await (await fetch(alerts)).json();
+      return overview.asOf !== null && overview;
+    }, { what: "the demo's first alert evaluation" });
+    assert.equal(evaluated.enabled, true);
+    assert.ok(evaluated.rules.length >= 2, "a rule or two");
+    const rule = await (await fetch(`http://127.0.0.1:${port}/board/api/config`)).json();
+    assert.ok(rule.allowed.includes("alerts.update"), "rules can be made on the page too");
+  } finally {
+    child.kill("SIGTERM");
+    await lines.cancel();
+    await child.stderr.cancel();
+    await child.status;
+  }
 });
