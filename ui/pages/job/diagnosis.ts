@@ -11,7 +11,7 @@ import { Card } from "../../components/card.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
 import { Time } from "../../components/time.ts";
 import { useBoard } from "../../lib/board_context.ts";
-import { formatDateTime, formatElapsed, shortId } from "../../lib/format.ts";
+import { formatElapsed, shortId } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
@@ -43,7 +43,8 @@ function Value({ name, value }: { name: string; value: EvidenceValue }) {
   if (value === null) return html`<span class="muted">—</span>`;
   if (JOB_IDS.has(name)) return html`<${JobLinks} ids=${[value].flat().map(String)} />`;
   if (Array.isArray(value)) return html`${value.join(", ")}`;
-  if (typeof value === "number" && name.endsWith("At")) return html`${formatDateTime(value)}`;
+  // A moment (`lastTakenAt`, `eventsSince`): how long ago, the date and time in its tooltip.
+  if (typeof value === "number" && /(At|Since)$/.test(name)) return html`<${Time} at=${value} />`;
   if (typeof value === "number" && name.endsWith("Ms")) return html`${formatElapsed(value)}`;
   return html`<span class=${name === "key" ? "mono" : ""}>${String(value)}</span>`;
 }
