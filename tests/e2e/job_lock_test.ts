@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { connectClient } from "../helpers/redis_server.ts";
+import { withClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 import { browserTest, screenshot, withBoard } from "./harness.ts";
 
@@ -16,15 +16,12 @@ const RUNS_OUT = { timeout: 20_000 };
 
 browserTest("the header's lock and the diagnosis card agree, and go stalled together", async () => {
   await withBoard({}, async ({ page, root, redis }) => {
-    const client = await connectClient(redis.url);
-    let id: string;
-    try {
-      id = await writeJob(client, { task: "locked", state: "active" });
-      // A worker's lock, never renewed: its worker is gone. Redis expires it by itself.
-      await client.sendCommand(["SET", `taskora:{locked}:${id}:lock`, "tok-1", "PX", "4000"]);
-    } finally {
-      await client.close();
-    }
+    // A worker's lock, never renewed: its worker is gone. Redis expires it by itself.
+    const id = await withClient(redis.url, async (client) => {
+      const active = await writeJob(client, { task: "locked", state: "active" });
+      await client.sendCommand(["SET", `taskora:{locked}:${active}:lock`, "tok-1", "PX", "4000"]);
+      return active;
+    });
     await page.goto(`${root}jobs/${id}`);
     const header = page.locator(".job-facts");
     const card = page.locator("section.card", { hasText: "Why is it still running?" });
