@@ -19,7 +19,7 @@ import { Toasts } from "./components/toasts.ts";
 import { Topbar } from "./components/topbar.ts";
 import { createApi } from "./lib/api.ts";
 import { BoardContext, type BoardServices } from "./lib/board_context.ts";
-import { isPassing, loadConfig, PROVISIONAL_CONFIG } from "./lib/config.ts";
+import { DEFAULT_CONFIG, isPassing, loadConfig } from "./lib/config.ts";
 import { createConnectivity } from "./lib/connectivity.ts";
 import { createFiringWatch } from "./lib/firing.ts";
 import { html } from "./lib/html.ts";
@@ -79,7 +79,7 @@ export function App({ basePath }: { basePath: string }) {
   }, [api]);
 
   // Until the configuration loads, an outage shows the shell with the least a user may do.
-  const shown = config ?? (configError && isPassing(configError) ? PROVISIONAL_CONFIG : null);
+  const shown = config ?? (configError && isPassing(configError) ? DEFAULT_CONFIG : null);
   const live = useMemo(
     () => shown ? createLive(basePath, connectivity) : null,
     [shown !== null, connectivity],

@@ -8,7 +8,11 @@ import { type Api, ApiError } from "./api.ts";
 import type { SignedInUser } from "../../src/contract/config.ts";
 import type { BoardConfig, Theme } from "./types.ts";
 
-/** The defaults used for any field `/api/config` leaves out. */
+/**
+ * The defaults used for any field `/api/config` leaves out; also what the
+ * shell shows before it answers (nothing allowed: the page offers nothing
+ * the user may turn out not to be permitted).
+ */
 export const DEFAULT_CONFIG: BoardConfig = {
   title: "queue-board",
   logo: null,
@@ -22,13 +26,6 @@ export const DEFAULT_CONFIG: BoardConfig = {
   user: null,
   roleNeeded: {},
 };
-
-/**
- * What the shell shows before `/api/config` answers: the defaults, with
- * nothing allowed, so the page offers nothing the user may turn out not to
- * be permitted.
- */
-export const PROVISIONAL_CONFIG: BoardConfig = { ...DEFAULT_CONFIG, allowed: [] };
 
 /**
  * Whether a failed load of `/api/config` will pass by itself: Redis is down
