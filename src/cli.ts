@@ -19,6 +19,7 @@ import { createRedisSource, type RedisNodeAddress } from "./source/redis/mod.ts"
 import type { TaskSource } from "./source/types.ts";
 import { parseUsers, usersAuthenticate } from "./cli_users.ts";
 import { parseAlertsConfig } from "./alerts/config.ts";
+import { DEMO_ALERTS } from "./alerts/demo.ts";
 import type { AlertsFile } from "./contract/alerts.ts";
 
 /** The text `--help` prints. */
@@ -358,6 +359,8 @@ export async function main(args: string[]): Promise<number> {
   }
   const redis = redisSourceOf(config);
   const source: TaskSource = redis?.source ?? createMemorySource({ simulate: true });
+  // A newcomer sees the Alerts page at work, unless --alerts gave rules of their own.
+  if (!redis) config.options.alerts ??= DEMO_ALERTS;
   let board;
   try {
     board = createBoard(source, config.options);

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { parseCli, UsageError } from "../src/cli.ts";
 import type { SessionAuthOptions } from "../src/options.ts";
 import { hashPassword, MIN_ITERATIONS } from "../src/auth/password_hash.ts";
+import { waitFor } from "./helpers/wait_for.ts";
 
 const noEnv = () => undefined;
 const CLI = new URL("../src/cli.ts", import.meta.url).pathname;
@@ -410,6 +411,26 @@ Deno.test("--trust-proxy behind a proxy: a flood from one client locks out no ot
     assert.equal(user.status, 303, "another client behind the same proxy still signs in");
     assert.match(user.headers.get("set-cookie") ?? "", /; Secure/i, "HTTPS at the proxy");
     await user.body?.cancel();
+  } finally {
+    child.kill("SIGTERM");
+    await lines.cancel();
+    await child.stderr.cancel();
+    await child.status;
+  }
+});
+
+Deno.test("the demo evaluates alert rules, so its Alerts page shows them at work", async () => {
+  const { child, port, lines } = await startDemo();
+  try {
+    const alerts = `http://127.0.0.1:${port}/board/api/alerts`;
+    const evaluated = await waitFor(async () => {
+      const overview = await (await fetch(alerts)).json();
+      return overview.asOf !== null && overview;
+    }, { what: "the demo's first alert evaluation" });
+    assert.equal(evaluated.enabled, true);
+    assert.ok(evaluated.rules.length >= 2, "a rule or two");
+    const rule = await (await fetch(`http://127.0.0.1:${port}/board/api/config`)).json();
+    assert.ok(rule.allowed.includes("alerts.update"), "rules can be made on the page too");
   } finally {
     child.kill("SIGTERM");
     await lines.cancel();

@@ -1,5 +1,6 @@
 /**
- * The application shell: loads `/api/config`, applies the theme, opens the
+ * The application shell: loads `/api/config` (again and again while Redis or
+ * the board does not answer, showing the shell meanwhile), applies the theme, opens the
  * live connection, installs the keyboard shortcuts, and renders the
  * sidebar, the top bar and the page for the current route (greyed, with a
  * note saying how old it is, while Redis or the board does not answer).
@@ -11,17 +12,18 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ConfirmHost } from "./components/confirm_dialog.ts";
 import { ErrorBanner } from "./components/error_banner.ts";
 import { MigrationBanner } from "./components/migration_banner.ts";
+import { RoleNote } from "./components/role_note.ts";
 import { Sidebar } from "./components/sidebar.ts";
 import { StaleNote, useStaleness } from "./components/stale_note.ts";
 import { Toasts } from "./components/toasts.ts";
 import { Topbar } from "./components/topbar.ts";
 import { createApi } from "./lib/api.ts";
 import { BoardContext, type BoardServices } from "./lib/board_context.ts";
-import { loadConfig } from "./lib/config.ts";
+import { DEFAULT_CONFIG, isPassing, loadConfig } from "./lib/config.ts";
 import { createConnectivity } from "./lib/connectivity.ts";
 import { createFiringWatch } from "./lib/firing.ts";
 import { html } from "./lib/html.ts";
-import { createLive } from "./lib/live.ts";
+import { createLive, REOPEN_AFTER_MS } from "./lib/live.ts";
 import { documentTitle } from "./lib/page_title.ts";
 import { createRouter } from "./lib/router.ts";
 import { installShortcuts } from "./lib/shortcuts.ts";
@@ -30,13 +32,16 @@ import { initTheme } from "./lib/theme.ts";
 import type { BoardConfig } from "./lib/types.ts";
 import { matchRoute, navEntryFor, navFor, NOT_FOUND, PAGES } from "./pages/registry.ts";
 
-/** The page's content, greyed while stale. */
-function Content({ children }: { children: ComponentChildren }) {
+/** The page's content, greyed while stale; `controls`: the actions its controls do. */
+function Content(
+  { controls, children }: { controls: readonly string[]; children: ComponentChildren },
+) {
   const { stale } = useStaleness();
   return html`
     <main class=${stale ? "content is-stale" : "content"} id="content" tabindex="-1">
       <${StaleNote} />
       <${MigrationBanner} />
+      <${RoleNote} actions=${controls} />
       ${children}
     </main>
   `;
@@ -55,31 +60,42 @@ export function App({ basePath }: { basePath: string }) {
 
   useEffect(() => {
     const abort = new AbortController();
-    loadConfig(api, abort.signal).then((cfg) => {
-      setConfig(cfg);
-      setConfigError(null);
-      initTheme(cfg.theme);
-    }, (err) => {
-      if (!abort.signal.aborted) setConfigError(err);
-    });
-    return () => abort.abort();
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const load = () =>
+      loadConfig(api, abort.signal).then((cfg) => {
+        setConfig(cfg);
+        setConfigError(null);
+        initTheme(cfg.theme);
+      }, (err) => {
+        if (abort.signal.aborted) return;
+        setConfigError(err);
+        if (isPassing(err)) retry = setTimeout(load, REOPEN_AFTER_MS);
+      });
+    load();
+    return () => {
+      abort.abort();
+      clearTimeout(retry);
+    };
   }, [api]);
 
+  // Until the configuration loads, an outage shows the shell with the least a user may do.
+  const shown = config ?? (configError && isPassing(configError) ? DEFAULT_CONFIG : null);
   const live = useMemo(
-    () => config ? createLive(basePath, connectivity) : null,
-    [config !== null, connectivity],
+    () => shown ? createLive(basePath, connectivity) : null,
+    [shown !== null, connectivity],
   );
   useEffect(() => () => live?.close(), [live]);
+  const refreshInterval = shown?.refreshInterval;
   const firing = useMemo(
     () =>
-      config && live
-        ? createFiringWatch({ api, live, connectivity, refreshInterval: config.refreshInterval })
+      live && refreshInterval
+        ? createFiringWatch({ api, live, connectivity, refreshInterval })
         : null,
-    [live],
+    [live, refreshInterval],
   );
   useEffect(() => () => firing?.close(), [firing]);
 
-  const nav = useMemo(() => config ? navFor(config) : [], [config]);
+  const nav = useMemo(() => shown ? navFor(shown) : [], [shown]);
   useEffect(() =>
     installShortcuts({
       pages: nav,
@@ -90,7 +106,7 @@ export function App({ basePath }: { basePath: string }) {
 
   const path = router.path.value;
   const { page, ...params } = matchRoute(path);
-  const { title, component } = page === "not-found" ? NOT_FOUND : PAGES[page];
+  const { title, component, controls = [] } = page === "not-found" ? NOT_FOUND : PAGES[page];
   useEffect(() => {
     // A page with parameters (a task, a job) names its tab itself (usePageTitle).
     if (config && Object.keys(params).length === 0) {
@@ -98,7 +114,7 @@ export function App({ basePath }: { basePath: string }) {
     }
   }, [title, config]);
 
-  if (!config || !live || !firing) {
+  if (!shown || !live || !firing) {
     return html`
       <div class="boot">
         ${configError
@@ -110,7 +126,7 @@ export function App({ basePath }: { basePath: string }) {
   const services: BoardServices = {
     api,
     router,
-    config,
+    config: shown,
     live,
     connectivity,
     firing: firing.state,
@@ -124,15 +140,16 @@ export function App({ basePath }: { basePath: string }) {
           document.getElementById("content")?.focus();
         }}>Skip to content</a>
         <${Sidebar}
-          title=${config.title}
-          logo=${config.logo}
+          title=${shown.title}
+          logo=${shown.logo}
           items=${nav}
           active=${navEntryFor(path)}
-          authEnabled=${config.authEnabled}
+          authEnabled=${shown.authEnabled}
+          user=${shown.user}
         />
         <div class="main">
           <${Topbar} title=${title} searchRef=${searchRef} />
-          <${Content}>${html`<${component} key=${path} ...${params} />`}<//>
+          <${Content} controls=${controls}>${html`<${component} key=${path} ...${params} />`}<//>
         </div>
       </div>
       <${Toasts} />

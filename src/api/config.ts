@@ -7,6 +7,7 @@
 
 import { allowedActions } from "../auth/permissions.ts";
 import type { SessionEnv } from "../auth/session.ts";
+import { rolesNeeded, signedInUser } from "../auth/signed_in.ts";
 import { actingUser, type UserEnv } from "../auth/user.ts";
 import type { ApiDeps } from "./deps.ts";
 import { dataShownAsStored } from "./jobs.ts";
@@ -25,6 +26,8 @@ const getConfig = apiRoute({
 export function configRoutes({ options }: ApiDeps) {
   return apiRouter<SessionEnv & UserEnv>().openapi(getConfig, async (c) => {
     const can = options.auth === null ? null : options.can;
+    const user = actingUser(c);
+    const allowed = await allowedActions(can, user, options.readOnly);
     return c.json({
       title: options.title,
       logo: options.logo,
@@ -35,7 +38,9 @@ export function configRoutes({ options }: ApiDeps) {
       refreshInterval: options.refreshInterval,
       authEnabled: options.auth !== null && typeof options.auth === "object",
       basePath: options.basePath,
-      allowed: await allowedActions(can, actingUser(c), options.readOnly),
+      allowed,
+      user: signedInUser(user, can),
+      roleNeeded: await rolesNeeded(can, allowed, options.readOnly),
     }, 200);
   });
 }

@@ -7,6 +7,14 @@
 /** Colour theme; `auto` follows the operating system (`prefers-color-scheme`). */
 export type Theme = "light" | "dark" | "auto";
 
+/** Who is signed in, as `GET /config` names them. */
+export interface SignedInUser {
+  /** Their name, as the audit trail records it. */
+  name: string;
+  /** Their preset role (`viewer`, `operator`, `admin`); null when a custom `can` decides. */
+  role: string | null;
+}
+
 /** The answer of `GET /config`. */
 export interface ConfigResponse {
   /** Header and tab title. */
@@ -39,4 +47,12 @@ export interface ConfigResponse {
    * action's error. Mutations are left out on a read-only board.
    */
   allowed: string[];
+  /** Who is signed in (the session's or the auth hook's user); null when no login names anyone. */
+  user: SignedInUser | null;
+  /**
+   * For each action the user may not do that a preset role may, the least
+   * such role (`{ "job.retry": "operator" }`), so the UI can say which role
+   * a control it hides needs. Empty when a custom `can` decides.
+   */
+  roleNeeded: Record<string, string>;
 }

@@ -340,10 +340,8 @@ export function diagnose(
       lock?.token != null
         ? {
           code: "running",
-          summary: "a worker runs it and renews its lock" +
-            (lock.ttlMs === null
-              ? ""
-              : ` (it expires in ${roughDuration(lock.ttlMs)} unless renewed)`),
+          // The time left is in the evidence: the page counts it down with its lock reading.
+          summary: "a worker runs it and renews its lock",
           evidence: { lockToken: lock.token, lockTtlMs: lock.ttlMs },
         }
         : {

@@ -7,11 +7,10 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { prefixOf, taskMatches } from "./task_list.ts";
+ * import { taskMatches } from "./task_list.ts";
  *
- * assert.equal(prefixOf("billing.charge"), "billing.");
- * assert.equal(prefixOf("send-email"), "send-email");
  * assert.ok(taskMatches("billing.charge", { q: "CHAR" }));
+ * assert.ok(taskMatches("billing.charge", { prefix: "billing." }));
  * assert.ok(!taskMatches("billing.charge", { prefix: "email." }));
  * ```
  *
@@ -19,6 +18,7 @@
  */
 
 import type { TaskHealth } from "./health.ts";
+import { groupKeys, inGroup } from "./name_groups.ts";
 import type { QueueLatency } from "./latency.ts";
 import { JOB_STATES, type JobState, type QueueStats } from "./states.ts";
 
@@ -43,7 +43,7 @@ export type TaskListQuery = {
   q?: string;
   /** Tasks with this verdict only. */
   health?: HealthStatus;
-  /** Tasks of this group (its `prefix`, see {@link prefixOf}). */
+  /** Tasks of this group (its `prefix`, see {@link groupKeys}). */
   prefix?: string;
   /** The order; by name when absent. */
   sort?: TaskSort;
@@ -70,7 +70,7 @@ export type HealthCounts = Record<HealthStatus, number>;
 
 /** The tasks sharing a name prefix, and their counts added up. */
 export interface TaskGroup {
-  /** The group's key (see {@link prefixOf}): `billing.`, or a whole name without a separator. */
+  /** The group's key (see {@link groupKeys}): `billing.`, `send-`, or a whole name alone in its group. */
   prefix: string;
   /** How many tasks it holds. */
   tasks: number;
@@ -80,18 +80,9 @@ export interface TaskGroup {
   health: HealthCounts;
 }
 
-/**
- * A name's group: up to and with its first `.`, `:` or `/` (`billing.charge`
- * → `billing.`), or the whole name when it has none (a group of its own).
- */
-export function prefixOf(name: string): string {
-  const end = name.search(/[.:/]/);
-  return end < 0 ? name : name.slice(0, end + 1);
-}
-
 /** Whether a task name passes the query's `q` and `prefix`. */
 export function taskMatches(name: string, { q, prefix }: Pick<TaskListQuery, "q" | "prefix">) {
-  if (prefix !== undefined && prefixOf(name) !== prefix) return false;
+  if (prefix !== undefined && !inGroup(name, prefix)) return false;
   return q === undefined || name.toLowerCase().includes(q.toLowerCase());
 }
 
@@ -120,11 +111,12 @@ export function healthCounts(tasks: Iterable<ListedTask>): HealthCounts {
   return counts;
 }
 
-/** The groups of `tasks` by {@link prefixOf}, sorted by prefix. */
-export function groupsOf(tasks: Iterable<ListedTask>): TaskGroup[] {
+/** The groups of `tasks` by {@link groupKeys}, sorted by prefix. */
+export function groupsOf(tasks: readonly ListedTask[]): TaskGroup[] {
+  const keyOf = groupKeys(tasks.map((task) => task.name));
   const groups = new Map<string, TaskGroup>();
   for (const task of tasks) {
-    const prefix = prefixOf(task.name);
+    const prefix = keyOf(task.name);
     let group = groups.get(prefix);
     if (!group) {
       group = {

@@ -13,6 +13,8 @@ import assert from "node:assert/strict";
 import { growPastStreamCap } from "../helpers/stream_cap.ts";
 import { createTaskora, redisAdapter } from "../../../shared/taskora/taskora.js";
 import { waitFor } from "../helpers/wait_for.ts";
+import { withClient } from "../helpers/redis_server.ts";
+import { writeJob } from "../helpers/wire_writer.ts";
 import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 browserTest("the job page says why a job waits, and follows it as it runs", async () => {
@@ -122,3 +124,24 @@ browserTest(
     });
   },
 );
+
+browserTest("the noWorker evidence shows times as times, not epoch milliseconds", async () => {
+  await withBoard({}, async ({ page, redis, root }) => {
+    const id = await withClient(redis.url, async (client) => {
+      const waiting = await writeJob(client, { task: "unattended", state: "waiting" });
+      // The task's stream holds an event, but none of a worker taking a job.
+      await client.xAdd("taskora:{unattended}:events", "*", { event: "waiting", jobId: waiting });
+      return waiting;
+    });
+    await page.goto(`${root}jobs/${id}`);
+    const reason = page.locator('li[data-code="noWorker"]');
+    await reason.waitFor();
+    const text = (await reason.innerText()).replace(/\s+/g, " ");
+    assert.doesNotMatch(text, /\d{12,}/, `no raw epoch in "${text}"`);
+    assert.match(text, /events since (now|\d+s ago) open task/i);
+    for (const width of [390, 1280, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `diagnosis-no-worker-${width}`);
+    }
+  });
+});

@@ -60,8 +60,8 @@ browserTest(
       assert.match(barText, /Scheduler leader 3f0c2a9e/);
       assert.match(barText, /read (now|\d+s ago)/, "the reading's age is said");
       assert.match(
-        await page.locator(".card", { hasText: "Definition" }).textContent() ?? "",
-        /Known only when the board is embedded with createBoard\(app\)/,
+        await page.locator(".no-app").textContent() ?? "",
+        /definition and a dispatch form\. They need the board embedded with createBoard\(app\)/,
       );
       await atWidths(page, "liveness-active-tab");
 

@@ -158,3 +158,29 @@ browserTest(
     });
   },
 );
+
+browserTest(
+  "the sidebar names who is signed in and their role; a page says which role hidden controls need",
+  async () => {
+    await withBoard({ auth: () => ({ name: "vic", role: "viewer" }) }, async ({ page, root }) => {
+      await page.goto(`${root}tasks/${TASK}?state=failed`);
+      await page.locator(".sidebar").getByText("Signed in as vic · viewer").waitFor();
+      const note = page.getByRole("note").filter({ hasText: /need the operator role/ });
+      await note.waitFor();
+      assert.match(await note.innerText(), /you are signed in as a viewer/);
+      for (const width of [390, 1280, 1920]) {
+        await page.setViewportSize({ width, height: 900 });
+        await screenshot(page, `permissions-role-note-${width}`);
+      }
+      await page.goto(root);
+      await page.locator(".counter").first().waitFor();
+      assert.equal(await page.getByRole("note").count(), 0, "the overview hides nothing");
+    });
+    await withBoard({ auth: () => ({ name: "oz", role: "operator" }) }, async ({ page, root }) => {
+      await page.goto(`${root}jobs/${FAILED}`);
+      await page.getByRole("tab", { name: /Error/ }).waitFor();
+      await page.locator(".sidebar").getByText("Signed in as oz · operator").waitFor();
+      assert.equal(await page.getByRole("note").count(), 0, "an operator has every job control");
+    });
+  },
+);

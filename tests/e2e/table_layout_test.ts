@@ -16,7 +16,8 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { connectClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { browserTest, withBoard } from "./harness.ts";
+import type { AlertKind } from "../../src/contract/alerts.ts";
+import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 /** 60 characters. */
 const TASK = "billing.reconcile-invoices-against-the-payment-provider-ledg";
@@ -168,3 +169,96 @@ browserTest("at 1280 px long names, ids and errors keep every column in view", a
     assert.deepEqual(problems, []);
   });
 });
+
+/** Texts a table cuts short that it means to show whole (names, errors and ids aside). Runs in the page. */
+function cutTexts(): string[] {
+  const cut: string[] = [];
+  for (const table of document.querySelectorAll("table:not(.u-legend)")) {
+    for (const el of table.querySelectorAll("th, td, th *, td *")) {
+      if (el.closest("[data-name], [data-error], [data-id]")) continue;
+      const style = getComputedStyle(el);
+      const clips = style.textOverflow === "ellipsis" || style.overflowX !== "visible";
+      if (clips && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
+        cut.push(`${el.tagName.toLowerCase()} "${(el.textContent ?? "").trim().slice(0, 40)}"`);
+      }
+    }
+  }
+  return cut;
+}
+
+browserTest(
+  "at 1280 px the Activity table's outcomes and the Alerts rules' headers are whole",
+  async () => {
+    const hook = (request: Request) =>
+      request.headers.get("x-user") === "vic"
+        ? { name: "vera.viewer-on-call@payments.example.com", role: "viewer" }
+        : { name: "ada", role: "admin" };
+    const sinks = ["ops", "payments-pager", "chat"].map((name) => ({
+      name,
+      type: "webhook" as const,
+      url: "http://127.0.0.1:9/",
+    }));
+    const alerts = {
+      sinks: sinks.map((sink) => ({ ...sink, secret: "s".repeat(32), retries: 0 })),
+      rules: [
+        { name: "send-email failing", kind: "failed", tasks: ["send-email", TASK], threshold: 4 },
+        { name: "oldest waiting job", kind: "oldestWaiting", threshold: "10m" },
+      ].map((rule) => ({
+        ...rule,
+        kind: rule.kind as AlertKind,
+        sinks: ["ops", "payments-pager", "chat"],
+      })),
+    };
+    await withBoard({ auth: hook, alerts }, async ({ page, root, redis }) => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(`${root}alerts`);
+      const post = (path: string, user: string, body: unknown = {}) =>
+        page.evaluate(async ([path, user, body]) => {
+          const response = await fetch(`api/${path}`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-user": user as string },
+            body: JSON.stringify(body),
+          });
+          return response.status;
+        }, [path, user, body] as const);
+      const client = await connectClient(redis.url);
+      let long: string;
+      try {
+        long = await writeJob(client, { task: TASK, state: "failed", error: ERROR });
+      } finally {
+        await client.close();
+      }
+      assert.equal(await post("jobs/7deea1e0-af8c-4c24-bb84-c89069ee4b0a/retry", "vic"), 403);
+      assert.equal(await post(`jobs/${long}/retry`, "vic"), 403);
+      assert.equal(await post(`tasks/${TASK}/retry-all`, "vic"), 403);
+      assert.equal(await post("tasks/send-email/retry-all", "vic"), 403);
+      assert.equal(await post("tasks/send-email/retry-all", "ada"), 200);
+      assert.equal(
+        await post("alerts/rules", "ada", {
+          name: "made on the page, with a name as long as an operator might give it",
+          kind: "backlog",
+          threshold: 500,
+          sinks: ["ops"],
+        }),
+        201,
+      );
+      const problems: string[] = [];
+      for (const [path, ready] of [["activity", ".activity-table tbody tr"], ["alerts", "table"]]) {
+        await page.goto(`${root}${path}`);
+        await page.locator(ready).first().waitFor();
+        await page.evaluate(() => document.fonts.ready);
+        const found = [
+          ...await page.evaluate(tableProblems, { error: ERROR }),
+          ...await page.evaluate(cutTexts),
+        ];
+        problems.push(...found.map((problem) => `${path}: ${problem}`));
+        for (const width of [390, 1280, 1920]) {
+          await page.setViewportSize({ width, height: 900 });
+          await screenshot(page, `table-layout-${path}-${width}`);
+        }
+        await page.setViewportSize({ width: 1280, height: 800 });
+      }
+      assert.deepEqual(problems, []);
+    });
+  },
+);

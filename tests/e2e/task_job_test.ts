@@ -146,7 +146,11 @@ browserTest(
 
       const timeline = page.locator(".timeline");
       for (const step of ["Created", "Started", "Failed"]) await timeline.getByText(step).waitFor();
-      await page.getByText("27 ms", { exact: true }).waitFor(); // waited: processed − created
+      // Attempt 2 of 2 started when its retry was due, 27 ms after the job was created: it
+      // waited 0 ms; the 27 ms before it were attempt 1 and its backoff.
+      const waited = page.locator(".timeline-facts div", { hasText: "Waited (this attempt)" });
+      assert.equal(await waited.locator("dd").innerText(), "0 ms");
+      assert.equal(await page.locator(".timeline-facts").getByText("27 ms").count(), 0);
       await screenshotThemes(page, "job");
 
       await page.getByRole("tab", { name: /Data/ }).click();

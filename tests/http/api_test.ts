@@ -337,6 +337,8 @@ Deno.test("GET /config tells the UI how the board is set up", async () => {
         refreshInterval: 2000,
         authEnabled: false,
         basePath: "/board",
+        user: null,
+        roleNeeded: {},
       });
       // Read-only: no mutation (tests/http/permissions_test.ts lists them).
       assert.ok(allowed.includes("payload.read") && !allowed.includes("job.retry"));

@@ -201,7 +201,7 @@ Deno.test("diagnose() of an active job: its worker renews its lock, or no worker
   // taskora renews a 30 s lock every 10 s: the TTL is how long it lasts without a renewal.
   assert.equal(
     diagnose(running, context()).reasons[0].summary,
-    "a worker runs it and renews its lock (it expires in 25 s unless renewed)",
+    "a worker runs it and renews its lock",
   );
   const lost = holds({ state: "active", waiting: 3, lock: { token: null, ttlMs: null } });
   const activity = {

@@ -1,12 +1,14 @@
 /**
  * The left navigation: brand (logo + title), the links it is given (the
- * page registry's, `ui/pages/registry.ts`), and the sign-out button when
+ * page registry's, `ui/pages/registry.ts`), who is signed in ("Signed in
+ * as vic · viewer"), and the sign-out button when
  * session login is on (a plain form: it works without JavaScript), with
  * "Sign out everywhere" under it.
  *
  * @module
  */
 import type { ComponentType } from "preact";
+import type { SignedInUser } from "../../src/contract/config.ts";
 import { html } from "../lib/html.ts";
 import { Icon, type IconName } from "./icon.ts";
 import { SignOutEverywhere } from "./sign_out_everywhere.ts";
@@ -30,12 +32,13 @@ export interface NavItem {
 
 /** Sidebar with brand and navigation; `active` is the link of the current page. */
 export function Sidebar(
-  { title, logo, items, active, authEnabled }: {
+  { title, logo, items, active, authEnabled, user }: {
     title: string;
     logo: string | null;
     items: readonly NavItem[];
     active: NavItem;
     authEnabled: boolean;
+    user: SignedInUser | null;
   },
 ) {
   return html`
@@ -63,12 +66,21 @@ export function Sidebar(
           )}
         </ul>
       </nav>
-      ${authEnabled &&
+      ${(authEnabled || user) &&
         html`
-          <form class="sidebar-account" method="post" action="auth/logout">
-            <button type="submit" class="signout">Sign out</button>
-            <${SignOutEverywhere} />
-          </form>
+          <div class="sidebar-account">
+            ${user &&
+              html`<p class="signed-in">Signed in as <strong>${user.name}</strong>${
+                user.role ? ` · ${user.role}` : ""
+              }</p>`}
+            ${authEnabled &&
+              html`
+                <form class="sidebar-signout" method="post" action="auth/logout">
+                  <button type="submit" class="signout">Sign out</button>
+                  <${SignOutEverywhere} />
+                </form>
+              `}
+          </div>
         `}
       <footer class="sidebar-foot">taskora</footer>
     </aside>

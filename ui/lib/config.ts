@@ -4,10 +4,15 @@
  *
  * @module
  */
-import type { Api } from "./api.ts";
+import { type Api, ApiError } from "./api.ts";
+import type { SignedInUser } from "../../src/contract/config.ts";
 import type { BoardConfig, Theme } from "./types.ts";
 
-/** The defaults used for any field `/api/config` leaves out. */
+/**
+ * The defaults used for any field `/api/config` leaves out; also what the
+ * shell shows before it answers (nothing allowed: the page offers nothing
+ * the user may turn out not to be permitted).
+ */
 export const DEFAULT_CONFIG: BoardConfig = {
   title: "queue-board",
   logo: null,
@@ -18,7 +23,18 @@ export const DEFAULT_CONFIG: BoardConfig = {
   refreshInterval: 5000,
   authEnabled: false,
   allowed: [],
+  user: null,
+  roleNeeded: {},
 };
+
+/**
+ * Whether a failed load of `/api/config` will pass by itself: Redis is down
+ * (a board with login cannot vouch for a session meanwhile, so it answers
+ * 503), or the board server does not answer.
+ */
+export function isPassing(error: Error): boolean {
+  return error instanceof ApiError && (error.code === "STORE_UNAVAILABLE" || error.status === 0);
+}
 
 /** Reads the base path injected by the server; always ends with `/`. */
 export function readBasePath(doc: Document = document): string {
@@ -48,5 +64,17 @@ export async function loadConfig(api: Api, signal?: AbortSignal): Promise<BoardC
     allowed: Array.isArray(raw.allowed)
       ? raw.allowed.filter((action): action is string => typeof action === "string")
       : [],
+    user: signedInOf(raw.user),
+    roleNeeded: Object.fromEntries(
+      Object.entries(raw.roleNeeded ?? {}).filter(([, role]) => typeof role === "string"),
+    ),
   };
+}
+
+/** The signed-in user of a config answer, when it names one. */
+function signedInOf(user: unknown): SignedInUser | null {
+  if (typeof user !== "object" || user === null) return null;
+  const { name, role } = user as Partial<SignedInUser>;
+  if (typeof name !== "string") return null;
+  return { name, role: typeof role === "string" ? role : null };
 }

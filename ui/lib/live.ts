@@ -20,6 +20,13 @@ import {
 import type { BulkOperation } from "../../src/contract/bulk.ts";
 import type { TaskStats } from "./types.ts";
 
+/**
+ * How long after a refused stream, or a failed first load of the board's
+ * configuration, the page asks again: the board's own `retry:` hint for a
+ * dropped stream.
+ */
+export const REOPEN_AFTER_MS = 3000;
+
 /** A `job:<kind>` event's payload, with its kind: the SSE event name without `job:`. */
 export type JobEvent = JobEventPayload & { kind: string };
 
@@ -93,12 +100,16 @@ export function createLive(basePath: string, connectivity: Connectivity): Live {
     // until it does, pages poll.
     source.onerror = () => {
       connectivity.streamFailed();
-      // A refused reconnect (the session ended with the stream) closes the
-      // EventSource for good: a HEAD, answered like the GET without a stream, tells.
+      // A refused reconnect closes the EventSource for good: a HEAD, answered
+      // like the GET without a stream, tells why. A session that ended sends
+      // the page to the login form; anything else (a board with login cannot
+      // vouch for a session while Redis is down, and answers 503) passes, so
+      // the stream is opened again, as the browser would for a dropped one.
       if (source.readyState !== EventSource.CLOSED) return;
-      fetch(url, { method: "HEAD", credentials: "same-origin" }).then((res) => {
-        if (res.status === 401) goToLogin(basePath);
-      }, () => {}); // the board is unreachable: pages poll and say so
+      fetch(url, { method: "HEAD", credentials: "same-origin" }).then(
+        (res) => res.status === 401 ? goToLogin(basePath) : reopenLater(),
+        reopenLater, // the board is unreachable: pages poll and say so meanwhile
+      );
     };
     source.addEventListener("stats:update", (event) => {
       const payload = parse(event);
@@ -131,6 +142,14 @@ export function createLive(basePath: string, connectivity: Connectivity): Live {
 
   let source: EventSource | null = document.hidden ? null : open();
   if (!source) connectivity.streamFailed();
+  let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+  function reopenLater() {
+    clearTimeout(reopenTimer);
+    reopenTimer = setTimeout(() => {
+      if (source?.readyState !== EventSource.CLOSED) return; // closed by the page, or hidden
+      source = open();
+    }, REOPEN_AFTER_MS);
+  }
   const onVisibility = () => {
     if (document.hidden && source) {
       source.close();
@@ -152,6 +171,7 @@ export function createLive(basePath: string, connectivity: Connectivity): Live {
     },
     close() {
       document.removeEventListener("visibilitychange", onVisibility);
+      clearTimeout(reopenTimer);
       source?.close();
       source = null;
       listeners.clear();

@@ -35,19 +35,21 @@ const MIN_REREAD_MS = 1000;
 /**
  * What `read` answers kept current (`key` names what it reads): reloaded on
  * `relevant` events, and once the soonest of the times left that `ttls`
- * names (ms, as of its arrival) has run out.
+ * names (ms, as of its arrival) has run out. Not `enabled`: nothing is read
+ * and the data stays null (a hook cannot be called only sometimes).
  */
 function useReading<T>(
   read: (api: Api, signal: AbortSignal) => Promise<T>,
   key: string,
   relevant: (event: JobEvent) => boolean,
   ttls: (data: T) => (number | null)[],
+  enabled = true,
 ): LiveResource<Received<T>> {
   const { api } = useBoard();
-  const resource = useLiveResource(
-    async (signal) => ({ ...await read(api, signal), receivedAt: Date.now() }),
-    [key],
-    { relevant },
+  const resource = useLiveResource<Received<T> | null>(
+    async (signal) => enabled ? { ...await read(api, signal), receivedAt: Date.now() } : null,
+    [key, enabled],
+    { relevant: (event) => enabled && relevant(event) },
   );
   const data = resource.data;
   const soonest = data ? Math.min(...ttls(data).filter((t): t is number => t !== null)) : Infinity;
@@ -59,13 +61,14 @@ function useReading<T>(
     );
     return () => clearTimeout(timer);
   }, [data?.receivedAt, soonest]);
-  return resource;
+  return { ...resource, data };
 }
 
-/** The locks of `ids` (jobs of `task`) and the task's stalled set. */
+/** The locks of `ids` (jobs of `task`) and the task's stalled set; nothing read unless `enabled`. */
 export function useTaskLiveness(
   task: string,
   ids: readonly string[],
+  enabled = true,
 ): LiveResource<Received<TaskLivenessResponse>> {
   return useReading(
     (api, signal) =>
@@ -73,6 +76,7 @@ export function useTaskLiveness(
     JSON.stringify([task, ids]),
     (event) => event.task === task && event.kind !== "progress",
     (data) => data.known ? data.locks.map((lock) => lock.ttlMs) : [],
+    enabled,
   );
 }
 

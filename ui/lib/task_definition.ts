@@ -15,6 +15,10 @@ export type { TaskDefinition, TaskDefinitionResponse } from "../../src/contract/
 export const NO_APP_NOTE =
   "Known only when the board is embedded with createBoard(app): Redis does not record it.";
 
+/** Why what only the App knows is not shown. */
+export const APP_ONLY_NOTE =
+  "They need the board embedded with createBoard(app): Redis does not record them.";
+
 /** The definition of `task` (it changes only with a deploy: no job event reloads it). */
 export function useTaskDefinition(task: string): LiveResource<TaskDefinitionResponse> {
   const { api } = useBoard();

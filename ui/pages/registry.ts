@@ -67,6 +67,11 @@ export interface PageEntry<P extends string = string> {
    */
   nav?: { label?: string; icon: IconName; key?: string; badge?: ComponentType; needs?: string };
   /**
+   * The actions its controls do: when the user's role hides some, one line
+   * above the page says which role they need (see `RoleNote`).
+   */
+  controls?: readonly string[];
+  /**
    * The page whose sidebar link it marks, when that is not the first page
    * whose path begins with the same segment (a job, `/jobs/:id`, marks Tasks).
    */
@@ -90,8 +95,26 @@ export const PAGES = {
     component: TasksPage,
     nav: { icon: "tasks", key: "2" },
   }),
-  task: page({ path: "/tasks/:task", title: "Task", component: TaskPage }),
-  job: page({ path: "/jobs/:id", title: "Job", component: JobPage, under: "tasks" }),
+  task: page({
+    path: "/tasks/:task",
+    title: "Task",
+    component: TaskPage,
+    controls: [
+      "bulk.start",
+      "task.retry-all",
+      "task.clean",
+      "job.dispatch",
+      "export",
+      "payload.read",
+    ],
+  }),
+  job: page({
+    path: "/jobs/:id",
+    title: "Job",
+    component: JobPage,
+    under: "tasks",
+    controls: ["job.retry", "job.retry-edited", "job.rerun", "job.cancel", "payload.read"],
+  }),
   workflows: page({
     path: "/workflows",
     title: "Workflows",
@@ -102,24 +125,34 @@ export const PAGES = {
     path: "/workflows/:id",
     title: "Workflow",
     component: WorkflowPage,
+    controls: ["workflow.cancel"],
   }),
   schedules: page({
     path: "/schedules",
     title: "Schedules",
     component: SchedulesPage,
     nav: { icon: "schedules", key: "4" },
+    controls: [
+      "schedule.pause",
+      "schedule.resume",
+      "schedule.trigger",
+      "schedule.update",
+      "schedule.remove",
+    ],
   }),
   dlq: page({
     path: "/dlq",
     title: "Dead-letter queue",
     component: DlqPage,
     nav: { label: "DLQ", icon: "dlq", key: "5" },
+    controls: ["dlq.retry", "dlq.retry-all", "export"],
   }),
   alerts: page({
     path: "/alerts",
     title: "Alerts",
     component: AlertsPage,
     nav: { icon: "alerts", key: "6", badge: FiringCount },
+    controls: ["alerts.update"],
   }),
   migrations: page({
     path: "/migrations",

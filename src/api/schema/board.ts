@@ -31,6 +31,14 @@ export const ConfigSchema = z.strictObject({
       "with mine): the UI shows no control for another. A can that decides per target may " +
       "still refuse one with 403 FORBIDDEN.",
   }),
+  user: z.strictObject({ name: z.string(), role: z.string().nullable() }).nullable().openapi({
+    description: "Who is signed in, with their preset role (null under a custom can); " +
+      "null when no login names anyone.",
+  }),
+  roleNeeded: z.record(z.string(), z.string()).openapi({
+    description: "For each action the user may not do that a preset role may, the least such " +
+      "role; empty under a custom can.",
+  }),
 }).openapi("Config");
 true satisfies Same<z.output<typeof ConfigSchema>, ConfigResponse>;
 

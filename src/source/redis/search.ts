@@ -66,7 +66,7 @@ function needles(filter: JobFilter): [kind: string, a: string, b: string] {
  */
 function maskedArgs(masked: readonly string[]): string[] {
   if (masked.length === 0) return ["0"];
-  if (masked.some((key) => /[^\x00-\x7f]/.test(key))) return ["1"];
+  if (masked.some((key) => /\P{ASCII}/u.test(key))) return ["1"];
   return ["0", ...masked.map((key) => JSON.stringify(asciiLower(key)).slice(1, -1))];
 }
 

@@ -1,27 +1,38 @@
 /**
  * The audit trail as a table, newest first: when, who, what, on what (a
- * link for a job or a workflow), how many, and the outcome with its code,
+ * link for a job, a workflow or a task; long names and ids cut short), how many, and the outcome with its code,
  * saying when an entry was written late and how many refusals of the
  * client before it went unrecorded.
  *
  * @module
  */
+import { LongName } from "../../components/long_text.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
+import { ShortId } from "../../components/short_id.ts";
 import { Time } from "../../components/time.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import type { AuditEntry } from "./types.ts";
 
-/** The page a target of an action opens, when it has one. */
-function targetHref(entry: AuditEntry): string | null {
+/**
+ * What an action was done on: a job or workflow by its short id, a task by
+ * its name linked, anything else by its name; a long one cut short (the
+ * whole of it in its tooltip), so the outcome stays in view.
+ */
+function Target({ entry }: { entry: AuditEntry }) {
   const kind = entry.action.split(".")[0];
-  if (kind === "job" || kind === "dlq") {
-    return entry.target === "*" ? null : href("jobs", entry.target);
+  const { target } = entry;
+  if ((kind === "job" || kind === "dlq") && target !== "*") {
+    return html`<${ShortId} id=${target} href=${href("jobs", target)} what="job" />`;
   }
-  if (kind === "workflow") return href("workflows", entry.target);
-  if (kind === "task" && entry.task) return href("tasks", entry.task);
-  return null;
+  if (kind === "workflow") {
+    return html`<${ShortId} id=${target} href=${href("workflows", target)} what="workflow" />`;
+  }
+  if (kind === "task" && entry.task) {
+    return html`<${LongName} name=${target} href=${href("tasks", entry.task)} />`;
+  }
+  return html`<${LongName} name=${target} />`;
 }
 
 function Verdict({ entry }: { entry: AuditEntry }) {
@@ -69,19 +80,20 @@ export function ActivityTable({ entries }: { entries: readonly AuditEntry[] }) {
         </thead>
         <tbody>
           ${entries.map((entry) => {
-            const link = targetHref(entry);
             return html`
               <tr key=${entry.id}>
                 <td data-label="When">
                   <${Time} at=${entry.at} />
                 </td>
-                <td data-label="User">${entry.user}</td>
+                <td data-label="User">
+                  <${LongName} name=${entry.user} />
+                </td>
                 <th scope="row" data-label="Action"><code>${entry.action}</code></th>
                 <td data-label="Target" class="activity-target">
-                  ${link ? html`<a href=${link}>${entry.target}</a>` : entry.target}
+                  <${Target} entry=${entry} />
                   ${entry.task && entry.task !== entry.target
                     ? html`
-                      <span class="muted">(${entry.task})</span>
+                      <span class="muted">(<${LongName} name=${entry.task} />)</span>
                     `
                     : null}
                 </td>

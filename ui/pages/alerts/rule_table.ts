@@ -9,6 +9,7 @@
  */
 import { STORE_KINDS } from "../../../src/contract/alerts.ts";
 import { Disclosure } from "../../components/disclosure.ts";
+import { LongName } from "../../components/long_text.ts";
 import { ScrollArea } from "../../components/scroll_area.ts";
 import { Time } from "../../components/time.ts";
 import { PanelRow } from "../../components/panel_row.ts";
@@ -44,26 +45,24 @@ function TaskList({ rule: { kind, tasks } }: { rule: AlertRuleView }) {
   if (STORE_KINDS.includes(kind)) return html`<span class="muted">the store</span>`;
   if (tasks === null) return html`<span class="muted">every task</span>`;
   return html`<span class="alerts-names">${
-    tasks.map((task) =>
-      html`<a key=${task} class="task-link" href=${href("tasks", task)} title=${task}>${task}</a>`
-    )
+    tasks.map((task) => html`<${LongName} key=${task} name=${task} href=${href("tasks", task)} />`)
   }</span>`;
 }
 
 /** A rule's sinks; one the configuration no longer has is marked: its notices miss it. */
 function SinkList({ rule }: { rule: AlertRuleView }) {
   return html`<span class="alerts-names">${
+    // One item each, so a long list wraps between sinks rather than widening the table.
     rule.sinks.map((sink, index) => {
-      const comma = index > 0 ? ", " : null;
-      if (!rule.unknownSinks.includes(sink)) return html`${comma}${sink}`;
+      const comma = index < rule.sinks.length - 1 ? "," : null;
+      if (!rule.unknownSinks.includes(sink)) return html`<span key=${sink}>${sink}${comma}</span>`;
       return html`
-        ${comma}<span
+        <span key=${sink}><span
           class="alerts-sink-missing"
           title="Not in the alerts configuration (it changed since the rule was stored): notices do not reach it"
-        >${sink}: no such sink</span>
+        >${sink}: no such sink</span>${comma}</span>
       `;
-    })
-  }</span>`;
+    })}</span>`;
 }
 
 /** The alerts of one rule, opened under its row. */

@@ -9,9 +9,10 @@
  */
 import { Card } from "../../components/card.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
+import { LockCell } from "../../components/liveness.ts";
 import { Time } from "../../components/time.ts";
 import { useBoard } from "../../lib/board_context.ts";
-import { formatDateTime, formatElapsed, shortId } from "../../lib/format.ts";
+import { formatElapsed, shortId } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
@@ -20,6 +21,7 @@ import {
   type DiagnosisReason,
   type EvidenceValue,
 } from "../../../src/contract/diagnosis.ts";
+import type { JobLockReading } from "./job_liveness.ts";
 import type { Job } from "./types.ts";
 
 /** An evidence key in words: `completedLast10Min` → `completed last 10 min`. */
@@ -39,11 +41,24 @@ function JobLinks({ ids }: { ids: readonly string[] }) {
   }`;
 }
 
+/**
+ * A running job's lock from the page's one lock reading (the header's), so
+ * both count down the same time left and go "stalled?" together; the
+ * diagnosis's own figure only when there is no reading.
+ */
+function LockLeft({ lock, ttlMs }: { lock: JobLockReading | null; ttlMs: EvidenceValue }) {
+  if (lock?.known) return html`<${LockCell} lock=${lock.locks[0]} receivedAt=${lock.receivedAt} />`;
+  return typeof ttlMs === "number"
+    ? html`${formatElapsed(ttlMs)}`
+    : html`<span class="muted">—</span>`;
+}
+
 function Value({ name, value }: { name: string; value: EvidenceValue }) {
   if (value === null) return html`<span class="muted">—</span>`;
   if (JOB_IDS.has(name)) return html`<${JobLinks} ids=${[value].flat().map(String)} />`;
   if (Array.isArray(value)) return html`${value.join(", ")}`;
-  if (typeof value === "number" && name.endsWith("At")) return html`${formatDateTime(value)}`;
+  // A moment (`lastTakenAt`, `eventsSince`): how long ago, the date and time in its tooltip.
+  if (typeof value === "number" && /(At|Since)$/.test(name)) return html`<${Time} at=${value} />`;
   if (typeof value === "number" && name.endsWith("Ms")) return html`${formatElapsed(value)}`;
   return html`<span class=${name === "key" ? "mono" : ""}>${String(value)}</span>`;
 }
@@ -57,7 +72,7 @@ function linkOf(link: string): { to: string; label: string } {
   };
 }
 
-function Reason({ reason }: { reason: DiagnosisReason }) {
+function Reason({ reason, lock }: { reason: DiagnosisReason; lock: JobLockReading | null }) {
   const link = reason.link ? linkOf(reason.link) : null;
   return html`
     <li class="diagnosis-reason" data-code=${reason.code}>
@@ -68,7 +83,9 @@ function Reason({ reason }: { reason: DiagnosisReason }) {
             <div key=${name}>
               <dt>${labelOf(name)}</dt>
               <dd>
-                <${Value} name=${name} value=${value} />
+                ${name === "lockTtlMs"
+                  ? html`<${LockLeft} lock=${lock} ttlMs=${value} />`
+                  : html`<${Value} name=${name} value=${value} />`}
               </dd>
             </div>
           `
@@ -79,17 +96,24 @@ function Reason({ reason }: { reason: DiagnosisReason }) {
   `;
 }
 
-/** The card, for a job in a state a diagnosis looks into; nothing otherwise. */
-export function DiagnosisCard({ job }: { job: Job }) {
+/**
+ * The card, for a job in a state a diagnosis looks into; nothing otherwise.
+ * `lock`: the page's reading of an active job's lock (see `useJobLock`).
+ */
+export function DiagnosisCard({ job, lock }: { job: Job; lock: JobLockReading | null }) {
   if (!DIAGNOSED_STATES.includes(job.state)) return null;
-  return html`<${Diagnosis} id=${job.id} state=${job.state} />`;
+  return html`<${Diagnosis} id=${job.id} state=${job.state} lock=${lock} />`;
 }
 
-function Diagnosis({ id, state }: { id: string; state: string }) {
+function Diagnosis(
+  { id, state, lock }: { id: string; state: string; lock: JobLockReading | null },
+) {
   const { api } = useBoard();
+  // A lock that runs out writes no event: the reading that sees it gone asks again.
+  const lockHeld = lock?.known ? lock.locks[0]?.token != null : null;
   const { data, error } = useLiveResource(
     (signal) => api.get("/jobs/{jobId}/diagnosis", { params: { jobId: id }, signal }),
-    [id, state],
+    [id, state, lockHeld],
     { relevant: (event) => event.id === id, minGap: 5_000 },
   );
   const title = state === "active" ? "Why is it still running?" : "Why is it waiting?";
@@ -105,7 +129,11 @@ function Diagnosis({ id, state }: { id: string; state: string }) {
           ${data.reasons.length === 0
             ? html`<p class="muted">Nothing holds it now.</p>`
             : html`<ol class="diagnosis">
-            ${data.reasons.map((reason) => html`<${Reason} key=${reason.code} reason=${reason} />`)}
+            ${
+              data.reasons.map((reason) =>
+                html`<${Reason} key=${reason.code} reason=${reason} lock=${lock} />`
+              )
+            }
           </ol>`}
           ${data.unknown.map((note) =>
             html`<p key=${note} class="diagnosis-unknown muted">Not known here: ${note}</p>`

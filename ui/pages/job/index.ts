@@ -19,6 +19,7 @@ import { NotFoundPage } from "../not_found.ts";
 import { DetailTabs } from "./detail_tabs.ts";
 import { DiagnosisCard } from "./diagnosis.ts";
 import { JobHeader } from "./job_header.ts";
+import { useJobLock } from "./job_liveness.ts";
 import { TimelineCard } from "./timeline.ts";
 
 /** The page of one job. */
@@ -33,6 +34,7 @@ export function JobPage({ id }: { id: string }) {
     },
   );
   usePageTitle(`Job ${shortId(job?.id ?? id)}`, job?.task);
+  const lock = useJobLock(job);
   if (error instanceof ApiError && error.code === "JOB_NOT_FOUND") {
     return html`
       <${NotFoundPage}
@@ -49,8 +51,8 @@ export function JobPage({ id }: { id: string }) {
   }
   return html`
     <${ErrorBanner} error=${error} />
-    <${JobHeader} job=${job} onChanged=${reload} />
-    <${DiagnosisCard} job=${job} />
+    <${JobHeader} job=${job} lock=${lock} onChanged=${reload} />
+    <${DiagnosisCard} job=${job} lock=${lock} />
     <div class="job-grid">
       <${DetailTabs} job=${job} />
       <${TimelineCard} job=${job} />

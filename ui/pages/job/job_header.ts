@@ -15,11 +15,13 @@ import { html } from "../../lib/html.ts";
 import { Fact } from "../../components/fact.ts";
 import { href } from "../../lib/router.ts";
 import { JobActions } from "./job_actions.ts";
-import { JobLockFact, JobVersion, SchedulerLine } from "./job_liveness.ts";
+import { JobLockFact, type JobLockReading, JobVersion, SchedulerLine } from "./job_liveness.ts";
 import type { JobDetail } from "./types.ts";
 
 /** The header card; `onChanged` reloads the job after an action. */
-export function JobHeader({ job, onChanged }: { job: JobDetail; onChanged(): void }) {
+export function JobHeader(
+  { job, lock, onChanged }: { job: JobDetail; lock: JobLockReading | null; onChanged(): void },
+) {
   const taskHref = href("tasks", job.task);
   return html`
     <section class="card detail-head">
@@ -43,7 +45,7 @@ export function JobHeader({ job, onChanged }: { job: JobDetail; onChanged(): voi
         ${job.stalledCount > 0
           ? html`<${Fact} label="Stalled">${formatCount(job.stalledCount)}×<//>`
           : null}
-        ${job.state === "active" ? html`<${JobLockFact} job=${job} />` : null}
+        ${job.state === "active" ? html`<${JobLockFact} reading=${lock} />` : null}
       </dl>
       ${job.cancelReason
         ? html`<p class="job-note">Cancel reason: <q>${job.cancelReason}</q></p>`

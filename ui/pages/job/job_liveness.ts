@@ -11,7 +11,12 @@ import { Fact } from "../../components/fact.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { html } from "../../lib/html.ts";
-import { useSchedulerLeadership, useTaskLiveness } from "../../lib/liveness.ts";
+import {
+  type Received,
+  type TaskLivenessResponse,
+  useSchedulerLeadership,
+  useTaskLiveness,
+} from "../../lib/liveness.ts";
 import { NO_APP_NOTE, type TaskDefinition, useTaskDefinition } from "../../lib/task_definition.ts";
 import type { Job } from "./types.ts";
 
@@ -41,9 +46,20 @@ export function JobVersion({ job }: { job: Job }) {
   `;
 }
 
+/** An active job's lock as read: one reading for the whole page (see {@link useJobLock}). */
+export type JobLockReading = Received<TaskLivenessResponse>;
+
+/**
+ * The lock of the page's job, read once for the whole page, so the header
+ * and the diagnosis card count down the same time left on the same clock
+ * and go "stalled?" together; null until read, and for a job not active.
+ */
+export function useJobLock(job: Job | null): JobLockReading | null {
+  return useTaskLiveness(job?.task ?? "", job ? [job.id] : [], job?.state === "active").data;
+}
+
 /** An active job's lock as read, with the reading's age. */
-export function JobLockFact({ job }: { job: Job }) {
-  const data = useTaskLiveness(job.task, [job.id]).data;
+export function JobLockFact({ reading: data }: { reading: JobLockReading | null }) {
   return html`
     <${Fact} label="Lock">${!data ? "…" : data.known
       ? html`

@@ -1,7 +1,7 @@
 /**
  * A job's life as a vertical timeline: each step with its absolute and
  * relative time and the gap since the step before, then the durations an
- * operator asks about first (how long it waited, how long it ran).
+ * operator asks about first (how long this attempt waited, how long it ran).
  *
  * @module
  */
@@ -9,7 +9,10 @@ import { Card } from "../../components/card.ts";
 import { currentTime } from "../../lib/clock.ts";
 import { formatDateTime, formatElapsed, formatRelative } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
-import type { JobDetail, TimelineEntry } from "./types.ts";
+import { useBoard } from "../../lib/board_context.ts";
+import { useLiveResource } from "../../lib/use_live_resource.ts";
+import { attemptWait } from "./attempt_wait.ts";
+import type { AttemptHistory, JobDetail, TimelineEntry } from "./types.ts";
 
 /** What each step of the API's timeline means, in words. */
 const STEP_LABEL: Record<string, string> = {
@@ -45,11 +48,23 @@ function Step({ entry, previous }: { entry: TimelineEntry; previous: TimelineEnt
   `;
 }
 
-/** The durations that can be known from the timestamps; a running job's run time counts up to now. */
-function durations(job: JobDetail, now: number): [string, number][] {
+/**
+ * The durations that can be known; a running job's run time counts up to
+ * now. "Waited" is this attempt's wait (see {@link attemptWait}), left out
+ * when the retry that made it due is not known.
+ */
+function durations(
+  job: JobDetail,
+  now: number,
+  history: AttemptHistory | null,
+): [string, number][] {
   const { created, processed, finished } = job.timestamps;
   const spans: [string, number][] = [];
-  if (processed !== null) spans.push(["Waited", processed - created]);
+  const waited = attemptWait(
+    { attempt: job.attempt, created, processed },
+    history?.attempts ?? null,
+  );
+  if (waited !== null) spans.push([job.attempt > 1 ? "Waited (this attempt)" : "Waited", waited]);
   if (processed !== null && finished !== null) spans.push(["Ran", finished - processed]);
   else if (processed !== null && job.state === "active") {
     spans.push(["Running for", now - processed]);
@@ -60,7 +75,18 @@ function durations(job: JobDetail, now: number): [string, number][] {
 
 /** The timeline card of the job page. */
 export function TimelineCard({ job }: { job: JobDetail }) {
-  const spans = durations(job, currentTime());
+  const { api } = useBoard();
+  // A later attempt's wait starts when its retry was due: that is in the attempt history.
+  const retried = job.attempt > 1 && job.timestamps.processed !== null;
+  const history = useLiveResource(
+    (signal) =>
+      retried
+        ? api.get("/jobs/{jobId}/attempts", { params: { jobId: job.id }, signal })
+        : Promise.resolve(null),
+    [job.id, retried, job.timestamps.processed],
+    { relevant: () => false },
+  );
+  const spans = durations(job, currentTime(), history.data);
   const expireAt = job.timestamps.expireAt;
   return html`
     <${Card} title="Timeline">

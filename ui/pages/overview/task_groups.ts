@@ -17,9 +17,9 @@ import { TaskTable } from "./task_table.ts";
 import { PAGE_SIZE, pageQuery, type TaskView } from "./task_view.ts";
 import { useOverviewPage } from "./use_overview.ts";
 
-/** A group's name as shown: `billing.*`, or the task's own name for a group of one name. */
+/** A group's name as shown: `billing.*`, `send-*`, or the task's own name for a group of one name. */
 export function groupLabel(prefix: string): string {
-  return /[.:/]$/.test(prefix) ? `${prefix}*` : prefix;
+  return /[.:/_-]$/.test(prefix) ? `${prefix}*` : prefix;
 }
 
 /** The tasks of one open group, a page at a time. */

@@ -2,7 +2,7 @@
  * The task's definition, as its taskora App declares it: version and
  * since, retry and backoff, timeout, concurrency, TTL,
  * collect batching and the schedules its code declares. Without the App
- * the card says that this is unknown, and why.
+ * there is no card, only a line saying what needs the App.
  *
  * @module
  */
@@ -12,7 +12,11 @@ import { formatCount, formatCountOf, formatElapsed } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { Fact } from "../../components/fact.ts";
 import { href } from "../../lib/router.ts";
-import { NO_APP_NOTE, type TaskDefinition, useTaskDefinition } from "../../lib/task_definition.ts";
+import {
+  APP_ONLY_NOTE,
+  type TaskDefinition,
+  useTaskDefinition,
+} from "../../lib/task_definition.ts";
 
 const NONE = html`<span class="muted">none</span>`;
 
@@ -68,15 +72,23 @@ function Definition({ d }: { d: TaskDefinition }) {
   `;
 }
 
-/** The definition card of the task page. */
+/**
+ * The definition card of the task page; without the App, one line instead
+ * of it and of the dispatch form, which cannot work then either.
+ */
 export function DefinitionCard({ task }: { task: string }) {
   const { data } = useTaskDefinition(task);
   if (!data) return null;
+  if (!data.definition) {
+    return html`
+      <p class="muted no-app">
+        Not shown: this task's definition and a dispatch form. ${APP_ONLY_NOTE}
+      </p>
+    `;
+  }
   return html`
     <${Card} title="Definition">
-      ${data.definition
-        ? html`<${Definition} d=${data.definition} />`
-        : html`<p class="muted no-app">${NO_APP_NOTE}</p>`}
-    <//>
+      <${Definition} d=${data.definition} />
+      <//>
   `;
 }

@@ -25,7 +25,6 @@ import { href } from "../../lib/router.ts";
 import { useTaskDefinition } from "../../lib/task_definition.ts";
 import {
   COLLECT_DISPATCH,
-  DISPATCH_NEEDS_APP,
   type DispatchBody,
   MAX_PRIORITY,
 } from "../../../src/contract/dispatch.ts";
@@ -82,14 +81,8 @@ export function DispatchForm({ task }: { task: string }) {
   const [made, setMade] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const key = useRef<string | null>(null);
-  if (config.readOnly || !may(config, "job.dispatch") || !definition.data) return null;
-  if (definition.data.definition === null) {
-    return html`
-      <${Card} title="Dispatch">
-        <p class="muted no-app">${DISPATCH_NEEDS_APP}.</p>
-        <//>
-    `;
-  }
+  // Without the App no dispatch can be checked or versioned: no form (the header says why).
+  if (config.readOnly || !may(config, "job.dispatch") || !definition.data?.definition) return null;
   const edit = (field: keyof Draft) => (event: Event) => {
     key.current = null; // another job: a new key
     setDraft({ ...draft, [field]: (event.target as HTMLInputElement).value });

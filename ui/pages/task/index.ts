@@ -1,6 +1,8 @@
 /**
  * The task page (`/tasks/{task}`): the task's header with its bulk actions,
- * and its jobs by state. Counts and the list reload when this task's jobs
+ * its jobs by state first (what the page is opened for), then the cards on
+ * its queue: latency, workers, forecast, mechanics, and, with the taskora
+ * App, its definition and the dispatch form. Counts and the list reload when this task's jobs
  * change state, and when its counts in the stream's stats frames change
  * (a clean, for instance, writes no events); progress events move the rows
  * on screen in place.
@@ -57,12 +59,6 @@ export function TaskPage({ task }: { task: string }) {
   return html`
     <${ErrorBanner} error=${stats.error} />
     <${TaskHeader} task=${task} stats=${stats.data} onChanged=${onChanged} />
-    <${DefinitionCard} task=${task} />
-    <${LatencyCard} task=${task} />
-    <${WorkersCard} task=${task} />
-    <${ForecastCard} task=${task} />
-    <${MechanicsCard} task=${task} />
-    <${DispatchForm} task=${task} />
     ${state
       ? html`
         <${JobsCard}
@@ -75,5 +71,11 @@ export function TaskPage({ task }: { task: string }) {
         />
       `
       : null}
+    <${LatencyCard} task=${task} />
+    <${WorkersCard} task=${task} />
+    <${ForecastCard} task=${task} />
+    <${MechanicsCard} task=${task} />
+    <${DefinitionCard} task=${task} />
+    <${DispatchForm} task=${task} />
   `;
 }

@@ -164,11 +164,7 @@ export function JobsCard(
         items=${STATES.map((s) => ({
           key: s,
           label: s,
-          badge: stats
-            ? html`<${Count} state=${s} n=${stats[s]} />${
-              s === "retrying" ? html`<${RetryingAsOf} at=${retryingAsOf} />` : null
-            }`
-            : "…",
+          badge: stats ? html`<${Count} state=${s} n=${stats[s]} />` : "…",
         }))}
         selected=${state}
         onSelect=${(key: string) => onSelect(key as JobState)}
@@ -176,6 +172,14 @@ export function JobsCard(
         idPrefix="task-state"
       />
       <div id="task-state-panel" role="tabpanel" aria-labelledby=${`task-state-tab-${state}`}>
+        ${state === "retrying" || state === "delayed"
+          // Both counts hang on the retrying split: said once, above the list, not in a tab.
+          ? html`
+            <p class="jobs-as-of">
+              <${RetryingAsOf} at=${retryingAsOf} what="retrying" />
+            </p>
+          `
+          : null}
         <${FilterForm} key=${`${state}${search}`} task=${task} state=${state} />
         ${hasFilter(search)
           ? html`
