@@ -52,6 +52,7 @@ import type { TaskSource } from "./source/types.ts";
 import { createAppSource, isTaskoraApp } from "./taskora/mod.ts";
 import type { TaskoraApp } from "./taskora/app.ts";
 import { noStore } from "./no_store.ts";
+import { mcpEndpoint } from "./mcp/endpoint.ts";
 import { serveUi } from "./static.ts";
 import { epochClock, systemTimers, type Timers } from "./timers.ts";
 
@@ -263,6 +264,9 @@ function sessionConfig(auth: ResolvedSessionAuth, resolved: ResolvedOptions): Se
   };
 }
 
+/** The document the MCP tools are made from needs no more than its routes. */
+const MCP_INFO = { title: "queue-board API", version: "1" };
+
 /** The lease of the board's own background work: stats frames, latency samples, the bulk operations' sweep, alert evaluation, backlog samples. */
 const BOARD_LEASE = "board";
 
@@ -472,6 +476,22 @@ export function createBoardOn(
           ? "hook"
           : "session",
         serve: serveMetrics,
+      }),
+    );
+  }
+  // Before the session guard: the endpoint asks the API who the caller is (its tool calls go
+  // through every guard below), so an MCP client gets the API's 401, not the login page.
+  if (resolved.mcp) {
+    app.use("/mcp", sameOriginGuard);
+    app.all(
+      "/mcp",
+      mcpEndpoint({
+        fetch: (request, env) => fetch(request, env),
+        apiPath,
+        actions: resolved.mcp.actions,
+        document: () => routes.getOpenAPI31Document({ openapi: "3.1.0", info: MCP_INFO }),
+        name: resolved.title,
+        maxBodyBytes: API_BODY_LIMIT,
       }),
     );
   }

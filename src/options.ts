@@ -181,6 +181,18 @@ export interface BoardOptions {
    * from here.
    */
   alerts?: AlertsFile;
+  /**
+   * `{basePath}/mcp`, the board as an MCP server for agents (see
+   * `docs/mcp.md`). On by default with reading tools only; `actions: true`
+   * adds a tool for each action the caller may do. `false` turns it off.
+   */
+  mcp?: McpOptions | false;
+}
+
+/** The `mcp` option: whether agents get tools that change the queue. */
+export interface McpOptions {
+  /** Tools for the actions `can()` allows the caller (default false: reading only). */
+  actions?: boolean;
 }
 
 /** Session login after validation. */
@@ -232,6 +244,8 @@ export interface ResolvedOptions {
   metrics: { token: string | null; maxTasks: number } | null;
   /** null without the `alerts` option. */
   alerts: AlertsConfig | null;
+  /** null when `mcp: false`. */
+  mcp: { actions: boolean } | null;
 }
 
 /**
@@ -265,6 +279,7 @@ export const KNOWN_OPTIONS: readonly string[] = keysOf<keyof BoardOptions>({
   health: true,
   metrics: true,
   alerts: true,
+  mcp: true,
 });
 
 const THEMES = ["light", "dark", "auto"] as const;
@@ -598,6 +613,22 @@ function checkMetrics(metrics: unknown): { token: string | null; maxTasks: numbe
   return { token: token ?? null, maxTasks };
 }
 
+function checkMcp(mcp: unknown): { actions: boolean } | null {
+  if (mcp === false) return null;
+  if (mcp === undefined) return { actions: false };
+  if (mcp === null || typeof mcp !== "object" || Array.isArray(mcp)) {
+    throw new BoardOptionsError("mcp", "false or { actions?: boolean }", mcp);
+  }
+  for (const key of Object.keys(mcp)) {
+    if (key !== "actions") throw new BoardOptionsError(`mcp.${key}`, "absent", key);
+  }
+  const { actions = false } = mcp as McpOptions;
+  if (typeof actions !== "boolean") {
+    throw new BoardOptionsError("mcp.actions", "a boolean", actions);
+  }
+  return { actions };
+}
+
 function checkAlerts(alerts: unknown): AlertsConfig | null {
   if (alerts === undefined) return null;
   try {
@@ -694,5 +725,6 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
     health: checkHealth(options.health),
     metrics: checkMetrics(options.metrics),
     alerts: checkAlerts(options.alerts),
+    mcp: checkMcp(options.mcp),
   };
 }
