@@ -7,6 +7,7 @@
 
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { except } from "hono/combine";
 import { cors } from "hono/cors";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { sessionGuard } from "./auth/guard.ts";
@@ -53,6 +54,7 @@ import { createAppSource, isTaskoraApp } from "./taskora/mod.ts";
 import type { TaskoraApp } from "./taskora/app.ts";
 import { noStore } from "./no_store.ts";
 import { mcpEndpoint } from "./mcp/endpoint.ts";
+import { AgentCalls } from "./mcp/agent_calls.ts";
 import { serveUi } from "./static.ts";
 import { epochClock, systemTimers, type Timers } from "./timers.ts";
 
@@ -481,6 +483,7 @@ export function createBoardOn(
   }
   // Before the session guard: the endpoint asks the API who the caller is (its tool calls go
   // through every guard below), so an MCP client gets the API's 401, not the login page.
+  const agentCalls = new AgentCalls();
   if (resolved.mcp) {
     app.use("/mcp", sameOriginGuard);
     app.all(
@@ -492,6 +495,8 @@ export function createBoardOn(
         document: () => routes.getOpenAPI31Document({ openapi: "3.1.0", info: MCP_INFO }),
         name: resolved.title,
         maxBodyBytes: API_BODY_LIMIT,
+        tokens: resolved.mcp.tokens,
+        agentCalls,
       }),
     );
   }
@@ -499,7 +504,16 @@ export function createBoardOn(
     // Everything the session guards (the UI, the metrics) but the public, immutable assets.
     const assetsPath = resolved.basePath === "/" ? "/assets/" : `${resolved.basePath}/assets/`;
     app.use("*", noStore({ except: (c) => c.req.path.startsWith(assetsPath) }));
-    app.use("*", sessionGuard(session, resolved.basePath, deps.sessions.revoker));
+    // An agent signed in by its token (`mcp.tokens`) is the session's user of the API
+    // requests the MCP endpoint makes for it; nothing else passes the guard without a session.
+    app.use("/api/*", agentCalls.identify);
+    app.use(
+      "*",
+      except(
+        agentCalls.isAgentCall,
+        sessionGuard(session, resolved.basePath, deps.sessions.revoker),
+      ),
+    );
     app.route(
       "/",
       loginRoutes({

@@ -28,6 +28,10 @@ import {
 } from "./sdk.ts";
 import type { ConfigResponse } from "../contract/config.ts";
 import type { OverviewResponse } from "../contract/overview.ts";
+import { UNAUTHORIZED_BODY } from "../auth/guard.ts";
+import type { BoardUser } from "../options.ts";
+import type { AgentCalls } from "./agent_calls.ts";
+import { agentOf } from "./agent_tokens.ts";
 import { bulkConfirmation } from "./bulk_confirmation.ts";
 import { type ApiDocument, type RouteTool, routeTools } from "./catalogue.ts";
 import { healthReport } from "./health_report.ts";
@@ -56,6 +60,10 @@ export interface McpEndpointOptions {
   name: string;
   /** The largest request body read (the API's). */
   maxBodyBytes: number;
+  /** The agents' tokens (`mcp.tokens`: SHA-256 hex → user); empty without. */
+  tokens: ReadonlyMap<string, BoardUser>;
+  /** Where the requests made for an agent signed in by token are registered. */
+  agentCalls: AgentCalls;
 }
 
 const BULK_START = "POST /bulk";
@@ -113,9 +121,22 @@ export function mcpEndpoint(options: McpEndpointOptions): (c: Context) => Promis
       );
     }
     const caller = c.req.raw;
+    const credential = options.tokens.size === 0
+      ? { kind: "none" as const }
+      : await agentOf(c.req.header("authorization"), options.tokens);
+    if (credential.kind === "unknown") {
+      c.header("WWW-Authenticate", 'Bearer realm="queue-board mcp"');
+      return c.json(UNAUTHORIZED_BODY, 401);
+    }
+    const fetch: BoardFetch = credential.kind === "agent"
+      ? (request, env) => {
+        options.agentCalls.register(request, credential.user);
+        return options.fetch(request, env);
+      }
+      : options.fetch;
     const apiUrl = new URL(options.apiPath, caller.url);
     const call = (tool: Parameters<typeof callRoute>[4], args: Record<string, unknown>) =>
-      callRoute(options.fetch, caller, c.env, apiUrl, tool, args);
+      callRoute(fetch, caller, c.env, apiUrl, tool, args);
 
     const config = await call(
       { method: "GET", path: "/config", params: [], accept: "application/json" },

@@ -5,14 +5,20 @@
  */
 
 import assert from "node:assert/strict";
-import type { CallToolResult } from "../../src/mcp/sdk.ts";
 import { type Board, createBoard } from "../../src/board.ts";
 import type { BoardOptions, BoardUser } from "../../src/options.ts";
 import type { AuditEntry } from "../../src/contract/audit.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { startRedis, type TestRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
-import { Client, StreamableHTTPClientTransport } from "../helpers/mcp_client.ts";
+import {
+  answerOf,
+  type Client,
+  connect,
+  textOf,
+  toolNames,
+  withClient,
+} from "../helpers/mcp_client.ts";
 
 /** The agents' bearer tokens, as the host's auth hook maps them to board users. */
 const AGENTS: Record<string, BoardUser> = {
@@ -28,54 +34,7 @@ const bearerHook: BoardOptions["auth"] = (request) => {
 
 const ORIGIN = "http://board.test";
 
-/** An MCP client of `board` as the agent holding `token`, through `fetch` or over `url`. */
-async function connect(
-  target: { board: Board } | { url: string },
-  token: string,
-): Promise<Client> {
-  const url = "url" in target ? target.url : `${ORIGIN}/board/mcp`;
-  const transport = new StreamableHTTPClientTransport(new URL(url), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-    ...("board" in target && {
-      fetch: (input: string | URL, init?: RequestInit) =>
-        Promise.resolve(target.board.fetch(new Request(input, init))),
-    }),
-  });
-  const client = new Client({ name: "test-agent", version: "1" });
-  await client.connect(transport);
-  return client;
-}
-
-/** Runs `run` with a connected client, closed after. */
-async function withClient(
-  target: { board: Board } | { url: string },
-  token: string,
-  run: (client: Client) => Promise<void>,
-): Promise<void> {
-  const client = await connect(target, token);
-  try {
-    await run(client);
-  } finally {
-    await client.close();
-  }
-}
-
-async function toolNames(client: Client): Promise<string[]> {
-  const { tools } = await client.listTools();
-  return tools.map((tool: { name: string }) => tool.name);
-}
-
-function textOf(result: unknown): string {
-  const { content } = result as CallToolResult;
-  return content.map((part: { type: string; text?: string }) =>
-    part.type === "text" ? part.text : ""
-  ).join("");
-}
-
-/** The body after the tool result's status line. */
-function answerOf(result: unknown): Record<string, unknown> {
-  return JSON.parse(textOf(result).split("\n").slice(1).join("\n"));
-}
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function trail(board: Board): Promise<AuditEntry[]> {
   const response = await board.fetch(
@@ -112,7 +71,7 @@ async function withBoard(
 
 Deno.test("an agent reads the overview, a diagnosis and the health report through MCP", async () => {
   await withBoard({}, async (board) => {
-    await withClient({ board }, "viewer-token", async (client) => {
+    await withClient({ board }, bearer("viewer-token"), async (client) => {
       const names = await toolNames(client);
       for (
         const name of [
@@ -154,7 +113,7 @@ Deno.test("an agent reads the overview, a diagnosis and the health report throug
 
 Deno.test("without mcp.actions no tool changes anything, for an admin too", async () => {
   await withBoard({}, async (board) => {
-    await withClient({ board }, "admin-token", async (client) => {
+    await withClient({ board }, bearer("admin-token"), async (client) => {
       const names = await toolNames(client);
       assert.deepEqual(names.filter((name) => !/^get_|^health_report$/.test(name)), []);
       const retry = await client.callTool({
@@ -169,8 +128,8 @@ Deno.test("without mcp.actions no tool changes anything, for an admin too", asyn
 
 Deno.test("with mcp.actions a viewer is refused a retry and an operator's is recorded", async () => {
   await withBoard({ mcp: { actions: true } }, async (board) => {
-    const viewer = await connect({ board }, "viewer-token");
-    const operator = await connect({ board }, "operator-token");
+    const viewer = await connect({ board }, bearer("viewer-token"));
+    const operator = await connect({ board }, bearer("operator-token"));
     try {
       const viewerTools = await toolNames(viewer);
       assert.ok(!viewerTools.includes("post_jobs_jobId_retry"));
@@ -216,7 +175,7 @@ Deno.test("with mcp.actions a viewer is refused a retry and an operator's is rec
 
 Deno.test("a bulk tool starts only with the confirmation of its dry run", async () => {
   await withBoard({ mcp: { actions: true } }, async (board) => {
-    await withClient({ board }, "operator-token", async (client) => {
+    await withClient({ board }, bearer("operator-token"), async (client) => {
       const body = { action: "retry", selector: { task: "send-email", state: "failed" } };
       const unconfirmed = await client.callTool({ name: "post_bulk", arguments: { body } });
       assert.equal(unconfirmed.isError, true);
@@ -251,7 +210,7 @@ Deno.test("over listen: no anonymous agent, and an agent reads a diagnosis", asy
       });
       assert.equal(anonymous.status, 401);
       await anonymous.body?.cancel();
-      await withClient({ url }, "viewer-token", async (client) => {
+      await withClient({ url }, bearer("viewer-token"), async (client) => {
         const jobId = await failedJobId(client);
         const diagnosis = await client.callTool({
           name: "get_jobs_jobId_diagnosis",
