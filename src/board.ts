@@ -54,7 +54,7 @@ import { createAppSource, isTaskoraApp } from "./taskora/mod.ts";
 import type { TaskoraApp } from "./taskora/app.ts";
 import { noStore } from "./no_store.ts";
 import { mcpEndpoint } from "./mcp/endpoint.ts";
-import { AgentCalls } from "./mcp/agent_calls.ts";
+import { McpCalls } from "./mcp/mcp_calls.ts";
 import { serveUi } from "./static.ts";
 import { epochClock, systemTimers, type Timers } from "./timers.ts";
 
@@ -437,6 +437,9 @@ export function createBoardOn(
   app.use("/api/*", noStore());
   // Before every route, the preflight included: a rebinding page reads whatever is answered.
   app.use("*", allowedHosts({ hosts: resolved.allowedHosts, trustProxy: resolved.trustProxy }));
+  // The MCP endpoint's tool calls: marked for the trail before any guard can refuse them.
+  const mcpCalls = new McpCalls();
+  app.use("/api/*", mcpCalls.identify);
   // Before every guard: what they turn away is recorded (rate-limited per client); a
   // read-only board writes no trail.
   if (!resolved.readOnly) {
@@ -483,7 +486,6 @@ export function createBoardOn(
   }
   // Before the session guard: the endpoint asks the API who the caller is (its tool calls go
   // through every guard below), so an MCP client gets the API's 401, not the login page.
-  const agentCalls = new AgentCalls();
   if (resolved.mcp) {
     app.use("/mcp", sameOriginGuard);
     app.all(
@@ -496,7 +498,7 @@ export function createBoardOn(
         name: resolved.title,
         maxBodyBytes: API_BODY_LIMIT,
         tokens: resolved.mcp.tokens,
-        agentCalls,
+        calls: mcpCalls,
       }),
     );
   }
@@ -505,12 +507,12 @@ export function createBoardOn(
     const assetsPath = resolved.basePath === "/" ? "/assets/" : `${resolved.basePath}/assets/`;
     app.use("*", noStore({ except: (c) => c.req.path.startsWith(assetsPath) }));
     // An agent signed in by its token (`mcp.tokens`) is the session's user of the API
-    // requests the MCP endpoint makes for it; nothing else passes the guard without a session.
-    app.use("/api/*", agentCalls.identify);
+    // requests the MCP endpoint makes for it (`mcpCalls.identify`); nothing else passes
+    // without a session.
     app.use(
       "*",
       except(
-        agentCalls.isAgentCall,
+        mcpCalls.isAgentCall,
         sessionGuard(session, resolved.basePath, deps.sessions.revoker),
       ),
     );

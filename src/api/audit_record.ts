@@ -87,6 +87,7 @@ export function auditMutations(options: AuditMutationsOptions): MiddlewareHandle
       status: 0,
       code: null,
       detail: null,
+      ...c.get("via") && { via: c.get("via") },
     };
     const pending = await trail.begin(started);
     await next();

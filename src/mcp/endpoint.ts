@@ -30,7 +30,7 @@ import type { ConfigResponse } from "../contract/config.ts";
 import type { OverviewResponse } from "../contract/overview.ts";
 import { UNAUTHORIZED_BODY } from "../auth/guard.ts";
 import type { BoardUser } from "../options.ts";
-import type { AgentCalls } from "./agent_calls.ts";
+import type { McpCalls } from "./mcp_calls.ts";
 import { agentOf } from "./agent_tokens.ts";
 import { bulkConfirmation } from "./bulk_confirmation.ts";
 import { type ApiDocument, type RouteTool, routeTools } from "./catalogue.ts";
@@ -62,8 +62,8 @@ export interface McpEndpointOptions {
   maxBodyBytes: number;
   /** The agents' tokens (`mcp.tokens`: SHA-256 hex → user); empty without. */
   tokens: ReadonlyMap<string, BoardUser>;
-  /** Where the requests made for an agent signed in by token are registered. */
-  agentCalls: AgentCalls;
+  /** Where the endpoint's API requests are registered (marked `via: "mcp"`, a token's agent named). */
+  calls: McpCalls;
 }
 
 const BULK_START = "POST /bulk";
@@ -128,12 +128,11 @@ export function mcpEndpoint(options: McpEndpointOptions): (c: Context) => Promis
       c.header("WWW-Authenticate", 'Bearer realm="queue-board mcp"');
       return c.json(UNAUTHORIZED_BODY, 401);
     }
-    const fetch: BoardFetch = credential.kind === "agent"
-      ? (request, env) => {
-        options.agentCalls.register(request, credential.user);
-        return options.fetch(request, env);
-      }
-      : options.fetch;
+    const agent = credential.kind === "agent" ? credential.user : null;
+    const fetch: BoardFetch = (request, env) => {
+      options.calls.register(request, agent);
+      return options.fetch(request, env);
+    };
     const apiUrl = new URL(options.apiPath, caller.url);
     const call = (tool: Parameters<typeof callRoute>[4], args: Record<string, unknown>) =>
       callRoute(fetch, caller, c.env, apiUrl, tool, args);

@@ -9,6 +9,7 @@
  */
 
 import { roughDuration } from "../contract/health.ts";
+import { countOf } from "../contract/plural.ts";
 import type { OverviewResponse, OverviewTask } from "../contract/overview.ts";
 
 /** The health window, in minutes of the overview's hour of rates. */
@@ -79,6 +80,7 @@ const SEVERITY = { critical: 0, warning: 1, healthy: 2, idle: 3 } as const;
  *   redis: { version: "7", usedMemory: "1M", uptime: 1, connected: true },
  *   uptime: 1,
  * });
+ * assert.match(text, /^1 task: 1 critical, 0 warning, 0 healthy, 0 idle; 3,200 waiting/);
  * assert.match(text, /billing: critical: 3,200 waiting, oldest 14 min, 0 active; .*no worker is taking jobs; failures 4× the pace of the 45 min before/);
  * ```
  */
@@ -90,7 +92,9 @@ export function healthReport(overview: OverviewResponse): string {
       SEVERITY[a.health.status] - SEVERITY[b.health.status] || b.stats.waiting - a.stats.waiting
     );
   const summary =
-    `${overview.tasks.length} tasks: ${healthCounts.critical} critical, ${healthCounts.warning} warning, ` +
+    `${
+      countOf(overview.tasks.length, "task")
+    }: ${healthCounts.critical} critical, ${healthCounts.warning} warning, ` +
     `${healthCounts.healthy} healthy, ${healthCounts.idle} idle; ${
       grouped.format(overview.totals.waiting)
     } waiting, ${grouped.format(overview.totals.failed)} failed in all` +

@@ -105,8 +105,8 @@ Deno.test("an agent signed in by its token acts as its own board user", async ()
         { what: "the agent's retry in the trail" },
       );
       assert.deepEqual(
-        (await retries()).map(({ user, target, status }) => ({ user, target, status })),
-        [{ user: "oncall-agent", target: jobId, status: 200 }],
+        (await retries()).map(({ user, target, status, via }) => ({ user, target, status, via })),
+        [{ user: "oncall-agent", target: jobId, status: 200, via: "mcp" }],
       );
     });
   });

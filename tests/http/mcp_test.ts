@@ -158,12 +158,13 @@ Deno.test("with mcp.actions a viewer is refused a retry and an operator's is rec
       );
       const entries = await retries();
       assert.deepEqual(
-        entries.map(({ user, target, status }) => ({ user, target, status })).sort((a, b) =>
-          a.status - b.status
-        ),
+        entries.map(({ user, target, status, via }) => ({ user, target, status, via })).sort((
+          a,
+          b,
+        ) => a.status - b.status),
         [
-          { user: "oncall-agent", target: jobId, status: 200 },
-          { user: "triage-agent", target: jobId, status: 403 },
+          { user: "oncall-agent", target: jobId, status: 200, via: "mcp" },
+          { user: "triage-agent", target: jobId, status: 403, via: "mcp" },
         ],
       );
     } finally {
