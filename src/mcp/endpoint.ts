@@ -103,8 +103,8 @@ function listed(tool: RouteTool): Tool {
 }
 
 /**
- * The handler of `{basePath}/mcp`. GET and DELETE answer 405: a stateless
- * server keeps no session to stream to or end.
+ * The handler of `{basePath}/mcp`. Only POST: a stateless server keeps no
+ * session to stream to (GET) or end (DELETE); those are 405.
  */
 export function mcpEndpoint(options: McpEndpointOptions): (c: Context) => Promise<Response> {
   let catalogue: RouteTool[] | undefined;
@@ -112,13 +112,9 @@ export function mcpEndpoint(options: McpEndpointOptions): (c: Context) => Promis
 
   return async function mcp(c) {
     if (c.req.method !== "POST") {
-      return c.json(
-        { error: "POST only: this MCP server is stateless", code: "INVALID_PARAM" },
-        405,
-        {
-          Allow: "POST",
-        },
-      );
+      const error =
+        "Only POST: this MCP server is stateless (no stream to open, no session to end)";
+      return c.json({ error, code: "METHOD_NOT_ALLOWED" }, 405, { Allow: "POST" });
     }
     const caller = c.req.raw;
     const credential = options.tokens.size === 0

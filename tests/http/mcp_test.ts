@@ -211,6 +211,10 @@ Deno.test("over listen: no anonymous agent, and an agent reads a diagnosis", asy
       });
       assert.equal(anonymous.status, 401);
       await anonymous.body?.cancel();
+      // Stateless: no stream to open, no session to end.
+      const stream = await fetch(url, { headers: { authorization: "Bearer viewer-token" } });
+      assert.deepEqual([stream.status, stream.headers.get("allow")], [405, "POST"]);
+      assert.equal((await stream.json()).code, "METHOD_NOT_ALLOWED");
       await withClient({ url }, bearer("viewer-token"), async (client) => {
         const jobId = await failedJobId(client);
         const diagnosis = await client.callTool({
