@@ -14,7 +14,23 @@ function sortedKeys(_key: string, value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** The confirmation of starting `body` (`POST /bulk`'s body, `dryRun` aside). */
+/**
+ * The confirmation of starting `body` (`POST /bulk`'s body, `dryRun` aside).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { bulkConfirmation } from "./bulk_confirmation.ts";
+ *
+ * const dryRun = { action: "retry", selector: { task: "email", state: "failed" }, dryRun: true };
+ * const start = { selector: { state: "failed", task: "email" }, action: "retry" };
+ * assert.equal(await bulkConfirmation(dryRun), await bulkConfirmation(start));
+ * assert.notEqual(
+ *   await bulkConfirmation(start),
+ *   await bulkConfirmation({ ...start, action: "delete" }),
+ * );
+ * ```
+ */
 export async function bulkConfirmation(body: unknown): Promise<string> {
   const { action, selector, reason } = (body ?? {}) as Record<string, unknown>;
   const bytes = new TextEncoder().encode(

@@ -73,7 +73,18 @@ interface ReadDocument {
 const METHODS = ["get", "post", "put", "patch", "delete"];
 const COMPONENT_REF = "#/components/schemas/";
 
-/** The tool name of a route: `POST /jobs/{jobId}/retry` is `post_jobs_jobId_retry`. */
+/**
+ * The tool name of a route: its method, then its path's segments.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toolName } from "./catalogue.ts";
+ *
+ * assert.equal(toolName("POST", "/jobs/{jobId}/retry"), "post_jobs_jobId_retry");
+ * assert.equal(toolName("get", "/migration-lock"), "get_migration_lock");
+ * ```
+ */
 export function toolName(method: string, path: string): string {
   const segments = path.split("/").filter(Boolean).map((segment) =>
     segment.replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+/g, "_")
