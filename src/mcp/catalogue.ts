@@ -22,6 +22,8 @@ export interface RouteTool {
   path: string;
   /** The catalogue action a mutation records (`x-audit`); null for a read. */
   action: string | null;
+  /** The action a read needs permission for (`x-permission`: `payload.read`, `audit.read`…), or null. */
+  permission: string | null;
   /** The arguments: path and query parameters, and the JSON body as `body`. */
   inputSchema: JsonSchema & { type: "object" };
   /** Where each parameter goes. */
@@ -56,6 +58,7 @@ interface Operation {
   requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> };
   responses?: Record<string, { content?: Record<string, unknown> }>;
   "x-audit"?: { action: string };
+  "x-permission"?: { action: string };
 }
 
 /** An OpenAPI 3.1 document (what `getOpenAPI31Document` builds). */
@@ -161,6 +164,7 @@ function toolOf(
     method: method.toUpperCase(),
     path,
     action,
+    permission: operation["x-permission"]?.action ?? null,
     inputSchema: { type: "object", properties, ...required.length > 0 && { required } },
     params,
     accept,

@@ -146,9 +146,13 @@ export function mcpEndpoint(options: McpEndpointOptions): (c: Context) => Promis
     }
     const allowed = new Set<string>((config.body as ConfigResponse).allowed);
     // Without `mcp.actions` no mutation is a tool; with it, a caller sees those they may do,
-    // and one called anyway is the API's to refuse (and to record).
+    // as the reads that need a permission, and one called anyway is the API's to refuse (and
+    // to record).
     const callable = tools().filter((tool) => tool.action === null || options.actions);
-    const visible = callable.filter((tool) => tool.action === null || allowed.has(tool.action));
+    const visible = callable.filter((tool) => {
+      const needs = tool.action ?? tool.permission;
+      return needs === null || allowed.has(needs);
+    });
 
     const server = new Server({ name: options.name, version: "1" }, {
       capabilities: { tools: {} },

@@ -86,6 +86,8 @@ Deno.test("an agent reads the overview, a diagnosis and the health report throug
           "health_report",
         ]
       ) assert.ok(names.includes(name), name);
+      // A viewer may not read the trail: its tool is not listed.
+      assert.ok(!names.includes("get_audit"));
       const overview = await client.callTool({ name: "get_overview", arguments: {} });
       assert.match(textOf(overview), /^HTTP 200\n/);
       assert.equal((answerOf(overview).tasks as unknown[]).length, 11);
@@ -115,6 +117,7 @@ Deno.test("without mcp.actions no tool changes anything, for an admin too", asyn
   await withBoard({}, async (board) => {
     await withClient({ board }, bearer("admin-token"), async (client) => {
       const names = await toolNames(client);
+      assert.ok(names.includes("get_audit"));
       assert.deepEqual(names.filter((name) => !/^get_|^health_report$/.test(name)), []);
       const retry = await client.callTool({
         name: "post_jobs_jobId_retry",
