@@ -5,6 +5,7 @@
  */
 
 import assert from "node:assert/strict";
+import { Hono } from "hono";
 import { type Board, createBoard } from "../../src/board.ts";
 import type { BoardOptions, BoardUser } from "../../src/options.ts";
 import type { AuditEntry } from "../../src/contract/audit.ts";
@@ -229,5 +230,19 @@ Deno.test("over listen: no anonymous agent, and an agent reads a diagnosis", asy
     } finally {
       await server.shutdown();
     }
+  });
+});
+
+Deno.test("mounted in a Hono host at its base path, the endpoint serves the same tools", async () => {
+  await withBoard({}, async (board) => {
+    const host = new Hono().route("/board", board.app);
+    await withClient(
+      { board: { fetch: (request) => host.fetch(request) } },
+      bearer("viewer-token"),
+      async (client) => {
+        const overview = await client.callTool({ name: "get_overview", arguments: {} });
+        assert.equal((answerOf(overview).tasks as unknown[]).length, 11);
+      },
+    );
   });
 });
