@@ -138,11 +138,11 @@ export function mcpEndpoint(options: McpEndpointOptions): (c: Context) => Promis
       {},
     );
     if (config.status !== 200) {
+      // The API's refusal as it gave it (a hook's `WWW-Authenticate` or redirect included).
       const text = typeof config.body === "string" ? config.body : JSON.stringify(config.body);
-      return new Response(text, {
-        status: config.status,
-        headers: { "Content-Type": config.headers.get("content-type") ?? "text/plain" },
-      });
+      const headers = new Headers(config.headers);
+      headers.delete("content-length");
+      return new Response(text, { status: config.status, headers });
     }
     const allowed = new Set<string>((config.body as ConfigResponse).allowed);
     // Without `mcp.actions` no mutation is a tool; with it, a caller sees those they may do,

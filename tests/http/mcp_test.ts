@@ -30,7 +30,8 @@ const AGENTS: Record<string, BoardUser> = {
 
 const bearerHook: BoardOptions["auth"] = (request) => {
   const token = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
-  return AGENTS[token] ?? new Response("Unauthorized", { status: 401 });
+  return AGENTS[token] ??
+    new Response("Unauthorized", { status: 401, headers: { "WWW-Authenticate": "Bearer" } });
 };
 
 const ORIGIN = "http://board.test";
@@ -213,8 +214,11 @@ Deno.test("over listen: no anonymous agent, and an agent reads a diagnosis", asy
         },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
       });
-      assert.equal(anonymous.status, 401);
-      await anonymous.body?.cancel();
+      // The hook's own answer, headers and all.
+      assert.deepEqual(
+        [anonymous.status, anonymous.headers.get("www-authenticate"), await anonymous.text()],
+        [401, "Bearer", "Unauthorized"],
+      );
       // Stateless: no stream to open, no session to end.
       const stream = await fetch(url, { headers: { authorization: "Bearer viewer-token" } });
       assert.deepEqual([stream.status, stream.headers.get("allow")], [405, "POST"]);
