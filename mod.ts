@@ -75,6 +75,7 @@ export type {
   BoardUser,
   Formatters,
   LoginThrottleOptions,
+  McpOptions,
   SessionAuthOptions,
 } from "./src/options.ts";
 export { BoardOptionsError } from "./src/options.ts";

@@ -7,6 +7,7 @@
 
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { except } from "hono/combine";
 import { cors } from "hono/cors";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { sessionGuard } from "./auth/guard.ts";
@@ -53,6 +54,8 @@ import type { TaskSource } from "./source/types.ts";
 import { createAppSource, isTaskoraApp } from "./taskora/mod.ts";
 import type { TaskoraApp } from "./taskora/app.ts";
 import { noStore } from "./no_store.ts";
+import { mcpEndpoint } from "./mcp/endpoint.ts";
+import { McpCalls } from "./mcp/mcp_calls.ts";
 import { serveUi } from "./static.ts";
 import { epochClock, systemTimers, type Timers } from "./timers.ts";
 
@@ -268,6 +271,9 @@ function sessionConfig(auth: ResolvedSessionAuth, resolved: ResolvedOptions): Se
   };
 }
 
+/** The document the MCP tools are made from needs no more than its routes. */
+const MCP_INFO = { title: "queue-board API", version: "1" };
+
 /** The lease of the board's own background work: stats frames, latency samples, the bulk operations' sweep, alert evaluation, backlog samples. */
 const BOARD_LEASE = "board";
 
@@ -445,6 +451,9 @@ export function createBoardOn(
   app.use("/api/*", noStore());
   // Before every route, the preflight included: a rebinding page reads whatever is answered.
   app.use("*", allowedHosts({ hosts: resolved.allowedHosts, trustProxy: resolved.trustProxy }));
+  // The MCP endpoint's tool calls: marked for the trail before any guard can refuse them.
+  const mcpCalls = new McpCalls();
+  app.use("/api/*", mcpCalls.identify);
   // Before every guard: what they turn away is recorded (rate-limited per client); a
   // read-only board writes no trail.
   if (!resolved.readOnly) {
@@ -489,11 +498,38 @@ export function createBoardOn(
       }),
     );
   }
+  // Before the session guard: the endpoint asks the API who the caller is (its tool calls go
+  // through every guard below), so an MCP client gets the API's 401, not the login page.
+  if (resolved.mcp) {
+    app.use("/mcp", sameOriginGuard);
+    app.all(
+      "/mcp",
+      mcpEndpoint({
+        fetch: (request, env) => fetch(request, env),
+        apiPath,
+        actions: resolved.mcp.actions,
+        document: () => routes.getOpenAPI31Document({ openapi: "3.1.0", info: MCP_INFO }),
+        name: resolved.title,
+        maxBodyBytes: API_BODY_LIMIT,
+        tokens: resolved.mcp.tokens,
+        calls: mcpCalls,
+      }),
+    );
+  }
   if (login && session && deps.sessions) {
     // Everything the session guards (the UI, the metrics) but the public, immutable assets.
     const assetsPath = resolved.basePath === "/" ? "/assets/" : `${resolved.basePath}/assets/`;
     app.use("*", noStore({ except: (c) => c.req.path.startsWith(assetsPath) }));
-    app.use("*", sessionGuard(session, resolved.basePath, deps.sessions.revoker));
+    // An agent signed in by its token (`mcp.tokens`) is the session's user of the API
+    // requests the MCP endpoint makes for it (`mcpCalls.identify`); nothing else passes
+    // without a session.
+    app.use(
+      "*",
+      except(
+        mcpCalls.isAgentCall,
+        sessionGuard(session, resolved.basePath, deps.sessions.revoker),
+      ),
+    );
     app.route(
       "/",
       loginRoutes({

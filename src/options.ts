@@ -189,6 +189,24 @@ export interface BoardOptions {
    * from here.
    */
   alerts?: AlertsFile;
+  /**
+   * `{basePath}/mcp`, the board as an MCP server for agents (see
+   * `docs/mcp.md`). On by default with reading tools only; `actions: true`
+   * adds a tool for each action the caller may do. `false` turns it off.
+   */
+  mcp?: McpOptions | false;
+}
+
+/** The `mcp` option: whether agents get tools that change the queue, and their tokens. */
+export interface McpOptions {
+  /** Tools for the actions `can()` allows the caller (default false: reading only). */
+  actions?: boolean;
+  /**
+   * Under session login: agents that sign in with `Authorization: Bearer
+   * <token>`, each a board user, keyed by the SHA-256 of its token (64 hex
+   * digits, e.g. `printf %s "$TOKEN" | sha256sum`).
+   */
+  tokens?: Record<string, BoardUser>;
 }
 
 /** Session login after validation. */
@@ -241,6 +259,8 @@ export interface ResolvedOptions {
   metrics: { token: string | null; maxTasks: number } | null;
   /** null without the `alerts` option. */
   alerts: AlertsConfig | null;
+  /** null when `mcp: false`. */
+  mcp: { actions: boolean; tokens: ReadonlyMap<string, BoardUser> } | null;
 }
 
 /**
@@ -275,6 +295,7 @@ export const KNOWN_OPTIONS: readonly string[] = keysOf<keyof BoardOptions>({
   health: true,
   metrics: true,
   alerts: true,
+  mcp: true,
 });
 
 const THEMES = ["light", "dark", "auto"] as const;
@@ -609,6 +630,54 @@ function checkMetrics(metrics: unknown): { token: string | null; maxTasks: numbe
   return { token: token ?? null, maxTasks };
 }
 
+function checkMcpTokens(tokens: unknown, auth: ResolvedOptions["auth"]): Map<string, BoardUser> {
+  if (tokens === undefined) return new Map();
+  if (auth === null || typeof auth === "function") {
+    throw new BoardOptionsError(
+      "mcp.tokens",
+      "absent without session login (an auth hook reads bearer tokens itself)",
+      "tokens",
+    );
+  }
+  if (tokens === null || typeof tokens !== "object" || Array.isArray(tokens)) {
+    throw new BoardOptionsError("mcp.tokens", "an object: token's SHA-256 (hex) -> user", tokens);
+  }
+  for (const [digest, user] of Object.entries(tokens)) {
+    if (!/^[0-9a-f]{64}$/.test(digest)) {
+      throw new BoardOptionsError(
+        "mcp.tokens",
+        "keys that are SHA-256 digests (64 hex digits)",
+        "a key",
+      );
+    }
+    if (user === null || typeof user !== "object" || Array.isArray(user)) {
+      throw new BoardOptionsError(`mcp.tokens.${digest.slice(0, 8)}…`, "a user object", user);
+    }
+  }
+  return new Map(Object.entries(tokens as Record<string, BoardUser>));
+}
+
+function checkMcp(
+  mcp: unknown,
+  auth: ResolvedOptions["auth"],
+): ResolvedOptions["mcp"] {
+  if (mcp === false) return null;
+  if (mcp === undefined) return { actions: false, tokens: new Map() };
+  if (mcp === null || typeof mcp !== "object" || Array.isArray(mcp)) {
+    throw new BoardOptionsError("mcp", "false or { actions?, tokens? }", mcp);
+  }
+  for (const key of Object.keys(mcp)) {
+    if (key !== "actions" && key !== "tokens") {
+      throw new BoardOptionsError(`mcp.${key}`, "absent", key);
+    }
+  }
+  const { actions = false, tokens } = mcp as McpOptions;
+  if (typeof actions !== "boolean") {
+    throw new BoardOptionsError("mcp.actions", "a boolean", actions);
+  }
+  return { actions, tokens: checkMcpTokens(tokens, auth) };
+}
+
 function checkAlerts(alerts: unknown): AlertsConfig | null {
   if (alerts === undefined) return null;
   try {
@@ -716,5 +785,6 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
     health: checkHealth(options.health),
     metrics: checkMetrics(options.metrics),
     alerts: checkAlerts(options.alerts),
+    mcp: checkMcp(options.mcp, auth),
   };
 }

@@ -108,6 +108,7 @@ export function auditRefusals(options: AuditRefusalsOptions): MiddlewareHandler<
       status: c.res.status,
       code,
       detail: c.error instanceof BoardError ? present.error(c.error.message) : null,
+      ...c.get("via") && { via: c.get("via") },
     };
     trail.append(record, auditClient(c, trustProxy)).catch((failure) =>
       console.error("queue-board: cannot record the audit entry", record, failure)

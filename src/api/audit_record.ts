@@ -100,6 +100,7 @@ export function auditMutations(options: AuditMutationsOptions): MiddlewareHandle
       status: 0,
       code: null,
       detail: null,
+      ...c.get("via") && { via: c.get("via") },
     };
     let pending;
     try {

@@ -21,6 +21,8 @@ export interface UserEnv {
     identity?: BoardUser;
     refusedByHook?: boolean;
     audited?: boolean;
+    /** `mcp` for a tool call of `{basePath}/mcp` (see `src/mcp/mcp_calls.ts`). */
+    via?: "mcp";
   };
 }
 

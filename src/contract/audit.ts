@@ -52,6 +52,8 @@ export interface AuditRecord {
   late?: number;
   /** Refusals of the same client not recorded since its last one (the per-client limit). */
   dropped?: number;
+  /** `mcp` when an agent's tool call of `{basePath}/mcp` made the request; absent for the API. */
+  via?: "mcp";
 }
 
 /**

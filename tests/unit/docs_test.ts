@@ -13,6 +13,7 @@ import {
   type Formatters,
   KNOWN_OPTIONS,
   type LoginThrottleOptions,
+  type McpOptions,
   type SessionAuthOptions,
 } from "../../src/options.ts";
 
@@ -43,6 +44,7 @@ const NESTED_OPTIONS: Record<string, Record<string, true>> = {
   metrics: { token: true, maxTasks: true } satisfies Keys<
     Exclude<BoardOptions["metrics"], false | undefined>
   >,
+  mcp: { actions: true, tokens: true } satisfies Keys<McpOptions>,
   alerts: { evaluateEvery: true, boardUrl: true, sinks: true, rules: true } satisfies Keys<
     AlertsFile
   >,

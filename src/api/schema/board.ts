@@ -115,6 +115,9 @@ export const AuditEntrySchema = z.strictObject({
   dropped: z.number().int().optional().openapi({
     description: "Refusals of the same client not recorded since its last one (rate limit)",
   }),
+  via: z.literal("mcp").optional().openapi({
+    description: "`mcp`: an agent's tool call of `{basePath}/mcp` made the request",
+  }),
 }).openapi("AuditEntry");
 
 /** A page of the audit trail, newest first, and the cursor of the next. */
