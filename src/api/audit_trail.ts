@@ -85,12 +85,6 @@ export interface AuditTrailOptions {
   maxAgeMs?: number;
 }
 
-/**
- * How far before a late entry's time its earlier attempt may stand, ms: the
- * store stamps entries with its own clock, which may run behind the board's.
- */
-const LATE_CLOCK_SKEW_MS = 60_000;
-
 /** The store of a trail's two logs. */
 interface AuditLogs {
   append(
@@ -162,11 +156,10 @@ export function createAuditTrail(
   });
   const mutations = new ClientLimit({ perMinute: ACTIONS_PER_MINUTE, now });
   const append = (record: AuditRecord, log: AuditLog, write: AuditAppendOptions = {}) =>
-    logs.append(record, maxEntries, log, { ...write, keepSince: now() - maxAgeMs });
+    logs.append(record, maxEntries, log, { ...write, maxAgeMs });
   const late = new LateWrites(async ({ record, log, replaces, key }) => {
     // The earlier attempt may have been applied unconfirmed: written once, by its key.
-    const onceSince = (record.late ?? record.at) - LATE_CLOCK_SKEW_MS;
-    await append({ ...record, at: now() }, log, { key, onceSince });
+    await append({ ...record, at: now() }, log, { key, once: true });
     // Written: failing to remove its pending entry must not write it again.
     if (replaces !== undefined) await logs.remove(replaces, "actions").catch(() => {});
   }, options.schedule ?? scheduleTimer);

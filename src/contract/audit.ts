@@ -58,21 +58,24 @@ export interface AuditRecord {
 
 /**
  * How one append keeps its log bounded by age and writes a late entry once.
- * Every field is optional: a source that keeps no clock of its own may
- * ignore `keepSince`, and one whose writes are always confirmed `onceSince`.
+ * Every field is optional.
  */
 export interface AuditAppendOptions {
-  /** Entries older than this (ms) are trimmed: the trail's age bound. */
-  keepSince?: number;
+  /**
+   * Entries older than this (ms) before the new one are trimmed: the trail's
+   * age bound, on the store's own clock (the new entry's time), so a board
+   * whose clock runs ahead of the store's trims nothing early.
+   */
+  maxAgeMs?: number;
   /** The entry's own key (a random id the board gives each record), stored beside it. */
   key?: string;
   /**
-   * With `key`: add the entry only when no entry since this time (ms) has the
-   * key, and answer that one otherwise. A late write sets it: an earlier
-   * attempt the store applied without confirming (a write pause, a reply
-   * past the timeout) must not leave the entry twice.
+   * With `key`: add the entry only when none of the log's newest 1,000
+   * entries has the key, and answer that one otherwise. A late write sets
+   * it: an earlier attempt the store applied without confirming (a write
+   * pause, a reply past the timeout) must not leave the entry twice.
    */
-  onceSince?: number;
+  once?: boolean;
 }
 
 /**

@@ -40,14 +40,14 @@ export class AuditRing {
   #seq = 0;
 
   /**
-   * Appends a record, trimming the oldest past `maxEntries` and those before
-   * `keepSince`; returns the entry (with `onceSince`, the one already kept
-   * under its key, if any).
+   * Appends a record, trimming the oldest past `maxEntries` and those more
+   * than `maxAgeMs` before it; returns the entry (with `once`, the one
+   * already kept under its key, if any).
    */
   append(record: AuditRecord, maxEntries: number, options: AuditAppendOptions = {}): AuditEntry {
-    const { key, onceSince } = options;
+    const { key, once } = options;
     const kept = key === undefined ? undefined : this.#keys.get(key);
-    if (kept && onceSince !== undefined && kept.at >= onceSince) return kept;
+    if (kept && once) return kept;
     const ms = Math.max(record.at, this.#lastMs);
     this.#seq = ms === this.#lastMs ? this.#seq + 1 : 0;
     this.#lastMs = ms;
@@ -58,7 +58,7 @@ export class AuditRing {
       this.#keyOf.set(entry, key);
     }
     let gone = Math.max(0, this.#entries.length - maxEntries);
-    const since = options.keepSince ?? -Infinity;
+    const since = options.maxAgeMs === undefined ? -Infinity : entry.at - options.maxAgeMs;
     while (gone < this.#entries.length && this.#entries[gone].at < since) gone++;
     for (const old of this.#entries.splice(0, gone)) this.#forget(old);
     return entry;

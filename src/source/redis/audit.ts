@@ -1,9 +1,9 @@
 /**
  * The audit trail in Redis: one stream per log (`<root>:board:audit` for
  * actions, `<root>:board:audit:refusals`), each capped with
- * `XADD MAXLEN ~ <maxEntries>`; each entry is one field, `e`, holding the
- * record as JSON (and `k`, the record's key, for a late write to find).
- * Each log is also trimmed by age. Reads go newest first with XREVRANGE in batches, and stop
+ * `XADD MAXLEN ~ <maxEntries>` and trimmed by age; each entry holds the
+ * record as JSON in `e` (and `k`, the record's key, for a late write to
+ * find). Reads go newest first with XREVRANGE in batches, and stop
  * after {@link AUDIT_SCAN_LIMIT} entries whatever the filters match.
  *
  * @module
@@ -29,23 +29,35 @@ const BATCH = 200;
 type RawEntry = [id: string, fields: string[]];
 
 /**
- * Adds an entry unless one since ARGV[2] (ms) carries the key ARGV[1] (a
- * late write's earlier attempt, applied unconfirmed), looking back at most
- * {@link ONCE_LOOKBACK} entries; answers the id either way. KEYS[1]: the log.
+ * Appends one entry. KEYS[1]: the log; ARGV: the record's JSON, the length
+ * cap, the age bound in ms (`''`: none), the record's key (`''`: none), and
+ * `'1'` to add it only when none of the newest ARGV[6] entries has the key
+ * (answering that one's id). The age bound trims from the new entry's time,
+ * Redis's clock, exactly (`XTRIM MINID`, which costs what it removes).
  */
-const AUDIT_ONCE: LuaScript = {
-  name: "audit-once",
+const AUDIT_APPEND: LuaScript = {
+  name: "audit-append",
   writes: true,
   source: `
-local seen = redis.call('XREVRANGE', KEYS[1], '+', ARGV[2], 'COUNT', ARGV[3])
-for _, entry in ipairs(seen) do
-  local fields = entry[2]
-  for i = 1, #fields, 2 do
-    if fields[i] == 'k' and fields[i + 1] == ARGV[1] then return entry[1] end
+local log, json, cap, maxAge, key = KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+if ARGV[5] == '1' then
+  for _, entry in ipairs(redis.call('XREVRANGE', log, '+', '-', 'COUNT', ARGV[6])) do
+    local fields = entry[2]
+    for i = 1, #fields, 2 do
+      if fields[i] == 'k' and fields[i + 1] == key then return entry[1] end
+    end
   end
 end
-local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[4], '*', 'e', ARGV[5], 'k', ARGV[1])
-if ARGV[6] ~= '' then redis.call('XTRIM', KEYS[1], 'MINID', ARGV[6]) end
+local id
+if key == '' then
+  id = redis.call('XADD', log, 'MAXLEN', '~', cap, '*', 'e', json)
+else
+  id = redis.call('XADD', log, 'MAXLEN', '~', cap, '*', 'e', json, 'k', key)
+end
+if maxAge ~= '' then
+  local oldest = tonumber(string.match(id, '^%d+')) - tonumber(maxAge)
+  if oldest > 0 then redis.call('XTRIM', log, 'MINID', tostring(oldest)) end
+end
 return id
 `,
 };
@@ -54,12 +66,11 @@ return id
 const ONCE_LOOKBACK = 1_000;
 
 /**
- * Appends a record: XADD trimmed to about `maxEntries`, and with
- * `keepSince` an XTRIM of what is older (exact, so an hour-old entry goes
- * when it is due; it costs what it removes), in one round trip. Its time
- * becomes the entry id's, Redis's clock: one clock for every board replica,
- * so the trail's order and its time filters agree. With `onceSince` (a late
- * write) it is one script that first looks for the record's `key`.
+ * Appends a record (one script call): trimmed to about `maxEntries`, and to
+ * `maxAgeMs` before it. Its time becomes the entry id's, Redis's clock: one
+ * clock for every board replica, so the trail's order, its age bound and
+ * its time filters agree. With `once` (a late write) the record's `key` is
+ * looked for first.
  */
 export async function appendAudit(
   connection: RedisConnection,
@@ -69,32 +80,18 @@ export async function appendAudit(
   log: AuditLog = "actions",
   options: AuditAppendOptions = {},
 ): Promise<AuditEntry> {
-  const key = auditKey(prefix, log);
-  const json = JSON.stringify(record);
-  // A clock before the epoch (a test's) trims nothing: MINID takes no negative id.
-  const keepSince = (options.keepSince ?? 0) > 0 ? String(Math.floor(options.keepSince!)) : "";
-  let id: string;
-  if (options.key !== undefined && options.onceSince !== undefined) {
-    id = await connection.call<string>({
-      script: AUDIT_ONCE,
-      keys: [key],
-      args: [
-        options.key,
-        String(Math.floor(options.onceSince)),
-        ONCE_LOOKBACK,
-        maxEntries,
-        json,
-        keepSince,
-      ],
-    });
-  } else {
-    const fields = options.key === undefined ? ["e", json] : ["e", json, "k", options.key];
-    const add = ["XADD", key, "MAXLEN", "~", String(maxEntries), "*", ...fields];
-    const replies = await connection.pipeline(
-      keepSince === "" ? [add] : [add, ["XTRIM", key, "MINID", keepSince]],
-    );
-    id = replies[0] as string;
-  }
+  const id = await connection.call<string>({
+    script: AUDIT_APPEND,
+    keys: [auditKey(prefix, log)],
+    args: [
+      JSON.stringify(record),
+      maxEntries,
+      options.maxAgeMs === undefined ? "" : Math.floor(options.maxAgeMs),
+      options.key ?? "",
+      options.once && options.key !== undefined ? "1" : "0",
+      ONCE_LOOKBACK,
+    ],
+  });
   return { ...record, at: Number(id.split("-")[0]), id };
 }
 
