@@ -1,7 +1,7 @@
 /**
  * What each rule kind measures, from one snapshot of figures: the overview's
  * counts and queue heads per task, plus what some kinds need (recent
- * throughput, the stalled set's size, the last take, the error shapes of the
+ * throughput, the active jobs without a lock, the last take, the error shapes of the
  * failed jobs, the schedules, Redis' memory, the migration lock).
  *
  * @module
@@ -21,7 +21,7 @@ export interface TaskFigures {
   heads: QueueHeads;
   /** Its recent one-minute buckets, as long as the longest `failureRate` window. */
   throughput: readonly ThroughputBucket[];
-  /** The size of its stalled set. */
+  /** Its active jobs without a lock, among the oldest (see `contract/liveness.ts`). */
   stalled: number;
   /** When a worker last took one of its jobs, ms, or null when not known. */
   lastTakenAt: number | null;

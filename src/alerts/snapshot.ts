@@ -1,10 +1,10 @@
 /**
  * Reads the snapshot one evaluation needs through the TaskSource: the
- * overview's counts and queue heads of the tasks in scope (one snapshot
- * read for all of them), and only what the configured kinds need beyond
- * them: throughput for `failureRate`, the stalled set's size for `stalled`,
- * the last take of each task whose `noProgress` verdict it could change,
- * the dead-letter shapes for `newErrorGroup`, the schedules for
+ * overview's counts, queue heads and stalled jobs (for `stalled`) of the
+ * tasks in scope (one snapshot read for all of them), and only what the
+ * configured kinds need beyond them: throughput for `failureRate`, the last
+ * take of each task whose `noProgress` verdict it could change, the
+ * dead-letter shapes for `newErrorGroup`, the schedules for
  * `scheduleMissed`, the migration lock for `migrationLock`. A part the
  * store does not give is null, so the rules reading it keep their state.
  *
@@ -87,15 +87,12 @@ async function readTasks(
   for (const task of names) {
     const snapshot = snapshots.get(task);
     if (!snapshot) continue;
-    const liveness = kinds.has("stalled") && source.getTaskLiveness
-      ? await source.getTaskLiveness(task, [])
-      : null;
     const groups = kinds.has("newErrorGroup") ? await source.groupDeadLetters(task) : [];
     tasks.set(task, {
       stats: snapshot.stats,
       heads: snapshot.heads,
       throughput: throughput.get(task) ?? [],
-      stalled: liveness?.known ? liveness.stalled.total : 0,
+      stalled: snapshot.stalled?.total ?? 0,
       lastTakenAt: lastTakeBound(activity.get(task)),
       errorShapes: groups.map((group) => group.pattern),
     });

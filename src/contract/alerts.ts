@@ -19,7 +19,7 @@ export const ALERT_KINDS = [
   "oldestWaiting",
   /** The delayed job due first is overdue by more than `threshold` (a duration). */
   "overdue",
-  /** The stalled set holds more than `threshold` jobs (default 0: not empty). */
+  /** More than `threshold` active jobs hold no lock: no worker runs them (default 0: any). */
   "stalled",
   /** An error shape not seen in the last 24 h appears in the dead letters. */
   "newErrorGroup",

@@ -98,7 +98,8 @@ import type {
   LivenessUnknown,
   SchedulerLeader,
   SchedulerLeadership,
-  StalledSet,
+  StalledCount,
+  StalledJobs,
   TaskLiveness,
 } from "../contract/liveness.ts";
 import type {
@@ -191,7 +192,8 @@ export type {
   SchedulerLeader,
   SchedulerLeadership,
   SearchField,
-  StalledSet,
+  StalledCount,
+  StalledJobs,
   TaskActivity,
   TaskDefinition,
   TaskEventFields,
@@ -336,6 +338,8 @@ export interface QueueSnapshot {
   stats: QueueStats;
   /** Its oldest waiting and active jobs and the delayed job due first. */
   heads: QueueHeads;
+  /** Its active jobs without a lock; null when the source cannot read locks. */
+  stalled: StalledCount | null;
 }
 
 /** Storage footprint of one task. */

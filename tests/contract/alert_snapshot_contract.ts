@@ -46,6 +46,11 @@ export function alertSnapshotContract(name: string, seed: Seed): void {
       assert.deepEqual(await measured(source, ruleOf("stalled", 0, mail)), [
         ["send-email", 0, false],
       ]);
+      assert.deepEqual(
+        await measured(source, ruleOf("stalled", 0, { tasks: ["slow"] })),
+        [["slow", 1, true]],
+        "the fixture's one active slow job holds no lock",
+      );
       const shapes = new KnownShapes();
       const group = ruleOf("newErrorGroup", 0, mail);
       assert.deepEqual(await measured(source, group, shapes), [["send-email", 0, false]]);

@@ -93,7 +93,7 @@ import { decodeEventFields } from "../wire/event_fields.ts";
 import { triggerJobId } from "../trigger_id.ts";
 import * as bulk from "./bulk.ts";
 import * as jobActions from "./job_actions.ts";
-import { schedulerLeadership, taskLiveness } from "./liveness.ts";
+import { schedulerLeadership, stalledJobs, taskLiveness } from "./liveness.ts";
 import { jobHolds } from "./diagnosis.ts";
 import { eventsTrimmedBefore } from "../trimmed_events.ts";
 import type { JobHolds } from "../../contract/diagnosis.ts";
@@ -403,9 +403,14 @@ export class MemorySource implements TaskSource {
     return new Map(tasks.map((task) => [task, now]));
   }
 
-  /** Counts and heads per task, read one after the other (see `snapshots.ts`). */
+  /** Counts, heads and stalled jobs per task, read one after the other (see `snapshots.ts`). */
   getQueueSnapshots(tasks: string[]): Promise<Map<string, QueueSnapshot>> {
-    return snapshotsOf(this, tasks);
+    return snapshotsOf(this, tasks, (task) => {
+      const queue = this.store.tasks.get(task);
+      if (!queue) return { total: 0, checked: 0 };
+      const { total, checked } = stalledJobs(this.store, queue);
+      return { total, checked };
+    });
   }
 
   /**
@@ -930,7 +935,7 @@ export class MemorySource implements TaskSource {
     };
   }
 
-  /** The named jobs' locks and the task's stalled set; see `liveness.ts`. */
+  /** The named jobs' locks and the task's stalled jobs; see `liveness.ts`. */
   getTaskLiveness(task: string, jobIds: readonly string[]): Promise<TaskLiveness> {
     return Promise.try(() => taskLiveness(this.store, this.#queue(task), jobIds));
   }

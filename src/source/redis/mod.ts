@@ -978,7 +978,7 @@ export class RedisTaskSource implements TaskSource {
     return await this.#migration.read();
   }
 
-  /** The named jobs' locks and the task's stalled set; see `liveness.ts`. */
+  /** The named jobs' locks and the task's stalled jobs; see `liveness.ts`. */
   async getTaskLiveness(task: string, jobIds: readonly string[]): Promise<TaskLiveness> {
     await this.#ready();
     await this.#requireTask(task);
