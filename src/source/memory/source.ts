@@ -94,6 +94,7 @@ import { triggerJobId } from "../trigger_id.ts";
 import * as bulk from "./bulk.ts";
 import * as jobActions from "./job_actions.ts";
 import { schedulerLeadership, stalledJobs, taskLiveness } from "./liveness.ts";
+import { minuteCounts } from "./minute_counts.ts";
 import { jobHolds } from "./diagnosis.ts";
 import { eventsTrimmedBefore } from "../trimmed_events.ts";
 import type { JobHolds } from "../../contract/diagnosis.ts";
@@ -711,7 +712,7 @@ export class MemorySource implements TaskSource {
     });
   }
 
-  /** The finished-job counts of `queues` summed per bucket, oldest first. */
+  /** The finished-job counts of `queues` summed per bucket, oldest first (see `minute_counts.ts`). */
   #buckets(
     queues: readonly TaskQueue[],
     query: Omit<ThroughputQuery, "task">,
@@ -726,7 +727,7 @@ export class MemorySource implements TaskSource {
       failed: 0,
     }));
     for (const queue of queues) {
-      for (const [minute, counts] of queue.metrics) {
+      for (const [minute, counts] of minuteCounts(queue, first)) {
         const index = (Math.floor(minute / bucketMs) * bucketMs - first) / bucketMs;
         if (index < 0 || index >= count) continue;
         buckets[index].completed += counts.completed;
