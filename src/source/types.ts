@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { AttemptHistory, AttemptRecord } from "../contract/attempts.ts";
+import type { AttemptHistory, AttemptRecord, RunOutcome, RunRecord } from "../contract/attempts.ts";
 import type { SessionRevocations } from "./session_revocations.ts";
 import type { OperationStore } from "./operation_store.ts";
 export type {
@@ -187,6 +187,8 @@ export type {
   QueueStats,
   RerunResult,
   RetryableState,
+  RunOutcome,
+  RunRecord,
   ScheduleConfig,
   ScheduleRecord,
   SchedulerLeader,

@@ -28,7 +28,12 @@ import type {
 import { AuditRing } from "../audit_ring.ts";
 import { LocalScanSlots, type ScanSlotClaim } from "../scan_slots.ts";
 import { OperationTable } from "../operation_store.ts";
-import { type AttemptEntry, type AttemptHistory, collectAttempts } from "../attempt_history.ts";
+import {
+  type AttemptEntry,
+  type AttemptHistory,
+  collectAttempts,
+  HISTORY_EVENTS,
+} from "../attempt_history.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import {
   type ActiveLocks,
@@ -557,7 +562,7 @@ export class MemorySource implements TaskSource {
     const logs = copyLogs(job.logs.slice(offset, offset + limit));
     return Promise.resolve({ logs, total: job.logs.length });
   }
-  /** A job's failed attempts from the stream entries this store keeps (1,000 per chunk, as Redis). */
+  /** A job's failed attempts and runs from the stream entries this store keeps (1,000 per chunk, as Redis). */
   async getAttemptHistory(jobId: string): Promise<AttemptHistory | null> {
     const job = this.store.findJob(jobId);
     if (!job) return null;
@@ -568,15 +573,16 @@ export class MemorySource implements TaskSource {
       const entries = stream.slice(start, end).reverse();
       end = start;
       const found = entries
-        .filter((e) => e.jobId === jobId && (e.event === "failed" || e.event === "retrying"))
+        .filter((e) => e.jobId === jobId && HISTORY_EVENTS.includes(e.event))
         .map((e): AttemptEntry => {
           const fields = decodeEventFields(e.fields);
           return {
-            event: e.event as AttemptEntry["event"],
+            event: e.event,
             attempt: typeof fields.attempt === "number" ? fields.attempt : null,
             error: typeof fields.error === "string" && fields.error !== "" ? fields.error : null,
             at: e.at,
             nextAttemptAt: typeof fields.nextAttemptAt === "number" ? fields.nextAttemptAt : null,
+            action: e.fields.action ?? null,
           };
         });
       return Promise.resolve({
