@@ -731,6 +731,14 @@ export interface TaskSource {
    */
   getTaskActivity?(tasks: readonly string[], depth: number): Promise<Map<string, TaskActivity>>;
   /**
+   * For each named task, how many times taskora's stall check put one of its
+   * jobs back to waiting (`stalled` entries with `action` `recovered`) at or
+   * after `since` (ms), among the newest 1,000 entries (`RERUN_SCAN`) of its
+   * event stream (read inside the store, one batch); 0 for an unknown task.
+   * Sources with no event stream leave it out.
+   */
+  getTaskReruns?(tasks: readonly string[], since: number): Promise<Map<string, number>>;
+  /**
    * How many jobs of the task are active and the locks of the `limit`
    * claimed last: O(limit). `TASK_NOT_FOUND` for an unknown task.
    */

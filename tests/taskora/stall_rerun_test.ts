@@ -4,10 +4,16 @@
  * renews the lock stays listed with no lock, and the next check moves it
  * back to waiting although it completed (taskora does not look at the
  * state), so a worker runs it again: `completed → stalled → active →
- * completed`. The job page's attempts show both runs and what put it back.
+ * completed`. The job page's attempts show both runs and what put it back,
+ * and the `reruns` alert kind counts it for the task.
  */
 
 import assert from "node:assert/strict";
+import { measure } from "../../src/alerts/figures.ts";
+import { KnownShapes } from "../../src/alerts/known_shapes.ts";
+import { readSnapshot } from "../../src/alerts/snapshot.ts";
+import { createRedisSource } from "../../src/source/redis/mod.ts";
+import { ruleOf } from "../helpers/alert_snapshot.ts";
 import { connectClient } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { taskOf, waitForState, withApp } from "./harness.ts";
@@ -56,6 +62,23 @@ Deno.test("a completed job taskora's stall check re-ran shows both runs and the 
         assert.ok(run.requeuedAt <= body.runs[i + 1].startedAt, "and it ran again");
       });
       assert.ok((await world.get(`/jobs/${id}`)).body.stalledCount >= 1);
+
+      // The `reruns` alert kind counts them for the task.
+      const source = createRedisSource({ url: world.url });
+      try {
+        const rule = ruleOf("reruns", 0, { tasks: ["inventory.sync"] });
+        const now = Date.now();
+        const [measured] = measure(
+          rule,
+          await readSnapshot(source, [rule], now),
+          new KnownShapes(),
+          now,
+        )!;
+        assert.ok(measured.figure! >= body.runs.length - 1, `figure ${measured.figure}`);
+        assert.equal(measured.breached, true);
+      } finally {
+        await source.close();
+      }
     } finally {
       release();
       await redis.close();

@@ -100,6 +100,7 @@ import * as bulk from "./bulk.ts";
 import * as jobActions from "./job_actions.ts";
 import { schedulerLeadership, stalledJobs, taskLiveness } from "./liveness.ts";
 import { minuteCounts } from "./minute_counts.ts";
+import { rerunsOf } from "./reruns.ts";
 import { jobHolds } from "./diagnosis.ts";
 import { eventsTrimmedBefore } from "../trimmed_events.ts";
 import type { JobHolds } from "../../contract/diagnosis.ts";
@@ -960,6 +961,15 @@ export class MemorySource implements TaskSource {
     return Promise.resolve(
       new Map(
         tasks.map((task) => [task, taskActivity(this.store.tasks.get(task)?.stream ?? [], depth)]),
+      ),
+    );
+  }
+
+  /** Each task's re-runs by taskora's stall check since `since`, as Redis counts them. */
+  getTaskReruns(tasks: readonly string[], since: number): Promise<Map<string, number>> {
+    return Promise.resolve(
+      new Map(
+        tasks.map((task) => [task, rerunsOf(this.store.tasks.get(task)?.stream ?? [], since)]),
       ),
     );
   }

@@ -136,6 +136,7 @@ import { RetryingReconciler } from "./retrying_reconcile.ts";
 import { RetryingSplit, type SplitReading } from "./retrying_split.ts";
 import { getStats } from "./stats.ts";
 import { getTaskStorage } from "./storage.ts";
+import { getTaskReruns } from "./reruns.ts";
 import { ClosedMinutes, getThroughput, getThroughputByTask } from "./throughput.ts";
 import { getVersionDistribution } from "./versions.ts";
 import { cancelWorkflow } from "./workflow_cancel.ts";
@@ -1000,6 +1001,12 @@ export class RedisTaskSource implements TaskSource {
   ): Promise<Map<string, TaskActivity>> {
     await this.#ready();
     return await readTaskActivity(this.connection, tasks, depth, this.prefix);
+  }
+
+  /** Each task's re-runs by taskora's stall check since `since`; see `reruns.ts`. */
+  async getTaskReruns(tasks: readonly string[], since: number): Promise<Map<string, number>> {
+    await this.#ready();
+    return await getTaskReruns(this.connection, tasks, since, this.prefix);
   }
 
   /** One bounded step of the scan for the task's mechanism keys; see `mechanics.ts`. */
