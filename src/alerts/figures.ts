@@ -1,7 +1,7 @@
 /**
  * What each rule kind measures, from one snapshot of figures: the overview's
  * counts and queue heads per task, plus what some kinds need (recent
- * throughput, the stalled set's size, the last take, the error shapes of the
+ * throughput, the active jobs without a lock, the stall check's re-runs, the last take, the error shapes of the
  * failed jobs, the schedules, Redis' memory, the migration lock).
  *
  * @module
@@ -21,8 +21,10 @@ export interface TaskFigures {
   heads: QueueHeads;
   /** Its recent one-minute buckets, as long as the longest `failureRate` window. */
   throughput: readonly ThroughputBucket[];
-  /** The size of its stalled set. */
+  /** Its active jobs without a lock, among the oldest (see `contract/liveness.ts`). */
   stalled: number;
+  /** How many times taskora's stall check put its jobs back to waiting in the last 15 min. */
+  reruns: number;
   /** When a worker last took one of its jobs, ms, or null when not known. */
   lastTakenAt: number | null;
   /** The error shapes (`errorPattern`) of its failed jobs. */
@@ -82,6 +84,8 @@ function taskFigure(rule: AlertRule, figures: TaskFigures, now: number): number 
       return since(now, heads.nextDue?.at);
     case "stalled":
       return figures.stalled;
+    case "reruns":
+      return figures.reruns;
     case "noProgress": {
       if (stats.waiting === 0) return 0;
       // Time with work waiting and no take: from the later of the last take

@@ -1,10 +1,11 @@
 /**
  * Reads the snapshot one evaluation needs through the TaskSource: the
- * overview's counts and queue heads of the tasks in scope (one snapshot
- * read for all of them), and only what the configured kinds need beyond
- * them: throughput for `failureRate`, the stalled set's size for `stalled`,
- * the last take of each task whose `noProgress` verdict it could change,
- * the dead-letter shapes for `newErrorGroup`, the schedules for
+ * overview's counts, queue heads and stalled jobs (for `stalled`) of the
+ * tasks in scope (one snapshot read for all of them), and only what the
+ * configured kinds need beyond them: throughput for `failureRate`, the
+ * stall check's re-runs of the tasks a `reruns` rule covers, the last take
+ * of each task whose `noProgress` verdict it could change, the
+ * dead-letter shapes for `newErrorGroup`, the schedules for
  * `scheduleMissed`, the migration lock for `migrationLock`. A part the
  * store does not give is null, so the rules reading it keep their state.
  *
@@ -14,6 +15,7 @@
 import { type AlertKind, type AlertRule, STORE_KINDS } from "../contract/alerts.ts";
 import { lastTakeBound } from "../contract/health.ts";
 import { HEALTH_EVENT_DEPTH } from "../contract/workers.ts";
+import { RERUN_WINDOW_MS } from "../source/wire/reruns.ts";
 import type { QueueSnapshot, TaskSource } from "../source/types.ts";
 import { type AlertSnapshot, inScope, type ScheduleFigures, type TaskFigures } from "./figures.ts";
 
@@ -83,19 +85,24 @@ async function readTasks(
   const activity = taken.length > 0 && source.getTaskActivity
     ? await source.getTaskActivity(taken, HEALTH_EVENT_DEPTH)
     : new Map();
+  // reruns: a bounded stream read per task, so only of the tasks a `reruns` rule covers.
+  const rerunTasks = names.filter((task) =>
+    rules.some((rule) => rule.kind === "reruns" && inScope(rule, task))
+  );
+  const reruns = rerunTasks.length > 0 && source.getTaskReruns
+    ? await source.getTaskReruns(rerunTasks, now - RERUN_WINDOW_MS)
+    : new Map<string, number>();
   const tasks = new Map<string, TaskFigures>();
   for (const task of names) {
     const snapshot = snapshots.get(task);
     if (!snapshot) continue;
-    const liveness = kinds.has("stalled") && source.getTaskLiveness
-      ? await source.getTaskLiveness(task, [])
-      : null;
     const groups = kinds.has("newErrorGroup") ? await source.groupDeadLetters(task) : [];
     tasks.set(task, {
       stats: snapshot.stats,
       heads: snapshot.heads,
       throughput: throughput.get(task) ?? [],
-      stalled: liveness?.known ? liveness.stalled.total : 0,
+      stalled: snapshot.stalled?.total ?? 0,
+      reruns: reruns.get(task) ?? 0,
       lastTakenAt: lastTakeBound(activity.get(task)),
       errorShapes: groups.map((group) => group.pattern),
     });

@@ -77,5 +77,5 @@ async function noHistory(
   job: Promise<{ attempt: number } | null>,
 ): Promise<AttemptHistory | null> {
   const found = await job;
-  return found && { attempts: [], complete: false, scanned: 0, attempt: found.attempt };
+  return found && { attempts: [], runs: [], complete: false, scanned: 0, attempt: found.attempt };
 }

@@ -1,7 +1,7 @@
 /**
  * Liveness at the API (see `contract/liveness.ts`): `GET
  * /tasks/{task}/liveness?id=…&id=…` (the locks of the named jobs, at most a
- * page of them, and the task's stalled set) and `GET /scheduler` (the
+ * page of them, and the task's stalled jobs) and `GET /scheduler` (the
  * scheduler leader lock). A source that cannot read them answers
  * `known: false` with the reason.
  *
@@ -17,7 +17,7 @@ import { SchedulerSchema, TaskLivenessSchema } from "./schema/board.ts";
 
 const UNREAD: LivenessUnknown = {
   known: false,
-  reason: "this TaskSource does not read job locks, stalled sets or the scheduler lock",
+  reason: "this TaskSource does not read job locks or the scheduler lock",
 };
 
 /** The `id` parameters: 0 to {@link MAX_LIVENESS_IDS} job ids. */
@@ -39,7 +39,7 @@ const getTaskLiveness = apiRoute({
   method: "get",
   path: "/tasks/{task}/liveness",
   tags: ["tasks"],
-  summary: "The locks of the named jobs and the task's stalled set",
+  summary: "The locks of the named jobs, and the task's active jobs without a lock",
   request: { params: TaskPath, query: z.object({ id: idsQuery }) },
   ok: TaskLivenessSchema,
   errors: ["INVALID_PARAM", "TASK_NOT_FOUND"],

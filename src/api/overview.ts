@@ -8,6 +8,7 @@
 
 import { z } from "@hono/zod-openapi";
 import { HEALTH_WINDOW_MINUTES, idleFor, taskHealth } from "../contract/health.ts";
+import { withStalledJobs } from "../contract/stalled_health.ts";
 import { HEALTH_EVENT_DEPTH, HEALTH_LOCK_SAMPLE } from "../contract/workers.ts";
 import { queueLatency, RATE_MINUTES, taskRate } from "../contract/latency.ts";
 import type { OverviewResponse } from "../contract/overview.ts";
@@ -80,19 +81,23 @@ export function overviewRoutes({ source, startedAt, options, clock }: ApiDeps) {
     const asOf = source.retryingAsOf(tasks);
     return {
       tasks: tasks.map((name) => {
-        const { stats: taskStats, heads: taskHeads } = snapshots.get(name)!;
+        const { stats: taskStats, heads: taskHeads, stalled: taskStalled } = snapshots.get(name)!;
         const minutes = recent.get(name)!;
-        const health = taskHealth(
-          taskStats,
-          minutes.slice(-HEALTH_WINDOW_MINUTES),
-          taskHeads,
-          now,
-          options.health.maxWaitMs,
-          {
-            ms: idleFor(activity.get(name), now),
-            maxMs: options.health.maxIdleMs,
-            running: running.get(name),
-          },
+        const health = withStalledJobs(
+          taskHealth(
+            taskStats,
+            minutes.slice(-HEALTH_WINDOW_MINUTES),
+            taskHeads,
+            now,
+            options.health.maxWaitMs,
+            {
+              ms: idleFor(activity.get(name), now),
+              maxMs: options.health.maxIdleMs,
+              running: running.get(name),
+            },
+          ),
+          taskStalled,
+          taskStats.active,
         );
         return {
           name,

@@ -19,8 +19,13 @@ export const ALERT_KINDS = [
   "oldestWaiting",
   /** The delayed job due first is overdue by more than `threshold` (a duration). */
   "overdue",
-  /** The stalled set holds more than `threshold` jobs (default 0: not empty). */
+  /** More than `threshold` active jobs hold no lock: no worker runs them (default 0: any). */
   "stalled",
+  /**
+   * taskora's stall check put more than `threshold` jobs back to waiting in
+   * the last 15 min (default 0: any): each runs again, a finished one too.
+   */
+  "reruns",
   /** An error shape not seen in the last 24 h appears in the dead letters. */
   "newErrorGroup",
   /** A schedule's next run is past by more than `threshold` (its grace), with no new job. */
@@ -48,6 +53,7 @@ export const KIND_THRESHOLDS: Record<AlertKind, { unit: ThresholdUnit; fallback:
     oldestWaiting: { unit: "duration", fallback: null },
     overdue: { unit: "duration", fallback: null },
     stalled: { unit: "count", fallback: 0 },
+    reruns: { unit: "count", fallback: 0 },
     newErrorGroup: { unit: "none", fallback: 0 },
     scheduleMissed: { unit: "duration", fallback: 60_000 },
     noProgress: { unit: "duration", fallback: null },

@@ -2,10 +2,10 @@
  * Liveness: the only evidence of running workers taskora leaves in Redis.
  * taskora keeps no worker registry; what it keeps is a lock per active job
  * (`<job>:lock`, a random token per attempt, renewed by its worker while it
- * runs), each task's stalled set (the active jobs of the last stall check
- * whose lock was not renewed since), and the scheduler's leader lock
- * (`schedules:lock`, the leading scheduler's random token). Times left are
- * as of `readAt`: a reader counts down from there.
+ * runs) and the scheduler's leader lock (`schedules:lock`, the leading
+ * scheduler's random token). An active job without a lock is stalled: no
+ * worker runs it. Times left are as of `readAt`: a reader counts down from
+ * there.
  *
  * @module
  */
@@ -18,20 +18,41 @@ export interface JobLock {
   token: string | null;
   /** Milliseconds left on the lock when read; null when there is no lock, or it has no expiry. */
   ttlMs: number | null;
-  /** Whether the job is in the task's stalled set (not renewed since the last stall check). */
+  /**
+   * Whether the job is in the task's `:stalled` set: a candidate of the next
+   * stall check (every active job of the last check whose lock was not
+   * renewed since). Not a stall: a running job is one between its lock's
+   * renewals, and taskora 0.5.0 leaves a job that finished in the set.
+   */
   inStalledSet: boolean;
 }
 
-/** Members of a task's stalled set. */
-export interface StalledSet {
-  /** Some members (at most {@link STALLED_SAMPLE}), sorted. */
-  ids: string[];
-  /** How many members the set has. */
+/**
+ * How many of a task's active jobs hold no lock, among the
+ * {@link STALLED_SCAN} claimed longest ago: no worker runs them (the worker
+ * that claimed them is gone, or blocked past its lock). A live worker's
+ * stall check moves them back to waiting, or fails them; with no worker
+ * left they stay active.
+ */
+export interface StalledCount {
+  /** Those found without a lock. */
   total: number;
+  /** How many active jobs were looked at: all of them, or the {@link STALLED_SCAN} oldest. */
+  checked: number;
 }
 
-/** Most members of a stalled set one read returns. */
-export const STALLED_SAMPLE = 100;
+/** The active jobs without a lock ({@link StalledCount}), named. */
+export interface StalledJobs extends StalledCount {
+  /** The jobs, the one claimed longest ago first. */
+  ids: string[];
+}
+
+/**
+ * Most active jobs one read looks at for locks, those claimed longest ago:
+ * a job whose worker died stays where it was while later claims are pushed
+ * in front of it, so the oldest end is where stalled jobs gather.
+ */
+export const STALLED_SCAN = 100;
 
 /** Most job ids one liveness read takes (one page of jobs). */
 export const MAX_LIVENESS_IDS = 100;
@@ -54,7 +75,7 @@ export interface LivenessUnknown {
 
 /** A task's liveness, as a source reads it. */
 export type TaskLiveness =
-  | { known: true; locks: JobLock[]; stalled: StalledSet }
+  | { known: true; locks: JobLock[]; stalled: StalledJobs }
   | LivenessUnknown;
 
 /** Who leads the schedulers, as a source reads it (`leader` null: no scheduler holds the lock). */
@@ -64,7 +85,7 @@ export type SchedulerLeadership =
 
 /**
  * The answer of `GET /tasks/{task}/liveness?ids=a,b`: the locks of the
- * named (active) jobs, in the order asked, and the task's stalled set.
+ * named (active) jobs, in the order asked, and the task's stalled jobs.
  */
 export type TaskLivenessResponse = TaskLiveness & {
   /** The task. */

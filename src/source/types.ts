@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { AttemptHistory, AttemptRecord } from "../contract/attempts.ts";
+import type { AttemptHistory, AttemptRecord, RunOutcome, RunRecord } from "../contract/attempts.ts";
 import type { SessionRevocations, SignedOutSession } from "./session_revocations.ts";
 import type { OperationStore } from "./operation_store.ts";
 export type {
@@ -99,7 +99,8 @@ import type {
   LivenessUnknown,
   SchedulerLeader,
   SchedulerLeadership,
-  StalledSet,
+  StalledCount,
+  StalledJobs,
   TaskLiveness,
 } from "../contract/liveness.ts";
 import type {
@@ -192,12 +193,15 @@ export type {
   QueueStats,
   RerunResult,
   RetryableState,
+  RunOutcome,
+  RunRecord,
   ScheduleConfig,
   ScheduleRecord,
   SchedulerLeader,
   SchedulerLeadership,
   SearchField,
-  StalledSet,
+  StalledCount,
+  StalledJobs,
   TaskActivity,
   TaskDefinition,
   TaskEventFields,
@@ -344,6 +348,8 @@ export interface QueueSnapshot {
   stats: QueueStats;
   /** Its oldest waiting and active jobs and the delayed job due first. */
   heads: QueueHeads;
+  /** Its active jobs without a lock; null when the source cannot read locks. */
+  stalled: StalledCount | null;
 }
 
 /** Storage footprint of one task. */
@@ -766,6 +772,14 @@ export interface TaskSource {
    * from the per-minute counters.
    */
   scanDrain?(task: string, since: number, depth: number): Promise<DrainScan>;
+  /**
+   * For each named task, how many times taskora's stall check put one of its
+   * jobs back to waiting (`stalled` entries with `action` `recovered`) at or
+   * after `since` (ms), among the newest 1,000 entries (`RERUN_SCAN`) of its
+   * event stream (read inside the store, one batch); 0 for an unknown task.
+   * Sources with no event stream leave it out.
+   */
+  getTaskReruns?(tasks: readonly string[], since: number): Promise<Map<string, number>>;
   /**
    * How many jobs of the task are active and the locks of the `limit`
    * claimed last: O(limit). `TASK_NOT_FOUND` for an unknown task.

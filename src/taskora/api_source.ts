@@ -321,7 +321,10 @@ export class AppApiSource implements TaskSource {
     return new Map(tasks.map((task) => [task, now]));
   }
 
-  /** Counts and heads per task, read one after the other (see `snapshots.ts`). */
+  /**
+   * Counts and heads per task, read one after the other (see `snapshots.ts`);
+   * stalled jobs are not known: taskora's API shows no job lock.
+   */
   getQueueSnapshots(tasks: string[]): Promise<Map<string, QueueSnapshot>> {
     return snapshotsOf(this, tasks);
   }

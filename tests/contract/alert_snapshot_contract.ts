@@ -46,10 +46,43 @@ export function alertSnapshotContract(name: string, seed: Seed): void {
       assert.deepEqual(await measured(source, ruleOf("stalled", 0, mail)), [
         ["send-email", 0, false],
       ]);
+      assert.deepEqual(
+        await measured(source, ruleOf("stalled", 0, { tasks: ["slow"] })),
+        [["slow", 1, true]],
+        "the fixture's one active slow job holds no lock",
+      );
       const shapes = new KnownShapes();
       const group = ruleOf("newErrorGroup", 0, mail);
       assert.deepEqual(await measured(source, group, shapes), [["send-email", 0, false]]);
       assert.equal(shapes.size, 2, "SMTP timeout, Mailbox full");
+    } finally {
+      await close();
+    }
+  });
+
+  Deno.test(`${name}: reruns counts the jobs taskora's stall check put back in the last 15 min`, async () => {
+    const now = Date.now();
+    const entry = (at: number, fields: Record<string, string>) => ({
+      id: `${at}-0`,
+      fields: { jobId: `job-${at}`, ...fields },
+    });
+    const recovered = { event: "stalled", count: "1", action: "recovered" };
+    const events = [
+      entry(now - 20 * MINUTE, recovered), // before the window
+      entry(now - 10 * MINUTE, recovered),
+      entry(now - 9 * MINUTE, { event: "active" }),
+      entry(now - 5 * MINUTE, { event: "stalled", count: "2", action: "failed" }),
+      entry(now - MINUTE, recovered),
+    ];
+    const { source, close } = await seed({
+      ...dump,
+      keys: { ...dump.keys, "taskora:{sync}:events": { type: "stream", pttl: -1, value: events } },
+    });
+    try {
+      assert.deepEqual(await measured(source, ruleOf("reruns", 1, { tasks: ["sync", "report"] })), [
+        ["report", 0, false],
+        ["sync", 2, true],
+      ]);
     } finally {
       await close();
     }

@@ -239,7 +239,7 @@ export function lookupContract(name: string, seed: Seed): void {
     }
   });
 
-  Deno.test(`${name}: a queue snapshot is the task's counts and heads, read together`, async () => {
+  Deno.test(`${name}: a queue snapshot is the task's counts, heads and stalled jobs, read together`, async () => {
     const harness = await seed(withBusyBilling(readFixture()));
     try {
       const { source } = harness;
@@ -251,8 +251,15 @@ export function lookupContract(name: string, seed: Seed): void {
       ]);
       assert.deepEqual([...snapshots.keys()], tasks);
       for (const task of tasks) {
-        assert.deepEqual(snapshots.get(task), { stats: stats.get(task), heads: heads.get(task) });
+        // The dump holds no lock: every active job is stalled.
+        const active = stats.get(task)!.active;
+        assert.deepEqual(snapshots.get(task), {
+          stats: stats.get(task),
+          heads: heads.get(task),
+          stalled: { total: active, checked: active },
+        });
       }
+      assert.deepEqual(snapshots.get("billing")?.stalled, { total: 2, checked: 2 });
       assert.equal(snapshots.get("billing")?.heads.oldestActive?.id, "a-old");
       assert.ok((snapshots.get("send-email")?.stats.failed ?? 0) > 0);
     } finally {

@@ -105,6 +105,25 @@ function zsetOf(dump: KeyspaceDump, key: string): Array<{ value: string; score: 
   return dump.keys[key].value as Array<{ value: string; score: number }>;
 }
 
+/**
+ * The dump with three `send-email` jobs failed by taskora's stall check: in
+ * the failed set, with no counter: two in the counters' minute (which
+ * counts 5), one in the next.
+ */
+function withStallFailures(dump: KeyspaceDump, minute: number): KeyspaceDump {
+  const key = "taskora:{send-email}:failed";
+  const failed = dump.keys[key];
+  assert.ok(failed.type === "zset");
+  const stalled = [minute + 59_000, minute + 59_500, minute + MINUTE + 1].map((score, i) => ({
+    value: `stall-failed-${i}`,
+    score,
+  }));
+  return {
+    ...dump,
+    keys: { ...dump.keys, [key]: { ...failed, value: [...failed.value, ...stalled] } },
+  };
+}
+
 /** Registers the contract tests for one source. */
 export function sourceContract(name: string, seed: Seed): void {
   const dump = readFixture();
@@ -438,6 +457,20 @@ export function sourceContract(name: string, seed: Seed): void {
       failed: 5,
     });
   });
+
+  contract(
+    "counts failures of the failed set its minutes' counters miss (taskora's stall check)",
+    async (source) => {
+      const email = await source.getThroughput({ task: "send-email", count: 30 });
+      const failed = (at: number) => email.find((b) => b.timestamp === at)?.failed;
+      assert.equal(failed(minute), 7, "5 counted, 7 in the failed set: the more");
+      assert.equal(failed(minute + MINUTE), 1, "no counter, one in the set");
+      assert.equal(failed(minute + 2 * MINUTE), 0);
+      const [byTask] = (await source.getThroughputByTask(["send-email"], { count: 30 })).values();
+      assert.deepEqual(byTask, email);
+    },
+    withStallFailures(dump, minute),
+  );
 
   contract(
     "gives each task its own throughput in one batch, zeros for an unknown task",

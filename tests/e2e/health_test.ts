@@ -1,7 +1,8 @@
 /**
  * Task health on the overview, in a real browser on real Redis holding the
- * taskora fixture (its throughput moved to now), plus a job stuck active for
- * hours and a delayed job long past its run time.
+ * taskora fixture (its throughput moved to now), plus a job active for hours
+ * (its worker renews its lock), an active job whose worker is gone (no lock)
+ * and a delayed job long past its run time.
  */
 
 import assert from "node:assert/strict";
@@ -11,7 +12,7 @@ import { browserTest, withBoard } from "./harness.ts";
 
 const HOUR = 3_600_000;
 
-browserTest("the overview says why each task is (un)healthy, stuck jobs included", async () => {
+browserTest("the overview says why tasks are (un)healthy, stuck and stalled jobs too", async () => {
   await withBoard({}, async ({ page, root, redis }) => {
     const client = await connectClient(redis.url);
     const now = Date.now();
@@ -20,6 +21,9 @@ browserTest("the overview says why each task is (un)healthy, stuck jobs included
       state: "active",
       ts: now - 3 * HOUR - 120_000,
     });
+    // Its worker still runs it: the lock it renews.
+    await client.sendCommand(["SET", `taskora:{export}:${stuck}:lock`, "tok", "PX", "90000"]);
+    await writeJob(client, { task: "ingest", state: "active", ts: now - 120_000 });
     const late = await writeJob(client, {
       task: "digest",
       state: "delayed",
@@ -34,6 +38,10 @@ browserTest("the overview says why each task is (un)healthy, stuck jobs included
     assert.match(
       await row("export").locator(".health-cell").textContent() ?? "",
       new RegExp(`warning\\s*job ${stuck.slice(0, 8)} active for 3 h`),
+    );
+    assert.match(
+      await row("ingest").locator(".health-cell").textContent() ?? "",
+      /warning\s*1 active job holds no lock: no worker runs it/,
     );
     assert.match(
       await row("digest").locator(".health-cell").textContent() ?? "",

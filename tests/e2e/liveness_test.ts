@@ -1,8 +1,9 @@
 /**
  * Liveness, the migration-lock banner and the App's definition in a real
  * browser. On the fixture's Redis: a worker's lock on the `slow` job (with
- * the job in the stalled set), none on the `transcode` job, a scheduler
- * holding the leader lock, then a migrator holding the migration lock. With
+ * the job in the stall check's set: not stalled), none on the `transcode`
+ * job (stalled), a scheduler holding the leader lock, then a migrator
+ * holding the migration lock. With
  * a real taskora App: the task's Definition card and the schedule editor's
  * warning for a schedule declared in code. Screenshots at 390, 1280 and
  * 1920 px under tests/e2e/screenshots/ with `SCREENSHOTS=1`.
@@ -32,7 +33,7 @@ async function atWidths(page: Page, name: string): Promise<void> {
 }
 
 browserTest(
-  "the active tab shows each job's lock time left, 'stalled?' without one, the stalled set and the scheduler leader",
+  "the active tab shows each job's lock time left, 'stalled?' without one, the stalled jobs and the scheduler leader",
   async () => {
     await withBoard({}, async ({ page, root, redis }) => {
       const client = await connectClient(redis.url);
@@ -56,7 +57,11 @@ browserTest(
       const bar = page.locator(".liveness-bar");
       await bar.getByText("Scheduler leader").waitFor();
       const barText = await bar.textContent() ?? "";
-      assert.match(barText, /Stalled set: 1 job\s+485336b8/);
+      assert.match(
+        barText,
+        /Every active job holds a lock/,
+        "a stall check's candidate is not stalled",
+      );
       assert.match(barText, /Scheduler leader 3f0c2a9e/);
       assert.match(barText, /read (now|\d+s ago)/, "the reading's age is said");
       assert.match(
@@ -69,6 +74,12 @@ browserTest(
       const flag = page.locator(`tr[data-job="${TRANSCODE_ACTIVE}"] .stalled-flag`);
       await flag.waitFor();
       assert.equal(await flag.textContent(), "stalled?");
+      const stalled = page.locator(".liveness-bar .stalled-jobs");
+      await stalled.waitFor();
+      assert.match(
+        await stalled.textContent() ?? "",
+        /Stalled: 1 active job without a lock\s+d8e1df37/,
+      );
 
       await page.goto(`${root}jobs/${SLOW_ACTIVE}`);
       const facts = page.locator(".job-facts");

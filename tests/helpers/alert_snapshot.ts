@@ -36,6 +36,7 @@ export function taskFigures(
     heads: { oldestWaiting: null, oldestActive: null, nextDue: null },
     throughput: [],
     stalled: 0,
+    reruns: 0,
     lastTakenAt: null,
     errorShapes: [],
     ...extra,

@@ -251,7 +251,9 @@ export async function writeKeyspace(target: string | CommandSender, dump: Fixtur
 /**
  * Writes the fixture, rebased to now (see {@link readFixture}), into Redis
  * exactly (see {@link writeKeyspace}), its throughput counters optionally
- * moved to another minute. Returns the names written.
+ * moved to another minute, with the failed set's scores (the failures they
+ * count, read with them: `redis/failed_minutes.ts`). Returns the names
+ * written.
  */
 export async function loadFixture(
   target: string | CommandSender,
@@ -264,7 +266,10 @@ export async function loadFixture(
   const keys: Fixture["keys"] = {};
   for (const [name, key] of Object.entries(fixture.keys)) {
     const metric = METRIC.exec(name);
-    keys[metric ? `${metric[1]}${Number(metric[2]) + move}` : name] = key;
+    keys[metric ? `${metric[1]}${Number(metric[2]) + move}` : name] = key.type === "zset" &&
+        name.endsWith(":failed")
+      ? { ...key, value: key.value.map((m) => ({ value: m.value, score: m.score + move })) }
+      : key;
   }
   await writeKeyspace(target, { ...fixture, keys });
   return Object.keys(keys);

@@ -1,6 +1,6 @@
 /**
  * `GET /tasks/{task}/liveness` and `GET /scheduler`: the locks of the named
- * jobs, the stalled set and the scheduler leader lock, with clear refusals
+ * jobs, the active jobs without a lock and the scheduler leader lock, with clear refusals
  * for bad ids and a plain "not known" from a source that cannot read them.
  */
 
@@ -29,7 +29,11 @@ Deno.test("liveness names each asked job's lock, in the order asked, with when i
   assert.equal(body.known, true);
   assert.ok(body.readAt >= before && body.readAt <= Date.now());
   assert.deepEqual(body.locks.map((lock: { id: string }) => lock.id), [ACTIVE, "other"]);
-  assert.deepEqual(body.stalled, { ids: [], total: 0 });
+  assert.deepEqual(
+    body.stalled,
+    { ids: [ACTIVE], total: 1, checked: 1 },
+    "the fixture's one active job holds no lock",
+  );
 });
 
 Deno.test("liveness refuses bad ids and unknown tasks with the catalogue's errors", async () => {

@@ -234,6 +234,7 @@ Deno.test("GET /jobs/{id}/attempts reads each failed attempt from the event stre
         },
         { attempt: 3, outcome: "failed", error: "third", at: created + 4_000, nextAttemptAt: null },
       ],
+      runs: [], // the stream holds no `active` entry of it
       complete: true,
       scanned: 4,
       attempt: 3,

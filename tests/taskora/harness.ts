@@ -143,3 +143,30 @@ export async function assertBoardsShareScanSlots(app: any): Promise<void> {
     await Promise.all([first.close(), second.close()]);
   }
 }
+
+/**
+ * Tasks whose handlers run until the test releases them, so their jobs stay
+ * active: `hold` (taskora's stall check every 30 s: none runs while a test
+ * reads) and `watched` (a stall check every 100 ms, which fills the stalled
+ * set long before the worker's 10 s renewal); with `schedule`, an hourly
+ * schedule of `hold`.
+ */
+export function holding({ schedule = false } = {}) {
+  const releases: (() => void)[] = [];
+  const handler = () => new Promise<string>((resolve) => releases.push(() => resolve("done")));
+  return {
+    define(app: any) {
+      app.task("hold", { handler });
+      app.task("watched", { handler, stall: { interval: 100, maxCount: 5 } });
+      if (schedule) app.schedule("hourly", { task: "hold", every: "1h", data: {} });
+    },
+    release: () => releases.splice(0).forEach((release) => release()),
+  };
+}
+
+/** Dispatches a job of `task` and waits until a worker runs it; its id. */
+export async function dispatchActive(world: AppWorld, task: string): Promise<string> {
+  const id = String(await taskOf(world.app, task).dispatch({}));
+  await waitForState(world, id, "active");
+  return id;
+}

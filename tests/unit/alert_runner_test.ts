@@ -314,7 +314,11 @@ Deno.test("an alert storm reaches a healthy sink whole, one notice per rule, whi
   const memory = createMemorySource({ seed: readFixture() });
   // 1,000 tasks, each with 5 failed jobs.
   const tasks = Array.from({ length: 1000 }, (_, i) => `task-${i}`);
-  const failing = { stats: taskFigures({ failed: 5 }).stats, heads: taskFigures().heads };
+  const failing = {
+    stats: taskFigures({ failed: 5 }).stats,
+    heads: taskFigures().heads,
+    stalled: null,
+  };
   const source = sourceWith(memory, {
     listTasks: () => Promise.resolve(tasks),
     getQueueSnapshots: (names) => Promise.resolve(new Map(names.map((name) => [name, failing]))),

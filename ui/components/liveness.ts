@@ -11,8 +11,9 @@ import { formatDuration, formatRelative, shortId } from "../lib/format.ts";
 import { html } from "../lib/html.ts";
 import type { JobLock, Received, SchedulerLeadershipResponse } from "../lib/liveness.ts";
 
-const STALLED_HINT = "No lock: its worker stopped renewing it (killed or stuck). The next " +
-  "stall check requeues or fails the job.";
+/** What an active job without a lock means, for the flag's and the task page line's tooltip. */
+export const STALLED_HINT = "No lock: its worker stopped renewing it (killed or stuck). A live " +
+  "worker's stall check requeues or fails the job; with no worker left it stays active.";
 
 /** Milliseconds left of `ttlMs` read at `receivedAt`, by now. */
 function leftOf(ttlMs: number, receivedAt: number): number {

@@ -1,6 +1,6 @@
 /**
  * Answers about the board and its store: config, throughput, the migration
- * lock, liveness (job locks, stalled set, scheduler leader) and the audit
+ * lock, liveness (job locks, stalled jobs, scheduler leader) and the audit
  * trail.
  *
  * @module
@@ -9,7 +9,11 @@
 import { z } from "@hono/zod-openapi";
 import { AUDIT_OUTCOMES, type AuditResponse } from "../../contract/audit.ts";
 import type { ConfigResponse } from "../../contract/config.ts";
-import type { SchedulerLeadershipResponse, TaskLivenessResponse } from "../../contract/liveness.ts";
+import {
+  type SchedulerLeadershipResponse,
+  STALLED_SCAN,
+  type TaskLivenessResponse,
+} from "../../contract/liveness.ts";
 import type { MigrationLockResponse } from "../../contract/migration_lock.ts";
 import type { ThroughputBucket } from "../../contract/throughput.ts";
 import { Millis } from "./common.ts";
@@ -67,7 +71,7 @@ true satisfies Same<z.output<typeof MigrationLockSchema>, MigrationLockResponse>
 
 const unknown = { known: z.literal(false), reason: z.string() };
 
-/** The locks of the named jobs and the task's stalled set, when the source reads them. */
+/** The locks of the named jobs and the task's stalled jobs, when the source reads them. */
 export const TaskLivenessSchema = z.union([
   z.strictObject({
     task: z.string(),
@@ -79,7 +83,15 @@ export const TaskLivenessSchema = z.union([
       ttlMs: z.number().nullable(),
       inStalledSet: z.boolean(),
     })),
-    stalled: z.strictObject({ ids: z.array(z.string()), total: z.number().int() }),
+    stalled: z.strictObject({
+      ids: z.array(z.string()),
+      total: z.number().int(),
+      checked: z.number().int(),
+    }).openapi({
+      description:
+        `The active jobs without a lock, among the ${STALLED_SCAN} claimed longest ago ` +
+        "(`checked`: how many were looked at): no worker runs them",
+    }),
   }),
   z.strictObject({ task: z.string(), readAt: Millis, ...unknown }),
 ]).openapi("TaskLiveness");

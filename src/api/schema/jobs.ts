@@ -62,6 +62,12 @@ export const AttemptHistorySchema = z.strictObject({
     at: Millis,
     nextAttemptAt: Millis.nullable(),
   })),
+  runs: z.array(z.strictObject({
+    startedAt: Millis,
+    outcome: z.enum(["completed", "failed", "retrying", "cancelled", "stalled"]).nullable(),
+    endedAt: Millis.nullable(),
+    requeuedAt: Millis.nullable(),
+  })),
   complete: z.boolean(),
   scanned: z.number().int(),
   attempt: z.number().int(),

@@ -1,7 +1,7 @@
 /**
  * Liveness of the memory store (see `contract/liveness.ts`): its locks are
  * the simulated workers' and scheduler's, or a dump's, read as Redis would
- * answer GET, PTTL and the stalled set at the store's clock.
+ * answer GET, PTTL and the `:stalled` set at the store's clock.
  *
  * @module
  */
@@ -9,7 +9,8 @@
 import {
   type JobLock,
   type SchedulerLeadership,
-  STALLED_SAMPLE,
+  STALLED_SCAN,
+  type StalledJobs,
   type TaskLiveness,
 } from "../../contract/liveness.ts";
 import type { MemoryStore, StoredLock, TaskQueue } from "./store.ts";
@@ -18,7 +19,17 @@ function ttlOf(store: MemoryStore, lock: StoredLock): number | null {
   return lock.expiresAt === null ? null : lock.expiresAt - store.now();
 }
 
-/** The named jobs' locks and a sample of the task's stalled set. */
+/**
+ * The active jobs without a lock among the {@link STALLED_SCAN} claimed
+ * longest ago (the list's tail, as in Redis), oldest first.
+ */
+export function stalledJobs(store: MemoryStore, queue: TaskQueue): StalledJobs {
+  const oldest = queue.active.slice(-STALLED_SCAN).reverse();
+  const ids = oldest.filter((id) => store.lockOf(queue.locks.get(id) ?? null) === null);
+  return { ids, total: ids.length, checked: oldest.length };
+}
+
+/** The named jobs' locks and the task's stalled jobs. */
 export function taskLiveness(
   store: MemoryStore,
   queue: TaskQueue,
@@ -33,8 +44,7 @@ export function taskLiveness(
       inStalledSet: queue.stalled.has(id),
     };
   });
-  const ids = [...queue.stalled].sort().slice(0, STALLED_SAMPLE);
-  return { known: true, locks, stalled: { ids, total: queue.stalled.size } };
+  return { known: true, locks, stalled: stalledJobs(store, queue) };
 }
 
 /** The scheduler leader lock. */

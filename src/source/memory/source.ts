@@ -29,7 +29,12 @@ import type {
 import { AuditRing } from "../audit_ring.ts";
 import { LocalScanSlots, type ScanSlotClaim } from "../scan_slots.ts";
 import { OperationTable } from "../operation_store.ts";
-import { type AttemptEntry, type AttemptHistory, collectAttempts } from "../attempt_history.ts";
+import {
+  type AttemptEntry,
+  type AttemptHistory,
+  collectAttempts,
+  HISTORY_EVENTS,
+} from "../attempt_history.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
 import {
   type ActiveLocks,
@@ -94,7 +99,9 @@ import { decodeEventFields } from "../wire/event_fields.ts";
 import { triggerJobId } from "../trigger_id.ts";
 import * as bulk from "./bulk.ts";
 import * as jobActions from "./job_actions.ts";
-import { schedulerLeadership, taskLiveness } from "./liveness.ts";
+import { schedulerLeadership, stalledJobs, taskLiveness } from "./liveness.ts";
+import { minuteCounts } from "./minute_counts.ts";
+import { rerunsOf } from "./reruns.ts";
 import { jobHolds } from "./diagnosis.ts";
 import { eventsTrimmedBefore } from "../trimmed_events.ts";
 import type { JobHolds } from "../../contract/diagnosis.ts";
@@ -416,9 +423,14 @@ export class MemorySource implements TaskSource {
     return new Map(tasks.map((task) => [task, now]));
   }
 
-  /** Counts and heads per task, read one after the other (see `snapshots.ts`). */
+  /** Counts, heads and stalled jobs per task, read one after the other (see `snapshots.ts`). */
   getQueueSnapshots(tasks: string[]): Promise<Map<string, QueueSnapshot>> {
-    return snapshotsOf(this, tasks);
+    return snapshotsOf(this, tasks, (task) => {
+      const queue = this.store.tasks.get(task);
+      if (!queue) return { total: 0, checked: 0 };
+      const { total, checked } = stalledJobs(this.store, queue);
+      return { total, checked };
+    });
   }
 
   /**
@@ -569,7 +581,7 @@ export class MemorySource implements TaskSource {
     const logs = copyLogs(job.logs.slice(offset, offset + limit));
     return Promise.resolve({ logs, total: job.logs.length });
   }
-  /** A job's failed attempts from the stream entries this store keeps (1,000 per chunk, as Redis). */
+  /** A job's failed attempts and runs from the stream entries this store keeps (1,000 per chunk, as Redis). */
   async getAttemptHistory(jobId: string): Promise<AttemptHistory | null> {
     const job = this.store.findJob(jobId);
     if (!job) return null;
@@ -580,15 +592,16 @@ export class MemorySource implements TaskSource {
       const entries = stream.slice(start, end).reverse();
       end = start;
       const found = entries
-        .filter((e) => e.jobId === jobId && (e.event === "failed" || e.event === "retrying"))
+        .filter((e) => e.jobId === jobId && HISTORY_EVENTS.includes(e.event))
         .map((e): AttemptEntry => {
           const fields = decodeEventFields(e.fields);
           return {
-            event: e.event as AttemptEntry["event"],
+            event: e.event,
             attempt: typeof fields.attempt === "number" ? fields.attempt : null,
             error: typeof fields.error === "string" && fields.error !== "" ? fields.error : null,
             at: e.at,
             nextAttemptAt: typeof fields.nextAttemptAt === "number" ? fields.nextAttemptAt : null,
+            action: e.fields.action ?? null,
           };
         });
       return Promise.resolve({
@@ -724,7 +737,7 @@ export class MemorySource implements TaskSource {
     });
   }
 
-  /** The finished-job counts of `queues` summed per bucket, oldest first. */
+  /** The finished-job counts of `queues` summed per bucket, oldest first (see `minute_counts.ts`). */
   #buckets(
     queues: readonly TaskQueue[],
     query: Omit<ThroughputQuery, "task">,
@@ -739,7 +752,7 @@ export class MemorySource implements TaskSource {
       failed: 0,
     }));
     for (const queue of queues) {
-      for (const [minute, counts] of queue.metrics) {
+      for (const [minute, counts] of minuteCounts(queue, first)) {
         const index = (Math.floor(minute / bucketMs) * bucketMs - first) / bucketMs;
         if (index < 0 || index >= count) continue;
         buckets[index].completed += counts.completed;
@@ -948,7 +961,7 @@ export class MemorySource implements TaskSource {
     };
   }
 
-  /** The named jobs' locks and the task's stalled set; see `liveness.ts`. */
+  /** The named jobs' locks and the task's stalled jobs; see `liveness.ts`. */
   getTaskLiveness(task: string, jobIds: readonly string[]): Promise<TaskLiveness> {
     return Promise.try(() => taskLiveness(this.store, this.#queue(task), jobIds));
   }
@@ -973,6 +986,15 @@ export class MemorySource implements TaskSource {
   /** What the task's stream says of its queue's drain since `since`; see `drain_scan.ts`. */
   scanDrain(task: string, since: number, depth: number): Promise<DrainScan> {
     return Promise.resolve(drainScan(this.store.tasks.get(task)?.stream ?? [], since, depth));
+  }
+
+  /** Each task's re-runs by taskora's stall check since `since`, as Redis counts them. */
+  getTaskReruns(tasks: readonly string[], since: number): Promise<Map<string, number>> {
+    return Promise.resolve(
+      new Map(
+        tasks.map((task) => [task, rerunsOf(this.store.tasks.get(task)?.stream ?? [], since)]),
+      ),
+    );
   }
 
   /** The active jobs' count and the locks of the `limit` claimed last. */

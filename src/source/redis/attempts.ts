@@ -1,6 +1,6 @@
 /**
- * A job's failed attempts, read from its task's event stream: the `failed`
- * and `retrying` entries naming the job, newest first, 1,000 entries per
+ * A job's failed attempts and runs, read from its task's event stream: the
+ * entries naming the job that a history reads (`HISTORY_EVENTS`), newest first, 1,000 entries per
  * script call (filtered inside Redis, so entries carrying big results never
  * cross the wire), up to {@link ATTEMPT_SCAN_LIMIT} entries.
  *
@@ -48,16 +48,17 @@ export async function getAttemptHistory(
   let end = "+";
   const chunk = async (): Promise<AttemptChunk> => {
     const [scanned, oldestId, ...entries] = await connection.call<
-      [number, string, ...[string, string, string, string, string][]]
+      [number, string, ...[string, string, string, string, string, string][]]
     >({ script: ATTEMPT_ENTRIES, keys: [keys.events], args: [jobId, end, CHUNK_SIZE] });
     if (oldestId !== "") end = `(${oldestId}`;
     return {
-      found: entries.map(([id, event, attempt, error, nextAt]): AttemptEntry => ({
-        event: event as AttemptEntry["event"],
+      found: entries.map(([id, event, attempt, error, nextAt, action]): AttemptEntry => ({
+        event,
         attempt: numberOr(attempt),
         error: error || null,
         at: timeOf(id),
         nextAttemptAt: numberOr(nextAt),
+        action: action || null,
       })),
       scanned,
       oldestAt: oldestId === "" ? null : timeOf(oldestId),

@@ -1,20 +1,16 @@
 /**
  * Reading liveness (see `contract/liveness.ts`): the named jobs' locks, the
- * task's stalled set, the scheduler leader lock. One pipeline each; a task
- * read costs O(ids + sample), never a walk of the active list.
+ * task's stalled jobs, the scheduler leader lock. One pipeline each; a task
+ * read costs O(ids + `STALLED_SCAN`), never a walk of the whole active list.
  *
  * @module
  */
 
-import {
-  type JobLock,
-  type SchedulerLeadership,
-  STALLED_SAMPLE,
-  type TaskLiveness,
-} from "../../contract/liveness.ts";
+import type { JobLock, SchedulerLeadership, TaskLiveness } from "../../contract/liveness.ts";
 import { globalKeys, taskKeys } from "../wire/keys.ts";
 import { jobLockKey } from "../wire/workers.ts";
 import type { Command, RedisConnection } from "./client.ts";
+import { STALLED_JOBS, stalledOf } from "./stalled_jobs.ts";
 
 /** A PTTL reply as milliseconds left; null for no key (-2) or no expiry (-1). */
 function ttlOf(pttl: unknown): number | null {
@@ -23,8 +19,8 @@ function ttlOf(pttl: unknown): number | null {
 }
 
 /**
- * Per job GET and PTTL of `<job>:lock` and SISMEMBER of the stalled set,
- * then SCARD and SRANDMEMBER of the set: one round trip.
+ * Per job GET and PTTL of `<job>:lock` and SISMEMBER of the `:stalled` set,
+ * then the stalled jobs ({@link STALLED_JOBS}): one round trip.
  */
 export async function readTaskLiveness(
   connection: RedisConnection,
@@ -38,7 +34,7 @@ export async function readTaskLiveness(
     ["PTTL", jobLockKey(keys.jobPrefix, id)],
     ["SISMEMBER", keys.stalled, id],
   ]);
-  commands.push(["SCARD", keys.stalled], ["SRANDMEMBER", keys.stalled, String(STALLED_SAMPLE)]);
+  commands.push({ script: STALLED_JOBS, keys: [keys.active], args: [keys.jobPrefix] });
   const replies = await connection.pipeline(commands);
   const locks = jobIds.map((id, i): JobLock => {
     const [token, pttl, member] = replies.slice(i * 3, i * 3 + 3);
@@ -49,12 +45,7 @@ export async function readTaskLiveness(
       inStalledSet: Number(member) === 1,
     };
   });
-  const [total, sample] = replies.slice(jobIds.length * 3) as [number, string[]];
-  return {
-    known: true,
-    locks,
-    stalled: { ids: [...sample].map(String).sort(), total: Number(total) },
-  };
+  return { known: true, locks, stalled: stalledOf(replies[jobIds.length * 3] as unknown[]) };
 }
 
 /** GET and PTTL of `schedules:lock`: one round trip. */

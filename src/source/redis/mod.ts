@@ -140,6 +140,7 @@ import { RetryingReconciler } from "./retrying_reconcile.ts";
 import { RetryingSplit, type SplitReading } from "./retrying_split.ts";
 import { getStats } from "./stats.ts";
 import { getTaskStorage } from "./storage.ts";
+import { getTaskReruns } from "./reruns.ts";
 import { ClosedMinutes, getThroughput, getThroughputByTask } from "./throughput.ts";
 import { getVersionDistribution } from "./versions.ts";
 import { cancelWorkflow } from "./workflow_cancel.ts";
@@ -1012,7 +1013,7 @@ export class RedisTaskSource implements TaskSource {
     return await this.#migration.read();
   }
 
-  /** The named jobs' locks and the task's stalled set; see `liveness.ts`. */
+  /** The named jobs' locks and the task's stalled jobs; see `liveness.ts`. */
   async getTaskLiveness(task: string, jobIds: readonly string[]): Promise<TaskLiveness> {
     await this.#ready();
     await this.#requireTask(task);
@@ -1040,6 +1041,12 @@ export class RedisTaskSource implements TaskSource {
   async scanDrain(task: string, since: number, depth: number): Promise<DrainScan> {
     await this.#ready();
     return await scanDrain(this.connection, task, since, depth, this.prefix);
+  }
+
+  /** Each task's re-runs by taskora's stall check since `since`; see `reruns.ts`. */
+  async getTaskReruns(tasks: readonly string[], since: number): Promise<Map<string, number>> {
+    await this.#ready();
+    return await getTaskReruns(this.connection, tasks, since, this.prefix);
   }
 
   /** One bounded step of the scan for the task's mechanism keys; see `mechanics.ts`. */

@@ -1,7 +1,8 @@
 /**
- * A task's counts and queue heads in one script call: what the overview and
- * the metrics read of every task, so 20 tasks cost 20 commands on the wire,
- * not 40 (each command costs the client more than its O(1) reads cost Redis).
+ * A task's counts, queue heads and stalled jobs in one script call: what the
+ * overview, the alerts and the metrics read of every task, so 20 tasks cost
+ * 20 commands on the wire, not 40 (each command costs the client more than
+ * its O(1) reads cost Redis).
  *
  * @module
  */
@@ -11,22 +12,29 @@ import { taskKeys } from "../wire/keys.ts";
 import type { RedisConnection } from "./client.ts";
 import { HEADS_LUA, headsOf } from "./queue_heads.ts";
 import type { LuaScript } from "./scripts.ts";
+import { STALLED_LUA } from "./stalled_jobs.ts";
 import { countKeys, COUNTS_LUA, statsOf } from "./stats.ts";
 
 /**
  * KEYS = the eight count keys (wait, prioritized, active, delayed, completed,
  * failed, expired, cancelled); ARGV[1] = jobPrefix. Returns the eight counts
- * of `counts()` followed by the twelve fields of `heads()`, which skips the
- * queues those counts found empty.
+ * of `counts()`, the twelve fields of `heads()`, which skips the queues those
+ * counts found empty, then how many active jobs `stalledJobs()` looked at and
+ * how many of them hold no lock (0 and 0 for an empty active list).
  */
 export const QUEUE_SNAPSHOT: LuaScript = {
   name: "queue-snapshot",
   source: `#!lua flags=no-writes
 ${COUNTS_LUA}
 ${HEADS_LUA}
+${STALLED_LUA}
 local reply = counts()
 local head = heads(KEYS[3], KEYS[4], KEYS[1], KEYS[2], ARGV[1], reply)
 for i = 1, 12 do reply[8 + i] = head[i] end
+local stalled = { 0 }
+if reply[3] > 0 then stalled = stalledJobs(KEYS[3], ARGV[1]) end
+reply[21] = stalled[1]
+reply[22] = #stalled - 1
 return reply
 `,
 };
@@ -39,7 +47,8 @@ export const SNAPSHOT_TASKS_PER_TRIP = 1000;
 
 /**
  * Each task's {@link QueueSnapshot}: one {@link QUEUE_SNAPSHOT} call per task
- * (O(1) reads, O(log N) for the sets, no loop), pipelined in round trips of
+ * (O(1) reads, O(log N) for the sets, at most `STALLED_SCAN` lock reads for
+ * a task with active jobs), pipelined in round trips of
  * at most {@link SNAPSHOT_TASKS_PER_TRIP} tasks (one for up to 1,000 tasks).
  * `retryingOf` gives each task's retrying figure (see `statsOf`).
  */
@@ -65,7 +74,8 @@ export async function getQueueSnapshots(
     const reply = replies[i];
     return [task, {
       stats: statsOf(reply.slice(0, 8), retryingOf(task)),
-      heads: headsOf(reply.slice(8) as string[]),
+      heads: headsOf(reply.slice(8, 20) as string[]),
+      stalled: { checked: Number(reply[20]), total: Number(reply[21]) },
     }];
   }));
 }

@@ -9,6 +9,8 @@
  * @module
  */
 
+import { HISTORY_EVENTS } from "../attempt_history.ts";
+
 /** A Lua script; its SHA-1 is computed by the connection. */
 export interface LuaScript {
   /** A name for logs and errors. */
@@ -248,11 +250,12 @@ return out
 /**
  * The entries of one job among up to `count` entries of a task's event
  * stream, newest first, from `end` (`+`, or `(<id>` to continue below an id):
- * only `failed` and `retrying` ones, only the fields an attempt history
- * needs, so entries carrying big results are never sent.
+ * only those of `HISTORY_EVENTS` (failures, and what starts and ends a run),
+ * only the fields an attempt history needs, so entries carrying big results
+ * are never sent.
  *
  * KEYS[1] = events stream; ARGV = jobId, end, count.
- * Returns `{ scanned, oldestId ("" when none), {id, event, attempt, error, nextAttemptAt}, ... }`.
+ * Returns `{ scanned, oldestId ("" when none), {id, event, attempt, error, nextAttemptAt, action}, ... }`.
  */
 export const ATTEMPT_ENTRIES: LuaScript = {
   name: "attempt-entries",
@@ -260,12 +263,15 @@ export const ATTEMPT_ENTRIES: LuaScript = {
 local entries = redis.call('XREVRANGE', KEYS[1], ARGV[2], '-', 'COUNT', tonumber(ARGV[3]))
 local last = entries[#entries]
 local out = { #entries, last and last[1] or '' }
+local wanted = { ${HISTORY_EVENTS.map((event) => `['${event}'] = true`).join(", ")} }
 for _, entry in ipairs(entries) do
   local f = entry[2]
   local got = {}
   for i = 1, #f, 2 do got[f[i]] = f[i + 1] end
-  if got.jobId == ARGV[1] and (got.event == 'failed' or got.event == 'retrying') then
-    out[#out + 1] = { entry[1], got.event, got.attempt or '', got.error or '', got.nextAttemptAt or '' }
+  if got.jobId == ARGV[1] and wanted[got.event] then
+    out[#out + 1] = {
+      entry[1], got.event, got.attempt or '', got.error or '', got.nextAttemptAt or '', got.action or '',
+    }
   end
 end
 return out

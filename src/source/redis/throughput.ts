@@ -1,14 +1,17 @@
 /**
  * Finished-job counts per time bucket, from taskora's per-minute counters
- * (`<root>:{T}:metrics:<completed|failed>:<minute ms>`, 24 h TTL).
+ * (`<root>:{T}:metrics:<completed|failed>:<minute ms>`, 24 h TTL) and, for
+ * failures, the failed set's members of each minute when they are more
+ * (see `failed_minutes.ts`).
  *
  * @module
  */
 
 import { invalidParam } from "../../errors.ts";
 import type { ThroughputBucket } from "../types.ts";
-import { metricKey } from "../wire/keys.ts";
+import { metricKey, taskKeys } from "../wire/keys.ts";
 import type { RedisConnection } from "./client.ts";
+import { THROUGHPUT_MINUTES } from "./failed_minutes.ts";
 
 const MINUTE = 60_000;
 /** Counters expire after 24 h: older minutes are not asked for. */
@@ -196,8 +199,9 @@ function windowOf(options: ThroughputOptions): {
 
 /**
  * Each task's own buckets, as {@link getThroughput} counts them. Per task,
- * one MGET of both kinds over the minutes of the window not yet in `cache`
- * (same slot), pipelined: one round trip per
+ * one {@link THROUGHPUT_MINUTES} script (an MGET of both kinds over the
+ * minutes of the window not yet in `cache`, and the failed set's members of
+ * those minutes; same slot), pipelined: one round trip per
  * {@link THROUGHPUT_KEYS_PER_TRIP} keys (one for the last minutes of 20
  * tasks, 24 for the first hour of 10,000).
  */
@@ -233,18 +237,23 @@ export async function getThroughputByTask(
     return { task, buckets, known, minutes: unknown };
   }).filter((ask) => ask.minutes.length > 0);
   for (const batch of tripsOf(asks)) {
-    // One MGET per task for both kinds (the keys share the task's slot).
+    // One script per task for both kinds and the failed set (the keys share the task's slot).
     const replies = await connection.pipeline(
-      batch.map(({ task, minutes }) => [
-        "MGET",
-        ...KINDS.flatMap((kind) => minutes.map((m) => metricKey(task, kind, m, options.prefix))),
-      ]),
-    ) as (string | null)[][];
+      batch.map(({ task, minutes }) => ({
+        script: THROUGHPUT_MINUTES,
+        keys: [
+          ...KINDS.flatMap((kind) => minutes.map((m) => metricKey(task, kind, m, options.prefix))),
+          taskKeys(task, options.prefix).failed,
+        ],
+        args: minutes,
+      })),
+    ) as (string | number | null)[][];
     batch.forEach(({ buckets, known, minutes }, i) => {
+      const n = minutes.length;
       minutes.forEach((minute, j) => {
         const counts: MinuteCounts = [
           Number(replies[i][j]) || 0,
-          Number(replies[i][minutes.length + j]) || 0,
+          Math.max(Number(replies[i][n + j]) || 0, Number(replies[i][2 * n + j])),
         ];
         if (minute < settled) known?.set(minute, counts);
         const bucket = bucketOf(buckets, minute);
@@ -258,13 +267,13 @@ export async function getThroughputByTask(
 
 /**
  * The tasks' reads in round trips of at most {@link THROUGHPUT_KEYS_PER_TRIP}
- * keys (a task's reads never split: its MGET is one command).
+ * keys (a task's reads never split: its script is one command).
  */
 function tripsOf<Ask extends { minutes: readonly number[] }>(asks: readonly Ask[]): Ask[][] {
   const trips: Ask[][] = [];
   let keys = Infinity;
   for (const ask of asks) {
-    const asked = KINDS.length * ask.minutes.length;
+    const asked = KINDS.length * ask.minutes.length + 1; // and the failed set
     if (keys + asked > THROUGHPUT_KEYS_PER_TRIP) {
       trips.push([]);
       keys = 0;

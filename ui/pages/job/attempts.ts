@@ -1,7 +1,8 @@
 /**
- * The Attempts tab: each attempt that failed, numbered 1..n in order, with
- * the error its stream entry carried (the last one: the job's), read from
- * the task's event stream when the tab opens. The stream keeps only its newest
+ * The Attempts tab: every run of the job (see `runs.ts`), then each attempt
+ * that failed, numbered 1..n in order, with the error its stream entry
+ * carried (the last one: the job's), read from the task's event stream when
+ * the tab opens. The stream keeps only its newest
  * ~10,000 entries, so the tab says when older attempts may be missing.
  *
  * @module
@@ -12,6 +13,7 @@ import { useBoard } from "../../lib/board_context.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
+import { Runs } from "./runs.ts";
 import type { AttemptHistory, JobDetail } from "./types.ts";
 
 /** Why an attempt shows no error: taskora's `retrying` entry carries none, only the job's last error is kept. */
@@ -21,13 +23,16 @@ function missingError(attempt: AttemptHistory["attempts"][number]): string {
     : "(no error recorded)";
 }
 
-/** The failed attempts of `job`, oldest first. */
+/** The runs and the failed attempts of `job`, oldest first. */
 export function Attempts({ job }: { job: JobDetail }) {
   const { api } = useBoard();
   const { data, error } = useLiveResource(
     (signal) => api.get("/jobs/{jobId}/attempts", { params: { jobId: job.id }, signal }),
     [job.id],
-    { relevant: (event) => event.id === job.id && /failed|retrying/.test(event.kind) },
+    {
+      relevant: (event) =>
+        event.id === job.id && /active|completed|failed|retrying|stalled/.test(event.kind),
+    },
   );
   if (!data) {
     return html`
@@ -43,6 +48,7 @@ export function Attempts({ job }: { job: JobDetail }) {
     }):
       earlier attempts may be missing.
     </p>`}
+    <${Runs} history=${data} />
     ${data.attempts.length === 0
       ? html`<p class="empty">No failed attempt ${data.complete ? "recorded" : "found"}.</p>`
       : html`

@@ -1,6 +1,6 @@
 /**
  * The job's payloads behind tabs: Data, Result, Error, Logs, Progress and
- * Attempts (each failed attempt's error, fetched when the tab opens).
+ * Attempts (every run, and each failed attempt's error, fetched when the tab opens).
  * The tab shown first is the one that answers "what happened": the error of
  * a failed job, the result of a completed one, the progress of a running
  * one, the data otherwise. An empty
