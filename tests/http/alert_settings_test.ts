@@ -110,6 +110,11 @@ Deno.test("a rule is refused naming the field; a code rule is read-only (409)", 
       "INVALID_PARAM",
       "sinks[0]",
     ]);
+    // A sink named twice would post every notice twice.
+    assert.deepEqual(
+      await refusal("POST", "/alerts/rules", { ...MAIL_RULE, sinks: ["ops", "ops"] }),
+      [400, "INVALID_PARAM", "sinks[1]"],
+    );
     assert.deepEqual(
       await refusal("POST", "/alerts/rules", { ...MAIL_RULE, threshold: -1, sinks: ["ops"] }),
       [400, "INVALID_PARAM", "threshold"],
