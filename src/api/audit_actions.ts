@@ -22,6 +22,8 @@ export interface AuditedAction {
   target: string;
   /** The task, when the path names one. */
   task: string | null;
+  /** The field of a success's answer naming the target instead (see {@link AuditDeclaration}). */
+  named?: string;
 }
 
 /**
@@ -95,4 +97,10 @@ export interface AuditDeclaration<Path extends string = string> {
   target?: Segment<Path>;
   /** The path parameter that names the task acted on (`"{task}"`). */
   task?: Parameter & Segment<Path>;
+  /**
+   * A field of the answer that names what the route made (a rule's `name`):
+   * a success records it as the target, since the path cannot name what
+   * does not exist yet.
+   */
+  named?: string;
 }

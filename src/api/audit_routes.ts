@@ -55,6 +55,7 @@ function declaredRoutes(api: OpenAPIHono, declaredBy: DeclarationOf): AuditedRou
         action: declared.action,
         target: declared.target === undefined ? task ?? "*" : segmentValue(declared.target, groups),
         task,
+        ...("named" in declared && { named: declared.named }),
       };
     }
     return null;

@@ -85,7 +85,7 @@ Deno.test("a rule is stored, listed as stored, replaced and removed; each change
     assert.deepEqual(await source.listAlertRules!(), []);
     const trail = await auditEntries(board, "?action=alerts.update");
     assert.deepEqual(trail.map((e) => [e.action, e.target, e.outcome]).reverse(), [
-      ["alerts.update", "rules", "ok"],
+      ["alerts.update", "mail failing", "ok"],
       ["alerts.update", "mail failing", "ok"],
       ["alerts.update", "mail failing", "ok"],
     ]);
