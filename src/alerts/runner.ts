@@ -1,6 +1,6 @@
 /**
- * The alert evaluator of one board: every `evaluateEvery`, on the board's
- * leader only, it reads the alert states the last evaluation left (in the
+ * The alert evaluator of one board: every `evaluateEvery`, on the leading
+ * evaluator only (its own lease: only boards with alerts compete), it reads the alert states the last evaluation left (in the
  * store, so a leader taking over carries on) and the rules and silences set
  * through the API (in the store too), reads a snapshot, evaluates,
  * writes the new states, and only then sends the notices, without waiting
@@ -37,7 +37,7 @@ export interface AlertEvaluatorDeps {
   source: TaskSource;
   /** Validated configuration: its rules, and the sinks the stored rules pick among. */
   config: AlertsConfig;
-  /** The board's leadership: only its leader evaluates. */
+  /** The evaluators' leadership (the `alerts` lease, apart from the board's): only its leader evaluates. */
   leadership: Leadership;
   /** The interval and the sinks' timeouts and backoff. */
   timers: Timers;
@@ -129,12 +129,19 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     }
   }
 
-  /** Keeps a pass's states: false when another leader wrote since its read (its pass stands). */
-  async function writeStates(next: Map<string, AlertState>, now: number): Promise<boolean> {
+  /**
+   * Keeps a pass's states and the rules it `evaluated`: false when another
+   * leader wrote since its read (its pass stands).
+   */
+  async function writeStates(
+    next: Map<string, AlertState>,
+    now: number,
+    evaluated: readonly string[],
+  ): Promise<boolean> {
     const write = source.writeAlertStates?.bind(source);
     if (!write) return true;
     const attempt = (ifAsOf: number | null | undefined) =>
-      write([...next.values()], now, ifAsOf).then((done) => done, () => null);
+      write([...next.values()], now, ifAsOf, evaluated).then((done) => done, () => null);
     let written = await attempt(storedAsOf);
     if (written === false && unconfirmedAsOf !== undefined) {
       written = await attempt(unconfirmedAsOf);
@@ -235,13 +242,14 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     if (!leadership.isLeading) return;
     // Another leader wrote since this pass read (this one's lease ran out meanwhile): it told
     // what there was to tell, and this pass's notices would be its twins. Its shapes are newer.
-    if (!await writeStates(next.states, now)) {
+    const evaluated = rules.map((rule) => rule.name);
+    if (!await writeStates(next.states, now, evaluated)) {
       shapes = null;
       return;
     }
     states = next.states;
     await writeKnownShapes(source, known, now);
-    deps.onEvaluated?.({ asOf: now, states: [...next.states.values()] });
+    deps.onEvaluated?.({ asOf: now, states: [...next.states.values()], evaluated });
     next.notices.forEach(dispatch);
   }
 

@@ -202,6 +202,20 @@ export interface AlertStatus {
   asOf: number | null;
   /** Every instance's state. */
   states: AlertState[];
+  /**
+   * The rules that evaluation read, by name (absent: not recorded, as boards
+   * before it wrote them). A rule not among them was not evaluated: another
+   * board's file declares it, or it was stored since.
+   */
+  evaluated?: string[];
+}
+
+/** What an evaluation writes: the {@link AlertStatus} it leaves. */
+export interface AlertStatusWrite {
+  asOf: number | null;
+  states: readonly AlertState[];
+  /** The rules it read, by name (see {@link AlertStatus.evaluated}). */
+  evaluated?: readonly string[];
 }
 
 /** What a sink receives (the generic webhook's body). */
@@ -295,8 +309,12 @@ export interface AlertRuleView {
    */
   unknownSinks: string[];
   origin: AlertRuleOrigin;
-  /** The worst of its alerts: `firing` over `pending` over `ok` (none, or resolved only). */
-  state: "ok" | "pending" | "firing";
+  /**
+   * The worst of its alerts: `firing` over `pending` over `ok` (none, or
+   * resolved only); `notEvaluated` when the last evaluation did not read the
+   * rule (none yet, or the evaluating board's rules lack it).
+   */
+  state: "ok" | "pending" | "firing" | "notEvaluated";
   /** The earliest `firingSince` of its firing alerts; null when none fires. */
   firingSince: number | null;
   alerts: AlertInstanceView[];

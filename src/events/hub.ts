@@ -98,11 +98,16 @@ export interface EventHubOptions {
   leads?: () => boolean;
   /**
    * Whether the board has alerts: then clients get the `alerts` frame. The
-   * leader's evaluator hands each pass's states over
+   * leading evaluator hands each pass's states over
    * ({@link EventHub.alertsEvaluated}); the other boards read the states in
    * the store with each stats poll (while a client is connected).
    */
   alerts?: boolean;
+  /**
+   * Whether this board's alert evaluator leads (its own lease, not the
+   * board's: see `ALERTS_LEASE`): then it hands its passes over. Default: never.
+   */
+  evaluatesAlerts?: () => boolean;
 }
 
 /** The name a leader's stats frame is shared under. */
@@ -277,6 +282,7 @@ export class EventHub {
   #statsFrame: Uint8Array | null = null;
   readonly #leads: (() => boolean) | null;
   readonly #alerts: boolean;
+  readonly #evaluatesAlerts: () => boolean;
   /** The last `alerts` frame (sent to a client as it connects), and what tells it apart. */
   #alertsFrame: Uint8Array | null = null;
   #alertsKey: string | null = null;
@@ -299,6 +305,7 @@ export class EventHub {
     this.#timers = options.timers ?? systemTimers;
     this.#leads = options.leads ?? null;
     this.#alerts = options.alerts ?? false;
+    this.#evaluatesAlerts = options.evaluatesAlerts ?? (() => false);
     this.#epochNow = epochClock(this.#timers);
   }
 
@@ -509,7 +516,7 @@ export class EventHub {
    */
   async #readAlerts(): Promise<void> {
     if (!this.#alerts || !this.#source.readAlertStatus) return;
-    if (this.#leads?.() && this.#alertsFrame !== null) return;
+    if (this.#evaluatesAlerts() && this.#alertsFrame !== null) return;
     try {
       this.alertsEvaluated(await this.#source.readAlertStatus());
     } catch {

@@ -83,6 +83,13 @@ export function alertStoreContract(name: string, seed: Seed): void {
       assert.deepEqual(await source.readAlertStatus!(), { asOf: null, states: [] });
       await source.writeAlertStates!([state("mail")], 5000);
       assert.deepEqual(await source.readAlertStatus!(), { asOf: 5000, states: [state("mail")] });
+      // With the rules the pass evaluated: another board's rules are not among them.
+      await source.writeAlertStates!([state("mail")], 6000, undefined, ["mail failing", "backlog"]);
+      assert.deepEqual(await source.readAlertStatus!(), {
+        asOf: 6000,
+        states: [state("mail")],
+        evaluated: ["mail failing", "backlog"],
+      });
     } finally {
       await close();
     }

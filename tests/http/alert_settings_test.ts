@@ -62,7 +62,7 @@ Deno.test("a rule is stored, listed as stored, replaced and removed; each change
     const view: AlertRuleView = created.body;
     assert.deepEqual(
       [view.name, view.origin, view.state, view.threshold, view.unit, view.alerts],
-      ["mail failing", "stored", "ok", 4, "count", []],
+      ["mail failing", "stored", "notEvaluated", 4, "count", []],
     );
     const listed = (await call("GET", "/alerts")).body.rules as AlertRuleView[];
     assert.deepEqual(listed.map((r) => [r.name, r.origin]), [

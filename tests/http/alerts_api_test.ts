@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import type { AlertsFile, AlertsOverview } from "../../src/contract/alerts.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { alertPass } from "../helpers/alert_pass.ts";
 import { createBoardOn } from "../helpers/checked_board.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { readFixture } from "../helpers/fixture.ts";
@@ -37,9 +38,9 @@ Deno.test("GET /alerts lists every rule with its state, the sinks by name, after
     const before: AlertsOverview = await get("/alerts");
     assert.equal(before.asOf, null, "no evaluation yet");
     assert.deepEqual(before.rules.map((r) => [r.name, r.origin, r.state]), [
-      ["mail failing", "code", "ok"],
-      ["huge backlog", "code", "ok"],
-    ]);
+      ["mail failing", "code", "notEvaluated"],
+      ["huge backlog", "code", "notEvaluated"],
+    ], "a rule never evaluated is not said to be ok");
     await waitFor(async () => (await timers.tick(10_000), hook.received.length > 0), {
       what: "the firing notice",
     });
@@ -83,6 +84,60 @@ Deno.test("GET /alerts lists every rule with its state, the sinks by name, after
     await board.close();
     await source.close();
     await hook.close();
+  }
+});
+
+Deno.test("GET /alerts: a rule the last evaluation left out (another board's file) reads not evaluated", async () => {
+  const source = createMemorySource({ seed: readFixture() });
+  const board = createBoardOn(new FakeTimers(), source, {
+    alerts: alertsTo("http://127.0.0.1:9/"),
+  });
+  try {
+    // The evaluating board's file has "huge backlog" only.
+    await source.writeAlertStates!([], 5000, undefined, ["huge backlog"]);
+    const response = await board.fetch(new Request("http://board.test/board/api/alerts"));
+    const overview: AlertsOverview = await response.json();
+    assert.equal(overview.asOf, 5000);
+    assert.deepEqual(overview.rules.map((r) => [r.name, r.state]), [
+      ["mail failing", "notEvaluated"],
+      ["huge backlog", "ok"],
+    ]);
+  } finally {
+    await board.close();
+    await source.close();
+  }
+});
+
+Deno.test("GET /alerts: a rule stored after the last pass reads not evaluated until the next", async () => {
+  const timers = new FakeTimers();
+  const source = createMemorySource({ seed: readFixture() });
+  const board = createBoardOn(timers, source, { alerts: alertsTo("http://127.0.0.1:9/") });
+  const call = async (method: string, path: string, body?: unknown) =>
+    await (await board.fetch(
+      new Request(`http://board.test/board/api${path}`, {
+        method,
+        headers: { origin: "http://board.test", "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    )).json();
+  const stateOf = async (name: string) =>
+    ((await call("GET", "/alerts")) as AlertsOverview).rules.find((r) => r.name === name)?.state;
+  const evaluatedAt = async () => ((await call("GET", "/alerts")) as AlertsOverview).asOf;
+  try {
+    await alertPass(timers, 10_000, evaluatedAt);
+    assert.equal(await stateOf("huge backlog"), "ok");
+    await call("POST", "/alerts/rules", {
+      name: "sms backlog",
+      kind: "backlog",
+      threshold: 1_000_000,
+      sinks: ["ops"],
+    });
+    assert.equal(await stateOf("sms backlog"), "notEvaluated");
+    await alertPass(timers, 10_000, evaluatedAt);
+    assert.equal(await stateOf("sms backlog"), "ok");
+  } finally {
+    await board.close();
+    await source.close();
   }
 });
 

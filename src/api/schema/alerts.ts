@@ -55,7 +55,11 @@ export const AlertRuleViewSchema = z.strictObject({
     description:
       "code: the alerts option or --alerts FILE, read-only; stored: made through the API.",
   }),
-  state: z.enum(["ok", "pending", "firing"]).openapi({ description: "The worst of its alerts." }),
+  state: z.enum(["ok", "pending", "firing", "notEvaluated"]).openapi({
+    description:
+      "The worst of its alerts; notEvaluated: the last evaluation did not read the rule " +
+      "(none yet, or the rules of the board evaluating lack it).",
+  }),
   firingSince: Millis.nullable(),
   alerts: z.array(z.strictObject({
     subject: z.string().nullable(),

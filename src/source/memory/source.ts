@@ -294,8 +294,10 @@ export class MemorySource implements TaskSource {
     states: readonly AlertState[],
     asOf?: number,
     ifAsOf?: number | null,
+    evaluated?: readonly string[],
   ): Promise<boolean> {
-    return Promise.resolve().then(() => this.#alerts.writeStates(states, asOf ?? null, ifAsOf));
+    const status = { asOf: asOf ?? null, states, evaluated };
+    return Promise.resolve().then(() => this.#alerts.writeStates(status, ifAsOf));
   }
 
   /** The error shapes the last alert leader kept, until they expire. */

@@ -13,6 +13,7 @@ import {
   type AlertHistoryEntry,
   type AlertState,
   type AlertStatus,
+  type AlertStatusWrite,
   KNOWN_SHAPES_TTL_MS,
   type KnownShape,
   type KnownShapesChange,
@@ -47,8 +48,9 @@ function isEntry(value: unknown): value is AlertHistoryEntry {
 }
 
 /**
- * The states last written, with when: one GET. The value is `{ asOf, states }`;
- * a bare array (what boards before `asOf` wrote) has no time.
+ * The states last written, with when and the rules evaluated: one GET. The
+ * value is `{ asOf, states, evaluated? }`; a bare array (what boards before
+ * `asOf` wrote) has no time.
  */
 export async function readAlertStatus(
   connection: RedisConnection,
@@ -58,7 +60,10 @@ export async function readAlertStatus(
   const value = text === null ? null : parsed(text);
   const record = isObject(value) ? value : { states: value };
   const states = Array.isArray(record.states) ? record.states.filter(isState) : [];
-  return { asOf: typeof record.asOf === "number" ? record.asOf : null, states };
+  const evaluated = Array.isArray(record.evaluated)
+    ? { evaluated: record.evaluated.filter((name) => typeof name === "string") }
+    : {};
+  return { asOf: typeof record.asOf === "number" ? record.asOf : null, states, ...evaluated };
 }
 
 /**
@@ -82,14 +87,14 @@ return 1
 };
 
 /**
- * Replaces the states (refused whole above the cap), evaluated at `asOf`;
- * given `ifAsOf`, only while the stored ones were evaluated then (false,
- * nothing written, when another leader wrote since): one script.
+ * Replaces the states (refused whole above the cap) with when they were
+ * evaluated and the rules evaluated; given `ifAsOf`, only while the stored
+ * ones were evaluated then (false, nothing written, when another leader
+ * wrote since): one script.
  */
 export async function writeAlertStates(
   connection: RedisConnection,
-  states: readonly AlertState[],
-  asOf: number | null,
+  { asOf, states, evaluated }: AlertStatusWrite,
   ifAsOf: number | null | undefined,
   prefix?: string,
 ): Promise<boolean> {
@@ -98,7 +103,8 @@ export async function writeAlertStates(
     script: WRITE_ALERT_STATES,
     keys: [alertKeys(prefix).states],
     args: [
-      JSON.stringify({ asOf, states }),
+      // `asOf` first: the script reads it off the start.
+      JSON.stringify({ asOf, states, evaluated }),
       ifAsOf === undefined ? "0" : "1",
       JSON.stringify(ifAsOf ?? null),
     ],

@@ -1107,9 +1107,11 @@ export class RedisTaskSource implements TaskSource {
     states: readonly AlertState[],
     asOf?: number,
     ifAsOf?: number | null,
+    evaluated?: readonly string[],
   ): Promise<boolean> {
     await this.connection.ready();
-    return await writeAlertStates(this.connection, states, asOf ?? null, ifAsOf, this.prefix);
+    const status = { asOf: asOf ?? null, states, evaluated };
+    return await writeAlertStates(this.connection, status, ifAsOf, this.prefix);
   }
 
   /** The error shapes the last alert leader kept (Redis expires them). */
