@@ -60,6 +60,9 @@ export interface Measure {
   breached: boolean;
 }
 
+/** The throughput buckets' width, ms. */
+const MINUTE = 60_000;
+
 function percent(part: number, whole: number): number {
   return Math.round((part / whole) * 10_000) / 100;
 }
@@ -97,12 +100,18 @@ function taskFigure(rule: AlertRule, figures: TaskFigures, now: number): number 
   }
 }
 
-/** The failure rate (%) over the rule's window, and how many jobs finished in it. */
+/**
+ * The failure rate (%) over the rule's window, and how many jobs finished in
+ * it: every one-minute bucket the window overlaps, the one it starts in
+ * included. The counters are per minute, so up to a minute before the
+ * window counts too; leaving that bucket out would drop the failures inside
+ * the window with it (an alert resolved before they left it).
+ */
 function failureRate(rule: AlertRule, figures: TaskFigures, now: number) {
   let failed = 0;
   let finished = 0;
   for (const bucket of figures.throughput) {
-    if (bucket.timestamp < now - rule.windowMs!) continue;
+    if (bucket.timestamp + MINUTE <= now - rule.windowMs!) continue;
     failed += bucket.failed;
     finished += bucket.completed + bucket.failed;
   }
