@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { AlertRule } from "../contract/alerts.ts";
+import type { AlertRule, LockSeen } from "../contract/alerts.ts";
 import type { QueueHeads } from "../contract/health.ts";
 import type { QueueStats } from "../contract/states.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
@@ -43,8 +43,11 @@ export interface AlertSnapshot {
   tasks: ReadonlyMap<string, TaskFigures> | null;
   schedules: readonly ScheduleFigures[] | null;
   redis: { connected: boolean; usedMemoryBytes: number; maxMemoryBytes: number | null };
-  /** Since when taskora's migration lock is held (null: not held). */
-  migrationLock: { heldSince: number | null } | null;
+  /**
+   * Since when taskora's migration lock is held (null: not held), and, for a
+   * lock that does not say, when it was first seen (kept for the next pass).
+   */
+  migrationLock: { heldSince: number | null; seen?: LockSeen } | null;
 }
 
 /** One instance of a rule, measured. */

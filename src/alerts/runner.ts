@@ -16,11 +16,13 @@ import {
   ALERT_HISTORY_ENTRIES,
   type AlertDelivery,
   type AlertHistoryEntry,
+  type AlertPassNotes,
   type AlertRule,
   type AlertsConfig,
   type AlertSilence,
   type AlertState,
   type AlertStatus,
+  type LockSeen,
 } from "../contract/alerts.ts";
 import type { Leadership } from "../leadership.ts";
 import type { TaskSource } from "../source/types.ts";
@@ -116,6 +118,9 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   let storedAsOf: number | null | undefined;
   // A write Redis did not confirm may have been applied: then the stored states are its own.
   let unconfirmedAsOf: number | undefined;
+  // When the migration lock (one that does not say when it started) was first seen: kept with
+  // the states, so a board that leads next counts from the same moment.
+  let lockSeen: LockSeen | undefined;
 
   async function readStates(): Promise<Map<string, AlertState>> {
     if (!source.readAlertStatus || storeBehind) return states;
@@ -123,6 +128,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       const status = await source.readAlertStatus();
       storedAsOf = status.asOf;
       unconfirmedAsOf = undefined;
+      lockSeen = status.lockSeen;
       return new Map(status.states.map((state) => [stateKey(state.rule, state.subject), state]));
     } catch {
       return states;
@@ -130,18 +136,18 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   }
 
   /**
-   * Keeps a pass's states and the rules it `evaluated`: false when another
-   * leader wrote since its read (its pass stands).
+   * Keeps a pass's states and its `notes`: false when another leader wrote
+   * since its read (its pass stands).
    */
   async function writeStates(
     next: Map<string, AlertState>,
     now: number,
-    evaluated: readonly string[],
+    notes: AlertPassNotes,
   ): Promise<boolean> {
     const write = source.writeAlertStates?.bind(source);
     if (!write) return true;
     const attempt = (ifAsOf: number | null | undefined) =>
-      write([...next.values()], now, ifAsOf, evaluated).then((done) => done, () => null);
+      write([...next.values()], now, ifAsOf, notes).then((done) => done, () => null);
     let written = await attempt(storedAsOf);
     if (written === false && unconfirmedAsOf !== undefined) {
       written = await attempt(unconfirmedAsOf);
@@ -227,7 +233,13 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     const [previous] = await Promise.all([readStates(), readSettings()]);
     const rules = [...config.rules, ...stored];
     if (rules.length === 0 && previous.size === 0) return;
-    const snapshot = await readSnapshot(source, rules, now, openNoProgress(rules, previous));
+    const snapshot = await readSnapshot(
+      source,
+      rules,
+      now,
+      openNoProgress(rules, previous),
+      lockSeen,
+    );
     const next = evaluateRules({
       rules,
       snapshot,
@@ -243,11 +255,14 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     // Another leader wrote since this pass read (this one's lease ran out meanwhile): it told
     // what there was to tell, and this pass's notices would be its twins. Its shapes are newer.
     const evaluated = rules.map((rule) => rule.name);
-    if (!await writeStates(next.states, now, evaluated)) {
+    // A lock the store did not say anything of this pass: as it was.
+    const seen = snapshot.migrationLock === null ? lockSeen : snapshot.migrationLock.seen;
+    if (!await writeStates(next.states, now, { evaluated, lockSeen: seen })) {
       shapes = null;
       return;
     }
     states = next.states;
+    lockSeen = seen;
     await writeKnownShapes(source, known, now);
     deps.onEvaluated?.({ asOf: now, states: [...next.states.values()], evaluated });
     next.notices.forEach(dispatch);

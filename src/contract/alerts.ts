@@ -208,14 +208,33 @@ export interface AlertStatus {
    * board's file declares it, or it was stored since.
    */
   evaluated?: string[];
+  /**
+   * When a board first saw taskora's migration lock, for a lock whose
+   * payload has no numeric `startedAt` (or is not JSON): the
+   * `migrationLock` rule counts from then, and the next leader goes on from
+   * it. `lock` tells this lock from the next one: its payload, cut to
+   * {@link LOCK_SEEN_CHARS}.
+   */
+  lockSeen?: { lock: string; at: number };
+}
+
+/** {@link AlertStatus.lockSeen}: when a lock that does not say when it started was first seen. */
+export type LockSeen = NonNullable<AlertStatus["lockSeen"]>;
+
+/** The most of a lock's payload {@link LockSeen} keeps. */
+export const LOCK_SEEN_CHARS = 1000;
+
+/** What a pass leaves beside its states (see {@link AlertStatus}). */
+export interface AlertPassNotes {
+  /** The rules it read, by name. */
+  evaluated?: readonly string[];
+  lockSeen?: LockSeen;
 }
 
 /** What an evaluation writes: the {@link AlertStatus} it leaves. */
-export interface AlertStatusWrite {
+export interface AlertStatusWrite extends AlertPassNotes {
   asOf: number | null;
   states: readonly AlertState[];
-  /** The rules it read, by name (see {@link AlertStatus.evaluated}). */
-  evaluated?: readonly string[];
 }
 
 /** What a sink receives (the generic webhook's body). */

@@ -84,11 +84,14 @@ export function alertStoreContract(name: string, seed: Seed): void {
       await source.writeAlertStates!([state("mail")], 5000);
       assert.deepEqual(await source.readAlertStatus!(), { asOf: 5000, states: [state("mail")] });
       // With the rules the pass evaluated: another board's rules are not among them.
-      await source.writeAlertStates!([state("mail")], 6000, undefined, ["mail failing", "backlog"]);
+      const evaluated = ["mail failing", "backlog"];
+      const lockSeen = { lock: "migrating", at: 5500 };
+      await source.writeAlertStates!([state("mail")], 6000, undefined, { evaluated, lockSeen });
       assert.deepEqual(await source.readAlertStatus!(), {
         asOf: 6000,
         states: [state("mail")],
-        evaluated: ["mail failing", "backlog"],
+        evaluated,
+        lockSeen,
       });
     } finally {
       await close();

@@ -94,7 +94,7 @@ Deno.test("GET /alerts: a rule the last evaluation left out (another board's fil
   });
   try {
     // The evaluating board's file has "huge backlog" only.
-    await source.writeAlertStates!([], 5000, undefined, ["huge backlog"]);
+    await source.writeAlertStates!([], 5000, undefined, { evaluated: ["huge backlog"] });
     const response = await board.fetch(new Request("http://board.test/board/api/alerts"));
     const overview: AlertsOverview = await response.json();
     assert.equal(overview.asOf, 5000);

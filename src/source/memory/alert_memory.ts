@@ -59,13 +59,15 @@ export class AlertMemory {
    * given `ifAsOf`, only while the stored ones were evaluated then (false if not).
    */
   writeStates(status: AlertStatusWrite, ifAsOf?: number | null): boolean {
-    const { asOf, states, evaluated } = status;
+    const { asOf, states, evaluated, lockSeen } = status;
     checkAlertStateCount(states.length);
     if (ifAsOf !== undefined && ifAsOf !== this.#status.asOf) return false;
+    // The notes a pass left out are absent, as Redis reads them back.
     this.#status = structuredClone({
       asOf,
       states: [...states],
       ...(evaluated && { evaluated: [...evaluated] }),
+      ...(lockSeen && { lockSeen }),
     });
     return true;
   }

@@ -10,6 +10,7 @@ import { SharedBoard } from "./shared_board.ts";
 import { AlertMemory } from "./alert_memory.ts";
 import type {
   AlertHistoryEntry,
+  AlertPassNotes,
   AlertRule,
   AlertSilence,
   AlertState,
@@ -294,9 +295,9 @@ export class MemorySource implements TaskSource {
     states: readonly AlertState[],
     asOf?: number,
     ifAsOf?: number | null,
-    evaluated?: readonly string[],
+    notes?: AlertPassNotes,
   ): Promise<boolean> {
-    const status = { asOf: asOf ?? null, states, evaluated };
+    const status = { asOf: asOf ?? null, states, ...notes };
     return Promise.resolve().then(() => this.#alerts.writeStates(status, ifAsOf));
   }
 

@@ -18,6 +18,7 @@ import {
   type KnownShape,
   type KnownShapesChange,
   type KnownShapesRecord,
+  type LockSeen,
 } from "../../contract/alerts.ts";
 import { checkAlertStateCount } from "../alert_states_cap.ts";
 import { cutKnownShapes, knownShapeKey } from "../known_shapes_cap.ts";
@@ -42,6 +43,10 @@ function isState(value: unknown): value is AlertState {
     typeof value.pendingSince === "number";
 }
 
+function isLockSeen(value: unknown): value is LockSeen {
+  return isObject(value) && typeof value.lock === "string" && typeof value.at === "number";
+}
+
 function isEntry(value: unknown): value is AlertHistoryEntry {
   return isObject(value) && isObject(value.notice) && typeof value.notice.key === "string" &&
     Array.isArray(value.deliveries);
@@ -63,7 +68,13 @@ export async function readAlertStatus(
   const evaluated = Array.isArray(record.evaluated)
     ? { evaluated: record.evaluated.filter((name) => typeof name === "string") }
     : {};
-  return { asOf: typeof record.asOf === "number" ? record.asOf : null, states, ...evaluated };
+  const lockSeen = isLockSeen(record.lockSeen) ? { lockSeen: record.lockSeen } : {};
+  return {
+    asOf: typeof record.asOf === "number" ? record.asOf : null,
+    states,
+    ...evaluated,
+    ...lockSeen,
+  };
 }
 
 /**
@@ -94,7 +105,7 @@ return 1
  */
 export async function writeAlertStates(
   connection: RedisConnection,
-  { asOf, states, evaluated }: AlertStatusWrite,
+  { asOf, states, ...notes }: AlertStatusWrite,
   ifAsOf: number | null | undefined,
   prefix?: string,
 ): Promise<boolean> {
@@ -104,7 +115,7 @@ export async function writeAlertStates(
     keys: [alertKeys(prefix).states],
     args: [
       // `asOf` first: the script reads it off the start.
-      JSON.stringify({ asOf, states, evaluated }),
+      JSON.stringify({ asOf, states, ...notes }),
       ifAsOf === undefined ? "0" : "1",
       JSON.stringify(ifAsOf ?? null),
     ],

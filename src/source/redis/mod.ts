@@ -90,6 +90,7 @@ import { checkWireVersion } from "./meta.ts";
 import { MigrationWatch } from "./migration_watch.ts";
 import type {
   AlertHistoryEntry,
+  AlertPassNotes,
   AlertRule,
   AlertSilence,
   AlertState,
@@ -1107,10 +1108,10 @@ export class RedisTaskSource implements TaskSource {
     states: readonly AlertState[],
     asOf?: number,
     ifAsOf?: number | null,
-    evaluated?: readonly string[],
+    notes?: AlertPassNotes,
   ): Promise<boolean> {
     await this.connection.ready();
-    const status = { asOf: asOf ?? null, states, evaluated };
+    const status = { asOf: asOf ?? null, states, ...notes };
     return await writeAlertStates(this.connection, status, ifAsOf, this.prefix);
   }
 
