@@ -380,7 +380,7 @@ export function createBoardOn(
       basePath: resolved.basePath,
       // Notices end a pass or more after the board is made: `metrics` is set by then.
       onDelivery: (delivery) => metrics?.countNotice(delivery),
-      onEvaluated: (status) => events.alertsEvaluated(status),
+      onEvaluated: (status, silences) => events.alertsEvaluated(status, silences),
     })
     : null;
   const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;

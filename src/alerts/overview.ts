@@ -87,14 +87,13 @@ export function alertsOverview(input: OverviewInput): AlertsOverview {
     ...(config?.rules ?? []).map((rule) => ruleView(rule, "code", input)),
     ...stored.map((rule) => ruleView(rule, "stored", input)),
   ];
+  const firingAlerts = rules.flatMap((rule) => rule.alerts).filter((a) => a.phase === "firing");
   return {
     enabled: config !== null,
     evaluateEveryMs: config?.evaluateEveryMs ?? input.defaultEvaluateEveryMs,
     asOf: status.asOf,
-    firing: rules.reduce(
-      (sum, rule) => sum + rule.alerts.filter((a) => a.phase === "firing").length,
-      0,
-    ),
+    firing: firingAlerts.filter((alert) => !alert.muted).length,
+    silenced: firingAlerts.filter((alert) => alert.muted).length,
     sinks: (config?.sinks ?? []).map(({ name, type }) => ({ name, type })),
     rules,
     silences: silences.filter((silence) => silence.until > now),

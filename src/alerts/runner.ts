@@ -49,8 +49,8 @@ export interface AlertEvaluatorDeps {
   basePath?: string;
   /** Told what became of each notice sent, per sink (the `/metrics` counters). */
   onDelivery?: (delivery: AlertDelivery) => void;
-  /** Told the states of each pass (the `alerts` frame of the board's event stream). */
-  onEvaluated?: (status: AlertStatus) => void;
+  /** Told the states of each pass and the silences it read (the `alerts` frame of the event stream). */
+  onEvaluated?: (status: AlertStatus, silences: readonly AlertSilence[]) => void;
 }
 
 /** A running evaluator. */
@@ -264,7 +264,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     states = next.states;
     lockSeen = seen;
     await writeKnownShapes(source, known, now);
-    deps.onEvaluated?.({ asOf: now, states: [...next.states.values()], evaluated });
+    deps.onEvaluated?.({ asOf: now, states: [...next.states.values()], evaluated }, silences);
     next.notices.forEach(dispatch);
   }
 

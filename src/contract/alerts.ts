@@ -352,8 +352,10 @@ export interface AlertsOverview {
   evaluateEveryMs: number;
   /** When the rules were last evaluated (ms), by whichever board led; null before the first pass. */
   asOf: number | null;
-  /** How many alerts fire (instances, muted ones included). */
+  /** How many alerts fire that no silence mutes (instances). */
   firing: number;
+  /** How many alerts fire that a silence mutes now, apart from `firing`. */
+  silenced: number;
   sinks: AlertSinkView[];
   rules: AlertRuleView[];
   silences: AlertSilence[];

@@ -50,7 +50,7 @@
  * @module
  */
 
-import type { AlertStatus } from "../contract/alerts.ts";
+import type { AlertSilence, AlertStatus } from "../contract/alerts.ts";
 import type { StatsPayload } from "../contract/events.ts";
 import { alertsFrameKey, alertsFrameOf } from "./alerts_frame.ts";
 import type { Presenter } from "../contract/present.ts";
@@ -369,10 +369,11 @@ export class EventHub {
    * Takes the alert states of an evaluation (the leader's own, or read from
    * the store): the `alerts` frame goes to every client once per evaluation
    * (a store read again finds the same one), so its `asOf` says how old the
-   * counts are even while they stay, and is kept for clients that connect later.
+   * counts are even while they stay, and is kept for clients that connect
+   * later. The firing alerts `silences` mute are counted apart.
    */
-  alertsEvaluated(status: AlertStatus): void {
-    const payload = alertsFrameOf(status);
+  alertsEvaluated(status: AlertStatus, silences: readonly AlertSilence[]): void {
+    const payload = alertsFrameOf(status, silences);
     if (payload === null || this.#closed) return;
     const key = alertsFrameKey(payload);
     if (key === this.#alertsKey) return;
@@ -518,7 +519,11 @@ export class EventHub {
     if (!this.#alerts || !this.#source.readAlertStatus) return;
     if (this.#evaluatesAlerts() && this.#alertsFrame !== null) return;
     try {
-      this.alertsEvaluated(await this.#source.readAlertStatus());
+      const [status, silences] = await Promise.all([
+        this.#source.readAlertStatus(),
+        this.#source.listAlertSilences?.() ?? [],
+      ]);
+      this.alertsEvaluated(status, silences);
     } catch {
       // The stats frame says the store is down; the last alerts frame stands.
     }

@@ -147,6 +147,10 @@ browserTest("silences are added and ended from the page", async () => {
         name: new RegExp(`rule ${RULE}`),
       });
       await silence.waitFor();
+      // The next evaluation counts the muted alert apart: told nobody, it is not "firing".
+      const topBar = page.locator(".topbar .firing-count");
+      await topBar.filter({ hasText: "1 silenced" }).waitFor({ timeout: 20_000 });
+      assert.equal((await topBar.innerText()).trim(), "1 silenced");
       assert.match(await silence.innerText(), /deploy in progress/);
       assert.match(await silence.innerText(), /in 1h 59m|in 2h 0m/);
       await screenshots(page, "alerts-silence");
@@ -155,6 +159,7 @@ browserTest("silences are added and ended from the page", async () => {
       await page.getByRole("dialog").getByRole("button", { name: "End silence" }).click();
       await silence.waitFor({ state: "detached" });
       await page.getByText("No silence: every alert is told.").waitFor();
+      await topBar.filter({ hasText: "1 firing" }).waitFor({ timeout: 20_000 });
     });
   } finally {
     await hook.close();

@@ -6,6 +6,8 @@
 
 import assert from "node:assert/strict";
 import type { AlertsFile, AlertsOverview } from "../../src/contract/alerts.ts";
+import type { AlertsFramePayload } from "../../src/contract/events.ts";
+import { dataOf, isEvent, openStream } from "../events/sse_client.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { alertPass } from "../helpers/alert_pass.ts";
 import { createBoardOn } from "../helpers/checked_board.ts";
@@ -25,6 +27,18 @@ function alertsTo(url: string): AlertsFile {
       { name: "huge backlog", kind: "backlog", threshold: 1_000_000, sinks: ["ops"] },
     ],
   };
+}
+
+/** Calls `board`'s API as a same-site browser would, answering the JSON. */
+function callerOf(board: { fetch: (request: Request) => Response | Promise<Response> }) {
+  return async (method: string, path: string, body?: unknown) =>
+    await (await board.fetch(
+      new Request(`http://board.test/board/api${path}`, {
+        method,
+        headers: { origin: "http://board.test", "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    )).json();
 }
 
 Deno.test("GET /alerts lists every rule with its state, the sinks by name, after a pass", async () => {
@@ -112,14 +126,7 @@ Deno.test("GET /alerts: a rule stored after the last pass reads not evaluated un
   const timers = new FakeTimers();
   const source = createMemorySource({ seed: readFixture() });
   const board = createBoardOn(timers, source, { alerts: alertsTo("http://127.0.0.1:9/") });
-  const call = async (method: string, path: string, body?: unknown) =>
-    await (await board.fetch(
-      new Request(`http://board.test/board/api${path}`, {
-        method,
-        headers: { origin: "http://board.test", "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-    )).json();
+  const call = callerOf(board);
   const stateOf = async (name: string) =>
     ((await call("GET", "/alerts")) as AlertsOverview).rules.find((r) => r.name === name)?.state;
   const evaluatedAt = async () => ((await call("GET", "/alerts")) as AlertsOverview).asOf;
@@ -141,6 +148,39 @@ Deno.test("GET /alerts: a rule stored after the last pass reads not evaluated un
   }
 });
 
+Deno.test("GET /alerts counts a muted firing alert as silenced, not firing; so does the alerts frame", async () => {
+  const hook = webhookReceiver();
+  const timers = new FakeTimers();
+  const source = createMemorySource({ seed: readFixture() });
+  const board = createBoardOn(timers, source, { alerts: alertsTo(hook.url) });
+  const call = callerOf(board);
+  const evaluatedAt = async () => ((await call("GET", "/alerts")) as AlertsOverview).asOf;
+  const stream = await openStream(board.fetch, "http://board.test/board/api/events");
+  const lastFrame = () =>
+    dataOf<AlertsFramePayload>(stream.frames.filter(isEvent("alerts")).at(-1)!);
+  try {
+    await alertPass(timers, 10_000, evaluatedAt);
+    const firing: AlertsOverview = await call("GET", "/alerts");
+    assert.deepEqual([firing.firing, firing.silenced], [1, 0]);
+    await call("POST", "/alerts/silences", {
+      scope: { rule: "mail failing" },
+      duration: "1h",
+      reason: "known outage",
+    });
+    const muted: AlertsOverview = await call("GET", "/alerts");
+    assert.deepEqual([muted.firing, muted.silenced], [0, 1]);
+    assert.deepEqual(muted.rules[0].state, "firing", "the rule still fires, muted");
+    await alertPass(timers, 10_000, evaluatedAt);
+    await waitFor(() => lastFrame()?.silenced === 1, { what: "the frame of the muted pass" });
+    assert.deepEqual([lastFrame().firing, lastFrame().byTask], [0, {}]);
+  } finally {
+    await stream.close();
+    await board.close();
+    await source.close();
+    await hook.close();
+  }
+});
+
 Deno.test("GET /alerts without the alerts option answers an empty list, enabled false", async () => {
   const source = createMemorySource({ seed: readFixture() });
   const board = createBoardOn(new FakeTimers(), source, {});
@@ -151,6 +191,7 @@ Deno.test("GET /alerts without the alerts option answers an empty list, enabled 
       evaluateEveryMs: 15_000,
       asOf: null,
       firing: 0,
+      silenced: 0,
       sinks: [],
       rules: [],
       silences: [],

@@ -82,7 +82,10 @@ export const AlertsOverviewSchema = z.strictObject({
   }),
   evaluateEveryMs: z.number().int(),
   asOf: Millis.nullable().openapi({ description: "The last evaluation, by whichever board led." }),
-  firing: z.number().int().openapi({ description: "Alerts firing (muted ones included)." }),
+  firing: z.number().int().openapi({ description: "Alerts firing that no silence mutes." }),
+  silenced: z.number().int().openapi({
+    description: "Alerts firing that a silence mutes now, apart from firing.",
+  }),
   sinks: z.array(z.strictObject({ name: z.string(), type: z.enum(["webhook", "slack"]) })),
   rules: z.array(AlertRuleViewSchema),
   silences: z.array(AlertSilenceSchema),

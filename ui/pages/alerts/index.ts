@@ -15,7 +15,7 @@ import { ErrorBanner } from "../../components/error_banner.ts";
 import { Time } from "../../components/time.ts";
 import { runAction } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
-import { formatCountOf, formatDuration } from "../../lib/format.ts";
+import { formatCount, formatCountOf, formatDuration } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { may } from "../../lib/permissions.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
@@ -58,9 +58,10 @@ function AlertsOff() {
 
 /** The rules card's heading note: how many, and as of which evaluation. */
 function Evaluated({ data }: { data: AlertsOverview }) {
+  const silenced = data.silenced > 0 ? ` (${formatCount(data.silenced)} more silenced)` : "";
   const counts = `${formatCountOf(data.rules.length, "rule")} · ${
     formatCountOf(data.firing, "alert")
-  } firing · evaluated every ${formatDuration(data.evaluateEveryMs / 1000)} · `;
+  } firing${silenced} · evaluated every ${formatDuration(data.evaluateEveryMs / 1000)} · `;
   return html`
     <span class="muted alerts-evaluated">${counts}${data.asOf === null
       ? "not yet evaluated"
