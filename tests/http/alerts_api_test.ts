@@ -204,6 +204,66 @@ Deno.test("GET /alerts without the alerts option answers an empty list, enabled 
   }
 });
 
+Deno.test("GET /alerts/history filters by rule, task and state, newest first, up to the limit", async () => {
+  const source = createMemorySource();
+  const board = createBoardOn(new FakeTimers(), source, {});
+  const notice = (rule: string, task: string | null, state: "firing" | "resolved", at: number) => ({
+    notice: {
+      rule,
+      kind: "failed" as const,
+      state,
+      key: `${rule}:${task}:${at}`,
+      task,
+      figure: 7,
+      threshold: 5,
+      unit: "count" as const,
+      since: at,
+      at,
+      repeat: false,
+      link: "/board/alerts",
+      summary: `${rule} ${state}`,
+    },
+    deliveries: [],
+    silencedBy: null,
+  });
+  const keys = async (query: string) => {
+    const response = await board.fetch(
+      new Request(`http://board.test/board/api/alerts/history${query}`),
+    );
+    assert.equal(response.status, 200, query);
+    const { entries } = await response.json();
+    return entries.map((e: { notice: { key: string } }) => e.notice.key);
+  };
+  try {
+    await source.appendAlertHistory!([
+      notice("mail failing", "mail", "firing", 1),
+      notice("sms failing", "sms", "firing", 2),
+      notice("mail failing", "mail", "resolved", 3),
+      notice("backlog", "mail", "firing", 4),
+      notice("redis", null, "firing", 5),
+    ], 1000);
+    assert.deepEqual(await keys("?rule=mail%20failing"), [
+      "mail failing:mail:3",
+      "mail failing:mail:1",
+    ]);
+    assert.deepEqual(await keys("?task=mail&state=firing"), [
+      "backlog:mail:4",
+      "mail failing:mail:1",
+    ]);
+    assert.deepEqual(await keys("?state=resolved"), ["mail failing:mail:3"]);
+    assert.deepEqual(await keys("?task=mail&limit=1"), ["backlog:mail:4"]);
+    assert.deepEqual(await keys("?rule=nobody"), []);
+    const refused = await board.fetch(
+      new Request("http://board.test/board/api/alerts/history?state=sometimes"),
+    );
+    assert.equal(refused.status, 400);
+    assert.equal((await refused.json()).param, "state");
+  } finally {
+    await board.close();
+    await source.close();
+  }
+});
+
 Deno.test("GET /alerts/history refuses a limit above 1000, naming it", async () => {
   const source = createMemorySource();
   const board = createBoardOn(new FakeTimers(), source, {});

@@ -20,6 +20,7 @@ import { html } from "../../lib/html.ts";
 import { may } from "../../lib/permissions.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { HistoryTable } from "./history.ts";
+import { type HistoryFilter, HistoryFilterForm } from "./history_filter.ts";
 import { RuleEditor } from "./rule_editor.ts";
 import { RuleTable } from "./rule_table.ts";
 import { SilenceForm, SilenceList } from "./silences.ts";
@@ -79,9 +80,11 @@ export function AlertsPage() {
   const overview = useLiveResource((signal) => api.get("/alerts", { signal }), [], {
     relevant: () => false,
   });
+  const [historyFilter, setHistoryFilter] = useState<HistoryFilter>({});
   const history = useLiveResource(
-    (signal) => api.get("/alerts/history", { signal, query: { limit: HISTORY_SHOWN } }),
-    [],
+    (signal) =>
+      api.get("/alerts/history", { signal, query: { limit: HISTORY_SHOWN, ...historyFilter } }),
+    [historyFilter],
     { relevant: () => false },
   );
   const reload = () => {
@@ -187,9 +190,19 @@ export function AlertsPage() {
     </div>
     <${Card} title="History" flush=${true}
       actions=${html`<span class="muted">newest ${HISTORY_SHOWN} first</span>`}>
+      <${HistoryFilterForm}
+        rules=${data.rules.map((r) => r.name)}
+        filter=${historyFilter}
+        onChange=${setHistoryFilter}
+      />
       ${history.data === null
         ? html`<p class="empty">${history.loading ? "Loading…" : "No data."}</p>`
-        : html`<${HistoryTable} entries=${history.data.entries} />`}
+        : html`
+          <${HistoryTable}
+            entries=${history.data.entries}
+            filtered=${Object.keys(historyFilter).length > 0}
+          />
+        `}
     <//>
   `;
 }
