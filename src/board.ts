@@ -263,7 +263,10 @@ function sessionConfig(auth: ResolvedSessionAuth, resolved: ResolvedOptions): Se
   };
 }
 
-/** The lease of the board's own background work: stats frames, latency samples, the bulk operations' sweep, backlog samples. */
+/**
+ * The lease of the board's own background work: stats frames, latency
+ * samples, the bulk operations' sweep, backlog samples.
+ */
 const BOARD_LEASE = "board";
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The alert evaluator of one board: every `evaluateEvery`, on the leading
- * evaluator only (its own lease: only boards with alerts compete), it reads the alert states the last evaluation left (in the
- * store, so a leader taking over carries on) and the rules and silences set
+ * evaluator only (its own lease: only boards with alerts compete), it reads
+ * the alert states the last evaluation left (in the store, so a leader
+ * taking over carries on) and the rules and silences set
  * through the API (in the store too), reads a snapshot, evaluates,
  * writes the new states, and only then sends the notices, without waiting
  * for them (a sink that does not answer holds up no pass), recording each
@@ -39,7 +40,7 @@ export interface AlertEvaluatorDeps {
   source: TaskSource;
   /** Validated configuration: its rules, and the sinks the stored rules pick among. */
   config: AlertsConfig;
-  /** The evaluators' leadership (the `alerts` lease, apart from the board's): only its leader evaluates. */
+  /** The `alerts` lease's leadership (not the board's): only its leader evaluates. */
   leadership: Leadership;
   /** The interval and the sinks' timeouts and backoff. */
   timers: Timers;
@@ -49,7 +50,7 @@ export interface AlertEvaluatorDeps {
   basePath?: string;
   /** Told what became of each notice sent, per sink (the `/metrics` counters). */
   onDelivery?: (delivery: AlertDelivery) => void;
-  /** Told the states of each pass and the silences it read (the `alerts` frame of the event stream). */
+  /** Told each pass's states and the silences it read (the event stream's `alerts` frame). */
   onEvaluated?: (status: AlertStatus, silences: readonly AlertSilence[]) => void;
 }
 
