@@ -274,8 +274,19 @@ function sessionConfig(auth: ResolvedSessionAuth, resolved: ResolvedOptions): Se
 /** The document the MCP tools are made from needs no more than its routes. */
 const MCP_INFO = { title: "queue-board API", version: "1" };
 
-/** The lease of the board's own background work: stats frames, latency samples, the bulk operations' sweep, alert evaluation, backlog samples. */
+/**
+ * The lease of the board's own background work: stats frames, latency
+ * samples, the bulk operations' sweep, backlog samples.
+ */
 const BOARD_LEASE = "board";
+
+/**
+ * The alert evaluator's lease, apart from the board's: only boards with an
+ * alerts configuration compete for it, since the rules and sinks of a file
+ * or the option are known only to the boards that read them. Under the
+ * board's lease, a board without them that led left every rule unevaluated.
+ */
+const ALERTS_LEASE = "alerts";
 
 /**
  * Creates the board for a task system.
@@ -328,11 +339,19 @@ export function createBoardOn(
   const login = resolved.auth !== null && typeof resolved.auth === "object" ? resolved.auth : null;
   const session = login && sessionConfig(login, resolved);
   const leadership = new Leadership(leaseOf(taskSource, BOARD_LEASE), { timers });
+  // The one background job that runs unwatched, so only when there are rules, or sinks that
+  // rules stored through the API may tell.
+  const evaluates = resolved.alerts !== null &&
+    (resolved.alerts.rules.length > 0 || resolved.alerts.sinks.length > 0);
+  const alertLeadership = evaluates
+    ? new Leadership(leaseOf(taskSource, ALERTS_LEASE), { timers })
+    : null;
   const events = createEventHub(taskSource, present, {
     statsIntervalMs: resolved.statsInterval,
     timers,
     leads: () => leadership.leads(),
     alerts: resolved.alerts !== null,
+    evaluatesAlerts: () => alertLeadership?.isLeading ?? false,
   });
   const audit = createAuditTrail(taskSource, resolved.auditMaxEntries, {
     maxAgeMs: resolved.auditMaxAgeMs,
@@ -367,21 +386,18 @@ export function createBoardOn(
     timers,
     clock: deps.clock,
   });
-  // The one background job that runs unwatched, so only when there are rules, or sinks that
-  // rules stored through the API may tell.
-  const alerts = resolved.alerts &&
-      (resolved.alerts.rules.length > 0 || resolved.alerts.sinks.length > 0)
+  const alerts = resolved.alerts && alertLeadership
     ? startAlertEvaluator({
       source: taskSource,
       config: resolved.alerts,
-      leadership,
+      leadership: alertLeadership,
       timers,
       clock: epochClock(timers),
       basePath: resolved.basePath,
       // Notices end a pass or more after the board is made: `metrics` is set by then.
       onDelivery: (delivery) => metrics?.countNotice(delivery),
       onDropped: (sink) => metrics?.countDroppedNotice(sink),
-      onEvaluated: (status) => events.alertsEvaluated(status),
+      onEvaluated: (status, silences) => events.alertsEvaluated(status, silences),
     })
     : null;
   const apiPath = resolved.basePath === "/" ? "/api" : `${resolved.basePath}/api`;
@@ -587,6 +603,7 @@ export function createBoardOn(
       await alerts?.close();
       backlog?.close();
       await leadership.close();
+      await alertLeadership?.close();
       if (owned) await taskSource.close();
     },
   };

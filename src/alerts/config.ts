@@ -187,6 +187,10 @@ function ruleAt(field: string, value: unknown, sinks: readonly AlertSink[]): Ale
     if (!sinks.some((s) => s.name === sink)) {
       throw new AlertConfigError(`${at}sinks[${i}]`, "the name of a sink in sinks");
     }
+    // A sink named twice would be posted every notice twice.
+    if (names.indexOf(sink) < i) {
+      throw new AlertConfigError(`${at}sinks[${i}]`, "a sink not named before in sinks");
+    }
   });
   return {
     name,

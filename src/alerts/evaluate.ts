@@ -171,7 +171,8 @@ export function evaluateRules(input: EvaluationInput): Evaluation {
           else state.mutedAt = now;
         }
         const notice = noticeOf(rule, state, { repeat: tell.repeat, now, boardUrl, removed: gone });
-        notices.push({ notice, sinks: rule.sinks, silencedBy });
+        // A rule stored before its sinks had to be unique may name one twice: told once.
+        notices.push({ notice, sinks: [...new Set(rule.sinks)], silencedBy });
       }
       if (!gone) next.set(key, state);
     }

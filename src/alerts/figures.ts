@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { AlertRule } from "../contract/alerts.ts";
+import type { AlertRule, LockSeen } from "../contract/alerts.ts";
 import type { QueueHeads } from "../contract/health.ts";
 import type { QueueStats } from "../contract/states.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
@@ -45,8 +45,11 @@ export interface AlertSnapshot {
   tasks: ReadonlyMap<string, TaskFigures> | null;
   schedules: readonly ScheduleFigures[] | null;
   redis: { connected: boolean; usedMemoryBytes: number; maxMemoryBytes: number | null };
-  /** Since when taskora's migration lock is held (null: not held). */
-  migrationLock: { heldSince: number | null } | null;
+  /**
+   * Since when taskora's migration lock is held (null: not held), and, for a
+   * lock that does not say, when it was first seen (kept for the next pass).
+   */
+  migrationLock: { heldSince: number | null; seen?: LockSeen } | null;
 }
 
 /** One instance of a rule, measured. */
@@ -61,6 +64,9 @@ export interface Measure {
   figure: number | null;
   breached: boolean;
 }
+
+/** The throughput buckets' width, ms. */
+const MINUTE = 60_000;
 
 function percent(part: number, whole: number): number {
   return Math.round((part / whole) * 10_000) / 100;
@@ -101,12 +107,18 @@ function taskFigure(rule: AlertRule, figures: TaskFigures, now: number): number 
   }
 }
 
-/** The failure rate (%) over the rule's window, and how many jobs finished in it. */
+/**
+ * The failure rate (%) over the rule's window, and how many jobs finished in
+ * it: every one-minute bucket the window overlaps, the one it starts in
+ * included. The counters are per minute, so up to a minute before the
+ * window counts too; leaving that bucket out would drop the failures inside
+ * the window with it (an alert resolved before they left it).
+ */
 function failureRate(rule: AlertRule, figures: TaskFigures, now: number) {
   let failed = 0;
   let finished = 0;
   for (const bucket of figures.throughput) {
-    if (bucket.timestamp < now - rule.windowMs!) continue;
+    if (bucket.timestamp + MINUTE <= now - rule.windowMs!) continue;
     failed += bucket.failed;
     finished += bucket.completed + bucket.failed;
   }

@@ -35,6 +35,16 @@ export interface OverviewInput {
 const RANK = { ok: 0, pending: 1, firing: 2 } as const;
 
 /**
+ * Whether the evaluation `status` tells of read the rule `name`: none has
+ * run, or the board evaluating has not that rule (another file's, or one
+ * stored since), and its "ok" would be a guess. States written without the
+ * list (boards before it) count every rule as read.
+ */
+function evaluatedIn(status: AlertStatus, name: string): boolean {
+  return status.asOf !== null && (status.evaluated?.includes(name) ?? true);
+}
+
+/**
  * One rule with the alerts of it in `status`, each muted or not by
  * `silences` at `now`, and its sinks that `config` lacks.
  */
@@ -55,7 +65,7 @@ export function ruleView(
     muted: silenceOf(silences, rule.name, state.task, now) !== null,
   }));
   const firing = alerts.filter((alert) => alert.phase === "firing");
-  const state = alerts.reduce<AlertRuleView["state"]>(
+  const worst = alerts.reduce<keyof typeof RANK>(
     (worst, { phase }) => phase !== "resolved" && RANK[phase] > RANK[worst] ? phase : worst,
     "ok",
   );
@@ -64,7 +74,7 @@ export function ruleView(
     unit: KIND_THRESHOLDS[rule.kind].unit,
     unknownSinks: rule.sinks.filter((name) => !config?.sinks.some((sink) => sink.name === name)),
     origin,
-    state,
+    state: evaluatedIn(status, rule.name) ? worst : "notEvaluated",
     firingSince: firing.length === 0 ? null : Math.min(...firing.map((a) => a.firingSince!)),
     alerts,
   };
@@ -77,14 +87,13 @@ export function alertsOverview(input: OverviewInput): AlertsOverview {
     ...(config?.rules ?? []).map((rule) => ruleView(rule, "code", input)),
     ...stored.map((rule) => ruleView(rule, "stored", input)),
   ];
+  const firingAlerts = rules.flatMap((rule) => rule.alerts).filter((a) => a.phase === "firing");
   return {
     enabled: config !== null,
     evaluateEveryMs: config?.evaluateEveryMs ?? input.defaultEvaluateEveryMs,
     asOf: status.asOf,
-    firing: rules.reduce(
-      (sum, rule) => sum + rule.alerts.filter((a) => a.phase === "firing").length,
-      0,
-    ),
+    firing: firingAlerts.filter((alert) => !alert.muted).length,
+    silenced: firingAlerts.filter((alert) => alert.muted).length,
     sinks: (config?.sinks ?? []).map(({ name, type }) => ({ name, type })),
     rules,
     silences: silences.filter((silence) => silence.until > now),

@@ -1,7 +1,8 @@
 /**
- * The alert evaluator of one board: every `evaluateEvery`, on the board's
- * leader only, it reads the alert states the last evaluation left (in the
- * store, so a leader taking over carries on) and the rules and silences set
+ * The alert evaluator of one board: every `evaluateEvery`, on the leading
+ * evaluator only (its own lease: only boards with alerts compete), it reads
+ * the alert states the last evaluation left (in the store, so a leader
+ * taking over carries on) and the rules and silences set
  * through the API (in the store too), reads a snapshot, evaluates,
  * writes the new states, and only then sends the notices, one per rule
  * (see `group.ts`), into each sink's own queue (see `sink_queue.ts`)
@@ -17,11 +18,13 @@ import {
   ALERT_HISTORY_ENTRIES,
   type AlertDelivery,
   type AlertHistoryEntry,
+  type AlertPassNotes,
   type AlertRule,
   type AlertsConfig,
   type AlertSilence,
   type AlertState,
   type AlertStatus,
+  type LockSeen,
 } from "../contract/alerts.ts";
 import type { Leadership } from "../leadership.ts";
 import type { TaskSource } from "../source/types.ts";
@@ -40,7 +43,7 @@ export interface AlertEvaluatorDeps {
   source: TaskSource;
   /** Validated configuration: its rules, and the sinks the stored rules pick among. */
   config: AlertsConfig;
-  /** The board's leadership: only its leader evaluates. */
+  /** The `alerts` lease's leadership (not the board's): only its leader evaluates. */
   leadership: Leadership;
   /** The interval and the sinks' timeouts and backoff. */
   timers: Timers;
@@ -52,8 +55,8 @@ export interface AlertEvaluatorDeps {
   onDelivery?: (delivery: AlertDelivery) => void;
   /** Told of each notice a sink's full queue dropped, by the sink's name (a `/metrics` counter). */
   onDropped?: (sink: string) => void;
-  /** Told the states of each pass (the `alerts` frame of the board's event stream). */
-  onEvaluated?: (status: AlertStatus) => void;
+  /** Told each pass's states and the silences it read (the event stream's `alerts` frame). */
+  onEvaluated?: (status: AlertStatus, silences: readonly AlertSilence[]) => void;
 }
 
 /** A running evaluator. */
@@ -97,6 +100,8 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   // store does not answer. One pass's worth, so bounded as a pass is (MAX_ALERT_STATES).
   let states = new Map<string, AlertState>();
   let statesAsOf = 0;
+  /** What the pass that made `states` read, written with them when the store takes them late. */
+  let statesNotes: AlertPassNotes = {};
   // Whether the store missed this process's last states (it did not answer): then they, not the
   // store's, are current, and they are written once it answers, leading or not.
   let storeBehind = false;
@@ -128,6 +133,9 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   let storedAsOf: number | null | undefined;
   // A write Redis did not confirm may have been applied: then the stored states are its own.
   let unconfirmedAsOf: number | undefined;
+  // When the migration lock (one that does not say when it started) was first seen: kept with
+  // the states, so a board that leads next counts from the same moment.
+  let lockSeen: LockSeen | undefined;
 
   async function readStates(): Promise<Map<string, AlertState>> {
     if (!source.readAlertStatus || storeBehind) return states;
@@ -135,18 +143,26 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       const status = await source.readAlertStatus();
       storedAsOf = status.asOf;
       unconfirmedAsOf = undefined;
+      lockSeen = status.lockSeen;
       return new Map(status.states.map((state) => [stateKey(state.rule, state.subject), state]));
     } catch {
       return states;
     }
   }
 
-  /** Keeps a pass's states: false when another leader wrote since its read (its pass stands). */
-  async function writeStates(next: Map<string, AlertState>, now: number): Promise<boolean> {
+  /**
+   * Keeps a pass's states and its `notes`: false when another leader wrote
+   * since its read (its pass stands).
+   */
+  async function writeStates(
+    next: Map<string, AlertState>,
+    now: number,
+    notes: AlertPassNotes,
+  ): Promise<boolean> {
     const write = source.writeAlertStates?.bind(source);
     if (!write) return true;
     const attempt = (ifAsOf: number | null | undefined) =>
-      write([...next.values()], now, ifAsOf).then((done) => done, () => null);
+      write([...next.values()], now, ifAsOf, notes).then((done) => done, () => null);
     let written = await attempt(storedAsOf);
     if (written === false && unconfirmedAsOf !== undefined) {
       written = await attempt(unconfirmedAsOf);
@@ -226,7 +242,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       // states this board has not seen (none read yet: only into an empty store).
       if (storeBehind) {
         storedAsOf ??= null;
-        await writeStates(states, statesAsOf);
+        await writeStates(states, statesAsOf, statesNotes);
       }
       return;
     }
@@ -235,7 +251,13 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     const [previous] = await Promise.all([readStates(), readSettings()]);
     const rules = [...config.rules, ...stored];
     if (rules.length === 0 && previous.size === 0) return;
-    const snapshot = await readSnapshot(source, rules, now, openNoProgress(rules, previous));
+    const snapshot = await readSnapshot(
+      source,
+      rules,
+      now,
+      openNoProgress(rules, previous),
+      lockSeen,
+    );
     const next = evaluateRules({
       rules,
       snapshot,
@@ -250,14 +272,20 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     if (!leadership.isLeading) return;
     // Another leader wrote since this pass read (this one's lease ran out meanwhile): it told
     // what there was to tell, and this pass's notices would be its twins. Its shapes are newer.
-    if (!await writeStates(next.states, now)) {
+    const evaluated = rules.map((rule) => rule.name);
+    // A lock the store did not say anything of this pass: as it was.
+    const seen = snapshot.migrationLock === null ? lockSeen : snapshot.migrationLock.seen;
+    const notes = { evaluated, lockSeen: seen };
+    if (!await writeStates(next.states, now, notes)) {
       shapes = null;
       return;
     }
     states = next.states;
     statesAsOf = now;
+    statesNotes = notes;
+    lockSeen = seen;
     await writeKnownShapes(source, known, now);
-    deps.onEvaluated?.({ asOf: now, states: [...next.states.values()] });
+    deps.onEvaluated?.({ asOf: now, states: [...next.states.values()], evaluated }, silences);
     groupNotices(next.notices, boardUrl).forEach(dispatch);
   }
 

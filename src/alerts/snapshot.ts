@@ -12,7 +12,13 @@
  * @module
  */
 
-import { type AlertKind, type AlertRule, STORE_KINDS } from "../contract/alerts.ts";
+import {
+  type AlertKind,
+  type AlertRule,
+  LOCK_SEEN_CHARS,
+  type LockSeen,
+  STORE_KINDS,
+} from "../contract/alerts.ts";
 import { lastTakeBound } from "../contract/health.ts";
 import { HEALTH_EVENT_DEPTH } from "../contract/workers.ts";
 import { RERUN_WINDOW_MS } from "../source/wire/reruns.ts";
@@ -120,20 +126,33 @@ async function readSchedules(source: TaskSource): Promise<ScheduleFigures[]> {
   }));
 }
 
-async function readMigrationLock(source: TaskSource, now: number) {
+/**
+ * Since when the lock is held: its `startedAt`, else when it was first seen
+ * (`seen`, by the last pass, when it is the same lock), else `now`. taskora
+ * halts every worker under a lock whatever its payload says.
+ */
+async function readMigrationLock(source: TaskSource, now: number, seen: LockSeen | undefined) {
   const lock = await source.getMigrationLock!();
-  return { heldSince: lock === null ? null : lock.startedAt ?? now };
+  if (lock === null) return { heldSince: null };
+  if (lock.startedAt !== null) return { heldSince: lock.startedAt };
+  const { by, reason, expectedDurationMs, targetWireVersion } = lock;
+  const payload = (lock.raw ?? JSON.stringify([by, reason, expectedDurationMs, targetWireVersion]))
+    .slice(0, LOCK_SEEN_CHARS);
+  const at = seen?.lock === payload ? seen.at : now;
+  return { heldSince: at, seen: { lock: payload, at } };
 }
 
 /**
  * Reads what `rules` need at `now` (ms since the epoch); `open` names the
- * tasks with a `noProgress` alert pending or firing.
+ * tasks with a `noProgress` alert pending or firing, `lockSeen` when the
+ * migration lock was first seen, as the last pass left it.
  */
 export async function readSnapshot(
   source: TaskSource,
   rules: readonly AlertRule[],
   now: number,
   open: ReadonlySet<string> = new Set(),
+  lockSeen?: LockSeen,
 ): Promise<AlertSnapshot> {
   const kinds = new Set(rules.map((rule) => rule.kind));
   const taskRules = rules.filter((rule) =>
@@ -151,7 +170,7 @@ export async function readSnapshot(
       maxMemoryBytes: info?.maxMemoryBytes ?? null,
     },
     migrationLock: kinds.has("migrationLock") && source.getMigrationLock
-      ? await optional(() => readMigrationLock(source, now))
+      ? await optional(() => readMigrationLock(source, now, lockSeen))
       : { heldSince: null },
   };
 }

@@ -34,7 +34,7 @@ const body = jsonBody(AlertRuleFileSchema, { required: true });
 const createRule = apiRoute({
   method: "post",
   path: "/alerts/rules",
-  audit: { action: "alerts.update", target: "rules" },
+  audit: { action: "alerts.update", target: "rules", named: "name" },
   tags,
   summary: "Store a new alert rule (the file format); the leader evaluates it from its next pass",
   request: { body },

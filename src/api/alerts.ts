@@ -10,11 +10,13 @@
 
 import { z } from "@hono/zod-openapi";
 import { DEFAULT_EVALUATE_EVERY_MS } from "../alerts/config.ts";
+import { filterHistory, filters } from "../alerts/history_filter.ts";
 import { alertsOverview } from "../alerts/overview.ts";
+import { ALERT_HISTORY_ENTRIES } from "../contract/alerts.ts";
 import { epochClock } from "../timers.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { integerParam, MAX_LIMIT } from "./params.ts";
+import { integerParam, MAX_LIMIT, oneOfParam, textParam } from "./params.ts";
 import { AlertHistorySchema, AlertsOverviewSchema } from "./schema/alerts.ts";
 
 const tags = ["alerts"];
@@ -31,10 +33,16 @@ const getHistory = apiRoute({
   method: "get",
   path: "/alerts/history",
   tags,
-  summary: "The notices sent, newest first, with their outcome per sink",
+  summary:
+    "The notices sent, newest first, with their outcome per sink; of one rule, task or state",
   request: {
     query: z.object({
       limit: integerParam({ fallback: 50, min: 1, max: MAX_LIMIT, description: "How many" }),
+      rule: textParam(100, "Only the notices of the rule of this name"),
+      task: textParam(256, "Only the notices about this task"),
+      state: oneOfParam(["firing", "resolved"]).openapi({
+        description: "Only firing notices (repeats included) or only resolved ones",
+      }),
     }),
   },
   ok: AlertHistorySchema,
@@ -64,7 +72,12 @@ export function alertRoutes({ source, options, timers }: ApiDeps) {
       );
     })
     .openapi(getHistory, async (c) => {
-      const { limit } = c.req.valid("query");
-      return c.json({ entries: await source.listAlertHistory?.(limit) ?? [] }, 200);
+      const { limit, ...filter } = c.req.valid("query");
+      if (!filters(filter)) {
+        return c.json({ entries: await source.listAlertHistory?.(limit) ?? [] }, 200);
+      }
+      // The history is capped: a filter reads it whole (one LRANGE) and keeps the newest matches.
+      const entries = await source.listAlertHistory?.(ALERT_HISTORY_ENTRIES) ?? [];
+      return c.json({ entries: filterHistory(entries, filter, limit) }, 200);
     });
 }

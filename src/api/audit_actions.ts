@@ -29,6 +29,8 @@ export interface AuditedAction {
   taskIn?: TaskIn;
   /** The job the path names (`{jobId}`), whose task is asked about too. */
   job?: string;
+  /** The field of a success's answer naming the target instead (see {@link AuditDeclaration}). */
+  named?: string;
 }
 
 /** Where a request names its task outside its path: `?task=`, or the body's `selector.task`. */
@@ -109,4 +111,10 @@ export interface AuditDeclaration<Path extends string = string> {
   task?: Parameter & Segment<Path>;
   /** Where the request names the task acted on when its path does not. */
   taskIn?: TaskIn;
+  /**
+   * A field of the answer that names what the route made (a rule's `name`):
+   * a success records it as the target, since the path cannot name what
+   * does not exist yet.
+   */
+  named?: string;
 }

@@ -17,6 +17,7 @@ import type { Presenter } from "../contract/present.ts";
 import { BoardError } from "../errors.ts";
 import { ANONYMOUS, type UserEnv } from "../auth/user.ts";
 import { auditClient } from "./audit_client.ts";
+import type { AuditedAction } from "./audit_actions.ts";
 import type { AuditedRoutes } from "./audit_routes.ts";
 import type { AuditTrail } from "./audit_trail.ts";
 
@@ -60,6 +61,16 @@ function countOf(body: Record<string, unknown>): number {
     return operation.status === "running" ? operation.total : operation.done;
   }
   return body.created === false ? 0 : 1;
+}
+
+/** The name a success's answer gives what the route made (see `named`), or null. */
+function namedTarget(
+  what: AuditedAction,
+  body: Record<string, unknown>,
+  ok: boolean,
+): string | null {
+  const name = ok && what.named !== undefined ? body[what.named] : undefined;
+  return typeof name === "string" ? name : null;
 }
 
 async function answerOf(c: Context): Promise<Record<string, unknown>> {
@@ -119,6 +130,7 @@ export function auditMutations(options: AuditMutationsOptions): MiddlewareHandle
     const record: AuditRecord = {
       ...started,
       at: Date.now(),
+      target: namedTarget(what, body, ok) ?? started.target,
       task: what.task ?? (typeof body.task === "string" ? body.task : null),
       count: ok ? countOf(body) : null,
       outcome: ok ? "ok" : "error",

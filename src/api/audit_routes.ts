@@ -63,6 +63,7 @@ function declaredRoutes(api: OpenAPIHono, declaredBy: DeclarationOf): AuditedRou
         task,
         ...declared.taskIn && { taskIn: declared.taskIn },
         ...declared.target === JOB_PARAMETER && { job: target },
+        ...("named" in declared && { named: declared.named }),
       };
     }
     return null;

@@ -208,6 +208,39 @@ export interface AlertStatus {
   asOf: number | null;
   /** Every instance's state. */
   states: AlertState[];
+  /**
+   * The rules that evaluation read, by name (absent: not recorded, as boards
+   * before it wrote them). A rule not among them was not evaluated: another
+   * board's file declares it, or it was stored since.
+   */
+  evaluated?: string[];
+  /**
+   * When a board first saw taskora's migration lock, for a lock whose
+   * payload has no numeric `startedAt` (or is not JSON): the
+   * `migrationLock` rule counts from then, and the next leader goes on from
+   * it. `lock` tells this lock from the next one: its payload, cut to
+   * {@link LOCK_SEEN_CHARS}.
+   */
+  lockSeen?: { lock: string; at: number };
+}
+
+/** {@link AlertStatus.lockSeen}: when a lock that does not say when it started was first seen. */
+export type LockSeen = NonNullable<AlertStatus["lockSeen"]>;
+
+/** The most of a lock's payload {@link LockSeen} keeps. */
+export const LOCK_SEEN_CHARS = 1000;
+
+/** What a pass leaves beside its states (see {@link AlertStatus}). */
+export interface AlertPassNotes {
+  /** The rules it read, by name. */
+  evaluated?: readonly string[];
+  lockSeen?: LockSeen;
+}
+
+/** What an evaluation writes: the {@link AlertStatus} it leaves. */
+export interface AlertStatusWrite extends AlertPassNotes {
+  asOf: number | null;
+  states: readonly AlertState[];
 }
 
 /** What a sink receives (the generic webhook's body). */
@@ -320,8 +353,12 @@ export interface AlertRuleView {
    */
   unknownSinks: string[];
   origin: AlertRuleOrigin;
-  /** The worst of its alerts: `firing` over `pending` over `ok` (none, or resolved only). */
-  state: "ok" | "pending" | "firing";
+  /**
+   * The worst of its alerts: `firing` over `pending` over `ok` (none, or
+   * resolved only); `notEvaluated` when the last evaluation did not read the
+   * rule (none yet, or the evaluating board's rules lack it).
+   */
+  state: "ok" | "pending" | "firing" | "notEvaluated";
   /** The earliest `firingSince` of its firing alerts; null when none fires. */
   firingSince: number | null;
   alerts: AlertInstanceView[];
@@ -340,8 +377,10 @@ export interface AlertsOverview {
   evaluateEveryMs: number;
   /** When the rules were last evaluated (ms), by whichever board led; null before the first pass. */
   asOf: number | null;
-  /** How many alerts fire (instances, muted ones included). */
+  /** How many alerts fire that no silence mutes (instances). */
   firing: number;
+  /** How many alerts fire that a silence mutes now, apart from `firing`. */
+  silenced: number;
   sinks: AlertSinkView[];
   rules: AlertRuleView[];
   silences: AlertSilence[];

@@ -192,7 +192,10 @@ export interface Endpoints {
     "/operations": { answer: BulkOperation[] };
     "/operations/{id}": { answer: BulkOperation };
     "/alerts": { answer: AlertsOverview };
-    "/alerts/history": { query: { limit?: number }; answer: AlertHistoryResponse };
+    "/alerts/history": {
+      query: { limit?: number; rule?: string; task?: string; state?: "firing" | "resolved" };
+      answer: AlertHistoryResponse;
+    };
   };
   POST: {
     "/jobs/{jobId}/retry": { body: NoBody; answer: JobActionResponse };

@@ -97,9 +97,11 @@ export interface StatsPayload {
  * `asOf` says how old the counts are), and to a client as it connects.
  */
 export interface AlertsFramePayload {
-  /** Alerts firing (muted ones included). */
+  /** Alerts firing that no silence mutes. */
   firing: number;
-  /** Alerts firing per task; tasks with none are absent. */
+  /** Alerts firing that a silence mutes (told nobody), apart from `firing`. */
+  silenced: number;
+  /** Alerts firing per task, muted ones left out; tasks with none are absent. */
   byTask: Record<string, number>;
   /** The evaluation these counts come from, ms since the epoch. */
   asOf: number;

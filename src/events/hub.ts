@@ -51,7 +51,7 @@
  * @module
  */
 
-import type { AlertStatus } from "../contract/alerts.ts";
+import type { AlertSilence, AlertStatus } from "../contract/alerts.ts";
 import type { StatsPayload } from "../contract/events.ts";
 import { alertsFrameKey, alertsFrameOf } from "./alerts_frame.ts";
 import type { Presenter } from "../contract/present.ts";
@@ -99,11 +99,16 @@ export interface EventHubOptions {
   leads?: () => boolean;
   /**
    * Whether the board has alerts: then clients get the `alerts` frame. The
-   * leader's evaluator hands each pass's states over
+   * leading evaluator hands each pass's states over
    * ({@link EventHub.alertsEvaluated}); the other boards read the states in
    * the store with each stats poll (while a client is connected).
    */
   alerts?: boolean;
+  /**
+   * Whether this board's alert evaluator leads (its own lease, not the
+   * board's: see `ALERTS_LEASE`): then it hands its passes over. Default: never.
+   */
+  evaluatesAlerts?: () => boolean;
 }
 
 /** The name a leader's stats frame is shared under. */
@@ -278,6 +283,7 @@ export class EventHub {
   #statsFrame: Uint8Array | null = null;
   readonly #leads: (() => boolean) | null;
   readonly #alerts: boolean;
+  readonly #evaluatesAlerts: () => boolean;
   /** The last `alerts` frame (sent to a client as it connects), and what tells it apart. */
   #alertsFrame: Uint8Array | null = null;
   #alertsKey: string | null = null;
@@ -300,6 +306,7 @@ export class EventHub {
     this.#timers = options.timers ?? systemTimers;
     this.#leads = options.leads ?? null;
     this.#alerts = options.alerts ?? false;
+    this.#evaluatesAlerts = options.evaluatesAlerts ?? (() => false);
     this.#epochNow = epochClock(this.#timers);
   }
 
@@ -363,10 +370,11 @@ export class EventHub {
    * Takes the alert states of an evaluation (the leader's own, or read from
    * the store): the `alerts` frame goes to every client once per evaluation
    * (a store read again finds the same one), so its `asOf` says how old the
-   * counts are even while they stay, and is kept for clients that connect later.
+   * counts are even while they stay, and is kept for clients that connect
+   * later. The firing alerts `silences` mute are counted apart.
    */
-  alertsEvaluated(status: AlertStatus): void {
-    const payload = alertsFrameOf(status);
+  alertsEvaluated(status: AlertStatus, silences: readonly AlertSilence[]): void {
+    const payload = alertsFrameOf(status, silences);
     if (payload === null || this.#closed) return;
     const key = alertsFrameKey(payload);
     if (key === this.#alertsKey) return;
@@ -510,9 +518,13 @@ export class EventHub {
    */
   async #readAlerts(): Promise<void> {
     if (!this.#alerts || !this.#source.readAlertStatus) return;
-    if (this.#leads?.() && this.#alertsFrame !== null) return;
+    if (this.#evaluatesAlerts() && this.#alertsFrame !== null) return;
     try {
-      this.alertsEvaluated(await this.#source.readAlertStatus());
+      const [status, silences] = await Promise.all([
+        this.#source.readAlertStatus(),
+        this.#source.listAlertSilences?.() ?? [],
+      ]);
+      this.alertsEvaluated(status, silences);
     } catch {
       // The stats frame says the store is down; the last alerts frame stands.
     }

@@ -869,7 +869,8 @@ export interface TaskSource {
   /** The alert states with when they were evaluated (null: not said, or never), for `GET /alerts`. */
   readAlertStatus?(): Promise<AlertStatus>;
   /**
-   * Replaces the alert states, evaluated at `asOf` (ms); more than
+   * Replaces the alert states, evaluated at `asOf` (ms), with what the pass
+   * `notes` beside them (read back in {@link AlertStatus}); more than
    * `MAX_ALERT_STATES` is refused (RangeError). Given `ifAsOf`, only while
    * the stored states are still the ones evaluated then (null: none stored):
    * false, writing nothing, when another leader wrote since.
@@ -878,6 +879,7 @@ export interface TaskSource {
     states: readonly AlertState[],
     asOf?: number,
     ifAsOf?: number | null,
+    notes?: { evaluated?: readonly string[]; lockSeen?: AlertStatus["lockSeen"] },
   ): Promise<boolean>;
   /**
    * The error shapes the `newErrorGroup` rule's last leader saw, or null when

@@ -83,6 +83,16 @@ export function alertStoreContract(name: string, seed: Seed): void {
       assert.deepEqual(await source.readAlertStatus!(), { asOf: null, states: [] });
       await source.writeAlertStates!([state("mail")], 5000);
       assert.deepEqual(await source.readAlertStatus!(), { asOf: 5000, states: [state("mail")] });
+      // With the rules the pass evaluated: another board's rules are not among them.
+      const evaluated = ["mail failing", "backlog"];
+      const lockSeen = { lock: "migrating", at: 5500 };
+      await source.writeAlertStates!([state("mail")], 6000, undefined, { evaluated, lockSeen });
+      assert.deepEqual(await source.readAlertStatus!(), {
+        asOf: 6000,
+        states: [state("mail")],
+        evaluated,
+        lockSeen,
+      });
     } finally {
       await close();
     }

@@ -131,6 +131,36 @@ browserTest(
   },
 );
 
+browserTest("the notices sent are filtered by rule, task and state", async () => {
+  const hook = webhookReceiver();
+  try {
+    await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root }) => {
+      await openFiring(page, root);
+      const history = page.locator(".alerts-history");
+      await history.getByText("ops: delivered").waitFor({ timeout: 20_000 });
+      const filters = page.getByRole("form", { name: "Filter the notices" });
+      const none = page.getByText("No notice matches the filters.");
+
+      await filters.getByLabel("State").selectOption("resolved");
+      await none.waitFor();
+      await filters.getByLabel("State").selectOption("firing");
+      await history.getByText("ops: delivered").waitFor();
+      await filters.getByLabel("Rule").selectOption("backlog huge");
+      await none.waitFor();
+      await filters.getByLabel("Rule").selectOption(RULE);
+      await filters.getByLabel("Task").fill("send-sms");
+      await filters.getByLabel("Task").press("Enter");
+      await none.waitFor();
+      await filters.getByLabel("Task").fill("send-email");
+      await filters.getByLabel("Task").press("Enter");
+      await history.getByText("ops: delivered").waitFor();
+      assert.match(await history.innerText(), new RegExp(RULE));
+    });
+  } finally {
+    await hook.close();
+  }
+});
+
 browserTest("silences are added and ended from the page", async () => {
   const hook = webhookReceiver();
   try {
@@ -147,6 +177,10 @@ browserTest("silences are added and ended from the page", async () => {
         name: new RegExp(`rule ${RULE}`),
       });
       await silence.waitFor();
+      // The next evaluation counts the muted alert apart: told nobody, it is not "firing".
+      const topBar = page.locator(".topbar .firing-count");
+      await topBar.filter({ hasText: "1 silenced" }).waitFor({ timeout: 20_000 });
+      assert.equal((await topBar.innerText()).trim(), "1 silenced");
       assert.match(await silence.innerText(), /deploy in progress/);
       assert.match(await silence.innerText(), /in 1h 59m|in 2h 0m/);
       await screenshots(page, "alerts-silence");
@@ -155,6 +189,7 @@ browserTest("silences are added and ended from the page", async () => {
       await page.getByRole("dialog").getByRole("button", { name: "End silence" }).click();
       await silence.waitFor({ state: "detached" });
       await page.getByText("No silence: every alert is told.").waitFor();
+      await topBar.filter({ hasText: "1 firing" }).waitFor({ timeout: 20_000 });
     });
   } finally {
     await hook.close();

@@ -62,7 +62,7 @@ Deno.test("a rule is stored, listed as stored, replaced and removed; each change
     const view: AlertRuleView = created.body;
     assert.deepEqual(
       [view.name, view.origin, view.state, view.threshold, view.unit, view.alerts],
-      ["mail failing", "stored", "ok", 4, "count", []],
+      ["mail failing", "stored", "notEvaluated", 4, "count", []],
     );
     const listed = (await call("GET", "/alerts")).body.rules as AlertRuleView[];
     assert.deepEqual(listed.map((r) => [r.name, r.origin]), [
@@ -85,7 +85,7 @@ Deno.test("a rule is stored, listed as stored, replaced and removed; each change
     assert.deepEqual(await source.listAlertRules!(), []);
     const trail = await auditEntries(board, "?action=alerts.update");
     assert.deepEqual(trail.map((e) => [e.action, e.target, e.outcome]).reverse(), [
-      ["alerts.update", "rules", "ok"],
+      ["alerts.update", "mail failing", "ok"],
       ["alerts.update", "mail failing", "ok"],
       ["alerts.update", "mail failing", "ok"],
     ]);
@@ -110,6 +110,11 @@ Deno.test("a rule is refused naming the field; a code rule is read-only (409)", 
       "INVALID_PARAM",
       "sinks[0]",
     ]);
+    // A sink named twice would post every notice twice.
+    assert.deepEqual(
+      await refusal("POST", "/alerts/rules", { ...MAIL_RULE, sinks: ["ops", "ops"] }),
+      [400, "INVALID_PARAM", "sinks[1]"],
+    );
     assert.deepEqual(
       await refusal("POST", "/alerts/rules", { ...MAIL_RULE, threshold: -1, sinks: ["ops"] }),
       [400, "INVALID_PARAM", "threshold"],

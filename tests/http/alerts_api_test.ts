@@ -6,7 +6,10 @@
 
 import assert from "node:assert/strict";
 import type { AlertsFile, AlertsOverview } from "../../src/contract/alerts.ts";
+import type { AlertsFramePayload } from "../../src/contract/events.ts";
+import { dataOf, isEvent, openStream } from "../events/sse_client.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { alertPass } from "../helpers/alert_pass.ts";
 import { createBoardOn } from "../helpers/checked_board.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { readFixture } from "../helpers/fixture.ts";
@@ -26,6 +29,18 @@ function alertsTo(url: string): AlertsFile {
   };
 }
 
+/** Calls `board`'s API as a same-site browser would, answering the JSON. */
+function callerOf(board: { fetch: (request: Request) => Response | Promise<Response> }) {
+  return async (method: string, path: string, body?: unknown) =>
+    await (await board.fetch(
+      new Request(`http://board.test/board/api${path}`, {
+        method,
+        headers: { origin: "http://board.test", "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    )).json();
+}
+
 Deno.test("GET /alerts lists every rule with its state, the sinks by name, after a pass", async () => {
   const hook = webhookReceiver();
   const timers = new FakeTimers();
@@ -37,9 +52,9 @@ Deno.test("GET /alerts lists every rule with its state, the sinks by name, after
     const before: AlertsOverview = await get("/alerts");
     assert.equal(before.asOf, null, "no evaluation yet");
     assert.deepEqual(before.rules.map((r) => [r.name, r.origin, r.state]), [
-      ["mail failing", "code", "ok"],
-      ["huge backlog", "code", "ok"],
-    ]);
+      ["mail failing", "code", "notEvaluated"],
+      ["huge backlog", "code", "notEvaluated"],
+    ], "a rule never evaluated is not said to be ok");
     await waitFor(async () => (await timers.tick(10_000), hook.received.length > 0), {
       what: "the firing notice",
     });
@@ -86,6 +101,86 @@ Deno.test("GET /alerts lists every rule with its state, the sinks by name, after
   }
 });
 
+Deno.test("GET /alerts: a rule the last evaluation left out (another board's file) reads not evaluated", async () => {
+  const source = createMemorySource({ seed: readFixture() });
+  const board = createBoardOn(new FakeTimers(), source, {
+    alerts: alertsTo("http://127.0.0.1:9/"),
+  });
+  try {
+    // The evaluating board's file has "huge backlog" only.
+    await source.writeAlertStates!([], 5000, undefined, { evaluated: ["huge backlog"] });
+    const response = await board.fetch(new Request("http://board.test/board/api/alerts"));
+    const overview: AlertsOverview = await response.json();
+    assert.equal(overview.asOf, 5000);
+    assert.deepEqual(overview.rules.map((r) => [r.name, r.state]), [
+      ["mail failing", "notEvaluated"],
+      ["huge backlog", "ok"],
+    ]);
+  } finally {
+    await board.close();
+    await source.close();
+  }
+});
+
+Deno.test("GET /alerts: a rule stored after the last pass reads not evaluated until the next", async () => {
+  const timers = new FakeTimers();
+  const source = createMemorySource({ seed: readFixture() });
+  const board = createBoardOn(timers, source, { alerts: alertsTo("http://127.0.0.1:9/") });
+  const call = callerOf(board);
+  const stateOf = async (name: string) =>
+    ((await call("GET", "/alerts")) as AlertsOverview).rules.find((r) => r.name === name)?.state;
+  const evaluatedAt = async () => ((await call("GET", "/alerts")) as AlertsOverview).asOf;
+  try {
+    await alertPass(timers, 10_000, evaluatedAt);
+    assert.equal(await stateOf("huge backlog"), "ok");
+    await call("POST", "/alerts/rules", {
+      name: "sms backlog",
+      kind: "backlog",
+      threshold: 1_000_000,
+      sinks: ["ops"],
+    });
+    assert.equal(await stateOf("sms backlog"), "notEvaluated");
+    await alertPass(timers, 10_000, evaluatedAt);
+    assert.equal(await stateOf("sms backlog"), "ok");
+  } finally {
+    await board.close();
+    await source.close();
+  }
+});
+
+Deno.test("GET /alerts counts a muted firing alert as silenced, not firing; so does the alerts frame", async () => {
+  const hook = webhookReceiver();
+  const timers = new FakeTimers();
+  const source = createMemorySource({ seed: readFixture() });
+  const board = createBoardOn(timers, source, { alerts: alertsTo(hook.url) });
+  const call = callerOf(board);
+  const evaluatedAt = async () => ((await call("GET", "/alerts")) as AlertsOverview).asOf;
+  const stream = await openStream(board.fetch, "http://board.test/board/api/events");
+  const lastFrame = () =>
+    dataOf<AlertsFramePayload>(stream.frames.filter(isEvent("alerts")).at(-1)!);
+  try {
+    await alertPass(timers, 10_000, evaluatedAt);
+    const firing: AlertsOverview = await call("GET", "/alerts");
+    assert.deepEqual([firing.firing, firing.silenced], [1, 0]);
+    await call("POST", "/alerts/silences", {
+      scope: { rule: "mail failing" },
+      duration: "1h",
+      reason: "known outage",
+    });
+    const muted: AlertsOverview = await call("GET", "/alerts");
+    assert.deepEqual([muted.firing, muted.silenced], [0, 1]);
+    assert.deepEqual(muted.rules[0].state, "firing", "the rule still fires, muted");
+    await alertPass(timers, 10_000, evaluatedAt);
+    await waitFor(() => lastFrame()?.silenced === 1, { what: "the frame of the muted pass" });
+    assert.deepEqual([lastFrame().firing, lastFrame().byTask], [0, {}]);
+  } finally {
+    await stream.close();
+    await board.close();
+    await source.close();
+    await hook.close();
+  }
+});
+
 Deno.test("GET /alerts without the alerts option answers an empty list, enabled false", async () => {
   const source = createMemorySource({ seed: readFixture() });
   const board = createBoardOn(new FakeTimers(), source, {});
@@ -96,12 +191,73 @@ Deno.test("GET /alerts without the alerts option answers an empty list, enabled 
       evaluateEveryMs: 15_000,
       asOf: null,
       firing: 0,
+      silenced: 0,
       sinks: [],
       rules: [],
       silences: [],
     });
     const history = await board.fetch(new Request("http://board.test/board/api/alerts/history"));
     assert.deepEqual(await history.json(), { entries: [] });
+  } finally {
+    await board.close();
+    await source.close();
+  }
+});
+
+Deno.test("GET /alerts/history filters by rule, task and state, newest first, up to the limit", async () => {
+  const source = createMemorySource();
+  const board = createBoardOn(new FakeTimers(), source, {});
+  const notice = (rule: string, task: string | null, state: "firing" | "resolved", at: number) => ({
+    notice: {
+      rule,
+      kind: "failed" as const,
+      state,
+      key: `${rule}:${task}:${at}`,
+      task,
+      figure: 7,
+      threshold: 5,
+      unit: "count" as const,
+      since: at,
+      at,
+      repeat: false,
+      link: "/board/alerts",
+      summary: `${rule} ${state}`,
+    },
+    deliveries: [],
+    silencedBy: null,
+  });
+  const keys = async (query: string) => {
+    const response = await board.fetch(
+      new Request(`http://board.test/board/api/alerts/history${query}`),
+    );
+    assert.equal(response.status, 200, query);
+    const { entries } = await response.json();
+    return entries.map((e: { notice: { key: string } }) => e.notice.key);
+  };
+  try {
+    await source.appendAlertHistory!([
+      notice("mail failing", "mail", "firing", 1),
+      notice("sms failing", "sms", "firing", 2),
+      notice("mail failing", "mail", "resolved", 3),
+      notice("backlog", "mail", "firing", 4),
+      notice("redis", null, "firing", 5),
+    ], 1000);
+    assert.deepEqual(await keys("?rule=mail%20failing"), [
+      "mail failing:mail:3",
+      "mail failing:mail:1",
+    ]);
+    assert.deepEqual(await keys("?task=mail&state=firing"), [
+      "backlog:mail:4",
+      "mail failing:mail:1",
+    ]);
+    assert.deepEqual(await keys("?state=resolved"), ["mail failing:mail:3"]);
+    assert.deepEqual(await keys("?task=mail&limit=1"), ["backlog:mail:4"]);
+    assert.deepEqual(await keys("?rule=nobody"), []);
+    const refused = await board.fetch(
+      new Request("http://board.test/board/api/alerts/history?state=sometimes"),
+    );
+    assert.equal(refused.status, 400);
+    assert.equal((await refused.json()).param, "state");
   } finally {
     await board.close();
     await source.close();

@@ -9,33 +9,25 @@
  */
 
 import assert from "node:assert/strict";
-import type { AlertNotice, AlertsFile, AlertsOverview } from "../../src/contract/alerts.ts";
+import type { AlertNotice, AlertsOverview } from "../../src/contract/alerts.ts";
+import {
+  BACKLOG_EVALUATE_EVERY_MS,
+  writeBacklogAlertsFile,
+} from "../helpers/backlog_alerts_file.ts";
 import { type BoardProcesses, startBoardProcesses } from "../helpers/board_processes.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { webhookReceiver } from "../helpers/webhook_receiver.ts";
 import { createTaskora, redisAdapter } from "../../../shared/taskora/taskora.js";
 
-const EVERY_MS = 5000;
+const EVERY_MS = BACKLOG_EVALUATE_EVERY_MS;
 /** The lease runs out 10 s after the killed leader last renewed it; a pass follows within 5 s. */
 const TAKEOVER_LIMIT_MS = 60_000;
 
 Deno.test("kill -9 the leader while a rule fires: the other board takes over, tells nothing twice, and the resolve arrives once", async () => {
   const redis = await startRedis();
   const hook = webhookReceiver();
-  const file = await Deno.makeTempFile({ suffix: ".json" });
-  const alerts: AlertsFile = {
-    evaluateEvery: EVERY_MS,
-    sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: "s".repeat(32) }],
-    rules: [{
-      name: "mail backlog",
-      kind: "backlog",
-      tasks: ["mail"],
-      threshold: 2,
-      sinks: ["ops"],
-    }],
-  };
-  await Deno.writeTextFile(file, JSON.stringify(alerts));
+  const { path: file, remove } = await writeBacklogAlertsFile(hook.url);
   const app = createTaskora({ adapter: redisAdapter(redis.url) });
   let done = 0;
   const mail = app.task("mail", { handler: () => void done++ });
@@ -97,7 +89,7 @@ Deno.test("kill -9 the leader while a rule fires: the other board takes over, te
     await app.close();
     for (const processes of started) await processes.stop();
     await hook.close();
-    await Deno.remove(file);
+    await remove();
     await redis.stop();
   }
 });

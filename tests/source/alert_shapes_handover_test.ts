@@ -8,13 +8,11 @@
 
 import assert from "node:assert/strict";
 import { parseAlertsConfig } from "../../src/alerts/config.ts";
-import { startAlertEvaluator } from "../../src/alerts/runner.ts";
-import { Leadership } from "../../src/leadership.ts";
 import { KNOWN_SHAPES_TTL_MS } from "../../src/contract/alerts.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
-import { namedLease } from "../helpers/named_lease.ts";
+import { HANDOVER_EPOCH, startHandoverEvaluators } from "../helpers/handover_evaluators.ts";
 import { readFixture, writeKeyspace } from "../helpers/fixture.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
@@ -48,25 +46,13 @@ Deno.test("the next leader tells an error shape that appeared while the lead pas
   const redis = await startRedis();
   await writeKeyspace(redis.url, readFixture());
   const hook = webhookReceiver();
-  const { lease, handTo } = namedLease("board a");
   const timers = new FakeTimers();
   const config = parseAlertsConfig({
     evaluateEvery: EVERY_MS,
     sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: "s".repeat(32) }],
     rules: [{ name: "new errors", kind: "newErrorGroup", tasks: ["send-email"], sinks: ["ops"] }],
   });
-  const boards = ["board a", "board b"].map((name) => {
-    const source = createRedisSource({ url: redis.url });
-    const leadership = new Leadership(lease, { timers, holder: name });
-    const evaluator = startAlertEvaluator({
-      source,
-      config,
-      leadership,
-      timers,
-      clock: () => 1_800_000_000_000 + timers.now(),
-    });
-    return { source, leadership, evaluator };
-  });
+  const { boards, handTo, close } = startHandoverEvaluators(redis.url, config, timers);
   const [a, b] = boards;
   const evaluated = async () => (await a.source.readAlertStatus()).asOf;
   try {
@@ -79,7 +65,7 @@ Deno.test("the next leader tells an error shape that appeared while the lead pas
       redis.url,
       "handover-1",
       "Recipient quota exceeded",
-      1_800_000_000_000 + timers.now(),
+      HANDOVER_EPOCH + timers.now(),
     );
     handTo("board b");
     await waitFor(async () => (await timers.tick(EVERY_MS), !a.leadership.isLeading), {
@@ -97,10 +83,7 @@ Deno.test("the next leader tells an error shape that appeared while the lead pas
       "the shape that appeared during the handover is told, once; the fixture's are not",
     );
   } finally {
-    await Promise.all(boards.map(async ({ evaluator, leadership, source }) => {
-      await evaluator.close();
-      await Promise.all([leadership.close(), source.close()]);
-    }));
+    await close();
     await hook.close();
     await redis.stop();
   }

@@ -282,3 +282,9 @@ Deno.test("an incident whose firing was never told is resolved without a notice"
   assert.deepEqual(told(alerts.pass(T0 + 2 * MINUTE, failing({ mail: 0 }))), []);
   assert.equal(alerts.states[0].phase, "resolved");
 });
+
+Deno.test("a rule stored before sinks had to be unique tells each of its sinks once", () => {
+  const alerts = evaluator([failedRule({ sinks: ["ops", "ops", "chat", "ops"] })]);
+  const { notices } = alerts.pass(T0, failing({ mail: 6 }));
+  assert.deepEqual(notices.map(({ sinks }) => sinks), [["ops", "chat"]]);
+});

@@ -51,6 +51,21 @@ Deno.test("failureRate: failed among finished over the window, with the fewest f
   );
 });
 
+Deno.test("failureRate: the minute the window starts in counts, so no failure inside it is left out", () => {
+  const now = NOW + 26_000; // the window of 15 min starts at 11:45:26
+  const throughput = [
+    { timestamp: NOW - 16 * MINUTE, completed: 0, failed: 99 }, // 11:44: ended before it
+    { timestamp: NOW - 15 * MINUTE, completed: 10, failed: 10 }, // 11:45: partly inside
+    { timestamp: NOW, completed: 10, failed: 0 },
+  ];
+  const s = snapshotOf({ mail: taskFigures({}, { throughput }) });
+  const rule = ruleOf("failureRate", 30, { windowMs: 15 * MINUTE, minFinished: 1 });
+  assert.deepEqual(
+    measure(rule, s, new KnownShapes(), now)?.map((m) => [m.figure, m.breached]),
+    [[33.33, true]],
+  );
+});
+
 Deno.test("backlog: the waiting count", () => {
   const s = snapshotOf({ mail: taskFigures({ waiting: 101 }) });
   assert.deepEqual(measured(ruleOf("backlog", 100), s), [["mail", 101, true]]);

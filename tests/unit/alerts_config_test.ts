@@ -96,6 +96,8 @@ Deno.test("parseAlertsConfig() refuses a bad rule with 400 naming the field", ()
     ["rules[0].repeat", (f) => rule(f).repeat = "1w"],
     ["rules[0].sinks[0]", (f) => rule(f).sinks = ["nowhere"]],
     ["rules[0].sinks", (f) => rule(f).sinks = []],
+    ["rules[0].sinks[1]", (f) => rule(f).sinks = ["ops", "ops"]],
+    ["rules[0].sinks[2]", (f) => rule(f).sinks = ["ops", "chat", "ops"]],
     ["rules[0].tasks[0]", (f) => rule(f).tasks = [""]],
     ["rules[0].window", (f) => rule(f).window = "1m"],
     ["rules[0].colour", (f) => rule(f).colour = "red"],

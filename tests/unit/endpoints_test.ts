@@ -183,7 +183,10 @@ const ENTRIES = {
     "/operations": { kind: "json" },
     "/operations/{id}": { kind: "json" },
     "/alerts": { kind: "json" },
-    "/alerts/history": { kind: "json", query: { limit: true } },
+    "/alerts/history": {
+      kind: "json",
+      query: { limit: true, rule: true, task: true, state: true },
+    },
   },
   POST: {
     "/jobs/{jobId}/retry": { kind: "json", ...noBody },

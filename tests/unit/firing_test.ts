@@ -53,6 +53,7 @@ function overview(rules: AlertRuleView[], enabled = true): AlertsOverview {
     evaluateEveryMs: 15_000,
     asOf: 1000,
     firing,
+    silenced: 0,
     sinks: [{ name: "ops", type: "webhook" }],
     rules,
     silences: [],
@@ -67,9 +68,26 @@ Deno.test("firingOf() counts firing alerts per task and names their rules", () =
   ]);
   assert.deepEqual(firingOf(answer), {
     firing: 3,
+    silenced: 0,
     byTask: { mail: 2 },
     asOf: 1000,
     rulesByTask: { mail: ["mail failing", "mail backlog"] },
+  });
+});
+
+Deno.test("firingOf() leaves out the firing alerts a silence mutes, and says how many", () => {
+  const muted = { ...instance("sms", "firing"), muted: true };
+  const answer = {
+    ...overview([rule("failing", [instance("mail", "firing"), muted])]),
+    firing: 1,
+    silenced: 1,
+  };
+  assert.deepEqual(firingOf(answer), {
+    firing: 1,
+    silenced: 1,
+    byTask: { mail: 1 },
+    asOf: 1000,
+    rulesByTask: { mail: ["failing"] },
   });
 });
 
@@ -80,12 +98,15 @@ Deno.test("firingOf() is null when alerts are not configured", () => {
 Deno.test("withFrame() takes the frame's counts and keeps the names of tasks still firing", () => {
   const known: Firing = {
     firing: 2,
+    silenced: 0,
     byTask: { mail: 1, sms: 1 },
     asOf: 1,
     rulesByTask: { mail: ["mail failing"], sms: ["sms failing"] },
   };
-  assert.deepEqual(withFrame({ firing: 2, byTask: { mail: 1, push: 1 }, asOf: 9 }, known), {
+  const frame = { firing: 2, silenced: 1, byTask: { mail: 1, push: 1 }, asOf: 9 };
+  assert.deepEqual(withFrame(frame, known), {
     firing: 2,
+    silenced: 1,
     byTask: { mail: 1, push: 1 },
     asOf: 9,
     rulesByTask: { mail: ["mail failing"] },
@@ -126,13 +147,13 @@ Deno.test("the watch follows alerts frames, reading the rules only for a task it
   assert.deepEqual(watch.state.value?.byTask, { mail: 1 });
   assert.equal(reads.length, 1);
 
-  alerts.value = { firing: 1, byTask: { mail: 1 }, asOf: 2000 };
+  alerts.value = { firing: 1, silenced: 0, byTask: { mail: 1 }, asOf: 2000 };
   await settled();
   assert.equal(reads.length, 1, "the names of mail's rules are known");
   assert.equal(watch.state.value?.asOf, 2000);
 
   rules = [...rules, rule("sms failing", [instance("sms", "firing")])];
-  alerts.value = { firing: 2, byTask: { mail: 1, sms: 1 }, asOf: 3000 };
+  alerts.value = { firing: 2, silenced: 0, byTask: { mail: 1, sms: 1 }, asOf: 3000 };
   await settled();
   assert.equal(reads.length, 2);
   assert.deepEqual(watch.state.value?.rulesByTask, {

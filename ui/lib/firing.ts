@@ -17,7 +17,10 @@ import { BACKSTOP_FACTOR } from "./use_live_resource.ts";
 
 /** What fires, as of the last evaluation (`asOf`, null before the first). */
 export interface Firing {
+  /** Alerts firing that no silence mutes: what the pills count. */
   firing: number;
+  /** Alerts firing that a silence mutes, counted apart. */
+  silenced: number;
   byTask: Record<string, number>;
   asOf: number | null;
   /** The rules firing for each task, by name, as far as they were read. */
@@ -31,8 +34,7 @@ export interface Firing {
  * ```ts
  * import assert from "node:assert/strict";
  * import { firingOf } from "./firing.ts";
- * const firing = firingOf({ enabled: false } as never);
- * assert.equal(firing, null);
+ * assert.equal(firingOf({ enabled: false } as never), null);
  * ```
  */
 export function firingOf(overview: AlertsOverview): Firing | null {
@@ -41,13 +43,14 @@ export function firingOf(overview: AlertsOverview): Firing | null {
   const rulesByTask: Record<string, string[]> = {};
   for (const rule of overview.rules) {
     for (const alert of rule.alerts) {
-      if (alert.phase !== "firing" || alert.task === null) continue;
+      if (alert.phase !== "firing" || alert.muted || alert.task === null) continue;
       byTask[alert.task] = (byTask[alert.task] ?? 0) + 1;
       const names = rulesByTask[alert.task] ??= [];
       if (!names.includes(rule.name)) names.push(rule.name);
     }
   }
-  return { firing: overview.firing, byTask, asOf: overview.asOf, rulesByTask };
+  const { firing, silenced, asOf } = overview;
+  return { firing, silenced, byTask, asOf, rulesByTask };
 }
 
 /** A frame's counts, keeping the rule names already known for the tasks still firing. */
@@ -57,7 +60,8 @@ export function withFrame(frame: AlertsFrame, known: Firing | null): Firing {
     const names = known?.rulesByTask[task];
     if (frame.byTask[task] > 0 && names) rulesByTask[task] = names;
   }
-  return { firing: frame.firing, byTask: frame.byTask, asOf: frame.asOf, rulesByTask };
+  const { firing, silenced, byTask, asOf } = frame;
+  return { firing, silenced, byTask, asOf, rulesByTask };
 }
 
 /** Whether `firing` lacks the rule names of a task that fires. */

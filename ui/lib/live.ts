@@ -193,7 +193,8 @@ export function isAlertsFrame(value: Record<string, unknown> | null): value is A
   [key: string]: unknown;
 } {
   const isCount = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
-  return value !== null && isCount(value.firing) && typeof value.asOf === "number" &&
+  return value !== null && isCount(value.firing) && isCount(value.silenced) &&
+    typeof value.asOf === "number" &&
     typeof value.byTask === "object" && value.byTask !== null &&
     Object.values(value.byTask).every(isCount);
 }

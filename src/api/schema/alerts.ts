@@ -55,7 +55,11 @@ export const AlertRuleViewSchema = z.strictObject({
     description:
       "code: the alerts option or --alerts FILE, read-only; stored: made through the API.",
   }),
-  state: z.enum(["ok", "pending", "firing"]).openapi({ description: "The worst of its alerts." }),
+  state: z.enum(["ok", "pending", "firing", "notEvaluated"]).openapi({
+    description:
+      "The worst of its alerts; notEvaluated: the last evaluation did not read the rule " +
+      "(none yet, or the rules of the board evaluating lack it).",
+  }),
   firingSince: Millis.nullable(),
   alerts: z.array(z.strictObject({
     subject: z.string().nullable(),
@@ -78,7 +82,10 @@ export const AlertsOverviewSchema = z.strictObject({
   }),
   evaluateEveryMs: z.number().int(),
   asOf: Millis.nullable().openapi({ description: "The last evaluation, by whichever board led." }),
-  firing: z.number().int().openapi({ description: "Alerts firing (muted ones included)." }),
+  firing: z.number().int().openapi({ description: "Alerts firing that no silence mutes." }),
+  silenced: z.number().int().openapi({
+    description: "Alerts firing that a silence mutes now, apart from firing.",
+  }),
   sinks: z.array(z.strictObject({ name: z.string(), type: z.enum(["webhook", "slack"]) })),
   rules: z.array(AlertRuleViewSchema),
   silences: z.array(AlertSilenceSchema),

@@ -10,8 +10,8 @@ import {
   type AlertHistoryEntry,
   type AlertRule,
   type AlertSilence,
-  type AlertState,
   type AlertStatus,
+  type AlertStatusWrite,
   KNOWN_SHAPES_TTL_MS,
   type KnownShape,
   type KnownShapesChange,
@@ -23,8 +23,7 @@ import { cutKnownShapes, knownShapeKey } from "../known_shapes_cap.ts";
 
 /** The alerts' memory of one memory store. */
 export class AlertMemory {
-  #states: AlertState[] = [];
-  #asOf: number | null = null;
+  #status: AlertStatus = { asOf: null, states: [] };
   /** Newest first. */
   #history: AlertHistoryEntry[] = [];
   #rules = new Map<string, AlertRule>();
@@ -50,24 +49,26 @@ export class AlertMemory {
     return byKey.size;
   }
 
-  /** The states last written, with when they were evaluated. */
+  /** The states last written, with when they were evaluated and the rules evaluated. */
   readStatus(): AlertStatus {
-    return { asOf: this.#asOf, states: structuredClone(this.#states) };
+    return structuredClone(this.#status);
   }
 
   /**
    * Replaces the states (refused whole above the cap), evaluated at `asOf`;
    * given `ifAsOf`, only while the stored ones were evaluated then (false if not).
    */
-  writeStates(
-    states: readonly AlertState[],
-    asOf: number | null,
-    ifAsOf?: number | null,
-  ): boolean {
+  writeStates(status: AlertStatusWrite, ifAsOf?: number | null): boolean {
+    const { asOf, states, evaluated, lockSeen } = status;
     checkAlertStateCount(states.length);
-    if (ifAsOf !== undefined && ifAsOf !== this.#asOf) return false;
-    this.#states = structuredClone([...states]);
-    this.#asOf = asOf;
+    if (ifAsOf !== undefined && ifAsOf !== this.#status.asOf) return false;
+    // The notes a pass left out are absent, as Redis reads them back.
+    this.#status = structuredClone({
+      asOf,
+      states: [...states],
+      ...(evaluated && { evaluated: [...evaluated] }),
+      ...(lockSeen && { lockSeen }),
+    });
     return true;
   }
 

@@ -10,6 +10,7 @@ import { SharedBoard } from "./shared_board.ts";
 import { AlertMemory } from "./alert_memory.ts";
 import type {
   AlertHistoryEntry,
+  AlertPassNotes,
   AlertRule,
   AlertSilence,
   AlertState,
@@ -313,8 +314,10 @@ export class MemorySource implements TaskSource {
     states: readonly AlertState[],
     asOf?: number,
     ifAsOf?: number | null,
+    notes?: AlertPassNotes,
   ): Promise<boolean> {
-    return Promise.resolve().then(() => this.#alerts.writeStates(states, asOf ?? null, ifAsOf));
+    const status = { asOf: asOf ?? null, states, ...notes };
+    return Promise.resolve().then(() => this.#alerts.writeStates(status, ifAsOf));
   }
 
   /** The error shapes the last alert leader kept, until they expire. */

@@ -13,10 +13,12 @@ import {
   type AlertHistoryEntry,
   type AlertState,
   type AlertStatus,
+  type AlertStatusWrite,
   KNOWN_SHAPES_TTL_MS,
   type KnownShape,
   type KnownShapesChange,
   type KnownShapesRecord,
+  type LockSeen,
 } from "../../contract/alerts.ts";
 import { checkAlertStateCount } from "../alert_states_cap.ts";
 import { cutKnownShapes, knownShapeKey } from "../known_shapes_cap.ts";
@@ -41,14 +43,19 @@ function isState(value: unknown): value is AlertState {
     typeof value.pendingSince === "number";
 }
 
+function isLockSeen(value: unknown): value is LockSeen {
+  return isObject(value) && typeof value.lock === "string" && typeof value.at === "number";
+}
+
 function isEntry(value: unknown): value is AlertHistoryEntry {
   return isObject(value) && isObject(value.notice) && typeof value.notice.key === "string" &&
     Array.isArray(value.deliveries);
 }
 
 /**
- * The states last written, with when: one GET. The value is `{ asOf, states }`;
- * a bare array (what boards before `asOf` wrote) has no time.
+ * The states last written, with when and the rules evaluated: one GET. The
+ * value is `{ asOf, states, evaluated? }`; a bare array (what boards before
+ * `asOf` wrote) has no time.
  */
 export async function readAlertStatus(
   connection: RedisConnection,
@@ -58,7 +65,16 @@ export async function readAlertStatus(
   const value = text === null ? null : parsed(text);
   const record = isObject(value) ? value : { states: value };
   const states = Array.isArray(record.states) ? record.states.filter(isState) : [];
-  return { asOf: typeof record.asOf === "number" ? record.asOf : null, states };
+  const evaluated = Array.isArray(record.evaluated)
+    ? { evaluated: record.evaluated.filter((name) => typeof name === "string") }
+    : {};
+  const lockSeen = isLockSeen(record.lockSeen) ? { lockSeen: record.lockSeen } : {};
+  return {
+    asOf: typeof record.asOf === "number" ? record.asOf : null,
+    states,
+    ...evaluated,
+    ...lockSeen,
+  };
 }
 
 /**
@@ -82,14 +98,14 @@ return 1
 };
 
 /**
- * Replaces the states (refused whole above the cap), evaluated at `asOf`;
- * given `ifAsOf`, only while the stored ones were evaluated then (false,
- * nothing written, when another leader wrote since): one script.
+ * Replaces the states (refused whole above the cap) with when they were
+ * evaluated and the rules evaluated; given `ifAsOf`, only while the stored
+ * ones were evaluated then (false, nothing written, when another leader
+ * wrote since): one script.
  */
 export async function writeAlertStates(
   connection: RedisConnection,
-  states: readonly AlertState[],
-  asOf: number | null,
+  { asOf, states, ...notes }: AlertStatusWrite,
   ifAsOf: number | null | undefined,
   prefix?: string,
 ): Promise<boolean> {
@@ -98,7 +114,8 @@ export async function writeAlertStates(
     script: WRITE_ALERT_STATES,
     keys: [alertKeys(prefix).states],
     args: [
-      JSON.stringify({ asOf, states }),
+      // `asOf` first: the script reads it off the start.
+      JSON.stringify({ asOf, states, ...notes }),
       ifAsOf === undefined ? "0" : "1",
       JSON.stringify(ifAsOf ?? null),
     ],

@@ -91,6 +91,7 @@ import { checkWireVersion } from "./meta.ts";
 import { MigrationWatch } from "./migration_watch.ts";
 import type {
   AlertHistoryEntry,
+  AlertPassNotes,
   AlertRule,
   AlertSilence,
   AlertState,
@@ -1163,9 +1164,11 @@ export class RedisTaskSource implements TaskSource {
     states: readonly AlertState[],
     asOf?: number,
     ifAsOf?: number | null,
+    notes?: AlertPassNotes,
   ): Promise<boolean> {
     await this.connection.ready();
-    return await writeAlertStates(this.connection, states, asOf ?? null, ifAsOf, this.prefix);
+    const status = { asOf: asOf ?? null, states, ...notes };
+    return await writeAlertStates(this.connection, status, ifAsOf, this.prefix);
   }
 
   /** The error shapes the last alert leader kept (Redis expires them). */

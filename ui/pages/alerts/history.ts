@@ -42,9 +42,15 @@ function About({ notice }: { notice: AlertHistoryEntry["notice"] }) {
   return notice.schedule ?? html`<span class="muted">the store</span>`;
 }
 
-/** The history table. */
-export function HistoryTable({ entries }: { entries: AlertHistoryEntry[] }) {
-  if (entries.length === 0) return html`<p class="empty">No notice sent yet.</p>`;
+/** The history table; `filtered` says the entries are those of the filters only. */
+export function HistoryTable(
+  { entries, filtered = false }: { entries: AlertHistoryEntry[]; filtered?: boolean },
+) {
+  if (entries.length === 0) {
+    return html`<p class="empty">${
+      filtered ? "No notice matches the filters." : "No notice sent yet."
+    }</p>`;
+  }
   return html`
     <${ScrollArea}>
       <table class="table cards alerts-history">

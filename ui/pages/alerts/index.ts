@@ -15,11 +15,12 @@ import { ErrorBanner } from "../../components/error_banner.ts";
 import { Time } from "../../components/time.ts";
 import { runAction } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
-import { formatCountOf, formatDuration } from "../../lib/format.ts";
+import { formatCount, formatCountOf, formatDuration } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { may } from "../../lib/permissions.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { HistoryTable } from "./history.ts";
+import { type HistoryFilter, HistoryFilterForm } from "./history_filter.ts";
 import { RuleEditor } from "./rule_editor.ts";
 import { RuleTable } from "./rule_table.ts";
 import { SilenceForm, SilenceList } from "./silences.ts";
@@ -58,9 +59,10 @@ function AlertsOff() {
 
 /** The rules card's heading note: how many, and as of which evaluation. */
 function Evaluated({ data }: { data: AlertsOverview }) {
+  const silenced = data.silenced > 0 ? ` (${formatCount(data.silenced)} more silenced)` : "";
   const counts = `${formatCountOf(data.rules.length, "rule")} · ${
     formatCountOf(data.firing, "alert")
-  } firing · evaluated every ${formatDuration(data.evaluateEveryMs / 1000)} · `;
+  } firing${silenced} · evaluated every ${formatDuration(data.evaluateEveryMs / 1000)} · `;
   return html`
     <span class="muted alerts-evaluated">${counts}${data.asOf === null
       ? "not yet evaluated"
@@ -78,9 +80,11 @@ export function AlertsPage() {
   const overview = useLiveResource((signal) => api.get("/alerts", { signal }), [], {
     relevant: () => false,
   });
+  const [historyFilter, setHistoryFilter] = useState<HistoryFilter>({});
   const history = useLiveResource(
-    (signal) => api.get("/alerts/history", { signal, query: { limit: HISTORY_SHOWN } }),
-    [],
+    (signal) =>
+      api.get("/alerts/history", { signal, query: { limit: HISTORY_SHOWN, ...historyFilter } }),
+    [historyFilter],
     { relevant: () => false },
   );
   const reload = () => {
@@ -186,9 +190,19 @@ export function AlertsPage() {
     </div>
     <${Card} title="History" flush=${true}
       actions=${html`<span class="muted">newest ${HISTORY_SHOWN} first</span>`}>
+      <${HistoryFilterForm}
+        rules=${data.rules.map((r) => r.name)}
+        filter=${historyFilter}
+        onChange=${setHistoryFilter}
+      />
       ${history.data === null
         ? html`<p class="empty">${history.loading ? "Loading…" : "No data."}</p>`
-        : html`<${HistoryTable} entries=${history.data.entries} />`}
+        : html`
+          <${HistoryTable}
+            entries=${history.data.entries}
+            filtered=${Object.keys(historyFilter).length > 0}
+          />
+        `}
     <//>
   `;
 }

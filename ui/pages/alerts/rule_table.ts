@@ -23,11 +23,19 @@ const STATE_TONE: Record<AlertRuleView["state"] | RuleAlert["phase"], string> = 
   pending: "warn",
   ok: "ok",
   resolved: "neutral",
+  notEvaluated: "neutral",
 };
 
-/** A state or phase as a pill. */
+/** A state or phase as a pill; "not evaluated" says why it is no "ok". */
 export function AlertState({ state }: { state: keyof typeof STATE_TONE }) {
-  return html`<span class=${`status status-${STATE_TONE[state]}`}>${state}</span>`;
+  const className = `status status-${STATE_TONE[state]}`;
+  if (state !== "notEvaluated") return html`<span class=${className}>${state}</span>`;
+  return html`
+    <span
+      class=${className}
+      title="No evaluation has read this rule yet: none has run, or the board evaluating the alerts has other rules"
+    >not evaluated</span>
+  `;
 }
 
 /** The figure of the worst alert: the highest among those firing, else pending, else any. */
