@@ -42,15 +42,21 @@ export function totalCalls(calls: Map<string, number>, names?: readonly string[]
 }
 
 /**
- * The commands the overview's queue-snapshot script runs inside Redis
- * (`src/source/redis/queue_snapshot.ts`); of an overview's commands, the
- * others went over the wire.
+ * The commands the overview's scripts run inside Redis: the queue snapshot's
+ * (`src/source/redis/queue_snapshot.ts`: counts, the queues' ends and their
+ * hashes, the active jobs' locks) and the minutes' (`failed_minutes.ts`);
+ * of an overview's commands, the others went over the wire.
  */
 export const SNAPSHOT_INNER_COMMANDS: readonly string[] = [
   "llen",
   "zcard",
   "lindex",
+  "lrange",
   "hget",
   "hmget",
   "zrange",
+  "exists",
+  "mget",
+  "zcount",
+  "zrangebyscore",
 ];

@@ -35,7 +35,7 @@ type RawEntry = [id: string, fields: string[]];
  * (answering that one's id). The age bound trims from the new entry's time,
  * Redis's clock, exactly (`XTRIM MINID`, which costs what it removes).
  */
-const AUDIT_APPEND: LuaScript = {
+export const AUDIT_APPEND: LuaScript = {
   name: "audit-append",
   writes: true,
   source: `
