@@ -14,6 +14,8 @@ import type { AlertsConfig, AlertsFile } from "./contract/alerts.ts";
 import { AlertConfigError, parseAlertsConfig } from "./alerts/config.ts";
 import { isHostEntry } from "./auth/allowed_hosts.ts";
 import { type Can, presetCan } from "./auth/permissions.ts";
+import type { TraceLinkConfig } from "./contract/trace_links.ts";
+import { checkTracing, TracingOptionError } from "./tracing_options.ts";
 
 /** A signed-in user, as returned by `authenticate`. */
 export interface BoardUser {
@@ -187,6 +189,17 @@ export interface BoardOptions {
    * from here.
    */
   alerts?: AlertsFile;
+  /**
+   * Links from a job page to its trace and logs (see `docs/tracing.md`).
+   * `traceUrl`: an http(s) URL template naming `{traceId}`, e.g.
+   * `"https://tempo.example/trace/{traceId}"`. `logsUrl`: one with the last
+   * attempt's window, `{from}` and `{to}` (ms; `now` while it runs), e.g.
+   * `"https://grafana.example/explore?from={from}&to={to}&job={jobId}"`.
+   * Both may name `{jobId}`, `{task}` and `{traceId}`. `path`: the dotted
+   * keys to the W3C traceparent in a job's data (default `_trace`, where
+   * `withTraceparent()` from `@x/queue-board/tracing` writes it).
+   */
+  tracing?: { traceUrl?: string; logsUrl?: string; path?: string };
 }
 
 /** Session login after validation. */
@@ -239,6 +252,8 @@ export interface ResolvedOptions {
   metrics: { token: string | null; maxTasks: number } | null;
   /** null without the `alerts` option. */
   alerts: AlertsConfig | null;
+  /** null without the `tracing` option. */
+  tracing: TraceLinkConfig | null;
 }
 
 /**
@@ -273,6 +288,7 @@ export const KNOWN_OPTIONS: readonly string[] = keysOf<keyof BoardOptions>({
   health: true,
   metrics: true,
   alerts: true,
+  tracing: true,
 });
 
 const THEMES = ["light", "dark", "auto"] as const;
@@ -618,6 +634,15 @@ function checkAlerts(alerts: unknown): AlertsConfig | null {
   }
 }
 
+function checkTracingOption(tracing: unknown): TraceLinkConfig | null {
+  try {
+    return checkTracing(tracing);
+  } catch (error) {
+    if (!(error instanceof TracingOptionError)) throw error;
+    throw new BoardOptionsError(error.option, error.allowed, error.got);
+  }
+}
+
 /** A whole number of milliseconds from 500 to `max`, or the default when absent. */
 function interval(option: string, value: unknown, fallback: number, max: number): number {
   const ms = value ?? fallback;
@@ -714,5 +739,6 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
     health: checkHealth(options.health),
     metrics: checkMetrics(options.metrics),
     alerts: checkAlerts(options.alerts),
+    tracing: checkTracingOption(options.tracing),
   };
 }

@@ -29,6 +29,14 @@ export const JobDetailSchema = JobSchema.extend({
     description: "Set when taskora's stream cap trimmed the job's early events: the time of the " +
       "oldest event kept, before which its timeline and attempts may be incomplete",
   }),
+  links: z.strictObject({
+    trace: z.string().nullable().openapi({
+      description: "Its trace, by the tracing.traceUrl template and the traceparent in its data",
+    }),
+    logs: z.string().nullable().openapi({
+      description: "Its logs over its last attempt, by the tracing.logsUrl template",
+    }),
+  }).openapi({ description: "Both null without payload.read: the trace id is job data" }),
 }).openapi("JobDetail");
 true satisfies Same<z.output<typeof JobDetailSchema>, JobDetailResponse>;
 

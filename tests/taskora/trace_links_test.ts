@@ -1,0 +1,98 @@
+/**
+ * Trace links with a real taskora App on Redis and a real OpenTelemetry
+ * SDK: a job dispatched through `withTraceparent()` inside a span has, on
+ * its page, a trace link with that span's trace id and a logs link over its
+ * attempt; with the traceparent's path redacted, or for a user without
+ * `payload.read`, it has none.
+ */
+
+// deno-lint-ignore-file no-explicit-any
+import assert from "node:assert/strict";
+import { context, propagation, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
+import type { BoardOptions } from "../../mod.ts";
+import { withTraceparent } from "../../src/tracing.ts";
+import { taskOf, waitForState, withApp } from "./harness.ts";
+
+const tracing = {
+  traceUrl: "https://tempo.example/trace/{traceId}",
+  logsUrl: "https://grafana.example/explore?from={from}&to={to}&job={jobId}",
+};
+
+/** An SDK set up as an application would: a tracer, a context manager, the W3C propagator. */
+function setUpOpenTelemetry(): () => void {
+  const manager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(manager);
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(new BasicTracerProvider());
+  return () => {
+    trace.disable();
+    propagation.disable();
+    context.disable();
+  };
+}
+
+/** Dispatches a `mail` job inside a span; its id and the span's trace id. */
+async function dispatchInSpan(app: any): Promise<{ id: string; traceId: string }> {
+  const tracer = trace.getTracer("trace-links-test");
+  return await tracer.startActiveSpan("checkout", async (span) => {
+    try {
+      const id = await taskOf(app, "mail").dispatch(withTraceparent({ to: "ada" }));
+      return { id, traceId: span.spanContext().traceId };
+    } finally {
+      span.end();
+    }
+  });
+}
+
+const mail = (app: any) => app.task("mail", { handler: (data: { to: string }) => data.to });
+
+/** A `mail` job dispatched in a span and completed, as a board with `board` options answers it. */
+async function tracedJob(
+  board: BoardOptions,
+  check: (job: any, dispatched: { id: string; traceId: string }) => void,
+): Promise<void> {
+  const tearDown = setUpOpenTelemetry();
+  try {
+    await withApp("redis", mail, async (world) => {
+      const dispatched = await dispatchInSpan(world.app);
+      check(await waitForState(world, dispatched.id, "completed"), dispatched);
+    }, { board });
+  } finally {
+    tearDown();
+  }
+}
+
+Deno.test("a job dispatched through withTraceparent() in a span links to that span's trace", async () => {
+  await tracedJob({ tracing }, (job, { id, traceId }) => {
+    assert.match(traceId, /^[0-9a-f]{32}$/);
+    assert.equal(job.links.trace, `https://tempo.example/trace/${traceId}`);
+    assert.equal(
+      job.links.logs,
+      `https://grafana.example/explore?from=${job.timestamps.processed}&to=${job.timestamps.finished}&job=${id}`,
+    );
+    assert.match(job.data._trace.traceparent, new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+  });
+});
+
+Deno.test("a redacted traceparent path gives no trace link", async () => {
+  await tracedJob({ tracing, redact: ["_trace"] }, (job) => {
+    assert.equal(job.data._trace, "[REDACTED]");
+    assert.equal(job.links.trace, null);
+    assert.match(job.links.logs, /^https:\/\/grafana\.example\/explore\?from=\d+&to=\d+&job=/);
+  });
+});
+
+Deno.test("a user without payload.read gets no links: the trace id is job data", async () => {
+  const viewer = { name: "vic", role: "viewer" };
+  await tracedJob({
+    tracing,
+    auth: () => viewer,
+    can: (_user, action) => action !== "payload.read",
+  }, (job) => {
+    assert.equal(job.data, null);
+    assert.deepEqual(job.links, { trace: null, logs: null });
+  });
+});
