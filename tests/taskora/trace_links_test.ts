@@ -8,44 +8,14 @@
 
 // deno-lint-ignore-file no-explicit-any
 import assert from "node:assert/strict";
-import { context, propagation, trace } from "@opentelemetry/api";
-import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
 import type { BoardOptions } from "../../mod.ts";
-import { withTraceparent } from "../../src/tracing.ts";
+import { dispatchInSpan, setUpOpenTelemetry } from "../helpers/open_telemetry.ts";
 import { taskOf, waitForState, withApp } from "./harness.ts";
 
 const tracing = {
   traceUrl: "https://tempo.example/trace/{traceId}",
   logsUrl: "https://grafana.example/explore?from={from}&to={to}&job={jobId}",
 };
-
-/** An SDK set up as an application would: a tracer, a context manager, the W3C propagator. */
-function setUpOpenTelemetry(): () => void {
-  const manager = new AsyncLocalStorageContextManager().enable();
-  context.setGlobalContextManager(manager);
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(new BasicTracerProvider());
-  return () => {
-    trace.disable();
-    propagation.disable();
-    context.disable();
-  };
-}
-
-/** Dispatches a `mail` job inside a span; its id and the span's trace id. */
-async function dispatchInSpan(app: any): Promise<{ id: string; traceId: string }> {
-  const tracer = trace.getTracer("trace-links-test");
-  return await tracer.startActiveSpan("checkout", async (span) => {
-    try {
-      const id = await taskOf(app, "mail").dispatch(withTraceparent({ to: "ada" }));
-      return { id, traceId: span.spanContext().traceId };
-    } finally {
-      span.end();
-    }
-  });
-}
 
 const mail = (app: any) => app.task("mail", { handler: (data: { to: string }) => data.to });
 
@@ -57,7 +27,7 @@ async function tracedJob(
   const tearDown = setUpOpenTelemetry();
   try {
     await withApp("redis", mail, async (world) => {
-      const dispatched = await dispatchInSpan(world.app);
+      const dispatched = await dispatchInSpan(taskOf(world.app, "mail"), { to: "ada" });
       check(await waitForState(world, dispatched.id, "completed"), dispatched);
     }, { board });
   } finally {
