@@ -66,6 +66,7 @@ import type { SchedulerLeadershipResponse, TaskLivenessResponse } from "./livene
 import type { JobDiagnosisResponse } from "./diagnosis.ts";
 import type { TaskWorkersResponse } from "./workers.ts";
 import type { ForecastResponse } from "./forecast.ts";
+import type { ScalingResponse } from "./scaling.ts";
 import type { MechanicsResponse } from "./mechanics.ts";
 import type { DispatchBody, DispatchResponse } from "./dispatch.ts";
 import type { MigrationLockResponse } from "./migration_lock.ts";
@@ -165,6 +166,7 @@ export interface Endpoints {
     "/tasks/{task}/liveness": { query: { id?: readonly string[] }; answer: TaskLivenessResponse };
     "/tasks/{task}/workers": { answer: TaskWorkersResponse };
     "/tasks/{task}/forecast": { answer: ForecastResponse };
+    "/tasks/{task}/scaling": { query: { targetWait?: string }; answer: ScalingResponse };
     "/tasks/{task}/mechanics": { query: { cursor?: string }; answer: MechanicsResponse };
     "/jobs/{jobId}": { answer: JobDetailResponse };
     "/jobs/{jobId}/attempts": { answer: AttemptHistory };

@@ -14,6 +14,7 @@
  */
 
 import type { AttemptHistory, AttemptRecord } from "../contract/attempts.ts";
+import type { BacklogRead } from "../contract/scaling.ts";
 import type { SessionRevocations } from "./session_revocations.ts";
 import type { OperationStore } from "./operation_store.ts";
 export type {
@@ -770,6 +771,12 @@ export interface TaskSource {
    * samples offer it; without it every such job counts as backlog.
    */
   countDueAfter?(tasks: readonly string[], at: number): Promise<Map<string, number>>;
+  /**
+   * A task's effective backlog by kind at `now` (waiting, prioritized, due
+   * delayed, held by a concurrency key; see `contract/scaling.ts`), bounded.
+   * Without it the scaling signal counts the waiting and due jobs only.
+   */
+  readBacklogKinds?(task: string, now: number): Promise<BacklogRead>;
   /**
    * One bounded step of a scan for the task's mechanism keys (concurrency
    * keys, throttles, debounces, dedup keys, collect buffers) from `cursor`
