@@ -774,9 +774,10 @@ export interface TaskSource {
   /**
    * A task's effective backlog by kind at `now` (waiting, prioritized, due
    * delayed, held by a concurrency key; see `contract/scaling.ts`), bounded.
-   * Without it the scaling signal counts the waiting and due jobs only.
+   * Without it the scaling signal counts the waiting jobs only. `heldScan`:
+   * queued jobs of each queue looked at for a held key (default 1,000).
    */
-  readBacklogKinds?(task: string, now: number): Promise<BacklogRead>;
+  readBacklogKinds?(task: string, now: number, heldScan?: number): Promise<BacklogRead>;
   /**
    * One bounded step of a scan for the task's mechanism keys (concurrency
    * keys, throttles, debounces, dedup keys, collect buffers) from `cursor`

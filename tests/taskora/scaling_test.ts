@@ -3,7 +3,8 @@
  * the task's one worker busy on a job holding concurrency key `acct`
  * (limit 1), plain, prioritized, key-held (on the wait list and on the
  * prioritized set), due delayed and not-yet-due delayed jobs are
- * dispatched; `GET /tasks/{task}/scaling` counts each kind as the ground
+ * dispatched; `GET /tasks/{task}/scaling` and `/metrics`
+ * (`queue_board_task_backlog{task,kind}`) count each kind as the ground
  * truth computed from what was dispatched says.
  */
 
@@ -62,6 +63,14 @@ Deno.test("the scaling route counts a real taskora backlog by kind as dispatched
       assert.equal(body.targetWaitMs, 30_000);
       assert.ok(body.oldestWaitMs >= 0);
       assert.deepEqual(body.workersSeen.atLeast, 1, "the holder's lock is live");
+
+      const metrics = await world.board.fetch(new Request("http://localhost/board/metrics"));
+      const text = await metrics.text();
+      const scraped = Object.fromEntries(
+        [...text.matchAll(/^queue_board_task_backlog\{task="billing",kind="(\w+)"\} (\d+)$/gm)]
+          .map(([, kind, count]) => [kind, Number(count)]),
+      );
+      assert.deepEqual(scraped, truth, "/metrics counts the kinds as the route does");
     } finally {
       holding = false;
       releases.forEach((release) => release());

@@ -54,18 +54,19 @@ return {
 `,
 };
 
-/** Task `task`'s backlog by kind at `now`: one script, one round trip. */
+/** Task `task`'s backlog by kind at `now`, `heldScan` jobs of each queue looked at: one script. */
 export async function readBacklogKinds(
   connection: RedisConnection,
   task: string,
   now: number,
   prefix?: string,
+  heldScan: number = HELD_SCAN_LIMIT,
 ): Promise<BacklogRead> {
   const keys = taskKeys(task, prefix);
   const [reply] = await connection.pipeline([{
     script: BACKLOG_KINDS,
     keys: [keys.wait, keys.prioritized, keys.delayed],
-    args: [keys.jobPrefix, String(now), String(HELD_SCAN_LIMIT)],
+    args: [keys.jobPrefix, String(now), String(heldScan)],
   }]);
   const [wait, prioritized, due, heldWaiting, heldPrioritized, examined] = (reply as unknown[])
     .map(Number);

@@ -1044,9 +1044,9 @@ export class RedisTaskSource implements TaskSource {
   }
 
   /** A task's effective backlog by kind at `now`; see `backlog_kinds.ts`. */
-  async readBacklogKinds(task: string, now: number): Promise<BacklogRead> {
+  async readBacklogKinds(task: string, now: number, heldScan?: number): Promise<BacklogRead> {
     await this.#ready();
-    return await readBacklogKinds(this.connection, task, now, this.prefix);
+    return await readBacklogKinds(this.connection, task, now, this.prefix, heldScan);
   }
 
   /** Each task's delayed and retrying jobs due after `at`; see `backlog.ts`. */
