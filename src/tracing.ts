@@ -32,15 +32,17 @@ export type TraceCarrier = Record<string, string>;
  * import assert from "node:assert/strict";
  * import { withTraceparent } from "./tracing.ts";
  * // No OpenTelemetry SDK registered here: the data goes as it came.
- * assert.deepEqual(withTraceparent({ to: "ada" }), { to: "ada" });
+ * const data = withTraceparent({ to: "ada" });
+ * assert.deepEqual(data, { to: "ada" });
+ * assert.equal(data._trace?.traceparent, undefined); // typed: the carrier may be there
  * ```
  */
-export function withTraceparent<T extends Record<string, unknown>>(
+export function withTraceparent<T extends object, K extends string = typeof TRACE_KEY>(
   data: T,
-  key: string = TRACE_KEY,
-): T & { [key: string]: TraceCarrier } {
+  key: K = TRACE_KEY as K,
+): T & { [P in K]?: TraceCarrier } {
   const carrier: TraceCarrier = {};
   propagation.inject(context.active(), carrier);
-  if (!("traceparent" in carrier)) return data as T & { [key: string]: TraceCarrier };
+  if (!("traceparent" in carrier)) return data;
   return { ...data, [key]: carrier };
 }
