@@ -48,7 +48,7 @@ import type {
   SilenceRequest,
   TestNoticeResponse,
 } from "./alerts.ts";
-import type { AttemptHistory } from "./attempts.ts";
+import type { AttemptHistoryResponse } from "./attempts.ts";
 import type { AuditEntry, AuditQuery, AuditResponse } from "./audit.ts";
 import type { BulkOperation, BulkPreviewResponse, BulkRequest, BulkStartResponse } from "./bulk.ts";
 import type { ConfigResponse } from "./config.ts";
@@ -169,7 +169,7 @@ export interface Endpoints {
     "/tasks/{task}/scaling": { query: { targetWait?: string }; answer: ScalingResponse };
     "/tasks/{task}/mechanics": { query: { cursor?: string }; answer: MechanicsResponse };
     "/jobs/{jobId}": { answer: JobDetailResponse };
-    "/jobs/{jobId}/attempts": { answer: AttemptHistory };
+    "/jobs/{jobId}/attempts": { answer: AttemptHistoryResponse };
     "/jobs/{jobId}/diagnosis": { answer: JobDiagnosisResponse };
     "/jobs/{jobId}/logs": {
       query: { level?: string; attempt?: number } & PageQuery;

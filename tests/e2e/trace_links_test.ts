@@ -2,7 +2,7 @@
  * Trace links in a real browser: a job dispatched to a real taskora App
  * through `withTraceparent()` inside an OpenTelemetry span, failing its
  * first attempt, shows on its page a Trace link (header and each attempt)
- * and a Logs link; clicking the trace link opens the tracing tool (a
+ * and a Logs link (header: the last attempt; each attempt: its own); clicking the trace link opens the tracing tool (a
  * stand-in served by the browser's routing) at that span's trace id.
  */
 
@@ -37,6 +37,9 @@ browserTest("a job dispatched in a span links to that span's trace from its page
         const { id, traceId } = await dispatchInSpan(mail, { to: "ada" });
         await waitFor(() => runs === 2 || undefined, { what: "the second attempt" });
         const traceUrl = `https://tempo.example/trace/${traceId}`;
+        const logsOf = new RegExp(
+          `^https://grafana\\.example/explore\\?from=\\d+&to=\\d+&job=${id}$`,
+        );
         await page.context().route(
           "https://tempo.example/**",
           (route) => route.fulfill({ contentType: "text/html", body: "<title>trace</title>" }),
@@ -50,7 +53,7 @@ browserTest("a job dispatched in a span links to that span's trace from its page
         const logs = page.getByRole("link", { name: "Open the logs of the job's last attempt" });
         assert.match(
           (await logs.getAttribute("href"))!,
-          new RegExp(`^https://grafana\\.example/explore\\?from=\\d+&to=\\d+&job=${id}$`),
+          logsOf,
         );
         const [opened] = await Promise.all([page.waitForEvent("popup"), trace.click()]);
         await opened.waitForLoadState();
@@ -60,6 +63,11 @@ browserTest("a job dispatched in a span links to that span's trace from its page
         await page.getByRole("tab", { name: /Attempts/ }).click();
         const attemptTrace = page.getByRole("link", { name: "Open the trace of attempt 1" });
         assert.equal(await attemptTrace.getAttribute("href"), traceUrl);
+        const attemptLogs = page.getByRole("link", { name: "Open the logs of attempt 1" });
+        assert.match(
+          (await attemptLogs.getAttribute("href"))!,
+          logsOf,
+        );
       } finally {
         await app.close();
       }

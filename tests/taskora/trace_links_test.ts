@@ -17,18 +17,32 @@ const tracing = {
   logsUrl: "https://grafana.example/explore?from={from}&to={to}&job={jobId}",
 };
 
-const mail = (app: any) => app.task("mail", { handler: (data: { to: string }) => data.to });
+let runs = 0;
+/** `mail`: its first run of each test fails, so a job has a failed attempt before it completes. */
+const mail = (app: any) => {
+  runs = 0;
+  app.task("mail", {
+    retry: { attempts: 2, backoff: "fixed", delay: 1 },
+    handler: (data: { to: string }) => {
+      if (++runs === 1) throw new Error("first try fails");
+      return data.to;
+    },
+  });
+};
 
 /** A `mail` job dispatched in a span and completed, as a board with `board` options answers it. */
 async function tracedJob(
   board: BoardOptions,
-  check: (job: any, dispatched: { id: string; traceId: string }) => void,
+  check: (job: any, dispatched: { id: string; traceId: string }, attempts: any) => void,
 ): Promise<void> {
   const tearDown = setUpOpenTelemetry();
   try {
     await withApp("redis", mail, async (world) => {
       const dispatched = await dispatchInSpan(taskOf(world.app, "mail"), { to: "ada" });
-      check(await waitForState(world, dispatched.id, "completed"), dispatched);
+      const job = await waitForState(world, dispatched.id, "completed");
+      const attempts = await world.get(`/jobs/${dispatched.id}/attempts`);
+      assert.equal(attempts.status, 200);
+      check(job, dispatched, attempts.body.attempts);
     }, { board });
   } finally {
     tearDown();
@@ -36,8 +50,15 @@ async function tracedJob(
 }
 
 Deno.test("a job dispatched through withTraceparent() in a span links to that span's trace", async () => {
-  await tracedJob({ tracing }, (job, { id, traceId }) => {
+  await tracedJob({ tracing }, (job, { id, traceId }, attempts) => {
     assert.match(traceId, /^[0-9a-f]{32}$/);
+    // The failed first attempt's window: from when the job could run to when it failed.
+    assert.equal(attempts.length, 1);
+    const start = job.timestamps.runAt ?? job.timestamps.created;
+    assert.equal(
+      attempts[0].logs,
+      `https://grafana.example/explore?from=${start}&to=${attempts[0].at}&job=${id}`,
+    );
     assert.equal(job.links.trace, `https://tempo.example/trace/${traceId}`);
     assert.equal(
       job.links.logs,
@@ -61,8 +82,9 @@ Deno.test("a user without payload.read gets no links: the trace id is job data",
     tracing,
     auth: () => viewer,
     can: (_user, action) => action !== "payload.read",
-  }, (job) => {
+  }, (job, _dispatched, attempts) => {
     assert.equal(job.data, null);
     assert.deepEqual(job.links, { trace: null, logs: null });
+    assert.deepEqual(attempts.map((a: { logs: unknown }) => a.logs), [null]);
   });
 });

@@ -5,7 +5,7 @@
  */
 
 import { z } from "@hono/zod-openapi";
-import type { AttemptHistory } from "../../contract/attempts.ts";
+import type { AttemptHistoryResponse } from "../../contract/attempts.ts";
 import type { JobActionResponse, JobDetailResponse, RerunResponse } from "../../contract/jobs.ts";
 import { PAYLOAD_FIELDS } from "../../contract/payload.ts";
 import {
@@ -69,9 +69,13 @@ export const AttemptHistorySchema = z.strictObject({
     error: z.string().nullable(),
     at: Millis,
     nextAttemptAt: Millis.nullable(),
+    logs: z.string().nullable().openapi({
+      description: "Its logs by the tracing.logsUrl template over its window; null without it " +
+        "or without payload.read",
+    }),
   })),
   complete: z.boolean(),
   scanned: z.number().int(),
   attempt: z.number().int(),
 }).openapi("AttemptHistory");
-true satisfies Same<z.output<typeof AttemptHistorySchema>, AttemptHistory>;
+true satisfies Same<z.output<typeof AttemptHistorySchema>, AttemptHistoryResponse>;

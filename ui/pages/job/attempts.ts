@@ -4,7 +4,7 @@
  * the task's event stream when the tab opens. The stream keeps only its newest
  * ~10,000 entries, so the tab says when older attempts may be missing. Each
  * attempt links to the job's trace (one dispatch, one trace: every attempt
- * runs in it).
+ * runs in it) and to its logs over its window.
  *
  * @module
  */
@@ -61,6 +61,11 @@ export function Attempts({ job }: { job: JobDetail }) {
                   url=${job.links.trace}
                   label="Trace"
                   title=${`Open the trace of attempt ${attempt.attempt}`}
+                />
+                <${Outward}
+                  url=${attempt.logs}
+                  label="Logs"
+                  title=${`Open the logs of attempt ${attempt.attempt}`}
                 />
                 ${attempt.error === null
                   ? html`<p class="job-note">${missingError(attempt)}</p>`
