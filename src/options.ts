@@ -14,6 +14,8 @@ import type { AlertsConfig, AlertsFile } from "./contract/alerts.ts";
 import { AlertConfigError, parseAlertsConfig } from "./alerts/config.ts";
 import { isHostEntry } from "./auth/allowed_hosts.ts";
 import { type Can, presetCan } from "./auth/permissions.ts";
+import type { TraceLinkConfig } from "./contract/trace_links.ts";
+import { checkTracing, TracingOptionError } from "./tracing_options.ts";
 
 /** A signed-in user, as returned by `authenticate`. */
 export interface BoardUser {
@@ -195,6 +197,17 @@ export interface BoardOptions {
    * adds a tool for each action the caller may do. `false` turns it off.
    */
   mcp?: McpOptions | false;
+  /**
+   * Links from a job page to its trace and logs (see `docs/tracing.md`).
+   * `traceUrl`: an http(s) URL template naming `{traceId}`, e.g.
+   * `"https://tempo.example/trace/{traceId}"`. `logsUrl`: one with the last
+   * attempt's window, `{from}` and `{to}` (ms; `now` while it runs), e.g.
+   * `"https://grafana.example/explore?from={from}&to={to}&job={jobId}"`.
+   * Both may name `{jobId}`, `{task}` and `{traceId}`. `path`: the dotted
+   * keys to the W3C traceparent in a job's data (default `_trace`, where
+   * `withTraceparent()` from `@x/queue-board/tracing` writes it).
+   */
+  tracing?: { traceUrl?: string; logsUrl?: string; path?: string };
 }
 
 /** The `mcp` option: whether agents get tools that change the queue, and their tokens. */
@@ -261,6 +274,8 @@ export interface ResolvedOptions {
   alerts: AlertsConfig | null;
   /** null when `mcp: false`. */
   mcp: { actions: boolean; tokens: ReadonlyMap<string, BoardUser> } | null;
+  /** null without the `tracing` option. */
+  tracing: TraceLinkConfig | null;
 }
 
 /**
@@ -296,6 +311,7 @@ export const KNOWN_OPTIONS: readonly string[] = keysOf<keyof BoardOptions>({
   metrics: true,
   alerts: true,
   mcp: true,
+  tracing: true,
 });
 
 const THEMES = ["light", "dark", "auto"] as const;
@@ -689,6 +705,15 @@ function checkAlerts(alerts: unknown): AlertsConfig | null {
   }
 }
 
+function checkTracingOption(tracing: unknown): TraceLinkConfig | null {
+  try {
+    return checkTracing(tracing);
+  } catch (error) {
+    if (!(error instanceof TracingOptionError)) throw error;
+    throw new BoardOptionsError(error.option, error.allowed, error.got);
+  }
+}
+
 /** A whole number of milliseconds from 500 to `max`, or the default when absent. */
 function interval(option: string, value: unknown, fallback: number, max: number): number {
   const ms = value ?? fallback;
@@ -786,5 +811,6 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
     metrics: checkMetrics(options.metrics),
     alerts: checkAlerts(options.alerts),
     mcp: checkMcp(options.mcp, auth),
+    tracing: checkTracingOption(options.tracing),
   };
 }

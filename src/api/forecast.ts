@@ -14,6 +14,7 @@ import {
   forecastWindow,
   minuteOf,
 } from "../contract/forecast.ts";
+import type { TaskSource } from "../source/types.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { TaskPath } from "./params.ts";
@@ -32,39 +33,46 @@ const getForecast = apiRoute({
 
 const MINUTE = 60_000;
 
+/** Task `task`'s drain forecast at `now`; `TASK_NOT_FOUND` for an unknown task. */
+export async function readForecast(
+  source: TaskSource,
+  task: string,
+  now: number,
+): Promise<ForecastResponse> {
+  const minutes = FORECAST_WINDOWS.map((window) => minuteOf(now) - window * MINUTE);
+  const longest = Math.max(...FORECAST_WINDOWS) + 1;
+  // The throughput read refuses an unknown task (TASK_NOT_FOUND).
+  const [buckets, stats, dueLater, samples] = await Promise.all([
+    source.getThroughput({ task, count: longest }),
+    source.getStats([task]),
+    source.countDueAfter?.([task], now + FORECAST_HORIZON_MS),
+    source.readBacklogSamples?.(task, minutes) ?? minutes.map(() => null),
+  ]);
+  const later = dueLater?.get(task) ?? 0;
+  const backlog = backlogOf(stats.get(task)!, later);
+  return {
+    task,
+    readAt: now,
+    backlog,
+    dueLater: later,
+    windows: FORECAST_WINDOWS.map((window, i) => {
+      const sample = samples[i];
+      if (sample === null) {
+        const missing = source.readBacklogSamples
+          ? `no backlog sample from ${window} min ago: the board's leader takes one a ` +
+            "minute while a board runs"
+          : "this TaskSource keeps no backlog samples";
+        return { minutes: window, missing };
+      }
+      return forecastWindow({ minutes: window, sample, buckets, backlog, now });
+    }),
+  };
+}
+
 /** Route `/tasks/{task}/forecast`. */
 export function forecastRoutes({ source, clock }: ApiDeps) {
   return apiRouter().openapi(getForecast, async (c) => {
     const { task } = c.req.valid("param");
-    const now = clock();
-    const minutes = FORECAST_WINDOWS.map((window) => minuteOf(now) - window * MINUTE);
-    const longest = Math.max(...FORECAST_WINDOWS) + 1;
-    // The throughput read refuses an unknown task (TASK_NOT_FOUND).
-    const [buckets, stats, dueLater, samples] = await Promise.all([
-      source.getThroughput({ task, count: longest }),
-      source.getStats([task]),
-      source.countDueAfter?.([task], now + FORECAST_HORIZON_MS),
-      source.readBacklogSamples?.(task, minutes) ?? minutes.map(() => null),
-    ]);
-    const later = dueLater?.get(task) ?? 0;
-    const backlog = backlogOf(stats.get(task)!, later);
-    const answer: ForecastResponse = {
-      task,
-      readAt: now,
-      backlog,
-      dueLater: later,
-      windows: FORECAST_WINDOWS.map((window, i) => {
-        const sample = samples[i];
-        if (sample === null) {
-          const missing = source.readBacklogSamples
-            ? `no backlog sample from ${window} min ago: the board's leader takes one a ` +
-              "minute while a board runs"
-            : "this TaskSource keeps no backlog samples";
-          return { minutes: window, missing };
-        }
-        return forecastWindow({ minutes: window, sample, buckets, backlog, now });
-      }),
-    };
-    return c.json(answer, 200);
+    return c.json(await readForecast(source, task, clock()), 200);
   });
 }

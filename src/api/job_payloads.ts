@@ -12,6 +12,9 @@ import type { AttemptHistory } from "../contract/attempts.ts";
 import { PAYLOAD_FIELDS } from "../contract/payload.ts";
 import { jobNotFound } from "../source/refusals.ts";
 import { deepJson } from "./deep_json.ts";
+import type { SessionEnv } from "../auth/session.ts";
+import type { UserEnv } from "../auth/user.ts";
+import { withAttemptLinks } from "./attempt_links.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter, oneOf } from "./openapi.ts";
 import { jobIdParam, JobIdPath } from "./params.ts";
@@ -51,8 +54,9 @@ const fileName = (jobId: string, field: string) =>
   `${jobId.replace(/[^A-Za-z0-9._-]/g, "_")}-${field}.json`;
 
 /** Routes under `/jobs/{id}/payloads` and `/jobs/{id}/attempts`. */
-export function jobPayloadRoutes({ source, present }: ApiDeps) {
-  return apiRouter()
+export function jobPayloadRoutes(deps: ApiDeps) {
+  const { source, present } = deps;
+  return apiRouter<SessionEnv & UserEnv>()
     .openapi(getPayload, async (c) => {
       const { jobId, field } = c.req.valid("param");
       const job = await source.getJob(jobId);
@@ -68,7 +72,7 @@ export function jobPayloadRoutes({ source, present }: ApiDeps) {
         ? await source.getAttemptHistory(jobId)
         : await noHistory(source.getJob(jobId));
       if (!history) throw jobNotFound(jobId);
-      return c.json(present.attempts(history), 200);
+      return c.json(await withAttemptLinks(c, deps, jobId, present.attempts(history)), 200);
     });
 }
 

@@ -28,6 +28,7 @@ import { errorBody } from "../errors.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { LatencySampler } from "./latency_sampler.ts";
+import { createScalingSeries } from "./metrics_scaling.ts";
 import { OTHER_TASKS, seriesTasks } from "./metrics_tasks.ts";
 import { sharedRead } from "./shared_read.ts";
 
@@ -216,6 +217,8 @@ export function createBoardMetrics(
     registers,
   });
 
+  const scaling = createScalingSeries(registry, source);
+
   function countError(error: unknown): void {
     const { body } = errorBody(error);
     if (STORE_ERRORS.has(body.code)) storeErrors.inc({ code: body.code });
@@ -227,16 +230,15 @@ export function createBoardMetrics(
       source.getQueueSnapshots(tasks),
       source.getThroughputByTask(tasks, { count: 2 }),
     ]);
-    const { own, other } = seriesTasks(
-      new Map(tasks.map((task) => [task, snapshots.get(task)!.stats])),
-      maxTasks,
-    );
+    const stats = new Map(tasks.map((task) => [task, snapshots.get(task)!.stats]));
+    const { own, other } = seriesTasks(stats, maxTasks);
+    const now = Date.now();
     // Only the tasks with series of their own are sampled: quantiles cannot be summed.
     const [samples, alertsNow] = await Promise.all([
       Promise.all(own.map((task) => latency.sample(task))),
       alerts ? readFiring(source, alerts) : { byRule: new Map<string, number>(), asOf: null },
+      scaling.read(own, stats, now),
     ]);
-    const now = Date.now();
     for (const gauge of [jobs, finished, oldestWaiting, overdue, wait, run, sampled, firing]) {
       gauge.reset();
     }

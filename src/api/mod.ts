@@ -36,6 +36,7 @@ import { throughputRoutes } from "./throughput.ts";
 import { workflowRoutes } from "./workflows.ts";
 import { workerRoutes } from "./workers.ts";
 import { forecastRoutes } from "./forecast.ts";
+import { scalingRoutes } from "./scaling.ts";
 import { mechanicsRoutes } from "./mechanics.ts";
 import { dispatchRoutes } from "./dispatch.ts";
 
@@ -65,6 +66,7 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", diagnosisRoutes(deps))
     .route("/", workerRoutes(deps))
     .route("/", forecastRoutes(deps))
+    .route("/", scalingRoutes(deps))
     .route("/", mechanicsRoutes(deps))
     .route("/", dispatchRoutes(deps))
     .route("/", auditRoutes(deps))

@@ -114,6 +114,7 @@ export function withoutPayloads(job: JobDetailResponse): JobDetailResponse {
       : { ...payloads, progress: progressSize },
     logs: [],
     logCount: 0,
+    links: { trace: null, logs: null },
   };
 }
 

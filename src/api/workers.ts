@@ -13,6 +13,7 @@ import {
   WORKERS_ACTIVE_SAMPLE,
   WORKERS_EVENT_DEPTH,
 } from "../contract/workers.ts";
+import type { TaskSource } from "../source/types.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { TaskPath } from "./params.ts";
@@ -28,39 +29,47 @@ const getTaskWorkers = apiRoute({
   errors: ["TASK_NOT_FOUND"],
 });
 
+const NO_WORKER_READS = "this TaskSource reads no event stream and no job locks; the board " +
+  "reads them from Redis, with the App's Redis adapter or a redis:// URL";
+
+/** Task `task`'s workers at `readAt`, as its locks and event stream show them. */
+export async function readTaskWorkers(
+  source: TaskSource,
+  task: string,
+  readAt: number,
+): Promise<TaskWorkersResponse> {
+  if (!source.getActiveLocks || !source.getTaskActivity) {
+    await source.getTaskStorage(task); // TASK_NOT_FOUND when unknown
+    return { task, readAt, known: false, reason: NO_WORKER_READS };
+  }
+  const [{ active, locks }, activity, definition] = await Promise.all([
+    source.getActiveLocks(task, WORKERS_ACTIVE_SAMPLE),
+    source.getTaskActivity([task], WORKERS_EVENT_DEPTH),
+    source.getTaskDefinition?.(task) ?? null,
+  ]);
+  const holders = lockHolders(locks);
+  return {
+    task,
+    readAt,
+    known: true,
+    activity: activity.get(task)!,
+    active,
+    sampled: locks.length,
+    holders,
+    unlocked: locks.filter((lock) => lock.token === null).map((lock) => lock.id),
+    estimate: estimateWorkers(
+      holders.length,
+      definition?.concurrency ?? null,
+      locks.length,
+      active,
+    ),
+  };
+}
+
 /** Route `/tasks/{task}/workers`. */
 export function workerRoutes({ source, clock }: ApiDeps) {
   return apiRouter().openapi(getTaskWorkers, async (c) => {
     const { task } = c.req.valid("param");
-    const readAt = clock();
-    if (!source.getActiveLocks || !source.getTaskActivity) {
-      await source.getTaskStorage(task); // TASK_NOT_FOUND when unknown
-      const reason = "this TaskSource reads no event stream and no job locks; the board reads " +
-        "them from Redis, with the App's Redis adapter or a redis:// URL";
-      return c.json({ task, readAt, known: false as const, reason }, 200);
-    }
-    const [{ active, locks }, activity, definition] = await Promise.all([
-      source.getActiveLocks(task, WORKERS_ACTIVE_SAMPLE),
-      source.getTaskActivity([task], WORKERS_EVENT_DEPTH),
-      source.getTaskDefinition?.(task) ?? null,
-    ]);
-    const holders = lockHolders(locks);
-    const answer: TaskWorkersResponse = {
-      task,
-      readAt,
-      known: true,
-      activity: activity.get(task)!,
-      active,
-      sampled: locks.length,
-      holders,
-      unlocked: locks.filter((lock) => lock.token === null).map((lock) => lock.id),
-      estimate: estimateWorkers(
-        holders.length,
-        definition?.concurrency ?? null,
-        locks.length,
-        active,
-      ),
-    };
-    return c.json(answer, 200);
+    return c.json(await readTaskWorkers(source, task, clock()), 200);
   });
 }

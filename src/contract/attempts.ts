@@ -77,3 +77,19 @@ export interface AttemptHistory {
   /** The job's attempt now. */
   attempt: number;
 }
+
+/** An attempt as `GET /jobs/{id}/attempts` answers it. */
+export interface AttemptView extends AttemptRecord {
+  /**
+   * Its logs, by the `tracing.logsUrl` template over its window (from the
+   * job's creation or the previous attempt's retry time to its end); null
+   * without the template, or for a user who may not read the job's data.
+   */
+  logs: string | null;
+}
+
+/** The answer of `GET /jobs/{id}/attempts`. */
+export interface AttemptHistoryResponse extends Omit<AttemptHistory, "attempts"> {
+  /** The failed attempts found, oldest first. */
+  attempts: AttemptView[];
+}

@@ -48,7 +48,7 @@ import type {
   SilenceRequest,
   TestNoticeResponse,
 } from "./alerts.ts";
-import type { AttemptHistory } from "./attempts.ts";
+import type { AttemptHistoryResponse } from "./attempts.ts";
 import type { AuditEntry, AuditQuery, AuditResponse } from "./audit.ts";
 import type { BulkOperation, BulkPreviewResponse, BulkRequest, BulkStartResponse } from "./bulk.ts";
 import type { ConfigResponse } from "./config.ts";
@@ -66,6 +66,7 @@ import type { SchedulerLeadershipResponse, TaskLivenessResponse } from "./livene
 import type { JobDiagnosisResponse } from "./diagnosis.ts";
 import type { TaskWorkersResponse } from "./workers.ts";
 import type { ForecastResponse } from "./forecast.ts";
+import type { ScalingResponse } from "./scaling.ts";
 import type { MechanicsResponse } from "./mechanics.ts";
 import type { DispatchBody, DispatchResponse } from "./dispatch.ts";
 import type { MigrationLockResponse } from "./migration_lock.ts";
@@ -165,9 +166,10 @@ export interface Endpoints {
     "/tasks/{task}/liveness": { query: { id?: readonly string[] }; answer: TaskLivenessResponse };
     "/tasks/{task}/workers": { answer: TaskWorkersResponse };
     "/tasks/{task}/forecast": { answer: ForecastResponse };
+    "/tasks/{task}/scaling": { query: { targetWait?: string }; answer: ScalingResponse };
     "/tasks/{task}/mechanics": { query: { cursor?: string }; answer: MechanicsResponse };
     "/jobs/{jobId}": { answer: JobDetailResponse };
-    "/jobs/{jobId}/attempts": { answer: AttemptHistory };
+    "/jobs/{jobId}/attempts": { answer: AttemptHistoryResponse };
     "/jobs/{jobId}/diagnosis": { answer: JobDiagnosisResponse };
     "/jobs/{jobId}/logs": {
       query: { level?: string; attempt?: number } & PageQuery;

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { JobLinks } from "./trace_links.ts";
 import type { PayloadField, PayloadSize } from "./payload.ts";
 import type { JobState } from "./states.ts";
 
@@ -192,6 +193,12 @@ export interface JobDetailResponse extends JobResponse {
    * its timeline and attempts may be incomplete; else null.
    */
   eventsTrimmedBefore: number | null;
+  /**
+   * Its trace and logs, by the `tracing` option's templates (see
+   * `trace_links.ts`); both null without payload access, since the trace id
+   * is read from the job's data.
+   */
+  links: JobLinks;
 }
 
 /** What a single-job action did. */

@@ -44,6 +44,7 @@ import {
 import type { ScheduleRecord } from "./schedules.ts";
 import { UNPRESENTABLE } from "./masks.ts";
 import { timelineOf } from "./timeline.ts";
+import { jobLinks, type TraceLinkConfig } from "./trace_links.ts";
 import type { WorkflowDetail } from "./workflows.ts";
 
 /** Shapes source values for the API and the event stream. */
@@ -97,9 +98,9 @@ function timestampsOf(record: JobRow): JobTimestamps {
   };
 }
 
-/** Builds the presenter for the board's formatters and redaction keys. */
+/** Builds the presenter for the board's formatters and redaction keys (and trace links). */
 export function createPresenter(
-  options: Pick<ResolvedOptions, "formatters" | "redact">,
+  options: Pick<ResolvedOptions, "formatters" | "redact"> & { tracing?: TraceLinkConfig | null },
 ): Presenter {
   const redact = createRedactor(options.redact);
   const formatData = options.formatters.data ?? ((value: unknown) => value);
@@ -171,9 +172,11 @@ export function createPresenter(
   function jobDetail(detail: JobDetail): JobDetailResponse {
     const payloads: Partial<Record<PayloadField, PayloadSize>> = {};
     const values = {} as Record<PayloadField, unknown>;
+    let shownData: unknown = null;
     for (const field of PAYLOAD_FIELDS) {
       const value = shown[field](detail);
       values[field] = value;
+      if (field === "data") shownData = value;
       if (value === null) continue;
       const clip = clipValue(value, PAYLOAD_LIMIT, field === "error");
       values[field] = clip.value;
@@ -187,6 +190,16 @@ export function createPresenter(
       logs: logs(detail.logs, detail.logCount - detail.logs.length),
       logCount: detail.logCount,
       eventsTrimmedBefore: detail.eventsTrimmedBefore ?? null,
+      // From the data as shown, before it is cut: a redacted traceparent gives no link.
+      links: options.tracing
+        ? jobLinks(options.tracing, {
+          id: detail.id,
+          task: detail.task,
+          data: shownData,
+          processed: detail.processedAt,
+          finished: detail.finishedAt,
+        })
+        : { trace: null, logs: null },
     };
   }
 

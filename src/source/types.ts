@@ -14,6 +14,7 @@
  */
 
 import type { AttemptHistory, AttemptRecord, RunOutcome, RunRecord } from "../contract/attempts.ts";
+import type { BacklogKinds, BacklogRead } from "../contract/scaling.ts";
 import type { SessionRevocations, SignedOutSession } from "./session_revocations.ts";
 import type { OperationStore } from "./operation_store.ts";
 export type {
@@ -139,6 +140,7 @@ export {
 export { JOB_DETAIL_LOGS } from "../contract/jobs.ts";
 export { BULK_ACTION_STATES, BULK_BATCH } from "../contract/bulk.ts";
 export { DIAGNOSIS_CODES } from "../contract/diagnosis.ts";
+export type { BacklogKinds, BacklogRead };
 export type {
   ActiveLocks,
   AttemptHistory,
@@ -805,6 +807,13 @@ export interface TaskSource {
    * samples offer it; without it every such job counts as backlog.
    */
   countDueAfter?(tasks: readonly string[], at: number): Promise<Map<string, number>>;
+  /**
+   * A task's effective backlog by kind at `now` (waiting, prioritized, due
+   * delayed, held by a concurrency key; see `contract/scaling.ts`), bounded.
+   * Without it the scaling signal counts the waiting jobs only. `heldScan`:
+   * queued jobs of each queue looked at for a held key (default 1,000).
+   */
+  readBacklogKinds?(task: string, now: number, heldScan?: number): Promise<BacklogRead>;
   /**
    * One bounded step of a scan for the task's mechanism keys (concurrency
    * keys, throttles, debounces, dedup keys, collect buffers) from `cursor`

@@ -224,6 +224,7 @@ Deno.test("GET /jobs/{id}/attempts reads each failed attempt from the event stre
           error: '{"password":"[REDACTED]","why":"first"}',
           at: created + 2_000,
           nextAttemptAt: created + 2_500,
+          logs: null, // no tracing.logsUrl on this board
         },
         {
           attempt: 2,
@@ -231,8 +232,16 @@ Deno.test("GET /jobs/{id}/attempts reads each failed attempt from the event stre
           error: "second",
           at: created + 3_000,
           nextAttemptAt: null,
+          logs: null,
         },
-        { attempt: 3, outcome: "failed", error: "third", at: created + 4_000, nextAttemptAt: null },
+        {
+          attempt: 3,
+          outcome: "failed",
+          error: "third",
+          at: created + 4_000,
+          nextAttemptAt: null,
+          logs: null,
+        },
       ],
       runs: [], // the stream holds no `active` entry of it
       complete: true,

@@ -48,6 +48,9 @@ const NESTED_OPTIONS: Record<string, Record<string, true>> = {
   alerts: { evaluateEvery: true, boardUrl: true, sinks: true, rules: true } satisfies Keys<
     AlertsFile
   >,
+  tracing: { traceUrl: true, logsUrl: true, path: true } satisfies Keys<
+    NonNullable<BoardOptions["tracing"]>
+  >,
 };
 
 /** Every option path `createBoard` takes: `basePath`, `auth.sessionTtl`, `auth.loginThrottle.delay`… */

@@ -9,6 +9,7 @@
 import { DispatchSchema } from "../../src/api/schema/dispatch.ts";
 import { MechanicsSchema } from "../../src/api/schema/mechanics.ts";
 import { ForecastSchema } from "../../src/api/schema/forecast.ts";
+import { ScalingSchema } from "../../src/api/schema/scaling.ts";
 import { TaskWorkersSchema } from "../../src/api/schema/workers.ts";
 import assert from "node:assert/strict";
 import { type RouteConfig, z } from "@hono/zod-openapi";
@@ -168,6 +169,7 @@ const ENTRIES = {
     "/tasks/{task}/liveness": { kind: "json", query: { id: true } },
     "/tasks/{task}/workers": { kind: "json" },
     "/tasks/{task}/forecast": { kind: "json" },
+    "/tasks/{task}/scaling": { kind: "json", query: { targetWait: true } },
     "/tasks/{task}/mechanics": { kind: "json", query: { cursor: true } },
     "/jobs/{jobId}": { kind: "json" },
     "/jobs/{jobId}/attempts": { kind: "json" },
@@ -257,6 +259,7 @@ const ANSWERS = {
     "/tasks/{task}/liveness": TaskLivenessSchema,
     "/tasks/{task}/workers": TaskWorkersSchema,
     "/tasks/{task}/forecast": ForecastSchema,
+    "/tasks/{task}/scaling": ScalingSchema,
     "/tasks/{task}/mechanics": MechanicsSchema,
     "/jobs/{jobId}": JobDetailSchema,
     "/jobs/{jobId}/attempts": AttemptHistorySchema,

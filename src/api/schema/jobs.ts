@@ -5,7 +5,7 @@
  */
 
 import { z } from "@hono/zod-openapi";
-import type { AttemptHistory } from "../../contract/attempts.ts";
+import type { AttemptHistoryResponse } from "../../contract/attempts.ts";
 import type { JobActionResponse, JobDetailResponse, RerunResponse } from "../../contract/jobs.ts";
 import { PAYLOAD_FIELDS } from "../../contract/payload.ts";
 import {
@@ -29,6 +29,14 @@ export const JobDetailSchema = JobSchema.extend({
     description: "Set when taskora's stream cap trimmed the job's early events: the time of the " +
       "oldest event kept, before which its timeline and attempts may be incomplete",
   }),
+  links: z.strictObject({
+    trace: z.string().nullable().openapi({
+      description: "Its trace, by the tracing.traceUrl template and the traceparent in its data",
+    }),
+    logs: z.string().nullable().openapi({
+      description: "Its logs over its last attempt, by the tracing.logsUrl template",
+    }),
+  }).openapi({ description: "Both null without payload.read: the trace id is job data" }),
 }).openapi("JobDetail");
 true satisfies Same<z.output<typeof JobDetailSchema>, JobDetailResponse>;
 
@@ -61,6 +69,10 @@ export const AttemptHistorySchema = z.strictObject({
     error: z.string().nullable(),
     at: Millis,
     nextAttemptAt: Millis.nullable(),
+    logs: z.string().nullable().openapi({
+      description: "Its logs by the tracing.logsUrl template over its window; null without it " +
+        "or without payload.read",
+    }),
   })),
   runs: z.array(z.strictObject({
     startedAt: Millis,
@@ -72,4 +84,4 @@ export const AttemptHistorySchema = z.strictObject({
   scanned: z.number().int(),
   attempt: z.number().int(),
 }).openapi("AttemptHistory");
-true satisfies Same<z.output<typeof AttemptHistorySchema>, AttemptHistory>;
+true satisfies Same<z.output<typeof AttemptHistorySchema>, AttemptHistoryResponse>;

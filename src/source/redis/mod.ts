@@ -115,6 +115,8 @@ import { getQueueHeads } from "./queue_heads.ts";
 import { getQueueSnapshots } from "./queue_snapshot.ts";
 import { readActiveLocks, readTaskActivity } from "./activity.ts";
 import { countDueAfter, readBacklogSamples, writeBacklogSample } from "./backlog.ts";
+import { readBacklogKinds } from "./backlog_kinds.ts";
+import type { BacklogRead } from "../../contract/scaling.ts";
 import { scanMechanics } from "./mechanics.ts";
 import type { MechanicsStep } from "../../contract/mechanics.ts";
 import type { BacklogSample } from "../../contract/forecast.ts";
@@ -1076,6 +1078,12 @@ export class RedisTaskSource implements TaskSource {
     minutes: readonly number[],
   ): Promise<(BacklogSample | null)[]> {
     return await readBacklogSamples(this.connection, task, minutes, this.prefix);
+  }
+
+  /** A task's effective backlog by kind at `now`; see `backlog_kinds.ts`. */
+  async readBacklogKinds(task: string, now: number, heldScan?: number): Promise<BacklogRead> {
+    await this.#ready();
+    return await readBacklogKinds(this.connection, task, now, this.prefix, heldScan);
   }
 
   /** Each task's delayed and retrying jobs due after `at`; see `backlog.ts`. */

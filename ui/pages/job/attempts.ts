@@ -3,7 +3,9 @@
  * that failed, numbered 1..n in order, with the error its stream entry
  * carried (the last one: the job's), read from the task's event stream when
  * the tab opens. The stream keeps only its newest
- * ~10,000 entries, so the tab says when older attempts may be missing.
+ * ~10,000 entries, so the tab says when older attempts may be missing. Each
+ * attempt links to the job's trace (one dispatch, one trace: every attempt
+ * runs in it) and to its logs over its window.
  *
  * @module
  */
@@ -14,6 +16,7 @@ import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { Runs } from "./runs.ts";
+import { Outward } from "./trace_links.ts";
 import type { AttemptHistory, JobDetail } from "./types.ts";
 
 /** Why an attempt shows no error: taskora's `retrying` entry carries none, only the job's last error is kept. */
@@ -60,6 +63,16 @@ export function Attempts({ job }: { job: JobDetail }) {
                 <span class="muted"> · ${attempt.outcome === "failed"
                   ? "failed for good"
                   : "failed, retried"} · <${Time} at=${attempt.at} /></span>
+                <${Outward}
+                  url=${job.links.trace}
+                  label="Trace"
+                  title=${`Open the trace of attempt ${attempt.attempt}`}
+                />
+                <${Outward}
+                  url=${attempt.logs}
+                  label="Logs"
+                  title=${`Open the logs of attempt ${attempt.attempt}`}
+                />
                 ${attempt.error === null
                   ? html`<p class="job-note">${missingError(attempt)}</p>`
                   : html`<pre class="code-block error-block">${attempt.error}</pre>`}

@@ -3,7 +3,7 @@
  * checks first (task, attempt, version, when it was created), why it was
  * cancelled, the workflow it belongs to, its version against its task's,
  * an active job's lock, the schedule that ran it with the scheduler leader,
- * and its actions.
+ * links to its trace and logs, and its actions.
  *
  * @module
  */
@@ -16,6 +16,7 @@ import { Fact } from "../../components/fact.ts";
 import { href } from "../../lib/router.ts";
 import { JobActions } from "./job_actions.ts";
 import { JobLockFact, type JobLockReading, JobVersion, SchedulerLine } from "./job_liveness.ts";
+import { TraceLinks } from "./trace_links.ts";
 import type { JobDetail } from "./types.ts";
 
 /** The header card; `onChanged` reloads the job after an action. */
@@ -61,6 +62,7 @@ export function JobHeader(
         `
         : null}
       <${SchedulerLine} job=${job} />
+      <${TraceLinks} links=${job.links} />
     </section>
   `;
 }

@@ -8,7 +8,7 @@
 import type { JobDetailResponse, JobResponse } from "../../../src/contract/jobs.ts";
 
 export type { JobActionResponse, LogLine, TimelineEntry } from "../../../src/contract/jobs.ts";
-export type { AttemptHistory } from "../../../src/contract/attempts.ts";
+export type { AttemptHistoryResponse as AttemptHistory } from "../../../src/contract/attempts.ts";
 export type { PayloadField } from "../../../src/contract/payload.ts";
 export { CANCELLABLE_STATES, RETRYABLE_STATES } from "../../../src/contract/states.ts";
 

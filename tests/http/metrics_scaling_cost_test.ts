@@ -1,0 +1,57 @@
+/**
+ * What the scaling series cost a scrape, counted in Redis (`INFO
+ * commandstats`), at 20 and at 1,000 tasks: the same commands at both, as
+ * they are read for at most 20 tasks; and the scrape of 1,000 tasks names
+ * at most 20 tasks in them. The whole scrape's counts, before and after
+ * the series, are in `docs/cost.md`.
+ */
+
+import assert from "node:assert/strict";
+import { Registry } from "prom-client";
+import { createBoard } from "../../mod.ts";
+import { createScalingSeries, SCALING_SERIES_TASKS } from "../../src/api/metrics_scaling.ts";
+import { createRedisSource } from "../../src/source/redis/mod.ts";
+import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
+import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { fillRedis } from "../helpers/wire_writer.ts";
+
+/** The scaling series' commands and a whole scrape's, at `tasks` tasks of 8 jobs each. */
+async function costAt(tasks: number) {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const source = createRedisSource({ url: redis.url });
+  const board = createBoard(redis.url);
+  try {
+    await fillRedis(client, { jobs: tasks * 8, tasks });
+    const names = await source.listTasks();
+    const stats = await source.getStats(names);
+    const series = createScalingSeries(new Registry(), source);
+    await series.read(names, stats, Date.now()); // scripts loaded, connection ready
+    const scaling = await commandsOf(client, () => series.read(names, stats, Date.now()));
+    const scrape = () => board.fetch(new Request("http://localhost/board/metrics"));
+    await (await scrape()).text(); // the latency sampler's first reads
+    let text = "";
+    const whole = await commandsOf(client, async () => text = await (await scrape()).text());
+    const backlogTasks = new Set(
+      [...text.matchAll(/^queue_board_task_backlog\{task="([^"]+)"/gm)].map((m) => m[1]),
+    );
+    return { scaling, whole: totalCalls(whole), backlogTasks: backlogTasks.size };
+  } finally {
+    await board.close();
+    await source.close();
+    client.destroy();
+    await redis.stop();
+  }
+}
+
+Deno.test("the scaling series read the same commands at 20 and at 1,000 tasks", async () => {
+  const small = await costAt(20);
+  const large = await costAt(1000);
+  console.log(
+    `scaling series: ${totalCalls(small.scaling)} commands at 20 and 1,000 tasks; ` +
+      `whole scrape: ${small.whole} at 20 tasks, ${large.whole} at 1,000`,
+  );
+  assert.equal(small.backlogTasks, 20);
+  assert.equal(large.backlogTasks, SCALING_SERIES_TASKS);
+  assert.deepEqual(large.scaling, small.scaling);
+});
