@@ -98,6 +98,13 @@ interface TestRun {
   output: string;
 }
 
+/**
+ * How long one group may run, minutes (`TEST_GROUP_MINUTES`, default 20): a
+ * hung test then fails its group, named, instead of holding CI until its
+ * limit ends the run with nothing said (a hang once cost 80 minutes).
+ */
+const GROUP_LIMIT_MS = Number(Deno.env.get("TEST_GROUP_MINUTES") ?? 20) * 60_000;
+
 async function denoTest(args: string[], capture = false): Promise<TestRun> {
   const mode = capture ? "piped" : "inherit";
   const child = new Deno.Command(Deno.execPath(), {
@@ -108,11 +115,32 @@ async function denoTest(args: string[], capture = false): Promise<TestRun> {
     // Captured output is read by people, not terminals.
     env: capture ? { NO_COLOR: "1" } : {},
   }).spawn();
-  if (!capture) return { success: (await child.status).success, output: "" };
-  // stderr goes after stdout: a failing test's details are read after its summary.
-  const { success, stdout, stderr } = await child.output();
-  const text = new TextDecoder();
-  return { success, output: text.decode(stdout) + text.decode(stderr) };
+  let timedOut = false;
+  const limit = setTimeout(() => {
+    timedOut = true;
+    child.kill("SIGKILL");
+  }, GROUP_LIMIT_MS);
+  const outOfTime = () =>
+    timedOut
+      ? `\n== did not finish within ${GROUP_LIMIT_MS / 60_000} min: killed. The tests ` +
+        "started above without an ok or FAILED after them were still running.\n"
+      : "";
+  try {
+    if (!capture) {
+      const { success } = await child.status;
+      if (timedOut) console.error(outOfTime());
+      return { success: success && !timedOut, output: "" };
+    }
+    // stderr goes after stdout: a failing test's details are read after its summary.
+    const { success, stdout, stderr } = await child.output();
+    const text = new TextDecoder();
+    return {
+      success: success && !timedOut,
+      output: text.decode(stdout) + text.decode(stderr) + outOfTime(),
+    };
+  } finally {
+    clearTimeout(limit);
+  }
 }
 
 /** Type-checks every test file and what it imports, as `deno task check` does. */
