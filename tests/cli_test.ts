@@ -565,3 +565,62 @@ Deno.test("the CLI's MCP endpoint lists tools that act only with --mcp-actions, 
     await child.status;
   }
 });
+
+Deno.test("--mcp-tokens through the CLI: each agent's token opens the tools of its user's role; an unknown one is 401", async () => {
+  const dir = await Deno.makeTempDir();
+  const sha256 = async (text: string) =>
+    Array.from(
+      new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))),
+      (byte) => byte.toString(16).padStart(2, "0"),
+    ).join("");
+  const password = await hashPassword("unused", MIN_ITERATIONS);
+  await Deno.writeTextFile(
+    `${dir}/users.json`,
+    JSON.stringify([
+      { name: "ops", role: "operator", password },
+      { name: "vic", role: "viewer", password },
+    ]),
+  );
+  await Deno.writeTextFile(
+    `${dir}/tokens.json`,
+    JSON.stringify({
+      [await sha256("oncall-token")]: "ops",
+      [await sha256("triage-token")]: "vic",
+    }),
+  );
+  const { child, port, lines } = await startDemo(
+    ["--users", `${dir}/users.json`, "--mcp-tokens", `${dir}/tokens.json`, "--mcp-actions"],
+    { BOARD_COOKIE_SECRET: "s".repeat(32) },
+  );
+  const url = `http://127.0.0.1:${port}/board/mcp`;
+  const toolsOf = async (token: string) => {
+    let names: string[] = [];
+    await withClient({ url }, { authorization: `Bearer ${token}` }, async (client) => {
+      names = await toolNames(client);
+    });
+    return names;
+  };
+  try {
+    assert.ok((await toolsOf("oncall-token")).includes("post_jobs_jobId_retry"), "the operator's");
+    const viewer = await toolsOf("triage-token");
+    assert.ok(viewer.includes("get_overview"));
+    assert.ok(!viewer.includes("post_jobs_jobId_retry"), "a viewer may not retry");
+    const unknown = await fetch(url, {
+      method: "POST",
+      headers: {
+        authorization: "Bearer guessed-token",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    await unknown.body?.cancel();
+    assert.equal(unknown.status, 401);
+  } finally {
+    child.kill("SIGTERM");
+    await lines.cancel();
+    await child.stderr.cancel();
+    await child.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
