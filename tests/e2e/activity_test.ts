@@ -127,7 +127,7 @@ browserTest(
   },
 );
 
-browserTest("the Activity page marks an agent's entries via MCP, and only those", async () => {
+browserTest("the Activity page marks an agent's entries via MCP, and filters them", async () => {
   const hook = (request: Request) => ({
     name: request.headers.get("x-user") ?? "ada",
     role: "admin",
@@ -160,6 +160,22 @@ browserTest("the Activity page marks an agent's entries via MCP, and only those"
       0,
       "ada's own request is no agent's",
     );
+
+    await page.getByLabel("Made through").selectOption("mcp");
+    await page.waitForURL("**/activity?via=mcp");
+    await page.waitForFunction(() =>
+      document.querySelectorAll(".activity-table tbody tr").length === 1
+    );
+    assert.match(await rows.nth(0).innerText(), /oncall-agent[\s\S]*via MCP/);
+    await page.getByLabel("Made through").selectOption("api");
+    await page.waitForURL("**/activity?via=api");
+    await page.waitForFunction(() =>
+      document.querySelectorAll(".activity-table tbody tr").length === 1 &&
+      !document.querySelector(".activity-via")
+    );
+    assert.match(await rows.nth(0).innerText(), /ada[\s\S]*job\.retry/);
+    await page.getByLabel("Made through").selectOption("");
+    await rows.nth(1).waitFor();
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       await screenshot(page, `activity-via-mcp-${width}`);
