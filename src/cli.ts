@@ -13,11 +13,12 @@ import { parseArgs } from "node:util";
 import { createBoard } from "./board.ts";
 import { parseDuration } from "./duration.ts";
 import { timingSafeEqual } from "hono/utils/buffer";
-import type { BoardOptions, SessionAuthOptions } from "./options.ts";
+import type { BoardOptions, BoardUser, McpOptions, SessionAuthOptions } from "./options.ts";
 import { createMemorySource } from "./source/memory/mod.ts";
 import { createRedisSource, type RedisNodeAddress } from "./source/redis/mod.ts";
 import type { TaskSource } from "./source/types.ts";
 import { parseUsers, usersAuthenticate } from "./cli_users.ts";
+import { parseMcpTokens } from "./cli_mcp_tokens.ts";
 import { parseAlertsConfig } from "./alerts/config.ts";
 import { DEMO_ALERTS } from "./alerts/demo.ts";
 import type { AlertsFile } from "./contract/alerts.ts";
@@ -60,6 +61,13 @@ Options:
                        from deno task hash-password) }; needs BOARD_COOKIE_SECRET
   --alerts <file>      Alert rules and the sinks they tell: JSON
                        { evaluateEvery, sinks, rules } (see docs/alerts.md)
+  --mcp-actions        Agents at <base path>/mcp get tools that act (retry,
+                       cancel, bulk), as their user may (env BOARD_MCP_ACTIONS=1);
+                       without it, reading tools only
+  --mcp-tokens <file>  Agents' bearer tokens, with session login: JSON
+                       { "<sha256 hex of a token>": "<username>" }, each agent
+                       acting as a --users user (or BOARD_USERNAME)
+  --no-mcp             No MCP endpoint (env BOARD_MCP=0)
   -h, --help           Show this help
 
 Session login is on when BOARD_USERNAME, BOARD_PASSWORD and BOARD_COOKIE_SECRET
@@ -117,6 +125,9 @@ export function parseCli(
         "session-ttl": { type: "string" },
         users: { type: "string" },
         alerts: { type: "string" },
+        "mcp-actions": { type: "boolean" },
+        "mcp-tokens": { type: "string" },
+        "no-mcp": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -150,10 +161,10 @@ export function parseCli(
     throw new UsageError("give one of --redis, --redis-cluster and --redis-sentinel");
   }
   const options: BoardOptions = {};
-  const auth = flags.users === undefined
+  const login = flags.users === undefined
     ? sessionFromEnv(env, flags["session-ttl"])
     : sessionFromUsers(flags.users, readText, env, flags["session-ttl"]);
-  if (auth) options.auth = auth;
+  if (login) options.auth = login.auth;
   if (flags["base-path"] !== undefined) options.basePath = flags["base-path"];
   if (flags["read-only"]) options.readOnly = true;
   if (flags["trust-proxy"] || switchOf("BOARD_TRUST_PROXY", env("BOARD_TRUST_PROXY"))) {
@@ -164,6 +175,8 @@ export function parseCli(
   if (flags.title !== undefined) options.title = flags.title;
   if (flags.redact !== undefined) options.redact = listOf(flags.redact);
   if (flags.alerts !== undefined) options.alerts = alertsFrom(flags.alerts, readText);
+  const mcp = mcpOf(flags, env, readText, login);
+  if (mcp !== undefined) options.mcp = mcp;
   return {
     redisUrl,
     redisCluster,
@@ -247,6 +260,14 @@ function isHost(value: string): boolean {
 
 const AUTH_ENV = ["BOARD_USERNAME", "BOARD_PASSWORD", "BOARD_COOKIE_SECRET"] as const;
 
+/** Session login and the users it signs in, by name (what `--mcp-tokens` names). */
+export interface CliLogin {
+  /** The `auth` option. */
+  auth: SessionAuthOptions;
+  /** Each user it signs in, by username, as `authenticate` returns it. */
+  users: ReadonlyMap<string, BoardUser>;
+}
+
 /**
  * Session login from `BOARD_USERNAME`, `BOARD_PASSWORD` and
  * `BOARD_COOKIE_SECRET`: all three or none. Credentials are compared in
@@ -255,7 +276,7 @@ const AUTH_ENV = ["BOARD_USERNAME", "BOARD_PASSWORD", "BOARD_COOKIE_SECRET"] as 
 export function sessionFromEnv(
   env: (name: string) => string | undefined,
   sessionTtl: string | undefined,
-): SessionAuthOptions | null {
+): CliLogin | null {
   const missing = AUTH_ENV.filter((name) => !env(name));
   if (missing.length === AUTH_ENV.length) {
     if (sessionTtl !== undefined) {
@@ -272,7 +293,9 @@ export function sessionFromEnv(
   if (secret.length < 32) {
     throw new UsageError("BOARD_COOKIE_SECRET must be at least 32 characters");
   }
-  return {
+  // The single-admin shortcut: one user, who may do everything.
+  const admin = { name: username, role: "admin" };
+  const auth: SessionAuthOptions = {
     cookiePassword: secret,
     sessionTtl: checkedTtl(sessionTtl),
     async authenticate(credentials) {
@@ -280,10 +303,10 @@ export function sessionFromEnv(
         timingSafeEqual(credentials.username, username),
         timingSafeEqual(credentials.password, password),
       ]);
-      // The single-admin shortcut: one user, who may do everything.
-      return userMatches && passwordMatches ? { name: username, role: "admin" } : null;
+      return userMatches && passwordMatches ? admin : null;
     },
   };
+  return { auth, users: new Map([[username, admin]]) };
 }
 
 /**
@@ -295,7 +318,7 @@ function sessionFromUsers(
   readText: (path: string) => string,
   env: (name: string) => string | undefined,
   sessionTtl: string | undefined,
-): SessionAuthOptions {
+): CliLogin {
   if (env("BOARD_USERNAME") || env("BOARD_PASSWORD")) {
     throw new UsageError("give --users or BOARD_USERNAME and BOARD_PASSWORD, not both");
   }
@@ -310,10 +333,48 @@ function sessionFromUsers(
     throw new UsageError(`--users ${path}: ${(error as Error).message}`);
   }
   return {
-    cookiePassword: secret,
-    sessionTtl: checkedTtl(sessionTtl),
-    authenticate: usersAuthenticate(users),
+    auth: {
+      cookiePassword: secret,
+      sessionTtl: checkedTtl(sessionTtl),
+      authenticate: usersAuthenticate(users),
+    },
+    users: new Map(users.map(({ name, role }) => [name, { name, role }])),
   };
+}
+
+/**
+ * The `mcp` option of `--no-mcp` (`BOARD_MCP=0`), `--mcp-actions`
+ * (`BOARD_MCP_ACTIONS`) and `--mcp-tokens`; undefined leaves the default
+ * (reading tools, no tokens).
+ */
+function mcpOf(
+  flags: { "no-mcp"?: boolean; "mcp-actions"?: boolean; "mcp-tokens"?: string },
+  env: (name: string) => string | undefined,
+  readText: (path: string) => string,
+  login: CliLogin | null,
+): McpOptions | false | undefined {
+  // Unset or empty leaves the endpoint on: only an explicit 0, false or no turns it off.
+  const off = flags["no-mcp"] === true ||
+    (Boolean(env("BOARD_MCP")?.trim()) && !switchOf("BOARD_MCP", env("BOARD_MCP")));
+  const actions = flags["mcp-actions"] === true ||
+    switchOf("BOARD_MCP_ACTIONS", env("BOARD_MCP_ACTIONS"));
+  const tokensPath = flags["mcp-tokens"];
+  if (off) {
+    const conflict = actions ? "--mcp-actions" : tokensPath !== undefined ? "--mcp-tokens" : null;
+    if (conflict) throw new UsageError(`give --no-mcp (BOARD_MCP=0) or ${conflict}, not both`);
+    return false;
+  }
+  if (tokensPath === undefined) return actions ? { actions } : undefined;
+  if (!login) {
+    throw new UsageError(
+      `--mcp-tokens needs session login: --users, or ${AUTH_ENV.join(", ")}`,
+    );
+  }
+  try {
+    return { actions, tokens: parseMcpTokens(readText(tokensPath), login.users) };
+  } catch (error) {
+    throw new UsageError(`--mcp-tokens ${tokensPath}: ${(error as Error).message}`);
+  }
 }
 
 /** The alerts JSON of the file at `path` (`--alerts`), checked so a bad field is named at start. */

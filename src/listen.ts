@@ -85,7 +85,7 @@ export function listenHosts(hostname: string): string[] | null {
 
 /**
  * The start line: the URL, then mutations, login and redaction on or off,
- * then `detail`; with a warning when the address is not loopback, nobody has
+ * the MCP endpoint when it is off or its tools act, then `detail`; with a warning when the address is not loopback, nobody has
  * to log in and mutations are on, and one when any `Host` is answered on
  * every interface (no `allowedHosts`).
  *
@@ -118,6 +118,8 @@ export function startLine(
     options.readOnly ? "mutations off" : "mutations on",
     login,
     keys > 0 ? `redaction on (${keys} ${keys === 1 ? "key" : "keys"})` : "redaction off",
+    // Named only when not the default (reading tools): agents that act are exposure too.
+    ...(options.mcp === null ? ["MCP off"] : options.mcp.actions ? ["MCP actions on"] : []),
   ].join(", ");
   const line = `queue-board listening on http://${host}:${addr.port}${path} (${exposure}${
     detail ? `; ${detail}` : ""

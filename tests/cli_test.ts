@@ -8,6 +8,7 @@ import { parseCli, UsageError } from "../src/cli.ts";
 import type { SessionAuthOptions } from "../src/options.ts";
 import { hashPassword, MIN_ITERATIONS } from "../src/auth/password_hash.ts";
 import { waitFor } from "./helpers/wait_for.ts";
+import { toolNames, withClient } from "./helpers/mcp_client.ts";
 
 const noEnv = () => undefined;
 const CLI = new URL("../src/cli.ts", import.meta.url).pathname;
@@ -436,5 +437,190 @@ Deno.test("the demo evaluates alert rules, so its Alerts page shows them at work
     await lines.cancel();
     await child.stderr.cancel();
     await child.status;
+  }
+});
+
+Deno.test("parseCli() turns the MCP endpoint's actions on with --mcp-actions or BOARD_MCP_ACTIONS, off with --no-mcp or BOARD_MCP=0", () => {
+  assert.equal(parseCli([], noEnv).options.mcp, undefined, "the default: reading tools only");
+  assert.deepEqual(parseCli(["--mcp-actions"], noEnv).options.mcp, { actions: true });
+  assert.deepEqual(parseCli([], env({ BOARD_MCP_ACTIONS: "yes" })).options.mcp, { actions: true });
+  assert.equal(parseCli([], env({ BOARD_MCP_ACTIONS: "0" })).options.mcp, undefined);
+  assert.equal(parseCli(["--no-mcp"], noEnv).options.mcp, false);
+  assert.equal(parseCli([], env({ BOARD_MCP: "0" })).options.mcp, false);
+  assert.equal(parseCli([], env({ BOARD_MCP: "1" })).options.mcp, undefined);
+  const refused = (args: string[], vars: Record<string, string>, what: RegExp) =>
+    assert.throws(
+      () => parseCli(args, env(vars)),
+      (e) => e instanceof UsageError && what.test(e.message),
+    );
+  refused(["--no-mcp", "--mcp-actions"], {}, /--no-mcp.*--mcp-actions/);
+  refused([], { BOARD_MCP: "0", BOARD_MCP_ACTIONS: "1" }, /--no-mcp.*--mcp-actions/);
+  refused([], { BOARD_MCP: "maybe" }, /BOARD_MCP must be/);
+  refused([], { BOARD_MCP_ACTIONS: "sure" }, /BOARD_MCP_ACTIONS must be/);
+});
+
+Deno.test("--mcp-tokens FILE gives agents' tokens by digest, each the user of a login", async () => {
+  const digest = "ae30582fa821c0da8c83c781b4755829fb7f21bd861d07e69f745586c79ae2e2";
+  const other = "b".repeat(64);
+  const users = [
+    { name: "ada", role: "operator", password: await hashPassword("lovelace", MIN_ITERATIONS) },
+    { name: "vic", role: "viewer", password: await hashPassword("hugo", MIN_ITERATIONS) },
+  ];
+  const files: Record<string, string> = {
+    "users.json": JSON.stringify(users),
+    "tokens.json": JSON.stringify({ [digest]: "ada", [other.toUpperCase()]: "vic" }),
+  };
+  const read = (path: string) => {
+    if (!(path in files)) throw new Deno.errors.NotFound(path);
+    return files[path];
+  };
+  const secret = { BOARD_COOKIE_SECRET: "s".repeat(32) };
+  const withUsers = ["--users", "users.json", "--mcp-actions", "--mcp-tokens", "tokens.json"];
+  assert.deepEqual(parseCli(withUsers, env(secret), read).options.mcp, {
+    actions: true,
+    tokens: {
+      [digest]: { name: "ada", role: "operator" },
+      [other]: { name: "vic", role: "viewer" },
+    },
+  });
+  const single = { ...secret, BOARD_USERNAME: "ops", BOARD_PASSWORD: "pw" };
+  files["ops.json"] = JSON.stringify({ [digest]: "ops" });
+  assert.deepEqual(parseCli(["--mcp-tokens", "ops.json"], env(single), read).options.mcp, {
+    actions: false,
+    tokens: { [digest]: { name: "ops", role: "admin" } },
+  });
+
+  const refused = (args: string[], vars: Record<string, string>, what: RegExp) =>
+    assert.throws(
+      () => parseCli(args, env(vars), read),
+      (e) => e instanceof UsageError && what.test(e.message),
+    );
+  refused(["--mcp-tokens", "ops.json"], {}, /--mcp-tokens needs session login/);
+  refused(["--mcp-tokens", "ops.json", "--no-mcp"], single, /--no-mcp.*--mcp-tokens/);
+  refused(["--mcp-tokens", "none.json"], single, /--mcp-tokens none\.json/);
+  for (
+    const [bad, what] of [
+      ["{", /not JSON/],
+      ["[]", /an object/],
+      ["{}", /at least one/],
+      [JSON.stringify({ "not-a-digest": "ops" }), /"not-a-digest".*64 hex digits/],
+      [JSON.stringify({ [digest]: "eve" }), /"eve" is no user/],
+      [JSON.stringify({ [digest]: { name: "ops" } }), /username/],
+      [JSON.stringify({ [digest]: "ops", [digest.toUpperCase()]: "ops" }), /twice/],
+    ] as const
+  ) {
+    files["bad.json"] = bad;
+    refused(["--mcp-tokens", "bad.json"], single, what);
+    refused(["--mcp-tokens", "bad.json"], single, /^--mcp-tokens bad\.json: /);
+  }
+});
+
+Deno.test("the CLI's MCP endpoint lists tools that act only with --mcp-actions, and is gone with --no-mcp", async () => {
+  /** The tools an MCP client is listed by a CLI started with `args`, and its start line. */
+  const listed = async (args: string[]) => {
+    const { child, port, printed, lines } = await startDemo(args);
+    try {
+      let names: string[] = [];
+      await withClient({ url: `http://127.0.0.1:${port}/board/mcp` }, {}, async (client) => {
+        names = await toolNames(client);
+      });
+      return { names, printed };
+    } finally {
+      child.kill("SIGTERM");
+      await lines.cancel();
+      await child.stderr.cancel();
+      await child.status;
+    }
+  };
+  const reading = await listed([]);
+  assert.ok(reading.names.includes("get_overview"), reading.names.join());
+  assert.equal(reading.names.filter((name) => name.startsWith("post_")).length, 0);
+  assert.doesNotMatch(reading.printed, /MCP/, "the default is not announced");
+  const acting = await listed(["--mcp-actions"]);
+  assert.ok(acting.names.includes("post_jobs_jobId_retry"), acting.names.join());
+  assert.ok(acting.names.includes("post_bulk"));
+  assert.match(
+    acting.printed,
+    /\(mutations on, login off, redaction off, MCP actions on; live demo/,
+  );
+
+  const { child, port, printed, lines } = await startDemo([], { BOARD_MCP: "0" });
+  try {
+    assert.match(printed, /redaction off, MCP off; live demo/);
+    const response = await fetch(`http://127.0.0.1:${port}/board/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    // No endpoint: the page fallback's refusal of a POST, no JSON-RPC answer.
+    assert.equal(response.status, 405);
+    assert.doesNotMatch(await response.text(), /jsonrpc|tools/);
+  } finally {
+    child.kill("SIGTERM");
+    await lines.cancel();
+    await child.stderr.cancel();
+    await child.status;
+  }
+});
+
+Deno.test("--mcp-tokens through the CLI: each agent's token opens the tools of its user's role; an unknown one is 401", async () => {
+  const dir = await Deno.makeTempDir();
+  const sha256 = async (text: string) =>
+    Array.from(
+      new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))),
+      (byte) => byte.toString(16).padStart(2, "0"),
+    ).join("");
+  const password = await hashPassword("unused", MIN_ITERATIONS);
+  await Deno.writeTextFile(
+    `${dir}/users.json`,
+    JSON.stringify([
+      { name: "ops", role: "operator", password },
+      { name: "vic", role: "viewer", password },
+    ]),
+  );
+  await Deno.writeTextFile(
+    `${dir}/tokens.json`,
+    JSON.stringify({
+      [await sha256("oncall-token")]: "ops",
+      [await sha256("triage-token")]: "vic",
+    }),
+  );
+  const { child, port, lines } = await startDemo(
+    ["--users", `${dir}/users.json`, "--mcp-tokens", `${dir}/tokens.json`, "--mcp-actions"],
+    { BOARD_COOKIE_SECRET: "s".repeat(32) },
+  );
+  const url = `http://127.0.0.1:${port}/board/mcp`;
+  const toolsOf = async (token: string) => {
+    let names: string[] = [];
+    await withClient({ url }, { authorization: `Bearer ${token}` }, async (client) => {
+      names = await toolNames(client);
+    });
+    return names;
+  };
+  try {
+    assert.ok((await toolsOf("oncall-token")).includes("post_jobs_jobId_retry"), "the operator's");
+    const viewer = await toolsOf("triage-token");
+    assert.ok(viewer.includes("get_overview"));
+    assert.ok(!viewer.includes("post_jobs_jobId_retry"), "a viewer may not retry");
+    const unknown = await fetch(url, {
+      method: "POST",
+      headers: {
+        authorization: "Bearer guessed-token",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    await unknown.body?.cancel();
+    assert.equal(unknown.status, 401);
+  } finally {
+    child.kill("SIGTERM");
+    await lines.cancel();
+    await child.stderr.cancel();
+    await child.status;
+    await Deno.remove(dir, { recursive: true });
   }
 });

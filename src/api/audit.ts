@@ -1,13 +1,14 @@
 /**
  * The audit trail: `GET /audit` gives a page newest first, filtered by
- * user, action, task, outcome and time; `?format=ndjson` streams every
+ * user, action, task, outcome, time and whether an agent's MCP tool call
+ * made it (`via`); `?format=ndjson` streams every
  * matching entry (up to the trail's length) as newline-delimited JSON.
  *
  * @module
  */
 
 import { z } from "@hono/zod-openapi";
-import { AUDIT_OUTCOMES, type AuditQuery } from "../contract/audit.ts";
+import { AUDIT_OUTCOMES, AUDIT_VIAS, type AuditQuery } from "../contract/audit.ts";
 import { AUDIT_ACTIONS } from "./audit_actions.ts";
 import type { ApiDeps } from "./deps.ts";
 import { streamLines } from "./line_stream.ts";
@@ -43,6 +44,9 @@ const AuditQuerySchema = z.object({
   ),
   task: textParam(),
   outcome: oneOfParam(AUDIT_OUTCOMES),
+  via: oneOfParam(AUDIT_VIAS).openapi({
+    description: "mcp: only what agents' MCP tool calls did; api: only the others",
+  }),
 }).refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
   path: ["from"],
   error: "must not be after to",

@@ -16,6 +16,9 @@ export type AuditOutcome = "ok" | "error" | "pending";
 /** The outcomes, for filters. */
 export const AUDIT_OUTCOMES = ["ok", "error", "pending"] as const satisfies readonly AuditOutcome[];
 
+/** What made a request, for filters: an agent's MCP tool call, or the API (and the UI on it). */
+export const AUDIT_VIAS = ["api", "mcp"] as const satisfies readonly AuditQuery["via"][];
+
 /**
  * The trail's two logs, each capped on its own: `actions` (what changed, or
  * may have) and `refusals` (requests turned away, which changed nothing), so
@@ -120,6 +123,8 @@ export interface AuditQuery {
   task?: string;
   /** Only those with this outcome. */
   outcome?: AuditOutcome;
+  /** Only those an agent's MCP tool call made (`mcp`), or only the others (`api`). */
+  via?: "api" | "mcp";
 }
 
 /** One page of the trail, newest first. */
@@ -153,7 +158,8 @@ export function matchesAudit(entry: AuditRecord, query: AuditQuery): boolean {
   return (query.user === undefined || entry.user === query.user) &&
     (query.action === undefined || entry.action === query.action) &&
     (query.task === undefined || entry.task === query.task) &&
-    (query.outcome === undefined || entry.outcome === query.outcome);
+    (query.outcome === undefined || entry.outcome === query.outcome) &&
+    (query.via === undefined || (entry.via ?? "api") === query.via);
 }
 
 /** The answer of `GET /audit`. */

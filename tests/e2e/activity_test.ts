@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { withClient } from "../helpers/redis_server.ts";
 import { browserTest, screenshot, withBoard } from "./harness.ts";
+import { withClient as withMcpClient } from "../helpers/mcp_client.ts";
 
 const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
 
@@ -125,3 +126,59 @@ browserTest(
     });
   },
 );
+
+browserTest("the Activity page marks an agent's entries via MCP, and filters them", async () => {
+  const hook = (request: Request) => ({
+    name: request.headers.get("x-user") ?? "ada",
+    role: "admin",
+  });
+  await withBoard({ auth: hook, mcp: { actions: true } }, async ({ page, root }) => {
+    await page.goto(`${root}activity`);
+    await page.getByText("No activity yet").waitFor();
+    assert.equal(await mutate(page, `jobs/${FAILED}/retry`), 200);
+    // A real agent's tool call, through the board's MCP endpoint, as its hook's user.
+    await withMcpClient({ url: `${root}mcp` }, { "x-user": "oncall-agent" }, async (client) => {
+      const result = await client.callTool({
+        name: "post_tasks_task_retry_all",
+        arguments: { task: "send-email" },
+      });
+      assert.equal(result.isError, false);
+    });
+    await page.reload();
+    const rows = page.locator(".activity-table tbody tr");
+    await rows.nth(1).waitFor();
+    assert.equal(await rows.count(), 2);
+    const agentUser = rows.nth(0).locator('[data-label="User"]');
+    assert.match(await agentUser.innerText(), /oncall-agent\s*via MCP/);
+    assert.equal(
+      await agentUser.getByText("via MCP").getAttribute("title"),
+      "Made by an agent through the MCP endpoint",
+    );
+    assert.match(await rows.nth(0).innerText(), /task\.retry-all/);
+    assert.equal(
+      await rows.nth(1).getByText("via MCP").count(),
+      0,
+      "ada's own request is no agent's",
+    );
+
+    await page.getByLabel("Made through").selectOption("mcp");
+    await page.waitForURL("**/activity?via=mcp");
+    await page.waitForFunction(() =>
+      document.querySelectorAll(".activity-table tbody tr").length === 1
+    );
+    assert.match(await rows.nth(0).innerText(), /oncall-agent[\s\S]*via MCP/);
+    await page.getByLabel("Made through").selectOption("api");
+    await page.waitForURL("**/activity?via=api");
+    await page.waitForFunction(() =>
+      document.querySelectorAll(".activity-table tbody tr").length === 1 &&
+      !document.querySelector(".activity-via")
+    );
+    assert.match(await rows.nth(0).innerText(), /ada[\s\S]*job\.retry/);
+    await page.getByLabel("Made through").selectOption("");
+    await rows.nth(1).waitFor();
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `activity-via-mcp-${width}`);
+    }
+  });
+});

@@ -35,6 +35,12 @@ Deno.test("startLine() says the URL, mutations, login and redaction, then the de
   assert.match(line("127.0.0.1", { auth: () => undefined }), /\(mutations on, auth hook on,/);
 });
 
+Deno.test("startLine() names the MCP endpoint only when it is off or its tools act", () => {
+  assert.doesNotMatch(line("127.0.0.1"), /MCP/);
+  assert.match(line("127.0.0.1", { mcp: { actions: true } }), /redaction off, MCP actions on\)$/);
+  assert.match(line("127.0.0.1", { mcp: false }), /redaction off, MCP off\)$/);
+});
+
 Deno.test("startLine() says when a copied session cookie never expires, only then", () => {
   const NEVER =
     /login on \(a copied session cookie never expires: set sessionTtl, or --session-ttl on the CLI\)/;

@@ -141,6 +141,7 @@ const ENTRIES = {
         action: true,
         task: true,
         outcome: true,
+        via: true,
       },
     },
     "/tasks/{task}/jobs": { kind: "paged", query: { state: true, ...page } },

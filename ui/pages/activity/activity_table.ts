@@ -1,5 +1,6 @@
 /**
- * The audit trail as a table, newest first: when, who, what, on what (a
+ * The audit trail as a table, newest first: when, who (marked "via MCP" for
+ * an agent's tool call), what, on what (a
  * link for a job, a workflow or a task; long names and ids cut short), how many, and the outcome with its code,
  * saying when an entry was written late and how many refusals of the
  * client before it went unrecorded.
@@ -33,6 +34,13 @@ function Target({ entry }: { entry: AuditEntry }) {
     return html`<${LongName} name=${target} href=${href("tasks", entry.task)} />`;
   }
   return html`<${LongName} name=${target} />`;
+}
+
+/** An entry an agent's tool call of `{basePath}/mcp` made: the user is the one it acts as. */
+function ViaMcp() {
+  return html`
+    <span class="badge activity-via" title="Made by an agent through the MCP endpoint">via MCP</span>
+  `;
 }
 
 function Verdict({ entry }: { entry: AuditEntry }) {
@@ -87,6 +95,7 @@ export function ActivityTable({ entries }: { entries: readonly AuditEntry[] }) {
                 </td>
                 <td data-label="User">
                   <${LongName} name=${entry.user} />
+                  ${entry.via === "mcp" ? html`<${ViaMcp} />` : null}
                 </td>
                 <th scope="row" data-label="Action"><code>${entry.action}</code></th>
                 <td data-label="Target" class="activity-target">

@@ -1,5 +1,6 @@
 /**
- * The Activity page's filters: user, action, task and outcome, kept in the
+ * The Activity page's filters: user, action, task, outcome and whether an
+ * agent made it through the MCP endpoint, kept in the
  * URL (`activity?user=ada&outcome=error`) so a view can be linked.
  *
  * @module
@@ -7,7 +8,7 @@
 import { html } from "../../lib/html.ts";
 
 /** The filter fields, in the order the form shows them. */
-export const FILTER_FIELDS = ["user", "action", "task", "outcome"] as const;
+export const FILTER_FIELDS = ["user", "action", "task", "outcome", "via"] as const;
 
 /** A filter field. */
 export type FilterField = (typeof FILTER_FIELDS)[number];
@@ -74,6 +75,14 @@ export function FilterBar(
           <option value="ok">ok (done)</option>
           <option value="error">error (refused or failed)</option>
           <option value="pending">pending (no outcome)</option>
+        </select>
+      </label>
+      <label class="activity-filter">
+        <span class="muted">Made through</span>
+        <select class="select" name="via" value=${filters.via ?? ""} onChange=${set("via")}>
+          <option value="">Anything</option>
+          <option value="mcp">an agent (MCP)</option>
+          <option value="api">the UI or the API</option>
         </select>
       </label>
     </form>

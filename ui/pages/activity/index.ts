@@ -1,7 +1,7 @@
 /**
  * The Activity page (`/activity`): the audit trail of every mutation the
- * board performed, newest first, filtered by user, action, task and
- * outcome, older pages by cursor, and the filtered trail as NDJSON. It
+ * board performed, newest first, filtered by user, action, task, outcome
+ * and whether an agent's MCP tool call made it, older pages by cursor, and the filtered trail as NDJSON. It
  * reloads after job events (a mutation makes some) and, like every live
  * list, on the backstop interval.
  *
@@ -19,7 +19,7 @@ import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { ActivityTable } from "./activity_table.ts";
 import { FilterBar, type Filters, filtersFrom, queryOf } from "./filters.ts";
 import type { AuditResponse } from "./types.ts";
-import type { AuditOutcome } from "../../../src/contract/audit.ts";
+import type { AuditOutcome, AuditQuery } from "../../../src/contract/audit.ts";
 
 /** Entries per page. */
 const PAGE_SIZE = 50;
@@ -56,7 +56,11 @@ function Trail() {
   const { api, router } = useBoard();
   const filters = filtersFrom(router.search.value);
   // As the URL gives them: the server refuses an outcome it does not know (400 naming it).
-  const filterQuery = { ...filters, outcome: filters.outcome as AuditOutcome | undefined };
+  const filterQuery = {
+    ...filters,
+    outcome: filters.outcome as AuditOutcome | undefined,
+    via: filters.via as AuditQuery["via"],
+  };
   // Older pages: the cursors of the pages before the current one.
   const [cursors, setCursors] = useState<string[]>([]);
   const before = cursors.at(-1);
