@@ -10,6 +10,7 @@
 
 import { z } from "@hono/zod-openapi";
 import { MAX_EDITED_DATA_BYTES } from "../contract/jobs.ts";
+import { MIN_ID_PREFIX } from "../contract/job_lookup.ts";
 import { BoardError, invalidParam } from "../errors.ts";
 import type { JobDetail, TaskSource } from "../source/types.ts";
 import { bodyOf, jsonBody, textField } from "./body.ts";
@@ -22,12 +23,6 @@ import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import { JobIdPath } from "./params.ts";
 import { JobActionSchema, JobDetailSchema, RerunSchema } from "./schema/jobs.ts";
-
-/**
- * Shortest start of an id `GET /jobs/{id}` looks a job up by. The UI shows
- * 8 characters; below 6 a prefix of a UUID names too many jobs to be useful.
- */
-export const MIN_ID_PREFIX = 6;
 
 /** How many candidates an ambiguous prefix names. */
 const CANDIDATES = 5;

@@ -22,6 +22,7 @@ import { jobSearchRoutes } from "./job_search.ts";
 import { searchExportRoutes } from "./search_export.ts";
 import { jobPayloadRoutes } from "./job_payloads.ts";
 import { jobRoutes } from "./jobs.ts";
+import { jobLookupRoutes } from "./job_lookup.ts";
 import { latencyRoutes } from "./latency.ts";
 import { livenessRoutes } from "./liveness.ts";
 import { diagnosisRoutes } from "./diagnosis.ts";
@@ -52,6 +53,7 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", searchExportRoutes(deps))
     .route("/", taskRoutes(deps))
     .route("/", latencyRoutes(deps))
+    .route("/", jobLookupRoutes(deps))
     .route("/", jobRoutes(deps))
     .route("/", jobLogRoutes(deps))
     .route("/", jobPayloadRoutes(deps))

@@ -8,6 +8,7 @@
 
 import { z } from "@hono/zod-openapi";
 import { JOB_STATES, WORKFLOW_STATES } from "../contract/states.ts";
+import { MIN_ID_PREFIX } from "../contract/job_lookup.ts";
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from "../source/trigger_id.ts";
 import { oneOf } from "./openapi.ts";
 
@@ -93,6 +94,22 @@ const badJobId = `must be 1 to ${MAX_JOB_ID_LENGTH} characters`;
 export const jobIdParam = z.string().min(1, { error: badJobId }).max(MAX_JOB_ID_LENGTH, {
   error: badJobId,
 }).openapi({ description: "A job's id" });
+
+const badIdPrefix =
+  `must be the start of a job's id, ${MIN_ID_PREFIX} to ${MAX_JOB_ID_LENGTH} characters`;
+
+/** The start of a job's id, required: what `GET /jobs?prefix=` looks up. */
+export const idPrefixParam = once.pipe(
+  z.string({ error: badIdPrefix }).min(MIN_ID_PREFIX, { error: badIdPrefix }).max(
+    MAX_JOB_ID_LENGTH,
+    { error: badIdPrefix },
+  ),
+).openapi({
+  type: "string",
+  minLength: MIN_ID_PREFIX,
+  maxLength: MAX_JOB_ID_LENGTH,
+  description: "The start of a job's id",
+});
 
 /** `{jobId}` alone. */
 export const JobIdPath = z.object({ jobId: jobIdParam });

@@ -54,6 +54,7 @@ import type { BulkOperation, BulkPreviewResponse, BulkRequest, BulkStartResponse
 import type { ConfigResponse } from "./config.ts";
 import type { DeadLettersResponse, DlqRetryResponse } from "./dlq.ts";
 import type { JobFilterQuery, SearchFrame } from "./job_filter.ts";
+import type { JobLookup } from "./job_lookup.ts";
 import type {
   JobActionResponse,
   JobDetailResponse,
@@ -168,6 +169,7 @@ export interface Endpoints {
     "/tasks/{task}/forecast": { answer: ForecastResponse };
     "/tasks/{task}/scaling": { query: { targetWait?: string }; answer: ScalingResponse };
     "/tasks/{task}/mechanics": { query: { cursor?: string }; answer: MechanicsResponse };
+    "/jobs": { query: { prefix: string }; answer: JobLookup };
     "/jobs/{jobId}": { answer: JobDetailResponse };
     "/jobs/{jobId}/attempts": { answer: AttemptHistoryResponse };
     "/jobs/{jobId}/diagnosis": { answer: JobDiagnosisResponse };

@@ -15,6 +15,7 @@
 
 import type { AttemptHistory, AttemptRecord, RunOutcome, RunRecord } from "../contract/attempts.ts";
 import type { BacklogKinds, BacklogRead } from "../contract/scaling.ts";
+import type { JobMatch } from "../contract/job_lookup.ts";
 import type { SessionRevocations, SignedOutSession } from "./session_revocations.ts";
 import type { OperationStore } from "./operation_store.ts";
 export type {
@@ -180,6 +181,7 @@ export type {
   JobFilterQuery,
   JobHolds,
   JobLock,
+  JobMatch,
   JobRecord,
   JobRow,
   JobState,
@@ -236,6 +238,9 @@ export interface JobRef {
   /** The task the job belongs to. */
   task: string;
 }
+
+/** Whether jobs of `task` may be listed: a permission asked per task. */
+export type TaskFilter = (task: string) => Promise<boolean>;
 
 /** One page of jobs and the size of the whole list it was cut from. */
 export interface JobPage {
@@ -543,13 +548,15 @@ export interface TaskSource {
    */
   getJobLogs(jobId: string, offset: number, limit: number): Promise<LogPage | null>;
   /**
-   * Jobs whose id starts with `prefix`, at most `limit`, sorted by id: how
-   * the short ids the UI shows are found. Bounded by design: the memory
-   * source looks at every job it holds; the Redis source only at the ids it
-   * has recently served (a prefix search of the keyspace is a full SCAN,
-   * see `redis/recent_job_ids.ts`).
+   * Jobs whose id starts with `prefix`, at most `limit`, sorted by id, each
+   * with its state now (a job gone since is left out): how the short ids
+   * the UI shows are found. With `accept`, only jobs of the tasks it takes
+   * (asked once per task that has a match, before the limit is counted).
+   * Bounded by design: the memory source looks at every job it holds; the
+   * Redis source only at the ids it has recently served (a prefix search of
+   * the keyspace is a full SCAN, see `redis/recent_job_ids.ts`).
    */
-  findJobsByIdPrefix(prefix: string, limit: number): Promise<JobRef[]>;
+  findJobsByIdPrefix(prefix: string, limit: number, accept?: TaskFilter): Promise<JobMatch[]>;
   /** Task-version spread of the jobs that have yet to run. */
   getVersionDistribution(task: string): Promise<VersionDistribution>;
   /** Every schedule, sorted by name. */

@@ -40,9 +40,9 @@ import {
   JOB_DETAIL_LOGS,
   type JobActionResult,
   type JobDetail,
+  type JobMatch,
   type JobPage,
   type JobRecord,
-  type JobRef,
   type JobState,
   type LogPage,
   type QueueHeads,
@@ -444,7 +444,7 @@ export class AppApiSource implements TaskSource {
   }
 
   /** The API has no search by the start of an id: nothing is found (whole ids work). */
-  findJobsByIdPrefix(): Promise<JobRef[]> {
+  findJobsByIdPrefix(): Promise<JobMatch[]> {
     return Promise.resolve([]);
   }
 

@@ -173,12 +173,12 @@ export function lookupContract(name: string, seed: Seed): void {
       const { source } = harness;
       await source.listJobs("send-email", "waiting", 0, 10);
       const [failed] = (await source.listJobs("send-email", "failed", 0, 1)).jobs;
-      const twins = TWINS.map((id) => ({ id, task: "send-email" }));
+      const twins = TWINS.map((id) => ({ id, task: "send-email", state: "waiting" }));
       assert.deepEqual(await source.findJobsByIdPrefix("c0ffee00", 10), twins);
       assert.deepEqual(await source.findJobsByIdPrefix("c0ffee00", 1), [twins[0]]);
       assert.deepEqual(await source.findJobsByIdPrefix(TWINS[1], 10), [twins[1]]);
       assert.deepEqual(await source.findJobsByIdPrefix(failed.id.slice(0, 8), 10), [
-        { id: failed.id, task: "send-email" },
+        { id: failed.id, task: "send-email", state: "failed" },
       ]);
       assert.deepEqual(await source.findJobsByIdPrefix("no-such-prefix", 10), []);
     } finally {

@@ -2,7 +2,7 @@
  * The job search in a real browser, on real Redis holding the taskora
  * fixture: the 8-character ids the board shows (a workflow node, a
  * schedule's last run) open their job, and a start of an id that fits
- * several jobs says which.
+ * several jobs, in any task, lists them with their task and state.
  */
 
 import assert from "node:assert/strict";
@@ -33,26 +33,40 @@ browserTest("the short id on a workflow node opens that node's job", async () =>
   });
 });
 
-browserTest("a start of an id shared by several jobs lists them", async () => {
+browserTest("a start of an id shared by jobs of several tasks lists them all", async () => {
   await withBoard({}, async ({ page, root, redis }) => {
     const client = await connectClient(redis.url);
-    for (const n of [1, 2]) {
-      await writeJob(client, {
-        task: "send-email",
-        id: `c0ffee00-0000-4000-8000-00000000000${n}`,
-        state: "waiting",
-      });
-    }
+    const mail = "c0ffee00-0000-4000-8000-000000000001";
+    const report = "c0ffee00-0000-4000-8000-000000000002";
+    await writeJob(client, { task: "send-email", id: mail, state: "waiting" });
+    await writeJob(client, { task: "report", id: report, state: "failed" });
     await client.close();
+    // The board finds the start of an id among the jobs it listed.
+    await page.goto(`${root}tasks/report?state=failed`);
+    await page.getByRole("link", { name: report }).waitFor();
     await page.goto(`${root}tasks/send-email?state=waiting`);
-    await page.getByRole("link", { name: /^c0ffee00-/ }).first().waitFor();
+    await page.getByRole("link", { name: mail }).waitFor();
 
     await search(page, "c0ffee00");
-    const problem = await page.getByRole("alert").filter({ hasText: "several job IDs" })
-      .textContent();
-    assert.match(problem ?? "", /c0ffee00-0000-4000-8000-000000000001 \(send-email\)/);
-    assert.match(problem ?? "", /c0ffee00-0000-4000-8000-000000000002 \(send-email\)/);
-    assert.equal(new URL(page.url()).pathname, "/board/tasks/send-email");
+    const matches = page.getByRole("alert").filter({ hasText: "whose ID starts with" });
+    await matches.getByRole("listitem").nth(1).waitFor();
+    // Each row: the whole id (linked), its task, its state.
+    const rows = await matches.getByRole("listitem").evaluateAll((items) =>
+      items.map((item) => [...item.children].map((part) => part.textContent?.trim()).join(" "))
+    );
+    assert.deepEqual(rows, [`${mail} send-email waiting`, `${report} report failed`]);
+    assert.match(
+      await matches.textContent() ?? "",
+      /Jobs of every task whose ID starts with “c0ffee00”, among the 10,000 job IDs this board listed last:/,
+    );
+
+    await matches.getByRole("link", { name: report }).click();
+    await page.waitForURL(`**/board/jobs/${report}`);
+    await page.locator(".detail-head").getByText("report").first().waitFor();
+    assert.equal(
+      await page.getByRole("alert").filter({ hasText: "whose ID starts with" }).count(),
+      0,
+    );
   });
 });
 
@@ -89,7 +103,7 @@ browserTest("a whole id opens its job, though no page of the board listed it", a
 });
 
 browserTest(
-  "a start of an id no recently seen job has says what was searched and offers the task search",
+  "a start of an id no recently seen job has says what was searched and offers a task search",
   async () => {
     await withBoard({}, async ({ page, root, redis }) => {
       const id = await openWithUnlistedJob(page, root, redis, "failed");
@@ -98,10 +112,15 @@ browserTest(
       const problem = page.getByRole("alert").filter({ hasText: "f23567e7" });
       assert.match(
         await problem.textContent() ?? "",
-        /No job has the ID “f23567e7”, and no recently seen job starts with it/,
+        /No job has the ID “f23567e7”, and none of the 10,000 job IDs this board listed last, in any task, starts with it/,
       );
-      await problem.getByLabel("Task to search").selectOption("send-email");
-      await problem.getByRole("button", { name: "Search its jobs" }).click();
+      // No task is picked for the user: the alphabetically first is no better a guess than another.
+      const task = problem.getByLabel("Task to search");
+      assert.equal(await task.inputValue(), "");
+      const searchTask = problem.getByRole("button", { name: "Search its jobs" });
+      assert.equal(await searchTask.isDisabled(), true);
+      await task.selectOption("send-email");
+      await searchTask.click();
 
       await page.getByRole("link", { name: id }).waitFor();
       const url = new URL(page.url());

@@ -82,7 +82,9 @@ browserTest("the job search opens a job, or says that it does not exist", async 
     await search.fill("no-such-job");
     await search.press("Enter");
     await page.getByRole("alert").filter({
-      hasText: "No job has the ID “no-such-job”, and no recently seen job starts with it",
+      hasText:
+        "No job has the ID “no-such-job”, and none of the 10,000 job IDs this board listed last, " +
+        "in any task, starts with it",
     }).waitFor();
     await search.fill(FAILED_EMAIL);
     await search.press("Enter");

@@ -56,7 +56,7 @@ Deno.test("a path that is no API route stays 404 NOT_FOUND, whatever the method"
     const [method, path] of [
       ["GET", "/board/api/no-such-route"],
       ["DELETE", "/board/api/no-such-route"],
-      ["GET", "/board/api/jobs"],
+      ["GET", "/board/api/jobs/job-1/nothing"],
       ["POST", "/board/api/jobs/job-1/retry/again"],
       ["GET", "/board/api"],
     ]

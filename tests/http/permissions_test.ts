@@ -27,6 +27,7 @@ const GUARDED_READS: readonly { path: string; action: string }[] = [
   { path: "/tasks/{task}/jobs/export", action: "export" },
   { path: "/dlq/export", action: "export" },
   { path: "/tasks/{task}/jobs/search", action: "search" },
+  { path: "/jobs?prefix=c0ffee", action: "search" },
   { path: "/tasks/{task}/jobs/search/export", action: "export" },
 ];
 

@@ -32,6 +32,7 @@ import {
 } from "../../src/api/schema/bulk.ts";
 import { AnyJson, JobSchema, LogLineSchema } from "../../src/api/schema/common.ts";
 import { JobActionSchema, JobDetailSchema, RerunSchema } from "../../src/api/schema/jobs.ts";
+import { JobLookupSchema } from "../../src/api/schema/job_lookup.ts";
 import { TaskLatencySchema } from "../../src/api/schema/latency.ts";
 import { OverviewSchema } from "../../src/api/schema/overview.ts";
 import {
@@ -172,6 +173,7 @@ const ENTRIES = {
     "/tasks/{task}/forecast": { kind: "json" },
     "/tasks/{task}/scaling": { kind: "json", query: { targetWait: true } },
     "/tasks/{task}/mechanics": { kind: "json", query: { cursor: true } },
+    "/jobs": { kind: "json", query: { prefix: true } },
     "/jobs/{jobId}": { kind: "json" },
     "/jobs/{jobId}/attempts": { kind: "json" },
     "/jobs/{jobId}/diagnosis": { kind: "json" },
@@ -262,6 +264,7 @@ const ANSWERS = {
     "/tasks/{task}/forecast": ForecastSchema,
     "/tasks/{task}/scaling": ScalingSchema,
     "/tasks/{task}/mechanics": MechanicsSchema,
+    "/jobs": JobLookupSchema,
     "/jobs/{jobId}": JobDetailSchema,
     "/jobs/{jobId}/attempts": AttemptHistorySchema,
     "/jobs/{jobId}/diagnosis": JobDiagnosisSchema,

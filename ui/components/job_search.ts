@@ -1,61 +1,42 @@
 /**
  * The global job-ID search: opens the job's page, by its whole ID (looked
- * up exactly, in every task) or by the 8 characters the board shows (the
- * API resolves a unique start of an ID among the jobs it listed lately),
- * or says why it cannot. When no job is found it says what was searched and
- * offers the task page's search, which finds an ID's start among all of a
- * task's jobs. `/` focuses it (see `lib/shortcuts.ts`).
+ * up exactly, in every task) or by a start of it that fits one job (the API
+ * resolves it among the jobs it listed lately). A start that fits several
+ * jobs, or none, is looked up in every task (`GET /jobs?prefix=`) and the
+ * matches listed (`job_matches.ts`); without the `search` permission, or
+ * under 6 characters, the API's answer says why nothing opened. `/` focuses it
+ * (see `lib/shortcuts.ts`).
  *
  * @module
  */
 import type { Ref } from "preact";
 import { useState } from "preact/hooks";
+import { type JobLookup, MIN_ID_PREFIX } from "../../src/contract/job_lookup.ts";
 import { ApiError } from "../lib/api.ts";
 import { useBoard } from "../lib/board_context.ts";
 import { html } from "../lib/html.ts";
+import { may } from "../lib/permissions.ts";
 import { href } from "../lib/router.ts";
+import { JobMatches } from "./job_matches.ts";
 
-/** Why a search opened nothing: no job has the ID searched, or the API's message. */
-type Problem = { notFound: string } | { message: string };
+/** Why a search opened nothing: the jobs whose ID starts with the one searched, or the API's message. */
+type Problem = { notFound: string; lookup: JobLookup } | { message: string };
 
-/**
- * No job found: what was searched, and the task search for the ID's start
- * (a task and its page's "ID starts with" filter), among the tasks the
- * newest stats frame names (offered once the first one has come).
- */
-function NotFound({ id, onSearch }: { id: string; onSearch: (task: string) => void }) {
-  const { live } = useBoard();
-  const tasks = live.stats.value?.tasks.map((t) => t.name) ?? [];
-  const [picked, setTask] = useState("");
-  const task = tasks.includes(picked) ? picked : tasks[0] ?? "";
-  return html`
-    No job has the ID “${id}”, and no recently seen job starts with it.
-    ${tasks.length > 0
-      ? html`
-        <span class="search-tasks">
-          <select
-            class="select"
-            aria-label="Task to search"
-            value=${task}
-            onChange=${(e: Event) => setTask((e.target as HTMLSelectElement).value)}
-          >
-            ${tasks.map((name) => html`<option key=${name} value=${name}>${name}</option>`)}
-          </select>
-          <button type="button" class="btn btn-small" onClick=${() => onSearch(task)}>
-            Search its jobs
-          </button>
-        </span>
-      `
-      : null}
-  `;
+/** Whether `err` says the ID opens no one job: none has it, or several start with it. */
+function opensNoOneJob(err: unknown): boolean {
+  return err instanceof ApiError &&
+    (err.status === 404 || (err.status === 400 && err.param === "jobId"));
 }
 
 /** The search form of the top bar. */
 export function JobSearch({ inputRef }: { inputRef: Ref<HTMLInputElement> }) {
-  const { api, router } = useBoard();
+  const { api, router, config } = useBoard();
   const [query, setQuery] = useState("");
   const [problem, setProblem] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
+
+  /** Whether the start of `id` can be looked up: long enough, by a user who may search. */
+  const canLookUp = (id: string) => id.length >= MIN_ID_PREFIX && may(config, "search");
 
   const onSubmit = async (event: Event) => {
     event.preventDefault();
@@ -69,20 +50,28 @@ export function JobSearch({ inputRef }: { inputRef: Ref<HTMLInputElement> }) {
       setQuery("");
       router.navigate(`/${href("jobs", job.id)}`);
     } catch (err) {
-      setProblem(
-        err instanceof ApiError && err.status === 404
-          ? { notFound: id }
-          : { message: (err as Error).message },
-      );
+      try {
+        setProblem(
+          opensNoOneJob(err) && canLookUp(id)
+            ? { notFound: id, lookup: await api.get("/jobs", { query: { prefix: id } }) }
+            : { message: (err as Error).message },
+        );
+      } catch (lookupErr) {
+        setProblem({ message: (lookupErr as Error).message });
+      }
     } finally {
       setBusy(false);
     }
   };
 
-  // The task page's filter finds the ID's start among all of that task's jobs.
-  const searchTask = (task: string, id: string) => {
+  const close = () => {
     setProblem(null);
     setQuery("");
+  };
+
+  // The task page's filter finds the ID's start among all of that task's jobs.
+  const searchTask = (task: string, id: string) => {
+    close();
     router.navigate(`/${href("tasks", task)}?${new URLSearchParams({ id })}`);
   };
 
@@ -113,8 +102,10 @@ export function JobSearch({ inputRef }: { inputRef: Ref<HTMLInputElement> }) {
         html`
           <div id="job-search-problem" class="search-problem" role="alert">
             ${"message" in problem ? problem.message : html`
-              <${NotFound}
-                id=${problem.notFound}
+              <${JobMatches}
+                prefix=${problem.notFound}
+                lookup=${problem.lookup}
+                onOpen=${close}
                 onSearch=${(task: string) => searchTask(task, problem.notFound)}
               />
             `}

@@ -28,6 +28,7 @@ import type {
   AuditRecord,
 } from "../../contract/audit.ts";
 import { AuditRing } from "../audit_ring.ts";
+import { acceptedJobs } from "../accepted_jobs.ts";
 import { LocalScanSlots, type ScanSlotClaim } from "../scan_slots.ts";
 import { OperationTable } from "../operation_store.ts";
 import {
@@ -57,9 +58,9 @@ import {
   type JobActionResult,
   type JobDetail,
   type JobFilter,
+  type JobMatch,
   type JobPage,
   type JobRecord,
-  type JobRef,
   type JobState,
   type LeaseHold,
   type LogEntry,
@@ -78,6 +79,7 @@ import {
   type StoreInfo,
   type TaskActivity,
   type TaskEvent,
+  type TaskFilter,
   type TaskLiveness,
   type TaskSource,
   type TaskStorage,
@@ -617,18 +619,23 @@ export class MemorySource implements TaskSource {
   }
 
   /**
-   * Jobs whose id starts with `prefix`, sorted by id: every job of the store
-   * is looked at (it holds a bounded number, see `retention`).
+   * Jobs whose id starts with `prefix`, sorted by id, with their state:
+   * every job of the store is looked at (it holds a bounded number, see
+   * `retention`).
    */
-  findJobsByIdPrefix(prefix: string, limit: number): Promise<JobRef[]> {
-    const found: JobRef[] = [];
+  async findJobsByIdPrefix(
+    prefix: string,
+    limit: number,
+    accept?: TaskFilter,
+  ): Promise<JobMatch[]> {
+    const found: JobMatch[] = [];
     for (const queue of this.store.tasks.values()) {
-      for (const id of queue.jobs.keys()) {
-        if (id.startsWith(prefix)) found.push({ id, task: queue.name });
+      for (const [id, job] of queue.jobs) {
+        if (id.startsWith(prefix)) found.push({ id, task: queue.name, state: job.state });
       }
     }
     found.sort((a, b) => (a.id < b.id ? -1 : 1));
-    return Promise.resolve(found.slice(0, limit));
+    return await acceptedJobs(found, limit, accept);
   }
 
   /** Versions of waiting + active, delayed and retrying jobs; the highest `_v` of any job. */

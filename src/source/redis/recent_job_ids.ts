@@ -17,10 +17,8 @@
  * @module
  */
 
+import { RECENT_JOB_IDS } from "../../contract/job_lookup.ts";
 import type { JobRef } from "../types.ts";
-
-/** How many ids are remembered by default: a few pages of every view. */
-export const RECENT_JOB_IDS = 10_000;
 
 /** A bounded, least-recently-served-first memory of job ids and their tasks. */
 export class RecentJobIds {

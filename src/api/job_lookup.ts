@@ -1,0 +1,50 @@
+/**
+ * `GET /jobs?prefix=`: the jobs of every task whose id starts with a prefix,
+ * for the header's job-ID box when a start of an id opens no one job. It
+ * answers from what the source can look at without walking the keyspace
+ * (see `TaskSource.findJobsByIdPrefix`: on Redis, the ids this board
+ * served lately), lists at most {@link MAX_LOOKUP_MATCHES}, and under auth
+ * only jobs of tasks the user may `search`, so a task they may not search
+ * neither shows nor counts toward `more`.
+ *
+ * @module
+ */
+
+import { z } from "@hono/zod-openapi";
+import type { SessionEnv } from "../auth/session.ts";
+import { actingUser, type UserEnv } from "../auth/user.ts";
+import { MAX_LOOKUP_MATCHES } from "../contract/job_lookup.ts";
+import type { TaskFilter } from "../source/types.ts";
+import type { ApiDeps } from "./deps.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { idPrefixParam } from "./params.ts";
+import { JobLookupSchema } from "./schema/job_lookup.ts";
+
+const lookup = apiRoute({
+  method: "get",
+  path: "/jobs",
+  permission: { action: "search" },
+  tags: ["jobs"],
+  summary: "Jobs of every task whose id starts with a prefix",
+  description: `At most ${MAX_LOOKUP_MATCHES}, sorted by id, each with its state. The Redis ` +
+    "source looks only at the job ids this board listed lately (a prefix search of the " +
+    "keyspace would walk every key); a whole id is found by `GET /jobs/{jobId}`.",
+  request: { query: z.object({ prefix: idPrefixParam }) },
+  ok: JobLookupSchema,
+});
+
+/** Routes looking jobs up by the start of their id. */
+export function jobLookupRoutes({ source, options }: ApiDeps) {
+  return apiRouter<SessionEnv & UserEnv>().openapi(lookup, async (c) => {
+    const { prefix } = c.req.valid("query");
+    const user = actingUser(c);
+    const searchable: TaskFilter | undefined = options.auth === null
+      ? undefined
+      : async (task) => await options.can(user, "search", task);
+    const found = await source.findJobsByIdPrefix(prefix, MAX_LOOKUP_MATCHES + 1, searchable);
+    return c.json({
+      jobs: found.slice(0, MAX_LOOKUP_MATCHES),
+      more: found.length > MAX_LOOKUP_MATCHES,
+    }, 200);
+  });
+}
