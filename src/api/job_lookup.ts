@@ -11,6 +11,8 @@
  */
 
 import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { ResolvedOptions } from "../options.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import { actingUser, type UserEnv } from "../auth/user.ts";
 import { MAX_LOOKUP_MATCHES } from "../contract/job_lookup.ts";
@@ -19,6 +21,20 @@ import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { idPrefixParam } from "./params.ts";
 import { JobLookupSchema } from "./schema/job_lookup.ts";
+
+/**
+ * The tasks whose jobs a start of an id may find for the request's user:
+ * under auth, those it may `search` (a lookup by prefix is a search); every
+ * task without auth.
+ */
+export function searchableTasks(
+  c: Context<SessionEnv & UserEnv>,
+  options: ResolvedOptions,
+): TaskFilter | undefined {
+  if (options.auth === null) return undefined;
+  const user = actingUser(c);
+  return async (task) => await options.can(user, "search", task);
+}
 
 const lookup = apiRoute({
   method: "get",
@@ -37,10 +53,7 @@ const lookup = apiRoute({
 export function jobLookupRoutes({ source, options }: ApiDeps) {
   return apiRouter<SessionEnv & UserEnv>().openapi(lookup, async (c) => {
     const { prefix } = c.req.valid("query");
-    const user = actingUser(c);
-    const searchable: TaskFilter | undefined = options.auth === null
-      ? undefined
-      : async (task) => await options.can(user, "search", task);
+    const searchable = searchableTasks(c, options);
     const found = await source.findJobsByIdPrefix(prefix, MAX_LOOKUP_MATCHES + 1, searchable);
     return c.json({
       jobs: found.slice(0, MAX_LOOKUP_MATCHES),

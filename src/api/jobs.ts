@@ -12,7 +12,8 @@ import { z } from "@hono/zod-openapi";
 import { MAX_EDITED_DATA_BYTES } from "../contract/jobs.ts";
 import { MIN_ID_PREFIX } from "../contract/job_lookup.ts";
 import { BoardError, invalidParam } from "../errors.ts";
-import type { JobDetail, TaskSource } from "../source/types.ts";
+import type { JobDetail, TaskFilter, TaskSource } from "../source/types.ts";
+import { searchableTasks } from "./job_lookup.ts";
 import { bodyOf, jsonBody, textField } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import type { ResolvedOptions } from "../options.ts";
@@ -29,15 +30,20 @@ const CANDIDATES = 5;
 
 /**
  * The job whose id is `id`, else the one job whose id starts with it (see
- * {@link TaskSource.findJobsByIdPrefix} for which jobs a prefix can find).
- * `JOB_NOT_FOUND` when none is; `INVALID_PARAM` naming the candidates when
- * several are.
+ * {@link TaskSource.findJobsByIdPrefix} for which jobs a prefix can find),
+ * among the tasks `accept` lets through (the user's to search: a start of
+ * an id never names, nor opens, a job of another task). `JOB_NOT_FOUND`
+ * when none is; `INVALID_PARAM` naming the candidates when several are.
  */
-export async function findJob(source: TaskSource, id: string): Promise<JobDetail> {
+export async function findJob(
+  source: TaskSource,
+  id: string,
+  accept?: TaskFilter,
+): Promise<JobDetail> {
   const exact = await source.getJob(id);
   if (exact) return exact;
   if (id.length < MIN_ID_PREFIX) throw jobNotFound(id);
-  const found = await source.findJobsByIdPrefix(id, CANDIDATES + 1);
+  const found = await source.findJobsByIdPrefix(id, CANDIDATES + 1, accept);
   if (found.length > 1) {
     const names = found.slice(0, CANDIDATES).map((job) => `${job.id} (${job.task})`).join(", ");
     const more = found.length > CANDIDATES ? ", and more" : "";
@@ -156,7 +162,7 @@ const cancel = apiRoute({
 export function jobRoutes({ source, present, options }: ApiDeps) {
   return apiRouter<SessionEnv & UserEnv>()
     .openapi(getJob, async (c) => {
-      const job = await findJob(source, c.req.valid("param").jobId);
+      const job = await findJob(source, c.req.valid("param").jobId, searchableTasks(c, options));
       const shown = present.jobDetail(job);
       const readable = await mayReadPayloads(c, options, job.id, job.task);
       return c.json(readable ? shown : withoutPayloads(shown), 200);

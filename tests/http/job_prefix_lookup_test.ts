@@ -139,3 +139,22 @@ lookupTest("a prefix too short, too long or absent is a 400 naming `prefix`", as
     assert.match(body.error, /start of a job's id, 6 to 256 characters/, query);
   }
 });
+
+lookupTest(
+  "a job page opened by a shared start of ids names only jobs the user may search",
+  async (call) => {
+    await listPages(call);
+    // The start of every report job and both mail jobs.
+    const ada = await (await call("/jobs/c0ffee00-0000-4000-8000-")).json();
+    assert.match(ada.error, /\(report\)/, "ada may search report: its jobs are candidates");
+    const bob = await call("/jobs/c0ffee00-0000-4000-8000-", "bob");
+    const body = await bob.json();
+    assert.equal(bob.status, 400, JSON.stringify(body));
+    assert.doesNotMatch(body.error, /report/, "no job of a task bob may not search is named");
+    assert.match(body.error, /\(send-email\)/);
+    // A start only a report job has opens nothing for bob: as if no such job.
+    const hidden = await call(`/jobs/${REPORTS[20].slice(0, -1)}`, "bob");
+    assert.equal(hidden.status, 404);
+    await hidden.body?.cancel();
+  },
+);
