@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { connectClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
+import { taskKeys } from "../../src/source/wire/keys.ts";
 import { browserTest, screenshot, screenshotView, withBoard } from "./harness.ts";
 
 const MINUTE = 60_000;
@@ -25,8 +26,15 @@ browserTest(
         ts: now - 25 * MINUTE,
       });
       await writeJob(client, { task: "export", state: "waiting", ts: now - MINUTE });
-      // One running: the queue moves, only too slowly.
-      await writeJob(client, { task: "export", state: "active", ts: now - 2 * MINUTE });
+      // One running under a live worker's lock: the queue moves, only too slowly.
+      const running = await writeJob(client, {
+        task: "export",
+        state: "active",
+        ts: now - 2 * MINUTE,
+      });
+      await client.set(`${taskKeys("export").jobPrefix}${running}:lock`, "worker-1", {
+        PX: 600_000,
+      });
       await client.close();
 
       await page.goto(root);
