@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { connectClient } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 import { type BoardPage, browserTest, withBoard } from "./harness.ts";
 
@@ -128,6 +129,10 @@ browserTest(
         hasText: "Oldest waiting",
       });
       await oldest.filter({ hasText: /\d\.\d s/ }).waitFor();
+      // The job list (first on the page) reads its jobs once, maybe after the card: let it.
+      await waitFor(() => reads.some((url) => url.includes("/jobs?state=waiting")), {
+        what: "the job list's first read",
+      });
       let before = reads.length;
 
       await page.clock.fastForward("01:00");

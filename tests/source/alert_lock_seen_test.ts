@@ -45,7 +45,10 @@ for (
     };
     try {
       await pass();
-      const firstSeenAt = (await evaluated())!;
+      // When board a first saw it, as kept with the states (under load the wait above may tick
+      // twice before a pass's write shows, so the newest pass's time is not the first sight).
+      const firstSeenAt = (await a.source.readAlertStatus()).lockSeen?.at;
+      assert.ok(firstSeenAt !== undefined, "board a noted when it first saw the lock");
       await pass();
       handTo("board b");
       await waitFor(async () => (await timers.tick(EVERY_MS), !a.leadership.isLeading), {
