@@ -306,7 +306,17 @@ export class RedisConnection {
     this.topology.off("error", this.#onError);
     if (!this.#owned) return;
     if (this.topology.isReady) {
-      await this.topology.close().catch(() => this.topology.destroy());
+      // A graceful close waits for what is in flight; one that does not end within the command
+      // timeout (a Sentinel client mid-failover never did: a CI run hung 10 minutes in it) is
+      // cut, so closing the board always ends.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const graceful = this.topology.close().then(() => true, () => false);
+      const cut = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), this.#timeoutMs);
+      });
+      const closed = await Promise.race([graceful, cut]);
+      clearTimeout(timer);
+      if (!closed) this.topology.destroy();
     } else if (this.topology.isOpen) {
       this.topology.destroy();
     }
