@@ -18,16 +18,14 @@ import {
   type ScheduleActionResponse,
   type ScheduleRecord,
   type ScheduleView,
-  UPCOMING_RUNS,
 } from "../contract/schedules.ts";
-import { upcomingRunsOf } from "../source/schedule_time.ts";
 import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { IdempotencyHeaders } from "./params.ts";
 import { deepJson } from "./deep_json.ts";
 import { mayReadPayloads, withoutScheduleData } from "../auth/payload_access.ts";
-import { describeSchedule } from "../schedules/words.ts";
+import { ScheduleTimings } from "../schedules/timings.ts";
 import {
   ScheduleActionSchema,
   ScheduleRemoveSchema,
@@ -137,18 +135,16 @@ function writeBackMasks(options: ApiDeps["options"]): readonly string[] {
   return options.redact;
 }
 
-/** A schedule with its timing in words, its runs ahead and the board's: none reads its data. */
-function viewOf(schedule: ScheduleRecord, boardRuns: BoardRun[]): ScheduleView {
-  return {
-    ...schedule,
-    description: describeSchedule(schedule.config),
-    upcomingRuns: upcomingRunsOf(schedule.config, schedule.nextRun, UPCOMING_RUNS),
-    boardRuns,
-  };
-}
-
 /** Routes under `/schedules`. */
 export function scheduleRoutes({ source, present, options, clock }: ApiDeps) {
+  // Worded once per change of a schedule's timing or next run, not per request.
+  const timings = new ScheduleTimings();
+  /** A schedule with its timing in words, its runs ahead and the board's: none reads its data. */
+  const viewOf = (schedule: ScheduleRecord, boardRuns: BoardRun[]): ScheduleView => ({
+    ...schedule,
+    ...timings.of(schedule.config, schedule.nextRun),
+    boardRuns,
+  });
   /** The runs the board dispatched for each schedule (none where the source keeps none). */
   const boardRuns = async (schedules: readonly ScheduleRecord[]) =>
     await source.listBoardRuns?.(

@@ -138,7 +138,8 @@ import {
   updateSchedule,
 } from "./schedule_actions.ts";
 import { listSchedules } from "./schedules.ts";
-import { forgetBoardRuns, listBoardRuns, recordBoardRun } from "./board_runs.ts";
+import { BoardRunLists, forgetBoardRuns, listBoardRuns, recordBoardRun } from "./board_runs.ts";
+import { FinishedStates } from "./job_state_reads.ts";
 import type { BoardRun, BoardRunRecord } from "../../contract/schedules.ts";
 import type { BoardRunsOf } from "../types.ts";
 import { Pacer } from "./pacer.ts";
@@ -293,6 +294,10 @@ export class RedisTaskSource implements TaskSource {
   readonly #eventRefreshMs: number;
   /** The clock scan slots expire on. */
   readonly #timers: Timers;
+  /** The board's run history as last read, and its version: reread when that changes. */
+  readonly #boardRuns = new BoardRunLists();
+  /** The finished states of schedules' runs, trusted a minute. */
+  readonly #finishedStates: FinishedStates;
 
   /**
    * Creates the source; see {@link createRedisSource}. Its background work
@@ -309,6 +314,7 @@ export class RedisTaskSource implements TaskSource {
     }
     this.prefix = options.prefix;
     this.#timers = timers;
+    this.#finishedStates = new FinishedStates(() => timers.now());
     this.#eventRefreshMs = Math.min(options.discoveryIntervalMs ?? 5000, 5000);
     this.connection = new RedisConnection({
       url: options.url,
@@ -686,7 +692,7 @@ export class RedisTaskSource implements TaskSource {
   /** Every schedule, sorted by name. */
   async listSchedules(): Promise<ScheduleRecord[]> {
     await this.#ready();
-    const schedules = await listSchedules(this.connection, this.prefix);
+    const schedules = await listSchedules(this.connection, this.#finishedStates, this.prefix);
     this.#recentIds.note(
       schedules.flatMap((s) => s.lastJobId ? [{ id: s.lastJobId, task: s.config.task }] : []),
     );
@@ -1007,7 +1013,14 @@ export class RedisTaskSource implements TaskSource {
     limit: number,
   ): Promise<Map<string, BoardRun[]>> {
     await this.connection.ready();
-    return await listBoardRuns(this.connection, schedules, limit, this.prefix);
+    return await listBoardRuns(
+      this.connection,
+      schedules,
+      limit,
+      this.#boardRuns,
+      this.#finishedStates,
+      this.prefix,
+    );
   }
 
   /** Cancels a running workflow and its unfinished node jobs; see `workflow_cancel.ts`. */
