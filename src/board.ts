@@ -26,6 +26,7 @@ import { createAuditTrail } from "./audit/trail.ts";
 import { createLatencySampler } from "./samplers/latency.ts";
 import { Leadership, leaseOf } from "./leadership.ts";
 import { startBacklogSampler } from "./samplers/backlog.ts";
+import { startThroughputKeeper } from "./samplers/throughput.ts";
 import { startAlertEvaluator } from "./alerts/runner.ts";
 import { type BoardMetrics, createBoardMetrics } from "./metrics/route.ts";
 import { metricsToken } from "./auth/metrics_token.ts";
@@ -276,7 +277,7 @@ const MCP_INFO = { title: "queue-board API", version: "1" };
 
 /**
  * The lease of the board's own background work: stats frames, latency
- * samples, the bulk operations' sweep, backlog samples.
+ * samples, the bulk operations' sweep, backlog samples, the kept day of throughput.
  */
 const BOARD_LEASE = "board";
 
@@ -381,6 +382,13 @@ export function createBoardOn(
   };
   // Once a minute on the leader: the drain forecast's backlog 10 and 60 minutes ago.
   const backlog = startBacklogSampler({
+    source: taskSource,
+    leadership,
+    timers,
+    clock: deps.clock,
+  });
+  // Once a minute on the leader, while a board was asked: the day of throughput every board reads.
+  const throughput = startThroughputKeeper({
     source: taskSource,
     leadership,
     timers,
@@ -602,6 +610,7 @@ export function createBoardOn(
       await deps.events.close();
       await alerts?.close();
       backlog?.close();
+      throughput?.close();
       await leadership.close();
       await alertLeadership?.close();
       if (owned) await taskSource.close();

@@ -162,6 +162,7 @@ import {
   signOutSession,
 } from "./session_revocations.ts";
 import { RedisOperations } from "./operations.ts";
+import { RedisThroughputStore } from "../../store/redis/throughput.ts";
 import type { SessionRevocations, SignedOutSession } from "../session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
 import { holdLease, releaseLease } from "./lease.ts";
@@ -291,6 +292,8 @@ export class RedisTaskSource implements TaskSource {
   #events: RedisEventReader | null = null;
   /** Bulk operations in the hash every board on this keyspace shares; see `operations.ts`. */
   readonly operations: RedisOperations;
+  /** The day of throughput the leader keeps, under the board's root; see `store/redis/throughput.ts`. */
+  readonly keptThroughput: RedisThroughputStore;
   readonly #eventRefreshMs: number;
   /** The clock scan slots expire on. */
   readonly #timers: Timers;
@@ -325,6 +328,7 @@ export class RedisTaskSource implements TaskSource {
     });
     // The board's own keys: no wire check, and a sweep does not count as someone watching.
     this.operations = new RedisOperations(this.connection, options.prefix);
+    this.keptThroughput = new RedisThroughputStore(this.connection, options.prefix);
     // A reconnection may be to another server: check its wire version again.
     this.#offReconnect = this.connection.onReconnect(() => this.#wire = null);
     // A migrator taking or freeing its lock may change the wire version too.
