@@ -29,6 +29,7 @@ import {
   wholeNumber,
 } from "./config_fields.ts";
 import type { AlertsFile } from "./contract/alerts.ts";
+import type { Formatters } from "./contract/formatters.ts";
 import { AUDIT_DEFAULT_MAX_AGE_MS, AUDIT_DEFAULT_MAX_ENTRIES } from "./contract/audit.ts";
 import { DEFAULT_MAX_IDLE_MS, DEFAULT_MAX_WAIT_MS } from "./contract/health.ts";
 import { LATENCY_CACHE_TASKS } from "./contract/latency.ts";
@@ -38,6 +39,7 @@ import { AllowedHostsSchema, CorsSchema } from "./options/origins.ts";
 import { AuthSchema } from "./options/session_auth.ts";
 import { TracingSchema } from "./options/tracing.ts";
 
+export type { Formatters };
 export type { ResolvedLoginThrottle, ResolvedSessionAuth } from "./options/session_auth.ts";
 
 /** A signed-in user, as returned by `authenticate`. */
@@ -98,14 +100,6 @@ export interface LoginThrottleOptions {
 export type AuthHook = (
   request: Request,
 ) => Response | BoardUser | undefined | Promise<Response | BoardUser | undefined>;
-
-/** Functions that reshape job values before redaction, per task. */
-export interface Formatters {
-  /** Reshapes a job's data before it is shown. */
-  data?: (value: unknown, task: string) => unknown;
-  /** Reshapes a job's result before it is shown. */
-  result?: (value: unknown, task: string) => unknown;
-}
 
 /** Options of {@link createBoard}. All are optional. */
 export interface BoardOptions {

@@ -47,7 +47,7 @@ import type { Env } from "hono";
 import { fieldPath } from "../config_fields.ts";
 import type { ErrorBody, ErrorCode } from "../contract/errors.ts";
 import { BoardError, ERROR_CODES, statusOf } from "../errors.ts";
-import type { AuditDeclaration, PermissionDeclaration } from "./audit_actions.ts";
+import type { AuditDeclaration, PermissionDeclaration } from "../audit/actions.ts";
 import type { Same } from "../same.ts";
 
 /** The body of every error answer (`src/errors.ts`). */
