@@ -215,6 +215,9 @@ const SinkSchema = closedObject(
 );
 true satisfies Same<z.input<typeof SinkSchema>, AlertSinkFile>;
 
+/** What a rule's sink the configuration lacks must be. */
+export const KNOWN_SINK = "must be the name of a sink in sinks";
+
 /**
  * The index of the first of a rule's `sinks` the configured `sinks` lack,
  * or -1: a rule tells only sinks of the configuration.
@@ -245,7 +248,7 @@ export const AlertsFileSchema = closedObject(
           code: "custom",
           path: ["rules", i, "sinks", at],
           input: rule.sinks[at],
-          message: "must be the name of a sink in sinks",
+          message: KNOWN_SINK,
         });
       }
     });

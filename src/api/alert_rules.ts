@@ -10,7 +10,7 @@
  */
 
 import { z } from "@hono/zod-openapi";
-import { AlertRuleSchema, unknownSinkAt } from "../alerts/config.ts";
+import { AlertRuleSchema, KNOWN_SINK, unknownSinkAt } from "../alerts/config.ts";
 import { ruleView } from "../alerts/overview.ts";
 import {
   type AlertRule,
@@ -88,9 +88,7 @@ export function alertRuleRoutes({ source, options, timers }: ApiDeps) {
     const config = alertsConfigOf(options);
     const store = alertSettingsOf(source);
     const unknownSink = unknownSinkAt(rule.sinks, config.sinks);
-    if (unknownSink >= 0) {
-      throw invalidParam(`sinks[${unknownSink}]`, "must be the name of a sink in sinks");
-    }
+    if (unknownSink >= 0) throw invalidParam(`sinks[${unknownSink}]`, KNOWN_SINK);
     if (named !== undefined && rule.name !== named) {
       throw invalidParam("name", `must be the rule's name in the path ("${named}")`);
     }
