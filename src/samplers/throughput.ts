@@ -31,7 +31,10 @@ export const DAY_MINUTES = 1440;
 export const THROUGHPUT_PASS_MS = 60_000;
 /** Minutes before the newest one read again at each pass: still counted into. */
 export const SETTLE_MINUTES = 2;
-/** The most tasks kept: the others are read directly (about 11.5 KB of memory each). */
+/**
+ * The most tasks kept (about 11.5 KB of memory each): the others, and the
+ * total past them, are read directly.
+ */
 export const KEPT_TASKS = 5000;
 /** How often the leader looks whether a board was asked, ms: a first pass follows within it. */
 const LOOK_MS = 10_000;
@@ -48,6 +51,8 @@ export interface ThroughputKeeperOptions {
   timers: Timers;
   /** ms since the epoch: a pass's `asOf`, which every board reads. */
   clock: () => number;
+  /** The most tasks kept (default {@link KEPT_TASKS}). */
+  maxTasks?: number;
 }
 
 /** A running keeper. */
@@ -144,7 +149,7 @@ export function startThroughputKeeper(
 
 /** The keeper over `store`; see {@link startThroughputKeeper}. */
 export function keepThroughput(options: ThroughputKeeperOptions): ThroughputKeeper {
-  const { source, store, leadership, timers, clock } = options;
+  const { source, store, leadership, timers, clock, maxTasks = KEPT_TASKS } = options;
   let kept: Kept | null = null;
   let lastPass = -Infinity;
   let running: Promise<void> | null = null;
@@ -164,7 +169,8 @@ export function keepThroughput(options: ThroughputKeeperOptions): ThroughputKeep
     if (!await store.demanded()) return;
     // This pass's own: leadership lost meanwhile drops `kept` for the next one, not for it.
     const state = kept ??= await resume();
-    const tasks = (await source.listTasks()).slice(0, KEPT_TASKS);
+    const every = await source.listTasks();
+    const tasks = every.slice(0, maxTasks);
     const known = tasks.filter((task) => state.rings.has(task));
     const fresh = tasks.filter((task) => !state.rings.has(task));
     // The minutes since the last pass, and those still counted into; the whole day past it.
@@ -199,7 +205,10 @@ export function keepThroughput(options: ThroughputKeeperOptions): ThroughputKeep
       const series = encodeMinutes(minutesOf(ring, minute));
       if (state.written.get(task) !== series) changed.set(task, series);
     }
-    const total = encodeMinutes(minutesOf(totalOf(state.rings.values()), minute));
+    // Past the cap the kept tasks are not all of them: no total, which is then read directly.
+    const total = every.length <= maxTasks
+      ? encodeMinutes(minutesOf(totalOf(state.rings.values()), minute))
+      : null;
     await store.write({ asOf, minute, total, tasks: changed, removed });
     for (const [task, series] of changed) state.written.set(task, series);
     state.minute = minute;

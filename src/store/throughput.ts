@@ -30,8 +30,8 @@ export interface KeptThroughputWrite {
   asOf: number;
   /** The newest minute read (its start, ms): the last one of every series, counting still. */
   minute: number;
-  /** Every task's minutes added up, encoded ({@link encodeMinutes}). */
-  total: string;
+  /** Every task's minutes added up, encoded ({@link encodeMinutes}); null when not all are kept. */
+  total: string | null;
   /** The series of the tasks whose series changed since the last write, encoded. */
   tasks: ReadonlyMap<string, string>;
   /** Tasks no longer kept (gone from the task list): their series go. */

@@ -105,3 +105,34 @@ Deno.test("a task gone from the list is dropped from the kept day and its total"
     await redis.stop();
   }
 });
+
+Deno.test("past its cap of tasks the keeper keeps no total: it is read from the counters", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const timers = new FakeTimers();
+  const source = new RedisTaskSource({ url: redis.url, tasks: ["mail", "resize"] }, timers);
+  const keeper = keepThroughput({
+    source,
+    store: source.keptThroughput,
+    leadership: new Leadership(null),
+    timers,
+    clock: Date.now,
+    maxTasks: 1,
+  });
+  try {
+    await source.keptThroughput.noteDemand(60_000);
+    await keeper.pass();
+    assert.deepEqual(Object.keys(await client.hGetAll(KEPT)).sort(), [
+      "@asOf",
+      "@minute",
+      "t:mail",
+    ]);
+    assert.equal((await source.keptThroughput.read())?.series, null, "no total");
+    assert.equal((await source.keptThroughput.read("resize"))?.series, null);
+  } finally {
+    keeper.close();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+});

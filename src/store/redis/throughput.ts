@@ -48,11 +48,13 @@ export class RedisThroughputStore implements ThroughputStore {
 
   async write(pass: KeptThroughputWrite): Promise<void> {
     const { kept } = this.#keys;
-    const fields = [AS_OF, String(pass.asOf), MINUTE, String(pass.minute), TOTAL, pass.total];
+    const fields = [AS_OF, String(pass.asOf), MINUTE, String(pass.minute)];
+    if (pass.total !== null) fields.push(TOTAL, pass.total);
     for (const [task, series] of pass.tasks) fields.push(taskField(task), series);
+    const gone = [...pass.removed.map(taskField), ...(pass.total === null ? [TOTAL] : [])];
     await this.#connection.pipeline([
       ["HSET", kept, ...fields],
-      ...(pass.removed.length > 0 ? [["HDEL", kept, ...pass.removed.map(taskField)]] : []),
+      ...(gone.length > 0 ? [["HDEL", kept, ...gone]] : []),
       ["PEXPIRE", kept, String(KEPT_THROUGHPUT_TTL_MS)],
     ]);
   }
@@ -81,7 +83,7 @@ export class RedisThroughputStore implements ThroughputStore {
     for (const [field, series] of fields) {
       if (field.startsWith("t:")) tasks.set(field.slice(2), series);
     }
-    return { asOf: Number(asOf), minute: Number(minute), total: fields.get(TOTAL) ?? "", tasks };
+    return { asOf: Number(asOf), minute: Number(minute), total: fields.get(TOTAL) ?? null, tasks };
   }
 
   async noteDemand(ttlMs: number): Promise<void> {
