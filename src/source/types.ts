@@ -122,6 +122,12 @@ import type { DispatchRequest, DispatchResult } from "../contract/dispatch.ts";
 import type { TaskDefinition, VersionCounts } from "../contract/tasks.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type { ThroughputStore } from "../store/throughput.ts";
+export type {
+  KeptThroughputRead,
+  KeptThroughputWrite,
+  MinuteCount,
+  ThroughputStore,
+} from "../store/throughput.ts";
 import type {
   WorkflowCancelResult,
   WorkflowDetail,

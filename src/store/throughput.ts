@@ -20,7 +20,9 @@
 export interface MinuteCount {
   /** The minute's start, ms. */
   minute: number;
+  /** Jobs completed in it. */
   completed: number;
+  /** Jobs that failed for good in it. */
   failed: number;
 }
 
