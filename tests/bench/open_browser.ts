@@ -43,22 +43,23 @@ const MOVING = Number(values.moving);
 const RATE = Number(values.rate);
 const SETTLE_MS = Number(values.settle) * 1000;
 const WINDOW_MS = Number(values.seconds) * 1000;
-/** The writer's beat: `RATE / 10` jobs every 100 ms. */
+/** How often the writer sends what fell due since its last beat. */
 const BEAT_MS = 100;
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
 
 /**
- * Writes finished jobs at `RATE` a second over the first `MOVING` tasks for
- * `ms`; resolves to the commands it sent, per command, to subtract.
+ * Writes finished jobs at `RATE` a second (by the wall clock, whatever a
+ * beat's round trip took) over the first `MOVING` tasks for `ms`; resolves
+ * to the commands it sent, per command, to subtract.
  */
 async function moveTasks(client: Client, ms: number): Promise<Map<string, number>> {
   const sent = new Map<string, number>();
-  const until = performance.now() + ms;
+  const started = performance.now();
   let written = 0;
-  for (let beat = 1; performance.now() < until; beat++) {
+  while (performance.now() - started < ms) {
     const commands: string[][] = [];
-    for (; written < (beat * RATE * BEAT_MS) / 1000; written++) {
+    for (; written < ((performance.now() - started) * RATE) / 1000; written++) {
       commands.push(
         ...jobCommands({
           task: `task-${written % MOVING}`,
@@ -77,11 +78,12 @@ async function moveTasks(client: Client, ms: number): Promise<Map<string, number
   return sent;
 }
 
-/** `calls` less `sent`, per command. */
+/** `calls` less `sent`, per command (those left above 0). */
 function less(calls: Map<string, number>, sent: Map<string, number>): Map<string, number> {
   const rest = new Map<string, number>();
   for (const [name, n] of calls) {
-    if (n - (sent.get(name) ?? 0) > 0) rest.set(name, n - (sent.get(name) ?? 0));
+    const left = n - (sent.get(name) ?? 0);
+    if (left > 0) rest.set(name, left);
   }
   return rest;
 }
