@@ -10,14 +10,17 @@
  * times `--runs` sequential `GET /api/overview` and `GET /api/schedules`
  * over HTTP and counts what Redis ran meanwhile (`INFO commandstats`; a
  * board's own background work in that time included; `BY_COMMAND=1` prints
- * them by command).
+ * them by command). With `--streams N`, N SSE clients hold each board's event
+ * stream open while it is measured (issue 35's "with 100 event streams
+ * open"; the counts then include what the streams cost over those seconds).
  *
  * Prints per size and board: the medians (ms) and commands per request of
  * both paths, then each board's ratio to the upstream's medians (issue 35
  * wants the overview at most 0.5×, the schedules at most 1×). Medians, not
  * assertions: a benchmark, not a test.
  *
- * `deno run -A tests/bench/upstream.ts [--jobs 200000,1000000] [--runs 31] [--rounds 2] [checkout ...]`
+ * `deno run -A tests/bench/upstream.ts [--jobs 200000,1000000] [--runs 31] [--rounds 2]
+ * [--streams 0] [checkout ...]`
  * (default 200,000 jobs, about 2 min; 1,000,000 loads in about a minute more;
  * a checkout is another head's `git worktree`, e.g. /work/prevhead).
  */
@@ -28,6 +31,7 @@ import { createTaskora, defineTask, redisAdapter } from "../../../shared/taskora
 import { ourBoard, serveBoard, upstreamBoard } from "./board_server.ts";
 import { describeLoad, startFilledRedis } from "./filled_redis.ts";
 import { median } from "./medians.ts";
+import { openSseClients } from "./sse_clients.ts";
 
 const TASKS = 20;
 const SCHEDULES = 10;
@@ -40,10 +44,12 @@ const { values, positionals } = parseArgs({
     jobs: { type: "string", default: "200000" },
     runs: { type: "string", default: "31" },
     rounds: { type: "string", default: "2" },
+    streams: { type: "string", default: "0" },
   },
 });
 const RUNS = Number(values.runs);
 const ROUNDS = Number(values.rounds);
+const STREAMS = Number(values.streams);
 
 /** Writes `SCHEDULES` schedules as taskora does: an App registers them and starts its scheduler. */
 async function writeSchedules(redisUrl: string): Promise<void> {
@@ -62,7 +68,11 @@ type Figures = Map<string, Map<string, { ms: number[]; commands: number[] }>>;
 async function measure(jobs: number): Promise<void> {
   const filled = await startFilledRedis(jobs, TASKS);
   await writeSchedules(filled.redis.url);
-  console.log(`\n## ${describeLoad(filled, jobs, TASKS)}; ${SCHEDULES} schedules`);
+  console.log(
+    `\n## ${
+      describeLoad(filled, jobs, TASKS)
+    }; ${SCHEDULES} schedules; ${STREAMS} event streams open`,
+  );
   const targets = [ourBoard(), ...positionals.map((root) => ourBoard(root))];
   const upstream = await upstreamBoard(TASKS);
   const figures: Figures = new Map();
@@ -70,6 +80,7 @@ async function measure(jobs: number): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of [...targets, upstream]) {
         const board = await serveBoard(target, filled.redis.url);
+        const closeStreams = await openSseClients(board, STREAMS);
         try {
           const byPath = figures.get(board.label) ?? new Map();
           figures.set(board.label, byPath);
@@ -91,6 +102,7 @@ async function measure(jobs: number): Promise<void> {
             }
           }
         } finally {
+          await closeStreams();
           await board.close();
         }
       }
