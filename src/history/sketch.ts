@@ -30,6 +30,7 @@ const ZERO_BIN = "z";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * const bins = { [binOf(1000)]: 99, [binOf(5000)]: 1 };
  * assert.ok(Math.abs(quantileOf(bins, 0.5)! - 1000) <= 20);
  * ```
