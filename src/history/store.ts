@@ -221,12 +221,13 @@ export function decodeCursor(cursor: string): SearchPosition {
 
 /**
  * Whether a summary comes after `position` in a search's order: newest
- * first, then by task and id, so every store pages alike.
+ * first, then by task and id, both descending (the order of a sorted set
+ * read backwards, which the Redis store pages through), so every store pages alike.
  */
 export function isAfter(summary: SearchPosition, position: SearchPosition): boolean {
   if (summary.at !== position.at) return summary.at < position.at;
-  if (summary.task !== position.task) return summary.task > position.task;
-  return summary.id > position.id;
+  if (summary.task !== position.task) return summary.task < position.task;
+  return summary.id < position.id;
 }
 
 /** Orders summaries as a search returns them. */
