@@ -353,17 +353,18 @@ export function historyStoreContract(name: string, make: MakeHistoryStore): void
   }, { maxSummaries: 10 });
 
   test("summaries past the age limit go at a trim; younger ones stay", async (store) => {
+    // Two days apart: PostgreSQL drops whole days, the others each summary.
+    const old = T0 - 2 * 86_400_000;
     await store.write({
-      entries: [entry("old", { endedAt: T0 + 1000 }), entry("young", { endedAt: T0 + 3_600_000 })],
+      entries: [
+        entry("old", { createdAt: old, startedAt: old + 500, endedAt: old + 1000 }),
+        entry("young"),
+      ],
     });
-    assert.deepEqual(await store.holding(), { summaries: 2, oldestAt: T0 + 1000, capped: null });
-    assert.deepEqual(await store.trim(T0 + 1000 + 86_400_000 + 1), { removed: 1 });
+    assert.deepEqual(await store.holding(), { summaries: 2, oldestAt: old + 1000, capped: null });
+    assert.deepEqual(await store.trim(T0 + 86_400_000), { removed: 1 });
     assert.equal(await store.summary("send-email", "old"), null);
     assert.ok(await store.summary("send-email", "young"));
-    assert.deepEqual(await store.holding(), {
-      summaries: 1,
-      oldestAt: T0 + 3_600_000,
-      capped: null,
-    });
+    assert.deepEqual(await store.holding(), { summaries: 1, oldestAt: T0 + 1250, capped: null });
   }, { retentionMs: 86_400_000 });
 }
