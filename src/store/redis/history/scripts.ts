@@ -67,14 +67,17 @@ export const WRITE_HISTORY: LuaScript = {
   writes: true,
   source: `${DROPPING}
 local input = cjson.decode(ARGV[1])
+-- Increments add up here and are sent once per bucket field: a batch's entries share buckets.
+local sums, maxima = {}, {}
 local function apply(list)
   for _, step in ipairs(list) do
-    local key, field, by = KEYS[step[1]], step[2], step[3]
+    local into = step[4] == 1 and maxima or sums
+    local id = step[1] .. '|' .. step[2]
+    local had = into[id]
     if step[4] == 1 then
-      local had = tonumber(redis.call('HGET', key, field) or '-1')
-      if by > had then redis.call('HSET', key, field, by) end
+      into[id] = { step[1], step[2], had and math.max(had[3], step[3]) or step[3] }
     else
-      redis.call('HINCRBY', key, field, by)
+      into[id] = { step[1], step[2], (had and had[3] or 0) + step[3] }
     end
   end
 end
@@ -118,6 +121,11 @@ for _, e in ipairs(input.entries) do
   end
 end
 apply(input.samples)
+for _, sum in pairs(sums) do redis.call('HINCRBY', KEYS[sum[1]], sum[2], sum[3]) end
+for _, max in pairs(maxima) do
+  local had = tonumber(redis.call('HGET', KEYS[max[1]], max[2]) or '-1')
+  if max[3] > had then redis.call('HSET', KEYS[max[1]], max[2], max[3]) end
+end
 for stream, id in pairs(input.cursors) do redis.call('HSET', meta, 'c:' .. stream, id) end
 for _, expiry in ipairs(input.expiries) do redis.call('PEXPIREAT', KEYS[expiry[1]], expiry[2]) end
 for task, index in pairs(touched) do capTask(task, index, input.maxPerTask, input.budget) end
