@@ -11,11 +11,14 @@ import { DEFAULT_MAX_IDLE_MS, DEFAULT_MAX_WAIT_MS } from "./contract/health.ts";
 import { LATENCY_CACHE_TASKS } from "./contract/latency.ts";
 import { parseDuration } from "./duration.ts";
 import type { AlertsConfig, AlertsFile } from "./contract/alerts.ts";
+import type { Formatters } from "./contract/formatters.ts";
 import { AlertConfigError, parseAlertsConfig } from "./alerts/config.ts";
 import { isHostEntry } from "./auth/allowed_hosts.ts";
 import { type Can, presetCan } from "./auth/permissions.ts";
 import type { TraceLinkConfig } from "./contract/trace_links.ts";
 import { checkTracing, TracingOptionError } from "./tracing_options.ts";
+
+export type { Formatters };
 
 /** A signed-in user, as returned by `authenticate`. */
 export interface BoardUser {
@@ -75,14 +78,6 @@ export interface LoginThrottleOptions {
 export type AuthHook = (
   request: Request,
 ) => Response | BoardUser | undefined | Promise<Response | BoardUser | undefined>;
-
-/** Functions that reshape job values before redaction, per task. */
-export interface Formatters {
-  /** Reshapes a job's data before it is shown. */
-  data?: (value: unknown, task: string) => unknown;
-  /** Reshapes a job's result before it is shown. */
-  result?: (value: unknown, task: string) => unknown;
-}
 
 /** Options of {@link createBoard}. All are optional. */
 export interface BoardOptions {

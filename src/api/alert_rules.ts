@@ -21,7 +21,7 @@ import {
 import { BoardError, invalidParam } from "../errors.ts";
 import type { TaskSource } from "../source/types.ts";
 import { epochClock } from "../timers.ts";
-import { alertsConfigOf, alertSettingsOf } from "./alert_settings.ts";
+import { alertsConfigOf, alertSettingsOf } from "../alerts/settings.ts";
 import { jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";

@@ -14,7 +14,7 @@ import { type AlertSilence, MAX_SILENCES } from "../contract/alerts.ts";
 import { parseDuration } from "../duration.ts";
 import { BoardError, invalidParam } from "../errors.ts";
 import { epochClock } from "../timers.ts";
-import { alertsConfigOf, alertSettingsOf } from "./alert_settings.ts";
+import { alertsConfigOf, alertSettingsOf } from "../alerts/settings.ts";
 import { jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";

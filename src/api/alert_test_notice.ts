@@ -15,7 +15,7 @@ import { deliverNotice } from "../alerts/delivery.ts";
 import { boardUrlOf, testNotice } from "../alerts/notice.ts";
 import { BoardError, invalidParam } from "../errors.ts";
 import { epochClock } from "../timers.ts";
-import { alertsConfigOf } from "./alert_settings.ts";
+import { alertsConfigOf } from "../alerts/settings.ts";
 import { jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";

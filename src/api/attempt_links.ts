@@ -17,7 +17,7 @@ import type { UserEnv } from "../auth/user.ts";
 import type { AttemptHistory, AttemptHistoryResponse } from "../contract/attempts.ts";
 import { jobLinks } from "../contract/trace_links.ts";
 import type { ApiDeps } from "./deps.ts";
-import { mayReadPayloads } from "./payload_access.ts";
+import { mayReadPayloads } from "../auth/payload_access.ts";
 
 /** `history` (presented) with each attempt's logs link, null where there is none. */
 export async function withAttemptLinks(

@@ -9,7 +9,7 @@
 
 import { z } from "@hono/zod-openapi";
 import { AUDIT_OUTCOMES, AUDIT_VIAS, type AuditQuery } from "../contract/audit.ts";
-import { AUDIT_ACTIONS } from "./audit_actions.ts";
+import { AUDIT_ACTIONS } from "../audit/actions.ts";
 import type { ApiDeps } from "./deps.ts";
 import { streamLines } from "./line_stream.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";

@@ -14,17 +14,17 @@ import type { Context } from "hono";
 import { BoardError, invalidParam } from "../errors.ts";
 import { ANONYMOUS, type UserEnv } from "../auth/user.ts";
 import { bodyOf, jsonBody, textField } from "./body.ts";
-import { countMatches, firstSlice, matchReader } from "./bulk_filter.ts";
-import { bulkSelector, isFilterSelection } from "./bulk_selector.ts";
+import { countMatches, firstSlice, matchReader } from "../bulk/filter.ts";
+import { bulkSelector, isFilterSelection } from "../bulk/selector.ts";
 import {
   assertMayFilterBy,
   assertMaySeeOperation,
   filtersByPayload,
   mayReadPayloads,
-} from "./payload_access.ts";
+} from "../auth/payload_access.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { scanHolder } from "./scan_holder.ts";
+import { scanHolder } from "../scans/holder.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import {
   BulkActionSchema,

@@ -7,11 +7,11 @@
 
 import type { Context } from "hono";
 import type { SessionRevoker } from "../auth/revocations.ts";
-import type { AuditTrail } from "./audit_trail.ts";
-import type { LatencySampler } from "./latency_sampler.ts";
+import type { AuditTrail } from "../audit/trail.ts";
+import type { LatencySampler } from "../samplers/latency.ts";
 import type { Leadership } from "../leadership.ts";
-import type { Operations } from "./operations.ts";
-import type { ScanSlots } from "./scan_slots.ts";
+import type { Operations } from "../bulk/operations.ts";
+import type { ScanSlots } from "../scans/slots.ts";
 import type { Presenter } from "../contract/present.ts";
 import type { EventHub } from "../events/hub.ts";
 import type { ResolvedOptions } from "../options.ts";

@@ -17,10 +17,10 @@ import { jobNotFound } from "../source/refusals.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import type { ApiDeps } from "./deps.ts";
-import { drainRate } from "./drain_rate.ts";
+import { drainRate } from "../samplers/drain_rate.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { JobIdPath } from "./params.ts";
-import { mayReadPayloads } from "./payload_access.ts";
+import { mayReadPayloads } from "../auth/payload_access.ts";
 import { JobDiagnosisSchema } from "./schema/diagnosis.ts";
 
 const UNREAD = "this TaskSource does not read taskora's queues, flow control keys or streams";

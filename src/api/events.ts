@@ -31,7 +31,7 @@ import { joinFrames } from "../events/hub.ts";
 import { sseResponse } from "../events/sse.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
-import { mayReadPayloads } from "./payload_access.ts";
+import { mayReadPayloads } from "../auth/payload_access.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";

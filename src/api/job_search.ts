@@ -24,10 +24,10 @@ import {
 } from "../contract/job_filter.ts";
 import { errorBody } from "../errors.ts";
 import type { ApiDeps } from "./deps.ts";
-import { encodeCursor, parseCursor, parseJobFilter } from "./job_filter.ts";
-import { matchingCandidates } from "./job_match.ts";
+import { encodeCursor, parseCursor, parseJobFilter } from "../search/job_filter.ts";
+import { matchingCandidates } from "../search/job_match.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { assertMayFilterBy } from "./payload_access.ts";
+import { assertMayFilterBy } from "../auth/payload_access.ts";
 import { startSearch } from "./search_start.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";

@@ -19,7 +19,7 @@ import type { ApiDeps } from "./deps.ts";
 import type { ResolvedOptions } from "../options.ts";
 import { jobNotFound } from "../source/refusals.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { mayReadPayloads, withoutPayloads } from "./payload_access.ts";
+import { mayReadPayloads, withoutPayloads } from "../auth/payload_access.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import { JobIdPath } from "./params.ts";

@@ -22,8 +22,8 @@ import type { UserEnv } from "../auth/user.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { TaskPath, textParam } from "./params.ts";
-import { mayReadPayloads } from "./payload_access.ts";
-import { scanHolder } from "./scan_holder.ts";
+import { mayReadPayloads } from "../auth/payload_access.ts";
+import { scanHolder } from "../scans/holder.ts";
 import { MechanicsSchema } from "./schema/mechanics.ts";
 
 const cursorQuery = textParam(32, "Where the scan goes on (a step's `cursor`); absent: the start")

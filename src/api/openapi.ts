@@ -46,7 +46,7 @@ import { type OpenAPIHono, OpenAPIHono as Router, type RouteConfig, z } from "@h
 import type { Env } from "hono";
 import type { ErrorBody, ErrorCode } from "../contract/errors.ts";
 import { BoardError, ERROR_CODES, statusOf } from "../errors.ts";
-import type { AuditDeclaration, PermissionDeclaration } from "./audit_actions.ts";
+import type { AuditDeclaration, PermissionDeclaration } from "../audit/actions.ts";
 import type { Same } from "./schema/same.ts";
 
 /** The body of every error answer (`src/errors.ts`). */

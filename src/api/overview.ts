@@ -24,7 +24,7 @@ import type { QueueSnapshot, TaskSource } from "../source/types.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { integerParam, MAX_LIMIT, oneOfParam, textParam } from "./params.ts";
-import { sharedRead } from "./shared_read.ts";
+import { sharedRead } from "../shared_read.ts";
 import { OverviewSchema } from "./schema/overview.ts";
 
 const getOverview = apiRoute({

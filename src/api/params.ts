@@ -9,14 +9,12 @@
 import { z } from "@hono/zod-openapi";
 import { JOB_STATES, WORKFLOW_STATES } from "../contract/states.ts";
 import { MIN_ID_PREFIX } from "../contract/job_lookup.ts";
+import { MAX_JOB_ID_LENGTH } from "../contract/jobs.ts";
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from "../source/trigger_id.ts";
 import { oneOf } from "./openapi.ts";
 
 /** The largest page a list endpoint serves. */
 export const MAX_LIMIT = 1000;
-
-/** Longest job id accepted; taskora's are UUIDs, custom ids stay well below. */
-export const MAX_JOB_ID_LENGTH = 256;
 
 /** A query parameter given once, or absent; empty counts as absent. */
 const once = z.union([z.string(), z.array(z.string())], {

@@ -26,8 +26,8 @@ import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { IdempotencyHeaders } from "./params.ts";
 import { deepJson } from "./deep_json.ts";
-import { mayReadPayloads, withoutScheduleData } from "./payload_access.ts";
-import { describeSchedule } from "./schedule_words.ts";
+import { mayReadPayloads, withoutScheduleData } from "../auth/payload_access.ts";
+import { describeSchedule } from "../schedules/words.ts";
 import {
   ScheduleActionSchema,
   ScheduleRemoveSchema,

@@ -24,13 +24,13 @@ import { BoardError } from "../errors.ts";
 import { csvRow } from "./csv.ts";
 import type { ApiDeps } from "./deps.ts";
 import { CSV_COLUMNS, csvOf, EXPORT_CAP, type Format, formatQuery } from "./job_export.ts";
-import { parseJobFilter } from "./job_filter.ts";
-import { matchingCandidates } from "./job_match.ts";
+import { parseJobFilter } from "../search/job_filter.ts";
+import { matchingCandidates } from "../search/job_match.ts";
 import { filterQuery } from "./job_search.ts";
 import { streamLines } from "./line_stream.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { stateQuery, TaskPath } from "./params.ts";
-import { assertMayFilterBy } from "./payload_access.ts";
+import { assertMayFilterBy } from "../auth/payload_access.ts";
 import { startSearch } from "./search_start.ts";
 import { JobSchema } from "./schema/common.ts";
 

@@ -15,7 +15,7 @@ import type { JobState } from "../contract/states.ts";
 import { BoardError } from "../errors.ts";
 import type { SearchPosition, SearchSlice, TaskSource } from "../source/types.ts";
 import type { ApiDeps } from "./deps.ts";
-import { scanHolder } from "./scan_holder.ts";
+import { scanHolder } from "../scans/holder.ts";
 
 /** A started scan: its first slice, how to read the next, and how to give its slot back. */
 export interface StartedSearch {

@@ -12,7 +12,7 @@ import { bodyOf, jsonBody, textField } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
-import { mayReadPayloads, withoutWorkflowPayloads } from "./payload_access.ts";
+import { mayReadPayloads, withoutWorkflowPayloads } from "../auth/payload_access.ts";
 import { apiRoute, apiRouter, TotalCountHeader } from "./openapi.ts";
 import { pageQuery, workflowStateQuery } from "./params.ts";
 import {

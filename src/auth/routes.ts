@@ -9,8 +9,8 @@
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AuditRecord } from "../contract/audit.ts";
-import { LOGIN_ACTION } from "../api/audit_actions.ts";
-import type { AuditTrail } from "../api/audit_trail.ts";
+import { LOGIN_ACTION } from "../audit/actions.ts";
+import type { AuditTrail } from "../audit/trail.ts";
 import type { BoardUser, SessionAuthOptions } from "../options.ts";
 import { clientAddress } from "./client_address.ts";
 import type { LoginThrottle } from "./login_throttle.ts";

@@ -32,7 +32,7 @@ export interface AuditRecord {
   at: number;
   /** Who: the session user, the auth hook's user, or `anonymous`. */
   user: string;
-  /** What, e.g. `job.retry`, `task.clean`, `schedule.update` (see `src/api/audit_actions.ts`). */
+  /** What, e.g. `job.retry`, `task.clean`, `schedule.update` (see `src/audit/actions.ts`). */
   action: string;
   /** On what: the job id, task, schedule name, workflow id or error group (`*` for every task). */
   target: string;

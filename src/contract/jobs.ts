@@ -258,3 +258,6 @@ export interface JobActionResponse extends JobActionResult {
   /** Always true: a refused action is an error answer. */
   ok: true;
 }
+
+/** Longest job id accepted; taskora's are UUIDs, custom ids stay well below. */
+export const MAX_JOB_ID_LENGTH = 256;

@@ -18,7 +18,7 @@
  * @module
  */
 
-import type { ResolvedOptions } from "../options.ts";
+import type { Formatters } from "./formatters.ts";
 import type { AttemptHistory } from "./attempts.ts";
 import { createRedactor } from "./redact.ts";
 import {
@@ -100,7 +100,7 @@ function timestampsOf(record: JobRow): JobTimestamps {
 
 /** Builds the presenter for the board's formatters and redaction keys (and trace links). */
 export function createPresenter(
-  options: Pick<ResolvedOptions, "formatters" | "redact"> & { tracing?: TraceLinkConfig | null },
+  options: { formatters: Formatters; redact: string[]; tracing?: TraceLinkConfig | null },
 ): Presenter {
   const redact = createRedactor(options.redact);
   const formatData = options.formatters.data ?? ((value: unknown) => value);

@@ -13,7 +13,7 @@
  */
 
 import { createBoard } from "../../mod.ts";
-import { LATENCY_MAX_AGE_MS, LATENCY_SAMPLE_SIZE } from "../../src/api/latency_sampler.ts";
+import { LATENCY_MAX_AGE_MS, LATENCY_SAMPLE_SIZE } from "../../src/samplers/latency.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";

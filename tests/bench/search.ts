@@ -12,7 +12,7 @@
  * of `deno task bench`: it takes longer than the others together.
  */
 
-import { matchesOf } from "../../src/api/job_match.ts";
+import { matchesOf } from "../../src/search/job_match.ts";
 import type { JobFilter } from "../../src/contract/job_filter.ts";
 import { createPresenter } from "../../src/contract/present.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";

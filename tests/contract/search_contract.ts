@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { matchesOf, matchingCandidates } from "../../src/api/job_match.ts";
+import { matchesOf, matchingCandidates } from "../../src/search/job_match.ts";
 import type { BulkAction } from "../../src/contract/bulk.ts";
 import type { JobFilter } from "../../src/contract/job_filter.ts";
 import { createPresenter } from "../../src/contract/present.ts";

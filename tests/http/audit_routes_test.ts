@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { changedNothing } from "../../src/api/audit_record.ts";
+import { changedNothing } from "../../src/audit/record.ts";
 import { ROUTE_ACTIONS } from "../../src/contract/actions.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { createBoard } from "../helpers/checked_board.ts";

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { ACTIONS_PER_MINUTE } from "../../src/api/audit_client_limit.ts";
+import { ACTIONS_PER_MINUTE } from "../../src/audit/client_limit.ts";
 import { createBoard } from "../helpers/checked_board.ts";
 import { auditEntries, callApi } from "../helpers/audit.ts";
 import { loadFixture } from "../helpers/fixture.ts";

@@ -6,13 +6,13 @@
  */
 
 import assert from "node:assert/strict";
-import { createAuditTrail } from "../../src/api/audit_trail.ts";
+import { createAuditTrail } from "../../src/audit/trail.ts";
 import { createApi } from "../../src/api/mod.ts";
-import { createLatencySampler } from "../../src/api/latency_sampler.ts";
+import { createLatencySampler } from "../../src/samplers/latency.ts";
 import { Leadership } from "../../src/leadership.ts";
-import { Operations } from "../../src/api/operations.ts";
-import { operationHooks } from "../../src/api/operation_hooks.ts";
-import { ScanSlots } from "../../src/api/scan_slots.ts";
+import { Operations } from "../../src/bulk/operations.ts";
+import { operationHooks } from "../../src/bulk/hooks.ts";
+import { ScanSlots } from "../../src/scans/slots.ts";
 import { createPresenter } from "../../src/contract/present.ts";
 import { createEventHub } from "../../src/events/hub.ts";
 import { resolveOptions } from "../../src/options.ts";

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { Registry } from "prom-client";
 import { createBoard } from "../../mod.ts";
-import { createScalingSeries, SCALING_SERIES_TASKS } from "../../src/api/metrics_scaling.ts";
+import { createScalingSeries, SCALING_SERIES_TASKS } from "../../src/metrics/scaling.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";

@@ -6,7 +6,7 @@
 import { isReplicaBookkeeping } from "../helpers/board_keys.ts";
 import assert from "node:assert/strict";
 import { auditKey } from "../../src/source/wire/keys.ts";
-import { REFUSALS_PER_MINUTE } from "../../src/api/audit_client_limit.ts";
+import { REFUSALS_PER_MINUTE } from "../../src/audit/client_limit.ts";
 import type { Board } from "../../mod.ts";
 import { createBoard } from "../helpers/checked_board.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";

@@ -7,8 +7,8 @@
 
 import assert from "node:assert/strict";
 import type { AuditRecord } from "../../src/contract/audit.ts";
-import { LATE_ENTRIES } from "../../src/api/audit_late.ts";
-import { createAuditTrail } from "../../src/api/audit_trail.ts";
+import { LATE_ENTRIES } from "../../src/audit/late.ts";
+import { createAuditTrail } from "../../src/audit/trail.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import type { TaskSource } from "../../src/source/types.ts";

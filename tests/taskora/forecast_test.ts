@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { startBacklogSampler } from "../../src/api/backlog_sampler.ts";
+import { startBacklogSampler } from "../../src/samplers/backlog.ts";
 import { minuteOf } from "../../src/contract/forecast.ts";
 import { Leadership } from "../../src/leadership.ts";
 import { createAppSource } from "../../src/taskora/mod.ts";

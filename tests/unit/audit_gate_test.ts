@@ -7,12 +7,12 @@
 
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import { auditRefusals } from "../../src/api/audit_gate.ts";
-import { auditedRoutes } from "../../src/api/audit_routes.ts";
+import { auditRefusals } from "../../src/audit/gate.ts";
+import { auditedRoutes } from "../../src/audit/route_actions.ts";
 import type { ApiDeps } from "../../src/api/deps.ts";
 import { createApi } from "../../src/api/mod.ts";
-import { createAuditTrail } from "../../src/api/audit_trail.ts";
-import { REFUSALS_PER_MINUTE } from "../../src/api/audit_client_limit.ts";
+import { createAuditTrail } from "../../src/audit/trail.ts";
+import { REFUSALS_PER_MINUTE } from "../../src/audit/client_limit.ts";
 import { createPresenter } from "../../src/contract/present.ts";
 import { resolveOptions } from "../../src/options.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";

@@ -6,14 +6,14 @@
 
 import assert from "node:assert/strict";
 import type { AuditRecord } from "../../src/contract/audit.ts";
-import { createAuditTrail } from "../../src/api/audit_trail.ts";
+import { createAuditTrail } from "../../src/audit/trail.ts";
 import {
   ACTIONS_PER_MINUTE,
   ClientLimit,
   LIMIT_CLIENTS,
   REFUSALS_PER_MINUTE,
   REFUSALS_PER_MINUTE_IN_ALL,
-} from "../../src/api/audit_client_limit.ts";
+} from "../../src/audit/client_limit.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { auditRecord } from "../helpers/audit.ts";
 

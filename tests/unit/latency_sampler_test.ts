@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createLatencySampler } from "../../src/api/latency_sampler.ts";
+import { createLatencySampler } from "../../src/samplers/latency.ts";
 import type { FinishedTiming } from "../../src/contract/latency.ts";
 import type { TaskSource } from "../../src/source/types.ts";
 

@@ -68,10 +68,10 @@ function edges(graph: Graph, from: string, to: string): string[] {
 const server = await graphOf("mod.ts");
 const ui = await graphOf("ui/main.ts");
 
-Deno.test("the contract imports nothing but itself and the options' types", () => {
+Deno.test("the contract imports nothing but itself", () => {
   assert.deepEqual(
     edges(server, "src/contract/", "").filter((edge) => !/→ src\/contract\//.test(edge)),
-    ["src/contract/present.ts → src/options.ts"],
+    [],
   );
   for (const path of server.keys()) {
     if (!path.startsWith("src/contract/")) continue;
@@ -90,8 +90,12 @@ Deno.test("the event layer never reaches the routes; the routes take only the hu
     "src/api/deps.ts → src/events/hub.ts",
     "src/api/events.ts → src/events/hub.ts",
     "src/api/events.ts → src/events/sse.ts",
-    "src/api/operation_hooks.ts → src/events/hub.ts",
   ]);
+});
+
+Deno.test("the board's services live in rooms of their own and never reach back into the routes", () => {
+  const rooms = ["src/auth/", "src/audit/", "src/bulk/", "src/samplers/", "src/scans/", "src/search/"];
+  for (const room of rooms) assert.deepEqual(edges(server, room, "src/api/"), [], room);
 });
 
 Deno.test("the UI reaches no server code but the contract", () => {

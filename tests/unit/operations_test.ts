@@ -6,13 +6,13 @@
  */
 
 import assert from "node:assert/strict";
-import type { MatchReader } from "../../src/api/bulk_filter.ts";
-import { bulkSelector, type FilterSelection } from "../../src/api/bulk_selector.ts";
+import type { MatchReader } from "../../src/bulk/filter.ts";
+import { bulkSelector, type FilterSelection } from "../../src/bulk/selector.ts";
 import {
   Operations,
   type OperationsOptions,
   type OperationSpec,
-} from "../../src/api/operations.ts";
+} from "../../src/bulk/operations.ts";
 import { FakeTimers, settle } from "../helpers/fake_timers.ts";
 import { OperationTable } from "../../src/source/operation_store.ts";
 import type { BulkOperation } from "../../src/contract/bulk.ts";

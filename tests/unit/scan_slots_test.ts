@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ScanSlots } from "../../src/api/scan_slots.ts";
+import { ScanSlots } from "../../src/scans/slots.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 

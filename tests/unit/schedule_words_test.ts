@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describeSchedule } from "../../src/api/schedule_words.ts";
+import { describeSchedule } from "../../src/schedules/words.ts";
 import { upcomingRunsOf } from "../../src/source/schedule_time.ts";
 
 const ZONES = ["UTC", "Europe/Berlin", "America/New_York"] as const;

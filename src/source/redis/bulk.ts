@@ -2,7 +2,7 @@
  * Bulk actions on jobs of one task: counting what a selection holds, and
  * one atomic step ({@link BULK_STEP}, one script call on the task's slot).
  * The operation that loops over the steps is the board's
- * (`src/api/operations.ts`), the same for every source.
+ * (`src/bulk/operations.ts`), the same for every source.
  *
  * @module
  */

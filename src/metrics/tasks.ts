@@ -38,7 +38,7 @@ function heldJobs(stats: QueueStats): number {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { seriesTasks } from "./metrics_tasks.ts";
+ * import { seriesTasks } from "./tasks.ts";
  * const none = { waiting: 0, active: 0, delayed: 0, retrying: 0, failed: 0, completed: 0, cancelled: 0, expired: 0 };
  * assert.deepEqual(
  *   seriesTasks(new Map([["a", { ...none, waiting: 1 }], ["b", { ...none, failed: 9 }], ["c", none]]), 2),

@@ -35,8 +35,8 @@ import { BoardError } from "../errors.ts";
 import type { OperationCursor } from "../source/operation_store.ts";
 import { positionAfterRemoving } from "../source/search_position.ts";
 import type { BulkStep, TaskSource } from "../source/types.ts";
-import type { MatchReader } from "./bulk_filter.ts";
-import type { ParsedSelector } from "./bulk_selector.ts";
+import type { MatchReader } from "./filter.ts";
+import type { ParsedSelector } from "./selector.ts";
 
 /** What a step acts with. */
 export interface StepContext {

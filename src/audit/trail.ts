@@ -8,11 +8,11 @@
  * a flood of refusals never pushes an action out; each is trimmed by age
  * too, and the cap is a safety net far above what the age keeps. Refusals
  * are limited per client and in all, and mutations per user
- * (`audit_client_limit.ts`), so no one floods a log. A request that changed
+ * (`client_limit.ts`), so no one floods a log. A request that changed
  * nothing (a dry run, a retry-all that found no job) leaves no entry. A mutation's entry is written
  * before it acts ({@link AuditTrail.begin}, `pending`), so none acts without
  * its entry; an action entry the store refuses later is kept and written
- * late (`audit_late.ts`).
+ * late (`late.ts`).
  *
  * @module
  */
@@ -30,14 +30,14 @@ import {
 import { BoardError, StoreUnavailableError } from "../errors.ts";
 import { AuditRing } from "../source/audit_ring.ts";
 import type { TaskSource } from "../source/types.ts";
-import { LateWrites, type Schedule, scheduleTimer } from "./audit_late.ts";
-import { mergeAuditPages } from "./audit_merge.ts";
+import { LateWrites, type Schedule, scheduleTimer } from "./late.ts";
+import { mergeAuditPages } from "./merge.ts";
 import {
   ACTIONS_PER_MINUTE,
   ClientLimit,
   REFUSALS_PER_MINUTE,
   REFUSALS_PER_MINUTE_IN_ALL,
-} from "./audit_client_limit.ts";
+} from "./client_limit.ts";
 
 /** The board's audit trail. */
 export interface AuditTrail {
@@ -163,7 +163,7 @@ export function createAuditTrail(
     // Written: failing to remove its pending entry must not write it again.
     if (replaces !== undefined) await logs.remove(replaces, "actions").catch(() => {});
   }, options.schedule ?? scheduleTimer);
-  // Mutations do not wait for their outcome's entry (see audit_record.ts); a
+  // Mutations do not wait for their outcome's entry (see record.ts); a
   // read on this board waits for the last one it started, so it sees its own writes.
   let written: Promise<unknown> = Promise.resolve();
   const track = <T>(write: Promise<T>): Promise<T> => {

@@ -11,9 +11,9 @@
  */
 
 import type { Context } from "hono";
-import type { SessionEnv } from "../auth/session.ts";
-import { actingUser, type UserEnv } from "../auth/user.ts";
-import { canAll } from "../auth/permissions.ts";
+import type { SessionEnv } from "./session.ts";
+import { actingUser, type UserEnv } from "./user.ts";
+import { canAll } from "./permissions.ts";
 import { type JobDetailResponse, LIST_PROGRESS_LIMIT } from "../contract/jobs.ts";
 import type { JobFilter } from "../contract/job_filter.ts";
 import { clipValue } from "../contract/payload.ts";

@@ -40,9 +40,9 @@ import {
 } from "../source/operation_store.ts";
 import type { TaskSource } from "../source/types.ts";
 import { systemTimers, type TimerId, type Timers } from "../timers.ts";
-import type { MatchReader } from "./bulk_filter.ts";
-import { type FilterSelection, isFilterSelection, type ParsedSelector } from "./bulk_selector.ts";
-import { firstCursor, runStep, type StepContext } from "./operation_step.ts";
+import type { MatchReader } from "./filter.ts";
+import { type FilterSelection, isFilterSelection, type ParsedSelector } from "./selector.ts";
+import { firstCursor, runStep, type StepContext } from "./step.ts";
 
 /** Options of {@link Operations}. */
 export interface OperationsOptions {

@@ -12,8 +12,8 @@ import { sliceJobsOf, timeFieldOf } from "../contract/job_filter.ts";
 import type { Presenter } from "../contract/present.ts";
 import { BoardError } from "../errors.ts";
 import type { SearchPosition, TaskSource } from "../source/types.ts";
-import type { FilterSelection } from "./bulk_selector.ts";
-import { matchesOf } from "./job_match.ts";
+import type { FilterSelection } from "./selector.ts";
+import { matchesOf } from "../search/job_match.ts";
 
 /** One slice of a filter selection: the ids that match, and where the next slice starts. */
 export interface MatchSlice {

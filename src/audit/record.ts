@@ -16,10 +16,10 @@ import type { AuditRecord } from "../contract/audit.ts";
 import type { Presenter } from "../contract/present.ts";
 import { BoardError } from "../errors.ts";
 import { ANONYMOUS, type UserEnv } from "../auth/user.ts";
-import { auditClient } from "./audit_client.ts";
-import type { AuditedAction } from "./audit_actions.ts";
-import type { AuditedRoutes } from "./audit_routes.ts";
-import type { AuditTrail } from "./audit_trail.ts";
+import { auditClient } from "./client.ts";
+import type { AuditedAction } from "./actions.ts";
+import type { AuditedRoutes } from "./route_actions.ts";
+import type { AuditTrail } from "./trail.ts";
 
 /** Options of {@link auditMutations}. */
 export interface AuditMutationsOptions {

@@ -13,13 +13,13 @@
  */
 
 import type { Context, MiddlewareHandler } from "hono";
-import type { SessionEnv } from "../auth/session.ts";
-import { actingUser, type UserEnv, userName } from "../auth/user.ts";
-import { type Can, canAll } from "../auth/permissions.ts";
+import type { SessionEnv } from "./session.ts";
+import { actingUser, type UserEnv, userName } from "./user.ts";
+import { type Can, canAll } from "./permissions.ts";
 import { BoardError } from "../errors.ts";
 import type { Action } from "../contract/actions.ts";
-import type { AuditedAction, TaskIn } from "./audit_actions.ts";
-import type { AuditedRoutes } from "./audit_routes.ts";
+import type { AuditedAction, TaskIn } from "../audit/actions.ts";
+import type { AuditedRoutes } from "../audit/route_actions.ts";
 
 /** Options of {@link permissionGuard}. */
 export interface PermissionGuardOptions {

@@ -18,8 +18,8 @@ import { JOB_FILTER_PARAMS, type JobFilter, type JobFilterQuery } from "../contr
 import { JOB_STATES, type JobState } from "../contract/states.ts";
 import { invalidParam } from "../errors.ts";
 import { listOr } from "../source/refusals.ts";
-import { isEmptyFilter, parseJobFilter } from "./job_filter.ts";
-import { MAX_JOB_ID_LENGTH } from "./params.ts";
+import { isEmptyFilter, parseJobFilter } from "../search/job_filter.ts";
+import { MAX_JOB_ID_LENGTH } from "../contract/jobs.ts";
 
 /** The jobs of a state matching a filter: the filter parsed, and as it was given. */
 export interface FilterSelection extends BulkStateSelector {

@@ -7,17 +7,17 @@
  * @module
  */
 
-import { filtersByPayload } from "./payload_access.ts";
+import { filtersByPayload } from "../auth/payload_access.ts";
 import type { BulkOperation } from "../contract/bulk.ts";
 import type { Presenter } from "../contract/present.ts";
 import type { EventHub } from "../events/hub.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { AuditRecord } from "../contract/audit.ts";
 import type { TaskSource } from "../source/types.ts";
-import { OPERATION_TAKEOVER } from "./audit_actions.ts";
-import type { AuditTrail } from "./audit_trail.ts";
-import { matchReader } from "./bulk_filter.ts";
-import { bulkSelector } from "./bulk_selector.ts";
+import { OPERATION_TAKEOVER } from "../audit/actions.ts";
+import type { AuditTrail } from "../audit/trail.ts";
+import { matchReader } from "./filter.ts";
+import { bulkSelector } from "./selector.ts";
 import type { OperationHooks } from "./operations.ts";
 
 /** What the hooks need of the board. */

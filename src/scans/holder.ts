@@ -12,7 +12,7 @@ import type { SessionEnv } from "../auth/session.ts";
 import { actingUser, type UserEnv, userName } from "../auth/user.ts";
 import type { ResolvedOptions } from "../options.ts";
 import { type Action, ROUTE_ACTIONS } from "../contract/actions.ts";
-import type { ScanHolder } from "./scan_slots.ts";
+import type { ScanHolder } from "./slots.ts";
 
 /** Mutations that change jobs: signing out everywhere does not make a user an operator. */
 const MUTATIONS: ReadonlySet<Action> = new Set(

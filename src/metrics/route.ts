@@ -5,7 +5,7 @@
  *
  * Per scrape the store is read in O(tasks): the counts, the queue heads and
  * the last minutes of throughput in one pipelined batch each. At most
- * `maxTasks` tasks get series of their own (see `metrics_tasks.ts`), the
+ * `maxTasks` tasks get series of their own (see `tasks.ts`), the
  * rest are summed under one label, so the exposition is bounded whatever
  * the number of tasks; the wait and run percentiles of those tasks come from
  * the board's latency sampler (kept for `LATENCY_MAX_AGE_MS`, then one read
@@ -27,10 +27,10 @@ import type { JobState, QueueStats } from "../contract/states.ts";
 import { errorBody } from "../errors.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type { TaskSource } from "../source/types.ts";
-import type { LatencySampler } from "./latency_sampler.ts";
-import { createScalingSeries } from "./metrics_scaling.ts";
-import { OTHER_TASKS, seriesTasks } from "./metrics_tasks.ts";
-import { sharedRead } from "./shared_read.ts";
+import type { LatencySampler } from "../samplers/latency.ts";
+import { createScalingSeries } from "./scaling.ts";
+import { OTHER_TASKS, seriesTasks } from "./tasks.ts";
+import { sharedRead } from "../shared_read.ts";
 
 /** What the metrics read. */
 export interface BoardMetricsDeps {
@@ -38,7 +38,7 @@ export interface BoardMetricsDeps {
   latency: LatencySampler;
   /** How many clients the board's event stream has now. */
   sseClients: () => number;
-  /** How many tasks get series of their own (`metrics.maxTasks`); see `metrics_tasks.ts`. */
+  /** How many tasks get series of their own (`metrics.maxTasks`); see `tasks.ts`. */
   maxTasks: number;
   /** The board's alerts configuration: with one, each rule's firing alerts are read per scrape. */
   alerts?: AlertsConfig | null;

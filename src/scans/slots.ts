@@ -117,7 +117,7 @@ export class ScanSlots {
    * @example
    * ```ts
    * import assert from "node:assert/strict";
-   * import { ScanSlots } from "./scan_slots.ts";
+   * import { ScanSlots } from "./slots.ts";
    * import { systemTimers } from "../timers.ts";
    * const slots = new ScanSlots({}, { max: 1, timers: systemTimers });
    * const release = await slots.take();

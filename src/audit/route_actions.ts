@@ -8,7 +8,7 @@
  */
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AuditDeclaration, AuditedAction, PermissionDeclaration } from "./audit_actions.ts";
+import type { AuditDeclaration, AuditedAction, PermissionDeclaration } from "./actions.ts";
 
 /** The action of `method path` (path relative to `/api`), or null for a request that changes nothing. */
 export type AuditedRoutes = (method: string, path: string) => AuditedAction | null;

@@ -53,7 +53,7 @@ export interface BacklogSampler {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { startBacklogSampler } from "./backlog_sampler.ts";
+ * import { startBacklogSampler } from "./backlog.ts";
  * import { Leadership } from "../leadership.ts";
  * import { createMemorySource } from "../source/memory/mod.ts";
  * import { systemTimers } from "../timers.ts";

@@ -55,7 +55,7 @@ function describeCron(cron: string): string | null {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { describeSchedule } from "./schedule_words.ts";
+ * import { describeSchedule } from "./words.ts";
  * assert.equal(
  *   describeSchedule({ task: "report", cron: "30 4 * * *", timezone: "Europe/Berlin" }),
  *   "At 04:30, every day (Europe/Berlin)",
