@@ -151,6 +151,15 @@ export function historyLimits(given: Partial<HistoryLimits> = {}): HistoryLimits
   return limits;
 }
 
+/** The states a search may ask for. */
+const SEARCHABLE_STATES: ReadonlySet<string> = new Set<AttemptOutcome>([
+  "retrying",
+  "completed",
+  "failed",
+  "expired",
+  "cancelled",
+]);
+
 function invalid(param: string, message: string): BoardError {
   return new BoardError("INVALID_PARAM", `${param} ${message}`, { param });
 }
@@ -158,6 +167,21 @@ function invalid(param: string, message: string): BoardError {
 /** A search checked and its limit filled in; a bad field is a 400 naming it. */
 export function checkedSearch(query: HistorySearch): HistorySearch & { limit: number } {
   const limit = query.limit ?? 50;
+  const unknown = query.states?.find((state) => !SEARCHABLE_STATES.has(state));
+  if (unknown !== undefined) {
+    throw invalid(
+      "states",
+      `holds ${JSON.stringify(unknown)}: one of ${[...SEARCHABLE_STATES].join(", ")}`,
+    );
+  }
+  if (query.version !== undefined && !Number.isSafeInteger(query.version)) {
+    throw invalid("version", "must be a whole number");
+  }
+  for (const field of ["from", "to"] as const) {
+    if (query[field] !== undefined && !Number.isFinite(query[field])) {
+      throw invalid(field, "must be a time in ms");
+    }
+  }
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
     throw invalid("limit", `must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`);
   }
