@@ -215,6 +215,9 @@ export function historyStoreContract(name: string, make: MakeHistoryStore): void
         [{ idPrefix: "x".repeat(1000) }, "idPrefix"],
         [{ cursor: "not-a-cursor" }, "cursor"],
         [{ from: 10, to: 5 }, "from"],
+        [{ states: ["done"] as unknown as ["failed"] }, "states"],
+        [{ version: 1.5 }, "version"],
+        [{ to: Number.NaN }, "to"],
       ] as const
     ) {
       await assert.rejects(
