@@ -14,18 +14,13 @@
 import postgres, { type Sql } from "postgres";
 import { BoardError, StoreUnavailableError } from "../../errors.ts";
 import {
-  addToBucket,
   bucketOf,
-  entryIncrements,
   pointOf,
-  type Resolution,
   RESOLUTIONS,
   ROLLUP_RETENTION_MS,
-  type RollupIncrement,
   type RollupPoint,
   sampleFields,
   scopeId,
-  scopesOf,
 } from "../../history/rollup.ts";
 import {
   checkedRollupQuery,
@@ -40,15 +35,9 @@ import {
   type HistoryStore,
   type RollupQuery,
 } from "../../history/store.ts";
-import {
-  type AttemptRecord,
-  boundedError,
-  type HistoryEntry,
-  type JobSummary,
-  summaryOf,
-  TERMINAL_OUTCOMES,
-} from "../../history/summary.ts";
+import { type AttemptRecord, type JobSummary, summaryOf } from "../../history/summary.ts";
 import { dayOf, dropDay, ensureDay, ensureSchema, partitionDays } from "./schema.ts";
+import { PendingRollups, writeEntries } from "./write_batch.ts";
 
 /** Options of {@link createPostgresHistoryStore}. */
 export interface PostgresHistoryOptions {
@@ -121,28 +110,6 @@ async function summariesOf(sql: Sql, jobs: postgres.Row[]): Promise<JobSummary[]
   return jobs.map((job) => summaryOfRows(job, byJob.get(`${job.task}\0${job.id}`) ?? []));
 }
 
-/** Bucket fields being added up in one batch, by resolution, scope and bucket. */
-class PendingRollups {
-  readonly #buckets = new Map<string, Record<string, number>>();
-  add(scope: string, resolution: Resolution, at: number, field: string, by: number): void {
-    const key = `${resolution}\0${scope}\0${bucketOf(at, resolution)}`;
-    let fields = this.#buckets.get(key);
-    if (!fields) this.#buckets.set(key, fields = {});
-    addToBucket(fields, field, by);
-  }
-  addEntry(entry: HistoryEntry, { at, field, by }: RollupIncrement): void {
-    for (const scope of scopesOf(entry.task, entry.version)) {
-      for (const resolution of RESOLUTIONS) this.add(scopeId(scope), resolution, at, field, by);
-    }
-  }
-  rows(): { resolution: string; scope: string; bucket: number; fields: Record<string, number> }[] {
-    return [...this.#buckets].map(([key, fields]) => {
-      const [resolution, scope, bucket] = key.split("\0");
-      return { resolution, scope, bucket: Number(bucket), fields };
-    });
-  }
-}
-
 /** A history store on PostgreSQL. */
 export function createPostgresHistoryStore(options: PostgresHistoryOptions): HistoryStore {
   const limits = historyLimits(options.limits);
@@ -167,63 +134,6 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
     } catch (error) {
       throw unavailable(error);
     }
-  };
-
-  /** Writes one entry inside the batch's transaction; returns whether it was new. */
-  const record = async (
-    tx: postgres.TransactionSql,
-    entry: HistoryEntry,
-    pending: PendingRollups,
-  ) => {
-    const day = dayOf(entry.createdAt);
-    const [job] = await tx`
-      SELECT runs, rank FROM history_jobs WHERE day = ${day} AND task = ${entry.task} AND id = ${entry.id}
-      FOR UPDATE`;
-    const runs = job?.runs ?? 0;
-    const inserted = await tx`
-      INSERT INTO history_attempts
-        (day, task, id, event, run, attempt, outcome, started_at, ended_at, error)
-      VALUES (${day}, ${entry.task}, ${entry.id}, ${entry.event}, ${runs + 1}, ${entry.attempt},
-        ${entry.outcome}, ${entry.startedAt}, ${entry.endedAt}, ${boundedError(entry.error)})
-      ON CONFLICT DO NOTHING RETURNING 1`;
-    if (inserted.length === 0) return false;
-    const terminal = TERMINAL_OUTCOMES.has(entry.outcome);
-    const rank = (runs + 1) * 1_000_000 + entry.attempt;
-    const latest = {
-      version: entry.version,
-      state: entry.outcome,
-      latest_end: entry.endedAt,
-      rank,
-      error_shape: entry.errorShape,
-      ...(entry.data === undefined ? {} : { data: entry.data }),
-      ...(entry.result === undefined ? {} : { result: entry.result }),
-    };
-    if (!job) {
-      await tx`INSERT INTO history_jobs ${
-        tx({
-          day,
-          task: entry.task,
-          id: entry.id,
-          created_at: entry.createdAt,
-          runs: terminal ? 1 : 0,
-          data: null,
-          result: null,
-          ...latest,
-        })
-      }`;
-    } else {
-      await tx`UPDATE history_jobs SET runs = runs + ${terminal ? 1 : 0}
-        WHERE day = ${day} AND task = ${entry.task} AND id = ${entry.id}`;
-      if (rank >= Number(job.rank)) {
-        await tx`UPDATE history_jobs SET ${tx(latest)}
-          WHERE day = ${day} AND task = ${entry.task} AND id = ${entry.id}`;
-      }
-    }
-    const increments = entryIncrements(entry);
-    for (const increment of increments.always) pending.addEntry(entry, increment);
-    if (!job) pending.addEntry(entry, increments.firstOfJob);
-    if (terminal && runs > 0) pending.addEntry(entry, increments.rerun);
-    return true;
   };
 
   /** Drops the oldest summaries beyond `max` (of one task, or of all); returns how many. */
@@ -260,8 +170,7 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
         }
         return await sql.begin(async (tx) => {
           const pending = new PendingRollups();
-          let recorded = 0;
-          for (const entry of batch.entries) if (await record(tx, entry, pending)) recorded++;
+          const recorded = await writeEntries(tx, batch.entries, pending);
           for (const sample of batch.samples ?? []) {
             for (const [field, value] of Object.entries(sampleFields(sample))) {
               for (const resolution of RESOLUTIONS) {
