@@ -52,10 +52,15 @@ export const RECORDED_FIELDS = [
   "cancelledAt",
 ] as const;
 
-/** The fields read of a job (absent ones left out). */
-export type JobFields = Partial<Record<typeof RECORDED_FIELDS[number] | "data" | "result", string>>;
+/** The fields read of a job (absent ones left out), and the sizes of its input and result. */
+export type JobFields = Partial<
+  Record<typeof RECORDED_FIELDS[number] | "data" | "result" | "dataBytes" | "resultBytes", string>
+>;
 
-/** Reads the fields of each job (and `data`, `result` when `payloads`), in order: one read per job. */
+/**
+ * Reads the fields of each job and the sizes of its input and result (and
+ * `data`, `result` themselves when `payloads`), in order: at most one read per job.
+ */
 export type JobFieldsReader = (
   jobs: readonly JobRef[],
   payloads: boolean,
@@ -109,16 +114,23 @@ function storedPayload(raw: string, redact: (value: unknown) => unknown): string
   return JSON.stringify(redact(value)) ?? "null";
 }
 
+/** The most attempt starts a recorder carries from one batch to the next. */
+export const MAX_CARRIED_STARTS = 10_000;
+
 /**
  * The entries a batch of events makes, given each ending job's fields
- * (`jobs`, keyed by task and job id). Pure: the recorder's whole judgement.
+ * (`jobs`, keyed by task and job id). `starts` holds the time of each job's
+ * last `active` entry not yet followed by its end: the recorder carries it
+ * from batch to batch (an attempt may start in one and end in the next),
+ * and this function updates it. The recorder's whole judgement.
  */
 export function entriesOf(
   events: readonly TaskEvent[],
   jobs: ReadonlyMap<string, JobFields | null>,
   redact?: (value: unknown) => unknown,
+  starts: Map<string, number> = new Map(),
 ): HistoryEntry[] {
-  const lastActive = new Map<string, number>();
+  const lastActive = starts;
   const lastFailure = new Map<string, string>();
   for (const event of events) {
     const kind = event.fields.event;
@@ -134,6 +146,7 @@ export function entriesOf(
     const at = timeOf(event.id);
     const kind = event.fields.event;
     if (kind === "active") {
+      lastActive.delete(key); // re-inserted: the map's order stays oldest first
       lastActive.set(key, at);
       continue;
     }
@@ -170,6 +183,10 @@ export function entriesOf(
       error,
       errorShape: error === null ? null : errorPattern(error),
     };
+    const dataBytes = numberOf(job.dataBytes);
+    const resultBytes = numberOf(job.resultBytes);
+    if (dataBytes !== null) entry.dataBytes = dataBytes;
+    if (resultBytes !== null && outcome === "completed") entry.resultBytes = resultBytes;
     if (redact && job.data !== undefined) entry.data = storedPayload(job.data, redact);
     if (redact && job.result !== undefined && outcome === "completed") {
       entry.result = storedPayload(job.result, redact);
@@ -194,6 +211,7 @@ export interface Recorder {
 
 /** Makes a recorder writing to `options.store`. */
 export function createRecorder(options: RecorderOptions): Recorder {
+  const starts = new Map<string, number>();
   return {
     async record(events, cursors) {
       const refs = new Map<string, JobRef>();
@@ -205,7 +223,12 @@ export function createRecorder(options: RecorderOptions): Recorder {
       }
       const read = await options.read([...refs.values()], options.redact !== undefined);
       const jobs = new Map([...refs.keys()].map((key, i) => [key, read[i]]));
-      const entries = entriesOf(events, jobs, options.redact);
+      const entries = entriesOf(events, jobs, options.redact, starts);
+      // Bounded: a job whose end never comes (trimmed from the stream) is forgotten, oldest first.
+      for (const key of starts.keys()) {
+        if (starts.size <= MAX_CARRIED_STARTS) break;
+        starts.delete(key);
+      }
       return await options.store.write({ entries, cursors });
     },
   };

@@ -55,6 +55,10 @@ export interface HistoryEntry {
   error: string | null;
   /** The error's shape id (the dead letters' grouping), or null. */
   errorShape: string | null;
+  /** The size of the job's input as taskora stored it, bytes, when it was read. */
+  dataBytes?: number;
+  /** The size of its result as taskora stored it, bytes, when it was read. */
+  resultBytes?: number;
   /** The job's input after redaction, as JSON text, only when payloads are kept. */
   data?: string;
   /** Its result after redaction, as JSON text, only when payloads are kept. */
@@ -117,6 +121,10 @@ export interface JobSummary {
   runs: RunRecord[];
   /** The last error's shape id, or null. */
   errorShape: string | null;
+  /** The input's size as taskora stored it, bytes, or null when unknown. */
+  dataBytes: number | null;
+  /** The result's size as taskora stored it, bytes, or null when unknown (or none). */
+  resultBytes: number | null;
   /** The input after redaction (JSON text), when payloads are kept. */
   data?: string;
   /** The result after redaction (JSON text), when payloads are kept. */
@@ -157,7 +165,15 @@ export function runsOf(attempts: readonly AttemptRecord[]): RunRecord[] {
 export function summaryOf(
   latest: Pick<
     HistoryEntry,
-    "id" | "task" | "version" | "createdAt" | "errorShape" | "data" | "result"
+    | "id"
+    | "task"
+    | "version"
+    | "createdAt"
+    | "errorShape"
+    | "dataBytes"
+    | "resultBytes"
+    | "data"
+    | "result"
   >,
   attempts: readonly AttemptRecord[],
 ): JobSummary {
@@ -177,6 +193,8 @@ export function summaryOf(
     attempts: ordered,
     runs: runsOf(ordered),
     errorShape: latest.errorShape,
+    dataBytes: latest.dataBytes ?? null,
+    resultBytes: latest.resultBytes ?? null,
   };
   if (latest.data !== undefined) summary.data = latest.data;
   if (latest.result !== undefined) summary.result = latest.result;

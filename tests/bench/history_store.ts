@@ -5,16 +5,17 @@
  *
  * The stream is what a recorder sees: of every 10 jobs, 7 complete at once,
  * 2 retry once then complete, 1 fails three times; 10 tasks, 3 versions. The
- * recorder's read is played too: one HMGET of the job's fields per event,
- * pipelined per batch (on job hashes laid out as taskora's), then one write
- * of the batch. Redis's commands are counted from `INFO commandstats`: those
- * the board sent (EVALSHA, HMGET) and, apart, those its scripts ran inside.
+ * recorder's read runs too (`readRecordedFields`: one script per task of a
+ * batch, on job hashes laid out as taskora's), then one write of the batch.
+ * Redis's commands are counted from `INFO commandstats`: those the board sent
+ * (script calls) and, apart, those its scripts ran inside.
  * PostgreSQL is measured when it is installed.
  *
  * `deno run --allow-all tests/bench/history_store.ts [--events 20000] [--batch 200]`.
  */
 
 import { RedisConnection } from "../../src/source/redis/client.ts";
+import { readRecordedFields } from "../../src/source/redis/history_reads.ts";
 import { taskKeys } from "../../src/source/wire/keys.ts";
 import type { HistoryStore } from "../../src/history/store.ts";
 import type { HistoryEntry } from "../../src/history/summary.ts";
@@ -30,9 +31,6 @@ const option = (name: string, fallback: number) => {
 };
 const EVENTS = option("events", 20_000);
 const BATCH = option("batch", 200);
-
-/** The fields the recorder reads of a job at each event. */
-const RECORDER_FIELDS = ["ts", "processedOn", "finishedOn", "attempt", "_v", "error", "priority"];
 
 /** The stream of events a recorder would see, as entries. */
 function eventStream(): HistoryEntry[] {
@@ -124,23 +122,23 @@ console.log(`${entries.length} events in batches of ${BATCH}`);
     const store = createRedisHistoryStore({ connection });
     const before = await commandCounts(redis.url);
     const rate = await record(store, entries, (batch) =>
-      connection.pipeline(batch.map((entry) => [
-        "HMGET",
-        `${taskKeys(entry.task).jobPrefix}${entry.id}`,
-        ...RECORDER_FIELDS,
-      ])));
+      readRecordedFields(
+        connection,
+        [...new Map(batch.map((entry) => [`${entry.task}\0${entry.id}`, entry])).values()]
+          .map((entry) => ({ task: entry.task, jobId: entry.id })),
+        false,
+      ));
     const after = await commandCounts(redis.url);
     const delta = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
-    // What the board sent: the recorder's HMGET per event, and the scripts; commandstats counts
-    // the commands scripts run inside under their own names too (HMGET among them).
-    const scripts = delta("evalsha") + delta("eval") + delta("script|load");
-    const sent = entries.length + scripts;
+    // What the board sent: script calls (the recorder's read, one per task of a batch, and the
+    // write); commandstats counts the commands scripts run inside under their own names too.
+    const sent = delta("evalsha") + delta("eval") + delta("script|load");
     let all = 0;
     for (const name of after.keys()) if (name !== "info") all += delta(name);
     console.log(
       `redis: ${Math.round(rate)} events/s; ${(sent / entries.length).toFixed(3)} commands sent ` +
-        `per event (target at most 2: ${entries.length} HMGET, ${scripts} script calls); ` +
-        `${((all - sent) / entries.length).toFixed(1)} run inside the scripts per event`,
+        `per event (target at most 2); ${((all - sent) / entries.length).toFixed(1)} run inside ` +
+        "the scripts per event",
     );
     const holding = await store.holding();
     console.log(`redis: holds ${holding.summaries} summaries`);

@@ -147,6 +147,14 @@ export function historyStoreContract(name: string, make: MakeHistoryStore): void
     assert.equal(hour.arrivals, 1);
   });
 
+  test("a job's payload sizes are kept as its latest entry read them", async (store) => {
+    await store.write({ entries: [entry("s1", { dataBytes: 120, resultBytes: 8 }), entry("s2")] });
+    const sized = await store.summary("send-email", "s1");
+    assert.deepEqual([sized?.dataBytes, sized?.resultBytes], [120, 8]);
+    const unsized = await store.summary("send-email", "s2");
+    assert.deepEqual([unsized?.dataBytes, unsized?.resultBytes], [null, null]);
+  });
+
   test("payloads are kept only when the entry carries them", async (store) => {
     await store.write({
       entries: [entry("p1", { data: '{"to":"[redacted]"}', result: '"ok"' }), entry("p2")],

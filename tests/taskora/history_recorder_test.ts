@@ -140,6 +140,14 @@ Deno.test("a completed job is recorded with its version and run time; payloads o
     assert.equal(summary.state, "completed");
     assert.equal(summary.version, 1);
     assert.equal(summary.attempts.length, 1);
+    assert.equal(
+      summary.dataBytes,
+      JSON.stringify({ to: "ada@example.com", password: "hunter2" }).length,
+    );
+    assert.equal(
+      summary.resultBytes,
+      JSON.stringify({ sent: true, token: "t-ada@example.com" }).length,
+    );
     assert.ok(summary.runMs !== null && summary.runMs >= 0);
     assert.ok(summary.waitMs !== null && summary.waitMs >= 0);
     assert.deepEqual(JSON.parse(summary.data!), { to: "ada@example.com", password: "[REDACTED]" });

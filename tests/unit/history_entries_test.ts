@@ -43,6 +43,29 @@ Deno.test("entriesOf() gives a job's error only to the last failure of the batch
     ],
   );
   assert.equal(entries[1].errorShape, "boom #<n>");
+  assert.deepEqual([entries[1].dataBytes, entries[1].resultBytes], [undefined, undefined]);
+});
+
+Deno.test("entriesOf() keeps the sizes read, the result's only for a completed job", () => {
+  const read = jobs({ ts: "1", dataBytes: "42", resultBytes: "7" });
+  const [done] = entriesOf([event(10, { event: "completed" })], read);
+  assert.deepEqual([done.dataBytes, done.resultBytes], [42, 7]);
+  const [failed] = entriesOf([event(10, { event: "failed" })], read);
+  assert.deepEqual([failed.dataBytes, failed.resultBytes], [42, undefined]);
+});
+
+Deno.test("entriesOf() takes an attempt's start from an active entry of an earlier batch", () => {
+  const starts = new Map<string, number>();
+  const read = jobs({ ts: "900", processedOn: "2000", error: "boom" });
+  assert.deepEqual(entriesOf([event(1000, { event: "active" })], read, undefined, starts), []);
+  const [entry] = entriesOf(
+    [event(1100, { event: "retrying", attempt: "2" }), event(2000, { event: "active" })],
+    read,
+    undefined,
+    starts,
+  );
+  assert.deepEqual([entry.attempt, entry.startedAt, entry.endedAt], [1, 1000, 1100]);
+  assert.deepEqual([...starts], [["charge-card\0j1", 2000]]);
 });
 
 Deno.test("entriesOf() records a job taskora no longer holds from its event alone", () => {

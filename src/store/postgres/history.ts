@@ -80,6 +80,8 @@ function summaryOfRows(job: postgres.Row, attempts: postgres.Row[]): JobSummary 
       version: job.version,
       createdAt: Number(job.created_at),
       errorShape: job.error_shape,
+      ...(job.data_bytes === null ? {} : { dataBytes: job.data_bytes }),
+      ...(job.result_bytes === null ? {} : { resultBytes: job.result_bytes }),
       ...(job.data === null ? {} : { data: job.data }),
       ...(job.result === null ? {} : { result: job.result }),
     },

@@ -30,6 +30,8 @@ const CREATE = [
     rank bigint NOT NULL,
     runs integer NOT NULL,
     error_shape text,
+    data_bytes integer,
+    result_bytes integer,
     data text,
     result text,
     PRIMARY KEY (day, task, id)

@@ -160,15 +160,18 @@ export async function writeEntries(
     state: job.latest?.outcome ?? "retrying",
     latest_end: job.latest?.endedAt ?? 0,
     error_shape: job.latest?.errorShape ?? null,
+    data_bytes: job.latest?.dataBytes ?? null,
+    result_bytes: job.latest?.resultBytes ?? null,
     data: job.latest?.data ?? null,
     result: job.latest?.result ?? null,
   }));
   await tx`
     INSERT INTO history_jobs (day, task, id, created_at, runs, rank, version, state, latest_end,
-      error_shape, data, result)
+      error_shape, data_bytes, result_bytes, data, result)
     SELECT * FROM jsonb_to_recordset(${tx.json(rows)}) AS row(
       day date, task text, id text, created_at bigint, runs integer, rank bigint, version integer,
-      state text, latest_end bigint, error_shape text, data text, result text)
+      state text, latest_end bigint, error_shape text, data_bytes integer, result_bytes integer,
+      data text, result text)
     ON CONFLICT (day, task, id) DO UPDATE SET
       runs = EXCLUDED.runs,
       rank = greatest(history_jobs.rank, EXCLUDED.rank),
@@ -178,6 +181,10 @@ export async function writeEntries(
         ELSE history_jobs.latest_end END,
       error_shape = CASE WHEN EXCLUDED.rank >= history_jobs.rank THEN EXCLUDED.error_shape
         ELSE history_jobs.error_shape END,
+      data_bytes = coalesce(CASE WHEN EXCLUDED.rank >= history_jobs.rank THEN EXCLUDED.data_bytes END,
+        history_jobs.data_bytes),
+      result_bytes = coalesce(CASE WHEN EXCLUDED.rank >= history_jobs.rank THEN EXCLUDED.result_bytes END,
+        history_jobs.result_bytes),
       data = coalesce(CASE WHEN EXCLUDED.rank >= history_jobs.rank THEN EXCLUDED.data END, history_jobs.data),
       result = coalesce(CASE WHEN EXCLUDED.rank >= history_jobs.rank THEN EXCLUDED.result END,
         history_jobs.result)`;

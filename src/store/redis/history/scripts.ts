@@ -67,17 +67,17 @@ export const WRITE_HISTORY: LuaScript = {
   writes: true,
   source: `${DROPPING}
 local input = cjson.decode(ARGV[1])
--- Increments add up here and are sent once per bucket field: a batch's entries share buckets.
-local sums, maxima = {}, {}
+-- Increments add up here by slot (a bucket field: input.slots[slot] = { key, field, max })
+-- and are sent once per slot: a batch's entries share buckets.
+local slots, totals = input.slots, {}
 local function apply(list)
-  for _, step in ipairs(list) do
-    local into = step[4] == 1 and maxima or sums
-    local id = step[1] .. '|' .. step[2]
-    local had = into[id]
-    if step[4] == 1 then
-      into[id] = { step[1], step[2], had and math.max(had[3], step[3]) or step[3] }
+  for i = 1, #list, 2 do
+    local slot, by = list[i], list[i + 1]
+    local had = totals[slot]
+    if slots[slot][3] == 1 then
+      totals[slot] = had and math.max(had, by) or by
     else
-      into[id] = { step[1], step[2], (had and had[3] or 0) + step[3] }
+      totals[slot] = (had or 0) + by
     end
   end
 end
@@ -86,45 +86,66 @@ local touched = {}
 for _, e in ipairs(input.entries) do
   local job = KEYS[e.job]
   local field = 'e:' .. e.event
-  if redis.call('HEXISTS', job, field) == 0 then
+  -- One read and one write of the job hash per entry.
+  local had, task, runs, rank, inAll, inTask, errors = unpack(redis.call('HMGET', job, field,
+    'task', 'runs', 'rank', 'am', 'tm', 'errs'))
+  if not had then
     recorded = recorded + 1
-    local fresh = redis.call('EXISTS', job) == 0
-    local runs = tonumber(redis.call('HGET', job, 'runs') or '0')
-    redis.call('HSET', job, field, (runs + 1) .. '|' .. e.record)
-    if fresh then
-      redis.call('HSET', job, 'task', e.task, 'id', e.id, 'c', e.createdAt)
+    runs = tonumber(runs or '0')
+    local set = { field, (runs + 1) .. '|' .. e.record }
+    local function put(name, value)
+      set[#set + 1] = name
+      set[#set + 1] = value
+    end
+    if not task then
+      put('task', e.task)
+      put('id', e.id)
+      put('c', e.createdAt)
       redis.call('SADD', tasks, e.task)
       apply(e.firstOfJob)
     end
-    local rank = (runs + 1) * 1000000 + e.attempt
-    if rank >= tonumber(redis.call('HGET', job, 'rank') or '-1') then
-      local inAll, inTask = unpack(redis.call('HMGET', job, 'am', 'tm'))
-      if inAll then redis.call('ZREM', all, inAll) end
-      if inTask then redis.call('ZREM', KEYS[e.index], inTask) end
-      redis.call('ZADD', all, 0, e.inAll)
-      redis.call('ZADD', KEYS[e.index], 0, e.inTask)
-      redis.call('HSET', job, 'rank', rank, 'am', e.inAll, 'tm', e.inTask, 's', e.outcome,
-        'v', e.version, 'shape', e.shape)
-      if e.data then redis.call('HSET', job, 'data', e.data) end
-      if e.result then redis.call('HSET', job, 'result', e.result) end
+    local entryRank = (runs + 1) * 1000000 + e.attempt
+    if entryRank >= tonumber(rank or '-1') then
+      if inAll ~= e.inAll then
+        if inAll then redis.call('ZREM', all, inAll) end
+        if inTask then redis.call('ZREM', KEYS[e.index], inTask) end
+        redis.call('ZADD', all, 0, e.inAll)
+        redis.call('ZADD', KEYS[e.index], 0, e.inTask)
+      end
+      put('rank', entryRank)
+      put('am', e.inAll)
+      put('tm', e.inTask)
+      put('s', e.outcome)
+      put('v', e.version)
+      put('shape', e.shape)
+      if e.data then put('data', e.data) end
+      if e.result then put('result', e.result) end
+      if e.dataBytes then put('db', e.dataBytes) end
+      if e.resultBytes then put('rb', e.resultBytes) end
     end
     if e.error ~= '' then
-      local errors = redis.call('HGET', job, 'errs') or ''
-      if #errors < 16384 then redis.call('HSET', job, 'errs', errors .. '\\n' .. e.error) end
+      errors = errors or ''
+      if #errors < 16384 then put('errs', errors .. '\\n' .. e.error) end
     end
     if e.terminal then
       if runs > 0 then apply(e.rerun) end
-      redis.call('HINCRBY', job, 'runs', 1)
+      put('runs', runs + 1)
     end
+    redis.call('HSET', job, unpack(set))
     apply(e.always)
     touched[e.task] = KEYS[e.index]
   end
 end
 apply(input.samples)
-for _, sum in pairs(sums) do redis.call('HINCRBY', KEYS[sum[1]], sum[2], sum[3]) end
-for _, max in pairs(maxima) do
-  local had = tonumber(redis.call('HGET', KEYS[max[1]], max[2]) or '-1')
-  if max[3] > had then redis.call('HSET', KEYS[max[1]], max[2], max[3]) end
+for slot, total in pairs(totals) do
+  local key, field = KEYS[slots[slot][1]], slots[slot][2]
+  if slots[slot][3] == 1 then
+    if total > tonumber(redis.call('HGET', key, field) or '-1') then
+      redis.call('HSET', key, field, total)
+    end
+  else
+    redis.call('HINCRBY', key, field, total)
+  end
 end
 for stream, id in pairs(input.cursors) do redis.call('HSET', meta, 'c:' .. stream, id) end
 for _, expiry in ipairs(input.expiries) do redis.call('PEXPIREAT', KEYS[expiry[1]], expiry[2]) end

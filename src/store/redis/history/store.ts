@@ -104,6 +104,8 @@ function summaryOfHash(hash: Record<string, string>): JobSummary | null {
     version: hash.v === "" || hash.v === undefined ? null : Number(hash.v),
     createdAt: Number(hash.c),
     errorShape: hash.shape || null,
+    ...(hash.db === undefined ? {} : { dataBytes: Number(hash.db) }),
+    ...(hash.rb === undefined ? {} : { resultBytes: Number(hash.rb) }),
     ...(hash.data === undefined ? {} : { data: hash.data }),
     ...(hash.result === undefined ? {} : { result: hash.result }),
   }, attempts);
@@ -127,19 +129,28 @@ export function createRedisHistoryStore(options: RedisHistoryOptions): HistorySt
   const scriptInput = (batch: HistoryBatch) => {
     const script = new ScriptKeys([keys.meta, keys.all, keys.tasks]);
     const expiries = new Map<number, number>();
-    /** One step of the script: add `by` to `field` (or keep the larger) of a bucket. */
+    /** The bucket fields the batch may add to, `[key, field, 1 when kept as a maximum]`, by slot. */
+    const slots: [number, string, number][] = [];
+    const slotIds = new Map<string, number>();
+    /** One step of the script, `[slot, by]`: add `by` to a bucket field (or keep the larger). */
     const step = (scope: string, resolution: Resolution, at: number, field: string, by: number) => {
       const bucket = bucketOf(at, resolution);
       const span = spanOf(bucket, resolution);
       const key = script.of(keys.rollup(resolution, scope, span));
-      const spanEnd = span + RESOLUTION_MS[resolution] * BUCKETS_PER_SPAN[resolution];
-      expiries.set(key, spanEnd + ROLLUP_RETENTION_MS[resolution]);
-      return [key, `${bucket}:${field}`, by, MAX_FIELDS.has(field) ? 1 : 0];
+      const name = `${bucket}:${field}`;
+      let slot = slotIds.get(`${key}|${name}`);
+      if (slot === undefined) {
+        slots.push([key, name, MAX_FIELDS.has(field) ? 1 : 0]);
+        slotIds.set(`${key}|${name}`, slot = slots.length);
+        const spanEnd = span + RESOLUTION_MS[resolution] * BUCKETS_PER_SPAN[resolution];
+        expiries.set(key, spanEnd + ROLLUP_RETENTION_MS[resolution]);
+      }
+      return [slot, by];
     };
-    /** Each increment, for every scope and resolution. */
+    /** Each increment, for every scope and resolution, as flat `slot, by` pairs. */
     const steps = (task: string, version: number | null, { at, field, by }: RollupIncrement) =>
       scopesOf(task, version).flatMap((scope) =>
-        RESOLUTIONS.map((resolution) => step(scopeId(scope), resolution, at, field, by))
+        RESOLUTIONS.flatMap((resolution) => step(scopeId(scope), resolution, at, field, by))
       );
     const entries = batch.entries.map((entry: HistoryEntry) => {
       const increments = entryIncrements(entry);
@@ -169,6 +180,8 @@ export function createRedisHistoryStore(options: RedisHistoryOptions): HistorySt
         inTask: `${end}\0${entry.id}`,
         ...(entry.data === undefined ? {} : { data: entry.data }),
         ...(entry.result === undefined ? {} : { result: entry.result }),
+        ...(entry.dataBytes === undefined ? {} : { dataBytes: entry.dataBytes }),
+        ...(entry.resultBytes === undefined ? {} : { resultBytes: entry.resultBytes }),
         always: increments.always.flatMap((increment) =>
           steps(entry.task, entry.version, increment)
         ),
@@ -178,13 +191,14 @@ export function createRedisHistoryStore(options: RedisHistoryOptions): HistorySt
     });
     const samples = (batch.samples ?? []).flatMap((sample) =>
       Object.entries(sampleFields(sample)).flatMap(([field, value]) =>
-        RESOLUTIONS.map((resolution) =>
+        RESOLUTIONS.flatMap((resolution) =>
           step(scopeId({ task: sample.task }), resolution, sample.at, field, value)
         )
       )
     );
     const input = {
       entries,
+      slots,
       samples,
       // cjson reads an empty object as an empty array; both iterate as nothing.
       cursors: batch.cursors ?? {},
