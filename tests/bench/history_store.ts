@@ -141,7 +141,14 @@ console.log(`${entries.length} events in batches of ${BATCH}`);
         "the scripts per event",
     );
     const holding = await store.holding();
-    console.log(`redis: holds ${holding.summaries} summaries`);
+    const historyKeys = await connection.call<string[]>(["KEYS", "*:board:{history}:*"]);
+    const bytes = (await connection.pipeline(
+      historyKeys.map((key) => ["MEMORY", "USAGE", key, "SAMPLES", "0"]),
+    )).reduce((total: number, used) => total + Number(used), 0);
+    console.log(
+      `redis: holds ${holding.summaries} summaries in ${(bytes / 2 ** 20).toFixed(1)} MiB ` +
+        `(${Math.round(bytes / holding.summaries)} bytes each, rollups and indexes included)`,
+    );
   } finally {
     await connection.close();
     await redis.stop();

@@ -9,7 +9,10 @@
  *   score 0, so reading it backwards by lex pages newest first exactly;
  * - `...:task:<task>`: the same per task, `<end>\0<id>`;
  * - `...:tasks`: a set of the tasks that have summaries (for the caps);
- * - `...:job:<task>\0<id>`: a hash, the job's facts and one field per entry;
+ * - `...:job:<task>\0<id>`: a hash, the job's facts (`at`: its padded end,
+ *   which names its index members) and one field per entry (`e:<event>`, its
+ *   error apart as `x:<event>`), each value short enough for Redis's compact
+ *   encoding;
  * - `...:meta`: a hash, the feed's last ids (`c:<stream>`) and what the caps cut;
  * - `...:roll:<resolution>:<scope>:<span start>`: a hash of buckets,
  *   `<bucket start>:<field>`, expiring when its resolution's retention ends.

@@ -18,11 +18,10 @@ local function drop(member)
   local first = string.find(member, '\\0', 1, true)
   local second = string.find(member, '\\0', first + 1, true)
   local task = string.sub(member, first + 1, second - 1)
-  local job = root .. ':job:' .. task .. '\\0' .. string.sub(member, second + 1)
-  local inTask = redis.call('HGET', job, 'tm')
-  redis.call('DEL', job)
+  local id = string.sub(member, second + 1)
+  redis.call('DEL', root .. ':job:' .. task .. '\\0' .. id)
   redis.call('ZREM', all, member)
-  if inTask then redis.call('ZREM', root .. ':task:' .. task, inTask) end
+  redis.call('ZREM', root .. ':task:' .. task, string.sub(member, 1, first) .. id)
   return tonumber(string.sub(member, 1, first - 1))
 end
 local function noteCapped(dropped, newest)
@@ -87,12 +86,16 @@ for _, e in ipairs(input.entries) do
   local job = KEYS[e.job]
   local field = 'e:' .. e.event
   -- One read and one write of the job hash per entry.
-  local had, task, runs, rank, inAll, inTask, errors = unpack(redis.call('HMGET', job, field,
-    'task', 'runs', 'rank', 'am', 'tm', 'errs'))
+  local had, task, runs, rank, ended, errors = unpack(redis.call('HMGET', job, field,
+    'task', 'runs', 'rank', 'at', 'errs'))
   if not had then
     recorded = recorded + 1
     runs = tonumber(runs or '0')
     local set = { field, (runs + 1) .. '|' .. e.record }
+    if e.attemptError then
+      set[3] = 'x:' .. e.event
+      set[4] = e.attemptError
+    end
     local function put(name, value)
       set[#set + 1] = name
       set[#set + 1] = value
@@ -106,15 +109,16 @@ for _, e in ipairs(input.entries) do
     end
     local entryRank = (runs + 1) * 1000000 + e.attempt
     if entryRank >= tonumber(rank or '-1') then
-      if inAll ~= e.inAll then
-        if inAll then redis.call('ZREM', all, inAll) end
-        if inTask then redis.call('ZREM', KEYS[e.index], inTask) end
-        redis.call('ZADD', all, 0, e.inAll)
-        redis.call('ZADD', KEYS[e.index], 0, e.inTask)
+      if ended ~= e.ended then
+        if ended then
+          redis.call('ZREM', all, ended .. '\\0' .. e.task .. '\\0' .. e.id)
+          redis.call('ZREM', KEYS[e.index], ended .. '\\0' .. e.id)
+        end
+        redis.call('ZADD', all, 0, e.ended .. '\\0' .. e.task .. '\\0' .. e.id)
+        redis.call('ZADD', KEYS[e.index], 0, e.ended .. '\\0' .. e.id)
       end
       put('rank', entryRank)
-      put('am', e.inAll)
-      put('tm', e.inTask)
+      put('at', e.ended)
       put('s', e.outcome)
       put('v', e.version)
       put('shape', e.shape)

@@ -85,10 +85,27 @@ class ScriptKeys {
   }
 }
 
-/** A stored attempt: `<run>|<JSON of the rest>`. */
-function attemptOf(stored: string): AttemptRecord {
-  const bar = stored.indexOf("|");
-  return { run: Number(stored.slice(0, bar)), ...JSON.parse(stored.slice(bar + 1)) };
+/**
+ * An attempt as a job hash keeps it: `<run>|<attempt>|<outcome>|<start>|<end>`
+ * under `e:<event>`, its error apart under `x:<event>`. Short values keep a
+ * job hash in Redis's compact encoding (values up to 64 bytes by default):
+ * a third of the memory of the same hash with JSON values.
+ */
+function attemptRecord(entry: HistoryEntry): string {
+  return `${entry.attempt}|${entry.outcome}|${entry.startedAt ?? ""}|${entry.endedAt}`;
+}
+
+/** A stored attempt read back, with its error (or null). */
+function attemptOf(stored: string, error: string | undefined): AttemptRecord {
+  const [run, attempt, outcome, startedAt, endedAt] = stored.split("|");
+  return {
+    run: Number(run),
+    attempt: Number(attempt),
+    outcome: outcome as AttemptRecord["outcome"],
+    startedAt: startedAt === "" ? null : Number(startedAt),
+    endedAt: Number(endedAt),
+    error: error ?? null,
+  };
 }
 
 /** A job hash read back as its summary, or null when it is gone. */
@@ -96,7 +113,7 @@ function summaryOfHash(hash: Record<string, string>): JobSummary | null {
   if (!hash.task) return null;
   const attempts = Object.entries(hash)
     .filter(([field]) => field.startsWith("e:"))
-    .map(([, value]) => attemptOf(value));
+    .map(([field, value]) => attemptOf(value, hash[`x:${field.slice(2)}`]));
   if (attempts.length === 0) return null;
   return summaryOf({
     task: hash.task,
@@ -154,14 +171,7 @@ export function createRedisHistoryStore(options: RedisHistoryOptions): HistorySt
       );
     const entries = batch.entries.map((entry: HistoryEntry) => {
       const increments = entryIncrements(entry);
-      const end = paddedTime(entry.endedAt);
-      const record: Omit<AttemptRecord, "run"> = {
-        attempt: entry.attempt,
-        outcome: entry.outcome,
-        startedAt: entry.startedAt,
-        endedAt: entry.endedAt,
-        error: boundedError(entry.error),
-      };
+      const error = boundedError(entry.error);
       return {
         job: script.of(keys.job(entry.task, entry.id)),
         index: script.of(keys.task(entry.task)),
@@ -174,10 +184,10 @@ export function createRedisHistoryStore(options: RedisHistoryOptions): HistorySt
         version: entry.version === null ? "" : String(entry.version),
         createdAt: String(entry.createdAt),
         shape: entry.errorShape ?? "",
-        error: record.error?.toLowerCase() ?? "",
-        record: JSON.stringify(record),
-        inAll: `${end}\0${entry.task}\0${entry.id}`,
-        inTask: `${end}\0${entry.id}`,
+        error: error?.toLowerCase() ?? "",
+        record: attemptRecord(entry),
+        ...(error === null ? {} : { attemptError: error }),
+        ended: paddedTime(entry.endedAt),
         ...(entry.data === undefined ? {} : { data: entry.data }),
         ...(entry.result === undefined ? {} : { result: entry.result }),
         ...(entry.dataBytes === undefined ? {} : { dataBytes: entry.dataBytes }),
