@@ -68,6 +68,8 @@ export interface MemoryHistoryOptions {
 export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): HistoryStore {
   const limits = historyLimits(options.limits);
   const jobs = new Map<string, KeptJob>();
+  /** How many summaries each task has. */
+  const perTask = new Map<string, number>();
   const rollups = new Map<string, Map<number, Record<string, number>>>();
   let cursors: Record<string, string> = {};
   let capped: HistoryHolding["capped"] = null;
@@ -120,8 +122,16 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
       if (runsEnded > 0) add(entry, increments.rerun);
       job.runsEnded++;
     }
+    if (!kept) perTask.set(entry.task, (perTask.get(entry.task) ?? 0) + 1);
     jobs.set(key, job);
     return true;
+  };
+
+  const forget = (key: string, job: KeptJob) => {
+    jobs.delete(key);
+    const left = (perTask.get(job.latest.task) ?? 1) - 1;
+    if (left > 0) perTask.set(job.latest.task, left);
+    else perTask.delete(job.latest.task);
   };
 
   const summaryOfKept = (job: KeptJob): JobSummary =>
@@ -129,13 +139,14 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
 
   /** Drops the oldest summaries of `among` (all when no task) until `cap` remain. */
   const cap = (max: number, task?: string) => {
+    // Counted, so a write under the caps looks at nothing else.
+    if ((task === undefined ? jobs.size : perTask.get(task) ?? 0) <= max) return;
     const among = [...jobs.entries()].filter(([, job]) =>
       task === undefined || job.latest.task === task
     );
-    if (among.length <= max) return;
     among.sort(([, a], [, b]) => a.latestRank.endedAt - b.latestRank.endedAt);
     for (const [key, job] of among.slice(0, among.length - max)) {
-      jobs.delete(key);
+      forget(key, job);
       capped = {
         dropped: (capped?.dropped ?? 0) + 1,
         newestDroppedAt: Math.max(capped?.newestDroppedAt ?? 0, job.latestRank.endedAt),
@@ -203,9 +214,9 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
     trim(now: number) {
       const before = jobs.size;
       for (const [key, job] of jobs) {
-        if (job.latestRank.endedAt < now - limits.retentionMs) jobs.delete(key);
+        if (job.latestRank.endedAt < now - limits.retentionMs) forget(key, job);
       }
-      enforceCaps(new Set([...jobs.values()].map((job) => job.latest.task)));
+      enforceCaps(perTask.keys());
       for (const [name, buckets] of rollups) {
         const resolution = name.slice(0, name.indexOf("\0")) as Resolution;
         for (const at of buckets.keys()) {
