@@ -163,7 +163,7 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
 
   return {
     write(batch: HistoryBatch) {
-      return run(async () => {
+      const writeOnce = async () => {
         for (const day of new Set(batch.entries.map((entry) => dayOf(entry.createdAt)))) {
           if (!days.has(day)) {
             await ensureDay(sql, day);
@@ -183,23 +183,34 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
           const rows = pending.rows();
           if (rows.length > 0) {
             await tx`
-              INSERT INTO history_rollups (resolution, scope, bucket, fields)
-              SELECT * FROM jsonb_to_recordset(${tx.json(rows)})
-                AS row(resolution text, scope text, bucket bigint, fields jsonb)
-              ON CONFLICT (resolution, scope, bucket)
-              DO UPDATE SET fields = history_merge(history_rollups.fields, EXCLUDED.fields)`;
+                INSERT INTO history_rollups (resolution, scope, bucket, fields)
+                SELECT * FROM jsonb_to_recordset(${tx.json(rows)})
+                  AS row(resolution text, scope text, bucket bigint, fields jsonb)
+                ON CONFLICT (resolution, scope, bucket)
+                DO UPDATE SET fields = history_merge(history_rollups.fields, EXCLUDED.fields)`;
           }
           const cursors = Object.entries(batch.cursors ?? {});
           if (cursors.length > 0) {
             await tx`
-              INSERT INTO history_meta (key, value)
-              SELECT 'c:' || key, value FROM jsonb_each_text(${
+                INSERT INTO history_meta (key, value)
+                SELECT 'c:' || key, value FROM jsonb_each_text(${
               tx.json(Object.fromEntries(cursors))
             })
-              ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`;
+                ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`;
           }
           return { recorded };
         });
+      };
+      return run(async () => {
+        try {
+          return await writeOnce();
+        } catch (error) {
+          // 23514, no partition for the row: another board's trim dropped a day this one had
+          // made. Made again once; every other failure is the caller's.
+          if ((error as { code?: string }).code !== "23514") throw error;
+          days.clear();
+          return await writeOnce();
+        }
       });
     },
     cursors() {
