@@ -1,8 +1,10 @@
 /**
  * The job history on Redis, under the board's root (see `keys.ts`): one
  * script call writes a whole batch, so recording costs one command per
- * batch beside the recorder's one HMGET per event; bounded by default to 7
- * days or 1M summaries, whichever comes first.
+ * batch beside the recorder's read (one per task of the batch); bounded by
+ * default to 7 days or 1M summaries, whichever comes first: the caps at
+ * each write, the age at each {@link HistoryStore.trim}, which the leader's
+ * paced pass is to call.
  *
  * @module
  */
