@@ -4,12 +4,15 @@
  * nor a browser;
  * `redis` files start a throwaway redis-server (through
  * `tests/helpers/redis_server.ts`, directly or through another helper);
+ * `postgres` files start a throwaway PostgreSQL server (through
+ * `tests/helpers/postgres_server.ts`; the job history's store), with or
+ * without a redis-server;
  * `e2e` files drive Chromium (`playwright-core`). A new test file lands in
  * its group by what it imports, so no list is kept by hand.
  *
  * `all` (what `deno task test` runs) type-checks `tests/` once (the same
  * command as `deno task check`'s, so after it a cache hit), runs the fast
- * group, then the redis group, the e2e group and the JSDoc examples at the
+ * group, then the redis, postgres and e2e groups and the JSDoc examples at the
  * same time (each group's output is printed whole when it ends), and fails
  * if any group fails. Checking once matters: `deno check` caches per set of
  * roots, so each group's `deno test` would check its own graph again, cold.
@@ -25,11 +28,12 @@
  */
 
 /** What a test file needs to run. */
-export type TestGroup = "fast" | "redis" | "e2e";
+export type TestGroup = "fast" | "redis" | "postgres" | "e2e";
 
 const ROOT = new URL("../", import.meta.url);
 const LOCAL_IMPORT = /(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g;
 const NEEDS_REDIS = /tests\/helpers\/redis_server\.ts$/;
+const NEEDS_POSTGRES = /tests\/helpers\/postgres_server\.ts$/;
 const NEEDS_BROWSER = /"(?:npm:)?playwright-core"/;
 /** Helpers that start board processes or a set of servers (a cluster, a sentinel set). */
 const STARTS_MANY = /tests\/helpers\/(?:board_processes|redis_cluster)\.ts$/;
@@ -43,6 +47,7 @@ function localImports(path: string, text: string): string[] {
 /** What a test file reaches through its local imports. */
 interface Needs {
   redis: boolean;
+  postgres: boolean;
   browser: boolean;
   /** Board processes or a set of servers: the longest files of their group. */
   many: boolean;
@@ -59,6 +64,7 @@ function needsOf(
     if (known) return known;
     const found = {
       redis: NEEDS_REDIS.test(path),
+      postgres: NEEDS_POSTGRES.test(path),
       browser: false,
       many: STARTS_MANY.test(path),
     };
@@ -75,6 +81,7 @@ function needsOf(
       if (!imported.includes("/tests/")) continue;
       const sub = walk(imported, seen);
       found.redis ||= sub.redis;
+      found.postgres ||= sub.postgres;
       found.browser ||= sub.browser;
       found.many ||= sub.many;
     }
@@ -86,15 +93,15 @@ function needsOf(
 
 /**
  * Classifies each test file by walking its local imports: a browser need wins
- * over a Redis need, and either over none.
+ * over a PostgreSQL need, that over a Redis need, and any over none.
  */
 export function classify(
   files: readonly string[],
   read: (path: string) => string,
 ): Map<string, TestGroup> {
   const groups = new Map<string, TestGroup>();
-  for (const [file, { redis, browser }] of needsOf(files, read)) {
-    groups.set(file, browser ? "e2e" : redis ? "redis" : "fast");
+  for (const [file, { redis, postgres, browser }] of needsOf(files, read)) {
+    groups.set(file, browser ? "e2e" : postgres ? "postgres" : redis ? "redis" : "fast");
   }
   return groups;
 }
@@ -210,12 +217,15 @@ if (import.meta.main) {
   const runs: Record<string, (args: string[], capture?: boolean) => Promise<TestRun>> = {
     fast: group("fast"),
     redis: group("redis"),
+    postgres: group("postgres"),
     e2e: group("e2e"),
     doc: (args, capture) =>
       denoTest(["--doc", ...args, ...extra, "mod.ts", "source.ts", "src/"], capture),
   };
   if (which !== "all" && !(which in runs)) {
-    console.error(`usage: scripts/test.ts [all|fast|redis|e2e|doc|list] [deno test arguments]`);
+    console.error(
+      `usage: scripts/test.ts [all|fast|redis|postgres|e2e|doc|list] [deno test arguments]`,
+    );
     Deno.exit(2);
   }
   if (which !== "all") Deno.exit((await runs[which]([])).success ? 0 : 1);
@@ -226,7 +236,12 @@ if (import.meta.main) {
   console.log("\n== test:fast");
   if (!(await runs.fast(["--no-check"])).success) failed.push("fast");
   // The JSDoc examples are checked by their own run: `deno check` does not see them.
-  const together = [["redis", ["--no-check"]], ["e2e", ["--no-check"]], ["doc", []]] as const;
+  const together = [
+    ["redis", ["--no-check"]],
+    ["postgres", ["--no-check"]],
+    ["e2e", ["--no-check"]],
+    ["doc", []],
+  ] as const;
   console.log(`\n== ${together.map(([name]) => `test:${name}`).join(", ")} at the same time`);
   await Promise.all(together.map(async ([name, args]) => {
     const started = performance.now();
