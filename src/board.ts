@@ -40,6 +40,8 @@ import { migrationGuard } from "./api/migration_lock.ts";
 import { createPresenter } from "./contract/present.ts";
 import { BoardError, errorBody } from "./errors.ts";
 import { createEventHub } from "./events/hub.ts";
+import { createBoardFeed } from "./feed/board_feed.ts";
+import { OwnChanges } from "./feed/own_changes.ts";
 import {
   type AuthHook,
   type BoardOptions,
@@ -346,9 +348,20 @@ export function createBoardOn(
   const alertLeadership = evaluates
     ? new Leadership(leaseOf(taskSource, ALERTS_LEASE), { timers })
     : null;
+  // The leader's change feed and live state, while a browser, a request or a rule needs them.
+  const feed = createBoardFeed({
+    source: taskSource,
+    leadership,
+    timers,
+    clock: epochClock(timers),
+    health: resolved.health,
+    alwaysNeeded: evaluates,
+  });
+  const ownChanges = new OwnChanges(epochClock(timers));
   const events = createEventHub(taskSource, present, {
     statsIntervalMs: resolved.statsInterval,
     timers,
+    watched: () => feed?.need(),
     leads: () => leadership.leads(),
     alerts: resolved.alerts !== null,
     evaluatesAlerts: () => alertLeadership?.isLeading ?? false,
@@ -367,6 +380,8 @@ export function createBoardOn(
     audit,
     latency: createLatencySampler(taskSource, { leadership, now: epochClock(timers) }),
     leadership,
+    feed,
+    ownChanges,
     operations: new Operations(
       operationHooks({ source: taskSource, options: resolved, present, events, audit }),
       { timers, takeOver: !resolved.readOnly, leads: () => leadership.leads() },
@@ -450,6 +465,7 @@ export function createBoardOn(
   );
   api.use("*", jsonMutations());
   api.use("*", migrationGuard(taskSource));
+  api.use("*", ownChanges.middleware());
   api.route("/", routes);
   api.all(
     "*",
@@ -600,6 +616,7 @@ export function createBoardOn(
       await deps.operations.close();
       deps.audit.close();
       await deps.events.close();
+      await feed?.close();
       await alerts?.close();
       backlog?.close();
       await leadership.close();
