@@ -94,8 +94,23 @@ Deno.test("the event layer never reaches the routes; the routes take only the hu
 });
 
 Deno.test("the board's services live in rooms of their own and never reach back into the routes", () => {
-  const rooms = ["src/auth/", "src/audit/", "src/bulk/", "src/samplers/", "src/scans/", "src/search/"];
+  const rooms = [
+    "src/auth/",
+    "src/audit/",
+    "src/bulk/",
+    "src/samplers/",
+    "src/scans/",
+    "src/search/",
+  ];
   for (const room of rooms) assert.deepEqual(edges(server, room, "src/api/"), [], room);
+});
+
+Deno.test("only createBoard reaches the composition root: no room climbs back up to it", () => {
+  const inRoot = (path: string) => path === "src/board.ts" || path.startsWith("src/board/");
+  const intoRoot = edges(server, "", "src/board/");
+  assert.ok(intoRoot.length > 0, "createBoard composes the board from src/board/");
+  assert.deepEqual(intoRoot.filter((edge) => !inRoot(edge.split(" → ")[0])), []);
+  assert.deepEqual(edges(server, "", "src/board.ts"), ["mod.ts → src/board.ts"]);
 });
 
 Deno.test("the UI reaches no server code but the contract", () => {
