@@ -1,8 +1,8 @@
 /**
  * The board's services, each built in one place and started in this order:
- * leadership, the event hub, the audit trail, session login, the latency
- * sampler, bulk operations, scan slots, the backlog sampler, the throughput
- * keeper, alerts, metrics.
+ * leadership, the change feed, the event hub, the audit trail, session login,
+ * the latency sampler, bulk operations, scan slots, the backlog sampler, the
+ * throughput keeper, alerts, metrics.
  * The routes get them as `ApiDeps`; the stacks read the rest. Nothing here
  * knows HTTP but the session cookie's scope.
  *
@@ -19,6 +19,8 @@ import { operationHooks } from "../bulk/hooks.ts";
 import { Operations } from "../bulk/operations.ts";
 import { createPresenter } from "../contract/present.ts";
 import { createEventHub, type EventHub } from "../events/hub.ts";
+import { createBoardFeed } from "../feed/board_feed.ts";
+import { OwnChanges } from "../feed/own_changes.ts";
 import { Leadership, leaseOf } from "../leadership.ts";
 import { McpCalls } from "../mcp/mcp_calls.ts";
 import { type BoardMetrics, createBoardMetrics } from "../metrics/route.ts";
@@ -139,9 +141,18 @@ export function startServices(
   const leadership = new Leadership(leaseOf(source, BOARD_LEASE), { timers });
   const leads = () => leadership.leads();
   const alertLeadership = alertLeadershipOf(source, options, timers);
+  // The leader's change feed and live state, while a browser on some replica needs them.
+  const feed = createBoardFeed({
+    source,
+    leadership,
+    timers,
+    clock,
+    health: options.health,
+  });
   const events = createEventHub(source, present, {
     statsIntervalMs: options.statsInterval,
     timers,
+    watched: () => feed?.need(),
     leads,
     alerts: options.alerts !== null,
     evaluatesAlerts: () => alertLeadership?.isLeading ?? false,
@@ -189,6 +200,8 @@ export function startServices(
     audit,
     latency,
     leadership,
+    feed,
+    ownChanges: new OwnChanges(clock),
     operations,
     scans,
     sessions: login
@@ -201,6 +214,7 @@ export function startServices(
       await operations.close();
       audit.close();
       await events.close();
+      await feed?.close();
       await alerts?.close();
       backlog?.close();
       throughput?.close();
