@@ -51,6 +51,7 @@ import { type BoardServer, listen, type ListenOptions } from "./listen.ts";
 import { routeFallback } from "./route_fallback.ts";
 import { createRedisSource } from "./source/redis/mod.ts";
 import type { TaskSource } from "./source/types.ts";
+import { storeFor } from "./store/pairing.ts";
 import { createAppSource, isTaskoraApp } from "./taskora/mod.ts";
 import type { TaskoraApp } from "./taskora/app.ts";
 import { noStore } from "./no_store.ts";
@@ -335,6 +336,7 @@ export function createBoardOn(
 ): Board {
   const resolved = resolveOptions(options);
   const { source: taskSource, owned } = resolveSource(source);
+  const store = storeFor(taskSource, resolved.store);
   const present = createPresenter(resolved);
   const login = resolved.auth !== null && typeof resolved.auth === "object" ? resolved.auth : null;
   const session = login && sessionConfig(login, resolved);
@@ -358,6 +360,7 @@ export function createBoardOn(
   });
   const deps = {
     source: taskSource,
+    store,
     options: resolved,
     present,
     startedAt: Date.now(),

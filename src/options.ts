@@ -17,6 +17,8 @@ import { isHostEntry } from "./auth/allowed_hosts.ts";
 import { type Can, presetCan } from "./auth/permissions.ts";
 import type { TraceLinkConfig } from "./contract/trace_links.ts";
 import { checkTracing, TracingOptionError } from "./tracing_options.ts";
+import type { BoardStore } from "./store/types.ts";
+import { missingStoreMembers } from "./store/methods.ts";
 
 export type { Formatters };
 
@@ -203,6 +205,15 @@ export interface BoardOptions {
    * `withTraceparent()` from `@x/queue-board/tracing` writes it).
    */
   tracing?: { traceUrl?: string; logsUrl?: string; path?: string };
+  /**
+   * Where the board keeps its own state (audit trail, sessions, leases, bulk
+   * operations, alert rules and states, ...): `createRedisBoardStore()`,
+   * `createMemoryBoardStore()` or a `BoardStore` of one's own (from
+   * `@x/queue-board/source`). Absent: the store the source brings (a taskora
+   * App or a Redis URL: the same Redis, through the same connection; the
+   * memory source: its own), else one in this board's memory.
+   */
+  store?: BoardStore;
 }
 
 /** The `mcp` option: whether agents get tools that change the queue, and their tokens. */
@@ -271,6 +282,8 @@ export interface ResolvedOptions {
   mcp: { actions: boolean; tokens: ReadonlyMap<string, BoardUser> } | null;
   /** null without the `tracing` option. */
   tracing: TraceLinkConfig | null;
+  /** The `store` option, or null: the source's, or the board's own. */
+  store: BoardStore | null;
 }
 
 /**
@@ -307,6 +320,7 @@ export const KNOWN_OPTIONS: readonly string[] = keysOf<keyof BoardOptions>({
   alerts: true,
   mcp: true,
   tracing: true,
+  store: true,
 });
 
 const THEMES = ["light", "dark", "auto"] as const;
@@ -807,5 +821,15 @@ export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
     alerts: checkAlerts(options.alerts),
     mcp: checkMcp(options.mcp, auth),
     tracing: checkTracingOption(options.tracing),
+    store: checkStore(options.store),
   };
+}
+
+function checkStore(store: unknown): BoardStore | null {
+  if (store === undefined) return null;
+  const missing = missingStoreMembers(store);
+  if (missing.length > 0) {
+    throw new BoardOptionsError("store", "a BoardStore", store, `missing ${missing.join(", ")}`);
+  }
+  return store as BoardStore;
 }

@@ -59,10 +59,13 @@ export async function listBoardRuns(
   limit: number,
   prefix?: string,
 ): Promise<Map<string, BoardRun[]>> {
-  const lists = await connection.pipeline(
-    schedules.map(({ name }) => ["LRANGE", boardRunsKey(name, prefix), "0", String(limit - 1)]),
-  ) as string[][];
-  const runs = lists.map((texts) => texts.map(decoded).filter((run) => run !== null));
+  const records = await listBoardRunRecords(
+    connection,
+    schedules.map(({ name }) => name),
+    limit,
+    prefix,
+  );
+  const runs = schedules.map(({ name }) => records.get(name)!);
   const states = await connection.pipelineSettled(
     schedules.flatMap(({ task }, i) =>
       runs[i].map((run) => ["HGET", `${taskKeys(task, prefix).jobPrefix}${run.jobId}`, "state"])
@@ -74,6 +77,21 @@ export async function listBoardRuns(
       name,
       runs[i].map((run) => ({ ...run, state: asState(states[next++]) })),
     ]),
+  );
+}
+
+/** The `limit` newest runs of each named schedule, newest first: one pipeline of LRANGE. */
+export async function listBoardRunRecords(
+  connection: RedisConnection,
+  names: readonly string[],
+  limit: number,
+  prefix?: string,
+): Promise<Map<string, BoardRunRecord[]>> {
+  const lists = await connection.pipeline(
+    names.map((name) => ["LRANGE", boardRunsKey(name, prefix), "0", String(limit - 1)]),
+  ) as string[][];
+  return new Map(
+    names.map((name, i) => [name, lists[i].map(decoded).filter((run) => run !== null)]),
   );
 }
 
