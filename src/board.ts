@@ -336,26 +336,27 @@ export function createBoardOn(
 ): Board {
   const resolved = resolveOptions(options);
   const { source: taskSource, owned } = resolveSource(source);
-  const store = storeFor(taskSource, resolved.store);
+  const store = storeFor(taskSource, resolved.store, () => timers.now());
   const present = createPresenter(resolved);
   const login = resolved.auth !== null && typeof resolved.auth === "object" ? resolved.auth : null;
   const session = login && sessionConfig(login, resolved);
-  const leadership = new Leadership(leaseOf(taskSource, BOARD_LEASE), { timers });
+  const leadership = new Leadership(leaseOf(store, BOARD_LEASE), { timers });
   // The one background job that runs unwatched, so only when there are rules, or sinks that
   // rules stored through the API may tell.
   const evaluates = resolved.alerts !== null &&
     (resolved.alerts.rules.length > 0 || resolved.alerts.sinks.length > 0);
   const alertLeadership = evaluates
-    ? new Leadership(leaseOf(taskSource, ALERTS_LEASE), { timers })
+    ? new Leadership(leaseOf(store, ALERTS_LEASE), { timers })
     : null;
   const events = createEventHub(taskSource, present, {
+    store,
     statsIntervalMs: resolved.statsInterval,
     timers,
     leads: () => leadership.leads(),
     alerts: resolved.alerts !== null,
     evaluatesAlerts: () => alertLeadership?.isLeading ?? false,
   });
-  const audit = createAuditTrail(taskSource, resolved.auditMaxEntries, {
+  const audit = createAuditTrail(store, resolved.auditMaxEntries, {
     maxAgeMs: resolved.auditMaxAgeMs,
   });
   const deps = {
@@ -368,16 +369,16 @@ export function createBoardOn(
     clock: epochClock(timers),
     events,
     audit,
-    latency: createLatencySampler(taskSource, { leadership, now: epochClock(timers) }),
+    latency: createLatencySampler(taskSource, { leadership, store, now: epochClock(timers) }),
     leadership,
     operations: new Operations(
-      operationHooks({ source: taskSource, options: resolved, present, events, audit }),
+      operationHooks({ source: taskSource, store, options: resolved, present, events, audit }),
       { timers, takeOver: !resolved.readOnly, leads: () => leadership.leads() },
     ),
-    scans: new ScanSlots(taskSource, { timers }),
+    scans: new ScanSlots(store, { timers }),
     sessions: session
       ? {
-        revoker: createSessionRevoker(taskSource, session.now),
+        revoker: createSessionRevoker(store, session.now),
         clear: (c: Context) => clearSession(c, session),
       }
       : undefined,

@@ -10,23 +10,31 @@
 import { MemoryBoardStore } from "./memory/mod.ts";
 import type { BoardStore } from "./types.ts";
 
-const paired = new WeakMap<object, BoardStore>();
+/**
+ * The key a source holds its store under: a property, so that a proxy of
+ * the source (a test's, or one that counts calls) still brings it.
+ */
+const PAIRED = Symbol("queue-board.store");
 
 /** Notes that `store` is where the boards over `source` keep their state by default. */
 export function pairStore(source: object, store: BoardStore): void {
-  paired.set(source, store);
+  Object.defineProperty(source, PAIRED, { value: store });
 }
 
 /** The store `source` brings, or undefined for a source that brings none. */
 export function pairedStore(source: object): BoardStore | undefined {
-  return paired.get(source);
+  return (source as { [PAIRED]?: BoardStore })[PAIRED];
 }
 
 /**
  * The store a board over `source` keeps its state in: `given` (the `store`
  * option), else the one `source` brings, else one of its own in memory,
- * seen by it alone.
+ * seen by it alone, on the board's clock `now`.
  */
-export function storeFor(source: object, given: BoardStore | null): BoardStore {
-  return given ?? pairedStore(source) ?? new MemoryBoardStore({ shared: false });
+export function storeFor(
+  source: object,
+  given: BoardStore | null,
+  now: () => number,
+): BoardStore {
+  return given ?? pairedStore(source) ?? new MemoryBoardStore({ shared: false, now });
 }

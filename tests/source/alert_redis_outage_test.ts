@@ -67,7 +67,7 @@ for (const keepData of [true, false]) {
       redis.url,
       hook.url,
       timers,
-      (source) => new Leadership(leaseOf(source, "board"), { timers, ttlMs: LEASE_MS }),
+      (source) => new Leadership(leaseOf(source.boardStore, "board"), { timers, ttlMs: LEASE_MS }),
     );
     const { source, leadership } = board;
     const notices = () => hook.received.map(({ body }) => JSON.parse(body) as AlertNotice);

@@ -300,7 +300,7 @@ export class RedisTaskSource implements TaskSource {
     this.#watch = new Watch(options.idleAfterMs, () => timers.now());
     this.#countsWatch = new Watch(options.idleAfterMs, () => timers.now());
     // Competing only while watched: an idle source sends nothing, not even a renewal.
-    this.#leadership = new Leadership(leaseOf(this, BACKGROUND_LEASE), {
+    this.#leadership = new Leadership(leaseOf(this.boardStore, BACKGROUND_LEASE), {
       ttlMs: options.leaseMs,
       keepMs: options.idleAfterMs,
       timers,
@@ -321,7 +321,7 @@ export class RedisTaskSource implements TaskSource {
         // its reads would hold them while Redis pauses writes (a failover). The reconcile's
         // background passes start it.
         leads: () => this.#leadership.isLeading,
-        read: async () => decodeTaskList(await this.readSharedResult(SHARED_TASKS)),
+        read: async () => decodeTaskList(await this.boardStore.readSharedResult(SHARED_TASKS)),
       },
     });
     this.#workflows = new WorkflowIndex(this.connection, {
@@ -434,7 +434,7 @@ export class RedisTaskSource implements TaskSource {
     try {
       if (!leads) {
         // Nothing shared (the leader just went away): the last figures stay, with their asOf.
-        const shared = decodeRetrying(await this.readSharedResult(SHARED_RETRYING));
+        const shared = decodeRetrying(await this.boardStore.readSharedResult(SHARED_RETRYING));
         this.#sharedRetrying = shared ?? this.#sharedRetrying;
         return;
       }
@@ -443,8 +443,8 @@ export class RedisTaskSource implements TaskSource {
       const ttlMs = SHARED_LEASES * this.#leadership.ttlMs;
       const figures = new Map(list.tasks.map((task) => [task, this.#retrying(task)]));
       await Promise.all([
-        this.shareResult(SHARED_TASKS, encodeTaskList(list), ttlMs),
-        this.shareResult(SHARED_RETRYING, encodeRetrying(figures), ttlMs),
+        this.boardStore.shareResult(SHARED_TASKS, encodeTaskList(list), ttlMs),
+        this.boardStore.shareResult(SHARED_RETRYING, encodeRetrying(figures), ttlMs),
       ]);
     } catch {
       // Redis did not answer: the next turn shares or reads again.
