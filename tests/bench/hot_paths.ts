@@ -1,63 +1,117 @@
 /**
  * What each hot path costs Redis, counted by Redis itself (`INFO
- * commandstats`), for this checkout and for other checkouts of the project
- * (a `git worktree` of an earlier head) on the same Redis and the same
- * keyspace: `GET /api/overview`, a page of 50 sorted by health, and a
- * `/metrics` scrape, at each number of tasks given. Each board runs on fake
- * timers, so no background pass lands inside a count; a path is warmed up
- * once, then counted. Counts do not jitter, so one run is the figure.
+ * commandstats`), and its median time, for this checkout and for other
+ * checkouts of the project (a `git worktree` of an earlier head) on the same
+ * Redis and the same keyspace: `GET /api/overview`, a page of 50 sorted by
+ * health (what the UI asks), the 24 h throughput of every task and a
+ * `/metrics` scrape, at each number of tasks given (`--jobs-per-task` jobs
+ * each, `fillCommands`'s mix of states). Each board runs on fake timers, so
+ * no background pass lands inside a count; a path is warmed up once, then
+ * counted once (counts do not jitter) and timed `--runs` times.
  *
- * `deno run -A tests/bench/hot_paths.ts 20,1000 ../earlier-head`
+ * First, per head, the first overview page of a just-started board (real
+ * timers, a source of its own): what Redis ran and how long until it
+ * answered, as a new user meets it (issue 35 wants it served from one
+ * discovery pass, not from reading every task's counts on the request path).
+ *
+ * `deno run -A tests/bench/hot_paths.ts [20,1000] [--jobs-per-task 30] [--runs 11] [checkout ...]`
+ * (about a minute at the defaults; `BY_COMMAND=1` prints each count by command).
  */
 
+import { parseArgs } from "node:util";
 import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
-import { connectClient, startRedis } from "../helpers/redis_server.ts";
-import { fillRedis } from "../helpers/wire_writer.ts";
+import { describeLoad, startFilledRedis } from "./filled_redis.ts";
+import { median } from "./medians.ts";
 
-const [sizes = "20,1000", ...others] = Deno.args;
+const { values, positionals } = parseArgs({
+  args: Deno.args,
+  allowPositionals: true,
+  options: {
+    "jobs-per-task": { type: "string", default: "30" },
+    runs: { type: "string", default: "11" },
+  },
+});
+const [sizes = "20,1000", ...others] = positionals;
+const JOBS_PER_TASK = Number(values["jobs-per-task"]);
+const RUNS = Number(values.runs);
 const heads = [
   new URL("../../", import.meta.url).pathname,
   ...others.map((p) => Deno.realPathSync(p)),
 ];
-const PATHS = ["/api/overview", "/api/overview?limit=50&sort=health", "/metrics"];
+const FIRST_PAGE = "/api/overview?limit=50&sort=health";
+const PATHS = ["/api/overview", FIRST_PAGE, "/api/throughput", "/metrics"];
 
 interface BoardLike {
   fetch(request: Request): Response | Promise<Response>;
   close(): Promise<void>;
 }
 
+/** GETs `path` of `board` and reads the answer whole; throws unless it is a 200. */
+async function get(board: BoardLike, path: string): Promise<string> {
+  const response = await board.fetch(new Request(`http://127.0.0.1/board${path}`));
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+  return text;
+}
+
+function byCommand(label: string, calls: Map<string, number>): void {
+  if (Deno.env.get("BY_COMMAND")) console.log(`    ${label}`, Object.fromEntries(calls));
+}
+
 for (const tasks of sizes.split(",").map(Number)) {
-  const redis = await startRedis();
-  const client = await connectClient(redis.url);
+  const jobs = tasks * JOBS_PER_TASK;
+  const filled = await startFilledRedis(jobs, tasks);
+  const client = filled.client;
   try {
-    await fillRedis(client as never, { jobs: tasks * 8, tasks });
-    console.log(`\n${tasks} tasks, ${tasks * 8} jobs`);
+    console.log(`\n## ${describeLoad(filled, jobs, tasks)}`);
     for (const head of heads) {
       const { createBoardOn } = await import(`file://${head}/src/board.ts`);
+      const { createBoard } = await import(`file://${head}/mod.ts`);
       const { createRedisSource } = await import(`file://${head}/src/source/redis/mod.ts`);
-      const source = createRedisSource({ url: redis.url, commandTimeoutMs: 30_000 });
+
+      const freshSource = createRedisSource({ url: filled.redis.url, commandTimeoutMs: 30_000 });
+      const fresh: BoardLike = createBoard(freshSource);
+      let firstMs = 0;
+      let firstPage = "";
+      const first = await commandsOf(client, async () => {
+        const t0 = performance.now();
+        firstPage = await get(fresh, FIRST_PAGE);
+        firstMs = performance.now() - t0;
+      });
+      await fresh.close();
+      await freshSource.close();
+      byCommand("first page", first);
+      // A board that answers before it knows every task shows fewer rows: say how many it had.
+      const { tasks: rows, matched } = JSON.parse(firstPage);
+      const figures = [
+        `first page of a just-started board ${totalCalls(first)} (${
+          firstMs.toFixed(0)
+        } ms; ${rows.length} rows of ${matched} tasks)`,
+      ];
+
+      const source = createRedisSource({ url: filled.redis.url, commandTimeoutMs: 30_000 });
       const board: BoardLike = createBoardOn(new FakeTimers(), source);
-      const counts: string[] = [];
       try {
         for (const path of PATHS) {
-          const get = async () => {
-            const response = await board.fetch(new Request(`http://127.0.0.1/board${path}`));
-            await response.body?.cancel();
-          };
-          await get();
-          const calls = await commandsOf(client, get);
-          counts.push(`${path} ${totalCalls(calls)}`);
-          if (Deno.env.get("BY_COMMAND")) console.log(`    ${path}`, Object.fromEntries(calls));
+          await get(board, path);
+          const calls = await commandsOf(client, () => get(board, path));
+          byCommand(path, calls);
+          const ms: number[] = [];
+          for (let run = 0; run < RUNS; run++) {
+            const t0 = performance.now();
+            await get(board, path);
+            ms.push(performance.now() - t0);
+          }
+          figures.push(`${path} ${totalCalls(calls)} (${median(ms).toFixed(1)} ms)`);
         }
       } finally {
         await board.close();
         await source.close();
       }
-      console.log(`  ${head}: ${counts.join(" · ")}`);
+      console.log(`  ${head}: commands (median time): ${figures.join(" · ")}`);
     }
   } finally {
-    await client.close();
-    await redis.stop();
+    await filled.stop();
   }
 }
