@@ -99,6 +99,7 @@ function alertLeadershipOf(
 /** What the alert evaluator runs on, and whom it tells. */
 interface AlertParts {
   source: TaskSource;
+  store: BoardStore;
   options: ResolvedOptions;
   timers: Timers;
   clock: () => number;
@@ -116,6 +117,7 @@ function startAlerts(parts: AlertParts): AlertEvaluator | null {
   if (!options.alerts || !leadership) return null;
   return startAlertEvaluator({
     source: parts.source,
+    store: parts.store,
     config: options.alerts,
     leadership,
     timers: parts.timers,
@@ -161,9 +163,10 @@ export function startServices(
   );
   const scans = new ScanSlots(store, { timers });
   // Once a minute on the leader: the drain forecast's backlog 10 and 60 minutes ago.
-  const backlog = startBacklogSampler({ source, leadership, timers, clock });
+  const backlog = startBacklogSampler({ source, store, leadership, timers, clock });
   const alerts = startAlerts({
     source,
+    store,
     options,
     timers,
     clock,
@@ -174,6 +177,7 @@ export function startServices(
   const metrics = options.metrics &&
     createBoardMetrics({
       source,
+      store,
       latency,
       sseClients: () => events.state().clients,
       maxTasks: options.metrics.maxTasks,
@@ -205,7 +209,7 @@ export function startServices(
       audit.close();
       await events.close();
       await alerts?.close();
-      backlog?.close();
+      backlog.close();
       await leadership.close();
       await alertLeadership?.close();
     },

@@ -9,14 +9,15 @@ import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { createMemoryBoardStore } from "../../src/store/memory/mod.ts";
 import { readFixture } from "../helpers/fixture.ts";
 import { waitFor } from "../helpers/wait_for.ts";
+import type { BoardOptions } from "../../src/options.ts";
 
 const ORIGIN = "http://board.test";
 
 /** A board over the fixture's memory source, keeping its state in a store of its own. */
-function boardWithStore() {
+function boardWithStore(options: BoardOptions = {}) {
   const source = createMemorySource({ seed: readFixture(), simulate: false });
   const store = createMemoryBoardStore();
-  const board = createBoard(source, { store });
+  const board = createBoard(source, { store, ...options });
   const post = (path: string, body: unknown) =>
     board.fetch(
       new Request(`${ORIGIN}/board/api${path}`, {
@@ -62,6 +63,22 @@ Deno.test("a board given a store keeps its bulk operations there", async () => {
       what: "the operation in the given store",
     });
     assert.deepEqual(await source.boardStore.operations.list(), []);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("a board given a store keeps the alert rules made through the API there", async () => {
+  const sinks = [{ name: "ops", type: "webhook" as const, url: "https://hooks.test/ops" }];
+  const { source, store, post, close } = boardWithStore({
+    alerts: { sinks: sinks.map((sink) => ({ ...sink, secret: "s".repeat(32) })) },
+  });
+  try {
+    const rule = { name: "mail failing", kind: "failed", threshold: 5, sinks: ["ops"] };
+    const response = await post("/alerts/rules", rule);
+    assert.equal(response.status, 201, await response.text());
+    assert.deepEqual((await store.listAlertRules()).map((kept) => kept.name), ["mail failing"]);
+    assert.deepEqual(await source.boardStore.listAlertRules(), []);
   } finally {
     await close();
   }

@@ -37,6 +37,7 @@ function startBoard(
   const leadership = leadershipOf(source);
   const evaluator = startAlertEvaluator({
     source,
+    store: source.boardStore,
     config: parseAlertsConfig({
       evaluateEvery: EVERY_MS,
       sinks: [{ name: "ops", type: "webhook", url: hookUrl, secret: SECRET }],

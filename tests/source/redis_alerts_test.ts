@@ -64,6 +64,7 @@ async function withBoards(
       });
       const evaluator = startAlertEvaluator({
         source,
+        store: source.boardStore,
         config,
         leadership,
         timers,
