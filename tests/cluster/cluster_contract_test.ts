@@ -21,10 +21,8 @@ import { drainScanContract } from "../contract/drain_scan_contract.ts";
 import { bulkContract } from "../contract/bulk_contract.ts";
 import { alertSnapshotContract } from "../contract/alert_snapshot_contract.ts";
 import { boardRunsContract } from "../contract/board_runs_contract.ts";
-import { boardStoreContract } from "../contract/board_store_contract.ts";
-import { RedisConnection } from "../../src/source/redis/client.ts";
-import { createRedisBoardStore, RedisBoardStore } from "../../src/store/redis/mod.ts";
-import { FakeTimers } from "../helpers/fake_timers.ts";
+import { boardStoreContract, twoRedisStores } from "../contract/board_store_contract.ts";
+import { createRedisBoardStore } from "../../src/store/redis/mod.ts";
 
 const cluster = await startCluster();
 const client = await cluster.client();
@@ -60,19 +58,7 @@ boardStoreContract(
   },
   async () => {
     await cluster.flushAll();
-    const timers = new FakeTimers();
-    const [first, second] = [0, 1].map(() =>
-      new RedisBoardStore(new RedisConnection({ cluster: { rootNodes: cluster.rootNodes } }), {
-        now: () => timers.now(),
-        ownsConnection: true,
-      })
-    );
-    return {
-      first,
-      second,
-      timers,
-      close: () => Promise.all([first.close(), second.close()]).then(() => {}),
-    };
+    return twoRedisStores({ cluster: { rootNodes: cluster.rootNodes } });
   },
 );
 

@@ -3,7 +3,10 @@
  * and Redis on a Cluster), concern by concern.
  */
 
+import { type ConnectionOptions, RedisConnection } from "../../src/source/redis/client.ts";
+import { RedisBoardStore } from "../../src/store/redis/mod.ts";
 import type { BoardStore } from "../../src/store/types.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
 import { alertSettingsContract } from "./alert_settings_contract.ts";
 import { alertStoreContract } from "./alert_store_contract.ts";
 import { auditContract } from "./audit_contract.ts";
@@ -35,4 +38,21 @@ export function boardStoreContract(
   alertSettingsContract(name, seed);
   scheduleRunsContract(name, seed);
   backlogSampleContract(name, seed);
+}
+
+/** Two replicas' Redis stores, each on its own connection to `where`, on one clock. */
+export function twoRedisStores(where: ConnectionOptions): TwoHandles {
+  const timers = new FakeTimers();
+  const [first, second] = [0, 1].map(() =>
+    new RedisBoardStore(new RedisConnection(where), {
+      now: () => timers.now(),
+      ownsConnection: true,
+    })
+  );
+  return {
+    first,
+    second,
+    timers,
+    close: () => Promise.all([first.close(), second.close()]).then(() => {}),
+  };
 }

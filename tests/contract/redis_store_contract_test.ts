@@ -1,9 +1,7 @@
 import { createClient } from "redis";
-import { RedisConnection } from "../../src/source/redis/client.ts";
-import { createRedisBoardStore, RedisBoardStore } from "../../src/store/redis/mod.ts";
-import { FakeTimers } from "../helpers/fake_timers.ts";
+import { createRedisBoardStore } from "../../src/store/redis/mod.ts";
 import { startRedis } from "../helpers/redis_server.ts";
-import { boardStoreContract } from "./board_store_contract.ts";
+import { boardStoreContract, twoRedisStores } from "./board_store_contract.ts";
 
 const redis = await startRedis();
 const client = createClient({ url: redis.url });
@@ -19,20 +17,7 @@ boardStoreContract(
   },
   async () => {
     await client.flushAll();
-    // Two replicas' stores, each on its own connection to one Redis, on one clock.
-    const timers = new FakeTimers();
-    const [first, second] = [0, 1].map(() =>
-      new RedisBoardStore(new RedisConnection({ url: redis.url }), {
-        now: () => timers.now(),
-        ownsConnection: true,
-      })
-    );
-    return {
-      first,
-      second,
-      timers,
-      close: () => Promise.all([first.close(), second.close()]).then(() => {}),
-    };
+    return twoRedisStores({ url: redis.url });
   },
 );
 
