@@ -4,12 +4,15 @@
  * nor a browser;
  * `redis` files start a throwaway redis-server (through
  * `tests/helpers/redis_server.ts`, directly or through another helper);
+ * `postgres` files start a throwaway PostgreSQL server (through
+ * `tests/helpers/postgres_server.ts`; the job history's store), with or
+ * without a redis-server;
  * `e2e` files drive Chromium (`playwright-core`). A new test file lands in
  * its group by what it imports, so no list is kept by hand.
  *
  * `all` (what `deno task test` runs) type-checks `tests/` once (the same
  * command as `deno task check`'s, so after it a cache hit), runs the fast
- * group, then the redis group, the e2e group and the JSDoc examples at the
+ * group, then the redis, postgres and e2e groups and the JSDoc examples at the
  * same time (each group's output is printed whole when it ends), and fails
  * if any group fails. Checking once matters: `deno check` caches per set of
  * roots, so each group's `deno test` would check its own graph again, cold.
@@ -17,7 +20,7 @@
  * @example
  * ```sh
  * deno task test:fast   # unit, memory source, memory-backed HTTP
- * deno run --allow-all scripts/test.ts list   # each file and its group
+ * deno run --allow-all scripts/test.ts list   # each file and its group, in run order
  * deno task test -- --filter "retry"   # extra arguments go to every deno test
  * ```
  *
@@ -25,12 +28,15 @@
  */
 
 /** What a test file needs to run. */
-export type TestGroup = "fast" | "redis" | "e2e";
+export type TestGroup = "fast" | "redis" | "postgres" | "e2e";
 
 const ROOT = new URL("../", import.meta.url);
 const LOCAL_IMPORT = /(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g;
 const NEEDS_REDIS = /tests\/helpers\/redis_server\.ts$/;
+const NEEDS_POSTGRES = /tests\/helpers\/postgres_server\.ts$/;
 const NEEDS_BROWSER = /"(?:npm:)?playwright-core"/;
+/** Helpers that start board processes or a set of servers (a cluster, a sentinel set). */
+const STARTS_MANY = /tests\/helpers\/(?:board_processes|redis_cluster)\.ts$/;
 
 /** The local files a module imports (relative specifiers only), as absolute paths. */
 function localImports(path: string, text: string): string[] {
@@ -38,19 +44,30 @@ function localImports(path: string, text: string): string[] {
   return [...text.matchAll(LOCAL_IMPORT)].map((match) => new URL(match[1], base).pathname);
 }
 
-/**
- * Classifies each test file by walking its local imports: a browser need wins
- * over a Redis need, and either over none.
- */
-export function classify(
+/** What a test file reaches through its local imports. */
+interface Needs {
+  redis: boolean;
+  postgres: boolean;
+  browser: boolean;
+  /** Board processes or a set of servers: the longest files of their group. */
+  many: boolean;
+}
+
+/** Walks each test file's local imports (those under `tests/`) for what it needs. */
+function needsOf(
   files: readonly string[],
   read: (path: string) => string,
-): Map<string, TestGroup> {
-  const needs = new Map<string, { redis: boolean; browser: boolean }>();
-  function walk(path: string, seen: Set<string>): { redis: boolean; browser: boolean } {
+): Map<string, Needs> {
+  const needs = new Map<string, Needs>();
+  function walk(path: string, seen: Set<string>): Needs {
     const known = needs.get(path);
     if (known) return known;
-    const found = { redis: NEEDS_REDIS.test(path), browser: false };
+    const found = {
+      redis: NEEDS_REDIS.test(path),
+      postgres: NEEDS_POSTGRES.test(path),
+      browser: false,
+      many: STARTS_MANY.test(path),
+    };
     if (seen.has(path)) return found;
     seen.add(path);
     let text = "";
@@ -64,17 +81,45 @@ export function classify(
       if (!imported.includes("/tests/")) continue;
       const sub = walk(imported, seen);
       found.redis ||= sub.redis;
+      found.postgres ||= sub.postgres;
       found.browser ||= sub.browser;
+      found.many ||= sub.many;
     }
     needs.set(path, found);
     return found;
   }
+  return new Map(files.map((file) => [file, walk(file, new Set())]));
+}
+
+/**
+ * Classifies each test file by walking its local imports: a browser need wins
+ * over a PostgreSQL need, that over a Redis need, and any over none.
+ */
+export function classify(
+  files: readonly string[],
+  read: (path: string) => string,
+): Map<string, TestGroup> {
   const groups = new Map<string, TestGroup>();
-  for (const file of files) {
-    const { redis, browser } = walk(file, new Set());
-    groups.set(file, browser ? "e2e" : redis ? "redis" : "fast");
+  for (const [file, { redis, postgres, browser }] of needsOf(files, read)) {
+    groups.set(file, browser ? "e2e" : postgres ? "postgres" : redis ? "redis" : "fast");
   }
   return groups;
+}
+
+/**
+ * `files` in the order `deno test --parallel` should start them (it starts
+ * them in the order given): those that start board processes or a set of
+ * servers first, the rest in their order. Those are a group's longest files
+ * (each process test 25–37 s in a CI run, where the redis group's median file
+ * took under 1 s); started last, as their names sort, they ran alone at the
+ * group's end, on one core each at best, while the other group waited.
+ */
+export function longestFirst(
+  files: readonly string[],
+  read: (path: string) => string,
+): string[] {
+  const needs = needsOf(files, read);
+  return files.toSorted((a, b) => Number(needs.get(b)!.many) - Number(needs.get(a)!.many));
 }
 
 async function testFiles(dir: URL): Promise<string[]> {
@@ -157,10 +202,12 @@ if (import.meta.main) {
   // `deno task test:fast -- --filter x` hands the script the "--" too.
   const extra = rest[0] === "--" ? rest.slice(1) : rest;
   const files = await testFiles(new URL("tests/", ROOT));
-  const groups = classify(files, (path) => Deno.readTextFileSync(path));
-  const of = (group: TestGroup) => files.filter((file) => groups.get(file) === group);
+  const read = (path: string) => Deno.readTextFileSync(path);
+  const groups = classify(files, read);
+  const order = longestFirst(files, read);
+  const of = (group: TestGroup) => order.filter((file) => groups.get(file) === group);
   if (which === "list") {
-    for (const file of files) {
+    for (const file of order) {
       console.log(`${groups.get(file)}\t${file.slice(ROOT.pathname.length)}`);
     }
     Deno.exit(0);
@@ -170,12 +217,15 @@ if (import.meta.main) {
   const runs: Record<string, (args: string[], capture?: boolean) => Promise<TestRun>> = {
     fast: group("fast"),
     redis: group("redis"),
+    postgres: group("postgres"),
     e2e: group("e2e"),
     doc: (args, capture) =>
       denoTest(["--doc", ...args, ...extra, "mod.ts", "source.ts", "src/"], capture),
   };
   if (which !== "all" && !(which in runs)) {
-    console.error(`usage: scripts/test.ts [all|fast|redis|e2e|doc|list] [deno test arguments]`);
+    console.error(
+      `usage: scripts/test.ts [all|fast|redis|postgres|e2e|doc|list] [deno test arguments]`,
+    );
     Deno.exit(2);
   }
   if (which !== "all") Deno.exit((await runs[which]([])).success ? 0 : 1);
@@ -186,7 +236,12 @@ if (import.meta.main) {
   console.log("\n== test:fast");
   if (!(await runs.fast(["--no-check"])).success) failed.push("fast");
   // The JSDoc examples are checked by their own run: `deno check` does not see them.
-  const together = [["redis", ["--no-check"]], ["e2e", ["--no-check"]], ["doc", []]] as const;
+  const together = [
+    ["redis", ["--no-check"]],
+    ["postgres", ["--no-check"]],
+    ["e2e", ["--no-check"]],
+    ["doc", []],
+  ] as const;
   console.log(`\n== ${together.map(([name]) => `test:${name}`).join(", ")} at the same time`);
   await Promise.all(together.map(async ([name, args]) => {
     const started = performance.now();

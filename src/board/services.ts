@@ -1,7 +1,8 @@
 /**
  * The board's services, each built in one place and started in this order:
  * leadership, the event hub, the audit trail, session login, the latency
- * sampler, bulk operations, scan slots, the backlog sampler, alerts, metrics.
+ * sampler, bulk operations, scan slots, the backlog sampler, the throughput
+ * keeper, alerts, metrics.
  * The routes get them as `ApiDeps`; the stacks read the rest. Nothing here
  * knows HTTP but the session cookie's scope.
  *
@@ -23,6 +24,7 @@ import { McpCalls } from "../mcp/mcp_calls.ts";
 import { type BoardMetrics, createBoardMetrics } from "../metrics/route.ts";
 import type { ResolvedOptions, ResolvedSessionAuth } from "../options.ts";
 import { startBacklogSampler } from "../samplers/backlog.ts";
+import { startThroughputKeeper } from "../samplers/throughput.ts";
 import { createLatencySampler } from "../samplers/latency.ts";
 import { ScanSlots } from "../scans/slots.ts";
 import type { TaskSource } from "../source/types.ts";
@@ -31,7 +33,7 @@ import { epochClock, type Timers } from "../timers.ts";
 
 /**
  * The lease of the board's own background work: stats frames, latency
- * samples, the bulk operations' sweep, backlog samples.
+ * samples, the bulk operations' sweep, backlog samples, the kept day of throughput.
  */
 const BOARD_LEASE = "board";
 
@@ -164,6 +166,8 @@ export function startServices(
   const scans = new ScanSlots(store, { timers });
   // Once a minute on the leader: the drain forecast's backlog 10 and 60 minutes ago.
   const backlog = startBacklogSampler({ source, store, leadership, timers, clock });
+  // Once a minute on the leader, while a board was asked: the day of throughput every board reads.
+  const throughput = startThroughputKeeper({ source, leadership, timers, clock });
   const alerts = startAlerts({
     source,
     store,
@@ -210,6 +214,7 @@ export function startServices(
       await events.close();
       await alerts?.close();
       backlog.close();
+      throughput?.close();
       await leadership.close();
       await alertLeadership?.close();
     },

@@ -129,7 +129,8 @@ import {
   updateSchedule,
 } from "./schedule_actions.ts";
 import { listSchedules } from "./schedules.ts";
-import { forgetBoardRuns, listBoardRuns } from "./board_runs.ts";
+import { BoardRunLists, forgetBoardRuns, listBoardRuns } from "./board_runs.ts";
+import { FinishedStates } from "./job_state_reads.ts";
 import type { BoardRun, BoardRunRecord } from "../../contract/schedules.ts";
 import type { BoardRunsOf } from "../types.ts";
 import { Pacer } from "./pacer.ts";
@@ -147,6 +148,7 @@ import { jobNotFound, taskNotFound } from "../refusals.ts";
 import type { RedisOperations } from "./operations.ts";
 import { RedisBoardStore } from "../../store/redis/mod.ts";
 import { pairStore } from "../../store/pairing.ts";
+import { RedisThroughputStore } from "../../store/redis/throughput.ts";
 import type { SessionRevocations, SignedOutSession } from "../session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
 import { Leadership, leaseOf } from "../../leadership.ts";
@@ -262,7 +264,13 @@ export class RedisTaskSource implements TaskSource {
   readonly boardStore: RedisBoardStore;
   /** Bulk operations in the hash every board on this keyspace shares; see `operations.ts`. */
   readonly operations: RedisOperations;
+  /** The day of throughput the leader keeps, under the board's root; see `store/redis/throughput.ts`. */
+  readonly keptThroughput: RedisThroughputStore;
   readonly #eventRefreshMs: number;
+  /** The board's run history as last read, and its version: reread when that changes. */
+  readonly #boardRuns = new BoardRunLists();
+  /** The finished states of schedules' runs, trusted a minute. */
+  readonly #finishedStates: FinishedStates;
 
   /**
    * Creates the source; see {@link createRedisSource}. Its background work
@@ -278,6 +286,7 @@ export class RedisTaskSource implements TaskSource {
       }
     }
     this.prefix = options.prefix;
+    this.#finishedStates = new FinishedStates(() => timers.now());
     this.#eventRefreshMs = Math.min(options.discoveryIntervalMs ?? 5000, 5000);
     this.connection = new RedisConnection({
       url: options.url,
@@ -293,6 +302,7 @@ export class RedisTaskSource implements TaskSource {
     });
     pairStore(this, this.boardStore);
     this.operations = this.boardStore.operations;
+    this.keptThroughput = new RedisThroughputStore(this.connection, options.prefix);
     // A reconnection may be to another server: check its wire version again.
     this.#offReconnect = this.connection.onReconnect(() => this.#wire = null);
     // A migrator taking or freeing its lock may change the wire version too.
@@ -653,7 +663,7 @@ export class RedisTaskSource implements TaskSource {
   /** Every schedule, sorted by name. */
   async listSchedules(): Promise<ScheduleRecord[]> {
     await this.#ready();
-    const schedules = await listSchedules(this.connection, this.prefix);
+    const schedules = await listSchedules(this.connection, this.#finishedStates, this.prefix);
     this.#recentIds.note(
       schedules.flatMap((s) => s.lastJobId ? [{ id: s.lastJobId, task: s.config.task }] : []),
     );
@@ -973,7 +983,14 @@ export class RedisTaskSource implements TaskSource {
     limit: number,
   ): Promise<Map<string, BoardRun[]>> {
     await this.connection.ready();
-    return await listBoardRuns(this.connection, schedules, limit, this.prefix);
+    return await listBoardRuns(
+      this.connection,
+      schedules,
+      limit,
+      this.#boardRuns,
+      this.#finishedStates,
+      this.prefix,
+    );
   }
 
   /** Cancels a running workflow and its unfinished node jobs; see `workflow_cancel.ts`. */
