@@ -38,6 +38,8 @@ import { McpSchema } from "./options/mcp.ts";
 import { AllowedHostsSchema, CorsSchema } from "./options/origins.ts";
 import { AuthSchema } from "./options/session_auth.ts";
 import { TracingSchema } from "./options/tracing.ts";
+import { StoreSchema } from "./options/store.ts";
+import type { BoardStore } from "./store/types.ts";
 
 export type { Formatters };
 export type { ResolvedLoginThrottle, ResolvedSessionAuth } from "./options/session_auth.ts";
@@ -225,6 +227,15 @@ export interface BoardOptions {
    * `withTraceparent()` from `@x/queue-board/tracing` writes it).
    */
   tracing?: { traceUrl?: string; logsUrl?: string; path?: string };
+  /**
+   * Where the board keeps its own state (audit trail, sessions, leases, bulk
+   * operations, alert rules and states, ...): `createRedisBoardStore()`,
+   * `createMemoryBoardStore()` or a `BoardStore` of one's own (from
+   * `@x/queue-board/source`). Absent: the store the source brings (a taskora
+   * App or a Redis URL: the same Redis, through the same connection; the
+   * memory source: its own), else one in this board's memory.
+   */
+  store?: BoardStore;
 }
 
 /** The `mcp` option: whether agents get tools that change the queue, and their tokens. */
@@ -344,6 +355,7 @@ const BOARD_OPTION_SCHEMAS = {
   alerts: orNull(AlertsFileSchema),
   mcp: McpSchema,
   tracing: TracingSchema,
+  store: StoreSchema,
 } satisfies Record<keyof BoardOptions, z.ZodType>;
 
 /** The names of {@link BoardOptions}' keys: any other key is refused. */
