@@ -109,6 +109,7 @@ export function overviewRoutes({ source, startedAt, options, clock }: ApiDeps) {
         };
       }),
       totals: totalsOf([...snapshots.values()].map(({ stats }) => stats)),
+      asOf: now,
       redis: {
         version: store.version,
         usedMemory: store.usedMemory,

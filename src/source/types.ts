@@ -13,6 +13,7 @@
  * @module
  */
 
+import type { FeedStore } from "../store/feed.ts";
 import type { AttemptHistory, AttemptRecord, RunOutcome, RunRecord } from "../contract/attempts.ts";
 import type { BacklogKinds, BacklogRead } from "../contract/scaling.ts";
 import type { JobMatch } from "../contract/job_lookup.ts";
@@ -765,6 +766,12 @@ export interface TaskSource {
    * memory, seen by it alone.
    */
   readonly operations?: OperationStore;
+  /**
+   * Where the change feed keeps its last ids and the leader's live state
+   * for every board on the store (see `store/feed.ts`). Sources with no
+   * shared store leave it out: the board then reads directly.
+   */
+  readonly feed?: FeedStore;
   /**
    * For each named task, when a worker last took and last finished one of
    * its jobs, from the newest `depth` entries of its event stream (read

@@ -161,6 +161,7 @@ import {
   signOutSession,
 } from "./session_revocations.ts";
 import { RedisOperations } from "./operations.ts";
+import { RedisFeedStore } from "../../store/redis/feed.ts";
 import type { SessionRevocations, SignedOutSession } from "../session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
 import { holdLease, releaseLease } from "./lease.ts";
@@ -290,6 +291,8 @@ export class RedisTaskSource implements TaskSource {
   #events: RedisEventReader | null = null;
   /** Bulk operations in the hash every board on this keyspace shares; see `operations.ts`. */
   readonly operations: RedisOperations;
+  /** The change feed's ids and the live state, under the board's root; see `store/redis/feed.ts`. */
+  readonly feed: RedisFeedStore;
   readonly #eventRefreshMs: number;
   /** The clock scan slots expire on. */
   readonly #timers: Timers;
@@ -319,6 +322,7 @@ export class RedisTaskSource implements TaskSource {
     });
     // The board's own keys: no wire check, and a sweep does not count as someone watching.
     this.operations = new RedisOperations(this.connection, options.prefix);
+    this.feed = new RedisFeedStore(this.connection, options.prefix);
     // A reconnection may be to another server: check its wire version again.
     this.#offReconnect = this.connection.onReconnect(() => this.#wire = null);
     // A migrator taking or freeing its lock may change the wire version too.
