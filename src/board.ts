@@ -393,6 +393,7 @@ export function createBoardOn(
       leadership: alertLeadership,
       timers,
       clock: epochClock(timers),
+      liveMaxAgeMs: resolved.statsInterval,
       basePath: resolved.basePath,
       // Notices end a pass or more after the board is made: `metrics` is set by then.
       onDelivery: (delivery) => metrics?.countNotice(delivery),
