@@ -407,6 +407,7 @@ export function createBoardOn(
       ...deps,
       sseClients: () => deps.events.state().clients,
       maxTasks: resolved.metrics.maxTasks,
+      liveMaxAgeMs: resolved.statsInterval,
       alerts: resolved.alerts,
       alertQueues: () => alerts?.queued() ?? new Map(),
     })
