@@ -11,6 +11,7 @@ import { Hono } from "hono";
 import { allowedHosts, LOOPBACK_HOSTS } from "./auth/allowed_hosts.ts";
 import type { ServedFetch } from "./node_listener.ts";
 import { type BoardServer, serveWithTimeouts } from "./node_server.ts";
+import { mustShowing } from "./config_fields.ts";
 import { BoardOptionsError, type ResolvedOptions } from "./options.ts";
 
 export type { BoardServer };
@@ -46,8 +47,7 @@ function timeout(option: "headersTimeout" | "idleTimeout", value: unknown): numb
   if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 100 || ms > 600_000) {
     throw new BoardOptionsError(
       `listen.${option}`,
-      "a whole number of milliseconds from 100 to 600000",
-      ms,
+      mustShowing("a whole number of milliseconds from 100 to 600000")({ input: ms }),
     );
   }
   return ms;

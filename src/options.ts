@@ -1,24 +1,46 @@
 /**
- * Board options and their validation. Every option is checked once, when the
- * board is created, and a bad one throws a message that names the option and
- * what it allows.
+ * Board options and their validation: one zod schema per options object
+ * (`src/options/` holds the larger ones), composed in
+ * {@link BoardOptionsSchema}. Every option is checked once, when the board
+ * is created, and a bad one throws a message that names the option by its
+ * path (`auth.sessionTtl`, `alerts.rules[0].threshold`) and what it allows.
+ *
+ * To add an option: its field, documented, in {@link BoardOptions} (the
+ * public type); its schema under the same key in the shape of
+ * {@link BoardOptionsSchema} (`deno check` fails until both have it), whose
+ * output is what {@link ResolvedOptions} gives the board; a row in
+ * `docs/options.md` (`tests/unit/docs_test.ts` fails until it is there).
  *
  * @module
  */
 
+import { z } from "@hono/zod-openapi";
+import { AlertsFileSchema } from "./alerts/config.ts";
+import { type Can, presetCan } from "./auth/permissions.ts";
+import {
+  closedObject,
+  duration,
+  firstRefusal,
+  functionOf,
+  mustShowing,
+  orNull,
+  picked,
+  type Refusal,
+  wholeNumber,
+} from "./config_fields.ts";
+import type { AlertsFile } from "./contract/alerts.ts";
+import type { Formatters } from "./contract/formatters.ts";
 import { AUDIT_DEFAULT_MAX_AGE_MS, AUDIT_DEFAULT_MAX_ENTRIES } from "./contract/audit.ts";
 import { DEFAULT_MAX_IDLE_MS, DEFAULT_MAX_WAIT_MS } from "./contract/health.ts";
 import { LATENCY_CACHE_TASKS } from "./contract/latency.ts";
-import { parseDuration } from "./duration.ts";
-import type { AlertsConfig, AlertsFile } from "./contract/alerts.ts";
-import type { Formatters } from "./contract/formatters.ts";
-import { AlertConfigError, parseAlertsConfig } from "./alerts/config.ts";
-import { isHostEntry } from "./auth/allowed_hosts.ts";
-import { type Can, presetCan } from "./auth/permissions.ts";
-import type { TraceLinkConfig } from "./contract/trace_links.ts";
-import { checkTracing, TracingOptionError } from "./tracing_options.ts";
+import { BasePathSchema } from "./options/base_path.ts";
+import { McpSchema } from "./options/mcp.ts";
+import { AllowedHostsSchema, CorsSchema } from "./options/origins.ts";
+import { AuthSchema } from "./options/session_auth.ts";
+import { TracingSchema } from "./options/tracing.ts";
 
 export type { Formatters };
+export type { ResolvedLoginThrottle, ResolvedSessionAuth } from "./options/session_auth.ts";
 
 /** A signed-in user, as returned by `authenticate`. */
 export interface BoardUser {
@@ -217,595 +239,170 @@ export interface McpOptions {
   tokens?: Record<string, BoardUser>;
 }
 
-/** Session login after validation. */
-export interface ResolvedSessionAuth {
-  cookiePassword: string;
-  authenticate: SessionAuthOptions["authenticate"];
-  cookieName: string;
-  /** Rolling lifetime in ms, or null for no server-side expiry. */
-  sessionTtlMs: number | null;
-  /** Absolute lifetime in ms from the login, or null for none. */
-  maxSessionAgeMs: number | null;
-  /** null when turned off. */
-  loginThrottle: ResolvedLoginThrottle | null;
-}
-
-/** Login throttling after validation. */
-export interface ResolvedLoginThrottle {
-  attempts: number;
-  addressAttempts: number;
-  delayMs: number;
-  maxDelayMs: number;
-  maxEntries: number;
-}
-
-/** Options after validation, with defaults filled in. */
-export interface ResolvedOptions {
-  basePath: string;
-  readOnly: boolean;
-  auth: ResolvedSessionAuth | AuthHook | null;
-  /** The `can` option, or the presets. */
-  can: Can;
-  /** The `identify` option (only with an auth hook), or null. */
-  identify: BoardOptions["identify"] | null;
-  title: string;
-  logo: string | null;
-  favicon: string | null;
-  theme: "light" | "dark" | "auto";
-  refreshInterval: number;
-  statsInterval: number;
-  redact: string[];
-  cors: { origin: string | string[] } | null;
-  formatters: Formatters;
-  trustProxy: boolean;
-  /** null when unset: any host (see `BoardOptions.allowedHosts` for `listen`). */
-  allowedHosts: string[] | null;
-  auditMaxEntries: number;
-  auditMaxAgeMs: number;
-  health: { maxWaitMs: number; maxIdleMs: number };
-  /** null when `metrics: false`. */
-  metrics: { token: string | null; maxTasks: number } | null;
-  /** null without the `alerts` option. */
-  alerts: AlertsConfig | null;
-  /** null when `mcp: false`. */
-  mcp: { actions: boolean; tokens: ReadonlyMap<string, BoardUser> } | null;
-  /** null without the `tracing` option. */
-  tracing: TraceLinkConfig | null;
-}
-
-/**
- * The keys of an options type, from an object that names each one: `deno
- * check` fails when a key is added to the type and not here, or the other
- * way round.
- */
-function keysOf<K extends string>(keys: Record<K, true>): readonly K[] {
-  return Object.keys(keys) as K[];
-}
-
-/** The names of {@link BoardOptions}' keys: any other key is refused. */
-export const KNOWN_OPTIONS: readonly string[] = keysOf<keyof BoardOptions>({
-  basePath: true,
-  readOnly: true,
-  auth: true,
-  can: true,
-  identify: true,
-  title: true,
-  logo: true,
-  favicon: true,
-  theme: true,
-  refreshInterval: true,
-  statsInterval: true,
-  redact: true,
-  cors: true,
-  formatters: true,
-  auditMaxEntries: true,
-  auditMaxAge: true,
-  trustProxy: true,
-  allowedHosts: true,
-  health: true,
-  metrics: true,
-  alerts: true,
-  mcp: true,
-  tracing: true,
-});
-
-const THEMES = ["light", "dark", "auto"] as const;
-
-const SESSION_AUTH_KEYS: readonly string[] = keysOf<keyof SessionAuthOptions>({
-  cookiePassword: true,
-  authenticate: true,
-  cookieName: true,
-  sessionTtl: true,
-  maxSessionAge: true,
-  loginThrottle: true,
-});
-
-const LOGIN_THROTTLE_KEYS: readonly string[] = keysOf<keyof LoginThrottleOptions>({
-  attempts: true,
-  addressAttempts: true,
-  delay: true,
-  maxDelay: true,
-  maxEntries: true,
-});
-
-const FORMATTER_KEYS: readonly string[] = keysOf<keyof Formatters>({ data: true, result: true });
-
-const HEALTH_KEYS: readonly string[] = keysOf<keyof NonNullable<BoardOptions["health"]>>({
-  maxWaitMs: true,
-  maxIdleMs: true,
-});
-
-const METRICS_KEYS: readonly string[] = keysOf<
-  keyof Exclude<BoardOptions["metrics"], false | undefined>
->({ token: true, maxTasks: true });
-
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-/** A whole number from `min` to `max` (or `fallback` when absent) for option `name`. */
-function wholeNumber(name: string, value: unknown, fallback: number, min: number, max: number) {
-  const n = value ?? fallback;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < min || n > max) {
-    throw new BoardOptionsError(name, `a whole number from ${min} to ${max}`, n);
-  }
-  return n;
+/** An interval in whole ms from 500 to `max`, `fallback` when absent. */
+function interval(max: number, fallback: number) {
+  return wholeNumber(500, max, mustShowing(`a whole number of milliseconds from 500 to ${max}`))
+    .default(fallback);
 }
 
-/** A duration from 1 ms to a day (or `fallback` when absent) for option `name`. */
-function durationMs(name: string, value: unknown, fallback: number): number {
-  const ms = value === undefined ? fallback : parseDuration(value);
-  if (ms === null || ms < 1 || ms > DAY_MS) {
-    throw new BoardOptionsError(
-      name,
-      'a duration from 1 ms to a day, like "1s", "15m" or ms',
-      value,
-    );
-  }
-  return ms;
-}
+const flag = z.boolean({ error: mustShowing("a boolean") }).default(false);
 
-function checkLoginThrottle(throttle: unknown): ResolvedLoginThrottle | null {
-  if (throttle === false) return null;
-  const name = "auth.loginThrottle";
-  if (throttle !== undefined && (throttle === null || typeof throttle !== "object")) {
-    throw new BoardOptionsError(
-      name,
-      "false or { attempts?, addressAttempts?, delay?, maxDelay?, maxEntries? }",
-      throttle,
-    );
-  }
-  const given = (throttle ?? {}) as LoginThrottleOptions;
-  for (const key of Object.keys(given)) {
-    if (!LOGIN_THROTTLE_KEYS.includes(key)) {
-      throw new BoardOptionsError(`${name}.${key}`, "absent", key);
-    }
-  }
-  const delayMs = durationMs(`${name}.delay`, given.delay, 1000);
-  const maxDelayMs = durationMs(`${name}.maxDelay`, given.maxDelay, 15 * 60_000);
-  if (maxDelayMs < delayMs) {
-    throw new BoardOptionsError(`${name}.maxDelay`, "at least the delay", given.maxDelay);
-  }
-  return {
-    attempts: wholeNumber(`${name}.attempts`, given.attempts, 5, 1, 1000),
-    addressAttempts: wholeNumber(`${name}.addressAttempts`, given.addressAttempts, 20, 1, 100_000),
-    delayMs,
-    maxDelayMs,
-    maxEntries: wholeNumber(`${name}.maxEntries`, given.maxEntries, 10_000, 100, 1_000_000),
-  };
-}
+const nonEmptyWords = mustShowing("a non-empty string");
+const NonEmpty = z.string({ error: nonEmptyWords }).refine((text) => text.trim() !== "", {
+  error: nonEmptyWords,
+});
 
-/** Thrown by {@link resolveOptions} for an option that is not allowed. */
-export class BoardOptionsError extends TypeError {
-  /** Names the option and what it allows, and why when that is not obvious. */
-  constructor(option: string, allowed: string, got: unknown, why?: string) {
-    super(
-      `queue-board: option "${option}" must be ${allowed} (got ${describe(got)})${
-        why ? `: ${why}` : ""
-      }`,
-    );
-    this.name = "BoardOptionsError";
-  }
-}
+const formatterWords = mustShowing(
+  "{ data?: (value, task) => unknown, result?: (value, task) => unknown }",
+);
 
-function describe(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value);
-  if (value === null || typeof value !== "object") return String(value);
-  return Array.isArray(value) ? "an array" : "an object";
-}
+const FormattersSchema = closedObject(
+  {
+    data: functionOf<NonNullable<Formatters["data"]>>(formatterWords).optional(),
+    result: functionOf<NonNullable<Formatters["result"]>>(formatterWords).optional(),
+  } satisfies Record<keyof Formatters, z.ZodType>,
+  formatterWords,
+  formatterWords,
+).default({});
 
-/**
- * Base paths the board cannot be served under, with the reason. Requests are
- * routed by their decoded path, and the base path is also the session
- * cookie's `Path` and the UI's `<base href>`, so it must read the same in all
- * three and match only itself.
- */
-const UNMATCHABLE_BASE_PATHS: [RegExp, string][] = [
-  [
-    /%/,
-    "requests are routed by their decoded path, so a percent-encoded character never matches: write the character itself",
-  ],
-  [/[?#]/, "? and # start a URL's query and fragment, never part of its path"],
-  [
-    /^\/\//,
-    "a leading // names a host: the UI's <base href> and the login redirects would leave the board",
-  ],
-  [/(^|\/)\.{1,2}(\/|$)/, "the URL parser resolves . and .. segments before any request is routed"],
-  [/\*/, "* is a router wildcard: the board would answer paths it does not own"],
-  [
-    /\/:/,
-    "a segment starting with : is a router parameter: the board would answer paths it does not own",
-  ],
-  [/;/, "; would end the session cookie's Path attribute"],
-  [
-    /[^A-Za-z0-9\-._~!$&'()+,=:@/]/,
-    "browsers percent-encode spaces, quotes, brackets and non-ASCII characters, so the path they send would not match",
-  ],
-];
+const healthWords = mustShowing(
+  "{ maxWaitMs?, maxIdleMs?: whole numbers of milliseconds from 1000 to 604800000 }",
+);
 
-/**
- * Normalises a base path: one leading slash, no trailing slash, `/` for the
- * root. Throws, saying why, when it does not start with `/` or when no request
- * path could match it.
- */
-export function normaliseBasePath(value: unknown): string {
-  const allowed = 'a path starting with "/" made of URL path characters';
-  if (typeof value !== "string" || !value.startsWith("/")) {
-    throw new BoardOptionsError("basePath", allowed, value);
-  }
-  const trimmed = value.replace(/\/+$/, "");
-  const rule = UNMATCHABLE_BASE_PATHS.find(([pattern]) => pattern.test(trimmed));
-  if (rule) throw new BoardOptionsError("basePath", allowed, value, rule[1]);
-  return trimmed === "" ? "/" : trimmed;
-}
-
-function optionalString(options: BoardOptions, key: "title" | "logo" | "favicon"): string | null {
-  const value = options[key];
-  if (value === undefined) return null;
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new BoardOptionsError(key, "a non-empty string", value);
-  }
-  return value;
-}
-
-function checkAuth(auth: unknown): ResolvedSessionAuth | AuthHook | null {
-  if (auth === undefined || auth === null) return null;
-  if (typeof auth === "function") {
-    if ("cookiePassword" in auth || "authenticate" in auth) {
-      throw new BoardOptionsError(
-        "auth",
-        "either a hook function or a session object, not both",
-        "a function with session fields",
-      );
-    }
-    return auth as AuthHook;
-  }
-  const allowed =
-    "a hook function or { cookiePassword, authenticate, cookieName?, sessionTtl?, maxSessionAge?, loginThrottle? }";
-  if (typeof auth !== "object") throw new BoardOptionsError("auth", allowed, auth);
-  const session = auth as Partial<SessionAuthOptions>;
-  if (typeof session.authenticate !== "function") {
-    throw new BoardOptionsError("auth.authenticate", "a function", session.authenticate);
-  }
-  if (typeof session.cookiePassword !== "string" || session.cookiePassword.length < 32) {
-    throw new BoardOptionsError(
-      "auth.cookiePassword",
-      "a string of at least 32 characters",
-      typeof session.cookiePassword === "string" ? "a shorter string" : session.cookiePassword,
-    );
-  }
-  const cookieName = session.cookieName ?? "queue_board_session";
-  if (typeof cookieName !== "string" || !/^[A-Za-z0-9_\-]{1,64}$/.test(cookieName)) {
-    throw new BoardOptionsError("auth.cookieName", "1 to 64 letters, digits, _ or -", cookieName);
-  }
-  const ttl = session.sessionTtl ?? false;
-  const sessionTtlMs = ttl === false ? null : parseDuration(ttl);
-  if (sessionTtlMs === 0 || (ttl !== false && sessionTtlMs === null)) {
-    throw new BoardOptionsError(
-      "auth.sessionTtl",
-      'false or a duration like "30s", "5m", "2h", "1d" or a number of ms',
-      ttl,
-    );
-  }
-  const maxSessionAgeMs = session.maxSessionAge === undefined
-    ? null
-    : parseDuration(session.maxSessionAge);
-  if (maxSessionAgeMs === 0 || (session.maxSessionAge !== undefined && maxSessionAgeMs === null)) {
-    throw new BoardOptionsError(
-      "auth.maxSessionAge",
-      'a duration like "12h", "7d" or a number of ms',
-      session.maxSessionAge,
-    );
-  }
-  for (const key of Object.keys(session)) {
-    if (!SESSION_AUTH_KEYS.includes(key)) {
-      throw new BoardOptionsError(
-        `auth.${key}`,
-        `absent: session auth takes ${SESSION_AUTH_KEYS.join(", ")}`,
-        key,
-      );
-    }
-  }
-  return {
-    cookiePassword: session.cookiePassword,
-    authenticate: session.authenticate,
-    cookieName,
-    sessionTtlMs,
-    maxSessionAgeMs,
-    loginThrottle: checkLoginThrottle(session.loginThrottle),
-  };
-}
-
-function checkCors(cors: unknown): { origin: string | string[] } | null {
-  if (cors === undefined) return null;
-  const allowed = '{ origin: "https://host" } or { origin: ["https://a", "https://b"] }';
-  const origin = (cors as { origin?: unknown } | null)?.origin;
-  const origins = Array.isArray(origin) ? origin : [origin];
-  const valid = origins.length > 0 &&
-    origins.every((o) => typeof o === "string" && o !== "*" && /^https?:\/\/[^/\s]+$/.test(o));
-  if (!valid) throw new BoardOptionsError("cors", allowed, cors);
-  return { origin: origin as string | string[] };
-}
-
-function checkAllowedHosts(hosts: unknown): string[] | null {
-  if (hosts === undefined) return null;
-  const allowed =
-    'a non-empty array of host names or addresses (["board.example.com", ".example.com", ' +
-    '"10.0.0.5", "[::1]"], each with an optional ":port")';
-  if (!Array.isArray(hosts) || hosts.length === 0) {
-    throw new BoardOptionsError("allowedHosts", allowed, hosts);
-  }
-  const bad = hosts.findIndex((host) => typeof host !== "string" || !isHostEntry(host));
-  if (bad >= 0) {
-    throw new BoardOptionsError(
-      "allowedHosts",
-      allowed,
-      hosts[bad],
-      "no scheme, path or wildcard; IPv6 in brackets",
-    );
-  }
-  return hosts.map((host: string) => host.toLowerCase());
-}
-
-function checkFormatters(formatters: unknown): Formatters {
-  if (formatters === undefined) return {};
-  const allowed = "{ data?: (value, task) => unknown, result?: (value, task) => unknown }";
-  if (formatters === null || typeof formatters !== "object") {
-    throw new BoardOptionsError("formatters", allowed, formatters);
-  }
-  for (const [key, fn] of Object.entries(formatters)) {
-    if (!FORMATTER_KEYS.includes(key) || typeof fn !== "function") {
-      throw new BoardOptionsError(`formatters.${key}`, allowed, fn);
-    }
-  }
-  return formatters as Formatters;
-}
-
-function checkHealth(health: unknown): { maxWaitMs: number; maxIdleMs: number } {
-  const allowed =
-    "{ maxWaitMs?, maxIdleMs?: whole numbers of milliseconds from 1000 to 604800000 }";
-  if (health === undefined) {
-    return { maxWaitMs: DEFAULT_MAX_WAIT_MS, maxIdleMs: DEFAULT_MAX_IDLE_MS };
-  }
-  if (health === null || typeof health !== "object" || Array.isArray(health)) {
-    throw new BoardOptionsError("health", allowed, health);
-  }
-  for (const key of Object.keys(health)) {
-    if (!HEALTH_KEYS.includes(key)) throw new BoardOptionsError(`health.${key}`, "absent", key);
-  }
-  const span = (name: "maxWaitMs" | "maxIdleMs", fallback: number): number => {
-    const ms = (health as Record<string, unknown>)[name] ?? fallback;
-    if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 1000 || ms > 604_800_000) {
-      throw new BoardOptionsError(`health.${name}`, allowed, ms);
-    }
-    return ms;
-  };
-  return {
-    maxWaitMs: span("maxWaitMs", DEFAULT_MAX_WAIT_MS),
-    maxIdleMs: span("maxIdleMs", DEFAULT_MAX_IDLE_MS),
-  };
-}
+const HealthSchema = closedObject(
+  {
+    maxWaitMs: wholeNumber(1000, 604_800_000, healthWords).default(DEFAULT_MAX_WAIT_MS),
+    maxIdleMs: wholeNumber(1000, 604_800_000, healthWords).default(DEFAULT_MAX_IDLE_MS),
+  } satisfies Record<keyof NonNullable<BoardOptions["health"]>, z.ZodType>,
+  healthWords,
+  mustShowing("absent"),
+).default({ maxWaitMs: DEFAULT_MAX_WAIT_MS, maxIdleMs: DEFAULT_MAX_IDLE_MS });
 
 /** The most tasks a scrape gives series of their own: as many as the latency sampler keeps. */
 const MAX_METRICS_TASKS = LATENCY_CACHE_TASKS;
 
-function checkMetrics(metrics: unknown): { token: string | null; maxTasks: number } | null {
-  if (metrics === false) return null;
-  if (metrics === undefined) return { token: null, maxTasks: MAX_METRICS_TASKS };
-  const allowed =
-    "false or { token?: 16 to 256 printable ASCII characters, no spaces; maxTasks?: 1 to 500 }";
-  if (metrics === null || typeof metrics !== "object" || Array.isArray(metrics)) {
-    throw new BoardOptionsError("metrics", allowed, metrics);
-  }
-  for (const key of Object.keys(metrics)) {
-    if (!METRICS_KEYS.includes(key)) {
-      throw new BoardOptionsError(`metrics.${key}`, "absent", key);
-    }
-  }
-  const { token, maxTasks = MAX_METRICS_TASKS } = metrics as {
-    token?: unknown;
-    maxTasks?: unknown;
+const metricsWords =
+  "false or { token?: 16 to 256 printable ASCII characters, no spaces; maxTasks?: 1 to 500 }";
+
+const MetricsSchema = picked((metrics: BoardOptions["metrics"]) =>
+  metrics === false ? z.literal(false).transform(() => null) : closedObject(
+    {
+      token: orNull(
+        z.string({ error: mustShowing(metricsWords) }).regex(/^[\x21-\x7e]{16,256}$/, {
+          error: mustShowing(metricsWords, { shown: () => "a string that is not" }),
+        }),
+      ),
+      maxTasks: wholeNumber(1, MAX_METRICS_TASKS, mustShowing("a whole number from 1 to 500"))
+        .default(MAX_METRICS_TASKS),
+    } satisfies Record<keyof Exclude<BoardOptions["metrics"], false | undefined>, z.ZodType>,
+    mustShowing(metricsWords),
+    mustShowing("absent"),
+  )
+).default({ token: null, maxTasks: MAX_METRICS_TASKS });
+
+const redactWords = mustShowing("an array of non-empty key names");
+
+/**
+ * Every option's schema, by the key of {@link BoardOptions} it reads: its
+ * output, with defaults filled in, is {@link ResolvedOptions}.
+ */
+const BOARD_OPTION_SCHEMAS = {
+  basePath: BasePathSchema,
+  readOnly: flag,
+  auth: AuthSchema,
+  can: functionOf<Can>(mustShowing("a function (user, action, target) => boolean"))
+    .default(() => presetCan),
+  identify: orNull(
+    functionOf<NonNullable<BoardOptions["identify"]>>(mustShowing("a function (request) => user")),
+  ),
+  title: NonEmpty.default("queue-board"),
+  logo: orNull(NonEmpty),
+  favicon: orNull(NonEmpty),
+  theme: z.enum(["light", "dark", "auto"], { error: mustShowing('"light", "dark" or "auto"') })
+    .default("auto"),
+  refreshInterval: interval(3_600_000, 5000),
+  statsInterval: interval(60_000, 3000),
+  redact: z.array(z.string({ error: redactWords }).min(1, { error: redactWords }), {
+    error: redactWords,
+  }).default([]),
+  cors: CorsSchema,
+  formatters: FormattersSchema,
+  trustProxy: flag,
+  allowedHosts: AllowedHostsSchema,
+  auditMaxEntries: wholeNumber(100, 1_000_000, mustShowing("a whole number from 100 to 1,000,000"))
+    .default(AUDIT_DEFAULT_MAX_ENTRIES),
+  auditMaxAge: duration(
+    HOUR_MS,
+    400 * DAY_MS,
+    mustShowing('a duration from an hour to 400 days, like "30d", or ms'),
+  ).default(AUDIT_DEFAULT_MAX_AGE_MS),
+  health: HealthSchema,
+  metrics: MetricsSchema,
+  alerts: orNull(AlertsFileSchema),
+  mcp: McpSchema,
+  tracing: TracingSchema,
+} satisfies Record<keyof BoardOptions, z.ZodType>;
+
+/** The names of {@link BoardOptions}' keys: any other key is refused. */
+export const KNOWN_OPTIONS: readonly string[] = Object.keys(BOARD_OPTION_SCHEMAS);
+
+const absentWithoutHook = mustShowing(
+  "absent without an auth hook (session login's user is what authenticate returned)",
+  { shown: () => "a function" },
+);
+const tokensWithoutSession = mustShowing(
+  "absent without session login (an auth hook reads bearer tokens itself)",
+  { shown: () => "tokens" },
+);
+
+/** {@link BoardOptions} validated, defaults filled in: what the board runs on. */
+export const BoardOptionsSchema = closedObject(
+  BOARD_OPTION_SCHEMAS,
+  mustShowing("an object"),
+  mustShowing(`one of the known options (${KNOWN_OPTIONS.join(", ")})`),
+).transform(({ auditMaxAge, mcp, ...options }, ctx) => {
+  // Options that only mean something beside another.
+  const refuse = (path: string[], words: Refusal) => {
+    ctx.issues.push({ code: "custom", path, input: undefined, message: words({}) });
+    return z.NEVER;
   };
-  if (token !== undefined && (typeof token !== "string" || !/^[\x21-\x7e]{16,256}$/.test(token))) {
-    throw new BoardOptionsError(
-      "metrics.token",
-      allowed,
-      typeof token === "string" ? "a string that is not" : token,
-    );
+  if (options.identify !== null && typeof options.auth !== "function") {
+    return refuse(["identify"], absentWithoutHook);
   }
-  if (
-    typeof maxTasks !== "number" || !Number.isInteger(maxTasks) || maxTasks < 1 ||
-    maxTasks > MAX_METRICS_TASKS
-  ) {
-    throw new BoardOptionsError("metrics.maxTasks", "a whole number from 1 to 500", maxTasks);
+  if (mcp?.tokens !== undefined && (options.auth === null || typeof options.auth === "function")) {
+    return refuse(["mcp", "tokens"], tokensWithoutSession);
   }
-  return { token: token ?? null, maxTasks };
-}
+  return {
+    ...options,
+    auditMaxAgeMs: auditMaxAge,
+    mcp: mcp && { actions: mcp.actions, tokens: mcp.tokens ?? new Map<string, BoardUser>() },
+  };
+});
+// Whatever the public type allows, the schema takes.
+true satisfies [BoardOptions] extends [z.input<typeof BoardOptionsSchema>] ? true : false;
 
-function checkMcpTokens(tokens: unknown, auth: ResolvedOptions["auth"]): Map<string, BoardUser> {
-  if (tokens === undefined) return new Map();
-  if (auth === null || typeof auth === "function") {
-    throw new BoardOptionsError(
-      "mcp.tokens",
-      "absent without session login (an auth hook reads bearer tokens itself)",
-      "tokens",
-    );
-  }
-  if (tokens === null || typeof tokens !== "object" || Array.isArray(tokens)) {
-    throw new BoardOptionsError("mcp.tokens", "an object: token's SHA-256 (hex) -> user", tokens);
-  }
-  for (const [digest, user] of Object.entries(tokens)) {
-    if (!/^[0-9a-f]{64}$/.test(digest)) {
-      throw new BoardOptionsError(
-        "mcp.tokens",
-        "keys that are SHA-256 digests (64 hex digits)",
-        "a key",
-      );
-    }
-    if (user === null || typeof user !== "object" || Array.isArray(user)) {
-      throw new BoardOptionsError(`mcp.tokens.${digest.slice(0, 8)}…`, "a user object", user);
-    }
-  }
-  return new Map(Object.entries(tokens as Record<string, BoardUser>));
-}
+/** Options after validation, with defaults filled in. */
+export type ResolvedOptions = z.output<typeof BoardOptionsSchema>;
 
-function checkMcp(
-  mcp: unknown,
-  auth: ResolvedOptions["auth"],
-): ResolvedOptions["mcp"] {
-  if (mcp === false) return null;
-  if (mcp === undefined) return { actions: false, tokens: new Map() };
-  if (mcp === null || typeof mcp !== "object" || Array.isArray(mcp)) {
-    throw new BoardOptionsError("mcp", "false or { actions?, tokens? }", mcp);
+/** Thrown by {@link resolveOptions} for an option that is not allowed. */
+export class BoardOptionsError extends TypeError {
+  /**
+   * Names the option (`auth.sessionTtl`) and what it must be, with what it
+   * got: `must be a boolean (got "yes")`.
+   */
+  constructor(option: string, requirement: string) {
+    super(`queue-board: option "${option}" ${requirement}`);
+    this.name = "BoardOptionsError";
   }
-  for (const key of Object.keys(mcp)) {
-    if (key !== "actions" && key !== "tokens") {
-      throw new BoardOptionsError(`mcp.${key}`, "absent", key);
-    }
-  }
-  const { actions = false, tokens } = mcp as McpOptions;
-  if (typeof actions !== "boolean") {
-    throw new BoardOptionsError("mcp.actions", "a boolean", actions);
-  }
-  return { actions, tokens: checkMcpTokens(tokens, auth) };
-}
-
-function checkAlerts(alerts: unknown): AlertsConfig | null {
-  if (alerts === undefined) return null;
-  try {
-    return parseAlertsConfig(alerts);
-  } catch (error) {
-    if (!(error instanceof AlertConfigError)) throw error;
-    const field = error.param === "alerts" ? "alerts" : `alerts.${error.param}`;
-    throw new BoardOptionsError(field, error.allowed, "a value that is not");
-  }
-}
-
-function checkTracingOption(tracing: unknown): TraceLinkConfig | null {
-  try {
-    return checkTracing(tracing);
-  } catch (error) {
-    if (!(error instanceof TracingOptionError)) throw error;
-    throw new BoardOptionsError(error.option, error.allowed, error.got);
-  }
-}
-
-/** A whole number of milliseconds from 500 to `max`, or the default when absent. */
-function interval(option: string, value: unknown, fallback: number, max: number): number {
-  const ms = value ?? fallback;
-  if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 500 || ms > max) {
-    throw new BoardOptionsError(option, `a whole number of milliseconds from 500 to ${max}`, ms);
-  }
-  return ms;
 }
 
 /** Validates options and fills in defaults. Throws {@link BoardOptionsError}. */
 export function resolveOptions(options: BoardOptions = {}): ResolvedOptions {
-  if (options === null || typeof options !== "object") {
-    throw new BoardOptionsError("options", "an object", options);
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.includes(key)) {
-      throw new BoardOptionsError(
-        key,
-        `one of the known options (${KNOWN_OPTIONS.join(", ")})`,
-        key,
-      );
-    }
-  }
-  if (options.readOnly !== undefined && typeof options.readOnly !== "boolean") {
-    throw new BoardOptionsError("readOnly", "a boolean", options.readOnly);
-  }
-  const theme = options.theme ?? "auto";
-  if (!THEMES.includes(theme)) {
-    throw new BoardOptionsError("theme", '"light", "dark" or "auto"', theme);
-  }
-  const refreshInterval = interval("refreshInterval", options.refreshInterval, 5000, 3_600_000);
-  const statsInterval = interval("statsInterval", options.statsInterval, 3000, 60_000);
-  if (options.trustProxy !== undefined && typeof options.trustProxy !== "boolean") {
-    throw new BoardOptionsError("trustProxy", "a boolean", options.trustProxy);
-  }
-  const auditMaxEntries = options.auditMaxEntries ?? AUDIT_DEFAULT_MAX_ENTRIES;
-  if (
-    typeof auditMaxEntries !== "number" || !Number.isInteger(auditMaxEntries) ||
-    auditMaxEntries < 100 || auditMaxEntries > 1_000_000
-  ) {
-    throw new BoardOptionsError(
-      "auditMaxEntries",
-      "a whole number from 100 to 1,000,000",
-      auditMaxEntries,
-    );
-  }
-  const auditMaxAgeMs = options.auditMaxAge === undefined
-    ? AUDIT_DEFAULT_MAX_AGE_MS
-    : parseDuration(options.auditMaxAge);
-  if (auditMaxAgeMs === null || auditMaxAgeMs < HOUR_MS || auditMaxAgeMs > 400 * DAY_MS) {
-    throw new BoardOptionsError(
-      "auditMaxAge",
-      'a duration from an hour to 400 days, like "30d", or ms',
-      options.auditMaxAge,
-    );
-  }
-  const auth = checkAuth(options.auth);
-  if (options.can !== undefined && typeof options.can !== "function") {
-    throw new BoardOptionsError("can", "a function (user, action, target) => boolean", options.can);
-  }
-  if (options.identify !== undefined && typeof options.identify !== "function") {
-    throw new BoardOptionsError("identify", "a function (request) => user", options.identify);
-  }
-  if (options.identify !== undefined && typeof auth !== "function") {
-    throw new BoardOptionsError(
-      "identify",
-      "absent without an auth hook (session login's user is what authenticate returned)",
-      "a function",
-    );
-  }
-  const redact = options.redact ?? [];
-  if (!Array.isArray(redact) || !redact.every((k) => typeof k === "string" && k !== "")) {
-    throw new BoardOptionsError("redact", "an array of non-empty key names", redact);
-  }
-  return {
-    basePath: normaliseBasePath(options.basePath ?? "/board"),
-    readOnly: options.readOnly ?? false,
-    auth,
-    can: options.can ?? presetCan,
-    identify: options.identify ?? null,
-    title: optionalString(options, "title") ?? "queue-board",
-    logo: optionalString(options, "logo"),
-    favicon: optionalString(options, "favicon"),
-    theme,
-    refreshInterval,
-    statsInterval,
-    redact,
-    cors: checkCors(options.cors),
-    formatters: checkFormatters(options.formatters),
-    trustProxy: options.trustProxy ?? false,
-    allowedHosts: checkAllowedHosts(options.allowedHosts),
-    auditMaxEntries,
-    auditMaxAgeMs,
-    health: checkHealth(options.health),
-    metrics: checkMetrics(options.metrics),
-    alerts: checkAlerts(options.alerts),
-    mcp: checkMcp(options.mcp, auth),
-    tracing: checkTracingOption(options.tracing),
-  };
+  const parsed = BoardOptionsSchema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  const { field, message } = firstRefusal(parsed.error);
+  throw new BoardOptionsError(field || "options", message);
 }

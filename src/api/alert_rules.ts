@@ -2,7 +2,7 @@
  * Alert rules made through the API (`alerts.update`): `POST /alerts/rules`
  * (201), `PUT /alerts/rules/{name}`, `DELETE /alerts/rules/{name}`. They are
  * kept in the store, so the leader evaluates them wherever it runs. A rule
- * is checked as the file's rules are, against the configured sinks; the
+ * is the file's (`AlertRuleSchema`), its sinks among the configured ones; the
  * rules declared in code (the option, `--alerts FILE`) are read-only (409
  * `CONFLICT`).
  *
@@ -10,7 +10,7 @@
  */
 
 import { z } from "@hono/zod-openapi";
-import { parseAlertRule } from "../alerts/config.ts";
+import { AlertRuleSchema, KNOWN_SINK, unknownSinkAt } from "../alerts/config.ts";
 import { ruleView } from "../alerts/overview.ts";
 import {
   type AlertRule,
@@ -25,11 +25,11 @@ import { alertsConfigOf, alertSettingsOf } from "../alerts/settings.ts";
 import { jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { AlertRemovedSchema, AlertRuleFileSchema, AlertRuleViewSchema } from "./schema/alerts.ts";
+import { AlertRemovedSchema, AlertRuleViewSchema } from "./schema/alerts.ts";
 
 const tags = ["alerts"];
 const NamePath = z.object({ name: z.string().openapi({ description: "A stored rule's name" }) });
-const body = jsonBody(AlertRuleFileSchema, { required: true });
+const body = jsonBody(AlertRuleSchema, { required: true });
 
 const createRule = apiRoute({
   method: "post",
@@ -84,10 +84,11 @@ const REFUSED: Record<Exclude<RuleSaveOutcome, "saved">, (name: string) => Board
 
 /** Routes under `/alerts/rules`. */
 export function alertRuleRoutes({ source, options, timers }: ApiDeps) {
-  async function save(value: unknown, mode: "create" | "replace", named?: string) {
+  async function save(rule: AlertRule, mode: "create" | "replace", named?: string) {
     const config = alertsConfigOf(options);
     const store = alertSettingsOf(source);
-    const rule = parseAlertRule(value, config.sinks);
+    const unknownSink = unknownSinkAt(rule.sinks, config.sinks);
+    if (unknownSink >= 0) throw invalidParam(`sinks[${unknownSink}]`, KNOWN_SINK);
     if (named !== undefined && rule.name !== named) {
       throw invalidParam("name", `must be the rule's name in the path ("${named}")`);
     }

@@ -44,10 +44,11 @@
 
 import { type OpenAPIHono, OpenAPIHono as Router, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
+import { fieldPath } from "../config_fields.ts";
 import type { ErrorBody, ErrorCode } from "../contract/errors.ts";
 import { BoardError, ERROR_CODES, statusOf } from "../errors.ts";
 import type { AuditDeclaration, PermissionDeclaration } from "../audit/actions.ts";
-import type { Same } from "./schema/same.ts";
+import type { Same } from "../same.ts";
 
 /** The body of every error answer (`src/errors.ts`). */
 export const ErrorSchema = z.object({
@@ -241,14 +242,14 @@ export function apiRoute<const R extends ApiRouteConfig>(
 }
 
 /**
- * The parameter a zod issue is about: a body field by its path (`a.b`), a
- * query, path or header parameter by its name (the `id` of `?id=a&id=`, a
- * header by its usual spelling: Hono hands them lowercase), or the part of
- * the request.
+ * The parameter a zod issue is about: a body field by its path (`a.b`,
+ * `sinks[1]`), a query, path or header parameter by its name (the `id` of
+ * `?id=a&id=`, a header by its usual spelling: Hono hands them lowercase),
+ * or the part of the request.
  */
 function paramOf(path: readonly PropertyKey[], target: string): string {
   if (path.length === 0) return target === "json" ? "body" : target;
-  if (target === "json") return path.map(String).join(".");
+  if (target === "json") return fieldPath(path);
   const name = String(path[0]);
   return target === "header" ? name.replace(/(^|-)([a-z])/g, (m) => m.toUpperCase()) : name;
 }

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { AlertsFile } from "../../src/contract/alerts.ts";
-import { parseAlertRule, parseAlertsConfig } from "../../src/alerts/config.ts";
+import { AlertRuleSchema } from "../../src/alerts/config.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { webhookReceiver } from "../helpers/webhook_receiver.ts";
 import { browserTest, screenshot, withBoard } from "./harness.ts";
@@ -291,18 +291,13 @@ browserTest(
       await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root, redis }) => {
         // Stored while the file had a "pager" sink, which it has no more.
         const store = createRedisSource({ url: redis.url });
-        const [ops] = parseAlertsConfig(alertsTo(hook.url)).sinks;
-        const sinks = [ops, { ...ops, name: "pager" }];
-        const rule = parseAlertRule(
-          {
-            name: "mail paged",
-            kind: "failed",
-            tasks: ["send-email"],
-            threshold: 4,
-            sinks: ["ops", "pager"],
-          },
-          sinks,
-        );
+        const rule = AlertRuleSchema.parse({
+          name: "mail paged",
+          kind: "failed",
+          tasks: ["send-email"],
+          threshold: 4,
+          sinks: ["ops", "pager"],
+        });
         assert.equal(await store.saveAlertRule!(rule, "create", 200), "saved");
         await store.close();
 

@@ -27,7 +27,8 @@ export type Held<T> = Exclude<T, false | null | undefined>;
  * undefined), and returns what it returned then. A condition that throws has
  * not held yet (a node still starting refuses connections); if the limit
  * passes, the error names what was waited for, with the last thrown error as
- * its cause.
+ * its cause. The limit bounds each look too: a condition that never settles
+ * (a request to a hung server) fails the wait at the limit, not never.
  *
  * @example
  * ```ts
@@ -45,7 +46,7 @@ export async function waitFor<T>(
   let lastError: unknown;
   for (;;) {
     try {
-      const value = await condition();
+      const value = await withinLimit(condition(), giveUpAt - Date.now(), what);
       if (value !== false && value !== null && value !== undefined) return value as Held<T>;
     } catch (error) {
       lastError = error;
@@ -54,5 +55,22 @@ export async function waitFor<T>(
       throw new Error(`gave up waiting for ${what}`, { cause: lastError });
     }
     await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** `value`, unless it has not settled `ms` from now: then a rejection naming `what`. */
+async function withinLimit<T>(value: T | Promise<T>, ms: number, what: string): Promise<T> {
+  if (!(value instanceof Promise)) return value;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`a look at ${what} did not settle`)),
+      Math.max(0, ms),
+    );
+  });
+  try {
+    return await Promise.race([value, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

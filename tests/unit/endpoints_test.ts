@@ -13,7 +13,7 @@ import { ScalingSchema } from "../../src/api/schema/scaling.ts";
 import { TaskWorkersSchema } from "../../src/api/schema/workers.ts";
 import assert from "node:assert/strict";
 import { type RouteConfig, z } from "@hono/zod-openapi";
-import type { Same } from "../../src/api/schema/same.ts";
+import type { Same } from "../../src/same.ts";
 import { AttemptHistorySchema } from "../../src/api/schema/jobs.ts";
 import { JobDiagnosisSchema } from "../../src/api/schema/diagnosis.ts";
 import {
@@ -387,9 +387,12 @@ function entries(): [key: string, route: RouteConfig, fields: EntryFields][] {
   );
 }
 
-/** The JSON Schema of a zod schema's output: two schemas are the same when these are equal. */
-function jsonSchemaOf(schema: z.ZodType): unknown {
-  return z.toJSONSchema(schema, { io: "output", unrepresentable: "any" });
+/**
+ * The JSON Schema of a zod schema's output (or, `input`, of what a client
+ * sends it): two schemas are the same when these are equal.
+ */
+function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "output"): unknown {
+  return z.toJSONSchema(schema, { io, unrepresentable: "any" });
 }
 
 function contentOf(
@@ -427,7 +430,8 @@ Deno.test("each entry takes the query and the body fields its route validates", 
     const media = route.request?.body?.content["application/json"];
     const body = media && "schema" in media ? media.schema : undefined;
     const bodyFields = body instanceof z.ZodType
-      ? Object.keys((jsonSchemaOf(body) as { properties?: object }).properties ?? {}).sort()
+      ? Object.keys((jsonSchemaOf(body, "input") as { properties?: object }).properties ?? {})
+        .sort()
       : undefined;
     assert.deepEqual(
       fields.body === undefined ? undefined : Object.keys(fields.body).sort(),

@@ -94,7 +94,14 @@ Deno.test("the event layer never reaches the routes; the routes take only the hu
 });
 
 Deno.test("the board's services live in rooms of their own and never reach back into the routes", () => {
-  const rooms = ["src/auth/", "src/audit/", "src/bulk/", "src/samplers/", "src/scans/", "src/search/"];
+  const rooms = [
+    "src/auth/",
+    "src/audit/",
+    "src/bulk/",
+    "src/samplers/",
+    "src/scans/",
+    "src/search/",
+  ];
   for (const room of rooms) assert.deepEqual(edges(server, room, "src/api/"), [], room);
 });
 

@@ -5,7 +5,7 @@
  * apart.
  */
 
-import type { Same } from "../../src/api/schema/same.ts";
+import type { Same } from "../../src/same.ts";
 
 Deno.test("Same<> holds for one shape and refuses a field more, less, optional or nullable", () => {
   true satisfies Same<{ a: number; b?: string }, { a: number; b?: string | undefined }>;

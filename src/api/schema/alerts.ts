@@ -16,7 +16,7 @@ import {
   type TestNoticeResponse,
 } from "../../contract/alerts.ts";
 import { Millis } from "./common.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 const UnitSchema = z.enum(["count", "percent", "duration", "none"]);
 
@@ -145,37 +145,6 @@ export const AlertHistorySchema = z.strictObject({
   })),
 }).openapi("AlertHistory");
 true satisfies Same<z.output<typeof AlertHistorySchema>, AlertHistoryResponse>;
-
-const Duration = z.union([z.string(), z.number()]).openapi({
-  description: 'A duration: "30s", "15m", "1h", "1d" or ms.',
-});
-
-/**
- * One rule in the file format (`--alerts FILE`'s `rules[]`), as a route's
- * body. The fields are checked by the same validation as the file's, which
- * names the field it refuses (`threshold`, `sinks[0]`).
- */
-export const AlertRuleFileSchema = z.looseObject({
-  name: z.unknown().openapi({ type: "string", description: "Unique among every rule." }),
-  kind: z.unknown().openapi({ type: "string", enum: [...ALERT_KINDS] }),
-  tasks: z.unknown().optional().openapi({
-    type: "array",
-    items: { type: "string" },
-    description: "Absent: every task.",
-  }),
-  threshold: z.unknown().optional().openapi({
-    description: "A count, a percentage or a duration, by kind.",
-  }),
-  window: Duration.optional(),
-  minFinished: z.unknown().optional().openapi({ type: "integer" }),
-  for: Duration.optional(),
-  repeat: Duration.optional(),
-  sinks: z.unknown().openapi({
-    type: "array",
-    items: { type: "string" },
-    description: "Names of the configured sinks.",
-  }),
-}).openapi("AlertRuleFile");
 
 /** `{ removed: true }`: what a delete answers. */
 export const AlertRemovedSchema = z.strictObject({ removed: z.literal(true) }).openapi(

@@ -17,7 +17,7 @@ import {
 import type { MigrationLockResponse } from "../../contract/migration_lock.ts";
 import type { ThroughputBucket } from "../../contract/throughput.ts";
 import { Millis } from "./common.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 /** What the UI needs to know about the board. */
 export const ConfigSchema = z.strictObject({

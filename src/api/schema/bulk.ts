@@ -19,7 +19,7 @@ import {
 } from "../../contract/job_filter.ts";
 import { oneOf } from "../openapi.ts";
 import { JobStateSchema, Millis } from "./common.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 const ACTIONS = ["retry", "cancel", "promote", "delete"] as const;
 true satisfies Same<(typeof ACTIONS)[number], BulkAction>;

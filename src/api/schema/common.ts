@@ -10,7 +10,7 @@ import type { JobResponse, LogEntry, LogLine } from "../../contract/jobs.ts";
 import type { PayloadSize } from "../../contract/payload.ts";
 import { JOB_STATES, type QueueStats } from "../../contract/states.ts";
 import type { Totals } from "../../contract/totals.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 /** A job state. */
 export const JobStateSchema = z.enum(JOB_STATES).openapi("JobState");

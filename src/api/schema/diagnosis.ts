@@ -7,7 +7,7 @@
 import { z } from "@hono/zod-openapi";
 import { DIAGNOSIS_CODES, type JobDiagnosisResponse } from "../../contract/diagnosis.ts";
 import { JobStateSchema, Millis } from "./common.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 /** One thing that holds a job (or a workflow node) back. */
 export const ReasonSchema = z.strictObject({

@@ -6,7 +6,7 @@
 
 import { z } from "@hono/zod-openapi";
 import type { DispatchResponse } from "../../contract/dispatch.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 /** The answer of a dispatch. */
 export const DispatchSchema = z.strictObject({

@@ -7,7 +7,7 @@
 import { z } from "@hono/zod-openapi";
 import type { ForecastResponse } from "../../contract/forecast.ts";
 import { Millis } from "./common.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 const OutlookSchema = z.union([
   z.strictObject({ kind: z.literal("empty") }),

@@ -8,7 +8,7 @@
 import { z } from "@hono/zod-openapi";
 import type { JobLookup } from "../../contract/job_lookup.ts";
 import { JobStateSchema } from "./common.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 /** Jobs whose id starts with the prefix, and whether more do. */
 export const JobLookupSchema = z.strictObject({

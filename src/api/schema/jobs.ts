@@ -16,7 +16,7 @@ import {
   Millis,
   PayloadSizeSchema,
 } from "./common.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 /** A job in full: its payloads (those over the limit by their size) and newest log lines. */
 export const JobDetailSchema = JobSchema.extend({

@@ -13,7 +13,7 @@ import type {
   TaskRate,
 } from "../../contract/latency.ts";
 import { Millis } from "./common.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 const ms = z.number().int();
 

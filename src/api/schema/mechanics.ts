@@ -11,7 +11,7 @@ import {
   type MechanicsResponse,
 } from "../../contract/mechanics.ts";
 import { Millis } from "./common.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 const key = z.string().openapi({ description: "The key the dispatches named" });
 const id = z.string().openapi({

@@ -9,7 +9,7 @@ import type { OverviewResponse } from "../../contract/overview.ts";
 import { HEALTH_EVENT_DEPTH } from "../../contract/workers.ts";
 import { Millis, QueueStatsSchema, TotalsSchema } from "./common.ts";
 import { QueueLatencySchema, TaskRateSchema } from "./latency.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 /** How many tasks have each verdict. */
 const HealthCountsSchema = z.strictObject({

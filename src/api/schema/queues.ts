@@ -20,7 +20,7 @@ import type {
 } from "../../contract/workflows.ts";
 import { AnyJson, JobSchema, JobStateSchema, Millis } from "./common.ts";
 import { ReasonSchema } from "./diagnosis.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 /** A page of failed jobs and the failures grouped by error. */
 export const DeadLettersSchema = z.strictObject({

@@ -7,7 +7,7 @@
 import { z } from "@hono/zod-openapi";
 import type { ScalingResponse } from "../../contract/scaling.ts";
 import { Millis } from "./common.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 const count = (description: string) => z.number().int().openapi({ description });
 const rate = (description: string) => z.number().nullable().openapi({ description });

@@ -7,7 +7,7 @@
 import { z } from "@hono/zod-openapi";
 import type { SearchFrame } from "../../contract/job_filter.ts";
 import { JobSchema } from "./common.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 const progress = {
   scanned: z.number().int().openapi({ description: "Jobs looked at since the search began" }),

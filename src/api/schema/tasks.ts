@@ -16,7 +16,7 @@ import type {
   TaskStatsResponse,
 } from "../../contract/tasks.ts";
 import { JobStateSchema, Millis } from "./common.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 const count = z.number().int();
 const orNull = <T extends z.ZodType>(schema: T) => schema.nullable();

@@ -12,7 +12,7 @@ import {
   WORKERS_EVENT_DEPTH,
 } from "../../contract/workers.ts";
 import { Millis } from "./common.ts";
-import type { Same } from "./same.ts";
+import type { Same } from "../../same.ts";
 
 /** When the task's workers last took and finished a job. */
 const ActivitySchema = z.strictObject({

@@ -1,0 +1,36 @@
+/**
+ * The options' shape: an options object, and each object inside it, takes
+ * its own keys only, each refused by its path, where hand-written checks
+ * let some through unread.
+ */
+
+import assert from "node:assert/strict";
+import { BoardOptionsError, resolveOptions } from "../../src/options.ts";
+
+function refusal(options: unknown): string {
+  try {
+    resolveOptions(options as never);
+  } catch (error) {
+    assert.ok(error instanceof BoardOptionsError);
+    return error.message;
+  }
+  assert.fail(`accepted ${JSON.stringify(options)}`);
+}
+
+Deno.test("options that are an array are refused, not read as no options", () => {
+  assert.match(refusal([]), /option "options" must be an object \(got an array\)/);
+});
+
+Deno.test("formatters that are an array are refused", () => {
+  assert.match(refusal({ formatters: [] }), /option "formatters" must be \{ data\?/);
+});
+
+Deno.test("a key cors does not take is refused by its path, not ignored", () => {
+  assert.match(
+    refusal({ cors: { origin: "https://ops.example", credentials: false } }),
+    /option "cors\.credentials" must be absent \(got "credentials"\)/,
+  );
+  assert.deepEqual(resolveOptions({ cors: { origin: "https://ops.example" } }).cors, {
+    origin: "https://ops.example",
+  });
+});
