@@ -1,16 +1,20 @@
 /**
- * What the board's readers of every task cost Redis, at 200 and at 1,000
- * tasks, counted by Redis itself (`INFO commandstats`): the SSE stats frames
- * of one open browser (nothing moving, then 10 tasks moving), what one
- * alert pass reads of the tasks, and a `/metrics` scrape. Measuring: each
- * grows with the number of tasks (at 1,000 tasks, 8 jobs each: a browser
- * 304 commands/s idle and 330 with 10 tasks moving, an alert pass 22,000,
- * a scrape 20,260).
+ * What the board's readers of every task cost Redis while the leader keeps
+ * the live state, at 200 and at 1,000 tasks (8 jobs each), counted by Redis
+ * itself (`INFO commandstats`): the SSE stats frames of one open browser
+ * (nothing moving, then 10 tasks moving), what one alert pass reads of the
+ * tasks, a `/metrics` scrape, and a follower board beside the leader. The
+ * test plays the leader's part: it writes the live state of what Redis
+ * holds once, then each stats interval its `asOf` (a pass that found
+ * nothing to change), and leaves its own writes out of the counts.
  *
  * Every board runs on fake timers, so no background pass lands inside a
  * count unless the test ticks it there, and counts do not jitter. What runs
  * on the wall clock is left out of them: the event reader's blocking XREAD
- * (one every 2 s at most) and the test's own XADDs.
+ * (one every 2 s at most) and the test's own XADDs. Before the readers
+ * served from the live state, at 1,000 tasks a browser cost 304 commands/s
+ * idle and 330 with 10 tasks moving, an alert pass's snapshot 22,000 and a
+ * scrape 20,260, each growing with the number of tasks.
  */
 
 import assert from "node:assert/strict";
@@ -18,11 +22,14 @@ import { parseAlertsConfig } from "../../src/alerts/config.ts";
 import { readSnapshot } from "../../src/alerts/snapshot.ts";
 import { createBoardOn } from "../../src/board.ts";
 import type { AlertsFile } from "../../src/contract/alerts.ts";
+import { taskRate } from "../../src/contract/latency.ts";
 import type { BoardOptions } from "../../src/options.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { backlogKey, taskKeys } from "../../src/source/wire/keys.ts";
+import { epochClock } from "../../src/timers.ts";
 import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
+import { livePass, liveRow } from "../helpers/live_state.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { fillRedis } from "../helpers/wire_writer.ts";
@@ -31,13 +38,23 @@ import { type Frame, isEvent, openStream, type SseStream } from "../events/sse_c
 type Client = Awaited<ReturnType<typeof connectClient>>;
 
 const STATS_MS = 3000;
-/** One stats cycle: every task is read once in it (`fullStatsEveryMs`). */
+/** One stats cycle: a board reading the counts itself reads every task once in it. */
 const CYCLE_MS = 30_000;
 const EVENTS = "http://board.test/board/api/events";
 /** Commands on the wall clock, or the test's own. */
 const UNCOUNTED = ["xread", "xadd"];
+/**
+ * What reads a task's own keys (over the wire, or inside a script): every
+ * read of a task's counts or heads runs ZCARD and LLEN. Not the live
+ * state's HMGETs, the leases' scripts, nor the scan slots' ZRANGE.
+ */
+const PER_TASK = ["zcard", "llen", "lindex", "lrange", "zcount", "zrangebyscore", "xrevrange"];
 
-/** Every per-task kind that reads the queues (none fires: the thresholds are out of reach). */
+/**
+ * Every per-task kind the live state answers (none fires: the thresholds
+ * are out of reach). `stalled` reads the locks of each task with active
+ * jobs, and every task of this fleet has one: it is left out.
+ */
 const ALERTS: AlertsFile = {
   evaluateEvery: "15s",
   sinks: [{
@@ -51,7 +68,6 @@ const ALERTS: AlertsFile = {
     { name: "failed", kind: "failed", threshold: 1e6, sinks: ["ops"] },
     { name: "oldest", kind: "oldestWaiting", threshold: 86_400_000, sinks: ["ops"] },
     { name: "overdue", kind: "overdue", threshold: 86_400_000, sinks: ["ops"] },
-    { name: "stalled", kind: "stalled", threshold: 1e6, sinks: ["ops"] },
     { name: "stuck", kind: "noProgress", threshold: 86_400_000, sinks: ["ops"] },
     { name: "reruns", kind: "reruns", threshold: 1e6, sinks: ["ops"] },
     {
@@ -76,10 +92,16 @@ interface Process {
 interface Fleet {
   client: Client;
   tasks: string[];
-  /** Starts a board process on its own fake clock. */
-  start(options?: BoardOptions): Process;
+  /** Starts a board process, on its own fake clock unless given one. */
+  start(timers?: FakeTimers, options?: BoardOptions): Process;
   /** Closes it: its leases go back, for the next process to take. */
   stop(process: Process): Promise<void>;
+  /**
+   * The leader's part: writes the live state of what Redis holds, as of
+   * `now()`, and returns what renews its `asOf` (one HSET). A clock made
+   * after the boards' is never behind theirs: its `asOf` is never older.
+   */
+  keepLive(now: () => number): Promise<() => Promise<void>>;
 }
 
 async function withFleet(tasks: number, fn: (fleet: Fleet) => Promise<void>): Promise<void> {
@@ -91,42 +113,52 @@ async function withFleet(tasks: number, fn: (fleet: Fleet) => Promise<void>): Pr
     await process.board.close();
     await process.source.close();
   };
+  const names = Array.from({ length: tasks }, (_, i) => `task-${i}`).sort();
+  const start = (timers = new FakeTimers(), options: BoardOptions = {}) => {
+    // The tasks are known (no discovery SCAN), and the reconcile's budget is no limit: its
+    // first count is over before anything is counted.
+    const source = new RedisTaskSource({
+      url: redis.url,
+      tasks: names,
+      commandTimeoutMs: 30_000,
+      reconcileCommandsPerSecond: 1e9,
+    }, timers);
+    const board = createBoardOn(timers, source, { statsInterval: STATS_MS, ...options });
+    const process = { timers, source, board };
+    processes.add(process);
+    return process;
+  };
+  // The leader's part, on a source of its own: no board, and a clock that never moves.
+  const leader = new RedisTaskSource({ url: redis.url, tasks: names }, new FakeTimers());
+  const keepLive = async (now: () => number) => {
+    const [snapshots, minutes] = await Promise.all([
+      leader.getQueueSnapshots(names),
+      leader.getThroughputByTask(names, { count: 60 }),
+    ]);
+    const rows = names.map((name) => {
+      const { stats, heads } = snapshots.get(name)!;
+      return liveRow(name, stats, { heads, rate: taskRate(minutes.get(name)!), readAt: now() });
+    });
+    await leader.feed.writeLiveState(livePass(now(), rows));
+    return () => leader.feed.writeLiveState({ asOf: now() });
+  };
   try {
     await fillRedis(client as never, { jobs: tasks * 8, tasks });
-    const names = Array.from({ length: tasks }, (_, i) => `task-${i}`).sort();
-    await fn({
-      client,
-      tasks: names,
-      start(options = {}) {
-        const timers = new FakeTimers();
-        // The tasks are known (no discovery SCAN), and the reconcile's budget is no limit: its
-        // first count is over before anything is counted.
-        const source = new RedisTaskSource({
-          url: redis.url,
-          tasks: names,
-          commandTimeoutMs: 30_000,
-          reconcileCommandsPerSecond: 1e9,
-        }, timers);
-        const board = createBoardOn(timers, source, { statsInterval: STATS_MS, ...options });
-        const process = { timers, source, board };
-        processes.add(process);
-        return process;
-      },
-      stop,
-    });
+    await fn({ client, tasks: names, start, stop, keepLive });
   } finally {
     for (const process of processes) await stop(process);
+    await leader.close();
     await client.close();
     await redis.stop();
   }
 }
 
-/** The commands `work` costs Redis, those on the wall clock left out. */
-async function counted(client: Client, work: () => Promise<unknown>): Promise<number> {
+/** The commands `work` costs Redis, per command, those on the wall clock left out. */
+async function counted(client: Client, work: () => Promise<unknown>): Promise<Map<string, number>> {
   const calls = await commandsOf(client, work);
   for (const name of UNCOUNTED) calls.delete(name);
   if (Deno.env.get("BY_COMMAND")) console.log(Object.fromEntries(calls));
-  return totalCalls(calls);
+  return calls;
 }
 
 /**
@@ -146,44 +178,71 @@ async function framesOf(
   }, { what: `${count} frames` });
 }
 
-/** Moves `process` on by one stats interval, and waits for the stats frame it sends. */
-async function nextFrame(process: Process, stream: SseStream): Promise<void> {
-  const sent = stream.frames.filter(isEvent("stats:update")).length;
-  await process.timers.tick(STATS_MS);
-  await framesOf(process, stream, isEvent("stats:update"), sent + 1);
+/** Moves the processes on by one stats interval, and waits for the stats frame each sends. */
+async function nextFrames(timers: FakeTimers, browsers: [Process, SseStream][]): Promise<void> {
+  const sent = browsers.map(([, stream]) => stream.frames.filter(isEvent("stats:update")).length);
+  await timers.tick(STATS_MS);
+  for (const [i, [process, stream]] of browsers.entries()) {
+    await framesOf(process, stream, isEvent("stats:update"), sent[i] + 1);
+  }
 }
 
 /**
- * Opens a browser on `process` and lets what it wakes settle uncounted: the
- * first full stats reads, the reconcile's first count of every task, and
- * the leader's backlog sample of the minute (at 60 s; the next at 120 s).
+ * Opens a browser on each process (all on `timers`) and lets what they
+ * wake settle uncounted: the first stats reads, the reconcile's first
+ * count of every task, and the leader's backlog sample of the minute (at
+ * 60 s; the next at 120 s), while `renew` keeps the live state fresh.
  */
-async function browse(fleet: Fleet, process: Process): Promise<SseStream> {
-  const stream = await openStream(process.board.fetch, EVENTS);
-  await framesOf(process, stream, isEvent("stats:update"), 1);
-  for (let t = 0; t < 2 * CYCLE_MS; t += STATS_MS) await nextFrame(process, stream);
-  await waitFor(
-    () => [...process.source.retryingAsOf(fleet.tasks).values()].every((asOf) => asOf !== null),
-    { what: "the reconcile's first count" },
-  );
+async function browse(
+  fleet: Fleet,
+  timers: FakeTimers,
+  processes: Process[],
+  renew: () => Promise<void>,
+): Promise<[Process, SseStream][]> {
+  const browsers: [Process, SseStream][] = [];
+  for (const process of processes) {
+    const stream = await openStream(process.board.fetch, EVENTS);
+    await framesOf(process, stream, isEvent("stats:update"), 1);
+    browsers.push([process, stream]);
+  }
+  for (let t = 0; t < 2 * CYCLE_MS; t += STATS_MS) {
+    await renew();
+    await nextFrames(timers, browsers);
+  }
+  // Only the leading source reconciles; the others read its figures at their next turn.
+  await waitFor(() =>
+    processes.some(({ source }) =>
+      source.leading &&
+      [...source.retryingAsOf(fleet.tasks).values()].every((asOf) => asOf !== null)
+    ), { what: "the reconcile's first count" });
   await waitFor(
     async () => (await fleet.client.keys(backlogKey(0).replace(/0$/, "*"))).length > 0,
     { what: "the backlog sample" },
   );
-  return stream;
+  return browsers;
 }
 
 /**
- * Commands per second of one open browser over one stats cycle, while
- * `moving` tasks each have one job event per interval.
+ * The commands, per command, of `boards` boards on one clock, each with one
+ * open browser, over one stats cycle while `moving` tasks each have one job
+ * event per interval and the leader renews the live state each interval.
  */
-async function browserCost(fleet: Fleet, moving: number): Promise<number> {
-  const process = fleet.start();
-  const stream = await browse(fleet, process);
+async function browsersCost(
+  fleet: Fleet,
+  moving: number,
+  boards = 1,
+): Promise<Map<string, number>> {
+  const timers = new FakeTimers();
+  const processes = Array.from({ length: boards }, () => fleet.start(timers));
+  const renew = await fleet.keepLive(epochClock(timers));
+  const browsers = await browse(fleet, timers, processes, renew);
   try {
-    const commands = await counted(fleet.client, async () => {
+    let renewals = 0;
+    const calls = await counted(fleet.client, async () => {
       for (let t = 0; t < CYCLE_MS; t += STATS_MS) {
-        const seen = stream.frames.filter(isEvent("job:active")).length;
+        const seen = browsers.map(([, stream]) =>
+          stream.frames.filter(isEvent("job:active")).length
+        );
         for (const task of fleet.tasks.slice(0, moving)) {
           await fleet.client.sendCommand([
             "XADD",
@@ -196,15 +255,28 @@ async function browserCost(fleet: Fleet, moving: number): Promise<number> {
           ]);
         }
         // The reader hands the events over on its own time.
-        await framesOf(process, stream, isEvent("job:active"), seen + moving);
-        await nextFrame(process, stream);
+        for (const [i, [process, stream]] of browsers.entries()) {
+          await framesOf(process, stream, isEvent("job:active"), seen[i] + moving);
+        }
+        await renew();
+        renewals++;
+        await nextFrames(timers, browsers);
       }
     });
-    return commands / (CYCLE_MS / 1000);
+    // The leader's renewals are the test's own.
+    calls.set("hset", (calls.get("hset") ?? 0) - renewals);
+    return calls;
   } finally {
-    await stream.close();
-    await fleet.stop(process);
+    for (const [process, stream] of browsers) {
+      await stream.close();
+      await fleet.stop(process);
+    }
   }
+}
+
+/** Commands per second of {@link browsersCost}. */
+async function browserRate(fleet: Fleet, moving: number): Promise<number> {
+  return totalCalls(await browsersCost(fleet, moving)) / (CYCLE_MS / 1000);
 }
 
 /**
@@ -214,14 +286,18 @@ async function browserCost(fleet: Fleet, moving: number): Promise<number> {
  */
 async function alertPassCost(fleet: Fleet): Promise<number> {
   const process = fleet.start();
+  const now = epochClock(process.timers);
+  await fleet.keepLive(now);
   const { rules } = parseAlertsConfig(ALERTS);
   const read = async () => {
-    const snapshot = await readSnapshot(process.source, rules, Date.now());
+    const snapshot = await readSnapshot(process.source, rules, now(), {
+      liveMaxAgeMs: STATS_MS,
+    });
     assert.equal(snapshot.tasks?.size, fleet.tasks.length, "every task was measured");
   };
   try {
     await read();
-    return await counted(fleet.client, read);
+    return totalCalls(await counted(fleet.client, read));
   } finally {
     await fleet.stop(process);
   }
@@ -230,6 +306,7 @@ async function alertPassCost(fleet: Fleet): Promise<number> {
 /** The commands of one `/metrics` scrape, after a first one. */
 async function scrapeCost(fleet: Fleet): Promise<number> {
   const process = fleet.start();
+  await fleet.keepLive(epochClock(process.timers));
   const scrape = async () => {
     const response = await process.board.fetch(new Request("http://board.test/board/metrics"));
     assert.equal(response.status, 200);
@@ -237,38 +314,37 @@ async function scrapeCost(fleet: Fleet): Promise<number> {
   };
   try {
     await scrape();
-    return await counted(fleet.client, scrape);
+    return totalCalls(await counted(fleet.client, scrape));
   } finally {
     await fleet.stop(process);
   }
 }
 
-interface Costs {
-  idle: number;
-  moving: number;
-  alertPass: number;
-  scrape: number;
-}
-
-async function costsAt(tasks: number): Promise<Costs> {
-  let costs: Costs | undefined;
-  await withFleet(tasks, async (fleet) => {
-    costs = {
-      idle: await browserCost(fleet, 0),
-      moving: await browserCost(fleet, 10),
-      alertPass: await alertPassCost(fleet),
-      scrape: await scrapeCost(fleet),
-    };
+Deno.test("one open browser costs at most 10 commands/s at 1,000 tasks with nothing moving, 100 with 10 tasks moving", async () => {
+  await withFleet(1000, async (fleet) => {
+    const idle = await browserRate(fleet, 0);
+    const moving = await browserRate(fleet, 10);
+    console.log(`a browser at 1,000 tasks: ${idle} commands/s idle, ${moving} with 10 moving`);
+    assert.ok(idle <= 10, `${idle} commands/s idle`);
+    assert.ok(moving <= 100, `${moving} commands/s with 10 tasks moving`);
   });
-  console.log(`${tasks} tasks:`, costs);
-  return costs!;
-}
+});
 
-Deno.test("measuring: what each reader of every task costs Redis at 200 and at 1,000 tasks", async () => {
-  const small = await costsAt(200);
-  const large = await costsAt(1000);
-  for (const costs of [small, large]) {
-    assert.ok(costs.moving >= costs.idle, "events make the stats frames reread their tasks");
-    assert.ok(costs.alertPass > 0 && costs.scrape > 0);
+Deno.test("an alert pass and a /metrics scrape cost the same commands at 200 and at 1,000 tasks", async () => {
+  const costs: { tasks: number; alertPass: number; scrape: number }[] = [];
+  for (const tasks of [200, 1000]) {
+    await withFleet(tasks, async (fleet) => {
+      costs.push({ tasks, alertPass: await alertPassCost(fleet), scrape: await scrapeCost(fleet) });
+    });
   }
+  console.log(costs);
+  assert.equal(costs[1].alertPass, costs[0].alertPass, "an alert pass's snapshot");
+  assert.equal(costs[1].scrape, costs[0].scrape, "a scrape");
+});
+
+Deno.test("two boards on one Redis, a browser on each: neither reads a task's keys for its stats frames", async () => {
+  await withFleet(200, async (fleet) => {
+    const calls = await browsersCost(fleet, 10, 2);
+    assert.equal(totalCalls(calls, PER_TASK), 0, JSON.stringify(Object.fromEntries(calls)));
+  });
 });
