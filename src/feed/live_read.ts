@@ -49,18 +49,20 @@ export type LivePage = Omit<OverviewResponse, "redis" | "uptime">;
 
 /**
  * The overview's tasks for `query` (with `group=prefix`, the groups too)
- * from the live state when it is fresh: one read of the index, one of the
- * page's rows. Null when it is stale, missing, or lost a row of the page
- * (a leader dropping a task meanwhile): the caller reads directly.
+ * from the live state when it is fresh (and `accept` takes its `asOf`): one
+ * read of the index, one of the page's rows. Null when it is stale, missing,
+ * or lost a row of the page (a leader dropping a task meanwhile): the caller
+ * reads directly.
  */
 export async function readLivePage(
   store: FeedStore,
   query: TaskListQuery & { group?: "prefix" },
   now: number,
   maxAgeMs: number,
+  accept: (asOf: number) => boolean = () => true,
 ): Promise<LivePage | null> {
   const summary = await readFreshSummary(store, now, maxAgeMs);
-  if (summary === null) return null;
+  if (summary === null || !accept(summary.asOf)) return null;
   const { group, ...list } = query;
   const { tasks: every, totals, healthCounts } = summary.index;
   const { tasks: page, matched } = selectTasks(every, list);

@@ -42,6 +42,8 @@ export interface LiveRow {
    * (`stalled` events with `action` `recovered`) in the 15 min before `asOf`.
    */
   reruns: number;
+  /** The newest of those re-runs (at most 100), each its time (ms) and job: a new leader counts on from them. */
+  rerunLog: [at: number, jobId: string][];
   /** When the counts were read, ms. */
   readAt: number;
 }

@@ -35,6 +35,7 @@ function rowOf(name: string, waiting: number, status: LiveRow["health"]["status"
     rate: { from: 0, bucketMs: 60_000, completed: [], failed: [] },
     lastTakenAt: null,
     reruns: 0,
+    rerunLog: [],
     readAt: 1_000,
   };
 }

@@ -26,6 +26,7 @@ export function liveRow(
     rate: { from: 0, bucketMs: 60_000, completed: [], failed: [] },
     lastTakenAt: null,
     reruns: 0,
+    rerunLog: [],
     readAt: 0,
     ...extra,
   };

@@ -105,6 +105,14 @@ Deno.test("the board's services live in rooms of their own and never reach back 
   for (const room of rooms) assert.deepEqual(edges(server, room, "src/api/"), [], room);
 });
 
+Deno.test("only createBoard reaches the composition root: no room climbs back up to it", () => {
+  const inRoot = (path: string) => path === "src/board.ts" || path.startsWith("src/board/");
+  const intoRoot = edges(server, "", "src/board/");
+  assert.ok(intoRoot.length > 0, "createBoard composes the board from src/board/");
+  assert.deepEqual(intoRoot.filter((edge) => !inRoot(edge.split(" → ")[0])), []);
+  assert.deepEqual(edges(server, "", "src/board.ts"), ["mod.ts → src/board.ts"]);
+});
+
 Deno.test("the UI reaches no server code but the contract", () => {
   const server = [...reach(ui, "ui/main.ts")].filter((path) => path.startsWith("src/"));
   assert.ok(server.length > 0, "the UI reads the contract");
