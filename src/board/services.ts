@@ -150,10 +150,12 @@ export function startServices(
     health: options.health,
     alwaysNeeded: alertLeadership !== null,
   });
+  const ownChanges = new OwnChanges(clock);
   const events = createEventHub(source, present, {
     statsIntervalMs: options.statsInterval,
     timers,
     watched: () => feed?.need(),
+    liveSeen: (asOf) => ownChanges.seenBy(asOf),
     leads,
     alerts: options.alerts !== null,
     evaluatesAlerts: () => alertLeadership?.isLeading ?? false,
@@ -187,6 +189,7 @@ export function startServices(
       maxTasks: options.metrics.maxTasks,
       clock,
       liveMaxAgeMs: options.statsInterval,
+      need: () => feed?.need(),
       alerts: options.alerts,
       alertQueues: () => alerts?.queued() ?? new Map(),
     });
@@ -202,7 +205,7 @@ export function startServices(
     latency,
     leadership,
     feed,
-    ownChanges: new OwnChanges(clock),
+    ownChanges,
     operations,
     scans,
     sessions: login

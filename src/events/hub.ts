@@ -103,6 +103,12 @@ export interface EventHubOptions {
    */
   watched?: () => void;
   /**
+   * Whether a live state of `asOf` was written after the last change this
+   * board made (default: always): one written before is not sent, so that
+   * whoever made a change sees it in the next frame (see `OwnChanges`).
+   */
+  liveSeen?: (asOf: number) => boolean;
+  /**
    * Whether this board leads the boards on its store now. The leader shares
    * each stats frame it reads (`shareResult`); the others, while a frame
    * the leader shared is at most two intervals old, send it instead of
@@ -295,6 +301,7 @@ export class EventHub {
   #statsFrame: Uint8Array | null = null;
   readonly #leads: (() => boolean) | null;
   readonly #watched: () => void;
+  readonly #liveSeen: (asOf: number) => boolean;
   readonly #alerts: boolean;
   readonly #evaluatesAlerts: () => boolean;
   /** The last `alerts` frame (sent to a client as it connects), and what tells it apart. */
@@ -319,6 +326,7 @@ export class EventHub {
     this.#timers = options.timers ?? systemTimers;
     this.#leads = options.leads ?? null;
     this.#watched = options.watched ?? (() => {});
+    this.#liveSeen = options.liveSeen ?? (() => true);
     this.#alerts = options.alerts ?? false;
     this.#evaluatesAlerts = options.evaluatesAlerts ?? (() => false);
     this.#epochNow = epochClock(this.#timers);
@@ -566,7 +574,10 @@ export class EventHub {
     return this.#epochNow() - payload.at <= 2 * this.#statsIntervalMs ? payload : null;
   }
 
-  /** The stats frame of the live state, when the source keeps one at most an interval old; else null. */
+  /**
+   * The stats frame of the live state, when the source keeps one at most an
+   * interval old that saw this board's own changes; else null.
+   */
   async #liveStats(): Promise<StatsPayload | null> {
     if (!this.#source.feed) return null;
     const summary = await readFreshSummary(
@@ -574,7 +585,7 @@ export class EventHub {
       this.#epochNow(),
       this.#statsIntervalMs,
     );
-    return summary && liveStatsPayload(summary);
+    return summary && this.#liveSeen(summary.asOf) ? liveStatsPayload(summary) : null;
   }
 
   async #readStats(): Promise<void> {

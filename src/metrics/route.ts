@@ -7,7 +7,8 @@
  * while it is at most one stats interval old (two store reads whatever the
  * number of tasks), else from a direct read in O(tasks) (see
  * `task_figures.ts`); `queue_board_task_figures_timestamp_seconds` says
- * when they were true. At most
+ * when they were true; a scrape notes the feed's need, as a browser does,
+ * so that the leader keeps it up to date for the next ones. At most
  * `maxTasks` tasks get series of their own (see `tasks.ts`), the
  * rest are summed under one label, so the exposition is bounded whatever
  * the number of tasks; the wait and run percentiles of those tasks come from
@@ -52,6 +53,11 @@ export interface BoardMetricsDeps {
   clock: () => number;
   /** The live state's oldest age a scrape shows, ms (the board's stats interval). */
   liveMaxAgeMs: number;
+  /**
+   * Called at each scrape: the board's change feed notes that someone
+   * watches, so the leader keeps the live state the next scrapes show.
+   */
+  need?: () => void;
 }
 
 /** One board's metrics: its registry, the middleware that times its API, the scrape. */
@@ -238,6 +244,7 @@ export function createBoardMetrics(deps: BoardMetricsDeps): BoardMetrics {
   }
 
   async function read(): Promise<void> {
+    deps.need?.();
     const now = deps.clock();
     const scraped = await readScrapedTasks(source, now, deps.liveMaxAgeMs);
     const stats = new Map([...scraped.tasks].map(([task, { stats }]) => [task, stats]));

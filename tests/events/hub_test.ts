@@ -344,10 +344,11 @@ Deno.test("boards on one store read the counts once: a follower sends the stats 
 Deno.test("a stats poll sends the live state while it is at most one interval old, as of its asOf, reading no counts", async () => {
   const { source, reads } = countingReads();
   const timers = new FakeTimers();
-  const asOf = epochClock(timers)();
-  // The leader's counts differ from the store's: the frame tells which were sent.
-  await source.feed.writeLiveState(livePass(asOf, [liveRow("mail", { waiting: 7 })]));
   const { hub, fetch } = hubApp(source, { statsIntervalMs: 1000, timers });
+  // On a clock made after the hub's, never behind it. The leader's counts differ from the
+  // store's: the frame tells which were sent.
+  const asOf = epochClock(timers)();
+  await source.feed.writeLiveState(livePass(asOf, [liveRow("mail", { waiting: 7 })]));
   const stream = await openStream(fetch, URL_);
   try {
     await timers.tick(0);
@@ -366,6 +367,24 @@ Deno.test("a stats poll sends the live state while it is at most one interval ol
       isEvent("stats:update", (d) => (d.totals as { waiting: number }).waiting === 1),
     );
     assert.ok(dataOf(read).at as number > asOf);
+    assert.equal(reads(), 1);
+  } finally {
+    await stream.close();
+    await hub.close();
+  }
+});
+
+Deno.test("a live state written before this board's last change is not sent: the counts are read", async () => {
+  const { source, reads } = countingReads();
+  const timers = new FakeTimers();
+  const asOf = epochClock(timers)();
+  await source.feed.writeLiveState(livePass(asOf, [liveRow("mail", { waiting: 7 })]));
+  const { hub, fetch } = hubApp(source, { timers, liveSeen: (at) => at > asOf });
+  const stream = await openStream(fetch, URL_);
+  try {
+    await timers.tick(0);
+    const frame = dataOf(await stream.waitFor(isEvent("stats:update")));
+    assert.equal((frame.totals as { waiting: number }).waiting, 1, "the store's count");
     assert.equal(reads(), 1);
   } finally {
     await stream.close();

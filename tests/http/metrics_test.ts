@@ -401,13 +401,26 @@ Deno.test("a scrape shows the live state while it is at most one interval old, a
     assert.equal(reads, 0, "no task read");
 
     // Older than one interval: the scrape reads the tasks itself, and says so.
-    await timers.tick(3_001);
+    await memory.feed.writeLiveState({ asOf: asOf - 3_001 });
     const direct = await scrape();
     assert.equal(sampleOf(direct, 'taskora_jobs{task="mail",state="waiting"}'), 1);
-    assert.ok(sampleOf(direct, "queue_board_task_figures_timestamp_seconds")! > asOf / 1000);
+    assert.ok(sampleOf(direct, "queue_board_task_figures_timestamp_seconds")! >= asOf / 1000);
     assert.equal(reads, 1);
   } finally {
     await board.close();
     await memory.close();
+  }
+});
+
+Deno.test("a scrape notes the change feed's need, so the leader keeps the live state the next scrapes show", async () => {
+  const source = createMemorySource();
+  const board = createBoardOn(new FakeTimers(), source, {});
+  try {
+    assert.equal(await source.feed.hasFeedDemand(), false);
+    await (await board.fetch(new Request("http://board.test/board/metrics"))).text();
+    assert.equal(await source.feed.hasFeedDemand(), true);
+  } finally {
+    await board.close();
+    await source.close();
   }
 });
