@@ -141,14 +141,13 @@ export function startServices(
   const leadership = new Leadership(leaseOf(source, BOARD_LEASE), { timers });
   const leads = () => leadership.leads();
   const alertLeadership = alertLeadershipOf(source, options, timers);
-  // The leader's change feed and live state, while a browser or a rule needs them.
+  // The leader's change feed and live state, while a browser on some replica needs them.
   const feed = createBoardFeed({
     source,
     leadership,
     timers,
     clock,
     health: options.health,
-    alwaysNeeded: alertLeadership !== null,
   });
   const ownChanges = new OwnChanges(clock);
   const events = createEventHub(source, present, {

@@ -24,15 +24,13 @@ export interface BoardFeedOptions {
   clock: () => number;
   /** The board's health limits. */
   health: { maxWaitMs: number; maxIdleMs: number };
-  /** Whether a consumer on this board always needs the feed (alert rules). */
-  alwaysNeeded: boolean;
 }
 
 /** The board's change feed with the live state as its consumer; null without a feed store. */
 export function createBoardFeed(options: BoardFeedOptions): ChangeFeed | null {
-  const { source, leadership, timers, clock, health, alwaysNeeded } = options;
+  const { source, leadership, timers, clock, health } = options;
   const store = source.feed;
   if (!store) return null;
   const live = new LiveStateKeeper({ source, store, clock, health });
-  return new ChangeFeed({ source, store, leadership, timers, consumers: [live], alwaysNeeded });
+  return new ChangeFeed({ source, store, leadership, timers, consumers: [live] });
 }

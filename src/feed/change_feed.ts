@@ -8,10 +8,11 @@
  * it gives each consumer a paced pass (`passMs`) for work that follows the
  * clock rather than the events: the live state's sweep, for one.
  *
- * It runs only while someone needs it: a browser's event stream or an
- * overview request on any replica ({@link ChangeFeed.need}, noted in the
- * store with a TTL so the leader sees a follower's need), or a consumer
- * that always does (alert rules, the history recorder). With no need, the
+ * It runs only while someone needs it: a browser's event stream on any
+ * replica ({@link ChangeFeed.need}, noted in the store with a TTL so the
+ * leader sees a follower's need; a reader of the live state such as the
+ * alert evaluator calls it too), or a consumer that always does (the
+ * history recorder, when on). With no need, the
  * board sends nothing for it; the leader checks the store's need once per
  * lease turn (one EXISTS beside the renewal) only while something keeps it
  * competing.
@@ -54,7 +55,7 @@ export interface ChangeFeedOptions {
   timers: Timers;
   /** Who takes the batches. */
   consumers: readonly FeedConsumer[];
-  /** Whether a consumer on this board always needs the feed (alert rules, the recorder). */
+  /** Whether a consumer on this board always needs the feed (the history recorder, when on). */
   alwaysNeeded?: boolean;
   /** How often consumers get a pass, ms (default 1000). */
   passMs?: number;
@@ -67,6 +68,8 @@ interface Run {
   stop: AbortController;
   /** Settles once every consumer started: passes wait for it. */
   ready: Promise<void>;
+  /** Settles once the first pass ended (the live state holds every task by then). */
+  firstPass: Promise<void>;
   done: Promise<void>;
   timer: TimerId;
 }
@@ -102,6 +105,22 @@ export class ChangeFeed {
   /** Whether the feed runs on this board now. */
   get running(): boolean {
     return this.#run !== null;
+  }
+
+  /**
+   * Waits, at most `limitMs`, for the feed's first pass on this board when
+   * it runs here and that pass has not ended: a just-started board answers
+   * its first page from that one pass rather than reading every task on the
+   * request path. At once when the feed does not run here.
+   */
+  async firstPass(limitMs: number): Promise<void> {
+    const run = this.#run;
+    if (run === null) return;
+    const { timers } = this.#options;
+    let timer: TimerId | undefined;
+    const bound = new Promise<void>((resolve) => timer = timers.setTimeout(resolve, limitMs));
+    await Promise.race([run.firstPass, bound]);
+    timers.clearTimeout(timer!);
   }
 
   /**
@@ -170,7 +189,11 @@ export class ChangeFeed {
       console.error("queue-board: the change feed stopped", error);
       if (this.#run?.stop === stop) void this.#stop();
     });
-    this.#run = { stop, timer, ready: ready.catch(() => {}), done };
+    const started = ready.catch(() => {});
+    // The first pass at once, not a pass period later: a just-started board's first page waits
+    // for it (see `firstPass`).
+    const firstPass = started.then(() => this.#pass());
+    this.#run = { stop, timer, ready: started, firstPass, done };
   }
 
   async #stop(): Promise<void> {
@@ -244,7 +267,9 @@ export class ChangeFeed {
         trimmed: [],
       }).catch(() => {});
     }, this.#passMs);
-    await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
+    if (!signal.aborted) {
+      await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
+    }
     timers.clearInterval(timer);
     off();
   }
