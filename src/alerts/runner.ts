@@ -52,6 +52,11 @@ export interface AlertEvaluatorDeps {
   timers: Timers;
   /** Wall-clock time, ms since the epoch: stored in the states, read by the next leader. */
   clock: () => number;
+  /**
+   * The live state's oldest age a pass takes the task figures from, ms (the
+   * board's stats interval); absent: every pass reads them directly.
+   */
+  liveMaxAgeMs?: number;
   /** The notices' links start with `config.boardUrl`, else this (default `""`). */
   basePath?: string;
   /** Told what became of each notice sent, per sink (the `/metrics` counters). */
@@ -252,13 +257,11 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     const [previous] = await Promise.all([readStates(), readSettings()]);
     const rules = [...config.rules, ...stored];
     if (rules.length === 0 && previous.size === 0) return;
-    const snapshot = await readSnapshot(
-      source,
-      rules,
-      now,
-      openNoProgress(rules, previous),
+    const snapshot = await readSnapshot(source, rules, now, {
+      open: openNoProgress(rules, previous),
       lockSeen,
-    );
+      liveMaxAgeMs: deps.liveMaxAgeMs,
+    });
     const next = evaluateRules({
       rules,
       snapshot,

@@ -1,13 +1,16 @@
 /**
- * Reads the snapshot one evaluation needs through the TaskSource: the
- * overview's counts, queue heads and stalled jobs (for `stalled`) of the
- * tasks in scope (one snapshot read for all of them), and only what the
- * configured kinds need beyond them: throughput for `failureRate`, the
- * stall check's re-runs of the tasks a `reruns` rule covers, the last take
- * of each task whose `noProgress` verdict it could change, the
- * dead-letter shapes for `newErrorGroup`, the schedules for
- * `scheduleMissed`, the migration lock for `migrationLock`. A part the
- * store does not give is null, so the rules reading it keep their state.
+ * Reads the snapshot one evaluation needs through the TaskSource. The
+ * tasks' figures come from the live state the leader keeps while it is at
+ * most one stats interval old (`live_figures.ts`: two store reads whatever
+ * the number of tasks); else from a direct read: the overview's counts,
+ * queue heads and stalled jobs (for `stalled`) of the tasks in scope (one
+ * snapshot read for all of them), and only what the configured kinds need
+ * beyond them: throughput for `failureRate`, the stall check's re-runs of
+ * the tasks a `reruns` rule covers, the last take of each task whose
+ * `noProgress` verdict it could change, the dead-letter shapes for
+ * `newErrorGroup`. Then the schedules for `scheduleMissed`, the migration
+ * lock for `migrationLock`. A part the store does not give is null, so the
+ * rules reading it keep their state.
  *
  * @module
  */
@@ -24,6 +27,7 @@ import { HEALTH_EVENT_DEPTH } from "../contract/workers.ts";
 import { RERUN_WINDOW_MS } from "../source/wire/reruns.ts";
 import type { QueueSnapshot, TaskSource } from "../source/types.ts";
 import { type AlertSnapshot, inScope, type ScheduleFigures, type TaskFigures } from "./figures.ts";
+import { errorShapesOf, readLiveFigures } from "./live_figures.ts";
 
 const MINUTE = 60_000;
 
@@ -68,14 +72,32 @@ function takeMatters(
   );
 }
 
+/** What a snapshot is read for, beyond the rules and the time. */
+export interface SnapshotOptions {
+  /** The tasks with a `noProgress` alert pending or firing. */
+  open?: ReadonlySet<string>;
+  /** When the migration lock was first seen, as the last pass left it. */
+  lockSeen?: LockSeen;
+  /**
+   * The live state's oldest age the task figures are taken from, ms (one
+   * stats interval); absent: they are read directly.
+   */
+  liveMaxAgeMs?: number;
+}
+
 async function readTasks(
   source: TaskSource,
   rules: readonly AlertRule[],
   kinds: ReadonlySet<AlertKind>,
   now: number,
-  open: ReadonlySet<string>,
+  { open = new Set(), liveMaxAgeMs }: SnapshotOptions,
 ): Promise<Map<string, TaskFigures>> {
   const scope = scopeOf(rules);
+  if (liveMaxAgeMs !== undefined && source.feed) {
+    const query = { rules, scope, now, maxAgeMs: liveMaxAgeMs };
+    const live = await readLiveFigures(source, source.feed, query);
+    if (live !== null) return live;
+  }
   const names = (await source.listTasks()).filter((task) => scope === null || scope.has(task));
   const snapshots = await source.getQueueSnapshots(names);
   const windowMs = Math.max(0, ...rules.map((rule) => rule.windowMs ?? 0));
@@ -102,7 +124,6 @@ async function readTasks(
   for (const task of names) {
     const snapshot = snapshots.get(task);
     if (!snapshot) continue;
-    const groups = kinds.has("newErrorGroup") ? await source.groupDeadLetters(task) : [];
     tasks.set(task, {
       stats: snapshot.stats,
       heads: snapshot.heads,
@@ -110,7 +131,7 @@ async function readTasks(
       stalled: snapshot.stalled?.total ?? 0,
       reruns: reruns.get(task) ?? 0,
       lastTakenAt: lastTakeBound(activity.get(task)),
-      errorShapes: groups.map((group) => group.pattern),
+      errorShapes: await errorShapesOf(source, task, kinds),
     });
   }
   return tasks;
@@ -142,17 +163,12 @@ async function readMigrationLock(source: TaskSource, now: number, seen: LockSeen
   return { heldSince: at, seen: { lock: payload, at } };
 }
 
-/**
- * Reads what `rules` need at `now` (ms since the epoch); `open` names the
- * tasks with a `noProgress` alert pending or firing, `lockSeen` when the
- * migration lock was first seen, as the last pass left it.
- */
+/** Reads what `rules` need at `now` (ms since the epoch). */
 export async function readSnapshot(
   source: TaskSource,
   rules: readonly AlertRule[],
   now: number,
-  open: ReadonlySet<string> = new Set(),
-  lockSeen?: LockSeen,
+  options: SnapshotOptions = {},
 ): Promise<AlertSnapshot> {
   const kinds = new Set(rules.map((rule) => rule.kind));
   const taskRules = rules.filter((rule) =>
@@ -162,7 +178,7 @@ export async function readSnapshot(
   return {
     tasks: taskRules.length === 0
       ? new Map()
-      : await optional(() => readTasks(source, taskRules, kinds, now, open)),
+      : await optional(() => readTasks(source, taskRules, kinds, now, options)),
     schedules: kinds.has("scheduleMissed") ? await optional(() => readSchedules(source)) : [],
     redis: {
       connected: info?.connected ?? false,
@@ -170,7 +186,7 @@ export async function readSnapshot(
       maxMemoryBytes: info?.maxMemoryBytes ?? null,
     },
     migrationLock: kinds.has("migrationLock") && source.getMigrationLock
-      ? await optional(() => readMigrationLock(source, now, lockSeen))
+      ? await optional(() => readMigrationLock(source, now, options.lockSeen))
       : { heldSince: null },
   };
 }

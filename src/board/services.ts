@@ -126,6 +126,7 @@ function startAlerts(parts: AlertParts): AlertEvaluator | null {
     leadership,
     timers: parts.timers,
     clock: parts.clock,
+    liveMaxAgeMs: options.statsInterval,
     basePath: options.basePath,
     onDelivery: (delivery) => metrics()?.countNotice(delivery),
     onDropped: (sink) => metrics()?.countDroppedNotice(sink),
@@ -156,11 +157,13 @@ export function startServices(
     clock,
     health: options.health,
   });
+  const ownChanges = new OwnChanges(clock);
   const events = createEventHub(source, present, {
     store,
     statsIntervalMs: options.statsInterval,
     timers,
     watched: () => feed?.need(),
+    liveSeen: (asOf) => ownChanges.seenBy(asOf),
     leads,
     alerts: options.alerts !== null,
     evaluatesAlerts: () => alertLeadership?.isLeading ?? false,
@@ -196,6 +199,9 @@ export function startServices(
       latency,
       sseClients: () => events.state().clients,
       maxTasks: options.metrics.maxTasks,
+      clock,
+      liveMaxAgeMs: options.statsInterval,
+      need: () => feed?.need(),
       alerts: options.alerts,
       alertQueues: () => alerts?.queued() ?? new Map(),
     });
@@ -212,7 +218,7 @@ export function startServices(
     latency,
     leadership,
     feed,
-    ownChanges: new OwnChanges(clock),
+    ownChanges,
     operations,
     scans,
     sessions: login

@@ -7,13 +7,18 @@
  *   blocking XREAD connection of the board) and starts two timers: the
  *   stats poll (`statsIntervalMs`, 3 s) and the heartbeat (`heartbeatMs`,
  *   15 s). Further clients add nothing but their queue.
- * - A stats poll rereads only the tasks that had events since the last one
- *   (a count changes with an event), and every task every
+ * - A stats poll sends the live state the leader keeps (`../store/feed.ts`)
+ *   while it is at most one stats interval old: one store read, whatever
+ *   the number of tasks, on the leader and every other board alike, the
+ *   frame's `at` its `asOf` (see `live_stats.ts`). Only when it is older
+ *   (no leader keeps it, or the store holds none) does the poll read the
+ *   counts itself: then it rereads only the tasks that had events since the
+ *   last one (a count changes with an event), and every task every
  *   `fullStatsEveryMs` (30 s: what changes without an event, such as
- *   retention trimming a finished set). So its Redis cost follows the
- *   activity of the queues, not the number of clients or of tasks: an idle
- *   keyspace of 20 tasks costs 20 × 8 O(1) commands per 30 s (≈ 5/s),
- *   whether 1 or 1,000 clients watch.
+ *   retention trimming a finished set). Either way its Redis cost does not
+ *   follow the number of clients: an idle keyspace of 20 tasks read
+ *   directly costs 20 × 8 O(1) commands per 30 s (≈ 5/s), whether 1 or
+ *   1,000 clients watch.
  * - When the last client leaves, both timers stop at once; the source
  *   subscription is kept for `idleStopMs` (5 s) so a page reload or a
  *   reconnecting browser does not reopen the Redis connection, then dropped.
@@ -54,6 +59,8 @@
 import type { AlertSilence, AlertStatus } from "../contract/alerts.ts";
 import type { StatsPayload } from "../contract/events.ts";
 import { alertsFrameKey, alertsFrameOf } from "./alerts_frame.ts";
+import { readFreshSummary } from "../feed/live_read.ts";
+import { liveStatsPayload } from "./live_stats.ts";
 import type { Presenter } from "../contract/present.ts";
 import { totalsOf } from "../contract/totals.ts";
 import type { QueueStats, TaskEvent, TaskSource } from "../source/types.ts";
@@ -96,6 +103,12 @@ export interface EventHubOptions {
    * change feed notes that someone watches.
    */
   watched?: () => void;
+  /**
+   * Whether a live state of `asOf` was written after the last change this
+   * board made (default: always): one written before is not sent, so that
+   * whoever made a change sees it in the next frame (see `OwnChanges`).
+   */
+  liveSeen?: (asOf: number) => boolean;
   /**
    * Whether this board leads the boards on its store now. The leader shares
    * each stats frame it reads (`shareResult`); the others, while a frame
@@ -298,6 +311,7 @@ export class EventHub {
   readonly #leads: (() => boolean) | null;
   readonly #watched: () => void;
   readonly #store: NonNullable<EventHubOptions["store"]> | null;
+  readonly #liveSeen: (asOf: number) => boolean;
   readonly #alerts: boolean;
   readonly #evaluatesAlerts: () => boolean;
   /** The last `alerts` frame (sent to a client as it connects), and what tells it apart. */
@@ -323,6 +337,7 @@ export class EventHub {
     this.#leads = options.leads ?? null;
     this.#watched = options.watched ?? (() => {});
     this.#store = options.store ?? null;
+    this.#liveSeen = options.liveSeen ?? (() => true);
     this.#alerts = options.alerts ?? false;
     this.#evaluatesAlerts = options.evaluatesAlerts ?? (() => false);
     this.#epochNow = epochClock(this.#timers);
@@ -570,15 +585,31 @@ export class EventHub {
     return this.#epochNow() - payload.at <= 2 * this.#statsIntervalMs ? payload : null;
   }
 
+  /**
+   * The stats frame of the live state, when the source keeps one at most an
+   * interval old that saw this board's own changes; else null.
+   */
+  async #liveStats(): Promise<StatsPayload | null> {
+    if (!this.#source.feed) return null;
+    const summary = await readFreshSummary(
+      this.#source.feed,
+      this.#epochNow(),
+      this.#statsIntervalMs,
+    );
+    return summary && this.#liveSeen(summary.asOf) ? liveStatsPayload(summary) : null;
+  }
+
   async #readStats(): Promise<void> {
     let payload: StatsPayload;
     try {
-      const shared = await this.#sharedStats();
-      if (shared !== null) {
-        // The leader's counts: what this board would have read had it read them itself.
-        this.#stats = shared;
+      const counted = await this.#liveStats() ?? await this.#sharedStats();
+      if (counted !== null) {
+        // Counts read elsewhere: what this board would have read had it read them itself. Its
+        // own, kept from before, were not followed meanwhile: its next read of them reads all.
+        this.#stats = counted;
         this.#pollFailed = false;
-        if (this.#clients.size > 0) this.#send("stats:update", shared);
+        this.#fullAt = -Infinity;
+        if (this.#clients.size > 0) this.#send("stats:update", counted);
         return;
       }
       const tasks = await this.#source.listTasks();

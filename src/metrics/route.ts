@@ -3,8 +3,12 @@
  * through prom-client with one registry per board (never prom-client's
  * global default one: two boards in a process share nothing).
  *
- * Per scrape the store is read in O(tasks): the counts, the queue heads and
- * the last minutes of throughput in one pipelined batch each. At most
+ * Per scrape the tasks' figures come from the live state the leader keeps
+ * while it is at most one stats interval old (two store reads whatever the
+ * number of tasks), else from a direct read in O(tasks) (see
+ * `task_figures.ts`); `queue_board_task_figures_timestamp_seconds` says
+ * when they were true; a scrape notes the feed's need, as a browser does,
+ * so that the leader keeps it up to date for the next ones. At most
  * `maxTasks` tasks get series of their own (see `tasks.ts`), the
  * rest are summed under one label, so the exposition is bounded whatever
  * the number of tasks; the wait and run percentiles of those tasks come from
@@ -32,6 +36,7 @@ import type { BoardStore } from "../store/types.ts";
 import type { LatencySampler } from "../samplers/latency.ts";
 import { createScalingSeries } from "./scaling.ts";
 import { OTHER_TASKS, seriesTasks } from "./tasks.ts";
+import { readScrapedTasks } from "./task_figures.ts";
 import { sharedRead } from "../shared_read.ts";
 
 /** What the metrics read. */
@@ -48,6 +53,15 @@ export interface BoardMetricsDeps {
   alerts?: AlertsConfig | null;
   /** The notices waiting for each alert sink now, by its name (none without alerts). */
   alertQueues?: () => ReadonlyMap<string, number>;
+  /** Wall-clock time, ms since the epoch: what the live state's age is judged by. */
+  clock: () => number;
+  /** The live state's oldest age a scrape shows, ms (the board's stats interval). */
+  liveMaxAgeMs: number;
+  /**
+   * Called at each scrape: the board's change feed notes that someone
+   * watches, so the leader keeps the live state the next scrapes show.
+   */
+  need?: () => void;
 }
 
 /** One board's metrics: its registry, the middleware that times its API, the scrape. */
@@ -114,9 +128,8 @@ const QUANTILES = [["0.5", "p50"], ["0.95", "p95"], ["0.99", "p99"]] as const;
 const STORE_ERRORS = new Set(["STORE_UNAVAILABLE", "OUTCOME_UNKNOWN"]);
 
 /** Creates the metrics of one board. */
-export function createBoardMetrics(
-  { source, store, latency, sseClients, maxTasks, alerts = null, alertQueues }: BoardMetricsDeps,
-): BoardMetrics {
+export function createBoardMetrics(deps: BoardMetricsDeps): BoardMetrics {
+  const { source, store, latency, sseClients, maxTasks, alerts = null, alertQueues } = deps;
   const registry = new Registry();
   const registers = [registry];
   const gauge = (name: string, help: string, labelNames: string[]) =>
@@ -188,6 +201,12 @@ export function createBoardMetrics(
       "as of then. 0 before the first evaluation.",
     [],
   );
+  const figuresAt = gauge(
+    "queue_board_task_figures_timestamp_seconds",
+    "When the per-task series of this scrape were true (unix seconds): the leader's live " +
+      "state, at most one stats interval old, or the scrape's own read when it was older.",
+    [],
+  );
   const notices = new Counter({
     name: "queue_board_alert_notices_total",
     help: "Alert notices this board sent, per sink and outcome (delivered, or failed after its " +
@@ -229,14 +248,11 @@ export function createBoardMetrics(
   }
 
   async function read(): Promise<void> {
-    const tasks = await source.listTasks();
-    const [snapshots, recent] = await Promise.all([
-      source.getQueueSnapshots(tasks),
-      source.getThroughputByTask(tasks, { count: 2 }),
-    ]);
-    const stats = new Map(tasks.map((task) => [task, snapshots.get(task)!.stats]));
+    deps.need?.();
+    const now = deps.clock();
+    const scraped = await readScrapedTasks(source, now, deps.liveMaxAgeMs);
+    const stats = new Map([...scraped.tasks].map(([task, { stats }]) => [task, stats]));
     const { own, other } = seriesTasks(stats, maxTasks);
-    const now = Date.now();
     // Only the tasks with series of their own are sampled: quantiles cannot be summed.
     const [samples, alertsNow] = await Promise.all([
       Promise.all(own.map((task) => latency.sample(task))),
@@ -248,12 +264,14 @@ export function createBoardMetrics(
     }
     for (const [rule, count] of alertsNow.byRule) firing.set({ rule }, count);
     evaluatedAt?.set((alertsNow.asOf ?? 0) / 1000);
-    // The last closed minute: the current one is still being counted into.
+    figuresAt.set(scraped.asOf / 1000);
     const taskNumbers = (task: string): TaskNumbers => {
-      const { stats, heads: { oldestWaiting: waiting, nextDue } } = snapshots.get(task)!;
+      const { stats, closed, heads: { oldestWaiting: waiting, nextDue } } = scraped.tasks.get(
+        task,
+      )!;
       return {
         stats,
-        closed: recent.get(task)![0],
+        closed,
         waitingSeconds: waiting ? Math.max(0, now - waiting.since) / 1000 : 0,
         overdueSeconds: nextDue ? Math.max(0, now - nextDue.at) / 1000 : 0,
       };

@@ -4,7 +4,7 @@
  * nothing behind.
  */
 
-import { systemTimers } from "../../src/timers.ts";
+import { epochClock, systemTimers } from "../../src/timers.ts";
 import { resolveOptions } from "../../src/options.ts";
 import assert from "node:assert/strict";
 import { Hono } from "hono";
@@ -16,6 +16,7 @@ import { NO_JOBS } from "../helpers/fixture.ts";
 import { dataOf, isEvent, openStream } from "./sse_client.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { waitFor } from "../helpers/wait_for.ts";
+import { livePass, liveRow } from "../helpers/live_state.ts";
 
 const present = createPresenter({ redact: ["password"], formatters: {} });
 const URL_ = "http://board.test/api/events";
@@ -27,6 +28,19 @@ function hubApp(source: MemorySource, options: EventHubOptions = {}) {
     eventRoutes({ events: hub, timers: systemTimers, options: resolveOptions({}) }),
   );
   return { hub, fetch: (request: Request) => app.fetch(request) };
+}
+
+/** A memory store with one job of `mail`, counting the reads of counts made through it. */
+function countingReads() {
+  const source = createMemorySource();
+  source.store.enqueue("mail", { id: "m1", data: {} });
+  let reads = 0;
+  const getStats = source.getStats.bind(source);
+  source.getStats = (tasks) => {
+    reads++;
+    return getStats(tasks);
+  };
+  return { source, reads: () => reads };
 }
 
 const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -300,14 +314,7 @@ Deno.test("stats polls reread only tasks with events, and every task each fullSt
 });
 
 Deno.test("boards on one store read the counts once: a follower sends the stats frame the leader shared, while it is fresh", async () => {
-  const source = createMemorySource();
-  source.store.enqueue("mail", { id: "m1", data: {} });
-  let reads = 0;
-  const getStats = source.getStats.bind(source);
-  source.getStats = (tasks) => {
-    reads++;
-    return getStats(tasks);
-  };
+  const { source, reads } = countingReads();
   const timers = new FakeTimers();
   const leader = hubApp(source, { statsIntervalMs: 1000, timers, leads: () => true });
   const follower = hubApp(source, { statsIntervalMs: 1000, timers, leads: () => false });
@@ -318,18 +325,69 @@ Deno.test("boards on one store read the counts once: a follower sends the stats 
     const fromLeader = dataOf(await led.waitFor(isEvent("stats:update")));
     const fromFollower = dataOf(await followed.waitFor(isEvent("stats:update")));
     assert.deepEqual(fromFollower, fromLeader, "the leader's frame, as it shared it");
-    assert.equal(reads, 1, "only the leader read the counts");
+    assert.equal(reads(), 1, "only the leader read the counts");
 
     // The leader goes: once its frame is over two intervals old, the follower reads for itself.
     await led.close();
     await leader.hub.close();
-    const before = reads;
+    const before = reads();
     await timers.tick(2000);
-    assert.equal(reads, before, "still fresh");
+    assert.equal(reads(), before, "still fresh");
     await timers.tick(1000);
-    assert.equal(reads, before + 1);
+    assert.equal(reads(), before + 1);
   } finally {
     await followed.close();
     await follower.hub.close();
+  }
+});
+
+Deno.test("a stats poll sends the live state while it is at most one interval old, as of its asOf, reading no counts", async () => {
+  const { source, reads } = countingReads();
+  const timers = new FakeTimers();
+  const { hub, fetch } = hubApp(source, { statsIntervalMs: 1000, timers });
+  // On a clock made after the hub's, never behind it. The leader's counts differ from the
+  // store's: the frame tells which were sent.
+  const asOf = epochClock(timers)();
+  await source.feed.writeLiveState(livePass(asOf, [liveRow("mail", { waiting: 7 })]));
+  const stream = await openStream(fetch, URL_);
+  try {
+    await timers.tick(0);
+    const live = dataOf(await stream.waitFor(isEvent("stats:update")));
+    assert.equal((live.totals as { waiting: number }).waiting, 7);
+    assert.equal(live.at, asOf, "as of when the leader last brought it up to date");
+    await timers.tick(1000);
+    const again = await waitFor(() => stream.frames.filter(isEvent("stats:update"))[1], {
+      what: "the second frame",
+    });
+    assert.equal(dataOf(again).at, asOf, "one interval old: still sent as it is");
+    assert.equal(reads(), 0);
+    // The leader stopped: the next poll reads the counts itself.
+    await timers.tick(1000);
+    const read = await stream.waitFor(
+      isEvent("stats:update", (d) => (d.totals as { waiting: number }).waiting === 1),
+    );
+    assert.ok(dataOf(read).at as number > asOf);
+    assert.equal(reads(), 1);
+  } finally {
+    await stream.close();
+    await hub.close();
+  }
+});
+
+Deno.test("a live state written before this board's last change is not sent: the counts are read", async () => {
+  const { source, reads } = countingReads();
+  const timers = new FakeTimers();
+  const asOf = epochClock(timers)();
+  await source.feed.writeLiveState(livePass(asOf, [liveRow("mail", { waiting: 7 })]));
+  const { hub, fetch } = hubApp(source, { timers, liveSeen: (at) => at > asOf });
+  const stream = await openStream(fetch, URL_);
+  try {
+    await timers.tick(0);
+    const frame = dataOf(await stream.waitFor(isEvent("stats:update")));
+    assert.equal((frame.totals as { waiting: number }).waiting, 1, "the store's count");
+    assert.equal(reads(), 1);
+  } finally {
+    await stream.close();
+    await hub.close();
   }
 });

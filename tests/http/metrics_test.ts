@@ -4,12 +4,16 @@
  */
 
 import assert from "node:assert/strict";
-import { createBoard } from "../helpers/checked_board.ts";
+import { createBoard, createBoardOn } from "../helpers/checked_board.ts";
 import { StoreUnavailableError } from "../../src/errors.ts";
 import { type BoardOptions, BoardOptionsError } from "../../src/options.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import type { TaskSource } from "../../src/source/types.ts";
+import { epochClock } from "../../src/timers.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
 import { readFixture } from "../helpers/fixture.ts";
+import { livePass, liveRow } from "../helpers/live_state.ts";
+import { sourceWith } from "../helpers/source_with.ts";
 
 const TOKEN = "scrape-token-0123456789";
 const SECRET = "a-cookie-secret-of-at-least-32-chars!";
@@ -349,5 +353,76 @@ Deno.test("a task name cannot forge a sample line: label values are escaped", as
     );
   } finally {
     await close();
+  }
+});
+
+Deno.test("a scrape shows the live state while it is at most one interval old, and when it was true, reading no task", async () => {
+  const memory = createMemorySource();
+  memory.store.enqueue("mail", { id: "m1", data: {} });
+  let reads = 0;
+  const source = sourceWith(memory, {
+    getQueueSnapshots: (tasks) => (reads++, memory.getQueueSnapshots(tasks)),
+  });
+  const timers = new FakeTimers();
+  const asOf = epochClock(timers)();
+  const minute = Math.floor(asOf / 60_000) * 60_000;
+  // Every minute of the row's hour and the next finished 4 and failed 1: whichever is the last closed.
+  const finished = (n: number) => Array(62).fill(n);
+  await memory.feed.writeLiveState(livePass(asOf, [
+    liveRow("mail", { waiting: 7 }, {
+      heads: {
+        oldestWaiting: { id: "m9", since: asOf - 30_000 },
+        oldestActive: null,
+        nextDue: { id: "m8", at: asOf - 5_000 },
+      },
+      rate: {
+        from: minute - 60 * 60_000,
+        bucketMs: 60_000,
+        completed: finished(4),
+        failed: finished(1),
+      },
+    }),
+  ]));
+  // The leader is another board: this one keeps no live state of its own.
+  await memory.holdLease("board", "the-leader", 3_600_000);
+  const board = createBoardOn(timers, source, { statsInterval: 3000 });
+  const scrape = async () =>
+    await (await board.fetch(new Request("http://board.test/board/metrics"))).text();
+  try {
+    const text = await scrape();
+    assert.equal(sampleOf(text, 'taskora_jobs{task="mail",state="waiting"}'), 7);
+    const waited = sampleOf(text, 'taskora_oldest_waiting_seconds{task="mail"}')!;
+    assert.ok(waited >= 30 && waited < 31, `${waited} s`);
+    const overdue = sampleOf(text, 'taskora_delayed_overdue_seconds{task="mail"}')!;
+    assert.ok(overdue >= 5 && overdue < 6, `${overdue} s`);
+    assert.equal(
+      sampleOf(text, 'taskora_jobs_finished_last_minute{task="mail",outcome="failed"}'),
+      1,
+    );
+    assert.equal(sampleOf(text, "queue_board_task_figures_timestamp_seconds"), asOf / 1000);
+    assert.equal(reads, 0, "no task read");
+
+    // Older than one interval: the scrape reads the tasks itself, and says so.
+    await memory.feed.writeLiveState({ asOf: asOf - 3_001 });
+    const direct = await scrape();
+    assert.equal(sampleOf(direct, 'taskora_jobs{task="mail",state="waiting"}'), 1);
+    assert.ok(sampleOf(direct, "queue_board_task_figures_timestamp_seconds")! >= asOf / 1000);
+    assert.equal(reads, 1);
+  } finally {
+    await board.close();
+    await memory.close();
+  }
+});
+
+Deno.test("a scrape notes the change feed's need, so the leader keeps the live state the next scrapes show", async () => {
+  const source = createMemorySource();
+  const board = createBoardOn(new FakeTimers(), source, {});
+  try {
+    assert.equal(await source.feed.hasFeedDemand(), false);
+    await (await board.fetch(new Request("http://board.test/board/metrics"))).text();
+    assert.equal(await source.feed.hasFeedDemand(), true);
+  } finally {
+    await board.close();
+    await source.close();
   }
 });
