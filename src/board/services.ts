@@ -1,7 +1,8 @@
 /**
  * The board's services, each built in one place and started in this order:
- * leadership, the event hub, the audit trail, session login, the latency
- * sampler, bulk operations, scan slots, the backlog sampler, alerts, metrics.
+ * leadership, the change feed, the event hub, the audit trail, session login,
+ * the latency sampler, bulk operations, scan slots, the backlog sampler, the
+ * throughput keeper, alerts, metrics.
  * The routes get them as `ApiDeps`; the stacks read the rest. Nothing here
  * knows HTTP but the session cookie's scope.
  *
@@ -18,11 +19,14 @@ import { operationHooks } from "../bulk/hooks.ts";
 import { Operations } from "../bulk/operations.ts";
 import { createPresenter } from "../contract/present.ts";
 import { createEventHub, type EventHub } from "../events/hub.ts";
+import { createBoardFeed } from "../feed/board_feed.ts";
+import { OwnChanges } from "../feed/own_changes.ts";
 import { Leadership, leaseOf } from "../leadership.ts";
 import { McpCalls } from "../mcp/mcp_calls.ts";
 import { type BoardMetrics, createBoardMetrics } from "../metrics/route.ts";
 import type { ResolvedOptions, ResolvedSessionAuth } from "../options.ts";
 import { startBacklogSampler } from "../samplers/backlog.ts";
+import { startThroughputKeeper } from "../samplers/throughput.ts";
 import { createLatencySampler } from "../samplers/latency.ts";
 import { ScanSlots } from "../scans/slots.ts";
 import type { TaskSource } from "../source/types.ts";
@@ -30,7 +34,7 @@ import { epochClock, type Timers } from "../timers.ts";
 
 /**
  * The lease of the board's own background work: stats frames, latency
- * samples, the bulk operations' sweep, backlog samples.
+ * samples, the bulk operations' sweep, backlog samples, the kept day of throughput.
  */
 const BOARD_LEASE = "board";
 
@@ -137,9 +141,18 @@ export function startServices(
   const leadership = new Leadership(leaseOf(source, BOARD_LEASE), { timers });
   const leads = () => leadership.leads();
   const alertLeadership = alertLeadershipOf(source, options, timers);
+  // The leader's change feed and live state, while a browser on some replica needs them.
+  const feed = createBoardFeed({
+    source,
+    leadership,
+    timers,
+    clock,
+    health: options.health,
+  });
   const events = createEventHub(source, present, {
     statsIntervalMs: options.statsInterval,
     timers,
+    watched: () => feed?.need(),
     leads,
     alerts: options.alerts !== null,
     evaluatesAlerts: () => alertLeadership?.isLeading ?? false,
@@ -156,6 +169,8 @@ export function startServices(
   const scans = new ScanSlots(source, { timers });
   // Once a minute on the leader: the drain forecast's backlog 10 and 60 minutes ago.
   const backlog = startBacklogSampler({ source, leadership, timers, clock });
+  // Once a minute on the leader, while a board was asked: the day of throughput every board reads.
+  const throughput = startThroughputKeeper({ source, leadership, timers, clock });
   const alerts = startAlerts({
     source,
     options,
@@ -185,6 +200,8 @@ export function startServices(
     audit,
     latency,
     leadership,
+    feed,
+    ownChanges: new OwnChanges(clock),
     operations,
     scans,
     sessions: login
@@ -197,8 +214,10 @@ export function startServices(
       await operations.close();
       audit.close();
       await events.close();
+      await feed?.close();
       await alerts?.close();
       backlog?.close();
+      throughput?.close();
       await leadership.close();
       await alertLeadership?.close();
     },

@@ -30,6 +30,7 @@ import type {
   BulkStep,
   BulkStepResult,
   DeadLetterGroup,
+  EventBatch,
   FinishedState,
   FinishedTiming,
   JobActionResult,
@@ -138,7 +139,8 @@ import {
   updateSchedule,
 } from "./schedule_actions.ts";
 import { listSchedules } from "./schedules.ts";
-import { forgetBoardRuns, listBoardRuns, recordBoardRun } from "./board_runs.ts";
+import { BoardRunLists, forgetBoardRuns, listBoardRuns, recordBoardRun } from "./board_runs.ts";
+import { FinishedStates } from "./job_state_reads.ts";
 import type { BoardRun, BoardRunRecord } from "../../contract/schedules.ts";
 import type { BoardRunsOf } from "../types.ts";
 import { Pacer } from "./pacer.ts";
@@ -161,6 +163,8 @@ import {
   signOutSession,
 } from "./session_revocations.ts";
 import { RedisOperations } from "./operations.ts";
+import { RedisThroughputStore } from "../../store/redis/throughput.ts";
+import { RedisFeedStore } from "../../store/redis/feed.ts";
 import type { SessionRevocations, SignedOutSession } from "../session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
 import { holdLease, releaseLease } from "./lease.ts";
@@ -290,9 +294,17 @@ export class RedisTaskSource implements TaskSource {
   #events: RedisEventReader | null = null;
   /** Bulk operations in the hash every board on this keyspace shares; see `operations.ts`. */
   readonly operations: RedisOperations;
+  /** The day of throughput the leader keeps, under the board's root; see `store/redis/throughput.ts`. */
+  readonly keptThroughput: RedisThroughputStore;
+  /** The change feed's ids and the live state, under the board's root; see `store/redis/feed.ts`. */
+  readonly feed: RedisFeedStore;
   readonly #eventRefreshMs: number;
   /** The clock scan slots expire on. */
   readonly #timers: Timers;
+  /** The board's run history as last read, and its version: reread when that changes. */
+  readonly #boardRuns = new BoardRunLists();
+  /** The finished states of schedules' runs, trusted a minute. */
+  readonly #finishedStates: FinishedStates;
 
   /**
    * Creates the source; see {@link createRedisSource}. Its background work
@@ -309,6 +321,7 @@ export class RedisTaskSource implements TaskSource {
     }
     this.prefix = options.prefix;
     this.#timers = timers;
+    this.#finishedStates = new FinishedStates(() => timers.now());
     this.#eventRefreshMs = Math.min(options.discoveryIntervalMs ?? 5000, 5000);
     this.connection = new RedisConnection({
       url: options.url,
@@ -319,6 +332,8 @@ export class RedisTaskSource implements TaskSource {
     });
     // The board's own keys: no wire check, and a sweep does not count as someone watching.
     this.operations = new RedisOperations(this.connection, options.prefix);
+    this.keptThroughput = new RedisThroughputStore(this.connection, options.prefix);
+    this.feed = new RedisFeedStore(this.connection, options.prefix);
     // A reconnection may be to another server: check its wire version again.
     this.#offReconnect = this.connection.onReconnect(() => this.#wire = null);
     // A migrator taking or freeing its lock may change the wire version too.
@@ -686,7 +701,7 @@ export class RedisTaskSource implements TaskSource {
   /** Every schedule, sorted by name. */
   async listSchedules(): Promise<ScheduleRecord[]> {
     await this.#ready();
-    const schedules = await listSchedules(this.connection, this.prefix);
+    const schedules = await listSchedules(this.connection, this.#finishedStates, this.prefix);
     this.#recentIds.note(
       schedules.flatMap((s) => s.lastJobId ? [{ id: s.lastJobId, task: s.config.task }] : []),
     );
@@ -776,16 +791,7 @@ export class RedisTaskSource implements TaskSource {
    * opened by the first and closed after the last; see `event_reader.ts`.
    */
   subscribe(listener: (event: TaskEvent) => void): () => void {
-    // The reader's periodic "refresh" reads the cached list: discovery's own
-    // cadence keeps it fresh, so following events adds no SCAN of its own.
-    const topology = this.connection.topology;
-    this.#events ??= new RedisEventReader({
-      createClient: topology.sharded ? null : () => topology.blockingClient()!,
-      pipeline: (commands) => this.connection.pipeline(commands),
-      listTasks: () => this.#discovery.list(),
-      refreshTasks: () => this.#discovery.list(),
-    }, { prefix: this.prefix, refreshMs: this.#eventRefreshMs });
-    const events = this.#events;
+    const events = this.#eventReader();
     if (this.#subscribers++ === 0) {
       // The split follows the events while (and only while) someone else does.
       const release = this.#watch.hold();
@@ -810,6 +816,42 @@ export class RedisTaskSource implements TaskSource {
         this.#stopFollowing = null;
       }
     };
+  }
+
+  /**
+   * Every task's stream from the given ids, a batch at a time, on a
+   * blocking connection of its own (polled on a cluster); see
+   * `RedisEventReader.tail`. While it runs, discovery and the retrying
+   * reconcile do, as while a browser watches: a new task is read from its
+   * first event.
+   */
+  async tailEvents(
+    from: ReadonlyMap<string, string>,
+    take: (batch: EventBatch) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const release = this.#watch.hold();
+    const releaseCounts = this.#countsWatch.hold();
+    try {
+      await this.#eventReader().tail(from, take, signal);
+    } finally {
+      releaseCounts();
+      release();
+    }
+  }
+
+  /** The live event reader, made on first use. */
+  #eventReader(): RedisEventReader {
+    // The reader's periodic "refresh" reads the cached list: discovery's own
+    // cadence keeps it fresh, so following events adds no SCAN of its own.
+    const topology = this.connection.topology;
+    this.#events ??= new RedisEventReader({
+      createClient: topology.sharded ? null : () => topology.blockingClient()!,
+      pipeline: (commands) => this.connection.pipeline(commands),
+      listTasks: () => this.#discovery.list(),
+      refreshTasks: () => this.#discovery.list(),
+    }, { prefix: this.prefix, refreshMs: this.#eventRefreshMs });
+    return this.#events;
   }
 
   /** Blocking connections the live event reader holds (0 or 1). */
@@ -1007,7 +1049,14 @@ export class RedisTaskSource implements TaskSource {
     limit: number,
   ): Promise<Map<string, BoardRun[]>> {
     await this.connection.ready();
-    return await listBoardRuns(this.connection, schedules, limit, this.prefix);
+    return await listBoardRuns(
+      this.connection,
+      schedules,
+      limit,
+      this.#boardRuns,
+      this.#finishedStates,
+      this.prefix,
+    );
   }
 
   /** Cancels a running workflow and its unfinished node jobs; see `workflow_cancel.ts`. */

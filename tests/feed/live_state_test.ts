@@ -1,0 +1,202 @@
+/**
+ * The live state the leader keeps from the change feed, against a real
+ * redis-server, on fake timers (the lease, the passes and discovery move
+ * when the test ticks; Redis answers in its own time, so each look is
+ * guarded by `waitFor`), while a browser's event stream is open (what makes
+ * the leader run the feed):
+ * - at 1,000 tasks a just-started board's first page comes from the feed's
+ *   first pass (not from reading every task on the request path), a page is
+ *   served in at most 60 Redis commands, with the same totals and verdicts
+ *   as a direct read;
+ * - what changes without an event (taskora's retention trimming a finished
+ *   set, a job removed, a task deleted) heals within one sweep;
+ * - a task created after the start appears within one discovery pass.
+ */
+
+import assert from "node:assert/strict";
+import { createBoardOn } from "../../src/board.ts";
+import type { OverviewResponse } from "../../src/contract/overview.ts";
+import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import type { LiveSummary } from "../../src/store/feed.ts";
+import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
+import { FakeTimers, settle } from "../helpers/fake_timers.ts";
+import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
+import { fillRedis, writeJob } from "../helpers/wire_writer.ts";
+
+type Client = Awaited<ReturnType<typeof connectClient>>;
+
+/** A board over a Redis source, both on `timers`, with `fill` written first. */
+async function withBoard(
+  fill: (client: Client) => Promise<void>,
+  fn: (ctx: {
+    client: Client;
+    timers: FakeTimers;
+    source: RedisTaskSource;
+    overview: (query?: string) => Promise<OverviewResponse>;
+    watch: () => Promise<void>;
+  }) => Promise<void>,
+  sourceOptions: { discoveryIntervalMs?: number } = {},
+): Promise<void> {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const timers = new FakeTimers();
+  const source = new RedisTaskSource(
+    { url: redis.url, commandTimeoutMs: 30_000, ...sourceOptions },
+    timers,
+  );
+  const board = createBoardOn(timers, source);
+  let stream = null as ReadableStream | null;
+  try {
+    await fill(client);
+    // A browser's event stream: what makes the leader run the feed.
+    const watch = async () => {
+      const events = await board.fetch(new Request("http://127.0.0.1/board/api/events"));
+      assert.equal(events.status, 200);
+      stream = events.body;
+    };
+    const overview = async (query = "") => {
+      const response = await board.fetch(
+        new Request(`http://127.0.0.1/board/api/overview${query}`),
+      );
+      assert.equal(response.status, 200);
+      return await response.json() as OverviewResponse;
+    };
+    await fn({ client, timers, source, overview, watch });
+  } finally {
+    await stream?.cancel();
+    await board.close();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+}
+
+/** Ticks pass by pass until the live state holds what `ready` looks for; returns that state. */
+async function passUntil(
+  timers: FakeTimers,
+  source: RedisTaskSource,
+  ready: (summary: LiveSummary | null) => unknown,
+  what: string,
+): Promise<LiveSummary> {
+  return await waitFor(async () => {
+    await timers.tick(1_000);
+    const summary = await source.feed.readLiveSummary();
+    return ready(summary) ? summary : null;
+  }, { what });
+}
+
+Deno.test("at 1,000 tasks a just-started board's first page comes from one pass, and a page of 50 by health costs at most 60 commands", async () => {
+  await withBoard(
+    (client) => fillRedis(client as never, { jobs: 8_000, tasks: 1_000 }),
+    async ({ client, timers, source, overview, watch }) => {
+      // Nobody watches: no feed, the board reads every task itself.
+      const direct = await overview("?limit=50&sort=health");
+      assert.equal(direct.matched, 1_000);
+      // Who reads every task's counts from here on (the hub's stats frame reads its own way).
+      const everyTask: number[] = [];
+      const read = source.getQueueSnapshots.bind(source);
+      source.getQueueSnapshots = (tasks) => {
+        if (tasks.length === 1_000) everyTask.push(timers.now());
+        return read(tasks);
+      };
+      // A browser opens the board: its first page comes from the feed's first pass.
+      await watch();
+      // Once it leads (the lease is taken), the feed runs: the overview waits for its first pass.
+      await waitFor(() => client.exists("taskora:board:lease:board"), { what: "the lease" });
+      await settle();
+      const first = await overview("?limit=50&sort=health");
+      const summary = await source.feed.readLiveSummary();
+      assert.equal(summary?.index.tasks.length, 1_000, "one pass read every task");
+      assert.equal(first.asOf, summary?.asOf, "the first page is the first pass's");
+      assert.equal(
+        everyTask.length,
+        1,
+        "every task was read once, by the pass, not on the request",
+      );
+      let page!: OverviewResponse;
+      const calls = await commandsOf(client, async () => {
+        page = await overview("?limit=50&sort=health");
+      });
+      assert.ok(totalCalls(calls) <= 60, JSON.stringify(Object.fromEntries(calls)));
+      // The answer says how old its figures are: the last pass's time (one may have ended since).
+      assert.ok(page.asOf >= summary!.asOf, `${page.asOf} < ${summary!.asOf}`);
+      assert.equal(page.asOf, (await source.feed.readLiveSummary())?.asOf);
+      assert.equal(page.tasks.length, 50);
+      assert.equal(page.matched, 1_000);
+      assert.deepEqual(page.totals, direct.totals);
+      assert.deepEqual(page.healthCounts, direct.healthCounts);
+      assert.deepEqual(
+        page.tasks.map((task) => task.health.status),
+        direct.tasks.map((task) => task.health.status),
+      );
+    },
+  );
+});
+
+Deno.test("what changes without an event heals within one sweep: a trimmed finished set, a removed job, a deleted task", async () => {
+  const now = Date.now();
+  await withBoard(
+    async (client) => {
+      for (const task of ["billing", "email", "report"]) {
+        for (let i = 0; i < 3; i++) {
+          await writeJob(client as never, { task, state: "completed", finishedOn: now - i });
+          await writeJob(client as never, { task, state: "waiting", id: `${task}-w${i}` });
+        }
+      }
+    },
+    async ({ client, timers, source, watch }) => {
+      await watch();
+      await passUntil(
+        timers,
+        source,
+        (summary) => summary?.index.tasks.length === 3 && summary.index.totals.completed === 9,
+        "the first pass",
+      );
+      // Behind the feed's back, as taskora's retention, an expiry and a deletion do: no event.
+      await client.sendCommand(["ZREMRANGEBYRANK", "taskora:{billing}:completed", "0", "1"]);
+      await client.sendCommand(["LREM", "taskora:{email}:wait", "0", "email-w0"]);
+      await client.sendCommand(["DEL", "taskora:{email}:email-w0"]);
+      const reportKeys = await client.keys("taskora:{report}*");
+      await client.del(reportKeys);
+      const healed = await passUntil(timers, source, (summary) => {
+        const byName = new Map(summary?.index.tasks.map((task) => [task.name, task.stats]));
+        return byName.get("billing")?.completed === 1 && byName.get("email")?.waiting === 2 &&
+          !byName.has("report");
+      }, "the sweep to heal the counts");
+      assert.ok(timers.now() <= 60_000 + 10_000 + 5_000, `healed at ${timers.now()} ms`);
+      const rows = await source.feed.readLiveRows(["billing", "email"]);
+      assert.deepEqual(rows.map((row) => row?.stats), [
+        (await source.getStats(["billing"])).get("billing"),
+        (await source.getStats(["email"])).get("email"),
+      ]);
+      assert.deepEqual(healed.index.totals.waiting, 5);
+    },
+  );
+});
+
+Deno.test("a task created after the start appears within one discovery pass", async () => {
+  await withBoard(
+    (client) => writeJob(client as never, { task: "early", state: "waiting" }).then(() => {}),
+    async ({ client, timers, source, overview, watch }) => {
+      await watch();
+      await passUntil(timers, source, (summary) => summary?.index.tasks.length === 1, "first pass");
+      await writeJob(client as never, { task: "late", state: "waiting" });
+      await waitFor(async () => {
+        await timers.tick(1_000);
+        return (await source.listTasks()).includes("late");
+      }, { what: "a discovery pass to find the new task" });
+      const foundAt = timers.now();
+      await passUntil(
+        timers,
+        source,
+        (summary) => summary?.index.tasks.some((task) => task.name === "late"),
+        "the new task in the live state",
+      );
+      assert.ok(timers.now() - foundAt <= 2_000, `${timers.now() - foundAt} ms after discovery`);
+      const page = await overview("?q=late");
+      assert.deepEqual(page.tasks.map((task) => task.stats.waiting), [1]);
+    },
+    { discoveryIntervalMs: 5_000 },
+  );
+});
