@@ -13,9 +13,9 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { FIXTURE_TASKS } from "../helpers/fixture.ts";
 import { FLEET_PREFIXES, fleetHealth, fleetTask, writeFleet } from "../helpers/fleet.ts";
-import { connectClient, type TestRedis } from "../helpers/redis_server.ts";
+import { connectClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { browserTest, screenshot, withBoard, withKeptBoard } from "./harness.ts";
+import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 const FLEET = 1000;
 const ALL = FLEET + FIXTURE_TASKS.length;
@@ -23,27 +23,22 @@ const WIDTHS = [390, 1280, 1920] as const;
 const CRITICAL = Array.from({ length: FLEET }, (_, i) => fleetHealth(i))
   .filter((health) => health === "critical").length;
 
-/** Writes the fleet into the fixture's Redis. */
-async function fillFleet(redis: TestRedis): Promise<void> {
-  const client = await connectClient(redis.url);
-  try {
-    await writeFleet(client, FLEET);
-  } finally {
-    client.destroy();
-  }
-}
-
 /**
  * The board on the fixture plus the fleet, one page per width (of `widths`, default
- * {@link WIDTHS}), each at `path` with the list shown. The tests that use it only read, so
- * they share one board and one fleet ({@link withKeptBoard}).
+ * {@link WIDTHS}), each at `path` with the list shown.
  */
 function withFleet(
   path: string,
   fn: (page: Page, width: number, root: string) => Promise<void>,
   widths: readonly number[] = WIDTHS,
 ): Promise<void> {
-  return withKeptBoard(fillFleet, async ({ page, root }) => {
+  return withBoard({}, async ({ page, root, redis }) => {
+    const client = await connectClient(redis.url);
+    try {
+      await writeFleet(client, FLEET);
+    } finally {
+      client.destroy();
+    }
     for (const width of widths) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(`${root}${path}`);
@@ -122,6 +117,28 @@ browserTest(
 );
 
 browserTest(
+  "keys typed while the filter's first pause reaches the URL are kept",
+  () =>
+    withBoard({}, async ({ page, root }) => {
+      await page.goto(`${root}tasks`);
+      await page.locator(".task-table tbody tr").first().waitFor();
+      // The page's clock stands still: the type-ahead fires, and the URL's answer
+      // comes back into the box, only when the test moves it, between keys.
+      await page.clock.install();
+      const filter = page.getByLabel("Filter tasks by name");
+      await filter.pressSequentially("ema");
+      await page.clock.runFor(200); // the pause: "ema" is on its way to the URL
+      await filter.pressSequentially("i");
+      await page.clock.runFor(20); // the URL says "ema" now, the box "emai"
+      await filter.pressSequentially("l");
+      await page.clock.runFor(250);
+      assert.equal(await filter.inputValue(), "email");
+      await page.clock.resume();
+      await page.waitForURL(/[?&]q=email(&|$)/);
+    }),
+);
+
+browserTest(
   "the sort orders every task by name or by a count; the health summary filters",
   () =>
     withFleet("", async (page, width) => {
@@ -178,6 +195,29 @@ browserTest(
     }),
 );
 
+/** Polling once an hour, frames every second (not every 3 s): only a frame brings a count. */
+const FRAMES_ONLY = { refreshInterval: 3_600_000, statsInterval: 1000 };
+
+browserTest(
+  "a row's counts follow the stats frames without another answer",
+  () =>
+    withBoard(FRAMES_ONLY, async ({ page, root, redis }) => {
+      const client = await connectClient(redis.url);
+      try {
+        await writeFleet(client, FLEET);
+        await page.goto(root);
+        const waiting = page.getByRole("row", { name: /^billing\.job-000 / })
+          .locator('[data-label="waiting"]');
+        await waiting.filter({ hasText: /^3$/ }).waitFor();
+        // A waiting job changes no count health is judged on: only the frame brings it.
+        await writeJob(client, { task: fleetTask(0), state: "waiting" });
+        await waiting.filter({ hasText: /^4$/ }).waitFor({ timeout: 20_000 });
+      } finally {
+        client.destroy();
+      }
+    }),
+);
+
 browserTest(
   "at 1280 px no column of the task table hides behind its edge",
   () =>
@@ -202,51 +242,4 @@ browserTest(
         );
       }
     }, [1280]),
-);
-
-// The tests below make boards of their own, so they come after those that share the fleet's.
-
-browserTest(
-  "keys typed while the filter's first pause reaches the URL are kept",
-  () =>
-    withBoard({}, async ({ page, root }) => {
-      await page.goto(`${root}tasks`);
-      await page.locator(".task-table tbody tr").first().waitFor();
-      // The page's clock stands still: the type-ahead fires, and the URL's answer
-      // comes back into the box, only when the test moves it, between keys.
-      await page.clock.install();
-      const filter = page.getByLabel("Filter tasks by name");
-      await filter.pressSequentially("ema");
-      await page.clock.runFor(200); // the pause: "ema" is on its way to the URL
-      await filter.pressSequentially("i");
-      await page.clock.runFor(20); // the URL says "ema" now, the box "emai"
-      await filter.pressSequentially("l");
-      await page.clock.runFor(250);
-      assert.equal(await filter.inputValue(), "email");
-      await page.clock.resume();
-      await page.waitForURL(/[?&]q=email(&|$)/);
-    }),
-);
-
-/** Polling once an hour, frames every second (not every 3 s): only a frame brings a count. */
-const FRAMES_ONLY = { refreshInterval: 3_600_000, statsInterval: 1000 };
-
-browserTest(
-  "a row's counts follow the stats frames without another answer",
-  () =>
-    withBoard(FRAMES_ONLY, async ({ page, root, redis }) => {
-      const client = await connectClient(redis.url);
-      try {
-        await writeFleet(client, FLEET);
-        await page.goto(root);
-        const waiting = page.getByRole("row", { name: /^billing\.job-000 / })
-          .locator('[data-label="waiting"]');
-        await waiting.filter({ hasText: /^3$/ }).waitFor();
-        // A waiting job changes no count health is judged on: only the frame brings it.
-        await writeJob(client, { task: fleetTask(0), state: "waiting" });
-        await waiting.filter({ hasText: /^4$/ }).waitFor({ timeout: 20_000 });
-      } finally {
-        client.destroy();
-      }
-    }),
 );

@@ -5,8 +5,7 @@
  * Each test file launches one Chromium and one redis-server, the first time a
  * test asks for them, and stops both in `Deno.test.afterAll` (which runs even
  * when `--filter` skips every test). Each test gets a fresh browser context
- * and, through {@link withBoard} or {@link freshRedis}, an emptied server;
- * tests that only read may share one board through {@link withKeptBoard}.
+ * and, through {@link withBoard} or {@link freshRedis}, an emptied server.
  *
  * @example
  * ```ts
@@ -60,7 +59,6 @@ export async function sharedBrowser(): Promise<Browser> {
  * statistics), whatever the test before it did: stopped, paused or filled it.
  */
 export async function freshRedis(): Promise<TestRedis> {
-  await closeKeptBoard(); // it reads the data emptied below
   redis ??= startRedis();
   const server = await redis;
   server.resume();
@@ -84,7 +82,6 @@ async function closeContexts(): Promise<void> {
 }
 
 Deno.test.afterAll(async () => {
-  await closeKeptBoard();
   const [openBrowser, server] = [browser, redis];
   browser = redis = null;
   await (await openBrowser)?.close();
@@ -110,44 +107,17 @@ export function browserTest(name: string, fn: (t: Deno.TestContext) => Promise<v
   });
 }
 
-/** A board served over the file's Redis, and how to stop it. */
-interface ServedBoard {
-  board: Board;
-  redis: TestRedis;
-  root: string;
-  close(): Promise<void>;
-}
-
-/** Serves a board over `server`, fixture loaded, after `fill` added what the test needs. */
-async function serveFixtureBoard(
-  server: TestRedis,
-  { source, ...boardOptions }: Omit<WithBoardOptions, "colorScheme">,
-  fill?: (redis: TestRedis) => Promise<void>,
-): Promise<ServedBoard> {
+/** Runs `fn` with a fixture-loaded board open in a fresh context; cleans up whatever happens. */
+export async function withBoard(
+  options: WithBoardOptions,
+  fn: (ctx: BoardPage) => Promise<void>,
+): Promise<void> {
+  const { colorScheme = "light", source, ...boardOptions } = options;
+  const server = await freshRedis();
   await loadFixture(server.url, { metricsAt: Date.now() });
-  await fill?.(server);
   const taskSource = source?.(server);
   const board = createBoard(taskSource ?? server.url, boardOptions);
   const http = await serveBoard(board);
-  const basePath = boardOptions.basePath ?? "/board";
-  return {
-    board,
-    redis: server,
-    root: `${http.url}${basePath}/`,
-    async close() {
-      await http.stop();
-      await board.close();
-      await taskSource?.close();
-    },
-  };
-}
-
-/** Runs `fn` on a page of `served` in a fresh context, closed after it. */
-async function onPage(
-  served: ServedBoard,
-  colorScheme: "light" | "dark",
-  fn: (ctx: BoardPage) => Promise<void>,
-): Promise<void> {
   try {
     const chromium = await sharedBrowser();
     const context = await chromium.newContext({
@@ -155,53 +125,14 @@ async function onPage(
       viewport: { width: 1360, height: 860 },
     });
     const page = await context.newPage();
-    const { board, redis: server, root } = served;
-    await fn({ page, browser: chromium, board, redis: server, root });
+    const basePath = boardOptions.basePath ?? "/board";
+    await fn({ page, browser: chromium, board, redis: server, root: `${http.url}${basePath}/` });
   } finally {
     await closeContexts();
+    await http.stop();
+    await board.close();
+    await taskSource?.close();
   }
-}
-
-/** Runs `fn` with a fixture-loaded board open in a fresh context; cleans up whatever happens. */
-export async function withBoard(
-  options: WithBoardOptions,
-  fn: (ctx: BoardPage) => Promise<void>,
-): Promise<void> {
-  const { colorScheme = "light", ...boardOptions } = options;
-  const served = await serveFixtureBoard(await freshRedis(), boardOptions);
-  try {
-    await onPage(served, colorScheme, fn);
-  } finally {
-    await served.close();
-  }
-}
-
-/** The board {@link withKeptBoard} keeps for the next test that fills its Redis the same way. */
-let kept: { fill: (redis: TestRedis) => Promise<void>; served: ServedBoard } | null = null;
-
-async function closeKeptBoard(): Promise<void> {
-  const open = kept;
-  kept = null;
-  await open?.served.close();
-}
-
-/**
- * {@link withBoard} with default options over the fixture plus what `fill`
- * writes, for tests that only read: the board (and its Redis) is kept for the
- * next test that passes the same `fill`, as writing 1,000 tasks and a new
- * board's first passes over them cost seconds of CPU each time. A test that
- * writes must use {@link withBoard}; any other board or {@link freshRedis}
- * closes the kept one first.
- */
-export async function withKeptBoard(
-  fill: (redis: TestRedis) => Promise<void>,
-  fn: (ctx: BoardPage) => Promise<void>,
-): Promise<void> {
-  if (kept?.fill !== fill) {
-    const served = await serveFixtureBoard(await freshRedis(), {}, fill);
-    kept = { fill, served };
-  }
-  await onPage(kept.served, "light", fn);
 }
 
 /** Screenshots are written only when the environment says `SCREENSHOTS=1`. */
