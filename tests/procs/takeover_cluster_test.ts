@@ -22,4 +22,8 @@ await takeoverTests("Redis Cluster", {
     ),
   adapter: () => clusterAdapter(cluster.rootNodes),
   stop: () => cluster.stop(),
-}, { cancelled: 20_000, killed: 50_000 });
+  // 5,000 jobs, not takeover_test.ts's 50,000: 50 steps of BULK_BATCH still leave the kill
+  // halfway a run of steps on either side, and what the cluster adds (each command sent to the
+  // master that owns its keys) is the same for 5,000 jobs as for 50,000; takeover_test.ts keeps
+  // the scale on one Redis.
+}, { cancelled: 20_000, killed: 5_000 });
