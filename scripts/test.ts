@@ -4,12 +4,15 @@
  * nor a browser;
  * `redis` files start a throwaway redis-server (through
  * `tests/helpers/redis_server.ts`, directly or through another helper);
+ * `postgres` files start a throwaway PostgreSQL server (through
+ * `tests/helpers/postgres_server.ts`; the job history's store), with or
+ * without a redis-server;
  * `e2e` files drive Chromium (`playwright-core`). A new test file lands in
  * its group by what it imports, so no list is kept by hand.
  *
  * `all` (what `deno task test` runs) type-checks `tests/` once (the same
  * command as `deno task check`'s, so after it a cache hit), runs the fast
- * group, then the redis group, the e2e group and the JSDoc examples at the
+ * group, then the redis, postgres and e2e groups and the JSDoc examples at the
  * same time (each group's output is printed whole when it ends), and fails
  * if any group fails. Checking once matters: `deno check` caches per set of
  * roots, so each group's `deno test` would check its own graph again, cold.
@@ -25,11 +28,12 @@
  */
 
 /** What a test file needs to run. */
-export type TestGroup = "fast" | "redis" | "e2e";
+export type TestGroup = "fast" | "redis" | "postgres" | "e2e";
 
 const ROOT = new URL("../", import.meta.url);
 const LOCAL_IMPORT = /(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g;
 const NEEDS_REDIS = /tests\/helpers\/redis_server\.ts$/;
+const NEEDS_POSTGRES = /tests\/helpers\/postgres_server\.ts$/;
 const NEEDS_BROWSER = /"(?:npm:)?playwright-core"/;
 
 /** The local files a module imports (relative specifiers only), as absolute paths. */
@@ -40,17 +44,22 @@ function localImports(path: string, text: string): string[] {
 
 /**
  * Classifies each test file by walking its local imports: a browser need wins
- * over a Redis need, and either over none.
+ * over a PostgreSQL need, that over a Redis need, and any over none.
  */
 export function classify(
   files: readonly string[],
   read: (path: string) => string,
 ): Map<string, TestGroup> {
-  const needs = new Map<string, { redis: boolean; browser: boolean }>();
-  function walk(path: string, seen: Set<string>): { redis: boolean; browser: boolean } {
+  type Needs = { redis: boolean; postgres: boolean; browser: boolean };
+  const needs = new Map<string, Needs>();
+  function walk(path: string, seen: Set<string>): Needs {
     const known = needs.get(path);
     if (known) return known;
-    const found = { redis: NEEDS_REDIS.test(path), browser: false };
+    const found = {
+      redis: NEEDS_REDIS.test(path),
+      postgres: NEEDS_POSTGRES.test(path),
+      browser: false,
+    };
     if (seen.has(path)) return found;
     seen.add(path);
     let text = "";
@@ -64,6 +73,7 @@ export function classify(
       if (!imported.includes("/tests/")) continue;
       const sub = walk(imported, seen);
       found.redis ||= sub.redis;
+      found.postgres ||= sub.postgres;
       found.browser ||= sub.browser;
     }
     needs.set(path, found);
@@ -71,8 +81,8 @@ export function classify(
   }
   const groups = new Map<string, TestGroup>();
   for (const file of files) {
-    const { redis, browser } = walk(file, new Set());
-    groups.set(file, browser ? "e2e" : redis ? "redis" : "fast");
+    const { redis, postgres, browser } = walk(file, new Set());
+    groups.set(file, browser ? "e2e" : postgres ? "postgres" : redis ? "redis" : "fast");
   }
   return groups;
 }
@@ -170,12 +180,15 @@ if (import.meta.main) {
   const runs: Record<string, (args: string[], capture?: boolean) => Promise<TestRun>> = {
     fast: group("fast"),
     redis: group("redis"),
+    postgres: group("postgres"),
     e2e: group("e2e"),
     doc: (args, capture) =>
       denoTest(["--doc", ...args, ...extra, "mod.ts", "source.ts", "src/"], capture),
   };
   if (which !== "all" && !(which in runs)) {
-    console.error(`usage: scripts/test.ts [all|fast|redis|e2e|doc|list] [deno test arguments]`);
+    console.error(
+      `usage: scripts/test.ts [all|fast|redis|postgres|e2e|doc|list] [deno test arguments]`,
+    );
     Deno.exit(2);
   }
   if (which !== "all") Deno.exit((await runs[which]([])).success ? 0 : 1);
@@ -186,7 +199,12 @@ if (import.meta.main) {
   console.log("\n== test:fast");
   if (!(await runs.fast(["--no-check"])).success) failed.push("fast");
   // The JSDoc examples are checked by their own run: `deno check` does not see them.
-  const together = [["redis", ["--no-check"]], ["e2e", ["--no-check"]], ["doc", []]] as const;
+  const together = [
+    ["redis", ["--no-check"]],
+    ["postgres", ["--no-check"]],
+    ["e2e", ["--no-check"]],
+    ["doc", []],
+  ] as const;
   console.log(`\n== ${together.map(([name]) => `test:${name}`).join(", ")} at the same time`);
   await Promise.all(together.map(async ([name, args]) => {
     const started = performance.now();

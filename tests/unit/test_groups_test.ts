@@ -3,6 +3,7 @@ import { classify } from "../../scripts/test.ts";
 
 // Spelled in two parts: the classifier reads this file's text too, and it is a fast test.
 const BROWSER_PACKAGE = "playwright" + "-core";
+const POSTGRES_HELPER = "postgres" + "_server.ts";
 
 const files: Record<string, string> = {
   "/p/tests/helpers/redis_server.ts": `export const x = 1;`,
@@ -12,6 +13,9 @@ const files: Record<string, string> = {
   "/p/tests/unit/a_test.ts": `import { y } from "../../src/y.ts";`,
   "/p/tests/http/b_test.ts": `import {\n  x,\n} from "../helpers/fixture.ts";`,
   "/p/tests/e2e/c_test.ts": `const h = await import("./harness.ts");`,
+  "/p/tests/helpers/postgres_server.ts": `export const p = 1;`,
+  "/p/tests/store/d_test.ts":
+    `import { p } from "../helpers/${POSTGRES_HELPER}";\nimport { x } from "../helpers/fixture.ts";`,
 };
 const read = (path: string) => {
   if (!(path in files)) throw new Deno.errors.NotFound(path);
@@ -24,6 +28,13 @@ Deno.test("classify() puts a file with no Redis or browser import in the fast gr
 
 Deno.test("classify() follows helpers to the redis-server they start", () => {
   assert.equal(classify(["/p/tests/http/b_test.ts"], read).get("/p/tests/http/b_test.ts"), "redis");
+});
+
+Deno.test("classify() puts a file that starts a PostgreSQL server in its own group, Redis or not", () => {
+  assert.equal(
+    classify(["/p/tests/store/d_test.ts"], read).get("/p/tests/store/d_test.ts"),
+    "postgres",
+  );
 });
 
 Deno.test("classify() puts a file that reaches playwright-core in e2e, even with Redis too", () => {
