@@ -14,6 +14,8 @@ import type { Operations } from "../bulk/operations.ts";
 import type { ScanSlots } from "../scans/slots.ts";
 import type { Presenter } from "../contract/present.ts";
 import type { EventHub } from "../events/hub.ts";
+import type { ChangeFeed } from "../feed/change_feed.ts";
+import type { OwnChanges } from "../feed/own_changes.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { Timers } from "../timers.ts";
@@ -33,6 +35,10 @@ export interface ApiDeps {
   latency: LatencySampler;
   /** Whether this board leads the boards on its store: background work runs on the leader only. */
   leadership: Leadership;
+  /** The board's change feed (the leader's live state), or null when the source keeps none. */
+  feed: ChangeFeed | null;
+  /** When this board last changed the queue: its own answers are not older. */
+  ownChanges: OwnChanges;
   /** The board's bulk operations (`/bulk`, `/operations`). */
   operations: Operations;
   /** The board's slots for scans: searches and filter counts. */

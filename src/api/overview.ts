@@ -9,7 +9,8 @@
 import { z } from "@hono/zod-openapi";
 import { HEALTH_WINDOW_MINUTES, idleFor, taskHealth } from "../contract/health.ts";
 import { withStalledJobs } from "../contract/stalled_health.ts";
-import { HEALTH_EVENT_DEPTH, HEALTH_LOCK_SAMPLE } from "../contract/workers.ts";
+import { HEALTH_EVENT_DEPTH } from "../contract/workers.ts";
+import { runningOf, waitedPast } from "../feed/health_reads.ts";
 import { queueLatency, RATE_MINUTES, taskRate } from "../contract/latency.ts";
 import type { OverviewResponse } from "../contract/overview.ts";
 import { totalsOf } from "../contract/totals.ts";
@@ -20,11 +21,11 @@ import {
   selectTasks,
   TASK_SORTS,
 } from "../contract/task_list.ts";
-import type { QueueSnapshot, TaskSource } from "../source/types.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { integerParam, MAX_LIMIT, oneOfParam, textParam } from "./params.ts";
 import { sharedRead } from "../shared_read.ts";
+import { readLivePage } from "../feed/live_read.ts";
 import { OverviewSchema } from "./schema/overview.ts";
 
 const getOverview = apiRoute({
@@ -50,14 +51,24 @@ const getOverview = apiRoute({
   errors: ["INVALID_PARAM"],
 });
 
-/** Routes of the overview. */
-export function overviewRoutes({ source, startedAt, options, clock }: ApiDeps) {
+/**
+ * Routes of the overview: from the leader's live state while it is fresh
+ * (its index and the page's rows: a few store reads whatever the number of
+ * tasks), else read directly.
+ */
+export function overviewRoutes(
+  { source, startedAt, options, clock, ownChanges }: ApiDeps,
+) {
+  const storeSummary = async (): Promise<OverviewResponse["redis"]> => {
+    const { version, usedMemory, uptime, connected } = await source.getStoreInfo();
+    return { version, usedMemory, uptime, connected };
+  };
   // The same answer for everyone: overviews asked at once share one read.
   const read = sharedRead(async (): Promise<Omit<OverviewResponse, "matched" | "healthCounts">> => {
     const tasks = await source.listTasks();
     const [snapshots, store, recent] = await Promise.all([
       source.getQueueSnapshots(tasks),
-      source.getStoreInfo(),
+      storeSummary(),
       // One read serves the rate sparkline and, from its last minutes, the health.
       source.getThroughputByTask(tasks, { count: RATE_MINUTES }),
     ]);
@@ -78,7 +89,7 @@ export function overviewRoutes({ source, startedAt, options, clock }: ApiDeps) {
         snapshots.get(name)!.stats.active > 0 &&
         (idleFor(activity.get(name), now) ?? 0) > options.health.maxIdleMs,
     );
-    const asOf = source.retryingAsOf(tasks);
+    const retryingAsOf = source.retryingAsOf(tasks);
     return {
       tasks: tasks.map((name) => {
         const { stats: taskStats, heads: taskHeads, stalled: taskStalled } = snapshots.get(name)!;
@@ -102,24 +113,33 @@ export function overviewRoutes({ source, startedAt, options, clock }: ApiDeps) {
         return {
           name,
           stats: taskStats,
-          retryingAsOf: asOf.get(name) ?? null,
+          retryingAsOf: retryingAsOf.get(name) ?? null,
           health,
           latency: queueLatency(taskHeads, now),
           rate: taskRate(minutes),
         };
       }),
       totals: totalsOf([...snapshots.values()].map(({ stats }) => stats)),
-      redis: {
-        version: store.version,
-        usedMemory: store.usedMemory,
-        uptime: store.uptime,
-        connected: store.connected,
-      },
+      asOf: now,
+      redis: store,
       uptime: Date.now() - startedAt,
     };
   });
   return apiRouter().openapi(getOverview, async (c) => {
-    const { group, ...query } = c.req.valid("query");
+    const asked = c.req.valid("query");
+    const live = source.feed
+      ? await readLivePage(
+        source.feed,
+        asked,
+        clock(),
+        options.statsInterval,
+        (asOf) => ownChanges.seenBy(asOf),
+      ).catch(() => null)
+      : null;
+    if (live !== null) {
+      return c.json({ ...live, redis: await storeSummary(), uptime: Date.now() - startedAt }, 200);
+    }
+    const { group, ...query } = asked;
     const { tasks: every, ...rest } = await read();
     const { tasks, matched } = selectTasks(every, query);
     const body: OverviewResponse = {
@@ -134,40 +154,4 @@ export function overviewRoutes({ source, startedAt, options, clock }: ApiDeps) {
     }
     return c.json(body, 200);
   });
-}
-
-/**
- * Whether a task's jobs wait and the next a worker takes has waited longer
- * than `maxIdleMs` (or its heads are unknown), or its next due delayed or
- * retrying job is overdue by as long (taskora promotes it only when a worker
- * asks for a job).
- */
-function waitedPast(snapshot: QueueSnapshot, now: number, maxIdleMs: number): boolean {
-  const { stats, heads } = snapshot;
-  if (heads.nextDue !== null && now - heads.nextDue.at > maxIdleMs) return true;
-  if (stats.waiting === 0) return false;
-  return heads.oldestWaiting === null || now - heads.oldestWaiting.since > maxIdleMs;
-}
-
-/**
- * For the tasks `idle` picks among `tasks` (none taken for over the limit, jobs
- * active), the live locks among their {@link HEALTH_LOCK_SAMPLE} newest claimed
- * active jobs: a bounded read for the few tasks whose verdict it turns from "no
- * worker" into "busy", so an overview of healthy tasks reads no lock.
- */
-async function runningOf(
-  source: TaskSource,
-  tasks: readonly string[],
-  idle: (task: string) => boolean,
-): Promise<Map<string, number>> {
-  const read = source.getActiveLocks;
-  if (!read) return new Map();
-  const picked = tasks.filter(idle);
-  const locks = await Promise.all(
-    picked.map((task) => read.call(source, task, HEALTH_LOCK_SAMPLE)),
-  );
-  return new Map(picked.map((task, i) => [
-    task,
-    locks[i].locks.filter((lock) => lock.token !== null).length,
-  ]));
 }

@@ -68,6 +68,7 @@ export function apiStack(services: BoardServices, routes: OpenAPIHono): Stack {
       },
       { name: "json mutations", use: jsonMutations() },
       { name: "migration guard", use: migrationGuard(source) },
+      { name: "own changes", use: services.ownChanges.middleware() },
       { name: "routes", at: "/", mount: routes },
       { name: "fallback", fallback: { mountPath, preflight: !!options.cors, json: true } },
     ],

@@ -1,7 +1,8 @@
 /**
  * The board's services, each built in one place and started in this order:
- * leadership, the event hub, the audit trail, session login, the latency
- * sampler, bulk operations, scan slots, the backlog sampler, alerts, metrics.
+ * leadership, the change feed, the event hub, the audit trail, session login,
+ * the latency sampler, bulk operations, scan slots, the backlog sampler,
+ * alerts, metrics.
  * The routes get them as `ApiDeps`; the stacks read the rest. Nothing here
  * knows HTTP but the session cookie's scope.
  *
@@ -18,6 +19,8 @@ import { operationHooks } from "../bulk/hooks.ts";
 import { Operations } from "../bulk/operations.ts";
 import { createPresenter } from "../contract/present.ts";
 import { createEventHub, type EventHub } from "../events/hub.ts";
+import { createBoardFeed } from "../feed/board_feed.ts";
+import { OwnChanges } from "../feed/own_changes.ts";
 import { Leadership, leaseOf } from "../leadership.ts";
 import { McpCalls } from "../mcp/mcp_calls.ts";
 import { type BoardMetrics, createBoardMetrics } from "../metrics/route.ts";
@@ -137,9 +140,19 @@ export function startServices(
   const leadership = new Leadership(leaseOf(source, BOARD_LEASE), { timers });
   const leads = () => leadership.leads();
   const alertLeadership = alertLeadershipOf(source, options, timers);
+  // The leader's change feed and live state, while a browser or a rule needs them.
+  const feed = createBoardFeed({
+    source,
+    leadership,
+    timers,
+    clock,
+    health: options.health,
+    alwaysNeeded: alertLeadership !== null,
+  });
   const events = createEventHub(source, present, {
     statsIntervalMs: options.statsInterval,
     timers,
+    watched: () => feed?.need(),
     leads,
     alerts: options.alerts !== null,
     evaluatesAlerts: () => alertLeadership?.isLeading ?? false,
@@ -185,6 +198,8 @@ export function startServices(
     audit,
     latency,
     leadership,
+    feed,
+    ownChanges: new OwnChanges(clock),
     operations,
     scans,
     sessions: login
@@ -197,6 +212,7 @@ export function startServices(
       await operations.close();
       audit.close();
       await events.close();
+      await feed?.close();
       await alerts?.close();
       backlog?.close();
       await leadership.close();

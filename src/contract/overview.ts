@@ -51,6 +51,12 @@ export interface OverviewResponse {
   totals: Totals;
   /** How many tasks have each verdict, over every task whatever the query. */
   healthCounts: HealthCounts;
+  /**
+   * When every figure of the answer was true (ms): the leader's last pass
+   * over the live state, at most one stats interval before the answer, or
+   * the time of the answer's own read when the live state was stale.
+   */
+  asOf: number;
   /** With `group=prefix`: the tasks matching `q` and `health`, by name prefix. */
   groups?: TaskGroup[];
   /** The store. */

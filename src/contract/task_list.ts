@@ -53,16 +53,20 @@ export type TaskListQuery = {
   offset?: number;
 };
 
-/** What the filter, the sorts and the groups read of a task. */
+/**
+ * What the filter, the sorts and the groups read of a task: an overview task,
+ * or the leader's index of every task (no more than this, so a page of it
+ * reads only the rows it shows).
+ */
 export interface ListedTask {
   /** The task name. */
   name: string;
   /** Its job counts. */
   stats: QueueStats;
   /** Its verdict. */
-  health: TaskHealth;
-  /** How far its queue is behind. */
-  latency: QueueLatency;
+  health: Pick<TaskHealth, "status">;
+  /** Since when its oldest waiting job waits. */
+  latency: { oldestWaiting: Pick<NonNullable<QueueLatency["oldestWaiting"]>, "since"> | null };
 }
 
 /** How many tasks have each verdict. */

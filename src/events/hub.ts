@@ -91,6 +91,11 @@ export interface EventHubOptions {
   /** The clock and timers every interval above runs on (default the runtime's; tests pass fake ones). */
   timers?: Timers;
   /**
+   * Called at each stats poll while a client is connected: the board's
+   * change feed notes that someone watches.
+   */
+  watched?: () => void;
+  /**
    * Whether this board leads the boards on its store now. The leader shares
    * each stats frame it reads (`shareResult`); the others, while a frame
    * the leader shared is at most two intervals old, send it instead of
@@ -282,6 +287,7 @@ export class EventHub {
   #stats: StatsPayload | null = null;
   #statsFrame: Uint8Array | null = null;
   readonly #leads: (() => boolean) | null;
+  readonly #watched: () => void;
   readonly #alerts: boolean;
   readonly #evaluatesAlerts: () => boolean;
   /** The last `alerts` frame (sent to a client as it connects), and what tells it apart. */
@@ -305,6 +311,7 @@ export class EventHub {
     this.#fullStatsEveryMs = options.fullStatsEveryMs ?? 30_000;
     this.#timers = options.timers ?? systemTimers;
     this.#leads = options.leads ?? null;
+    this.#watched = options.watched ?? (() => {});
     this.#alerts = options.alerts ?? false;
     this.#evaluatesAlerts = options.evaluatesAlerts ?? (() => false);
     this.#epochNow = epochClock(this.#timers);
@@ -507,6 +514,7 @@ export class EventHub {
 
   /** Reads every task's counts (unless a read is under way) and sends them. */
   #pollStats(): void {
+    if (this.#clients.size > 0) this.#watched();
     if (this.#poll !== null) return;
     this.#poll = Promise.all([this.#readStats(), this.#readAlerts()]).then(() => {})
       .finally(() => this.#poll = null);

@@ -13,6 +13,7 @@
  * @module
  */
 
+import type { FeedStore } from "../store/feed.ts";
 import type { AttemptHistory, AttemptRecord, RunOutcome, RunRecord } from "../contract/attempts.ts";
 import type { BacklogKinds, BacklogRead } from "../contract/scaling.ts";
 import type { JobMatch } from "../contract/job_lookup.ts";
@@ -454,6 +455,22 @@ export interface TaskEvent {
   at: number;
 }
 
+/** One read of every task's event stream, as the change feed takes it. */
+export interface EventBatch {
+  /** The entries read, each stream's in order. */
+  events: TaskEvent[];
+  /** Task → the id of its last entry in `events` (what to save once they are taken). */
+  positions: Map<string, string>;
+  /** Every task whose stream was read. */
+  tasks: readonly string[];
+  /**
+   * Tasks whose stream dropped entries after the id the read started from
+   * (taskora's cap trimmed them before they were read): what they said must
+   * be read again in full.
+   */
+  trimmed: string[];
+}
+
 /**
  * The port between the board and a task system.
  *
@@ -682,6 +699,19 @@ export interface TaskSource {
    * it. Listeners must not throw.
    */
   subscribe(listener: (event: TaskEvent) => void): () => void;
+  /**
+   * Reads every task's event stream from the ids `from` gives (a task
+   * without one: from when the tail started), a batch at a time: `take`
+   * gets each read's entries and the next read waits until it settles.
+   * Runs until `signal` aborts, across dropped connections. Sources whose
+   * stream entries have no ids leave it out: the change feed then takes
+   * {@link subscribe}'s events from when it started.
+   */
+  tailEvents?(
+    from: ReadonlyMap<string, string>,
+    take: (batch: EventBatch) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<void>;
   /** Stops background work and releases connections the source owns. */
   close(): Promise<void>;
   /**
@@ -765,6 +795,12 @@ export interface TaskSource {
    * memory, seen by it alone.
    */
   readonly operations?: OperationStore;
+  /**
+   * Where the change feed keeps its last ids and the leader's live state
+   * for every board on the store (see `store/feed.ts`). Sources with no
+   * shared store leave it out: the board then reads directly.
+   */
+  readonly feed?: FeedStore;
   /**
    * For each named task, when a worker last took and last finished one of
    * its jobs, from the newest `depth` entries of its event stream (read

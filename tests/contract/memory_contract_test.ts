@@ -5,6 +5,7 @@ import { alertStoreContract } from "./alert_store_contract.ts";
 import { boardRunsContract } from "./board_runs_contract.ts";
 import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
+import { feedStoreContract } from "./feed_store_contract.ts";
 import { leaseContract } from "./lease_contract.ts";
 import { mutationContract } from "./mutation_contract.ts";
 import { livenessContract } from "./liveness_contract.ts";
@@ -43,6 +44,7 @@ scanSlotContract("memory source", () => {
   return Promise.resolve({ first: source, second: source, timers, close: () => source.close() });
 });
 leaseContract("memory source", seed);
+feedStoreContract("memory source", seed);
 alertStoreContract("memory source", seed);
 alertSettingsContract("memory source", seed);
 alertSnapshotContract("memory source", seed);

@@ -8,6 +8,7 @@ import { alertStoreContract } from "./alert_store_contract.ts";
 import { boardRunsContract } from "./board_runs_contract.ts";
 import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
+import { feedStoreContract } from "./feed_store_contract.ts";
 import { leaseContract } from "./lease_contract.ts";
 import { mutationContract } from "./mutation_contract.ts";
 import { livenessContract } from "./liveness_contract.ts";
@@ -61,6 +62,7 @@ scanSlotContract("redis source", async () => {
   };
 });
 leaseContract("redis source", seed);
+feedStoreContract("redis source", seed);
 alertStoreContract("redis source", seed);
 alertSettingsContract("redis source", seed);
 alertSnapshotContract("redis source", seed);

@@ -58,7 +58,14 @@ const AUTH_HOOK: BoardOptions = {
 const ROOT_FIRST = ["security headers", "no-store (api)", "allowed hosts", "mcp calls"];
 
 /** What every API request passes last, past every guard, whatever the options. */
-const API_LAST = ["audit mutations", "json mutations", "migration guard", "routes", "fallback"];
+const API_LAST = [
+  "audit mutations",
+  "json mutations",
+  "migration guard",
+  "own changes",
+  "routes",
+  "fallback",
+];
 
 Deno.test("session login: the guards answer in order, the API and the UI after them", async () => {
   assert.deepEqual(await stacksOf(SESSION_LOGIN), {

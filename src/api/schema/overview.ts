@@ -55,6 +55,10 @@ export const OverviewSchema = z.strictObject({
   matched: z.number().int().openapi({ description: "How many tasks match the query" }),
   totals: TotalsSchema,
   healthCounts: HealthCountsSchema,
+  asOf: Millis.openapi({
+    description: "When every figure was true: the leader's last pass over the live state, " +
+      "at most one stats interval old, or the answer's own read when that was stale",
+  }),
   groups: z.array(TaskGroupSchema).optional().openapi({
     description: "With group=prefix: the tasks matching q and health, by name prefix",
   }),

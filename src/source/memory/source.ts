@@ -7,6 +7,7 @@
  */
 
 import { SharedBoard } from "./shared_board.ts";
+import { MemoryFeedStore } from "../../store/memory/feed.ts";
 import { AlertMemory } from "./alert_memory.ts";
 import type {
   AlertHistoryEntry,
@@ -229,6 +230,8 @@ export class MemorySource implements TaskSource {
   readonly #scanSlots: LocalScanSlots;
   /** Bulk operations: every board on this source sees them, as replicas on one Redis do. */
   readonly operations: OperationTable = new OperationTable();
+  /** The change feed's ids and the live state, shared by the boards on this source as on Redis. */
+  readonly feed: MemoryFeedStore;
   readonly #shared: SharedBoard;
   readonly #alerts = new AlertMemory();
   readonly #boardRuns = new BoardRunMemory();
@@ -240,6 +243,7 @@ export class MemorySource implements TaskSource {
     this.simulator = simulator;
     this.#scanSlots = new LocalScanSlots(() => store.now());
     this.#shared = new SharedBoard(() => store.now());
+    this.feed = new MemoryFeedStore(() => store.now());
     this.#backlog = new BacklogSamples(() => store.now());
   }
 

@@ -19,6 +19,15 @@
  * Cost while idle: one XREAD per `blockMs` (default 2 s) on one connection,
  * plus one SCAN per `refreshMs`.
  *
+ * The change feed reads the same way through {@link RedisEventReader.tail},
+ * on a connection of its own, but from given ids (the last it delivered, as
+ * saved in the board's store) and a batch at a time: each read's entries are
+ * handed over together and the next read waits until they were taken. A
+ * stream that trimmed past its given id (its first entry is newer: taskora's
+ * `MAXLEN ~` dropped entries never delivered) is named in the first batch,
+ * so that the feed reads that task in full (one XRANGE per such stream, at
+ * the start).
+ *
  * On Redis Cluster one command may not name keys of several slots (CROSSSLOT,
  * even on one node), and every task is its own slot, so no XREAD can block
  * on two tasks' streams. There the reader polls instead ({@link pollStreams}):
@@ -34,7 +43,7 @@
  * @module
  */
 
-import type { TaskEvent } from "../types.ts";
+import type { EventBatch, TaskEvent } from "../types.ts";
 import { decodeEventFields } from "../wire/event_fields.ts";
 import { taskKeys } from "../wire/keys.ts";
 import type { RedisClientLike } from "./client.ts";
@@ -159,6 +168,41 @@ export async function pollStreams(
   return merged.length > 0 ? merged : null;
 }
 
+/** Whether stream id `a` comes after `b` (`<ms>-<seq>`). */
+export function idAfter(a: string, b: string): boolean {
+  const [aMs, aSeq = "0"] = a.split("-");
+  const [bMs, bSeq = "0"] = b.split("-");
+  return Number(aMs) > Number(bMs) || (aMs === bMs && Number(aSeq) > Number(bSeq));
+}
+
+/**
+ * Of the streams given an id, those whose first entry is newer than it:
+ * taskora's cap dropped entries after the id, never delivered. One XRANGE
+ * per stream, one pipeline (one round trip per master on a cluster).
+ */
+export async function trimmedPast(
+  pipeline: (commands: string[][]) => Promise<unknown[]>,
+  streams: ReadonlyMap<string, string>,
+): Promise<string[]> {
+  const keys = [...streams.keys()];
+  if (keys.length === 0) return [];
+  const firsts = await pipeline(keys.map((key) => ["XRANGE", key, "-", "+", "COUNT", "1"]));
+  return keys.filter((key, i) => {
+    const first = (firsts[i] as RawEntry[] | null)?.[0]?.[0];
+    return first !== undefined && idAfter(first, streams.get(key)!);
+  });
+}
+
+/** What one run of the read loop does with each reply, and from where each stream starts. */
+interface Follower {
+  /** Task → the id to read after; a task not in it starts where the run started. */
+  from: ReadonlyMap<string, string>;
+  /** Takes one read's entries (none after a quiet `blockMs`); the next read waits for it. */
+  take(batch: EventBatch): void | Promise<void>;
+  /** The run's start on the server's clock (ms): where a stream without a given id starts. */
+  started?(at: number): void;
+}
+
 /** Rejects after `ms` unless `work` settles first. */
 async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -198,6 +242,8 @@ export class RedisEventReader {
   readonly #pause: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly #listeners = new Set<(event: TaskEvent) => void>();
   #run: { stop: AbortController; done: Promise<void> } | null = null;
+  /** Tails running: while one does, it feeds the subscribers too (one connection, not two). */
+  #tails = 0;
   #connections = 0;
 
   /** Creates the reader; nothing runs until the first subscriber. */
@@ -232,7 +278,7 @@ export class RedisEventReader {
   subscribe(listener: (event: TaskEvent) => void): () => void {
     const wrapped = (event: TaskEvent) => listener(event);
     this.#listeners.add(wrapped);
-    if (this.#run === null) this.#start();
+    if (this.#run === null && this.#tails === 0) this.#start();
     return () => {
       if (this.#listeners.delete(wrapped) && this.#listeners.size === 0) void this.#halt();
     };
@@ -244,9 +290,46 @@ export class RedisEventReader {
     await this.#halt();
   }
 
+  /**
+   * Reads every task's stream from the id `from` gives it (a task without
+   * one: from when the tail started), handing each read's entries to
+   * `take` as one batch and reading on once it settles, until `signal`
+   * aborts; reconnects as the shared reader does. Resolves once stopped.
+   *
+   * While it runs it is the reader's one connection: the subscribers get
+   * the entries it reads that were written from its start on (what it reads
+   * again from the given ids they had), and their own loop resumes, from
+   * then, when it stops.
+   */
+  async tail(
+    from: ReadonlyMap<string, string>,
+    take: (batch: EventBatch) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    this.#tails++;
+    await this.#halt();
+    let since = Infinity;
+    try {
+      await this.#loop(signal, {
+        from,
+        started: (at) => since = at,
+        take: async (batch) => {
+          for (const event of batch.events) if (event.at >= since) this.#emit(event);
+          await take(batch);
+        },
+      });
+    } finally {
+      if (--this.#tails === 0 && this.#listeners.size > 0 && this.#run === null) this.#start();
+    }
+  }
+
   #start(): void {
     const stop = new AbortController();
-    this.#run = { stop, done: this.#loop(stop.signal) };
+    const follower: Follower = {
+      from: new Map(),
+      take: ({ events }) => events.forEach((event) => this.#emit(event)),
+    };
+    this.#run = { stop, done: this.#loop(stop.signal, follower) };
   }
 
   async #halt(): Promise<void> {
@@ -332,13 +415,20 @@ export class RedisEventReader {
     }
   }
 
-  async #loop(signal: AbortSignal): Promise<void> {
+  async #loop(signal: AbortSignal, follower: Follower): Promise<void> {
     let source: StreamSource | null = null;
     const onAbort = () => source?.release();
     signal.addEventListener("abort", onAbort);
     /** Stream key → last entry id read; streams not in it start at `startId`. */
     const lastIds = new Map<string, string>();
     const taskOf = new Map<string, string>();
+    /** Streams given an id not yet checked for a trim past it. */
+    const unchecked = new Map<string, string>();
+    for (const [task, id] of follower.from) {
+      const key = taskKeys(task, this.#prefix).events;
+      lastIds.set(key, id);
+      unchecked.set(key, id);
+    }
     let startId: string | null = null;
     let refreshedAt = 0;
     let failures = 0;
@@ -348,7 +438,9 @@ export class RedisEventReader {
           source ??= await this.#open(signal);
           if (startId === null) {
             const [seconds, micros] = await source.time();
-            startId = `${Number(seconds) * 1000 + Math.floor(Number(micros) / 1000)}-0`;
+            const startMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+            startId = `${startMs}-0`;
+            follower.started?.(startMs);
           }
           const fresh = Date.now() - refreshedAt >= this.#refreshMs;
           const tasks = fresh ? await this.#deps.refreshTasks() : await this.#deps.listTasks();
@@ -364,15 +456,24 @@ export class RedisEventReader {
             await this.#pause(this.#blockMs, signal);
             continue;
           }
+          // Checked once per given id, before reading past it.
+          const given = new Map([...unchecked].filter(([key]) => streams.has(key)));
+          const trimmed = (await trimmedPast(this.#deps.pipeline, given))
+            .map((key) => taskOf.get(key)!);
+          for (const key of given.keys()) unchecked.delete(key);
           const reply = await source.read(streams, signal);
           failures = 0;
+          const events: TaskEvent[] = [];
+          const positions = new Map<string, string>();
           for (const [key, entries] of reply ?? []) {
             const task = taskOf.get(key)!;
             for (const [id, flat] of entries) {
               lastIds.set(key, id);
-              this.#emit(toTaskEvent(task, id, flat));
+              positions.set(task, id);
+              events.push(toTaskEvent(task, id, flat));
             }
           }
+          await follower.take({ events, positions, tasks, trimmed });
         } catch {
           if (signal.aborted) break;
           // The connection may hold a half-read reply or a blocked XREAD: replace it.

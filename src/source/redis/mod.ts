@@ -30,6 +30,7 @@ import type {
   BulkStep,
   BulkStepResult,
   DeadLetterGroup,
+  EventBatch,
   FinishedState,
   FinishedTiming,
   JobActionResult,
@@ -161,6 +162,7 @@ import {
   signOutSession,
 } from "./session_revocations.ts";
 import { RedisOperations } from "./operations.ts";
+import { RedisFeedStore } from "../../store/redis/feed.ts";
 import type { SessionRevocations, SignedOutSession } from "../session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
 import { holdLease, releaseLease } from "./lease.ts";
@@ -290,6 +292,8 @@ export class RedisTaskSource implements TaskSource {
   #events: RedisEventReader | null = null;
   /** Bulk operations in the hash every board on this keyspace shares; see `operations.ts`. */
   readonly operations: RedisOperations;
+  /** The change feed's ids and the live state, under the board's root; see `store/redis/feed.ts`. */
+  readonly feed: RedisFeedStore;
   readonly #eventRefreshMs: number;
   /** The clock scan slots expire on. */
   readonly #timers: Timers;
@@ -319,6 +323,7 @@ export class RedisTaskSource implements TaskSource {
     });
     // The board's own keys: no wire check, and a sweep does not count as someone watching.
     this.operations = new RedisOperations(this.connection, options.prefix);
+    this.feed = new RedisFeedStore(this.connection, options.prefix);
     // A reconnection may be to another server: check its wire version again.
     this.#offReconnect = this.connection.onReconnect(() => this.#wire = null);
     // A migrator taking or freeing its lock may change the wire version too.
@@ -776,16 +781,7 @@ export class RedisTaskSource implements TaskSource {
    * opened by the first and closed after the last; see `event_reader.ts`.
    */
   subscribe(listener: (event: TaskEvent) => void): () => void {
-    // The reader's periodic "refresh" reads the cached list: discovery's own
-    // cadence keeps it fresh, so following events adds no SCAN of its own.
-    const topology = this.connection.topology;
-    this.#events ??= new RedisEventReader({
-      createClient: topology.sharded ? null : () => topology.blockingClient()!,
-      pipeline: (commands) => this.connection.pipeline(commands),
-      listTasks: () => this.#discovery.list(),
-      refreshTasks: () => this.#discovery.list(),
-    }, { prefix: this.prefix, refreshMs: this.#eventRefreshMs });
-    const events = this.#events;
+    const events = this.#eventReader();
     if (this.#subscribers++ === 0) {
       // The split follows the events while (and only while) someone else does.
       const release = this.#watch.hold();
@@ -810,6 +806,42 @@ export class RedisTaskSource implements TaskSource {
         this.#stopFollowing = null;
       }
     };
+  }
+
+  /**
+   * Every task's stream from the given ids, a batch at a time, on a
+   * blocking connection of its own (polled on a cluster); see
+   * `RedisEventReader.tail`. While it runs, discovery and the retrying
+   * reconcile do, as while a browser watches: a new task is read from its
+   * first event.
+   */
+  async tailEvents(
+    from: ReadonlyMap<string, string>,
+    take: (batch: EventBatch) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const release = this.#watch.hold();
+    const releaseCounts = this.#countsWatch.hold();
+    try {
+      await this.#eventReader().tail(from, take, signal);
+    } finally {
+      releaseCounts();
+      release();
+    }
+  }
+
+  /** The live event reader, made on first use. */
+  #eventReader(): RedisEventReader {
+    // The reader's periodic "refresh" reads the cached list: discovery's own
+    // cadence keeps it fresh, so following events adds no SCAN of its own.
+    const topology = this.connection.topology;
+    this.#events ??= new RedisEventReader({
+      createClient: topology.sharded ? null : () => topology.blockingClient()!,
+      pipeline: (commands) => this.connection.pipeline(commands),
+      listTasks: () => this.#discovery.list(),
+      refreshTasks: () => this.#discovery.list(),
+    }, { prefix: this.prefix, refreshMs: this.#eventRefreshMs });
+    return this.#events;
   }
 
   /** Blocking connections the live event reader holds (0 or 1). */

@@ -1,0 +1,251 @@
+/**
+ * The change feed: the board's one source of "what changed". The board
+ * that leads (the one {@link Leadership} lease) tails every task's events
+ * stream from the last ids saved in the board's store, hands each read's
+ * entries to its consumers as one batch, and then saves the ids, so that a
+ * new leader resumes where the last stopped (a consumer may see a batch
+ * twice across a leader change: consumers are idempotent). Between batches
+ * it gives each consumer a paced pass (`passMs`) for work that follows the
+ * clock rather than the events: the live state's sweep, for one.
+ *
+ * It runs only while someone needs it: a browser's event stream or an
+ * overview request on any replica ({@link ChangeFeed.need}, noted in the
+ * store with a TTL so the leader sees a follower's need), or a consumer
+ * that always does (alert rules, the history recorder). With no need, the
+ * board sends nothing for it; the leader checks the store's need once per
+ * lease turn (one EXISTS beside the renewal) only while something keeps it
+ * competing.
+ *
+ * Sources without stream ids (the memory source) feed it from their live
+ * events, from when it started; it saves no ids then.
+ *
+ * @module
+ */
+
+import type { Leadership } from "../leadership.ts";
+import type { EventBatch, TaskEvent, TaskSource } from "../source/types.ts";
+import type { FeedStore } from "../store/feed.ts";
+import type { TimerId, Timers } from "../timers.ts";
+
+/** What takes the feed's batches. */
+export interface FeedConsumer {
+  /**
+   * Takes one batch, in order. The same entries may come again after a
+   * leader change (the ids are saved after every consumer took them).
+   */
+  take(batch: EventBatch): void | Promise<void>;
+  /** Paced work between batches, every `passMs` while the feed runs. */
+  pass?(): Promise<void>;
+  /** The feed starts (this board leads and someone needs it): read what was kept. */
+  started?(): Promise<void>;
+  /** The feed stopped: what was kept in memory may be stale by the next start. */
+  stopped?(): void;
+}
+
+/** What {@link ChangeFeed} needs. */
+export interface ChangeFeedOptions {
+  /** Where the streams are read. */
+  source: TaskSource;
+  /** Where the last ids and the need live. */
+  store: FeedStore;
+  /** Only the leader runs the feed. */
+  leadership: Leadership;
+  /** The clock and timers of the passes and of the need. */
+  timers: Timers;
+  /** Who takes the batches. */
+  consumers: readonly FeedConsumer[];
+  /** Whether a consumer on this board always needs the feed (alert rules, the recorder). */
+  alwaysNeeded?: boolean;
+  /** How often consumers get a pass, ms (default 1000). */
+  passMs?: number;
+  /** How long one {@link ChangeFeed.need} lasts, ms (default 30,000). */
+  needMs?: number;
+}
+
+/** A running tail: how to stop it and when it ended. */
+interface Run {
+  stop: AbortController;
+  /** Settles once every consumer started: passes wait for it. */
+  ready: Promise<void>;
+  done: Promise<void>;
+  timer: TimerId;
+}
+
+/** The change feed of one board; see the module documentation. */
+export class ChangeFeed {
+  readonly #options: ChangeFeedOptions;
+  readonly #passMs: number;
+  readonly #needMs: number;
+  readonly #offTurn: () => void;
+  #neededUntil = -Infinity;
+  #notedAt = -Infinity;
+  /** When the store's need was last read, and what it said. */
+  #checkedAt = -Infinity;
+  #storeNeeds = false;
+  #run: Run | null = null;
+  #passing: Promise<void> | null = null;
+  /** Whether the last pass failed (its error was said). */
+  #failing = false;
+  /** Tasks whose ids are saved, to drop those of tasks gone. */
+  #saved = new Set<string>();
+  #closed = false;
+
+  /** Creates the feed; it starts at a lease turn that finds this board leading and a need. */
+  constructor(options: ChangeFeedOptions) {
+    this.#options = options;
+    this.#passMs = options.passMs ?? 1000;
+    this.#needMs = options.needMs ?? 30_000;
+    this.#offTurn = options.leadership.onTurn((leads) => void this.#turn(leads));
+    if (options.alwaysNeeded) this.#ask();
+  }
+
+  /** Whether the feed runs on this board now. */
+  get running(): boolean {
+    return this.#run !== null;
+  }
+
+  /**
+   * Someone on this board needs the feed (a browser is connected, an
+   * overview was asked): keeps this board competing for the lease, and
+   * notes the need in the store (at most once a third of `needMs`) so
+   * that the leader, wherever it is, runs the feed.
+   */
+  need(): void {
+    const { timers, store } = this.#options;
+    const now = timers.now();
+    this.#neededUntil = now + this.#needMs;
+    this.#ask();
+    if (now - this.#notedAt < this.#needMs / 3) return;
+    this.#notedAt = now;
+    store.noteFeedDemand(this.#needMs).catch(() => this.#notedAt = -Infinity);
+  }
+
+  /** Stops the feed and its passes; waits for what runs. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#offTurn();
+    await this.#stop();
+  }
+
+  /** Keeps this board competing; one that leads already (or always: no lease) starts at once. */
+  #ask(): void {
+    const { leadership } = this.#options;
+    if (leadership.leads() && this.#run === null) void this.#turn(true);
+  }
+
+  /**
+   * At each lease turn and each pass: run while leading and needed, stop
+   * otherwise. The store's need is read at most once a third of `needMs`.
+   */
+  async #turn(leads: boolean): Promise<void> {
+    if (!await this.#shouldRun(leads)) return await this.#stop();
+    if (this.#run === null && !this.#closed) this.#start();
+  }
+
+  /** Whether the feed should run on this board now (a need elsewhere keeps it competing). */
+  async #shouldRun(leads: boolean): Promise<boolean> {
+    if (!leads || this.#closed) return false;
+    const { timers, store, alwaysNeeded, leadership } = this.#options;
+    const now = timers.now();
+    if (!alwaysNeeded && now >= this.#neededUntil && now - this.#checkedAt >= this.#needMs / 3) {
+      this.#checkedAt = now;
+      this.#storeNeeds = await store.hasFeedDemand().catch(() => this.#run !== null);
+    }
+    const needed = alwaysNeeded || timers.now() < this.#neededUntil || this.#storeNeeds;
+    if (needed) leadership.leads();
+    return needed;
+  }
+
+  #start(): void {
+    const { timers } = this.#options;
+    const stop = new AbortController();
+    const timer = timers.setInterval(() => void this.#pass(), this.#passMs);
+    timers.unref(timer);
+    const ready = (async () => {
+      for (const consumer of this.#options.consumers) await consumer.started?.();
+    })();
+    const done = ready.then(() => this.#follow(stop.signal)).catch((error) => {
+      if (stop.signal.aborted) return;
+      // Redis away at the start: the next turn starts again.
+      console.error("queue-board: the change feed stopped", error);
+      if (this.#run?.stop === stop) void this.#stop();
+    });
+    this.#run = { stop, timer, ready: ready.catch(() => {}), done };
+  }
+
+  async #stop(): Promise<void> {
+    const run = this.#run;
+    if (run === null) return;
+    this.#run = null;
+    this.#options.timers.clearInterval(run.timer);
+    run.stop.abort();
+    await run.done;
+    await this.#passing;
+    for (const consumer of this.#options.consumers) consumer.stopped?.();
+  }
+
+  /** Gives each consumer its pass, one pass at a time, while this board leads and someone needs it. */
+  #pass(): Promise<void> {
+    let stop = false;
+    this.#passing ??= (async () => {
+      stop = !await this.#shouldRun(this.#options.leadership.isLeading);
+      if (stop) return;
+      await this.#run?.ready;
+      let failed = false;
+      for (const consumer of this.#options.consumers) {
+        await consumer.pass?.().catch((error) => {
+          // Said once per outage, not once a second.
+          if (!this.#failing) {
+            console.error("queue-board: a change feed consumer's pass failed", error);
+          }
+          failed = true;
+        });
+      }
+      this.#failing = failed;
+    })().finally(() => {
+      this.#passing = null;
+      if (stop) void this.#stop();
+    });
+    return this.#passing;
+  }
+
+  /** Tails the streams from the saved ids until `signal` aborts. */
+  async #follow(signal: AbortSignal): Promise<void> {
+    const { source, store } = this.#options;
+    if (!source.tailEvents) return await this.#followLive(signal);
+    const from = await store.readFeedPositions();
+    this.#saved = new Set(from.keys());
+    await source.tailEvents(from, (batch) => this.#deliver(batch), signal);
+  }
+
+  /** Hands a batch to every consumer, then saves its ids (and drops those of tasks gone). */
+  async #deliver(batch: EventBatch): Promise<void> {
+    for (const consumer of this.#options.consumers) await consumer.take(batch);
+    const present = new Set(batch.tasks);
+    const gone = [...this.#saved].filter((task) => !present.has(task));
+    if (batch.positions.size === 0 && gone.length === 0) return;
+    await this.#options.store.saveFeedPositions(batch.positions, gone);
+    for (const task of gone) this.#saved.delete(task);
+    for (const task of batch.positions.keys()) this.#saved.add(task);
+  }
+
+  /** A source without stream ids: its live events, one batch per pass. */
+  async #followLive(signal: AbortSignal): Promise<void> {
+    const { source, timers } = this.#options;
+    let events: TaskEvent[] = [];
+    const off = source.subscribe((event) => events.push(event));
+    const timer = timers.setInterval(async () => {
+      const batch = events;
+      events = [];
+      await this.#deliver({
+        events: batch,
+        positions: new Map(),
+        tasks: await source.listTasks(),
+        trimmed: [],
+      }).catch(() => {});
+    }, this.#passMs);
+    await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
+    timers.clearInterval(timer);
+    off();
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Reading the live state the leader keeps (see `../store/feed.ts`): what
+ * every reader on every replica serves from while it is fresh, at most one
+ * stats interval old, instead of reading each task's keys. A page of the
+ * overview reads the index (`asOf`, every task's counts, verdict and sort
+ * keys) and the rows of the tasks it shows: two store reads, whatever the
+ * number of tasks. A stale or missing state answers null: the reader then
+ * reads directly.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readFreshSummary } from "./live_read.ts";
+ * import { MemoryFeedStore } from "../store/memory/feed.ts";
+ *
+ * const store = new MemoryFeedStore(() => 0);
+ * const index = { tasks: [], totals: { waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0, cancelled: 0, expired: 0 }, healthCounts: { critical: 0, warning: 0, healthy: 0, idle: 0 } };
+ * await store.writeLiveState({ asOf: 1_000, index });
+ * assert.equal((await readFreshSummary(store, 3_000, 3_000))?.asOf, 1_000);
+ * assert.equal(await readFreshSummary(store, 5_000, 3_000), null, "older than the interval");
+ * ```
+ *
+ * @module
+ */
+
+import { queueLatency } from "../contract/latency.ts";
+import type { OverviewResponse, OverviewTask } from "../contract/overview.ts";
+import { groupsOf, selectTasks, type TaskListQuery } from "../contract/task_list.ts";
+import type { FeedStore, LiveRow, LiveSummary } from "../store/feed.ts";
+
+/** The live state's summary when it is at most `maxAgeMs` old at `now` (ms); else null. */
+export async function readFreshSummary(
+  store: FeedStore,
+  now: number,
+  maxAgeMs: number,
+): Promise<LiveSummary | null> {
+  const summary = await store.readLiveSummary();
+  return summary !== null && now - summary.asOf <= maxAgeMs ? summary : null;
+}
+
+/** A row as the overview shows it: its latency at `now` (ms), from the heads read with its counts. */
+export function overviewTaskOf(row: LiveRow, now: number): OverviewTask {
+  const { name, stats, retryingAsOf, health, heads, rate } = row;
+  return { name, stats, retryingAsOf, health, latency: queueLatency(heads, now), rate };
+}
+
+/** What a page of the overview says of the tasks, from the live state. */
+export type LivePage = Omit<OverviewResponse, "redis" | "uptime">;
+
+/**
+ * The overview's tasks for `query` (with `group=prefix`, the groups too)
+ * from the live state when it is fresh (and `accept` takes its `asOf`): one
+ * read of the index, one of the page's rows. Null when it is stale, missing,
+ * or lost a row of the page (a leader dropping a task meanwhile): the caller
+ * reads directly.
+ */
+export async function readLivePage(
+  store: FeedStore,
+  query: TaskListQuery & { group?: "prefix" },
+  now: number,
+  maxAgeMs: number,
+  accept: (asOf: number) => boolean = () => true,
+): Promise<LivePage | null> {
+  const summary = await readFreshSummary(store, now, maxAgeMs);
+  if (summary === null || !accept(summary.asOf)) return null;
+  const { group, ...list } = query;
+  const { tasks: every, totals, healthCounts } = summary.index;
+  const { tasks: page, matched } = selectTasks(every, list);
+  const rows = await store.readLiveRows(page.map((task) => task.name));
+  if (rows.some((row) => row === null)) return null;
+  const answer: LivePage = {
+    tasks: rows.map((row) => overviewTaskOf(row!, now)),
+    matched: matched.length,
+    totals,
+    healthCounts,
+    asOf: summary.asOf,
+  };
+  if (group === "prefix") {
+    answer.groups = groupsOf(selectTasks(every, { q: list.q, health: list.health }).matched);
+  }
+  return answer;
+}

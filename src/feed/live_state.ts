@@ -1,0 +1,321 @@
+/**
+ * The live state the leader keeps from the change feed (see
+ * `change_feed.ts`), for every reader on every replica (see
+ * `live_read.ts`): per task its counts and queue heads, its last hour of
+ * rate, when a worker last took one of its jobs, the re-runs taskora's
+ * stall check made in the last 15 min, and its verdict.
+ *
+ * Cost follows change, not the number of tasks:
+ * - a pass (every second while the feed runs) re-reads the counts, heads
+ *   and minutes only of the tasks that moved (had events) since the last
+ *   read, of tasks new to it, and of a slice of the rest: every task is read
+ *   once per `sweepMs` (60 s) whatever happened, which heals what changes
+ *   without an event (taskora's retention trims the finished sets, jobs
+ *   expire, keys are deleted);
+ * - the last take and the re-runs come from the events themselves (`active`;
+ *   `stalled` with `action` `recovered`): "no progress" never re-reads a
+ *   stream. Only a task the state never held (a first start) is read once:
+ *   its re-runs of the last 15 min and, when its jobs waited past the idle
+ *   limit, its newest stream entries for the last take;
+ * - a pass writes the rows that changed, the index when it changed, and the
+ *   `asOf` always (one HSET): a quiet board of any size costs that and its
+ *   sweep.
+ *
+ * @module
+ */
+
+import { HEALTH_WINDOW_MINUTES, idleFor, taskHealth } from "../contract/health.ts";
+import { RATE_MINUTES, taskRate } from "../contract/latency.ts";
+import { RERUN_HEALTH_MINUTES, withReruns } from "../contract/rerun_health.ts";
+import { withStalledJobs } from "../contract/stalled_health.ts";
+import { healthCounts } from "../contract/task_list.ts";
+import type { ThroughputBucket } from "../contract/throughput.ts";
+import { totalsOf } from "../contract/totals.ts";
+import { HEALTH_EVENT_DEPTH } from "../contract/workers.ts";
+import type { EventBatch, QueueSnapshot, TaskSource } from "../source/types.ts";
+import { RERUN_ACTION, RERUN_EVENT } from "../source/wire/reruns.ts";
+import type { FeedStore, LiveIndex, LiveIndexEntry, LiveRow } from "../store/feed.ts";
+import type { FeedConsumer } from "./change_feed.ts";
+import { runningOf, waitedPast } from "./health_reads.ts";
+
+/** The re-runs a row keeps the time and job of (the newest), so a new leader counts on. */
+export const RERUN_LOG_MAX = 100;
+
+const RERUN_WINDOW_MS = RERUN_HEALTH_MINUTES * 60_000;
+
+/** What {@link LiveStateKeeper} needs. */
+export interface LiveStateOptions {
+  /** Where the counts are read. */
+  source: TaskSource;
+  /** Where the live state is kept. */
+  store: FeedStore;
+  /** ms since the epoch: the `asOf` every board reads. */
+  clock: () => number;
+  /** The board's health limits. */
+  health: { maxWaitMs: number; maxIdleMs: number };
+  /** How long a full sweep of every task takes, ms (default 60,000). */
+  sweepMs?: number;
+}
+
+/** What the keeper holds of one task between passes. */
+interface Kept {
+  snapshot: QueueSnapshot;
+  minutes: ThroughputBucket[];
+  retryingAsOf: number | null;
+  readAt: number;
+  /** Live locks among the newest active jobs, read when none was taken for too long. */
+  running?: number;
+}
+
+/** The live state of one board's feed; see the module documentation. */
+export class LiveStateKeeper implements FeedConsumer {
+  readonly #options: LiveStateOptions;
+  readonly #sweepMs: number;
+  /** Tasks with events since their last read. */
+  #moved = new Set<string>();
+  #kept = new Map<string, Kept>();
+  /** When a worker last took a job of each task. */
+  #takes = new Map<string, number>();
+  /** Since when the state followed each task's takes (no take seen since: idle since then). */
+  #coveredSince = new Map<string, number>();
+  /** Each task's re-runs in the window: `<at>:<job>` → at (a batch seen twice counts once). */
+  #reruns = new Map<string, Map<string, number>>();
+  /** Tasks whose row a former leader left: no first-start read for them. */
+  #inherited = new Set<string>();
+  /** The rows and index as last written. */
+  #written = new Map<string, string>();
+  #index: string | null = null;
+  #startedAt = 0;
+  #sweepCursor = 0;
+  #lastPassAt: number | null = null;
+
+  /** Creates the keeper; it holds nothing until the feed starts. */
+  constructor(options: LiveStateOptions) {
+    this.#options = options;
+    this.#sweepMs = options.sweepMs ?? 60_000;
+  }
+
+  /** Takes over the rows a former leader wrote: their last takes and re-runs. */
+  async started(): Promise<void> {
+    this.#startedAt = this.#options.clock();
+    const summary = await this.#options.store.readLiveSummary().catch(() => null);
+    if (summary === null) return;
+    const names = summary.index.tasks.map((task) => task.name);
+    const rows = await this.#options.store.readLiveRows(names).catch(() => []);
+    for (const row of rows) {
+      if (row === null) continue;
+      this.#inherited.add(row.name);
+      if (row.lastTakenAt !== null) this.#takes.set(row.name, row.lastTakenAt);
+      this.#coveredSince.set(row.name, row.readAt);
+      this.#reruns.set(row.name, new Map(row.rerunLog.map(([at, job]) => [`${at}:${job}`, at])));
+    }
+  }
+
+  /** Notes which tasks moved, their takes and their re-runs. */
+  take({ events, trimmed }: EventBatch): void {
+    for (const task of trimmed) this.#moved.add(task);
+    for (const { task, event, jobId, fields, at } of events) {
+      this.#moved.add(task);
+      if (event === "active") this.#takes.set(task, Math.max(at, this.#takes.get(task) ?? 0));
+      else if (event === RERUN_EVENT && fields.action === RERUN_ACTION) {
+        const log = this.#reruns.get(task) ?? new Map<string, number>();
+        log.set(`${at}:${jobId}`, at);
+        this.#reruns.set(task, log);
+      }
+    }
+  }
+
+  /** Forgets everything: the next start reads the store again. */
+  stopped(): void {
+    this.#moved.clear();
+    this.#kept.clear();
+    this.#takes.clear();
+    this.#coveredSince.clear();
+    this.#reruns.clear();
+    this.#inherited.clear();
+    this.#written.clear();
+    this.#index = null;
+    this.#lastPassAt = null;
+  }
+
+  /** Re-reads what moved, a slice of the sweep and any new task; writes what changed. */
+  async pass(): Promise<void> {
+    const { source, store, clock } = this.#options;
+    const tasks = await source.listTasks();
+    const present = new Set(tasks);
+    const removed = [...this.#kept.keys()].filter((task) => !present.has(task));
+    for (const task of removed) this.#forget(task);
+    const now = clock();
+    const toRead = [...new Set([...this.#moved, ...this.#sweep(tasks, now)])]
+      .filter((task) => present.has(task));
+    for (const task of tasks) if (!this.#kept.has(task)) toRead.push(task);
+    const unique = [...new Set(toRead)];
+    // Events from here on mark their task for the next pass.
+    for (const task of unique) this.#moved.delete(task);
+    if (unique.length > 0) await this.#read(unique, now);
+    const changed: LiveRow[] = [];
+    const entries: LiveIndexEntry[] = [];
+    for (const task of tasks) {
+      const row = this.#rowOf(task, now);
+      if (row === null) continue;
+      entries.push({
+        name: task,
+        stats: row.stats,
+        retryingAsOf: row.retryingAsOf,
+        health: { status: row.health.status },
+        latency: { oldestWaiting: row.heads.oldestWaiting },
+      });
+      const text = JSON.stringify(row);
+      if (this.#written.get(task) !== text) {
+        changed.push(row);
+        this.#written.set(task, text);
+      }
+    }
+    const index: LiveIndex = {
+      tasks: entries,
+      totals: totalsOf(entries.map((entry) => entry.stats)),
+      healthCounts: healthCounts(entries),
+    };
+    const indexText = JSON.stringify(index);
+    const indexChanged = indexText !== this.#index;
+    try {
+      await store.writeLiveState({
+        asOf: now,
+        index: indexChanged ? index : undefined,
+        rows: changed,
+        removed,
+      });
+      this.#index = indexText;
+    } catch (error) {
+      // Written again in full at the next pass.
+      this.#written.clear();
+      this.#index = null;
+      throw error;
+    }
+  }
+
+  /**
+   * The tasks of the sweep due by `now`: as many, from where the last pass
+   * stopped, as the time since it is of `sweepMs` (every task once per sweep).
+   */
+  #sweep(tasks: readonly string[], now: number): string[] {
+    const since = this.#lastPassAt === null ? 0 : now - this.#lastPassAt;
+    this.#lastPassAt = now;
+    if (tasks.length === 0) return [];
+    const count = Math.min(tasks.length, Math.ceil(tasks.length * since / this.#sweepMs));
+    const slice: string[] = [];
+    for (let i = 0; i < count; i++) slice.push(tasks[(this.#sweepCursor + i) % tasks.length]);
+    this.#sweepCursor = (this.#sweepCursor + count) % tasks.length;
+    return slice;
+  }
+
+  /** Reads the counts, heads and minutes of `tasks`, and what a first start needs of new ones. */
+  async #read(tasks: string[], now: number): Promise<void> {
+    const { source, health } = this.#options;
+    const [snapshots, minutes] = await Promise.all([
+      source.getQueueSnapshots(tasks),
+      source.getThroughputByTask(tasks, { count: RATE_MINUTES }),
+    ]);
+    const asOf = source.retryingAsOf(tasks);
+    const first = tasks.filter((task) => !this.#kept.has(task) && !this.#inherited.has(task));
+    for (const task of tasks) {
+      this.#kept.set(task, {
+        snapshot: snapshots.get(task)!,
+        minutes: minutes.get(task) ?? [],
+        retryingAsOf: asOf.get(task) ?? null,
+        readAt: now,
+      });
+    }
+    await this.#readFirst(first, now);
+    // Busy or gone: the locks of tasks whose jobs none took for too long, read with their counts.
+    const idle = (task: string) => {
+      const { snapshot } = this.#kept.get(task)!;
+      return snapshot.stats.active > 0 && (this.#idleMs(task, now) ?? 0) > health.maxIdleMs;
+    };
+    const stuck = tasks.filter((task) =>
+      waitedPast(this.#kept.get(task)!.snapshot, now, health.maxIdleMs)
+    );
+    const running = await runningOf(source, stuck, idle);
+    for (const task of tasks) this.#kept.get(task)!.running = running.get(task);
+  }
+
+  /**
+   * A task the state never held: its re-runs of the window, and, when its
+   * jobs waited past the idle limit, its newest entries for the last take.
+   */
+  async #readFirst(tasks: string[], now: number): Promise<void> {
+    if (tasks.length === 0) return;
+    const { source, health } = this.#options;
+    const since = now - RERUN_WINDOW_MS;
+    const waited = tasks.filter((task) =>
+      waitedPast(this.#kept.get(task)!.snapshot, now, health.maxIdleMs)
+    );
+    const [reruns, activity] = await Promise.all([
+      source.getTaskReruns?.(tasks, since),
+      waited.length > 0 ? source.getTaskActivity?.(waited, HEALTH_EVENT_DEPTH) : undefined,
+    ]);
+    for (const task of tasks) {
+      const count = reruns?.get(task) ?? 0;
+      const log = this.#reruns.get(task) ?? new Map<string, number>();
+      // Their times are not read: counted from now, they leave the window 15 min from now.
+      for (let i = 0; i < count; i++) log.set(`${now}:first-${i}`, now);
+      if (count > 0) this.#reruns.set(task, log);
+      const seen = activity?.get(task);
+      if (seen?.lastTakenAt != null) {
+        this.#takes.set(task, Math.max(seen.lastTakenAt, this.#takes.get(task) ?? 0));
+      }
+      this.#coveredSince.set(task, seen?.coveredSince ?? this.#startedAt);
+    }
+  }
+
+  /** How long none of the task's jobs was taken at `now`, as far as the feed saw. */
+  #idleMs(task: string, now: number): number | null {
+    return idleFor({
+      lastTakenAt: this.#takes.get(task) ?? null,
+      coveredSince: this.#coveredSince.get(task) ?? this.#startedAt,
+    }, now);
+  }
+
+  /** The task's row at `now`, from what was last read; null before its first read. */
+  #rowOf(task: string, now: number): LiveRow | null {
+    const kept = this.#kept.get(task);
+    if (!kept) return null;
+    const { maxWaitMs, maxIdleMs } = this.#options.health;
+    const { stats, heads, stalled } = kept.snapshot;
+    const log = this.#reruns.get(task);
+    for (const [key, at] of log ?? []) if (now - at > RERUN_WINDOW_MS) log!.delete(key);
+    const reruns = log?.size ?? 0;
+    const verdict = taskHealth(
+      stats,
+      kept.minutes.slice(-HEALTH_WINDOW_MINUTES),
+      heads,
+      now,
+      maxWaitMs,
+      { ms: this.#idleMs(task, now), maxMs: maxIdleMs, running: kept.running },
+    );
+    return {
+      name: task,
+      stats,
+      retryingAsOf: kept.retryingAsOf,
+      heads,
+      health: withReruns(withStalledJobs(verdict, stalled, stats.active), reruns),
+      rate: taskRate(kept.minutes),
+      lastTakenAt: this.#takes.get(task) ?? null,
+      reruns,
+      rerunLog: [...log ?? []].slice(-RERUN_LOG_MAX).map((
+        [key, at],
+      ) => [at, key.slice(key.indexOf(":") + 1)]),
+      readAt: kept.readAt,
+    };
+  }
+
+  #forget(task: string): void {
+    this.#kept.delete(task);
+    this.#moved.delete(task);
+    this.#takes.delete(task);
+    this.#coveredSince.delete(task);
+    this.#reruns.delete(task);
+    this.#inherited.delete(task);
+    this.#written.delete(task);
+  }
+}

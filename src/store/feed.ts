@@ -1,0 +1,111 @@
+/**
+ * What the change feed keeps in the board's store (a concern of its own, so
+ * that it joins the board's store port as one piece): the last event id it
+ * delivered per task, so that a new leader resumes where the last stopped;
+ * the live state the leader keeps (an index of every task, small enough to
+ * filter, sort and count, and one row per task, read for the page shown);
+ * and whether any replica needs the feed now.
+ *
+ * Adapters: `redis/feed.ts` (under the board's root, one slot per key) and
+ * `memory/feed.ts`.
+ *
+ * @module
+ */
+
+import type { QueueHeads, TaskHealth } from "../contract/health.ts";
+import type { TaskRate } from "../contract/latency.ts";
+import type { QueueStats } from "../contract/states.ts";
+import type { HealthCounts, HealthStatus } from "../contract/task_list.ts";
+import type { Totals } from "../contract/totals.ts";
+
+/** Task → the id of the last entry of its events stream the feed delivered (`<ms>-<seq>`). */
+export type FeedPositions = ReadonlyMap<string, string>;
+
+/** One task as the leader last judged it: what the overview shows of it, and what it judged from. */
+export interface LiveRow {
+  /** The task name. */
+  name: string;
+  /** Its counts, read at {@link LiveRow.readAt}. */
+  stats: QueueStats;
+  /** Since when the `retrying` / `delayed` split of `stats` is exact (ms), or null. */
+  retryingAsOf: number | null;
+  /** Its queue heads, read with the counts: the latency at any later time comes from them. */
+  heads: QueueHeads;
+  /** Its verdict, judged at the live state's `asOf`. */
+  health: TaskHealth;
+  /** Its finished jobs per minute over the last hour, read with the counts. */
+  rate: TaskRate;
+  /** When a worker last took one of its jobs (its newest `active` event), ms; null when none seen. */
+  lastTakenAt: number | null;
+  /**
+   * How many times taskora's stall check put one of its jobs back to waiting
+   * (`stalled` events with `action` `recovered`) in the 15 min before `asOf`.
+   */
+  reruns: number;
+  /** The newest of those re-runs (at most 100), each its time (ms) and job: a new leader counts on from them. */
+  rerunLog: [at: number, jobId: string][];
+  /** When the counts were read, ms. */
+  readAt: number;
+}
+
+/** One task in the index: what the filter, the sorts, the groups and the counts read. */
+export interface LiveIndexEntry {
+  /** The task name. */
+  name: string;
+  /** Its counts (the sorts by state and the groups add them up). */
+  stats: QueueStats;
+  /** Since when the `retrying` / `delayed` split of `stats` is exact (ms), or null. */
+  retryingAsOf: number | null;
+  /** Its verdict (the health filter and sort). */
+  health: { status: HealthStatus };
+  /** Since when its oldest waiting job waits (the `oldest` sort), or none. */
+  latency: { oldestWaiting: { since: number } | null };
+}
+
+/** Every task at a glance, with what the overview adds up over all of them. */
+export interface LiveIndex {
+  /** Every task, by name. */
+  tasks: LiveIndexEntry[];
+  /** Their counts added up. */
+  totals: Totals;
+  /** How many have each verdict. */
+  healthCounts: HealthCounts;
+}
+
+/** The index and how old it is: when the leader last brought the live state up to date. */
+export interface LiveSummary {
+  /** When every figure was last true (ms): the leader's last pass. */
+  asOf: number;
+  /** The index as of then. */
+  index: LiveIndex;
+}
+
+/** One pass of the leader: what changed since the last. */
+export interface LiveStateWrite {
+  /** When the pass ended (ms): the live state's new `asOf`. */
+  asOf: number;
+  /** The whole index, when it changed. */
+  index?: LiveIndex;
+  /** Rows that changed, replacing the ones kept. */
+  rows?: readonly LiveRow[];
+  /** Tasks gone: their rows are dropped. */
+  removed?: readonly string[];
+}
+
+/** The change feed's part of the board's store. */
+export interface FeedStore {
+  /** The last ids saved; empty when the feed never ran on this store. */
+  readFeedPositions(): Promise<Map<string, string>>;
+  /** Saves the ids of the entries just delivered (and drops those of `removed` tasks). */
+  saveFeedPositions(positions: FeedPositions, removed?: readonly string[]): Promise<void>;
+  /** Applies one pass of the leader to the live state. */
+  writeLiveState(write: LiveStateWrite): Promise<void>;
+  /** The live state's `asOf` and index, or null when no leader kept one. */
+  readLiveSummary(): Promise<LiveSummary | null>;
+  /** The rows of the named tasks, in order; null for a task without one. */
+  readLiveRows(tasks: readonly string[]): Promise<(LiveRow | null)[]>;
+  /** Notes that someone on a replica needs the feed, for `ttlMs` (each replica renews its own need). */
+  noteFeedDemand(ttlMs: number): Promise<void>;
+  /** Whether any replica noted a need that has not run out. */
+  hasFeedDemand(): Promise<boolean>;
+}

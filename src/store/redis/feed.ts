@@ -1,0 +1,157 @@
+/**
+ * The change feed's part of the board's store on Redis (see `../feed.ts`),
+ * under the board's root, one slot per key:
+ *
+ * - `<root>:board:feed:ids`, a hash task → the last entry id delivered;
+ * - `<root>:board:live`, a hash: `@asOf` (ms), `@index` (the index, JSON,
+ *   each task a compact array) and `t:<task>` (its row, JSON). A page reads
+ *   `@asOf` and `@index` in one HMGET and its rows in one more;
+ * - `<root>:board:feed:demand`, a string with a TTL, renewed by every
+ *   replica that needs the feed.
+ *
+ * Each holds one entry per task the leader follows, no more: a task gone is
+ * dropped from both hashes.
+ *
+ * @module
+ */
+
+import { JOB_STATES, type QueueStats } from "../../contract/states.ts";
+import type { HealthStatus } from "../../contract/task_list.ts";
+import { keyRoot } from "../../source/wire/keys.ts";
+import type { RedisConnection } from "../../source/redis/client.ts";
+import type {
+  FeedPositions,
+  FeedStore,
+  LiveIndex,
+  LiveIndexEntry,
+  LiveRow,
+  LiveStateWrite,
+  LiveSummary,
+} from "../feed.ts";
+
+/** The keys of the feed's part of the store. */
+export function feedKeys(prefix?: string): { ids: string; live: string; demand: string } {
+  const root = `${keyRoot(prefix)}:board`;
+  return { ids: `${root}:feed:ids`, live: `${root}:live`, demand: `${root}:feed:demand` };
+}
+
+const AS_OF = "@asOf";
+const INDEX = "@index";
+const rowField = (task: string) => `t:${task}`;
+
+/**
+ * An index entry as stored: name, status, oldest waiting since and retrying
+ * as of (each or null), then the counts.
+ */
+type CompactEntry = [string, HealthStatus, number | null, number | null, ...number[]];
+
+/** The index with each task as a {@link CompactEntry}: a third of the JSON at many tasks. */
+export function encodeIndex(index: LiveIndex): string {
+  return JSON.stringify({
+    ...index,
+    tasks: index.tasks.map((task): CompactEntry => [
+      task.name,
+      task.health.status,
+      task.latency.oldestWaiting?.since ?? null,
+      task.retryingAsOf,
+      ...JOB_STATES.map((state) => task.stats[state]),
+    ]),
+  });
+}
+
+/** The index {@link encodeIndex} wrote. */
+export function decodeIndex(text: string): LiveIndex {
+  const stored = JSON.parse(text) as Omit<LiveIndex, "tasks"> & { tasks: CompactEntry[] };
+  return {
+    ...stored,
+    tasks: stored.tasks.map(([name, status, since, retryingAsOf, ...counts]): LiveIndexEntry => ({
+      name,
+      stats: Object.fromEntries(JOB_STATES.map((state, i) => [state, counts[i]])) as QueueStats,
+      retryingAsOf,
+      health: { status },
+      latency: { oldestWaiting: since === null ? null : { since } },
+    })),
+  };
+}
+
+/** The feed's part of the store, on the board's Redis connection. */
+export class RedisFeedStore implements FeedStore {
+  readonly #connection: RedisConnection;
+  readonly #keys: ReturnType<typeof feedKeys>;
+
+  /** Keys under the root of `prefix` (taskora's key prefix). */
+  constructor(connection: RedisConnection, prefix?: string) {
+    this.#connection = connection;
+    this.#keys = feedKeys(prefix);
+  }
+
+  /** One HGETALL. */
+  async readFeedPositions(): Promise<Map<string, string>> {
+    return new Map(pairs(await this.#connection.call<string[]>(["HGETALL", this.#keys.ids])));
+  }
+
+  /** One HSET (and one HDEL for tasks gone), one round trip. */
+  async saveFeedPositions(positions: FeedPositions, removed: readonly string[] = []) {
+    const commands: string[][] = [];
+    if (positions.size > 0) commands.push(["HSET", this.#keys.ids, ...[...positions].flat()]);
+    if (removed.length > 0) commands.push(["HDEL", this.#keys.ids, ...removed]);
+    if (commands.length > 0) await this.#connection.pipeline(commands);
+  }
+
+  /** One HSET (and one HDEL for tasks gone), one round trip. */
+  async writeLiveState({ asOf, index, rows = [], removed = [] }: LiveStateWrite): Promise<void> {
+    const fields = [AS_OF, String(asOf)];
+    if (index) fields.push(INDEX, encodeIndex(index));
+    for (const row of rows) fields.push(rowField(row.name), JSON.stringify(row));
+    const commands = [["HSET", this.#keys.live, ...fields]];
+    if (removed.length > 0) commands.push(["HDEL", this.#keys.live, ...removed.map(rowField)]);
+    await this.#connection.pipeline(commands);
+  }
+
+  /** One HMGET. */
+  async readLiveSummary(): Promise<LiveSummary | null> {
+    const [asOf, index] = await this.#connection.call<(string | null)[]>([
+      "HMGET",
+      this.#keys.live,
+      AS_OF,
+      INDEX,
+    ]);
+    return asOf === null || index === null
+      ? null
+      : { asOf: Number(asOf), index: decodeIndex(index) };
+  }
+
+  /** One HMGET (none for no task). */
+  async readLiveRows(tasks: readonly string[]): Promise<(LiveRow | null)[]> {
+    if (tasks.length === 0) return [];
+    const rows = await this.#connection.call<(string | null)[]>([
+      "HMGET",
+      this.#keys.live,
+      ...tasks.map(rowField),
+    ]);
+    return rows.map((row) => row === null ? null : JSON.parse(row) as LiveRow);
+  }
+
+  /** One SET with a TTL: the need lasts `ttlMs` past the last replica's renewal. */
+  async noteFeedDemand(ttlMs: number): Promise<void> {
+    await this.#connection.call([
+      "SET",
+      this.#keys.demand,
+      "1",
+      "PX",
+      String(Math.max(1, Math.ceil(ttlMs))),
+    ]);
+  }
+
+  /** One EXISTS. */
+  async hasFeedDemand(): Promise<boolean> {
+    return Number(await this.#connection.call(["EXISTS", this.#keys.demand])) > 0;
+  }
+}
+
+/** `[k1, v1, k2, v2]` as entries. */
+function pairs(flat: readonly string[]): [string, string][] {
+  const entries: [string, string][] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) entries.push([flat[i], flat[i + 1]]);
+  return entries;
+}

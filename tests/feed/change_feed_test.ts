@@ -1,0 +1,131 @@
+/**
+ * The change feed against a real redis-server: it runs on the leader while
+ * someone needs it, saves the last ids after its consumers took a batch, a
+ * new leader resumes from them (nothing lost, nothing before them again),
+ * and with no need it reads nothing. Fake timers: the lease's turns and the
+ * passes move only when the test ticks.
+ */
+
+import assert from "node:assert/strict";
+import { ChangeFeed, type FeedConsumer } from "../../src/feed/change_feed.ts";
+import { Leadership, leaseOf } from "../../src/leadership.ts";
+import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import type { TaskEvent } from "../../src/source/types.ts";
+import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
+
+const TASKS = ["email", "image"];
+
+/** A consumer that keeps what it was given, and counts the batches. */
+function recorder(): FeedConsumer & { events: TaskEvent[]; batches: number } {
+  const kept = {
+    events: [] as TaskEvent[],
+    batches: 0,
+    take: (batch: { events: TaskEvent[] }) => {
+      kept.batches++;
+      kept.events.push(...batch.events);
+    },
+  };
+  return kept;
+}
+
+/** A board's feed on `url`: its own source and leadership on the shared fake timers. */
+function feedOn(url: string, timers: FakeTimers, consumer: FeedConsumer) {
+  const source = new RedisTaskSource({ url, tasks: TASKS }, timers);
+  const leadership = new Leadership(leaseOf(source, "board"), { timers });
+  const feed = new ChangeFeed({
+    source,
+    store: source.feed,
+    leadership,
+    timers,
+    consumers: [consumer],
+  });
+  return {
+    source,
+    feed,
+    leadership,
+    async close() {
+      await feed.close();
+      await leadership.close();
+      await source.close();
+    },
+  };
+}
+
+Deno.test("a new leader's feed resumes from the ids the last one saved: nothing lost, nothing again", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const timers = new FakeTimers();
+  const add = (task: string, jobId: string) =>
+    client.sendCommand([
+      "XADD",
+      `taskora:{${task}}:events`,
+      "*",
+      "event",
+      "waiting",
+      "jobId",
+      jobId,
+    ]);
+  const first = recorder();
+  const a = feedOn(redis.url, timers, first);
+  try {
+    a.feed.need();
+    // Its first read (empty after a blocking read's timeout) says it reads from its start on.
+    await waitFor(() => first.batches > 0, { what: "the first board to lead and read" });
+    await add("email", "e1");
+    await add("image", "i1");
+    await waitFor(
+      async () => (await a.source.feed.readFeedPositions()).size === 2,
+      { what: "the ids of both streams to be saved" },
+    );
+    assert.deepEqual(first.events.map((event) => event.jobId).sort(), ["e1", "i1"]);
+    await a.close(); // gives the lease back
+
+    // Written while no feed ran.
+    await add("email", "e2");
+    await add("image", "i2");
+    const second = recorder();
+    const b = feedOn(redis.url, timers, second);
+    try {
+      b.feed.need();
+      await waitFor(() => second.events.length >= 2, { what: "the new leader to read on" });
+      assert.deepEqual(second.events.map((event) => event.jobId).sort(), ["e2", "i2"]);
+    } finally {
+      await b.close();
+    }
+  } finally {
+    await a.close();
+    await client.close();
+    await redis.stop();
+  }
+});
+
+Deno.test("a feed nobody needs reads nothing; one whose need ran out stops", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const timers = new FakeTimers();
+  const a = feedOn(redis.url, timers, recorder());
+  try {
+    const idle = await commandsOf(client, () => timers.tick(65_000));
+    assert.equal(totalCalls(idle), 0, `commands: ${JSON.stringify(Object.fromEntries(idle))}`);
+    assert.equal(a.feed.running, false);
+
+    a.feed.need();
+    await waitFor(() => a.feed.running, { what: "the feed to start once needed" });
+    // The need lasts 30 s on this board; noted in the store, it lasts as long there (its TTL,
+    // in Redis's own time: run out here by deleting it). Then a pass finds none and stops.
+    await timers.tick(31_000);
+    assert.equal(a.feed.running, true, "the store still says someone needs it");
+    await client.del("taskora:board:feed:demand");
+    await waitFor(async () => {
+      await timers.tick(5_000);
+      return !a.feed.running;
+    }, { what: "the feed to stop once nobody needs it" });
+  } finally {
+    await a.close();
+    await client.close();
+    await redis.stop();
+  }
+});

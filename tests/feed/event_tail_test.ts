@@ -1,0 +1,65 @@
+/**
+ * The Redis source's tail of every task's events stream (what the change
+ * feed reads), against a real redis-server: from given ids, a batch at a
+ * time; a stream trimmed past its id is named; a task without an id is read
+ * from when the tail started.
+ */
+
+import assert from "node:assert/strict";
+import { createRedisSource } from "../../src/source/redis/mod.ts";
+import type { EventBatch } from "../../src/source/types.ts";
+import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
+
+const stream = (task: string) => `taskora:{${task}}:events`;
+
+Deno.test("a tail reads on from the ids it is given, names a trimmed stream, and starts a new task at its own start", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const source = createRedisSource({ url: redis.url, tasks: ["a", "b", "c"] });
+  const stop = new AbortController();
+  try {
+    const add = (task: string, id: string, event: string) =>
+      client.sendCommand(["XADD", stream(task), id, "event", event, "jobId", `${task}-${id}`]);
+    await add("a", "1000-0", "waiting");
+    await add("a", "2000-0", "active");
+    await add("a", "3000-0", "completed");
+    // b's saved id was trimmed away: its first entry is newer.
+    await add("b", "5000-0", "waiting");
+    await add("b", "6000-0", "active");
+    await client.sendCommand(["XTRIM", stream("b"), "MAXLEN", "1"]);
+    // c has no saved id: what it wrote before the tail started is not read.
+    await add("c", "1000-0", "waiting");
+
+    const batches: EventBatch[] = [];
+    const from = new Map([["a", "2000-0"], ["b", "5000-0"]]);
+    const done = source.tailEvents(from, (batch) => {
+      batches.push(batch);
+      return Promise.resolve();
+    }, stop.signal);
+    const first = await waitFor(() => batches.find((batch) => batch.events.length > 0), {
+      what: "the first batch with entries",
+    });
+    assert.deepEqual(first.trimmed, ["b"]);
+    assert.deepEqual(
+      first.events.map(({ task, event }) => `${task}:${event}`).sort(),
+      ["a:completed", "b:active"],
+    );
+    assert.deepEqual(first.positions, new Map([["a", "3000-0"], ["b", "6000-0"]]));
+
+    await add("c", "*", "active");
+    const later = await waitFor(
+      () => batches.find((batch) => batch.events.some((event) => event.task === "c")),
+      { what: "c's entry written after the start" },
+    );
+    assert.deepEqual(later.events.map(({ task, event }) => `${task}:${event}`), ["c:active"]);
+    assert.deepEqual(later.trimmed, [], "a stream is checked once");
+    stop.abort();
+    await done;
+  } finally {
+    stop.abort();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+});

@@ -1,0 +1,178 @@
+/**
+ * The live state the leader keeps from the change feed, against a real
+ * redis-server, on fake timers (the lease, the passes and discovery move
+ * when the test ticks; Redis answers in its own time, so each look is
+ * guarded by `waitFor`), while a browser's event stream is open (what makes
+ * the leader run the feed):
+ * - a page of the overview at 1,000 tasks is served from it in at most 60
+ *   Redis commands, and says the same totals and verdicts as a direct read;
+ * - what changes without an event (taskora's retention trimming a finished
+ *   set, a job removed, a task deleted) heals within one sweep;
+ * - a task created after the start appears within one discovery pass.
+ */
+
+import assert from "node:assert/strict";
+import { createBoardOn } from "../../src/board.ts";
+import type { OverviewResponse } from "../../src/contract/overview.ts";
+import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import type { LiveSummary } from "../../src/store/feed.ts";
+import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
+import { fillRedis, writeJob } from "../helpers/wire_writer.ts";
+
+type Client = Awaited<ReturnType<typeof connectClient>>;
+
+/** A board over a Redis source, both on `timers`, with `fill` written first. */
+async function withBoard(
+  fill: (client: Client) => Promise<void>,
+  fn: (ctx: {
+    client: Client;
+    timers: FakeTimers;
+    source: RedisTaskSource;
+    overview: (query?: string) => Promise<OverviewResponse>;
+  }) => Promise<void>,
+  sourceOptions: { discoveryIntervalMs?: number } = {},
+): Promise<void> {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const timers = new FakeTimers();
+  const source = new RedisTaskSource(
+    { url: redis.url, commandTimeoutMs: 30_000, ...sourceOptions },
+    timers,
+  );
+  const board = createBoardOn(timers, source);
+  let stream: ReadableStream | null = null;
+  try {
+    await fill(client);
+    // A browser's event stream: what makes the leader run the feed.
+    const events = await board.fetch(new Request("http://127.0.0.1/board/api/events"));
+    assert.equal(events.status, 200);
+    stream = events.body;
+    const overview = async (query = "") => {
+      const response = await board.fetch(
+        new Request(`http://127.0.0.1/board/api/overview${query}`),
+      );
+      assert.equal(response.status, 200);
+      return await response.json() as OverviewResponse;
+    };
+    await fn({ client, timers, source, overview });
+  } finally {
+    await stream?.cancel();
+    await board.close();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+}
+
+/** Ticks pass by pass until the live state holds what `ready` looks for; returns that state. */
+async function passUntil(
+  timers: FakeTimers,
+  source: RedisTaskSource,
+  ready: (summary: LiveSummary | null) => unknown,
+  what: string,
+): Promise<LiveSummary> {
+  return await waitFor(async () => {
+    await timers.tick(1_000);
+    const summary = await source.feed.readLiveSummary();
+    return ready(summary) ? summary : null;
+  }, { what });
+}
+
+Deno.test("at 1,000 tasks a page of 50 by health comes from the live state in at most 60 commands", async () => {
+  await withBoard(
+    (client) => fillRedis(client as never, { jobs: 8_000, tasks: 1_000 }),
+    async ({ client, timers, source, overview }) => {
+      // Before the leader's first pass: read directly.
+      const direct = await overview("?limit=50&sort=health");
+      assert.equal(direct.matched, 1_000);
+      const summary = await passUntil(
+        timers,
+        source,
+        (summary) => summary?.index.tasks.length === 1_000,
+        "the leader's first pass over every task",
+      );
+      let page!: OverviewResponse;
+      const calls = await commandsOf(client, async () => {
+        page = await overview("?limit=50&sort=health");
+      });
+      assert.ok(totalCalls(calls) <= 60, JSON.stringify(Object.fromEntries(calls)));
+      // The answer says how old its figures are: the last pass's time (one may have ended since).
+      assert.ok(page.asOf >= summary.asOf, `${page.asOf} < ${summary.asOf}`);
+      assert.equal(page.asOf, (await source.feed.readLiveSummary())?.asOf);
+      assert.equal(page.tasks.length, 50);
+      assert.equal(page.matched, 1_000);
+      assert.deepEqual(page.totals, direct.totals);
+      assert.deepEqual(page.healthCounts, direct.healthCounts);
+      assert.deepEqual(
+        page.tasks.map((task) => task.health.status),
+        direct.tasks.map((task) => task.health.status),
+      );
+    },
+  );
+});
+
+Deno.test("what changes without an event heals within one sweep: a trimmed finished set, a removed job, a deleted task", async () => {
+  const now = Date.now();
+  await withBoard(
+    async (client) => {
+      for (const task of ["billing", "email", "report"]) {
+        for (let i = 0; i < 3; i++) {
+          await writeJob(client as never, { task, state: "completed", finishedOn: now - i });
+          await writeJob(client as never, { task, state: "waiting", id: `${task}-w${i}` });
+        }
+      }
+    },
+    async ({ client, timers, source, overview }) => {
+      await overview();
+      await passUntil(
+        timers,
+        source,
+        (summary) => summary?.index.tasks.length === 3 && summary.index.totals.completed === 9,
+        "the first pass",
+      );
+      // Behind the feed's back, as taskora's retention, an expiry and a deletion do: no event.
+      await client.sendCommand(["ZREMRANGEBYRANK", "taskora:{billing}:completed", "0", "1"]);
+      await client.sendCommand(["LREM", "taskora:{email}:wait", "0", "email-w0"]);
+      await client.sendCommand(["DEL", "taskora:{email}:email-w0"]);
+      const reportKeys = await client.keys("taskora:{report}*");
+      await client.del(reportKeys);
+      const healed = await passUntil(timers, source, (summary) => {
+        const byName = new Map(summary?.index.tasks.map((task) => [task.name, task.stats]));
+        return byName.get("billing")?.completed === 1 && byName.get("email")?.waiting === 2 &&
+          !byName.has("report");
+      }, "the sweep to heal the counts");
+      assert.ok(timers.now() <= 60_000 + 10_000 + 5_000, `healed at ${timers.now()} ms`);
+      const rows = await source.feed.readLiveRows(["billing", "email"]);
+      assert.deepEqual(rows.map((row) => row?.stats), [
+        (await source.getStats(["billing"])).get("billing"),
+        (await source.getStats(["email"])).get("email"),
+      ]);
+      assert.deepEqual(healed.index.totals.waiting, 5);
+    },
+  );
+});
+
+Deno.test("a task created after the start appears within one discovery pass", async () => {
+  await withBoard(
+    (client) => writeJob(client as never, { task: "early", state: "waiting" }).then(() => {}),
+    async ({ client, timers, source, overview }) => {
+      await overview();
+      await passUntil(timers, source, (summary) => summary?.index.tasks.length === 1, "first pass");
+      const startedAt = timers.now();
+      await writeJob(client as never, { task: "late", state: "waiting" });
+      await passUntil(
+        timers,
+        source,
+        (summary) => summary?.index.tasks.some((task) => task.name === "late"),
+        "the new task in the live state",
+      );
+      assert.ok(timers.now() - startedAt <= 5_000 + 1_000, `after ${timers.now() - startedAt} ms`);
+      const page = await overview("?q=late");
+      assert.deepEqual(page.tasks.map((task) => task.stats.waiting), [1]);
+    },
+    { discoveryIntervalMs: 5_000 },
+  );
+});
