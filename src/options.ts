@@ -38,6 +38,7 @@ import { McpSchema } from "./options/mcp.ts";
 import { AllowedHostsSchema, CorsSchema } from "./options/origins.ts";
 import { AuthSchema } from "./options/session_auth.ts";
 import { TracingSchema } from "./options/tracing.ts";
+import { HistorySchema } from "./options/history.ts";
 
 export type { Formatters };
 export type { ResolvedLoginThrottle, ResolvedSessionAuth } from "./options/session_auth.ts";
@@ -225,6 +226,23 @@ export interface BoardOptions {
    * `withTraceparent()` from `@x/queue-board/tracing` writes it).
    */
   tracing?: { traceUrl?: string; logsUrl?: string; path?: string };
+  /**
+   * The job history (see `docs/history.md`): the leader records every
+   * attempt that ends, with its own error, and rollups per task and
+   * version. On by default, in the board's Redis under its root;
+   * `postgres: "postgres://…"` keeps it in PostgreSQL instead. `payloads`
+   * (default false) also keeps each job's data and result, after `redact`.
+   * `maxAge` (default `"7d"`, from a minute to 800 days, or ms),
+   * `maxSummaries` (default 1,000,000) and `maxPerTask` (default: the
+   * total) bound it. `false` turns it off: the board sends nothing for it.
+   */
+  history?: {
+    postgres?: string;
+    payloads?: boolean;
+    maxAge?: string | number;
+    maxSummaries?: number;
+    maxPerTask?: number;
+  } | false;
 }
 
 /** The `mcp` option: whether agents get tools that change the queue, and their tokens. */
@@ -344,6 +362,7 @@ const BOARD_OPTION_SCHEMAS = {
   alerts: orNull(AlertsFileSchema),
   mcp: McpSchema,
   tracing: TracingSchema,
+  history: HistorySchema,
 } satisfies Record<keyof BoardOptions, z.ZodType>;
 
 /** The names of {@link BoardOptions}' keys: any other key is refused. */

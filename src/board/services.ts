@@ -1,6 +1,6 @@
 /**
  * The board's services, each built in one place and started in this order:
- * leadership, the change feed, the event hub, the audit trail, session login,
+ * leadership, the change feed (with the history recorder), the event hub, the audit trail, session login,
  * the latency sampler, bulk operations, scan slots, the backlog sampler,
  * alerts, metrics.
  * The routes get them as `ApiDeps`; the stacks read the rest. Nothing here
@@ -141,14 +141,18 @@ export function startServices(
   const leads = () => leadership.leads();
   const alertLeadership = alertLeadershipOf(source, options, timers);
   // The leader's change feed and live state, while a browser or a rule needs them.
-  const feed = createBoardFeed({
+  const boardFeed = createBoardFeed({
     source,
     leadership,
     timers,
     clock,
     health: options.health,
     alwaysNeeded: alertLeadership !== null,
+    history: options.history,
+    redact: options.redact,
   });
+  const feed = boardFeed?.feed ?? null;
+  const history = boardFeed?.history ?? null;
   const events = createEventHub(source, present, {
     statsIntervalMs: options.statsInterval,
     timers,
@@ -186,6 +190,7 @@ export function startServices(
       maxTasks: options.metrics.maxTasks,
       alerts: options.alerts,
       alertQueues: () => alerts?.queued() ?? new Map(),
+      recorder: history?.recording ?? null,
     });
   return {
     source,
@@ -213,6 +218,7 @@ export function startServices(
       audit.close();
       await events.close();
       await feed?.close();
+      await history?.store.close();
       await alerts?.close();
       backlog?.close();
       await leadership.close();

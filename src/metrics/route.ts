@@ -27,6 +27,7 @@ import type { JobState, QueueStats } from "../contract/states.ts";
 import { errorBody } from "../errors.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type { TaskSource } from "../source/types.ts";
+import type { RecorderStatus } from "../feed/history_recording.ts";
 import type { LatencySampler } from "../samplers/latency.ts";
 import { createScalingSeries } from "./scaling.ts";
 import { OTHER_TASKS, seriesTasks } from "./tasks.ts";
@@ -44,6 +45,8 @@ export interface BoardMetricsDeps {
   alerts?: AlertsConfig | null;
   /** The notices waiting for each alert sink now, by its name (none without alerts). */
   alertQueues?: () => ReadonlyMap<string, number>;
+  /** The history recorder's lag and write errors; null when the board records no history. */
+  recorder?: RecorderStatus | null;
 }
 
 /** One board's metrics: its registry, the middleware that times its API, the scrape. */
@@ -111,7 +114,8 @@ const STORE_ERRORS = new Set(["STORE_UNAVAILABLE", "OUTCOME_UNKNOWN"]);
 
 /** Creates the metrics of one board. */
 export function createBoardMetrics(
-  { source, latency, sseClients, maxTasks, alerts = null, alertQueues }: BoardMetricsDeps,
+  { source, latency, sseClients, maxTasks, alerts = null, alertQueues, recorder = null }:
+    BoardMetricsDeps,
 ): BoardMetrics {
   const registry = new Registry();
   const registers = [registry];
@@ -157,6 +161,27 @@ export function createBoardMetrics(
       this.set(sseClients());
     },
   });
+  if (recorder) {
+    new Gauge({
+      name: "queue_board_recorder_lag_seconds",
+      help: "How far behind taskora's events the job history is on this board " +
+        "(0 when caught up, or when another board leads and records).",
+      registers,
+      collect() {
+        this.set(recorder.lagSeconds());
+      },
+    });
+    new Counter({
+      name: "queue_board_recorder_write_errors_total",
+      help: "Batches of events whose history write failed on this board (read again and " +
+        "written once the store answers).",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(recorder.writeErrors());
+      },
+    });
+  }
   const storeErrors = new Counter({
     name: "queue_board_store_errors_total",
     help:

@@ -33,6 +33,7 @@ import type {
   EventBatch,
   FinishedState,
   FinishedTiming,
+  HistorySource,
   JobActionResult,
   JobDetail,
   JobFilter,
@@ -163,6 +164,8 @@ import {
 } from "./session_revocations.ts";
 import { RedisOperations } from "./operations.ts";
 import { RedisFeedStore } from "../../store/redis/feed.ts";
+import { createRedisHistoryStore } from "../../store/redis/history/store.ts";
+import { readRecordedFields } from "./history_reads.ts";
 import type { SessionRevocations, SignedOutSession } from "../session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
 import { holdLease, releaseLease } from "./lease.ts";
@@ -294,6 +297,12 @@ export class RedisTaskSource implements TaskSource {
   readonly operations: RedisOperations;
   /** The change feed's ids and the live state, under the board's root; see `store/redis/feed.ts`. */
   readonly feed: RedisFeedStore;
+  /** The history recorder's read of ending jobs, and the history under the board's root. */
+  readonly history: HistorySource = {
+    read: (jobs, payloads) => readRecordedFields(this.connection, jobs, payloads, this.prefix),
+    store: (limits) =>
+      createRedisHistoryStore({ connection: this.connection, prefix: this.prefix, limits }),
+  };
   readonly #eventRefreshMs: number;
   /** The clock scan slots expire on. */
   readonly #timers: Timers;
