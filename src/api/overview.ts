@@ -52,12 +52,18 @@ const getOverview = apiRoute({
 });
 
 /**
+ * How long the first overview of a board whose feed just started waits for
+ * the feed's first pass, ms, before it reads for itself: the command timeout.
+ */
+const FIRST_PASS_WAIT_MS = 2_000;
+
+/**
  * Routes of the overview: from the leader's live state while it is fresh
  * (its index and the page's rows: a few store reads whatever the number of
  * tasks), else read directly.
  */
 export function overviewRoutes(
-  { source, startedAt, options, clock, ownChanges }: ApiDeps,
+  { source, startedAt, options, clock, feed, ownChanges }: ApiDeps,
 ) {
   const storeSummary = async (): Promise<OverviewResponse["redis"]> => {
     const { version, usedMemory, uptime, connected } = await source.getStoreInfo();
@@ -127,15 +133,22 @@ export function overviewRoutes(
   });
   return apiRouter().openapi(getOverview, async (c) => {
     const asked = c.req.valid("query");
-    const live = source.feed
-      ? await readLivePage(
-        source.feed,
-        asked,
-        clock(),
-        options.statsInterval,
-        (asOf) => ownChanges.seenBy(asOf),
-      ).catch(() => null)
-      : null;
+    const readLive = () =>
+      source.feed
+        ? readLivePage(
+          source.feed,
+          asked,
+          clock(),
+          options.statsInterval,
+          (asOf) => ownChanges.seenBy(asOf),
+        ).catch(() => null)
+        : Promise.resolve(null);
+    let live = await readLive();
+    if (live === null && feed?.running) {
+      // This board leads the feed: its first pass holds every task, so wait for it once.
+      await feed.firstPass(FIRST_PASS_WAIT_MS);
+      live = await readLive();
+    }
     if (live !== null) {
       return c.json({ ...live, redis: await storeSummary(), uptime: Date.now() - startedAt }, 200);
     }

@@ -67,6 +67,8 @@ interface Run {
   stop: AbortController;
   /** Settles once every consumer started: passes wait for it. */
   ready: Promise<void>;
+  /** Settles once the first pass ended (the live state holds every task by then). */
+  firstPass: Promise<void>;
   done: Promise<void>;
   timer: TimerId;
 }
@@ -102,6 +104,22 @@ export class ChangeFeed {
   /** Whether the feed runs on this board now. */
   get running(): boolean {
     return this.#run !== null;
+  }
+
+  /**
+   * Waits, at most `limitMs`, for the feed's first pass on this board when
+   * it runs here and that pass has not ended: a just-started board answers
+   * its first page from that one pass rather than reading every task on the
+   * request path. At once when the feed does not run here.
+   */
+  async firstPass(limitMs: number): Promise<void> {
+    const run = this.#run;
+    if (run === null) return;
+    const { timers } = this.#options;
+    let timer: TimerId | undefined;
+    const bound = new Promise<void>((resolve) => timer = timers.setTimeout(resolve, limitMs));
+    await Promise.race([run.firstPass, bound]);
+    timers.clearTimeout(timer!);
   }
 
   /**
@@ -170,7 +188,11 @@ export class ChangeFeed {
       console.error("queue-board: the change feed stopped", error);
       if (this.#run?.stop === stop) void this.#stop();
     });
-    this.#run = { stop, timer, ready: ready.catch(() => {}), done };
+    const started = ready.catch(() => {});
+    // The first pass at once, not a pass period later: a just-started board's first page waits
+    // for it (see `firstPass`).
+    const firstPass = started.then(() => this.#pass());
+    this.#run = { stop, timer, ready: started, firstPass, done };
   }
 
   async #stop(): Promise<void> {
