@@ -75,8 +75,9 @@ export function createBoardFeed(options: BoardFeedOptions): BoardFeed | null {
     leadership,
     timers,
     consumers,
-    // The recorder needs every event, watched or not.
+    // The recorder needs every event, watched or not, and what taskora held before it started.
     alwaysNeeded: alwaysNeeded || history !== null,
+    backfill: history !== null,
   });
   return { feed, history };
 }

@@ -4,7 +4,8 @@
  * recorder, which keeps what taskora forgets. Jobs completed under a
  * retention of 1 s stay in the history after taskora removed them; a job
  * failing three times keeps three attempts, each with its own error; a
- * board with `history: false` sends nothing for it.
+ * leader closing mid-stream leaves the next to record the rest, nothing lost
+ * or doubled; a board with `history: false` sends nothing for it.
  */
 
 // deno-lint-ignore-file no-explicit-any
@@ -13,9 +14,11 @@ import { RedisConnection } from "../../src/source/redis/client.ts";
 import { taskKeys } from "../../src/source/wire/keys.ts";
 import { createRedisHistoryStore } from "../../src/store/redis/history/store.ts";
 import { commandsOf } from "../helpers/command_stats.ts";
-import { connectClient } from "../helpers/redis_server.ts";
+import { createBoardOn } from "../../src/board.ts";
+import { systemTimers } from "../../src/timers.ts";
+import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
-import { taskOf, withApp } from "./harness.ts";
+import { createTaskora, redisAdapter, taskOf, withApp } from "./harness.ts";
 
 /** The history under the board's root, read as another replica would. */
 async function withHistory<T>(
@@ -145,6 +148,88 @@ Deno.test("a board with history: false records nothing and reads no event stream
         });
       } finally {
         await redis.close();
+      }
+    },
+    { boardOn: "url", board: { history: false } },
+  );
+});
+
+Deno.test("the leader closing mid-stream: the next leader records the rest, no job lost or doubled", async () => {
+  const jobs = 15;
+  const redis = await startRedis();
+  const app: any = createTaskora({ adapter: redisAdapter(redis.url) });
+  app.task("tick", { handler: (data: { n: number }) => data.n });
+  const boards: ReturnType<typeof createBoardOn>[] = [];
+  const open = () => {
+    const board = createBoardOn(systemTimers, redis.url);
+    boards.push(board);
+    return board;
+  };
+  try {
+    await app.start();
+    const first = open();
+    const dispatch = async (from: number) => {
+      for (let n = from; n < from + jobs; n++) await taskOf(app, "tick").dispatch({ n });
+    };
+    await withHistory(redis.url, async (history) => {
+      const recorded = async (count: number) =>
+        (await history.search({ task: "tick", limit: 200 })).summaries.length >= count;
+      await dispatch(0);
+      // Only the leader records: the first board leads before the second exists.
+      await waitFor(() => recorded(jobs), { what: "the first board to record the first jobs" });
+      open();
+      await dispatch(jobs);
+      await first.close(); // mid-stream: its jobs still complete
+      await dispatch(2 * jobs);
+      await waitFor(() => recorded(3 * jobs), { what: "the next leader to record the rest" });
+      const { summaries } = await history.search({ task: "tick", limit: 200 });
+      assert.equal(summaries.length, 3 * jobs, "every job once");
+      assert.equal(new Set(summaries.map((s) => s.id)).size, 3 * jobs);
+      for (const summary of summaries) {
+        assert.deepEqual(summary.attempts.map((a) => a.outcome), ["completed"], summary.id);
+      }
+    });
+  } finally {
+    for (const board of boards) await board.close();
+    await app.close();
+    await redis.stop();
+  }
+});
+
+Deno.test("a board's first start records what taskora's streams still hold from before it", async () => {
+  await withApp(
+    "redis",
+    (app: any) => app.task("early", { handler: () => "done" }),
+    async (world) => {
+      const ids: string[] = [];
+      for (let n = 0; n < 5; n++) {
+        ids.push(
+          String(await taskOf(world.app, "early").dispatch({ n })),
+        );
+      }
+      const redis = await connectClient(world.url);
+      try {
+        await waitFor(async () => {
+          const states = await Promise.all(
+            ids.map((id) => redis.hGet(`${taskKeys("early").jobPrefix}${id}`, "state")),
+          );
+          return states.every((state) => state === "completed");
+        }, { what: "every job to complete before a board exists" });
+      } finally {
+        await redis.close();
+      }
+      const board = createBoardOn(systemTimers, world.url);
+      try {
+        await withHistory(world.url, async (history) => {
+          const page = await waitFor(async () => {
+            const page = await history.search({ task: "early" });
+            return page.summaries.length === ids.length && page;
+          }, { what: "the backfill to record the jobs completed before the board" });
+          assert.deepEqual(page.summaries.map((s) => s.id).sort(), [...ids].sort());
+          assert.ok(page.summaries.every((s) => s.state === "completed" && s.version === 1));
+        });
+      } finally {
+        await board.close();
       }
     },
     { boardOn: "url", board: { history: false } },
