@@ -20,7 +20,7 @@
  * @example
  * ```sh
  * deno task test:fast   # unit, memory source, memory-backed HTTP
- * deno run --allow-all scripts/test.ts list   # each file and its group
+ * deno run --allow-all scripts/test.ts list   # each file and its group, in run order
  * deno task test -- --filter "retry"   # extra arguments go to every deno test
  * ```
  *
@@ -35,6 +35,8 @@ const LOCAL_IMPORT = /(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g;
 const NEEDS_REDIS = /tests\/helpers\/redis_server\.ts$/;
 const NEEDS_POSTGRES = /tests\/helpers\/postgres_server\.ts$/;
 const NEEDS_BROWSER = /"(?:npm:)?playwright-core"/;
+/** Helpers that start board processes or a set of servers (a cluster, a sentinel set). */
+const STARTS_MANY = /tests\/helpers\/(?:board_processes|redis_cluster)\.ts$/;
 
 /** The local files a module imports (relative specifiers only), as absolute paths. */
 function localImports(path: string, text: string): string[] {
@@ -42,15 +44,20 @@ function localImports(path: string, text: string): string[] {
   return [...text.matchAll(LOCAL_IMPORT)].map((match) => new URL(match[1], base).pathname);
 }
 
-/**
- * Classifies each test file by walking its local imports: a browser need wins
- * over a PostgreSQL need, that over a Redis need, and any over none.
- */
-export function classify(
+/** What a test file reaches through its local imports. */
+interface Needs {
+  redis: boolean;
+  postgres: boolean;
+  browser: boolean;
+  /** Board processes or a set of servers: the longest files of their group. */
+  many: boolean;
+}
+
+/** Walks each test file's local imports (those under `tests/`) for what it needs. */
+function needsOf(
   files: readonly string[],
   read: (path: string) => string,
-): Map<string, TestGroup> {
-  type Needs = { redis: boolean; postgres: boolean; browser: boolean };
+): Map<string, Needs> {
   const needs = new Map<string, Needs>();
   function walk(path: string, seen: Set<string>): Needs {
     const known = needs.get(path);
@@ -59,6 +66,7 @@ export function classify(
       redis: NEEDS_REDIS.test(path),
       postgres: NEEDS_POSTGRES.test(path),
       browser: false,
+      many: STARTS_MANY.test(path),
     };
     if (seen.has(path)) return found;
     seen.add(path);
@@ -75,16 +83,43 @@ export function classify(
       found.redis ||= sub.redis;
       found.postgres ||= sub.postgres;
       found.browser ||= sub.browser;
+      found.many ||= sub.many;
     }
     needs.set(path, found);
     return found;
   }
+  return new Map(files.map((file) => [file, walk(file, new Set())]));
+}
+
+/**
+ * Classifies each test file by walking its local imports: a browser need wins
+ * over a PostgreSQL need, that over a Redis need, and any over none.
+ */
+export function classify(
+  files: readonly string[],
+  read: (path: string) => string,
+): Map<string, TestGroup> {
   const groups = new Map<string, TestGroup>();
-  for (const file of files) {
-    const { redis, postgres, browser } = walk(file, new Set());
+  for (const [file, { redis, postgres, browser }] of needsOf(files, read)) {
     groups.set(file, browser ? "e2e" : postgres ? "postgres" : redis ? "redis" : "fast");
   }
   return groups;
+}
+
+/**
+ * `files` in the order `deno test --parallel` should start them (it starts
+ * them in the order given): those that start board processes or a set of
+ * servers first, the rest in their order. Those are a group's longest files
+ * (each process test 25–37 s in a CI run, where the redis group's median file
+ * took under 1 s); started last, as their names sort, they ran alone at the
+ * group's end, on one core each at best, while the other group waited.
+ */
+export function longestFirst(
+  files: readonly string[],
+  read: (path: string) => string,
+): string[] {
+  const needs = needsOf(files, read);
+  return files.toSorted((a, b) => Number(needs.get(b)!.many) - Number(needs.get(a)!.many));
 }
 
 async function testFiles(dir: URL): Promise<string[]> {
@@ -167,10 +202,12 @@ if (import.meta.main) {
   // `deno task test:fast -- --filter x` hands the script the "--" too.
   const extra = rest[0] === "--" ? rest.slice(1) : rest;
   const files = await testFiles(new URL("tests/", ROOT));
-  const groups = classify(files, (path) => Deno.readTextFileSync(path));
-  const of = (group: TestGroup) => files.filter((file) => groups.get(file) === group);
+  const read = (path: string) => Deno.readTextFileSync(path);
+  const groups = classify(files, read);
+  const order = longestFirst(files, read);
+  const of = (group: TestGroup) => order.filter((file) => groups.get(file) === group);
   if (which === "list") {
-    for (const file of files) {
+    for (const file of order) {
       console.log(`${groups.get(file)}\t${file.slice(ROOT.pathname.length)}`);
     }
     Deno.exit(0);

@@ -13,5 +13,19 @@ import { jsonText } from "../contract/json_text.ts";
 /** `value` as a JSON answer with `status`, written without recursion. */
 export function deepJson(c: Context, value: unknown, status: ContentfulStatusCode = 200): Response {
   c.header("Content-Type", "application/json; charset=UTF-8");
-  return c.body(jsonText(value), status);
+  return c.body(textOf(value), status);
+}
+
+/**
+ * The JSON text of `value`: the runtime's own writer, many times faster,
+ * and the explicit stack only when that one runs out of call stack (data
+ * nested deeper than the process allows it to recurse).
+ */
+function textOf(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch (error) {
+    if (error instanceof RangeError) return jsonText(value);
+    throw error;
+  }
 }

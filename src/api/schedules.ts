@@ -12,22 +12,21 @@ import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import { invalidParam } from "../errors.ts";
 import { parseSchedulePatch } from "../source/schedule_patch.ts";
+import type { BoardRunsOf } from "../source/types.ts";
 import {
   BOARD_RUNS_KEPT,
   type BoardRun,
   type ScheduleActionResponse,
   type ScheduleRecord,
   type ScheduleView,
-  UPCOMING_RUNS,
 } from "../contract/schedules.ts";
-import { upcomingRunsOf } from "../source/schedule_time.ts";
 import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { IdempotencyHeaders } from "./params.ts";
 import { deepJson } from "./deep_json.ts";
 import { mayReadPayloads, withoutScheduleData } from "../auth/payload_access.ts";
-import { describeSchedule } from "../schedules/words.ts";
+import { ScheduleTimings } from "../schedules/timings.ts";
 import {
   ScheduleActionSchema,
   ScheduleRemoveSchema,
@@ -137,24 +136,33 @@ function writeBackMasks(options: ApiDeps["options"]): readonly string[] {
   return options.redact;
 }
 
-/** A schedule with its timing in words, its runs ahead and the board's: none reads its data. */
-function viewOf(schedule: ScheduleRecord, boardRuns: BoardRun[]): ScheduleView {
-  return {
-    ...schedule,
-    description: describeSchedule(schedule.config),
-    upcomingRuns: upcomingRunsOf(schedule.config, schedule.nextRun, UPCOMING_RUNS),
-    boardRuns,
-  };
+/** What the board's runs of `schedule` are asked by. */
+function runsAsked({ name, config }: ScheduleRecord): BoardRunsOf {
+  return { name, task: config.task };
+}
+
+/** Whether two lists name the same schedules of the same tasks, in the same order. */
+function sameSchedules(a: readonly BoardRunsOf[], b: readonly BoardRunsOf[]): boolean {
+  return a.length === b.length &&
+    a.every((schedule, i) => schedule.name === b[i].name && schedule.task === b[i].task);
 }
 
 /** Routes under `/schedules`. */
 export function scheduleRoutes({ source, present, options, clock }: ApiDeps) {
+  // Worded once per change of a schedule's timing or next run, not per request.
+  const timings = new ScheduleTimings();
+  /** A schedule with its timing in words, its runs ahead and the board's: none reads its data. */
+  const viewOf = (schedule: ScheduleRecord, boardRuns: BoardRun[]): ScheduleView => ({
+    ...schedule,
+    ...timings.of(schedule.config, schedule.nextRun),
+    boardRuns,
+  });
   /** The runs the board dispatched for each schedule (none where the source keeps none). */
-  const boardRuns = async (schedules: readonly ScheduleRecord[]) =>
-    await source.listBoardRuns?.(
-      schedules.map(({ name, config }) => ({ name, task: config.task })),
-      BOARD_RUNS_KEPT,
-    ) ?? new Map<string, BoardRun[]>();
+  const runsOf = async (schedules: readonly BoardRunsOf[]) =>
+    await source.listBoardRuns?.(schedules, BOARD_RUNS_KEPT) ?? new Map<string, BoardRun[]>();
+  const boardRuns = (schedules: readonly ScheduleRecord[]) => runsOf(schedules.map(runsAsked));
+  /** The schedules the last list showed: their runs are read beside the next list's schedules. */
+  let listed: BoardRunsOf[] = [];
   /** The schedule as `c`'s user may see it: its data only with `payload.read` on it. */
   const shown = async (
     c: Context<SessionEnv & UserEnv>,
@@ -175,8 +183,12 @@ export function scheduleRoutes({ source, present, options, clock }: ApiDeps) {
   });
   return apiRouter<SessionEnv & UserEnv>()
     .openapi(listSchedules, async (c) => {
-      const schedules = await source.listSchedules();
-      const runs = await boardRuns(schedules);
+      // One round trip, not two: the runs of the schedules listed last, read beside the
+      // schedules; read again when the list changed.
+      const asked = listed;
+      const [schedules, guessed] = await Promise.all([source.listSchedules(), runsOf(asked)]);
+      listed = schedules.map(runsAsked);
+      const runs = sameSchedules(listed, asked) ? guessed : await runsOf(listed);
       return deepJson(c, await Promise.all(schedules.map((schedule) => shown(c, schedule, runs))));
     })
     .openapi(pause, async (c) => {

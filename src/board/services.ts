@@ -1,8 +1,8 @@
 /**
  * The board's services, each built in one place and started in this order:
  * leadership, the change feed (with the history recorder), the event hub, the audit trail, session login,
- * the latency sampler, bulk operations, scan slots, the backlog sampler,
- * alerts, metrics.
+ * the latency sampler, bulk operations, scan slots, the backlog sampler, the
+ * throughput keeper, alerts, metrics.
  * The routes get them as `ApiDeps`; the stacks read the rest. Nothing here
  * knows HTTP but the session cookie's scope.
  *
@@ -26,6 +26,7 @@ import { McpCalls } from "../mcp/mcp_calls.ts";
 import { type BoardMetrics, createBoardMetrics } from "../metrics/route.ts";
 import type { ResolvedOptions, ResolvedSessionAuth } from "../options.ts";
 import { startBacklogSampler } from "../samplers/backlog.ts";
+import { startThroughputKeeper } from "../samplers/throughput.ts";
 import { createLatencySampler } from "../samplers/latency.ts";
 import { ScanSlots } from "../scans/slots.ts";
 import type { TaskSource } from "../source/types.ts";
@@ -33,7 +34,7 @@ import { epochClock, type Timers } from "../timers.ts";
 
 /**
  * The lease of the board's own background work: stats frames, latency
- * samples, the bulk operations' sweep, backlog samples.
+ * samples, the bulk operations' sweep, backlog samples, the kept day of throughput.
  */
 const BOARD_LEASE = "board";
 
@@ -140,14 +141,14 @@ export function startServices(
   const leadership = new Leadership(leaseOf(source, BOARD_LEASE), { timers });
   const leads = () => leadership.leads();
   const alertLeadership = alertLeadershipOf(source, options, timers);
-  // The leader's change feed and live state, while a browser or a rule needs them.
+  // The leader's change feed and live state, while a browser on some replica needs them, and
+  // always with the history's recorder.
   const boardFeed = createBoardFeed({
     source,
     leadership,
     timers,
     clock,
     health: options.health,
-    alwaysNeeded: alertLeadership !== null,
     history: options.history,
     redact: options.redact,
   });
@@ -173,6 +174,8 @@ export function startServices(
   const scans = new ScanSlots(source, { timers });
   // Once a minute on the leader: the drain forecast's backlog 10 and 60 minutes ago.
   const backlog = startBacklogSampler({ source, leadership, timers, clock });
+  // Once a minute on the leader, while a board was asked: the day of throughput every board reads.
+  const throughput = startThroughputKeeper({ source, leadership, timers, clock });
   const alerts = startAlerts({
     source,
     options,
@@ -221,6 +224,7 @@ export function startServices(
       await history?.store.close();
       await alerts?.close();
       backlog?.close();
+      throughput?.close();
       await leadership.close();
       await alertLeadership?.close();
     },

@@ -13,3 +13,10 @@ export interface ThroughputBucket {
   /** Jobs that failed for good in it. */
   failed: number;
 }
+
+/**
+ * The header of `GET /throughput` that says when the counters were read
+ * (ms since the epoch): up to about two minutes ago when the day the
+ * board's leader keeps answered.
+ */
+export const AS_OF_HEADER = "X-As-Of";

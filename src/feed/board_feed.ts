@@ -30,8 +30,6 @@ export interface BoardFeedOptions {
   clock: () => number;
   /** The board's health limits. */
   health: { maxWaitMs: number; maxIdleMs: number };
-  /** Whether a consumer on this board always needs the feed (alert rules). */
-  alwaysNeeded: boolean;
   /** The `history` option (null: off) and the keys `redact` masks in stored payloads. */
   history: ResolvedOptions["history"];
   /** The `redact` option. */
@@ -63,7 +61,7 @@ function historyOf(options: BoardFeedOptions): BoardFeed["history"] {
 
 /** The board's change feed with its consumers; null without a feed store. */
 export function createBoardFeed(options: BoardFeedOptions): BoardFeed | null {
-  const { source, leadership, timers, clock, health, alwaysNeeded } = options;
+  const { source, leadership, timers, clock, health } = options;
   const store = source.feed;
   if (!store) return null;
   const history = historyOf(options);
@@ -76,7 +74,7 @@ export function createBoardFeed(options: BoardFeedOptions): BoardFeed | null {
     timers,
     consumers,
     // The recorder needs every event, watched or not, and what taskora held before it started.
-    alwaysNeeded: alwaysNeeded || history !== null,
+    alwaysNeeded: history !== null,
     backfill: history !== null,
   });
   return { feed, history };

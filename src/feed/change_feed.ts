@@ -8,10 +8,11 @@
  * it gives each consumer a paced pass (`passMs`) for work that follows the
  * clock rather than the events: the live state's sweep, for one.
  *
- * It runs only while someone needs it: a browser's event stream or an
- * overview request on any replica ({@link ChangeFeed.need}, noted in the
- * store with a TTL so the leader sees a follower's need), or a consumer
- * that always does (alert rules, the history recorder). With no need, the
+ * It runs only while someone needs it: a browser's event stream on any
+ * replica ({@link ChangeFeed.need}, noted in the store with a TTL so the
+ * leader sees a follower's need; a reader of the live state such as the
+ * alert evaluator calls it too), or a consumer that always does (the
+ * history recorder, when on). With no need, the
  * board sends nothing for it; the leader checks the store's need once per
  * lease turn (one EXISTS beside the renewal) only while something keeps it
  * competing.
@@ -54,7 +55,7 @@ export interface ChangeFeedOptions {
   timers: Timers;
   /** Who takes the batches. */
   consumers: readonly FeedConsumer[];
-  /** Whether a consumer on this board always needs the feed (alert rules, the recorder). */
+  /** Whether a consumer on this board always needs the feed (the history recorder, when on). */
   alwaysNeeded?: boolean;
   /**
    * Whether a task with no saved id is read from the first entry its
@@ -277,7 +278,9 @@ export class ChangeFeed {
         trimmed: [],
       }).catch(() => {});
     }, this.#passMs);
-    await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
+    if (!signal.aborted) {
+      await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
+    }
     timers.clearInterval(timer);
     off();
   }

@@ -124,6 +124,13 @@ import type { MechanicsStep, MechanismEntry } from "../contract/mechanics.ts";
 import type { DispatchRequest, DispatchResult } from "../contract/dispatch.ts";
 import type { TaskDefinition, VersionCounts } from "../contract/tasks.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
+import type { ThroughputStore } from "../store/throughput.ts";
+export type {
+  KeptThroughputRead,
+  KeptThroughputWrite,
+  MinuteCount,
+  ThroughputStore,
+} from "../store/throughput.ts";
 import type {
   WorkflowCancelResult,
   WorkflowDetail,
@@ -811,6 +818,12 @@ export interface TaskSource {
    * memory, seen by it alone.
    */
   readonly operations?: OperationStore;
+  /**
+   * Where the leader keeps the day of throughput for every board on the
+   * store (see `store/throughput.ts`). Sources with no shared store leave it
+   * out: the board then reads the counters directly.
+   */
+  readonly keptThroughput?: ThroughputStore;
   /**
    * Where the change feed keeps its last ids and the leader's live state
    * for every board on the store (see `store/feed.ts`). Sources with no

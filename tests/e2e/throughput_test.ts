@@ -99,6 +99,8 @@ browserTest(
       await legend.filter({ hasText: "29 so far" }).waitFor();
       assert.match(await legend.textContent() ?? "", /Completed\s*29 so far.*Failed\s*5 so far/s);
       assert.equal(await legend.locator(".chart-partial").first().isVisible(), false);
+      // When the counters were read, said under the chart (`X-As-Of`).
+      assert.match(await card.locator(".throughput-as-of").textContent() ?? "", /^\d\d:\d\d:\d\d$/);
     });
   },
 );

@@ -42,16 +42,17 @@ export async function waitFor<T>(
   condition: () => T | Promise<T>,
   { what, limitMs = 30_000, everyMs = 20 }: WaitForOptions,
 ): Promise<Held<T>> {
-  const giveUpAt = Date.now() + limitMs;
+  // The monotonic clock: a test may stub Date.now, and a look may run with it stubbed.
+  const giveUpAt = performance.now() + limitMs;
   let lastError: unknown;
   for (;;) {
     try {
-      const value = await withinLimit(condition(), giveUpAt - Date.now(), what);
+      const value = await withinLimit(condition(), giveUpAt - performance.now(), what);
       if (value !== false && value !== null && value !== undefined) return value as Held<T>;
     } catch (error) {
       lastError = error;
     }
-    if (Date.now() > giveUpAt) {
+    if (performance.now() > giveUpAt) {
       throw new Error(`gave up waiting for ${what}`, { cause: lastError });
     }
     await new Promise((resolve) => setTimeout(resolve, everyMs));

@@ -5,6 +5,7 @@
  * driven by hand: no test waits for a timer.
  */
 
+import { OwnChanges } from "../../src/feed/own_changes.ts";
 import assert from "node:assert/strict";
 import { createAuditTrail } from "../../src/audit/trail.ts";
 import { createApi } from "../../src/api/mod.ts";
@@ -47,6 +48,8 @@ Deno.test("a bulk operation ending while Redis is down gets its end entry once R
     audit,
     latency: createLatencySampler(source),
     leadership: new Leadership(null),
+    feed: null,
+    ownChanges: new OwnChanges(Date.now),
     operations,
     scans: new ScanSlots(source, { timers: systemTimers }),
   });

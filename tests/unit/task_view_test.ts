@@ -76,6 +76,7 @@ const page: Overview = {
   matched: 3,
   totals: totals(6),
   healthCounts: { critical: 2, warning: 0, healthy: 1, idle: 0 },
+  asOf: 1,
   redis: { version: "7", usedMemory: "1M", uptime: 1, connected: true },
   uptime: 1,
 };

@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
-import { classify } from "../../scripts/test.ts";
+import { classify, longestFirst } from "../../scripts/test.ts";
 
 // Spelled in two parts: the classifier reads this file's text too, and it is a fast test.
 const BROWSER_PACKAGE = "playwright" + "-core";
 const POSTGRES_HELPER = "postgres" + "_server.ts";
+
+/** Import lines written so that this file's own text imports none of them. */
+function importing(...paths: string[]): string {
+  return paths.map((path) => `import ${"from"} "${path}";`).join("\n");
+}
 
 const files: Record<string, string> = {
   "/p/tests/helpers/redis_server.ts": `export const x = 1;`,
@@ -16,6 +21,11 @@ const files: Record<string, string> = {
   "/p/tests/helpers/postgres_server.ts": `export const p = 1;`,
   "/p/tests/store/d_test.ts":
     `import { p } from "../helpers/${POSTGRES_HELPER}";\nimport { x } from "../helpers/fixture.ts";`,
+  "/p/tests/helpers/board_processes.ts": `export const y = 2;`,
+  "/p/tests/helpers/redis_cluster.ts": importing("./redis_server.ts"),
+  "/p/tests/procs/scenario.ts": importing("../helpers/board_processes.ts"),
+  "/p/tests/procs/d_test.ts": importing("../helpers/fixture.ts", "./scenario.ts"),
+  "/p/tests/cluster/e_test.ts": importing("../helpers/redis_cluster.ts"),
 };
 const read = (path: string) => {
   if (!(path in files)) throw new Deno.errors.NotFound(path);
@@ -39,4 +49,22 @@ Deno.test("classify() puts a file that starts a PostgreSQL server in its own gro
 
 Deno.test("classify() puts a file that reaches playwright-core in e2e, even with Redis too", () => {
   assert.equal(classify(["/p/tests/e2e/c_test.ts"], read).get("/p/tests/e2e/c_test.ts"), "e2e");
+});
+
+Deno.test("longestFirst() starts the files that start board processes or a cluster first, the rest in order", () => {
+  const files = [
+    "/p/tests/http/b_test.ts",
+    "/p/tests/cluster/e_test.ts",
+    "/p/tests/unit/a_test.ts",
+    "/p/tests/procs/d_test.ts",
+  ];
+  assert.deepEqual(longestFirst(files, read), [
+    "/p/tests/cluster/e_test.ts",
+    "/p/tests/procs/d_test.ts",
+    "/p/tests/http/b_test.ts",
+    "/p/tests/unit/a_test.ts",
+  ]);
+  const groups = classify(files, read);
+  assert.equal(groups.get("/p/tests/procs/d_test.ts"), "redis");
+  assert.equal(groups.get("/p/tests/cluster/e_test.ts"), "redis");
 });

@@ -88,6 +88,14 @@ export interface Api {
     path: P,
     ...request: RequestArgs<"GET", P, ReadInit>
   ): Promise<AnswerOf<"GET", P>>;
+  /**
+   * GETs a route answering JSON, and when its figures were read: the
+   * `X-As-Of` header (ms since the epoch), null when the answer says none.
+   */
+  getAsOf<P extends JsonPath>(
+    path: P,
+    ...request: RequestArgs<"GET", P, ReadInit>
+  ): Promise<{ body: AnswerOf<"GET", P>; asOf: number | null }>;
   /** GETs one page of a list: the array body and its `X-Total-Count`. */
   getPage<P extends PagedPath>(
     path: P,
@@ -219,6 +227,11 @@ export function createApi(
   return {
     async get(path, ...[init]) {
       return await (await read(path, init)).json();
+    },
+    async getAsOf(path, ...[init]) {
+      const res = await read(path, init);
+      const asOf = Number(res.headers.get("x-as-of") ?? NaN);
+      return { body: await res.json(), asOf: Number.isFinite(asOf) ? asOf : null };
     },
     async getPage(path, ...[init]) {
       const res = await read(path, init);

@@ -4,15 +4,20 @@
  * append and expiring {@link BOARD_RUNS_TTL_MS} after the last (so a
  * schedule deleted by a worker, not through the board, leaves nothing for
  * good). What does not decode is left out, never answered as an error.
+ * Each change sets the history's version (`boardRunsVersionKey`) to a new
+ * id, so a board rereads the lists only when the version it read them at
+ * is no longer the stored one ({@link BoardRunLists}). The version lives as
+ * long as the newest list: once none was written for that long, it is gone
+ * and a board reads the lists (none left) again.
  *
  * @module
  */
 
 import type { BoardRun, BoardRunRecord } from "../../contract/schedules.ts";
 import type { BoardRunsOf } from "../types.ts";
-import { boardRunsKey, taskKeys } from "../wire/keys.ts";
+import { boardRunsKey, boardRunsVersionKey, taskKeys } from "../wire/keys.ts";
 import type { RedisConnection } from "./client.ts";
-import { asState } from "./schedules.ts";
+import { type FinishedStates, readJobStates } from "./job_state_reads.ts";
 
 /** How long a schedule's list outlives its newest run: 30 days. */
 export const BOARD_RUNS_TTL_MS = 30 * 86_400_000;
@@ -32,7 +37,17 @@ function decoded(text: string): BoardRunRecord | null {
   }
 }
 
-/** Notes a run, keeping the `max` newest: one pipeline of LPUSH, LTRIM and PEXPIRE. */
+/** The command that marks the history changed: a new version id, living as long as a list. */
+function newVersion(prefix?: string): string[] {
+  const key = boardRunsVersionKey(prefix);
+  return ["SET", key, crypto.randomUUID(), "PX", String(BOARD_RUNS_TTL_MS)];
+}
+
+/**
+ * Notes a run, keeping the `max` newest: one pipeline of LPUSH, LTRIM,
+ * PEXPIRE, and the new version (after the list: a board that reads the new
+ * version reads the new run).
+ */
 export async function recordBoardRun(
   connection: RedisConnection,
   name: string,
@@ -45,43 +60,71 @@ export async function recordBoardRun(
     ["LPUSH", key, JSON.stringify({ jobId: run.jobId, at: run.at })],
     ["LTRIM", key, "0", String(max - 1)],
     ["PEXPIRE", key, String(BOARD_RUNS_TTL_MS)],
+    newVersion(prefix),
   ]);
 }
 
 /**
+ * The lists one board read, and the version it read them at: what it
+ * answers while the stored version is the same. Holds the schedules last
+ * asked for, at most `limit` runs each.
+ */
+export class BoardRunLists {
+  version: string | null = null;
+  limit = 0;
+  lists = new Map<string, BoardRunRecord[]>();
+}
+
+/**
  * The `limit` newest runs of each schedule with each job's state now: one
- * pipeline of LRANGE, then one of `HGET <job> state` (each in its task's
- * slot).
+ * GET of the version; while it is the one `kept` was read at, the lists
+ * `kept` holds, else one pipeline of LRANGE (kept for next time); then
+ * `HGET <job> state` of the runs not known finished (`finished`; each in
+ * its task's slot), none when all are.
  */
 export async function listBoardRuns(
   connection: RedisConnection,
   schedules: readonly BoardRunsOf[],
   limit: number,
+  kept: BoardRunLists,
+  finished: FinishedStates,
   prefix?: string,
 ): Promise<Map<string, BoardRun[]>> {
-  const lists = await connection.pipeline(
-    schedules.map(({ name }) => ["LRANGE", boardRunsKey(name, prefix), "0", String(limit - 1)]),
-  ) as string[][];
-  const runs = lists.map((texts) => texts.map(decoded).filter((run) => run !== null));
-  const states = await connection.pipelineSettled(
+  const version = await connection.call<string | null>(["GET", boardRunsVersionKey(prefix)]);
+  const fresh = version === kept.version && limit <= kept.limit &&
+    schedules.every(({ name }) => kept.lists.has(name));
+  if (!fresh) {
+    const lists = await connection.pipeline(
+      schedules.map(({ name }) => ["LRANGE", boardRunsKey(name, prefix), "0", String(limit - 1)]),
+    ) as string[][];
+    kept.version = version;
+    kept.limit = limit;
+    kept.lists = new Map(
+      schedules.map(({ name }, i) => [name, lists[i].map(decoded).filter((run) => run !== null)]),
+    );
+  }
+  const runs = schedules.map(({ name }) => kept.lists.get(name)!.slice(0, limit));
+  const states = await readJobStates(
+    connection,
     schedules.flatMap(({ task }, i) =>
-      runs[i].map((run) => ["HGET", `${taskKeys(task, prefix).jobPrefix}${run.jobId}`, "state"])
+      runs[i].map((run) => `${taskKeys(task, prefix).jobPrefix}${run.jobId}`)
     ),
+    finished,
   );
   let next = 0;
   return new Map(
-    schedules.map(({ name }, i) => [
-      name,
-      runs[i].map((run) => ({ ...run, state: asState(states[next++]) })),
-    ]),
+    schedules.map((
+      { name },
+      i,
+    ) => [name, runs[i].map((run) => ({ ...run, state: states[next++] }))]),
   );
 }
 
-/** Forgets a deleted schedule's runs: one DEL. */
+/** Forgets a deleted schedule's runs: one pipeline of DEL and the new version. */
 export async function forgetBoardRuns(
   connection: RedisConnection,
   name: string,
   prefix?: string,
 ): Promise<void> {
-  await connection.call(["DEL", boardRunsKey(name, prefix)]);
+  await connection.pipeline([["DEL", boardRunsKey(name, prefix)], newVersion(prefix)]);
 }

@@ -140,7 +140,8 @@ import {
   updateSchedule,
 } from "./schedule_actions.ts";
 import { listSchedules } from "./schedules.ts";
-import { forgetBoardRuns, listBoardRuns, recordBoardRun } from "./board_runs.ts";
+import { BoardRunLists, forgetBoardRuns, listBoardRuns, recordBoardRun } from "./board_runs.ts";
+import { FinishedStates } from "./job_state_reads.ts";
 import type { BoardRun, BoardRunRecord } from "../../contract/schedules.ts";
 import type { BoardRunsOf } from "../types.ts";
 import { Pacer } from "./pacer.ts";
@@ -163,6 +164,7 @@ import {
   signOutSession,
 } from "./session_revocations.ts";
 import { RedisOperations } from "./operations.ts";
+import { RedisThroughputStore } from "../../store/redis/throughput.ts";
 import { RedisFeedStore } from "../../store/redis/feed.ts";
 import { createRedisHistoryStore } from "../../store/redis/history/store.ts";
 import { readRecordedFields } from "./history_reads.ts";
@@ -295,6 +297,8 @@ export class RedisTaskSource implements TaskSource {
   #events: RedisEventReader | null = null;
   /** Bulk operations in the hash every board on this keyspace shares; see `operations.ts`. */
   readonly operations: RedisOperations;
+  /** The day of throughput the leader keeps, under the board's root; see `store/redis/throughput.ts`. */
+  readonly keptThroughput: RedisThroughputStore;
   /** The change feed's ids and the live state, under the board's root; see `store/redis/feed.ts`. */
   readonly feed: RedisFeedStore;
   /** The history recorder's read of ending jobs, and the history under the board's root. */
@@ -306,6 +310,10 @@ export class RedisTaskSource implements TaskSource {
   readonly #eventRefreshMs: number;
   /** The clock scan slots expire on. */
   readonly #timers: Timers;
+  /** The board's run history as last read, and its version: reread when that changes. */
+  readonly #boardRuns = new BoardRunLists();
+  /** The finished states of schedules' runs, trusted a minute. */
+  readonly #finishedStates: FinishedStates;
 
   /**
    * Creates the source; see {@link createRedisSource}. Its background work
@@ -322,6 +330,7 @@ export class RedisTaskSource implements TaskSource {
     }
     this.prefix = options.prefix;
     this.#timers = timers;
+    this.#finishedStates = new FinishedStates(() => timers.now());
     this.#eventRefreshMs = Math.min(options.discoveryIntervalMs ?? 5000, 5000);
     this.connection = new RedisConnection({
       url: options.url,
@@ -332,6 +341,7 @@ export class RedisTaskSource implements TaskSource {
     });
     // The board's own keys: no wire check, and a sweep does not count as someone watching.
     this.operations = new RedisOperations(this.connection, options.prefix);
+    this.keptThroughput = new RedisThroughputStore(this.connection, options.prefix);
     this.feed = new RedisFeedStore(this.connection, options.prefix);
     // A reconnection may be to another server: check its wire version again.
     this.#offReconnect = this.connection.onReconnect(() => this.#wire = null);
@@ -700,7 +710,7 @@ export class RedisTaskSource implements TaskSource {
   /** Every schedule, sorted by name. */
   async listSchedules(): Promise<ScheduleRecord[]> {
     await this.#ready();
-    const schedules = await listSchedules(this.connection, this.prefix);
+    const schedules = await listSchedules(this.connection, this.#finishedStates, this.prefix);
     this.#recentIds.note(
       schedules.flatMap((s) => s.lastJobId ? [{ id: s.lastJobId, task: s.config.task }] : []),
     );
@@ -1048,7 +1058,14 @@ export class RedisTaskSource implements TaskSource {
     limit: number,
   ): Promise<Map<string, BoardRun[]>> {
     await this.connection.ready();
-    return await listBoardRuns(this.connection, schedules, limit, this.prefix);
+    return await listBoardRuns(
+      this.connection,
+      schedules,
+      limit,
+      this.#boardRuns,
+      this.#finishedStates,
+      this.prefix,
+    );
   }
 
   /** Cancels a running workflow and its unfinished node jobs; see `workflow_cancel.ts`. */

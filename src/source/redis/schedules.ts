@@ -4,11 +4,12 @@
  * @module
  */
 
-import { JOB_STATES, type JobState, type ScheduleRecord } from "../types.ts";
+import type { JobState, ScheduleRecord } from "../types.ts";
 import { decodeSchedule, decodeValue, scheduleLastJobId } from "../wire/decode.ts";
 import { globalKeys, taskKeys } from "../wire/keys.ts";
 import type { RedisConnection } from "./client.ts";
 import { fieldsOf } from "./jobs.ts";
+import { asState, type FinishedStates, readJobStates } from "./job_state_reads.ts";
 
 function taskOf(json: string): string | null {
   const stored = decodeValue(json);
@@ -17,20 +18,15 @@ function taskOf(json: string): string | null {
   return typeof task === "string" ? task : null;
 }
 
-/** A stored job state, or null for anything else. */
-export function asState(raw: unknown): JobState | null {
-  return typeof raw === "string" && (JOB_STATES as readonly string[]).includes(raw)
-    ? raw as JobState
-    : null;
-}
-
 /**
- * Every schedule, sorted by name. Two round trips: HGETALL of the
- * schedules hash + ZRANGE WITHSCORES of the next-run set, then one pipeline
- * of `HGET <job> state` for each schedule's last job (in its task's slot).
+ * Every schedule, sorted by name. One round trip: HGETALL of the schedules
+ * hash + ZRANGE WITHSCORES of the next-run set; then, for the last jobs
+ * whose state is not known finished (`finished`), one pipeline of
+ * `HGET <job> state` (each in its task's slot).
  */
 export async function listSchedules(
   connection: RedisConnection,
+  finished: FinishedStates,
   prefix?: string,
 ): Promise<ScheduleRecord[]> {
   const keys = globalKeys(prefix);
@@ -49,8 +45,8 @@ export async function listSchedules(
     return jobId && task ? { name, key: `${taskKeys(task, prefix).jobPrefix}${jobId}` } : null;
   });
   const wanted = lookups.filter((l) => l !== null);
-  const states = await connection.pipelineSettled(wanted.map((l) => ["HGET", l.key, "state"]));
-  const lastState = new Map(wanted.map((l, i) => [l.name, asState(states[i])]));
+  const states = await readJobStates(connection, wanted.map((l) => l.key), finished);
+  const lastState = new Map(wanted.map((l, i) => [l.name, states[i]]));
 
   return names.map((name) =>
     decodeSchedule(name, configs[name], nextRuns.get(name) ?? null, lastState.get(name) ?? null)

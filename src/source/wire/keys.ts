@@ -180,6 +180,15 @@ export function boardRunsKey(name: string, prefix?: string): string {
   return `${keyRoot(prefix)}:board:schedule-runs:${name}`;
 }
 
+/**
+ * Key of the board's run history's version: a random id set again at each
+ * run noted or history forgotten, so a board reads the lists only when it
+ * changed.
+ */
+export function boardRunsVersionKey(prefix?: string): string {
+  return `${keyRoot(prefix)}:board:schedule-runs-version`;
+}
+
 /** Key of a workflow hash (its own hash tag: one slot per workflow). */
 export function workflowKey(id: string, prefix?: string): string {
   return `${keyRoot(prefix)}:wf:{${id}}`;

@@ -2,8 +2,10 @@
  * The 24-hour throughput chart: completed and failed jobs per minute, from
  * `GET /throughput`. Drag across the chart to zoom into a span (the header's
  * span and totals follow); double-click to see the whole day again. The
- * last bucket is the current minute, still counting: it is drawn dashed, as
- * its own series, so a minute half over never reads as a drop.
+ * last bucket is the minute the counters were read in, still counting: it
+ * is drawn dashed, as its own series, so a minute half over never reads as
+ * a drop. When they were read (`X-As-Of`: up to about two minutes ago when
+ * the day the board's leader keeps answered) is said under the chart.
  *
  * @module
  */
@@ -18,7 +20,7 @@ import {
   UPlotChart,
 } from "../../components/uplot_chart.ts";
 import { useBoard } from "../../lib/board_context.ts";
-import { formatCount, formatDateTime, formatShortCount } from "../../lib/format.ts";
+import { formatClock, formatCount, formatDateTime, formatShortCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { sameDay, zonedFormat } from "../../lib/time_zone.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
@@ -134,11 +136,12 @@ function spanLabel([from, to]: readonly [number, number]): string {
 export function ThroughputCard() {
   const { api } = useBoard();
   // Minutes close once a minute; job events need not reload 1,440 buckets.
-  const { data, error } = useLiveResource(
-    (signal) => api.get("/throughput", { signal }),
+  const { data: answer, error } = useLiveResource(
+    (signal) => api.getAsOf("/throughput", { signal }),
     [],
     { relevant: () => false },
   );
+  const data = answer?.body ?? null;
   const columns = useMemo(() => data ? toColumns(data) : null, [data]);
   // The zoomed span (ms), or null for the whole day.
   const [zoom, setZoom] = useState<[number, number] | null>(null);
@@ -155,7 +158,7 @@ export function ThroughputCard() {
   const span = zoom ? spanLabel(zoom) : "the last 24 hours";
   const label = `Jobs finished per minute, ${span}: ${formatCount(completed)} completed, ${
     formatCount(failed)
-  } failed. The current minute, still counting, is dashed.`;
+  } failed. The last minute, still counting when read, is dashed.`;
   return html`
     <${Card}
       title=${zoom ? `Throughput, ${span}` : "Throughput, last 24 hours"}
@@ -176,8 +179,10 @@ export function ThroughputCard() {
             onScale=${onScale}
           />
           <p class="chart-hint muted">
-            Drag across the chart to zoom in; double-click to zoom out. The current minute is
-            still counting: it is drawn dashed.
+            Drag across the chart to zoom in; double-click to zoom out. The last minute was still
+            counting when the counters were read${answer?.asOf
+              ? html`, at <span class="throughput-as-of">${formatClock(answer.asOf)}</span>`
+              : ""}: it is drawn dashed.
           </p>
         `
         : html`<p class="empty">${error ? error.message : "Loading…"}</p>`}
