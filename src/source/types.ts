@@ -470,7 +470,11 @@ export interface TaskEvent {
   id?: string;
 }
 
-/** The history recorder's parts on a source: its read of ending jobs and its own store. */
+/**
+ * The history recorder's parts on a source: its read of ending jobs and its own store.
+ *
+ * @internal the board's own state, leaving the port for `BoardStore`.
+ */
 export interface HistorySource {
   /** Reads each ending job's fields, at most one read per job. */
   read: JobFieldsReader;
@@ -828,6 +832,8 @@ export interface TaskSource {
    * Where the change feed keeps its last ids and the leader's live state
    * for every board on the store (see `store/feed.ts`). Sources with no
    * shared store leave it out: the board then reads directly.
+   *
+   * @internal the board's own state, leaving the port for `BoardStore`.
    */
   readonly feed?: FeedStore;
   /**
@@ -835,6 +841,8 @@ export interface TaskSource {
    * `history/recorder.ts`): the read of each ending job's fields and the
    * history store it keeps by default, under the board's root. Sources
    * whose events carry no stream ids leave it out: they keep no history.
+   *
+   * @internal the board's own state, leaving the port for `BoardStore`.
    */
   readonly history?: HistorySource;
   /**
