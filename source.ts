@@ -1,9 +1,11 @@
 /**
- * For adapter authors: the `TaskSource` port that the board reads and steers
- * a task system through, and the values it exchanges. `createBoard` takes any
- * object that implements it; the board's own adapters are
- * `createRedisSource` and `createMemorySource` (exported from the package's
- * main entry).
+ * For adapter authors: the two ports. `TaskSource` is what the board reads
+ * and steers a task system through; `createBoard` takes any object that
+ * implements it, and the board's own adapters are `createRedisSource` and
+ * `createMemorySource` (exported from the package's main entry).
+ * `BoardStore` is where the board keeps its own state (the `store` option);
+ * its adapters are {@link createRedisBoardStore} and
+ * {@link createMemoryBoardStore}, and any `TaskSource` pairs with any store.
  *
  * @example Read a task system through the port, as the board does
  * ```ts
@@ -21,6 +23,9 @@
  */
 
 export type * from "./src/source/types.ts";
+export type * from "./src/store/types.ts";
+export { createMemoryBoardStore, type MemoryBoardStoreOptions } from "./src/store/memory/mod.ts";
+export { createRedisBoardStore, type RedisBoardStoreConnection } from "./src/store/redis/mod.ts";
 export { DIAGNOSIS_CODES, FINISHED_STATES, JOB_STATES } from "./src/source/types.ts";
 export type {
   DumpedKey,

@@ -18,6 +18,7 @@ import { type BoardServer, listen, type ListenOptions } from "./listen.ts";
 import { type NodeHandler, nodeListener } from "./node_listener.ts";
 import { type BoardOptions, resolveOptions } from "./options.ts";
 import type { TaskSource } from "./source/types.ts";
+import { storeFor } from "./store/pairing.ts";
 import type { TaskoraApp } from "./taskora/app.ts";
 import { systemTimers, type Timers } from "./timers.ts";
 
@@ -114,8 +115,10 @@ export function createBoardOn(
   const resolved = resolveOptions(options);
   const { source: taskSource, owned } = resolveSource(source);
 
+  const store = storeFor(taskSource, resolved.store, () => timers.now());
+
   // Services: leadership, the event hub, audit, sessions, samplers, bulk, scans, alerts, metrics.
-  const services = startServices(taskSource, resolved, timers);
+  const services = startServices(taskSource, store, resolved, timers);
 
   // Stacks: the API's and the scrape's, then the root's, which mounts them.
   const routes = createApi(services);

@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { BoardStore } from "./store/types.ts";
 import { systemTimers, type TimerId, type Timers } from "./timers.ts";
 
 /** What a take-or-renew of a lease says. */
@@ -199,18 +200,14 @@ export class Leadership {
   }
 }
 
-/** What a store offers for leases: the `TaskSource` methods of the same names. */
-export interface LeaseStore {
-  holdLease?(name: string, holder: string, ttlMs: number): Promise<LeaseHold>;
-  releaseLease?(name: string, holder: string): Promise<void>;
-}
-
-/** The lease `name` of `store`, or null when the store keeps none (then one always leads). */
-export function leaseOf(store: LeaseStore, name: string): Lease | null {
-  const { holdLease, releaseLease } = store;
-  if (!holdLease || !releaseLease) return null;
+/**
+ * The lease `name` of `store`, or null for a store no other board is given
+ * (then this board always leads: there is nobody to lead).
+ */
+export function leaseOf(store: BoardStore, name: string): Lease | null {
+  if (!store.shared) return null;
   return {
-    hold: (holder, ttlMs) => holdLease.call(store, name, holder, ttlMs),
-    release: (holder) => releaseLease.call(store, name, holder),
+    hold: (holder, ttlMs) => store.holdLease(name, holder, ttlMs),
+    release: (holder) => store.releaseLease(name, holder),
   };
 }

@@ -39,6 +39,8 @@ import { AllowedHostsSchema, CorsSchema } from "./options/origins.ts";
 import { AuthSchema } from "./options/session_auth.ts";
 import { TracingSchema } from "./options/tracing.ts";
 import { HistorySchema } from "./options/history.ts";
+import { StoreSchema } from "./options/store.ts";
+import type { BoardStore } from "./store/types.ts";
 
 export type { Formatters };
 export type { ResolvedLoginThrottle, ResolvedSessionAuth } from "./options/session_auth.ts";
@@ -243,6 +245,15 @@ export interface BoardOptions {
     maxSummaries?: number;
     maxPerTask?: number;
   } | false;
+  /**
+   * Where the board keeps its own state (audit trail, sessions, leases, bulk
+   * operations, alert rules and states, ...): `createRedisBoardStore()`,
+   * `createMemoryBoardStore()` or a `BoardStore` of one's own (from
+   * `@x/queue-board/source`). Absent: the store the source brings (a taskora
+   * App or a Redis URL: the same Redis, through the same connection; the
+   * memory source: its own), else one in this board's memory.
+   */
+  store?: BoardStore;
 }
 
 /** The `mcp` option: whether agents get tools that change the queue, and their tokens. */
@@ -363,6 +374,7 @@ const BOARD_OPTION_SCHEMAS = {
   mcp: McpSchema,
   tracing: TracingSchema,
   history: HistorySchema,
+  store: StoreSchema,
 } satisfies Record<keyof BoardOptions, z.ZodType>;
 
 /** The names of {@link BoardOptions}' keys: any other key is refused. */

@@ -28,6 +28,7 @@ import {
 } from "../contract/alerts.ts";
 import type { Leadership } from "../leadership.ts";
 import type { TaskSource } from "../source/types.ts";
+import type { AlertStore } from "../store/alerts.ts";
 import type { Timers } from "../timers.ts";
 import { deliverNotice, notDelivered } from "./delivery.ts";
 import { evaluateRules, type PlannedNotice, stateKey } from "./evaluate.ts";
@@ -41,6 +42,8 @@ import { readSnapshot } from "./snapshot.ts";
 /** What the evaluator runs on. */
 export interface AlertEvaluatorDeps {
   source: TaskSource;
+  /** Where the states, the history, the known shapes and the stored rules and silences live. */
+  store: AlertStore;
   /** Validated configuration: its rules, and the sinks the stored rules pick among. */
   config: AlertsConfig;
   /** The `alerts` lease's leadership (not the board's): only its leader evaluates. */
@@ -92,7 +95,7 @@ function openNoProgress(
  * still running when the next is due makes that one skip.
  */
 export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
-  const { source, config, leadership, timers, clock } = deps;
+  const { source, store, config, leadership, timers, clock } = deps;
   const boardUrl = boardUrlOf(config, deps.basePath);
   // Null until this board leads: then read from the store, what the last leader kept.
   let shapes: KnownShapes | null = null;
@@ -138,9 +141,9 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   let lockSeen: LockSeen | undefined;
 
   async function readStates(): Promise<Map<string, AlertState>> {
-    if (!source.readAlertStatus || storeBehind) return states;
+    if (storeBehind) return states;
     try {
-      const status = await source.readAlertStatus();
+      const status = await store.readAlertStatus();
       storedAsOf = status.asOf;
       unconfirmedAsOf = undefined;
       lockSeen = status.lockSeen;
@@ -159,8 +162,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     now: number,
     notes: AlertPassNotes,
   ): Promise<boolean> {
-    const write = source.writeAlertStates?.bind(source);
-    if (!write) return true;
+    const write = store.writeAlertStates.bind(store);
     const attempt = (ifAsOf: number | null | undefined) =>
       write([...next.values()], now, ifAsOf, notes).then((done) => done, () => null);
     let written = await attempt(storedAsOf);
@@ -184,8 +186,8 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
   /** The stored rules and silences: one bounded read each, on every pass. */
   async function readSettings(): Promise<void> {
     const [rules, muting] = await Promise.allSettled([
-      source.listAlertRules?.() ?? [],
-      source.listAlertSilences?.() ?? [],
+      store.listAlertRules(),
+      store.listAlertSilences(),
     ]);
     removed = [];
     if (rules.status === "fulfilled") {
@@ -214,9 +216,8 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     if (deps.onDelivery) entry.deliveries.forEach(deps.onDelivery);
     history = history.then(async () => {
       const pending = [...unsaved, entry];
-      if (!source.appendAlertHistory) return;
       try {
-        await source.appendAlertHistory(pending, ALERT_HISTORY_ENTRIES);
+        await store.appendAlertHistory(pending, ALERT_HISTORY_ENTRIES);
         unsaved = [];
       } catch {
         unsaved = pending.slice(-UNSAVED_HISTORY);
@@ -247,7 +248,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       return;
     }
     const now = clock();
-    const known = shapes ??= await readKnownShapes(source, now);
+    const known = shapes ??= await readKnownShapes(store, now);
     const [previous] = await Promise.all([readStates(), readSettings()]);
     const rules = [...config.rules, ...stored];
     if (rules.length === 0 && previous.size === 0) return;
@@ -284,7 +285,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     statesAsOf = now;
     statesNotes = notes;
     lockSeen = seen;
-    await writeKnownShapes(source, known, now);
+    await writeKnownShapes(store, known, now);
     deps.onEvaluated?.({ asOf: now, states: [...next.states.values()], evaluated }, silences);
     groupNotices(next.notices, boardUrl).forEach(dispatch);
   }

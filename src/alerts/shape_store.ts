@@ -1,21 +1,21 @@
 /**
  * The `newErrorGroup` rule's known shapes across leaders: a board that
  * starts leading reads the ones the last leader kept in the store, and the
- * leader writes what each pass changed. A store that keeps none (the
- * process's own sources) or does not answer leaves the evaluator as it was
- * before: a fresh baseline, what its first pass finds taken as known.
+ * leader writes what each pass changed. A store that keeps none yet, or does
+ * not answer, leaves the evaluator as it was before: a fresh baseline, what
+ * its first pass finds taken as known.
  *
  * @module
  */
 
 import { MAX_KNOWN_SHAPES } from "../contract/alerts.ts";
-import type { TaskSource } from "../source/types.ts";
+import type { AlertStore } from "../store/alerts.ts";
 import { KnownShapes } from "./known_shapes.ts";
 
 /** The shapes to carry on from at `now`: the store's, else none (a fresh baseline). */
-export async function readKnownShapes(source: TaskSource, now: number): Promise<KnownShapes> {
+export async function readKnownShapes(store: AlertStore, now: number): Promise<KnownShapes> {
   try {
-    const record = await source.readKnownShapes?.(now);
+    const record = await store.readKnownShapes(now);
     return record ? KnownShapes.from(record, now) : new KnownShapes();
   } catch {
     return new KnownShapes();
@@ -28,15 +28,14 @@ export async function readKnownShapes(source: TaskSource, now: number): Promise<
  * write whole.
  */
 export async function writeKnownShapes(
-  source: TaskSource,
+  store: AlertStore,
   shapes: KnownShapes,
   now: number,
 ): Promise<void> {
-  if (!source.writeKnownShapes) return;
   const change = shapes.takeChange();
   if (change === null) return;
   try {
-    const stored = await source.writeKnownShapes(change, now);
+    const stored = await store.writeKnownShapes(change, now);
     if (stored > MAX_KNOWN_SHAPES) shapes.changeLost();
   } catch {
     shapes.changeLost();

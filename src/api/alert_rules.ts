@@ -19,9 +19,9 @@ import {
   type RuleSaveOutcome,
 } from "../contract/alerts.ts";
 import { BoardError, invalidParam } from "../errors.ts";
-import type { TaskSource } from "../source/types.ts";
 import { epochClock } from "../timers.ts";
-import { alertsConfigOf, alertSettingsOf } from "../alerts/settings.ts";
+import { alertsConfigOf } from "../alerts/settings.ts";
+import type { AlertStore } from "../store/alerts.ts";
 import { jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
@@ -83,10 +83,9 @@ const REFUSED: Record<Exclude<RuleSaveOutcome, "saved">, (name: string) => Board
 };
 
 /** Routes under `/alerts/rules`. */
-export function alertRuleRoutes({ source, options, timers }: ApiDeps) {
+export function alertRuleRoutes({ store, options, timers }: ApiDeps) {
   async function save(rule: AlertRule, mode: "create" | "replace", named?: string) {
     const config = alertsConfigOf(options);
-    const store = alertSettingsOf(source);
     const unknownSink = unknownSinkAt(rule.sinks, config.sinks);
     if (unknownSink >= 0) throw invalidParam(`sinks[${unknownSink}]`, KNOWN_SINK);
     if (named !== undefined && rule.name !== named) {
@@ -95,7 +94,7 @@ export function alertRuleRoutes({ source, options, timers }: ApiDeps) {
     refuseCodeRule(config, rule.name);
     const outcome = await store.saveAlertRule(rule, mode, MAX_STORED_RULES);
     if (outcome !== "saved") throw REFUSED[outcome](rule.name);
-    return await viewOf(source, config, rule, epochClock(timers)());
+    return await viewOf(store, config, rule, epochClock(timers)());
   }
 
   return apiRouter()
@@ -108,16 +107,16 @@ export function alertRuleRoutes({ source, options, timers }: ApiDeps) {
       const { name } = c.req.valid("param");
       const config = alertsConfigOf(options);
       refuseCodeRule(config, name);
-      if (!await alertSettingsOf(source).removeAlertRule(name)) throw REFUSED.missing(name);
+      if (!await store.removeAlertRule(name)) throw REFUSED.missing(name);
       return c.json({ removed: true as const }, 200);
     });
 }
 
 /** The stored rule with what the last evaluation left of it. */
-async function viewOf(source: TaskSource, config: AlertsConfig, rule: AlertRule, now: number) {
+async function viewOf(store: AlertStore, config: AlertsConfig, rule: AlertRule, now: number) {
   const [status, silences] = await Promise.all([
-    source.readAlertStatus?.() ?? { asOf: null, states: [] },
-    source.listAlertSilences?.() ?? [],
+    store.readAlertStatus(),
+    store.listAlertSilences(),
   ]);
   return ruleView(rule, "stored", { config, status, silences, now });
 }

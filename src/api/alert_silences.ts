@@ -14,7 +14,7 @@ import { type AlertSilence, MAX_SILENCES } from "../contract/alerts.ts";
 import { parseDuration } from "../duration.ts";
 import { BoardError, invalidParam } from "../errors.ts";
 import { epochClock } from "../timers.ts";
-import { alertsConfigOf, alertSettingsOf } from "../alerts/settings.ts";
+import { alertsConfigOf } from "../alerts/settings.ts";
 import { jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
@@ -67,11 +67,10 @@ function endOf(until: number | undefined, duration: string | undefined, now: num
 }
 
 /** Routes under `/alerts/silences`. */
-export function alertSilenceRoutes({ source, options, timers }: ApiDeps) {
+export function alertSilenceRoutes({ store, options, timers }: ApiDeps) {
   return apiRouter<UserEnv>()
     .openapi(addSilence, async (c) => {
       const config = alertsConfigOf(options);
-      const store = alertSettingsOf(source);
       const { scope, until, duration, reason } = c.req.valid("json");
       const now = epochClock(timers)();
       if (typeof scope === "object" && "rule" in scope) {
@@ -96,7 +95,7 @@ export function alertSilenceRoutes({ source, options, timers }: ApiDeps) {
     .openapi(removeSilence, async (c) => {
       alertsConfigOf(options);
       const { id } = c.req.valid("param");
-      if (!await alertSettingsOf(source).removeAlertSilence(id)) {
+      if (!await store.removeAlertSilence(id)) {
         throw new BoardError("NOT_FOUND", `No silence has the id "${id}"`);
       }
       return c.json({ removed: true as const }, 200);

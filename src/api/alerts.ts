@@ -49,15 +49,15 @@ const getHistory = apiRoute({
 });
 
 /** Routes under `/alerts`. */
-export function alertRoutes({ source, options, timers }: ApiDeps) {
+export function alertRoutes({ store, options, timers }: ApiDeps) {
   // Made on the first request: building the routes reads nothing of the deps.
   let now: (() => number) | undefined;
   return apiRouter()
     .openapi(getAlerts, async (c) => {
       const [status, stored, silences] = await Promise.all([
-        source.readAlertStatus?.() ?? { asOf: null, states: [] },
-        options.alerts ? source.listAlertRules?.() ?? [] : [],
-        options.alerts ? source.listAlertSilences?.() ?? [] : [],
+        store.readAlertStatus(),
+        options.alerts ? store.listAlertRules() : [],
+        options.alerts ? store.listAlertSilences() : [],
       ]);
       return c.json(
         alertsOverview({
@@ -74,10 +74,10 @@ export function alertRoutes({ source, options, timers }: ApiDeps) {
     .openapi(getHistory, async (c) => {
       const { limit, ...filter } = c.req.valid("query");
       if (!filters(filter)) {
-        return c.json({ entries: await source.listAlertHistory?.(limit) ?? [] }, 200);
+        return c.json({ entries: await store.listAlertHistory(limit) }, 200);
       }
       // The history is capped: a filter reads it whole (one LRANGE) and keeps the newest matches.
-      const entries = await source.listAlertHistory?.(ALERT_HISTORY_ENTRIES) ?? [];
+      const entries = await store.listAlertHistory(ALERT_HISTORY_ENTRIES);
       return c.json({ entries: filterHistory(entries, filter, limit) }, 200);
     });
 }

@@ -1,6 +1,6 @@
 /**
- * What every route file is given: the source, the resolved options and the
- * presenter. Routes parse, call the source, and shape the answer; nothing else.
+ * What every route file is given: the source, the board's store, the
+ * resolved options and the presenter. Routes parse, call the source, and shape the answer; nothing else.
  *
  * @module
  */
@@ -18,11 +18,14 @@ import type { ChangeFeed } from "../feed/change_feed.ts";
 import type { OwnChanges } from "../feed/own_changes.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { TaskSource } from "../source/types.ts";
+import type { BoardStore } from "../store/types.ts";
 import type { Timers } from "../timers.ts";
 
 /** Shared dependencies of the API routes. */
 export interface ApiDeps {
   source: TaskSource;
+  /** Where the board keeps its own state (the audit trail, leases, alerts, ...). */
+  store: BoardStore;
   options: ResolvedOptions;
   present: Presenter;
   /** When the board was created (ms), for its uptime. */

@@ -15,6 +15,7 @@ import {
   minuteOf,
 } from "../contract/forecast.ts";
 import type { TaskSource } from "../source/types.ts";
+import type { BacklogSampleStore } from "../store/backlog_samples.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { TaskPath } from "./params.ts";
@@ -36,6 +37,7 @@ const MINUTE = 60_000;
 /** Task `task`'s drain forecast at `now`; `TASK_NOT_FOUND` for an unknown task. */
 export async function readForecast(
   source: TaskSource,
+  store: BacklogSampleStore,
   task: string,
   now: number,
 ): Promise<ForecastResponse> {
@@ -46,7 +48,7 @@ export async function readForecast(
     source.getThroughput({ task, count: longest }),
     source.getStats([task]),
     source.countDueAfter?.([task], now + FORECAST_HORIZON_MS),
-    source.readBacklogSamples?.(task, minutes) ?? minutes.map(() => null),
+    store.readBacklogSamples(task, minutes),
   ]);
   const later = dueLater?.get(task) ?? 0;
   const backlog = backlogOf(stats.get(task)!, later);
@@ -58,10 +60,8 @@ export async function readForecast(
     windows: FORECAST_WINDOWS.map((window, i) => {
       const sample = samples[i];
       if (sample === null) {
-        const missing = source.readBacklogSamples
-          ? `no backlog sample from ${window} min ago: the board's leader takes one a ` +
-            "minute while a board runs"
-          : "this TaskSource keeps no backlog samples";
+        const missing = `no backlog sample from ${window} min ago: the board's leader takes ` +
+          "one a minute while a board runs";
         return { minutes: window, missing };
       }
       return forecastWindow({ minutes: window, sample, buckets, backlog, now });
@@ -70,9 +70,9 @@ export async function readForecast(
 }
 
 /** Route `/tasks/{task}/forecast`. */
-export function forecastRoutes({ source, clock }: ApiDeps) {
+export function forecastRoutes({ source, store, clock }: ApiDeps) {
   return apiRouter().openapi(getForecast, async (c) => {
     const { task } = c.req.valid("param");
-    return c.json(await readForecast(source, task, clock()), 200);
+    return c.json(await readForecast(source, store, task, clock()), 200);
   });
 }

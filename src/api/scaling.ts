@@ -53,13 +53,13 @@ async function countedBacklog(source: TaskSource, task: string): Promise<Backlog
 }
 
 /** Route `/tasks/{task}/scaling`. */
-export function scalingRoutes({ source, clock, latency }: ApiDeps) {
+export function scalingRoutes({ source, store, clock, latency }: ApiDeps) {
   return apiRouter().openapi(getScaling, async (c) => {
     const { task } = c.req.valid("param");
     const targetWaitMs = c.req.valid("query").targetWait ?? DEFAULT_TARGET_WAIT_MS;
     const now = clock();
     // First: it refuses an unknown task (TASK_NOT_FOUND) before anything else is read.
-    const forecast = await readForecast(source, task, now);
+    const forecast = await readForecast(source, store, task, now);
     const [read, snapshots, sample, workers] = await Promise.all([
       source.readBacklogKinds?.(task, now) ?? countedBacklog(source, task),
       source.getQueueSnapshots([task]),

@@ -1,7 +1,6 @@
 /**
- * Where the board's audit trail lives: in the source's store when it keeps
- * one (the Redis streams every replica shares), else in this board's memory,
- * bounded the same (a taskora App's public API has nowhere to put it).
+ * The board's audit trail, kept in its `BoardStore`: the Redis streams every
+ * replica shares, or the memory store's logs, bounded the same.
  *
  * The trail has two logs, each capped at about `maxEntries`: actions, and
  * refusals (a request that failed and changed nothing, see `isRefusal`), so
@@ -28,8 +27,8 @@ import {
   isRefusal,
 } from "../contract/audit.ts";
 import { BoardError, StoreUnavailableError } from "../errors.ts";
-import { AuditRing } from "../source/audit_ring.ts";
-import type { TaskSource } from "../source/types.ts";
+import type { AuditStore } from "../store/audit.ts";
+import type { BoardStore } from "../store/types.ts";
 import { LateWrites, type Schedule, scheduleTimer } from "./late.ts";
 import { mergeAuditPages } from "./merge.ts";
 import {
@@ -85,38 +84,6 @@ export interface AuditTrailOptions {
   maxAgeMs?: number;
 }
 
-/** The store of a trail's two logs. */
-interface AuditLogs {
-  append(
-    record: AuditRecord,
-    maxEntries: number,
-    log: AuditLog,
-    options: AuditAppendOptions,
-  ): Promise<AuditEntry>;
-  remove(id: string, log: AuditLog): Promise<void>;
-  list(query: AuditQuery, log: AuditLog): Promise<AuditPage>;
-}
-
-function logsOf(source: TaskSource): AuditLogs | null {
-  const { appendAudit, removeAudit, listAudit } = source;
-  if (!appendAudit || !removeAudit || !listAudit) return null;
-  return {
-    append: appendAudit.bind(source),
-    remove: removeAudit.bind(source),
-    list: listAudit.bind(source),
-  };
-}
-
-function inProcessLogs(): AuditLogs {
-  const rings = { actions: new AuditRing(), refusals: new AuditRing() };
-  return {
-    append: (record, maxEntries, log, options) =>
-      Promise.resolve(rings[log].append(record, maxEntries, options)),
-    remove: (id, log) => Promise.resolve(rings[log].remove(id)),
-    list: (query, log) => Promise.resolve(rings[log].list(query)),
-  };
-}
-
 /**
  * Why a mutation is refused when its entry is not written: the store out of
  * reach (`STORE_UNAVAILABLE`, as for any call: an unconfirmed entry leaves
@@ -139,14 +106,17 @@ function notBegun(cause: unknown): BoardError {
   );
 }
 
-/** The trail of a source, each log of at most about `maxEntries` entries. */
+/** The trail kept in `store`, each log of at most about `maxEntries` entries. */
 export function createAuditTrail(
-  source: TaskSource,
+  store: AuditStore & Pick<BoardStore, "shared">,
   maxEntries: number,
   options: AuditTrailOptions = {},
 ): AuditTrail {
-  const shared = logsOf(source);
-  const logs = shared ?? inProcessLogs();
+  const logs = {
+    append: store.appendAudit.bind(store),
+    remove: store.removeAudit.bind(store),
+    list: store.listAudit.bind(store),
+  };
   const now = options.now ?? Date.now;
   const maxAgeMs = options.maxAgeMs ?? AUDIT_DEFAULT_MAX_AGE_MS;
   const refusals = new ClientLimit({
@@ -232,7 +202,7 @@ export function createAuditTrail(
       const pages = await Promise.all([logs.list(query, "actions"), logs.list(query, "refusals")]);
       return mergeAuditPages(pages, query.limit);
     },
-    shared: shared !== null,
+    shared: store.shared,
     maxEntries,
     maxAgeMs,
     get late() {

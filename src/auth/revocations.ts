@@ -1,21 +1,20 @@
 /**
  * Sign-out and sign-out-everywhere for the board: the session revocations of
- * its source (in Redis, shared by every replica), read at most every
- * {@link REVOCATION_CACHE_MS}; or, for a source with no shared store, a
- * table in this board's memory. A board that finds the store's table lost
- * (Redis restarted empty) refuses every session signed in before then.
+ * its `BoardStore` (in Redis, shared by every replica; or in memory), read at
+ * most every {@link REVOCATION_CACHE_MS}. A board that finds the store's
+ * table lost (Redis restarted empty) refuses every session signed in before
+ * then.
  *
  * @module
  */
 
 import {
   isRevoked,
-  RevocationTable,
   type SessionIdentity,
   type SessionRevocations,
   type SignedOutSession,
 } from "../source/session_revocations.ts";
-import type { TaskSource } from "../source/types.ts";
+import type { SessionStore } from "../store/sessions.ts";
 import type { Session } from "./session.ts";
 import { userName } from "./user.ts";
 
@@ -38,43 +37,24 @@ export interface SessionRevoker {
 }
 
 /**
- * The revocations of `source`, on the clock `now`.
+ * The revocations kept in `store`, on the clock `now`.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { createSessionRevoker } from "./revocations.ts";
- * import { createMemorySource } from "../source/memory/mod.ts";
+ * import { createMemoryBoardStore } from "../store/memory/mod.ts";
  *
- * const source = createMemorySource();
- * const sessions = createSessionRevoker(source, () => 2_000);
+ * const sessions = createSessionRevoker(createMemoryBoardStore(), () => 2_000);
  * await sessions.revoke("ada");
  * assert.ok(await sessions.isRevoked({ user: "ada", iat: 1_000, nonce: "n1" }));
- * await source.close();
  * ```
  */
-export function createSessionRevoker(source: TaskSource, now: () => number): SessionRevoker {
-  if (!source.getSessionRevocations || !source.revokeSessions) {
-    const table = new RevocationTable();
-    return {
-      isRevoked: (session) => Promise.resolve(isRevoked(table.read(), session, now())),
-      revoke(user) {
-        const at = now();
-        table.revoke(user, at);
-        return Promise.resolve(at);
-      },
-      signOut(session) {
-        table.signOut(session, now());
-        return Promise.resolve();
-      },
-    };
-  }
-  const read = source.getSessionRevocations.bind(source);
-  const write = source.revokeSessions.bind(source);
-  // A store that keeps no single sessions: the user's sessions until this one end (stricter).
-  const writeSignOut = source.signOutSession?.bind(source) ??
-    ((session: SignedOutSession) => write(session.user, session.iat + 1));
-  const keep = source.keepSessionRevocations?.bind(source);
+export function createSessionRevoker(store: SessionStore, now: () => number): SessionRevoker {
+  const read = () => store.getSessionRevocations();
+  const write = (user: string | null, at: number) => store.revokeSessions(user, at);
+  const writeSignOut = (session: SignedOutSession, at: number) => store.signOutSession(session, at);
+  const keep = (lostAt: number | null) => store.keepSessionRevocations(lostAt);
   let cached: { revocations: SessionRevocations; readAt: number } | null = null;
   let reading: Promise<SessionRevocations> | null = null;
   /** The id of the table this board has seen; null before it has seen one. */
@@ -88,7 +68,7 @@ export function createSessionRevoker(source: TaskSource, now: () => number): Ses
    */
   async function kept(revocations: SessionRevocations): Promise<SessionRevocations> {
     const { table } = revocations;
-    if (!keep || table === undefined) return revocations;
+    if (table === undefined) return revocations;
     if (table !== null && (seenTable === null || table === seenTable)) {
       seenTable = table;
       return revocations;

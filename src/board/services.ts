@@ -30,6 +30,7 @@ import { startThroughputKeeper } from "../samplers/throughput.ts";
 import { createLatencySampler } from "../samplers/latency.ts";
 import { ScanSlots } from "../scans/slots.ts";
 import type { TaskSource } from "../source/types.ts";
+import type { BoardStore } from "../store/types.ts";
 import { epochClock, type Timers } from "../timers.ts";
 
 /**
@@ -69,7 +70,7 @@ export interface BoardServices extends ApiDeps {
 }
 
 /** Session login's parts, or null without it. */
-function sessionLoginOf(source: TaskSource, options: ResolvedOptions): SessionLogin | null {
+function sessionLoginOf(store: BoardStore, options: ResolvedOptions): SessionLogin | null {
   const auth = options.auth;
   if (auth === null || typeof auth !== "object") return null;
   const session: SessionConfig = {
@@ -81,7 +82,7 @@ function sessionLoginOf(source: TaskSource, options: ResolvedOptions): SessionLo
     trustProxy: options.trustProxy,
     now: () => Date.now(),
   };
-  return { auth, session, revoker: createSessionRevoker(source, session.now) };
+  return { auth, session, revoker: createSessionRevoker(store, session.now) };
 }
 
 /**
@@ -90,18 +91,19 @@ function sessionLoginOf(source: TaskSource, options: ResolvedOptions): SessionLo
  * through the API may tell.
  */
 function alertLeadershipOf(
-  source: TaskSource,
+  store: BoardStore,
   options: ResolvedOptions,
   timers: Timers,
 ): Leadership | null {
   const alerts = options.alerts;
   if (alerts === null || (alerts.rules.length === 0 && alerts.sinks.length === 0)) return null;
-  return new Leadership(leaseOf(source, ALERTS_LEASE), { timers });
+  return new Leadership(leaseOf(store, ALERTS_LEASE), { timers });
 }
 
 /** What the alert evaluator runs on, and whom it tells. */
 interface AlertParts {
   source: TaskSource;
+  store: BoardStore;
   options: ResolvedOptions;
   timers: Timers;
   clock: () => number;
@@ -119,6 +121,7 @@ function startAlerts(parts: AlertParts): AlertEvaluator | null {
   if (!options.alerts || !leadership) return null;
   return startAlertEvaluator({
     source: parts.source,
+    store: parts.store,
     config: options.alerts,
     leadership,
     timers: parts.timers,
@@ -130,17 +133,21 @@ function startAlerts(parts: AlertParts): AlertEvaluator | null {
   });
 }
 
-/** Builds and starts the board's services on `source`, their timers on `timers`. */
+/**
+ * Builds and starts the board's services on `source`, keeping their state in
+ * `store`, their timers on `timers`.
+ */
 export function startServices(
   source: TaskSource,
+  store: BoardStore,
   options: ResolvedOptions,
   timers: Timers,
 ): BoardServices {
   const present = createPresenter(options);
   const clock = epochClock(timers);
-  const leadership = new Leadership(leaseOf(source, BOARD_LEASE), { timers });
+  const leadership = new Leadership(leaseOf(store, BOARD_LEASE), { timers });
   const leads = () => leadership.leads();
-  const alertLeadership = alertLeadershipOf(source, options, timers);
+  const alertLeadership = alertLeadershipOf(store, options, timers);
   // The leader's change feed and live state, while a browser on some replica needs them, and
   // always with the history's recorder.
   const boardFeed = createBoardFeed({
@@ -155,6 +162,7 @@ export function startServices(
   const feed = boardFeed?.feed ?? null;
   const history = boardFeed?.history ?? null;
   const events = createEventHub(source, present, {
+    store,
     statsIntervalMs: options.statsInterval,
     timers,
     watched: () => feed?.need(),
@@ -162,22 +170,23 @@ export function startServices(
     alerts: options.alerts !== null,
     evaluatesAlerts: () => alertLeadership?.isLeading ?? false,
   });
-  const audit = createAuditTrail(source, options.auditMaxEntries, {
+  const audit = createAuditTrail(store, options.auditMaxEntries, {
     maxAgeMs: options.auditMaxAgeMs,
   });
-  const login = sessionLoginOf(source, options);
-  const latency = createLatencySampler(source, { leadership, now: clock });
+  const login = sessionLoginOf(store, options);
+  const latency = createLatencySampler(source, { leadership, store, now: clock });
   const operations = new Operations(
-    operationHooks({ source, options, present, events, audit }),
+    operationHooks({ source, store, options, present, events, audit }),
     { timers, takeOver: !options.readOnly, leads },
   );
-  const scans = new ScanSlots(source, { timers });
+  const scans = new ScanSlots(store, { timers });
   // Once a minute on the leader: the drain forecast's backlog 10 and 60 minutes ago.
-  const backlog = startBacklogSampler({ source, leadership, timers, clock });
+  const backlog = startBacklogSampler({ source, store, leadership, timers, clock });
   // Once a minute on the leader, while a board was asked: the day of throughput every board reads.
   const throughput = startThroughputKeeper({ source, leadership, timers, clock });
   const alerts = startAlerts({
     source,
+    store,
     options,
     timers,
     clock,
@@ -188,6 +197,7 @@ export function startServices(
   const metrics = options.metrics &&
     createBoardMetrics({
       source,
+      store,
       latency,
       sseClients: () => events.state().clients,
       maxTasks: options.metrics.maxTasks,
@@ -197,6 +207,7 @@ export function startServices(
     });
   return {
     source,
+    store,
     options,
     present,
     startedAt: Date.now(),
@@ -223,7 +234,7 @@ export function startServices(
       await feed?.close();
       await history?.store.close();
       await alerts?.close();
-      backlog?.close();
+      backlog.close();
       throughput?.close();
       await leadership.close();
       await alertLeadership?.close();

@@ -13,6 +13,7 @@ import type { Presenter } from "../contract/present.ts";
 import type { EventHub } from "../events/hub.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { AuditRecord } from "../contract/audit.ts";
+import type { BoardStore } from "../store/types.ts";
 import type { TaskSource } from "../source/types.ts";
 import { OPERATION_TAKEOVER } from "../audit/actions.ts";
 import type { AuditTrail } from "../audit/trail.ts";
@@ -23,6 +24,7 @@ import type { OperationHooks } from "./operations.ts";
 /** What the hooks need of the board. */
 export interface OperationHookDeps {
   source: TaskSource;
+  store: BoardStore;
   options: ResolvedOptions;
   present: Presenter;
   events: EventHub;
@@ -51,10 +53,11 @@ function record(audit: AuditTrail, entry: AuditRecord): void {
 
 /** The hooks of a board's {@link Operations}. */
 export function operationHooks(
-  { source, options, present, events, audit }: OperationHookDeps,
+  { source, store, options, present, events, audit }: OperationHookDeps,
 ): OperationHooks {
   return {
     source,
+    store,
     parse: (selector, action) => bulkSelector(selector, action, options.redact),
     matches: (selector) => matchReader(source, present, selector),
     onProgress: (operation) =>

@@ -31,14 +31,14 @@
 
 import type { BulkAction, BulkOperation, BulkSelector } from "../contract/bulk.ts";
 import { BoardError } from "../errors.ts";
-import {
-  type OperationLimits,
-  type OperationSave,
-  type OperationStore,
-  OperationTable,
-  type StoredOperation,
+import type {
+  OperationLimits,
+  OperationSave,
+  OperationStore,
+  StoredOperation,
 } from "../source/operation_store.ts";
 import type { TaskSource } from "../source/types.ts";
+import type { BoardStore } from "../store/types.ts";
 import { systemTimers, type TimerId, type Timers } from "../timers.ts";
 import type { MatchReader } from "./filter.ts";
 import { type FilterSelection, isFilterSelection, type ParsedSelector } from "./selector.ts";
@@ -85,6 +85,8 @@ export interface OperationsOptions {
 export interface OperationHooks {
   /** The source the steps go to. */
   source: TaskSource;
+  /** Where the operations are kept, and whether other boards share it. */
+  store: Pick<BoardStore, "operations" | "shared">;
   /** Reads a stored selection as a request's is read (a taken-over operation's). */
   parse(selector: BulkSelector, action: BulkAction): ParsedSelector;
   /** The reader of a filter selection's matches. */
@@ -199,12 +201,11 @@ export class Operations {
   /** This replica's name, as operations it runs show it. */
   readonly replica: string;
 
-  /** Starts sweeping the store of `hooks.source` (or one of its own when it keeps none). */
+  /** Starts sweeping the operations of `hooks.store`. */
   constructor(hooks: OperationHooks, options: OperationsOptions = {}) {
     this.#hooks = hooks;
-    const { source } = hooks;
-    this.#shared = source.operations !== undefined;
-    this.#store = source.operations ?? new OperationTable();
+    this.#shared = hooks.store.shared;
+    this.#store = hooks.store.operations;
     this.#limits = {
       maxRunning: options.maxRunning ?? 2,
       keep: options.keep ?? 20,

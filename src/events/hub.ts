@@ -57,6 +57,7 @@ import { alertsFrameKey, alertsFrameOf } from "./alerts_frame.ts";
 import type { Presenter } from "../contract/present.ts";
 import { totalsOf } from "../contract/totals.ts";
 import type { QueueStats, TaskEvent, TaskSource } from "../source/types.ts";
+import type { BoardStore } from "../store/types.ts";
 import { jobEventName, jobEventPayload, withoutEventPayloads } from "./frames.ts";
 import { epochClock, systemTimers, type TimerId, type Timers } from "../timers.ts";
 import { frameMessage, PING_FRAME, retryFrame } from "./sse.ts";
@@ -102,6 +103,14 @@ export interface EventHubOptions {
    * reading the counts themselves: N boards read the counts once.
    */
   leads?: () => boolean;
+  /**
+   * Where the leader shares its stats frames and the alert evaluator keeps
+   * its states: without it the hub reads and sends its own frames only.
+   */
+  store?: Pick<
+    BoardStore,
+    "shareResult" | "readSharedResult" | "readAlertStatus" | "listAlertSilences"
+  >;
   /**
    * Whether the board has alerts: then clients get the `alerts` frame. The
    * leading evaluator hands each pass's states over
@@ -288,6 +297,7 @@ export class EventHub {
   #statsFrame: Uint8Array | null = null;
   readonly #leads: (() => boolean) | null;
   readonly #watched: () => void;
+  readonly #store: NonNullable<EventHubOptions["store"]> | null;
   readonly #alerts: boolean;
   readonly #evaluatesAlerts: () => boolean;
   /** The last `alerts` frame (sent to a client as it connects), and what tells it apart. */
@@ -312,6 +322,7 @@ export class EventHub {
     this.#timers = options.timers ?? systemTimers;
     this.#leads = options.leads ?? null;
     this.#watched = options.watched ?? (() => {});
+    this.#store = options.store ?? null;
     this.#alerts = options.alerts ?? false;
     this.#evaluatesAlerts = options.evaluatesAlerts ?? (() => false);
     this.#epochNow = epochClock(this.#timers);
@@ -525,12 +536,12 @@ export class EventHub {
    * leader hands its own over) or has no frame yet: one read per poll.
    */
   async #readAlerts(): Promise<void> {
-    if (!this.#alerts || !this.#source.readAlertStatus) return;
+    if (!this.#alerts || this.#store === null) return;
     if (this.#evaluatesAlerts() && this.#alertsFrame !== null) return;
     try {
       const [status, silences] = await Promise.all([
-        this.#source.readAlertStatus(),
-        this.#source.listAlertSilences?.() ?? [],
+        this.#store.readAlertStatus(),
+        this.#store.listAlertSilences(),
       ]);
       this.alertsEvaluated(status, silences);
     } catch {
@@ -552,8 +563,8 @@ export class EventHub {
 
   /** The stats frame the leader shared, when this board follows one and it is fresh; else null. */
   async #sharedStats(): Promise<StatsPayload | null> {
-    if (this.#leads === null || !this.#source.readSharedResult || this.#leads()) return null;
-    const text = await this.#source.readSharedResult(SHARED_STATS);
+    if (this.#leads === null || this.#store === null || this.#leads()) return null;
+    const text = await this.#store.readSharedResult(SHARED_STATS);
     if (text === null) return null;
     const payload = JSON.parse(text) as StatsPayload;
     return this.#epochNow() - payload.at <= 2 * this.#statsIntervalMs ? payload : null;
@@ -591,8 +602,8 @@ export class EventHub {
       };
       this.#stats = payload;
       this.#pollFailed = false;
-      if (this.#leads?.() && this.#source.shareResult) {
-        await this.#source.shareResult(
+      if (this.#leads?.() && this.#store !== null) {
+        await this.#store.shareResult(
           SHARED_STATS,
           JSON.stringify(payload),
           3 * this.#statsIntervalMs,

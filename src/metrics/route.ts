@@ -28,6 +28,8 @@ import { errorBody } from "../errors.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { RecorderStatus } from "../feed/history_recording.ts";
+import type { AlertStore } from "../store/alerts.ts";
+import type { BoardStore } from "../store/types.ts";
 import type { LatencySampler } from "../samplers/latency.ts";
 import { createScalingSeries } from "./scaling.ts";
 import { OTHER_TASKS, seriesTasks } from "./tasks.ts";
@@ -36,6 +38,8 @@ import { sharedRead } from "../shared_read.ts";
 /** What the metrics read. */
 export interface BoardMetricsDeps {
   source: TaskSource;
+  /** Where the alert states and stored rules, and the backlog samples, are read. */
+  store: BoardStore;
   latency: LatencySampler;
   /** How many clients the board's event stream has now. */
   sseClients: () => number;
@@ -96,10 +100,10 @@ interface Firing {
 }
 
 /** Each rule's firing alerts (the code's and the stored ones): one read of the states, one of the rules. */
-async function readFiring(source: TaskSource, alerts: AlertsConfig): Promise<Firing> {
+async function readFiring(store: AlertStore, alerts: AlertsConfig): Promise<Firing> {
   const [status, stored] = await Promise.all([
-    source.readAlertStatus?.() ?? { asOf: null, states: [] },
-    source.listAlertRules?.() ?? [],
+    store.readAlertStatus(),
+    store.listAlertRules(),
   ]);
   const counts = new Map([...alerts.rules, ...stored].map((rule) => [rule.name, 0]));
   for (const { rule, phase } of status.states) {
@@ -114,7 +118,7 @@ const STORE_ERRORS = new Set(["STORE_UNAVAILABLE", "OUTCOME_UNKNOWN"]);
 
 /** Creates the metrics of one board. */
 export function createBoardMetrics(
-  { source, latency, sseClients, maxTasks, alerts = null, alertQueues, recorder = null }:
+  { source, store, latency, sseClients, maxTasks, alerts = null, alertQueues, recorder = null }:
     BoardMetricsDeps,
 ): BoardMetrics {
   const registry = new Registry();
@@ -242,7 +246,7 @@ export function createBoardMetrics(
     registers,
   });
 
-  const scaling = createScalingSeries(registry, source);
+  const scaling = createScalingSeries(registry, source, store);
 
   function countError(error: unknown): void {
     const { body } = errorBody(error);
@@ -261,7 +265,7 @@ export function createBoardMetrics(
     // Only the tasks with series of their own are sampled: quantiles cannot be summed.
     const [samples, alertsNow] = await Promise.all([
       Promise.all(own.map((task) => latency.sample(task))),
-      alerts ? readFiring(source, alerts) : { byRule: new Map<string, number>(), asOf: null },
+      alerts ? readFiring(store, alerts) : { byRule: new Map<string, number>(), asOf: null },
       scaling.read(own, stats, now),
     ]);
     for (const gauge of [jobs, finished, oldestWaiting, overdue, wait, run, sampled, firing]) {

@@ -18,6 +18,7 @@ import { backlogOf, FORECAST_HORIZON_MS, forecastWindow, minuteOf } from "../con
 import { BACKLOG_KINDS } from "../contract/scaling.ts";
 import type { QueueStats } from "../contract/states.ts";
 import type { TaskSource } from "../source/types.ts";
+import type { BacklogSampleStore } from "../store/backlog_samples.ts";
 
 /** Most tasks a scrape gives scaling series. */
 export const SCALING_SERIES_TASKS = 20;
@@ -38,7 +39,11 @@ export interface ScalingSeries {
 }
 
 /** The scaling gauges, registered in `registry`. */
-export function createScalingSeries(registry: Registry, source: TaskSource): ScalingSeries {
+export function createScalingSeries(
+  registry: Registry,
+  source: TaskSource,
+  store: BacklogSampleStore,
+): ScalingSeries {
   const registers = [registry];
   const backlog = new Gauge({
     name: "queue_board_task_backlog",
@@ -78,7 +83,7 @@ export function createScalingSeries(registry: Registry, source: TaskSource): Sca
       ),
       source.countDueAfter?.(busiest, now + FORECAST_HORIZON_MS) ?? new Map<string, number>(),
       Promise.all(
-        busiest.map((task) => source.readBacklogSamples?.(task, [sampleMinute]) ?? [null]),
+        busiest.map((task) => store.readBacklogSamples(task, [sampleMinute])),
       ),
       busiest.length === 0
         ? new Map()

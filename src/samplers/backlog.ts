@@ -24,12 +24,15 @@ import {
 } from "../contract/forecast.ts";
 import type { Leadership } from "../leadership.ts";
 import type { TaskSource } from "../source/types.ts";
+import type { BacklogSampleStore } from "../store/backlog_samples.ts";
 import type { Timers } from "../timers.ts";
 
 /** What {@link startBacklogSampler} needs. */
 export interface BacklogSamplerOptions {
-  /** Where the counts are read and the samples kept. */
+  /** Where the counts are read. */
   source: TaskSource;
+  /** Where the samples are kept. */
+  store: BacklogSampleStore;
   /** Only the leader samples. */
   leadership: Leadership;
   /** The timers the minute runs on. */
@@ -47,8 +50,7 @@ export interface BacklogSampler {
 }
 
 /**
- * Starts sampling every {@link BACKLOG_SAMPLE_MS}; null when the source
- * keeps no samples.
+ * Starts sampling every {@link BACKLOG_SAMPLE_MS}.
  *
  * @example
  * ```ts
@@ -57,20 +59,22 @@ export interface BacklogSampler {
  * import { Leadership } from "../leadership.ts";
  * import { createMemorySource } from "../source/memory/mod.ts";
  * import { systemTimers } from "../timers.ts";
+ * const source = createMemorySource();
  * const sampler = startBacklogSampler({
- *   source: createMemorySource(),
+ *   source,
+ *   store: source.boardStore,
  *   leadership: new Leadership(null),
  *   timers: systemTimers,
- *   clock: Date.now,
+ *   clock: () => 120_000,
  * });
- * assert.ok(sampler, "the memory source keeps backlog samples");
+ * await sampler.sample();
+ * assert.deepEqual(await source.boardStore.readBacklogSamples("mail", [120_000]), [null]);
  * sampler.close();
+ * await source.close();
  * ```
  */
-export function startBacklogSampler(options: BacklogSamplerOptions): BacklogSampler | null {
-  const { source, leadership, timers, clock } = options;
-  if (!source.writeBacklogSample) return null;
-  const write = source.writeBacklogSample.bind(source);
+export function startBacklogSampler(options: BacklogSamplerOptions): BacklogSampler {
+  const { source, store, leadership, timers, clock } = options;
   let running: Promise<void> | null = null;
   const take = async () => {
     const tasks = (await source.listTasks()).slice(0, BACKLOG_SAMPLE_TASKS);
@@ -85,7 +89,7 @@ export function startBacklogSampler(options: BacklogSamplerOptions): BacklogSamp
       backlog: backlogOf(counts, dueLater?.get(task) ?? 0),
       finishedBefore: finishedInMinute(counters.get(task) ?? [], at),
     }]));
-    await write(minuteOf(at), samples, BACKLOG_KEEP_MS);
+    await store.writeBacklogSample(minuteOf(at), samples, BACKLOG_KEEP_MS);
   };
   const sample = () => {
     if (!leadership.isLeading) return Promise.resolve();

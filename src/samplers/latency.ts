@@ -24,6 +24,7 @@ import {
   type LatencySample,
   latencySample,
 } from "../contract/latency.ts";
+import type { LeaseStore } from "../store/leases.ts";
 import type { Leadership } from "../leadership.ts";
 import type { TaskSource } from "../source/types.ts";
 
@@ -40,11 +41,13 @@ export interface LatencySamplerOptions {
   /** The clock (ms since the epoch: a sample's `readAt` is read by other processes too). */
   now?: () => number;
   /**
-   * The board's leadership among the boards on the store: when given (and
-   * the source shares results), only the leader reads samples from the
-   * store; the others serve what it shared, with its `readAt`.
+   * The board's leadership among the boards on the store: when given with
+   * the {@link LatencySamplerOptions.store}, only the leader reads samples
+   * from the source; the others serve what it shared, with its `readAt`.
    */
   leadership?: Leadership;
+  /** Where the leader shares its samples and the others note the tasks they are asked for. */
+  store?: LeaseStore;
 }
 
 /** The shared result holding a task's sample. */
@@ -106,10 +109,7 @@ export function createLatencySampler(
   }
 
   const leadership = options.leadership;
-  const shares = leadership && source.shareResult && source.readSharedResult &&
-      source.noteAsked && source.listAsked
-    ? source as Required<Pick<TaskSource, SharedMethods>>
-    : null;
+  const shares = leadership && options.store ? options.store : null;
   const sharedTtlMs = SHARED_LEASES * (leadership?.ttlMs ?? 0);
 
   /** Keeps `answer` as the task's sample read at `at`, the least recently asked dropped past the cap. */
@@ -194,8 +194,6 @@ export function createLatencySampler(
 
   return { sample: read };
 }
-
-type SharedMethods = "shareResult" | "readSharedResult" | "noteAsked" | "listAsked";
 
 /** A shared sample, or null when `text` is none or not one. */
 function decodeSample(text: string | null): LatencySample | null {

@@ -6,26 +6,20 @@
  * `INVALID_STATE` rather than queued, so Redis never serves more than `max`
  * of them, whatever the clients do and however many board replicas run.
  *
- * The slots are counted in the store (the source's `takeScanSlot`), for
+ * The slots are counted in the board's `BoardStore` (`takeScanSlot`), for
  * every board on it: one user holds at most half of them, and users who may
  * change nothing hold at most all but one together, so a user allowed a
  * mutation can always get one, whatever readers hold, on any replica.
  * Without a login nobody is named, and only the cap holds. A slot expires
  * unless renewed: a board renews its scans' slots every third of `ttlMs`
- * while they run, so a dead process's slots come back. A source that keeps
- * no slots (a custom one) gets the board's own, in process.
+ * while they run, so a dead process's slots come back.
  *
  * @module
  */
 
 import { BoardError } from "../errors.ts";
-import {
-  LocalScanSlots,
-  type ScanSlotClaim,
-  type ScanSlotRefusal,
-  userShare,
-} from "../source/scan_slots.ts";
-import type { TaskSource } from "../source/types.ts";
+import { type ScanSlotClaim, type ScanSlotRefusal, userShare } from "../source/scan_slots.ts";
+import type { ScanSlotStore } from "../store/scan_slots.ts";
 import type { Timers } from "../timers.ts";
 
 /** Scans run at once over one store, by default. */
@@ -44,11 +38,6 @@ export interface ScanHolder {
 
 /** A holder without a login: nobody named, as if allowed everything. */
 const NOBODY: ScanHolder = { user: null, mutator: true };
-
-/** Where the slots are counted: the source's methods, all three or none. */
-type SlotStore = Required<
-  Pick<TaskSource, "takeScanSlot" | "renewScanSlot" | "releaseScanSlot">
->;
 
 /** Options of {@link ScanSlots}. */
 export interface ScanSlotsOptions {
@@ -89,21 +78,14 @@ function refused(refusal: ScanSlotRefusal, claim: ScanSlotClaim): BoardError {
 
 /** The scan slots as one board takes them. */
 export class ScanSlots {
-  readonly #store: SlotStore;
+  readonly #store: ScanSlotStore;
   readonly #max: number;
   readonly #ttlMs: number;
   readonly #timers: Timers;
 
-  /** Slots counted by `source` (or in process, when it keeps none). */
-  constructor(source: Partial<SlotStore>, options: ScanSlotsOptions) {
-    const { takeScanSlot, renewScanSlot, releaseScanSlot } = source;
-    this.#store = takeScanSlot && renewScanSlot && releaseScanSlot
-      ? {
-        takeScanSlot: takeScanSlot.bind(source),
-        renewScanSlot: renewScanSlot.bind(source),
-        releaseScanSlot: releaseScanSlot.bind(source),
-      }
-      : new LocalScanSlots(() => options.timers.now());
+  /** Slots counted in `store`. */
+  constructor(store: ScanSlotStore, options: ScanSlotsOptions) {
+    this.#store = store;
     this.#max = options.max ?? MAX_SCANS;
     this.#ttlMs = options.ttlMs ?? SCAN_SLOT_TTL_MS;
     this.#timers = options.timers;

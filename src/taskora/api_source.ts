@@ -21,7 +21,9 @@
 import { type AppDispatch, appDispatch } from "./dispatch.ts";
 import { OLDEST_WAITING_SCAN, queuedSince } from "../contract/health.ts";
 import { explainUnstarted } from "../contract/workflow_holds.ts";
-import { LocalScanSlots, type ScanSlotClaim } from "../source/scan_slots.ts";
+import type { ScanSlotClaim } from "../source/scan_slots.ts";
+import { MemoryBoardStore } from "../store/memory/mod.ts";
+import { pairStore } from "../store/pairing.ts";
 import { BoardError } from "../errors.ts";
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../source/dead_letters.ts";
 import {
@@ -172,10 +174,10 @@ const FINISHED_ADAPTER: Record<FinishedState, AdapterState> = {
 };
 
 /**
- * The scan slots of every board on one App: its store (the memory adapter)
- * lives in its process, and so do they, shared by the boards made on it.
+ * What the boards on one App keep: its store (the memory adapter) lives in
+ * its process, and so does theirs, shared by the boards made on it.
  */
-const appScanSlots = new WeakMap<TaskoraAppLike, LocalScanSlots>();
+const appBoardStores = new WeakMap<TaskoraAppLike, MemoryBoardStore>();
 
 /** A TaskSource over a taskora App's public API; see the module doc for its limits. */
 export class AppApiSource implements TaskSource {
@@ -187,7 +189,7 @@ export class AppApiSource implements TaskSource {
   readonly dispatchJob: AppDispatch;
   readonly #listeners = new Set<(event: TaskEvent) => void>();
   #unsubscribe: Promise<() => Promise<void>> | null = null;
-  readonly #scanSlots: LocalScanSlots;
+  readonly #boardStore: MemoryBoardStore;
 
   /** Reads and steers `app` through its API. */
   constructor(app: TaskoraAppLike) {
@@ -195,17 +197,18 @@ export class AppApiSource implements TaskSource {
     this.dispatchJob = appDispatch(app, this.#ledger);
     this.#adapter = app.adapter as unknown as AdapterApi;
     this.#declared = new DeclaredSchedules(app);
-    const slots = appScanSlots.get(app) ?? new LocalScanSlots(() => Date.now());
-    appScanSlots.set(app, slots);
-    this.#scanSlots = slots;
+    const boardStore = appBoardStores.get(app) ?? new MemoryBoardStore();
+    appBoardStores.set(app, boardStore);
+    pairStore(this, boardStore);
+    this.#boardStore = boardStore;
   }
 
   /** Takes, renews and gives back scan slots counted for every board on this App. */
-  takeScanSlot = (claim: ScanSlotClaim) => this.#scanSlots.takeScanSlot(claim);
+  takeScanSlot = (claim: ScanSlotClaim) => this.#boardStore.takeScanSlot(claim);
   /** Renews a held scan slot. */
-  renewScanSlot = (claim: ScanSlotClaim) => this.#scanSlots.renewScanSlot(claim);
+  renewScanSlot = (claim: ScanSlotClaim) => this.#boardStore.renewScanSlot(claim);
   /** Gives a scan slot back. */
-  releaseScanSlot = (claim: ScanSlotClaim) => this.#scanSlots.releaseScanSlot(claim);
+  releaseScanSlot = (claim: ScanSlotClaim) => this.#boardStore.releaseScanSlot(claim);
 
   #tasks(): string[] {
     return [...this.#app.getRegisteredTasks()].map((t) => t.name).sort();

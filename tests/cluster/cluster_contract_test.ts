@@ -2,9 +2,8 @@
  * The TaskSource contract on a real 3-master Redis Cluster (with a replica
  * each): the fixture's tasks hash to different masters, so every read,
  * script and SCAN of the Redis source must route by slot and walk every
- * master to pass. The board's own keys (leases, the audit trail, alert
- * states, history, stored rules and silences, board runs) are written by
- * single-key scripts, and pass here too.
+ * master to pass. The BoardStore contract runs here too: the board's own
+ * keys are written by single-key scripts.
  */
 
 import { createRedisSource } from "../../src/source/redis/mod.ts";
@@ -12,7 +11,6 @@ import { writeKeyspace } from "../helpers/fixture.ts";
 import { clusterSender, startCluster } from "../helpers/redis_cluster.ts";
 import { mutationContract } from "../contract/mutation_contract.ts";
 import { livenessContract } from "../contract/liveness_contract.ts";
-import { operationContract } from "../contract/operation_contract.ts";
 import { lookupContract } from "../contract/lookup_contract.ts";
 import { type Seed, sourceContract } from "../contract/source_contract.ts";
 import { searchContract } from "../contract/search_contract.ts";
@@ -20,13 +18,11 @@ import { diagnosisContract } from "../contract/diagnosis_contract.ts";
 import { workersContract } from "../contract/workers_contract.ts";
 import { backlogContract } from "../contract/backlog_contract.ts";
 import { drainScanContract } from "../contract/drain_scan_contract.ts";
-import { auditContract } from "../contract/audit_contract.ts";
 import { bulkContract } from "../contract/bulk_contract.ts";
-import { leaseContract } from "../contract/lease_contract.ts";
-import { alertStoreContract } from "../contract/alert_store_contract.ts";
-import { alertSettingsContract } from "../contract/alert_settings_contract.ts";
 import { alertSnapshotContract } from "../contract/alert_snapshot_contract.ts";
 import { boardRunsContract } from "../contract/board_runs_contract.ts";
+import { boardStoreContract, twoRedisStores } from "../contract/board_store_contract.ts";
+import { createRedisBoardStore } from "../../src/store/redis/mod.ts";
 
 const cluster = await startCluster();
 const client = await cluster.client();
@@ -44,20 +40,27 @@ sourceContract("redis cluster source", seed);
 mutationContract("redis cluster source", seed);
 lookupContract("redis cluster source", seed);
 livenessContract("redis cluster source", seed);
-operationContract("redis cluster source", seed);
 searchContract("redis cluster source", seed);
 diagnosisContract("redis cluster source", seed);
 workersContract("redis cluster source", seed);
 backlogContract("redis cluster source", seed);
 drainScanContract("redis cluster source", seed);
-auditContract("redis cluster source", seed);
 bulkContract("redis cluster source", seed);
-// The board's own keys (leases, alert states, history, rules, silences, board runs) on a cluster.
-leaseContract("redis cluster source", seed);
-alertStoreContract("redis cluster source", seed);
-alertSettingsContract("redis cluster source", seed);
 alertSnapshotContract("redis cluster source", seed);
 boardRunsContract("redis cluster source", seed);
+// The board's own keys (the audit trail, leases, alerts, scan slots, ...) on a cluster.
+boardStoreContract(
+  "redis cluster store",
+  async () => {
+    await cluster.flushAll();
+    const store = createRedisBoardStore({ cluster: { rootNodes: cluster.rootNodes } });
+    return { store, close: () => store.close() };
+  },
+  async () => {
+    await cluster.flushAll();
+    return twoRedisStores({ cluster: { rootNodes: cluster.rootNodes } });
+  },
+);
 
 // Runs even when --filter skips every test, so no server outlives the run.
 Deno.test.afterAll(async () => {

@@ -9,6 +9,7 @@ import { redisCli, startSentinel } from "../helpers/redis_cluster.ts";
 import { mutationContract } from "../contract/mutation_contract.ts";
 import { livenessContract } from "../contract/liveness_contract.ts";
 import { operationContract } from "../contract/operation_contract.ts";
+import { createRedisBoardStore } from "../../src/store/redis/mod.ts";
 import { lookupContract } from "../contract/lookup_contract.ts";
 import { type Seed, sourceContract } from "../contract/source_contract.ts";
 
@@ -33,7 +34,15 @@ sourceContract("redis sentinel source", seed);
 mutationContract("redis sentinel source", seed);
 lookupContract("redis sentinel source", seed);
 livenessContract("redis sentinel source", seed);
-operationContract("redis sentinel source", seed);
+// The board's bulk operations, in a store that finds the master as the source does.
+operationContract("redis sentinel store", async () => {
+  await redisCli(set.master.port, "FLUSHALL");
+  const store = createRedisBoardStore({
+    sentinel: { name: set.name, sentinels: set.sentinels },
+    commandTimeoutMs: 10_000,
+  });
+  return { store, close: () => store.close() };
+});
 
 // Runs even when --filter skips every test, so no server outlives the run.
 Deno.test.afterAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * The TaskSource contract for bulk operations (`source.operations`): every
+ * The BoardStore contract for bulk operations (`store.operations`): every
  * store keeps the per-store limit of running operations, fences saves by
  * the runner's lease, hands a lapsed or given-back operation to one
  * claimer with its cursor, flags a cancel, and trims finished operations to
@@ -13,8 +13,7 @@ import type {
   OperationStore,
   StoredOperation,
 } from "../../src/source/operation_store.ts";
-import { readFixture } from "../helpers/fixture.ts";
-import type { Seed } from "./source_contract.ts";
+import type { StoreSeed } from "./board_store_contract.ts";
 
 const LIMITS: OperationLimits = { maxRunning: 2, keep: 20, keepMs: 3_600_000 };
 const NOW = 1_800_000_000_000;
@@ -53,16 +52,14 @@ function ended(operation: BulkOperation, finishedAt: number): BulkOperation {
   return { ...operation, status: "done", done: 2, finishedAt };
 }
 
-/** Registers the operation store contract for the source `seed` makes. */
-export function operationContract(name: string, seed: Seed): void {
-  const dump = readFixture();
-
+/** Registers the operation store contract for the store `seed` makes. */
+export function operationContract(name: string, seed: StoreSeed): void {
   function contract(title: string, body: (store: OperationStore) => Promise<void>) {
     Deno.test(`${name}: operations ${title}`, async () => {
-      const { source, close } = await seed(dump);
+      const { store, close } = await seed();
       try {
-        assert.ok(source.operations, "the source keeps operations where every board sees them");
-        await body(source.operations);
+        assert.ok(store.operations, "the store keeps operations where every board sees them");
+        await body(store.operations);
       } finally {
         await close();
       }

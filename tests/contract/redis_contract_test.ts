@@ -1,27 +1,20 @@
 import { createClient } from "redis";
-import { createRedisSource, RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { type CommandSender, writeKeyspace } from "../helpers/fixture.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { alertSnapshotContract } from "./alert_snapshot_contract.ts";
-import { alertSettingsContract } from "./alert_settings_contract.ts";
-import { alertStoreContract } from "./alert_store_contract.ts";
 import { boardRunsContract } from "./board_runs_contract.ts";
-import { auditContract } from "./audit_contract.ts";
 import { bulkContract } from "./bulk_contract.ts";
 import { feedStoreContract } from "./feed_store_contract.ts";
-import { leaseContract } from "./lease_contract.ts";
 import { mutationContract } from "./mutation_contract.ts";
 import { livenessContract } from "./liveness_contract.ts";
 import { diagnosisContract } from "./diagnosis_contract.ts";
 import { workersContract } from "./workers_contract.ts";
 import { backlogContract } from "./backlog_contract.ts";
 import { drainScanContract } from "./drain_scan_contract.ts";
-import { operationContract } from "./operation_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
 import { searchContract } from "./search_contract.ts";
 import { type Seed, sourceContract } from "./source_contract.ts";
-import { scanSlotContract } from "./scan_slot_contract.ts";
-import { FakeTimers } from "../helpers/fake_timers.ts";
 
 const redis = await startRedis();
 const client = createClient({ url: redis.url });
@@ -46,25 +39,8 @@ diagnosisContract("redis source", seed);
 workersContract("redis source", seed);
 backlogContract("redis source", seed);
 drainScanContract("redis source", seed);
-operationContract("redis source", seed);
-auditContract("redis source", seed);
 bulkContract("redis source", seed);
-scanSlotContract("redis source", async () => {
-  await client.flushAll();
-  // Two replicas' sources on one Redis, on one clock.
-  const timers = new FakeTimers();
-  const [first, second] = [0, 1].map(() => new RedisTaskSource({ url: redis.url }, timers));
-  return {
-    first,
-    second,
-    timers,
-    close: () => Promise.all([first.close(), second.close()]).then(() => {}),
-  };
-});
-leaseContract("redis source", seed);
 feedStoreContract("redis source", seed);
-alertStoreContract("redis source", seed);
-alertSettingsContract("redis source", seed);
 alertSnapshotContract("redis source", seed);
 boardRunsContract("redis source", seed);
 

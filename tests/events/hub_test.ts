@@ -21,7 +21,7 @@ const present = createPresenter({ redact: ["password"], formatters: {} });
 const URL_ = "http://board.test/api/events";
 
 function hubApp(source: MemorySource, options: EventHubOptions = {}) {
-  const hub = createEventHub(source, present, options);
+  const hub = createEventHub(source, present, { store: source.boardStore, ...options });
   const app = new Hono().route(
     "/api",
     eventRoutes({ events: hub, timers: systemTimers, options: resolveOptions({}) }),

@@ -34,7 +34,7 @@ function recorder(): FeedConsumer & { events: TaskEvent[]; batches: number } {
 /** A board's feed on `url`: its own source and leadership on the shared fake timers. */
 function feedOn(url: string, timers: FakeTimers, consumer: FeedConsumer) {
   const source = new RedisTaskSource({ url, tasks: TASKS }, timers);
-  const leadership = new Leadership(leaseOf(source, "board"), { timers });
+  const leadership = new Leadership(leaseOf(source.boardStore, "board"), { timers });
   const feed = new ChangeFeed({
     source,
     store: source.feed,

@@ -32,6 +32,7 @@ export function startHandoverEvaluators(url: string, config: AlertsConfig, timer
     const leadership = new Leadership(lease, { timers, holder: name });
     const evaluator = startAlertEvaluator({
       source,
+      store: source.boardStore,
       config,
       leadership,
       timers,

@@ -1,11 +1,12 @@
 /**
- * A TaskSource with some of its methods replaced: the way a test makes one
+ * A TaskSource (or a BoardStore) with some of its methods replaced: the way a test makes one
  * read fail, counts a call, or answers with what it sets.
  *
  * @module
  */
 
 import type { TaskSource } from "../../src/source/types.ts";
+import type { BoardStore } from "../../src/store/types.ts";
 
 /**
  * `source`, but `overrides`' members in place of its own; every other method
@@ -21,9 +22,18 @@ import type { TaskSource } from "../../src/source/types.ts";
  * ```
  */
 export function sourceWith<T extends TaskSource>(source: T, overrides: Partial<TaskSource>): T {
-  return new Proxy(source, {
+  return withOverrides(source, overrides);
+}
+
+/** `store`, but `overrides`' members in place of its own, as {@link sourceWith} for a source. */
+export function storeWith<T extends BoardStore>(store: T, overrides: Partial<BoardStore>): T {
+  return withOverrides(store, overrides);
+}
+
+function withOverrides<T extends object>(original: T, overrides: object): T {
+  return new Proxy(original, {
     get(target, key) {
-      if (Object.hasOwn(overrides, key)) return overrides[key as keyof TaskSource];
+      if (Object.hasOwn(overrides, key)) return overrides[key as keyof typeof overrides];
       const value = Reflect.get(target, key, target);
       return typeof value === "function" ? value.bind(target) : value;
     },

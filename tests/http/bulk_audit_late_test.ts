@@ -27,7 +27,7 @@ Deno.test("a bulk operation ending while Redis is down gets its end entry once R
   await loadFixture(redis.url);
   const source = createRedisSource({ url: redis.url });
   const due: (() => Promise<void>)[] = [];
-  const audit = createAuditTrail(source, 1_000, {
+  const audit = createAuditTrail(source.boardStore, 1_000, {
     schedule: (run) => {
       due.push(run);
       return () => due.splice(due.indexOf(run), 1);
@@ -36,9 +36,12 @@ Deno.test("a bulk operation ending while Redis is down gets its end entry once R
   const options = resolveOptions({});
   const present = createPresenter(options);
   const events = createEventHub(source, present, { statsIntervalMs: 60_000 });
-  const operations = new Operations(operationHooks({ source, options, present, events, audit }));
+  const operations = new Operations(
+    operationHooks({ source, store: source.boardStore, options, present, events, audit }),
+  );
   const api = createApi({
     source,
+    store: source.boardStore,
     options,
     present,
     startedAt: Date.now(),
@@ -51,7 +54,7 @@ Deno.test("a bulk operation ending while Redis is down gets its end entry once R
     feed: null,
     ownChanges: new OwnChanges(Date.now),
     operations,
-    scans: new ScanSlots(source, { timers: systemTimers }),
+    scans: new ScanSlots(source.boardStore, { timers: systemTimers }),
   });
   try {
     const started = await api.request("/bulk", {

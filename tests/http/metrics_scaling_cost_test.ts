@@ -25,7 +25,7 @@ async function costAt(tasks: number) {
     await fillRedis(client, { jobs: tasks * 8, tasks });
     const names = await source.listTasks();
     const stats = await source.getStats(names);
-    const series = createScalingSeries(new Registry(), source);
+    const series = createScalingSeries(new Registry(), source, source.boardStore);
     await series.read(names, stats, Date.now()); // scripts loaded, connection ready
     const scaling = await commandsOf(client, () => series.read(names, stats, Date.now()));
     const scrape = () => board.fetch(new Request("http://localhost/board/metrics"));

@@ -37,6 +37,7 @@ function startBoard(
   const leadership = leadershipOf(source);
   const evaluator = startAlertEvaluator({
     source,
+    store: source.boardStore,
     config: parseAlertsConfig({
       evaluateEvery: EVERY_MS,
       sinks: [{ name: "ops", type: "webhook", url: hookUrl, secret: SECRET }],
@@ -67,7 +68,7 @@ for (const keepData of [true, false]) {
       redis.url,
       hook.url,
       timers,
-      (source) => new Leadership(leaseOf(source, "board"), { timers, ttlMs: LEASE_MS }),
+      (source) => new Leadership(leaseOf(source.boardStore, "board"), { timers, ttlMs: LEASE_MS }),
     );
     const { source, leadership } = board;
     const notices = () => hook.received.map(({ body }) => JSON.parse(body) as AlertNotice);

@@ -9,9 +9,8 @@ import assert from "node:assert/strict";
 import type { AuditRecord } from "../../src/contract/audit.ts";
 import { LATE_ENTRIES } from "../../src/audit/late.ts";
 import { createAuditTrail } from "../../src/audit/trail.ts";
-import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { createMemoryBoardStore } from "../../src/store/memory/mod.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
-import type { TaskSource } from "../../src/source/types.ts";
 import { startRedis, withClient } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 
@@ -49,7 +48,7 @@ Deno.test("a bulk end entry written while Redis is down is written when it retur
   const redis = await startRedis();
   const source = createRedisSource({ url: redis.url });
   const timers = manualTimers();
-  const trail = createAuditTrail(source, 1_000, { schedule: timers.schedule });
+  const trail = createAuditTrail(source.boardStore, 1_000, { schedule: timers.schedule });
   try {
     await trail.append(bulkEntry("bulk.start", Date.now()));
     await redis.stop({ keepData: true });
@@ -82,7 +81,7 @@ Deno.test("a bulk end entry written while Redis is down is written when it retur
 });
 
 Deno.test("entries kept for a late write are bounded: past LATE_ENTRIES the oldest go, counted", async () => {
-  const refusing: TaskSource = Object.assign(createMemorySource(), {
+  const refusing = Object.assign(createMemoryBoardStore(), {
     appendAudit: () => Promise.reject(new Error("down")),
   });
   const timers = manualTimers();
@@ -100,7 +99,7 @@ Deno.test("a late entry whose earlier attempts Redis applied unconfirmed is writ
   // Replies past 300 ms are given up on: the writes held by the pause below are sent, unanswered.
   const source = createRedisSource({ url: redis.url, commandTimeoutMs: 300 });
   const timers = manualTimers();
-  const trail = createAuditTrail(source, 1_000, { schedule: timers.schedule });
+  const trail = createAuditTrail(source.boardStore, 1_000, { schedule: timers.schedule });
   try {
     await trail.append(bulkEntry("bulk.start", Date.now()));
     await withClient(redis.url, (admin) => admin.sendCommand(["CLIENT", "PAUSE", "1500", "WRITE"]));

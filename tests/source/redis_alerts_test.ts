@@ -58,9 +58,13 @@ async function withBoards(
     for (let i = 0; i < 2; i++) {
       const timers = new FakeTimers();
       const source = new RedisTaskSource({ url: redis.url, tasks: ["email"] }, timers);
-      const leadership = new Leadership(leaseOf(source, "board"), { timers, ttlMs: LEASE_MS });
+      const leadership = new Leadership(leaseOf(source.boardStore, "board"), {
+        timers,
+        ttlMs: LEASE_MS,
+      });
       const evaluator = startAlertEvaluator({
         source,
+        store: source.boardStore,
         config,
         leadership,
         timers,

@@ -7,6 +7,7 @@
  */
 
 import assert from "node:assert/strict";
+import { pairedStore } from "../../src/store/pairing.ts";
 import { startBacklogSampler } from "../../src/samplers/backlog.ts";
 import { minuteOf } from "../../src/contract/forecast.ts";
 import { Leadership } from "../../src/leadership.ts";
@@ -40,17 +41,19 @@ Deno.test("jobs delayed 3 h are not a backlog the forecast drains: a worker's em
 
     // The leader's sample leaves them out too, and notes its minute's counters.
     const source = createAppSource(world.app);
+    const store = pairedStore(source)!;
     const sampler = startBacklogSampler({
       source,
+      store,
       leadership: new Leadership(null),
       timers: new FakeTimers(),
       clock: Date.now,
     });
     try {
-      await sampler!.sample();
+      await sampler.sample();
       const now = Date.now();
       const minutes = [minuteOf(now), minuteOf(now) - 60_000];
-      const [sample] = (await source.readBacklogSamples!("mail", minutes)).filter((s) => s);
+      const [sample] = (await store.readBacklogSamples("mail", minutes)).filter((s) => s);
       assert.ok(sample, "a sample of this minute or the last");
       assert.equal(sample.backlog, 0);
       const counted = await withClient(world.url, async (redis) => {
@@ -63,7 +66,7 @@ Deno.test("jobs delayed 3 h are not a backlog the forecast drains: a worker's em
       });
       assert.equal(sample.finishedBefore, counted);
     } finally {
-      sampler!.close();
+      sampler.close();
       await source.close();
     }
   });

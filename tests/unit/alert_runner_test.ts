@@ -20,7 +20,9 @@ import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { taskFigures } from "../helpers/alert_snapshot.ts";
 import { readFixture } from "../helpers/fixture.ts";
-import { sourceWith } from "../helpers/source_with.ts";
+import { sourceWith, storeWith } from "../helpers/source_with.ts";
+import { pairedStore } from "../../src/store/pairing.ts";
+import type { BoardStore } from "../../src/store/types.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { namedLease } from "../helpers/named_lease.ts";
 import { hangingReceiver, webhookReceiver } from "../helpers/webhook_receiver.ts";
@@ -29,9 +31,15 @@ const EVERY_MS = 5000;
 const SECRET = "s".repeat(32);
 
 /** An evaluator of `file` over `source`, leading alone, on `timers` (wall clock moved with them). */
-function evaluatorOf(source: TaskSource, timers: FakeTimers, file: AlertsFile) {
+function evaluatorOf(
+  source: TaskSource,
+  timers: FakeTimers,
+  file: AlertsFile,
+  store: BoardStore = pairedStore(source)!,
+) {
   return startAlertEvaluator({
     source,
+    store,
     config: parseAlertsConfig({ evaluateEvery: EVERY_MS, ...file }),
     leadership: new Leadership(null),
     timers,
@@ -139,11 +147,13 @@ Deno.test("when the store does not take the states, the next pass goes on from i
   // its snapshot reads are counted, one per pass.
   let passes = 0;
   const source = sourceWith(memory, {
-    writeAlertStates: () => Promise.reject(new Error("store down")),
     getQueueSnapshots: (tasks) => memory.getQueueSnapshots(tasks).finally(() => passes++),
   });
+  const store = storeWith(memory.boardStore, {
+    writeAlertStates: () => Promise.reject(new Error("store down")),
+  });
   const timers = new FakeTimers();
-  const evaluator = evaluatorOf(source, timers, mailFailingTo(hook.url));
+  const evaluator = evaluatorOf(source, timers, mailFailingTo(hook.url), store);
   try {
     await timers.tick(EVERY_MS);
     await waitFor(() => hook.received.length === 1, { what: "the firing notice" });
@@ -180,15 +190,17 @@ Deno.test("a stored rule whose read fails on a pass keeps its alert: no resolve,
   );
   // The stored rules cannot be read after the first pass (as when Redis refuses that read).
   let rulesRead = 0;
-  const source = sourceWith(memory, {
+  const store = storeWith(memory.boardStore, {
     listAlertRules: () =>
-      ++rulesRead > 1 ? Promise.reject(new Error("store down")) : memory.listAlertRules(),
+      ++rulesRead > 1
+        ? Promise.reject(new Error("store down"))
+        : memory.boardStore.listAlertRules(),
   });
   const timers = new FakeTimers();
-  const evaluator = evaluatorOf(source, timers, {
+  const evaluator = evaluatorOf(memory, timers, {
     sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
     rules: [],
-  });
+  }, store);
   try {
     await timers.tick(EVERY_MS);
     await waitFor(() => hook.received.length === 1, { what: "the stored rule's firing notice" });
@@ -270,7 +282,14 @@ Deno.test("a board that leads again carries on from the shapes the other leader 
     const clock = () => 1_800_000_000_000 + timers.now();
     return {
       leadership,
-      evaluator: startAlertEvaluator({ source, config, leadership, timers, clock }),
+      evaluator: startAlertEvaluator({
+        source,
+        store: memory.boardStore,
+        config,
+        leadership,
+        timers,
+        clock,
+      }),
     };
   });
   const [self] = boards;
@@ -415,15 +434,17 @@ Deno.test("a leader whose store gives no known shapes takes what it finds as kno
   const memory = createMemorySource({ seed: readFixture() });
   let shapes = ["Mailbox full"];
   const source = sourceWith(memory, {
-    readKnownShapes: () => Promise.reject(new Error("store down")),
     groupDeadLetters: () =>
       Promise.resolve(shapes.map((pattern) => ({ pattern }) as DeadLetterGroup)),
+  });
+  const store = storeWith(memory.boardStore, {
+    readKnownShapes: () => Promise.reject(new Error("store down")),
   });
   const timers = new FakeTimers();
   const evaluator = evaluatorOf(source, timers, {
     sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
     rules: [{ name: "new errors", kind: "newErrorGroup", tasks: ["send-email"], sinks: ["ops"] }],
-  });
+  }, store);
   const evaluated = async () => (await memory.readAlertStatus!()).asOf;
   try {
     await waitFor(async () => (await timers.tick(EVERY_MS), await evaluated() !== null), {
@@ -454,16 +475,16 @@ Deno.test("a states write Redis applied without confirming it is this board's ow
   const hook = webhookReceiver();
   const memory = createMemorySource({ seed: readFixture() });
   let writes = 0;
-  const source = sourceWith(memory, {
+  const store = storeWith(memory.boardStore, {
     // The first write lands, but its answer is lost (a reply past the command timeout).
     writeAlertStates: async (states, asOf, ifAsOf) => {
-      const written = await memory.writeAlertStates!(states, asOf, ifAsOf);
+      const written = await memory.boardStore.writeAlertStates(states, asOf, ifAsOf);
       if (++writes === 1) throw new Error("Redis did not confirm the change");
       return written;
     },
   });
   const timers = new FakeTimers();
-  const evaluator = evaluatorOf(source, timers, mailFailingTo(hook.url));
+  const evaluator = evaluatorOf(memory, timers, mailFailingTo(hook.url), store);
   try {
     await timers.tick(EVERY_MS);
     await waitFor(() => hook.received.length === 1, { what: "the firing notice" });

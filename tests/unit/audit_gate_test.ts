@@ -15,10 +15,10 @@ import { createAuditTrail } from "../../src/audit/trail.ts";
 import { REFUSALS_PER_MINUTE } from "../../src/audit/client_limit.ts";
 import { createPresenter } from "../../src/contract/present.ts";
 import { resolveOptions } from "../../src/options.ts";
-import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { createMemoryBoardStore } from "../../src/store/memory/mod.ts";
 
 function gatedApp() {
-  const trail = createAuditTrail(createMemorySource(), 1_000, { now: () => 0 });
+  const trail = createAuditTrail(createMemoryBoardStore(), 1_000, { now: () => 0 });
   const app = new Hono();
   app.use(
     "/api/*",

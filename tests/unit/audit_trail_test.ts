@@ -14,7 +14,7 @@ import {
   REFUSALS_PER_MINUTE,
   REFUSALS_PER_MINUTE_IN_ALL,
 } from "../../src/audit/client_limit.ts";
-import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { createMemoryBoardStore } from "../../src/store/memory/mod.ts";
 import { auditRecord } from "../helpers/audit.ts";
 
 const record = (fields: Partial<AuditRecord> = {}) => auditRecord({ at: 1_000, ...fields });
@@ -24,7 +24,7 @@ const refusal = (fields: Partial<AuditRecord> = {}) =>
 
 Deno.test("refusals cannot push actions out of the trail", async () => {
   let now = 1_000;
-  const trail = createAuditTrail(createMemorySource(), 100, { now: () => now });
+  const trail = createAuditTrail(createMemoryBoardStore(), 100, { now: () => now });
   await trail.append(record({ action: "schedule.resume", target: "nightly" }));
   for (let n = 0; n < 5_000; n++) {
     now += 10; // 100 a second from many clients: the limit is not what saves the action here
@@ -38,7 +38,7 @@ Deno.test("refusals cannot push actions out of the trail", async () => {
 
 Deno.test("a client's refusals are recorded at most REFUSALS_PER_MINUTE a minute, the rest counted", async () => {
   let now = 0;
-  const trail = createAuditTrail(createMemorySource(), 10_000, { now: () => now });
+  const trail = createAuditTrail(createMemoryBoardStore(), 10_000, { now: () => now });
   for (let n = 0; n < 1_000; n++) await trail.append(refusal({ target: `a-${n}` }), "10.0.0.1");
   await trail.append(refusal({ target: "b-0" }), "10.0.0.2");
   let page = await trail.list({ limit: 200, outcome: "error" });
@@ -54,7 +54,7 @@ Deno.test("a client's refusals are recorded at most REFUSALS_PER_MINUTE a minute
 
 Deno.test("refusals of many clients together are recorded at most REFUSALS_PER_MINUTE_IN_ALL a minute", async () => {
   let now = 0;
-  const trail = createAuditTrail(createMemorySource(), 10_000, { now: () => now });
+  const trail = createAuditTrail(createMemoryBoardStore(), 10_000, { now: () => now });
   // 2,000 addresses, one refusal each: each within its own limit, the flood not.
   for (let n = 0; n < 2_000; n++) await trail.append(refusal({ target: `x-${n}` }), `ip-${n}`);
   const page = await trail.list({ limit: 200, outcome: "error" });
@@ -66,7 +66,7 @@ Deno.test("refusals of many clients together are recorded at most REFUSALS_PER_M
 
 Deno.test("a user's mutations past ACTIONS_PER_MINUTE a minute are refused (429) before they act", async () => {
   let now = 0;
-  const trail = createAuditTrail(createMemorySource(), 10_000, { now: () => now });
+  const trail = createAuditTrail(createMemoryBoardStore(), 10_000, { now: () => now });
   const started = record({ outcome: "pending", count: null });
   for (let n = 0; n < ACTIONS_PER_MINUTE; n++) await trail.begin(started, "user:vera");
   await assert.rejects(trail.begin(started, "user:vera"), { code: "TOO_MANY_ATTEMPTS" });
@@ -79,7 +79,7 @@ Deno.test("a user's mutations past ACTIONS_PER_MINUTE a minute are refused (429)
 
 Deno.test("entries older than maxAgeMs are trimmed, whatever the cap", async () => {
   let now = 1_000;
-  const trail = createAuditTrail(createMemorySource(), 10_000, {
+  const trail = createAuditTrail(createMemoryBoardStore(), 10_000, {
     now: () => now,
     maxAgeMs: 3_600_000,
   });
@@ -90,7 +90,7 @@ Deno.test("entries older than maxAgeMs are trimmed, whatever the cap", async () 
 });
 
 Deno.test("actions are never rate-limited", async () => {
-  const trail = createAuditTrail(createMemorySource(), 10_000, { now: () => 0 });
+  const trail = createAuditTrail(createMemoryBoardStore(), 10_000, { now: () => 0 });
   for (let n = 0; n < 200; n++) await trail.append(record({ target: `job-${n}` }), "10.0.0.1");
   assert.equal((await trail.list({ limit: 200 })).entries.length, 200);
 });
@@ -103,7 +103,7 @@ Deno.test("the table of clients is bounded: the oldest client is forgotten first
 
 Deno.test("a page of both logs is newest first, and its cursor misses nothing", async () => {
   let now = 1_000;
-  const trail = createAuditTrail(createMemorySource(), 1_000, { now: () => now });
+  const trail = createAuditTrail(createMemoryBoardStore(), 1_000, { now: () => now });
   const order: string[] = [];
   for (let n = 0; n < 30; n++) {
     // Some in the same millisecond in both logs: the same id in each.

@@ -21,7 +21,12 @@ import { FakeTimers } from "../helpers/fake_timers.ts";
 /** The layer names of each app of a board with `options`. */
 async function stacksOf(options: BoardOptions) {
   const source = createMemorySource();
-  const services = startServices(source, resolveOptions(options), new FakeTimers());
+  const services = startServices(
+    source,
+    source.boardStore,
+    resolveOptions(options),
+    new FakeTimers(),
+  );
   try {
     const routes = createApi(services);
     const root = rootStack(services, {

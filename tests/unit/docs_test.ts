@@ -145,7 +145,8 @@ function namedOptions(text: string): string[] {
   }
   const heads = KNOWN_OPTIONS.join("|");
   const dotted = new RegExp(`\`((?:${heads})(?:\\.[A-Za-z]+)+)`, "g");
-  for (const [, path] of text.matchAll(dotted)) named.push(path);
+  // A file's name (`store.ts`, beside the `store` option) names no option.
+  for (const [, path] of text.matchAll(dotted)) if (!/\.(ts|md)$/.test(path)) named.push(path);
   return named;
 }
 

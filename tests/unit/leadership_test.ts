@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Leadership, type Lease, leaseOf } from "../../src/leadership.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { createMemoryBoardStore } from "../../src/store/memory/mod.ts";
 import { FakeTimers, settle } from "../helpers/fake_timers.ts";
 
 const TTL = 10_000;
@@ -9,7 +10,7 @@ const TTL = 10_000;
 function boards(count = 3) {
   const timers = new FakeTimers();
   const source = createMemorySource({ now: () => timers.now() });
-  const lease = leaseOf(source, "background")!;
+  const lease = leaseOf(source.boardStore, "background")!;
   const leaderships = Array.from(
     { length: count },
     (_, i) => new Leadership(lease, { ttlMs: TTL, timers, holder: `board-${i}` }),
@@ -55,7 +56,7 @@ Deno.test("Leadership: when the leader stops renewing, another leads within one 
   const timers = new FakeTimers();
   const source = createMemorySource({ now: () => timers.now() });
   let alive = true;
-  const real = leaseOf(source, "background")!;
+  const real = leaseOf(source.boardStore, "background")!;
   // The leader's process dies: from then on its renewals never reach the store.
   const dying: Lease = {
     hold: (holder, ttlMs) => alive ? real.hold(holder, ttlMs) : new Promise(() => {}),
@@ -106,7 +107,7 @@ Deno.test("Leadership: a board nobody asks for a minute gives the lease back and
   const timers = new FakeTimers();
   const holds: string[] = [];
   const source = createMemorySource({ now: () => timers.now() });
-  const real = leaseOf(source, "background")!;
+  const real = leaseOf(source.boardStore, "background")!;
   const counted: Lease = {
     hold: (holder, ttlMs) => (holds.push(holder), real.hold(holder, ttlMs)),
     release: (holder) => real.release(holder),
@@ -130,8 +131,8 @@ Deno.test("Leadership: a board nobody asks for a minute gives the lease back and
   await source.close();
 });
 
-Deno.test("Leadership: without a lease a board always leads", () => {
-  assert.equal(leaseOf({}, "background"), null);
+Deno.test("Leadership: a board alone on its store (no lease) always leads", () => {
+  assert.equal(leaseOf(createMemoryBoardStore({ shared: false }), "background"), null);
   assert.equal(new Leadership(null).leads(), true);
 });
 
@@ -151,7 +152,7 @@ Deno.test("Leadership: keep() holds a competing board in the race, and starts no
   const timers = new FakeTimers();
   const source = createMemorySource({ now: () => timers.now() });
   const holds: string[] = [];
-  const real = leaseOf(source, "background")!;
+  const real = leaseOf(source.boardStore, "background")!;
   const counted: Lease = {
     hold: (holder, ttlMs) => (holds.push(holder), real.hold(holder, ttlMs)),
     release: (holder) => real.release(holder),

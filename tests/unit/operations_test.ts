@@ -15,6 +15,7 @@ import {
 } from "../../src/bulk/operations.ts";
 import { FakeTimers, settle } from "../helpers/fake_timers.ts";
 import { OperationTable } from "../../src/source/operation_store.ts";
+import type { BoardStore } from "../../src/store/types.ts";
 import type { BulkOperation } from "../../src/contract/bulk.ts";
 import { BoardError } from "../../src/errors.ts";
 import type {
@@ -74,12 +75,23 @@ async function cancelDuringFirstStep(
   return await cancelling;
 }
 
-/** The operations of a board on `source`, on fake timers (nothing runs in the background). */
-function board(source: TaskSource, options: OperationsOptions = {}) {
+/**
+ * The operations of a board on `source`, on fake timers (nothing runs in the
+ * background), kept in `store` (default: a table of its own).
+ */
+function board(
+  source: TaskSource,
+  options: OperationsOptions = {},
+  store: Pick<BoardStore, "operations" | "shared"> = {
+    operations: new OperationTable(),
+    shared: false,
+  },
+) {
   const finished: BulkOperation[] = [];
   const progress: BulkOperation[] = [];
   const operations = new Operations({
     source,
+    store,
     parse: (selector, action) => bulkSelector(selector, action, []),
     matches: () => {
       throw new Error("each filter selection brings its reader");
@@ -328,13 +340,14 @@ Deno.test("Only the leading replica takes an operation over: the others send the
     claims++;
     return claim(...args);
   };
-  const source = Object.assign(Object.create(gate.source), { operations: table }) as TaskSource;
+  const source = gate.source;
+  const store = { operations: table, shared: true };
   // A's first step waits for good and it never renews: A is gone.
-  const a = board(source, { timers: new FakeTimers(), renewMs: 60_000 });
+  const a = board(source, { timers: new FakeTimers(), renewMs: 60_000 }, store);
   const started = await a.operations.start(spec());
   let leads = false;
   const timers = new FakeTimers();
-  const b = board(source, { timers, leads: () => leads });
+  const b = board(source, { timers, leads: () => leads }, store);
 
   await timers.tick(10_000 + 3 * 5_000);
   assert.equal(claims, 0, "a replica that does not lead sweeps nothing");

@@ -1,15 +1,17 @@
 import assert from "node:assert/strict";
 import { ScanSlots } from "../../src/scans/slots.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { createMemoryBoardStore } from "../../src/store/memory/mod.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 
 const reader = (user: string) => ({ user, mutator: false });
 const operator = (user: string) => ({ user, mutator: true });
 
-/** Slots of a source that keeps none (the board's own, in process), on fake timers. */
+/** Slots of a board alone on its memory store, on fake timers. */
 function ownSlots(max: number) {
   const timers = new FakeTimers();
-  return { slots: new ScanSlots({}, { max, timers }), timers };
+  const store = createMemoryBoardStore({ shared: false, now: () => timers.now() });
+  return { slots: new ScanSlots(store, { max, timers }), timers };
 }
 
 Deno.test("ScanSlots refuses a scan past its cap, and frees a slot once released (twice is once)", async () => {
@@ -65,14 +67,14 @@ Deno.test("ScanSlots: without a login nobody is named, and only the cap holds", 
 
 Deno.test("ScanSlots renews a running scan's slot; a released one is renewed no more", async () => {
   const timers = new FakeTimers();
-  const source = createMemorySource({ now: () => timers.now() });
+  const store = createMemoryBoardStore({ now: () => timers.now() });
   const renewed: string[] = [];
-  const renew = source.renewScanSlot.bind(source);
-  source.renewScanSlot = (claim) => {
+  const renew = store.renewScanSlot.bind(store);
+  store.renewScanSlot = (claim) => {
     renewed.push(claim.id);
     return renew(claim);
   };
-  const slots = new ScanSlots(source, { max: 2, ttlMs: 30_000, timers });
+  const slots = new ScanSlots(store, { max: 2, ttlMs: 30_000, timers });
   try {
     await slots.take(reader("vic"));
     const released = await slots.take(operator("ann"));
@@ -87,14 +89,14 @@ Deno.test("ScanSlots renews a running scan's slot; a released one is renewed no 
       "vic's slot outlived its 30 s",
     );
   } finally {
-    await source.close();
+    await store.close();
   }
 });
 
-Deno.test("ScanSlots over a source count for every board on it", async () => {
+Deno.test("ScanSlots over a source's store count for every board on it", async () => {
   const timers = new FakeTimers();
   const source = createMemorySource({ now: () => timers.now() });
-  const [a, b] = [0, 1].map(() => new ScanSlots(source, { max: 4, timers }));
+  const [a, b] = [0, 1].map(() => new ScanSlots(source.boardStore, { max: 4, timers }));
   try {
     await a.take(reader("vic"));
     await b.take(reader("vic"));

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { createSessionRevoker, REVOCATION_CACHE_MS } from "../../src/auth/revocations.ts";
-import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { createMemoryBoardStore } from "../../src/store/memory/mod.ts";
 import {
   isRevoked,
   MAX_REVOKED_USERS,
@@ -13,7 +13,6 @@ import {
   RevocationTable,
   type SessionRevocations,
 } from "../../src/source/session_revocations.ts";
-import type { TaskSource } from "../../src/source/types.ts";
 
 /** A session of `user` signed in at `iat`, its nonce `n-<iat>`. */
 const session = (user: string, iat: number) => ({ user, iat, nonce: `n-${iat}` });
@@ -94,31 +93,27 @@ Deno.test("RevocationTable: everyone's revocation drops the users it covers; tim
   });
 });
 
-/** A source whose revocations live in a table; it counts reads, and a read waits for `gate`. */
-function countingSource() {
-  const table = new RevocationTable();
-  const source = {
+/** A memory store that counts its revocation reads, each waiting for `gate`. */
+function countingStore() {
+  const store = Object.assign(createMemoryBoardStore(), {
     reads: 0,
     gate: null as Promise<void> | null,
-    async getSessionRevocations(): Promise<SessionRevocations> {
-      source.reads++;
-      const snapshot = table.read();
-      await source.gate;
-      return snapshot;
-    },
-    revokeSessions(user: string | null, at: number) {
-      table.revoke(user, at);
-      return Promise.resolve();
-    },
+  });
+  const read = store.getSessionRevocations.bind(store);
+  store.getSessionRevocations = async (): Promise<SessionRevocations> => {
+    store.reads++;
+    const snapshot = await read();
+    await store.gate;
+    return snapshot;
   };
-  return source;
+  return store;
 }
 
 Deno.test("the board reads the store's revocations at most every 5 s, and its own at once", async () => {
   let now = 10_000;
-  const store = countingSource();
-  const here = createSessionRevoker(store as unknown as TaskSource, () => now);
-  const there = createSessionRevoker(store as unknown as TaskSource, () => now);
+  const store = countingStore();
+  const here = createSessionRevoker(store, () => now);
+  const there = createSessionRevoker(store, () => now);
   const ada = session("ada", 9_000);
   assert.equal(await there.isRevoked(ada), false);
   assert.equal(await there.isRevoked(ada), false);
@@ -134,8 +129,8 @@ Deno.test("the board reads the store's revocations at most every 5 s, and its ow
 
 Deno.test("a read the board's own revocation overtook is not kept", async () => {
   const now = 10_000;
-  const store = countingSource();
-  const board = createSessionRevoker(store as unknown as TaskSource, () => now);
+  const store = countingStore();
+  const board = createSessionRevoker(store, () => now);
   let open = () => {};
   store.gate = new Promise((resolve) => open = resolve);
   const before = board.isRevoked(session("ada", 9_000));
@@ -146,21 +141,10 @@ Deno.test("a read the board's own revocation overtook is not kept", async () => 
   assert.equal(await board.isRevoked(session("ada", 9_000)), true);
 });
 
-Deno.test("a source with no store of its own keeps the revocations in each board", async () => {
-  const source = createMemorySource();
-  const one = createSessionRevoker(source, () => 2000);
-  const other = createSessionRevoker(source, () => 2000);
+Deno.test("each memory store keeps its own revocations", async () => {
+  const one = createSessionRevoker(createMemoryBoardStore(), () => 2000);
+  const other = createSessionRevoker(createMemoryBoardStore(), () => 2000);
   await one.revoke(null);
   assert.equal(await one.isRevoked(session("ada", 1000)), true);
   assert.equal(await other.isRevoked(session("ada", 1000)), false, "never module-global");
-  await source.close();
-});
-
-Deno.test("a store that keeps no single sessions: a sign-out ends the user's sessions until it", async () => {
-  const store = countingSource();
-  const board = createSessionRevoker(store as unknown as TaskSource, () => 10_000);
-  await board.signOut({ ...session("ada", 8_000), exp: null });
-  assert.equal(await board.isRevoked(session("ada", 8_000)), true, "the session signed out");
-  assert.equal(await board.isRevoked(session("ada", 7_000)), true, "stricter: an older one too");
-  assert.equal(await board.isRevoked(session("ada", 9_000)), false, "a later one goes on");
 });

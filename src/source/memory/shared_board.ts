@@ -52,6 +52,11 @@ export class SharedBoard {
     return this.#live(this.#results, name)?.value ?? null;
   }
 
+  /** Forgets the value shared as `name`. */
+  removeSharedResult(name: string): void {
+    this.#results.delete(name);
+  }
+
   /** Notes `member` of `set` as asked now, keeping the `max` asked last. */
   noteAsked(set: string, member: string, max: number): void {
     const asked = this.#asked.get(set) ?? new Map<string, number>();

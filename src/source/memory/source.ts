@@ -6,9 +6,9 @@
  * @module
  */
 
-import { SharedBoard } from "./shared_board.ts";
+import { MemoryBoardStore } from "../../store/memory/mod.ts";
+import { pairStore } from "../../store/pairing.ts";
 import { MemoryFeedStore } from "../../store/memory/feed.ts";
-import { AlertMemory } from "./alert_memory.ts";
 import type {
   AlertHistoryEntry,
   AlertPassNotes,
@@ -28,10 +28,9 @@ import type {
   AuditQuery,
   AuditRecord,
 } from "../../contract/audit.ts";
-import { AuditRing } from "../audit_ring.ts";
 import { acceptedJobs } from "../accepted_jobs.ts";
-import { LocalScanSlots, type ScanSlotClaim } from "../scan_slots.ts";
-import { OperationTable } from "../operation_store.ts";
+import type { ScanSlotClaim } from "../scan_slots.ts";
+import type { OperationTable } from "../operation_store.ts";
 import {
   type AttemptEntry,
   type AttemptHistory,
@@ -97,7 +96,6 @@ import {
 } from "../types.ts";
 import { snapshotsOf } from "../snapshots.ts";
 import { taskActivity } from "./activity.ts";
-import { BacklogSamples } from "./backlog.ts";
 import { decodeSchedule, decodeWorkflow, scheduleLastJobId } from "../wire/decode.ts";
 import { decodeEventFields } from "../wire/event_fields.ts";
 import { triggerJobId } from "../trigger_id.ts";
@@ -119,7 +117,6 @@ import { OLDEST_WAITING_SCAN, queuedSince } from "../../contract/health.ts";
 import { explainUnstarted } from "../../contract/workflow_holds.ts";
 import { searchQueue } from "./search.ts";
 import { cancelWorkflow } from "./workflow_actions.ts";
-import { BoardRunMemory } from "./board_runs.ts";
 import { taskNotFound } from "../refusals.ts";
 
 /** What an idle Redis reports as used memory; the estimate starts there. */
@@ -225,26 +222,24 @@ export class MemorySource implements TaskSource {
   /** The workload simulator, when the source runs one. */
   readonly simulator: Simulator | null;
   #closed = false;
-  readonly #audit = { actions: new AuditRing(), refusals: new AuditRing() };
-  /** The scan slots of every board on this source, on the store's clock. */
-  readonly #scanSlots: LocalScanSlots;
-  /** Bulk operations: every board on this source sees them, as replicas on one Redis do. */
-  readonly operations: OperationTable = new OperationTable();
+  /**
+   * What the boards over this source keep, on the store's clock: every board
+   * on it sees it, as replicas on one Redis do.
+   */
+  readonly boardStore: MemoryBoardStore;
+  /** Bulk operations: the board store's. */
+  readonly operations: OperationTable;
   /** The change feed's ids and the live state, shared by the boards on this source as on Redis. */
   readonly feed: MemoryFeedStore;
-  readonly #shared: SharedBoard;
-  readonly #alerts = new AlertMemory();
-  readonly #boardRuns = new BoardRunMemory();
-  readonly #backlog: BacklogSamples;
 
   /** A source over `store`; `close()` stops `simulator` when given. */
   constructor(store: MemoryStore, simulator: Simulator | null = null) {
     this.store = store;
     this.simulator = simulator;
-    this.#scanSlots = new LocalScanSlots(() => store.now());
-    this.#shared = new SharedBoard(() => store.now());
+    this.boardStore = new MemoryBoardStore({ now: () => store.now() });
+    pairStore(this, this.boardStore);
+    this.operations = this.boardStore.operations;
     this.feed = new MemoryFeedStore(() => store.now());
-    this.#backlog = new BacklogSamples(() => store.now());
   }
 
   /** Keeps one minute's backlog samples for `keepMs`; see `backlog.ts`. */
@@ -253,12 +248,12 @@ export class MemorySource implements TaskSource {
     samples: ReadonlyMap<string, BacklogSample>,
     keepMs: number,
   ): Promise<void> {
-    return Promise.resolve(this.#backlog.write(minute, samples, keepMs));
+    return this.boardStore.writeBacklogSample(minute, samples, keepMs);
   }
 
   /** A task's samples in the named minutes. */
   readBacklogSamples(task: string, minutes: readonly number[]): Promise<(BacklogSample | null)[]> {
-    return Promise.resolve(this.#backlog.read(task, minutes));
+    return this.boardStore.readBacklogSamples(task, minutes);
   }
 
   /** Each task's delayed and retrying jobs due after `at` (an unknown task has none). */
@@ -270,49 +265,49 @@ export class MemorySource implements TaskSource {
 
   /** Takes or renews a lease of the boards over this store (in process, on its clock). */
   holdLease(name: string, holder: string, ttlMs: number): Promise<LeaseHold> {
-    return Promise.resolve(this.#shared.holdLease(name, holder, ttlMs));
+    return this.boardStore.holdLease(name, holder, ttlMs);
   }
 
   /** Gives a lease back when `holder` holds it. */
   releaseLease(name: string, holder: string): Promise<void> {
-    return Promise.resolve(this.#shared.releaseLease(name, holder));
+    return this.boardStore.releaseLease(name, holder);
   }
 
   /** Shares a result with the boards over this store for `ttlMs`. */
   shareResult(name: string, value: string, ttlMs: number): Promise<void> {
-    return Promise.resolve(this.#shared.shareResult(name, value, ttlMs));
+    return this.boardStore.shareResult(name, value, ttlMs);
   }
 
   /** The value last shared as `name`, or null. */
   readSharedResult(name: string): Promise<string | null> {
-    return Promise.resolve(this.#shared.readSharedResult(name));
+    return this.boardStore.readSharedResult(name);
   }
 
   /** Notes `member` of `set` as asked now (the `max` asked last are kept). */
   noteAsked(set: string, member: string, max: number): Promise<void> {
-    return Promise.resolve(this.#shared.noteAsked(set, member, max));
+    return this.boardStore.noteAsked(set, member, max);
   }
 
   /** The members of `set` asked within `withinMs`, newest first. */
   listAsked(set: string, withinMs: number): Promise<string[]> {
-    return Promise.resolve(this.#shared.listAsked(set, withinMs));
+    return this.boardStore.listAsked(set, withinMs);
   }
 
   /** Takes, renews and gives back scan slots counted for every board on this source. */
-  takeScanSlot = (claim: ScanSlotClaim) => this.#scanSlots.takeScanSlot(claim);
+  takeScanSlot = (claim: ScanSlotClaim) => this.boardStore.takeScanSlot(claim);
   /** Renews a held scan slot. */
-  renewScanSlot = (claim: ScanSlotClaim) => this.#scanSlots.renewScanSlot(claim);
+  renewScanSlot = (claim: ScanSlotClaim) => this.boardStore.renewScanSlot(claim);
   /** Gives a scan slot back. */
-  releaseScanSlot = (claim: ScanSlotClaim) => this.#scanSlots.releaseScanSlot(claim);
+  releaseScanSlot = (claim: ScanSlotClaim) => this.boardStore.releaseScanSlot(claim);
 
   /** The alert states the last evaluation left (in process). */
   readAlertStates(): Promise<AlertState[]> {
-    return Promise.resolve(this.#alerts.readStatus().states);
+    return this.boardStore.readAlertStates();
   }
 
   /** The alert states with when they were evaluated. */
   readAlertStatus(): Promise<AlertStatus> {
-    return Promise.resolve(this.#alerts.readStatus());
+    return this.boardStore.readAlertStatus();
   }
 
   /** Replaces the alert states, evaluated at `asOf`; given `ifAsOf`, only if no other wrote since. */
@@ -322,33 +317,32 @@ export class MemorySource implements TaskSource {
     ifAsOf?: number | null,
     notes?: AlertPassNotes,
   ): Promise<boolean> {
-    const status = { asOf: asOf ?? null, states, ...notes };
-    return Promise.resolve().then(() => this.#alerts.writeStates(status, ifAsOf));
+    return this.boardStore.writeAlertStates(states, asOf, ifAsOf, notes);
   }
 
   /** The error shapes the last alert leader kept, until they expire. */
   readKnownShapes(now: number): Promise<KnownShapesRecord | null> {
-    return Promise.resolve(this.#alerts.readShapes(now));
+    return this.boardStore.readKnownShapes(now);
   }
 
   /** Writes what the alert leader's pass changed in the error shapes. */
   writeKnownShapes(change: KnownShapesChange, now: number): Promise<number> {
-    return Promise.resolve().then(() => this.#alerts.writeShapes(change, now));
+    return this.boardStore.writeKnownShapes(change, now);
   }
 
   /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
   appendAlertHistory(entries: readonly AlertHistoryEntry[], max: number): Promise<void> {
-    return Promise.resolve(this.#alerts.appendHistory(entries, max));
+    return this.boardStore.appendAlertHistory(entries, max);
   }
 
   /** The `limit` newest entries of the alert history. */
   listAlertHistory(limit: number): Promise<AlertHistoryEntry[]> {
-    return Promise.resolve(this.#alerts.listHistory(limit));
+    return this.boardStore.listAlertHistory(limit);
   }
 
   /** The rules made through the API (in process). */
   listAlertRules(): Promise<AlertRule[]> {
-    return Promise.resolve(this.#alerts.listRules());
+    return this.boardStore.listAlertRules();
   }
 
   /** Stores a rule made through the API. */
@@ -357,48 +351,47 @@ export class MemorySource implements TaskSource {
     mode: "create" | "replace",
     max: number,
   ): Promise<RuleSaveOutcome> {
-    return Promise.resolve(this.#alerts.saveRule(rule, mode, max));
+    return this.boardStore.saveAlertRule(rule, mode, max);
   }
 
   /** Removes a stored rule. */
   removeAlertRule(name: string): Promise<boolean> {
-    return Promise.resolve(this.#alerts.removeRule(name));
+    return this.boardStore.removeAlertRule(name);
   }
 
   /** The silences kept. */
   listAlertSilences(): Promise<AlertSilence[]> {
-    return Promise.resolve(this.#alerts.listSilences());
+    return this.boardStore.listAlertSilences();
   }
 
   /** Adds a silence, dropping the ended ones. */
   addAlertSilence(silence: AlertSilence, now: number, max: number): Promise<boolean> {
-    return Promise.resolve(this.#alerts.addSilence(silence, now, max));
+    return this.boardStore.addAlertSilence(silence, now, max);
   }
 
   /** Removes a silence. */
   removeAlertSilence(id: string): Promise<boolean> {
-    return Promise.resolve(this.#alerts.removeSilence(id));
+    return this.boardStore.removeAlertSilence(id);
   }
 
   /** Appends to the source's own audit trail (in process, like the rest of its state). */
   appendAudit(
     record: AuditRecord,
     maxEntries: number,
-    log: AuditLog = "actions",
+    log?: AuditLog,
     options?: AuditAppendOptions,
   ): Promise<AuditEntry> {
-    return Promise.resolve(this.#audit[log].append(record, maxEntries, options));
+    return this.boardStore.appendAudit(record, maxEntries, log, options);
   }
 
   /** Removes an entry of the audit trail. */
-  removeAudit(id: string, log: AuditLog = "actions"): Promise<void> {
-    this.#audit[log].remove(id);
-    return Promise.resolve();
+  removeAudit(id: string, log?: AuditLog): Promise<void> {
+    return this.boardStore.removeAudit(id, log);
   }
 
   /** A page of the audit trail, newest first. */
-  listAudit(query: AuditQuery, log: AuditLog = "actions"): Promise<AuditPage> {
-    return Promise.resolve(this.#audit[log].list(query));
+  listAudit(query: AuditQuery, log?: AuditLog): Promise<AuditPage> {
+    return this.boardStore.listAudit(query, log);
   }
 
   /** Sorted names of every task with any key. */
@@ -919,29 +912,28 @@ export class MemorySource implements TaskSource {
   removeSchedule(name: string): Promise<void> {
     return Promise.try(() => {
       scheduleActions.removeSchedule(this.store, name);
-      this.#boardRuns.forget(name);
+      this.boardStore.forgetBoardRuns(name);
     });
   }
 
   /** Notes a run of a schedule the board dispatched, keeping the `max` newest. */
   recordBoardRun(name: string, run: BoardRunRecord, max: number): Promise<void> {
-    return Promise.resolve(this.#boardRuns.record(name, run, max));
+    return this.boardStore.recordBoardRun(name, run, max);
   }
 
   /** The runs the board dispatched per schedule, newest first, with each job's state now. */
-  listBoardRuns(
+  async listBoardRuns(
     schedules: readonly BoardRunsOf[],
     limit: number,
   ): Promise<Map<string, BoardRun[]>> {
-    return Promise.resolve(
-      new Map(schedules.map(({ name, task }) => [
-        name,
-        this.#boardRuns.list(name, limit).map((run) => ({
-          ...run,
-          state: this.store.tasks.get(task)?.jobs.get(run.jobId)?.state ?? null,
-        })),
-      ])),
-    );
+    const records = await this.boardStore.listBoardRuns(schedules.map(({ name }) => name), limit);
+    return new Map(schedules.map(({ name, task }) => [
+      name,
+      records.get(name)!.map((run) => ({
+        ...run,
+        state: this.store.tasks.get(task)?.jobs.get(run.jobId)?.state ?? null,
+      })),
+    ]));
   }
 
   /** Cancels a running workflow and its unfinished node jobs. */

@@ -120,6 +120,21 @@ export async function listBoardRuns(
   );
 }
 
+/** The `limit` newest runs of each named schedule, newest first: one pipeline of LRANGE. */
+export async function listBoardRunRecords(
+  connection: RedisConnection,
+  names: readonly string[],
+  limit: number,
+  prefix?: string,
+): Promise<Map<string, BoardRunRecord[]>> {
+  const lists = await connection.pipeline(
+    names.map((name) => ["LRANGE", boardRunsKey(name, prefix), "0", String(limit - 1)]),
+  ) as string[][];
+  return new Map(
+    names.map((name, i) => [name, lists[i].map(decoded).filter((run) => run !== null)]),
+  );
+}
+
 /** Forgets a deleted schedule's runs: one pipeline of DEL and the new version. */
 export async function forgetBoardRuns(
   connection: RedisConnection,

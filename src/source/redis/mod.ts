@@ -84,7 +84,6 @@ import { RedisEventReader } from "./event_reader.ts";
 import { getStoreInfo } from "./info.ts";
 import { countDelayedState, getJob, getJobLogs, listJobs } from "./jobs.ts";
 import { searchJobs } from "./search.ts";
-import { releaseScanSlot, renewScanSlot, takeScanSlot } from "./scan_slots.ts";
 import { readSchedulerLeadership, readTaskLiveness } from "./liveness.ts";
 import { getAttemptHistory } from "./attempts.ts";
 import { readJobHolds } from "./diagnosis.ts";
@@ -103,21 +102,13 @@ import type {
   KnownShapesRecord,
   RuleSaveOutcome,
 } from "../../contract/alerts.ts";
-import {
-  addAlertSilence,
-  listAlertRules,
-  listAlertSilences,
-  removeAlertRule,
-  removeAlertSilence,
-  saveAlertRule,
-} from "./alert_settings.ts";
 import type { MigrationLock } from "../../contract/migration_lock.ts";
 import type { SchedulerLeadership, TaskLiveness } from "../../contract/liveness.ts";
 import type { ActiveLocks, TaskActivity } from "../../contract/workers.ts";
 import { getQueueHeads } from "./queue_heads.ts";
 import { getQueueSnapshots } from "./queue_snapshot.ts";
 import { readActiveLocks, readTaskActivity } from "./activity.ts";
-import { countDueAfter, readBacklogSamples, writeBacklogSample } from "./backlog.ts";
+import { countDueAfter } from "./backlog.ts";
 import { readBacklogKinds } from "./backlog_kinds.ts";
 import type { BacklogRead } from "../../contract/scaling.ts";
 import { scanMechanics } from "./mechanics.ts";
@@ -140,7 +131,7 @@ import {
   updateSchedule,
 } from "./schedule_actions.ts";
 import { listSchedules } from "./schedules.ts";
-import { BoardRunLists, forgetBoardRuns, listBoardRuns, recordBoardRun } from "./board_runs.ts";
+import { BoardRunLists, forgetBoardRuns, listBoardRuns } from "./board_runs.ts";
 import { FinishedStates } from "./job_state_reads.ts";
 import type { BoardRun, BoardRunRecord } from "../../contract/schedules.ts";
 import type { BoardRunsOf } from "../types.ts";
@@ -156,36 +147,15 @@ import { cancelWorkflow } from "./workflow_cancel.ts";
 import { Watch } from "./watch.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
 import { jobNotFound, taskNotFound } from "../refusals.ts";
-import { appendAudit, listAudit, removeAudit } from "./audit.ts";
-import {
-  getSessionRevocations,
-  keepSessionRevocations,
-  revokeSessions,
-  signOutSession,
-} from "./session_revocations.ts";
-import { RedisOperations } from "./operations.ts";
+import type { RedisOperations } from "./operations.ts";
+import { RedisBoardStore } from "../../store/redis/mod.ts";
+import { pairStore } from "../../store/pairing.ts";
 import { RedisThroughputStore } from "../../store/redis/throughput.ts";
 import { RedisFeedStore } from "../../store/redis/feed.ts";
 import { createRedisHistoryStore } from "../../store/redis/history/store.ts";
 import { readRecordedFields } from "./history_reads.ts";
 import type { SessionRevocations, SignedOutSession } from "../session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
-import { holdLease, releaseLease } from "./lease.ts";
-import {
-  appendAlertHistory,
-  listAlertHistory,
-  readAlertStatus,
-  readKnownShapes,
-  writeAlertStates,
-  writeKnownShapes,
-} from "./alerts.ts";
-import {
-  listAsked,
-  noteAsked,
-  readSharedResult,
-  removeSharedResult,
-  shareResult,
-} from "./shared_results.ts";
 import { Leadership, leaseOf } from "../../leadership.ts";
 import {
   decodeRetrying,
@@ -295,6 +265,8 @@ export class RedisTaskSource implements TaskSource {
   #sharedRetrying: Map<string, SplitReading> | null = null;
   /** The live event reader, made on the first {@link subscribe}. */
   #events: RedisEventReader | null = null;
+  /** The board's own state beside this keyspace, through the same connection. */
+  readonly boardStore: RedisBoardStore;
   /** Bulk operations in the hash every board on this keyspace shares; see `operations.ts`. */
   readonly operations: RedisOperations;
   /** The day of throughput the leader keeps, under the board's root; see `store/redis/throughput.ts`. */
@@ -308,8 +280,6 @@ export class RedisTaskSource implements TaskSource {
       createRedisHistoryStore({ connection: this.connection, prefix: this.prefix, limits }),
   };
   readonly #eventRefreshMs: number;
-  /** The clock scan slots expire on. */
-  readonly #timers: Timers;
   /** The board's run history as last read, and its version: reread when that changes. */
   readonly #boardRuns = new BoardRunLists();
   /** The finished states of schedules' runs, trusted a minute. */
@@ -329,7 +299,6 @@ export class RedisTaskSource implements TaskSource {
       }
     }
     this.prefix = options.prefix;
-    this.#timers = timers;
     this.#finishedStates = new FinishedStates(() => timers.now());
     this.#eventRefreshMs = Math.min(options.discoveryIntervalMs ?? 5000, 5000);
     this.connection = new RedisConnection({
@@ -340,7 +309,12 @@ export class RedisTaskSource implements TaskSource {
       commandTimeoutMs: options.commandTimeoutMs,
     });
     // The board's own keys: no wire check, and a sweep does not count as someone watching.
-    this.operations = new RedisOperations(this.connection, options.prefix);
+    this.boardStore = new RedisBoardStore(this.connection, {
+      prefix: options.prefix,
+      now: () => timers.now(),
+    });
+    pairStore(this, this.boardStore);
+    this.operations = this.boardStore.operations;
     this.keptThroughput = new RedisThroughputStore(this.connection, options.prefix);
     this.feed = new RedisFeedStore(this.connection, options.prefix);
     // A reconnection may be to another server: check its wire version again.
@@ -350,7 +324,7 @@ export class RedisTaskSource implements TaskSource {
     this.#watch = new Watch(options.idleAfterMs, () => timers.now());
     this.#countsWatch = new Watch(options.idleAfterMs, () => timers.now());
     // Competing only while watched: an idle source sends nothing, not even a renewal.
-    this.#leadership = new Leadership(leaseOf(this, BACKGROUND_LEASE), {
+    this.#leadership = new Leadership(leaseOf(this.boardStore, BACKGROUND_LEASE), {
       ttlMs: options.leaseMs,
       keepMs: options.idleAfterMs,
       timers,
@@ -371,7 +345,7 @@ export class RedisTaskSource implements TaskSource {
         // its reads would hold them while Redis pauses writes (a failover). The reconcile's
         // background passes start it.
         leads: () => this.#leadership.isLeading,
-        read: async () => decodeTaskList(await this.readSharedResult(SHARED_TASKS)),
+        read: async () => decodeTaskList(await this.boardStore.readSharedResult(SHARED_TASKS)),
       },
     });
     this.#workflows = new WorkflowIndex(this.connection, {
@@ -484,7 +458,7 @@ export class RedisTaskSource implements TaskSource {
     try {
       if (!leads) {
         // Nothing shared (the leader just went away): the last figures stay, with their asOf.
-        const shared = decodeRetrying(await this.readSharedResult(SHARED_RETRYING));
+        const shared = decodeRetrying(await this.boardStore.readSharedResult(SHARED_RETRYING));
         this.#sharedRetrying = shared ?? this.#sharedRetrying;
         return;
       }
@@ -493,8 +467,8 @@ export class RedisTaskSource implements TaskSource {
       const ttlMs = SHARED_LEASES * this.#leadership.ttlMs;
       const figures = new Map(list.tasks.map((task) => [task, this.#retrying(task)]));
       await Promise.all([
-        this.shareResult(SHARED_TASKS, encodeTaskList(list), ttlMs),
-        this.shareResult(SHARED_RETRYING, encodeRetrying(figures), ttlMs),
+        this.boardStore.shareResult(SHARED_TASKS, encodeTaskList(list), ttlMs),
+        this.boardStore.shareResult(SHARED_RETRYING, encodeRetrying(figures), ttlMs),
       ]);
     } catch {
       // Redis did not answer: the next turn shares or reads again.
@@ -654,50 +628,43 @@ export class RedisTaskSource implements TaskSource {
   }
 
   /** Appends to the audit stream every board on this keyspace shares; see `audit.ts`. */
-  async appendAudit(
+  appendAudit(
     record: AuditRecord,
     maxEntries: number,
     log?: AuditLog,
     options?: AuditAppendOptions,
   ): Promise<AuditEntry> {
-    await this.#ready();
-    return await appendAudit(this.connection, record, maxEntries, this.prefix, log, options);
+    return this.boardStore.appendAudit(record, maxEntries, log, options);
   }
 
   /** Removes an entry of the audit stream. */
-  async removeAudit(id: string, log?: AuditLog): Promise<void> {
-    await this.#ready();
-    await removeAudit(this.connection, id, this.prefix, log);
+  removeAudit(id: string, log?: AuditLog): Promise<void> {
+    return this.boardStore.removeAudit(id, log);
   }
 
   /** A page of the audit stream, newest first; see `audit.ts` for the bound. */
-  async listAudit(query: AuditQuery, log?: AuditLog): Promise<AuditPage> {
-    await this.#ready();
-    return await listAudit(this.connection, query, this.prefix, log);
+  listAudit(query: AuditQuery, log?: AuditLog): Promise<AuditPage> {
+    return this.boardStore.listAudit(query, log);
   }
 
   /** The session revocations every board on this keyspace shares; see `session_revocations.ts`. */
-  async getSessionRevocations(): Promise<SessionRevocations> {
-    await this.#ready();
-    return await getSessionRevocations(this.connection, this.prefix);
+  getSessionRevocations(): Promise<SessionRevocations> {
+    return this.boardStore.getSessionRevocations();
   }
 
   /** Revokes sessions signed in at or before `at`: one user's, or everyone's when null. */
-  async revokeSessions(user: string | null, at: number): Promise<void> {
-    await this.#ready();
-    await revokeSessions(this.connection, user, at, this.prefix);
+  revokeSessions(user: string | null, at: number): Promise<void> {
+    return this.boardStore.revokeSessions(user, at);
   }
 
   /** Signs one session out until its cookie expires. */
-  async signOutSession(session: SignedOutSession, now: number): Promise<void> {
-    await this.#ready();
-    await signOutSession(this.connection, session, now, this.prefix);
+  signOutSession(session: SignedOutSession, now: number): Promise<void> {
+    return this.boardStore.signOutSession(session, now);
   }
 
   /** Gives the revocation table an id when Redis holds none; a lost one refuses the sessions from before. */
-  async keepSessionRevocations(lostAt: number | null): Promise<string> {
-    await this.#ready();
-    return await keepSessionRevocations(this.connection, lostAt, this.prefix);
+  keepSessionRevocations(lostAt: number | null): Promise<string> {
+    return this.boardStore.keepSessionRevocations(lostAt);
   }
 
   /** Task-version spread of the jobs yet to run. */
@@ -1047,9 +1014,8 @@ export class RedisTaskSource implements TaskSource {
   }
 
   /** Notes a run of a schedule the board dispatched; see `board_runs.ts`. */
-  async recordBoardRun(name: string, run: BoardRunRecord, max: number): Promise<void> {
-    await this.connection.ready();
-    await recordBoardRun(this.connection, name, run, max, this.prefix);
+  recordBoardRun(name: string, run: BoardRunRecord, max: number): Promise<void> {
+    return this.boardStore.recordBoardRun(name, run, max);
   }
 
   /** The runs the board dispatched per schedule, with each job's state now. */
@@ -1133,20 +1099,20 @@ export class RedisTaskSource implements TaskSource {
   }
 
   /** Keeps one minute's backlog samples for `keepMs`; see `backlog.ts`. */
-  async writeBacklogSample(
+  writeBacklogSample(
     minute: number,
     samples: ReadonlyMap<string, BacklogSample>,
     keepMs: number,
   ): Promise<void> {
-    await writeBacklogSample(this.connection, minute, samples, keepMs, this.prefix);
+    return this.boardStore.writeBacklogSample(minute, samples, keepMs);
   }
 
   /** A task's samples in the named minutes; see `backlog.ts`. */
-  async readBacklogSamples(
+  readBacklogSamples(
     task: string,
     minutes: readonly number[],
   ): Promise<(BacklogSample | null)[]> {
-    return await readBacklogSamples(this.connection, task, minutes, this.prefix);
+    return this.boardStore.readBacklogSamples(task, minutes);
   }
 
   /** A task's effective backlog by kind at `now`; see `backlog_kinds.ts`. */
@@ -1175,141 +1141,122 @@ export class RedisTaskSource implements TaskSource {
   }
 
   /** Takes a scan slot every replica counts; see `scan_slots.ts`. */
-  async takeScanSlot(claim: ScanSlotClaim): Promise<ScanSlotAnswer> {
-    return await takeScanSlot(this.connection, claim, this.#timers.now(), this.prefix);
+  takeScanSlot(claim: ScanSlotClaim): Promise<ScanSlotAnswer> {
+    return this.boardStore.takeScanSlot(claim);
   }
 
   /** Renews a held scan slot. */
-  async renewScanSlot(claim: ScanSlotClaim): Promise<void> {
-    await renewScanSlot(this.connection, claim, this.#timers.now(), this.prefix);
+  renewScanSlot(claim: ScanSlotClaim): Promise<void> {
+    return this.boardStore.renewScanSlot(claim);
   }
 
   /** Gives a scan slot back. */
-  async releaseScanSlot(claim: ScanSlotClaim): Promise<void> {
-    await releaseScanSlot(this.connection, claim, this.prefix);
+  releaseScanSlot(claim: ScanSlotClaim): Promise<void> {
+    return this.boardStore.releaseScanSlot(claim);
   }
 
   /** Takes or renews a lease every board on this keyspace shares; see `lease.ts`. */
-  async holdLease(name: string, holder: string, ttlMs: number): Promise<LeaseHold> {
-    await this.connection.ready();
-    return await holdLease(this.connection, name, holder, ttlMs, this.prefix);
+  holdLease(name: string, holder: string, ttlMs: number): Promise<LeaseHold> {
+    return this.boardStore.holdLease(name, holder, ttlMs);
   }
 
   /** Gives a lease back when `holder` holds it. */
-  async releaseLease(name: string, holder: string): Promise<void> {
-    await this.connection.ready();
-    await releaseLease(this.connection, name, holder, this.prefix);
+  releaseLease(name: string, holder: string): Promise<void> {
+    return this.boardStore.releaseLease(name, holder);
   }
 
   /** Shares a result with every board on this keyspace; see `shared_results.ts`. */
-  async shareResult(name: string, value: string, ttlMs: number): Promise<void> {
-    await this.connection.ready();
-    await shareResult(this.connection, name, value, ttlMs, this.prefix);
+  shareResult(name: string, value: string, ttlMs: number): Promise<void> {
+    return this.boardStore.shareResult(name, value, ttlMs);
   }
 
   /** The value last shared as `name`, or null. */
-  async readSharedResult(name: string): Promise<string | null> {
-    await this.connection.ready();
-    return await readSharedResult(this.connection, name, this.prefix);
+  readSharedResult(name: string): Promise<string | null> {
+    return this.boardStore.readSharedResult(name);
   }
 
   /** Notes `member` of `set` as asked now (the `max` asked last are kept). */
-  async noteAsked(set: string, member: string, max: number): Promise<void> {
-    await this.connection.ready();
-    await noteAsked(this.connection, set, member, max, this.prefix);
+  noteAsked(set: string, member: string, max: number): Promise<void> {
+    return this.boardStore.noteAsked(set, member, max);
   }
 
   /** The members of `set` asked within `withinMs`, newest first. */
-  async listAsked(set: string, withinMs: number): Promise<string[]> {
-    await this.connection.ready();
-    return await listAsked(this.connection, set, withinMs, this.prefix);
+  listAsked(set: string, withinMs: number): Promise<string[]> {
+    return this.boardStore.listAsked(set, withinMs);
   }
 
   /** The alert states the last evaluation left; see `alerts.ts`. */
-  async readAlertStates(): Promise<AlertState[]> {
-    return (await this.readAlertStatus()).states;
+  readAlertStates(): Promise<AlertState[]> {
+    return this.boardStore.readAlertStates();
   }
 
   /** The alert states with when they were evaluated. */
-  async readAlertStatus(): Promise<AlertStatus> {
-    await this.connection.ready();
-    return await readAlertStatus(this.connection, this.prefix);
+  readAlertStatus(): Promise<AlertStatus> {
+    return this.boardStore.readAlertStatus();
   }
 
   /** Replaces the alert states, evaluated at `asOf`; given `ifAsOf`, only if no other wrote since. */
-  async writeAlertStates(
+  writeAlertStates(
     states: readonly AlertState[],
     asOf?: number,
     ifAsOf?: number | null,
     notes?: AlertPassNotes,
   ): Promise<boolean> {
-    await this.connection.ready();
-    const status = { asOf: asOf ?? null, states, ...notes };
-    return await writeAlertStates(this.connection, status, ifAsOf, this.prefix);
+    return this.boardStore.writeAlertStates(states, asOf, ifAsOf, notes);
   }
 
   /** The error shapes the last alert leader kept (Redis expires them). */
-  async readKnownShapes(_now: number): Promise<KnownShapesRecord | null> {
-    await this.connection.ready();
-    return await readKnownShapes(this.connection, this.prefix);
+  readKnownShapes(_now: number): Promise<KnownShapesRecord | null> {
+    return this.boardStore.readKnownShapes(_now);
   }
 
   /** Writes what the alert leader's pass changed in the error shapes. */
-  async writeKnownShapes(change: KnownShapesChange, _now: number): Promise<number> {
-    await this.connection.ready();
-    return await writeKnownShapes(this.connection, change, this.prefix);
+  writeKnownShapes(change: KnownShapesChange, _now: number): Promise<number> {
+    return this.boardStore.writeKnownShapes(change, _now);
   }
 
   /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
-  async appendAlertHistory(entries: readonly AlertHistoryEntry[], max: number): Promise<void> {
-    await this.connection.ready();
-    await appendAlertHistory(this.connection, entries, max, this.prefix);
+  appendAlertHistory(entries: readonly AlertHistoryEntry[], max: number): Promise<void> {
+    return this.boardStore.appendAlertHistory(entries, max);
   }
 
   /** The `limit` newest entries of the alert history. */
-  async listAlertHistory(limit: number): Promise<AlertHistoryEntry[]> {
-    await this.connection.ready();
-    return await listAlertHistory(this.connection, limit, this.prefix);
+  listAlertHistory(limit: number): Promise<AlertHistoryEntry[]> {
+    return this.boardStore.listAlertHistory(limit);
   }
 
   /** The rules made through the API; see `alert_settings.ts`. */
-  async listAlertRules(): Promise<AlertRule[]> {
-    await this.connection.ready();
-    return await listAlertRules(this.connection, this.prefix);
+  listAlertRules(): Promise<AlertRule[]> {
+    return this.boardStore.listAlertRules();
   }
 
   /** Stores a rule made through the API. */
-  async saveAlertRule(
+  saveAlertRule(
     rule: AlertRule,
     mode: "create" | "replace",
     max: number,
   ): Promise<RuleSaveOutcome> {
-    await this.connection.ready();
-    return await saveAlertRule(this.connection, rule, mode, max, this.prefix);
+    return this.boardStore.saveAlertRule(rule, mode, max);
   }
 
   /** Removes a stored rule. */
-  async removeAlertRule(name: string): Promise<boolean> {
-    await this.connection.ready();
-    return await removeAlertRule(this.connection, name, this.prefix);
+  removeAlertRule(name: string): Promise<boolean> {
+    return this.boardStore.removeAlertRule(name);
   }
 
   /** The silences kept. */
-  async listAlertSilences(): Promise<AlertSilence[]> {
-    await this.connection.ready();
-    return await listAlertSilences(this.connection, this.prefix);
+  listAlertSilences(): Promise<AlertSilence[]> {
+    return this.boardStore.listAlertSilences();
   }
 
   /** Adds a silence, dropping the ended ones. */
-  async addAlertSilence(silence: AlertSilence, now: number, max: number): Promise<boolean> {
-    await this.connection.ready();
-    return await addAlertSilence(this.connection, silence, now, max, this.prefix);
+  addAlertSilence(silence: AlertSilence, now: number, max: number): Promise<boolean> {
+    return this.boardStore.addAlertSilence(silence, now, max);
   }
 
   /** Removes a silence. */
-  async removeAlertSilence(id: string): Promise<boolean> {
-    await this.connection.ready();
-    return await removeAlertSilence(this.connection, id, this.prefix);
+  removeAlertSilence(id: string): Promise<boolean> {
+    return this.boardStore.removeAlertSilence(id);
   }
 
   /** Stops background work and closes the client if the source created it. */
@@ -1328,7 +1275,7 @@ export class RedisTaskSource implements TaskSource {
     if (this.#leadership.isLeading) {
       await Promise.all(
         [SHARED_TASKS, SHARED_RETRYING].map((name) =>
-          removeSharedResult(this.connection, name, this.prefix).catch(() => {})
+          this.boardStore.removeSharedResult(name).catch(() => {})
         ),
       );
     }
