@@ -38,6 +38,7 @@ import { McpSchema } from "./options/mcp.ts";
 import { AllowedHostsSchema, CorsSchema } from "./options/origins.ts";
 import { AuthSchema } from "./options/session_auth.ts";
 import { TracingSchema } from "./options/tracing.ts";
+import { HistorySchema } from "./options/history.ts";
 import { StoreSchema } from "./options/store.ts";
 import type { BoardStore } from "./store/types.ts";
 
@@ -228,6 +229,23 @@ export interface BoardOptions {
    */
   tracing?: { traceUrl?: string; logsUrl?: string; path?: string };
   /**
+   * The job history (see `docs/history.md`): the leader records every
+   * attempt that ends, with its own error, and rollups per task and
+   * version. Off by default; `true` keeps it in the board's Redis under its
+   * root; `postgres: "postgres://…"` keeps it in PostgreSQL instead. `payloads`
+   * (default false) also keeps each job's data and result, after `redact`.
+   * `maxAge` (default `"7d"`, from a minute to 800 days, or ms),
+   * `maxSummaries` (default 1,000,000) and `maxPerTask` (default: the
+   * total) bound it. Off (absent or `false`), the board sends nothing for it.
+   */
+  history?: boolean | {
+    postgres?: string;
+    payloads?: boolean;
+    maxAge?: string | number;
+    maxSummaries?: number;
+    maxPerTask?: number;
+  };
+  /**
    * Where the board keeps its own state (audit trail, sessions, leases, bulk
    * operations, alert rules and states, ...): `createRedisBoardStore()`,
    * `createMemoryBoardStore()` or a `BoardStore` of one's own (from
@@ -355,6 +373,7 @@ const BOARD_OPTION_SCHEMAS = {
   alerts: orNull(AlertsFileSchema),
   mcp: McpSchema,
   tracing: TracingSchema,
+  history: HistorySchema,
   store: StoreSchema,
 } satisfies Record<keyof BoardOptions, z.ZodType>;
 

@@ -1,6 +1,6 @@
 /**
  * The board's services, each built in one place and started in this order:
- * leadership, the change feed, the event hub, the audit trail, session login,
+ * leadership, the change feed (with the history recorder), the event hub, the audit trail, session login,
  * the latency sampler, bulk operations, scan slots, the backlog sampler, the
  * throughput keeper, alerts, metrics.
  * The routes get them as `ApiDeps`; the stacks read the rest. Nothing here
@@ -149,15 +149,20 @@ export function startServices(
   const leadership = new Leadership(leaseOf(store, BOARD_LEASE), { timers });
   const leads = () => leadership.leads();
   const alertLeadership = alertLeadershipOf(store, options, timers);
-  // The leader's change feed and live state, while a browser on some replica needs them.
-  const feed = createBoardFeed({
+  // The leader's change feed and live state, while a browser on some replica needs them, and
+  // always with the history's recorder.
+  const boardFeed = createBoardFeed({
     source,
     leadership,
     timers,
     clock,
     health: options.health,
+    history: options.history,
+    redact: options.redact,
   });
   const ownChanges = new OwnChanges(clock);
+  const feed = boardFeed?.feed ?? null;
+  const history = boardFeed?.history ?? null;
   const events = createEventHub(source, present, {
     store,
     statsIntervalMs: options.statsInterval,
@@ -204,6 +209,7 @@ export function startServices(
       need: () => feed?.need(),
       alerts: options.alerts,
       alertQueues: () => alerts?.queued() ?? new Map(),
+      recorder: history?.recording ?? null,
     });
   return {
     source,
@@ -232,6 +238,7 @@ export function startServices(
       audit.close();
       await events.close();
       await feed?.close();
+      await history?.store.close();
       await alerts?.close();
       backlog.close();
       throughput?.close();

@@ -1,15 +1,21 @@
 /**
  * The change feed of one board as the board composes it: the feed and its
- * consumers (the live state; the history recorder joins here), or none when
- * the source keeps no feed store.
+ * consumers (the live state, and the history recorder when the `history`
+ * option is on), or none when the source keeps no feed store.
  *
  * @module
  */
 
+import { createRedactor } from "../contract/redact.ts";
+import { createRecorder } from "../history/recorder.ts";
+import type { HistoryStore } from "../history/store.ts";
 import type { Leadership } from "../leadership.ts";
+import type { ResolvedOptions } from "../options.ts";
 import type { TaskSource } from "../source/types.ts";
+import { createPostgresHistoryStore } from "../store/postgres/history.ts";
 import type { Timers } from "../timers.ts";
-import { ChangeFeed } from "./change_feed.ts";
+import { ChangeFeed, type FeedConsumer } from "./change_feed.ts";
+import { HistoryRecording } from "./history_recording.ts";
 import { LiveStateKeeper } from "./live_state.ts";
 
 /** What {@link createBoardFeed} needs. */
@@ -24,13 +30,52 @@ export interface BoardFeedOptions {
   clock: () => number;
   /** The board's health limits. */
   health: { maxWaitMs: number; maxIdleMs: number };
+  /** The `history` option (null: off) and the keys `redact` masks in stored payloads. */
+  history: ResolvedOptions["history"];
+  /** The `redact` option. */
+  redact: readonly string[];
 }
 
-/** The board's change feed with the live state as its consumer; null without a feed store. */
-export function createBoardFeed(options: BoardFeedOptions): ChangeFeed | null {
+/** The board's feed and, when it records, the history and its recorder's state. */
+export interface BoardFeed {
+  /** The change feed. */
+  feed: ChangeFeed;
+  /** The history store and its recording; null with `history: false` or a source without it. */
+  history: { store: HistoryStore; recording: HistoryRecording } | null;
+}
+
+/** The history the board records into, or null when it records none. */
+function historyOf(options: BoardFeedOptions): BoardFeed["history"] {
+  const { source, history, redact, clock } = options;
+  if (history === null || !source.history) return null;
+  const store = history.postgres === null
+    ? source.history.store(history.limits)
+    : createPostgresHistoryStore({ url: history.postgres, limits: history.limits });
+  const recorder = createRecorder({
+    store,
+    read: source.history.read,
+    redact: history.payloads ? createRedactor(redact) : undefined,
+  });
+  return { store, recording: new HistoryRecording(recorder, store, clock) };
+}
+
+/** The board's change feed with its consumers; null without a feed store. */
+export function createBoardFeed(options: BoardFeedOptions): BoardFeed | null {
   const { source, leadership, timers, clock, health } = options;
   const store = source.feed;
   if (!store) return null;
-  const live = new LiveStateKeeper({ source, store, clock, health });
-  return new ChangeFeed({ source, store, leadership, timers, consumers: [live] });
+  const history = historyOf(options);
+  const consumers: FeedConsumer[] = [new LiveStateKeeper({ source, store, clock, health })];
+  if (history) consumers.push(history.recording);
+  const feed = new ChangeFeed({
+    source,
+    store,
+    leadership,
+    timers,
+    consumers,
+    // The recorder needs every event, watched or not, and what taskora held before it started.
+    alwaysNeeded: history !== null,
+    backfill: history !== null,
+  });
+  return { feed, history };
 }

@@ -57,6 +57,12 @@ export interface ChangeFeedOptions {
   consumers: readonly FeedConsumer[];
   /** Whether a consumer on this board always needs the feed (the history recorder, when on). */
   alwaysNeeded?: boolean;
+  /**
+   * Whether a task with no saved id is read from the first entry its
+   * stream still holds rather than from the feed's start: the history's
+   * backfill on its first start.
+   */
+  backfill?: boolean;
   /** How often consumers get a pass, ms (default 1000). */
   passMs?: number;
   /** How long one {@link ChangeFeed.need} lasts, ms (default 30,000). */
@@ -236,8 +242,13 @@ export class ChangeFeed {
   async #follow(signal: AbortSignal): Promise<void> {
     const { source, store } = this.#options;
     if (!source.tailEvents) return await this.#followLive(signal);
-    const from = await store.readFeedPositions();
+    const from = new Map(await store.readFeedPositions());
     this.#saved = new Set(from.keys());
+    if (this.#options.backfill) {
+      // What taskora's streams still hold of a task the feed never read (the history's first
+      // start): from their first entry, not from now.
+      for (const task of await source.listTasks()) if (!from.has(task)) from.set(task, "0-0");
+    }
     await source.tailEvents(from, (batch) => this.#deliver(batch), signal);
   }
 

@@ -31,6 +31,7 @@ import type { JobState, QueueStats } from "../contract/states.ts";
 import { errorBody } from "../errors.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type { TaskSource } from "../source/types.ts";
+import type { RecorderStatus } from "../feed/history_recording.ts";
 import type { AlertStore } from "../store/alerts.ts";
 import type { BoardStore } from "../store/types.ts";
 import type { LatencySampler } from "../samplers/latency.ts";
@@ -62,6 +63,8 @@ export interface BoardMetricsDeps {
    * watches, so the leader keeps the live state the next scrapes show.
    */
   need?: () => void;
+  /** The history recorder's lag and write errors; null when the board records no history. */
+  recorder?: RecorderStatus | null;
 }
 
 /** One board's metrics: its registry, the middleware that times its API, the scrape. */
@@ -129,7 +132,16 @@ const STORE_ERRORS = new Set(["STORE_UNAVAILABLE", "OUTCOME_UNKNOWN"]);
 
 /** Creates the metrics of one board. */
 export function createBoardMetrics(deps: BoardMetricsDeps): BoardMetrics {
-  const { source, store, latency, sseClients, maxTasks, alerts = null, alertQueues } = deps;
+  const {
+    source,
+    store,
+    latency,
+    sseClients,
+    maxTasks,
+    alerts = null,
+    alertQueues,
+    recorder = null,
+  } = deps;
   const registry = new Registry();
   const registers = [registry];
   const gauge = (name: string, help: string, labelNames: string[]) =>
@@ -174,6 +186,27 @@ export function createBoardMetrics(deps: BoardMetricsDeps): BoardMetrics {
       this.set(sseClients());
     },
   });
+  if (recorder) {
+    new Gauge({
+      name: "queue_board_recorder_lag_seconds",
+      help: "How far behind taskora's events the job history is on this board " +
+        "(0 when caught up, or when another board leads and records).",
+      registers,
+      collect() {
+        this.set(recorder.lagSeconds());
+      },
+    });
+    new Counter({
+      name: "queue_board_recorder_write_errors_total",
+      help: "Batches of events whose history write failed on this board (read again and " +
+        "written once the store answers).",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(recorder.writeErrors());
+      },
+    });
+  }
   const storeErrors = new Counter({
     name: "queue_board_store_errors_total",
     help:

@@ -14,6 +14,8 @@
  */
 
 import type { FeedStore } from "../store/feed.ts";
+import type { JobFieldsReader } from "../history/recorder.ts";
+import type { HistoryLimits, HistoryStore } from "../history/store.ts";
 import type { AttemptHistory, AttemptRecord, RunOutcome, RunRecord } from "../contract/attempts.ts";
 import type { BacklogKinds, BacklogRead } from "../contract/scaling.ts";
 import type { JobMatch } from "../contract/job_lookup.ts";
@@ -460,6 +462,24 @@ export interface TaskEvent {
   fields: TaskEventFields;
   /** When it was written (ms; for Redis the time part of the stream entry id). */
   at: number;
+  /**
+   * The stream entry's id (`<ms>-<seq>`), where the source has one: what
+   * the history recorder keys an attempt by, so that a batch read twice is
+   * recorded once.
+   */
+  id?: string;
+}
+
+/**
+ * The history recorder's parts on a source: its read of ending jobs and its own store.
+ *
+ * @internal the board's own state, leaving the port for `BoardStore`.
+ */
+export interface HistorySource {
+  /** Reads each ending job's fields, at most one read per job. */
+  read: JobFieldsReader;
+  /** The history store on the source's own server, keeping at most `limits`. */
+  store(limits: Partial<HistoryLimits>): HistoryStore;
 }
 
 /** One read of every task's event stream, as the change feed takes it. */
@@ -812,8 +832,19 @@ export interface TaskSource {
    * Where the change feed keeps its last ids and the leader's live state
    * for every board on the store (see `store/feed.ts`). Sources with no
    * shared store leave it out: the board then reads directly.
+   *
+   * @internal the board's own state, leaving the port for `BoardStore`.
    */
   readonly feed?: FeedStore;
+  /**
+   * What the history recorder needs of this source (see
+   * `history/recorder.ts`): the read of each ending job's fields and the
+   * history store it keeps by default, under the board's root. Sources
+   * whose events carry no stream ids leave it out: they keep no history.
+   *
+   * @internal the board's own state, leaving the port for `BoardStore`.
+   */
+  readonly history?: HistorySource;
   /**
    * For each named task, when a worker last took and last finished one of
    * its jobs, from the newest `depth` entries of its event stream (read

@@ -63,3 +63,30 @@ Deno.test("a tail reads on from the ids it is given, names a trimmed stream, and
     await redis.stop();
   }
 });
+
+Deno.test("a batch whose taking failed is read again: the history's store away loses nothing", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const source = createRedisSource({ url: redis.url, tasks: ["a"] });
+  const stop = new AbortController();
+  try {
+    await client.sendCommand(["XADD", stream("a"), "1000-0", "event", "completed", "jobId", "1"]);
+    const taken: string[][] = [];
+    let failures = 1;
+    const done = source.tailEvents(new Map([["a", "0-0"]]), (batch) => {
+      if (batch.events.length === 0) return Promise.resolve();
+      taken.push(batch.events.map((event) => `${event.id}:${event.event}`));
+      // The first taking fails, as a recorder's write to a store that went away.
+      return failures-- > 0 ? Promise.reject(new Error("store away")) : Promise.resolve();
+    }, stop.signal);
+    await waitFor(() => taken.length >= 2, { what: "the batch read again after the failure" });
+    assert.deepEqual(taken.slice(0, 2), [["1000-0:completed"], ["1000-0:completed"]]);
+    stop.abort();
+    await done;
+  } finally {
+    stop.abort();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+});

@@ -45,7 +45,8 @@ async function withBoard(
     { url: redis.url, commandTimeoutMs: 30_000, ...sourceOptions },
     timers,
   );
-  const board = createBoardOn(timers, source);
+  // No history: its recorder would start the feed before the browser the tests open.
+  const board = createBoardOn(timers, source, { history: false });
   let stream = null as ReadableStream | null;
   try {
     await fill(client);

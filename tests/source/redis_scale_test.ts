@@ -53,7 +53,8 @@ async function withRedis(fn: (client: Client, url: string) => Promise<void>): Pr
 /** The commands one `GET /api/overview` makes, once the split is counted. */
 async function overviewCommands(client: Client, url: string): Promise<Map<string, number>> {
   const source = createRedisSource({ url, tasks: TASKS, reconcileCommandsPerSecond: 1_000_000 });
-  const board = createBoard(source);
+  // The direct read: no history, whose feed would serve the overview from the live state.
+  const board = createBoard(source, { history: false });
   try {
     await source.reconcileRetrying();
     const get = async () => {

@@ -54,12 +54,20 @@ export async function withApp(
   kind: "redis" | "memory",
   define: (app: any) => void,
   fn: (world: AppWorld) => Promise<void>,
-  options: { start?: boolean; boardOn?: "app" | "url"; board?: BoardOptions; timers?: Timers } = {},
+  options: {
+    start?: boolean;
+    boardOn?: "app" | "url";
+    board?: BoardOptions;
+    timers?: Timers;
+    /** More options of the App (`retention`, ...). */
+    app?: Record<string, unknown>;
+  } = {},
 ): Promise<void> {
   const redis = kind === "redis" ? await startRedis() : null;
   const app = createTaskora({
     adapter: redis ? redisAdapter(redis.url) : memoryAdapter(),
     scheduler: { pollInterval: 100 },
+    ...options.app,
   });
   try {
     define(app);

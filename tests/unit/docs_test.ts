@@ -51,6 +51,13 @@ const NESTED_OPTIONS: Record<string, Record<string, true>> = {
   tracing: { traceUrl: true, logsUrl: true, path: true } satisfies Keys<
     NonNullable<BoardOptions["tracing"]>
   >,
+  history: {
+    postgres: true,
+    payloads: true,
+    maxAge: true,
+    maxSummaries: true,
+    maxPerTask: true,
+  } satisfies Keys<Exclude<BoardOptions["history"], boolean | undefined>>,
 };
 
 /** Every option path `createBoard` takes: `basePath`, `auth.sessionTtl`, `auth.loginThrottle.delay`… */

@@ -48,7 +48,7 @@ Deno.test("decodeEventFields() leaves out a numeric field that is no number", ()
   assert.deepEqual(decodeEventFields({ attempt: "", duration: "soon", count: "7" }), { count: 7 });
 });
 
-Deno.test("toTaskEvent() reads an XREAD entry: kind, job, time from the id, fields decoded", () => {
+Deno.test("toTaskEvent() reads an XREAD entry: kind, job, its id and time, fields decoded", () => {
   assert.deepEqual(
     toTaskEvent("mail", "1795345687939-1", [
       "event",
@@ -66,6 +66,7 @@ Deno.test("toTaskEvent() reads an XREAD entry: kind, job, time from the id, fiel
       jobId: "j1",
       fields: { result: "sent", duration: 40 },
       at: 1795345687939,
+      id: "1795345687939-1",
     },
   );
 });

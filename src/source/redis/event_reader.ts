@@ -125,6 +125,7 @@ export function toTaskEvent(task: string, id: string, flat: readonly string[]): 
     jobId,
     fields: decodeEventFields(fields),
     at: Number(id.slice(0, id.indexOf("-"))),
+    id,
   };
 }
 
@@ -465,15 +466,19 @@ export class RedisEventReader {
           failures = 0;
           const events: TaskEvent[] = [];
           const positions = new Map<string, string>();
+          const readTo = new Map<string, string>();
           for (const [key, entries] of reply ?? []) {
             const task = taskOf.get(key)!;
             for (const [id, flat] of entries) {
-              lastIds.set(key, id);
+              readTo.set(key, id);
               positions.set(task, id);
               events.push(toTaskEvent(task, id, flat));
             }
           }
           await follower.take({ events, positions, tasks, trimmed });
+          // Only a batch taken moves the ids on: one whose taking failed (the history's
+          // store away) is read again after the back-off.
+          for (const [key, id] of readTo) lastIds.set(key, id);
         } catch {
           if (signal.aborted) break;
           // The connection may hold a half-read reply or a blocked XREAD: replace it.

@@ -33,6 +33,7 @@ import type {
   EventBatch,
   FinishedState,
   FinishedTiming,
+  HistorySource,
   JobActionResult,
   JobDetail,
   JobFilter,
@@ -151,6 +152,8 @@ import { RedisBoardStore } from "../../store/redis/mod.ts";
 import { pairStore } from "../../store/pairing.ts";
 import { RedisThroughputStore } from "../../store/redis/throughput.ts";
 import { RedisFeedStore } from "../../store/redis/feed.ts";
+import { createRedisHistoryStore } from "../../store/redis/history/store.ts";
+import { readRecordedFields } from "./history_reads.ts";
 import type { SessionRevocations, SignedOutSession } from "../session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
 import { Leadership, leaseOf } from "../../leadership.ts";
@@ -270,6 +273,12 @@ export class RedisTaskSource implements TaskSource {
   readonly keptThroughput: RedisThroughputStore;
   /** The change feed's ids and the live state, under the board's root; see `store/redis/feed.ts`. */
   readonly feed: RedisFeedStore;
+  /** The history recorder's read of ending jobs, and the history under the board's root. */
+  readonly history: HistorySource = {
+    read: (jobs, payloads) => readRecordedFields(this.connection, jobs, payloads, this.prefix),
+    store: (limits) =>
+      createRedisHistoryStore({ connection: this.connection, prefix: this.prefix, limits }),
+  };
   readonly #eventRefreshMs: number;
   /** The board's run history as last read, and its version: reread when that changes. */
   readonly #boardRuns = new BoardRunLists();
