@@ -68,6 +68,11 @@ Options:
                        { "<sha256 hex of a token>": "<username>" }, each agent
                        acting as a --users user (or BOARD_USERNAME)
   --no-mcp             No MCP endpoint (env BOARD_MCP=0)
+  --history            Record the job history in Redis (env BOARD_HISTORY=1;
+                       see docs/history.md)
+  --history-postgres <url>
+                       Record the job history in PostgreSQL instead
+                       (env BOARD_HISTORY_POSTGRES)
   -h, --help           Show this help
 
 Session login is on when BOARD_USERNAME, BOARD_PASSWORD and BOARD_COOKIE_SECRET
@@ -128,6 +133,8 @@ export function parseCli(
         "mcp-actions": { type: "boolean" },
         "mcp-tokens": { type: "string" },
         "no-mcp": { type: "boolean" },
+        history: { type: "boolean" },
+        "history-postgres": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -177,6 +184,8 @@ export function parseCli(
   if (flags.alerts !== undefined) options.alerts = alertsFrom(flags.alerts, readText);
   const mcp = mcpOf(flags, env, readText, login);
   if (mcp !== undefined) options.mcp = mcp;
+  const history = historyOf(flags, env);
+  if (history !== undefined) options.history = history;
   return {
     redisUrl,
     redisCluster,
@@ -375,6 +384,20 @@ function mcpOf(
   } catch (error) {
     throw new UsageError(`--mcp-tokens ${tokensPath}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The `history` option of `--history` (`BOARD_HISTORY`) and
+ * `--history-postgres` (`BOARD_HISTORY_POSTGRES`); undefined leaves it off.
+ */
+function historyOf(
+  flags: { history?: boolean; "history-postgres"?: string },
+  env: (name: string) => string | undefined,
+): BoardOptions["history"] {
+  const postgres = flags["history-postgres"] ??
+    (env("BOARD_HISTORY_POSTGRES")?.trim() || undefined);
+  if (postgres !== undefined) return { postgres };
+  return flags.history === true || switchOf("BOARD_HISTORY", env("BOARD_HISTORY")) || undefined;
 }
 
 /** The alerts JSON of the file at `path` (`--alerts`), checked so a bad field is named at start. */

@@ -440,6 +440,18 @@ Deno.test("the demo evaluates alert rules, so its Alerts page shows them at work
   }
 });
 
+Deno.test("parseCli() records the job history with --history or BOARD_HISTORY, in PostgreSQL with --history-postgres", () => {
+  assert.equal(parseCli([], noEnv).options.history, undefined, "the default: off");
+  assert.equal(parseCli(["--history"], noEnv).options.history, true);
+  assert.equal(parseCli([], env({ BOARD_HISTORY: "1" })).options.history, true);
+  assert.equal(parseCli([], env({ BOARD_HISTORY: "0" })).options.history, undefined);
+  const url = "postgres://board@127.0.0.1:5432/history";
+  assert.deepEqual(parseCli(["--history-postgres", url], noEnv).options.history, { postgres: url });
+  assert.deepEqual(parseCli([], env({ BOARD_HISTORY_POSTGRES: url })).options.history, {
+    postgres: url,
+  });
+});
+
 Deno.test("parseCli() turns the MCP endpoint's actions on with --mcp-actions or BOARD_MCP_ACTIONS, off with --no-mcp or BOARD_MCP=0", () => {
   assert.equal(parseCli([], noEnv).options.mcp, undefined, "the default: reading tools only");
   assert.deepEqual(parseCli(["--mcp-actions"], noEnv).options.mcp, { actions: true });
