@@ -28,8 +28,10 @@ export function pausableSource(url: string, commandTimeoutMs?: number): Pausable
     withClient(url, (admin) => admin.sendCommand(["CLIENT", "PAUSE", String(ms), "WRITE"]));
   let afterEntryMs: number | null = null;
   let beforeStepMs: number | null = null;
-  const appendAudit = source.appendAudit.bind(source);
-  source.appendAudit = async (record, maxEntries, log, options) => {
+  // The board writes its audit trail to the source's board store: the pause hooks in there.
+  const store = source.boardStore;
+  const appendAudit = store.appendAudit.bind(store);
+  store.appendAudit = async (record, maxEntries, log, options) => {
     const entry = await appendAudit(record, maxEntries, log, options);
     if (afterEntryMs !== null && record.outcome === "pending") {
       const ms = afterEntryMs;
