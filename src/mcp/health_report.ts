@@ -77,6 +77,7 @@ const SEVERITY = { critical: 0, warning: 1, healthy: 2, idle: 3 } as const;
  *   matched: 1,
  *   totals: { waiting: 3200, active: 0, delayed: 0, failed: 40, completed: 10, cancelled: 0, expired: 0 },
  *   healthCounts: { healthy: 0, warning: 0, critical: 1, idle: 0 },
+ *   asOf: 0,
  *   redis: { version: "7", usedMemory: "1M", uptime: 1, connected: true },
  *   uptime: 1,
  * });

@@ -100,8 +100,9 @@ export class ScanSlots {
    * ```ts
    * import assert from "node:assert/strict";
    * import { ScanSlots } from "./slots.ts";
+   * import { createMemoryBoardStore } from "../store/memory/mod.ts";
    * import { systemTimers } from "../timers.ts";
-   * const slots = new ScanSlots({}, { max: 1, timers: systemTimers });
+   * const slots = new ScanSlots(createMemoryBoardStore(), { max: 1, timers: systemTimers });
    * const release = await slots.take();
    * try {
    *   // walk the slices; meanwhile the one slot is taken
