@@ -16,6 +16,7 @@ import { configRoutes } from "./config.ts";
 import { deadLetterRoutes } from "./dlq.ts";
 import type { ApiDeps } from "./deps.ts";
 import { eventRoutes } from "./events.ts";
+import { historyChartRoutes } from "./history_charts.ts";
 import { jobExportRoutes } from "./job_export.ts";
 import { jobLogRoutes } from "./job_logs.ts";
 import { jobSearchRoutes } from "./job_search.ts";
@@ -61,6 +62,7 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", workflowRoutes(deps))
     .route("/", deadLetterRoutes(deps))
     .route("/", throughputRoutes(deps))
+    .route("/", historyChartRoutes(deps))
     .route("/", configRoutes(deps))
     .route("/", eventRoutes(deps))
     .route("/", migrationLockRoutes(deps))
