@@ -51,7 +51,7 @@ import {
 } from "./alerts.ts";
 import { appendAudit, listAudit, removeAudit } from "./audit.ts";
 import { readBacklogSamples, writeBacklogSample } from "./backlog_samples.ts";
-import { forgetBoardRuns, listBoardRunRecords, recordBoardRun } from "./board_runs.ts";
+import { BoardRunLists, forgetBoardRuns, listBoardRuns, recordBoardRun } from "./board_runs.ts";
 import { holdLease, releaseLease } from "./lease.ts";
 import { RedisOperations } from "./operations.ts";
 import { releaseScanSlot, renewScanSlot, takeScanSlot } from "./scan_slots.ts";
@@ -91,6 +91,8 @@ export class RedisBoardStore implements BoardStore {
   readonly #prefix?: string;
   readonly #now: () => number;
   readonly #ownsConnection: boolean;
+  /** The schedules' runs as last read, and their version: reread when that changes. */
+  readonly #boardRuns = new BoardRunLists();
 
   /** A store through `connection` (closed with it only when `options.ownsConnection`). */
   constructor(connection: RedisConnection, options: RedisBoardStoreOptions = {}) {
@@ -277,12 +279,12 @@ export class RedisBoardStore implements BoardStore {
     await recordBoardRun(await this.#ready(), name, run, max, this.#prefix);
   }
 
-  /** The runs of each named schedule, newest first. */
+  /** The runs of each named schedule, newest first (read again only once another is noted). */
   async listBoardRuns(
     names: readonly string[],
     limit: number,
   ): Promise<Map<string, BoardRunRecord[]>> {
-    return await listBoardRunRecords(await this.#ready(), names, limit, this.#prefix);
+    return await listBoardRuns(await this.#ready(), names, limit, this.#boardRuns, this.#prefix);
   }
 
   /** Forgets a deleted schedule's runs. */
