@@ -19,8 +19,8 @@ import type { HistoryLimits, HistoryStore } from "../history/store.ts";
 import type { AttemptHistory, AttemptRecord, RunOutcome, RunRecord } from "../contract/attempts.ts";
 import type { BacklogKinds, BacklogRead } from "../contract/scaling.ts";
 import type { JobMatch } from "../contract/job_lookup.ts";
-import type { SessionRevocations, SignedOutSession } from "./session_revocations.ts";
-import type { OperationStore } from "./operation_store.ts";
+import type { SessionRevocations, SignedOutSession } from "../store/session_revocations.ts";
+import type { OperationStore } from "../store/operation_store.ts";
 export type {
   LeaseState,
   OperationClaim,
@@ -29,9 +29,9 @@ export type {
   OperationSave,
   OperationStore,
   StoredOperation,
-} from "./operation_store.ts";
+} from "../store/operation_store.ts";
 export type { SessionRevocations, SignedOutSession };
-import type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal } from "./scan_slots.ts";
+import type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal } from "../store/scan_slot_rules.ts";
 export type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal };
 import type { LeaseHold } from "../leadership.ts";
 import type {

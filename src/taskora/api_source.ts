@@ -21,7 +21,7 @@
 import { type AppDispatch, appDispatch } from "./dispatch.ts";
 import { OLDEST_WAITING_SCAN, queuedSince } from "../contract/health.ts";
 import { explainUnstarted } from "../contract/workflow_holds.ts";
-import type { ScanSlotClaim } from "../source/scan_slots.ts";
+import type { ScanSlotClaim } from "../store/scan_slot_rules.ts";
 import { MemoryBoardStore } from "../store/memory/mod.ts";
 import { pairStore } from "../store/pairing.ts";
 import { BoardError } from "../errors.ts";

@@ -11,7 +11,7 @@ import {
   MAX_REVOKED_USERS,
   MAX_SIGNED_OUT_SESSIONS,
   RevocationTable,
-} from "../../src/source/session_revocations.ts";
+} from "../../src/store/session_revocations.ts";
 
 Deno.test("Redis keeps signed-out sessions as the in-memory table does: bounded, forgotten once expired or covered", async () => {
   const redis = await startRedis();

@@ -29,8 +29,8 @@ import type {
   AuditRecord,
 } from "../../contract/audit.ts";
 import { acceptedJobs } from "../accepted_jobs.ts";
-import type { ScanSlotClaim } from "../scan_slots.ts";
-import type { OperationTable } from "../operation_store.ts";
+import type { ScanSlotClaim } from "../../store/scan_slot_rules.ts";
+import type { OperationTable } from "../../store/operation_store.ts";
 import {
   type AttemptEntry,
   type AttemptHistory,

@@ -131,7 +131,7 @@ import {
   updateSchedule,
 } from "./schedule_actions.ts";
 import { listSchedules } from "./schedules.ts";
-import { BoardRunLists, forgetBoardRuns, listBoardRuns } from "./board_runs.ts";
+import { BoardRunLists, forgetBoardRuns, listBoardRuns } from "../../store/redis/board_runs.ts";
 import { FinishedStates } from "./job_state_reads.ts";
 import type { BoardRun, BoardRunRecord } from "../../contract/schedules.ts";
 import type { BoardRunsOf } from "../types.ts";
@@ -147,14 +147,14 @@ import { cancelWorkflow } from "./workflow_cancel.ts";
 import { Watch } from "./watch.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
 import { jobNotFound, taskNotFound } from "../refusals.ts";
-import type { RedisOperations } from "./operations.ts";
+import type { RedisOperations } from "../../store/redis/operations.ts";
 import { RedisBoardStore } from "../../store/redis/mod.ts";
 import { pairStore } from "../../store/pairing.ts";
 import { RedisThroughputStore } from "../../store/redis/throughput.ts";
 import { RedisFeedStore } from "../../store/redis/feed.ts";
 import { createRedisHistoryStore } from "../../store/redis/history/store.ts";
 import { readRecordedFields } from "./history_reads.ts";
-import type { SessionRevocations, SignedOutSession } from "../session_revocations.ts";
+import type { SessionRevocations, SignedOutSession } from "../../store/session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
 import { Leadership, leaseOf } from "../../leadership.ts";
 import {

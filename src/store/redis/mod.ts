@@ -40,7 +40,7 @@ import {
   removeAlertRule,
   removeAlertSilence,
   saveAlertRule,
-} from "../../source/redis/alert_settings.ts";
+} from "./alert_settings.ts";
 import {
   appendAlertHistory,
   listAlertHistory,
@@ -48,32 +48,28 @@ import {
   readKnownShapes,
   writeAlertStates,
   writeKnownShapes,
-} from "../../source/redis/alerts.ts";
-import { appendAudit, listAudit, removeAudit } from "../../source/redis/audit.ts";
-import { readBacklogSamples, writeBacklogSample } from "../../source/redis/backlog.ts";
-import {
-  forgetBoardRuns,
-  listBoardRunRecords,
-  recordBoardRun,
-} from "../../source/redis/board_runs.ts";
-import { holdLease, releaseLease } from "../../source/redis/lease.ts";
-import { RedisOperations } from "../../source/redis/operations.ts";
-import { releaseScanSlot, renewScanSlot, takeScanSlot } from "../../source/redis/scan_slots.ts";
+} from "./alerts.ts";
+import { appendAudit, listAudit, removeAudit } from "./audit.ts";
+import { readBacklogSamples, writeBacklogSample } from "./backlog_samples.ts";
+import { forgetBoardRuns, listBoardRunRecords, recordBoardRun } from "./board_runs.ts";
+import { holdLease, releaseLease } from "./lease.ts";
+import { RedisOperations } from "./operations.ts";
+import { releaseScanSlot, renewScanSlot, takeScanSlot } from "./scan_slots.ts";
 import {
   getSessionRevocations,
   keepSessionRevocations,
   revokeSessions,
   signOutSession,
-} from "../../source/redis/session_revocations.ts";
+} from "./session_revocations.ts";
 import {
   listAsked,
   noteAsked,
   readSharedResult,
   removeSharedResult,
   shareResult,
-} from "../../source/redis/shared_results.ts";
-import type { ScanSlotAnswer, ScanSlotClaim } from "../../source/scan_slots.ts";
-import type { SessionRevocations, SignedOutSession } from "../../source/session_revocations.ts";
+} from "./shared_results.ts";
+import type { ScanSlotAnswer, ScanSlotClaim } from "../scan_slot_rules.ts";
+import type { SessionRevocations, SignedOutSession } from "../session_revocations.ts";
 import type { BoardStore } from "../types.ts";
 
 /** Options of {@link RedisBoardStore}. */
@@ -294,7 +290,7 @@ export class RedisBoardStore implements BoardStore {
     await forgetBoardRuns(await this.#ready(), name, this.#prefix);
   }
 
-  /** Keeps one minute's backlog samples; see `backlog.ts`. */
+  /** Keeps one minute's backlog samples; see `backlog_samples.ts`. */
   async writeBacklogSample(
     minute: number,
     samples: ReadonlyMap<string, BacklogSample>,

@@ -14,10 +14,10 @@
  */
 
 import type { BoardRun, BoardRunRecord } from "../../contract/schedules.ts";
-import type { BoardRunsOf } from "../types.ts";
-import { boardRunsKey, boardRunsVersionKey, taskKeys } from "../wire/keys.ts";
-import type { RedisConnection } from "./client.ts";
-import { type FinishedStates, readJobStates } from "./job_state_reads.ts";
+import type { BoardRunsOf } from "../../source/types.ts";
+import { boardRunsKey, boardRunsVersionKey, taskKeys } from "../../source/wire/keys.ts";
+import type { RedisConnection } from "../../source/redis/client.ts";
+import { type FinishedStates, readJobStates } from "../../source/redis/job_state_reads.ts";
 
 /** How long a schedule's list outlives its newest run: 30 days. */
 export const BOARD_RUNS_TTL_MS = 30 * 86_400_000;
