@@ -10,15 +10,23 @@
 
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { HISTORY_OUTCOMES, type HistoryOutcome } from "../contract/history.ts";
+import {
+  HISTORY_OUTCOMES,
+  type HistoryJobResponse,
+  type HistoryOutcome,
+} from "../contract/history.ts";
 import { BoardError, invalidParam } from "../errors.ts";
 import { historyJobResponse } from "../history/response.ts";
-import { type HistoryStore, MAX_SEARCH_LIMIT, MAX_SEARCH_TEXT } from "../history/store.ts";
+import {
+  type HistorySearch,
+  type HistoryStore,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_TEXT,
+} from "../history/store.ts";
 import type { JobSummary } from "../history/summary.ts";
 import { mayReadPayloads } from "../auth/payload_access.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
-import type { ResolvedOptions } from "../options.ts";
 import { parseTime } from "../search/job_filter.ts";
 import type { ApiDeps } from "./deps.ts";
 import { tasksAllowed } from "./job_lookup.ts";
@@ -39,16 +47,29 @@ export function historyStoreOf(history: HistoryStore | null): HistoryStore {
   return history;
 }
 
-/** `summary` as the request's user may see it: its payloads only with `payload.read`. */
+/**
+ * `summary` as the request's user may see it: its errors redacted, its
+ * payloads only with `payload.read`.
+ */
 export async function visibleSummary(
   c: Context<SessionEnv & UserEnv>,
-  options: ResolvedOptions,
+  { options, present }: Pick<ApiDeps, "options" | "present">,
   summary: JobSummary,
-) {
+): Promise<HistoryJobResponse> {
   const readable = summary.data === undefined && summary.result === undefined
     ? false
     : await mayReadPayloads(c, options, summary.id, summary.task);
-  return historyJobResponse(summary, readable);
+  return historyJobResponse(summary, readable, present.error);
+}
+
+/**
+ * Whether an attempt's error, as the board shows it, holds `text` (case
+ * ignored): with redaction on, the store's own match on the stored errors
+ * would find a job by a value redaction hides.
+ */
+function showsError(job: HistoryJobResponse, text: string): boolean {
+  const wanted = text.toLowerCase();
+  return job.attempts.some((attempt) => attempt.error?.toLowerCase().includes(wanted));
 }
 
 /** `state=completed,failed`: the outcomes asked for, each one the history knows. */
@@ -74,6 +95,25 @@ const time = (bound: string) =>
       "last attempt",
   );
 
+/** The search's query parameters. */
+const SearchQuerySchema = z.object({
+  task: textParam(256, "One task (absent: every task)"),
+  state: textParam(
+    64,
+    `How the job's last attempt ended: ${HISTORY_OUTCOMES.join(", ")} (several: commas)`,
+  ),
+  from: time("Earliest end, inclusive"),
+  to: time("Latest end, exclusive"),
+  version: integerParam({ description: "The version that ran the last attempt" }),
+  error: textParam(MAX_SEARCH_TEXT, "Text an attempt's error contains (case ignored)"),
+  idPrefix: textParam(MAX_SEARCH_TEXT, "The start of the job's id"),
+  cursor: textParam(512, "A page's `next`: continues that search"),
+  limit: integerParam({ fallback: 50, min: 1, max: MAX_SEARCH_LIMIT }),
+});
+
+/** A search's query, as validated. */
+type SearchQuery = z.output<typeof SearchQuerySchema>;
+
 const searchHistory = apiRoute({
   method: "get",
   path: "/history/jobs",
@@ -84,22 +124,7 @@ const searchHistory = apiRoute({
     "`task`. Every filter given must hold. A page may be shorter than `limit` and still have a " +
     "`next`: a store looks at a bounded number of jobs per call. Input and result only with " +
     "`payload.read`.",
-  request: {
-    query: z.object({
-      task: textParam(256, "One task (absent: every task)"),
-      state: textParam(
-        64,
-        `How the job's last attempt ended: ${HISTORY_OUTCOMES.join(", ")} (several: commas)`,
-      ),
-      from: time("Earliest end, inclusive"),
-      to: time("Latest end, exclusive"),
-      version: integerParam({ description: "The version that ran the last attempt" }),
-      error: textParam(MAX_SEARCH_TEXT, "Text an attempt's error contains (case ignored)"),
-      idPrefix: textParam(MAX_SEARCH_TEXT, "The start of the job's id"),
-      cursor: textParam(512, "A page's `next`: continues that search"),
-      limit: integerParam({ fallback: 50, min: 1, max: MAX_SEARCH_LIMIT }),
-    }),
-  },
+  request: { query: SearchQuerySchema },
   ok: HistoryPageSchema,
   errors: ["INVALID_PARAM", "HISTORY_OFF"],
 });
@@ -120,41 +145,53 @@ const getSummary = apiRoute({
   errors: ["INVALID_PARAM", "HISTORY_OFF", "JOB_NOT_FOUND"],
 });
 
+/** The store's search for the route's validated query. */
+function historySearchOf(query: SearchQuery): HistorySearch {
+  const from = query.from === undefined ? undefined : parseTime("from", query.from);
+  const to = query.to === undefined ? undefined : parseTime("to", query.to);
+  if (from !== undefined && to !== undefined && from > to) {
+    throw invalidParam("from", "must not be after to");
+  }
+  return {
+    task: query.task,
+    states: outcomesOf(query.state),
+    from,
+    to,
+    version: query.version,
+    errorText: query.error,
+    idPrefix: query.idPrefix,
+    cursor: query.cursor,
+    limit: query.limit,
+  };
+}
+
 /** The history's routes. */
-export function historyRoutes({ history, options }: ApiDeps) {
+export function historyRoutes(deps: ApiDeps) {
+  const { history, options } = deps;
   return apiRouter<SessionEnv & UserEnv>()
     .openapi(searchHistory, async (c) => {
       const store = historyStoreOf(history);
       const query = c.req.valid("query");
-      const from = query.from === undefined ? undefined : parseTime("from", query.from);
-      const to = query.to === undefined ? undefined : parseTime("to", query.to);
-      if (from !== undefined && to !== undefined && from > to) {
-        throw invalidParam("from", "must not be after to");
-      }
-      const page = await store.search({
-        task: query.task,
-        states: outcomesOf(query.state),
-        from,
-        to,
-        version: query.version,
-        errorText: query.error,
-        idPrefix: query.idPrefix,
-        cursor: query.cursor,
-        limit: query.limit,
-      });
+      // Under redaction the error text is matched here, on the errors as shown, so that what a
+      // page holds, and where it stops, depends on no hidden value.
+      const matchedHere = query.error !== undefined && options.redact.length > 0;
+      const page = await store.search(
+        historySearchOf({ ...query, error: matchedHere ? undefined : query.error }),
+      );
       // Across every task, `can` was asked about `*`: one that decides per task is asked
       // about each task found, and its jobs are left out of the page when it refuses.
       const readable = query.task === undefined
         ? tasksAllowed(c, options, "history.read")
         : undefined;
       const allowed = new Map<string, Promise<boolean>>();
-      const jobs = [];
+      const jobs: HistoryJobResponse[] = [];
       for (const summary of page.summaries) {
         if (readable !== undefined) {
           if (!allowed.has(summary.task)) allowed.set(summary.task, readable(summary.task));
           if (!await allowed.get(summary.task)) continue;
         }
-        jobs.push(await visibleSummary(c, options, summary));
+        const job = await visibleSummary(c, deps, summary);
+        if (!matchedHere || showsError(job, query.error!)) jobs.push(job);
       }
       return c.json({ jobs, next: page.next }, 200);
     })
@@ -167,6 +204,6 @@ export function historyRoutes({ history, options }: ApiDeps) {
           `The history holds no job "${jobId}" of task "${task}"`,
         );
       }
-      return c.json(await visibleSummary(c, options, summary), 200);
+      return c.json(await visibleSummary(c, deps, summary), 200);
     });
 }

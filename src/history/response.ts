@@ -1,7 +1,8 @@
 /**
- * A job summary as the API answers it: the stored input and result (JSON
- * text, redacted before they were stored) as values, and only for a reader
- * allowed them.
+ * A job summary as the API answers it: its errors as the board shows
+ * errors (redacted: an error is stored as the job held it), the stored input
+ * and result (JSON text, redacted before they were stored) as values, and
+ * only for a reader allowed them.
  *
  * @module
  */
@@ -19,8 +20,9 @@ function valueOf(text: string): unknown {
 }
 
 /**
- * `summary` as answered; its input and result only when `withPayloads` (the
- * reader may `payload.read` the job) and the history kept them.
+ * `summary` as answered, each error as `shownError` shows it; its input and
+ * result only when `withPayloads` (the reader may `payload.read` the job)
+ * and the history kept them.
  *
  * @example
  * ```ts
@@ -31,18 +33,23 @@ function valueOf(text: string): unknown {
  *   processedAt: 2, finishedAt: 3, waitMs: 1, runMs: 1, attempts: [], runs: [],
  *   errorShape: null, dataBytes: 9, resultBytes: 4, data: '{"to":"a"}', result: "true",
  * };
- * assert.deepEqual(historyJobResponse(summary, true).data, { to: "a" });
- * assert.equal("data" in historyJobResponse(summary, false), false);
+ * const shown = (message: string) => message;
+ * assert.deepEqual(historyJobResponse(summary, true, shown).data, { to: "a" });
+ * assert.equal("data" in historyJobResponse(summary, false, shown), false);
  * ```
  */
 export function historyJobResponse(
   summary: JobSummary,
   withPayloads: boolean,
+  shownError: (message: string) => string,
 ): HistoryJobResponse {
   const { data, result, attempts, runs, ...facts } = summary;
   const answer: HistoryJobResponse = {
     ...facts,
-    attempts: attempts.map((attempt) => ({ ...attempt })),
+    attempts: attempts.map((attempt) => ({
+      ...attempt,
+      error: attempt.error === null ? null : shownError(attempt.error),
+    })),
     runs: runs.map((run) => ({ ...run })),
   };
   if (withPayloads && data !== undefined) answer.data = valueOf(data);

@@ -216,3 +216,27 @@ Deno.test("history reads on a board without history are 404 HISTORY_OFF; Redis a
     await redis.stop();
   }
 });
+
+Deno.test("history reads redact errors, and an error-text search never finds a job by a redacted value", async () => {
+  await withApp("redis", (app: any) =>
+    app.task("charge", {
+      retry: { attempts: 1 },
+      handler: () => {
+        throw new Error(JSON.stringify({ token: "s3cret-42", reason: "card declined" }));
+      },
+    }), async (world) => {
+    const id = String(await taskOf(world.app, "charge").dispatch({}));
+    const path = `/history/tasks/charge/jobs/${id}`;
+    const { body } = await waitFor(async () => {
+      const answer = await read(world.board, path);
+      return answer.status === 200 && answer;
+    }, { what: "the failure recorded" });
+    const [error] = body.attempts.map((attempt: any) => attempt.error);
+    assert.match(error, /card declined/);
+    assert.doesNotMatch(error, /s3cret/, "the token is redacted");
+    const found = async (text: string) =>
+      (await read(world.board, `/history/jobs?error=${text}`)).body.jobs.map((job: any) => job.id);
+    assert.deepEqual(await found("declined"), [id]);
+    assert.deepEqual(await found("s3cret"), [], "no job found by what redaction hides");
+  }, { boardOn: "url", board: { history: true, redact: ["token"] } });
+});
