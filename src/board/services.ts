@@ -210,6 +210,7 @@ export function startServices(
       alerts: options.alerts,
       alertQueues: () => alerts?.queued() ?? new Map(),
       recorder: history?.recording ?? null,
+      history: history?.store ?? null,
     });
   return {
     source,
