@@ -279,12 +279,11 @@ export class ChangeFeed {
     const timer = timers.setInterval(async () => {
       const batch = events;
       events = [];
-      await this.#deliver({
-        events: batch,
-        positions: new Map(),
-        tasks: await source.listTasks(),
-        trimmed: [],
-      }).catch(() => {});
+      // A source that does not answer (the pass says so): its events go with the next batch.
+      const tasks = await source.listTasks().catch(() => null);
+      if (tasks === null) return void (events = [...batch, ...events]);
+      await this.#deliver({ events: batch, positions: new Map(), tasks, trimmed: [] })
+        .catch(() => {});
     }, this.#passMs);
     if (!signal.aborted) {
       await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
