@@ -206,7 +206,7 @@ export function startServices(
       maxTasks: options.metrics.maxTasks,
       clock,
       liveMaxAgeMs: options.statsInterval,
-      need: () => feed?.need(),
+      feed,
       alerts: options.alerts,
       alertQueues: () => alerts?.queued() ?? new Map(),
       recorder: history?.recording ?? null,
