@@ -33,9 +33,8 @@ import {
   FORECAST_HORIZON_MS,
   minuteOf,
 } from "../contract/forecast.ts";
-import type { TaskRate } from "../contract/latency.ts";
-import type { ThroughputBucket } from "../contract/throughput.ts";
 import { readFreshSummary } from "../feed/live_read.ts";
+import { rateBucketAt } from "../feed/live_rate.ts";
 import type { Leadership } from "../leadership.ts";
 import type { TaskSource } from "../source/types.ts";
 import { unwatched } from "../source/unwatched.ts";
@@ -165,17 +164,8 @@ async function fromLiveState(
     samples.set(name, {
       at,
       backlog: backlogOf(stats, dueLater?.get(name) ?? 0),
-      finishedBefore: finishedInMinute(bucketsOf(row.rate), at),
+      finishedBefore: finishedInMinute([rateBucketAt(row.rate, minuteOf(at))], at),
     });
   });
   return { at, samples };
-}
-
-/** A row's hour of rate as one-minute buckets. */
-function bucketsOf(rate: TaskRate): ThroughputBucket[] {
-  return rate.completed.map((completed, i) => ({
-    timestamp: rate.from + i * rate.bucketMs,
-    completed,
-    failed: rate.failed[i] ?? 0,
-  }));
 }
