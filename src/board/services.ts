@@ -224,6 +224,7 @@ export function startServices(
     latency,
     leadership,
     feed,
+    history: history?.store ?? null,
     ownChanges,
     operations,
     scans,

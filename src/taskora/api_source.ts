@@ -21,7 +21,6 @@
 import { type AppDispatch, appDispatch } from "./dispatch.ts";
 import { OLDEST_WAITING_SCAN, queuedSince } from "../contract/health.ts";
 import { explainUnstarted } from "../contract/workflow_holds.ts";
-import type { ScanSlotClaim } from "../source/scan_slots.ts";
 import { MemoryBoardStore } from "../store/memory/mod.ts";
 import { pairStore } from "../store/pairing.ts";
 import { BoardError } from "../errors.ts";
@@ -187,7 +186,6 @@ export class AppApiSource implements TaskSource {
   readonly dispatchJob: AppDispatch;
   readonly #listeners = new Set<(event: TaskEvent) => void>();
   #unsubscribe: Promise<() => Promise<void>> | null = null;
-  readonly #boardStore: MemoryBoardStore;
 
   /** Reads and steers `app` through its API. */
   constructor(app: TaskoraAppLike) {
@@ -198,15 +196,7 @@ export class AppApiSource implements TaskSource {
     const boardStore = appBoardStores.get(app) ?? new MemoryBoardStore();
     appBoardStores.set(app, boardStore);
     pairStore(this, boardStore);
-    this.#boardStore = boardStore;
   }
-
-  /** Takes, renews and gives back scan slots counted for every board on this App. */
-  takeScanSlot = (claim: ScanSlotClaim) => this.#boardStore.takeScanSlot(claim);
-  /** Renews a held scan slot. */
-  renewScanSlot = (claim: ScanSlotClaim) => this.#boardStore.renewScanSlot(claim);
-  /** Gives a scan slot back. */
-  releaseScanSlot = (claim: ScanSlotClaim) => this.#boardStore.releaseScanSlot(claim);
 
   #tasks(): string[] {
     return [...this.#app.getRegisteredTasks()].map((t) => t.name).sort();
