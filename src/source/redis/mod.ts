@@ -125,7 +125,8 @@ import { cancelWorkflow } from "./workflow_cancel.ts";
 import { Watch } from "./watch.ts";
 import { readingUnwatched } from "../unwatched.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
-import { jobNotFound, taskNotFound } from "../refusals.ts";
+import { jobNotFound } from "../refusals.ts";
+import { checkedSource } from "../checked.ts";
 import { RedisBoardStore } from "../../store/redis/mod.ts";
 import { pairStore } from "../../store/pairing.ts";
 import { RedisThroughputStore } from "../../store/redis/throughput.ts";
@@ -396,12 +397,6 @@ export class RedisTaskSource implements TaskSource {
     return this.#watch.watched;
   }
 
-  async #requireTask(task: string): Promise<void> {
-    if (!await this.#discovery.has(task)) {
-      throw taskNotFound(task);
-    }
-  }
-
   /** Names of every known task, sorted (cached, refreshed in the background). */
   async listTasks(): Promise<string[]> {
     await this.#ready();
@@ -512,21 +507,18 @@ export class RedisTaskSource implements TaskSource {
     since?: number,
   ): Promise<FinishedTiming[]> {
     await this.#ready();
-    await this.#requireTask(task);
     return await getFinishedTimings(this.connection, task, limit, since, this.prefix);
   }
 
   /** Key count and memory of a task (partly estimated; see `storage.ts`). */
   async getTaskStorage(task: string): Promise<TaskStorage> {
     await this.#ready();
-    await this.#requireTask(task);
     return await getTaskStorage(this.connection, task, this.prefix);
   }
 
   /** A page of a task's jobs in one state; see `jobs.ts` for the cost. */
   async listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage> {
     await this.#ready();
-    await this.#requireTask(task);
     // The page is read; its total is the kept split's, as the task's counts say.
     if (state === "delayed" || state === "retrying") this.#lookedAt(this.#countsWatch);
     const retrying = this.#retrying(task).retrying;
@@ -544,7 +536,6 @@ export class RedisTaskSource implements TaskSource {
     want: number,
   ): Promise<SearchSlice> {
     await this.#ready();
-    await this.#requireTask(task);
     const slice = await searchJobs(
       this.connection,
       task,
@@ -626,7 +617,6 @@ export class RedisTaskSource implements TaskSource {
   /** Task-version spread of the jobs yet to run. */
   async getVersionDistribution(task: string): Promise<VersionDistribution> {
     await this.#ready();
-    await this.#requireTask(task);
     return await getVersionDistribution(this.connection, task, this.prefix);
   }
 
@@ -666,7 +656,6 @@ export class RedisTaskSource implements TaskSource {
     pattern?: string,
   ): Promise<JobPage> {
     await this.#ready();
-    if (task !== undefined) await this.#requireTask(task);
     if (pattern !== undefined) {
       const members = await this.#deadLetters.members(pattern, task);
       return this.#served(
@@ -680,14 +669,12 @@ export class RedisTaskSource implements TaskSource {
   /** Failed jobs grouped by error (cached a few seconds). */
   async groupDeadLetters(task?: string): Promise<DeadLetterGroup[]> {
     await this.#ready();
-    if (task !== undefined) await this.#requireTask(task);
     return await this.#deadLetters.get(task);
   }
 
   /** Finished-job counts per bucket, oldest first. */
   async getThroughput(query: ThroughputQuery = {}): Promise<ThroughputBucket[]> {
     await this.#ready();
-    if (query.task !== undefined) await this.#requireTask(query.task);
     const tasks = query.task !== undefined ? [query.task] : await this.#discovery.list();
     return await getThroughput(this.connection, tasks, {
       bucketMs: query.bucketMs,
@@ -854,7 +841,6 @@ export class RedisTaskSource implements TaskSource {
   /** Every failed job of a task (or of every task, rediscovered first) back to waiting. */
   async retryAllFailed(task?: string, beforeBatch?: BeforeBatch): Promise<{ retried: number }> {
     await this.#ready();
-    if (task !== undefined) await this.#requireTask(task);
     const tasks = task !== undefined ? [task] : await this.#discovery.refresh();
     const counts = await Promise.all(
       tasks.map((name) => retryAllFailed(this.connection, name, this.prefix, beforeBatch)),
@@ -873,7 +859,6 @@ export class RedisTaskSource implements TaskSource {
     beforeBatch?: BeforeBatch,
   ): Promise<{ retried: number }> {
     await this.#ready();
-    if (task !== undefined) await this.#requireTask(task);
     const tasks = task !== undefined ? [task] : await this.#discovery.list();
     const entries = await readDeadLetterEntries(this.connection, tasks, this.prefix);
     const group = inGroup(entries, pattern);
@@ -889,7 +874,6 @@ export class RedisTaskSource implements TaskSource {
     olderThanMs: number,
   ): Promise<{ removed: number }> {
     await this.#ready();
-    await this.#requireTask(task);
     const range = cleanRange(task, state, olderThanMs, this.prefix);
     const removed = await cleanJobs(this.connection, range);
     if (state === "failed") this.#deadLetters.invalidate();
@@ -899,7 +883,6 @@ export class RedisTaskSource implements TaskSource {
   /** How many jobs a clean would remove; see `clean.ts`. */
   async countCleanable(task: string, state: FinishedState, olderThanMs: number): Promise<number> {
     await this.#ready();
-    await this.#requireTask(task);
     return await countCleanable(
       this.connection,
       cleanRange(task, state, olderThanMs, this.prefix),
@@ -912,7 +895,6 @@ export class RedisTaskSource implements TaskSource {
     selector: BulkIdSelector | BulkStateSelector,
   ): Promise<number> {
     await this.#ready();
-    await this.#requireTask(selector.task);
     if ("ids" in selector) return await countNamed(this.connection, action, selector, this.prefix);
     const { task, state } = selector;
     if (state === "delayed" || state === "retrying") {
@@ -929,7 +911,6 @@ export class RedisTaskSource implements TaskSource {
     reason?: string,
   ): Promise<BulkStepResult> {
     await this.#ready();
-    await this.#requireTask(task);
     const result = await bulkStep(this.connection, task, action, step, reason, this.prefix);
     for (const { id, from } of result.done) {
       if (from === "retrying") this.#split.forget(task, id);
@@ -988,7 +969,6 @@ export class RedisTaskSource implements TaskSource {
   /** The named jobs' locks and the task's stalled jobs; see `liveness.ts`. */
   async getTaskLiveness(task: string, jobIds: readonly string[]): Promise<TaskLiveness> {
     await this.#ready();
-    await this.#requireTask(task);
     return await readTaskLiveness(this.connection, task, jobIds, this.prefix);
   }
 
@@ -1028,7 +1008,6 @@ export class RedisTaskSource implements TaskSource {
     signal?: AbortSignal,
   ): Promise<MechanicsStep> {
     await this.#ready();
-    await this.#requireTask(task);
     return await scanMechanics(this.connection, task, cursor, this.prefix, signal);
   }
 
@@ -1047,7 +1026,6 @@ export class RedisTaskSource implements TaskSource {
   /** The active jobs' count and the newest claimed ones' locks; see `activity.ts`. */
   async getActiveLocks(task: string, limit: number): Promise<ActiveLocks> {
     await this.#ready();
-    await this.#requireTask(task);
     return await readActiveLocks(this.connection, task, limit, this.prefix);
   }
 
@@ -1091,5 +1069,5 @@ export class RedisTaskSource implements TaskSource {
  * ```
  */
 export function createRedisSource(options: RedisSourceOptions = {}): RedisTaskSource {
-  return new RedisTaskSource(options);
+  return checkedSource(new RedisTaskSource(options));
 }
