@@ -11,9 +11,10 @@
  * @module
  */
 import type { ComponentChildren } from "preact";
+import type uPlot from "uplot";
 import { useMemo, useState } from "preact/hooks";
 import { Card } from "./card.ts";
-import { UPlotChart } from "./uplot_chart.ts";
+import { type ChartOptions, UPlotChart } from "./uplot_chart.ts";
 import {
   DURATION_OPTIONS,
   durationColumns,
@@ -61,8 +62,8 @@ function Totals({ totals }: { totals: HistoryFigures }) {
 function Chart(
   { title, options, data, label }: {
     title: string;
-    options: Parameters<typeof UPlotChart>[0]["options"];
-    data: Parameters<typeof UPlotChart>[0]["data"];
+    options: ChartOptions;
+    data: uPlot.AlignedData;
     label: string;
   },
 ) {
