@@ -137,6 +137,42 @@ export function taskOf(app: any, name: string): any {
   return [...app.getRegisteredTasks()].find((t: { name: string }) => t.name === name);
 }
 
+/** A task whose one job fails three times, each attempt held until the test lets it fail. */
+export interface FailingThrice {
+  /**
+   * Lets each attempt fail in turn (`gateway timeout #<n>`), the next only
+   * once `recorded(n)` holds: taskora keeps a job's last error only, so
+   * attempt n's own error is there to read until attempt n + 1 fails.
+   */
+  failEach(recorded: (attempt: number) => Promise<boolean>): Promise<void>;
+  /** Lets every attempt still held fail (a test's cleanup). */
+  release(): void;
+}
+
+/** Registers task `name` on `app`: 3 attempts, retried at once, each failing when let. */
+export function failingThrice(app: any, name: string): FailingThrice {
+  const opened: (() => void)[] = [];
+  const gates = [1, 2, 3].map(() => new Promise<void>((open) => opened.push(open)));
+  let tries = 0;
+  app.task(name, {
+    retry: { attempts: 3, backoff: "fixed", delay: 1 },
+    handler: async () => {
+      const attempt = ++tries;
+      await gates[attempt - 1];
+      throw new Error(`gateway timeout #${attempt}`);
+    },
+  });
+  return {
+    async failEach(recorded) {
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        opened[attempt - 1]();
+        await waitFor(() => recorded(attempt), { what: `attempt ${attempt} recorded` });
+      }
+    },
+    release: () => opened.forEach((open) => open()),
+  };
+}
+
 /** Two sources made on `app` (two boards' sources) count the same scan slots. */
 export async function assertBoardsShareScanSlots(app: any): Promise<void> {
   const [first, second] = [0, 1].map(() => createAppSource(app));

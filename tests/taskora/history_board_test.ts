@@ -12,13 +12,21 @@
 import assert from "node:assert/strict";
 import { RedisConnection } from "../../src/source/redis/client.ts";
 import { taskKeys } from "../../src/source/wire/keys.ts";
+import { feedKeys } from "../../src/store/redis/feed.ts";
 import { createRedisHistoryStore } from "../../src/store/redis/history/store.ts";
 import { commandsOf } from "../helpers/command_stats.ts";
 import { createBoardOn } from "../../src/board.ts";
 import { systemTimers } from "../../src/timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
-import { createTaskora, redisAdapter, taskOf, withApp } from "./harness.ts";
+import {
+  createTaskora,
+  type FailingThrice,
+  failingThrice,
+  redisAdapter,
+  taskOf,
+  withApp,
+} from "./harness.ts";
 
 /** The history under the board's root, read as another replica would. */
 async function withHistory<T>(
@@ -94,37 +102,27 @@ Deno.test("jobs taskora removed a second after they completed are each in the hi
 });
 
 Deno.test("a job failing three times is recorded by the board with three attempts, each with its own error", async () => {
-  let tries = 0;
-  const opened: (() => void)[] = [];
-  const gates = Array.from({ length: 10 }, () => new Promise<void>((r) => opened.push(r)));
-  await withApp("redis", (app: any) =>
-    app.task("charge-card", {
-      retry: { attempts: 3, backoff: "fixed", delay: 1 },
-      handler: async () => {
-        const attempt = ++tries;
-        await gates[attempt - 1];
-        throw new Error(`gateway timeout #${attempt}`);
-      },
-    }), async (world) => {
-    const id = String(await taskOf(world.app, "charge-card").dispatch({ amount: 5 }));
-    await withHistory(world.url, async (history) => {
-      // Each attempt fails once the previous one's end is recorded: taskora keeps the last error only.
-      for (let attempt = 1; attempt <= 3; attempt++) {
-        opened[attempt - 1]();
-        await waitFor(
-          async () => (await history.summary("charge-card", id))?.attempts.length === attempt,
-          { what: `attempt ${attempt} recorded` },
+  let failing: FailingThrice | undefined;
+  await withApp(
+    "redis",
+    (app: any) => failing = failingThrice(app, "charge-card"),
+    async (world) => {
+      const id = String(await taskOf(world.app, "charge-card").dispatch({ amount: 5 }));
+      await withHistory(world.url, async (history) => {
+        await failing!.failEach(async (attempt) =>
+          (await history.summary("charge-card", id))?.attempts.length === attempt
         );
-      }
-      const summary = await history.summary("charge-card", id);
-      assert.equal(summary?.state, "failed");
-      assert.deepEqual(summary?.attempts.map((a) => [a.attempt, a.outcome, a.error]), [
-        [1, "retrying", "gateway timeout #1"],
-        [2, "retrying", "gateway timeout #2"],
-        [3, "failed", "gateway timeout #3"],
-      ]);
-    });
-  }, { boardOn: "url", board: { history: true } }).finally(() => opened.forEach((open) => open()));
+        const summary = await history.summary("charge-card", id);
+        assert.equal(summary?.state, "failed");
+        assert.deepEqual(summary?.attempts.map((a) => [a.attempt, a.outcome, a.error]), [
+          [1, "retrying", "gateway timeout #1"],
+          [2, "retrying", "gateway timeout #2"],
+          [3, "failed", "gateway timeout #3"],
+        ]);
+      });
+    },
+    { boardOn: "url", board: { history: true } },
+  ).finally(() => failing?.release());
 });
 
 Deno.test("a board with history: false records nothing and reads no event stream for it", async () => {
@@ -147,6 +145,36 @@ Deno.test("a board with history: false records nothing and reads no event stream
         await withHistory(world.url, async (history) => {
           assert.deepEqual((await history.search({})).summaries, []);
         });
+      } finally {
+        await redis.close();
+      }
+    },
+    { boardOn: "url", board: { history: false } },
+  );
+});
+
+Deno.test("a board with history: false whose feed runs for a scrape reads no job for it and keeps no history key", async () => {
+  await withApp(
+    "redis",
+    (app: any) => app.task("quiet", { handler: () => "ok" }),
+    async (world) => {
+      const redis = await connectClient(world.url);
+      try {
+        const calls = await commandsOf(redis, async () => {
+          // A scrape needs the change feed: the leader runs it, history or not.
+          await world.board.fetch(new Request("http://localhost/board/metrics"));
+          await taskOf(world.app, "quiet").dispatch({});
+          // Once the feed saved the id of the job's last event, every consumer took its batch.
+          await waitFor(async () => {
+            const [last] = await redis.xRevRange(taskKeys("quiet").events, "+", "-", { COUNT: 1 });
+            const saved = await redis.hGet(feedKeys().ids, "quiet");
+            return last?.message.event === "completed" && saved === last.id;
+          }, { what: "the feed to deliver the job's end" });
+        });
+        assert.ok((calls.get("xread") ?? 0) > 0, "the feed ran");
+        // The recorder's read of an ending job runs HSTRLEN (else only a payload search does).
+        assert.equal(calls.get("hstrlen") ?? 0, 0, "no recorder read the job");
+        assert.deepEqual(await redis.keys("*{history}*"), [], "no history key");
       } finally {
         await redis.close();
       }
