@@ -8,7 +8,8 @@
  * number of tasks), else from a direct read in O(tasks) (see
  * `task_figures.ts`); `queue_board_task_figures_timestamp_seconds` says
  * when they were true; a scrape notes the feed's need, as a browser does,
- * so that the leader keeps it up to date for the next ones. At most
+ * so that the leader keeps it up to date for the next ones, and on the
+ * leader whose feed it starts is answered from the feed's first pass. At most
  * `maxTasks` tasks get series of their own (see `tasks.ts`), the
  * rest are summed under one label, so the exposition is bounded whatever
  * the number of tasks; the wait and run percentiles of those tasks come from
@@ -31,6 +32,7 @@ import type { JobState, QueueStats } from "../contract/states.ts";
 import { errorBody } from "../errors.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type { TaskSource } from "../source/types.ts";
+import type { ChangeFeed } from "../feed/change_feed.ts";
 import type { RecorderStatus } from "../feed/history_recording.ts";
 import type { HistoryStore } from "../history/store.ts";
 import type { AlertStore } from "../store/alerts.ts";
@@ -61,10 +63,11 @@ export interface BoardMetricsDeps {
   /** The live state's oldest age a scrape shows, ms (the board's stats interval). */
   liveMaxAgeMs: number;
   /**
-   * Called at each scrape: the board's change feed notes that someone
-   * watches, so the leader keeps the live state the next scrapes show.
+   * The board's change feed: each scrape notes its need, so the leader
+   * keeps the live state the next scrapes show, and the first scrape on the
+   * leader is answered from its first pass.
    */
-  need?: () => void;
+  feed?: ChangeFeed | null;
   /** The history recorder's lag and write errors; null when the board records no history. */
   recorder?: RecorderStatus | null;
   /** The history's store, whose holding and caps each scrape shows; null when the board records none. */
@@ -287,9 +290,13 @@ export function createBoardMetrics(deps: BoardMetricsDeps): BoardMetrics {
   }
 
   async function read(): Promise<void> {
-    deps.need?.();
+    const scraped = await readScrapedTasks(
+      source,
+      deps.feed ?? null,
+      deps.clock,
+      deps.liveMaxAgeMs,
+    );
     const now = deps.clock();
-    const scraped = await readScrapedTasks(source, now, deps.liveMaxAgeMs);
     const stats = new Map([...scraped.tasks].map(([task, { stats }]) => [task, stats]));
     const { own, other } = seriesTasks(stats, maxTasks);
     // Only the tasks with series of their own are sampled: quantiles cannot be summed.

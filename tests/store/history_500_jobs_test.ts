@@ -52,7 +52,8 @@ async function fiveHundredJobs(history: BoardOptions["history"], store: HistoryS
       return { sent: data.n };
     },
   });
-  const failing = failingThrice(app, "charge-card");
+  const failing = failingThrice();
+  failing.define(app);
   app.on("task:failed", () => {});
   const board = createBoardOn(systemTimers, redis.url, { history });
   try {

@@ -22,7 +22,7 @@ import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { createTaskora, failingThrice, redisAdapter, taskOf } from "../taskora/harness.ts";
 
-const TASKS = ["tick", "charge"];
+const TASKS = ["tick", "charge-card"];
 
 /** Everything a reader of the history sees: the summaries, the minute rollups, the holding. */
 async function everything(history: HistoryStore, around: number) {
@@ -56,7 +56,8 @@ Deno.test("postgres history: all there after the board's Redis keys, then the wh
       return data.n;
     },
   });
-  const charge = failingThrice(app, "charge");
+  const charge = failingThrice();
+  charge.define(app);
   app.on("task:failed", () => {});
   const options = { history: { postgres: postgres.url } };
   let board = createBoardOn(systemTimers, redis.url, options);
@@ -64,9 +65,9 @@ Deno.test("postgres history: all there after the board's Redis keys, then the wh
     await app.start();
     const ids: string[] = [];
     for (let n = 0; n < 20; n++) ids.push(String(await taskOf(app, "tick").dispatch({ n })));
-    const failing = String(await taskOf(app, "charge").dispatch({}));
+    const failing = String(await taskOf(app, "charge-card").dispatch({}));
     await charge.failEach(async (attempt) =>
-      (await history.summary("charge", failing))?.attempts.length === attempt
+      (await history.summary("charge-card", failing))?.attempts.length === attempt
     );
     await waitFor(async () => (await history.holding()).summaries === ids.length + 1, {
       what: "the board to record every job",
@@ -82,7 +83,7 @@ Deno.test("postgres history: all there after the board's Redis keys, then the wh
     assert.equal(recorded.summaries.length, ids.length + 1);
     assert.equal(recorded.rollups[0].reduce((sum, minute) => sum + minute.completed, 0), 20);
     assert.deepEqual(
-      (await history.summary("charge", failing))?.attempts.map((a) => [a.outcome, a.error]),
+      (await history.summary("charge-card", failing))?.attempts.map((a) => [a.outcome, a.error]),
       [
         ["retrying", "gateway timeout #1"],
         ["retrying", "gateway timeout #2"],

@@ -19,14 +19,7 @@ import { createBoardOn } from "../../src/board.ts";
 import { systemTimers } from "../../src/timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
-import {
-  createTaskora,
-  type FailingThrice,
-  failingThrice,
-  redisAdapter,
-  taskOf,
-  withApp,
-} from "./harness.ts";
+import { createTaskora, failingThrice, redisAdapter, taskOf, withApp } from "./harness.ts";
 
 /** The history under the board's root, read as another replica would. */
 async function withHistory<T>(
@@ -102,27 +95,22 @@ Deno.test("jobs taskora removed a second after they completed are each in the hi
 });
 
 Deno.test("a job failing three times is recorded by the board with three attempts, each with its own error", async () => {
-  let failing: FailingThrice | undefined;
-  await withApp(
-    "redis",
-    (app: any) => failing = failingThrice(app, "charge-card"),
-    async (world) => {
-      const id = String(await taskOf(world.app, "charge-card").dispatch({ amount: 5 }));
-      await withHistory(world.url, async (history) => {
-        await failing!.failEach(async (attempt) =>
-          (await history.summary("charge-card", id))?.attempts.length === attempt
-        );
-        const summary = await history.summary("charge-card", id);
-        assert.equal(summary?.state, "failed");
-        assert.deepEqual(summary?.attempts.map((a) => [a.attempt, a.outcome, a.error]), [
-          [1, "retrying", "gateway timeout #1"],
-          [2, "retrying", "gateway timeout #2"],
-          [3, "failed", "gateway timeout #3"],
-        ]);
-      });
-    },
-    { boardOn: "url", board: { history: true } },
-  ).finally(() => failing?.release());
+  const failing = failingThrice();
+  await withApp("redis", failing.define, async (world) => {
+    const id = String(await taskOf(world.app, "charge-card").dispatch({ amount: 5 }));
+    await withHistory(world.url, async (history) => {
+      await failing.failEach(async (attempt) =>
+        (await history.summary("charge-card", id))?.attempts.length === attempt
+      );
+      const summary = await history.summary("charge-card", id);
+      assert.equal(summary?.state, "failed");
+      assert.deepEqual(summary?.attempts.map((a) => [a.attempt, a.outcome, a.error]), [
+        [1, "retrying", "gateway timeout #1"],
+        [2, "retrying", "gateway timeout #2"],
+        [3, "failed", "gateway timeout #3"],
+      ]);
+    });
+  }, { boardOn: "url", board: { history: true } }).finally(failing.release);
 });
 
 Deno.test("a board with history: false records nothing and reads no event stream for it", async () => {
