@@ -45,7 +45,8 @@ export function historyStoreOf(history: HistoryStore | null): HistoryStore {
   if (history === null) {
     throw new BoardError(
       "HISTORY_OFF",
-      "This board keeps no job history: start it with the history option (history: true)",
+      "This board records no history (the history option is off, or its source keeps no " +
+        "event ids)",
     );
   }
   return history;

@@ -17,6 +17,7 @@ import { deadLetterRoutes } from "./dlq.ts";
 import type { ApiDeps } from "./deps.ts";
 import { eventRoutes } from "./events.ts";
 import { historyRoutes } from "./history.ts";
+import { historyChartRoutes } from "./history_charts.ts";
 import { jobExportRoutes } from "./job_export.ts";
 import { jobLogRoutes } from "./job_logs.ts";
 import { jobSearchRoutes } from "./job_search.ts";
@@ -63,6 +64,7 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", workflowRoutes(deps))
     .route("/", deadLetterRoutes(deps))
     .route("/", throughputRoutes(deps))
+    .route("/", historyChartRoutes(deps))
     .route("/", configRoutes(deps))
     .route("/", eventRoutes(deps))
     .route("/", migrationLockRoutes(deps))

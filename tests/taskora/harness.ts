@@ -15,6 +15,7 @@ import { systemTimers, type Timers } from "../../src/timers.ts";
 import { createAppSource } from "../../src/taskora/mod.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
+import { pairedStore } from "../../src/store/pairing.ts";
 import { createTaskora, memoryAdapter, redisAdapter } from "../../../shared/taskora/taskora.js";
 
 export { createTaskora, memoryAdapter, redisAdapter };
@@ -180,11 +181,14 @@ export async function assertBoardsShareScanSlots(app: any): Promise<void> {
   const [first, second] = [0, 1].map(() => createAppSource(app));
   const claim = (id: string) => ({ id, user: "vic", mutator: false, max: 4, ttlMs: 30_000 });
   try {
-    assert.equal(await first.takeScanSlot!(claim("a")), null);
-    assert.equal(await second.takeScanSlot!(claim("b")), null);
-    assert.deepEqual(await first.takeScanSlot!(claim("c")), { reason: "user", held: 2 });
-    await second.releaseScanSlot!(claim("a"));
-    assert.equal(await first.takeScanSlot!(claim("c")), null);
+    assert.equal(await pairedStore(first)!.takeScanSlot(claim("a")), null);
+    assert.equal(await pairedStore(second)!.takeScanSlot(claim("b")), null);
+    assert.deepEqual(await pairedStore(first)!.takeScanSlot(claim("c")), {
+      reason: "user",
+      held: 2,
+    });
+    await pairedStore(second)!.releaseScanSlot(claim("a"));
+    assert.equal(await pairedStore(first)!.takeScanSlot(claim("c")), null);
   } finally {
     await Promise.all([first.close(), second.close()]);
   }
