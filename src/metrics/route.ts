@@ -283,7 +283,7 @@ export function createBoardMetrics(deps: BoardMetricsDeps): BoardMetrics {
   async function read(): Promise<void> {
     deps.need?.();
     const now = deps.clock();
-    const scraped = await readScrapedTasks(source, now, deps.liveMaxAgeMs);
+    const scraped = await readScrapedTasks(source, store.feed, now, deps.liveMaxAgeMs);
     const stats = new Map([...scraped.tasks].map(([task, { stats }]) => [task, stats]));
     const { own, other } = seriesTasks(stats, maxTasks);
     // Only the tasks with series of their own are sampled: quantiles cannot be summed.

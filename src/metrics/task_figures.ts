@@ -72,9 +72,10 @@ async function readDirect(source: TaskSource, now: number): Promise<ScrapedTasks
  */
 export async function readScrapedTasks(
   source: TaskSource,
+  feed: FeedStore | null,
   now: number,
   liveMaxAgeMs: number,
 ): Promise<ScrapedTasks> {
-  const live = source.feed ? await readLive(source.feed, now, liveMaxAgeMs) : null;
+  const live = feed ? await readLive(feed, now, liveMaxAgeMs) : null;
   return live ?? await readDirect(source, now);
 }
