@@ -469,8 +469,11 @@ export interface EventBatch {
  *
  * Every method that reads across tasks does it in a constant number of round
  * trips; none scans the whole store per call. Every method naming one task
- * rejects with `TASK_NOT_FOUND` when the source does not know it: the port
- * alone decides, the routes do not check first.
+ * rejects with `TASK_NOT_FOUND` when the source does not know it, and an
+ * argument it does not take with `INVALID_PARAM` naming it: the port
+ * decides, the routes do not check first. `checkedSource` (`checked.ts`)
+ * gives those refusals once, around every source the board is given, so an
+ * adapter answers an unknown task as an empty one and checks nothing itself.
  */
 export interface TaskSource {
   /** Names of every task the store knows, sorted. Served from a cache refreshed in the background. */
@@ -490,6 +493,13 @@ export interface TaskSource {
    * read.
    */
   retryingAsOf(tasks: string[]): Map<string, number | null>;
+  /**
+   * Whether someone looks at the board now (a live subscriber, or a
+   * request lately): the board's own reads on a timer that serve only
+   * people (the backlog sampler's, when the live state is stale) run only
+   * then. Sources whose reads cost a store nothing leave it out (always).
+   */
+  readonly watched?: boolean;
   /**
    * For each named task, its {@link QueueHeads}, in one batch: the tail of
    * the active list and the head of the delayed set, O(1) per task (plus

@@ -30,10 +30,8 @@ import {
   cannotRetry,
   jobNotFound,
   scheduleNotFound,
-  taskNotFound,
   workflowNotFound,
 } from "../source/refusals.ts";
-import { assertCleanable } from "../source/refusals.ts";
 import {
   type DeadLetterGroup,
   type FinishedState,
@@ -205,10 +203,6 @@ export class AppApiSource implements TaskSource {
     return [...this.#app.getRegisteredTasks()].map((t) => t.name).sort();
   }
 
-  #requireTask(task: string): void {
-    if (!findTask(this.#app, task)) throw taskNotFound(task);
-  }
-
   #decode(task: string, id: string, raw: RawJob): JobRecord {
     const fields = { ...raw.fields };
     if (raw.data !== null) fields.data = raw.data;
@@ -363,7 +357,6 @@ export class AppApiSource implements TaskSource {
     limit: number,
     since = -Infinity,
   ): Promise<FinishedTiming[]> {
-    this.#requireTask(task);
     const lists = await Promise.all(
       (["completed", "failed"] as const).map((state) =>
         this.#adapter.listJobDetails(task, state, 0, limit)
@@ -388,14 +381,12 @@ export class AppApiSource implements TaskSource {
 
   /** What the adapter reports for the task. */
   async getTaskStorage(task: string): Promise<TaskStorage> {
-    this.#requireTask(task);
     const { keyCount, memoryBytes } = await this.#adapter.getTaskKeyStats(task);
     return { keyCount, memoryBytes };
   }
 
   /** A page of a task's jobs in one state. */
   async listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage> {
-    this.#requireTask(task);
     if (state === "delayed" || state === "retrying") {
       const jobs = (await this.#delayedSplit(task))[state];
       return { jobs: jobs.slice(offset, offset + limit), total: jobs.length };
@@ -444,7 +435,6 @@ export class AppApiSource implements TaskSource {
 
   /** Versions of the jobs yet to run (retrying jobs counted with delayed ones, as taskora does). */
   async getVersionDistribution(task: string): Promise<VersionDistribution> {
-    this.#requireTask(task);
     const dist = await this.#adapter.getVersionDistribution(task);
     const queue: VersionCounts = {};
     for (const bucket of [dist.waiting, dist.active]) {
@@ -454,7 +444,7 @@ export class AppApiSource implements TaskSource {
       queue,
       delayed: { ...dist.delayed },
       retrying: {},
-      latestVersion: findTask(this.#app, task)!.version,
+      latestVersion: findTask(this.#app, task)?.version ?? null,
     };
   }
 
@@ -559,7 +549,6 @@ export class AppApiSource implements TaskSource {
     task?: string,
     pattern?: string,
   ): Promise<JobPage> {
-    if (task !== undefined) this.#requireTask(task);
     let entries = await this.#deadLetterEntries(task);
     if (pattern !== undefined) entries = inGroup(entries, pattern);
     const page = entries.slice(offset, offset + limit);
@@ -572,13 +561,11 @@ export class AppApiSource implements TaskSource {
 
   /** Failed jobs grouped by error. */
   async groupDeadLetters(task?: string): Promise<DeadLetterGroup[]> {
-    if (task !== undefined) this.#requireTask(task);
     return groupDeadLetters(await this.#deadLetterEntries(task));
   }
 
   /** Finished-job counts per bucket, from the adapter. */
   async getThroughput(query: ThroughputQuery = {}): Promise<ThroughputBucket[]> {
-    if (query.task !== undefined) this.#requireTask(query.task);
     return await this.#adapter.getThroughput(
       query.task ?? null,
       query.bucketMs ?? 60_000,
@@ -659,13 +646,11 @@ export class AppApiSource implements TaskSource {
 
   /** Every failed job back to waiting (`deadLetters.retryAll`). */
   async retryAllFailed(task?: string): Promise<{ retried: number }> {
-    if (task !== undefined) this.#requireTask(task);
     return { retried: await this.#app.deadLetters.retryAll(task ? { task } : undefined) };
   }
 
   /** The failed jobs of one error group back to waiting, one by one. */
   async retryDeadLetterGroup(pattern: string, task?: string): Promise<{ retried: number }> {
-    if (task !== undefined) this.#requireTask(task);
     let retried = 0;
     for (const entry of inGroup(await this.#deadLetterEntries(task), pattern)) {
       if (await this.#app.deadLetters.retry(entry.task, entry.id)) retried++;
@@ -679,8 +664,6 @@ export class AppApiSource implements TaskSource {
     state: FinishedState,
     olderThanMs: number,
   ): Promise<{ removed: number }> {
-    assertCleanable(state, olderThanMs);
-    this.#requireTask(task);
     const before = Date.now() - olderThanMs;
     let removed = 0;
     for (;;) {
@@ -692,8 +675,6 @@ export class AppApiSource implements TaskSource {
 
   /** How many jobs a clean would remove now. */
   async countCleanable(task: string, state: FinishedState, olderThanMs: number): Promise<number> {
-    assertCleanable(state, olderThanMs);
-    this.#requireTask(task);
     const before = Date.now() - olderThanMs;
     const jobs = await this.#adapter.listJobDetails(task, FINISHED_ADAPTER[state], 0, SCAN_LIMIT);
     return jobs.filter(({ details }) => (Number(details.fields.finishedOn) || 0) <= before).length;
@@ -796,19 +777,15 @@ export class AppApiSource implements TaskSource {
 
   /** The App's definition of a task. */
   getTaskDefinition(task: string): Promise<TaskDefinition | null> {
-    this.#requireTask(task);
     return Promise.resolve(appTaskDefinition(this.#app, this.#declared, task));
   }
 
   /** Not known: taskora's API shows no job lock and no stalled set. */
-  getTaskLiveness(task: string): Promise<TaskLiveness> {
-    return Promise.try(() => {
-      this.#requireTask(task);
-      return {
-        known: false,
-        reason: "taskora's App API shows no job lock and no stalled set; the board reads them " +
-          "from Redis, with the App's Redis adapter or a redis:// URL",
-      };
+  getTaskLiveness(): Promise<TaskLiveness> {
+    return Promise.resolve({
+      known: false,
+      reason: "taskora's App API shows no job lock and no stalled set; the board reads them " +
+        "from Redis, with the App's Redis adapter or a redis:// URL",
     });
   }
 

@@ -86,12 +86,11 @@ import type { DrainScan } from "../../contract/queue_eta.ts";
 import { drainScan } from "./drain_scan.ts";
 import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
-import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, type TaskQueue } from "./store.ts";
+import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, TaskQueue } from "./store.ts";
 import { OLDEST_WAITING_SCAN, queuedSince } from "../../contract/health.ts";
 import { explainUnstarted } from "../../contract/workflow_holds.ts";
 import { searchQueue } from "./search.ts";
 import { cancelWorkflow } from "./workflow_actions.ts";
-import { taskNotFound } from "../refusals.ts";
 
 /** What an idle Redis reports as used memory; the estimate starts there. */
 const BASE_MEMORY_BYTES = 1_000_000;
@@ -345,12 +344,11 @@ export class MemorySource implements TaskSource {
   listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage> {
     return Promise.try(() => {
       const queue = this.#queue(task);
-      const from = Math.max(0, offset);
-      const to = from + Math.max(0, limit);
+      const to = offset + limit;
       const jobs: JobRecord[] = [];
       let total = 0;
       for (const id of idsInState(queue, state)) {
-        if (total >= from && total < to) {
+        if (total >= offset && total < to) {
           const job = queue.jobs.get(id);
           // A member whose hash is gone still counts, as ZCARD / LLEN would.
           if (job) jobs.push(toRecord(job));
@@ -505,8 +503,7 @@ export class MemorySource implements TaskSource {
     const all = this.#workflows()
       .filter((workflow) => state === undefined || workflow.state === state)
       .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-    const from = Math.max(0, offset);
-    const workflows: WorkflowSummary[] = all.slice(from, from + Math.max(0, limit)).map((
+    const workflows: WorkflowSummary[] = all.slice(offset, offset + limit).map((
       { id, name, state, createdAt, nodeCount, tasks },
     ) => ({ id, name, state, createdAt, nodeCount, tasks }));
     return Promise.resolve({ workflows, total: all.length });
@@ -535,8 +532,7 @@ export class MemorySource implements TaskSource {
     return Promise.try(() => {
       const failed = this.#failed(task);
       const entries = pattern === undefined ? failed : inGroup(failed, pattern);
-      const from = Math.max(0, offset);
-      const jobs = entries.slice(from, from + Math.max(0, limit))
+      const jobs = entries.slice(offset, offset + limit)
         .map((entry) => this.store.tasks.get(entry.task)?.jobs.get(entry.id))
         .filter((job): job is StoredJob => job !== undefined)
         .map(toRecord);
@@ -666,7 +662,7 @@ export class MemorySource implements TaskSource {
 
   /** Sends every failed job of one task (or of every task) back to waiting, in batches. */
   async retryAllFailed(task?: string, beforeBatch?: BeforeBatch): Promise<{ retried: number }> {
-    const tasks = task === undefined ? await this.refreshTasks() : [this.#queue(task).name];
+    const tasks = task === undefined ? await this.refreshTasks() : [task];
     return { retried: await jobActions.retryAllFailed(this.store, tasks, beforeBatch) };
   }
 
@@ -676,16 +672,12 @@ export class MemorySource implements TaskSource {
     state: FinishedState,
     olderThanMs: number,
   ): Promise<{ removed: number }> {
-    this.#queue(task);
     return { removed: await jobActions.cleanJobs(this.store, task, state, olderThanMs) };
   }
 
   /** How many jobs a clean would remove now. */
   countCleanable(task: string, state: FinishedState, olderThanMs: number): Promise<number> {
-    return Promise.try(() => {
-      this.#queue(task);
-      return jobActions.countCleanable(this.store, task, state, olderThanMs);
-    });
+    return Promise.try(() => jobActions.countCleanable(this.store, task, state, olderThanMs));
   }
 
   /** How many jobs a bulk action would act on now. */
@@ -833,10 +825,9 @@ export class MemorySource implements TaskSource {
     return Promise.resolve();
   }
 
+  /** A task's queue; an unknown task reads as an empty one (`checked.ts` refuses it first). */
   #queue(task: string): TaskQueue {
-    const queue = this.store.tasks.get(task);
-    if (!queue) throw taskNotFound(task);
-    return queue;
+    return this.store.tasks.get(task) ?? new TaskQueue(task);
   }
 
   /** A stored schedule as the port shows it. */

@@ -122,8 +122,10 @@ import { ClosedMinutes, getThroughput, getThroughputByTask } from "./throughput.
 import { getVersionDistribution } from "./versions.ts";
 import { cancelWorkflow } from "./workflow_cancel.ts";
 import { Watch } from "./watch.ts";
+import { readingUnwatched } from "../unwatched.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
-import { jobNotFound, taskNotFound } from "../refusals.ts";
+import { jobNotFound } from "../refusals.ts";
+import { checkedSource } from "../checked.ts";
 import { RedisBoardStore } from "../../store/redis/mod.ts";
 import { pairStore } from "../../store/pairing.ts";
 import { readRecordedFields } from "./history_reads.ts";
@@ -343,9 +345,10 @@ export class RedisTaskSource implements TaskSource {
 
   /** Resolves when Redis is reachable and its keyspace is one we read. */
   async #ready(): Promise<void> {
-    this.#watch.touch();
-    // Looked at: keep competing (the background passes that ask may be minutes apart).
-    this.#leadership.keep();
+    if (this.#lookedAt(this.#watch)) {
+      // Looked at: keep competing (the background passes that ask may be minutes apart).
+      this.#leadership.keep();
+    }
     await this.connection.ready();
     const verdict = this.#wire;
     if (verdict?.ok) return;
@@ -363,10 +366,20 @@ export class RedisTaskSource implements TaskSource {
     if (this.#wire && !this.#wire.ok) throw this.#wire.error;
   }
 
-  async #requireTask(task: string): Promise<void> {
-    if (!await this.#discovery.has(task)) {
-      throw taskNotFound(task);
-    }
+  /**
+   * Notes on `watch` that someone looks at the board, unless the read under
+   * way is one the board makes of its own accord (see `../unwatched.ts`);
+   * says whether it noted it.
+   */
+  #lookedAt(watch: Watch): boolean {
+    if (readingUnwatched()) return false;
+    watch.touch();
+    return true;
+  }
+
+  /** Whether someone looks at the board: a live subscriber, or a request within `idleAfterMs`. */
+  get watched(): boolean {
+    return this.#watch.watched;
   }
 
   /** Names of every known task, sorted (cached, refreshed in the background). */
@@ -387,7 +400,7 @@ export class RedisTaskSource implements TaskSource {
    */
   async getStats(tasks: string[]): Promise<Map<string, QueueStats>> {
     await this.#ready();
-    this.#countsWatch.touch();
+    this.#lookedAt(this.#countsWatch);
     return await getStats(
       this.connection,
       tasks,
@@ -457,7 +470,7 @@ export class RedisTaskSource implements TaskSource {
   /** Counts and heads per task, one script call each; see `queue_snapshot.ts`. */
   async getQueueSnapshots(tasks: string[]): Promise<Map<string, QueueSnapshot>> {
     await this.#ready();
-    this.#countsWatch.touch();
+    this.#lookedAt(this.#countsWatch);
     return await getQueueSnapshots(
       this.connection,
       tasks,
@@ -479,23 +492,20 @@ export class RedisTaskSource implements TaskSource {
     since?: number,
   ): Promise<FinishedTiming[]> {
     await this.#ready();
-    await this.#requireTask(task);
     return await getFinishedTimings(this.connection, task, limit, since, this.prefix);
   }
 
   /** Key count and memory of a task (partly estimated; see `storage.ts`). */
   async getTaskStorage(task: string): Promise<TaskStorage> {
     await this.#ready();
-    await this.#requireTask(task);
     return await getTaskStorage(this.connection, task, this.prefix);
   }
 
   /** A page of a task's jobs in one state; see `jobs.ts` for the cost. */
   async listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage> {
     await this.#ready();
-    await this.#requireTask(task);
     // The page is read; its total is the kept split's, as the task's counts say.
-    if (state === "delayed" || state === "retrying") this.#countsWatch.touch();
+    if (state === "delayed" || state === "retrying") this.#lookedAt(this.#countsWatch);
     const retrying = this.#retrying(task).retrying;
     return this.#served(
       await listJobs(this.connection, task, state, offset, limit, this.prefix, retrying),
@@ -511,7 +521,6 @@ export class RedisTaskSource implements TaskSource {
     want: number,
   ): Promise<SearchSlice> {
     await this.#ready();
-    await this.#requireTask(task);
     const slice = await searchJobs(
       this.connection,
       task,
@@ -598,7 +607,6 @@ export class RedisTaskSource implements TaskSource {
   /** Task-version spread of the jobs yet to run. */
   async getVersionDistribution(task: string): Promise<VersionDistribution> {
     await this.#ready();
-    await this.#requireTask(task);
     return await getVersionDistribution(this.connection, task, this.prefix);
   }
 
@@ -638,7 +646,6 @@ export class RedisTaskSource implements TaskSource {
     pattern?: string,
   ): Promise<JobPage> {
     await this.#ready();
-    if (task !== undefined) await this.#requireTask(task);
     if (pattern !== undefined) {
       const members = await this.#deadLetters.members(pattern, task);
       return this.#served(
@@ -652,14 +659,12 @@ export class RedisTaskSource implements TaskSource {
   /** Failed jobs grouped by error (cached a few seconds). */
   async groupDeadLetters(task?: string): Promise<DeadLetterGroup[]> {
     await this.#ready();
-    if (task !== undefined) await this.#requireTask(task);
     return await this.#deadLetters.get(task);
   }
 
   /** Finished-job counts per bucket, oldest first. */
   async getThroughput(query: ThroughputQuery = {}): Promise<ThroughputBucket[]> {
     await this.#ready();
-    if (query.task !== undefined) await this.#requireTask(query.task);
     const tasks = query.task !== undefined ? [query.task] : await this.#discovery.list();
     return await getThroughput(this.connection, tasks, {
       bucketMs: query.bucketMs,
@@ -826,7 +831,6 @@ export class RedisTaskSource implements TaskSource {
   /** Every failed job of a task (or of every task, rediscovered first) back to waiting. */
   async retryAllFailed(task?: string, beforeBatch?: BeforeBatch): Promise<{ retried: number }> {
     await this.#ready();
-    if (task !== undefined) await this.#requireTask(task);
     const tasks = task !== undefined ? [task] : await this.#discovery.refresh();
     const counts = await Promise.all(
       tasks.map((name) => retryAllFailed(this.connection, name, this.prefix, beforeBatch)),
@@ -845,7 +849,6 @@ export class RedisTaskSource implements TaskSource {
     beforeBatch?: BeforeBatch,
   ): Promise<{ retried: number }> {
     await this.#ready();
-    if (task !== undefined) await this.#requireTask(task);
     const tasks = task !== undefined ? [task] : await this.#discovery.list();
     const entries = await readDeadLetterEntries(this.connection, tasks, this.prefix);
     const group = inGroup(entries, pattern);
@@ -861,7 +864,6 @@ export class RedisTaskSource implements TaskSource {
     olderThanMs: number,
   ): Promise<{ removed: number }> {
     await this.#ready();
-    await this.#requireTask(task);
     const range = cleanRange(task, state, olderThanMs, this.prefix);
     const removed = await cleanJobs(this.connection, range);
     if (state === "failed") this.#deadLetters.invalidate();
@@ -871,7 +873,6 @@ export class RedisTaskSource implements TaskSource {
   /** How many jobs a clean would remove; see `clean.ts`. */
   async countCleanable(task: string, state: FinishedState, olderThanMs: number): Promise<number> {
     await this.#ready();
-    await this.#requireTask(task);
     return await countCleanable(
       this.connection,
       cleanRange(task, state, olderThanMs, this.prefix),
@@ -884,7 +885,6 @@ export class RedisTaskSource implements TaskSource {
     selector: BulkIdSelector | BulkStateSelector,
   ): Promise<number> {
     await this.#ready();
-    await this.#requireTask(selector.task);
     if ("ids" in selector) return await countNamed(this.connection, action, selector, this.prefix);
     const { task, state } = selector;
     if (state === "delayed" || state === "retrying") {
@@ -901,7 +901,6 @@ export class RedisTaskSource implements TaskSource {
     reason?: string,
   ): Promise<BulkStepResult> {
     await this.#ready();
-    await this.#requireTask(task);
     const result = await bulkStep(this.connection, task, action, step, reason, this.prefix);
     for (const { id, from } of result.done) {
       if (from === "retrying") this.#split.forget(task, id);
@@ -960,7 +959,6 @@ export class RedisTaskSource implements TaskSource {
   /** The named jobs' locks and the task's stalled jobs; see `liveness.ts`. */
   async getTaskLiveness(task: string, jobIds: readonly string[]): Promise<TaskLiveness> {
     await this.#ready();
-    await this.#requireTask(task);
     return await readTaskLiveness(this.connection, task, jobIds, this.prefix);
   }
 
@@ -1000,7 +998,6 @@ export class RedisTaskSource implements TaskSource {
     signal?: AbortSignal,
   ): Promise<MechanicsStep> {
     await this.#ready();
-    await this.#requireTask(task);
     return await scanMechanics(this.connection, task, cursor, this.prefix, signal);
   }
 
@@ -1019,7 +1016,6 @@ export class RedisTaskSource implements TaskSource {
   /** The active jobs' count and the newest claimed ones' locks; see `activity.ts`. */
   async getActiveLocks(task: string, limit: number): Promise<ActiveLocks> {
     await this.#ready();
-    await this.#requireTask(task);
     return await readActiveLocks(this.connection, task, limit, this.prefix);
   }
 
@@ -1063,5 +1059,5 @@ export class RedisTaskSource implements TaskSource {
  * ```
  */
 export function createRedisSource(options: RedisSourceOptions = {}): RedisTaskSource {
-  return new RedisTaskSource(options);
+  return checkedSource(new RedisTaskSource(options));
 }
