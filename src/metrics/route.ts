@@ -34,9 +34,11 @@ import type { ThroughputBucket } from "../contract/throughput.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { ChangeFeed } from "../feed/change_feed.ts";
 import type { RecorderStatus } from "../feed/history_recording.ts";
+import type { HistoryStore } from "../history/store.ts";
 import type { AlertStore } from "../store/alerts.ts";
 import type { BoardStore } from "../store/types.ts";
 import type { LatencySampler } from "../samplers/latency.ts";
+import { createHistorySeries } from "./history.ts";
 import { createScalingSeries } from "./scaling.ts";
 import { OTHER_TASKS, seriesTasks } from "./tasks.ts";
 import { readScrapedTasks } from "./task_figures.ts";
@@ -68,6 +70,8 @@ export interface BoardMetricsDeps {
   feed?: ChangeFeed | null;
   /** The history recorder's lag and write errors; null when the board records no history. */
   recorder?: RecorderStatus | null;
+  /** The history's store, whose holding and caps each scrape shows; null when the board records none. */
+  history?: HistoryStore | null;
 }
 
 /** One board's metrics: its registry, the middleware that times its API, the scrape. */
@@ -144,6 +148,7 @@ export function createBoardMetrics(deps: BoardMetricsDeps): BoardMetrics {
     alerts = null,
     alertQueues,
     recorder = null,
+    history = null,
   } = deps;
   const registry = new Registry();
   const registers = [registry];
@@ -277,6 +282,7 @@ export function createBoardMetrics(deps: BoardMetricsDeps): BoardMetrics {
   });
 
   const scaling = createScalingSeries(registry, source, store);
+  const historySeries = history && createHistorySeries(registry, history);
 
   function countError(error: unknown): void {
     const { body } = errorBody(error);
@@ -298,6 +304,7 @@ export function createBoardMetrics(deps: BoardMetricsDeps): BoardMetrics {
       Promise.all(own.map((task) => latency.sample(task))),
       alerts ? readFiring(store, alerts) : { byRule: new Map<string, number>(), asOf: null },
       scaling.read(own, stats, now),
+      historySeries?.read(),
     ]);
     for (const gauge of [jobs, finished, oldestWaiting, overdue, wait, run, sampled, firing]) {
       gauge.reset();

@@ -12,13 +12,14 @@
 import assert from "node:assert/strict";
 import { RedisConnection } from "../../src/source/redis/client.ts";
 import { taskKeys } from "../../src/source/wire/keys.ts";
+import { feedKeys } from "../../src/store/redis/feed.ts";
 import { createRedisHistoryStore } from "../../src/store/redis/history/store.ts";
 import { commandsOf } from "../helpers/command_stats.ts";
 import { createBoardOn } from "../../src/board.ts";
 import { systemTimers } from "../../src/timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
-import { createTaskora, redisAdapter, taskOf, withApp } from "./harness.ts";
+import { createTaskora, failingThrice, redisAdapter, taskOf, withApp } from "./harness.ts";
 
 /** The history under the board's root, read as another replica would. */
 async function withHistory<T>(
@@ -94,28 +95,13 @@ Deno.test("jobs taskora removed a second after they completed are each in the hi
 });
 
 Deno.test("a job failing three times is recorded by the board with three attempts, each with its own error", async () => {
-  let tries = 0;
-  const opened: (() => void)[] = [];
-  const gates = Array.from({ length: 10 }, () => new Promise<void>((r) => opened.push(r)));
-  await withApp("redis", (app: any) =>
-    app.task("charge-card", {
-      retry: { attempts: 3, backoff: "fixed", delay: 1 },
-      handler: async () => {
-        const attempt = ++tries;
-        await gates[attempt - 1];
-        throw new Error(`gateway timeout #${attempt}`);
-      },
-    }), async (world) => {
+  const failing = failingThrice();
+  await withApp("redis", failing.define, async (world) => {
     const id = String(await taskOf(world.app, "charge-card").dispatch({ amount: 5 }));
     await withHistory(world.url, async (history) => {
-      // Each attempt fails once the previous one's end is recorded: taskora keeps the last error only.
-      for (let attempt = 1; attempt <= 3; attempt++) {
-        opened[attempt - 1]();
-        await waitFor(
-          async () => (await history.summary("charge-card", id))?.attempts.length === attempt,
-          { what: `attempt ${attempt} recorded` },
-        );
-      }
+      await failing.failEach(async (attempt) =>
+        (await history.summary("charge-card", id))?.attempts.length === attempt
+      );
       const summary = await history.summary("charge-card", id);
       assert.equal(summary?.state, "failed");
       assert.deepEqual(summary?.attempts.map((a) => [a.attempt, a.outcome, a.error]), [
@@ -124,10 +110,10 @@ Deno.test("a job failing three times is recorded by the board with three attempt
         [3, "failed", "gateway timeout #3"],
       ]);
     });
-  }, { boardOn: "url", board: { history: true } }).finally(() => opened.forEach((open) => open()));
+  }, { boardOn: "url", board: { history: true } }).finally(failing.release);
 });
 
-Deno.test("a board with history: false records nothing and reads no event stream for it", async () => {
+Deno.test("a board with history: false reads no stream while unwatched, and no job for it when its feed runs", async () => {
   await withApp(
     "redis",
     (app: any) => app.task("quiet", { handler: () => "ok" }),
@@ -136,14 +122,30 @@ Deno.test("a board with history: false records nothing and reads no event stream
       try {
         // The board exists and leads; a job runs to its end meanwhile.
         await world.get("/tasks");
-        const calls = await commandsOf(redis, async () => {
+        const unwatched = await commandsOf(redis, async () => {
           const id = String(await taskOf(world.app, "quiet").dispatch({}));
           await waitFor(async () => {
             const state = await redis.hGet(`${taskKeys("quiet").jobPrefix}${id}`, "state");
             return state === "completed";
           }, { what: "the job to complete" });
         });
-        assert.equal(calls.get("xread") ?? 0, 0, "no feed reads the streams");
+        assert.equal(unwatched.get("xread") ?? 0, 0, "no feed reads the streams");
+
+        const watched = await commandsOf(redis, async () => {
+          // A scrape needs the change feed: the leader runs it, history or not.
+          await world.board.fetch(new Request("http://localhost/board/metrics"));
+          await taskOf(world.app, "quiet").dispatch({});
+          // Once the feed saved the id of the job's last event, every consumer took its batch.
+          await waitFor(async () => {
+            const [last] = await redis.xRevRange(taskKeys("quiet").events, "+", "-", { COUNT: 1 });
+            const saved = await redis.hGet(feedKeys().ids, "quiet");
+            return last?.message.event === "completed" && saved === last.id;
+          }, { what: "the feed to deliver the job's end" });
+        });
+        assert.ok((watched.get("xread") ?? 0) > 0, "the feed ran");
+        // The recorder's read of an ending job runs HSTRLEN (else only a payload search does).
+        assert.equal(watched.get("hstrlen") ?? 0, 0, "no recorder read the job");
+        assert.deepEqual(await redis.keys("*{history}*"), [], "no history key");
         await withHistory(world.url, async (history) => {
           assert.deepEqual((await history.search({})).summaries, []);
         });
