@@ -41,7 +41,7 @@ async function withBoard(
   const source = createMemorySource({ seed: readFixture() });
   const timers = new FakeTimers();
   const board = createBoardOn(timers, source, { alerts, history: false });
-  const evaluatedAt = async () => (await source.readAlertStatus()).asOf;
+  const evaluatedAt = async () => (await source.boardStore.readAlertStatus()).asOf;
   try {
     await fn({ source, timers, evaluatedAt });
   } finally {

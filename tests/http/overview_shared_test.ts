@@ -14,7 +14,7 @@ import { readFixture } from "../helpers/fixture.ts";
 Deno.test("overviews asked at once share one read of the store, and each gets the whole answer", async () => {
   const source = createMemorySource({ seed: readFixture() });
   // Another board leads and keeps no live state: this one reads every task itself.
-  await source.holdLease("board", "the-leader", 3_600_000);
+  await source.boardStore.holdLease("board", "the-leader", 3_600_000);
   const board = createBoard(source);
   let reads = 0;
   const getQueueSnapshots = source.getQueueSnapshots.bind(source);

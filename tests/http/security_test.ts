@@ -56,7 +56,7 @@ Deno.test("API errors never leak a stack", async () => {
     listTasks: () => Promise.reject(new Error("boom at secret.ts:12")),
   });
   // Another board leads: this one's request is the only thing that fails here.
-  await source.holdLease("board", "the-leader", 3_600_000);
+  await source.boardStore.holdLease("board", "the-leader", 3_600_000);
   const board = createBoard(failing as typeof source);
   const errors: unknown[] = [];
   const log = console.error;
