@@ -61,6 +61,11 @@ export interface AlertEvaluatorDeps {
    * board's stats interval); absent: every pass reads them directly.
    */
   liveMaxAgeMs?: number;
+  /**
+   * Called at each pass with rules: the board's change feed notes its need,
+   * so that the leader keeps the live state the next passes read.
+   */
+  need?: () => void;
   /** The notices' links start with `config.boardUrl`, else this (default `""`). */
   basePath?: string;
   /** Told what became of each notice sent, per sink (the `/metrics` counters). */
@@ -261,6 +266,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     const [previous] = await Promise.all([readStates(), readSettings()]);
     const rules = [...config.rules, ...stored];
     if (rules.length === 0 && previous.size === 0) return;
+    if (rules.length > 0) deps.need?.();
     const snapshot = await readSnapshot(source, rules, now, {
       open: openNoProgress(rules, previous),
       lockSeen,
