@@ -37,12 +37,15 @@ type MethodsOf<P> = {
   [K in keyof P as P[K] extends (...args: never[]) => unknown ? K : never]: P[K];
 };
 
+/** The facade {@link assemble} makes of `P`'s parts: every public method of each. */
+export type Assembled<P extends object[]> = Intersection<MethodsOf<P[number]>>;
+
 /**
  * One object with every public method of every part, each bound to its part
  * (so its private state stays its own); a method two parts both have is
  * refused, so that no part hides another's.
  */
-export function assemble<P extends object[]>(...parts: P): Intersection<MethodsOf<P[number]>> {
+export function assemble<P extends object[]>(...parts: P): Assembled<P> {
   const facade: Record<string, unknown> = {};
   for (const part of parts) {
     const prototype = Object.getPrototypeOf(part);
@@ -56,5 +59,5 @@ export function assemble<P extends object[]>(...parts: P): Intersection<MethodsO
       facade[name] = method.bind(part);
     }
   }
-  return facade as Intersection<MethodsOf<P[number]>>;
+  return facade as Assembled<P>;
 }
