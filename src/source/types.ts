@@ -509,6 +509,13 @@ export interface TaskSource {
    */
   retryingAsOf(tasks: string[]): Map<string, number | null>;
   /**
+   * Whether someone looks at the board now (a live subscriber, or a
+   * request lately): the board's own reads on a timer that serve only
+   * people (the backlog sampler's, when the live state is stale) run only
+   * then. Sources whose reads cost a store nothing leave it out (always).
+   */
+  readonly watched?: boolean;
+  /**
    * For each named task, its {@link QueueHeads}, in one batch: the tail of
    * the active list and the head of the delayed set, O(1) per task (plus
    * O(log N) for the set); nulls for a task the store does not know.

@@ -123,6 +123,7 @@ import { ClosedMinutes, getThroughput, getThroughputByTask } from "./throughput.
 import { getVersionDistribution } from "./versions.ts";
 import { cancelWorkflow } from "./workflow_cancel.ts";
 import { Watch } from "./watch.ts";
+import { readingUnwatched } from "../unwatched.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
 import { jobNotFound } from "../refusals.ts";
 import { checkedSource } from "../checked.ts";
@@ -359,9 +360,10 @@ export class RedisTaskSource implements TaskSource {
 
   /** Resolves when Redis is reachable and its keyspace is one we read. */
   async #ready(): Promise<void> {
-    this.#watch.touch();
-    // Looked at: keep competing (the background passes that ask may be minutes apart).
-    this.#leadership.keep();
+    if (this.#lookedAt(this.#watch)) {
+      // Looked at: keep competing (the background passes that ask may be minutes apart).
+      this.#leadership.keep();
+    }
     await this.connection.ready();
     const verdict = this.#wire;
     if (verdict?.ok) return;
@@ -377,6 +379,22 @@ export class RedisTaskSource implements TaskSource {
       .finally(() => this.#wireCheck = null);
     await this.#wireCheck;
     if (this.#wire && !this.#wire.ok) throw this.#wire.error;
+  }
+
+  /**
+   * Notes on `watch` that someone looks at the board, unless the read under
+   * way is one the board makes of its own accord (see `../unwatched.ts`);
+   * says whether it noted it.
+   */
+  #lookedAt(watch: Watch): boolean {
+    if (readingUnwatched()) return false;
+    watch.touch();
+    return true;
+  }
+
+  /** Whether someone looks at the board: a live subscriber, or a request within `idleAfterMs`. */
+  get watched(): boolean {
+    return this.#watch.watched;
   }
 
   /** Names of every known task, sorted (cached, refreshed in the background). */
@@ -397,7 +415,7 @@ export class RedisTaskSource implements TaskSource {
    */
   async getStats(tasks: string[]): Promise<Map<string, QueueStats>> {
     await this.#ready();
-    this.#countsWatch.touch();
+    this.#lookedAt(this.#countsWatch);
     return await getStats(
       this.connection,
       tasks,
@@ -467,7 +485,7 @@ export class RedisTaskSource implements TaskSource {
   /** Counts and heads per task, one script call each; see `queue_snapshot.ts`. */
   async getQueueSnapshots(tasks: string[]): Promise<Map<string, QueueSnapshot>> {
     await this.#ready();
-    this.#countsWatch.touch();
+    this.#lookedAt(this.#countsWatch);
     return await getQueueSnapshots(
       this.connection,
       tasks,
@@ -502,7 +520,7 @@ export class RedisTaskSource implements TaskSource {
   async listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage> {
     await this.#ready();
     // The page is read; its total is the kept split's, as the task's counts say.
-    if (state === "delayed" || state === "retrying") this.#countsWatch.touch();
+    if (state === "delayed" || state === "retrying") this.#lookedAt(this.#countsWatch);
     const retrying = this.#retrying(task).retrying;
     return this.#served(
       await listJobs(this.connection, task, state, offset, limit, this.prefix, retrying),
