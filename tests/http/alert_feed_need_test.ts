@@ -53,12 +53,12 @@ async function withBoard(
 Deno.test("a board with an alert rule runs the change feed: its passes read the live state", async () => {
   const rule = { name: "huge backlog", kind: "backlog" as const, threshold: 1e6, sinks: ["ops"] };
   await withBoard(alertsWith([rule]), async ({ source, timers, evaluatedAt }) => {
-    assert.equal(await source.feed.hasFeedDemand(), false);
+    assert.equal(await source.boardStore.feed!.hasFeedDemand(), false);
     await alertPass(timers, EVERY_MS, evaluatedAt);
-    assert.equal(await source.feed.hasFeedDemand(), true, "the pass noted the feed's need");
+    assert.equal(await source.boardStore.feed!.hasFeedDemand(), true, "the pass noted the feed's need");
     const summary = await waitFor(async () => {
       await timers.tick(1_000);
-      return await source.feed.readLiveSummary();
+      return await source.boardStore.feed!.readLiveSummary();
     }, { what: "the leader's live state" });
     assert.ok(summary.index.tasks.length > 0);
     // A later pass reads its figures from there, not every task's counts (the feed's own
@@ -79,7 +79,7 @@ Deno.test("a board with an alert rule runs the change feed: its passes read the 
 Deno.test("with no alert rule, no browser and no request, the change feed stays off", async () => {
   await withBoard(alertsWith([]), async ({ source, timers }) => {
     await timers.tick(65_000);
-    assert.equal(await source.feed.hasFeedDemand(), false);
-    assert.equal(await source.feed.readLiveSummary(), null);
+    assert.equal(await source.boardStore.feed!.hasFeedDemand(), false);
+    assert.equal(await source.boardStore.feed!.readLiveSummary(), null);
   });
 });

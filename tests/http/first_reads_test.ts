@@ -121,7 +121,7 @@ Deno.test("a just-started board's first overview pages read every task once, in 
     });
     assert.equal(everyTaskReads(), 1, "every task read once");
     assert.equal(calls.get("zcard"), ZCARDS_A_READ * TASKS);
-    const summary = await source.feed.readLiveSummary();
+    const summary = await source.boardStore.feed!.readLiveSummary();
     assert.deepEqual(pages.map((page) => page.asOf), [summary!.asOf, summary!.asOf]);
     assert.deepEqual(pages.map((page) => [page.tasks.length, page.matched]), [[50, TASKS], [
       50,

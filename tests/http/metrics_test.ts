@@ -102,9 +102,15 @@ Deno.test("every board has its own registry: one board's requests are not in ano
 Deno.test("GET /metrics counts the store's errors the board answered with", async () => {
   const source = createMemorySource({ seed: readFixture() });
   let down = false;
+  // The counts, read alone or with the heads (the source's parts read each on their own).
   const getStats = source.getStats.bind(source);
   source.getStats = (tasks) =>
     down ? Promise.reject(new StoreUnavailableError("Redis is not reachable")) : getStats(tasks);
+  const getQueueSnapshots = source.getQueueSnapshots.bind(source);
+  source.getQueueSnapshots = (tasks) =>
+    down
+      ? Promise.reject(new StoreUnavailableError("Redis is not reachable"))
+      : getQueueSnapshots(tasks);
   const { get, close } = boardOf({}, source);
   try {
     down = true;
