@@ -61,7 +61,7 @@ export async function readForecast(
       const sample = samples[i];
       if (sample === null) {
         const missing = `no backlog sample from ${window} min ago: the board's leader takes ` +
-          "one a minute while a board runs";
+          "one a minute while someone looks at a board";
         return { minutes: window, missing };
       }
       return forecastWindow({ minutes: window, sample, buckets, backlog, now });

@@ -184,7 +184,14 @@ export function startServices(
   );
   const scans = new ScanSlots(store, { timers });
   // Once a minute on the leader: the drain forecast's backlog 10 and 60 minutes ago.
-  const backlog = startBacklogSampler({ source, store, leadership, timers, clock });
+  const backlog = startBacklogSampler({
+    source,
+    store,
+    leadership,
+    timers,
+    clock,
+    liveMaxAgeMs: options.statsInterval,
+  });
   // Once a minute on the leader, while a board was asked: the day of throughput every board reads.
   const throughput = startThroughputKeeper({ source, leadership, timers, clock });
   const alerts = startAlerts({
@@ -206,10 +213,11 @@ export function startServices(
       maxTasks: options.metrics.maxTasks,
       clock,
       liveMaxAgeMs: options.statsInterval,
-      need: () => feed?.need(),
+      feed,
       alerts: options.alerts,
       alertQueues: () => alerts?.queued() ?? new Map(),
       recorder: history?.recording ?? null,
+      history: history?.store ?? null,
     });
   return {
     source,
@@ -224,6 +232,7 @@ export function startServices(
     latency,
     leadership,
     feed,
+    history: history?.store ?? null,
     ownChanges,
     operations,
     scans,

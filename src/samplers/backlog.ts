@@ -1,14 +1,24 @@
 /**
  * The backlog samples the drain forecast starts from (see
  * `contract/forecast.ts`): once a minute the board that leads the boards on
- * the store reads every task's counts, how many of its delayed and retrying
- * jobs fall due after the forecast's horizon, and its counters of the
- * minute, and keeps each task's sample (its backlog, the time and the jobs
- * the minute had finished by then) under that minute, in the store every
- * board reads (`<root>:board:backlog:<minute>`, expiring after
- * {@link BACKLOG_KEEP_MS}): three batches a minute, one command per task
- * each. Boards that do not lead read nothing and write nothing; a minute
- * whose read fails (Redis away) is simply missing, and the forecast says so.
+ * the store takes every task's backlog (its counts, less its delayed and
+ * retrying jobs due after the forecast's horizon) and what it finished in
+ * the minute so far, and keeps each task's sample under that minute, in the
+ * store every board reads (`<root>:board:backlog:<minute>`, expiring after
+ * {@link BACKLOG_KEEP_MS}). Boards that do not lead read nothing and write
+ * nothing; a minute whose read fails (Redis away) is simply missing, and
+ * the forecast says so.
+ *
+ * Cost follows change: while the leader's live state is fresh (the change
+ * feed runs: a browser, a scrape), the counts and the minute's finished
+ * jobs come from it (two HMGETs: the index and the rows), and only the
+ * tasks with delayed or retrying jobs are read, one ZCOUNT each (what is due
+ * after the horizon moves with the clock, not with events). Else the counts,
+ * the ZCOUNT and the counters of every task are read directly (three
+ * batches, one command per task each), and only while someone looks at the
+ * board ({@link TaskSource.watched}): an idle board takes no sample. Either
+ * way its reads are the board's own ({@link unwatched}): they keep no idle
+ * board watched.
  *
  * @module
  */
@@ -18,12 +28,16 @@ import {
   BACKLOG_SAMPLE_MS,
   BACKLOG_SAMPLE_TASKS,
   backlogOf,
+  type BacklogSample,
   finishedInMinute,
   FORECAST_HORIZON_MS,
   minuteOf,
 } from "../contract/forecast.ts";
+import { readFreshSummary } from "../feed/live_read.ts";
+import { rateBucketAt } from "../feed/live_rate.ts";
 import type { Leadership } from "../leadership.ts";
 import type { TaskSource } from "../source/types.ts";
+import { unwatched } from "../source/unwatched.ts";
 import type { BacklogSampleStore } from "../store/backlog_samples.ts";
 import type { Timers } from "../timers.ts";
 
@@ -39,6 +53,8 @@ export interface BacklogSamplerOptions {
   timers: Timers;
   /** ms since the epoch: a sample's minute is read by every board. */
   clock: () => number;
+  /** How old the live state may be to sample from it, ms (the stats interval). */
+  liveMaxAgeMs: number;
 }
 
 /** A running sampler. */
@@ -66,6 +82,7 @@ export interface BacklogSampler {
  *   leadership: new Leadership(null),
  *   timers: systemTimers,
  *   clock: () => 120_000,
+ *   liveMaxAgeMs: 3_000,
  * });
  * await sampler.sample();
  * assert.deepEqual(await source.boardStore.readBacklogSamples("mail", [120_000]), [null]);
@@ -77,27 +94,78 @@ export function startBacklogSampler(options: BacklogSamplerOptions): BacklogSamp
   const { source, store, leadership, timers, clock } = options;
   let running: Promise<void> | null = null;
   const take = async () => {
-    const tasks = (await source.listTasks()).slice(0, BACKLOG_SAMPLE_TASKS);
-    const at = clock();
-    const [stats, dueLater, counters] = await Promise.all([
-      source.getStats(tasks),
-      source.countDueAfter?.(tasks, at + FORECAST_HORIZON_MS),
-      source.getThroughputByTask(tasks, { count: 1 }),
-    ]);
-    const samples = new Map([...stats].map(([task, counts]) => [task, {
-      at,
-      backlog: backlogOf(counts, dueLater?.get(task) ?? 0),
-      finishedBefore: finishedInMinute(counters.get(task) ?? [], at),
-    }]));
-    await store.writeBacklogSample(minuteOf(at), samples, BACKLOG_KEEP_MS);
+    const now = clock();
+    const taken = await fromLiveState(source, now, options.liveMaxAgeMs) ??
+      // Every task read directly: for someone who looks at the board, not for an idle one.
+      (source.watched === false ? null : await readDirectly(source, now));
+    if (taken === null) return;
+    await store.writeBacklogSample(minuteOf(taken.at), taken.samples, BACKLOG_KEEP_MS);
   };
   const sample = () => {
     if (!leadership.isLeading) return Promise.resolve();
     // A slow minute is not stacked on: the next one samples again.
-    running ??= take().catch(() => {}).finally(() => running = null);
+    running ??= unwatched(take).catch(() => {}).finally(() => running = null);
     return running;
   };
   const id = timers.setInterval(() => void sample(), BACKLOG_SAMPLE_MS);
   timers.unref(id);
   return { sample, close: () => timers.clearInterval(id) };
+}
+
+/** What one minute took: each task's sample, as of `at`. */
+interface Taken {
+  at: number;
+  samples: Map<string, BacklogSample>;
+}
+
+/** Each task's sample at `at`, its counts and counters read directly. */
+async function readDirectly(source: TaskSource, at: number): Promise<Taken> {
+  const tasks = (await source.listTasks()).slice(0, BACKLOG_SAMPLE_TASKS);
+  const [stats, dueLater, counters] = await Promise.all([
+    source.getStats(tasks),
+    source.countDueAfter?.(tasks, at + FORECAST_HORIZON_MS),
+    source.getThroughputByTask(tasks, { count: 1 }),
+  ]);
+  const samples = new Map([...stats].map(([task, counts]) => [task, {
+    at,
+    backlog: backlogOf(counts, dueLater?.get(task) ?? 0),
+    finishedBefore: finishedInMinute(counters.get(task) ?? [], at),
+  }]));
+  return { at, samples };
+}
+
+/**
+ * Each task's sample from the live state, as of its `asOf`, when it is at
+ * most `maxAgeMs` old at `now`; null when it is not (or the source keeps
+ * none). Reads the index and the rows, and the due-later count of only the
+ * tasks with delayed or retrying jobs.
+ */
+async function fromLiveState(
+  source: TaskSource,
+  now: number,
+  maxAgeMs: number,
+): Promise<Taken | null> {
+  const feed = source.feed;
+  if (!feed) return null;
+  const summary = await readFreshSummary(feed, now, maxAgeMs);
+  if (summary === null) return null;
+  const at = summary.asOf;
+  const entries = summary.index.tasks.slice(0, BACKLOG_SAMPLE_TASKS);
+  const held = entries.filter(({ stats }) => stats.delayed + stats.retrying > 0)
+    .map(({ name }) => name);
+  const [rows, dueLater] = await Promise.all([
+    feed.readLiveRows(entries.map(({ name }) => name)),
+    held.length > 0 ? source.countDueAfter?.(held, at + FORECAST_HORIZON_MS) : undefined,
+  ]);
+  const samples = new Map<string, BacklogSample>();
+  entries.forEach(({ name, stats }, i) => {
+    const row = rows[i];
+    if (row === null) return;
+    samples.set(name, {
+      at,
+      backlog: backlogOf(stats, dueLater?.get(name) ?? 0),
+      finishedBefore: finishedInMinute([rateBucketAt(row.rate, minuteOf(at))], at),
+    });
+  });
+  return { at, samples };
 }

@@ -16,6 +16,7 @@
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type { Leadership } from "../leadership.ts";
 import type { TaskSource } from "../source/types.ts";
+import { unwatched } from "../source/unwatched.ts";
 import {
   decodeMinutes,
   encodeMinutes,
@@ -222,7 +223,8 @@ export function keepThroughput(options: ThroughputKeeperOptions): ThroughputKeep
       return Promise.resolve();
     }
     // A slow pass is not stacked on: the next look runs one again.
-    running ??= take().catch(() => {}).finally(() => running = null);
+    // Its minute's reads are the board's own: they keep no idle board watched.
+    running ??= unwatched(take).catch(() => {}).finally(() => running = null);
     return running;
   };
   const id = timers.setInterval(() => {

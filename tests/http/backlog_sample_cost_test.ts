@@ -1,0 +1,102 @@
+/**
+ * What the leader's backlog sample of a minute costs Redis at 200 tasks,
+ * counted by Redis itself (`INFO commandstats`, the commands scripts run
+ * included): from a fresh live state, the index and the rows (two HMGETs),
+ * one ZCOUNT per task with delayed or retrying jobs and the write; read
+ * directly (no live state), the counts, the due-later count and the minute's
+ * counters of every task. Both take the same samples. Before, every minute
+ * read every task directly, live state or not (about 2,600 commands here).
+ */
+
+import assert from "node:assert/strict";
+import { type BacklogSample, minuteOf } from "../../src/contract/forecast.ts";
+import { taskRate } from "../../src/contract/latency.ts";
+import { Leadership } from "../../src/leadership.ts";
+import { startBacklogSampler } from "../../src/samplers/backlog.ts";
+import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { backlogKey, metricKey } from "../../src/source/wire/keys.ts";
+import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { livePass, liveRow } from "../helpers/live_state.ts";
+import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { jobCommands, sendPipelined } from "../helpers/wire_writer.ts";
+
+const TASKS = Array.from({ length: 200 }, (_, i) => `task-${String(i).padStart(3, "0")}`);
+/** The tasks with delayed jobs: one due within the forecast's hour, one after it. */
+const HELD = TASKS.slice(0, 5);
+const HOUR = 3_600_000;
+
+/** Two waiting jobs a task; the held ones a job due in a minute and one in 3 h; 4 finished this minute. */
+function* fleet(now: number): Generator<string[]> {
+  for (const task of TASKS) {
+    for (let i = 0; i < 2; i++) yield* jobCommands({ task, state: "waiting" }).commands;
+    yield ["SET", metricKey(task, "completed", minuteOf(now)), "4"];
+  }
+  for (const task of HELD) {
+    yield* jobCommands({ task, state: "delayed", ts: now, delay: 60_000 }).commands;
+    yield* jobCommands({ task, state: "delayed", ts: now, delay: 3 * HOUR }).commands;
+  }
+}
+
+Deno.test("a minute's backlog sample from a fresh live state reads the tasks with delayed jobs only, and takes the same samples", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const timers = new FakeTimers();
+  // Within a minute, not at its end: both samples fall in the same one.
+  const now = minuteOf(Date.now()) + 1_000;
+  const source = new RedisTaskSource({ url: redis.url, tasks: TASKS }, timers);
+  const sampler = startBacklogSampler({
+    source,
+    store: source.boardStore,
+    leadership: new Leadership(null),
+    timers,
+    clock: () => now,
+    liveMaxAgeMs: 3_000,
+  });
+  const samplesOf = async () => {
+    const samples = new Map<string, BacklogSample | null>();
+    for (const task of [...HELD, TASKS[100]]) {
+      samples.set(task, (await source.boardStore.readBacklogSamples(task, [minuteOf(now)]))[0]);
+    }
+    // The next sample of this minute writes afresh rather than merging into this one.
+    await client.del(backlogKey(minuteOf(now)));
+    return samples;
+  };
+  try {
+    await sendPipelined(client as never, fleet(now), 1_000);
+    // Someone looks at the board and no live state is kept: every task is read directly.
+    await source.listTasks();
+    const direct = await commandsOf(client, () => sampler.sample());
+    const directSamples = await samplesOf();
+    // The leader's live state of what Redis holds, as of now.
+    const [snapshots, minutes] = await Promise.all([
+      source.getQueueSnapshots(TASKS),
+      source.getThroughputByTask(TASKS, { count: 60 }),
+    ]);
+    const rows = TASKS.map((name) => {
+      const { stats, heads } = snapshots.get(name)!;
+      return liveRow(name, stats, { heads, rate: taskRate(minutes.get(name)!), readAt: now });
+    });
+    await source.feed.writeLiveState(livePass(now, rows));
+    const live = await commandsOf(client, () => sampler.sample());
+    const liveSamples = await samplesOf();
+
+    console.log(
+      `a backlog sample at ${TASKS.length} tasks: ${totalCalls(direct)} commands read directly, ` +
+        `${totalCalls(live)} from the live state`,
+    );
+    const seen = JSON.stringify({ live: Object.fromEntries(live) });
+    assert.ok(totalCalls(direct) > TASKS.length * 9, JSON.stringify(Object.fromEntries(direct)));
+    assert.equal(live.get("zcount"), HELD.length, seen);
+    assert.equal(totalCalls(live, ["zcard", "llen", "mget", "evalsha"]), 0, seen);
+    assert.ok(totalCalls(live) <= HELD.length + 6, seen);
+    assert.deepEqual(liveSamples, directSamples);
+    assert.deepEqual(directSamples.get(HELD[0]), { at: now, backlog: 3, finishedBefore: 4 });
+    assert.deepEqual(directSamples.get(TASKS[100]), { at: now, backlog: 2, finishedBefore: 4 });
+  } finally {
+    sampler.close();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+});

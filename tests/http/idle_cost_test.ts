@@ -1,0 +1,77 @@
+/**
+ * What an idle board costs Redis (issue 35): no browser, no alert rule, and
+ * no request since the one a minute ago. Counted by Redis itself
+ * (`INFO commandstats`, the commands scripts run included) over ten minutes
+ * of fake time: the board competes for its leases and sweeps the bulk
+ * operations (a script each), looks whether anyone needs the feed or the
+ * kept throughput (an EXISTS each) and whether its live state is fresh for
+ * the backlog sample (one HMGET a minute), and reads nothing of the tasks.
+ * Before, its own background reads (the backlog sampler's minute) counted
+ * as someone looking at it, so discovery's SCANs and the retrying
+ * reconcile's HGETs went on for as long as it ran (39–71 commands/s at 1M
+ * keys, `tests/bench/idle_board.ts`), and the sampler read every task.
+ */
+
+import assert from "node:assert/strict";
+import { createBoardOn } from "../../src/board.ts";
+import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { writeJob } from "../helpers/wire_writer.ts";
+
+const TASKS = ["alpha", "beta", "gamma"];
+/**
+ * What reads the keyspace or a task's keys: discovery's SCANs, the
+ * reconcile's ZSCAN and HGETs, counts, queue ends, minute counters and
+ * streams. (HMGET and ZRANGE read the board's own keys too: left out.)
+ */
+const KEYSPACE_READS = [
+  "scan",
+  "zscan",
+  "hget",
+  "zcard",
+  "llen",
+  "lindex",
+  "lrange",
+  "zcount",
+  "mget",
+  "xrevrange",
+];
+
+Deno.test("an idle board (no browser, no rule, no request for a minute) reads no task and no keyspace", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const timers = new FakeTimers();
+  const source = new RedisTaskSource({ url: redis.url, commandTimeoutMs: 30_000 }, timers);
+  const board = createBoardOn(timers, source, { history: false });
+  try {
+    const now = Date.now();
+    for (const task of TASKS) {
+      for (let i = 0; i < 5; i++) {
+        await writeJob(client as never, { task, state: "delayed", delay: 60_000 + i });
+        await writeJob(client as never, { task, state: "retrying", runAt: now + 60_000 + i });
+        await writeJob(client as never, { task, state: "completed", finishedOn: now - i });
+      }
+    }
+    const response = await board.fetch(new Request("http://127.0.0.1/board/api/overview"));
+    assert.equal(response.status, 200);
+    await response.body?.cancel();
+    // The minute after the request: the board is watched, its passes run.
+    for (let t = 0; t < 65_000; t += 1_000) await timers.tick(1_000);
+    const minutes = 10;
+    const calls = await commandsOf(client, async () => {
+      for (let t = 0; t < minutes * 60_000; t += 1_000) await timers.tick(1_000);
+    });
+    const perSecond = totalCalls(calls) / (minutes * 60);
+    const seen = JSON.stringify(Object.fromEntries(calls));
+    assert.equal(totalCalls(calls, KEYSPACE_READS), 0, seen);
+    // The leases, the operations' sweep and the looks for a need: about 2 commands/s.
+    assert.ok(perSecond <= 3, `${perSecond} commands/s: ${seen}`);
+  } finally {
+    await board.close();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+});
