@@ -55,7 +55,11 @@ Deno.test("a board with an alert rule runs the change feed: its passes read the 
   await withBoard(alertsWith([rule]), async ({ source, timers, evaluatedAt }) => {
     assert.equal(await source.boardStore.feed!.hasFeedDemand(), false);
     await alertPass(timers, EVERY_MS, evaluatedAt);
-    assert.equal(await source.boardStore.feed!.hasFeedDemand(), true, "the pass noted the feed's need");
+    assert.equal(
+      await source.boardStore.feed!.hasFeedDemand(),
+      true,
+      "the pass noted the feed's need",
+    );
     const summary = await waitFor(async () => {
       await timers.tick(1_000);
       return await source.boardStore.feed!.readLiveSummary();
