@@ -169,13 +169,16 @@ export class Leadership {
     } finally {
       this.#turn = null;
     }
+    // The next turn first: a listener that asks (`leads()`) then finds it planned and starts no
+    // second take, whose own turns would double the renewals at every period.
+    this.#schedule(next);
     const leads = this.#timers.now() < this.#until;
     for (const listener of this.#listeners) listener(leads);
-    this.#schedule(next);
   }
 
   #schedule(ms: number): void {
     if (this.#closed) return;
+    this.#clearTimer();
     const keepLeft = this.#askedAt + this.#keepMs - this.#timers.now();
     const timer = this.#timers.setTimeout(() => {
       this.#timer = undefined;

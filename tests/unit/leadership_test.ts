@@ -170,3 +170,27 @@ Deno.test("Leadership: keep() holds a competing board in the race, and starts no
   await leadership.close();
   await source.close();
 });
+
+Deno.test("Leadership: a listener that asks at each turn (the change feed does) adds no second round of renewals", async () => {
+  const { timers, leaderships, source } = boards(1);
+  const [leadership] = leaderships;
+  let holds = 0;
+  const counted: Lease = {
+    hold: (holder, ttlMs) => {
+      holds++;
+      return leaseOf(source.boardStore, "background")!.hold(holder, ttlMs);
+    },
+    release: (holder) => leaseOf(source.boardStore, "background")!.release(holder),
+  };
+  const asking = new Leadership(counted, { ttlMs: TTL, timers, holder: "asking" });
+  asking.onTurn(() => asking.leads());
+  asking.leads();
+  await settle();
+  for (let i = 0; i < 8; i++) await timers.tick(TTL / 3);
+  // One take, then one renewal every third of the period: 9, not a number that doubles.
+  assert.ok(holds <= 10, `${holds} takes and renewals in 8 thirds of a period`);
+  assert.ok(timers.pending <= 1, `${timers.pending} timers pending`);
+  await asking.close();
+  await leadership.close();
+  await source.close();
+});
