@@ -113,7 +113,7 @@ export function createBoardOn(
 ): Board {
   // Resolve: a bad option or source throws here, before anything starts.
   const resolved = resolveOptions(options);
-  const { source: taskSource, owned } = resolveSource(source);
+  const { source: taskSource, owned } = resolveSource(source, () => timers.now());
 
   const store = storeFor(taskSource, resolved.store, () => timers.now());
 

@@ -137,6 +137,15 @@ export class Leadership {
   }
 
   /**
+   * Settles once the take or renewal under way, if any, was answered and
+   * told to the listeners: a just-started board (or one long unasked) knows
+   * then whether it leads.
+   */
+  async turnSettled(): Promise<void> {
+    await this.#turn;
+  }
+
+  /**
    * Calls `listener` after each take or renewal while competing, with
    * whether this process leads: the leader shares its results then, the
    * others read them. Returns the unsubscribe.

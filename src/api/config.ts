@@ -23,7 +23,7 @@ const getConfig = apiRoute({
 });
 
 /** Routes under `/config`. */
-export function configRoutes({ options }: ApiDeps) {
+export function configRoutes({ options, history }: ApiDeps) {
   return apiRouter<SessionEnv & UserEnv>().openapi(getConfig, async (c) => {
     const can = options.auth === null ? null : options.can;
     const user = actingUser(c);
@@ -38,6 +38,7 @@ export function configRoutes({ options }: ApiDeps) {
       refreshInterval: options.refreshInterval,
       authEnabled: options.auth !== null && typeof options.auth === "object",
       basePath: options.basePath,
+      history: history !== null,
       allowed,
       user: signedInUser(user, can),
       roleNeeded: await rolesNeeded(can, allowed, options.readOnly),

@@ -16,6 +16,7 @@ import type { Presenter } from "../contract/present.ts";
 import type { EventHub } from "../events/hub.ts";
 import type { ChangeFeed } from "../feed/change_feed.ts";
 import type { OwnChanges } from "../feed/own_changes.ts";
+import type { HistoryStore } from "../history/store.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { BoardStore } from "../store/types.ts";
@@ -40,6 +41,8 @@ export interface ApiDeps {
   leadership: Leadership;
   /** The board's change feed (the leader's live state), or null when the source keeps none. */
   feed: ChangeFeed | null;
+  /** The job history (summaries of jobs taskora removed), or null when the board records none. */
+  history: HistoryStore | null;
   /** When this board last changed the queue: its own answers are not older. */
   ownChanges: OwnChanges;
   /** The board's bulk operations (`/bulk`, `/operations`). */

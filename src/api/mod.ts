@@ -16,6 +16,8 @@ import { configRoutes } from "./config.ts";
 import { deadLetterRoutes } from "./dlq.ts";
 import type { ApiDeps } from "./deps.ts";
 import { eventRoutes } from "./events.ts";
+import { historyRoutes } from "./history.ts";
+import { historyChartRoutes } from "./history_charts.ts";
 import { jobExportRoutes } from "./job_export.ts";
 import { jobLogRoutes } from "./job_logs.ts";
 import { jobSearchRoutes } from "./job_search.ts";
@@ -57,10 +59,12 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", jobRoutes(deps))
     .route("/", jobLogRoutes(deps))
     .route("/", jobPayloadRoutes(deps))
+    .route("/", historyRoutes(deps))
     .route("/", scheduleRoutes(deps))
     .route("/", workflowRoutes(deps))
     .route("/", deadLetterRoutes(deps))
     .route("/", throughputRoutes(deps))
+    .route("/", historyChartRoutes(deps))
     .route("/", configRoutes(deps))
     .route("/", eventRoutes(deps))
     .route("/", migrationLockRoutes(deps))

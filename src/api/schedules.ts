@@ -12,13 +12,11 @@ import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import { invalidParam } from "../errors.ts";
 import { parseSchedulePatch } from "../source/schedule_patch.ts";
-import type { BoardRunsOf } from "../source/types.ts";
-import {
-  BOARD_RUNS_KEPT,
-  type BoardRun,
-  type ScheduleActionResponse,
-  type ScheduleRecord,
-  type ScheduleView,
+import type {
+  BoardRun,
+  ScheduleActionResponse,
+  ScheduleRecord,
+  ScheduleView,
 } from "../contract/schedules.ts";
 import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
@@ -26,6 +24,7 @@ import { apiRoute, apiRouter } from "./openapi.ts";
 import { IdempotencyHeaders } from "./params.ts";
 import { deepJson } from "./deep_json.ts";
 import { mayReadPayloads, withoutScheduleData } from "../auth/payload_access.ts";
+import { BoardRuns, type BoardRunsOf } from "../schedules/board_runs.ts";
 import { ScheduleTimings } from "../schedules/timings.ts";
 import {
   ScheduleActionSchema,
@@ -148,7 +147,7 @@ function sameSchedules(a: readonly BoardRunsOf[], b: readonly BoardRunsOf[]): bo
 }
 
 /** Routes under `/schedules`. */
-export function scheduleRoutes({ source, present, options, clock }: ApiDeps) {
+export function scheduleRoutes({ source, store, present, options, clock }: ApiDeps) {
   // Worded once per change of a schedule's timing or next run, not per request.
   const timings = new ScheduleTimings();
   /** A schedule with its timing in words, its runs ahead and the board's: none reads its data. */
@@ -157,9 +156,9 @@ export function scheduleRoutes({ source, present, options, clock }: ApiDeps) {
     ...timings.of(schedule.config, schedule.nextRun),
     boardRuns,
   });
-  /** The runs the board dispatched for each schedule (none where the source keeps none). */
-  const runsOf = async (schedules: readonly BoardRunsOf[]) =>
-    await source.listBoardRuns?.(schedules, BOARD_RUNS_KEPT) ?? new Map<string, BoardRun[]>();
+  /** The runs the board dispatched, kept in its store. */
+  const board = new BoardRuns(source, store);
+  const runsOf = (schedules: readonly BoardRunsOf[]) => board.list(schedules);
   const boardRuns = (schedules: readonly ScheduleRecord[]) => runsOf(schedules.map(runsAsked));
   /** The schedules the last list showed: their runs are read beside the next list's schedules. */
   let listed: BoardRunsOf[] = [];
@@ -204,11 +203,7 @@ export function scheduleRoutes({ source, present, options, clock }: ApiDeps) {
       // taskora keeps only a schedule's last run: the board keeps those it dispatched. The job
       // exists either way: an error answer now would have the operator dispatch a second one.
       if (triggered.created) {
-        await source.recordBoardRun?.(
-          name,
-          { jobId: triggered.jobId, at: clock() },
-          BOARD_RUNS_KEPT,
-        )
+        await board.note(name, triggered.jobId, clock())
           .catch((failure) => console.error("queue-board: cannot note the run", name, failure));
       }
       return c.json({ ok: true as const, ...triggered }, 200);
@@ -222,6 +217,7 @@ export function scheduleRoutes({ source, present, options, clock }: ApiDeps) {
     .openapi(remove, async (c) => {
       const { name } = c.req.valid("param");
       await source.removeSchedule(name);
+      await board.forget(name);
       return c.json({ ok: true as const, name }, 200);
     });
 }

@@ -10,7 +10,7 @@
  */
 
 import type { AuditEntry, AuditPage } from "../contract/audit.ts";
-import { compareAuditIds } from "../source/audit_ring.ts";
+import { compareAuditIds } from "../store/memory/audit_ring.ts";
 
 /** The pages of one query over several logs, as one page of at most `limit` entries (twins aside). */
 export function mergeAuditPages(pages: readonly AuditPage[], limit: number): AuditPage {

@@ -53,8 +53,11 @@ export const ROLES = ["viewer", "operator", "admin"] as const;
 /** A preset role. */
 export type Role = typeof ROLES[number];
 
-/** What a viewer may do beyond seeing jobs, states, timings and errors. */
-const VIEWER: ReadonlySet<Action> = new Set<Action>(["search", "metrics.read"]);
+/**
+ * What a viewer may do beyond seeing jobs, states, timings and errors: the
+ * history's summaries are those same fields of jobs taskora removed.
+ */
+const VIEWER: ReadonlySet<Action> = new Set<Action>(["search", "history.read", "metrics.read"]);
 
 /** What only an admin may do: read the audit trail. (Ending every user's sessions is admin's too.) */
 const ADMIN_ONLY: ReadonlySet<Action> = new Set<Action>(["audit.read"]);
@@ -68,7 +71,8 @@ export function roleOf(user: BoardUser): Role {
 /**
  * The presets, when the `can` option is absent:
  * - `viewer`: sees jobs, states, timings and errors, searches by id, reads
- *   the metrics, and signs out its own sessions everywhere;
+ *   the job history's summaries and the metrics, and signs out its own
+ *   sessions everywhere;
  * - `operator`: a viewer who also reads payloads (data, results, logs),
  *   exports, and does every action on jobs, tasks, dead letters, schedules,
  *   workflows and bulk operations;

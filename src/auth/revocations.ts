@@ -13,7 +13,7 @@ import {
   type SessionIdentity,
   type SessionRevocations,
   type SignedOutSession,
-} from "../source/session_revocations.ts";
+} from "../store/session_revocations.ts";
 import type { SessionStore } from "../store/sessions.ts";
 import type { Session } from "./session.ts";
 import { userName } from "./user.ts";

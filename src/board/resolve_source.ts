@@ -1,13 +1,15 @@
 /**
  * What `createBoard` was given, as a `TaskSource`: the taskora App's source,
  * a Redis URL's (the board owns that connection), or a source of one's own,
- * checked for every required method of the port.
+ * checked for every required method of the port and given the port's
+ * refusals (`source/checked.ts`), as the board's own sources are.
  *
  * @module
  */
 
 import { createRedisSource } from "../source/redis/mod.ts";
 import type { TaskSource } from "../source/types.ts";
+import { checkedSource } from "../source/checked.ts";
 import { createAppSource, isTaskoraApp } from "../taskora/mod.ts";
 import type { TaskoraApp } from "../taskora/app.ts";
 
@@ -58,9 +60,14 @@ const REQUIRED_SOURCE_METHODS = {
 
 const SOURCE_METHODS = Object.keys(REQUIRED_SOURCE_METHODS) as (keyof TaskSource)[];
 
-/** The source of `source`; `owned` when the board made it and closes it with itself. */
+/**
+ * The source of `source`; `owned` when the board made it and closes it with
+ * itself. `now` is the clock of a source of one's own's refusals (see
+ * `checkedSource`): the board's.
+ */
 export function resolveSource(
   source: TaskSource | TaskoraApp | string,
+  now: () => number = Date.now,
 ): { source: TaskSource; owned: boolean } {
   // The App's connection stays the App's: the source it gets borrows it.
   if (isTaskoraApp(source)) return { source: createAppSource(source), owned: true };
@@ -83,5 +90,5 @@ export function resolveSource(
         `(missing ${missing.join(", ")})`,
     );
   }
-  return { source: source as TaskSource, owned: false };
+  return { source: checkedSource(source as TaskSource, { now }), owned: false };
 }

@@ -213,10 +213,11 @@ export function startServices(
       maxTasks: options.metrics.maxTasks,
       clock,
       liveMaxAgeMs: options.statsInterval,
-      need: () => feed?.need(),
+      feed,
       alerts: options.alerts,
       alertQueues: () => alerts?.queued() ?? new Map(),
       recorder: history?.recording ?? null,
+      history: history?.store ?? null,
     });
   return {
     source,
@@ -231,6 +232,7 @@ export function startServices(
     latency,
     leadership,
     feed,
+    history: history?.store ?? null,
     ownChanges,
     operations,
     scans,

@@ -36,7 +36,7 @@ import type {
   OperationSave,
   OperationStore,
   StoredOperation,
-} from "../source/operation_store.ts";
+} from "../store/operation_store.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { BoardStore } from "../store/types.ts";
 import { systemTimers, type TimerId, type Timers } from "../timers.ts";

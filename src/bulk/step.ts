@@ -32,7 +32,7 @@ import {
   MAX_LISTED_SKIPS,
 } from "../contract/bulk.ts";
 import { BoardError } from "../errors.ts";
-import type { OperationCursor } from "../source/operation_store.ts";
+import type { OperationCursor } from "../store/operation_store.ts";
 import { positionAfterRemoving } from "../source/search_position.ts";
 import type { BulkStep, TaskSource } from "../source/types.ts";
 import type { MatchReader } from "./filter.ts";

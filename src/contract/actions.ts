@@ -35,13 +35,15 @@ export type RouteAction = typeof ROUTE_ACTIONS[number];
 
 /**
  * Reads that need a permission: job data, results and logs beyond their
- * previews (`payload.read`), exports, searches, the audit trail and the
- * metrics. They change nothing, so the trail records them only when refused.
+ * previews (`payload.read`), exports, searches, the job history's summaries
+ * (`history.read`), the audit trail and the metrics. They change nothing, so
+ * the trail records them only when refused.
  */
 export const READ_ACTIONS = [
   "payload.read",
   "export",
   "search",
+  "history.read",
   "audit.read",
   "metrics.read",
 ] as const;

@@ -38,6 +38,8 @@ export interface ConfigResponse {
   authEnabled: boolean;
   /** The path the board is served under. */
   basePath: string;
+  /** Whether the board records a job history (its charts and a task's week read it). */
+  history: boolean;
   /**
    * The actions the current user may do (`job.retry`, `payload.read`, ...;
    * the catalogue's names, in its order): the UI shows no control for one

@@ -90,6 +90,7 @@ import type {
   TaskStatsResponse,
 } from "./tasks.ts";
 import type { ThroughputBucket } from "./throughput.ts";
+import type { HistoryRange, HistoryRollups, TaskWeek } from "./history_charts.ts";
 import type { WorkflowCancelResponse, WorkflowDetail, WorkflowSummary } from "./workflows.ts";
 
 /** A query parameter's value: a list is sent as the parameter repeated. */
@@ -139,6 +140,11 @@ export interface Endpoints {
       query: { task?: string; bucket?: number; count?: number };
       answer: ThroughputBucket[];
     };
+    "/history/rollups": {
+      query: { task?: string; version?: number; range?: HistoryRange };
+      answer: HistoryRollups;
+    };
+    "/history/week": { query: { task: string }; answer: TaskWeek };
     "/migration-lock": { answer: MigrationLockResponse };
     "/scheduler": { answer: SchedulerLeadershipResponse };
     "/audit": {

@@ -13,6 +13,7 @@ export type ErrorCode =
   | "JOB_NOT_FOUND"
   | "SCHEDULE_NOT_FOUND"
   | "WORKFLOW_NOT_FOUND"
+  | "HISTORY_OFF"
   | "INVALID_STATE"
   | "IDEMPOTENCY_KEY_REUSED"
   | "READ_ONLY"

@@ -92,6 +92,8 @@ export class ChangeFeed {
   #checkedAt = -Infinity;
   #storeNeeds = false;
   #run: Run | null = null;
+  /** The last lease turn's decision (start or stop) under way. */
+  #turning: Promise<void> = Promise.resolve();
   #passing: Promise<void> | null = null;
   /** Whether the last pass failed (its error was said). */
   #failing = false;
@@ -104,7 +106,7 @@ export class ChangeFeed {
     this.#options = options;
     this.#passMs = options.passMs ?? 1000;
     this.#needMs = options.needMs ?? 30_000;
-    this.#offTurn = options.leadership.onTurn((leads) => void this.#turn(leads));
+    this.#offTurn = options.leadership.onTurn((leads) => this.#turning = this.#turn(leads));
     if (options.alwaysNeeded) this.#ask();
   }
 
@@ -114,19 +116,25 @@ export class ChangeFeed {
   }
 
   /**
-   * Waits, at most `limitMs`, for the feed's first pass on this board when
-   * it runs here and that pass has not ended: a just-started board answers
-   * its first page from that one pass rather than reading every task on the
-   * request path. At once when the feed does not run here.
+   * Waits, at most `limitMs`, until the feed's first pass on this board has
+   * ended when it runs here: a just-started (or long unasked) board first
+   * learns whether it leads (the lease take under way), and the leader then
+   * answers its first page or scrape from that one pass rather than reading
+   * every task on the request path. Says whether the feed runs here; at once
+   * false on a follower.
    */
-  async firstPass(limitMs: number): Promise<void> {
-    const run = this.#run;
-    if (run === null) return;
-    const { timers } = this.#options;
+  async firstPass(limitMs: number): Promise<boolean> {
+    const { timers, leadership } = this.#options;
     let timer: TimerId | undefined;
     const bound = new Promise<void>((resolve) => timer = timers.setTimeout(resolve, limitMs));
-    await Promise.race([run.firstPass, bound]);
+    const passed = (async () => {
+      await leadership.turnSettled();
+      await this.#turning;
+      await this.#run?.firstPass;
+    })();
+    await Promise.race([passed, bound]);
     timers.clearTimeout(timer!);
+    return this.#run !== null;
   }
 
   /**
@@ -155,7 +163,7 @@ export class ChangeFeed {
   /** Keeps this board competing; one that leads already (or always: no lease) starts at once. */
   #ask(): void {
     const { leadership } = this.#options;
-    if (leadership.leads() && this.#run === null) void this.#turn(true);
+    if (leadership.leads() && this.#run === null) this.#turning = this.#turn(true);
   }
 
   /**
@@ -271,12 +279,11 @@ export class ChangeFeed {
     const timer = timers.setInterval(async () => {
       const batch = events;
       events = [];
-      await this.#deliver({
-        events: batch,
-        positions: new Map(),
-        tasks: await source.listTasks(),
-        trimmed: [],
-      }).catch(() => {});
+      // A source that does not answer (the pass says so): its events go with the next batch.
+      const tasks = await source.listTasks().catch(() => null);
+      if (tasks === null) return void (events = [...batch, ...events]);
+      await this.#deliver({ events: batch, positions: new Map(), tasks, trimmed: [] })
+        .catch(() => {});
     }, this.#passMs);
     if (!signal.aborted) {
       await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));

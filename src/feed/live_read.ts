@@ -27,6 +27,33 @@ import { queueLatency } from "../contract/latency.ts";
 import type { OverviewResponse, OverviewTask } from "../contract/overview.ts";
 import { groupsOf, selectTasks, type TaskListQuery } from "../contract/task_list.ts";
 import type { FeedStore, LiveRow, LiveSummary } from "../store/feed.ts";
+import type { ChangeFeed } from "./change_feed.ts";
+
+/**
+ * How long a reader of a board whose feed is starting waits for its first
+ * pass, ms, before it reads for itself: the command timeout.
+ */
+export const FIRST_PASS_WAIT_MS = 2_000;
+
+/**
+ * What a reader of every task (an overview, a scrape) reads: from the live
+ * state, through `read` (null: none fresh). It notes the feed's need, so
+ * the leader keeps the state for the next readers; and when none is fresh
+ * but the feed runs (or starts) on this board, it waits once, at most
+ * {@link FIRST_PASS_WAIT_MS}, for the feed's first pass and reads again:
+ * the pass reads every task once, the request none. Null: read directly
+ * (no feed, a follower whose leader has no fresh state yet, a first pass
+ * that outlasts the wait).
+ */
+export async function readNeededLive<T>(
+  feed: ChangeFeed | null,
+  read: () => Promise<T | null>,
+): Promise<T | null> {
+  feed?.need();
+  const live = await read();
+  if (live !== null || feed === null) return live;
+  return await feed.firstPass(FIRST_PASS_WAIT_MS) ? await read() : null;
+}
 
 /** The live state's summary when it is at most `maxAgeMs` old at `now` (ms); else null. */
 export async function readFreshSummary(

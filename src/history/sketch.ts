@@ -45,9 +45,8 @@ export function mergeBins(into: SketchBins, from: Readonly<SketchBins>): SketchB
   return into;
 }
 
-/** The duration (ms) at quantile `q` (0–1) of the bins, or null when they are empty. */
-export function quantileOf(bins: Readonly<SketchBins>, q: number): number | null {
-  if (!(q >= 0 && q <= 1)) throw new RangeError(`a quantile is between 0 and 1, not ${q}`);
+/** The bins as a DDSketch, or null when they are empty. */
+function sketchOf(bins: Readonly<SketchBins>): DDSketch | null {
   const sketch = new DDSketch({ relativeAccuracy: RELATIVE_ACCURACY });
   for (const [bin, count] of Object.entries(bins)) {
     if (count <= 0) continue;
@@ -55,5 +54,39 @@ export function quantileOf(bins: Readonly<SketchBins>, q: number): number | null
     else sketch.store.add(Number(bin), count);
     sketch.count += count;
   }
-  return sketch.count === 0 ? null : sketch.getValueAtQuantile(q);
+  return sketch.count === 0 ? null : sketch;
+}
+
+/** `q`, refused unless it is between 0 and 1. */
+function checkedQuantile(q: number): number {
+  if (!(q >= 0 && q <= 1)) throw new RangeError(`a quantile is between 0 and 1, not ${q}`);
+  return q;
+}
+
+/** The duration (ms) at quantile `q` (0–1) of the bins, or null when they are empty. */
+export function quantileOf(bins: Readonly<SketchBins>, q: number): number | null {
+  checkedQuantile(q);
+  return sketchOf(bins)?.getValueAtQuantile(q) ?? null;
+}
+
+/**
+ * The durations (ms) at each of `quantiles` (0–1), from one sketch of the
+ * bins (a chart asks three of every bucket), or null when they are empty.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const bins = { [binOf(100)]: 50, [binOf(900)]: 50 };
+ * const [median, p99] = quantilesOf(bins, [0.5, 0.99])!;
+ * assert.ok(Math.abs(median - 100) <= 2 && Math.abs(p99 - 900) <= 18);
+ * assert.equal(quantilesOf({}, [0.5]), null);
+ * ```
+ */
+export function quantilesOf(
+  bins: Readonly<SketchBins>,
+  quantiles: readonly number[],
+): number[] | null {
+  const checked = quantiles.map(checkedQuantile);
+  const sketch = sketchOf(bins);
+  return sketch && checked.map((q) => sketch.getValueAtQuantile(q));
 }

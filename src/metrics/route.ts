@@ -8,7 +8,8 @@
  * number of tasks), else from a direct read in O(tasks) (see
  * `task_figures.ts`); `queue_board_task_figures_timestamp_seconds` says
  * when they were true; a scrape notes the feed's need, as a browser does,
- * so that the leader keeps it up to date for the next ones. At most
+ * so that the leader keeps it up to date for the next ones, and on the
+ * leader whose feed it starts is answered from the feed's first pass. At most
  * `maxTasks` tasks get series of their own (see `tasks.ts`), the
  * rest are summed under one label, so the exposition is bounded whatever
  * the number of tasks; the wait and run percentiles of those tasks come from
@@ -31,10 +32,13 @@ import type { JobState, QueueStats } from "../contract/states.ts";
 import { errorBody } from "../errors.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import type { TaskSource } from "../source/types.ts";
+import type { ChangeFeed } from "../feed/change_feed.ts";
 import type { RecorderStatus } from "../feed/history_recording.ts";
+import type { HistoryStore } from "../history/store.ts";
 import type { AlertStore } from "../store/alerts.ts";
 import type { BoardStore } from "../store/types.ts";
 import type { LatencySampler } from "../samplers/latency.ts";
+import { createHistorySeries } from "./history.ts";
 import { createScalingSeries } from "./scaling.ts";
 import { OTHER_TASKS, seriesTasks } from "./tasks.ts";
 import { readScrapedTasks } from "./task_figures.ts";
@@ -59,12 +63,15 @@ export interface BoardMetricsDeps {
   /** The live state's oldest age a scrape shows, ms (the board's stats interval). */
   liveMaxAgeMs: number;
   /**
-   * Called at each scrape: the board's change feed notes that someone
-   * watches, so the leader keeps the live state the next scrapes show.
+   * The board's change feed: each scrape notes its need, so the leader
+   * keeps the live state the next scrapes show, and the first scrape on the
+   * leader is answered from its first pass.
    */
-  need?: () => void;
+  feed?: ChangeFeed | null;
   /** The history recorder's lag and write errors; null when the board records no history. */
   recorder?: RecorderStatus | null;
+  /** The history's store, whose holding and caps each scrape shows; null when the board records none. */
+  history?: HistoryStore | null;
 }
 
 /** One board's metrics: its registry, the middleware that times its API, the scrape. */
@@ -141,6 +148,7 @@ export function createBoardMetrics(deps: BoardMetricsDeps): BoardMetrics {
     alerts = null,
     alertQueues,
     recorder = null,
+    history = null,
   } = deps;
   const registry = new Registry();
   const registers = [registry];
@@ -274,6 +282,7 @@ export function createBoardMetrics(deps: BoardMetricsDeps): BoardMetrics {
   });
 
   const scaling = createScalingSeries(registry, source, store);
+  const historySeries = history && createHistorySeries(registry, history);
 
   function countError(error: unknown): void {
     const { body } = errorBody(error);
@@ -281,9 +290,13 @@ export function createBoardMetrics(deps: BoardMetricsDeps): BoardMetrics {
   }
 
   async function read(): Promise<void> {
-    deps.need?.();
+    const scraped = await readScrapedTasks(
+      source,
+      deps.feed ?? null,
+      deps.clock,
+      deps.liveMaxAgeMs,
+    );
     const now = deps.clock();
-    const scraped = await readScrapedTasks(source, now, deps.liveMaxAgeMs);
     const stats = new Map([...scraped.tasks].map(([task, { stats }]) => [task, stats]));
     const { own, other } = seriesTasks(stats, maxTasks);
     // Only the tasks with series of their own are sampled: quantiles cannot be summed.
@@ -291,6 +304,7 @@ export function createBoardMetrics(deps: BoardMetricsDeps): BoardMetrics {
       Promise.all(own.map((task) => latency.sample(task))),
       alerts ? readFiring(store, alerts) : { byRule: new Map<string, number>(), asOf: null },
       scaling.read(own, stats, now),
+      historySeries?.read(),
     ]);
     for (const gauge of [jobs, finished, oldestWaiting, overdue, wait, run, sampled, firing]) {
       gauge.reset();

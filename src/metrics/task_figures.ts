@@ -3,8 +3,9 @@
  * last closed minute) and when that was true. From the live state the
  * leader keeps while it is at most one stats interval old: its index and
  * every task's row, two store reads whatever the number of tasks, on any
- * board. Else read directly: the counts and heads in one pipelined batch,
- * the last two minutes in another, O(tasks).
+ * board; on the leader whose feed a scrape starts, from its first pass.
+ * Else read directly: the counts and heads in one pipelined batch, the last
+ * two minutes in another, O(tasks).
  *
  * @module
  */
@@ -13,7 +14,8 @@ import { minuteOf } from "../contract/forecast.ts";
 import type { QueueHeads } from "../contract/health.ts";
 import type { QueueStats } from "../contract/states.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
-import { readFreshSummary } from "../feed/live_read.ts";
+import type { ChangeFeed } from "../feed/change_feed.ts";
+import { readFreshSummary, readNeededLive } from "../feed/live_read.ts";
 import { rateBucketAt } from "../feed/live_rate.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { FeedStore } from "../store/feed.ts";
@@ -67,14 +69,20 @@ async function readDirect(source: TaskSource, now: number): Promise<ScrapedTasks
 }
 
 /**
- * Every task's figures at `now` (ms since the epoch): the live state's,
- * when `source` keeps one at most `liveMaxAgeMs` old; else read directly.
+ * Every task's figures as of `clock()` (ms since the epoch): the live
+ * state's, when `source` keeps one at most `liveMaxAgeMs` old, or once the
+ * first pass of `feed` ends when it starts on this board (see
+ * `readNeededLive`); else read directly.
  */
 export async function readScrapedTasks(
   source: TaskSource,
-  now: number,
+  feed: ChangeFeed | null,
+  clock: () => number,
   liveMaxAgeMs: number,
 ): Promise<ScrapedTasks> {
-  const live = source.feed ? await readLive(source.feed, now, liveMaxAgeMs) : null;
-  return live ?? await readDirect(source, now);
+  const store = source.feed;
+  const live = !store
+    ? null
+    : await readNeededLive(feed, () => readLive(store, clock(), liveMaxAgeMs));
+  return live ?? await readDirect(source, clock());
 }

@@ -1,5 +1,5 @@
 /**
- * Who takes a scan slot (`scan_slots.ts`): the user asking, and whether it
+ * Who takes a scan slot (`store/scan_slot_rules.ts`): the user asking, and whether it
  * may change anything (then it can always get a slot, whatever readers
  * hold).
  *

@@ -18,7 +18,7 @@
  */
 
 import { BoardError } from "../errors.ts";
-import { type ScanSlotClaim, type ScanSlotRefusal, userShare } from "../source/scan_slots.ts";
+import { type ScanSlotClaim, type ScanSlotRefusal, userShare } from "../store/scan_slot_rules.ts";
 import type { ScanSlotStore } from "../store/scan_slots.ts";
 import type { Timers } from "../timers.ts";
 

@@ -1,8 +1,9 @@
 /**
  * The rules of a schedule change, in one place: the route reads a request
- * body into a patch with {@link parseSchedulePatch}, and both sources apply
- * it to the stored schedule with {@link applySchedulePatch}, which checks it
- * again with the same rules (a source may be called without the route).
+ * body into a patch with {@link parseSchedulePatch}; every source is held
+ * to the same rules by `checked.ts` ({@link checkSchedulePatch}: a source
+ * may be called without the route), and the Redis and memory sources apply
+ * it to the stored schedule with {@link applySchedulePatch}.
  *
  * @module
  */
@@ -117,9 +118,11 @@ export function parseSchedulePatch(body: Readonly<Record<string, unknown>>): Sch
  * each of `maskedKeys` the stored data's value is kept. Fields the board
  * does not know, `lastRun` and `lastJobId` are kept as they are.
  *
- * @throws {BoardError} `INVALID_PARAM` for a patch {@link checkSchedulePatch}
- * refuses, or a result that is not a schedule (a time zone on an interval,
- * neither `every` nor `cron`).
+ * The patch itself is checked before the source is asked
+ * ({@link checkSchedulePatch}, through `checked.ts`).
+ *
+ * @throws {BoardError} `INVALID_PARAM` for a result that is not a schedule
+ * (a time zone on an interval, neither `every` nor `cron`).
  *
  * @example
  * ```ts
@@ -135,7 +138,6 @@ export function applySchedulePatch(
   stored: Readonly<Record<string, unknown>>,
   patch: SchedulePatch,
 ): Record<string, unknown> {
-  checkSchedulePatch(patch);
   const next: Record<string, unknown> = { ...stored };
   if (patch.cron !== undefined) {
     next.cron = patch.cron;

@@ -19,8 +19,7 @@ import type { HistoryLimits, HistoryStore } from "../history/store.ts";
 import type { AttemptHistory, AttemptRecord, RunOutcome, RunRecord } from "../contract/attempts.ts";
 import type { BacklogKinds, BacklogRead } from "../contract/scaling.ts";
 import type { JobMatch } from "../contract/job_lookup.ts";
-import type { SessionRevocations, SignedOutSession } from "./session_revocations.ts";
-import type { OperationStore } from "./operation_store.ts";
+import type { SessionRevocations, SignedOutSession } from "../store/session_revocations.ts";
 export type {
   LeaseState,
   OperationClaim,
@@ -29,21 +28,11 @@ export type {
   OperationSave,
   OperationStore,
   StoredOperation,
-} from "./operation_store.ts";
+} from "../store/operation_store.ts";
 export type { SessionRevocations, SignedOutSession };
-import type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal } from "./scan_slots.ts";
+import type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal } from "../store/scan_slot_rules.ts";
 export type { ScanSlotAnswer, ScanSlotClaim, ScanSlotRefusal };
 import type { LeaseHold } from "../leadership.ts";
-import type {
-  AlertHistoryEntry,
-  AlertRule,
-  AlertSilence,
-  AlertState,
-  AlertStatus,
-  KnownShapesChange,
-  KnownShapesRecord,
-  RuleSaveOutcome,
-} from "../contract/alerts.ts";
 export type { LeaseHold };
 import type {
   AuditAppendOptions,
@@ -232,14 +221,6 @@ export type {
   WorkflowState,
   WorkflowSummary,
 };
-
-/** A schedule whose board runs are asked for: its name and the task its jobs belong to. */
-export interface BoardRunsOf {
-  /** The schedule's name. */
-  name: string;
-  /** The task its runs' jobs belong to. */
-  task: string;
-}
 
 /** A job named by its id and its task, as a search finds it. */
 export interface JobRef {
@@ -503,8 +484,11 @@ export interface EventBatch {
  *
  * Every method that reads across tasks does it in a constant number of round
  * trips; none scans the whole store per call. Every method naming one task
- * rejects with `TASK_NOT_FOUND` when the source does not know it: the port
- * alone decides, the routes do not check first.
+ * rejects with `TASK_NOT_FOUND` when the source does not know it, and an
+ * argument it does not take with `INVALID_PARAM` naming it: the port
+ * decides, the routes do not check first. `checkedSource` (`checked.ts`)
+ * gives those refusals once, around every source the board is given, so an
+ * adapter answers an unknown task as an empty one and checks nothing itself.
  */
 export interface TaskSource {
   /** Names of every task the store knows, sorted. Served from a cache refreshed in the background. */
@@ -592,6 +576,13 @@ export interface TaskSource {
    * {@link getJob}.
    */
   findJobTask?(jobId: string): Promise<string | null>;
+  /**
+   * The state now of each named job, in order (null for one gone): what the
+   * board shows of the schedule runs it dispatched (kept in its `BoardStore`).
+   * One batch; a source may trust a finished state it read within the last
+   * minute. Sources that leave it out show none of the board's runs.
+   */
+  getJobStates?(jobs: readonly JobRef[]): Promise<(JobState | null)[]>;
   /**
    * Entries `offset` to `offset + limit - 1` of a job's log (counted from
    * the oldest, so a page stays put while the job logs more), and how many
@@ -781,55 +772,6 @@ export interface TaskSource {
    */
   getJobHolds?(jobId: string): Promise<JobHolds | null>;
   /**
-   * Appends a record to the audit trail the store keeps for every board on
-   * it, in its log (default `actions`), each log trimmed to about
-   * `maxEntries`; returns it with its id. Sources with
-   * no shared store leave it (and {@link listAudit}) out: the board then
-   * keeps an in-process trail of the same bound.
-   */
-  appendAudit?(
-    record: AuditRecord,
-    maxEntries: number,
-    log?: AuditLog,
-    options?: AuditAppendOptions,
-  ): Promise<AuditEntry>;
-  /** Removes an entry of the audit trail (a pending one, once its outcome is written). */
-  removeAudit?(id: string, log?: AuditLog): Promise<void>;
-  /**
-   * A page of one log of the audit trail (default `actions`), newest first,
-   * filtered; bounded per call (see {@link AuditPage}).
-   */
-  listAudit?(query: AuditQuery, log?: AuditLog): Promise<AuditPage>;
-  /**
-   * The session revocations every board on the store shares (see
-   * `session_revocations.ts`). Sources with no shared store leave it (and
-   * {@link revokeSessions}) out: the board then keeps them in its memory.
-   */
-  getSessionRevocations?(): Promise<SessionRevocations>;
-  /** Revokes `user`'s sessions (everyone's when null) signed in before `at` (ms, now). */
-  revokeSessions?(user: string | null, at: number): Promise<void>;
-  /**
-   * Signs one session out until its cookie expires (sign out). A source
-   * with {@link revokeSessions} but not this one has the board revoke the
-   * user's sessions signed in until then instead: stricter, never looser.
-   */
-  signOutSession?(session: SignedOutSession, now: number): Promise<void>;
-  /**
-   * Gives the revocation table a random id when the store holds none, and
-   * when it was lost (a board saw it before and finds it gone or made
-   * again, at `lostAt`, ms) refuses every session signed in before then;
-   * returns the table's id. A store whose table is never lost without the
-   * board leaves it out (and `table` out of {@link getSessionRevocations}).
-   */
-  keepSessionRevocations?(lostAt: number | null): Promise<string>;
-  /**
-   * Where bulk operations live for every board on the store: records,
-   * cursors, runner leases, cancel flags (see `operation_store.ts`). Sources
-   * with no shared store leave it out: the board then keeps its own in its
-   * memory, seen by it alone.
-   */
-  readonly operations?: OperationStore;
-  /**
    * Where the leader keeps the day of throughput for every board on the
    * store (see `store/throughput.ts`). Sources with no shared store leave it
    * out: the board then reads the counters directly.
@@ -882,20 +824,6 @@ export interface TaskSource {
    */
   getActiveLocks?(task: string, limit: number): Promise<ActiveLocks>;
   /**
-   * Keeps one minute's backlog sample (task → its backlog, when it was
-   * taken and what the minute's counters held then) for `keepMs`, for
-   * every board on the store; a second write of the same minute merges
-   * into it. Sources that keep none leave it (and
-   * {@link readBacklogSamples}) out: the board then forecasts no drain.
-   */
-  writeBacklogSample?(
-    minute: number,
-    samples: ReadonlyMap<string, BacklogSample>,
-    keepMs: number,
-  ): Promise<void>;
-  /** A task's sample in each named minute, null where none is kept. */
-  readBacklogSamples?(task: string, minutes: readonly number[]): Promise<(BacklogSample | null)[]>;
-  /**
    * For each named task, its delayed and retrying jobs due after `at` (ms):
    * one O(log n) count per task, one batch. Sources that keep backlog
    * samples offer it; without it every such job counts as backlog.
@@ -929,114 +857,4 @@ export interface TaskSource {
   ): Promise<DispatchResult>;
   /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
   getSchedulerLeadership?(): Promise<SchedulerLeadership>;
-  /**
-   * Takes a scan slot counted for every board on the store, unless the rules
-   * of `scan_slots.ts` refuse it: null when taken, else why not. The slot
-   * expires `claim.ttlMs` after it was taken or last renewed. Sources with
-   * no shared store leave it (and {@link renewScanSlot},
-   * {@link releaseScanSlot}) out: the board then counts its own.
-   */
-  takeScanSlot?(claim: ScanSlotClaim): Promise<ScanSlotAnswer>;
-  /** Moves a held slot's expiry to `claim.ttlMs` from now (a slot already expired stays gone). */
-  renewScanSlot?(claim: ScanSlotClaim): Promise<void>;
-  /** Gives a slot back. */
-  releaseScanSlot?(claim: ScanSlotClaim): Promise<void>;
-  /**
-   * Takes the lease `name` for `holder` for `ttlMs` when nobody holds it,
-   * or renews it when `holder` does, atomically; says who holds it now.
-   * Every board on the store shares the lease (the board's one
-   * `Leadership`). Sources with no shared store leave it (and the methods
-   * below) out: the board then always leads.
-   */
-  holdLease?(name: string, holder: string, ttlMs: number): Promise<LeaseHold>;
-  /** Gives the lease `name` back when `holder` holds it (compared atomically), else nothing. */
-  releaseLease?(name: string, holder: string): Promise<void>;
-  /** Shares `value` (a result of the leader's work) with every board on the store for `ttlMs`. */
-  shareResult?(name: string, value: string, ttlMs: number): Promise<void>;
-  /** The value last shared as `name`, or null (never shared, or expired). */
-  readSharedResult?(name: string): Promise<string | null>;
-  /**
-   * Notes that a board was asked for `member` of `set` now (the `max` asked
-   * last are kept): what followers ask the leader to keep fresh.
-   */
-  noteAsked?(set: string, member: string, max: number): Promise<void>;
-  /** The members of `set` asked within the last `withinMs`, newest first. */
-  listAsked?(set: string, withinMs: number): Promise<string[]>;
-  /**
-   * The alert states the last evaluation left, so the next one (on this
-   * board or the next leader) carries on: no notice sent twice, a resolve
-   * still told. Sources with no shared store leave it (and the methods
-   * below) out: the evaluator then keeps them in its memory.
-   */
-  readAlertStates?(): Promise<AlertState[]>;
-  /** The alert states with when they were evaluated (null: not said, or never), for `GET /alerts`. */
-  readAlertStatus?(): Promise<AlertStatus>;
-  /**
-   * Replaces the alert states, evaluated at `asOf` (ms), with what the pass
-   * `notes` beside them (read back in {@link AlertStatus}); more than
-   * `MAX_ALERT_STATES` is refused (RangeError). Given `ifAsOf`, only while
-   * the stored states are still the ones evaluated then (null: none stored):
-   * false, writing nothing, when another leader wrote since.
-   */
-  writeAlertStates?(
-    states: readonly AlertState[],
-    asOf?: number,
-    ifAsOf?: number | null,
-    notes?: { evaluated?: readonly string[]; lockSeen?: AlertStatus["lockSeen"] },
-  ): Promise<boolean>;
-  /**
-   * The error shapes the `newErrorGroup` rule's last leader saw, or null when
-   * none are kept (none written within `KNOWN_SHAPES_TTL_MS` of `now`): a
-   * new leader carries on from them instead of taking what it finds as known.
-   */
-  readKnownShapes?(now: number): Promise<KnownShapesRecord | null>;
-  /**
-   * Writes what the leader's pass changed in the shapes (more than
-   * `MAX_KNOWN_SHAPES` seen is refused, RangeError), kept until `now` plus
-   * `KNOWN_SHAPES_TTL_MS`; answers how many the store then holds.
-   */
-  writeKnownShapes?(change: KnownShapesChange, now: number): Promise<number>;
-  /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
-  appendAlertHistory?(entries: readonly AlertHistoryEntry[], max: number): Promise<void>;
-  /** The `limit` newest entries of the alert history, newest first. */
-  listAlertHistory?(limit: number): Promise<AlertHistoryEntry[]>;
-  /**
-   * Notes a run of schedule `name` the board dispatched, keeping the `max`
-   * newest: taskora keeps only a schedule's last run. Forgotten with the
-   * schedule when {@link TaskSource.removeSchedule} deletes it. Sources with
-   * no shared store leave it (and {@link listBoardRuns}) out.
-   */
-  recordBoardRun?(name: string, run: BoardRunRecord, max: number): Promise<void>;
-  /**
-   * The runs the board dispatched for each schedule, by name, newest first,
-   * at most `limit` each, with each job's state now (looked up in the
-   * schedule's task): one batch for them all.
-   */
-  listBoardRuns?(
-    schedules: readonly BoardRunsOf[],
-    limit: number,
-  ): Promise<Map<string, BoardRun[]>>;
-  /**
-   * The rules made through the API, by name, for every board on the store
-   * (the leader evaluates them). Sources that keep no rules leave these out:
-   * the alerts routes then refuse to store one.
-   */
-  listAlertRules?(): Promise<AlertRule[]>;
-  /**
-   * Stores `rule`: `create` refuses a name stored already (`exists`),
-   * `replace` one not stored (`missing`); a new one beyond `max` is `full`.
-   */
-  saveAlertRule?(
-    rule: AlertRule,
-    mode: "create" | "replace",
-    max: number,
-  ): Promise<RuleSaveOutcome>;
-  /** Removes a stored rule: whether there was one. */
-  removeAlertRule?(name: string): Promise<boolean>;
-  /** The silences kept, oldest first (ended ones until the next add drops them). */
-  listAlertSilences?(): Promise<AlertSilence[]>;
-  /** Drops the silences ended by `now`, then adds `silence` unless `max` are kept: whether it was. */
-  addAlertSilence?(silence: AlertSilence, now: number, max: number): Promise<boolean>;
-  /** Removes a silence: whether there was one. */
-  removeAlertSilence?(id: string): Promise<boolean>;
 }

@@ -1,12 +1,12 @@
 /**
  * The scan slots' part of the {@link BoardStore}: searches and filter counts
- * counted for every board on the store (see `../source/scan_slots.ts` for
+ * counted for every board on the store (see `scan_slot_rules.ts` for
  * the rules).
  *
  * @module
  */
 
-import type { ScanSlotAnswer, ScanSlotClaim } from "../source/scan_slots.ts";
+import type { ScanSlotAnswer, ScanSlotClaim } from "./scan_slot_rules.ts";
 
 /** Scan slots counted for every board on the store. */
 export interface ScanSlotStore {

@@ -1,12 +1,12 @@
 /**
  * The sessions' part of the {@link BoardStore}: the revocations every board
  * on the store checks a session cookie against (see
- * `../source/session_revocations.ts` for the table and its bounds).
+ * `session_revocations.ts` for the table and its bounds).
  *
  * @module
  */
 
-import type { SessionRevocations, SignedOutSession } from "../source/session_revocations.ts";
+import type { SessionRevocations, SignedOutSession } from "./session_revocations.ts";
 
 /** The session revocations every board on the store shares. */
 export interface SessionStore {

@@ -21,7 +21,6 @@
 import { type AppDispatch, appDispatch } from "./dispatch.ts";
 import { OLDEST_WAITING_SCAN, queuedSince } from "../contract/health.ts";
 import { explainUnstarted } from "../contract/workflow_holds.ts";
-import type { ScanSlotClaim } from "../source/scan_slots.ts";
 import { MemoryBoardStore } from "../store/memory/mod.ts";
 import { pairStore } from "../store/pairing.ts";
 import { BoardError } from "../errors.ts";
@@ -31,10 +30,8 @@ import {
   cannotRetry,
   jobNotFound,
   scheduleNotFound,
-  taskNotFound,
   workflowNotFound,
 } from "../source/refusals.ts";
-import { assertCleanable } from "../source/refusals.ts";
 import {
   type DeadLetterGroup,
   type FinishedState,
@@ -189,7 +186,6 @@ export class AppApiSource implements TaskSource {
   readonly dispatchJob: AppDispatch;
   readonly #listeners = new Set<(event: TaskEvent) => void>();
   #unsubscribe: Promise<() => Promise<void>> | null = null;
-  readonly #boardStore: MemoryBoardStore;
 
   /** Reads and steers `app` through its API. */
   constructor(app: TaskoraAppLike) {
@@ -200,22 +196,10 @@ export class AppApiSource implements TaskSource {
     const boardStore = appBoardStores.get(app) ?? new MemoryBoardStore();
     appBoardStores.set(app, boardStore);
     pairStore(this, boardStore);
-    this.#boardStore = boardStore;
   }
-
-  /** Takes, renews and gives back scan slots counted for every board on this App. */
-  takeScanSlot = (claim: ScanSlotClaim) => this.#boardStore.takeScanSlot(claim);
-  /** Renews a held scan slot. */
-  renewScanSlot = (claim: ScanSlotClaim) => this.#boardStore.renewScanSlot(claim);
-  /** Gives a scan slot back. */
-  releaseScanSlot = (claim: ScanSlotClaim) => this.#boardStore.releaseScanSlot(claim);
 
   #tasks(): string[] {
     return [...this.#app.getRegisteredTasks()].map((t) => t.name).sort();
-  }
-
-  #requireTask(task: string): void {
-    if (!findTask(this.#app, task)) throw taskNotFound(task);
   }
 
   #decode(task: string, id: string, raw: RawJob): JobRecord {
@@ -372,7 +356,6 @@ export class AppApiSource implements TaskSource {
     limit: number,
     since = -Infinity,
   ): Promise<FinishedTiming[]> {
-    this.#requireTask(task);
     const lists = await Promise.all(
       (["completed", "failed"] as const).map((state) =>
         this.#adapter.listJobDetails(task, state, 0, limit)
@@ -397,14 +380,12 @@ export class AppApiSource implements TaskSource {
 
   /** What the adapter reports for the task. */
   async getTaskStorage(task: string): Promise<TaskStorage> {
-    this.#requireTask(task);
     const { keyCount, memoryBytes } = await this.#adapter.getTaskKeyStats(task);
     return { keyCount, memoryBytes };
   }
 
   /** A page of a task's jobs in one state. */
   async listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage> {
-    this.#requireTask(task);
     if (state === "delayed" || state === "retrying") {
       const jobs = (await this.#delayedSplit(task))[state];
       return { jobs: jobs.slice(offset, offset + limit), total: jobs.length };
@@ -453,7 +434,6 @@ export class AppApiSource implements TaskSource {
 
   /** Versions of the jobs yet to run (retrying jobs counted with delayed ones, as taskora does). */
   async getVersionDistribution(task: string): Promise<VersionDistribution> {
-    this.#requireTask(task);
     const dist = await this.#adapter.getVersionDistribution(task);
     const queue: VersionCounts = {};
     for (const bucket of [dist.waiting, dist.active]) {
@@ -463,7 +443,7 @@ export class AppApiSource implements TaskSource {
       queue,
       delayed: { ...dist.delayed },
       retrying: {},
-      latestVersion: findTask(this.#app, task)!.version,
+      latestVersion: findTask(this.#app, task)?.version ?? null,
     };
   }
 
@@ -568,7 +548,6 @@ export class AppApiSource implements TaskSource {
     task?: string,
     pattern?: string,
   ): Promise<JobPage> {
-    if (task !== undefined) this.#requireTask(task);
     let entries = await this.#deadLetterEntries(task);
     if (pattern !== undefined) entries = inGroup(entries, pattern);
     const page = entries.slice(offset, offset + limit);
@@ -581,13 +560,11 @@ export class AppApiSource implements TaskSource {
 
   /** Failed jobs grouped by error. */
   async groupDeadLetters(task?: string): Promise<DeadLetterGroup[]> {
-    if (task !== undefined) this.#requireTask(task);
     return groupDeadLetters(await this.#deadLetterEntries(task));
   }
 
   /** Finished-job counts per bucket, from the adapter. */
   async getThroughput(query: ThroughputQuery = {}): Promise<ThroughputBucket[]> {
-    if (query.task !== undefined) this.#requireTask(query.task);
     return await this.#adapter.getThroughput(
       query.task ?? null,
       query.bucketMs ?? 60_000,
@@ -668,13 +645,11 @@ export class AppApiSource implements TaskSource {
 
   /** Every failed job back to waiting (`deadLetters.retryAll`). */
   async retryAllFailed(task?: string): Promise<{ retried: number }> {
-    if (task !== undefined) this.#requireTask(task);
     return { retried: await this.#app.deadLetters.retryAll(task ? { task } : undefined) };
   }
 
   /** The failed jobs of one error group back to waiting, one by one. */
   async retryDeadLetterGroup(pattern: string, task?: string): Promise<{ retried: number }> {
-    if (task !== undefined) this.#requireTask(task);
     let retried = 0;
     for (const entry of inGroup(await this.#deadLetterEntries(task), pattern)) {
       if (await this.#app.deadLetters.retry(entry.task, entry.id)) retried++;
@@ -688,8 +663,6 @@ export class AppApiSource implements TaskSource {
     state: FinishedState,
     olderThanMs: number,
   ): Promise<{ removed: number }> {
-    assertCleanable(state, olderThanMs);
-    this.#requireTask(task);
     const before = Date.now() - olderThanMs;
     let removed = 0;
     for (;;) {
@@ -701,8 +674,6 @@ export class AppApiSource implements TaskSource {
 
   /** How many jobs a clean would remove now. */
   async countCleanable(task: string, state: FinishedState, olderThanMs: number): Promise<number> {
-    assertCleanable(state, olderThanMs);
-    this.#requireTask(task);
     const before = Date.now() - olderThanMs;
     const jobs = await this.#adapter.listJobDetails(task, FINISHED_ADAPTER[state], 0, SCAN_LIMIT);
     return jobs.filter(({ details }) => (Number(details.fields.finishedOn) || 0) <= before).length;
@@ -805,19 +776,15 @@ export class AppApiSource implements TaskSource {
 
   /** The App's definition of a task. */
   getTaskDefinition(task: string): Promise<TaskDefinition | null> {
-    this.#requireTask(task);
     return Promise.resolve(appTaskDefinition(this.#app, this.#declared, task));
   }
 
   /** Not known: taskora's API shows no job lock and no stalled set. */
-  getTaskLiveness(task: string): Promise<TaskLiveness> {
-    return Promise.try(() => {
-      this.#requireTask(task);
-      return {
-        known: false,
-        reason: "taskora's App API shows no job lock and no stalled set; the board reads them " +
-          "from Redis, with the App's Redis adapter or a redis:// URL",
-      };
+  getTaskLiveness(): Promise<TaskLiveness> {
+    return Promise.resolve({
+      known: false,
+      reason: "taskora's App API shows no job lock and no stalled set; the board reads them " +
+        "from Redis, with the App's Redis adapter or a redis:// URL",
     });
   }
 

@@ -8,6 +8,7 @@
  */
 
 import type { TaskSource } from "../source/types.ts";
+import { checkedSource } from "../source/checked.ts";
 import type { TaskoraAppLike } from "./app.ts";
 import { AppApiSource } from "./api_source.ts";
 import { isIoredis } from "./ioredis_client.ts";
@@ -35,7 +36,7 @@ export function createAppSource(app: TaskoraAppLike): TaskSource {
           "board cannot reuse yet; pass createBoard a redis:// URL of one node or a TaskSource",
       );
     }
-    return new AppRedisSource(app, redis, backend.prefix);
+    return checkedSource(new AppRedisSource(app, redis, backend.prefix));
   }
-  return new AppApiSource(app);
+  return checkedSource(new AppApiSource(app));
 }

@@ -18,7 +18,7 @@ import type {
 import { RedisTaskSource } from "../source/redis/mod.ts";
 import type { RedisConnection } from "../source/redis/client.ts";
 import { getSchedule } from "../source/redis/schedules.ts";
-import { jobNotFound, scheduleNotFound, taskNotFound } from "../source/refusals.ts";
+import { jobNotFound, scheduleNotFound } from "../source/refusals.ts";
 import { keyRoot } from "../source/wire/keys.ts";
 import type { TaskoraAppLike } from "./app.ts";
 import { appTaskDefinition, DeclaredSchedules } from "./definitions.ts";
@@ -82,10 +82,8 @@ export class AppRedisSource extends RedisTaskSource {
   }
 
   /** The App's definition of a task; null for a task it does not register. */
-  async getTaskDefinition(task: string): Promise<TaskDefinition | null> {
-    const definition = appTaskDefinition(this.#app, this.#declared, task);
-    if (definition === null && !(await this.listTasks()).includes(task)) throw taskNotFound(task);
-    return definition;
+  getTaskDefinition(task: string): Promise<TaskDefinition | null> {
+    return Promise.resolve(appTaskDefinition(this.#app, this.#declared, task));
   }
 
   #mark(schedule: ScheduleRecord): ScheduleRecord {

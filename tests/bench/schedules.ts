@@ -121,7 +121,11 @@ try {
               state: "completed",
               finishedOn: now - run * 1000,
             });
-            await source.recordBoardRun(`schedule-${i}`, { jobId, at: now - run * 1000 }, 10);
+            await source.boardStore.recordBoardRun(
+              `schedule-${i}`,
+              { jobId, at: now - run * 1000 },
+              10,
+            );
           }
         }
       }

@@ -1,11 +1,14 @@
 /**
- * The TaskSource contract for the runs the board dispatches itself: taskora
- * keeps only a schedule's last run, so the board keeps its own "Run now"
- * runs per schedule (newest first, capped), answers them with each job's
- * state now, and forgets them with the schedule.
+ * The contract for the runs the board dispatches itself, over each source
+ * and the store it brings: taskora keeps only a schedule's last run, so the
+ * board keeps its own "Run now" runs per schedule in its `BoardStore`
+ * (newest first, capped) and shows them with each job's state now, read
+ * from the source (`getJobStates`).
  */
 
 import assert from "node:assert/strict";
+import { BoardRuns } from "../../src/schedules/board_runs.ts";
+import { pairedStore } from "../../src/store/pairing.ts";
 import { readFixture } from "../helpers/fixture.ts";
 import type { Seed } from "./source_contract.ts";
 
@@ -19,42 +22,48 @@ export function boardRunsContract(name: string, seed: Seed): void {
 
   Deno.test(`${name}: the board's runs of a schedule come back newest first, capped, with each job's state`, async () => {
     const { source, close } = await seed(dump);
+    const store = pairedStore(source)!;
+    const runs = new BoardRuns(source, store);
     try {
       assert.deepEqual(
-        await source.listBoardRuns!(BOTH, 5),
+        await runs.list(BOTH),
         new Map([
           ["heartbeat", []],
           ["nightly-report", []],
         ]),
       );
       const { jobId } = await source.triggerSchedule("heartbeat");
-      await source.recordBoardRun!("heartbeat", { jobId: "gone-1", at: 1000 }, 3);
-      await source.recordBoardRun!("heartbeat", { jobId: "gone-2", at: 2000 }, 3);
-      await source.recordBoardRun!("heartbeat", { jobId: "gone-3", at: 3000 }, 3);
-      await source.recordBoardRun!("heartbeat", { jobId, at: 4000 }, 3);
+      await store.recordBoardRun("heartbeat", { jobId: "gone-1", at: 1000 }, 3);
+      await store.recordBoardRun("heartbeat", { jobId: "gone-2", at: 2000 }, 3);
+      await store.recordBoardRun("heartbeat", { jobId: "gone-3", at: 3000 }, 3);
+      await store.recordBoardRun("heartbeat", { jobId, at: 4000 }, 3);
 
-      const runs = await source.listBoardRuns!(BOTH, 5);
-      assert.deepEqual(runs.get("heartbeat"), [
+      const listed = await runs.list(BOTH);
+      assert.deepEqual(listed.get("heartbeat"), [
         { jobId, at: 4000, state: "waiting" },
         { jobId: "gone-3", at: 3000, state: null },
         { jobId: "gone-2", at: 2000, state: null },
       ]);
-      assert.deepEqual(runs.get("nightly-report"), [], "each schedule its own");
-      assert.equal((await source.listBoardRuns!([HEARTBEAT], 1)).get("heartbeat")?.length, 1);
+      assert.deepEqual(listed.get("nightly-report"), [], "each schedule its own");
+      assert.equal((await store.listBoardRuns(["heartbeat"], 1)).get("heartbeat")?.length, 1);
     } finally {
       await close();
     }
   });
 
-  Deno.test(`${name}: a deleted schedule's board runs are forgotten with it`, async () => {
+  Deno.test(`${name}: the job states of the board's runs come in the order asked, null for one gone`, async () => {
     const { source, close } = await seed(dump);
     try {
-      await source.recordBoardRun!("heartbeat", { jobId: "j1", at: 1000 }, 10);
-      await source.removeSchedule("heartbeat");
+      const { jobId } = await source.triggerSchedule("heartbeat");
       assert.deepEqual(
-        await source.listBoardRuns!([HEARTBEAT], 10),
-        new Map([["heartbeat", []]]),
+        await source.getJobStates!([
+          { id: "gone", task: "report" },
+          { id: jobId, task: "report" },
+          { id: jobId, task: "no-such-task" },
+        ]),
+        [null, "waiting", null],
       );
+      assert.deepEqual(await source.getJobStates!([]), []);
     } finally {
       await close();
     }

@@ -11,6 +11,8 @@ import { backlogContract } from "./backlog_contract.ts";
 import { drainScanContract } from "./drain_scan_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
 import { searchContract } from "./search_contract.ts";
+import { refusalContract } from "./refusal_contract.ts";
+import { readFixture } from "../helpers/fixture.ts";
 import { type Seed, sourceContract } from "./source_contract.ts";
 
 const seed: Seed = (dump) => {
@@ -31,3 +33,4 @@ bulkContract("memory source", seed);
 feedStoreContract("memory source", seed);
 alertSnapshotContract("memory source", seed);
 boardRunsContract("memory source", seed);
+refusalContract("memory source", () => seed(readFixture()));

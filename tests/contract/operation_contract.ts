@@ -12,7 +12,7 @@ import type {
   OperationLimits,
   OperationStore,
   StoredOperation,
-} from "../../src/source/operation_store.ts";
+} from "../../src/store/operation_store.ts";
 import type { StoreSeed } from "./board_store_contract.ts";
 
 const LIMITS: OperationLimits = { maxRunning: 2, keep: 20, keepMs: 3_600_000 };

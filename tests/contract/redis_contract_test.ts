@@ -1,6 +1,6 @@
 import { createClient } from "redis";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
-import { type CommandSender, writeKeyspace } from "../helpers/fixture.ts";
+import { type CommandSender, readFixture, writeKeyspace } from "../helpers/fixture.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { alertSnapshotContract } from "./alert_snapshot_contract.ts";
 import { boardRunsContract } from "./board_runs_contract.ts";
@@ -14,6 +14,7 @@ import { backlogContract } from "./backlog_contract.ts";
 import { drainScanContract } from "./drain_scan_contract.ts";
 import { lookupContract } from "./lookup_contract.ts";
 import { searchContract } from "./search_contract.ts";
+import { refusalContract } from "./refusal_contract.ts";
 import { type Seed, sourceContract } from "./source_contract.ts";
 
 const redis = await startRedis();
@@ -43,6 +44,7 @@ bulkContract("redis source", seed);
 feedStoreContract("redis source", seed);
 alertSnapshotContract("redis source", seed);
 boardRunsContract("redis source", seed);
+refusalContract("redis source", () => seed(readFixture()));
 
 // Runs even when --filter skips every test, so no server outlives the run.
 Deno.test.afterAll(async () => {

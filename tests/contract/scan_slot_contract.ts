@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { ScanSlotClaim } from "../../src/source/scan_slots.ts";
+import type { ScanSlotClaim } from "../../src/store/scan_slot_rules.ts";
 import type { BoardStore } from "../../src/store/types.ts";
 import type { FakeTimers } from "../helpers/fake_timers.ts";
 

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { isRevoked } from "../../src/source/session_revocations.ts";
+import { isRevoked } from "../../src/store/session_revocations.ts";
 import type { StoreSeed } from "./board_store_contract.ts";
 
 const session = (user: string, iat: number, nonce = `${user}-${iat}`) => ({ user, iat, nonce });

@@ -298,7 +298,7 @@ browserTest(
           threshold: 4,
           sinks: ["ops", "pager"],
         });
-        assert.equal(await store.saveAlertRule!(rule, "create", 200), "saved");
+        assert.equal(await store.boardStore.saveAlertRule(rule, "create", 200), "saved");
         await store.close();
 
         await page.goto(`${root}alerts`);

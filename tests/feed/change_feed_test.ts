@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { ChangeFeed, type FeedConsumer } from "../../src/feed/change_feed.ts";
 import { Leadership, leaseOf } from "../../src/leadership.ts";
+import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import type { TaskEvent } from "../../src/source/types.ts";
 import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
@@ -127,5 +128,39 @@ Deno.test("a feed nobody needs reads nothing; one whose need ran out stops", asy
     await a.close();
     await client.close();
     await redis.stop();
+  }
+});
+
+Deno.test("over a source without stream ids, a feed keeps its events while the source does not answer", async () => {
+  const timers = new FakeTimers();
+  const source = createMemorySource();
+  let down = false;
+  const listTasks = source.listTasks.bind(source);
+  source.listTasks = () => down ? Promise.reject(new Error("not reachable")) : listTasks();
+  const consumer = recorder();
+  // No lease: this board always leads.
+  const feed = new ChangeFeed({
+    source,
+    store: source.feed,
+    leadership: new Leadership(null, { timers }),
+    timers,
+    consumers: [consumer],
+  });
+  try {
+    feed.need();
+    await waitFor(() => feed.running, { what: "the feed to start once needed" });
+    down = true;
+    source.store.enqueue("mail", { id: "m1", data: {} });
+    // Its batches fail, nothing uncaught: a rejection would fail this test.
+    await timers.tick(3_000);
+    assert.equal(consumer.events.length, 0);
+    down = false;
+    await waitFor(async () => {
+      await timers.tick(1_000);
+      return consumer.events.some((event) => event.jobId === "m1");
+    }, { what: "the event held back, once the source answers" });
+  } finally {
+    await feed.close();
+    await source.close();
   }
 });

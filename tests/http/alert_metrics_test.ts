@@ -65,7 +65,8 @@ Deno.test("/metrics counts each rule's firing alerts and the notices' deliveries
       "no evaluation yet: 0, never",
     );
     await waitFor(
-      async () => (await timers.tick(10_000), (await source.listAlertHistory!(5)).length > 0),
+      async () => (await timers.tick(10_000),
+        (await source.boardStore.listAlertHistory(5)).length > 0),
       {
         what: "the notice kept with its outcome",
       },
@@ -74,7 +75,7 @@ Deno.test("/metrics counts each rule's firing alerts and the notices' deliveries
     assert.match(text, /# HELP queue_board_alert_firing .*count of its alerts firing/i);
     assert.equal(sampleOf(text, 'queue_board_alert_firing{rule="mail failing"}'), 1);
     assert.equal(sampleOf(text, 'queue_board_alert_firing{rule="huge backlog"}'), 0);
-    const { asOf } = await source.readAlertStatus!();
+    const { asOf } = await source.boardStore.readAlertStatus();
     assert.equal(
       sampleOf(text, "queue_board_alert_evaluated_timestamp_seconds"),
       asOf! / 1000,

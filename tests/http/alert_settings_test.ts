@@ -82,7 +82,7 @@ Deno.test("a rule is stored, listed as stored, replaced and removed; each change
     ]);
     const removed = await call("DELETE", "/alerts/rules/mail%20failing");
     assert.deepEqual([removed.status, removed.body], [200, { removed: true }]);
-    assert.deepEqual(await source.listAlertRules!(), []);
+    assert.deepEqual(await source.boardStore.listAlertRules(), []);
     const trail = await auditEntries(board, "?action=alerts.update");
     assert.deepEqual(trail.map((e) => [e.action, e.target, e.outcome]).reverse(), [
       ["alerts.update", "mail failing", "ok"],
@@ -155,7 +155,10 @@ Deno.test("a rule is refused naming the field; a code rule is read-only (409)", 
       "CONFLICT",
       undefined,
     ]);
-    assert.deepEqual(await source.listAlertRules!().then((r) => r.map((x) => x.threshold)), [4]);
+    assert.deepEqual(
+      await source.boardStore.listAlertRules().then((r) => r.map((x) => x.threshold)),
+      [4],
+    );
   } finally {
     await close();
     await source.close();
@@ -195,7 +198,7 @@ Deno.test("a change from another site is refused before anything is stored", asy
       { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
     );
     assert.deepEqual([status, body.code], [403, "CROSS_ORIGIN"]);
-    assert.deepEqual(await source.listAlertSilences!(), []);
+    assert.deepEqual(await source.boardStore.listAlertSilences(), []);
   } finally {
     await close();
     await source.close();
@@ -274,7 +277,7 @@ Deno.test("a rule stored on one board is evaluated by the leader; a silence set 
       (await follower.call("POST", "/alerts/rules", { ...MAIL_RULE, sinks: ["ops"] })).status,
       201,
     );
-    const history = async () => await source.listAlertHistory!(10);
+    const history = async () => await source.boardStore.listAlertHistory(10);
     const pass = () =>
       alertPass(timers, 10_000, async () => (await follower.call("GET", "/alerts")).body.asOf);
     await waitFor(async () => (await pass(), (await history()).length > 0), {
@@ -326,7 +329,7 @@ Deno.test("a stored rule naming a sink the alerts file no longer has is marked, 
       alertPass(after.timers, 10_000, async () => (await after.call("GET", "/alerts")).body.asOf);
     const [entry] = await waitFor(async () => {
       await pass();
-      const entries = await source.listAlertHistory!(10);
+      const entries = await source.boardStore.listAlertHistory(10);
       return entries.length > 0 && entries;
     }, { what: "the notice in the history" });
     assert.equal(entry.notice.rule, "mail failing");
@@ -374,7 +377,7 @@ Deno.test("a stored rule removed while it fires is told resolved, as removed, an
     ]);
     assert.match(resolved.summary, /the rule was removed/);
     // No state is left to tell again, nor for the page to show.
-    assert.deepEqual(await source.readAlertStates!(), []);
+    assert.deepEqual(await source.boardStore.readAlertStates(), []);
     assert.deepEqual((await board.call("GET", "/alerts")).body.rules, []);
   } finally {
     await board.close();

@@ -108,7 +108,7 @@ Deno.test("GET /alerts: a rule the last evaluation left out (another board's fil
   });
   try {
     // The evaluating board's file has "huge backlog" only.
-    await source.writeAlertStates!([], 5000, undefined, { evaluated: ["huge backlog"] });
+    await source.boardStore.writeAlertStates([], 5000, undefined, { evaluated: ["huge backlog"] });
     const response = await board.fetch(new Request("http://board.test/board/api/alerts"));
     const overview: AlertsOverview = await response.json();
     assert.equal(overview.asOf, 5000);
@@ -235,7 +235,7 @@ Deno.test("GET /alerts/history filters by rule, task and state, newest first, up
     return entries.map((e: { notice: { key: string } }) => e.notice.key);
   };
   try {
-    await source.appendAlertHistory!([
+    await source.boardStore.appendAlertHistory([
       notice("mail failing", "mail", "firing", 1),
       notice("sms failing", "sms", "firing", 2),
       notice("mail failing", "mail", "resolved", 3),

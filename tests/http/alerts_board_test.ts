@@ -44,7 +44,7 @@ Deno.test("a board evaluates its rules with nobody watching and tells the sink",
     ]);
     // The delivery's outcome is recorded once the receiver has answered: a moment after it got it.
     const history = await waitFor(async () => {
-      const entries = await source.listAlertHistory!(5);
+      const entries = await source.boardStore.listAlertHistory(5);
       return entries.length > 0 && entries;
     }, { what: "the notice in the history" });
     assert.deepEqual(history.map((entry) => entry.notice.key), [notice.key]);

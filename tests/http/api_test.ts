@@ -337,6 +337,7 @@ Deno.test("GET /config tells the UI how the board is set up", async () => {
         refreshInterval: 2000,
         authEnabled: false,
         basePath: "/board",
+        history: false,
         user: null,
         roleNeeded: {},
       });

@@ -52,6 +52,7 @@ Deno.test("a bulk operation ending while Redis is down gets its end entry once R
     latency: createLatencySampler(source),
     leadership: new Leadership(null),
     feed: null,
+    history: null,
     ownChanges: new OwnChanges(Date.now),
     operations,
     scans: new ScanSlots(source.boardStore, { timers: systemTimers }),

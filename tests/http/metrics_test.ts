@@ -384,7 +384,7 @@ Deno.test("a scrape shows the live state while it is at most one interval old, a
     }),
   ]));
   // The leader is another board: this one keeps no live state of its own.
-  await memory.holdLease("board", "the-leader", 3_600_000);
+  await memory.boardStore.holdLease("board", "the-leader", 3_600_000);
   const board = createBoardOn(timers, source, { statsInterval: 3000 });
   const scrape = async () =>
     await (await board.fetch(new Request("http://board.test/board/metrics"))).text();

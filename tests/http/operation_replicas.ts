@@ -20,6 +20,7 @@ import type { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import type { AuditEntry } from "../../src/contract/audit.ts";
 import { FakeTimers, settle } from "../helpers/fake_timers.ts";
 import { isEvent, openStream } from "../events/sse_client.ts";
+import { pairedStore } from "../../src/store/pairing.ts";
 
 /** A store seeded from the fixture, and the source each board reaches it through. */
 export interface SharedStore {
@@ -217,7 +218,8 @@ export function operationReplicaSuite(name: string, open: () => Promise<SharedSt
       await until(() => a.gate.waiting === 1, "A's first step");
       const cancelling = c.call("POST", `/operations/${started.id}/cancel`, {});
       await until(
-        async () => (await store.source().operations!.get(started.id))?.cancelRequested === true,
+        async () =>
+          (await pairedStore(store.source())!.operations.get(started.id))?.cancelRequested === true,
         "the flag",
       );
       a.gate.release();

@@ -35,7 +35,7 @@ const GUARDED_READS: readonly { path: string; action: string }[] = [
 function presetAllows(role: string, action: string, target: string): boolean {
   if (role === "admin") return true;
   if (action === "sessions.revoke") return target === "mine";
-  if (role === "viewer") return action === "search" || action === "metrics.read";
+  if (role === "viewer") return ["search", "history.read", "metrics.read"].includes(action);
   return action !== "audit.read";
 }
 
@@ -286,7 +286,11 @@ Deno.test("an identify that names nobody (no header, a blank one) gets the least
       const retry = await fetchAs(`/jobs/${FAILED}/retry`, "POST");
       assert.ok(await isForbidden(retry, "job.retry"), what);
       const config = await (await fetchAs("/config")).json();
-      assert.deepEqual(config.allowed, ["sessions.revoke", "search", "metrics.read"], what);
+      assert.deepEqual(
+        config.allowed,
+        ["sessions.revoke", "search", "history.read", "metrics.read"],
+        what,
+      );
     }
   } finally {
     await close();
@@ -427,6 +431,7 @@ Deno.test("GET /config lists what the current user may do, per preset", async ()
     assert.deepEqual(await allowedFor(call, "vic:viewer"), [
       "sessions.revoke",
       "search",
+      "history.read",
       "metrics.read",
     ]);
     const operator = await allowedFor(call, "oz:operator");
@@ -461,6 +466,7 @@ Deno.test("GET /config: a custom can is asked with target *; readOnly leaves onl
       "payload.read",
       "export",
       "search",
+      "history.read",
       "audit.read",
       "metrics.read",
     ]);

@@ -13,8 +13,8 @@
 import assert from "node:assert/strict";
 import { createBoard } from "../helpers/checked_board.ts";
 import { RETRY_FAILED_BATCH, TRIGGER_DISPATCH } from "../../src/source/redis/action_scripts.ts";
-import { AUDIT_APPEND } from "../../src/source/redis/audit.ts";
-import { TAKE_SCAN_SLOT } from "../../src/source/redis/scan_slots.ts";
+import { AUDIT_APPEND } from "../../src/store/redis/audit.ts";
+import { TAKE_SCAN_SLOT } from "../../src/store/redis/scan_slots.ts";
 import { auditKey, taskKeys } from "../../src/source/wire/keys.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { pausableSource } from "../helpers/pause_after_entry.ts";

@@ -46,7 +46,7 @@ Deno.test("GET /schedules reads the run history and finished states once per cha
       await client.zAdd(keys.schedulesNext, { score: now + 60_000, value: `schedule-${i}` });
       for (let run = 0; run < RUNS; run++) {
         const jobId = await writeJob(client, { task, state: "failed", finishedOn: now });
-        await source.recordBoardRun(`schedule-${i}`, { jobId, at: now - run }, 10);
+        await source.boardStore.recordBoardRun(`schedule-${i}`, { jobId, at: now - run }, 10);
       }
     }
     const list = async () => {
@@ -60,7 +60,7 @@ Deno.test("GET /schedules reads the run history and finished states once per cha
 
     // Another board records a run: the history is read again, once, with the new run's state.
     const waiting = await writeJob(client, { task: "task-0", state: "waiting" });
-    await other.recordBoardRun("schedule-0", { jobId: waiting, at: now + 1 }, 10);
+    await other.boardStore.recordBoardRun("schedule-0", { jobId: waiting, at: now + 1 }, 10);
     let shown: { name: string; boardRuns: { jobId: string; state: string | null }[] }[] = [];
     const changed = await commandsOf(client, async () => shown = await list());
     assert.equal(changed.get("lrange"), SCHEDULES);

@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { createBoard } from "../helpers/checked_board.ts";
+import { createBoard, createBoardOn } from "../helpers/checked_board.ts";
 import { createRedisSource, RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
@@ -56,7 +56,8 @@ Deno.test("a task whose first job appears after the board started is found", asy
   const client = await connectClient(redis.url);
   await loadFixture(client);
   const timers = new FakeTimers();
-  const board = createBoard(new RedisTaskSource({ url: redis.url }, timers));
+  // The board refuses an unknown task (`checked.ts`), on its clock.
+  const board = createBoardOn(timers, new RedisTaskSource({ url: redis.url }, timers));
   const status = async (task: string) => {
     const response = await board.fetch(
       new Request(`http://board.test/board/api/tasks/${task}/jobs`),

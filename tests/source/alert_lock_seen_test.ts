@@ -35,7 +35,7 @@ for (
     });
     const { boards, handTo, close } = startHandoverEvaluators(redis.url, config, timers);
     const [a] = boards;
-    const evaluated = async () => (await a.source.readAlertStatus()).asOf;
+    const evaluated = async () => (await a.source.boardStore.readAlertStatus()).asOf;
     /** One pass of whoever leads: the tick, then its states written. */
     const pass = async () => {
       const before = await evaluated();
@@ -47,7 +47,7 @@ for (
       await pass();
       // When board a first saw it, as kept with the states (under load the wait above may tick
       // twice before a pass's write shows, so the newest pass's time is not the first sight).
-      const firstSeenAt = (await a.source.readAlertStatus()).lockSeen?.at;
+      const firstSeenAt = (await a.source.boardStore.readAlertStatus()).lockSeen?.at;
       assert.ok(firstSeenAt !== undefined, "board a noted when it first saw the lock");
       await pass();
       handTo("board b");

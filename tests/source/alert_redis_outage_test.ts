@@ -74,7 +74,8 @@ for (const keepData of [true, false]) {
     const notices = () => hook.received.map(({ body }) => JSON.parse(body) as AlertNotice);
     try {
       await waitFor(
-        async () => (await timers.tick(EVERY_MS), (await source.readAlertStatus()).asOf !== null),
+        async () => (await timers.tick(EVERY_MS),
+          (await source.boardStore.readAlertStatus()).asOf !== null),
         { what: "a pass with Redis up, its states written" },
       );
       await redis.stop({ keepData });
@@ -92,7 +93,7 @@ for (const keepData of [true, false]) {
         ["resolved", "Redis: reachable again"],
       ]);
       assert.equal(notices()[1].key, notices()[0].key, "the same incident");
-      const { states } = await source.readAlertStatus();
+      const { states } = await source.boardStore.readAlertStatus();
       assert.deepEqual(states.map((state) => [state.rule, state.phase]), [["store", "resolved"]]);
     } finally {
       await board.close();
@@ -119,7 +120,8 @@ Deno.test("a board that lost the lead in the outage writes the states Redis miss
   const notices = () => hook.received.map(({ body }) => JSON.parse(body) as AlertNotice);
   try {
     await waitFor(
-      async () => (await timers.tick(EVERY_MS), (await a.source.readAlertStatus()).asOf !== null),
+      async () => (await timers.tick(EVERY_MS),
+        (await a.source.boardStore.readAlertStatus()).asOf !== null),
       { what: "a's pass with Redis up, its states written" },
     );
     await redis.stop({ keepData: true });
@@ -131,7 +133,9 @@ Deno.test("a board that lost the lead in the outage writes the states Redis miss
     assert.deepEqual([a.leadership.isLeading, b.leadership.isLeading], [false, true]);
     await redis.start();
     await waitFor(async () => {
-      const answers = boards.map(({ source }) => source.readAlertStatus().then(() => true));
+      const answers = boards.map(({ source }) =>
+        source.boardStore.readAlertStatus().then(() => true)
+      );
       return (await Promise.all(answers).catch(() => [false])).every(Boolean);
     }, { what: "both boards' connections back" });
     await waitFor(async () => (await timers.tick(EVERY_MS), notices().length === 2), {

@@ -54,7 +54,7 @@ Deno.test("the next leader tells an error shape that appeared while the lead pas
   });
   const { boards, handTo, close } = startHandoverEvaluators(redis.url, config, timers);
   const [a, b] = boards;
-  const evaluated = async () => (await a.source.readAlertStatus()).asOf;
+  const evaluated = async () => (await a.source.boardStore.readAlertStatus()).asOf;
   try {
     await waitFor(async () => (await timers.tick(EVERY_MS), await evaluated() !== null), {
       what: "board a's first pass: the dead letters' shapes were there before it looked",
@@ -76,7 +76,7 @@ Deno.test("the next leader tells an error shape that appeared while the lead pas
       what: "board b's first pass as the leader",
     });
     await Promise.all(boards.map((board) => board.evaluator.close())); // its notices are kept
-    const told = await b.source.listAlertHistory(10);
+    const told = await b.source.boardStore.listAlertHistory(10);
     assert.deepEqual(
       told.map(({ notice }) => [notice.rule, notice.task, notice.state]),
       [["new errors", "send-email", "firing"]],
@@ -89,13 +89,20 @@ Deno.test("the next leader tells an error shape that appeared while the lead pas
   }
 });
 
+/** A pass at 1000 that saw send-email's "SMTP timeout" shape. */
+const SMTP_TIMEOUT_SEEN = {
+  baselineAt: 1000,
+  whole: false,
+  seen: [{ task: "send-email", shape: "SMTP timeout", first: null, last: 1000 }],
+  forgotten: [],
+};
+
 Deno.test("the known shapes are kept under the board's root and expire 24 h after the leader's last write", async () => {
   const redis = await startRedis();
   const source = createRedisSource({ url: redis.url });
   const client = await connectClient(redis.url);
   try {
-    const seen = [{ task: "send-email", shape: "SMTP timeout", first: null, last: 1000 }];
-    await source.writeKnownShapes({ baselineAt: 1000, whole: false, seen, forgotten: [] }, 1000);
+    await source.boardStore.writeKnownShapes(SMTP_TIMEOUT_SEEN, 1000);
     const key = "taskora:board:alerts:shapes";
     assert.equal(await client.type(key), "hash");
     const ttl = await client.pTTL(key);
@@ -110,10 +117,9 @@ Deno.test("the known shapes are kept under the board's root and expire 24 h afte
 Deno.test("the memory source's known shapes expire 24 h after the last write", async () => {
   const source = createMemorySource();
   try {
-    const seen = [{ task: "send-email", shape: "SMTP timeout", first: null, last: 1000 }];
-    await source.writeKnownShapes!({ baselineAt: 1000, whole: false, seen, forgotten: [] }, 1000);
-    assert.notEqual(await source.readKnownShapes!(1000 + KNOWN_SHAPES_TTL_MS - 1), null);
-    assert.equal(await source.readKnownShapes!(1000 + KNOWN_SHAPES_TTL_MS), null);
+    await source.boardStore.writeKnownShapes(SMTP_TIMEOUT_SEEN, 1000);
+    assert.notEqual(await source.boardStore.readKnownShapes(1000 + KNOWN_SHAPES_TTL_MS - 1), null);
+    assert.equal(await source.boardStore.readKnownShapes(1000 + KNOWN_SHAPES_TTL_MS), null);
   } finally {
     await source.close();
   }

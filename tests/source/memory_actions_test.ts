@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { BoardError } from "../../src/errors.ts";
 import { CLEAN_BATCH, RETRY_BATCH } from "../../src/source/memory/job_actions.ts";
+import { checkedSource } from "../../src/source/checked.ts";
 import {
   createMemorySource,
   type KeyspaceDump,
@@ -29,7 +30,8 @@ const TICK = 250;
 function manual() {
   const clock = { now: START };
   const store = new MemoryStore({ now: () => clock.now });
-  return { clock, store, source: new MemorySource(store) };
+  // As its factory makes it: with the port's refusals (`checked.ts`).
+  return { clock, store, source: checkedSource(new MemorySource(store)) };
 }
 
 /** A finished job placed straight into its set, as an imported keyspace would hold it. */

@@ -9,6 +9,7 @@ import { BoardError } from "../../src/errors.ts";
 import { SCHEDULE_WRITE } from "../../src/source/redis/action_scripts.ts";
 import { TaskDiscovery } from "../../src/source/redis/discovery.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { checkedSource } from "../../src/source/checked.ts";
 import { nextRunOf } from "../../src/source/schedule_time.ts";
 import { globalKeys, taskKeys, workflowKey } from "../../src/source/wire/keys.ts";
 import { fixtureTime, loadFixture } from "../helpers/fixture.ts";
@@ -39,7 +40,8 @@ async function withSource(
   const client = await connectClient(redis.url);
   try {
     if (options.fixture !== false) await loadFixture(client);
-    const source = new RedisTaskSource({ url: redis.url }, options.timers);
+    // As its factory makes it: with the port's refusals (`checked.ts`).
+    const source = checkedSource(new RedisTaskSource({ url: redis.url }, options.timers));
     try {
       await fn({ source, client, url: redis.url });
     } finally {

@@ -112,7 +112,7 @@ Deno.test("two boards: the leader tells a failing task once, and a retry resolve
       ["firing", firing.key],
       ["resolved", firing.key],
     ]);
-    const history = await boards[1].source.listAlertHistory(10);
+    const history = await boards[1].source.boardStore.listAlertHistory(10);
     assert.deepEqual(
       history.map((e) => [e.notice.state, e.deliveries.map((d) => d.outcome)]),
       [["resolved", ["delivered"]], ["firing", ["delivered"]]],
@@ -184,12 +184,12 @@ Deno.test("an evaluation pass costs Redis a fixed few commands plus a fixed few 
     try {
       // Connects, subscribes to the lock's channel, loads the scripts.
       await readSnapshot(source, rules, Date.now());
-      await source.writeAlertStates(await source.readAlertStates());
+      await source.boardStore.writeAlertStates(await source.boardStore.readAlertStates());
       const calls = await commandsOf(client as never, async () => {
         // As the evaluator does: the states are written only if no other leader wrote since.
-        const { asOf, states } = await source.readAlertStatus();
+        const { asOf, states } = await source.boardStore.readAlertStatus();
         await readSnapshot(source, rules, Date.now());
-        await source.writeAlertStates(states, Date.now(), asOf);
+        await source.boardStore.writeAlertStates(states, Date.now(), asOf);
       });
       // The migration lock's channel is subscribed to once per source, not per pass.
       calls.delete("subscribe");

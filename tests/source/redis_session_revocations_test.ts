@@ -11,7 +11,7 @@ import {
   MAX_REVOKED_USERS,
   MAX_SIGNED_OUT_SESSIONS,
   RevocationTable,
-} from "../../src/source/session_revocations.ts";
+} from "../../src/store/session_revocations.ts";
 
 Deno.test("Redis keeps signed-out sessions as the in-memory table does: bounded, forgotten once expired or covered", async () => {
   const redis = await startRedis();
@@ -28,14 +28,14 @@ Deno.test("Redis keeps signed-out sessions as the in-memory table does: bounded,
         iat: 1000 + i,
         exp: i < 10 ? 4000 : i % 2 === 0 ? null : 9000 + i,
       };
-      await source.signOutSession(signedOut, now);
+      await source.boardStore.signOutSession(signedOut, now);
       table.signOut(signedOut, now);
     }
     for (const [user, at] of [["us|er2", 1500], [null, 1100]] as const) {
-      await source.revokeSessions(user, at);
+      await source.boardStore.revokeSessions(user, at);
       table.revoke(user, at);
     }
-    const { table: id, ...stored } = await source.getSessionRevocations();
+    const { table: id, ...stored } = await source.boardStore.getSessionRevocations();
     assert.equal(typeof id, "string", "the table's id is kept beside it");
     assert.deepEqual(stored, table.read());
     assert.ok(stored.sessions.size <= MAX_SIGNED_OUT_SESSIONS);
@@ -63,10 +63,10 @@ Deno.test("Redis keeps at most MAX_REVOKED_USERS users, as the in-memory table d
       [null, 900],
     ];
     for (const [user, at] of revocations) {
-      await source.revokeSessions(user, at);
+      await source.boardStore.revokeSessions(user, at);
       table.revoke(user, at);
     }
-    const { table: id, ...stored } = await source.getSessionRevocations();
+    const { table: id, ...stored } = await source.boardStore.getSessionRevocations();
     assert.equal(typeof id, "string", "the table's id is kept beside it");
     assert.deepEqual(stored, table.read());
     assert.equal(stored.everyone, 1005);

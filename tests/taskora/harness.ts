@@ -15,6 +15,7 @@ import { systemTimers, type Timers } from "../../src/timers.ts";
 import { createAppSource } from "../../src/taskora/mod.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
+import { pairedStore } from "../../src/store/pairing.ts";
 import { createTaskora, memoryAdapter, redisAdapter } from "../../../shared/taskora/taskora.js";
 
 export { createTaskora, memoryAdapter, redisAdapter };
@@ -137,16 +138,52 @@ export function taskOf(app: any, name: string): any {
   return [...app.getRegisteredTasks()].find((t: { name: string }) => t.name === name);
 }
 
+/**
+ * A task, `charge-card`, retried three times, each attempt failing with its
+ * own error (`gateway timeout #n`) once the test lets it: taskora keeps only
+ * a job's last error, so a test sees each recorded before the next fails.
+ */
+export function failingThrice() {
+  let tries = 0;
+  const opened: (() => void)[] = [];
+  // More gates than attempts: a run taskora's stall check made again finds one open.
+  const gates = Array.from({ length: 10 }, () => new Promise<void>((r) => opened.push(r)));
+  return {
+    define(app: any) {
+      app.task("charge-card", {
+        retry: { attempts: 3, backoff: "fixed", delay: 1 },
+        handler: async () => {
+          const attempt = ++tries;
+          await gates[attempt - 1];
+          throw new Error(`gateway timeout #${attempt}`);
+        },
+      });
+    },
+    /** Lets each attempt fail in turn, once `recorded(attempt)` holds for the one before. */
+    async failEach(recorded: (attempt: number) => Promise<boolean>) {
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        opened[attempt - 1]();
+        await waitFor(() => recorded(attempt), { what: `attempt ${attempt} recorded` });
+      }
+    },
+    /** Lets every attempt end, so that none is left waiting when a test stops early. */
+    release: () => opened.forEach((open) => open()),
+  };
+}
+
 /** Two sources made on `app` (two boards' sources) count the same scan slots. */
 export async function assertBoardsShareScanSlots(app: any): Promise<void> {
   const [first, second] = [0, 1].map(() => createAppSource(app));
   const claim = (id: string) => ({ id, user: "vic", mutator: false, max: 4, ttlMs: 30_000 });
   try {
-    assert.equal(await first.takeScanSlot!(claim("a")), null);
-    assert.equal(await second.takeScanSlot!(claim("b")), null);
-    assert.deepEqual(await first.takeScanSlot!(claim("c")), { reason: "user", held: 2 });
-    await second.releaseScanSlot!(claim("a"));
-    assert.equal(await first.takeScanSlot!(claim("c")), null);
+    assert.equal(await pairedStore(first)!.takeScanSlot(claim("a")), null);
+    assert.equal(await pairedStore(second)!.takeScanSlot(claim("b")), null);
+    assert.deepEqual(await pairedStore(first)!.takeScanSlot(claim("c")), {
+      reason: "user",
+      held: 2,
+    });
+    await pairedStore(second)!.releaseScanSlot(claim("a"));
+    assert.equal(await pairedStore(first)!.takeScanSlot(claim("c")), null);
   } finally {
     await Promise.all([first.close(), second.close()]);
   }

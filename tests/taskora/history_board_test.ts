@@ -18,7 +18,7 @@ import { createBoardOn } from "../../src/board.ts";
 import { systemTimers } from "../../src/timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
-import { createTaskora, redisAdapter, taskOf, withApp } from "./harness.ts";
+import { createTaskora, failingThrice, redisAdapter, taskOf, withApp } from "./harness.ts";
 
 /** The history under the board's root, read as another replica would. */
 async function withHistory<T>(
@@ -94,28 +94,13 @@ Deno.test("jobs taskora removed a second after they completed are each in the hi
 });
 
 Deno.test("a job failing three times is recorded by the board with three attempts, each with its own error", async () => {
-  let tries = 0;
-  const opened: (() => void)[] = [];
-  const gates = Array.from({ length: 10 }, () => new Promise<void>((r) => opened.push(r)));
-  await withApp("redis", (app: any) =>
-    app.task("charge-card", {
-      retry: { attempts: 3, backoff: "fixed", delay: 1 },
-      handler: async () => {
-        const attempt = ++tries;
-        await gates[attempt - 1];
-        throw new Error(`gateway timeout #${attempt}`);
-      },
-    }), async (world) => {
+  const failing = failingThrice();
+  await withApp("redis", failing.define, async (world) => {
     const id = String(await taskOf(world.app, "charge-card").dispatch({ amount: 5 }));
     await withHistory(world.url, async (history) => {
-      // Each attempt fails once the previous one's end is recorded: taskora keeps the last error only.
-      for (let attempt = 1; attempt <= 3; attempt++) {
-        opened[attempt - 1]();
-        await waitFor(
-          async () => (await history.summary("charge-card", id))?.attempts.length === attempt,
-          { what: `attempt ${attempt} recorded` },
-        );
-      }
+      await failing.failEach(async (attempt) =>
+        (await history.summary("charge-card", id))?.attempts.length === attempt
+      );
       const summary = await history.summary("charge-card", id);
       assert.equal(summary?.state, "failed");
       assert.deepEqual(summary?.attempts.map((a) => [a.attempt, a.outcome, a.error]), [
@@ -124,7 +109,7 @@ Deno.test("a job failing three times is recorded by the board with three attempt
         [3, "failed", "gateway timeout #3"],
       ]);
     });
-  }, { boardOn: "url", board: { history: true } }).finally(() => opened.forEach((open) => open()));
+  }, { boardOn: "url", board: { history: true } }).finally(failing.release);
 });
 
 Deno.test("a board with history: false records nothing and reads no event stream for it", async () => {

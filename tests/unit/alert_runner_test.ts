@@ -94,10 +94,10 @@ Deno.test("a sink that does not answer holds up no evaluation; its notice is kep
       what: "the second pass, while the silent sink still holds the first notice",
     });
     await timers.tick(60_000);
-    await waitFor(async () => (await source.listAlertHistory!(10)).length === 2, {
+    await waitFor(async () => (await source.boardStore.listAlertHistory(10)).length === 2, {
       what: "both notices in the history",
     });
-    const history = await source.listAlertHistory!(10);
+    const history = await source.boardStore.listAlertHistory(10);
     assert.deepEqual(
       history.map((entry) => [entry.notice.rule, entry.deliveries]).sort(),
       [
@@ -130,7 +130,7 @@ Deno.test("closing ends the deliveries in flight, each kept as failed", async ()
     await timers.tick(EVERY_MS);
     await waitFor(() => silent.state.reached === 1, { what: "the notice at the silent sink" });
     await evaluator.close();
-    const [entry] = await source.listAlertHistory!(10);
+    const [entry] = await source.boardStore.listAlertHistory(10);
     assert.deepEqual(entry.deliveries, [
       { sink: "silent", outcome: "failed", attempts: 1, error: "the board closed" },
     ]);
@@ -163,7 +163,7 @@ Deno.test("when the store does not take the states, the next pass goes on from i
     }
     await evaluator.close(); // the passes and every delivery they started are over
     assert.equal(hook.received.length, 1, "told once");
-    assert.equal((await memory.listAlertHistory!(10)).length, 1);
+    assert.equal((await memory.boardStore.listAlertHistory(10)).length, 1);
   } finally {
     await evaluator.close();
     await hook.close();
@@ -174,7 +174,7 @@ Deno.test("when the store does not take the states, the next pass goes on from i
 Deno.test("a stored rule whose read fails on a pass keeps its alert: no resolve, no second firing", async () => {
   const hook = webhookReceiver();
   const memory = createMemorySource({ seed: readFixture() });
-  await memory.saveAlertRule!(
+  await memory.boardStore.saveAlertRule(
     parseAlertsConfig({
       sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
       rules: [{
@@ -210,7 +210,7 @@ Deno.test("a stored rule whose read fails on a pass keeps its alert: no resolve,
     }
     await evaluator.close();
     assert.equal(hook.received.length, 1, "told once, never resolved");
-    const states = await memory.readAlertStates!();
+    const states = await memory.boardStore.readAlertStates();
     assert.deepEqual(states.map((s) => [s.rule, s.phase]), [["stored", "firing"]]);
   } finally {
     await evaluator.close();
@@ -233,17 +233,17 @@ Deno.test("a stored rule naming a sink no longer configured keeps its notice as 
       sinks: ["pager"],
     }],
   }).rules;
-  await source.saveAlertRule!(rule, "create", 200);
+  await source.boardStore.saveAlertRule(rule, "create", 200);
   const timers = new FakeTimers();
   const evaluator = evaluatorOf(source, timers, {
     sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
   });
   try {
     await timers.tick(EVERY_MS);
-    await waitFor(async () => (await source.listAlertHistory!(10)).length === 1, {
+    await waitFor(async () => (await source.boardStore.listAlertHistory(10)).length === 1, {
       what: "the firing notice in the history",
     });
-    const [entry] = await source.listAlertHistory!(10);
+    const [entry] = await source.boardStore.listAlertHistory(10);
     assert.deepEqual(entry.deliveries, [
       {
         sink: "pager",
@@ -293,7 +293,7 @@ Deno.test("a board that leads again carries on from the shapes the other leader 
     };
   });
   const [self] = boards;
-  const evaluated = async () => (await memory.readAlertStatus!()).asOf;
+  const evaluated = async () => (await memory.boardStore.readAlertStatus()).asOf;
   const nextPass = async (what: string) => {
     const before = await evaluated();
     await waitFor(async () => (await timers.tick(EVERY_MS), await evaluated() !== before), {
@@ -315,7 +315,7 @@ Deno.test("a board that leads again carries on from the shapes the other leader 
     });
     await nextPass("a pass as the leader again");
     await Promise.all(boards.map((board) => board.evaluator.close())); // the notices are kept
-    const told = await memory.listAlertHistory!(10);
+    const told = await memory.boardStore.listAlertHistory(10);
     assert.deepEqual(told.map((entry) => entry.notice.state), ["firing"], "told once, not again");
   } finally {
     for (const board of boards) {
@@ -408,7 +408,7 @@ Deno.test("a pass whose states another leader wrote while it read tells nothing:
     getQueueSnapshots: async (tasks) => {
       if (!overtaken) {
         overtaken = true;
-        await memory.writeAlertStates!([], 1);
+        await memory.boardStore.writeAlertStates([], 1);
       }
       return await memory.getQueueSnapshots(tasks);
     },
@@ -420,8 +420,8 @@ Deno.test("a pass whose states another leader wrote while it read tells nothing:
     await evaluator.close(); // the pass and whatever it sent are over
     assert.equal(overtaken, true);
     assert.equal(hook.received.length, 0, "its twin notice is not sent");
-    assert.deepEqual(await memory.listAlertHistory!(10), []);
-    assert.deepEqual(await memory.readAlertStatus!(), { asOf: 1, states: [] });
+    assert.deepEqual(await memory.boardStore.listAlertHistory(10), []);
+    assert.deepEqual(await memory.boardStore.readAlertStatus(), { asOf: 1, states: [] });
   } finally {
     await evaluator.close();
     await hook.close();
@@ -445,7 +445,7 @@ Deno.test("a leader whose store gives no known shapes takes what it finds as kno
     sinks: [{ name: "ops", type: "webhook", url: hook.url, secret: SECRET }],
     rules: [{ name: "new errors", kind: "newErrorGroup", tasks: ["send-email"], sinks: ["ops"] }],
   }, store);
-  const evaluated = async () => (await memory.readAlertStatus!()).asOf;
+  const evaluated = async () => (await memory.boardStore.readAlertStatus()).asOf;
   try {
     await waitFor(async () => (await timers.tick(EVERY_MS), await evaluated() !== null), {
       what: "the first pass: a fresh baseline",
@@ -458,7 +458,7 @@ Deno.test("a leader whose store gives no known shapes takes what it finds as kno
     // Its notice is sent beside the pass: closing before it arrives would end its delivery.
     await waitFor(() => hook.received.length > 0, { what: "the notice at the sink" });
     await evaluator.close();
-    const told = await memory.listAlertHistory!(10);
+    const told = await memory.boardStore.listAlertHistory(10);
     assert.deepEqual(told.map(({ notice }) => [notice.rule, notice.state]), [[
       "new errors",
       "firing",
@@ -491,7 +491,7 @@ Deno.test("a states write Redis applied without confirming it is this board's ow
     await timers.tick(EVERY_MS);
     await waitFor(() => writes >= 2, { what: "the second pass's write" });
     await evaluator.close(); // the second pass is over
-    const { asOf } = await memory.readAlertStatus!();
+    const { asOf } = await memory.boardStore.readAlertStatus();
     assert.equal(asOf, 1_800_000_000_000 + 2 * EVERY_MS, "the second pass's states are kept");
     assert.equal(hook.received.length, 1, "told once");
   } finally {

@@ -11,6 +11,7 @@ import { MechanicsSchema } from "../../src/api/schema/mechanics.ts";
 import { ForecastSchema } from "../../src/api/schema/forecast.ts";
 import { ScalingSchema } from "../../src/api/schema/scaling.ts";
 import { TaskWorkersSchema } from "../../src/api/schema/workers.ts";
+import { HistoryRollupsSchema, TaskWeekSchema } from "../../src/api/schema/history_charts.ts";
 import assert from "node:assert/strict";
 import { type RouteConfig, z } from "@hono/zod-openapi";
 import type { Same } from "../../src/same.ts";
@@ -128,6 +129,8 @@ const ENTRIES = {
     "/openapi.json": { kind: "json" },
     "/events": { kind: "events", query: { tasks: true } },
     "/throughput": { kind: "json", query: { task: true, bucket: true, count: true } },
+    "/history/rollups": { kind: "json", query: { task: true, version: true, range: true } },
+    "/history/week": { kind: "json", query: { task: true } },
     "/migration-lock": { kind: "json" },
     "/scheduler": { kind: "json" },
     "/audit": {
@@ -251,6 +254,8 @@ const ANSWERS = {
     "/config": ConfigSchema,
     "/openapi.json": DocumentSchema,
     "/throughput": ThroughputSchema,
+    "/history/rollups": HistoryRollupsSchema,
+    "/history/week": TaskWeekSchema,
     "/migration-lock": MigrationLockSchema,
     "/scheduler": SchedulerSchema,
     "/audit": AuditSchema,

@@ -14,7 +14,7 @@ import {
   type OperationSpec,
 } from "../../src/bulk/operations.ts";
 import { FakeTimers, settle } from "../helpers/fake_timers.ts";
-import { OperationTable } from "../../src/source/operation_store.ts";
+import { OperationTable } from "../../src/store/operation_store.ts";
 import type { BoardStore } from "../../src/store/types.ts";
 import type { BulkOperation } from "../../src/contract/bulk.ts";
 import { BoardError } from "../../src/errors.ts";

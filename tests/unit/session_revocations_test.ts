@@ -12,7 +12,7 @@ import {
   MAX_SIGNED_OUT_SESSIONS,
   RevocationTable,
   type SessionRevocations,
-} from "../../src/source/session_revocations.ts";
+} from "../../src/store/session_revocations.ts";
 
 /** A session of `user` signed in at `iat`, its nonce `n-<iat>`. */
 const session = (user: string, iat: number) => ({ user, iat, nonce: `n-${iat}` });

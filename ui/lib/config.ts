@@ -22,6 +22,7 @@ export const DEFAULT_CONFIG: BoardConfig = {
   editableData: false,
   refreshInterval: 5000,
   authEnabled: false,
+  history: false,
   allowed: [],
   user: null,
   roleNeeded: {},
@@ -61,6 +62,7 @@ export async function loadConfig(api: Api, signal?: AbortSignal): Promise<BoardC
       ? interval
       : DEFAULT_CONFIG.refreshInterval,
     authEnabled: raw.authEnabled === true,
+    history: raw.history === true,
     allowed: Array.isArray(raw.allowed)
       ? raw.allowed.filter((action): action is string => typeof action === "string")
       : [],

@@ -30,6 +30,9 @@ export const ConfigSchema = z.strictObject({
   refreshInterval: z.number(),
   authEnabled: z.boolean(),
   basePath: z.string(),
+  history: z.boolean().openapi({
+    description: "Whether the board records a job history (GET /history/... answer 404 without)",
+  }),
   allowed: z.array(z.string()).openapi({
     description: "The actions the current user may do, asked with target * (sessions.revoke " +
       "with mine): the UI shows no control for another. A can that decides per target may " +

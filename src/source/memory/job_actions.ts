@@ -20,7 +20,7 @@ import {
 } from "../types.ts";
 import type { MemoryStore, StoredJob } from "./store.ts";
 import { currentDispatch } from "./schedule_actions.ts";
-import { assertCleanable, cannotCancel, cannotRetry, jobNotFound } from "../refusals.ts";
+import { cannotCancel, cannotRetry, jobNotFound } from "../refusals.ts";
 
 /** Failed jobs sent back per step of a retry-all, as the Redis source does per script call. */
 export const RETRY_BATCH = 100;
@@ -137,8 +137,7 @@ export async function retryAllFailed(
   return retried;
 }
 
-function cleanCutoff(store: MemoryStore, state: FinishedState, olderThanMs: number): number {
-  assertCleanable(state, olderThanMs);
+function cleanCutoff(store: MemoryStore, olderThanMs: number): number {
   // 0 means all of them, even one stamped a little ahead of this clock.
   return olderThanMs === 0 ? Infinity : store.now() - olderThanMs;
 }
@@ -150,7 +149,7 @@ export function countCleanable(
   state: FinishedState,
   olderThanMs: number,
 ): number {
-  return store.countFinishedBefore(task, state, cleanCutoff(store, state, olderThanMs));
+  return store.countFinishedBefore(task, state, cleanCutoff(store, olderThanMs));
 }
 
 /**
@@ -167,7 +166,7 @@ export async function cleanJobs(
   state: FinishedState,
   olderThanMs: number,
 ): Promise<number> {
-  const cutoff = cleanCutoff(store, state, olderThanMs);
+  const cutoff = cleanCutoff(store, olderThanMs);
   let removed = 0;
   for (;;) {
     const count = store.clean(task, state, cutoff, CLEAN_BATCH);

@@ -19,6 +19,7 @@
 import { importKeyspace, type KeyspaceDump } from "./import.ts";
 import { Simulator, type SimulatorOptions } from "./simulator.ts";
 import { MemorySource } from "./source.ts";
+import { checkedSource } from "../checked.ts";
 import { MemoryStore, type MemoryStoreOptions } from "./store.ts";
 
 export { type DumpedKey, type DumpedMember, importKeyspace, type ImportOptions } from "./import.ts";
@@ -61,10 +62,10 @@ export function createMemorySource(options: MemorySourceOptions = {}): MemorySou
   const store = seed
     ? importKeyspace(seed, { ...storeOptions, prefix })
     : new MemoryStore(storeOptions);
-  if (!simulate) return new MemorySource(store);
+  if (!simulate) return checkedSource(new MemorySource(store));
   const simulatorOptions = simulate === true ? {} : simulate;
   const simulator = new Simulator(store, simulatorOptions);
   if (simulatorOptions.history ?? true) simulator.prefill();
   simulator.start();
-  return new MemorySource(store, simulator);
+  return checkedSource(new MemorySource(store, simulator));
 }

@@ -9,28 +9,7 @@
 import { MemoryBoardStore } from "../../store/memory/mod.ts";
 import { pairStore } from "../../store/pairing.ts";
 import { MemoryFeedStore } from "../../store/memory/feed.ts";
-import type {
-  AlertHistoryEntry,
-  AlertPassNotes,
-  AlertRule,
-  AlertSilence,
-  AlertState,
-  AlertStatus,
-  KnownShapesChange,
-  KnownShapesRecord,
-  RuleSaveOutcome,
-} from "../../contract/alerts.ts";
-import type {
-  AuditAppendOptions,
-  AuditEntry,
-  AuditLog,
-  AuditPage,
-  AuditQuery,
-  AuditRecord,
-} from "../../contract/audit.ts";
 import { acceptedJobs } from "../accepted_jobs.ts";
-import type { ScanSlotClaim } from "../scan_slots.ts";
-import type { OperationTable } from "../operation_store.ts";
 import {
   type AttemptEntry,
   type AttemptHistory,
@@ -41,9 +20,6 @@ import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters
 import {
   type ActiveLocks,
   type BeforeBatch,
-  type BoardRun,
-  type BoardRunRecord,
-  type BoardRunsOf,
   type BulkAction,
   type BulkIdSelector,
   type BulkStateSelector,
@@ -61,8 +37,8 @@ import {
   type JobMatch,
   type JobPage,
   type JobRecord,
+  type JobRef,
   type JobState,
-  type LeaseHold,
   type LogEntry,
   type LogPage,
   type QueueHeads,
@@ -107,17 +83,15 @@ import { rerunsOf } from "./reruns.ts";
 import { jobHolds } from "./diagnosis.ts";
 import { eventsTrimmedBefore } from "../trimmed_events.ts";
 import type { JobHolds } from "../../contract/diagnosis.ts";
-import type { BacklogSample } from "../../contract/forecast.ts";
 import type { DrainScan } from "../../contract/queue_eta.ts";
 import { drainScan } from "./drain_scan.ts";
 import * as scheduleActions from "./schedule_actions.ts";
 import type { Simulator } from "./simulator.ts";
-import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, type TaskQueue } from "./store.ts";
+import { KEY_OVERHEAD_BYTES, type MemoryStore, type StoredJob, TaskQueue } from "./store.ts";
 import { OLDEST_WAITING_SCAN, queuedSince } from "../../contract/health.ts";
 import { explainUnstarted } from "../../contract/workflow_holds.ts";
 import { searchQueue } from "./search.ts";
 import { cancelWorkflow } from "./workflow_actions.ts";
-import { taskNotFound } from "../refusals.ts";
 
 /** What an idle Redis reports as used memory; the estimate starts there. */
 const BASE_MEMORY_BYTES = 1_000_000;
@@ -227,8 +201,6 @@ export class MemorySource implements TaskSource {
    * on it sees it, as replicas on one Redis do.
    */
   readonly boardStore: MemoryBoardStore;
-  /** Bulk operations: the board store's. */
-  readonly operations: OperationTable;
   /** The change feed's ids and the live state, shared by the boards on this source as on Redis. */
   readonly feed: MemoryFeedStore;
 
@@ -238,22 +210,7 @@ export class MemorySource implements TaskSource {
     this.simulator = simulator;
     this.boardStore = new MemoryBoardStore({ now: () => store.now() });
     pairStore(this, this.boardStore);
-    this.operations = this.boardStore.operations;
     this.feed = new MemoryFeedStore(() => store.now());
-  }
-
-  /** Keeps one minute's backlog samples for `keepMs`; see `backlog.ts`. */
-  writeBacklogSample(
-    minute: number,
-    samples: ReadonlyMap<string, BacklogSample>,
-    keepMs: number,
-  ): Promise<void> {
-    return this.boardStore.writeBacklogSample(minute, samples, keepMs);
-  }
-
-  /** A task's samples in the named minutes. */
-  readBacklogSamples(task: string, minutes: readonly number[]): Promise<(BacklogSample | null)[]> {
-    return this.boardStore.readBacklogSamples(task, minutes);
   }
 
   /** Each task's delayed and retrying jobs due after `at` (an unknown task has none). */
@@ -261,137 +218,6 @@ export class MemorySource implements TaskSource {
     return Promise.resolve(
       new Map(tasks.map((task) => [task, this.store.tasks.get(task)?.delayed.countAbove(at) ?? 0])),
     );
-  }
-
-  /** Takes or renews a lease of the boards over this store (in process, on its clock). */
-  holdLease(name: string, holder: string, ttlMs: number): Promise<LeaseHold> {
-    return this.boardStore.holdLease(name, holder, ttlMs);
-  }
-
-  /** Gives a lease back when `holder` holds it. */
-  releaseLease(name: string, holder: string): Promise<void> {
-    return this.boardStore.releaseLease(name, holder);
-  }
-
-  /** Shares a result with the boards over this store for `ttlMs`. */
-  shareResult(name: string, value: string, ttlMs: number): Promise<void> {
-    return this.boardStore.shareResult(name, value, ttlMs);
-  }
-
-  /** The value last shared as `name`, or null. */
-  readSharedResult(name: string): Promise<string | null> {
-    return this.boardStore.readSharedResult(name);
-  }
-
-  /** Notes `member` of `set` as asked now (the `max` asked last are kept). */
-  noteAsked(set: string, member: string, max: number): Promise<void> {
-    return this.boardStore.noteAsked(set, member, max);
-  }
-
-  /** The members of `set` asked within `withinMs`, newest first. */
-  listAsked(set: string, withinMs: number): Promise<string[]> {
-    return this.boardStore.listAsked(set, withinMs);
-  }
-
-  /** Takes, renews and gives back scan slots counted for every board on this source. */
-  takeScanSlot = (claim: ScanSlotClaim) => this.boardStore.takeScanSlot(claim);
-  /** Renews a held scan slot. */
-  renewScanSlot = (claim: ScanSlotClaim) => this.boardStore.renewScanSlot(claim);
-  /** Gives a scan slot back. */
-  releaseScanSlot = (claim: ScanSlotClaim) => this.boardStore.releaseScanSlot(claim);
-
-  /** The alert states the last evaluation left (in process). */
-  readAlertStates(): Promise<AlertState[]> {
-    return this.boardStore.readAlertStates();
-  }
-
-  /** The alert states with when they were evaluated. */
-  readAlertStatus(): Promise<AlertStatus> {
-    return this.boardStore.readAlertStatus();
-  }
-
-  /** Replaces the alert states, evaluated at `asOf`; given `ifAsOf`, only if no other wrote since. */
-  writeAlertStates(
-    states: readonly AlertState[],
-    asOf?: number,
-    ifAsOf?: number | null,
-    notes?: AlertPassNotes,
-  ): Promise<boolean> {
-    return this.boardStore.writeAlertStates(states, asOf, ifAsOf, notes);
-  }
-
-  /** The error shapes the last alert leader kept, until they expire. */
-  readKnownShapes(now: number): Promise<KnownShapesRecord | null> {
-    return this.boardStore.readKnownShapes(now);
-  }
-
-  /** Writes what the alert leader's pass changed in the error shapes. */
-  writeKnownShapes(change: KnownShapesChange, now: number): Promise<number> {
-    return this.boardStore.writeKnownShapes(change, now);
-  }
-
-  /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
-  appendAlertHistory(entries: readonly AlertHistoryEntry[], max: number): Promise<void> {
-    return this.boardStore.appendAlertHistory(entries, max);
-  }
-
-  /** The `limit` newest entries of the alert history. */
-  listAlertHistory(limit: number): Promise<AlertHistoryEntry[]> {
-    return this.boardStore.listAlertHistory(limit);
-  }
-
-  /** The rules made through the API (in process). */
-  listAlertRules(): Promise<AlertRule[]> {
-    return this.boardStore.listAlertRules();
-  }
-
-  /** Stores a rule made through the API. */
-  saveAlertRule(
-    rule: AlertRule,
-    mode: "create" | "replace",
-    max: number,
-  ): Promise<RuleSaveOutcome> {
-    return this.boardStore.saveAlertRule(rule, mode, max);
-  }
-
-  /** Removes a stored rule. */
-  removeAlertRule(name: string): Promise<boolean> {
-    return this.boardStore.removeAlertRule(name);
-  }
-
-  /** The silences kept. */
-  listAlertSilences(): Promise<AlertSilence[]> {
-    return this.boardStore.listAlertSilences();
-  }
-
-  /** Adds a silence, dropping the ended ones. */
-  addAlertSilence(silence: AlertSilence, now: number, max: number): Promise<boolean> {
-    return this.boardStore.addAlertSilence(silence, now, max);
-  }
-
-  /** Removes a silence. */
-  removeAlertSilence(id: string): Promise<boolean> {
-    return this.boardStore.removeAlertSilence(id);
-  }
-
-  /** Appends to the source's own audit trail (in process, like the rest of its state). */
-  appendAudit(
-    record: AuditRecord,
-    maxEntries: number,
-    log?: AuditLog,
-    options?: AuditAppendOptions,
-  ): Promise<AuditEntry> {
-    return this.boardStore.appendAudit(record, maxEntries, log, options);
-  }
-
-  /** Removes an entry of the audit trail. */
-  removeAudit(id: string, log?: AuditLog): Promise<void> {
-    return this.boardStore.removeAudit(id, log);
-  }
-
-  /** A page of the audit trail, newest first. */
-  listAudit(query: AuditQuery, log?: AuditLog): Promise<AuditPage> {
-    return this.boardStore.listAudit(query, log);
   }
 
   /** Sorted names of every task with any key. */
@@ -522,12 +348,11 @@ export class MemorySource implements TaskSource {
   listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage> {
     return Promise.try(() => {
       const queue = this.#queue(task);
-      const from = Math.max(0, offset);
-      const to = from + Math.max(0, limit);
+      const to = offset + limit;
       const jobs: JobRecord[] = [];
       let total = 0;
       for (const id of idsInState(queue, state)) {
-        if (total >= from && total < to) {
+        if (total >= offset && total < to) {
           const job = queue.jobs.get(id);
           // A member whose hash is gone still counts, as ZCARD / LLEN would.
           if (job) jobs.push(toRecord(job));
@@ -550,6 +375,13 @@ export class MemorySource implements TaskSource {
       const queue = this.#queue(task);
       return searchQueue(queue, state, idsInState(queue, state), toRecord, filter, position, want);
     });
+  }
+
+  /** The jobs' states now, null for one gone. */
+  getJobStates(jobs: readonly JobRef[]): Promise<(JobState | null)[]> {
+    return Promise.resolve(
+      jobs.map(({ id, task }) => this.store.tasks.get(task)?.jobs.get(id)?.state ?? null),
+    );
   }
 
   /** The task holding the job, or null. */
@@ -675,8 +507,7 @@ export class MemorySource implements TaskSource {
     const all = this.#workflows()
       .filter((workflow) => state === undefined || workflow.state === state)
       .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-    const from = Math.max(0, offset);
-    const workflows: WorkflowSummary[] = all.slice(from, from + Math.max(0, limit)).map((
+    const workflows: WorkflowSummary[] = all.slice(offset, offset + limit).map((
       { id, name, state, createdAt, nodeCount, tasks },
     ) => ({ id, name, state, createdAt, nodeCount, tasks }));
     return Promise.resolve({ workflows, total: all.length });
@@ -705,8 +536,7 @@ export class MemorySource implements TaskSource {
     return Promise.try(() => {
       const failed = this.#failed(task);
       const entries = pattern === undefined ? failed : inGroup(failed, pattern);
-      const from = Math.max(0, offset);
-      const jobs = entries.slice(from, from + Math.max(0, limit))
+      const jobs = entries.slice(offset, offset + limit)
         .map((entry) => this.store.tasks.get(entry.task)?.jobs.get(entry.id))
         .filter((job): job is StoredJob => job !== undefined)
         .map(toRecord);
@@ -836,7 +666,7 @@ export class MemorySource implements TaskSource {
 
   /** Sends every failed job of one task (or of every task) back to waiting, in batches. */
   async retryAllFailed(task?: string, beforeBatch?: BeforeBatch): Promise<{ retried: number }> {
-    const tasks = task === undefined ? await this.refreshTasks() : [this.#queue(task).name];
+    const tasks = task === undefined ? await this.refreshTasks() : [task];
     return { retried: await jobActions.retryAllFailed(this.store, tasks, beforeBatch) };
   }
 
@@ -846,16 +676,12 @@ export class MemorySource implements TaskSource {
     state: FinishedState,
     olderThanMs: number,
   ): Promise<{ removed: number }> {
-    this.#queue(task);
     return { removed: await jobActions.cleanJobs(this.store, task, state, olderThanMs) };
   }
 
   /** How many jobs a clean would remove now. */
   countCleanable(task: string, state: FinishedState, olderThanMs: number): Promise<number> {
-    return Promise.try(() => {
-      this.#queue(task);
-      return jobActions.countCleanable(this.store, task, state, olderThanMs);
-    });
+    return Promise.try(() => jobActions.countCleanable(this.store, task, state, olderThanMs));
   }
 
   /** How many jobs a bulk action would act on now. */
@@ -908,32 +734,9 @@ export class MemorySource implements TaskSource {
     });
   }
 
-  /** Deletes a schedule, and the runs the board noted of it. */
+  /** Deletes a schedule. */
   removeSchedule(name: string): Promise<void> {
-    return Promise.try(() => {
-      scheduleActions.removeSchedule(this.store, name);
-      this.boardStore.forgetBoardRuns(name);
-    });
-  }
-
-  /** Notes a run of a schedule the board dispatched, keeping the `max` newest. */
-  recordBoardRun(name: string, run: BoardRunRecord, max: number): Promise<void> {
-    return this.boardStore.recordBoardRun(name, run, max);
-  }
-
-  /** The runs the board dispatched per schedule, newest first, with each job's state now. */
-  async listBoardRuns(
-    schedules: readonly BoardRunsOf[],
-    limit: number,
-  ): Promise<Map<string, BoardRun[]>> {
-    const records = await this.boardStore.listBoardRuns(schedules.map(({ name }) => name), limit);
-    return new Map(schedules.map(({ name, task }) => [
-      name,
-      records.get(name)!.map((run) => ({
-        ...run,
-        state: this.store.tasks.get(task)?.jobs.get(run.jobId)?.state ?? null,
-      })),
-    ]));
+    return Promise.try(() => scheduleActions.removeSchedule(this.store, name));
   }
 
   /** Cancels a running workflow and its unfinished node jobs. */
@@ -1026,10 +829,9 @@ export class MemorySource implements TaskSource {
     return Promise.resolve();
   }
 
+  /** A task's queue; an unknown task reads as an empty one (`checked.ts` refuses it first). */
   #queue(task: string): TaskQueue {
-    const queue = this.store.tasks.get(task);
-    if (!queue) throw taskNotFound(task);
-    return queue;
+    return this.store.tasks.get(task) ?? new TaskQueue(task);
   }
 
   /** A stored schedule as the port shows it. */

@@ -5,7 +5,6 @@
  * @module
  */
 
-import { assertCleanable } from "../refusals.ts";
 import type { FinishedState } from "../types.ts";
 import { taskKeys } from "../wire/keys.ts";
 import { CLEAN_BATCH, CLEAN_FINISHED } from "./action_scripts.ts";
@@ -24,8 +23,7 @@ export interface CleanRange {
 
 /**
  * The range a clean of the `state` jobs of `task` that finished more than
- * `olderThanMs` ago (0: all of them) covers; `INVALID_PARAM` for a state that
- * is not a finished one or a negative age.
+ * `olderThanMs` ago (0: all of them) covers.
  */
 export function cleanRange(
   task: string,
@@ -33,7 +31,6 @@ export function cleanRange(
   olderThanMs: number,
   prefix?: string,
 ): CleanRange {
-  assertCleanable(state, olderThanMs);
   const keys = taskKeys(task, prefix);
   return {
     set: keys[state],

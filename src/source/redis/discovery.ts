@@ -159,9 +159,10 @@ export interface TaskDiscoveryOptions {
 /**
  * The cached task list: discovered on first use, then refreshed by
  * background passes while the board is watched, and on demand by
- * {@link refresh}. A miss ({@link has}, {@link refreshOnMiss}) rediscovers
- * at most once per `intervalMs`, sharing the pass in flight, so requests
- * naming unknown tasks cannot each start a keyspace SCAN.
+ * {@link refresh}. A lookup's miss ({@link refreshOnMiss}) rediscovers at
+ * most once per `intervalMs`, sharing the pass in flight, so requests
+ * naming unknown jobs cannot each start a keyspace SCAN (an unknown task is
+ * refused before the source is asked: `checked.ts`).
  *
  * Cost and freshness. A pass is one `SCAN … COUNT 1000` per 1,000 keys of
  * the keyspace, paced by the SCAN budget (250 calls/s by default). The next
@@ -242,15 +243,6 @@ export class TaskDiscovery {
   async refresh(): Promise<string[]> {
     if (this.#fixed) return [...this.#fixed];
     return [...await this.#cadence.run()];
-  }
-
-  /**
-   * Whether the task is known; a miss rediscovers (at most once per
-   * interval) before answering no.
-   */
-  async has(task: string): Promise<boolean> {
-    if ((await this.list()).includes(task)) return true;
-    return (await this.refreshOnMiss())?.includes(task) ?? false;
   }
 
   /**

@@ -17,12 +17,6 @@
 import { IncompatibleStoreError } from "../../errors.ts";
 import type {
   AttemptHistory,
-  AuditAppendOptions,
-  AuditEntry,
-  AuditLog,
-  AuditPage,
-  AuditQuery,
-  AuditRecord,
   BeforeBatch,
   BulkAction,
   BulkIdSelector,
@@ -39,16 +33,14 @@ import type {
   JobFilter,
   JobMatch,
   JobPage,
+  JobRef,
   JobState,
-  LeaseHold,
   LogPage,
   QueueHeads,
   QueueSnapshot,
   QueueStats,
   RerunResult,
   RetryableState,
-  ScanSlotAnswer,
-  ScanSlotClaim,
   SchedulePatch,
   ScheduleRecord,
   SearchPosition,
@@ -91,17 +83,6 @@ import type { JobHolds } from "../../contract/diagnosis.ts";
 import { locateJob } from "./locate.ts";
 import { checkWireVersion } from "./meta.ts";
 import { MigrationWatch } from "./migration_watch.ts";
-import type {
-  AlertHistoryEntry,
-  AlertPassNotes,
-  AlertRule,
-  AlertSilence,
-  AlertState,
-  AlertStatus,
-  KnownShapesChange,
-  KnownShapesRecord,
-  RuleSaveOutcome,
-} from "../../contract/alerts.ts";
 import type { MigrationLock } from "../../contract/migration_lock.ts";
 import type { SchedulerLeadership, TaskLiveness } from "../../contract/liveness.ts";
 import type { ActiveLocks, TaskActivity } from "../../contract/workers.ts";
@@ -113,7 +94,6 @@ import { readBacklogKinds } from "./backlog_kinds.ts";
 import type { BacklogRead } from "../../contract/scaling.ts";
 import { scanMechanics } from "./mechanics.ts";
 import type { MechanicsStep } from "../../contract/mechanics.ts";
-import type { BacklogSample } from "../../contract/forecast.ts";
 import type { DrainScan } from "../../contract/queue_eta.ts";
 import { scanDrain } from "./drain_scan.ts";
 import { getFinishedTimings } from "./finished_timings.ts";
@@ -131,10 +111,8 @@ import {
   updateSchedule,
 } from "./schedule_actions.ts";
 import { listSchedules } from "./schedules.ts";
-import { BoardRunLists, forgetBoardRuns, listBoardRuns } from "./board_runs.ts";
-import { FinishedStates } from "./job_state_reads.ts";
-import type { BoardRun, BoardRunRecord } from "../../contract/schedules.ts";
-import type { BoardRunsOf } from "../types.ts";
+import { FinishedStates, readJobStates } from "./job_state_reads.ts";
+import { taskKeys } from "../wire/keys.ts";
 import { Pacer } from "./pacer.ts";
 import { RetryingReconciler } from "./retrying_reconcile.ts";
 import { RetryingSplit, type SplitReading } from "./retrying_split.ts";
@@ -147,15 +125,14 @@ import { cancelWorkflow } from "./workflow_cancel.ts";
 import { Watch } from "./watch.ts";
 import { readingUnwatched } from "../unwatched.ts";
 import { getWorkflow, listWorkflows, WorkflowIndex } from "./workflows.ts";
-import { jobNotFound, taskNotFound } from "../refusals.ts";
-import type { RedisOperations } from "./operations.ts";
+import { jobNotFound } from "../refusals.ts";
+import { checkedSource } from "../checked.ts";
 import { RedisBoardStore } from "../../store/redis/mod.ts";
 import { pairStore } from "../../store/pairing.ts";
 import { RedisThroughputStore } from "../../store/redis/throughput.ts";
 import { RedisFeedStore } from "../../store/redis/feed.ts";
 import { createRedisHistoryStore } from "../../store/redis/history/store.ts";
 import { readRecordedFields } from "./history_reads.ts";
-import type { SessionRevocations, SignedOutSession } from "../session_revocations.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
 import { Leadership, leaseOf } from "../../leadership.ts";
 import {
@@ -268,8 +245,6 @@ export class RedisTaskSource implements TaskSource {
   #events: RedisEventReader | null = null;
   /** The board's own state beside this keyspace, through the same connection. */
   readonly boardStore: RedisBoardStore;
-  /** Bulk operations in the hash every board on this keyspace shares; see `operations.ts`. */
-  readonly operations: RedisOperations;
   /** The day of throughput the leader keeps, under the board's root; see `store/redis/throughput.ts`. */
   readonly keptThroughput: RedisThroughputStore;
   /** The change feed's ids and the live state, under the board's root; see `store/redis/feed.ts`. */
@@ -281,8 +256,6 @@ export class RedisTaskSource implements TaskSource {
       createRedisHistoryStore({ connection: this.connection, prefix: this.prefix, limits }),
   };
   readonly #eventRefreshMs: number;
-  /** The board's run history as last read, and its version: reread when that changes. */
-  readonly #boardRuns = new BoardRunLists();
   /** The finished states of schedules' runs, trusted a minute. */
   readonly #finishedStates: FinishedStates;
 
@@ -315,7 +288,6 @@ export class RedisTaskSource implements TaskSource {
       now: () => timers.now(),
     });
     pairStore(this, this.boardStore);
-    this.operations = this.boardStore.operations;
     this.keptThroughput = new RedisThroughputStore(this.connection, options.prefix);
     this.feed = new RedisFeedStore(this.connection, options.prefix);
     // A reconnection may be to another server: check its wire version again.
@@ -423,12 +395,6 @@ export class RedisTaskSource implements TaskSource {
   /** Whether someone looks at the board: a live subscriber, or a request within `idleAfterMs`. */
   get watched(): boolean {
     return this.#watch.watched;
-  }
-
-  async #requireTask(task: string): Promise<void> {
-    if (!await this.#discovery.has(task)) {
-      throw taskNotFound(task);
-    }
   }
 
   /** Names of every known task, sorted (cached, refreshed in the background). */
@@ -541,21 +507,18 @@ export class RedisTaskSource implements TaskSource {
     since?: number,
   ): Promise<FinishedTiming[]> {
     await this.#ready();
-    await this.#requireTask(task);
     return await getFinishedTimings(this.connection, task, limit, since, this.prefix);
   }
 
   /** Key count and memory of a task (partly estimated; see `storage.ts`). */
   async getTaskStorage(task: string): Promise<TaskStorage> {
     await this.#ready();
-    await this.#requireTask(task);
     return await getTaskStorage(this.connection, task, this.prefix);
   }
 
   /** A page of a task's jobs in one state; see `jobs.ts` for the cost. */
   async listJobs(task: string, state: JobState, offset: number, limit: number): Promise<JobPage> {
     await this.#ready();
-    await this.#requireTask(task);
     // The page is read; its total is the kept split's, as the task's counts say.
     if (state === "delayed" || state === "retrying") this.#lookedAt(this.#countsWatch);
     const retrying = this.#retrying(task).retrying;
@@ -573,7 +536,6 @@ export class RedisTaskSource implements TaskSource {
     want: number,
   ): Promise<SearchSlice> {
     await this.#ready();
-    await this.#requireTask(task);
     const slice = await searchJobs(
       this.connection,
       task,
@@ -595,6 +557,13 @@ export class RedisTaskSource implements TaskSource {
     const job = await getJob(this.connection, await this.#discovery.list(), jobId, this.prefix);
     if (job) this.#recentIds.note([job]);
     return job;
+  }
+
+  /** The jobs' states: one `HGET state` each, a finished one trusted a minute (`job_state_reads.ts`). */
+  async getJobStates(jobs: readonly JobRef[]): Promise<(JobState | null)[]> {
+    await this.connection.ready();
+    const keys = jobs.map(({ id, task }) => `${taskKeys(task, this.prefix).jobPrefix}${id}`);
+    return await readJobStates(this.connection, keys, this.#finishedStates);
   }
 
   /** The task holding the job: one pipelined `TYPE` per task (see `locate.ts`). */
@@ -645,50 +614,9 @@ export class RedisTaskSource implements TaskSource {
     return await getAttemptHistory(this.connection, tasks, jobId, this.prefix);
   }
 
-  /** Appends to the audit stream every board on this keyspace shares; see `audit.ts`. */
-  appendAudit(
-    record: AuditRecord,
-    maxEntries: number,
-    log?: AuditLog,
-    options?: AuditAppendOptions,
-  ): Promise<AuditEntry> {
-    return this.boardStore.appendAudit(record, maxEntries, log, options);
-  }
-
-  /** Removes an entry of the audit stream. */
-  removeAudit(id: string, log?: AuditLog): Promise<void> {
-    return this.boardStore.removeAudit(id, log);
-  }
-
-  /** A page of the audit stream, newest first; see `audit.ts` for the bound. */
-  listAudit(query: AuditQuery, log?: AuditLog): Promise<AuditPage> {
-    return this.boardStore.listAudit(query, log);
-  }
-
-  /** The session revocations every board on this keyspace shares; see `session_revocations.ts`. */
-  getSessionRevocations(): Promise<SessionRevocations> {
-    return this.boardStore.getSessionRevocations();
-  }
-
-  /** Revokes sessions signed in at or before `at`: one user's, or everyone's when null. */
-  revokeSessions(user: string | null, at: number): Promise<void> {
-    return this.boardStore.revokeSessions(user, at);
-  }
-
-  /** Signs one session out until its cookie expires. */
-  signOutSession(session: SignedOutSession, now: number): Promise<void> {
-    return this.boardStore.signOutSession(session, now);
-  }
-
-  /** Gives the revocation table an id when Redis holds none; a lost one refuses the sessions from before. */
-  keepSessionRevocations(lostAt: number | null): Promise<string> {
-    return this.boardStore.keepSessionRevocations(lostAt);
-  }
-
   /** Task-version spread of the jobs yet to run. */
   async getVersionDistribution(task: string): Promise<VersionDistribution> {
     await this.#ready();
-    await this.#requireTask(task);
     return await getVersionDistribution(this.connection, task, this.prefix);
   }
 
@@ -728,7 +656,6 @@ export class RedisTaskSource implements TaskSource {
     pattern?: string,
   ): Promise<JobPage> {
     await this.#ready();
-    if (task !== undefined) await this.#requireTask(task);
     if (pattern !== undefined) {
       const members = await this.#deadLetters.members(pattern, task);
       return this.#served(
@@ -742,14 +669,12 @@ export class RedisTaskSource implements TaskSource {
   /** Failed jobs grouped by error (cached a few seconds). */
   async groupDeadLetters(task?: string): Promise<DeadLetterGroup[]> {
     await this.#ready();
-    if (task !== undefined) await this.#requireTask(task);
     return await this.#deadLetters.get(task);
   }
 
   /** Finished-job counts per bucket, oldest first. */
   async getThroughput(query: ThroughputQuery = {}): Promise<ThroughputBucket[]> {
     await this.#ready();
-    if (query.task !== undefined) await this.#requireTask(query.task);
     const tasks = query.task !== undefined ? [query.task] : await this.#discovery.list();
     return await getThroughput(this.connection, tasks, {
       bucketMs: query.bucketMs,
@@ -916,7 +841,6 @@ export class RedisTaskSource implements TaskSource {
   /** Every failed job of a task (or of every task, rediscovered first) back to waiting. */
   async retryAllFailed(task?: string, beforeBatch?: BeforeBatch): Promise<{ retried: number }> {
     await this.#ready();
-    if (task !== undefined) await this.#requireTask(task);
     const tasks = task !== undefined ? [task] : await this.#discovery.refresh();
     const counts = await Promise.all(
       tasks.map((name) => retryAllFailed(this.connection, name, this.prefix, beforeBatch)),
@@ -935,7 +859,6 @@ export class RedisTaskSource implements TaskSource {
     beforeBatch?: BeforeBatch,
   ): Promise<{ retried: number }> {
     await this.#ready();
-    if (task !== undefined) await this.#requireTask(task);
     const tasks = task !== undefined ? [task] : await this.#discovery.list();
     const entries = await readDeadLetterEntries(this.connection, tasks, this.prefix);
     const group = inGroup(entries, pattern);
@@ -951,7 +874,6 @@ export class RedisTaskSource implements TaskSource {
     olderThanMs: number,
   ): Promise<{ removed: number }> {
     await this.#ready();
-    await this.#requireTask(task);
     const range = cleanRange(task, state, olderThanMs, this.prefix);
     const removed = await cleanJobs(this.connection, range);
     if (state === "failed") this.#deadLetters.invalidate();
@@ -961,7 +883,6 @@ export class RedisTaskSource implements TaskSource {
   /** How many jobs a clean would remove; see `clean.ts`. */
   async countCleanable(task: string, state: FinishedState, olderThanMs: number): Promise<number> {
     await this.#ready();
-    await this.#requireTask(task);
     return await countCleanable(
       this.connection,
       cleanRange(task, state, olderThanMs, this.prefix),
@@ -974,7 +895,6 @@ export class RedisTaskSource implements TaskSource {
     selector: BulkIdSelector | BulkStateSelector,
   ): Promise<number> {
     await this.#ready();
-    await this.#requireTask(selector.task);
     if ("ids" in selector) return await countNamed(this.connection, action, selector, this.prefix);
     const { task, state } = selector;
     if (state === "delayed" || state === "retrying") {
@@ -991,7 +911,6 @@ export class RedisTaskSource implements TaskSource {
     reason?: string,
   ): Promise<BulkStepResult> {
     await this.#ready();
-    await this.#requireTask(task);
     const result = await bulkStep(this.connection, task, action, step, reason, this.prefix);
     for (const { id, from } of result.done) {
       if (from === "retrying") this.#split.forget(task, id);
@@ -1024,32 +943,10 @@ export class RedisTaskSource implements TaskSource {
     return await updateSchedule(this.connection, name, patch, this.prefix);
   }
 
-  /** Deletes a schedule, and the runs the board noted of it. */
+  /** Deletes a schedule. */
   async removeSchedule(name: string): Promise<void> {
     await this.#ready();
     await removeSchedule(this.connection, name, this.prefix);
-    await forgetBoardRuns(this.connection, name, this.prefix);
-  }
-
-  /** Notes a run of a schedule the board dispatched; see `board_runs.ts`. */
-  recordBoardRun(name: string, run: BoardRunRecord, max: number): Promise<void> {
-    return this.boardStore.recordBoardRun(name, run, max);
-  }
-
-  /** The runs the board dispatched per schedule, with each job's state now. */
-  async listBoardRuns(
-    schedules: readonly BoardRunsOf[],
-    limit: number,
-  ): Promise<Map<string, BoardRun[]>> {
-    await this.connection.ready();
-    return await listBoardRuns(
-      this.connection,
-      schedules,
-      limit,
-      this.#boardRuns,
-      this.#finishedStates,
-      this.prefix,
-    );
   }
 
   /** Cancels a running workflow and its unfinished node jobs; see `workflow_cancel.ts`. */
@@ -1072,7 +969,6 @@ export class RedisTaskSource implements TaskSource {
   /** The named jobs' locks and the task's stalled jobs; see `liveness.ts`. */
   async getTaskLiveness(task: string, jobIds: readonly string[]): Promise<TaskLiveness> {
     await this.#ready();
-    await this.#requireTask(task);
     return await readTaskLiveness(this.connection, task, jobIds, this.prefix);
   }
 
@@ -1112,25 +1008,7 @@ export class RedisTaskSource implements TaskSource {
     signal?: AbortSignal,
   ): Promise<MechanicsStep> {
     await this.#ready();
-    await this.#requireTask(task);
     return await scanMechanics(this.connection, task, cursor, this.prefix, signal);
-  }
-
-  /** Keeps one minute's backlog samples for `keepMs`; see `backlog.ts`. */
-  writeBacklogSample(
-    minute: number,
-    samples: ReadonlyMap<string, BacklogSample>,
-    keepMs: number,
-  ): Promise<void> {
-    return this.boardStore.writeBacklogSample(minute, samples, keepMs);
-  }
-
-  /** A task's samples in the named minutes; see `backlog.ts`. */
-  readBacklogSamples(
-    task: string,
-    minutes: readonly number[],
-  ): Promise<(BacklogSample | null)[]> {
-    return this.boardStore.readBacklogSamples(task, minutes);
   }
 
   /** A task's effective backlog by kind at `now`; see `backlog_kinds.ts`. */
@@ -1148,7 +1026,6 @@ export class RedisTaskSource implements TaskSource {
   /** The active jobs' count and the newest claimed ones' locks; see `activity.ts`. */
   async getActiveLocks(task: string, limit: number): Promise<ActiveLocks> {
     await this.#ready();
-    await this.#requireTask(task);
     return await readActiveLocks(this.connection, task, limit, this.prefix);
   }
 
@@ -1156,125 +1033,6 @@ export class RedisTaskSource implements TaskSource {
   async getSchedulerLeadership(): Promise<SchedulerLeadership> {
     await this.#ready();
     return await readSchedulerLeadership(this.connection, this.prefix);
-  }
-
-  /** Takes a scan slot every replica counts; see `scan_slots.ts`. */
-  takeScanSlot(claim: ScanSlotClaim): Promise<ScanSlotAnswer> {
-    return this.boardStore.takeScanSlot(claim);
-  }
-
-  /** Renews a held scan slot. */
-  renewScanSlot(claim: ScanSlotClaim): Promise<void> {
-    return this.boardStore.renewScanSlot(claim);
-  }
-
-  /** Gives a scan slot back. */
-  releaseScanSlot(claim: ScanSlotClaim): Promise<void> {
-    return this.boardStore.releaseScanSlot(claim);
-  }
-
-  /** Takes or renews a lease every board on this keyspace shares; see `lease.ts`. */
-  holdLease(name: string, holder: string, ttlMs: number): Promise<LeaseHold> {
-    return this.boardStore.holdLease(name, holder, ttlMs);
-  }
-
-  /** Gives a lease back when `holder` holds it. */
-  releaseLease(name: string, holder: string): Promise<void> {
-    return this.boardStore.releaseLease(name, holder);
-  }
-
-  /** Shares a result with every board on this keyspace; see `shared_results.ts`. */
-  shareResult(name: string, value: string, ttlMs: number): Promise<void> {
-    return this.boardStore.shareResult(name, value, ttlMs);
-  }
-
-  /** The value last shared as `name`, or null. */
-  readSharedResult(name: string): Promise<string | null> {
-    return this.boardStore.readSharedResult(name);
-  }
-
-  /** Notes `member` of `set` as asked now (the `max` asked last are kept). */
-  noteAsked(set: string, member: string, max: number): Promise<void> {
-    return this.boardStore.noteAsked(set, member, max);
-  }
-
-  /** The members of `set` asked within `withinMs`, newest first. */
-  listAsked(set: string, withinMs: number): Promise<string[]> {
-    return this.boardStore.listAsked(set, withinMs);
-  }
-
-  /** The alert states the last evaluation left; see `alerts.ts`. */
-  readAlertStates(): Promise<AlertState[]> {
-    return this.boardStore.readAlertStates();
-  }
-
-  /** The alert states with when they were evaluated. */
-  readAlertStatus(): Promise<AlertStatus> {
-    return this.boardStore.readAlertStatus();
-  }
-
-  /** Replaces the alert states, evaluated at `asOf`; given `ifAsOf`, only if no other wrote since. */
-  writeAlertStates(
-    states: readonly AlertState[],
-    asOf?: number,
-    ifAsOf?: number | null,
-    notes?: AlertPassNotes,
-  ): Promise<boolean> {
-    return this.boardStore.writeAlertStates(states, asOf, ifAsOf, notes);
-  }
-
-  /** The error shapes the last alert leader kept (Redis expires them). */
-  readKnownShapes(_now: number): Promise<KnownShapesRecord | null> {
-    return this.boardStore.readKnownShapes(_now);
-  }
-
-  /** Writes what the alert leader's pass changed in the error shapes. */
-  writeKnownShapes(change: KnownShapesChange, _now: number): Promise<number> {
-    return this.boardStore.writeKnownShapes(change, _now);
-  }
-
-  /** Appends notices with their outcome to the alert history, keeping the `max` newest. */
-  appendAlertHistory(entries: readonly AlertHistoryEntry[], max: number): Promise<void> {
-    return this.boardStore.appendAlertHistory(entries, max);
-  }
-
-  /** The `limit` newest entries of the alert history. */
-  listAlertHistory(limit: number): Promise<AlertHistoryEntry[]> {
-    return this.boardStore.listAlertHistory(limit);
-  }
-
-  /** The rules made through the API; see `alert_settings.ts`. */
-  listAlertRules(): Promise<AlertRule[]> {
-    return this.boardStore.listAlertRules();
-  }
-
-  /** Stores a rule made through the API. */
-  saveAlertRule(
-    rule: AlertRule,
-    mode: "create" | "replace",
-    max: number,
-  ): Promise<RuleSaveOutcome> {
-    return this.boardStore.saveAlertRule(rule, mode, max);
-  }
-
-  /** Removes a stored rule. */
-  removeAlertRule(name: string): Promise<boolean> {
-    return this.boardStore.removeAlertRule(name);
-  }
-
-  /** The silences kept. */
-  listAlertSilences(): Promise<AlertSilence[]> {
-    return this.boardStore.listAlertSilences();
-  }
-
-  /** Adds a silence, dropping the ended ones. */
-  addAlertSilence(silence: AlertSilence, now: number, max: number): Promise<boolean> {
-    return this.boardStore.addAlertSilence(silence, now, max);
-  }
-
-  /** Removes a silence. */
-  removeAlertSilence(id: string): Promise<boolean> {
-    return this.boardStore.removeAlertSilence(id);
   }
 
   /** Stops background work and closes the client if the source created it. */
@@ -1311,5 +1069,5 @@ export class RedisTaskSource implements TaskSource {
  * ```
  */
 export function createRedisSource(options: RedisSourceOptions = {}): RedisTaskSource {
-  return new RedisTaskSource(options);
+  return checkedSource(new RedisTaskSource(options));
 }

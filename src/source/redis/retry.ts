@@ -6,14 +6,7 @@
  * @module
  */
 
-import { invalidParam } from "../../errors.ts";
-import {
-  type BeforeBatch,
-  type JobActionResult,
-  type JobState,
-  RETRYABLE_STATES,
-  type RetryableState,
-} from "../types.ts";
+import type { BeforeBatch, JobActionResult, JobState, RetryableState } from "../types.ts";
 import { taskKeys } from "../wire/keys.ts";
 import { RETRY_BATCH, RETRY_FAILED_BATCH, RETRY_JOB } from "./action_scripts.ts";
 import type { Command, RedisConnection } from "./client.ts";
@@ -21,15 +14,6 @@ import { cannotRetry, jobNotFound } from "../refusals.ts";
 
 /** Batch script calls sent per round trip by {@link retryAllFailed}. */
 const CALLS_PER_ROUND_TRIP = 10;
-
-function checkFrom(from: readonly string[]): RetryableState[] {
-  const states = [...new Set(from)];
-  const retryable: readonly string[] = RETRYABLE_STATES;
-  if (states.length === 0 || states.some((s) => !retryable.includes(s))) {
-    throw invalidParam("from", "retry works from failed and/or cancelled");
-  }
-  return states as RetryableState[];
-}
 
 function retryCommand(
   task: string,
@@ -58,11 +42,11 @@ export async function retryJob(
   connection: RedisConnection,
   task: string,
   jobId: string,
-  from: readonly string[],
+  from: readonly RetryableState[],
   prefix?: string,
   data?: { value: unknown },
 ): Promise<JobActionResult> {
-  const allowed = checkFrom(from);
+  const allowed = [...new Set(from)];
   const serialized = data === undefined ? undefined : JSON.stringify(data.value);
   const [outcome, state] = await connection.call<[string, string?]>(
     retryCommand(task, jobId, allowed, prefix, serialized),

@@ -7,7 +7,6 @@
  * @module
  */
 
-import { invalidParam } from "../../errors.ts";
 import type { ThroughputBucket } from "../types.ts";
 import { metricKey, taskKeys } from "../wire/keys.ts";
 import type { RedisConnection } from "./client.ts";
@@ -177,7 +176,7 @@ export async function getThroughput(
   return sum;
 }
 
-/** The buckets asked for, checked: their width, number, and the first one's start. */
+/** The buckets asked for (checked before the source is asked): their width, number, and the first one's start. */
 function windowOf(options: ThroughputOptions): {
   bucketMs: number;
   count: number;
@@ -186,12 +185,6 @@ function windowOf(options: ThroughputOptions): {
 } {
   const bucketMs = options.bucketMs ?? MINUTE;
   const count = options.count ?? 1440;
-  if (!Number.isInteger(bucketMs) || bucketMs <= 0 || bucketMs % MINUTE !== 0) {
-    throw invalidParam("bucketMs", "must be a positive multiple of 60000");
-  }
-  if (!Number.isInteger(count) || count <= 0) {
-    throw invalidParam("count", "must be a positive integer");
-  }
   const now = options.now ?? Date.now();
   const firstBucket = Math.floor(now / bucketMs) * bucketMs - (count - 1) * bucketMs;
   return { bucketMs, count, firstBucket, now };

@@ -115,7 +115,7 @@ export function sessionsKey(prefix?: string): string {
 /**
  * Key of the scan slots every board replica shares: a sorted set beside
  * taskora's keys, each holder (`<kind>:<id>:<user>`) scored by its expiry
- * (ms); see `redis/scan_slots.ts`.
+ * (ms); see `store/redis/scan_slots.ts`.
  */
 export function scanSlotsKey(prefix?: string): string {
   return `${keyRoot(prefix)}:board:scans`;
@@ -123,7 +123,7 @@ export function scanSlotsKey(prefix?: string): string {
 
 /**
  * Key of the board's bulk operations: one hash beside taskora's keys
- * (records, cursors, leases, cancel flags; see `redis/operations.ts`), so
+ * (records, cursors, leases, cancel flags; see `store/redis/operations.ts`), so
  * every script on them names one key, one slot.
  */
 export function operationsKey(prefix?: string): string {

@@ -42,18 +42,18 @@ import type {
 import type { BacklogSample } from "../../contract/forecast.ts";
 import type { BoardRunRecord } from "../../contract/schedules.ts";
 import type { LeaseHold } from "../../leadership.ts";
-import { AuditRing } from "../../source/audit_ring.ts";
-import { AlertMemory } from "../../source/memory/alert_memory.ts";
-import { BacklogSamples } from "../../source/memory/backlog.ts";
-import { BoardRunMemory } from "../../source/memory/board_runs.ts";
-import { SharedBoard } from "../../source/memory/shared_board.ts";
-import { OperationTable } from "../../source/operation_store.ts";
-import { LocalScanSlots, type ScanSlotClaim } from "../../source/scan_slots.ts";
+import { AuditRing } from "./audit_ring.ts";
+import { AlertMemory } from "./alert_memory.ts";
+import { BacklogSamples } from "./backlog_samples.ts";
+import { BoardRunMemory } from "./board_runs.ts";
+import { SharedBoard } from "./shared_board.ts";
+import { OperationTable } from "../operation_store.ts";
+import { LocalScanSlots, type ScanSlotClaim } from "../scan_slot_rules.ts";
 import {
   RevocationTable,
   type SessionRevocations,
   type SignedOutSession,
-} from "../../source/session_revocations.ts";
+} from "../session_revocations.ts";
 import type { BoardStore } from "../types.ts";
 
 /** Options of {@link createMemoryBoardStore}. */

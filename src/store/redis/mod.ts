@@ -40,7 +40,7 @@ import {
   removeAlertRule,
   removeAlertSilence,
   saveAlertRule,
-} from "../../source/redis/alert_settings.ts";
+} from "./alert_settings.ts";
 import {
   appendAlertHistory,
   listAlertHistory,
@@ -48,32 +48,28 @@ import {
   readKnownShapes,
   writeAlertStates,
   writeKnownShapes,
-} from "../../source/redis/alerts.ts";
-import { appendAudit, listAudit, removeAudit } from "../../source/redis/audit.ts";
-import { readBacklogSamples, writeBacklogSample } from "../../source/redis/backlog.ts";
-import {
-  forgetBoardRuns,
-  listBoardRunRecords,
-  recordBoardRun,
-} from "../../source/redis/board_runs.ts";
-import { holdLease, releaseLease } from "../../source/redis/lease.ts";
-import { RedisOperations } from "../../source/redis/operations.ts";
-import { releaseScanSlot, renewScanSlot, takeScanSlot } from "../../source/redis/scan_slots.ts";
+} from "./alerts.ts";
+import { appendAudit, listAudit, removeAudit } from "./audit.ts";
+import { readBacklogSamples, writeBacklogSample } from "./backlog_samples.ts";
+import { BoardRunLists, forgetBoardRuns, listBoardRuns, recordBoardRun } from "./board_runs.ts";
+import { holdLease, releaseLease } from "./lease.ts";
+import { RedisOperations } from "./operations.ts";
+import { releaseScanSlot, renewScanSlot, takeScanSlot } from "./scan_slots.ts";
 import {
   getSessionRevocations,
   keepSessionRevocations,
   revokeSessions,
   signOutSession,
-} from "../../source/redis/session_revocations.ts";
+} from "./session_revocations.ts";
 import {
   listAsked,
   noteAsked,
   readSharedResult,
   removeSharedResult,
   shareResult,
-} from "../../source/redis/shared_results.ts";
-import type { ScanSlotAnswer, ScanSlotClaim } from "../../source/scan_slots.ts";
-import type { SessionRevocations, SignedOutSession } from "../../source/session_revocations.ts";
+} from "./shared_results.ts";
+import type { ScanSlotAnswer, ScanSlotClaim } from "../scan_slot_rules.ts";
+import type { SessionRevocations, SignedOutSession } from "../session_revocations.ts";
 import type { BoardStore } from "../types.ts";
 
 /** Options of {@link RedisBoardStore}. */
@@ -95,6 +91,8 @@ export class RedisBoardStore implements BoardStore {
   readonly #prefix?: string;
   readonly #now: () => number;
   readonly #ownsConnection: boolean;
+  /** The schedules' runs as last read, and their version: reread when that changes. */
+  readonly #boardRuns = new BoardRunLists();
 
   /** A store through `connection` (closed with it only when `options.ownsConnection`). */
   constructor(connection: RedisConnection, options: RedisBoardStoreOptions = {}) {
@@ -281,12 +279,12 @@ export class RedisBoardStore implements BoardStore {
     await recordBoardRun(await this.#ready(), name, run, max, this.#prefix);
   }
 
-  /** The runs of each named schedule, newest first. */
+  /** The runs of each named schedule, newest first (read again only once another is noted). */
   async listBoardRuns(
     names: readonly string[],
     limit: number,
   ): Promise<Map<string, BoardRunRecord[]>> {
-    return await listBoardRunRecords(await this.#ready(), names, limit, this.#prefix);
+    return await listBoardRuns(await this.#ready(), names, limit, this.#boardRuns, this.#prefix);
   }
 
   /** Forgets a deleted schedule's runs. */
@@ -294,7 +292,7 @@ export class RedisBoardStore implements BoardStore {
     await forgetBoardRuns(await this.#ready(), name, this.#prefix);
   }
 
-  /** Keeps one minute's backlog samples; see `backlog.ts`. */
+  /** Keeps one minute's backlog samples; see `backlog_samples.ts`. */
   async writeBacklogSample(
     minute: number,
     samples: ReadonlyMap<string, BacklogSample>,

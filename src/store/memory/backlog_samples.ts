@@ -1,6 +1,6 @@
 /**
- * The backlog samples of a memory source (see `contract/forecast.ts`), as
- * the Redis source keeps them: one per minute, each dropped `keepMs` after
+ * The backlog samples of a memory store (see `contract/forecast.ts`), as
+ * the Redis store keeps them: one per minute, each dropped `keepMs` after
  * it was written.
  *
  * @module

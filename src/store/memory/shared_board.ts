@@ -1,5 +1,5 @@
 /**
- * The memory source's leases and shared results: the same as Redis keeps
+ * The memory store's leases and shared results: the same as Redis keeps
  * for every board replica (`../redis/lease.ts`, `../redis/shared_results.ts`),
  * kept in the process, on the store's clock, for the boards over one store.
  *

@@ -1,7 +1,7 @@
 /**
  * The scan slots every board on one store shares: who may start a scan (a
  * job search, a bulk action's count of a state) while others run. The
- * rules, one place for every source:
+ * rules, one place for every store:
  * - at most `max` scans run at once over the store;
  * - one named user holds at most half of them;
  * - users who may change nothing (readers) hold at most all but one
@@ -9,8 +9,8 @@
  *
  * Each holder has an expiry, renewed while its scan runs, so the slots of a
  * process that died come back by themselves. {@link LocalScanSlots} keeps
- * them in process (the memory source, and a source that keeps none); the
- * Redis source keeps them under the board's root (`redis/scan_slots.ts`),
+ * them in process (the memory store); the
+ * Redis store keeps them under the board's root (`redis/scan_slots.ts`),
  * with the same rules in one script.
  *
  * @module
@@ -54,7 +54,7 @@ export function userShare(max: number): number {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { scanSlotRefusal } from "./scan_slots.ts";
+ * import { scanSlotRefusal } from "./scan_slot_rules.ts";
  * const ann = { user: "ann", mutator: false };
  * const claim = { id: "s-3", ...ann, max: 4, ttlMs: 30_000 };
  * assert.deepEqual(scanSlotRefusal([ann, ann], claim), { reason: "user", held: 2 });

@@ -10,9 +10,9 @@
  */
 
 import type { AlertRule, AlertSilence, RuleSaveOutcome } from "../../contract/alerts.ts";
-import { alertKeys } from "../wire/keys.ts";
-import type { RedisConnection } from "./client.ts";
-import type { LuaScript } from "./scripts.ts";
+import { alertKeys } from "../../source/wire/keys.ts";
+import type { RedisConnection } from "../../source/redis/client.ts";
+import type { LuaScript } from "../../source/redis/scripts.ts";
 
 /**
  * KEYS[1] the rules hash; ARGV[1] the name, ARGV[2] the JSON, ARGV[3]

@@ -13,11 +13,9 @@
  * @module
  */
 
-import type { BoardRun, BoardRunRecord } from "../../contract/schedules.ts";
-import type { BoardRunsOf } from "../types.ts";
-import { boardRunsKey, boardRunsVersionKey, taskKeys } from "../wire/keys.ts";
-import type { RedisConnection } from "./client.ts";
-import { type FinishedStates, readJobStates } from "./job_state_reads.ts";
+import type { BoardRunRecord } from "../../contract/schedules.ts";
+import { boardRunsKey, boardRunsVersionKey } from "../../source/wire/keys.ts";
+import type { RedisConnection } from "../../source/redis/client.ts";
 
 /** How long a schedule's list outlives its newest run: 30 days. */
 export const BOARD_RUNS_TTL_MS = 30 * 86_400_000;
@@ -65,7 +63,7 @@ export async function recordBoardRun(
 }
 
 /**
- * The lists one board read, and the version it read them at: what it
+ * The lists one store read, and the version it read them at: what it
  * answers while the stored version is the same. Holds the schedules last
  * asked for, at most `limit` runs each.
  */
@@ -76,63 +74,31 @@ export class BoardRunLists {
 }
 
 /**
- * The `limit` newest runs of each schedule with each job's state now: one
- * GET of the version; while it is the one `kept` was read at, the lists
- * `kept` holds, else one pipeline of LRANGE (kept for next time); then
- * `HGET <job> state` of the runs not known finished (`finished`; each in
- * its task's slot), none when all are.
+ * The `limit` newest runs of each named schedule, newest first: one GET of
+ * the version; while it is the one `kept` was read at, the lists `kept`
+ * holds, else one pipeline of LRANGE (kept for next time).
  */
 export async function listBoardRuns(
   connection: RedisConnection,
-  schedules: readonly BoardRunsOf[],
+  names: readonly string[],
   limit: number,
   kept: BoardRunLists,
-  finished: FinishedStates,
   prefix?: string,
-): Promise<Map<string, BoardRun[]>> {
+): Promise<Map<string, BoardRunRecord[]>> {
   const version = await connection.call<string | null>(["GET", boardRunsVersionKey(prefix)]);
   const fresh = version === kept.version && limit <= kept.limit &&
-    schedules.every(({ name }) => kept.lists.has(name));
+    names.every((name) => kept.lists.has(name));
   if (!fresh) {
     const lists = await connection.pipeline(
-      schedules.map(({ name }) => ["LRANGE", boardRunsKey(name, prefix), "0", String(limit - 1)]),
+      names.map((name) => ["LRANGE", boardRunsKey(name, prefix), "0", String(limit - 1)]),
     ) as string[][];
     kept.version = version;
     kept.limit = limit;
     kept.lists = new Map(
-      schedules.map(({ name }, i) => [name, lists[i].map(decoded).filter((run) => run !== null)]),
+      names.map((name, i) => [name, lists[i].map(decoded).filter((run) => run !== null)]),
     );
   }
-  const runs = schedules.map(({ name }) => kept.lists.get(name)!.slice(0, limit));
-  const states = await readJobStates(
-    connection,
-    schedules.flatMap(({ task }, i) =>
-      runs[i].map((run) => `${taskKeys(task, prefix).jobPrefix}${run.jobId}`)
-    ),
-    finished,
-  );
-  let next = 0;
-  return new Map(
-    schedules.map((
-      { name },
-      i,
-    ) => [name, runs[i].map((run) => ({ ...run, state: states[next++] }))]),
-  );
-}
-
-/** The `limit` newest runs of each named schedule, newest first: one pipeline of LRANGE. */
-export async function listBoardRunRecords(
-  connection: RedisConnection,
-  names: readonly string[],
-  limit: number,
-  prefix?: string,
-): Promise<Map<string, BoardRunRecord[]>> {
-  const lists = await connection.pipeline(
-    names.map((name) => ["LRANGE", boardRunsKey(name, prefix), "0", String(limit - 1)]),
-  ) as string[][];
-  return new Map(
-    names.map((name, i) => [name, lists[i].map(decoded).filter((run) => run !== null)]),
-  );
+  return new Map(names.map((name) => [name, kept.lists.get(name)!.slice(0, limit)]));
 }
 
 /** Forgets a deleted schedule's runs: one pipeline of DEL and the new version. */

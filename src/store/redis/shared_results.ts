@@ -9,8 +9,8 @@
  * @module
  */
 
-import { boardKeys } from "../wire/keys.ts";
-import type { RedisConnection } from "./client.ts";
+import { boardKeys } from "../../source/wire/keys.ts";
+import type { RedisConnection } from "../../source/redis/client.ts";
 
 /** Shares `value` as `name` for `ttlMs`: one SET. */
 export async function shareResult(

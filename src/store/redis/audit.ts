@@ -19,9 +19,9 @@ import {
   type AuditRecord,
   matchesAudit,
 } from "../../contract/audit.ts";
-import { auditKey } from "../wire/keys.ts";
-import type { RedisConnection } from "./client.ts";
-import type { LuaScript } from "./scripts.ts";
+import { auditKey } from "../../source/wire/keys.ts";
+import type { RedisConnection } from "../../source/redis/client.ts";
+import type { LuaScript } from "../../source/redis/scripts.ts";
 
 /** Entries one XREVRANGE reads. */
 const BATCH = 200;

@@ -5,7 +5,7 @@
  * `n` nobody named), scored by when it expires (ms, on the replica's clock:
  * a skew of seconds against the default 30 s is harmless). A take is one
  * script: it drops the expired holders, applies the rules of
- * `../scan_slots.ts` to those left, and adds the claim. The set never holds
+ * `../scan_slot_rules.ts` to those left, and adds the claim. The set never holds
  * more than `max` live holders; the key itself expires with its last
  * renewal, so nothing is left once every board is gone.
  *
@@ -13,10 +13,10 @@
  */
 
 import { OutcomeUnknownError, StoreUnavailableError } from "../../errors.ts";
-import type { ScanSlotAnswer, ScanSlotClaim } from "../scan_slots.ts";
-import { scanSlotsKey } from "../wire/keys.ts";
-import type { RedisConnection } from "./client.ts";
-import type { LuaScript } from "./scripts.ts";
+import type { ScanSlotAnswer, ScanSlotClaim } from "../scan_slot_rules.ts";
+import { scanSlotsKey } from "../../source/wire/keys.ts";
+import type { RedisConnection } from "../../source/redis/client.ts";
+import type { LuaScript } from "../../source/redis/scripts.ts";
 
 /**
  * KEYS[1] the set; ARGV[1] now (ms), ARGV[2] the claim's expiry (ms),

@@ -17,10 +17,10 @@ import {
   type SessionRevocations,
   type SignedOutSession,
 } from "../session_revocations.ts";
-import { sessionsKey } from "../wire/keys.ts";
-import type { RedisConnection } from "./client.ts";
-import { fieldsOf } from "./jobs.ts";
-import type { LuaScript } from "./scripts.ts";
+import { sessionsKey } from "../../source/wire/keys.ts";
+import type { RedisConnection } from "../../source/redis/client.ts";
+import { fieldsOf } from "../../source/redis/jobs.ts";
+import type { LuaScript } from "../../source/redis/scripts.ts";
 
 const EVERYONE = "*";
 const USER = "u:";

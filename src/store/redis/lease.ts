@@ -9,9 +9,9 @@
  */
 
 import type { LeaseHold } from "../../leadership.ts";
-import { boardKeys } from "../wire/keys.ts";
-import type { RedisConnection } from "./client.ts";
-import type { LuaScript } from "./scripts.ts";
+import { boardKeys } from "../../source/wire/keys.ts";
+import type { RedisConnection } from "../../source/redis/client.ts";
+import type { LuaScript } from "../../source/redis/scripts.ts";
 
 /**
  * KEYS[1] the lease; ARGV[1] the holder, ARGV[2] the period (ms). Renews

@@ -13,15 +13,14 @@
  *   newest (trimmed whenever one is created or finishes);
  * - a claim takes over one running operation whose lease ran out.
  *
- * The Redis source keeps them in one hash (`redis/operations.ts`); the memory
- * source, and a board whose source has no shared store, in an
- * {@link OperationTable}.
+ * The Redis store keeps them in one hash (`redis/operations.ts`); the memory
+ * store in an {@link OperationTable}.
  *
  * @module
  */
 
 import type { BulkOperation, BulkSelector } from "../contract/bulk.ts";
-import type { SearchPosition } from "./types.ts";
+import type { SearchPosition } from "../source/types.ts";
 
 /**
  * How far a runner got, saved after every step; the next runner goes on

@@ -22,9 +22,9 @@ import {
 } from "../../contract/alerts.ts";
 import { checkAlertStateCount } from "../alert_states_cap.ts";
 import { cutKnownShapes, knownShapeKey } from "../known_shapes_cap.ts";
-import { alertKeys } from "../wire/keys.ts";
-import type { Command, RedisConnection } from "./client.ts";
-import type { LuaScript } from "./scripts.ts";
+import { alertKeys } from "../../source/wire/keys.ts";
+import type { Command, RedisConnection } from "../../source/redis/client.ts";
+import type { LuaScript } from "../../source/redis/scripts.ts";
 
 function parsed(text: string): unknown {
   try {

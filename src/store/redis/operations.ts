@@ -24,9 +24,9 @@ import type {
   OperationStore,
   StoredOperation,
 } from "../operation_store.ts";
-import { operationsKey } from "../wire/keys.ts";
-import type { RedisConnection } from "./client.ts";
-import type { LuaScript } from "./scripts.ts";
+import { operationsKey } from "../../source/wire/keys.ts";
+import type { RedisConnection } from "../../source/redis/client.ts";
+import type { LuaScript } from "../../source/redis/scripts.ts";
 
 /** Lua helpers: the running ids, and the trim of finished operations to the limits. */
 const HELPERS = `

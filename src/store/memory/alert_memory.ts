@@ -1,5 +1,5 @@
 /**
- * The memory source's alert states, history, stored rules and silences: what Redis keeps for every
+ * The memory store's alert states, history, stored rules and silences: what Redis keeps for every
  * board (`../redis/alerts.ts`), in the process, with the same bounds. Values
  * are copied in and out, so no caller shares an object with another.
  *

@@ -1,8 +1,7 @@
 /**
- * An in-process audit trail: what the memory source keeps, and what the
- * board keeps for a source with no store to share one (the taskora App's
- * public API). Bounded like the Redis stream: past `maxEntries`, the oldest
- * go. Ids are stream-like (`<ms>-<seq>`), so a cursor reads the same way.
+ * An in-process audit trail: what the memory store keeps. Bounded like the
+ * Redis stream: past `maxEntries`, the oldest go. Ids are stream-like
+ * (`<ms>-<seq>`), so a cursor reads the same way.
  *
  * @module
  */
@@ -15,7 +14,7 @@ import {
   type AuditQuery,
   type AuditRecord,
   matchesAudit,
-} from "../contract/audit.ts";
+} from "../../contract/audit.ts";
 
 /** `[ms, seq]` of a stream-like id; NaNs for a malformed one (the API checks ids first). */
 function parts(id: string): [number, number] {

@@ -1,5 +1,5 @@
 /**
- * The runs the board dispatched per schedule, for the memory source: what
+ * The runs the board dispatched per schedule, for the memory store: what
  * Redis keeps for every board (`../redis/board_runs.ts`), in the process,
  * with the same bounds. Records are copied in and out.
  *

@@ -1,0 +1,209 @@
+/**
+ * The job history's reads (`docs/history.md`): `GET /history/jobs`, a search
+ * across every task or one, newest first, and
+ * `GET /history/tasks/{task}/jobs/{jobId}`, one job's summary. Both need
+ * `history.read`; a summary's stored input and result come only with
+ * `payload.read` on the job. With the `history` option off: 404 `HISTORY_OFF`.
+ *
+ * @module
+ */
+
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import {
+  HISTORY_OUTCOMES,
+  type HistoryJobResponse,
+  type HistoryOutcome,
+} from "../contract/history.ts";
+import { BoardError, invalidParam } from "../errors.ts";
+import { historyJobResponse } from "../history/response.ts";
+import {
+  type HistorySearch,
+  type HistoryStore,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_TEXT,
+} from "../history/store.ts";
+import type { JobSummary } from "../history/summary.ts";
+import { mayReadPayloads } from "../auth/payload_access.ts";
+import type { SessionEnv } from "../auth/session.ts";
+import type { UserEnv } from "../auth/user.ts";
+import { parseTime } from "../search/job_filter.ts";
+import type { ApiDeps } from "./deps.ts";
+import { tasksAllowed } from "./job_lookup.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { integerParam, jobIdParam, textParam } from "./params.ts";
+import { HistoryJobSchema, HistoryPageSchema } from "./schema/history.ts";
+
+const tags = ["history"];
+
+/** The history, or 404 `HISTORY_OFF` when the board records none. */
+export function historyStoreOf(history: HistoryStore | null): HistoryStore {
+  if (history === null) {
+    throw new BoardError(
+      "HISTORY_OFF",
+      "This board keeps no job history: start it with the history option (history: true)",
+    );
+  }
+  return history;
+}
+
+/**
+ * `summary` as the request's user may see it: its errors redacted, its
+ * payloads only with `payload.read`.
+ */
+export async function visibleSummary(
+  c: Context<SessionEnv & UserEnv>,
+  { options, present }: Pick<ApiDeps, "options" | "present">,
+  summary: JobSummary,
+): Promise<HistoryJobResponse> {
+  const readable = summary.data === undefined && summary.result === undefined
+    ? false
+    : await mayReadPayloads(c, options, summary.id, summary.task);
+  return historyJobResponse(summary, readable, present.error);
+}
+
+/**
+ * Whether an attempt's error, as the board shows it, holds `text` (case
+ * ignored): with redaction on, the store's own match on the stored errors
+ * would find a job by a value redaction hides.
+ */
+function showsError(job: HistoryJobResponse, text: string): boolean {
+  const wanted = text.toLowerCase();
+  return job.attempts.some((attempt) => attempt.error?.toLowerCase().includes(wanted));
+}
+
+/** `state=completed,failed`: the outcomes asked for, each one the history knows. */
+function outcomesOf(raw: string | undefined): HistoryOutcome[] | undefined {
+  if (raw === undefined) return undefined;
+  const states = raw.split(",").map((state) => state.trim());
+  const unknown = states.find((state) => !HISTORY_OUTCOMES.includes(state as HistoryOutcome));
+  if (unknown !== undefined) {
+    throw invalidParam(
+      "state",
+      `holds ${JSON.stringify(unknown.slice(0, 32))}: one or more of ${
+        HISTORY_OUTCOMES.join(", ")
+      }, separated by commas`,
+    );
+  }
+  return states as HistoryOutcome[];
+}
+
+const time = (bound: string) =>
+  textParam(
+    64,
+    `${bound}: epoch ms, or an ISO 8601 date or date-time with a zone; on the end of the job's ` +
+      "last attempt",
+  );
+
+/** The search's query parameters. */
+const SearchQuerySchema = z.object({
+  task: textParam(256, "One task (absent: every task)"),
+  state: textParam(
+    64,
+    `How the job's last attempt ended: ${HISTORY_OUTCOMES.join(", ")} (several: commas)`,
+  ),
+  from: time("Earliest end, inclusive"),
+  to: time("Latest end, exclusive"),
+  version: integerParam({ description: "The version that ran the last attempt" }),
+  error: textParam(MAX_SEARCH_TEXT, "Text an attempt's error contains (case ignored)"),
+  idPrefix: textParam(MAX_SEARCH_TEXT, "The start of the job's id"),
+  cursor: textParam(512, "A page's `next`: continues that search"),
+  limit: integerParam({ fallback: 50, min: 1, max: MAX_SEARCH_LIMIT }),
+});
+
+/** A search's query, as validated. */
+type SearchQuery = z.output<typeof SearchQuerySchema>;
+
+const searchHistory = apiRoute({
+  method: "get",
+  path: "/history/jobs",
+  permission: { action: "history.read", taskIn: "query" },
+  tags,
+  summary: "Search the job history: jobs taskora ran, whether or not it still holds them",
+  description: "Newest first (by the end of each job's last attempt), across every task or " +
+    "`task`. Every filter given must hold. A page may be shorter than `limit` and still have a " +
+    "`next`: a store looks at a bounded number of jobs per call. Input and result only with " +
+    "`payload.read`.",
+  request: { query: SearchQuerySchema },
+  ok: HistoryPageSchema,
+  errors: ["INVALID_PARAM", "HISTORY_OFF"],
+});
+
+const getSummary = apiRoute({
+  method: "get",
+  path: "/history/tasks/{task}/jobs/{jobId}",
+  permission: { action: "history.read", task: "{task}" },
+  tags,
+  summary: "What the history kept of one job: every attempt with its own error, every run",
+  request: {
+    params: z.object({
+      task: z.string().openapi({ description: "A task's name" }),
+      jobId: jobIdParam,
+    }),
+  },
+  ok: HistoryJobSchema,
+  errors: ["INVALID_PARAM", "HISTORY_OFF", "JOB_NOT_FOUND"],
+});
+
+/** The store's search for the route's validated query. */
+function historySearchOf(query: SearchQuery): HistorySearch {
+  const from = query.from === undefined ? undefined : parseTime("from", query.from);
+  const to = query.to === undefined ? undefined : parseTime("to", query.to);
+  if (from !== undefined && to !== undefined && from > to) {
+    throw invalidParam("from", "must not be after to");
+  }
+  return {
+    task: query.task,
+    states: outcomesOf(query.state),
+    from,
+    to,
+    version: query.version,
+    errorText: query.error,
+    idPrefix: query.idPrefix,
+    cursor: query.cursor,
+    limit: query.limit,
+  };
+}
+
+/** The history's routes. */
+export function historyRoutes(deps: ApiDeps) {
+  const { history, options } = deps;
+  return apiRouter<SessionEnv & UserEnv>()
+    .openapi(searchHistory, async (c) => {
+      const store = historyStoreOf(history);
+      const query = c.req.valid("query");
+      // Under redaction the error text is matched here, on the errors as shown, so that what a
+      // page holds, and where it stops, depends on no hidden value.
+      const matchedHere = query.error !== undefined && options.redact.length > 0;
+      const page = await store.search(
+        historySearchOf({ ...query, error: matchedHere ? undefined : query.error }),
+      );
+      // Across every task, `can` was asked about `*`: one that decides per task is asked
+      // about each task found, and its jobs are left out of the page when it refuses.
+      const readable = query.task === undefined
+        ? tasksAllowed(c, options, "history.read")
+        : undefined;
+      const allowed = new Map<string, Promise<boolean>>();
+      const jobs: HistoryJobResponse[] = [];
+      for (const summary of page.summaries) {
+        if (readable !== undefined) {
+          if (!allowed.has(summary.task)) allowed.set(summary.task, readable(summary.task));
+          if (!await allowed.get(summary.task)) continue;
+        }
+        const job = await visibleSummary(c, deps, summary);
+        if (!matchedHere || showsError(job, query.error!)) jobs.push(job);
+      }
+      return c.json({ jobs, next: page.next }, 200);
+    })
+    .openapi(getSummary, async (c) => {
+      const { task, jobId } = c.req.valid("param");
+      const summary = await historyStoreOf(history).summary(task, jobId);
+      if (summary === null) {
+        throw new BoardError(
+          "JOB_NOT_FOUND",
+          `The history holds no job "${jobId}" of task "${task}"`,
+        );
+      }
+      return c.json(await visibleSummary(c, deps, summary), 200);
+    });
+}

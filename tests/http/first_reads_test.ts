@@ -1,0 +1,111 @@
+/**
+ * A just-started board reads every task once, in its change feed's first
+ * pass, not again on the request path: its first `/metrics` scrape is
+ * answered from that pass, and so are the ones after it. Counted by Redis
+ * (`INFO commandstats`) at 200 tasks, 8 jobs each: every read of a task's
+ * counts runs 6 ZCARDs (the overview's snapshot script; the live state's
+ * pass reads the same), and a scrape's scaling series one more for each of
+ * its 20 busiest tasks.
+ *
+ * The board runs on fake timers, so no pass but the first lands inside a
+ * count; Redis answers in its own time.
+ */
+
+import assert from "node:assert/strict";
+import { createBoardOn } from "../../src/board.ts";
+import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { commandsOf } from "../helpers/command_stats.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { fillRedis } from "../helpers/wire_writer.ts";
+
+type Client = Awaited<ReturnType<typeof connectClient>>;
+
+const TASKS = 200;
+/** ZCARDs of one read of a task's counts. */
+const ZCARDS_A_READ = 6;
+/** Tasks a scrape reads the scaling series of (one ZCARD each). */
+const SCALING_TASKS = 20;
+
+/** A just-started board over a Redis of {@link TASKS} tasks, and how often it read every task. */
+async function withBoard(
+  fn: (ctx: {
+    client: Client;
+    source: RedisTaskSource;
+    get: (path: string) => Promise<string>;
+    everyTaskReads: () => number;
+  }) => Promise<void>,
+): Promise<void> {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const timers = new FakeTimers();
+  const names = Array.from({ length: TASKS }, (_, i) => `task-${i}`).sort();
+  // The tasks are known: no discovery SCAN.
+  const source = new RedisTaskSource(
+    { url: redis.url, tasks: names, commandTimeoutMs: 30_000 },
+    timers,
+  );
+  let everyTask = 0;
+  const read = source.getQueueSnapshots.bind(source);
+  source.getQueueSnapshots = (tasks) => {
+    if (tasks.length === TASKS) everyTask++;
+    return read(tasks);
+  };
+  // No history: its recorder would start the feed before the first request.
+  const board = createBoardOn(timers, source, { history: false });
+  try {
+    await fillRedis(client as never, { jobs: TASKS * 8, tasks: TASKS });
+    const get = async (path: string) => {
+      const response = await board.fetch(new Request(`http://board.test/board${path}`));
+      assert.equal(response.status, 200, path);
+      return await response.text();
+    };
+    await fn({ client, source, get, everyTaskReads: () => everyTask });
+  } finally {
+    await board.close();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+}
+
+/** The value of the sample named `name` in the exposition `text`. */
+function sampleOf(text: string, name: string): number | undefined {
+  const line = text.split("\n").find((line) => line.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+}
+
+Deno.test("a just-started board's first scrapes read every task once, in the feed's first pass", async () => {
+  await withBoard(async ({ client, source, get, everyTaskReads }) => {
+    let first = "";
+    const calls = await commandsOf(client, async () => {
+      first = await get("/metrics");
+      await get("/metrics");
+    });
+    const zcards = calls.get("zcard") ?? 0;
+    console.log(`two scrapes at ${TASKS} tasks: ${zcards} ZCARD`, Object.fromEntries(calls));
+    assert.equal(everyTaskReads(), 1, "every task read once");
+    assert.equal(zcards, ZCARDS_A_READ * TASKS + 2 * SCALING_TASKS);
+    const summary = await source.feed.readLiveSummary();
+    assert.equal(
+      sampleOf(first, "queue_board_task_figures_timestamp_seconds"),
+      summary!.asOf / 1000,
+      "the first scrape is the first pass's",
+    );
+  });
+});
+
+Deno.test("on a follower whose leader keeps no live state yet, a scrape reads every task once, nothing beside", async () => {
+  await withBoard(async ({ client, get, everyTaskReads }) => {
+    await client.set("taskora:board:lease:board", "the-leader", { PX: 3_600_000 });
+    const calls = await commandsOf(client, async () => {
+      await get("/metrics");
+      await get("/metrics");
+    });
+    assert.equal(everyTaskReads(), 2, "each scrape read every task itself");
+    assert.equal(calls.get("zcard"), 2 * (ZCARDS_A_READ * TASKS + SCALING_TASKS));
+    // Beside the direct read, the live state's summary (one HMGET a scrape) and the need noted
+    // for the leader: no feed and no pass here.
+    assert.deepEqual([calls.get("xread"), calls.get("hset")], [undefined, undefined]);
+  });
+});
