@@ -29,6 +29,7 @@ import {
 import type { Leadership } from "../leadership.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { AlertStore } from "../store/alerts.ts";
+import type { ChangeFeedStore } from "../store/feed.ts";
 import type { Timers } from "../timers.ts";
 import { deliverNotice, notDelivered } from "./delivery.ts";
 import { evaluateRules, type PlannedNotice, stateKey } from "./evaluate.ts";
@@ -42,8 +43,11 @@ import { readSnapshot } from "./snapshot.ts";
 /** What the evaluator runs on. */
 export interface AlertEvaluatorDeps {
   source: TaskSource;
-  /** Where the states, the history, the known shapes and the stored rules and silences live. */
-  store: AlertStore;
+  /**
+   * Where the states, the history, the known shapes and the stored rules and
+   * silences live, and the live state a pass may take the task figures from.
+   */
+  store: AlertStore & ChangeFeedStore;
   /** Validated configuration: its rules, and the sinks the stored rules pick among. */
   config: AlertsConfig;
   /** The `alerts` lease's leadership (not the board's): only its leader evaluates. */
@@ -261,6 +265,7 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       open: openNoProgress(rules, previous),
       lockSeen,
       liveMaxAgeMs: deps.liveMaxAgeMs,
+      feed: store.feed,
     });
     const next = evaluateRules({
       rules,

@@ -3,18 +3,17 @@
  * task, one task or one version of it, at the finest resolution kept over
  * the range) and `GET /history/week` (a task's last 7 days against the 7
  * before). Both read the history's rollups, one bounded read each; a board
- * that records no history answers 404.
+ * that records no history answers 404 `HISTORY_OFF`.
  *
  * @module
  */
 
 import { z } from "@hono/zod-openapi";
 import { HISTORY_RANGES, type HistoryRange } from "../contract/history_charts.ts";
-import { BoardError } from "../errors.ts";
 import { chartPoints, chartWindow, figuresOf, pointsIn, windowAt } from "../history/charts.ts";
 import { RESOLUTION_MS } from "../history/rollup.ts";
-import type { HistoryStore } from "../history/store.ts";
 import type { ApiDeps } from "./deps.ts";
+import { historyStoreOf } from "./history.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { integerParam, oneOfParam, textParam } from "./params.ts";
 import { HistoryRollupsSchema, TaskWeekSchema } from "./schema/history_charts.ts";
@@ -45,7 +44,7 @@ const getRollups = apiRoute({
     }),
   },
   ok: HistoryRollupsSchema,
-  errors: ["NOT_FOUND"],
+  errors: ["HISTORY_OFF"],
 });
 
 const getWeek = apiRoute({
@@ -61,25 +60,15 @@ const getWeek = apiRoute({
     ),
   },
   ok: TaskWeekSchema,
-  errors: ["NOT_FOUND"],
+  errors: ["HISTORY_OFF"],
 });
-
-/** The history, or the 404 of a board that records none. */
-function kept(history: HistoryStore | null): HistoryStore {
-  if (history) return history;
-  throw new BoardError(
-    "NOT_FOUND",
-    "This board records no history (the history option is off, or its source keeps no " +
-      "event ids)",
-  );
-}
 
 /** Routes under `/history` that chart it. */
 export function historyChartRoutes({ history, clock }: ApiDeps) {
   return apiRouter()
     .openapi(getRollups, async (c) => {
       const { task, version, range = DEFAULT_RANGE } = c.req.valid("query");
-      const store = kept(history);
+      const store = historyStoreOf(history);
       const asOf = clock();
       const window = chartWindow(range, asOf);
       const read = await store.rollups({ task, version, ...window });
@@ -98,7 +87,7 @@ export function historyChartRoutes({ history, clock }: ApiDeps) {
     })
     .openapi(getWeek, async (c) => {
       const task = c.req.valid("query").task!;
-      const store = kept(history);
+      const store = historyStoreOf(history);
       const asOf = clock();
       // Two weeks of hours in one read (336 buckets), split in two.
       const { resolution, from, to } = windowAt(2 * WEEK_MS, "hour", asOf);

@@ -63,7 +63,7 @@ const FIRST_PASS_WAIT_MS = 2_000;
  * tasks), else read directly.
  */
 export function overviewRoutes(
-  { source, startedAt, options, clock, feed, ownChanges }: ApiDeps,
+  { source, store: boardStore, startedAt, options, clock, feed, ownChanges }: ApiDeps,
 ) {
   const storeSummary = async (): Promise<OverviewResponse["redis"]> => {
     const { version, usedMemory, uptime, connected } = await source.getStoreInfo();
@@ -134,9 +134,9 @@ export function overviewRoutes(
   return apiRouter().openapi(getOverview, async (c) => {
     const asked = c.req.valid("query");
     const readLive = () =>
-      source.feed
+      boardStore.feed
         ? readLivePage(
-          source.feed,
+          boardStore.feed,
           asked,
           clock(),
           options.statsInterval,

@@ -153,6 +153,7 @@ export function startServices(
   // always with the history's recorder.
   const boardFeed = createBoardFeed({
     source,
+    store,
     leadership,
     timers,
     clock,
@@ -193,7 +194,13 @@ export function startServices(
     liveMaxAgeMs: options.statsInterval,
   });
   // Once a minute on the leader, while a board was asked: the day of throughput every board reads.
-  const throughput = startThroughputKeeper({ source, leadership, timers, clock });
+  const throughput = startThroughputKeeper({
+    source,
+    store: store.keptThroughput,
+    leadership,
+    timers,
+    clock,
+  });
   const alerts = startAlerts({
     source,
     store,

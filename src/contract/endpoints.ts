@@ -90,6 +90,7 @@ import type {
   TaskStatsResponse,
 } from "./tasks.ts";
 import type { ThroughputBucket } from "./throughput.ts";
+import type { HistoryJobResponse, HistoryPageResponse } from "./history.ts";
 import type { HistoryRange, HistoryRollups, TaskWeek } from "./history_charts.ts";
 import type { WorkflowCancelResponse, WorkflowDetail, WorkflowSummary } from "./workflows.ts";
 
@@ -145,6 +146,21 @@ export interface Endpoints {
       answer: HistoryRollups;
     };
     "/history/week": { query: { task: string }; answer: TaskWeek };
+    "/history/jobs": {
+      query: {
+        task?: string;
+        state?: string;
+        from?: string | number;
+        to?: string | number;
+        version?: number;
+        error?: string;
+        idPrefix?: string;
+        cursor?: string;
+        limit?: number;
+      };
+      answer: HistoryPageResponse;
+    };
+    "/history/tasks/{task}/jobs/{jobId}": { answer: HistoryJobResponse };
     "/migration-lock": { answer: MigrationLockResponse };
     "/scheduler": { answer: SchedulerLeadershipResponse };
     "/audit": {

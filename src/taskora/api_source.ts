@@ -193,7 +193,8 @@ export class AppApiSource implements TaskSource {
     this.dispatchJob = appDispatch(app, this.#ledger);
     this.#adapter = app.adapter as unknown as AdapterApi;
     this.#declared = new DeclaredSchedules(app);
-    const boardStore = appBoardStores.get(app) ?? new MemoryBoardStore();
+    // No change feed: the boards over the App's public API read it directly, as they always did.
+    const boardStore = appBoardStores.get(app) ?? new MemoryBoardStore({ feed: false });
     appBoardStores.set(app, boardStore);
     pairStore(this, boardStore);
   }

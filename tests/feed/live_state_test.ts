@@ -86,7 +86,7 @@ async function passUntil(
 ): Promise<LiveSummary> {
   return await waitFor(async () => {
     await timers.tick(1_000);
-    const summary = await source.feed.readLiveSummary();
+    const summary = await source.boardStore.feed.readLiveSummary();
     return ready(summary) ? summary : null;
   }, { what });
 }
@@ -111,7 +111,7 @@ Deno.test("at 1,000 tasks a just-started board's first page comes from one pass,
       await waitFor(() => client.exists("taskora:board:lease:board"), { what: "the lease" });
       await settle();
       const first = await overview("?limit=50&sort=health");
-      const summary = await source.feed.readLiveSummary();
+      const summary = await source.boardStore.feed.readLiveSummary();
       assert.equal(summary?.index.tasks.length, 1_000, "one pass read every task");
       assert.equal(first.asOf, summary?.asOf, "the first page is the first pass's");
       assert.equal(
@@ -126,7 +126,7 @@ Deno.test("at 1,000 tasks a just-started board's first page comes from one pass,
       assert.ok(totalCalls(calls) <= 60, JSON.stringify(Object.fromEntries(calls)));
       // The answer says how old its figures are: the last pass's time (one may have ended since).
       assert.ok(page.asOf >= summary!.asOf, `${page.asOf} < ${summary!.asOf}`);
-      assert.equal(page.asOf, (await source.feed.readLiveSummary())?.asOf);
+      assert.equal(page.asOf, (await source.boardStore.feed.readLiveSummary())?.asOf);
       assert.equal(page.tasks.length, 50);
       assert.equal(page.matched, 1_000);
       assert.deepEqual(page.totals, direct.totals);
@@ -170,7 +170,7 @@ Deno.test("what changes without an event heals within one sweep: a trimmed finis
           !byName.has("report");
       }, "the sweep to heal the counts");
       assert.ok(timers.now() <= 60_000 + 10_000 + 5_000, `healed at ${timers.now()} ms`);
-      const rows = await source.feed.readLiveRows(["billing", "email"]);
+      const rows = await source.boardStore.feed.readLiveRows(["billing", "email"]);
       assert.deepEqual(rows.map((row) => row?.stats), [
         (await source.getStats(["billing"])).get("billing"),
         (await source.getStats(["email"])).get("email"),

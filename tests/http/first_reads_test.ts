@@ -86,7 +86,7 @@ Deno.test("a just-started board's first scrapes read every task once, in the fee
     console.log(`two scrapes at ${TASKS} tasks: ${zcards} ZCARD`, Object.fromEntries(calls));
     assert.equal(everyTaskReads(), 1, "every task read once");
     assert.equal(zcards, ZCARDS_A_READ * TASKS + 2 * SCALING_TASKS);
-    const summary = await source.feed.readLiveSummary();
+    const summary = await source.boardStore.feed.readLiveSummary();
     assert.equal(
       sampleOf(first, "queue_board_task_figures_timestamp_seconds"),
       summary!.asOf / 1000,

@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import { RedisConnection } from "../../src/source/redis/client.ts";
 import { taskKeys } from "../../src/source/wire/keys.ts";
+import { feedKeys } from "../../src/store/redis/feed.ts";
 import { createRedisHistoryStore } from "../../src/store/redis/history/store.ts";
 import { commandsOf } from "../helpers/command_stats.ts";
 import { createBoardOn } from "../../src/board.ts";
@@ -112,7 +113,7 @@ Deno.test("a job failing three times is recorded by the board with three attempt
   }, { boardOn: "url", board: { history: true } }).finally(failing.release);
 });
 
-Deno.test("a board with history: false records nothing and reads no event stream for it", async () => {
+Deno.test("a board with history: false reads no stream while unwatched, and no job for it when its feed runs", async () => {
   await withApp(
     "redis",
     (app: any) => app.task("quiet", { handler: () => "ok" }),
@@ -121,14 +122,30 @@ Deno.test("a board with history: false records nothing and reads no event stream
       try {
         // The board exists and leads; a job runs to its end meanwhile.
         await world.get("/tasks");
-        const calls = await commandsOf(redis, async () => {
+        const unwatched = await commandsOf(redis, async () => {
           const id = String(await taskOf(world.app, "quiet").dispatch({}));
           await waitFor(async () => {
             const state = await redis.hGet(`${taskKeys("quiet").jobPrefix}${id}`, "state");
             return state === "completed";
           }, { what: "the job to complete" });
         });
-        assert.equal(calls.get("xread") ?? 0, 0, "no feed reads the streams");
+        assert.equal(unwatched.get("xread") ?? 0, 0, "no feed reads the streams");
+
+        const watched = await commandsOf(redis, async () => {
+          // A scrape needs the change feed: the leader runs it, history or not.
+          await world.board.fetch(new Request("http://localhost/board/metrics"));
+          await taskOf(world.app, "quiet").dispatch({});
+          // Once the feed saved the id of the job's last event, every consumer took its batch.
+          await waitFor(async () => {
+            const [last] = await redis.xRevRange(taskKeys("quiet").events, "+", "-", { COUNT: 1 });
+            const saved = await redis.hGet(feedKeys().ids, "quiet");
+            return last?.message.event === "completed" && saved === last.id;
+          }, { what: "the feed to deliver the job's end" });
+        });
+        assert.ok((watched.get("xread") ?? 0) > 0, "the feed ran");
+        // The recorder's read of an ending job runs HSTRLEN (else only a payload search does).
+        assert.equal(watched.get("hstrlen") ?? 0, 0, "no recorder read the job");
+        assert.deepEqual(await redis.keys("*{history}*"), [], "no history key");
         await withHistory(world.url, async (history) => {
           assert.deepEqual((await history.search({})).summaries, []);
         });

@@ -12,6 +12,7 @@ import { ForecastSchema } from "../../src/api/schema/forecast.ts";
 import { ScalingSchema } from "../../src/api/schema/scaling.ts";
 import { TaskWorkersSchema } from "../../src/api/schema/workers.ts";
 import { HistoryRollupsSchema, TaskWeekSchema } from "../../src/api/schema/history_charts.ts";
+import { HistoryJobSchema, HistoryPageSchema } from "../../src/api/schema/history.ts";
 import assert from "node:assert/strict";
 import { type RouteConfig, z } from "@hono/zod-openapi";
 import type { Same } from "../../src/same.ts";
@@ -131,6 +132,21 @@ const ENTRIES = {
     "/throughput": { kind: "json", query: { task: true, bucket: true, count: true } },
     "/history/rollups": { kind: "json", query: { task: true, version: true, range: true } },
     "/history/week": { kind: "json", query: { task: true } },
+    "/history/jobs": {
+      kind: "json",
+      query: {
+        task: true,
+        state: true,
+        from: true,
+        to: true,
+        version: true,
+        error: true,
+        idPrefix: true,
+        cursor: true,
+        limit: true,
+      },
+    },
+    "/history/tasks/{task}/jobs/{jobId}": { kind: "json" },
     "/migration-lock": { kind: "json" },
     "/scheduler": { kind: "json" },
     "/audit": {
@@ -256,6 +272,8 @@ const ANSWERS = {
     "/throughput": ThroughputSchema,
     "/history/rollups": HistoryRollupsSchema,
     "/history/week": TaskWeekSchema,
+    "/history/jobs": HistoryPageSchema,
+    "/history/tasks/{task}/jobs/{jobId}": HistoryJobSchema,
     "/migration-lock": MigrationLockSchema,
     "/scheduler": SchedulerSchema,
     "/audit": AuditSchema,

@@ -22,3 +22,20 @@ import type { BoardConfig } from "./types.ts";
 export function may(config: Pick<BoardConfig, "allowed">, action: string): boolean {
   return config.allowed.includes(action);
 }
+
+/**
+ * Whether the board records a job history and the user may read it: the
+ * history's charts and a task's week are shown only then.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mayReadHistory } from "./permissions.ts";
+ * assert.ok(mayReadHistory({ history: true, allowed: ["history.read"] }));
+ * assert.ok(!mayReadHistory({ history: false, allowed: ["history.read"] }));
+ * assert.ok(!mayReadHistory({ history: true, allowed: [] }));
+ * ```
+ */
+export function mayReadHistory(config: Pick<BoardConfig, "history" | "allowed">): boolean {
+  return config.history && may(config, "history.read");
+}

@@ -8,7 +8,6 @@
 
 import { MemoryBoardStore } from "../../store/memory/mod.ts";
 import { pairStore } from "../../store/pairing.ts";
-import { MemoryFeedStore } from "../../store/memory/feed.ts";
 import { acceptedJobs } from "../accepted_jobs.ts";
 import {
   type AttemptEntry,
@@ -201,8 +200,6 @@ export class MemorySource implements TaskSource {
    * on it sees it, as replicas on one Redis do.
    */
   readonly boardStore: MemoryBoardStore;
-  /** The change feed's ids and the live state, shared by the boards on this source as on Redis. */
-  readonly feed: MemoryFeedStore;
 
   /** A source over `store`; `close()` stops `simulator` when given. */
   constructor(store: MemoryStore, simulator: Simulator | null = null) {
@@ -210,7 +207,6 @@ export class MemorySource implements TaskSource {
     this.simulator = simulator;
     this.boardStore = new MemoryBoardStore({ now: () => store.now() });
     pairStore(this, this.boardStore);
-    this.feed = new MemoryFeedStore(() => store.now());
   }
 
   /** Each task's delayed and retrying jobs due after `at` (an unknown task has none). */

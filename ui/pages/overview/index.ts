@@ -1,5 +1,6 @@
 /**
- * The overview page: state counters, the 24 h throughput chart, the task
+ * The overview page: state counters, the 24 h throughput chart, the job
+ * history's charts (where the board records one), the task
  * list (a page of it: see `task_list_card.ts`) and the Redis panel. The
  * counters stay over every task whatever the list shows. Counts follow the event stream's
  * `stats:update` (see `use_overview.ts`); the Redis panel says
@@ -8,6 +9,7 @@
  * @module
  */
 import { ErrorBanner } from "../../components/error_banner.ts";
+import { HistoryCharts } from "../../components/history_charts.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
 import { RedisCard, type RedisLink } from "./redis_card.ts";
@@ -35,6 +37,7 @@ export function OverviewPage() {
     <${ErrorBanner} error=${error} />
     <${StateCounters} totals=${data?.totals ?? null} />
     <${ThroughputCard} />
+    <${HistoryCharts} />
     <div class="grid">
       <${TaskListCard}
         title="Tasks"

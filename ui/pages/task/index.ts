@@ -1,8 +1,9 @@
 /**
  * The task page (`/tasks/{task}`): the task's header with its bulk actions,
  * its jobs by state first (what the page is opened for), then the cards on
- * its queue: latency, workers, forecast, mechanics, and, with the taskora
- * App, its definition and the dispatch form. Counts and the list reload when this task's jobs
+ * its queue: with a job history, its last 7 days and its history's charts;
+ * latency, workers, forecast, mechanics, and, with the taskora App, its
+ * definition and the dispatch form. Counts and the list reload when this task's jobs
  * change state, and when its counts in the stream's stats frames change
  * (a clean, for instance, writes no events); progress events move the rows
  * on screen in place.
@@ -27,6 +28,8 @@ import { DispatchForm } from "./dispatch_form.ts";
 import { changesJobs, JobsCard } from "./jobs_card.ts";
 import { useSelectedState } from "./selected_state.ts";
 import { TaskHeader } from "./task_header.ts";
+import { TaskHistory } from "./task_history.ts";
+import { TaskWeek } from "./task_week.ts";
 
 /** The page of one task. */
 export function TaskPage({ task }: { task: string }) {
@@ -71,6 +74,8 @@ export function TaskPage({ task }: { task: string }) {
         />
       `
       : null}
+    <${TaskWeek} task=${task} />
+    <${TaskHistory} task=${task} />
     <${LatencyCard} task=${task} />
     <${WorkersCard} task=${task} />
     <${ForecastCard} task=${task} />
