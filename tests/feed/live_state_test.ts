@@ -215,7 +215,7 @@ Deno.test("with nothing moving the sweep costs its budget, not a read of every t
   // The keeper alone, its passes driven by hand: no browser's stats frames in the count.
   const keeper = new LiveStateKeeper({
     source,
-    store: source.feed,
+    store: source.boardStore.feed,
     clock: () => now,
     health: { maxWaitMs: 300_000, maxIdleMs: 300_000 },
   });
@@ -236,7 +236,7 @@ Deno.test("with nothing moving the sweep costs its budget, not a read of every t
     // The sweep's 4 and the pass's HSET; a whole read of every task a minute was about 80.
     assert.ok(perSecond <= 6, `${perSecond} commands/s: ${seen}`);
     // Behind the feed's back: one task's finished set trimmed, no event.
-    const [before] = await source.feed.readLiveRows(["task-7"]);
+    const [before] = await source.boardStore.feed.readLiveRows(["task-7"]);
     await client.sendCommand(["ZREMRANGEBYRANK", "taskora:{task-7}:completed", "0", "0"]);
     const trimmedAt = now;
     const period = sweepPeriodMs(200, 60_000, 4);
@@ -244,7 +244,7 @@ Deno.test("with nothing moving the sweep costs its budget, not a read of every t
     for (;;) {
       now += 1_000;
       await keeper.pass();
-      const [row] = await source.feed.readLiveRows(["task-7"]);
+      const [row] = await source.boardStore.feed.readLiveRows(["task-7"]);
       if (row!.stats.completed === before!.stats.completed - 1) break;
       assert.ok(now - trimmedAt <= period, `not healed ${now - trimmedAt} ms on`);
     }
