@@ -8,7 +8,7 @@
  * @example
  * ```sh
  * deno run --allow-run --allow-read scripts/publish_budget.ts
- * # published: 370 files, 2.53 MB (budget 2.75 MB)
+ * # published: 422 files, 2.79 MB (budget 3 MB)
  * ```
  *
  * @module
@@ -16,11 +16,11 @@
 
 /**
  * The most the published package may weigh, in bytes: what it weighs with
- * the alerts, the 1,000-task overview, the job diagnosis and the job
- * history's three stores (2.53 MB) plus room for a feature, not for a stray
- * folder or an unminified bundle.
+ * the alerts, the 1,000-task overview, the job diagnosis, the job
+ * history's three stores, its reads and its charts (2.79 MB) plus room for
+ * a feature, not for a stray folder or an unminified bundle.
  */
-export const BUDGET_BYTES = 2.75 * 1024 * 1024;
+export const BUDGET_BYTES = 3 * 1024 * 1024;
 
 const UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 * 1024 };
 

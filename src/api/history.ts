@@ -4,6 +4,7 @@
  * `GET /history/tasks/{task}/jobs/{jobId}`, one job's summary. Both need
  * `history.read`; a summary's stored input and result come only with
  * `payload.read` on the job. With the `history` option off: 404 `HISTORY_OFF`.
+ * And the job page of a job taskora no longer holds, from its summary.
  *
  * @module
  */
@@ -16,6 +17,9 @@ import {
   type HistoryOutcome,
 } from "../contract/history.ts";
 import { BoardError, invalidParam } from "../errors.ts";
+import type { JobDetailResponse } from "../contract/jobs.ts";
+import { archivedJobDetail } from "../history/archived_job.ts";
+import { findSummary } from "../history/lookup.ts";
 import { historyJobResponse } from "../history/response.ts";
 import {
   type HistorySearch,
@@ -41,7 +45,8 @@ export function historyStoreOf(history: HistoryStore | null): HistoryStore {
   if (history === null) {
     throw new BoardError(
       "HISTORY_OFF",
-      "This board keeps no job history: start it with the history option (history: true)",
+      "This board records no history (the history option is off, or its source keeps no " +
+        "event ids)",
     );
   }
   return history;
@@ -144,6 +149,41 @@ const getSummary = apiRoute({
   ok: HistoryJobSchema,
   errors: ["INVALID_PARAM", "HISTORY_OFF", "JOB_NOT_FOUND"],
 });
+
+/**
+ * What the history kept of job `jobId` of `task` (null: look under every
+ * task the source knows, one read per task), or null: no history, nothing
+ * kept, or a task the user may not `history.read`.
+ */
+export async function readableSummary(
+  c: Context<SessionEnv & UserEnv>,
+  deps: Pick<ApiDeps, "history" | "source" | "options">,
+  jobId: string,
+  task: string | null,
+): Promise<JobSummary | null> {
+  if (deps.history === null) return null;
+  const readable = tasksAllowed(c, deps.options, "history.read");
+  if (task === null) {
+    return await findSummary(deps.history, await deps.source.listTasks(), jobId, readable);
+  }
+  if (readable && !await readable(task)) return null;
+  return await deps.history.summary(task, jobId);
+}
+
+/**
+ * The job page of `jobId` from the history, when `miss` is taskora holding
+ * no such job and the history holds one the user may read; else null.
+ */
+export async function archivedJob(
+  c: Context<SessionEnv & UserEnv>,
+  deps: Pick<ApiDeps, "history" | "source" | "options" | "present">,
+  jobId: string,
+  miss: unknown,
+): Promise<JobDetailResponse | null> {
+  if (!(miss instanceof BoardError) || miss.code !== "JOB_NOT_FOUND") return null;
+  const summary = await readableSummary(c, deps, jobId, null);
+  return summary && archivedJobDetail(await visibleSummary(c, deps, summary));
+}
 
 /** The store's search for the route's validated query. */
 function historySearchOf(query: SearchQuery): HistorySearch {

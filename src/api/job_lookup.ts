@@ -5,7 +5,8 @@
  * (see `TaskSource.findJobsByIdPrefix`: on Redis, the ids this board
  * served lately), lists at most {@link MAX_LOOKUP_MATCHES}, and under auth
  * only jobs of tasks the user may `search`, so a task they may not search
- * neither shows nor counts toward `more`.
+ * neither shows nor counts toward `more`. With the history on, jobs taskora
+ * no longer holds are found there too, marked archived.
  *
  * @module
  */
@@ -16,7 +17,7 @@ import type { ResolvedOptions } from "../options.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import { actingUser, type UserEnv } from "../auth/user.ts";
 import type { ReadAction } from "../contract/actions.ts";
-import { MAX_LOOKUP_MATCHES } from "../contract/job_lookup.ts";
+import { type JobMatch, MAX_LOOKUP_MATCHES } from "../contract/job_lookup.ts";
 import type { TaskFilter } from "../source/types.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
@@ -61,12 +62,40 @@ const lookup = apiRoute({
   ok: JobLookupSchema,
 });
 
+/**
+ * The jobs taskora no longer holds whose id starts with `prefix`, from the
+ * history's newest (one bounded search), of tasks the user may search and
+ * `history.read`, leaving out the ids in `held`.
+ */
+async function archivedMatches(
+  c: Context<SessionEnv & UserEnv>,
+  { history, options }: Pick<ApiDeps, "history" | "options">,
+  prefix: string,
+  held: ReadonlySet<string>,
+): Promise<JobMatch[]> {
+  if (history === null) return [];
+  const searchable = searchableTasks(c, options);
+  const readable = tasksAllowed(c, options, "history.read");
+  const { summaries } = await history.search({ idPrefix: prefix, limit: MAX_LOOKUP_MATCHES + 1 });
+  const matches: JobMatch[] = [];
+  for (const { id, task, state } of summaries) {
+    if (held.has(id)) continue;
+    if (searchable && !await searchable(task)) continue;
+    if (readable && !await readable(task)) continue;
+    matches.push({ id, task, state, archived: true });
+  }
+  return matches;
+}
+
 /** Routes looking jobs up by the start of their id. */
-export function jobLookupRoutes({ source, options }: ApiDeps) {
+export function jobLookupRoutes(deps: ApiDeps) {
+  const { source, options } = deps;
   return apiRouter<SessionEnv & UserEnv>().openapi(lookup, async (c) => {
     const { prefix } = c.req.valid("query");
     const searchable = searchableTasks(c, options);
-    const found = await source.findJobsByIdPrefix(prefix, MAX_LOOKUP_MATCHES + 1, searchable);
+    const held = await source.findJobsByIdPrefix(prefix, MAX_LOOKUP_MATCHES + 1, searchable);
+    const archived = await archivedMatches(c, deps, prefix, new Set(held.map((job) => job.id)));
+    const found = [...held, ...archived].sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
     return c.json({
       jobs: found.slice(0, MAX_LOOKUP_MATCHES),
       more: found.length > MAX_LOOKUP_MATCHES,

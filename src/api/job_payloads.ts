@@ -2,7 +2,8 @@
  * A job's payloads whole, on demand: `GET /jobs/{id}/payloads/{field}`
  * (`data`, `result`, `error` or `progress`), formatted and redacted as on the
  * job page, as JSON; with `?download` as an attachment. And its attempt
- * history, `GET /jobs/{id}/attempts`. Both read only, whole job ids only.
+ * history, `GET /jobs/{id}/attempts`, each attempt's own error from the
+ * board's history when it keeps one. Both read only, whole job ids only.
  *
  * @module
  */
@@ -10,12 +11,15 @@
 import { z } from "@hono/zod-openapi";
 import type { AttemptHistory } from "../contract/attempts.ts";
 import { PAYLOAD_FIELDS } from "../contract/payload.ts";
+import { keptAttempts, withKeptErrors } from "../history/attempts.ts";
+import { jobTaskOf } from "../source/job_task.ts";
 import { jobNotFound } from "../source/refusals.ts";
 import { deepJson } from "./deep_json.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import { withAttemptLinks } from "./attempt_links.ts";
 import type { ApiDeps } from "./deps.ts";
+import { readableSummary } from "./history.ts";
 import { apiRoute, apiRouter, oneOf } from "./openapi.ts";
 import { jobIdParam, JobIdPath } from "./params.ts";
 import { AnyJson } from "./schema/common.ts";
@@ -68,9 +72,19 @@ export function jobPayloadRoutes(deps: ApiDeps) {
     })
     .openapi(getAttempts, async (c) => {
       const { jobId } = c.req.valid("param");
-      const history = source.getAttemptHistory
+      const stream = source.getAttemptHistory
         ? await source.getAttemptHistory(jobId)
         : await noHistory(source.getJob(jobId));
+      // The history kept each attempt's own error: it fills the stream's, or answers alone
+      // for a job taskora removed.
+      const kept = deps.history === null
+        ? null
+        : await readableSummary(c, deps, jobId, stream && await jobTaskOf(source)(jobId));
+      const history = stream === null
+        ? kept && keptAttempts(kept)
+        : kept
+        ? withKeptErrors(stream, kept)
+        : stream;
       if (!history) throw jobNotFound(jobId);
       return c.json(await withAttemptLinks(c, deps, jobId, present.attempts(history)), 200);
     });

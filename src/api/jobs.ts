@@ -2,7 +2,8 @@
  * One job, found across every task: `GET /jobs/{id}` in full (by its id, or
  * by the start of it, with its newest logs; payloads over the limit by their
  * size), and its actions (whole ids only): `retry`, `retry-edited` (with new
- * data), `rerun` (a new job with its data) and `cancel`. Its log is
+ * data), `rerun` (a new job with its data) and `cancel`; a job taskora no
+ * longer holds is answered from the history, marked archived. Its log is
  * `job_logs.ts`; its payloads whole and its attempts, `job_payloads.ts`.
  *
  * @module
@@ -14,6 +15,7 @@ import { MIN_ID_PREFIX } from "../contract/job_lookup.ts";
 import { BoardError, invalidParam } from "../errors.ts";
 import type { JobDetail, TaskFilter, TaskSource } from "../source/types.ts";
 import { searchableTasks } from "./job_lookup.ts";
+import { archivedJob } from "./history.ts";
 import { bodyOf, jsonBody, textField } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import type { ResolvedOptions } from "../options.ts";
@@ -159,10 +161,20 @@ const cancel = apiRoute({
 });
 
 /** Routes under `/jobs`. */
-export function jobRoutes({ source, present, options }: ApiDeps) {
+export function jobRoutes(deps: ApiDeps) {
+  const { source, present, options } = deps;
   return apiRouter<SessionEnv & UserEnv>()
     .openapi(getJob, async (c) => {
-      const job = await findJob(source, c.req.valid("param").jobId, searchableTasks(c, options));
+      const { jobId } = c.req.valid("param");
+      let job: JobDetail;
+      try {
+        job = await findJob(source, jobId, searchableTasks(c, options));
+      } catch (miss) {
+        // A job taskora removed: its page from the history, when the board keeps one.
+        const archived = await archivedJob(c, deps, jobId, miss);
+        if (archived === null) throw miss;
+        return c.json(archived, 200);
+      }
       const shown = present.jobDetail(job);
       const readable = await mayReadPayloads(c, options, job.id, job.task);
       return c.json(readable ? shown : withoutPayloads(shown), 200);

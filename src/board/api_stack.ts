@@ -16,7 +16,7 @@ import { hookGuard } from "../auth/hook_guard.ts";
 import { permissionGuard } from "../auth/permission_guard.ts";
 import { presetCan } from "../auth/permissions.ts";
 import { readOnlyGuard } from "../auth/read_only.ts";
-import type { TaskSource } from "../source/types.ts";
+import { jobTaskOf } from "../source/job_task.ts";
 import { apiBodyLimit } from "./body_limit.ts";
 import { countingErrors } from "./error_handler.ts";
 import type { BoardServices } from "./services.ts";
@@ -25,12 +25,6 @@ import type { Stack } from "./stack.ts";
 /** Where the API is mounted: `{basePath}/api`. */
 export function apiPathOf(basePath: string): string {
   return basePath === "/" ? "/api" : `${basePath}/api`;
-}
-
-/** How to find the task holding a job on `source`: its own lookup, or else its job read. */
-function jobTaskOf(source: TaskSource): (jobId: string) => Promise<string | null> {
-  if (source.findJobTask) return source.findJobTask.bind(source);
-  return async (jobId) => (await source.getJob(jobId))?.task ?? null;
 }
 
 /** The API's layers around `routes` (what `createApi` built). */

@@ -91,8 +91,8 @@ import type {
   TaskStatsResponse,
 } from "./tasks.ts";
 import type { ThroughputBucket } from "./throughput.ts";
-import type { HistoryRange, HistoryRollups, TaskWeek } from "./history_charts.ts";
 import type { HistoryJobResponse, HistoryPageResponse } from "./history.ts";
+import type { HistoryRange, HistoryRollups, TaskWeek } from "./history_charts.ts";
 import type { WorkflowCancelResponse, WorkflowDetail, WorkflowSummary } from "./workflows.ts";
 
 /** A query parameter's value: a list is sent as the parameter repeated. */
@@ -161,10 +161,7 @@ export interface Endpoints {
       };
       answer: HistoryPageResponse;
     };
-    "/history/tasks/{task}/jobs/{jobId}": {
-      params: { task: string; jobId: string };
-      answer: HistoryJobResponse;
-    };
+    "/history/tasks/{task}/jobs/{jobId}": { answer: HistoryJobResponse };
     "/migration-lock": { answer: MigrationLockResponse };
     "/scheduler": { answer: SchedulerLeadershipResponse };
     "/audit": {

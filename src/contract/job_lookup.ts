@@ -28,8 +28,10 @@ export interface JobMatch {
   id: string;
   /** The task holding it. */
   task: string;
-  /** Its state now. */
+  /** Its state now (an archived job's: how its last attempt ended). */
   state: JobState;
+  /** Set when taskora no longer holds it and the board's history found it. */
+  archived?: true;
 }
 
 /** The answer of `GET /jobs?prefix=`. */

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { ArchivedMark } from "./history.ts";
 import type { JobLinks } from "./trace_links.ts";
 import type { PayloadField, PayloadSize } from "./payload.ts";
 import type { JobState } from "./states.ts";
@@ -199,6 +200,12 @@ export interface JobDetailResponse extends JobResponse {
    * is read from the job's data.
    */
   links: JobLinks;
+  /**
+   * Set when taskora no longer holds the job and the page comes from the
+   * board's history (`history` option): when the board last saw it, and
+   * the summary. Such a job has no action, logs or live state.
+   */
+  archived?: ArchivedMark;
 }
 
 /** What a single-job action did. */

@@ -116,7 +116,7 @@ export interface ScheduleView extends ScheduleRecord {
   upcomingRuns: number[];
   /**
    * The runs this board (any replica) dispatched, newest first, at most
-   * {@link BOARD_RUNS_KEPT}; empty where the source keeps none.
+   * {@link BOARD_RUNS_KEPT}; empty where the source reads no job states.
    */
   boardRuns: BoardRun[];
 }

@@ -156,6 +156,7 @@ Deno.test("a chart's query is refused naming the field; no history is a 404; his
     const off = await get(board, "/history/rollups", "vic:viewer");
     assert.equal(off.status, 404);
     assert.equal(off.body.code, "HISTORY_OFF");
+    assert.match(off.body.error, /records no history/);
     const refused = await get(board, "/history/week?task=billing", "vic:viewer");
     assert.deepEqual([refused.status, refused.body.code], [403, "FORBIDDEN"]);
     assert.equal((await get(board, "/history/week?task=billing", "oz:viewer")).status, 404);

@@ -142,8 +142,9 @@ export function taskOf(app: any, name: string): any {
  * A task, `charge-card`, retried three times, each attempt failing with its
  * own error (`gateway timeout #n`) once the test lets it: taskora keeps only
  * a job's last error, so a test sees each recorded before the next fails.
+ * `options` are more of the task's (`stall`, ...).
  */
-export function failingThrice() {
+export function failingThrice(options: Record<string, unknown> = {}) {
   let tries = 0;
   const opened: (() => void)[] = [];
   // More gates than attempts: a run taskora's stall check made again finds one open.
@@ -151,10 +152,14 @@ export function failingThrice() {
   return {
     define(app: any) {
       app.task("charge-card", {
+        ...options,
         retry: { attempts: 3, backoff: "fixed", delay: 1 },
-        handler: async () => {
+        handler: async (_data: unknown, ctx: { heartbeat(): void }) => {
           const attempt = ++tries;
           await gates[attempt - 1];
+          // Renewing the lock before the end takes the job off taskora's stall check's list:
+          // else a check between the end and the next renewal would run it again (0.5.0).
+          ctx.heartbeat();
           throw new Error(`gateway timeout #${attempt}`);
         },
       });

@@ -104,6 +104,18 @@ Deno.test("500 jobs taskora removed a second after they completed are each in th
         [1, 1, "completed"],
       ]);
     }
+    for (const id of ids) {
+      const { status, body } = await read(world.board, `/jobs/${id}`);
+      assert.equal(status, 200, "its job page, from the history");
+      assert.equal(body.state, "completed");
+      assert.equal(body.archived.at, body.archived.summary.finishedAt, "archived when it ended");
+    }
+    const boxed = await read(world.board, `/jobs?prefix=${ids[3].slice(0, 8)}`);
+    assert.deepEqual(
+      boxed.body.jobs.find((job: any) => job.id === ids[3]),
+      { id: ids[3], task: "send-email", state: "completed", archived: true },
+      "the job-ID box finds it too",
+    );
     const missing = await read(world.board, "/history/tasks/send-email/jobs/no-such-job");
     assert.equal(missing.status, 404);
     assert.equal(missing.body.code, "JOB_NOT_FOUND");
@@ -129,11 +141,48 @@ Deno.test("a job failing three times: its summary holds three attempts, each wit
       [2, "retrying", "gateway timeout #2"],
       [3, "failed", "gateway timeout #3"],
     ]);
+    const attempts = await read(world.board, `/jobs/${id}/attempts`);
+    assert.deepEqual(attempts.body.attempts.map((a: any) => a.error), [
+      "gateway timeout #1",
+      "gateway timeout #2",
+      "gateway timeout #3",
+    ], "the Attempts tab: each attempt's own error, though taskora kept the last only");
+    const page = await read(world.board, `/jobs/${id}`);
+    assert.equal(page.body.archived, undefined, "taskora still holds it");
     const byError = await read(world.board, "/history/jobs?error=TIMEOUT%20%231&state=failed");
     assert.deepEqual(byError.body.jobs.map((job: any) => job.id), [id]);
     const none = await read(world.board, "/history/jobs?error=timeout&state=completed");
     assert.deepEqual(none.body.jobs, []);
   }, { boardOn: "url", board: { history: true } }).finally(failing.release);
+});
+
+Deno.test("a job failing three times that taskora removed: its archived page and attempts, each error its own", async () => {
+  // taskora trims what it keeps on its stall check: every 100 ms here.
+  const failing = failingThrice({ stall: { interval: 100, maxCount: 50 } });
+  await withApp("redis", failing.define, async (world) => {
+    const id = String(await taskOf(world.app, "charge-card").dispatch({ amount: 5 }));
+    await failing.failEach(async (attempt) =>
+      (await read(world.board, `/history/tasks/charge-card/jobs/${id}`)).body.attempts?.length ===
+        attempt
+    );
+    await removedByTaskora(world.url, "charge-card", [id]);
+    const { status, body } = await read(world.board, `/jobs/${id}`);
+    assert.equal(status, 200);
+    assert.deepEqual([body.state, body.error, body.attempt], ["failed", "gateway timeout #3", 3]);
+    assert.equal(body.archived.at, body.timestamps.finished);
+    const attempts = await read(world.board, `/jobs/${id}/attempts`);
+    assert.equal(attempts.status, 200);
+    assert.deepEqual(attempts.body.attempts.map((a: any) => [a.attempt, a.outcome, a.error]), [
+      [1, "retrying", "gateway timeout #1"],
+      [2, "retrying", "gateway timeout #2"],
+      [3, "failed", "gateway timeout #3"],
+    ]);
+    assert.equal(attempts.body.runs.length, 3, "a worker's run per attempt");
+  }, {
+    boardOn: "url",
+    board: { history: true },
+    app: { retention: { failed: { maxAge: "1s" } } },
+  }).finally(failing.release);
 });
 
 Deno.test("history reads: a bad field is a 400 naming it, payloads need payload.read, a refused task is left out", async () => {

@@ -1,7 +1,8 @@
 /**
  * What the job-ID box shows when a start of an id opens no one job: the
  * jobs of every task whose id starts with it (`GET /jobs?prefix=`), each
- * with its task and state, linked; else that none does, saying what was
+ * with its task and state (an archived one, from the board's history,
+ * marked), linked; else that none does, saying what was
  * looked at (on Redis, the ids this board listed last, not every job). A
  * job older than that is found by the task page's search, which reads all
  * of one task's jobs: the user chooses the task, none is picked for them.
@@ -72,7 +73,11 @@ export function JobMatches({ prefix, lookup, onOpen, onSearch }: {
   return html`
     <div class="search-matches">
       <p>
-        Jobs of every task whose ID starts with “${prefix}”, among ${LOOKED_AT}${lookup.more
+        Jobs of every task whose ID starts with “${prefix}”, among ${LOOKED_AT}${lookup.jobs.some(
+            (job) => job.archived,
+          )
+          ? " and the board's newest history"
+          : ""}${lookup.more
           ? html`: the first ${MAX_LOOKUP_MATCHES} by ID (type more of it to narrow them).`
           : ":"}
       </p>
@@ -83,6 +88,7 @@ export function JobMatches({ prefix, lookup, onOpen, onSearch }: {
               <a class="mono" href=${href("jobs", job.id)} onClick=${onOpen}>${job.id}</a>
               <span class="search-match-task">${job.task}</span>
               <${StateBadge} state=${job.state} />
+              ${job.archived ? html`<span class="archived-badge">Archived</span>` : null}
             </li>
           `
         )}

@@ -17,6 +17,7 @@ import {
   PayloadSizeSchema,
 } from "./common.ts";
 import type { Same } from "../../same.ts";
+import { HistoryJobSchema } from "./history.ts";
 
 /** A job in full: its payloads (those over the limit by their size) and newest log lines. */
 export const JobDetailSchema = JobSchema.extend({
@@ -37,6 +38,12 @@ export const JobDetailSchema = JobSchema.extend({
       description: "Its logs over its last attempt, by the tracing.logsUrl template",
     }),
   }).openapi({ description: "Both null without payload.read: the trace id is job data" }),
+  archived: z.strictObject({
+    at: Millis.openapi({ description: "When the board last saw it: its last attempt's end" }),
+    summary: HistoryJobSchema,
+  }).optional().openapi({
+    description: "Only for a job taskora no longer holds, answered from the board's history",
+  }),
 }).openapi("JobDetail");
 true satisfies Same<z.output<typeof JobDetailSchema>, JobDetailResponse>;
 

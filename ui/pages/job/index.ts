@@ -1,6 +1,7 @@
 /**
  * The job page (`/jobs/{id}`): header with state and actions, the payload
- * tabs and the timeline. It reloads when an event for this job arrives, and
+ * tabs and the timeline; for a job taskora no longer holds, what the board's
+ * history kept (`archived.ts`). It reloads when an event for this job arrives, and
  * when the count of its state in its task changes (a clean removes jobs
  * without events).
  *
@@ -16,6 +17,7 @@ import { usePageTitle } from "../../lib/page_title.ts";
 import type { JobState } from "../../lib/types.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { NotFoundPage } from "../not_found.ts";
+import { ArchivedJob } from "./archived.ts";
 import { DetailTabs } from "./detail_tabs.ts";
 import { DiagnosisCard } from "./diagnosis.ts";
 import { JobHeader } from "./job_header.ts";
@@ -47,6 +49,12 @@ export function JobPage({ id }: { id: string }) {
     return html`
       <${ErrorBanner} error=${error} />
       ${loading ? html`<p class="muted" role="status">Loading job…</p>` : null}
+    `;
+  }
+  if (job.archived) {
+    return html`
+      <${ErrorBanner} error=${error} />
+      <${ArchivedJob} job=${job} />
     `;
   }
   return html`

@@ -7,14 +7,13 @@
  *
  * @module
  */
-import { CopyButton } from "../../components/copy_button.ts";
-import { StateBadge } from "../../components/state_badge.ts";
 import { Time } from "../../components/time.ts";
 import { formatCount } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { Fact } from "../../components/fact.ts";
 import { href } from "../../lib/router.ts";
 import { JobActions } from "./job_actions.ts";
+import { JobTitle } from "./job_title.ts";
 import { JobLockFact, type JobLockReading, JobVersion, SchedulerLine } from "./job_liveness.ts";
 import { TraceLinks } from "./trace_links.ts";
 import type { JobDetail } from "./types.ts";
@@ -27,14 +26,7 @@ export function JobHeader(
   return html`
     <section class="card detail-head">
       <div class="detail-head-top">
-        <div class="detail-title">
-          <a class="back-link" href=${taskHref}>← ${job.task}</a>
-          <div class="job-title-row">
-            <h2 class="job-id">${job.id}</h2>
-            <${CopyButton} text=${job.id} label="Copy job ID" />
-            <${StateBadge} state=${job.state} />
-          </div>
-        </div>
+        <${JobTitle} job=${job} />
         <${JobActions} job=${job} onDone=${onChanged} />
       </div>
       <dl class="facts job-facts">
