@@ -7,7 +7,9 @@
  *   each task a compact array) and `t:<task>` (its row, JSON). A page reads
  *   `@asOf` and `@index` in one HMGET and its rows in one more;
  * - `<root>:board:feed:demand`, a string with a TTL, renewed by every
- *   replica that needs the feed.
+ *   replica that needs the feed: its value is when the need ends on the
+ *   boards' clock, so a board on another clock (fake timers in tests, a
+ *   replica a little ahead) judges it by its own; the TTL only clears it.
  *
  * Each holds one entry per task the leader follows, no more: a task gone is
  * dropped from both hashes.
@@ -78,11 +80,13 @@ export function decodeIndex(text: string): LiveIndex {
 export class RedisFeedStore implements FeedStore {
   readonly #connection: RedisConnection;
   readonly #keys: ReturnType<typeof feedKeys>;
+  readonly #now: () => number;
 
-  /** Keys under the root of `prefix` (taskora's key prefix). */
-  constructor(connection: RedisConnection, prefix?: string) {
+  /** Keys under the root of `prefix` (taskora's key prefix); the need judged on `now`. */
+  constructor(connection: RedisConnection, prefix?: string, now: () => number = Date.now) {
     this.#connection = connection;
     this.#keys = feedKeys(prefix);
+    this.#now = now;
   }
 
   /** One HGETALL. */
@@ -134,18 +138,23 @@ export class RedisFeedStore implements FeedStore {
 
   /** One SET with a TTL: the need lasts `ttlMs` past the last replica's renewal. */
   async noteFeedDemand(ttlMs: number): Promise<void> {
+    const ms = Math.max(1, Math.ceil(ttlMs));
     await this.#connection.call([
       "SET",
       this.#keys.demand,
-      "1",
+      String(this.#now() + ms),
       "PX",
-      String(Math.max(1, Math.ceil(ttlMs))),
+      String(ms),
     ]);
   }
 
-  /** One EXISTS. */
+  /**
+   * One GET: needed until the time it holds (an older board's "1" reads as
+   * no need: its browsers then read directly until it is upgraded).
+   */
   async hasFeedDemand(): Promise<boolean> {
-    return Number(await this.#connection.call(["EXISTS", this.#keys.demand])) > 0;
+    const until = await this.#connection.call<string | null>(["GET", this.#keys.demand]);
+    return until !== null && this.#now() < Number(until);
   }
 }
 

@@ -80,7 +80,7 @@ import { RedisThroughputStore } from "./throughput.ts";
 export interface RedisBoardStoreOptions {
   /** taskora's key prefix: the board's keys are `taskora:<prefix>:board:*`. */
   prefix?: string;
-  /** The clock scan slots expire on, ms (default `Date.now`). */
+  /** The clock scan slots expire on and the feed's need is judged on, ms (default `Date.now`). */
   now?: () => number;
   /** Whether {@link RedisBoardStore.close} closes the connection (default false: it is lent). */
   ownsConnection?: boolean;
@@ -109,7 +109,7 @@ export class RedisBoardStore implements BoardStore {
     this.#now = options.now ?? (() => Date.now());
     this.#ownsConnection = options.ownsConnection ?? false;
     this.operations = new RedisOperations(connection, options.prefix);
-    this.feed = new RedisFeedStore(connection, options.prefix);
+    this.feed = new RedisFeedStore(connection, options.prefix, this.#now);
     this.keptThroughput = new RedisThroughputStore(connection, options.prefix);
   }
 
