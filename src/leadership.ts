@@ -188,6 +188,7 @@ export class Leadership {
 
   #schedule(ms: number): void {
     if (this.#closed) return;
+    this.#clearTimer();
     const keepLeft = this.#askedAt + this.#keepMs - this.#timers.now();
     const timer = this.#timers.setTimeout(() => {
       this.#timer = undefined;

@@ -10,13 +10,17 @@
  *   with the same totals and verdicts as a follower's direct read;
  * - what changes without an event (taskora's retention trimming a finished
  *   set, a job removed, a task deleted) heals within one sweep;
- * - a task created after the start appears within one discovery pass.
+ * - a task created after the start appears within one discovery pass;
+ * - with nothing moving, the sweep costs its budget of commands a second,
+ *   not a whole read of every task once a minute, and still heals within
+ *   one sweep (its period at that number of tasks).
  */
 
 import assert from "node:assert/strict";
 import { createBoardOn } from "../../src/board.ts";
 import type { OverviewResponse } from "../../src/contract/overview.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { LiveStateKeeper, sweepPeriodMs } from "../../src/feed/live_state.ts";
 import type { LiveSummary } from "../../src/store/feed.ts";
 import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
@@ -217,4 +221,54 @@ Deno.test("a task created after the start appears within one discovery pass", as
     },
     { discoveryIntervalMs: 5_000 },
   );
+});
+
+Deno.test("with nothing moving the sweep costs its budget, not a read of every task a minute, and heals within its period", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const tasks = Array.from({ length: 200 }, (_, i) => `task-${i}`).sort();
+  const source = new RedisTaskSource({ url: redis.url, tasks }, new FakeTimers());
+  let now = Date.now();
+  // The keeper alone, its passes driven by hand: no browser's stats frames in the count.
+  const keeper = new LiveStateKeeper({
+    source,
+    store: source.boardStore.feed,
+    clock: () => now,
+    health: { maxWaitMs: 300_000, maxIdleMs: 300_000 },
+  });
+  try {
+    await fillRedis(client as never, { jobs: 1_600, tasks: 200 });
+    await keeper.started();
+    await keeper.pass();
+    const seconds = 60;
+    const calls = await commandsOf(client, async () => {
+      for (let t = 0; t < seconds; t++) {
+        now += 1_000;
+        await keeper.pass();
+      }
+    });
+    const perSecond = totalCalls(calls) / seconds;
+    const seen = JSON.stringify(Object.fromEntries(calls));
+    console.log(`nothing moving at 200 tasks: ${perSecond} commands/s ${seen}`);
+    // The sweep's 4 and the pass's HSET; a whole read of every task a minute was about 80.
+    assert.ok(perSecond <= 6, `${perSecond} commands/s: ${seen}`);
+    // Behind the feed's back: one task's finished set trimmed, no event.
+    const [before] = await source.boardStore.feed.readLiveRows(["task-7"]);
+    await client.sendCommand(["ZREMRANGEBYRANK", "taskora:{task-7}:completed", "0", "0"]);
+    const trimmedAt = now;
+    const period = sweepPeriodMs(200, 60_000, 4);
+    assert.equal(period, 450_000, "200 checks of 9 commands at 4 a second");
+    for (;;) {
+      now += 1_000;
+      await keeper.pass();
+      const [row] = await source.boardStore.feed.readLiveRows(["task-7"]);
+      if (row!.stats.completed === before!.stats.completed - 1) break;
+      assert.ok(now - trimmedAt <= period, `not healed ${now - trimmedAt} ms on`);
+    }
+  } finally {
+    keeper.stopped();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
 });
