@@ -133,7 +133,9 @@ export class LiveStateKeeper implements FeedConsumer {
       if (row === null) continue;
       this.#inherited.add(row.name);
       if (row.lastTakenAt !== null) this.#takes.set(row.name, row.lastTakenAt);
-      this.#coveredSince.set(row.name, row.readAt);
+      // The feed resumes from the saved ids, so the takes since then were all seen: the idle
+      // clock goes on from where the former leader's started, not from its last read.
+      this.#coveredSince.set(row.name, row.coveredSince);
       this.#reruns.set(row.name, new Map(row.rerunLog.map(([at, job]) => [`${at}:${job}`, at])));
     }
   }
@@ -325,8 +327,13 @@ export class LiveStateKeeper implements FeedConsumer {
   #idleMs(task: string, now: number): number | null {
     return idleFor({
       lastTakenAt: this.#takes.get(task) ?? null,
-      coveredSince: this.#coveredSince.get(task) ?? this.#startedAt,
+      coveredSince: this.#coveredSinceOf(task),
     }, now);
+  }
+
+  /** Since when the state followed the task's takes (a row from before the field: this start). */
+  #coveredSinceOf(task: string): number {
+    return this.#coveredSince.get(task) ?? this.#startedAt;
   }
 
   /** The task's row at `now`, from what was last read; null before its first read. */
@@ -360,6 +367,7 @@ export class LiveStateKeeper implements FeedConsumer {
         [key, at],
       ) => [at, key.slice(key.indexOf(":") + 1)]),
       readAt: kept.readAt,
+      coveredSince: this.#coveredSinceOf(task),
     };
   }
 

@@ -46,6 +46,12 @@ export interface LiveRow {
   rerunLog: [at: number, jobId: string][];
   /** When the counts were read, ms. */
   readAt: number;
+  /**
+   * Since when the live state followed its takes, ms: with none seen
+   * (`lastTakenAt` null), none was taken since then. A new leader counts
+   * on from it (the feed resumes from the saved ids), not from `readAt`.
+   */
+  coveredSince: number;
 }
 
 /** One task in the index: what the filter, the sorts, the groups and the counts read. */

@@ -38,6 +38,7 @@ function rowOf(name: string, waiting: number, status: LiveRow["health"]["status"
     reruns: 0,
     rerunLog: [],
     readAt: 1_000,
+    coveredSince: 1_000,
   };
 }
 

@@ -28,6 +28,7 @@ export function liveRow(
     reruns: 0,
     rerunLog: [],
     readAt: 0,
+    coveredSince: 0,
     ...extra,
   };
 }
