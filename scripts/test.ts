@@ -150,7 +150,11 @@ interface TestRun {
  */
 const GROUP_LIMIT_MS = Number(Deno.env.get("TEST_GROUP_MINUTES") ?? 20) * 60_000;
 
-async function denoTest(args: string[], capture = false): Promise<TestRun> {
+async function denoTest(
+  args: string[],
+  capture = false,
+  env: Record<string, string> = {},
+): Promise<TestRun> {
   const mode = capture ? "piped" : "inherit";
   const child = new Deno.Command(Deno.execPath(), {
     args: ["test", "--allow-all", ...args],
@@ -158,7 +162,7 @@ async function denoTest(args: string[], capture = false): Promise<TestRun> {
     stdout: mode,
     stderr: mode,
     // Captured output is read by people, not terminals.
-    env: capture ? { NO_COLOR: "1" } : {},
+    env: capture ? { ...env, NO_COLOR: "1" } : env,
   }).spawn();
   let timedOut = false;
   const limit = setTimeout(() => {
@@ -212,13 +216,19 @@ if (import.meta.main) {
     }
     Deno.exit(0);
   }
-  const group = (name: TestGroup) => (args: string[], capture?: boolean) =>
-    denoTest(["--parallel", ...args, ...extra, ...of(name)], capture);
+  const group =
+    (name: TestGroup) => (args: string[], capture?: boolean, env?: Record<string, string>) =>
+      denoTest(["--parallel", ...args, ...extra, ...of(name)], capture, env);
   const runs: Record<string, (args: string[], capture?: boolean) => Promise<TestRun>> = {
     fast: group("fast"),
     redis: group("redis"),
     postgres: group("postgres"),
-    e2e: group("e2e"),
+    // One Chromium for the group, each file with contexts of its own: a launch per file cost
+    // about a second of CPU, 48 times. Imported here only: the other groups need no browser.
+    e2e: async (args, capture) => {
+      const { withBrowserServer } = await import("../tests/e2e/browser.ts");
+      return await withBrowserServer((env) => group("e2e")(args, capture, env));
+    },
     doc: (args, capture) =>
       denoTest(["--doc", ...args, ...extra, "mod.ts", "source.ts", "src/"], capture),
   };

@@ -178,13 +178,17 @@ export class Leadership {
     } finally {
       this.#turn = null;
     }
+    // The next turn is set before the listeners hear of this one: a listener that asks (the
+    // change feed, while needed) then finds a turn ahead and starts no take of its own, each of
+    // which set one more turn (their number doubled every turn).
+    this.#schedule(next);
     const leads = this.#timers.now() < this.#until;
     for (const listener of this.#listeners) listener(leads);
-    this.#schedule(next);
   }
 
   #schedule(ms: number): void {
     if (this.#closed) return;
+    this.#clearTimer();
     const keepLeft = this.#askedAt + this.#keepMs - this.#timers.now();
     const timer = this.#timers.setTimeout(() => {
       this.#timer = undefined;

@@ -29,6 +29,7 @@ import {
 import type { Leadership } from "../leadership.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { AlertStore } from "../store/alerts.ts";
+import type { ChangeFeedStore } from "../store/feed.ts";
 import type { Timers } from "../timers.ts";
 import { deliverNotice, notDelivered } from "./delivery.ts";
 import { evaluateRules, type PlannedNotice, stateKey } from "./evaluate.ts";
@@ -42,8 +43,11 @@ import { readSnapshot } from "./snapshot.ts";
 /** What the evaluator runs on. */
 export interface AlertEvaluatorDeps {
   source: TaskSource;
-  /** Where the states, the history, the known shapes and the stored rules and silences live. */
-  store: AlertStore;
+  /**
+   * Where the states, the history, the known shapes and the stored rules and
+   * silences live, and the live state a pass may take the task figures from.
+   */
+  store: AlertStore & ChangeFeedStore;
   /** Validated configuration: its rules, and the sinks the stored rules pick among. */
   config: AlertsConfig;
   /** The `alerts` lease's leadership (not the board's): only its leader evaluates. */
@@ -57,6 +61,11 @@ export interface AlertEvaluatorDeps {
    * board's stats interval); absent: every pass reads them directly.
    */
   liveMaxAgeMs?: number;
+  /**
+   * Called at each pass with rules: the board's change feed notes its need,
+   * so that the leader keeps the live state the next passes read.
+   */
+  need?: () => void;
   /** The notices' links start with `config.boardUrl`, else this (default `""`). */
   basePath?: string;
   /** Told what became of each notice sent, per sink (the `/metrics` counters). */
@@ -257,10 +266,12 @@ export function startAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     const [previous] = await Promise.all([readStates(), readSettings()]);
     const rules = [...config.rules, ...stored];
     if (rules.length === 0 && previous.size === 0) return;
+    if (rules.length > 0) deps.need?.();
     const snapshot = await readSnapshot(source, rules, now, {
       open: openNoProgress(rules, previous),
       lockSeen,
       liveMaxAgeMs: deps.liveMaxAgeMs,
+      feed: store.feed,
     });
     const next = evaluateRules({
       rules,

@@ -26,6 +26,7 @@ import { lastTakeBound } from "../contract/health.ts";
 import { HEALTH_EVENT_DEPTH } from "../contract/workers.ts";
 import { RERUN_WINDOW_MS } from "../source/wire/reruns.ts";
 import type { QueueSnapshot, TaskSource } from "../source/types.ts";
+import type { FeedStore } from "../store/feed.ts";
 import { type AlertSnapshot, inScope, type ScheduleFigures, type TaskFigures } from "./figures.ts";
 import { errorShapesOf, readLiveFigures } from "./live_figures.ts";
 
@@ -83,6 +84,8 @@ export interface SnapshotOptions {
    * stats interval); absent: they are read directly.
    */
   liveMaxAgeMs?: number;
+  /** Where the live state is kept (the board store's feed); absent or null: read directly. */
+  feed?: FeedStore | null;
 }
 
 async function readTasks(
@@ -90,12 +93,12 @@ async function readTasks(
   rules: readonly AlertRule[],
   kinds: ReadonlySet<AlertKind>,
   now: number,
-  { open = new Set(), liveMaxAgeMs }: SnapshotOptions,
+  { open = new Set(), liveMaxAgeMs, feed }: SnapshotOptions,
 ): Promise<Map<string, TaskFigures>> {
   const scope = scopeOf(rules);
-  if (liveMaxAgeMs !== undefined && source.feed) {
+  if (liveMaxAgeMs !== undefined && feed) {
     const query = { rules, scope, now, maxAgeMs: liveMaxAgeMs };
-    const live = await readLiveFigures(source, source.feed, query);
+    const live = await readLiveFigures(source, feed, query);
     if (live !== null) return live;
   }
   const names = (await source.listTasks()).filter((task) => scope === null || scope.has(task));

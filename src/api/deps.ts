@@ -39,7 +39,7 @@ export interface ApiDeps {
   latency: LatencySampler;
   /** Whether this board leads the boards on its store: background work runs on the leader only. */
   leadership: Leadership;
-  /** The board's change feed (the leader's live state), or null when the source keeps none. */
+  /** The board's change feed (the leader's live state), or null when its store keeps none. */
   feed: ChangeFeed | null;
   /** The job history (summaries of jobs taskora removed), or null when the board records none. */
   history: HistoryStore | null;

@@ -25,7 +25,7 @@ import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { integerParam, MAX_LIMIT, oneOfParam, textParam } from "./params.ts";
 import { sharedRead } from "../shared_read.ts";
-import { readLivePage } from "../feed/live_read.ts";
+import { readLivePage, readNeededLive } from "../feed/live_read.ts";
 import { OverviewSchema } from "./schema/overview.ts";
 
 const getOverview = apiRoute({
@@ -52,18 +52,14 @@ const getOverview = apiRoute({
 });
 
 /**
- * How long the first overview of a board whose feed just started waits for
- * the feed's first pass, ms, before it reads for itself: the command timeout.
- */
-const FIRST_PASS_WAIT_MS = 2_000;
-
-/**
  * Routes of the overview: from the leader's live state while it is fresh
  * (its index and the page's rows: a few store reads whatever the number of
- * tasks), else read directly.
+ * tasks), else read directly. Each overview notes the feed's need, so the
+ * leader keeps that state; the first on a board whose feed it starts waits
+ * for the feed's first pass (see `readNeededLive`).
  */
 export function overviewRoutes(
-  { source, startedAt, options, clock, feed, ownChanges }: ApiDeps,
+  { source, store: boardStore, startedAt, options, clock, feed, ownChanges }: ApiDeps,
 ) {
   const storeSummary = async (): Promise<OverviewResponse["redis"]> => {
     const { version, usedMemory, uptime, connected } = await source.getStoreInfo();
@@ -133,22 +129,15 @@ export function overviewRoutes(
   });
   return apiRouter().openapi(getOverview, async (c) => {
     const asked = c.req.valid("query");
-    const readLive = () =>
-      source.feed
-        ? readLivePage(
-          source.feed,
-          asked,
-          clock(),
-          options.statsInterval,
-          (asOf) => ownChanges.seenBy(asOf),
-        ).catch(() => null)
-        : Promise.resolve(null);
-    let live = await readLive();
-    if (live === null && feed?.running) {
-      // This board leads the feed: its first pass holds every task, so wait for it once.
-      await feed.firstPass(FIRST_PASS_WAIT_MS);
-      live = await readLive();
-    }
+    const store = boardStore.feed;
+    const live = !store ? null : await readNeededLive(feed, () =>
+      readLivePage(
+        store,
+        asked,
+        clock(),
+        options.statsInterval,
+        (asOf) => ownChanges.seenBy(asOf),
+      ).catch(() => null));
     if (live !== null) {
       return c.json({ ...live, redis: await storeSummary(), uptime: Date.now() - startedAt }, 200);
     }

@@ -11,17 +11,20 @@ import type { Context } from "hono";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import { invalidParam } from "../errors.ts";
+import { scheduleNotFound } from "../source/refusals.ts";
+import { actingUser } from "../auth/user.ts";
 import { parseSchedulePatch } from "../source/schedule_patch.ts";
-import type {
-  BoardRun,
-  ScheduleActionResponse,
-  ScheduleRecord,
-  ScheduleView,
+import {
+  type BoardRun,
+  SCHEDULE_RUNS_KEPT,
+  type ScheduleActionResponse,
+  type ScheduleRecord,
+  type ScheduleView,
 } from "../contract/schedules.ts";
 import { bodyOf, jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { IdempotencyHeaders } from "./params.ts";
+import { IdempotencyHeaders, integerParam } from "./params.ts";
 import { deepJson } from "./deep_json.ts";
 import { mayReadPayloads, withoutScheduleData } from "../auth/payload_access.ts";
 import { BoardRuns, type BoardRunsOf } from "../schedules/board_runs.ts";
@@ -29,6 +32,7 @@ import { ScheduleTimings } from "../schedules/timings.ts";
 import {
   ScheduleActionSchema,
   ScheduleRemoveSchema,
+  ScheduleRunsSchema,
   ScheduleSchema,
   TriggerSchema,
 } from "./schema/queues.ts";
@@ -36,6 +40,22 @@ import {
 const tags = ["schedules"];
 
 const NamePath = z.object({ name: z.string().openapi({ description: "A schedule's name" }) });
+
+const listRuns = apiRoute({
+  method: "get",
+  path: "/schedules/{name}/runs",
+  tags,
+  summary: "Every kept run of a schedule, the board's and the scheduler's, with its outcome",
+  request: {
+    params: NamePath,
+    query: z.object({
+      limit: integerParam({ fallback: 20, min: 1, max: SCHEDULE_RUNS_KEPT }),
+      offset: integerParam({ fallback: 0, max: SCHEDULE_RUNS_KEPT }),
+    }),
+  },
+  ok: ScheduleRunsSchema,
+  errors: ["SCHEDULE_NOT_FOUND"],
+});
 
 const listSchedules = apiRoute({
   method: "get",
@@ -147,7 +167,7 @@ function sameSchedules(a: readonly BoardRunsOf[], b: readonly BoardRunsOf[]): bo
 }
 
 /** Routes under `/schedules`. */
-export function scheduleRoutes({ source, store, present, options, clock }: ApiDeps) {
+export function scheduleRoutes({ source, store, present, options, clock, history }: ApiDeps) {
   // Worded once per change of a schedule's timing or next run, not per request.
   const timings = new ScheduleTimings();
   /** A schedule with its timing in words, its runs ahead and the board's: none reads its data. */
@@ -188,7 +208,25 @@ export function scheduleRoutes({ source, store, present, options, clock }: ApiDe
       const [schedules, guessed] = await Promise.all([source.listSchedules(), runsOf(asked)]);
       listed = schedules.map(runsAsked);
       const runs = sameSchedules(listed, asked) ? guessed : await runsOf(listed);
+      // taskora keeps only the scheduler's last run: a board that sees a new one keeps it.
+      await board.noteScheduled(schedules)
+        .catch((failure) =>
+          console.error("queue-board: cannot note the scheduler's runs", failure)
+        );
       return deepJson(c, await Promise.all(schedules.map((schedule) => shown(c, schedule, runs))));
+    })
+    .openapi(listRuns, async (c) => {
+      const { name } = c.req.valid("param");
+      const { offset, limit } = c.req.valid("query");
+      const schedule = (await source.listSchedules()).find((listed) => listed.name === name);
+      if (schedule === undefined) throw scheduleNotFound(name);
+      const task = schedule.config.task;
+      // An archived outcome is the history's: read only for a user who may read it.
+      const archived = history !== null &&
+          (options.auth === null || await options.can(actingUser(c), "history.read", task))
+        ? async (id: string) => (await history.summary(task, id))?.state ?? null
+        : null;
+      return c.json(await board.page({ name, task }, offset, limit, archived), 200);
     })
     .openapi(pause, async (c) => {
       return deepJson(c, await changed(c, await source.pauseSchedule(c.req.valid("param").name)));

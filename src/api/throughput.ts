@@ -44,12 +44,12 @@ const getThroughput = apiRoute({
 });
 
 /** Routes under `/throughput`. */
-export function throughputRoutes({ source, clock, leadership }: ApiDeps) {
+export function throughputRoutes({ source, store, clock, leadership }: ApiDeps) {
   // Made at the first request: building the routes reads nothing of their deps.
   let kept: KeptThroughputReader | null | undefined;
   return apiRouter().openapi(getThroughput, async (c) => {
     const { task, bucket: bucketMs, count = DAY / bucketMs } = c.req.valid("query");
-    kept ??= source.keptThroughput ? new KeptThroughputReader(source.keptThroughput, clock) : null;
+    kept ??= store.keptThroughput ? new KeptThroughputReader(store.keptThroughput, clock) : null;
     // Asked: compete to lead, so that some board keeps the day (a read-only board may be alone).
     if (kept) leadership.leads();
     const answer = await kept?.read({ task, bucketMs, count });

@@ -113,6 +113,8 @@ interface AlertParts {
   events: EventHub;
   /** The metrics, once made: a notice ends a pass or more after the board is. */
   metrics: () => BoardMetrics | null;
+  /** Notes the change feed's need: the rules read its live state. */
+  need: () => void;
 }
 
 /** Evaluates the alert rules on the leader of the `alerts` lease; null without one. */
@@ -127,6 +129,7 @@ function startAlerts(parts: AlertParts): AlertEvaluator | null {
     timers: parts.timers,
     clock: parts.clock,
     liveMaxAgeMs: options.statsInterval,
+    need: parts.need,
     basePath: options.basePath,
     onDelivery: (delivery) => metrics()?.countNotice(delivery),
     onDropped: (sink) => metrics()?.countDroppedNotice(sink),
@@ -153,6 +156,7 @@ export function startServices(
   // always with the history's recorder.
   const boardFeed = createBoardFeed({
     source,
+    store,
     leadership,
     timers,
     clock,
@@ -193,7 +197,13 @@ export function startServices(
     liveMaxAgeMs: options.statsInterval,
   });
   // Once a minute on the leader, while a board was asked: the day of throughput every board reads.
-  const throughput = startThroughputKeeper({ source, leadership, timers, clock });
+  const throughput = startThroughputKeeper({
+    source,
+    store: store.keptThroughput,
+    leadership,
+    timers,
+    clock,
+  });
   const alerts = startAlerts({
     source,
     store,
@@ -203,6 +213,7 @@ export function startServices(
     leadership: alertLeadership,
     events,
     metrics: () => metrics,
+    need: () => feed?.need(),
   });
   const metrics = options.metrics &&
     createBoardMetrics({

@@ -77,6 +77,7 @@ import type { TaskListQuery } from "./task_list.ts";
 import type {
   ScheduleActionResponse,
   ScheduleRemoveResponse,
+  ScheduleRunsPage,
   ScheduleView,
   TriggerResponse,
 } from "./schedules.ts";
@@ -209,6 +210,11 @@ export interface Endpoints {
       answer: unknown;
     };
     "/schedules": { answer: ScheduleView[] };
+    "/schedules/{name}/runs": {
+      params: { name: string };
+      query: { limit?: number; offset?: number };
+      answer: ScheduleRunsPage;
+    };
     "/workflows": {
       query: { state?: WorkflowState } & PageQuery;
       answer: WorkflowSummary[];

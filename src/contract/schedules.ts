@@ -47,12 +47,20 @@ export interface ScheduleRecord {
   declaredInCode?: boolean;
 }
 
-/** A run of a schedule the board itself dispatched ("Run now"), as the store keeps it. */
+/**
+ * Who made a schedule's run: the board ("Run now") or taskora's scheduler
+ * (noted from the schedule's `lastJobId` when a board reads its schedules).
+ */
+export type ScheduleRunMaker = "board" | "scheduler";
+
+/** A run of a schedule, as the store keeps it. */
 export interface BoardRunRecord {
   /** The job the run was dispatched as (a job of the schedule's task). */
   jobId: string;
-  /** When the board dispatched it (ms). */
+  /** When it was dispatched (ms): the board's clock, or the schedule's `lastRun`. */
   at: number;
+  /** Who made it; records kept before the scheduler's runs were noted are the board's. */
+  by: ScheduleRunMaker;
 }
 
 /** A run the board dispatched, with its job's state now. */
@@ -67,6 +75,31 @@ export interface BoardRun extends BoardRunRecord {
  * `lastJobId`).
  */
 export const BOARD_RUNS_KEPT = 10;
+
+/**
+ * How many runs, the board's and the scheduler's, the store keeps per
+ * schedule, newest first: `GET /schedules/{name}/runs` pages through them.
+ */
+export const SCHEDULE_RUNS_KEPT = 100;
+
+/**
+ * A kept run's outcome: its job's state while taskora holds the job, else
+ * the state the history recorded (`archived`), else `unknown`.
+ */
+export interface ScheduleRun extends BoardRunRecord {
+  /** The job's state, or `unknown` when neither taskora nor the history holds it. */
+  state: JobState | "unknown";
+  /** Whether the state is the history's: taskora no longer holds the job. */
+  archived: boolean;
+}
+
+/** One page of a schedule's runs, newest first. */
+export interface ScheduleRunsPage {
+  /** The runs from `offset` on, at most `limit`. */
+  runs: ScheduleRun[];
+  /** How many runs are kept, at most {@link SCHEDULE_RUNS_KEPT}. */
+  total: number;
+}
 
 /** How many upcoming runs `GET /schedules` lists per schedule. */
 export const UPCOMING_RUNS = 5;
@@ -83,7 +116,7 @@ export interface ScheduleView extends ScheduleRecord {
   upcomingRuns: number[];
   /**
    * The runs this board (any replica) dispatched, newest first, at most
-   * {@link BOARD_RUNS_KEPT}; empty where the source keeps none.
+   * {@link BOARD_RUNS_KEPT}; empty where the source reads no job states.
    */
   boardRuns: BoardRun[];
 }

@@ -117,12 +117,13 @@ export interface EventHubOptions {
    */
   leads?: () => boolean;
   /**
-   * Where the leader shares its stats frames and the alert evaluator keeps
-   * its states: without it the hub reads and sends its own frames only.
+   * Where the leader shares its stats frames, the change feed keeps the
+   * live state and the alert evaluator its states: without it the hub reads
+   * and sends its own frames only.
    */
   store?: Pick<
     BoardStore,
-    "shareResult" | "readSharedResult" | "readAlertStatus" | "listAlertSilences"
+    "shareResult" | "readSharedResult" | "readAlertStatus" | "listAlertSilences" | "feed"
   >;
   /**
    * Whether the board has alerts: then clients get the `alerts` frame. The
@@ -586,13 +587,14 @@ export class EventHub {
   }
 
   /**
-   * The stats frame of the live state, when the source keeps one at most an
+   * The stats frame of the live state, when the store keeps one at most an
    * interval old that saw this board's own changes; else null.
    */
   async #liveStats(): Promise<StatsPayload | null> {
-    if (!this.#source.feed) return null;
+    const feed = this.#store?.feed;
+    if (!feed) return null;
     const summary = await readFreshSummary(
-      this.#source.feed,
+      feed,
       this.#epochNow(),
       this.#statsIntervalMs,
     );

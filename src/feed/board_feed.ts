@@ -1,7 +1,7 @@
 /**
  * The change feed of one board as the board composes it: the feed and its
  * consumers (the live state, and the history recorder when the `history`
- * option is on), or none when the source keeps no feed store.
+ * option is on), or none when the board's store keeps no feed.
  *
  * @module
  */
@@ -12,6 +12,8 @@ import type { HistoryStore } from "../history/store.ts";
 import type { Leadership } from "../leadership.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { TaskSource } from "../source/types.ts";
+import type { ChangeFeedStore } from "../store/feed.ts";
+import type { JobHistoryStore } from "../store/history.ts";
 import { createPostgresHistoryStore } from "../store/postgres/history.ts";
 import type { Timers } from "../timers.ts";
 import { ChangeFeed, type FeedConsumer } from "./change_feed.ts";
@@ -20,8 +22,10 @@ import { LiveStateKeeper } from "./live_state.ts";
 
 /** What {@link createBoardFeed} needs. */
 export interface BoardFeedOptions {
-  /** The board's source; its `feed` store keeps the ids and the live state. */
+  /** The board's source: the events the feed follows, the fields the history records. */
   source: TaskSource;
+  /** The board's store: its `feed` keeps the ids and the live state, its `history` the jobs. */
+  store: ChangeFeedStore & JobHistoryStore;
   /** The board's one leadership. */
   leadership: Leadership;
   /** The board's timers. */
@@ -40,29 +44,30 @@ export interface BoardFeedOptions {
 export interface BoardFeed {
   /** The change feed. */
   feed: ChangeFeed;
-  /** The history store and its recording; null with `history: false` or a source without it. */
+  /** The history store and its recording; null with `history: false` or a source that reads no job fields. */
   history: { store: HistoryStore; recording: HistoryRecording } | null;
 }
 
 /** The history the board records into, or null when it records none. */
 function historyOf(options: BoardFeedOptions): BoardFeed["history"] {
   const { source, history, redact, clock } = options;
-  if (history === null || !source.history) return null;
+  const readJobFields = source.readJobFields?.bind(source);
+  if (history === null || !readJobFields) return null;
   const store = history.postgres === null
-    ? source.history.store(history.limits)
+    ? options.store.history(history.limits)
     : createPostgresHistoryStore({ url: history.postgres, limits: history.limits });
   const recorder = createRecorder({
     store,
-    read: source.history.read,
+    read: readJobFields,
     redact: history.payloads ? createRedactor(redact) : undefined,
   });
   return { store, recording: new HistoryRecording(recorder, store, clock) };
 }
 
-/** The board's change feed with its consumers; null without a feed store. */
+/** The board's change feed with its consumers; null when the board's store keeps no feed. */
 export function createBoardFeed(options: BoardFeedOptions): BoardFeed | null {
   const { source, leadership, timers, clock, health } = options;
-  const store = source.feed;
+  const store = options.store.feed;
   if (!store) return null;
   const history = historyOf(options);
   const consumers: FeedConsumer[] = [new LiveStateKeeper({ source, store, clock, health })];

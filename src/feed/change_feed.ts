@@ -8,11 +8,10 @@
  * it gives each consumer a paced pass (`passMs`) for work that follows the
  * clock rather than the events: the live state's sweep, for one.
  *
- * It runs only while someone needs it: a browser's event stream on any
- * replica ({@link ChangeFeed.need}, noted in the store with a TTL so the
- * leader sees a follower's need; a reader of the live state such as the
- * alert evaluator calls it too), or a consumer that always does (the
- * history recorder, when on). With no need, the
+ * It runs only while someone needs it: a browser's event stream, an
+ * overview or a scrape on any replica ({@link ChangeFeed.need}, noted in
+ * the store with a TTL so the leader sees a follower's need), or a consumer
+ * that always does (the history recorder, when on). With no need, the
  * board sends nothing for it; the leader checks the store's need once per
  * lease turn (one EXISTS beside the renewal) only while something keeps it
  * competing.

@@ -7,19 +7,24 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { rateBucketAt, rateBuckets, rateCovers } from "./live_rate.ts";
+ * import { minutesAt, rateBucketAt, rateBuckets, rateCovers } from "./live_rate.ts";
  *
  * const rate = { from: 60_000, bucketMs: 60_000, completed: [4, 5], failed: [1, 0] };
  * assert.deepEqual(rateBuckets(rate)[1], { timestamp: 120_000, completed: 5, failed: 0 });
  * assert.deepEqual(rateBucketAt(rate, 600_000), { timestamp: 600_000, completed: 0, failed: 0 });
  * assert.equal(rateCovers(rate, 60_000), true);
  * assert.equal(rateCovers(rate, 0), false, "the minute before its first is not in it");
+ * assert.deepEqual(
+ *   minutesAt(rateBuckets(rate), 180_000).map((bucket) => bucket.completed),
+ *   [5, 0],
+ *   "a minute later: the newest minute is 0, the oldest left the window",
+ * );
  * ```
  *
  * @module
  */
 
-import type { TaskRate } from "../contract/latency.ts";
+import { type TaskRate, taskRate } from "../contract/latency.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 
 /** The rate as one-minute buckets, oldest first. */
@@ -48,4 +53,18 @@ export function rateBucketAt(rate: TaskRate, minute: number): ThroughputBucket {
  */
 export function rateCovers(rate: TaskRate, minute: number): boolean {
   return rate.completed.length > 0 && rate.from <= minute;
+}
+
+/**
+ * `buckets` (one minute each, oldest first, as read at some earlier time)
+ * moved on to `now` (ms): as many minutes, the newest the one `now` falls
+ * in, those after the read counting 0 (see the module documentation). The
+ * live state keeps a row's hour this way between reads of its task.
+ */
+export function minutesAt(buckets: readonly ThroughputBucket[], now: number): ThroughputBucket[] {
+  const last = buckets.at(-1);
+  const minute = Math.floor(now / 60_000) * 60_000;
+  if (!last || last.timestamp >= minute) return [...buckets];
+  const rate = taskRate(buckets);
+  return buckets.map((_, i) => rateBucketAt(rate, minute - (buckets.length - 1 - i) * 60_000));
 }

@@ -8,10 +8,17 @@
  * Cost follows change, not the number of tasks:
  * - a pass (every second while the feed runs) re-reads the counts, heads
  *   and minutes only of the tasks that moved (had events) since the last
- *   read, of tasks new to it, and of a slice of the rest: every task is read
- *   once per `sweepMs` (60 s) whatever happened, which heals what changes
- *   without an event (taskora's retention trims the finished sets, jobs
- *   expire, keys are deleted);
+ *   read, of tasks new to it, and of those the sweep found drifted. The
+ *   sweep heals what changes without an event (taskora's retention trims the
+ *   finished sets, jobs expire, keys are deleted): it checks a slice of the
+ *   tasks each pass, their eight counts only (one script, 9 commands as
+ *   Redis counts them, against about 25 for a whole read), and re-reads a
+ *   task whose counts differ from its row. It checks every task once per
+ *   {@link sweepPeriodMs}: `sweepMs` (60 s), or longer when that would cost
+ *   more than `sweepCommandsPerSecond` (4): at 1,000 tasks once per 37.5 min,
+ *   about 4 commands/s where a whole read of every task once a minute cost
+ *   about 400. A row's hour of minutes is moved on in memory between reads:
+ *   a task without events finished nothing since;
  * - the last take and the re-runs come from the events themselves (`active`;
  *   `stalled` with `action` `recovered`): "no progress" never re-reads a
  *   stream. Only a task the state never held (a first start) is read once:
@@ -28,6 +35,7 @@ import { HEALTH_WINDOW_MINUTES, idleFor, taskHealth } from "../contract/health.t
 import { RATE_MINUTES, taskRate } from "../contract/latency.ts";
 import { RERUN_HEALTH_MINUTES, withReruns } from "../contract/rerun_health.ts";
 import { withStalledJobs } from "../contract/stalled_health.ts";
+import { JOB_STATES } from "../contract/states.ts";
 import { healthCounts } from "../contract/task_list.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import { totalsOf } from "../contract/totals.ts";
@@ -37,6 +45,7 @@ import { RERUN_ACTION, RERUN_EVENT } from "../source/wire/reruns.ts";
 import type { FeedStore, LiveIndex, LiveIndexEntry, LiveRow } from "../store/feed.ts";
 import type { FeedConsumer } from "./change_feed.ts";
 import { runningOf, waitedPast } from "./health_reads.ts";
+import { minutesAt } from "./live_rate.ts";
 
 /** The re-runs a row keeps the time and job of (the newest), so a new leader counts on. */
 export const RERUN_LOG_MAX = 100;
@@ -53,8 +62,22 @@ export interface LiveStateOptions {
   clock: () => number;
   /** The board's health limits. */
   health: { maxWaitMs: number; maxIdleMs: number };
-  /** How long a full sweep of every task takes, ms (default 60,000). */
+  /** How long a full sweep of every task takes at the least, ms (default 60,000). */
   sweepMs?: number;
+  /** Commands per second the sweep's checks may spend, on average (default 4). */
+  sweepCommandsPerSecond?: number;
+}
+
+/** What one task's check costs, as Redis counts it: the counts script and its eight reads. */
+export const SWEEP_CHECK_COMMANDS = 9;
+
+/**
+ * How long the sweep takes to check every one of `tasks` tasks, ms: at
+ * least `sweepMs`, and long enough that the checks spend at most
+ * `perSecond` commands a second.
+ */
+export function sweepPeriodMs(tasks: number, sweepMs: number, perSecond: number): number {
+  return Math.max(sweepMs, (tasks * SWEEP_CHECK_COMMANDS * 1000) / perSecond);
 }
 
 /** What the keeper holds of one task between passes. */
@@ -71,6 +94,7 @@ interface Kept {
 export class LiveStateKeeper implements FeedConsumer {
   readonly #options: LiveStateOptions;
   readonly #sweepMs: number;
+  readonly #sweepPerSecond: number;
   /** Tasks with events since their last read. */
   #moved = new Set<string>();
   #kept = new Map<string, Kept>();
@@ -87,12 +111,15 @@ export class LiveStateKeeper implements FeedConsumer {
   #index: string | null = null;
   #startedAt = 0;
   #sweepCursor = 0;
+  /** The part of a task the sweep owes since its last check (it checks whole ones). */
+  #sweepOwed = 0;
   #lastPassAt: number | null = null;
 
   /** Creates the keeper; it holds nothing until the feed starts. */
   constructor(options: LiveStateOptions) {
     this.#options = options;
     this.#sweepMs = options.sweepMs ?? 60_000;
+    this.#sweepPerSecond = options.sweepCommandsPerSecond ?? 4;
   }
 
   /** Takes over the rows a former leader wrote: their last takes and re-runs. */
@@ -136,9 +163,10 @@ export class LiveStateKeeper implements FeedConsumer {
     this.#written.clear();
     this.#index = null;
     this.#lastPassAt = null;
+    this.#sweepOwed = 0;
   }
 
-  /** Re-reads what moved, a slice of the sweep and any new task; writes what changed. */
+  /** Re-reads what moved, what the sweep found drifted and any new task; writes what changed. */
   async pass(): Promise<void> {
     const { source, store, clock } = this.#options;
     const tasks = await source.listTasks();
@@ -146,8 +174,10 @@ export class LiveStateKeeper implements FeedConsumer {
     const removed = [...this.#kept.keys()].filter((task) => !present.has(task));
     for (const task of removed) this.#forget(task);
     const now = clock();
-    const toRead = [...new Set([...this.#moved, ...this.#sweep(tasks, now)])]
-      .filter((task) => present.has(task));
+    const moved = [...this.#moved].filter((task) => present.has(task));
+    const checked = this.#sweep(tasks, now)
+      .filter((task) => this.#kept.has(task) && !this.#moved.has(task));
+    const toRead = [...moved, ...await this.#drifted(checked, now)];
     for (const task of tasks) if (!this.#kept.has(task)) toRead.push(task);
     const unique = [...new Set(toRead)];
     // Events from here on mark their task for the next pass.
@@ -196,17 +226,40 @@ export class LiveStateKeeper implements FeedConsumer {
 
   /**
    * The tasks of the sweep due by `now`: as many, from where the last pass
-   * stopped, as the time since it is of `sweepMs` (every task once per sweep).
+   * stopped, as the time since it is of the sweep's period (every task once
+   * per {@link sweepPeriodMs}).
    */
   #sweep(tasks: readonly string[], now: number): string[] {
     const since = this.#lastPassAt === null ? 0 : now - this.#lastPassAt;
     this.#lastPassAt = now;
     if (tasks.length === 0) return [];
-    const count = Math.min(tasks.length, Math.ceil(tasks.length * since / this.#sweepMs));
+    const period = sweepPeriodMs(tasks.length, this.#sweepMs, this.#sweepPerSecond);
+    this.#sweepOwed = Math.min(tasks.length, this.#sweepOwed + tasks.length * since / period);
+    const count = Math.floor(this.#sweepOwed);
+    this.#sweepOwed -= count;
     const slice: string[] = [];
     for (let i = 0; i < count; i++) slice.push(tasks[(this.#sweepCursor + i) % tasks.length]);
     this.#sweepCursor = (this.#sweepCursor + count) % tasks.length;
     return slice;
+  }
+
+  /**
+   * Of the tasks the sweep checks, those whose counts differ from what
+   * their row holds (one count script each); the others' counts are
+   * confirmed as of `now`.
+   */
+  async #drifted(tasks: readonly string[], now: number): Promise<string[]> {
+    if (tasks.length === 0) return [];
+    const counts = await this.#options.source.getStats([...tasks]);
+    return tasks.filter((task) => {
+      const kept = this.#kept.get(task)!;
+      const read = counts.get(task);
+      if (!read || JOB_STATES.some((state) => read[state] !== kept.snapshot.stats[state])) {
+        return true;
+      }
+      kept.readAt = now;
+      return false;
+    });
   }
 
   /** Reads the counts, heads and minutes of `tasks`, and what a first start needs of new ones. */
@@ -282,12 +335,13 @@ export class LiveStateKeeper implements FeedConsumer {
     if (!kept) return null;
     const { maxWaitMs, maxIdleMs } = this.#options.health;
     const { stats, heads, stalled } = kept.snapshot;
+    const minutes = minutesAt(kept.minutes, now);
     const log = this.#reruns.get(task);
     for (const [key, at] of log ?? []) if (now - at > RERUN_WINDOW_MS) log!.delete(key);
     const reruns = log?.size ?? 0;
     const verdict = taskHealth(
       stats,
-      kept.minutes.slice(-HEALTH_WINDOW_MINUTES),
+      minutes.slice(-HEALTH_WINDOW_MINUTES),
       heads,
       now,
       maxWaitMs,
@@ -299,7 +353,7 @@ export class LiveStateKeeper implements FeedConsumer {
       retryingAsOf: kept.retryingAsOf,
       heads,
       health: withReruns(withStalledJobs(verdict, stalled, stats.active), reruns),
-      rate: taskRate(kept.minutes),
+      rate: taskRate(minutes),
       lastTakenAt: this.#takes.get(task) ?? null,
       reruns,
       rerunLog: [...log ?? []].slice(-RERUN_LOG_MAX).map((

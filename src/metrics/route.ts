@@ -292,6 +292,7 @@ export function createBoardMetrics(deps: BoardMetricsDeps): BoardMetrics {
   async function read(): Promise<void> {
     const scraped = await readScrapedTasks(
       source,
+      store.feed,
       deps.feed ?? null,
       deps.clock,
       deps.liveMaxAgeMs,

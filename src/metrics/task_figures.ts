@@ -70,17 +70,18 @@ async function readDirect(source: TaskSource, now: number): Promise<ScrapedTasks
 
 /**
  * Every task's figures as of `clock()` (ms since the epoch): the live
- * state's, when `source` keeps one at most `liveMaxAgeMs` old, or once the
- * first pass of `feed` ends when it starts on this board (see
+ * state's, when `store` (the board store's feed) keeps one at most
+ * `liveMaxAgeMs` old, or once the first pass of `feed` ends when it starts
+ * on this board (see
  * `readNeededLive`); else read directly.
  */
 export async function readScrapedTasks(
   source: TaskSource,
+  store: FeedStore | null,
   feed: ChangeFeed | null,
   clock: () => number,
   liveMaxAgeMs: number,
 ): Promise<ScrapedTasks> {
-  const store = source.feed;
   const live = !store
     ? null
     : await readNeededLive(feed, () => readLive(store, clock(), liveMaxAgeMs));

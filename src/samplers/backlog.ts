@@ -39,14 +39,15 @@ import type { Leadership } from "../leadership.ts";
 import type { TaskSource } from "../source/types.ts";
 import { unwatched } from "../source/unwatched.ts";
 import type { BacklogSampleStore } from "../store/backlog_samples.ts";
+import type { ChangeFeedStore, FeedStore } from "../store/feed.ts";
 import type { Timers } from "../timers.ts";
 
 /** What {@link startBacklogSampler} needs. */
 export interface BacklogSamplerOptions {
   /** Where the counts are read. */
   source: TaskSource;
-  /** Where the samples are kept. */
-  store: BacklogSampleStore;
+  /** Where the samples are kept, and the live state they may be taken from. */
+  store: BacklogSampleStore & ChangeFeedStore;
   /** Only the leader samples. */
   leadership: Leadership;
   /** The timers the minute runs on. */
@@ -95,7 +96,7 @@ export function startBacklogSampler(options: BacklogSamplerOptions): BacklogSamp
   let running: Promise<void> | null = null;
   const take = async () => {
     const now = clock();
-    const taken = await fromLiveState(source, now, options.liveMaxAgeMs) ??
+    const taken = await fromLiveState(source, store.feed, now, options.liveMaxAgeMs) ??
       // Every task read directly: for someone who looks at the board, not for an idle one.
       (source.watched === false ? null : await readDirectly(source, now));
     if (taken === null) return;
@@ -136,16 +137,16 @@ async function readDirectly(source: TaskSource, at: number): Promise<Taken> {
 
 /**
  * Each task's sample from the live state, as of its `asOf`, when it is at
- * most `maxAgeMs` old at `now`; null when it is not (or the source keeps
+ * most `maxAgeMs` old at `now`; null when it is not (or the store keeps
  * none). Reads the index and the rows, and the due-later count of only the
  * tasks with delayed or retrying jobs.
  */
 async function fromLiveState(
   source: TaskSource,
+  feed: FeedStore | null,
   now: number,
   maxAgeMs: number,
 ): Promise<Taken | null> {
-  const feed = source.feed;
   if (!feed) return null;
   const summary = await readFreshSummary(feed, now, maxAgeMs);
   if (summary === null) return null;

@@ -121,7 +121,7 @@ function totalOf(rings: Iterable<Ring>): Ring {
 /**
  * Starts the keeper: it looks every few seconds whether a pass is due
  * (this board leads, a board was asked, a minute went by); null when the
- * source keeps no throughput.
+ * board's store keeps no throughput.
  *
  * @example
  * ```ts
@@ -133,18 +133,19 @@ function totalOf(rings: Iterable<Ring>): Ring {
  * const source = createMemorySource();
  * const keeper = startThroughputKeeper({
  *   source,
+ *   store: source.boardStore.keptThroughput,
  *   leadership: new Leadership(null),
  *   timers: systemTimers,
  *   clock: Date.now,
  * });
- * assert.equal(keeper, null, "the memory source reads its counters in the process");
+ * assert.equal(keeper, null, "the memory store keeps none: the counters are in the process");
  * await source.close();
  * ```
  */
 export function startThroughputKeeper(
-  options: Omit<ThroughputKeeperOptions, "store">,
+  options: Omit<ThroughputKeeperOptions, "store"> & { store: ThroughputStore | null },
 ): ThroughputKeeper | null {
-  const store = options.source.keptThroughput;
+  const { store } = options;
   return store ? keepThroughput({ ...options, store }) : null;
 }
 

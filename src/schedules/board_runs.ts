@@ -1,15 +1,29 @@
 /**
- * The schedule runs the board dispatched itself ("Run now"), as a schedule
- * shows them: the runs its `BoardStore` keeps (taskora keeps only a
- * schedule's last run), each with its job's state now, read from the
- * `TaskSource`. Noted on a trigger, forgotten with the schedule.
+ * The runs of each schedule, as a schedule shows them: the runs its
+ * `BoardStore` keeps (taskora keeps only a schedule's last run), the board's
+ * own ("Run now", noted on a trigger) and the scheduler's (noted when a
+ * board reads its schedules and one names a last job the store does not
+ * hold yet), each with its job's state now, read from the `TaskSource`, or
+ * the history's once taskora removed the job. Forgotten with the schedule.
  *
  * @module
  */
 
-import { BOARD_RUNS_KEPT, type BoardRun } from "../contract/schedules.ts";
+import {
+  BOARD_RUNS_KEPT,
+  type BoardRun,
+  type BoardRunRecord,
+  SCHEDULE_RUNS_KEPT,
+  type ScheduleRecord,
+  type ScheduleRun,
+  type ScheduleRunsPage,
+} from "../contract/schedules.ts";
+import type { JobState } from "../contract/states.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { ScheduleRunStore } from "../store/schedule_runs.ts";
+
+/** The state the history recorded for job `id`, or null: absent where the history is off or refused. */
+export type ArchivedState = (id: string) => Promise<JobState | null>;
 
 /** A schedule whose board runs are asked for: its name and the task its jobs belong to. */
 export interface BoardRunsOf {
@@ -23,6 +37,8 @@ export interface BoardRunsOf {
 export class BoardRuns {
   readonly #source: TaskSource;
   readonly #store: ScheduleRunStore;
+  /** The runs the last {@link list} read, per schedule: what a scheduler's run is checked against. */
+  #kept = new Map<string, BoardRunRecord[]>();
 
   /** Runs kept in `store` of jobs `source` holds. */
   constructor(source: TaskSource, store: ScheduleRunStore) {
@@ -39,9 +55,12 @@ export class BoardRuns {
     if (!this.#source.getJobStates) return new Map();
     const kept = await this.#store.listBoardRuns(
       schedules.map(({ name }) => name),
-      BOARD_RUNS_KEPT,
+      SCHEDULE_RUNS_KEPT,
     );
-    const runs = schedules.map(({ name }) => kept.get(name) ?? []);
+    this.#kept = kept;
+    const runs = schedules.map(({ name }) =>
+      (kept.get(name) ?? []).filter(({ by }) => by === "board").slice(0, BOARD_RUNS_KEPT)
+    );
     const states = await this.#source.getJobStates(
       schedules.flatMap(({ task }, i) => runs[i].map(({ jobId }) => ({ id: jobId, task }))),
     );
@@ -57,7 +76,51 @@ export class BoardRuns {
   /** Notes a run of `name` the board dispatched at `at`, keeping the newest. */
   async note(name: string, jobId: string, at: number): Promise<void> {
     if (!this.#source.getJobStates) return;
-    await this.#store.recordBoardRun(name, { jobId, at }, BOARD_RUNS_KEPT);
+    await this.#store.recordBoardRun(name, { jobId, at, by: "board" }, SCHEDULE_RUNS_KEPT);
+  }
+
+  /**
+   * Notes the scheduler's last run of each schedule that the runs the last
+   * {@link list} read do not hold: no read, and a write only when a run is
+   * new. The record is taskora's own `lastJobId` and `lastRun`, so replicas
+   * noting the same run write the same entry, kept once.
+   */
+  async noteScheduled(schedules: readonly ScheduleRecord[]): Promise<void> {
+    if (!this.#source.getJobStates) return;
+    const kept = this.#kept;
+    const unseen = schedules.filter(({ name, lastJobId, lastRun }) =>
+      lastJobId !== null && lastRun !== null && kept.has(name) &&
+      !kept.get(name)!.some(({ jobId }) => jobId === lastJobId)
+    );
+    for (const { name, lastJobId, lastRun } of unseen) {
+      const run: BoardRunRecord = { jobId: lastJobId!, at: lastRun!, by: "scheduler" };
+      await this.#store.recordBoardRun(name, run, SCHEDULE_RUNS_KEPT);
+      kept.set(name, [run, ...kept.get(name)!]);
+    }
+  }
+
+  /**
+   * Runs `offset` to `offset + limit - 1` of schedule `name` (of `task`),
+   * newest first, each with its outcome: one read of the store, one batch
+   * of job states, and one history read per run taskora no longer holds.
+   */
+  async page(
+    { name, task }: BoardRunsOf,
+    offset: number,
+    limit: number,
+    archived: ArchivedState | null,
+  ): Promise<ScheduleRunsPage> {
+    if (!this.#source.getJobStates) return { runs: [], total: 0 };
+    const kept = (await this.#store.listBoardRuns([name], SCHEDULE_RUNS_KEPT)).get(name) ?? [];
+    const shown = kept.slice(offset, offset + limit);
+    const states = await this.#source.getJobStates(shown.map(({ jobId }) => ({ id: jobId, task })));
+    const runs: ScheduleRun[] = [];
+    for (const [i, run] of shown.entries()) {
+      const held = states[i];
+      const recorded = held === null && archived !== null ? await archived(run.jobId) : null;
+      runs.push({ ...run, state: held ?? recorded ?? "unknown", archived: recorded !== null });
+    }
+    return { runs, total: kept.length };
   }
 
   /** Forgets a deleted schedule's runs. */

@@ -13,9 +13,7 @@
  * @module
  */
 
-import type { FeedStore } from "../store/feed.ts";
-import type { JobFieldsReader } from "../history/recorder.ts";
-import type { HistoryLimits, HistoryStore } from "../history/store.ts";
+import type { JobFields, JobRef as RecordedJobRef } from "../history/recorder.ts";
 import type { AttemptHistory, AttemptRecord, RunOutcome, RunRecord } from "../contract/attempts.ts";
 import type { BacklogKinds, BacklogRead } from "../contract/scaling.ts";
 import type { JobMatch } from "../contract/job_lookup.ts";
@@ -113,7 +111,6 @@ import type { MechanicsStep, MechanismEntry } from "../contract/mechanics.ts";
 import type { DispatchRequest, DispatchResult } from "../contract/dispatch.ts";
 import type { TaskDefinition, VersionCounts } from "../contract/tasks.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
-import type { ThroughputStore } from "../store/throughput.ts";
 export type {
   KeptThroughputRead,
   KeptThroughputWrite,
@@ -451,18 +448,6 @@ export interface TaskEvent {
   id?: string;
 }
 
-/**
- * The history recorder's parts on a source: its read of ending jobs and its own store.
- *
- * @internal the board's own state, leaving the port for `BoardStore`.
- */
-export interface HistorySource {
-  /** Reads each ending job's fields, at most one read per job. */
-  read: JobFieldsReader;
-  /** The history store on the source's own server, keeping at most `limits`. */
-  store(limits: Partial<HistoryLimits>): HistoryStore;
-}
-
 /** One read of every task's event stream, as the change feed takes it. */
 export interface EventBatch {
   /** The entries read, each stream's in order. */
@@ -772,28 +757,18 @@ export interface TaskSource {
    */
   getJobHolds?(jobId: string): Promise<JobHolds | null>;
   /**
-   * Where the leader keeps the day of throughput for every board on the
-   * store (see `store/throughput.ts`). Sources with no shared store leave it
-   * out: the board then reads the counters directly.
-   */
-  readonly keptThroughput?: ThroughputStore;
-  /**
-   * Where the change feed keeps its last ids and the leader's live state
-   * for every board on the store (see `store/feed.ts`). Sources with no
-   * shared store leave it out: the board then reads directly.
+   * What the history recorder keeps of each ending job (see
+   * `history/recorder.ts`), in order, null for one gone: its recorded
+   * fields and the sizes of its input and result (and those themselves
+   * when `payloads`), at most one read per job. Sources whose events carry
+   * no stream ids leave it out: their boards keep no history.
    *
-   * @internal the board's own state, leaving the port for `BoardStore`.
+   * @internal the history's types are the board's own, not yet public.
    */
-  readonly feed?: FeedStore;
-  /**
-   * What the history recorder needs of this source (see
-   * `history/recorder.ts`): the read of each ending job's fields and the
-   * history store it keeps by default, under the board's root. Sources
-   * whose events carry no stream ids leave it out: they keep no history.
-   *
-   * @internal the board's own state, leaving the port for `BoardStore`.
-   */
-  readonly history?: HistorySource;
+  readJobFields?(
+    jobs: readonly RecordedJobRef[],
+    payloads: boolean,
+  ): Promise<(JobFields | null)[]>;
   /**
    * For each named task, when a worker last took and last finished one of
    * its jobs, from the newest `depth` entries of its event stream (read

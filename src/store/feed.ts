@@ -1,6 +1,6 @@
 /**
- * What the change feed keeps in the board's store (a concern of its own, so
- * that it joins the board's store port as one piece): the last event id it
+ * What the change feed keeps in the board's store ({@link ChangeFeedStore}):
+ * the last event id it
  * delivered per task, so that a new leader resumes where the last stopped;
  * the live state the leader keeps (an index of every task, small enough to
  * filter, sort and count, and one row per task, read for the page shown);
@@ -108,4 +108,20 @@ export interface FeedStore {
   noteFeedDemand(ttlMs: number): Promise<void>;
   /** Whether any replica noted a need that has not run out. */
   hasFeedDemand(): Promise<boolean>;
+}
+
+/**
+ * The change feed's concern of the {@link BoardStore}: where the feed and
+ * the live state are kept for every board on the store, or null for a
+ * store that keeps none (the App's and a lone board's memory store): its
+ * boards then read the queue directly, at each request.
+ */
+export interface ChangeFeedStore {
+  /**
+   * The feed's positions, live state and demand; null when the store keeps none.
+   *
+   * @internal its types are the board's own, not yet public: a store of
+   * one's own answers null.
+   */
+  readonly feed: FeedStore | null;
 }

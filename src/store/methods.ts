@@ -8,7 +8,15 @@
  * @module
  */
 
+import type { ChangeFeedStore } from "./feed.ts";
 import { MemoryBoardStore } from "./memory/mod.ts";
+import type { KeptThroughputStore } from "./throughput.ts";
+
+/** The members a store may leave null: it keeps none, and its boards read the queue directly. */
+const MAY_BE_NULL: ReadonlySet<string> = new Set<keyof (ChangeFeedStore & KeptThroughputStore)>([
+  "feed",
+  "keptThroughput",
+]);
 
 /** Each member of the port by name, with the `typeof` it must have. */
 const MEMBERS: readonly [string, string][] = (() => {
@@ -28,6 +36,10 @@ export function missingStoreMembers(value: unknown): string[] {
     ? value as Record<string, unknown>
     : {};
   return MEMBERS
-    .filter(([name, type]) => typeof members[name] !== type || members[name] === null)
+    .filter(([name, type]) => {
+      const member = members[name];
+      const kind: string = typeof member;
+      return member === null ? !MAY_BE_NULL.has(name) : kind !== type;
+    })
     .map(([name]) => name);
 }

@@ -29,12 +29,13 @@ export function pairedStore(source: object): BoardStore | undefined {
 /**
  * The store a board over `source` keeps its state in: `given` (the `store`
  * option), else the one `source` brings, else one of its own in memory,
- * seen by it alone, on the board's clock `now`.
+ * seen by it alone, on the board's clock `now`, keeping no change feed (the
+ * board reads such a source directly, as it always did).
  */
 export function storeFor(
   source: object,
   given: BoardStore | null,
   now: () => number,
 ): BoardStore {
-  return given ?? pairedStore(source) ?? new MemoryBoardStore({ shared: false, now });
+  return given ?? pairedStore(source) ?? new MemoryBoardStore({ shared: false, now, feed: false });
 }

@@ -3,10 +3,10 @@
  * for every board on the store: each task's finished jobs per minute over
  * the last 24 h, and their sum, as taskora's per-minute counters said at
  * the leader's last pass, so that `GET /throughput` reads what it shows
- * (one command), not every task's counters. A concern of its own, to join
- * the board's store port as one piece. Adapter: `redis/throughput.ts`
- * (under the board's root); a source without one leaves it out, and the
- * board reads the counters directly.
+ * (one command), not every task's counters. A concern of the board's
+ * store ({@link KeptThroughputStore}). Adapter: `redis/throughput.ts`
+ * (under the board's root); a store without one (memory) keeps none, and
+ * the board reads the counters directly.
  *
  * A series is sparse and compact: only the minutes that finished a job,
  * each as `<gap>:<completed>:<failed>` (the gap in minutes from the one
@@ -62,6 +62,15 @@ export interface ThroughputStore {
   noteDemand(ttlMs: number): Promise<void>;
   /** Whether a board was asked for throughput within the last noted `ttlMs`. */
   demanded(): Promise<boolean>;
+}
+
+/**
+ * The kept throughput's concern of the {@link BoardStore}: null for a store
+ * that keeps none (memory), whose boards read taskora's counters directly.
+ */
+export interface KeptThroughputStore {
+  /** The day of throughput the leader keeps; null when the store keeps none. */
+  readonly keptThroughput: ThroughputStore | null;
 }
 
 const MINUTE = 60_000;

@@ -6,9 +6,12 @@
  * (`tests/contract/board_store_test.ts`) holds every adapter to the same
  * answers.
  *
- * Every method is required: the board never asks whether a store keeps
- * something. What another replica must see lives in a shared store (Redis
- * under the board's root); the memory store keeps it in the process.
+ * Every member is required: the board never asks whether a store keeps
+ * something. Two may be null in a store that chooses not to keep them (the
+ * change feed's live state and the kept throughput: each saves cost, and
+ * the boards on a store without them read the queue directly). What
+ * another replica must see lives in a shared store (Redis under the
+ * board's root); the memory store keeps it in the process.
  *
  * @module
  */
@@ -16,16 +19,22 @@
 import type { AlertStore } from "./alerts.ts";
 import type { AuditStore } from "./audit.ts";
 import type { BacklogSampleStore } from "./backlog_samples.ts";
+import type { ChangeFeedStore } from "./feed.ts";
+import type { JobHistoryStore } from "./history.ts";
 import type { LeaseStore } from "./leases.ts";
 import type { OperationsStore } from "./operations.ts";
 import type { ScanSlotStore } from "./scan_slots.ts";
 import type { ScheduleRunStore } from "./schedule_runs.ts";
 import type { SessionStore } from "./sessions.ts";
+import type { KeptThroughputStore } from "./throughput.ts";
 
 export type {
   AlertStore,
   AuditStore,
   BacklogSampleStore,
+  ChangeFeedStore,
+  JobHistoryStore,
+  KeptThroughputStore,
   LeaseStore,
   OperationsStore,
   ScanSlotStore,
@@ -43,7 +52,10 @@ export interface BoardStore
     ScanSlotStore,
     AlertStore,
     ScheduleRunStore,
-    BacklogSampleStore {
+    BacklogSampleStore,
+    ChangeFeedStore,
+    KeptThroughputStore,
+    JobHistoryStore {
   /**
    * Whether boards other than the one given this store may use it too (Redis:
    * every replica; a memory store shared by the boards over one memory

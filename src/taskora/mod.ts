@@ -10,7 +10,7 @@
 import type { TaskSource } from "../source/types.ts";
 import { checkedSource } from "../source/checked.ts";
 import type { TaskoraAppLike } from "./app.ts";
-import { AppApiSource } from "./api_source.ts";
+import { createAppApiSource } from "./api_source.ts";
 import { isIoredis } from "./ioredis_client.ts";
 import { AppRedisSource } from "./redis_source.ts";
 
@@ -38,5 +38,5 @@ export function createAppSource(app: TaskoraAppLike): TaskSource {
     }
     return checkedSource(new AppRedisSource(app, redis, backend.prefix));
   }
-  return checkedSource(new AppApiSource(app));
+  return checkedSource(createAppApiSource(app));
 }

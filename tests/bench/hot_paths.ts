@@ -12,7 +12,10 @@
  * First, per head, the first overview page of a just-started board (real
  * timers, a source of its own): what Redis ran and how long until it
  * answered, as a new user meets it (issue 35 wants it served from one
- * discovery pass, not from reading every task's counts on the request path).
+ * discovery pass, not from reading every task's counts on the request path),
+ * and what its next page ran. Each head starts on a keyspace without the
+ * board's own state (`taskora:board:*`): no live state, kept day or lease a
+ * head before it left.
  *
  * `deno run -A tests/bench/hot_paths.ts [20,1000] [--jobs-per-task 30] [--runs 11] [checkout ...]`
  * (about a minute at the defaults; `BY_COMMAND=1` prints each count by command).
@@ -55,6 +58,13 @@ async function get(board: BoardLike, path: string): Promise<string> {
   return text;
 }
 
+/** Deletes the board's own keys (`taskora:board:*`): what a head before left. */
+async function forgetBoardState(client: Awaited<ReturnType<typeof startFilledRedis>>["client"]) {
+  for await (const keys of client.scanIterator({ MATCH: "taskora:board:*", COUNT: 1000 })) {
+    if (keys.length > 0) await client.del(keys);
+  }
+}
+
 function byCommand(label: string, calls: Map<string, number>): void {
   if (Deno.env.get("BY_COMMAND")) console.log(`    ${label}`, Object.fromEntries(calls));
 }
@@ -70,6 +80,7 @@ for (const tasks of sizes.split(",").map(Number)) {
       const { createBoard } = await import(`file://${head}/mod.ts`);
       const { createRedisSource } = await import(`file://${head}/src/source/redis/mod.ts`);
 
+      await forgetBoardState(client);
       const freshSource = createRedisSource({ url: filled.redis.url, commandTimeoutMs: 30_000 });
       const fresh: BoardLike = createBoard(freshSource);
       let firstMs = 0;
@@ -79,15 +90,18 @@ for (const tasks of sizes.split(",").map(Number)) {
         firstPage = await get(fresh, FIRST_PAGE);
         firstMs = performance.now() - t0;
       });
+      const next = await commandsOf(client, () => get(fresh, FIRST_PAGE));
       await fresh.close();
       await freshSource.close();
+      await forgetBoardState(client);
       byCommand("first page", first);
+      byCommand("its next page", next);
       // A board that answers before it knows every task shows fewer rows: say how many it had.
       const { tasks: rows, matched } = JSON.parse(firstPage);
       const figures = [
         `first page of a just-started board ${totalCalls(first)} (${
           firstMs.toFixed(0)
-        } ms; ${rows.length} rows of ${matched} tasks)`,
+        } ms; ${rows.length} rows of ${matched} tasks), its next page ${totalCalls(next)}`,
       ];
 
       const source = createRedisSource({ url: filled.redis.url, commandTimeoutMs: 30_000 });

@@ -54,7 +54,7 @@ try {
   // The board's own keeper runs on its lease; this one leads alone, for a pass run by hand.
   const keeper = keepThroughput({
     source,
-    store: source.keptThroughput,
+    store: source.boardStore.keptThroughput,
     leadership: new Leadership(null),
     timers,
     clock: Date.now,

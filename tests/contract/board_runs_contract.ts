@@ -33,16 +33,16 @@ export function boardRunsContract(name: string, seed: Seed): void {
         ]),
       );
       const { jobId } = await source.triggerSchedule("heartbeat");
-      await store.recordBoardRun("heartbeat", { jobId: "gone-1", at: 1000 }, 3);
-      await store.recordBoardRun("heartbeat", { jobId: "gone-2", at: 2000 }, 3);
-      await store.recordBoardRun("heartbeat", { jobId: "gone-3", at: 3000 }, 3);
-      await store.recordBoardRun("heartbeat", { jobId, at: 4000 }, 3);
+      await store.recordBoardRun("heartbeat", { jobId: "gone-1", at: 1000, by: "board" }, 3);
+      await store.recordBoardRun("heartbeat", { jobId: "gone-2", at: 2000, by: "board" }, 3);
+      await store.recordBoardRun("heartbeat", { jobId: "gone-3", at: 3000, by: "board" }, 3);
+      await store.recordBoardRun("heartbeat", { jobId, at: 4000, by: "board" }, 3);
 
       const listed = await runs.list(BOTH);
       assert.deepEqual(listed.get("heartbeat"), [
-        { jobId, at: 4000, state: "waiting" },
-        { jobId: "gone-3", at: 3000, state: null },
-        { jobId: "gone-2", at: 2000, state: null },
+        { jobId, at: 4000, by: "board", state: "waiting" },
+        { jobId: "gone-3", at: 3000, by: "board", state: null },
+        { jobId: "gone-2", at: 2000, by: "board", state: null },
       ]);
       assert.deepEqual(listed.get("nightly-report"), [], "each schedule its own");
       assert.equal((await store.listBoardRuns(["heartbeat"], 1)).get("heartbeat")?.length, 1);

@@ -11,6 +11,7 @@ import type { LiveIndex, LiveRow } from "../../src/store/feed.ts";
 import type { QueueStats } from "../../src/contract/states.ts";
 import { totalsOf } from "../../src/contract/totals.ts";
 import { readFixture } from "../helpers/fixture.ts";
+import { pairedStore } from "../../src/store/pairing.ts";
 import type { Seed } from "./source_contract.ts";
 
 const counts = (waiting: number): QueueStats => ({
@@ -57,14 +58,14 @@ function indexOf(rows: readonly LiveRow[]): LiveIndex {
   };
 }
 
-/** Registers the feed store contract for the source `seed` makes. */
+/** Registers the feed store contract for the store the source `seed` makes brings. */
 export function feedStoreContract(name: string, seed: Seed): void {
   const dump = readFixture();
 
   Deno.test(`${name}: feed store: the last ids saved are read back, a task gone is dropped`, async () => {
     const { source, close } = await seed(dump);
     try {
-      const feed = source.feed!;
+      const feed = pairedStore(source)!.feed!;
       assert.deepEqual(await feed.readFeedPositions(), new Map());
       await feed.saveFeedPositions(new Map([["a", "10-0"], ["b", "20-1"]]));
       await feed.saveFeedPositions(new Map([["a", "11-0"]]), ["b"]);
@@ -77,7 +78,7 @@ export function feedStoreContract(name: string, seed: Seed): void {
   Deno.test(`${name}: feed store: a page of the live state reads its rows, sorted by health`, async () => {
     const { source, close } = await seed(dump);
     try {
-      const feed = source.feed!;
+      const feed = pairedStore(source)!.feed!;
       assert.equal(await feed.readLiveSummary(), null, "no leader kept one yet");
       const rows = [
         rowOf("a", 1, "healthy"),
@@ -117,9 +118,9 @@ export function feedStoreContract(name: string, seed: Seed): void {
   Deno.test(`${name}: feed store: a replica's need for the feed is seen by all`, async () => {
     const { source, close } = await seed(dump);
     try {
-      assert.equal(await source.feed!.hasFeedDemand(), false);
-      await source.feed!.noteFeedDemand(30_000);
-      assert.equal(await source.feed!.hasFeedDemand(), true);
+      assert.equal(await pairedStore(source)!.feed!.hasFeedDemand(), false);
+      await pairedStore(source)!.feed!.noteFeedDemand(30_000);
+      assert.equal(await pairedStore(source)!.feed!.hasFeedDemand(), true);
     } finally {
       await close();
     }

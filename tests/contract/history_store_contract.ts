@@ -55,6 +55,37 @@ function failingThrice(id: string): HistoryEntry[] {
   );
 }
 
+/** The UTC midnight after T0's day. */
+export const MIDNIGHT = bucketOf(T0, "day") + 86_400_000;
+
+/** A job created 30 s before {@link MIDNIGHT}, its first attempt ending before it, its second after. */
+export function acrossMidnight(id: string): HistoryEntry[] {
+  return [
+    entry(id, {
+      outcome: "retrying",
+      createdAt: MIDNIGHT - 30_000,
+      startedAt: MIDNIGHT - 20_000,
+      endedAt: MIDNIGHT - 10_000,
+      error: "gateway timeout",
+    }),
+    entry(id, {
+      attempt: 2,
+      createdAt: MIDNIGHT - 30_000,
+      startedAt: MIDNIGHT + 5_000,
+      endedAt: MIDNIGHT + 10_000,
+    }),
+  ];
+}
+
+/**
+ * The entries as the recorder writes them once taskora removed the job: it
+ * knows no creation time and falls back to each event's own, so an entry after
+ * midnight names the next day.
+ */
+export function fallenBack(entries: HistoryEntry[]): HistoryEntry[] {
+  return entries.map((known) => ({ ...known, createdAt: known.endedAt }));
+}
+
 function sum(points: RollupPoint[], field: "completed" | "failed" | "retried" | "arrivals") {
   return points.reduce((total, point) => total + point[field], 0);
 }
@@ -113,6 +144,54 @@ export function historyStoreContract(name: string, make: MakeHistoryStore): void
     assert.deepEqual(await store.rollups(range), rollups);
     assert.equal((await store.holding()).summaries, 2);
     assert.equal(sum(rollups, "arrivals"), 2);
+  });
+
+  const acrossTwoDays = {
+    resolution: "day" as const,
+    from: MIDNIGHT - 86_400_000,
+    to: MIDNIGHT + 1,
+  };
+
+  test("a replay whose creation time fell back across a UTC day is still one job, counted once", async (store) => {
+    const entries = acrossMidnight("late-1");
+    assert.deepEqual(await store.write({ entries }), { recorded: 2 });
+    const summary = await store.summary("send-email", "late-1");
+    const days = await store.rollups(acrossTwoDays);
+    assert.deepEqual(await store.write({ entries: fallenBack(entries) }), { recorded: 0 });
+    assert.deepEqual(await store.summary("send-email", "late-1"), summary);
+    assert.deepEqual((await store.search({})).summaries, [summary]);
+    assert.equal((await store.holding()).summaries, 1);
+    assert.deepEqual(await store.rollups(acrossTwoDays), days);
+    assert.deepEqual([sum(days, "arrivals"), sum(days, "retried"), sum(days, "completed")], [
+      1,
+      1,
+      1,
+    ]);
+  });
+
+  test("a job's next entry, its creation time fallen back to the next UTC day, joins its summary", async (store) => {
+    const [retrying, completed] = acrossMidnight("late-2");
+    await store.write({ entries: [retrying] });
+    assert.deepEqual(await store.write({ entries: fallenBack([completed]) }), { recorded: 1 });
+    const summaries = (await store.search({})).summaries;
+    assert.deepEqual(summaries.map((s) => [s.id, s.state, s.createdAt, s.attempts.length]), [
+      ["late-2", "completed", MIDNIGHT - 30_000, 2],
+    ]);
+    assert.equal(summaries[0].waitMs, 10_000);
+    const days = await store.rollups(acrossTwoDays);
+    assert.deepEqual([sum(days, "arrivals"), sum(days, "retried"), sum(days, "completed")], [
+      1,
+      1,
+      1,
+    ]);
+  });
+
+  test("a job first recorded from entries fallen back on two UTC days is one summary", async (store) => {
+    await store.write({ entries: fallenBack(acrossMidnight("late-3")) });
+    const summaries = (await store.search({})).summaries;
+    assert.deepEqual(summaries.map((s) => [s.id, s.createdAt, s.attempts.length]), [
+      ["late-3", MIDNIGHT - 10_000, 2],
+    ]);
   });
 
   test("the feed's last ids are saved with the batch that reached them", async (store) => {

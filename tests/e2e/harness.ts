@@ -2,9 +2,10 @@
  * Browser tests against the real thing: a redis-server holding the taskora
  * fixture, a board on it served on a free port, and a Chromium page.
  *
- * Each test file launches one Chromium and one redis-server, the first time a
- * test asks for them, and stops both in `Deno.test.afterAll` (which runs even
- * when `--filter` skips every test). Each test gets a fresh browser context
+ * Each test file gets one Chromium (its group's, see `browser.ts`, or one of its
+ * own when run alone) and one redis-server, the first time a test asks for
+ * them, and lets go of both in `Deno.test.afterAll` (which runs even when
+ * `--filter` skips every test). Each test gets a fresh browser context
  * and, through {@link withBoard} or {@link freshRedis}, an emptied server.
  *
  * @example
@@ -47,7 +48,7 @@ export interface WithBoardOptions extends BoardOptions {
 let browser: Promise<Browser> | null = null;
 let redis: Promise<TestRedis> | null = null;
 
-/** The test file's Chromium, launched on first use (again if it went away). */
+/** The test file's Chromium, connected or launched on first use (again if it went away). */
 export async function sharedBrowser(): Promise<Browser> {
   if (browser && !(await browser).isConnected()) browser = null;
   browser ??= launchBrowser();

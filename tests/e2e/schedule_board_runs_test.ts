@@ -5,17 +5,24 @@
  */
 
 import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
 import { browserTest, screenshot, withBoard } from "./harness.ts";
+
+/** Opens the schedules page and runs heartbeat now: its row. */
+async function runHeartbeatNow(page: Page, root: string) {
+  await page.goto(`${root}schedules`);
+  await page.getByText("taskora keeps only each schedule's last run").waitFor();
+  const heartbeat = page.locator("tbody tr", { hasText: "heartbeat" }).first();
+  await heartbeat.getByRole("button", { name: "Run now" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: /Run now/ }).click();
+  return heartbeat;
+}
 
 browserTest(
   "a schedule lists the runs the board dispatched, each with its job's state and link",
   async () => {
     await withBoard({}, async ({ page, root }) => {
-      await page.goto(`${root}schedules`);
-      await page.getByText("taskora keeps only each schedule's last run").waitFor();
-      const heartbeat = page.locator("tbody tr", { hasText: "heartbeat" }).first();
-      await heartbeat.getByRole("button", { name: "Run now" }).click();
-      await page.getByRole("dialog").getByRole("button", { name: /Run now/ }).click();
+      const heartbeat = await runHeartbeatNow(page, root);
 
       const runs = heartbeat.locator(".schedule-board-runs");
       await runs.locator("summary", { hasText: "Run from the board: 1" }).waitFor();
@@ -61,6 +68,30 @@ browserTest(
       runDone();
       await heartbeat.locator(".schedule-board-runs summary", { hasText: "Run from the board: 1" })
         .waitFor({ timeout: 10_000 });
+    });
+  },
+);
+
+browserTest(
+  "a schedule's every run, the scheduler's the board saw and the board's, each with its outcome and link",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      const heartbeat = await runHeartbeatNow(page, root);
+      await heartbeat.locator(".schedule-board-runs summary", { hasText: "Run from the board: 1" })
+        .waitFor();
+
+      const every = heartbeat.locator(".schedule-all-runs");
+      await every.locator("summary", { hasText: "Every run" }).click();
+      const runs = every.locator("li");
+      await runs.nth(1).waitFor();
+      const texts = await runs.allTextContents();
+      assert.match(texts[0], /waiting/i, "the board's run, newest: no worker runs it here");
+      assert.match(texts[0], /Run now/);
+      assert.match(texts[1], /scheduled/, "the scheduler's last run, noted when the page read it");
+      for (let i = 0; i < texts.length; i++) {
+        assert.match(await runs.nth(i).getByRole("link").getAttribute("href") ?? "", /^jobs\//);
+      }
+      await screenshot(page, "schedule-all-runs");
     });
   },
 );

@@ -348,7 +348,7 @@ Deno.test("a stats poll sends the live state while it is at most one interval ol
   // On a clock made after the hub's, never behind it. The leader's counts differ from the
   // store's: the frame tells which were sent.
   const asOf = epochClock(timers)();
-  await source.feed.writeLiveState(livePass(asOf, [liveRow("mail", { waiting: 7 })]));
+  await source.boardStore.feed!.writeLiveState(livePass(asOf, [liveRow("mail", { waiting: 7 })]));
   const stream = await openStream(fetch, URL_);
   try {
     await timers.tick(0);
@@ -378,7 +378,7 @@ Deno.test("a live state written before this board's last change is not sent: the
   const { source, reads } = countingReads();
   const timers = new FakeTimers();
   const asOf = epochClock(timers)();
-  await source.feed.writeLiveState(livePass(asOf, [liveRow("mail", { waiting: 7 })]));
+  await source.boardStore.feed!.writeLiveState(livePass(asOf, [liveRow("mail", { waiting: 7 })]));
   const { hub, fetch } = hubApp(source, { timers, liveSeen: (at) => at > asOf });
   const stream = await openStream(fetch, URL_);
   try {

@@ -38,7 +38,7 @@ function feedOn(url: string, timers: FakeTimers, consumer: FeedConsumer) {
   const leadership = new Leadership(leaseOf(source.boardStore, "board"), { timers });
   const feed = new ChangeFeed({
     source,
-    store: source.feed,
+    store: source.boardStore.feed,
     leadership,
     timers,
     consumers: [consumer],
@@ -78,7 +78,7 @@ Deno.test("a new leader's feed resumes from the ids the last one saved: nothing 
     await add("email", "e1");
     await add("image", "i1");
     await waitFor(
-      async () => (await a.source.feed.readFeedPositions()).size === 2,
+      async () => (await a.source.boardStore.feed.readFeedPositions()).size === 2,
       { what: "the ids of both streams to be saved" },
     );
     assert.deepEqual(first.events.map((event) => event.jobId).sort(), ["e1", "i1"]);
@@ -141,7 +141,7 @@ Deno.test("over a source without stream ids, a feed keeps its events while the s
   // No lease: this board always leads.
   const feed = new ChangeFeed({
     source,
-    store: source.feed,
+    store: source.boardStore.feed!,
     leadership: new Leadership(null, { timers }),
     timers,
     consumers: [consumer],

@@ -2,24 +2,28 @@
  * The live state the leader keeps from the change feed, against a real
  * redis-server, on fake timers (the lease, the passes and discovery move
  * when the test ticks; Redis answers in its own time, so each look is
- * guarded by `waitFor`), while a browser's event stream is open (what makes
- * the leader run the feed):
+ * guarded by `waitFor`), while a browser's event stream is open or an
+ * overview was asked (what makes the leader run the feed):
  * - at 1,000 tasks a just-started board's first page comes from the feed's
- *   first pass (not from reading every task on the request path), a page is
- *   served in at most 60 Redis commands, with the same totals and verdicts
- *   as a direct read;
+ *   first pass, which that page's need starts (not from reading every task
+ *   on the request path), a page is served in at most 60 Redis commands,
+ *   with the same totals and verdicts as a follower's direct read;
  * - what changes without an event (taskora's retention trimming a finished
  *   set, a job removed, a task deleted) heals within one sweep;
- * - a task created after the start appears within one discovery pass.
+ * - a task created after the start appears within one discovery pass;
+ * - with nothing moving, the sweep costs its budget of commands a second,
+ *   not a whole read of every task once a minute, and still heals within
+ *   one sweep (its period at that number of tasks).
  */
 
 import assert from "node:assert/strict";
 import { createBoardOn } from "../../src/board.ts";
 import type { OverviewResponse } from "../../src/contract/overview.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { LiveStateKeeper, sweepPeriodMs } from "../../src/feed/live_state.ts";
 import type { LiveSummary } from "../../src/store/feed.ts";
 import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
-import { FakeTimers, settle } from "../helpers/fake_timers.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { fillRedis, writeJob } from "../helpers/wire_writer.ts";
@@ -31,6 +35,7 @@ async function withBoard(
   fill: (client: Client) => Promise<void>,
   fn: (ctx: {
     client: Client;
+    url: string;
     timers: FakeTimers;
     source: RedisTaskSource;
     overview: (query?: string) => Promise<OverviewResponse>;
@@ -63,13 +68,32 @@ async function withBoard(
       assert.equal(response.status, 200);
       return await response.json() as OverviewResponse;
     };
-    await fn({ client, timers, source, overview, watch });
+    await fn({ client, url: redis.url, timers, source, overview, watch });
   } finally {
     await stream?.cancel();
     await board.close();
     await source.close();
     await client.close();
     await redis.stop();
+  }
+}
+
+/**
+ * The overview of `query` as a follower of the board reads it once the live
+ * state is older than one stats interval: directly.
+ */
+async function followerOverview(url: string, query: string): Promise<OverviewResponse> {
+  const timers = new FakeTimers();
+  const source = new RedisTaskSource({ url, commandTimeoutMs: 30_000 }, timers);
+  const board = createBoardOn(timers, source, { history: false });
+  try {
+    await timers.tick(10_000);
+    const response = await board.fetch(new Request(`http://127.0.0.1/board/api/overview${query}`));
+    assert.equal(response.status, 200);
+    return await response.json() as OverviewResponse;
+  } finally {
+    await board.close();
+    await source.close();
   }
 }
 
@@ -82,7 +106,7 @@ async function passUntil(
 ): Promise<LiveSummary> {
   return await waitFor(async () => {
     await timers.tick(1_000);
-    const summary = await source.feed.readLiveSummary();
+    const summary = await source.boardStore.feed.readLiveSummary();
     return ready(summary) ? summary : null;
   }, { what });
 }
@@ -90,24 +114,18 @@ async function passUntil(
 Deno.test("at 1,000 tasks a just-started board's first page comes from one pass, and a page of 50 by health costs at most 60 commands", async () => {
   await withBoard(
     (client) => fillRedis(client as never, { jobs: 8_000, tasks: 1_000 }),
-    async ({ client, timers, source, overview, watch }) => {
-      // Nobody watches: no feed, the board reads every task itself.
-      const direct = await overview("?limit=50&sort=health");
-      assert.equal(direct.matched, 1_000);
-      // Who reads every task's counts from here on (the hub's stats frame reads its own way).
+    async ({ client, url, timers, source, overview }) => {
+      // Who reads every task's counts (the hub's stats frame reads its own way).
       const everyTask: number[] = [];
       const read = source.getQueueSnapshots.bind(source);
       source.getQueueSnapshots = (tasks) => {
         if (tasks.length === 1_000) everyTask.push(timers.now());
         return read(tasks);
       };
-      // A browser opens the board: its first page comes from the feed's first pass.
-      await watch();
-      // Once it leads (the lease is taken), the feed runs: the overview waits for its first pass.
-      await waitFor(() => client.exists("taskora:board:lease:board"), { what: "the lease" });
-      await settle();
+      // Nobody watches: the first page notes the feed's need, the board takes the lease and
+      // the page waits for the feed's first pass.
       const first = await overview("?limit=50&sort=health");
-      const summary = await source.feed.readLiveSummary();
+      const summary = await source.boardStore.feed.readLiveSummary();
       assert.equal(summary?.index.tasks.length, 1_000, "one pass read every task");
       assert.equal(first.asOf, summary?.asOf, "the first page is the first pass's");
       assert.equal(
@@ -122,9 +140,12 @@ Deno.test("at 1,000 tasks a just-started board's first page comes from one pass,
       assert.ok(totalCalls(calls) <= 60, JSON.stringify(Object.fromEntries(calls)));
       // The answer says how old its figures are: the last pass's time (one may have ended since).
       assert.ok(page.asOf >= summary!.asOf, `${page.asOf} < ${summary!.asOf}`);
-      assert.equal(page.asOf, (await source.feed.readLiveSummary())?.asOf);
+      assert.equal(page.asOf, (await source.boardStore.feed.readLiveSummary())?.asOf);
       assert.equal(page.tasks.length, 50);
       assert.equal(page.matched, 1_000);
+      const direct = await followerOverview(url, "?limit=50&sort=health");
+      assert.equal(direct.matched, 1_000);
+      assert.ok(direct.asOf > page.asOf, "read directly");
       assert.deepEqual(page.totals, direct.totals);
       assert.deepEqual(page.healthCounts, direct.healthCounts);
       assert.deepEqual(
@@ -166,7 +187,7 @@ Deno.test("what changes without an event heals within one sweep: a trimmed finis
           !byName.has("report");
       }, "the sweep to heal the counts");
       assert.ok(timers.now() <= 60_000 + 10_000 + 5_000, `healed at ${timers.now()} ms`);
-      const rows = await source.feed.readLiveRows(["billing", "email"]);
+      const rows = await source.boardStore.feed.readLiveRows(["billing", "email"]);
       assert.deepEqual(rows.map((row) => row?.stats), [
         (await source.getStats(["billing"])).get("billing"),
         (await source.getStats(["email"])).get("email"),
@@ -200,4 +221,54 @@ Deno.test("a task created after the start appears within one discovery pass", as
     },
     { discoveryIntervalMs: 5_000 },
   );
+});
+
+Deno.test("with nothing moving the sweep costs its budget, not a read of every task a minute, and heals within its period", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const tasks = Array.from({ length: 200 }, (_, i) => `task-${i}`).sort();
+  const source = new RedisTaskSource({ url: redis.url, tasks }, new FakeTimers());
+  let now = Date.now();
+  // The keeper alone, its passes driven by hand: no browser's stats frames in the count.
+  const keeper = new LiveStateKeeper({
+    source,
+    store: source.boardStore.feed,
+    clock: () => now,
+    health: { maxWaitMs: 300_000, maxIdleMs: 300_000 },
+  });
+  try {
+    await fillRedis(client as never, { jobs: 1_600, tasks: 200 });
+    await keeper.started();
+    await keeper.pass();
+    const seconds = 60;
+    const calls = await commandsOf(client, async () => {
+      for (let t = 0; t < seconds; t++) {
+        now += 1_000;
+        await keeper.pass();
+      }
+    });
+    const perSecond = totalCalls(calls) / seconds;
+    const seen = JSON.stringify(Object.fromEntries(calls));
+    console.log(`nothing moving at 200 tasks: ${perSecond} commands/s ${seen}`);
+    // The sweep's 4 and the pass's HSET; a whole read of every task a minute was about 80.
+    assert.ok(perSecond <= 6, `${perSecond} commands/s: ${seen}`);
+    // Behind the feed's back: one task's finished set trimmed, no event.
+    const [before] = await source.boardStore.feed.readLiveRows(["task-7"]);
+    await client.sendCommand(["ZREMRANGEBYRANK", "taskora:{task-7}:completed", "0", "0"]);
+    const trimmedAt = now;
+    const period = sweepPeriodMs(200, 60_000, 4);
+    assert.equal(period, 450_000, "200 checks of 9 commands at 4 a second");
+    for (;;) {
+      now += 1_000;
+      await keeper.pass();
+      const [row] = await source.boardStore.feed.readLiveRows(["task-7"]);
+      if (row!.stats.completed === before!.stats.completed - 1) break;
+      assert.ok(now - trimmedAt <= period, `not healed ${now - trimmedAt} ms on`);
+    }
+  } finally {
+    keeper.stopped();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
 });

@@ -77,7 +77,7 @@ Deno.test("a minute's backlog sample from a fresh live state reads the tasks wit
       const { stats, heads } = snapshots.get(name)!;
       return liveRow(name, stats, { heads, rate: taskRate(minutes.get(name)!), readAt: now });
     });
-    await source.feed.writeLiveState(livePass(now, rows));
+    await source.boardStore.feed.writeLiveState(livePass(now, rows));
     const live = await commandsOf(client, () => sampler.sample());
     const liveSamples = await samplesOf();
 

@@ -13,6 +13,7 @@
 
 import assert from "node:assert/strict";
 import { createBoardOn } from "../../src/board.ts";
+import type { OverviewResponse } from "../../src/contract/overview.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { commandsOf } from "../helpers/command_stats.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
@@ -86,7 +87,7 @@ Deno.test("a just-started board's first scrapes read every task once, in the fee
     console.log(`two scrapes at ${TASKS} tasks: ${zcards} ZCARD`, Object.fromEntries(calls));
     assert.equal(everyTaskReads(), 1, "every task read once");
     assert.equal(zcards, ZCARDS_A_READ * TASKS + 2 * SCALING_TASKS);
-    const summary = await source.feed.readLiveSummary();
+    const summary = await source.boardStore.feed.readLiveSummary();
     assert.equal(
       sampleOf(first, "queue_board_task_figures_timestamp_seconds"),
       summary!.asOf / 1000,
@@ -107,5 +108,24 @@ Deno.test("on a follower whose leader keeps no live state yet, a scrape reads ev
     // Beside the direct read, the live state's summary (one HMGET a scrape) and the need noted
     // for the leader: no feed and no pass here.
     assert.deepEqual([calls.get("xread"), calls.get("hset")], [undefined, undefined]);
+  });
+});
+
+Deno.test("a just-started board's first overview pages read every task once, in the feed's first pass", async () => {
+  await withBoard(async ({ client, source, get, everyTaskReads }) => {
+    const pages: OverviewResponse[] = [];
+    const calls = await commandsOf(client, async () => {
+      for (let i = 0; i < 2; i++) {
+        pages.push(JSON.parse(await get("/api/overview?limit=50&sort=health")));
+      }
+    });
+    assert.equal(everyTaskReads(), 1, "every task read once");
+    assert.equal(calls.get("zcard"), ZCARDS_A_READ * TASKS);
+    const summary = await source.boardStore.feed!.readLiveSummary();
+    assert.deepEqual(pages.map((page) => page.asOf), [summary!.asOf, summary!.asOf]);
+    assert.deepEqual(pages.map((page) => [page.tasks.length, page.matched]), [[50, TASKS], [
+      50,
+      TASKS,
+    ]]);
   });
 });

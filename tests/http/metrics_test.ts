@@ -102,9 +102,15 @@ Deno.test("every board has its own registry: one board's requests are not in ano
 Deno.test("GET /metrics counts the store's errors the board answered with", async () => {
   const source = createMemorySource({ seed: readFixture() });
   let down = false;
+  // The counts, read alone or with the heads (the source's parts read each on their own).
   const getStats = source.getStats.bind(source);
   source.getStats = (tasks) =>
     down ? Promise.reject(new StoreUnavailableError("Redis is not reachable")) : getStats(tasks);
+  const getQueueSnapshots = source.getQueueSnapshots.bind(source);
+  source.getQueueSnapshots = (tasks) =>
+    down
+      ? Promise.reject(new StoreUnavailableError("Redis is not reachable"))
+      : getQueueSnapshots(tasks);
   const { get, close } = boardOf({}, source);
   try {
     down = true;
@@ -368,7 +374,7 @@ Deno.test("a scrape shows the live state while it is at most one interval old, a
   const minute = Math.floor(asOf / 60_000) * 60_000;
   // Every minute of the row's hour and the next finished 4 and failed 1: whichever is the last closed.
   const finished = (n: number) => Array(62).fill(n);
-  await memory.feed.writeLiveState(livePass(asOf, [
+  await memory.boardStore.feed!.writeLiveState(livePass(asOf, [
     liveRow("mail", { waiting: 7 }, {
       heads: {
         oldestWaiting: { id: "m9", since: asOf - 30_000 },
@@ -403,7 +409,7 @@ Deno.test("a scrape shows the live state while it is at most one interval old, a
     assert.equal(reads, 0, "no task read");
 
     // Older than one interval: the scrape reads the tasks itself, and says so.
-    await memory.feed.writeLiveState({ asOf: asOf - 3_001 });
+    await memory.boardStore.feed!.writeLiveState({ asOf: asOf - 3_001 });
     const direct = await scrape();
     assert.equal(sampleOf(direct, 'taskora_jobs{task="mail",state="waiting"}'), 1);
     assert.ok(sampleOf(direct, "queue_board_task_figures_timestamp_seconds")! >= asOf / 1000);
@@ -418,9 +424,9 @@ Deno.test("a scrape notes the change feed's need, so the leader keeps the live s
   const source = createMemorySource();
   const board = createBoardOn(new FakeTimers(), source, {});
   try {
-    assert.equal(await source.feed.hasFeedDemand(), false);
+    assert.equal(await source.boardStore.feed!.hasFeedDemand(), false);
     await (await board.fetch(new Request("http://board.test/board/metrics"))).text();
-    assert.equal(await source.feed.hasFeedDemand(), true);
+    assert.equal(await source.boardStore.feed!.hasFeedDemand(), true);
   } finally {
     await board.close();
     await source.close();

@@ -28,6 +28,8 @@ Deno.test("the overview reads the event stream only of tasks whose next job wait
   const source = createRedisSource({ url: redis.url });
   const board = createBoard(source, { health: { maxIdleMs: 5 * MINUTE } });
   try {
+    // Another board leads and keeps no live state: this one reads every task itself.
+    await client.set("taskora:board:lease:board", "the-leader", { PX: 3_600_000 });
     const now = Date.now();
     // Both streams: a take an hour ago, then a dispatch nobody took.
     for (const [task, waitedMs] of [["fresh", 10_000], ["stuck", 10 * MINUTE]] as const) {

@@ -139,8 +139,8 @@ async function withFleet(tasks: number, fn: (fleet: Fleet) => Promise<void>): Pr
       const { stats, heads } = snapshots.get(name)!;
       return liveRow(name, stats, { heads, rate: taskRate(minutes.get(name)!), readAt: now() });
     });
-    await leader.feed.writeLiveState(livePass(now(), rows));
-    return () => leader.feed.writeLiveState({ asOf: now() });
+    await leader.boardStore.feed.writeLiveState(livePass(now(), rows));
+    return () => leader.boardStore.feed.writeLiveState({ asOf: now() });
   };
   try {
     await fillRedis(client as never, { jobs: tasks * 8, tasks });
@@ -268,6 +268,7 @@ async function alertPassCost(fleet: Fleet): Promise<number> {
   const read = async () => {
     const snapshot = await readSnapshot(process.source, rules, now(), {
       liveMaxAgeMs: STATS_MS,
+      feed: process.source.boardStore.feed,
     });
     assert.equal(snapshot.tasks?.size, fleet.tasks.length, "every task was measured");
   };

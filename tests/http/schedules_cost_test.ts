@@ -46,7 +46,11 @@ Deno.test("GET /schedules reads the run history and finished states once per cha
       await client.zAdd(keys.schedulesNext, { score: now + 60_000, value: `schedule-${i}` });
       for (let run = 0; run < RUNS; run++) {
         const jobId = await writeJob(client, { task, state: "failed", finishedOn: now });
-        await source.boardStore.recordBoardRun(`schedule-${i}`, { jobId, at: now - run }, 10);
+        await source.boardStore.recordBoardRun(`schedule-${i}`, {
+          jobId,
+          at: now - run,
+          by: "board",
+        }, 10);
       }
     }
     const list = async () => {
@@ -54,19 +58,31 @@ Deno.test("GET /schedules reads the run history and finished states once per cha
       assert.equal(response.status, 200);
       return await response.json();
     };
-    await list(); // reads everything once
+    await list(); // reads everything once, and notes each schedule's last run of the scheduler
+    const noted = await commandsOf(client, list); // which changed the runs: read once more
+    assert.equal(noted.get("lrange"), SCHEDULES);
+    assert.equal(noted.get("lpush"), undefined, "a run noted once is not noted again");
     const steady = await commandsOf(client, list);
     assert.deepEqual(Object.fromEntries(steady), { hgetall: 1, zrange: 1, get: 1 });
 
     // Another board records a run: the history is read again, once, with the new run's state.
     const waiting = await writeJob(client, { task: "task-0", state: "waiting" });
-    await other.boardStore.recordBoardRun("schedule-0", { jobId: waiting, at: now + 1 }, 10);
+    await other.boardStore.recordBoardRun("schedule-0", {
+      jobId: waiting,
+      at: now + 1,
+      by: "board",
+    }, 10);
     let shown: { name: string; boardRuns: { jobId: string; state: string | null }[] }[] = [];
     const changed = await commandsOf(client, async () => shown = await list());
     assert.equal(changed.get("lrange"), SCHEDULES);
     assert.equal(changed.get("hget"), 1, "only the new run's state: the others are finished");
     const first = shown.find((s) => s.name === "schedule-0")!;
-    assert.deepEqual(first.boardRuns[0], { jobId: waiting, at: now + 1, state: "waiting" });
+    assert.deepEqual(first.boardRuns[0], {
+      jobId: waiting,
+      at: now + 1,
+      by: "board",
+      state: "waiting",
+    });
     assert.equal(first.boardRuns.length, RUNS + 1);
 
     // An unfinished run's state is read at each request; the finished ones are not.

@@ -53,9 +53,11 @@ async function withRedis(fn: (client: Client, url: string) => Promise<void>): Pr
 /** The commands one `GET /api/overview` makes, once the split is counted. */
 async function overviewCommands(client: Client, url: string): Promise<Map<string, number>> {
   const source = createRedisSource({ url, tasks: TASKS, reconcileCommandsPerSecond: 1_000_000 });
-  // The direct read: no history, whose feed would serve the overview from the live state.
+  // The direct read: no history, whose feed would serve the overview from the live state, and
+  // another board leads, keeping none.
   const board = createBoard(source, { history: false });
   try {
+    await client.set("taskora:board:lease:board", "the-leader", { PX: 3_600_000 });
     await source.reconcileRetrying();
     const get = async () => {
       const response = await board.fetch(new Request("http://x/board/api/overview"));

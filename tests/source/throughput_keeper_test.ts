@@ -37,7 +37,7 @@ async function withKeepers(
   const source = new RedisTaskSource({ url: redis.url, ...options }, timers);
   const keepers: ThroughputKeeper[] = [];
   const keeper = (maxTasks?: number) => {
-    const store = source.keptThroughput;
+    const store = source.boardStore.keptThroughput;
     const leadership = new Leadership(null);
     const made = keepThroughput({ source, store, leadership, timers, clock: Date.now, maxTasks });
     keepers.push(made);
@@ -70,7 +70,7 @@ Deno.test("a keeper reads the whole day once, then only the last minutes; a new 
 
     await first.pass();
     assert.equal(await client.exists(KEPT), 0, "nobody asked: no pass");
-    await source.keptThroughput.noteDemand(60_000);
+    await source.boardStore.keptThroughput.noteDemand(60_000);
     await first.pass();
     assert.deepEqual(await kept("t:mail"), [[old, 4, 0], [recent, 0, 1]]);
     assert.deepEqual(await kept("t:resize"), []);
@@ -95,7 +95,7 @@ Deno.test("a task gone from the list is dropped from the kept day and its total"
     const minute = Date.now() - (Date.now() % MINUTE) - 10 * MINUTE;
     await client.set(metricKey("mail", "completed", minute), "3");
     await client.set(metricKey("resize", "completed", minute), "5");
-    await source.keptThroughput.noteDemand(60_000);
+    await source.boardStore.keptThroughput.noteDemand(60_000);
     await keeps.pass();
     assert.equal(Number(await client.hExists(KEPT, "t:resize")), 1);
     listed.pop();
@@ -111,14 +111,14 @@ Deno.test("a task gone from the list is dropped from the kept day and its total"
 
 Deno.test("past its cap of tasks the keeper keeps no total: it is read from the counters", async () => {
   await withKeepers({ tasks: ["mail", "resize"] }, async ({ source, client, keeper }) => {
-    await source.keptThroughput.noteDemand(60_000);
+    await source.boardStore.keptThroughput.noteDemand(60_000);
     await keeper(1).pass();
     assert.deepEqual(Object.keys(await client.hGetAll(KEPT)).sort(), [
       "@asOf",
       "@minute",
       "t:mail",
     ]);
-    assert.equal((await source.keptThroughput.read())?.series, null, "no total");
-    assert.equal((await source.keptThroughput.read("resize"))?.series, null);
+    assert.equal((await source.boardStore.keptThroughput.read())?.series, null, "no total");
+    assert.equal((await source.boardStore.keptThroughput.read("resize"))?.series, null);
   });
 });

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { createBoardOn } from "../../src/board.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
-import { startRedis } from "../helpers/redis_server.ts";
+import { startRedis, withClient } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { createTaskora, redisAdapter, waitForState, withApp } from "./harness.ts";
 import { defineTask } from "../../../shared/taskora/taskora.js";
@@ -77,6 +77,11 @@ Deno.test("health noProgress: critical while jobs wait and no worker takes one f
   const app = createTaskora({ adapter: redisAdapter(redis.url) });
   app.task("work", { handler: (d: { n: number }) => d.n });
   const timers = new FakeTimers();
+  // Another board leads and keeps no live state: this one's overview reads the streams itself.
+  await withClient(
+    redis.url,
+    (client) => client.set("taskora:board:lease:board", "the-leader", { PX: 3_600_000 }),
+  );
   const board = createBoardOn(timers, app, { health: { maxIdleMs: 300_000 } });
   const overview = async () => {
     const response = await board.fetch(new Request("http://localhost/board/api/overview"));

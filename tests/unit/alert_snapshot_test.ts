@@ -86,12 +86,15 @@ Deno.test("a pass takes the task figures from the live state while it is at most
     reruns: 3,
   });
   const pdf = liveRow("pdf", { waiting: 1 }, { rate: hour });
-  await memory.feed.writeLiveState(livePass(now - 3_000, [mail, pdf]));
+  await memory.boardStore.feed!.writeLiveState(livePass(now - 3_000, [mail, pdf]));
   const rules =
     (["backlog", "oldestWaiting", "overdue", "reruns", "noProgress", "stalled"] as const)
       .map((kind) => ruleOf(kind, 1)).concat(ruleOf("failureRate", 1, { windowMs: 900_000 }));
   try {
-    const snapshot = await readSnapshot(source, rules, now, { liveMaxAgeMs: 3_000 });
+    const snapshot = await readSnapshot(source, rules, now, {
+      liveMaxAgeMs: 3_000,
+      feed: memory.boardStore.feed,
+    });
     assert.deepEqual(read, ["getQueueSnapshots mail"], "the locks of the task with active jobs");
     const figures = snapshot.tasks!.get("mail")!;
     assert.deepEqual(figures.stats, mail.stats);
@@ -111,12 +114,15 @@ Deno.test("a pass takes the task figures from the live state while it is at most
     // A window longer than the hour a row holds: the minutes before it are read.
     read.length = 0;
     const day = ruleOf("failureRate", 1, { windowMs: 7_200_000 });
-    await readSnapshot(source, [day], now, { liveMaxAgeMs: 3_000 });
+    await readSnapshot(source, [day], now, { liveMaxAgeMs: 3_000, feed: memory.boardStore.feed });
     assert.deepEqual(read, ["getThroughputByTask mail,pdf"]);
 
     // Older than one interval: every figure is read directly again.
     read.length = 0;
-    const direct = await readSnapshot(source, rules, now + 1, { liveMaxAgeMs: 3_000 });
+    const direct = await readSnapshot(source, rules, now + 1, {
+      liveMaxAgeMs: 3_000,
+      feed: memory.boardStore.feed,
+    });
     assert.equal(direct.tasks!.get("mail")!.stats.waiting, 1);
     assert.ok(read.includes("getQueueSnapshots mail,pdf"), read.join("; "));
   } finally {

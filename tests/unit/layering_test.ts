@@ -1,8 +1,9 @@
 /**
  * Who may import whom, read from Deno's own module graph (`deno info`,
  * type-only imports included): the contract sits below the routes and the
- * event layer, the event layer never reaches back into the routes, and the
- * UI reaches no server code but the contract.
+ * event layer, the event layer never reaches back into the routes, the
+ * two ports' adapters meet only where a source pairs its store, and the UI
+ * reaches no server code but the contract.
  */
 
 import assert from "node:assert/strict";
@@ -111,6 +112,22 @@ Deno.test("only createBoard reaches the composition root: no room climbs back up
   assert.ok(intoRoot.length > 0, "createBoard composes the board from src/board/");
   assert.deepEqual(intoRoot.filter((edge) => !inRoot(edge.split(" → ")[0])), []);
   assert.deepEqual(edges(server, "", "src/board.ts"), ["mod.ts → src/board.ts"]);
+});
+
+Deno.test("a source reaches a store adapter only where its facade pairs the two", () => {
+  const adapters = edges(server, "src/source/", "src/store/")
+    .filter((edge) => /→ src\/store\/[^/]+\//.test(edge));
+  assert.deepEqual(adapters.sort(), [
+    "src/source/memory/source.ts → src/store/memory/mod.ts",
+    "src/source/redis/mod.ts → src/store/redis/mod.ts",
+  ]);
+});
+
+Deno.test("a store adapter takes from the source side only the connection, the keys and the port's types", () => {
+  const allowed = /→ src\/source\/(redis\/(client|topology|scripts|jobs)|wire\/keys|types)\.ts$/;
+  const edgesIn = edges(server, "src/store/", "src/source/");
+  assert.ok(edgesIn.length > 0, "the Redis store goes through the Redis connection");
+  assert.deepEqual(edgesIn.filter((edge) => !allowed.test(edge)), []);
 });
 
 Deno.test("the UI reaches no server code but the contract", () => {

@@ -170,3 +170,21 @@ Deno.test("Leadership: keep() holds a competing board in the race, and starts no
   await leadership.close();
   await source.close();
 });
+
+Deno.test("Leadership: a listener that asks at each turn keeps one take a turn, not one more each turn", async () => {
+  const timers = new FakeTimers();
+  let holds = 0;
+  const lease: Lease = {
+    hold: (_holder, ttlMs) => (holds++, Promise.resolve({ held: true, expiresInMs: ttlMs })),
+    release: () => Promise.resolve(),
+  };
+  const leadership = new Leadership(lease, { ttlMs: TTL, timers });
+  // As the change feed's listener does while someone needs it.
+  leadership.onTurn(() => leadership.leads());
+  leadership.leads();
+  await settle();
+  for (let turn = 0; turn < 10; turn++) await timers.tick(TTL / 3);
+  assert.equal(holds, 11, "the first take and one renewal a turn");
+  assert.equal(timers.pending, 1, "one turn ahead");
+  await leadership.close();
+});

@@ -6,19 +6,11 @@
  */
 
 import assert from "node:assert/strict";
+import { docSymbols } from "../helpers/deno_doc.ts";
 
 /** The names `deno doc` lists for an entry point. */
 async function exportedNames(entry: string): Promise<string[]> {
-  const { stdout, success } = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--json", entry],
-    cwd: new URL("../../", import.meta.url),
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  assert.ok(success, `deno doc ${entry}`);
-  const doc = JSON.parse(new TextDecoder().decode(stdout));
-  const [module] = Object.values(doc.nodes) as { symbols: { name: string }[] }[];
-  return [...new Set(module.symbols.map((symbol) => symbol.name))].sort();
+  return [...new Set((await docSymbols(entry)).map((symbol) => symbol.name))].sort();
 }
 
 Deno.test("mod.ts exports at most 30 symbols, and the ports live in ./source", async () => {

@@ -9,6 +9,7 @@ import type { DeadLettersResponse, DlqRetryResponse } from "../../contract/dlq.t
 import type {
   ScheduleActionResponse,
   ScheduleRemoveResponse,
+  ScheduleRunsPage,
   ScheduleView,
   TriggerResponse,
 } from "../../contract/schedules.ts";
@@ -70,6 +71,7 @@ export const ScheduleSchema = z.strictObject({
   boardRuns: z.array(z.strictObject({
     jobId: z.string(),
     at: Millis,
+    by: z.enum(["board", "scheduler"]).openapi({ description: "Always board here" }),
     state: JobStateSchema.nullable(),
   })).openapi({
     description: "The runs the board dispatched (Run now), newest first, at most 10, with each " +
@@ -77,6 +79,24 @@ export const ScheduleSchema = z.strictObject({
   }),
 }).openapi("Schedule");
 true satisfies Same<z.output<typeof ScheduleSchema>, ScheduleView>;
+
+/** One page of a schedule's runs, the board's and the scheduler's, with their outcomes. */
+export const ScheduleRunsSchema = z.strictObject({
+  runs: z.array(z.strictObject({
+    jobId: z.string(),
+    at: Millis.openapi({ description: "When it was dispatched" }),
+    by: z.enum(["board", "scheduler"]).openapi({
+      description: "Who made it: the board (Run now) or taskora's scheduler",
+    }),
+    state: z.union([JobStateSchema, z.literal("unknown")]).openapi({
+      description: "The job's state while taskora holds it, else the history's (archived), " +
+        "else unknown",
+    }),
+    archived: z.boolean().openapi({ description: "Whether the state is the history's" }),
+  })),
+  total: z.number().int().openapi({ description: "How many runs are kept, at most 100" }),
+}).openapi("ScheduleRuns");
+true satisfies Same<z.output<typeof ScheduleRunsSchema>, ScheduleRunsPage>;
 
 /** A schedule after a change. */
 export const ScheduleActionSchema = z.strictObject({

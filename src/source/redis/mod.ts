@@ -27,7 +27,6 @@ import type {
   EventBatch,
   FinishedState,
   FinishedTiming,
-  HistorySource,
   JobActionResult,
   JobDetail,
   JobFilter,
@@ -129,10 +128,8 @@ import { jobNotFound } from "../refusals.ts";
 import { checkedSource } from "../checked.ts";
 import { RedisBoardStore } from "../../store/redis/mod.ts";
 import { pairStore } from "../../store/pairing.ts";
-import { RedisThroughputStore } from "../../store/redis/throughput.ts";
-import { RedisFeedStore } from "../../store/redis/feed.ts";
-import { createRedisHistoryStore } from "../../store/redis/history/store.ts";
 import { readRecordedFields } from "./history_reads.ts";
+import type { JobFields, JobRef as HistoryJobRef } from "../../history/recorder.ts";
 import { systemTimers, type Timers } from "../../timers.ts";
 import { Leadership, leaseOf } from "../../leadership.ts";
 import {
@@ -245,16 +242,6 @@ export class RedisTaskSource implements TaskSource {
   #events: RedisEventReader | null = null;
   /** The board's own state beside this keyspace, through the same connection. */
   readonly boardStore: RedisBoardStore;
-  /** The day of throughput the leader keeps, under the board's root; see `store/redis/throughput.ts`. */
-  readonly keptThroughput: RedisThroughputStore;
-  /** The change feed's ids and the live state, under the board's root; see `store/redis/feed.ts`. */
-  readonly feed: RedisFeedStore;
-  /** The history recorder's read of ending jobs, and the history under the board's root. */
-  readonly history: HistorySource = {
-    read: (jobs, payloads) => readRecordedFields(this.connection, jobs, payloads, this.prefix),
-    store: (limits) =>
-      createRedisHistoryStore({ connection: this.connection, prefix: this.prefix, limits }),
-  };
   readonly #eventRefreshMs: number;
   /** The finished states of schedules' runs, trusted a minute. */
   readonly #finishedStates: FinishedStates;
@@ -288,8 +275,6 @@ export class RedisTaskSource implements TaskSource {
       now: () => timers.now(),
     });
     pairStore(this, this.boardStore);
-    this.keptThroughput = new RedisThroughputStore(this.connection, options.prefix);
-    this.feed = new RedisFeedStore(this.connection, options.prefix);
     // A reconnection may be to another server: check its wire version again.
     this.#offReconnect = this.connection.onReconnect(() => this.#wire = null);
     // A migrator taking or freeing its lock may change the wire version too.
@@ -557,6 +542,11 @@ export class RedisTaskSource implements TaskSource {
     const job = await getJob(this.connection, await this.#discovery.list(), jobId, this.prefix);
     if (job) this.#recentIds.note([job]);
     return job;
+  }
+
+  /** What the history records of each ending job: one pipeline (see `history_reads.ts`). */
+  readJobFields(jobs: readonly HistoryJobRef[], payloads: boolean): Promise<(JobFields | null)[]> {
+    return readRecordedFields(this.connection, jobs, payloads, this.prefix);
   }
 
   /** The jobs' states: one `HGET state` each, a finished one trusted a minute (`job_state_reads.ts`). */

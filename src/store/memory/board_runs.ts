@@ -1,5 +1,5 @@
 /**
- * The runs the board dispatched per schedule, for the memory store: what
+ * The runs of each schedule, the board's and the scheduler's, for the memory store: what
  * Redis keeps for every board (`../redis/board_runs.ts`), in the process,
  * with the same bounds. Records are copied in and out.
  *
@@ -13,9 +13,10 @@ export class BoardRunMemory {
   /** Newest first, per schedule name. */
   readonly #runs = new Map<string, BoardRunRecord[]>();
 
-  /** Notes a run of `name`, keeping the `max` newest. */
+  /** Notes a run of `name`, keeping the `max` newest and one entry per job. */
   record(name: string, run: BoardRunRecord, max: number): void {
-    this.#runs.set(name, [{ ...run }, ...this.#runs.get(name) ?? []].slice(0, max));
+    const others = (this.#runs.get(name) ?? []).filter(({ jobId }) => jobId !== run.jobId);
+    this.#runs.set(name, [{ ...run }, ...others].slice(0, max));
   }
 
   /** The `limit` newest runs of `name`, newest first. */

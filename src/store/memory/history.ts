@@ -112,7 +112,9 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
     };
     job.attempts.set(entry.event, attempt);
     if (byRunAndAttempt(attempt, job.latestRank) >= 0) {
-      job.latest = entry;
+      // The creation time stays the first entry's, as on the other stores: a later
+      // entry of a job taskora removed carries its own time in its place.
+      job.latest = { ...entry, createdAt: job.latest.createdAt };
       job.latestRank = attempt;
     }
     const increments = entryIncrements(entry);

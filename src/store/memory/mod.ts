@@ -55,6 +55,9 @@ import {
   type SignedOutSession,
 } from "../session_revocations.ts";
 import type { BoardStore } from "../types.ts";
+import type { HistoryLimits, HistoryStore } from "../../history/store.ts";
+import { MemoryFeedStore } from "./feed.ts";
+import { createMemoryHistoryStore } from "./history.ts";
 
 /** Options of {@link createMemoryBoardStore}. */
 export interface MemoryBoardStoreOptions {
@@ -65,6 +68,12 @@ export interface MemoryBoardStoreOptions {
    * closing then leaves its bulk operations to the others.
    */
   shared?: boolean;
+  /**
+   * Whether it keeps the change feed's state (default true): false for a
+   * store whose boards read the queue directly (the App's public API gives
+   * no event ids to resume from; a lone board over a source of one's own).
+   */
+  feed?: boolean;
 }
 
 /** The id the memory store's revocation table answers: it is never lost without the board. */
@@ -74,6 +83,10 @@ const MEMORY_TABLE = "memory";
 export class MemoryBoardStore implements BoardStore {
   readonly shared: boolean;
   readonly operations: OperationTable = new OperationTable();
+  /** The change feed's ids and the live state, shared by the boards on the store as on Redis. */
+  readonly feed: MemoryFeedStore | null;
+  /** No kept throughput: the boards read the counters, in the process already. */
+  readonly keptThroughput = null;
   readonly #audit = { actions: new AuditRing(), refusals: new AuditRing() };
   readonly #revocations = new RevocationTable();
   readonly #leases: SharedBoard;
@@ -89,6 +102,7 @@ export class MemoryBoardStore implements BoardStore {
     this.#leases = new SharedBoard(now);
     this.#scanSlots = new LocalScanSlots(now);
     this.#backlog = new BacklogSamples(now);
+    this.feed = options.feed === false ? null : new MemoryFeedStore(now);
   }
 
   /** Appends to a log of the audit trail; see `AuditRing`. */
@@ -283,6 +297,11 @@ export class MemoryBoardStore implements BoardStore {
   /** A task's samples in the named minutes. */
   readBacklogSamples(task: string, minutes: readonly number[]): Promise<(BacklogSample | null)[]> {
     return Promise.resolve(this.#backlog.read(task, minutes));
+  }
+
+  /** A job history in the process. */
+  history(limits: Partial<HistoryLimits>): HistoryStore {
+    return createMemoryHistoryStore({ limits });
   }
 
   /** Nothing to release: it holds no connection. */

@@ -36,7 +36,15 @@ import {
   type RollupQuery,
 } from "../../history/store.ts";
 import { type AttemptRecord, type JobSummary, summaryOf } from "../../history/summary.ts";
-import { dayOf, dropDay, ensureDay, ensureSchema, partitionDays } from "./schema.ts";
+import {
+  dayOf,
+  dayText,
+  dropDay,
+  ensureDay,
+  ensureSchema,
+  partitionDays,
+  WRITE_LOCK,
+} from "./schema.ts";
 import { PendingRollups, writeEntries } from "./write_batch.ts";
 
 /** Options of {@link createPostgresHistoryStore}. */
@@ -64,11 +72,6 @@ function unavailable(error: unknown): unknown {
     );
   }
   return error;
-}
-
-/** A \`date\` column as the client reads it (a Date at UTC midnight) as \`YYYY-MM-DD\`. */
-function dayText(day: Date | string): string {
-  return typeof day === "string" ? day : day.toISOString().slice(0, 10);
 }
 
 /** A job row and its attempt rows as a summary. */
@@ -138,28 +141,38 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
     }
   };
 
-  /** Drops the oldest summaries beyond `max` (of one task, or of all); returns how many. */
-  const cap = async (max: number, task?: string) => {
-    const where = task === undefined ? sql`` : sql`WHERE task = ${task}`;
-    const dropped = await sql`
-      DELETE FROM history_jobs WHERE (day, task, id) IN (
-        SELECT day, task, id FROM history_jobs ${where}
-        ORDER BY latest_end DESC, task DESC, id DESC OFFSET ${max})
-      RETURNING day, task, id, latest_end`;
-    if (dropped.length === 0) return 0;
-    await sql`
-      DELETE FROM history_attempts WHERE (day, task, id) IN (
-        SELECT * FROM unnest(${dropped.map((row) => dayText(row.day))}::date[],
-          ${dropped.map((row) => row.task)}::text[], ${dropped.map((row) => row.id)}::text[]))`;
-    const newest = Math.max(...dropped.map((row) => Number(row.latest_end)));
-    await sql`
-      INSERT INTO history_meta (key, value) VALUES ('capDropped', ${String(dropped.length)}),
-        ('capNewest', ${String(newest)})
-      ON CONFLICT (key) DO UPDATE SET value = CASE history_meta.key
-        WHEN 'capDropped' THEN (history_meta.value::bigint + EXCLUDED.value::bigint)::text
-        ELSE greatest(history_meta.value::bigint, EXCLUDED.value::bigint)::text END`;
-    return dropped.length;
-  };
+  /**
+   * Drops the oldest summaries beyond `max` (of one task, or of all) with their
+   * rows of `history_job_days`, under the write lock (a write must not find a
+   * job by a day while its row goes); returns how many.
+   */
+  const cap = (max: number, task?: string) =>
+    sql.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(${WRITE_LOCK})`;
+      const where = task === undefined ? tx`` : tx`WHERE task = ${task}`;
+      const dropped = await tx`
+        WITH dropped AS (
+          DELETE FROM history_jobs WHERE (day, task, id) IN (
+            SELECT day, task, id FROM history_jobs ${where}
+            ORDER BY latest_end DESC, task DESC, id DESC OFFSET ${max})
+          RETURNING day, task, id, latest_end),
+        forgotten AS (
+          DELETE FROM history_job_days WHERE (day, task, id) IN (SELECT day, task, id FROM dropped))
+        SELECT * FROM dropped`;
+      if (dropped.length === 0) return 0;
+      await tx`
+        DELETE FROM history_attempts WHERE (day, task, id) IN (
+          SELECT * FROM unnest(${dropped.map((row) => dayText(row.day))}::date[],
+            ${dropped.map((row) => row.task)}::text[], ${dropped.map((row) => row.id)}::text[]))`;
+      const newest = Math.max(...dropped.map((row) => Number(row.latest_end)));
+      await tx`
+        INSERT INTO history_meta (key, value) VALUES ('capDropped', ${String(dropped.length)}),
+          ('capNewest', ${String(newest)})
+        ON CONFLICT (key) DO UPDATE SET value = CASE history_meta.key
+          WHEN 'capDropped' THEN (history_meta.value::bigint + EXCLUDED.value::bigint)::text
+          ELSE greatest(history_meta.value::bigint, EXCLUDED.value::bigint)::text END`;
+      return dropped.length;
+    });
 
   return {
     write(batch: HistoryBatch) {

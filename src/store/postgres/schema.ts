@@ -2,7 +2,8 @@
  * The history's PostgreSQL schema, created on first connect and versioned
  * (`history_meta.schema`): job summaries and their attempts partitioned by
  * the day the job was created (a partition per day, made when first
- * written, dropped whole by retention), rollups in one table keyed by
+ * written, dropped whole by retention) and each job's day by task and id
+ * (`history_job_days`), rollups in one table keyed by
  * resolution, scope and bucket, and a function that merges two buckets the
  * way every store does (counters and sketch bins add, samples keep the larger).
  *
@@ -12,10 +13,16 @@
 import type { Sql } from "postgres";
 import { IncompatibleStoreError } from "../../errors.ts";
 
-/** The schema version this board writes. */
-export const SCHEMA_VERSION = 1;
+/**
+ * The schema version this board writes. Version 2 added `history_job_days`;
+ * a board of version 1 would write jobs without it, so it refuses this one.
+ */
+export const SCHEMA_VERSION = 2;
 
-/** Statements that create version 1, each safe to run again. */
+/** An arbitrary lock id: history writes, and the trims that drop rows under them, run one at a time. */
+export const WRITE_LOCK = 0x71b0a4e;
+
+/** Statements that create version 2, each safe to run again. */
 const CREATE = [
   `CREATE TABLE IF NOT EXISTS history_meta (key text PRIMARY KEY, value text NOT NULL)`,
   // COLLATE "C": byte order, the order the other stores page in.
@@ -39,6 +46,17 @@ const CREATE = [
   `CREATE INDEX IF NOT EXISTS history_jobs_job ON history_jobs (task, id)`,
   `CREATE INDEX IF NOT EXISTS history_jobs_newest ON history_jobs (latest_end DESC, task DESC, id DESC)`,
   `CREATE INDEX IF NOT EXISTS history_jobs_task_newest ON history_jobs (task, latest_end DESC, id DESC)`,
+  // Which day's partition holds a job: a job's entries do not all carry its creation time
+  // (taskora removed the job, and the recorder fell back to the event's), so its partition is
+  // found here by task and id, one index probe, not by the day of an entry. A row goes with its
+  // job: in the write that makes the job, and in the trims that drop the day or the job.
+  `CREATE TABLE IF NOT EXISTS history_job_days (
+    task text COLLATE "C" NOT NULL,
+    id text COLLATE "C" NOT NULL,
+    day date NOT NULL,
+    PRIMARY KEY (task, id)
+  )`,
+  `CREATE INDEX IF NOT EXISTS history_job_days_day ON history_job_days (day)`,
   `CREATE TABLE IF NOT EXISTS history_attempts (
     day date NOT NULL,
     task text COLLATE "C" NOT NULL,
@@ -82,15 +100,26 @@ export async function ensureSchema(sql: Sql): Promise<void> {
         `The history's PostgreSQL schema is version ${row.value}; this board knows up to ${SCHEMA_VERSION}`,
       );
     }
-    if (!row) {
-      await tx`INSERT INTO history_meta (key, value) VALUES ('schema', ${String(SCHEMA_VERSION)})`;
+    if (row && Number(row.value) < 2) {
+      // Version 1 kept no days by job: each job's is the day its row is in (the earliest, for a
+      // job that version already split across two days).
+      await tx`INSERT INTO history_job_days (task, id, day)
+        SELECT DISTINCT ON (task, id) task, id, day FROM history_jobs ORDER BY task, id, day
+        ON CONFLICT (task, id) DO NOTHING`;
     }
+    await tx`INSERT INTO history_meta (key, value) VALUES ('schema', ${String(SCHEMA_VERSION)})
+      ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`;
   });
 }
 
 /** The day (UTC, `YYYY-MM-DD`) a time falls on: the partition it goes to. */
 export function dayOf(at: number): string {
   return new Date(Math.floor(at / 86_400_000) * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A `date` column as the client reads it (a Date at UTC midnight) as `YYYY-MM-DD`. */
+export function dayText(day: Date | string): string {
+  return typeof day === "string" ? day : day.toISOString().slice(0, 10);
 }
 
 /** The partitions of one day, created if they are not there. */
@@ -119,10 +148,18 @@ export async function partitionDays(sql: Sql): Promise<string[]> {
     .sort();
 }
 
-/** Drops one day's partitions; returns how many summaries it held. */
+/**
+ * Drops one day's partitions and its jobs' rows of `history_job_days`, at
+ * once and under the write lock, so no write finds a job by a day that is
+ * gone; returns how many summaries it held.
+ */
 export async function dropDay(sql: Sql, day: string): Promise<number> {
   const suffix = day.replaceAll("-", "");
-  const [{ count }] = await sql.unsafe(`SELECT count(*) AS count FROM history_jobs_${suffix}`);
-  await sql.unsafe(`DROP TABLE IF EXISTS history_jobs_${suffix}, history_attempts_${suffix}`);
-  return Number(count);
+  return await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${WRITE_LOCK})`;
+    const [{ count }] = await tx.unsafe(`SELECT count(*) AS count FROM history_jobs_${suffix}`);
+    await tx`DELETE FROM history_job_days WHERE day = ${day}`;
+    await tx.unsafe(`DROP TABLE IF EXISTS history_jobs_${suffix}, history_attempts_${suffix}`);
+    return Number(count);
+  });
 }

@@ -1,9 +1,12 @@
 /**
  * One batch of history entries written to PostgreSQL in a few statements,
  * whatever its size: the batch's jobs and already-written events are read
- * at once, the store's judgement (which entries are new, their run numbers,
+ * at once, each job in the day `history_job_days` says it is in (an entry's
+ * creation time may be a fallback on another day: a new job's day is its
+ * first entry's), the store's judgement (which entries are new, their run numbers,
  * each job's latest facts, the rollup increments) is made here in order,
- * then the attempts, the jobs and the rollups go in one statement each.
+ * then the attempts, the jobs with the new ones' days, and the rollups go in
+ * one statement each.
  *
  * Writers take a transaction lock first, so two boards writing the same
  * job at once (a leader change) are serialised, not interleaved.
@@ -23,10 +26,7 @@ import {
   scopesOf,
 } from "../../history/rollup.ts";
 import { boundedError, type HistoryEntry, TERMINAL_OUTCOMES } from "../../history/summary.ts";
-import { dayOf } from "./schema.ts";
-
-/** An arbitrary lock id: history writes run one at a time. */
-const WRITE_LOCK = 0x71b0a4e;
+import { dayOf, dayText, WRITE_LOCK } from "./schema.ts";
 
 /** Bucket fields being added up in one batch, by resolution, scope and bucket. */
 export class PendingRollups {
@@ -60,6 +60,8 @@ interface JobState {
   id: string;
   createdAt: number;
   existed: boolean;
+  /** Whether this batch brought the job a new entry, so its row is written. */
+  touched: boolean;
   runs: number;
   rank: number;
   /** The entry whose facts the job takes, when the batch brought a later one. */
@@ -78,24 +80,27 @@ export async function writeEntries(
 ): Promise<number> {
   await tx`SELECT pg_advisory_xact_lock(${WRITE_LOCK})`;
   if (entries.length === 0) return 0;
-  const days = entries.map((entry) => dayOf(entry.createdAt));
   const tasks = entries.map((entry) => entry.task);
   const ids = entries.map((entry) => entry.id);
+  const events = entries.map((entry) => entry.event);
   const [existing, written] = await Promise.all([
-    tx`SELECT task, id, runs, rank FROM history_jobs WHERE (day, task, id) IN (
-      SELECT * FROM unnest(${days}::date[], ${tasks}::text[], ${ids}::text[]))`,
-    tx`SELECT task, id, event FROM history_attempts WHERE (day, task, id, event) IN (
-      SELECT * FROM unnest(${days}::date[], ${tasks}::text[], ${ids}::text[],
-        ${entries.map((entry) => entry.event)}::text[]))`,
+    tx`SELECT j.day, j.task, j.id, j.created_at, j.runs, j.rank FROM history_job_days d
+      JOIN history_jobs j ON (j.day, j.task, j.id) = (d.day, d.task, d.id)
+      WHERE (d.task, d.id) IN (SELECT * FROM unnest(${tasks}::text[], ${ids}::text[]))`,
+    tx`SELECT a.task, a.id, a.event
+      FROM unnest(${tasks}::text[], ${ids}::text[], ${events}::text[]) AS e(task, id, event)
+      JOIN history_job_days d ON (d.task, d.id) = (e.task, e.id)
+      JOIN history_attempts a ON (a.day, a.task, a.id, a.event) = (d.day, d.task, d.id, e.event)`,
   ]);
   const jobs = new Map<string, JobState>();
   for (const row of existing) {
     jobs.set(keyOf(row.task, row.id), {
-      day: "",
+      day: dayText(row.day),
       task: row.task,
       id: row.id,
-      createdAt: 0,
+      createdAt: Number(row.created_at),
       existed: true,
+      touched: false,
       runs: row.runs,
       rank: Number(row.rank),
       latest: null,
@@ -103,24 +108,24 @@ export async function writeEntries(
   }
   const seen = new Set(written.map((row) => `${keyOf(row.task, row.id)}\0${row.event}`));
   const attempts: Record<string, unknown>[] = [];
-  entries.forEach((entry, i) => {
+  for (const entry of entries) {
     const key = keyOf(entry.task, entry.id);
-    if (seen.has(`${key}\0${entry.event}`)) return;
+    if (seen.has(`${key}\0${entry.event}`)) continue;
     seen.add(`${key}\0${entry.event}`);
     let job = jobs.get(key);
     const increments = entryIncrements(entry);
     if (!job) {
+      const day = dayOf(entry.createdAt);
       jobs.set(
         key,
-        job = { ...entry, day: days[i], existed: false, runs: 0, rank: -1, latest: null },
+        job = { ...entry, day, existed: false, touched: true, runs: 0, rank: -1, latest: null },
       );
       pending.addEntry(entry, increments.firstOfJob);
     }
-    job.day = days[i];
-    job.createdAt = entry.createdAt;
+    job.touched = true;
     const run = job.runs + 1;
     attempts.push({
-      day: days[i],
+      day: job.day,
       task: entry.task,
       id: entry.id,
       event: entry.event,
@@ -141,14 +146,15 @@ export async function writeEntries(
       job.runs++;
     }
     for (const increment of increments.always) pending.addEntry(entry, increment);
-  });
+  }
   if (attempts.length === 0) return 0;
   await tx`
     INSERT INTO history_attempts
     SELECT * FROM jsonb_to_recordset(${tx.json(attempts as postgres.JSONValue)}) AS row(
       day date, task text, id text, event text, run integer, attempt integer, outcome text,
       started_at bigint, ended_at bigint, error text)`;
-  const rows = [...jobs.values()].filter((job) => job.day !== "").map((job) => ({
+  const touched = [...jobs.values()].filter((job) => job.touched);
+  const rows = touched.map((job) => ({
     day: job.day,
     task: job.task,
     id: job.id,
@@ -165,7 +171,16 @@ export async function writeEntries(
     data: job.latest?.data ?? null,
     result: job.latest?.result ?? null,
   }));
+  const made = touched.filter((job) => !job.existed).map(({ task, id, day }) => ({
+    task,
+    id,
+    day,
+  }));
   await tx`
+    WITH made AS (
+      INSERT INTO history_job_days (task, id, day)
+      SELECT * FROM jsonb_to_recordset(${tx.json(made)}) AS row(task text, id text, day date)
+      ON CONFLICT (task, id) DO UPDATE SET day = EXCLUDED.day)
     INSERT INTO history_jobs (day, task, id, created_at, runs, rank, version, state, latest_end,
       error_shape, data_bytes, result_bytes, data, result)
     SELECT * FROM jsonb_to_recordset(${tx.json(rows)}) AS row(

@@ -1,7 +1,9 @@
 /**
- * The runs the board dispatched per schedule, beside taskora's keys (see
- * `boardRunsKey`): one list per schedule, newest first, trimmed at each
- * append and expiring {@link BOARD_RUNS_TTL_MS} after the last (so a
+ * The runs of each schedule, the board's and the scheduler's, beside
+ * taskora's keys (see `boardRunsKey`): one list per schedule, newest first,
+ * one entry per job (a run noted again, by another replica, replaces its
+ * equal entry: the scheduler's are written from taskora's own fields, so
+ * every replica writes the same bytes), trimmed at each append and expiring {@link BOARD_RUNS_TTL_MS} after the last (so a
  * schedule deleted by a worker, not through the board, leaves nothing for
  * good). What does not decode is left out, never answered as an error.
  * Each change sets the history's version (`boardRunsVersionKey`) to a new
@@ -20,7 +22,7 @@ import type { RedisConnection } from "../../source/redis/client.ts";
 /** How long a schedule's list outlives its newest run: 30 days. */
 export const BOARD_RUNS_TTL_MS = 30 * 86_400_000;
 
-function isRun(value: unknown): value is BoardRunRecord {
+function isRun(value: unknown): value is Omit<BoardRunRecord, "by"> & { by?: unknown } {
   if (value === null || typeof value !== "object") return false;
   const run = value as Record<string, unknown>;
   return typeof run.jobId === "string" && typeof run.at === "number";
@@ -29,10 +31,18 @@ function isRun(value: unknown): value is BoardRunRecord {
 function decoded(text: string): BoardRunRecord | null {
   try {
     const value: unknown = JSON.parse(text);
-    return isRun(value) ? { jobId: value.jobId, at: value.at } : null;
+    if (!isRun(value)) return null;
+    // Lists written before the scheduler's runs were noted hold the board's alone.
+    const by = value.by === "scheduler" ? "scheduler" : "board";
+    return { jobId: value.jobId, at: value.at, by };
   } catch {
     return null;
   }
+}
+
+/** The stored bytes of a run: the same for the same run, whichever replica writes it. */
+function encoded(run: BoardRunRecord): string {
+  return JSON.stringify({ jobId: run.jobId, at: run.at, by: run.by });
 }
 
 /** The command that marks the history changed: a new version id, living as long as a list. */
@@ -42,9 +52,9 @@ function newVersion(prefix?: string): string[] {
 }
 
 /**
- * Notes a run, keeping the `max` newest: one pipeline of LPUSH, LTRIM,
- * PEXPIRE, and the new version (after the list: a board that reads the new
- * version reads the new run).
+ * Notes a run, keeping the `max` newest: one pipeline of LREM (the same
+ * run noted before), LPUSH, LTRIM, PEXPIRE, and the new version (after the
+ * list: a board that reads the new version reads the new run).
  */
 export async function recordBoardRun(
   connection: RedisConnection,
@@ -55,7 +65,8 @@ export async function recordBoardRun(
 ): Promise<void> {
   const key = boardRunsKey(name, prefix);
   await connection.pipeline([
-    ["LPUSH", key, JSON.stringify({ jobId: run.jobId, at: run.at })],
+    ["LREM", key, "0", encoded(run)],
+    ["LPUSH", key, encoded(run)],
     ["LTRIM", key, "0", String(max - 1)],
     ["PEXPIRE", key, String(BOARD_RUNS_TTL_MS)],
     newVersion(prefix),

@@ -71,6 +71,10 @@ import {
 import type { ScanSlotAnswer, ScanSlotClaim } from "../scan_slot_rules.ts";
 import type { SessionRevocations, SignedOutSession } from "../session_revocations.ts";
 import type { BoardStore } from "../types.ts";
+import type { HistoryLimits, HistoryStore } from "../../history/store.ts";
+import { RedisFeedStore } from "./feed.ts";
+import { createRedisHistoryStore } from "./history/store.ts";
+import { RedisThroughputStore } from "./throughput.ts";
 
 /** Options of {@link RedisBoardStore}. */
 export interface RedisBoardStoreOptions {
@@ -87,6 +91,10 @@ export class RedisBoardStore implements BoardStore {
   readonly shared = true;
   /** Bulk operations in the hash every board on the keyspace shares. */
   readonly operations: RedisOperations;
+  /** The change feed's ids and the live state, under the board's root; see `feed.ts`. */
+  readonly feed: RedisFeedStore;
+  /** The day of throughput the leader keeps, under the board's root; see `throughput.ts`. */
+  readonly keptThroughput: RedisThroughputStore;
   readonly #connection: RedisConnection;
   readonly #prefix?: string;
   readonly #now: () => number;
@@ -101,6 +109,8 @@ export class RedisBoardStore implements BoardStore {
     this.#now = options.now ?? (() => Date.now());
     this.#ownsConnection = options.ownsConnection ?? false;
     this.operations = new RedisOperations(connection, options.prefix);
+    this.feed = new RedisFeedStore(connection, options.prefix);
+    this.keptThroughput = new RedisThroughputStore(connection, options.prefix);
   }
 
   /** The connection, once it is ready. */
@@ -307,6 +317,11 @@ export class RedisBoardStore implements BoardStore {
     minutes: readonly number[],
   ): Promise<(BacklogSample | null)[]> {
     return await readBacklogSamples(this.#connection, task, minutes, this.#prefix);
+  }
+
+  /** The job history under the board's root, through this store's connection; see `history/`. */
+  history(limits: Partial<HistoryLimits>): HistoryStore {
+    return createRedisHistoryStore({ connection: this.#connection, prefix: this.#prefix, limits });
   }
 
   /** Closes the connection when the store opened it; a lent one stays open. */

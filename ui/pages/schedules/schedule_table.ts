@@ -18,6 +18,7 @@ import { anyControl, ScheduleActions, type ScheduleControls } from "./schedule_a
 import { ScheduleEditor } from "./schedule_editor.ts";
 import type { Schedule } from "./types.ts";
 import { UpcomingRuns } from "./upcoming_runs.ts";
+import { ScheduleRuns } from "./schedule_runs.ts";
 
 /** A job id as a link to its page: short on screen, whole in the tooltip. */
 function JobLink({ id }: { id: string }) {
@@ -149,6 +150,7 @@ export function ScheduleTable(props: ScheduleTableProps) {
                 <td data-label="Last run">
                   <${LastRun} schedule=${schedule} />
                   <${BoardRuns} runs=${schedule.boardRuns} />
+                  <${ScheduleRuns} name=${schedule.name} />
                 </td>
                 ${!acting ? null : html`
                   <td class="schedule-actions-col">

@@ -8,6 +8,7 @@ export type {
   ScheduleActionResponse,
   ScheduleConfig,
   ScheduleRemoveResponse,
+  ScheduleRun,
   ScheduleView as Schedule,
   TriggerResponse,
 } from "../../../src/contract/schedules.ts";
