@@ -101,7 +101,7 @@ const time = (bound: string) =>
   );
 
 /** The search's query parameters. */
-const SearchQuerySchema = z.object({
+export const SearchQuerySchema = z.object({
   task: textParam(256, "One task (absent: every task)"),
   state: textParam(
     64,
@@ -117,7 +117,7 @@ const SearchQuerySchema = z.object({
 });
 
 /** A search's query, as validated. */
-type SearchQuery = z.output<typeof SearchQuerySchema>;
+export type SearchQuery = z.output<typeof SearchQuerySchema>;
 
 const searchHistory = apiRoute({
   method: "get",
@@ -205,36 +205,48 @@ function historySearchOf(query: SearchQuery): HistorySearch {
   };
 }
 
+/**
+ * One page of the history's search as the request's user may see it: jobs
+ * of a task the user may not `history.read` left out, errors redacted, and
+ * under redaction the error text matched on the errors as shown.
+ */
+export async function visibleHistoryPage(
+  c: Context<SessionEnv & UserEnv>,
+  deps: Pick<ApiDeps, "history" | "options" | "present">,
+  query: SearchQuery,
+): Promise<{ jobs: HistoryJobResponse[]; next: string | null }> {
+  const { options } = deps;
+  const store = historyStoreOf(deps.history);
+  // Under redaction the error text is matched here, on the errors as shown, so that what a
+  // page holds, and where it stops, depends on no hidden value.
+  const matchedHere = query.error !== undefined && options.redact.length > 0;
+  const page = await store.search(
+    historySearchOf({ ...query, error: matchedHere ? undefined : query.error }),
+  );
+  // Across every task, `can` was asked about `*`: one that decides per task is asked
+  // about each task found, and its jobs are left out of the page when it refuses.
+  const readable = query.task === undefined ? tasksAllowed(c, options, "history.read") : undefined;
+  const allowed = new Map<string, Promise<boolean>>();
+  const jobs: HistoryJobResponse[] = [];
+  for (const summary of page.summaries) {
+    if (readable !== undefined) {
+      if (!allowed.has(summary.task)) allowed.set(summary.task, readable(summary.task));
+      if (!await allowed.get(summary.task)) continue;
+    }
+    const job = await visibleSummary(c, deps, summary);
+    if (!matchedHere || showsError(job, query.error!)) jobs.push(job);
+  }
+  return { jobs, next: page.next };
+}
+
 /** The history's routes. */
 export function historyRoutes(deps: ApiDeps) {
-  const { history, options } = deps;
+  const { history } = deps;
   return apiRouter<SessionEnv & UserEnv>()
-    .openapi(searchHistory, async (c) => {
-      const store = historyStoreOf(history);
-      const query = c.req.valid("query");
-      // Under redaction the error text is matched here, on the errors as shown, so that what a
-      // page holds, and where it stops, depends on no hidden value.
-      const matchedHere = query.error !== undefined && options.redact.length > 0;
-      const page = await store.search(
-        historySearchOf({ ...query, error: matchedHere ? undefined : query.error }),
-      );
-      // Across every task, `can` was asked about `*`: one that decides per task is asked
-      // about each task found, and its jobs are left out of the page when it refuses.
-      const readable = query.task === undefined
-        ? tasksAllowed(c, options, "history.read")
-        : undefined;
-      const allowed = new Map<string, Promise<boolean>>();
-      const jobs: HistoryJobResponse[] = [];
-      for (const summary of page.summaries) {
-        if (readable !== undefined) {
-          if (!allowed.has(summary.task)) allowed.set(summary.task, readable(summary.task));
-          if (!await allowed.get(summary.task)) continue;
-        }
-        const job = await visibleSummary(c, deps, summary);
-        if (!matchedHere || showsError(job, query.error!)) jobs.push(job);
-      }
-      return c.json({ jobs, next: page.next }, 200);
-    })
+    .openapi(
+      searchHistory,
+      async (c) => c.json(await visibleHistoryPage(c, deps, c.req.valid("query")), 200),
+    )
     .openapi(getSummary, async (c) => {
       const { task, jobId } = c.req.valid("param");
       const summary = await historyStoreOf(history).summary(task, jobId);

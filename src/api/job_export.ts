@@ -19,7 +19,7 @@ import type { JobPage } from "../source/types.ts";
 import { csvRow } from "./csv.ts";
 import type { ApiDeps } from "./deps.ts";
 import { dlqTaskQuery, patternQuery } from "./dlq.ts";
-import { streamLines } from "./line_stream.ts";
+import { type LineStreamOptions, streamLines } from "./line_stream.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { oneOfParam, stateQuery, TaskPath } from "./params.ts";
 import { JobSchema } from "./schema/common.ts";
@@ -57,6 +57,14 @@ export type Format = "csv" | "ndjson";
 export const formatQuery = oneOfParam(["csv", "ndjson"]).openapi({
   description: "csv (default) or ndjson",
 });
+
+/** The line that ends an export in `format` that failed after it began. */
+export function exportFailureLine(format: Format): LineStreamOptions["failureLine"] {
+  return (error) =>
+    format === "csv"
+      ? csvRow([`# export failed: ${error.error} (${error.code})`])
+      : `${JSON.stringify({ exportFailed: error })}\n`;
+}
 
 /** The answer: a file in either format, its size and the cap in headers. */
 const exportContent = {
@@ -143,10 +151,7 @@ async function exportList(
     type: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson",
     filename: `${name}.${format}`,
     headers: { "X-Export-Cap": String(EXPORT_CAP), "X-Export-Total": String(total) },
-    failureLine: (error) =>
-      format === "csv"
-        ? csvRow([`# export failed: ${error.error} (${error.code})`])
-        : `${JSON.stringify({ exportFailed: error })}\n`,
+    failureLine: exportFailureLine(format),
   }, async (write) => {
     if (format === "csv") await write(csvRow(CSV_COLUMNS));
     let page = first;

@@ -18,6 +18,7 @@ import type { ApiDeps } from "./deps.ts";
 import { eventRoutes } from "./events.ts";
 import { historyRoutes } from "./history.ts";
 import { historyChartRoutes } from "./history_charts.ts";
+import { historyExportRoutes } from "./history_export.ts";
 import { jobExportRoutes } from "./job_export.ts";
 import { jobLogRoutes } from "./job_logs.ts";
 import { jobSearchRoutes } from "./job_search.ts";
@@ -60,6 +61,7 @@ export function createApi(deps: ApiDeps): OpenAPIHono {
     .route("/", jobLogRoutes(deps))
     .route("/", jobPayloadRoutes(deps))
     .route("/", historyRoutes(deps))
+    .route("/", historyExportRoutes(deps))
     .route("/", scheduleRoutes(deps))
     .route("/", workflowRoutes(deps))
     .route("/", deadLetterRoutes(deps))

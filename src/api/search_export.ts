@@ -23,7 +23,14 @@ import type { JobResponse } from "../contract/jobs.ts";
 import { BoardError } from "../errors.ts";
 import { csvRow } from "./csv.ts";
 import type { ApiDeps } from "./deps.ts";
-import { CSV_COLUMNS, csvOf, EXPORT_CAP, type Format, formatQuery } from "./job_export.ts";
+import {
+  CSV_COLUMNS,
+  csvOf,
+  EXPORT_CAP,
+  exportFailureLine,
+  type Format,
+  formatQuery,
+} from "./job_export.ts";
 import { parseJobFilter } from "../search/job_filter.ts";
 import { matchingCandidates } from "../search/job_match.ts";
 import { filterQuery } from "./job_search.ts";
@@ -109,10 +116,7 @@ export function searchExportRoutes(deps: ApiDeps) {
       type: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson",
       filename: `${task}-${state}-search.${format}`.replace(/[^\w.-]+/g, "_"),
       headers: { "X-Export-Cap": String(EXPORT_CAP) },
-      failureLine: (error) =>
-        format === "csv"
-          ? csvRow([`# export failed: ${error.error} (${error.code})`])
-          : `${JSON.stringify({ exportFailed: error })}\n`,
+      failureLine: exportFailureLine(format as Format),
     }, async (write) => {
       try {
         if (format === "csv") {

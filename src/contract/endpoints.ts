@@ -129,6 +129,17 @@ type ExportQuery = {
 };
 
 /** A mutation without a body of its own (the client sends `{}`). */
+/** A history search's filters (`GET /history/jobs`, its export). */
+export type HistorySearchQuery = {
+  task?: string;
+  state?: string;
+  from?: string | number;
+  to?: string | number;
+  version?: number;
+  error?: string;
+  idPrefix?: string;
+};
+
 type NoBody = Record<string, never>;
 
 /** Every route of the API by method, then path pattern. */
@@ -148,19 +159,10 @@ export interface Endpoints {
     };
     "/history/week": { query: { task: string }; answer: TaskWeek };
     "/history/jobs": {
-      query: {
-        task?: string;
-        state?: string;
-        from?: string | number;
-        to?: string | number;
-        version?: number;
-        error?: string;
-        idPrefix?: string;
-        cursor?: string;
-        limit?: number;
-      };
+      query: HistorySearchQuery & { cursor?: string; limit?: number };
       answer: HistoryPageResponse;
     };
+    "/history/jobs/export": { query: HistorySearchQuery & ExportQuery; file: true };
     "/history/tasks/{task}/jobs/{jobId}": { answer: HistoryJobResponse };
     "/migration-lock": { answer: MigrationLockResponse };
     "/scheduler": { answer: SchedulerLeadershipResponse };

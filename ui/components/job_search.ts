@@ -5,7 +5,9 @@
  * jobs, or none, is looked up in every task (`GET /jobs?prefix=`) and the
  * matches listed (`job_matches.ts`); without the `search` permission, or
  * under 6 characters, the API's answer says why nothing opened. `/` focuses it
- * (see `lib/shortcuts.ts`).
+ * (see `lib/shortcuts.ts`). Beside it, "History" opens the search of the
+ * board's job history (`pages/history`), the box's text as an id prefix,
+ * when the board records one and the user may read it.
  *
  * @module
  */
@@ -15,7 +17,7 @@ import { type JobLookup, MIN_ID_PREFIX } from "../../src/contract/job_lookup.ts"
 import { ApiError } from "../lib/api.ts";
 import { useBoard } from "../lib/board_context.ts";
 import { html } from "../lib/html.ts";
-import { may } from "../lib/permissions.ts";
+import { may, mayReadHistory } from "../lib/permissions.ts";
 import { href } from "../lib/router.ts";
 import { JobMatches } from "./job_matches.ts";
 
@@ -98,6 +100,14 @@ export function JobSearch({ inputRef }: { inputRef: Ref<HTMLInputElement> }) {
         }}
       />
       <button type="submit" class="btn btn-small" disabled=${busy}>Open</button>
+      ${mayReadHistory(config) &&
+        html`
+          <a class="btn btn-small" title="Search the job history: every task, state, time, error"
+            href=${query.trim()
+              ? `history?${new URLSearchParams({ idPrefix: query.trim() })}`
+              : "history"}
+            onClick=${close}>History</a>
+        `}
       ${problem &&
         html`
           <div id="job-search-problem" class="search-problem" role="alert">

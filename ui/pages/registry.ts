@@ -27,6 +27,7 @@ import { TasksPage } from "./tasks/index.ts";
 const AlertsPage = lazyPage(() => import("./alerts/index.ts").then((m) => m.AlertsPage));
 const ActivityPage = lazyPage(() => import("./activity/index.ts").then((m) => m.ActivityPage));
 const DlqPage = lazyPage(() => import("./dlq/index.ts").then((m) => m.DlqPage));
+const HistoryPage = lazyPage(() => import("./history/index.ts").then((m) => m.HistoryPage));
 const JobPage = lazyPage(() => import("./job/index.ts").then((m) => m.JobPage));
 const MigrationsPage = lazyPage(() =>
   import("./migrations/index.ts").then((m) => m.MigrationsPage)
@@ -159,6 +160,13 @@ export const PAGES = {
     title: "Migrations",
     component: MigrationsPage,
     nav: { icon: "migrations" },
+  }),
+  history: page({
+    path: "/history",
+    title: "History",
+    component: HistoryPage,
+    under: "tasks",
+    controls: ["export"],
   }),
   activity: page({
     path: "/activity",

@@ -6,6 +6,11 @@
  * @module
  */
 import { html } from "../../lib/html.ts";
+import {
+  filtersFrom as filtersOf,
+  queryOf as queryOfFields,
+  type UrlFilters,
+} from "../../lib/url_filters.ts";
 
 /** The filter fields, in the order the form shows them. */
 export const FILTER_FIELDS = ["user", "action", "task", "outcome", "via"] as const;
@@ -14,25 +19,13 @@ export const FILTER_FIELDS = ["user", "action", "task", "outcome", "via"] as con
 export type FilterField = (typeof FILTER_FIELDS)[number];
 
 /** The chosen filters; absent means any. */
-export type Filters = Partial<Record<FilterField, string>>;
+export type Filters = UrlFilters<FilterField>;
 
 /** The filters a query string names. */
-export function filtersFrom(search: string): Filters {
-  const query = new URLSearchParams(search);
-  const filters: Filters = {};
-  for (const field of FILTER_FIELDS) {
-    const value = query.get(field);
-    if (value) filters[field] = value;
-  }
-  return filters;
-}
+export const filtersFrom = (search: string): Filters => filtersOf(search, FILTER_FIELDS);
 
 /** The query string of the filters, without `?`: the page's own URL. */
-export function queryOf(filters: Filters): string {
-  const query = new URLSearchParams();
-  for (const field of FILTER_FIELDS) if (filters[field]) query.set(field, filters[field]!);
-  return query.toString();
-}
+export const queryOf = (filters: Filters): string => queryOfFields(filters, FILTER_FIELDS);
 
 /** The form: text fields for user and task (applied on Enter or leaving them), selects for the rest. */
 export function FilterBar(
@@ -48,15 +41,15 @@ export function FilterBar(
   };
   const text = (field: FilterField, label: string) =>
     html`
-      <label class="activity-filter">
+      <label class="filter-field">
         <span class="muted">${label}</span>
         <input class="input" name=${field} value=${filters[field] ?? ""} onChange=${set(field)} />
       </label>
     `;
   return html`
-    <form class="activity-filters" role="search" onSubmit=${(e: Event) => e.preventDefault()}>
+    <form class="filter-bar" role="search" onSubmit=${(e: Event) => e.preventDefault()}>
       ${text("user", "User")}
-      <label class="activity-filter">
+      <label class="filter-field">
         <span class="muted">Action</span>
         <select class="select" name="action" value=${filters.action ?? ""} onChange=${set(
           "action",
@@ -66,7 +59,7 @@ export function FilterBar(
         </select>
       </label>
       ${text("task", "Task")}
-      <label class="activity-filter">
+      <label class="filter-field">
         <span class="muted">Outcome</span>
         <select class="select" name="outcome" value=${filters.outcome ?? ""} onChange=${set(
           "outcome",
@@ -77,7 +70,7 @@ export function FilterBar(
           <option value="pending">pending (no outcome)</option>
         </select>
       </label>
-      <label class="activity-filter">
+      <label class="filter-field">
         <span class="muted">Made through</span>
         <select class="select" name="via" value=${filters.via ?? ""} onChange=${set("via")}>
           <option value="">Anything</option>

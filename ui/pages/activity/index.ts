@@ -27,7 +27,7 @@ const PAGE_SIZE = 50;
 /** What the trail holds and where it lives, in one line. */
 function TrailNote({ page }: { page: AuditResponse }) {
   return html`
-    <p class="muted activity-note">
+    <p class="muted list-note">
       Keeps each entry ${formatDuration(page.maxAgeMs / 1000)}, at most about ${formatCountOf(
         page.maxEntries,
         "action",
@@ -103,7 +103,7 @@ function Trail() {
             : " yet: mutations made on this board appear here"
         }.</p>`
         : html`<${ActivityTable} entries=${data.entries} />`}
-      <nav class="activity-pages" aria-label="Activity pages">
+      <nav class="list-pages" aria-label="Activity pages">
         <button class="btn" disabled=${cursors.length === 0} onClick=${() =>
           setCursors(cursors.slice(0, -1))}>Newer</button>
         <button class="btn" disabled=${!data?.next} onClick=${() =>

@@ -1,0 +1,151 @@
+/**
+ * `GET /history/jobs/export?<the search's filters>&format=csv|ndjson`: every
+ * job a history search (`GET /history/jobs`) finds, newest first, as a file.
+ * Each row is the summary as the search shows it to the user (errors
+ * redacted, tasks the user may not `history.read` left out) without its
+ * stored input and result, as no export carries payloads. It reads the
+ * history a search page at a time, writing each as it comes, and stops at
+ * {@link EXPORT_CAP} rows (a last line says so) or when the client goes
+ * away. It needs `export` (declared) and `history.read` (asked here).
+ *
+ * @module
+ */
+
+import { z } from "@hono/zod-openapi";
+import type { SessionEnv } from "../auth/session.ts";
+import { actingUser, type UserEnv } from "../auth/user.ts";
+import type { HistoryJobResponse } from "../contract/history.ts";
+import { BoardError } from "../errors.ts";
+import { MAX_SEARCH_LIMIT } from "../history/store.ts";
+import { csvRow } from "./csv.ts";
+import type { ApiDeps } from "./deps.ts";
+import { historyStoreOf, SearchQuerySchema, visibleHistoryPage } from "./history.ts";
+import { EXPORT_CAP, exportFailureLine, type Format, formatQuery } from "./job_export.ts";
+import { streamLines } from "./line_stream.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { HistoryJobSchema } from "./schema/history.ts";
+
+/** The CSV columns, in order. */
+export const HISTORY_CSV_COLUMNS = [
+  "id",
+  "task",
+  "state",
+  "version",
+  "created",
+  "processed",
+  "finished",
+  "waitMs",
+  "runMs",
+  "attempts",
+  "runs",
+  "error",
+  "errorShape",
+  "dataBytes",
+  "resultBytes",
+] as const;
+
+const exportHistory = apiRoute({
+  method: "get",
+  path: "/history/jobs/export",
+  permission: { action: "export", taskIn: "query" },
+  tags: ["history"],
+  summary: "The jobs a history search finds, as CSV or NDJSON",
+  description: "Every match of the search (as `GET /history/jobs` takes it, without `cursor` " +
+    "and `limit`), newest first, at most `X-Export-Cap`. Needs `history.read` as well as " +
+    "`export`. No stored input or result.",
+  request: {
+    query: SearchQuerySchema.omit({ cursor: true, limit: true }).extend({ format: formatQuery }),
+  },
+  ok: {
+    "text/csv": {
+      schema: z.string().openapi({
+        description: `A header row (${HISTORY_CSV_COLUMNS.join(", ")}), then a job a row`,
+      }),
+    },
+    "application/x-ndjson": {
+      schema: HistoryJobSchema.openapi({ description: "One job's summary a line" }),
+    },
+  },
+  okDescription: "The matches as a download; a cut or failed export ends with a line that says so",
+  okHeaders: z.object({
+    "X-Export-Cap": z.string().openapi({ description: "Most rows an export writes" }),
+  }),
+  errors: ["INVALID_PARAM", "HISTORY_OFF"],
+});
+
+const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
+
+/** A summary as a CSV row, in the order of {@link HISTORY_CSV_COLUMNS}; its error is its last attempt's. */
+function csvOf(job: HistoryJobResponse): string {
+  return csvRow([
+    job.id,
+    job.task,
+    job.state,
+    job.version,
+    iso(job.createdAt),
+    iso(job.processedAt),
+    iso(job.finishedAt),
+    job.waitMs,
+    job.runMs,
+    job.attempts.length,
+    job.runs.length,
+    job.attempts.at(-1)?.error ?? null,
+    job.errorShape,
+    job.dataBytes,
+    job.resultBytes,
+  ]);
+}
+
+/** A summary as an NDJSON line, without the payloads a history read may carry. */
+function ndjsonOf({ data: _data, result: _result, ...job }: HistoryJobResponse): string {
+  return `${JSON.stringify(job)}\n`;
+}
+
+/** The history export route. */
+export function historyExportRoutes(deps: ApiDeps) {
+  const { history, options } = deps;
+  return apiRouter<SessionEnv & UserEnv>().openapi(exportHistory, async (c) => {
+    historyStoreOf(history);
+    const { format = "csv", ...search } = c.req.valid("query");
+    // `export` is the declared permission (checked by the guard); `history.read` is asked here.
+    if (!await options.can(actingUser(c), "history.read", search.task ?? "*")) {
+      throw new BoardError("FORBIDDEN", "You may not read this history", {
+        param: "history.read",
+      });
+    }
+    // The first page is read before the answer starts: a bad field is still a 400.
+    let page = await visibleHistoryPage(c, deps, { ...search, limit: MAX_SEARCH_LIMIT });
+    const line = (format as Format) === "csv" ? csvOf : ndjsonOf;
+    return streamLines(c, {
+      type: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson",
+      filename: `history${search.task ? `-${search.task}` : ""}.${format}`.replace(
+        /[^\w.-]+/g,
+        "_",
+      ),
+      headers: { "X-Export-Cap": String(EXPORT_CAP) },
+      failureLine: exportFailureLine(format as Format),
+    }, async (write) => {
+      if (format === "csv") await write(csvRow(HISTORY_CSV_COLUMNS));
+      let written = 0;
+      while (true) {
+        const rows = page.jobs.slice(0, EXPORT_CAP - written);
+        if (rows.length > 0) await write(rows.map(line).join(""));
+        written += rows.length;
+        if (written >= EXPORT_CAP && (rows.length < page.jobs.length || page.next !== null)) {
+          await write(
+            format === "csv"
+              ? csvRow([`# truncated: the first ${written} jobs (the export cap); more may match`])
+              : `${JSON.stringify({ truncated: true, exported: written, cap: EXPORT_CAP })}\n`,
+          );
+          return;
+        }
+        if (page.next === null || c.req.raw.signal.aborted) return;
+        page = await visibleHistoryPage(c, deps, {
+          ...search,
+          cursor: page.next,
+          limit: MAX_SEARCH_LIMIT,
+        });
+      }
+    });
+  });
+}

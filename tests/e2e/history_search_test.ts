@@ -1,0 +1,90 @@
+/**
+ * The history search in a real browser, on a board with the history on
+ * (Redis) and a real taskora 0.5.0 worker keeping a failed job one second:
+ * once taskora removed the job, the job-ID box's "History" opens the search,
+ * which finds the job by its error text, across every task, as a history
+ * row linking to its archived page; the search's export links carry the
+ * filters. With `SCREENSHOTS=1`, screenshots at 390, 1280 and 1920 px.
+ */
+
+// deno-lint-ignore-file no-explicit-any
+import assert from "node:assert/strict";
+import { createTaskora, redisAdapter } from "../../../shared/taskora/taskora.js";
+import { taskKeys } from "../../src/source/wire/keys.ts";
+import { withClient } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
+import { browserTest, screenshot, withBoard } from "./harness.ts";
+
+browserTest("the history search finds a job taskora removed by its error text", async () => {
+  await withBoard({ history: true }, async ({ page, redis, root, board }) => {
+    const app: any = createTaskora({
+      adapter: redisAdapter(redis.url),
+      retention: { failed: { maxAge: "1s" } },
+    });
+    const refund = app.task("refund-order", {
+      retry: { attempts: 1 },
+      // taskora trims what it keeps on its stall check: every 100 ms here.
+      stall: { interval: 100, maxCount: 50 },
+      handler: (data: { fail: boolean }, ctx: { heartbeat(): void }) => {
+        ctx.heartbeat();
+        if (data.fail) throw new Error("payment gateway refused refund");
+        return "refunded";
+      },
+    });
+    await app.start();
+    try {
+      /** Whether the history holds job `id`. */
+      const recorded = async (id: string) => {
+        const answer = await board.fetch(
+          new Request(`http://localhost/board/api/history/tasks/refund-order/jobs/${id}`),
+        );
+        await answer.body?.cancel();
+        return answer.status === 200;
+      };
+      // The recorder reads a failed job's error from the job, which taskora keeps one second:
+      // the failing job is dispatched once the recorder is seen recording.
+      const first = String(await refund.dispatch({ fail: false }));
+      await waitFor(() => recorded(first), { what: "the board's recorder to start" });
+      const id = String(await refund.dispatch({ fail: true }));
+      await waitFor(() => recorded(id), { what: "the board's recorder to keep the failed job" });
+      await withClient(redis.url, (client) =>
+        waitFor(
+          async () =>
+            Number(await client.exists(`${taskKeys("refund-order").jobPrefix}${id}`)) === 0,
+          { what: "taskora's retention to remove the failed job" },
+        ));
+
+      await page.goto(root);
+      await page.getByRole("link", { name: "History" }).click();
+      const search = page.getByRole("search", { name: "Search the history" });
+      await search.waitFor();
+      const error = search.getByLabel("Error contains");
+      await error.fill("GATEWAY REFUSED");
+      await error.press("Tab"); // a text filter applies when left
+      const row = page.locator(".history-table tbody tr").filter({
+        has: page.getByRole("link", { name: id }),
+      });
+      await row.waitFor();
+      assert.match(page.url(), /history\?error=GATEWAY\+REFUSED$/, "the search is in the URL");
+      const text = (await row.textContent())!.replace(/\s+/g, " ");
+      assert.match(text, /History/, "marked a history row");
+      assert.match(text, /refund-order/);
+      assert.match(text, /failed/);
+      assert.match(text, /payment gateway refused refund/);
+      assert.equal(await page.locator(".history-table tbody tr").count(), 1, "only that job");
+      const csv = page.getByRole("group", { name: /^Export/ }).getByRole("link", { name: "CSV" });
+      assert.match((await csv.getAttribute("href"))!, /history\/jobs\/export\?error=GATEWAY/);
+      for (const width of [390, 1280, 1920]) {
+        await page.setViewportSize({ width, height: 900 });
+        await screenshot(page, `history-search-${width}`);
+      }
+
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await row.getByRole("link", { name: id }).click();
+      await page.getByRole("note").filter({ hasText: /^Archived/ }).waitFor();
+      assert.match(page.url(), new RegExp(`jobs/${id}$`));
+    } finally {
+      await app.close();
+    }
+  });
+});
