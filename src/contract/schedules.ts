@@ -47,20 +47,18 @@ export interface ScheduleRecord {
   declaredInCode?: boolean;
 }
 
-/**
- * Who made a schedule's run: the board ("Run now") or taskora's scheduler
- * (noted from the schedule's `lastJobId` when a board reads its schedules).
- */
-export type ScheduleRunMaker = "board" | "scheduler";
-
 /** A run of a schedule, as the store keeps it. */
 export interface BoardRunRecord {
   /** The job the run was dispatched as (a job of the schedule's task). */
   jobId: string;
   /** When it was dispatched (ms): the board's clock, or the schedule's `lastRun`. */
   at: number;
-  /** Who made it; records kept before the scheduler's runs were noted are the board's. */
-  by: ScheduleRunMaker;
+  /**
+   * Who made it: the board ("Run now") or taskora's scheduler (noted from
+   * the schedule's `lastJobId` when a board reads its schedules); records
+   * kept before the scheduler's runs were noted are the board's.
+   */
+  by: "board" | "scheduler";
 }
 
 /** A run the board dispatched, with its job's state now. */
