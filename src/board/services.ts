@@ -27,6 +27,7 @@ import { type BoardMetrics, createBoardMetrics } from "../metrics/route.ts";
 import type { ResolvedOptions, ResolvedSessionAuth } from "../options.ts";
 import { startBacklogSampler } from "../samplers/backlog.ts";
 import { startThroughputKeeper } from "../samplers/throughput.ts";
+import { startScheduleRunKeeper } from "../schedules/run_keeper.ts";
 import { createLatencySampler } from "../samplers/latency.ts";
 import { ScanSlots } from "../scans/slots.ts";
 import type { TaskSource } from "../source/types.ts";
@@ -204,6 +205,10 @@ export function startServices(
     timers,
     clock,
   });
+  // While the history is recorded, the leader keeps every run a schedule makes, watched or not.
+  const scheduleRuns = options.history === null
+    ? null
+    : startScheduleRunKeeper({ source, store, leadership, timers });
   const alerts = startAlerts({
     source,
     store,
@@ -262,6 +267,7 @@ export function startServices(
       await alerts?.close();
       backlog.close();
       throughput?.close();
+      scheduleRuns?.close();
       await leadership.close();
       await alertLeadership?.close();
     },

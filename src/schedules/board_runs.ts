@@ -100,6 +100,20 @@ export class BoardRuns {
   }
 
   /**
+   * Notes the scheduler's last run of each of `schedules` the store does
+   * not hold yet: one read of the kept runs (on Redis a GET of their
+   * version, the lists only when it changed), a write only for a new run.
+   */
+  async keepUp(schedules: readonly ScheduleRecord[]): Promise<void> {
+    if (!this.#source.getJobStates || schedules.length === 0) return;
+    this.#kept = await this.#store.listBoardRuns(
+      schedules.map(({ name }) => name),
+      SCHEDULE_RUNS_KEPT,
+    );
+    await this.noteScheduled(schedules);
+  }
+
+  /**
    * Runs `offset` to `offset + limit - 1` of schedule `name` (of `task`),
    * newest first, each with its outcome: one read of the store, one batch
    * of job states, and one history read per run taskora no longer holds.

@@ -14,6 +14,8 @@ import { systemTimers } from "../../src/timers.ts";
 import { createBoardOn } from "../../src/board.ts";
 import { connectClient } from "../helpers/redis_server.ts";
 import { taskKeys } from "../../src/source/wire/keys.ts";
+import { RUN_LOOK_MS } from "../../src/schedules/run_keeper.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
 
 function defineTasks(app: any): void {
   app.task("ping", {
@@ -110,4 +112,24 @@ Deno.test("a schedule's runs refuse a bad page with 400 naming the field, an unk
     assert.equal(missing.status, 404, JSON.stringify(missing.body));
     assert.equal(missing.body.code, "SCHEDULE_NOT_FOUND");
   }, { start: false });
+});
+
+Deno.test("a board recording history keeps every run of a schedule while nobody opens the schedules page", async () => {
+  const timers = new FakeTimers();
+  await withApp("redis", defineTasks, async (world) => {
+    // The scheduler runs every second; the leader looks every RUN_LOOK_MS of the board's clock.
+    // Nobody asks for GET /schedules (which notes the runs it sees too): only the looks note.
+    const runs = async () => {
+      await timers.tick(RUN_LOOK_MS);
+      const { status, body } = await world.get("/schedules/pinger/runs?limit=100");
+      assert.equal(status, 200, JSON.stringify(body));
+      return body as { runs: { jobId: string; by: string }[]; total: number };
+    };
+    const page = await waitFor(async () => {
+      const page = await runs();
+      return page.total >= 3 && page;
+    }, { what: "three runs noted by the leader's looks" });
+    assert.ok(page.runs.every((run) => run.by === "scheduler"), JSON.stringify(page.runs));
+    assert.equal(new Set(page.runs.map((run) => run.jobId)).size, page.total, "once each");
+  }, { boardOn: "url", board: { history: true }, timers });
 });
