@@ -176,8 +176,14 @@ export class ChangeFeed {
 
   /** Whether the feed should run on this board now (a need elsewhere keeps it competing). */
   async #shouldRun(leads: boolean): Promise<boolean> {
-    if (!leads || this.#closed) return false;
     const { timers, store, alwaysNeeded, leadership } = this.#options;
+    if (this.#closed) return false;
+    // A follower whose feed is always needed (the history's) keeps asking, or it would stop
+    // competing a lease period after its start and never take over from a leader that dies.
+    if (!leads) {
+      if (alwaysNeeded) leadership.leads();
+      return false;
+    }
     const now = timers.now();
     if (!alwaysNeeded && now >= this.#neededUntil && now - this.#checkedAt >= this.#needMs / 3) {
       this.#checkedAt = now;

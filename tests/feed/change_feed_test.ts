@@ -166,3 +166,42 @@ Deno.test("over a source without stream ids, a feed keeps its events while the s
     await source.close();
   }
 });
+
+Deno.test("a follower whose feed is always needed (the history) keeps competing, and takes over long after its start", async () => {
+  const timers = new FakeTimers();
+  const source = createMemorySource({ simulate: false, now: () => timers.now() });
+  const feedOf = (holder: string) => {
+    const leadership = new Leadership(leaseOf(source.boardStore, "board"), { timers, holder });
+    const feed = new ChangeFeed({
+      source,
+      store: source.boardStore.feed!,
+      leadership,
+      timers,
+      consumers: [recorder()],
+      alwaysNeeded: true,
+    });
+    return { feed, leadership };
+  };
+  const first = feedOf("first");
+  await timers.tick(1_000);
+  const second = feedOf("second");
+  try {
+    await waitFor(async () => (await timers.tick(1_000), first.feed.running), {
+      what: "the first feed to lead and run",
+    });
+    // Far past the lease's keepMs (60 s) since the follower last asked for itself.
+    for (let s = 0; s < 300; s++) await timers.tick(1_000);
+    assert.equal(second.feed.running, false, "one feed runs");
+    await first.feed.close();
+    await first.leadership.close(); // gives the lease back, as a dead leader's runs out
+    await waitFor(async () => (await timers.tick(1_000), second.feed.running), {
+      what: "the follower to take over",
+    });
+  } finally {
+    await first.feed.close();
+    await first.leadership.close();
+    await second.feed.close();
+    await second.leadership.close();
+    await source.close();
+  }
+});

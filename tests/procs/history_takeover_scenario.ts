@@ -153,7 +153,19 @@ export async function killLeaderMidBatch(setup: HistoryTakeoverSetup): Promise<v
     // The first board leads (it is alone) and reaches Redis through the proxy.
     const leader = await start(proxy.url);
     await dispatch();
-    await waitFor(async () => await recorded() > 0, { what: "the first board to record" });
+    const idle = async () => {
+      const counts = await Promise.all(
+        ["tick", "flaky"].map((task) => app.inspect().stats({ task })),
+      );
+      return counts.every((c) => c.waiting + c.active + c.delayed === 0);
+    };
+    // The whole first wave run and recorded, its retries too: the hold below then falls on a
+    // batch of the second wave, not on a late one of the first.
+    await waitFor(idle, { what: "the worker to finish the first wave", limitMs: 60_000 });
+    await waitFor(async () => await recorded() === 2 * WAVE, {
+      what: "the first board to record the first wave",
+      limitMs: 60_000,
+    });
     await start(redis.url);
 
     // Mid-stream: once the leader read ending jobs (the recorder's read names its fields), their
@@ -182,12 +194,7 @@ export async function killLeaderMidBatch(setup: HistoryTakeoverSetup): Promise<v
     await dispatch(); // while the other board takes over
 
     const total = 2 * dispatched;
-    await waitFor(async () => {
-      const counts = await Promise.all(
-        ["tick", "flaky"].map((task) => app.inspect().stats({ task })),
-      );
-      return counts.every((c) => c.waiting + c.active + c.delayed === 0);
-    }, { what: "the worker to finish every job", limitMs: 60_000 });
+    await waitFor(idle, { what: "the worker to finish every job", limitMs: 60_000 });
     await waitFor(async () => await recorded() === total, {
       what: `the next leader to record all ${total} jobs`,
       limitMs: 60_000,
