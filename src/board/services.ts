@@ -165,7 +165,8 @@ export function startServices(
     history: options.history,
     redact: options.redact,
   });
-  const ownChanges = new OwnChanges(clock);
+  // A change this board made re-reads its task at the leader's next pass, events or not.
+  const ownChanges = new OwnChanges(clock, (task) => boardFeed?.live.changed(task));
   const feed = boardFeed?.feed ?? null;
   const history = boardFeed?.history ?? null;
   const events = createEventHub(source, present, {

@@ -44,6 +44,8 @@ export interface BoardFeedOptions {
 export interface BoardFeed {
   /** The change feed. */
   feed: ChangeFeed;
+  /** The live state it keeps (on the leader). */
+  live: LiveStateKeeper;
   /** The history store and its recording; null with `history: false` or a source that reads no job fields. */
   history: { store: HistoryStore; recording: HistoryRecording } | null;
 }
@@ -70,7 +72,8 @@ export function createBoardFeed(options: BoardFeedOptions): BoardFeed | null {
   const store = options.store.feed;
   if (!store) return null;
   const history = historyOf(options);
-  const consumers: FeedConsumer[] = [new LiveStateKeeper({ source, store, clock, health })];
+  const live = new LiveStateKeeper({ source, store, clock, health });
+  const consumers: FeedConsumer[] = [live];
   if (history) consumers.push(history.recording);
   const feed = new ChangeFeed({
     source,
@@ -82,5 +85,5 @@ export function createBoardFeed(options: BoardFeedOptions): BoardFeed | null {
     alwaysNeeded: history !== null,
     backfill: history !== null,
   });
-  return { feed, history };
+  return { feed, live, history };
 }

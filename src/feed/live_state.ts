@@ -140,6 +140,14 @@ export class LiveStateKeeper implements FeedConsumer {
     }
   }
 
+  /**
+   * Notes that this board changed `task` (a clean, say) in a way taskora
+   * writes no event for: the next pass re-reads it, as one that moved.
+   */
+  changed(task: string): void {
+    this.#moved.add(task);
+  }
+
   /** Notes which tasks moved, their takes and their re-runs. */
   take({ events, trimmed }: EventBatch): void {
     for (const task of trimmed) this.#moved.add(task);

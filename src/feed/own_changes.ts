@@ -10,14 +10,19 @@
 
 import type { MiddlewareHandler } from "hono";
 
+/** The task a request's path names: `.../tasks/<task>/...`. */
+const TASK_PATH = /\/tasks\/([^/]+)(?:\/|$)/;
+
 /** When this board last finished a change, on the clock the live state's `asOf` uses. */
 export class OwnChanges {
   readonly #clock: () => number;
+  readonly #onTask: (task: string) => void;
   #at = -Infinity;
 
-  /** `clock`: ms since the epoch, as the live state's `asOf`. */
-  constructor(clock: () => number) {
+  /** `clock`: ms since the epoch, as the live state's `asOf`; `onTask` hears each task changed. */
+  constructor(clock: () => number, onTask: (task: string) => void = () => {}) {
     this.#clock = clock;
+    this.#onTask = onTask;
   }
 
   /** Whether a live state of `asOf` was written after this board's last change. */
@@ -25,13 +30,23 @@ export class OwnChanges {
     return asOf > this.#at;
   }
 
-  /** Marks every request that may change the queue, when it ends. */
+  /**
+   * Marks every request that may change the queue, when it ends, and tells
+   * the `onTask` given at construction the task its path names
+   * (`/tasks/<task>/...`): a clean writes no event, so the live state
+   * re-reads that task rather than wait for its sweep.
+   */
   middleware(): MiddlewareHandler {
+    const onTask = this.#onTask;
     return async (c, next) => {
       try {
         await next();
       } finally {
-        if (c.req.method !== "GET" && c.req.method !== "HEAD") this.#at = this.#clock();
+        if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+          this.#at = this.#clock();
+          const named = TASK_PATH.exec(new URL(c.req.url).pathname)?.[1];
+          if (named !== undefined) onTask(decodeURIComponent(named));
+        }
       }
     };
   }
