@@ -178,8 +178,8 @@ export function checkedSearch(query: HistorySearch): HistorySearch & { limit: nu
     throw invalid("version", "must be a whole number");
   }
   for (const field of ["from", "to"] as const) {
-    if (query[field] !== undefined && !Number.isFinite(query[field])) {
-      throw invalid(field, "must be a time in ms");
+    if (query[field] !== undefined && !Number.isSafeInteger(query[field])) {
+      throw invalid(field, "must be a time in whole ms");
     }
   }
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
@@ -225,16 +225,22 @@ export interface SearchPosition {
   id: string;
 }
 
-/** A position as a cursor string. */
+/**
+ * A position as a cursor string: its JSON's UTF-8 bytes in base64 (`btoa`
+ * alone takes Latin-1 only, and a task's name or a job's id may be in any
+ * script).
+ */
 export function encodeCursor(position: SearchPosition): string {
-  return btoa(JSON.stringify([position.at, position.task, position.id]));
+  const bytes = new TextEncoder().encode(JSON.stringify([position.at, position.task, position.id]));
+  return btoa(Array.from(bytes, (byte) => String.fromCharCode(byte)).join(""));
 }
 
 /** A cursor read back; a cursor no store wrote is a 400. */
 export function decodeCursor(cursor: string): SearchPosition {
   try {
-    const [at, task, id] = JSON.parse(atob(cursor));
-    if (Number.isFinite(at) && typeof task === "string" && typeof id === "string") {
+    const bytes = Uint8Array.from(atob(cursor), (char) => char.charCodeAt(0));
+    const [at, task, id] = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    if (Number.isSafeInteger(at) && typeof task === "string" && typeof id === "string") {
       return { at, task, id };
     }
   } catch {

@@ -45,6 +45,7 @@ import {
   partitionDays,
   WRITE_LOCK,
 } from "./schema.ts";
+import { storableBatch, storableSearch, storableText } from "./storable_text.ts";
 import { PendingRollups, writeEntries } from "./write_batch.ts";
 
 /** Options of {@link createPostgresHistoryStore}. */
@@ -175,7 +176,8 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
     });
 
   return {
-    write(batch: HistoryBatch) {
+    write(given: HistoryBatch) {
+      const batch = storableBatch(given);
       const writeOnce = async () => {
         for (const day of new Set(batch.entries.map((entry) => dayOf(entry.createdAt)))) {
           if (!days.has(day)) {
@@ -234,14 +236,22 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
     },
     summary(task, id) {
       return run(async () => {
-        const jobs = await sql`SELECT * FROM history_jobs WHERE task = ${task} AND id = ${id}`;
+        const jobs = await sql`
+          SELECT * FROM history_jobs WHERE task = ${storableText(task)} AND id = ${
+          storableText(id)
+        }`;
         return (await summariesOf(sql, jobs))[0] ?? null;
       });
     },
     search(query): Promise<HistoryPage> {
       return run(async () => {
-        const checked = checkedSearch(query);
-        const position = checked.cursor === undefined ? null : decodeCursor(checked.cursor);
+        const checked = storableSearch(checkedSearch(query));
+        const cursor = checked.cursor === undefined ? null : decodeCursor(checked.cursor);
+        const position = cursor && {
+          ...cursor,
+          task: storableText(cursor.task),
+          id: storableText(cursor.id),
+        };
         const and = (condition: boolean, fragment: () => postgres.PendingQuery<postgres.Row[]>) =>
           condition ? fragment() : sql``;
         const jobs = await sql`
@@ -282,7 +292,7 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
         const { resolution, from, to, ...scope } = checkedRollupQuery(query);
         const rows = await sql`
           SELECT bucket, fields FROM history_rollups
-          WHERE resolution = ${resolution} AND scope = ${scopeId(scope)}
+          WHERE resolution = ${resolution} AND scope = ${storableText(scopeId(scope))}
             AND bucket >= ${bucketOf(from, resolution)} AND bucket < ${to}
           ORDER BY bucket`;
         return rows.map((row) => pointOf(Number(row.bucket), row.fields));
