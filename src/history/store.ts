@@ -113,6 +113,13 @@ export const MAX_SEARCH_LIMIT = 200;
 /** The longest error text or id prefix a search takes. */
 export const MAX_SEARCH_TEXT = 200;
 
+/**
+ * How many jobs one search call of a store that keeps them outside the
+ * process looks at, at most (its window's newest past the cursor, matching
+ * or not): what one call costs is bounded whatever the filters.
+ */
+export const SEARCH_BUDGET = 2000;
+
 /** The job history's store. */
 export interface HistoryStore {
   /** Writes a batch; returns how many entries were new. Idempotent. */

@@ -34,6 +34,7 @@ import {
   type HistoryPage,
   type HistoryStore,
   type RollupQuery,
+  SEARCH_BUDGET,
 } from "../../history/store.ts";
 import { type AttemptRecord, type JobSummary, summaryOf } from "../../history/summary.ts";
 import {
@@ -236,10 +237,9 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
     },
     summary(task, id) {
       return run(async () => {
+        const stored = { task: storableText(task), id: storableText(id) };
         const jobs = await sql`
-          SELECT * FROM history_jobs WHERE task = ${storableText(task)} AND id = ${
-          storableText(id)
-        }`;
+          SELECT * FROM history_jobs WHERE task = ${stored.task} AND id = ${stored.id}`;
         return (await summariesOf(sql, jobs))[0] ?? null;
       });
     },
@@ -254,12 +254,23 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
         };
         const and = (condition: boolean, fragment: () => postgres.PendingQuery<postgres.Row[]>) =>
           condition ? fragment() : sql``;
-        const jobs = await sql`
-          SELECT * FROM history_jobs j WHERE true
+        // The jobs one call looks at, as the Redis store does: the window's newest past the
+        // cursor, at most SEARCH_BUDGET of them, read by the index whatever the filters, so a
+        // search for text no job holds does not walk months of history.
+        const looked = sql`
+          SELECT * FROM history_jobs WHERE true
           ${and(checked.task !== undefined, () => sql`AND task = ${checked.task!}`)}
-          ${and(checked.states !== undefined, () => sql`AND state IN ${sql(checked.states!)}`)}
           ${and(checked.from !== undefined, () => sql`AND latest_end >= ${checked.from!}`)}
           ${and(checked.to !== undefined, () => sql`AND latest_end < ${checked.to!}`)}
+          ${
+          and(position !== null, () =>
+            sql`AND (latest_end, task, id) < (${position!.at}, ${position!.task}, ${position!.id})`)
+        }
+          ORDER BY latest_end DESC, task DESC, id DESC
+          LIMIT ${SEARCH_BUDGET}`;
+        const jobs = await sql`
+          SELECT * FROM (${looked}) j WHERE true
+          ${and(checked.states !== undefined, () => sql`AND state IN ${sql(checked.states!)}`)}
           ${and(checked.version !== undefined, () => sql`AND version = ${checked.version!}`)}
           ${
           and(checked.idPrefix !== undefined, () => sql`AND starts_with(id, ${checked.idPrefix!})`)
@@ -270,19 +281,25 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
               WHERE a.day = j.day AND a.task = j.task AND a.id = j.id
               AND strpos(lower(a.error), lower(${checked.errorText!})) > 0)`)
         }
-          ${
-          and(position !== null, () =>
-            sql`AND (latest_end, task, id) < (${position!.at}, ${position!.task}, ${position!.id})`)
-        }
           ORDER BY latest_end DESC, task DESC, id DESC
           LIMIT ${checked.limit + 1}`;
         const page = jobs.slice(0, checked.limit);
         const summaries = await summariesOf(sql, page);
         const last = summaries.at(-1);
+        if (jobs.length > page.length && last) {
+          return {
+            summaries,
+            next: encodeCursor({ at: last.finishedAt, task: last.task, id: last.id }),
+          };
+        }
+        // Fewer matches than asked: more may lie past the last job this call looked at.
+        const [edge] = await sql`
+          SELECT latest_end, task, id, count(*) OVER () AS looked FROM (${looked}) l
+          ORDER BY latest_end, task, id LIMIT 1`;
         return {
           summaries,
-          next: jobs.length > page.length && last
-            ? encodeCursor({ at: last.finishedAt, task: last.task, id: last.id })
+          next: edge && Number(edge.looked) >= SEARCH_BUDGET
+            ? encodeCursor({ at: Number(edge.latest_end), task: edge.task, id: edge.id })
             : null,
         };
       });
