@@ -30,6 +30,7 @@ import { startThroughputKeeper } from "../samplers/throughput.ts";
 import { startScheduleRunKeeper } from "../schedules/run_keeper.ts";
 import { createLatencySampler } from "../samplers/latency.ts";
 import { ScanSlots } from "../scans/slots.ts";
+import { showingErrors } from "../source/shown_errors.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { BoardStore } from "../store/types.ts";
 import { epochClock, type Timers } from "../timers.ts";
@@ -143,12 +144,15 @@ function startAlerts(parts: AlertParts): AlertEvaluator | null {
  * `store`, their timers on `timers`.
  */
 export function startServices(
-  source: TaskSource,
+  given: TaskSource,
   store: BoardStore,
   options: ResolvedOptions,
   timers: Timers,
 ): BoardServices {
   const present = createPresenter(options);
+  // Under redaction every reader of the dead-letter groups (routes, export, alerts) groups the
+  // errors as shown, so no redacted value decides a group.
+  const source = options.redact.length > 0 ? showingErrors(given, present.error) : given;
   const clock = epochClock(timers);
   const leadership = new Leadership(leaseOf(store, BOARD_LEASE), { timers });
   const leads = () => leadership.leads();

@@ -1,12 +1,14 @@
 /**
  * Grouping of failed jobs by error. Two errors fall in one group when they
  * differ only in numbers, ids (UUIDs) or hex strings, so "timeout after 3012 ms"
- * and "timeout after 2990 ms" count as one problem.
+ * and "timeout after 2990 ms" count as one problem. A group is made from the
+ * error as the board shows it (redacted), so no value redaction hides decides
+ * a group, its count or its sample.
  *
  * @module
  */
 
-import type { DeadLetterGroup } from "./types.ts";
+import type { DeadLetterGroup, ShownError } from "./types.ts";
 
 /** A failed job as the grouping needs it. */
 export interface DeadLetterEntry {
@@ -44,22 +46,34 @@ export function errorPattern(message: string): string {
 /** What a failed job without an error message is grouped under. */
 const NO_MESSAGE = "(no error message)";
 
-/** The group pattern of one failed job. */
-export function patternOf(entry: DeadLetterEntry): string {
-  return errorPattern(entry.error ?? NO_MESSAGE);
+/** The error of one failed job as shown. */
+function shownMessage(entry: DeadLetterEntry, shown?: ShownError): string {
+  return entry.error === null ? NO_MESSAGE : shown ? shown(entry.error) : entry.error;
 }
 
-/** The failed jobs of one group (by {@link errorPattern}), in the order given. */
-export function inGroup(entries: readonly DeadLetterEntry[], pattern: string): DeadLetterEntry[] {
-  return entries.filter((entry) => patternOf(entry) === pattern);
+/** The group pattern of one failed job: of its error as shown. */
+export function patternOf(entry: DeadLetterEntry, shown?: ShownError): string {
+  return errorPattern(shownMessage(entry, shown));
 }
 
-/** Groups failed jobs by {@link errorPattern}, most frequent first. */
-export function groupDeadLetters(entries: Iterable<DeadLetterEntry>): DeadLetterGroup[] {
+/** The failed jobs of one group (by {@link patternOf}), in the order given. */
+export function inGroup(
+  entries: readonly DeadLetterEntry[],
+  pattern: string,
+  shown?: ShownError,
+): DeadLetterEntry[] {
+  return entries.filter((entry) => patternOf(entry, shown) === pattern);
+}
+
+/** Groups failed jobs by {@link patternOf}, most frequent first. */
+export function groupDeadLetters(
+  entries: Iterable<DeadLetterEntry>,
+  shown?: ShownError,
+): DeadLetterGroup[] {
   const groups = new Map<string, DeadLetterGroup & { taskSet: Set<string> }>();
   for (const entry of entries) {
-    const message = entry.error ?? NO_MESSAGE;
-    const pattern = patternOf(entry);
+    const message = shownMessage(entry, shown);
+    const pattern = errorPattern(message);
     let group = groups.get(pattern);
     if (!group) {
       group = {

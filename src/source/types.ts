@@ -484,12 +484,21 @@ export interface RetryOptions {
   data?: unknown;
 }
 
+/**
+ * How the board shows a failed job's error (redacted): the dead-letter
+ * methods make each group from the error as shown, so no value redaction
+ * hides decides a group. Absent: the error as stored.
+ */
+export type ShownError = (message: string) => string;
+
 /** Which failed jobs {@link TaskSource.retryAllFailed} sends back: of a task, of an error group. */
 export interface FailedScope {
   /** One task's; every task's when absent. */
   task?: string;
   /** One error group's (a {@link DeadLetterGroup.pattern}); every failed job's when absent. */
   pattern?: string;
+  /** How the errors the `pattern` was made from are shown. */
+  shown?: ShownError;
 }
 
 /** Options of {@link TaskSource.cleanJobs}. */
@@ -840,16 +849,18 @@ export interface TaskSource {
 
   /**
    * Failed jobs of every task (or one), most recently failed first; with
-   * `pattern`, only those of that error group (a {@link DeadLetterGroup.pattern}).
+   * `pattern`, only those of that error group (a {@link DeadLetterGroup.pattern}
+   * made from the errors as `shown`).
    */
   listDeadLetters(
     offset: number,
     limit: number,
     task?: string,
     pattern?: string,
+    shown?: ShownError,
   ): Promise<JobPage>;
-  /** Failed jobs grouped by error, most frequent first. */
-  groupDeadLetters(task?: string): Promise<DeadLetterGroup[]>;
+  /** Failed jobs grouped by their error as `shown`, most frequent first. */
+  groupDeadLetters(task?: string, shown?: ShownError): Promise<DeadLetterGroup[]>;
   /**
    * Sends the failed jobs of `scope` (every task's, rediscovered first, or
    * one's; with a `pattern`, only that error group's, read afresh) back to

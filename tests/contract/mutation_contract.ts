@@ -401,6 +401,20 @@ export function mutationContract(name: string, seed: Seed): void {
     assert.equal(await count(s, "send-email", "failed"), 3);
   });
 
+  contract("groups, lists and retries the dead letters by their errors as shown", async (s) => {
+    // As redaction would: every error shown alike, so no stored difference decides a group.
+    const shown = (message: string) => message.replace(/.+/, "hidden 42");
+    const groups = await s.groupDeadLetters(undefined, shown);
+    assert.deepEqual(groups.map((g) => [g.pattern, g.sample, g.count]), [
+      ["hidden <n>", "hidden 42", 5],
+    ]);
+    assert.equal((await s.listDeadLetters(0, 10, undefined, "hidden <n>", shown)).total, 5);
+    assert.equal((await s.listDeadLetters(0, 10, undefined, "Mailbox full", shown)).total, 0);
+    assert.deepEqual(await s.retryAllFailed({ pattern: "Mailbox full", shown }), { retried: 0 });
+    assert.deepEqual(await s.retryAllFailed({ pattern: "hidden <n>", shown }), { retried: 5 });
+    assert.equal(await count(s, "send-email", "failed"), 0);
+  });
+
   contract("cleans finished jobs of a state with their logs", async (s) => {
     const completed = await ids(s, "send-email", "completed");
     assert.deepEqual(await s.cleanJobs("send-email", "completed", 0), { removed: 10 });

@@ -6,7 +6,7 @@
  */
 
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../dead_letters.ts";
-import type { DeadLetterGroup, JobPage, JobRow } from "../types.ts";
+import type { DeadLetterGroup, JobPage, JobRow, ShownError } from "../types.ts";
 import { decodeRow } from "../wire/decode.ts";
 import { taskKeys } from "../wire/keys.ts";
 import type { Command, RedisConnection } from "./client.ts";
@@ -134,11 +134,15 @@ export async function readDeadLetterEntries(
 /** How long a grouping is served before it is recomputed, ms. */
 export const GROUPS_FRESH_MS = 5000;
 
-/** The failed jobs of one scope, newest first, and their groups, as read at `at`. */
+/**
+ * The failed jobs of one scope, newest first, as read at `at`, and their
+ * groups by how their errors are shown (a board shows them one way: one
+ * grouping per scope).
+ */
 interface Grouping {
   at: number;
-  groups: DeadLetterGroup[];
   entries: DeadLetterEntry[];
+  groups: Map<ShownError | undefined, DeadLetterGroup[]>;
 }
 
 /**
@@ -158,14 +162,20 @@ export class DeadLetterGroups {
     this.#freshMs = freshMs;
   }
 
-  /** The groups of one task's failed jobs, or of all tasks'. */
-  async get(task?: string): Promise<DeadLetterGroup[]> {
-    return (await this.#grouping(task)).groups;
+  /** The groups of one task's failed jobs, or of all tasks', by their errors as `shown`. */
+  async get(task?: string, shown?: ShownError): Promise<DeadLetterGroup[]> {
+    const grouping = await this.#grouping(task);
+    let groups = grouping.groups.get(shown);
+    if (!groups) {
+      groups = groupDeadLetters(grouping.entries, shown);
+      grouping.groups.set(shown, groups);
+    }
+    return groups;
   }
 
-  /** The failed jobs of one group, most recently failed first. */
-  async members(pattern: string, task?: string): Promise<DeadLetterEntry[]> {
-    return inGroup((await this.#grouping(task)).entries, pattern);
+  /** The failed jobs of one group (of their errors as `shown`), most recently failed first. */
+  async members(pattern: string, task?: string, shown?: ShownError): Promise<DeadLetterEntry[]> {
+    return inGroup((await this.#grouping(task)).entries, pattern, shown);
   }
 
   async #grouping(task?: string): Promise<Grouping> {
@@ -196,7 +206,7 @@ export class DeadLetterGroups {
       running = this.#read(task)
         .then((entries) => {
           entries.sort((a, b) => b.failedAt - a.failedAt || byTask(a, b));
-          const grouping = { at: Date.now(), groups: groupDeadLetters(entries), entries };
+          const grouping: Grouping = { at: Date.now(), entries, groups: new Map() };
           this.#cache.set(scope, grouping);
           return grouping;
         })

@@ -49,6 +49,7 @@ import type {
   ScheduleRecord,
   SearchPosition,
   SearchSlice,
+  ShownError,
   StoreInfo,
   StreamAnswers,
   StreamQuery,
@@ -627,10 +628,11 @@ export class RedisTaskSource implements TaskSource {
     limit: number,
     task?: string,
     pattern?: string,
+    shown?: ShownError,
   ): Promise<JobPage> {
     await this.#ready();
     if (pattern !== undefined) {
-      const members = await this.#deadLetters.members(pattern, task);
+      const members = await this.#deadLetters.members(pattern, task, shown);
       return this.#served(
         await listGroupDeadLetters(this.connection, members, offset, limit, this.prefix),
       );
@@ -639,10 +641,10 @@ export class RedisTaskSource implements TaskSource {
     return this.#served(await listDeadLetters(this.connection, tasks, offset, limit, this.prefix));
   }
 
-  /** Failed jobs grouped by error (cached a few seconds). */
-  async groupDeadLetters(task?: string): Promise<DeadLetterGroup[]> {
+  /** Failed jobs grouped by their error as `shown` (cached a few seconds). */
+  async groupDeadLetters(task?: string, shown?: ShownError): Promise<DeadLetterGroup[]> {
     await this.#ready();
-    return await this.#deadLetters.get(task);
+    return await this.#deadLetters.get(task, shown);
   }
 
   /** Finished-job counts per bucket, oldest first. */
@@ -809,12 +811,12 @@ export class RedisTaskSource implements TaskSource {
     beforeBatch?: BeforeBatch,
   ): Promise<{ retried: number }> {
     await this.#ready();
-    const { task, pattern } = scope;
+    const { task, pattern, shown } = scope;
     let retried = 0;
     if (pattern !== undefined) {
       const tasks = task !== undefined ? [task] : await this.#discovery.list();
       const entries = await readDeadLetterEntries(this.connection, tasks, this.prefix);
-      const group = inGroup(entries, pattern);
+      const group = inGroup(entries, pattern, shown);
       retried = await retryFailedJobs(this.connection, group, this.prefix, beforeBatch);
     } else {
       const tasks = task !== undefined ? [task] : await this.#discovery.refresh();

@@ -6,7 +6,7 @@
  */
 
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../../source/dead_letters.ts";
-import type { DeadLetterGroup, FailedScope, JobPage } from "../../source/types.ts";
+import type { DeadLetterGroup, FailedScope, JobPage, ShownError } from "../../source/types.ts";
 import { type AppApi, SCAN_LIMIT } from "./app_api.ts";
 
 /** Failed jobs, through the App's API and adapter. */
@@ -41,9 +41,10 @@ export class AppDeadLetters {
     limit: number,
     task?: string,
     pattern?: string,
+    shown?: ShownError,
   ): Promise<JobPage> {
     let entries = await this.#deadLetterEntries(task);
-    if (pattern !== undefined) entries = inGroup(entries, pattern);
+    if (pattern !== undefined) entries = inGroup(entries, pattern, shown);
     const page = entries.slice(offset, offset + limit);
     const jobs = await Promise.all(page.map(async (e) => {
       const raw = await this.#api.adapter.getJobDetails(e.task, e.id);
@@ -52,9 +53,9 @@ export class AppDeadLetters {
     return { jobs: jobs.filter((j) => j !== null), total: entries.length };
   }
 
-  /** Failed jobs grouped by error. */
-  async groupDeadLetters(task?: string): Promise<DeadLetterGroup[]> {
-    return groupDeadLetters(await this.#deadLetterEntries(task));
+  /** Failed jobs grouped by their error as `shown`. */
+  async groupDeadLetters(task?: string, shown?: ShownError): Promise<DeadLetterGroup[]> {
+    return groupDeadLetters(await this.#deadLetterEntries(task), shown);
   }
 
   /**
@@ -62,12 +63,12 @@ export class AppDeadLetters {
    * with a pattern, those of that error group one by one (`deadLetters.retry`).
    */
   async retryAllFailed(scope: FailedScope = {}): Promise<{ retried: number }> {
-    const { task, pattern } = scope;
+    const { task, pattern, shown } = scope;
     if (pattern === undefined) {
       return { retried: await this.#api.app.deadLetters.retryAll(task ? { task } : undefined) };
     }
     let retried = 0;
-    for (const entry of inGroup(await this.#deadLetterEntries(task), pattern)) {
+    for (const entry of inGroup(await this.#deadLetterEntries(task), pattern, shown)) {
       if (await this.#api.app.deadLetters.retry(entry.task, entry.id)) retried++;
     }
     return { retried };

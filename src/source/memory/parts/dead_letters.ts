@@ -6,7 +6,13 @@
  */
 
 import { groupDeadLetters, inGroup } from "../../dead_letters.ts";
-import type { BeforeBatch, DeadLetterGroup, FailedScope, JobPage } from "../../types.ts";
+import type {
+  BeforeBatch,
+  DeadLetterGroup,
+  FailedScope,
+  JobPage,
+  ShownError,
+} from "../../types.ts";
 import * as jobActions from "../job_actions.ts";
 import type { MemoryStore, StoredJob } from "../store.ts";
 import { failedOf, toRecord } from "./reads.ts";
@@ -29,10 +35,11 @@ export class MemoryDeadLetters {
     limit: number,
     task?: string,
     pattern?: string,
+    shown?: ShownError,
   ): Promise<JobPage> {
     return Promise.try(() => {
       const failed = failedOf(this.#store, task);
-      const entries = pattern === undefined ? failed : inGroup(failed, pattern);
+      const entries = pattern === undefined ? failed : inGroup(failed, pattern, shown);
       const jobs = entries.slice(offset, offset + limit)
         .map((entry) => this.#store.tasks.get(entry.task)?.jobs.get(entry.id))
         .filter((job): job is StoredJob => job !== undefined)
@@ -41,9 +48,9 @@ export class MemoryDeadLetters {
     });
   }
 
-  /** Failed jobs grouped by error pattern, most frequent first. */
-  groupDeadLetters(task?: string): Promise<DeadLetterGroup[]> {
-    return Promise.try(() => groupDeadLetters(failedOf(this.#store, task)));
+  /** Failed jobs grouped by the pattern of their error as `shown`, most frequent first. */
+  groupDeadLetters(task?: string, shown?: ShownError): Promise<DeadLetterGroup[]> {
+    return Promise.try(() => groupDeadLetters(failedOf(this.#store, task), shown));
   }
 
   /**
@@ -54,12 +61,12 @@ export class MemoryDeadLetters {
     scope: FailedScope = {},
     beforeBatch?: BeforeBatch,
   ): Promise<{ retried: number }> {
-    const { task, pattern } = scope;
+    const { task, pattern, shown } = scope;
     if (pattern === undefined) {
       const tasks = task === undefined ? [...this.#store.tasks.keys()].sort() : [task];
       return { retried: await jobActions.retryAllFailed(this.#store, tasks, beforeBatch) };
     }
-    const members = inGroup(failedOf(this.#store, task), pattern);
+    const members = inGroup(failedOf(this.#store, task), pattern, shown);
     let retried = 0;
     for (let start = 0; start < members.length; start += jobActions.RETRY_BATCH) {
       if (beforeBatch && !await beforeBatch()) break;
