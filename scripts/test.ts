@@ -140,7 +140,7 @@ export interface GroupPlan {
 /** Each group's plan (see {@link GroupPlan}). */
 export const PLANS: Record<TestGroup, GroupPlan> = {
   fast: { lanes: 2, filesPerBatch: 12 },
-  redis: { lanes: 4, filesPerBatch: 6 },
+  redis: { lanes: 3, filesPerBatch: 6 },
   postgres: { lanes: 2, filesPerBatch: 4 },
   e2e: { lanes: 3, filesPerBatch: 5 },
 };

@@ -116,7 +116,8 @@ export async function withBoard(
 ): Promise<void> {
   const { colorScheme = "light", source, ...boardOptions } = options;
   const server = await freshRedis();
-  await loadFixture(server.url, { metricsAt: Date.now() });
+  const now = Date.now();
+  await loadFixture(server.url, { at: now, metricsAt: now });
   const taskSource = source?.(server);
   const board = createBoard(taskSource ?? server.url, boardOptions);
   const http = await serveBoard(board);

@@ -51,6 +51,9 @@ function shiftTo(at: number): number {
 /** How far every time of the fixture is moved: to read as dumped at {@link FIXTURE_NOW}. */
 export const FIXTURE_SHIFT: number = shiftTo(FIXTURE_NOW);
 
+/** When the fixture, moved by {@link FIXTURE_SHIFT}, was dumped. */
+const FIXTURE_NOW_DUMPED_AT = readDump().dumpedAt + FIXTURE_SHIFT;
+
 /** A time written in the fixture file (ms), as the loaded fixture holds it. */
 export function fixtureTime(original: number): number {
   return original + FIXTURE_SHIFT;
@@ -206,6 +209,12 @@ export interface LoadFixtureOptions {
    * Every other key is written as {@link readFixture} gives it.
    */
   metricsAt?: number;
+  /**
+   * Writes the fixture as dumped at this time (ms; see {@link readFixture}):
+   * `Date.now()` where a board on the real clock reads it, as a batch of
+   * test files may run the test minutes after {@link FIXTURE_NOW}.
+   */
+  at?: number;
 }
 
 /** What `loadFixture` can write with: a node-redis client. */
@@ -264,7 +273,7 @@ export async function writeKeyspace(target: string | CommandSender, dump: Fixtur
 }
 
 /**
- * Writes the fixture, rebased to now (see {@link readFixture}), into Redis
+ * Writes the fixture, rebased to {@link FIXTURE_NOW} or `options.at` (see {@link readFixture}), into Redis
  * exactly (see {@link writeKeyspace}), its throughput counters optionally
  * moved to another minute, with the failed set's scores (the failures they
  * count, read with them: `redis/failed_minutes.ts`). Returns the names
@@ -274,10 +283,11 @@ export async function loadFixture(
   target: string | CommandSender,
   options: LoadFixtureOptions = {},
 ): Promise<string[]> {
-  const fixture = readFixture();
+  const fixture = readFixture(options.at);
+  const metricMinute = FIXTURE_METRIC_MINUTE + (fixture.dumpedAt - FIXTURE_NOW_DUMPED_AT);
   const move = options.metricsAt === undefined
     ? 0
-    : Math.floor(options.metricsAt / MINUTE) * MINUTE - FIXTURE_METRIC_MINUTE;
+    : Math.floor(options.metricsAt / MINUTE) * MINUTE - metricMinute;
   const keys: Fixture["keys"] = {};
   for (const [name, key] of Object.entries(fixture.keys)) {
     const metric = METRIC.exec(name);

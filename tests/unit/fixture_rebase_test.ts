@@ -9,6 +9,7 @@ import {
   FIXTURE_NOW,
   FIXTURE_SHIFT,
   fixtureTime,
+  loadFixture,
   readFixture,
 } from "../helpers/fixture.ts";
 
@@ -37,4 +38,19 @@ Deno.test("readFixture() moves every time of the dump by the same shift, and not
   const rawValues = JSON.stringify(JSON.parse(RAW)).replace(EPOCH_MS, "T");
   const rebasedValues = JSON.stringify(readFixture()).replace(EPOCH_MS, "T");
   assert.equal(rebasedValues, rawValues, "only the times differ");
+});
+
+Deno.test("loadFixture({ at }) writes the dump as taken at `at`, its counters in metricsAt's minute", async () => {
+  const at = FIXTURE_NOW + 10 * 60_000; // as a batch runs a test minutes after loading its file
+  const sent: string[][] = [];
+  const recorder = { sendCommand: (args: string[]) => Promise.resolve(sent.push(args)) };
+  const names = await loadFixture(recorder, { at, metricsAt: at });
+  const minute = Math.floor(at / 60_000) * 60_000;
+  assert.ok(names.some((name) => name.endsWith(`:metrics:completed:${minute}`)), "counters moved");
+  // A job's times are those of the dump as of `at`.
+  const [name, key] = Object.entries(readFixture(at).keys).find(([, key]) =>
+    key.type === "hash" && "ts" in key.value
+  )!;
+  const written = sent.filter(([command, target]) => command === "HSET" && target === name);
+  assert.deepEqual(written.flatMap(([, , ...fields]) => fields), Object.entries(key.value).flat());
 });
