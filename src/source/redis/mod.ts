@@ -178,8 +178,8 @@ export interface RedisSourceOptions {
   scansPerSecond?: number;
   /**
    * Redis commands per second the reconcile of the retrying split may spend,
-   * the commands its scripts run included: one cap for all of it (default:
-   * 40 for a task's first count, 20 for the rechecks); see `retrying_reconcile.ts`.
+   * the commands its scripts run included: one cap for all of it (default 4,
+   * first counts and rechecks alike); see `retrying_reconcile.ts`.
    */
   reconcileCommandsPerSecond?: number;
   /** How long a request keeps background work going, ms (default 60,000); see `watch.ts`. */
