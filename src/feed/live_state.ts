@@ -40,7 +40,7 @@ import { healthCounts } from "../contract/task_list.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import { totalsOf } from "../contract/totals.ts";
 import { HEALTH_EVENT_DEPTH } from "../contract/workers.ts";
-import type { EventBatch, QueueSnapshot, TaskSource } from "../source/types.ts";
+import type { EventBatch, QueueSnapshot, QueueStats, TaskSource } from "../source/types.ts";
 import { RERUN_ACTION, RERUN_EVENT } from "../source/wire/reruns.ts";
 import type { FeedStore, LiveIndex, LiveIndexEntry, LiveRow } from "../store/feed.ts";
 import type { FeedConsumer } from "./change_feed.ts";
@@ -78,6 +78,13 @@ export const SWEEP_CHECK_COMMANDS = 9;
  */
 export function sweepPeriodMs(tasks: number, sweepMs: number, perSecond: number): number {
   return Math.max(sweepMs, (tasks * SWEEP_CHECK_COMMANDS * 1000) / perSecond);
+}
+
+/** Whether two counts hold the same jobs in every queue (the delayed set whole, however split). */
+function sameQueues(a: QueueStats, b: QueueStats): boolean {
+  return JOB_STATES.every((state) =>
+    state === "delayed" || state === "retrying" || a[state] === b[state]
+  ) && a.delayed + a.retrying === b.delayed + b.retrying;
 }
 
 /** What the keeper holds of one task between passes. */
@@ -256,17 +263,23 @@ export class LiveStateKeeper implements FeedConsumer {
   /**
    * Of the tasks the sweep checks, those whose counts differ from what
    * their row holds (one count script each); the others' counts are
-   * confirmed as of `now`.
+   * confirmed as of `now`. The split of the delayed set into delayed and
+   * retrying is no drift: the source keeps it in memory, and its reconcile
+   * counts a task without an event (before, each task it had counted since
+   * its read was read whole again when the sweep came to it); the check's
+   * split and its `retryingAsOf` are taken as they are.
    */
   async #drifted(tasks: readonly string[], now: number): Promise<string[]> {
     if (tasks.length === 0) return [];
-    const counts = await this.#options.source.getStats([...tasks]);
+    const { source } = this.#options;
+    const counts = await source.getStats([...tasks]);
+    const asOf = source.retryingAsOf([...tasks]);
     return tasks.filter((task) => {
       const kept = this.#kept.get(task)!;
       const read = counts.get(task);
-      if (!read || JOB_STATES.some((state) => read[state] !== kept.snapshot.stats[state])) {
-        return true;
-      }
+      if (!read || !sameQueues(read, kept.snapshot.stats)) return true;
+      kept.snapshot = { ...kept.snapshot, stats: read };
+      kept.retryingAsOf = asOf.get(task) ?? null;
       kept.readAt = now;
       return false;
     });

@@ -272,3 +272,46 @@ Deno.test("with nothing moving the sweep costs its budget, not a read of every t
     await redis.stop();
   }
 });
+
+Deno.test("the sweep takes a retrying split counted since a task's read from the source, with no whole read", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const tasks = Array.from({ length: 30 }, (_, i) => `task-${i}`).sort();
+  const source = new RedisTaskSource({ url: redis.url, tasks }, new FakeTimers());
+  let now = Date.now();
+  const keeper = new LiveStateKeeper({
+    source,
+    store: source.boardStore.feed,
+    clock: () => now,
+    health: { maxWaitMs: 300_000, maxIdleMs: 300_000 },
+  });
+  try {
+    // Each task one job in each state: one of its two delayed-set members is retrying.
+    await fillRedis(client as never, { jobs: 240, tasks: 30 });
+    await keeper.started();
+    await keeper.pass();
+    const first = await source.boardStore.feed.readLiveSummary();
+    assert.ok(first!.index.tasks.every((task) => task.retryingAsOf === null), "not counted yet");
+    // The reconcile counts every task after its first read: no event says so.
+    await source.reconcileRetrying();
+    const calls = await commandsOf(client, async () => {
+      for (let t = 0; t < sweepPeriodMs(30, 60_000, 4) / 1_000; t++) {
+        now += 1_000;
+        await keeper.pass();
+      }
+    });
+    const seen = JSON.stringify(Object.fromEntries(calls));
+    // A whole read sends the heads' LINDEX and the minutes' MGET; a check only the counts.
+    assert.equal(totalCalls(calls, ["lindex", "mget"]), 0, `a task was read whole: ${seen}`);
+    const swept = await source.boardStore.feed.readLiveSummary();
+    for (const { name, stats, retryingAsOf } of swept!.index.tasks) {
+      assert.notEqual(retryingAsOf, null, `${name} counted within one sweep`);
+      assert.deepEqual([stats.delayed, stats.retrying], [1, 1], name);
+    }
+  } finally {
+    keeper.stopped();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+});
