@@ -34,6 +34,7 @@ import type {
   JobPage,
   JobRef,
   JobState,
+  KeptParts,
   LogPage,
   QueueHeads,
   QueueSnapshot,
@@ -467,8 +468,8 @@ export class RedisTaskSource implements TaskSource {
     }
   }
 
-  /** Counts and heads per task, one script call each; see `queue_snapshot.ts`. */
-  async getQueueSnapshots(tasks: string[]): Promise<Map<string, QueueSnapshot>> {
+  /** Counts and heads per task, one script call each, less what `kept` keeps; see `queue_snapshot.ts`. */
+  async getQueueSnapshots(tasks: string[], kept?: KeptParts): Promise<Map<string, QueueSnapshot>> {
     await this.#ready();
     this.#lookedAt(this.#countsWatch);
     return await getQueueSnapshots(
@@ -476,6 +477,7 @@ export class RedisTaskSource implements TaskSource {
       tasks,
       (task) => this.#retrying(task).retrying,
       this.prefix,
+      kept,
     );
   }
 
