@@ -40,6 +40,18 @@ import type { ChangeFeed } from "./change_feed.ts";
 export const FIRST_PASS_WAIT_MS = 10_000;
 
 /**
+ * How old a live state a stats frame still sends, ms, saying its age (the
+ * frame's `at` is the state's `asOf`), rather than read every task's counts
+ * itself: one lease period, within which the leader that keeps it holds the
+ * lease (a pass that takes longer than a stats interval on a loaded machine
+ * or at a first start); past it, the leader is presumed gone. Before, a
+ * state over one interval old made a frame read every task (9,000 commands
+ * at 1,000 tasks, `tests/bench/open_browser.ts`), no fresher than the pass
+ * under way.
+ */
+export const LIVE_FRAME_MAX_AGE_MS = 10_000;
+
+/**
  * What a reader of every task (an overview, a scrape) reads: from the live
  * state, through `read` (null: none fresh). It notes the feed's need, so
  * the leader keeps the state for the next readers; and when none is fresh

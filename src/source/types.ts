@@ -347,6 +347,20 @@ export interface QueueSnapshot {
   stalled: StalledCount | null;
 }
 
+/**
+ * What a caller of {@link TaskSource.getQueueSnapshots} keeps from its last
+ * read of a task and need not be read again: the tasks whose oldest waiting
+ * job (`waiting`) and whose active jobs' locks (`locks`) it keeps. A source
+ * may read them anyway; one that skips them answers `oldestWaiting` null and
+ * `stalled` null for those tasks.
+ */
+export interface KeptParts {
+  /** Tasks whose oldest waiting job the caller keeps. */
+  waiting?: ReadonlySet<string>;
+  /** Tasks whose active jobs' locks the caller keeps. */
+  locks?: ReadonlySet<string>;
+}
+
 /** Storage footprint of one task. */
 export interface TaskStorage {
   /** Keys the task holds. */
@@ -637,7 +651,7 @@ export interface TaskSource {
    * not know) and its stalled jobs, in one batch: what a view of every task
    * reads, in as few store commands as the source can.
    */
-  getQueueSnapshots(tasks: string[]): Promise<Map<string, QueueSnapshot>>;
+  getQueueSnapshots(tasks: string[], kept?: KeptParts): Promise<Map<string, QueueSnapshot>>;
   /** Key count and memory of one task. */
   getTaskStorage(task: string): Promise<TaskStorage>;
   /**

@@ -37,6 +37,7 @@ import type {
   JobPage,
   JobRef,
   JobState,
+  KeptParts,
   ListTasksOptions,
   LockAnswers,
   LockQuery,
@@ -180,8 +181,8 @@ export interface RedisSourceOptions {
   scansPerSecond?: number;
   /**
    * Redis commands per second the reconcile of the retrying split may spend,
-   * the commands its scripts run included: one cap for all of it (default:
-   * 40 for a task's first count, 20 for the rechecks); see `retrying_reconcile.ts`.
+   * the commands its scripts run included: one cap for all of it (default 4,
+   * first counts and rechecks alike); see `retrying_reconcile.ts`.
    */
   reconcileCommandsPerSecond?: number;
   /** How long a request keeps background work going, ms (default 60,000); see `watch.ts`. */
@@ -463,8 +464,8 @@ export class RedisTaskSource implements TaskSource {
     }
   }
 
-  /** Counts and heads per task, one script call each; see `queue_snapshot.ts`. */
-  async getQueueSnapshots(tasks: string[]): Promise<Map<string, QueueSnapshot>> {
+  /** Counts and heads per task, one script call each, less what `kept` keeps; see `queue_snapshot.ts`. */
+  async getQueueSnapshots(tasks: string[], kept?: KeptParts): Promise<Map<string, QueueSnapshot>> {
     await this.#ready();
     this.#lookedAt(this.#countsWatch);
     return await getQueueSnapshots(
@@ -472,6 +473,7 @@ export class RedisTaskSource implements TaskSource {
       tasks,
       (task) => this.#retrying(task).retrying,
       this.prefix,
+      kept,
     );
   }
 
