@@ -238,7 +238,7 @@ export function jobExportRoutes(deps: ApiDeps) {
         c,
         deps,
         { name, format },
-        (offset, limit) => source.listDeadLetters(offset, limit, task, pattern),
+        (offset, limit) => source.listDeadLetters(offset, limit, { task, pattern }),
       );
     });
 }

@@ -498,7 +498,7 @@ export interface RetryOptions {
   data?: unknown;
 }
 
-/** Which failed jobs {@link TaskSource.retryAllFailed} sends back: of a task, of an error group. */
+/** Which failed jobs are listed or sent back: of a task, of an error group. */
 export interface FailedScope {
   /** One task's; every task's when absent. */
   task?: string;
@@ -853,15 +853,10 @@ export interface TaskSource {
   // Dead letters: failed jobs, grouped by error.
 
   /**
-   * Failed jobs of every task (or one), most recently failed first; with
-   * `pattern`, only those of that error group (a {@link DeadLetterGroup.pattern}).
+   * Failed jobs of `scope` (every task's, or one's; with a `pattern`, only
+   * that error group's), most recently failed first.
    */
-  listDeadLetters(
-    offset: number,
-    limit: number,
-    task?: string,
-    pattern?: string,
-  ): Promise<JobPage>;
+  listDeadLetters(offset: number, limit: number, scope?: FailedScope): Promise<JobPage>;
   /** Failed jobs grouped by error, most frequent first. */
   groupDeadLetters(task?: string): Promise<DeadLetterGroup[]>;
   /**

@@ -443,14 +443,17 @@ export function sourceContract(name: string, seed: Seed): void {
   });
 
   contract("lists the failed jobs of one error group, newest first", async (source) => {
-    const group = await source.listDeadLetters(0, 10, undefined, "Mailbox full");
+    const group = await source.listDeadLetters(0, 10, { pattern: "Mailbox full" });
     assert.equal(group.total, 2);
     assert.deepEqual(group.jobs.map((job) => job.error), ["Mailbox full", "Mailbox full"]);
     const finished = group.jobs.map((job) => job.finishedAt!);
     assert.deepEqual(finished, finished.toSorted((a, b) => b - a));
-    const second = await source.listDeadLetters(1, 1, "send-email", "Mailbox full");
+    const second = await source.listDeadLetters(1, 1, {
+      task: "send-email",
+      pattern: "Mailbox full",
+    });
     assert.deepEqual(second.jobs.map((job) => job.id), [group.jobs[1].id]);
-    assert.equal((await source.listDeadLetters(0, 10, undefined, "no such error")).total, 0);
+    assert.equal((await source.listDeadLetters(0, 10, { pattern: "no such error" })).total, 0);
   });
 
   contract("sums throughput per minute over 24 hours", async (source) => {

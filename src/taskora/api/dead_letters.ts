@@ -36,12 +36,8 @@ export class AppDeadLetters {
   }
 
   /** Failed jobs, most recently failed first. */
-  async listDeadLetters(
-    offset: number,
-    limit: number,
-    task?: string,
-    pattern?: string,
-  ): Promise<JobPage> {
+  async listDeadLetters(offset: number, limit: number, scope: FailedScope = {}): Promise<JobPage> {
+    const { task, pattern } = scope;
     let entries = await this.#deadLetterEntries(task);
     if (pattern !== undefined) entries = inGroup(entries, pattern);
     const page = entries.slice(offset, offset + limit);
