@@ -130,14 +130,16 @@ export function overviewRoutes(
   return apiRouter().openapi(getOverview, async (c) => {
     const asked = c.req.valid("query");
     const store = boardStore.feed;
-    const live = !store ? null : await readNeededLive(feed, () =>
-      readLivePage(
-        store,
-        asked,
-        clock(),
-        options.statsInterval,
-        (asOf) => ownChanges.seenBy(asOf),
-      ).catch(() => null));
+    const live = !store
+      ? null
+      : await readNeededLive(feed, options.statsInterval, (maxAgeMs) =>
+        readLivePage(
+          store,
+          asked,
+          clock(),
+          maxAgeMs,
+          (asOf) => ownChanges.seenBy(asOf),
+        ).catch(() => null));
     if (live !== null) {
       return c.json({ ...live, redis: await storeSummary(), uptime: Date.now() - startedAt }, 200);
     }
