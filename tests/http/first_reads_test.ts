@@ -150,3 +150,27 @@ Deno.test("a first pass that outlasts the stats interval still answers the first
     assert.deepEqual([page.tasks.length, page.matched], [50, TASKS]);
   });
 });
+
+Deno.test("a page from the live state waits on Redis twice: the index with the server's INFO, then its rows", async () => {
+  await withBoard(async ({ source, get }) => {
+    await get("/api/overview?limit=50&sort=health");
+    // A round trip that starts while none is in flight is one more wait; one that starts beside
+    // another shares its wait.
+    let inFlight = 0;
+    let waits = 0;
+    const pipeline = source.connection.pipeline.bind(source.connection);
+    source.connection.pipeline = async (commands) => {
+      if (inFlight++ === 0) waits++;
+      try {
+        return await pipeline(commands);
+      } finally {
+        inFlight--;
+      }
+    };
+    const page: OverviewResponse = JSON.parse(await get("/api/overview?limit=50&sort=health"));
+    assert.equal(page.tasks.length, 50);
+    assert.ok(page.redis.version !== "unknown", "the server's INFO was read");
+    // Before, the INFO was read after the rows: three waits.
+    assert.equal(waits, 2);
+  });
+});
