@@ -31,7 +31,7 @@ import { parseArgs } from "node:util";
 import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
 import { createTaskora, defineTask, redisAdapter } from "../../../shared/taskora/taskora.js";
 import { ourBoard, serveBoard, upstreamBoard } from "./board_server.ts";
-import { describeLoad, startFilledRedis } from "./filled_redis.ts";
+import { describeLoad, type FilledRedis, startFilledRedis } from "./filled_redis.ts";
 import { median } from "./medians.ts";
 import { openSseClients } from "./sse_clients.ts";
 
@@ -70,6 +70,18 @@ async function writeSchedules(redisUrl: string): Promise<void> {
   await app.close();
 }
 
+/**
+ * Frees the leases a board of the turn before holds (`taskora:board:lease:*`):
+ * it was killed, so they run on for a lease period (10 s), and the next board
+ * would be a follower meanwhile, reading every task directly where its
+ * leader's live state is missing (before, a turn's overview medians were
+ * those direct reads, 7.6× the upstream's).
+ */
+async function freeLeases(client: FilledRedis["client"]): Promise<void> {
+  const leases = await client.sendCommand(["KEYS", "taskora:board:lease:*"]) as string[];
+  if (leases.length > 0) await client.sendCommand(["DEL", ...leases]);
+}
+
 /** Per board and path: every timing (ms) and the commands each request cost. */
 type Figures = Map<string, Map<string, { ms: number[]; commands: number[] }>>;
 
@@ -87,6 +99,7 @@ async function measure(jobs: number): Promise<void> {
   try {
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of [...targets, upstream]) {
+        await freeLeases(filled.client);
         const board = await serveBoard(target, filled.redis.url);
         const closeStreams = await openSseClients(board, STREAMS);
         try {
