@@ -53,22 +53,27 @@ export const LIVE_FRAME_MAX_AGE_MS = 10_000;
 
 /**
  * What a reader of every task (an overview, a scrape) reads: from the live
- * state, through `read` (null: none fresh). It notes the feed's need, so
- * the leader keeps the state for the next readers; and when none is fresh
- * but the feed runs (or starts) on this board, it waits once, at most
- * {@link FIRST_PASS_WAIT_MS}, for the feed's first pass and reads again:
- * the pass reads every task once, the request none. Null: read directly
- * (no feed, a follower whose leader has no fresh state yet, a first pass
- * that outlasts the wait).
+ * state at most `maxAgeMs` old, through `read` (null: none that fresh). It
+ * notes the feed's need, so the leader keeps the state for the next
+ * readers; and when none is fresh but the feed runs (or starts) on this
+ * board, it waits once, at most {@link FIRST_PASS_WAIT_MS}, for the feed's
+ * first pass and reads again, taking what that feed wrote however long its
+ * pass took: the pass reads every task once, the request none. (A first
+ * pass at 1,000 tasks on a loaded machine took longer than the stats
+ * interval, so its state was stale once written and the page read every
+ * task again.) Null: read directly (no feed, a follower whose leader has no
+ * fresh state yet, a first pass that outlasts the wait).
  */
 export async function readNeededLive<T>(
   feed: ChangeFeed | null,
-  read: () => Promise<T | null>,
+  maxAgeMs: number,
+  read: (maxAgeMs: number) => Promise<T | null>,
 ): Promise<T | null> {
   feed?.need();
-  const live = await read();
+  const live = await read(maxAgeMs);
   if (live !== null || feed === null) return live;
-  return await feed.firstPass(FIRST_PASS_WAIT_MS) ? await read() : null;
+  const running = await feed.firstPass(FIRST_PASS_WAIT_MS);
+  return running === null ? null : await read(Math.max(maxAgeMs, running));
 }
 
 /** The live state's summary when it is at most `maxAgeMs` old at `now` (ms); else null. */
