@@ -63,7 +63,9 @@ function megabytes(bytes: number): string {
 if (import.meta.main) {
   const root = new URL("../", import.meta.url).pathname;
   const { stdout, stderr, success } = await new Deno.Command(Deno.execPath(), {
-    args: ["publish", "--dry-run", "--allow-dirty"],
+    // The listing needs no type check: `deno task check` type-checks the package before this,
+    // and the dry run's own check, a graph of its own and so never a cache hit, cost CI 50 s of CPU.
+    args: ["publish", "--dry-run", "--allow-dirty", "--no-check"],
     cwd: root,
     env: { NO_COLOR: "1" },
   }).output();

@@ -69,7 +69,7 @@ export function deadLetterRoutes({ source, present }: ApiDeps) {
     .openapi(listDeadLetters, async (c) => {
       const { limit, offset, task, pattern } = c.req.valid("query");
       const [page, groups] = await Promise.all([
-        source.listDeadLetters(offset, limit, task, pattern),
+        source.listDeadLetters(offset, limit, { task, pattern }),
         source.groupDeadLetters(task),
       ]);
       c.header("X-Total-Count", String(page.total));

@@ -11,7 +11,6 @@
  * @module
  */
 
-import { z } from "@hono/zod-openapi";
 import type { SessionEnv } from "../auth/session.ts";
 import { actingUser, type UserEnv } from "../auth/user.ts";
 import type { HistoryJobResponse } from "../contract/history.ts";
@@ -20,8 +19,7 @@ import { MAX_SEARCH_LIMIT } from "../history/store.ts";
 import { csvRow } from "./csv.ts";
 import type { ApiDeps } from "./deps.ts";
 import { historyStoreOf, SearchQuerySchema, visibleHistoryPage } from "./history.ts";
-import { EXPORT_CAP, exportFailureLine, type Format, formatQuery } from "./job_export.ts";
-import { streamLines } from "./line_stream.ts";
+import { EXPORT_CAP, exportAnswer, type Format, formatQuery, streamExport } from "./job_export.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { HistoryJobSchema } from "./schema/history.ts";
 
@@ -56,19 +54,10 @@ const exportHistory = apiRoute({
   request: {
     query: SearchQuerySchema.omit({ cursor: true, limit: true }).extend({ format: formatQuery }),
   },
-  ok: {
-    "text/csv": {
-      schema: z.string().openapi({
-        description: `A header row (${HISTORY_CSV_COLUMNS.join(", ")}), then a job a row`,
-      }),
-    },
-    "application/x-ndjson": {
-      schema: HistoryJobSchema.openapi({ description: "One job's summary a line" }),
-    },
-  },
-  okDescription: "The matches as a download; a cut or failed export ends with a line that says so",
-  okHeaders: z.object({
-    "X-Export-Cap": z.string().openapi({ description: "Most rows an export writes" }),
+  ...exportAnswer({
+    csv: `A header row (${HISTORY_CSV_COLUMNS.join(", ")}), then a job a row`,
+    ndjson: HistoryJobSchema.openapi({ description: "One job's summary a line" }),
+    what: "The matches",
   }),
   errors: ["INVALID_PARAM", "HISTORY_OFF"],
 });
@@ -116,14 +105,12 @@ export function historyExportRoutes(deps: ApiDeps) {
     // The first page is read before the answer starts: a bad field is still a 400.
     let page = await visibleHistoryPage(c, deps, { ...search, limit: MAX_SEARCH_LIMIT });
     const line = (format as Format) === "csv" ? csvOf : ndjsonOf;
-    return streamLines(c, {
-      type: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson",
+    return streamExport(c, {
+      format: format as Format,
       filename: `history${search.task ? `-${search.task}` : ""}.${format}`.replace(
         /[^\w.-]+/g,
         "_",
       ),
-      headers: { "X-Export-Cap": String(EXPORT_CAP) },
-      failureLine: exportFailureLine(format as Format),
     }, async (write) => {
       if (format === "csv") await write(csvRow(HISTORY_CSV_COLUMNS));
       let written = 0;

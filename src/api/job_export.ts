@@ -19,7 +19,7 @@ import type { JobPage } from "../source/types.ts";
 import { csvRow } from "./csv.ts";
 import type { ApiDeps } from "./deps.ts";
 import { dlqTaskQuery, patternQuery } from "./dlq.ts";
-import { type LineStreamOptions, streamLines } from "./line_stream.ts";
+import { type LineStreamOptions, type LineWriter, streamLines } from "./line_stream.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { oneOfParam, stateQuery, TaskPath } from "./params.ts";
 import { JobSchema } from "./schema/common.ts";
@@ -59,29 +59,72 @@ export const formatQuery = oneOfParam(["csv", "ndjson"]).openapi({
 });
 
 /** The line that ends an export in `format` that failed after it began. */
-export function exportFailureLine(format: Format): LineStreamOptions["failureLine"] {
+function exportFailureLine(format: Format): LineStreamOptions["failureLine"] {
   return (error) =>
     format === "csv"
       ? csvRow([`# export failed: ${error.error} (${error.code})`])
       : `${JSON.stringify({ exportFailed: error })}\n`;
 }
 
+/**
+ * The documented answer of every export route: a file in either format
+ * (`csv` says what its lines are; `ndjson` is a line's schema, described),
+ * `what` it holds, the cap in `X-Export-Cap` and any `headers` beside.
+ */
+export function exportAnswer(
+  { csv, ndjson, what, headers }: {
+    csv: string;
+    ndjson: z.ZodType;
+    what: string;
+    headers?: Record<string, z.ZodString>;
+  },
+) {
+  return {
+    ok: {
+      "text/csv": { schema: z.string().openapi({ description: csv }) },
+      "application/x-ndjson": { schema: ndjson },
+    },
+    okDescription: `${what} as a download; a cut or failed export ends with a line that says so`,
+    okHeaders: z.object({
+      "X-Export-Cap": z.string().openapi({ description: "Most rows an export writes" }),
+      ...headers,
+    }),
+  };
+}
+
+/**
+ * Streams an export in `format` as the download `filename`: its media
+ * type, the cap in `X-Export-Cap` beside any `headers`, and the line that
+ * ends it if it fails after it began.
+ */
+export function streamExport(
+  c: Context,
+  { format, filename, headers }: {
+    format: Format;
+    filename: string;
+    headers?: Record<string, string>;
+  },
+  produce: (write: LineWriter) => Promise<void>,
+): Response {
+  return streamLines(c, {
+    type: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson",
+    filename,
+    headers: { "X-Export-Cap": String(EXPORT_CAP), ...headers },
+    failureLine: exportFailureLine(format),
+  }, produce);
+}
+
 /** The answer: a file in either format, its size and the cap in headers. */
 const exportContent = {
-  ok: {
-    "text/csv": {
-      schema: z.string().openapi({
-        description: `A header row (${CSV_COLUMNS.join(", ")}), then a job a row`,
+  ...exportAnswer({
+    csv: `A header row (${CSV_COLUMNS.join(", ")}), then a job a row`,
+    ndjson: JobSchema.openapi({ description: "One job a line" }),
+    what: "The list",
+    headers: {
+      "X-Export-Total": z.string().openapi({
+        description: "The list's size when the export began",
       }),
     },
-    "application/x-ndjson": {
-      schema: JobSchema.openapi({ description: "One job a line" }),
-    },
-  },
-  okDescription: "The list as a download; a cut or failed export ends with a line that says so",
-  okHeaders: z.object({
-    "X-Export-Cap": z.string().openapi({ description: "Most rows an export writes" }),
-    "X-Export-Total": z.string().openapi({ description: "The list's size when the export began" }),
   }),
   errors: ["INVALID_PARAM", "TASK_NOT_FOUND"] as const,
 };
@@ -147,11 +190,10 @@ async function exportList(
   const first = await read(0, PAGE);
   const total = first.total;
   const line = format === "csv" ? csvOf : (job: JobResponse) => `${JSON.stringify(job)}\n`;
-  return streamLines(c, {
-    type: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson",
+  return streamExport(c, {
+    format,
     filename: `${name}.${format}`,
-    headers: { "X-Export-Cap": String(EXPORT_CAP), "X-Export-Total": String(total) },
-    failureLine: exportFailureLine(format),
+    headers: { "X-Export-Total": String(total) },
   }, async (write) => {
     if (format === "csv") await write(csvRow(CSV_COLUMNS));
     let page = first;
@@ -196,7 +238,7 @@ export function jobExportRoutes(deps: ApiDeps) {
         c,
         deps,
         { name, format },
-        (offset, limit) => source.listDeadLetters(offset, limit, task, pattern),
+        (offset, limit) => source.listDeadLetters(offset, limit, { task, pattern }),
       );
     });
 }

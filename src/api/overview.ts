@@ -66,11 +66,12 @@ export function overviewRoutes(
     return { version, usedMemory, uptime, connected };
   };
   // The same answer for everyone: overviews asked at once share one read.
-  const read = sharedRead(async (): Promise<Omit<OverviewResponse, "matched" | "healthCounts">> => {
+  const read = sharedRead(async (): Promise<
+    Omit<OverviewResponse, "matched" | "healthCounts" | "redis">
+  > => {
     const tasks = await source.listTasks();
-    const [snapshots, store, recent] = await Promise.all([
+    const [snapshots, recent] = await Promise.all([
       source.getQueueSnapshots(tasks),
-      storeSummary(),
       // One read serves the rate sparkline and, from its last minutes, the health.
       source.getThroughputByTask(tasks, { count: RATE_MINUTES }),
     ]);
@@ -123,23 +124,28 @@ export function overviewRoutes(
       }),
       totals: totalsOf([...snapshots.values()].map(({ stats }) => stats)),
       asOf: now,
-      redis: store,
       uptime: Date.now() - startedAt,
     };
   });
   return apiRouter().openapi(getOverview, async (c) => {
     const asked = c.req.valid("query");
+    // Asked beside the tasks' figures, not after them: the live state's page is then two round
+    // trips, not three. Its failure is answered where it is awaited.
+    const redis = storeSummary();
+    redis.catch(() => {});
     const store = boardStore.feed;
-    const live = !store ? null : await readNeededLive(feed, () =>
-      readLivePage(
-        store,
-        asked,
-        clock(),
-        options.statsInterval,
-        (asOf) => ownChanges.seenBy(asOf),
-      ).catch(() => null));
+    const live = !store
+      ? null
+      : await readNeededLive(feed, options.statsInterval, (maxAgeMs) =>
+        readLivePage(
+          store,
+          asked,
+          clock(),
+          maxAgeMs,
+          (asOf) => ownChanges.seenBy(asOf),
+        ).catch(() => null));
     if (live !== null) {
-      return c.json({ ...live, redis: await storeSummary(), uptime: Date.now() - startedAt }, 200);
+      return c.json({ ...live, redis: await redis, uptime: Date.now() - startedAt }, 200);
     }
     const { group, ...query } = asked;
     const { tasks: every, ...rest } = await read();
@@ -149,6 +155,7 @@ export function overviewRoutes(
       matched: matched.length,
       healthCounts: healthCounts(every),
       ...rest,
+      redis: await redis,
     };
     if (group === "prefix") {
       const { q, health } = query;

@@ -27,14 +27,14 @@ import {
   CSV_COLUMNS,
   csvOf,
   EXPORT_CAP,
-  exportFailureLine,
+  exportAnswer,
   type Format,
   formatQuery,
+  streamExport,
 } from "./job_export.ts";
 import { parseJobFilter } from "../search/job_filter.ts";
 import { matchingCandidates } from "../search/job_match.ts";
 import { filterQuery } from "./job_search.ts";
-import { streamLines } from "./line_stream.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { stateQuery, TaskPath } from "./params.ts";
 import { assertMayFilterBy } from "../auth/payload_access.ts";
@@ -54,22 +54,12 @@ const exportSearch = apiRoute({
     params: TaskPath,
     query: z.object({ state: stateQuery, ...filterQuery, format: formatQuery }),
   },
-  ok: {
-    "text/csv": {
-      schema: z.string().openapi({
-        description: `A "# search: …" line, a header row (${CSV_COLUMNS.join(", ")}), then a ` +
-          "match a row",
-      }),
-    },
-    "application/x-ndjson": {
-      schema: JobSchema.openapi({
-        description: 'One first line `{ "search": { task, state, filter } }`, then a match a line',
-      }),
-    },
-  },
-  okDescription: "The matches as a download; a cut or failed export ends with a line that says so",
-  okHeaders: z.object({
-    "X-Export-Cap": z.string().openapi({ description: "Most rows an export writes" }),
+  ...exportAnswer({
+    csv: `A "# search: …" line, a header row (${CSV_COLUMNS.join(", ")}), then a match a row`,
+    ndjson: JobSchema.openapi({
+      description: 'One first line `{ "search": { task, state, filter } }`, then a match a line',
+    }),
+    what: "The matches",
   }),
   errors: ["TASK_NOT_FOUND", "INVALID_STATE"],
 });
@@ -112,11 +102,9 @@ export function searchExportRoutes(deps: ApiDeps) {
     let slice = started.slice;
     const given = givenFilter(parts);
     const line = lineOf(format as Format);
-    return streamLines(c, {
-      type: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson",
+    return streamExport(c, {
+      format: format as Format,
       filename: `${task}-${state}-search.${format}`.replace(/[^\w.-]+/g, "_"),
-      headers: { "X-Export-Cap": String(EXPORT_CAP) },
-      failureLine: exportFailureLine(format as Format),
     }, async (write) => {
       try {
         if (format === "csv") {

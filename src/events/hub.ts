@@ -8,7 +8,8 @@
  *   stats poll (`statsIntervalMs`, 3 s) and the heartbeat (`heartbeatMs`,
  *   15 s). Further clients add nothing but their queue.
  * - A stats poll sends the live state the leader keeps (`../store/feed.ts`)
- *   while it is at most one stats interval old: one store read, whatever
+ *   while it is at most one lease period old (`LIVE_FRAME_MAX_AGE_MS`, 10 s:
+ *   a pass may outlast an interval, and the frame says its age): one store read, whatever
  *   the number of tasks, on the leader and every other board alike, the
  *   frame's `at` its `asOf` (see `live_stats.ts`). Only when it is older
  *   (no leader keeps it, or the store holds none) does the poll read the
@@ -59,7 +60,7 @@
 import type { AlertSilence, AlertStatus } from "../contract/alerts.ts";
 import type { StatsPayload } from "../contract/events.ts";
 import { alertsFrameKey, alertsFrameOf } from "./alerts_frame.ts";
-import { readFreshSummary } from "../feed/live_read.ts";
+import { LIVE_FRAME_MAX_AGE_MS, readFreshSummary } from "../feed/live_read.ts";
 import { liveStatsPayload } from "./live_stats.ts";
 import type { Presenter } from "../contract/present.ts";
 import { totalsOf } from "../contract/totals.ts";
@@ -587,8 +588,9 @@ export class EventHub {
   }
 
   /**
-   * The stats frame of the live state, when the store keeps one at most an
-   * interval old that saw this board's own changes; else null.
+   * The stats frame of the live state, when the store keeps one at most
+   * {@link LIVE_FRAME_MAX_AGE_MS} (or an interval, if longer) old that saw
+   * this board's own changes; else null. The frame's `at` is its `asOf`.
    */
   async #liveStats(): Promise<StatsPayload | null> {
     const feed = this.#store?.feed;
@@ -596,7 +598,7 @@ export class EventHub {
     const summary = await readFreshSummary(
       feed,
       this.#epochNow(),
-      this.#statsIntervalMs,
+      Math.max(this.#statsIntervalMs, LIVE_FRAME_MAX_AGE_MS),
     );
     return summary && this.#liveSeen(summary.asOf) ? liveStatsPayload(summary) : null;
   }

@@ -75,6 +75,8 @@ interface Run {
   ready: Promise<void>;
   /** Settles once the first pass ended (the live state holds every task by then). */
   firstPass: Promise<void>;
+  /** When it started (the timers' clock): what its passes write is as of then or later. */
+  startedAt: number;
   done: Promise<void>;
   timer: TimerId;
 }
@@ -119,10 +121,11 @@ export class ChangeFeed {
    * ended when it runs here: a just-started (or long unasked) board first
    * learns whether it leads (the lease take under way), and the leader then
    * answers its first page or scrape from that one pass rather than reading
-   * every task on the request path. Says whether the feed runs here; at once
-   * false on a follower.
+   * every task on the request path. Answers how long ago the feed started
+   * here (what its passes wrote is at most that old), or null when it does
+   * not run here (at once on a follower).
    */
-  async firstPass(limitMs: number): Promise<boolean> {
+  async firstPass(limitMs: number): Promise<number | null> {
     const { timers, leadership } = this.#options;
     let timer: TimerId | undefined;
     const bound = new Promise<void>((resolve) => timer = timers.setTimeout(resolve, limitMs));
@@ -133,7 +136,7 @@ export class ChangeFeed {
     })();
     await Promise.race([passed, bound]);
     timers.clearTimeout(timer!);
-    return this.#run !== null;
+    return this.#run === null ? null : timers.now() - this.#run.startedAt;
   }
 
   /**
@@ -212,7 +215,7 @@ export class ChangeFeed {
     // The first pass at once, not a pass period later: a just-started board's first page waits
     // for it (see `firstPass`).
     const firstPass = started.then(() => this.#pass());
-    this.#run = { stop, timer, ready: started, firstPass, done };
+    this.#run = { stop, timer, ready: started, firstPass, done, startedAt: timers.now() };
   }
 
   async #stop(): Promise<void> {

@@ -40,23 +40,40 @@ import type { ChangeFeed } from "./change_feed.ts";
 export const FIRST_PASS_WAIT_MS = 10_000;
 
 /**
+ * How old a live state a stats frame still sends, ms, saying its age (the
+ * frame's `at` is the state's `asOf`), rather than read every task's counts
+ * itself: one lease period, within which the leader that keeps it holds the
+ * lease (a pass that takes longer than a stats interval on a loaded machine
+ * or at a first start); past it, the leader is presumed gone. Before, a
+ * state over one interval old made a frame read every task (9,000 commands
+ * at 1,000 tasks, `tests/bench/open_browser.ts`), no fresher than the pass
+ * under way.
+ */
+export const LIVE_FRAME_MAX_AGE_MS = 10_000;
+
+/**
  * What a reader of every task (an overview, a scrape) reads: from the live
- * state, through `read` (null: none fresh). It notes the feed's need, so
- * the leader keeps the state for the next readers; and when none is fresh
- * but the feed runs (or starts) on this board, it waits once, at most
- * {@link FIRST_PASS_WAIT_MS}, for the feed's first pass and reads again:
- * the pass reads every task once, the request none. Null: read directly
- * (no feed, a follower whose leader has no fresh state yet, a first pass
- * that outlasts the wait).
+ * state at most `maxAgeMs` old, through `read` (null: none that fresh). It
+ * notes the feed's need, so the leader keeps the state for the next
+ * readers; and when none is fresh but the feed runs (or starts) on this
+ * board, it waits once, at most {@link FIRST_PASS_WAIT_MS}, for the feed's
+ * first pass and reads again, taking what that feed wrote however long its
+ * pass took: the pass reads every task once, the request none. (A first
+ * pass at 1,000 tasks on a loaded machine took longer than the stats
+ * interval, so its state was stale once written and the page read every
+ * task again.) Null: read directly (no feed, a follower whose leader has no
+ * fresh state yet, a first pass that outlasts the wait).
  */
 export async function readNeededLive<T>(
   feed: ChangeFeed | null,
-  read: () => Promise<T | null>,
+  maxAgeMs: number,
+  read: (maxAgeMs: number) => Promise<T | null>,
 ): Promise<T | null> {
   feed?.need();
-  const live = await read();
+  const live = await read(maxAgeMs);
   if (live !== null || feed === null) return live;
-  return await feed.firstPass(FIRST_PASS_WAIT_MS) ? await read() : null;
+  const running = await feed.firstPass(FIRST_PASS_WAIT_MS);
+  return running === null ? null : await read(Math.max(maxAgeMs, running));
 }
 
 /** The live state's summary when it is at most `maxAgeMs` old at `now` (ms); else null. */

@@ -8,7 +8,10 @@
  * Cost follows change, not the number of tasks:
  * - a pass (every second while the feed runs) re-reads the counts, heads
  *   and minutes only of the tasks that moved (had events) since the last
- *   read, of tasks new to it, and of those the sweep found drifted. The
+ *   read, of tasks new to it, and of those the sweep found drifted; of a
+ *   task that moved, the job waiting longest only when an event may have
+ *   changed it, and its active jobs' locks at most every
+ *   {@link LOCKS_READ_EVERY_MS}. The
  *   sweep heals what changes without an event (taskora's retention trims the
  *   finished sets, jobs expire, keys are deleted): it checks a slice of the
  *   tasks each pass, their eight counts only (one script, 9 commands as
@@ -40,7 +43,13 @@ import { healthCounts } from "../contract/task_list.ts";
 import type { ThroughputBucket } from "../contract/throughput.ts";
 import { totalsOf } from "../contract/totals.ts";
 import { HEALTH_EVENT_DEPTH } from "../contract/workers.ts";
-import type { EventBatch, QueueSnapshot, TaskSource } from "../source/types.ts";
+import type {
+  EventBatch,
+  KeptParts,
+  QueueSnapshot,
+  QueueStats,
+  TaskSource,
+} from "../source/types.ts";
 import { RERUN_ACTION, RERUN_EVENT } from "../source/wire/reruns.ts";
 import type { FeedStore, LiveIndex, LiveIndexEntry, LiveRow } from "../store/feed.ts";
 import type { FeedConsumer } from "./change_feed.ts";
@@ -68,6 +77,17 @@ export interface LiveStateOptions {
   sweepCommandsPerSecond?: number;
 }
 
+/**
+ * How often a task that moves has its active jobs' locks read again, ms: a
+ * lock that runs out writes no event, and reading the locks of up to 100
+ * active jobs of each task that moved, every pass, was most of what a busy
+ * task cost (an EXISTS a job a second).
+ */
+export const LOCKS_READ_EVERY_MS = 15_000;
+
+/** Events that leave the wait list and the prioritized set as they were. */
+const WAIT_NEUTRAL_EVENTS: ReadonlySet<string> = new Set(["completed", "failed", "progress"]);
+
 /** What one task's check costs, as Redis counts it: the counts script and its eight reads. */
 export const SWEEP_CHECK_COMMANDS = 9;
 
@@ -78,6 +98,13 @@ export const SWEEP_CHECK_COMMANDS = 9;
  */
 export function sweepPeriodMs(tasks: number, sweepMs: number, perSecond: number): number {
   return Math.max(sweepMs, (tasks * SWEEP_CHECK_COMMANDS * 1000) / perSecond);
+}
+
+/** Whether two counts hold the same jobs in every queue (the delayed set whole, however split). */
+function sameQueues(a: QueueStats, b: QueueStats): boolean {
+  return JOB_STATES.every((state) =>
+    state === "delayed" || state === "retrying" || a[state] === b[state]
+  ) && a.delayed + a.retrying === b.delayed + b.retrying;
 }
 
 /** What the keeper holds of one task between passes. */
@@ -97,6 +124,10 @@ export class LiveStateKeeper implements FeedConsumer {
   readonly #sweepPerSecond: number;
   /** Tasks with events since their last read. */
   #moved = new Set<string>();
+  /** Of those, the tasks whose events may have changed which job waits longest. */
+  #waitMoved = new Set<string>();
+  /** When each task's active jobs' locks were last read. */
+  #locksReadAt = new Map<string, number>();
   #kept = new Map<string, Kept>();
   /** When a worker last took a job of each task. */
   #takes = new Map<string, number>();
@@ -146,13 +177,18 @@ export class LiveStateKeeper implements FeedConsumer {
    */
   changed(task: string): void {
     this.#moved.add(task);
+    this.#waitMoved.add(task);
   }
 
   /** Notes which tasks moved, their takes and their re-runs. */
   take({ events, trimmed }: EventBatch): void {
-    for (const task of trimmed) this.#moved.add(task);
+    for (const task of trimmed) {
+      this.#moved.add(task);
+      this.#waitMoved.add(task);
+    }
     for (const { task, event, jobId, fields, at } of events) {
       this.#moved.add(task);
+      if (this.#movesWaiting(task, event, jobId)) this.#waitMoved.add(task);
       if (event === "active") this.#takes.set(task, Math.max(at, this.#takes.get(task) ?? 0));
       else if (event === RERUN_EVENT && fields.action === RERUN_ACTION) {
         const log = this.#reruns.get(task) ?? new Map<string, number>();
@@ -165,6 +201,8 @@ export class LiveStateKeeper implements FeedConsumer {
   /** Forgets everything: the next start reads the store again. */
   stopped(): void {
     this.#moved.clear();
+    this.#waitMoved.clear();
+    this.#locksReadAt.clear();
     this.#kept.clear();
     this.#takes.clear();
     this.#coveredSince.clear();
@@ -187,12 +225,17 @@ export class LiveStateKeeper implements FeedConsumer {
     const moved = [...this.#moved].filter((task) => present.has(task));
     const checked = this.#sweep(tasks, now)
       .filter((task) => this.#kept.has(task) && !this.#moved.has(task));
-    const toRead = [...moved, ...await this.#drifted(checked, now)];
+    const drifted = await this.#drifted(checked, now);
+    const toRead = [...moved, ...drifted];
     for (const task of tasks) if (!this.#kept.has(task)) toRead.push(task);
     const unique = [...new Set(toRead)];
+    const kept = this.#keptParts(moved, new Set(drifted), now);
     // Events from here on mark their task for the next pass.
-    for (const task of unique) this.#moved.delete(task);
-    if (unique.length > 0) await this.#read(unique, now);
+    for (const task of unique) {
+      this.#moved.delete(task);
+      this.#waitMoved.delete(task);
+    }
+    if (unique.length > 0) await this.#read(unique, now, kept);
     const changed: LiveRow[] = [];
     const entries: LiveIndexEntry[] = [];
     for (const task of tasks) {
@@ -256,34 +299,82 @@ export class LiveStateKeeper implements FeedConsumer {
   /**
    * Of the tasks the sweep checks, those whose counts differ from what
    * their row holds (one count script each); the others' counts are
-   * confirmed as of `now`.
+   * confirmed as of `now`. The split of the delayed set into delayed and
+   * retrying is no drift: the source keeps it in memory, and its reconcile
+   * counts a task without an event (before, each task it had counted since
+   * its read was read whole again when the sweep came to it); the check's
+   * split and its `retryingAsOf` are taken as they are.
    */
   async #drifted(tasks: readonly string[], now: number): Promise<string[]> {
     if (tasks.length === 0) return [];
-    const counts = await this.#options.source.getStats([...tasks]);
+    const { source } = this.#options;
+    const counts = await source.getStats([...tasks]);
+    const asOf = source.retryingAsOf([...tasks]);
     return tasks.filter((task) => {
       const kept = this.#kept.get(task)!;
       const read = counts.get(task);
-      if (!read || JOB_STATES.some((state) => read[state] !== kept.snapshot.stats[state])) {
-        return true;
-      }
+      if (!read || !sameQueues(read, kept.snapshot.stats)) return true;
+      kept.snapshot = { ...kept.snapshot, stats: read };
+      kept.retryingAsOf = asOf.get(task) ?? null;
       kept.readAt = now;
       return false;
     });
   }
 
-  /** Reads the counts, heads and minutes of `tasks`, and what a first start needs of new ones. */
-  async #read(tasks: string[], now: number): Promise<void> {
+  /**
+   * Whether a task's event may change which of its jobs waits longest: any
+   * but a finish or a progress, and a take of a job other than that one.
+   */
+  #movesWaiting(task: string, event: string, jobId: string): boolean {
+    if (WAIT_NEUTRAL_EVENTS.has(event)) return false;
+    if (event !== "active") return true;
+    const oldest = this.#kept.get(task)?.snapshot.heads.oldestWaiting;
+    return oldest == null || oldest.id === jobId;
+  }
+
+  /**
+   * What a pass keeps of the tasks that moved rather than read again: the
+   * job waiting longest, when no event since their read took it or added
+   * one, and the locks of their active jobs read within
+   * {@link LOCKS_READ_EVERY_MS} (a lock runs out without an event either
+   * way). A task the sweep found drifted is read whole.
+   */
+  #keptParts(moved: readonly string[], drifted: ReadonlySet<string>, now: number): KeptParts {
+    const partly = moved.filter((task) => this.#kept.has(task) && !drifted.has(task));
+    return {
+      waiting: new Set(partly.filter((task) => !this.#waitMoved.has(task))),
+      locks: new Set(
+        partly.filter((task) =>
+          now - (this.#locksReadAt.get(task) ?? -Infinity) < LOCKS_READ_EVERY_MS
+        ),
+      ),
+    };
+  }
+
+  /**
+   * Reads the counts, heads and minutes of `tasks` (less what `kept` keeps
+   * from their last read), and what a first start needs of new ones.
+   */
+  async #read(tasks: string[], now: number, kept: KeptParts): Promise<void> {
     const { source, health } = this.#options;
     const [snapshots, minutes] = await Promise.all([
-      source.getQueueSnapshots(tasks),
+      source.getQueueSnapshots(tasks, kept),
       source.getThroughputByTask(tasks, { count: RATE_MINUTES }),
     ]);
     const asOf = source.retryingAsOf(tasks);
     const first = tasks.filter((task) => !this.#kept.has(task) && !this.#inherited.has(task));
     for (const task of tasks) {
+      const before = this.#kept.get(task)?.snapshot;
+      const read = snapshots.get(task)!;
+      const snapshot = { ...read, heads: { ...read.heads }, stalled: read.stalled };
+      if (before && kept.waiting?.has(task)) {
+        // A queue emptied without an event (another board's clean) holds no job that waits.
+        snapshot.heads.oldestWaiting = read.stats.waiting > 0 ? before.heads.oldestWaiting : null;
+      }
+      if (before && kept.locks?.has(task)) snapshot.stalled = before.stalled;
+      else this.#locksReadAt.set(task, now);
       this.#kept.set(task, {
-        snapshot: snapshots.get(task)!,
+        snapshot,
         minutes: minutes.get(task) ?? [],
         retryingAsOf: asOf.get(task) ?? null,
         readAt: now,
@@ -384,6 +475,8 @@ export class LiveStateKeeper implements FeedConsumer {
   #forget(task: string): void {
     this.#kept.delete(task);
     this.#moved.delete(task);
+    this.#waitMoved.delete(task);
+    this.#locksReadAt.delete(task);
     this.#takes.delete(task);
     this.#coveredSince.delete(task);
     this.#reruns.delete(task);

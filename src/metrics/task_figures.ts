@@ -84,6 +84,6 @@ export async function readScrapedTasks(
 ): Promise<ScrapedTasks> {
   const live = !store
     ? null
-    : await readNeededLive(feed, () => readLive(store, clock(), liveMaxAgeMs));
+    : await readNeededLive(feed, liveMaxAgeMs, (maxAgeMs) => readLive(store, clock(), maxAgeMs));
   return live ?? await readDirect(source, clock());
 }

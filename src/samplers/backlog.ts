@@ -13,7 +13,8 @@
  * feed runs: a browser, a scrape), the counts and the minute's finished
  * jobs come from it (two HMGETs: the index and the rows), and only the
  * tasks with delayed or retrying jobs are read, one ZCOUNT each (what is due
- * after the horizon moves with the clock, not with events). Else the counts,
+ * after the horizon moves with the clock, not with events), but for those
+ * a minute found none due after it and whose row was not read since. Else the counts,
  * the ZCOUNT and the counters of every task are read directly (three
  * batches, one command per task each), and only while someone looks at the
  * board ({@link TaskSource.watched}): an idle board takes no sample. Either
@@ -94,9 +95,10 @@ export interface BacklogSampler {
 export function startBacklogSampler(options: BacklogSamplerOptions): BacklogSampler {
   const { source, store, leadership, timers, clock } = options;
   let running: Promise<void> | null = null;
+  const noneLater: NoneDueLater = new Map();
   const take = async () => {
     const now = clock();
-    const taken = await fromLiveState(source, store.feed, now, options.liveMaxAgeMs) ??
+    const taken = await fromLiveState(source, store.feed, now, options.liveMaxAgeMs, noneLater) ??
       // Every task read directly: for someone who looks at the board, not for an idle one.
       (source.watched === false ? null : await readDirectly(source, now));
     if (taken === null) return;
@@ -136,37 +138,51 @@ async function readDirectly(source: TaskSource, at: number): Promise<Taken> {
 }
 
 /**
+ * The tasks a sample found none of whose delayed or retrying jobs falls due
+ * after the horizon, with their row's `readAt` then. While a row is not read
+ * again (no event moved its task, the sweep found nothing), its delayed set
+ * gained no job, and the horizon only moves on: none falls due after it
+ * still, so the next minutes count none without a ZCOUNT.
+ */
+type NoneDueLater = Map<string, number>;
+
+/**
  * Each task's sample from the live state, as of its `asOf`, when it is at
  * most `maxAgeMs` old at `now`; null when it is not (or the store keeps
  * none). Reads the index and the rows, and the due-later count of only the
- * tasks with delayed or retrying jobs.
+ * tasks with delayed or retrying jobs that `noneLater` (updated) does not
+ * hold unchanged.
  */
 async function fromLiveState(
   source: TaskSource,
   feed: FeedStore | null,
   now: number,
   maxAgeMs: number,
+  noneLater: NoneDueLater,
 ): Promise<Taken | null> {
   if (!feed) return null;
   const summary = await readFreshSummary(feed, now, maxAgeMs);
   if (summary === null) return null;
   const at = summary.asOf;
   const entries = summary.index.tasks.slice(0, BACKLOG_SAMPLE_TASKS);
-  const held = entries.filter(({ stats }) => stats.delayed + stats.retrying > 0)
-    .map(({ name }) => name);
-  const [rows, dueLater] = await Promise.all([
-    feed.readLiveRows(entries.map(({ name }) => name)),
-    held.length > 0
-      ? source.readBacklog?.({ kind: "dueAfter", tasks: held, at: at + FORECAST_HORIZON_MS })
-      : undefined,
-  ]);
+  const rows = await feed.readLiveRows(entries.map(({ name }) => name));
+  const held = entries.filter(({ name, stats }, i) =>
+    stats.delayed + stats.retrying > 0 &&
+    (rows[i] === null || noneLater.get(name) !== rows[i]!.readAt)
+  ).map(({ name }) => name);
+  const dueLater = held.length > 0
+    ? await source.readBacklog?.({ kind: "dueAfter", tasks: held, at: at + FORECAST_HORIZON_MS })
+    : undefined;
+  noneLater.clear();
   const samples = new Map<string, BacklogSample>();
   entries.forEach(({ name, stats }, i) => {
     const row = rows[i];
     if (row === null) return;
+    const later = dueLater?.get(name) ?? 0;
+    if (later === 0) noneLater.set(name, row.readAt);
     samples.set(name, {
       at,
-      backlog: backlogOf(stats, dueLater?.get(name) ?? 0),
+      backlog: backlogOf(stats, later),
       finishedBefore: finishedInMinute([rateBucketAt(row.rate, minuteOf(at))], at),
     });
   });

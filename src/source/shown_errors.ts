@@ -26,8 +26,8 @@ import type { ShownError, TaskSource } from "./types.ts";
  */
 export function showingErrors<S extends TaskSource>(source: S, shown: ShownError): S {
   const own: Pick<TaskSource, "listDeadLetters" | "groupDeadLetters" | "retryAllFailed"> = {
-    listDeadLetters: (offset, limit, task, pattern) =>
-      source.listDeadLetters(offset, limit, task, pattern, shown),
+    listDeadLetters: (offset, limit, scope) =>
+      source.listDeadLetters(offset, limit, { ...scope, shown }),
     groupDeadLetters: (task) => source.groupDeadLetters(task, shown),
     retryAllFailed: (scope, beforeBatch) => source.retryAllFailed({ ...scope, shown }, beforeBatch),
   };

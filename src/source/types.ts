@@ -347,6 +347,20 @@ export interface QueueSnapshot {
   stalled: StalledCount | null;
 }
 
+/**
+ * What a caller of {@link TaskSource.getQueueSnapshots} keeps from its last
+ * read of a task and need not be read again: the tasks whose oldest waiting
+ * job (`waiting`) and whose active jobs' locks (`locks`) it keeps. A source
+ * may read them anyway; one that skips them answers `oldestWaiting` null and
+ * `stalled` null for those tasks.
+ */
+export interface KeptParts {
+  /** Tasks whose oldest waiting job the caller keeps. */
+  waiting?: ReadonlySet<string>;
+  /** Tasks whose active jobs' locks the caller keeps. */
+  locks?: ReadonlySet<string>;
+}
+
 /** Storage footprint of one task. */
 export interface TaskStorage {
   /** Keys the task holds. */
@@ -491,7 +505,7 @@ export interface RetryOptions {
  */
 export type ShownError = (message: string) => string;
 
-/** Which failed jobs {@link TaskSource.retryAllFailed} sends back: of a task, of an error group. */
+/** Which failed jobs are listed or sent back: of a task, of an error group. */
 export interface FailedScope {
   /** One task's; every task's when absent. */
   task?: string;
@@ -646,7 +660,7 @@ export interface TaskSource {
    * not know) and its stalled jobs, in one batch: what a view of every task
    * reads, in as few store commands as the source can.
    */
-  getQueueSnapshots(tasks: string[]): Promise<Map<string, QueueSnapshot>>;
+  getQueueSnapshots(tasks: string[], kept?: KeptParts): Promise<Map<string, QueueSnapshot>>;
   /** Key count and memory of one task. */
   getTaskStorage(task: string): Promise<TaskStorage>;
   /**
@@ -848,17 +862,10 @@ export interface TaskSource {
   // Dead letters: failed jobs, grouped by error.
 
   /**
-   * Failed jobs of every task (or one), most recently failed first; with
-   * `pattern`, only those of that error group (a {@link DeadLetterGroup.pattern}
-   * made from the errors as `shown`).
+   * Failed jobs of `scope` (every task's, or one's; with a `pattern`, only
+   * that error group's, of the errors as `scope.shown`), most recently failed first.
    */
-  listDeadLetters(
-    offset: number,
-    limit: number,
-    task?: string,
-    pattern?: string,
-    shown?: ShownError,
-  ): Promise<JobPage>;
+  listDeadLetters(offset: number, limit: number, scope?: FailedScope): Promise<JobPage>;
   /** Failed jobs grouped by their error as `shown`, most frequent first. */
   groupDeadLetters(task?: string, shown?: ShownError): Promise<DeadLetterGroup[]>;
   /**

@@ -9,6 +9,8 @@
 
 import { type AppDispatch, appDispatch } from "./dispatch.ts";
 import type {
+  DispatchRequest,
+  DispatchResult,
   RerunResult,
   SchedulePatch,
   ScheduleRecord,
@@ -16,6 +18,7 @@ import type {
   TriggerResult,
 } from "../source/types.ts";
 import { RedisTaskSource } from "../source/redis/mod.ts";
+import { assemble, type Assembled } from "../source/assemble.ts";
 import type { RedisConnection } from "../source/redis/client.ts";
 import { getSchedule } from "../source/redis/schedules.ts";
 import { jobNotFound, scheduleNotFound } from "../source/refusals.ts";
@@ -60,25 +63,42 @@ function redisLedger(connection: RedisConnection, prefix?: string): TriggerLedge
   };
 }
 
-/** The Redis source of a taskora App with the ioredis Redis adapter. */
-export class AppRedisSource extends RedisTaskSource {
+/**
+ * What only the App knows, over the Redis source's own methods: the task
+ * definitions, the schedules declared in code, and triggers and reruns
+ * dispatched by the App itself.
+ */
+class AppOverRedis {
   readonly #app: TaskoraAppLike;
   readonly #declared: DeclaredSchedules;
   readonly #ledger: TriggerLedger;
-  /** Dispatches a job through the App (`task.dispatch`); see `dispatch.ts`. */
-  readonly dispatchJob: AppDispatch;
+  readonly #dispatch: AppDispatch;
+  readonly #redis: Pick<RedisTaskSource, "listSchedules" | "updateSchedule" | "getJob">;
+  readonly #connection: RedisConnection;
+  readonly #prefix?: string;
 
-  /** Reads through `redis` (never closed here) under the App's `prefix`. */
-  constructor(app: TaskoraAppLike, redis: IoredisLike, prefix?: string) {
-    super({
-      client: fromIoredis(redis),
-      prefix,
-      knownTasks: () => [...app.getRegisteredTasks()].map((task) => task.name),
-    });
+  /** The App's, over `redis` (its schedules and jobs) and its connection. */
+  constructor(app: TaskoraAppLike, redis: RedisTaskSource) {
     this.#app = app;
     this.#declared = new DeclaredSchedules(app);
-    this.#ledger = redisLedger(this.connection, prefix);
-    this.dispatchJob = appDispatch(app, this.#ledger);
+    this.#ledger = redisLedger(redis.connection, redis.prefix);
+    this.#dispatch = appDispatch(app, this.#ledger);
+    this.#redis = {
+      listSchedules: redis.listSchedules,
+      updateSchedule: redis.updateSchedule,
+      getJob: redis.getJob,
+    };
+    this.#connection = redis.connection;
+    this.#prefix = redis.prefix;
+  }
+
+  /** Dispatches a job through the App (`task.dispatch`); see `dispatch.ts`. */
+  dispatchJob(
+    task: string,
+    request: DispatchRequest,
+    idempotencyKey?: string,
+  ): Promise<DispatchResult> {
+    return this.#dispatch(task, request, idempotencyKey);
   }
 
   /** The App's definition of a task; null for a task it does not register. */
@@ -91,18 +111,18 @@ export class AppRedisSource extends RedisTaskSource {
   }
 
   /** Every schedule, those declared in code marked so. */
-  override async listSchedules(): Promise<ScheduleRecord[]> {
-    return (await super.listSchedules()).map((s) => this.#mark(s));
+  async listSchedules(): Promise<ScheduleRecord[]> {
+    return (await this.#redis.listSchedules()).map((s) => this.#mark(s));
   }
 
   /** Changes, pauses or resumes a schedule (one declared in code is reset by the next `app.start()`). */
-  override async updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord> {
-    return this.#mark(await super.updateSchedule(name, patch));
+  async updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord> {
+    return this.#mark(await this.#redis.updateSchedule(name, patch));
   }
 
   /** Dispatches one run through the App; see `trigger.ts`. */
-  override async triggerSchedule(name: string, idempotencyKey?: string): Promise<TriggerResult> {
-    const record = await getSchedule(this.connection, name, this.prefix);
+  async triggerSchedule(name: string, idempotencyKey?: string): Promise<TriggerResult> {
+    const record = await getSchedule(this.#connection, name, this.#prefix);
     if (!record) throw scheduleNotFound(name);
     return await triggerThroughApp(
       this.#app,
@@ -113,9 +133,25 @@ export class AppRedisSource extends RedisTaskSource {
   }
 
   /** Runs a job again through the App (`task.dispatch`); see `trigger.ts`. */
-  override async rerunJob(jobId: string): Promise<RerunResult> {
-    const job = await this.getJob(jobId);
+  async rerunJob(jobId: string): Promise<RerunResult> {
+    const job = await this.#redis.getJob(jobId);
     if (!job) throw jobNotFound(jobId);
     return await rerunThroughApp(this.#app, job);
+  }
+}
+
+/** The Redis source of a taskora App: the App's own methods in place of the keyspace's. */
+export interface AppRedisSource extends Assembled<[AppOverRedis]> {}
+
+/** The Redis source of a taskora App with the ioredis Redis adapter. */
+export class AppRedisSource extends RedisTaskSource {
+  /** Reads through `redis` (never closed here) under the App's `prefix`. */
+  constructor(app: TaskoraAppLike, redis: IoredisLike, prefix?: string) {
+    super({
+      client: fromIoredis(redis),
+      prefix,
+      knownTasks: () => [...app.getRegisteredTasks()].map((task) => task.name),
+    });
+    Object.assign(this, assemble(new AppOverRedis(app, this)));
   }
 }

@@ -11,10 +11,8 @@
  */
 
 import type { Page } from "playwright-core";
-import { taskKeys } from "../../src/source/wire/keys.ts";
 import { withClient } from "../helpers/redis_server.ts";
-import { nested } from "../helpers/nested.ts";
-import { writeJob } from "../helpers/wire_writer.ts";
+import { writeBigJob, writeDeepJob } from "../helpers/big_payloads.ts";
 import { withBoard } from "../e2e/harness.ts";
 
 const RUNS = 5;
@@ -43,30 +41,10 @@ async function longestSince(page: Page, since: number): Promise<number> {
 }
 
 await withBoard({}, async ({ page, root, redis }) => {
-  const [big, deep] = await withClient(redis.url, async (client) => {
-    const big = await writeJob(client, {
-      task: "send-email",
-      state: "failed",
-      data: { to: "ada@x.io", blob: "x".repeat(10 * 1024 * 1024) },
-      error: "boom",
-      finishedOn: Date.now(),
-    });
-    const logs = Array.from({ length: 10_000 }, (_, i) =>
-      JSON.stringify({
-        level: i % 10 === 0 ? "error" : "info",
-        message: `line ${i}`,
-        meta: { i, nested: { deep: [i, i + 1] } },
-        timestamp: Date.now() - 10_000 + i,
-      }));
-    await client.rPush(`${taskKeys("send-email").jobPrefix}${big}:logs`, logs);
-    const deep = await writeJob(client, {
-      task: "send-email",
-      state: "completed",
-      data: nested(5000, { bottom: true }),
-      finishedOn: Date.now(),
-    });
-    return [big, deep];
-  });
+  const [big, deep] = await withClient(
+    redis.url,
+    async (client) => [await writeBigJob(client), await writeDeepJob(client)],
+  );
   await watchLongTasks(page);
   const bigRuns: number[] = [];
   const deepRuns: number[] = [];

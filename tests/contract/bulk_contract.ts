@@ -5,10 +5,10 @@
  */
 
 import assert from "node:assert/strict";
-import type { BulkStep, JobState, TaskSource } from "../../src/source/types.ts";
+import type { BulkStep, JobState } from "../../src/source/types.ts";
 import { readFixture } from "../helpers/fixture.ts";
 import { count, ids } from "./mutation_contract.ts";
-import { type Seed, withQueuedBilling } from "./source_contract.ts";
+import { type Seed, seededContract, withQueuedBilling } from "./source_contract.ts";
 
 const FAILED_EMAIL = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
 const COMPLETED_EMAIL = "d2d954a9-6cc5-4bb4-b341-01e347a69342";
@@ -26,20 +26,7 @@ export function bulkContract(name: string, seed: Seed): void {
   const dump = readFixture();
   const queued = withQueuedBilling(dump);
 
-  function contract(
-    title: string,
-    body: (source: TaskSource) => Promise<void>,
-    from = dump,
-  ): void {
-    Deno.test(`${name}: bulk ${title}`, async () => {
-      const harness = await seed(from);
-      try {
-        await body(harness.source);
-      } finally {
-        await harness.close();
-      }
-    });
-  }
+  const contract = seededContract(`${name}: bulk `, seed, dump);
 
   contract("counts a state's jobs, and the named jobs an action takes", async (s) => {
     assert.equal(await s.countBulk!("retry", { task: "send-email", state: "failed" }), 5);

@@ -10,20 +10,11 @@ import { readLivePage } from "../../src/feed/live_read.ts";
 import type { LiveIndex, LiveRow } from "../../src/store/feed.ts";
 import type { QueueStats } from "../../src/contract/states.ts";
 import { totalsOf } from "../../src/contract/totals.ts";
-import { readFixture } from "../helpers/fixture.ts";
+import { NO_JOBS, readFixture } from "../helpers/fixture.ts";
 import { pairedStore } from "../../src/store/pairing.ts";
 import type { Seed } from "./source_contract.ts";
 
-const counts = (waiting: number): QueueStats => ({
-  waiting,
-  active: 0,
-  delayed: 0,
-  retrying: 0,
-  failed: 0,
-  completed: 0,
-  cancelled: 0,
-  expired: 0,
-});
+const counts = (waiting: number): QueueStats => ({ ...NO_JOBS, waiting });
 
 /** A row of `name` with `waiting` jobs, judged `status`. */
 function rowOf(name: string, waiting: number, status: LiveRow["health"]["status"]): LiveRow {

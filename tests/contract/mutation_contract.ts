@@ -11,7 +11,7 @@ import { BoardError } from "../../src/errors.ts";
 import { nextRunOf } from "../../src/source/schedule_time.ts";
 import type { JobState, SchedulePatch, TaskSource } from "../../src/source/types.ts";
 import { type Fixture as KeyspaceDump, fixtureTime, readFixture } from "../helpers/fixture.ts";
-import { type Seed, withQueuedBilling } from "./source_contract.ts";
+import { type Seed, seededContract, withQueuedBilling } from "./source_contract.ts";
 
 const FAILED_EMAIL = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
 const CANCELLED_EMAIL = "cfa125ab-710e-4e8f-8ca0-2f1fe8870b15";
@@ -153,20 +153,7 @@ export function mutationContract(name: string, seed: Seed): void {
   const queued = withQueuedBilling(dump);
   const running = withRunningWorkflow(dump);
 
-  function contract(
-    title: string,
-    body: (source: TaskSource) => Promise<void>,
-    from: KeyspaceDump = dump,
-  ): void {
-    Deno.test(`${name}: ${title}`, async () => {
-      const harness = await seed(from);
-      try {
-        await body(harness.source);
-      } finally {
-        await harness.close();
-      }
-    });
-  }
+  const contract = seededContract(`${name}: `, seed, dump);
 
   // ── retry ─────────────────────────────────────────────────────────
 
@@ -408,8 +395,8 @@ export function mutationContract(name: string, seed: Seed): void {
     assert.deepEqual(groups.map((g) => [g.pattern, g.sample, g.count]), [
       ["hidden <n>", "hidden 42", 5],
     ]);
-    assert.equal((await s.listDeadLetters(0, 10, undefined, "hidden <n>", shown)).total, 5);
-    assert.equal((await s.listDeadLetters(0, 10, undefined, "Mailbox full", shown)).total, 0);
+    assert.equal((await s.listDeadLetters(0, 10, { pattern: "hidden <n>", shown })).total, 5);
+    assert.equal((await s.listDeadLetters(0, 10, { pattern: "Mailbox full", shown })).total, 0);
     assert.deepEqual(await s.retryAllFailed({ pattern: "Mailbox full", shown }), { retried: 0 });
     assert.deepEqual(await s.retryAllFailed({ pattern: "hidden <n>", shown }), { retried: 5 });
     assert.equal(await count(s, "send-email", "failed"), 0);

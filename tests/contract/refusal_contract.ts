@@ -62,7 +62,7 @@ export function refusalContract(name: string, open: OpenKnown): void {
       ["getFinishedTimings", () => s.getFinishedTimings(ghost, 10)],
       ["listJobs", () => s.listJobs(ghost, "waiting", 0, 10)],
       ["getVersionDistribution", () => s.getVersionDistribution(ghost)],
-      ["listDeadLetters", () => s.listDeadLetters(0, 10, ghost)],
+      ["listDeadLetters", () => s.listDeadLetters(0, 10, { task: ghost })],
       ["groupDeadLetters", () => s.groupDeadLetters(ghost)],
       ["getThroughput", () => s.getThroughput({ task: ghost })],
       ["retryAllFailed", () => s.retryAllFailed({ task: ghost })],

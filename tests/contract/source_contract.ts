@@ -24,6 +24,31 @@ export interface Harness {
 /** Seeds a fresh source with the dump. */
 export type Seed = (dump: KeyspaceDump) => Promise<Harness>;
 
+/** Registers one contract test, named after its title, on a source seeded for it alone. */
+export type ContractTest = (
+  title: string,
+  body: (source: TaskSource) => Promise<void>,
+  from?: KeyspaceDump,
+) => void;
+
+/**
+ * The contract tests' registrar: each test named `prefix` and its title,
+ * on a fresh source seeded from `from` (`dump` unless told), torn down
+ * whatever the test does, so no test sees another's writes.
+ */
+export function seededContract(prefix: string, seed: Seed, dump: KeyspaceDump): ContractTest {
+  return (title, body, from = dump) => {
+    Deno.test(`${prefix}${title}`, async () => {
+      const harness = await seed(from);
+      try {
+        await body(harness.source);
+      } finally {
+        await harness.close();
+      }
+    });
+  };
+}
+
 const MINUTE = 60_000;
 const T = fixtureTime(1795345700000);
 
@@ -129,20 +154,7 @@ export function sourceContract(name: string, seed: Seed): void {
   const dump = readFixture();
   const minute = FIXTURE_METRIC_MINUTE;
 
-  function contract(
-    title: string,
-    body: (source: TaskSource) => Promise<void>,
-    from: KeyspaceDump = dump,
-  ): void {
-    Deno.test(`${name}: ${title}`, async () => {
-      const harness = await seed(from);
-      try {
-        await body(harness.source);
-      } finally {
-        await harness.close();
-      }
-    });
-  }
+  const contract = seededContract(`${name}: `, seed, dump);
 
   contract("discovers every task that has a key", async (source) => {
     assert.deepEqual(await source.listTasks(), FIXTURE_TASKS);
@@ -431,14 +443,17 @@ export function sourceContract(name: string, seed: Seed): void {
   });
 
   contract("lists the failed jobs of one error group, newest first", async (source) => {
-    const group = await source.listDeadLetters(0, 10, undefined, "Mailbox full");
+    const group = await source.listDeadLetters(0, 10, { pattern: "Mailbox full" });
     assert.equal(group.total, 2);
     assert.deepEqual(group.jobs.map((job) => job.error), ["Mailbox full", "Mailbox full"]);
     const finished = group.jobs.map((job) => job.finishedAt!);
     assert.deepEqual(finished, finished.toSorted((a, b) => b - a));
-    const second = await source.listDeadLetters(1, 1, "send-email", "Mailbox full");
+    const second = await source.listDeadLetters(1, 1, {
+      task: "send-email",
+      pattern: "Mailbox full",
+    });
     assert.deepEqual(second.jobs.map((job) => job.id), [group.jobs[1].id]);
-    assert.equal((await source.listDeadLetters(0, 10, undefined, "no such error")).total, 0);
+    assert.equal((await source.listDeadLetters(0, 10, { pattern: "no such error" })).total, 0);
   });
 
   contract("sums throughput per minute over 24 hours", async (source) => {

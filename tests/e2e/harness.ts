@@ -2,10 +2,11 @@
  * Browser tests against the real thing: a redis-server holding the taskora
  * fixture, a board on it served on a free port, and a Chromium page.
  *
- * Each test file gets one Chromium (its group's, see `browser.ts`, or one of its
- * own when run alone) and one redis-server, the first time a test asks for
- * them, and lets go of both in `Deno.test.afterAll` (which runs even when
- * `--filter` skips every test). Each test gets a fresh browser context
+ * Each test file, or each batch of them that `scripts/test.ts` runs in one
+ * isolate, gets one Chromium (its group's, see `browser.ts`, or one of its own
+ * when run alone) and one redis-server, the first time a test asks for them,
+ * and lets go of both in `Deno.test.afterAll` (which runs even when `--filter`
+ * skips every test). Each test gets a fresh browser context
  * and, through {@link withBoard} or {@link freshRedis}, an emptied server.
  *
  * @example
@@ -44,7 +45,7 @@ export interface WithBoardOptions extends BoardOptions {
   source?: (redis: TestRedis) => TaskSource;
 }
 
-// One of each per test file: Deno runs every test file in a runtime of its own.
+// One of each per isolate: a file run alone, or a batch of files (scripts/test.ts) sharing them.
 let browser: Promise<Browser> | null = null;
 let redis: Promise<TestRedis> | null = null;
 
@@ -115,7 +116,8 @@ export async function withBoard(
 ): Promise<void> {
   const { colorScheme = "light", source, ...boardOptions } = options;
   const server = await freshRedis();
-  await loadFixture(server.url, { metricsAt: Date.now() });
+  const now = Date.now();
+  await loadFixture(server.url, { at: now, metricsAt: now });
   const taskSource = source?.(server);
   const board = createBoard(taskSource ?? server.url, boardOptions);
   const http = await serveBoard(board);

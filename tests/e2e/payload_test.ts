@@ -9,32 +9,13 @@
  */
 
 import assert from "node:assert/strict";
-import { taskKeys } from "../../src/source/wire/keys.ts";
 import { withClient } from "../helpers/redis_server.ts";
-import { nested } from "../helpers/nested.ts";
-import { writeJob } from "../helpers/wire_writer.ts";
+import { writeBigJob, writeDeepJob } from "../helpers/big_payloads.ts";
 import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 browserTest("a 10 MB input and 10,000 log lines render a bounded job page", async () => {
   await withBoard({}, async ({ page, root, redis }) => {
-    const id = await withClient(redis.url, async (client) => {
-      const id = await writeJob(client, {
-        task: "send-email",
-        state: "failed",
-        data: { to: "ada@x.io", blob: "x".repeat(10 * 1024 * 1024) },
-        error: "boom",
-        finishedOn: Date.now(),
-      });
-      const logs = Array.from({ length: 10_000 }, (_, i) =>
-        JSON.stringify({
-          level: i % 10 === 0 ? "error" : "info",
-          message: `line ${i}`,
-          meta: { i, nested: { deep: [i, i + 1] } },
-          timestamp: Date.now() - 10_000 + i,
-        }));
-      await client.rPush(`${taskKeys("send-email").jobPrefix}${id}:logs`, logs);
-      return id;
-    });
+    const id = await withClient(redis.url, writeBigJob);
     await page.goto(`${root}jobs/${id}`);
     await page.getByRole("tab", { name: /Data/ }).waitFor();
     await page.getByRole("tab", { name: /Data/ }).click();
@@ -60,13 +41,7 @@ browserTest(
   "a value 5,000 levels deep renders as a lazy tree, opened a level at a time",
   async () => {
     await withBoard({}, async ({ page, root, redis }) => {
-      const id = await withClient(redis.url, (client) =>
-        writeJob(client, {
-          task: "send-email",
-          state: "completed",
-          data: nested(5000, { bottom: true }),
-          finishedOn: Date.now(),
-        }));
+      const id = await withClient(redis.url, writeDeepJob);
       await page.goto(`${root}jobs/${id}`);
       await page.getByRole("tab", { name: /Data/ }).waitFor();
       await page.getByRole("tab", { name: /Data/ }).click();

@@ -17,6 +17,7 @@ import { dataOf, isEvent, openStream } from "./sse_client.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { livePass, liveRow } from "../helpers/live_state.ts";
+import { LIVE_FRAME_MAX_AGE_MS } from "../../src/feed/live_read.ts";
 
 const present = createPresenter({ redact: ["password"], formatters: {} });
 const URL_ = "http://board.test/api/events";
@@ -341,7 +342,7 @@ Deno.test("boards on one store read the counts once: a follower sends the stats 
   }
 });
 
-Deno.test("a stats poll sends the live state while it is at most one interval old, as of its asOf, reading no counts", async () => {
+Deno.test("a stats poll sends the live state while it is at most one lease period old, as of its asOf, reading no counts", async () => {
   const { source, reads } = countingReads();
   const timers = new FakeTimers();
   const { hub, fetch } = hubApp(source, { statsIntervalMs: 1000, timers });
@@ -360,8 +361,15 @@ Deno.test("a stats poll sends the live state while it is at most one interval ol
       what: "the second frame",
     });
     assert.equal(dataOf(again).at, asOf, "one interval old: still sent as it is");
+    // A pass slower than the interval (a loaded machine): the state is sent, saying its age.
+    await timers.tick(LIVE_FRAME_MAX_AGE_MS - 1000);
+    const slow = await waitFor(
+      () => stream.frames.filter(isEvent("stats:update"))[LIVE_FRAME_MAX_AGE_MS / 1000],
+      { what: "the frame a lease period on" },
+    );
+    assert.equal(dataOf(slow).at, asOf, "a lease period old: still sent as it is");
     assert.equal(reads(), 0);
-    // The leader stopped: the next poll reads the counts itself.
+    // The leader is gone: the next poll reads the counts itself.
     await timers.tick(1000);
     const read = await stream.waitFor(
       isEvent("stats:update", (d) => (d.totals as { waiting: number }).waiting === 1),

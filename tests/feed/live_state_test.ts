@@ -223,13 +223,27 @@ Deno.test("a task created after the start appears within one discovery pass", as
   );
 });
 
-Deno.test("with nothing moving the sweep costs its budget, not a read of every task a minute, and heals within its period", async () => {
+/**
+ * The keeper alone over `jobs` jobs on `count` tasks, its passes driven by
+ * hand (no browser's stats frames in a count), after its first pass; `at`
+ * moves its clock by `ms` and says where it is.
+ */
+async function withKeeper(
+  count: number,
+  jobs: number,
+  fn: (ctx: {
+    client: Client;
+    source: RedisTaskSource;
+    keeper: LiveStateKeeper;
+    tasks: string[];
+    at: (ms?: number) => number;
+  }) => Promise<void>,
+): Promise<void> {
   const redis = await startRedis();
   const client = await connectClient(redis.url);
-  const tasks = Array.from({ length: 200 }, (_, i) => `task-${i}`).sort();
+  const tasks = Array.from({ length: count }, (_, i) => `task-${i}`).sort();
   const source = new RedisTaskSource({ url: redis.url, tasks }, new FakeTimers());
   let now = Date.now();
-  // The keeper alone, its passes driven by hand: no browser's stats frames in the count.
   const keeper = new LiveStateKeeper({
     source,
     store: source.boardStore.feed,
@@ -237,13 +251,24 @@ Deno.test("with nothing moving the sweep costs its budget, not a read of every t
     health: { maxWaitMs: 300_000, maxIdleMs: 300_000 },
   });
   try {
-    await fillRedis(client as never, { jobs: 1_600, tasks: 200 });
+    await fillRedis(client as never, { jobs, tasks: count });
     await keeper.started();
     await keeper.pass();
+    await fn({ client, source, keeper, tasks, at: (ms = 0) => now += ms });
+  } finally {
+    keeper.stopped();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+}
+
+Deno.test("with nothing moving the sweep costs its budget, not a read of every task a minute, and heals within its period", async () => {
+  await withKeeper(200, 1_600, async ({ client, source, keeper, at }) => {
     const seconds = 60;
     const calls = await commandsOf(client, async () => {
       for (let t = 0; t < seconds; t++) {
-        now += 1_000;
+        at(1_000);
         await keeper.pass();
       }
     });
@@ -255,20 +280,75 @@ Deno.test("with nothing moving the sweep costs its budget, not a read of every t
     // Behind the feed's back: one task's finished set trimmed, no event.
     const [before] = await source.boardStore.feed.readLiveRows(["task-7"]);
     await client.sendCommand(["ZREMRANGEBYRANK", "taskora:{task-7}:completed", "0", "0"]);
-    const trimmedAt = now;
+    const trimmedAt = at();
     const period = sweepPeriodMs(200, 60_000, 4);
     assert.equal(period, 450_000, "200 checks of 9 commands at 4 a second");
     for (;;) {
-      now += 1_000;
+      at(1_000);
       await keeper.pass();
       const [row] = await source.boardStore.feed.readLiveRows(["task-7"]);
       if (row!.stats.completed === before!.stats.completed - 1) break;
-      assert.ok(now - trimmedAt <= period, `not healed ${now - trimmedAt} ms on`);
+      assert.ok(at() - trimmedAt <= period, `not healed ${at() - trimmedAt} ms on`);
     }
-  } finally {
-    keeper.stopped();
-    await source.close();
-    await client.close();
-    await redis.stop();
-  }
+  });
+});
+
+Deno.test("the sweep takes a retrying split counted since a task's read from the source, with no whole read", async () => {
+  // Each task one job in each state: one of its two delayed-set members is retrying.
+  await withKeeper(30, 240, async ({ client, source, keeper, at }) => {
+    const first = await source.boardStore.feed.readLiveSummary();
+    assert.ok(first!.index.tasks.every((task) => task.retryingAsOf === null), "not counted yet");
+    // The reconcile counts every task after its first read: no event says so.
+    await source.reconcileRetrying();
+    const calls = await commandsOf(client, async () => {
+      for (let t = 0; t < sweepPeriodMs(30, 60_000, 4) / 1_000; t++) {
+        at(1_000);
+        await keeper.pass();
+      }
+    });
+    const seen = JSON.stringify(Object.fromEntries(calls));
+    // A whole read sends the heads' LINDEX and the minutes' MGET; a check only the counts.
+    assert.equal(totalCalls(calls, ["lindex", "mget"]), 0, `a task was read whole: ${seen}`);
+    const swept = await source.boardStore.feed.readLiveSummary();
+    for (const { name, stats, retryingAsOf } of swept!.index.tasks) {
+      assert.notEqual(retryingAsOf, null, `${name} counted within one sweep`);
+      assert.deepEqual([stats.delayed, stats.retrying], [1, 1], name);
+    }
+  });
+});
+
+Deno.test("a task that moves is read again for what its events changed: not its longest waiting job, its locks every 15 s", async () => {
+  // Each task a few jobs of each state: waiting, prioritized and active ones among them.
+  await withKeeper(10, 400, async ({ client, keeper, tasks, at }) => {
+    const seconds = 30;
+    const calls = await commandsOf(client, async () => {
+      for (let t = 0; t < seconds; t++) {
+        const now = at(1_000);
+        // Every task: a worker took a new job (not the one waiting longest) and finished it.
+        keeper.take({
+          events: tasks.flatMap((task) =>
+            ["active", "completed"].map((event) => ({
+              task,
+              event,
+              jobId: `new-${t}`,
+              fields: {},
+              at: now,
+            }))
+          ),
+          positions: new Map(),
+          tasks,
+          trimmed: [],
+        });
+        await keeper.pass();
+      }
+    });
+    const seen = JSON.stringify(Object.fromEntries(calls));
+    console.log(`10 tasks moving: ${totalCalls(calls) / seconds} commands/s ${seen}`);
+    // The oldest waiting job's hash (HMGET) is read only when an event may have changed it.
+    assert.equal(calls.get("hmget") ?? 0, 0, seen);
+    // The locks of each task's 5 active jobs: at its first read and every 15 s, not every pass.
+    assert.ok((calls.get("exists") ?? 0) <= tasks.length * 5 * 2, seen);
+    // Each pass still reads each task's counts (8 reads in its script).
+    assert.equal(calls.get("zcard"), tasks.length * seconds * 6, seen);
+  });
 });

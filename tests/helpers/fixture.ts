@@ -31,13 +31,28 @@ function readDump(): Fixture {
 }
 
 /**
- * How far every time of the fixture is moved so that it reads as if it had
- * just been dumped: now − `dumpedAt`, in whole minutes so the throughput
- * counters stay on their minute boundaries. One value per test process, so
- * every test sees the same times.
+ * The moment the fixture reads as just dumped: when this module was loaded.
+ * One value per isolate, so every test sees the same times. An isolate runs a
+ * batch of test files (`scripts/test.ts`), minutes long under load: a test
+ * that holds the fixture against a board's real clock reads it with
+ * `readFixture(Date.now())`.
  */
-export const FIXTURE_SHIFT: number = Math.floor((Date.now() - readDump().dumpedAt) / MINUTE) *
-  MINUTE;
+export const FIXTURE_NOW: number = Date.now();
+
+/**
+ * How far every time of the fixture is moved so that it reads as if it had
+ * been dumped at `at`: that − `dumpedAt`, in whole minutes so the throughput
+ * counters stay on their minute boundaries.
+ */
+function shiftTo(at: number): number {
+  return Math.floor((at - readDump().dumpedAt) / MINUTE) * MINUTE;
+}
+
+/** How far every time of the fixture is moved: to read as dumped at {@link FIXTURE_NOW}. */
+export const FIXTURE_SHIFT: number = shiftTo(FIXTURE_NOW);
+
+/** When the fixture, moved by {@link FIXTURE_SHIFT}, was dumped. */
+const FIXTURE_NOW_DUMPED_AT = readDump().dumpedAt + FIXTURE_SHIFT;
 
 /** A time written in the fixture file (ms), as the loaded fixture holds it. */
 export function fixtureTime(original: number): number {
@@ -58,47 +73,47 @@ const TIME_FIELDS = new Set([
 const EVENT_TIME_FIELDS = new Set(["nextAttemptAt"]);
 const METRIC = /^(.*:metrics:(?:completed|failed):)(\d+)$/;
 
-function shiftText(value: string): string {
-  return String(Number(value) + FIXTURE_SHIFT);
+function shiftText(value: string, shift: number): string {
+  return String(Number(value) + shift);
 }
 
-function shiftFields(fields: Record<string, string>, times: ReadonlySet<string>) {
+function shiftFields(fields: Record<string, string>, times: ReadonlySet<string>, shift: number) {
   return Object.fromEntries(
     Object.entries(fields).map(([field, value]) => [
       field,
-      times.has(field) ? shiftText(value) : value,
+      times.has(field) ? shiftText(value, shift) : value,
     ]),
   );
 }
 
 /** A JSON text whose top-level `field` is a time, moved (logs' `timestamp`, schedules' `lastRun`). */
-function shiftJsonField(text: string, field: string): string {
+function shiftJsonField(text: string, field: string, shift: number): string {
   const value = JSON.parse(text);
   if (typeof value[field] !== "number") return text;
-  return JSON.stringify({ ...value, [field]: value[field] + FIXTURE_SHIFT });
+  return JSON.stringify({ ...value, [field]: value[field] + shift });
 }
 
-function rebaseKey(name: string, key: FixtureKey): FixtureKey {
+function rebaseKey(name: string, key: FixtureKey, shift: number): FixtureKey {
   switch (key.type) {
     case "hash":
       if (name.endsWith(":schedules")) {
         const configs = Object.entries(key.value).map((
           [schedule, json],
-        ) => [schedule, shiftJsonField(json, "lastRun")]);
+        ) => [schedule, shiftJsonField(json, "lastRun", shift)]);
         return { ...key, value: Object.fromEntries(configs) };
       }
-      return { ...key, value: shiftFields(key.value, TIME_FIELDS) };
+      return { ...key, value: shiftFields(key.value, TIME_FIELDS, shift) };
     case "set":
       return key;
     case "list":
       return name.endsWith(":logs")
-        ? { ...key, value: key.value.map((entry) => shiftJsonField(entry, "timestamp")) }
+        ? { ...key, value: key.value.map((entry) => shiftJsonField(entry, "timestamp", shift)) }
         : key;
     case "zset":
       // Every sorted set of the dump is scored by time (prioritized: -(priority*1e13)+ts).
       return {
         ...key,
-        value: key.value.map((m) => ({ value: m.value, score: m.score + FIXTURE_SHIFT })),
+        value: key.value.map((m) => ({ value: m.value, score: m.score + shift })),
       };
     case "stream":
       return {
@@ -106,8 +121,8 @@ function rebaseKey(name: string, key: FixtureKey): FixtureKey {
         value: key.value.map((entry) => {
           const [ms, sequence] = entry.id.split("-");
           return {
-            id: `${shiftText(ms)}-${sequence}`,
-            fields: shiftFields(entry.fields, EVENT_TIME_FIELDS),
+            id: `${shiftText(ms, shift)}-${sequence}`,
+            fields: shiftFields(entry.fields, EVENT_TIME_FIELDS, shift),
           };
         }),
       };
@@ -116,9 +131,9 @@ function rebaseKey(name: string, key: FixtureKey): FixtureKey {
   }
 }
 
-function rebaseName(name: string): string {
+function rebaseName(name: string, shift: number): string {
   const metric = METRIC.exec(name);
-  return metric ? `${metric[1]}${shiftText(metric[2])}` : name;
+  return metric ? `${metric[1]}${shiftText(metric[2], shift)}` : name;
 }
 
 /**
@@ -126,15 +141,18 @@ function rebaseName(name: string): string {
  * {@link FIXTURE_SHIFT}: job, workflow and meta times, sorted-set scores,
  * stream ids, log and schedule times, and the minute of every throughput
  * counter. What a test reads is then as old as it was when taskora wrote it,
- * whatever day the test runs.
+ * whatever day the test runs. Given `at`, moved to read as dumped then
+ * instead: a test that holds the fixture against the board's real clock
+ * passes `Date.now()`, and {@link fixtureTime} does not apply to it.
  */
-export function readFixture(): Fixture {
+export function readFixture(at?: number): Fixture {
+  const shift = at === undefined ? FIXTURE_SHIFT : shiftTo(at);
   const dump = readDump();
   const keys: Fixture["keys"] = {};
   for (const [name, key] of Object.entries(dump.keys)) {
-    keys[rebaseName(name)] = rebaseKey(name, key);
+    keys[rebaseName(name, shift)] = rebaseKey(name, key, shift);
   }
-  return { dumpedAt: dump.dumpedAt + FIXTURE_SHIFT, keys };
+  return { dumpedAt: dump.dumpedAt + shift, keys };
 }
 
 /** The minute (ms) the fixture's throughput counters count, once rebased. */
@@ -191,6 +209,12 @@ export interface LoadFixtureOptions {
    * Every other key is written as {@link readFixture} gives it.
    */
   metricsAt?: number;
+  /**
+   * Writes the fixture as dumped at this time (ms; see {@link readFixture}):
+   * `Date.now()` where a board on the real clock reads it, as a batch of
+   * test files may run the test minutes after {@link FIXTURE_NOW}.
+   */
+  at?: number;
 }
 
 /** What `loadFixture` can write with: a node-redis client. */
@@ -249,7 +273,7 @@ export async function writeKeyspace(target: string | CommandSender, dump: Fixtur
 }
 
 /**
- * Writes the fixture, rebased to now (see {@link readFixture}), into Redis
+ * Writes the fixture, rebased to {@link FIXTURE_NOW} or `options.at` (see {@link readFixture}), into Redis
  * exactly (see {@link writeKeyspace}), its throughput counters optionally
  * moved to another minute, with the failed set's scores (the failures they
  * count, read with them: `redis/failed_minutes.ts`). Returns the names
@@ -259,10 +283,11 @@ export async function loadFixture(
   target: string | CommandSender,
   options: LoadFixtureOptions = {},
 ): Promise<string[]> {
-  const fixture = readFixture();
+  const fixture = readFixture(options.at);
+  const metricMinute = FIXTURE_METRIC_MINUTE + (fixture.dumpedAt - FIXTURE_NOW_DUMPED_AT);
   const move = options.metricsAt === undefined
     ? 0
-    : Math.floor(options.metricsAt / MINUTE) * MINUTE - FIXTURE_METRIC_MINUTE;
+    : Math.floor(options.metricsAt / MINUTE) * MINUTE - metricMinute;
   const keys: Fixture["keys"] = {};
   for (const [name, key] of Object.entries(fixture.keys)) {
     const metric = METRIC.exec(name);

@@ -100,3 +100,55 @@ Deno.test("a minute's backlog sample from a fresh live state reads the tasks wit
     await redis.stop();
   }
 });
+
+Deno.test("a task none of whose delayed jobs falls due after the horizon is not counted again while its row stands", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const timers = new FakeTimers();
+  let now = minuteOf(Date.now()) + 1_000;
+  const source = new RedisTaskSource({ url: redis.url, tasks: TASKS }, timers);
+  const sampler = startBacklogSampler({
+    source,
+    store: source.boardStore,
+    leadership: new Leadership(null),
+    timers,
+    clock: () => now,
+    liveMaxAgeMs: 3_000,
+  });
+  try {
+    // Every task a job due in a minute: none after the forecast's hour.
+    const soon = function* () {
+      for (const task of TASKS) {
+        yield* jobCommands({ task, state: "delayed", ts: now, delay: 60_000 }).commands;
+      }
+    };
+    await sendPipelined(client as never, soon(), 1_000);
+    const snapshots = await source.getQueueSnapshots(TASKS);
+    const readAt = now;
+    const rows = TASKS.map((name) => {
+      const { stats, heads } = snapshots.get(name)!;
+      return liveRow(name, stats, { heads, readAt });
+    });
+    const minute = async () => {
+      await source.boardStore.feed.writeLiveState(livePass(now, rows));
+      const calls = await commandsOf(client, () => sampler.sample());
+      now += 60_000;
+      return calls;
+    };
+    const first = await minute();
+    assert.equal(first.get("zcount"), TASKS.length, "the first minute counts every held task");
+    const next = await minute();
+    assert.equal(next.get("zcount") ?? 0, 0, JSON.stringify(Object.fromEntries(next)));
+    // A task moved: its row read again. It alone is counted again.
+    rows[3] = { ...rows[3], readAt: now };
+    const moved = await minute();
+    assert.equal(moved.get("zcount"), 1, JSON.stringify(Object.fromEntries(moved)));
+    const [sample] = await source.boardStore.readBacklogSamples(TASKS[0], [minuteOf(now - 60_000)]);
+    assert.equal(sample?.backlog, 1, "the job due within the hour is backlog");
+  } finally {
+    sampler.close();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+});

@@ -12,8 +12,9 @@ import { createMemorySource } from "../../src/source/memory/mod.ts";
 import type { Fixture } from "../helpers/fixture.ts";
 
 const MINUTE = 60_000;
-const NOW = Date.now();
-const THIS_MINUTE = Math.floor(NOW / MINUTE) * MINUTE;
+
+/** The minute `at` falls in (ms). */
+const minuteOf = (at: number) => Math.floor(at / MINUTE) * MINUTE;
 
 function hash(fields: Record<string, string>) {
   return {
@@ -28,7 +29,8 @@ function hash(fields: Record<string, string>) {
  * one 3 min overdue; 42 completed and 3 failed jobs counted 5 minutes ago;
  * four finished jobs of known wait and run times.
  */
-function keyspace(): Fixture {
+function keyspace(now: number): Fixture {
+  const thisMinute = minuteOf(now);
   const base = "taskora:{backlog}";
   const finished = [
     ["c1", 100, 1_000],
@@ -37,28 +39,28 @@ function keyspace(): Fixture {
     ["c4", 400, 60_000],
   ] as const;
   return {
-    dumpedAt: NOW,
+    dumpedAt: now,
     keys: {
       "taskora:meta": {
         type: "hash",
         pttl: -1,
-        value: { wireVersion: "6", minCompat: "6", writtenBy: "test", writtenAt: String(NOW) },
+        value: { wireVersion: "6", minCompat: "6", writtenBy: "test", writtenAt: String(now) },
       },
       [`${base}:wait`]: { type: "list", pttl: -1, value: ["new-1", "old-1"] },
-      [`${base}:old-1`]: hash({ state: "waiting", ts: String(NOW - 20 * MINUTE) }),
-      [`${base}:new-1`]: hash({ state: "waiting", ts: String(NOW - MINUTE) }),
+      [`${base}:old-1`]: hash({ state: "waiting", ts: String(now - 20 * MINUTE) }),
+      [`${base}:new-1`]: hash({ state: "waiting", ts: String(now - MINUTE) }),
       [`${base}:delayed`]: {
         type: "zset",
         pttl: -1,
-        value: [{ value: "late-1", score: NOW - 3 * MINUTE }],
+        value: [{ value: "late-1", score: now - 3 * MINUTE }],
       },
-      [`${base}:late-1`]: hash({ state: "delayed", ts: String(NOW - 10 * MINUTE) }),
-      [`${base}:metrics:completed:${THIS_MINUTE - 5 * MINUTE}`]: {
+      [`${base}:late-1`]: hash({ state: "delayed", ts: String(now - 10 * MINUTE) }),
+      [`${base}:metrics:completed:${thisMinute - 5 * MINUTE}`]: {
         type: "string",
         pttl: -1,
         value: "42",
       },
-      [`${base}:metrics:failed:${THIS_MINUTE - 5 * MINUTE}`]: {
+      [`${base}:metrics:failed:${thisMinute - 5 * MINUTE}`]: {
         type: "string",
         pttl: -1,
         value: "3",
@@ -68,11 +70,11 @@ function keyspace(): Fixture {
         pttl: -1,
         value: finished.map(([id, wait, run], i) => ({
           value: id,
-          score: NOW - 3_600_000 + i * 1000 + wait + run,
+          score: now - 3_600_000 + i * 1000 + wait + run,
         })),
       },
       ...Object.fromEntries(finished.map(([id, wait, run], i) => {
-        const ts = NOW - 3_600_000 + i * 1000;
+        const ts = now - 3_600_000 + i * 1000;
         return [
           `${base}:${id}`,
           hash({
@@ -87,14 +89,23 @@ function keyspace(): Fixture {
   };
 }
 
+/**
+ * Runs `body` against a board on {@link keyspace}, written as of the test's
+ * start (`now`, handed to `body`): the board reads the real clock, and a
+ * batch of test files may run this one minutes after it loaded.
+ */
 async function withBoard(
   options: BoardOptions,
-  body: (get: (path: string) => Promise<Response>) => Promise<void>,
+  body: (get: (path: string) => Promise<Response>, now: number) => Promise<void>,
 ): Promise<void> {
-  const source = createMemorySource({ seed: keyspace() });
+  const now = Date.now();
+  const source = createMemorySource({ seed: keyspace(now) });
   const board = createBoard(source, options);
   try {
-    await body((path) => Promise.resolve(board.fetch(new Request(`http://board.test${path}`))));
+    await body(
+      (path) => Promise.resolve(board.fetch(new Request(`http://board.test${path}`))),
+      now,
+    );
   } finally {
     await board.close();
     await source.close();
@@ -102,18 +113,18 @@ async function withBoard(
 }
 
 Deno.test("GET /overview gives each task's oldest waiting job, its overdue delayed one and its rate", async () => {
-  await withBoard({}, async (get) => {
+  await withBoard({}, async (get, now) => {
     const body = await (await get("/board/api/overview")).json();
     const task = body.tasks.find((t: { name: string }) => t.name === "backlog");
     assert.equal(task.latency.oldestWaiting.id, "old-1");
-    assert.equal(task.latency.oldestWaiting.since, NOW - 20 * MINUTE);
+    assert.equal(task.latency.oldestWaiting.since, now - 20 * MINUTE);
     assert.ok(task.latency.oldestWaiting.ageMs >= 20 * MINUTE);
     assert.equal(task.latency.mostOverdue.id, "late-1");
     assert.ok(task.latency.mostOverdue.overdueMs >= 3 * MINUTE);
     // Sixty minutes, the current one last: the counted minute is the sixth from the end.
     assert.equal(task.rate.completed.length, 60);
     assert.equal(task.rate.bucketMs, MINUTE);
-    assert.equal(task.rate.from, THIS_MINUTE - 59 * MINUTE);
+    assert.equal(task.rate.from, minuteOf(now) - 59 * MINUTE);
     assert.equal(task.rate.completed[54], 42);
     assert.equal(task.rate.failed[54], 3);
     assert.equal(task.rate.completed.reduce((a: number, b: number) => a + b, 0), 42);
@@ -135,7 +146,7 @@ Deno.test("health.maxWaitMs moves the threshold of the waiting warning", async (
 });
 
 Deno.test("GET /tasks/{task}/latency gives the queue now and the percentiles of the newest finished jobs", async () => {
-  await withBoard({}, async (get) => {
+  await withBoard({}, async (get, now) => {
     const response = await get("/board/api/tasks/backlog/latency");
     assert.equal(response.status, 200);
     const body = await response.json();
@@ -145,8 +156,8 @@ Deno.test("GET /tasks/{task}/latency gives the queue now and the percentiles of 
     assert.equal(sample.sampleSize, 1000);
     assert.equal(sample.jobs, 4);
     assert.equal(sample.maxAgeMs, 10_000);
-    assert.equal(sample.from, NOW - 3_600_000 + 100 + 1_000);
-    assert.equal(sample.to, NOW - 3_600_000 + 3000 + 400 + 60_000);
+    assert.equal(sample.from, now - 3_600_000 + 100 + 1_000);
+    assert.equal(sample.to, now - 3_600_000 + 3000 + 400 + 60_000);
     // Nearest rank over 4: p50 is the 2nd, p95 and p99 the 4th.
     assert.deepEqual(sample.wait.percentiles, { p50: 200, p95: 400, p99: 400 });
     assert.deepEqual(sample.run.percentiles, { p50: 2_000, p95: 60_000, p99: 60_000 });

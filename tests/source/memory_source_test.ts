@@ -268,7 +268,7 @@ Deno.test("listDeadLetters() lists failed jobs of every task, most recently fail
     "8f4aa1a3",
     "8695fc40",
   ]);
-  assert.equal((await source.listDeadLetters(0, 10, "report")).total, 0);
+  assert.equal((await source.listDeadLetters(0, 10, { task: "report" })).total, 0);
 });
 
 Deno.test("groupDeadLetters() groups failed jobs by error", async () => {

@@ -382,7 +382,7 @@ Deno.test("listDeadLetters() merges failed jobs of all tasks, newest first", asy
     assert.deepEqual(times, [...times].sort((a, b) => b - a));
     const rest = await source.listDeadLetters(3, 10);
     assert.equal(rest.jobs.length, 3);
-    const render = await source.listDeadLetters(0, 10, "render");
+    const render = await source.listDeadLetters(0, 10, { task: "render" });
     assert.deepEqual(render.jobs.map((job) => job.error), ["Template 12 missing"]);
     assert.equal(render.total, 1);
   });

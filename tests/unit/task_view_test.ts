@@ -8,6 +8,8 @@ import { pageQuery, searchOf, viewFromSearch } from "../../ui/pages/overview/tas
 import { mergePage } from "../../ui/pages/overview/use_overview.ts";
 import type { Overview } from "../../ui/lib/types.ts";
 import type { StatsUpdate } from "../../ui/lib/live.ts";
+import type { QueueStats } from "../../src/contract/states.ts";
+import { NO_JOBS } from "../helpers/fixture.ts";
 
 Deno.test("viewFromSearch() reads the URL's view; searchOf() writes it back, defaults left out", () => {
   assert.deepEqual(viewFromSearch(""), {
@@ -45,16 +47,7 @@ Deno.test("pageQuery() asks GET /overview for the view's page", () => {
   });
 });
 
-const counts = (waiting: number) => ({
-  waiting,
-  active: 0,
-  delayed: 0,
-  retrying: 0,
-  failed: 0,
-  completed: 0,
-  cancelled: 0,
-  expired: 0,
-});
+const counts = (waiting: number): QueueStats => ({ ...NO_JOBS, waiting });
 const totals = (waiting: number) => {
   const { retrying: _, ...rest } = counts(waiting);
   return rest;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { classify, longestFirst } from "../../scripts/test.ts";
+import { batchesOf, CHECKED_ROOTS, classify, longestFirst } from "../../scripts/test.ts";
 
 // Spelled in two parts: the classifier reads this file's text too, and it is a fast test.
 const BROWSER_PACKAGE = "playwright" + "-core";
@@ -67,4 +67,25 @@ Deno.test("longestFirst() starts the files that start board processes or a clust
   const groups = classify(files, read);
   assert.equal(groups.get("/p/tests/procs/d_test.ts"), "redis");
   assert.equal(groups.get("/p/tests/cluster/e_test.ts"), "redis");
+});
+
+Deno.test("batchesOf() deals the files one to each batch in turn, so the longest first ones spread", () => {
+  const files = ["long1", "long2", "long3", "a", "b", "c", "d"];
+  assert.deepEqual(batchesOf(files, 3), [["long1", "a", "d"], ["long2", "b"], ["long3", "c"]]);
+  assert.deepEqual(batchesOf(files, 7), [files]);
+  assert.deepEqual(batchesOf([], 4), []);
+  // Every file once, none past the batch size.
+  const many = Array.from({ length: 139 }, (_, i) => `f${i}`);
+  const batches = batchesOf(many, 12);
+  assert.equal(batches.length, 12);
+  assert.ok(batches.every((batch) => batch.length <= 12));
+  assert.deepEqual(batches.flat().sort(), many.toSorted());
+});
+
+Deno.test("the test run type-checks the roots deno task check does, in one command: a cache hit", () => {
+  const config = JSON.parse(Deno.readTextFileSync(new URL("../../deno.json", import.meta.url)));
+  const checks = (config.tasks.check as string).split(" && ").filter((step) =>
+    step.startsWith("deno check ")
+  );
+  assert.deepEqual(checks, [`deno check ${CHECKED_ROOTS.join(" ")}`]);
 });

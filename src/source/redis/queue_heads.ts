@@ -24,10 +24,11 @@ import type { QueueHeads } from "../types.ts";
  * `lengths`, when the caller has just counted the queues, holds their sizes
  * in `counts()` order (wait, prioritized, active, delayed): an empty queue is
  * not read. Most queues are empty most of the time, and each read costs Redis
- * more for the script's call than for the read itself.
+ * more for the script's call than for the read itself. `skipWaiting` leaves
+ * the oldest waiting job out (`''`): a caller that keeps it.
  */
 export const HEADS_LUA = `
-local function heads(activeKey, delayedKey, waitKey, prioritizedKey, jobPrefix, lengths)
+local function heads(activeKey, delayedKey, waitKey, prioritizedKey, jobPrefix, lengths, skipWaiting)
   local scan = ${OLDEST_WAITING_SCAN}
   local function filled(at) return lengths == nil or lengths[at] > 0 end
   -- The ids at both ends of a list (LRANGE) or sorted set (ZRANGE), the whole when short.
@@ -59,11 +60,11 @@ local function heads(activeKey, delayedKey, waitKey, prioritizedKey, jobPrefix, 
   local due = filled(4) and redis.call('ZRANGE', delayedKey, 0, 0, 'WITHSCORES') or {}
   local reply = { active or '', since, due[1] or '', due[2] or '' }
   local waiting = { '', '', '', '' }
-  if filled(1) then
+  if filled(1) and not skipWaiting then
     waiting = oldest(ends('LRANGE', waitKey, lengths and lengths[1] or redis.call('LLEN', waitKey)))
   end
   local prioritized = { '', '', '', '' }
-  if filled(2) then
+  if filled(2) and not skipWaiting then
     local length = lengths and lengths[2] or redis.call('ZCARD', prioritizedKey)
     prioritized = oldest(ends('ZRANGE', prioritizedKey, length))
   end

@@ -22,12 +22,12 @@ export interface RetryingReconcilerOptions {
   /**
    * Redis commands per second a reconcile of a task counted before may
    * spend, counting the commands its scripts run (one ZSCAN and one HGET per
-   * member looked at); default 20.
+   * member looked at); default {@link DEFAULT_RECONCILE_COMMANDS_PER_SECOND}.
    */
   commandsPerSecond?: number;
   /**
    * The same for the first count of a task (its figure says "not counted
-   * yet" until then); default 40.
+   * yet" until then); default {@link DEFAULT_RECONCILE_COMMANDS_PER_SECOND}.
    */
   firstCommandsPerSecond?: number;
   /** How often it looks for tasks due a reconcile while watched, ms (default 15,000). */
@@ -46,6 +46,16 @@ export interface RetryingReconcilerOptions {
 const MAX_STEP = 1000;
 
 /**
+ * What the reconcile spends by default, commands per second, first counts
+ * and rechecks alike: the live state's sweep's budget. Issue 35 wants an
+ * open browser at 1,000 tasks to cost at most 10 commands/s with nothing
+ * moving, and an idle board the same in the minute after a request; at 40
+ * (first counts) the reconcile alone cost 35–40 of them for the first
+ * minutes of every board (`tests/bench/open_browser.ts`, `idle_board.ts`).
+ */
+export const DEFAULT_RECONCILE_COMMANDS_PER_SECOND = 4;
+
+/**
  * Reconciles, while the board is watched, every task that is due: never
  * reconciled, estimated (ids past the cap), not exact while events are
  * followed (a pass then makes it exact from then on), reconciled without
@@ -58,15 +68,16 @@ const MAX_STEP = 1000;
  * then one pipeline of `HGET <job> state` for the members it returned: plain
  * reads, no script (a script would be held by `CLIENT PAUSE WRITE` during a
  * failover, and every command behind it on the connection). Paced under
- * `firstCommandsPerSecond` (40) for a task's first count and
- * `commandsPerSecond` (20) for the rechecks after it. Only the leader of
- * the boards on a keyspace reconciles, but each replica's stats frames
- * cost ~6 commands/s for 20 tasks: so that 5 watched replicas stay under
- * 100 commands/s together even while the leader counts
- * (`tests/bench/replicas.ts`). A task with D delayed jobs is first
- * counted in D / 40 s (12,500: 5 min 12 s; 250,000 over 20 tasks: 1 h 44
- * min, its figure saying "counting…" until then), and rechecked in D / 20 s. `reconcileCommandsPerSecond` raises both for a Redis that
- * can spare more.
+ * `firstCommandsPerSecond` for a task's first count and
+ * `commandsPerSecond` for the rechecks after it, both
+ * {@link DEFAULT_RECONCILE_COMMANDS_PER_SECOND} (4) by default. Only the
+ * leader of the boards on a keyspace reconciles. A task with D delayed jobs
+ * is first counted in D / 4 s (1,000 tasks of 8: 37.5 min; 12,500: 52 min;
+ * 250,000 over 20 tasks: 17 h 22 min, its figure saying "counting…" until
+ * then; at 40 a second, before, a tenth of that), and rechecked in as long.
+ * `reconcileCommandsPerSecond` raises both for a Redis that can spare more.
+ * An explicit {@link RetryingReconciler.run} (tests, tools) is not paced:
+ * whoever asks waits for it.
  */
 export class RetryingReconciler {
   readonly #connection: RedisConnection;
@@ -95,8 +106,10 @@ export class RetryingReconciler {
     this.#split = split;
     this.#listTasks = listTasks;
     this.#prefix = options.prefix;
-    this.#pacer = new Pacer(options.commandsPerSecond ?? 20);
-    this.#firstPacer = new Pacer(options.firstCommandsPerSecond ?? 40);
+    this.#pacer = new Pacer(options.commandsPerSecond ?? DEFAULT_RECONCILE_COMMANDS_PER_SECOND);
+    this.#firstPacer = new Pacer(
+      options.firstCommandsPerSecond ?? DEFAULT_RECONCILE_COMMANDS_PER_SECOND,
+    );
     this.#staleMs = options.staleMs ?? 300_000;
     this.#recheckMs = options.recheckMs ?? 3_600_000;
     this.#watch = watch;
@@ -115,7 +128,7 @@ export class RetryingReconciler {
     return this.#pacer.spent + this.#firstPacer.spent;
   }
 
-  /** Reconciles every due task now (joining a pass under way), leader or not. */
+  /** Reconciles every due task now (joining a pass under way, unpaced from then on), leader or not. */
   async run(): Promise<void> {
     this.#explicit++;
     try {
@@ -158,6 +171,12 @@ export class RetryingReconciler {
     }
   }
 
+  /** Waits for `cost` of the budget; an explicit run under way only counts it (see {@link run}). */
+  async #spend(pacer: Pacer, cost: number, signal: AbortSignal): Promise<void> {
+    if (this.#explicit > 0) return pacer.charge(cost);
+    await pacer.take(cost, signal);
+  }
+
   async #reconcile(task: string, signal: AbortSignal): Promise<void> {
     const keys = taskKeys(task, this.#prefix);
     const pacer = this.#split.reconciledAt(task) === null ? this.#firstPacer : this.#pacer;
@@ -168,7 +187,7 @@ export class RetryingReconciler {
     this.#split.begin(task);
     try {
       do {
-        await pacer.take(1, signal);
+        await this.#spend(pacer, 1, signal);
         // Nobody looks any more: an idle board spends nothing, the pass resumes at the next wake.
         if (signal.aborted || !this.#watch.watched) return this.#split.abandon(task);
         // Asked at every step (it also keeps the lease): a first count lasts minutes, and
@@ -178,7 +197,7 @@ export class RetryingReconciler {
           ["ZSCAN", keys.delayed, cursor, "COUNT", String(step)],
         );
         const members = flat.filter((_, i) => i % 2 === 0);
-        await pacer.take(members.length, signal);
+        await this.#spend(pacer, members.length, signal);
         if (signal.aborted) return this.#split.abandon(task);
         const states = await this.#connection.pipelineSettled(
           members.map((id) => ["HGET", `${keys.jobPrefix}${id}`, "state"]),

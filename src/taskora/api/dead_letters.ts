@@ -36,13 +36,8 @@ export class AppDeadLetters {
   }
 
   /** Failed jobs, most recently failed first. */
-  async listDeadLetters(
-    offset: number,
-    limit: number,
-    task?: string,
-    pattern?: string,
-    shown?: ShownError,
-  ): Promise<JobPage> {
+  async listDeadLetters(offset: number, limit: number, scope: FailedScope = {}): Promise<JobPage> {
+    const { task, pattern, shown } = scope;
     let entries = await this.#deadLetterEntries(task);
     if (pattern !== undefined) entries = inGroup(entries, pattern, shown);
     const page = entries.slice(offset, offset + limit);

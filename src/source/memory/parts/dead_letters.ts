@@ -30,13 +30,8 @@ export class MemoryDeadLetters {
    * Failed jobs (of one error group, with `pattern`), most recently failed
    * first (ties: task name, then id descending).
    */
-  listDeadLetters(
-    offset: number,
-    limit: number,
-    task?: string,
-    pattern?: string,
-    shown?: ShownError,
-  ): Promise<JobPage> {
+  listDeadLetters(offset: number, limit: number, scope: FailedScope = {}): Promise<JobPage> {
+    const { task, pattern, shown } = scope;
     return Promise.try(() => {
       const failed = failedOf(this.#store, task);
       const entries = pattern === undefined ? failed : inGroup(failed, pattern, shown);
