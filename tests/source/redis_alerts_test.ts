@@ -187,7 +187,7 @@ Deno.test("two boards: the leader tells a failing task once, and a retry resolve
       ["email failing", "firing", "email", 3, 2, "https://board.example/board/tasks/email"],
     );
 
-    await boards[0].source.retryAllFailed("email");
+    await boards[0].source.retryAllFailed({ task: "email" });
     await tell(ctx, boards, "resolved", 2);
     for (let i = 0; i < 4; i++) await pass(boards);
     assert.deepEqual(notices().map((n) => [n.state, n.key]), [
@@ -214,7 +214,7 @@ Deno.test("a leader that dies while a rule fires: the next sends no duplicate, a
     for (let i = 0; i < 4; i++) await pass([second]);
     assert.equal(notices().length, 1, "no duplicate after the takeover");
 
-    await second.source.retryAllFailed("email");
+    await second.source.retryAllFailed({ task: "email" });
     await tell(ctx, [second], "resolved", 2);
     const [firing, resolved] = notices();
     assert.deepEqual([resolved.state, resolved.key], ["resolved", firing.key]);
