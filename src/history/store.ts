@@ -225,15 +225,20 @@ export interface SearchPosition {
   id: string;
 }
 
-/** A position as a cursor string. */
+/**
+ * A position as a cursor string: base64 of its JSON's UTF-8 bytes (`btoa`
+ * alone takes only Latin-1, and a task or id may be named in any script).
+ */
 export function encodeCursor(position: SearchPosition): string {
-  return btoa(JSON.stringify([position.at, position.task, position.id]));
+  const bytes = new TextEncoder().encode(JSON.stringify([position.at, position.task, position.id]));
+  return btoa(Array.from(bytes, (byte) => String.fromCharCode(byte)).join(""));
 }
 
 /** A cursor read back; a cursor no store wrote is a 400. */
 export function decodeCursor(cursor: string): SearchPosition {
   try {
-    const [at, task, id] = JSON.parse(atob(cursor));
+    const bytes = Uint8Array.from(atob(cursor), (char) => char.charCodeAt(0));
+    const [at, task, id] = JSON.parse(new TextDecoder().decode(bytes));
     if (Number.isFinite(at) && typeof task === "string" && typeof id === "string") {
       return { at, task, id };
     }
