@@ -144,6 +144,11 @@ browserTest("the history page says when a cap dropped older jobs, and not before
       for (const width of [390, 1280, 1920]) {
         await page.setViewportSize({ width, height: 900 });
         await screenshot(page, `history-capped-${width}`);
+        // Chromium's date and time input needs about 190 px to show "mm/dd/yyyy, --:-- --".
+        for (const label of ["Ended from", "Ended before"]) {
+          const box = await page.getByLabel(label).boundingBox();
+          assert.ok(box!.width >= 190, `${label} at ${width} px is ${box!.width} px wide`);
+        }
       }
     } finally {
       await connection.close();
