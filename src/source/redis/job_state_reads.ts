@@ -54,6 +54,11 @@ export class FinishedStates {
     return undefined;
   }
 
+  /** When the finished state kept for `key` was read (ms), or undefined when none is kept. */
+  readAt(key: string): number | undefined {
+    return this.#kept.get(key)?.at;
+  }
+
   /** Keeps the state just read of the job at `key` when it is a finished one. */
   note(key: string, state: JobState | null): void {
     this.#kept.delete(key);
