@@ -40,7 +40,7 @@ export class FinishedStates {
   readonly #kept = new Map<string, { state: JobState | null; at: number }>();
   readonly #now: () => number;
 
-  /** States kept on the clock `now` (ms). */
+  /** States kept on the clock `now` (ms since the epoch: {@link readAt} is answered as it is). */
   constructor(now: () => number) {
     this.#now = now;
   }

@@ -130,7 +130,7 @@ import { RedisBoardStore } from "../../store/redis/mod.ts";
 import { pairStore } from "../../store/pairing.ts";
 import { readRecordedFields } from "./history_reads.ts";
 import type { JobFields, JobRef as HistoryJobRef } from "../../history/recorder.ts";
-import { systemTimers, type Timers } from "../../timers.ts";
+import { epochClock, systemTimers, type Timers } from "../../timers.ts";
 import { Leadership, leaseOf } from "../../leadership.ts";
 import {
   decodeRetrying,
@@ -260,7 +260,8 @@ export class RedisTaskSource implements TaskSource {
       }
     }
     this.prefix = options.prefix;
-    this.#finishedStates = new FinishedStates(() => timers.now());
+    // On the epoch's clock: when a state was read is said in GET /schedules.
+    this.#finishedStates = new FinishedStates(epochClock(timers));
     this.#eventRefreshMs = Math.min(options.discoveryIntervalMs ?? 5000, 5000);
     this.connection = new RedisConnection({
       url: options.url,
