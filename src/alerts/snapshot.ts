@@ -113,15 +113,15 @@ async function readTasks(
   const taken = kinds.has("noProgress")
     ? names.filter((task) => takeMatters(task, snapshots.get(task), rules, now, open))
     : [];
-  const activity = taken.length > 0 && source.getTaskActivity
-    ? await source.getTaskActivity(taken, HEALTH_EVENT_DEPTH)
+  const activity = taken.length > 0 && source.readStreams
+    ? await source.readStreams({ kind: "activity", tasks: taken, depth: HEALTH_EVENT_DEPTH })
     : new Map();
   // reruns: a bounded stream read per task, so only of the tasks a `reruns` rule covers.
   const rerunTasks = names.filter((task) =>
     rules.some((rule) => rule.kind === "reruns" && inScope(rule, task))
   );
-  const reruns = rerunTasks.length > 0 && source.getTaskReruns
-    ? await source.getTaskReruns(rerunTasks, now - RERUN_WINDOW_MS)
+  const reruns = rerunTasks.length > 0 && source.readStreams
+    ? await source.readStreams({ kind: "reruns", tasks: rerunTasks, since: now - RERUN_WINDOW_MS })
     : new Map<string, number>();
   const tasks = new Map<string, TaskFigures>();
   for (const task of names) {
@@ -156,7 +156,7 @@ async function readSchedules(source: TaskSource): Promise<ScheduleFigures[]> {
  * halts every worker under a lock whatever its payload says.
  */
 async function readMigrationLock(source: TaskSource, now: number, seen: LockSeen | undefined) {
-  const lock = await source.getMigrationLock!();
+  const lock = await source.readLocks!({ kind: "migration" });
   if (lock === null) return { heldSince: null };
   if (lock.startedAt !== null) return { heldSince: lock.startedAt };
   const { by, reason, expectedDurationMs, targetWireVersion } = lock;
@@ -188,7 +188,7 @@ export async function readSnapshot(
       usedMemoryBytes: info?.usedMemoryBytes ?? 0,
       maxMemoryBytes: info?.maxMemoryBytes ?? null,
     },
-    migrationLock: kinds.has("migrationLock") && source.getMigrationLock
+    migrationLock: kinds.has("migrationLock") && source.readLocks
       ? await optional(() => readMigrationLock(source, now, options.lockSeen))
       : { heldSince: null },
   };

@@ -54,9 +54,9 @@ export function diagnosisRoutes({ source, options, clock }: ApiDeps) {
     }
     const [definition, migrationLock, rate, activity, showKeys] = await Promise.all([
       source.getTaskDefinition?.(task) ?? null,
-      source.getMigrationLock?.() ?? null,
+      source.readLocks?.({ kind: "migration" }) ?? null,
       drainRate(source, task, readAt),
-      source.getTaskActivity?.([task], WORKERS_EVENT_DEPTH),
+      source.readStreams?.({ kind: "activity", tasks: [task], depth: WORKERS_EVENT_DEPTH }),
       mayReadPayloads(c, options, id, task),
     ]);
     const { reasons, unknown } = diagnose(holds, {

@@ -79,15 +79,13 @@ export function deadLetterRoutes({ source, present }: ApiDeps) {
       const { pattern } = c.req.valid("json");
       const { task } = c.req.valid("query");
       const gate = migrationGate(source);
-      const result = pattern === undefined
-        ? await source.retryAllFailed(task, gate.beforeBatch)
-        : await source.retryDeadLetterGroup(pattern, task, gate.beforeBatch);
+      const result = await source.retryAllFailed({ task, pattern }, gate.beforeBatch);
       gate.assertFinished(result.retried);
       return c.json({ ok: true as const, ...result }, 200);
     })
     .openapi(retryOne, async (c) => {
       const { jobId } = c.req.valid("param");
-      const retried = await source.retryJob(jobId, ["failed"]);
+      const retried = await source.retryJob(jobId, { from: ["failed"] });
       return c.json({ ok: true as const, ...retried }, 200);
     });
 }

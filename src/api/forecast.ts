@@ -47,7 +47,7 @@ export async function readForecast(
   const [buckets, stats, dueLater, samples] = await Promise.all([
     source.getThroughput({ task, count: longest }),
     source.getStats([task]),
-    source.countDueAfter?.([task], now + FORECAST_HORIZON_MS),
+    source.readBacklog?.({ kind: "dueAfter", tasks: [task], at: now + FORECAST_HORIZON_MS }),
     store.readBacklogSamples(task, minutes),
   ]);
   const later = dueLater?.get(task) ?? 0;

@@ -22,6 +22,8 @@ import { archivedJobDetail } from "../history/archived_job.ts";
 import { findSummary } from "../history/lookup.ts";
 import { historyJobResponse } from "../history/response.ts";
 import {
+  decodeCursor,
+  encodeCursor,
   type HistorySearch,
   type HistoryStore,
   MAX_SEARCH_LIMIT,
@@ -227,16 +229,33 @@ export async function visibleHistoryPage(
   // about each task found, and its jobs are left out of the page when it refuses.
   const readable = query.task === undefined ? tasksAllowed(c, options, "history.read") : undefined;
   const allowed = new Map<string, Promise<boolean>>();
+  const mayRead = (task: string) => {
+    if (readable === undefined) return Promise.resolve(true);
+    if (!allowed.has(task)) allowed.set(task, readable(task));
+    return allowed.get(task)!;
+  };
   const jobs: HistoryJobResponse[] = [];
   for (const summary of page.summaries) {
-    if (readable !== undefined) {
-      if (!allowed.has(summary.task)) allowed.set(summary.task, readable(summary.task));
-      if (!await allowed.get(summary.task)) continue;
-    }
+    if (!await mayRead(summary.task)) continue;
     const job = await visibleSummary(c, deps, summary);
     if (!matchedHere || showsError(job, query.error!)) jobs.push(job);
   }
-  return { jobs, next: page.next };
+  return { jobs, next: page.next && await visibleCursor(page.next, mayRead) };
+}
+
+/**
+ * A page's `next` as the user may see it. It is where the store stopped
+ * looking: a job of a task the user may not read names no more than its task
+ * and end there, its id left out: the position after every job of that task
+ * at that end, so the pages after it are the same to this user, who sees
+ * none of that task's.
+ */
+async function visibleCursor(
+  next: string,
+  mayRead: (task: string) => Promise<boolean>,
+): Promise<string> {
+  const position = decodeCursor(next);
+  return await mayRead(position.task) ? next : encodeCursor({ ...position, id: "" });
 }
 
 /** The history's routes. */

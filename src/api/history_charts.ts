@@ -9,11 +9,24 @@
  */
 
 import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { SessionEnv } from "../auth/session.ts";
+import type { UserEnv } from "../auth/user.ts";
 import { HISTORY_RANGES, type HistoryRange } from "../contract/history_charts.ts";
-import { chartPoints, chartWindow, figuresOf, pointsIn, windowAt } from "../history/charts.ts";
-import { RESOLUTION_MS } from "../history/rollup.ts";
+import {
+  chartPoints,
+  type ChartWindow,
+  chartWindow,
+  figuresOf,
+  mergedPoints,
+  pointsIn,
+  windowAt,
+} from "../history/charts.ts";
+import { RESOLUTION_MS, type RollupPoint } from "../history/rollup.ts";
+import type { HistoryStore } from "../history/store.ts";
 import type { ApiDeps } from "./deps.ts";
 import { historyStoreOf } from "./history.ts";
+import { tasksAllowed } from "./job_lookup.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { integerParam, oneOfParam, textParam } from "./params.ts";
 import { HistoryRollupsSchema, TaskWeekSchema } from "./schema/history_charts.ts";
@@ -63,15 +76,41 @@ const getWeek = apiRoute({
   errors: ["HISTORY_OFF"],
 });
 
+/**
+ * The rollups of every task over `window` as the request's user may read
+ * them: the store's total (one read) when `can` allows `history.read` on
+ * every task the source lists, else the sum of the tasks it allows (one
+ * read each), so no refused task counts in a chart across every task.
+ */
+async function everyReadableTask(
+  c: Context<SessionEnv & UserEnv>,
+  { source, options }: Pick<ApiDeps, "source" | "options">,
+  store: HistoryStore,
+  window: ChartWindow,
+): Promise<RollupPoint[]> {
+  const readable = tasksAllowed(c, options, "history.read");
+  if (readable === undefined) return await store.rollups(window);
+  const tasks = await source.listTasks();
+  const allowed = await Promise.all(tasks.map((task) => readable(task)));
+  if (allowed.every(Boolean)) return await store.rollups(window);
+  const reads = tasks.filter((_, i) => allowed[i]).map((task) =>
+    store.rollups({ task, ...window })
+  );
+  return mergedPoints(await Promise.all(reads));
+}
+
 /** Routes under `/history` that chart it. */
-export function historyChartRoutes({ history, clock }: ApiDeps) {
-  return apiRouter()
+export function historyChartRoutes(deps: ApiDeps) {
+  const { history, clock } = deps;
+  return apiRouter<SessionEnv & UserEnv>()
     .openapi(getRollups, async (c) => {
       const { task, version, range = DEFAULT_RANGE } = c.req.valid("query");
       const store = historyStoreOf(history);
       const asOf = clock();
       const window = chartWindow(range, asOf);
-      const read = await store.rollups({ task, version, ...window });
+      const read = task === undefined
+        ? await everyReadableTask(c, deps, store, window)
+        : await store.rollups({ task, version, ...window });
       return c.json({
         asOf,
         range,

@@ -112,7 +112,7 @@ export function jobLogRoutes({ source, present }: ApiDeps) {
       const { page, first } = await newestLines(source, jobId);
       const history = attempt === undefined
         ? null
-        : await source.getAttemptHistory?.(jobId) ?? null;
+        : await source.readStreams?.({ kind: "attempts", jobId }) ?? null;
       const matches: number[] = [];
       page.logs.forEach((line: LogEntry, i) => {
         if (level !== undefined && line.level.toLowerCase() !== level) return;

@@ -72,8 +72,8 @@ export function jobPayloadRoutes(deps: ApiDeps) {
     })
     .openapi(getAttempts, async (c) => {
       const { jobId } = c.req.valid("param");
-      const stream = source.getAttemptHistory
-        ? await source.getAttemptHistory(jobId)
+      const stream = source.readStreams
+        ? await source.readStreams({ kind: "attempts", jobId })
         : await noHistory(source.getJob(jobId));
       // The history kept each attempt's own error: it fills the stream's, or answers alone
       // for a job taskora removed.

@@ -193,7 +193,7 @@ export function jobRoutes(deps: ApiDeps) {
         );
       }
       const data = editedData(c.req.valid("json"));
-      const retried = await source.retryJobWithData(jobId, data);
+      const retried = await source.retryJob(jobId, { data });
       return c.json({ ok: true as const, ...retried }, 200);
     })
     .openapi(rerun, async (c) => {

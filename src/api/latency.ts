@@ -27,13 +27,13 @@ export function latencyRoutes({ source, latency }: ApiDeps) {
   return apiRouter().openapi(getLatency, async (c) => {
     const { task } = c.req.valid("param");
     // The sample's read refuses an unknown task (TASK_NOT_FOUND); the heads would answer nulls.
-    const [sample, heads] = await Promise.all([
+    const [sample, snapshots] = await Promise.all([
       latency.sample(task),
-      source.getQueueHeads([task]),
+      source.getQueueSnapshots([task]),
     ]);
     const body: TaskLatencyResponse = {
       task,
-      queue: queueLatency(heads.get(task)!, Date.now()),
+      queue: queueLatency(snapshots.get(task)!.heads, Date.now()),
       sample,
     };
     return c.json(body, 200);

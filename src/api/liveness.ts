@@ -61,15 +61,13 @@ export function livenessRoutes({ source }: ApiDeps) {
       const { id: ids } = c.req.valid("query");
       const readAt = Date.now();
       let liveness: TaskLiveness = UNREAD;
-      if (source.getTaskLiveness) liveness = await source.getTaskLiveness(task, ids);
+      if (source.readLocks) liveness = await source.readLocks({ kind: "jobs", task, jobIds: ids });
       else await source.getTaskStorage(task); // TASK_NOT_FOUND when unknown
       return c.json({ task, readAt, ...liveness }, 200);
     })
     .openapi(getScheduler, async (c) => {
       const readAt = Date.now();
-      const leadership = source.getSchedulerLeadership
-        ? await source.getSchedulerLeadership()
-        : UNREAD;
+      const leadership = source.readLocks ? await source.readLocks({ kind: "scheduler" }) : UNREAD;
       return c.json({ readAt, ...leadership }, 200);
     });
 }

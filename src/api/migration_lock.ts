@@ -34,8 +34,8 @@ function describe(lock: MigrationLock): string {
 /** Refuses mutations while the source says the lock is held. */
 export function migrationGuard(source: TaskSource): MiddlewareHandler {
   return async function migrationLock(c, next) {
-    if (!READS.has(c.req.method) && source.getMigrationLock) {
-      const lock = await source.getMigrationLock();
+    if (!READS.has(c.req.method) && source.readLocks) {
+      const lock = await source.readLocks({ kind: "migration" });
       if (lock) throw new BoardError("MIGRATION_IN_PROGRESS", describe(lock));
     }
     await next();
@@ -59,7 +59,7 @@ export function migrationGate(source: TaskSource): MigrationGate {
   let lock: MigrationLock | null = null;
   return {
     async beforeBatch() {
-      lock ??= await source.getMigrationLock?.() ?? null;
+      lock ??= await source.readLocks?.({ kind: "migration" }) ?? null;
       return lock === null;
     },
     assertFinished(retried) {
@@ -85,7 +85,7 @@ const getLock = apiRoute({
 /** `GET /migration-lock`. */
 export function migrationLockRoutes({ source }: ApiDeps) {
   return apiRouter().openapi(getLock, async (c) => {
-    const lock = source.getMigrationLock ? await source.getMigrationLock() : null;
+    const lock = await source.readLocks?.({ kind: "migration" }) ?? null;
     return c.json({ held: lock !== null, lock }, 200);
   });
 }

@@ -81,8 +81,8 @@ export function overviewRoutes(
     const stalled = tasks.filter((name) =>
       waitedPast(snapshots.get(name)!, now, options.health.maxIdleMs)
     );
-    const activity = stalled.length > 0 && source.getTaskActivity
-      ? await source.getTaskActivity(stalled, HEALTH_EVENT_DEPTH)
+    const activity = stalled.length > 0 && source.readStreams
+      ? await source.readStreams({ kind: "activity", tasks: stalled, depth: HEALTH_EVENT_DEPTH })
       : new Map();
     const running = await runningOf(
       source,

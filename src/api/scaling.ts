@@ -46,8 +46,13 @@ const getScaling = apiRoute({
   errors: ["INVALID_PARAM", "TASK_NOT_FOUND"],
 });
 
-/** The backlog from the counts, for a source that cannot read it by kind: waiting jobs only. */
-async function countedBacklog(source: TaskSource, task: string): Promise<BacklogRead> {
+/**
+ * The task's backlog by kind; from the counts, for a source that cannot read
+ * it by kind: waiting jobs only.
+ */
+async function backlogKinds(source: TaskSource, task: string, now: number): Promise<BacklogRead> {
+  const read = await source.readBacklog?.({ kind: "kinds", task, now });
+  if (read) return read;
   const waiting = (await source.getStats([task])).get(task)!.waiting;
   return { kinds: { waiting, prioritized: 0, delayed: 0, held: 0 }, examined: 0, queued: waiting };
 }
@@ -61,7 +66,7 @@ export function scalingRoutes({ source, store, clock, latency }: ApiDeps) {
     // First: it refuses an unknown task (TASK_NOT_FOUND) before anything else is read.
     const forecast = await readForecast(source, store, task, now);
     const [read, snapshots, sample, workers] = await Promise.all([
-      source.readBacklogKinds?.(task, now) ?? countedBacklog(source, task),
+      backlogKinds(source, task, now),
       source.getQueueSnapshots([task]),
       latency.sample(task),
       readTaskWorkers(source, task, now),

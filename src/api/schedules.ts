@@ -229,10 +229,12 @@ export function scheduleRoutes({ source, store, present, options, clock, history
       return c.json(await board.page({ name, task }, offset, limit, archived), 200);
     })
     .openapi(pause, async (c) => {
-      return deepJson(c, await changed(c, await source.pauseSchedule(c.req.valid("param").name)));
+      const { name } = c.req.valid("param");
+      return deepJson(c, await changed(c, await source.updateSchedule(name, { paused: true })));
     })
     .openapi(resume, async (c) => {
-      return deepJson(c, await changed(c, await source.resumeSchedule(c.req.valid("param").name)));
+      const { name } = c.req.valid("param");
+      return deepJson(c, await changed(c, await source.updateSchedule(name, { paused: false })));
     })
     .openapi(trigger, async (c) => {
       const key = c.req.valid("header")["idempotency-key"];

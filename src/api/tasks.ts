@@ -171,7 +171,7 @@ export function taskRoutes({ source, present, events }: ApiDeps) {
     .openapi(retryAll, async (c) => {
       const { task } = c.req.valid("param");
       const gate = migrationGate(source);
-      const result = await source.retryAllFailed(task, gate.beforeBatch);
+      const result = await source.retryAllFailed({ task }, gate.beforeBatch);
       gate.assertFinished(result.retried);
       return c.json({ ok: true as const, task, ...result }, 200);
     })
@@ -179,7 +179,7 @@ export function taskRoutes({ source, present, events }: ApiDeps) {
       const { task } = c.req.valid("param");
       const { state, olderThan, dryRun } = c.req.valid("json");
       if (dryRun) {
-        const count = await source.countCleanable(task, state, olderThan);
+        const { removed: count } = await source.cleanJobs(task, state, olderThan, { dryRun });
         return c.json(
           { ok: true as const, task, state, olderThan, dryRun: true as const, count },
           200,

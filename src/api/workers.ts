@@ -38,13 +38,13 @@ export async function readTaskWorkers(
   task: string,
   readAt: number,
 ): Promise<TaskWorkersResponse> {
-  if (!source.getActiveLocks || !source.getTaskActivity) {
+  if (!source.readLocks || !source.readStreams) {
     await source.getTaskStorage(task); // TASK_NOT_FOUND when unknown
     return { task, readAt, known: false, reason: NO_WORKER_READS };
   }
   const [{ active, locks }, activity, definition] = await Promise.all([
-    source.getActiveLocks(task, WORKERS_ACTIVE_SAMPLE),
-    source.getTaskActivity([task], WORKERS_EVENT_DEPTH),
+    source.readLocks({ kind: "active", task, limit: WORKERS_ACTIVE_SAMPLE }),
+    source.readStreams({ kind: "activity", tasks: [task], depth: WORKERS_EVENT_DEPTH }),
     source.getTaskDefinition?.(task) ?? null,
   ]);
   const holders = lockHolders(locks);

@@ -63,7 +63,7 @@ export function firstCursor(selector: ParsedSelector, hasFilter: boolean): Opera
 /** One atomic step on the task, its counts added to `operation`. */
 async function act(context: StepContext, operation: BulkOperation, step: BulkStep) {
   await nextTurn();
-  const lock = await context.source.getMigrationLock?.();
+  const lock = await context.source.readLocks?.({ kind: "migration" });
   if (lock) {
     throw new BoardError(
       "MIGRATION_IN_PROGRESS",

@@ -36,11 +36,10 @@ export async function runningOf(
   tasks: readonly string[],
   idle: (task: string) => boolean,
 ): Promise<Map<string, number>> {
-  const read = source.getActiveLocks;
-  if (!read) return new Map();
+  if (!source.readLocks) return new Map();
   const picked = tasks.filter(idle);
   const locks = await Promise.all(
-    picked.map((task) => read.call(source, task, HEALTH_LOCK_SAMPLE)),
+    picked.map((task) => source.readLocks!({ kind: "active", task, limit: HEALTH_LOCK_SAMPLE })),
   );
   return new Map(picked.map((task, i) => [
     task,

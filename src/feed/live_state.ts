@@ -314,8 +314,10 @@ export class LiveStateKeeper implements FeedConsumer {
       waitedPast(this.#kept.get(task)!.snapshot, now, health.maxIdleMs)
     );
     const [reruns, activity] = await Promise.all([
-      source.getTaskReruns?.(tasks, since),
-      waited.length > 0 ? source.getTaskActivity?.(waited, HEALTH_EVENT_DEPTH) : undefined,
+      source.readStreams?.({ kind: "reruns", tasks, since }),
+      waited.length > 0
+        ? source.readStreams?.({ kind: "activity", tasks: waited, depth: HEALTH_EVENT_DEPTH })
+        : undefined,
     ]);
     for (const task of tasks) {
       const count = reruns?.get(task) ?? 0;

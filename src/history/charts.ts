@@ -16,6 +16,7 @@ import type {
 import {
   bucketOf,
   MAX_ROLLUP_POINTS,
+  pointOf,
   type Resolution,
   RESOLUTION_MS,
   RESOLUTIONS,
@@ -141,4 +142,21 @@ export function pointsIn(
   to: number,
 ): RollupPoint[] {
   return points.filter((point) => point.at >= from && point.at < to);
+}
+
+/**
+ * The rollups of several scopes taken together (the tasks a user may read),
+ * oldest first: each bucket's counters summed, its sketches merged, and no
+ * backlog sample, as in the rollup of every task (samples are kept per task).
+ */
+export function mergedPoints(lists: readonly (readonly RollupPoint[])[]): RollupPoint[] {
+  const byBucket = new Map<number, RollupPoint>();
+  for (const point of lists.flat()) {
+    let merged = byBucket.get(point.at);
+    if (!merged) byBucket.set(point.at, merged = pointOf(point.at, {}));
+    for (const counter of ROLLUP_COUNTERS) merged[counter] += point[counter];
+    mergeBins(merged.wait, point.wait);
+    mergeBins(merged.run, point.run);
+  }
+  return [...byBucket.values()].sort((a, b) => a.at - b.at);
 }

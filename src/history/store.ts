@@ -113,6 +113,13 @@ export const MAX_SEARCH_LIMIT = 200;
 /** The longest error text or id prefix a search takes. */
 export const MAX_SEARCH_TEXT = 200;
 
+/**
+ * How many jobs one search call of a store that keeps them outside the
+ * process looks at, at most (its window's newest past the cursor, matching
+ * or not): what one call costs is bounded whatever the filters.
+ */
+export const SEARCH_BUDGET = 2000;
+
 /** The job history's store. */
 export interface HistoryStore {
   /** Writes a batch; returns how many entries were new. Idempotent. */
@@ -178,8 +185,8 @@ export function checkedSearch(query: HistorySearch): HistorySearch & { limit: nu
     throw invalid("version", "must be a whole number");
   }
   for (const field of ["from", "to"] as const) {
-    if (query[field] !== undefined && !Number.isFinite(query[field])) {
-      throw invalid(field, "must be a time in ms");
+    if (query[field] !== undefined && !Number.isSafeInteger(query[field])) {
+      throw invalid(field, "must be a time in whole ms");
     }
   }
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
@@ -226,8 +233,9 @@ export interface SearchPosition {
 }
 
 /**
- * A position as a cursor string: base64 of its JSON's UTF-8 bytes (`btoa`
- * alone takes only Latin-1, and a task or id may be named in any script).
+ * A position as a cursor string: its JSON's UTF-8 bytes in base64 (`btoa`
+ * alone takes Latin-1 only, and a task's name or a job's id may be in any
+ * script).
  */
 export function encodeCursor(position: SearchPosition): string {
   const bytes = new TextEncoder().encode(JSON.stringify([position.at, position.task, position.id]));
@@ -238,8 +246,8 @@ export function encodeCursor(position: SearchPosition): string {
 export function decodeCursor(cursor: string): SearchPosition {
   try {
     const bytes = Uint8Array.from(atob(cursor), (char) => char.charCodeAt(0));
-    const [at, task, id] = JSON.parse(new TextDecoder().decode(bytes));
-    if (Number.isFinite(at) && typeof task === "string" && typeof id === "string") {
+    const [at, task, id] = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    if (Number.isSafeInteger(at) && typeof task === "string" && typeof id === "string") {
       return { at, task, id };
     }
   } catch {

@@ -79,9 +79,12 @@ export function createScalingSeries(
     const sampleMinute = minuteOf(now) - WINDOW_MINUTES * 60_000;
     const [kinds, dueLater, samples, buckets] = await Promise.all([
       Promise.all(
-        busiest.map((task) => source.readBacklogKinds?.(task, now, SCALING_HELD_SCAN) ?? null),
+        busiest.map((task) =>
+          source.readBacklog?.({ kind: "kinds", task, now, heldScan: SCALING_HELD_SCAN }) ?? null
+        ),
       ),
-      source.countDueAfter?.(busiest, now + FORECAST_HORIZON_MS) ?? new Map<string, number>(),
+      source.readBacklog?.({ kind: "dueAfter", tasks: busiest, at: now + FORECAST_HORIZON_MS }) ??
+        new Map<string, number>(),
       Promise.all(
         busiest.map((task) => store.readBacklogSamples(task, [sampleMinute])),
       ),

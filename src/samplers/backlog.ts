@@ -124,7 +124,7 @@ async function readDirectly(source: TaskSource, at: number): Promise<Taken> {
   const tasks = (await source.listTasks()).slice(0, BACKLOG_SAMPLE_TASKS);
   const [stats, dueLater, counters] = await Promise.all([
     source.getStats(tasks),
-    source.countDueAfter?.(tasks, at + FORECAST_HORIZON_MS),
+    source.readBacklog?.({ kind: "dueAfter", tasks, at: at + FORECAST_HORIZON_MS }),
     source.getThroughputByTask(tasks, { count: 1 }),
   ]);
   const samples = new Map([...stats].map(([task, counts]) => [task, {
@@ -156,7 +156,9 @@ async function fromLiveState(
     .map(({ name }) => name);
   const [rows, dueLater] = await Promise.all([
     feed.readLiveRows(entries.map(({ name }) => name)),
-    held.length > 0 ? source.countDueAfter?.(held, at + FORECAST_HORIZON_MS) : undefined,
+    held.length > 0
+      ? source.readBacklog?.({ kind: "dueAfter", tasks: held, at: at + FORECAST_HORIZON_MS })
+      : undefined,
   ]);
   const samples = new Map<string, BacklogSample>();
   entries.forEach(({ name, stats }, i) => {

@@ -20,8 +20,8 @@ import type { TaskSource } from "../source/types.ts";
 /** The task's {@link DrainRate} at `now`: one bounded stream read, or one counters read. */
 export async function drainRate(source: TaskSource, task: string, now: number): Promise<DrainRate> {
   const since = now - RATE_WINDOW_MS;
-  if (source.scanDrain) {
-    const scan = await source.scanDrain(task, since, DRAIN_EVENT_DEPTH);
+  if (source.readStreams) {
+    const scan = await source.readStreams({ kind: "drain", task, since, depth: DRAIN_EVENT_DEPTH });
     return drainRateOf(scan, since, DRAIN_EVENT_DEPTH, now);
   }
   const buckets = await source.getThroughput({ task, count: RATE_WINDOW_MS / 60_000 });

@@ -25,7 +25,13 @@
 import { invalidParam } from "../errors.ts";
 import { checkSchedulePatch } from "./schedule_patch.ts";
 import { assertCleanable, listOr, taskNotFound } from "./refusals.ts";
-import { JOB_STATES, RETRYABLE_STATES, type TaskSource, type ThroughputQuery } from "./types.ts";
+import {
+  JOB_STATES,
+  type LockQuery,
+  RETRYABLE_STATES,
+  type TaskSource,
+  type ThroughputQuery,
+} from "./types.ts";
 
 /** The methods of the port (its optional ones included). */
 type Methods = {
@@ -42,27 +48,24 @@ type Methods = {
 const CHECKS: Partial<Methods> = {
   getTaskStorage: (task) => task,
   getFinishedTimings: (task, limit) => (wholeNumber("limit", limit), task),
+  getVersionDistribution: (task) => task,
+  getTaskDefinition: (task) => task,
   listJobs: (task, state, offset, limit) => (jobState(state), page(offset, limit), task),
   searchJobs: (task, state) => (jobState(state), task),
-  getVersionDistribution: (task) => task,
   getJobLogs: (_jobId, offset, limit) => (page(offset, limit), undefined),
   findJobsByIdPrefix: (_prefix, limit) => (wholeNumber("limit", limit), undefined),
-  listWorkflows: (offset, limit) => (page(offset, limit), undefined),
-  listDeadLetters: (offset, limit, task) => (page(offset, limit), task),
-  groupDeadLetters: (task) => task,
-  getThroughput: (query) => (buckets(query), query?.task),
-  getThroughputByTask: (_tasks, query) => (buckets(query), undefined),
-  retryJob: (_jobId, from) => (retryableFrom(from), undefined),
-  retryAllFailed: (task) => task,
-  retryDeadLetterGroup: (_pattern, task) => task,
+  retryJob: (_jobId, options) => (retryableFrom(options?.from), undefined),
   cleanJobs: (task, state, olderThanMs) => (assertCleanable(state, olderThanMs), task),
-  countCleanable: (task, state, olderThanMs) => (assertCleanable(state, olderThanMs), task),
   countBulk: (_action, selector) => selector.task,
   bulkStep: (task) => task,
   updateSchedule: (_name, patch) => (checkSchedulePatch(patch), undefined),
-  getTaskDefinition: (task) => task,
-  getTaskLiveness: (task) => task,
-  getActiveLocks: (task, limit) => (wholeNumber("limit", limit), task),
+  listWorkflows: (offset, limit) => (page(offset, limit), undefined),
+  listDeadLetters: (offset, limit, task) => (page(offset, limit), task),
+  groupDeadLetters: (task) => task,
+  retryAllFailed: (scope) => scope?.task,
+  getThroughput: (query) => (buckets(query), query?.task),
+  getThroughputByTask: (_tasks, query) => (buckets(query), undefined),
+  readLocks: (read) => lockTask(read),
   scanMechanics: (task) => task,
 };
 
@@ -126,7 +129,7 @@ function taskRequirement(source: TaskSource, now: () => number) {
     if (refreshing) return refreshing;
     if (now() - refreshedAt < MISS_REFRESH_MS) return null;
     refreshedAt = now();
-    refreshing = source.refreshTasks().finally(() => refreshing = null);
+    refreshing = source.listTasks({ fresh: true }).finally(() => refreshing = null);
     return refreshing;
   };
   return async (task: string): Promise<void> => {
@@ -134,6 +137,12 @@ function taskRequirement(source: TaskSource, now: () => number) {
     if ((await refreshOnMiss())?.includes(task)) return;
     throw taskNotFound(task);
   };
+}
+
+/** The task a read of locks names (its limit checked), if it names one. */
+function lockTask(read: LockQuery): string | undefined {
+  if (read.kind === "active") wholeNumber("limit", read.limit);
+  return read.kind === "jobs" || read.kind === "active" ? read.task : undefined;
 }
 
 /** A state of the port's, by name. */

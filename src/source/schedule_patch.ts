@@ -50,7 +50,7 @@ function badEvery(got: unknown) {
  * change taskora's scheduler can run: `cron` or `every`, not both; a cron
  * expression that is not blank, with a valid time zone; a whole interval of
  * at least {@link MIN_EVERY_MS}; a known missed-run policy; a boolean
- * `overlap`.
+ * `overlap` and `paused`.
  */
 export function checkSchedulePatch(patch: SchedulePatch): void {
   const { cron, every, timezone, onMissed, overlap } = patch;
@@ -90,6 +90,30 @@ export function checkSchedulePatch(patch: SchedulePatch): void {
   if (overlap !== undefined && typeof overlap !== "boolean") {
     throw invalidParam("overlap", "must be a boolean");
   }
+  if (patch.paused !== undefined && typeof patch.paused !== "boolean") {
+    throw invalidParam("paused", "must be a boolean");
+  }
+}
+
+/**
+ * A patch split into what it changes of the schedule's config and whether it
+ * pauses (true) or resumes (false) it: `change` is null when the patch
+ * pauses or resumes and changes nothing else, so a pause writes no config.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pausingOf } from "./schedule_patch.ts";
+ * assert.deepEqual(pausingOf({ paused: true }), { change: null, paused: true });
+ * assert.deepEqual(pausingOf({ every: 60_000 }), { change: { every: 60_000 }, paused: undefined });
+ * ```
+ */
+export function pausingOf(
+  patch: SchedulePatch,
+): { change: SchedulePatch | null; paused?: boolean } {
+  const { paused, ...change } = patch;
+  const changes = SCHEDULE_PATCH_FIELDS.some((field) => change[field] !== undefined);
+  return { change: paused === undefined || changes ? change : null, paused };
 }
 
 /**

@@ -5,19 +5,19 @@
  * @module
  */
 
-import type { QueueSnapshot, StalledCount, TaskSource } from "./types.ts";
+import type { QueueHeads, QueueSnapshot, QueueStats, StalledCount } from "./types.ts";
 
 /**
- * A snapshot per task from {@link TaskSource.getStats} and
- * {@link TaskSource.getQueueHeads}, for a source with no cheaper way to read
- * both; `stalledOf` counts a task's stalled jobs, when the source reads locks.
+ * A snapshot per task from its counts (the source's `getStats`) and its
+ * heads, for a source with no cheaper way to read both; `stalledOf` counts a
+ * task's stalled jobs, when the source reads locks.
  */
 export async function snapshotsOf(
-  source: Pick<TaskSource, "getStats" | "getQueueHeads">,
-  tasks: string[],
+  statsRead: Promise<Map<string, QueueStats>> | Map<string, QueueStats>,
+  headsRead: Promise<Map<string, QueueHeads>> | Map<string, QueueHeads>,
   stalledOf: (task: string) => StalledCount | null = () => null,
 ): Promise<Map<string, QueueSnapshot>> {
-  const [stats, heads] = await Promise.all([source.getStats(tasks), source.getQueueHeads(tasks)]);
+  const [stats, heads] = await Promise.all([statsRead, headsRead]);
   return new Map(
     [...stats].map((
       [task, counts],

@@ -420,6 +420,8 @@ export interface SchedulePatch {
   onMissed?: string;
   /** Whether runs may overlap. */
   overlap?: boolean;
+  /** Pauses the schedule (no next run), or resumes it (its next run computed from now). */
+  paused?: boolean;
 }
 
 /**
@@ -464,8 +466,133 @@ export interface EventBatch {
   trimmed: string[];
 }
 
+/** Options of {@link TaskSource.listTasks}. */
+export interface ListTasksOptions {
+  /** Rediscover the tasks now rather than answer the cached list (before an all-task action). */
+  fresh?: boolean;
+}
+
+/** Options of {@link TaskSource.retryJob}. */
+export interface RetryOptions {
+  /** The states the job may be retried from (default: failed and cancelled). */
+  from?: readonly RetryableState[];
+  /**
+   * When the key is given (even undefined), replaces the job's data in the
+   * same atomic step (a job refused keeps its data); `INVALID_STATE` where
+   * the store's API cannot replace it.
+   */
+  data?: unknown;
+}
+
+/** Which failed jobs {@link TaskSource.retryAllFailed} sends back: of a task, of an error group. */
+export interface FailedScope {
+  /** One task's; every task's when absent. */
+  task?: string;
+  /** One error group's (a {@link DeadLetterGroup.pattern}); every failed job's when absent. */
+  pattern?: string;
+}
+
+/** Options of {@link TaskSource.cleanJobs}. */
+export interface CleanOptions {
+  /** Count the jobs the clean would remove, removing none. */
+  dryRun?: boolean;
+}
+
 /**
- * The port between the board and a task system.
+ * What a task's event stream is asked by {@link TaskSource.readStreams},
+ * each read inside the store (bounded, one batch for many tasks):
+ *
+ * - `activity`: for each of `tasks`, when a worker last took and last
+ *   finished one of its jobs, from the newest `depth` entries;
+ * - `reruns`: for each of `tasks`, how many times taskora's stall check
+ *   put one of its jobs back to waiting (`stalled` entries with `action`
+ *   `recovered`) at or after `since` (ms), among the newest 1,000 entries
+ *   (`RERUN_SCAN`); 0 for an unknown task;
+ * - `drain`: what `task`'s stream says since `since` (ms): its newest
+ *   entries down to that time, at most `depth` (see `contract/queue_eta.ts`);
+ * - `attempts`: job `jobId`'s failed attempts (see `attempt_history.ts` for
+ *   the bound and when it is complete); null when no task has the job.
+ *
+ * An unknown task reads as an empty stream.
+ */
+export type StreamQuery =
+  | { kind: "activity"; tasks: readonly string[]; depth: number }
+  | { kind: "reruns"; tasks: readonly string[]; since: number }
+  | { kind: "drain"; task: string; since: number; depth: number }
+  | { kind: "attempts"; jobId: string };
+
+/** What each kind of {@link StreamQuery} answers. */
+export interface StreamAnswers {
+  /** Task → its last take and finish. */
+  activity: Map<string, TaskActivity>;
+  /** Task → its re-runs by the stall check. */
+  reruns: Map<string, number>;
+  /** The task's drain since the time asked. */
+  drain: DrainScan;
+  /** The job's failed attempts, or null. */
+  attempts: AttemptHistory | null;
+}
+
+/**
+ * What {@link TaskSource.readLocks} is asked about the locks taskora keeps:
+ *
+ * - `jobs`: the locks of `jobIds` (the active jobs of the page on screen, at
+ *   most `MAX_LIVENESS_IDS`: O(ids), never all active jobs) and a sample of
+ *   `task`'s stalled set; `known: false` with the reason when the source
+ *   cannot see them;
+ * - `active`: how many of `task`'s jobs are active and the locks of the
+ *   `limit` claimed last, O(limit) (no locks where the source cannot see them);
+ * - `scheduler`: who holds the scheduler leader lock and for how long;
+ *   `known: false` with the reason when unseen;
+ * - `migration`: taskora's migration lock while it halts writers, else
+ *   null. While it is held the board refuses every mutation (503
+ *   `MIGRATION_IN_PROGRESS`); a source with no such lock answers null.
+ */
+export type LockQuery =
+  | { kind: "jobs"; task: string; jobIds: readonly string[] }
+  | { kind: "active"; task: string; limit: number }
+  | { kind: "scheduler" }
+  | { kind: "migration" };
+
+/** What each kind of {@link LockQuery} answers. */
+export interface LockAnswers {
+  /** The named jobs' locks and the task's stalled jobs. */
+  jobs: TaskLiveness;
+  /** The task's active count and its newest claimed jobs' locks. */
+  active: ActiveLocks;
+  /** The scheduler leader lock. */
+  scheduler: SchedulerLeadership;
+  /** The migration lock, or null. */
+  migration: MigrationLock | null;
+}
+
+/**
+ * What {@link TaskSource.readBacklog} is asked:
+ *
+ * - `dueAfter`: for each of `tasks`, its delayed and retrying jobs due after
+ *   `at` (ms): one O(log n) count per task, one batch;
+ * - `kinds`: `task`'s effective backlog by kind at `now` (waiting,
+ *   prioritized, due delayed, held by a concurrency key; see
+ *   `contract/scaling.ts`), bounded; `heldScan`: queued jobs of each queue
+ *   looked at for a held key (default 1,000). Null from a source that cannot
+ *   tell the kinds apart: the scaling signal then counts the waiting jobs only.
+ */
+export type BacklogQuery =
+  | { kind: "dueAfter"; tasks: readonly string[]; at: number }
+  | { kind: "kinds"; task: string; now: number; heldScan?: number };
+
+/** What each kind of {@link BacklogQuery} answers. */
+export interface BacklogAnswers {
+  /** Task → its jobs due after the time asked. */
+  dueAfter: Map<string, number>;
+  /** The task's backlog by kind, or null. */
+  kinds: BacklogRead | null;
+}
+
+/**
+ * The port between the board and a task system, grouped by resource: tasks
+ * and their counts, jobs, schedules, workflows, dead letters, throughput,
+ * events, locks and backlog, and the source's lifecycle.
  *
  * Every method that reads across tasks does it in a constant number of round
  * trips; none scans the whole store per call. Every method naming one task
@@ -476,10 +603,13 @@ export interface EventBatch {
  * adapter answers an unknown task as an empty one and checks nothing itself.
  */
 export interface TaskSource {
-  /** Names of every task the store knows, sorted. Served from a cache refreshed in the background. */
-  listTasks(): Promise<string[]>;
-  /** Rediscovers tasks now (before an all-task action) and returns them. */
-  refreshTasks(): Promise<string[]>;
+  // Tasks: their names, counts, queue heads and figures.
+
+  /**
+   * Names of every task the store knows, sorted. Served from a cache
+   * refreshed in the background; `fresh` rediscovers them now.
+   */
+  listTasks(options?: ListTasksOptions): Promise<string[]>;
   /**
    * Counts per state for each named task, in one batch of O(1) reads per
    * task. The split of a task's delayed set into `delayed` and `retrying`
@@ -501,16 +631,11 @@ export interface TaskSource {
    */
   readonly watched?: boolean;
   /**
-   * For each named task, its {@link QueueHeads}, in one batch: the tail of
-   * the active list and the head of the delayed set, O(1) per task (plus
-   * O(log N) for the set); nulls for a task the store does not know.
-   */
-  getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>>;
-  /**
-   * For each named task, its counts and queue heads together (what
-   * {@link TaskSource.getStats} and {@link TaskSource.getQueueHeads} give),
-   * in one batch: what a view of every task reads, in as few store
-   * commands as the source can.
+   * For each named task, its counts, its {@link QueueHeads} (the job waiting
+   * longest, the tail of the active list, the head of the delayed set: O(1)
+   * per task, plus O(log N) for the sets; nulls for a task the store does
+   * not know) and its stalled jobs, in one batch: what a view of every task
+   * reads, in as few store commands as the source can.
    */
   getQueueSnapshots(tasks: string[]): Promise<Map<string, QueueSnapshot>>;
   /** Key count and memory of one task. */
@@ -523,6 +648,19 @@ export interface TaskSource {
    * unknown task.
    */
   getFinishedTimings(task: string, limit: number, since?: number): Promise<FinishedTiming[]>;
+  /** Task-version spread of the jobs that have yet to run. */
+  getVersionDistribution(task: string): Promise<VersionDistribution>;
+  /**
+   * What the taskora App declares for a task (version, since, config,
+   * schedules in code); null when the source has no App to ask, and
+   * `TASK_NOT_FOUND` for a task the App does not know.
+   */
+  getTaskDefinition?(task: string): Promise<TaskDefinition | null>;
+  /** Version, memory and uptime of the store. */
+  getStoreInfo(): Promise<StoreInfo>;
+
+  // Jobs: pages, search, one job, and the actions on them.
+
   /**
    * One page of a task's jobs in a state. Queues come in the order workers take
    * them (the wait list, then the prioritized set by priority), delayed and
@@ -584,171 +722,6 @@ export interface TaskSource {
    * the keyspace is a full SCAN, see `redis/recent_job_ids.ts`).
    */
   findJobsByIdPrefix(prefix: string, limit: number, accept?: TaskFilter): Promise<JobMatch[]>;
-  /** Task-version spread of the jobs that have yet to run. */
-  getVersionDistribution(task: string): Promise<VersionDistribution>;
-  /** Every schedule, sorted by name. */
-  listSchedules(): Promise<ScheduleRecord[]>;
-  /** Workflows (only those in `state`, when given), newest first. */
-  listWorkflows(offset: number, limit: number, state?: WorkflowState): Promise<WorkflowPage>;
-  /** A workflow by id, or null. */
-  getWorkflow(id: string): Promise<WorkflowDetail | null>;
-  /**
-   * Failed jobs of every task (or one), most recently failed first; with
-   * `pattern`, only those of that error group (a {@link DeadLetterGroup.pattern}).
-   */
-  listDeadLetters(
-    offset: number,
-    limit: number,
-    task?: string,
-    pattern?: string,
-  ): Promise<JobPage>;
-  /** Failed jobs grouped by error, most frequent first. */
-  groupDeadLetters(task?: string): Promise<DeadLetterGroup[]>;
-  /** Finished-job counts per bucket, oldest first. */
-  getThroughput(query?: ThroughputQuery): Promise<ThroughputBucket[]>;
-  /**
-   * Each named task's own finished-job counts per bucket (as
-   * {@link TaskSource.getThroughput} with `task`), in one batch; zeros for
-   * a task the store does not know.
-   */
-  getThroughputByTask(
-    tasks: string[],
-    query?: Omit<ThroughputQuery, "task">,
-  ): Promise<Map<string, ThroughputBucket[]>>;
-  /** Version, memory and uptime of the store. */
-  getStoreInfo(): Promise<StoreInfo>;
-  /**
-   * Sends a failed (or cancelled) job back to waiting, attempt 1, as a fresh
-   * dispatch. `JOB_NOT_FOUND` for an unknown id; `INVALID_STATE` (naming the
-   * state) when the job is in none of the `from` states.
-   */
-  retryJob(jobId: string, from?: readonly RetryableState[]): Promise<JobActionResult>;
-  /**
-   * {@link TaskSource.retryJob} of a failed or cancelled job with its data
-   * replaced by `data`, in the same atomic step (a job refused keeps its
-   * data). `INVALID_STATE` where the store's API cannot replace it.
-   */
-  retryJobWithData(jobId: string, data: unknown): Promise<JobActionResult>;
-  /**
-   * Dispatches a new job of the job's task with the job's data, as the task
-   * itself would (with the App: `task.dispatch(data)`). `JOB_NOT_FOUND` for
-   * an unknown id; `VERSION_UNKNOWN` when no job says the task's version.
-   */
-  rerunJob(jobId: string): Promise<RerunResult>;
-  /**
-   * Cancels a waiting, delayed or retrying job at once, or signals an active
-   * one's worker; `INVALID_STATE` for a finished job.
-   */
-  cancelJob(jobId: string, reason?: string): Promise<JobActionResult>;
-  /**
-   * Sends every failed job of one task (or of every task, rediscovered first)
-   * back to waiting, in atomic batches of 100. `beforeBatch` is asked before
-   * each round of batches; when it answers false the retry stops there and
-   * answers what it has retried.
-   */
-  retryAllFailed(task?: string, beforeBatch?: BeforeBatch): Promise<{ retried: number }>;
-  /**
-   * Sends the failed jobs of one error group (of every task, or one) back to
-   * waiting; `beforeBatch` as in {@link TaskSource.retryAllFailed}.
-   */
-  retryDeadLetterGroup(
-    pattern: string,
-    task?: string,
-    beforeBatch?: BeforeBatch,
-  ): Promise<{ retried: number }>;
-  /** Removes finished jobs of a state that finished more than `olderThanMs` ago, in batches. */
-  cleanJobs(task: string, state: FinishedState, olderThanMs: number): Promise<{ removed: number }>;
-  /** How many jobs {@link TaskSource.cleanJobs} would remove now, removing none. */
-  countCleanable(task: string, state: FinishedState, olderThanMs: number): Promise<number>;
-  /**
-   * How many jobs `action` would act on now: the named ones in a state it
-   * takes, or the jobs of the selected state (its count). A filter on a
-   * state is the board's to apply (through {@link TaskSource.searchJobs}).
-   * Sources that cannot act on many jobs leave this and
-   * {@link TaskSource.bulkStep} out.
-   */
-  countBulk?(action: BulkAction, selector: BulkIdSelector | BulkStateSelector): Promise<number>;
-  /**
-   * One atomic step of a bulk action on jobs of `task` (at most
-   * `BULK_BATCH`): each job's state is checked in the same step, so a job
-   * a worker moved on is skipped, never acted on. `reason`: a cancel's.
-   */
-  bulkStep?(
-    task: string,
-    action: BulkAction,
-    step: BulkStep,
-    reason?: string,
-  ): Promise<BulkStepResult>;
-  /** Pauses a schedule (no next run); `SCHEDULE_NOT_FOUND` for an unknown name. */
-  pauseSchedule(name: string): Promise<ScheduleRecord>;
-  /** Resumes a schedule, its next run computed from now. */
-  resumeSchedule(name: string): Promise<ScheduleRecord>;
-  /**
-   * Dispatches one run of a schedule now; its next run does not move. With
-   * an `idempotencyKey` (1 to 200 printable ASCII characters) the job id is
-   * derived from the schedule and the key, and a trigger whose job exists
-   * already dispatches nothing and returns that job (`created: false`), so
-   * an operator's retry after an unconfirmed answer never makes a second one.
-   */
-  triggerSchedule(name: string, idempotencyKey?: string): Promise<TriggerResult>;
-  /** Changes a schedule; the next run is recomputed unless it is paused. */
-  updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord>;
-  /** Deletes a schedule. */
-  removeSchedule(name: string): Promise<void>;
-  /**
-   * Cancels a running workflow: pending node jobs become cancelled, active
-   * ones are signalled, finished ones keep their state. `INVALID_STATE` for a
-   * finished workflow.
-   */
-  cancelWorkflow(id: string, reason?: string): Promise<WorkflowCancelResult>;
-  /**
-   * Calls `listener` for every event written to any task's stream from now
-   * on (tasks that appear later included), in stream order per task; returns
-   * the unsubscribe function. Sources share one reader between all
-   * listeners: the first subscription starts it, the last unsubscribe stops
-   * it. Listeners must not throw.
-   */
-  subscribe(listener: (event: TaskEvent) => void): () => void;
-  /**
-   * Reads every task's event stream from the ids `from` gives (a task
-   * without one: from when the tail started), a batch at a time: `take`
-   * gets each read's entries and the next read waits until it settles.
-   * Runs until `signal` aborts, across dropped connections. Sources whose
-   * stream entries have no ids leave it out: the change feed then takes
-   * {@link subscribe}'s events from when it started.
-   */
-  tailEvents?(
-    from: ReadonlyMap<string, string>,
-    take: (batch: EventBatch) => Promise<void>,
-    signal: AbortSignal,
-  ): Promise<void>;
-  /** Stops background work and releases connections the source owns. */
-  close(): Promise<void>;
-  /**
-   * taskora's migration lock while it halts writers, else null. While it is
-   * held the board refuses every mutation (503 `MIGRATION_IN_PROGRESS`).
-   * Sources with no such lock leave it out.
-   */
-  getMigrationLock?(): Promise<MigrationLock | null>;
-  /**
-   * A job's failed attempts from its task's event stream (see
-   * `attempt_history.ts` for the bound and when it is complete); null when
-   * no task has the job. Sources with no event stream to read leave it out.
-   */
-  getAttemptHistory?(jobId: string): Promise<AttemptHistory | null>;
-  /**
-   * What the taskora App declares for a task (version, since, config,
-   * schedules in code); null when the source has no App to ask, and
-   * `TASK_NOT_FOUND` for a task the App does not know.
-   */
-  getTaskDefinition?(task: string): Promise<TaskDefinition | null>;
-  /**
-   * The locks of the named jobs (the active jobs of the page on screen,
-   * at most `MAX_LIVENESS_IDS`: O(ids), never all active jobs) and a
-   * sample of the task's stalled set; `known: false` with the reason when
-   * the source cannot see them. `TASK_NOT_FOUND` for an unknown task.
-   */
-  getTaskLiveness?(task: string, jobIds: readonly string[]): Promise<TaskLiveness>;
   /**
    * What holds job `jobId` back (see `contract/diagnosis.ts`): O(1) or
    * bounded reads of its hash, queue position, flow control keys and its
@@ -770,55 +743,23 @@ export interface TaskSource {
     payloads: boolean,
   ): Promise<(JobFields | null)[]>;
   /**
-   * For each named task, when a worker last took and last finished one of
-   * its jobs, from the newest `depth` entries of its event stream (read
-   * inside the store: O(depth) per task, one batch); an unknown task reads
-   * as an empty stream. Sources with no event stream leave it (and
-   * {@link getActiveLocks}) out.
+   * Sends a failed (or cancelled) job back to waiting, attempt 1, as a fresh
+   * dispatch, its data replaced when `options` has `data`.
+   * `JOB_NOT_FOUND` for an unknown id; `INVALID_STATE` (naming the state)
+   * when the job is in none of the `from` states.
    */
-  getTaskActivity?(tasks: readonly string[], depth: number): Promise<Map<string, TaskActivity>>;
+  retryJob(jobId: string, options?: RetryOptions): Promise<JobActionResult>;
   /**
-   * What the task's event stream says since `since` (ms): its newest
-   * entries down to that time, at most `depth`, read inside the store (see
-   * `contract/queue_eta.ts`); an unknown task reads as an empty stream.
-   * Sources with no event stream leave it out: a queue's rate then comes
-   * from the per-minute counters.
+   * Dispatches a new job of the job's task with the job's data, as the task
+   * itself would (with the App: `task.dispatch(data)`). `JOB_NOT_FOUND` for
+   * an unknown id; `VERSION_UNKNOWN` when no job says the task's version.
    */
-  scanDrain?(task: string, since: number, depth: number): Promise<DrainScan>;
+  rerunJob(jobId: string): Promise<RerunResult>;
   /**
-   * For each named task, how many times taskora's stall check put one of its
-   * jobs back to waiting (`stalled` entries with `action` `recovered`) at or
-   * after `since` (ms), among the newest 1,000 entries (`RERUN_SCAN`) of its
-   * event stream (read inside the store, one batch); 0 for an unknown task.
-   * Sources with no event stream leave it out.
+   * Cancels a waiting, delayed or retrying job at once, or signals an active
+   * one's worker; `INVALID_STATE` for a finished job.
    */
-  getTaskReruns?(tasks: readonly string[], since: number): Promise<Map<string, number>>;
-  /**
-   * How many jobs of the task are active and the locks of the `limit`
-   * claimed last: O(limit). `TASK_NOT_FOUND` for an unknown task.
-   */
-  getActiveLocks?(task: string, limit: number): Promise<ActiveLocks>;
-  /**
-   * For each named task, its delayed and retrying jobs due after `at` (ms):
-   * one O(log n) count per task, one batch. Sources that keep backlog
-   * samples offer it; without it every such job counts as backlog.
-   */
-  countDueAfter?(tasks: readonly string[], at: number): Promise<Map<string, number>>;
-  /**
-   * A task's effective backlog by kind at `now` (waiting, prioritized, due
-   * delayed, held by a concurrency key; see `contract/scaling.ts`), bounded.
-   * Without it the scaling signal counts the waiting jobs only. `heldScan`:
-   * queued jobs of each queue looked at for a held key (default 1,000).
-   */
-  readBacklogKinds?(task: string, now: number, heldScan?: number): Promise<BacklogRead>;
-  /**
-   * One bounded step of a scan for the task's mechanism keys (concurrency
-   * keys, throttles, debounces, dedup keys, collect buffers) from `cursor`
-   * (null: the start), with what each holds: a few SCAN calls of the
-   * keyspace, never all of it (see `contract/mechanics.ts`); stops early
-   * once `signal` aborts. Sources that keep no such keys leave it out.
-   */
-  scanMechanics?(task: string, cursor: string | null, signal?: AbortSignal): Promise<MechanicsStep>;
+  cancelJob(jobId: string, reason?: string): Promise<JobActionResult>;
   /**
    * Dispatches a new job of `task` through the taskora App, its data checked
    * against the task's input schema first (`INVALID_PARAM`, `param: "data"`);
@@ -830,6 +771,164 @@ export interface TaskSource {
     request: DispatchRequest,
     idempotencyKey?: string,
   ): Promise<DispatchResult>;
-  /** Who holds the scheduler leader lock and for how long; `known: false` with the reason when unseen. */
-  getSchedulerLeadership?(): Promise<SchedulerLeadership>;
+  /**
+   * Removes finished jobs of a state that finished more than `olderThanMs`
+   * ago, in batches; with `dryRun`, answers how many it would remove now,
+   * removing none.
+   */
+  cleanJobs(
+    task: string,
+    state: FinishedState,
+    olderThanMs: number,
+    options?: CleanOptions,
+  ): Promise<{ removed: number }>;
+  /**
+   * How many jobs `action` would act on now: the named ones in a state it
+   * takes, or the jobs of the selected state (its count). A filter on a
+   * state is the board's to apply (through {@link TaskSource.searchJobs}).
+   * Sources that cannot act on many jobs leave this and
+   * {@link TaskSource.bulkStep} out.
+   */
+  countBulk?(action: BulkAction, selector: BulkIdSelector | BulkStateSelector): Promise<number>;
+  /**
+   * One atomic step of a bulk action on jobs of `task` (at most
+   * `BULK_BATCH`): each job's state is checked in the same step, so a job
+   * a worker moved on is skipped, never acted on. `reason`: a cancel's.
+   */
+  bulkStep?(
+    task: string,
+    action: BulkAction,
+    step: BulkStep,
+    reason?: string,
+  ): Promise<BulkStepResult>;
+
+  // Schedules.
+
+  /** Every schedule, sorted by name. */
+  listSchedules(): Promise<ScheduleRecord[]>;
+  /**
+   * Dispatches one run of a schedule now; its next run does not move. With
+   * an `idempotencyKey` (1 to 200 printable ASCII characters) the job id is
+   * derived from the schedule and the key, and a trigger whose job exists
+   * already dispatches nothing and returns that job (`created: false`), so
+   * an operator's retry after an unconfirmed answer never makes a second one.
+   */
+  triggerSchedule(name: string, idempotencyKey?: string): Promise<TriggerResult>;
+  /**
+   * Changes a schedule; the next run is recomputed unless it is paused.
+   * `paused: true` pauses it (no next run), `paused: false` resumes it, its
+   * next run computed from now. `SCHEDULE_NOT_FOUND` for an unknown name.
+   */
+  updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord>;
+  /** Deletes a schedule. */
+  removeSchedule(name: string): Promise<void>;
+
+  // Workflows.
+
+  /** Workflows (only those in `state`, when given), newest first. */
+  listWorkflows(offset: number, limit: number, state?: WorkflowState): Promise<WorkflowPage>;
+  /** A workflow by id, or null. */
+  getWorkflow(id: string): Promise<WorkflowDetail | null>;
+  /**
+   * Cancels a running workflow: pending node jobs become cancelled, active
+   * ones are signalled, finished ones keep their state. `INVALID_STATE` for a
+   * finished workflow.
+   */
+  cancelWorkflow(id: string, reason?: string): Promise<WorkflowCancelResult>;
+
+  // Dead letters: failed jobs, grouped by error.
+
+  /**
+   * Failed jobs of every task (or one), most recently failed first; with
+   * `pattern`, only those of that error group (a {@link DeadLetterGroup.pattern}).
+   */
+  listDeadLetters(
+    offset: number,
+    limit: number,
+    task?: string,
+    pattern?: string,
+  ): Promise<JobPage>;
+  /** Failed jobs grouped by error, most frequent first. */
+  groupDeadLetters(task?: string): Promise<DeadLetterGroup[]>;
+  /**
+   * Sends the failed jobs of `scope` (every task's, rediscovered first, or
+   * one's; with a `pattern`, only that error group's, read afresh) back to
+   * waiting, in atomic batches of 100. `beforeBatch` is asked before each
+   * round of batches; when it answers false the retry stops there and
+   * answers what it has retried.
+   */
+  retryAllFailed(scope?: FailedScope, beforeBatch?: BeforeBatch): Promise<{ retried: number }>;
+
+  // Throughput.
+
+  /** Finished-job counts per bucket, oldest first. */
+  getThroughput(query?: ThroughputQuery): Promise<ThroughputBucket[]>;
+  /**
+   * Each named task's own finished-job counts per bucket (as
+   * {@link TaskSource.getThroughput} with `task`), in one batch; zeros for
+   * a task the store does not know.
+   */
+  getThroughputByTask(
+    tasks: string[],
+    query?: Omit<ThroughputQuery, "task">,
+  ): Promise<Map<string, ThroughputBucket[]>>;
+
+  // Events: the streams taskora writes every job transition to.
+
+  /**
+   * Calls `listener` for every event written to any task's stream from now
+   * on (tasks that appear later included), in stream order per task; returns
+   * the unsubscribe function. Sources share one reader between all
+   * listeners: the first subscription starts it, the last unsubscribe stops
+   * it. Listeners must not throw.
+   */
+  subscribe(listener: (event: TaskEvent) => void): () => void;
+  /**
+   * Reads every task's event stream from the ids `from` gives (a task
+   * without one: from when the tail started), a batch at a time: `take`
+   * gets each read's entries and the next read waits until it settles.
+   * Runs until `signal` aborts, across dropped connections. Sources whose
+   * stream entries have no ids leave it out: the change feed then takes
+   * {@link subscribe}'s events from when it started.
+   */
+  tailEvents?(
+    from: ReadonlyMap<string, string>,
+    take: (batch: EventBatch) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<void>;
+  /**
+   * What the event streams say, as {@link StreamQuery} asks (a task's
+   * activity, re-runs or drain, a job's attempts), read inside the store.
+   * Sources with no event stream leave it out: a queue's rate then comes
+   * from the per-minute counters, and a job's attempts from its hash.
+   */
+  readStreams?<R extends StreamQuery>(read: R): Promise<StreamAnswers[R["kind"]]>;
+
+  // Locks and backlog: what taskora's workers and scheduler hold.
+
+  /**
+   * The locks taskora keeps, as {@link LockQuery} asks (named jobs' locks and
+   * stalled jobs, the newest active jobs' locks, the scheduler's leader, the
+   * migration lock). Sources that read no lock leave it out.
+   */
+  readLocks?<R extends LockQuery>(read: R): Promise<LockAnswers[R["kind"]]>;
+  /**
+   * The backlog, as {@link BacklogQuery} asks (jobs due later, the backlog
+   * by kind). Sources that keep backlog samples offer it; without it every
+   * delayed and retrying job counts as backlog.
+   */
+  readBacklog?<R extends BacklogQuery>(read: R): Promise<BacklogAnswers[R["kind"]]>;
+  /**
+   * One bounded step of a scan for the task's mechanism keys (concurrency
+   * keys, throttles, debounces, dedup keys, collect buffers) from `cursor`
+   * (null: the start), with what each holds: a few SCAN calls of the
+   * keyspace, never all of it (see `contract/mechanics.ts`); stops early
+   * once `signal` aborts. Sources that keep no such keys leave it out.
+   */
+  scanMechanics?(task: string, cursor: string | null, signal?: AbortSignal): Promise<MechanicsStep>;
+
+  // Lifecycle.
+
+  /** Stops background work and releases connections the source owns. */
+  close(): Promise<void>;
 }

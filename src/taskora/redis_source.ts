@@ -95,17 +95,7 @@ export class AppRedisSource extends RedisTaskSource {
     return (await super.listSchedules()).map((s) => this.#mark(s));
   }
 
-  /** Pauses a schedule. */
-  override async pauseSchedule(name: string): Promise<ScheduleRecord> {
-    return this.#mark(await super.pauseSchedule(name));
-  }
-
-  /** Resumes a schedule from now. */
-  override async resumeSchedule(name: string): Promise<ScheduleRecord> {
-    return this.#mark(await super.resumeSchedule(name));
-  }
-
-  /** Changes a schedule (one declared in code is reset by the next `app.start()`). */
+  /** Changes, pauses or resumes a schedule (one declared in code is reset by the next `app.start()`). */
   override async updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord> {
     return this.#mark(await super.updateSchedule(name, patch));
   }

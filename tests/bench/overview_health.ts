@@ -78,7 +78,7 @@ async function writeStuckFleet(client: Client, waitedMs: number): Promise<void> 
 function withoutActivity(source: TaskSource): TaskSource {
   return new Proxy(source, {
     get(target, property) {
-      if (property === "getTaskActivity") return undefined;
+      if (property === "readStreams") return undefined;
       const value = Reflect.get(target, property, target);
       return typeof value === "function" ? value.bind(target) : value;
     },

@@ -30,7 +30,7 @@ await send("CONFIG", "RESETSTAT");
 
 const source = createRedisSource({ url: redis.url, tasks: [TASK] });
 const started = performance.now();
-const { retried } = await source.retryAllFailed(TASK);
+const { retried } = await source.retryAllFailed({ task: TASK });
 const totalMs = performance.now() - started;
 
 const slowlog = await send("SLOWLOG", "GET", "10000") as [number, number, number, string[]][];

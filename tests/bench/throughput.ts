@@ -37,7 +37,7 @@ try {
     writes.push(client.xAdd(`taskora:{task-${i}}:events`, "*", { event: "waiting", jobId: "x" }));
   }
   await Promise.all(writes);
-  await source.refreshTasks();
+  await source.listTasks({ fresh: true });
 
   const get = async () => {
     const response = await board.fetch(new Request("http://127.0.0.1/board/api/throughput"));

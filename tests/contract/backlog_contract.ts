@@ -1,5 +1,5 @@
 /**
- * The TaskSource contract for `countDueAfter`, the jobs the drain forecast
+ * The TaskSource contract for `readBacklog` of `dueAfter`, the jobs the drain forecast
  * leaves out (its backlog samples are the BoardStore's:
  * `backlog_sample_contract.ts`).
  */
@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { readFixture } from "../helpers/fixture.ts";
 import type { Seed } from "./source_contract.ts";
 
-/** Registers the `countDueAfter` contract tests for one source. */
+/** Registers the `readBacklog` of `dueAfter` contract tests for one source. */
 export function backlogContract(name: string, seed: Seed): void {
-  Deno.test(`${name}: countDueAfter counts the delayed and retrying jobs due after a time`, async () => {
+  Deno.test(`${name}: readBacklog counts the delayed and retrying jobs due after a time`, async () => {
     const fixture = readFixture();
     const { source, close } = await seed(fixture);
     try {
@@ -21,7 +21,11 @@ export function backlogContract(name: string, seed: Seed): void {
       const tasks = await source.listTasks();
       const [first] = runAts("resize-image").sort((a, b) => a - b);
       for (const at of [0, first - 1, first, Number.MAX_SAFE_INTEGER]) {
-        const counted = await source.countDueAfter!([...tasks, "no-such-task"], at);
+        const counted = await source.readBacklog!({
+          kind: "dueAfter",
+          tasks: [...tasks, "no-such-task"],
+          at,
+        });
         for (const task of tasks) {
           assert.equal(counted.get(task), runAts(task).filter((runAt) => runAt > at).length, task);
         }

@@ -293,6 +293,47 @@ export function historyStoreContract(name: string, make: MakeHistoryStore): void
     assert.deepEqual(ends, [...ends].sort((a, b) => b - a));
   });
 
+  test("search pages past tasks and ids in any script", async (store) => {
+    await store.write({
+      entries: [
+        entry("письмо-1", { task: "отправка", endedAt: T0 + 3000 }),
+        entry("邮件-2", { task: "发送", endedAt: T0 + 2000 }),
+        entry("mail-3", { endedAt: T0 + 1000 }),
+      ],
+    });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await store.search({ limit: 1, cursor });
+      seen.push(...page.summaries.map((summary) => summary.id));
+      cursor = page.next ?? undefined;
+    } while (cursor !== undefined && seen.length < 10);
+    assert.deepEqual(seen, ["письмо-1", "邮件-2", "mail-3"]);
+  });
+
+  test("a text holding a NUL character is kept and found: never a failed write or read", async (store) => {
+    // A job's error is whatever its handler threw: one NUL in it must not stop the recorder.
+    const written = await store.write({
+      entries: [
+        entry("nul\0id", { outcome: "failed", error: "bad\0byte", errorShape: "bad\0byte" }),
+        entry("odd-1", { task: "odd\0task", endedAt: T0 + 2000 }),
+      ],
+    });
+    assert.deepEqual(written, { recorded: 2 });
+    const ids = async (query: Parameters<HistoryStore["search"]>[0]) =>
+      (await store.search(query)).summaries.map((summary) => summary.id);
+    assert.deepEqual(await ids({ task: "odd\0task" }), ["odd-1"]);
+    assert.equal((await ids({ errorText: "bad\0byte" })).length, 1);
+    assert.equal((await ids({ idPrefix: "nul\0" })).length, 1);
+    assert.match((await store.summary("send-email", "nul\0id"))!.attempts[0].error!, /^bad.byte$/);
+    assert.equal(await store.summary("send-email", "no\0such"), null);
+    const first = await store.search({ limit: 1 });
+    assert.notEqual(first.next, null);
+    assert.equal((await store.search({ cursor: first.next! })).summaries.length, 1);
+    const scope = { task: "odd\0task", resolution: "minute" as const };
+    assert.ok(Array.isArray(await store.rollups({ ...scope, from: T0, to: T0 + 3_600_000 })));
+  });
+
   test("a search with a bad field is refused naming it", async (store) => {
     for (
       const [query, param] of [
@@ -305,6 +346,10 @@ export function historyStoreContract(name: string, make: MakeHistoryStore): void
         [{ states: ["done"] as unknown as ["failed"] }, "states"],
         [{ version: 1.5 }, "version"],
         [{ to: Number.NaN }, "to"],
+        [{ from: 1.5 }, "from"],
+        // A cursor no store wrote: an end that is no whole ms, or a task that is no text.
+        [{ cursor: btoa(JSON.stringify([1.5, "send-email", "j1"])) }, "cursor"],
+        [{ cursor: btoa(JSON.stringify([1e300, "send-email", "j1"])) }, "cursor"],
       ] as const
     ) {
       await assert.rejects(

@@ -1,6 +1,6 @@
 /**
- * The TaskSource contract for liveness (`getTaskLiveness`,
- * `getSchedulerLeadership`): the job locks, stalled jobs (active without a
+ * The TaskSource contract for liveness (`readLocks` of `jobs` and of the
+ * `scheduler`): the job locks, stalled jobs (active without a
  * lock) and scheduler leader lock of one keyspace, read alike by every
  * source.
  */
@@ -46,13 +46,20 @@ export function livenessContract(name: string, seed: Seed): void {
   Deno.test(`${name}: an active job without a lock reads as no lock and stalled, and no scheduler leads`, async () => {
     const { source, close } = await seed(dump);
     try {
-      const liveness = await source.getTaskLiveness!("slow", [SLOW_ACTIVE]);
+      const liveness = await source.readLocks!({
+        kind: "jobs",
+        task: "slow",
+        jobIds: [SLOW_ACTIVE],
+      });
       assert.deepEqual(liveness, {
         known: true,
         locks: [{ id: SLOW_ACTIVE, token: null, ttlMs: null, inStalledSet: false }],
         stalled: { ids: [SLOW_ACTIVE], total: 1, checked: 1 },
       });
-      assert.deepEqual(await source.getSchedulerLeadership!(), { known: true, leader: null });
+      assert.deepEqual(await source.readLocks!({ kind: "scheduler" }), {
+        known: true,
+        leader: null,
+      });
     } finally {
       await close();
     }
@@ -61,7 +68,11 @@ export function livenessContract(name: string, seed: Seed): void {
   Deno.test(`${name}: reads each named job's lock token and time left; a locked job in the stalled set is not stalled`, async () => {
     const { source, close } = await seed(withLocks(dump));
     try {
-      const liveness = await source.getTaskLiveness!("slow", [SLOW_ACTIVE, "not-a-job"]);
+      const liveness = await source.readLocks!({
+        kind: "jobs",
+        task: "slow",
+        jobIds: [SLOW_ACTIVE, "not-a-job"],
+      });
       assert.ok(liveness.known);
       const [held, none] = liveness.locks;
       assert.equal(held.token, "tok-slow");
@@ -70,7 +81,11 @@ export function livenessContract(name: string, seed: Seed): void {
       assert.deepEqual(none, { id: "not-a-job", token: null, ttlMs: null, inStalledSet: false });
       assert.deepEqual(liveness.stalled, { ids: [], total: 0, checked: 1 }, "its lock is alive");
 
-      const forever = await source.getTaskLiveness!("transcode", [TRANSCODE_ACTIVE]);
+      const forever = await source.readLocks!({
+        kind: "jobs",
+        task: "transcode",
+        jobIds: [TRANSCODE_ACTIVE],
+      });
       assert.ok(forever.known);
       assert.deepEqual(forever.locks[0], {
         id: TRANSCODE_ACTIVE,
@@ -86,7 +101,7 @@ export function livenessContract(name: string, seed: Seed): void {
   Deno.test(`${name}: reads the scheduler leader lock's token and time left`, async () => {
     const { source, close } = await seed(withLocks(dump));
     try {
-      const leadership = await source.getSchedulerLeadership!();
+      const leadership = await source.readLocks!({ kind: "scheduler" });
       assert.ok(leadership.known && leadership.leader);
       assert.equal(leadership.leader.token, "scheduler-token");
       const ttl = leadership.leader.ttlMs!;
@@ -99,8 +114,11 @@ export function livenessContract(name: string, seed: Seed): void {
   Deno.test(`${name}: liveness of an unknown task is TASK_NOT_FOUND; no ids reads only the stalled jobs`, async () => {
     const { source, close } = await seed(withLocks(dump));
     try {
-      await assert.rejects(source.getTaskLiveness!("no-such-task", []), code("TASK_NOT_FOUND"));
-      const empty = await source.getTaskLiveness!("slow", []);
+      await assert.rejects(
+        source.readLocks!({ kind: "jobs", task: "no-such-task", jobIds: [] }),
+        code("TASK_NOT_FOUND"),
+      );
+      const empty = await source.readLocks!({ kind: "jobs", task: "slow", jobIds: [] });
       assert.ok(empty.known);
       assert.deepEqual(empty.locks, []);
       assert.deepEqual(empty.stalled, { ids: [], total: 0, checked: 1 });

@@ -1,7 +1,7 @@
 /**
  * The TaskSource contract for the lookups behind health and search:
- * `getQueueHeads` (the job waiting longest, the job active longest, the
- * delayed job due first), `getFinishedTimings` (the newest finished jobs'
+ * the heads of `getQueueSnapshots` (the job waiting longest, the job active
+ * longest, the delayed job due first), `getFinishedTimings` (the newest finished jobs'
  * times) and
  * `findJobsByIdPrefix` (jobs by the start of their id, once listed) and
  * `findJobTask` (the task holding a job id), read from the same keyspace by
@@ -11,6 +11,13 @@
 import assert from "node:assert/strict";
 import { type Fixture as KeyspaceDump, fixtureTime, readFixture } from "../helpers/fixture.ts";
 import type { Seed } from "./source_contract.ts";
+import type { QueueHeads, TaskSource } from "../../src/source/types.ts";
+
+/** Each task's heads, as its queue snapshot reads them. */
+async function headsOf(source: TaskSource, tasks: string[]): Promise<Map<string, QueueHeads>> {
+  const snapshots = await source.getQueueSnapshots(tasks);
+  return new Map([...snapshots].map(([task, { heads }]) => [task, heads]));
+}
 
 const T = fixtureTime(1795345700000);
 
@@ -206,7 +213,7 @@ export function lookupContract(name: string, seed: Seed): void {
   Deno.test(`${name}: reads the job active longest and the one due first, per task`, async () => {
     const harness = await seed(withBusyBilling(readFixture()));
     try {
-      const heads = await harness.source.getQueueHeads([
+      const heads = await headsOf(harness.source, [
         "billing",
         "transcode",
         "resize-image",
@@ -244,20 +251,16 @@ export function lookupContract(name: string, seed: Seed): void {
     try {
       const { source } = harness;
       const tasks = ["billing", "send-email", "resize-image", "no-such-task"];
-      const [snapshots, stats, heads] = await Promise.all([
+      const [snapshots, stats] = await Promise.all([
         source.getQueueSnapshots(tasks),
         source.getStats(tasks),
-        source.getQueueHeads(tasks),
       ]);
       assert.deepEqual([...snapshots.keys()], tasks);
       for (const task of tasks) {
         // The dump holds no lock: every active job is stalled.
         const active = stats.get(task)!.active;
-        assert.deepEqual(snapshots.get(task), {
-          stats: stats.get(task),
-          heads: heads.get(task),
-          stalled: { total: active, checked: active },
-        });
+        assert.deepEqual(snapshots.get(task)?.stats, stats.get(task));
+        assert.deepEqual(snapshots.get(task)?.stalled, { total: active, checked: active });
       }
       assert.deepEqual(snapshots.get("billing")?.stalled, { total: 2, checked: 2 });
       assert.equal(snapshots.get("billing")?.heads.oldestActive?.id, "a-old");
@@ -271,7 +274,7 @@ export function lookupContract(name: string, seed: Seed): void {
     // The retried prioritized job restarted before the wait list's tail became runnable.
     const harness = await seed(withBusyBilling(readFixture(), T - 2500));
     try {
-      const heads = await harness.source.getQueueHeads(["billing"]);
+      const heads = await headsOf(harness.source, ["billing"]);
       assert.deepEqual(heads.get("billing")?.oldestWaiting, { id: "p-first", since: T - 2500 });
     } finally {
       await harness.close();
@@ -282,8 +285,6 @@ export function lookupContract(name: string, seed: Seed): void {
     for (const kind of ["starved", "put-back"] as const) {
       const harness = await seed(withHiddenOldest(readFixture(), kind));
       try {
-        const heads = await harness.source.getQueueHeads(["backlog"]);
-        assert.deepEqual(heads.get("backlog")?.oldestWaiting, { id: kind, since: T - 20_000 });
         const [snapshot] = (await harness.source.getQueueSnapshots(["backlog"])).values();
         assert.deepEqual(snapshot.heads.oldestWaiting, { id: kind, since: T - 20_000 }, kind);
       } finally {
@@ -298,7 +299,7 @@ export function lookupContract(name: string, seed: Seed): void {
       const { source } = harness;
       const before = Date.now();
       await source.retryJob("f3");
-      const heads = await source.getQueueHeads(["billing"]);
+      const heads = await headsOf(source, ["billing"]);
       const waiting = heads.get("billing")?.oldestWaiting;
       assert.equal(waiting?.id, "f3");
       // A fresh dispatch has no delay left: it waits from the retry (ts), not ts + its old delay.

@@ -219,7 +219,7 @@ export function mutationContract(name: string, seed: Seed): void {
       code("INVALID_STATE", "completed"),
     );
     await assert.rejects(
-      s.retryJob(CANCELLED_EMAIL, ["failed"]),
+      s.retryJob(CANCELLED_EMAIL, { from: ["failed"] }),
       code("INVALID_STATE", "cancelled"),
     );
     await assert.rejects(s.retryJob(UNKNOWN_JOB), code("JOB_NOT_FOUND"));
@@ -242,7 +242,7 @@ export function mutationContract(name: string, seed: Seed): void {
 
   contract("an edited retry sends the job back with its new data, in one step", async (s) => {
     const edited = { to: "fixed@x.io", mode: "ok", nested: { list: [1, "two", null] } };
-    assert.deepEqual(await s.retryJobWithData(FAILED_EMAIL, edited), {
+    assert.deepEqual(await s.retryJob(FAILED_EMAIL, { data: edited }), {
       id: FAILED_EMAIL,
       task: "send-email",
       from: "failed",
@@ -253,18 +253,18 @@ export function mutationContract(name: string, seed: Seed): void {
     assert.equal(job?.attempt, 1);
     assert.deepEqual(job?.data, edited);
     assert.deepEqual(await ids(s, "send-email", "waiting"), [FAILED_EMAIL]);
-    await s.retryJobWithData(CANCELLED_EMAIL, null);
+    await s.retryJob(CANCELLED_EMAIL, { data: null });
     assert.equal((await s.getJob(CANCELLED_EMAIL))?.data, null, "null is data too");
   });
 
   contract("a refused edited retry leaves the job's data as it was", async (s) => {
     const before = (await s.getJob(COMPLETED_EMAIL))?.data;
     await assert.rejects(
-      s.retryJobWithData(COMPLETED_EMAIL, { replaced: true }),
+      s.retryJob(COMPLETED_EMAIL, { data: { replaced: true } }),
       code("INVALID_STATE", "completed"),
     );
     assert.deepEqual((await s.getJob(COMPLETED_EMAIL))?.data, before);
-    await assert.rejects(s.retryJobWithData(UNKNOWN_JOB, {}), code("JOB_NOT_FOUND"));
+    await assert.rejects(s.retryJob(UNKNOWN_JOB, { data: {} }), code("JOB_NOT_FOUND"));
   });
 
   // ── run again ─────────────────────────────────────────────────────
@@ -363,7 +363,7 @@ export function mutationContract(name: string, seed: Seed): void {
 
   contract("retries every failed job of one task", async (s) => {
     const failed = await ids(s, "send-email", "failed");
-    assert.deepEqual(await s.retryAllFailed("send-email"), { retried: 5 });
+    assert.deepEqual(await s.retryAllFailed({ task: "send-email" }), { retried: 5 });
     assert.equal(await count(s, "send-email", "failed"), 0);
     const waiting = await s.listJobs("send-email", "waiting", 0, 50);
     assert.equal(waiting.total, 5);
@@ -371,8 +371,8 @@ export function mutationContract(name: string, seed: Seed): void {
     assert.ok(waiting.jobs.every((job) => job.attempt === 1 && job.error === null));
     // Longest-failed first: the oldest failure runs first.
     assert.equal(waiting.jobs[0].id, FAILED_EMAIL);
-    assert.deepEqual(await s.retryAllFailed("send-email"), { retried: 0 });
-    await assert.rejects(s.retryAllFailed("no-such-task"), code("TASK_NOT_FOUND"));
+    assert.deepEqual(await s.retryAllFailed({ task: "send-email" }), { retried: 0 });
+    await assert.rejects(s.retryAllFailed({ task: "no-such-task" }), code("TASK_NOT_FOUND"));
   });
 
   contract("retries every failed job of every task", async (s) => {
@@ -384,17 +384,20 @@ export function mutationContract(name: string, seed: Seed): void {
 
   contract("a retry-all asks before each batch and, refused, stops with what it did", async (s) => {
     const refuse = () => Promise.resolve(false);
-    assert.deepEqual(await s.retryAllFailed("send-email", refuse), { retried: 0 });
-    assert.deepEqual(await s.retryAllFailed(undefined, refuse), { retried: 0 });
-    assert.deepEqual(await s.retryDeadLetterGroup("Mailbox full", undefined, refuse), {
+    assert.deepEqual(await s.retryAllFailed({ task: "send-email" }, refuse), { retried: 0 });
+    assert.deepEqual(await s.retryAllFailed({ task: undefined }, refuse), { retried: 0 });
+    assert.deepEqual(await s.retryAllFailed({ pattern: "Mailbox full" }, refuse), {
       retried: 0,
     });
     assert.equal(await count(s, "send-email", "failed"), 5, "nothing was written");
     let asked = 0;
     const once = () => Promise.resolve(asked++ === 0);
-    assert.deepEqual(await s.retryDeadLetterGroup("Mailbox full", "send-email", once), {
-      retried: 2,
-    });
+    assert.deepEqual(
+      await s.retryAllFailed({ pattern: "Mailbox full", task: "send-email" }, once),
+      {
+        retried: 2,
+      },
+    );
     assert.equal(await count(s, "send-email", "failed"), 3);
   });
 
@@ -408,22 +411,34 @@ export function mutationContract(name: string, seed: Seed): void {
   });
 
   contract("retries the failed jobs of one error group only", async (s) => {
-    assert.deepEqual(await s.retryDeadLetterGroup("Mailbox full"), { retried: 2 });
+    assert.deepEqual(await s.retryAllFailed({ pattern: "Mailbox full" }), { retried: 2 });
     const groups = await s.groupDeadLetters();
     assert.deepEqual(groups.map((g) => [g.pattern, g.count]), [["SMTP timeout", 3]]);
     assert.equal(await count(s, "send-email", "waiting"), 2);
-    assert.deepEqual(await s.retryDeadLetterGroup("Mailbox full", "send-email"), { retried: 0 });
-    await assert.rejects(s.retryDeadLetterGroup("SMTP timeout", "nope"), code("TASK_NOT_FOUND"));
+    assert.deepEqual(await s.retryAllFailed({ pattern: "Mailbox full", task: "send-email" }), {
+      retried: 0,
+    });
+    await assert.rejects(
+      s.retryAllFailed({ pattern: "SMTP timeout", task: "nope" }),
+      code("TASK_NOT_FOUND"),
+    );
   });
 
   contract("counts what a clean would remove, removing nothing", async (s) => {
-    assert.equal(await s.countCleanable("send-email", "completed", 0), 10);
-    assert.equal(await s.countCleanable("send-email", "failed", 3_650 * DAY), 0);
-    assert.equal(await s.countCleanable("send-email", "cancelled", 60_000), 1);
+    const dryRun = { dryRun: true };
+    assert.deepEqual(await s.cleanJobs("send-email", "completed", 0, dryRun), { removed: 10 });
+    assert.deepEqual(
+      await s.cleanJobs("send-email", "failed", 3_650 * DAY, dryRun),
+      { removed: 0 },
+    );
+    assert.deepEqual(await s.cleanJobs("send-email", "cancelled", 60_000, dryRun), { removed: 1 });
     assert.equal(await count(s, "send-email", "completed"), 10, "a count removes nothing");
-    await assert.rejects(s.countCleanable("no-such-task", "completed", 0), code("TASK_NOT_FOUND"));
     await assert.rejects(
-      s.countCleanable("send-email", "waiting" as "completed", 0),
+      s.cleanJobs("no-such-task", "completed", 0, dryRun),
+      code("TASK_NOT_FOUND"),
+    );
+    await assert.rejects(
+      s.cleanJobs("send-email", "waiting" as "completed", 0, dryRun),
       code("INVALID_PARAM"),
     );
   });
@@ -439,7 +454,7 @@ export function mutationContract(name: string, seed: Seed): void {
   // ── schedules ─────────────────────────────────────────────────────
 
   contract("pauses and resumes schedules", async (s) => {
-    const paused = await s.pauseSchedule("heartbeat");
+    const paused = await s.updateSchedule("heartbeat", { paused: true });
     assert.equal(paused.paused, true);
     assert.equal(paused.nextRun, null);
     assert.equal(paused.lastJobId, "49e833ba-6ef4-41a3-9c4a-827a99ffcd1b");
@@ -455,18 +470,31 @@ export function mutationContract(name: string, seed: Seed): void {
     );
 
     const before = Date.now();
-    const weekly = await s.resumeSchedule("weekly-cleanup");
+    const weekly = await s.updateSchedule("weekly-cleanup", { paused: false });
     const after = Date.now();
     assert.equal(weekly.paused, false);
     assert.ok(weekly.nextRun! >= before + 604_800_000 && weekly.nextRun! <= after + 604_800_000);
 
     // As taskora's resume: the next run is computed from now, paused or not.
-    const nightly = await s.resumeSchedule("nightly-report");
+    const nightly = await s.updateSchedule("nightly-report", { paused: false });
     assert.equal(nightly.paused, false);
     const low = nextRunOf({ cron: "0 3 * * *" }, before);
     const high = nextRunOf({ cron: "0 3 * * *" }, Date.now());
     assert.ok(nightly.nextRun! >= low && nightly.nextRun! <= high, `${nightly.nextRun}`);
     assert.equal(new Date(nightly.nextRun!).getUTCHours(), 3);
+  });
+
+  contract("changes a schedule and pauses or resumes it in one patch", async (s) => {
+    const paused = await s.updateSchedule("heartbeat", { every: 5_000, paused: true });
+    assert.equal(paused.paused, true);
+    assert.equal(paused.nextRun, null);
+    assert.equal(paused.config.every, 5_000);
+
+    const before = Date.now();
+    const resumed = await s.updateSchedule("heartbeat", { every: 60_000, paused: false });
+    assert.equal(resumed.paused, false);
+    assert.equal(resumed.config.every, 60_000);
+    assert.ok(resumed.nextRun! >= before + 60_000 && resumed.nextRun! <= Date.now() + 60_000);
   });
 
   contract("triggers a schedule: one job of its task, its next run unmoved", async (s) => {
@@ -614,8 +642,8 @@ export function mutationContract(name: string, seed: Seed): void {
     assert.equal(nightly?.config.timezone, undefined);
     for (
       const action of [
-        () => s.pauseSchedule("nope"),
-        () => s.resumeSchedule("nope"),
+        () => s.updateSchedule("nope", { paused: true }),
+        () => s.updateSchedule("nope", { paused: false }),
         () => s.triggerSchedule("nope"),
         () => s.updateSchedule("nope", { every: 1000 }),
         () => s.removeSchedule("nope"),

@@ -65,15 +65,24 @@ export function refusalContract(name: string, open: OpenKnown): void {
       ["listDeadLetters", () => s.listDeadLetters(0, 10, ghost)],
       ["groupDeadLetters", () => s.groupDeadLetters(ghost)],
       ["getThroughput", () => s.getThroughput({ task: ghost })],
-      ["retryAllFailed", () => s.retryAllFailed(ghost)],
-      ["retryDeadLetterGroup", () => s.retryDeadLetterGroup("SMTP timeout", ghost)],
+      ["retryAllFailed", () => s.retryAllFailed({ task: ghost })],
+      [
+        "retryAllFailed of a group",
+        () => s.retryAllFailed({ pattern: "SMTP timeout", task: ghost }),
+      ],
       ["cleanJobs", () => s.cleanJobs(ghost, "completed", 0)],
-      ["countCleanable", () => s.countCleanable(ghost, "completed", 0)],
+      ["cleanJobs dry run", () => s.cleanJobs(ghost, "completed", 0, { dryRun: true })],
       ["countBulk", s.countBulk && (() => s.countBulk!("retry", { task: ghost, state: "failed" }))],
       ["bulkStep", s.bulkStep && (() => s.bulkStep!(ghost, "retry", { ids: ["x"] }))],
       ["getTaskDefinition", s.getTaskDefinition && (() => s.getTaskDefinition!(ghost))],
-      ["getTaskLiveness", s.getTaskLiveness && (() => s.getTaskLiveness!(ghost, []))],
-      ["getActiveLocks", s.getActiveLocks && (() => s.getActiveLocks!(ghost, 10))],
+      [
+        "readLocks of jobs",
+        s.readLocks && (() => s.readLocks!({ kind: "jobs", task: ghost, jobIds: [] })),
+      ],
+      [
+        "readLocks of active jobs",
+        s.readLocks && (() => s.readLocks!({ kind: "active", task: ghost, limit: 10 })),
+      ],
       ["scanMechanics", s.scanMechanics && (() => s.scanMechanics!(ghost, null))],
     ];
     for (const [method, call] of calls) {
@@ -118,9 +127,9 @@ export function refusalContract(name: string, open: OpenKnown): void {
   });
 
   contract("a retry from a state no job is retried from", async (s) => {
-    await refused(() => s.retryJob("any-job", []), "INVALID_PARAM", "from");
+    await refused(() => s.retryJob("any-job", { from: [] }), "INVALID_PARAM", "from");
     await refused(
-      () => s.retryJob("any-job", ["completed" as RetryableState]),
+      () => s.retryJob("any-job", { from: ["completed" as RetryableState] }),
       "INVALID_PARAM",
       "from",
     );
@@ -133,13 +142,18 @@ export function refusalContract(name: string, open: OpenKnown): void {
       "state",
     );
     await refused(
-      () => s.countCleanable(UNKNOWN_TASK, "completed", -1),
+      () => s.cleanJobs(UNKNOWN_TASK, "completed", -1, { dryRun: true }),
       "INVALID_PARAM",
       "olderThan",
     );
   });
 
   contract("a schedule change the scheduler cannot run, naming the field", async (s) => {
+    await refused(
+      () => s.updateSchedule(KNOWN_SCHEDULE, { paused: "yes" as unknown as boolean }),
+      "INVALID_PARAM",
+      "paused",
+    );
     await refused(() => s.updateSchedule(KNOWN_SCHEDULE, { every: 5 }), "INVALID_PARAM", "every");
     await refused(
       () => s.updateSchedule(KNOWN_SCHEDULE, { cron: "0 3 * * *", every: 60_000 }),

@@ -1,6 +1,6 @@
 /**
- * The TaskSource contract for workers (`getTaskActivity`,
- * `getActiveLocks`): when a task's workers last took and finished a job,
+ * The TaskSource contract for workers (`readStreams` of `activity`,
+ * `readLocks` of `active` jobs): when a task's workers last took and finished a job,
  * read from the newest entries of its event stream, and the locks of its
  * newest active jobs, read alike by every source from one keyspace.
  */
@@ -34,7 +34,11 @@ export function workersContract(name: string, seed: Seed): void {
       const notify = streamOf(dump, "notify");
       assert.deepEqual(notify.map((e) => e.event), ["waiting", "active", "completed"]);
       const slow = streamOf(dump, "slow");
-      const activity = await source.getTaskActivity!(["notify", "slow", "no-such-task"], 100);
+      const activity = await source.readStreams!({
+        kind: "activity",
+        tasks: ["notify", "slow", "no-such-task"],
+        depth: 100,
+      });
       assert.deepEqual(activity.get("notify"), {
         lastTakenAt: notify[1].at,
         lastFinishedAt: notify[2].at,
@@ -62,7 +66,8 @@ export function workersContract(name: string, seed: Seed): void {
     const { source, close } = await seed(dump);
     try {
       const notify = streamOf(dump, "notify");
-      const [shallow] = (await source.getTaskActivity!(["notify"], 1)).values();
+      const [shallow] =
+        (await source.readStreams!({ kind: "activity", tasks: ["notify"], depth: 1 })).values();
       assert.deepEqual(shallow, {
         lastTakenAt: null,
         lastFinishedAt: notify[2].at,
@@ -84,14 +89,24 @@ export function workersContract(name: string, seed: Seed): void {
     };
     const { source, close } = await seed(locked);
     try {
-      const { active, locks } = await source.getActiveLocks!("slow", 100);
+      const { active, locks } = await source.readLocks!({
+        kind: "active",
+        task: "slow",
+        limit: 100,
+      });
       assert.equal(active, 1);
       assert.equal(locks.length, 1);
       assert.equal(locks[0].id, SLOW_ACTIVE);
       assert.equal(locks[0].token, "tok-slow");
       assert.ok(locks[0].ttlMs! > 0 && locks[0].ttlMs! <= 20_000, `ttl ${locks[0].ttlMs}`);
-      assert.deepEqual(await source.getActiveLocks!("slow", 0).then((r) => r.locks), []);
-      await assert.rejects(source.getActiveLocks!("no-such-task", 10), code("TASK_NOT_FOUND"));
+      assert.deepEqual(
+        await source.readLocks!({ kind: "active", task: "slow", limit: 0 }).then((r) => r.locks),
+        [],
+      );
+      await assert.rejects(
+        source.readLocks!({ kind: "active", task: "no-such-task", limit: 10 }),
+        code("TASK_NOT_FOUND"),
+      );
     } finally {
       await close();
     }

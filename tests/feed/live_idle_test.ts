@@ -33,7 +33,7 @@ Deno.test("a keeper started again counts none taken from when the state began fo
     });
   try {
     await writeJob(client, { task: "work", state: "waiting", ts: start });
-    await source.refreshTasks();
+    await source.listTasks({ fresh: true });
     const first = keeper();
     await first.started();
     // A pass a minute for four minutes: each sweep reads the task again (its `readAt`).

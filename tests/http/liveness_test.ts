@@ -55,8 +55,8 @@ Deno.test("liveness refuses bad ids and unknown tasks with the catalogue's error
 
 Deno.test("a source without liveness reads says it does not know, and still 404s an unknown task", async () => {
   const memory = createMemorySource({ seed: readFixture() });
-  const unread = new Set<PropertyKey>(["getTaskLiveness", "getSchedulerLeadership"]);
-  // A TaskSource written before liveness: the two optional reads are absent.
+  const unread = new Set<PropertyKey>(["readLocks"]);
+  // A TaskSource written before liveness: its optional read of locks is absent.
   const bare = new Proxy(memory, {
     get(target, key) {
       if (unread.has(key)) return undefined;

@@ -30,10 +30,10 @@ async function withLockTakenAfterFirstBatch(
   const admin = await connectClient(redis.url);
   await writeFailedJobs(admin, TASK, FAILED);
   const source = createRedisSource({ url: redis.url });
-  const readLock = source.getMigrationLock!.bind(source);
-  source.getMigrationLock = async () => {
+  const readLocks = source.readLocks.bind(source);
+  source.readLocks = async (query) => {
     if (await admin.zCard(keys.failed) < FAILED) await holdMigrationLock(admin);
-    return await readLock();
+    return await readLocks(query);
   };
   const board = createBoard(source);
   try {

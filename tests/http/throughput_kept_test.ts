@@ -80,7 +80,7 @@ async function withBoards(
   const made = sources.map((source) => createBoardOn(timers, source));
   try {
     await writeCounters(client, tasks, Date.now());
-    for (const source of sources) await source.refreshTasks();
+    for (const source of sources) await source.listTasks({ fresh: true });
     await fn({ boards: made, client, timers });
   } finally {
     for (const board of made) await board.close();

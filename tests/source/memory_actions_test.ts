@@ -189,7 +189,7 @@ Deno.test("retryAllFailed() goes in batches of 100 and yields between them", asy
   let waitingWhenTimerRan = -1;
   setTimeout(() => waitingWhenTimerRan = store.tasks.get("mail")!.wait.length, 0);
 
-  assert.deepEqual(await source.retryAllFailed("mail"), { retried: 250 });
+  assert.deepEqual(await source.retryAllFailed({ task: "mail" }), { retried: 250 });
   assert.equal(RETRY_BATCH, 100);
   assert.deepEqual(batches, [100, 100, 50]);
   assert.equal(waitingWhenTimerRan, 100, "a timer ran after the first batch");

@@ -231,13 +231,13 @@ Deno.test("simulated workers hold a 30 s lock on each active job, renewed while 
   const run = await simulate(240); // a minute: jobs of 10 s and more were renewed
   try {
     const { source } = run;
-    const leadership = await source.getSchedulerLeadership();
+    const leadership = await source.readLocks({ kind: "scheduler" });
     assert.ok(leadership.known && leadership.leader, "the simulated scheduler holds the lock");
     assert.ok(leadership.leader.ttlMs! > 29_000 && leadership.leader.ttlMs! <= 30_000);
     let checked = 0;
     for (const task of await source.listTasks()) {
       const active = (await source.listJobs(task, "active", 0, 100)).jobs.map((job) => job.id);
-      const liveness = await source.getTaskLiveness(task, active);
+      const liveness = await source.readLocks({ kind: "jobs", task: task, jobIds: active });
       assert.ok(liveness.known);
       for (const lock of liveness.locks) {
         assert.ok(lock.token, `${task} ${lock.id} holds a lock`);

@@ -195,7 +195,7 @@ Deno.test("retryJob() refuses a job in another state, naming it, and an unknown 
       `Job ${COMPLETED_EMAIL} is completed; only failed or cancelled jobs can be retried`,
     );
     await assertRefused(
-      source.retryJob(CANCELLED_EMAIL, ["failed"]),
+      source.retryJob(CANCELLED_EMAIL, { from: ["failed"] }),
       "INVALID_STATE",
       `Job ${CANCELLED_EMAIL} is cancelled; only failed jobs can be retried`,
     );
@@ -345,7 +345,7 @@ Deno.test("cancelJob() refuses a finished job, naming its state, and an unknown 
 
 // ── retryAllFailed ───────────────────────────────────────────────────
 
-Deno.test("retryAllFailed(task) requeues 250 failed jobs in batches of 100, each once", async () => {
+Deno.test("retryAllFailed({ task: task }) requeues 250 failed jobs in batches of 100, each once", async () => {
   await withSource(async ({ source, client }) => {
     const bulk = taskKeys("bulk");
     const ids = await writeJobs(
@@ -357,7 +357,7 @@ Deno.test("retryAllFailed(task) requeues 250 failed jobs in batches of 100, each
       })),
     );
     await send(client, "CONFIG", "RESETSTAT");
-    assert.deepEqual(await source.retryAllFailed("bulk"), { retried: 250 });
+    assert.deepEqual(await source.retryAllFailed({ task: "bulk" }), { retried: 250 });
 
     assert.equal(await scriptCalls(client), 3, "three batch scripts: 100 + 100 + 50");
     assert.equal(await send(client, "ZCARD", bulk.failed), 0);
@@ -387,7 +387,7 @@ Deno.test("retryAllFailed() covers every task, including one that appeared a mom
 
 Deno.test("retryAllFailed() of an unknown task is TASK_NOT_FOUND", async () => {
   await withSource(async ({ source }) => {
-    await assertRefused(source.retryAllFailed("nope"), "TASK_NOT_FOUND");
+    await assertRefused(source.retryAllFailed({ task: "nope" }), "TASK_NOT_FOUND");
   });
 });
 
@@ -456,10 +456,10 @@ Deno.test("cleanJobs() of the fixture's cancelled and expired sets; unknown task
 
 // ── schedules ────────────────────────────────────────────────────────
 
-Deno.test("pauseSchedule() removes the next run; resumeSchedule() sets it from now", async () => {
+Deno.test("updateSchedule({ paused }) removes the next run, or sets it from now", async () => {
   await withSource(async ({ source, client }) => {
     const json = await send(client, "HGET", SCHEDULES.schedules, "heartbeat");
-    const paused = await source.pauseSchedule("heartbeat");
+    const paused = await source.updateSchedule("heartbeat", { paused: true });
     assert.equal(paused.paused, true);
     assert.equal(paused.nextRun, null);
     assert.equal(await send(client, "ZSCORE", SCHEDULES.schedulesNext, "heartbeat"), null);
@@ -470,7 +470,7 @@ Deno.test("pauseSchedule() removes the next run; resumeSchedule() sets it from n
     );
 
     const before = Date.now();
-    const resumed = await source.resumeSchedule("heartbeat");
+    const resumed = await source.updateSchedule("heartbeat", { paused: false });
     const next = Number(await send(client, "ZSCORE", SCHEDULES.schedulesNext, "heartbeat"));
     assert.ok(next >= before + 1000 && next <= Date.now() + 1000, "every 1 s, from now");
     assert.equal(resumed.nextRun, next);
@@ -480,14 +480,14 @@ Deno.test("pauseSchedule() removes the next run; resumeSchedule() sets it from n
   });
 });
 
-Deno.test("resumeSchedule() of a cron schedule takes its next fire time, paused or not (as taskora)", async () => {
+Deno.test("updateSchedule({ paused: false }) of a cron schedule takes its next fire time, paused or not (as taskora)", async () => {
   await withSource(async ({ source, client }) => {
-    await source.pauseSchedule("nightly-report");
+    await source.updateSchedule("nightly-report", { paused: true });
     const before = Date.now();
-    const resumed = await source.resumeSchedule("nightly-report");
+    const resumed = await source.updateSchedule("nightly-report", { paused: false });
     assert.equal(resumed.nextRun, nextRunOf({ cron: "0 3 * * *" }, before));
     const running = Date.now();
-    await source.resumeSchedule("heartbeat");
+    await source.updateSchedule("heartbeat", { paused: false });
     const next = Number(await send(client, "ZSCORE", SCHEDULES.schedulesNext, "heartbeat"));
     assert.ok(next >= running + 1000 && next <= Date.now() + 1000, "recomputed from now");
   });
@@ -677,8 +677,16 @@ Deno.test("removeSchedule() deletes the config and the next run", async () => {
 Deno.test("every schedule action refuses an unknown name with SCHEDULE_NOT_FOUND", async () => {
   await withSource(async ({ source }) => {
     const message = 'Schedule "nope" not found';
-    await assertRefused(source.pauseSchedule("nope"), "SCHEDULE_NOT_FOUND", message);
-    await assertRefused(source.resumeSchedule("nope"), "SCHEDULE_NOT_FOUND", message);
+    await assertRefused(
+      source.updateSchedule("nope", { paused: true }),
+      "SCHEDULE_NOT_FOUND",
+      message,
+    );
+    await assertRefused(
+      source.updateSchedule("nope", { paused: false }),
+      "SCHEDULE_NOT_FOUND",
+      message,
+    );
     await assertRefused(source.triggerSchedule("nope"), "SCHEDULE_NOT_FOUND", message);
     await assertRefused(
       source.updateSchedule("nope", { every: 1000 }),

@@ -103,7 +103,7 @@ Deno.test("two boards: the leader tells a failing task once, and a retry resolve
       ["email failing", "firing", "email", 3, 2, "https://board.example/board/tasks/email"],
     );
 
-    await boards[0].source.retryAllFailed("email");
+    await boards[0].source.retryAllFailed({ task: "email" });
     await waitFor(async () => (await pass(boards), notices().length > 1), {
       what: "the resolve notice",
     });
@@ -133,7 +133,7 @@ Deno.test("a leader that dies while a rule fires: the next sends no duplicate, a
     for (let i = 0; i < 4; i++) await pass([second]);
     assert.equal(notices().length, 1, "no duplicate after the takeover");
 
-    await second.source.retryAllFailed("email");
+    await second.source.retryAllFailed({ task: "email" });
     await waitFor(async () => (await pass([second]), notices().length > 1), {
       what: "the resolve notice from the new leader",
     });

@@ -117,8 +117,8 @@ Deno.test("a leader that closes gives the lease back: another leads at its next 
     await timers.tick(TURN_MS);
     assert.equal([b, c].filter((s) => s.leading).length, 1);
     const calls = await commandsOf(client, async () => {
-      await b.refreshTasks();
-      await c.refreshTasks();
+      await b.listTasks({ fresh: true });
+      await c.listTasks({ fresh: true });
     });
     assert.ok((calls.get("scan") ?? 0) > 0, "the new leader discovers");
   });

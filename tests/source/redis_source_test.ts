@@ -64,19 +64,19 @@ Deno.test("listTasks() answers the explicit `tasks` option without scanning", as
   const source = createRedisSource({ url: redis.url, tasks: ["b", "a"] });
   try {
     assert.deepEqual(await source.listTasks(), ["a", "b"]);
-    assert.deepEqual(await source.refreshTasks(), ["a", "b"]);
+    assert.deepEqual(await source.listTasks({ fresh: true }), ["a", "b"]);
   } finally {
     await source.close();
     await redis.stop();
   }
 });
 
-Deno.test("refreshTasks() finds a task added since the last discovery", async () => {
+Deno.test("listTasks({ fresh }) finds a task added since the last discovery", async () => {
   await withSource(async ({ source, client }) => {
     assert.equal((await source.listTasks()).includes("fresh"), false);
     await writeJob(client, { task: "fresh", state: "waiting" });
     assert.equal((await source.listTasks()).includes("fresh"), false, "served from the cache");
-    assert.equal((await source.refreshTasks()).includes("fresh"), true);
+    assert.equal((await source.listTasks({ fresh: true })).includes("fresh"), true);
   });
 });
 
@@ -509,7 +509,7 @@ Deno.test("with Redis down every method rejects with StoreUnavailableError in ti
       // A round trip first: it is how the client notices the server is gone.
       ["getStoreInfo", () => source.getStoreInfo()],
       ["listTasks", () => source.listTasks()],
-      ["refreshTasks", () => source.refreshTasks()],
+      ["listTasks fresh", () => source.listTasks({ fresh: true })],
       ["getStats", () => source.getStats(["send-email"])],
       ["listJobs", () => source.listJobs("send-email", "failed", 0, 10)],
       ["getJob", () => source.getJob("x")],

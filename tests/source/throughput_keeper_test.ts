@@ -100,7 +100,7 @@ Deno.test("a task gone from the list is dropped from the kept day and its total"
     assert.equal(Number(await client.hExists(KEPT, "t:resize")), 1);
     listed.pop();
     await client.del(metricKey("resize", "completed", minute));
-    await source.refreshTasks();
+    await source.listTasks({ fresh: true });
     await keeps.pass();
     assert.equal(Number(await client.hExists(KEPT, "t:resize")), 0);
     assert.deepEqual(decodeMinutes(await client.hGet(KEPT, "@total") ?? ""), [

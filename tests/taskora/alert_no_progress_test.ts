@@ -30,7 +30,11 @@ Deno.test("noProgress counts from the worker's last take, not from the oldest wa
     const source = createRedisSource({ url: world.url });
     try {
       const activity = await waitFor(async () => {
-        const read = (await source.getTaskActivity!(["slow"], HEALTH_EVENT_DEPTH)).get("slow");
+        const read = (await source.readStreams!({
+          kind: "activity",
+          tasks: ["slow"],
+          depth: HEALTH_EVENT_DEPTH,
+        })).get("slow");
         return read?.lastTakenAt ? read : undefined;
       }, { what: "the second take in the stream" });
       const { heads } = (await source.getQueueSnapshots(["slow"])).get("slow")!;

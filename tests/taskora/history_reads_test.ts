@@ -266,12 +266,12 @@ Deno.test("history reads on a board without history are 404 HISTORY_OFF; Redis a
   }
 });
 
-Deno.test("history reads redact errors, and an error-text search never finds a job by a redacted value", async () => {
+Deno.test("history reads redact errors and their shapes, and an error-text search never finds a job by a redacted value", async () => {
   await withApp("redis", (app: any) =>
     app.task("charge", {
       retry: { attempts: 1 },
       handler: () => {
-        throw new Error(JSON.stringify({ token: "s3cret-42", reason: "card declined" }));
+        throw new Error(JSON.stringify({ token: "s3cret-opensesame", reason: "card declined" }));
       },
     }), async (world) => {
     const id = String(await taskOf(world.app, "charge").dispatch({}));
@@ -283,6 +283,13 @@ Deno.test("history reads redact errors, and an error-text search never finds a j
     const [error] = body.attempts.map((attempt: any) => attempt.error);
     assert.match(error, /card declined/);
     assert.doesNotMatch(error, /s3cret/, "the token is redacted");
+    // The error's shape (its numbers masked) is made from the error as shown, not as stored.
+    assert.match(body.errorShape, /card declined/);
+    assert.doesNotMatch(
+      JSON.stringify(body),
+      /opensesame/,
+      "nothing in the summary shows the token",
+    );
     const found = async (text: string) =>
       (await read(world.board, `/history/jobs?error=${text}`)).body.jobs.map((job: any) => job.id);
     assert.deepEqual(await found("declined"), [id]);

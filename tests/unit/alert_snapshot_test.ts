@@ -12,20 +12,22 @@ import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { ruleOf } from "../helpers/alert_snapshot.ts";
 import { readFixture } from "../helpers/fixture.ts";
 import { sourceWith } from "../helpers/source_with.ts";
+import type { StreamQuery } from "../../src/source/types.ts";
 import { livePass, liveRow } from "../helpers/live_state.ts";
 
 Deno.test("noProgress reads a task's last take only once its oldest job waited past the threshold, or while its alert is open", async () => {
   const memory = createMemorySource({ seed: readFixture() });
   const asked: string[] = [];
   const source = sourceWith(memory, {
-    getTaskActivity: (
-      tasks,
-      depth,
-    ) => (asked.push(...tasks), memory.getTaskActivity!(tasks, depth)),
+    readStreams: <R extends StreamQuery>(query: R) => {
+      const asking: StreamQuery = query;
+      if (asking.kind === "activity") asked.push(...asking.tasks);
+      return memory.readStreams!(query);
+    },
   });
   try {
     const task = "send-email";
-    await memory.retryAllFailed(task); // its five failed jobs wait again
+    await memory.retryAllFailed({ task }); // its five failed jobs wait again
     const since = (await memory.getQueueSnapshots([task])).get(task)!.heads.oldestWaiting!.since;
     const rule = ruleOf("noProgress", 60_000, { tasks: [task] });
     /** The tasks whose last take a pass at `waited` ms after the oldest job's arrival reads. */
@@ -63,8 +65,10 @@ Deno.test("a pass takes the task figures from the live state while it is at most
   const source = sourceWith(memory, {
     getQueueSnapshots: noting("getQueueSnapshots", memory.getQueueSnapshots.bind(memory)),
     getThroughputByTask: noting("getThroughputByTask", memory.getThroughputByTask.bind(memory)),
-    getTaskActivity: noting("getTaskActivity", memory.getTaskActivity!.bind(memory)),
-    getTaskReruns: noting("getTaskReruns", memory.getTaskReruns!.bind(memory)),
+    readStreams: <R extends StreamQuery>(query: R) => {
+      read.push(`readStreams ${query.kind}`);
+      return memory.readStreams!(query);
+    },
   });
   const now = 1_800_000_000_000;
   const minute = Math.floor(now / 60_000) * 60_000;

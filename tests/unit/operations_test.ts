@@ -186,7 +186,7 @@ Deno.test("Operations stops when taskora's migration lock is taken", async () =>
   const locked = {
     ...source,
     bulkStep: source.bulkStep,
-    getMigrationLock: () =>
+    readLocks: () =>
       Promise.resolve({ reason: null, by: null, startedAt: null, expiresInMs: null }),
   } as unknown as TaskSource;
   const { operations, done } = board(locked);

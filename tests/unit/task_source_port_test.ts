@@ -10,10 +10,10 @@ import { missingStoreMembers } from "../../src/store/methods.ts";
 import { docSymbols } from "../helpers/deno_doc.ts";
 
 /**
- * Today's count. Issue 34 asks for at most 45: the rest of the way is
- * grouping members by resource, not a removal; lower this as it goes.
+ * Issue 34's cap: variants of one act are one member with an option or a
+ * discriminant (see `docs/development.md`), not a member each.
  */
-const MAX_TASK_SOURCE_MEMBERS = 59;
+const MAX_TASK_SOURCE_MEMBERS = 45;
 
 /** The members of the interface `name` in `entry`, as `deno doc` lists them. */
 async function interfaceMembers(entry: string, name: string): Promise<string[]> {
@@ -43,4 +43,21 @@ Deno.test(`TaskSource has at most ${MAX_TASK_SOURCE_MEMBERS} members`, () => {
     members.length <= MAX_TASK_SOURCE_MEMBERS,
     `${members.length} members: ${members.join(", ")}`,
   );
+});
+
+Deno.test("TaskSource is grouped by resource, a section comment each, in the port's order", async () => {
+  const text = await Deno.readTextFile(new URL("../../src/source/types.ts", import.meta.url));
+  const body = text.slice(text.indexOf("export interface TaskSource {"));
+  const sections = [...body.matchAll(/^ {2}\/\/ ([^:.]+)[:.]/gm)].map(([, name]) => name);
+  assert.deepEqual(sections, [
+    "Tasks",
+    "Jobs",
+    "Schedules",
+    "Workflows",
+    "Dead letters",
+    "Throughput",
+    "Events",
+    "Locks and backlog",
+    "Lifecycle",
+  ]);
 });

@@ -3,7 +3,8 @@
  * following the same rules as the Redis source reading taskora's keyspace
  * (the contract suite holds both to the same answers). It is assembled from
  * one part per concern, in `parts/`: tasks and counts, a task's figures,
- * jobs, job actions, dead letters, schedules, workflows, events, workers.
+ * jobs, job actions, dead letters, schedules, workflows, events, workers,
+ * streams.
  *
  * @module
  */
@@ -23,6 +24,7 @@ import { MemorySchedules } from "./parts/schedules.ts";
 import { MemoryWorkflows } from "./parts/workflows.ts";
 import { MemoryEvents } from "./parts/events.ts";
 import { MemoryWorkers } from "./parts/workers.ts";
+import { MemoryStreams } from "./parts/streams.ts";
 
 export { humanBytes } from "./parts/task_figures.ts";
 
@@ -38,6 +40,7 @@ function partsOf(store: MemoryStore) {
     new MemoryWorkflows(store),
     new MemoryEvents(store),
     new MemoryWorkers(store),
+    new MemoryStreams(store),
   ] as const;
 }
 

@@ -16,15 +16,18 @@
 
 import { IncompatibleStoreError } from "../../errors.ts";
 import type {
-  AttemptHistory,
+  BacklogAnswers,
+  BacklogQuery,
   BeforeBatch,
   BulkAction,
   BulkIdSelector,
   BulkStateSelector,
   BulkStep,
   BulkStepResult,
+  CleanOptions,
   DeadLetterGroup,
   EventBatch,
+  FailedScope,
   FinishedState,
   FinishedTiming,
   JobActionResult,
@@ -34,17 +37,21 @@ import type {
   JobPage,
   JobRef,
   JobState,
+  ListTasksOptions,
+  LockAnswers,
+  LockQuery,
   LogPage,
-  QueueHeads,
   QueueSnapshot,
   QueueStats,
   RerunResult,
-  RetryableState,
+  RetryOptions,
   SchedulePatch,
   ScheduleRecord,
   SearchPosition,
   SearchSlice,
   StoreInfo,
+  StreamAnswers,
+  StreamQuery,
   TaskEvent,
   TaskFilter,
   TaskSource,
@@ -82,18 +89,12 @@ import type { JobHolds } from "../../contract/diagnosis.ts";
 import { locateJob } from "./locate.ts";
 import { checkWireVersion } from "./meta.ts";
 import { MigrationWatch } from "./migration_watch.ts";
-import type { MigrationLock } from "../../contract/migration_lock.ts";
-import type { SchedulerLeadership, TaskLiveness } from "../../contract/liveness.ts";
-import type { ActiveLocks, TaskActivity } from "../../contract/workers.ts";
-import { getQueueHeads } from "./queue_heads.ts";
 import { getQueueSnapshots } from "./queue_snapshot.ts";
 import { readActiveLocks, readTaskActivity } from "./activity.ts";
 import { countDueAfter } from "./backlog.ts";
 import { readBacklogKinds } from "./backlog_kinds.ts";
-import type { BacklogRead } from "../../contract/scaling.ts";
 import { scanMechanics } from "./mechanics.ts";
 import type { MechanicsStep } from "../../contract/mechanics.ts";
-import type { DrainScan } from "../../contract/queue_eta.ts";
 import { scanDrain } from "./drain_scan.ts";
 import { getFinishedTimings } from "./finished_timings.ts";
 import { RecentJobIds } from "./recent_job_ids.ts";
@@ -110,6 +111,7 @@ import {
   updateSchedule,
 } from "./schedule_actions.ts";
 import { listSchedules } from "./schedules.ts";
+import { pausingOf } from "../schedule_patch.ts";
 import { FinishedStates, readJobStates } from "./job_state_reads.ts";
 import { taskKeys } from "../wire/keys.ts";
 import { Pacer } from "./pacer.ts";
@@ -383,16 +385,10 @@ export class RedisTaskSource implements TaskSource {
     return this.#watch.watched;
   }
 
-  /** Names of every known task, sorted (cached, refreshed in the background). */
-  async listTasks(): Promise<string[]> {
+  /** Names of every known task, sorted (cached, refreshed in the background; `fresh`: now). */
+  async listTasks(options: ListTasksOptions = {}): Promise<string[]> {
     await this.#ready();
-    return await this.#discovery.list();
-  }
-
-  /** Rediscovers tasks now. */
-  async refreshTasks(): Promise<string[]> {
-    await this.#ready();
-    return await this.#discovery.refresh();
+    return options.fresh ? await this.#discovery.refresh() : await this.#discovery.list();
   }
 
   /**
@@ -478,12 +474,6 @@ export class RedisTaskSource implements TaskSource {
       (task) => this.#retrying(task).retrying,
       this.prefix,
     );
-  }
-
-  /** The job active longest and the one due first, per task; see `queue_heads.ts`. */
-  async getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>> {
-    await this.#ready();
-    return await getQueueHeads(this.connection, tasks, this.prefix);
   }
 
   /** The times of the task's newest finished jobs; see `finished_timings.ts`. */
@@ -596,13 +586,6 @@ export class RedisTaskSource implements TaskSource {
     await this.#ready();
     const tasks = await this.#discovery.list();
     return await getJobLogs(this.connection, tasks, jobId, offset, limit, this.prefix);
-  }
-
-  /** A job's failed attempts from its task's event stream; see `attempts.ts` for the cost. */
-  async getAttemptHistory(jobId: string): Promise<AttemptHistory | null> {
-    await this.#ready();
-    const tasks = await this.#discovery.list();
-    return await getAttemptHistory(this.connection, tasks, jobId, this.prefix);
   }
 
   /** Task-version spread of the jobs yet to run. */
@@ -786,29 +769,17 @@ export class RedisTaskSource implements TaskSource {
     return task;
   }
 
-  /** Sends a failed or cancelled job back to waiting; see `retry.ts`. */
-  async retryJob(
-    jobId: string,
-    from: readonly RetryableState[] = RETRYABLE_STATES,
-  ): Promise<JobActionResult> {
-    await this.#ready();
-    const task = await this.#taskOfJob(jobId);
-    const result = await retryJob(this.connection, task, jobId, from, this.prefix);
-    this.#deadLetters.invalidate();
-    return result;
-  }
-
-  /** Sends a failed or cancelled job back to waiting with new data; see `retry.ts`. */
-  async retryJobWithData(jobId: string, data: unknown): Promise<JobActionResult> {
+  /** Sends a failed or cancelled job back to waiting (its data replaced, if given); see `retry.ts`. */
+  async retryJob(jobId: string, options: RetryOptions = {}): Promise<JobActionResult> {
     await this.#ready();
     const task = await this.#taskOfJob(jobId);
     const result = await retryJob(
       this.connection,
       task,
       jobId,
-      RETRYABLE_STATES,
+      options.from ?? RETRYABLE_STATES,
       this.prefix,
-      { value: data },
+      "data" in options ? { value: options.data } : undefined,
     );
     this.#deadLetters.invalidate();
     return result;
@@ -829,55 +800,47 @@ export class RedisTaskSource implements TaskSource {
     return result;
   }
 
-  /** Every failed job of a task (or of every task, rediscovered first) back to waiting. */
-  async retryAllFailed(task?: string, beforeBatch?: BeforeBatch): Promise<{ retried: number }> {
-    await this.#ready();
-    const tasks = task !== undefined ? [task] : await this.#discovery.refresh();
-    const counts = await Promise.all(
-      tasks.map((name) => retryAllFailed(this.connection, name, this.prefix, beforeBatch)),
-    );
-    this.#deadLetters.invalidate();
-    return { retried: counts.reduce((sum, n) => sum + n, 0) };
-  }
-
   /**
-   * Sends the failed jobs of one error group back to waiting. The group is
-   * read afresh, not from the grouping cache, so only jobs failed now are touched.
+   * Every failed job of a task (or of every task, rediscovered first) back to
+   * waiting; of one error group, with a pattern: that group read afresh, not
+   * from the grouping cache, so only jobs failed now are touched.
    */
-  async retryDeadLetterGroup(
-    pattern: string,
-    task?: string,
+  async retryAllFailed(
+    scope: FailedScope = {},
     beforeBatch?: BeforeBatch,
   ): Promise<{ retried: number }> {
     await this.#ready();
-    const tasks = task !== undefined ? [task] : await this.#discovery.list();
-    const entries = await readDeadLetterEntries(this.connection, tasks, this.prefix);
-    const group = inGroup(entries, pattern);
-    const retried = await retryFailedJobs(this.connection, group, this.prefix, beforeBatch);
+    const { task, pattern } = scope;
+    let retried = 0;
+    if (pattern !== undefined) {
+      const tasks = task !== undefined ? [task] : await this.#discovery.list();
+      const entries = await readDeadLetterEntries(this.connection, tasks, this.prefix);
+      const group = inGroup(entries, pattern);
+      retried = await retryFailedJobs(this.connection, group, this.prefix, beforeBatch);
+    } else {
+      const tasks = task !== undefined ? [task] : await this.#discovery.refresh();
+      const counts = await Promise.all(
+        tasks.map((name) => retryAllFailed(this.connection, name, this.prefix, beforeBatch)),
+      );
+      retried = counts.reduce((sum, n) => sum + n, 0);
+    }
     this.#deadLetters.invalidate();
     return { retried };
   }
 
-  /** Removes finished jobs older than `olderThanMs`; see `clean.ts`. */
+  /** Removes finished jobs older than `olderThanMs` (with `dryRun`: counts them); see `clean.ts`. */
   async cleanJobs(
     task: string,
     state: FinishedState,
     olderThanMs: number,
+    options: CleanOptions = {},
   ): Promise<{ removed: number }> {
     await this.#ready();
     const range = cleanRange(task, state, olderThanMs, this.prefix);
+    if (options.dryRun) return { removed: await countCleanable(this.connection, range) };
     const removed = await cleanJobs(this.connection, range);
     if (state === "failed") this.#deadLetters.invalidate();
     return { removed };
-  }
-
-  /** How many jobs a clean would remove; see `clean.ts`. */
-  async countCleanable(task: string, state: FinishedState, olderThanMs: number): Promise<number> {
-    await this.#ready();
-    return await countCleanable(
-      this.connection,
-      cleanRange(task, state, olderThanMs, this.prefix),
-    );
   }
 
   /** How many jobs a bulk action would act on now; see `bulk.ts`. */
@@ -910,28 +873,23 @@ export class RedisTaskSource implements TaskSource {
     return result;
   }
 
-  /** Pauses a schedule. */
-  async pauseSchedule(name: string): Promise<ScheduleRecord> {
-    await this.#ready();
-    return await pauseSchedule(this.connection, name, this.prefix);
-  }
-
-  /** Resumes a schedule from now. */
-  async resumeSchedule(name: string): Promise<ScheduleRecord> {
-    await this.#ready();
-    return await resumeSchedule(this.connection, name, this.prefix);
-  }
-
   /** Dispatches one run of a schedule now (once per idempotency key). */
   async triggerSchedule(name: string, idempotencyKey?: string): Promise<TriggerResult> {
     await this.#ready();
     return await triggerSchedule(this.connection, name, idempotencyKey, this.prefix);
   }
 
-  /** Changes a schedule; see `schedule_actions.ts`. */
+  /** Changes, pauses or resumes a schedule; see `schedule_actions.ts`. */
   async updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord> {
     await this.#ready();
-    return await updateSchedule(this.connection, name, patch, this.prefix);
+    const { change, paused } = pausingOf(patch);
+    if (change) {
+      const changed = await updateSchedule(this.connection, name, change, this.prefix);
+      if (paused === undefined) return changed;
+    }
+    return paused
+      ? await pauseSchedule(this.connection, name, this.prefix)
+      : await resumeSchedule(this.connection, name, this.prefix);
   }
 
   /** Deletes a schedule. */
@@ -948,21 +906,6 @@ export class RedisTaskSource implements TaskSource {
     return result;
   }
 
-  /**
-   * taskora's migration lock when it halts writers (see
-   * `wire/migration_lock.ts`), else null; one round trip.
-   */
-  async getMigrationLock(): Promise<MigrationLock | null> {
-    await this.connection.ready();
-    return await this.#migration.read();
-  }
-
-  /** The named jobs' locks and the task's stalled jobs; see `liveness.ts`. */
-  async getTaskLiveness(task: string, jobIds: readonly string[]): Promise<TaskLiveness> {
-    await this.#ready();
-    return await readTaskLiveness(this.connection, task, jobIds, this.prefix);
-  }
-
   /** What holds a job back; see `diagnosis.ts`. */
   async getJobHolds(jobId: string): Promise<JobHolds | null> {
     await this.#ready();
@@ -971,25 +914,55 @@ export class RedisTaskSource implements TaskSource {
     return task === null ? null : await readJobHolds(this.connection, task, jobId, this.prefix);
   }
 
-  /** Last taken and last finished per task, from the event streams; see `activity.ts`. */
-  async getTaskActivity(
-    tasks: readonly string[],
-    depth: number,
-  ): Promise<Map<string, TaskActivity>> {
+  /**
+   * What the event streams say; see `activity.ts`, `reruns.ts`,
+   * `drain_scan.ts` and `attempts.ts` for each read's cost.
+   */
+  async readStreams<R extends StreamQuery>(read: R): Promise<StreamAnswers[R["kind"]]> {
     await this.#ready();
-    return await readTaskActivity(this.connection, tasks, depth, this.prefix);
+    return await this.#readStream(read) as StreamAnswers[R["kind"]];
   }
 
-  /** What the task's event stream says of its queue's drain since `since`; see `drain_scan.ts`. */
-  async scanDrain(task: string, since: number, depth: number): Promise<DrainScan> {
-    await this.#ready();
-    return await scanDrain(this.connection, task, since, depth, this.prefix);
+  #readStream(read: StreamQuery): Promise<StreamAnswers[StreamQuery["kind"]]> {
+    switch (read.kind) {
+      case "activity":
+        return readTaskActivity(this.connection, read.tasks, read.depth, this.prefix);
+      case "reruns":
+        return getTaskReruns(this.connection, read.tasks, read.since, this.prefix);
+      case "drain":
+        return scanDrain(this.connection, read.task, read.since, read.depth, this.prefix);
+      case "attempts":
+        return this.#discovery.list().then((tasks) =>
+          getAttemptHistory(this.connection, tasks, read.jobId, this.prefix)
+        );
+    }
   }
 
-  /** Each task's re-runs by taskora's stall check since `since`; see `reruns.ts`. */
-  async getTaskReruns(tasks: readonly string[], since: number): Promise<Map<string, number>> {
-    await this.#ready();
-    return await getTaskReruns(this.connection, tasks, since, this.prefix);
+  /**
+   * The locks taskora keeps; see `liveness.ts`, `activity.ts` and
+   * `wire/migration_lock.ts` (one round trip, read without the wire check:
+   * a migration may be changing the wire version).
+   */
+  async readLocks<R extends LockQuery>(read: R): Promise<LockAnswers[R["kind"]]> {
+    if (read.kind === "migration") {
+      await this.connection.ready();
+    } else {
+      await this.#ready();
+    }
+    return await this.#readLock(read) as LockAnswers[R["kind"]];
+  }
+
+  #readLock(read: LockQuery): Promise<LockAnswers[LockQuery["kind"]]> {
+    switch (read.kind) {
+      case "jobs":
+        return readTaskLiveness(this.connection, read.task, read.jobIds, this.prefix);
+      case "active":
+        return readActiveLocks(this.connection, read.task, read.limit, this.prefix);
+      case "scheduler":
+        return readSchedulerLeadership(this.connection, this.prefix);
+      case "migration":
+        return this.#migration.read();
+    }
   }
 
   /** One bounded step of the scan for the task's mechanism keys; see `mechanics.ts`. */
@@ -1002,28 +975,13 @@ export class RedisTaskSource implements TaskSource {
     return await scanMechanics(this.connection, task, cursor, this.prefix, signal);
   }
 
-  /** A task's effective backlog by kind at `now`; see `backlog_kinds.ts`. */
-  async readBacklogKinds(task: string, now: number, heldScan?: number): Promise<BacklogRead> {
+  /** The backlog: jobs due later (`backlog.ts`), or a task's by kind (`backlog_kinds.ts`). */
+  async readBacklog<R extends BacklogQuery>(read: R): Promise<BacklogAnswers[R["kind"]]> {
     await this.#ready();
-    return await readBacklogKinds(this.connection, task, now, this.prefix, heldScan);
-  }
-
-  /** Each task's delayed and retrying jobs due after `at`; see `backlog.ts`. */
-  async countDueAfter(tasks: readonly string[], at: number): Promise<Map<string, number>> {
-    await this.#ready();
-    return await countDueAfter(this.connection, tasks, at, this.prefix);
-  }
-
-  /** The active jobs' count and the newest claimed ones' locks; see `activity.ts`. */
-  async getActiveLocks(task: string, limit: number): Promise<ActiveLocks> {
-    await this.#ready();
-    return await readActiveLocks(this.connection, task, limit, this.prefix);
-  }
-
-  /** The scheduler leader lock; see `liveness.ts`. */
-  async getSchedulerLeadership(): Promise<SchedulerLeadership> {
-    await this.#ready();
-    return await readSchedulerLeadership(this.connection, this.prefix);
+    const answer = read.kind === "dueAfter"
+      ? countDueAfter(this.connection, read.tasks, read.at, this.prefix)
+      : readBacklogKinds(this.connection, read.task, read.now, this.prefix, read.heldScan);
+    return await answer as BacklogAnswers[R["kind"]];
   }
 
   /** Stops background work and closes the client if the source created it. */

@@ -1,16 +1,13 @@
 /**
- * The heads of many tasks' queues at once: the job waiting longest, the job
- * active longest and the delayed job due first, for the health verdict and
- * the queue latency.
+ * The heads of a task's queues, read inside the queue snapshot's script
+ * (`queue_snapshot.ts`): the job waiting longest, the job active longest and
+ * the delayed job due first, for the health verdict and the queue latency.
  *
  * @module
  */
 
 import { OLDEST_WAITING_SCAN, queuedSince } from "../../contract/health.ts";
 import type { QueueHeads } from "../types.ts";
-import { taskKeys } from "../wire/keys.ts";
-import type { RedisConnection } from "./client.ts";
-import type { LuaScript } from "./scripts.ts";
 
 /**
  * `heads(active, delayed, wait, prioritized, jobPrefix, lengths)`: workers
@@ -76,15 +73,6 @@ local function heads(activeKey, delayedKey, waitKey, prioritizedKey, jobPrefix, 
 end
 `;
 
-/** KEYS = active list, delayed set, wait list, prioritized set; ARGV[1] = jobPrefix: {@link HEADS_LUA}. */
-export const QUEUE_HEADS: LuaScript = {
-  name: "queue-heads",
-  source: `#!lua flags=no-writes
-${HEADS_LUA}
-return heads(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1])
-`,
-};
-
 type Queued = [id: string, ts: string, delay: string, processedOn: string];
 
 /** The waiting job of a script reply, with since when it waits; null for none or a hash gone. */
@@ -96,28 +84,6 @@ function waitingOf([id, ts, delay, processedOn]: Queued): { id: string; since: n
     processedAt: processedOn === "" ? null : Number(processedOn),
   });
   return { id, since };
-}
-
-/**
- * Each task's {@link QueueHeads}: one script call per task (four keys of its
- * slot, O(1) and O(log N), and the bounded scan for the oldest waiting job),
- * all in one pipelined round trip.
- */
-export async function getQueueHeads(
-  connection: RedisConnection,
-  tasks: readonly string[],
-  prefix?: string,
-): Promise<Map<string, QueueHeads>> {
-  const unique = [...new Set(tasks)];
-  const replies = await connection.pipeline(unique.map((task) => {
-    const keys = taskKeys(task, prefix);
-    return {
-      script: QUEUE_HEADS,
-      keys: [keys.active, keys.delayed, keys.wait, keys.prioritized],
-      args: [keys.jobPrefix],
-    };
-  })) as string[][];
-  return new Map(unique.map((task, i) => [task, headsOf(replies[i])]));
 }
 
 /** Turns a reply of {@link HEADS_LUA} into a task's {@link QueueHeads}. */

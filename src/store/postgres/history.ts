@@ -34,6 +34,7 @@ import {
   type HistoryPage,
   type HistoryStore,
   type RollupQuery,
+  SEARCH_BUDGET,
 } from "../../history/store.ts";
 import { type AttemptRecord, type JobSummary, summaryOf } from "../../history/summary.ts";
 import {
@@ -45,6 +46,7 @@ import {
   partitionDays,
   WRITE_LOCK,
 } from "./schema.ts";
+import { storableBatch, storableSearch, storableText } from "./storable_text.ts";
 import { PendingRollups, writeEntries } from "./write_batch.ts";
 
 /** Options of {@link createPostgresHistoryStore}. */
@@ -175,7 +177,8 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
     });
 
   return {
-    write(batch: HistoryBatch) {
+    write(given: HistoryBatch) {
+      const batch = storableBatch(given);
       const writeOnce = async () => {
         for (const day of new Set(batch.entries.map((entry) => dayOf(entry.createdAt)))) {
           if (!days.has(day)) {
@@ -234,22 +237,40 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
     },
     summary(task, id) {
       return run(async () => {
-        const jobs = await sql`SELECT * FROM history_jobs WHERE task = ${task} AND id = ${id}`;
+        const stored = { task: storableText(task), id: storableText(id) };
+        const jobs = await sql`
+          SELECT * FROM history_jobs WHERE task = ${stored.task} AND id = ${stored.id}`;
         return (await summariesOf(sql, jobs))[0] ?? null;
       });
     },
     search(query): Promise<HistoryPage> {
       return run(async () => {
-        const checked = checkedSearch(query);
-        const position = checked.cursor === undefined ? null : decodeCursor(checked.cursor);
+        const checked = storableSearch(checkedSearch(query));
+        const cursor = checked.cursor === undefined ? null : decodeCursor(checked.cursor);
+        const position = cursor && {
+          ...cursor,
+          task: storableText(cursor.task),
+          id: storableText(cursor.id),
+        };
         const and = (condition: boolean, fragment: () => postgres.PendingQuery<postgres.Row[]>) =>
           condition ? fragment() : sql``;
-        const jobs = await sql`
-          SELECT * FROM history_jobs j WHERE true
+        // The jobs one call looks at, as the Redis store does: the window's newest past the
+        // cursor, at most SEARCH_BUDGET of them, read by the index whatever the filters, so a
+        // search for text no job holds does not walk months of history.
+        const looked = sql`
+          SELECT * FROM history_jobs WHERE true
           ${and(checked.task !== undefined, () => sql`AND task = ${checked.task!}`)}
-          ${and(checked.states !== undefined, () => sql`AND state IN ${sql(checked.states!)}`)}
           ${and(checked.from !== undefined, () => sql`AND latest_end >= ${checked.from!}`)}
           ${and(checked.to !== undefined, () => sql`AND latest_end < ${checked.to!}`)}
+          ${
+          and(position !== null, () =>
+            sql`AND (latest_end, task, id) < (${position!.at}, ${position!.task}, ${position!.id})`)
+        }
+          ORDER BY latest_end DESC, task DESC, id DESC
+          LIMIT ${SEARCH_BUDGET}`;
+        const jobs = await sql`
+          SELECT * FROM (${looked}) j WHERE true
+          ${and(checked.states !== undefined, () => sql`AND state IN ${sql(checked.states!)}`)}
           ${and(checked.version !== undefined, () => sql`AND version = ${checked.version!}`)}
           ${
           and(checked.idPrefix !== undefined, () => sql`AND starts_with(id, ${checked.idPrefix!})`)
@@ -260,19 +281,25 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
               WHERE a.day = j.day AND a.task = j.task AND a.id = j.id
               AND strpos(lower(a.error), lower(${checked.errorText!})) > 0)`)
         }
-          ${
-          and(position !== null, () =>
-            sql`AND (latest_end, task, id) < (${position!.at}, ${position!.task}, ${position!.id})`)
-        }
           ORDER BY latest_end DESC, task DESC, id DESC
           LIMIT ${checked.limit + 1}`;
         const page = jobs.slice(0, checked.limit);
         const summaries = await summariesOf(sql, page);
         const last = summaries.at(-1);
+        if (jobs.length > page.length && last) {
+          return {
+            summaries,
+            next: encodeCursor({ at: last.finishedAt, task: last.task, id: last.id }),
+          };
+        }
+        // Fewer matches than asked: more may lie past the last job this call looked at.
+        const [edge] = await sql`
+          SELECT latest_end, task, id, count(*) OVER () AS looked FROM (${looked}) l
+          ORDER BY latest_end, task, id LIMIT 1`;
         return {
           summaries,
-          next: jobs.length > page.length && last
-            ? encodeCursor({ at: last.finishedAt, task: last.task, id: last.id })
+          next: edge && Number(edge.looked) >= SEARCH_BUDGET
+            ? encodeCursor({ at: Number(edge.latest_end), task: edge.task, id: edge.id })
             : null,
         };
       });
@@ -282,7 +309,7 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
         const { resolution, from, to, ...scope } = checkedRollupQuery(query);
         const rows = await sql`
           SELECT bucket, fields FROM history_rollups
-          WHERE resolution = ${resolution} AND scope = ${scopeId(scope)}
+          WHERE resolution = ${resolution} AND scope = ${storableText(scopeId(scope))}
             AND bucket >= ${bucketOf(from, resolution)} AND bucket < ${to}
           ORDER BY bucket`;
         return rows.map((row) => pointOf(Number(row.bucket), row.fields));

@@ -8,7 +8,12 @@
 
 import { OLDEST_WAITING_SCAN, queuedSince } from "../../contract/health.ts";
 import { snapshotsOf } from "../../source/snapshots.ts";
-import type { QueueHeads, QueueSnapshot, QueueStats } from "../../source/types.ts";
+import type {
+  ListTasksOptions,
+  QueueHeads,
+  QueueSnapshot,
+  QueueStats,
+} from "../../source/types.ts";
 import { type AppApi, type RawJob, SCAN_LIMIT } from "./app_api.ts";
 
 /** The tasks and their counts, through the App. */
@@ -20,14 +25,9 @@ export class AppCounts {
     this.#api = api;
   }
 
-  /** The App's registered tasks, sorted. */
-  listTasks(): Promise<string[]> {
+  /** The App's registered tasks, sorted (fresh or not: an App's tasks are known, not discovered). */
+  listTasks(_options?: ListTasksOptions): Promise<string[]> {
     return Promise.resolve(this.#api.tasks());
-  }
-
-  /** The same: an App's tasks are known, not discovered. */
-  refreshTasks(): Promise<string[]> {
-    return this.listTasks();
   }
 
   /** Counts per state (delayed and retrying told apart by each delayed job's state). */
@@ -75,7 +75,7 @@ export class AppCounts {
    * stalled jobs are not known: taskora's API shows no job lock.
    */
   getQueueSnapshots(tasks: string[]): Promise<Map<string, QueueSnapshot>> {
-    return snapshotsOf(this, tasks);
+    return snapshotsOf(this.getStats(tasks), this.#heads(tasks));
   }
 
   /**
@@ -84,7 +84,7 @@ export class AppCounts {
    * source reads each queue's ends) and the job active longest; the next due
    * delayed job is not exposed by the API (null).
    */
-  async getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>> {
+  async #heads(tasks: string[]): Promise<Map<string, QueueHeads>> {
     const known = new Set(this.#api.tasks());
     const entries = await Promise.all(tasks.map(async (task) => {
       const none: QueueHeads = { oldestWaiting: null, oldestActive: null, nextDue: null };

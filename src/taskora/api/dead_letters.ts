@@ -6,7 +6,7 @@
  */
 
 import { type DeadLetterEntry, groupDeadLetters, inGroup } from "../../source/dead_letters.ts";
-import type { DeadLetterGroup, JobPage } from "../../source/types.ts";
+import type { DeadLetterGroup, FailedScope, JobPage } from "../../source/types.ts";
 import { type AppApi, SCAN_LIMIT } from "./app_api.ts";
 
 /** Failed jobs, through the App's API and adapter. */
@@ -57,13 +57,15 @@ export class AppDeadLetters {
     return groupDeadLetters(await this.#deadLetterEntries(task));
   }
 
-  /** Every failed job back to waiting (`deadLetters.retryAll`). */
-  async retryAllFailed(task?: string): Promise<{ retried: number }> {
-    return { retried: await this.#api.app.deadLetters.retryAll(task ? { task } : undefined) };
-  }
-
-  /** The failed jobs of one error group back to waiting, one by one. */
-  async retryDeadLetterGroup(pattern: string, task?: string): Promise<{ retried: number }> {
+  /**
+   * Every failed job of `scope` back to waiting (`deadLetters.retryAll`), or,
+   * with a pattern, those of that error group one by one (`deadLetters.retry`).
+   */
+  async retryAllFailed(scope: FailedScope = {}): Promise<{ retried: number }> {
+    const { task, pattern } = scope;
+    if (pattern === undefined) {
+      return { retried: await this.#api.app.deadLetters.retryAll(task ? { task } : undefined) };
+    }
     let retried = 0;
     for (const entry of inGroup(await this.#deadLetterEntries(task), pattern)) {
       if (await this.#api.app.deadLetters.retry(entry.task, entry.id)) retried++;

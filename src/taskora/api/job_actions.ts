@@ -9,11 +9,12 @@
 import { BoardError } from "../../errors.ts";
 import { cannotCancel, cannotRetry, jobNotFound } from "../../source/refusals.ts";
 import {
+  type CleanOptions,
   type FinishedState,
   type JobActionResult,
   type RerunResult,
   RETRYABLE_STATES,
-  type RetryableState,
+  type RetryOptions,
 } from "../../source/types.ts";
 import { decodeJobState } from "../../source/wire/decode.ts";
 import { rerunThroughApp } from "../trigger.ts";
@@ -31,13 +32,22 @@ export class AppJobActions {
     this.#jobs = jobs;
   }
 
-  /** Retries a failed job (`deadLetters.retry`); a cancelled one is refused (the API cannot). */
-  async retryJob(
-    jobId: string,
-    from: readonly RetryableState[] = RETRYABLE_STATES,
-  ): Promise<JobActionResult> {
+  /**
+   * Retries a failed job (`deadLetters.retry`); a cancelled one is refused
+   * (the API cannot), and so is new data: the App's API re-dispatches a job
+   * as it is and has no way to replace its data.
+   */
+  async retryJob(jobId: string, options: RetryOptions = {}): Promise<JobActionResult> {
+    const { from = RETRYABLE_STATES } = options;
     const task = await this.#api.taskOf(jobId);
     if (task === null) throw jobNotFound(jobId);
+    if ("data" in options) {
+      throw new BoardError(
+        "INVALID_STATE",
+        `Job ${jobId} was not retried: through the App's API a job's data cannot be replaced; ` +
+          "retry it as it is, or run it again (a new job with the same data)",
+      );
+    }
     const state = await this.#api.adapter.getState(task, jobId) ?? undefined;
     if (state !== "failed" || !from.includes("failed")) {
       throw state === "cancelled" && from.includes("cancelled")
@@ -49,19 +59,6 @@ export class AppJobActions {
     }
     if (!await this.#api.app.deadLetters.retry(task, jobId)) throw cannotRetry(jobId, "gone", from);
     return { id: jobId, task, from: "failed", to: "waiting" };
-  }
-
-  /**
-   * Refused: the App's API re-dispatches a job as it is (`deadLetters.retry`)
-   * and has no way to replace its data.
-   */
-  async retryJobWithData(jobId: string): Promise<JobActionResult> {
-    if (await this.#api.taskOf(jobId) === null) throw jobNotFound(jobId);
-    throw new BoardError(
-      "INVALID_STATE",
-      `Job ${jobId} was not retried: through the App's API a job's data cannot be replaced; ` +
-        "retry it as it is, or run it again (a new job with the same data)",
-    );
   }
 
   /** Runs a job again through the App (`task.dispatch`); see `trigger.ts`. */
@@ -81,13 +78,18 @@ export class AppJobActions {
     return { id: jobId, task, from, to: outcome === "flagged" ? "cancelling" : "cancelled" };
   }
 
-  /** Removes finished jobs older than `olderThanMs` (`adapter.cleanJobs`, in batches). */
+  /**
+   * Removes finished jobs older than `olderThanMs` (`adapter.cleanJobs`, in
+   * batches); with `dryRun`, counts those among the adapter's listed ones.
+   */
   async cleanJobs(
     task: string,
     state: FinishedState,
     olderThanMs: number,
+    options: CleanOptions = {},
   ): Promise<{ removed: number }> {
     const before = Date.now() - olderThanMs;
+    if (options.dryRun) return { removed: await this.#countCleanable(task, state, before) };
     let removed = 0;
     for (;;) {
       const n = await this.#api.adapter.cleanJobs(
@@ -101,9 +103,8 @@ export class AppJobActions {
     }
   }
 
-  /** How many jobs a clean would remove now. */
-  async countCleanable(task: string, state: FinishedState, olderThanMs: number): Promise<number> {
-    const before = Date.now() - olderThanMs;
+  /** How many jobs a clean would remove now: those finished at or before `before`. */
+  async #countCleanable(task: string, state: FinishedState, before: number): Promise<number> {
     const jobs = await this.#api.adapter.listJobDetails(
       task,
       FINISHED_ADAPTER[state],

@@ -1,5 +1,5 @@
 /**
- * The App source's schedules: listed, paused, resumed, changed and removed
+ * The App source's schedules: listed, changed (paused, resumed) and removed
  * through the App's ScheduleManager (`app.schedules`), triggered through
  * the App itself; taskora's refusals in the catalogue's words.
  *
@@ -8,6 +8,7 @@
 
 import { BoardError } from "../../errors.ts";
 import { keepMasked } from "../../source/keep_masked.ts";
+import { pausingOf } from "../../source/schedule_patch.ts";
 import { scheduleNotFound } from "../../source/refusals.ts";
 import type { SchedulePatch, ScheduleRecord, TriggerResult } from "../../source/types.ts";
 import { decodeJobState } from "../../source/wire/decode.ts";
@@ -63,16 +64,6 @@ export class AppSchedules {
     return await this.#schedule(name);
   }
 
-  /** `schedules.pause`. */
-  pauseSchedule(name: string): Promise<ScheduleRecord> {
-    return this.#steer(name, () => this.#api.app.schedules.pause(name));
-  }
-
-  /** `schedules.resume` (needs the App's scheduler running). */
-  resumeSchedule(name: string): Promise<ScheduleRecord> {
-    return this.#steer(name, () => this.#api.app.schedules.resume(name));
-  }
-
   /** Dispatches one run through the App; see `trigger.ts`. */
   async triggerSchedule(name: string, idempotencyKey?: string): Promise<TriggerResult> {
     const record = await this.#schedule(name);
@@ -89,20 +80,27 @@ export class AppSchedules {
    * writes the next run whatever the schedule's state, so a paused one is
    * paused again at once: it stays paused, as the Redis source keeps it.
    * Its next run is computed from now, never due at once, so no run starts
-   * in between.
+   * in between. `paused`: `schedules.pause`, or `schedules.resume` (which
+   * needs the scheduler running too), after the change.
    */
   async updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord> {
-    const { maskedKeys = [], ...rest } = patch;
+    const { change, paused } = pausingOf(patch);
+    const schedules = this.#api.app.schedules;
+    if (!change) {
+      return await this.#steer(name, () => paused ? schedules.pause(name) : schedules.resume(name));
+    }
+    const { maskedKeys = [], ...rest } = change;
     const updates: Record<string, unknown> = rest;
     // taskora's update takes no null: an absent time zone is stored as none.
-    if (patch.timezone === null) updates.timezone = undefined;
-    const { paused, config } = await this.#schedule(name);
-    if (patch.data !== undefined && maskedKeys.length > 0) {
-      updates.data = keepMasked(config.data, patch.data, maskedKeys, "data");
+    if (change.timezone === null) updates.timezone = undefined;
+    const { paused: wasPaused, config } = await this.#schedule(name);
+    if (change.data !== undefined && maskedKeys.length > 0) {
+      updates.data = keepMasked(config.data, change.data, maskedKeys, "data");
     }
     return await this.#steer(name, async () => {
-      await this.#api.app.schedules.update(name, updates);
-      if (paused) await this.#api.app.schedules.pause(name);
+      await schedules.update(name, updates);
+      if (paused === false) await schedules.resume(name);
+      else if (paused || wasPaused) await schedules.pause(name);
     });
   }
 

@@ -7,7 +7,15 @@
 
 import { OLDEST_WAITING_SCAN, queuedSince } from "../../../contract/health.ts";
 import { snapshotsOf } from "../../snapshots.ts";
-import { JOB_STATES, type QueueHeads, type QueueSnapshot, type QueueStats } from "../../types.ts";
+import {
+  type BacklogAnswers,
+  type BacklogQuery,
+  JOB_STATES,
+  type ListTasksOptions,
+  type QueueHeads,
+  type QueueSnapshot,
+  type QueueStats,
+} from "../../types.ts";
 import { stalledJobs } from "../liveness.ts";
 import type { MemoryStore, TaskQueue } from "../store.ts";
 import { countState } from "./reads.ts";
@@ -21,23 +29,24 @@ export class MemoryCounts {
     this.#store = store;
   }
 
-  /** Each task's delayed and retrying jobs due after `at` (an unknown task has none). */
-  countDueAfter(tasks: readonly string[], at: number): Promise<Map<string, number>> {
-    return Promise.resolve(
-      new Map(
-        tasks.map((task) => [task, this.#store.tasks.get(task)?.delayed.countAbove(at) ?? 0]),
-      ),
-    );
+  /**
+   * Each task's delayed and retrying jobs due after `at` (an unknown task has
+   * none); the backlog by kind is not told apart here (null).
+   */
+  readBacklog<R extends BacklogQuery>(read: R): Promise<BacklogAnswers[R["kind"]]> {
+    const answer = read.kind === "dueAfter"
+      ? new Map(
+        read.tasks.map((
+          task,
+        ) => [task, this.#store.tasks.get(task)?.delayed.countAbove(read.at) ?? 0]),
+      )
+      : null;
+    return Promise.resolve(answer as BacklogAnswers[R["kind"]]);
   }
 
-  /** Sorted names of every task with any key. */
-  listTasks(): Promise<string[]> {
+  /** Sorted names of every task with any key (fresh or not: the store is its own cache). */
+  listTasks(_options?: ListTasksOptions): Promise<string[]> {
     return Promise.resolve([...this.#store.tasks.keys()].sort());
-  }
-
-  /** Same as {@link listTasks}: the store is its own cache. */
-  refreshTasks(): Promise<string[]> {
-    return this.listTasks();
   }
 
   /** Counts per state; a task the store does not know counts zero everywhere. */
@@ -63,7 +72,7 @@ export class MemoryCounts {
 
   /** Counts, heads and stalled jobs per task, read one after the other (see `snapshots.ts`). */
   getQueueSnapshots(tasks: string[]): Promise<Map<string, QueueSnapshot>> {
-    return snapshotsOf(this, tasks, (task) => {
+    return snapshotsOf(this.getStats(tasks), this.#heads(tasks), (task) => {
       const queue = this.#store.tasks.get(task);
       if (!queue) return { total: 0, checked: 0 };
       const { total, checked } = stalledJobs(this.#store, queue);
@@ -76,7 +85,7 @@ export class MemoryCounts {
    * prioritized set, as the Redis source reads them), the job active longest
    * (the active list's tail) and the one due first, per task.
    */
-  getQueueHeads(tasks: string[]): Promise<Map<string, QueueHeads>> {
+  #heads(tasks: string[]): Map<string, QueueHeads> {
     const heads = new Map<string, QueueHeads>();
     for (const task of tasks) {
       const queue = this.#store.tasks.get(task);
@@ -95,7 +104,7 @@ export class MemoryCounts {
         nextDue: due ? { id: due.member, at: due.score } : null,
       });
     }
-    return Promise.resolve(heads);
+    return heads;
   }
 }
 

@@ -6,7 +6,7 @@
  */
 
 import { groupDeadLetters, inGroup } from "../../dead_letters.ts";
-import type { BeforeBatch, DeadLetterGroup, JobPage } from "../../types.ts";
+import type { BeforeBatch, DeadLetterGroup, FailedScope, JobPage } from "../../types.ts";
 import * as jobActions from "../job_actions.ts";
 import type { MemoryStore, StoredJob } from "../store.ts";
 import { failedOf, toRecord } from "./reads.ts";
@@ -46,12 +46,19 @@ export class MemoryDeadLetters {
     return Promise.try(() => groupDeadLetters(failedOf(this.#store, task)));
   }
 
-  /** Sends the failed jobs of one error group back to waiting, 100 per batch. */
-  async retryDeadLetterGroup(
-    pattern: string,
-    task?: string,
+  /**
+   * Sends the failed jobs of `scope` back to waiting, 100 per batch: every
+   * failed job of one task (or of every task), or of one error group.
+   */
+  async retryAllFailed(
+    scope: FailedScope = {},
     beforeBatch?: BeforeBatch,
   ): Promise<{ retried: number }> {
+    const { task, pattern } = scope;
+    if (pattern === undefined) {
+      const tasks = task === undefined ? [...this.#store.tasks.keys()].sort() : [task];
+      return { retried: await jobActions.retryAllFailed(this.#store, tasks, beforeBatch) };
+    }
     const members = inGroup(failedOf(this.#store, task), pattern);
     let retried = 0;
     for (let start = 0; start < members.length; start += jobActions.RETRY_BATCH) {
@@ -64,11 +71,5 @@ export class MemoryDeadLetters {
       }
     }
     return { retried };
-  }
-
-  /** Sends every failed job of one task (or of every task) back to waiting, in batches. */
-  async retryAllFailed(task?: string, beforeBatch?: BeforeBatch): Promise<{ retried: number }> {
-    const tasks = task === undefined ? [...this.#store.tasks.keys()].sort() : [task];
-    return { retried: await jobActions.retryAllFailed(this.#store, tasks, beforeBatch) };
   }
 }

@@ -6,17 +6,17 @@
  * @module
  */
 
-import {
-  type BulkAction,
-  type BulkIdSelector,
-  type BulkStateSelector,
-  type BulkStep,
-  type BulkStepResult,
-  type FinishedState,
-  type JobActionResult,
-  type RerunResult,
-  RETRYABLE_STATES,
-  type RetryableState,
+import type {
+  BulkAction,
+  BulkIdSelector,
+  BulkStateSelector,
+  BulkStep,
+  BulkStepResult,
+  CleanOptions,
+  FinishedState,
+  JobActionResult,
+  RerunResult,
+  RetryOptions,
 } from "../../types.ts";
 import * as bulk from "../bulk.ts";
 import * as jobActions from "../job_actions.ts";
@@ -33,18 +33,9 @@ export class MemoryJobActions {
   }
 
   /** Sends a failed (or cancelled) job back to waiting, attempt 1, as a fresh dispatch. */
-  retryJob(
-    jobId: string,
-    from?: readonly RetryableState[],
-  ): Promise<JobActionResult> {
-    return Promise.try(() => jobActions.retryJob(this.#store, jobId, from));
-  }
-
-  /** Sends a failed or cancelled job back to waiting with new data. */
-  retryJobWithData(jobId: string, data: unknown): Promise<JobActionResult> {
-    return Promise.try(() =>
-      jobActions.retryJob(this.#store, jobId, RETRYABLE_STATES, { value: data })
-    );
+  retryJob(jobId: string, options: RetryOptions = {}): Promise<JobActionResult> {
+    const data = "data" in options ? { value: options.data } : undefined;
+    return Promise.try(() => jobActions.retryJob(this.#store, jobId, options.from, data));
   }
 
   /** Dispatches a new job of the job's task with its data. */
@@ -57,18 +48,17 @@ export class MemoryJobActions {
     return Promise.try(() => jobActions.cancelJob(this.#store, jobId, reason));
   }
 
-  /** Deletes finished jobs of a state that finished more than `olderThanMs` ago. */
+  /** Deletes finished jobs of a state that finished more than `olderThanMs` ago (`dryRun`: counts them). */
   async cleanJobs(
     task: string,
     state: FinishedState,
     olderThanMs: number,
+    options: CleanOptions = {},
   ): Promise<{ removed: number }> {
+    if (options.dryRun) {
+      return { removed: jobActions.countCleanable(this.#store, task, state, olderThanMs) };
+    }
     return { removed: await jobActions.cleanJobs(this.#store, task, state, olderThanMs) };
-  }
-
-  /** How many jobs a clean would remove now. */
-  countCleanable(task: string, state: FinishedState, olderThanMs: number): Promise<number> {
-    return Promise.try(() => jobActions.countCleanable(this.#store, task, state, olderThanMs));
   }
 
   /** How many jobs a bulk action would act on now. */

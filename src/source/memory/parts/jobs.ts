@@ -1,17 +1,11 @@
 /**
  * The memory source's job reads: a state's page, a search slice, one job
- * with its logs and its attempts, a search by the start of an id.
+ * with its logs, a search by the start of an id.
  *
  * @module
  */
 
 import { acceptedJobs } from "../../accepted_jobs.ts";
-import {
-  type AttemptEntry,
-  type AttemptHistory,
-  collectAttempts,
-  HISTORY_EVENTS,
-} from "../../attempt_history.ts";
 import { eventsTrimmedBefore } from "../../trimmed_events.ts";
 import {
   JOB_DETAIL_LOGS,
@@ -27,7 +21,6 @@ import {
   type SearchSlice,
   type TaskFilter,
 } from "../../types.ts";
-import { decodeEventFields } from "../../wire/event_fields.ts";
 import { searchQueue } from "../search.ts";
 import type { MemoryStore } from "../store.ts";
 import { copyLogs, idsInState, queueOf, toRecord } from "./reads.ts";
@@ -114,38 +107,6 @@ export class MemoryJobs {
     if (!job) return Promise.resolve(null);
     const logs = copyLogs(job.logs.slice(offset, offset + limit));
     return Promise.resolve({ logs, total: job.logs.length });
-  }
-
-  /** A job's failed attempts and runs from the stream entries this store keeps (1,000 per chunk, as Redis). */
-  async getAttemptHistory(jobId: string): Promise<AttemptHistory | null> {
-    const job = this.#store.findJob(jobId);
-    if (!job) return null;
-    const stream = this.#store.task(job.task).stream;
-    let end = stream.length;
-    return await collectAttempts(job, () => {
-      const start = Math.max(0, end - 1000);
-      const entries = stream.slice(start, end).reverse();
-      end = start;
-      const found = entries
-        .filter((e) => e.jobId === jobId && HISTORY_EVENTS.includes(e.event))
-        .map((e): AttemptEntry => {
-          const fields = decodeEventFields(e.fields);
-          return {
-            event: e.event,
-            attempt: typeof fields.attempt === "number" ? fields.attempt : null,
-            error: typeof fields.error === "string" && fields.error !== "" ? fields.error : null,
-            at: e.at,
-            nextAttemptAt: typeof fields.nextAttemptAt === "number" ? fields.nextAttemptAt : null,
-            action: e.fields.action ?? null,
-          };
-        });
-      return Promise.resolve({
-        found,
-        scanned: entries.length,
-        oldestAt: entries.at(-1)?.at ?? null,
-        reachedStart: start === 0,
-      });
-    });
   }
 
   /**

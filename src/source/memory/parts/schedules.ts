@@ -6,6 +6,7 @@
  * @module
  */
 
+import { pausingOf } from "../../schedule_patch.ts";
 import { triggerJobId } from "../../trigger_id.ts";
 import type { SchedulePatch, ScheduleRecord, TriggerResult } from "../../types.ts";
 import * as scheduleActions from "../schedule_actions.ts";
@@ -27,32 +28,22 @@ export class MemorySchedules {
     return Promise.resolve(names.map((name) => scheduleOf(this.#store, name)));
   }
 
-  /** Pauses a schedule. */
-  pauseSchedule(name: string): Promise<ScheduleRecord> {
-    return Promise.try(() => {
-      scheduleActions.pauseSchedule(this.#store, name);
-      return scheduleOf(this.#store, name);
-    });
-  }
-
-  /** Resumes a schedule, its next run computed from now. */
-  resumeSchedule(name: string): Promise<ScheduleRecord> {
-    return Promise.try(() => {
-      scheduleActions.resumeSchedule(this.#store, name);
-      return scheduleOf(this.#store, name);
-    });
-  }
-
   /** Dispatches one run of a schedule now (once per idempotency key). */
   async triggerSchedule(name: string, idempotencyKey?: string): Promise<TriggerResult> {
     const jobId = await triggerJobId(name, idempotencyKey);
     return scheduleActions.triggerSchedule(this.#store, name, jobId);
   }
 
-  /** Changes a schedule; the next run is recomputed unless it is paused. */
+  /**
+   * Changes a schedule, its next run recomputed unless it is paused; pauses
+   * it, or resumes it from now.
+   */
   updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord> {
     return Promise.try(() => {
-      scheduleActions.updateSchedule(this.#store, name, patch);
+      const { change, paused } = pausingOf(patch);
+      if (change) scheduleActions.updateSchedule(this.#store, name, change);
+      if (paused === true) scheduleActions.pauseSchedule(this.#store, name);
+      if (paused === false) scheduleActions.resumeSchedule(this.#store, name);
       return scheduleOf(this.#store, name);
     });
   }

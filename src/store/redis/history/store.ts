@@ -38,6 +38,7 @@ import {
   type HistorySearch,
   type HistoryStore,
   type RollupQuery,
+  SEARCH_BUDGET,
 } from "../../../history/store.ts";
 import {
   type AttemptRecord,
@@ -59,9 +60,6 @@ export interface RedisHistoryOptions {
   /** How much it keeps (defaults: 7 days or 1M summaries). */
   limits?: Partial<HistoryLimits>;
 }
-
-/** How many jobs one search call looks at, at most. */
-const SEARCH_BUDGET = 2000;
 
 /** How many summaries one trim call drops, at most (the trim calls again while it drops this many). */
 const TRIM_BUDGET = 1000;
