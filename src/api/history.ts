@@ -262,10 +262,16 @@ async function visibleCursor(
 export function historyRoutes(deps: ApiDeps) {
   const { history } = deps;
   return apiRouter<SessionEnv & UserEnv>()
-    .openapi(
-      searchHistory,
-      async (c) => c.json(await visibleHistoryPage(c, deps, c.req.valid("query")), 200),
-    )
+    .openapi(searchHistory, async (c) => {
+      // The page says whether a cap cut the history ("history stops at its cap and says so"):
+      // one more small read beside the search, not made by the export's pages.
+      const holding = historyStoreOf(history).holding();
+      const [page, { capped }] = await Promise.all([
+        visibleHistoryPage(c, deps, c.req.valid("query")),
+        holding,
+      ]);
+      return c.json({ ...page, capped }, 200);
+    })
     .openapi(getSummary, async (c) => {
       const { task, jobId } = c.req.valid("param");
       const summary = await historyStoreOf(history).summary(task, jobId);

@@ -97,6 +97,18 @@ export interface HistoryPageResponse {
    * number of jobs per call.
    */
   next: string | null;
+  /**
+   * Set once a cap (`history.maxSummaries` or `maxPerTask`, not the age
+   * limit) dropped summaries: the history holds only the newest, and is whole
+   * after `newestDroppedAt`. Null while nothing was dropped at a cap.
+   */
+  capped: HistoryCapped | null;
+}
+
+/** What a cap of the history dropped: how many summaries, and the newest end among them (ms). */
+export interface HistoryCapped {
+  dropped: number;
+  newestDroppedAt: number;
 }
 
 /** What marks a job page answered from the history: taskora no longer holds the job. */

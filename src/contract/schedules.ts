@@ -38,6 +38,12 @@ export interface ScheduleRecord {
   lastJobId: string | null;
   /** State of the last run's job, or null when it has none or the job is gone. */
   lastRunStatus: JobState | null;
+  /**
+   * When a finished `lastRunStatus` was read (ms): a source may trust one a
+   * while (Redis: a minute) rather than read it for each answer. Absent
+   * where the source reads it for each answer.
+   */
+  lastRunStatusAt?: number;
   /** Paused schedules have no next run. */
   paused: boolean;
   /**

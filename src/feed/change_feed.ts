@@ -93,8 +93,10 @@ export class ChangeFeed {
   #checkedAt = -Infinity;
   #storeNeeds = false;
   #run: Run | null = null;
-  /** The last lease turn's decision (start or stop) under way. */
+  /** The decisions (start or stop) under way and waiting, each after the one before. */
   #turning: Promise<void> = Promise.resolve();
+  /** Whether a decision waits behind the one under way: then no other joins it. */
+  #decisionWaits = false;
   #passing: Promise<void> | null = null;
   /** Whether the last pass failed (its error was said). */
   #failing = false;
@@ -107,7 +109,7 @@ export class ChangeFeed {
     this.#options = options;
     this.#passMs = options.passMs ?? 1000;
     this.#needMs = options.needMs ?? 30_000;
-    this.#offTurn = options.leadership.onTurn((leads) => this.#turning = this.#turn(leads));
+    this.#offTurn = options.leadership.onTurn(() => void this.#decide());
     if (options.alwaysNeeded) this.#ask();
   }
 
@@ -159,13 +161,41 @@ export class ChangeFeed {
   async close(): Promise<void> {
     this.#closed = true;
     this.#offTurn();
-    await this.#stop();
+    await this.#serially(() => this.#stop());
   }
 
   /** Keeps this board competing; one that leads already (or always: no lease) starts at once. */
   #ask(): void {
     const { leadership } = this.#options;
-    if (leadership.leads() && this.#run === null) this.#turning = this.#turn(true);
+    if (leadership.leads() && this.#run === null) void this.#decide();
+  }
+
+  /**
+   * Runs `step` once the decisions before it ended, so that a start never
+   * overlaps a stop still waiting for its run to end: the stop told the
+   * consumers `stopped` after the new run's `started` (the live state forgot
+   * what it had just read, and counted "none taken" from the restart), and
+   * two runs tailed meanwhile.
+   */
+  #serially(step: () => Promise<void>): Promise<void> {
+    const next = this.#turning.then(step);
+    // A decision that failed holds up none after it.
+    this.#turning = next.catch(() => {});
+    return next;
+  }
+
+  /**
+   * Decides whether to run (at a lease turn, a pass that found no need, a
+   * need), after the decision under way: one waits at most, and reads
+   * whether this board leads when its turn comes.
+   */
+  #decide(): Promise<void> {
+    if (this.#decisionWaits) return this.#turning;
+    this.#decisionWaits = true;
+    return this.#serially(() => {
+      this.#decisionWaits = false;
+      return this.#turn(this.#options.leadership.isLeading);
+    });
   }
 
   /**
@@ -209,7 +239,9 @@ export class ChangeFeed {
       if (stop.signal.aborted) return;
       // Redis away at the start: the next turn starts again.
       console.error("queue-board: the change feed stopped", error);
-      if (this.#run?.stop === stop) void this.#stop();
+      void this.#serially(async () => {
+        if (this.#run?.stop === stop) await this.#stop();
+      });
     });
     const started = ready.catch(() => {});
     // The first pass at once, not a pass period later: a just-started board's first page waits
@@ -249,7 +281,8 @@ export class ChangeFeed {
       this.#failing = failed;
     })().finally(() => {
       this.#passing = null;
-      if (stop) void this.#stop();
+      // Decided again with the others: a need may have come since this pass looked.
+      if (stop) void this.#decide();
     });
     return this.#passing;
   }

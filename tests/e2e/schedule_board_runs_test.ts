@@ -6,6 +6,8 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { ShiftedClock } from "../helpers/shifted_clock.ts";
 import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 /** Opens the schedules page and runs heartbeat now: its row. */
@@ -92,6 +94,32 @@ browserTest(
         assert.match(await runs.nth(i).getByRole("link").getAttribute("href") ?? "", /^jobs\//);
       }
       await screenshot(page, "schedule-all-runs");
+    });
+  },
+);
+
+browserTest(
+  "a last run's finished state the board read a while ago says how old it is",
+  async () => {
+    // Once the source is made, its clock goes 40 s back: each state it reads is 40 s old on arrival.
+    const timers = new ShiftedClock();
+    await withBoard({
+      source: (redis) => {
+        const source = new RedisTaskSource({ url: redis.url }, timers);
+        timers.ahead(-40_000);
+        return source;
+      },
+    }, async ({ page, root }) => {
+      await page.goto(`${root}schedules`);
+      const heartbeat = page.locator("tbody tr", { hasText: "heartbeat" }).first();
+      await heartbeat.locator(".schedule-last-job .state-badge").waitFor();
+      const age = heartbeat.locator(".schedule-status-age");
+      await age.waitFor();
+      assert.match((await age.textContent())!.replace(/\s+/g, " "), /^state as of 4\ds ago$/);
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        await screenshot(page, `schedule-status-age-${width}`);
+      }
     });
   },
 );

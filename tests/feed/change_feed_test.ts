@@ -11,10 +11,12 @@ import { ChangeFeed, type FeedConsumer } from "../../src/feed/change_feed.ts";
 import { Leadership, leaseOf } from "../../src/leadership.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
-import type { TaskEvent } from "../../src/source/types.ts";
+import type { TaskEvent, TaskSource } from "../../src/source/types.ts";
+import type { FeedStore } from "../../src/store/feed.ts";
 import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { sourceWith } from "../helpers/source_with.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 
 const TASKS = ["email", "image"];
@@ -53,6 +55,22 @@ function feedOn(url: string, timers: FakeTimers, consumer: FeedConsumer) {
       await source.close();
     },
   };
+}
+
+/** The feed of a board no other shares its store with (no lease: it always leads). */
+function loneFeed(
+  source: TaskSource,
+  store: FeedStore,
+  timers: FakeTimers,
+  consumer: FeedConsumer,
+): ChangeFeed {
+  return new ChangeFeed({
+    source,
+    store,
+    leadership: new Leadership(null, { timers }),
+    timers,
+    consumers: [consumer],
+  });
 }
 
 Deno.test("a new leader's feed resumes from the ids the last one saved: nothing lost, nothing again", async () => {
@@ -140,14 +158,7 @@ Deno.test("over a source without stream ids, a feed keeps its events while the s
   const listTasks = source.listTasks.bind(source);
   source.listTasks = () => down ? Promise.reject(new Error("not reachable")) : listTasks();
   const consumer = recorder();
-  // No lease: this board always leads.
-  const feed = new ChangeFeed({
-    source,
-    store: source.boardStore.feed!,
-    leadership: new Leadership(null, { timers }),
-    timers,
-    consumers: [consumer],
-  });
+  const feed = loneFeed(source, source.boardStore.feed!, timers, consumer);
   try {
     feed.need();
     await waitFor(() => feed.running, { what: "the feed to start once needed" });
@@ -203,5 +214,46 @@ Deno.test("a follower whose feed is always needed (the history) keeps competing,
     await second.feed.close();
     await second.leadership.close();
     await source.close();
+  }
+});
+
+Deno.test("a start while the last run still stops waits for it: its consumers hear stopped, then started", async () => {
+  const timers = new FakeTimers();
+  const memory = createMemorySource({ simulate: false, now: () => timers.now() });
+  // A run's tail ends only when the test lets it (a blocking read ends when it ends): its stop
+  // waits for it.
+  const tailEnds = Promise.withResolvers<void>();
+  const source = sourceWith(memory, {
+    tailEvents: async (_from, _take, signal) => {
+      await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+      await tailEnds.promise;
+    },
+  });
+  const told: string[] = [];
+  const consumer: FeedConsumer = {
+    take: () => {},
+    started: () => Promise.resolve(void told.push("started")),
+    stopped: () => void told.push("stopped"),
+  };
+  const feed = loneFeed(source, memory.boardStore.feed!, timers, consumer);
+  try {
+    feed.need();
+    await timers.tick(1_000);
+    assert.deepEqual([feed.running, told], [true, ["started"]]);
+    // The need lapses: a pass stops the run, whose tail has not ended yet.
+    await timers.tick(31_000);
+    assert.deepEqual([feed.running, told], [false, ["started"]]);
+
+    // Needed again while that stop waits: the new run starts once it ended, not before.
+    feed.need();
+    await timers.tick(1_000);
+    assert.deepEqual(told, ["started"], "no start while the last run stops");
+    tailEnds.resolve();
+    await waitFor(() => feed.running && told.length === 3, { what: "the feed to run again" });
+    assert.deepEqual(told, ["started", "stopped", "started"]);
+  } finally {
+    tailEnds.resolve();
+    await feed.close();
+    await memory.close();
   }
 });

@@ -10,8 +10,16 @@ export interface Received {
   body: string;
 }
 
-/** A receiver answering with the statuses given, in turn (the last one ever after). */
-export function webhookReceiver(statuses: number[] = [200]): {
+/**
+ * A receiver answering with the statuses given, in turn (the last one ever
+ * after); each answer, once its request is received, waits for `answerWhen`
+ * (a test holds the answers while its fake clocks move: a post's timeout is
+ * on them).
+ */
+export function webhookReceiver(
+  statuses: number[] = [200],
+  answerWhen: () => Promise<void> = () => Promise.resolve(),
+): {
   received: Received[];
   url: string;
   close: () => Promise<void>;
@@ -19,7 +27,9 @@ export function webhookReceiver(statuses: number[] = [200]): {
   const received: Received[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
     received.push({ headers: request.headers, body: await request.text() });
-    return new Response(null, { status: statuses[Math.min(received.length, statuses.length) - 1] });
+    const status = statuses[Math.min(received.length, statuses.length) - 1];
+    await answerWhen();
+    return new Response(null, { status });
   });
   const url = `http://127.0.0.1:${server.addr.port}/hook`;
   return { received, url, close: () => server.shutdown() };

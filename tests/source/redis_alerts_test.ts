@@ -12,12 +12,17 @@ import { measure } from "../../src/alerts/figures.ts";
 import { KnownShapes } from "../../src/alerts/known_shapes.ts";
 import { readSnapshot } from "../../src/alerts/snapshot.ts";
 import { type AlertEvaluator, startAlertEvaluator } from "../../src/alerts/runner.ts";
-import type { AlertNotice } from "../../src/contract/alerts.ts";
-import { Leadership, leaseOf } from "../../src/leadership.ts";
+import type {
+  AlertDelivery,
+  AlertNotice,
+  AlertPhase,
+  AlertStatus,
+} from "../../src/contract/alerts.ts";
+import { Leadership, type Lease, leaseOf } from "../../src/leadership.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { ruleOf } from "../helpers/alert_snapshot.ts";
 import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
-import { FakeTimers } from "../helpers/fake_timers.ts";
+import { FakeTimers, settle } from "../helpers/fake_timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { webhookReceiver } from "../helpers/webhook_receiver.ts";
@@ -25,6 +30,8 @@ import { writeFailedJobs } from "../helpers/wire_writer.ts";
 
 const EVERY_MS = 5000;
 const LEASE_MS = 1000;
+/** How far a board's clock moves at once: less than a lease turn (a third of the lease). */
+const STEP_MS = LEASE_MS / 4;
 
 interface Process {
   source: RedisTaskSource;
@@ -33,13 +40,47 @@ interface Process {
   evaluator: AlertEvaluator;
 }
 
+/** What the tests see of the boards, the receiver and what the evaluators told. */
+interface Boards {
+  boards: Process[];
+  /** The notices the receiver got. */
+  notices: () => AlertNotice[];
+  /** The phase of the alert in the newest pass that wrote its states, either board's. */
+  phase: () => AlertPhase | undefined;
+  /** The deliveries that ended (answered, or failed for good), either board's. */
+  delivered: () => AlertDelivery[];
+  /** Holds the receiver's answers from now on, until {@link Boards.answer}. */
+  holdAnswers: () => void;
+  /** Lets the receiver answer what it holds, and what comes until the next hold. */
+  answer: () => void;
+}
+
+/**
+ * The lease in Redis, each answer handed over two macrotask turns late: as on
+ * a loaded machine, later than the one turn a fake tick lets pass between two
+ * timers.
+ */
+function lateLease(lease: Lease): Lease {
+  return {
+    hold: async (holder, ttlMs) => {
+      const answer = await lease.hold(holder, ttlMs);
+      await settle();
+      await settle();
+      return answer;
+    },
+    release: (holder) => lease.release(holder),
+  };
+}
+
 /** A Redis with three failed `email` jobs, a receiver, and two boards evaluating one rule. */
-async function withBoards(
-  fn: (ctx: { boards: Process[]; notices: () => AlertNotice[] }) => Promise<void>,
-): Promise<void> {
+async function withBoards(fn: (ctx: Boards) => Promise<void>): Promise<void> {
   const redis = await startRedis();
   const client = await connectClient(redis.url);
-  const hook = webhookReceiver([200]);
+  let held = Promise.withResolvers<void>();
+  held.resolve();
+  const hook = webhookReceiver([200], () => held.promise);
+  const statuses: AlertStatus[] = [];
+  const delivered: AlertDelivery[] = [];
   const boards: Process[] = [];
   try {
     await writeFailedJobs(client as never, "email", 3);
@@ -58,7 +99,7 @@ async function withBoards(
     for (let i = 0; i < 2; i++) {
       const timers = new FakeTimers();
       const source = new RedisTaskSource({ url: redis.url, tasks: ["email"] }, timers);
-      const leadership = new Leadership(leaseOf(source.boardStore, "board"), {
+      const leadership = new Leadership(lateLease(leaseOf(source.boardStore, "board")!), {
         timers,
         ttlMs: LEASE_MS,
       });
@@ -69,11 +110,21 @@ async function withBoards(
         leadership,
         timers,
         clock: Date.now,
+        onEvaluated: (status) => statuses.push(status),
+        onDelivery: (delivery) => delivered.push(delivery),
       });
       boards.push({ source, leadership, timers, evaluator });
     }
-    await fn({ boards, notices: () => hook.received.map((r) => JSON.parse(r.body)) });
+    await fn({
+      boards,
+      notices: () => hook.received.map((r) => JSON.parse(r.body)),
+      phase: () => statuses.at(-1)?.states.find((state) => state.task === "email")?.phase,
+      delivered: () => delivered,
+      holdAnswers: () => held = Promise.withResolvers(),
+      answer: () => held.resolve(),
+    });
   } finally {
+    held.resolve();
     for (const board of boards) {
       await board.evaluator.close();
       await board.leadership.close();
@@ -85,16 +136,49 @@ async function withBoards(
   }
 }
 
-/** Moves each board's clock on by one evaluation interval, in turn. */
+/**
+ * Moves each board's clock on by one evaluation interval, in turn, a step at
+ * a time, each step's lease turn answered before the clock moves on, as real
+ * time waits for Redis. The whole interval in one tick went past a renewal
+ * still in flight: the lease ran out on the board's clock before its pass,
+ * and on a loaded machine no board ever led one.
+ */
 async function pass(boards: Process[]): Promise<void> {
-  for (const board of boards) await board.timers.tick(EVERY_MS);
+  for (const board of boards) {
+    for (let moved = 0; moved < EVERY_MS; moved += STEP_MS) {
+      await board.timers.tick(STEP_MS);
+      await board.leadership.turnSettled();
+    }
+  }
+}
+
+/**
+ * Passes until a leader's pass finds the alert `phase` (its notice is then
+ * on its way), and waits, moving no clock, until that notice's delivery
+ * ends, the `delivered`th. The post's timeout is on the leader's clock: a
+ * clock moved while the receiver held the answer timed the post out, and its
+ * retry told the receiver twice.
+ */
+async function tell(
+  ctx: Boards,
+  boards: Process[],
+  phase: AlertPhase,
+  delivered: number,
+): Promise<void> {
+  ctx.holdAnswers();
+  await waitFor(async () => (await pass(boards), ctx.phase() === phase), {
+    what: `a pass finding the alert ${phase}`,
+  });
+  ctx.answer();
+  await waitFor(() => ctx.delivered().length >= delivered, {
+    what: `the ${phase} notice's delivery`,
+  });
 }
 
 Deno.test("two boards: the leader tells a failing task once, and a retry resolves it", async () => {
-  await withBoards(async ({ boards, notices }) => {
-    await waitFor(async () => (await pass(boards), notices().length > 0), {
-      what: "the firing notice",
-    });
+  await withBoards(async (ctx) => {
+    const { boards, notices } = ctx;
+    await tell(ctx, boards, "firing", 1);
     for (let i = 0; i < 4; i++) await pass(boards);
     assert.equal(notices().length, 1, "told once, whoever leads");
     const [firing] = notices();
@@ -104,9 +188,7 @@ Deno.test("two boards: the leader tells a failing task once, and a retry resolve
     );
 
     await boards[0].source.retryAllFailed({ task: "email" });
-    await waitFor(async () => (await pass(boards), notices().length > 1), {
-      what: "the resolve notice",
-    });
+    await tell(ctx, boards, "resolved", 2);
     for (let i = 0; i < 4; i++) await pass(boards);
     assert.deepEqual(notices().map((n) => [n.state, n.key]), [
       ["firing", firing.key],
@@ -121,10 +203,9 @@ Deno.test("two boards: the leader tells a failing task once, and a retry resolve
 });
 
 Deno.test("a leader that dies while a rule fires: the next sends no duplicate, and still the resolve", async () => {
-  await withBoards(async ({ boards: [first, second], notices }) => {
-    await waitFor(async () => (await pass([first]), notices().length > 0), {
-      what: "the first leader's firing notice",
-    });
+  await withBoards(async (ctx) => {
+    const { boards: [first, second], notices } = ctx;
+    await tell(ctx, [first], "firing", 1);
     // The first board stops dead: its timers never move again, so it never
     // renews its lease nor gives it back.
     await waitFor(async () => (await pass([second]), second.leadership.isLeading), {
@@ -134,9 +215,7 @@ Deno.test("a leader that dies while a rule fires: the next sends no duplicate, a
     assert.equal(notices().length, 1, "no duplicate after the takeover");
 
     await second.source.retryAllFailed({ task: "email" });
-    await waitFor(async () => (await pass([second]), notices().length > 1), {
-      what: "the resolve notice from the new leader",
-    });
+    await tell(ctx, [second], "resolved", 2);
     const [firing, resolved] = notices();
     assert.deepEqual([resolved.state, resolved.key], ["resolved", firing.key]);
   });

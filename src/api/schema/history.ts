@@ -62,5 +62,12 @@ export const HistoryPageSchema = z.strictObject({
   next: z.string().nullable().openapi({
     description: "The cursor of the next page, or null: a page may be short and still have one",
   }),
+  capped: z.strictObject({
+    dropped: z.number().int(),
+    newestDroppedAt: z.number().int(),
+  }).nullable().openapi({
+    description: "Set once a cap (not the age limit) dropped summaries: how many, and the " +
+      "newest end among them (ms); the history is whole after it",
+  }),
 }).openapi("HistoryPage");
 true satisfies Same<z.output<typeof HistoryPageSchema>, HistoryPageResponse>;

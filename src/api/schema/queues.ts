@@ -60,6 +60,10 @@ export const ScheduleSchema = z.strictObject({
   lastRun: Millis.nullable(),
   lastJobId: z.string().nullable(),
   lastRunStatus: JobStateSchema.nullable(),
+  lastRunStatusAt: Millis.optional().openapi({
+    description: "When a finished lastRunStatus was read (ms): a source may trust one a while " +
+      "(Redis: a minute) rather than read it for each answer",
+  }),
   paused: z.boolean(),
   declaredInCode: z.boolean().optional(),
   description: z.string().nullable().openapi({

@@ -29,7 +29,7 @@ import { WorkflowIndex } from "./workflows.ts";
 import { readingUnwatched } from "../unwatched.ts";
 import { jobNotFound } from "../refusals.ts";
 import type { BoardStore } from "../../store/types.ts";
-import type { Timers } from "../../timers.ts";
+import { epochClock, type Timers } from "../../timers.ts";
 import { Leadership, leaseOf } from "../../leadership.ts";
 import {
   decodeRetrying,
@@ -113,7 +113,8 @@ export class RedisContext<Store extends BoardStore = BoardStore> {
       }
     }
     this.prefix = options.prefix;
-    this.finishedStates = new FinishedStates(() => timers.now());
+    // On the epoch's clock: when a state was read is said in GET /schedules.
+    this.finishedStates = new FinishedStates(epochClock(timers));
     this.#eventRefreshMs = Math.min(options.discoveryIntervalMs ?? 5000, 5000);
     this.connection = new RedisConnection({
       url: options.url,

@@ -40,7 +40,7 @@ export class FinishedStates {
   readonly #kept = new Map<string, { state: JobState | null; at: number }>();
   readonly #now: () => number;
 
-  /** States kept on the clock `now` (ms). */
+  /** States kept on the clock `now` (ms since the epoch: {@link readAt} is answered as it is). */
   constructor(now: () => number) {
     this.#now = now;
   }
@@ -52,6 +52,11 @@ export class FinishedStates {
     if (this.#now() - kept.at < FINISHED_STATE_KEEP_MS) return kept.state;
     this.#kept.delete(key);
     return undefined;
+  }
+
+  /** When the finished state kept for `key` was read (ms), or undefined when none is kept. */
+  readAt(key: string): number | undefined {
+    return this.#kept.get(key)?.at;
   }
 
   /** Keeps the state just read of the job at `key` when it is a finished one. */

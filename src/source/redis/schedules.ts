@@ -47,10 +47,19 @@ export async function listSchedules(
   const wanted = lookups.filter((l) => l !== null);
   const states = await readJobStates(connection, wanted.map((l) => l.key), finished);
   const lastState = new Map(wanted.map((l, i) => [l.name, states[i]]));
+  // A finished state may be up to a minute old: the answer says when it was read.
+  const readAt = new Map(wanted.map((l) => [l.name, finished.readAt(l.key)]));
 
-  return names.map((name) =>
-    decodeSchedule(name, configs[name], nextRuns.get(name) ?? null, lastState.get(name) ?? null)
-  );
+  return names.map((name) => {
+    const schedule = decodeSchedule(
+      name,
+      configs[name],
+      nextRuns.get(name) ?? null,
+      lastState.get(name) ?? null,
+    );
+    const at = readAt.get(name);
+    return at === undefined ? schedule : { ...schedule, lastRunStatusAt: at };
+  });
 }
 
 /**

@@ -63,7 +63,7 @@ export function FilterBar(
   };
   const input = (field: FilterField, label: string, type = "text") =>
     html`
-      <label class="filter-field">
+      <label class=${type === "datetime-local" ? "filter-field filter-field-wide" : "filter-field"}>
         <span class="muted">${label}</span>
         <input class="input" type=${type} name=${field} value=${filters[field] ?? ""}
           onChange=${set(field)} />

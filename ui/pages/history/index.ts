@@ -19,6 +19,7 @@ import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
 import { mayReadHistory } from "../../lib/permissions.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
+import { CappedNote } from "./capped_note.ts";
 import { FilterBar, type Filters, filtersFrom, queryOf, searchQueryOf } from "./filters.ts";
 import { HistoryTable } from "./history_table.ts";
 
@@ -59,6 +60,7 @@ function Search() {
   };
   return html`
     <${ErrorBanner} error=${error} />
+    <${CappedNote} capped=${data?.capped} />
     <${Card}
       title="History"
       flush=${true}

@@ -43,7 +43,11 @@ function Cadence({ schedule: { description, config } }: { schedule: Schedule }) 
   `;
 }
 
-function LastRun({ schedule }: { schedule: Schedule }) {
+/** A last run's state older than this when the list was read says when it was read. */
+const STATE_AGE_SHOWN_MS = 5_000;
+
+function LastRun({ schedule, readAt }: { schedule: Schedule; readAt: number }) {
+  const statusAt = schedule.lastRunStatusAt;
   if (schedule.lastRun === null) return html`<span class="muted">never</span>`;
   return html`
     <span class="schedule-last-run">
@@ -54,6 +58,9 @@ function LastRun({ schedule }: { schedule: Schedule }) {
           ? html`<span class="muted" title="The job is no longer in the store">job gone</span>`
           : null}
         ${schedule.lastJobId ? html`<${JobLink} id=${schedule.lastJobId} />` : null}
+        ${statusAt !== undefined && readAt - statusAt >= STATE_AGE_SHOWN_MS
+          ? html`<span class="muted schedule-status-age">state as of <${Time} at=${statusAt} /></span>`
+          : null}
       </span>
       <span class="schedule-last-at muted"><${Time} at=${schedule.lastRun} /></span>
     </span>
@@ -148,7 +155,7 @@ export function ScheduleTable(props: ScheduleTableProps) {
                   <//>
                 </td>
                 <td data-label="Last run">
-                  <${LastRun} schedule=${schedule} />
+                  <${LastRun} schedule=${schedule} readAt=${readAt} />
                   <${BoardRuns} runs=${schedule.boardRuns} />
                   <${ScheduleRuns} name=${schedule.name} />
                 </td>
