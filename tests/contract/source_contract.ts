@@ -337,7 +337,9 @@ export function sourceContract(name: string, seed: Seed): void {
       "nightly-report",
       "weekly-cleanup",
     ]);
-    const [heartbeat, nightly, weekly] = schedules;
+    const [{ lastRunStatusAt, ...heartbeat }, nightly, weekly] = schedules;
+    // When the finished state was read, where a source keeps states a while (Redis: now).
+    assert.ok(lastRunStatusAt === undefined || lastRunStatusAt <= Date.now());
     assert.deepEqual(heartbeat, {
       name: "heartbeat",
       config: { task: "report", every: 1000, onMissed: "skip", overlap: false },
