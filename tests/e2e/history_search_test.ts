@@ -156,3 +156,23 @@ browserTest("the history page says when a cap dropped older jobs, and not before
     }
   });
 });
+
+browserTest("a filter typed and not yet applied stays while the page draws again", async () => {
+  await withBoard({ history: true }, async ({ page, root }) => {
+    await page.goto(`${root}history`);
+    const search = page.getByRole("search", { name: "Search the history" });
+    const error = search.getByLabel("Error contains");
+    await error.fill("refused");
+    // A select applies at once: the page draws again, as it does at every stats frame and answer.
+    await search.getByLabel("State").selectOption("failed");
+    await page.waitForFunction(() =>
+      new URLSearchParams(location.search).get("state") === "failed"
+    );
+    assert.equal(await error.inputValue(), "refused", "the typing is still there");
+    await error.press("Tab");
+    await page.waitForFunction(() => {
+      const query = new URLSearchParams(location.search);
+      return query.get("state") === "failed" && query.get("error") === "refused";
+    });
+  });
+});
