@@ -182,3 +182,21 @@ browserTest("the Activity page marks an agent's entries via MCP, and filters the
     }
   });
 });
+
+browserTest(
+  "an Activity filter typed and not yet applied stays while the page draws again",
+  async () => {
+    await withBoard({ auth: () => ({ name: "ada", role: "admin" }) }, async ({ page, root }) => {
+      await page.goto(`${root}activity`);
+      const user = page.getByRole("search").getByLabel("User");
+      await user.fill("ada");
+      // A select applies at once: the page draws again, as it does at every answer.
+      await page.getByLabel("Outcome").selectOption("error");
+      await page.waitForURL("**/activity?outcome=error");
+      assert.equal(await user.inputValue(), "ada", "the typing is still there");
+      await user.press("Enter");
+      await page.waitForFunction(() => new URLSearchParams(location.search).get("user") === "ada");
+      assert.equal(new URL(page.url()).searchParams.get("outcome"), "error");
+    });
+  },
+);

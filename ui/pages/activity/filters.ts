@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { FilterText } from "../../components/filter_text.ts";
 import { html } from "../../lib/html.ts";
 import {
   filtersFrom as filtersOf,
@@ -35,16 +36,15 @@ export function FilterBar(
     onChange(filters: Filters): void;
   },
 ) {
-  const set = (field: FilterField) => (event: Event) => {
-    const value = (event.currentTarget as HTMLInputElement | HTMLSelectElement).value.trim();
+  const apply = (field: FilterField, value: string) => {
     if ((filters[field] ?? "") !== value) onChange({ ...filters, [field]: value || undefined });
   };
+  const set = (field: FilterField) => (event: Event) =>
+    apply(field, (event.currentTarget as HTMLSelectElement).value.trim());
   const text = (field: FilterField, label: string) =>
     html`
-      <label class="filter-field">
-        <span class="muted">${label}</span>
-        <input class="input" name=${field} value=${filters[field] ?? ""} onChange=${set(field)} />
-      </label>
+      <${FilterText} name=${field} label=${label} value=${filters[field] ?? ""}
+        onApply=${(value: string) => apply(field, value)} />
     `;
   return html`
     <form class="filter-bar" role="search" onSubmit=${(e: Event) => e.preventDefault()}>

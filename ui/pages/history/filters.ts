@@ -8,7 +8,7 @@
  */
 import { HISTORY_OUTCOMES } from "../../../src/contract/history.ts";
 import type { HistorySearchQuery } from "../../../src/contract/endpoints.ts";
-import { useState } from "preact/hooks";
+import { FilterText } from "../../components/filter_text.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
 import {
@@ -58,26 +58,19 @@ export function FilterBar(
 ) {
   const { live } = useBoard();
   const tasks = live.stats.value?.tasks.map((t) => t.name) ?? [];
-  // What is typed and not yet applied: the bar re-renders with every stats frame and answer,
-  // and a field showing only the applied filter lost the user's typing at each.
-  const [drafts, setDrafts] = useState<Partial<Record<FilterField, string>>>({});
-  const set = (field: FilterField) => (event: Event) => {
-    const value = (event.currentTarget as HTMLInputElement | HTMLSelectElement).value.trim();
-    setDrafts(({ [field]: _applied, ...others }) => others);
+  const set = (field: FilterField) => (event: Event) =>
+    apply(field, (event.currentTarget as HTMLSelectElement).value.trim());
+  const apply = (field: FilterField, value: string) => {
     if ((filters[field] ?? "") !== value) onChange({ ...filters, [field]: value || undefined });
   };
-  const draft = (field: FilterField) => (event: Event) => {
-    const value = (event.currentTarget as HTMLInputElement).value;
-    setDrafts((typed) => ({ ...typed, [field]: value }));
-  };
-  const input = (field: FilterField, label: string, type = "text") =>
+  const input = (
+    field: FilterField,
+    label: string,
+    type: "text" | "number" | "datetime-local" = "text",
+  ) =>
     html`
-      <label class=${type === "datetime-local" ? "filter-field filter-field-wide" : "filter-field"}>
-        <span class="muted">${label}</span>
-        <input class="input" type=${type} name=${field} value=${drafts[field] ??
-          filters[field] ?? ""}
-          onInput=${draft(field)} onChange=${set(field)} />
-      </label>
+      <${FilterText} name=${field} label=${label} type=${type} value=${filters[field] ?? ""}
+        onApply=${(value: string) => apply(field, value)} />
     `;
   // A task in the URL that the stats frame does not list (yet) stays choosable.
   const choices = filters.task && !tasks.includes(filters.task) ? [filters.task, ...tasks] : tasks;
