@@ -38,21 +38,36 @@ function* fleet(now: number): Generator<string[]> {
   }
 }
 
-Deno.test("a minute's backlog sample from a fresh live state reads the tasks with delayed jobs only, and takes the same samples", async () => {
+/**
+ * A throwaway Redis, a source over `TASKS` on fake timers, and the leader's
+ * backlog sampler on `clock`; `done` stops them all.
+ */
+async function sampling(clock: () => number) {
   const redis = await startRedis();
   const client = await connectClient(redis.url);
   const timers = new FakeTimers();
-  // Within a minute, not at its end: both samples fall in the same one.
-  const now = minuteOf(Date.now()) + 1_000;
   const source = new RedisTaskSource({ url: redis.url, tasks: TASKS }, timers);
   const sampler = startBacklogSampler({
     source,
     store: source.boardStore,
     leadership: new Leadership(null),
     timers,
-    clock: () => now,
+    clock,
     liveMaxAgeMs: 3_000,
   });
+  const done = async () => {
+    sampler.close();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  };
+  return { client, source, sampler, done };
+}
+
+Deno.test("a minute's backlog sample from a fresh live state reads the tasks with delayed jobs only, and takes the same samples", async () => {
+  // Within a minute, not at its end: both samples fall in the same one.
+  const now = minuteOf(Date.now()) + 1_000;
+  const { client, source, sampler, done } = await sampling(() => now);
   const samplesOf = async () => {
     const samples = new Map<string, BacklogSample | null>();
     for (const task of [...HELD, TASKS[100]]) {
@@ -94,27 +109,13 @@ Deno.test("a minute's backlog sample from a fresh live state reads the tasks wit
     assert.deepEqual(directSamples.get(HELD[0]), { at: now, backlog: 3, finishedBefore: 4 });
     assert.deepEqual(directSamples.get(TASKS[100]), { at: now, backlog: 2, finishedBefore: 4 });
   } finally {
-    sampler.close();
-    await source.close();
-    await client.close();
-    await redis.stop();
+    await done();
   }
 });
 
 Deno.test("a task none of whose delayed jobs falls due after the horizon is not counted again while its row stands", async () => {
-  const redis = await startRedis();
-  const client = await connectClient(redis.url);
-  const timers = new FakeTimers();
   let now = minuteOf(Date.now()) + 1_000;
-  const source = new RedisTaskSource({ url: redis.url, tasks: TASKS }, timers);
-  const sampler = startBacklogSampler({
-    source,
-    store: source.boardStore,
-    leadership: new Leadership(null),
-    timers,
-    clock: () => now,
-    liveMaxAgeMs: 3_000,
-  });
+  const { client, source, sampler, done } = await sampling(() => now);
   try {
     // Every task a job due in a minute: none after the forecast's hour.
     const soon = function* () {
@@ -146,9 +147,6 @@ Deno.test("a task none of whose delayed jobs falls due after the horizon is not 
     const [sample] = await source.boardStore.readBacklogSamples(TASKS[0], [minuteOf(now - 60_000)]);
     assert.equal(sample?.backlog, 1, "the job due within the hour is backlog");
   } finally {
-    sampler.close();
-    await source.close();
-    await client.close();
-    await redis.stop();
+    await done();
   }
 });
