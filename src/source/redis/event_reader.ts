@@ -4,8 +4,12 @@
  * and hands each entry to the source's subscribers.
  *
  * - Started by the first subscriber, stopped (its connection closed) by the
- *   last unsubscribe. Each start reads from the moment it started (Redis
- *   `TIME`), never replaying history.
+ *   last unsubscribe. The first subscriber's events start at the moment its
+ *   run started (Redis `TIME`, asked over the command connection before the
+ *   blocking one is made), never replaying history. Runs that follow each
+ *   other while someone is subscribed (the change feed's tail below taking
+ *   over, then handing back) read on from what the subscribers were last
+ *   given: nothing written in between is lost or given twice.
  * - The stream set follows task discovery: the task list is rediscovered
  *   every `refreshMs` (one SCAN, shared with the source's own discovery), and
  *   the next XREAD (at most `blockMs` later) includes the new streams. A new
@@ -90,10 +94,8 @@ type RawEntry = [id: string, fields: string[]];
 /** XREAD's reply: per stream with new entries, its key and entries; null on timeout. */
 type XReadReply = [key: string, entries: RawEntry[]][] | null;
 
-/** How one run of the reader reads: the server's clock, then new entries; release gives it back. */
+/** How one run of the reader reads new entries; release gives it back. */
 interface StreamSource {
-  /** Redis `TIME`: seconds and microseconds. */
-  time(): Promise<[string, string]>;
   /** New entries after the given id of each stream (null: none). */
   read(streams: ReadonlyMap<string, string>, signal: AbortSignal): Promise<XReadReply>;
   /** Closes what the run opened. */
@@ -108,8 +110,14 @@ export function backoffDelay(failures: number): number {
   return Math.min(100 * 2 ** Math.max(0, failures - 1), MAX_BACKOFF_MS);
 }
 
+/** An event read from a stream: it has its entry's id. */
+export type StreamEvent = TaskEvent & { id: string };
+
+/** A batch of such events. */
+type StreamBatch = Omit<EventBatch, "events"> & { events: StreamEvent[] };
+
 /** Turns one stream entry into a {@link TaskEvent}, its fields decoded. */
-export function toTaskEvent(task: string, id: string, flat: readonly string[]): TaskEvent {
+export function toTaskEvent(task: string, id: string, flat: readonly string[]): StreamEvent {
   const fields: Record<string, string> = {};
   let event = "";
   let jobId = "";
@@ -196,12 +204,16 @@ export async function trimmedPast(
 
 /** What one run of the read loop does with each reply, and from where each stream starts. */
 interface Follower {
-  /** Task → the id to read after; a task not in it starts where the run started. */
+  /** Task → the id to read after; a task not in it starts at `since`. */
   from: ReadonlyMap<string, string>;
+  /** The id after which a stream not in `from` is read; null: where the run starts. */
+  since: string | null;
+  /** Task → an id to check for a trim past it, once, before reading on (none when absent). */
+  trims?: ReadonlyMap<string, string>;
   /** Takes one read's entries (none after a quiet `blockMs`); the next read waits for it. */
-  take(batch: EventBatch): void | Promise<void>;
-  /** The run's start on the server's clock (ms): where a stream without a given id starts. */
-  started?(at: number): void;
+  take(batch: StreamBatch): void | Promise<void>;
+  /** The run's start on the server's clock, as a stream id (`<ms>-0`). */
+  started?(at: string): void;
 }
 
 /** Rejects after `ms` unless `work` settles first. */
@@ -245,6 +257,13 @@ export class RedisEventReader {
   #run: { stop: AbortController; done: Promise<void> } | null = null;
   /** Tails running: while one does, it feeds the subscribers too (one connection, not two). */
   #tails = 0;
+  /**
+   * What the subscribers were given: where their reading started (an id
+   * after which every stream is theirs; null before any run started) and
+   * the last entry given per task. A run, the subscribers' own or a tail,
+   * reads on from here, so none loses what was written as the other stopped.
+   */
+  #given: { since: string | null; ids: Map<string, string> } = { since: null, ids: new Map() };
   #connections = 0;
 
   /** Creates the reader; nothing runs until the first subscriber. */
@@ -278,6 +297,8 @@ export class RedisEventReader {
   /** Adds a subscriber (starting the loop for the first); returns the unsubscribe function. */
   subscribe(listener: (event: TaskEvent) => void): () => void {
     const wrapped = (event: TaskEvent) => listener(event);
+    // A first subscriber reads from now on, not from where the last one left.
+    if (this.#listeners.size === 0) this.#given = { since: null, ids: new Map() };
     this.#listeners.add(wrapped);
     if (this.#run === null && this.#tails === 0) this.#start();
     return () => {
@@ -297,10 +318,11 @@ export class RedisEventReader {
    * `take` as one batch and reading on once it settles, until `signal`
    * aborts; reconnects as the shared reader does. Resolves once stopped.
    *
-   * While it runs it is the reader's one connection: the subscribers get
-   * the entries it reads that were written from its start on (what it reads
-   * again from the given ids they had), and their own loop resumes, from
-   * then, when it stops.
+   * While it runs it is the reader's one connection: it reads each stream
+   * from the earlier of its given id and what the subscribers were last
+   * given, so that the subscribers get every entry after theirs (one
+   * written while the tail took over too) and `take` only those after its
+   * own; their loop resumes from where the tail left them when it stops.
    */
   async tail(
     from: ReadonlyMap<string, string>,
@@ -309,25 +331,42 @@ export class RedisEventReader {
   ): Promise<void> {
     this.#tails++;
     await this.#halt();
-    let since = Infinity;
+    const given = this.#given;
+    const readFrom = new Map(given.ids);
+    for (const [task, id] of from) {
+      const theirs = given.ids.get(task) ?? given.since;
+      readFrom.set(task, theirs !== null && idAfter(id, theirs) ? theirs : id);
+    }
+    /** Where the tail started: a stream without a given id is the feed's from there on. */
+    let start = "";
     try {
       await this.#loop(signal, {
-        from,
-        started: (at) => since = at,
-        take: async (batch) => {
-          for (const event of batch.events) if (event.at >= since) this.#emit(event);
-          await take(batch);
+        from: readFrom,
+        since: given.since,
+        trims: from,
+        started: (at) => start = at,
+        take: async ({ events, tasks, trimmed }) => {
+          const theirs = (task: string) => this.#given.ids.get(task) ?? this.#given.since ?? start;
+          for (const event of events) if (idAfter(event.id, theirs(event.task))) this.#emit(event);
+          const ours = events.filter((event) => idAfter(event.id, from.get(event.task) ?? start));
+          const positions = new Map(ours.map((event) => [event.task, event.id]));
+          await take({ events: ours, positions, tasks, trimmed });
         },
       });
     } finally {
+      // Subscribers who came while it ran were given what it read from its start on.
+      this.#given.since ??= start || null;
       if (--this.#tails === 0 && this.#listeners.size > 0 && this.#run === null) this.#start();
     }
   }
 
   #start(): void {
     const stop = new AbortController();
+    const given = this.#given;
     const follower: Follower = {
-      from: new Map(),
+      from: new Map(given.ids),
+      since: given.since,
+      started: (at) => given.since ??= at,
       take: ({ events }) => events.forEach((event) => this.#emit(event)),
     };
     this.#run = { stop, done: this.#loop(stop.signal, follower) };
@@ -341,7 +380,8 @@ export class RedisEventReader {
     await run.done;
   }
 
-  #emit(event: TaskEvent): void {
+  #emit(event: StreamEvent): void {
+    this.#given.ids.set(event.task, event.id);
     for (const listener of this.#listeners) {
       try {
         listener(event);
@@ -357,7 +397,6 @@ export class RedisEventReader {
     if (this.#deps.createClient === null) {
       let wait = this.#pollMs;
       return {
-        time: async () => (await pipeline([["TIME"]]))[0] as [string, string],
         read: async (streams, signal) => {
           const reply = await pollStreams(pipeline, streams, this.#count);
           if (reply !== null) {
@@ -373,12 +412,6 @@ export class RedisEventReader {
     }
     const client = await this.#connect(this.#deps.createClient(), signal);
     return {
-      time: () =>
-        within(
-          client.sendCommand<[string, string]>(["TIME"]),
-          this.#timeoutMs,
-          "Redis did not answer TIME",
-        ),
       read: (streams) =>
         within(
           readStreams(client, streams, this.#count, this.#blockMs),
@@ -425,10 +458,9 @@ export class RedisEventReader {
     const taskOf = new Map<string, string>();
     /** Streams given an id not yet checked for a trim past it. */
     const unchecked = new Map<string, string>();
-    for (const [task, id] of follower.from) {
-      const key = taskKeys(task, this.#prefix).events;
-      lastIds.set(key, id);
-      unchecked.set(key, id);
+    for (const [task, id] of follower.from) lastIds.set(taskKeys(task, this.#prefix).events, id);
+    for (const [task, id] of follower.trims ?? []) {
+      unchecked.set(taskKeys(task, this.#prefix).events, id);
     }
     let startId: string | null = null;
     let refreshedAt = 0;
@@ -436,13 +468,15 @@ export class RedisEventReader {
     try {
       while (!signal.aborted) {
         try {
-          source ??= await this.#open(signal);
           if (startId === null) {
-            const [seconds, micros] = await source.time();
+            // Over the command connection, before a blocking one is made: a run stopped while
+            // it connects (the feed taking over) has its start all the same.
+            const [[seconds, micros]] = await this.#deps.pipeline([["TIME"]]) as [string, string][];
             const startMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
-            startId = `${startMs}-0`;
-            follower.started?.(startMs);
+            follower.started?.(`${startMs}-0`);
+            startId = follower.since ?? `${startMs}-0`;
           }
+          source ??= await this.#open(signal);
           const fresh = Date.now() - refreshedAt >= this.#refreshMs;
           const tasks = fresh ? await this.#deps.refreshTasks() : await this.#deps.listTasks();
           if (fresh) refreshedAt = Date.now();
@@ -464,7 +498,7 @@ export class RedisEventReader {
           for (const key of given.keys()) unchecked.delete(key);
           const reply = await source.read(streams, signal);
           failures = 0;
-          const events: TaskEvent[] = [];
+          const events: StreamEvent[] = [];
           const positions = new Map<string, string>();
           const readTo = new Map<string, string>();
           for (const [key, entries] of reply ?? []) {
