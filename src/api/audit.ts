@@ -11,7 +11,7 @@ import { z } from "@hono/zod-openapi";
 import { AUDIT_OUTCOMES, AUDIT_VIAS, type AuditQuery } from "../contract/audit.ts";
 import { AUDIT_ACTIONS } from "../audit/actions.ts";
 import type { ApiDeps } from "./deps.ts";
-import { streamLines } from "./line_stream.ts";
+import { streamLines } from "../http/line_stream.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { integerParam, oneOfParam, textParam } from "./params.ts";
 import { AuditEntrySchema, AuditSchema } from "./schema/board.ts";

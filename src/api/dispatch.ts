@@ -12,7 +12,7 @@
 import { z } from "@hono/zod-openapi";
 import { DISPATCH_NEEDS_APP, type DispatchResponse, MAX_PRIORITY } from "../contract/dispatch.ts";
 import { BoardError } from "../errors.ts";
-import { bodyOf, jsonBody } from "./body.ts";
+import { bodyOf, jsonBody } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { durationField } from "./duration_field.ts";
 import { editedData } from "./jobs.ts";

@@ -7,7 +7,7 @@
  */
 
 import { z } from "@hono/zod-openapi";
-import { bodyOf, jsonBody } from "./body.ts";
+import { bodyOf, jsonBody } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { migrationGate } from "./migration_lock.ts";
 import { apiRoute, apiRouter, TotalCountHeader } from "./openapi.ts";

@@ -16,7 +16,7 @@ import { actingUser, type UserEnv } from "../auth/user.ts";
 import type { HistoryJobResponse } from "../contract/history.ts";
 import { BoardError } from "../errors.ts";
 import { MAX_SEARCH_LIMIT } from "../history/store.ts";
-import { csvRow } from "./csv.ts";
+import { csvRow } from "../http/csv.ts";
 import type { ApiDeps } from "./deps.ts";
 import { historyStoreOf, SearchQuerySchema, visibleHistoryPage } from "./history.ts";
 import { EXPORT_CAP, exportAnswer, type Format, formatQuery, streamExport } from "./job_export.ts";

@@ -14,7 +14,7 @@ import { PAYLOAD_FIELDS } from "../contract/payload.ts";
 import { keptAttempts, withKeptErrors } from "../history/attempts.ts";
 import { jobTaskOf } from "../source/job_task.ts";
 import { jobNotFound } from "../source/refusals.ts";
-import { deepJson } from "./deep_json.ts";
+import { deepJson } from "../http/deep_json.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import { withAttemptLinks } from "./attempt_links.ts";

@@ -16,7 +16,7 @@ import { BoardError, invalidParam } from "../errors.ts";
 import type { JobDetail, TaskFilter, TaskSource } from "../source/types.ts";
 import { searchableTasks } from "./job_lookup.ts";
 import { archivedJob } from "./history.ts";
-import { bodyOf, jsonBody, textField } from "./body.ts";
+import { bodyOf, jsonBody, textField } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
 import type { ResolvedOptions } from "../options.ts";
 import { jobNotFound } from "../source/refusals.ts";

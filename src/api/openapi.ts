@@ -77,7 +77,7 @@ const EVERY_ROUTE: readonly ErrorCode[] = [
 ];
 
 /**
- * What every mutation may answer with too (`src/board.ts` guards, `src/api/body.ts`, the
+ * What every mutation may answer with too (`src/board.ts` guards, `src/http/json_mutations.ts`, the
  * audit trail's limit of changes a minute).
  */
 const EVERY_MUTATION: readonly ErrorCode[] = [

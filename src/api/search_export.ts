@@ -21,7 +21,7 @@ import type { SessionEnv } from "../auth/session.ts";
 import { actingUser, type UserEnv } from "../auth/user.ts";
 import type { JobResponse } from "../contract/jobs.ts";
 import { BoardError } from "../errors.ts";
-import { csvRow } from "./csv.ts";
+import { csvRow } from "../http/csv.ts";
 import type { ApiDeps } from "./deps.ts";
 import {
   CSV_COLUMNS,

@@ -9,7 +9,7 @@
 import { z } from "@hono/zod-openapi";
 import { FINISHED_STATES } from "../contract/states.ts";
 import type { MigrationsResponse, VersionBucket, VersionCounts } from "../contract/tasks.ts";
-import { bodyOf, jsonBody } from "./body.ts";
+import { bodyOf, jsonBody } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { durationField } from "./duration_field.ts";
 import { migrationGate } from "./migration_lock.ts";

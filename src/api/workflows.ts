@@ -8,7 +8,7 @@
 
 import { z } from "@hono/zod-openapi";
 import { workflowNotFound } from "../source/refusals.ts";
-import { bodyOf, jsonBody, textField } from "./body.ts";
+import { bodyOf, jsonBody, textField } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";

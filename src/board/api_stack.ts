@@ -8,7 +8,7 @@
  */
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { jsonMutations } from "../api/body.ts";
+import { jsonMutations } from "../http/json_mutations.ts";
 import { migrationGuard } from "../api/migration_lock.ts";
 import { auditMutations } from "../audit/record.ts";
 import { auditedRoutes, guardedRoutes } from "../audit/route_actions.ts";
