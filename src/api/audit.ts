@@ -13,7 +13,7 @@ import { AUDIT_ACTIONS } from "../audit/actions.ts";
 import type { ApiDeps } from "./deps.ts";
 import { streamLines } from "../http/line_stream.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { integerParam, oneOfParam, textParam } from "./params.ts";
+import { integerParam, oneOfParam, textParam } from "./schema/params.ts";
 import { AuditEntrySchema, AuditSchema } from "./schema/board.ts";
 
 /** Largest page of `GET /audit`. */

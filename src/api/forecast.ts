@@ -18,7 +18,7 @@ import type { TaskSource } from "../source/types.ts";
 import type { BacklogSampleStore } from "../store/backlog_samples.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { TaskPath } from "./params.ts";
+import { TaskPath } from "./schema/params.ts";
 import { ForecastSchema } from "./schema/forecast.ts";
 
 const getForecast = apiRoute({

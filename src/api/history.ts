@@ -37,7 +37,7 @@ import { parseTime } from "../search/job_filter.ts";
 import type { ApiDeps } from "./deps.ts";
 import { tasksAllowed } from "./job_lookup.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { integerParam, jobIdParam, textParam } from "./params.ts";
+import { integerParam, jobIdParam, textParam } from "./schema/params.ts";
 import { HistoryJobSchema, HistoryPageSchema } from "./schema/history.ts";
 
 const tags = ["history"];

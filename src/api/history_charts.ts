@@ -28,7 +28,7 @@ import type { ApiDeps } from "./deps.ts";
 import { historyStoreOf } from "./history.ts";
 import { tasksAllowed } from "./job_lookup.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { integerParam, oneOfParam, textParam } from "./params.ts";
+import { integerParam, oneOfParam, textParam } from "./schema/params.ts";
 import { HistoryRollupsSchema, TaskWeekSchema } from "./schema/history_charts.ts";
 
 const tags = ["history"];

@@ -19,7 +19,8 @@ import { MAX_SEARCH_LIMIT } from "../history/store.ts";
 import { csvRow } from "../http/csv.ts";
 import type { ApiDeps } from "./deps.ts";
 import { historyStoreOf, SearchQuerySchema, visibleHistoryPage } from "./history.ts";
-import { EXPORT_CAP, exportAnswer, type Format, formatQuery, streamExport } from "./job_export.ts";
+import { EXPORT_CAP, exportAnswer, type Format, streamExport } from "./job_export.ts";
+import { formatQuery } from "./schema/params.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { HistoryJobSchema } from "./schema/history.ts";
 

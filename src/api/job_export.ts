@@ -18,10 +18,9 @@ import type { JobResponse } from "../contract/jobs.ts";
 import type { JobPage } from "../source/types.ts";
 import { csvRow } from "../http/csv.ts";
 import type { ApiDeps } from "./deps.ts";
-import { dlqTaskQuery, patternQuery } from "./dlq.ts";
 import { type LineStreamOptions, type LineWriter, streamLines } from "../http/line_stream.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { oneOfParam, stateQuery, TaskPath } from "./params.ts";
+import { dlqTaskQuery, formatQuery, patternQuery, stateQuery, TaskPath } from "./schema/params.ts";
 import { JobSchema } from "./schema/common.ts";
 
 /** Most rows one export writes. */
@@ -53,10 +52,6 @@ export const CSV_COLUMNS = [
 
 /** The formats of an export. */
 export type Format = "csv" | "ndjson";
-
-export const formatQuery = oneOfParam(["csv", "ndjson"]).openapi({
-  description: "csv (default) or ndjson",
-});
 
 /** The line that ends an export in `format` that failed after it began. */
 function exportFailureLine(format: Format): LineStreamOptions["failureLine"] {

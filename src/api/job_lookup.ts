@@ -21,7 +21,7 @@ import { type JobMatch, MAX_LOOKUP_MATCHES } from "../contract/job_lookup.ts";
 import type { TaskFilter } from "../source/types.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { idPrefixParam } from "./params.ts";
+import { idPrefixParam } from "./schema/params.ts";
 import { JobLookupSchema } from "./schema/job_lookup.ts";
 
 /**

@@ -20,8 +20,8 @@ import type { UserEnv } from "../auth/user.ts";
 import { withAttemptLinks } from "./attempt_links.ts";
 import type { ApiDeps } from "./deps.ts";
 import { readableSummary } from "./history.ts";
-import { apiRoute, apiRouter, oneOf } from "./openapi.ts";
-import { jobIdParam, JobIdPath } from "./params.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { jobIdParam, JobIdPath, oneOf } from "./schema/params.ts";
 import { AnyJson } from "./schema/common.ts";
 import { AttemptHistorySchema } from "./schema/jobs.ts";
 

@@ -24,7 +24,7 @@ import { apiRoute, apiRouter } from "./openapi.ts";
 import { mayReadPayloads, withoutPayloads } from "../auth/payload_access.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
-import { JobIdPath } from "./params.ts";
+import { JobIdPath } from "./schema/params.ts";
 import { JobActionSchema, JobDetailSchema, RerunSchema } from "./schema/jobs.ts";
 
 /** How many candidates an ambiguous prefix names. */

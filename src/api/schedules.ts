@@ -24,7 +24,7 @@ import {
 import { bodyOf, jsonBody } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { IdempotencyHeaders, integerParam } from "./params.ts";
+import { IdempotencyHeaders, integerParam } from "./schema/params.ts";
 import { deepJson } from "../http/deep_json.ts";
 import { mayReadPayloads, withoutScheduleData } from "../auth/payload_access.ts";
 import { BoardRuns, type BoardRunsOf } from "../schedules/board_runs.ts";

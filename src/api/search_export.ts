@@ -29,17 +29,16 @@ import {
   EXPORT_CAP,
   exportAnswer,
   type Format,
-  formatQuery,
   streamExport,
 } from "./job_export.ts";
 import { parseJobFilter } from "../search/job_filter.ts";
 import { matchingCandidates } from "../search/job_match.ts";
-import { filterQuery } from "./job_search.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { stateQuery, TaskPath } from "./params.ts";
+import { formatQuery, stateQuery, TaskPath } from "./schema/params.ts";
 import { assertMayFilterBy } from "../auth/payload_access.ts";
 import { startSearch } from "./search_start.ts";
 import { JobSchema } from "./schema/common.ts";
+import { filterQuery } from "./schema/search.ts";
 
 const exportSearch = apiRoute({
   method: "get",

@@ -16,7 +16,7 @@ import {
 import type { TaskSource } from "../source/types.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { TaskPath } from "./params.ts";
+import { TaskPath } from "./schema/params.ts";
 import { TaskWorkersSchema } from "./schema/workers.ts";
 
 const getTaskWorkers = apiRoute({
