@@ -17,7 +17,7 @@ import { integerParam, oneOfParam, textParam } from "./schema/params.ts";
 import { AuditEntrySchema, AuditSchema } from "./schema/board.ts";
 
 /** Largest page of `GET /audit`. */
-export const MAX_AUDIT_PAGE = 200;
+const MAX_AUDIT_PAGE = 200;
 
 /** Entries one page of the NDJSON export reads. */
 const EXPORT_PAGE = 500;

@@ -15,7 +15,7 @@ import { BoardError } from "../errors.ts";
 import { bodyOf, jsonBody } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { durationField } from "./schema/duration_field.ts";
-import { editedData } from "./jobs.ts";
+import { editedData } from "../jobs/edited_data.ts";
 import { MAX_EDITED_DATA_BYTES } from "../contract/jobs.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { IdempotencyHeaders, TaskPath } from "./schema/params.ts";

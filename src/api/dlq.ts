@@ -9,7 +9,7 @@
 import { z } from "@hono/zod-openapi";
 import { bodyOf, jsonBody } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
-import { migrationGate } from "./migration_lock.ts";
+import { migrationGate } from "../migration/lock_guard.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { TotalCountHeader } from "./schema/common.ts";
 import { dlqTaskQuery, JobIdPath, pageQuery, patternQuery } from "./schema/params.ts";

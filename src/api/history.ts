@@ -35,7 +35,7 @@ import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import { parseTime } from "../search/job_filter.ts";
 import type { ApiDeps } from "./deps.ts";
-import { tasksAllowed } from "./job_lookup.ts";
+import { tasksAllowed } from "../auth/task_filter.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { integerParam, jobIdParam, textParam } from "./schema/params.ts";
 import { HistoryJobSchema, HistoryPageSchema } from "./schema/history.ts";

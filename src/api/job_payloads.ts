@@ -17,7 +17,7 @@ import { jobNotFound } from "../source/refusals.ts";
 import { deepJson } from "../http/deep_json.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
-import { withAttemptLinks } from "./attempt_links.ts";
+import { withAttemptLinks } from "../jobs/attempt_links.ts";
 import type { ApiDeps } from "./deps.ts";
 import { readableSummary } from "./history.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";

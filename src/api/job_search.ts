@@ -21,7 +21,7 @@ import { encodeCursor, parseCursor, parseJobFilter } from "../search/job_filter.
 import { matchingCandidates } from "../search/job_match.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { assertMayFilterBy } from "../auth/payload_access.ts";
-import { startSearch } from "./search_start.ts";
+import { startSearch } from "../search/start.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import { integerParam, stateQuery, TaskPath, textParam } from "./schema/params.ts";

@@ -36,7 +36,7 @@ import { matchingCandidates } from "../search/job_match.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { formatQuery, stateQuery, TaskPath } from "./schema/params.ts";
 import { assertMayFilterBy } from "../auth/payload_access.ts";
-import { startSearch } from "./search_start.ts";
+import { startSearch } from "../search/start.ts";
 import { JobSchema } from "./schema/common.ts";
 import { filterQuery } from "./schema/search.ts";
 

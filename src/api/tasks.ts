@@ -12,7 +12,7 @@ import type { MigrationsResponse, VersionBucket, VersionCounts } from "../contra
 import { bodyOf, jsonBody } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { durationField } from "./schema/duration_field.ts";
-import { migrationGate } from "./migration_lock.ts";
+import { migrationGate } from "../migration/lock_guard.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { integerParam, oneOf, pageQuery, stateQuery, TaskPath } from "./schema/params.ts";
 import { JobSchema, TotalCountHeader } from "./schema/common.ts";
