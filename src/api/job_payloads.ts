@@ -19,7 +19,7 @@ import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import { withAttemptLinks } from "../jobs/attempt_links.ts";
 import type { ApiDeps } from "./deps.ts";
-import { readableSummary } from "./history.ts";
+import { readableSummary } from "../history/visible.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { jobIdParam, JobIdPath, oneOf } from "./schema/params.ts";
 import { AnyJson } from "./schema/common.ts";

@@ -16,7 +16,7 @@ import type { JobDetail } from "../source/types.ts";
 import { dataShownAsStored, editedData } from "../jobs/edited_data.ts";
 import { findJob } from "../jobs/find_job.ts";
 import { searchableTasks } from "../auth/task_filter.ts";
-import { archivedJob } from "./history.ts";
+import { archivedJob } from "../history/visible.ts";
 import { bodyOf, jsonBody, textField } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
