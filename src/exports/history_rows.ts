@@ -29,7 +29,10 @@ export const HISTORY_CSV_COLUMNS = [
 
 const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
 
-/** A summary as a CSV row, in the order of {@link HISTORY_CSV_COLUMNS}; its error is its last attempt's. */
+/**
+ * A summary as a CSV row, in the order of {@link HISTORY_CSV_COLUMNS}; its
+ * error is its last attempt's.
+ */
 export function historyCsvOf(job: HistoryJobResponse): string {
   return csvRow([
     job.id,
