@@ -5,7 +5,8 @@
  * - `<root>:board:feed:ids`, a hash task → the last entry id delivered;
  * - `<root>:board:live`, a hash: `@asOf` (ms), `@index` (the index, JSON,
  *   each task a compact array) and `t:<task>` (its row, JSON). A page reads
- *   `@asOf` and `@index` in one HMGET and its rows in one more;
+ *   `@asOf` and `@index` in one HMGET and its rows in one more; a reader of
+ *   every task, the whole hash in one HGETALL;
  * - `<root>:board:feed:demand`, a string with a TTL, renewed by every
  *   replica that needs the feed: its value is when the need ends on the
  *   boards' clock, so a board on another clock (fake timers in tests, a
@@ -27,6 +28,7 @@ import type {
   LiveIndex,
   LiveIndexEntry,
   LiveRow,
+  LiveState,
   LiveStateWrite,
   LiveSummary,
 } from "../feed.ts";
@@ -39,7 +41,8 @@ export function feedKeys(prefix?: string): { ids: string; live: string; demand: 
 
 const AS_OF = "@asOf";
 const INDEX = "@index";
-const rowField = (task: string) => `t:${task}`;
+const ROW = "t:";
+const rowField = (task: string) => `${ROW}${task}`;
 
 /**
  * An index entry as stored: name, status, oldest waiting since and retrying
@@ -134,6 +137,22 @@ export class RedisFeedStore implements FeedStore {
       ...tasks.map(rowField),
     ]);
     return rows.map((row) => row === null ? null : JSON.parse(row) as LiveRow);
+  }
+
+  /** One HGETALL. */
+  async readLiveState(): Promise<LiveState | null> {
+    const fields = await this.#connection.call<string[]>(["HGETALL", this.#keys.live]);
+    let asOf: string | null = null;
+    let index: string | null = null;
+    const rows = new Map<string, LiveRow>();
+    for (const [field, value] of pairs(fields)) {
+      if (field === AS_OF) asOf = value;
+      else if (field === INDEX) index = value;
+      else if (field.startsWith(ROW)) rows.set(field.slice(ROW.length), JSON.parse(value));
+    }
+    return asOf === null || index === null
+      ? null
+      : { asOf: Number(asOf), index: decodeIndex(index), rows };
   }
 
   /** One SET with a TTL: the need lasts `ttlMs` past the last replica's renewal. */
