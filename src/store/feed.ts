@@ -118,7 +118,9 @@ export interface FeedStore {
   readLiveRows(tasks: readonly string[]): Promise<(LiveRow | null)[]>;
   /**
    * The summary and every row in one read, for a reader of every task (the
-   * summary, then the rows, is two); null when no leader kept one.
+   * summary, then the rows, is two); null when no leader kept one. What a
+   * pass left unchanged may be the objects an earlier call returned: never
+   * changed in place.
    */
   readLiveState(): Promise<LiveState | null>;
   /** Notes that someone on a replica needs the feed, for `ttlMs` (each replica renews its own need). */

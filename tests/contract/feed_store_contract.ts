@@ -17,7 +17,7 @@ import type { Seed } from "./source_contract.ts";
 const counts = (waiting: number): QueueStats => ({ ...NO_JOBS, waiting });
 
 /** A row of `name` with `waiting` jobs, judged `status`. */
-function rowOf(name: string, waiting: number, status: LiveRow["health"]["status"]): LiveRow {
+export function rowOf(name: string, waiting: number, status: LiveRow["health"]["status"]): LiveRow {
   return {
     name,
     stats: counts(waiting),
@@ -34,7 +34,7 @@ function rowOf(name: string, waiting: number, status: LiveRow["health"]["status"
 }
 
 /** The index of `rows`. */
-function indexOf(rows: readonly LiveRow[]): LiveIndex {
+export function indexOf(rows: readonly LiveRow[]): LiveIndex {
   const healthCounts = { critical: 0, warning: 0, healthy: 0, idle: 0 };
   for (const row of rows) healthCounts[row.health.status]++;
   return {

@@ -79,11 +79,27 @@ export function decodeIndex(text: string): LiveIndex {
   };
 }
 
+/** A value and the text it was parsed from. */
+interface Parsed<T> {
+  text: string;
+  value: T;
+}
+
+/** `last` when it was parsed from `text`; else `text` parsed. */
+function reused<T>(last: Parsed<T> | null | undefined, text: string, parse: (text: string) => T) {
+  return last?.text === text ? last : { text, value: parse(text) };
+}
+
 /** The feed's part of the store, on the board's Redis connection. */
 export class RedisFeedStore implements FeedStore {
   readonly #connection: RedisConnection;
   readonly #keys: ReturnType<typeof feedKeys>;
   readonly #now: () => number;
+  /** What {@link readLiveState} read last, by text. */
+  #lastRead: { index: Parsed<LiveIndex> | null; rows: Map<string, Parsed<LiveRow>> } = {
+    index: null,
+    rows: new Map(),
+  };
 
   /** Keys under the root of `prefix` (taskora's key prefix); the need judged on `now`. */
   constructor(connection: RedisConnection, prefix?: string, now: () => number = Date.now) {
@@ -139,20 +155,33 @@ export class RedisFeedStore implements FeedStore {
     return rows.map((row) => row === null ? null : JSON.parse(row) as LiveRow);
   }
 
-  /** One HGETALL. */
+  /**
+   * One HGETALL. A row or index whose text is the one the last call read
+   * is that call's object, not parsed again (a pass changes a few rows; an
+   * overview reads them all at each request).
+   */
   async readLiveState(): Promise<LiveState | null> {
     const fields = await this.#connection.call<string[]>(["HGETALL", this.#keys.live]);
     let asOf: string | null = null;
-    let index: string | null = null;
-    const rows = new Map<string, LiveRow>();
-    for (const [field, value] of pairs(fields)) {
-      if (field === AS_OF) asOf = value;
-      else if (field === INDEX) index = value;
-      else if (field.startsWith(ROW)) rows.set(field.slice(ROW.length), JSON.parse(value));
+    let index: Parsed<LiveIndex> | null = null;
+    const rows = new Map<string, Parsed<LiveRow>>();
+    const last = this.#lastRead;
+    for (const [field, text] of pairs(fields)) {
+      if (field === AS_OF) asOf = text;
+      else if (field === INDEX) index = reused(last.index, text, decodeIndex);
+      else if (field.startsWith(ROW)) {
+        const task = field.slice(ROW.length);
+        rows.set(task, reused(last.rows.get(task), text, JSON.parse));
+      }
     }
-    return asOf === null || index === null
-      ? null
-      : { asOf: Number(asOf), index: decodeIndex(index), rows };
+    // Kept: one entry per task the live state holds, as read last.
+    this.#lastRead = { index, rows };
+    if (asOf === null || index === null) return null;
+    return {
+      asOf: Number(asOf),
+      index: index.value,
+      rows: new Map([...rows].map(([task, row]) => [task, row.value])),
+    };
   }
 
   /** One SET with a TTL: the need lasts `ttlMs` past the last replica's renewal. */
