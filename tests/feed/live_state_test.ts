@@ -317,8 +317,8 @@ Deno.test("the sweep takes a retrying split counted since a task's read from the
   });
 });
 
-Deno.test("a task that moves is read again for what its events changed: not its longest waiting job, its locks every 15 s", async () => {
-  // Each task a few jobs of each state: waiting, prioritized and active ones among them.
+Deno.test("a task that moves is read again for what its events changed: its counts a take and a finish move, its minutes' counters, its locks every 15 s", async () => {
+  // Each task a few jobs of each state: waiting, prioritized, active and failed ones among them.
   await withKeeper(10, 400, async ({ client, keeper, tasks, at }) => {
     const seconds = 30;
     const calls = await commandsOf(client, async () => {
@@ -342,13 +342,23 @@ Deno.test("a task that moves is read again for what its events changed: not its 
         await keeper.pass();
       }
     });
+    const perSecond = totalCalls(calls) / seconds;
     const seen = JSON.stringify(Object.fromEntries(calls));
-    console.log(`10 tasks moving: ${totalCalls(calls) / seconds} commands/s ${seen}`);
+    console.log(`10 tasks moving: ${perSecond} commands/s ${seen}`);
     // The oldest waiting job's hash (HMGET) is read only when an event may have changed it.
     assert.equal(calls.get("hmget") ?? 0, 0, seen);
     // The locks of each task's 5 active jobs: at its first read and every 15 s, not every pass.
     assert.ok((calls.get("exists") ?? 0) <= tasks.length * 5 * 2, seen);
-    // Each pass still reads each task's counts (8 reads in its script).
-    assert.equal(calls.get("zcard"), tasks.length * seconds * 6, seen);
+    // Of the counts, only those a take and a finish change: the wait list and the prioritized
+    // set, the active list, the completed set (before, all eight: 6 ZCARDs and 2 LLENs a pass).
+    assert.equal(calls.get("zcard"), tasks.length * seconds * 2, seen);
+    assert.equal(calls.get("llen"), tasks.length * seconds * 2, seen);
+    // The job active longest is still active and no delayed job moved: no head is read.
+    assert.equal(totalCalls(calls, ["lindex", "hget", "zrange"]), 0, seen);
+    // No job failed: the failed set is not read, only the minutes' counters.
+    assert.equal(totalCalls(calls, ["zcount", "zrangebyscore"]), 0, seen);
+    assert.equal(calls.get("mget"), tasks.length * seconds, seen);
+    // 7 commands a task a pass, the locks and the pass's HSET (before, 16 a task: 165 a second).
+    assert.ok(perSecond <= tasks.length * 8 + 1, `${perSecond} commands/s: ${seen}`);
   });
 });
