@@ -18,10 +18,11 @@
  *   Redis counts them, against about 25 for a whole read), and re-reads a
  *   task whose counts differ from its row. It checks every task once per
  *   {@link sweepPeriodMs}: `sweepMs` (60 s), or longer when that would cost
- *   more than `sweepCommandsPerSecond` (4): at 1,000 tasks once per 37.5 min,
- *   about 4 commands/s where a whole read of every task once a minute cost
- *   about 400. A row's hour of minutes is moved on in memory between reads:
- *   a task without events finished nothing since;
+ *   more than `sweepCommandsPerSecond` ({@link DEFAULT_SWEEP_COMMANDS_PER_SECOND}):
+ *   at 1,000 tasks once per 75 min, about 2 commands/s where a whole read of
+ *   every task once a minute cost about 400. A row's hour of minutes is
+ *   moved on in memory between reads: a task without events finished
+ *   nothing since;
  * - the last take and the re-runs come from the events themselves (`active`;
  *   `stalled` with `action` `recovered`): "no progress" never re-reads a
  *   stream. Only a task the state never held (a first start) is read once:
@@ -74,7 +75,7 @@ export interface LiveStateOptions {
   health: { maxWaitMs: number; maxIdleMs: number };
   /** How long a full sweep of every task takes at the least, ms (default 60,000). */
   sweepMs?: number;
-  /** Commands per second the sweep's checks may spend, on average (default 4). */
+  /** Commands per second the sweep's checks may spend, on average (default {@link DEFAULT_SWEEP_COMMANDS_PER_SECOND}). */
   sweepCommandsPerSecond?: number;
 }
 
@@ -85,6 +86,15 @@ export interface LiveStateOptions {
  * task cost (an EXISTS a job a second).
  */
 export const LOCKS_READ_EVERY_MS = 15_000;
+
+/**
+ * What the sweep's checks spend by default, commands per second: half of
+ * the 4 the leader's background reads spend together, the retrying split's
+ * reconcile the other half (`src/source/redis/retrying_reconcile.ts`). At 4
+ * each, one open browser at 1,000 tasks cost 13.5 commands/s with nothing
+ * moving (`tests/bench/open_browser.ts`; issue 35 wants 10).
+ */
+export const DEFAULT_SWEEP_COMMANDS_PER_SECOND = 2;
 
 /** What one task's check costs, as Redis counts it: the counts script and its eight reads. */
 export const SWEEP_CHECK_COMMANDS = 9;
@@ -156,7 +166,7 @@ export class LiveStateKeeper implements FeedConsumer {
   constructor(options: LiveStateOptions) {
     this.#options = options;
     this.#sweepMs = options.sweepMs ?? 60_000;
-    this.#sweepPerSecond = options.sweepCommandsPerSecond ?? 4;
+    this.#sweepPerSecond = options.sweepCommandsPerSecond ?? DEFAULT_SWEEP_COMMANDS_PER_SECOND;
   }
 
   /** Takes over the rows a former leader wrote: their last takes and re-runs. */
