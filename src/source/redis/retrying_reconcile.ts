@@ -46,6 +46,14 @@ export interface RetryingReconcilerOptions {
 const MAX_STEP = 1000;
 
 /**
+ * Members one step looks at, at least: a step of a budget's second (its
+ * budget less the ZSCAN) was one member at 2 commands/s, a ZSCAN per HGET,
+ * half of the budget spent on walking. The budget still holds on average:
+ * a larger step waits for its commands after it.
+ */
+const MIN_STEP = 20;
+
+/**
  * What the reconcile spends by default, commands per second, first counts
  * and rechecks alike: half of the 4 the leader's background reads spend
  * together, the live state's sweep the other half (`src/feed/live_state.ts`).
@@ -183,7 +191,7 @@ export class RetryingReconciler {
   async #reconcile(task: string, signal: AbortSignal): Promise<void> {
     const keys = taskKeys(task, this.#prefix);
     const pacer = this.#split.reconciledAt(task) === null ? this.#firstPacer : this.#pacer;
-    const step = Math.max(1, Math.min(MAX_STEP, pacer.perSecond - 1));
+    const step = Math.min(MAX_STEP, Math.max(MIN_STEP, pacer.perSecond - 1));
     const found = new Set<string>();
     let more = 0;
     let cursor = "0";
