@@ -23,7 +23,7 @@ import {
 } from "../contract/task_list.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { integerParam, MAX_LIMIT, oneOfParam, textParam } from "./params.ts";
+import { integerParam, MAX_LIMIT, oneOfParam, textParam } from "./schema/params.ts";
 import { sharedRead } from "../shared_read.ts";
 import { readLivePage, readNeededLive } from "../feed/live_read.ts";
 import { OverviewSchema } from "./schema/overview.ts";
