@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { parseCli, UsageError } from "../src/cli.ts";
 import type { SessionAuthOptions } from "../src/options.ts";
 import { hashPassword, MIN_ITERATIONS } from "../src/auth/password_hash.ts";
+import { boundCommand } from "./helpers/bound_command.ts";
 import { waitFor } from "./helpers/wait_for.ts";
 import { toolNames, withClient } from "./helpers/mcp_client.ts";
 
@@ -118,7 +119,7 @@ function freePort(): number {
 /** Starts the CLI on the memory demo and waits for its start line. */
 async function startDemo(args: string[] = [], envVars: Record<string, string> = {}) {
   const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
+  const child = boundCommand(Deno.execPath(), {
     args: [
       "run",
       "--allow-net",

@@ -6,6 +6,7 @@
  */
 
 import assert from "node:assert/strict";
+import { boundCommand } from "../helpers/bound_command.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { clusterSender, startCluster } from "../helpers/redis_cluster.ts";
 
@@ -23,7 +24,7 @@ function freePort(): number {
 /** Starts `src/cli.ts` on a free port and waits for its start line. */
 async function startBoard(cluster: string, secret: string) {
   const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
+  const child = boundCommand(Deno.execPath(), {
     args: ["run", "--allow-net", "--allow-env", "--allow-read", CLI, "--port", String(port)],
     env: { REDIS_URL: "", REDIS_CLUSTER: cluster, ...LOGIN, BOARD_COOKIE_SECRET: secret },
     stdout: "piped",

@@ -1,11 +1,13 @@
 /**
  * Board processes for the multi-process tests: N children (the CLI, or a
  * script that embeds a board in a taskora App), each on a free loopback
- * port, ready once `GET {basePath}/api/config` answers, stopped by pid.
+ * port, ready once `GET {basePath}/api/config` answers, stopped by pid,
+ * and killed with the test's process if that goes first (`bound_command.ts`).
  *
  * @module
  */
 
+import { boundCommand } from "./bound_command.ts";
 import { waitFor } from "./wait_for.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -72,7 +74,7 @@ function tailOf(stream: ReadableStream<Uint8Array<ArrayBuffer>>, keep = 8192): (
 
 /** A spawned child, and a promise that rejects if it exits before it answers. */
 function spawn(args: string[], env: Record<string, string>, port: number) {
-  const child = new Deno.Command(Deno.execPath(), {
+  const child = boundCommand(Deno.execPath(), {
     args: ["run", ...args],
     cwd: ROOT,
     env,

@@ -8,12 +8,15 @@
  * that went away and came back.
  *
  * PostgreSQL refuses to run as root: under root (CI) the server runs as the
- * `postgres` user the package creates, through `setpriv`, which execs in
- * place, so the pid we hold is the server's.
+ * `postgres` user the package creates. Either way it is started through
+ * `setpriv` (`bound_command.ts`), which execs in place, so the pid we hold is
+ * the server's, and it is killed with the test's process if that goes first
+ * (its backends end with it).
  *
  * @module
  */
 
+import { boundCommand } from "./bound_command.ts";
 import { waitFor } from "./wait_for.ts";
 
 /** A running test server. */
@@ -56,9 +59,9 @@ async function runAs(): Promise<{ uid: number; gid: number } | null> {
 }
 
 /**
- * A command, as the `postgres` user when we are root. `stderr` is piped only
- * for a command that ends (initdb): a server's log would fill an unread pipe
- * and stop it.
+ * A command, as the `postgres` user when we are root, killed with the test's
+ * process. `stderr` is piped only for a command that ends (initdb): a
+ * server's log would fill an unread pipe and stop it.
  */
 function command(
   user: { uid: number; gid: number } | null,
@@ -66,13 +69,7 @@ function command(
   args: string[],
   stderr: "piped" | "null",
 ): Deno.Command {
-  return user
-    ? new Deno.Command("setpriv", {
-      args: [`--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", program, ...args],
-      stdout: "null",
-      stderr,
-    })
-    : new Deno.Command(program, { args, stdout: "null", stderr });
+  return boundCommand(program, { user, args, stdout: "null", stderr });
 }
 
 /** Whether the server on `port` takes a connection (`pg_isready`). */

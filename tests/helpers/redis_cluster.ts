@@ -1,7 +1,8 @@
 /**
  * Throwaway Redis Cluster and Sentinel sets for tests, made of Debian's
  * `redis-server` on loopback ports, each node in a temporary directory of
- * its own, stopped by pid.
+ * its own, stopped by pid, and killed with the test's process if that goes
+ * first (`bound_command.ts`).
  *
  * - {@link startCluster}: 3 masters and 3 replicas (`redis-cli --cluster
  *   create ... --cluster-replicas 1 --cluster-yes`), node timeout 1 s, so
@@ -13,6 +14,7 @@
  */
 
 import { createCluster } from "redis";
+import { boundCommand } from "./bound_command.ts";
 import type { CommandSender } from "./fixture.ts";
 import { serverArgs } from "./redis_server.ts";
 import { waitFor } from "./wait_for.ts";
@@ -97,7 +99,7 @@ async function spawnNode(
 ): Promise<TestNode> {
   for (;;) {
     const port = freePort(taken);
-    const child = new Deno.Command("redis-server", {
+    const child = boundCommand("redis-server", {
       args: [...args, ...serverArgs(port, await dirOf(port))],
       stdout: "null",
       stderr: "null",

@@ -1,6 +1,7 @@
 /**
  * A throwaway redis-server for tests: on a free port of 127.0.0.1, with no
- * persistence, stopped (and restartable on the same port) by the test. Its
+ * persistence, stopped (and restartable on the same port) by the test, and
+ * killed with the test's process if that goes first (`bound_command.ts`). Its
  * working directory is a temporary one of its own, so a `SAVE` (which
  * `stop({ keepData: true })` sends) never writes into the project.
  *
@@ -8,6 +9,7 @@
  */
 
 import { createClient } from "redis";
+import { boundCommand } from "./bound_command.ts";
 import { waitFor } from "./wait_for.ts";
 
 /** A running test server. */
@@ -93,7 +95,7 @@ export async function startRedis(): Promise<TestRedis> {
   const start = async () => {
     if (child) return;
     dir ??= await Deno.makeTempDir({ prefix: "queue-board-redis-" });
-    child = new Deno.Command("redis-server", {
+    child = boundCommand("redis-server", {
       args: serverArgs(port, dir),
       stdout: "null",
       stderr: "null",

@@ -19,26 +19,37 @@ import { fillRedis } from "../helpers/wire_writer.ts";
 async function costAt(tasks: number) {
   const redis = await startRedis();
   const client = await connectClient(redis.url);
-  const source = createRedisSource({ url: redis.url });
-  const board = createBoard(redis.url);
   try {
+    // Filled before the source and the board connect: 8,000 jobs written at once kept the event
+    // loop their handshakes run on busy past the 2 s connect timeout under load, and every call
+    // then failed fast while they reconnected ("Redis is not reachable (reconnecting)").
     await fillRedis(client, { jobs: tasks * 8, tasks });
-    const names = await source.listTasks();
-    const stats = await source.getStats(names);
-    const series = createScalingSeries(new Registry(), source, source.boardStore);
-    await series.read(names, stats, Date.now()); // scripts loaded, connection ready
-    const scaling = await commandsOf(client, () => series.read(names, stats, Date.now()));
-    const scrape = () => board.fetch(new Request("http://localhost/board/metrics"));
-    await (await scrape()).text(); // the latency sampler's first reads
-    let text = "";
-    const whole = await commandsOf(client, async () => text = await (await scrape()).text());
-    const backlogTasks = new Set(
-      [...text.matchAll(/^queue_board_task_backlog\{task="([^"]+)"/gm)].map((m) => m[1]),
-    );
-    return { scaling, whole: totalCalls(whole), backlogTasks: backlogTasks.size };
+    // A guard against a hung Redis, not the 2 s default: one trip of 1,000 tasks (the counts
+    // here, the board leader's pass) took longer than that under load, and the scrape then
+    // named no task.
+    const source = createRedisSource({ url: redis.url, commandTimeoutMs: 30_000 });
+    const boardSource = createRedisSource({ url: redis.url, commandTimeoutMs: 30_000 });
+    const board = createBoard(boardSource);
+    try {
+      const names = await source.listTasks();
+      const stats = await source.getStats(names);
+      const series = createScalingSeries(new Registry(), source, source.boardStore);
+      await series.read(names, stats, Date.now()); // scripts loaded, connection ready
+      const scaling = await commandsOf(client, () => series.read(names, stats, Date.now()));
+      const scrape = () => board.fetch(new Request("http://localhost/board/metrics"));
+      await (await scrape()).text(); // the latency sampler's first reads
+      let text = "";
+      const whole = await commandsOf(client, async () => text = await (await scrape()).text());
+      const backlogTasks = new Set(
+        [...text.matchAll(/^queue_board_task_backlog\{task="([^"]+)"/gm)].map((m) => m[1]),
+      );
+      return { scaling, whole: totalCalls(whole), backlogTasks: backlogTasks.size };
+    } finally {
+      await board.close();
+      await boardSource.close();
+      await source.close();
+    }
   } finally {
-    await board.close();
-    await source.close();
     client.destroy();
     await redis.stop();
   }

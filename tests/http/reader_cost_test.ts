@@ -39,6 +39,16 @@ import { type Frame, isEvent, openStream, type SseStream } from "../events/sse_c
 type Client = Awaited<ReturnType<typeof connectClient>>;
 
 const STATS_MS = 3000;
+/**
+ * Every source's command timeout here: a guard against a Redis that hangs,
+ * far above any answer. The 2 s default bounds a board's wait on a quiet
+ * server; the wall clock it runs on counts the client's own encoding and
+ * decoding of a batch and Redis's CPU too, each a sliver of a core on a
+ * loaded machine: the leader's reads of 1,000 tasks (1,000 snapshot scripts
+ * in one trip, 413 tasks of 121 throughput keys a trip) took 1.6–2.5 s with
+ * this test beside three more at `nice 19` (load ~20), past the default.
+ */
+const COMMAND_TIMEOUT_MS = 30_000;
 /** One stats cycle: a board reading the counts itself reads every task once in it. */
 const CYCLE_MS = 30_000;
 const EVENTS = "http://board.test/board/api/events";
@@ -120,7 +130,7 @@ async function withFleet(tasks: number, fn: (fleet: Fleet) => Promise<void>): Pr
   const start = (timers = new FakeTimers(), options: BoardOptions = {}) => {
     // The tasks are known: no discovery SCAN.
     const source = new RedisTaskSource(
-      { url: redis.url, tasks: names, commandTimeoutMs: 30_000 },
+      { url: redis.url, tasks: names, commandTimeoutMs: COMMAND_TIMEOUT_MS },
       timers,
     );
     const board = createBoardOn(timers, source, { statsInterval: STATS_MS, ...options });
@@ -129,7 +139,10 @@ async function withFleet(tasks: number, fn: (fleet: Fleet) => Promise<void>): Pr
     return process;
   };
   // The leader's part, on a source of its own: no board, and a clock that never moves.
-  const leader = new RedisTaskSource({ url: redis.url, tasks: names }, new FakeTimers());
+  const leader = new RedisTaskSource(
+    { url: redis.url, tasks: names, commandTimeoutMs: COMMAND_TIMEOUT_MS },
+    new FakeTimers(),
+  );
   const keepLive = async (now: () => number) => {
     const [snapshots, minutes] = await Promise.all([
       leader.getQueueSnapshots(names),

@@ -43,6 +43,10 @@ async function withSource(
       reconcileCommandsPerSecond: options.reconcileCommandsPerSecond,
     });
     try {
+      // Connected before the test's own writes: 2,500 jobs written at once kept the event loop
+      // its handshake runs on busy past the 2 s connect timeout under load, and every call then
+      // failed fast while it reconnected ("Redis is not reachable (reconnecting)").
+      await source.connection.ready();
       await fn({ source, client, redis });
     } finally {
       await source.close();
