@@ -27,6 +27,8 @@
  * @module
  */
 
+import { type BoundedRun, runBounded } from "./bounded_command.ts";
+
 /** What a test file needs to run. */
 export type TestGroup = "fast" | "redis" | "postgres" | "e2e";
 
@@ -192,59 +194,47 @@ async function testFiles(dir: URL): Promise<string[]> {
   return files.sort();
 }
 
-/** A `deno test` run: whether it passed, and its output when it was captured. */
-interface TestRun {
-  success: boolean;
-  output: string;
+/**
+ * How long a group may run, minutes, when `TEST_GROUP_MINUTES` does not say
+ * (it sets every group's limit, for a slower machine): past it the group's
+ * `deno test` and every process it started are killed and the group fails,
+ * naming the tests that had started and not ended, instead of a hang holding
+ * CI until its outer limit ends the run with nothing said (a hang once cost
+ * 80 minutes). Well above each group's time in a clean-clone CI run on the
+ * project's 2-core machine with the groups side by side.
+ */
+export const GROUP_MINUTES: Record<TestGroup | "doc", number> = {
+  fast: 4,
+  redis: 15,
+  postgres: 5,
+  e2e: 15,
+  doc: 6,
+};
+
+function limitMinutes(group: TestGroup | "doc"): number {
+  return Number(Deno.env.get("TEST_GROUP_MINUTES") ?? GROUP_MINUTES[group]);
 }
 
-/**
- * How long one group may run, minutes (`TEST_GROUP_MINUTES`, default 20): a
- * hung test then fails its group, named, instead of holding CI until its
- * limit ends the run with nothing said (a hang once cost 80 minutes).
- */
-const GROUP_LIMIT_MS = Number(Deno.env.get("TEST_GROUP_MINUTES") ?? 20) * 60_000;
-
 async function denoTest(
+  group: TestGroup | "doc",
   args: string[],
   capture = false,
   env: Record<string, string> = {},
-): Promise<TestRun> {
-  const mode = capture ? "piped" : "inherit";
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["test", "--allow-all", ...args],
+): Promise<BoundedRun> {
+  const minutes = limitMinutes(group);
+  const run = await runBounded(Deno.execPath(), ["test", "--allow-all", ...args], {
     cwd: ROOT.pathname,
-    stdout: mode,
-    stderr: mode,
     // Captured output is read by people, not terminals.
     env: capture ? { ...env, NO_COLOR: "1" } : env,
-  }).spawn();
-  let timedOut = false;
-  const limit = setTimeout(() => {
-    timedOut = true;
-    child.kill("SIGKILL");
-  }, GROUP_LIMIT_MS);
-  const outOfTime = () =>
-    timedOut
-      ? `\n== did not finish within ${GROUP_LIMIT_MS / 60_000} min: killed. The tests ` +
-        "started above without an ok or FAILED after them were still running.\n"
-      : "";
-  try {
-    if (!capture) {
-      const { success } = await child.status;
-      if (timedOut) console.error(outOfTime());
-      return { success: success && !timedOut, output: "" };
-    }
-    // stderr goes after stdout: a failing test's details are read after its summary.
-    const { success, stdout, stderr } = await child.output();
-    const text = new TextDecoder();
-    return {
-      success: success && !timedOut,
-      output: text.decode(stdout) + text.decode(stderr) + outOfTime(),
-    };
-  } finally {
-    clearTimeout(limit);
-  }
+    capture,
+    limit: AbortSignal.timeout(minutes * 60_000),
+  });
+  if (!run.timedOut) return run;
+  const killed = `\n== test:${group} did not finish within ${minutes} min: killed, with every ` +
+    "process it started. The tests started above without an ok or FAILED after them were " +
+    "still running.\n";
+  if (!capture) console.error(killed);
+  return { ...run, output: run.output + (capture ? killed : "") };
 }
 
 /**
@@ -291,12 +281,12 @@ if (import.meta.main) {
     async (args: string[], capture?: boolean, env: Record<string, string> = {}) => {
       const files = of(name);
       // deno test given no module runs every test it finds.
-      if (files.length === 0) return { success: true, output: "" };
+      if (files.length === 0) return { success: true, output: "", timedOut: false };
       const { lanes, filesPerBatch } = PLANS[name];
       const dir = await Deno.makeTempDir({ prefix: `queue-board-${name}-` });
       try {
         const modules = await writeBatches(dir, name, batchesOf(files, filesPerBatch));
-        return await denoTest(["--parallel", ...args, ...extra, ...modules], capture, {
+        return await denoTest(name, ["--parallel", ...args, ...extra, ...modules], capture, {
           ...env,
           DENO_JOBS: String(lanes),
         });
@@ -304,7 +294,7 @@ if (import.meta.main) {
         await Deno.remove(dir, { recursive: true });
       }
     };
-  const runs: Record<string, (args: string[], capture?: boolean) => Promise<TestRun>> = {
+  const runs: Record<string, (args: string[], capture?: boolean) => Promise<BoundedRun>> = {
     fast: group("fast"),
     redis: group("redis"),
     postgres: group("postgres"),
@@ -315,7 +305,7 @@ if (import.meta.main) {
       return await withBrowserServer((env) => group("e2e")(args, capture, env));
     },
     doc: (args, capture) =>
-      denoTest(["--doc", ...args, ...extra, "mod.ts", "source.ts", "src/"], capture),
+      denoTest("doc", ["--doc", ...args, ...extra, "mod.ts", "source.ts", "src/"], capture),
   };
   if (which !== "all" && !(which in runs)) {
     console.error(
