@@ -11,9 +11,9 @@
  * its group by what it imports, so no list is kept by hand.
  *
  * `all` (what `deno task test` runs) type-checks `tests/` once (the same
- * command as `deno task check`'s, so after it a cache hit), runs the fast
- * group, then the redis, postgres and e2e groups and the JSDoc examples at the
- * same time (each group's output is printed whole when it ends), and fails
+ * command as `deno task check`'s, so the one run second is a cache hit) with
+ * the fast group beside it, then runs the redis, postgres and e2e groups and
+ * the JSDoc examples at the same time (each group's output is printed whole when it ends), and fails
  * if any group fails. Checking once matters: `deno check` caches per set of
  * roots, so each group's `deno test` would check its own graph again, cold.
  *
@@ -26,6 +26,8 @@
  *
  * @module
  */
+
+import { type BoundedRun, runBounded } from "./bounded_command.ts";
 
 /** What a test file needs to run. */
 export type TestGroup = "fast" | "redis" | "postgres" | "e2e";
@@ -131,12 +133,17 @@ export function longestFirst(
  * isolate each, 50 s in two batches. Tests of a batch run one after another;
  * the lanes are what runs at once.
  *
- * The redis and postgres groups still run a file per isolate: batched, in a
- * clean-clone CI under load ~35, the redis group failed session, cluster and
- * takeover tests that pass alone, while the two batches holding the session tests
- * passed whole when run by themselves. Whether the load and the lanes beside them
- * or one file's state reaching the next is the cause is not settled; until it
- * is, they keep the two lanes they had (`--parallel`'s default on 2 cores).
+ * The redis group runs batched too, two lanes: deno test runs without its op
+ * sanitizer (Deno 2.9), so what a file leaves running goes on beside the
+ * next files of its batch (a taskora App's ioredis client reconnecting to the
+ * server its file stopped: schedule_all_runs_test, app_contract_test,
+ * workers_test), and under load a board's 2 s command timeout fires, alone
+ * or batched (reader_cost_test and metrics_scaling_cost_test failed alone at
+ * load ~25). Batched at 3 and 4 lanes under load ~35, the group failed
+ * session, cluster and takeover tests; at 8 files a batch and 2 lanes under
+ * load 30-38 it passed but for reader_cost_test, failing alone too (238 s of
+ * CPU, against about 320 s one file per isolate on the same machine).
+ * The postgres group runs a file per isolate.
  * The e2e group is batched: its harness keeps one browser connection and one
  * redis-server per isolate, empties the server before each test and serves
  * each file's boards on its own file's path (`tests/e2e/harness.ts`), and an
@@ -151,7 +158,7 @@ export interface GroupPlan {
 /** Each group's plan (see {@link GroupPlan}). */
 export const PLANS: Record<TestGroup, GroupPlan> = {
   fast: { lanes: 2, filesPerBatch: 12 },
-  redis: { lanes: 2, filesPerBatch: 1 },
+  redis: { lanes: 2, filesPerBatch: 8 },
   postgres: { lanes: 2, filesPerBatch: 1 },
   e2e: { lanes: 2, filesPerBatch: 9 },
 };
@@ -197,68 +204,61 @@ async function testFiles(dir: URL): Promise<string[]> {
   return files.sort();
 }
 
-/** A `deno test` run: whether it passed, and its output when it was captured. */
-interface TestRun {
-  success: boolean;
-  output: string;
+/**
+ * How long a group may run, minutes, when `TEST_GROUP_MINUTES` does not say
+ * (it sets every group's limit, for a slower machine): past it the group's
+ * `deno test` and every process it started are killed and the group fails,
+ * naming the tests that had started and not ended, instead of a hang holding
+ * CI until its outer limit ends the run with nothing said (a hang once cost
+ * 80 minutes). Well above each group's time in a clean-clone CI run on the
+ * project's 2-core machine with the groups side by side, and under load: at
+ * load 25-38 the redis group took 14 min 21 s batched, and one file per
+ * isolate did not end within 15.
+ */
+export const GROUP_MINUTES: Record<TestGroup | "doc", number> = {
+  fast: 8,
+  redis: 25,
+  postgres: 10,
+  e2e: 25,
+  doc: 12,
+};
+
+function limitMinutes(group: TestGroup | "doc"): number {
+  return Number(Deno.env.get("TEST_GROUP_MINUTES") ?? GROUP_MINUTES[group]);
 }
 
-/**
- * How long one group may run, minutes (`TEST_GROUP_MINUTES`, default 20): a
- * hung test then fails its group, named, instead of holding CI until its
- * limit ends the run with nothing said (a hang once cost 80 minutes).
- */
-const GROUP_LIMIT_MS = Number(Deno.env.get("TEST_GROUP_MINUTES") ?? 20) * 60_000;
-
 async function denoTest(
+  group: TestGroup | "doc",
   args: string[],
   capture = false,
   env: Record<string, string> = {},
-): Promise<TestRun> {
-  const mode = capture ? "piped" : "inherit";
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["test", "--allow-all", ...args],
+): Promise<BoundedRun> {
+  const minutes = limitMinutes(group);
+  const run = await runBounded(Deno.execPath(), ["test", "--allow-all", ...args], {
     cwd: ROOT.pathname,
-    stdout: mode,
-    stderr: mode,
     // Captured output is read by people, not terminals.
     env: capture ? { ...env, NO_COLOR: "1" } : env,
-  }).spawn();
-  let timedOut = false;
-  const limit = setTimeout(() => {
-    timedOut = true;
-    child.kill("SIGKILL");
-  }, GROUP_LIMIT_MS);
-  const outOfTime = () =>
-    timedOut
-      ? `\n== did not finish within ${GROUP_LIMIT_MS / 60_000} min: killed. The tests ` +
-        "started above without an ok or FAILED after them were still running.\n"
-      : "";
-  try {
-    if (!capture) {
-      const { success } = await child.status;
-      if (timedOut) console.error(outOfTime());
-      return { success: success && !timedOut, output: "" };
-    }
-    // stderr goes after stdout: a failing test's details are read after its summary.
-    const { success, stdout, stderr } = await child.output();
-    const text = new TextDecoder();
-    return {
-      success: success && !timedOut,
-      output: text.decode(stdout) + text.decode(stderr) + outOfTime(),
-    };
-  } finally {
-    clearTimeout(limit);
-  }
+    capture,
+    limit: AbortSignal.timeout(minutes * 60_000),
+  });
+  if (!run.timedOut) return run;
+  const killed = `\n== test:${group} did not finish within ${minutes} min: killed, with every ` +
+    "process it started. The tests started above without an ok or FAILED after them were " +
+    "still running.\n";
+  if (!capture) console.error(killed);
+  return { ...run, output: run.output + (capture ? killed : "") };
 }
 
 /**
- * What `deno task check` type-checks, in one `deno check`: the same roots
- * here make the run's check a cache hit after it (`deno check` caches per set
- * of roots), and one program checks `src/` once, where a check of the package
- * and then one of `tests/` checked it twice.
+ * What `deno task check` type-checks, in one `deno check`: the same
+ * arguments here make the run's check a cache hit after it (`deno check`
+ * caches per set of roots), and one program checks `src/` once, where a check
+ * of the package and then one of `tests/` checked it twice. `--doc` checks the
+ * JSDoc examples in the same program, so the examples' own run skips its
+ * check of `src/` and them (43 s of CPU with it, 29 s without).
  */
-export const CHECKED_ROOTS: readonly string[] = [
+export const CHECK_ARGS: readonly string[] = [
+  "--doc",
   "mod.ts",
   "source.ts",
   "src/",
@@ -267,10 +267,10 @@ export const CHECKED_ROOTS: readonly string[] = [
   "tests/",
 ];
 
-/** Type-checks every test file and what it imports, as `deno task check` does. */
+/** Type-checks every test file, what it imports and the JSDoc examples, as `deno task check` does. */
 async function checkTests(): Promise<boolean> {
   const { success } = await new Deno.Command(Deno.execPath(), {
-    args: ["check", ...CHECKED_ROOTS],
+    args: ["check", ...CHECK_ARGS],
     cwd: ROOT.pathname,
   }).spawn().status;
   return success;
@@ -296,12 +296,12 @@ if (import.meta.main) {
     async (args: string[], capture?: boolean, env: Record<string, string> = {}) => {
       const files = of(name);
       // deno test given no module runs every test it finds.
-      if (files.length === 0) return { success: true, output: "" };
+      if (files.length === 0) return { success: true, output: "", timedOut: false };
       const { lanes, filesPerBatch } = PLANS[name];
       const dir = await Deno.makeTempDir({ prefix: `queue-board-${name}-` });
       try {
         const modules = await writeBatches(dir, name, batchesOf(files, filesPerBatch));
-        return await denoTest(["--parallel", ...args, ...extra, ...modules], capture, {
+        return await denoTest(name, ["--parallel", ...args, ...extra, ...modules], capture, {
           ...env,
           DENO_JOBS: String(lanes),
         });
@@ -309,7 +309,7 @@ if (import.meta.main) {
         await Deno.remove(dir, { recursive: true });
       }
     };
-  const runs: Record<string, (args: string[], capture?: boolean) => Promise<TestRun>> = {
+  const runs: Record<string, (args: string[], capture?: boolean) => Promise<BoundedRun>> = {
     fast: group("fast"),
     redis: group("redis"),
     postgres: group("postgres"),
@@ -320,7 +320,7 @@ if (import.meta.main) {
       return await withBrowserServer((env) => group("e2e")(args, capture, env));
     },
     doc: (args, capture) =>
-      denoTest(["--doc", ...args, ...extra, "mod.ts", "source.ts", "src/"], capture),
+      denoTest("doc", ["--doc", ...args, ...extra, "mod.ts", "source.ts", "src/"], capture),
   };
   if (which !== "all" && !(which in runs)) {
     console.error(
@@ -330,17 +330,18 @@ if (import.meta.main) {
   }
   if (which !== "all") Deno.exit((await runs[which]([])).success ? 0 : 1);
 
-  console.log(`== deno check ${CHECKED_ROOTS.join(" ")}`);
-  if (!await checkTests()) Deno.exit(1);
-  const failed: string[] = [];
-  console.log("\n== test:fast");
-  if (!(await runs.fast(["--no-check"])).success) failed.push("fast");
-  // The JSDoc examples are checked by their own run: `deno check` does not see them.
+  // The type check keeps one core (tsc runs on one thread) for about a minute of a clean
+  // clone's run: the fast group, which needs no check of its own, runs beside it on the other.
+  console.log(`== deno check ${CHECK_ARGS.join(" ")}, test:fast beside it`);
+  const [checked, fast] = await Promise.all([checkTests(), runs.fast(["--no-check"], true)]);
+  console.log(`\n== test:fast\n${fast.output}`);
+  if (!checked) Deno.exit(1);
+  const failed: string[] = fast.success ? [] : ["fast"];
   const together = [
     ["redis", ["--no-check"]],
     ["postgres", ["--no-check"]],
     ["e2e", ["--no-check"]],
-    ["doc", []],
+    ["doc", ["--no-check"]],
   ] as const;
   console.log(`\n== ${together.map(([name]) => `test:${name}`).join(", ")} at the same time`);
   await Promise.all(together.map(async ([name, args]) => {

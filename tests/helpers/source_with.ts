@@ -14,11 +14,13 @@ import type { BoardStore } from "../../src/store/types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createMemorySource } from "../../src/source/memory/mod.ts";
  * import { sourceWith } from "./source_with.ts";
  * const down = sourceWith(createMemorySource(), {
- *   listAlertRules: () => Promise.reject(new Error("store down")),
+ *   listTasks: () => Promise.reject(new Error("Redis down")),
  * });
+ * await assert.rejects(down.listTasks(), /Redis down/);
  * ```
  */
 export function sourceWith<T extends TaskSource>(source: T, overrides: Partial<TaskSource>): T {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { batchesOf, CHECKED_ROOTS, classify, longestFirst } from "../../scripts/test.ts";
+import { batchesOf, CHECK_ARGS, classify, longestFirst } from "../../scripts/test.ts";
 
 // Spelled in two parts: the classifier reads this file's text too, and it is a fast test.
 const BROWSER_PACKAGE = "playwright" + "-core";
@@ -82,10 +82,15 @@ Deno.test("batchesOf() deals the files one to each batch in turn, so the longest
   assert.deepEqual(batches.flat().sort(), many.toSorted());
 });
 
-Deno.test("the test run type-checks the roots deno task check does, in one command: a cache hit", () => {
+Deno.test("the test run type-checks what deno task check does, in one command: a cache hit", () => {
   const config = JSON.parse(Deno.readTextFileSync(new URL("../../deno.json", import.meta.url)));
   const checks = (config.tasks.check as string).split(" && ").filter((step) =>
     step.startsWith("deno check ")
   );
-  assert.deepEqual(checks, [`deno check ${CHECKED_ROOTS.join(" ")}`]);
+  assert.deepEqual(checks, [`deno check ${CHECK_ARGS.join(" ")}`]);
+});
+
+Deno.test("the one type check covers the JSDoc examples, so their own run need not check again", () => {
+  assert.ok(CHECK_ARGS.includes("--doc"));
+  for (const root of ["mod.ts", "source.ts", "src/"]) assert.ok(CHECK_ARGS.includes(root), root);
 });
