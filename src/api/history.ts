@@ -153,21 +153,19 @@ const getSummary = apiRoute({
 });
 
 /**
- * What the history kept of job `jobId` of `task` (null: look under every
- * task the source knows, one read per task), or null: no history, nothing
+ * What the history kept of job `jobId` of `task` (null: under whichever
+ * task the history's index by id names), or null: no history, nothing
  * kept, or a task the user may not `history.read`.
  */
 export async function readableSummary(
   c: Context<SessionEnv & UserEnv>,
-  deps: Pick<ApiDeps, "history" | "source" | "options">,
+  deps: Pick<ApiDeps, "history" | "options">,
   jobId: string,
   task: string | null,
 ): Promise<JobSummary | null> {
   if (deps.history === null) return null;
   const readable = tasksAllowed(c, deps.options, "history.read");
-  if (task === null) {
-    return await findSummary(deps.history, await deps.source.listTasks(), jobId, readable);
-  }
+  if (task === null) return await findSummary(deps.history, jobId, readable);
   if (readable && !await readable(task)) return null;
   return await deps.history.summary(task, jobId);
 }
@@ -178,7 +176,7 @@ export async function readableSummary(
  */
 export async function archivedJob(
   c: Context<SessionEnv & UserEnv>,
-  deps: Pick<ApiDeps, "history" | "source" | "options" | "present">,
+  deps: Pick<ApiDeps, "history" | "options" | "present">,
   jobId: string,
   miss: unknown,
 ): Promise<JobDetailResponse | null> {

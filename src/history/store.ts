@@ -120,6 +120,13 @@ export const MAX_SEARCH_TEXT = 200;
  */
 export const SEARCH_BUDGET = 2000;
 
+/**
+ * The most tasks {@link HistoryStore.tasksOfJob} names: taskora names a
+ * job by a UUID unless its dispatcher chose the id, so one id is one task's,
+ * or a few.
+ */
+export const MAX_TASKS_OF_JOB = 100;
+
 /** The job history's store. */
 export interface HistoryStore {
   /** Writes a batch; returns how many entries were new. Idempotent. */
@@ -128,6 +135,12 @@ export interface HistoryStore {
   cursors(): Promise<Record<string, string>>;
   /** One job's summary, or null. */
   summary(task: string, id: string): Promise<JobSummary | null>;
+  /**
+   * The tasks whose summaries hold a job `id`, sorted, at most
+   * {@link MAX_TASKS_OF_JOB}: one read of an index by id, whatever the number
+   * of tasks, so a job known by its id alone is found without a read per task.
+   */
+  tasksOfJob(id: string): Promise<string[]>;
   /** Summaries matching `query`, newest first, one bounded page. */
   search(query: HistorySearch): Promise<HistoryPage>;
   /** A rollup's buckets in `[from, to)` that hold something, oldest first. */

@@ -11,24 +11,8 @@ import { createBoard } from "../helpers/checked_board.ts";
 import { RedisConnection } from "../../src/source/redis/client.ts";
 import { createRedisHistoryStore } from "../../src/store/redis/history/store.ts";
 import type { HistoryEntry } from "../../src/history/summary.ts";
+import { completedEntry as completed } from "../helpers/history_entries.ts";
 import { startRedis } from "../helpers/redis_server.ts";
-
-/** A completed job `id` of `task` that ended at `endedAt`. */
-function completed(task: string, id: string, endedAt: number): HistoryEntry {
-  return {
-    task,
-    id,
-    event: `${endedAt}-${id}`,
-    attempt: 1,
-    outcome: "completed",
-    version: 1,
-    createdAt: endedAt - 200,
-    startedAt: endedAt - 100,
-    endedAt,
-    error: null,
-    errorShape: null,
-  };
-}
 
 /** What a case is given: the board, a connection to its Redis, and a write to its history. */
 interface World {

@@ -33,6 +33,7 @@ import {
   type HistoryStore,
   isAfter,
   matches,
+  MAX_TASKS_OF_JOB,
   type RollupQuery,
   searchOrder,
 } from "../../history/store.ts";
@@ -70,6 +71,8 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
   const jobs = new Map<string, KeptJob>();
   /** How many summaries each task has. */
   const perTask = new Map<string, number>();
+  /** The tasks holding each job id. */
+  const tasksById = new Map<string, Set<string>>();
   const rollups = new Map<string, Map<number, Record<string, number>>>();
   let cursors: Record<string, string> = {};
   let capped: HistoryHolding["capped"] = null;
@@ -124,16 +127,25 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
       if (runsEnded > 0) add(entry, increments.rerun);
       job.runsEnded++;
     }
-    if (!kept) perTask.set(entry.task, (perTask.get(entry.task) ?? 0) + 1);
+    if (!kept) {
+      perTask.set(entry.task, (perTask.get(entry.task) ?? 0) + 1);
+      let tasks = tasksById.get(entry.id);
+      if (!tasks) tasksById.set(entry.id, tasks = new Set());
+      tasks.add(entry.task);
+    }
     jobs.set(key, job);
     return true;
   };
 
   const forget = (key: string, job: KeptJob) => {
+    const { task, id } = job.latest;
     jobs.delete(key);
-    const left = (perTask.get(job.latest.task) ?? 1) - 1;
-    if (left > 0) perTask.set(job.latest.task, left);
-    else perTask.delete(job.latest.task);
+    const left = (perTask.get(task) ?? 1) - 1;
+    if (left > 0) perTask.set(task, left);
+    else perTask.delete(task);
+    const tasks = tasksById.get(id);
+    tasks?.delete(task);
+    if (tasks?.size === 0) tasksById.delete(id);
   };
 
   const summaryOfKept = (job: KeptJob): JobSummary =>
@@ -183,6 +195,10 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
     summary(task, id) {
       const job = jobs.get(jobKey(task, id));
       return Promise.resolve(job ? summaryOfKept(job) : null);
+    },
+    tasksOfJob(id) {
+      const tasks = [...tasksById.get(id) ?? []].sort();
+      return Promise.resolve(tasks.slice(0, MAX_TASKS_OF_JOB));
     },
     // Async, so a refused query rejects rather than throws.
     // deno-lint-ignore require-await

@@ -33,6 +33,7 @@ import {
   historyLimits,
   type HistoryPage,
   type HistoryStore,
+  MAX_TASKS_OF_JOB,
   type RollupQuery,
   SEARCH_BUDGET,
 } from "../../history/store.ts";
@@ -241,6 +242,14 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
         const jobs = await sql`
           SELECT * FROM history_jobs WHERE task = ${stored.task} AND id = ${stored.id}`;
         return (await summariesOf(sql, jobs))[0] ?? null;
+      });
+    },
+    tasksOfJob(id) {
+      return run(async () => {
+        const rows = await sql`
+          SELECT task FROM history_job_days WHERE id = ${storableText(id)}
+          ORDER BY task LIMIT ${MAX_TASKS_OF_JOB}`;
+        return rows.map((row) => row.task as string);
       });
     },
     search(query): Promise<HistoryPage> {

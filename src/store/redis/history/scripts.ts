@@ -10,16 +10,23 @@
 
 import type { LuaScript } from "../../../source/redis/scripts.ts";
 
-/** `drop(member)`, `capTask(task, index, n)`, `capAll(n)`: what the write and the trim share. */
+/**
+ * `idMember(id, task)`, `drop(member)`, `capTask(task, index, n)`, `capAll(n)`:
+ * what the write and the trim share.
+ */
 const DROPPING = `
 local root = ARGV[2]
-local meta, all, tasks = KEYS[1], KEYS[2], KEYS[3]
+local meta, all, tasks, ids = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local function idMember(id, task)
+  return #id .. ':' .. id .. '\\0' .. task
+end
 local function drop(member)
   local first = string.find(member, '\\0', 1, true)
   local second = string.find(member, '\\0', first + 1, true)
   local task = string.sub(member, first + 1, second - 1)
   local id = string.sub(member, second + 1)
   redis.call('DEL', root .. ':job:' .. task .. '\\0' .. id)
+  redis.call('ZREM', ids, idMember(id, task))
   redis.call('ZREM', all, member)
   redis.call('ZREM', root .. ':task:' .. task, string.sub(member, 1, first) .. id)
   return tonumber(string.sub(member, 1, first - 1))
@@ -105,6 +112,7 @@ for _, e in ipairs(input.entries) do
       put('id', e.id)
       put('c', e.createdAt)
       redis.call('SADD', tasks, e.task)
+      redis.call('ZADD', ids, 0, idMember(e.id, e.task))
       apply(e.firstOfJob)
     end
     local entryRank = (runs + 1) * 1000000 + e.attempt

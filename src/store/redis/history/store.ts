@@ -37,6 +37,7 @@ import {
   type HistoryPage,
   type HistorySearch,
   type HistoryStore,
+  MAX_TASKS_OF_JOB,
   type RollupQuery,
   SEARCH_BUDGET,
 } from "../../../history/store.ts";
@@ -48,7 +49,7 @@ import {
   summaryOf,
   TERMINAL_OUTCOMES,
 } from "../../../history/summary.ts";
-import { BUCKETS_PER_SPAN, historyKeys, paddedTime, spanOf } from "./keys.ts";
+import { BUCKETS_PER_SPAN, historyKeys, idMemberStart, paddedTime, spanOf } from "./keys.ts";
 import { SEARCH_HISTORY, TRIM_HISTORY, WRITE_HISTORY } from "./scripts.ts";
 
 /** Options of {@link createRedisHistoryStore}. */
@@ -144,7 +145,7 @@ export function createRedisHistoryStore(options: RedisHistoryOptions): HistorySt
 
   /** The batch as the write script takes it. */
   const scriptInput = (batch: HistoryBatch) => {
-    const script = new ScriptKeys([keys.meta, keys.all, keys.tasks]);
+    const script = new ScriptKeys([keys.meta, keys.all, keys.tasks, keys.ids]);
     const expiries = new Map<number, number>();
     /** The bucket fields the batch may add to, `[key, field, 1 when kept as a maximum]`, by slot. */
     const slots: [number, string, number][] = [];
@@ -242,6 +243,20 @@ export function createRedisHistoryStore(options: RedisHistoryOptions): HistorySt
     async summary(task, id) {
       return summaryOfHash(hashOf(await connection.call(["HGETALL", keys.job(task, id)])));
     },
+    async tasksOfJob(id) {
+      // Every member starting so, and nothing after: the NUL's successor ends the range.
+      const start = idMemberStart(id);
+      const members = await connection.call<string[]>([
+        "ZRANGEBYLEX",
+        keys.ids,
+        `[${start}`,
+        `(${start.slice(0, -1)}\x01`,
+        "LIMIT",
+        "0",
+        String(MAX_TASKS_OF_JOB),
+      ]);
+      return members.map((member) => member.slice(start.length));
+    },
     async search(query: HistorySearch): Promise<HistoryPage> {
       const checked = checkedSearch(query);
       const position = checked.cursor === undefined ? null : decodeCursor(checked.cursor);
@@ -316,7 +331,7 @@ export function createRedisHistoryStore(options: RedisHistoryOptions): HistorySt
         const dropped = Number(
           await connection.call({
             script: TRIM_HISTORY,
-            keys: [keys.meta, keys.all, keys.tasks],
+            keys: [keys.meta, keys.all, keys.tasks, keys.ids],
             args: [
               "",
               keys.root,
