@@ -22,8 +22,10 @@ import { archivedJobDetail } from "../history/archived_job.ts";
 import { findSummary } from "../history/lookup.ts";
 import { historyJobResponse } from "../history/response.ts";
 import {
+  addCut,
   decodeCursor,
   encodeCursor,
+  type HistoryCut,
   type HistorySearch,
   type HistoryStore,
   MAX_SEARCH_LIMIT,
@@ -256,6 +258,24 @@ async function visibleCursor(
   return await mayRead(position.task) ? next : encodeCursor({ ...position, id: "" });
 }
 
+/**
+ * What the caps cut of the tasks the search covers (`task`, or every task)
+ * that the request's user may `history.read`, added up, or null: nothing is
+ * said of a task the user may not read.
+ */
+async function visibleCut(
+  c: Context<SessionEnv & UserEnv>,
+  deps: Pick<ApiDeps, "history" | "options">,
+  task: string | undefined,
+): Promise<HistoryCut | null> {
+  const readable = tasksAllowed(c, deps.options, "history.read");
+  let seen: HistoryCut | null = null;
+  for (const [name, cut] of await historyStoreOf(deps.history).cuts(task)) {
+    if (!readable || await readable(name)) seen = addCut(seen, cut);
+  }
+  return seen;
+}
+
 /** The history's routes. */
 export function historyRoutes(deps: ApiDeps) {
   const { history } = deps;
@@ -263,10 +283,10 @@ export function historyRoutes(deps: ApiDeps) {
     .openapi(searchHistory, async (c) => {
       // The page says whether a cap cut the history ("history stops at its cap and says so"):
       // one more small read beside the search, not made by the export's pages.
-      const holding = historyStoreOf(history).holding();
-      const [page, { capped }] = await Promise.all([
-        visibleHistoryPage(c, deps, c.req.valid("query")),
-        holding,
+      const query = c.req.valid("query");
+      const [page, capped] = await Promise.all([
+        visibleHistoryPage(c, deps, query),
+        visibleCut(c, deps, query.task),
       ]);
       return c.json({ ...page, capped }, 200);
     })

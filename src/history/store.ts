@@ -77,17 +77,22 @@ export interface RollupQuery extends RollupScope {
   to: number;
 }
 
+/** What the caps (not the age limit) dropped: how many summaries, and the newest end among them. */
+export interface HistoryCut {
+  /** How many summaries. */
+  dropped: number;
+  /** The newest end among them, ms: the history is whole after it. */
+  newestDroppedAt: number;
+}
+
 /** What the history holds. */
 export interface HistoryHolding {
   /** How many job summaries. */
   summaries: number;
   /** When the oldest one's last attempt ended, ms, or null when empty. */
   oldestAt: number | null;
-  /**
-   * Set once a cap (not the age limit) dropped summaries: how many, and the
-   * newest end among them. "History stops at its cap and says so."
-   */
-  capped: { dropped: number; newestDroppedAt: number } | null;
+  /** Set once a cap dropped summaries. "History stops at its cap and says so." */
+  capped: HistoryCut | null;
 }
 
 /** How much a history keeps. */
@@ -149,8 +154,22 @@ export interface HistoryStore {
   trim(now: number): Promise<{ removed: number }>;
   /** What it holds. */
   holding(): Promise<HistoryHolding>;
+  /**
+   * What the caps dropped of each task that still has summaries (of `task`
+   * only, when given), by task: a task no cap cut is absent. So a reader
+   * says what a cap cut of the tasks it may see, and nothing of the others.
+   */
+  cuts(task?: string): Promise<Map<string, HistoryCut>>;
   /** Lets go of connections. */
   close(): Promise<void>;
+}
+
+/** `cut` added to `into` (null: nothing yet). */
+export function addCut(into: HistoryCut | null, cut: HistoryCut): HistoryCut {
+  return {
+    dropped: (into?.dropped ?? 0) + cut.dropped,
+    newestDroppedAt: Math.max(into?.newestDroppedAt ?? 0, cut.newestDroppedAt),
+  };
 }
 
 /** Fills in the limits not given, refusing ones that are not positive whole numbers. */

@@ -489,6 +489,12 @@ export function historyStoreContract(name: string, make: MakeHistoryStore): void
       const ids = (await store.search({ task: "send-email" })).summaries.map((s) => s.id);
       assert.deepEqual(ids, ["job-7", "job-6", "job-5", "job-4", "job-3"]);
       assert.equal(holding.oldestAt, T0 + 2000);
+      assert.deepEqual(
+        await store.cuts(),
+        new Map([["send-email", { dropped: 3, newestDroppedAt: T0 + 4000 }]]),
+        "a cut is its task's: resize lost nothing",
+      );
+      assert.deepEqual(await store.cuts("resize"), new Map());
       assert.deepEqual(await store.tasksOfJob("job-0"), [], "a capped job leaves the index by id");
       assert.deepEqual(await store.tasksOfJob("job-3"), ["send-email"]);
     },
@@ -510,6 +516,18 @@ export function historyStoreContract(name: string, make: MakeHistoryStore): void
     assert.ok(await store.summary("send-email", "job-2"));
     assert.deepEqual(await store.tasksOfJob("job-0"), []);
     assert.deepEqual(await store.tasksOfJob("job-1"), []);
+    assert.deepEqual(
+      await store.cuts(),
+      new Map([
+        ["send-email", { dropped: 1, newestDroppedAt: T0 + 2000 }],
+        ["resize", { dropped: 1, newestDroppedAt: T0 + 3000 }],
+      ]),
+      "the total cap's cut, told per task",
+    );
+    assert.deepEqual(
+      await store.cuts("resize"),
+      new Map([["resize", { dropped: 1, newestDroppedAt: T0 + 3000 }]]),
+    );
     assert.deepEqual(await store.tasksOfJob("job-2"), ["send-email"]);
   }, { maxSummaries: 10 });
 

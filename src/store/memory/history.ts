@@ -20,11 +20,13 @@ import {
   scopesOf,
 } from "../../history/rollup.ts";
 import {
+  addCut,
   checkedRollupQuery,
   checkedSearch,
   decodeCursor,
   encodeCursor,
   type HistoryBatch,
+  type HistoryCut,
   type HistoryHolding,
   type HistoryLimits,
   historyLimits,
@@ -76,6 +78,8 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
   const rollups = new Map<string, Map<number, Record<string, number>>>();
   let cursors: Record<string, string> = {};
   let capped: HistoryHolding["capped"] = null;
+  /** What the caps dropped of each task that has summaries. */
+  const cutByTask = new Map<string, HistoryCut>();
 
   const bucketFields = (resolution: Resolution, scope: string, at: number) => {
     const name = `${resolution}\0${scope}`;
@@ -142,7 +146,10 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
     jobs.delete(key);
     const left = (perTask.get(task) ?? 1) - 1;
     if (left > 0) perTask.set(task, left);
-    else perTask.delete(task);
+    else {
+      perTask.delete(task);
+      cutByTask.delete(task);
+    }
     const tasks = tasksById.get(id);
     tasks?.delete(task);
     if (tasks?.size === 0) tasksById.delete(id);
@@ -161,10 +168,11 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
     among.sort(([, a], [, b]) => a.latestRank.endedAt - b.latestRank.endedAt);
     for (const [key, job] of among.slice(0, among.length - max)) {
       forget(key, job);
-      capped = {
-        dropped: (capped?.dropped ?? 0) + 1,
-        newestDroppedAt: Math.max(capped?.newestDroppedAt ?? 0, job.latestRank.endedAt),
-      };
+      const cut = { dropped: 1, newestDroppedAt: job.latestRank.endedAt };
+      capped = addCut(capped, cut);
+      if (perTask.has(job.latest.task)) {
+        cutByTask.set(job.latest.task, addCut(cutByTask.get(job.latest.task) ?? null, cut));
+      }
     }
   };
   const enforceCaps = (tasks: Iterable<string>) => {
@@ -249,6 +257,15 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
         oldestAt = Math.min(oldestAt ?? Infinity, job.latestRank.endedAt);
       }
       return Promise.resolve({ summaries: jobs.size, oldestAt, capped });
+    },
+    cuts(task) {
+      const tasks = task === undefined ? [...cutByTask.keys()] : [task];
+      return Promise.resolve(
+        new Map(tasks.flatMap((name) => {
+          const cut = cutByTask.get(name);
+          return cut ? [[name, { ...cut }]] : [];
+        })),
+      );
     },
     close: () => Promise.resolve(),
   };

@@ -18,6 +18,8 @@
  *   error apart as `x:<event>`), each value short enough for Redis's compact
  *   encoding;
  * - `...:meta`: a hash, the feed's last ids (`c:<stream>`) and what the caps cut;
+ * - `...:cuts`: a hash, what the caps cut of each task that has summaries
+ *   (`<task>` → `<dropped>|<newest end>`);
  * - `...:roll:<resolution>:<scope>:<span start>`: a hash of buckets,
  *   `<bucket start>:<field>`, expiring when its resolution's retention ends.
  *
@@ -70,6 +72,7 @@ export function historyKeys(prefix?: string): {
   all: string;
   tasks: string;
   ids: string;
+  cuts: string;
   meta: string;
   task(task: string): string;
   job(task: string, id: string): string;
@@ -81,6 +84,7 @@ export function historyKeys(prefix?: string): {
     all: `${root}:all`,
     tasks: `${root}:tasks`,
     ids: `${root}:ids`,
+    cuts: `${root}:cuts`,
     meta: `${root}:meta`,
     task: (task) => `${root}:task:${task}`,
     job: (task, id) => `${root}:job:${task}\0${id}`,

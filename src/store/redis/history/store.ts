@@ -31,6 +31,7 @@ import {
   decodeCursor,
   encodeCursor,
   type HistoryBatch,
+  type HistoryCut,
   type HistoryHolding,
   type HistoryLimits,
   historyLimits,
@@ -145,7 +146,7 @@ export function createRedisHistoryStore(options: RedisHistoryOptions): HistorySt
 
   /** The batch as the write script takes it. */
   const scriptInput = (batch: HistoryBatch) => {
-    const script = new ScriptKeys([keys.meta, keys.all, keys.tasks, keys.ids]);
+    const script = new ScriptKeys([keys.meta, keys.all, keys.tasks, keys.ids, keys.cuts]);
     const expiries = new Map<number, number>();
     /** The bucket fields the batch may add to, `[key, field, 1 when kept as a maximum]`, by slot. */
     const slots: [number, string, number][] = [];
@@ -331,7 +332,7 @@ export function createRedisHistoryStore(options: RedisHistoryOptions): HistorySt
         const dropped = Number(
           await connection.call({
             script: TRIM_HISTORY,
-            keys: [keys.meta, keys.all, keys.tasks, keys.ids],
+            keys: [keys.meta, keys.all, keys.tasks, keys.ids, keys.cuts],
             args: [
               "",
               keys.root,
@@ -359,6 +360,18 @@ export function createRedisHistoryStore(options: RedisHistoryOptions): HistorySt
         oldestAt: oldest.length === 0 ? null : Number(oldest[0].slice(0, oldest[0].indexOf("\0"))),
         capped: dropped ? { dropped: Number(dropped), newestDroppedAt: Number(newest) } : null,
       };
+    },
+    async cuts(task) {
+      const kept = task === undefined
+        ? hashOf(await connection.call(["HGETALL", keys.cuts]))
+        : { [task]: await connection.call<string | null>(["HGET", keys.cuts, task]) };
+      const cuts = new Map<string, HistoryCut>();
+      for (const [name, cut] of Object.entries(kept)) {
+        if (cut === null) continue;
+        const [dropped, newest] = cut.split("|");
+        cuts.set(name, { dropped: Number(dropped), newestDroppedAt: Number(newest) });
+      }
+      return cuts;
     },
     // The connection is the board's: closing the history leaves it open.
     close: () => Promise.resolve(),
