@@ -11,7 +11,7 @@ import { AS_OF_HEADER } from "../contract/throughput.ts";
 import { KeptThroughputReader } from "../samplers/throughput_read.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { integerParam, textParam } from "./params.ts";
+import { integerParam, textParam } from "./schema/params.ts";
 import { ThroughputSchema } from "./schema/board.ts";
 
 const MINUTE = 60_000;

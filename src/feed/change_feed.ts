@@ -16,8 +16,8 @@
  * lease turn (one EXISTS beside the renewal) only while something keeps it
  * competing.
  *
- * Sources without stream ids (the memory source) feed it from their live
- * events, from when it started; it saves no ids then.
+ * Sources that cannot tail their streams from an id (the memory source)
+ * feed it from their live events, from when it started; it saves no ids then.
  *
  * @module
  */
