@@ -13,7 +13,12 @@ import { z } from "@hono/zod-openapi";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import { BoardError } from "../errors.ts";
-import { historyStoreOf, visibleHistoryPage, visibleSummary } from "../history/visible.ts";
+import {
+  historyStoreOf,
+  visibleCut,
+  visibleHistoryPage,
+  visibleSummary,
+} from "../history/visible.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { jobIdParam } from "./schema/params.ts";
@@ -59,10 +64,10 @@ export function historyRoutes(deps: ApiDeps) {
     .openapi(searchHistory, async (c) => {
       // The page says whether a cap cut the history ("history stops at its cap and says so"):
       // one more small read beside the search, not made by the export's pages.
-      const holding = historyStoreOf(history).holding();
-      const [page, { capped }] = await Promise.all([
-        visibleHistoryPage(c, deps, c.req.valid("query")),
-        holding,
+      const query = c.req.valid("query");
+      const [page, capped] = await Promise.all([
+        visibleHistoryPage(c, deps, query),
+        visibleCut(c, deps, query.task),
       ]);
       return c.json({ ...page, capped }, 200);
     })

@@ -21,6 +21,7 @@
 import type { Formatters } from "./formatters.ts";
 import type { AttemptHistory } from "./attempts.ts";
 import { createRedactor } from "./redact.ts";
+import { createTextRedactor } from "./redact_text.ts";
 import {
   type JobDetail,
   type JobDetailResponse,
@@ -70,7 +71,10 @@ export interface Presenter {
   data(value: unknown, task: string): unknown;
   /** A job's result of a task (a workflow node's, an event's), formatted then redacted. */
   result(value: unknown, task: string): unknown;
-  /** An error message: one that is JSON gets its keys redacted. */
+  /**
+   * An error message: one that is JSON gets its keys redacted; a plain text,
+   * the values its redacted keys label (`password=…`, see `redact_text.ts`).
+   */
   error(message: string): string;
   /** A value of no single task, redacted only. */
   value(value: unknown): unknown;
@@ -103,17 +107,18 @@ export function createPresenter(
   options: { formatters: Formatters; redact: string[]; tracing?: TraceLinkConfig | null },
 ): Presenter {
   const redact = createRedactor(options.redact);
+  const redactText = createTextRedactor(options.redact);
   const formatData = options.formatters.data ?? ((value: unknown) => value);
   const formatResult = options.formatters.result ?? ((value: unknown) => value);
 
   function error(message: string): string {
     if (options.redact.length === 0) return message;
     const trimmed = message.trimStart();
-    if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return message;
+    if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return redactText(message);
     try {
       return JSON.stringify(redact(JSON.parse(message)));
     } catch {
-      return message;
+      return redactText(message);
     }
   }
 

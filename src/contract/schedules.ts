@@ -71,6 +71,11 @@ export interface BoardRunRecord {
 export interface BoardRun extends BoardRunRecord {
   /** The job's state now, or null when it is gone from the store. */
   state: JobState | null;
+  /**
+   * When a finished `state` was read (ms): a source may trust one a while
+   * (Redis: a minute). Absent where the source reads it for each answer.
+   */
+  stateAt?: number;
 }
 
 /**

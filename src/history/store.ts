@@ -77,17 +77,22 @@ export interface RollupQuery extends RollupScope {
   to: number;
 }
 
+/** What the caps (not the age limit) dropped: how many summaries, and the newest end among them. */
+export interface HistoryCut {
+  /** How many summaries. */
+  dropped: number;
+  /** The newest end among them, ms: the history is whole after it. */
+  newestDroppedAt: number;
+}
+
 /** What the history holds. */
 export interface HistoryHolding {
   /** How many job summaries. */
   summaries: number;
   /** When the oldest one's last attempt ended, ms, or null when empty. */
   oldestAt: number | null;
-  /**
-   * Set once a cap (not the age limit) dropped summaries: how many, and the
-   * newest end among them. "History stops at its cap and says so."
-   */
-  capped: { dropped: number; newestDroppedAt: number } | null;
+  /** Set once a cap dropped summaries. "History stops at its cap and says so." */
+  capped: HistoryCut | null;
 }
 
 /** How much a history keeps. */
@@ -120,6 +125,13 @@ export const MAX_SEARCH_TEXT = 200;
  */
 export const SEARCH_BUDGET = 2000;
 
+/**
+ * The most tasks {@link HistoryStore.tasksOfJob} names: taskora names a
+ * job by a UUID unless its dispatcher chose the id, so one id is one task's,
+ * or a few.
+ */
+export const MAX_TASKS_OF_JOB = 100;
+
 /** The job history's store. */
 export interface HistoryStore {
   /** Writes a batch; returns how many entries were new. Idempotent. */
@@ -128,6 +140,12 @@ export interface HistoryStore {
   cursors(): Promise<Record<string, string>>;
   /** One job's summary, or null. */
   summary(task: string, id: string): Promise<JobSummary | null>;
+  /**
+   * The tasks whose summaries hold a job `id`, sorted, at most
+   * {@link MAX_TASKS_OF_JOB}: one read of an index by id, whatever the number
+   * of tasks, so a job known by its id alone is found without a read per task.
+   */
+  tasksOfJob(id: string): Promise<string[]>;
   /** Summaries matching `query`, newest first, one bounded page. */
   search(query: HistorySearch): Promise<HistoryPage>;
   /** A rollup's buckets in `[from, to)` that hold something, oldest first. */
@@ -136,8 +154,22 @@ export interface HistoryStore {
   trim(now: number): Promise<{ removed: number }>;
   /** What it holds. */
   holding(): Promise<HistoryHolding>;
+  /**
+   * What the caps dropped of each task that still has summaries (of `task`
+   * only, when given), by task: a task no cap cut is absent. So a reader
+   * says what a cap cut of the tasks it may see, and nothing of the others.
+   */
+  cuts(task?: string): Promise<Map<string, HistoryCut>>;
   /** Lets go of connections. */
   close(): Promise<void>;
+}
+
+/** `cut` added to `into` (null: nothing yet). */
+export function addCut(into: HistoryCut | null, cut: HistoryCut): HistoryCut {
+  return {
+    dropped: (into?.dropped ?? 0) + cut.dropped,
+    newestDroppedAt: Math.max(into?.newestDroppedAt ?? 0, cut.newestDroppedAt),
+  };
 }
 
 /** Fills in the limits not given, refusing ones that are not positive whole numbers. */

@@ -22,11 +22,17 @@ import type { Presenter } from "../contract/present.ts";
 import { BoardError, invalidParam } from "../errors.ts";
 import type { ResolvedOptions } from "../options.ts";
 import { parseTime } from "../search/job_filter.ts";
-import type { TaskSource } from "../source/types.ts";
 import { archivedJobDetail } from "./archived_job.ts";
 import { findSummary } from "./lookup.ts";
 import { historyJobResponse } from "./response.ts";
-import { decodeCursor, encodeCursor, type HistorySearch, type HistoryStore } from "./store.ts";
+import {
+  addCut,
+  decodeCursor,
+  encodeCursor,
+  type HistoryCut,
+  type HistorySearch,
+  type HistoryStore,
+} from "./store.ts";
 import type { JobSummary } from "./summary.ts";
 
 /**
@@ -104,21 +110,19 @@ function outcomesOf(raw: string | undefined): HistoryOutcome[] | undefined {
 }
 
 /**
- * What the history kept of job `jobId` of `task` (null: look under every
- * task the source knows, one read per task), or null: no history, nothing
+ * What the history kept of job `jobId` of `task` (null: under whichever
+ * task the history's index by id names), or null: no history, nothing
  * kept, or a task the user may not `history.read`.
  */
 export async function readableSummary(
   c: Context<SessionEnv & UserEnv>,
-  deps: { history: HistoryStore | null; source: TaskSource; options: ResolvedOptions },
+  deps: { history: HistoryStore | null; options: ResolvedOptions },
   jobId: string,
   task: string | null,
 ): Promise<JobSummary | null> {
   if (deps.history === null) return null;
   const readable = tasksAllowed(c, deps.options, "history.read");
-  if (task === null) {
-    return await findSummary(deps.history, await deps.source.listTasks(), jobId, readable);
-  }
+  if (task === null) return await findSummary(deps.history, jobId, readable);
   if (readable && !await readable(task)) return null;
   return await deps.history.summary(task, jobId);
 }
@@ -129,12 +133,7 @@ export async function readableSummary(
  */
 export async function archivedJob(
   c: Context<SessionEnv & UserEnv>,
-  deps: {
-    history: HistoryStore | null;
-    source: TaskSource;
-    options: ResolvedOptions;
-    present: Presenter;
-  },
+  deps: { history: HistoryStore | null; options: ResolvedOptions; present: Presenter },
   jobId: string,
   miss: unknown,
 ): Promise<JobDetailResponse | null> {
@@ -212,4 +211,22 @@ async function visibleCursor(
 ): Promise<string> {
   const position = decodeCursor(next);
   return await mayRead(position.task) ? next : encodeCursor({ ...position, id: "" });
+}
+
+/**
+ * What the caps cut of the tasks a search covers (`task`, or every task)
+ * that the request's user may `history.read`, added up, or null: nothing is
+ * said of a task the user may not read.
+ */
+export async function visibleCut(
+  c: Context<SessionEnv & UserEnv>,
+  deps: { history: HistoryStore | null; options: ResolvedOptions },
+  task: string | undefined,
+): Promise<HistoryCut | null> {
+  const readable = tasksAllowed(c, deps.options, "history.read");
+  let seen: HistoryCut | null = null;
+  for (const [name, cut] of await historyStoreOf(deps.history).cuts(task)) {
+    if (!readable || await readable(name)) seen = addCut(seen, cut);
+  }
+  return seen;
 }

@@ -65,12 +65,11 @@ export class BoardRuns {
       schedules.flatMap(({ task }, i) => runs[i].map(({ jobId }) => ({ id: jobId, task }))),
     );
     let next = 0;
-    return new Map(
-      schedules.map((
-        { name },
-        i,
-      ) => [name, runs[i].map((run) => ({ ...run, state: states[next++] }))]),
-    );
+    const withState = (run: BoardRunRecord): BoardRun => {
+      const { state, readAt } = states[next++];
+      return readAt === undefined ? { ...run, state } : { ...run, state, stateAt: readAt };
+    };
+    return new Map(schedules.map(({ name }, i) => [name, runs[i].map(withState)]));
   }
 
   /** Notes a run of `name` the board dispatched at `at`, keeping the newest. */
@@ -130,7 +129,7 @@ export class BoardRuns {
     const states = await this.#source.getJobStates(shown.map(({ jobId }) => ({ id: jobId, task })));
     const runs: ScheduleRun[] = [];
     for (const [i, run] of shown.entries()) {
-      const held = states[i];
+      const held = states[i].state;
       const recorded = held === null && archived !== null ? await archived(run.jobId) : null;
       runs.push({ ...run, state: held ?? recorded ?? "unknown", archived: recorded !== null });
     }

@@ -227,6 +227,18 @@ export interface JobRef {
   task: string;
 }
 
+/** A job's state as {@link TaskSource.getJobStates} read it. */
+export interface JobStateRead {
+  /** The state, or null when the job is gone. */
+  state: JobState | null;
+  /**
+   * When a state the source trusts from an earlier read was read (ms): a
+   * source may keep a finished one a while (Redis: a minute). Absent where
+   * the state was read for this answer.
+   */
+  readAt?: number;
+}
+
 /** Whether jobs of `task` may be listed: a permission asked per task. */
 export type TaskFilter = (task: string) => Promise<boolean>;
 
@@ -762,9 +774,10 @@ export interface TaskSource {
    * The state now of each named job, in order (null for one gone): what the
    * board shows of the schedule runs it dispatched (kept in its `BoardStore`).
    * One batch; a source may trust a finished state it read within the last
-   * minute. Sources that leave it out show none of the board's runs.
+   * minute, and says when it read it. Sources that leave it out show none of
+   * the board's runs.
    */
-  getJobStates?(jobs: readonly JobRef[]): Promise<(JobState | null)[]>;
+  getJobStates?(jobs: readonly JobRef[]): Promise<JobStateRead[]>;
   /**
    * Entries `offset` to `offset + limit - 1` of a job's log (counted from
    * the oldest, so a page stays put while the job logs more), and how many

@@ -39,7 +39,9 @@ export function boardRunsContract(name: string, seed: Seed): void {
       await store.recordBoardRun("heartbeat", { jobId, at: 4000, by: "board" }, 3);
 
       const listed = await runs.list(BOTH);
-      assert.deepEqual(listed.get("heartbeat"), [
+      // A gone job's state may be one trusted from an earlier read, with its time (Redis).
+      const withoutReadTimes = listed.get("heartbeat")?.map(({ stateAt: _, ...run }) => run);
+      assert.deepEqual(withoutReadTimes, [
         { jobId, at: 4000, by: "board", state: "waiting" },
         { jobId: "gone-3", at: 3000, by: "board", state: null },
         { jobId: "gone-2", at: 2000, by: "board", state: null },
@@ -55,14 +57,13 @@ export function boardRunsContract(name: string, seed: Seed): void {
     const { source, close } = await seed(dump);
     try {
       const { jobId } = await source.triggerSchedule("heartbeat");
-      assert.deepEqual(
-        await source.getJobStates!([
-          { id: "gone", task: "report" },
-          { id: jobId, task: "report" },
-          { id: jobId, task: "no-such-task" },
-        ]),
-        [null, "waiting", null],
-      );
+      const read = await source.getJobStates!([
+        { id: "gone", task: "report" },
+        { id: jobId, task: "report" },
+        { id: jobId, task: "no-such-task" },
+      ]);
+      assert.deepEqual(read.map(({ state }) => state), [null, "waiting", null]);
+      assert.equal(read[1].readAt, undefined, "a state not finished is read for each answer");
       assert.deepEqual(await source.getJobStates!([]), []);
     } finally {
       await close();

@@ -2,8 +2,8 @@
  * The HistoryStore contract, the same cases on every adapter (memory, Redis,
  * PostgreSQL): idempotent writes keyed by job and event, attempts each with
  * its own error, runs, the feed's last ids saved with a batch, search across
- * tasks, rollups whose hours are the merge of their minutes, caps that say
- * so, and retention.
+ * tasks, a job found by its id alone, rollups whose hours are the merge of
+ * their minutes, caps that say so, and retention (the index by id with them).
  */
 
 import assert from "node:assert/strict";
@@ -334,6 +334,27 @@ export function historyStoreContract(name: string, make: MakeHistoryStore): void
     assert.ok(Array.isArray(await store.rollups({ ...scope, from: T0, to: T0 + 3_600_000 })));
   });
 
+  test("a job is found by its id alone: the tasks holding it, sorted, and no other id's", async (store) => {
+    await store.write({
+      entries: [
+        entry("j1"),
+        entry("j1", { task: "resize" }),
+        entry("j10"),
+        entry("nul\0id", { task: "отправка" }),
+        entry("nul"),
+      ],
+    });
+    assert.deepEqual(await store.tasksOfJob("j1"), ["resize", "send-email"]);
+    assert.deepEqual(await store.tasksOfJob("j10"), ["send-email"]);
+    assert.deepEqual(await store.tasksOfJob("j"), [], "the start of an id finds nothing");
+    assert.deepEqual(await store.tasksOfJob("no-such-job"), []);
+    assert.deepEqual(await store.tasksOfJob("nul\0id"), ["отправка"]);
+    assert.deepEqual(await store.tasksOfJob("nul"), ["send-email"], "an id that starts another");
+    // Written again, a job is still one task's once.
+    await store.write({ entries: [entry("j10", { attempt: 2, endedAt: T0 + 5000 })] });
+    assert.deepEqual(await store.tasksOfJob("j10"), ["send-email"]);
+  });
+
   test("a search with a bad field is refused naming it", async (store) => {
     for (
       const [query, param] of [
@@ -468,6 +489,14 @@ export function historyStoreContract(name: string, make: MakeHistoryStore): void
       const ids = (await store.search({ task: "send-email" })).summaries.map((s) => s.id);
       assert.deepEqual(ids, ["job-7", "job-6", "job-5", "job-4", "job-3"]);
       assert.equal(holding.oldestAt, T0 + 2000);
+      assert.deepEqual(
+        await store.cuts(),
+        new Map([["send-email", { dropped: 3, newestDroppedAt: T0 + 4000 }]]),
+        "a cut is its task's: resize lost nothing",
+      );
+      assert.deepEqual(await store.cuts("resize"), new Map());
+      assert.deepEqual(await store.tasksOfJob("job-0"), [], "a capped job leaves the index by id");
+      assert.deepEqual(await store.tasksOfJob("job-3"), ["send-email"]);
     },
     { maxPerTask: 5, maxSummaries: 100 },
   );
@@ -485,6 +514,21 @@ export function historyStoreContract(name: string, make: MakeHistoryStore): void
     assert.deepEqual(holding.capped, { dropped: 2, newestDroppedAt: T0 + 3000 });
     assert.equal(await store.summary("send-email", "job-0"), null);
     assert.ok(await store.summary("send-email", "job-2"));
+    assert.deepEqual(await store.tasksOfJob("job-0"), []);
+    assert.deepEqual(await store.tasksOfJob("job-1"), []);
+    assert.deepEqual(
+      await store.cuts(),
+      new Map([
+        ["send-email", { dropped: 1, newestDroppedAt: T0 + 2000 }],
+        ["resize", { dropped: 1, newestDroppedAt: T0 + 3000 }],
+      ]),
+      "the total cap's cut, told per task",
+    );
+    assert.deepEqual(
+      await store.cuts("resize"),
+      new Map([["resize", { dropped: 1, newestDroppedAt: T0 + 3000 }]]),
+    );
+    assert.deepEqual(await store.tasksOfJob("job-2"), ["send-email"]);
   }, { maxSummaries: 10 });
 
   test("summaries past the age limit go at a trim; younger ones stay", async (store) => {
@@ -500,6 +544,8 @@ export function historyStoreContract(name: string, make: MakeHistoryStore): void
     assert.deepEqual(await store.trim(T0 + 86_400_000), { removed: 1 });
     assert.equal(await store.summary("send-email", "old"), null);
     assert.ok(await store.summary("send-email", "young"));
+    assert.deepEqual(await store.tasksOfJob("old"), [], "an aged-out job leaves the index by id");
+    assert.deepEqual(await store.tasksOfJob("young"), ["send-email"]);
     assert.deepEqual(await store.holding(), { summaries: 1, oldestAt: T0 + 1250, capped: null });
   }, { retentionMs: 86_400_000 });
 }

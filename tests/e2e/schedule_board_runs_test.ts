@@ -1,12 +1,15 @@
 /**
  * The runs the board dispatched, on the schedules page, in a real browser
  * on real Redis holding the taskora fixture: taskora keeps only a
- * schedule's last run, and the page says so.
+ * schedule's last run, and the page says so; a state the source trusted
+ * from an earlier read says how old it is, and only such a state does.
  */
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { readFixture } from "../helpers/fixture.ts";
 import { ShiftedClock } from "../helpers/shifted_clock.ts";
 import { browserTest, screenshot, withBoard } from "./harness.ts";
 
@@ -120,6 +123,22 @@ browserTest(
         await page.setViewportSize({ width, height: 900 });
         await screenshot(page, `schedule-status-age-${width}`);
       }
+    });
+  },
+);
+
+browserTest(
+  "on the memory source, whose states are live, no state says how old it is",
+  async () => {
+    await withBoard({
+      source: () => createMemorySource({ seed: readFixture(), simulate: false }),
+    }, async ({ page, root }) => {
+      const heartbeat = await runHeartbeatNow(page, root);
+      await heartbeat.locator(".schedule-board-runs summary", { hasText: "Run from the board: 1" })
+        .waitFor();
+      const note = await page.locator(".schedule-runs-note").textContent();
+      assert.doesNotMatch(note!, /minute/, "nothing said of a state read a while ago");
+      assert.equal(await page.locator(".schedule-status-age").count(), 0);
     });
   },
 );

@@ -3,7 +3,8 @@
  * `history.read`: a search leaves the refused task's jobs out of the page,
  * and the page's `next` (where the store stopped looking) names none of
  * their ids, while paging on still finds every job the user may read; a
- * chart across every task counts none of the refused task's jobs.
+ * chart across every task counts none of the refused task's jobs; and what
+ * a cap cut is said only of the tasks the user may read.
  */
 
 import assert from "node:assert/strict";
@@ -11,24 +12,8 @@ import { createBoard } from "../helpers/checked_board.ts";
 import { RedisConnection } from "../../src/source/redis/client.ts";
 import { createRedisHistoryStore } from "../../src/store/redis/history/store.ts";
 import type { HistoryEntry } from "../../src/history/summary.ts";
+import { completedEntry as completed } from "../helpers/history_entries.ts";
 import { startRedis } from "../helpers/redis_server.ts";
-
-/** A completed job `id` of `task` that ended at `endedAt`. */
-function completed(task: string, id: string, endedAt: number): HistoryEntry {
-  return {
-    task,
-    id,
-    event: `${endedAt}-${id}`,
-    attempt: 1,
-    outcome: "completed",
-    version: 1,
-    createdAt: endedAt - 200,
-    startedAt: endedAt - 100,
-    endedAt,
-    error: null,
-    errorShape: null,
-  };
-}
 
 /** What a case is given: the board, a connection to its Redis, and a write to its history. */
 interface World {
@@ -116,5 +101,26 @@ Deno.test("a history chart across every task counts no job of a task the user ma
     };
     assert.deepEqual(await completedFor("oz"), [4, 4], "every task's, to a user who may read all");
     assert.deepEqual(await completedFor("vic"), [1, 1], "payroll's left out");
+  });
+});
+
+Deno.test("a history page says what a cap cut only of the tasks the user may read", async () => {
+  await withBoard(async ({ board, connection }) => {
+    const at = Date.now() - 60_000;
+    // Each task keeps its newest two: the oldest two of payroll's four are cut.
+    await createRedisHistoryStore({ connection, limits: { maxPerTask: 2 } }).write({
+      entries: [
+        completed("mail", "mail-1", at),
+        ...[1, 2, 3, 4].map((n) => completed("payroll", `pay-${n}`, at + n * 1000)),
+      ],
+    });
+    const payrollCut = { dropped: 2, newestDroppedAt: at + 2000 };
+    const cappedFor = async (user: string, query = "") =>
+      (await read(board, `/history/jobs?limit=10${query}`, user)).capped;
+    assert.deepEqual(await cappedFor("oz"), payrollCut, "every task's, to a user who may read all");
+    assert.deepEqual(await cappedFor("oz", "&task=payroll"), payrollCut);
+    assert.equal(await cappedFor("oz", "&task=mail"), null, "mail lost nothing");
+    assert.equal(await cappedFor("vic"), null, "nothing said of payroll");
+    assert.equal(await cappedFor("vic", "&task=mail"), null);
   });
 });

@@ -120,10 +120,11 @@ Deno.test("jobDetail() adds the logs, their meta redacted, and the log's size", 
   assert.equal(detail.timeline.length, 3);
 });
 
-Deno.test("error() redacts an error that is JSON and leaves any other text as it is", () => {
+Deno.test("error() redacts the keys of a JSON error and the values they label in a plain one", () => {
   assert.equal(present.error('[{"password":"p"}]'), '[{"password":"[REDACTED]"}]');
-  assert.equal(present.error("password=p is wrong"), "password=p is wrong");
-  assert.equal(present.error("{not json"), "{not json");
+  assert.equal(present.error("password=p is wrong"), "password=[REDACTED] is wrong");
+  assert.equal(present.error("{not json, PASSWORD: p}"), "{not json, PASSWORD: [REDACTED]");
+  assert.equal(present.error("passwords=3 tried"), "passwords=3 tried", "a longer name");
   const plain = createPresenter({ redact: [], formatters: {} });
   assert.equal(plain.error('{ "spaced": 1 }'), '{ "spaced": 1 }', "nothing to redact: untouched");
 });

@@ -68,8 +68,9 @@ export const HistoryPageSchema = z.strictObject({
     dropped: z.number().int(),
     newestDroppedAt: z.number().int(),
   }).nullable().openapi({
-    description: "Set once a cap (not the age limit) dropped summaries: how many, and the " +
-      "newest end among them (ms); the history is whole after it",
+    description: "Set once a cap (not the age limit) dropped summaries of the tasks searched " +
+      "that the user may read: how many, and the newest end among them (ms); the history of " +
+      "those tasks is whole after it",
   }),
 }).openapi("HistoryPage");
 true satisfies Same<z.output<typeof HistoryPageSchema>, HistoryPageResponse>;

@@ -77,6 +77,10 @@ export const ScheduleSchema = z.strictObject({
     at: Millis,
     by: z.enum(["board", "scheduler"]).openapi({ description: "Always board here" }),
     state: JobStateSchema.nullable(),
+    stateAt: Millis.optional().openapi({
+      description: "When a finished state was read: a source may trust one a while (Redis: a " +
+        "minute); absent where the state is read for each answer",
+    }),
   })).openapi({
     description: "The runs the board dispatched (Run now), newest first, at most 10, with each " +
       "job's state now (null: gone); taskora itself keeps only the last run",

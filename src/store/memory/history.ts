@@ -20,11 +20,13 @@ import {
   scopesOf,
 } from "../../history/rollup.ts";
 import {
+  addCut,
   checkedRollupQuery,
   checkedSearch,
   decodeCursor,
   encodeCursor,
   type HistoryBatch,
+  type HistoryCut,
   type HistoryHolding,
   type HistoryLimits,
   historyLimits,
@@ -33,6 +35,7 @@ import {
   type HistoryStore,
   isAfter,
   matches,
+  MAX_TASKS_OF_JOB,
   type RollupQuery,
   searchOrder,
 } from "../../history/store.ts";
@@ -70,9 +73,13 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
   const jobs = new Map<string, KeptJob>();
   /** How many summaries each task has. */
   const perTask = new Map<string, number>();
+  /** The tasks holding each job id. */
+  const tasksById = new Map<string, Set<string>>();
   const rollups = new Map<string, Map<number, Record<string, number>>>();
   let cursors: Record<string, string> = {};
   let capped: HistoryHolding["capped"] = null;
+  /** What the caps dropped of each task that has summaries. */
+  const cutByTask = new Map<string, HistoryCut>();
 
   const bucketFields = (resolution: Resolution, scope: string, at: number) => {
     const name = `${resolution}\0${scope}`;
@@ -124,16 +131,28 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
       if (runsEnded > 0) add(entry, increments.rerun);
       job.runsEnded++;
     }
-    if (!kept) perTask.set(entry.task, (perTask.get(entry.task) ?? 0) + 1);
+    if (!kept) {
+      perTask.set(entry.task, (perTask.get(entry.task) ?? 0) + 1);
+      let tasks = tasksById.get(entry.id);
+      if (!tasks) tasksById.set(entry.id, tasks = new Set());
+      tasks.add(entry.task);
+    }
     jobs.set(key, job);
     return true;
   };
 
   const forget = (key: string, job: KeptJob) => {
+    const { task, id } = job.latest;
     jobs.delete(key);
-    const left = (perTask.get(job.latest.task) ?? 1) - 1;
-    if (left > 0) perTask.set(job.latest.task, left);
-    else perTask.delete(job.latest.task);
+    const left = (perTask.get(task) ?? 1) - 1;
+    if (left > 0) perTask.set(task, left);
+    else {
+      perTask.delete(task);
+      cutByTask.delete(task);
+    }
+    const tasks = tasksById.get(id);
+    tasks?.delete(task);
+    if (tasks?.size === 0) tasksById.delete(id);
   };
 
   const summaryOfKept = (job: KeptJob): JobSummary =>
@@ -149,10 +168,11 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
     among.sort(([, a], [, b]) => a.latestRank.endedAt - b.latestRank.endedAt);
     for (const [key, job] of among.slice(0, among.length - max)) {
       forget(key, job);
-      capped = {
-        dropped: (capped?.dropped ?? 0) + 1,
-        newestDroppedAt: Math.max(capped?.newestDroppedAt ?? 0, job.latestRank.endedAt),
-      };
+      const cut = { dropped: 1, newestDroppedAt: job.latestRank.endedAt };
+      capped = addCut(capped, cut);
+      if (perTask.has(job.latest.task)) {
+        cutByTask.set(job.latest.task, addCut(cutByTask.get(job.latest.task) ?? null, cut));
+      }
     }
   };
   const enforceCaps = (tasks: Iterable<string>) => {
@@ -183,6 +203,10 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
     summary(task, id) {
       const job = jobs.get(jobKey(task, id));
       return Promise.resolve(job ? summaryOfKept(job) : null);
+    },
+    tasksOfJob(id) {
+      const tasks = [...tasksById.get(id) ?? []].sort();
+      return Promise.resolve(tasks.slice(0, MAX_TASKS_OF_JOB));
     },
     // Async, so a refused query rejects rather than throws.
     // deno-lint-ignore require-await
@@ -233,6 +257,15 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
         oldestAt = Math.min(oldestAt ?? Infinity, job.latestRank.endedAt);
       }
       return Promise.resolve({ summaries: jobs.size, oldestAt, capped });
+    },
+    cuts(task) {
+      const tasks = task === undefined ? [...cutByTask.keys()] : [task];
+      return Promise.resolve(
+        new Map(tasks.flatMap((name) => {
+          const cut = cutByTask.get(name);
+          return cut ? [[name, { ...cut }]] : [];
+        })),
+      );
     },
     close: () => Promise.resolve(),
   };

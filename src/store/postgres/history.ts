@@ -33,6 +33,7 @@ import {
   historyLimits,
   type HistoryPage,
   type HistoryStore,
+  MAX_TASKS_OF_JOB,
   type RollupQuery,
   SEARCH_BUDGET,
 } from "../../history/store.ts";
@@ -166,6 +167,13 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
         DELETE FROM history_attempts WHERE (day, task, id) IN (
           SELECT * FROM unnest(${dropped.map((row) => dayText(row.day))}::date[],
             ${dropped.map((row) => row.task)}::text[], ${dropped.map((row) => row.id)}::text[]))`;
+      await tx`
+        INSERT INTO history_cuts (task, dropped, newest_end)
+        SELECT task, count(*), max(newest) FROM unnest(${dropped.map((row) => row.task)}::text[],
+          ${dropped.map((row) => Number(row.latest_end))}::bigint[]) AS d(task, newest)
+        GROUP BY task
+        ON CONFLICT (task) DO UPDATE SET dropped = history_cuts.dropped + EXCLUDED.dropped,
+          newest_end = greatest(history_cuts.newest_end, EXCLUDED.newest_end)`;
       const newest = Math.max(...dropped.map((row) => Number(row.latest_end)));
       await tx`
         INSERT INTO history_meta (key, value) VALUES ('capDropped', ${String(dropped.length)}),
@@ -241,6 +249,14 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
         const jobs = await sql`
           SELECT * FROM history_jobs WHERE task = ${stored.task} AND id = ${stored.id}`;
         return (await summariesOf(sql, jobs))[0] ?? null;
+      });
+    },
+    tasksOfJob(id) {
+      return run(async () => {
+        const rows = await sql`
+          SELECT task FROM history_job_days WHERE id = ${storableText(id)}
+          ORDER BY task LIMIT ${MAX_TASKS_OF_JOB}`;
+        return rows.map((row) => row.task as string);
       });
     },
     search(query): Promise<HistoryPage> {
@@ -332,6 +348,9 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
           SELECT task FROM history_jobs GROUP BY task HAVING count(*) > ${limits.maxPerTask}`;
         for (const { task } of crowded) removed += await cap(limits.maxPerTask, task);
         removed += await cap(limits.maxSummaries);
+        // A task left with no summaries has nothing a cut could be missing from.
+        await sql`DELETE FROM history_cuts c
+          WHERE NOT EXISTS (SELECT 1 FROM history_jobs j WHERE j.task = c.task)`;
         return { removed };
       });
     },
@@ -350,6 +369,17 @@ export function createPostgresHistoryStore(options: PostgresHistoryOptions): His
             ? { dropped: meta.capDropped, newestDroppedAt: meta.capNewest }
             : null,
         };
+      });
+    },
+    cuts(task) {
+      return run(async () => {
+        const rows = task === undefined
+          ? await sql`SELECT * FROM history_cuts`
+          : await sql`SELECT * FROM history_cuts WHERE task = ${storableText(task)}`;
+        return new Map(rows.map((row) => [
+          row.task as string,
+          { dropped: Number(row.dropped), newestDroppedAt: Number(row.newest_end) },
+        ]));
       });
     },
     async close() {

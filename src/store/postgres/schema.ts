@@ -57,6 +57,16 @@ const CREATE = [
     PRIMARY KEY (task, id)
   )`,
   `CREATE INDEX IF NOT EXISTS history_job_days_day ON history_job_days (day)`,
+  // A job by its id alone (a job page of a job taskora removed): the tasks holding it, in order,
+  // from the index. Only a read uses it, so a version-2 board beside this one needs no new version.
+  `CREATE INDEX IF NOT EXISTS history_job_days_id ON history_job_days (id, task)`,
+  // What the caps dropped of each task that has summaries. A board of this version makes it on
+  // connect; one that knew no such table would only leave a cut unsaid, so the version stays 2.
+  `CREATE TABLE IF NOT EXISTS history_cuts (
+    task text COLLATE "C" PRIMARY KEY,
+    dropped bigint NOT NULL,
+    newest_end bigint NOT NULL
+  )`,
   `CREATE TABLE IF NOT EXISTS history_attempts (
     day date NOT NULL,
     task text COLLATE "C" NOT NULL,

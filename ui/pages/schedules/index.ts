@@ -77,8 +77,7 @@ export function SchedulesPage() {
       <p class="liveness-bar"><${SchedulerLeaderNote} leadership=${leadership.data} /></p>
       <p class="schedule-runs-note muted">
         taskora keeps only each schedule's last run; under it are the runs this board dispatched
-        (Run now), the newest ${BOARD_RUNS_KEPT}, with their jobs' states (a finished one may have been
-        read up to a minute before).
+        (Run now), the newest ${BOARD_RUNS_KEPT}, with their jobs' states.
       </p>
       ${data === null
         ? html`<p class="empty">${loading ? "Loading…" : "No data."}</p>`

@@ -43,8 +43,19 @@ function Cadence({ schedule: { description, config } }: { schedule: Schedule }) 
   `;
 }
 
-/** A last run's state older than this when the list was read says when it was read. */
+/** A state older than this when the list was read says when it was read. */
 const STATE_AGE_SHOWN_MS = 5_000;
+
+/**
+ * When a state the source trusted from an earlier read was read, once it is
+ * {@link STATE_AGE_SHOWN_MS} older than the list; nothing where the state is
+ * read for each answer (no `at`).
+ */
+function StateAge({ at, readAt }: { at: number | undefined; readAt: number }) {
+  return at !== undefined && readAt - at >= STATE_AGE_SHOWN_MS
+    ? html`<span class="muted schedule-status-age">state as of <${Time} at=${at} /></span>`
+    : null;
+}
 
 function LastRun({ schedule, readAt }: { schedule: Schedule; readAt: number }) {
   const statusAt = schedule.lastRunStatusAt;
@@ -58,17 +69,18 @@ function LastRun({ schedule, readAt }: { schedule: Schedule; readAt: number }) {
           ? html`<span class="muted" title="The job is no longer in the store">job gone</span>`
           : null}
         ${schedule.lastJobId ? html`<${JobLink} id=${schedule.lastJobId} />` : null}
-        ${statusAt !== undefined && readAt - statusAt >= STATE_AGE_SHOWN_MS
-          ? html`<span class="muted schedule-status-age">state as of <${Time} at=${statusAt} /></span>`
-          : null}
+        <${StateAge} at=${statusAt} readAt=${readAt} />
       </span>
       <span class="schedule-last-at muted"><${Time} at=${schedule.lastRun} /></span>
     </span>
   `;
 }
 
-/** The runs this board dispatched ("Run now"), newest first, each with its job's state now. */
-function BoardRuns({ runs }: { runs: Schedule["boardRuns"] }) {
+/**
+ * The runs this board dispatched ("Run now"), newest first, each with its
+ * job's state now, and when it was read where the source trusted an earlier read.
+ */
+function BoardRuns({ runs, readAt }: { runs: Schedule["boardRuns"]; readAt: number }) {
   if (runs.length === 0) return null;
   return html`
     <details class="schedule-board-runs">
@@ -82,6 +94,7 @@ function BoardRuns({ runs }: { runs: Schedule["boardRuns"] }) {
                 : html`<span class="muted" title="The job is no longer in the store">job gone</span>`}
               <${JobLink} id=${run.jobId} />
               <span class="muted"><${Time} at=${run.at} /></span>
+              <${StateAge} at=${run.stateAt} readAt=${readAt} />
             </li>
           `
         )}
@@ -156,7 +169,7 @@ export function ScheduleTable(props: ScheduleTableProps) {
                 </td>
                 <td data-label="Last run">
                   <${LastRun} schedule=${schedule} readAt=${readAt} />
-                  <${BoardRuns} runs=${schedule.boardRuns} />
+                  <${BoardRuns} runs=${schedule.boardRuns} readAt=${readAt} />
                   <${ScheduleRuns} name=${schedule.name} />
                 </td>
                 ${!acting ? null : html`

@@ -16,6 +16,7 @@ import {
   type JobRecord,
   type JobRef,
   type JobState,
+  type JobStateRead,
   type LogPage,
   type SearchPosition,
   type SearchSlice,
@@ -80,10 +81,12 @@ export class MemoryJobs {
     });
   }
 
-  /** The jobs' states now, null for one gone. */
-  getJobStates(jobs: readonly JobRef[]): Promise<(JobState | null)[]> {
+  /** The jobs' states now, null for one gone: each read for this answer. */
+  getJobStates(jobs: readonly JobRef[]): Promise<JobStateRead[]> {
     return Promise.resolve(
-      jobs.map(({ id, task }) => this.#store.tasks.get(task)?.jobs.get(id)?.state ?? null),
+      jobs.map(({ id, task }) => ({
+        state: this.#store.tasks.get(task)?.jobs.get(id)?.state ?? null,
+      })),
     );
   }
 

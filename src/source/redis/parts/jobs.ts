@@ -12,6 +12,7 @@ import type {
   JobPage,
   JobRef,
   JobState,
+  JobStateRead,
   LogPage,
   SearchPosition,
   SearchSlice,
@@ -98,11 +99,19 @@ export class RedisJobs {
     return readRecordedFields(this.#redis.connection, jobs, payloads, this.#redis.prefix);
   }
 
-  /** The jobs' states: one `HGET state` each, a finished one trusted a minute (`job_state_reads.ts`). */
-  async getJobStates(jobs: readonly JobRef[]): Promise<(JobState | null)[]> {
+  /**
+   * The jobs' states: one `HGET state` each, a finished one trusted a minute
+   * (`job_state_reads.ts`) and said when it was read.
+   */
+  async getJobStates(jobs: readonly JobRef[]): Promise<JobStateRead[]> {
     await this.#redis.connection.ready();
     const keys = jobs.map(({ id, task }) => `${taskKeys(task, this.#redis.prefix).jobPrefix}${id}`);
-    return await readJobStates(this.#redis.connection, keys, this.#redis.finishedStates);
+    const finished = this.#redis.finishedStates;
+    const states = await readJobStates(this.#redis.connection, keys, finished);
+    return states.map((state, i) => {
+      const readAt = finished.readAt(keys[i]);
+      return readAt === undefined ? { state } : { state, readAt };
+    });
   }
 
   /** The task holding the job: one pipelined `TYPE` per task (see `locate.ts`). */

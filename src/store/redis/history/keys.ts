@@ -9,11 +9,17 @@
  *   score 0, so reading it backwards by lex pages newest first exactly;
  * - `...:task:<task>`: the same per task, `<end>\0<id>`;
  * - `...:tasks`: a set of the tasks that have summaries (for the caps);
+ * - `...:ids`: a sorted set of every summary by its job id, `<bytes>:<id>\0<task>`
+ *   with score 0 (`<bytes>`: the id's length in UTF-8 bytes, so an id holding
+ *   a NUL still names exactly its own members), so the tasks holding an id
+ *   are one lex range;
  * - `...:job:<task>\0<id>`: a hash, the job's facts (`at`: its padded end,
  *   which names its index members) and one field per entry (`e:<event>`, its
  *   error apart as `x:<event>`), each value short enough for Redis's compact
  *   encoding;
  * - `...:meta`: a hash, the feed's last ids (`c:<stream>`) and what the caps cut;
+ * - `...:cuts`: a hash, what the caps cut of each task that has summaries
+ *   (`<task>` → `<dropped>|<newest end>`);
  * - `...:roll:<resolution>:<scope>:<span start>`: a hash of buckets,
  *   `<bucket start>:<field>`, expiring when its resolution's retention ends.
  *
@@ -52,11 +58,21 @@ export function spanOf(bucket: number, resolution: Resolution): number {
   return Math.floor(bucket / span) * span;
 }
 
+/**
+ * What every `...:ids` member of job `id` starts with: its length in UTF-8
+ * bytes (as Lua's `#` counts it), the id, and a NUL; the task follows.
+ */
+export function idMemberStart(id: string): string {
+  return `${new TextEncoder().encode(id).length}:${id}\0`;
+}
+
 /** The history's keys under `prefix`. */
 export function historyKeys(prefix?: string): {
   root: string;
   all: string;
   tasks: string;
+  ids: string;
+  cuts: string;
   meta: string;
   task(task: string): string;
   job(task: string, id: string): string;
@@ -67,6 +83,8 @@ export function historyKeys(prefix?: string): {
     root,
     all: `${root}:all`,
     tasks: `${root}:tasks`,
+    ids: `${root}:ids`,
+    cuts: `${root}:cuts`,
     meta: `${root}:meta`,
     task: (task) => `${root}:task:${task}`,
     job: (task, id) => `${root}:job:${task}\0${id}`,

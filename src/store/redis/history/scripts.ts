@@ -10,48 +10,70 @@
 
 import type { LuaScript } from "../../../source/redis/scripts.ts";
 
-/** `drop(member)`, `capTask(task, index, n)`, `capAll(n)`: what the write and the trim share. */
+/**
+ * `idMember(id, task)`, `drop(member)`, `capTask(task, index, n)`, `capAll(n)`
+ * (each cap noting what it dropped, in all and per task): what the write and
+ * the trim share.
+ */
 const DROPPING = `
 local root = ARGV[2]
-local meta, all, tasks = KEYS[1], KEYS[2], KEYS[3]
+local meta, all, tasks, ids, cuts = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local function idMember(id, task)
+  return #id .. ':' .. id .. '\\0' .. task
+end
 local function drop(member)
   local first = string.find(member, '\\0', 1, true)
   local second = string.find(member, '\\0', first + 1, true)
   local task = string.sub(member, first + 1, second - 1)
   local id = string.sub(member, second + 1)
   redis.call('DEL', root .. ':job:' .. task .. '\\0' .. id)
+  redis.call('ZREM', ids, idMember(id, task))
   redis.call('ZREM', all, member)
   redis.call('ZREM', root .. ':task:' .. task, string.sub(member, 1, first) .. id)
-  return tonumber(string.sub(member, 1, first - 1))
+  return tonumber(string.sub(member, 1, first - 1)), task
 end
-local function noteCapped(dropped, newest)
+-- What a cap dropped: counted in all (meta) and per task (cuts: '<dropped>|<newest end>').
+local function noteCapped(dropped, newest, byTask)
   if dropped == 0 then return end
   redis.call('HINCRBY', meta, 'capDropped', dropped)
   local had = tonumber(redis.call('HGET', meta, 'capNewest') or '0')
   if newest > had then redis.call('HSET', meta, 'capNewest', string.format('%d', newest)) end
+  for task, cut in pairs(byTask) do
+    local n, last = cut[1], cut[2]
+    local kept = redis.call('HGET', cuts, task)
+    if kept then
+      local bar = string.find(kept, '|', 1, true)
+      n = n + tonumber(string.sub(kept, 1, bar - 1))
+      last = math.max(last, tonumber(string.sub(kept, bar + 1)))
+    end
+    redis.call('HSET', cuts, task, string.format('%d|%d', n, last))
+  end
+end
+local function dropAll(members)
+  local newest, byTask = 0, {}
+  for _, member in ipairs(members) do
+    local ended, task = drop(member)
+    newest = math.max(newest, ended)
+    local cut = byTask[task] or { 0, 0 }
+    byTask[task] = { cut[1] + 1, math.max(cut[2], ended) }
+  end
+  noteCapped(#members, newest, byTask)
+  return #members
 end
 local function capTask(task, index, max, budget)
   local over = math.min(redis.call('ZCARD', index) - max, budget)
   if over <= 0 then return 0 end
-  local newest = 0
+  local members = {}
   for _, inTask in ipairs(redis.call('ZRANGE', index, 0, over - 1)) do
     local cut = string.find(inTask, '\\0', 1, true)
-    local member = string.sub(inTask, 1, cut - 1) .. '\\0' .. task .. '\\0' .. string.sub(inTask, cut + 1)
-    newest = math.max(newest, drop(member))
-    redis.call('ZREM', index, inTask)
+    members[#members + 1] = string.sub(inTask, 1, cut - 1) .. '\\0' .. task .. '\\0' .. string.sub(inTask, cut + 1)
   end
-  noteCapped(over, newest)
-  return over
+  return dropAll(members)
 end
 local function capAll(max, budget)
   local over = math.min(redis.call('ZCARD', all) - max, budget)
   if over <= 0 then return 0 end
-  local newest = 0
-  for _, member in ipairs(redis.call('ZRANGE', all, 0, over - 1)) do
-    newest = math.max(newest, drop(member))
-  end
-  noteCapped(over, newest)
-  return over
+  return dropAll(redis.call('ZRANGE', all, 0, over - 1))
 end
 `;
 
@@ -105,6 +127,7 @@ for _, e in ipairs(input.entries) do
       put('id', e.id)
       put('c', e.createdAt)
       redis.call('SADD', tasks, e.task)
+      redis.call('ZADD', ids, 0, idMember(e.id, e.task))
       apply(e.firstOfJob)
     end
     local entryRank = (runs + 1) * 1000000 + e.attempt
@@ -177,7 +200,10 @@ end
 for _, task in ipairs(redis.call('SMEMBERS', tasks)) do
   local index = root .. ':task:' .. task
   removed = removed + capTask(task, index, tonumber(ARGV[4]), budget)
-  if redis.call('EXISTS', index) == 0 then redis.call('SREM', tasks, task) end
+  if redis.call('EXISTS', index) == 0 then
+    redis.call('SREM', tasks, task)
+    redis.call('HDEL', cuts, task)
+  end
 end
 return removed + capAll(tonumber(ARGV[5]), budget)
 `,

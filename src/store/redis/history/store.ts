@@ -31,12 +31,14 @@ import {
   decodeCursor,
   encodeCursor,
   type HistoryBatch,
+  type HistoryCut,
   type HistoryHolding,
   type HistoryLimits,
   historyLimits,
   type HistoryPage,
   type HistorySearch,
   type HistoryStore,
+  MAX_TASKS_OF_JOB,
   type RollupQuery,
   SEARCH_BUDGET,
 } from "../../../history/store.ts";
@@ -48,7 +50,7 @@ import {
   summaryOf,
   TERMINAL_OUTCOMES,
 } from "../../../history/summary.ts";
-import { BUCKETS_PER_SPAN, historyKeys, paddedTime, spanOf } from "./keys.ts";
+import { BUCKETS_PER_SPAN, historyKeys, idMemberStart, paddedTime, spanOf } from "./keys.ts";
 import { SEARCH_HISTORY, TRIM_HISTORY, WRITE_HISTORY } from "./scripts.ts";
 
 /** Options of {@link createRedisHistoryStore}. */
@@ -144,7 +146,7 @@ export function createRedisHistoryStore(options: RedisHistoryOptions): HistorySt
 
   /** The batch as the write script takes it. */
   const scriptInput = (batch: HistoryBatch) => {
-    const script = new ScriptKeys([keys.meta, keys.all, keys.tasks]);
+    const script = new ScriptKeys([keys.meta, keys.all, keys.tasks, keys.ids, keys.cuts]);
     const expiries = new Map<number, number>();
     /** The bucket fields the batch may add to, `[key, field, 1 when kept as a maximum]`, by slot. */
     const slots: [number, string, number][] = [];
@@ -242,6 +244,20 @@ export function createRedisHistoryStore(options: RedisHistoryOptions): HistorySt
     async summary(task, id) {
       return summaryOfHash(hashOf(await connection.call(["HGETALL", keys.job(task, id)])));
     },
+    async tasksOfJob(id) {
+      // Every member starting so, and nothing after: the NUL's successor ends the range.
+      const start = idMemberStart(id);
+      const members = await connection.call<string[]>([
+        "ZRANGEBYLEX",
+        keys.ids,
+        `[${start}`,
+        `(${start.slice(0, -1)}\x01`,
+        "LIMIT",
+        "0",
+        String(MAX_TASKS_OF_JOB),
+      ]);
+      return members.map((member) => member.slice(start.length));
+    },
     async search(query: HistorySearch): Promise<HistoryPage> {
       const checked = checkedSearch(query);
       const position = checked.cursor === undefined ? null : decodeCursor(checked.cursor);
@@ -316,7 +332,7 @@ export function createRedisHistoryStore(options: RedisHistoryOptions): HistorySt
         const dropped = Number(
           await connection.call({
             script: TRIM_HISTORY,
-            keys: [keys.meta, keys.all, keys.tasks],
+            keys: [keys.meta, keys.all, keys.tasks, keys.ids, keys.cuts],
             args: [
               "",
               keys.root,
@@ -344,6 +360,18 @@ export function createRedisHistoryStore(options: RedisHistoryOptions): HistorySt
         oldestAt: oldest.length === 0 ? null : Number(oldest[0].slice(0, oldest[0].indexOf("\0"))),
         capped: dropped ? { dropped: Number(dropped), newestDroppedAt: Number(newest) } : null,
       };
+    },
+    async cuts(task) {
+      const kept = task === undefined
+        ? hashOf(await connection.call(["HGETALL", keys.cuts]))
+        : { [task]: await connection.call<string | null>(["HGET", keys.cuts, task]) };
+      const cuts = new Map<string, HistoryCut>();
+      for (const [name, cut] of Object.entries(kept)) {
+        if (cut === null) continue;
+        const [dropped, newest] = cut.split("|");
+        cuts.set(name, { dropped: Number(dropped), newestDroppedAt: Number(newest) });
+      }
+      return cuts;
     },
     // The connection is the board's: closing the history leaves it open.
     close: () => Promise.resolve(),
