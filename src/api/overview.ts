@@ -48,7 +48,7 @@ const getOverview = apiRoute({
     }),
   },
   ok: OverviewSchema,
-  errors: ["INVALID_PARAM"],
+  errors: ["INVALID_PARAM", "COUNTING"],
 });
 
 /**

@@ -68,6 +68,14 @@ export interface ChangeFeedOptions {
   needMs?: number;
 }
 
+/** What a wait for the feed's first pass found (see {@link ChangeFeed.firstPass}). */
+export interface FirstPassWait {
+  /** How long ago the feed started on this board, ms: what its passes wrote is at most that old. */
+  ageMs: number;
+  /** Whether its first pass ended within the wait (else it still runs). */
+  ended: boolean;
+}
+
 /** A running tail: how to stop it and when it ended. */
 interface Run {
   stop: AbortController;
@@ -123,22 +131,23 @@ export class ChangeFeed {
    * ended when it runs here: a just-started (or long unasked) board first
    * learns whether it leads (the lease take under way), and the leader then
    * answers its first page or scrape from that one pass rather than reading
-   * every task on the request path. Answers how long ago the feed started
-   * here (what its passes wrote is at most that old), or null when it does
-   * not run here (at once on a follower).
+   * every task on the request path. Null when the feed does not run here
+   * (at once on a follower).
    */
-  async firstPass(limitMs: number): Promise<number | null> {
+  async firstPass(limitMs: number): Promise<FirstPassWait | null> {
     const { timers, leadership } = this.#options;
     let timer: TimerId | undefined;
+    let ended = false;
     const bound = new Promise<void>((resolve) => timer = timers.setTimeout(resolve, limitMs));
     const passed = (async () => {
       await leadership.turnSettled();
       await this.#turning;
       await this.#run?.firstPass;
+      ended = true;
     })();
     await Promise.race([passed, bound]);
     timers.clearTimeout(timer!);
-    return this.#run === null ? null : timers.now() - this.#run.startedAt;
+    return this.#run === null ? null : { ageMs: timers.now() - this.#run.startedAt, ended };
   }
 
   /**

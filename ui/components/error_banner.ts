@@ -11,6 +11,7 @@ import { html } from "../lib/html.ts";
 const TITLES: Record<string, string> = {
   STORE_UNAVAILABLE: "Redis unreachable",
   AUDIT_UNAVAILABLE: "Audit trail unwritable: nothing was done",
+  COUNTING: "Counting every task…",
   NETWORK: "Board server unreachable",
 };
 
