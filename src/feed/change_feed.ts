@@ -25,7 +25,7 @@
 import type { Leadership } from "../leadership.ts";
 import type { EventBatch, TaskEvent, TaskSource } from "../source/types.ts";
 import type { FeedStore } from "../store/feed.ts";
-import type { TimerId, Timers } from "../timers.ts";
+import { settledWithin, type TimerId, type Timers } from "../timers.ts";
 
 /** What takes the feed's batches. */
 export interface FeedConsumer {
@@ -136,17 +136,12 @@ export class ChangeFeed {
    */
   async firstPass(limitMs: number): Promise<FirstPassWait | null> {
     const { timers, leadership } = this.#options;
-    let timer: TimerId | undefined;
-    let ended = false;
-    const bound = new Promise<void>((resolve) => timer = timers.setTimeout(resolve, limitMs));
     const passed = (async () => {
       await leadership.turnSettled();
       await this.#turning;
       await this.#run?.firstPass;
-      ended = true;
     })();
-    await Promise.race([passed, bound]);
-    timers.clearTimeout(timer!);
+    const ended = await settledWithin(timers, passed, limitMs);
     return this.#run === null ? null : { ageMs: timers.now() - this.#run.startedAt, ended };
   }
 
