@@ -16,7 +16,8 @@ import { isEvent, openStream } from "../events/sse_client.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { connectClient } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
-import { taskOf, waitForState, withApp } from "./harness.ts";
+import { finished } from "../helpers/taskora_jobs.ts";
+import { taskOf, withApp } from "./harness.ts";
 
 /** The hub's longest flush spacing (its default `maxBatchMs`). */
 const MAX_BATCH_MS = 250;
@@ -34,8 +35,8 @@ async function eventReachesBrowser(leads: boolean): Promise<void> {
     async (world) => {
       const double = taskOf(world.app, "double");
       // The task's keys exist before the board looks: its stream is read from the start.
-      await waitForState(world, String(await double.dispatch({ n: 1 })), "completed");
       const client = await connectClient(world.url);
+      await finished(client, "double", String(await double.dispatch({ n: 1 })));
       if (!leads) await client.set("taskora:board:lease:board", "the-leader", { PX: 3_600_000 });
       const timers = new FakeTimers();
       const source = new RedisTaskSource({ url: world.url, commandTimeoutMs: 30_000 }, timers);
@@ -62,7 +63,7 @@ async function eventReachesBrowser(leads: boolean): Promise<void> {
         );
         const standing = timers.now();
         const id = String(await double.dispatch({ n: 2 }));
-        await waitForState(world, id, "completed");
+        await finished(client, "double", id);
         await waitFor(
           () => handed.some((event) => event.jobId === id && event.event === "completed"),
           { what: "the job's events at the hub" },
