@@ -11,7 +11,6 @@ import { html } from "../lib/html.ts";
 const TITLES: Record<string, string> = {
   STORE_UNAVAILABLE: "Redis unreachable",
   AUDIT_UNAVAILABLE: "Audit trail unwritable: nothing was done",
-  COUNTING: "Counting every task…",
   NETWORK: "Board server unreachable",
 };
 

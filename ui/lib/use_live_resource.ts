@@ -11,8 +11,6 @@
  * @module
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { COUNTING_RETRY_S } from "../../src/contract/errors.ts";
-import { ApiError } from "./api.ts";
 import { useBoard } from "./board_context.ts";
 import type { JobEvent, StatsUpdate } from "./live.ts";
 
@@ -108,14 +106,6 @@ export function useLiveResource<T>(
       } catch (err) {
         if (!abort.signal.aborted) {
           setState((s) => ({ ...s, error: err as Error, loading: false }));
-          // The board's first read of every task is under way: its answer comes next.
-          if (err instanceof ApiError && err.code === "COUNTING") {
-            clearTimeout(timer);
-            timer = setTimeout(() => {
-              timer = undefined;
-              run();
-            }, COUNTING_RETRY_S * 1000);
-          }
         }
       } finally {
         // Asked at this frame (or, before the first, at the one that came
