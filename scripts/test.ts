@@ -131,12 +131,17 @@ export function longestFirst(
  * isolate each, 50 s in two batches. Tests of a batch run one after another;
  * the lanes are what runs at once.
  *
- * The groups with servers still run a file per isolate: batched, in a
+ * The redis and postgres groups still run a file per isolate: batched, in a
  * clean-clone CI under load ~35, the redis group failed session, cluster and
  * takeover tests that pass alone, while the two batches holding the session tests
  * passed whole when run by themselves. Whether the load and the lanes beside them
  * or one file's state reaching the next is the cause is not settled; until it
  * is, they keep the two lanes they had (`--parallel`'s default on 2 cores).
+ * The e2e group is batched: its harness keeps one browser connection and one
+ * redis-server per isolate, empties the server before each test and serves
+ * each file's boards on its own file's path (`tests/e2e/harness.ts`), and an
+ * isolate of its costs about 1.4 s of CPU before its first test (`mod.ts`,
+ * `playwright-core`, a redis-server), 53 times a file each.
  */
 export interface GroupPlan {
   lanes: number;
@@ -148,7 +153,7 @@ export const PLANS: Record<TestGroup, GroupPlan> = {
   fast: { lanes: 2, filesPerBatch: 12 },
   redis: { lanes: 2, filesPerBatch: 1 },
   postgres: { lanes: 2, filesPerBatch: 1 },
-  e2e: { lanes: 2, filesPerBatch: 1 },
+  e2e: { lanes: 2, filesPerBatch: 9 },
 };
 
 /**

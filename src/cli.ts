@@ -23,6 +23,9 @@ import { parseAlertsConfig } from "./alerts/config.ts";
 import { DEMO_ALERTS } from "./alerts/demo.ts";
 import type { AlertsFile } from "./contract/alerts.ts";
 
+/** The jobs the demo's history keeps, newest first (about 1 KB each). */
+const DEMO_HISTORY_SUMMARIES = 20_000;
+
 /** The text `--help` prints. */
 export const USAGE = `queue-board: the admin dashboard for taskora queues
 
@@ -443,8 +446,12 @@ export async function main(args: string[]): Promise<number> {
   }
   const redis = redisSourceOf(config);
   const source: TaskSource = redis?.source ?? createMemorySource({ simulate: true });
-  // A newcomer sees the Alerts page at work, unless --alerts gave rules of their own.
-  if (!redis) config.options.alerts ??= DEMO_ALERTS;
+  // A newcomer sees the Alerts and History pages at work, unless options said otherwise.
+  if (!redis) {
+    config.options.alerts ??= DEMO_ALERTS;
+    // In the process: bounded so a demo left running for days stays small.
+    config.options.history ??= { maxSummaries: DEMO_HISTORY_SUMMARIES };
+  }
   let board;
   try {
     board = createBoard(source, config.options);

@@ -154,6 +154,10 @@ Deno.test("with no Redis configured it serves the live demo and says so in one l
     );
     const overview = await (await fetch(`http://127.0.0.1:${port}/board/api/overview`)).json();
     assert.ok(overview.tasks.length >= 5, "the simulator's tasks");
+    // The History pages work in the demo: it records the simulated jobs in memory.
+    const history = await fetch(`http://127.0.0.1:${port}/board/api/history/jobs`);
+    assert.equal(history.status, 200, await history.clone().text());
+    await history.body?.cancel();
     const page = await fetch(`http://127.0.0.1:${port}/board/`);
     assert.equal(page.status, 200);
     await page.body?.cancel();

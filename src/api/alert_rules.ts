@@ -22,7 +22,7 @@ import { BoardError, invalidParam } from "../errors.ts";
 import { epochClock } from "../timers.ts";
 import { alertsConfigOf } from "../alerts/settings.ts";
 import type { AlertStore } from "../store/alerts.ts";
-import { jsonBody } from "./body.ts";
+import { jsonBody } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { AlertRemovedSchema, AlertRuleViewSchema } from "./schema/alerts.ts";

@@ -15,7 +15,7 @@ import { parseDuration } from "../duration.ts";
 import { BoardError, invalidParam } from "../errors.ts";
 import { epochClock } from "../timers.ts";
 import { alertsConfigOf } from "../alerts/settings.ts";
-import { jsonBody } from "./body.ts";
+import { jsonBody } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { AlertRemovedSchema, AlertSilenceSchema, SilenceRequestSchema } from "./schema/alerts.ts";

@@ -16,7 +16,7 @@ import { boardUrlOf, testNotice } from "../alerts/notice.ts";
 import { BoardError, invalidParam } from "../errors.ts";
 import { epochClock } from "../timers.ts";
 import { alertsConfigOf } from "../alerts/settings.ts";
-import { jsonBody } from "./body.ts";
+import { jsonBody } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { TestNoticeSchema } from "./schema/alerts.ts";

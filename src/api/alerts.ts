@@ -16,7 +16,7 @@ import { ALERT_HISTORY_ENTRIES } from "../contract/alerts.ts";
 import { epochClock } from "../timers.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { integerParam, MAX_LIMIT, oneOfParam, textParam } from "./params.ts";
+import { integerParam, MAX_LIMIT, oneOfParam, textParam } from "./schema/params.ts";
 import { AlertHistorySchema, AlertsOverviewSchema } from "./schema/alerts.ts";
 
 const tags = ["alerts"];

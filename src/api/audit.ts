@@ -11,13 +11,13 @@ import { z } from "@hono/zod-openapi";
 import { AUDIT_OUTCOMES, AUDIT_VIAS, type AuditQuery } from "../contract/audit.ts";
 import { AUDIT_ACTIONS } from "../audit/actions.ts";
 import type { ApiDeps } from "./deps.ts";
-import { streamLines } from "./line_stream.ts";
+import { streamLines } from "../http/line_stream.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { integerParam, oneOfParam, textParam } from "./params.ts";
+import { integerParam, oneOfParam, textParam } from "./schema/params.ts";
 import { AuditEntrySchema, AuditSchema } from "./schema/board.ts";
 
 /** Largest page of `GET /audit`. */
-export const MAX_AUDIT_PAGE = 200;
+const MAX_AUDIT_PAGE = 200;
 
 /** Entries one page of the NDJSON export reads. */
 const EXPORT_PAGE = 500;

@@ -13,7 +13,7 @@ import { type BulkOperation, MAX_BULK_IDS } from "../contract/bulk.ts";
 import type { Context } from "hono";
 import { BoardError, invalidParam } from "../errors.ts";
 import { ANONYMOUS, type UserEnv } from "../auth/user.ts";
-import { bodyOf, jsonBody, textField } from "./body.ts";
+import { bodyOf, jsonBody, textField } from "./schema/body.ts";
 import { countMatches, firstSlice, matchReader } from "../bulk/filter.ts";
 import { bulkSelector, isFilterSelection } from "../bulk/selector.ts";
 import {

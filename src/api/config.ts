@@ -10,7 +10,7 @@ import type { SessionEnv } from "../auth/session.ts";
 import { rolesNeeded, signedInUser } from "../auth/signed_in.ts";
 import { actingUser, type UserEnv } from "../auth/user.ts";
 import type { ApiDeps } from "./deps.ts";
-import { dataShownAsStored } from "./jobs.ts";
+import { dataShownAsStored } from "../jobs/edited_data.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { ConfigSchema } from "./schema/board.ts";
 

@@ -19,7 +19,7 @@ import type { UserEnv } from "../auth/user.ts";
 import type { ApiDeps } from "./deps.ts";
 import { drainRate } from "../samplers/drain_rate.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { JobIdPath } from "./params.ts";
+import { JobIdPath } from "./schema/params.ts";
 import { mayReadPayloads } from "../auth/payload_access.ts";
 import { JobDiagnosisSchema } from "./schema/diagnosis.ts";
 

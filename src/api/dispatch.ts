@@ -12,13 +12,13 @@
 import { z } from "@hono/zod-openapi";
 import { DISPATCH_NEEDS_APP, type DispatchResponse, MAX_PRIORITY } from "../contract/dispatch.ts";
 import { BoardError } from "../errors.ts";
-import { bodyOf, jsonBody } from "./body.ts";
+import { bodyOf, jsonBody } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
-import { durationField } from "./duration_field.ts";
-import { editedData } from "./jobs.ts";
+import { durationField } from "./schema/duration_field.ts";
+import { editedData } from "../jobs/edited_data.ts";
 import { MAX_EDITED_DATA_BYTES } from "../contract/jobs.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { IdempotencyHeaders, TaskPath } from "./params.ts";
+import { IdempotencyHeaders, TaskPath } from "./schema/params.ts";
 import { DispatchSchema } from "./schema/dispatch.ts";
 
 /** The longest delay a dispatch takes: a year. */

@@ -7,22 +7,16 @@
  */
 
 import { z } from "@hono/zod-openapi";
-import { bodyOf, jsonBody } from "./body.ts";
+import { bodyOf, jsonBody } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
-import { migrationGate } from "./migration_lock.ts";
-import { apiRoute, apiRouter, TotalCountHeader } from "./openapi.ts";
-import { JobIdPath, pageQuery, textParam } from "./params.ts";
+import { migrationGate } from "../migration/lock_guard.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { TotalCountHeader } from "./schema/common.ts";
+import { dlqTaskQuery, JobIdPath, pageQuery, patternQuery } from "./schema/params.ts";
 import { JobActionSchema } from "./schema/jobs.ts";
 import { DeadLettersSchema, DlqRetrySchema } from "./schema/queues.ts";
 
 const tags = ["dlq"];
-
-/** `?task=`: one task's dead letters (absent: every task's). */
-export const dlqTaskQuery = textParam(256, "Only this task's dead letters");
-
-/** `?pattern=`: one error group (absent: every group); given, it must not be empty. */
-export const patternQuery = z.string().min(1, { error: "must be a group's pattern, not empty" })
-  .optional().openapi({ description: "Only the failures of this error group" });
 
 const listDeadLetters = apiRoute({
   method: "get",

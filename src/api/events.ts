@@ -37,7 +37,7 @@ import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 
 /** Parses `?tasks=a,b` into a set, or null for all tasks. */
-export function tasksParam(raw: string | undefined): Set<string> | null {
+function tasksParam(raw: string | undefined): Set<string> | null {
   const names = (raw ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "");
   return names.length > 0 ? new Set(names) : null;
 }

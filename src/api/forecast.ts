@@ -6,19 +6,10 @@
  * @module
  */
 
-import {
-  backlogOf,
-  FORECAST_HORIZON_MS,
-  FORECAST_WINDOWS,
-  type ForecastResponse,
-  forecastWindow,
-  minuteOf,
-} from "../contract/forecast.ts";
-import type { TaskSource } from "../source/types.ts";
-import type { BacklogSampleStore } from "../store/backlog_samples.ts";
+import { readForecast } from "../tasks/forecast.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { TaskPath } from "./params.ts";
+import { TaskPath } from "./schema/params.ts";
 import { ForecastSchema } from "./schema/forecast.ts";
 
 const getForecast = apiRoute({
@@ -31,43 +22,6 @@ const getForecast = apiRoute({
   ok: ForecastSchema,
   errors: ["TASK_NOT_FOUND"],
 });
-
-const MINUTE = 60_000;
-
-/** Task `task`'s drain forecast at `now`; `TASK_NOT_FOUND` for an unknown task. */
-export async function readForecast(
-  source: TaskSource,
-  store: BacklogSampleStore,
-  task: string,
-  now: number,
-): Promise<ForecastResponse> {
-  const minutes = FORECAST_WINDOWS.map((window) => minuteOf(now) - window * MINUTE);
-  const longest = Math.max(...FORECAST_WINDOWS) + 1;
-  // The throughput read refuses an unknown task (TASK_NOT_FOUND).
-  const [buckets, stats, dueLater, samples] = await Promise.all([
-    source.getThroughput({ task, count: longest }),
-    source.getStats([task]),
-    source.readBacklog?.({ kind: "dueAfter", tasks: [task], at: now + FORECAST_HORIZON_MS }),
-    store.readBacklogSamples(task, minutes),
-  ]);
-  const later = dueLater?.get(task) ?? 0;
-  const backlog = backlogOf(stats.get(task)!, later);
-  return {
-    task,
-    readAt: now,
-    backlog,
-    dueLater: later,
-    windows: FORECAST_WINDOWS.map((window, i) => {
-      const sample = samples[i];
-      if (sample === null) {
-        const missing = `no backlog sample from ${window} min ago: the board's leader takes ` +
-          "one a minute while someone looks at a board";
-        return { minutes: window, missing };
-      }
-      return forecastWindow({ minutes: window, sample, buckets, backlog, now });
-    }),
-  };
-}
 
 /** Route `/tasks/{task}/forecast`. */
 export function forecastRoutes({ source, store, clock }: ApiDeps) {

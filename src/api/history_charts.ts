@@ -25,10 +25,10 @@ import {
 import { RESOLUTION_MS, type RollupPoint } from "../history/rollup.ts";
 import type { HistoryStore } from "../history/store.ts";
 import type { ApiDeps } from "./deps.ts";
-import { historyStoreOf } from "./history.ts";
-import { tasksAllowed } from "./job_lookup.ts";
+import { historyStoreOf } from "../history/visible.ts";
+import { tasksAllowed } from "../auth/task_filter.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { integerParam, oneOfParam, textParam } from "./params.ts";
+import { integerParam, oneOfParam, textParam } from "./schema/params.ts";
 import { HistoryRollupsSchema, TaskWeekSchema } from "./schema/history_charts.ts";
 
 const tags = ["history"];

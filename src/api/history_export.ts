@@ -13,34 +13,17 @@
 
 import type { SessionEnv } from "../auth/session.ts";
 import { actingUser, type UserEnv } from "../auth/user.ts";
-import type { HistoryJobResponse } from "../contract/history.ts";
 import { BoardError } from "../errors.ts";
 import { MAX_SEARCH_LIMIT } from "../history/store.ts";
-import { csvRow } from "./csv.ts";
+import { csvRow } from "../http/csv.ts";
 import type { ApiDeps } from "./deps.ts";
-import { historyStoreOf, SearchQuerySchema, visibleHistoryPage } from "./history.ts";
-import { EXPORT_CAP, exportAnswer, type Format, formatQuery, streamExport } from "./job_export.ts";
+import { historyStoreOf, visibleHistoryPage } from "../history/visible.ts";
+import { EXPORT_CAP, type Format, streamExport } from "../exports/export_stream.ts";
+import { HISTORY_CSV_COLUMNS, historyCsvOf, historyNdjsonOf } from "../exports/history_rows.ts";
+import { exportAnswer } from "./schema/export.ts";
+import { formatQuery } from "./schema/params.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { HistoryJobSchema } from "./schema/history.ts";
-
-/** The CSV columns, in order. */
-export const HISTORY_CSV_COLUMNS = [
-  "id",
-  "task",
-  "state",
-  "version",
-  "created",
-  "processed",
-  "finished",
-  "waitMs",
-  "runMs",
-  "attempts",
-  "runs",
-  "error",
-  "errorShape",
-  "dataBytes",
-  "resultBytes",
-] as const;
+import { HistoryJobSchema, HistoryQuerySchema } from "./schema/history.ts";
 
 const exportHistory = apiRoute({
   method: "get",
@@ -52,7 +35,7 @@ const exportHistory = apiRoute({
     "and `limit`), newest first, at most `X-Export-Cap`. Needs `history.read` as well as " +
     "`export`. No stored input or result.",
   request: {
-    query: SearchQuerySchema.omit({ cursor: true, limit: true }).extend({ format: formatQuery }),
+    query: HistoryQuerySchema.omit({ cursor: true, limit: true }).extend({ format: formatQuery }),
   },
   ...exportAnswer({
     csv: `A header row (${HISTORY_CSV_COLUMNS.join(", ")}), then a job a row`,
@@ -61,34 +44,6 @@ const exportHistory = apiRoute({
   }),
   errors: ["INVALID_PARAM", "HISTORY_OFF"],
 });
-
-const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
-
-/** A summary as a CSV row, in the order of {@link HISTORY_CSV_COLUMNS}; its error is its last attempt's. */
-function csvOf(job: HistoryJobResponse): string {
-  return csvRow([
-    job.id,
-    job.task,
-    job.state,
-    job.version,
-    iso(job.createdAt),
-    iso(job.processedAt),
-    iso(job.finishedAt),
-    job.waitMs,
-    job.runMs,
-    job.attempts.length,
-    job.runs.length,
-    job.attempts.at(-1)?.error ?? null,
-    job.errorShape,
-    job.dataBytes,
-    job.resultBytes,
-  ]);
-}
-
-/** A summary as an NDJSON line, without the payloads a history read may carry. */
-function ndjsonOf({ data: _data, result: _result, ...job }: HistoryJobResponse): string {
-  return `${JSON.stringify(job)}\n`;
-}
 
 /** The history export route. */
 export function historyExportRoutes(deps: ApiDeps) {
@@ -104,7 +59,7 @@ export function historyExportRoutes(deps: ApiDeps) {
     }
     // The first page is read before the answer starts: a bad field is still a 400.
     let page = await visibleHistoryPage(c, deps, { ...search, limit: MAX_SEARCH_LIMIT });
-    const line = (format as Format) === "csv" ? csvOf : ndjsonOf;
+    const line = (format as Format) === "csv" ? historyCsvOf : historyNdjsonOf;
     return streamExport(c, {
       format: format as Format,
       filename: `history${search.task ? `-${search.task}` : ""}.${format}`.replace(

@@ -16,103 +16,17 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { JobResponse } from "../contract/jobs.ts";
 import type { JobPage } from "../source/types.ts";
-import { csvRow } from "./csv.ts";
+import { csvRow } from "../http/csv.ts";
+import { EXPORT_CAP, type Format, streamExport } from "../exports/export_stream.ts";
+import { CSV_COLUMNS, csvOf } from "../exports/job_rows.ts";
 import type { ApiDeps } from "./deps.ts";
-import { dlqTaskQuery, patternQuery } from "./dlq.ts";
-import { type LineStreamOptions, type LineWriter, streamLines } from "./line_stream.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { oneOfParam, stateQuery, TaskPath } from "./params.ts";
+import { dlqTaskQuery, formatQuery, patternQuery, stateQuery, TaskPath } from "./schema/params.ts";
 import { JobSchema } from "./schema/common.ts";
-
-/** Most rows one export writes. */
-export const EXPORT_CAP = 100_000;
+import { exportAnswer } from "./schema/export.ts";
 
 /** Rows one read of the source gives. */
 const PAGE = 1000;
-
-/** The CSV columns, in order. */
-export const CSV_COLUMNS = [
-  "id",
-  "task",
-  "state",
-  "attempt",
-  "maxAttempts",
-  "version",
-  "priority",
-  "created",
-  "processed",
-  "finished",
-  "runAt",
-  "cancelled",
-  "expireAt",
-  "error",
-  "cancelReason",
-  "stalledCount",
-  "progress",
-] as const;
-
-/** The formats of an export. */
-export type Format = "csv" | "ndjson";
-
-export const formatQuery = oneOfParam(["csv", "ndjson"]).openapi({
-  description: "csv (default) or ndjson",
-});
-
-/** The line that ends an export in `format` that failed after it began. */
-function exportFailureLine(format: Format): LineStreamOptions["failureLine"] {
-  return (error) =>
-    format === "csv"
-      ? csvRow([`# export failed: ${error.error} (${error.code})`])
-      : `${JSON.stringify({ exportFailed: error })}\n`;
-}
-
-/**
- * The documented answer of every export route: a file in either format
- * (`csv` says what its lines are; `ndjson` is a line's schema, described),
- * `what` it holds, the cap in `X-Export-Cap` and any `headers` beside.
- */
-export function exportAnswer(
-  { csv, ndjson, what, headers }: {
-    csv: string;
-    ndjson: z.ZodType;
-    what: string;
-    headers?: Record<string, z.ZodString>;
-  },
-) {
-  return {
-    ok: {
-      "text/csv": { schema: z.string().openapi({ description: csv }) },
-      "application/x-ndjson": { schema: ndjson },
-    },
-    okDescription: `${what} as a download; a cut or failed export ends with a line that says so`,
-    okHeaders: z.object({
-      "X-Export-Cap": z.string().openapi({ description: "Most rows an export writes" }),
-      ...headers,
-    }),
-  };
-}
-
-/**
- * Streams an export in `format` as the download `filename`: its media
- * type, the cap in `X-Export-Cap` beside any `headers`, and the line that
- * ends it if it fails after it began.
- */
-export function streamExport(
-  c: Context,
-  { format, filename, headers }: {
-    format: Format;
-    filename: string;
-    headers?: Record<string, string>;
-  },
-  produce: (write: LineWriter) => Promise<void>,
-): Response {
-  return streamLines(c, {
-    type: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson",
-    filename,
-    headers: { "X-Export-Cap": String(EXPORT_CAP), ...headers },
-    failureLine: exportFailureLine(format),
-  }, produce);
-}
 
 /** The answer: a file in either format, its size and the cap in headers. */
 const exportContent = {
@@ -150,32 +64,6 @@ const exportDeadLetters = apiRoute({
   },
   ...exportContent,
 });
-
-const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
-
-/** A job as a CSV row, in the order of {@link CSV_COLUMNS}. */
-export function csvOf(job: JobResponse): string {
-  const t = job.timestamps;
-  return csvRow([
-    job.id,
-    job.task,
-    job.state,
-    job.attempt,
-    job.maxAttempts,
-    job.version,
-    job.priority,
-    iso(t.created),
-    iso(t.processed),
-    iso(t.finished),
-    iso(t.runAt),
-    iso(t.cancelled),
-    iso(t.expireAt),
-    job.error,
-    job.cancelReason,
-    job.stalledCount,
-    job.progress === null || job.progress === undefined ? null : JSON.stringify(job.progress),
-  ]);
-}
 
 /**
  * Streams a list read by `read(offset, limit)`; the first page is read

@@ -21,12 +21,12 @@ import { invalidParam } from "../errors.ts";
 import { jobNotFound } from "../source/refusals.ts";
 import type { LogPage, TaskSource } from "../source/types.ts";
 import type { ApiDeps } from "./deps.ts";
-import { apiRoute, apiRouter, TotalCountHeader } from "./openapi.ts";
-import { integerParam, jobIdParam, JobIdPath, pageQuery, textParam } from "./params.ts";
-import { AnyJson, LogLineSchema } from "./schema/common.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { integerParam, jobIdParam, JobIdPath, pageQuery, textParam } from "./schema/params.ts";
+import { AnyJson, LogLineSchema, TotalCountHeader } from "./schema/common.ts";
 
 /** How many of a job's newest lines a filtered query looks at (taskora trims logs to 10,000). */
-export const LOG_FILTER_SCAN = 10_000;
+const LOG_FILTER_SCAN = 10_000;
 
 const listLogs = apiRoute({
   method: "get",
@@ -76,7 +76,7 @@ const getLogMeta = apiRoute({
 });
 
 /** The attempt a line logged at `at` belongs to, or null when the history cannot say. */
-export function attemptAt(history: AttemptHistory, at: number): number | null {
+function attemptAt(history: AttemptHistory, at: number): number | null {
   const index = history.attempts.findIndex((attempt) => attempt.at >= at);
   if (index === -1) return history.attempt;
   if (index === 0 && !history.complete) return null;

@@ -13,41 +13,14 @@
 
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { ResolvedOptions } from "../options.ts";
 import type { SessionEnv } from "../auth/session.ts";
-import { actingUser, type UserEnv } from "../auth/user.ts";
-import type { ReadAction } from "../contract/actions.ts";
+import type { UserEnv } from "../auth/user.ts";
+import { searchableTasks, tasksAllowed } from "../auth/task_filter.ts";
 import { type JobMatch, MAX_LOOKUP_MATCHES } from "../contract/job_lookup.ts";
-import type { TaskFilter } from "../source/types.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { idPrefixParam } from "./params.ts";
+import { idPrefixParam } from "./schema/params.ts";
 import { JobLookupSchema } from "./schema/job_lookup.ts";
-
-/**
- * The tasks the request's user may do `action` on: under auth, those `can`
- * allows; every task without auth (undefined: no filter).
- */
-export function tasksAllowed(
-  c: Context<SessionEnv & UserEnv>,
-  options: ResolvedOptions,
-  action: ReadAction,
-): TaskFilter | undefined {
-  if (options.auth === null) return undefined;
-  const user = actingUser(c);
-  return async (task) => await options.can(user, action, task);
-}
-
-/**
- * The tasks whose jobs a start of an id may find for the request's user:
- * those it may `search` (a lookup by prefix is a search).
- */
-export function searchableTasks(
-  c: Context<SessionEnv & UserEnv>,
-  options: ResolvedOptions,
-): TaskFilter | undefined {
-  return tasksAllowed(c, options, "search");
-}
 
 const lookup = apiRoute({
   method: "get",

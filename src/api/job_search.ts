@@ -14,47 +14,19 @@
 
 import { z } from "@hono/zod-openapi";
 import { stream } from "hono/streaming";
-import {
-  MAX_ID_PREFIX_CHARS,
-  MAX_NEEDLE_CHARS,
-  MAX_SEARCH_PAGE,
-  SEARCH_FIELDS,
-  type SearchFrame,
-  type SearchProgress,
-} from "../contract/job_filter.ts";
+import { MAX_SEARCH_PAGE, type SearchFrame, type SearchProgress } from "../contract/job_filter.ts";
 import { errorBody } from "../errors.ts";
 import type { ApiDeps } from "./deps.ts";
 import { encodeCursor, parseCursor, parseJobFilter } from "../search/job_filter.ts";
 import { matchingCandidates } from "../search/job_match.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { assertMayFilterBy } from "../auth/payload_access.ts";
-import { startSearch } from "./search_start.ts";
+import { startSearch } from "../search/start.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
-import { integerParam, stateQuery, TaskPath, textParam } from "./params.ts";
-import { SearchFrameSchema } from "./schema/search.ts";
+import { integerParam, stateQuery, TaskPath, textParam } from "./schema/params.ts";
+import { filterQuery, SearchFrameSchema } from "./schema/search.ts";
 import type { SearchCandidate } from "../source/types.ts";
-
-const time = (bound: string) =>
-  textParam(
-    64,
-    `${bound}, inclusive: epoch ms, or an ISO 8601 date or date-time with a zone. On the finish ` +
-      "time for completed, failed, cancelled and expired jobs, else on the created time",
-  );
-
-/** The filter's query parameters (all optional), as the search and its export take them. */
-export const filterQuery = {
-  from: time("Earliest time"),
-  to: time("Latest time"),
-  id: textParam(MAX_ID_PREFIX_CHARS, "The start of the job id"),
-  field: textParam(16, `The payload looked into: ${SEARCH_FIELDS.join(", ")}`),
-  contains: textParam(MAX_NEEDLE_CHARS, "A substring of the field's text"),
-  path: textParam(MAX_NEEDLE_CHARS, "A dot path into the field (`user.id`, `items.0.sku`)"),
-  // Not textParam: an empty value is a value (`value=` finds the empty string).
-  value: z.string().max(MAX_NEEDLE_CHARS, {
-    error: `must be at most ${MAX_NEEDLE_CHARS} characters`,
-  }).optional().openapi({ description: "The value at `path` (`value=`: the empty string)" }),
-};
 
 const searchJobs = apiRoute({
   method: "get",

@@ -11,86 +11,20 @@
 
 import { z } from "@hono/zod-openapi";
 import { MAX_EDITED_DATA_BYTES } from "../contract/jobs.ts";
-import { MIN_ID_PREFIX } from "../contract/job_lookup.ts";
-import { BoardError, invalidParam } from "../errors.ts";
-import type { JobDetail, TaskFilter, TaskSource } from "../source/types.ts";
-import { searchableTasks } from "./job_lookup.ts";
-import { archivedJob } from "./history.ts";
-import { bodyOf, jsonBody, textField } from "./body.ts";
+import { BoardError } from "../errors.ts";
+import type { JobDetail } from "../source/types.ts";
+import { dataShownAsStored, editedData } from "../jobs/edited_data.ts";
+import { findJob } from "../jobs/find_job.ts";
+import { searchableTasks } from "../auth/task_filter.ts";
+import { archivedJob } from "../history/visible.ts";
+import { bodyOf, jsonBody, textField } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
-import type { ResolvedOptions } from "../options.ts";
-import { jobNotFound } from "../source/refusals.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { mayReadPayloads, withoutPayloads } from "../auth/payload_access.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
-import { JobIdPath } from "./params.ts";
+import { JobIdPath } from "./schema/params.ts";
 import { JobActionSchema, JobDetailSchema, RerunSchema } from "./schema/jobs.ts";
-
-/** How many candidates an ambiguous prefix names. */
-const CANDIDATES = 5;
-
-/**
- * The job whose id is `id`, else the one job whose id starts with it (see
- * {@link TaskSource.findJobsByIdPrefix} for which jobs a prefix can find),
- * among the tasks `accept` lets through (the user's to search: a start of
- * an id never names, nor opens, a job of another task). `JOB_NOT_FOUND`
- * when none is; `INVALID_PARAM` naming the candidates when several are.
- */
-export async function findJob(
-  source: TaskSource,
-  id: string,
-  accept?: TaskFilter,
-): Promise<JobDetail> {
-  const exact = await source.getJob(id);
-  if (exact) return exact;
-  if (id.length < MIN_ID_PREFIX) throw jobNotFound(id);
-  const found = await source.findJobsByIdPrefix(id, CANDIDATES + 1, accept);
-  if (found.length > 1) {
-    const names = found.slice(0, CANDIDATES).map((job) => `${job.id} (${job.task})`).join(", ");
-    const more = found.length > CANDIDATES ? ", and more" : "";
-    throw new BoardError(
-      "INVALID_PARAM",
-      `"${id}" is the start of several job IDs: ${names}${more}. Type more of the ID.`,
-      { param: "jobId" },
-    );
-  }
-  const job = found.length === 1 ? await source.getJob(found[0].id) : null;
-  if (!job) {
-    throw new BoardError(
-      "JOB_NOT_FOUND",
-      `Job "${id}" not found: no job has this ID, and none the board listed recently starts with it`,
-    );
-  }
-  return job;
-}
-
-/**
- * The `data` of an edited retry's body: present, and at most
- * {@link MAX_EDITED_DATA_BYTES} of JSON text (its depth was checked with
- * the body).
- */
-export function editedData(body: { data: unknown }): unknown {
-  const bytes = new TextEncoder().encode(JSON.stringify(body.data)).length;
-  if (bytes > MAX_EDITED_DATA_BYTES) {
-    throw invalidParam(
-      "data",
-      `must be at most ${MAX_EDITED_DATA_BYTES} bytes of JSON (got ${bytes})`,
-    );
-  }
-  return body.data;
-}
-
-/**
- * Whether the board shows job data as stored: with redaction or a data
- * formatter the editor would hold masked or reshaped values, and an edited
- * retry would write them over the real ones.
- */
-export function dataShownAsStored(
-  options: Pick<ResolvedOptions, "redact" | "formatters">,
-): boolean {
-  return options.redact.length === 0 && options.formatters.data === undefined;
-}
 
 const tags = ["jobs"];
 

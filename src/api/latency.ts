@@ -9,7 +9,7 @@
 import { queueLatency, type TaskLatencyResponse } from "../contract/latency.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { TaskPath } from "./params.ts";
+import { TaskPath } from "./schema/params.ts";
 import { TaskLatencySchema } from "./schema/latency.ts";
 
 const getLatency = apiRoute({

@@ -12,7 +12,7 @@ import { z } from "@hono/zod-openapi";
 import { type LivenessUnknown, MAX_LIVENESS_IDS, type TaskLiveness } from "../contract/liveness.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { jobIdParam, TaskPath } from "./params.ts";
+import { jobIdParam, TaskPath } from "./schema/params.ts";
 import { SchedulerSchema, TaskLivenessSchema } from "./schema/board.ts";
 
 const UNREAD: LivenessUnknown = {

@@ -21,7 +21,7 @@ import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { TaskPath, textParam } from "./params.ts";
+import { TaskPath, textParam } from "./schema/params.ts";
 import { mayReadPayloads } from "../auth/payload_access.ts";
 import { scanHolder } from "../scans/holder.ts";
 import { MechanicsSchema } from "./schema/mechanics.ts";

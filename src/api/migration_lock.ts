@@ -1,78 +1,14 @@
 /**
- * taskora's migration lock at the API: `GET /migration-lock` for the UI's
- * banner, and the guard that refuses every mutation while the lock is
- * held (503 `MIGRATION_IN_PROGRESS`), as every taskora process halts its
- * writes then. Reads go on.
+ * `GET /migration-lock`: whether taskora's migration lock is held, for the
+ * UI's banner (the guard that refuses mutations meanwhile is
+ * `src/migration/lock_guard.ts`).
  *
  * @module
  */
 
-import type { MiddlewareHandler } from "hono";
-import { BoardError } from "../errors.ts";
-import type { MigrationLock } from "../contract/migration_lock.ts";
-import type { TaskSource } from "../source/types.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { MigrationLockSchema } from "./schema/board.ts";
-
-const READS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-function describe(lock: MigrationLock): string {
-  const what = [
-    lock.reason && `"${lock.reason}"`,
-    lock.by && `by ${lock.by}`,
-    lock.startedAt !== null && `started ${new Date(lock.startedAt).toISOString()}`,
-  ].filter(Boolean).join(", ");
-  const until = lock.expiresInMs === null
-    ? ""
-    : `; the lock expires by itself in ${Math.ceil(lock.expiresInMs / 1000)} s`;
-  return `taskora is migrating the keyspace${what ? ` (${what})` : ""}: every taskora process ` +
-    `halts its writes until the migration lock is freed, and so does the board${until}. ` +
-    "Reads go on; try again when it is done.";
-}
-
-/** Refuses mutations while the source says the lock is held. */
-export function migrationGuard(source: TaskSource): MiddlewareHandler {
-  return async function migrationLock(c, next) {
-    if (!READS.has(c.req.method) && source.readLocks) {
-      const lock = await source.readLocks({ kind: "migration" });
-      if (lock) throw new BoardError("MIGRATION_IN_PROGRESS", describe(lock));
-    }
-    await next();
-  };
-}
-
-/**
- * The lock check before each batch of a retry-all (`BeforeBatch`), as
- * `/bulk` checks before each step: once the lock is found held, no further
- * batch runs, and {@link MigrationGate.assertFinished} refuses the answer,
- * saying how many jobs were retried before it stopped.
- */
-export interface MigrationGate {
-  beforeBatch(): Promise<boolean>;
-  /** Throws 503 `MIGRATION_IN_PROGRESS` with `done` when a batch was held back. */
-  assertFinished(retried: number): void;
-}
-
-/** A {@link MigrationGate} over `source`'s migration lock, for one request. */
-export function migrationGate(source: TaskSource): MigrationGate {
-  let lock: MigrationLock | null = null;
-  return {
-    async beforeBatch() {
-      lock ??= await source.readLocks?.({ kind: "migration" }) ?? null;
-      return lock === null;
-    },
-    assertFinished(retried) {
-      if (lock === null) return;
-      throw new BoardError(
-        "MIGRATION_IN_PROGRESS",
-        `The retry stopped after ${retried.toLocaleString("en-US")} jobs were sent back to ` +
-          `waiting; the others are still failed. ${describe(lock)}`,
-        { done: retried },
-      );
-    },
-  };
-}
 
 const getLock = apiRoute({
   method: "get",

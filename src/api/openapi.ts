@@ -45,23 +45,10 @@
 import { type OpenAPIHono, OpenAPIHono as Router, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
 import { fieldPath } from "../config_fields.ts";
-import type { ErrorBody, ErrorCode } from "../contract/errors.ts";
-import { BoardError, ERROR_CODES, statusOf } from "../errors.ts";
+import type { ErrorCode } from "../contract/errors.ts";
+import { BoardError, statusOf } from "../errors.ts";
 import type { AuditDeclaration, PermissionDeclaration } from "../audit/actions.ts";
-import type { Same } from "../same.ts";
-
-/** The body of every error answer (`src/errors.ts`). */
-export const ErrorSchema = z.object({
-  error: z.string().openapi({ description: "What went wrong, for the operator." }),
-  code: z.enum(ERROR_CODES).openapi({ description: "The catalogue code." }),
-  param: z.string().optional().openapi({
-    description: "The parameter or body field at fault (`INVALID_PARAM`).",
-  }),
-  done: z.number().int().optional().openapi({
-    description: "How many jobs an action on many jobs had acted on when it stopped part way.",
-  }),
-}).openapi("Error");
-true satisfies Same<z.output<typeof ErrorSchema>, ErrorBody>;
+import { ErrorSchema } from "./schema/common.ts";
 
 /** The one fixed body: `/api/*` without a session under session login. */
 const UnauthorizedSchema = z.object({ error: z.literal("Unauthorized") }).openapi(
@@ -77,7 +64,7 @@ const EVERY_ROUTE: readonly ErrorCode[] = [
 ];
 
 /**
- * What every mutation may answer with too (`src/board.ts` guards, `src/api/body.ts`, the
+ * What every mutation may answer with too (`src/board.ts` guards, `src/http/json_mutations.ts`, the
  * audit trail's limit of changes a minute).
  */
 const EVERY_MUTATION: readonly ErrorCode[] = [
@@ -130,11 +117,6 @@ export type ApiRouteConfig =
       permission?: never;
     }
   );
-
-/** The header lists that paginate send. */
-export const TotalCountHeader = z.object({
-  "X-Total-Count": z.string().openapi({ description: "How many items the whole list holds." }),
-});
 
 function errorResponses(codes: Iterable<ErrorCode>): RouteConfig["responses"] {
   const byStatus = new Map<number, ErrorCode[]>();
@@ -275,11 +257,4 @@ function refuseInvalid(
 /** A router whose routes validate through their schemas, refusing as the catalogue does. */
 export function apiRouter<E extends Env = Env>(): OpenAPIHono<E> {
   return new Router<E>({ defaultHook: refuseInvalid });
-}
-
-/** `z.enum` whose refusal lists the values, as every list parameter's does. */
-export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.enum(values, {
-    error: (issue) => `must be one of ${values.join(", ")} (got ${JSON.stringify(issue.input)})`,
-  });
 }

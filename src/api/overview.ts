@@ -23,7 +23,8 @@ import {
 } from "../contract/task_list.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { integerParam, MAX_LIMIT, oneOfParam, textParam } from "./params.ts";
+import { integerParam, MAX_LIMIT, oneOfParam, textParam } from "./schema/params.ts";
+import { keptRead } from "../kept_read.ts";
 import { sharedRead } from "../shared_read.ts";
 import { readLivePage, readNeededLive } from "../feed/live_read.ts";
 import { OverviewSchema } from "./schema/overview.ts";
@@ -61,9 +62,18 @@ const getOverview = apiRoute({
 export function overviewRoutes(
   { source, store: boardStore, startedAt, options, clock, feed, ownChanges }: ApiDeps,
 ) {
+  // Redis's version, memory and uptime, read once a stats interval for every overview (two INFOs
+  // were half an overview's commands): as old as the live state's figures may be, the uptime
+  // counted on from the read.
+  const storeInfo = keptRead(() => source.getStoreInfo(), options.statsInterval, clock);
   const storeSummary = async (): Promise<OverviewResponse["redis"]> => {
-    const { version, usedMemory, uptime, connected } = await source.getStoreInfo();
-    return { version, usedMemory, uptime, connected };
+    const { value: { version, usedMemory, uptime, connected }, readAt } = await storeInfo();
+    return {
+      version,
+      usedMemory,
+      uptime: uptime + Math.floor((clock() - readAt) / 1000),
+      connected,
+    };
   };
   // The same answer for everyone: overviews asked at once share one read.
   const read = sharedRead(async (): Promise<

@@ -18,12 +18,12 @@ import {
 } from "../contract/scaling.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { ApiDeps } from "./deps.ts";
-import { durationField } from "./duration_field.ts";
-import { readForecast } from "./forecast.ts";
+import { durationField } from "./schema/duration_field.ts";
+import { readForecast } from "../tasks/forecast.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { TaskPath } from "./params.ts";
+import { TaskPath } from "./schema/params.ts";
 import { ScalingSchema } from "./schema/scaling.ts";
-import { readTaskWorkers } from "./workers.ts";
+import { readTaskWorkers } from "../tasks/workers.ts";
 
 const DAY_MS = 86_400_000;
 

@@ -21,11 +21,11 @@ import {
   type ScheduleRecord,
   type ScheduleView,
 } from "../contract/schedules.ts";
-import { bodyOf, jsonBody } from "./body.ts";
+import { bodyOf, jsonBody } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { IdempotencyHeaders, integerParam } from "./params.ts";
-import { deepJson } from "./deep_json.ts";
+import { IdempotencyHeaders, integerParam } from "./schema/params.ts";
+import { deepJson } from "../http/deep_json.ts";
 import { mayReadPayloads, withoutScheduleData } from "../auth/payload_access.ts";
 import { BoardRuns, type BoardRunsOf } from "../schedules/board_runs.ts";
 import { ScheduleTimings } from "../schedules/timings.ts";

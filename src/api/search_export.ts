@@ -21,25 +21,19 @@ import type { SessionEnv } from "../auth/session.ts";
 import { actingUser, type UserEnv } from "../auth/user.ts";
 import type { JobResponse } from "../contract/jobs.ts";
 import { BoardError } from "../errors.ts";
-import { csvRow } from "./csv.ts";
+import { csvRow } from "../http/csv.ts";
 import type { ApiDeps } from "./deps.ts";
-import {
-  CSV_COLUMNS,
-  csvOf,
-  EXPORT_CAP,
-  exportAnswer,
-  type Format,
-  formatQuery,
-  streamExport,
-} from "./job_export.ts";
+import { EXPORT_CAP, type Format, streamExport } from "../exports/export_stream.ts";
+import { CSV_COLUMNS, csvOf } from "../exports/job_rows.ts";
 import { parseJobFilter } from "../search/job_filter.ts";
 import { matchingCandidates } from "../search/job_match.ts";
-import { filterQuery } from "./job_search.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { stateQuery, TaskPath } from "./params.ts";
+import { formatQuery, stateQuery, TaskPath } from "./schema/params.ts";
 import { assertMayFilterBy } from "../auth/payload_access.ts";
-import { startSearch } from "./search_start.ts";
+import { startSearch } from "../search/start.ts";
 import { JobSchema } from "./schema/common.ts";
+import { exportAnswer } from "./schema/export.ts";
+import { filterQuery } from "./schema/search.ts";
 
 const exportSearch = apiRoute({
   method: "get",

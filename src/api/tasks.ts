@@ -9,13 +9,13 @@
 import { z } from "@hono/zod-openapi";
 import { FINISHED_STATES } from "../contract/states.ts";
 import type { MigrationsResponse, VersionBucket, VersionCounts } from "../contract/tasks.ts";
-import { bodyOf, jsonBody } from "./body.ts";
+import { bodyOf, jsonBody } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
-import { durationField } from "./duration_field.ts";
-import { migrationGate } from "./migration_lock.ts";
-import { apiRoute, apiRouter, oneOf, TotalCountHeader } from "./openapi.ts";
-import { integerParam, pageQuery, stateQuery, TaskPath } from "./params.ts";
-import { JobSchema } from "./schema/common.ts";
+import { durationField } from "./schema/duration_field.ts";
+import { migrationGate } from "../migration/lock_guard.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { integerParam, oneOf, pageQuery, stateQuery, TaskPath } from "./schema/params.ts";
+import { JobSchema, TotalCountHeader } from "./schema/common.ts";
 import {
   CleanSchema,
   MigrationsSchema,

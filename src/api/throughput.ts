@@ -13,7 +13,7 @@ import { KeptThroughputReader } from "../samplers/throughput_read.ts";
 import { settledWithin } from "../timers.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
-import { integerParam, textParam } from "./params.ts";
+import { integerParam, textParam } from "./schema/params.ts";
 import { ThroughputSchema } from "./schema/board.ts";
 
 const MINUTE = 60_000;

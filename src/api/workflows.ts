@@ -8,13 +8,14 @@
 
 import { z } from "@hono/zod-openapi";
 import { workflowNotFound } from "../source/refusals.ts";
-import { bodyOf, jsonBody, textField } from "./body.ts";
+import { bodyOf, jsonBody, textField } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
 import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import { mayReadPayloads, withoutWorkflowPayloads } from "../auth/payload_access.ts";
-import { apiRoute, apiRouter, TotalCountHeader } from "./openapi.ts";
-import { pageQuery, workflowStateQuery } from "./params.ts";
+import { apiRoute, apiRouter } from "./openapi.ts";
+import { TotalCountHeader } from "./schema/common.ts";
+import { pageQuery, workflowStateQuery } from "./schema/params.ts";
 import {
   WorkflowCancelSchema,
   WorkflowDetailSchema,

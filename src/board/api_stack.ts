@@ -8,8 +8,8 @@
  */
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { jsonMutations } from "../api/body.ts";
-import { migrationGuard } from "../api/migration_lock.ts";
+import { jsonMutations } from "../http/json_mutations.ts";
+import { migrationGuard } from "../migration/lock_guard.ts";
 import { auditMutations } from "../audit/record.ts";
 import { auditedRoutes, guardedRoutes } from "../audit/route_actions.ts";
 import { hookGuard } from "../auth/hook_guard.ts";

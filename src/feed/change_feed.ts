@@ -2,11 +2,13 @@
  * The change feed: the board's one source of "what changed". The board
  * that leads (the one {@link Leadership} lease) tails every task's events
  * stream from the last ids saved in the board's store, hands each read's
- * entries to its consumers as one batch, and then saves the ids, so that a
- * new leader resumes where the last stopped (a consumer may see a batch
- * twice across a leader change: consumers are idempotent). Between batches
- * it gives each consumer a paced pass (`passMs`) for work that follows the
- * clock rather than the events: the live state's sweep, for one.
+ * entries to its consumers as one batch, and saves the ids they took once
+ * a pass and at a stop, so that a new leader resumes where the last stopped
+ * (a consumer may see a batch again across a leader change, at most a
+ * pass's worth after a leader died: consumers are idempotent). Between
+ * batches it gives each consumer a paced pass (`passMs`) for work that
+ * follows the clock rather than the events: the live state's sweep, for
+ * one.
  *
  * It runs only while someone needs it: a browser's event stream, an
  * overview or a scrape on any replica ({@link ChangeFeed.need}, noted in
@@ -16,8 +18,8 @@
  * lease turn (one EXISTS beside the renewal) only while something keeps it
  * competing.
  *
- * Sources without stream ids (the memory source) feed it from their live
- * events, from when it started; it saves no ids then.
+ * Sources that cannot tail their streams from an id (the memory source)
+ * feed it from their live events, from when it started; it saves no ids then.
  *
  * @module
  */
@@ -110,6 +112,16 @@ export class ChangeFeed {
   #failing = false;
   /** Tasks whose ids are saved, to drop those of tasks gone. */
   #saved = new Set<string>();
+  /**
+   * Ids every consumer took and not saved yet, and the tasks gone: saved
+   * once a pass (and at a stop), not after every batch. A busy feed's
+   * blocking read returns a batch every few ms, and each batch's HSET was
+   * about 10 commands/s of an open browser at 10 tasks moving; a leader
+   * that dies loses at most a pass of them, read again by the next (the
+   * consumers are idempotent).
+   */
+  #unsaved = new Map<string, string>();
+  #gone = new Set<string>();
   #closed = false;
 
   /** Creates the feed; it starts at a lease turn that finds this board leading and a need. */
@@ -262,6 +274,8 @@ export class ChangeFeed {
     run.stop.abort();
     await run.done;
     await this.#passing;
+    // Redis away: the next leader reads those entries again.
+    await this.#savePositions().catch(() => {});
     for (const consumer of this.#options.consumers) consumer.stopped?.();
   }
 
@@ -282,6 +296,8 @@ export class ChangeFeed {
           failed = true;
         });
       }
+      // Not saved: kept for the next pass.
+      await this.#savePositions().catch(() => {});
       this.#failing = failed;
     })().finally(() => {
       this.#passing = null;
@@ -305,15 +321,37 @@ export class ChangeFeed {
     await source.tailEvents(from, (batch) => this.#deliver(batch), signal);
   }
 
-  /** Hands a batch to every consumer, then saves its ids (and drops those of tasks gone). */
+  /** Hands a batch to every consumer, then notes its ids (and the tasks gone) for the pass to save. */
   async #deliver(batch: EventBatch): Promise<void> {
     for (const consumer of this.#options.consumers) await consumer.take(batch);
     const present = new Set(batch.tasks);
-    const gone = [...this.#saved].filter((task) => !present.has(task));
-    if (batch.positions.size === 0 && gone.length === 0) return;
-    await this.#options.store.saveFeedPositions(batch.positions, gone);
+    for (const task of [...this.#saved, ...this.#unsaved.keys()]) {
+      if (present.has(task)) continue;
+      this.#gone.add(task);
+      this.#unsaved.delete(task);
+    }
+    for (const [task, id] of batch.positions) {
+      this.#unsaved.set(task, id);
+      this.#gone.delete(task);
+    }
+  }
+
+  /** Saves the ids taken since the last save, and drops those of tasks gone. */
+  async #savePositions(): Promise<void> {
+    if (this.#unsaved.size === 0 && this.#gone.size === 0) return;
+    const [positions, gone] = [this.#unsaved, [...this.#gone]];
+    this.#unsaved = new Map();
+    this.#gone = new Set();
+    try {
+      await this.#options.store.saveFeedPositions(positions, gone);
+    } catch (error) {
+      // Kept for the next save, behind what came since.
+      for (const [task, id] of positions) if (!this.#unsaved.has(task)) this.#unsaved.set(task, id);
+      for (const task of gone) if (!this.#unsaved.has(task)) this.#gone.add(task);
+      throw error;
+    }
     for (const task of gone) this.#saved.delete(task);
-    for (const task of batch.positions.keys()) this.#saved.add(task);
+    for (const task of positions.keys()) this.#saved.add(task);
   }
 
   /** A source without stream ids: its live events, one batch per pass. */

@@ -18,10 +18,11 @@
  *   Redis counts them, against about 25 for a whole read), and re-reads a
  *   task whose counts differ from its row. It checks every task once per
  *   {@link sweepPeriodMs}: `sweepMs` (60 s), or longer when that would cost
- *   more than `sweepCommandsPerSecond` (4): at 1,000 tasks once per 37.5 min,
- *   about 4 commands/s where a whole read of every task once a minute cost
- *   about 400. A row's hour of minutes is moved on in memory between reads:
- *   a task without events finished nothing since;
+ *   more than `sweepCommandsPerSecond` ({@link DEFAULT_SWEEP_COMMANDS_PER_SECOND}):
+ *   at 1,000 tasks once per 75 min, about 2 commands/s where a whole read of
+ *   every task once a minute cost about 400. A row's hour of minutes is
+ *   moved on in memory between reads: a task without events finished
+ *   nothing since;
  * - the last take and the re-runs come from the events themselves (`active`;
  *   `stalled` with `action` `recovered`): "no progress" never re-reads a
  *   stream. Only a task the state never held (a first start) is read once:
@@ -55,6 +56,7 @@ import type { FeedStore, LiveIndex, LiveIndexEntry, LiveRow } from "../store/fee
 import type { FeedConsumer } from "./change_feed.ts";
 import { runningOf, waitedPast } from "./health_reads.ts";
 import { minutesAt } from "./live_rate.ts";
+import { COUNTED_STATES, TaskChanges } from "./task_changes.ts";
 
 /** The re-runs a row keeps the time and job of (the newest), so a new leader counts on. */
 export const RERUN_LOG_MAX = 100;
@@ -73,7 +75,7 @@ export interface LiveStateOptions {
   health: { maxWaitMs: number; maxIdleMs: number };
   /** How long a full sweep of every task takes at the least, ms (default 60,000). */
   sweepMs?: number;
-  /** Commands per second the sweep's checks may spend, on average (default 4). */
+  /** Commands per second the sweep's checks may spend, on average (default {@link DEFAULT_SWEEP_COMMANDS_PER_SECOND}). */
   sweepCommandsPerSecond?: number;
 }
 
@@ -85,8 +87,14 @@ export interface LiveStateOptions {
  */
 export const LOCKS_READ_EVERY_MS = 15_000;
 
-/** Events that leave the wait list and the prioritized set as they were. */
-const WAIT_NEUTRAL_EVENTS: ReadonlySet<string> = new Set(["completed", "failed", "progress"]);
+/**
+ * What the sweep's checks spend by default, commands per second: half of
+ * the 4 the leader's background reads spend together, the retrying split's
+ * reconcile the other half (`src/source/redis/retrying_reconcile.ts`). At 4
+ * each, one open browser at 1,000 tasks cost 13.5 commands/s with nothing
+ * moving (`tests/bench/open_browser.ts`; issue 35 wants 10).
+ */
+export const DEFAULT_SWEEP_COMMANDS_PER_SECOND = 2;
 
 /** What one task's check costs, as Redis counts it: the counts script and its eight reads. */
 export const SWEEP_CHECK_COMMANDS = 9;
@@ -107,6 +115,16 @@ function sameQueues(a: QueueStats, b: QueueStats): boolean {
   ) && a.delayed + a.retrying === b.delayed + b.retrying;
 }
 
+/** What a pass keeps of the tasks it reads rather than read again. */
+interface Keeping {
+  /** What their queue snapshots keep. */
+  snapshot: KeptParts;
+  /** The tasks whose minutes are kept: no job of theirs finished. */
+  minutes: ReadonlySet<string>;
+  /** The tasks whose minutes' failures are kept: no job of theirs failed. */
+  failures: ReadonlySet<string>;
+}
+
 /** What the keeper holds of one task between passes. */
 interface Kept {
   snapshot: QueueSnapshot;
@@ -122,10 +140,8 @@ export class LiveStateKeeper implements FeedConsumer {
   readonly #options: LiveStateOptions;
   readonly #sweepMs: number;
   readonly #sweepPerSecond: number;
-  /** Tasks with events since their last read. */
-  #moved = new Set<string>();
-  /** Of those, the tasks whose events may have changed which job waits longest. */
-  #waitMoved = new Set<string>();
+  /** Tasks with events since their last read, and what those can have changed. */
+  #moved = new Map<string, TaskChanges>();
   /** When each task's active jobs' locks were last read. */
   #locksReadAt = new Map<string, number>();
   #kept = new Map<string, Kept>();
@@ -150,7 +166,7 @@ export class LiveStateKeeper implements FeedConsumer {
   constructor(options: LiveStateOptions) {
     this.#options = options;
     this.#sweepMs = options.sweepMs ?? 60_000;
-    this.#sweepPerSecond = options.sweepCommandsPerSecond ?? 4;
+    this.#sweepPerSecond = options.sweepCommandsPerSecond ?? DEFAULT_SWEEP_COMMANDS_PER_SECOND;
   }
 
   /** Takes over the rows a former leader wrote: their last takes and re-runs. */
@@ -176,19 +192,22 @@ export class LiveStateKeeper implements FeedConsumer {
    * writes no event for: the next pass re-reads it, as one that moved.
    */
   changed(task: string): void {
-    this.#moved.add(task);
-    this.#waitMoved.add(task);
+    this.#changesOf(task).all();
+  }
+
+  /** What `task`'s events since its last read can have changed (noted from here on). */
+  #changesOf(task: string): TaskChanges {
+    let changes = this.#moved.get(task);
+    if (!changes) this.#moved.set(task, changes = new TaskChanges());
+    return changes;
   }
 
   /** Notes which tasks moved, their takes and their re-runs. */
   take({ events, trimmed }: EventBatch): void {
-    for (const task of trimmed) {
-      this.#moved.add(task);
-      this.#waitMoved.add(task);
-    }
+    // Entries trimmed before they were read: what they moved is not known.
+    for (const task of trimmed) this.#changesOf(task).all();
     for (const { task, event, jobId, fields, at } of events) {
-      this.#moved.add(task);
-      if (this.#movesWaiting(task, event, jobId)) this.#waitMoved.add(task);
+      this.#changesOf(task).note(event, jobId, this.#kept.get(task)?.snapshot.heads);
       if (event === "active") this.#takes.set(task, Math.max(at, this.#takes.get(task) ?? 0));
       else if (event === RERUN_EVENT && fields.action === RERUN_ACTION) {
         const log = this.#reruns.get(task) ?? new Map<string, number>();
@@ -201,7 +220,6 @@ export class LiveStateKeeper implements FeedConsumer {
   /** Forgets everything: the next start reads the store again. */
   stopped(): void {
     this.#moved.clear();
-    this.#waitMoved.clear();
     this.#locksReadAt.clear();
     this.#kept.clear();
     this.#takes.clear();
@@ -222,7 +240,7 @@ export class LiveStateKeeper implements FeedConsumer {
     const removed = [...this.#kept.keys()].filter((task) => !present.has(task));
     for (const task of removed) this.#forget(task);
     const now = clock();
-    const moved = [...this.#moved].filter((task) => present.has(task));
+    const moved = [...this.#moved.keys()].filter((task) => present.has(task));
     const checked = this.#sweep(tasks, now)
       .filter((task) => this.#kept.has(task) && !this.#moved.has(task));
     const drifted = await this.#drifted(checked, now);
@@ -231,10 +249,7 @@ export class LiveStateKeeper implements FeedConsumer {
     const unique = [...new Set(toRead)];
     const kept = this.#keptParts(moved, new Set(drifted), now);
     // Events from here on mark their task for the next pass.
-    for (const task of unique) {
-      this.#moved.delete(task);
-      this.#waitMoved.delete(task);
-    }
+    for (const task of unique) this.#moved.delete(task);
     if (unique.length > 0) await this.#read(unique, now, kept);
     const changed: LiveRow[] = [];
     const entries: LiveIndexEntry[] = [];
@@ -322,32 +337,37 @@ export class LiveStateKeeper implements FeedConsumer {
   }
 
   /**
-   * Whether a task's event may change which of its jobs waits longest: any
-   * but a finish or a progress, and a take of a job other than that one.
-   */
-  #movesWaiting(task: string, event: string, jobId: string): boolean {
-    if (WAIT_NEUTRAL_EVENTS.has(event)) return false;
-    if (event !== "active") return true;
-    const oldest = this.#kept.get(task)?.snapshot.heads.oldestWaiting;
-    return oldest == null || oldest.id === jobId;
-  }
-
-  /**
    * What a pass keeps of the tasks that moved rather than read again: the
-   * job waiting longest, when no event since their read took it or added
-   * one, and the locks of their active jobs read within
-   * {@link LOCKS_READ_EVERY_MS} (a lock runs out without an event either
-   * way). A task the sweep found drifted is read whole.
+   * counts, the heads and the minutes no event since their read can have
+   * changed (see `task_changes.ts`), and the locks of their active jobs
+   * read within {@link LOCKS_READ_EVERY_MS} (a lock runs out without an
+   * event either way). A task the sweep found drifted is read whole.
    */
-  #keptParts(moved: readonly string[], drifted: ReadonlySet<string>, now: number): KeptParts {
-    const partly = moved.filter((task) => this.#kept.has(task) && !drifted.has(task));
+  #keptParts(moved: readonly string[], drifted: ReadonlySet<string>, now: number): Keeping {
+    const partly = new Map<string, TaskChanges>();
+    for (const task of moved) {
+      const changes = this.#moved.get(task)!;
+      if (this.#kept.has(task) && !drifted.has(task) && !changes.whole) partly.set(task, changes);
+    }
+    const keeping = (keeps: (changes: TaskChanges, task: string) => boolean) =>
+      new Set([...partly].filter(([task, changes]) => keeps(changes, task)).map(([task]) => task));
     return {
-      waiting: new Set(partly.filter((task) => !this.#waitMoved.has(task))),
-      locks: new Set(
-        partly.filter((task) =>
+      snapshot: {
+        waiting: keeping((changes) => !changes.oldestWaiting),
+        active: keeping((changes) => !changes.oldestActive),
+        due: keeping((changes) => !changes.states.has("delayed")),
+        locks: keeping((_, task) =>
           now - (this.#locksReadAt.get(task) ?? -Infinity) < LOCKS_READ_EVERY_MS
         ),
-      ),
+        counts: new Map(
+          [...partly].map(([task, changes]) => [task, {
+            stats: this.#kept.get(task)!.snapshot.stats,
+            states: new Set(COUNTED_STATES.filter((state) => !changes.states.has(state))),
+          }]),
+        ),
+      },
+      minutes: keeping((changes) => !changes.finishes && !changes.failures),
+      failures: keeping((changes) => !changes.failures),
     };
   }
 
@@ -355,27 +375,44 @@ export class LiveStateKeeper implements FeedConsumer {
    * Reads the counts, heads and minutes of `tasks` (less what `kept` keeps
    * from their last read), and what a first start needs of new ones.
    */
-  async #read(tasks: string[], now: number, kept: KeptParts): Promise<void> {
+  async #read(tasks: string[], now: number, kept: Keeping): Promise<void> {
     const { source, health } = this.#options;
+    const parts = kept.snapshot;
     const [snapshots, minutes] = await Promise.all([
-      source.getQueueSnapshots(tasks, kept),
-      source.getThroughputByTask(tasks, { count: RATE_MINUTES }),
+      source.getQueueSnapshots(tasks, parts),
+      source.getThroughputByTask(
+        tasks.filter((task) => !kept.minutes.has(task)),
+        { count: RATE_MINUTES },
+        {
+          failures: new Map(
+            [...kept.failures].map((task) => [task, this.#kept.get(task)!.minutes]),
+          ),
+        },
+      ),
     ]);
     const asOf = source.retryingAsOf(tasks);
     const first = tasks.filter((task) => !this.#kept.has(task) && !this.#inherited.has(task));
     for (const task of tasks) {
-      const before = this.#kept.get(task)?.snapshot;
+      const before = this.#kept.get(task);
       const read = snapshots.get(task)!;
-      const snapshot = { ...read, heads: { ...read.heads }, stalled: read.stalled };
-      if (before && kept.waiting?.has(task)) {
-        // A queue emptied without an event (another board's clean) holds no job that waits.
-        snapshot.heads.oldestWaiting = read.stats.waiting > 0 ? before.heads.oldestWaiting : null;
+      const { stats } = read;
+      const heads = { ...read.heads };
+      // A head kept is kept while its queue holds jobs (one emptied without an event holds none).
+      if (before && parts.waiting?.has(task)) {
+        heads.oldestWaiting = stats.waiting > 0 ? before.snapshot.heads.oldestWaiting : null;
       }
-      if (before && kept.locks?.has(task)) snapshot.stalled = before.stalled;
+      if (before && parts.active?.has(task)) {
+        heads.oldestActive = stats.active > 0 ? before.snapshot.heads.oldestActive : null;
+      }
+      if (before && parts.due?.has(task)) {
+        heads.nextDue = stats.delayed + stats.retrying > 0 ? before.snapshot.heads.nextDue : null;
+      }
+      const snapshot = { stats, heads, stalled: read.stalled };
+      if (before && parts.locks?.has(task)) snapshot.stalled = before.snapshot.stalled;
       else this.#locksReadAt.set(task, now);
       this.#kept.set(task, {
         snapshot,
-        minutes: minutes.get(task) ?? [],
+        minutes: (kept.minutes.has(task) ? before?.minutes : minutes.get(task)) ?? [],
         retryingAsOf: asOf.get(task) ?? null,
         readAt: now,
       });
@@ -475,7 +512,6 @@ export class LiveStateKeeper implements FeedConsumer {
   #forget(task: string): void {
     this.#kept.delete(task);
     this.#moved.delete(task);
-    this.#waitMoved.delete(task);
     this.#locksReadAt.delete(task);
     this.#takes.delete(task);
     this.#coveredSince.delete(task);

@@ -350,16 +350,52 @@ export interface QueueSnapshot {
 /**
  * What a caller of {@link TaskSource.getQueueSnapshots} keeps from its last
  * read of a task and need not be read again: the tasks whose oldest waiting
- * job (`waiting`) and whose active jobs' locks (`locks`) it keeps. A source
- * may read them anyway; one that skips them answers `oldestWaiting` null and
- * `stalled` null for those tasks.
+ * job (`waiting`), oldest active job (`active`), next due job (`due`) and
+ * active jobs' locks (`locks`) it keeps, and per task the counts no event
+ * since can have changed (`counts`). A source may read them anyway; one that
+ * skips them answers `oldestWaiting`, `oldestActive`, `nextDue` and `stalled`
+ * null for those tasks, and the counts as given.
  */
 export interface KeptParts {
   /** Tasks whose oldest waiting job the caller keeps. */
   waiting?: ReadonlySet<string>;
+  /** Tasks whose oldest active job the caller keeps. */
+  active?: ReadonlySet<string>;
+  /** Tasks whose next due delayed job the caller keeps. */
+  due?: ReadonlySet<string>;
   /** Tasks whose active jobs' locks the caller keeps. */
   locks?: ReadonlySet<string>;
+  /**
+   * Per task, its counts as last read and the states of them the caller
+   * keeps (`delayed` for the whole delayed set, retrying jobs included;
+   * `waiting` only with the task's oldest waiting job).
+   */
+  counts?: ReadonlyMap<string, KeptCounts>;
 }
+
+/**
+ * What a caller of {@link TaskSource.getThroughputByTask} keeps from its
+ * last read of a task's one-minute buckets.
+ */
+export interface KeptMinutes {
+  /**
+   * Per task, its buckets as last read, whose failures no event since can
+   * have changed: a minute's failed figure is then at least the kept one's,
+   * and a source need not read again what made it (the failed set).
+   */
+  failures?: ReadonlyMap<string, readonly ThroughputBucket[]>;
+}
+
+/** A task's counts as last read, and which of them still hold. */
+export interface KeptCounts {
+  /** The counts as last read. */
+  stats: QueueStats;
+  /** The states whose counts still hold. */
+  states: ReadonlySet<CountedState>;
+}
+
+/** A count a queue snapshot reads: a {@link QueueStats} state, `retrying` within `delayed`. */
+export type CountedState = Exclude<keyof QueueStats, "retrying">;
 
 /** Storage footprint of one task. */
 export interface TaskStorage {
@@ -884,11 +920,13 @@ export interface TaskSource {
   /**
    * Each named task's own finished-job counts per bucket (as
    * {@link TaskSource.getThroughput} with `task`), in one batch; zeros for
-   * a task the store does not know.
+   * a task the store does not know. A source may leave out what `kept`
+   * keeps.
    */
   getThroughputByTask(
     tasks: string[],
     query?: Omit<ThroughputQuery, "task">,
+    kept?: KeptMinutes,
   ): Promise<Map<string, ThroughputBucket[]>>;
 
   // Events: the streams taskora writes every job transition to.

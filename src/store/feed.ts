@@ -86,6 +86,12 @@ export interface LiveSummary {
   index: LiveIndex;
 }
 
+/** The whole live state: the summary and every task's row, as one pass of the leader left them. */
+export interface LiveState extends LiveSummary {
+  /** Each task's row, by name. */
+  rows: ReadonlyMap<string, LiveRow>;
+}
+
 /** One pass of the leader: what changed since the last. */
 export interface LiveStateWrite {
   /** When the pass ended (ms): the live state's new `asOf`. */
@@ -110,6 +116,13 @@ export interface FeedStore {
   readLiveSummary(): Promise<LiveSummary | null>;
   /** The rows of the named tasks, in order; null for a task without one. */
   readLiveRows(tasks: readonly string[]): Promise<(LiveRow | null)[]>;
+  /**
+   * The summary and every row in one read, for a reader of every task (the
+   * summary, then the rows, is two); null when no leader kept one. What a
+   * pass left unchanged may be the objects an earlier call returned: never
+   * changed in place.
+   */
+  readLiveState(): Promise<LiveState | null>;
   /** Notes that someone on a replica needs the feed, for `ttlMs` (each replica renews its own need). */
   noteFeedDemand(ttlMs: number): Promise<void>;
   /** Whether any replica noted a need that has not run out. */

@@ -26,9 +26,17 @@ import { extractUpstreamBoard } from "./upstream_board.ts";
 export interface ServedBoard {
   /** What the figures are printed under. */
   label: string;
+  /** The child's process id (its CPU time: `process_cpu.ts`). */
+  pid: number;
   fetch(request: Request): Promise<Response>;
   /** GETs `path` (under `/board`), reads the answer whole, and returns its status. */
   get(path: string): Promise<number>;
+  /**
+   * Stops the child (`SIGSTOP`) until {@link ServedBoard.resume}: while
+   * another board's commands are counted, this one's background work adds none.
+   */
+  pause(): void;
+  resume(): void;
   /** Kills the child (by its pid) and waits for it. */
   close(): Promise<void>;
 }
@@ -77,12 +85,15 @@ export async function serveBoard(target: BoardTarget, redisUrl: string): Promise
   };
   return {
     label: target.label,
+    pid: child.pid,
     fetch: fetchBoard,
     get: async (path) => {
       const response = await fetchBoard(new Request(`http://bench/board${path}`));
       await response.arrayBuffer();
       return response.status;
     },
+    pause: () => child.kill("SIGSTOP"),
+    resume: () => child.kill("SIGCONT"),
     close: async () => {
       child.kill("SIGKILL");
       await child.status;

@@ -110,8 +110,8 @@ try {
       );
       await closeStream();
       console.log(`${board.label}:`);
-      console.log(rateLine("  nothing moving", still, WINDOW_MS));
-      console.log(rateLine(`  ${MOVING} tasks moving`, moving, WINDOW_MS));
+      console.log(rateLine("  nothing moving", still, WINDOW_MS, 20));
+      console.log(rateLine(`  ${MOVING} tasks moving`, moving, WINDOW_MS, 20));
     } finally {
       await board.close();
     }

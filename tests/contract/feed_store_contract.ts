@@ -17,7 +17,7 @@ import type { Seed } from "./source_contract.ts";
 const counts = (waiting: number): QueueStats => ({ ...NO_JOBS, waiting });
 
 /** A row of `name` with `waiting` jobs, judged `status`. */
-function rowOf(name: string, waiting: number, status: LiveRow["health"]["status"]): LiveRow {
+export function rowOf(name: string, waiting: number, status: LiveRow["health"]["status"]): LiveRow {
   return {
     name,
     stats: counts(waiting),
@@ -34,7 +34,7 @@ function rowOf(name: string, waiting: number, status: LiveRow["health"]["status"
 }
 
 /** The index of `rows`. */
-function indexOf(rows: readonly LiveRow[]): LiveIndex {
+export function indexOf(rows: readonly LiveRow[]): LiveIndex {
   const healthCounts = { critical: 0, warning: 0, healthy: 0, idle: 0 };
   for (const row of rows) healthCounts[row.health.status]++;
   return {
@@ -72,6 +72,7 @@ export function feedStoreContract(name: string, seed: Seed): void {
     try {
       const feed = pairedStore(source)!.feed!;
       assert.equal(await feed.readLiveSummary(), null, "no leader kept one yet");
+      assert.equal(await feed.readLiveState(), null);
       const rows = [
         rowOf("a", 1, "healthy"),
         rowOf("b", 2, "critical"),
@@ -96,6 +97,10 @@ export function feedStoreContract(name: string, seed: Seed): void {
         removed: ["d"],
       });
       assert.deepEqual(await feed.readLiveRows(["b", "d"]), [changed, null]);
+      const whole = await feed.readLiveState();
+      assert.equal(whole?.asOf, 4_000);
+      assert.deepEqual(whole?.index, indexOf(kept));
+      assert.deepEqual(whole?.rows, new Map(kept.map((row) => [row.name, row])), "d dropped");
       const next = await readLivePage(feed, { sort: "health" }, 5_000, 3_000);
       assert.deepEqual(next?.tasks.map((task) => task.name), ["c", "a", "b"]);
       // A pass with nothing changed moves the asOf only.

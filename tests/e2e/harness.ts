@@ -26,7 +26,7 @@ import type { TaskSource } from "../../source.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
 import { launchBrowser } from "./browser.ts";
-import { serveBoard } from "../helpers/serve_board.ts";
+import { serveBoard, type ServedBoard, servePathOf } from "../helpers/serve_board.ts";
 
 /** What a browser test gets. */
 export interface BoardPage {
@@ -91,15 +91,43 @@ Deno.test.afterAll(async () => {
 });
 
 /**
+ * The test file that declared the browser test now running. Files batched
+ * into one isolate (`scripts/test.ts`) share `Deno.mainModule` and the test
+ * context's `origin` (both name the batch), so each test keeps its own file
+ * here, and with it the server path its file's name gives it.
+ */
+let runningFile = Deno.mainModule;
+
+/** The first file on the call stack other than this one: the test file calling in. */
+function callingFile(): string {
+  for (const line of new Error().stack?.split("\n") ?? []) {
+    const file = /(file:\/\/[^\s()]+?):\d+:\d+/.exec(line)?.[1];
+    if (file && file !== import.meta.url) return file;
+  }
+  return Deno.mainModule;
+}
+
+/**
+ * Serves `board` on a free port by the server path of the running test's
+ * file (`servePathOf`): half the files on `Deno.serve(board.fetch)`, half on
+ * `board.listen`, however the files are batched.
+ */
+export function serveTestBoard(board: Board): Promise<ServedBoard> {
+  return serveBoard(board, servePathOf(runningFile));
+}
+
+/**
  * Declares a browser test: the file's Chromium and redis-server outlive it,
  * so the sanitizers are off, and the contexts it opened are closed after it.
  */
 export function browserTest(name: string, fn: (t: Deno.TestContext) => Promise<void>): void {
+  const file = callingFile();
   Deno.test({
     name,
     sanitizeResources: false,
     sanitizeOps: false,
     async fn(t) {
+      runningFile = file;
       try {
         await fn(t);
       } finally {
@@ -120,7 +148,7 @@ export async function withBoard(
   await loadFixture(server.url, { at: now, metricsAt: now });
   const taskSource = source?.(server);
   const board = createBoard(taskSource ?? server.url, boardOptions);
-  const http = await serveBoard(board);
+  const http = await serveTestBoard(board);
   try {
     const chromium = await sharedBrowser();
     const context = await chromium.newContext({

@@ -20,8 +20,7 @@ import { createBoard } from "../../mod.ts";
 import { JOB_STATES } from "../../src/source/types.ts";
 import { connectClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { serveBoard } from "../helpers/serve_board.ts";
-import { browserTest, screenshot, withBoard } from "./harness.ts";
+import { browserTest, screenshot, serveTestBoard, withBoard } from "./harness.ts";
 
 /** Viewports: a phone, two laptops, a desktop. */
 const VIEWPORTS = [
@@ -264,7 +263,7 @@ browserTest(
           authenticate: () => null,
         },
       });
-      const server = await serveBoard(board);
+      const server = await serveTestBoard(board);
       try {
         const login = { name: "login", path: "login", ready: "button[type=submit]" };
         assert.deepEqual(await checkView(page, `${server.url}/board/`, login), []);

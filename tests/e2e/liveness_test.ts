@@ -15,8 +15,14 @@ import { createBoard } from "../../mod.ts";
 import { holdMigrationLock } from "../helpers/migration_lock.ts";
 import { connectClient, withClient } from "../helpers/redis_server.ts";
 import { createTaskora, redisAdapter } from "../taskora/harness.ts";
-import { serveBoard } from "../helpers/serve_board.ts";
-import { browserTest, freshRedis, screenshot, sharedBrowser, withBoard } from "./harness.ts";
+import {
+  browserTest,
+  freshRedis,
+  screenshot,
+  serveTestBoard,
+  sharedBrowser,
+  withBoard,
+} from "./harness.ts";
 
 const SLOW_ACTIVE = "485336b8-640e-4fb4-8639-b47005927994";
 const TRANSCODE_ACTIVE = "d8e1df37-39dd-4863-9508-f7c9bd517880";
@@ -151,7 +157,7 @@ browserTest(
     });
     app.schedule("nightly-report", { task: "report", cron: "0 3 * * *", data: {} });
     const board = createBoard(app);
-    const server = await serveBoard(board);
+    const server = await serveTestBoard(board);
     const page = await (await sharedBrowser()).newPage({ viewport: { width: 1360, height: 860 } });
     try {
       await app.start();

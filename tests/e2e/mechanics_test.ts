@@ -18,12 +18,12 @@ import { FakeTimers } from "../helpers/fake_timers.ts";
 import { createTaskora, redisAdapter } from "../taskora/harness.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { z } from "zod";
-import { serveBoard } from "../helpers/serve_board.ts";
 import {
   browserTest,
   freshRedis,
   screenshot,
   screenshotView,
+  serveTestBoard,
   sharedBrowser,
   withBoard,
 } from "./harness.ts";
@@ -54,7 +54,7 @@ async function withAppPage(
   const app = createTaskora({ adapter: redisAdapter(redis.url) });
   define(app);
   const board = createBoard(app, options);
-  const server = await serveBoard(board);
+  const server = await serveTestBoard(board);
   const page = await (await sharedBrowser()).newPage({ viewport: { width: 1360, height: 860 } });
   try {
     await fn({ app, page, root: `${server.url}/board/` });
@@ -105,7 +105,7 @@ browserTest(
     const timers = new FakeTimers();
     const source = createMemorySource({ now: epochClock(timers) });
     const board = createBoardOn(timers, source);
-    const server = await serveBoard(board);
+    const server = await serveTestBoard(board);
     const page = await (await sharedBrowser()).newPage({ viewport: { width: 1360, height: 860 } });
     try {
       const { store } = source;
@@ -272,7 +272,7 @@ browserTest(
     app.task("greet", { handler: () => "ok" });
     await app.start();
     const board = createBoard(redis.url);
-    const server = await serveBoard(board);
+    const server = await serveTestBoard(board);
     const page = await (await sharedBrowser()).newPage({ viewport: { width: 1360, height: 860 } });
     try {
       const greet = [...app.getRegisteredTasks()].find((t: App) => t.name === "greet");
@@ -381,7 +381,7 @@ browserTest(
     const source = createMemorySource();
     source.store.enqueue("send-email", { id: "memory-job", data: {} });
     const board = createBoard(source);
-    const server = await serveBoard(board);
+    const server = await serveTestBoard(board);
     const page = await (await sharedBrowser()).newPage({ viewport: { width: 1360, height: 860 } });
     const card = page.locator("section.card", {
       has: page.getByRole("heading", { name: "Mechanics", exact: true }),

@@ -6,8 +6,7 @@
 import assert from "node:assert/strict";
 import { createBoard } from "../../mod.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
-import { serveBoard } from "../helpers/serve_board.ts";
-import { browserTest, sharedBrowser } from "./harness.ts";
+import { browserTest, serveTestBoard, sharedBrowser } from "./harness.ts";
 
 const PAYLOAD = "<img src=x onerror=alert(1)>";
 
@@ -15,7 +14,7 @@ browserTest("markup in task names and job data renders as text in the browser", 
   const source = createMemorySource();
   source.store.enqueue(PAYLOAD, { id: "xss-job", data: { note: PAYLOAD } });
   const board = createBoard(source);
-  const server = await serveBoard(board);
+  const server = await serveTestBoard(board);
   const page = await (await sharedBrowser()).newPage();
   try {
     const dialogs: string[] = [];

@@ -95,10 +95,10 @@ Deno.test("a new leader's feed resumes from the ids the last one saved: nothing 
     await waitFor(() => first.batches > 0, { what: "the first board to lead and read" });
     await add("email", "e1");
     await add("image", "i1");
-    await waitFor(
-      async () => (await a.source.boardStore.feed.readFeedPositions()).size === 2,
-      { what: "the ids of both streams to be saved" },
-    );
+    await waitFor(async () => {
+      await timers.tick(1_000);
+      return (await a.source.boardStore.feed.readFeedPositions()).size === 2;
+    }, { what: "the ids of both streams to be saved" });
     assert.deepEqual(first.events.map((event) => event.jobId).sort(), ["e1", "i1"]);
     await a.close(); // gives the lease back
 
@@ -116,6 +116,51 @@ Deno.test("a new leader's feed resumes from the ids the last one saved: nothing 
     }
   } finally {
     await a.close();
+    await client.close();
+    await redis.stop();
+  }
+});
+
+Deno.test("a busy feed saves its ids once a pass, not once a batch; a stop saves what is left", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const timers = new FakeTimers();
+  const source = new RedisTaskSource({ url: redis.url, tasks: TASKS }, timers);
+  const taken = recorder();
+  const feed = loneFeed(source, source.boardStore.feed, timers, taken);
+  const batchOf = async (jobId: string) => {
+    const before = taken.batches;
+    await client.sendCommand([
+      "XADD",
+      "taskora:{email}:events",
+      "*",
+      "event",
+      "active",
+      "jobId",
+      jobId,
+    ]);
+    await waitFor(() => taken.batches > before && taken.events.at(-1)?.jobId === jobId, {
+      what: `${jobId}'s batch`,
+    });
+  };
+  try {
+    feed.need();
+    await waitFor(() => taken.batches > 0, { what: "the feed's first read" });
+    const calls = await commandsOf(client, async () => {
+      for (let i = 0; i < 5; i++) await batchOf(`e${i}`);
+      await timers.tick(1_000);
+    });
+    const seen = JSON.stringify(Object.fromEntries(calls));
+    // Five batches, one pass: one HSET of the ids (before, one a batch).
+    assert.equal(calls.get("hset"), 1, seen);
+    const [[, id]] = await source.boardStore.feed.readFeedPositions();
+    await batchOf("e5");
+    await feed.close();
+    const [[, last]] = await source.boardStore.feed.readFeedPositions();
+    assert.notEqual(last, id, "the stop saved the last batch's id");
+  } finally {
+    await feed.close();
+    await source.close();
     await client.close();
     await redis.stop();
   }

@@ -9,26 +9,35 @@ import type { connectClient } from "./redis_server.ts";
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
 
-/** Commands Redis ran so far, per command, all kinds but INFO (the counting itself). */
-export async function commandsRun(client: Client): Promise<Map<string, number>> {
+/**
+ * Commands Redis ran so far, per command, all kinds but INFO (the counting
+ * itself) unless `withInfo`.
+ */
+export async function commandsRun(client: Client, withInfo = false): Promise<Map<string, number>> {
   const info = String(await client.sendCommand(["INFO", "commandstats"]));
   const calls = new Map<string, number>();
   for (const [, name, n] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
-    if (name !== "info") calls.set(name, Number(n));
+    if (withInfo || name !== "info") calls.set(name, Number(n));
   }
   return calls;
 }
 
-/** The commands Redis ran while `work` ran, per command (those it ran at least once). */
+/**
+ * The commands Redis ran while `work` ran, per command (those it ran at
+ * least once). With `withInfo`, the INFOs others sent are counted too (a
+ * board's overview asks one), less the one this counting sent.
+ */
 export async function commandsOf(
   client: Client,
   work: () => Promise<unknown>,
+  { withInfo = false } = {},
 ): Promise<Map<string, number>> {
-  const before = await commandsRun(client);
+  const before = await commandsRun(client, withInfo);
   await work();
   const delta = new Map<string, number>();
-  for (const [name, n] of await commandsRun(client)) {
-    const d = n - (before.get(name) ?? 0);
+  for (const [name, n] of await commandsRun(client, withInfo)) {
+    // The INFO that read `before` is counted by now: it is the counting's, not the work's.
+    const d = n - (before.get(name) ?? 0) - (name === "info" ? 1 : 0);
     if (d > 0) delta.set(name, d);
   }
   return delta;

@@ -7,7 +7,8 @@
 
 import assert from "node:assert/strict";
 import { createBoard } from "../helpers/checked_board.ts";
-import { CSV_COLUMNS, EXPORT_CAP } from "../../src/api/job_export.ts";
+import { EXPORT_CAP } from "../../src/exports/export_stream.ts";
+import { CSV_COLUMNS } from "../../src/exports/job_rows.ts";
 import { taskKeys } from "../../src/source/wire/keys.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";

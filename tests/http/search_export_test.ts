@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { createBoard } from "../helpers/checked_board.ts";
-import { CSV_COLUMNS } from "../../src/api/job_export.ts";
+import { CSV_COLUMNS } from "../../src/exports/job_rows.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import type { TaskSource } from "../../src/source/types.ts";

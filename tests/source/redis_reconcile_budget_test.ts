@@ -56,3 +56,26 @@ Deno.test("a first count of every task spends at most the reconcile's budget of 
     await redis.stop();
   }
 });
+
+Deno.test("a reconcile at its budget of 2 commands/s walks a big delayed set in steps, not a ZSCAN per member", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const source = createRedisSource({ url: redis.url, tasks: ["big"] });
+  try {
+    // Past 128 members the set is a skiplist: ZSCAN's COUNT is then what a call returns.
+    for (let i = 0; i < 400; i++) {
+      await writeJob(client as never, { task: "big", state: "delayed", delay: 60_000 + i });
+    }
+    const before = await commandsRun(client);
+    await source.reconcileRetrying(); // the same steps, unpaced: whoever asks waits for it
+    const after = await commandsRun(client);
+    const ran = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
+    assert.ok(ran("hget") >= 400, `every member's state read: ${ran("hget")}`);
+    // Before, a step of the budget less one: one member, a ZSCAN per HGET (400 ZSCANs).
+    assert.ok(ran("zscan") <= 400 / 10, `${ran("zscan")} ZSCANs for 400 members`);
+  } finally {
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+});

@@ -7,7 +7,7 @@
 
 // deno-lint-ignore-file no-explicit-any
 import assert from "node:assert/strict";
-import { HISTORY_CSV_COLUMNS } from "../../src/api/history_export.ts";
+import { HISTORY_CSV_COLUMNS } from "../../src/exports/history_rows.ts";
 import { presetCan } from "../../src/auth/permissions.ts";
 import { mismatch, routeOf } from "../helpers/checked_board.ts";
 import { waitFor } from "../helpers/wait_for.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { assertFieldDepth, MAX_FIELD_DEPTH, nestingDepth } from "../../src/api/body_depth.ts";
+import { assertFieldDepth, MAX_FIELD_DEPTH, nestingDepth } from "../../src/http/body_depth.ts";
 import { BoardError } from "../../src/errors.ts";
 import { nested } from "../helpers/nested.ts";
 

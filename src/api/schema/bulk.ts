@@ -17,7 +17,7 @@ import {
   type JobFilterParam,
   type JobFilterQuery,
 } from "../../contract/job_filter.ts";
-import { oneOf } from "../openapi.ts";
+import { oneOf } from "./params.ts";
 import { JobStateSchema, Millis } from "./common.ts";
 import type { Same } from "../../same.ts";
 

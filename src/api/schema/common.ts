@@ -6,10 +6,12 @@
  */
 
 import { z } from "@hono/zod-openapi";
+import type { ErrorBody } from "../../contract/errors.ts";
 import type { JobResponse, LogEntry, LogLine } from "../../contract/jobs.ts";
 import type { PayloadSize } from "../../contract/payload.ts";
 import { JOB_STATES, type QueueStats } from "../../contract/states.ts";
 import type { Totals } from "../../contract/totals.ts";
+import { ERROR_CODES } from "../../errors.ts";
 import type { Same } from "../../same.ts";
 
 /** A job state. */
@@ -83,3 +85,21 @@ export const LogLineSchema = z.strictObject({
   metaSize: PayloadSizeSchema.optional(),
 }).openapi("LogLine");
 true satisfies Same<z.output<typeof LogLineSchema>, LogLine>;
+
+/** The body of every error answer (`src/errors.ts`). */
+export const ErrorSchema = z.object({
+  error: z.string().openapi({ description: "What went wrong, for the operator." }),
+  code: z.enum(ERROR_CODES).openapi({ description: "The catalogue code." }),
+  param: z.string().optional().openapi({
+    description: "The parameter or body field at fault (`INVALID_PARAM`).",
+  }),
+  done: z.number().int().optional().openapi({
+    description: "How many jobs an action on many jobs had acted on when it stopped part way.",
+  }),
+}).openapi("Error");
+true satisfies Same<z.output<typeof ErrorSchema>, ErrorBody>;
+
+/** The header lists that paginate send. */
+export const TotalCountHeader = z.object({
+  "X-Total-Count": z.string().openapi({ description: "How many items the whole list holds." }),
+});

@@ -12,7 +12,9 @@ import {
   type HistoryPageResponse,
 } from "../../contract/history.ts";
 import type { Same } from "../../same.ts";
+import { MAX_SEARCH_LIMIT, MAX_SEARCH_TEXT } from "../../history/store.ts";
 import { AnyJson, Millis } from "./common.ts";
+import { integerParam, textParam } from "./params.ts";
 
 /** How an attempt ended. */
 export const HistoryOutcomeSchema = z.enum(
@@ -71,3 +73,26 @@ export const HistoryPageSchema = z.strictObject({
   }),
 }).openapi("HistoryPage");
 true satisfies Same<z.output<typeof HistoryPageSchema>, HistoryPageResponse>;
+
+const time = (bound: string) =>
+  textParam(
+    64,
+    `${bound}: epoch ms, or an ISO 8601 date or date-time with a zone; on the end of the job's ` +
+      "last attempt",
+  );
+
+/** The history search's query parameters. */
+export const HistoryQuerySchema = z.object({
+  task: textParam(256, "One task (absent: every task)"),
+  state: textParam(
+    64,
+    `How the job's last attempt ended: ${HISTORY_OUTCOMES.join(", ")} (several: commas)`,
+  ),
+  from: time("Earliest end, inclusive"),
+  to: time("Latest end, exclusive"),
+  version: integerParam({ description: "The version that ran the last attempt" }),
+  error: textParam(MAX_SEARCH_TEXT, "Text an attempt's error contains (case ignored)"),
+  idPrefix: textParam(MAX_SEARCH_TEXT, "The start of the job's id"),
+  cursor: textParam(512, "A page's `next`: continues that search"),
+  limit: integerParam({ fallback: 50, min: 1, max: MAX_SEARCH_LIMIT }),
+});

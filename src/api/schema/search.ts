@@ -5,8 +5,14 @@
  */
 
 import { z } from "@hono/zod-openapi";
-import type { SearchFrame } from "../../contract/job_filter.ts";
+import {
+  MAX_ID_PREFIX_CHARS,
+  MAX_NEEDLE_CHARS,
+  SEARCH_FIELDS,
+  type SearchFrame,
+} from "../../contract/job_filter.ts";
 import { JobSchema } from "./common.ts";
+import { textParam } from "./params.ts";
 import type { Same } from "../../same.ts";
 
 const progress = {
@@ -29,3 +35,24 @@ export const SearchFrameSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("error"), error: z.string(), code: z.string() }),
 ]).openapi("SearchFrame");
 true satisfies Same<z.output<typeof SearchFrameSchema>, SearchFrame>;
+
+const time = (bound: string) =>
+  textParam(
+    64,
+    `${bound}, inclusive: epoch ms, or an ISO 8601 date or date-time with a zone. On the finish ` +
+      "time for completed, failed, cancelled and expired jobs, else on the created time",
+  );
+
+/** The filter's query parameters (all optional), as the search and its export take them. */
+export const filterQuery = {
+  from: time("Earliest time"),
+  to: time("Latest time"),
+  id: textParam(MAX_ID_PREFIX_CHARS, "The start of the job id"),
+  field: textParam(16, `The payload looked into: ${SEARCH_FIELDS.join(", ")}`),
+  contains: textParam(MAX_NEEDLE_CHARS, "A substring of the field's text"),
+  path: textParam(MAX_NEEDLE_CHARS, "A dot path into the field (`user.id`, `items.0.sku`)"),
+  // Not textParam: an empty value is a value (`value=` finds the empty string).
+  value: z.string().max(MAX_NEEDLE_CHARS, {
+    error: `must be at most ${MAX_NEEDLE_CHARS} characters`,
+  }).optional().openapi({ description: "The value at `path` (`value=`: the empty string)" }),
+};

@@ -172,7 +172,15 @@ function placeStructure(store: MemoryStore, task: string, rest: string, key: Dum
       if (rest !== "events") return;
       queue.streamLength = key.value.length;
       for (const { id, fields: { event = "", jobId = "", ...fields } } of key.value) {
-        queue.stream.push({ task: queue.name, event, jobId, fields, at: Number(id.split("-")[0]) });
+        queue.stream.push({
+          task: queue.name,
+          event,
+          jobId,
+          fields,
+          at: Number(id.split("-")[0]),
+          id,
+        });
+        queue.lastStreamId = id;
       }
       return;
   }

@@ -21,7 +21,7 @@ import type { StoredJob, TaskQueue } from "./store.ts";
 const encoder = new TextEncoder();
 
 /** Bytes of a field as Redis would store it (a string error as itself, anything else as JSON). */
-function storedBytes(value: unknown): number {
+export function storedBytes(value: unknown): number {
   return encoder.encode(typeof value === "string" ? value : JSON.stringify(value) ?? "").length;
 }
 

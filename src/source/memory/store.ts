@@ -55,6 +55,8 @@ export interface StoreEvent {
   fields: Record<string, string>;
   /** When it was written (ms). */
   at: number;
+  /** Its stream id, as Redis gives one: `<ms>-<seq>`, each after the last of its stream. */
+  id: string;
 }
 
 /** A schedule as taskora's scheduler stores it. */
@@ -101,6 +103,24 @@ export interface DispatchInput {
 
 /** What a cancel did, like taskora's CANCEL script answers. */
 export type CancelOutcome = "cancelled" | "flagged" | "not-cancellable";
+
+/**
+ * The id Redis gives an entry added at `at` (ms) to a stream whose newest
+ * entry is `last`: `<ms>-<seq>`, the sequence counting up within one ms,
+ * and never before `last` (a clock that stepped back keeps the last ms).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(nextStreamId("0-0", 1000), "1000-0");
+ * assert.equal(nextStreamId("1000-0", 1000), "1000-1");
+ * assert.equal(nextStreamId("1000-1", 999), "1000-2");
+ * ```
+ */
+export function nextStreamId(last: string, at: number): string {
+  const [ms, seq] = last.split("-").map(Number);
+  return at > ms ? `${at}-0` : `${ms}-${seq + 1}`;
+}
 
 /** Options of a store. */
 export interface MemoryStoreOptions {
@@ -179,6 +199,8 @@ export class TaskQueue {
   readonly stream: StoreEvent[] = [];
   /** Whether the cap ever removed entries from {@link stream}. */
   streamTrimmed = false;
+  /** The id of the newest entry of {@link stream} ever written (`0-0` before the first). */
+  lastStreamId = "0-0";
   #bytes = new Map<string, number>();
   #totalBytes = 0;
 
@@ -323,7 +345,9 @@ export class MemoryStore {
   emit(task: string, event: string, jobId: string, fields: Record<string, string> = {}): void {
     const queue = this.task(task);
     queue.streamLength = Math.min(STREAM_CAP, queue.streamLength + 1);
-    const entry: StoreEvent = { task, event, jobId, fields, at: this.now() };
+    const at = this.now();
+    const id = queue.lastStreamId = nextStreamId(queue.lastStreamId, at);
+    const entry: StoreEvent = { task, event, jobId, fields, at, id };
     queue.stream.push(entry);
     if (queue.stream.length > STREAM_CAP * 1.1) {
       queue.stream.splice(0, queue.stream.length - STREAM_CAP);

@@ -112,6 +112,30 @@ export async function discoverTasks(
   return [...tasks].sort();
 }
 
+/**
+ * The keys without a TTL in the keyspace (every master's, every database's),
+ * from `INFO keyspace`: one O(1) command per master. A task's first key is
+ * one of them (its job's hash, its wait list, its events stream); the
+ * board's own short-lived keys and taskora's minute counters are not.
+ */
+export async function lastingKeys(connection: RedisConnection): Promise<number> {
+  let lasting = 0;
+  for (const node of await connection.masters()) {
+    const info = await connection.callOn<string>(node, ["INFO", "keyspace"]);
+    for (const [, keys, expires] of info.matchAll(/keys=(\d+),expires=(\d+)/g)) {
+      lasting += Number(keys) - Number(expires);
+    }
+  }
+  return lasting;
+}
+
+/**
+ * How long discovery goes on skipping its SCANs while the keyspace holds as
+ * many lasting keys as at its last walk, ms: a new task's keys could have
+ * come exactly as others went (see {@link TaskDiscovery}).
+ */
+export const UNCHANGED_WALK_MAX_MS = 600_000;
+
 /** SCAN calls per second every walk of the keyspace may make, by default. */
 export const DEFAULT_SCANS_PER_SECOND = 250;
 
@@ -180,6 +204,14 @@ export interface TaskDiscoveryOptions {
  * request for a minute) no pass runs: an idle board makes no SCAN; the
  * first request after idle answers from the cache and starts a pass.
  *
+ * A pass first counts the keyspace's lasting keys (those without a TTL,
+ * {@link lastingKeys}: one INFO per master) and walks only when they are
+ * not as many as at its last walk, or that walk is
+ * {@link UNCHANGED_WALK_MAX_MS} old: a keyspace where nothing is added or
+ * removed (nothing moving) is not walked again and again. Before, at
+ * 158,000 keys (1,000 tasks), its walk every minute was 2.6 SCANs/s of one
+ * open browser's cost with nothing moving, and at 1M keys 10 a second.
+ *
  * With `shared`, only the leader SCANs: a follower's pass (and a miss on a
  * follower) reads the list the leader shared, one GET; when none is
  * shared (no leader yet, or it just closed), it discovers for itself, as a
@@ -198,6 +230,8 @@ export class TaskDiscovery {
   #tasks: string[] | null = null;
   /** When the pass that found `#tasks` started, ms since the epoch (shared across processes). */
   #asOf = 0;
+  /** The lasting keys when the last walk started, and when (the timers' clock). */
+  #walked: { lasting: number; at: number } | null = null;
   #lastRefresh = -Infinity;
 
   /** Creates the discovery; nothing runs until first use. */
@@ -271,10 +305,19 @@ export class TaskDiscovery {
       if (shared) return this.#found(shared.tasks, shared.asOf);
     }
     const asOf = Date.now();
-    return this.#found(
-      await discoverTasks(this.#connection, this.#prefix, this.#pacer, signal),
-      asOf,
-    );
+    const lasting = await lastingKeys(this.#connection);
+    const walked = this.#walked;
+    if (
+      this.#tasks !== null && walked !== null && walked.lasting === lasting &&
+      this.#now() - walked.at < UNCHANGED_WALK_MAX_MS
+    ) {
+      // No key came or went for good since the last walk: no task can have got its first key.
+      return this.#found(this.#tasks, asOf);
+    }
+    const at = this.#now();
+    const found = await discoverTasks(this.#connection, this.#prefix, this.#pacer, signal);
+    this.#walked = { lasting, at };
+    return this.#found(found, asOf);
   }
 
   #found(found: string[], asOf: number): string[] {

@@ -21,27 +21,30 @@ export const FAILED_MEMBERS_WALKED = 1000;
 
 /**
  * KEYS = the completed counters of the minutes, the failed counters of the
- * same minutes, then the failed set; ARGV = the minutes (ms). Returns the
- * counters (nil where none) followed by each minute's failed-set members.
- * One ZCOUNT over the window when it holds none (most tasks, most of the
- * time); else one ZRANGEBYSCORE of its members, or one ZCOUNT per minute
- * past {@link FAILED_MEMBERS_WALKED}.
+ * same minutes, then the failed set; ARGV[1] = `"1"` to leave the failed set
+ * out (the caller keeps what it held), ARGV[2..] = the minutes (ms). Returns
+ * the counters (nil where none) followed by each minute's failed-set
+ * members (0 when left out). One ZCOUNT over the window when it holds none
+ * (most tasks, most of the time); else one ZRANGEBYSCORE of its members, or
+ * one ZCOUNT per minute past {@link FAILED_MEMBERS_WALKED}.
  */
 export const THROUGHPUT_MINUTES: LuaScript = {
   name: "throughput-minutes",
   source: `#!lua flags=no-writes
 local failedKey = KEYS[#KEYS]
 local reply = redis.call('MGET', unpack(KEYS, 1, #KEYS - 1))
+local minutes = { unpack(ARGV, 2) }
 local index, inSet = {}, {}
 local first, last = math.huge, -math.huge
-for i, raw in ipairs(ARGV) do
+for i, raw in ipairs(minutes) do
   local minute = tonumber(raw)
   index[minute], inSet[i] = i, 0
   first, last = math.min(first, minute), math.max(last, minute)
 end
-local total = redis.call('ZCOUNT', failedKey, first, last + 59999)
+local total = 0
+if ARGV[1] ~= '1' then total = redis.call('ZCOUNT', failedKey, first, last + 59999) end
 if total > ${FAILED_MEMBERS_WALKED} then
-  for i, raw in ipairs(ARGV) do
+  for i, raw in ipairs(minutes) do
     inSet[i] = redis.call('ZCOUNT', failedKey, raw, tonumber(raw) + 59999)
   end
 elseif total > 0 then
@@ -51,7 +54,7 @@ elseif total > 0 then
     if i then inSet[i] = inSet[i] + 1 end
   end
 end
-for i = 1, #ARGV do reply[#reply + 1] = inSet[i] end
+for i = 1, #minutes do reply[#reply + 1] = inSet[i] end
 return reply
 `,
 };

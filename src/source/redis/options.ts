@@ -41,7 +41,7 @@ export interface RedisSourceOptions {
   scansPerSecond?: number;
   /**
    * Redis commands per second the reconcile of the retrying split may spend,
-   * the commands its scripts run included: one cap for all of it (default 4,
+   * the commands its scripts run included: one cap for all of it (default 2,
    * first counts and rechecks alike); see `retrying_reconcile.ts`.
    */
   reconcileCommandsPerSecond?: number;

@@ -10,7 +10,7 @@ import { OLDEST_WAITING_SCAN, queuedSince } from "../../contract/health.ts";
 import type { QueueHeads } from "../types.ts";
 
 /**
- * `heads(active, delayed, wait, prioritized, jobPrefix, lengths)`: workers
+ * `heads(active, delayed, wait, prioritized, jobPrefix, lengths, skip)`: workers
  * LPUSH the jobs they claim, so the active list's tail is the one claimed
  * longest ago; its hash's `processedOn` says when that attempt started. The
  * delayed set's lowest score is the next run-at. The job waiting longest is
@@ -24,11 +24,13 @@ import type { QueueHeads } from "../types.ts";
  * `lengths`, when the caller has just counted the queues, holds their sizes
  * in `counts()` order (wait, prioritized, active, delayed): an empty queue is
  * not read. Most queues are empty most of the time, and each read costs Redis
- * more for the script's call than for the read itself. `skipWaiting` leaves
- * the oldest waiting job out (`''`): a caller that keeps it.
+ * more for the script's call than for the read itself. `skip` (a table,
+ * optional) leaves out what a caller keeps (`''`): `waiting`, the oldest
+ * waiting job; `active`, the oldest active one; `due`, the next due one.
  */
 export const HEADS_LUA = `
-local function heads(activeKey, delayedKey, waitKey, prioritizedKey, jobPrefix, lengths, skipWaiting)
+local function heads(activeKey, delayedKey, waitKey, prioritizedKey, jobPrefix, lengths, skip)
+  skip = skip or {}
   local scan = ${OLDEST_WAITING_SCAN}
   local function filled(at) return lengths == nil or lengths[at] > 0 end
   -- The ids at both ends of a list (LRANGE) or sorted set (ZRANGE), the whole when short.
@@ -54,17 +56,17 @@ local function heads(activeKey, delayedKey, waitKey, prioritizedKey, jobPrefix, 
     end
     return best
   end
-  local active = filled(3) and redis.call('LINDEX', activeKey, -1)
+  local active = filled(3) and not skip.active and redis.call('LINDEX', activeKey, -1)
   local since = ''
   if active then since = redis.call('HGET', jobPrefix .. active, 'processedOn') or '' end
-  local due = filled(4) and redis.call('ZRANGE', delayedKey, 0, 0, 'WITHSCORES') or {}
+  local due = filled(4) and not skip.due and redis.call('ZRANGE', delayedKey, 0, 0, 'WITHSCORES') or {}
   local reply = { active or '', since, due[1] or '', due[2] or '' }
   local waiting = { '', '', '', '' }
-  if filled(1) and not skipWaiting then
+  if filled(1) and not skip.waiting then
     waiting = oldest(ends('LRANGE', waitKey, lengths and lengths[1] or redis.call('LLEN', waitKey)))
   end
   local prioritized = { '', '', '', '' }
-  if filled(2) and not skipWaiting then
+  if filled(2) and not skip.waiting then
     local length = lengths and lengths[2] or redis.call('ZCARD', prioritizedKey)
     prioritized = oldest(ends('ZRANGE', prioritizedKey, length))
   end

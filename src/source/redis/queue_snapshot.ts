@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { KeptParts, QueueSnapshot } from "../types.ts";
+import type { CountedState, KeptParts, QueueSnapshot } from "../types.ts";
 import { taskKeys } from "../wire/keys.ts";
 import type { RedisConnection } from "./client.ts";
 import { HEADS_LUA, headsOf } from "./queue_heads.ts";
@@ -17,12 +17,14 @@ import { countKeys, COUNTS_LUA, statsOf } from "./stats.ts";
 
 /**
  * KEYS = the eight count keys (wait, prioritized, active, delayed, completed,
- * failed, expired, cancelled); ARGV[1] = jobPrefix; ARGV[2] = `"1"` to leave
- * the oldest waiting job out, ARGV[3] = `"1"` to leave the locks out (what
- * the caller keeps). Returns the eight counts of `counts()`, the twelve
- * fields of `heads()`, which skips the queues those counts found empty, then
- * how many active jobs `stalledJobs()` looked at and how many of them hold no
- * lock (0 and 0 for an empty active list; -1 and 0 when left out).
+ * failed, expired, cancelled); ARGV[1] = jobPrefix; ARGV[2], ARGV[3],
+ * ARGV[4], ARGV[5] = `"1"` to leave out the oldest waiting job, the locks,
+ * the oldest active job and the next due job (what the caller keeps);
+ * ARGV[6..13] = the sizes of the eight keys the caller keeps, `''` for those
+ * to read. Returns the eight counts of `counts()`, the twelve fields of
+ * `heads()`, which skips the queues those counts found empty, then how many
+ * active jobs `stalledJobs()` looked at and how many of them hold no lock (0
+ * and 0 for an empty active list; -1 and 0 when left out).
  */
 export const QUEUE_SNAPSHOT: LuaScript = {
   name: "queue-snapshot",
@@ -30,8 +32,9 @@ export const QUEUE_SNAPSHOT: LuaScript = {
 ${COUNTS_LUA}
 ${HEADS_LUA}
 ${STALLED_LUA}
-local reply = counts()
-local head = heads(KEYS[3], KEYS[4], KEYS[1], KEYS[2], ARGV[1], reply, ARGV[2] == '1')
+local reply = counts({ unpack(ARGV, 6, 13) })
+local head = heads(KEYS[3], KEYS[4], KEYS[1], KEYS[2], ARGV[1], reply,
+  { waiting = ARGV[2] == '1', active = ARGV[4] == '1', due = ARGV[5] == '1' })
 for i = 1, 12 do reply[8 + i] = head[i] end
 local stalled = { 0 }
 if ARGV[3] == '1' then stalled = { -1 }
@@ -49,13 +52,37 @@ return reply
 export const SNAPSHOT_TASKS_PER_TRIP = 1000;
 
 /**
+ * The sizes of the eight count keys the caller keeps, in their order, `''`
+ * for those to read: the wait list's and the prioritized set's together
+ * (their sum, as the waiting count) and only with the oldest waiting job,
+ * whose read needs each one's size.
+ */
+function keptSizes(task: string, kept: KeptParts): string[] {
+  const given = kept.counts?.get(task);
+  const holds = (state: CountedState) => given?.states.has(state) ?? false;
+  const size = (state: CountedState, count: number) => holds(state) ? String(count) : "";
+  const stats = given?.stats;
+  const waiting = holds("waiting") && (kept.waiting?.has(task) ?? false);
+  return [
+    waiting ? String(stats!.waiting) : "",
+    waiting ? "0" : "",
+    size("active", stats?.active ?? 0),
+    size("delayed", (stats?.delayed ?? 0) + (stats?.retrying ?? 0)),
+    size("completed", stats?.completed ?? 0),
+    size("failed", stats?.failed ?? 0),
+    size("expired", stats?.expired ?? 0),
+    size("cancelled", stats?.cancelled ?? 0),
+  ];
+}
+
+/**
  * Each task's {@link QueueSnapshot}: one {@link QUEUE_SNAPSHOT} call per task
  * (O(1) reads, O(log N) for the sets, at most `STALLED_SCAN` lock reads for
  * a task with active jobs), pipelined in round trips of
  * at most {@link SNAPSHOT_TASKS_PER_TRIP} tasks (one for up to 1,000 tasks).
- * `retryingOf` gives each task's retrying figure (see `statsOf`). The tasks
- * of `kept` have their oldest waiting job, or their locks, left out
- * (`oldestWaiting` null, `stalled` null): the caller keeps them.
+ * `retryingOf` gives each task's retrying figure (see `statsOf`). What
+ * `kept` keeps is left out: the counts it gives are answered as given, its
+ * heads and locks null.
  */
 export async function getQueueSnapshots(
   connection: RedisConnection,
@@ -65,6 +92,8 @@ export async function getQueueSnapshots(
   kept: KeptParts = {},
 ): Promise<Map<string, QueueSnapshot>> {
   const unique = [...new Set(tasks)];
+  const flag = (parts: ReadonlySet<string> | undefined, task: string) =>
+    parts?.has(task) ? "1" : "0";
   const replies: unknown[][] = [];
   for (let from = 0; from < unique.length; from += SNAPSHOT_TASKS_PER_TRIP) {
     const trip = unique.slice(from, from + SNAPSHOT_TASKS_PER_TRIP);
@@ -74,8 +103,11 @@ export async function getQueueSnapshots(
         keys: countKeys(task, prefix),
         args: [
           taskKeys(task, prefix).jobPrefix,
-          kept.waiting?.has(task) ? "1" : "0",
-          kept.locks?.has(task) ? "1" : "0",
+          flag(kept.waiting, task),
+          flag(kept.locks, task),
+          flag(kept.active, task),
+          flag(kept.due, task),
+          ...keptSizes(task, kept),
         ],
       }))) as unknown[][],
     );

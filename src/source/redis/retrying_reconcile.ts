@@ -46,14 +46,25 @@ export interface RetryingReconcilerOptions {
 const MAX_STEP = 1000;
 
 /**
- * What the reconcile spends by default, commands per second, first counts
- * and rechecks alike: the live state's sweep's budget. Issue 35 wants an
- * open browser at 1,000 tasks to cost at most 10 commands/s with nothing
- * moving, and an idle board the same in the minute after a request; at 40
- * (first counts) the reconcile alone cost 35–40 of them for the first
- * minutes of every board (`tests/bench/open_browser.ts`, `idle_board.ts`).
+ * Members one step looks at, at least: a step of a budget's second (its
+ * budget less the ZSCAN) was one member at 2 commands/s, a ZSCAN per HGET,
+ * half of the budget spent on walking. The budget still holds on average:
+ * a larger step waits for its commands after it.
  */
-export const DEFAULT_RECONCILE_COMMANDS_PER_SECOND = 4;
+const MIN_STEP = 20;
+
+/**
+ * What the reconcile spends by default, commands per second, first counts
+ * and rechecks alike: half of the 4 the leader's background reads spend
+ * together, the live state's sweep the other half (`src/feed/live_state.ts`).
+ * Issue 35 wants an open browser at 1,000 tasks to cost at most 10
+ * commands/s with nothing moving, and an idle board the same in the minute
+ * after a request; at 40 (first counts) the reconcile alone cost 35–40 of
+ * them for the first minutes of every board, and at 4 beside the sweep's 4
+ * the browser still cost 13.5 (`tests/bench/open_browser.ts`,
+ * `idle_board.ts`).
+ */
+export const DEFAULT_RECONCILE_COMMANDS_PER_SECOND = 2;
 
 /**
  * Reconciles, while the board is watched, every task that is due: never
@@ -70,11 +81,11 @@ export const DEFAULT_RECONCILE_COMMANDS_PER_SECOND = 4;
  * failover, and every command behind it on the connection). Paced under
  * `firstCommandsPerSecond` for a task's first count and
  * `commandsPerSecond` for the rechecks after it, both
- * {@link DEFAULT_RECONCILE_COMMANDS_PER_SECOND} (4) by default. Only the
+ * {@link DEFAULT_RECONCILE_COMMANDS_PER_SECOND} (2) by default. Only the
  * leader of the boards on a keyspace reconciles. A task with D delayed jobs
- * is first counted in D / 4 s (1,000 tasks of 8: 37.5 min; 12,500: 52 min;
- * 250,000 over 20 tasks: 17 h 22 min, its figure saying "counting…" until
- * then; at 40 a second, before, a tenth of that), and rechecked in as long.
+ * is first counted in D / 2 s (1,000 tasks of 8: 75 min; 12,500: 104 min;
+ * 250,000 over 20 tasks: 35 h, its figure saying "counting…" until then; at
+ * 40 a second, before, a twentieth of that), and rechecked in as long.
  * `reconcileCommandsPerSecond` raises both for a Redis that can spare more.
  * An explicit {@link RetryingReconciler.run} (tests, tools) is not paced:
  * whoever asks waits for it.
@@ -180,7 +191,7 @@ export class RetryingReconciler {
   async #reconcile(task: string, signal: AbortSignal): Promise<void> {
     const keys = taskKeys(task, this.#prefix);
     const pacer = this.#split.reconciledAt(task) === null ? this.#firstPacer : this.#pacer;
-    const step = Math.max(1, Math.min(MAX_STEP, pacer.perSecond - 1));
+    const step = Math.min(MAX_STEP, Math.max(MIN_STEP, pacer.perSecond - 1));
     const found = new Set<string>();
     let more = 0;
     let cursor = "0";

@@ -11,17 +11,22 @@ import type { RedisConnection, ScriptCall } from "./client.ts";
 import type { LuaScript } from "./scripts.ts";
 
 /**
- * `counts()`: the sizes of KEYS[1..8] = wait, prioritized, active, delayed,
- * completed, failed, expired, cancelled, in that order (the key order of
- * {@link countsCall}). Eight O(1) reads.
+ * `counts(kept)`: the sizes of KEYS[1..8] = wait, prioritized, active,
+ * delayed, completed, failed, expired, cancelled, in that order (the key
+ * order of {@link countsCall}). Eight O(1) reads, less those `kept` (a
+ * table of eight, nil or `''` where a size is to be read) gives: a size the
+ * caller knows still holds is not read again.
  */
 export const COUNTS_LUA = `
-local function counts()
+local function counts(kept)
+  local function size(i, command)
+    local given = kept and kept[i]
+    if given and given ~= '' then return tonumber(given) end
+    return redis.call(command, KEYS[i])
+  end
   return {
-    redis.call('LLEN', KEYS[1]), redis.call('ZCARD', KEYS[2]),
-    redis.call('LLEN', KEYS[3]), redis.call('ZCARD', KEYS[4]),
-    redis.call('ZCARD', KEYS[5]), redis.call('ZCARD', KEYS[6]),
-    redis.call('ZCARD', KEYS[7]), redis.call('ZCARD', KEYS[8]),
+    size(1, 'LLEN'), size(2, 'ZCARD'), size(3, 'LLEN'), size(4, 'ZCARD'),
+    size(5, 'ZCARD'), size(6, 'ZCARD'), size(7, 'ZCARD'), size(8, 'ZCARD'),
   }
 end
 `;

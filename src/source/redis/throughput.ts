@@ -143,6 +143,13 @@ export interface ThroughputOptions {
   prefix?: string;
   /** The current time, ms (tests). */
   now?: number;
+  /**
+   * Per task, its one-minute buckets as the caller last read them, whose
+   * failures no event since can have changed: its failed set is not read
+   * again, each minute's failed figure is the more of its counter and the
+   * kept bucket's.
+   */
+  keptFailures?: ReadonlyMap<string, readonly ThroughputBucket[]>;
 }
 
 /** Empty buckets `firstBucket`, `firstBucket + bucketMs`, … (`count` of them). */
@@ -238,15 +245,20 @@ export async function getThroughputByTask(
           ...KINDS.flatMap((kind) => minutes.map((m) => metricKey(task, kind, m, options.prefix))),
           taskKeys(task, options.prefix).failed,
         ],
-        args: minutes,
+        args: [options.keptFailures?.has(task) ? "1" : "0", ...minutes],
       })),
     ) as (string | number | null)[][];
-    batch.forEach(({ buckets, known, minutes }, i) => {
+    batch.forEach(({ task, buckets, known, minutes }, i) => {
       const n = minutes.length;
+      const kept = keptFailedOf(options.keptFailures?.get(task));
       minutes.forEach((minute, j) => {
         const counts: MinuteCounts = [
           Number(replies[i][j]) || 0,
-          Math.max(Number(replies[i][n + j]) || 0, Number(replies[i][2 * n + j])),
+          Math.max(
+            Number(replies[i][n + j]) || 0,
+            Number(replies[i][2 * n + j]),
+            kept?.get(minute) ?? 0,
+          ),
         ];
         if (minute < settled) known?.set(minute, counts);
         const bucket = bucketOf(buckets, minute);
@@ -256,6 +268,13 @@ export async function getThroughputByTask(
     });
   }
   return byTask;
+}
+
+/** The failed figure of each minute of kept one-minute buckets. */
+function keptFailedOf(
+  buckets: readonly ThroughputBucket[] | undefined,
+): Map<number, number> | undefined {
+  return buckets && new Map(buckets.map((bucket) => [bucket.timestamp, bucket.failed]));
 }
 
 /**

@@ -6,7 +6,14 @@
  * @module
  */
 
-import type { FeedPositions, FeedStore, LiveRow, LiveStateWrite, LiveSummary } from "../feed.ts";
+import type {
+  FeedPositions,
+  FeedStore,
+  LiveRow,
+  LiveState,
+  LiveStateWrite,
+  LiveSummary,
+} from "../feed.ts";
 
 /**
  * The feed's positions, live state and demand of one memory store. Values
@@ -54,6 +61,14 @@ export class MemoryFeedStore implements FeedStore {
       const row = this.#rows.get(task);
       return row === undefined ? null : JSON.parse(row) as LiveRow;
     }));
+  }
+
+  async readLiveState(): Promise<LiveState | null> {
+    const summary = await this.readLiveSummary();
+    if (summary === null) return null;
+    const rows = new Map<string, LiveRow>();
+    for (const [task, row] of this.#rows) rows.set(task, JSON.parse(row));
+    return { ...summary, rows };
   }
 
   noteFeedDemand(ttlMs: number): Promise<void> {

@@ -5,7 +5,8 @@
  * - `<root>:board:feed:ids`, a hash task → the last entry id delivered;
  * - `<root>:board:live`, a hash: `@asOf` (ms), `@index` (the index, JSON,
  *   each task a compact array) and `t:<task>` (its row, JSON). A page reads
- *   `@asOf` and `@index` in one HMGET and its rows in one more;
+ *   `@asOf` and `@index` in one HMGET and its rows in one more; a reader of
+ *   every task, the whole hash in one HGETALL;
  * - `<root>:board:feed:demand`, a string with a TTL, renewed by every
  *   replica that needs the feed: its value is when the need ends on the
  *   boards' clock, so a board on another clock (fake timers in tests, a
@@ -27,6 +28,7 @@ import type {
   LiveIndex,
   LiveIndexEntry,
   LiveRow,
+  LiveState,
   LiveStateWrite,
   LiveSummary,
 } from "../feed.ts";
@@ -39,7 +41,8 @@ export function feedKeys(prefix?: string): { ids: string; live: string; demand: 
 
 const AS_OF = "@asOf";
 const INDEX = "@index";
-const rowField = (task: string) => `t:${task}`;
+const ROW = "t:";
+const rowField = (task: string) => `${ROW}${task}`;
 
 /**
  * An index entry as stored: name, status, oldest waiting since and retrying
@@ -76,11 +79,27 @@ export function decodeIndex(text: string): LiveIndex {
   };
 }
 
+/** A value and the text it was parsed from. */
+interface Parsed<T> {
+  text: string;
+  value: T;
+}
+
+/** `last` when it was parsed from `text`; else `text` parsed. */
+function reused<T>(last: Parsed<T> | null | undefined, text: string, parse: (text: string) => T) {
+  return last?.text === text ? last : { text, value: parse(text) };
+}
+
 /** The feed's part of the store, on the board's Redis connection. */
 export class RedisFeedStore implements FeedStore {
   readonly #connection: RedisConnection;
   readonly #keys: ReturnType<typeof feedKeys>;
   readonly #now: () => number;
+  /** What {@link readLiveState} read last, by text. */
+  #lastRead: { index: Parsed<LiveIndex> | null; rows: Map<string, Parsed<LiveRow>> } = {
+    index: null,
+    rows: new Map(),
+  };
 
   /** Keys under the root of `prefix` (taskora's key prefix); the need judged on `now`. */
   constructor(connection: RedisConnection, prefix?: string, now: () => number = Date.now) {
@@ -134,6 +153,35 @@ export class RedisFeedStore implements FeedStore {
       ...tasks.map(rowField),
     ]);
     return rows.map((row) => row === null ? null : JSON.parse(row) as LiveRow);
+  }
+
+  /**
+   * One HGETALL. A row or index whose text is the one the last call read
+   * is that call's object, not parsed again (a pass changes a few rows; an
+   * overview reads them all at each request).
+   */
+  async readLiveState(): Promise<LiveState | null> {
+    const fields = await this.#connection.call<string[]>(["HGETALL", this.#keys.live]);
+    let asOf: string | null = null;
+    let index: Parsed<LiveIndex> | null = null;
+    const rows = new Map<string, Parsed<LiveRow>>();
+    const last = this.#lastRead;
+    for (const [field, text] of pairs(fields)) {
+      if (field === AS_OF) asOf = text;
+      else if (field === INDEX) index = reused(last.index, text, decodeIndex);
+      else if (field.startsWith(ROW)) {
+        const task = field.slice(ROW.length);
+        rows.set(task, reused(last.rows.get(task), text, JSON.parse));
+      }
+    }
+    // Kept: one entry per task the live state holds, as read last.
+    this.#lastRead = { index, rows };
+    if (asOf === null || index === null) return null;
+    return {
+      asOf: Number(asOf),
+      index: index.value,
+      rows: new Map([...rows].map(([task, row]) => [task, row.value])),
+    };
   }
 
   /** One SET with a TTL: the need lasts `ttlMs` past the last replica's renewal. */

@@ -1,6 +1,6 @@
 /**
  * The memory source's job reads: a state's page, a search slice, one job
- * with its logs, a search by the start of an id.
+ * with its logs, a search by the start of an id, what the history records of a job.
  *
  * @module
  */
@@ -21,6 +21,8 @@ import {
   type SearchSlice,
   type TaskFilter,
 } from "../../types.ts";
+import type { JobFields, JobRef as RecordedJobRef } from "../../../history/recorder.ts";
+import { recordedFields } from "../recorded_fields.ts";
 import { searchQueue } from "../search.ts";
 import type { MemoryStore } from "../store.ts";
 import { copyLogs, idsInState, queueOf, toRecord } from "./reads.ts";
@@ -32,6 +34,14 @@ export class MemoryJobs {
   /** Reads and changes `store`. */
   constructor(store: MemoryStore) {
     this.#store = store;
+  }
+
+  /** What the history recorder keeps of each job (null: the store no longer holds it). */
+  readJobFields(jobs: readonly RecordedJobRef[], payloads: boolean): Promise<(JobFields | null)[]> {
+    return Promise.resolve(jobs.map(({ task, jobId }) => {
+      const job = this.#store.tasks.get(task)?.jobs.get(jobId);
+      return job ? recordedFields(job, payloads) : null;
+    }));
   }
 
   /**

@@ -7,6 +7,7 @@
 
 import type {
   FinishedTiming,
+  KeptMinutes,
   StoreInfo,
   TaskStorage,
   ThroughputBucket,
@@ -67,6 +68,7 @@ export class RedisTaskFigures {
   async getThroughputByTask(
     tasks: string[],
     query: Omit<ThroughputQuery, "task"> = {},
+    kept: KeptMinutes = {},
   ): Promise<Map<string, ThroughputBucket[]>> {
     await this.#redis.ready();
     return await getThroughputByTask(this.#redis.connection, tasks, {
@@ -74,6 +76,7 @@ export class RedisTaskFigures {
       count: query.count,
       prefix: this.#redis.prefix,
       cache: this.#redis.closedMinutes,
+      keptFailures: kept.failures,
     });
   }
 

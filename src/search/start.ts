@@ -14,8 +14,9 @@ import type { JobFilter } from "../contract/job_filter.ts";
 import type { JobState } from "../contract/states.ts";
 import { BoardError } from "../errors.ts";
 import type { SearchPosition, SearchSlice, TaskSource } from "../source/types.ts";
-import type { ApiDeps } from "./deps.ts";
+import type { ResolvedOptions } from "../options.ts";
 import { scanHolder } from "../scans/holder.ts";
+import type { ScanSlots } from "../scans/slots.ts";
 
 /** A started scan: its first slice, how to read the next, and how to give its slot back. */
 export interface StartedSearch {
@@ -30,7 +31,7 @@ export interface StartedSearch {
 /** Takes a scan slot and reads the first slice of `filter` on the task's `state`. */
 export async function startSearch(
   c: Context<SessionEnv & UserEnv>,
-  { source, options, scans }: Pick<ApiDeps, "source" | "options" | "scans">,
+  { source, options, scans }: { source: TaskSource; options: ResolvedOptions; scans: ScanSlots },
   { task, state, filter, position, want }: {
     task: string;
     state: JobState;

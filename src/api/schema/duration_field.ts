@@ -8,7 +8,7 @@
  */
 
 import { z } from "@hono/zod-openapi";
-import { parseDuration } from "../duration.ts";
+import { parseDuration } from "../../duration.ts";
 
 const FORMS = 'milliseconds or a duration like "30s", "5m", "2h", "1d"';
 

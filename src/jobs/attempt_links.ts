@@ -16,13 +16,19 @@ import type { SessionEnv } from "../auth/session.ts";
 import type { UserEnv } from "../auth/user.ts";
 import type { AttemptHistory, AttemptHistoryResponse } from "../contract/attempts.ts";
 import { jobLinks } from "../contract/trace_links.ts";
-import type { ApiDeps } from "./deps.ts";
+import type { Presenter } from "../contract/present.ts";
+import type { ResolvedOptions } from "../options.ts";
+import type { TaskSource } from "../source/types.ts";
 import { mayReadPayloads } from "../auth/payload_access.ts";
 
 /** `history` (presented) with each attempt's logs link, null where there is none. */
 export async function withAttemptLinks(
   c: Context<SessionEnv & UserEnv>,
-  { source, present, options }: Pick<ApiDeps, "source" | "present" | "options">,
+  { source, present, options }: {
+    source: TaskSource;
+    present: Presenter;
+    options: ResolvedOptions;
+  },
   jobId: string,
   history: AttemptHistory,
 ): Promise<AttemptHistoryResponse> {

@@ -7,11 +7,10 @@
  */
 
 import { z } from "@hono/zod-openapi";
-import { JOB_STATES, WORKFLOW_STATES } from "../contract/states.ts";
-import { MIN_ID_PREFIX } from "../contract/job_lookup.ts";
-import { MAX_JOB_ID_LENGTH } from "../contract/jobs.ts";
-import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from "../source/trigger_id.ts";
-import { oneOf } from "./openapi.ts";
+import { JOB_STATES, WORKFLOW_STATES } from "../../contract/states.ts";
+import { MIN_ID_PREFIX } from "../../contract/job_lookup.ts";
+import { MAX_JOB_ID_LENGTH } from "../../contract/jobs.ts";
+import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from "../../source/trigger_id.ts";
 
 /** The largest page a list endpoint serves. */
 export const MAX_LIMIT = 1000;
@@ -124,4 +123,23 @@ export const IdempotencyHeaders = z.object({
     .max(MAX_IDEMPOTENCY_KEY_LENGTH, { error: badIdempotencyKey }).optional().openapi({
       description: "One per operator click, resent on retry: the same key makes no second job",
     }),
+});
+
+/** `z.enum` whose refusal lists the values, as every list parameter's does. */
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, {
+    error: (issue) => `must be one of ${values.join(", ")} (got ${JSON.stringify(issue.input)})`,
+  });
+}
+
+/** `?task=`: one task's dead letters (absent: every task's). */
+export const dlqTaskQuery = textParam(256, "Only this task's dead letters");
+
+/** `?pattern=`: one error group (absent: every group); given, it must not be empty. */
+export const patternQuery = z.string().min(1, { error: "must be a group's pattern, not empty" })
+  .optional().openapi({ description: "Only the failures of this error group" });
+
+/** An export's format: `csv` (the default) or `ndjson`. */
+export const formatQuery = oneOfParam(["csv", "ndjson"]).openapi({
+  description: "csv (default) or ndjson",
 });

@@ -1,15 +1,13 @@
 /**
  * JSON request bodies: every mutation sends JSON (a cross-site page cannot
  * without a CORS preflight), an object no deeper than the limit; each
- * route's schema ({@link bodyOf}) then refuses a field it does not take or
- * of the wrong type, naming it (400 `INVALID_PARAM`).
+ * route's schema (`bodyOf`, `src/api/schema/body.ts`) then refuses a field
+ * it does not take or of the wrong type, naming it (400 `INVALID_PARAM`).
  *
  * @module
  */
 
-import { z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { nounFor } from "../contract/plural.ts";
 import { invalidParam } from "../errors.ts";
 import { assertFieldDepth } from "./body_depth.ts";
 
@@ -20,7 +18,7 @@ const SAFE_METHOD = /^(GET|HEAD|OPTIONS)$/;
 /**
  * Refuses a mutation whose `Content-Type` is not JSON, whether it has a body
  * or not, and a body that is not a JSON object (400 `INVALID_PARAM`). An
- * empty body reaches the routes' schemas as `null`: {@link bodyOf} reads it
+ * empty body reaches the routes' schemas as `null`: `bodyOf` reads it
  * as `{}`, or refuses it when the route needs a body.
  */
 export function jsonMutations(): MiddlewareHandler {
@@ -54,37 +52,4 @@ export function jsonMutations(): MiddlewareHandler {
     assertFieldDepth(body as Record<string, unknown>);
     await next();
   };
-}
-
-/**
- * The schema of a JSON body holding only the fields of `shape`, whose
- * refusal of another field lists those it takes. Without `required`, an
- * empty body is `{}`.
- */
-export function bodyOf<S extends z.core.$ZodLooseShape>(
-  shape: S,
-  { required = false }: { required?: boolean } = {},
-) {
-  const allowed = Object.keys(shape).join(", ") || "none";
-  const object = z.strictObject(shape, {
-    error: (issue) => {
-      if (issue.code === "unrecognized_keys") {
-        const fields = nounFor(issue.keys.length, "field");
-        return `unknown ${fields} ${issue.keys.join(", ")} (allowed: ${allowed})`;
-      }
-      if (issue.code === "invalid_type") return `expected a JSON object with ${allowed}`;
-    },
-  });
-  return required ? object : z.preprocess((body) => body ?? {}, object);
-}
-
-/** A JSON body's content, for a route's `request.body`. */
-export function jsonBody<S extends z.ZodType>(schema: S, { required = false } = {}) {
-  return { content: { "application/json": { schema } }, required };
-}
-
-/** An optional free-text field of at most `max` characters. */
-export function textField(max = 1000, description?: string) {
-  return z.string().max(max, { error: `must be at most ${max} characters` }).optional()
-    .openapi(description ? { description } : {});
 }

@@ -1,0 +1,47 @@
+/**
+ * Lists as files, in either format: an export streams its rows as it reads
+ * them (`src/http/line_stream.ts`), writes at most {@link EXPORT_CAP}, and
+ * ends with a line saying so when it fails after it began.
+ *
+ * @module
+ */
+
+import type { Context } from "hono";
+import { csvRow } from "../http/csv.ts";
+import { type LineStreamOptions, type LineWriter, streamLines } from "../http/line_stream.ts";
+
+/** Most rows one export writes. */
+export const EXPORT_CAP = 100_000;
+
+/** The formats of an export. */
+export type Format = "csv" | "ndjson";
+
+/** The line that ends an export in `format` that failed after it began. */
+function exportFailureLine(format: Format): LineStreamOptions["failureLine"] {
+  return (error) =>
+    format === "csv"
+      ? csvRow([`# export failed: ${error.error} (${error.code})`])
+      : `${JSON.stringify({ exportFailed: error })}\n`;
+}
+
+/**
+ * Streams an export in `format` as the download `filename`: its media
+ * type, the cap in `X-Export-Cap` beside any `headers`, and the line that
+ * ends it if it fails after it began.
+ */
+export function streamExport(
+  c: Context,
+  { format, filename, headers }: {
+    format: Format;
+    filename: string;
+    headers?: Record<string, string>;
+  },
+  produce: (write: LineWriter) => Promise<void>,
+): Response {
+  return streamLines(c, {
+    type: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson",
+    filename,
+    headers: { "X-Export-Cap": String(EXPORT_CAP), ...headers },
+    failureLine: exportFailureLine(format),
+  }, produce);
+}

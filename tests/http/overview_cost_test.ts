@@ -1,0 +1,97 @@
+/**
+ * What `GET /overview` costs Redis per request once the leader keeps the
+ * live state, counted by Redis (`INFO commandstats`, its INFOs included), on
+ * a real redis-server and fake timers: the tasks' figures from the live
+ * state (every task's in one read, a page's in two), and Redis's own
+ * figures (version, memory, uptime) read once a stats interval for every
+ * overview, not by each. `tests/bench/upstream.ts`
+ * times the route beside the upstream board's.
+ */
+
+import assert from "node:assert/strict";
+import type { OverviewResponse } from "../../src/contract/overview.ts";
+import { selectTasks } from "../../src/contract/task_list.ts";
+import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { createBoardOn } from "../helpers/checked_board.ts";
+import { commandsOf } from "../helpers/command_stats.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { fillRedis } from "../helpers/wire_writer.ts";
+
+const STATS_INTERVAL = 2_000;
+
+type Client = Awaited<ReturnType<typeof connectClient>>;
+
+/** A board over a Redis of 20 tasks, on fake timers; `overview` GETs `/overview` with a query. */
+async function withBoard(
+  fn: (ctx: {
+    client: Client;
+    timers: FakeTimers;
+    overview: (query?: string) => Promise<OverviewResponse>;
+  }) => Promise<void>,
+): Promise<void> {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const timers = new FakeTimers();
+  const source = new RedisTaskSource({ url: redis.url }, timers);
+  // No history: its recorder would run the feed's passes of its own.
+  const board = createBoardOn(timers, source, { history: false, statsInterval: STATS_INTERVAL });
+  const overview = async (query = "") => {
+    const response = await board.fetch(
+      new Request(`http://127.0.0.1/board/api/overview${query}`),
+    );
+    assert.equal(response.status, 200);
+    return await response.json() as OverviewResponse;
+  };
+  try {
+    await fillRedis(client as never, { jobs: 400, tasks: 20 });
+    await fn({ client, timers, overview });
+  } finally {
+    await board.close();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+}
+
+Deno.test("GET /overview of every task reads the live state in one command; a page in two", async () => {
+  await withBoard(async ({ client, overview }) => {
+    await overview(); // notes the feed's need, waits for its first pass, reads INFO
+    let every!: OverviewResponse;
+    const whole = await commandsOf(client, async () => every = await overview());
+    assert.deepEqual(Object.fromEntries(whole), { hgetall: 1 });
+    assert.equal(every.tasks.length, 20);
+    assert.equal(every.matched, 20);
+    assert.equal(every.totals.waiting, every.tasks.reduce((n, task) => n + task.stats.waiting, 0));
+
+    let page!: OverviewResponse;
+    const paged = await commandsOf(
+      client,
+      async () => page = await overview("?limit=5&sort=health"),
+    );
+    assert.deepEqual(Object.fromEntries(paged), { hmget: 2 }, "the index, then the page's rows");
+    assert.deepEqual(page.tasks, selectTasks(every.tasks, { sort: "health", limit: 5 }).tasks);
+    assert.equal(page.matched, 20);
+  });
+});
+
+Deno.test("GET /overview reads Redis's INFO once a stats interval, not at each request", async () => {
+  await withBoard(async ({ client, timers, overview }) => {
+    const first = await overview(); // notes the feed's need and waits for its first pass
+    assert.equal(first.tasks.length, 20);
+    let again!: OverviewResponse;
+    const kept = await commandsOf(client, async () => again = await overview(), {
+      withInfo: true,
+    });
+    assert.equal(kept.get("info"), undefined, JSON.stringify(Object.fromEntries(kept)));
+    assert.deepEqual(again.redis, first.redis);
+
+    await timers.tick(STATS_INTERVAL);
+    let later!: OverviewResponse;
+    const read = await commandsOf(client, async () => later = await overview(), {
+      withInfo: true,
+    });
+    assert.equal(read.get("info"), 2, "INFO server and INFO memory, once the interval passed");
+    assert.equal(later.redis.version, first.redis.version);
+  });
+});
