@@ -28,6 +28,7 @@ const STATUS: Record<ErrorCode, ErrorStatus> = {
   FORBIDDEN: 403,
   TOO_MANY_ATTEMPTS: 429,
   STORE_UNAVAILABLE: 503,
+  COUNTING: 503,
   AUDIT_UNAVAILABLE: 503,
   OUTCOME_UNKNOWN: 504,
   INCOMPATIBLE_STORE: 503,
@@ -57,12 +58,14 @@ export class BoardError extends Error {
   readonly param?: string;
   /** How many jobs an action on many jobs had acted on when it stopped part way. */
   readonly done?: number;
+  /** When to ask again, seconds: the answer's `Retry-After`. */
+  readonly retryAfterS?: number;
 
   /** Creates an error with a catalogue code and a message for the operator. */
   constructor(
     code: ErrorCode,
     message: string,
-    options?: ErrorOptions & { param?: string; done?: number },
+    options?: ErrorOptions & { param?: string; done?: number; retryAfterS?: number },
   ) {
     super(message, options);
     this.name = "BoardError";
@@ -70,6 +73,7 @@ export class BoardError extends Error {
     this.status = STATUS[code];
     if (options?.param !== undefined) this.param = options.param;
     if (options?.done !== undefined) this.done = options.done;
+    if (options?.retryAfterS !== undefined) this.retryAfterS = options.retryAfterS;
   }
 }
 

@@ -65,3 +65,32 @@ export function epochClock(timers: Timers): () => number {
   const start = Date.now() - timers.now();
   return () => start + timers.now();
 }
+
+/**
+ * Waits for `work` at most `limitMs` on `timers`: whether it settled within
+ * that time (it runs on either way; a rejection counts as settled).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { settledWithin, systemTimers } from "./timers.ts";
+ * assert.equal(await settledWithin(systemTimers, Promise.resolve(), 1_000), true);
+ * assert.equal(await settledWithin(systemTimers, new Promise(() => {}), 0), false);
+ * ```
+ */
+export async function settledWithin(
+  timers: Timers,
+  work: Promise<unknown>,
+  limitMs: number,
+): Promise<boolean> {
+  let timer: TimerId | undefined;
+  const bound = new Promise<false>((resolve) =>
+    timer = timers.setTimeout(() => resolve(false), limitMs)
+  );
+  const settled = work.then(() => true, () => true);
+  try {
+    return await Promise.race([settled, bound]);
+  } finally {
+    timers.clearTimeout(timer!);
+  }
+}

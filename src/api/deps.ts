@@ -9,6 +9,7 @@ import type { Context } from "hono";
 import type { SessionRevoker } from "../auth/revocations.ts";
 import type { AuditTrail } from "../audit/trail.ts";
 import type { LatencySampler } from "../samplers/latency.ts";
+import type { ThroughputKeeper } from "../samplers/throughput.ts";
 import type { Leadership } from "../leadership.ts";
 import type { Operations } from "../bulk/operations.ts";
 import type { ScanSlots } from "../scans/slots.ts";
@@ -39,6 +40,8 @@ export interface ApiDeps {
   latency: LatencySampler;
   /** Whether this board leads the boards on its store: background work runs on the leader only. */
   leadership: Leadership;
+  /** The day of throughput the leader keeps, or null when the store keeps none. */
+  throughput: ThroughputKeeper | null;
   /** The board's change feed (the leader's live state), or null when its store keeps none. */
   feed: ChangeFeed | null;
   /** The job history (summaries of jobs taskora removed), or null when the board records none. */

@@ -49,7 +49,7 @@ const getOverview = apiRoute({
     }),
   },
   ok: OverviewSchema,
-  errors: ["INVALID_PARAM"],
+  errors: ["INVALID_PARAM", "COUNTING"],
 });
 
 /**

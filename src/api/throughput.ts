@@ -8,7 +8,9 @@
 
 import { z } from "@hono/zod-openapi";
 import { AS_OF_HEADER } from "../contract/throughput.ts";
+import { counting, FIRST_PASS_WAIT_MS } from "../feed/live_read.ts";
 import { KeptThroughputReader } from "../samplers/throughput_read.ts";
+import { settledWithin } from "../timers.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { integerParam, textParam } from "./schema/params.ts";
@@ -40,11 +42,18 @@ const getThroughput = apiRoute({
         "answered",
     }),
   }),
-  errors: ["INVALID_PARAM", "TASK_NOT_FOUND"],
+  errors: ["INVALID_PARAM", "TASK_NOT_FOUND", "COUNTING"],
 });
 
-/** Routes under `/throughput`. */
-export function throughputRoutes({ source, store, clock, leadership }: ApiDeps) {
+/**
+ * Routes under `/throughput`. The whole day, when no board keeps it yet, is
+ * the leader's first pass: on the leader the ask runs it and waits for it
+ * (at most one lease period, else 503 `COUNTING`), rather than read every
+ * task's counters on the request and again in the pass.
+ */
+export function throughputRoutes(
+  { source, store, clock, leadership, throughput, timers }: ApiDeps,
+) {
   // Made at the first request: building the routes reads nothing of their deps.
   let kept: KeptThroughputReader | null | undefined;
   return apiRouter().openapi(getThroughput, async (c) => {
@@ -52,7 +61,16 @@ export function throughputRoutes({ source, store, clock, leadership }: ApiDeps) 
     kept ??= store.keptThroughput ? new KeptThroughputReader(store.keptThroughput, clock) : null;
     // Asked: compete to lead, so that some board keeps the day (a read-only board may be alone).
     if (kept) leadership.leads();
-    const answer = await kept?.read({ task, bucketMs, count });
+    const query = { task, bucketMs, count };
+    let answer = await kept?.read(query);
+    // One task's day read directly is one script; every task's is what the pass reads.
+    if (!answer && kept && throughput && task === undefined) {
+      await leadership.turnSettled();
+      if (leadership.isLeading) {
+        if (!await settledWithin(timers, throughput.pass(), FIRST_PASS_WAIT_MS)) throw counting();
+        answer = await kept.read(query);
+      }
+    }
     if (answer) {
       c.header(AS_OF_HEADER, String(answer.asOf));
       return c.json(answer.buckets, 200);

@@ -6,13 +6,16 @@
  */
 
 import type { Context, ErrorHandler } from "hono";
-import { errorBody } from "../errors.ts";
+import { BoardError, errorBody } from "../errors.ts";
 import type { BoardMetrics } from "../metrics/route.ts";
 
 /** Answers `error` as its code says; a 500 is logged, since nothing expected it. */
 export function onError(error: Error, c: Context): Response {
   const { status, body } = errorBody(error);
   if (status === 500) console.error("queue-board: unexpected error", error);
+  if (error instanceof BoardError && error.retryAfterS !== undefined) {
+    c.header("Retry-After", String(error.retryAfterS));
+  }
   return c.json(body, status);
 }
 

@@ -252,6 +252,7 @@ export function startServices(
     audit,
     latency,
     leadership,
+    throughput,
     feed,
     history: history?.store ?? null,
     ownChanges,

@@ -22,6 +22,7 @@ export type ErrorCode =
   | "FORBIDDEN"
   | "TOO_MANY_ATTEMPTS"
   | "STORE_UNAVAILABLE"
+  | "COUNTING"
   | "AUDIT_UNAVAILABLE"
   | "OUTCOME_UNKNOWN"
   | "INCOMPATIBLE_STORE"
@@ -43,3 +44,10 @@ export interface ErrorBody {
   /** How many jobs an action on many jobs had acted on when it stopped part way. */
   done?: number;
 }
+
+/**
+ * When a reader answered 503 `COUNTING` asks again, s (its `Retry-After`):
+ * the board's first read of every task is under way, and the next answer
+ * comes from it.
+ */
+export const COUNTING_RETRY_S = 2;

@@ -27,7 +27,7 @@
 import type { Leadership } from "../leadership.ts";
 import type { EventBatch, TaskEvent, TaskSource } from "../source/types.ts";
 import type { FeedStore } from "../store/feed.ts";
-import type { TimerId, Timers } from "../timers.ts";
+import { settledWithin, type TimerId, type Timers } from "../timers.ts";
 
 /** What takes the feed's batches. */
 export interface FeedConsumer {
@@ -68,6 +68,14 @@ export interface ChangeFeedOptions {
   passMs?: number;
   /** How long one {@link ChangeFeed.need} lasts, ms (default 30,000). */
   needMs?: number;
+}
+
+/** What a wait for the feed's first pass found (see {@link ChangeFeed.firstPass}). */
+export interface FirstPassWait {
+  /** How long ago the feed started on this board, ms: what its passes wrote is at most that old. */
+  ageMs: number;
+  /** Whether its first pass ended within the wait (else it still runs). */
+  ended: boolean;
 }
 
 /** A running tail: how to stop it and when it ended. */
@@ -135,22 +143,18 @@ export class ChangeFeed {
    * ended when it runs here: a just-started (or long unasked) board first
    * learns whether it leads (the lease take under way), and the leader then
    * answers its first page or scrape from that one pass rather than reading
-   * every task on the request path. Answers how long ago the feed started
-   * here (what its passes wrote is at most that old), or null when it does
-   * not run here (at once on a follower).
+   * every task on the request path. Null when the feed does not run here
+   * (at once on a follower).
    */
-  async firstPass(limitMs: number): Promise<number | null> {
+  async firstPass(limitMs: number): Promise<FirstPassWait | null> {
     const { timers, leadership } = this.#options;
-    let timer: TimerId | undefined;
-    const bound = new Promise<void>((resolve) => timer = timers.setTimeout(resolve, limitMs));
     const passed = (async () => {
       await leadership.turnSettled();
       await this.#turning;
       await this.#run?.firstPass;
     })();
-    await Promise.race([passed, bound]);
-    timers.clearTimeout(timer!);
-    return this.#run === null ? null : timers.now() - this.#run.startedAt;
+    const ended = await settledWithin(timers, passed, limitMs);
+    return this.#run === null ? null : { ageMs: timers.now() - this.#run.startedAt, ended };
   }
 
   /**

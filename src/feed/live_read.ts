@@ -27,15 +27,17 @@ import { queueLatency } from "../contract/latency.ts";
 import type { OverviewResponse, OverviewTask } from "../contract/overview.ts";
 import { groupsOf, selectTasks, type TaskListQuery } from "../contract/task_list.ts";
 import type { FeedStore, LiveRow, LiveSummary } from "../store/feed.ts";
+import { COUNTING_RETRY_S } from "../contract/errors.ts";
+import { BoardError } from "../errors.ts";
 import type { ChangeFeed } from "./change_feed.ts";
 
 /**
  * How long a reader of a board whose feed is starting waits for its first
- * pass, ms, before it reads for itself: one lease period. Reading every task
- * beside the pass takes about as long as the pass and doubles what Redis
- * runs (at 1,000 tasks on a loaded machine a 2 s wait gave up, and the first
- * page ran 58,842 commands): the bound only ends a wait for a pass that
- * does not end.
+ * pass, ms: one lease period. Past it the reader is answered 503
+ * {@link counting} rather than read every task beside the pass: that read
+ * takes about as long as the pass and doubles what Redis runs (at 1,000
+ * tasks on a loaded machine a 2 s wait gave up and the first page ran 58,842
+ * commands; with 10 s, a pass that outlasted it still read every task twice).
  */
 export const FIRST_PASS_WAIT_MS = 10_000;
 
@@ -51,6 +53,15 @@ export const FIRST_PASS_WAIT_MS = 10_000;
  */
 export const LIVE_FRAME_MAX_AGE_MS = 10_000;
 
+/** The 503 of a reader whose board's first pass still runs past {@link FIRST_PASS_WAIT_MS}. */
+export function counting(): BoardError {
+  return new BoardError(
+    "COUNTING",
+    "The board is reading every task for the first time: ask again in a few seconds",
+    { retryAfterS: COUNTING_RETRY_S },
+  );
+}
+
 /**
  * What a reader of every task (an overview, a scrape) reads: from the live
  * state at most `maxAgeMs` old, through `read` (null: none that fresh). It
@@ -61,8 +72,9 @@ export const LIVE_FRAME_MAX_AGE_MS = 10_000;
  * pass took: the pass reads every task once, the request none. (A first
  * pass at 1,000 tasks on a loaded machine took longer than the stats
  * interval, so its state was stale once written and the page read every
- * task again.) Null: read directly (no feed, a follower whose leader has no
- * fresh state yet, a first pass that outlasts the wait).
+ * task again.) Throws {@link counting} when that pass outlasts the wait.
+ * Null: read directly (no feed, a follower whose leader has no fresh state
+ * yet, a first pass that ended without writing one).
  */
 export async function readNeededLive<T>(
   feed: ChangeFeed | null,
@@ -73,7 +85,9 @@ export async function readNeededLive<T>(
   const live = await read(maxAgeMs);
   if (live !== null || feed === null) return live;
   const running = await feed.firstPass(FIRST_PASS_WAIT_MS);
-  return running === null ? null : await read(Math.max(maxAgeMs, running));
+  if (running === null) return null;
+  if (!running.ended) throw counting();
+  return await read(Math.max(maxAgeMs, running.ageMs));
 }
 
 /** `summary` when it is at most `maxAgeMs` old at `now` (ms); else null. */

@@ -25,10 +25,10 @@ import {
   LiveStateKeeper,
   sweepPeriodMs,
 } from "../../src/feed/live_state.ts";
-import type { LiveSummary } from "../../src/store/feed.ts";
 import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { passUntil } from "../helpers/live_passes.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { fillRedis, writeJob } from "../helpers/wire_writer.ts";
 
@@ -99,20 +99,6 @@ async function followerOverview(url: string, query: string): Promise<OverviewRes
     await board.close();
     await source.close();
   }
-}
-
-/** Ticks pass by pass until the live state holds what `ready` looks for; returns that state. */
-async function passUntil(
-  timers: FakeTimers,
-  source: RedisTaskSource,
-  ready: (summary: LiveSummary | null) => unknown,
-  what: string,
-): Promise<LiveSummary> {
-  return await waitFor(async () => {
-    await timers.tick(1_000);
-    const summary = await source.boardStore.feed.readLiveSummary();
-    return ready(summary) ? summary : null;
-  }, { what });
 }
 
 Deno.test("at 1,000 tasks a just-started board's first page comes from one pass, and a page of 50 by health costs at most 60 commands", async () => {

@@ -15,11 +15,13 @@
 
 import assert from "node:assert/strict";
 import { createBoardOn } from "../../src/board.ts";
+import { FIRST_PASS_WAIT_MS } from "../../src/feed/live_read.ts";
 import type { OverviewResponse } from "../../src/contract/overview.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { commandsOf } from "../helpers/command_stats.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import { fillRedis } from "../helpers/wire_writer.ts";
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
@@ -37,6 +39,7 @@ async function withBoard(
     source: RedisTaskSource;
     timers: FakeTimers;
     get: (path: string) => Promise<string>;
+    fetch: (path: string) => Promise<Response>;
     everyTaskReads: () => number;
   }) => Promise<void>,
 ): Promise<void> {
@@ -59,12 +62,14 @@ async function withBoard(
   const board = createBoardOn(timers, source, { history: false });
   try {
     await fillRedis(client as never, { jobs: TASKS * 8, tasks: TASKS });
+    const fetch = async (path: string) =>
+      await board.fetch(new Request(`http://board.test/board${path}`));
     const get = async (path: string) => {
-      const response = await board.fetch(new Request(`http://board.test/board${path}`));
+      const response = await fetch(path);
       assert.equal(response.status, 200, path);
       return await response.text();
     };
-    await fn({ client, source, timers, get, everyTaskReads: () => everyTask });
+    await fn({ client, source, timers, get, fetch, everyTaskReads: () => everyTask });
   } finally {
     await board.close();
     await source.close();
@@ -147,6 +152,57 @@ Deno.test("a first pass that outlasts the stats interval still answers the first
     assert.equal(everyTaskReads(), 1, "every task read once, in the pass the page waited for");
     const summary = await source.boardStore.feed!.readLiveSummary();
     assert.equal(page.asOf, summary!.asOf, "the page is the first pass's");
+    assert.deepEqual([page.tasks.length, page.matched], [50, TASKS]);
+  });
+});
+
+Deno.test("a first pass that outlasts the wait answers 503 COUNTING, not a read of every task beside it; the next page is the pass's", async () => {
+  await withBoard(async ({ client, source, get, fetch, everyTaskReads, timers }) => {
+    // The pass's read of every task holds until the test lets it end: longer than a page waits
+    // for it (a loaded machine at 1,000 tasks). Before, the page then read every task itself.
+    const read = source.getQueueSnapshots.bind(source);
+    const reading = Promise.withResolvers<void>();
+    const passMayEnd = Promise.withResolvers<void>();
+    let held = false;
+    source.getQueueSnapshots = async (tasks) => {
+      const snapshots = await read(tasks);
+      if (!held) {
+        held = true;
+        reading.resolve();
+        await passMayEnd.promise;
+      }
+      return snapshots;
+    };
+    // The lease renewals answer while the clock moves, as Redis does within a second.
+    let holding = 0;
+    const hold = source.boardStore.holdLease.bind(source.boardStore);
+    source.boardStore.holdLease = async (...args) => {
+      holding++;
+      try {
+        return await hold(...args);
+      } finally {
+        holding--;
+      }
+    };
+    let page!: OverviewResponse;
+    const calls = await commandsOf(client, async () => {
+      const asked = fetch("/api/overview?limit=50&sort=health");
+      await reading.promise;
+      for (let ms = 0; ms <= FIRST_PASS_WAIT_MS; ms += 1_000) {
+        await timers.tick(1_000);
+        await waitFor(() => holding === 0, { what: "the lease renewal" });
+      }
+      passMayEnd.resolve();
+      const counting = await asked;
+      assert.equal(counting.status, 503);
+      assert.equal((await counting.json()).code, "COUNTING");
+      assert.ok(Number(counting.headers.get("retry-after")) > 0, "says when to ask again");
+      page = JSON.parse(await get("/api/overview?limit=50&sort=health"));
+    });
+    assert.equal(everyTaskReads(), 1, "every task read once, by the pass");
+    assert.equal(calls.get("zcard"), ZCARDS_A_READ * TASKS);
+    const summary = await source.boardStore.feed!.readLiveSummary();
+    assert.equal(page.asOf, summary!.asOf, "the next page is the first pass's");
     assert.deepEqual([page.tasks.length, page.matched], [50, TASKS]);
   });
 });

@@ -227,14 +227,18 @@ async function browse(
 }
 
 /**
- * The commands, per command, of a board with one open browser over one
- * stats cycle, while `moving` tasks each have one job event per interval
- * and the leader renews the live state each interval.
+ * The commands, per command, of a board with `open` browsers (one by
+ * default) over one stats cycle, while `moving` tasks each have one job
+ * event per interval and the leader renews the live state each interval.
  */
-async function browserCost(fleet: Fleet, moving: number): Promise<Map<string, number>> {
+async function browserCost(
+  fleet: Fleet,
+  moving: number,
+  open = 1,
+): Promise<Map<string, number>> {
   const process = fleet.start();
   const renew = await fleet.keepLive(epochClock(process.timers));
-  const browsers = await browse(process.timers, [process], renew);
+  const browsers = await browse(process.timers, Array(open).fill(process), renew);
   const [[, stream]] = browsers;
   try {
     let renewals = 0;
@@ -323,6 +327,28 @@ Deno.test("a browser on a board beside the leader costs at most 10 commands/s at
     assert.ok(perSecond(moving) <= 100, `${perSecond(moving)} commands/s with 10 tasks moving`);
     for (const calls of [idle, moving]) {
       assert.equal(totalCalls(calls, PER_TASK), 0, JSON.stringify(Object.fromEntries(calls)));
+    }
+  });
+});
+
+Deno.test("twenty browsers on a board beside the leader cost what one does: the board reads once for them all", async () => {
+  /**
+   * A lease turn's commands (its script's GET and PTTL, the need's SET): how many land in a
+   * cycle depends on when Redis answers the wall clock's XREAD, one or two either way.
+   */
+  const turns = ["evalsha", "get", "pttl", "set"];
+  const reads = (calls: Map<string, number>) =>
+    Object.fromEntries([...calls].filter(([name]) => !turns.includes(name)).sort());
+  await withFleet(200, async (fleet) => {
+    for (const moving of [0, 10]) {
+      const one = await browserCost(fleet, moving);
+      const twenty = await browserCost(fleet, moving, 20);
+      console.log(
+        `${moving} tasks moving, a stats cycle: ${totalCalls(one)} commands, ` +
+          `${totalCalls(twenty)} with 20 browsers`,
+      );
+      assert.deepEqual(reads(twenty), reads(one), `${moving} tasks moving`);
+      assert.ok(totalCalls(twenty, turns) <= totalCalls(one, turns) + 4 * turns.length);
     }
   });
 });
