@@ -53,6 +53,7 @@ Deno.test("a bulk operation ending while Redis is down gets its end entry once R
     leadership: new Leadership(null),
     feed: null,
     history: null,
+    throughput: null,
     ownChanges: new OwnChanges(Date.now),
     operations,
     scans: new ScanSlots(source.boardStore, { timers: systemTimers }),
