@@ -83,45 +83,38 @@ function startTail(reader: RedisEventReader, from: Map<string, string>) {
 
 const ids = (events: readonly TaskEvent[]) => events.map((event) => event.jobId);
 
-Deno.test("an event written as the feed takes over reaches the subscribers; the feed gets what follows its saved id", async () => {
+/**
+ * Subscribes (the subscribers' run starts at 1000 and finds nothing), writes an entry at 1500,
+ * then lets the feed's tail take over at 2000 from `from` until it waits: what each side got.
+ */
+async function takeOver(from: Map<string, string>) {
   const { reader, clock, add, paused } = handoverReader();
   const seen: TaskEvent[] = [];
   let idle = paused();
   reader.subscribe((event) => seen.push(event));
-  await idle; // the subscribers' run started at 1000 and found nothing
+  await idle;
 
   add("1500-0", "written-while-handing-over");
   clock.ms = 2000;
   idle = paused();
-  const tail = startTail(reader, new Map([["a", "1200-0"]]));
+  const tail = startTail(reader, from);
   await idle; // the tail read what there was and waits
   await tail.stop();
-
-  assert.deepEqual(ids(seen), ["written-while-handing-over"]);
-  assert.deepEqual(ids(tail.batches.flatMap((batch) => batch.events)), [
-    "written-while-handing-over",
-  ]);
   await reader.close();
+  return { seen: ids(seen), batches: tail.batches };
+}
+
+Deno.test("an event written as the feed takes over reaches the subscribers; the feed gets what follows its saved id", async () => {
+  const { seen, batches } = await takeOver(new Map([["a", "1200-0"]]));
+  assert.deepEqual(seen, ["written-while-handing-over"]);
+  assert.deepEqual(ids(batches.flatMap((batch) => batch.events)), ["written-while-handing-over"]);
 });
 
 Deno.test("an event of a stream the feed never saved, written as it takes over, reaches the subscribers but not the feed", async () => {
-  const { reader, clock, add, paused } = handoverReader();
-  const seen: TaskEvent[] = [];
-  let idle = paused();
-  reader.subscribe((event) => seen.push(event));
-  await idle;
-
-  add("1500-0", "written-while-handing-over");
-  clock.ms = 2000;
-  idle = paused();
-  const tail = startTail(reader, new Map());
-  await idle;
-  await tail.stop();
-
-  assert.deepEqual(ids(seen), ["written-while-handing-over"]);
-  assert.deepEqual(tail.batches.flatMap((batch) => batch.events), [], "before the feed's start");
-  assert.ok(tail.batches.every((batch) => batch.positions.size === 0));
-  await reader.close();
+  const { seen, batches } = await takeOver(new Map());
+  assert.deepEqual(seen, ["written-while-handing-over"]);
+  assert.deepEqual(batches.flatMap((batch) => batch.events), [], "before the feed's start");
+  assert.ok(batches.every((batch) => batch.positions.size === 0));
 });
 
 Deno.test("an event written as the feed hands back reaches the subscribers once", async () => {
