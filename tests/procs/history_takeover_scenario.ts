@@ -176,6 +176,12 @@ export async function killLeaderMidBatch(setup: HistoryTakeoverSetup): Promise<v
     );
     await dispatch();
     await held;
+    // The feed saves its ids once a pass, not after each batch: the held save may precede the
+    // write of the batch whose fields were read. The leader, its save held, writes it meanwhile.
+    await waitFor(async () => await recorded() > 2 * WAVE, {
+      what: "the held leader to write a batch of the second wave",
+      limitMs: 60_000,
+    });
     await leader.kill();
     const before = await recorded();
     assert.ok(
