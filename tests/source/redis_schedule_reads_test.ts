@@ -17,17 +17,13 @@ import { globalKeys, taskKeys } from "../../src/source/wire/keys.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { createTaskora, redisAdapter } from "../../../shared/taskora/taskora.js";
+import { hourlySchedulesApp } from "../helpers/hourly_schedules.ts";
 
 for (const over of ["url", "app"] as const) {
   Deno.test(`the Redis source answers an unchanged schedule as the record it made, a changed one anew (on the ${over})`, async () => {
     const redis = await startRedis();
     const client = await connectClient(redis.url);
-    const app = createTaskora({ adapter: redisAdapter(redis.url) });
-    for (const i of [0, 1, 2]) {
-      app.task(`report-${i}`, { handler: () => null });
-      app.schedule(`hourly-${i}`, { task: `report-${i}`, every: "1h", data: { i } });
-    }
+    const app = hourlySchedulesApp(redis.url);
     const source = over === "url"
       ? new RedisTaskSource({ url: redis.url }, new FakeTimers())
       : createAppSource(app);
