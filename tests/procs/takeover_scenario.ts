@@ -212,7 +212,8 @@ export async function killRunnerHalfway(
         id,
         (operation) => operation.status !== "running",
         `another replica to take operation ${id} over and finish it`,
-        60_000,
+        // Its second half, as long as the first (up to 90 s above), and the takeover.
+        120_000,
       );
       assert.equal(finished.status, "done", JSON.stringify(finished));
       assert.notEqual(runnerPid(finished), boards[runner].pid, "another replica finished it");
