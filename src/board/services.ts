@@ -212,7 +212,6 @@ export function startServices(
     leadership,
     timers,
     clock,
-    liveMaxAgeMs: options.statsInterval,
   });
   // Once a minute on the leader, while a board was asked: the day of throughput every board reads.
   const throughput = startThroughputKeeper({
