@@ -27,6 +27,7 @@ import { integerParam, MAX_LIMIT, oneOfParam, textParam } from "./schema/params.
 import { keptRead } from "../kept_read.ts";
 import { sharedRead } from "../shared_read.ts";
 import { readLivePage, readNeededLive } from "../feed/live_read.ts";
+import { jsonAnswer } from "../http/deep_json.ts";
 import { overviewJson } from "../http/overview_json.ts";
 import { OverviewSchema } from "./schema/overview.ts";
 
@@ -157,8 +158,7 @@ export function overviewRoutes(
         ).catch(() => null));
     if (live !== null) {
       const body = { ...live, redis: await redis, uptime: Date.now() - startedAt };
-      c.header("Content-Type", "application/json");
-      return c.body(overviewJson(body), 200);
+      return jsonAnswer(c, overviewJson(body));
     }
     const { group, ...query } = asked;
     const { tasks: every, ...rest } = await read();
