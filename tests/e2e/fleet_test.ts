@@ -15,7 +15,7 @@ import { FIXTURE_TASKS } from "../helpers/fixture.ts";
 import { FLEET_PREFIXES, fleetHealth, fleetTask, writeFleet } from "../helpers/fleet.ts";
 import { connectClient, type TestRedis } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { browserTest, screenshot, withBoard, withSharedBoard } from "./harness.ts";
+import { browserTest, openInPage, screenshot, withBoard, withSharedBoard } from "./harness.ts";
 
 const FLEET = 1000;
 const ALL = FLEET + FIXTURE_TASKS.length;
@@ -52,7 +52,7 @@ function withFleet(
   return withSharedBoard("fleet", FRAMES_RARE, fleetBeside, async ({ page, root }) => {
     for (const width of widths) {
       await page.setViewportSize({ width, height: 900 });
-      await page.goto(`${root}${path}`);
+      await openInPage(page, `${root}${path}`);
       await page.locator(".task-count").filter({ hasText: `${ALL.toLocaleString("en")} tasks` })
         .waitFor();
       await fn(page, width, root);
