@@ -11,9 +11,11 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import type { Board } from "../../mod.ts";
 import { FIXTURE_TASKS } from "../helpers/fixture.ts";
 import { FLEET_PREFIXES, fleetHealth, fleetTask, writeFleet } from "../helpers/fleet.ts";
 import { connectClient, type TestRedis } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 import { browserTest, openInPage, screenshot, withBoard, withSharedBoard } from "./harness.ts";
 
@@ -29,14 +31,23 @@ const CRITICAL = Array.from({ length: FLEET }, (_, i) => fleetHealth(i))
  */
 const FRAMES_RARE = { statsInterval: 60_000 };
 
-/** Writes the fleet beside the fixture. */
-async function fleetBeside(redis: TestRedis): Promise<void> {
+/**
+ * Writes the fleet beside the fixture, and waits for the board's first answer over it: a
+ * just-started board's first overview reads every task, which on a loaded machine (load 44)
+ * took longer than a page's 30 s wait for its list. The tests look at a board that answered.
+ */
+async function fleetBeside({ board, redis }: { board: Board; redis: TestRedis }): Promise<void> {
   const client = await connectClient(redis.url);
   try {
     await writeFleet(client, FLEET);
   } finally {
     client.destroy();
   }
+  await waitFor(async () => {
+    const answer = await board.fetch(new Request("http://localhost/board/api/overview?limit=50"));
+    const { matched } = await answer.json() as { matched?: number };
+    return answer.ok && matched === ALL;
+  }, { what: "the board's first overview of the fleet", limitMs: 120_000 });
 }
 
 /**

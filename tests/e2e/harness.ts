@@ -214,7 +214,7 @@ async function closeSharedBoard(): Promise<void> {
 
 /**
  * Like {@link withBoard}, but the board, and what `prepare` writes beside the
- * fixture, are built once for the tests of one file that name the same `key`,
+ * fixture (and any first answer it waits for), are built once for the tests of one file that name the same `key`,
  * one after another: building a 1,000-task fleet and warming a board on it
  * cost more than most of the tests that look at it. Each test still gets a
  * fresh context. The board goes when a test of another key or file runs, or
@@ -224,14 +224,14 @@ async function closeSharedBoard(): Promise<void> {
 export async function withSharedBoard(
   key: string,
   options: WithBoardOptions,
-  prepare: (redis: TestRedis) => Promise<void>,
+  prepare: (open: { board: Board; redis: TestRedis }) => Promise<void>,
   fn: (ctx: BoardPage) => Promise<void>,
 ): Promise<void> {
   if (shared?.key !== key || shared.file !== runningFile) {
     await closeSharedBoard();
     const open = await openBoard(options);
     try {
-      await prepare(open.redis);
+      await prepare(open);
     } catch (error) {
       await open.close();
       throw error;
