@@ -78,11 +78,24 @@ export async function freshRedis(): Promise<TestRedis> {
   return server;
 }
 
-/** Closes every context the test left open in the file's browser. */
+/**
+ * Closes every context the test left open in the file's browser. Their route
+ * handlers are let go of first, their errors ignored: a handler still
+ * fetching an answer when its context closed threw outside any test, and
+ * that uncaught error ended every test left in the batch.
+ */
 async function closeContexts(): Promise<void> {
   if (!browser) return;
   const open = await browser;
-  await Promise.all(open.contexts().map((context) => context.close()));
+  await Promise.all(
+    open.contexts().map(async (context) => {
+      await Promise.all(
+        context.pages().map((page) => page.unrouteAll({ behavior: "ignoreErrors" })),
+      );
+      await context.unrouteAll({ behavior: "ignoreErrors" });
+      await context.close();
+    }),
+  );
 }
 
 Deno.test.afterAll(async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Board } from "../../mod.ts";
 import { servePathOf } from "../helpers/serve_board.ts";
-import { type BoardPage, browserTest, freshRedis, withSharedBoard } from "./harness.ts";
+import { type BoardPage, browserTest, freshRedis, withBoard, withSharedBoard } from "./harness.ts";
 // Two files batched into this one, as scripts/test.ts batches the group's files: each
 // declares a browser test that checks its board is served on its own name's path.
 import "../fixtures/batch/batched_a.ts";
@@ -39,5 +39,42 @@ browserTest(
     assert.notEqual(seen[3].board, seen[2].board);
     assert.equal(prepared, 3);
     await assert.rejects(fetch(seen[2].root));
+  },
+);
+
+browserTest(
+  "a route handler still running when its test ends rejects nothing outside it",
+  async () => {
+    const rejected: unknown[] = [];
+    const keep = (event: PromiseRejectionEvent) => {
+      rejected.push(event.reason);
+      event.preventDefault();
+    };
+    addEventListener("unhandledrejection", keep);
+    try {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => release = resolve);
+      let handled: Promise<void> | undefined;
+      await withBoard({}, async ({ page, root }) => {
+        let entered!: () => void;
+        const inHandler = new Promise<void>((resolve) => entered = resolve);
+        // As retrying_as_of_test's handlers do: fetch the answer, then edit it.
+        await page.route("**/api/config", (route) => {
+          entered();
+          handled = released.then(() => route.fetch()).then((response) =>
+            route.fulfill({ response })
+          );
+          return handled;
+        });
+        page.goto(root).catch(() => {}); // its answer is held until the context is gone
+        await inHandler;
+      });
+      release(); // the handler fetches once its context has closed
+      await handled?.catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 0)); // an unhandled rejection's turn
+      assert.deepEqual(rejected, []);
+    } finally {
+      removeEventListener("unhandledrejection", keep);
+    }
   },
 );
