@@ -7,7 +7,8 @@
  * when run alone) and one redis-server, the first time a test asks for them,
  * and lets go of both in `Deno.test.afterAll` (which runs even when `--filter`
  * skips every test). Each test gets a fresh browser context
- * and, through {@link withBoard} or {@link freshRedis}, an emptied server.
+ * and, through {@link withBoard} or {@link freshRedis}, an emptied server, or
+ * through {@link withSharedBoard} the board its file's looking tests share.
  *
  * @example
  * ```ts
@@ -61,6 +62,7 @@ export async function sharedBrowser(): Promise<Browser> {
  * statistics), whatever the test before it did: stopped, paused or filled it.
  */
 export async function freshRedis(): Promise<TestRedis> {
+  await closeSharedBoard();
   redis ??= startRedis();
   const server = await redis;
   server.resume();
@@ -76,14 +78,28 @@ export async function freshRedis(): Promise<TestRedis> {
   return server;
 }
 
-/** Closes every context the test left open in the file's browser. */
+/**
+ * Closes every context the test left open in the file's browser. Their route
+ * handlers are let go of first, their errors ignored: a handler still
+ * fetching an answer when its context closed threw outside any test, and
+ * that uncaught error ended every test left in the batch.
+ */
 async function closeContexts(): Promise<void> {
   if (!browser) return;
   const open = await browser;
-  await Promise.all(open.contexts().map((context) => context.close()));
+  await Promise.all(
+    open.contexts().map(async (context) => {
+      await Promise.all(
+        context.pages().map((page) => page.unrouteAll({ behavior: "ignoreErrors" })),
+      );
+      await context.unrouteAll({ behavior: "ignoreErrors" });
+      await context.close();
+    }),
+  );
 }
 
 Deno.test.afterAll(async () => {
+  await closeSharedBoard();
   const [openBrowser, server] = [browser, redis];
   browser = redis = null;
   await (await openBrowser)?.close();
@@ -127,6 +143,8 @@ export function browserTest(name: string, fn: (t: Deno.TestContext) => Promise<v
     sanitizeResources: false,
     sanitizeOps: false,
     async fn(t) {
+      // A board shared by the tests of one file is not another file's.
+      if (shared?.file !== file) await closeSharedBoard();
       runningFile = file;
       try {
         await fn(t);
@@ -137,18 +155,41 @@ export function browserTest(name: string, fn: (t: Deno.TestContext) => Promise<v
   });
 }
 
-/** Runs `fn` with a fixture-loaded board open in a fresh context; cleans up whatever happens. */
-export async function withBoard(
-  options: WithBoardOptions,
-  fn: (ctx: BoardPage) => Promise<void>,
-): Promise<void> {
-  const { colorScheme = "light", source, ...boardOptions } = options;
+/** A fixture-loaded board served on a free port, and how to let go of it. */
+interface OpenBoard {
+  board: Board;
+  redis: TestRedis;
+  root: string;
+  close(): Promise<void>;
+}
+
+/** Empties the file's redis-server, loads the fixture, and serves a board on it. */
+async function openBoard(options: WithBoardOptions): Promise<OpenBoard> {
+  const { colorScheme: _, source, ...boardOptions } = options;
   const server = await freshRedis();
   const now = Date.now();
   await loadFixture(server.url, { at: now, metricsAt: now });
   const taskSource = source?.(server);
   const board = createBoard(taskSource ?? server.url, boardOptions);
   const http = await serveTestBoard(board);
+  return {
+    board,
+    redis: server,
+    root: `${http.url}${boardOptions.basePath ?? "/board"}/`,
+    async close() {
+      await http.stop();
+      await board.close();
+      await taskSource?.close();
+    },
+  };
+}
+
+/** Runs `fn` with `open`'s board in a page of a fresh context; closes the context after. */
+async function inFreshPage(
+  open: OpenBoard,
+  colorScheme: "light" | "dark",
+  fn: (ctx: BoardPage) => Promise<void>,
+): Promise<void> {
   try {
     const chromium = await sharedBrowser();
     const context = await chromium.newContext({
@@ -156,14 +197,89 @@ export async function withBoard(
       viewport: { width: 1360, height: 860 },
     });
     const page = await context.newPage();
-    const basePath = boardOptions.basePath ?? "/board";
-    await fn({ page, browser: chromium, board, redis: server, root: `${http.url}${basePath}/` });
+    await fn({ page, browser: chromium, board: open.board, redis: open.redis, root: open.root });
   } finally {
     await closeContexts();
-    await http.stop();
-    await board.close();
-    await taskSource?.close();
   }
+}
+
+/** Runs `fn` with a fixture-loaded board open in a fresh context; cleans up whatever happens. */
+export async function withBoard(
+  options: WithBoardOptions,
+  fn: (ctx: BoardPage) => Promise<void>,
+): Promise<void> {
+  const open = await openBoard(options);
+  try {
+    await inFreshPage(open, options.colorScheme ?? "light", fn);
+  } finally {
+    await open.close();
+  }
+}
+
+/** The board tests of one file share, while nothing else has used the redis-server. */
+let shared: { file: string; key: string; open: OpenBoard } | null = null;
+
+async function closeSharedBoard(): Promise<void> {
+  const closing = shared;
+  shared = null;
+  await closing?.open.close();
+}
+
+/**
+ * Like {@link withBoard}, but the board, and what `prepare` writes beside the
+ * fixture (and any first answer it waits for), are built once for the tests of one file that name the same `key`,
+ * one after another: building a 1,000-task fleet and warming a board on it
+ * cost more than most of the tests that look at it. Each test still gets a
+ * fresh context. The board goes when a test of another key or file runs, or
+ * one empties the redis-server ({@link freshRedis}, {@link withBoard}), so
+ * only tests that change nothing in Redis may share one.
+ */
+export async function withSharedBoard(
+  key: string,
+  options: WithBoardOptions,
+  prepare: (open: { board: Board; redis: TestRedis }) => Promise<void>,
+  fn: (ctx: BoardPage) => Promise<void>,
+): Promise<void> {
+  if (shared?.key !== key || shared.file !== runningFile) {
+    await closeSharedBoard();
+    const open = await openBoard(options);
+    try {
+      await prepare(open);
+    } catch (error) {
+      await open.close();
+      throw error;
+    }
+    shared = { file: runningFile, key, open };
+  }
+  await inFreshPage(shared.open, options.colorScheme ?? "light", fn);
+}
+
+/** Moves the board's router in `page` to `url`, as its links do, at the top of the page. */
+async function followLink(page: Page, url: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState(null, "", to);
+    dispatchEvent(new PopStateEvent("popstate"));
+    scrollTo(0, 0);
+  }, url);
+}
+
+/**
+ * Opens `url` in `page`: on the page's own origin as a link of the board does
+ * (its router follows a `pushState`), else by `page.goto`. A reload of the
+ * board costs the browser about 0.4 s of CPU (the bundle parsed and run, every
+ * card read and drawn), a move within it about 0.15 s. The move passes through
+ * the board's not-found page first, so nothing of the view before is left for
+ * a test's wait to find, as after a load.
+ */
+export async function openInPage(page: Page, url: string): Promise<void> {
+  if (new URL(page.url()).origin !== new URL(url).origin) {
+    await page.goto(url);
+    return;
+  }
+  const nowhere = await page.evaluate(() => new URL("no-such-page", document.baseURI).href);
+  await followLink(page, nowhere);
+  await page.getByRole("heading", { name: "No such page" }).waitFor();
+  await followLink(page, url);
 }
 
 /** Screenshots are written only when the environment says `SCREENSHOTS=1`. */

@@ -20,7 +20,7 @@ import { createBoard } from "../../mod.ts";
 import { JOB_STATES } from "../../src/source/types.ts";
 import { connectClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { browserTest, screenshot, serveTestBoard, withBoard } from "./harness.ts";
+import { browserTest, openInPage, screenshot, serveTestBoard, withBoard } from "./harness.ts";
 
 /** Viewports: a phone, two laptops, a desktop. */
 const VIEWPORTS = [
@@ -187,7 +187,8 @@ async function settle(page: Page): Promise<void> {
 }
 
 /**
- * Opens `view` under `root` at the narrowest viewport, then resizes the
+ * Opens `view` under `root` at the narrowest viewport (the first view by a load, the
+ * others as the board's links do), then resizes the
  * window through the wider ones (as a user widens it: the layout must follow
  * without a reload) and checks each; returns the problems found, and saves a
  * screenshot at each width.
@@ -195,7 +196,7 @@ async function settle(page: Page): Promise<void> {
 async function checkView(page: Page, root: string, view: View): Promise<string[]> {
   const problems: string[] = [];
   await page.setViewportSize(VIEWPORTS[0]);
-  await page.goto(`${root}${view.path}`);
+  await openInPage(page, `${root}${view.path}`);
   await view.open?.(page);
   await page.locator(view.ready).first().waitFor({ timeout: 10_000 });
   for (const viewport of VIEWPORTS) {
