@@ -83,6 +83,9 @@ export class CommandDeadlines {
 
   #arm(ms: number): void {
     this.#timer = this.#timers.setTimeout(this.#expire, ms);
+    // A batch in flight holds the process by its socket; the timer, which outlives the batches
+    // it was armed for, must not hold it after them.
+    this.#timers.unref(this.#timer);
   }
 
   #expire = (): void => {
