@@ -14,6 +14,8 @@
 import { createHash } from "node:crypto";
 import { ClientClosedError, ClientOfflineError, ErrorReply } from "redis";
 import { OutcomeUnknownError, StoreUnavailableError } from "../../errors.ts";
+import { systemTimers } from "../../timers.ts";
+import { CommandDeadlines } from "./deadlines.ts";
 import type { LuaScript } from "./scripts.ts";
 import {
   ClusterTopology,
@@ -134,6 +136,23 @@ function neverRan(error: unknown): boolean {
     (error instanceof ErrorReply && UNAVAILABLE_REPLIES.test(error.message));
 }
 
+/** A command that got no answer, or an answer saying it was not run; an error reply is its answer. */
+function failsTheBatch(result: PromiseSettledResult<unknown>): result is PromiseRejectedResult {
+  return result.status === "rejected" &&
+    !(result.reason instanceof ErrorReply && !neverRan(result.reason));
+}
+
+/** A command's reply, or the error Redis answered it with (as a plain Error). */
+function replyOf(result: PromiseSettledResult<unknown>): unknown {
+  if (result.status === "fulfilled") return result.value;
+  return new Error((result.reason as ErrorReply).message);
+}
+
+/** A reply saying the script called is not loaded on that node. */
+function isNoScript(reply: unknown): boolean {
+  return reply instanceof Error && reply.message.startsWith("NOSCRIPT");
+}
+
 /** Makes the topology the options name. */
 function topologyOf(options: ConnectionOptions, timing: TopologyTiming): Topology {
   const given = [options.url, options.client, options.cluster, options.sentinel]
@@ -167,6 +186,7 @@ export class RedisConnection {
   readonly topology: Topology;
   readonly #owned: boolean;
   readonly #timeoutMs: number;
+  readonly #deadlines: CommandDeadlines;
   readonly #shas = new Map<LuaScript, string>();
   readonly #readyListeners = new Set<() => void>();
   #closed = false;
@@ -176,6 +196,7 @@ export class RedisConnection {
   /** Creates the connection and, for a client of its own, starts connecting. */
   constructor(options: ConnectionOptions = {}) {
     this.#timeoutMs = options.commandTimeoutMs ?? 2000;
+    this.#deadlines = new CommandDeadlines(systemTimers, this.#timeoutMs);
     this.topology = topologyOf(options, {
       connectTimeoutMs: this.#timeoutMs,
       reconnectDelay,
@@ -210,6 +231,11 @@ export class RedisConnection {
     for (const listener of this.#readyListeners) listener();
   };
 
+  /** Open and connected: a batch goes without awaiting {@link ready} (a promise per read). */
+  get #usable(): boolean {
+    return !this.#closed && this.topology.isReady;
+  }
+
   /** Resolves once connected; rejects with StoreUnavailableError after the timeout. */
   async ready(): Promise<void> {
     if (this.#closed) throw new StoreUnavailableError("The Redis source is closed");
@@ -224,7 +250,7 @@ export class RedisConnection {
       this.topology.on("ready", onReady);
     });
     try {
-      await this.#within(connected, "Redis is not reachable");
+      await this.#deadlines.within(connected, "Redis is not reachable");
     } finally {
       this.topology.off("ready", onReady);
     }
@@ -238,16 +264,14 @@ export class RedisConnection {
    */
   async pipelineSettled(commands: readonly Command[]): Promise<unknown[]> {
     if (commands.length === 0) return [];
-    await this.ready();
+    if (!this.#usable) await this.ready();
     const routed = commands.map((command) => this.#route(command));
     const write = writes(commands);
     let replies = await this.#send(routed, write);
-    const missing = commands
-      .map((command, index) => ({ command, index }))
-      .filter(({ index }) =>
-        replies[index] instanceof Error && describe(replies[index]).startsWith("NOSCRIPT")
-      );
-    if (missing.length > 0) {
+    if (replies.some(isNoScript)) {
+      const missing = commands
+        .map((command, index) => ({ command, index }))
+        .filter(({ index }) => isNoScript(replies[index]));
       // Loaded on the node that answered NOSCRIPT: the one serving the call's first key. One
       // server knows a script once loaded whatever the key: loading it per key sent its source
       // once per task (3,073 loads in a first page of 1,000 tasks).
@@ -278,15 +302,19 @@ export class RedisConnection {
 
   /** One command, one round trip. */
   async call<T = unknown>(command: Command): Promise<T> {
-    const [reply] = await this.pipeline([command]);
+    const [reply] = await this.pipelineSettled([command]);
+    if (reply instanceof Error) throw reply;
     return reply as T;
   }
 
   /** The masters (one, unless on a cluster), for {@link callOn}. */
   async masters(): Promise<CommandTarget[]> {
-    await this.ready();
+    if (!this.#usable) await this.ready();
     try {
-      return await this.#within(this.topology.masters(), "Redis did not connect every master");
+      return await this.#deadlines.within(
+        this.topology.masters(),
+        "Redis did not connect every master",
+      );
     } catch (error) {
       this.topology.failed();
       if (error instanceof StoreUnavailableError) throw error;
@@ -296,7 +324,7 @@ export class RedisConnection {
 
   /** One read-only command on one node of {@link masters} (SCAN walks each). */
   async callOn<T = unknown>(node: CommandTarget, args: readonly string[]): Promise<T> {
-    await this.ready();
+    if (!this.#usable) await this.ready();
     const [reply] = await this.#send([{ key: undefined, args: [...args], node }], false);
     if (reply instanceof Error) throw reply;
     return reply as T;
@@ -306,6 +334,7 @@ export class RedisConnection {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#deadlines.close();
     this.topology.off("ready", this.#onReady);
     this.topology.off("error", this.#onError);
     if (!this.#owned) return;
@@ -364,22 +393,19 @@ export class RedisConnection {
     if (!this.topology.isReady) throw new StoreUnavailableError("Redis is not reachable");
     const sent = Promise.allSettled(
       routed.map(({ key, args, node }) =>
-        (node ? node.sendCommand(args) : this.topology.send(key, args)).catch((error: unknown) => {
-          if (error instanceof ErrorReply && !neverRan(error)) return new Error(error.message);
-          throw error;
-        })
+        node ? node.sendCommand(args) : this.topology.send(key, args)
       ),
     );
     let settled: PromiseSettledResult<unknown>[];
     try {
-      settled = await this.#within(sent, "Redis did not answer");
+      settled = await this.#deadlines.within(sent, "Redis did not answer");
     } catch (error) {
       this.topology.failed();
       if (!writes) throw error;
       throw this.#unconfirmed(error as StoreUnavailableError);
     }
-    const failed = settled.find((result) => result.status === "rejected");
-    if (!failed) return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value);
+    const failed = settled.find(failsTheBatch);
+    if (!failed) return settled.map(replyOf);
     this.topology.failed();
     const error = new StoreUnavailableError(`Redis is unavailable: ${describe(failed.reason)}`, {
       cause: failed.reason,
@@ -397,23 +423,5 @@ export class RedisConnection {
         "may still be once Redis resumes. Check before retrying.",
       { cause: error },
     );
-  }
-
-  /** Races `work` against the command timeout; connection errors become StoreUnavailableError. */
-  async #within<T>(work: Promise<T>, what: string): Promise<T> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new StoreUnavailableError(`${what} within ${this.#timeoutMs} ms`)),
-        this.#timeoutMs,
-      );
-    });
-    try {
-      return await Promise.race([work, timeout]);
-    } finally {
-      clearTimeout(timer);
-      // A batch that lost the race may still reject later; nobody awaits it.
-      work.catch(() => {});
-    }
   }
 }
