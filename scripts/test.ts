@@ -28,6 +28,7 @@
  */
 
 import { type BoundedRun, runBounded } from "./bounded_command.ts";
+import { exampleModule, examplesIn } from "./doc_examples.ts";
 import { type Part, runAtOnce } from "./run_at_once.ts";
 
 /** What a test file needs to run. */
@@ -150,6 +151,8 @@ export function longestFirst(
  * each file's boards on its own file's path (`tests/e2e/harness.ts`), and an
  * isolate of its costs about 1.4 s of CPU before its first test (`mod.ts`,
  * `playwright-core`, a redis-server), 53 times a file each.
+ * The JSDoc examples run batched too, each example a module of its own
+ * (`scripts/doc_examples.ts`).
  */
 export interface GroupPlan {
   lanes: number;
@@ -157,11 +160,12 @@ export interface GroupPlan {
 }
 
 /** Each group's plan (see {@link GroupPlan}). */
-export const PLANS: Record<TestGroup, GroupPlan> = {
+export const PLANS: Record<TestGroup | "doc", GroupPlan> = {
   fast: { lanes: 2, filesPerBatch: 12 },
   redis: { lanes: 2, filesPerBatch: 8 },
   postgres: { lanes: 2, filesPerBatch: 1 },
   e2e: { lanes: 2, filesPerBatch: 9 },
+  doc: { lanes: 2, filesPerBatch: 64 },
 };
 
 /**
@@ -190,19 +194,47 @@ async function writeBatches(dir: string, name: string, batches: string[][]): Pro
   }));
 }
 
-async function testFiles(dir: URL): Promise<string[]> {
+/** The files under `dir` whose names match `name`, sorted, but for those under `skipped` folders. */
+async function filesUnder(
+  dir: URL,
+  name: RegExp,
+  skipped: readonly string[] = [],
+): Promise<string[]> {
   const files: string[] = [];
   const pending = [dir.pathname];
   while (pending.length > 0) {
     const current = pending.pop()!;
     for await (const entry of Deno.readDir(current)) {
       const path = `${current}/${entry.name}`.replaceAll("//", "/");
-      if (entry.isDirectory && entry.name !== "bench" && entry.name !== "fixtures") {
-        pending.push(path);
-      } else if (entry.isFile && /_test\.ts$/.test(entry.name)) files.push(path);
+      if (entry.isDirectory && !skipped.includes(entry.name)) pending.push(path);
+      else if (entry.isFile && name.test(entry.name)) files.push(path);
     }
   }
   return files.sort();
+}
+
+/** Where `deno test --doc` looked for the examples it runs (`scripts/` and `tests/` are only checked). */
+const DOC_ROOTS = ["mod.ts", "source.ts", "src/"];
+
+/** Writes each JSDoc example of {@link DOC_ROOTS} as a module into `dir` and returns their paths. */
+async function writeExamples(dir: string): Promise<string[]> {
+  const sources = DOC_ROOTS.filter((root) => !root.endsWith("/")).map((root) =>
+    `${ROOT.pathname}${root}`
+  );
+  for (const root of DOC_ROOTS.filter((root) => root.endsWith("/"))) {
+    sources.push(...await filesUnder(new URL(root, ROOT), /\.ts$/));
+  }
+  const modules: string[] = [];
+  for (const path of sources) {
+    const text = await Deno.readTextFile(path);
+    const file = new URL(`file://${path}`);
+    for (const example of examplesIn(file, path.slice(ROOT.pathname.length), text)) {
+      const module = `${dir}/example_${String(modules.length).padStart(3, "0")}.ts`;
+      await Deno.writeTextFile(module, exampleModule(example, text));
+      modules.push(module);
+    }
+  }
+  return modules;
 }
 
 /** What `all` runs at the same time: the type check and each group's tests. */
@@ -228,6 +260,11 @@ export const GROUP_MINUTES: Record<RunPart, number> = {
   e2e: 25,
   doc: 12,
 };
+
+/** How the output names a part: the command, for the type check. */
+function partName(part: RunPart): string {
+  return part === "check" ? `deno check ${CHECK_ARGS.join(" ")}` : `test:${part}`;
+}
 
 function limitMinutes(part: RunPart): number {
   return Number(Deno.env.get("TEST_GROUP_MINUTES") ?? GROUP_MINUTES[part]);
@@ -258,9 +295,11 @@ async function denoRun(
   });
   if (!run.timedOut) return run;
   const killed = timeout.aborted
-    ? `\n== ${part} did not finish within ${minutes} min: killed, with every process it ` +
+    ? `\n== ${
+      partName(part)
+    } did not finish within ${minutes} min: killed, with every process it ` +
       "started. The tests started above without an ok or FAILED after them were still running.\n"
-    : `\n== ${part} stopped, with every process it started: the type check failed.\n`;
+    : `\n== ${partName(part)} stopped, with every process it started: the type check failed.\n`;
   if (!capture) console.error(killed);
   return { ...run, output: run.output + (capture ? killed : "") };
 }
@@ -299,7 +338,7 @@ if (import.meta.main) {
   const [which = "all", ...rest] = Deno.args;
   // `deno task test:fast -- --filter x` hands the script the "--" too.
   const extra = rest[0] === "--" ? rest.slice(1) : rest;
-  const files = await testFiles(new URL("tests/", ROOT));
+  const files = await filesUnder(new URL("tests/", ROOT), /_test\.ts$/, ["bench", "fixtures"]);
   const read = (path: string) => Deno.readTextFileSync(path);
   const groups = classify(files, read);
   const order = longestFirst(files, read);
@@ -310,12 +349,17 @@ if (import.meta.main) {
     }
     Deno.exit(0);
   }
-  const group = (name: TestGroup) => async (args: string[], run: DenoRun) => {
-    const files = of(name);
+  /** Runs `files` in `name`'s batches and lanes ({@link PLANS}). */
+  const batched = async (
+    name: TestGroup | "doc",
+    files: string[],
+    args: string[],
+    run: DenoRun,
+  ) => {
     // deno test given no module runs every test it finds.
     if (files.length === 0) return { success: true, output: "", timedOut: false };
     const { lanes, filesPerBatch } = PLANS[name];
-    const dir = await Deno.makeTempDir({ prefix: `queue-board-${name}-` });
+    const dir = await Deno.makeTempDir({ prefix: `queue-board-${name}-batches-` });
     try {
       const modules = await writeBatches(dir, name, batchesOf(files, filesPerBatch));
       return await denoRun(name, [
@@ -333,6 +377,8 @@ if (import.meta.main) {
       await Deno.remove(dir, { recursive: true });
     }
   };
+  const group = (name: TestGroup) => (args: string[], run: DenoRun) =>
+    batched(name, of(name), args, run);
   const runs: Record<RunPart, (args: string[], run: DenoRun) => Promise<BoundedRun>> = {
     check: (_, run) => denoRun("check", ["check", ...CHECK_ARGS], run),
     fast: group("fast"),
@@ -344,17 +390,16 @@ if (import.meta.main) {
       const { withBrowserServer } = await import("../tests/e2e/browser.ts");
       return await withBrowserServer((env) => group("e2e")(args, { ...run, env }));
     },
-    doc: (args, run) =>
-      denoRun("doc", [
-        "test",
-        "--allow-all",
-        "--doc",
-        ...args,
-        ...extra,
-        "mod.ts",
-        "source.ts",
-        "src/",
-      ], run),
+    doc: async (args, run) => {
+      const dir = await Deno.makeTempDir({ prefix: "queue-board-doc-examples-" });
+      try {
+        // Their types are the type check's (`deno check --doc`, as Deno extracts them): checked
+        // here, the modules (new paths each run) would cost a cold check of their own each time.
+        return await batched("doc", await writeExamples(dir), ["--no-check", ...args], run);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
   };
   if (which !== "all" && !(which in runs)) {
     console.error(
@@ -364,19 +409,17 @@ if (import.meta.main) {
   }
   if (which !== "all") Deno.exit((await runs[which as RunPart]([], {})).success ? 0 : 1);
 
-  const label = (part: RunPart) =>
-    part === "check" ? `deno check ${CHECK_ARGS.join(" ")}` : `test:${part}`;
-  console.log(`== ${ALL_AT_ONCE.map(label).join(", ")}: at the same time`);
+  console.log(`== ${ALL_AT_ONCE.map(partName).join(", ")}: at the same time`);
   const parts = {} as Record<RunPart, Part>;
   for (const part of ALL_AT_ONCE) {
     parts[part] = (stop) => runs[part](["--no-check"], { capture: true, stop });
   }
 
   const failed = await runAtOnce(parts, (part, { output }, seconds) => {
-    console.log(`\n== ${label(part)} (${seconds} s)\n${output}`);
+    console.log(`\n== ${partName(part)} (${seconds} s)\n${output}`);
   });
   if (failed.length > 0) {
-    console.error(`\nfailed: ${failed.map(label).join(", ")}`);
+    console.error(`\nfailed: ${failed.map(partName).join(", ")}`);
     Deno.exit(1);
   }
 }
