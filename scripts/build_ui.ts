@@ -3,10 +3,12 @@
  * serves its UI without a file system (JSR, Deno Deploy).
  *
  * Steps: `deno bundle --platform=browser --minify` on `ui/main.ts` (with code
- * splitting: libraries imported dynamically become their own chunks) and on
- * `ui/styles.css` (esbuild minifies CSS too); read `ui/favicon.svg`; name each asset by a short SHA-256 of
+ * splitting: libraries imported dynamically become their own chunks), on
+ * `ui/styles.css` and on the stylesheets a chunk links when it loads
+ * ({@link LAZY_STYLESHEETS}; esbuild minifies CSS too); read `ui/favicon.svg`; name each asset by a short SHA-256 of
  * its content (`app.3f2a9c1e.js`); gzip it with `CompressionStream`; wire the
- * hashed names into `ui/index.html`; write base64 bodies into the module.
+ * hashed names into `ui/index.html` and into the chunks that link a
+ * stylesheet; write base64 bodies into the module.
  * The output depends only on the inputs (and the Deno/esbuild version), so
  * `--check` can rebuild in memory and fail when the committed file is stale.
  *
@@ -54,7 +56,18 @@ async function runBundle(args: string[]): Promise<Uint8Array> {
   return stdout;
 }
 
-/** Bundles and minifies the stylesheet (esbuild inlines its `@import`s). */
+/**
+ * Stylesheets that only a lazily loaded chunk needs, so the first paint does
+ * not fetch them: each entry's source, and the path the UI links it by
+ * (`assets/<stem>.css`), which the build replaces in the chunk that names it
+ * with the hashed name (`assets/<stem>.<hash>.css`). uPlot's is linked by
+ * the chart component when it loads uPlot (see `ui/components/uplot_chart.ts`).
+ */
+const LAZY_STYLESHEETS = [
+  { entry: "ui/components/uplot_chart.css", stem: "uPlot", linked: "assets/uPlot.css" },
+] as const;
+
+/** Bundles and minifies a stylesheet (esbuild inlines its `@import`s). */
 async function bundleCss(entry: string): Promise<Uint8Array> {
   return await runBundle([entry]);
 }
@@ -64,10 +77,13 @@ async function bundleCss(entry: string): Promise<Uint8Array> {
  * page and per dynamically imported library (uPlot, d3-dag), and the chunks
  * they share, so each loads only on the views that need it. Returns the entry and the chunks by file name,
  * with every chunk renamed by {@link renameChunks}; the entry imports them
- * relative to itself, so they are served next to it.
+ * relative to itself, so they are served next to it. `links` gives the hashed
+ * names of the stylesheets chunks link (see {@link linkHashedNames}), once
+ * the app's bundling has filled the npm cache their `@import`s read.
  */
 async function bundleApp(
   entry: string,
+  links: () => Promise<ReadonlyMap<string, string>>,
 ): Promise<{ main: Uint8Array; chunks: Map<string, Uint8Array> }> {
   const outdir = await Deno.makeTempDir({ prefix: "queue-board-ui-" });
   try {
@@ -82,6 +98,7 @@ async function bundleApp(
     for (const [name, tag] of htmTags(files)) {
       files.set(name, collapseHtmWhitespace(files.get(name)!, tag));
     }
+    linkHashedNames(files, await links());
     const main = files.get("main.js");
     if (main === undefined) throw new Error("deno bundle wrote no main.js");
     files.delete("main.js");
@@ -93,6 +110,22 @@ async function bundleApp(
     };
   } finally {
     await Deno.remove(outdir, { recursive: true });
+  }
+}
+
+/**
+ * Replaces, in the one file that names it, each path a chunk links a
+ * stylesheet by (`"assets/uPlot.css"`) with the hashed one, before the
+ * chunks are named by their text: a new stylesheet renames its chunk.
+ */
+function linkHashedNames(files: Map<string, string>, links: ReadonlyMap<string, string>): void {
+  for (const [linked, hashed] of links) {
+    const naming = [...files].filter(([, text]) => text.includes(`"${linked}"`));
+    if (naming.length !== 1) {
+      throw new Error(`"${linked}" must be named in exactly one file (found ${naming.length})`);
+    }
+    const [[name, text]] = naming;
+    files.set(name, text.replaceAll(`"${linked}"`, `"${hashed}"`));
   }
 }
 
@@ -177,15 +210,27 @@ async function asset(
   return { name, entry, size: bytes.length, gzipSize: gz.length };
 }
 
+/** A stylesheet asset. */
+function cssAsset(stem: string, bytes: Uint8Array) {
+  return asset(stem, "css", "text/css; charset=utf-8", bytes);
+}
+
 /** Builds everything in memory; returns the module text and size facts. */
 export async function build(): Promise<{
   source: string;
   sizes: Record<string, number[]>;
   firstPaint: string[];
 }> {
-  // The app first: bundling it fills the npm cache, and the stylesheet's
-  // `@import` of uPlot's CSS reads from that cache without filling it.
-  const js = await bundleApp("ui/main.ts");
+  // The app first: bundling it fills the npm cache, and a stylesheet's `@import` of uPlot's CSS
+  // reads from that cache without filling it. The stylesheets chunks link are built meanwhile,
+  // for their hashed names.
+  let lazyCss: Awaited<ReturnType<typeof cssAsset>>[] = [];
+  const js = await bundleApp("ui/main.ts", async () => {
+    lazyCss = await Promise.all(
+      LAZY_STYLESHEETS.map(async ({ entry, stem }) => cssAsset(stem, await bundleCss(entry))),
+    );
+    return new Map(LAZY_STYLESHEETS.map(({ linked }, i) => [linked, `assets/${lazyCss[i].name}`]));
+  });
   const [css, icon, template] = await Promise.all([
     bundleCss("ui/styles.css"),
     Deno.readFile(new URL("favicon.svg", UI)),
@@ -193,10 +238,11 @@ export async function build(): Promise<{
   ]);
   const built = await Promise.all([
     asset("app", "js", JS, js.main),
-    asset("styles", "css", "text/css; charset=utf-8", css),
+    cssAsset("styles", css),
     asset("favicon", "svg", "image/svg+xml", icon),
     ...[...js.chunks].map(([name, bytes]) => asset("", "js", JS, bytes, name)),
   ]);
+  built.push(...lazyCss);
   const [app, styles] = built;
 
   let indexHtml = template;

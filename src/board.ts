@@ -113,7 +113,7 @@ export function createBoardOn(
 ): Board {
   // Resolve: a bad option or source throws here, before anything starts.
   const resolved = resolveOptions(options);
-  const { source: taskSource, owned } = resolveSource(source, () => timers.now());
+  const { source: taskSource, owned } = resolveSource(source, () => timers.now(), resolved.leaseMs);
 
   const store = storeFor(taskSource, resolved.store, () => timers.now());
 

@@ -58,6 +58,10 @@ Options:
   --read-only          Disable every mutation
   --redact <a,b>       Keys to mask in job data, results, errors and log meta
   --title <title>      Title shown in the header
+  --lease <dur>        How long a board's leases hold unrenewed, e.g. 3s (default
+                       10s): another board on the same Redis takes over a dead
+                       one's background work, alerts and bulk operations within
+                       about this
   --session-ttl <dur>  Rolling session expiry, e.g. 30m or 1d (with session login)
   --users <file>       Session login for several users: a JSON array of
                        { name, role (viewer, operator, admin), password (a hash
@@ -130,6 +134,7 @@ export function parseCli(
         "trust-proxy": { type: "boolean" },
         redact: { type: "string" },
         title: { type: "string" },
+        lease: { type: "string" },
         "session-ttl": { type: "string" },
         users: { type: "string" },
         alerts: { type: "string" },
@@ -183,6 +188,7 @@ export function parseCli(
   const allowedHosts = flags["allowed-host"]?.join(",") ?? env("BOARD_ALLOWED_HOSTS");
   if (allowedHosts) options.allowedHosts = listOf(allowedHosts);
   if (flags.title !== undefined) options.title = flags.title;
+  if (flags.lease !== undefined) options.leaseMs = leaseOf(flags.lease);
   if (flags.redact !== undefined) options.redact = listOf(flags.redact);
   if (flags.alerts !== undefined) options.alerts = alertsFrom(flags.alerts, readText);
   const mcp = mcpOf(flags, env, readText, login);
@@ -243,22 +249,24 @@ function sentinelOf(value: string): { name: string; sentinels: RedisNodeAddress[
 /** The Redis source the configuration names, and how to log it; null for the demo. */
 function redisSourceOf(config: CliConfig): { source: TaskSource; where: string } | null {
   const prefix = config.prefix;
+  // The source's lease (discovery, the reconcile) is as long as the board's.
+  const leaseMs = config.options.leaseMs;
   const nodes = (list: RedisNodeAddress[]) => list.map((n) => `${n.host}:${n.port}`).join(",");
   if (config.redisCluster) {
     return {
-      source: createRedisSource({ cluster: { rootNodes: config.redisCluster }, prefix }),
+      source: createRedisSource({ cluster: { rootNodes: config.redisCluster }, prefix, leaseMs }),
       where: `Redis Cluster ${nodes(config.redisCluster)}`,
     };
   }
   if (config.redisSentinel) {
     return {
-      source: createRedisSource({ sentinel: config.redisSentinel, prefix }),
+      source: createRedisSource({ sentinel: config.redisSentinel, prefix, leaseMs }),
       where: `Redis Sentinel ${config.redisSentinel.name}@${nodes(config.redisSentinel.sentinels)}`,
     };
   }
   if (config.redisUrl) {
     return {
-      source: createRedisSource({ url: config.redisUrl, prefix }),
+      source: createRedisSource({ url: config.redisUrl, prefix, leaseMs }),
       where: `Redis ${redactUrl(config.redisUrl)}`,
     };
   }
@@ -418,6 +426,15 @@ function alertsFrom(path: string, readText: (path: string) => string): AlertsFil
     throw new UsageError(`--alerts ${path}: ${(error as Error).message}`);
   }
   return file as AlertsFile;
+}
+
+/** `--lease`, in ms; the board's options check its range. */
+function leaseOf(lease: string): number {
+  const ms = parseDuration(lease);
+  if (ms === null) {
+    throw new UsageError(`--lease must be a duration like 3s or 10s (got "${lease}")`);
+  }
+  return ms;
 }
 
 /** `--session-ttl`, checked: false when absent. */

@@ -33,6 +33,7 @@ import type { Formatters } from "./contract/formatters.ts";
 import { AUDIT_DEFAULT_MAX_AGE_MS, AUDIT_DEFAULT_MAX_ENTRIES } from "./contract/audit.ts";
 import { DEFAULT_MAX_IDLE_MS, DEFAULT_MAX_WAIT_MS } from "./contract/health.ts";
 import { LATENCY_CACHE_TASKS } from "./contract/latency.ts";
+import { DEFAULT_LEASE_MS } from "./leadership.ts";
 import { BasePathSchema } from "./options/base_path.ts";
 import { McpSchema } from "./options/mcp.ts";
 import { AllowedHostsSchema, CorsSchema } from "./options/origins.ts";
@@ -149,6 +150,17 @@ export interface BoardOptions {
   refreshInterval?: number;
   /** How often the event stream sends every task's counts (`stats:update`), in ms (default 3000). */
   statsInterval?: number;
+  /**
+   * How long each of the board's leases holds unrenewed, ms (default
+   * 10,000; 1,000 to 600,000): the leader's background work, the alert
+   * evaluator's, and each bulk operation's runner, renewed every third of
+   * it. Another board on the store takes over from one that died within
+   * about this (an operation within one and a half of it, plus one when its
+   * runner led); shorter takes over sooner for more lease writes. A Redis
+   * source's own lease is its `leaseMs`; a board made from a URL passes
+   * this to it.
+   */
+  leaseMs?: number;
   /** Keys whose values are masked in data, results, errors and log meta (case-insensitive). */
   redact?: string[];
   /** CORS for the API: only this origin is allowed. */
@@ -354,6 +366,12 @@ const BOARD_OPTION_SCHEMAS = {
     .default("auto"),
   refreshInterval: interval(3_600_000, 5000),
   statsInterval: interval(60_000, 3000),
+  leaseMs: wholeNumber(
+    1000,
+    600_000,
+    mustShowing("a whole number of milliseconds from 1,000 to 600,000"),
+  )
+    .default(DEFAULT_LEASE_MS),
   redact: z.array(z.string({ error: redactWords }).min(1, { error: redactWords }), {
     error: redactWords,
   }).default([]),

@@ -65,6 +65,15 @@ Deno.test("parseCli() refuses bad flags with a clear message", () => {
   }
 });
 
+Deno.test("parseCli() reads --lease as the board's lease period; a bad one is refused", () => {
+  assert.equal(parseCli(["--lease", "3s"], noEnv).options.leaseMs, 3000);
+  assert.equal(parseCli([], noEnv).options.leaseMs, undefined, "the board's default");
+  assert.throws(
+    () => parseCli(["--lease", "soon"], noEnv),
+    (e: Error) => e instanceof UsageError && /--lease/.test(e.message),
+  );
+});
+
 Deno.test("session login comes on with all three BOARD_* variables, never with some", () => {
   const all = { BOARD_USERNAME: "ops", BOARD_PASSWORD: "pw", BOARD_COOKIE_SECRET: "s".repeat(32) };
   const config = parseCli(["--session-ttl", "8h"], env(all));

@@ -25,9 +25,10 @@ import { bodyOf, jsonBody } from "./schema/body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
 import { IdempotencyHeaders, integerParam } from "./schema/params.ts";
-import { deepJson } from "../http/deep_json.ts";
+import { deepJson, deepJsonText, jsonAnswer } from "../http/deep_json.ts";
 import { mayReadPayloads, withoutScheduleData } from "../auth/payload_access.ts";
 import { BoardRuns, type BoardRunsOf } from "../schedules/board_runs.ts";
+import { ScheduleTexts } from "../schedules/texts.ts";
 import { ScheduleTimings } from "../schedules/timings.ts";
 import {
   ScheduleActionSchema,
@@ -170,35 +171,40 @@ function sameSchedules(a: readonly BoardRunsOf[], b: readonly BoardRunsOf[]): bo
 export function scheduleRoutes({ source, store, present, options, clock, history }: ApiDeps) {
   // Worded once per change of a schedule's timing or next run, not per request.
   const timings = new ScheduleTimings();
-  /** A schedule with its timing in words, its runs ahead and the board's: none reads its data. */
-  const viewOf = (schedule: ScheduleRecord, boardRuns: BoardRun[]): ScheduleView => ({
-    ...schedule,
+  /** A schedule as shown: its timing in words, its runs ahead and the board's, its data or not. */
+  const viewOf = (
+    schedule: ScheduleRecord,
+    boardRuns: readonly BoardRun[],
+    withData: boolean,
+  ): ScheduleView => ({
+    // Data a user may not read is left out before it is presented: nothing shown depends on it.
+    ...present.schedule(withData ? schedule : withoutScheduleData(schedule)),
     ...timings.of(schedule.config, schedule.nextRun),
-    boardRuns,
+    boardRuns: [...boardRuns],
   });
+  // Written once per change of a schedule or of its runs, not per request.
+  const texts = new ScheduleTexts((schedule, boardRuns, withData) =>
+    deepJsonText(viewOf(schedule, boardRuns, withData))
+  );
   /** The runs the board dispatched, kept in its store. */
   const board = new BoardRuns(source, store);
   const runsOf = (schedules: readonly BoardRunsOf[]) => board.list(schedules);
   const boardRuns = (schedules: readonly ScheduleRecord[]) => runsOf(schedules.map(runsAsked));
   /** The schedules the last list showed: their runs are read beside the next list's schedules. */
   let listed: BoardRunsOf[] = [];
-  /** The schedule as `c`'s user may see it: its data only with `payload.read` on it. */
-  const shown = async (
-    c: Context<SessionEnv & UserEnv>,
-    schedule: ScheduleRecord,
-    runs: Map<string, BoardRun[]>,
-  ): Promise<ScheduleView> => {
-    const presented = viewOf(present.schedule(schedule), runs.get(schedule.name) ?? []);
-    return await mayReadPayloads(c, options, schedule.name)
-      ? presented
-      : withoutScheduleData(presented);
-  };
+  /** Whether `c`'s user may see `schedule`'s data: with `payload.read` on it. */
+  const mayReadData = (c: Context<SessionEnv & UserEnv>, schedule: ScheduleRecord) =>
+    mayReadPayloads(c, options, schedule.name);
   const changed = async (
     c: Context<SessionEnv & UserEnv>,
     schedule: ScheduleRecord,
   ): Promise<ScheduleActionResponse> => ({
     ok: true,
-    schedule: await shown(c, schedule, await boardRuns([schedule])),
+    schedule: viewOf(
+      schedule,
+      (await boardRuns([schedule])).get(schedule.name) ?? [],
+      await mayReadData(c, schedule),
+    ),
   });
   return apiRouter<SessionEnv & UserEnv>()
     .openapi(listSchedules, async (c) => {
@@ -213,7 +219,11 @@ export function scheduleRoutes({ source, store, present, options, clock, history
         .catch((failure) =>
           console.error("queue-board: cannot note the scheduler's runs", failure)
         );
-      return deepJson(c, await Promise.all(schedules.map((schedule) => shown(c, schedule, runs))));
+      const withData = await Promise.all(schedules.map((schedule) => mayReadData(c, schedule)));
+      const shown = schedules.map((schedule, i) =>
+        texts.text(schedule, runs.get(schedule.name) ?? [], withData[i])
+      );
+      return jsonAnswer(c, `[${shown.join(",")}]`);
     })
     .openapi(listRuns, async (c) => {
       const { name } = c.req.valid("param");

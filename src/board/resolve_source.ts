@@ -56,11 +56,13 @@ const SOURCE_METHODS = Object.keys(REQUIRED_SOURCE_METHODS) as (keyof TaskSource
 /**
  * The source of `source`; `owned` when the board made it and closes it with
  * itself. `now` is the clock of a source of one's own's refusals (see
- * `checkedSource`): the board's.
+ * `checkedSource`): the board's; `leaseMs` the lease period of a source
+ * made from a URL: the board's.
  */
 export function resolveSource(
   source: TaskSource | TaskoraApp | string,
   now: () => number = Date.now,
+  leaseMs?: number,
 ): { source: TaskSource; owned: boolean } {
   // The App's connection stays the App's: the source it gets borrows it.
   if (isTaskoraApp(source)) return { source: createAppSource(source), owned: true };
@@ -72,7 +74,7 @@ export function resolveSource(
         })`,
       );
     }
-    return { source: createRedisSource({ url: source }), owned: true };
+    return { source: createRedisSource({ url: source, leaseMs }), owned: true };
   }
   const missing = SOURCE_METHODS.filter((method) =>
     typeof (source as unknown as Record<string, unknown> | null)?.[method] !== "function"

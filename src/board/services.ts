@@ -49,6 +49,15 @@ const BOARD_LEASE = "board";
  */
 const ALERTS_LEASE = "alerts";
 
+/**
+ * A bulk operation's runner's lease, its renewal and the leader's sweep for
+ * runners that died, from the board's lease period: at the default (10 s)
+ * a renewal every 3 s and a sweep every 5 s.
+ */
+function operationPeriods(leaseMs: number) {
+  return { leaseMs, renewMs: leaseMs * 0.3, sweepMs: leaseMs / 2 };
+}
+
 /** Session login's parts (the `auth` option given as an object). */
 export interface SessionLogin {
   /** The option: `authenticate`, the cookie, the login throttle. */
@@ -99,7 +108,7 @@ function alertLeadershipOf(
 ): Leadership | null {
   const alerts = options.alerts;
   if (alerts === null || (alerts.rules.length === 0 && alerts.sinks.length === 0)) return null;
-  return new Leadership(leaseOf(store, ALERTS_LEASE), { timers });
+  return new Leadership(leaseOf(store, ALERTS_LEASE), { timers, ttlMs: options.leaseMs });
 }
 
 /** What the alert evaluator runs on, and whom it tells. */
@@ -154,7 +163,10 @@ export function startServices(
   // errors as shown, so no redacted value decides a group.
   const source = options.redact.length > 0 ? showingErrors(given, present.error) : given;
   const clock = epochClock(timers);
-  const leadership = new Leadership(leaseOf(store, BOARD_LEASE), { timers });
+  const leadership = new Leadership(leaseOf(store, BOARD_LEASE), {
+    timers,
+    ttlMs: options.leaseMs,
+  });
   const leads = () => leadership.leads();
   const alertLeadership = alertLeadershipOf(store, options, timers);
   // The leader's change feed and live state, while a browser on some replica needs them, and
@@ -190,7 +202,7 @@ export function startServices(
   const latency = createLatencySampler(source, { leadership, store, now: clock });
   const operations = new Operations(
     operationHooks({ source, store, options, present, events, audit }),
-    { timers, takeOver: !options.readOnly, leads },
+    { timers, takeOver: !options.readOnly, leads, ...operationPeriods(options.leaseMs) },
   );
   const scans = new ScanSlots(store, { timers });
   // Once a minute on the leader: the drain forecast's backlog 10 and 60 minutes ago.
@@ -200,7 +212,6 @@ export function startServices(
     leadership,
     timers,
     clock,
-    liveMaxAgeMs: options.statsInterval,
   });
   // Once a minute on the leader, while a board was asked: the day of throughput every board reads.
   const throughput = startThroughputKeeper({

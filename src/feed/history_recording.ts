@@ -53,6 +53,8 @@ export class HistoryRecording implements FeedConsumer, RecorderStatus {
   #behindSince: number | null = null;
   #errors = 0;
   #trimmedAt = -Infinity;
+  /** Whether the store said no summary is left to index by job id. */
+  #jobIdsIndexed = false;
 
   /** Records through `recorder` into `store` (trimmed on the pass), lag measured on `clock`. */
   constructor(recorder: Recorder, store: HistoryStore, clock: () => number) {
@@ -81,8 +83,13 @@ export class HistoryRecording implements FeedConsumer, RecorderStatus {
     this.#lagMs = Math.max(0, this.#clock() - Math.max(...events.map((event) => event.at)));
   }
 
-  /** Trims the store past its age limit, once a {@link HISTORY_TRIM_EVERY_MS}. */
+  /**
+   * Indexes by job id a batch of what a history written before that index
+   * holds, each pass until none is left; trims the store past its age limit,
+   * once a {@link HISTORY_TRIM_EVERY_MS}.
+   */
   async pass(): Promise<void> {
+    if (!this.#jobIdsIndexed) this.#jobIdsIndexed = !await this.#store.indexJobIds();
     const now = this.#clock();
     if (now - this.#trimmedAt < HISTORY_TRIM_EVERY_MS) return;
     this.#trimmedAt = now;

@@ -150,6 +150,12 @@ export interface HistoryStore {
   search(query: HistorySearch): Promise<HistoryPage>;
   /** A rollup's buckets in `[from, to)` that hold something, oldest first. */
   rollups(query: RollupQuery): Promise<RollupPoint[]>;
+  /**
+   * Indexes by job id a bounded batch of the summaries written before the
+   * store kept that index (a Redis history of a board before it); true while
+   * some are left. The leader calls it once a pass until it says none are.
+   */
+  indexJobIds(): Promise<boolean>;
   /** Drops what is past the age limit or over a cap, and old rollups; returns how many summaries went. */
   trim(now: number): Promise<{ removed: number }>;
   /** What it holds. */

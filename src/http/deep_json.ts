@@ -12,8 +12,13 @@ import { jsonText } from "../contract/json_text.ts";
 
 /** `value` as a JSON answer with `status`, written without recursion. */
 export function deepJson(c: Context, value: unknown, status: ContentfulStatusCode = 200): Response {
+  return jsonAnswer(c, deepJsonText(value), status);
+}
+
+/** JSON `text` written already (by {@link deepJsonText}, or of such texts) as the answer. */
+export function jsonAnswer(c: Context, text: string, status: ContentfulStatusCode = 200): Response {
   c.header("Content-Type", "application/json; charset=UTF-8");
-  return c.body(textOf(value), status);
+  return c.body(text, status);
 }
 
 /**
@@ -21,7 +26,7 @@ export function deepJson(c: Context, value: unknown, status: ContentfulStatusCod
  * and the explicit stack only when that one runs out of call stack (data
  * nested deeper than the process allows it to recurse).
  */
-function textOf(value: unknown): string {
+export function deepJsonText(value: unknown): string {
   try {
     return JSON.stringify(value) ?? "null";
   } catch (error) {

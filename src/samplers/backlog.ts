@@ -9,9 +9,10 @@
  * nothing; a minute whose read fails (Redis away) is simply missing, and
  * the forecast says so.
  *
- * Cost follows change: while the leader's live state is fresh (the change
- * feed runs: a browser, a scrape), the counts and the minute's finished
- * jobs come from it (two HMGETs: the index and the rows), and only the
+ * Cost follows change: while the leader's live state is at most a sample
+ * period old (the change feed runs, or ran within the minute: a browser, an
+ * overview, a scrape), the counts and the minute's finished jobs come from
+ * it, as of its `asOf` (two HMGETs: the index and the rows), and only the
  * tasks with delayed or retrying jobs are read, one ZCOUNT each (what is due
  * after the horizon moves with the clock, not with events), but for those
  * a minute found none due after it and whose row was not read since. Else the counts,
@@ -55,9 +56,18 @@ export interface BacklogSamplerOptions {
   timers: Timers;
   /** ms since the epoch: a sample's minute is read by every board. */
   clock: () => number;
-  /** How old the live state may be to sample from it, ms (the stats interval). */
-  liveMaxAgeMs: number;
 }
+
+/**
+ * How old a live state the sampler takes as the sample of its `asOf`'s
+ * minute, ms: one sample period. An overview's need keeps the feed 30 s and
+ * its request keeps the board watched 60 s, so a minute's sample may come
+ * after the feed's last pass; before, taking only a state one stats
+ * interval old, that sample read every task directly (277 commands at 20
+ * tasks, most of an idle board's first minute in `tests/bench/idle_board.ts`;
+ * 3,400 at 200 tasks).
+ */
+export const BACKLOG_LIVE_MAX_AGE_MS = BACKLOG_SAMPLE_MS;
 
 /** A running sampler. */
 export interface BacklogSampler {
@@ -84,7 +94,6 @@ export interface BacklogSampler {
  *   leadership: new Leadership(null),
  *   timers: systemTimers,
  *   clock: () => 120_000,
- *   liveMaxAgeMs: 3_000,
  * });
  * await sampler.sample();
  * assert.deepEqual(await source.boardStore.readBacklogSamples("mail", [120_000]), [null]);
@@ -98,9 +107,10 @@ export function startBacklogSampler(options: BacklogSamplerOptions): BacklogSamp
   const noneLater: NoneDueLater = new Map();
   const take = async () => {
     const now = clock();
-    const taken = await fromLiveState(source, store.feed, now, options.liveMaxAgeMs, noneLater) ??
-      // Every task read directly: for someone who looks at the board, not for an idle one.
-      (source.watched === false ? null : await readDirectly(source, now));
+    const taken =
+      await fromLiveState(source, store.feed, now, BACKLOG_LIVE_MAX_AGE_MS, noneLater) ??
+        // Every task read directly: for someone who looks at the board, not for an idle one.
+        (source.watched === false ? null : await readDirectly(source, now));
     if (taken === null) return;
     await store.writeBacklogSample(minuteOf(taken.at), taken.samples, BACKLOG_KEEP_MS);
   };

@@ -876,7 +876,12 @@ export interface TaskSource {
 
   // Schedules.
 
-  /** Every schedule, sorted by name. */
+  /**
+   * Every schedule, sorted by name. A source may answer a schedule unchanged
+   * since its last list as the record it answered then (the Redis source
+   * does: the board writes what it shows of a record once): callers read the
+   * records, never change them.
+   */
   listSchedules(): Promise<ScheduleRecord[]>;
   /**
    * Dispatches one run of a schedule now; its next run does not move. With

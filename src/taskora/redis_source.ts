@@ -76,6 +76,11 @@ class AppOverRedis {
   readonly #redis: Pick<RedisTaskSource, "listSchedules" | "updateSchedule" | "getJob">;
   readonly #connection: RedisConnection;
   readonly #prefix?: string;
+  /**
+   * The marked record made of each record the Redis source answered: an
+   * unchanged schedule, answered as the same record, stays the same marked one.
+   */
+  readonly #marked = new WeakMap<ScheduleRecord, ScheduleRecord>();
 
   /** The App's, over `redis` (its schedules and jobs) and its connection. */
   constructor(app: TaskoraAppLike, redis: RedisTaskSource) {
@@ -107,7 +112,12 @@ class AppOverRedis {
   }
 
   #mark(schedule: ScheduleRecord): ScheduleRecord {
-    return { ...schedule, declaredInCode: this.#declared.has(schedule.name) };
+    const declaredInCode = this.#declared.has(schedule.name);
+    const marked = this.#marked.get(schedule);
+    if (marked?.declaredInCode === declaredInCode) return marked;
+    const fresh = { ...schedule, declaredInCode };
+    this.#marked.set(schedule, fresh);
+    return fresh;
   }
 
   /** Every schedule, those declared in code marked so. */

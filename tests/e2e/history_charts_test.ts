@@ -152,13 +152,22 @@ browserTest(
   },
 );
 
-browserTest("a board that records no history shows no history card", async () => {
-  await withBoard({}, async ({ page, root }) => {
-    await page.goto(root);
-    await page.locator(".card", { hasText: "Throughput" }).waitFor();
-    await page.goto(`${root}tasks/report`);
-    await page.locator(".card", { hasText: "Latency" }).waitFor();
-    assert.equal(await page.locator(".card", { hasText: "History, " }).count(), 0);
-    assert.equal(await page.locator(".card", { hasText: "Last 7 days" }).count(), 0);
-  });
-});
+browserTest(
+  "a board that records no history shows no history card and no History link",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      await page.goto(root);
+      await page.locator(".card", { hasText: "Throughput" }).waitFor();
+      await page.goto(`${root}tasks/report`);
+      await page.locator(".card", { hasText: "Latency" }).waitFor();
+      assert.equal(await page.locator(".card", { hasText: "History, " }).count(), 0);
+      assert.equal(await page.locator(".card", { hasText: "Last 7 days" }).count(), 0);
+      const sidebar = page.getByRole("navigation", { name: "Main" });
+      assert.equal(
+        await sidebar.getByRole("link", { name: "History" }).count(),
+        0,
+        "no History link",
+      );
+    });
+  },
+);

@@ -58,9 +58,12 @@ browserTest("the history search finds a job taskora removed by its error text", 
         ));
 
       await page.goto(root);
-      await page.getByRole("link", { name: "History" }).click();
+      await page.locator(".topbar").getByRole("link", { name: "History" }).click();
       const search = page.getByRole("search", { name: "Search the history" });
       await search.waitFor();
+      // The sidebar has the page's own link, and marks it (it marked Tasks).
+      const marked = page.getByRole("navigation", { name: "Main" }).locator("[aria-current=page]");
+      assert.equal((await marked.textContent())?.trim(), "History");
       const error = search.getByLabel("Error contains");
       await error.fill("GATEWAY REFUSED");
       await error.press("Tab"); // a text filter applies when left

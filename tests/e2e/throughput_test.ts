@@ -47,6 +47,8 @@ browserTest("zooming sets the header's span and totals; the axis is per minute",
 
     // Drag across 20 minutes around the jobs completed 30 minutes ago.
     const over = card.locator(".u-over");
+    // uPlot's stylesheet, linked when the chart loaded, lays its layers over the canvas.
+    assert.equal(await over.evaluate((el) => getComputedStyle(el).position), "absolute");
     const box = (await over.boundingBox())!;
     const x = (minutesAgo: number) => box.x + box.width * (1439 - minutesAgo) / 1439;
     const y = box.y + box.height / 2;

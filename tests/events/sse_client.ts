@@ -140,10 +140,23 @@ export function dataOf<T = Record<string, unknown>>(frame: Frame): T {
   return JSON.parse(frame.data ?? "null");
 }
 
+/**
+ * Each frame's data as {@link isEvent} parsed it: a test that counts the
+ * frames of a stream looks at every one again at each look, and parsing
+ * every stats frame (every task's figures) each time was most of the CPU
+ * of `tests/http/reader_cost_test.ts`.
+ */
+const parsedData = new WeakMap<Frame, Record<string, unknown>>();
+
 /** A frame of this event name whose data passes `match`. */
 export function isEvent(
   event: string,
   match: (data: Record<string, unknown>) => boolean = () => true,
 ): (frame: Frame) => boolean {
-  return (frame) => frame.event === event && match(dataOf(frame));
+  return (frame) => {
+    if (frame.event !== event) return false;
+    const data = parsedData.get(frame) ?? dataOf<Record<string, unknown>>(frame);
+    parsedData.set(frame, data);
+    return match(data);
+  };
 }

@@ -16,6 +16,13 @@ const CLI = new URL("../../src/cli.ts", import.meta.url).pathname;
 /** The flags `deno task start` runs the CLI with. */
 export const CLI_PERMISSIONS = ["--allow-net", "--allow-env", "--allow-read"];
 
+/**
+ * The CLI's `--lease` for the tests that kill a board: another takes its work
+ * over within 3 s rather than the default 10 (a period, not a wait: the tests
+ * wait for the takeover itself).
+ */
+export const SHORT_LEASE = ["--lease", "3s"];
+
 /** One running board process. */
 export interface BoardProcess {
   pid: number;

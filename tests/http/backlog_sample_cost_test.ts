@@ -53,7 +53,6 @@ async function sampling(clock: () => number) {
     leadership: new Leadership(null),
     timers,
     clock,
-    liveMaxAgeMs: 3_000,
   });
   const done = async () => {
     sampler.close();
@@ -146,6 +145,50 @@ Deno.test("a task none of whose delayed jobs falls due after the horizon is not 
     assert.equal(moved.get("zcount"), 1, JSON.stringify(Object.fromEntries(moved)));
     const [sample] = await source.boardStore.readBacklogSamples(TASKS[0], [minuteOf(now - 60_000)]);
     assert.equal(sample?.backlog, 1, "the job due within the hour is backlog");
+  } finally {
+    await done();
+  }
+});
+
+Deno.test("a board a request keeps watched after its feed stopped samples the state the feed wrote last, reading no task", async () => {
+  // The overview's need keeps the feed 30 s, its request the board watched 60 s: a minute's
+  // sample can come 30 s after the feed's last pass. Before, it read every task directly (277
+  // commands at 20 tasks in `tests/bench/idle_board.ts`, most of an idle board's first minute).
+  const now = minuteOf(Date.now()) + 50_000;
+  const lastPass = now - 40_000;
+  const { client, source, sampler, done } = await sampling(() => now);
+  try {
+    await sendPipelined(client as never, fleet(now), 1_000);
+    const snapshots = await source.getQueueSnapshots(TASKS);
+    const rows = TASKS.map((name) => {
+      const { stats, heads } = snapshots.get(name)!;
+      return liveRow(name, stats, { heads, readAt: lastPass });
+    });
+    await source.boardStore.feed.writeLiveState(livePass(lastPass, rows));
+    // Someone looked at the board: it is watched.
+    await source.listTasks();
+    const calls = await commandsOf(client, () => sampler.sample());
+    const seen = JSON.stringify(Object.fromEntries(calls));
+    assert.equal(totalCalls(calls, ["zcard", "llen", "mget", "evalsha"]), 0, seen);
+    assert.ok(totalCalls(calls) <= HELD.length + 6, seen);
+    const [sample] = await source.boardStore.readBacklogSamples(HELD[0], [minuteOf(lastPass)]);
+    assert.deepEqual(sample, { at: lastPass, backlog: 3, finishedBefore: 0 });
+  } finally {
+    await done();
+  }
+});
+
+Deno.test("a live state older than a sample period is no sample: a watched board reads directly", async () => {
+  const now = minuteOf(Date.now()) + 50_000;
+  const { client, source, sampler, done } = await sampling(() => now);
+  try {
+    await sendPipelined(client as never, fleet(now), 1_000);
+    await source.boardStore.feed.writeLiveState(livePass(now - 61_000, [liveRow(TASKS[0], {})]));
+    await source.listTasks();
+    const calls = await commandsOf(client, () => sampler.sample());
+    assert.ok(totalCalls(calls) > TASKS.length * 9, JSON.stringify(Object.fromEntries(calls)));
+    const [sample] = await source.boardStore.readBacklogSamples(HELD[0], [minuteOf(now)]);
+    assert.deepEqual(sample, { at: now, backlog: 3, finishedBefore: 4 });
   } finally {
     await done();
   }

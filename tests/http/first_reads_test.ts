@@ -20,6 +20,7 @@ import type { OverviewResponse } from "../../src/contract/overview.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { commandsOf } from "../helpers/command_stats.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
+import { renewalsInFlight } from "../helpers/lease_renewals.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { fillRedis } from "../helpers/wire_writer.ts";
@@ -174,23 +175,14 @@ Deno.test("a first pass that outlasts the wait answers 503 COUNTING, not a read 
       return snapshots;
     };
     // The lease renewals answer while the clock moves, as Redis does within a second.
-    let holding = 0;
-    const hold = source.boardStore.holdLease.bind(source.boardStore);
-    source.boardStore.holdLease = async (...args) => {
-      holding++;
-      try {
-        return await hold(...args);
-      } finally {
-        holding--;
-      }
-    };
+    const renewing = renewalsInFlight(source.boardStore);
     let page!: OverviewResponse;
     const calls = await commandsOf(client, async () => {
       const asked = fetch("/api/overview?limit=50&sort=health");
       await reading.promise;
       for (let ms = 0; ms <= FIRST_PASS_WAIT_MS; ms += 1_000) {
         await timers.tick(1_000);
-        await waitFor(() => holding === 0, { what: "the lease renewal" });
+        await waitFor(() => renewing() === 0, { what: "the lease renewal" });
       }
       passMayEnd.resolve();
       const counting = await asked;

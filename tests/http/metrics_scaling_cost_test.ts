@@ -10,8 +10,9 @@ import assert from "node:assert/strict";
 import { Registry } from "prom-client";
 import { createBoard } from "../../mod.ts";
 import { createScalingSeries, SCALING_SERIES_TASKS } from "../../src/metrics/scaling.ts";
-import { createRedisSource } from "../../src/source/redis/mod.ts";
+import { createRedisSource, RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { fillRedis } from "../helpers/wire_writer.ts";
 
@@ -24,18 +25,26 @@ async function costAt(tasks: number) {
     // loop their handshakes run on busy past the 2 s connect timeout under load, and every call
     // then failed fast while they reconnected ("Redis is not reachable (reconnecting)").
     await fillRedis(client, { jobs: tasks * 8, tasks });
-    // A guard against a hung Redis, not the 2 s default: one trip of 1,000 tasks (the counts
-    // here, the board leader's pass) took longer than that under load, and the scrape then
-    // named no task.
-    const source = createRedisSource({ url: redis.url, commandTimeoutMs: 30_000 });
-    const boardSource = createRedisSource({ url: redis.url, commandTimeoutMs: 30_000 });
-    const board = createBoard(boardSource);
+    // INFO commandstats counts every client's commands, so while the series' count runs no
+    // other client may send one: the series' source turns its lease on a clock that stands
+    // still (a lease of 20 ms, whose renewals on the wall clock would fall into every count),
+    // and the board is made once that count is done. Replies get 30 s, not the 2 s default, as
+    // a guard against a hung Redis: one trip of 1,000 tasks (the counts here, the board
+    // leader's pass) took longer than that under load, and the scrape then named no task.
+    const source = new RedisTaskSource(
+      { url: redis.url, commandTimeoutMs: 30_000, leaseMs: 20 },
+      new FakeTimers(),
+    );
+    let scraped: { source: RedisTaskSource; board: ReturnType<typeof createBoard> } | null = null;
     try {
       const names = await source.listTasks();
       const stats = await source.getStats(names);
       const series = createScalingSeries(new Registry(), source, source.boardStore);
       await series.read(names, stats, Date.now()); // scripts loaded, connection ready
       const scaling = await commandsOf(client, () => series.read(names, stats, Date.now()));
+      const boardSource = createRedisSource({ url: redis.url, commandTimeoutMs: 30_000 });
+      const board = createBoard(boardSource);
+      scraped = { source: boardSource, board };
       const scrape = () => board.fetch(new Request("http://localhost/board/metrics"));
       await (await scrape()).text(); // the latency sampler's first reads
       let text = "";
@@ -45,8 +54,8 @@ async function costAt(tasks: number) {
       );
       return { scaling, whole: totalCalls(whole), backlogTasks: backlogTasks.size };
     } finally {
-      await board.close();
-      await boardSource.close();
+      await scraped?.board.close();
+      await scraped?.source.close();
       await source.close();
     }
   } finally {

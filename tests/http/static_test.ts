@@ -247,6 +247,17 @@ Deno.test("what the first paint needs (entry, its static imports, CSS) is under 
   assertUnder(gzippedSizes().filter(([name]) => needed.has(name)), 46);
 });
 
+Deno.test("uPlot's stylesheet is outside the first paint, linked by its hashed name from a chunk", () => {
+  const names = Object.keys(assets);
+  const stylesheet = names.find((name) => /^uPlot\.[0-9a-f]{8}\.css$/.test(name));
+  assert.ok(stylesheet, "uPlot's stylesheet is an asset of its own");
+  assert.ok(!firstPaint().has(stylesheet), "the first paint does not fetch it");
+  const texts = names.filter((name) => name.endsWith(".js"))
+    .map((name) => new TextDecoder().decode(fromBase64(assets[name].body)));
+  assert.equal(texts.filter((text) => text.includes(`"assets/${stylesheet}"`)).length, 1);
+  assert.ok(!texts.some((text) => text.includes('"assets/uPlot.css"')), "no unhashed name left");
+});
+
 Deno.test("every page but the landing ones is a lazy chunk, outside the first paint", () => {
   const needed = firstPaint();
   const names = Object.keys(assets);

@@ -6,14 +6,14 @@
  */
 
 import { startRedis } from "../helpers/redis_server.ts";
-import { startBoardProcesses } from "../helpers/board_processes.ts";
+import { SHORT_LEASE, startBoardProcesses } from "../helpers/board_processes.ts";
 import { pipeCommands } from "../helpers/redis_pipe.ts";
 import { failedJobCommands } from "../helpers/wire_writer.ts";
 import { redisAdapter } from "../../../shared/taskora/taskora.js";
 import { takeoverTests } from "./takeover_scenario.ts";
 
 const EMBEDDED = new URL("./embedded_board.ts", import.meta.url).pathname;
-const TASKS = ["--task", "mail", "--task", "report"];
+const ARGS = ["--task", "mail", "--task", "report", ...SHORT_LEASE];
 
 const redis = await startRedis();
 await takeoverTests("embedded boards", {
@@ -22,7 +22,7 @@ await takeoverTests("embedded boards", {
       count: 3,
       args: (
         port,
-      ) => ["--allow-all", EMBEDDED, "--redis", redis.url, "--port", `${port}`, ...TASKS],
+      ) => ["--allow-all", EMBEDDED, "--redis", redis.url, "--port", `${port}`, ...ARGS],
     }),
   loadFailed: (task, count) => pipeCommands(redis.port, failedJobCommands(task, count)),
   adapter: () => redisAdapter(redis.url),

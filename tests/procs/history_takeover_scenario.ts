@@ -17,7 +17,11 @@ import { RECORDED_FIELDS } from "../../src/history/recorder.ts";
 import type { HistoryStore } from "../../src/history/store.ts";
 import type { AttemptOutcome } from "../../src/history/summary.ts";
 import { feedKeys } from "../../src/store/redis/feed.ts";
-import { type BoardProcesses, startBoardProcesses } from "../helpers/board_processes.ts";
+import {
+  type BoardProcesses,
+  SHORT_LEASE,
+  startBoardProcesses,
+} from "../helpers/board_processes.ts";
 import { respArguments, startHoldingProxy } from "../helpers/holding_proxy.ts";
 import { connectClient, type TestRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
@@ -128,7 +132,7 @@ export async function killLeaderMidBatch(setup: HistoryTakeoverSetup): Promise<v
   const start = async (url: string) => {
     const started = await startBoardProcesses({
       count: 1,
-      cliArgs: ["--redis", url, ...setup.historyArgs],
+      cliArgs: ["--redis", url, ...setup.historyArgs, ...SHORT_LEASE],
     });
     processes.push(started);
     return started.boards[0];

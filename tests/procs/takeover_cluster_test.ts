@@ -4,7 +4,7 @@
  */
 
 import { startCluster } from "../helpers/redis_cluster.ts";
-import { startBoardProcesses } from "../helpers/board_processes.ts";
+import { SHORT_LEASE, startBoardProcesses } from "../helpers/board_processes.ts";
 import { pipeCommands } from "../helpers/redis_pipe.ts";
 import { clusterAdapter } from "../helpers/taskora_cluster.ts";
 import { failedJobCommands } from "../helpers/wire_writer.ts";
@@ -13,7 +13,8 @@ import { takeoverTests } from "./takeover_scenario.ts";
 const cluster = await startCluster();
 const nodes = cluster.rootNodes.map(({ host, port }) => `${host}:${port}`).join(",");
 await takeoverTests("Redis Cluster", {
-  startBoards: () => startBoardProcesses({ count: 3, cliArgs: ["--redis-cluster", nodes] }),
+  startBoards: () =>
+    startBoardProcesses({ count: 3, cliArgs: ["--redis-cluster", nodes, ...SHORT_LEASE] }),
   // Every key of a task is in its one slot: the whole load goes to that slot's master.
   loadFailed: async (task, count) =>
     pipeCommands(

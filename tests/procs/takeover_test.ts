@@ -7,7 +7,7 @@
  */
 
 import { startRedis } from "../helpers/redis_server.ts";
-import { startBoardProcesses } from "../helpers/board_processes.ts";
+import { SHORT_LEASE, startBoardProcesses } from "../helpers/board_processes.ts";
 import { pipeCommands } from "../helpers/redis_pipe.ts";
 import { failedJobCommands } from "../helpers/wire_writer.ts";
 import { redisAdapter } from "../../../shared/taskora/taskora.js";
@@ -15,7 +15,8 @@ import { takeoverTests } from "./takeover_scenario.ts";
 
 const redis = await startRedis();
 await takeoverTests("one Redis", {
-  startBoards: () => startBoardProcesses({ count: 3, cliArgs: ["--redis", redis.url] }),
+  startBoards: () =>
+    startBoardProcesses({ count: 3, cliArgs: ["--redis", redis.url, ...SHORT_LEASE] }),
   loadFailed: (task, count) => pipeCommands(redis.port, failedJobCommands(task, count)),
   adapter: () => redisAdapter(redis.url),
   stop: () => redis.stop(),

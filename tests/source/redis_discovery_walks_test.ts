@@ -58,3 +58,43 @@ Deno.test("discovery walks the keyspace again only when keys came or went for go
     await redis.stop();
   }
 });
+
+Deno.test("the change feed's first pass writes no key that makes discovery walk the keyspace again", async () => {
+  // The leader's first pass creates the feed's ids and live state: without a TTL they counted
+  // among the lasting keys, and the next discovery pass walked the whole keyspace again (1,000
+  // SCANs at 1M keys, in an idle board's first minute).
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const timers = new FakeTimers();
+  const source = new RedisTaskSource({ url: redis.url, discoveryIntervalMs: 10_000 }, timers);
+  const off = source.subscribe(() => {});
+  /** Commands Redis ran of `name`: its INFOs are discovery's looks at the keyspace. */
+  const calls = async (name: "info" | "scan") => {
+    const info = String(await client.sendCommand(["INFO", "commandstats"]));
+    return Number(info.match(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, "m"))?.[1] ?? 0);
+  };
+  try {
+    for (const task of TASKS) await writeJob(client as never, { task, state: "waiting" });
+    assert.deepEqual(await source.listTasks(), TASKS);
+    const walked = await calls("scan");
+    // What the leader's first pass writes once it read every task.
+    const feed = source.boardStore.feed;
+    await feed.writeLiveState({ asOf: timers.now(), rows: [] });
+    await feed.saveFeedPositions(new Map(TASKS.map((task) => [task, "1-0"])));
+    for (const pass of [1, 2]) {
+      // Each wait's own INFOs (one per look) count too: a pass is one INFO more than those.
+      const looks = await calls("info");
+      let asked = 1;
+      await waitFor(async () => {
+        await timers.tick(10_000);
+        return (await calls("info")) - asked++ > looks;
+      }, { what: `discovery's pass ${pass} after the feed's first write` });
+    }
+    assert.equal(await calls("scan") - walked, 0, "no walk: no task can have got its first key");
+  } finally {
+    off();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+});

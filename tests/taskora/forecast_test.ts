@@ -48,7 +48,6 @@ Deno.test("jobs delayed 3 h are not a backlog the forecast drains: a worker's em
       leadership: new Leadership(null),
       timers: new FakeTimers(),
       clock: Date.now,
-      liveMaxAgeMs: 3_000,
     });
     try {
       // Someone looks at the board (no feed runs): the leader reads every task directly.

@@ -13,6 +13,7 @@ import type { BoardOptions } from "../../mod.ts";
 import { createBoardOn } from "../../src/board.ts";
 import { systemTimers, type Timers } from "../../src/timers.ts";
 import { createAppSource } from "../../src/taskora/mod.ts";
+import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { pairedStore } from "../../src/store/pairing.ts";
@@ -46,10 +47,21 @@ async function call(
 }
 
 /**
+ * How often a board on the App's URL looks for new tasks, ms: a task's
+ * first job makes its keys, and the board's event reader follows the new
+ * stream from its next look. At the default (every 5 s of the wall clock)
+ * each test that dispatched to a new task waited up to that long for the
+ * board to record or show it (`redis_history_cap_test.ts`, two tasks: 21 s,
+ * 4 s at this pace).
+ */
+const URL_BOARD_DISCOVERY_MS = 100;
+
+/**
  * Builds a world around an App made by `define(app)` before `app.start()`.
  * The board is `createBoard(app)`, or with `boardOn: "url"` a standalone
- * board on the App's Redis URL, which writes with its own scripts what the
- * App's workers then run.
+ * board on the App's Redis URL (a Redis source that looks for new tasks
+ * every {@link URL_BOARD_DISCOVERY_MS}), which writes with its own scripts
+ * what the App's workers then run.
  */
 export async function withApp(
   kind: "redis" | "memory",
@@ -73,9 +85,10 @@ export async function withApp(
   try {
     define(app);
     const timers = options.timers ?? systemTimers;
-    const board = options.boardOn === "url" && redis
-      ? createBoardOn(timers, redis.url, options.board)
-      : createBoardOn(timers, app, options.board);
+    const source = options.boardOn === "url" && redis
+      ? createRedisSource({ url: redis.url, discoveryIntervalMs: URL_BOARD_DISCOVERY_MS })
+      : null;
+    const board = createBoardOn(timers, source ?? app, options.board);
     try {
       if (options.start !== false) await app.start();
       await fn({
@@ -92,6 +105,7 @@ export async function withApp(
       });
     } finally {
       await board.close();
+      await source?.close();
     }
   } finally {
     await app.close();

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import type { BulkOperation } from "../../src/contract/bulk.ts";
 import type { JobDetailResponse } from "../../src/contract/jobs.ts";
-import { type Api, createApi, urlOf } from "../../ui/lib/api.ts";
+import { type Api, ApiError, createApi, urlOf } from "../../ui/lib/api.ts";
 
 /** A client whose requests are recorded, each answered with `body`. */
 function recordingApi(body: unknown = {}): { api: Api; sent: Request[]; restore(): void } {
@@ -118,6 +118,24 @@ async function wrongCalls(api: Api): Promise<void> {
   // @ts-expect-error without dryRun the answer is what was removed, not a count
   cleaned.count;
 }
+
+Deno.test("a 503 COUNTING rejects with when to ask again, from its Retry-After", async () => {
+  const real = globalThis.fetch;
+  globalThis.fetch = () =>
+    Promise.resolve(
+      Response.json({ error: "counting", code: "COUNTING" }, {
+        status: 503,
+        headers: { "retry-after": "2" },
+      }),
+    );
+  try {
+    const error = await createApi("/board/").get("/overview").catch((error) => error);
+    assert.ok(error instanceof ApiError);
+    assert.deepEqual([error.status, error.code, error.retryAfterMs], [503, "COUNTING", 2000]);
+  } finally {
+    globalThis.fetch = real;
+  }
+});
 
 Deno.test("the wrong calls above fail deno check (they are never run)", () => {
   assert.equal(typeof wrongCalls, "function");

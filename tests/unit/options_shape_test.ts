@@ -34,3 +34,13 @@ Deno.test("a key cors does not take is refused by its path, not ignored", () => 
     origin: "https://ops.example",
   });
 });
+
+Deno.test("a lease period shorter than a second or longer than ten minutes is refused by name", () => {
+  assert.match(
+    refusal({ leaseMs: 500 }),
+    /option "leaseMs" must be a whole number of milliseconds/,
+  );
+  assert.match(refusal({ leaseMs: 3_600_000 }), /option "leaseMs"/);
+  assert.equal(resolveOptions({ leaseMs: 3000 }).leaseMs, 3000);
+  assert.equal(resolveOptions({}).leaseMs, 10_000);
+});

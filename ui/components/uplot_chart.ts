@@ -1,6 +1,6 @@
 /**
  * A uPlot chart as a component. uPlot is loaded on first use (its own
- * chunk), sized to its container and redrawn when the theme changes; axis
+ * chunk, and its stylesheet: see {@link linkStylesheet}), sized to its container and redrawn when the theme changes; axis
  * and grid colours come from the stylesheet's variables at draw time, so
  * they follow light, dark and auto. The canvas is described for screen
  * readers by `label`.
@@ -14,6 +14,37 @@ import { theme } from "../lib/theme.ts";
 
 /** Options for a chart, without the size (the container gives it). */
 export type ChartOptions = Omit<uPlot.Options, "width" | "height">;
+
+/**
+ * uPlot's stylesheet, as the UI links it: the build names it by its hash
+ * (`assets/uPlot.<hash>.css`, see `scripts/build_ui.ts`), relative to the
+ * page's `<base>`.
+ */
+const STYLESHEET = "assets/uPlot.css";
+
+let stylesheet: Promise<void> | null = null;
+
+/**
+ * Links uPlot's stylesheet once, before the board's own (which overrides
+ * some of its rules), and settles when it has loaded, so no chart is drawn
+ * unstyled. A failed load is tried again by the next chart.
+ */
+function linkStylesheet(): Promise<void> {
+  return stylesheet ??= new Promise((resolve, reject) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = STYLESHEET;
+    link.onload = () => resolve();
+    link.onerror = () => {
+      stylesheet = null;
+      link.remove();
+      reject(new Error(`${STYLESHEET} did not load`));
+    };
+    const board = document.head.querySelector('link[rel="stylesheet"]');
+    if (board) board.before(link);
+    else document.head.append(link);
+  });
+}
 
 let probe: HTMLElement | null = null;
 
@@ -87,7 +118,7 @@ export function UPlotChart(
     const resize = new ResizeObserver(() => {
       created?.setSize({ width: el.clientWidth, height });
     });
-    import("uplot").then(({ default: UPlot }) => {
+    Promise.all([import("uplot"), linkStylesheet()]).then(([{ default: UPlot }]) => {
       if (cancelled) return;
       const setScale: uPlot.Hooks.Defs["setScale"] = (u, key) => {
         const { min, max } = u.scales[key];

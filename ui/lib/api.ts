@@ -30,14 +30,23 @@ export class ApiError extends Error {
   readonly code: string;
   /** The parameter an `INVALID_PARAM` answer names, when it names one. */
   readonly param?: string;
+  /** When to ask again, ms, when the answer said (`Retry-After` in seconds: a board still counting). */
+  readonly retryAfterMs?: number;
 
-  /** Creates an error from a status, code and message (and the parameter at fault). */
-  constructor(status: number, code: string, message: string, param?: string) {
+  /** Creates an error from a status, code and message (the parameter at fault, when to ask again). */
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    param?: string,
+    retryAfterMs?: number,
+  ) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
     if (param !== undefined) this.param = param;
+    if (retryAfterMs !== undefined) this.retryAfterMs = retryAfterMs;
   }
 }
 
@@ -265,5 +274,7 @@ async function toError(res: Response): Promise<ApiError> {
     ? body.error
     : `Request failed: ${res.status} ${res.statusText}`.trim();
   const param = typeof body?.param === "string" ? body.param : undefined;
-  return new ApiError(res.status, code, message, param);
+  const retryAfterS = Number(res.headers.get("retry-after") ?? NaN);
+  const retryAfterMs = Number.isFinite(retryAfterS) ? retryAfterS * 1000 : undefined;
+  return new ApiError(res.status, code, message, param, retryAfterMs);
 }

@@ -7,10 +7,16 @@
  * (never more often than `minGap`). When the board is back
  * after an outage (Redis, the board itself, or the stream), it reloads at
  * once. A failed refresh keeps the last good data and reports the error.
+ * A board still reading every task for the first time (503 `COUNTING`) is
+ * no error: the resource says it is counting and asks again by itself when
+ * the answer says (`Retry-After`, held between 1 and 30 s), one ask at a
+ * time, until it is answered.
  *
  * @module
  */
 import { useEffect, useRef, useState } from "preact/hooks";
+import { COUNTING_RETRY_S } from "../../src/contract/errors.ts";
+import { ApiError } from "./api.ts";
 import { useBoard } from "./board_context.ts";
 import type { JobEvent, StatsUpdate } from "./live.ts";
 
@@ -20,6 +26,8 @@ export interface LiveResource<T> {
   error: Error | null;
   /** True until the first answer for the current `deps`. */
   loading: boolean;
+  /** True while the board answers that it is still counting every task (then `error` is null). */
+  counting: boolean;
   /** Loads again now (after a mutation, for instance). */
   reload(): void;
 }
@@ -53,6 +61,16 @@ const MIN_RELOAD_GAP_MS = 1000;
 /** While live, a reload still happens every this many refresh intervals. */
 export const BACKSTOP_FACTOR = 6;
 
+/**
+ * When to ask again after `error`, ms, if it says the board is still
+ * counting: its `Retry-After`, held between 1 and 30 s (a proxy may send
+ * another); null for any other error.
+ */
+function countingRetryMs(error: unknown): number | null {
+  if (!(error instanceof ApiError) || error.code !== "COUNTING") return null;
+  return Math.min(Math.max(error.retryAfterMs ?? COUNTING_RETRY_S * 1000, 1000), 30_000);
+}
+
 /** Loads `load` and keeps it current; `deps` restart it (like `useEffect`). */
 export function useLiveResource<T>(
   load: (signal: AbortSignal) => Promise<T>,
@@ -64,6 +82,7 @@ export function useLiveResource<T>(
     data: null,
     error: null,
     loading: true,
+    counting: false,
   });
   const latest = useRef({ load, options });
   latest.current = { load, options };
@@ -72,7 +91,7 @@ export function useLiveResource<T>(
   const recoveries = connectivity.recoveries.value;
 
   useEffect(() => {
-    setState({ data: null, error: null, loading: true });
+    setState({ data: null, error: null, loading: true, counting: false });
     const abort = new AbortController();
     let inFlight = false;
     let again = false;
@@ -99,13 +118,19 @@ export function useLiveResource<T>(
       inFlight = true;
       lastRun = Date.now();
       const frame = live.stats.peek();
+      let countingFor: number | null = null;
       try {
         const data = await latest.current.load(abort.signal);
         loaded = { data };
-        if (!abort.signal.aborted) setState({ data, error: null, loading: false });
+        if (!abort.signal.aborted) setState({ data, error: null, loading: false, counting: false });
       } catch (err) {
+        countingFor = countingRetryMs(err);
         if (!abort.signal.aborted) {
-          setState((s) => ({ ...s, error: err as Error, loading: false }));
+          setState((s) =>
+            countingFor === null
+              ? { ...s, error: err as Error, loading: false, counting: false }
+              : { ...s, error: null, counting: true }
+          );
         }
       } finally {
         // Asked at this frame (or, before the first, at the one that came
@@ -118,13 +143,16 @@ export function useLiveResource<T>(
         } else if (again && !abort.signal.aborted) {
           again = false;
           schedule();
+        } else if (countingFor !== null) {
+          schedule(countingFor);
         }
       }
     };
-    const schedule = () => {
+    /** Runs after `wait` ms, or once `minGap` has passed since the last run. */
+    const schedule = (wait?: number) => {
       if (timer !== undefined || abort.signal.aborted || latest.current.options.paused) return;
       const gap = latest.current.options.minGap ?? MIN_RELOAD_GAP_MS;
-      const wait = Math.max(0, lastRun + gap - Date.now());
+      wait ??= Math.max(0, lastRun + gap - Date.now());
       timer = setTimeout(() => {
         timer = undefined;
         run();

@@ -13,7 +13,7 @@ import { FiringCount } from "../components/firing_count.ts";
 import type { IconName } from "../components/icon.ts";
 import type { NavItem } from "../components/sidebar.ts";
 import { lazyPage } from "../lib/lazy_page.ts";
-import { may } from "../lib/permissions.ts";
+import { may, mayReadHistory } from "../lib/permissions.ts";
 import type { BoardConfig } from "../lib/types.ts";
 import { matchPath, segmentsOf } from "../lib/router.ts";
 import { NotFoundPage } from "./not_found.ts";
@@ -63,10 +63,17 @@ export interface PageEntry<P extends string = string> {
   component: PageComponent<Params<P>>;
   /**
    * Its link in the sidebar (labelled with its title by default), the digit
-   * key opening it, what shows after its label (a count), and the action a
-   * user must be allowed to see it (`needs`: the page reads nothing else).
+   * key opening it, what shows after its label (a count), and whether the
+   * board and the user's permissions have the page read anything (`shown`;
+   * always when left out).
    */
-  nav?: { label?: string; icon: IconName; key?: string; badge?: ComponentType; needs?: string };
+  nav?: {
+    label?: string;
+    icon: IconName;
+    key?: string;
+    badge?: ComponentType;
+    shown?: (config: NavConfig) => boolean;
+  };
   /**
    * The actions its controls do: when the user's role hides some, one line
    * above the page says which role they need (see `RoleNote`).
@@ -78,6 +85,9 @@ export interface PageEntry<P extends string = string> {
    */
   under?: string;
 }
+
+/** What of `GET /config` decides which links the sidebar shows. */
+type NavConfig = Pick<BoardConfig, "allowed" | "history">;
 
 /** An entry, its component checked against its path's parameters. */
 const page = <P extends string>(entry: PageEntry<P>): PageEntry<P> => entry;
@@ -155,24 +165,24 @@ export const PAGES = {
     nav: { icon: "alerts", key: "6", badge: FiringCount },
     controls: ["alerts.update"],
   }),
+  history: page({
+    path: "/history",
+    title: "History",
+    component: HistoryPage,
+    nav: { icon: "history", shown: mayReadHistory },
+    controls: ["export"],
+  }),
   migrations: page({
     path: "/migrations",
     title: "Migrations",
     component: MigrationsPage,
     nav: { icon: "migrations" },
   }),
-  history: page({
-    path: "/history",
-    title: "History",
-    component: HistoryPage,
-    under: "tasks",
-    controls: ["export"],
-  }),
   activity: page({
     path: "/activity",
     title: "Activity",
     component: ActivityPage,
-    nav: { icon: "activity", needs: "audit.read" },
+    nav: { icon: "activity", shown: (config) => may(config, "audit.read") },
   }),
   reference: page({
     path: "/reference",
@@ -212,8 +222,8 @@ export interface NavEntry extends NavItem {
   page: PageName;
   /** The digit key that opens the page. */
   key?: string;
-  /** The action a user must be allowed to get the link (see {@link navFor}). */
-  needs?: string;
+  /** Whether the link shows, by the board's config (see {@link navFor}). */
+  shown?: (config: NavConfig) => boolean;
 }
 
 /** The sidebar's links, in order. */
@@ -222,9 +232,13 @@ export const NAV: readonly NavEntry[] = NAMES.flatMap((name) => {
   return nav ? [{ page: name, path, label: title, ...nav }] : [];
 });
 
-/** The sidebar's links the user's config allows (`needs`): no link to a page it would refuse. */
-export function navFor(config: Pick<BoardConfig, "allowed">): readonly NavEntry[] {
-  return NAV.filter((entry) => entry.needs === undefined || may(config, entry.needs));
+/**
+ * The sidebar's links the config shows (`shown`): no link to a page the
+ * board would refuse the user, or that has nothing to read (the History
+ * page of a board that records none).
+ */
+export function navFor(config: NavConfig): readonly NavEntry[] {
+  return NAV.filter((entry) => entry.shown?.(config) ?? true);
 }
 
 /**

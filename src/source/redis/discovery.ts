@@ -116,7 +116,9 @@ export async function discoverTasks(
  * The keys without a TTL in the keyspace (every master's, every database's),
  * from `INFO keyspace`: one O(1) command per master. A task's first key is
  * one of them (its job's hash, its wait list, its events stream); the
- * board's own short-lived keys and taskora's minute counters are not.
+ * board's own short-lived keys, the change feed's hashes (which expire a day
+ * after their last write, `store/redis/feed.ts`) and taskora's minute
+ * counters are not.
  */
 export async function lastingKeys(connection: RedisConnection): Promise<number> {
   let lasting = 0;

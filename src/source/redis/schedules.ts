@@ -18,15 +18,50 @@ function taskOf(json: string): string | null {
   return typeof task === "string" ? task : null;
 }
 
+/** One schedule as the last list read it: what its record was built from, and the record. */
+interface ReadSchedule {
+  /** Its stored JSON. */
+  json: string;
+  /** The hash key of its last run's job, or null. */
+  jobKey: string | null;
+  /** Its place in the next-run set. */
+  nextRun: number | null;
+  /** Its last job's state, and when that was read when it is a kept finished one. */
+  lastRunStatus: JobState | null;
+  readAt: number | undefined;
+  record: ScheduleRecord;
+}
+
+/**
+ * The schedules the last list read, by name: a schedule whose stored JSON,
+ * next run and last job's state are the same at the next list is not
+ * decoded again, and is answered as the same record (so what is built from
+ * a record, `GET /schedules`' answer, is built once per change of it).
+ * Holds the schedules of the last list only.
+ */
+export class ScheduleReads {
+  kept = new Map<string, ReadSchedule>();
+}
+
+/** The hash key of the last run's job a schedule's stored JSON names, or null. */
+function lastJobKey(json: string, prefix?: string): string | null {
+  const jobId = scheduleLastJobId(json);
+  const task = taskOf(json);
+  return jobId && task ? `${taskKeys(task, prefix).jobPrefix}${jobId}` : null;
+}
+
 /**
  * Every schedule, sorted by name. One round trip: HGETALL of the schedules
  * hash + ZRANGE WITHSCORES of the next-run set; then, for the last jobs
  * whose state is not known finished (`finished`), one pipeline of
- * `HGET <job> state` (each in its task's slot).
+ * `HGET <job> state` (each in its task's slot). A schedule unchanged since
+ * the list `reads` holds is answered as the record that list made: the
+ * records are shared, never changed in place.
  */
 export async function listSchedules(
   connection: RedisConnection,
   finished: FinishedStates,
+  reads: ScheduleReads,
   prefix?: string,
 ): Promise<ScheduleRecord[]> {
   const keys = globalKeys(prefix);
@@ -39,27 +74,43 @@ export async function listSchedules(
   for (let i = 0; i + 1 < next.length; i += 2) nextRuns.set(next[i], Number(next[i + 1]));
 
   const names = Object.keys(configs).sort();
-  const lookups = names.map((name) => {
-    const jobId = scheduleLastJobId(configs[name]);
-    const task = taskOf(configs[name]);
-    return jobId && task ? { name, key: `${taskKeys(task, prefix).jobPrefix}${jobId}` } : null;
+  const jobKeys = names.map((name) => {
+    const read = reads.kept.get(name);
+    return read?.json === configs[name] ? read.jobKey : lastJobKey(configs[name], prefix);
   });
-  const wanted = lookups.filter((l) => l !== null);
-  const states = await readJobStates(connection, wanted.map((l) => l.key), finished);
-  const lastState = new Map(wanted.map((l, i) => [l.name, states[i]]));
-  // A finished state may be up to a minute old: the answer says when it was read.
-  const readAt = new Map(wanted.map((l) => [l.name, finished.readAt(l.key)]));
+  const wanted = jobKeys.filter((key) => key !== null);
+  const states = await readJobStates(connection, wanted, finished);
+  const lastState = new Map(wanted.map((key, i) => [key, states[i]]));
 
-  return names.map((name) => {
-    const schedule = decodeSchedule(
-      name,
-      configs[name],
-      nextRuns.get(name) ?? null,
-      lastState.get(name) ?? null,
-    );
-    const at = readAt.get(name);
-    return at === undefined ? schedule : { ...schedule, lastRunStatusAt: at };
+  const kept = new Map<string, ReadSchedule>();
+  const records = names.map((name, i) => {
+    const json = configs[name];
+    const jobKey = jobKeys[i];
+    const nextRun = nextRuns.get(name) ?? null;
+    const lastRunStatus = jobKey === null ? null : lastState.get(jobKey)!;
+    // A finished state may be up to a minute old: the answer says when it was read.
+    const readAt = jobKey === null ? undefined : finished.readAt(jobKey);
+    const read = reads.kept.get(name);
+    const same = read !== undefined && read.json === json && read.nextRun === nextRun &&
+      read.lastRunStatus === lastRunStatus && read.readAt === readAt;
+    const record = same ? read.record : recordOf(name, json, nextRun, lastRunStatus, readAt);
+    kept.set(name, { json, jobKey, nextRun, lastRunStatus, readAt, record });
+    return record;
   });
+  reads.kept = kept;
+  return records;
+}
+
+/** A schedule's record from what was read of it. */
+function recordOf(
+  name: string,
+  json: string,
+  nextRun: number | null,
+  lastRunStatus: JobState | null,
+  readAt: number | undefined,
+): ScheduleRecord {
+  const schedule = decodeSchedule(name, json, nextRun, lastRunStatus);
+  return readAt === undefined ? schedule : { ...schedule, lastRunStatusAt: readAt };
 }
 
 /**

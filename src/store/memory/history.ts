@@ -237,6 +237,8 @@ export function createMemoryHistoryStore(options: MemoryHistoryOptions = {}): Hi
         .sort(([a], [b]) => a - b)
         .map(([at, fields]) => pointOf(at, fields));
     },
+    // Its index by id was kept from its first write.
+    indexJobIds: () => Promise.resolve(false),
     trim(now: number) {
       const before = jobs.size;
       for (const [key, job] of jobs) {

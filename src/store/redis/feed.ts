@@ -13,7 +13,8 @@
  *   replica a little ahead) judges it by its own; the TTL only clears it.
  *
  * Each holds one entry per task the leader follows, no more: a task gone is
- * dropped from both hashes.
+ * dropped from both hashes. Both hashes outlive the last leader that wrote
+ * them by {@link FEED_KEYS_TTL_MS}.
  *
  * @module
  */
@@ -38,6 +39,19 @@ export function feedKeys(prefix?: string): { ids: string; live: string; demand: 
   const root = `${keyRoot(prefix)}:board`;
   return { ids: `${root}:feed:ids`, live: `${root}:live`, demand: `${root}:feed:demand` };
 }
+
+/**
+ * How long the feed's two hashes outlive the last write, ms: a day. With a
+ * TTL they are not among the keyspace's lasting keys, which discovery counts
+ * to tell whether a task can have got its first key
+ * (`source/redis/discovery.ts`): created without one by a leader's first
+ * pass, they made its next discovery pass walk the whole keyspace again
+ * (1,000 SCANs at 1M keys, in an idle board's first minute).
+ */
+export const FEED_KEYS_TTL_MS = 86_400_000;
+
+/** How often a writer renews that TTL, ms: one PEXPIRE an hour beside a write, the first with it. */
+const FEED_KEYS_RENEW_MS = 3_600_000;
 
 const AS_OF = "@asOf";
 const INDEX = "@index";
@@ -95,6 +109,8 @@ export class RedisFeedStore implements FeedStore {
   readonly #connection: RedisConnection;
   readonly #keys: ReturnType<typeof feedKeys>;
   readonly #now: () => number;
+  /** When this store last renewed each hash's TTL (its clock). */
+  #renewedAt = new Map<string, number>();
   /** What {@link readLiveState} read last, by text. */
   #lastRead: { index: Parsed<LiveIndex> | null; rows: Map<string, Parsed<LiveRow>> } = {
     index: null,
@@ -118,7 +134,7 @@ export class RedisFeedStore implements FeedStore {
     const commands: string[][] = [];
     if (positions.size > 0) commands.push(["HSET", this.#keys.ids, ...[...positions].flat()]);
     if (removed.length > 0) commands.push(["HDEL", this.#keys.ids, ...removed]);
-    if (commands.length > 0) await this.#connection.pipeline(commands);
+    if (commands.length > 0) await this.#written(this.#keys.ids, commands);
   }
 
   /** One HSET (and one HDEL for tasks gone), one round trip. */
@@ -128,7 +144,20 @@ export class RedisFeedStore implements FeedStore {
     for (const row of rows) fields.push(rowField(row.name), JSON.stringify(row));
     const commands = [["HSET", this.#keys.live, ...fields]];
     if (removed.length > 0) commands.push(["HDEL", this.#keys.live, ...removed.map(rowField)]);
+    await this.#written(this.#keys.live, commands);
+  }
+
+  /**
+   * Sends the writes of `key`, in one round trip with the renewal of its TTL
+   * when it is due (at once after the writes: the hash never stands without
+   * one between two of discovery's looks).
+   */
+  async #written(key: string, commands: string[][]): Promise<void> {
+    const now = this.#now();
+    const renew = now - (this.#renewedAt.get(key) ?? -Infinity) >= FEED_KEYS_RENEW_MS;
+    if (renew) commands.push(["PEXPIRE", key, String(FEED_KEYS_TTL_MS)]);
     await this.#connection.pipeline(commands);
+    if (renew) this.#renewedAt.set(key, now);
   }
 
   /** One HMGET. */

@@ -1,9 +1,9 @@
 /**
  * A named lease in Redis that every board replica on the keyspace shares:
- * `<root>:board:lease:<name>` holds its holder's id with a TTL. Taking is
- * `SET NX PX`; renewing and giving back compare the holder first, in one
- * script each (the renewal's takes the lease too should it run out meanwhile), so a holder whose lease ran out and was taken by another
- * never renews or deletes the other's.
+ * `<root>:board:lease:<name>` holds its holder's id with a TTL. Every turn,
+ * taking or renewing, is one script that compares the holder first (and
+ * takes a free lease, `SET NX PX`), as is giving back, so a holder whose
+ * lease ran out and was taken by another never renews or deletes the other's.
  *
  * @module
  */
@@ -45,8 +45,10 @@ return 0
 };
 
 /**
- * Takes the lease for `holder` (`SET NX PX`), or, when it is held, renews
- * it if `holder` holds it: one command, or two when the lease is held.
+ * Takes the lease for `holder` when it is free, or renews it if `holder`
+ * holds it: one script, three commands as Redis counts them. Not a `SET NX`
+ * first: it fails whenever the lease is held, at every turn but a board's
+ * first, a command more each turn of every board on the keyspace.
  */
 export async function holdLease(
   connection: RedisConnection,
@@ -57,8 +59,6 @@ export async function holdLease(
 ): Promise<LeaseHold> {
   const key = boardKeys(prefix).lease(name);
   const ms = Math.max(1, Math.ceil(ttlMs));
-  const taken = await connection.call<string | null>(["SET", key, holder, "NX", "PX", String(ms)]);
-  if (taken !== null) return { held: true, expiresInMs: ms };
   const [held, left] = await connection.call<[number, number]>({
     script: HOLD_LEASE,
     keys: [key],

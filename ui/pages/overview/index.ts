@@ -31,7 +31,7 @@ function useRedisLink(answered: boolean): RedisLink {
 /** The overview page. */
 export function OverviewPage() {
   const [view, changeView] = useTaskView();
-  const { data, error, loading } = useOverviewPage(overviewQuery(view));
+  const { data, error, loading, counting } = useOverviewPage(overviewQuery(view));
   const link = useRedisLink(data?.redis.connected ?? true);
   return html`
     <${ErrorBanner} error=${error} />
@@ -43,6 +43,7 @@ export function OverviewPage() {
         title="Tasks"
         overview=${data}
         loading=${loading}
+      counting=${counting}
         view=${view}
         onChange=${changeView}
       />

@@ -34,17 +34,27 @@ function countLine(overview: LiveOverview, view: TaskView): string {
     : formatCountOf(all, "task");
 }
 
-/** The card. */
+/**
+ * The card. `counting`: the board answered that it is still reading every
+ * task for the first time; the list says so until the rows come.
+ */
 export function TaskListCard(
-  { title, overview, loading, view, onChange }: {
+  { title, overview, loading, counting, view, onChange }: {
     title: string;
     overview: LiveOverview | null;
     loading: boolean;
+    counting: boolean;
     view: TaskView;
     onChange(change: Partial<TaskView>): void;
   },
 ) {
   const body = () => {
+    if (counting && !overview) {
+      return html`
+        <p class="empty"
+          role="status"><strong>Counting tasks…</strong> The board is reading every task for the first time; the list shows when it is done.</p>
+      `;
+    }
     if (!overview) return html`<p class="empty">${loading ? "Loading…" : "No data."}</p>`;
     if (overview.groups) {
       return html`<${TaskGroups} groups=${overview.groups} view=${view} onChange=${onChange} />`;

@@ -136,7 +136,7 @@ function spanLabel([from, to]: readonly [number, number]): string {
 export function ThroughputCard() {
   const { api } = useBoard();
   // Minutes close once a minute; job events need not reload 1,440 buckets.
-  const { data: answer, error } = useLiveResource(
+  const { data: answer, error, counting } = useLiveResource(
     (signal) => api.getAsOf("/throughput", { signal }),
     [],
     { relevant: () => false },
@@ -185,7 +185,9 @@ export function ThroughputCard() {
               : ""}: it is drawn dashed.
           </p>
         `
-        : html`<p class="empty">${error ? error.message : "Loading…"}</p>`}
+        : html`<p class="empty">${
+          error ? error.message : counting ? "Counting tasks…" : "Loading…"
+        }</p>`}
     <//>
   `;
 }

@@ -17,7 +17,7 @@ import { STATES } from "../../lib/types.ts";
 /** The task list page. */
 export function TasksPage() {
   const [view, changeView] = useTaskView();
-  const { data, error, loading } = useOverviewPage(overviewQuery(view));
+  const { data, error, loading, counting } = useOverviewPage(overviewQuery(view));
   const byState = (STATES as readonly string[]).includes(view.sort);
   return html`
     <${ErrorBanner} error=${error} />
@@ -25,6 +25,7 @@ export function TasksPage() {
       title=${byState ? `Tasks by ${view.sort} jobs` : "All tasks"}
       overview=${data}
       loading=${loading}
+      counting=${counting}
       view=${view}
       onChange=${changeView}
     />

@@ -13,13 +13,15 @@ import {
   triggerSchedule,
   updateSchedule,
 } from "../schedule_actions.ts";
-import { listSchedules } from "../schedules.ts";
+import { listSchedules, ScheduleReads } from "../schedules.ts";
 import { pausingOf } from "../../schedule_patch.ts";
 import type { RedisContext } from "../context.ts";
 
 /** Schedules, in Redis. */
 export class RedisSchedules {
   readonly #redis: RedisContext;
+  /** The schedules the last list read: unchanged ones are not decoded again. */
+  readonly #reads = new ScheduleReads();
 
   /** Reads and steers through `redis`. */
   constructor(redis: RedisContext) {
@@ -32,6 +34,7 @@ export class RedisSchedules {
     const schedules = await listSchedules(
       this.#redis.connection,
       this.#redis.finishedStates,
+      this.#reads,
       this.#redis.prefix,
     );
     this.#redis.recentIds.note(

@@ -210,6 +210,41 @@ return removed + capAll(tonumber(ARGV[5]), budget)
 };
 
 /**
+ * Adds to the index by job id (KEYS[4]) up to ARGV[3] summaries of the
+ * index of all (KEYS[2]), in its order from where the last call stopped
+ * (the meta hash's `idsFrom`): a history written before that index existed
+ * is indexed a bounded batch at a time. Once the walk reaches the end, or
+ * finds the index by id as long as the index of all (every summary written
+ * since it existed is in both), it notes `idsIndexed` and does nothing
+ * more. Returns `{ added, 1 when done }`.
+ */
+export const INDEX_JOB_IDS: LuaScript = {
+  name: "history-index-job-ids",
+  writes: true,
+  source: `${DROPPING}
+if redis.call('HEXISTS', meta, 'idsIndexed') == 1 then return { 0, 1 } end
+local budget = tonumber(ARGV[3])
+local members = {}
+if redis.call('ZCARD', ids) < redis.call('ZCARD', all) then
+  local from = redis.call('HGET', meta, 'idsFrom')
+  members = redis.call('ZRANGEBYLEX', all, from and ('(' .. from) or '-', '+', 'LIMIT', 0, budget)
+  for _, member in ipairs(members) do
+    local first = string.find(member, '\\0', 1, true)
+    local second = string.find(member, '\\0', first + 1, true)
+    redis.call('ZADD', ids, 0, idMember(string.sub(member, second + 1), string.sub(member, first + 1, second - 1)))
+  end
+  if #members == budget then
+    redis.call('HSET', meta, 'idsFrom', members[#members])
+    return { #members, 0 }
+  end
+end
+redis.call('HSET', meta, 'idsIndexed', '1')
+redis.call('HDEL', meta, 'idsFrom')
+return { #members, 1 }
+`,
+};
+
+/**
  * Walks a summary index (KEYS[1]) backwards from ARGV[2] down to ARGV[3]
  * (lex bounds), keeping the members whose job matches: ARGV[4] states
  * (`,a,b,` or empty), ARGV[5] version, ARGV[6] lower-case error text,

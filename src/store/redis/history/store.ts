@@ -51,7 +51,7 @@ import {
   TERMINAL_OUTCOMES,
 } from "../../../history/summary.ts";
 import { BUCKETS_PER_SPAN, historyKeys, idMemberStart, paddedTime, spanOf } from "./keys.ts";
-import { SEARCH_HISTORY, TRIM_HISTORY, WRITE_HISTORY } from "./scripts.ts";
+import { INDEX_JOB_IDS, SEARCH_HISTORY, TRIM_HISTORY, WRITE_HISTORY } from "./scripts.ts";
 
 /** Options of {@link createRedisHistoryStore}. */
 export interface RedisHistoryOptions {
@@ -68,6 +68,12 @@ const TRIM_BUDGET = 1000;
 
 /** The most trim calls one {@link HistoryStore.trim} makes. */
 const TRIM_CALLS = 100;
+
+/**
+ * How many summaries one {@link HistoryStore.indexJobIds} call adds to the
+ * index by job id, at most: one script of a few ms, once a feed pass.
+ */
+export const INDEX_BUDGET = 1000;
 
 /** A batch as the write script reads it: keys by their index in KEYS (1-based). */
 class ScriptKeys {
@@ -325,6 +331,14 @@ export function createRedisHistoryStore(options: RedisHistoryOptions): HistorySt
         }
       }
       return [...buckets].sort(([a], [b]) => a - b).map(([at, fields]) => pointOf(at, fields));
+    },
+    async indexJobIds() {
+      const [, done] = await connection.call<[number, number]>({
+        script: INDEX_JOB_IDS,
+        keys: [keys.meta, keys.all, keys.tasks, keys.ids, keys.cuts],
+        args: ["", keys.root, INDEX_BUDGET],
+      });
+      return Number(done) === 0;
     },
     async trim(now) {
       let removed = 0;

@@ -1,0 +1,98 @@
+/**
+ * `GET /schedules` writes what it shows of a schedule (presented through
+ * the board's formatters, worded, as JSON) once per change of the schedule
+ * or of its board runs, not at each request: counted by the calls of a
+ * data formatter. What it shows stays exact and fresh: a schedule taskora
+ * changed shows at the next request, a run another board dispatched at
+ * once, and a user without `payload.read` never gets the data a reader was
+ * shown. Schedules written and changed by a real taskora 0.5.0 App, the
+ * board standalone on its Redis.
+ */
+
+import assert from "node:assert/strict";
+import { createBoardOn } from "../helpers/checked_board.ts";
+import { RedisTaskSource } from "../../src/source/redis/mod.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
+import { startRedis } from "../helpers/redis_server.ts";
+import { connectClient } from "../helpers/redis_server.ts";
+import { writeJob } from "../helpers/wire_writer.ts";
+import { hourlySchedulesApp } from "../helpers/hourly_schedules.ts";
+
+interface Shown {
+  name: string;
+  config: { data?: unknown };
+  description: string | null;
+  boardRuns: { jobId: string; state: string | null }[];
+}
+
+Deno.test("GET /schedules writes each schedule once per change, and shows each change at the next request", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const app = hourlySchedulesApp(redis.url);
+  const formatted: string[] = [];
+  const timers = new FakeTimers();
+  const source = new RedisTaskSource({ url: redis.url }, timers);
+  const other = new RedisTaskSource({ url: redis.url }, timers);
+  const board = createBoardOn(timers, source, {
+    auth: (request) => {
+      const name = request.headers.get("x-user");
+      return name ? { name } : undefined;
+    },
+    can: (user, action) => action !== "payload.read" || user?.name === "oz",
+    formatters: {
+      data: (value, task) => {
+        formatted.push(task);
+        return value;
+      },
+    },
+  });
+  const list = async (user: string): Promise<Shown[]> => {
+    const response = await board.fetch(
+      new Request("http://localhost/board/api/schedules", { headers: { "x-user": user } }),
+    );
+    assert.equal(response.status, 200);
+    return await response.json();
+  };
+  try {
+    await app.start();
+    const first = await list("oz");
+    assert.deepEqual(first.map((s) => s.config.data), [{ i: 0 }, { i: 1 }, { i: 2 }]);
+    assert.equal(first[0].description, "Every hour");
+    assert.equal(formatted.length, 3);
+    assert.deepEqual(await list("oz"), first);
+    assert.equal(formatted.length, 3, "nothing changed: nothing written again");
+
+    // A user without payload.read: the data is left out, before any formatter sees it.
+    const masked = await list("vic");
+    assert.ok(masked.every((s) => !("data" in s.config)));
+    assert.deepEqual(masked.map((s) => s.description), first.map((s) => s.description));
+    assert.deepEqual(await list("oz"), first, "the reader's texts are kept beside");
+    assert.ok((await list("vic")).every((s) => !("data" in s.config)));
+    assert.equal(formatted.length, 3);
+
+    // taskora changes one schedule: that one is written again, at the next request.
+    await app.schedules.update("hourly-1", { data: { i: 10 } });
+    const changed = await list("oz");
+    assert.deepEqual(changed.map((s) => s.config.data), [{ i: 0 }, { i: 10 }, { i: 2 }]);
+    assert.deepEqual(formatted.slice(3), ["report-1"]);
+
+    // Another board dispatched a run of hourly-0: it shows at once, in its job's state.
+    const jobId = await writeJob(client, { task: "report-0", state: "completed" });
+    await other.boardStore.recordBoardRun("hourly-0", { jobId, at: Date.now(), by: "board" }, 10);
+    const withRun = await list("oz");
+    assert.deepEqual(
+      withRun[0].boardRuns.map(({ jobId, state }) => ({ jobId, state })),
+      [{ jobId, state: "completed" }],
+    );
+    assert.deepEqual(formatted.slice(4), ["report-0"]);
+    await list("oz");
+    assert.equal(formatted.length, 5);
+  } finally {
+    await app.close();
+    await board.close();
+    await other.close();
+    await source.close();
+    client.destroy();
+    await redis.stop();
+  }
+});
