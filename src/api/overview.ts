@@ -27,6 +27,8 @@ import { integerParam, MAX_LIMIT, oneOfParam, textParam } from "./schema/params.
 import { keptRead } from "../kept_read.ts";
 import { sharedRead } from "../shared_read.ts";
 import { readLivePage, readNeededLive } from "../feed/live_read.ts";
+import { jsonAnswer } from "../http/deep_json.ts";
+import { overviewJson } from "../http/overview_json.ts";
 import { OverviewSchema } from "./schema/overview.ts";
 
 const getOverview = apiRoute({
@@ -155,7 +157,8 @@ export function overviewRoutes(
           (asOf) => ownChanges.seenBy(asOf),
         ).catch(() => null));
     if (live !== null) {
-      return c.json({ ...live, redis: await redis, uptime: Date.now() - startedAt }, 200);
+      const body = { ...live, redis: await redis, uptime: Date.now() - startedAt };
+      return jsonAnswer(c, overviewJson(body));
     }
     const { group, ...query } = asked;
     const { tasks: every, ...rest } = await read();

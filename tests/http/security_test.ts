@@ -35,6 +35,36 @@ Deno.test("HTML pages carry a CSP that allows only the board's own code, and no 
   await source.close();
 });
 
+Deno.test("API answers carry the same CSP and headers, with no nonce: no style runs in JSON", async () => {
+  const source = createMemorySource();
+  const board = createBoard(source, { logo: "https://cdn.example.com/logo.svg" });
+  const page = await board.fetch(new Request("http://x/board/"));
+  await page.body?.cancel();
+  const response = await board.fetch(new Request("http://x/board/api/config"));
+  assert.equal(response.status, 200);
+  await response.body?.cancel();
+  const csp = response.headers.get("content-security-policy")!;
+  assert.equal(
+    csp,
+    page.headers.get("content-security-policy")!.replace(/ 'nonce-[^']+'/, ""),
+    "none drawn at each request: the page's policy, its style-src 'self' alone",
+  );
+  for (
+    const name of [
+      "x-frame-options",
+      "x-content-type-options",
+      "referrer-policy",
+      "cross-origin-opener-policy",
+      "cross-origin-resource-policy",
+      "x-permitted-cross-domain-policies",
+    ]
+  ) {
+    assert.equal(response.headers.get(name), page.headers.get(name), name);
+    assert.ok(page.headers.get(name), name);
+  }
+  await source.close();
+});
+
 Deno.test("request bodies over 1 MiB are refused with 413 before any handler reads them", async () => {
   const source = createMemorySource();
   const board = createBoard(source);

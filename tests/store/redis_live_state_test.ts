@@ -2,13 +2,17 @@
  * Reading the whole live state from Redis (`RedisFeedStore.readLiveState`,
  * what an overview of every task reads at each request) parses what a pass
  * of the leader changed, not every row again: a row or index whose text is
- * the one read last is the object read last, on a real redis-server.
+ * the one read last is the object read last; and while no pass wrote since
+ * that read, it reads no more than which pass wrote last. On a real
+ * redis-server, its commands counted by Redis.
  */
 
 import assert from "node:assert/strict";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { indexOf, rowOf } from "../contract/feed_store_contract.ts";
-import { startRedis } from "../helpers/redis_server.ts";
+import type { LiveState } from "../../src/store/feed.ts";
+import { commandsOf } from "../helpers/command_stats.ts";
+import { connectClient, startRedis } from "../helpers/redis_server.ts";
 
 Deno.test("the whole live state parses only the rows and index a pass changed", async () => {
   const redis = await startRedis();
@@ -35,6 +39,36 @@ Deno.test("the whole live state parses only the rows and index a pass changed", 
     assert.notEqual(next.index, first.index);
     assert.deepEqual(next.index, indexOf([rows[0], changed]));
   } finally {
+    await source.close();
+    await redis.stop();
+  }
+});
+
+Deno.test("the whole live state is one small read while no pass wrote since the last, even at one asOf", async () => {
+  const redis = await startRedis();
+  const source = new RedisTaskSource({ url: redis.url });
+  const client = await connectClient(redis.url);
+  try {
+    const feed = source.boardStore.feed;
+    const rows = [rowOf("a", 1, "healthy"), rowOf("b", 2, "critical")];
+    await feed.writeLiveState({ asOf: 1_000, index: indexOf(rows), rows });
+    const first = (await feed.readLiveState())!;
+
+    let again!: LiveState;
+    const unchanged = await commandsOf(client, async () => again = (await feed.readLiveState())!);
+    assert.deepEqual(Object.fromEntries(unchanged), { hget: 1 }, "the pass's id, not the hash");
+    assert.equal(again, first, "the state read last, as it stands in Redis");
+
+    // A pass at the same ms (fake timers, a new leader's first) is a write all the same.
+    const changed = rowOf("b", 0, "healthy");
+    await feed.writeLiveState({ asOf: 1_000, index: indexOf([rows[0], changed]), rows: [changed] });
+    let next!: LiveState;
+    const moved = await commandsOf(client, async () => next = (await feed.readLiveState())!);
+    assert.deepEqual(Object.fromEntries(moved), { hget: 1, hgetall: 1 });
+    assert.deepEqual(next.rows.get("b"), changed);
+    assert.deepEqual(next.index, indexOf([rows[0], changed]));
+  } finally {
+    await client.close();
     await source.close();
     await redis.stop();
   }
