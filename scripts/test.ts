@@ -11,11 +11,11 @@
  * its group by what it imports, so no list is kept by hand.
  *
  * `all` (what `deno task test` runs) type-checks `tests/` once (the same
- * command as `deno task check`'s, so the one run second is a cache hit) with
- * the fast group beside it, then runs the redis, postgres and e2e groups and
- * the JSDoc examples at the same time (each group's output is printed whole when it ends), and fails
- * if any group fails. Checking once matters: `deno check` caches per set of
- * roots, so each group's `deno test` would check its own graph again, cold.
+ * command as `deno task check`'s, so the one run second is a cache hit) and
+ * runs every group and the JSDoc examples beside it, all at the same time
+ * ({@link ALL_AT_ONCE}; each part's output is printed whole when it ends), and
+ * fails if any part fails. Checking once matters: `deno check` caches per set
+ * of roots, so each group's `deno test` would check its own graph again, cold.
  *
  * @example
  * ```sh
@@ -28,6 +28,8 @@
  */
 
 import { type BoundedRun, runBounded } from "./bounded_command.ts";
+import { exampleModule, examplesIn } from "./doc_examples.ts";
+import { type Part, runAtOnce } from "./run_at_once.ts";
 
 /** What a test file needs to run. */
 export type TestGroup = "fast" | "redis" | "postgres" | "e2e";
@@ -149,6 +151,8 @@ export function longestFirst(
  * each file's boards on its own file's path (`tests/e2e/harness.ts`), and an
  * isolate of its costs about 1.4 s of CPU before its first test (`mod.ts`,
  * `playwright-core`, a redis-server), 53 times a file each.
+ * The JSDoc examples run batched too, each example a module of its own
+ * (`scripts/doc_examples.ts`).
  */
 export interface GroupPlan {
   lanes: number;
@@ -156,11 +160,12 @@ export interface GroupPlan {
 }
 
 /** Each group's plan (see {@link GroupPlan}). */
-export const PLANS: Record<TestGroup, GroupPlan> = {
+export const PLANS: Record<TestGroup | "doc", GroupPlan> = {
   fast: { lanes: 2, filesPerBatch: 12 },
   redis: { lanes: 2, filesPerBatch: 8 },
   postgres: { lanes: 2, filesPerBatch: 1 },
   e2e: { lanes: 2, filesPerBatch: 9 },
+  doc: { lanes: 2, filesPerBatch: 64 },
 };
 
 /**
@@ -189,62 +194,114 @@ async function writeBatches(dir: string, name: string, batches: string[][]): Pro
   }));
 }
 
-async function testFiles(dir: URL): Promise<string[]> {
+/** The files under `dir` whose names match `name`, sorted, but for those under `skipped` folders. */
+async function filesUnder(
+  dir: URL,
+  name: RegExp,
+  skipped: readonly string[] = [],
+): Promise<string[]> {
   const files: string[] = [];
   const pending = [dir.pathname];
   while (pending.length > 0) {
     const current = pending.pop()!;
     for await (const entry of Deno.readDir(current)) {
       const path = `${current}/${entry.name}`.replaceAll("//", "/");
-      if (entry.isDirectory && entry.name !== "bench" && entry.name !== "fixtures") {
-        pending.push(path);
-      } else if (entry.isFile && /_test\.ts$/.test(entry.name)) files.push(path);
+      if (entry.isDirectory && !skipped.includes(entry.name)) pending.push(path);
+      else if (entry.isFile && name.test(entry.name)) files.push(path);
     }
   }
   return files.sort();
 }
 
+/** Where `deno test --doc` looked for the examples it runs (`scripts/` and `tests/` are only checked). */
+const DOC_ROOTS = ["mod.ts", "source.ts", "src/"];
+
+/** Writes each JSDoc example of {@link DOC_ROOTS} as a module into `dir` and returns their paths. */
+async function writeExamples(dir: string): Promise<string[]> {
+  const sources = DOC_ROOTS.filter((root) => !root.endsWith("/")).map((root) =>
+    `${ROOT.pathname}${root}`
+  );
+  for (const root of DOC_ROOTS.filter((root) => root.endsWith("/"))) {
+    sources.push(...await filesUnder(new URL(root, ROOT), /\.ts$/));
+  }
+  const modules: string[] = [];
+  for (const path of sources) {
+    const text = await Deno.readTextFile(path);
+    const file = new URL(`file://${path}`);
+    for (const example of examplesIn(file, path.slice(ROOT.pathname.length), text)) {
+      const module = `${dir}/example_${String(modules.length).padStart(3, "0")}.ts`;
+      await Deno.writeTextFile(module, exampleModule(example, text));
+      modules.push(module);
+    }
+  }
+  return modules;
+}
+
+/** What `all` runs at the same time: the type check and each group's tests. */
+export type RunPart = "check" | TestGroup | "doc";
+
 /**
- * How long a group may run, minutes, when `TEST_GROUP_MINUTES` does not say
- * (it sets every group's limit, for a slower machine): past it the group's
- * `deno test` and every process it started are killed and the group fails,
- * naming the tests that had started and not ended, instead of a hang holding
- * CI until its outer limit ends the run with nothing said (a hang once cost
- * 80 minutes). Well above each group's time in a clean-clone CI run on the
- * project's 2-core machine with the groups side by side, and under load: at
- * load 25-38 the redis group took 14 min 21 s batched, and one file per
- * isolate did not end within 15.
+ * How long each part of the run may take, minutes, when `TEST_GROUP_MINUTES`
+ * does not say (it sets every part's limit, for a slower machine): past it
+ * the part's `deno` and every process it started are killed and the part
+ * fails, naming the tests that had started and not ended, instead of a hang
+ * holding CI until its outer limit ends the run with nothing said (a hang
+ * once cost 80 minutes). Well above each part's time in a clean-clone CI run
+ * on the project's 2-core machine with every part side by side, and under
+ * load: at load 25-38 the redis group took 14 min 21 s batched, and one file
+ * per isolate did not end within 15. All at once at load 25-49 (a median of
+ * 30), the type check took 9 min 22 s and the fast group was killed at 8 min
+ * with 790 of its 973 tests passed: the parts run side by side, so a short
+ * part's short limit bounds nothing the longest one does not.
  */
-export const GROUP_MINUTES: Record<TestGroup | "doc", number> = {
-  fast: 8,
+export const GROUP_MINUTES: Record<RunPart, number> = {
+  check: 20,
+  fast: 20,
   redis: 25,
   postgres: 10,
   e2e: 25,
   doc: 12,
 };
 
-function limitMinutes(group: TestGroup | "doc"): number {
-  return Number(Deno.env.get("TEST_GROUP_MINUTES") ?? GROUP_MINUTES[group]);
+/** How the output names a part: the command, for the type check. */
+function partName(part: RunPart): string {
+  return part === "check" ? `deno check ${CHECK_ARGS.join(" ")}` : `test:${part}`;
 }
 
-async function denoTest(
-  group: TestGroup | "doc",
+function limitMinutes(part: RunPart): number {
+  return Number(Deno.env.get("TEST_GROUP_MINUTES") ?? GROUP_MINUTES[part]);
+}
+
+/** How a part's `deno` runs: its output captured or not, its environment, and what stops it early. */
+interface DenoRun {
+  capture?: boolean;
+  env?: Record<string, string>;
+  /** Aborts when the run ends early (the type check failed): the part then ends, failed. */
+  stop?: AbortSignal;
+}
+
+/** Runs `deno <args>` for `part`, bounded by the part's limit, and says why when it was cut short. */
+async function denoRun(
+  part: RunPart,
   args: string[],
-  capture = false,
-  env: Record<string, string> = {},
+  { capture = false, env = {}, stop }: DenoRun = {},
 ): Promise<BoundedRun> {
-  const minutes = limitMinutes(group);
-  const run = await runBounded(Deno.execPath(), ["test", "--allow-all", ...args], {
+  const minutes = limitMinutes(part);
+  const timeout = AbortSignal.timeout(minutes * 60_000);
+  const run = await runBounded(Deno.execPath(), args, {
     cwd: ROOT.pathname,
     // Captured output is read by people, not terminals.
     env: capture ? { ...env, NO_COLOR: "1" } : env,
     capture,
-    limit: AbortSignal.timeout(minutes * 60_000),
+    limit: stop ? AbortSignal.any([timeout, stop]) : timeout,
   });
   if (!run.timedOut) return run;
-  const killed = `\n== test:${group} did not finish within ${minutes} min: killed, with every ` +
-    "process it started. The tests started above without an ok or FAILED after them were " +
-    "still running.\n";
+  const killed = timeout.aborted
+    ? `\n== ${
+      partName(part)
+    } did not finish within ${minutes} min: killed, with every process it ` +
+      "started. The tests started above without an ok or FAILED after them were still running.\n"
+    : `\n== ${partName(part)} stopped, with every process it started: the type check failed.\n`;
   if (!capture) console.error(killed);
   return { ...run, output: run.output + (capture ? killed : "") };
 }
@@ -267,20 +324,23 @@ export const CHECK_ARGS: readonly string[] = [
   "tests/",
 ];
 
-/** Type-checks every test file, what it imports and the JSDoc examples, as `deno task check` does. */
-async function checkTests(): Promise<boolean> {
-  const { success } = await new Deno.Command(Deno.execPath(), {
-    args: ["check", ...CHECK_ARGS],
-    cwd: ROOT.pathname,
-  }).spawn().status;
-  return success;
-}
+/**
+ * What `all` runs, all at once, in the order it starts them (the longest
+ * first). Every group runs with `--no-check` beside the one type check of
+ * everything it runs ({@link CHECK_ARGS}), and a type error stops the groups
+ * still running (`scripts/run_at_once.ts`). The redis and e2e groups hold the
+ * run's critical path (each about 6-7 minutes in a clean-clone CI run, the
+ * redis group mostly waiting: 238 s of CPU in 531 s); started after the check
+ * and the fast group, they waited 1.5-2 minutes for them, with one core idle
+ * for most of it (tsc runs on one thread).
+ */
+export const ALL_AT_ONCE: readonly RunPart[] = ["redis", "e2e", "postgres", "check", "doc", "fast"];
 
 if (import.meta.main) {
   const [which = "all", ...rest] = Deno.args;
   // `deno task test:fast -- --filter x` hands the script the "--" too.
   const extra = rest[0] === "--" ? rest.slice(1) : rest;
-  const files = await testFiles(new URL("tests/", ROOT));
+  const files = await filesUnder(new URL("tests/", ROOT), /_test\.ts$/, ["bench", "fixtures"]);
   const read = (path: string) => Deno.readTextFileSync(path);
   const groups = classify(files, read);
   const order = longestFirst(files, read);
@@ -291,68 +351,77 @@ if (import.meta.main) {
     }
     Deno.exit(0);
   }
-  const group =
-    (name: TestGroup) =>
-    async (args: string[], capture?: boolean, env: Record<string, string> = {}) => {
-      const files = of(name);
-      // deno test given no module runs every test it finds.
-      if (files.length === 0) return { success: true, output: "", timedOut: false };
-      const { lanes, filesPerBatch } = PLANS[name];
-      const dir = await Deno.makeTempDir({ prefix: `queue-board-${name}-` });
-      try {
-        const modules = await writeBatches(dir, name, batchesOf(files, filesPerBatch));
-        return await denoTest(name, ["--parallel", ...args, ...extra, ...modules], capture, {
-          ...env,
-          DENO_JOBS: String(lanes),
-        });
-      } finally {
-        await Deno.remove(dir, { recursive: true });
-      }
-    };
-  const runs: Record<string, (args: string[], capture?: boolean) => Promise<BoundedRun>> = {
+  /** Runs `files` in `name`'s batches and lanes ({@link PLANS}). */
+  const batched = async (
+    name: TestGroup | "doc",
+    files: string[],
+    args: string[],
+    run: DenoRun,
+  ) => {
+    // deno test given no module runs every test it finds.
+    if (files.length === 0) return { success: true, output: "", timedOut: false };
+    const { lanes, filesPerBatch } = PLANS[name];
+    const dir = await Deno.makeTempDir({ prefix: `queue-board-${name}-batches-` });
+    try {
+      const modules = await writeBatches(dir, name, batchesOf(files, filesPerBatch));
+      return await denoRun(name, [
+        "test",
+        "--allow-all",
+        "--parallel",
+        ...args,
+        ...extra,
+        ...modules,
+      ], {
+        ...run,
+        env: { ...run.env, DENO_JOBS: String(lanes) },
+      });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  };
+  const group = (name: TestGroup) => (args: string[], run: DenoRun) =>
+    batched(name, of(name), args, run);
+  const runs: Record<RunPart, (args: string[], run: DenoRun) => Promise<BoundedRun>> = {
+    check: (_, run) => denoRun("check", ["check", ...CHECK_ARGS], run),
     fast: group("fast"),
     redis: group("redis"),
     postgres: group("postgres"),
     // One Chromium for the group, each file with contexts of its own: a launch per file cost
     // about a second of CPU, 48 times. Imported here only: the other groups need no browser.
-    e2e: async (args, capture) => {
+    e2e: async (args, run) => {
       const { withBrowserServer } = await import("../tests/e2e/browser.ts");
-      return await withBrowserServer((env) => group("e2e")(args, capture, env));
+      return await withBrowserServer((env) => group("e2e")(args, { ...run, env }));
     },
-    doc: (args, capture) =>
-      denoTest("doc", ["--doc", ...args, ...extra, "mod.ts", "source.ts", "src/"], capture),
+    doc: async (args, run) => {
+      const dir = await Deno.makeTempDir({ prefix: "queue-board-doc-examples-" });
+      try {
+        // Their types are the type check's (`deno check --doc`, as Deno extracts them): checked
+        // here, the modules (new paths each run) would cost a cold check of their own each time.
+        return await batched("doc", await writeExamples(dir), ["--no-check", ...args], run);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
   };
   if (which !== "all" && !(which in runs)) {
     console.error(
-      `usage: scripts/test.ts [all|fast|redis|postgres|e2e|doc|list] [deno test arguments]`,
+      `usage: scripts/test.ts [all|check|fast|redis|postgres|e2e|doc|list] [deno test arguments]`,
     );
     Deno.exit(2);
   }
-  if (which !== "all") Deno.exit((await runs[which]([])).success ? 0 : 1);
+  if (which !== "all") Deno.exit((await runs[which as RunPart]([], {})).success ? 0 : 1);
 
-  // The type check keeps one core (tsc runs on one thread) for about a minute of a clean
-  // clone's run: the fast group, which needs no check of its own, runs beside it on the other.
-  console.log(`== deno check ${CHECK_ARGS.join(" ")}, test:fast beside it`);
-  const [checked, fast] = await Promise.all([checkTests(), runs.fast(["--no-check"], true)]);
-  console.log(`\n== test:fast\n${fast.output}`);
-  if (!checked) Deno.exit(1);
-  const failed: string[] = fast.success ? [] : ["fast"];
-  const together = [
-    ["redis", ["--no-check"]],
-    ["postgres", ["--no-check"]],
-    ["e2e", ["--no-check"]],
-    ["doc", ["--no-check"]],
-  ] as const;
-  console.log(`\n== ${together.map(([name]) => `test:${name}`).join(", ")} at the same time`);
-  await Promise.all(together.map(async ([name, args]) => {
-    const started = performance.now();
-    const { success, output } = await runs[name]([...args], true);
-    const took = Math.round((performance.now() - started) / 1000);
-    console.log(`\n== test:${name} (${took} s)\n${output}`);
-    if (!success) failed.push(name);
-  }));
+  console.log(`== ${ALL_AT_ONCE.map(partName).join(", ")}: at the same time`);
+  const parts = {} as Record<RunPart, Part>;
+  for (const part of ALL_AT_ONCE) {
+    parts[part] = (stop) => runs[part](["--no-check"], { capture: true, stop });
+  }
+
+  const failed = await runAtOnce(parts, (part, { output }, seconds) => {
+    console.log(`\n== ${partName(part)} (${seconds} s)\n${output}`);
+  });
   if (failed.length > 0) {
-    console.error(`\nfailed: ${failed.map((name) => `test:${name}`).join(", ")}`);
+    console.error(`\nfailed: ${failed.map(partName).join(", ")}`);
     Deno.exit(1);
   }
 }

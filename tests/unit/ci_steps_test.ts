@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { CHECK_ARGS } from "../../scripts/test.ts";
+
+const ROOT = new URL("../../", import.meta.url);
+const tasks: Record<string, string> =
+  JSON.parse(Deno.readTextFileSync(new URL("deno.json", ROOT))).tasks;
+
+/** The commands `.ci/run` runs: its lines without comments. */
+const ciCommands = Deno.readTextFileSync(new URL(".ci/run", ROOT))
+  .split("\n")
+  .map((line) => line.replace(/(^|\s)#.*$/, ""))
+  .join("\n");
+
+function timesCi(command: RegExp): number {
+  return ciCommands.match(new RegExp(command.source, "g"))?.length ?? 0;
+}
+
+Deno.test("deno task check is its style steps, the test run's type check and its package steps", () => {
+  assert.equal(
+    tasks.check,
+    `deno task check:style && deno check ${CHECK_ARGS.join(" ")} && deno task check:package`,
+  );
+});
+
+Deno.test("CI runs each step of deno task check once: the type check inside deno task test", () => {
+  // fmt, lint and a cached type check ran twice: before the tests and again in deno task check.
+  assert.equal(timesCi(/deno task test\b(?!:)/), 1);
+  assert.equal(timesCi(/deno task check:style\b/), 1);
+  assert.equal(timesCi(/deno task check:package\b/), 1);
+  assert.equal(timesCi(/deno task check\b(?!:)/), 0);
+  assert.equal(timesCi(/deno (?:fmt|lint|check|doc)\b/), 0);
+});
+
+Deno.test("CI starts the tests before it waits for the bundle and style checks", () => {
+  // They held the tests back by 15-20 s of a clean-clone run.
+  const checks = ciCommands.indexOf("deno task check:style");
+  const tests = ciCommands.indexOf("deno task test");
+  const waitForChecks = ciCommands.indexOf('wait "$checks_pid"');
+  assert.ok(checks >= 0 && tests > checks && waitForChecks > tests);
+  assert.match(ciCommands, /deno task check:package\) >"\$checks_log" 2>&1 &\n/);
+  assert.match(ciCommands, /deno task test &\n/);
+});
