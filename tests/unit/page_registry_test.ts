@@ -29,6 +29,7 @@ Deno.test("the sidebar lists Overview to the API reference, keys 1–6 opening t
     ["Schedules", "/schedules", "4"],
     ["DLQ", "/dlq", "5"],
     ["Alerts", "/alerts", "6"],
+    ["History", "/history", undefined],
     ["Migrations", "/migrations", undefined],
     ["Activity", "/activity", undefined],
     ["API", "/reference", undefined],
