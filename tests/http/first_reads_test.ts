@@ -206,8 +206,9 @@ Deno.test("a page from the live state waits on Redis twice: the index with the s
     // another shares its wait.
     let inFlight = 0;
     let waits = 0;
-    const pipeline = source.connection.pipeline.bind(source.connection);
-    source.connection.pipeline = async (commands) => {
+    // Every round trip, one command or many, goes through pipelineSettled.
+    const pipeline = source.connection.pipelineSettled.bind(source.connection);
+    source.connection.pipelineSettled = async (commands) => {
       if (inFlight++ === 0) waits++;
       try {
         return await pipeline(commands);
