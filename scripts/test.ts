@@ -13,7 +13,8 @@
  * `all` (what `deno task test` runs) type-checks `tests/` once (the same
  * command as `deno task check`'s, so the one run second is a cache hit) and
  * runs every group and the JSDoc examples beside it, all at the same time
- * ({@link ALL_AT_ONCE}; each part's output is printed whole when it ends), and
+ * ({@link ALL_AT_ONCE}; each part's output is printed whole when it ends, and
+ * each failed part's summary after the last, `scripts/run_report.ts`), and
  * fails if any part fails. Checking once matters: `deno check` caches per set
  * of roots, so each group's `deno test` would check its own graph again, cold.
  *
@@ -29,7 +30,8 @@
 
 import { type BoundedRun, runBounded } from "./bounded_command.ts";
 import { exampleModule, examplesIn } from "./doc_examples.ts";
-import { type Part, runAtOnce } from "./run_at_once.ts";
+import type { Part } from "./run_at_once.ts";
+import { runAndReport } from "./run_report.ts";
 
 /** What a test file needs to run. */
 export type TestGroup = "fast" | "redis" | "postgres" | "e2e";
@@ -299,8 +301,8 @@ async function denoRun(
   const killed = timeout.aborted
     ? `\n== ${
       partName(part)
-    } did not finish within ${minutes} min: killed, with every process it ` +
-      "started. The tests started above without an ok or FAILED after them were still running.\n"
+    } did not finish within ${minutes} min: interrupted, then killed with every process it ` +
+      "started. The tests deno test named pending above were still running.\n"
     : `\n== ${partName(part)} stopped, with every process it started: the type check failed.\n`;
   if (!capture) console.error(killed);
   return { ...run, output: run.output + (capture ? killed : "") };
@@ -417,11 +419,5 @@ if (import.meta.main) {
     parts[part] = (stop) => runs[part](["--no-check"], { capture: true, stop });
   }
 
-  const failed = await runAtOnce(parts, (part, { output }, seconds) => {
-    console.log(`\n== ${partName(part)} (${seconds} s)\n${output}`);
-  });
-  if (failed.length > 0) {
-    console.error(`\nfailed: ${failed.map(partName).join(", ")}`);
-    Deno.exit(1);
-  }
+  if ((await runAndReport(parts, partName)).length > 0) Deno.exit(1);
 }
