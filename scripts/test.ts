@@ -30,6 +30,7 @@
 
 import { type BoundedRun, runBounded } from "./bounded_command.ts";
 import { exampleModule, examplesIn } from "./doc_examples.ts";
+import { type Package, packagesFor, packagesMissing, type ServerNeeds } from "./prerequisites.ts";
 import type { Part } from "./run_at_once.ts";
 import { runAndReport } from "./run_report.ts";
 
@@ -51,10 +52,7 @@ function localImports(path: string, text: string): string[] {
 }
 
 /** What a test file reaches through its local imports. */
-interface Needs {
-  redis: boolean;
-  postgres: boolean;
-  browser: boolean;
+interface Needs extends ServerNeeds {
   /** Board processes or a set of servers: the longest files of their group. */
   many: boolean;
 }
@@ -110,6 +108,14 @@ export function classify(
     groups.set(file, browser ? "e2e" : postgres ? "postgres" : redis ? "redis" : "fast");
   }
   return groups;
+}
+
+/** The system packages the tests of `files` need, by what they import (`scripts/prerequisites.ts`). */
+export function packagesNeeded(
+  files: readonly string[],
+  read: (path: string) => string,
+): Package[] {
+  return packagesFor([...needsOf(files, read).values()]);
 }
 
 /**
@@ -309,6 +315,47 @@ async function denoRun(
 }
 
 /**
+ * Runs `part` with `start` once `packages` are installed, or fails it naming
+ * those that are not. While CI installs them (`TEST_INSTALLING`, see
+ * `scripts/prerequisites.ts`) the part waits, and its output says how long.
+ */
+async function onceInstalled(
+  part: RunPart,
+  packages: readonly Package[],
+  { capture = false, stop = new AbortController().signal }: DenoRun,
+  start: () => Promise<BoundedRun>,
+): Promise<BoundedRun> {
+  const began = performance.now();
+  let waited = false;
+  const missing = await packagesMissing(packages, {
+    installing: Deno.env.get("TEST_INSTALLING"),
+    waiting: () => waited = true,
+    stop,
+  });
+  const say = (text: string) => capture ? text : (console.error(text), "");
+  if (stop.aborted) {
+    return {
+      success: false,
+      timedOut: true,
+      output: say(`${partName(part)} stopped before it began\n`),
+    };
+  }
+  if (missing.length > 0) {
+    const output = say(
+      `${partName(part)} needs ${missing.join(", ")}, which is not installed ` +
+        `(apt-get install ${missing.join(" ")})\n`,
+    );
+    return { success: false, timedOut: false, output };
+  }
+  const seconds = Math.round((performance.now() - began) / 1000);
+  const note = waited
+    ? say(`== waited ${seconds} s for ${packages.join(", ")} to be installed\n`)
+    : "";
+  const run = await start();
+  return { ...run, output: note + run.output };
+}
+
+/**
  * What `deno task check` type-checks, in one `deno check`: the same
  * arguments here make the run's check a cache hit after it (`deno check`
  * caches per set of roots), and one program checks `src/` once, where a check
@@ -411,12 +458,17 @@ if (import.meta.main) {
     );
     Deno.exit(2);
   }
-  if (which !== "all") Deno.exit((await runs[which as RunPart]([], {})).success ? 0 : 1);
+  /** Runs `part` once what its tests need is installed (the type check and the examples need none). */
+  const run = (part: RunPart, args: string[], how: DenoRun) => {
+    const packages = part === "check" || part === "doc" ? [] : packagesNeeded(of(part), read);
+    return onceInstalled(part, packages, how, () => runs[part](args, how));
+  };
+  if (which !== "all") Deno.exit((await run(which as RunPart, [], {})).success ? 0 : 1);
 
   console.log(`== ${ALL_AT_ONCE.map(partName).join(", ")}: at the same time`);
   const parts = {} as Record<RunPart, Part>;
   for (const part of ALL_AT_ONCE) {
-    parts[part] = (stop) => runs[part](["--no-check"], { capture: true, stop });
+    parts[part] = (stop) => run(part, ["--no-check"], { capture: true, stop });
   }
 
   if ((await runAndReport(parts, partName)).length > 0) Deno.exit(1);
