@@ -117,8 +117,9 @@ async function whileMarked(
   let watcher: Deno.FsWatcher;
   try {
     watcher = Deno.watchFs(dir, { recursive: false });
-  } catch {
-    return; // no installer's folder: nothing is being installed
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return; // the installer is done and gone
+    throw error;
   }
   const close = () => watcher.close();
   stop.addEventListener("abort", close, { once: true });

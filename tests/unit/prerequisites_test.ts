@@ -91,3 +91,12 @@ Deno.test("packagesFor() is what a part's tests need: none for tests that start 
     "fonts-liberation",
   ]);
 });
+
+Deno.test("packagesMissing() looks at once when the installer's folder is gone", async () => {
+  const missing = await packagesMissing(["redis-server"], {
+    installing: "/nonexistent/test-installing",
+    installed: () => true,
+    stop: new AbortController().signal,
+  });
+  assert.deepEqual(missing, []);
+});
