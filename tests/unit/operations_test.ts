@@ -100,6 +100,7 @@ function board(
     onFinish: (operation) => finished.push(operation),
     onTakeover: () => {},
     following: () => false,
+    onStart: () => {},
   }, { timers: new FakeTimers(), ...options });
   /** The end of the `n`th operation to finish. */
   const done = (n = 0) =>
