@@ -359,7 +359,7 @@ Deno.test("a board beside the leader with a browser and nothing moving sends at 
   // times one board (8.8-9.3 commands/s with 20 browsers, nothing moving). Before, 3 commands/s
   // over a cycle at 20 tasks: its two lease turns every third of the period (a script of three
   // commands each), the operations' sweep every 5 s (two), the retrying figures' GET at each
-  // turn and its stats frames' HMGET every 3 s. The event reader's XREAD is on the wall clock:
+  // turn (asked for or not) and its stats frames' HMGET every 3 s. The event reader's XREAD is on the wall clock:
   // `tests/source/redis_event_block_test.ts`.
   await withFleet(20, async (fleet) => {
     // The leader renews each lease every interval (3 s), for 10 s: a board looks at each lease
@@ -369,6 +369,8 @@ Deno.test("a board beside the leader with a browser and nothing moving sends at 
     const seen = JSON.stringify(Object.fromEntries(calls));
     assert.ok(perSecond <= 0.65, `${perSecond} commands/s: ${seen}`);
     assert.equal(calls.get("evalsha") ?? 0, 0, `no take of a lease it saw held: ${seen}`);
+    // Its frames come from the live state: nothing asks for the leader's retrying figures.
+    assert.equal(calls.get("get") ?? 0, 0, `no read of figures nobody asked for: ${seen}`);
     assert.ok(calls.get("hmget")! <= CYCLE_MS / STATS_MS / 2, `the stats frames' reads: ${seen}`);
   });
 });
