@@ -6,14 +6,14 @@
  * @module
  */
 
-import { Hono } from "hono";
+import type { Hono } from "hono";
 import { createApi } from "./api/mod.ts";
 import { apiStack } from "./board/api_stack.ts";
 import { metricsStack } from "./board/metrics_stack.ts";
 import { resolveSource } from "./board/resolve_source.ts";
 import { rootStack } from "./board/root_stack.ts";
 import { startServices } from "./board/services.ts";
-import { composeApp } from "./board/stack.ts";
+import { composeApp, serveStack } from "./board/stack.ts";
 import { type BoardServer, listen, type ListenOptions } from "./listen.ts";
 import { type NodeHandler, nodeListener } from "./node_listener.ts";
 import { type BoardOptions, resolveOptions } from "./options.ts";
@@ -122,17 +122,20 @@ export function createBoardOn(
 
   // Stacks: the API's and the scrape's, then the root's, which mounts them.
   const routes = createApi(services);
-  const app = composeApp(rootStack(services, {
-    routes,
-    api: composeApp(apiStack(services, routes)),
-    metrics: services.metrics && composeApp(metricsStack(resolved, services.metrics)),
-    fetch: (request, env) => fetch(request, env),
-  }));
+  const { app, served } = serveStack(
+    rootStack(services, {
+      routes,
+      api: composeApp(apiStack(services, routes)),
+      metrics: services.metrics && composeApp(metricsStack(resolved, services.metrics)),
+      fetch: (request, env) => fetch(request, env),
+    }),
+    // Mount: under the base path.
+    resolved.basePath,
+  );
 
-  // Mount: under the base path. The connection goes on as Hono's env: the socket address
-  // for login throttling (Deno's ServeHandlerInfo, or @hono/node-server's bindings).
-  const root = resolved.basePath === "/" ? app : new Hono().route(resolved.basePath, app);
-  const fetch = (request: Request, info?: unknown) => root.fetch(request, info);
+  // The connection goes on as Hono's env: the socket address for login throttling
+  // (Deno's ServeHandlerInfo, or @hono/node-server's bindings).
+  const fetch = (request: Request, info?: unknown) => served.fetch(request, info);
 
   return {
     app,

@@ -18,7 +18,6 @@ import { presetCan } from "../auth/permissions.ts";
 import { readOnlyGuard } from "../auth/read_only.ts";
 import { jobTaskOf } from "../source/job_task.ts";
 import { apiBodyLimit } from "./body_limit.ts";
-import { countingErrors } from "./error_handler.ts";
 import type { BoardServices } from "./services.ts";
 import type { Stack } from "./stack.ts";
 
@@ -27,12 +26,11 @@ export function apiPathOf(basePath: string): string {
   return basePath === "/" ? "/api" : `${basePath}/api`;
 }
 
-/** The API's layers around `routes` (what `createApi` built). */
+/** The API's layers around `routes` (what `createApi` built); the root's handler answers its errors. */
 export function apiStack(services: BoardServices, routes: OpenAPIHono): Stack {
   const { options, metrics, source } = services;
   const mountPath = apiPathOf(options.basePath);
   return {
-    onError: countingErrors(metrics),
     layers: [
       metrics && { name: "metrics timing", use: metrics.timing },
       { name: "body limit", use: apiBodyLimit() },

@@ -12,7 +12,6 @@ import { hookGuard } from "../auth/hook_guard.ts";
 import { permissionGuard } from "../auth/permission_guard.ts";
 import type { BoardMetrics } from "../metrics/route.ts";
 import type { ResolvedOptions } from "../options.ts";
-import { countingErrors } from "./error_handler.ts";
 import type { Stack } from "./stack.ts";
 
 /** Answers a scrape with the exposition text of `metrics`. */
@@ -23,10 +22,9 @@ export function serveMetrics(metrics: BoardMetrics): (c: Context) => Promise<Res
   };
 }
 
-/** The scrape's layers, relative to `/metrics`. */
+/** The scrape's layers, relative to `/metrics`; the root's handler answers its errors. */
 export function metricsStack(options: ResolvedOptions, metrics: BoardMetrics): Stack {
   return {
-    onError: countingErrors(metrics),
     layers: [
       typeof options.auth === "function" &&
       { name: "auth hook", use: hookGuard(options.auth, options.identify) },

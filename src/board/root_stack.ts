@@ -9,7 +9,7 @@
  */
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Hono, MiddlewareHandler } from "hono";
+import type { ErrorHandler, Hono, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { auditRefusals } from "../audit/gate.ts";
 import { auditedRoutes } from "../audit/route_actions.ts";
@@ -22,7 +22,7 @@ import type { ResolvedOptions } from "../options.ts";
 import { serveUi } from "../static.ts";
 import { apiPathOf } from "./api_stack.ts";
 import { API_BODY_LIMIT } from "./body_limit.ts";
-import { onError } from "./error_handler.ts";
+import { countingErrors } from "./error_handler.ts";
 import { securityHeaders } from "./security_headers.ts";
 import { serveMetrics } from "./metrics_stack.ts";
 import type { BoardServices } from "./services.ts";
@@ -93,7 +93,10 @@ function mcpLayers(
 }
 
 /** The root's layers. */
-export function rootStack(services: BoardServices, parts: RootParts): Stack {
+export function rootStack(
+  services: BoardServices,
+  parts: RootParts,
+): Stack & { onError: ErrorHandler } {
   const { options } = services;
   const { trustProxy } = options;
   const sameOriginCheck = sameOrigin({
@@ -102,7 +105,8 @@ export function rootStack(services: BoardServices, parts: RootParts): Stack {
     trustProxy,
   });
   return {
-    onError,
+    // Every app's errors, the API's and the scrape's included: the store's are counted.
+    onError: countingErrors(services.metrics),
     layers: [
       { name: "security headers", use: securityHeaders(options) },
       // Job data, with or without a session; refusals too, before any guard answers.

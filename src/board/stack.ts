@@ -3,6 +3,11 @@
  * run. `composeApp` turns one into a Hono app; a test reads `layerNames` to pin
  * the order (which guard runs before which), so no comment has to keep it.
  *
+ * Only the outermost app has an error handler: Hono's `route` wraps every
+ * handler of a mounted app that has one of its own in a composition of its
+ * own, run at each request (a layer of the API met three of them), where the
+ * outer app's handler answers the same errors at no cost.
+ *
  * @module
  */
 
@@ -23,9 +28,13 @@ export type Layer =
   /** The last step: 405 with `Allow`, or 404, for a request no route answered. */
   | { name: string; fallback: RouteFallbackOptions };
 
-/** An app's error handler and its layers; `false` or `null` stands for one its options leave out. */
+/**
+ * An app's error handler and its layers; `false` or `null` stands for one its
+ * options leave out. An app mounted in another has no error handler: the
+ * outer app's answers its errors.
+ */
 export interface Stack {
-  onError: ErrorHandler;
+  onError?: ErrorHandler;
   layers: readonly (Layer | false | null)[];
 }
 
@@ -80,11 +89,46 @@ export function layerNames(stack: Stack): string[] {
  */
 export function composeApp(stack: Stack): Hono {
   const app = new Hono();
-  app.onError(stack.onError);
+  if (stack.onError) app.onError(stack.onError);
   for (const layer of layersOf(stack)) {
     if ("use" in layer) { for (const path of layer.on ?? ["*"]) app.use(path, layer.use); }
     else if ("mount" in layer) app.route(layer.at, layer.mount);
     else app.all("*", routeFallback(app, layer.fallback));
   }
   return app;
+}
+
+/**
+ * The app of `stack` (what a host mounts, relative to its path) and the same
+ * routes served under `basePath`, both answering errors with the stack's
+ * handler. Mounted before the handler is set: a mounted app with no handler
+ * of its own has its handlers copied as they are, not each wrapped in a
+ * composition that would run at every request.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Hono } from "hono";
+ * import { serveStack } from "./stack.ts";
+ *
+ * const down = new Hono().get("/jobs", () => {
+ *   throw new Error("down");
+ * });
+ * const { app, served } = serveStack({
+ *   onError: (error, c) => c.text(error.message, 503),
+ *   layers: [{ name: "routes", at: "/", mount: down }],
+ * }, "/board");
+ * assert.equal((await served.request("/board/jobs")).status, 503);
+ * assert.equal((await app.request("/jobs")).status, 503);
+ * ```
+ */
+export function serveStack(
+  stack: Stack & { onError: ErrorHandler },
+  basePath: string,
+): { app: Hono; served: Hono } {
+  const app = composeApp({ layers: stack.layers });
+  const served = basePath === "/" ? app : new Hono().route(basePath, app);
+  app.onError(stack.onError);
+  served.onError(stack.onError);
+  return { app, served };
 }

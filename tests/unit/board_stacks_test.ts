@@ -8,12 +8,14 @@
 
 import assert from "node:assert/strict";
 import { Hono } from "hono";
+import { COMPOSED_HANDLER } from "hono/utils/constants";
+import { createBoardOn } from "../../src/board.ts";
 import { createApi } from "../../src/api/mod.ts";
 import { apiStack } from "../../src/board/api_stack.ts";
 import { metricsStack } from "../../src/board/metrics_stack.ts";
 import { rootStack } from "../../src/board/root_stack.ts";
 import { startServices } from "../../src/board/services.ts";
-import { composeApp, layerNames } from "../../src/board/stack.ts";
+import { composeApp, layerNames, serveStack } from "../../src/board/stack.ts";
 import { type BoardOptions, resolveOptions } from "../../src/options.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
@@ -197,4 +199,45 @@ Deno.test("composeApp runs the layers in their order, each on its paths", async 
   assert.equal(refused.headers.get("Allow"), "GET, HEAD");
   assert.equal((await app.request("/ui")).status, 404);
   assert.deepEqual(ran, ["first", "api only", "last", "first", "last"]);
+});
+
+/** The routes of `app` whose handler Hono wrapped in an error handler of the app it came from. */
+function wrappedRoutes(app: Hono): string[] {
+  return app.routes.filter((route) => COMPOSED_HANDLER in route.handler)
+    .map((route) => `${route.method} ${route.path}`);
+}
+
+Deno.test("the board's layers run under one error handler, none wrapped per request", async () => {
+  for (const options of [SESSION_LOGIN, AUTH_HOOK, {}]) {
+    const board = createBoardOn(new FakeTimers(), createMemorySource(), options);
+    try {
+      assert.deepEqual(wrappedRoutes(board.app), []);
+    } finally {
+      await board.close();
+    }
+  }
+  const { app, served } = serveStack({
+    onError: (error, c) => c.text(error.message, 503),
+    layers: [
+      { name: "first", use: (_c, next) => next() },
+      {
+        name: "api",
+        at: "/api",
+        mount: composeApp({
+          layers: [{
+            name: "jobs",
+            at: "/",
+            mount: new Hono().get("/jobs", () => {
+              throw new Error("down");
+            }),
+          }],
+        }),
+      },
+    ],
+  }, "/board");
+  assert.deepEqual(wrappedRoutes(served), []);
+  const answer = await served.request("/board/api/jobs");
+  assert.equal(answer.status, 503);
+  assert.equal(await answer.text(), "down");
+  assert.equal((await app.request("/api/jobs")).status, 503);
 });
