@@ -339,13 +339,14 @@ export async function startSentinel(name = "queue-board"): Promise<TestSentinel>
       (await redisCommand(replicaPort, "INFO", "replication")).includes("master_link_status:up"),
     { what: "the replica to be in sync" },
   );
-  await waitFor(
-    async () =>
-      (await redisCommand(sentinelPort, "SENTINEL", "REPLICAS", name)).includes(
-        String(replicaPort),
-      ),
-    { what: "the sentinel to know the replica" },
-  );
+  // Known is not enough: a replica the sentinel has not connected to yet ("slave,disconnected",
+  // as it is just after the replica's sync) is no candidate, and a failover then fails.
+  await waitFor(async () => {
+    const fields = (await redisCommand(sentinelPort, "SENTINEL", "REPLICAS", name)).split("\n");
+    const field = (key: string) => fields[fields.indexOf(key) + 1];
+    return field("port") === String(replicaPort) && field("flags") === "slave" &&
+      field("master-link-status") === "ok";
+  }, { what: "the sentinel to be connected to the replica, in sync" });
   return {
     name,
     sentinels: [{ host: "127.0.0.1", port: sentinelPort }],
