@@ -29,7 +29,12 @@ Deno.test({
       board.fetch(new Request(`http://board.test/board/api${path}`, init));
     try {
       await loadFixture(`redis://127.0.0.1:${set.master.port}`);
-      const failed = await (await api("/tasks/send-email/jobs?state=failed")).json();
+      // Its first answers may be 503s while its sentinel client connects on a loaded machine.
+      const failed = await waitFor(async () => {
+        const response = await api("/tasks/send-email/jobs?state=failed");
+        const body = await response.json();
+        return response.status === 200 && body;
+      }, { what: "the board to list the failed jobs" });
       const jobId: string = failed[0].id;
       const xadd = (port: number, jobId: string) =>
         redisCommand(
