@@ -39,6 +39,24 @@ function killGroup(pgid: number): void {
   }
 }
 
+/**
+ * How long a command interrupted at its limit has to end before its group is
+ * killed: `deno test` answers an interrupt by naming the tests still running
+ * ("The following tests were pending") and exiting, where, run with
+ * `--parallel`, it prints a test only when the test ends, so a group killed
+ * outright left no trace of the test that hung.
+ */
+const INTERRUPT_GRACE_MS = 5_000;
+
+/** Asks the command itself (not its group) to stop; one that has ended is not an error. */
+function interrupt(pid: number): void {
+  try {
+    Deno.kill(pid, "SIGINT");
+  } catch {
+    // It has ended.
+  }
+}
+
 /** The groups running now, killed when this process is told to stop. */
 const running = new Set<number>();
 const STOPS = ["SIGINT", "SIGTERM"] as const;
@@ -67,7 +85,8 @@ function untrack(pgid: number): void {
 
 /**
  * Runs `program` with `args` as the leader of a new process group until it
- * exits or `limit` aborts; then everything left in the group is killed.
+ * exits or `limit` aborts (then it is interrupted, and killed after
+ * {@link INTERRUPT_GRACE_MS}); then everything left in the group is killed.
  */
 export async function runBounded(
   program: string,
@@ -85,9 +104,11 @@ export async function runBounded(
   }).spawn();
   track(child.pid);
   let timedOut = false;
+  let grace: ReturnType<typeof setTimeout> | undefined;
   const kill = () => {
     timedOut = true;
-    killGroup(child.pid);
+    interrupt(child.pid);
+    grace = setTimeout(() => killGroup(child.pid), INTERRUPT_GRACE_MS);
   };
   limit.addEventListener("abort", kill, { once: true });
   // Read while it runs (a full pipe would stop it); a process left in the group may hold the
@@ -101,6 +122,7 @@ export async function runBounded(
     const [stdout, stderr] = await output;
     return { success: success && !timedOut, output: stdout + stderr, timedOut };
   } finally {
+    clearTimeout(grace);
     limit.removeEventListener("abort", kill);
     untrack(child.pid);
   }

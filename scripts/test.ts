@@ -13,7 +13,8 @@
  * `all` (what `deno task test` runs) type-checks `tests/` once (the same
  * command as `deno task check`'s, so the one run second is a cache hit) and
  * runs every group and the JSDoc examples beside it, all at the same time
- * ({@link ALL_AT_ONCE}; each part's output is printed whole when it ends), and
+ * ({@link ALL_AT_ONCE}; each part's output is printed whole when it ends, and
+ * each failed part's summary after the last, `scripts/run_report.ts`), and
  * fails if any part fails. Checking once matters: `deno check` caches per set
  * of roots, so each group's `deno test` would check its own graph again, cold.
  *
@@ -29,7 +30,9 @@
 
 import { type BoundedRun, runBounded } from "./bounded_command.ts";
 import { exampleModule, examplesIn } from "./doc_examples.ts";
-import { type Part, runAtOnce } from "./run_at_once.ts";
+import { type Package, packagesFor, packagesMissing, type ServerNeeds } from "./prerequisites.ts";
+import type { Part } from "./run_at_once.ts";
+import { runAndReport } from "./run_report.ts";
 
 /** What a test file needs to run. */
 export type TestGroup = "fast" | "redis" | "postgres" | "e2e";
@@ -49,10 +52,7 @@ function localImports(path: string, text: string): string[] {
 }
 
 /** What a test file reaches through its local imports. */
-interface Needs {
-  redis: boolean;
-  postgres: boolean;
-  browser: boolean;
+interface Needs extends ServerNeeds {
   /** Board processes or a set of servers: the longest files of their group. */
   many: boolean;
 }
@@ -108,6 +108,14 @@ export function classify(
     groups.set(file, browser ? "e2e" : postgres ? "postgres" : redis ? "redis" : "fast");
   }
   return groups;
+}
+
+/** The system packages the tests of `files` need, by what they import (`scripts/prerequisites.ts`). */
+export function packagesNeeded(
+  files: readonly string[],
+  read: (path: string) => string,
+): Package[] {
+  return packagesFor([...needsOf(files, read).values()]);
 }
 
 /**
@@ -299,11 +307,52 @@ async function denoRun(
   const killed = timeout.aborted
     ? `\n== ${
       partName(part)
-    } did not finish within ${minutes} min: killed, with every process it ` +
-      "started. The tests started above without an ok or FAILED after them were still running.\n"
+    } did not finish within ${minutes} min: interrupted, then killed with every process it ` +
+      "started. The tests deno test named pending above were still running.\n"
     : `\n== ${partName(part)} stopped, with every process it started: the type check failed.\n`;
   if (!capture) console.error(killed);
   return { ...run, output: run.output + (capture ? killed : "") };
+}
+
+/**
+ * Runs `part` with `start` once `packages` are installed, or fails it naming
+ * those that are not. While CI installs them (`TEST_INSTALLING`, see
+ * `scripts/prerequisites.ts`) the part waits, and its output says how long.
+ */
+async function onceInstalled(
+  part: RunPart,
+  packages: readonly Package[],
+  { capture = false, stop = new AbortController().signal }: DenoRun,
+  start: () => Promise<BoundedRun>,
+): Promise<BoundedRun> {
+  const began = performance.now();
+  let waited = false;
+  const missing = await packagesMissing(packages, {
+    installing: Deno.env.get("TEST_INSTALLING"),
+    waiting: () => waited = true,
+    stop,
+  });
+  const say = (text: string) => capture ? text : (console.error(text), "");
+  if (stop.aborted) {
+    return {
+      success: false,
+      timedOut: true,
+      output: say(`${partName(part)} stopped before it began\n`),
+    };
+  }
+  if (missing.length > 0) {
+    const output = say(
+      `${partName(part)} needs ${missing.join(", ")}, which is not installed ` +
+        `(apt-get install ${missing.join(" ")})\n`,
+    );
+    return { success: false, timedOut: false, output };
+  }
+  const seconds = Math.round((performance.now() - began) / 1000);
+  const note = waited
+    ? say(`== waited ${seconds} s for ${packages.join(", ")} to be installed\n`)
+    : "";
+  const run = await start();
+  return { ...run, output: note + run.output };
 }
 
 /**
@@ -409,19 +458,18 @@ if (import.meta.main) {
     );
     Deno.exit(2);
   }
-  if (which !== "all") Deno.exit((await runs[which as RunPart]([], {})).success ? 0 : 1);
+  /** Runs `part` once what its tests need is installed (the type check and the examples need none). */
+  const run = (part: RunPart, args: string[], how: DenoRun) => {
+    const packages = part === "check" || part === "doc" ? [] : packagesNeeded(of(part), read);
+    return onceInstalled(part, packages, how, () => runs[part](args, how));
+  };
+  if (which !== "all") Deno.exit((await run(which as RunPart, [], {})).success ? 0 : 1);
 
   console.log(`== ${ALL_AT_ONCE.map(partName).join(", ")}: at the same time`);
   const parts = {} as Record<RunPart, Part>;
   for (const part of ALL_AT_ONCE) {
-    parts[part] = (stop) => runs[part](["--no-check"], { capture: true, stop });
+    parts[part] = (stop) => run(part, ["--no-check"], { capture: true, stop });
   }
 
-  const failed = await runAtOnce(parts, (part, { output }, seconds) => {
-    console.log(`\n== ${partName(part)} (${seconds} s)\n${output}`);
-  });
-  if (failed.length > 0) {
-    console.error(`\nfailed: ${failed.map(partName).join(", ")}`);
-    Deno.exit(1);
-  }
+  if ((await runAndReport(parts, partName)).length > 0) Deno.exit(1);
 }

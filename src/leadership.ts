@@ -22,6 +22,11 @@ export interface LeaseHold {
 export interface Lease {
   /** Takes the lease for `holder` when free, or renews it when `holder` holds it. */
   hold(holder: string, ttlMs: number): Promise<LeaseHold>;
+  /**
+   * How long the lease runs on, ms, whoever holds it (0 when nobody does):
+   * one read, no write, what a follower looks at between its takes.
+   */
+  remaining(): Promise<number>;
   /** Gives the lease back when `holder` holds it (else does nothing). */
   release(holder: string): Promise<void>;
 }
@@ -45,13 +50,17 @@ export interface LeadershipOptions {
 export const DEFAULT_LEASE_MS = 10_000;
 
 /**
- * Whether this process leads. While it is asked ({@link leads}), it takes
- * or renews the lease every third of its period, and a follower tries again
- * no later than when the lease it saw runs out: when the leader stops
- * renewing (it died), a follower leads within one lease period; when it
- * gives the lease back ({@link close}, or a minute unasked), at the
- * follower's next try (a third of a period). Without a lease (a store
- * shared by no other process), it always leads.
+ * Whether this process leads. While it is asked ({@link leads}), the leader
+ * renews the lease every third of its period; a follower, once a take found
+ * the lease held, only looks how long it runs on ({@link Lease.remaining},
+ * one read) when the lease it saw would run out, and takes it then if
+ * nobody renewed it. So when the leader stops renewing (it died), a
+ * follower leads within one lease period, as when it gives the lease back
+ * ({@link close}, or a minute unasked): at the latest when the lease it had
+ * renewed last would have run out. Before, a follower tried to take the
+ * lease every third of its period, a script of three commands: most of what
+ * a watched board that leads nothing sent (`tests/bench/replicas.ts`).
+ * Without a lease (a store shared by no other process), it always leads.
  *
  * A leader counts its lease from when it asked for it, on its own clock, so
  * that it stops leading no later than the store lets the lease go, even
@@ -68,6 +77,7 @@ export const DEFAULT_LEASE_MS = 10_000;
  *     holder ??= who;
  *     return Promise.resolve({ held: holder === who, expiresInMs: ttlMs });
  *   },
+ *   remaining: () => Promise.resolve(holder === null ? 0 : 10_000),
  *   release: (who) => Promise.resolve(void (holder === who && (holder = null))),
  * };
  * const a = new Leadership(lease, { holder: "a" });
@@ -94,6 +104,8 @@ export class Leadership {
   #timer: TimerId | undefined;
   #turn: Promise<void> | null = null;
   #closed = false;
+  /** Whether this process's last take found the lease another's: it then only looks until it runs out. */
+  #follows = false;
 
   /** Creates the leadership; it competes from the first {@link leads}. */
   constructor(lease: Lease | null, options: LeadershipOptions = {}) {
@@ -167,12 +179,18 @@ export class Leadership {
     const askedAt = this.#timers.now();
     let next = this.#ttlMs / 3;
     try {
-      const { held, expiresInMs } = await this.#lease!.hold(this.holder, this.#ttlMs);
-      // Set even when closed meanwhile: close() gives back what this take got.
-      this.#until = held ? askedAt + this.#ttlMs : -Infinity;
+      // A follower looks whether the lease it saw still runs; it takes only one that ran out.
+      const left = this.#follows ? await this.#lease!.remaining() : 0;
+      if (left > 0) next = left + 1;
+      else {
+        const { held, expiresInMs } = await this.#lease!.hold(this.holder, this.#ttlMs);
+        // Set even when closed meanwhile: close() gives back what this take got.
+        this.#until = held ? askedAt + this.#ttlMs : -Infinity;
+        this.#follows = !held && expiresInMs > 0;
+        // A follower looks again when the lease it saw runs out.
+        if (this.#follows) next = expiresInMs + 1;
+      }
       if (this.#closed) return;
-      // A follower tries again when the lease it saw runs out, at the latest.
-      if (!held && expiresInMs > 0) next = Math.min(next, expiresInMs + 1);
     } catch {
       // The store did not answer: the lease counts down on our clock alone.
     } finally {
@@ -221,6 +239,7 @@ export function leaseOf(store: BoardStore, name: string): Lease | null {
   if (!store.shared) return null;
   return {
     hold: (holder, ttlMs) => store.holdLease(name, holder, ttlMs),
+    remaining: () => store.leaseRemaining(name),
     release: (holder) => store.releaseLease(name, holder),
   };
 }

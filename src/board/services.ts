@@ -191,6 +191,8 @@ export function startServices(
     timers,
     watched: () => feed?.need(),
     liveSeen: (asOf) => ownChanges.seenBy(asOf),
+    // Called from a stats poll, after the operations below are made (the first client's).
+    liveMarks: (marks) => operations.told(marks.operations ?? null),
     leads,
     alerts: options.alerts !== null,
     evaluatesAlerts: () => alertLeadership?.isLeading ?? false,

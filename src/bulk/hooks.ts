@@ -100,5 +100,6 @@ export function operationHooks(
       });
     },
     following: () => events.state().clients > 0,
+    onStart: () => void store.feed?.mark("operations").catch(() => {}),
   };
 }

@@ -20,7 +20,10 @@
  *   someone follows their event stream.
  * - Progress reaches this replica's event stream from its own runners at
  *   once and, while someone follows the stream, from other replicas' by
- *   reading the store every `followMs` while any of theirs runs.
+ *   reading the store every `followMs` while any of theirs runs. A replica
+ *   that does not lead learns that one started from the live state's
+ *   `operations` mark ({@link Operations.told}, read with each stats frame),
+ *   else from its sweep.
  *
  * Bounds: at most `maxRunning` operations run at once in the store (checked
  * when one is created); finished ones are kept for `keepMs` and only the
@@ -99,6 +102,12 @@ export interface OperationHooks {
   onTakeover(operation: BulkOperation, from: string | null): void;
   /** Whether anyone follows progress here now: only then are other replicas' operations read. */
   following(): boolean;
+  /**
+   * Tells every replica that an operation started here (the live state's
+   * `operations` mark, `../store/feed.ts`), so that one that does not lead
+   * reads the store when one starts, not at each sweep.
+   */
+  onStart(): void;
 }
 
 /** What to run. */
@@ -194,6 +203,8 @@ export class Operations {
   #following: TimerId | null = null;
   /** While following: operations that ended from then on are reported. */
   #followSince: number | null = null;
+  /** The `operations` mark last told, and when (own clock); null before any. */
+  #told: { mark: string | null; at: number } | null = null;
   readonly #sweeper: TimerId;
   readonly #takeOver: boolean;
   readonly #leads: () => boolean;
@@ -282,8 +293,24 @@ export class Operations {
           " at once, whichever replica runs them): wait for one to finish, or cancel it",
       );
     }
+    this.#hooks.onStart();
     this.#run(stored, selector, spec.matches);
     return snapshot(operation);
+  }
+
+  /**
+   * The `operations` mark as the live state holds it now (null: never
+   * marked), read by this replica each stats interval: when it changed (or
+   * on the first), another replica may have started one, so this replica
+   * reads the store and follows what runs. While it is told, a sweep on a
+   * replica that does not lead reads nothing: before, the sweep read the
+   * store every 5 s on every replica someone watched (two commands).
+   */
+  told(mark: string | null): void {
+    const last = this.#told;
+    this.#told = { mark, at: this.#timers.now() };
+    if (last !== null && last.mark === mark) return;
+    this.#follow(this.#now() - this.#sweepMs - this.#leaseMs);
   }
 
   /** An operation (running, or finished and still kept), or null. */
@@ -365,6 +392,10 @@ export class Operations {
     if (this.#closed) return;
     const takeOver = this.#takeOver && this.#leads();
     if (!takeOver && !this.#hooks.following()) return;
+    // Told within three sweeps (a quiet board reads the live state every third stats poll): a
+    // start shows in the mark, the rest in the following.
+    const told = this.#told;
+    if (!takeOver && told !== null && this.#timers.now() - told.at <= 3 * this.#sweepMs) return;
     const now = this.#now();
     try {
       const { running, claimed } = takeOver

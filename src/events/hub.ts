@@ -11,7 +11,9 @@
  *   while it is at most one lease period old (`LIVE_FRAME_MAX_AGE_MS`, 10 s:
  *   a pass may outlast an interval, and the frame says its age): one store read, whatever
  *   the number of tasks, on the leader and every other board alike, the
- *   frame's `at` its `asOf` (see `live_stats.ts`). Only when it is older
+ *   frame's `at` its `asOf` (see `live_stats.ts`); while nothing moved
+ *   since, a poll sends the same frame again and reads nothing, until the
+ *   state would be a lease period old. Only when it is older
  *   (no leader keeps it, or the store holds none) does the poll read the
  *   counts itself: then it rereads only the tasks that had events since the
  *   last one (a count changes with an event), and every task every
@@ -66,6 +68,7 @@ import type { Presenter } from "../contract/present.ts";
 import { totalsOf } from "../contract/totals.ts";
 import type { QueueStats, TaskEvent, TaskSource } from "../source/types.ts";
 import type { BoardStore } from "../store/types.ts";
+import type { LiveMark } from "../store/feed.ts";
 import { jobEventName, jobEventPayload, withoutEventPayloads } from "./frames.ts";
 import { epochClock, systemTimers, type TimerId, type Timers } from "../timers.ts";
 import { frameMessage, PING_FRAME, retryFrame } from "./sse.ts";
@@ -110,6 +113,12 @@ export interface EventHubOptions {
    * whoever made a change sees it in the next frame (see `OwnChanges`).
    */
   liveSeen?: (asOf: number) => boolean;
+  /**
+   * Told the marks of each fresh live state a stats poll read (see
+   * `LiveMark`): what other replicas changed, learnt from the read the
+   * frame needs anyway.
+   */
+  liveMarks?: (marks: Partial<Record<LiveMark, string>>) => void;
   /**
    * Whether this board leads the boards on its store now. The leader shares
    * each stats frame it reads (`shareResult`); the others, while a frame
@@ -310,10 +319,15 @@ export class EventHub {
   #pollFailed = false;
   #stats: StatsPayload | null = null;
   #statsFrame: Uint8Array | null = null;
+  /** The `asOf` of the live state the last frame sent, or null when it was not the live state's. */
+  #liveAsOf: number | null = null;
+  /** When this board last saw a count change (a job event, an invalidation), on the epoch's clock. */
+  #movedAt = -Infinity;
   readonly #leads: (() => boolean) | null;
   readonly #watched: () => void;
   readonly #store: NonNullable<EventHubOptions["store"]> | null;
   readonly #liveSeen: (asOf: number) => boolean;
+  readonly #liveMarks: (marks: Partial<Record<LiveMark, string>>) => void;
   readonly #alerts: boolean;
   readonly #evaluatesAlerts: () => boolean;
   /** The last `alerts` frame (sent to a client as it connects), and what tells it apart. */
@@ -340,6 +354,7 @@ export class EventHub {
     this.#watched = options.watched ?? (() => {});
     this.#store = options.store ?? null;
     this.#liveSeen = options.liveSeen ?? (() => true);
+    this.#liveMarks = options.liveMarks ?? (() => {});
     this.#alerts = options.alerts ?? false;
     this.#evaluatesAlerts = options.evaluatesAlerts ?? (() => false);
     this.#epochNow = epochClock(this.#timers);
@@ -386,7 +401,9 @@ export class EventHub {
    * (a clean made through this board): the next stats frame rereads them.
    */
   invalidate(task: string): void {
-    if (this.#clients.size > 0) this.#dirty.add(task);
+    if (this.#clients.size === 0) return;
+    this.#dirty.add(task);
+    this.#movedAt = this.#epochNow();
   }
 
   /**
@@ -443,6 +460,7 @@ export class EventHub {
     }
     // Counts kept from before were not followed meanwhile: the first poll reads all.
     this.#fullAt = -Infinity;
+    this.#liveAsOf = null;
     const timers = this.#timers;
     this.#statsTimer = timers.setInterval(() => this.#pollStats(), this.#statsIntervalMs);
     this.#heartbeatTimer = timers.setInterval(() => this.#broadcast(PING_FRAME), this.#heartbeatMs);
@@ -529,6 +547,7 @@ export class EventHub {
   #onEvent(event: TaskEvent): void {
     if (this.#clients.size === 0) return;
     this.#dirty.add(event.task);
+    this.#movedAt = this.#epochNow();
     const name = jobEventName(event.event);
     if (name === null) return;
     try {
@@ -600,19 +619,43 @@ export class EventHub {
       this.#epochNow(),
       Math.max(this.#statsIntervalMs, LIVE_FRAME_MAX_AGE_MS),
     );
+    if (summary) this.#liveMarks(summary.marks ?? {});
     return summary && this.#liveSeen(summary.asOf) ? liveStatsPayload(summary) : null;
   }
 
+  /**
+   * Whether the live state the last frame sent still stands: nothing moved
+   * here since its `asOf`, it saw this board's own changes, and it will not
+   * be past {@link LIVE_FRAME_MAX_AGE_MS} by the next poll. Then a poll
+   * sends that frame again, dated as it was, and reads nothing: a quiet
+   * board reads the state every third poll, not every poll (what a watched
+   * follower sent most, `tests/bench/replicas.ts`). What changes with no
+   * event (the leader's sweep healing a count) shows within that age.
+   */
+  #liveStands(): boolean {
+    const asOf = this.#liveAsOf;
+    return asOf !== null && this.#statsFrame !== null && this.#movedAt <= asOf &&
+      this.#liveSeen(asOf) &&
+      this.#epochNow() - asOf <= LIVE_FRAME_MAX_AGE_MS - this.#statsIntervalMs;
+  }
+
   async #readStats(): Promise<void> {
+    if (this.#liveStands()) {
+      this.#post(this.#statsFrame!);
+      return;
+    }
     let payload: StatsPayload;
+    this.#liveAsOf = null;
     try {
-      const counted = await this.#liveStats() ?? await this.#sharedStats();
+      const live = await this.#liveStats();
+      const counted = live ?? await this.#sharedStats();
       if (counted !== null) {
         // Counts read elsewhere: what this board would have read had it read them itself. Its
         // own, kept from before, were not followed meanwhile: its next read of them reads all.
         this.#stats = counted;
         this.#pollFailed = false;
         this.#fullAt = -Infinity;
+        this.#liveAsOf = live?.at ?? null;
         if (this.#clients.size > 0) this.#send("stats:update", counted);
         return;
       }

@@ -78,12 +78,22 @@ export interface LiveIndex {
   healthCounts: HealthCounts;
 }
 
+/**
+ * What a board marks in the live state when it changed something every
+ * replica reads elsewhere: `operations`, a bulk operation started (on any
+ * replica). A replica reading the summary each stats interval learns of it
+ * there, and reads the thing itself only then, not on a timer of its own.
+ */
+export type LiveMark = "operations";
+
 /** The index and how old it is: when the leader last brought the live state up to date. */
 export interface LiveSummary {
   /** When every figure was last true (ms): the leader's last pass. */
   asOf: number;
   /** The index as of then. */
   index: LiveIndex;
+  /** Each mark's last value (a new one at each change); absent when never marked. */
+  marks?: Partial<Record<LiveMark, string>>;
 }
 
 /** The whole live state: the summary and every task's row, as one pass of the leader left them. */
@@ -123,6 +133,8 @@ export interface FeedStore {
    * changed in place.
    */
   readLiveState(): Promise<LiveState | null>;
+  /** Gives `mark` a new value, read with the summary (see {@link LiveMark}). */
+  mark(mark: LiveMark): Promise<void>;
   /** Notes that someone on a replica needs the feed, for `ttlMs` (each replica renews its own need). */
   noteFeedDemand(ttlMs: number): Promise<void>;
   /** Whether any replica noted a need that has not run out. */

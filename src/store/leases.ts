@@ -14,6 +14,8 @@ export interface LeaseStore {
    * or renews it when `holder` does, atomically; says who holds it now.
    */
   holdLease(name: string, holder: string, ttlMs: number): Promise<LeaseHold>;
+  /** How long the lease `name` runs on, ms, whoever holds it; 0 when nobody does. One read. */
+  leaseRemaining(name: string): Promise<number>;
   /** Gives the lease `name` back when `holder` holds it (compared atomically), else nothing. */
   releaseLease(name: string, holder: string): Promise<void>;
   /** Shares `value` (a result of the leader's work) with every board on the store for `ttlMs`. */

@@ -112,6 +112,25 @@ export function feedStoreContract(name: string, seed: Seed): void {
     }
   });
 
+  Deno.test(`${name}: feed store: a mark is read with the summary, new at each change`, async () => {
+    const { source, close } = await seed(dump);
+    try {
+      const feed = pairedStore(source)!.feed!;
+      const rows = [rowOf("a", 1, "healthy")];
+      await feed.writeLiveState({ asOf: 1_000, index: indexOf(rows), rows });
+      assert.deepEqual((await feed.readLiveSummary())!.marks, {}, "never marked");
+      await feed.mark("operations");
+      const first = (await feed.readLiveSummary())!.marks?.operations;
+      assert.equal(typeof first, "string");
+      await feed.writeLiveState({ asOf: 2_000 });
+      assert.equal((await feed.readLiveSummary())!.marks?.operations, first, "a pass keeps it");
+      await feed.mark("operations");
+      assert.notEqual((await feed.readLiveSummary())!.marks?.operations, first);
+    } finally {
+      await close();
+    }
+  });
+
   Deno.test(`${name}: feed store: a replica's need for the feed is seen by all`, async () => {
     const { source, close } = await seed(dump);
     try {

@@ -30,6 +30,21 @@ export function leaseContract(name: string, seed: StoreSeed): void {
     }
   });
 
+  Deno.test(`${name}: how long a lease runs on is read without taking it`, async () => {
+    const { store, close } = await seed();
+    try {
+      assert.equal(await store.leaseRemaining("leader"), 0, "nobody holds it");
+      await store.holdLease("leader", "a", 10_000);
+      const left = await store.leaseRemaining("leader");
+      assert.ok(left > 0 && left <= 10_000, String(left));
+      assert.equal((await store.holdLease("leader", "b", 10_000)).held, false, "still a's");
+      await store.releaseLease("leader", "a");
+      assert.equal(await store.leaseRemaining("leader"), 0, "given back");
+    } finally {
+      await close();
+    }
+  });
+
   Deno.test(`${name}: a lease is given back by its holder only`, async () => {
     const { store, close } = await seed();
     try {

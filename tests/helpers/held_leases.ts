@@ -1,5 +1,5 @@
 /**
- * A store's leases whose answers wait for the test: each take or renewal
+ * A store's leases whose answers wait for the test: each take, renewal or look
  * reaches Redis at once, but its answer is handed over only when the test
  * awaits {@link HeldLeases.answered}, as real time waits for Redis before
  * it moves on. A test that moves a fake clock past a take still in flight
@@ -31,18 +31,23 @@ export interface HeldLeases {
  * background lease. Await {@link HeldLeases.answered} before closing the
  * source too: closing waits for the take under way.
  */
-export function holdLeaseAnswers(store: Pick<LeaseStore, "holdLease">): HeldLeases {
+export function holdLeaseAnswers(
+  store: Pick<LeaseStore, "holdLease" | "leaseRemaining">,
+): HeldLeases {
   const hold = store.holdLease.bind(store);
+  const remaining = store.leaseRemaining.bind(store);
   let gate = Promise.withResolvers<void>();
-  const inFlight = new Set<Promise<LeaseHold>>();
-  store.holdLease = (name, holder, ttlMs) => {
-    // Let through by the next answered(), whenever Redis answers.
+  const inFlight = new Set<Promise<LeaseHold | number>>();
+  /** `answer`, let through by the next answered(), whenever Redis answers. */
+  const held = <T extends LeaseHold | number>(answer: Promise<T>): Promise<T> => {
     const released = gate.promise;
-    const answer = hold(name, holder, ttlMs).finally(() => released);
-    inFlight.add(answer);
-    answer.finally(() => inFlight.delete(answer)).catch(() => {});
-    return answer;
+    const late = answer.finally(() => released);
+    inFlight.add(late);
+    late.finally(() => inFlight.delete(late)).catch(() => {});
+    return late;
   };
+  store.holdLease = (name, holder, ttlMs) => held(hold(name, holder, ttlMs));
+  store.leaseRemaining = (name) => held(remaining(name));
   return {
     async answered() {
       while (inFlight.size > 0) {

@@ -24,7 +24,11 @@ export function namedLease(first: string): { lease: Lease; handTo: (holder: stri
   let holder = first;
   return {
     lease: {
-      hold: (who, ttlMs) => Promise.resolve({ held: holder === who, expiresInMs: ttlMs }),
+      // Another's lease shows no end: a follower then tries every third of the period, so the
+      // one named leads from its next turn, not when a lease period runs out.
+      hold: (who, ttlMs) =>
+        Promise.resolve({ held: holder === who, expiresInMs: holder === who ? ttlMs : 0 }),
+      remaining: () => Promise.resolve(0),
       release: () => Promise.resolve(),
     },
     handTo: (next) => holder = next,

@@ -12,7 +12,7 @@
  * Every board runs on fake timers, so no background pass lands inside a
  * count unless the test ticks it there, and counts do not jitter. What runs
  * on the wall clock is left out of them: the event reader's blocking XREAD
- * (one every 2 s at most) and the test's own XADDs. Before the readers
+ * (one every 10 s at most when nothing moves) and the test's own XADDs. Before the readers
  * served from the live state, at 1,000 tasks a browser cost 304 commands/s
  * idle and 330 with 10 tasks moving, an alert pass's snapshot 22,000 and a
  * scrape 20,260, each growing with the number of tasks.
@@ -243,9 +243,23 @@ async function browserCost(
   fleet: Fleet,
   moving: number,
   open = 1,
+  leaseMs?: number,
 ): Promise<Map<string, number>> {
+  // With `leaseMs`, the leader renews its leases each interval as a leader does (each a third of
+  // its period), the board's Redis clock then finding them `leaseMs` from running out.
+  const renewLeases = async () => {
+    if (leaseMs === undefined) return;
+    for (const lease of LEASES) {
+      await fleet.client.set(boardKeys().lease(lease), "the-leader", { PX: leaseMs });
+    }
+  };
+  await renewLeases();
   const process = fleet.start();
-  const renew = await fleet.keepLive(epochClock(process.timers));
+  const renewLive = await fleet.keepLive(epochClock(process.timers));
+  const renew = async () => {
+    await renewLive();
+    await renewLeases();
+  };
   const browsers = await browse(process.timers, Array(open).fill(process), renew);
   const [[, stream]] = browsers;
   try {
@@ -273,6 +287,7 @@ async function browserCost(
     });
     // The leader's renewals are the test's own.
     calls.set("hset", (calls.get("hset") ?? 0) - renewals);
+    if (leaseMs !== undefined) calls.set("set", calls.get("set")! - renewals * LEASES.length);
     return calls;
   } finally {
     await stream.close();
@@ -336,6 +351,27 @@ Deno.test("a browser on a board beside the leader costs at most 10 commands/s at
     for (const calls of [idle, moving]) {
       assert.equal(totalCalls(calls, PER_TASK), 0, JSON.stringify(Object.fromEntries(calls)));
     }
+  });
+});
+
+Deno.test("a board beside the leader with a browser and nothing moving sends at most 0.65 commands/s", async () => {
+  // Issue 35: five boards cost at most 1.3 times one, so each of four followers at most 0.3
+  // times one board (8.8-9.3 commands/s with 20 browsers, nothing moving). Before, 3 commands/s
+  // over a cycle at 20 tasks: its two lease turns every third of the period (a script of three
+  // commands each), the operations' sweep every 5 s (two), the retrying figures' GET at each
+  // turn (asked for or not) and its stats frames' HMGET every 3 s. The event reader's XREAD is on the wall clock:
+  // `tests/source/redis_event_block_test.ts`.
+  await withFleet(20, async (fleet) => {
+    // The leader renews each lease every interval (3 s), for 10 s: a board looks at each lease
+    // when the one it saw would run out, every 10 s.
+    const calls = await browserCost(fleet, 0, 1, 10_000);
+    const perSecond = totalCalls(calls) / (CYCLE_MS / 1000);
+    const seen = JSON.stringify(Object.fromEntries(calls));
+    assert.ok(perSecond <= 0.65, `${perSecond} commands/s: ${seen}`);
+    assert.equal(calls.get("evalsha") ?? 0, 0, `no take of a lease it saw held: ${seen}`);
+    // Its frames come from the live state: nothing asks for the leader's retrying figures.
+    assert.equal(calls.get("get") ?? 0, 0, `no read of figures nobody asked for: ${seen}`);
+    assert.ok(calls.get("hmget")! <= CYCLE_MS / STATS_MS / 2, `the stats frames' reads: ${seen}`);
   });
 });
 

@@ -68,6 +68,12 @@ function lateLease(lease: Lease): Lease {
       await settle();
       return answer;
     },
+    remaining: async () => {
+      const left = await lease.remaining();
+      await settle();
+      await settle();
+      return left;
+    },
     release: (holder) => lease.release(holder),
   };
 }

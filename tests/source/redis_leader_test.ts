@@ -139,7 +139,7 @@ Deno.test("while three sources are watched for two minutes, only the leader's pa
   });
 });
 
-Deno.test("a leader that closes gives the lease back: another leads at its next turn and discovers", async () => {
+Deno.test("a leader that closes gives the lease back: another leads within a lease period and discovers", async () => {
   await withSources(3, async ({ sources, client, move }) => {
     const [a, b, c] = sources;
     await lead(a, move);
@@ -151,7 +151,7 @@ Deno.test("a leader that closes gives the lease back: another leads at its next 
     await a.close();
     sources.shift();
     assert.equal(await client.get(boardKeys().lease("background")), null);
-    await move(TURN_MS);
+    await move(LEASE_MS + 1);
     assert.equal([b, c].filter((s) => s.leading).length, 1);
     const calls = await commandsOf(client, async () => {
       await b.listTasks({ fresh: true });
@@ -174,7 +174,7 @@ Deno.test("a new leader serves the figures the last one shared until it has coun
     });
     await a.close();
     sources.shift();
-    await move(TURN_MS);
+    await move(LEASE_MS + 1);
     assert.equal(b.leading, true, "b's take once a is gone");
     assert.equal(b.retryingAsOf(["email"]).get("email"), asOf, "a's figure, as old as it is");
     assert.equal((await b.getStats(["email"])).get("email")!.retrying, 2);

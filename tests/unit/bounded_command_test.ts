@@ -66,3 +66,33 @@ Deno.test("runBounded() leaves nothing running after a command that ended on its
     await waitFor(() => !running(left), { what: `process ${left} to be killed` });
   });
 });
+
+Deno.test("runBounded() at its limit lets deno test name the tests still running before it is killed", async () => {
+  // With --parallel, deno test prints a test only when it ends: killed outright, a hung test
+  // left no trace in the output.
+  const dir = await Deno.makeTempDir({ prefix: "bounded-command-" });
+  try {
+    const started = `${dir}/started`;
+    await Deno.writeTextFile(
+      `${dir}/hangs_test.ts`,
+      `Deno.test("the alert fires", async () => {
+        await Deno.writeTextFile(${JSON.stringify(started)}, "yes");
+        await new Promise(() => setInterval(() => {}, 60_000));
+      });\n`,
+    );
+    const limit = new AbortController();
+    const run = runBounded(Deno.execPath(), ["test", "-A", "--no-check", "--parallel", dir], {
+      capture: true,
+      env: { NO_COLOR: "1" },
+      limit: limit.signal,
+    });
+    await waitFor(() => Deno.readTextFile(started), { what: "the hung test to start" });
+    limit.abort();
+    const { success, timedOut, output } = await run;
+    assert.equal(success, false);
+    assert.equal(timedOut, true);
+    assert.match(output, /pending:\s+the alert fires => \S*hangs_test\.ts:1:6/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { packagesFor } from "../../scripts/prerequisites.ts";
 import { CHECK_ARGS } from "../../scripts/test.ts";
 
 const ROOT = new URL("../../", import.meta.url);
@@ -39,4 +40,39 @@ Deno.test("CI starts the tests before it waits for the bundle and style checks",
   assert.ok(checks >= 0 && tests > checks && waitForChecks > tests);
   assert.match(ciCommands, /deno task check:package\) >"\$checks_log" 2>&1 &\n/);
   assert.match(ciCommands, /deno task test &\n/);
+});
+
+/** The apt installs of `.ci/run`, in order: each one's packages. */
+function aptSteps(): string[][] {
+  const steps = /^steps=\((.*)\)$/m.exec(ciCommands);
+  assert.ok(steps, ".ci/run lists no steps=(...) of packages");
+  return [...steps[1].matchAll(/"([^"]+)"/g)].map((step) => step[1].split(" "));
+}
+
+Deno.test("CI installs every package a test group needs, redis-server first, one install each", () => {
+  // The redis group is the run's longest and needs only redis-server; the e2e and postgres groups
+  // start a redis-server too.
+  const steps = aptSteps();
+  assert.deepEqual(steps[0], ["redis-server"]);
+  assert.deepEqual(
+    steps.flat().toSorted(),
+    packagesFor([{ redis: true, postgres: true, browser: true }]).toSorted(),
+  );
+});
+
+Deno.test("CI starts the tests while apt installs, telling them what it has still to install", () => {
+  // The parts waited for the whole install (apt-get update and four packages) on a fresh machine.
+  const aptStarted = ciCommands.indexOf("apt_pid=$!");
+  const tests = ciCommands.indexOf("deno task test");
+  const aptWaited = ciCommands.indexOf('wait "$apt_pid"');
+  assert.ok(aptStarted >= 0 && tests > aptStarted && aptWaited > tests);
+  assert.match(ciCommands, /TEST_INSTALLING="\$installing" [^\n]*deno task test &\n/);
+});
+
+Deno.test("CI downloads Deno's dependencies once, beside apt, before the parts that use them", () => {
+  const aptStarted = ciCommands.indexOf("apt_pid=$!");
+  const install = ciCommands.search(/^deno install\b/m);
+  assert.ok(install > aptStarted && aptStarted >= 0);
+  assert.ok(install < ciCommands.indexOf("deno task check:style"));
+  assert.ok(install < ciCommands.indexOf("deno task test"));
 });

@@ -40,13 +40,14 @@ Deno.test("Leadership: the leader renews every third of the period and keeps lea
   await source.close();
 });
 
-Deno.test("Leadership: a leader that closes gives the lease back, and another leads at its next try", async () => {
+Deno.test("Leadership: a leader that closes gives the lease back, and another leads within one lease period", async () => {
   const { timers, leaderships, leaders, source } = boards();
   leaders();
   await settle();
   await leaderships[0].close();
   assert.equal(leaderships[0].leads(), false);
-  await timers.tick(TTL / 3);
+  // A follower looks again when the lease it saw would have run out.
+  await timers.tick(TTL + 1);
   assert.deepEqual(leaders(), ["board-1"]);
   for (const l of leaderships) await l.close();
   await source.close();
@@ -60,6 +61,7 @@ Deno.test("Leadership: when the leader stops renewing, another leads within one 
   // The leader's process dies: from then on its renewals never reach the store.
   const dying: Lease = {
     hold: (holder, ttlMs) => alive ? real.hold(holder, ttlMs) : new Promise(() => {}),
+    remaining: () => real.remaining(),
     release: (holder) => alive ? real.release(holder) : new Promise(() => {}),
   };
   const leader = new Leadership(dying, { ttlMs: TTL, timers, holder: "leader" });
@@ -86,6 +88,7 @@ Deno.test("Leadership: a leader stops leading on its own clock when the store st
       answering
         ? Promise.resolve({ held: true, expiresInMs: TTL })
         : Promise.reject(new Error("down")),
+    remaining: () => Promise.reject(new Error("down")),
     release: () => Promise.resolve(),
   };
   const leadership = new Leadership(lease, { ttlMs: TTL, timers });
@@ -110,6 +113,7 @@ Deno.test("Leadership: a board nobody asks for a minute gives the lease back and
   const real = leaseOf(source.boardStore, "background")!;
   const counted: Lease = {
     hold: (holder, ttlMs) => (holds.push(holder), real.hold(holder, ttlMs)),
+    remaining: () => real.remaining(),
     release: (holder) => real.release(holder),
   };
   const idle = new Leadership(counted, { ttlMs: TTL, keepMs: 60_000, timers, holder: "idle" });
@@ -143,7 +147,10 @@ Deno.test("Leadership: each turn tells its listeners whether this board leads", 
   leaderships.forEach((l) => l.leads());
   await settle();
   await timers.tick(TTL / 3);
-  assert.deepEqual(turns, [[true, true], [false, false]]);
+  // The follower's next turn is when the lease it saw runs out.
+  assert.deepEqual(turns, [[true, true], [false]]);
+  await timers.tick(TTL - TTL / 3 + 1);
+  assert.deepEqual(turns[1], [false, false]);
   for (const l of leaderships) await l.close();
   await source.close();
 });
@@ -155,6 +162,7 @@ Deno.test("Leadership: keep() holds a competing board in the race, and starts no
   const real = leaseOf(source.boardStore, "background")!;
   const counted: Lease = {
     hold: (holder, ttlMs) => (holds.push(holder), real.hold(holder, ttlMs)),
+    remaining: () => real.remaining(),
     release: (holder) => real.release(holder),
   };
   const leadership = new Leadership(counted, { ttlMs: TTL, keepMs: 60_000, timers });
@@ -176,6 +184,7 @@ Deno.test("Leadership: a listener that asks at each turn keeps one take a turn, 
   let holds = 0;
   const lease: Lease = {
     hold: (_holder, ttlMs) => (holds++, Promise.resolve({ held: true, expiresInMs: ttlMs })),
+    remaining: () => Promise.resolve(TTL),
     release: () => Promise.resolve(),
   };
   const leadership = new Leadership(lease, { ttlMs: TTL, timers });
@@ -187,4 +196,36 @@ Deno.test("Leadership: a listener that asks at each turn keeps one take a turn, 
   assert.equal(holds, 11, "the first take and one renewal a turn");
   assert.equal(timers.pending, 1, "one turn ahead");
   await leadership.close();
+});
+
+Deno.test("Leadership: a follower looks how long the lease runs on once it would run out, and takes none it saw held", async () => {
+  const timers = new FakeTimers();
+  const source = createMemorySource({ now: () => timers.now() });
+  const real = leaseOf(source.boardStore, "background")!;
+  const sent: string[] = [];
+  const counted = (lease: Lease): Lease => ({
+    hold: (holder, ttlMs) => (sent.push(`hold ${holder}`), lease.hold(holder, ttlMs)),
+    remaining: () => (sent.push("remaining"), lease.remaining()),
+    release: (holder) => lease.release(holder),
+  });
+  const leader = new Leadership(real, { ttlMs: TTL, timers, holder: "leader" });
+  const follower = new Leadership(counted(real), { ttlMs: TTL, timers, holder: "follower" });
+  leader.leads();
+  await settle();
+  follower.leads();
+  for (let t = 0; t < 60_000; t += 1_000) {
+    leader.leads();
+    follower.leads();
+    await timers.tick(1_000);
+  }
+  // Before, a take every third of the period: 19 holds in the minute, a script of three commands
+  // each in Redis. Now one take, then one read each time the lease it saw would run out: every
+  // 6.7 to 10 s, as the leader renewed just after or just before it looked.
+  assert.deepEqual(sent.filter((s) => s.startsWith("hold")), ["hold follower"]);
+  const looks = sent.filter((s) => s === "remaining").length;
+  assert.ok(looks >= 5 && looks <= 9, `${looks} looks in a minute: ${sent}`);
+  assert.equal(follower.isLeading, false);
+  await leader.close();
+  await follower.close();
+  await source.close();
 });

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import type { MatchReader } from "../../src/bulk/filter.ts";
 import { bulkSelector, type FilterSelection } from "../../src/bulk/selector.ts";
 import {
+  type OperationHooks,
   Operations,
   type OperationsOptions,
   type OperationSpec,
@@ -86,6 +87,7 @@ function board(
     operations: new OperationTable(),
     shared: false,
   },
+  hooks: Partial<OperationHooks> = {},
 ) {
   const finished: BulkOperation[] = [];
   const progress: BulkOperation[] = [];
@@ -100,6 +102,8 @@ function board(
     onFinish: (operation) => finished.push(operation),
     onTakeover: () => {},
     following: () => false,
+    onStart: () => {},
+    ...hooks,
   }, { timers: new FakeTimers(), ...options });
   /** The end of the `n`th operation to finish. */
   const done = (n = 0) =>
@@ -359,4 +363,42 @@ Deno.test("Only the leading replica takes an operation over: the others send the
   assert.equal((await table.get(started.id))?.operation.runner, b.operations.replica);
   gate.open();
   await Promise.all([a.operations.close(), b.operations.close()]);
+});
+
+Deno.test("a replica that does not lead reads the operations when the live state's mark changes, not at each sweep", async () => {
+  const timers = new FakeTimers();
+  const table = new OperationTable();
+  const store = { operations: table, shared: true };
+  let lists = 0;
+  const list = table.list.bind(table);
+  table.list = () => (lists++, list());
+  let mark: string | null = null;
+  const starter = fakeSource(true);
+  const runner = board(starter.source, { timers }, store, {
+    onStart: () => mark = crypto.randomUUID(),
+  });
+  const seen: BulkOperation[] = [];
+  const follower = board(fakeSource().source, { timers, leads: () => false }, store, {
+    following: () => true,
+    onProgress: (operation) => seen.push(operation),
+  });
+  // Told each stats poll (3 s), as its hub reads the live state: the first tells it to look once.
+  const polls = async (ms: number) => {
+    for (let t = 0; t < ms; t += 3_000) {
+      follower.operations.told(mark);
+      await timers.tick(3_000);
+    }
+  };
+  await polls(60_000);
+  // Before, its sweep read the store every 5 s while someone followed it: 12 a minute.
+  assert.equal(lists, 1, "one look, at the first mark");
+  const { id } = await runner.operations.start(spec());
+  assert.notEqual(mark, null, "the start marked the live state");
+  await polls(3_000);
+  assert.ok(lists > 1, "the new mark: it reads the operations");
+  assert.ok(seen.some((operation) => operation.id === id), "and reports the one running");
+  starter.open();
+  await runner.done();
+  await runner.operations.close();
+  await follower.operations.close();
 });

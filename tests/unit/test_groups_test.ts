@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { batchesOf, CHECK_ARGS, classify, longestFirst } from "../../scripts/test.ts";
+import {
+  batchesOf,
+  CHECK_ARGS,
+  classify,
+  longestFirst,
+  packagesNeeded,
+} from "../../scripts/test.ts";
 
 // Spelled in two parts: the classifier reads this file's text too, and it is a fast test.
 const BROWSER_PACKAGE = "playwright" + "-core";
@@ -93,4 +99,20 @@ Deno.test("the test run type-checks what deno task check does, in one command: a
 Deno.test("the one type check covers the JSDoc examples, so their own run need not check again", () => {
   assert.ok(CHECK_ARGS.includes("--doc"));
   for (const root of ["mod.ts", "source.ts", "src/"]) assert.ok(CHECK_ARGS.includes(root), root);
+});
+
+Deno.test("packagesNeeded() is the system packages a group's files start, through their helpers", () => {
+  assert.deepEqual(packagesNeeded(["/p/tests/unit/a_test.ts"], read), []);
+  assert.deepEqual(packagesNeeded(["/p/tests/unit/a_test.ts", "/p/tests/http/b_test.ts"], read), [
+    "redis-server",
+  ]);
+  assert.deepEqual(packagesNeeded(["/p/tests/store/d_test.ts"], read), [
+    "redis-server",
+    "postgresql",
+  ]);
+  assert.deepEqual(packagesNeeded(["/p/tests/e2e/c_test.ts"], read), [
+    "redis-server",
+    "chromium-headless-shell",
+    "fonts-liberation",
+  ]);
 });

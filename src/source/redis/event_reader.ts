@@ -12,7 +12,7 @@
  *   given: nothing written in between is lost or given twice.
  * - The stream set follows task discovery: the task list is rediscovered
  *   every `refreshMs` (one SCAN, shared with the source's own discovery), and
- *   the next XREAD (at most `blockMs` later) includes the new streams. A new
+ *   the next XREAD (at most a block later) includes the new streams. A new
  *   stream is read from the reader's start, so the first events of a task
  *   that appeared meanwhile are not lost.
  * - A dropped connection, a timeout or a Redis restart: the connection is
@@ -20,8 +20,8 @@
  *   5 s); reading resumes from the last entry id seen per stream, so nothing
  *   still in the streams is lost.
  *
- * Cost while idle: one XREAD per `blockMs` (default 2 s) on one connection,
- * plus one SCAN per `refreshMs`.
+ * Cost while idle: one XREAD per `followBlockMs` (default 10 s) on one
+ * connection (a tail, per `blockMs`: 2 s), plus one SCAN per `refreshMs`.
  *
  * The change feed reads the same way through {@link RedisEventReader.tail},
  * on a connection of its own, but from given ids (the last it delivered, as
@@ -57,8 +57,16 @@ import { pause } from "./pacer.ts";
 export interface EventReaderOptions {
   /** taskora's key prefix. */
   prefix?: string;
-  /** `XREAD BLOCK` timeout, ms (default 2000, at most 5000). */
+  /** `XREAD BLOCK` timeout of a tail (the change feed's passes wait on it), ms (default 2000, at most 5000). */
   blockMs?: number;
+  /**
+   * `XREAD BLOCK` timeout of the subscribers' own reading, ms (default
+   * 10,000): a reply comes at once with the first new entry, and with none
+   * only a new task's stream waits for the next read (its entries from the
+   * reader's start are read then, none lost), so a quiet reader of a board
+   * that does not lead sends one XREAD a lease period, not one every 2 s.
+   */
+  followBlockMs?: number;
   /** Entries read per stream per XREAD (default 500). */
   count?: number;
   /** How often the task list is rediscovered while reading, ms (default 5000). */
@@ -214,6 +222,8 @@ interface Follower {
   take(batch: StreamBatch): void | Promise<void>;
   /** The run's start on the server's clock, as a stream id (`<ms>-0`). */
   started?(at: string): void;
+  /** How long each XREAD blocks, ms. */
+  blockMs: number;
 }
 
 /** Rejects after `ms` unless `work` settles first. */
@@ -247,6 +257,7 @@ export class RedisEventReader {
   readonly #deps: EventReaderDeps;
   readonly #prefix?: string;
   readonly #blockMs: number;
+  readonly #followBlockMs: number;
   readonly #count: number;
   readonly #refreshMs: number;
   readonly #timeoutMs: number;
@@ -271,6 +282,7 @@ export class RedisEventReader {
     this.#deps = deps;
     this.#prefix = options.prefix;
     this.#blockMs = Math.min(options.blockMs ?? 2000, 5000);
+    this.#followBlockMs = options.followBlockMs ?? 10_000;
     this.#count = options.count ?? 500;
     this.#refreshMs = options.refreshMs ?? 5000;
     this.#timeoutMs = options.timeoutMs ?? 2000;
@@ -345,6 +357,7 @@ export class RedisEventReader {
         since: given.since,
         trims: from,
         started: (at) => start = at,
+        blockMs: this.#blockMs,
         take: async ({ events, tasks, trimmed }) => {
           const theirs = (task: string) => this.#given.ids.get(task) ?? this.#given.since ?? start;
           for (const event of events) if (idAfter(event.id, theirs(event.task))) this.#emit(event);
@@ -368,6 +381,7 @@ export class RedisEventReader {
       since: given.since,
       started: (at) => given.since ??= at,
       take: ({ events }) => events.forEach((event) => this.#emit(event)),
+      blockMs: this.#followBlockMs,
     };
     this.#run = { stop, done: this.#loop(stop.signal, follower) };
   }
@@ -392,7 +406,7 @@ export class RedisEventReader {
   }
 
   /** How this run reads: a blocking connection of its own, or polls (cluster). */
-  async #open(signal: AbortSignal): Promise<StreamSource> {
+  async #open(signal: AbortSignal, blockMs: number): Promise<StreamSource> {
     const pipeline = this.#deps.pipeline;
     if (this.#deps.createClient === null) {
       let wait = this.#pollMs;
@@ -414,8 +428,8 @@ export class RedisEventReader {
     return {
       read: (streams) =>
         within(
-          readStreams(client, streams, this.#count, this.#blockMs),
-          this.#blockMs + this.#timeoutMs,
+          readStreams(client, streams, this.#count, blockMs),
+          blockMs + this.#timeoutMs,
           "Redis did not answer XREAD",
         ),
       release: client.release,
@@ -476,7 +490,7 @@ export class RedisEventReader {
             follower.started?.(`${startMs}-0`);
             startId = follower.since ?? `${startMs}-0`;
           }
-          source ??= await this.#open(signal);
+          source ??= await this.#open(signal, follower.blockMs);
           const fresh = Date.now() - refreshedAt >= this.#refreshMs;
           const tasks = fresh ? await this.#deps.refreshTasks() : await this.#deps.listTasks();
           if (fresh) refreshedAt = Date.now();
@@ -488,7 +502,7 @@ export class RedisEventReader {
           }
           if (signal.aborted) break;
           if (streams.size === 0) {
-            await this.#pause(this.#blockMs, signal);
+            await this.#pause(follower.blockMs, signal);
             continue;
           }
           // Checked once per given id, before reading past it.

@@ -9,6 +9,7 @@
 import type {
   FeedPositions,
   FeedStore,
+  LiveMark,
   LiveRow,
   LiveState,
   LiveStateWrite,
@@ -27,6 +28,7 @@ export class MemoryFeedStore implements FeedStore {
   #asOf = 0;
   readonly #rows = new Map<string, string>();
   #demandUntil = -Infinity;
+  readonly #marks: Partial<Record<LiveMark, string>> = {};
 
   /** `now` is the store's clock, ms. */
   constructor(now: () => number) {
@@ -53,7 +55,12 @@ export class MemoryFeedStore implements FeedStore {
 
   readLiveSummary(): Promise<LiveSummary | null> {
     const index = this.#summary;
-    return Promise.resolve(index === null ? null : { asOf: this.#asOf, index: JSON.parse(index) });
+    if (index === null) return Promise.resolve(null);
+    return Promise.resolve({
+      asOf: this.#asOf,
+      index: JSON.parse(index),
+      marks: { ...this.#marks },
+    });
   }
 
   readLiveRows(tasks: readonly string[]): Promise<(LiveRow | null)[]> {
@@ -69,6 +76,11 @@ export class MemoryFeedStore implements FeedStore {
     const rows = new Map<string, LiveRow>();
     for (const [task, row] of this.#rows) rows.set(task, JSON.parse(row));
     return { ...summary, rows };
+  }
+
+  mark(mark: LiveMark): Promise<void> {
+    this.#marks[mark] = crypto.randomUUID();
+    return Promise.resolve();
   }
 
   noteFeedDemand(ttlMs: number): Promise<void> {

@@ -150,6 +150,11 @@ export class MemoryBoardStore implements BoardStore {
     return Promise.resolve(this.#leases.holdLease(name, holder, ttlMs));
   }
 
+  /** How long a lease runs on, ms (0 when nobody holds it). */
+  leaseRemaining(name: string): Promise<number> {
+    return Promise.resolve(this.#leases.leaseRemaining(name));
+  }
+
   /** Gives a lease back when `holder` holds it. */
   releaseLease(name: string, holder: string): Promise<void> {
     return Promise.resolve(this.#leases.releaseLease(name, holder));

@@ -35,6 +35,12 @@ export class SharedBoard {
     return { held: true, expiresInMs: ttlMs };
   }
 
+  /** How long the lease runs on, ms (0 when nobody holds it). */
+  leaseRemaining(name: string): number {
+    const lease = this.#live(this.#leases, name);
+    return lease ? lease.until - this.#now() : 0;
+  }
+
   /** Gives the lease back when `holder` holds it. */
   releaseLease(name: string, holder: string): void {
     if (this.#live(this.#leases, name)?.value === holder) this.#leases.delete(name);

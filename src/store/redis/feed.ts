@@ -4,8 +4,9 @@
  *
  * - `<root>:board:feed:ids`, a hash task → the last entry id delivered;
  * - `<root>:board:live`, a hash: `@asOf` (ms), `@write` (an id of the pass
- *   that wrote last), `@index` (the index, JSON, each task a compact array)
- *   and `t:<task>` (its row, JSON). A page reads `@asOf` and `@index` in one
+ *   that wrote last), `@index` (the index, JSON, each task a compact array),
+ *   `t:<task>` (its row, JSON) and `@mark:<name>` (a value new at each
+ *   change of what it names, `../feed.ts`'s `LiveMark`, read with the index). A page reads `@asOf` and `@index` in one
  *   HMGET and its rows in one more; a reader of every task, `@write` in one
  *   HGET, and the whole hash in one HGETALL only when a pass wrote since its
  *   last read (an overview reads it at each request, a pass writes once a
@@ -32,6 +33,7 @@ import type {
   FeedStore,
   LiveIndex,
   LiveIndexEntry,
+  LiveMark,
   LiveRow,
   LiveState,
   LiveStateWrite,
@@ -60,6 +62,9 @@ const FEED_KEYS_RENEW_MS = 3_600_000;
 const AS_OF = "@asOf";
 const WRITE = "@write";
 const INDEX = "@index";
+const MARK = "@mark:";
+/** The marks a summary reads, in its HMGET's order. */
+const MARKS: readonly LiveMark[] = ["operations"];
 const ROW = "t:";
 const rowField = (task: string) => `${ROW}${task}`;
 
@@ -168,17 +173,26 @@ export class RedisFeedStore implements FeedStore {
     if (renew) this.#renewedAt.set(key, now);
   }
 
-  /** One HMGET. */
+  /** One HMGET, the marks with the index. */
   async readLiveSummary(): Promise<LiveSummary | null> {
-    const [asOf, index] = await this.#connection.call<(string | null)[]>([
+    const [asOf, index, ...values] = await this.#connection.call<(string | null)[]>([
       "HMGET",
       this.#keys.live,
       AS_OF,
       INDEX,
+      ...MARKS.map((mark) => `${MARK}${mark}`),
     ]);
-    return asOf === null || index === null
-      ? null
-      : { asOf: Number(asOf), index: decodeIndex(index) };
+    if (asOf === null || index === null) return null;
+    const marks: Partial<Record<LiveMark, string>> = {};
+    MARKS.forEach((mark, i) => values[i] !== null && (marks[mark] = values[i]!));
+    return { asOf: Number(asOf), index: decodeIndex(index), marks };
+  }
+
+  /** One HSET (with the hash's TTL when due). */
+  async mark(mark: LiveMark): Promise<void> {
+    await this.#written(this.#keys.live, [
+      ["HSET", this.#keys.live, `${MARK}${mark}`, crypto.randomUUID()],
+    ]);
   }
 
   /** One HMGET (none for no task). */

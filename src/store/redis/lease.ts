@@ -1,9 +1,10 @@
 /**
  * A named lease in Redis that every board replica on the keyspace shares:
- * `<root>:board:lease:<name>` holds its holder's id with a TTL. Every turn,
- * taking or renewing, is one script that compares the holder first (and
- * takes a free lease, `SET NX PX`), as is giving back, so a holder whose
- * lease ran out and was taken by another never renews or deletes the other's.
+ * `<root>:board:lease:<name>` holds its holder's id with a TTL. Every take
+ * or renewal is one script that compares the holder first (and takes a
+ * free lease, `SET NX PX`), as is giving back, so a holder whose lease ran
+ * out and was taken by another never renews or deletes the other's. A
+ * follower between its takes reads only the lease's PTTL.
  *
  * @module
  */
@@ -65,6 +66,19 @@ export async function holdLease(
     args: [holder, ms],
   });
   return { held: held === 1, expiresInMs: Math.max(0, left) };
+}
+
+/**
+ * How long the lease runs on, ms, whoever holds it (0 when nobody does):
+ * one PTTL, what a follower sends between its takes instead of the script.
+ */
+export async function leaseRemaining(
+  connection: RedisConnection,
+  name: string,
+  prefix?: string,
+): Promise<number> {
+  const left = await connection.call<number>(["PTTL", boardKeys(prefix).lease(name)]);
+  return Math.max(0, left);
 }
 
 /** Gives the lease back when `holder` holds it: one script. */

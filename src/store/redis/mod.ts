@@ -52,7 +52,7 @@ import {
 import { appendAudit, listAudit, removeAudit } from "./audit.ts";
 import { readBacklogSamples, writeBacklogSample } from "./backlog_samples.ts";
 import { BoardRunLists, forgetBoardRuns, listBoardRuns, recordBoardRun } from "./board_runs.ts";
-import { holdLease, releaseLease } from "./lease.ts";
+import { holdLease, leaseRemaining, releaseLease } from "./lease.ts";
 import { RedisOperations } from "./operations.ts";
 import { releaseScanSlot, renewScanSlot, takeScanSlot } from "./scan_slots.ts";
 import {
@@ -162,6 +162,11 @@ export class RedisBoardStore implements BoardStore {
   /** Takes or renews a lease; see `lease.ts`. */
   async holdLease(name: string, holder: string, ttlMs: number): Promise<LeaseHold> {
     return await holdLease(await this.#ready(), name, holder, ttlMs, this.#prefix);
+  }
+
+  /** How long a lease runs on, ms; see `lease.ts`. */
+  async leaseRemaining(name: string): Promise<number> {
+    return await leaseRemaining(await this.#ready(), name, this.#prefix);
   }
 
   /** Gives a lease back when `holder` holds it. */
