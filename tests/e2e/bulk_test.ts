@@ -196,7 +196,7 @@ browserTest(
       await page.locator(".job-table tbody tr").first().waitFor();
       const all = page.getByRole("checkbox", { name: "Select all jobs on this page" });
       // Clicked where it shows, as a finger would: not hidden in the clipped header, under a card.
-      await all.check({ timeout: 5_000 });
+      await all.check();
       await bar(page).getByText("5 selected").waitFor();
       assert.equal(await page.locator(".job-table tbody .row-check:checked").count(), 5);
     });

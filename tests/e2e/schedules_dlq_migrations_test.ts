@@ -66,7 +66,6 @@ browserTest("schedules list the fixture's schedules with a live next-run countdo
     await page.waitForFunction(
       ([el, text]) => (el as Element).textContent !== text,
       [await countdown.elementHandle(), before] as const,
-      { timeout: 2500 },
     );
     await screenshotThemes(page, "schedules");
 

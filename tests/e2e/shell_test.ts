@@ -131,7 +131,7 @@ browserTest("a live event changes a counter without a reload", async () => {
     } finally {
       await client.close();
     }
-    await counter(page, "waiting").filter({ hasText: /^2$/ }).waitFor({ timeout: 5000 });
+    await counter(page, "waiting").filter({ hasText: /^2$/ }).waitFor();
     assert.equal(await sameDocument(), true);
   });
 });
@@ -148,7 +148,7 @@ browserTest("while the event stream is down the board polls and says so", async 
     } finally {
       await client.close();
     }
-    await counter(page, "waiting").filter({ hasText: /^1$/ }).waitFor({ timeout: 5000 });
+    await counter(page, "waiting").filter({ hasText: /^1$/ }).waitFor();
     await page.unroute("**/api/events");
     await indicator.filter({ hasText: "Live" }).waitFor({ timeout: 15_000 });
   });

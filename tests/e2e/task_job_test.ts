@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { connectClient } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import { browserTest, screenshot, screenshotThemes, withBoard } from "./harness.ts";
 
 /** A failed send-email job: attempt 2 of 2, password in its data, two log lines. */
@@ -99,13 +100,12 @@ browserTest(
           String(value),
         ];
         // The board's stream reader starts with the browser's subscription;
-        // write until the first event is seen.
-        for (let tries = 0; tries < 10; tries++) {
+        // write until the first event is seen, however long a loaded machine
+        // takes to start it (ten writes 300 ms apart gave it 3 s).
+        await waitFor(async () => {
           await writer.sendCommand(progress(ACTIVE_JOB, 73));
-          if (await row.getByText("73%").isVisible()) break;
-          await page.waitForTimeout(300);
-        }
-        await row.getByText("73%").waitFor();
+          return await row.getByText("73%").isVisible();
+        }, { what: "the first progress event on the row", everyMs: 300 });
 
         // A burst of a thousand events (most for jobs not on screen) is applied
         // in one go and leaves the page responsive.
@@ -117,7 +117,7 @@ browserTest(
               : progress(crypto.randomUUID(), i % 100),
         );
         await Promise.all(burst.map((args) => writer.sendCommand(args)));
-        await row.getByText("89%").waitFor({ timeout: 5000 });
+        await row.getByText("89%").waitFor();
         // The page still paints; how fast is measured in tests/bench/ui_render.ts, not here.
         await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
       } finally {

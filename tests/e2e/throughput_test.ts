@@ -40,8 +40,6 @@ browserTest("zooming sets the header's span and totals; the axis is per minute",
         (globalThis as unknown as { __drawn: string[] }).__drawn.find((text) =>
           /^\d+\/min$/.test(text)
         ),
-      undefined,
-      { timeout: 5000 },
     );
     assert.match(String(await perMinute.jsonValue()), /^\d+\/min$/, "the y axis is per minute");
 
@@ -151,7 +149,6 @@ for (const perMinute of [10_000, 250_000]) {
               label.text === text
             ),
           top,
-          { timeout: 5000 },
         );
         const labels = (await page.evaluate(() =>
           (globalThis as unknown as { __labels: DrawnLabel[] }).__labels

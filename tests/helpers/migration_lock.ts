@@ -16,11 +16,14 @@ export const MIGRATION_PAYLOAD = {
   targetWireVersion: 7,
 };
 
+/** Where taskora keeps its migration lock. */
+export const MIGRATION_LOCK_KEY = "taskora:migration:lock";
+
 /** Holds the lock for `ttlMs` (two minutes) from now. */
 export async function holdMigrationLock(
   client: Awaited<ReturnType<typeof connectClient>>,
   ttlMs = 120_000,
 ): Promise<void> {
   const payload = { ...MIGRATION_PAYLOAD, startedAt: Date.now() };
-  await client.set("taskora:migration:lock", JSON.stringify(payload), { PX: ttlMs });
+  await client.set(MIGRATION_LOCK_KEY, JSON.stringify(payload), { PX: ttlMs });
 }
