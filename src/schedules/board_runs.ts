@@ -33,6 +33,15 @@ export interface BoardRunsOf {
   task: string;
 }
 
+/**
+ * `runs` by when they ran, the newest first. The store lists them as they
+ * were noted, and a run can be noted after a later one: a "Run now" whose
+ * note lands after the leader's look noted the scheduler's next run.
+ */
+function byTimeNewestFirst(runs: readonly BoardRunRecord[]): BoardRunRecord[] {
+  return runs.toSorted((a, b) => b.at - a.at);
+}
+
 /** The schedule runs of one board: kept in `store`, their states read from `source`. */
 export class BoardRuns {
   readonly #source: TaskSource;
@@ -59,7 +68,8 @@ export class BoardRuns {
     );
     this.#kept = kept;
     const runs = schedules.map(({ name }) =>
-      (kept.get(name) ?? []).filter(({ by }) => by === "board").slice(0, BOARD_RUNS_KEPT)
+      byTimeNewestFirst(kept.get(name) ?? []).filter(({ by }) => by === "board")
+        .slice(0, BOARD_RUNS_KEPT)
     );
     const states = await this.#source.getJobStates(
       schedules.flatMap(({ task }, i) => runs[i].map(({ jobId }) => ({ id: jobId, task }))),
@@ -114,7 +124,7 @@ export class BoardRuns {
 
   /**
    * Runs `offset` to `offset + limit - 1` of schedule `name` (of `task`),
-   * newest first, each with its outcome: one read of the store, one batch
+   * newest first by when they ran, each with its outcome: one read of the store, one batch
    * of job states, and one history read per run taskora no longer holds.
    */
   async page(
@@ -124,7 +134,9 @@ export class BoardRuns {
     archived: ArchivedState | null,
   ): Promise<ScheduleRunsPage> {
     if (!this.#source.getJobStates) return { runs: [], total: 0 };
-    const kept = (await this.#store.listBoardRuns([name], SCHEDULE_RUNS_KEPT)).get(name) ?? [];
+    const kept = byTimeNewestFirst(
+      (await this.#store.listBoardRuns([name], SCHEDULE_RUNS_KEPT)).get(name) ?? [],
+    );
     const shown = kept.slice(offset, offset + limit);
     const states = await this.#source.getJobStates(shown.map(({ jobId }) => ({ id: jobId, task })));
     const runs: ScheduleRun[] = [];

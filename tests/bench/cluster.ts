@@ -8,7 +8,8 @@
 
 import { createBoard } from "../../mod.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
-import { clusterSender, redisCli, startCluster } from "../helpers/redis_cluster.ts";
+import { clusterSender, startCluster } from "../helpers/redis_cluster.ts";
+import { redisCommand } from "../helpers/resp_command.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { type CommandSender, fillRedis } from "../helpers/wire_writer.ts";
 
@@ -29,7 +30,7 @@ function median(values: number[]): number {
 async function commandsRun(ports: number[]): Promise<number> {
   let total = 0;
   for (const port of ports) {
-    const info = await redisCli(port, "INFO", "stats");
+    const info = await redisCommand(port, "INFO", "stats");
     total += Number(/total_commands_processed:(\d+)/.exec(info)![1]);
   }
   return total;

@@ -11,7 +11,8 @@ import { createBoard } from "../helpers/checked_board.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { dataOf, isEvent, openStream } from "../events/sse_client.ts";
 import { loadFixture } from "../helpers/fixture.ts";
-import { redisCli, startSentinel } from "../helpers/redis_cluster.ts";
+import { startSentinel } from "../helpers/redis_cluster.ts";
+import { redisCommand } from "../helpers/resp_command.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { replicated, retryUntilServed } from "../helpers/failover.ts";
 
@@ -28,10 +29,15 @@ Deno.test({
       board.fetch(new Request(`http://board.test/board/api${path}`, init));
     try {
       await loadFixture(`redis://127.0.0.1:${set.master.port}`);
-      const failed = await (await api("/tasks/send-email/jobs?state=failed")).json();
+      // Its first answers may be 503s while its sentinel client connects on a loaded machine.
+      const failed = await waitFor(async () => {
+        const response = await api("/tasks/send-email/jobs?state=failed");
+        const body = await response.json();
+        return response.status === 200 && body;
+      }, { what: "the board to list the failed jobs" });
       const jobId: string = failed[0].id;
       const xadd = (port: number, jobId: string) =>
-        redisCli(
+        redisCommand(
           port,
           "XADD",
           "taskora:{send-email}:events",
@@ -46,7 +52,7 @@ Deno.test({
       await xadd(set.master.port, "before");
       await stream.waitFor(isEvent("job:progress", (d) => d.id === "before"));
       await xadd(set.master.port, "around");
-      await replicated(() => redisCli(set.master.port, "WAIT", "1", "2000"));
+      await replicated(() => redisCommand(set.master.port, "WAIT", "1", "2000"));
 
       await set.master.kill();
       const promoted = set.failOver();
@@ -60,7 +66,7 @@ Deno.test({
       }, { what: "the board to serve again" });
 
       const port = set.replica.port;
-      const wait = (await redisCli(port, "LRANGE", "taskora:{send-email}:wait", "0", "-1"))
+      const wait = (await redisCommand(port, "LRANGE", "taskora:{send-email}:wait", "0", "-1"))
         .split("\n");
       assert.deepEqual(wait.filter((id) => id === jobId), [jobId], "queued once");
 

@@ -5,7 +5,8 @@
 
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { writeKeyspace } from "../helpers/fixture.ts";
-import { redisCli, startSentinel } from "../helpers/redis_cluster.ts";
+import { startSentinel } from "../helpers/redis_cluster.ts";
+import { redisCommand } from "../helpers/resp_command.ts";
 import { mutationContract } from "../contract/mutation_contract.ts";
 import { livenessContract } from "../contract/liveness_contract.ts";
 import { operationContract } from "../contract/operation_contract.ts";
@@ -17,7 +18,7 @@ const set = await startSentinel();
 const masterUrl = `redis://127.0.0.1:${set.master.port}`;
 
 const seed: Seed = async (dump) => {
-  await redisCli(set.master.port, "FLUSHALL");
+  await redisCommand(set.master.port, "FLUSHALL");
   await writeKeyspace(masterUrl, dump);
   // Replies get 10 s, not the board's 2 s: three servers and a sentinel on a loaded machine
   // answered two reads late in a CI run, and this contract is about what is read, not when.
@@ -36,7 +37,7 @@ lookupContract("redis sentinel source", seed);
 livenessContract("redis sentinel source", seed);
 // The board's bulk operations, in a store that finds the master as the source does.
 operationContract("redis sentinel store", async () => {
-  await redisCli(set.master.port, "FLUSHALL");
+  await redisCommand(set.master.port, "FLUSHALL");
   const store = createRedisBoardStore({
     sentinel: { name: set.name, sentinels: set.sentinels },
     commandTimeoutMs: 10_000,

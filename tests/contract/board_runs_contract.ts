@@ -53,6 +53,30 @@ export function boardRunsContract(name: string, seed: Seed): void {
     }
   });
 
+  Deno.test(`${name}: a schedule's runs are listed by when they ran, whichever was noted last`, async () => {
+    const { source, close } = await seed(dump);
+    const store = pairedStore(source)!;
+    const runs = new BoardRuns(source, store);
+    try {
+      // A "Run now" dispatched at 2000 whose note lands after the leader's look noted the
+      // scheduler's run of 3000 (a loaded machine, in schedule_all_runs_test).
+      await store.recordBoardRun("heartbeat", { jobId: "s1", at: 1000, by: "scheduler" }, 10);
+      await store.recordBoardRun("heartbeat", { jobId: "s3", at: 3000, by: "scheduler" }, 10);
+      await store.recordBoardRun("heartbeat", { jobId: "b2", at: 2000, by: "board" }, 10);
+      await store.recordBoardRun("heartbeat", { jobId: "b4", at: 4000, by: "board" }, 10);
+      await store.recordBoardRun("heartbeat", { jobId: "b0", at: 500, by: "board" }, 10);
+      const page = await runs.page(HEARTBEAT, 0, 10, null);
+      assert.deepEqual(page.runs.map(({ jobId }) => jobId), ["b4", "s3", "b2", "s1", "b0"]);
+      assert.equal(page.total, 5);
+      const second = await runs.page(HEARTBEAT, 1, 2, null);
+      assert.deepEqual(second.runs.map(({ jobId }) => jobId), ["s3", "b2"]);
+      const listed = (await runs.list([HEARTBEAT])).get("heartbeat")!;
+      assert.deepEqual(listed.map(({ jobId }) => jobId), ["b4", "b2", "b0"], "the board's own");
+    } finally {
+      await close();
+    }
+  });
+
   Deno.test(`${name}: the job states of the board's runs come in the order asked, null for one gone`, async () => {
     const { source, close } = await seed(dump);
     try {

@@ -10,6 +10,7 @@
 
 import { createClient } from "redis";
 import { boundCommand } from "./bound_command.ts";
+import { redisCommand } from "./resp_command.ts";
 import { waitFor } from "./wait_for.ts";
 
 /** A running test server. */
@@ -41,31 +42,18 @@ function freePort(): number {
   return port;
 }
 
-/** Sends one inline command over a raw socket; resolves to the start of the reply. */
-async function rawCommand(port: number, command: string): Promise<string> {
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  try {
-    await conn.write(new TextEncoder().encode(`${command}\r\n`));
-    const buf = new Uint8Array(1024);
-    const n = await conn.read(buf);
-    return n ? new TextDecoder().decode(buf.subarray(0, n)) : "";
-  } finally {
-    conn.close();
-  }
-}
-
 /**
  * Whether the server answering on `port` is the one working in `dir`: test
  * files run in parallel, and another one's server may bind a port picked free
  * here before ours does (ours then exits, and PING reaches theirs).
  */
 async function isServerIn(port: number, dir: string): Promise<boolean> {
-  return (await rawCommand(port, "CONFIG GET dir")).includes(dir);
+  return (await redisCommand(port, "CONFIG", "GET", "dir")).includes(dir);
 }
 
 /** Sends PING until the server answers. */
 async function waitForPing(port: number): Promise<void> {
-  await waitFor(async () => (await rawCommand(port, "PING")).startsWith("+PONG"), {
+  await waitFor(async () => (await redisCommand(port, "PING")) === "PONG", {
     what: `redis-server on port ${port} to answer PING`,
   });
 }
@@ -107,8 +95,8 @@ export async function startRedis(): Promise<TestRedis> {
     const running = child;
     child = null;
     if (keepData) {
-      const reply = await rawCommand(port, "SAVE");
-      if (!reply.startsWith("+OK")) throw new Error(`redis-server SAVE failed: ${reply}`);
+      const reply = await redisCommand(port, "SAVE");
+      if (reply !== "OK") throw new Error(`redis-server SAVE failed: ${reply}`);
     }
     try {
       running.kill("SIGKILL");

@@ -10,6 +10,7 @@ import { createBoard } from "../helpers/checked_board.ts";
 import { auditEntries, callApi } from "../helpers/audit.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { startRedis, withClient } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
 
@@ -19,6 +20,13 @@ Deno.test("under maxmemory with noeviction a retry is refused with AUDIT_UNAVAIL
   const board = createBoard(redis.url);
   const jobKey = `taskora:{send-email}:${FAILED}`;
   try {
+    // Connected first: under load ~30 a first connection took over the board's 2 s, and the
+    // retry was refused as STORE_UNAVAILABLE, not for its entry.
+    await waitFor(async () => {
+      const response = await callApi(board, "GET", `/jobs/${FAILED}`);
+      await response.body?.cancel();
+      return response.status === 200;
+    }, { what: "the board to read the job" });
     await withClient(redis.url, async (client) => {
       // Full: every write that may grow memory is refused, the trail's XADD too.
       await client.configSet({ "maxmemory-policy": "noeviction", maxmemory: "1" });

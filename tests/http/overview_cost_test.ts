@@ -22,6 +22,13 @@ import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { fillRedis } from "../helpers/wire_writer.ts";
 
 const STATS_INTERVAL = 2_000;
+/**
+ * The source's connect and command timeout, ms: what is counted here, not
+ * when it answers. At the default 2 s, under load 30-42 the source's first
+ * connection timed out and the first overview was a 503 ("Redis is not
+ * reachable (reconnecting)") in 5 runs of 7.
+ */
+const COMMAND_TIMEOUT_MS = 30_000;
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
 
@@ -41,7 +48,10 @@ async function withBoard(
   const redis = await startRedis();
   const client = await connectClient(redis.url);
   const timers = new FakeTimers();
-  const source = new RedisTaskSource({ url: redis.url }, timers);
+  const source = new RedisTaskSource(
+    { url: redis.url, commandTimeoutMs: COMMAND_TIMEOUT_MS },
+    timers,
+  );
   // No history: its recorder would run the feed's passes of its own.
   const board = createBoardOn(timers, source, {
     history: false,
@@ -52,8 +62,9 @@ async function withBoard(
     const response = await board.fetch(
       new Request(`http://127.0.0.1/board/api/overview${query}`),
     );
-    assert.equal(response.status, 200);
-    return await response.json() as OverviewResponse;
+    const body = await response.json();
+    assert.equal(response.status, 200, JSON.stringify(body));
+    return body as OverviewResponse;
   };
   const send = async (method: string, path: string, init: RequestInit = {}) => {
     const response = await board.fetch(

@@ -170,7 +170,6 @@ export async function killLeaderMidBatch(setup: HistoryTakeoverSetup): Promise<v
       what: "the first board to record the first wave",
       limitMs: 60_000,
     });
-    await start(redis.url);
 
     // Mid-stream: once the leader read ending jobs (the recorder's read names its fields), their
     // batch goes to the history, then the feed's save of its ids is held, and the leader killed.
@@ -201,6 +200,10 @@ export async function killLeaderMidBatch(setup: HistoryTakeoverSetup): Promise<v
       `the history holds a batch the feed had not saved (history ${JSON.stringify(written)}, ` +
         `feed ${JSON.stringify(feedIds)})`,
     );
+    // The next board starts only now: the held leader cannot renew its lease, and a board
+    // running beside it took the lease over once it ran out (3 s), and saved the feed's ids
+    // before they were read above, on a loaded machine.
+    await start(redis.url);
     await dispatch(); // while the other board takes over
 
     const total = 2 * dispatched;

@@ -40,8 +40,12 @@ async function withSource(
   const client = await connectClient(redis.url);
   try {
     if (options.fixture !== false) await loadFixture(client);
-    // As its factory makes it: with the port's refusals (`checked.ts`).
-    const source = checkedSource(new RedisTaskSource({ url: redis.url }, options.timers));
+    // As its factory makes it: with the port's refusals (`checked.ts`). Replies get 10 s, not
+    // the board's 2 s: these tests check what an action does, and under load ~30 a first
+    // connection took longer ("Redis is not reachable (reconnecting)" in a test:redis run).
+    const source = checkedSource(
+      new RedisTaskSource({ url: redis.url, commandTimeoutMs: 10_000 }, options.timers),
+    );
     try {
       await fn({ source, client, url: redis.url });
     } finally {

@@ -89,10 +89,11 @@ Deno.test("500 jobs taskora removed a second after they completed are each in th
       ),
     );
     await removedByTaskora(world.url, "send-email", ids);
+    // The limit is a hang guard: at load ~30 recording the 500 outlasted the default 30 s.
     const found = await waitFor(async () => {
       const found = await searchAll(world.board, "task=send-email");
       return found.length === jobs && found;
-    }, { what: "the recorder to record every job" });
+    }, { what: "the recorder to record every job", limitMs: 90_000 });
     assert.deepEqual(found.map((job) => job.id).sort(), [...ids].sort());
     const ends = found.map((job) => job.finishedAt);
     assert.deepEqual(ends, [...ends].sort((a, b) => b - a), "newest first");
