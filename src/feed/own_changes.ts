@@ -2,8 +2,9 @@
  * A board's own changes and the live state: after this board changed the
  * queue (a retry, a clean, a bulk step), its answers do not come from a live
  * state the leader wrote before the change ended, so whoever made the change
- * sees it in the next overview. Other replicas see it with the leader's next
- * pass, as they see taskora's own changes.
+ * sees it in the next overview; a request that changed nothing (a preflight,
+ * a refused mutation) leaves the live state in use. Other replicas see it
+ * with the leader's next pass, as they see taskora's own changes.
  *
  * @module
  */
@@ -12,6 +13,9 @@ import type { MiddlewareHandler } from "hono";
 
 /** The task a request's path names: `.../tasks/<task>/...`. */
 const TASK_PATH = /\/tasks\/([^/]+)(?:\/|$)/;
+
+/** The methods that change nothing: reads, and the CORS preflight. */
+const CHANGE_NOTHING = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** When this board last finished a change, on the clock the live state's `asOf` uses. */
 export class OwnChanges {
@@ -31,18 +35,24 @@ export class OwnChanges {
   }
 
   /**
-   * Marks every request that may change the queue, when it ends, and tells
-   * the `onTask` given at construction the task its path names
+   * Marks every request that may have changed the queue, when it ends, and
+   * tells the `onTask` given at construction the task its path names
    * (`/tasks/<task>/...`): a clean writes no event, so the live state
-   * re-reads that task rather than wait for its sweep.
+   * re-reads that task rather than wait for its sweep. A read, a preflight
+   * and a request refused with a 4xx changed nothing: the next answers stay
+   * on the live state. One that failed otherwise (a 5xx, an outcome unknown)
+   * may have changed something and is marked.
    */
   middleware(): MiddlewareHandler {
     const onTask = this.#onTask;
     return async (c, next) => {
+      if (CHANGE_NOTHING.has(c.req.method)) return await next();
+      let refused = false;
       try {
         await next();
+        refused = c.res.status >= 400 && c.res.status < 500;
       } finally {
-        if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+        if (!refused) {
           this.#at = this.#clock();
           const named = TASK_PATH.exec(new URL(c.req.url).pathname)?.[1];
           if (named !== undefined) onTask(decodeURIComponent(named));

@@ -34,6 +34,7 @@ import type { ThroughputBucket } from "../contract/throughput.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { ChangeFeed } from "../feed/change_feed.ts";
 import type { RecorderStatus } from "../feed/history_recording.ts";
+import { methodLabel } from "./method_label.ts";
 import type { HistoryStore } from "../history/store.ts";
 import type { AlertStore } from "../store/alerts.ts";
 import type { BoardStore } from "../store/types.ts";
@@ -357,7 +358,7 @@ export function createBoardMetrics(deps: BoardMetricsDeps): BoardMetrics {
 
   return {
     timing: async function requestTiming(c: Context, next) {
-      const end = duration.startTimer({ method: c.req.method });
+      const end = duration.startTimer({ method: methodLabel(c.req.method) });
       try {
         await next();
       } finally {

@@ -432,3 +432,38 @@ Deno.test("a scrape notes the change feed's need, so the leader keeps the live s
     await source.close();
   }
 });
+
+Deno.test("made-up methods and paths add no series: the request histogram's labels are bounded", async () => {
+  const board = createBoard(createMemorySource({ seed: readFixture() }), {});
+  try {
+    // JSON, so the same-origin guard lets them through to the routes' fallback.
+    const made = (path: string, method: string) =>
+      board.fetch(
+        new Request(`http://board.test${path}`, {
+          method,
+          headers: { "Content-Type": "application/json" },
+        }),
+      );
+    for (let i = 0; i < 50; i++) {
+      const path = `/board/api/made-up-${i}`;
+      assert.equal((await made(path, `VERB${i}`)).status, 404);
+      assert.equal((await made("/board/api/overview", `X${i}`)).status, 405);
+      assert.equal((await made(path, "GET")).status, 404);
+    }
+    const text = await (await board.fetch(new Request("http://board.test/board/metrics"))).text();
+    const series = new Set(
+      text.split("\n")
+        .filter((line) => line.startsWith("queue_board_http_request_duration_seconds_count{"))
+        .map((line) => line.slice(0, line.lastIndexOf(" "))),
+    );
+    assert.ok(series.size > 0 && series.size <= 4, [...series].join("\n"));
+    assert.ok(
+      series.has(
+        'queue_board_http_request_duration_seconds_count{method="other",route="/board/api/*",status="405"}',
+      ),
+      [...series].join("\n"),
+    );
+  } finally {
+    await board.close();
+  }
+});

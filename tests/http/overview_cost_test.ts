@@ -4,13 +4,16 @@
  * a real redis-server and fake timers: the tasks' figures from the live
  * state (every task's in one read, a page's in two), and Redis's own
  * figures (version, memory, uptime) read once a stats interval for every
- * overview, not by each. `tests/bench/upstream.ts`
+ * overview, not by each; and what counts as this board's own change
+ * (`src/feed/own_changes.ts`), after which the next overview reads Redis
+ * rather than the live state. `tests/bench/upstream.ts`
  * times the route beside the upstream board's.
  */
 
 import assert from "node:assert/strict";
 import type { OverviewResponse } from "../../src/contract/overview.ts";
 import { selectTasks } from "../../src/contract/task_list.ts";
+import type { BoardOptions } from "../../src/options.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { createBoardOn } from "../helpers/checked_board.ts";
 import { commandsOf } from "../helpers/command_stats.ts";
@@ -29,13 +32,18 @@ const COMMAND_TIMEOUT_MS = 30_000;
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
 
-/** A board over a Redis of 20 tasks, on fake timers; `overview` GETs `/overview` with a query. */
+/**
+ * A board over a Redis of 20 tasks, on fake timers, with `options`; `overview`
+ * GETs `/overview` with a query, `send` any request to the API.
+ */
 async function withBoard(
   fn: (ctx: {
     client: Client;
     timers: FakeTimers;
     overview: (query?: string) => Promise<OverviewResponse>;
+    send: (method: string, path: string, init?: RequestInit) => Promise<Response>;
   }) => Promise<void>,
+  options: BoardOptions = {},
 ): Promise<void> {
   const redis = await startRedis();
   const client = await connectClient(redis.url);
@@ -45,7 +53,11 @@ async function withBoard(
     timers,
   );
   // No history: its recorder would run the feed's passes of its own.
-  const board = createBoardOn(timers, source, { history: false, statsInterval: STATS_INTERVAL });
+  const board = createBoardOn(timers, source, {
+    history: false,
+    statsInterval: STATS_INTERVAL,
+    ...options,
+  });
   const overview = async (query = "") => {
     const response = await board.fetch(
       new Request(`http://127.0.0.1/board/api/overview${query}`),
@@ -54,9 +66,16 @@ async function withBoard(
     assert.equal(response.status, 200, JSON.stringify(body));
     return body as OverviewResponse;
   };
+  const send = async (method: string, path: string, init: RequestInit = {}) => {
+    const response = await board.fetch(
+      new Request(`http://127.0.0.1/board/api${path}`, { method, ...init }),
+    );
+    await response.body?.cancel();
+    return response;
+  };
   try {
     await fillRedis(client as never, { jobs: 400, tasks: 20 });
-    await fn({ client, timers, overview });
+    await fn({ client, timers, overview, send });
   } finally {
     await board.close();
     await source.close();
@@ -104,5 +123,49 @@ Deno.test("GET /overview reads Redis's INFO once a stats interval, not at each r
     });
     assert.equal(read.get("info"), 2, "INFO server and INFO memory, once the interval passed");
     assert.equal(later.redis.version, first.redis.version);
+  });
+});
+
+const ORIGIN = "https://ops.example";
+const JSON_BODY = { headers: { "Content-Type": "application/json" }, body: "{}" };
+
+/** Requests that change nothing, on `/tasks/<task>/...`, and what the board answers them. */
+function unchanged(task: string, cors: boolean): [string, string, RequestInit, number][] {
+  const preflight = { headers: { Origin: ORIGIN, "Access-Control-Request-Method": "POST" } };
+  return [
+    ["OPTIONS", `/tasks/${task}/retry-all`, preflight, cors ? 204 : 405],
+    ["OPTIONS", `/tasks/${task}/retry-all`, {}, cors ? 204 : 405],
+    // Refused by the route: a field it does not take.
+    ["POST", `/tasks/${task}/retry-all`, { ...JSON_BODY, body: '{"made":1}' }, 400],
+    ["POST", "/tasks/no-such-task/retry-all", JSON_BODY, 404],
+    ["DELETE", `/tasks/${task}/retry-all`, JSON_BODY, 405],
+    ["PROPFIND", `/tasks/${task}/jobs`, JSON_BODY, 405],
+  ];
+}
+
+// On fake timers the live state's `asOf` is its pass's time, a direct read's the answer's.
+for (const cors of [true, false]) {
+  Deno.test(`${cors ? "with" : "without"} CORS, a request that changed nothing leaves the next overview on the live state`, async () => {
+    await withBoard(async ({ timers, overview, send }) => {
+      const first = await overview(); // notes the feed's need, waits for its first pass
+      await timers.tick(STATS_INTERVAL / 4); // a direct read would now say a later asOf
+      const task = first.tasks[0].name;
+      for (const [method, path, init, status] of unchanged(task, cors)) {
+        assert.equal((await send(method, path, init)).status, status, `${method} ${path}`);
+        const next = await overview();
+        assert.equal(next.asOf, first.asOf, `after ${method} ${path} (${status})`);
+      }
+    }, { cors: cors ? { origin: ORIGIN } : undefined });
+  });
+}
+
+Deno.test("after a change of this board's, the next overview reads Redis, not the live state", async () => {
+  await withBoard(async ({ timers, overview, send }) => {
+    const first = await overview();
+    await timers.tick(STATS_INTERVAL / 4);
+    assert.equal((await overview()).asOf, first.asOf, "the live state, not a direct read");
+    const task = first.tasks[0].name;
+    assert.equal((await send("POST", `/tasks/${task}/retry-all`, JSON_BODY)).status, 200);
+    assert.ok((await overview()).asOf > first.asOf);
   });
 });
