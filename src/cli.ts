@@ -477,6 +477,9 @@ export async function main(args: string[]): Promise<number> {
     await source.close();
     return 2;
   }
+  // Listened for before the start line: a supervisor that stops the board as soon as it says it
+  // listens must not find the signal ignored (caught by the runtime, heard by nobody).
+  const stop = stopSignals();
   let server;
   try {
     server = await board.listen({
@@ -491,11 +494,16 @@ export async function main(args: string[]): Promise<number> {
         (error as Error).message
       }`,
     );
+    stop.dispose();
     await board.close();
     await source.close();
     return 1;
   }
-  await stopSignal(server.finished);
+  try {
+    await Promise.race([stop.received, server.finished]);
+  } finally {
+    stop.dispose();
+  }
   // Stop taking connections, then end the event streams: shutdown() waits for
   // open responses, and a browser's stream never ends by itself.
   const finished = server.shutdown();
@@ -516,18 +524,25 @@ export async function main(args: string[]): Promise<number> {
 /** How long a shutdown waits for open requests and the store before it exits anyway. */
 export const SHUTDOWN_GRACE_MS = 5_000;
 
-/** Resolves on the first SIGINT or SIGTERM (SIGBREAK on Windows), or when `finished` does. */
-async function stopSignal(finished: Promise<void>): Promise<void> {
+/** The first stop signal's arrival, and how to stop listening for it. */
+interface StopSignals {
+  /** Resolves on the first SIGINT or SIGTERM (SIGBREAK on Windows). */
+  received: Promise<void>;
+  dispose: () => void;
+}
+
+/** Starts listening for SIGINT and SIGTERM (SIGINT and SIGBREAK on Windows). */
+function stopSignals(): StopSignals {
   const signals: Deno.Signal[] = Deno.build.os === "windows"
     ? ["SIGINT", "SIGBREAK"]
     : ["SIGINT", "SIGTERM"];
-  const received = Promise.withResolvers<void>();
-  for (const signal of signals) Deno.addSignalListener(signal, received.resolve);
-  try {
-    await Promise.race([received.promise, finished]);
-  } finally {
-    for (const signal of signals) Deno.removeSignalListener(signal, received.resolve);
-  }
+  const { promise, resolve } = Promise.withResolvers<void>();
+  const heard = () => resolve();
+  for (const signal of signals) Deno.addSignalListener(signal, heard);
+  return {
+    received: promise,
+    dispose: () => signals.forEach((signal) => Deno.removeSignalListener(signal, heard)),
+  };
 }
 
 /** Whether `work` settled within `ms`; its error is thrown. */
