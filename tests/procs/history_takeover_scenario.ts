@@ -112,6 +112,14 @@ export interface HistoryTakeoverSetup {
   historyArgs: string[];
   /** The history the boards record into, read as another replica would. */
   history: HistoryStore;
+  /**
+   * Bytes the leader sends to Redis once it handed a batch of the second
+   * wave to the history (default: the recorder's read of ending jobs, when
+   * the history is elsewhere). A history in Redis shares the leader's
+   * connection, which the held save stops: its write itself, or the save
+   * may be held before the write and the write with it.
+   */
+  batchSent?: string;
 }
 
 /** Runs the scenario (see the module documentation). */
@@ -175,12 +183,13 @@ export async function killLeaderMidBatch(setup: HistoryTakeoverSetup): Promise<v
     // batch goes to the history, then the feed's save of its ids is held, and the leader killed.
     const held = proxy.holdNext(
       respArguments("HSET", feedKeys().ids),
-      respArguments(...RECORDED_FIELDS),
+      setup.batchSent ?? respArguments(...RECORDED_FIELDS),
     );
     await dispatch();
     await held;
     // The feed saves its ids once a pass, not after each batch: the held save may precede the
-    // write of the batch whose fields were read. The leader, its save held, writes it meanwhile.
+    // write of the batch whose fields were read. A history elsewhere than the held connection is
+    // written meanwhile; one on it was sent before the hold (`batchSent`).
     await waitFor(async () => await recorded() > 2 * WAVE, {
       what: "the held leader to write a batch of the second wave",
       limitMs: 60_000,

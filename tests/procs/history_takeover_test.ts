@@ -19,6 +19,8 @@ Deno.test("redis history: the leader killed mid-batch, the next records the rest
       redis,
       historyArgs: ["--history"],
       history: createRedisHistoryStore({ connection }),
+      // The write script's input (entries first), with an entry: the batch went to Redis.
+      batchSent: '{"entries":[{',
     });
   } finally {
     await connection.close();
