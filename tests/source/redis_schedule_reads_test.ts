@@ -70,3 +70,43 @@ for (const over of ["url", "app"] as const) {
     }
   });
 }
+
+Deno.test("the Redis source answers an unchanged list as the list it made, and anew once a last job's state moved", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const app = hourlySchedulesApp(redis.url);
+  const source = new RedisTaskSource({ url: redis.url }, new FakeTimers());
+  try {
+    await app.start();
+    const first = await source.listSchedules();
+    assert.equal(await source.listSchedules(), first, "nothing changed: the same list");
+    assert.ok(Object.isFrozen(first), "a list answered again is not changed in place");
+
+    // hourly-0 ran (its stored JSON changed): the list is made anew, then answered again.
+    const keys = globalKeys();
+    const stored = JSON.parse((await client.hGet(keys.schedules, "hourly-0"))!);
+    const jobId = await writeJob(client, { task: "report-0", state: "active" });
+    await client.hSet(
+      keys.schedules,
+      "hourly-0",
+      JSON.stringify({ ...stored, lastRun: Date.now(), lastJobId: jobId }),
+    );
+    const ran = await source.listSchedules();
+    assert.notEqual(ran, first);
+    assert.equal(ran[0].lastRunStatus, "active");
+    assert.equal(await source.listSchedules(), ran);
+
+    // Only its job's state moves (taskora's replies are the same): the next list shows it.
+    await client.hSet(`${taskKeys("report-0").jobPrefix}${jobId}`, "state", "completed");
+    const finished = await source.listSchedules();
+    assert.notEqual(finished, ran);
+    assert.equal(finished[0].lastRunStatus, "completed");
+    assert.equal(finished[1], ran[1], "the schedules that did not change keep their records");
+    assert.equal(await source.listSchedules(), finished);
+  } finally {
+    await app.close();
+    await source.close();
+    client.destroy();
+    await redis.stop();
+  }
+});
