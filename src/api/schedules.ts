@@ -220,10 +220,7 @@ export function scheduleRoutes({ source, store, present, options, clock, history
           console.error("queue-board: cannot note the scheduler's runs", failure)
         );
       const withData = await Promise.all(schedules.map((schedule) => mayReadData(c, schedule)));
-      const shown = schedules.map((schedule, i) =>
-        texts.text(schedule, runs.get(schedule.name) ?? [], withData[i])
-      );
-      return jsonAnswer(c, `[${shown.join(",")}]`);
+      return jsonAnswer(c, texts.list(schedules, runs, withData));
     })
     .openapi(listRuns, async (c) => {
       const { name } = c.req.valid("param");

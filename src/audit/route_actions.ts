@@ -35,22 +35,32 @@ type DeclarationOf = (
   route: Record<string, unknown>,
 ) => AuditDeclaration | PermissionDeclaration | undefined;
 
-/** What the routes of `api` declare (`declaredBy` reads it), matched as Hono matches them. */
+/** A route's declaration and the paths it answers. */
+interface DeclaredRoute {
+  declared: AuditDeclaration | PermissionDeclaration;
+  pattern: URLPattern;
+}
+
+/**
+ * What the routes of `api` declare (`declaredBy` reads it), matched as Hono
+ * matches them. Grouped by method once: every request asks (a GET of a board
+ * whose audited routes are all mutations is answered at once, where looking
+ * through every route cost each GET an object per route).
+ */
 function declaredRoutes(api: OpenAPIHono, declaredBy: DeclarationOf): AuditedRoutes {
-  const routes = api.openAPIRegistry.definitions.flatMap((definition) => {
-    if (definition.type !== "route") return [];
+  const byMethod = new Map<string, DeclaredRoute[]>();
+  for (const definition of api.openAPIRegistry.definitions) {
+    if (definition.type !== "route") continue;
     const declared = declaredBy(definition.route as unknown as Record<string, unknown>);
-    if (declared === undefined) return [];
+    if (declared === undefined) continue;
     const pathname = definition.route.path.replaceAll(/{(\w+)}/g, ":$1");
-    return [{
-      method: definition.route.method.toUpperCase(),
-      declared,
-      pattern: new URLPattern({ pathname }),
-    }];
-  });
+    const method = definition.route.method.toUpperCase();
+    const routes = byMethod.get(method) ?? [];
+    routes.push({ declared, pattern: new URLPattern({ pathname }) });
+    byMethod.set(method, routes);
+  }
   return (method, path) => {
-    for (const { declared, pattern, ...route } of routes) {
-      if (route.method !== method) continue;
+    for (const { declared, pattern } of byMethod.get(method) ?? []) {
       const groups = pattern.exec({ pathname: path })?.pathname.groups;
       if (!groups) continue;
       const task = declared.task === undefined ? null : segmentValue(declared.task, groups);

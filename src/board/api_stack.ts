@@ -18,6 +18,7 @@ import { presetCan } from "../auth/permissions.ts";
 import { readOnlyGuard } from "../auth/read_only.ts";
 import { jobTaskOf } from "../source/job_task.ts";
 import { apiBodyLimit } from "./body_limit.ts";
+import { countingErrors } from "./error_handler.ts";
 import type { BoardServices } from "./services.ts";
 import type { Stack } from "./stack.ts";
 
@@ -31,6 +32,7 @@ export function apiStack(services: BoardServices, routes: OpenAPIHono): Stack {
   const { options, metrics, source } = services;
   const mountPath = apiPathOf(options.basePath);
   return {
+    mountedErrors: countingErrors(metrics),
     layers: [
       metrics && { name: "metrics timing", use: metrics.timing },
       { name: "body limit", use: apiBodyLimit() },
@@ -48,6 +50,8 @@ export function apiStack(services: BoardServices, routes: OpenAPIHono): Stack {
           jobTask: options.can === presetCan ? undefined : jobTaskOf(source),
         }),
       },
+      // Every audited route is a mutation (tests/unit/board_stacks_test.ts): a read passes these four
+      // at once.
       {
         name: "audit mutations",
         use: auditMutations({
@@ -57,10 +61,11 @@ export function apiStack(services: BoardServices, routes: OpenAPIHono): Stack {
           trustProxy: options.trustProxy,
           routes: auditedRoutes(routes),
         }),
+        mutationsOnly: true,
       },
-      { name: "json mutations", use: jsonMutations() },
-      { name: "migration guard", use: migrationGuard(source) },
-      { name: "own changes", use: services.ownChanges.middleware() },
+      { name: "json mutations", use: jsonMutations(), mutationsOnly: true },
+      { name: "migration guard", use: migrationGuard(source), mutationsOnly: true },
+      { name: "own changes", use: services.ownChanges.middleware(), mutationsOnly: true },
       { name: "routes", at: "/", mount: routes },
       { name: "fallback", fallback: { mountPath, preflight: !!options.cors, json: true } },
     ],

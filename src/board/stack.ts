@@ -18,11 +18,26 @@ import { routeFallback, type RouteFallbackOptions } from "../route_fallback.ts";
 // deno-lint-ignore no-explicit-any -- Hono's own `route` takes any env, schema and base path
 type AnyHono = Hono<any, any, any>;
 
+/** The methods that change nothing: a layer for mutations only lets them pass. */
+const READS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Middleware, or a handler that answers, on each path of `on` (every path without it). */
+interface UseLayer {
+  name: string;
+  // deno-lint-ignore no-explicit-any -- each middleware declares the env it reads and sets
+  use: MiddlewareHandler<any>;
+  on?: readonly string[];
+  /**
+   * It acts on mutations only: a GET, HEAD or OPTIONS passes it untouched
+   * (its own check says so too). Consecutive such layers on the same paths
+   * run as one step, which a read passes at once, not one step each.
+   */
+  mutationsOnly?: true;
+}
+
 /** One step of an app, named so that a test can read where it stands. */
 export type Layer =
-  /** Middleware, or a handler that answers, on each path of `on` (every path without it). */
-  // deno-lint-ignore no-explicit-any -- each middleware declares the env it reads and sets
-  | { name: string; use: MiddlewareHandler<any>; on?: readonly string[] }
+  | UseLayer
   /** An app's routes under `at`. */
   | { name: string; mount: AnyHono; at: string }
   /** The last step: 405 with `Allow`, or 404, for a request no route answered. */
@@ -35,6 +50,14 @@ export type Layer =
  */
 export interface Stack {
   onError?: ErrorHandler;
+  /**
+   * How the app this one is mounted in answers errors, for a mounted app's
+   * layers for mutations only: run as one step, each error one of them
+   * throws is answered there, as Hono answers it after each layer, so that
+   * the layers before it see the answer (the trail records the refusal).
+   * Without it (and without `onError`), they run as a step each.
+   */
+  mountedErrors?: ErrorHandler;
   layers: readonly (Layer | false | null)[];
 }
 
@@ -90,12 +113,71 @@ export function layerNames(stack: Stack): string[] {
 export function composeApp(stack: Stack): Hono {
   const app = new Hono();
   if (stack.onError) app.onError(stack.onError);
-  for (const layer of layersOf(stack)) {
-    if ("use" in layer) { for (const path of layer.on ?? ["*"]) app.use(path, layer.use); }
-    else if ("mount" in layer) app.route(layer.at, layer.mount);
-    else app.all("*", routeFallback(app, layer.fallback));
+  const errors = stack.onError ?? stack.mountedErrors;
+  const layers = layersOf(stack);
+  for (const step of errors ? stepsOf(layers, errors) : layers) {
+    if ("use" in step) { for (const path of step.on ?? ["*"]) app.use(path, step.use); }
+    else if ("mount" in step) app.route(step.at, step.mount);
+    else app.all("*", routeFallback(app, step.fallback));
   }
   return app;
+}
+
+/** Whether `a` and `b` run on the same paths. */
+function samePaths(a: UseLayer, b: UseLayer): boolean {
+  return (a.on ?? ["*"]).join("\0") === (b.on ?? ["*"]).join("\0");
+}
+
+/**
+ * The steps Hono runs for `layers`: each layer as it is, but consecutive
+ * layers for mutations only, on the same paths, as one step that a read
+ * passes at once (each layer was a step of its own, which every GET ran
+ * through only to be let pass).
+ */
+function stepsOf(layers: readonly Layer[], errors: ErrorHandler): Layer[] {
+  const steps: Layer[] = [];
+  let run: UseLayer[] = [];
+  const endRun = () => {
+    if (run.length > 1) steps.push(mutationsStep(run, errors));
+    else steps.push(...run);
+    run = [];
+  };
+  for (const layer of layers) {
+    const joins = "use" in layer && layer.mutationsOnly === true;
+    if (!joins || (run.length > 0 && !samePaths(run[0], layer))) endRun();
+    if (joins) run.push(layer);
+    else steps.push(layer);
+  }
+  endRun();
+  return steps;
+}
+
+/**
+ * Layers for mutations only, in order, as one step: a read passes it at
+ * once. A mutation runs each as Hono's compose runs a layer: what one
+ * answers is the answer, what one throws is answered by `errors` there.
+ */
+function mutationsStep(run: readonly UseLayer[], errors: ErrorHandler): UseLayer {
+  const uses = run.map(({ use }) => use);
+  return {
+    name: run.map(({ name }) => name).join(", "),
+    on: run[0].on,
+    use: function mutationsOnly(c, next) {
+      if (READS.has(c.req.method)) return next();
+      const dispatch = async (i: number): Promise<void> => {
+        if (i === uses.length) return await next();
+        try {
+          const answer = await uses[i](c, () => dispatch(i + 1));
+          if (answer instanceof Response && !c.finalized) c.res = answer;
+        } catch (error) {
+          if (!(error instanceof Error)) throw error;
+          c.error = error;
+          c.res = await errors(error, c);
+        }
+      };
+      return dispatch(0);
+    },
+  };
 }
 
 /**

@@ -53,6 +53,19 @@ interface Written {
   texts: [string?, string?];
 }
 
+/** The last list written: its records, each one's runs and whether it held its data, and its text. */
+interface WrittenList {
+  schedules: readonly ScheduleRecord[];
+  runs: readonly (readonly BoardRun[])[];
+  withData: readonly boolean[];
+  text: string;
+}
+
+/** Whether two lists hold the same values (the same records: identity) in the same order. */
+function sameValues<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
 /** Whether two lists of runs show the same runs, in the same order, in the same states. */
 function sameRuns(a: readonly BoardRun[], b: readonly BoardRun[]): boolean {
   return a.length === b.length && a.every((run, i) => sameFields(run, b[i]));
@@ -68,10 +81,34 @@ function sameFields(a: object, b: object): boolean {
 export class ScheduleTexts {
   readonly #written = new WeakMap<ScheduleRecord, Written>();
   readonly #write: ScheduleWriter;
+  #lastList: WrittenList | null = null;
 
   /** Keeps what `write` writes. */
   constructor(write: ScheduleWriter) {
     this.#write = write;
+  }
+
+  /**
+   * The JSON text of the list of `schedules`, each showing its `runs` (none
+   * when absent), with its data where `withData` says so. The same records
+   * showing the same runs to a user with the same access as the last list
+   * are answered as the last list's text, not joined again.
+   */
+  list(
+    schedules: readonly ScheduleRecord[],
+    runs: ReadonlyMap<string, readonly BoardRun[]>,
+    withData: readonly boolean[],
+  ): string {
+    const shown = schedules.map(({ name }) => runs.get(name) ?? []);
+    const last = this.#lastList;
+    if (
+      last !== null && sameValues(schedules, last.schedules) &&
+      sameValues(withData, last.withData) && shown.every((runs, i) => sameRuns(runs, last.runs[i]))
+    ) return last.text;
+    const texts = schedules.map((schedule, i) => this.text(schedule, shown[i], withData[i]));
+    const text = `[${texts.join(",")}]`;
+    this.#lastList = { schedules, runs: shown, withData, text };
+    return text;
   }
 
   /** The JSON text of `schedule` showing `runs`, with its data or without. */

@@ -37,7 +37,6 @@
 
 import { parseArgs } from "node:util";
 import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
-import { createTaskora, defineTask, redisAdapter } from "../../../shared/taskora/taskora.js";
 import {
   type BoardTarget,
   ourBoard,
@@ -47,6 +46,7 @@ import {
 } from "./board_server.ts";
 import { describeLoad, type FilledRedis, startFilledRedis } from "./filled_redis.ts";
 import { median, sleep, spreadOf } from "./medians.ts";
+import { writeNightlySchedules } from "./nightly_schedules.ts";
 import { cpuMsOf, redisCpuMs } from "./process_cpu.ts";
 import { openSseClients } from "./sse_clients.ts";
 
@@ -71,22 +71,6 @@ const { values, positionals } = parseArgs({
 const ROUNDS = Number(values.rounds);
 const REQUESTS = Number(values.requests);
 const STREAMS = Number(values.streams);
-
-/**
- * Writes `SCHEDULES` schedules as taskora does: an App registers them and
- * starts its scheduler. A schedule names its task by name: given the task's
- * handle, taskora stored the handle whole, its Redis client's state with it
- * (6.6 KB of JSON a schedule, which both boards parsed on every list).
- */
-async function writeSchedules(redisUrl: string): Promise<void> {
-  const app = createTaskora({ adapter: redisAdapter(redisUrl) });
-  for (let i = 0; i < SCHEDULES; i++) {
-    const task = app.register(defineTask({ name: `task-${i}` }));
-    app.schedule(`nightly-${i}`, { task: task.name, cron: `${i} 3 * * *`, data: { i } });
-  }
-  await app.start();
-  await app.close();
-}
 
 /**
  * Frees the leases a board of the pair before holds (`taskora:board:lease:*`):
@@ -222,7 +206,7 @@ async function comparePair(filled: FilledRedis, ours: BoardTarget, upstream: Boa
 
 async function measure(jobs: number): Promise<void> {
   const filled = await startFilledRedis(jobs, TASKS);
-  await writeSchedules(filled.redis.url);
+  await writeNightlySchedules(filled.redis.url, SCHEDULES);
   console.log(
     `\n## ${describeLoad(filled, jobs, TASKS)}; ${SCHEDULES} schedules; ${STREAMS} event ` +
       `streams open; ${ROUNDS} rounds of ${REQUESTS} requests per path and board`,

@@ -19,6 +19,19 @@ import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 import { hourlySchedulesApp } from "../helpers/hourly_schedules.ts";
 
+/** Notes a run of `hourly-0` as taskora's scheduler does: its last job, active. Returns its id. */
+async function ranHourlyZero(client: Awaited<ReturnType<typeof connectClient>>): Promise<string> {
+  const { schedules } = globalKeys();
+  const stored = JSON.parse((await client.hGet(schedules, "hourly-0"))!);
+  const jobId = await writeJob(client, { task: "report-0", state: "active" });
+  await client.hSet(
+    schedules,
+    "hourly-0",
+    JSON.stringify({ ...stored, lastRun: Date.now(), lastJobId: jobId }),
+  );
+  return jobId;
+}
+
 for (const over of ["url", "app"] as const) {
   Deno.test(`the Redis source answers an unchanged schedule as the record it made, a changed one anew (on the ${over})`, async () => {
     const redis = await startRedis();
@@ -46,14 +59,7 @@ for (const over of ["url", "app"] as const) {
 
       // The scheduler ran hourly-0 (its last job, as taskora notes it): its job's state shows, and
       // each change of that state at the next list.
-      const keys = globalKeys();
-      const stored = JSON.parse((await client.hGet(keys.schedules, "hourly-0"))!);
-      const jobId = await writeJob(client, { task: "report-0", state: "active" });
-      await client.hSet(
-        keys.schedules,
-        "hourly-0",
-        JSON.stringify({ ...stored, lastRun: Date.now(), lastJobId: jobId }),
-      );
+      const jobId = await ranHourlyZero(client);
       const ran = (await source.listSchedules())[0];
       assert.equal(ran.lastJobId, jobId);
       assert.equal(ran.lastRunStatus, "active");
@@ -70,3 +76,36 @@ for (const over of ["url", "app"] as const) {
     }
   });
 }
+
+Deno.test("the Redis source answers an unchanged list as the list it made, and anew once a last job's state moved", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const app = hourlySchedulesApp(redis.url);
+  const source = new RedisTaskSource({ url: redis.url }, new FakeTimers());
+  try {
+    await app.start();
+    const first = await source.listSchedules();
+    assert.equal(await source.listSchedules(), first, "nothing changed: the same list");
+    assert.ok(Object.isFrozen(first), "a list answered again is not changed in place");
+
+    // hourly-0 ran (its stored JSON changed): the list is made anew, then answered again.
+    const jobId = await ranHourlyZero(client);
+    const ran = await source.listSchedules();
+    assert.notEqual(ran, first);
+    assert.equal(ran[0].lastRunStatus, "active");
+    assert.equal(await source.listSchedules(), ran);
+
+    // Only its job's state moves (taskora's replies are the same): the next list shows it.
+    await client.hSet(`${taskKeys("report-0").jobPrefix}${jobId}`, "state", "completed");
+    const finished = await source.listSchedules();
+    assert.notEqual(finished, ran);
+    assert.equal(finished[0].lastRunStatus, "completed");
+    assert.equal(finished[1], ran[1], "the schedules that did not change keep their records");
+    assert.equal(await source.listSchedules(), finished);
+  } finally {
+    await app.close();
+    await source.close();
+    client.destroy();
+    await redis.stop();
+  }
+});

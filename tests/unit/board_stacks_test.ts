@@ -241,3 +241,20 @@ Deno.test("the board's layers run under one error handler, none wrapped per requ
   assert.equal(await answer.text(), "down");
   assert.equal((await app.request("/api/jobs")).status, 503);
 });
+
+Deno.test("every audited route is a mutation: a read passes the API's layers for mutations at once", async () => {
+  const source = createMemorySource();
+  const services = startServices(source, source.boardStore, resolveOptions({}), new FakeTimers());
+  try {
+    const audited = createApi(services).openAPIRegistry.definitions.flatMap((definition) =>
+      definition.type === "route" && "x-audit" in definition.route
+        ? [`${definition.route.method.toUpperCase()} ${definition.route.path}`]
+        : []
+    );
+    assert.ok(audited.length > 0);
+    assert.deepEqual(audited.filter((route) => /^(GET|HEAD|OPTIONS) /.test(route)), []);
+  } finally {
+    await services.close();
+    await source.close();
+  }
+});

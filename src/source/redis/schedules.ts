@@ -32,15 +32,46 @@ interface ReadSchedule {
   record: ScheduleRecord;
 }
 
+/** What the last list read and answered, whole. */
+interface LastList {
+  /** Its replies: the schedules hash's fields and values, the next-run set's members and scores. */
+  hash: readonly string[];
+  next: readonly string[];
+  /** The schedules' names, sorted, and the hash key of each one's last job (null: none). */
+  names: readonly string[];
+  jobKeys: readonly (string | null)[];
+  /** The hash keys of the last jobs it read the states of, and what it read. */
+  wanted: readonly string[];
+  states: readonly (JobState | null)[];
+  readAts: readonly (number | undefined)[];
+  /** What it answered (frozen). */
+  records: ScheduleRecord[];
+}
+
 /**
  * The schedules the last list read, by name: a schedule whose stored JSON,
  * next run and last job's state are the same at the next list is not
  * decoded again, and is answered as the same record (so what is built from
  * a record, `GET /schedules`' answer, is built once per change of it).
- * Holds the schedules of the last list only.
+ * Holds the schedules of the last list only, and its replies: a list whose
+ * replies and last jobs' states are the last list's is answered as its
+ * records without looking at any schedule.
  */
 export class ScheduleReads {
   kept = new Map<string, ReadSchedule>();
+  last: LastList | null = null;
+}
+
+/** Whether two replies hold the same strings in the same order. */
+function sameReply(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Whether two lists hold the same values in the same order. */
+function sameValues<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
 }
 
 /** The hash key of the last run's job a schedule's stored JSON names, or null. */
@@ -56,7 +87,10 @@ function lastJobKey(json: string, prefix?: string): string | null {
  * whose state is not known finished (`finished`), one pipeline of
  * `HGET <job> state` (each in its task's slot). A schedule unchanged since
  * the list `reads` holds is answered as the record that list made: the
- * records are shared, never changed in place.
+ * records are shared, never changed in place. When both replies and the
+ * last jobs' states are that list's, the list is answered as it was (the
+ * same frozen array), no schedule looked at: the list asked every few
+ * seconds is mostly unchanged.
  */
 export async function listSchedules(
   connection: RedisConnection,
@@ -69,26 +103,33 @@ export async function listSchedules(
     ["HGETALL", keys.schedules],
     ["ZRANGE", keys.schedulesNext, "0", "-1", "WITHSCORES"],
   ])) as [string[], string[]];
-  const configs = fieldsOf(hash);
+  // The same replies as the last list's name the same last jobs: only their states may have moved.
+  const last = reads.last;
+  const sameReplies = last !== null && sameReply(hash, last.hash) && sameReply(next, last.next);
+  const configs = sameReplies ? null : fieldsOf(hash);
+  const names = sameReplies ? last.names : Object.keys(configs!).sort();
+  const jobKeys = sameReplies ? last.jobKeys : names.map((name) => {
+    const read = reads.kept.get(name);
+    return read?.json === configs![name] ? read.jobKey : lastJobKey(configs![name], prefix);
+  });
+  const wanted = sameReplies ? last.wanted : jobKeys.filter((key) => key !== null);
+  const states = await readJobStates(connection, wanted, finished);
+  // A finished state may be up to a minute old: the answer says when it was read.
+  const readAts = wanted.map((key) => finished.readAt(key));
+  if (sameReplies && sameValues(states, last.states) && sameValues(readAts, last.readAts)) {
+    return last.records;
+  }
+  const jsonOf = configs ?? fieldsOf(hash);
   const nextRuns = new Map<string, number>();
   for (let i = 0; i + 1 < next.length; i += 2) nextRuns.set(next[i], Number(next[i + 1]));
-
-  const names = Object.keys(configs).sort();
-  const jobKeys = names.map((name) => {
-    const read = reads.kept.get(name);
-    return read?.json === configs[name] ? read.jobKey : lastJobKey(configs[name], prefix);
-  });
-  const wanted = jobKeys.filter((key) => key !== null);
-  const states = await readJobStates(connection, wanted, finished);
   const lastState = new Map(wanted.map((key, i) => [key, states[i]]));
 
   const kept = new Map<string, ReadSchedule>();
   const records = names.map((name, i) => {
-    const json = configs[name];
+    const json = jsonOf[name];
     const jobKey = jobKeys[i];
     const nextRun = nextRuns.get(name) ?? null;
     const lastRunStatus = jobKey === null ? null : lastState.get(jobKey)!;
-    // A finished state may be up to a minute old: the answer says when it was read.
     const readAt = jobKey === null ? undefined : finished.readAt(jobKey);
     const read = reads.kept.get(name);
     const same = read !== undefined && read.json === json && read.nextRun === nextRun &&
@@ -98,6 +139,9 @@ export async function listSchedules(
     return record;
   });
   reads.kept = kept;
+  // Answered again while nothing changed: shared, so frozen (a caller sorting it in place throws).
+  Object.freeze(records);
+  reads.last = { hash, next, names, jobKeys, wanted, states, readAts, records };
   return records;
 }
 
