@@ -29,6 +29,7 @@ import { deepJson, deepJsonText, jsonAnswer } from "../http/deep_json.ts";
 import { mayReadPayloads, withoutScheduleData } from "../auth/payload_access.ts";
 import { BoardRuns, type BoardRunsOf } from "../schedules/board_runs.ts";
 import { ScheduleTexts } from "../schedules/texts.ts";
+import { sameItems } from "../same_items.ts";
 import { ScheduleTimings } from "../schedules/timings.ts";
 import {
   ScheduleActionSchema,
@@ -163,8 +164,7 @@ function runsAsked({ name, config }: ScheduleRecord): BoardRunsOf {
 
 /** Whether two lists name the same schedules of the same tasks, in the same order. */
 function sameSchedules(a: readonly BoardRunsOf[], b: readonly BoardRunsOf[]): boolean {
-  return a.length === b.length &&
-    a.every((schedule, i) => schedule.name === b[i].name && schedule.task === b[i].task);
+  return sameItems(a, b, (x, y) => x.name === y.name && x.task === y.task);
 }
 
 /** Routes under `/schedules`. */

@@ -39,6 +39,7 @@
  */
 
 import type { BoardRun, ScheduleRecord } from "../contract/schedules.ts";
+import { sameItems } from "../same_items.ts";
 
 /** The JSON text of a schedule as answered: showing `runs`, with its data or without it. */
 export type ScheduleWriter = (
@@ -61,14 +62,9 @@ interface WrittenList {
   text: string;
 }
 
-/** Whether two lists hold the same values (the same records: identity) in the same order. */
-function sameValues<T>(a: readonly T[], b: readonly T[]): boolean {
-  return a.length === b.length && a.every((value, i) => value === b[i]);
-}
-
 /** Whether two lists of runs show the same runs, in the same order, in the same states. */
 function sameRuns(a: readonly BoardRun[], b: readonly BoardRun[]): boolean {
-  return a.length === b.length && a.every((run, i) => sameFields(run, b[i]));
+  return sameItems(a, b, sameFields);
 }
 
 /** Whether two flat objects have the same fields with the same values. */
@@ -102,8 +98,8 @@ export class ScheduleTexts {
     const shown = schedules.map(({ name }) => runs.get(name) ?? []);
     const last = this.#lastList;
     if (
-      last !== null && sameValues(schedules, last.schedules) &&
-      sameValues(withData, last.withData) && shown.every((runs, i) => sameRuns(runs, last.runs[i]))
+      last !== null && sameItems(schedules, last.schedules) &&
+      sameItems(withData, last.withData) && shown.every((runs, i) => sameRuns(runs, last.runs[i]))
     ) return last.text;
     const texts = schedules.map((schedule, i) => this.text(schedule, shown[i], withData[i]));
     const text = `[${texts.join(",")}]`;

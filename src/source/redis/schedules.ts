@@ -5,6 +5,7 @@
  */
 
 import type { JobState, ScheduleRecord } from "../types.ts";
+import { sameItems } from "../../same_items.ts";
 import { decodeSchedule, decodeValue, scheduleLastJobId } from "../wire/decode.ts";
 import { globalKeys, taskKeys } from "../wire/keys.ts";
 import type { RedisConnection } from "./client.ts";
@@ -62,18 +63,6 @@ export class ScheduleReads {
   last: LastList | null = null;
 }
 
-/** Whether two replies hold the same strings in the same order. */
-function sameReply(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** Whether two lists hold the same values in the same order. */
-function sameValues<T>(a: readonly T[], b: readonly T[]): boolean {
-  return a.length === b.length && a.every((value, i) => value === b[i]);
-}
-
 /** The hash key of the last run's job a schedule's stored JSON names, or null. */
 function lastJobKey(json: string, prefix?: string): string | null {
   const jobId = scheduleLastJobId(json);
@@ -105,7 +94,7 @@ export async function listSchedules(
   ])) as [string[], string[]];
   // The same replies as the last list's name the same last jobs: only their states may have moved.
   const last = reads.last;
-  const sameReplies = last !== null && sameReply(hash, last.hash) && sameReply(next, last.next);
+  const sameReplies = last !== null && sameItems(hash, last.hash) && sameItems(next, last.next);
   const configs = sameReplies ? null : fieldsOf(hash);
   const names = sameReplies ? last.names : Object.keys(configs!).sort();
   const jobKeys = sameReplies ? last.jobKeys : names.map((name) => {
@@ -116,7 +105,7 @@ export async function listSchedules(
   const states = await readJobStates(connection, wanted, finished);
   // A finished state may be up to a minute old: the answer says when it was read.
   const readAts = wanted.map((key) => finished.readAt(key));
-  if (sameReplies && sameValues(states, last.states) && sameValues(readAts, last.readAts)) {
+  if (sameReplies && sameItems(states, last.states) && sameItems(readAts, last.readAts)) {
     return last.records;
   }
   const jsonOf = configs ?? fieldsOf(hash);
