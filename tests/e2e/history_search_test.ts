@@ -18,8 +18,17 @@ import { withClient } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { browserTest, screenshot, withBoard } from "./harness.ts";
 
+/**
+ * How often the board looks for new tasks: the recorder follows a task's
+ * events from the look after the task appeared (5 s apart by default, the
+ * most of this test's time).
+ */
+const DISCOVERY_MS = 100;
+
 browserTest("the history search finds a job taskora removed by its error text", async () => {
-  await withBoard({ history: true }, async ({ page, redis, root, board }) => {
+  const source = (redis: { url: string }) =>
+    createRedisSource({ url: redis.url, discoveryIntervalMs: DISCOVERY_MS });
+  await withBoard({ history: true, source }, async ({ page, redis, root, board }) => {
     const app: any = createTaskora({
       adapter: redisAdapter(redis.url),
       retention: { failed: { maxAge: "1s" } },
