@@ -25,6 +25,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import type { Board, BoardOptions } from "../../mod.ts";
 import type { TaskSource } from "../../source.ts";
 import { createBoardOn } from "../../src/board.ts";
+import { createRedisSource } from "../../src/source/redis/mod.ts";
 import { systemTimers, type Timers } from "../../src/timers.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
@@ -157,6 +158,19 @@ export function browserTest(name: string, fn: (t: Deno.TestContext) => Promise<v
       }
     },
   });
+}
+
+/** How often a {@link quickDiscovery} board looks for new tasks, ms. */
+const NEW_TASK_LOOK_MS = 100;
+
+/**
+ * A board's source (for {@link WithBoardOptions.source}) that looks for new
+ * tasks every 100 ms rather than every 5 s: for a test whose taskora App
+ * makes a task after the board started, since the board records and follows
+ * a task's events from the look after it appeared.
+ */
+export function quickDiscovery(redis: TestRedis): TaskSource {
+  return createRedisSource({ url: redis.url, discoveryIntervalMs: NEW_TASK_LOOK_MS });
 }
 
 /** A fixture-loaded board served on a free port, and how to let go of it. */
