@@ -6,22 +6,32 @@
  * fires, silences are added and ended, a test notice reaches the receiver,
  * stored rules are made, changed and deleted, and a user not allowed
  * `alerts.update` sees none of those controls.
+ *
+ * The boards' evaluation passes are held ({@link HeldInterval}): a test runs
+ * each when it says, where waiting for the next on the wall clock cost 5 s or
+ * more each; the board's other work, the page's and the webhooks' run as
+ * they would.
  */
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import type { AlertsFile } from "../../src/contract/alerts.ts";
+import type { AlertHistoryEntry, AlertsFile } from "../../src/contract/alerts.ts";
 import { AlertRuleSchema } from "../../src/alerts/config.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
+import { HeldInterval } from "../helpers/held_interval.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import { webhookReceiver } from "../helpers/webhook_receiver.ts";
 import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 const RULE = "mail failing";
 
+/** How often the boards evaluate: a period no other timer of a board has, so its pass is the one held. */
+const EVERY_MS = 13_000;
+
 /** A `failed` rule on send-email that fires at the first evaluation, and one that never does. */
 function alertsTo(url: string, retries = 3): AlertsFile {
   return {
-    evaluateEvery: "5s",
+    evaluateEvery: `${EVERY_MS / 1000}s`,
     sinks: [{ name: "ops", type: "webhook", url, secret: "s".repeat(32), retries }],
     rules: [
       { name: RULE, kind: "failed", tasks: ["send-email"], threshold: 4, sinks: ["ops"] },
@@ -30,11 +40,66 @@ function alertsTo(url: string, retries = 3): AlertsFile {
   };
 }
 
-/** Opens the Alerts page and waits for the firing rule's row to say so (the first evaluation). */
-async function openFiring(page: Page, root: string) {
+/** When the board last evaluated its rules (`asOf`), or null before its first pass. */
+async function evaluatedAt(root: string): Promise<number | null> {
+  const res = await fetch(`${root}api/alerts`);
+  return (await res.json()).asOf;
+}
+
+/**
+ * Runs the board's evaluation pass and waits until a pass begun after this
+ * call has written its states, so it read what the test changed before. A
+ * run while the last pass still goes on is skipped, as a late tick is, and a
+ * pass before the board took the alerts lease evaluates nothing: it runs
+ * again until one has.
+ */
+async function evaluation(passes: HeldInterval, root: string): Promise<void> {
+  const from = Date.now();
+  await waitFor(async () => {
+    passes.run();
+    // A board's clock on timers of a test's counts fractions of a ms: whole ones are compared.
+    return Math.floor(await evaluatedAt(root) ?? 0) > from;
+  }, { what: "an evaluation pass" });
+}
+
+/**
+ * Waits until the board's history holds what `written` looks for (a pass's
+ * notices are sent, and their outcome kept, after the pass), then moves the
+ * page's clock (`page.clock`, installed before the page was opened) past its
+ * read after an evaluation, due one period and a second after it.
+ */
+async function pageReadsHistory(
+  page: Page,
+  root: string,
+  written: (entries: AlertHistoryEntry[]) => boolean,
+): Promise<void> {
+  await waitFor(async () => {
+    const res = await fetch(`${root}api/alerts/history`);
+    return written((await res.json()).entries);
+  }, { what: "the notices' outcomes in the history" });
+  await page.clock.runFor(EVERY_MS + 1000);
+}
+
+/** Whether an entry of `entries` has the delivery `outcome` to `sink`. */
+function outcomeKept(sink: string, outcome: "delivered" | "failed") {
+  return (entries: AlertHistoryEntry[]) =>
+    entries.some((entry) =>
+      entry.deliveries.some((delivery) => delivery.sink === sink && delivery.outcome === outcome)
+    );
+}
+
+/**
+ * Opens the Alerts page on the page's clock (`page.clock`), runs the first
+ * evaluation once the page has read the rules, and waits for the firing
+ * rule's row to say so.
+ */
+async function openFiring(page: Page, root: string, passes: HeldInterval) {
+  await page.clock.install();
   await page.goto(`${root}alerts`);
   const row = page.locator(".alerts-rules").getByRole("row", { name: new RegExp(RULE) });
-  await row.getByText("firing", { exact: true }).waitFor({ timeout: 20_000 });
+  await row.waitFor();
+  await evaluation(passes, root);
+  await row.getByText("firing", { exact: true }).waitFor();
   return row;
 }
 
@@ -57,9 +122,10 @@ browserTest(
   "the page lists the rules as they stand; the top bar, sidebar and overview count the firing one",
   async () => {
     const hook = webhookReceiver();
+    const passes = new HeldInterval(EVERY_MS);
     try {
-      await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root }) => {
-        const row = await openFiring(page, root);
+      await withBoard({ alerts: alertsTo(hook.url), timers: passes }, async ({ page, root }) => {
+        const row = await openFiring(page, root, passes);
         assert.match(await row.innerText(), /declared in code/);
         assert.match(await row.innerText(), /since/);
         assert.match(await row.innerText(), /fires above 4/);
@@ -73,7 +139,8 @@ browserTest(
         assert.match(await alert.innerText(), /\b5\b/, "the figure: 5 failed jobs");
 
         const history = page.locator(".alerts-history");
-        await history.getByText("ops: delivered").waitFor({ timeout: 20_000 });
+        await pageReadsHistory(page, root, outcomeKept("ops", "delivered"));
+        await history.getByText("ops: delivered").waitFor();
         assert.match(await history.innerText(), new RegExp(RULE));
         assert.equal(hook.received.length, 1);
         await screenshots(page, "alerts");
@@ -102,29 +169,46 @@ browserTest(
   "the overview's mark and the counts follow the alerts frame as a rule fires and resolves, with no reload",
   async () => {
     const hook = webhookReceiver();
+    const passes = new HeldInterval(EVERY_MS);
     try {
-      // Passes 10 s apart: the page has loaded, and read that nothing fires, before the first.
-      const alerts = { ...alertsTo(hook.url), evaluateEvery: "10s" };
-      await withBoard({ alerts }, async ({ page, root }) => {
-        await page.goto(root);
-        const mark = page.getByRole("row", { name: /send-email/ }).locator(".alert-mark");
-        // Within one pass and a bit: the polling backstop alone would take 30 s.
-        await mark.waitFor({ timeout: 20_000 });
-        // The frame's count comes first; the rules' names once the page has read them.
-        await page.getByRole("row", { name: /send-email/ })
-          .locator(`.alert-mark[title="Firing: ${RULE}"]`).waitFor();
-        await page.locator(".topbar .firing-count", { hasText: "1 firing" }).waitFor();
+      await withBoard(
+        { alerts: alertsTo(hook.url), timers: passes },
+        async ({ page, root, redis }) => {
+          // The page has loaded, and read that nothing fires, before the first pass.
+          const firingRead = page.waitForResponse((res) => res.url().endsWith("/api/alerts"));
+          await page.goto(root);
+          await firingRead;
+          await evaluation(passes, root);
+          const mark = page.getByRole("row", { name: /send-email/ }).locator(".alert-mark");
+          // Told by the frame: the polling backstop alone would take 30 s.
+          await mark.waitFor({ timeout: 20_000 });
+          // The frame's count comes first; the rules' names once the page has read them.
+          await page.getByRole("row", { name: /send-email/ })
+            .locator(`.alert-mark[title="Firing: ${RULE}"]`).waitFor();
+          await page.locator(".topbar .firing-count", { hasText: "1 firing" }).waitFor();
 
-        // Retried, send-email has no failed job left: the next pass resolves the alert.
-        const res = await fetch(`${root}api/tasks/send-email/retry-all`, {
-          method: "POST",
-          headers: { "content-type": "application/json", origin: new URL(root).origin },
-          body: "{}",
-        });
-        assert.equal(res.status, 200, await res.text());
-        await mark.waitFor({ state: "detached", timeout: 20_000 });
-        assert.equal(await page.locator(".firing-count").count(), 0);
-      });
+          // Retried, send-email has no failed job left: the next pass resolves the alert.
+          const res = await fetch(`${root}api/tasks/send-email/retry-all`, {
+            method: "POST",
+            headers: { "content-type": "application/json", origin: new URL(root).origin },
+            body: "{}",
+          });
+          assert.equal(res.status, 200, await res.text());
+          // A pass reads the live state the board keeps: once that counts the retry, not before.
+          const reader = createRedisSource({ url: redis.url });
+          try {
+            await waitFor(async () => {
+              const [row] = await reader.boardStore.feed!.readLiveRows(["send-email"]);
+              return row?.stats.failed === 0;
+            }, { what: "send-email's failed jobs retried in the live state" });
+          } finally {
+            await reader.close();
+          }
+          await evaluation(passes, root);
+          await mark.waitFor({ state: "detached", timeout: 20_000 });
+          assert.equal(await page.locator(".firing-count").count(), 0);
+        },
+      );
     } finally {
       await hook.close();
     }
@@ -133,11 +217,13 @@ browserTest(
 
 browserTest("the notices sent are filtered by rule, task and state", async () => {
   const hook = webhookReceiver();
+  const passes = new HeldInterval(EVERY_MS);
   try {
-    await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root }) => {
-      await openFiring(page, root);
+    await withBoard({ alerts: alertsTo(hook.url), timers: passes }, async ({ page, root }) => {
+      await openFiring(page, root, passes);
       const history = page.locator(".alerts-history");
-      await history.getByText("ops: delivered").waitFor({ timeout: 20_000 });
+      await pageReadsHistory(page, root, outcomeKept("ops", "delivered"));
+      await history.getByText("ops: delivered").waitFor();
       const filters = page.getByRole("form", { name: "Filter the notices" });
       const none = page.getByText("No notice matches the filters.");
 
@@ -163,8 +249,9 @@ browserTest("the notices sent are filtered by rule, task and state", async () =>
 
 browserTest("silences are added and ended from the page", async () => {
   const hook = webhookReceiver();
+  const passes = new HeldInterval(EVERY_MS);
   try {
-    await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root }) => {
+    await withBoard({ alerts: alertsTo(hook.url), timers: passes }, async ({ page, root }) => {
       await page.goto(`${root}alerts`);
       const form = page.getByRole("form", { name: "Add a silence" });
       await form.getByLabel("Mute").selectOption("rule");
@@ -178,8 +265,9 @@ browserTest("silences are added and ended from the page", async () => {
       });
       await silence.waitFor();
       // The next evaluation counts the muted alert apart: told nobody, it is not "firing".
+      await evaluation(passes, root);
       const topBar = page.locator(".topbar .firing-count");
-      await topBar.filter({ hasText: "1 silenced" }).waitFor({ timeout: 20_000 });
+      await topBar.filter({ hasText: "1 silenced" }).waitFor();
       assert.equal((await topBar.innerText()).trim(), "1 silenced");
       assert.match(await silence.innerText(), /deploy in progress/);
       assert.match(await silence.innerText(), /in 1h 59m|in 2h 0m/);
@@ -189,7 +277,8 @@ browserTest("silences are added and ended from the page", async () => {
       await page.getByRole("dialog").getByRole("button", { name: "End silence" }).click();
       await silence.waitFor({ state: "detached" });
       await page.getByText("No silence: every alert is told.").waitFor();
-      await topBar.filter({ hasText: "1 firing" }).waitFor({ timeout: 20_000 });
+      await evaluation(passes, root);
+      await topBar.filter({ hasText: "1 firing" }).waitFor();
     });
   } finally {
     await hook.close();
@@ -287,43 +376,56 @@ browserTest(
   "a stored rule naming a sink the alerts file no longer has says so on its row and in the history",
   async () => {
     const hook = webhookReceiver();
+    const passes = new HeldInterval(EVERY_MS);
     try {
-      await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root, redis }) => {
-        // Stored while the file had a "pager" sink, which it has no more.
-        const store = createRedisSource({ url: redis.url });
-        const rule = AlertRuleSchema.parse({
-          name: "mail paged",
-          kind: "failed",
-          tasks: ["send-email"],
-          threshold: 4,
-          sinks: ["ops", "pager"],
-        });
-        assert.equal(await store.boardStore.saveAlertRule(rule, "create", 200), "saved");
-        await store.close();
+      await withBoard(
+        { alerts: alertsTo(hook.url), timers: passes },
+        async ({ page, root, redis }) => {
+          // Stored while the file had a "pager" sink, which it has no more.
+          const store = createRedisSource({ url: redis.url });
+          const rule = AlertRuleSchema.parse({
+            name: "mail paged",
+            kind: "failed",
+            tasks: ["send-email"],
+            threshold: 4,
+            sinks: ["ops", "pager"],
+          });
+          assert.equal(await store.boardStore.saveAlertRule(rule, "create", 200), "saved");
+          await store.close();
 
-        await page.goto(`${root}alerts`);
-        const row = page.locator(".alerts-rules").getByRole("row", { name: /mail paged/ });
-        const missing = row.locator(".alerts-sink-missing");
-        await missing.waitFor();
-        assert.equal(await missing.innerText(), "pager: no such sink");
-        assert.match(await missing.getAttribute("title") ?? "", /not in the alerts configuration/i);
-        const history = page.locator(".alerts-history").getByRole("row", { name: /mail paged/ });
-        await history.getByText("pager: failed").waitFor({ timeout: 20_000 });
-        assert.match(await history.innerText(), /no sink named pager in the alerts configuration/);
-        assert.match(await history.innerText(), /ops: delivered/);
-        await screenshots(page, "alerts-missing-sink");
+          await page.clock.install();
+          await page.goto(`${root}alerts`);
+          const row = page.locator(".alerts-rules").getByRole("row", { name: /mail paged/ });
+          const missing = row.locator(".alerts-sink-missing");
+          await missing.waitFor();
+          assert.equal(await missing.innerText(), "pager: no such sink");
+          assert.match(
+            await missing.getAttribute("title") ?? "",
+            /not in the alerts configuration/i,
+          );
+          const history = page.locator(".alerts-history").getByRole("row", { name: /mail paged/ });
+          await evaluation(passes, root);
+          await pageReadsHistory(page, root, outcomeKept("pager", "failed"));
+          await history.getByText("pager: failed").waitFor();
+          assert.match(
+            await history.innerText(),
+            /no sink named pager in the alerts configuration/,
+          );
+          assert.match(await history.innerText(), /ops: delivered/);
+          await screenshots(page, "alerts-missing-sink");
 
-        // Its editor shows the missing sink checked, so that it can be taken off and the rule saved.
-        await row.getByRole("button", { name: "Edit" }).click();
-        const edit = page.getByRole("form", { name: "Edit rule mail paged" });
-        const pager = edit.getByRole("checkbox", { name: /pager/ });
-        assert.ok(await pager.isChecked());
-        assert.match(await edit.locator(".alerts-sinks").innerText(), /pager\s+no such sink/);
-        await pager.uncheck();
-        await edit.getByRole("button", { name: "Save changes" }).click();
-        await missing.waitFor({ state: "detached" });
-        assert.match(await row.innerText(), /ops/);
-      });
+          // Its editor shows the missing sink checked, so that it can be taken off and the rule saved.
+          await row.getByRole("button", { name: "Edit" }).click();
+          const edit = page.getByRole("form", { name: "Edit rule mail paged" });
+          const pager = edit.getByRole("checkbox", { name: /pager/ });
+          assert.ok(await pager.isChecked());
+          assert.match(await edit.locator(".alerts-sinks").innerText(), /pager\s+no such sink/);
+          await pager.uncheck();
+          await edit.getByRole("button", { name: "Save changes" }).click();
+          await missing.waitFor({ state: "detached" });
+          assert.match(await row.innerText(), /ops/);
+        },
+      );
     } finally {
       await hook.close();
     }
@@ -334,13 +436,15 @@ browserTest(
   "without alerts.update the page shows no rule editor, silence form, End or test button",
   async () => {
     const hook = webhookReceiver();
+    const passes = new HeldInterval(EVERY_MS);
     try {
       await withBoard({
         alerts: alertsTo(hook.url),
         auth: () => ({ name: "vic" }),
         can: (_user, action) => action !== "alerts.update",
+        timers: passes,
       }, async ({ page, root }) => {
-        await openFiring(page, root);
+        await openFiring(page, root, passes);
         assert.equal(await page.getByRole("button", { name: "New rule" }).count(), 0);
         assert.equal(await page.getByRole("form", { name: "Add a silence" }).count(), 0);
         assert.equal(await page.getByRole("button", { name: /Send a test notice/ }).count(), 0);
@@ -360,20 +464,24 @@ browserTest(
   "with Redis gone the page keeps its last figures, dated, and recovers by itself",
   async () => {
     const hook = webhookReceiver();
+    const passes = new HeldInterval(EVERY_MS);
     try {
-      await withBoard({ alerts: alertsTo(hook.url) }, async ({ page, root, redis }) => {
-        const row = await openFiring(page, root);
-        await redis.stop({ keepData: true });
-        await page.locator(".stale-note", { hasText: /as of \d\d:\d\d:\d\d/ }).waitFor({
-          timeout: 15_000,
-        });
-        assert.match(await row.innerText(), /firing/i, "the last known state stays");
-        await screenshots(page, "alerts-redis-down");
+      await withBoard(
+        { alerts: alertsTo(hook.url), timers: passes },
+        async ({ page, root, redis }) => {
+          const row = await openFiring(page, root, passes);
+          await redis.stop({ keepData: true });
+          await page.locator(".stale-note", { hasText: /as of \d\d:\d\d:\d\d/ }).waitFor({
+            timeout: 15_000,
+          });
+          assert.match(await row.innerText(), /firing/i, "the last known state stays");
+          await screenshots(page, "alerts-redis-down");
 
-        await redis.start();
-        await page.locator(".stale-note").waitFor({ state: "detached", timeout: 15_000 });
-        await row.getByText("firing", { exact: true }).waitFor();
-      });
+          await redis.start();
+          await page.locator(".stale-note").waitFor({ state: "detached", timeout: 15_000 });
+          await row.getByText("firing", { exact: true }).waitFor();
+        },
+      );
     } finally {
       await hook.close();
     }
@@ -419,10 +527,16 @@ browserTest(
     try {
       const file = alertsTo(refusing.url, 0);
       const alerts = { ...file, rules: [{ ...file.rules![0], name: LONG_RULE }] };
-      await withBoard({ alerts }, async ({ page, root }) => {
+      const passes = new HeldInterval(EVERY_MS);
+      await withBoard({ alerts, timers: passes }, async ({ page, root }) => {
+        await page.clock.install();
         await page.goto(`${root}alerts`);
+        await page.locator(".alerts-rules").getByRole("row", { name: /nightly settlement/ })
+          .waitFor();
+        await evaluation(passes, root);
+        await pageReadsHistory(page, root, outcomeKept("ops", "failed"));
         const failed = page.locator(".alerts-history tr.is-failed").first();
-        await failed.waitFor({ timeout: 20_000 });
+        await failed.waitFor();
         const res = await fetch(`${root}api/alerts/silences`, {
           method: "POST",
           headers: { "content-type": "application/json", origin: new URL(root).origin },

@@ -15,10 +15,11 @@ import { createTaskora, redisAdapter } from "../../../shared/taskora/taskora.js"
 import { waitFor } from "../helpers/wait_for.ts";
 import { withClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
-import { browserTest, screenshot, withBoard } from "./harness.ts";
+import { browserTest, quickDiscovery, screenshot, withBoard } from "./harness.ts";
 
 browserTest("the job page says why a job waits, and follows it as it runs", async () => {
-  await withBoard({}, async ({ page, redis, root }) => {
+  // The page follows perkey's events from the board's look after it appeared: 100 ms, not 5 s.
+  await withBoard({ source: quickDiscovery }, async ({ page, redis, root }) => {
     const app: any = createTaskora({ adapter: redisAdapter(redis.url) });
     const releases: (() => void)[] = [];
     const perkey = app.task("perkey", {

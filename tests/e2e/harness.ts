@@ -22,8 +22,11 @@
  */
 
 import type { Browser, Locator, Page } from "playwright-core";
-import { type Board, type BoardOptions, createBoard } from "../../mod.ts";
+import type { Board, BoardOptions } from "../../mod.ts";
 import type { TaskSource } from "../../source.ts";
+import { createBoardOn } from "../../src/board.ts";
+import { createRedisSource } from "../../src/source/redis/mod.ts";
+import { systemTimers, type Timers } from "../../src/timers.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis, type TestRedis } from "../helpers/redis_server.ts";
 import { launchBrowser } from "./browser.ts";
@@ -44,6 +47,8 @@ export interface WithBoardOptions extends BoardOptions {
   colorScheme?: "light" | "dark";
   /** The board's source over the test's Redis (default: its URL), closed after the board. */
   source?: (redis: TestRedis) => TaskSource;
+  /** The board's timers (default: the runtime's): a test that runs a pass when it says. */
+  timers?: Timers;
 }
 
 // One of each per isolate: a file run alone, or a batch of files (scripts/test.ts) sharing them.
@@ -155,6 +160,19 @@ export function browserTest(name: string, fn: (t: Deno.TestContext) => Promise<v
   });
 }
 
+/** How often a {@link quickDiscovery} board looks for new tasks, ms. */
+const NEW_TASK_LOOK_MS = 100;
+
+/**
+ * A board's source (for {@link WithBoardOptions.source}) that looks for new
+ * tasks every 100 ms rather than every 5 s: for a test whose taskora App
+ * makes a task after the board started, since the board records and follows
+ * a task's events from the look after it appeared.
+ */
+export function quickDiscovery(redis: TestRedis): TaskSource {
+  return createRedisSource({ url: redis.url, discoveryIntervalMs: NEW_TASK_LOOK_MS });
+}
+
 /** A fixture-loaded board served on a free port, and how to let go of it. */
 interface OpenBoard {
   board: Board;
@@ -165,12 +183,12 @@ interface OpenBoard {
 
 /** Empties the file's redis-server, loads the fixture, and serves a board on it. */
 async function openBoard(options: WithBoardOptions): Promise<OpenBoard> {
-  const { colorScheme: _, source, ...boardOptions } = options;
+  const { colorScheme: _, source, timers = systemTimers, ...boardOptions } = options;
   const server = await freshRedis();
   const now = Date.now();
   await loadFixture(server.url, { at: now, metricsAt: now });
   const taskSource = source?.(server);
-  const board = createBoard(taskSource ?? server.url, boardOptions);
+  const board = createBoardOn(timers, taskSource ?? server.url, boardOptions);
   const http = await serveTestBoard(board);
   return {
     board,

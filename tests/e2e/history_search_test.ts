@@ -16,10 +16,12 @@ import { taskKeys } from "../../src/source/wire/keys.ts";
 import { createRedisHistoryStore } from "../../src/store/redis/history/store.ts";
 import { withClient } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
-import { browserTest, screenshot, withBoard } from "./harness.ts";
+import { browserTest, quickDiscovery, screenshot, withBoard } from "./harness.ts";
 
 browserTest("the history search finds a job taskora removed by its error text", async () => {
-  await withBoard({ history: true }, async ({ page, redis, root, board }) => {
+  // The recorder follows refund-order from the board's look after it appeared: 100 ms, not 5 s.
+  const options = { history: true, source: quickDiscovery };
+  await withBoard(options, async ({ page, redis, root, board }) => {
     const app: any = createTaskora({
       adapter: redisAdapter(redis.url),
       retention: { failed: { maxAge: "1s" } },

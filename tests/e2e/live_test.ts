@@ -20,8 +20,14 @@ import { writeJob } from "../helpers/wire_writer.ts";
 import { browserTest, screenshot, withBoard } from "./harness.ts";
 
 const FAILED_EMAIL = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
-/** Longest wait for something that should follow within a stats interval (3 s) or so. */
+/** Longest wait for something that should follow within a stats interval or so (a hang guard). */
 const FOLLOWS = { timeout: 10_000 };
+
+/**
+ * Stats frames every 500 ms (the least; 3 s by default): what follows the
+ * counts follows the next frame, and the test waits for one interval, not six.
+ */
+const FRAMES_OFTEN = { statsInterval: 500 };
 
 /** The top bar's statement of what is live. */
 const liveness = (page: Page, text: string | RegExp) => page.locator(".live", { hasText: text });
@@ -126,7 +132,7 @@ browserTest(
 browserTest(
   "jobs retried outside the open DLQ leave it, and its counts and task filter follow",
   async () => {
-    await withBoard({}, async ({ page, root }) => {
+    await withBoard(FRAMES_OFTEN, async ({ page, root }) => {
       await page.goto(`${root}dlq`);
       await liveness(page, /^Live$/).waitFor();
       const filter = page.getByLabel("Task");
@@ -167,7 +173,7 @@ browserTest(
     // background rediscovery, sooner.
     const source = (redis: TestRedis) =>
       createRedisSource({ url: redis.url, discoveryIntervalMs: 1000 });
-    await withBoard({ source }, async ({ page: taskPage, root, redis }) => {
+    await withBoard({ ...FRAMES_OFTEN, source }, async ({ page: taskPage, root, redis }) => {
       const jobPage = await taskPage.context().newPage();
       const migrations = await taskPage.context().newPage();
       const overview = await taskPage.context().newPage();
@@ -209,23 +215,26 @@ browserTest(
 
 browserTest("a task's health on the overview follows the counts it is judged on", async () => {
   // Polling once an hour: only the stats frames can bring the new health.
-  await withBoard({ refreshInterval: 3_600_000 }, async ({ page, root, redis }) => {
-    await page.goto(root);
-    const notify = page.getByRole("row", { name: /notify/ });
-    await notify.locator(".health", { hasText: "healthy" }).waitFor();
-    await liveness(page, /^Live$/).waitFor();
+  await withBoard(
+    { ...FRAMES_OFTEN, refreshInterval: 3_600_000 },
+    async ({ page, root, redis }) => {
+      await page.goto(root);
+      const notify = page.getByRole("row", { name: /notify/ });
+      await notify.locator(".health", { hasText: "healthy" }).waitFor();
+      await liveness(page, /^Live$/).waitFor();
 
-    // Five failures this minute against the one completed job: no job event is written.
-    const client = await connectClient(redis.url);
-    try {
-      for (let i = 0; i < 5; i++) await writeJob(client, { task: "notify", state: "failed" });
-      const minute = Math.floor(Date.now() / 60_000) * 60_000;
-      await client.sendCommand(["INCRBY", metricKey("notify", "failed", minute), "5"]);
-    } finally {
-      await client.close();
-    }
-    await notify.locator(".health", { hasText: "critical" }).waitFor(FOLLOWS);
-  });
+      // Five failures this minute against the one completed job: no job event is written.
+      const client = await connectClient(redis.url);
+      try {
+        for (let i = 0; i < 5; i++) await writeJob(client, { task: "notify", state: "failed" });
+        const minute = Math.floor(Date.now() / 60_000) * 60_000;
+        await client.sendCommand(["INCRBY", metricKey("notify", "failed", minute), "5"]);
+      } finally {
+        await client.close();
+      }
+      await notify.locator(".health", { hasText: "critical" }).waitFor(FOLLOWS);
+    },
+  );
 });
 
 /** Makes `page` hidden or shown, as a browser does when its tab is switched away from or back to. */

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, screenshot, withBoard } from "./harness.ts";
+import { browserTest, openInPage, screenshot, withBoard } from "./harness.ts";
 
 const FAILED = "7deea1e0-af8c-4c24-bb84-c89069ee4b0a";
 const TASK = "send-email";
@@ -172,7 +172,7 @@ browserTest(
         await page.setViewportSize({ width, height: 900 });
         await screenshot(page, `permissions-role-note-${width}`);
       }
-      await page.goto(root);
+      await openInPage(page, root);
       await page.locator(".counter").first().waitFor();
       assert.equal(await page.getByRole("note").count(), 0, "the overview hides nothing");
     });

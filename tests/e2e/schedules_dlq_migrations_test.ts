@@ -12,7 +12,7 @@ import { TRIGGER_DISPATCH } from "../../src/source/redis/action_scripts.ts";
 import { taskKeys } from "../../src/source/wire/keys.ts";
 import { pausableSource } from "../helpers/pause_after_entry.ts";
 import { connectClient, type TestRedis } from "../helpers/redis_server.ts";
-import { browserTest, screenshotThemes, withBoard } from "./harness.ts";
+import { browserTest, openInPage, screenshotThemes, withBoard } from "./harness.ts";
 
 const HEARTBEAT_LAST_JOB = "49e833ba-6ef4-41a3-9c4a-827a99ffcd1b";
 
@@ -332,12 +332,13 @@ browserTest(
       assert.equal(await page.locator(".content .card button").count(), 0);
       assert.equal(await page.getByRole("columnheader", { name: "Actions" }).count(), 0);
 
-      await page.goto(`${root}dlq`);
+      // Moved to as the board's links do: what is checked is each view, not its load.
+      await openInPage(page, `${root}dlq`);
       await page.getByRole("button", { name: "SMTP timeout", exact: true }).click();
       await page.locator(".dlq-jobs-table tbody tr").first().waitFor();
       assert.equal(await page.getByRole("button", { name: /Retry/ }).count(), 0);
 
-      await page.goto(`${root}migrations`);
+      await openInPage(page, `${root}migrations`);
       await page.locator(".mig-card").first().waitFor();
       assert.equal(await page.locator(".content button").count(), 0);
     });
