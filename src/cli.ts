@@ -41,7 +41,7 @@ Options:
                        A Sentinel set instead: the master's name and some
                        sentinels (env REDIS_SENTINEL)
   --prefix <prefix>    taskora's key prefix option (keys taskora:<prefix>:...)
-  --port <port>        Port to listen on (env PORT, default 3000)
+  --port <port>        Port to listen on (env PORT, default 3000; 0: any free port)
   --host <address>     Interface to listen on (env BOARD_HOST, default 127.0.0.1:
                        this machine only; 0.0.0.0 for every interface)
   --allowed-host <name>
@@ -152,8 +152,9 @@ export function parseCli(
   const flags = parsed.values;
   const rawPort = flags.port ?? (env("PORT") || "3000");
   const port = Number(rawPort);
-  if (!/^\d+$/.test(rawPort) || port < 1 || port > 65535) {
-    throw new UsageError(`--port must be a number from 1 to 65535 (got "${rawPort}")`);
+  // 0 asks the system for any free port; the start line names the one it gave.
+  if (!/^\d+$/.test(rawPort) || port > 65535) {
+    throw new UsageError(`--port must be a number from 0 to 65535 (got "${rawPort}")`);
   }
   // BOARD_HOST, not HOST: tcsh and some images export HOST as the machine's
   // name, and which interface the board is exposed on must be asked for.

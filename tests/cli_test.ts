@@ -29,6 +29,7 @@ Deno.test("parseCli() reads flags and the environment, flags first", () => {
   assert.deepEqual(config.options, { basePath: "/q", readOnly: true });
   const defaults = parseCli(["--redact", "password, apiKey", "--title", "Ops"], noEnv);
   assert.equal(defaults.port, 3000);
+  assert.equal(parseCli(["--port", "0"], noEnv).port, 0, "any free port: the start line names it");
   assert.equal(defaults.redisUrl, null);
   assert.deepEqual(defaults.options, { redact: ["password", "apiKey"], title: "Ops" });
 });
@@ -117,17 +118,12 @@ Deno.test("--help prints usage; a bad flag exits non-zero with the reason", asyn
   assert.match(new TextDecoder().decode(bad.stderr), /--port must be a number/);
 });
 
-/** A free port on 127.0.0.1. */
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
-
-/** Starts the CLI on the memory demo and waits for its start line. */
+/**
+ * Starts the CLI on the memory demo and waits for its start line. Port 0: the
+ * system picks a free one and the line names it, so no parallel test can take
+ * it between a pick and the listen.
+ */
 async function startDemo(args: string[] = [], envVars: Record<string, string> = {}) {
-  const port = freePort();
   const child = boundCommand(Deno.execPath(), {
     args: [
       "run",
@@ -136,7 +132,7 @@ async function startDemo(args: string[] = [], envVars: Record<string, string> = 
       "--allow-read",
       CLI,
       "--port",
-      String(port),
+      "0",
       ...args,
     ],
     env: { REDIS_URL: "", ...envVars },
@@ -150,6 +146,9 @@ async function startDemo(args: string[] = [], envVars: Record<string, string> = 
     if (done) break;
     printed += value;
   }
+  const port = Number(
+    printed.match(/^queue-board listening on http:\/\/127\.0\.0\.1:(\d+)\//)?.[1],
+  );
   return { child, port, printed, lines };
 }
 

@@ -6,46 +6,20 @@
  */
 
 import assert from "node:assert/strict";
-import { boundCommand } from "../helpers/bound_command.ts";
+import { startBoardProcesses } from "../helpers/board_processes.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { clusterSender, startCluster } from "../helpers/redis_cluster.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
-const CLI = new URL("../../src/cli.ts", import.meta.url).pathname;
 const LOGIN = { BOARD_USERNAME: "ops", BOARD_PASSWORD: "hunter2-hunter2" };
 const SECRET = "one-secret-for-every-board-replica!!";
 
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
-
-/** Starts `src/cli.ts` on a free port and waits for its start line. */
-async function startBoard(cluster: string, secret: string) {
-  const port = freePort();
-  const child = boundCommand(Deno.execPath(), {
-    args: ["run", "--allow-net", "--allow-env", "--allow-read", CLI, "--port", String(port)],
-    env: { REDIS_URL: "", REDIS_CLUSTER: cluster, ...LOGIN, BOARD_COOKIE_SECRET: secret },
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let printed = "";
-  while (!printed.includes("listening on")) {
-    const { value, done } = await lines.read();
-    if (done) throw new Error(`the board exited: ${printed}`);
-    printed += value;
-  }
-  return {
-    url: `http://127.0.0.1:${port}/board`,
-    printed,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await lines.cancel();
-      await child.status;
-    },
-  };
+/** `count` CLI boards on the cluster with one cookie secret, answering. */
+function startBoards(count: number, cluster: string, secret: string) {
+  return startBoardProcesses({
+    count,
+    env: { REDIS_CLUSTER: cluster, ...LOGIN, BOARD_COOKIE_SECRET: secret },
+  });
 }
 
 Deno.test({
@@ -54,18 +28,23 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     const cluster = await startCluster();
-    const boards: Awaited<ReturnType<typeof startBoard>>[] = [];
+    const started: Awaited<ReturnType<typeof startBoards>>[] = [];
     try {
       await loadFixture(clusterSender(await cluster.client()));
       const nodes = cluster.rootNodes.map((n) => `${n.host}:${n.port}`).join(",");
-      const [a, b, other] = await Promise.all([
-        startBoard(nodes, SECRET),
-        startBoard(nodes, SECRET),
-        startBoard(nodes, "a-different-secret-of-32-characters!"),
-      ]);
-      boards.push(a, b, other);
+      // Each set is stopped in `finally` even when the other failed to start.
+      const [sharing, another] = await Promise.all(
+        [
+          startBoards(2, nodes, SECRET),
+          startBoards(1, nodes, "a-different-secret-of-32-characters!"),
+        ]
+          .map((starting) => starting.then((boards) => (started.push(boards), boards))),
+      );
+      const [a, b] = sharing.boards.map((board) => ({ ...board, url: `${board.origin}/board` }));
+      const other = { url: `${another.boards[0].origin}/board` };
       // Where the data comes from ends the start line.
-      assert.match(a.printed, /; Redis Cluster 127\.0\.0\.1:\d+(,127\.0\.0\.1:\d+)*\)\n/);
+      await waitFor(() => a.stdout().includes("\n"), { what: "the start line" });
+      assert.match(a.stdout(), /; Redis Cluster 127\.0\.0\.1:\d+(,127\.0\.0\.1:\d+)*\)\n/);
 
       const login = await fetch(`${a.url}/auth/login`, {
         method: "POST",
@@ -90,7 +69,7 @@ Deno.test({
       assert.equal(onOther.status, 401);
       assert.equal(await onOther.text(), '{"error":"Unauthorized"}');
     } finally {
-      await Promise.all(boards.map((board) => board.stop()));
+      await Promise.all(started.map((boards) => boards.stop()));
       await cluster.stop();
     }
   },

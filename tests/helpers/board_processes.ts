@@ -33,6 +33,8 @@ export interface BoardProcess {
   exited(): boolean;
   /** Kills it with SIGKILL (`kill -9`) and waits for it to be gone. */
   kill(): Promise<void>;
+  /** What it wrote to stdout (the last 8 KB): the CLI's start line. */
+  stdout(): string;
   /** What it wrote to stderr (the last 8 KB), for a failing test's message. */
   stderr(): string;
 }
@@ -85,11 +87,12 @@ function spawn(args: string[], env: Record<string, string>, port: number) {
     args: ["run", ...args],
     cwd: ROOT,
     env,
-    stdout: "null",
+    stdout: "piped",
     stderr: "piped",
   }).spawn();
   let gone = false;
   const status = child.status.finally(() => gone = true);
+  const stdout = tailOf(child.stdout);
   const stderr = tailOf(child.stderr);
   const board: BoardProcess = {
     pid: child.pid,
@@ -100,6 +103,7 @@ function spawn(args: string[], env: Record<string, string>, port: number) {
       if (!gone) Deno.kill(child.pid, "SIGKILL");
       await status;
     },
+    stdout,
     stderr,
   };
   const died = status.then(({ code }) => {

@@ -100,7 +100,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   ], "piped").output();
   if (!init.success) throw new Error(`initdb failed: ${new TextDecoder().decode(init.stderr)}`);
 
-  const port = freePort();
+  let port = freePort();
   let child: Deno.ChildProcess | null = null;
   const start = async () => {
     if (child) return;
@@ -127,10 +127,14 @@ export async function startPostgres(): Promise<TestPostgres> {
     const running = child;
     let exited = false;
     running.status.then(() => exited = true);
-    await waitFor(async () => {
-      if (exited) throw new Error(`postgres exited before it took connections on port ${port}`);
-      return await isReady(bin, port);
-    }, { what: `postgres on port ${port} to take connections` });
+    // An exit ends the wait at once (a condition that threw would be looked at again).
+    const outcome = await waitFor(
+      async () => exited ? "exited" : await isReady(bin, port) && "ready",
+      { what: `postgres on port ${port} to take connections` },
+    );
+    if (outcome === "exited") {
+      throw new Error(`postgres exited before it took connections on port ${port}`);
+    }
   };
   const stop = async ({ keepData = false }: { keepData?: boolean } = {}) => {
     if (child) {
@@ -145,6 +149,20 @@ export async function startPostgres(): Promise<TestPostgres> {
     }
     if (!keepData) await Deno.remove(dir, { recursive: true }).catch(() => {});
   };
-  await start();
+  // Test files run in parallel: another may bind the port picked free here
+  // first, and postgres then exits at once. A restart keeps the port it got.
+  for (let attempt = 1;; attempt++) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      await stop({ keepData: true });
+      if (attempt === 3) {
+        await stop();
+        throw error;
+      }
+      port = freePort();
+    }
+  }
   return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop, start };
 }
