@@ -42,10 +42,8 @@ const LOCAL_IMPORT = /(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g;
 const NEEDS_REDIS = /tests\/helpers\/redis_server\.ts$/;
 const NEEDS_POSTGRES = /tests\/helpers\/postgres_server\.ts$/;
 const NEEDS_BROWSER = /"(?:npm:)?playwright-core"/;
-/** The helper that starts board processes. */
-const STARTS_PROCESSES = /tests\/helpers\/board_processes\.ts$/;
-/** The helper that starts a set of servers (a cluster, a sentinel set). */
-const STARTS_SERVER_SET = /tests\/helpers\/redis_cluster\.ts$/;
+/** Helpers that start board processes or a set of servers (a cluster, a sentinel set). */
+const STARTS_MANY = /tests\/helpers\/(?:board_processes|redis_cluster)\.ts$/;
 
 /** The local files a module imports (relative specifiers only), as absolute paths. */
 function localImports(path: string, text: string): string[] {
@@ -55,10 +53,8 @@ function localImports(path: string, text: string): string[] {
 
 /** What a test file reaches through its local imports. */
 interface Needs extends ServerNeeds {
-  /** Board processes: the longest files of their group. */
-  processes: boolean;
-  /** A set of servers: long files, after those with processes. */
-  serverSet: boolean;
+  /** Board processes or a set of servers: the longest files of their group. */
+  many: boolean;
 }
 
 /** Walks each test file's local imports (those under `tests/`) for what it needs. */
@@ -74,8 +70,7 @@ function needsOf(
       redis: NEEDS_REDIS.test(path),
       postgres: NEEDS_POSTGRES.test(path),
       browser: false,
-      processes: STARTS_PROCESSES.test(path),
-      serverSet: STARTS_SERVER_SET.test(path),
+      many: STARTS_MANY.test(path),
     };
     if (seen.has(path)) return found;
     seen.add(path);
@@ -92,8 +87,7 @@ function needsOf(
       found.redis ||= sub.redis;
       found.postgres ||= sub.postgres;
       found.browser ||= sub.browser;
-      found.processes ||= sub.processes;
-      found.serverSet ||= sub.serverSet;
+      found.many ||= sub.many;
     }
     needs.set(path, found);
     return found;
@@ -126,28 +120,18 @@ export function packagesNeeded(
 
 /**
  * `files` in the order `deno test --parallel` should start them (it starts
- * them in the order given): those that start board processes first, then
- * those that start a set of servers, the rest in their order. Those are a
- * group's longest files (each process test 25–37 s in a CI run, where the
- * redis group's median file took under 1 s); started last, as their names
- * sort, they ran alone at the group's end, on one core each at best, while
- * the other group waited. The process files first: in three redis group
- * runs at load 6–14, a cluster file's tests took 4–14 s (the sentinel
- * contract's up to 60 s), a process file's 6–29 s and the 50,000-job
- * takeover's 15–77 s; after the seven cluster files, the two takeover files
- * were dealt to the 13th and 14th batches, which started 220–340 s into the
- * run and held its end.
+ * them in the order given): those that start board processes or a set of
+ * servers first, the rest in their order. Those are a group's longest files
+ * (each process test 25–37 s in a CI run, where the redis group's median file
+ * took under 1 s); started last, as their names sort, they ran alone at the
+ * group's end, on one core each at best, while the other group waited.
  */
 export function longestFirst(
   files: readonly string[],
   read: (path: string) => string,
 ): string[] {
   const needs = needsOf(files, read);
-  const rank = (file: string) => {
-    const { processes, serverSet } = needs.get(file)!;
-    return processes ? 2 : serverSet ? 1 : 0;
-  };
-  return files.toSorted((a, b) => rank(b) - rank(a));
+  return files.toSorted((a, b) => Number(needs.get(b)!.many) - Number(needs.get(a)!.many));
 }
 
 /**

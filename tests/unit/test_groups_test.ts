@@ -57,7 +57,7 @@ Deno.test("classify() puts a file that reaches playwright-core in e2e, even with
   assert.equal(classify(["/p/tests/e2e/c_test.ts"], read).get("/p/tests/e2e/c_test.ts"), "e2e");
 });
 
-Deno.test("longestFirst() starts the files that start board processes first, then those that start a cluster, the rest in order", () => {
+Deno.test("longestFirst() starts the files that start board processes or a cluster first, the rest in order", () => {
   const files = [
     "/p/tests/http/b_test.ts",
     "/p/tests/cluster/e_test.ts",
@@ -65,8 +65,8 @@ Deno.test("longestFirst() starts the files that start board processes first, the
     "/p/tests/procs/d_test.ts",
   ];
   assert.deepEqual(longestFirst(files, read), [
-    "/p/tests/procs/d_test.ts",
     "/p/tests/cluster/e_test.ts",
+    "/p/tests/procs/d_test.ts",
     "/p/tests/http/b_test.ts",
     "/p/tests/unit/a_test.ts",
   ]);
