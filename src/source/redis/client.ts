@@ -192,6 +192,8 @@ export class RedisConnection {
   #closed = false;
   /** The last connection attempt failed or the connection dropped: fail fast until 'ready'. */
   #down = false;
+  /** What requests waiting for a connection await (null: none waits). */
+  #nextReady: Promise<void> | null = null;
 
   /** Creates the connection and, for a client of its own, starts connecting. */
   constructor(options: ConnectionOptions = {}) {
@@ -244,16 +246,26 @@ export class RedisConnection {
       throw new StoreUnavailableError("The Redis client is closed");
     }
     if (this.#down) throw new StoreUnavailableError("Redis is not reachable (reconnecting)");
-    let onReady = (): void => {};
-    const connected = new Promise<void>((resolve) => {
-      onReady = () => resolve();
+    await this.#deadlines.within(this.#connected(), "Redis is not reachable");
+  }
+
+  /**
+   * Resolves at the next 'ready'. Every request waiting meanwhile shares one
+   * listener: one each would pass node's limit of ten (a warning printed)
+   * whenever more requests than that arrive before a (re)connection.
+   */
+  #connected(): Promise<void> {
+    if (this.#nextReady === null) {
+      const { promise, resolve } = Promise.withResolvers<void>();
+      const onReady = () => {
+        this.topology.off("ready", onReady);
+        this.#nextReady = null;
+        resolve();
+      };
       this.topology.on("ready", onReady);
-    });
-    try {
-      await this.#deadlines.within(connected, "Redis is not reachable");
-    } finally {
-      this.topology.off("ready", onReady);
+      this.#nextReady = promise;
     }
+    return this.#nextReady;
   }
 
   /**
