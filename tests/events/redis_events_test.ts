@@ -14,12 +14,14 @@ import { waitFor } from "../helpers/wait_for.ts";
 
 const EVENTS = "http://board.test/board/api/events";
 
-async function setup(options: { discoveryIntervalMs?: number } = {}) {
+async function setup(
+  { statsInterval, ...options }: { discoveryIntervalMs?: number; statsInterval?: number } = {},
+) {
   const redis = await startRedis();
   await loadFixture(redis.url);
   const writer = await connectClient(redis.url);
   const source = createRedisSource({ url: redis.url, ...options });
-  const board = createBoard(source);
+  const board = createBoard(source, { statsInterval });
   const streams: SseStream[] = [];
   const open = async (url = EVENTS) => {
     const stream = await openStream(board.fetch, url);
@@ -162,7 +164,11 @@ Deno.test("a dropped connection resumes from the last id: no event still in the 
 });
 
 Deno.test("Redis killed and restarted: clients stay, see connected:false, then events again", async () => {
-  const { redis, writer, open, xadd, readerBlocked, teardown } = await setup();
+  // Each connected state is told by the next stats frame: at the default 3 s a frame, the two
+  // waited up to 6 s (the test took 7-10 s alone at load 13-21, 1-5 s at 500 ms).
+  const { redis, writer, open, xadd, readerBlocked, teardown } = await setup({
+    statsInterval: 500,
+  });
   try {
     const stream = await open();
     await readerBlocked();

@@ -217,14 +217,24 @@ export async function assertBoardsShareScanSlots(app: any): Promise<void> {
  */
 export function holding({ schedule = false } = {}) {
   const releases: (() => void)[] = [];
-  const handler = () => new Promise<string>((resolve) => releases.push(() => resolve("done")));
+  let released = false;
+  // A run that starts after the release ends at once: the worker calls the handler a moment
+  // after the job reads active, and a test's reads can end first under load; that run held the
+  // App's close until taskora's 30 s job timeout.
+  const handler = () =>
+    released
+      ? Promise.resolve("done")
+      : new Promise<string>((resolve) => releases.push(() => resolve("done")));
   return {
     define(app: any) {
       app.task("hold", { handler });
       app.task("watched", { handler, stall: { interval: 100, maxCount: 5 } });
       if (schedule) app.schedule("hourly", { task: "hold", every: "1h", data: {} });
     },
-    release: () => releases.splice(0).forEach((release) => release()),
+    release: () => {
+      released = true;
+      releases.splice(0).forEach((release) => release());
+    },
   };
 }
 

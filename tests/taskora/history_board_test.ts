@@ -157,6 +157,13 @@ Deno.test("a board with history: false reads no stream while unwatched, and no j
   );
 });
 
+/**
+ * The boards' lease, ms: the next leader takes over once the closed one's runs out, and at the
+ * default 10 s this test took 15 s (3-7 s at 1 s). 3 s, as the process tests' `--lease 3s`: a
+ * board stalled a second on a loaded machine keeps its lease.
+ */
+const LEASE_MS = 3_000;
+
 Deno.test("the leader closing mid-stream: the next leader records the rest, no job lost or doubled", async () => {
   const jobs = 15;
   const redis = await startRedis();
@@ -164,7 +171,7 @@ Deno.test("the leader closing mid-stream: the next leader records the rest, no j
   app.task("tick", { handler: (data: { n: number }) => data.n });
   const boards: ReturnType<typeof createBoardOn>[] = [];
   const open = () => {
-    const board = createBoardOn(systemTimers, redis.url, { history: true });
+    const board = createBoardOn(systemTimers, redis.url, { history: true, leaseMs: LEASE_MS });
     boards.push(board);
     return board;
   };
