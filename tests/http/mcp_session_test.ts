@@ -82,11 +82,17 @@ Deno.test("an agent signed in by its token acts as its own board user", async ()
     await api.body?.cancel();
     await withClient({ board }, agent, async (client) => {
       assert.ok((await toolNames(client)).includes("post_jobs_jobId_retry"));
-      const page = await client.callTool({
-        name: "get_tasks_task_jobs",
-        arguments: { task: "send-email", state: "failed", limit: 1 },
-      });
-      const [{ id: jobId }] = JSON.parse(textOf(page).split("\n").slice(1).join("\n"));
+      // The board's first read may be a 503 while its Redis client still connects on a loaded machine.
+      const page = await waitFor(async () => {
+        const answer = textOf(
+          await client.callTool({
+            name: "get_tasks_task_jobs",
+            arguments: { task: "send-email", state: "failed", limit: 1 },
+          }),
+        );
+        return answer.startsWith("HTTP 200\n") && answer;
+      }, { what: "the agent's first page of failed jobs" });
+      const [{ id: jobId }] = JSON.parse(page.split("\n").slice(1).join("\n"));
       const retry = await client.callTool({ name: "post_jobs_jobId_retry", arguments: { jobId } });
       assert.match(textOf(retry), /^HTTP 200\n/);
       const cookie = await signInAda((request) => board.fetch(request));
