@@ -8,6 +8,8 @@
 export interface Received {
   headers: Headers;
   body: string;
+  /** The sender's port: which process sent it (`socket_owner.ts`). */
+  senderPort: number;
 }
 
 /**
@@ -25,12 +27,16 @@ export function webhookReceiver(
   close: () => Promise<void>;
 } {
   const received: Received[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
-    received.push({ headers: request.headers, body: await request.text() });
-    const status = statuses[Math.min(received.length, statuses.length) - 1];
-    await answerWhen();
-    return new Response(null, { status });
-  });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    async (request, info) => {
+      const senderPort = (info.remoteAddr as Deno.NetAddr).port;
+      received.push({ headers: request.headers, body: await request.text(), senderPort });
+      const status = statuses[Math.min(received.length, statuses.length) - 1];
+      await answerWhen();
+      return new Response(null, { status });
+    },
+  );
   const url = `http://127.0.0.1:${server.addr.port}/hook`;
   return { received, url, close: () => server.shutdown() };
 }
