@@ -180,6 +180,7 @@ export function startServices(
     health: options.health,
     history: options.history,
     redact: options.redact,
+    statsIntervalMs: options.statsInterval,
   });
   // A change this board made re-reads its task at the leader's next pass, events or not.
   const ownChanges = new OwnChanges(clock, (task) => boardFeed?.live.changed(task));

@@ -38,6 +38,24 @@ export interface BoardFeedOptions {
   history: ResolvedOptions["history"];
   /** The `redact` option. */
   redact: readonly string[];
+  /** The `statsInterval` option, ms: an open browser notes the feed's need once per interval. */
+  statsIntervalMs: number;
+}
+
+/** How long one need of the feed lasts at the least, ms: the last browser gone, it runs that long. */
+const LEAST_NEED_MS = 30_000;
+
+/**
+ * How long one need of the feed lasts on a board whose open browsers note
+ * it once every `statsIntervalMs`: two intervals, so that it outlasts the
+ * wait for the next frame (and a frame late behind a slow read). At one
+ * frame a minute, a 30 s need lapsed between frames with a browser open:
+ * the feed stopped, forgot its live state, and the next frame or page
+ * restarted it with a read of every task (12,284 Redis commands at 1,011
+ * tasks, see `docs/measurements.md`).
+ */
+function needMsFor(statsIntervalMs: number): number {
+  return Math.max(LEAST_NEED_MS, 2 * statsIntervalMs);
 }
 
 /** The board's feed and, when it records, the history and its recorder's state. */
@@ -68,7 +86,7 @@ function historyOf(options: BoardFeedOptions): BoardFeed["history"] {
 
 /** The board's change feed with its consumers; null when the board's store keeps no feed. */
 export function createBoardFeed(options: BoardFeedOptions): BoardFeed | null {
-  const { source, leadership, timers, clock, health } = options;
+  const { source, leadership, timers, clock, health, statsIntervalMs } = options;
   const store = options.store.feed;
   if (!store) return null;
   const history = historyOf(options);
@@ -84,6 +102,7 @@ export function createBoardFeed(options: BoardFeedOptions): BoardFeed | null {
     // The recorder needs every event, watched or not, and what taskora held before it started.
     alwaysNeeded: history !== null,
     backfill: history !== null,
+    needMs: needMsFor(statsIntervalMs),
   });
   return { feed, live, history };
 }
