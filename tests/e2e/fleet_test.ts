@@ -28,7 +28,7 @@ const CRITICAL = Array.from({ length: FLEET }, (_, i) => fleetHealth(i))
 
 /**
  * A stats frame a minute, not every 3 s: the tests on the shared fleet wait for answers, never
- * for a frame, and each frame read the counts of 1,011 tasks and redrew the page.
+ * for a frame, and each frame carries 1,011 tasks' counts for the page to redraw.
  */
 const FRAMES_RARE = { statsInterval: 60_000 };
 
