@@ -10,8 +10,8 @@
  * Made for a noisy shared machine, where a board measured alone meets
  * another minute's load than the board measured after it: every board is up
  * at once (this checkout, each checkout given, the upstream), and their
- * requests rotate (A B U, B U A, U A B, …, one at a time, so none waits on
- * another) in `--rounds` rounds of `--requests` requests of each path per
+ * requests rotate (A B U, B U A, U A B, then reversed, …, one at a time, so
+ * none waits on another) in `--rounds` rounds of `--requests` requests of each path per
  * board. Each round gives each board's median and each of ours' ratio to the
  * upstream's, so a slow minute weighs on every side of a ratio and no
  * checkout is measured after another (the pairs were once measured one after
@@ -120,12 +120,16 @@ interface RoundFigures {
 
 /**
  * The order of the boards for the `i`th request of a round: `boards`
- * rotated by `i`, so that over a round each board goes first, second, …
- * as often as any other (`[a, b, u]` at 1: `[b, u, a]`).
+ * rotated by `i`, and reversed every other turn of the rotation, so that
+ * over a round each board goes first, second, … as often as any other, and
+ * comes right after each other board as often (a rotation alone always puts
+ * the same board before another: `[a, b, u]` at 1 is `[b, u, a]`, at 4
+ * `[a, u, b]`).
  */
 function rotated<T>(boards: readonly T[], i: number): T[] {
   const start = i % boards.length;
-  return [...boards.slice(start), ...boards.slice(0, start)];
+  const order = [...boards.slice(start), ...boards.slice(0, start)];
+  return Math.floor(i / boards.length) % 2 === 0 ? order : order.reverse();
 }
 
 /** `REQUESTS` GETs of `path` from each board, in a rotating order, one request at a time. */
