@@ -29,11 +29,18 @@ async function confirm(page: Page, says: RegExp, button: string): Promise<void> 
   await dialog.getByRole("button", { name: button }).click();
 }
 
-/** Waits for a toast with this text. */
+/**
+ * Waits for a toast with this text, and dismisses it: a toast stays 4 s, so without that, the
+ * wait after a second action saying the same ("Retried 1 job") found the first one's toast at
+ * once, before the second action had ended (or when it had failed).
+ */
 async function toast(page: Page, text: string | RegExp): Promise<string> {
   const notice = page.locator(".toast", { hasText: text }).first();
   await notice.waitFor();
-  return await notice.textContent() ?? "";
+  const said = await notice.textContent() ?? "";
+  await notice.getByRole("button", { name: "Dismiss" }).click();
+  await notice.waitFor({ state: "detached" });
+  return said;
 }
 
 browserTest("schedules list the fixture's schedules with a live next-run countdown", async () => {
