@@ -275,6 +275,38 @@ browserTest(
   },
 );
 
+browserTest(
+  "a checked job's bulk retry that stopped says so and why, not 'Retried 0 jobs'",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      // The operation's end as a store that stopped answering would leave it: failed, nothing done.
+      await page.route(/\/api\/operations\/[^/]+$/, async (route) => {
+        const answer = await route.fetch();
+        const operation = await answer.json();
+        await route.fulfill({
+          response: answer,
+          json: {
+            ...operation,
+            status: "failed",
+            done: 0,
+            error: "Redis did not answer within 2000 ms",
+            errorCode: "STORE_UNAVAILABLE",
+          },
+        });
+      });
+      await page.goto(`${root}dlq`);
+      await page.getByRole("button", { name: "SMTP timeout", exact: true }).click();
+      const jobs = page.locator(".dlq-jobs-table tbody tr");
+      await jobs.first().locator(".row-check").click();
+      const checkedBar = page.getByRole("region", { name: "Selected jobs" });
+      await checkedBar.getByRole("button", { name: "Retry 1 job" }).click();
+      await confirm(page, /The 1 job checked goes back to waiting/, "Retry 1 job");
+      const said = await toast(page, /Stopped|Retried/);
+      assert.match(said, /^Stopped: 0 jobs retried\. Redis did not answer within 2000 ms/);
+    });
+  },
+);
+
 browserTest("the DLQ filters by task through the URL", async () => {
   await withBoard({}, async ({ page, root }) => {
     await page.goto(`${root}dlq`);

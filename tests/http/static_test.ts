@@ -280,6 +280,6 @@ Deno.test("every page but the landing ones is a lazy chunk, outside the first pa
   }
 });
 
-Deno.test("the whole UI, every JS chunk and the CSS, is under 142 KB gzipped", () => {
-  assertUnder(gzippedSizes(), 142);
+Deno.test("the whole UI, every JS chunk and the CSS, is under 142.5 KB gzipped", () => {
+  assertUnder(gzippedSizes(), 142.5);
 });
