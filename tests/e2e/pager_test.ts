@@ -108,7 +108,8 @@ browserTest("while the next page loads, the pager's label names the rows still s
     await pager.getByRole("button", { name: "Next" }).click();
     await page.waitForURL(/page=2&size=50$/);
     await asked;
-    // The list marked busy (or, as before, blanked to "Loading…") once the page is asked for.
+    // The list marked busy once the page is asked for (a list blanked to "Loading…", as it was,
+    // fails on the label below rather than by a timeout here).
     await page.locator(".paged-list[aria-busy=true], .task-jobs .empty[role=status]").waitFor();
     const label = () => pager.locator(".muted").allTextContents();
     assert.deepEqual(await label(), ["1–50 of 60"]);
