@@ -25,8 +25,8 @@ export interface LiveResource<T> {
   data: T | null;
   error: Error | null;
   /**
-   * True until the first answer for the current `deps` (with `keep`, the
-   * data shown meanwhile is the last `deps`' answer).
+   * True until the first answer for the current `deps` (with `keepWithin`,
+   * the data meanwhile may be the last `deps`' answer).
    */
   loading: boolean;
   /** True while the board answers that it is still counting every task (then `error` is null). */
@@ -100,8 +100,9 @@ export function useLiveResource<T>(
   latest.current = { load, options };
   const controller = useRef<{ schedule(): void; reload(): void } | null>(null);
   const stream = connectivity.stream.value;
-  const list = useRef<string | undefined>(undefined);
   const recoveries = connectivity.recoveries.value;
+  /** The list (`keepWithin`, as JSON) of the data loaded last. */
+  const list = useRef<string | undefined>(undefined);
 
   useEffect(() => {
     // Compared by JSON, as the stats frame's part is: a list is named by plain values.
