@@ -12,6 +12,7 @@
  */
 
 import { type ErrorHandler, Hono, type MiddlewareHandler } from "hono";
+import { KeptMatches } from "../http/kept_matches.ts";
 import { routeFallback, type RouteFallbackOptions } from "../route_fallback.ts";
 
 /** Any Hono app: a route app of its own env and schema mounts as any other. */
@@ -90,6 +91,15 @@ export function layerNames(stack: Stack): string[] {
 }
 
 /**
+ * A Hono app whose routes are matched once per method and path
+ * (`KeptMatches`): the app a request meets first matches it for every app
+ * mounted in it.
+ */
+function servingApp(): Hono {
+  return new Hono({ router: new KeptMatches() });
+}
+
+/**
  * Builds the Hono app of `stack`: its error handler, then each layer in order.
  *
  * @example
@@ -111,7 +121,7 @@ export function layerNames(stack: Stack): string[] {
  * ```
  */
 export function composeApp(stack: Stack): Hono {
-  const app = new Hono();
+  const app = servingApp();
   if (stack.onError) app.onError(stack.onError);
   const errors = stack.onError ?? stack.mountedErrors;
   const layers = layersOf(stack);
@@ -209,7 +219,7 @@ export function serveStack(
   basePath: string,
 ): { app: Hono; served: Hono } {
   const app = composeApp({ layers: stack.layers });
-  const served = basePath === "/" ? app : new Hono().route(basePath, app);
+  const served = basePath === "/" ? app : servingApp().route(basePath, app);
   app.onError(stack.onError);
   served.onError(stack.onError);
   return { app, served };
