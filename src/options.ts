@@ -33,7 +33,7 @@ import type { Formatters } from "./contract/formatters.ts";
 import { AUDIT_DEFAULT_MAX_AGE_MS, AUDIT_DEFAULT_MAX_ENTRIES } from "./contract/audit.ts";
 import { DEFAULT_MAX_IDLE_MS, DEFAULT_MAX_WAIT_MS } from "./contract/health.ts";
 import { LATENCY_CACHE_TASKS } from "./contract/latency.ts";
-import { EXPORT_CAP } from "./exports/export_stream.ts";
+import { EXPORT_CAP } from "./contract/config.ts";
 import { DEFAULT_LEASE_MS } from "./leadership.ts";
 import { BasePathSchema } from "./options/base_path.ts";
 import { McpSchema } from "./options/mcp.ts";

@@ -8,11 +8,9 @@
  */
 
 import type { Context } from "hono";
+import { EXPORT_CAP } from "../contract/config.ts";
 import { csvRow } from "../http/csv.ts";
 import { type LineStreamOptions, type LineWriter, streamLines } from "../http/line_stream.ts";
-
-/** Most rows one export writes: the default of the `exportCap` option, and its largest. */
-export const EXPORT_CAP = 100_000;
 
 /** The formats of an export. */
 export type Format = "csv" | "ndjson";

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { createBoard } from "../helpers/checked_board.ts";
-import { EXPORT_CAP } from "../../src/exports/export_stream.ts";
+import { EXPORT_CAP } from "../../src/contract/config.ts";
 import { CSV_COLUMNS } from "../../src/exports/job_rows.ts";
 import { taskKeys } from "../../src/source/wire/keys.ts";
 import { loadFixture } from "../helpers/fixture.ts";
