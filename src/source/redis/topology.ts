@@ -386,7 +386,6 @@ export class ClusterTopology extends KeptOpen<Cluster> implements Topology {
   readonly sharded = true;
   #rediscovered = 0;
 
-  /** Creates the cluster client; nothing is sent until {@link connect}. */
   readonly #config: RedisClusterConfig;
   readonly #timing: TopologyTiming;
 
