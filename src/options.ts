@@ -33,6 +33,7 @@ import type { Formatters } from "./contract/formatters.ts";
 import { AUDIT_DEFAULT_MAX_AGE_MS, AUDIT_DEFAULT_MAX_ENTRIES } from "./contract/audit.ts";
 import { DEFAULT_MAX_IDLE_MS, DEFAULT_MAX_WAIT_MS } from "./contract/health.ts";
 import { LATENCY_CACHE_TASKS } from "./contract/latency.ts";
+import { EXPORT_CAP } from "./contract/config.ts";
 import { DEFAULT_LEASE_MS } from "./leadership.ts";
 import { BasePathSchema } from "./options/base_path.ts";
 import { McpSchema } from "./options/mcp.ts";
@@ -197,6 +198,12 @@ export interface BoardOptions {
    * to 400 days, or ms): older ones are trimmed (`XTRIM MINID`).
    */
   auditMaxAge?: string | number;
+  /**
+   * The most rows one export writes (a list, a search or the history as CSV
+   * or NDJSON; default and at most 100,000): it is in `X-Export-Cap`, and an
+   * export cut at it ends with a line that says so.
+   */
+  exportCap?: number;
   /**
    * What the health verdict tolerates. `maxWaitMs`: a task whose oldest
    * waiting job has waited longer is not healthy (a warning naming the job);
@@ -386,6 +393,8 @@ const BOARD_OPTION_SCHEMAS = {
     400 * DAY_MS,
     mustShowing('a duration from an hour to 400 days, like "30d", or ms'),
   ).default(AUDIT_DEFAULT_MAX_AGE_MS),
+  exportCap: wholeNumber(1, EXPORT_CAP, mustShowing("a whole number from 1 to 100,000"))
+    .default(EXPORT_CAP),
   health: HealthSchema,
   metrics: MetricsSchema,
   alerts: orNull(AlertsFileSchema),

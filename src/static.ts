@@ -7,6 +7,7 @@
  * @module
  */
 import { type Context, Hono } from "hono";
+import { gunzipSync } from "node:zlib";
 import { assets, indexHtml } from "../ui/dist/assets.ts";
 
 /** Options of {@link serveUi}. */
@@ -140,17 +141,32 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 
 const cache = new Map<string, Uint8Array>();
 
-/** Decodes an asset body once and keeps the bytes. */
+/**
+ * An asset's bytes, gzipped or not, decoded once and kept. The module holds
+ * a compressible asset gzipped only: its plain bytes are unzipped for the
+ * first client that takes no gzip.
+ */
 function decoded(name: string, gzip: boolean): Uint8Array {
   const key = gzip ? `${name}\0gz` : name;
   let bytes = cache.get(key);
   if (!bytes) {
-    const b64 = gzip ? assets[name].gzip! : assets[name].body;
-    const bin = atob(b64);
-    bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    const { body, gzip: zipped } = assets[name];
+    bytes = gzip || body === undefined ? fromBase64(zipped!) : fromBase64(body);
+    if (!gzip && body === undefined) bytes = new Uint8Array(gunzipSync(bytes));
     cache.set(key, bytes);
   }
+  return bytes;
+}
+
+/** An asset's plain bytes, as a client that takes no gzip gets them. */
+export function assetBytes(name: string): Uint8Array {
+  return decoded(name, false);
+}
+
+function fromBase64(b64: string): Uint8Array {
+  const bin = atob(b64);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
   return bytes;
 }
 

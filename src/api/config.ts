@@ -39,6 +39,7 @@ export function configRoutes({ options, history }: ApiDeps) {
       authEnabled: options.auth !== null && typeof options.auth === "object",
       basePath: options.basePath,
       history: history !== null,
+      exportCap: options.exportCap,
       allowed,
       user: signedInUser(user, can),
       roleNeeded: await rolesNeeded(can, allowed, options.readOnly),

@@ -5,7 +5,7 @@
  * redacted, tasks the user may not `history.read` left out) without its
  * stored input and result, as no export carries payloads. It reads the
  * history a search page at a time, writing each as it comes, and stops at
- * {@link EXPORT_CAP} rows (a last line says so) or when the client goes
+ * the board's `exportCap` rows (a last line says so) or when the client goes
  * away. It needs `export` (declared) and `history.read` (asked here).
  *
  * @module
@@ -18,7 +18,7 @@ import { MAX_SEARCH_LIMIT } from "../history/store.ts";
 import { csvRow } from "../http/csv.ts";
 import type { ApiDeps } from "./deps.ts";
 import { historyStoreOf, visibleHistoryPage } from "../history/visible.ts";
-import { EXPORT_CAP, type Format, streamExport } from "../exports/export_stream.ts";
+import { type Format, streamExport } from "../exports/export_stream.ts";
 import { HISTORY_CSV_COLUMNS, historyCsvOf, historyNdjsonOf } from "../exports/history_rows.ts";
 import { exportAnswer } from "./schema/export.ts";
 import { formatQuery } from "./schema/params.ts";
@@ -48,6 +48,7 @@ const exportHistory = apiRoute({
 /** The history export route. */
 export function historyExportRoutes(deps: ApiDeps) {
   const { history, options } = deps;
+  const cap = options.exportCap;
   return apiRouter<SessionEnv & UserEnv>().openapi(exportHistory, async (c) => {
     historyStoreOf(history);
     const { format = "csv", ...search } = c.req.valid("query");
@@ -66,18 +67,19 @@ export function historyExportRoutes(deps: ApiDeps) {
         /[^\w.-]+/g,
         "_",
       ),
+      cap,
     }, async (write) => {
       if (format === "csv") await write(csvRow(HISTORY_CSV_COLUMNS));
       let written = 0;
       while (true) {
-        const rows = page.jobs.slice(0, EXPORT_CAP - written);
+        const rows = page.jobs.slice(0, cap - written);
         if (rows.length > 0) await write(rows.map(line).join(""));
         written += rows.length;
-        if (written >= EXPORT_CAP && (rows.length < page.jobs.length || page.next !== null)) {
+        if (written >= cap && (rows.length < page.jobs.length || page.next !== null)) {
           await write(
             format === "csv"
               ? csvRow([`# truncated: the first ${written} jobs (the export cap); more may match`])
-              : `${JSON.stringify({ truncated: true, exported: written, cap: EXPORT_CAP })}\n`,
+              : `${JSON.stringify({ truncated: true, exported: written, cap })}\n`,
           );
           return;
         }

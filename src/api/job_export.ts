@@ -3,8 +3,8 @@
  * and `GET /dlq/export?task=…&pattern=…&format=…` stream the list page by
  * page through the source (1,000 rows a read), each row presented as the
  * list API shows it (error and progress redacted; no payloads: a job's
- * data and result are `GET /jobs/{id}/payloads/{field}`). At most
- * {@link EXPORT_CAP} rows: the cap is in `X-Export-Cap`, the list's size
+ * data and result are `GET /jobs/{id}/payloads/{field}`). At most the
+ * board's `exportCap` rows: the cap is in `X-Export-Cap`, the list's size
  * when the export began in `X-Export-Total`, and a cut export ends with a
  * line that says so. A queue that moves while it is read may show a job
  * twice or miss one, as paging it in the UI would.
@@ -17,7 +17,7 @@ import type { Context } from "hono";
 import type { JobResponse } from "../contract/jobs.ts";
 import type { JobPage } from "../source/types.ts";
 import { csvRow } from "../http/csv.ts";
-import { EXPORT_CAP, type Format, streamExport } from "../exports/export_stream.ts";
+import { type Format, streamExport } from "../exports/export_stream.ts";
 import { CSV_COLUMNS, csvOf } from "../exports/job_rows.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiRoute, apiRouter } from "./openapi.ts";
@@ -71,7 +71,7 @@ const exportDeadLetters = apiRoute({
  */
 async function exportList(
   c: Context,
-  { present }: ApiDeps,
+  { present, options: { exportCap: cap } }: ApiDeps,
   { name, format = "csv" }: { name: string; format?: Format },
   read: (offset: number, limit: number) => Promise<JobPage>,
 ): Promise<Response> {
@@ -81,24 +81,25 @@ async function exportList(
   return streamExport(c, {
     format,
     filename: `${name}.${format}`,
+    cap,
     headers: { "X-Export-Total": String(total) },
   }, async (write) => {
     if (format === "csv") await write(csvRow(CSV_COLUMNS));
     let page = first;
     let written = 0;
     while (page.jobs.length > 0) {
-      const rows = page.jobs.slice(0, EXPORT_CAP - written).map(present.job);
+      const rows = page.jobs.slice(0, cap - written).map(present.job);
       await write(rows.map(line).join(""));
       written += rows.length;
-      if (written >= EXPORT_CAP || page.jobs.length < PAGE) break;
+      if (written >= cap || page.jobs.length < PAGE) break;
       page = await read(written, PAGE);
     }
-    if (total > EXPORT_CAP && written >= EXPORT_CAP) {
-      const note = `truncated: the first ${EXPORT_CAP} of ${total} jobs (the export cap)`;
+    if (total > cap && written >= cap) {
+      const note = `truncated: the first ${cap} of ${total} jobs (the export cap)`;
       await write(
         format === "csv"
           ? csvRow([`# ${note}`])
-          : `${JSON.stringify({ truncated: true, exported: written, total, cap: EXPORT_CAP })}\n`,
+          : `${JSON.stringify({ truncated: true, exported: written, total, cap })}\n`,
       );
     }
   });

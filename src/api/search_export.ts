@@ -4,7 +4,7 @@
  * each row presented as the state export shows it (error and progress
  * redacted, no payloads). The scan goes slice by slice through the source,
  * holding one slice and a scan slot, writing each match as it is found and
- * stopping at {@link EXPORT_CAP} matches (a last line says so) or when the
+ * stopping at the board's `exportCap` matches (a last line says so) or when the
  * client goes away.
  *
  * The file names its filter: the name is `<task>-<state>-search.<format>`;
@@ -23,7 +23,7 @@ import type { JobResponse } from "../contract/jobs.ts";
 import { BoardError } from "../errors.ts";
 import { csvRow } from "../http/csv.ts";
 import type { ApiDeps } from "./deps.ts";
-import { EXPORT_CAP, type Format, streamExport } from "../exports/export_stream.ts";
+import { type Format, streamExport } from "../exports/export_stream.ts";
 import { CSV_COLUMNS, csvOf } from "../exports/job_rows.ts";
 import { parseJobFilter } from "../search/job_filter.ts";
 import { matchingCandidates } from "../search/job_match.ts";
@@ -73,6 +73,7 @@ function givenFilter(query: Record<string, string | undefined>): Record<string, 
 /** The search export route. */
 export function searchExportRoutes(deps: ApiDeps) {
   const { present, options } = deps;
+  const cap = options.exportCap;
   return apiRouter<SessionEnv & UserEnv>().openapi(exportSearch, async (c) => {
     const { task } = c.req.valid("param");
     const { state, format = "csv", ...parts } = c.req.valid("query");
@@ -90,7 +91,7 @@ export function searchExportRoutes(deps: ApiDeps) {
       state,
       filter,
       position: null,
-      want: EXPORT_CAP,
+      want: cap,
     });
     const { search, release } = started;
     let slice = started.slice;
@@ -99,6 +100,7 @@ export function searchExportRoutes(deps: ApiDeps) {
     return streamExport(c, {
       format: format as Format,
       filename: `${task}-${state}-search.${format}`.replace(/[^\w.-]+/g, "_"),
+      cap,
     }, async (write) => {
       try {
         if (format === "csv") {
@@ -113,19 +115,19 @@ export function searchExportRoutes(deps: ApiDeps) {
           const rows: string[] = [];
           let cut = false;
           for (const match of matchingCandidates(filter, slice, present)) {
-            cut = written + rows.length >= EXPORT_CAP;
+            cut = written + rows.length >= cap;
             if (cut) break;
             rows.push(line(present.job(match.job)));
           }
           if (rows.length > 0) await write(rows.join(""));
           written += rows.length;
-          if (written >= EXPORT_CAP && (cut || slice.next !== null)) {
+          if (written >= cap && (cut || slice.next !== null)) {
             // More of the state may match: the file says where it stopped.
-            await write(truncatedLine(format as Format, written));
+            await write(truncatedLine(format as Format, written, cap));
             return;
           }
           if (slice.next === null || signal.aborted) return;
-          slice = await search(task, state, filter, slice.next, EXPORT_CAP - written);
+          slice = await search(task, state, filter, slice.next, cap - written);
         }
       } finally {
         release();
@@ -138,9 +140,9 @@ function lineOf(format: Format): (job: JobResponse) => string {
   return format === "csv" ? csvOf : (job) => `${JSON.stringify(job)}\n`;
 }
 
-function truncatedLine(format: Format, written: number): string {
+function truncatedLine(format: Format, written: number, cap: number): string {
   const note = `truncated: the first ${written} matches (the export cap); more may match`;
   return format === "csv"
     ? csvRow([`# ${note}`])
-    : `${JSON.stringify({ truncated: true, exported: written, cap: EXPORT_CAP })}\n`;
+    : `${JSON.stringify({ truncated: true, exported: written, cap })}\n`;
 }

@@ -15,6 +15,9 @@ export interface SignedInUser {
   role: string | null;
 }
 
+/** Most rows one export writes: the default of the `exportCap` option, and its largest. */
+export const EXPORT_CAP = 100_000;
+
 /** The answer of `GET /config`. */
 export interface ConfigResponse {
   /** Header and tab title. */
@@ -40,6 +43,8 @@ export interface ConfigResponse {
   basePath: string;
   /** Whether the board records a job history (its charts and a task's week read it). */
   history: boolean;
+  /** The most rows an export holds (the `exportCap` option; `X-Export-Cap` on each export). */
+  exportCap: number;
   /**
    * The actions the current user may do (`job.retry`, `payload.read`, ...;
    * the catalogue's names, in its order): the UI shows no control for one

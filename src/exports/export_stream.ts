@@ -1,17 +1,16 @@
 /**
  * Lists as files, in either format: an export streams its rows as it reads
- * them (`src/http/line_stream.ts`), writes at most {@link EXPORT_CAP}, and
- * ends with a line saying so when it fails after it began.
+ * them (`src/http/line_stream.ts`), writes at most the board's `exportCap`
+ * ({@link EXPORT_CAP} unless lowered), and ends with a line saying so when
+ * it fails after it began.
  *
  * @module
  */
 
 import type { Context } from "hono";
+import { EXPORT_CAP } from "../contract/config.ts";
 import { csvRow } from "../http/csv.ts";
 import { type LineStreamOptions, type LineWriter, streamLines } from "../http/line_stream.ts";
-
-/** Most rows one export writes. */
-export const EXPORT_CAP = 100_000;
 
 /** The formats of an export. */
 export type Format = "csv" | "ndjson";
@@ -26,14 +25,16 @@ function exportFailureLine(format: Format): LineStreamOptions["failureLine"] {
 
 /**
  * Streams an export in `format` as the download `filename`: its media
- * type, the cap in `X-Export-Cap` beside any `headers`, and the line that
+ * type, its `cap` in `X-Export-Cap` beside any `headers`, and the line that
  * ends it if it fails after it began.
  */
 export function streamExport(
   c: Context,
-  { format, filename, headers }: {
+  { format, filename, cap, headers }: {
     format: Format;
     filename: string;
+    /** The most rows it writes (the board's `exportCap`). */
+    cap: number;
     headers?: Record<string, string>;
   },
   produce: (write: LineWriter) => Promise<void>,
@@ -41,7 +42,7 @@ export function streamExport(
   return streamLines(c, {
     type: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson",
     filename,
-    headers: { "X-Export-Cap": String(EXPORT_CAP), ...headers },
+    headers: { "X-Export-Cap": String(cap), ...headers },
     failureLine: exportFailureLine(format),
   }, produce);
 }

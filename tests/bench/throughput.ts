@@ -1,11 +1,12 @@
 /**
- * What the 24 h throughput costs at many tasks: `GET /api/throughput` read
- * from the counters (a board whose kept day is missing) and from the day
- * the leader keeps, and the leader's passes that keep it (the first reads
- * the whole day, the next only the minutes since): Redis commands (counted
- * by Redis, `INFO commandstats`) and time. Each task has counters in three
- * minutes of the day; the board and its source run on fake timers, and a
- * pass is run by calling it.
+ * What the 24 h throughput costs at many tasks: a just-started board's
+ * first `GET /api/throughput` (the leader's first pass, which reads every
+ * task's whole day of counters), the day the leader keeps, and its passes
+ * after (only the minutes since): Redis commands (counted by Redis, `INFO
+ * commandstats`), the bytes sent to Redis (`INFO stats`), the CPU of Redis
+ * and of this process (`process_cpu.ts`), and time. Each task has counters
+ * in three minutes of the day; the board and its source run on fake timers,
+ * and a pass is run by calling it.
  *
  * `deno run -A tests/bench/throughput.ts [tasks]` (default 1,000)
  */
@@ -15,9 +16,10 @@ import { createBoardOn } from "../../src/board.ts";
 import { Leadership } from "../../src/leadership.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { metricKey } from "../../src/source/wire/keys.ts";
-import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
+import { bytesReceived, commandsOf, totalCalls } from "../helpers/command_stats.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
+import { cpuMsOf, redisCpuMs } from "./process_cpu.ts";
 
 const MINUTE = 60_000;
 const tasks = Number(Deno.args[0] ?? 1000);
@@ -43,14 +45,23 @@ try {
     const response = await board.fetch(new Request("http://127.0.0.1/board/api/throughput"));
     await response.arrayBuffer();
   };
-  /** Commands and ms of one `work`. */
+  /** Commands, bytes sent, CPU and ms of one `work`. */
   const measure = async (work: () => Promise<unknown>) => {
+    const [bytes, redisCpu, boardCpu] = [
+      await bytesReceived(client),
+      await redisCpuMs(client),
+      await cpuMsOf(Deno.pid),
+    ];
     const start = performance.now();
     const calls = await commandsOf(client, work);
-    return `${totalCalls(calls)} commands, ${(performance.now() - start).toFixed(0)} ms`;
+    const ms = performance.now() - start;
+    const kb = (await bytesReceived(client) - bytes) / 1000;
+    return `${totalCalls(calls)} commands, ${kb.toFixed(0)} KB sent, CPU: Redis ` +
+      `${(await redisCpuMs(client) - redisCpu).toFixed(0)} ms, board ` +
+      `${(await cpuMsOf(Deno.pid) - boardCpu).toFixed(0)} ms; ${ms.toFixed(0)} ms`;
   };
   console.log(`${tasks} tasks`);
-  console.log(`  GET /api/throughput, direct:   ${await measure(get)}`);
+  console.log(`  first GET /api/throughput:     ${await measure(get)}`);
   // The board's own keeper runs on its lease; this one leads alone, for a pass run by hand.
   const keeper = keepThroughput({
     source,
@@ -59,7 +70,7 @@ try {
     timers,
     clock: Date.now,
   });
-  console.log(`  the leader's first pass:       ${await measure(keeper.pass)}`);
+  console.log(`  a new leader's first pass:     ${await measure(keeper.pass)}`);
   console.log(`  a pass after it:               ${await measure(keeper.pass)}`);
   console.log(`  GET /api/throughput, kept:     ${await measure(get)}`);
   const times: number[] = [];

@@ -63,3 +63,15 @@ browserTest("a filtered tab exports the search's matches, its filter in the file
     await screenshot(page, "export-search-1280");
   });
 });
+
+browserTest("the links name the board's own cap, and the file stops there", async () => {
+  await withBoard({ exportCap: 3 }, async ({ page, root }) => {
+    await page.goto(`${root}tasks/send-email?state=failed`);
+    const csv = page.getByRole("group", { name: "Export the failed jobs of send-email" })
+      .getByRole("link", { name: "CSV" });
+    await csv.waitFor();
+    assert.match((await csv.getAttribute("title"))!, /at most 3 rows/);
+    const rows = (await download(page, (await csv.getAttribute("href"))!)).trim().split("\r\n");
+    assert.equal(rows.length, 1 + 3 + 1, "the header, 3 of the 5 failed jobs, the line saying so");
+  });
+});

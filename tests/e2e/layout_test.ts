@@ -59,7 +59,7 @@ async function views(root: string): Promise<View[]> {
   const taskTabs = await Promise.all(JOB_STATES.map(async (state) => ({
     name: `task-${state}`,
     path: `tasks/${await busiestTask(root, state)}?state=${state}`,
-    ready: ".job-table tbody tr, #task-state-panel > p.empty:not([role])",
+    ready: ".job-table tbody tr, #task-state-panel .paged-list > p.empty",
   })));
   return [
     { name: "overview", path: "", ready: ".chart canvas" },

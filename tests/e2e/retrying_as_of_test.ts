@@ -45,7 +45,11 @@ browserTest(
       await page.goto(root);
       const note = tasksCard(page).locator(".card-actions .as-of");
       await note.waitFor();
-      assert.match(await note.textContent() ?? "", /^retrying as of 3m \d+s ago$/, "the oldest");
+      assert.match(
+        await note.textContent() ?? "",
+        /^retrying as of 3m(?: \d+s)? ago$/,
+        "the oldest",
+      );
       assert.match(await note.getAttribute("title") ?? "", /^Counted at /);
       assert.equal(await page.locator(".as-of").count(), 1, "one note, none per row");
     });
@@ -72,7 +76,7 @@ browserTest(
       const panel = page.getByRole("tabpanel");
       const panelNote = panel.locator(".as-of");
       await panelNote.waitFor();
-      assert.match(await panelNote.textContent() ?? "", /^retrying as of 3m \d+s ago$/);
+      assert.match(await panelNote.textContent() ?? "", /^retrying as of 3m(?: \d+s)? ago$/);
       assert.match(await panelNote.getAttribute("title") ?? "", /^Counted at /);
       assert.equal(await page.getByRole("tab").locator(".as-of").count(), 0, "none in a tab");
       await page.getByRole("tab", { name: /delayed/ }).click();

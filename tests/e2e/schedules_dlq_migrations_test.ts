@@ -289,6 +289,7 @@ browserTest(
             ...operation,
             status: "failed",
             done: 0,
+            skipped: 0,
             error: "Redis did not answer within 2000 ms",
             errorCode: "STORE_UNAVAILABLE",
           },

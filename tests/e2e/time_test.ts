@@ -44,9 +44,9 @@ browserTest("relative times tick on one clock, without a refetch", async () => {
     const before = reads.length;
 
     await page.clock.fastForward("01:00");
-    await created.filter({ hasText: /^1m \d+s ago$/ }).waitFor();
+    await created.filter({ hasText: /^1m(?: \d+s)? ago$/ }).waitFor();
     await page.clock.fastForward("30:00");
-    await created.filter({ hasText: /^31m \d+s ago$/ }).waitFor();
+    await created.filter({ hasText: /^31m(?: \d+s)? ago$/ }).waitFor();
     assert.deepEqual(reads.slice(before), [], "the text changed with no request to the API");
     assert.match(await created.getAttribute("title") ?? "", / UTC\+01:00$/, "the zone is named");
   });
@@ -136,7 +136,7 @@ browserTest(
       let before = reads.length;
 
       await page.clock.fastForward("01:00");
-      await oldest.filter({ hasText: /1m \d+s/ }).waitFor();
+      await oldest.filter({ hasText: /1m(?: \d+s)?/ }).waitFor();
       assert.deepEqual(reads.slice(before), [], "the age grew with no request to the API");
 
       // The overview's row says the same.
@@ -144,7 +144,7 @@ browserTest(
       await page.locator(".latency-age", { hasText: /oldest waiting/ }).waitFor();
       before = reads.length;
       await page.clock.fastForward("02:00");
-      await page.locator(".latency-age", { hasText: /oldest waiting [23]m \d+s/ }).waitFor();
+      await page.locator(".latency-age", { hasText: /oldest waiting [23]m(?: \d+s)?/ }).waitFor();
       assert.deepEqual(reads.slice(before), [], "the row's age grew with no request to the API");
     });
   },

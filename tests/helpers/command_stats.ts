@@ -43,6 +43,16 @@ export async function commandsOf(
   return delta;
 }
 
+/**
+ * The bytes Redis has received from its clients so far (`INFO stats`
+ * `total_net_input_bytes`): what commands cost on the wire, their key names
+ * included.
+ */
+export async function bytesReceived(client: Client): Promise<number> {
+  const info = String(await client.sendCommand(["INFO", "stats"]));
+  return Number(info.match(/^total_net_input_bytes:(\d+)/m)![1]);
+}
+
 /** The sum of `calls`, of the named commands only when `names` is given. */
 export function totalCalls(calls: Map<string, number>, names?: readonly string[]): number {
   let sum = 0;

@@ -338,6 +338,7 @@ Deno.test("GET /config tells the UI how the board is set up", async () => {
         authEnabled: false,
         basePath: "/board",
         history: false,
+        exportCap: 100_000,
         user: null,
         roleNeeded: {},
       });

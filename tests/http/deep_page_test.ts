@@ -1,8 +1,10 @@
 /**
  * Deep pages of a job list cost what a first page costs: on a real Redis
- * holding 62,500 failed jobs of one task, page 200 of 250 (250 a page) runs
+ * holding 6,250 failed jobs of one task, page 200 of 250 (25 a page) runs
  * the same commands, as many times, as page 1, counted by Redis itself
- * (`INFO commandstats`), never timed.
+ * (`INFO commandstats`), never timed. The commands do not depend on the
+ * page's size: 62,500 jobs at 250 a page proved the same for 5.3 s of CPU
+ * against 1.5 s (writing the jobs was most of it).
  */
 
 import assert from "node:assert/strict";
@@ -15,8 +17,8 @@ import { pipeCommands } from "../helpers/redis_pipe.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { failedJobCommands } from "../helpers/wire_writer.ts";
 
-const JOBS = 62_500;
-const SIZE = 250;
+const JOBS = 6_250;
+const SIZE = 25;
 
 Deno.test("page 200 of 250 runs what page 1 runs: O(limit), not O(offset)", async () => {
   const redis = await startRedis();
@@ -54,7 +56,7 @@ Deno.test("page 200 of 250 runs what page 1 runs: O(limit), not O(offset)", asyn
       String(199 * SIZE),
       String(200 * SIZE - 1),
     ]);
-    assert.deepEqual(deep.ids, newestFirst, "page 200 is the 49,751st to 50,000th newest");
+    assert.deepEqual(deep.ids, newestFirst, "page 200 is the 4,976th to 5,000th newest");
     assert.deepEqual(deep.calls, first.calls, "the same commands, as many times");
     assert.equal(totalCalls(deep.calls, ["hmget", "hgetall", "hget"]), SIZE, "a hash read a row");
   } finally {

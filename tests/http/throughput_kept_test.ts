@@ -12,7 +12,7 @@ import { createBoardOn } from "../helpers/checked_board.ts";
 import { AS_OF_HEADER, type ThroughputBucket } from "../../src/contract/throughput.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { metricKey } from "../../src/source/wire/keys.ts";
-import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
+import { bytesReceived, commandsOf, totalCalls } from "../helpers/command_stats.ts";
 import { FakeTimers, settle } from "../helpers/fake_timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
@@ -111,14 +111,22 @@ Deno.test("at 1,000 tasks a just-started board's first GET /throughput is the le
     // Before, the first ask read every task's counters on the request (3,000 commands) and the
     // leader's first pass, which the ask starts, read them all again.
     let first!: Awaited<ReturnType<typeof get>>;
+    const bytesBefore = await bytesReceived(client);
     const firstCalls = await commandsOf(
       client,
       async () => first = await get(board, "/throughput"),
     );
-    console.log(`a just-started board's first GET /throughput: ${totalCalls(firstCalls)} commands`);
+    const bytesPerTask = (await bytesReceived(client) - bytesBefore) / TASKS;
+    console.log(
+      `a just-started board's first GET /throughput: ${totalCalls(firstCalls)} commands, ` +
+        `${Math.round(bytesPerTask)} bytes sent to Redis per task`,
+    );
     assert.equal(first.asOf, Number(await client.hGet(KEPT, "@asOf")), "the kept day's");
     // The script of each task's minutes (its MGET and ZCOUNT), once: in the pass.
     assert.deepEqual([firstCalls.get("mget"), firstCalls.get("zcount")], [TASKS, TASKS]);
+    // A task's day is asked by its key and its minutes' range, the script naming the counters:
+    // the 2,880 counters' names sent from the board were about 115 KB a task.
+    assert.ok(bytesPerTask < 512, `${Math.round(bytesPerTask)} bytes a task`);
 
     let total!: Awaited<ReturnType<typeof get>>;
     const totalCalls_ = await commandsOf(

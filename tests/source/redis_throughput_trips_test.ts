@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import {
+  ClosedMinutes,
   getThroughputByTask,
   THROUGHPUT_KEYS_PER_TRIP,
 } from "../../src/source/redis/throughput.ts";
@@ -16,6 +17,15 @@ import { connectClient, startRedis } from "../helpers/redis_server.ts";
 
 const MINUTE = 60_000;
 const NOW = 29_000_000 * MINUTE + 30_000;
+
+/**
+ * The keys one task's script reads: its failed set, and both kinds' counters
+ * of the minutes its runs hold (ARGV[3..]: each run's newest minute and length).
+ */
+function keysRead({ keys, args }: ScriptCall): number {
+  const lengths = args.slice(2).filter((_, i) => i % 2 === 1);
+  return keys.length + 2 * lengths.reduce((sum: number, n) => sum + Number(n), 0);
+}
 
 Deno.test("a throughput read over many tasks goes in round trips of bounded keys, every count kept", async () => {
   const redis = await startRedis();
@@ -35,7 +45,7 @@ Deno.test("a throughput read over many tasks goes in round trips of bounded keys
     const trips: number[] = [];
     const pipeline = source.connection.pipeline.bind(source.connection);
     source.connection.pipeline = (commands: readonly Command[]) => {
-      trips.push(commands.reduce((keys, command) => keys + (command as ScriptCall).keys.length, 0));
+      trips.push(commands.reduce((keys, command) => keys + keysRead(command as ScriptCall), 0));
       return pipeline(commands);
     };
     const byTask = await getThroughputByTask(source.connection, tasks, { count: 60, now: NOW });
@@ -47,6 +57,49 @@ Deno.test("a throughput read over many tasks goes in round trips of bounded keys
       const written = [tasks[0], tasks[count >> 1], tasks[count - 1]].includes(task);
       assert.deepEqual([counted.completed, counted.failed], written ? [7, 2] : [0, 0], task);
     }
+  } finally {
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+});
+
+Deno.test("a throughput read whose cache holds some minutes asks the others in runs, each minute counted once", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const source = createRedisSource({ url: redis.url, commandTimeoutMs: 30_000 });
+  try {
+    const current = NOW - (NOW % MINUTE);
+    // Every minute of the window finished jobs: completed i + 1, failed i % 3 by the counter,
+    // and i % 2 failures found only in the failed set.
+    for (let i = 0; i < 15; i++) {
+      const minute = current - i * MINUTE;
+      await client.set(metricKey("report", "completed", minute), String(i + 1));
+      if (i % 3 > 0) await client.set(metricKey("report", "failed", minute), String(i % 3));
+      if (i % 2 > 0) {
+        await client.zAdd("taskora:{report}:failed", { score: minute + 7, value: `j${i}` });
+      }
+    }
+    const asks: ScriptCall[] = [];
+    const pipeline = source.connection.pipeline.bind(source.connection);
+    source.connection.pipeline = (commands: readonly Command[]) => {
+      asks.push(...commands as ScriptCall[]);
+      return pipeline(commands);
+    };
+    const read = (count: number, cache?: ClosedMinutes) =>
+      getThroughputByTask(source.connection, ["report"], { count, now: NOW, cache });
+    const uncached = await read(15);
+    // The last 10 minutes read into a ring that grows no more: of a window of 15 it then holds
+    // the closed minutes 3 to 9 ago, between those to read, the last 3 and the oldest 5.
+    const cache = new ClosedMinutes({ maxSlots: 10 });
+    await read(10, cache);
+    asks.length = 0;
+    assert.deepEqual(await read(15, cache), uncached, "the held minutes and the read ones");
+    const runs = asks[0].args.length / 2 - 1;
+    assert.equal(runs, 2, "runs of minutes asked");
+    assert.equal(keysRead(asks[0]), 1 + 2 * 8, "the held minutes are not read again");
+    const bucket = uncached.get("report")!.find((b) => b.timestamp === current - 5 * MINUTE)!;
+    assert.deepEqual([bucket.completed, bucket.failed], [6, 2], "the more of counter and set");
   } finally {
     await source.close();
     await client.close();

@@ -44,3 +44,14 @@ Deno.test("a lease period shorter than a second or longer than ten minutes is re
   assert.equal(resolveOptions({ leaseMs: 3000 }).leaseMs, 3000);
   assert.equal(resolveOptions({}).leaseMs, 10_000);
 });
+
+Deno.test("an export cap of no row or past 100,000 is refused by name; absent, 100,000", () => {
+  assert.match(
+    refusal({ exportCap: 0 }),
+    /option "exportCap" must be a whole number from 1 to 100,000/,
+  );
+  assert.match(refusal({ exportCap: 100_001 }), /option "exportCap"/);
+  assert.match(refusal({ exportCap: 2.5 }), /option "exportCap"/);
+  assert.equal(resolveOptions({ exportCap: 500 }).exportCap, 500);
+  assert.equal(resolveOptions({}).exportCap, 100_000);
+});

@@ -5,15 +5,16 @@
  * @module
  */
 import { useBoard } from "../lib/board_context.ts";
+import { formatCount } from "../lib/format.ts";
 import { html } from "../lib/html.ts";
 import { may } from "../lib/permissions.ts";
 
-/** Most rows an export holds (the server's `EXPORT_CAP`, in `X-Export-Cap`). */
-const CAP = "100,000";
-
 /** Two links to `path` (relative to the base, with its query), one per format. */
 export function ExportLinks({ path, label }: { path: string; label: string }) {
-  if (!may(useBoard().config, "export")) return null;
+  const { config } = useBoard();
+  if (!may(config, "export")) return null;
+  // The board's own cap (its `exportCap`), as each export's `X-Export-Cap` says.
+  const cap = formatCount(config.exportCap);
   const join = path.includes("?") ? "&" : "?";
   return html`
     <span class="export-links" role="group" aria-label=${`Export ${label}`}>
@@ -21,7 +22,7 @@ export function ExportLinks({ path, label }: { path: string; label: string }) {
       ${["csv", "ndjson"].map((format) =>
         html`
           <a key=${format} class="btn btn-small" download
-            title=${`Download ${label} as ${format.toUpperCase()} (at most ${CAP} rows; payloads left out)`}
+            title=${`Download ${label} as ${format.toUpperCase()} (at most ${cap} rows; payloads left out)`}
             href=${`${path}${join}format=${format}`}>${format.toUpperCase()}</a>
         `
       )}

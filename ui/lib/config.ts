@@ -6,6 +6,7 @@
  */
 import { type Api, ApiError } from "./api.ts";
 import type { SignedInUser } from "../../src/contract/config.ts";
+import { EXPORT_CAP } from "../../src/contract/config.ts";
 import type { BoardConfig, Theme } from "./types.ts";
 
 /**
@@ -23,6 +24,7 @@ export const DEFAULT_CONFIG: BoardConfig = {
   refreshInterval: 5000,
   authEnabled: false,
   history: false,
+  exportCap: EXPORT_CAP,
   allowed: [],
   user: null,
   roleNeeded: {},
@@ -63,6 +65,7 @@ export async function loadConfig(api: Api, signal?: AbortSignal): Promise<BoardC
       : DEFAULT_CONFIG.refreshInterval,
     authEnabled: raw.authEnabled === true,
     history: raw.history === true,
+    exportCap: Number.isInteger(raw.exportCap) && raw.exportCap! > 0 ? raw.exportCap! : EXPORT_CAP,
     allowed: Array.isArray(raw.allowed)
       ? raw.allowed.filter((action): action is string => typeof action === "string")
       : [],

@@ -33,6 +33,9 @@ export const ConfigSchema = z.strictObject({
   history: z.boolean().openapi({
     description: "Whether the board records a job history (GET /history/... answer 404 without)",
   }),
+  exportCap: z.number().int().openapi({
+    description: "The most rows an export holds (the exportCap option; X-Export-Cap on each)",
+  }),
   allowed: z.array(z.string()).openapi({
     description: "The actions the current user may do, asked with target * (sessions.revoke " +
       "with mine): the UI shows no control for another. A can that decides per target may " +

@@ -8,7 +8,7 @@
  */
 
 import type { ThroughputBucket } from "../types.ts";
-import { metricKey, taskKeys } from "../wire/keys.ts";
+import { metricPrefix, taskKeys } from "../wire/keys.ts";
 import type { RedisConnection } from "./client.ts";
 import { THROUGHPUT_MINUTES } from "./failed_minutes.ts";
 
@@ -241,29 +241,31 @@ export async function getThroughputByTask(
     const replies = await connection.pipeline(
       batch.map(({ task, minutes }) => ({
         script: THROUGHPUT_MINUTES,
-        keys: [
-          ...KINDS.flatMap((kind) => minutes.map((m) => metricKey(task, kind, m, options.prefix))),
-          taskKeys(task, options.prefix).failed,
+        keys: [taskKeys(task, options.prefix).failed],
+        args: [
+          options.keptFailures?.has(task) ? "1" : "0",
+          metricPrefix(task, options.prefix),
+          ...runsOf(minutes),
         ],
-        args: [options.keptFailures?.has(task) ? "1" : "0", ...minutes],
       })),
     ) as (string | number | null)[][];
     batch.forEach(({ task, buckets, known, minutes }, i) => {
-      const n = minutes.length;
       const kept = keptFailedOf(options.keptFailures?.get(task));
+      // Only the minutes that have a counter or a failed-set member: place (from 1), completed,
+      // failed, members; the others counted none.
+      const read = replies[i];
+      let next = 0;
       minutes.forEach((minute, j) => {
-        const counts: MinuteCounts = [
-          Number(replies[i][j]) || 0,
-          Math.max(
-            Number(replies[i][n + j]) || 0,
-            Number(replies[i][2 * n + j]),
-            kept?.get(minute) ?? 0,
-          ),
-        ];
-        if (minute < settled) known?.set(minute, counts);
+        let [completed, failed] = [0, kept?.get(minute) ?? 0];
+        if (Number(read[next]) === j + 1) {
+          completed = Number(read[next + 1]) || 0;
+          failed = Math.max(failed, Number(read[next + 2]) || 0, Number(read[next + 3]));
+          next += 4;
+        }
+        if (minute < settled) known?.set(minute, [completed, failed]);
         const bucket = bucketOf(buckets, minute);
-        bucket.completed += counts[0];
-        bucket.failed += counts[1];
+        bucket.completed += completed;
+        bucket.failed += failed;
       });
     });
   }
@@ -275,6 +277,20 @@ function keptFailedOf(
   buckets: readonly ThroughputBucket[] | undefined,
 ): Map<number, number> | undefined {
   return buckets && new Map(buckets.map((bucket) => [bucket.timestamp, bucket.failed]));
+}
+
+/**
+ * `minutes` (one minute apart or more, newest first) as the runs the
+ * {@link THROUGHPUT_MINUTES} script reads: each run's newest minute and how
+ * many minutes back from it, one apart. A day not read yet is one run.
+ */
+function runsOf(minutes: readonly number[]): number[] {
+  const runs: number[] = [];
+  minutes.forEach((minute, i) => {
+    if (i > 0 && minutes[i - 1] - minute === MINUTE) runs[runs.length - 1]++;
+    else runs.push(minute, 1);
+  });
+  return runs;
 }
 
 /**

@@ -60,6 +60,11 @@ export function taskKeys(task: string, prefix?: string): TaskKeys {
   };
 }
 
+/** What every throughput counter of one task starts with: the kind and minute follow. */
+export function metricPrefix(task: string, prefix?: string): string {
+  return `${taskBase(task, prefix)}:metrics:`;
+}
+
 /** Key of a throughput counter: one per task, kind and minute. */
 export function metricKey(
   task: string,
@@ -67,8 +72,7 @@ export function metricKey(
   bucket: number,
   prefix?: string,
 ): string {
-  // Not through taskKeys: the throughput read names hundreds of these per request.
-  return `${taskBase(task, prefix)}:metrics:${kind}:${bucket}`;
+  return `${metricPrefix(task, prefix)}${kind}:${bucket}`;
 }
 
 /** Keys shared by the whole keyspace. */
