@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { createBoard } from "../helpers/checked_board.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
+import { commandsOf } from "../helpers/command_stats.ts";
 import { loadFixture } from "../helpers/fixture.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
@@ -59,6 +60,36 @@ Deno.test("Redis down is a 503 STORE_UNAVAILABLE, and the board recovers", async
     await redis.restart();
     await loadFixture(redis.url);
     await waitFor(serves, { what: "the board to recover without a restart" });
+  } finally {
+    await board.close();
+    await source.close();
+    await redis.stop();
+  }
+});
+
+Deno.test("an overview served with no command to Redis is a 503 once Redis is down, and recovers", async () => {
+  const redis = await startRedis();
+  await loadFixture(redis.url);
+  const client = await connectClient(redis.url);
+  const source = createRedisSource({ url: redis.url, commandTimeoutMs: 300 });
+  const board = createBoard(source);
+  const overview = async () => {
+    const response = await get(board, "/overview");
+    await response.body?.cancel();
+    return response.status;
+  };
+  try {
+    // The live state's last writer from the tracking cache, once the leader's passes run.
+    await waitFor(
+      async () => (await commandsOf(client, async () => await overview() === 200)).size === 0,
+      { what: "an overview that sends Redis no command" },
+    );
+    await client.close();
+    await redis.stop();
+    assert.equal(await overview(), 503);
+    await redis.restart();
+    await loadFixture(redis.url);
+    await waitFor(async () => await overview() === 200, { what: "the board to recover" });
   } finally {
     await board.close();
     await source.close();

@@ -17,6 +17,7 @@ import { OutcomeUnknownError, StoreUnavailableError } from "../../errors.ts";
 import { systemTimers } from "../../timers.ts";
 import { CommandDeadlines } from "./deadlines.ts";
 import type { LuaScript } from "./scripts.ts";
+import { TrackedFields } from "./tracked_fields.ts";
 import {
   ClusterTopology,
   type CommandTarget,
@@ -194,6 +195,12 @@ export class RedisConnection {
   #down = false;
   /** What requests waiting for a connection await (null: none waits). */
   #nextReady: Promise<void> | null = null;
+  /**
+   * The last batch went unanswered (timed out, or its connection failed):
+   * until one is answered, no read is served from the tracking cache.
+   */
+  #unanswered = false;
+  readonly #tracked: TrackedFields;
 
   /** Creates the connection and, for a client of its own, starts connecting. */
   constructor(options: ConnectionOptions = {}) {
@@ -209,6 +216,7 @@ export class RedisConnection {
     // Also keeps node-redis 'error' events from crashing the process.
     this.topology.on("error", this.#onError);
     this.topology.on("ready", this.#onReady);
+    this.#tracked = new TrackedFields(this.topology, this.#deadlines);
     // connect() settles only once connected; failures are retried by node-redis.
     if (!this.topology.isOpen) this.topology.connect().catch(() => {});
   }
@@ -319,6 +327,32 @@ export class RedisConnection {
     return reply as T;
   }
 
+  /**
+   * One field of a hash, from the tracking connection's cache while Redis
+   * has not invalidated `key` since it was read: no round trip
+   * (`tracked_fields.ts`). Read over this connection instead while it is not
+   * connected, or its last batch went unanswered (a Redis that stops
+   * answering but keeps its sockets open closes nothing that would drop the
+   * cache), or the tracking connection cannot serve: so Redis down still
+   * fails the read.
+   */
+  async trackedField(key: string, field: string): Promise<string | null> {
+    if (this.#usable && !this.#unanswered) {
+      const value = await this.#tracked.hGet(key, field);
+      if (value !== undefined) return value;
+    }
+    return await this.call<string | null>(["HGET", key, field]);
+  }
+
+  /**
+   * Drops the tracking cache's reads of `key`, written over this connection:
+   * Redis's invalidation arrives on the other connection, maybe after this
+   * board's next read.
+   */
+  forgetTracked(key: string): void {
+    this.#tracked.forget(key);
+  }
+
   /** The masters (one, unless on a cluster), for {@link callOn}. */
   async masters(): Promise<CommandTarget[]> {
     if (!this.#usable) await this.ready();
@@ -346,6 +380,7 @@ export class RedisConnection {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#tracked.close();
     this.#deadlines.close();
     this.topology.off("ready", this.#onReady);
     this.topology.off("error", this.#onError);
@@ -412,11 +447,13 @@ export class RedisConnection {
     try {
       settled = await this.#deadlines.within(sent, "Redis did not answer");
     } catch (error) {
+      this.#unanswered = true;
       this.topology.failed();
       if (!writes) throw error;
       throw this.#unconfirmed(error as StoreUnavailableError);
     }
     const failed = settled.find(failsTheBatch);
+    this.#unanswered = failed !== undefined;
     if (!failed) return settled.map(replyOf);
     this.topology.failed();
     const error = new StoreUnavailableError(`Redis is unavailable: ${describe(failed.reason)}`, {

@@ -91,6 +91,54 @@ export interface Topology {
    * (XREAD BLOCK holds its connection); none on a sharded topology.
    */
   blockingClient(): RedisClientLike | null;
+  /**
+   * A new, unconnected client of the same servers in RESP3 with Redis's
+   * client tracking, whose reads node-redis's client-side cache (of at most
+   * `maxEntries` reads) answers again without a round trip until Redis
+   * invalidates their key; null for a caller's client that cannot
+   * duplicate() itself.
+   */
+  trackingClient(maxEntries: number): TrackingClient | null;
+}
+
+/**
+ * A client made by {@link Topology.trackingClient}. node-redis drops its
+ * cache when the connection errs or closes (and while a cluster's slot map
+ * is read again), and turns tracking on again at each reconnection.
+ */
+export interface TrackingClient {
+  /** Connected and usable. */
+  readonly isReady: boolean;
+  /** Starts connecting; settles once connected. */
+  connect(): Promise<unknown>;
+  /** Closes gracefully. */
+  close(): Promise<unknown>;
+  /** Closes at once. */
+  destroy(): void;
+  /** HGET, from the cache while Redis has not invalidated `key`. */
+  hGet(key: string, field: string): Promise<string | null>;
+  /** Drops what the cache holds of `key` (a write of this board's, invalidated later by Redis). */
+  forget(key: string): void;
+}
+
+/** The options that make a node-redis client a {@link TrackingClient}'s. */
+function trackingOptions(maxEntries: number) {
+  return { RESP: 3 as const, clientSideCache: { maxEntries } };
+}
+
+/** What node-redis clients, clusters and sentinels with a client-side cache offer. */
+interface CachingClient {
+  readonly isReady?: boolean;
+  hGet(key: string, field: string): Promise<unknown>;
+  readonly clientSideCache?: { invalidate(key: string): void };
+}
+
+/** The tracking read and the cache's invalidation of `client()`, the one in use. */
+function trackedReads(client: () => CachingClient): Pick<TrackingClient, "hGet" | "forget"> {
+  return {
+    hGet: async (key, field) => (await client().hGet(key, field) as string | null) ?? null,
+    forget: (key) => client().clientSideCache?.invalidate(key),
+  };
 }
 
 /** How a topology connects: the timeout and the backoff its node clients use. */
@@ -155,6 +203,25 @@ export class ServerTopology implements Topology {
   blockingClient(): RedisClientLike {
     return duplicateClient(this.client);
   }
+
+  trackingClient(maxEntries: number): TrackingClient | null {
+    const duplicate = (this.client as { duplicate?: (overrides: object) => unknown }).duplicate;
+    if (typeof duplicate !== "function") return null;
+    const client = duplicate.call(this.client, trackingOptions(maxEntries)) as
+      & RedisClientLike
+      & CachingClient;
+    // Its errors are the command connection's to report; they must not crash the process.
+    client.on("error", () => {});
+    return {
+      get isReady() {
+        return client.isReady;
+      },
+      connect: () => client.connect(),
+      close: () => client.close(),
+      destroy: () => client.destroy(),
+      ...trackedReads(() => client),
+    };
+  }
 }
 
 /**
@@ -198,7 +265,7 @@ function nodeOptions(
 }
 
 /** What a cluster or sentinel client offers that {@link KeptOpen} needs. */
-interface Connectable {
+interface Connectable extends CachingClient {
   readonly isOpen: boolean;
   connect(): Promise<unknown>;
   close(): Promise<unknown>;
@@ -292,6 +359,20 @@ abstract class KeptOpen<C extends Connectable> {
   off(event: "ready" | "error", listener: () => void): void {
     this.#listeners[event].delete(listener);
   }
+
+  /** This topology as a {@link TrackingClient} (made with {@link trackingOptions}). */
+  protected asTrackingClient(): TrackingClient {
+    const ready = () => this.isReady;
+    return {
+      get isReady() {
+        return ready();
+      },
+      connect: () => this.connect(),
+      close: () => this.close(),
+      destroy: () => this.destroy(),
+      ...trackedReads(() => this.client),
+    };
+  }
 }
 
 type Cluster = ReturnType<typeof createCluster>;
@@ -305,20 +386,29 @@ export class ClusterTopology extends KeptOpen<Cluster> implements Topology {
   readonly sharded = true;
   #rediscovered = 0;
 
-  /** Creates the cluster client; nothing is sent until {@link connect}. */
-  constructor(config: RedisClusterConfig, timing: TopologyTiming) {
+  readonly #config: RedisClusterConfig;
+  readonly #timing: TopologyTiming;
+
+  /**
+   * Creates the cluster client (with `tracking`, a {@link TrackingClient}'s);
+   * nothing is sent until {@link connect}.
+   */
+  constructor(config: RedisClusterConfig, timing: TopologyTiming, tracking: object = {}) {
     super(() => {
       const cluster = createCluster({
         rootNodes: config.rootNodes.map((node) => ({
           socket: { host: node.host, port: node.port },
         })),
         defaults: nodeOptions(config, timing),
+        ...tracking,
       });
       // Errors of one node: the command that met them fails and says so.
       cluster.on("node-error", () => {});
       cluster.on("node-ready", () => this.nodeReady());
       return cluster;
     }, timing);
+    this.#config = config;
+    this.#timing = timing;
   }
 
   send(key: string | undefined, args: readonly string[]): Promise<unknown> {
@@ -350,17 +440,28 @@ export class ClusterTopology extends KeptOpen<Cluster> implements Topology {
   blockingClient(): null {
     return null;
   }
+
+  /** A cluster client of its own: node-redis tracks on a connection to each master it reads. */
+  trackingClient(maxEntries: number): TrackingClient {
+    return new ClusterTopology(this.#config, this.#timing, trackingOptions(maxEntries))
+      .asTrackingClient();
+  }
 }
 
 type Sentinel = ReturnType<typeof createSentinel>;
 
 /** Makes the node-redis sentinel client of a config. */
-function sentinelClient(config: RedisSentinelConfig, timing: TopologyTiming): Sentinel {
+function sentinelClient(
+  config: RedisSentinelConfig,
+  timing: TopologyTiming,
+  tracking: object,
+): Sentinel {
   return createSentinel({
     name: config.name,
     sentinelRootNodes: config.sentinels.map((node) => ({ host: node.host, port: node.port })),
     nodeClientOptions: nodeOptions(config, timing),
     sentinelClientOptions: { socket: { connectTimeout: timing.connectTimeoutMs } },
+    ...tracking,
   });
 }
 
@@ -370,10 +471,13 @@ export class SentinelTopology extends KeptOpen<Sentinel> implements Topology {
   readonly #config: RedisSentinelConfig;
   readonly #timing: TopologyTiming;
 
-  /** Creates the sentinel client; nothing is sent until {@link connect}. */
-  constructor(config: RedisSentinelConfig, timing: TopologyTiming) {
+  /**
+   * Creates the sentinel client (with `tracking`, a {@link TrackingClient}'s);
+   * nothing is sent until {@link connect}.
+   */
+  constructor(config: RedisSentinelConfig, timing: TopologyTiming, tracking: object = {}) {
     super(() => {
-      const sentinel = sentinelClient(config, timing);
+      const sentinel = sentinelClient(config, timing, tracking);
       sentinel.on("topology-change", () => {});
       return sentinel;
     }, timing);
@@ -415,5 +519,11 @@ export class SentinelTopology extends KeptOpen<Sentinel> implements Topology {
       off: (event: string, listener: () => void) =>
         topology.off(event as "ready" | "error", listener),
     };
+  }
+
+  /** A sentinel client of its own, following the master across failovers as this one does. */
+  trackingClient(maxEntries: number): TrackingClient {
+    return new SentinelTopology(this.#config, this.#timing, trackingOptions(maxEntries))
+      .asTrackingClient();
   }
 }

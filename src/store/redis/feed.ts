@@ -8,7 +8,8 @@
  *   `t:<task>` (its row, JSON) and `@mark:<name>` (a value new at each
  *   change of what it names, `../feed.ts`'s `LiveMark`, read with the index). A page reads `@asOf` and `@index` in one
  *   HMGET and its rows in one more; a reader of every task, `@write` in one
- *   HGET, and the whole hash in one HGETALL only when a pass wrote since its
+ *   HGET (none while Redis has not invalidated the hash since this board
+ *   read it: `../../source/redis/tracked_fields.ts`), and the whole hash in one HGETALL only when a pass wrote since its
  *   last read (an overview reads it at each request, a pass writes once a
  *   second: the hash is 22 KB at 20 tasks, its reply a quarter of the
  *   overview's CPU);
@@ -169,7 +170,12 @@ export class RedisFeedStore implements FeedStore {
     const now = this.#now();
     const renew = now - (this.#renewedAt.get(key) ?? -Infinity) >= FEED_KEYS_RENEW_MS;
     if (renew) commands.push(["PEXPIRE", key, String(FEED_KEYS_TTL_MS)]);
-    await this.#connection.pipeline(commands);
+    try {
+      await this.#connection.pipeline(commands);
+    } finally {
+      // Read again at once, not when Redis's invalidation arrives (even after a write unconfirmed).
+      this.#connection.forgetTracked(key);
+    }
     if (renew) this.#renewedAt.set(key, now);
   }
 
@@ -207,12 +213,13 @@ export class RedisFeedStore implements FeedStore {
   }
 
   /**
-   * One HGET of `@write`: the state the last call answered while no pass
-   * wrote since (an older board's pass writes no `@write`: read whole); else
-   * one HGETALL more.
+   * One HGET of `@write`, served from the tracking connection's cache (no
+   * command) while Redis has not invalidated the hash since the last read:
+   * the state the last call answered while no pass wrote since (an older
+   * board's pass writes no `@write`: read whole); else one HGETALL more.
    */
   async readLiveState(): Promise<LiveState | null> {
-    const write = await this.#connection.call<string | null>(["HGET", this.#keys.live, WRITE]);
+    const write = await this.#connection.trackedField(this.#keys.live, WRITE);
     const last = this.#lastState;
     if (write !== null && last?.write === write) return last.state;
     const { state, write: read } = await this.#readWholeState();

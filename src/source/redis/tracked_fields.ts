@@ -1,0 +1,94 @@
+/**
+ * Reads of a hash field that Redis says when to make again (server-assisted
+ * client-side caching): a connection of their own, in RESP3 with `CLIENT
+ * TRACKING ON` ({@link Topology.trackingClient}), whose node-redis cache
+ * answers a read it made before without a round trip until Redis invalidates
+ * the key (a write from any connection, an expiry, a flush). The command
+ * connection expects RESP2 replies, so it cannot be the one that tracks.
+ *
+ * node-redis drops the cache when the tracking connection errs or closes,
+ * and turns tracking on again when it reconnects; a read it had in flight
+ * when its key was invalidated is not kept. So a value served from the cache
+ * is the one Redis holds, but for an invalidation still on its way.
+ *
+ * @module
+ */
+
+import { StoreUnavailableError } from "../../errors.ts";
+import type { CommandDeadlines } from "./deadlines.ts";
+import type { Topology, TrackingClient } from "./topology.ts";
+
+/**
+ * How many reads the cache keeps: the board tracks one (the live state's
+ * `@write`, `store/redis/feed.ts`); a few to spare, never more.
+ */
+export const TRACKED_READS_MAX = 4;
+
+/** The tracking connection of one {@link Topology}, made at its first read. */
+export class TrackedFields {
+  readonly #topology: Topology;
+  readonly #deadlines: CommandDeadlines;
+  /** Not made yet (undefined): a board that never reads a tracked field opens no connection for it. */
+  #client: TrackingClient | null | undefined;
+  /** Settles once the first connection attempt ends, within the command timeout. */
+  #firstConnection: Promise<void> | null = null;
+  #closed = false;
+
+  /** On the servers of `topology`; each read bounded by `deadlines`. */
+  constructor(topology: Topology, deadlines: CommandDeadlines) {
+    this.#topology = topology;
+    this.#deadlines = deadlines;
+  }
+
+  /**
+   * HGET from the cache, or over the tracking connection while Redis has not
+   * invalidated `key`. Undefined when the tracking connection cannot serve
+   * (not connected, the topology cannot make one, a failure that is not a
+   * timeout): the caller reads on its command connection, which says why
+   * it failed if it does.
+   */
+  async hGet(key: string, field: string): Promise<string | null | undefined> {
+    const client = this.#client === undefined ? this.#connect() : this.#client;
+    if (client === null) return undefined;
+    if (!client.isReady) {
+      // The first read waits for the first connection; later a reconnecting client is passed by.
+      await this.#firstConnection;
+      if (!client.isReady) return undefined;
+    }
+    try {
+      return await this.#deadlines.within(client.hGet(key, field), "Redis did not answer");
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) throw error;
+      return undefined;
+    }
+  }
+
+  /** Drops what the cache holds of `key`: written by this board, invalidated by Redis later. */
+  forget(key: string): void {
+    this.#client?.forget(key);
+  }
+
+  /** Closes the tracking connection at once: what it has in flight is a read only. */
+  close(): void {
+    this.#closed = true;
+    if (!this.#client) return;
+    try {
+      this.#client.destroy();
+    } catch {
+      // never connected, or closed already
+    }
+  }
+
+  #connect(): TrackingClient | null {
+    if (this.#closed) return null;
+    const client = this.#topology.trackingClient(TRACKED_READS_MAX);
+    this.#client = client;
+    if (client !== null) {
+      // node-redis keeps reconnecting after a failed first attempt.
+      this.#firstConnection = this.#deadlines
+        .within(client.connect(), "Redis is not reachable")
+        .then(() => {}, () => {});
+    }
+    return client;
+  }
+}
