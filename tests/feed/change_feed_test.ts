@@ -121,7 +121,7 @@ Deno.test("a new leader's feed resumes from the ids the last one saved: nothing 
   }
 });
 
-Deno.test("a busy feed saves its ids once a pass, not once a batch; a stop saves what is left", async () => {
+Deno.test("a busy feed saves its ids once a pass, not once a batch; a stop saves none past its last pass", async () => {
   const redis = await startRedis();
   const client = await connectClient(redis.url);
   const timers = new FakeTimers();
@@ -156,8 +156,10 @@ Deno.test("a busy feed saves its ids once a pass, not once a batch; a stop saves
     const [[, id]] = await source.boardStore.feed.readFeedPositions();
     await batchOf("e5");
     await feed.close();
+    // Taken after the last pass began, e5 is not kept by the consumers' passes: the next run
+    // reads it again (the live state learns that its task moved).
     const [[, last]] = await source.boardStore.feed.readFeedPositions();
-    assert.notEqual(last, id, "the stop saved the last batch's id");
+    assert.equal(last, id, "the stop saved no id past the last pass");
   } finally {
     await feed.close();
     await source.close();
