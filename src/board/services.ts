@@ -204,7 +204,15 @@ export function startServices(
   const login = sessionLoginOf(store, options);
   const latency = createLatencySampler(source, { leadership, store, now: clock });
   const operations = new Operations(
-    operationHooks({ source, store, options, present, events, audit }),
+    operationHooks({
+      source,
+      store,
+      options,
+      present,
+      events,
+      audit,
+      changed: (task) => ownChanges.changed(task),
+    }),
     { timers, takeOver: !options.readOnly, leads, ...operationPeriods(options.leaseMs) },
   );
   const scans = new ScanSlots(store, { timers });

@@ -29,6 +29,11 @@ export interface OperationHookDeps {
   present: Presenter;
   events: EventHub;
   audit: AuditTrail;
+  /**
+   * Told each operation this board ended: its steps changed the queue after
+   * its `POST` answered (see `OwnChanges.changed`).
+   */
+  changed?: (task: string) => void;
 }
 
 /** What an ended operation did, in words, for the audit trail. */
@@ -53,7 +58,7 @@ function record(audit: AuditTrail, entry: AuditRecord): void {
 
 /** The hooks of a board's {@link Operations}. */
 export function operationHooks(
-  { source, store, options, present, events, audit }: OperationHookDeps,
+  { source, store, options, present, events, audit, changed = () => {} }: OperationHookDeps,
 ): OperationHooks {
   return {
     source,
@@ -67,6 +72,7 @@ export function operationHooks(
     onFinish(finished) {
       // The steps write job events, but a delete writes none: reread the counts.
       events.invalidate(finished.task);
+      changed(finished.task);
       const failed = finished.status === "failed";
       record(audit, {
         at: finished.finishedAt ?? Date.now(),

@@ -35,6 +35,17 @@ export class OwnChanges {
   }
 
   /**
+   * Marks a change this board made outside a request (a bulk operation's
+   * steps end after its `POST` answered): the answers after it do not come
+   * from a live state written before it; `task`, when one is named, is
+   * re-read at the leader's next pass.
+   */
+  changed(task?: string): void {
+    this.#at = this.#clock();
+    if (task !== undefined) this.#onTask(task);
+  }
+
+  /**
    * Marks every request that may have changed the queue, when it ends, and
    * tells the `onTask` given at construction the task its path names
    * (`/tasks/<task>/...`): a clean writes no event, so the live state
@@ -44,7 +55,6 @@ export class OwnChanges {
    * may have changed something and is marked.
    */
   middleware(): MiddlewareHandler {
-    const onTask = this.#onTask;
     return async (c, next) => {
       if (CHANGE_NOTHING.has(c.req.method)) return await next();
       let refused = false;
@@ -53,9 +63,8 @@ export class OwnChanges {
         refused = c.res.status >= 400 && c.res.status < 500;
       } finally {
         if (!refused) {
-          this.#at = this.#clock();
           const named = TASK_PATH.exec(new URL(c.req.url).pathname)?.[1];
-          if (named !== undefined) onTask(decodeURIComponent(named));
+          this.changed(named === undefined ? undefined : decodeURIComponent(named));
         }
       }
     };

@@ -103,7 +103,7 @@ browserTest(
       assert.match(await rows.nth(0).innerText(), /job\.cancel[\s\S]*pending/);
       assert.match(
         await rows.nth(1).innerText(),
-        /bulk\.retry[\s\S]*ok[\s\S]*written late, happened 1h 0m ago/,
+        /bulk\.retry[\s\S]*ok[\s\S]*written late, happened 1h ago/,
       );
       assert.match(
         await rows.nth(2).innerText(),

@@ -14,15 +14,25 @@ import { writeFailedJobs } from "../helpers/wire_writer.ts";
 
 const JOBS = 620;
 
-/** The ids of the listed rows, top to bottom. */
-/**
- * Waits until the table's first row is job `id`: the pager's label follows the URL at once,
- * the rows once the page's answer is in.
- */
+/** Makes send-email's failed jobs `count` new ones; their ids, newest first. */
+async function failedJobs(url: string, count: number): Promise<string[]> {
+  const client = await connectClient(url);
+  try {
+    const failed = taskKeys("send-email").failed;
+    await client.sendCommand(["DEL", failed]);
+    await writeFailedJobs(client, "send-email", count);
+    return await client.sendCommand(["ZREVRANGE", failed, "0", "-1"]) as string[];
+  } finally {
+    await client.close();
+  }
+}
+
+/** Waits until the table's first row is job `id`: the page's answer is in. */
 async function startsWith(page: Page, id: string): Promise<void> {
   await page.locator(`.job-table tbody tr:first-child[data-job="${id}"]`).waitFor();
 }
 
+/** The ids of the listed rows, top to bottom. */
 async function listed(page: Page): Promise<string[]> {
   return await page.locator(".job-table tbody tr").evaluateAll((rows) =>
     rows.map((row) => row.getAttribute("data-job") ?? "")
@@ -31,16 +41,7 @@ async function listed(page: Page): Promise<string[]> {
 
 browserTest("first, last, a typed page and the size move the list and its URL", async () => {
   await withBoard({}, async ({ page, root, redis }) => {
-    const client = await connectClient(redis.url);
-    let newestFirst: string[];
-    try {
-      const failed = taskKeys("send-email").failed;
-      await client.sendCommand(["DEL", failed]);
-      await writeFailedJobs(client, "send-email", JOBS);
-      newestFirst = await client.sendCommand(["ZREVRANGE", failed, "0", "-1"]) as string[];
-    } finally {
-      await client.close();
-    }
+    const newestFirst = await failedJobs(redis.url, JOBS);
     /** The id of the `n`th newest failed job (from 1). */
     const nth = (n: number) => newestFirst[n - 1];
     await page.goto(`${root}tasks/send-email?state=failed`);
@@ -82,6 +83,43 @@ browserTest("first, last, a typed page and the size move the list and its URL", 
     await shared.getByRole("navigation", { name: "Pages" }).getByText("51–75 of 620").waitFor();
     await startsWith(shared, nth(51));
     assert.equal((await listed(shared))[0], nth(51));
+  });
+});
+
+browserTest("while the next page loads, the pager's label names the rows still shown", async () => {
+  await withBoard({}, async ({ page, root, redis }) => {
+    const newestFirst = await failedJobs(redis.url, 60);
+    await page.goto(`${root}tasks/send-email?state=failed&size=50`);
+    const pager = page.getByRole("navigation", { name: "Pages" });
+    await pager.getByText("1–50 of 60").waitFor();
+    await startsWith(page, newestFirst[0]);
+
+    // The second page's answer is held until the test has looked at the list.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => release = resolve);
+    const secondPage = (url: URL) =>
+      url.pathname.endsWith("/api/tasks/send-email/jobs") &&
+      url.searchParams.get("offset") === "50";
+    await page.route(secondPage, async (route) => {
+      await released;
+      await route.continue();
+    });
+    const asked = page.waitForRequest((request) => secondPage(new URL(request.url())));
+    await pager.getByRole("button", { name: "Next" }).click();
+    await page.waitForURL(/page=2&size=50$/);
+    await asked;
+    // The list marked busy once the page is asked for (a list blanked to "Loading…", as it was,
+    // fails on the label below rather than by a timeout here).
+    await page.locator(".paged-list[aria-busy=true], .task-jobs .empty[role=status]").waitFor();
+    const label = () => pager.locator(".muted").allTextContents();
+    assert.deepEqual(await label(), ["1–50 of 60"]);
+    assert.deepEqual((await listed(page)).slice(0, 2), newestFirst.slice(0, 2));
+
+    release();
+    await startsWith(page, newestFirst[50]);
+    await page.locator(".paged-list[aria-busy=false]").waitFor();
+    assert.deepEqual(await label(), ["51–60 of 60"]);
+    assert.deepEqual(await listed(page), newestFirst.slice(50));
   });
 });
 

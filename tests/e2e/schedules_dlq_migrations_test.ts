@@ -29,11 +29,18 @@ async function confirm(page: Page, says: RegExp, button: string): Promise<void> 
   await dialog.getByRole("button", { name: button }).click();
 }
 
-/** Waits for a toast with this text. */
+/**
+ * Waits for a toast with this text, and dismisses it: a toast stays 4 s, so without that, the
+ * wait after a second action saying the same ("Retried 1 job") found the first one's toast at
+ * once, before the second action had ended (or when it had failed).
+ */
 async function toast(page: Page, text: string | RegExp): Promise<string> {
   const notice = page.locator(".toast", { hasText: text }).first();
   await notice.waitFor();
-  return await notice.textContent() ?? "";
+  const said = await notice.textContent() ?? "";
+  await notice.getByRole("button", { name: "Dismiss" }).click();
+  await notice.waitFor({ state: "detached" });
+  return said;
 }
 
 browserTest("schedules list the fixture's schedules with a live next-run countdown", async () => {
@@ -264,6 +271,38 @@ browserTest(
       await toast(page, "Retried 1 job");
       await page.getByText("No failed jobs — the dead-letter queue is empty").waitFor();
       await screenshotThemes(page, "dlq-empty");
+    });
+  },
+);
+
+browserTest(
+  "a checked job's bulk retry that stopped says so and why, not 'Retried 0 jobs'",
+  async () => {
+    await withBoard({}, async ({ page, root }) => {
+      // The operation's end as a store that stopped answering would leave it: failed, nothing done.
+      await page.route(/\/api\/operations\/[^/]+$/, async (route) => {
+        const answer = await route.fetch();
+        const operation = await answer.json();
+        await route.fulfill({
+          response: answer,
+          json: {
+            ...operation,
+            status: "failed",
+            done: 0,
+            error: "Redis did not answer within 2000 ms",
+            errorCode: "STORE_UNAVAILABLE",
+          },
+        });
+      });
+      await page.goto(`${root}dlq`);
+      await page.getByRole("button", { name: "SMTP timeout", exact: true }).click();
+      const jobs = page.locator(".dlq-jobs-table tbody tr");
+      await jobs.first().locator(".row-check").click();
+      const checkedBar = page.getByRole("region", { name: "Selected jobs" });
+      await checkedBar.getByRole("button", { name: "Retry 1 job" }).click();
+      await confirm(page, /The 1 job checked goes back to waiting/, "Retry 1 job");
+      const said = await toast(page, /Stopped|Retried/);
+      assert.match(said, /^Stopped: 0 jobs retried\. Redis did not answer within 2000 ms/);
     });
   },
 );

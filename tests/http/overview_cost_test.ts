@@ -18,6 +18,8 @@ import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import { createBoardOn } from "../helpers/checked_board.ts";
 import { commandsOf } from "../helpers/command_stats.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
+import { sourceWith } from "../helpers/source_with.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { fillRedis } from "../helpers/wire_writer.ts";
 
@@ -44,13 +46,13 @@ async function withBoard(
     send: (method: string, path: string, init?: RequestInit) => Promise<Response>;
   }) => Promise<void>,
   options: BoardOptions = {},
+  wrap: (source: RedisTaskSource) => RedisTaskSource = (source) => source,
 ): Promise<void> {
   const redis = await startRedis();
   const client = await connectClient(redis.url);
   const timers = new FakeTimers();
-  const source = new RedisTaskSource(
-    { url: redis.url, commandTimeoutMs: COMMAND_TIMEOUT_MS },
-    timers,
+  const source = wrap(
+    new RedisTaskSource({ url: redis.url, commandTimeoutMs: COMMAND_TIMEOUT_MS }, timers),
   );
   // No history: its recorder would run the feed's passes of its own.
   const board = createBoardOn(timers, source, {
@@ -169,3 +171,40 @@ Deno.test("after a change of this board's, the next overview reads Redis, not th
     assert.ok((await overview()).asOf > first.asOf);
   });
 });
+
+Deno.test("after a bulk operation of this board's ends, the next overview is not a live state written while it ran", async () => {
+  // The operation's steps wait for the test: its POST answers first, a pass runs, then they run.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => release = resolve);
+  await withBoard(
+    async ({ timers, overview, send }) => {
+      const first = await overview();
+      const task = first.tasks.find((t) => t.stats.failed > 0)!;
+      const started = await send("POST", "/bulk", {
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ action: "retry", selector: { task: task.name, state: "failed" } }),
+      });
+      assert.equal(started.status, 202);
+      await timers.tick(STATS_INTERVAL); // the leader's pass, after the POST, before any step
+      const during = await overview();
+      assert.equal(failedOf(during, task.name), task.stats.failed, "not retried yet");
+      release();
+      await waitFor(async () => failedOf(await overview(), task.name) === 0, {
+        what: "the overview to show the failed jobs retried",
+      });
+    },
+    {},
+    (source) =>
+      sourceWith(source, {
+        bulkStep: async (...args) => {
+          await held;
+          return await source.bulkStep(...args);
+        },
+      }),
+  );
+});
+
+/** `task`'s failed count in `overview`. */
+function failedOf(overview: OverviewResponse, task: string): number {
+  return overview.tasks.find((t) => t.name === task)!.stats.failed;
+}

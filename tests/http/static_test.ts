@@ -241,10 +241,10 @@ function firstPaint(): Set<string> {
   return new Set(firstPaintAssets(texts));
 }
 
-Deno.test("what the first paint needs (entry, its static imports, CSS) is under 46 KB gzipped", () => {
+Deno.test("what the first paint needs (entry, its static imports, CSS) is under 46.5 KB gzipped", () => {
   const needed = firstPaint();
   assert.ok(needed.size > 2, "the entry imports the shared chunk statically");
-  assertUnder(gzippedSizes().filter(([name]) => needed.has(name)), 46);
+  assertUnder(gzippedSizes().filter(([name]) => needed.has(name)), 46.5);
 });
 
 Deno.test("uPlot's stylesheet is outside the first paint, linked by its hashed name from a chunk", () => {
@@ -280,6 +280,6 @@ Deno.test("every page but the landing ones is a lazy chunk, outside the first pa
   }
 });
 
-Deno.test("the whole UI, every JS chunk and the CSS, is under 142 KB gzipped", () => {
-  assertUnder(gzippedSizes(), 142);
+Deno.test("the whole UI, every JS chunk and the CSS, is under 142.5 KB gzipped", () => {
+  assertUnder(gzippedSizes(), 142.5);
 });

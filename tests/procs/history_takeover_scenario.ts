@@ -116,8 +116,8 @@ export interface HistoryTakeoverSetup {
    * Bytes the leader sends to Redis once it handed a batch of the second
    * wave to the history (default: the recorder's read of ending jobs, when
    * the history is elsewhere). A history in Redis shares the leader's
-   * connection, which the held save stops: its write itself, or the save
-   * may be held before the write and the write with it.
+   * connection, which the held save stops: its write itself (the proxy
+   * holds whole commands, so a write sent before the save runs entire).
    */
   batchSent?: string;
 }

@@ -136,7 +136,7 @@ Deno.test("figures and conditions read in the threshold's unit", () => {
       windowMs: null,
       minFinished: null,
     }),
-    "longer than 10m 0s",
+    "longer than 10m",
   );
   assert.equal(
     describeCondition({
@@ -146,7 +146,7 @@ Deno.test("figures and conditions read in the threshold's unit", () => {
       windowMs: 900_000,
       minFinished: 20,
     }),
-    "above 20% over 15m 0s, ≥ 20 finished",
+    "above 20% over 15m, ≥ 20 finished",
   );
   assert.deepEqual([
     durationText(0),

@@ -14,11 +14,14 @@ import {
 const AT = Date.UTC(2026, 10, 23, 13, 3, 12, 345);
 const en = { locale: "en-GB" };
 
-Deno.test("formatDuration() gives the two largest units", () => {
+Deno.test("formatDuration() gives the two largest units, the smaller only when not zero", () => {
   assert.equal(formatDuration(42), "42s");
   assert.equal(formatDuration(3 * 60 + 12), "3m 12s");
   assert.equal(formatDuration(5 * 3600 + 12 * 60 + 9), "5h 12m");
   assert.equal(formatDuration(3 * 86400 + 4 * 3600), "3d 4h");
+  assert.equal(formatDuration(30 * 86400 + 59), "30d", "not 30d 0h");
+  assert.equal(formatDuration(2 * 3600), "2h");
+  assert.equal(formatDuration(60), "1m");
   assert.equal(formatDuration(-1), "—");
   assert.equal(formatDuration(Number.NaN), "—");
 });

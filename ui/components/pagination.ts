@@ -4,7 +4,10 @@
  * size, one of 25, 50, 100 or 250. Deep pages cost the server what the first
  * does; "last" is the page holding the `total`th item, and where the total
  * is an estimate (`estimated`, the retrying count the board keeps) the list
- * steps back when that page comes back empty.
+ * steps back when that page comes back empty. `offset`, `limit` and `total`
+ * are those of the rows shown (the answer that produced them), not the
+ * URL's: while the next page loads, the label still names the rows on
+ * screen (see `paged_list.ts`, which marks the list busy meanwhile).
  *
  * @module
  */

@@ -65,6 +65,22 @@ export interface Page<T> {
   total: number;
 }
 
+/**
+ * An answer with the place it was asked for: the offset of its first row
+ * and the page size. A pager describes the rows shown by these, not by the
+ * URL, which runs ahead of the rows while the next page loads.
+ */
+export type Placed<T> = T & { offset: number; limit: number };
+
+/** `answer`, once in, with the place it was asked for. */
+export async function placedAt<T>(
+  answer: Promise<T>,
+  offset: number,
+  limit: number,
+): Promise<Placed<T>> {
+  return { ...await answer, offset, limit };
+}
+
 /** Options of a read. */
 export interface ReadInit {
   signal?: AbortSignal;

@@ -7,6 +7,7 @@
  * @module
  */
 import type { Api } from "./api.ts";
+import { formatCount, formatCountOf } from "./format.ts";
 import type { BulkAction, BulkOperation, BulkSelector } from "../../src/contract/bulk.ts";
 
 export type { BulkAction, BulkOperation, BulkSelector };
@@ -84,3 +85,28 @@ export const ACTION_WORDS: Record<
     consequence: "will be deleted with their logs, for good",
   },
 };
+
+/** What the operation did, in a sentence. */
+export function operationOutcome(operation: BulkOperation): string {
+  const done = `${formatCountOf(operation.done, "job")} ${ACTION_WORDS[operation.action].done}`;
+  const skipped = operation.skipped > 0
+    ? `, ${formatCount(operation.skipped)} skipped (a worker moved them on first)`
+    : "";
+  const { scanned, total } = operation;
+  // A filter's total is the range it scans: its progress is how far the scan is.
+  const scan = scanned === null
+    ? ""
+    : ` · scanned ${formatCount(scanned)} of ${formatCount(total)}`;
+  switch (operation.status) {
+    case "running":
+      return scanned === null
+        ? `${formatCount(operation.done)} of ${formatCount(total)} done${skipped}`
+        : `${done}${skipped}${scan}`;
+    case "cancelled":
+      return `Cancelled: ${done}${skipped}${scan}`;
+    case "failed":
+      return `Stopped: ${done}${skipped}${scan}. ${operation.error ?? ""}`;
+    default:
+      return `${done.charAt(0).toUpperCase()}${done.slice(1)}${skipped}`;
+  }
+}

@@ -58,9 +58,12 @@ export function formatDuration(seconds: number): string {
   const d = Math.floor(s / 86400);
   const h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60);
-  if (d > 0) return `${d}d ${h}h`;
-  if (h > 0) return `${h}h ${m}m`;
-  if (m > 0) return `${m}m ${s % 60}s`;
+  // The smaller unit only when it says something: "30d", not "30d 0h".
+  const pair = (big: string, small: number, unit: string) =>
+    small > 0 ? `${big} ${small}${unit}` : big;
+  if (d > 0) return pair(`${d}d`, h, "h");
+  if (h > 0) return pair(`${h}h`, m, "m");
+  if (m > 0) return pair(`${m}m`, s % 60, "s");
   return `${s}s`;
 }
 

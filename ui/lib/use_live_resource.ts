@@ -24,7 +24,10 @@ import type { JobEvent, StatsUpdate } from "./live.ts";
 export interface LiveResource<T> {
   data: T | null;
   error: Error | null;
-  /** True until the first answer for the current `deps`. */
+  /**
+   * True until the first answer for the current `deps` (with `keepWithin`,
+   * the data meanwhile may be the last `deps`' answer).
+   */
   loading: boolean;
   /** True while the board answers that it is still counting every task (then `error` is null). */
   counting: boolean;
@@ -47,6 +50,15 @@ export interface LiveResourceOptions<T> {
   follows?: (stats: StatsUpdate, data: T) => unknown;
   /** While true, nothing reloads it but `reload()` (the user paused a list); unpausing reloads. */
   paused?: boolean;
+  /**
+   * Which list the data is of (a task and a state, a filter): when `deps`
+   * change but these do not (another page of the same list), the last
+   * answer stays, with `loading` true, until the new `deps`' first answer
+   * replaces it. The next page takes the place of the rows shown when it
+   * comes, rather than a blank "Loading…", and what describes the rows (a
+   * pager's label) is taken from the answer. Another list starts blank.
+   */
+  keepWithin?: readonly unknown[];
   /**
    * Shortest gap (ms) between two reloads that events, stats frames or
    * polling ask for; `reload()` is never held back. 1 s when left out: views
@@ -89,9 +101,20 @@ export function useLiveResource<T>(
   const controller = useRef<{ schedule(): void; reload(): void } | null>(null);
   const stream = connectivity.stream.value;
   const recoveries = connectivity.recoveries.value;
+  /** The list (`keepWithin`, as JSON) of the data loaded last. */
+  const list = useRef<string | undefined>(undefined);
 
   useEffect(() => {
-    setState({ data: null, error: null, loading: true, counting: false });
+    // Compared by JSON, as the stats frame's part is: a list is named by plain values.
+    const within = JSON.stringify(latest.current.options.keepWithin);
+    const sameList = within !== undefined && within === list.current;
+    list.current = within;
+    setState((s) => ({
+      data: sameList ? s.data : null,
+      error: null,
+      loading: true,
+      counting: false,
+    }));
     const abort = new AbortController();
     let inFlight = false;
     let again = false;

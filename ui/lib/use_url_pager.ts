@@ -16,6 +16,7 @@ import {
   withPage,
 } from "./page_query.ts";
 import { rememberedPageSize, rememberPageSize } from "./page_size.ts";
+import type { Placed } from "./api.ts";
 
 /** A list's page, whether the URL names one, and the setters that move it. */
 export interface UrlPager extends PageState {
@@ -57,17 +58,16 @@ export function useUrlPager(path: string, fallback: PageSize = 50, keepFirst = f
 /**
  * Steps back to the last page when the page shown came back empty past the
  * first: its rows went (retried, cleaned, finished) or a link named a page
- * past the end.
+ * past the end. The page's own place is what counts: while the next page
+ * loads, the one shown is still the last one answered.
  */
 export function useStepBackWhenEmpty(
-  page: { items: readonly unknown[]; total: number } | null,
-  { offset, size, setOffset }: Pick<PageState, "offset" | "size"> & {
-    setOffset(offset: number): void;
-  },
+  page: Placed<{ items: readonly unknown[]; total: number }> | null,
+  setOffset: (offset: number) => void,
 ): void {
   useEffect(() => {
-    if (page && page.items.length === 0 && offset > 0) {
-      setOffset((lastPage(page.total, size) - 1) * size);
+    if (page && page.items.length === 0 && page.offset > 0) {
+      setOffset((lastPage(page.total, page.limit) - 1) * page.limit);
     }
-  }, [page, offset, page?.total]);
+  }, [page]);
 }

@@ -148,13 +148,21 @@ interface Grouping {
 /**
  * Cached groupings by scope (one task, or all). A fresh entry is served as
  * is; a stale one is served while a refresh runs in the background
- * (stale-while-revalidate); a missing one is computed and awaited.
+ * (stale-while-revalidate); a missing one is computed and awaited. After
+ * {@link invalidate} (a retry, a clean), a read begun before it answers
+ * only those who asked before: a request after gets a read of its own, and
+ * the cache never keeps the earlier read, whichever ends last.
  */
 export class DeadLetterGroups {
   readonly #read: (task?: string) => Promise<DeadLetterEntry[]>;
   readonly #freshMs: number;
   readonly #cache = new Map<string, Grouping>();
+  /** The reads begun since the last invalidation, by scope: a later request shares them. */
   readonly #inFlight = new Map<string, Promise<Grouping>>();
+  /** Every read still running, invalidated or not: closing waits for them. */
+  readonly #reading = new Set<Promise<Grouping>>();
+  /** Counts the invalidations: a read begun before the last one is not kept. */
+  #generation = 0;
 
   /** `read` returns the entries of one task, or of every task when none is given. */
   constructor(read: (task?: string) => Promise<DeadLetterEntry[]>, freshMs = GROUPS_FRESH_MS) {
@@ -192,27 +200,35 @@ export class DeadLetterGroups {
 
   /** Drops every cached grouping (after failed jobs were retried or removed). */
   invalidate(): void {
+    this.#generation++;
     this.#cache.clear();
+    this.#inFlight.clear();
   }
 
   /** Waits for refreshes in flight (before closing the connection). */
   async settle(): Promise<void> {
-    await Promise.allSettled(this.#inFlight.values());
+    await Promise.allSettled(this.#reading);
   }
 
   #refresh(scope: string, task?: string): Promise<Grouping> {
-    let running = this.#inFlight.get(scope);
-    if (!running) {
-      running = this.#read(task)
-        .then((entries) => {
-          entries.sort((a, b) => b.failedAt - a.failedAt || byTask(a, b));
-          const grouping: Grouping = { at: Date.now(), entries, groups: new Map() };
-          this.#cache.set(scope, grouping);
-          return grouping;
-        })
-        .finally(() => this.#inFlight.delete(scope));
-      this.#inFlight.set(scope, running);
-    }
+    const shared = this.#inFlight.get(scope);
+    if (shared) return shared;
+    const generation = this.#generation;
+    // Fresh from when the read began: what it holds is as of then.
+    const at = Date.now();
+    const running: Promise<Grouping> = this.#read(task)
+      .then((entries) => {
+        entries.sort((a, b) => b.failedAt - a.failedAt || byTask(a, b));
+        const grouping: Grouping = { at, entries, groups: new Map() };
+        if (generation === this.#generation) this.#cache.set(scope, grouping);
+        return grouping;
+      })
+      .finally(() => {
+        this.#reading.delete(running);
+        if (this.#inFlight.get(scope) === running) this.#inFlight.delete(scope);
+      });
+    this.#inFlight.set(scope, running);
+    this.#reading.add(running);
     return running;
   }
 }

@@ -13,11 +13,12 @@
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ErrorBanner } from "../../components/error_banner.ts";
+import { PagedList } from "../../components/paged_list.ts";
 import { Pagination } from "../../components/pagination.ts";
 import { ShortId } from "../../components/short_id.ts";
 import { ErrorText, LongName } from "../../components/long_text.ts";
 import { Time } from "../../components/time.ts";
-import { urlOf } from "../../lib/api.ts";
+import { type Placed, placedAt, urlOf } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { ExportLinks } from "../../components/export_links.ts";
 import { html } from "../../lib/html.ts";
@@ -122,12 +123,13 @@ export function GroupJobs(
   const { offset, setOffset, size } = pager;
   const query = dlqQuery({ task, pattern: group.pattern, limit: size, offset });
   const joins = joinsDlq(task);
-  const { data, error, reload } = useLiveResource<DeadLetters>(
-    (signal) => api.get("/dlq", { query, signal }),
+  const { data, error, loading, reload } = useLiveResource<Placed<DeadLetters>>(
+    (signal) => placedAt(api.get("/dlq", { query, signal }), offset, size),
     [task, group.pattern, offset, size],
     {
       relevant: (event): boolean =>
         joins(event) || (event.kind !== "failed" && listed(data, event.id)),
+      keepWithin: [task, group.pattern],
     },
   );
   const version = `${refresh}:${group.count}`;
@@ -139,11 +141,7 @@ export function GroupJobs(
   }, [version]);
   const selection = useSelection(data?.jobs ?? NO_JOBS);
   // After retries the last page can empty out, or a link names a page past the end: show the last.
-  useStepBackWhenEmpty(useMemo(() => data && { items: data.jobs, total: data.total }, [data]), {
-    offset,
-    size,
-    setOffset,
-  });
+  useStepBackWhenEmpty(useMemo(() => data && { ...data, items: data.jobs }, [data]), setOffset);
 
   return html`
     <div class="dlq-jobs">
@@ -159,65 +157,67 @@ export function GroupJobs(
       <${ErrorBanner} error=${error} />
       <${CheckedBar} jobs=${data?.jobs ?? NO_JOBS} selection=${selection} onRetried=${onRetried} />
       ${data === null ? html`<p class="muted dlq-jobs-loading">Loading jobs…</p>` : html`
-        <table class="table cards dlq-jobs-table">
-          <caption class="visually-hidden">Failed jobs with this error</caption>
-          <thead>
-            <tr>
-              ${!may(config, "dlq.retry") ? null : html`
-                <th scope="col" class="select-cell">
-                  <${PageCheck} rows=${data.jobs} selection=${selection} />
-                </th>
-              `}
-              <th scope="col">Job</th>
-              <th scope="col">Task</th>
-              <th scope="col" class="num">Attempts</th>
-              <th scope="col">Failed</th>
-              <th scope="col">Error</th>
-              ${!may(config, "dlq.retry") ? null : html`<${RetryColumnHead} />`}
-            </tr>
-          </thead>
-          <tbody>
-            ${data.jobs.map((job) =>
-              html`
-                <tr key=${job.id}>
-                  ${!may(config, "dlq.retry") ? null : html`
-                    <td class="select-cell">
-                      <${RowCheck} id=${job.id} selection=${selection} />
-                    </td>
-                  `}
-                  <th scope="row">
-                    <${ShortId} id=${job.id} href=${href("jobs", job.id)} what="job" />
+        <${PagedList} busy=${loading}>
+          <table class="table cards dlq-jobs-table">
+            <caption class="visually-hidden">Failed jobs with this error</caption>
+            <thead>
+              <tr>
+                ${!may(config, "dlq.retry") ? null : html`
+                  <th scope="col" class="select-cell">
+                    <${PageCheck} rows=${data.jobs} selection=${selection} />
                   </th>
-                  <td data-label="Task">
-                    <${LongName} name=${job.task} href=${href("tasks", job.task)} />
-                  </td>
-                  <td class="num" data-label="Attempts">${job.attempt}/${job.maxAttempts}</td>
-                  <td data-label="Failed"><${Time} at=${job.timestamps.finished} /></td>
-                  <td class="dlq-job-error wide" data-label="Error">
-                    <${ErrorText} text=${job.error} fallback="—" />
-                  </td>
-                  ${!may(config, "dlq.retry") ? null : html`
-                    <td class="dlq-job-actions">
-                      <${RetryButton}
-                        label="Retry"
-                        description=${`Retry job ${job.id}`}
-                        retry=${() => retryJob(api, job)}
-                        onRetried=${onRetried}
-                      />
+                `}
+                <th scope="col">Job</th>
+                <th scope="col">Task</th>
+                <th scope="col" class="num">Attempts</th>
+                <th scope="col">Failed</th>
+                <th scope="col">Error</th>
+                ${!may(config, "dlq.retry") ? null : html`<${RetryColumnHead} />`}
+              </tr>
+            </thead>
+            <tbody>
+              ${data.jobs.map((job) =>
+                html`
+                  <tr key=${job.id}>
+                    ${!may(config, "dlq.retry") ? null : html`
+                      <td class="select-cell">
+                        <${RowCheck} id=${job.id} selection=${selection} />
+                      </td>
+                    `}
+                    <th scope="row">
+                      <${ShortId} id=${job.id} href=${href("jobs", job.id)} what="job" />
+                    </th>
+                    <td data-label="Task">
+                      <${LongName} name=${job.task} href=${href("tasks", job.task)} />
                     </td>
-                  `}
-                </tr>
-              `
-            )}
-          </tbody>
-        </table>
-        <${Pagination}
-          offset=${offset}
-          limit=${size}
-          total=${data.total}
-          onChange=${setOffset}
-          onSize=${pager.setSize}
-        />
+                    <td class="num" data-label="Attempts">${job.attempt}/${job.maxAttempts}</td>
+                    <td data-label="Failed"><${Time} at=${job.timestamps.finished} /></td>
+                    <td class="dlq-job-error wide" data-label="Error">
+                      <${ErrorText} text=${job.error} fallback="—" />
+                    </td>
+                    ${!may(config, "dlq.retry") ? null : html`
+                      <td class="dlq-job-actions">
+                        <${RetryButton}
+                          label="Retry"
+                          description=${`Retry job ${job.id}`}
+                          retry=${() => retryJob(api, job)}
+                          onRetried=${onRetried}
+                        />
+                      </td>
+                    `}
+                  </tr>
+                `
+              )}
+            </tbody>
+          </table>
+          <${Pagination}
+            offset=${data.offset}
+            limit=${data.limit}
+            total=${data.total}
+            onChange=${setOffset}
+            onSize=${pager.setSize}
+          />
+          <//>
       `}
     </div>
   `;

@@ -6,9 +6,15 @@
  * @module
  */
 import { confirmAction } from "../../components/confirm_dialog.ts";
-import { runAction, toastError } from "../../components/toasts.ts";
+import { runAction, toastError, toastSuccess } from "../../components/toasts.ts";
 import type { Api } from "../../lib/api.ts";
-import { type BulkOperation, countBulk, operationEnd, startBulk } from "../../lib/bulk_request.ts";
+import {
+  type BulkOperation,
+  countBulk,
+  operationEnd,
+  operationOutcome,
+  startBulk,
+} from "../../lib/bulk_request.ts";
 import { formatCount, formatCountOf } from "../../lib/format.ts";
 import { nounFor } from "../../../src/contract/plural.ts";
 import type { DeadLetterGroup, FailedJob } from "./types.ts";
@@ -81,7 +87,8 @@ export async function retryAll(api: Api, total: number, task: string | null): Pr
  * its checked ids (`POST /bulk`, atomic and audited), one task after the
  * other. The confirmation names the count the server gives now (a dry run
  * per task); the toast says what was retried and what a worker had moved
- * on first.
+ * on first, or that an operation stopped, and why. Resolves to whether an
+ * operation ran (the page then reads again).
  */
 export async function retryChecked(api: Api, jobs: readonly FailedJob[]): Promise<boolean> {
   const byTask = Map.groupBy(jobs, (job) => job.task);
@@ -108,16 +115,30 @@ export async function retryChecked(api: Api, jobs: readonly FailedJob[]): Promis
     confirmLabel: count === 0 ? "Close" : `Retry ${jobCount(count)}`,
   });
   if (!confirmed || count === 0) return false;
-  const ended = await runAction(async () => {
-    const operations: BulkOperation[] = [];
+  const operations: BulkOperation[] = [];
+  let started = 0;
+  try {
     for (const selector of selectors) {
-      operations.push(await operationEnd(api, await startBulk(api, "retry", selector)));
+      const operation = await startBulk(api, "retry", selector);
+      started++;
+      operations.push(await operationEnd(api, operation));
     }
-    return operations;
-  }, (operations) => {
+  } catch (error) {
+    toastError(error);
+    // An operation that started may have retried jobs: the page reads again. None did: the
+    // checked jobs stay checked, to try again.
+    return started > 0;
+  }
+  // An operation that stopped (failed, or cancelled elsewhere) says so: never "Retried 0 jobs".
+  const stopped = operations.find((operation) => operation.status !== "done");
+  if (stopped) {
+    toastError(new Error(operationOutcome(stopped)));
+  } else {
     const done = operations.reduce((sum, op) => sum + op.done, 0);
     const skipped = operations.reduce((sum, op) => sum + op.skipped, 0);
-    return `Retried ${jobCount(done)}${skipped > 0 ? `, ${formatCount(skipped)} skipped` : ""}`;
-  });
-  return ended !== undefined;
+    toastSuccess(
+      `Retried ${jobCount(done)}${skipped > 0 ? `, ${formatCount(skipped)} skipped` : ""}`,
+    );
+  }
+  return true;
 }

@@ -9,8 +9,9 @@
  *
  * @module
  */
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ErrorBanner } from "../../components/error_banner.ts";
+import { PagedList } from "../../components/paged_list.ts";
 import { Pagination } from "../../components/pagination.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { html } from "../../lib/html.ts";
@@ -25,11 +26,18 @@ const PAGE_SIZE = 100;
 
 const LEVELS = ["info", "warn", "error"];
 
-/** A page read from the API: its query, its lines and how many match. */
+/**
+ * A page of lines: the query it answers, the filter of that query, its
+ * lines, how many match, and where it starts (the pager's label says these,
+ * not the URL, which runs ahead while the next page loads).
+ */
 interface LogPage {
   query: string;
+  filter: string;
   logs: LogLine[];
   total: number;
+  offset: number;
+  limit: number;
 }
 
 function Select(
@@ -67,7 +75,8 @@ export function JobLogs({ job }: { job: JobDetail }) {
   const filtered = level !== "" || attempt !== "";
   const newest = Math.max(0, job.logCount - size);
   const at = offset ?? (filtered ? 0 : newest);
-  const query = `offset=${at}&limit=${size}&level=${level}&attempt=${attempt}`;
+  const filter = `level=${level}&attempt=${attempt}`;
+  const query = `offset=${at}&limit=${size}&${filter}`;
   // The newest lines the job itself carries (live with it), when they fill the page.
   const fromJob = offset === null && !filtered &&
     (size <= job.logs.length || job.logs.length === job.logCount);
@@ -87,7 +96,8 @@ export function JobLogs({ job }: { job: JobDetail }) {
       signal: abort.signal,
     })
       .then(
-        ({ items, total }) => setPage({ query, logs: items, total }),
+        ({ items, total }) =>
+          setPage({ query, filter, logs: items, total, offset: at, limit: size }),
         (err: Error) => {
           if (!abort.signal.aborted) setError(err);
         },
@@ -98,11 +108,16 @@ export function JobLogs({ job }: { job: JobDetail }) {
   const read = page?.query === query ? page : null;
   // A link past the end (a page of a log since trimmed) opens the last page.
   useStepBackWhenEmpty(
-    useMemo(() => read && { items: read.logs, total: read.total }, [read]),
-    { offset: at, size, setOffset: pager.setOffset },
+    useMemo(() => read && { ...read, items: read.logs }, [read]),
+    pager.setOffset,
   );
-  const shown = fromJob ? job.logs.slice(-size) : read ? read.logs : null;
-  const total = fromJob ? job.logCount : page?.total ?? 0;
+  const answered: LogPage | null = fromJob
+    ? { query, filter, logs: job.logs.slice(-size), total: job.logCount, offset: at, limit: size }
+    : read;
+  // While the next page of the same filter loads, the last one stays, with its label.
+  const kept = useRef<LogPage | null>(null);
+  if (answered) kept.current = answered;
+  const shown = answered ?? (kept.current?.filter === filter ? kept.current : null);
   const refilter = (set: (value: string) => void) => (value: string) => {
     set(value);
     pager.setOffset(null);
@@ -119,19 +134,21 @@ export function JobLogs({ job }: { job: JobDetail }) {
         : null}
     </div>
     <${ErrorBanner} error=${error} />
-    ${shown === null
-      ? html`<p class="muted" role="status">Loading log lines…</p>`
-      : html`<${LogsTable} logs=${shown} jobId=${job.id} />`}
-    <${Pagination}
-      offset=${at}
-      limit=${size}
-      total=${total}
-      onChange=${(next: number) =>
-        // The URL names whole pages: a move from the newest lines (not on a page's start) goes
-        // to the page holding the line before them, so no line is skipped.
-        pager.setOffset(!filtered && next >= newest ? null : next + size - 1)}
-      onSize=${(next: PageSize, nextOffset: number) =>
-        pager.setSize(next, offset === null ? null : nextOffset)}
-    />
+    ${shown === null ? html`<p class="muted" role="status">Loading log lines…</p>` : html`
+      <${PagedList} busy=${answered === null && error === null}>
+        <${LogsTable} logs=${shown.logs} jobId=${job.id} />
+        <${Pagination}
+          offset=${shown.offset}
+          limit=${shown.limit}
+          total=${shown.total}
+          onChange=${(next: number) =>
+            // The URL names whole pages: a move from the newest lines (not on a page's start) goes
+            // to the page holding the line before them, so no line is skipped.
+            pager.setOffset(!filtered && next >= newest ? null : next + size - 1)}
+          onSize=${(next: PageSize, nextOffset: number) =>
+            pager.setSize(next, offset === null ? null : nextOffset)}
+        />
+        <//>
+    `}
   `;
 }

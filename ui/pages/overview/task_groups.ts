@@ -7,6 +7,7 @@
  */
 import { useState } from "preact/hooks";
 import { ErrorBanner } from "../../components/error_banner.ts";
+import { PagedList } from "../../components/paged_list.ts";
 import { Pagination } from "../../components/pagination.ts";
 import { formatCount, formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
@@ -25,20 +26,22 @@ export function groupLabel(prefix: string): string {
 /** The tasks of one open group, a page at a time. */
 function GroupTasks({ prefix, view }: { prefix: string; view: TaskView }) {
   const [page, setPage] = useState(1);
-  const { data, error } = useOverviewPage(pageQuery(view, page, prefix));
+  const { data, error, loading } = useOverviewPage(pageQuery(view, page, prefix));
   return html`
     <${ErrorBanner} error=${error} />
-    ${data ? html`<${TaskTable} tasks=${data.tasks} />` : html`<p class="empty">Loading…</p>`}
     ${data
       ? html`
-        <${Pagination}
-          offset=${(page - 1) * PAGE_SIZE}
-          limit=${PAGE_SIZE}
-          total=${data.matched}
-          onChange=${(offset: number) => setPage(offset / PAGE_SIZE + 1)}
-        />
+        <${PagedList} busy=${loading}>
+          <${TaskTable} tasks=${data.tasks} />
+          <${Pagination}
+            offset=${data.offset}
+            limit=${data.limit}
+            total=${data.matched}
+            onChange=${(offset: number) => setPage(offset / PAGE_SIZE + 1)}
+          />
+          <//>
       `
-      : null}
+      : html`<p class="empty">Loading…</p>`}
   `;
 }
 

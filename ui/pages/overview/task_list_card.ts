@@ -17,6 +17,8 @@ import { TaskGroups } from "./task_groups.ts";
 import { TaskTable } from "./task_table.ts";
 import { PAGE_SIZE, pageQuery, type TaskView } from "./task_view.ts";
 import type { LiveOverview } from "./use_overview.ts";
+import type { Placed } from "../../lib/api.ts";
+import type { Overview } from "../../lib/types.ts";
 
 /** What to ask `GET /overview` for the view: its page of tasks, or (grouped) its groups. */
 export function overviewQuery(view: TaskView): TaskListQuery & { group?: "prefix" } {
@@ -41,7 +43,7 @@ function countLine(overview: LiveOverview, view: TaskView): string {
 export function TaskListCard(
   { title, overview, loading, counting, view, onChange }: {
     title: string;
-    overview: LiveOverview | null;
+    overview: LiveOverview<Placed<Overview>> | null;
     loading: boolean;
     counting: boolean;
     view: TaskView;
@@ -74,8 +76,8 @@ export function TaskListCard(
     return html`
       <${TaskTable} tasks=${overview.tasks} />
       <${Pagination}
-        offset=${(view.page - 1) * PAGE_SIZE}
-        limit=${PAGE_SIZE}
+        offset=${overview.offset}
+        limit=${overview.limit}
         total=${overview.matched}
         onChange=${(offset: number) => onChange({ page: offset / PAGE_SIZE + 1 })}
       />
@@ -106,7 +108,7 @@ export function TaskListCard(
           `
           : null}
       </div>
-      <div class="task-list-body" aria-busy=${loading}>${body()}</div>
+      <div class="task-list-body paged-list" aria-busy=${loading}>${body()}</div>
       <//>
   `;
 }

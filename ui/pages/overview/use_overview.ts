@@ -9,12 +9,13 @@
  *
  * @module
  */
-import { useMemo, useRef } from "preact/hooks";
+import { useMemo } from "preact/hooks";
 import { useBoard } from "../../lib/board_context.ts";
 import type { StatsUpdate } from "../../lib/live.ts";
 import { type Overview, STATES, type TaskHealth } from "../../lib/types.ts";
 import type { TaskListQuery } from "../../../src/contract/task_list.ts";
 import { type LiveResource, useLiveResource } from "../../lib/use_live_resource.ts";
+import { type Placed, placedAt } from "../../lib/api.ts";
 
 type AnsweredTask = Overview["tasks"][number];
 
@@ -28,15 +29,17 @@ export type OverviewTask = Omit<AnsweredTask, "health" | "latency" | "rate"> & {
   rate: AnsweredTask["rate"] | null;
 };
 
-/** The overview answer with the stream's counts merged in. */
-export type LiveOverview = Omit<Overview, "tasks"> & { tasks: OverviewTask[] };
+/** An overview answer (`O`: and what came with it, its place) with the stream's counts merged in. */
+export type LiveOverview<O extends Overview = Overview> = Omit<O, "tasks"> & {
+  tasks: OverviewTask[];
+};
 
 /** The answer with the frame's totals and the rows `rows` makes, when the frame carries counts. */
-function withFrame(
-  overview: Overview,
+function withFrame<O extends Overview>(
+  overview: O,
   stats: StatsUpdate | null,
   rows: (frame: StatsUpdate) => OverviewTask[],
-): LiveOverview {
+): LiveOverview<O> {
   if (!stats || (!stats.connected && stats.tasks.length === 0)) return overview;
   return { ...overview, totals: stats.totals, tasks: rows(stats) };
 }
@@ -88,7 +91,10 @@ export function useOverview(): LiveResource<LiveOverview> {
  * their order until the next answer, and a row the frame does not change
  * stays the same object (so it is not drawn again).
  */
-export function mergePage(overview: Overview, stats: StatsUpdate | null): LiveOverview {
+export function mergePage<O extends Overview>(
+  overview: O,
+  stats: StatsUpdate | null,
+): LiveOverview<O> {
   return withFrame(overview, stats, (frame) => {
     const counted = new Map(frame.tasks.map((task) => [task.name, task]));
     return overview.tasks.map((task) => {
@@ -102,22 +108,22 @@ export function mergePage(overview: Overview, stats: StatsUpdate | null): LiveOv
 
 /**
  * One page of the overview's tasks (`query`: filter, order, page), merged
- * with the newest `stats:update`, reloaded when health inputs change. While
- * the next page loads, the last one stays on screen.
+ * with the newest `stats:update`, reloaded when health inputs change, with
+ * the place it was asked for. While the next page (or the next filter's)
+ * loads, the last one stays on screen, with its place.
  */
 export function useOverviewPage(
   query: TaskListQuery & { group?: "prefix" },
-): LiveResource<LiveOverview> {
+): LiveResource<LiveOverview<Placed<Overview>>> {
   const { api, live } = useBoard();
   const overview = useLiveResource(
-    (signal) => api.get("/overview", { query, signal }),
+    (signal) =>
+      placedAt(api.get("/overview", { query, signal }), query.offset ?? 0, query.limit ?? 0),
     [JSON.stringify(query)],
-    { relevant: () => false, follows: healthInputs },
+    { relevant: () => false, follows: healthInputs, keepWithin: [] },
   );
-  const shown = useRef<Overview | null>(null);
-  if (overview.data) shown.current = overview.data;
   const stats = live.stats.value;
-  const data = shown.current;
+  const { data } = overview;
   const merged = useMemo(() => data && mergePage(data, stats), [data, stats]);
   return { ...overview, data: merged };
 }

@@ -11,38 +11,18 @@
 import { useEffect, useState } from "preact/hooks";
 import { toastError } from "../../components/toasts.ts";
 import { useBoard } from "../../lib/board_context.ts";
-import { formatCount, formatCountOf, shortId } from "../../lib/format.ts";
+import { shortId } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
 import { href } from "../../lib/router.ts";
-import { ACTION_WORDS, type BulkOperation, cancelBulk } from "../../lib/bulk_request.ts";
+import {
+  ACTION_WORDS,
+  type BulkOperation,
+  cancelBulk,
+  operationOutcome,
+} from "../../lib/bulk_request.ts";
 
 /** How often the operation is read while no stream frame says it. */
 const POLL_MS = 2000;
-
-/** What the operation did, in a sentence. */
-function outcome(operation: BulkOperation): string {
-  const done = `${formatCountOf(operation.done, "job")} ${ACTION_WORDS[operation.action].done}`;
-  const skipped = operation.skipped > 0
-    ? `, ${formatCount(operation.skipped)} skipped (a worker moved them on first)`
-    : "";
-  const { scanned, total } = operation;
-  // A filter's total is the range it scans: its progress is how far the scan is.
-  const scan = scanned === null
-    ? ""
-    : ` · scanned ${formatCount(scanned)} of ${formatCount(total)}`;
-  switch (operation.status) {
-    case "running":
-      return scanned === null
-        ? `${formatCount(operation.done)} of ${formatCount(total)} done${skipped}`
-        : `${done}${skipped}${scan}`;
-    case "cancelled":
-      return `Cancelled: ${done}${skipped}${scan}`;
-    case "failed":
-      return `Stopped: ${done}${skipped}${scan}. ${operation.error ?? ""}`;
-    default:
-      return `${done.charAt(0).toUpperCase()}${done.slice(1)}${skipped}`;
-  }
-}
 
 /** Which board process runs it, and the one it was taken over from (its process died or closed). */
 function runnerNote(operation: BulkOperation, started: BulkOperation) {
@@ -101,7 +81,7 @@ export function BulkProgress(
     <div class=${`bulk-progress bulk-${operation.status}`} role="status" aria-live="polite">
       <div class="bulk-progress-line">
         <strong>${ACTION_WORDS[operation.action].label}</strong>
-        <span class="bulk-outcome">${outcome(operation)}</span>
+        <span class="bulk-outcome">${operationOutcome(operation)}</span>
         ${running
           ? html`
             <button type="button" class="btn btn-small" disabled=${cancelling}

@@ -8,6 +8,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { ErrorBanner } from "../../components/error_banner.ts";
+import { PagedList } from "../../components/paged_list.ts";
 import { Pagination } from "../../components/pagination.ts";
 import { RetryingAsOf } from "../../components/retrying_as_of.ts";
 import { Tabs } from "../../components/tabs.ts";
@@ -15,7 +16,7 @@ import { useBoard } from "../../lib/board_context.ts";
 import { formatCount } from "../../lib/format.ts";
 import { ExportLinks } from "../../components/export_links.ts";
 import { html } from "../../lib/html.ts";
-import { urlOf } from "../../lib/api.ts";
+import { placedAt, urlOf } from "../../lib/api.ts";
 import { type JobState, STATES, type TaskStats } from "../../lib/types.ts";
 import { useLiveResource } from "../../lib/use_live_resource.ts";
 import { useStepBackWhenEmpty, useUrlPager } from "../../lib/use_url_pager.ts";
@@ -56,13 +57,22 @@ function JobList(
   const [paused, setPaused] = useState(false);
   const { data, error, loading, reload } = useLiveResource(
     (signal) =>
-      api.getPage("/tasks/{task}/jobs", {
-        params: { task },
-        query: { state, limit: size, offset },
-        signal,
-      }),
+      placedAt(
+        api.getPage("/tasks/{task}/jobs", {
+          params: { task },
+          query: { state, limit: size, offset },
+          signal,
+        }),
+        offset,
+        size,
+      ),
     [task, state, offset, size],
-    { relevant: changesJobs(task), follows: (stats) => taskCounts(stats, task)?.[state], paused },
+    {
+      relevant: changesJobs(task),
+      follows: (stats) => taskCounts(stats, task)?.[state],
+      paused,
+      keepWithin: [task, state],
+    },
   );
   const rows = useLiveRows(task, data?.items ?? NO_JOBS, paused);
   const selection = useSelection(rows);
@@ -73,7 +83,7 @@ function JobList(
     if (changes > 0) reload();
   }, [changes]);
 
-  useStepBackWhenEmpty(data, { offset, size, setOffset });
+  useStepBackWhenEmpty(data, setOffset);
   const total = data?.total ?? 0;
 
   if (!data) {
@@ -103,25 +113,27 @@ function JobList(
       total=${total}
       onStarted=${onStarted}
     />
-    ${state === "active"
-      ? html`
-        <${ActiveJobs} task=${task} jobs=${rows} selection=${editable ? selection : undefined}
-          actions=${actions} />
-      `
-      : rows.length === 0
-      ? html`<p class="empty">No ${state} jobs</p>`
-      : html`
-        <${JobTable} jobs=${rows} state=${state} selection=${editable ? selection : undefined}
-          actions=${actions} />
-      `}
-    <${Pagination}
-      offset=${offset}
-      limit=${size}
-      total=${total}
-      estimated=${state === "retrying" || state === "delayed"}
-      onChange=${setOffset}
-      onSize=${setSize}
-    />
+    <${PagedList} busy=${loading}>
+      ${state === "active"
+        ? html`
+          <${ActiveJobs} task=${task} jobs=${rows} selection=${editable ? selection : undefined}
+            actions=${actions} />
+        `
+        : rows.length === 0
+        ? html`<p class="empty">No ${state} jobs</p>`
+        : html`
+          <${JobTable} jobs=${rows} state=${state} selection=${editable ? selection : undefined}
+            actions=${actions} />
+        `}
+      <${Pagination}
+        offset=${data.offset}
+        limit=${data.limit}
+        total=${total}
+        estimated=${state === "retrying" || state === "delayed"}
+        onChange=${setOffset}
+        onSize=${setSize}
+      />
+    <//>
   `;
 }
 

@@ -15,7 +15,7 @@ const HEIGHT = 48;
 /** The bins whose bound is named under the axis. */
 const LABELS = new Map([[1_000, "1 s"], [60_000, "1 min"], [3_600_000, "1 h"]]);
 
-/** `≤ 250 ms`, `> 1h 0m`: what one bin holds. */
+/** `≤ 250 ms`, `> 1h`: what one bin holds. */
 export function binLabel(index: number): string {
   const bound = HISTOGRAM_BOUNDS_MS[index];
   return bound === undefined

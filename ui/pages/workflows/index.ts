@@ -9,9 +9,10 @@
  */
 import { Card } from "../../components/card.ts";
 import { ErrorBanner } from "../../components/error_banner.ts";
+import { PagedList } from "../../components/paged_list.ts";
 import { Pagination } from "../../components/pagination.ts";
 import { Tabs } from "../../components/tabs.ts";
-import type { Page } from "../../lib/api.ts";
+import { type Page, type Placed, placedAt } from "../../lib/api.ts";
 import { useBoard } from "../../lib/board_context.ts";
 import { formatCountOf } from "../../lib/format.ts";
 import { html } from "../../lib/html.ts";
@@ -54,7 +55,7 @@ function viewPath(filter: Filter): string {
 /** The table and its pages, or what to show while there is none. */
 function WorkflowList(
   { page, loading, filter, pager }: {
-    page: Page<WorkflowSummary> | null;
+    page: Placed<Page<WorkflowSummary>> | null;
     loading: boolean;
     filter: Filter;
     pager: ReturnType<typeof useUrlPager>;
@@ -78,14 +79,16 @@ function WorkflowList(
     `;
   }
   return html`
-    <${WorkflowTable} workflows=${page.items} />
-    <${Pagination}
-      offset=${pager.offset}
-      limit=${pager.size}
-      total=${page.total}
-      onChange=${pager.setOffset}
-      onSize=${pager.setSize}
-    />
+    <${PagedList} busy=${loading}>
+      <${WorkflowTable} workflows=${page.items} />
+      <${Pagination}
+        offset=${page.offset}
+        limit=${page.limit}
+        total=${page.total}
+        onChange=${pager.setOffset}
+        onSize=${pager.setSize}
+      />
+      <//>
   `;
 }
 
@@ -97,14 +100,18 @@ export function WorkflowsPage() {
   const { offset, size } = pager;
   const { data, error, loading } = useLiveResource(
     (signal) =>
-      api.getPage("/workflows", {
-        query: { limit: size, offset, state: filter === "all" ? undefined : filter },
-        signal,
-      }),
+      placedAt(
+        api.getPage("/workflows", {
+          query: { limit: size, offset, state: filter === "all" ? undefined : filter },
+          signal,
+        }),
+        offset,
+        size,
+      ),
     [filter, offset, size],
-    { relevant: changesWorkflows },
+    { relevant: changesWorkflows, keepWithin: [filter] },
   );
-  useStepBackWhenEmpty(data, pager);
+  useStepBackWhenEmpty(data, pager.setOffset);
   const noun = filter === "all" ? "workflow" : `${filter} workflow`;
   return html`
     <${ErrorBanner} error=${error} />
