@@ -13,9 +13,11 @@
  * board's feed started again after its need lapsed, resumes from ids whose
  * every later entry it reads again: a consumer may see a batch again (at
  * most a pass's worth: consumers are idempotent), and the live state learns
- * exactly which tasks moved meanwhile (`live_state.ts`). A run's passes
- * wait for its tail's first read that reached the end of every stream, so
- * the first pass after a resume knows every task that moved while none ran.
+ * exactly which tasks moved meanwhile (`live_state.ts`). When a consumer
+ * took back what those entries tell (the live state's rows), the run's
+ * passes wait for its tail's first read that reached the end of every
+ * stream, so the first pass after a resume knows every task that moved
+ * while none ran; else they run at once, beside the reading of a backlog.
  *
  * It runs only while someone needs it: a browser's event stream, an
  * overview or a scrape on any replica ({@link ChangeFeed.need}, noted in
@@ -54,9 +56,11 @@ export interface FeedConsumer {
    * The feed starts (this board leads and someone needs it): read what was
    * kept. `positions`: the saved ids it resumes each task's stream from
    * (every later entry comes again); absent when it cannot resume (a source
-   * without stream ids): then only what comes from now on.
+   * without stream ids): then only what comes from now on. True when what it
+   * took back holds until the entries since those ids tell otherwise: the
+   * run's passes then wait until its tail caught up with them.
    */
-  started?(positions?: FeedPositions): Promise<void>;
+  started?(positions?: FeedPositions): Promise<boolean | void>;
   /** The feed stopped: what was kept in memory may be stale by the next start. */
   stopped?(): void;
 }
@@ -101,9 +105,10 @@ interface Run {
   /** Settles once every consumer started: passes wait for it. */
   ready: Promise<void>;
   /**
-   * Whether a read reached the end of every stream: passes before then do
-   * nothing (a pass checks the need all the same), so that none writes what
-   * a resumed tail has not told yet.
+   * Whether a read reached the end of every stream, or no consumer took
+   * back anything that waits for it: passes before then do nothing (a pass
+   * checks the need all the same), so that none writes what a resumed tail
+   * has not told yet.
    */
   caughtUp: () => boolean;
   /** Settles once the first pass ended (the live state holds every task by then). */
@@ -274,14 +279,16 @@ export class ChangeFeed {
     let caughtUp = false;
     const ready = (async () => {
       const positions = source.tailEvents ? await store.readFeedPositions() : undefined;
-      for (const consumer of this.#options.consumers) await consumer.started?.(positions);
+      let resumed = false;
+      for (const consumer of this.#options.consumers) {
+        if (await consumer.started?.(positions)) resumed = true;
+      }
+      // Nothing taken back: the passes need not wait for a backlog (a long lapse's) to be read.
+      if (!resumed) caught.resolve();
       return positions;
     })();
     const follow = (positions: Map<string, string> | undefined) =>
-      this.#follow(stop.signal, positions, () => {
-        caughtUp = true;
-        caught.resolve();
-      });
+      this.#follow(stop.signal, positions, () => caught.resolve());
     const done = ready.then(follow).catch((error) => {
       if (stop.signal.aborted) return;
       // Redis away at the start: the next turn starts again.
@@ -293,6 +300,7 @@ export class ChangeFeed {
     const started = ready.then(() => {}, () => {});
     // The first pass as soon as the tail caught up, not a pass period later: a just-started
     // board's first page waits for it (see `firstPass`).
+    void caught.promise.then(() => caughtUp = true);
     const firstPass = Promise.race([caught.promise, done]).then(async () => {
       // A pass under way may have begun before the tail caught up, and done nothing.
       await this.#passing;

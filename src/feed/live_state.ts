@@ -197,12 +197,13 @@ export class LiveStateKeeper implements FeedConsumer {
    * than drift does while the feed runs; older, every task is read whole.
    * Taken back only for a task the feed resumes from a saved id (`positions`:
    * absent, none), since only then does it learn what moved meanwhile.
+   * True when it took a row back: the first pass waits for the resumed tail.
    */
-  async started(positions?: FeedPositions): Promise<void> {
+  async started(positions?: FeedPositions): Promise<boolean> {
     const now = this.#options.clock();
     this.#startedAt = now;
     const summary = await this.#options.store.readLiveSummary().catch(() => null);
-    if (summary === null) return;
+    if (summary === null) return false;
     const names = summary.index.tasks.map((task) => task.name);
     const rows = await this.#options.store.readLiveRows(names).catch(() => []);
     const period = sweepPeriodMs(names.length, this.#sweepMs, this.#sweepPerSecond);
@@ -218,6 +219,7 @@ export class LiveStateKeeper implements FeedConsumer {
       this.#coveredSince.set(row.name, row.coveredSince);
       this.#reruns.set(row.name, new Map(row.rerunLog.map(([at, job]) => [`${at}:${job}`, at])));
     }
+    return this.#uncaught.size > 0;
   }
 
   /** Keeps `row`'s reads as if this keeper had made them, until a pass finds it moved. */

@@ -304,3 +304,35 @@ Deno.test("a start while the last run still stops waits for it: its consumers he
     await memory.close();
   }
 });
+
+Deno.test("a run's passes wait for its tail to catch up only when a consumer took back what the entries tell", async () => {
+  const timers = new FakeTimers();
+  const memory = createMemorySource({ simulate: false, now: () => timers.now() });
+  // A tail that never reaches the end of its streams: a long lapse's backlog, still being read.
+  const source = sourceWith(memory, {
+    tailEvents: (_from, _take, signal) =>
+      new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true })),
+  });
+  const passesWhen = async (tookBack: boolean) => {
+    let passes = 0;
+    const feed = loneFeed(source, memory.boardStore.feed!, timers, {
+      take: () => {},
+      started: () => Promise.resolve(tookBack),
+      pass: () => Promise.resolve(void passes++),
+    });
+    try {
+      feed.need();
+      for (let tick = 0; tick < 3; tick++) await timers.tick(1_000);
+      assert.equal(feed.running, true);
+      return passes;
+    } finally {
+      await feed.close();
+    }
+  };
+  try {
+    assert.equal(await passesWhen(true), 0, "rows taken back wait for the entries since their ids");
+    assert.ok(await passesWhen(false) > 0, "nothing taken back: the passes run beside the backlog");
+  } finally {
+    await memory.close();
+  }
+});

@@ -44,21 +44,25 @@ Deno.test("after a lapse, the live state counts what taskora's workers did meanw
       );
       // The last browser closes: the feed stops once its need lapsed, and its passes with it.
       await browser.close();
-      await waitFor(async () => (await timers.tick(5_000), source.eventConnections === 0), {
-        what: "the feed to stop: nobody reads the streams",
-      });
+      const asOf = async () => (await source.boardStore.feed.readLiveSummary())?.asOf;
+      // Stopped once nobody reads the streams and a tick more writes no pass (its last pass may
+      // still be writing when the tail's connection closes).
+      const stoppedAt = await waitFor(async () => {
+        const before = await asOf();
+        await timers.tick(5_000);
+        return source.eventConnections === 0 && await asOf() === before ? before : null;
+      }, { what: "the feed to stop" });
 
       // While no feed runs, taskora's workers run jobs of two tasks.
       await run("alpha", 3);
       await run("beta", 2);
 
-      const back = timers.now();
       const again = await openStream(board.fetch, "http://board.test/board/api/events");
       try {
         const summary = await passUntil(
           timers,
           source,
-          (summary) => (summary?.asOf ?? 0) > back,
+          (summary) => (summary?.asOf ?? 0) > stoppedAt!,
           "the first pass after the restart",
         );
         const direct = await source.getStats(TASKS);
