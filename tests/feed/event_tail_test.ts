@@ -142,3 +142,26 @@ Deno.test("a tail resumed after a lapse looks for trims only in the streams that
     await redis.stop();
   }
 });
+
+Deno.test("a tail over no stream says at once that it caught up", async () => {
+  const redis = await startRedis();
+  const source = createRedisSource({ url: redis.url });
+  const stop = new AbortController();
+  try {
+    const batches: EventBatch[] = [];
+    const done = source.tailEvents(new Map(), (batch) => {
+      batches.push(batch);
+      return Promise.resolve();
+    }, stop.signal);
+    const [first] = await waitFor(() => batches.length > 0 && batches, {
+      what: "the tail's first batch",
+    });
+    assert.deepEqual([first.tasks, first.caughtUp], [[], true]);
+    stop.abort();
+    await done;
+  } finally {
+    stop.abort();
+    await source.close();
+    await redis.stop();
+  }
+});

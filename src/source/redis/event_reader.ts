@@ -526,7 +526,7 @@ export class RedisEventReader {
                 positions: new Map(),
                 tasks,
                 trimmed: [],
-                caughtUp,
+                caughtUp: true,
               });
               caughtUp = true;
             }
@@ -539,11 +539,10 @@ export class RedisEventReader {
           // with none after its id was not trimmed past it (a trim past it leaves newer entries).
           // After the read, so that a trim between the two names the stream (read whole), never
           // hides one.
-          const given = new Map(
-            (reply ?? []).filter(([key]) => unchecked.has(key)).map((
-              [key],
-            ) => [key, unchecked.get(key)!]),
-          );
+          const given = new Map<string, string>();
+          for (const [key] of reply ?? []) {
+            if (unchecked.has(key)) given.set(key, unchecked.get(key)!);
+          }
           const trimmed = (await trimmedPast(this.#deps.pipeline, given))
             .map((key) => taskOf.get(key)!);
           const ended = (reply ?? []).every(([, entries]) => entries.length < this.#count);
