@@ -231,6 +231,12 @@ interface Follower {
   started?(at: string): void;
   /** How long each XREAD blocks, ms. */
   blockMs: number;
+  /**
+   * Whether its reads wait for nothing until one reached the end of every
+   * stream (a tail resumed from saved ids says so at once); else they block
+   * from the first (the subscribers' own reading).
+   */
+  catchUp?: boolean;
 }
 
 /** Rejects after `ms` unless `work` settles first. */
@@ -367,6 +373,7 @@ export class RedisEventReader {
         trims: from,
         started: (at) => start = at,
         blockMs: this.#blockMs,
+        catchUp: true,
         take: async ({ events, tasks, trimmed, caughtUp }) => {
           const theirs = (task: string) => this.#given.ids.get(task) ?? this.#given.since ?? start;
           for (const event of events) if (idAfter(event.id, theirs(event.task))) this.#emit(event);
@@ -495,7 +502,7 @@ export class RedisEventReader {
     let refreshedAt = 0;
     let failures = 0;
     /** Whether a read reached the end of every stream: from then on, reads block. */
-    let caughtUp = false;
+    let caughtUp = !follower.catchUp;
     try {
       while (!signal.aborted) {
         try {
