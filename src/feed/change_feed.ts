@@ -2,13 +2,22 @@
  * The change feed: the board's one source of "what changed". The board
  * that leads (the one {@link Leadership} lease) tails every task's events
  * stream from the last ids saved in the board's store, hands each read's
- * entries to its consumers as one batch, and saves the ids they took once
- * a pass and at a stop, so that a new leader resumes where the last stopped
- * (a consumer may see a batch again across a leader change, at most a
- * pass's worth after a leader died: consumers are idempotent). Between
- * batches it gives each consumer a paced pass (`passMs`) for work that
- * follows the clock rather than the events: the live state's sweep, for
- * one.
+ * entries to its consumers as one batch, and between batches gives each
+ * consumer a paced pass (`passMs`) for work that follows the clock rather
+ * than the events: the live state's sweep and its re-reads, for one.
+ *
+ * The ids saved are never ahead of what the consumers kept: after every
+ * consumer's pass resolved, the feed saves the ids of the batches taken
+ * before that pass began (a pass keeps in the store what those told: the
+ * live state's rows), and at a stop nothing more. So a new leader, or this
+ * board's feed started again after its need lapsed, resumes from ids whose
+ * every later entry it reads again: a consumer may see a batch again (at
+ * most a pass's worth: consumers are idempotent), and the live state learns
+ * exactly which tasks moved meanwhile (`live_state.ts`). When a consumer
+ * took back what those entries tell (the live state's rows), the run's
+ * passes wait for its tail's first read that reached the end of every
+ * stream, so the first pass after a resume knows every task that moved
+ * while none ran; else they run at once, beside the reading of a backlog.
  *
  * It runs only while someone needs it: a browser's event stream, an
  * overview or a scrape on any replica ({@link ChangeFeed.need}, noted in
@@ -26,7 +35,7 @@
 
 import type { Leadership } from "../leadership.ts";
 import type { EventBatch, TaskEvent, TaskSource } from "../source/types.ts";
-import type { FeedStore } from "../store/feed.ts";
+import type { FeedPositions, FeedStore } from "../store/feed.ts";
 import { settledWithin, type TimerId, type Timers } from "../timers.ts";
 
 /** What takes the feed's batches. */
@@ -36,10 +45,22 @@ export interface FeedConsumer {
    * leader change (the ids are saved after every consumer took them).
    */
   take(batch: EventBatch): void | Promise<void>;
-  /** Paced work between batches, every `passMs` while the feed runs. */
+  /**
+   * Paced work between batches, every `passMs` while the feed runs. Once it
+   * resolves, what the batches taken before it began told is kept (the feed
+   * then saves their ids): a consumer that keeps nothing in a pass keeps all
+   * in `take`.
+   */
   pass?(): Promise<void>;
-  /** The feed starts (this board leads and someone needs it): read what was kept. */
-  started?(): Promise<void>;
+  /**
+   * The feed starts (this board leads and someone needs it): read what was
+   * kept. `positions`: the saved ids it resumes each task's stream from
+   * (every later entry comes again); absent when it cannot resume (a source
+   * without stream ids): then only what comes from now on. True when what it
+   * took back holds until the entries since those ids tell otherwise: the
+   * run's passes then wait until its tail caught up with them.
+   */
+  started?(positions?: FeedPositions): Promise<boolean | void>;
   /** The feed stopped: what was kept in memory may be stale by the next start. */
   stopped?(): void;
 }
@@ -83,6 +104,13 @@ interface Run {
   stop: AbortController;
   /** Settles once every consumer started: passes wait for it. */
   ready: Promise<void>;
+  /**
+   * Whether a read reached the end of every stream, or no consumer took
+   * back anything that waits for it: passes before then do nothing (a pass
+   * checks the need all the same), so that none writes what a resumed tail
+   * has not told yet.
+   */
+  caughtUp: () => boolean;
   /** Settles once the first pass ended (the live state holds every task by then). */
   firstPass: Promise<void>;
   /** When it started (the timers' clock): what its passes write is as of then or later. */
@@ -114,11 +142,10 @@ export class ChangeFeed {
   #saved = new Set<string>();
   /**
    * Ids every consumer took and not saved yet, and the tasks gone: saved
-   * once a pass (and at a stop), not after every batch. A busy feed's
-   * blocking read returns a batch every few ms, and each batch's HSET was
-   * about 10 commands/s of an open browser at 10 tasks moving; a leader
-   * that dies loses at most a pass of them, read again by the next (the
-   * consumers are idempotent).
+   * once a pass, not after every batch. A busy feed's blocking read returns
+   * a batch every few ms, and each batch's HSET was about 10 commands/s of
+   * an open browser at 10 tasks moving. Dropped at a stop: the next run
+   * reads them again (see the module documentation).
    */
   #unsaved = new Map<string, string>();
   #gone = new Set<string>();
@@ -244,14 +271,25 @@ export class ChangeFeed {
   }
 
   #start(): void {
-    const { timers } = this.#options;
+    const { timers, source, store } = this.#options;
     const stop = new AbortController();
     const timer = timers.setInterval(() => void this.#pass(), this.#passMs);
     timers.unref(timer);
+    const caught = Promise.withResolvers<void>();
+    let caughtUp = false;
     const ready = (async () => {
-      for (const consumer of this.#options.consumers) await consumer.started?.();
+      const positions = source.tailEvents ? await store.readFeedPositions() : undefined;
+      let resumed = false;
+      for (const consumer of this.#options.consumers) {
+        if (await consumer.started?.(positions)) resumed = true;
+      }
+      // Nothing taken back: the passes need not wait for a backlog (a long lapse's) to be read.
+      if (!resumed) caught.resolve();
+      return positions;
     })();
-    const done = ready.then(() => this.#follow(stop.signal)).catch((error) => {
+    const follow = (positions: Map<string, string> | undefined) =>
+      this.#follow(stop.signal, positions, () => caught.resolve());
+    const done = ready.then(follow).catch((error) => {
       if (stop.signal.aborted) return;
       // Redis away at the start: the next turn starts again.
       console.error("queue-board: the change feed stopped", error);
@@ -259,11 +297,24 @@ export class ChangeFeed {
         if (this.#run?.stop === stop) await this.#stop();
       });
     });
-    const started = ready.catch(() => {});
-    // The first pass at once, not a pass period later: a just-started board's first page waits
-    // for it (see `firstPass`).
-    const firstPass = started.then(() => this.#pass());
-    this.#run = { stop, timer, ready: started, firstPass, done, startedAt: timers.now() };
+    const started = ready.then(() => {}, () => {});
+    // The first pass as soon as the tail caught up, not a pass period later: a just-started
+    // board's first page waits for it (see `firstPass`).
+    void caught.promise.then(() => caughtUp = true);
+    const firstPass = Promise.race([caught.promise, done]).then(async () => {
+      // A pass under way may have begun before the tail caught up, and done nothing.
+      await this.#passing;
+      await this.#pass();
+    });
+    this.#run = {
+      stop,
+      timer,
+      ready: started,
+      caughtUp: () => caughtUp,
+      firstPass,
+      done,
+      startedAt: timers.now(),
+    };
   }
 
   async #stop(): Promise<void> {
@@ -274,8 +325,9 @@ export class ChangeFeed {
     run.stop.abort();
     await run.done;
     await this.#passing;
-    // Redis away: the next leader reads those entries again.
-    await this.#savePositions().catch(() => {});
+    // Not saved: taken since the last pass began, what they told is not kept yet.
+    this.#unsaved.clear();
+    this.#gone.clear();
     for (const consumer of this.#options.consumers) consumer.stopped?.();
   }
 
@@ -284,8 +336,11 @@ export class ChangeFeed {
     let stop = false;
     this.#passing ??= (async () => {
       stop = !await this.#shouldRun(this.#options.leadership.isLeading);
-      if (stop) return;
-      await this.#run?.ready;
+      const run = this.#run;
+      if (stop || run === null || !run.caughtUp()) return;
+      await run.ready;
+      // What the consumers' passes keep: the batches taken before they begin.
+      const covered = { positions: new Map(this.#unsaved), gone: new Set(this.#gone) };
       let failed = false;
       for (const consumer of this.#options.consumers) {
         await consumer.pass?.().catch((error) => {
@@ -296,8 +351,9 @@ export class ChangeFeed {
           failed = true;
         });
       }
-      // Not saved: kept for the next pass.
-      await this.#savePositions().catch(() => {});
+      // A consumer that failed kept nothing: saved once a pass succeeds. A save that failed: the
+      // next pass saves them.
+      if (!failed) await this.#savePositions(covered).catch(() => {});
       this.#failing = failed;
     })().finally(() => {
       this.#passing = null;
@@ -307,25 +363,40 @@ export class ChangeFeed {
     return this.#passing;
   }
 
-  /** Tails the streams from the saved ids until `signal` aborts. */
-  async #follow(signal: AbortSignal): Promise<void> {
-    const { source, store } = this.#options;
-    if (!source.tailEvents) return await this.#followLive(signal);
-    const from = new Map(await store.readFeedPositions());
+  /**
+   * Tails the streams from the saved `positions` until `signal` aborts;
+   * `caughtUp` once a read reached the end of every stream.
+   */
+  async #follow(
+    signal: AbortSignal,
+    positions: Map<string, string> | undefined,
+    caughtUp: () => void,
+  ): Promise<void> {
+    const { source } = this.#options;
+    if (!source.tailEvents || !positions) {
+      // Its live events from now on: nothing written before to catch up with.
+      caughtUp();
+      return await this.#followLive(signal);
+    }
+    const from = new Map(positions);
     this.#saved = new Set(from.keys());
     if (this.#options.backfill) {
       // What taskora's streams still hold of a task the feed never read (the history's first
       // start): from their first entry, not from now.
       for (const task of await source.listTasks()) if (!from.has(task)) from.set(task, "0-0");
     }
-    await source.tailEvents(from, (batch) => this.#deliver(batch), signal);
+    await source.tailEvents(from, async (batch) => {
+      await this.#deliver(batch);
+      if (batch.caughtUp) caughtUp();
+    }, signal);
   }
 
   /** Hands a batch to every consumer, then notes its ids (and the tasks gone) for the pass to save. */
   async #deliver(batch: EventBatch): Promise<void> {
     for (const consumer of this.#options.consumers) await consumer.take(batch);
     const present = new Set(batch.tasks);
-    for (const task of [...this.#saved, ...this.#unsaved.keys()]) {
+    // A read of no stream (none discovered yet) says nothing of which tasks are gone.
+    for (const task of present.size === 0 ? [] : [...this.#saved, ...this.#unsaved.keys()]) {
       if (present.has(task)) continue;
       this.#gone.add(task);
       this.#unsaved.delete(task);
@@ -336,22 +407,23 @@ export class ChangeFeed {
     }
   }
 
-  /** Saves the ids taken since the last save, and drops those of tasks gone. */
-  async #savePositions(): Promise<void> {
-    if (this.#unsaved.size === 0 && this.#gone.size === 0) return;
-    const [positions, gone] = [this.#unsaved, [...this.#gone]];
-    this.#unsaved = new Map();
-    this.#gone = new Set();
-    try {
-      await this.#options.store.saveFeedPositions(positions, gone);
-    } catch (error) {
-      // Kept for the next save, behind what came since.
-      for (const [task, id] of positions) if (!this.#unsaved.has(task)) this.#unsaved.set(task, id);
-      for (const task of gone) if (!this.#unsaved.has(task)) this.#gone.add(task);
-      throw error;
+  /**
+   * Saves `covered`'s ids and drops the ids of its tasks gone; what was
+   * taken since stays for the next save.
+   */
+  async #savePositions(
+    covered: { positions: Map<string, string>; gone: Set<string> },
+  ): Promise<void> {
+    const { positions, gone } = covered;
+    if (positions.size === 0 && gone.size === 0) return;
+    await this.#options.store.saveFeedPositions(positions, [...gone]);
+    for (const [task, id] of positions) {
+      if (this.#unsaved.get(task) === id) this.#unsaved.delete(task);
+      this.#saved.add(task);
     }
-    for (const task of gone) this.#saved.delete(task);
-    for (const task of positions.keys()) this.#saved.add(task);
+    for (const task of gone) {
+      if (this.#gone.delete(task)) this.#saved.delete(task);
+    }
   }
 
   /** A source without stream ids: its live events, one batch per pass. */
@@ -365,7 +437,13 @@ export class ChangeFeed {
       // A source that does not answer (the pass says so): its events go with the next batch.
       const tasks = await source.listTasks().catch(() => null);
       if (tasks === null) return void (events = [...batch, ...events]);
-      await this.#deliver({ events: batch, positions: new Map(), tasks, trimmed: [] })
+      await this.#deliver({
+        events: batch,
+        positions: new Map(),
+        tasks,
+        trimmed: [],
+        caughtUp: true,
+      })
         .catch(() => {});
     }, this.#passMs);
     if (!signal.aborted) {

@@ -30,7 +30,17 @@
  *   limit, its newest stream entries for the last take;
  * - a pass writes the rows that changed, the index when it changed, and the
  *   `asOf` always (one HSET): a quiet board of any size costs that and its
- *   sweep.
+ *   sweep;
+ * - a start (a need that lapsed and came back, a new leader) takes back the
+ *   rows the store holds when they are recent enough (see
+ *   {@link LiveStateKeeper.started}) and re-reads only the tasks that moved
+ *   since: the feed resumes each task's stream from its saved id, never
+ *   ahead of the rows (`change_feed.ts`), and its first pass waits until the
+ *   resumed tail reached the end of every stream, so each entry written while
+ *   no feed ran marks its task moved before the pass writes a new `asOf`.
+ *   A stream trimmed past its saved id marks its task whole; a task new to
+ *   discovery is read; what changed without an event meanwhile waits for the
+ *   sweep, as it does while the feed runs.
  *
  * @module
  */
@@ -51,11 +61,13 @@ import type {
   QueueStats,
   TaskSource,
 } from "../source/types.ts";
+import type { FeedPositions } from "../store/feed.ts";
+import type { StalledCount } from "../contract/liveness.ts";
 import { RERUN_ACTION, RERUN_EVENT } from "../source/wire/reruns.ts";
 import type { FeedStore, LiveIndex, LiveIndexEntry, LiveRow } from "../store/feed.ts";
 import type { FeedConsumer } from "./change_feed.ts";
 import { runningOf, waitedPast } from "./health_reads.ts";
-import { minutesAt } from "./live_rate.ts";
+import { minutesAt, rateBuckets } from "./live_rate.ts";
 import { COUNTED_STATES, TaskChanges } from "./task_changes.ts";
 
 /** The re-runs a row keeps the time and job of (the newest), so a new leader counts on. */
@@ -153,6 +165,12 @@ export class LiveStateKeeper implements FeedConsumer {
   #reruns = new Map<string, Map<string, number>>();
   /** Tasks whose row a former leader left: no first-start read for them. */
   #inherited = new Set<string>();
+  /**
+   * Rows taken back whose moves since the feed has not caught up with yet
+   * (no batch that reached the end of every stream taken): a pass before
+   * then reads them whole. The feed's passes wait for it, so none does.
+   */
+  #uncaught = new Set<string>();
   /** The rows and index as last written. */
   #written = new Map<string, string>();
   #index: string | null = null;
@@ -169,15 +187,31 @@ export class LiveStateKeeper implements FeedConsumer {
     this.#sweepPerSecond = options.sweepCommandsPerSecond ?? DEFAULT_SWEEP_COMMANDS_PER_SECOND;
   }
 
-  /** Takes over the rows a former leader wrote: their last takes and re-runs. */
-  async started(): Promise<void> {
-    this.#startedAt = this.#options.clock();
+  /**
+   * Takes over the rows a former leader (or this board's feed before its
+   * need lapsed) wrote: their last takes and re-runs, and, when the state is
+   * recent enough, the rows themselves, so that the first pass re-reads only
+   * the tasks that moved since. Recent enough: its `asOf` at most one sweep
+   * period ({@link sweepPeriodMs}) old, so that what changed without an
+   * event while no feed ran (trims, expiries) waits no longer for the sweep
+   * than drift does while the feed runs; older, every task is read whole.
+   * Taken back only for a task the feed resumes from a saved id (`positions`:
+   * absent, none), since only then does it learn what moved meanwhile.
+   * True when it took a row back: the first pass waits for the resumed tail.
+   */
+  async started(positions?: FeedPositions): Promise<boolean> {
+    const now = this.#options.clock();
+    this.#startedAt = now;
     const summary = await this.#options.store.readLiveSummary().catch(() => null);
-    if (summary === null) return;
+    if (summary === null) return false;
     const names = summary.index.tasks.map((task) => task.name);
     const rows = await this.#options.store.readLiveRows(names).catch(() => []);
+    const period = sweepPeriodMs(names.length, this.#sweepMs, this.#sweepPerSecond);
+    const recent = now - summary.asOf <= period;
     for (const row of rows) {
       if (row === null) continue;
+      const { stalled } = row;
+      if (recent && positions?.has(row.name) && stalled !== undefined) this.#takeBack(row, stalled);
       this.#inherited.add(row.name);
       if (row.lastTakenAt !== null) this.#takes.set(row.name, row.lastTakenAt);
       // The feed resumes from the saved ids, so the takes since then were all seen: the idle
@@ -185,6 +219,21 @@ export class LiveStateKeeper implements FeedConsumer {
       this.#coveredSince.set(row.name, row.coveredSince);
       this.#reruns.set(row.name, new Map(row.rerunLog.map(([at, job]) => [`${at}:${job}`, at])));
     }
+    return this.#uncaught.size > 0;
+  }
+
+  /** Keeps `row`'s reads as if this keeper had made them, until a pass finds it moved. */
+  #takeBack(row: LiveRow, stalled: StalledCount | null): void {
+    this.#uncaught.add(row.name);
+    this.#kept.set(row.name, {
+      snapshot: { stats: row.stats, heads: row.heads, stalled },
+      minutes: rateBuckets(row.rate),
+      retryingAsOf: row.retryingAsOf,
+      readAt: row.readAt,
+      running: row.running,
+    });
+    // Written already: the pass writes it again only when it changes.
+    this.#written.set(row.name, JSON.stringify(row));
   }
 
   /**
@@ -203,7 +252,8 @@ export class LiveStateKeeper implements FeedConsumer {
   }
 
   /** Notes which tasks moved, their takes and their re-runs. */
-  take({ events, trimmed }: EventBatch): void {
+  take({ events, trimmed, caughtUp }: EventBatch): void {
+    if (caughtUp) this.#uncaught.clear();
     // Entries trimmed before they were read: what they moved is not known.
     for (const task of trimmed) this.#changesOf(task).all();
     for (const { task, event, jobId, fields, at } of events) {
@@ -226,6 +276,7 @@ export class LiveStateKeeper implements FeedConsumer {
     this.#coveredSince.clear();
     this.#reruns.clear();
     this.#inherited.clear();
+    this.#uncaught.clear();
     this.#written.clear();
     this.#index = null;
     this.#lastPassAt = null;
@@ -235,6 +286,8 @@ export class LiveStateKeeper implements FeedConsumer {
   /** Re-reads what moved, what the sweep found drifted and any new task; writes what changed. */
   async pass(): Promise<void> {
     const { source, store, clock } = this.#options;
+    for (const task of this.#uncaught) this.#changesOf(task).all();
+    this.#uncaught.clear();
     const tasks = await source.listTasks();
     const present = new Set(tasks);
     const removed = [...this.#kept.keys()].filter((task) => !present.has(task));
@@ -250,7 +303,13 @@ export class LiveStateKeeper implements FeedConsumer {
     const kept = this.#keptParts(moved, new Set(drifted), now);
     // Events from here on mark their task for the next pass.
     for (const task of unique) this.#moved.delete(task);
-    if (unique.length > 0) await this.#read(unique, now, kept);
+    try {
+      if (unique.length > 0) await this.#read(unique, now, kept);
+    } catch (error) {
+      // Not read: read whole at the next pass (the feed saves no id past them meanwhile).
+      for (const task of unique) this.#changesOf(task).all();
+      throw error;
+    }
     const changed: LiveRow[] = [];
     const entries: LiveIndexEntry[] = [];
     for (const task of tasks) {
@@ -506,6 +565,8 @@ export class LiveStateKeeper implements FeedConsumer {
       ) => [at, key.slice(key.indexOf(":") + 1)]),
       readAt: kept.readAt,
       coveredSince: this.#coveredSinceOf(task),
+      stalled,
+      running: kept.running,
     };
   }
 

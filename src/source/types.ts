@@ -516,7 +516,11 @@ export interface TaskEvent {
 export interface EventBatch {
   /** The entries read, each stream's in order. */
   events: TaskEvent[];
-  /** Task → the id of its last entry in `events` (what to save once they are taken). */
+  /**
+   * Task → the id of its last entry in `events` (what to save once they are
+   * taken); for a task followed from the tail's start with no entry yet,
+   * that start, once.
+   */
   positions: Map<string, string>;
   /** Every task whose stream was read. */
   tasks: readonly string[];
@@ -526,6 +530,11 @@ export interface EventBatch {
    * be read again in full.
    */
   trimmed: string[];
+  /**
+   * Whether the read reached the end of every stream it read: each entry
+   * written before it is in this batch or an earlier one.
+   */
+  caughtUp: boolean;
 }
 
 /** Options of {@link TaskSource.listTasks}. */

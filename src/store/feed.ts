@@ -14,6 +14,7 @@
 
 import type { QueueHeads, TaskHealth } from "../contract/health.ts";
 import type { TaskRate } from "../contract/latency.ts";
+import type { StalledCount } from "../contract/liveness.ts";
 import type { QueueStats } from "../contract/states.ts";
 import type { HealthCounts, HealthStatus } from "../contract/task_list.ts";
 import type { Totals } from "../contract/totals.ts";
@@ -52,6 +53,15 @@ export interface LiveRow {
    * on from it (the feed resumes from the saved ids), not from `readAt`.
    */
   coveredSince: number;
+  /**
+   * Its active jobs without a lock, read with the counts (or when its locks
+   * were last read), null when the source reads none: with the rest, what a
+   * keeper started again takes back rather than read. Absent in a row of an
+   * older board: that row's task is read again.
+   */
+  stalled?: StalledCount | null;
+  /** Live locks among its newest active jobs, read when none was taken for too long. */
+  running?: number;
 }
 
 /** One task in the index: what the filter, the sorts, the groups and the counts read. */

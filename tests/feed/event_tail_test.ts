@@ -2,12 +2,15 @@
  * The Redis source's tail of every task's events stream (what the change
  * feed reads), against a real redis-server: from given ids, a batch at a
  * time; a stream trimmed past its id is named; a task without an id is read
- * from when the tail started.
+ * from when the tail started; a resume looks for trims only in the streams
+ * that moved.
  */
 
 import assert from "node:assert/strict";
+import { idAfter } from "../../src/source/redis/event_reader.ts";
 import { createRedisSource } from "../../src/source/redis/mod.ts";
 import type { EventBatch } from "../../src/source/types.ts";
+import { commandsOf } from "../helpers/command_stats.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 
@@ -45,7 +48,11 @@ Deno.test("a tail reads on from the ids it is given, names a trimmed stream, and
       first.events.map(({ task, event }) => `${task}:${event}`).sort(),
       ["a:completed", "b:active"],
     );
-    assert.deepEqual(first.positions, new Map([["a", "3000-0"], ["b", "6000-0"]]));
+    const { c: start, ...given } = Object.fromEntries(first.positions);
+    assert.deepEqual(given, { a: "3000-0", b: "6000-0" });
+    // c, with no id given and no entry read, is followed from the tail's start: its position.
+    assert.ok(/^\d+-0$/.test(start) && idAfter(start, "1000-0"), start);
+    assert.equal(first.caughtUp, true, "one read reached the end of every stream");
 
     await add("c", "*", "active");
     const later = await waitFor(
@@ -53,6 +60,7 @@ Deno.test("a tail reads on from the ids it is given, names a trimmed stream, and
       { what: "c's entry written after the start" },
     );
     assert.deepEqual(later.events.map(({ task, event }) => `${task}:${event}`), ["c:active"]);
+    assert.deepEqual(later.positions, new Map([["c", later.events[0].id!]]), "c's start, once");
     assert.deepEqual(later.trimmed, [], "a stream is checked once");
     stop.abort();
     await done;
@@ -87,6 +95,73 @@ Deno.test("a batch whose taking failed is read again: the history's store away l
     stop.abort();
     await source.close();
     await client.close();
+    await redis.stop();
+  }
+});
+
+Deno.test("a tail resumed after a lapse looks for trims only in the streams that moved, and says when it caught up", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const tasks = Array.from({ length: 20 }, (_, i) => `t${i}`);
+  const source = createRedisSource({ url: redis.url, tasks });
+  const stop = new AbortController();
+  try {
+    const add = (task: string, id: string) =>
+      client.sendCommand(["XADD", stream(task), id, "event", "active", "jobId", `${task}-${id}`]);
+    for (const task of tasks) await add(task, "1000-0");
+    // While no feed ran, two of the twenty moved; t1's saved id was trimmed away meanwhile.
+    await add("t0", "2000-0");
+    await add("t1", "2000-0");
+    await client.sendCommand(["XTRIM", stream("t1"), "MAXLEN", "1"]);
+    const from = new Map(tasks.map((task) => [task, task === "t1" ? "500-0" : "1000-0"]));
+    const batches: EventBatch[] = [];
+    let done: Promise<void> = Promise.resolve();
+    const calls = await commandsOf(client, async () => {
+      done = source.tailEvents(from, (batch) => {
+        batches.push(batch);
+        return Promise.resolve();
+      }, stop.signal);
+      await waitFor(() => batches.some((batch) => batch.caughtUp), {
+        what: "the tail to catch up",
+      });
+    });
+    const caughtUp = batches.find((batch) => batch.caughtUp)!;
+    assert.deepEqual(caughtUp.events.map((event) => event.jobId).sort(), [
+      "t0-2000-0",
+      "t1-2000-0",
+    ]);
+    assert.deepEqual(caughtUp.trimmed, ["t1"]);
+    // One XRANGE per stream that moved (before, one per stream given an id: 20).
+    assert.equal(calls.get("xrange"), 2, JSON.stringify(Object.fromEntries(calls)));
+    stop.abort();
+    await done;
+  } finally {
+    stop.abort();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+});
+
+Deno.test("a tail over no stream says at once that it caught up", async () => {
+  const redis = await startRedis();
+  const source = createRedisSource({ url: redis.url });
+  const stop = new AbortController();
+  try {
+    const batches: EventBatch[] = [];
+    const done = source.tailEvents(new Map(), (batch) => {
+      batches.push(batch);
+      return Promise.resolve();
+    }, stop.signal);
+    const [first] = await waitFor(() => batches.length > 0 && batches, {
+      what: "the tail's first batch",
+    });
+    assert.deepEqual([first.tasks, first.caughtUp], [[], true]);
+    stop.abort();
+    await done;
+  } finally {
+    stop.abort();
+    await source.close();
     await redis.stop();
   }
 });

@@ -335,6 +335,7 @@ Deno.test("a task that moves is read again for what its events changed: its coun
           positions: new Map(),
           tasks,
           trimmed: [],
+          caughtUp: true,
         });
         await keeper.pass();
       }

@@ -28,9 +28,13 @@
  * saved in the board's store) and a batch at a time: each read's entries are
  * handed over together and the next read waits until they were taken. A
  * stream that trimmed past its given id (its first entry is newer: taskora's
- * `MAXLEN ~` dropped entries never delivered) is named in the first batch,
- * so that the feed reads that task in full (one XRANGE per such stream, at
- * the start).
+ * `MAXLEN ~` dropped entries never delivered) is named in the batch of the
+ * first read that returned entries for it, so that the feed reads that task
+ * in full (one XRANGE per such stream; a stream with nothing after its id
+ * was not trimmed past it, so a resume checks only the streams that moved,
+ * not every one). Its reads do not block until one reached the end of every
+ * stream (`caughtUp`): a feed resumed after a lapse learns at once, from the
+ * entries written meanwhile, which tasks moved, before its first pass.
  *
  * On Redis Cluster one command may not name keys of several slots (CROSSSLOT,
  * even on one node), and every task is its own slot, so no XREAD can block
@@ -104,8 +108,12 @@ type XReadReply = [key: string, entries: RawEntry[]][] | null;
 
 /** How one run of the reader reads new entries; release gives it back. */
 interface StreamSource {
-  /** New entries after the given id of each stream (null: none). */
-  read(streams: ReadonlyMap<string, string>, signal: AbortSignal): Promise<XReadReply>;
+  /** New entries after the given id of each stream (null: none), waiting for some when `block`. */
+  read(
+    streams: ReadonlyMap<string, string>,
+    signal: AbortSignal,
+    block: boolean,
+  ): Promise<XReadReply>;
   /** Closes what the run opened. */
   release(): void;
 }
@@ -148,20 +156,19 @@ export function toTaskEvent(task: string, id: string, flat: readonly string[]): 
 /**
  * One `XREAD COUNT n BLOCK ms STREAMS k1 … kn id1 … idn` over every stream.
  * The blocking connection is busy until it answers (new entries, or null
- * after `blockMs`).
+ * after `blockMs`); with `blockMs` null it answers at once.
  */
 export async function readStreams(
   client: RedisClientLike,
   streams: ReadonlyMap<string, string>,
   count: number,
-  blockMs: number,
+  blockMs: number | null,
 ): Promise<XReadReply> {
   return await client.sendCommand<XReadReply>([
     "XREAD",
     "COUNT",
     String(count),
-    "BLOCK",
-    String(blockMs),
+    ...blockMs === null ? [] : ["BLOCK", String(blockMs)],
     "STREAMS",
     ...streams.keys(),
     ...streams.values(),
@@ -224,6 +231,12 @@ interface Follower {
   started?(at: string): void;
   /** How long each XREAD blocks, ms. */
   blockMs: number;
+  /**
+   * Whether its reads wait for nothing until one reached the end of every
+   * stream (a tail resumed from saved ids says so at once); else they block
+   * from the first (the subscribers' own reading).
+   */
+  catchUp?: boolean;
 }
 
 /** Rejects after `ms` unless `work` settles first. */
@@ -351,6 +364,8 @@ export class RedisEventReader {
     }
     /** Where the tail started: a stream without a given id is the feed's from there on. */
     let start = "";
+    /** The tasks without a given id whose position (the tail's start) was taken. */
+    const placed = new Set<string>();
     try {
       await this.#loop(signal, {
         from: readFrom,
@@ -358,12 +373,18 @@ export class RedisEventReader {
         trims: from,
         started: (at) => start = at,
         blockMs: this.#blockMs,
-        take: async ({ events, tasks, trimmed }) => {
+        catchUp: true,
+        take: async ({ events, tasks, trimmed, caughtUp }) => {
           const theirs = (task: string) => this.#given.ids.get(task) ?? this.#given.since ?? start;
           for (const event of events) if (idAfter(event.id, theirs(event.task))) this.#emit(event);
           const ours = events.filter((event) => idAfter(event.id, from.get(event.task) ?? start));
-          const positions = new Map(ours.map((event) => [event.task, event.id]));
-          await take({ events: ours, positions, tasks, trimmed });
+          // A task without a given id is followed from the tail's start: its position until its
+          // first entry, so that a feed resumed later knows it missed nothing of a quiet task.
+          const unplaced = tasks.filter((task) => !from.has(task) && !placed.has(task));
+          const positions = new Map(unplaced.map((task) => [task, start]));
+          for (const event of ours) positions.set(event.task, event.id);
+          await take({ events: ours, positions, tasks, trimmed, caughtUp });
+          for (const task of unplaced) placed.add(task);
         },
       });
     } finally {
@@ -411,12 +432,13 @@ export class RedisEventReader {
     if (this.#deps.createClient === null) {
       let wait = this.#pollMs;
       return {
-        read: async (streams, signal) => {
+        read: async (streams, signal, block) => {
           const reply = await pollStreams(pipeline, streams, this.#count);
           if (reply !== null) {
             wait = this.#pollMs;
             return reply;
           }
+          if (!block) return null;
           await this.#pause(wait, signal);
           wait = Math.min(wait * 2, this.#idlePollMs);
           return null;
@@ -426,10 +448,10 @@ export class RedisEventReader {
     }
     const client = await this.#connect(this.#deps.createClient(), signal);
     return {
-      read: (streams) =>
+      read: (streams, _signal, block) =>
         within(
-          readStreams(client, streams, this.#count, blockMs),
-          blockMs + this.#timeoutMs,
+          readStreams(client, streams, this.#count, block ? blockMs : null),
+          (block ? blockMs : 0) + this.#timeoutMs,
           "Redis did not answer XREAD",
         ),
       release: client.release,
@@ -479,6 +501,8 @@ export class RedisEventReader {
     let startId: string | null = null;
     let refreshedAt = 0;
     let failures = 0;
+    /** Whether a read reached the end of every stream: from then on, reads block. */
+    let caughtUp = !follower.catchUp;
     try {
       while (!signal.aborted) {
         try {
@@ -502,16 +526,33 @@ export class RedisEventReader {
           }
           if (signal.aborted) break;
           if (streams.size === 0) {
+            // Nothing to read is the end of every stream: the feed need not wait for one.
+            if (!caughtUp) {
+              await follower.take({
+                events: [],
+                positions: new Map(),
+                tasks,
+                trimmed: [],
+                caughtUp: true,
+              });
+              caughtUp = true;
+            }
             await this.#pause(follower.blockMs, signal);
             continue;
           }
-          // Checked once per given id, before reading past it.
-          const given = new Map([...unchecked].filter(([key]) => streams.has(key)));
+          const reply = await source.read(streams, signal, caughtUp);
+          failures = 0;
+          // Checked once per given id, at the first read that returned entries after it: a stream
+          // with none after its id was not trimmed past it (a trim past it leaves newer entries).
+          // After the read, so that a trim between the two names the stream (read whole), never
+          // hides one.
+          const given = new Map<string, string>();
+          for (const [key] of reply ?? []) {
+            if (unchecked.has(key)) given.set(key, unchecked.get(key)!);
+          }
           const trimmed = (await trimmedPast(this.#deps.pipeline, given))
             .map((key) => taskOf.get(key)!);
-          for (const key of given.keys()) unchecked.delete(key);
-          const reply = await source.read(streams, signal);
-          failures = 0;
+          const ended = (reply ?? []).every(([, entries]) => entries.length < this.#count);
           const events: StreamEvent[] = [];
           const positions = new Map<string, string>();
           const readTo = new Map<string, string>();
@@ -523,10 +564,12 @@ export class RedisEventReader {
               events.push(toTaskEvent(task, id, flat));
             }
           }
-          await follower.take({ events, positions, tasks, trimmed });
+          await follower.take({ events, positions, tasks, trimmed, caughtUp: ended });
           // Only a batch taken moves the ids on: one whose taking failed (the history's
           // store away) is read again after the back-off.
           for (const [key, id] of readTo) lastIds.set(key, id);
+          for (const key of given.keys()) unchecked.delete(key);
+          caughtUp ||= ended;
         } catch {
           if (signal.aborted) break;
           // The connection may hold a half-read reply or a blocked XREAD: replace it.
