@@ -1,14 +1,13 @@
 /**
  * Lists as files, in either format: an export streams its rows as it reads
  * them (`src/http/line_stream.ts`), writes at most the board's `exportCap`
- * ({@link EXPORT_CAP} unless lowered), and ends with a line saying so when
+ * (`EXPORT_CAP` of `contract/config.ts` unless lowered), and ends with a line saying so when
  * it fails after it began.
  *
  * @module
  */
 
 import type { Context } from "hono";
-import { EXPORT_CAP } from "../contract/config.ts";
 import { csvRow } from "../http/csv.ts";
 import { type LineStreamOptions, type LineWriter, streamLines } from "../http/line_stream.ts";
 
