@@ -91,7 +91,11 @@ Deno.test("postgres history: all there after the board's Redis keys, then the wh
       ],
     );
 
-    // The board stops and its keys go: the feed's ids with them.
+    // The board stops and its keys go: the feed's ids with them. The feed saves its ids after a
+    // pass that follows its batches, not at a stop: the stop waits for one.
+    await waitFor(async () => Number(await client.exists(feedKeys().ids)) === 1, {
+      what: "the feed to save its ids",
+    });
     await board.close();
     const boardKeys = [];
     for await (const keys of client.scanIterator({ MATCH: "taskora:board:*", COUNT: 1000 })) {
