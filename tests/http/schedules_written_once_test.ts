@@ -3,8 +3,8 @@
  * the board's formatters, worded, as JSON) once per change of the schedule
  * or of its board runs, not at each request: counted by the calls of a
  * data formatter. What it shows stays exact and fresh: a schedule taskora
- * changed shows at the next request, a run another board dispatched at
- * once, and a user without `payload.read` never gets the data a reader was
+ * changed, or a run another board dispatched, shows once Redis's
+ * invalidation reaches the board's tracking cache, and a user without `payload.read` never gets the data a reader was
  * shown. Schedules written and changed by a real taskora 0.5.0 App, the
  * board standalone on its Redis.
  */
@@ -17,6 +17,7 @@ import { startRedis } from "../helpers/redis_server.ts";
 import { connectClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 import { hourlySchedulesApp } from "../helpers/hourly_schedules.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 interface Shown {
   name: string;
@@ -25,7 +26,7 @@ interface Shown {
   boardRuns: { jobId: string; state: string | null }[];
 }
 
-Deno.test("GET /schedules writes each schedule once per change, and shows each change at the next request", async () => {
+Deno.test("GET /schedules writes each schedule once per change, and shows each change once Redis invalidates it", async () => {
   const redis = await startRedis();
   const client = await connectClient(redis.url);
   const app = hourlySchedulesApp(redis.url);
@@ -72,14 +73,21 @@ Deno.test("GET /schedules writes each schedule once per change, and shows each c
 
     // taskora changes one schedule: that one is written again, at the next request.
     await app.schedules.update("hourly-1", { data: { i: 10 } });
-    const changed = await list("oz");
+    // Read through the tracking cache: shown once Redis's invalidation arrives.
+    const changed = await waitFor(async () => {
+      const listed = await list("oz");
+      return (listed[1].config.data as { i: number }).i === 10 && listed;
+    }, { what: "taskora's change to show" });
     assert.deepEqual(changed.map((s) => s.config.data), [{ i: 0 }, { i: 10 }, { i: 2 }]);
     assert.deepEqual(formatted.slice(3), ["report-1"]);
 
-    // Another board dispatched a run of hourly-0: it shows at once, in its job's state.
+    // Another board dispatched a run of hourly-0: it shows in its job's state.
     const jobId = await writeJob(client, { task: "report-0", state: "completed" });
     await other.boardStore.recordBoardRun("hourly-0", { jobId, at: Date.now(), by: "board" }, 10);
-    const withRun = await list("oz");
+    const withRun = await waitFor(async () => {
+      const listed = await list("oz");
+      return listed[0].boardRuns.length > 0 && listed;
+    }, { what: "the other board's run to show" });
     assert.deepEqual(
       withRun[0].boardRuns.map(({ jobId, state }) => ({ jobId, state })),
       [{ jobId, state: "completed" }],

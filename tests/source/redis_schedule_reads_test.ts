@@ -18,6 +18,7 @@ import { FakeTimers } from "../helpers/fake_timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
 import { hourlySchedulesApp } from "../helpers/hourly_schedules.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 /** Notes a run of `hourly-0` as taskora's scheduler does: its last job, active. Returns its id. */
 async function ranHourlyZero(client: Awaited<ReturnType<typeof connectClient>>): Promise<string> {
@@ -51,7 +52,11 @@ for (const over of ["url", "app"] as const) {
       // taskora changes one schedule's data and pauses another: those two are read anew.
       await app.schedules.update("hourly-1", { data: { i: 10 } });
       await app.schedules.pause("hourly-2");
-      const changed = byName(await source.listSchedules());
+      // Read through the tracking cache: shown once Redis's invalidation arrives.
+      const changed = await waitFor(async () => {
+        const listed = byName(await source.listSchedules());
+        return listed.get("hourly-2")!.paused && listed;
+      }, { what: "taskora's changes to show" });
       assert.equal(changed.get("hourly-0"), first.get("hourly-0"));
       assert.deepEqual(changed.get("hourly-1")!.config.data, { i: 10 });
       assert.notEqual(changed.get("hourly-1"), first.get("hourly-1"));
@@ -60,7 +65,10 @@ for (const over of ["url", "app"] as const) {
       // The scheduler ran hourly-0 (its last job, as taskora notes it): its job's state shows, and
       // each change of that state at the next list.
       const jobId = await ranHourlyZero(client);
-      const ran = (await source.listSchedules())[0];
+      const ran = await waitFor(async () => {
+        const [first] = await source.listSchedules();
+        return first.lastJobId === jobId && first;
+      }, { what: "the scheduler's run to show" });
       assert.equal(ran.lastJobId, jobId);
       assert.equal(ran.lastRunStatus, "active");
       await client.hSet(`${taskKeys("report-0").jobPrefix}${jobId}`, "state", "completed");
@@ -90,7 +98,10 @@ Deno.test("the Redis source answers an unchanged list as the list it made, and a
 
     // hourly-0 ran (its stored JSON changed): the list is made anew, then answered again.
     const jobId = await ranHourlyZero(client);
-    const ran = await source.listSchedules();
+    const ran = await waitFor(async () => {
+      const listed = await source.listSchedules();
+      return listed[0].lastJobId === jobId && listed;
+    }, { what: "the scheduler's run to show" });
     assert.notEqual(ran, first);
     assert.equal(ran[0].lastRunStatus, "active");
     assert.equal(await source.listSchedules(), ran);

@@ -17,7 +17,7 @@ import { OutcomeUnknownError, StoreUnavailableError } from "../../errors.ts";
 import { systemTimers } from "../../timers.ts";
 import { CommandDeadlines } from "./deadlines.ts";
 import type { LuaScript } from "./scripts.ts";
-import { TrackedFields } from "./tracked_fields.ts";
+import { TrackedFields, type TrackedRead } from "./tracked_fields.ts";
 import {
   ClusterTopology,
   type CommandTarget,
@@ -329,19 +329,27 @@ export class RedisConnection {
 
   /**
    * One field of a hash, from the tracking connection's cache while Redis
-   * has not invalidated `key` since it was read: no round trip
+   * has not invalidated `key` since it was read ({@link trackedRead}).
+   */
+  async trackedField(key: string, field: string): Promise<string | null> {
+    return await this.trackedRead(["HGET", key, field]) as string | null;
+  }
+
+  /**
+   * `read`'s answer from the tracking connection's cache while Redis has
+   * not invalidated its key since it was read: no round trip
    * (`tracked_fields.ts`). Read over this connection instead while it is not
    * connected, or its last batch went unanswered (a Redis that stops
    * answering but keeps its sockets open closes nothing that would drop the
    * cache), or the tracking connection cannot serve: so Redis down still
    * fails the read.
    */
-  async trackedField(key: string, field: string): Promise<string | null> {
+  async trackedRead(read: TrackedRead): Promise<unknown> {
     if (this.#usable && !this.#unanswered) {
-      const value = await this.#tracked.hGet(key, field);
+      const value = await this.#tracked.read(read);
       if (value !== undefined) return value;
     }
-    return await this.call<string | null>(["HGET", key, field]);
+    return await this.call(read);
   }
 
   /**

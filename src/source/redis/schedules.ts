@@ -71,8 +71,11 @@ function lastJobKey(json: string, prefix?: string): string | null {
 }
 
 /**
- * Every schedule, sorted by name. One round trip: HGETALL of the schedules
- * hash + ZRANGE WITHSCORES of the next-run set; then, for the last jobs
+ * Every schedule, sorted by name. HGETALL of the schedules hash + ZRANGE
+ * WITHSCORES of the next-run set, read through the tracking connection
+ * (`tracked_fields.ts`): one round trip, none while Redis has not
+ * invalidated either key since (the caller forgets them after its own
+ * writes, {@link forgetScheduleReads}); then, for the last jobs
  * whose state is not known finished (`finished`), one pipeline of
  * `HGET <job> state` (each in its task's slot). A schedule unchanged since
  * the list `reads` holds is answered as the record that list made: the
@@ -88,9 +91,10 @@ export async function listSchedules(
   prefix?: string,
 ): Promise<ScheduleRecord[]> {
   const keys = globalKeys(prefix);
-  const [hash, next] = (await connection.pipeline([
-    ["HGETALL", keys.schedules],
-    ["ZRANGE", keys.schedulesNext, "0", "-1", "WITHSCORES"],
+  // Tracked: answered from the cache, no round trip, until a schedule is added, changed or fired.
+  const [hash, next] = (await Promise.all([
+    connection.trackedRead(["HGETALL", keys.schedules]),
+    connection.trackedRead(["ZRANGE", keys.schedulesNext, "0", "-1", "WITHSCORES"]),
   ])) as [string[], string[]];
   // The same replies as the last list's name the same last jobs: only their states may have moved.
   const last = reads.last;
@@ -132,6 +136,17 @@ export async function listSchedules(
   Object.freeze(records);
   reads.last = { hash, next, names, jobKeys, wanted, states, readAts, records };
   return records;
+}
+
+/**
+ * Drops the tracking cache's reads of the schedules hash and the next-run
+ * set after a write of this board's: its next list reads them again, not
+ * waiting for Redis's invalidation.
+ */
+export function forgetScheduleReads(connection: RedisConnection, prefix?: string): void {
+  const keys = globalKeys(prefix);
+  connection.forgetTracked(keys.schedules);
+  connection.forgetTracked(keys.schedulesNext);
 }
 
 /** A schedule's record from what was read of it. */

@@ -95,8 +95,8 @@ export interface Topology {
    * A new, unconnected client of the same servers in RESP3 with Redis's
    * client tracking, whose reads node-redis's client-side cache (of at most
    * `maxEntries` reads) answers again without a round trip until Redis
-   * invalidates their key; null for a caller's client that cannot
-   * duplicate() itself.
+   * invalidates their key; null for a caller's client that does not say
+   * its options (not node-redis's).
    */
   trackingClient(maxEntries: number): TrackingClient | null;
 }
@@ -117,6 +117,12 @@ export interface TrackingClient {
   destroy(): void;
   /** HGET, from the cache while Redis has not invalidated `key`. */
   hGet(key: string, field: string): Promise<string | null>;
+  /** HGETALL as RESP2 answers it (fields and values in turn), from the cache likewise. */
+  hGetAll(key: string): Promise<string[]>;
+  /** ZRANGE 0 -1 WITHSCORES as RESP2 answers it (members and scores in turn), likewise. */
+  zRangeWithScores(key: string): Promise<string[]>;
+  /** GET, likewise. */
+  get(key: string): Promise<string | null>;
   /** Drops what the cache holds of `key` (a write of this board's, invalidated later by Redis). */
   forget(key: string): void;
 }
@@ -130,13 +136,25 @@ function trackingOptions(maxEntries: number) {
 interface CachingClient {
   readonly isReady?: boolean;
   hGet(key: string, field: string): Promise<unknown>;
+  hGetAll(key: string): Promise<unknown>;
+  zRangeWithScores(key: string, start: number, stop: number): Promise<unknown>;
+  get(key: string): Promise<unknown>;
   readonly clientSideCache?: { invalidate(key: string): void };
 }
 
 /** The tracking read and the cache's invalidation of `client()`, the one in use. */
-function trackedReads(client: () => CachingClient): Pick<TrackingClient, "hGet" | "forget"> {
+function trackedReads(
+  client: () => CachingClient,
+): Pick<TrackingClient, "hGet" | "hGetAll" | "zRangeWithScores" | "get" | "forget"> {
   return {
     hGet: async (key, field) => (await client().hGet(key, field) as string | null) ?? null,
+    // RESP3 answers a map and (member, double) pairs: flattened as the command connection reads them.
+    hGetAll: async (key) =>
+      Object.entries(await client().hGetAll(key) as Record<string, string>).flat(),
+    zRangeWithScores: async (key) =>
+      (await client().zRangeWithScores(key, 0, -1) as { value: string; score: number }[])
+        .flatMap(({ value, score }) => [value, String(score)]),
+    get: async (key) => (await client().get(key) as string | null) ?? null,
     forget: (key) => client().clientSideCache?.invalidate(key),
   };
 }
@@ -205,9 +223,11 @@ export class ServerTopology implements Topology {
   }
 
   trackingClient(maxEntries: number): TrackingClient | null {
-    const duplicate = (this.client as { duplicate?: (overrides: object) => unknown }).duplicate;
-    if (typeof duplicate !== "function") return null;
-    const client = duplicate.call(this.client, trackingOptions(maxEntries)) as
+    const options = (this.client as { options?: object }).options;
+    if (options === undefined) return null;
+    // Made anew from the command client's options, not duplicate()d: a duplicate keeps its
+    // class's RESP2 reply transforms, which read RESP3's HGETALL map as an empty hash.
+    const client = createClient({ ...options, ...trackingOptions(maxEntries) }) as unknown as
       & RedisClientLike
       & CachingClient;
     // Its errors are the command connection's to report; they must not crash the process.

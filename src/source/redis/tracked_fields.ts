@@ -1,5 +1,5 @@
 /**
- * Reads of a hash field that Redis says when to make again (server-assisted
+ * Reads of a key that Redis says when to make again (server-assisted
  * client-side caching): a connection of their own, in RESP3 with `CLIENT
  * TRACKING ON` ({@link Topology.trackingClient}), whose node-redis cache
  * answers a read it made before without a round trip until Redis invalidates
@@ -19,10 +19,37 @@ import type { CommandDeadlines } from "./deadlines.ts";
 import type { Topology, TrackingClient } from "./topology.ts";
 
 /**
- * How many reads the cache keeps: the board tracks one (the live state's
- * `@write`, `store/redis/feed.ts`); a few to spare, never more.
+ * How many reads the cache keeps: the board tracks four (the live state's
+ * `@write`, `store/redis/feed.ts`; the schedules hash, the next-run set and
+ * the board runs' version, `schedules.ts` and `store/redis/board_runs.ts`);
+ * two to spare, so a read tracked later does not push one of them out
+ * unnoticed. Never more: each is one key's answer.
  */
-export const TRACKED_READS_MAX = 4;
+export const TRACKED_READS_MAX = 6;
+
+/**
+ * A read the tracking connection serves, written as the command connection
+ * sends it (its fallback): answered as RESP2 answers it there.
+ */
+export type TrackedRead =
+  | readonly ["HGET", string, string]
+  | readonly ["HGETALL", string]
+  | readonly ["ZRANGE", string, "0", "-1", "WITHSCORES"]
+  | readonly ["GET", string];
+
+/** `read` over `client`, through its cache. */
+function readOver(client: TrackingClient, read: TrackedRead): Promise<unknown> {
+  switch (read[0]) {
+    case "HGET":
+      return client.hGet(read[1], read[2]);
+    case "HGETALL":
+      return client.hGetAll(read[1]);
+    case "ZRANGE":
+      return client.zRangeWithScores(read[1]);
+    case "GET":
+      return client.get(read[1]);
+  }
+}
 
 /** The tracking connection of one {@link Topology}, made at its first read. */
 export class TrackedFields {
@@ -41,13 +68,13 @@ export class TrackedFields {
   }
 
   /**
-   * HGET from the cache, or over the tracking connection while Redis has not
-   * invalidated `key`. Undefined when the tracking connection cannot serve
-   * (not connected, the topology cannot make one, a failure that is not a
-   * timeout): the caller reads on its command connection, which says why
-   * it failed if it does.
+   * `read` from the cache, or over the tracking connection while Redis has
+   * not invalidated its key. Undefined when the tracking connection cannot
+   * serve (not connected, the topology cannot make one, a failure that is
+   * not a timeout): the caller reads on its command connection, which says
+   * why it failed if it does.
    */
-  async hGet(key: string, field: string): Promise<string | null | undefined> {
+  async read(read: TrackedRead): Promise<unknown> {
     const client = this.#client === undefined ? this.#connect() : this.#client;
     if (client === null) return undefined;
     if (!client.isReady) {
@@ -56,7 +83,7 @@ export class TrackedFields {
       if (!client.isReady) return undefined;
     }
     try {
-      return await this.#deadlines.within(client.hGet(key, field), "Redis did not answer");
+      return await this.#deadlines.within(readOver(client, read), "Redis did not answer");
     } catch (error) {
       if (error instanceof StoreUnavailableError) throw error;
       return undefined;

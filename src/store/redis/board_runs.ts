@@ -64,13 +64,31 @@ export async function recordBoardRun(
   prefix?: string,
 ): Promise<void> {
   const key = boardRunsKey(name, prefix);
-  await connection.pipeline([
+  await written(connection, prefix, [
     ["LREM", key, "0", encoded(run)],
     ["LPUSH", key, encoded(run)],
     ["LTRIM", key, "0", String(max - 1)],
     ["PEXPIRE", key, String(BOARD_RUNS_TTL_MS)],
     newVersion(prefix),
   ]);
+}
+
+/**
+ * Sends `commands` (ending with a new version), then forgets the tracked
+ * read of the version: this board's next list reads the lists again, not
+ * waiting for Redis's invalidation. Also when it failed: an unanswered
+ * write may have been made.
+ */
+async function written(
+  connection: RedisConnection,
+  prefix: string | undefined,
+  commands: readonly (readonly string[])[],
+): Promise<void> {
+  try {
+    await connection.pipeline(commands);
+  } finally {
+    connection.forgetTracked(boardRunsVersionKey(prefix));
+  }
 }
 
 /**
@@ -86,7 +104,8 @@ export class BoardRunLists {
 
 /**
  * The `limit` newest runs of each named schedule, newest first: one GET of
- * the version; while it is the one `kept` was read at, the lists `kept`
+ * the version (tracked: from the cache while unchanged, no round trip);
+ * while it is the one `kept` was read at, the lists `kept`
  * holds, else one pipeline of LRANGE (kept for next time).
  */
 export async function listBoardRuns(
@@ -96,7 +115,10 @@ export async function listBoardRuns(
   kept: BoardRunLists,
   prefix?: string,
 ): Promise<Map<string, BoardRunRecord[]>> {
-  const version = await connection.call<string | null>(["GET", boardRunsVersionKey(prefix)]);
+  // Tracked: no round trip until a run is noted (by this board: forgotten at once, {@link written}).
+  const version = await connection.trackedRead(["GET", boardRunsVersionKey(prefix)]) as
+    | string
+    | null;
   const fresh = version === kept.version && limit <= kept.limit &&
     names.every((name) => kept.lists.has(name));
   if (!fresh) {
@@ -118,5 +140,5 @@ export async function forgetBoardRuns(
   name: string,
   prefix?: string,
 ): Promise<void> {
-  await connection.pipeline([["DEL", boardRunsKey(name, prefix)], newVersion(prefix)]);
+  await written(connection, prefix, [["DEL", boardRunsKey(name, prefix)], newVersion(prefix)]);
 }

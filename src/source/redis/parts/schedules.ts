@@ -13,7 +13,7 @@ import {
   triggerSchedule,
   updateSchedule,
 } from "../schedule_actions.ts";
-import { listSchedules, ScheduleReads } from "../schedules.ts";
+import { forgetScheduleReads, listSchedules, ScheduleReads } from "../schedules.ts";
 import { pausingOf } from "../../schedule_patch.ts";
 import type { RedisContext } from "../context.ts";
 
@@ -46,12 +46,18 @@ export class RedisSchedules {
   /** Dispatches one run of a schedule now (once per idempotency key). */
   async triggerSchedule(name: string, idempotencyKey?: string): Promise<TriggerResult> {
     await this.#redis.ready();
-    return await triggerSchedule(this.#redis.connection, name, idempotencyKey, this.#redis.prefix);
+    return await this.#written(() =>
+      triggerSchedule(this.#redis.connection, name, idempotencyKey, this.#redis.prefix)
+    );
   }
 
   /** Changes, pauses or resumes a schedule; see `schedule_actions.ts`. */
   async updateSchedule(name: string, patch: SchedulePatch): Promise<ScheduleRecord> {
     await this.#redis.ready();
+    return await this.#written(() => this.#update(name, patch));
+  }
+
+  async #update(name: string, patch: SchedulePatch): Promise<ScheduleRecord> {
     const { change, paused } = pausingOf(patch);
     if (change) {
       const changed = await updateSchedule(
@@ -70,6 +76,18 @@ export class RedisSchedules {
   /** Deletes a schedule. */
   async removeSchedule(name: string): Promise<void> {
     await this.#redis.ready();
-    await removeSchedule(this.#redis.connection, name, this.#redis.prefix);
+    await this.#written(() => removeSchedule(this.#redis.connection, name, this.#redis.prefix));
+  }
+
+  /**
+   * Runs `write`, then forgets the cached schedule reads: the next list shows
+   * it at once. Also when it failed: an unanswered write may have been made.
+   */
+  async #written<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      forgetScheduleReads(this.#redis.connection, this.#redis.prefix);
+    }
   }
 }
