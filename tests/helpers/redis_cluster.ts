@@ -376,6 +376,8 @@ export async function startSentinel(name = "queue-board"): Promise<TestSentinel>
         (await masterNow()) === replicaPort &&
         (await redisCommand(replicaPort, "ROLE")).startsWith("master"), {
         what: "the sentinel to promote the replica",
+        // A hung-test guard, not a bound on the election: on a loaded machine it takes long.
+        limitMs: 90_000,
       });
     },
     stop: async () => {
