@@ -253,9 +253,19 @@ browserTest(
       const checkedBar = page.getByRole("region", { name: "Selected jobs" });
       await checkedBar.getByText("1 selected").waitFor();
       await screenshotThemes(page, "dlq-checked");
+      // Once in the e2e group no toast came in 30 s: the operation's answers say where it stood.
+      const answers: string[] = [];
+      page.on("response", async (response) => {
+        if (!/\/api\/(bulk|operations)/.test(response.url())) return;
+        answers.push(
+          `${response.status()} ${(await response.text().catch(() => "")).slice(0, 400)}`,
+        );
+      });
       await checkedBar.getByRole("button", { name: "Retry 1 job" }).click();
       await confirm(page, /The 1 job checked goes back to waiting/, "Retry 1 job");
-      await toast(page, "Retried 1 job");
+      await toast(page, "Retried 1 job").catch((error) => {
+        throw new Error(`${error.message}; the operation's last answers: ${answers.slice(-3)}`);
+      });
       await failedJobs.filter({ hasText: /^3$/ }).waitFor();
       await row(page, "SMTP timeout").locator(".dlq-count", { hasText: /^1$/ }).waitFor();
       await checkedBar.waitFor({ state: "detached" });
