@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { withClient } from "../helpers/redis_server.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import { browserTest, screenshot, withBoard } from "./harness.ts";
 import { withClient as withMcpClient } from "../helpers/mcp_client.ts";
 
@@ -75,6 +76,17 @@ browserTest(
       await page.goto(`${root}activity`);
       await page.getByText("No activity yet").waitFor();
       assert.equal(await mutate(page, "schedules/weekly-cleanup/resume"), 200);
+      // An action's outcome is written as its answer goes out, a refusal as it is refused: the
+      // refusal below waits for the resume's outcome, so the two are stored in the order they
+      // came (in CI, under load, the refusal was written first and listed below the resume).
+      await waitFor(
+        () =>
+          withClient(redis.url, async (client) => {
+            const [last] = await client.xRevRange("taskora:board:audit", "+", "-", { COUNT: 1 });
+            return last?.message.e?.includes('"outcome":"ok"');
+          }),
+        { what: "the resume's outcome to be written" },
+      );
       assert.equal(await mutate(page, "schedules/heartbeat/pause", "mallory"), 403);
       const happened = Date.now() - 3_600_000;
       await withClient(redis.url, async (client) => {
