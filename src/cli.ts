@@ -22,6 +22,7 @@ import { parseMcpTokens } from "./cli_mcp_tokens.ts";
 import { parseAlertsConfig } from "./alerts/config.ts";
 import { DEMO_ALERTS } from "./alerts/demo.ts";
 import type { AlertsFile } from "./contract/alerts.ts";
+import { EXPORT_CAP } from "./contract/config.ts";
 
 /** The jobs the demo's history keeps, newest first (about 1 KB each). */
 const DEMO_HISTORY_SUMMARIES = 20_000;
@@ -62,6 +63,8 @@ Options:
                        10s): another board on the same Redis takes over a dead
                        one's background work, alerts and bulk operations within
                        about this
+  --export-cap <rows>  The most rows an export (CSV, NDJSON) holds, 1 to 100000
+                       (default 100000)
   --session-ttl <dur>  Rolling session expiry, e.g. 30m or 1d (with session login)
   --users <file>       Session login for several users: a JSON array of
                        { name, role (viewer, operator, admin), password (a hash
@@ -135,6 +138,7 @@ export function parseCli(
         redact: { type: "string" },
         title: { type: "string" },
         lease: { type: "string" },
+        "export-cap": { type: "string" },
         "session-ttl": { type: "string" },
         users: { type: "string" },
         alerts: { type: "string" },
@@ -190,6 +194,7 @@ export function parseCli(
   if (allowedHosts) options.allowedHosts = listOf(allowedHosts);
   if (flags.title !== undefined) options.title = flags.title;
   if (flags.lease !== undefined) options.leaseMs = leaseOf(flags.lease);
+  if (flags["export-cap"] !== undefined) options.exportCap = exportCapOf(flags["export-cap"]);
   if (flags.redact !== undefined) options.redact = listOf(flags.redact);
   if (flags.alerts !== undefined) options.alerts = alertsFrom(flags.alerts, readText);
   const mcp = mcpOf(flags, env, readText, login);
@@ -436,6 +441,15 @@ function leaseOf(lease: string): number {
     throw new UsageError(`--lease must be a duration like 3s or 10s (got "${lease}")`);
   }
   return ms;
+}
+
+/** `--export-cap`: a whole number of rows, at most {@link EXPORT_CAP}. */
+function exportCapOf(cap: string): number {
+  const rows = Number(cap);
+  if (!/^\d+$/.test(cap) || rows < 1 || rows > EXPORT_CAP) {
+    throw new UsageError(`--export-cap must be a whole number from 1 to 100000 (got "${cap}")`);
+  }
+  return rows;
 }
 
 /** `--session-ttl`, checked: false when absent. */

@@ -75,6 +75,18 @@ Deno.test("parseCli() reads --lease as the board's lease period; a bad one is re
   );
 });
 
+Deno.test("parseCli() reads --export-cap as the most rows an export holds; a bad one is refused", () => {
+  assert.equal(parseCli(["--export-cap", "5000"], noEnv).options.exportCap, 5000);
+  assert.equal(parseCli([], noEnv).options.exportCap, undefined, "the board's default");
+  for (const bad of ["0", "100001", "2.5", "many"]) {
+    assert.throws(
+      () => parseCli(["--export-cap", bad], noEnv),
+      (e: Error) => e instanceof UsageError && /--export-cap .*from 1 to 100000/.test(e.message),
+      bad,
+    );
+  }
+});
+
 Deno.test("session login comes on with all three BOARD_* variables, never with some", () => {
   const all = { BOARD_USERNAME: "ops", BOARD_PASSWORD: "pw", BOARD_COOKIE_SECRET: "s".repeat(32) };
   const config = parseCli(["--session-ttl", "8h"], env(all));
