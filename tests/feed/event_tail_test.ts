@@ -16,12 +16,34 @@ import { waitFor } from "../helpers/wait_for.ts";
 
 const stream = (task: string) => `taskora:{${task}}:events`;
 
-Deno.test("a tail reads on from the ids it is given, names a trimmed stream, and starts a new task at its own start", async () => {
+type Client = Awaited<ReturnType<typeof connectClient>>;
+type Source = ReturnType<typeof createRedisSource>;
+
+/**
+ * A throwaway Redis, a client writing to it, and a Redis source over
+ * `tasks` (every task, when not given); `stop` ends the test's tail, and
+ * everything is stopped after `fn`.
+ */
+async function withTail(
+  tasks: string[] | undefined,
+  fn: (ctx: { client: Client; source: Source; stop: AbortController }) => Promise<void>,
+): Promise<void> {
   const redis = await startRedis();
   const client = await connectClient(redis.url);
-  const source = createRedisSource({ url: redis.url, tasks: ["a", "b", "c"] });
+  const source = createRedisSource({ url: redis.url, ...tasks ? { tasks } : {} });
   const stop = new AbortController();
   try {
+    await fn({ client, source, stop });
+  } finally {
+    stop.abort();
+    await source.close();
+    await client.close();
+    await redis.stop();
+  }
+}
+
+Deno.test("a tail reads on from the ids it is given, names a trimmed stream, and starts a new task at its own start", async () => {
+  await withTail(["a", "b", "c"], async ({ client, source, stop }) => {
     const add = (task: string, id: string, event: string) =>
       client.sendCommand(["XADD", stream(task), id, "event", event, "jobId", `${task}-${id}`]);
     await add("a", "1000-0", "waiting");
@@ -64,20 +86,11 @@ Deno.test("a tail reads on from the ids it is given, names a trimmed stream, and
     assert.deepEqual(later.trimmed, [], "a stream is checked once");
     stop.abort();
     await done;
-  } finally {
-    stop.abort();
-    await source.close();
-    await client.close();
-    await redis.stop();
-  }
+  });
 });
 
 Deno.test("a batch whose taking failed is read again: the history's store away loses nothing", async () => {
-  const redis = await startRedis();
-  const client = await connectClient(redis.url);
-  const source = createRedisSource({ url: redis.url, tasks: ["a"] });
-  const stop = new AbortController();
-  try {
+  await withTail(["a"], async ({ client, source, stop }) => {
     await client.sendCommand(["XADD", stream("a"), "1000-0", "event", "completed", "jobId", "1"]);
     const taken: string[][] = [];
     let failures = 1;
@@ -91,21 +104,12 @@ Deno.test("a batch whose taking failed is read again: the history's store away l
     assert.deepEqual(taken.slice(0, 2), [["1000-0:completed"], ["1000-0:completed"]]);
     stop.abort();
     await done;
-  } finally {
-    stop.abort();
-    await source.close();
-    await client.close();
-    await redis.stop();
-  }
+  });
 });
 
 Deno.test("a tail resumed after a lapse looks for trims only in the streams that moved, and says when it caught up", async () => {
-  const redis = await startRedis();
-  const client = await connectClient(redis.url);
   const tasks = Array.from({ length: 20 }, (_, i) => `t${i}`);
-  const source = createRedisSource({ url: redis.url, tasks });
-  const stop = new AbortController();
-  try {
+  await withTail(tasks, async ({ client, source, stop }) => {
     const add = (task: string, id: string) =>
       client.sendCommand(["XADD", stream(task), id, "event", "active", "jobId", `${task}-${id}`]);
     for (const task of tasks) await add(task, "1000-0");
@@ -135,19 +139,11 @@ Deno.test("a tail resumed after a lapse looks for trims only in the streams that
     assert.equal(calls.get("xrange"), 2, JSON.stringify(Object.fromEntries(calls)));
     stop.abort();
     await done;
-  } finally {
-    stop.abort();
-    await source.close();
-    await client.close();
-    await redis.stop();
-  }
+  });
 });
 
 Deno.test("a tail over no stream says at once that it caught up", async () => {
-  const redis = await startRedis();
-  const source = createRedisSource({ url: redis.url });
-  const stop = new AbortController();
-  try {
+  await withTail(undefined, async ({ source, stop }) => {
     const batches: EventBatch[] = [];
     const done = source.tailEvents(new Map(), (batch) => {
       batches.push(batch);
@@ -159,9 +155,5 @@ Deno.test("a tail over no stream says at once that it caught up", async () => {
     assert.deepEqual([first.tasks, first.caughtUp], [[], true]);
     stop.abort();
     await done;
-  } finally {
-    stop.abort();
-    await source.close();
-    await redis.stop();
-  }
+  });
 });
