@@ -189,6 +189,12 @@ export class RedisConnection {
   readonly #timeoutMs: number;
   readonly #deadlines: CommandDeadlines;
   readonly #shas = new Map<LuaScript, string>();
+  /**
+   * The scripts one server (not a cluster) ran or loaded since this
+   * connection's last (re)connection: the others are loaded ahead of their
+   * first calls, in the same round trip.
+   */
+  readonly #loaded = new Set<LuaScript>();
   readonly #readyListeners = new Set<() => void>();
   #closed = false;
   /** The last connection attempt failed or the connection dropped: fail fast until 'ready'. */
@@ -238,6 +244,8 @@ export class RedisConnection {
 
   #onReady = (): void => {
     this.#down = false;
+    // Perhaps another server now (a restart, a failover): it may know none of them.
+    this.#loaded.clear();
     for (const listener of this.#readyListeners) listener();
   };
 
@@ -287,7 +295,10 @@ export class RedisConnection {
     if (!this.#usable) await this.ready();
     const routed = commands.map((command) => this.#route(command));
     const write = writes(commands);
-    let replies = await this.#send(routed, write);
+    const ahead = this.#loadsAhead(commands);
+    let replies = await this.#send([...ahead, ...routed], write);
+    if (ahead.length > 0) replies = replies.slice(ahead.length);
+    this.#noteLoaded(commands, replies);
     if (replies.some(isNoScript)) {
       const missing = commands
         .map((command, index) => ({ command, index }))
@@ -308,8 +319,37 @@ export class RedisConnection {
       const retried = await this.#send(missing.map(({ index }) => routed[index]), write);
       replies = [...replies];
       missing.forEach(({ index }, i) => replies[index] = retried[i]);
+      this.#noteLoaded(missing.map(({ command }) => command), retried);
     }
     return replies;
+  }
+
+  /**
+   * A `SCRIPT LOAD` for each script of `commands` one server has not run or
+   * loaded yet, sent before them in their round trip: else each of its calls
+   * is answered NOSCRIPT and sent again (a just-started board's first pass at
+   * 1,000 tasks: 2,000 failed calls, each an error in Redis's `errorstats`).
+   * A cluster loads on the node that answers NOSCRIPT (see
+   * {@link pipelineSettled}): one load per node would need each call's node.
+   */
+  #loadsAhead(commands: readonly Command[]): Routed[] {
+    if (this.topology.sharded) return [];
+    const unknown = new Set<LuaScript>();
+    for (const command of commands) {
+      if (isScriptCall(command) && !this.#loaded.has(command.script)) unknown.add(command.script);
+    }
+    return [...unknown].map((script) => ({
+      key: undefined,
+      args: ["SCRIPT", "LOAD", script.source],
+    }));
+  }
+
+  /** Notes the scripts whose calls ran (answered other than NOSCRIPT) on one server. */
+  #noteLoaded(commands: readonly Command[], replies: readonly unknown[]): void {
+    if (this.topology.sharded) return;
+    commands.forEach((command, index) => {
+      if (isScriptCall(command) && !isNoScript(replies[index])) this.#loaded.add(command.script);
+    });
   }
 
   /** Like {@link pipelineSettled}, but rejects when Redis answered any command with an error. */
