@@ -40,7 +40,10 @@ Deno.test("GET /schedules writes each schedule once per change, and shows each c
       const name = request.headers.get("x-user");
       return name ? { name } : undefined;
     },
-    can: (user, action) => action !== "payload.read" || user?.name === "oz",
+    // oz reads every schedule's data, kim only hourly-1's, vic none.
+    can: (user, action, target) =>
+      action !== "payload.read" || user?.name === "oz" ||
+      (user?.name === "kim" && target === "hourly-1"),
     formatters: {
       data: (value, task) => {
         formatted.push(task);
@@ -71,6 +74,17 @@ Deno.test("GET /schedules writes each schedule once per change, and shows each c
     assert.deepEqual(await list("oz"), first, "the reader's texts are kept beside");
     assert.ok((await list("vic")).every((s) => !("data" in s.config)));
     assert.equal(formatted.length, 3);
+    // Each user's own answer, whoever asked just before with the same list unchanged.
+    for (const user of ["kim", "oz", "kim", "vic", "kim"]) {
+      const shown = (await list(user)).map((s) => "data" in s.config);
+      const expected = {
+        oz: [true, true, true],
+        kim: [false, true, false],
+        vic: [false, false, false],
+      };
+      assert.deepEqual(shown, expected[user as keyof typeof expected], user);
+    }
+    assert.equal(formatted.length, 3, "kim's texts are oz's and vic's");
 
     // taskora changes one schedule: that one is written again, at the next request.
     await app.schedules.update("hourly-1", { data: { i: 10 } });
