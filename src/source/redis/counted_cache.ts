@@ -36,7 +36,10 @@ function countingDrops<B extends CacheClass>(Base: B) {
     #drops = 0;
     /** The number of the last drop of everything. */
     #allAt = 0;
-    /** The number of each key's last invalidation. */
+    /**
+     * The number of each key's last invalidation: keys this connection read (Redis tracks no
+     * others for it) or the board forgets after its writes, a handful.
+     */
     readonly #keyAt = new Map<string, number>();
 
     mark(key: string): number {
