@@ -192,6 +192,8 @@ export function scheduleRoutes({ source, store, present, options, clock, history
   const boardRuns = (schedules: readonly ScheduleRecord[]) => runsOf(schedules.map(runsAsked));
   /** The schedules the last list showed: their runs are read beside the next list's schedules. */
   let listed: BoardRunsOf[] = [];
+  /** The source's answer `listed` was made from. */
+  let listedFrom: readonly ScheduleRecord[] = [];
   /** Whether `c`'s user may see `schedule`'s data: with `payload.read` on it. */
   const mayReadData = (c: Context<SessionEnv & UserEnv>, schedule: ScheduleRecord) =>
     mayReadPayloads(c, options, schedule.name);
@@ -212,7 +214,9 @@ export function scheduleRoutes({ source, store, present, options, clock, history
       // schedules; read again when the list changed.
       const asked = listed;
       const [schedules, guessed] = await Promise.all([source.listSchedules(), runsOf(asked)]);
-      listed = schedules.map(runsAsked);
+      // The source answers an unchanged list as the same array: asked by the same list then.
+      if (schedules !== listedFrom) listed = schedules.map(runsAsked);
+      listedFrom = schedules;
       const runs = sameSchedules(listed, asked) ? guessed : await runsOf(listed);
       // taskora keeps only the scheduler's last run: a board that sees a new one keeps it.
       await board.noteScheduled(schedules)

@@ -22,6 +22,24 @@ import type { JobState } from "../contract/states.ts";
 import type { TaskSource } from "../source/types.ts";
 import type { ScheduleRunStore } from "../store/schedule_runs.ts";
 
+/** Each schedule's runs, by its name: shared with the next caller, so read only. */
+export type RunsByName<R> = ReadonlyMap<string, readonly R[]>;
+
+/**
+ * What a list showed of the store's runs, built once per change of the
+ * schedules or of the store's answer (both compared by identity).
+ */
+interface Shown {
+  schedules: readonly BoardRunsOf[];
+  kept: RunsByName<BoardRunRecord>;
+  /** Each schedule's runs the board dispatched, the newest first, at most {@link BOARD_RUNS_KEPT}. */
+  runs: BoardRunRecord[][];
+  /** Their jobs: their states are read at each list. */
+  jobs: { id: string; task: string }[];
+  /** The answer while they are none: every schedule without runs. */
+  none: RunsByName<BoardRun>;
+}
+
 /** The state the history recorded for job `id`, or null: absent where the history is off or refused. */
 export type ArchivedState = (id: string) => Promise<JobState | null>;
 
@@ -42,12 +60,28 @@ function byTimeNewestFirst(runs: readonly BoardRunRecord[]): BoardRunRecord[] {
   return runs.toSorted((a, b) => b.at - a.at);
 }
 
+/** What a list shows of `kept`: each of `schedules`' runs by the board, and their jobs. */
+function shownOf(schedules: readonly BoardRunsOf[], kept: RunsByName<BoardRunRecord>): Shown {
+  const runs = schedules.map(({ name }) =>
+    byTimeNewestFirst(kept.get(name) ?? []).filter(({ by }) => by === "board")
+      .slice(0, BOARD_RUNS_KEPT)
+  );
+  const jobs = schedules.flatMap(({ task }, i) =>
+    runs[i].map(({ jobId }) => ({ id: jobId, task }))
+  );
+  const none = new Map(schedules.map(({ name }) => [name, []]));
+  return { schedules, kept, runs, jobs, none };
+}
+
 /** The schedule runs of one board: kept in `store`, their states read from `source`. */
 export class BoardRuns {
   readonly #source: TaskSource;
   readonly #store: ScheduleRunStore;
   /** The runs the last {@link list} read, per schedule: what a scheduler's run is checked against. */
-  #kept = new Map<string, BoardRunRecord[]>();
+  #kept: RunsByName<BoardRunRecord> = new Map();
+  #shown: Shown | null = null;
+  /** What {@link noteScheduled} last looked at and found noted: the same needs no look again. */
+  #noted: { schedules: readonly ScheduleRecord[]; kept: RunsByName<BoardRunRecord> } | null = null;
 
   /** Runs kept in `store` of jobs `source` holds. */
   constructor(source: TaskSource, store: ScheduleRunStore) {
@@ -58,28 +92,29 @@ export class BoardRuns {
   /**
    * The newest runs of each schedule with each job's state now: one read
    * of the store and one batch of the source; none where the source reads
-   * no job states (nothing is noted then either).
+   * no job states (nothing is noted then either). While the schedules and
+   * the store's answer are the ones the last list had and no schedule has a
+   * run of the board's, the same map as then.
    */
-  async list(schedules: readonly BoardRunsOf[]): Promise<Map<string, BoardRun[]>> {
+  async list(schedules: readonly BoardRunsOf[]): Promise<RunsByName<BoardRun>> {
     if (!this.#source.getJobStates) return new Map();
     const kept = await this.#store.listBoardRuns(
       schedules.map(({ name }) => name),
       SCHEDULE_RUNS_KEPT,
     );
     this.#kept = kept;
-    const runs = schedules.map(({ name }) =>
-      byTimeNewestFirst(kept.get(name) ?? []).filter(({ by }) => by === "board")
-        .slice(0, BOARD_RUNS_KEPT)
-    );
-    const states = await this.#source.getJobStates(
-      schedules.flatMap(({ task }, i) => runs[i].map(({ jobId }) => ({ id: jobId, task }))),
-    );
+    let shown = this.#shown;
+    if (shown === null || shown.schedules !== schedules || shown.kept !== kept) {
+      shown = this.#shown = shownOf(schedules, kept);
+    }
+    if (shown.jobs.length === 0) return shown.none;
+    const states = await this.#source.getJobStates(shown.jobs);
     let next = 0;
     const withState = (run: BoardRunRecord): BoardRun => {
       const { state, readAt } = states[next++];
       return readAt === undefined ? { ...run, state } : { ...run, state, stateAt: readAt };
     };
-    return new Map(schedules.map(({ name }, i) => [name, runs[i].map(withState)]));
+    return new Map(schedules.map(({ name }, i) => [name, shown.runs[i].map(withState)]));
   }
 
   /** Notes a run of `name` the board dispatched at `at`, keeping the newest. */
@@ -96,7 +131,9 @@ export class BoardRuns {
    */
   async noteScheduled(schedules: readonly ScheduleRecord[]): Promise<void> {
     if (!this.#source.getJobStates) return;
-    const kept = this.#kept;
+    let kept = this.#kept;
+    const noted = this.#noted;
+    if (noted !== null && noted.schedules === schedules && noted.kept === kept) return;
     const unseen = schedules.filter(({ name, lastJobId, lastRun }) =>
       lastJobId !== null && lastRun !== null && kept.has(name) &&
       !kept.get(name)!.some(({ jobId }) => jobId === lastJobId)
@@ -104,8 +141,10 @@ export class BoardRuns {
     for (const { name, lastJobId, lastRun } of unseen) {
       const run: BoardRunRecord = { jobId: lastJobId!, at: lastRun!, by: "scheduler" };
       await this.#store.recordBoardRun(name, run, SCHEDULE_RUNS_KEPT);
-      kept.set(name, [run, ...kept.get(name)!]);
+      // The store's answer is shared: noted in a copy.
+      kept = this.#kept = new Map(kept).set(name, [run, ...kept.get(name)!]);
     }
+    this.#noted = { schedules, kept };
   }
 
   /**

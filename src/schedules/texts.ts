@@ -57,6 +57,8 @@ interface Written {
 /** The last list written: its records, each one's runs and whether it held its data, and its text. */
 interface WrittenList {
   schedules: readonly ScheduleRecord[];
+  /** The runs as given (a map answered again unchanged is the same map), and as shown. */
+  given: ReadonlyMap<string, readonly BoardRun[]>;
   runs: readonly (readonly BoardRun[])[];
   withData: readonly boolean[];
   text: string;
@@ -88,22 +90,28 @@ export class ScheduleTexts {
    * The JSON text of the list of `schedules`, each showing its `runs` (none
    * when absent), with its data where `withData` says so. The same records
    * showing the same runs to a user with the same access as the last list
-   * are answered as the last list's text, not joined again.
+   * are answered as the last list's text, not joined again; the same list
+   * and the same map of runs, without looking at a schedule.
    */
   list(
     schedules: readonly ScheduleRecord[],
     runs: ReadonlyMap<string, readonly BoardRun[]>,
     withData: readonly boolean[],
   ): string {
-    const shown = schedules.map(({ name }) => runs.get(name) ?? []);
     const last = this.#lastList;
+    const sameAccess = last !== null && sameItems(withData, last.withData);
+    if (sameAccess && schedules === last.schedules && runs === last.given) return last.text;
+    const shown = schedules.map(({ name }) => runs.get(name) ?? []);
     if (
-      last !== null && sameItems(schedules, last.schedules) &&
-      sameItems(withData, last.withData) && shown.every((runs, i) => sameRuns(runs, last.runs[i]))
-    ) return last.text;
+      sameAccess && sameItems(schedules, last.schedules) &&
+      shown.every((runs, i) => sameRuns(runs, last.runs[i]))
+    ) {
+      this.#lastList = { ...last, schedules, given: runs };
+      return last.text;
+    }
     const texts = schedules.map((schedule, i) => this.text(schedule, shown[i], withData[i]));
     const text = `[${texts.join(",")}]`;
-    this.#lastList = { schedules, runs: shown, withData, text };
+    this.#lastList = { schedules, given: runs, runs: shown, withData, text };
     return text;
   }
 

@@ -26,13 +26,13 @@ interface Shown {
 
 type Board = ReturnType<typeof createBoardOn>;
 
-/** The board's answer to `method` at `path` under its API, and its status. */
-async function send(board: Board, method: string, path: string): Promise<Response> {
+/** The board's answer to `method` at `path` under its API (a POST's body `{}`), and its status. */
+async function send(board: Board, method: string, path: string, body?: unknown): Promise<Response> {
   return await board.fetch(
     new Request(`http://localhost/board/api${path}`, {
       method,
       headers: { origin: "http://localhost", "content-type": "application/json" },
-      body: method === "POST" ? "{}" : undefined,
+      body: body !== undefined ? JSON.stringify(body) : method === "POST" ? "{}" : undefined,
     }),
   );
 }
@@ -111,6 +111,37 @@ Deno.test("the board's own pause and resume show in its very next /schedules", a
       assert.equal((await listed(board)).get("hourly-1")!.paused, false, "shown at once");
     });
   } finally {
+    await redis.stop();
+  }
+});
+
+Deno.test("the board's own edit shows in its very next /schedules, another board's once Redis says", async () => {
+  const redis = await startRedis();
+  const timers = new FakeTimers();
+  const otherSource = new RedisTaskSource({ url: redis.url, commandTimeoutMs: 300 }, timers);
+  const other = createBoardOn(timers, otherSource);
+  try {
+    await withBoard(redis, async (board) => {
+      const edited = await send(board, "PUT", "/schedules/hourly-0", { data: { i: 7 } });
+      assert.equal(edited.status, 200, await edited.text());
+      assert.deepEqual((await listed(board)).get("hourly-0")!.config.data, { i: 7 }, "at once");
+
+      // Another board on the same Redis pauses one schedule and edits another.
+      const paused = await send(other, "POST", "/schedules/hourly-2/pause");
+      assert.equal(paused.status, 200, await paused.text());
+      const otherEdit = await send(other, "PUT", "/schedules/hourly-1", { data: { i: 11 } });
+      assert.equal(otherEdit.status, 200, await otherEdit.text());
+      const changed = await waitFor(async () => {
+        const schedules = await listed(board);
+        return schedules.get("hourly-2")!.paused &&
+          (schedules.get("hourly-1")!.config.data as { i: number }).i === 11 && schedules;
+      }, { what: "the other board's changes to show" });
+      assert.deepEqual(changed.get("hourly-0")!.config.data, { i: 7 });
+      assert.equal(changed.get("hourly-0")!.paused, false);
+    });
+  } finally {
+    await other.close();
+    await otherSource.close();
     await redis.stop();
   }
 });

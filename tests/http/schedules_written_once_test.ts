@@ -16,6 +16,7 @@ import { FakeTimers } from "../helpers/fake_timers.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { connectClient } from "../helpers/redis_server.ts";
 import { writeJob } from "../helpers/wire_writer.ts";
+import { taskKeys } from "../../src/source/wire/keys.ts";
 import { hourlySchedulesApp } from "../helpers/hourly_schedules.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 
@@ -39,7 +40,10 @@ Deno.test("GET /schedules writes each schedule once per change, and shows each c
       const name = request.headers.get("x-user");
       return name ? { name } : undefined;
     },
-    can: (user, action) => action !== "payload.read" || user?.name === "oz",
+    // oz reads every schedule's data, kim only hourly-1's, vic none.
+    can: (user, action, target) =>
+      action !== "payload.read" || user?.name === "oz" ||
+      (user?.name === "kim" && target === "hourly-1"),
     formatters: {
       data: (value, task) => {
         formatted.push(task);
@@ -70,6 +74,17 @@ Deno.test("GET /schedules writes each schedule once per change, and shows each c
     assert.deepEqual(await list("oz"), first, "the reader's texts are kept beside");
     assert.ok((await list("vic")).every((s) => !("data" in s.config)));
     assert.equal(formatted.length, 3);
+    // Each user's own answer, whoever asked just before with the same list unchanged.
+    for (const user of ["kim", "oz", "kim", "vic", "kim"]) {
+      const shown = (await list(user)).map((s) => "data" in s.config);
+      const expected = {
+        oz: [true, true, true],
+        kim: [false, true, false],
+        vic: [false, false, false],
+      };
+      assert.deepEqual(shown, expected[user as keyof typeof expected], user);
+    }
+    assert.equal(formatted.length, 3, "kim's texts are oz's and vic's");
 
     // taskora changes one schedule: that one is written again, at the next request.
     await app.schedules.update("hourly-1", { data: { i: 10 } });
@@ -99,6 +114,36 @@ Deno.test("GET /schedules writes each schedule once per change, and shows each c
     await app.close();
     await board.close();
     await other.close();
+    await source.close();
+    client.destroy();
+    await redis.stop();
+  }
+});
+
+Deno.test("GET /schedules shows a board run's job state as it is now, at each request", async () => {
+  const redis = await startRedis();
+  const client = await connectClient(redis.url);
+  const app = hourlySchedulesApp(redis.url);
+  const timers = new FakeTimers();
+  const source = new RedisTaskSource({ url: redis.url }, timers);
+  const board = createBoardOn(timers, source);
+  const runsOf = async (name: string): Promise<Shown["boardRuns"]> => {
+    const response = await board.fetch(new Request("http://localhost/board/api/schedules"));
+    assert.equal(response.status, 200);
+    return ((await response.json()) as Shown[]).find((s) => s.name === name)!.boardRuns;
+  };
+  try {
+    await app.start();
+    const jobId = await writeJob(client, { task: "report-0", state: "active" });
+    await source.boardStore.recordBoardRun("hourly-0", { jobId, at: Date.now(), by: "board" }, 10);
+    assert.deepEqual((await runsOf("hourly-0")).map(({ state }) => state), ["active"]);
+    assert.deepEqual((await runsOf("hourly-0")).map(({ state }) => state), ["active"]);
+    // The job's state is no tracked key: what the list built is kept, its jobs' states are not.
+    await client.hSet(`${taskKeys("report-0").jobPrefix}${jobId}`, "state", "completed");
+    assert.deepEqual((await runsOf("hourly-0")).map(({ state }) => state), ["completed"]);
+  } finally {
+    await app.close();
+    await board.close();
     await source.close();
     client.destroy();
     await redis.stop();

@@ -17,6 +17,7 @@
 
 import { createClient, createCluster, createSentinel } from "redis";
 import type { RedisClientLike } from "./client.ts";
+import { CountedCache, CountedPooledCache, type DropCounting } from "./counted_cache.ts";
 
 /** `host:port` of one Redis node. */
 export interface RedisNodeAddress {
@@ -125,11 +126,23 @@ export interface TrackingClient {
   get(key: string): Promise<string | null>;
   /** Drops what the cache holds of `key` (a write of this board's, invalidated later by Redis). */
   forget(key: string): void;
+  /** Before a read of `key`: what {@link unchangedSince} is asked with to answer it again. */
+  mark(key: string): number;
+  /** Whether the cache dropped nothing of `key` since `mark`: a read taken then still stands. */
+  unchangedSince(key: string, mark: number): boolean;
 }
 
-/** The options that make a node-redis client a {@link TrackingClient}'s. */
-function trackingOptions(maxEntries: number) {
-  return { RESP: 3 as const, clientSideCache: { maxEntries } };
+/**
+ * The options that make a node-redis client a {@link TrackingClient}'s: its
+ * cache counts its drops; a cluster's and a sentinel set's (`pooled`) is
+ * shared by their nodes' connections.
+ */
+function trackingOptions(maxEntries: number, pooled: boolean) {
+  const config = { maxEntries };
+  return {
+    RESP: 3 as const,
+    clientSideCache: pooled ? new CountedPooledCache(config) : new CountedCache(config),
+  };
 }
 
 /** What node-redis clients, clusters and sentinels with a client-side cache offer. */
@@ -139,13 +152,18 @@ interface CachingClient {
   hGetAll(key: string): Promise<unknown>;
   zRangeWithScores(key: string, start: number, stop: number): Promise<unknown>;
   get(key: string): Promise<unknown>;
-  readonly clientSideCache?: { invalidate(key: string): void };
+  readonly clientSideCache?: { invalidate(key: string): void } & Partial<DropCounting>;
 }
 
 /** The tracking read and the cache's invalidation of `client()`, the one in use. */
 function trackedReads(
   client: () => CachingClient,
-): Pick<TrackingClient, "hGet" | "hGetAll" | "zRangeWithScores" | "get" | "forget"> {
+): Pick<
+  TrackingClient,
+  "hGet" | "hGetAll" | "zRangeWithScores" | "get" | "forget" | "mark" | "unchangedSince"
+> {
+  // A client made with trackingOptions has a counting cache; with none, no read stands.
+  const drops = (): Partial<DropCounting> => client().clientSideCache ?? {};
   return {
     hGet: async (key, field) => (await client().hGet(key, field) as string | null) ?? null,
     // RESP3 answers a map and (member, double) pairs: flattened as the command connection reads them.
@@ -156,6 +174,8 @@ function trackedReads(
         .flatMap(({ value, score }) => [value, String(score)]),
     get: async (key) => (await client().get(key) as string | null) ?? null,
     forget: (key) => client().clientSideCache?.invalidate(key),
+    mark: (key) => drops().mark?.(key) ?? 0,
+    unchangedSince: (key, mark) => drops().unchangedSince?.(key, mark) ?? false,
   };
 }
 
@@ -227,7 +247,7 @@ export class ServerTopology implements Topology {
     if (options === undefined) return null;
     // Made anew from the command client's options, not duplicate()d: a duplicate keeps its
     // class's RESP2 reply transforms, which read RESP3's HGETALL map as an empty hash.
-    const client = createClient({ ...options, ...trackingOptions(maxEntries) }) as unknown as
+    const client = createClient({ ...options, ...trackingOptions(maxEntries, false) }) as unknown as
       & RedisClientLike
       & CachingClient;
     // Its errors are the command connection's to report; they must not crash the process.
@@ -463,7 +483,7 @@ export class ClusterTopology extends KeptOpen<Cluster> implements Topology {
 
   /** A cluster client of its own: node-redis tracks on a connection to each master it reads. */
   trackingClient(maxEntries: number): TrackingClient {
-    return new ClusterTopology(this.#config, this.#timing, trackingOptions(maxEntries))
+    return new ClusterTopology(this.#config, this.#timing, trackingOptions(maxEntries, true))
       .asTrackingClient();
   }
 }
@@ -543,7 +563,7 @@ export class SentinelTopology extends KeptOpen<Sentinel> implements Topology {
 
   /** A sentinel client of its own, following the master across failovers as this one does. */
   trackingClient(maxEntries: number): TrackingClient {
-    return new SentinelTopology(this.#config, this.#timing, trackingOptions(maxEntries))
+    return new SentinelTopology(this.#config, this.#timing, trackingOptions(maxEntries, true))
       .asTrackingClient();
   }
 }

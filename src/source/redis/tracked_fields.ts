@@ -11,6 +11,11 @@
  * when its key was invalidated is not kept. So a value served from the cache
  * is the one Redis holds, but for an invalidation still on its way.
  *
+ * A read's answer is kept here too, frozen, while the cache has dropped
+ * nothing of its key since it was read (`counted_cache.ts`): answered again
+ * as the same object, with none of a cache hit's command path and copy, so
+ * that what a caller built from it can be known unchanged by identity.
+ *
  * @module
  */
 
@@ -51,6 +56,12 @@ function readOver(client: TrackingClient, read: TrackedRead): Promise<unknown> {
   }
 }
 
+/** A read's answer, and the mark of its key taken before it was read. */
+interface KeptAnswer {
+  mark: number;
+  value: unknown;
+}
+
 /** The tracking connection of one {@link Topology}, made at its first read. */
 export class TrackedFields {
   readonly #topology: Topology;
@@ -60,6 +71,8 @@ export class TrackedFields {
   /** Settles once the first connection attempt ends, within the command timeout. */
   #firstConnection: Promise<void> | null = null;
   #closed = false;
+  /** The answers read, by read (at most {@link TRACKED_READS_MAX}). */
+  readonly #kept = new Map<string, KeptAnswer>();
 
   /** On the servers of `topology`; each read bounded by `deadlines`. */
   constructor(topology: Topology, deadlines: CommandDeadlines) {
@@ -69,7 +82,8 @@ export class TrackedFields {
 
   /**
    * `read` from the cache, or over the tracking connection while Redis has
-   * not invalidated its key. Undefined when the tracking connection cannot
+   * not invalidated its key: the same frozen answer while the cache dropped
+   * nothing of the key since. Undefined when the tracking connection cannot
    * serve (not connected, the topology cannot make one, a failure that is
    * not a timeout): the caller reads on its command connection, which says
    * why it failed if it does.
@@ -82,11 +96,28 @@ export class TrackedFields {
       await this.#firstConnection;
       if (!client.isReady) return undefined;
     }
+    const id = read.join("\n");
+    const kept = this.#kept.get(id);
+    if (kept !== undefined && client.unchangedSince(read[1], kept.mark)) return kept.value;
+    const mark = client.mark(read[1]);
+    let value: unknown;
     try {
-      return await this.#deadlines.within(readOver(client, read), "Redis did not answer");
+      value = await this.#deadlines.within(readOver(client, read), "Redis did not answer");
     } catch (error) {
       if (error instanceof StoreUnavailableError) throw error;
       return undefined;
+    }
+    this.#keep(id, { mark, value: Object.freeze(value) });
+    return value;
+  }
+
+  /** Keeps `answer` of read `id`, the oldest kept answer dropped past the most kept. */
+  #keep(id: string, answer: KeptAnswer): void {
+    this.#kept.delete(id);
+    this.#kept.set(id, answer);
+    for (const oldest of this.#kept.keys()) {
+      if (this.#kept.size <= TRACKED_READS_MAX) break;
+      this.#kept.delete(oldest);
     }
   }
 

@@ -18,6 +18,7 @@
 import type { BoardRunRecord } from "../../contract/schedules.ts";
 import { boardRunsKey, boardRunsVersionKey } from "../../source/wire/keys.ts";
 import type { RedisConnection } from "../../source/redis/client.ts";
+import { sameItems } from "../../same_items.ts";
 
 /** How long a schedule's list outlives its newest run: 30 days. */
 export const BOARD_RUNS_TTL_MS = 30 * 86_400_000;
@@ -94,13 +95,20 @@ async function written(
 /**
  * The lists one store read, and the version it read them at: what it
  * answers while the stored version is the same. Holds the schedules last
- * asked for, at most `limit` runs each.
+ * asked for, at most `limit` runs each, and the last answer: asked again
+ * for the same schedules and limit while the lists are the same, it is
+ * answered again (the same map), so that what a caller built from it can be
+ * known unchanged by identity.
  */
 export class BoardRunLists {
   version: string | null = null;
   limit = 0;
   lists = new Map<string, BoardRunRecord[]>();
+  answered: { names: readonly string[]; limit: number; runs: BoardRunsByName } | null = null;
 }
+
+/** Each named schedule's runs, newest first: shared with the next caller, so read only. */
+export type BoardRunsByName = ReadonlyMap<string, readonly BoardRunRecord[]>;
 
 /**
  * The `limit` newest runs of each named schedule, newest first: one GET of
@@ -114,7 +122,7 @@ export async function listBoardRuns(
   limit: number,
   kept: BoardRunLists,
   prefix?: string,
-): Promise<Map<string, BoardRunRecord[]>> {
+): Promise<BoardRunsByName> {
   // Tracked: no round trip until a run is noted (by this board: forgotten at once, {@link written}).
   const version = await connection.trackedRead(["GET", boardRunsVersionKey(prefix)]) as
     | string
@@ -130,8 +138,13 @@ export async function listBoardRuns(
     kept.lists = new Map(
       names.map((name, i) => [name, lists[i].map(decoded).filter((run) => run !== null)]),
     );
+    kept.answered = null;
   }
-  return new Map(names.map((name) => [name, kept.lists.get(name)!.slice(0, limit)]));
+  const last = kept.answered;
+  if (last !== null && last.limit === limit && sameItems(last.names, names)) return last.runs;
+  const runs = new Map(names.map((name) => [name, kept.lists.get(name)!.slice(0, limit)]));
+  kept.answered = { names: [...names], limit, runs };
+  return runs;
 }
 
 /** Forgets a deleted schedule's runs: one pipeline of DEL and the new version. */

@@ -298,7 +298,7 @@ export class RedisBoardStore implements BoardStore {
   async listBoardRuns(
     names: readonly string[],
     limit: number,
-  ): Promise<Map<string, BoardRunRecord[]>> {
+  ): Promise<ReadonlyMap<string, readonly BoardRunRecord[]>> {
     return await listBoardRuns(await this.#ready(), names, limit, this.#boardRuns, this.#prefix);
   }
 
