@@ -37,8 +37,9 @@ function countingDrops<B extends CacheClass>(Base: B) {
     /** The number of the last drop of everything. */
     #allAt = 0;
     /**
-     * The number of each key's last invalidation: keys this connection read (Redis tracks no
-     * others for it) or the board forgets after its writes, a handful.
+     * The number of each key's last invalidation since the last drop of everything: keys this
+     * connection read (Redis tracks no others for it) or the board forgets after its writes, a
+     * handful, and none after a drop of everything (a reconnection clears the cache).
      */
     readonly #keyAt = new Map<string, number>();
 
@@ -53,6 +54,8 @@ function countingDrops<B extends CacheClass>(Base: B) {
     /** Every read kept so far no longer stands. */
     protected droppedAll(): void {
       this.#allAt = ++this.#drops;
+      // Each older than the drop of everything: `mark` would read the drop's number anyway.
+      this.#keyAt.clear();
     }
 
     override invalidate(key: Parameters<BasicClientSideCache["invalidate"]>[0]): void {
