@@ -70,7 +70,7 @@ function needMsFor(statsIntervalMs: number): number {
  * slack either side of the 1 s pass period keeps that so when a timer fires
  * late; at 2 s or less it is read at every pass, as before.
  */
-export function rereadMsFor(statsIntervalMs: number): number {
+function rereadMsFor(statsIntervalMs: number): number {
   return statsIntervalMs / 2;
 }
 
