@@ -182,7 +182,8 @@ export function startServices(
     redact: options.redact,
     statsIntervalMs: options.statsInterval,
   });
-  // A change this board made re-reads its task at the leader's next pass, events or not.
+  // A change this board made re-reads its task at the leader's next pass, events or not, and
+  // that pass leaves no task waiting: its state is after the change.
   const ownChanges = new OwnChanges(clock, (task) => boardFeed?.live.changed(task));
   const feed = boardFeed?.feed ?? null;
   const history = boardFeed?.history ?? null;

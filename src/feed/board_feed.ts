@@ -58,6 +58,22 @@ function needMsFor(statsIntervalMs: number): number {
   return Math.max(LEAST_NEED_MS, 2 * statsIntervalMs);
 }
 
+/**
+ * How old a busy task's last read is before the live state reads it again,
+ * ms (see `live_state.ts`): half the stats interval. Every reader takes the
+ * state while its `asOf` is at most one interval old (the overview,
+ * `/metrics` and the alerts; a stats frame up to a lease period): the `asOf`
+ * a pass writes is then at most half an interval old, and the other half
+ * covers the time until the next pass has written (a pass period, 1 s, and
+ * the pass, whose duration the keeper counts in). At the default 3 s a task
+ * that moves every second is read every other pass, and the half-second
+ * slack either side of the 1 s pass period keeps that so when a timer fires
+ * late; at 2 s or less it is read at every pass, as before.
+ */
+function rereadMsFor(statsIntervalMs: number): number {
+  return statsIntervalMs / 2;
+}
+
 /** The board's feed and, when it records, the history and its recorder's state. */
 export interface BoardFeed {
   /** The change feed. */
@@ -90,7 +106,13 @@ export function createBoardFeed(options: BoardFeedOptions): BoardFeed | null {
   const store = options.store.feed;
   if (!store) return null;
   const history = historyOf(options);
-  const live = new LiveStateKeeper({ source, store, clock, health });
+  const live = new LiveStateKeeper({
+    source,
+    store,
+    clock,
+    health,
+    rereadMs: rereadMsFor(statsIntervalMs),
+  });
   const consumers: FeedConsumer[] = [live];
   if (history) consumers.push(history.recording);
   const feed = new ChangeFeed({

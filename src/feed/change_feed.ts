@@ -9,7 +9,8 @@
  * The ids saved are never ahead of what the consumers kept: after every
  * consumer's pass resolved, the feed saves the ids of the batches taken
  * before that pass began (a pass keeps in the store what those told: the
- * live state's rows), and at a stop nothing more. So a new leader, or this
+ * live state's rows), but a task's a consumer's pass left for a later one
+ * (`unkept`), and at a stop nothing more. So a new leader, or this
  * board's feed started again after its need lapsed, resumes from ids whose
  * every later entry it reads again: a consumer may see a batch again (at
  * most a pass's worth: consumers are idempotent), and the live state learns
@@ -52,6 +53,12 @@ export interface FeedConsumer {
    * in `take`.
    */
   pass?(): Promise<void>;
+  /**
+   * The tasks whose entries its last pass left for a later one (the live
+   * state's tasks read too recently to read again): the feed saves no id
+   * past them until a pass kept them, so a new leader reads them again.
+   */
+  unkept?(): Iterable<string>;
   /**
    * The feed starts (this board leads and someone needs it): read what was
    * kept. `positions`: the saved ids it resumes each task's stream from
@@ -353,7 +360,12 @@ export class ChangeFeed {
       }
       // A consumer that failed kept nothing: saved once a pass succeeds. A save that failed: the
       // next pass saves them.
-      if (!failed) await this.#savePositions(covered).catch(() => {});
+      if (!failed) {
+        for (const consumer of this.#options.consumers) {
+          for (const task of consumer.unkept?.() ?? []) covered.positions.delete(task);
+        }
+        await this.#savePositions(covered).catch(() => {});
+      }
       this.#failing = failed;
     })().finally(() => {
       this.#passing = null;

@@ -28,6 +28,18 @@
  *   stream. Only a task the state never held (a first start) is read once:
  *   its re-runs of the last 15 min and, when its jobs waited past the idle
  *   limit, its newest stream entries for the last take;
+ * - a task that keeps moving is read again at most once per `rereadMs`
+ *   (the board's: half its stats interval, see `board_feed.ts`): a pass
+ *   leaves its events marked for a later one while its last read is
+ *   younger, since no reader sees the state more often than once an
+ *   interval (at the defaults a busy task is read every other pass: about
+ *   half the commands). Its row then holds what that read saw, and the
+ *   `asOf` the pass writes is the oldest read among the tasks whose events
+ *   wait (else the pass's own time): a count is never staler than the
+ *   `asOf` it is shown with. What this board changed itself, a task the
+ *   sweep found drifted, a trimmed stream and a first read never wait. The
+ *   feed saves no stream id past the events that wait (`unkept`): a new
+ *   leader, or a start after a lapse, reads them again;
  * - a pass writes the rows that changed, the index when it changed, and the
  *   `asOf` always (one HSET): a quiet board of any size costs that and its
  *   sweep;
@@ -89,6 +101,16 @@ export interface LiveStateOptions {
   sweepMs?: number;
   /** Commands per second the sweep's checks may spend, on average (default {@link DEFAULT_SWEEP_COMMANDS_PER_SECOND}). */
   sweepCommandsPerSecond?: number;
+  /**
+   * How old a task's last read must be before a pass reads it again for the
+   * events it had since, ms, with the last pass's own duration counted in
+   * (default 0: at every pass). Meanwhile its events wait for a later pass
+   * and the `asOf` stays at that read. Readers take the state while it is at
+   * most their window old: the `asOf` a pass writes is then at most
+   * `rereadMs` old, and ages until the next pass writes (a pass period and
+   * that pass's duration), so `rereadMs` leaves room for those.
+   */
+  rereadMs?: number;
 }
 
 /**
@@ -152,6 +174,7 @@ export class LiveStateKeeper implements FeedConsumer {
   readonly #options: LiveStateOptions;
   readonly #sweepMs: number;
   readonly #sweepPerSecond: number;
+  readonly #rereadMs: number;
   /** Tasks with events since their last read, and what those can have changed. */
   #moved = new Map<string, TaskChanges>();
   /** When each task's active jobs' locks were last read. */
@@ -179,12 +202,19 @@ export class LiveStateKeeper implements FeedConsumer {
   /** The part of a task the sweep owes since its last check (it checks whole ones). */
   #sweepOwed = 0;
   #lastPassAt: number | null = null;
+  /** How long the last pass took, from its start to its write's end, on the clock. */
+  #lastPassMs = 0;
+  /** Whether this board changed the queue since the last pass began: the next leaves no task waiting. */
+  #ownChange = false;
+  /** The tasks whose events the last pass left waiting. */
+  #unkept: ReadonlySet<string> = new Set();
 
   /** Creates the keeper; it holds nothing until the feed starts. */
   constructor(options: LiveStateOptions) {
     this.#options = options;
     this.#sweepMs = options.sweepMs ?? 60_000;
     this.#sweepPerSecond = options.sweepCommandsPerSecond ?? DEFAULT_SWEEP_COMMANDS_PER_SECOND;
+    this.#rereadMs = options.rereadMs ?? 0;
   }
 
   /**
@@ -237,11 +267,15 @@ export class LiveStateKeeper implements FeedConsumer {
   }
 
   /**
-   * Notes that this board changed `task` (a clean, say) in a way taskora
-   * writes no event for: the next pass re-reads it, as one that moved.
+   * Notes that this board changed the queue, `task` when named (a clean,
+   * say, which taskora writes no event for): the next pass re-reads it
+   * whole, and leaves no moved task waiting, so that the `asOf` it writes is
+   * its own and the board's readers take its state (they take none written
+   * before their board's last change, see `own_changes.ts`).
    */
-  changed(task: string): void {
-    this.#changesOf(task).all();
+  changed(task?: string): void {
+    this.#ownChange = true;
+    if (task !== undefined) this.#changesOf(task).all();
   }
 
   /** What `task`'s events since its last read can have changed (noted from here on). */
@@ -280,20 +314,33 @@ export class LiveStateKeeper implements FeedConsumer {
     this.#written.clear();
     this.#index = null;
     this.#lastPassAt = null;
+    this.#lastPassMs = 0;
+    this.#ownChange = false;
+    this.#unkept = new Set();
     this.#sweepOwed = 0;
   }
 
-  /** Re-reads what moved, what the sweep found drifted and any new task; writes what changed. */
+  /**
+   * Re-reads what moved (less the tasks whose events wait: read less than
+   * `rereadMs` ago), what the sweep found drifted and any new task; writes
+   * what changed.
+   */
   async pass(): Promise<void> {
     const { source, store, clock } = this.#options;
     for (const task of this.#uncaught) this.#changesOf(task).all();
     this.#uncaught.clear();
+    const ownChange = this.#ownChange;
+    this.#ownChange = false;
     const tasks = await source.listTasks();
     const present = new Set(tasks);
     const removed = [...this.#kept.keys()].filter((task) => !present.has(task));
     for (const task of removed) this.#forget(task);
     const now = clock();
-    const moved = [...this.#moved.keys()].filter((task) => present.has(task));
+    const waiting = ownChange ? new Set<string>() : this.#waiting(now);
+    this.#unkept = waiting;
+    const moved = [...this.#moved.keys()].filter((task) => present.has(task) && !waiting.has(task));
+    // Honest: no count is staler than this (the reads of the tasks whose events wait).
+    const asOf = Math.min(now, ...[...waiting].map((task) => this.#kept.get(task)!.readAt));
     const checked = this.#sweep(tasks, now)
       .filter((task) => this.#kept.has(task) && !this.#moved.has(task));
     const drifted = await this.#drifted(checked, now);
@@ -337,7 +384,7 @@ export class LiveStateKeeper implements FeedConsumer {
     const indexChanged = indexText !== this.#index;
     try {
       await store.writeLiveState({
-        asOf: now,
+        asOf,
         index: indexChanged ? index : undefined,
         rows: changed,
         removed,
@@ -348,7 +395,40 @@ export class LiveStateKeeper implements FeedConsumer {
       this.#written.clear();
       this.#index = null;
       throw error;
+    } finally {
+      this.#lastPassMs = clock() - now;
     }
+  }
+
+  /**
+   * The tasks whose events the last pass left waiting: their rows do not
+   * hold those yet, so the feed saves no id past them (a new leader reads
+   * those events again, and the tasks with them).
+   */
+  unkept(): ReadonlySet<string> {
+    return this.#unkept;
+  }
+
+  /**
+   * The tasks that moved whose events wait for a later pass at `now`: those
+   * read, whole or in part, less than `rereadMs` ago, the last pass's
+   * duration counted in. The readers' window holds the `asOf` a pass writes
+   * until the next pass has written; on a loaded machine, where a pass takes
+   * long, the next write comes that much later, so no task waits once a
+   * pass takes as long as `rereadMs` leaves beyond a pass period (at the
+   * board's defaults, half a second): every task that moved is read at every
+   * pass, as without `rereadMs`. A task to read whole (trimmed entries, this
+   * board's change, an error) or not yet read never waits.
+   */
+  #waiting(now: number): Set<string> {
+    const waiting = new Set<string>();
+    for (const [task, changes] of this.#moved) {
+      const kept = this.#kept.get(task);
+      if (kept && !changes.whole && now - kept.readAt + this.#lastPassMs < this.#rereadMs) {
+        waiting.add(task);
+      }
+    }
+    return waiting;
   }
 
   /**

@@ -20,13 +20,16 @@ const CHANGE_NOTHING = new Set(["GET", "HEAD", "OPTIONS"]);
 /** When this board last finished a change, on the clock the live state's `asOf` uses. */
 export class OwnChanges {
   readonly #clock: () => number;
-  readonly #onTask: (task: string) => void;
+  readonly #onChange: (task?: string) => void;
   #at = -Infinity;
 
-  /** `clock`: ms since the epoch, as the live state's `asOf`; `onTask` hears each task changed. */
-  constructor(clock: () => number, onTask: (task: string) => void = () => {}) {
+  /**
+   * `clock`: ms since the epoch, as the live state's `asOf`; `onChange`
+   * hears each change, with the task it named.
+   */
+  constructor(clock: () => number, onChange: (task?: string) => void = () => {}) {
     this.#clock = clock;
-    this.#onTask = onTask;
+    this.#onChange = onChange;
   }
 
   /** Whether a live state of `asOf` was written after this board's last change. */
@@ -38,16 +41,17 @@ export class OwnChanges {
    * Marks a change this board made outside a request (a bulk operation's
    * steps end after its `POST` answered): the answers after it do not come
    * from a live state written before it; `task`, when one is named, is
-   * re-read at the leader's next pass.
+   * re-read at the leader's next pass, which leaves no task's events
+   * waiting (`live_state.ts`), so that its `asOf` is after the change.
    */
   changed(task?: string): void {
     this.#at = this.#clock();
-    if (task !== undefined) this.#onTask(task);
+    this.#onChange(task);
   }
 
   /**
    * Marks every request that may have changed the queue, when it ends, and
-   * tells the `onTask` given at construction the task its path names
+   * tells the `onChange` given at construction the task its path names
    * (`/tasks/<task>/...`): a clean writes no event, so the live state
    * re-reads that task rather than wait for its sweep. A read, a preflight
    * and a request refused with a 4xx changed nothing: the next answers stay

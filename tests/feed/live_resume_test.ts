@@ -6,7 +6,9 @@
  * resumes each task's stream from its saved id, so the first pass re-reads
  * only the tasks that moved while no feed ran (a task whose stream was
  * trimmed past its saved id whole), and no `asOf` newer than the lapse is
- * written before the resumed tail told which tasks moved.
+ * written before the resumed tail told which tasks moved; a task whose
+ * events waited for a later pass at the lapse (read too recently) is read
+ * at the first pass after it.
  */
 
 import assert from "node:assert/strict";
@@ -42,7 +44,7 @@ function statsOf(summary: LiveSummary | null, task: string) {
 /**
  * A lone board's feed and live state over `TASKS` (one waiting job each),
  * its source's snapshot reads noted; `holdTail` (when given) is awaited
- * before each batch of the feed's tail is handed on.
+ * before each batch of the feed's tail is handed on; `rereadMs` the keeper's.
  */
 async function withFeed(
   fn: (ctx: {
@@ -54,6 +56,7 @@ async function withFeed(
     summary: () => Promise<LiveSummary | null>;
   }) => Promise<void>,
   holdTail?: () => Promise<void>,
+  rereadMs?: number,
 ): Promise<void> {
   const redis = await startRedis();
   const client = await connectClient(redis.url);
@@ -80,6 +83,7 @@ async function withFeed(
     store,
     clock: () => timers.now(),
     health: { maxWaitMs: 600_000, maxIdleMs: 300_000 },
+    rereadMs,
   });
   const feed = new ChangeFeed({
     source: watched,
@@ -235,4 +239,45 @@ Deno.test("after a lapse, no asOf newer than it is written before the resumed ta
     // A count is never staler than the asOf it shows: the new job is in it.
     assert.equal(statsOf(after, task)?.waiting, 2);
   }, () => holding ? held.promise : Promise.resolve());
+});
+
+Deno.test("after a lapse, a task whose events waited for a later pass is read at the first pass", async () => {
+  await withFeed(
+    async (ctx) => {
+      const { client, timers, feed, source, reads, summary } = ctx;
+      feed.need();
+      await waitFor(async () => {
+        await timers.tick(1_000);
+        return (await summary())?.index.tasks.length === TASKS.length;
+      }, { what: "the first pass to hold every task" });
+      const task = TASKS[12];
+      await take(client, task);
+      // Read less than a minute ago: its events wait, and the asOf stays at that read.
+      await waitFor(async () => {
+        await timers.tick(1_000);
+        return (await summary())!.asOf < timers.now() - 1_000;
+      }, { what: "a pass that left the take waiting" });
+      await waitFor(async () => (await timers.tick(5_000), !feed.running), {
+        what: "the feed to stop once its need lapsed",
+      });
+      const lapsed = await summary();
+      const [row] = await source.boardStore.feed.readLiveRows([task]);
+      assert.equal(lapsed!.asOf, row!.readAt, "the take still waited at the lapse, on that read");
+      assert.equal(statsOf(lapsed, task)?.active, 0);
+      reads.length = 0;
+
+      const restartAt = timers.now();
+      feed.need();
+      const after = await waitFor(async () => {
+        await timers.tick(1_000);
+        const state = await summary();
+        return (state?.asOf ?? 0) >= restartAt ? state : null;
+      }, { what: "the first pass after the restart" });
+      // Before, the feed had saved the take's id: the restart never saw it, and the row said 0.
+      assert.deepEqual(reads.flatMap((one) => one.tasks), [task]);
+      assert.deepEqual([statsOf(after, task)?.waiting, statsOf(after, task)?.active], [0, 1]);
+    },
+    undefined,
+    60_000,
+  );
 });

@@ -13,7 +13,11 @@
  * - a task created after the start appears within one discovery pass;
  * - with nothing moving, the sweep costs its budget of commands a second,
  *   not a whole read of every task once a minute, and still heals within
- *   one sweep (its period at that number of tasks).
+ *   one sweep (its period at that number of tasks);
+ * - a task that keeps moving is read once per `rereadMs`, the `asOf` then
+ *   the oldest read whose task's events wait; this board's own change is
+ *   read at the next pass, which leaves none waiting; and a pass that takes
+ *   long (on the keeper's clock) leaves none waiting either.
  */
 
 import assert from "node:assert/strict";
@@ -25,10 +29,12 @@ import {
   LiveStateKeeper,
   sweepPeriodMs,
 } from "../../src/feed/live_state.ts";
+import type { EventBatch } from "../../src/source/types.ts";
 import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { passUntil } from "../helpers/live_passes.ts";
+import { sourceWith } from "../helpers/source_with.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { fillRedis, writeJob } from "../helpers/wire_writer.ts";
 
@@ -216,7 +222,9 @@ Deno.test("a task created after the start appears within one discovery pass", as
 /**
  * The keeper alone over `jobs` jobs on `count` tasks, its passes driven by
  * hand (no browser's stats frames in a count), after its first pass; `at`
- * moves its clock by `ms` and says where it is.
+ * moves its clock by `ms` and says where it is. With `rereadMs`, the
+ * keeper's; with `readMs`, each read of the queues takes that long on its
+ * clock (a loaded machine).
  */
 async function withKeeper(
   count: number,
@@ -228,6 +236,7 @@ async function withKeeper(
     tasks: string[];
     at: (ms?: number) => number;
   }) => Promise<void>,
+  { rereadMs, readMs = 0 }: { rereadMs?: number; readMs?: number } = {},
 ): Promise<void> {
   const redis = await startRedis();
   const client = await connectClient(redis.url);
@@ -235,10 +244,17 @@ async function withKeeper(
   const source = new RedisTaskSource({ url: redis.url, tasks }, new FakeTimers());
   let now = Date.now();
   const keeper = new LiveStateKeeper({
-    source,
+    source: sourceWith(source, {
+      getQueueSnapshots: async (...args) => {
+        const read = await source.getQueueSnapshots(...args);
+        now += readMs;
+        return read;
+      },
+    }),
     store: source.boardStore.feed,
     clock: () => now,
     health: { maxWaitMs: 300_000, maxIdleMs: 300_000 },
+    rereadMs,
   });
   try {
     await fillRedis(client as never, { jobs, tasks: count });
@@ -359,4 +375,104 @@ Deno.test("a task that moves is read again for what its events changed: its coun
     // 7 commands a task a pass, the locks and the pass's HSET (before, 16 a task: 165 a second).
     assert.ok(perSecond <= tasks.length * 8 + 1, `${perSecond} commands/s: ${seen}`);
   });
+});
+
+/** A batch in which a worker took a new job of each of `tasks` and finished it, at `at`. */
+function takenAndFinished(tasks: readonly string[], job: string, at: number): EventBatch {
+  return {
+    events: tasks.flatMap((task) =>
+      ["active", "completed"].map((event) => ({ task, event, jobId: job, fields: {}, at }))
+    ),
+    positions: new Map(),
+    tasks: [...tasks],
+    trimmed: [],
+    caughtUp: true,
+  };
+}
+
+Deno.test("a task that moves at every pass is read once per rereadMs, and the asOf is the oldest read whose events wait", async () => {
+  await withKeeper(10, 400, async ({ client, source, keeper, tasks, at }) => {
+    const start = at();
+    const asOfs: number[] = [];
+    const calls = await commandsOf(client, async () => {
+      for (let t = 1; t <= 30; t++) {
+        keeper.take(takenAndFinished(tasks, `new-${t}`, at(1_000)));
+        await keeper.pass();
+        const state = await source.boardStore.feed.readLiveState();
+        asOfs.push(state!.asOf - start);
+        // Honest: no row was read before the asOf it is shown with.
+        for (const row of state!.rows.values()) assert.ok(row.readAt >= state!.asOf, row.name);
+      }
+    });
+    const seen = JSON.stringify(Object.fromEntries(calls));
+    // Read at every other pass: 1 s old, a read waits; 2 s old, it is due.
+    assert.deepEqual(asOfs, asOfs.map((_, i) => (i + 1) * 1_000 - ((i + 1) % 2) * 1_000));
+    // The minutes' counters with the counts (before, 10 tasks × 30 passes).
+    assert.equal(calls.get("mget"), tasks.length * 15, seen);
+    assert.equal(calls.get("zcard"), tasks.length * 15 * 2, seen);
+  }, { rereadMs: 1_500 });
+});
+
+Deno.test("with reads of different ages waiting, the asOf is the oldest of them", async () => {
+  await withKeeper(10, 400, async ({ source, keeper, tasks, at }) => {
+    const start = at();
+    const asOfAt = async (t: number, trimmed: string[] = []) => {
+      keeper.take({ ...takenAndFinished(tasks, `new-${t}`, at(1_000)), trimmed });
+      await keeper.pass();
+      return (await source.boardStore.feed.readLiveSummary())!.asOf - start;
+    };
+    // task-0's entries trimmed at 1 s: read whole then; the others wait (read at 0).
+    assert.equal(await asOfAt(1, ["task-0"]), 0);
+    assert.equal(await asOfAt(2), 0);
+    // The others read (3 s old); task-0's events wait on its read of 1 s, not the others' of 3 s.
+    assert.equal(await asOfAt(3), 1_000);
+    assert.equal(await asOfAt(4), 3_000, "task-0 read; the others wait on 3 s");
+  }, { rereadMs: 2_500 });
+});
+
+Deno.test("this board's own change is read at the next pass, which leaves no task waiting", async () => {
+  await withKeeper(10, 400, async ({ client, source, keeper, tasks, at }) => {
+    const feed = source.boardStore.feed;
+    const [before] = await feed.readLiveRows(["task-3"]);
+    // Every task moved 1 s after its read: their events wait.
+    const moved = at(1_000);
+    keeper.take(takenAndFinished(tasks, "new-1", moved));
+    await keeper.pass();
+    assert.equal((await feed.readLiveSummary())!.asOf, moved - 1_000);
+    // This board cleans one of task-3's finished jobs: no event; the others moved again.
+    await client.sendCommand(["ZREMRANGEBYRANK", "taskora:{task-3}:completed", "0", "0"]);
+    keeper.changed("task-3");
+    keeper.take(takenAndFinished(tasks, "new-2", at(100)));
+    const calls = await commandsOf(client, () => keeper.pass());
+    const [row] = await feed.readLiveRows(["task-3"]);
+    assert.equal(row!.stats.completed, before!.stats.completed - 1, "the clean shows at once");
+    assert.equal((await feed.readLiveSummary())!.asOf, at(), "after the change: every task read");
+    assert.equal(calls.get("mget"), tasks.length, JSON.stringify(Object.fromEntries(calls)));
+    // A change that names no task (a bulk step's end) leaves none waiting either.
+    keeper.take(takenAndFinished(tasks, "new-3", at(1_000)));
+    keeper.changed();
+    await keeper.pass();
+    assert.equal((await feed.readLiveSummary())!.asOf, at());
+  }, { rereadMs: 1_500 });
+});
+
+Deno.test("on a loaded machine, a pass that takes long leaves no task waiting: the state stays within the readers' window", async () => {
+  // Each read of the queues takes 600 ms: with a task's events waiting, the asOf one pass
+  // wrote would be 2.6 s old by the time the next one has written, near the 3 s window.
+  await withKeeper(10, 400, async ({ source, keeper, tasks, at }) => {
+    // The first pass began at the asOf it wrote.
+    let written = (await source.boardStore.feed.readLiveSummary())!.asOf;
+    let pass = written;
+    for (let t = 1; t <= 10; t++) {
+      // The feed's passes begin a pass period apart (the last took less).
+      at(pass + 1_000 - at());
+      pass = at();
+      keeper.take(takenAndFinished(tasks, `new-${t}`, pass));
+      await keeper.pass();
+      // What readers took until this pass had written.
+      assert.ok(at() - written <= 1_600, `${at() - written} ms old at pass ${t}`);
+      written = (await source.boardStore.feed.readLiveSummary())!.asOf;
+      assert.equal(written, pass, `pass ${t} read every task that moved`);
+    }
+  }, { rereadMs: 1_500, readMs: 600 });
 });
