@@ -59,8 +59,8 @@
  * gathering pause; an empty one by a pause of `pollMs` (default 250), twice
  * as long after each further empty round, up to `idlePollMs` (default 1000).
  * A busy cluster is followed within 250 ms, and the first event after a
- * quiet spell within a second. Cost while idle: one round trip per master and one
- * XREAD per task every `idlePollMs`.
+ * quiet spell within a second. Cost while idle: one round trip per master
+ * and one XREAD per task every `idlePollMs`.
  *
  * @module
  */
