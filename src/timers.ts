@@ -94,3 +94,31 @@ export async function settledWithin(
     timers.clearTimeout(timer!);
   }
 }
+
+/**
+ * Resolves after `ms` on `timers`, or at once when `signal` aborts (the
+ * timer is then cleared); the timer never holds the process.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pauseOn, systemTimers } from "./timers.ts";
+ * const stop = new AbortController();
+ * const paused = pauseOn(systemTimers, 60_000, stop.signal);
+ * stop.abort(); // a stop does not wait for the pause
+ * assert.equal(await paused, undefined);
+ * ```
+ */
+export function pauseOn(timers: Timers, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      timers.clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = timers.setTimeout(done, ms);
+    timers.unref(timer);
+    signal?.addEventListener("abort", done);
+  });
+}

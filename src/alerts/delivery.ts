@@ -8,7 +8,7 @@
  */
 
 import type { AlertDelivery, AlertNotice, AlertSink } from "../contract/alerts.ts";
-import type { Timers } from "../timers.ts";
+import { pauseOn, type Timers } from "../timers.ts";
 import { type SinkRequest, slackRequest } from "./slack.ts";
 import { webhookRequest } from "./webhook.ts";
 
@@ -76,20 +76,6 @@ async function postOnce(
   }
 }
 
-/** Waits `ms`, or less when `signal` ends first. */
-function pause({ timers, signal }: DeliveryDeps, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      timers.clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = timers.setTimeout(done, ms);
-    timers.unref(timer);
-    signal?.addEventListener("abort", done);
-  });
-}
-
 /**
  * Posts `notice` to `sink`, retrying a failed attempt after 1 s, 2 s, 4 s …
  * (at most {@link MAX_BACKOFF_MS}) up to `sink.retries` times, or until
@@ -108,7 +94,11 @@ export async function deliverNotice(
     if (attempt > sink.retries || deps.signal?.aborted) {
       return { sink: sink.name, outcome: "failed", attempts: attempt, error };
     }
-    await pause(deps, Math.min(FIRST_BACKOFF_MS * 2 ** (attempt - 1), MAX_BACKOFF_MS));
+    await pauseOn(
+      deps.timers,
+      Math.min(FIRST_BACKOFF_MS * 2 ** (attempt - 1), MAX_BACKOFF_MS),
+      deps.signal,
+    );
     // Ended during the backoff: no further attempt (its post would outlive the end).
     if (deps.signal?.aborted) {
       return { sink: sink.name, outcome: "failed", attempts: attempt, error: CLOSED };

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { ChangeFeed, type FeedConsumer } from "../../src/feed/change_feed.ts";
 import { Leadership, leaseOf } from "../../src/leadership.ts";
 import { createMemorySource } from "../../src/source/memory/mod.ts";
+import { GATHER_MS } from "../../src/source/redis/event_reader.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import type { TaskEvent, TaskSource } from "../../src/source/types.ts";
 import type { FeedStore } from "../../src/store/feed.ts";
@@ -128,7 +129,8 @@ Deno.test("a busy feed saves its ids once a pass, not once a batch; a stop saves
   const source = new RedisTaskSource({ url: redis.url, tasks: TASKS }, timers);
   const taken = recorder();
   const feed = loneFeed(source, source.boardStore.feed, timers, taken);
-  const batchOf = async (jobId: string) => {
+  /** Writes one entry and waits for its batch; `gathering`: the tail waits in its pause. */
+  const batchOf = async (jobId: string, gathering: boolean) => {
     const before = taken.batches;
     await client.sendCommand([
       "XADD",
@@ -139,6 +141,8 @@ Deno.test("a busy feed saves its ids once a pass, not once a batch; a stop saves
       "jobId",
       jobId,
     ]);
+    // After a batch the tail waits a gathering pause of the board's clock before reading on.
+    if (gathering) await timers.tick(GATHER_MS);
     await waitFor(() => taken.batches > before && taken.events.at(-1)?.jobId === jobId, {
       what: `${jobId}'s batch`,
     });
@@ -147,16 +151,18 @@ Deno.test("a busy feed saves its ids once a pass, not once a batch; a stop saves
     feed.need();
     await waitFor(() => taken.batches > 0, { what: "the feed's first read" });
     const calls = await commandsOf(client, async () => {
-      for (let i = 0; i < 5; i++) await batchOf(`e${i}`);
+      // Four batches (the last three a gathering pause apart), then the pass at 1 s.
+      for (let i = 0; i < 4; i++) await batchOf(`e${i}`, i > 0);
       await timers.tick(1_000);
     });
     const seen = JSON.stringify(Object.fromEntries(calls));
-    // Five batches, one pass: one HSET of the ids (before, one a batch).
+    // Four batches, one pass: one HSET of the ids (before, one a batch).
     assert.equal(calls.get("hset"), 1, seen);
     const [[, id]] = await source.boardStore.feed.readFeedPositions();
-    await batchOf("e5");
+    // The pass's tick ended the last pause: the tail blocks in XREAD again.
+    await batchOf("e4", false);
     await feed.close();
-    // Taken after the last pass began, e5 is not kept by the consumers' passes: the next run
+    // Taken after the last pass began, e4 is not kept by the consumers' passes: the next run
     // reads it again (the live state learns that its task moved).
     const [[, last]] = await source.boardStore.feed.readFeedPositions();
     assert.equal(last, id, "the stop saved no id past the last pass");

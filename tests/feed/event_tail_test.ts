@@ -3,34 +3,37 @@
  * feed reads), against a real redis-server: from given ids, a batch at a
  * time; a stream trimmed past its id is named; a task without an id is read
  * from when the tail started; a resume looks for trims only in the streams
- * that moved.
+ * that moved; once caught up, entries written in the gathering pause after
+ * a batch come in one read, and a stop does not wait for the pause.
  */
 
 import assert from "node:assert/strict";
-import { idAfter } from "../../src/source/redis/event_reader.ts";
-import { createRedisSource } from "../../src/source/redis/mod.ts";
+import { GATHER_MS, idAfter } from "../../src/source/redis/event_reader.ts";
+import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import type { EventBatch } from "../../src/source/types.ts";
+import type { Timers } from "../../src/timers.ts";
 import { commandsOf } from "../helpers/command_stats.ts";
+import { FakeTimers } from "../helpers/fake_timers.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 
 const stream = (task: string) => `taskora:{${task}}:events`;
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
-type Source = ReturnType<typeof createRedisSource>;
 
 /**
  * A throwaway Redis, a client writing to it, and a Redis source over
- * `tasks` (every task, when not given); `stop` ends the test's tail, and
- * everything is stopped after `fn`.
+ * `tasks` (every task, when not given) on `timers` (the runtime's, when not
+ * given); `stop` ends the test's tail, and everything is stopped after `fn`.
  */
 async function withTail(
   tasks: string[] | undefined,
-  fn: (ctx: { client: Client; source: Source; stop: AbortController }) => Promise<void>,
+  fn: (ctx: { client: Client; source: RedisTaskSource; stop: AbortController }) => Promise<void>,
+  timers?: Timers,
 ): Promise<void> {
   const redis = await startRedis();
   const client = await connectClient(redis.url);
-  const source = createRedisSource({ url: redis.url, ...tasks ? { tasks } : {} });
+  const source = new RedisTaskSource({ url: redis.url, ...tasks ? { tasks } : {} }, timers);
   const stop = new AbortController();
   try {
     await fn({ client, source, stop });
@@ -156,4 +159,86 @@ Deno.test("a tail over no stream says at once that it caught up", async () => {
     stop.abort();
     await done;
   });
+});
+
+/** Writes an `active` entry of `jobId` to `task`'s stream, at `id` (the server's clock when not given). */
+const addActive = (client: Client, task: string, jobId: string, id = "*") =>
+  client.sendCommand(["XADD", stream(task), id, "event", "active", "jobId", jobId]);
+
+/**
+ * Starts a tail from `from` over `source`, recording its batches, on a
+ * board clock that stands still until the test ticks it; resolves once the
+ * tail caught up.
+ */
+async function caughtUpTail(
+  source: RedisTaskSource,
+  from: Map<string, string>,
+  stop: AbortController,
+) {
+  const batches: EventBatch[] = [];
+  const done = source.tailEvents(from, (batch) => {
+    batches.push(batch);
+    return Promise.resolve();
+  }, stop.signal);
+  await waitFor(() => batches.some((batch) => batch.caughtUp), { what: "the catch-up" });
+  const events = () => batches.flatMap((batch) => batch.events);
+  return { batches, events, done };
+}
+
+Deno.test("entries written in the gathering pause after a batch come in one read: one XREAD, not one per entry", async () => {
+  const timers = new FakeTimers();
+  await withTail(["a", "b"], async ({ client, source, stop }) => {
+    const tail = await caughtUpTail(source, new Map([["a", "0-0"], ["b", "0-0"]]), stop);
+    await addActive(client, "a", "first");
+    await waitFor(() => tail.events().length === 1, { what: "the first entry" });
+    const before = tail.batches.length;
+    // The board's clock stands still: the tail waits in its pause while these are written.
+    const calls = await commandsOf(client, async () => {
+      for (let i = 0; i < 5; i++) await addActive(client, i % 2 === 0 ? "a" : "b", `later-${i}`);
+      await timers.tick(GATHER_MS);
+      await waitFor(() => tail.events().length === 6, { what: "the five later entries" });
+    });
+    const later = tail.batches.slice(before).filter((batch) => batch.events.length > 0);
+    assert.deepEqual(
+      later.map((batch) => batch.events.map((event) => event.jobId)),
+      [["later-0", "later-2", "later-4", "later-1", "later-3"]],
+      "one batch",
+    );
+    // Before the pause: one XREAD a batch, each answered with the first entry written.
+    assert.equal(calls.get("xread"), 1, JSON.stringify(Object.fromEntries(calls)));
+    stop.abort();
+    await tail.done;
+  }, timers);
+});
+
+Deno.test("a backlog is read at full speed: a read that filled its count is followed at once, with no pause", async () => {
+  await withTail(["a"], async ({ client, source, stop }) => {
+    // More than two reads' worth (500 a stream) written before the tail starts.
+    await Promise.all(
+      Array.from({ length: 1_200 }, (_, i) => addActive(client, "a", `${i}`, `${i + 1}-0`)),
+    );
+    // The board's clock never moves: every read of the backlog comes without a pause.
+    const tail = await caughtUpTail(source, new Map([["a", "0-0"]]), stop);
+    assert.deepEqual(
+      tail.batches.map((batch) => [batch.events.length, batch.caughtUp]),
+      [[500, false], [500, false], [200, true]],
+    );
+    stop.abort();
+    await tail.done;
+  }, new FakeTimers());
+});
+
+Deno.test("a stop while the tail gathers returns at once, the board's clock standing still", async () => {
+  const timers = new FakeTimers();
+  await withTail(["a"], async ({ client, source, stop }) => {
+    const tail = await caughtUpTail(source, new Map([["a", "0-0"]]), stop);
+    await addActive(client, "a", "1");
+    await waitFor(() => tail.events().length === 1, { what: "the entry" });
+    let stopped = false;
+    void tail.done.then(() => stopped = true);
+    stop.abort();
+    // No tick: a pause that did not end at the abort would hold the tail until the clock moved.
+    await waitFor(() => stopped, { what: "the tail to stop during its pause" });
+    assert.equal(timers.now(), 0);
+  }, timers);
 });

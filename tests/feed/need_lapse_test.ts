@@ -6,13 +6,15 @@
  * event written while it is subscribed, once: none from before it, none
  * twice across the feed's tail taking over the source's reader and handing
  * it back (a need lapsing with a browser subscribed, a browser opening while
- * the feed runs for nobody). Fake timers: the lease's turns and the feed's
- * passes move only when the test ticks.
+ * the feed runs for nobody). Fake timers: the lease's turns, the feed's
+ * passes and the reader's gathering pause after a batch move only when the
+ * test ticks.
  */
 
 import assert from "node:assert/strict";
 import { ChangeFeed } from "../../src/feed/change_feed.ts";
 import { Leadership } from "../../src/leadership.ts";
+import { GATHER_MS } from "../../src/source/redis/event_reader.ts";
 import { RedisTaskSource } from "../../src/source/redis/mod.ts";
 import type { TaskEvent } from "../../src/source/types.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
@@ -43,6 +45,10 @@ Deno.test("across a lapse of the feed's need, every subscriber gets each event o
   });
   const add = (jobId: string) =>
     client.xAdd("taskora:{email}:events", "*", { event: "active", jobId });
+  /** Waits for `arrived`, the board's clock moving a gathering pause a look: an entry written
+   * after a batch is read once the pause after it ended. */
+  const gathered = (arrived: () => boolean, what: string) =>
+    waitFor(async () => (await timers.tick(GATHER_MS), arrived()), { what });
   /** A browser's subscription (the event hub's), and what it got. */
   const browser = () => {
     const got: TaskEvent[] = [];
@@ -67,7 +73,7 @@ Deno.test("across a lapse of the feed's need, every subscriber gets each event o
     // The last browser closes; the feed runs on until its need lapses, then stops.
     first.close();
     await add("a2");
-    await waitFor(() => taken.length === 2, { what: "a2 to reach the feed" });
+    await gathered(() => taken.length === 2, "a2 to reach the feed");
     await waitFor(async () => (await timers.tick(5_000), !feed.running), {
       what: "the feed to stop once its need lapsed",
     });
@@ -82,24 +88,24 @@ Deno.test("across a lapse of the feed's need, every subscriber gets each event o
     feed.need();
     await waitFor(() => taken.length === 3, { what: "the feed to run again and read a3" });
     await add("a4");
-    await waitFor(() => taken.length === 4 && second.got.length >= 1, { what: "a4 to arrive" });
+    await gathered(() => taken.length === 4 && second.got.length >= 1, "a4 to arrive");
 
     // The feed's need lapses with the browser still subscribed: its reader takes over again.
     await waitFor(async () => (await timers.tick(5_000), !feed.running), {
       what: "the feed to stop again",
     });
     await add("a5");
-    await waitFor(() => second.got.length >= 2, { what: "a5 to reach the browser" });
+    await gathered(() => second.got.length >= 2, "a5 to reach the browser");
     feed.need();
     await tailing("the feed to run a third time");
     await add("a6");
-    await waitFor(() => taken.length === 6 && second.got.length >= 3, { what: "a6 to arrive" });
+    await gathered(() => taken.length === 6 && second.got.length >= 3, "a6 to arrive");
     second.close();
 
     // A browser opens while the feed runs with nobody subscribed: it gets what comes after.
     const third = browser();
     await add("a7");
-    await waitFor(() => taken.length === 7 && third.got.length >= 1, { what: "a7 to arrive" });
+    await gathered(() => taken.length === 7 && third.got.length >= 1, "a7 to arrive");
     third.close();
 
     assert.deepEqual(

@@ -1,6 +1,7 @@
 /**
  * The event reader on a cluster polls: it backs off while the streams are
- * quiet and follows closely again once an event comes. Driven through a
+ * quiet and follows closely again once an event comes, after a gathering
+ * pause. Driven through a
  * fake command pipeline and a fake pause that records how long the reader
  * asked to wait, so no test depends on timers.
  */
@@ -33,7 +34,7 @@ function pollingReader(rounds: number, eventAtRound?: number) {
       if (pauses.length >= rounds) finished();
       return new Promise((resolve) => setTimeout(resolve, 0));
     },
-  }, { pollMs: 10, idlePollMs: 80 });
+  }, { pollMs: 10, idlePollMs: 80, gatherMs: 30 });
   const stop = reader.subscribe((event) => events.push(event));
   return { pauses, events, done: done.then(stop) };
 }
@@ -45,10 +46,11 @@ Deno.test("a quiet cluster is polled less and less often, down to one round per 
 });
 
 Deno.test("an event after a quiet spell is delivered, and the next rounds are quick again", async () => {
-  // Rounds 1–5 find nothing (pauses 10, 20, 40, 80, 80), round 6 an event (no pause), then quiet.
-  const { pauses, events, done } = pollingReader(8, 6);
+  // Rounds 1–5 find nothing (pauses 10, 20, 40, 80, 80), round 6 an event (the gathering pause,
+  // 30: entries written meanwhile come in one round), then quiet.
+  const { pauses, events, done } = pollingReader(9, 6);
   await done;
   assert.equal(events.length, 1);
   assert.equal(events[0].jobId, "j1");
-  assert.deepEqual(pauses.slice(0, 8), [10, 20, 40, 80, 80, 10, 20, 40]);
+  assert.deepEqual(pauses.slice(0, 9), [10, 20, 40, 80, 80, 30, 10, 20, 40]);
 });

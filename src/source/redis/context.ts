@@ -29,7 +29,7 @@ import { WorkflowIndex } from "./workflows.ts";
 import { readingUnwatched } from "../unwatched.ts";
 import { jobNotFound } from "../refusals.ts";
 import type { BoardStore } from "../../store/types.ts";
-import { epochClock, type Timers } from "../../timers.ts";
+import { epochClock, pauseOn, type Timers } from "../../timers.ts";
 import { Leadership, leaseOf } from "../../leadership.ts";
 import {
   decodeRetrying,
@@ -85,6 +85,8 @@ export class RedisContext<Store extends BoardStore = BoardStore> {
   /** The finished states of schedules' runs, trusted a minute. */
   readonly finishedStates: FinishedStates;
   readonly #eventRefreshMs: number;
+  /** The board's clock: the event reader's gathering pause runs on it. */
+  readonly #timers: Timers;
   #wireCheck: Promise<void> | null = null;
   #wire: { ok: true } | { ok: false; error: IncompatibleStoreError; at: number } | null = null;
   readonly #offReconnect: () => void;
@@ -118,6 +120,7 @@ export class RedisContext<Store extends BoardStore = BoardStore> {
     // On the epoch's clock: when a state was read is said in GET /schedules.
     this.finishedStates = new FinishedStates(epochClock(timers));
     this.#eventRefreshMs = Math.min(options.discoveryIntervalMs ?? 5000, 5000);
+    this.#timers = timers;
     this.connection = new RedisConnection({
       url: options.url,
       client: options.client,
@@ -294,6 +297,7 @@ export class RedisContext<Store extends BoardStore = BoardStore> {
       pipeline: (commands) => this.connection.pipeline(commands),
       listTasks: () => this.discovery.list(),
       refreshTasks: () => this.discovery.list(),
+      gather: (ms, signal) => pauseOn(this.#timers, ms, signal),
     }, { prefix: this.prefix, refreshMs: this.#eventRefreshMs });
     return this.#events;
   }

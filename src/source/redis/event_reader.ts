@@ -36,17 +36,31 @@
  * stream (`caughtUp`): a feed resumed after a lapse learns at once, from the
  * entries written meanwhile, which tasks moved, before its first pass.
  *
+ * Once caught up, a read that returned entries is followed by a gathering
+ * pause (`gatherMs`, 250 ms, on the board's clock) before the next XREAD,
+ * as Kafka's `fetch.max.wait.ms` batches a consumer's fetches: a blocking
+ * XREAD answers with the first new entry, so a busy keyspace cost one XREAD
+ * (and one batch taken) per event, 19 XREADs/s of an open browser at 10
+ * tasks moving; now at most 4 a second, whatever the rate. A quiet stream's
+ * first event is not delayed (the read blocks and answers at once); only
+ * one that follows a batch within the pause waits for it. A read that
+ * filled its `count` (a backlog) is followed at once, and an abort ends the
+ * pause at once. The subscribers' own reading (a follower's browsers)
+ * gathers the same way, and so do the Cluster's polling rounds: a round
+ * that found entries is followed by the next after the pause, where it was
+ * followed at once.
+ *
  * On Redis Cluster one command may not name keys of several slots (CROSSSLOT,
  * even on one node), and every task is its own slot, so no XREAD can block
  * on two tasks' streams. There the reader polls instead ({@link pollStreams}):
  * one non-blocking XREAD per stream, sent through the command connection,
  * which routes each to its master and pipelines those of one master into one
- * round trip. A round that finds events is followed at once by the next; an
- * empty one by a pause of `pollMs` (default 250), twice as long after each
- * further empty round, up to `idlePollMs` (default 1000). A busy cluster is
- * followed within 250 ms, and the first event after a quiet spell within a
- * second. Cost while idle: one round trip per master and one
- * XREAD per task every `idlePollMs`.
+ * round trip. A round that finds events is followed by the next after the
+ * gathering pause; an empty one by a pause of `pollMs` (default 250), twice
+ * as long after each further empty round, up to `idlePollMs` (default 1000).
+ * A busy cluster is followed within 250 ms, and the first event after a
+ * quiet spell within a second. Cost while idle: one round trip per master
+ * and one XREAD per task every `idlePollMs`.
  *
  * @module
  */
@@ -56,6 +70,16 @@ import { decodeEventFields } from "../wire/event_fields.ts";
 import { taskKeys } from "../wire/keys.ts";
 import type { RedisClientLike } from "./client.ts";
 import { pause } from "./pacer.ts";
+
+/**
+ * The gathering pause after a read that returned entries, ms. A job event
+ * must reach an open browser within 1 s: one written just after a read waits
+ * at most this pause, then an XREAD's round trip, then the hub's flush
+ * spacing (at once for one browser, at most `maxBatchMs`, 250 ms, for many):
+ * about 500 ms at worst, half the bound. It caps a busy keyspace's XREADs at
+ * 4 a second; the hub flushes on the same 250 ms.
+ */
+export const GATHER_MS = 250;
 
 /** Options of {@link RedisEventReader}. */
 export interface EventReaderOptions {
@@ -73,6 +97,11 @@ export interface EventReaderOptions {
   followBlockMs?: number;
   /** Entries read per stream per XREAD (default 500). */
   count?: number;
+  /**
+   * Gathering pause after a read that returned entries, once caught up, ms
+   * (default {@link GATHER_MS}; 0: none).
+   */
+  gatherMs?: number;
   /** How often the task list is rediscovered while reading, ms (default 5000). */
   refreshMs?: number;
   /** Longest wait for a connection or a non-blocking reply, ms (default 2000). */
@@ -99,6 +128,11 @@ export interface EventReaderDeps {
   refreshTasks: () => Promise<string[]>;
   /** Waits `ms` or until `signal` aborts (default: a timer); a test passes its own to see the pauses. */
   pause?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * Waits the gathering pause, or until `signal` aborts (default: `pause`):
+   * the source's is on the board's clock, so that a test's fake clock holds it.
+   */
+  gather?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /** A stream entry as XREAD returns it: id and flat field list. */
@@ -272,11 +306,13 @@ export class RedisEventReader {
   readonly #blockMs: number;
   readonly #followBlockMs: number;
   readonly #count: number;
+  readonly #gatherMs: number;
   readonly #refreshMs: number;
   readonly #timeoutMs: number;
   readonly #pollMs: number;
   readonly #idlePollMs: number;
   readonly #pause: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly #gather: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly #listeners = new Set<(event: TaskEvent) => void>();
   #run: { stop: AbortController; done: Promise<void> } | null = null;
   /** Tails running: while one does, it feeds the subscribers too (one connection, not two). */
@@ -297,11 +333,13 @@ export class RedisEventReader {
     this.#blockMs = Math.min(options.blockMs ?? 2000, 5000);
     this.#followBlockMs = options.followBlockMs ?? 10_000;
     this.#count = options.count ?? 500;
+    this.#gatherMs = options.gatherMs ?? GATHER_MS;
     this.#refreshMs = options.refreshMs ?? 5000;
     this.#timeoutMs = options.timeoutMs ?? 2000;
     this.#pollMs = options.pollMs ?? 250;
     this.#idlePollMs = Math.max(this.#pollMs, options.idlePollMs ?? 1000);
     this.#pause = deps.pause ?? pause;
+    this.#gather = deps.gather ?? this.#pause;
   }
 
   /** Whether the read loop runs. */
@@ -570,6 +608,10 @@ export class RedisEventReader {
           for (const [key, id] of readTo) lastIds.set(key, id);
           for (const key of given.keys()) unchecked.delete(key);
           caughtUp ||= ended;
+          // Entries written meanwhile come in one read (see GATHER_MS); a backlog is read on at once.
+          if (reply !== null && ended && this.#gatherMs > 0) {
+            await this.#gather(this.#gatherMs, signal);
+          }
         } catch {
           if (signal.aborted) break;
           // The connection may hold a half-read reply or a blocked XREAD: replace it.
