@@ -49,8 +49,12 @@ Deno.test("a bulk end entry written while Redis is down is written when it retur
   const source = createRedisSource({ url: redis.url });
   const timers = manualTimers();
   const trail = createAuditTrail(source.boardStore, 1_000, { schedule: timers.schedule });
+  // The entry before, written by a board that waits the default 2 s: with 300 ms, on a loaded
+  // machine it went unconfirmed too, was written late after the retry, and listed as the newer.
+  const steady = createRedisSource({ url: redis.url });
   try {
-    await trail.append(bulkEntry("bulk.start", Date.now()));
+    const before = createAuditTrail(steady.boardStore, 1_000, { schedule: timers.schedule });
+    assert.notEqual(await before.append(bulkEntry("bulk.start", Date.now())), null, "confirmed");
     await redis.stop({ keepData: true });
     const endedAt = Date.now();
     assert.equal(await trail.append(bulkEntry("bulk.retry", endedAt)), null);
@@ -100,8 +104,12 @@ Deno.test("a late entry whose earlier attempts Redis applied unconfirmed is writ
   const source = createRedisSource({ url: redis.url, commandTimeoutMs: 300 });
   const timers = manualTimers();
   const trail = createAuditTrail(source.boardStore, 1_000, { schedule: timers.schedule });
+  // The entry before, written by a board that waits the default 2 s: with 300 ms, on a loaded
+  // machine it went unconfirmed too, was written late after the retry, and listed as the newer.
+  const steady = createRedisSource({ url: redis.url });
   try {
-    await trail.append(bulkEntry("bulk.start", Date.now()));
+    const before = createAuditTrail(steady.boardStore, 1_000, { schedule: timers.schedule });
+    assert.notEqual(await before.append(bulkEntry("bulk.start", Date.now())), null, "confirmed");
     await withClient(redis.url, (admin) => admin.sendCommand(["CLIENT", "PAUSE", "1500", "WRITE"]));
     assert.equal(await trail.append(bulkEntry("bulk.retry", Date.now())), null, "unconfirmed");
     // Every attempt while the pause lasts is sent and held too: each one runs once it ends.
@@ -112,6 +120,7 @@ Deno.test("a late entry whose earlier attempts Redis applied unconfirmed is writ
     const page = await trail.list({ limit: 10 });
     assert.deepEqual(page.entries.map((e) => e.action), ["bulk.retry", "bulk.start"]);
   } finally {
+    await steady.close();
     await source.close();
     await redis.stop();
   }
