@@ -149,7 +149,7 @@ Deno.test({
     await stream.waitFor(isEvent("job:progress", (d) => d.id === "before"));
     // Written and replicated, maybe not yet read by the board when its master dies.
     await xadd(victim, "around");
-    await replicated(() => client.sendCommand(`${base}:events`, false, ["WAIT", "1", "2000"]));
+    await replicated(await cluster.masterOf(`${base}:events`));
 
     const { promoted } = await cluster.killMaster(`${base}:wait`);
     // A retry asked for while the master is going away: repeated until the

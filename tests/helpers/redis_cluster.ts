@@ -25,6 +25,10 @@ export interface TestNode {
   port: number;
   /** Kills it (SIGKILL, by its pid) and waits for it to exit. */
   kill(): Promise<void>;
+  /** Stops it (SIGSTOP) until {@link resume}: it keeps its sockets and answers nothing. */
+  pause(): void;
+  /** Lets it run again (SIGCONT) after {@link pause}. */
+  resume(): void;
 }
 
 function listening(port: number): boolean {
@@ -124,6 +128,12 @@ async function spawnNode(
         }
         await child.status;
         held.push(holdPort(port));
+      },
+      pause: () => {
+        if (!gone) child.kill("SIGSTOP");
+      },
+      resume: () => {
+        if (!gone) child.kill("SIGCONT");
       },
     };
   }
