@@ -30,6 +30,7 @@ import { boardKeys, taskKeys } from "../../src/source/wire/keys.ts";
 import { epochClock } from "../../src/timers.ts";
 import { commandsOf, totalCalls } from "../helpers/command_stats.ts";
 import { FakeTimers } from "../helpers/fake_timers.ts";
+import { GATHER_MS } from "../../src/source/redis/event_reader.ts";
 import { livePass, liveRow } from "../helpers/live_state.ts";
 import { connectClient, startRedis } from "../helpers/redis_server.ts";
 import { waitFor } from "../helpers/wait_for.ts";
@@ -278,7 +279,13 @@ async function browserCost(
             `moved-${t}`,
           ]);
         }
-        // The reader hands the events over on its own time.
+        // The reader hands the events over on its own time: those written after its first read
+        // of them in its next, after its gathering pause (moved through at once, not a
+        // millisecond a look: 5 s of the wall clock a pause, 200 s a run).
+        if (moving > 0) {
+          await framesOf(process, stream, isEvent("job:active"), seen + 1);
+          await process.timers.tick(GATHER_MS);
+        }
         await framesOf(process, stream, isEvent("job:active"), seen + moving);
         await renew();
         renewals++;
