@@ -276,8 +276,8 @@ export async function writeKeyspace(target: string | CommandSender, dump: Fixtur
  * Writes the fixture, rebased to {@link FIXTURE_NOW} or `options.at` (see {@link readFixture}), into Redis
  * exactly (see {@link writeKeyspace}), its throughput counters optionally
  * moved to another minute, with the failed set's scores (the failures they
- * count, read with them: `redis/failed_minutes.ts`). Returns the names
- * written.
+ * count, read with them: `redis/failed_minutes.ts`), none of those after
+ * `metricsAt`. Returns the names written.
  */
 export async function loadFixture(
   target: string | CommandSender,
@@ -288,12 +288,16 @@ export async function loadFixture(
   const move = options.metricsAt === undefined
     ? 0
     : Math.floor(options.metricsAt / MINUTE) * MINUTE - metricMinute;
+  // A failure moved with the counters stays at most at `metricsAt` (the caller's now): moved as
+  // far as the counters, a failure 10 min old in the dump fell up to 48 s in the future, and a
+  // bulk retry started meanwhile left the job alone as one a worker failed after its start.
+  const failedAt = (score: number) => Math.min(score + move, options.metricsAt ?? Infinity);
   const keys: Fixture["keys"] = {};
   for (const [name, key] of Object.entries(fixture.keys)) {
     const metric = METRIC.exec(name);
     keys[metric ? `${metric[1]}${Number(metric[2]) + move}` : name] = key.type === "zset" &&
         name.endsWith(":failed")
-      ? { ...key, value: key.value.map((m) => ({ value: m.value, score: m.score + move })) }
+      ? { ...key, value: key.value.map((m) => ({ value: m.value, score: failedAt(m.score) })) }
       : key;
   }
   await writeKeyspace(target, { ...fixture, keys });

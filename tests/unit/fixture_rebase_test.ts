@@ -54,3 +54,22 @@ Deno.test("loadFixture({ at }) writes the dump as taken at `at`, its counters in
   const written = sent.filter(([command, target]) => command === "HSET" && target === name);
   assert.deepEqual(written.flatMap(([, , ...fields]) => fields), Object.entries(key.value).flat());
 });
+
+Deno.test("loadFixture({ metricsAt }) moves no failure past metricsAt, whatever second of its minute", async () => {
+  for (let second = 0; second < 60; second += 5) {
+    const at = Math.floor(FIXTURE_NOW / 60_000) * 60_000 + 10 * 60_000 + second * 1000;
+    const sent: string[][] = [];
+    const recorder = { sendCommand: (args: string[]) => Promise.resolve(sent.push(args)) };
+    await loadFixture(recorder, { at, metricsAt: at });
+    const scores = sent.filter(([command, key]) => command === "ZADD" && key.endsWith(":failed"))
+      .flatMap(([, , ...members]) => members.filter((_, i) => i % 2 === 0).map(Number));
+    assert.ok(scores.length >= 5, `${scores.length} failures written`);
+    // A failure in the future reads as one a worker made after an operation started now.
+    const late = scores.filter((score) => score > at);
+    assert.deepEqual(
+      late,
+      [],
+      `at second ${second} of the minute: ${late.map((s) => s - at)} ms ahead`,
+    );
+  }
+});
