@@ -51,11 +51,16 @@ async function isServerIn(port: number, dir: string): Promise<boolean> {
   return (await redisCommand(port, "CONFIG", "GET", "dir")).includes(dir);
 }
 
-/** Sends PING until the server answers. */
-async function waitForPing(port: number): Promise<void> {
-  await waitFor(async () => (await redisCommand(port, "PING")) === "PONG", {
-    what: `redis-server on port ${port} to answer PING`,
-  });
+/**
+ * Sends PING until the server answers, or until it `exited`: another process
+ * bound the port first (a board's listener, a node's held port that accepts
+ * and closes), and no PING there would ever answer.
+ */
+async function waitForPing(port: number, exited: () => boolean): Promise<"up" | "exited"> {
+  return await waitFor(
+    async () => exited() ? "exited" : (await redisCommand(port, "PING")) === "PONG" ? "up" : null,
+    { what: `redis-server on port ${port} to answer PING` },
+  );
 }
 
 /** redis-server arguments of a throwaway node: loopback, `port`, no persistence, working in `dir`. */
@@ -80,15 +85,21 @@ export async function startRedis(): Promise<TestRedis> {
   let child: Deno.ChildProcess | null = null;
   let dir: string | null = null;
 
-  const start = async () => {
-    if (child) return;
+  /** Starts the server on `port`; false when it exited instead (the port was taken first). */
+  const start = async (): Promise<boolean> => {
+    if (child) return true;
     dir ??= await Deno.makeTempDir({ prefix: "queue-board-redis-" });
-    child = boundCommand("redis-server", {
+    const spawned = boundCommand("redis-server", {
       args: serverArgs(port, dir),
       stdout: "null",
       stderr: "null",
     }).spawn();
-    await waitForPing(port);
+    child = spawned;
+    let exited = false;
+    spawned.status.then(() => exited = true);
+    if (await waitForPing(port, () => exited) === "up") return true;
+    child = null;
+    return false;
   };
   const stop = async ({ keepData = false }: { keepData?: boolean } = {}) => {
     if (!child) return;
@@ -111,20 +122,25 @@ export async function startRedis(): Promise<TestRedis> {
   };
 
   for (let attempt = 1;; attempt++) {
-    await start();
-    if (await isServerIn(port, dir!)) break;
+    if (await start() && await isServerIn(port, dir!)) break;
     await stop();
     if (attempt === 5) throw new Error("redis-server: every free port picked was taken first");
     port = freePort();
   }
+  /** Starts the stopped server again on its port, which a client of the test's knows. */
+  const restartOn = async () => {
+    if (!await start()) {
+      throw new Error(`redis-server: port ${port} was taken while it was stopped`);
+    }
+  };
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
     stop,
-    start,
+    start: restartOn,
     restart: async () => {
       await stop();
-      await start();
+      await restartOn();
     },
     pause: () => child?.kill("SIGSTOP"),
     resume: () => child?.kill("SIGCONT"),
